@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Which files to check, what kind each is, reading them, and writing them atomically."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from policytool.errors import PolicyError
+
+KIND_BY_SUFFIX: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "stub",
+    ".sh": "shell",
+    ".bash": "shell",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".rs": "rust",
+    ".proto": "proto",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".cu": "cuda",
+    ".cuh": "cuda",
+    ".js": "js",
+    ".mjs": "js",
+    ".cjs": "js",
+    ".ts": "ts",
+    ".tsx": "ts",
+    ".txt": "text",
+    ".in": "text",
+    ".md": "markdown",
+}
+
+# Line-comment syntax of the kinds that carry a header comment.
+COMMENT_PREFIX_BY_KIND: dict[str, str] = {
+    "python": "#",
+    "stub": "#",
+    "shell": "#",
+    "yaml": "#",
+    "toml": "#",
+    "rust": "//",
+    "proto": "//",
+    "c": "//",
+    "cpp": "//",
+    "cuda": "//",
+    "js": "//",
+    "ts": "//",
+}
+
+# Interpreters named on a ``#!`` line -> kind, for files without a suffix.
+_KIND_BY_INTERPRETER: dict[str, str] = {
+    "python": "python",
+    "sh": "shell",
+    "bash": "shell",
+    "zsh": "shell",
+    "dash": "shell",
+    "node": "js",
+}
+
+_INTERPRETER_RE = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z]+)")
+
+
+def kind_of(relpath: str, head: bytes) -> str | None:
+    """File kind from the suffix, or for suffix-less files from the shebang."""
+    name = relpath.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    if dot > 0:
+        return KIND_BY_SUFFIX.get(name[dot:].lower())
+    if head.startswith(b"#!"):
+        match = _INTERPRETER_RE.match(head)
+        if match:
+            interpreter = match.group(1).decode("ascii").lower()
+            interpreter = interpreter.rstrip("0123456789")  # python3 -> python
+            return _KIND_BY_INTERPRETER.get(interpreter)
+    return None
+
+
+def is_binary(data: bytes) -> bool:
+    """Git's heuristic: a NUL byte in the first 8000 bytes."""
+    return b"\0" in data[:8000]
+
+
+@lru_cache(maxsize=4096)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a path glob: ``**`` spans directories, ``*`` and ``?`` stay inside one."""
+    pattern = pattern.removeprefix("./")
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            if end == -1:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                out.append(fnmatch.translate(pattern[i : end + 1])[4:-3])
+                i = end + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    body = "".join(out)
+    # A pattern without a slash matches the file name anywhere (like .gitignore);
+    # a directory pattern also matches everything below it.
+    if "/" not in pattern:
+        body = f"(?:.*/)?{body}"
+    return re.compile(f"{body}(?:/.*)?\\Z")
+
+
+def match_glob(relpath: str, pattern: str) -> bool:
+    """Whether repo-relative ``relpath`` matches ``pattern`` (see :func:`_glob_regex`)."""
+    return _glob_regex(pattern).match(relpath) is not None
+
+
+def match_any(relpath: str, patterns: Iterable[str]) -> bool:
+    """Whether ``relpath`` matches any of ``patterns``."""
+    return any(_glob_regex(p).match(relpath) for p in patterns)
+
+
+def git_root(start: Path) -> Path | None:
+    """The top of the git work tree containing ``start``, or None."""
+    try:
+        proc = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=start,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        return None
+    if proc.returncode != 0:
+        return None
+    return Path(proc.stdout.strip()).resolve()
+
+
+def git_ls_files(root: Path, under: Sequence[str] = ()) -> list[str]:
+    """The tracked files under ``root`` (repo-relative, ``/``-separated)."""
+    proc = subprocess.run(
+        ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--", *under],
+        cwd=root,
+        capture_output=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        message = proc.stderr.decode(errors="replace").strip().splitlines()
+        raise PolicyError(f"{root}: git ls-files failed: {message[-1] if message else proc.returncode}")
+    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def relative_to_root(path: str, root: Path, cwd: Path) -> str:
+    """Repo-relative ``/`` path for a path given on the command line, however spelled."""
+    absolute = Path(os.path.normpath(cwd / path))
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:
+        raise PolicyError(f"{path}: outside the repository at {root}") from None
+
+
+def discover(
+    root: Path, paths: Sequence[str] | None, cwd: Path, exclude: Sequence[str]
+) -> list[str]:
+    """Repo-relative files to check: ``paths`` as given, else all tracked files.
+
+    Missing paths are an error; directories expand to the files below them; global
+    ``exclude`` globs are removed either way.
+    """
+    if paths:
+        found: list[str] = []
+        for given in paths:
+            rel = relative_to_root(given, root, cwd)
+            absolute = root / rel
+            if absolute.is_dir():
+                found.extend(_files_below(root, rel))
+            elif absolute.is_file():
+                found.append(rel)
+            else:
+                raise PolicyError(f"{given}: no such file")
+        files = found
+    else:
+        if git_root(root) is None:
+            raise PolicyError(
+                f"{root}: not a git repository; pass the files to check as arguments"
+            )
+        files = [f for f in git_ls_files(root) if os.path.isfile(root / f)]
+    seen: set[str] = set()
+    result = []
+    for rel in files:
+        if rel in seen or (exclude and match_any(rel, exclude)):
+            continue
+        seen.add(rel)
+        result.append(rel)
+    return sorted(result)
+
+
+def _files_below(root: Path, rel: str) -> list[str]:
+    if git_root(root) is not None:
+        tracked = [f for f in git_ls_files(root, [rel or "."]) if os.path.isfile(root / f)]
+        if tracked:
+            return tracked
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root / rel):
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+        for name in filenames:
+            out.append((Path(dirpath) / name).relative_to(root).as_posix())
+    return out
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` via a temp file in the same directory.
+
+    The file mode is kept; on any failure the original file is untouched.
+    """
+    try:
+        mode: int | None = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        # Re-raised below: this only removes our temp file so nothing is left behind.
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

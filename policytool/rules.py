@@ -1,0 +1,238 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The rule registry: what a rule declares, and the one place rules are collected.
+
+A *file rule* looks at one file at a time (``check(source, config)``), may be fixable
+(``fix(source, config) -> new bytes``) and declares a cheap ``prefilter`` over the raw
+bytes so most files are dismissed with a ``bytes.find``. A *repo rule* looks at the
+repository as a whole (config files, locks, workflows) and runs on full runs or when a
+path matching one of its ``triggers`` is checked. Modules under ``policytool.hooks``
+register their rules on import; :func:`all_rules` imports them all.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from policytool.config import Config
+from policytool.findings import Finding
+
+BOM = codecs.BOM_UTF8
+# PEP 263: the coding cookie on line 1 or 2.
+_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+class DecodeFailure(ValueError):
+    """The file's bytes are not valid in its encoding; ``line`` is where it broke."""
+
+    def __init__(self, encoding: str, line: int, reason: str) -> None:
+        super().__init__(f"not valid {encoding} (line {line}: {reason})")
+        self.encoding = encoding
+        self.line = line
+
+
+def coding_cookie(data: bytes) -> str | None:
+    """The PEP 263 encoding named on line 1 or 2, if any."""
+    for line in data.split(b"\n", 2)[:2]:
+        match = _CODING_RE.match(line)
+        if match:
+            return match.group(1).decode("ascii")
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            break
+    return None
+
+
+@dataclass
+class SourceFile:
+    """One file being checked: its bytes, kind, and lazily its text and AST."""
+
+    relpath: str
+    path: Path
+    data: bytes
+    kind: str | None
+    _text: str | None = field(default=None, repr=False)
+    _tree: ast.Module | None = field(default=None, repr=False)
+    _encoding: str | None = field(default=None, repr=False)
+
+    @property
+    def has_bom(self) -> bool:
+        """Whether the file starts with a UTF-8 byte order mark."""
+        return self.data.startswith(BOM)
+
+    @property
+    def encoding(self) -> str:
+        """The codec the file is written in (PEP 263 cookie for Python, else UTF-8)."""
+        if self._encoding is None:
+            cookie = coding_cookie(self.data) if self.kind in ("python", "stub") else None
+            try:
+                self._encoding = codecs.lookup(cookie).name if cookie else "utf-8"
+            except LookupError:
+                self._encoding = "utf-8"
+        return self._encoding
+
+    @property
+    def text(self) -> str:
+        """The decoded text without BOM; raises :class:`DecodeFailure`."""
+        if self._text is None:
+            body = self.data[len(BOM) :] if self.has_bom else self.data
+            try:
+                self._text = body.decode(self.encoding)
+            except UnicodeDecodeError as exc:
+                line = body[: exc.start].count(b"\n") + 1
+                raise DecodeFailure(self.encoding, line, exc.reason) from None
+        return self._text
+
+    @property
+    def tree(self) -> ast.Module:
+        """The parsed module (Python files only); raises ``SyntaxError``."""
+        if self._tree is None:
+            self._tree = ast.parse(self.data, filename=self.relpath)
+        return self._tree
+
+    def replace_data(self, data: bytes) -> None:
+        """Swap in fixed bytes, dropping the cached text and tree."""
+        self.data = data
+        self._text = None
+        self._tree = None
+        self._encoding = None
+
+
+def all_kinds(config: Config) -> frozenset[str] | None:
+    """``kinds`` for a rule that looks at every text file."""
+    return None
+
+
+@dataclass(frozen=True)
+class FileRule:
+    """A rule over single files."""
+
+    id: str
+    summary: str
+    check: Callable[[SourceFile, Config], Iterable[Finding]]
+    # Kinds the rule applies to for this config; None means every text file.
+    kinds: Callable[[Config], frozenset[str] | None] = all_kinds
+    # Cheap test on raw bytes; False means the file cannot have a finding.
+    prefilter: Callable[[bytes, Config], bool] | None = None
+    fix: Callable[[SourceFile, Config], bytes | None] | None = None
+    # Whether a file outside the rule's allow globs needs this rule at all.
+    applies: Callable[[str, Config], bool] | None = None
+
+    @property
+    def fixable(self) -> bool:
+        """Whether ``policytool fix`` can mend this rule's findings."""
+        return self.fix is not None
+
+
+@dataclass(frozen=True)
+class RepoContext:
+    """What a repo rule sees: the config, the root, and the files of this run."""
+
+    config: Config
+    files: Sequence[str]
+    full_run: bool
+
+    @property
+    def root(self) -> Path:
+        """The repository root (the directory of the config file)."""
+        return self.config.root
+
+
+@dataclass(frozen=True)
+class RepoRule:
+    """A rule over the repository as a whole."""
+
+    id: str
+    summary: str
+    check: Callable[[RepoContext], Iterable[Finding]]
+    # Globs (repo-relative) whose change makes the rule run when paths are given.
+    triggers: Callable[[Config], Sequence[str]] = lambda config: ()
+    # Applies the safe fixes and returns the repo-relative paths it changed.
+    fix: Callable[[RepoContext], list[str]] | None = None
+
+    @property
+    def fixable(self) -> bool:
+        """Whether ``policytool fix`` can mend this rule's findings."""
+        return self.fix is not None
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """A rule id that is reported by the engine or another command, for ``rules``."""
+
+    id: str
+    summary: str
+    fixable: bool = False
+    command: str = "check"
+
+
+_FILE_RULES: dict[str, FileRule] = {}
+_REPO_RULES: dict[str, RepoRule] = {}
+_INFO: dict[str, RuleInfo] = {}
+
+
+def register(rule: FileRule | RepoRule) -> FileRule | RepoRule:
+    """Add a rule to the registry (called by rule modules at import time)."""
+    if rule.id in _FILE_RULES or rule.id in _REPO_RULES or rule.id in _INFO:
+        raise ValueError(f"rule id registered twice: {rule.id}")
+    if isinstance(rule, FileRule):
+        _FILE_RULES[rule.id] = rule
+    else:
+        _REPO_RULES[rule.id] = rule
+    return rule
+
+
+def register_info(info: RuleInfo) -> RuleInfo:
+    """Document a rule id that has no check function of its own here."""
+    if info.id in _FILE_RULES or info.id in _REPO_RULES or info.id in _INFO:
+        raise ValueError(f"rule id registered twice: {info.id}")
+    _INFO[info.id] = info
+    return info
+
+
+# Findings the engine itself reports.
+register_info(RuleInfo("undecodable", "a text file is not valid in its encoding (UTF-8 or its PEP 263 cookie)"))
+register_info(RuleInfo("syntax-error", "a Python file does not parse, so AST rules cannot check it"))
+register_info(RuleInfo("bare-ignore", "a `# policytool: ignore` comment names no rule id"))
+
+_LOADED = False
+
+
+def load_rule_modules() -> None:
+    """Import every module under ``policytool.hooks`` (each registers its rules)."""
+    global _LOADED
+    if _LOADED:
+        return
+    import policytool.hooks
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(policytool.hooks.__path__)):
+        if not module.startswith("_"):
+            importlib.import_module(f"policytool.hooks.{module}")
+    _LOADED = True
+
+
+def file_rules() -> dict[str, FileRule]:
+    """Every registered file rule by id."""
+    load_rule_modules()
+    return dict(_FILE_RULES)
+
+
+def repo_rules() -> dict[str, RepoRule]:
+    """Every registered repo rule by id."""
+    load_rule_modules()
+    return dict(_REPO_RULES)
+
+
+def rule_infos() -> dict[str, RuleInfo]:
+    """Every rule id with its summary, whether fixable, and the command reporting it."""
+    load_rule_modules()
+    infos = {r.id: RuleInfo(r.id, r.summary, r.fixable) for r in _FILE_RULES.values()}
+    infos.update({r.id: RuleInfo(r.id, r.summary, r.fixable) for r in _REPO_RULES.values()})
+    infos.update(_INFO)
+    return dict(sorted(infos.items()))

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Shared fixtures: real git repositories in tmp_path and an in-process CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from policytool.cli import main
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a policytool run printed and returned."""
+
+    code: int
+    out: str
+    err: str
+
+
+class Repo:
+    """A real git repository in a temporary directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def git(self, *args: str) -> str:
+        """Run git in the repo and return its stdout."""
+        env = {**os.environ, **GIT_ENV}
+        proc = subprocess.run(
+            ["git", *args], cwd=self.root, env=env, capture_output=True, text=True, check=True
+        )
+        return proc.stdout
+
+    def write(self, relpath: str, content: str | bytes, mode: int | None = None) -> Path:
+        """Write a file (creating directories); ``str`` is written as UTF-8 verbatim."""
+        path = self.root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        path.write_bytes(data)
+        if mode is not None:
+            path.chmod(mode)
+        return path
+
+    def read(self, relpath: str) -> bytes:
+        """The bytes of a file."""
+        return (self.root / relpath).read_bytes()
+
+    def commit(self, message: str = "commit") -> str:
+        """Stage everything and commit; return the new HEAD sha."""
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Repo]:
+    """An empty git repo (branch ``main``) that is also the working directory."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    r = Repo(root)
+    r.git("init", "-q", "-b", "main")
+    monkeypatch.chdir(root)
+    yield r
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """Run ``policytool ARGS...`` in-process from the current directory."""
+
+    def _run(*args: str) -> Result:
+        capsys.readouterr()
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return _run
