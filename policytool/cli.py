@@ -147,7 +147,7 @@ def cli() -> None:
 def _run_check(paths: tuple[str, ...], opts: Options, fix: bool) -> tuple[list[Finding], list[str], int]:
     from policytool.engine import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
-    from policytool.rules import rule_infos
+    from policytool.rules import ENGINE_RULE_IDS, rule_infos
 
     config = opts.load()
     known = list(rule_infos())
@@ -160,7 +160,7 @@ def _run_check(paths: tuple[str, ...], opts: Options, fix: bool) -> tuple[list[F
     result.merge(repo)
     findings = result.findings
     if opts.only:
-        findings = [f for f in findings if f.rule in opts.only]
+        findings = [f for f in findings if f.rule in opts.only or f.rule in ENGINE_RULE_IDS]
     findings = [f for f in findings if f.rule not in opts.skip]
     return findings, sorted(set(result.changed)), result.files_checked
 

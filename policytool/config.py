@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import sys
 import types
 import typing
@@ -175,9 +176,16 @@ class _Context:
         self.path = path
         self.lines = text.splitlines()
 
-    def line_of(self, key: str) -> int | None:
-        """Best-effort line number of ``key = ...`` (tomllib does not keep positions)."""
-        for number, line in enumerate(self.lines, start=1):
+    def line_of(self, key: str, table: str = "") -> int | None:
+        """Best-effort line of ``key = ...`` below ``[table]`` (tomllib keeps no positions)."""
+        start = 0
+        if table:
+            headers = (f"[{table}]", f"[[{table}]]")
+            for number, line in enumerate(self.lines):
+                if line.strip().replace(" ", "") in headers:
+                    start = number
+                    break
+        for number, line in enumerate(self.lines[start:], start=start + 1):
             stripped = line.strip()
             for quote in ("", '"', "'"):
                 quoted = f"{quote}{key}{quote}"
@@ -188,7 +196,9 @@ class _Context:
         return None
 
     def error(self, key_path: str, key: str, message: str) -> ConfigError:
-        line = self.line_of(key)
+        """A ConfigError naming the file, the line of ``key`` and ``key_path``."""
+        table = re.sub(r"\[\d+\]", "", key_path.rsplit(".", 1)[0]) if "." in key_path else ""
+        line = self.line_of(key, table)
         where = f"{self.path}:{line}" if line else str(self.path)
         return ConfigError(f"{where}: {key_path}: {message}")
 
@@ -221,7 +231,7 @@ def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) 
                 return _convert(value, arg, key_path, key, ctx)
             except ConfigError:
                 continue
-        raise ctx.error(key_path, key, f"expected {_type_name(tp)}, got {type(value).__name__}")
+        raise ctx.error(key_path, key, f"expected {_type_name(tp)}, got {value!r}")
     if origin is tuple:
         (item_type, _ellipsis) = typing.get_args(tp)
         if isinstance(value, str) and item_type is str:

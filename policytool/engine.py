@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.errors import PolicyError
 from policytool.files import is_binary, kind_of, match_any, write_atomic
 from policytool.findings import Finding
 from policytool.rules import (
@@ -156,7 +157,10 @@ def check_file(
             if new is not None and new != source.data:
                 source.replace_data(new)
         if source.data != original:
-            write_atomic(path, source.data)
+            try:
+                write_atomic(path, source.data)
+            except OSError as exc:
+                raise PolicyError(f"{relpath}: cannot write the fix: {exc.strerror}") from None
             changed.append(relpath)
             findings = _check_source(source, _rules_for(source, rules, config), config)
     if has_marker or findings:

@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The command line: discovery, formats, exit codes, --only/--skip, parallel runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from policytool import engine
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+HEADER = "# SPDX-License-Identifier: MIT\n"
+
+
+@pytest.fixture
+def mit(repo: Repo) -> Repo:
+    repo.write("pyproject.toml", '[tool.policytool.spdx]\nlicense = "MIT"\n')
+    return repo
+
+
+def test_no_paths_checks_tracked_files_only(mit: Repo, run: Run) -> None:
+    mit.write("tracked.py", "x = 1\n")
+    mit.commit()
+    mit.write("untracked.py", "x = 1\n")
+    result = run("check")
+    assert "tracked.py:1:1: spdx-header" in result.out
+    assert "untracked.py" not in result.out
+    assert result.code == 1
+
+
+def test_tracked_but_deleted_file_is_not_an_error(mit: Repo, run: Run) -> None:
+    mit.write("gone.py", "x = 1\n")
+    mit.commit()
+    (mit.root / "gone.py").unlink()
+    assert run("check").code == 0
+
+
+def test_outside_git_without_paths_is_exit_2(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    result = run("check")
+    assert result.code == 2
+    assert "not a git repository; pass the files to check as arguments" in result.err
+
+
+def test_outside_git_with_paths_works(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.policytool.spdx]\nlicense = "MIT"\n')
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert run("check", "a.py").code == 1
+
+
+def test_missing_path_is_exit_2(mit: Repo, run: Run) -> None:
+    result = run("check", "missing.py")
+    assert result.code == 2
+    assert result.err == "policytool: error: missing.py: no such file\n"
+
+
+def test_paths_however_spelled_map_to_the_same_file(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    mit.write("pkg/mod.py", "x = 1\n")
+    spellings = ["pkg/mod.py", "./pkg/mod.py", str(mit.root / "pkg" / "mod.py"), "pkg/../pkg/mod.py"]
+    for spelling in spellings:
+        assert "pkg/mod.py:1:1: spdx-header" in run("check", spelling).out
+    monkeypatch.chdir(mit.root / "pkg")
+    assert "pkg/mod.py:1:1: spdx-header" in run("check", "mod.py").out
+
+
+def test_directory_argument_expands(mit: Repo, run: Run) -> None:
+    mit.write("pkg/a.py", "x = 1\n")
+    mit.write("pkg/sub/b.py", "x = 1\n")
+    out = run("check", "pkg").out
+    assert "pkg/a.py:1:1" in out and "pkg/sub/b.py:1:1" in out
+
+
+def test_exclude_globs_apply_to_paths_and_full_runs(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[tool.policytool]\nexclude = ["third_party/**"]\n[tool.policytool.spdx]\nlicense = "MIT"\n')
+    repo.write("third_party/x/y.py", "x = 1\n")
+    repo.write("own.py", "x = 1\n")
+    repo.commit()
+    out = run("check").out
+    assert "own.py" in out and "third_party" not in out
+    assert "third_party" not in run("check", "third_party/x/y.py").out
+
+
+def test_output_is_sorted_and_deterministic(mit: Repo, run: Run) -> None:
+    for name in ("b.py", "a.py", "c/z.py", "c/a.py"):
+        mit.write(name, "x = 1\n")
+    mit.commit()
+    lines = [l for l in run("check").out.splitlines() if ": spdx-header" in l]
+    assert lines == sorted(lines)
+    assert [l.split(":")[0] for l in lines] == ["a.py", "b.py", "c/a.py", "c/z.py"]
+
+
+def test_json_format(mit: Repo, run: Run) -> None:
+    mit.write("a.py", "x = 1\n")
+    result = run("check", "--format", "json", "a.py")
+    data = json.loads(result.out)
+    assert data == [
+        {
+            "path": "a.py",
+            "line": 1,
+            "col": 1,
+            "rule": "spdx-header",
+            "message": "missing `SPDX-License-Identifier: MIT` in the file header",
+            "severity": "error",
+            "fixable": True,
+        }
+    ]
+
+
+def test_sarif_format(mit: Repo, run: Run) -> None:
+    mit.write("a.py", "x = 1\n")
+    sarif = json.loads(run("check", "--format", "sarif", "a.py").out)
+    assert sarif["version"] == "2.1.0"
+    (the_run,) = sarif["runs"]
+    rules = {r["id"]: r for r in the_run["tool"]["driver"]["rules"]}
+    assert "spdx-header" in rules and rules["spdx-header"]["help"]["text"]
+    (result,) = the_run["results"]
+    assert result["ruleId"] == "spdx-header"
+    assert the_run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "spdx-header"
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "a.py"
+    assert location["region"] == {"startLine": 1, "startColumn": 1}
+
+
+def test_github_format(mit: Repo, run: Run) -> None:
+    mit.write("a,b.py", "x = 1\n")
+    out = run("check", "--format", "github", "a,b.py").out
+    assert out == (
+        "::error file=a%2Cb.py,line=1,col=1,title=spdx-header::"
+        "spdx-header: missing `SPDX-License-Identifier: MIT` in the file header\n"
+    )
+
+
+def test_quiet_prints_findings_only(mit: Repo, run: Run) -> None:
+    mit.write("a.py", HEADER)
+    assert run("check", "-q", "a.py").out == ""
+    assert run("check", "a.py").out == "no findings in 1 files checked\n"
+
+
+def test_only_and_skip(mit: Repo, run: Run) -> None:
+    mit.write("a.py", "x = 1\n")
+    assert run("check", "--skip", "spdx-header", "a.py").code == 0
+    assert run("check", "--only", "spdx-header", "a.py").code == 1
+
+
+def test_unknown_rule_id_is_a_usage_error(mit: Repo, run: Run) -> None:
+    result = run("check", "--only", "spdx-headr")
+    assert result.code == 2
+    assert "--only: unknown rule 'spdx-headr'; did you mean 'spdx-header'?" in result.err
+
+
+def test_bad_option_is_exit_2(mit: Repo, run: Run) -> None:
+    assert run("check", "--format", "xml").code == 2
+    assert run("frobnicate").code == 2
+
+
+def test_rules_lists_ids(run: Run) -> None:
+    out = run("rules").out
+    assert any(line.startswith("spdx-header") and " fix " in line for line in out.splitlines())
+    data = json.loads(run("rules", "--format", "json").out)
+    assert {"id": "spdx-header", "command": "check", "fixable": True}.items() <= next(
+        r for r in data if r["id"] == "spdx-header"
+    ).items()
+
+
+def test_help_has_examples(run: Run) -> None:
+    for command in ([], ["check"], ["fix"], ["rules"]):
+        result = run(*command, "--help")
+        assert result.code == 0
+        assert "Example" in result.out
+
+
+def test_parallel_run_matches_serial(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(60):
+        mit.write(f"pkg/m{i:02}.py", HEADER if i % 3 else "x = 1\n")
+    mit.write("pkg/bad.py", b"\xff\xfe\n")
+    mit.commit()
+    serial = run("check").out
+    monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 10)
+    parallel = run("check").out
+    assert parallel == serial
+    assert serial.count("spdx-header") == 20
+    assert "pkg/bad.py:1:1: undecodable" in serial
+
+
+def test_parallel_fix_writes_every_file(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(30):
+        mit.write(f"m{i}.py", "x = 1\n")
+    mit.commit()
+    monkeypatch.setattr(engine, "PARALLEL_THRESHOLD", 5)
+    assert run("fix").code == 1
+    assert all(mit.read(f"m{i}.py") == (HEADER + "x = 1\n").encode() for i in range(30))
+    assert run("fix").code == 0
+
+
+def test_console_script_and_module_entry_points(mit: Repo) -> None:
+    mit.write("a.py", HEADER)
+    proc = subprocess.run([sys.executable, "-m", "policytool", "check", "a.py"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "no findings in 1 files checked\n"
+    script = Path(sys.executable).parent / "policytool"
+    if script.exists():
+        proc = subprocess.run([str(script), "--version"], capture_output=True, text=True)
+        assert proc.stdout.startswith("policytool, version ")

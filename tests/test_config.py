@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Configuration: typed frozen dataclasses, defaults, and precise errors."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from policytool.config import Config, ConfigError, SpdxConfig, load_config
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "pyproject.toml"
+    path.write_text(text)
+    return path
+
+
+def test_no_pyproject_gives_defaults(tmp_path: Path) -> None:
+    config = load_config(cwd=tmp_path)
+    assert config.spdx == SpdxConfig()
+    assert config.root == tmp_path.resolve()
+
+
+def test_found_upward_from_a_subdirectory(tmp_path: Path) -> None:
+    write(tmp_path, '[tool.policytool]\nexclude = ["vendor/**"]\n')
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    config = load_config(cwd=sub)
+    assert config.exclude == ("vendor/**",)
+    assert config.root == tmp_path.resolve()
+
+
+def test_full_sketch_parses_into_dataclasses(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+[tool.policytool]
+exclude = ["vllm/third_party/**"]
+[tool.policytool.spdx]
+license = "Apache-2.0"
+copyright = "Copyright contributors to the vLLM project"
+replaces = ["old"]
+[[tool.policytool.forbidden-import]]
+modules = ["pickle", "cloudpickle"]
+reason = "unsafe deserialization"
+allow = ["vllm/distributed/**"]
+[tool.policytool.pre-commit]
+final-hook = "suggestion"
+min-rev = { "https://github.com/crate-ci/typos" = "v1.43.0" }
+[[tool.policytool.lock]]
+name = "test"
+inputs = ["requirements/test.in"]
+output = "requirements/test.txt"
+hashes = true
+jobs = ["unit-tests"]
+""",
+    )
+    config = load_config(path)
+    assert config.forbidden_import[0].modules == ("pickle", "cloudpickle")
+    assert config.pre_commit.final_hook == "suggestion"
+    assert config.pre_commit.min_rev == {"https://github.com/crate-ci/typos": "v1.43.0"}
+    assert config.lock[0].hashes is True and config.lock[0].backend == "uv"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.spdx.license = "MIT"  # type: ignore[misc]
+    assert isinstance(config, Config)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[tool.policytool.spdx]\nlicence = 'MIT'\n", "pyproject.toml:2: tool.policytool.spdx: unknown key 'licence'; did you mean 'license'?"),
+        ("[tool.policytool]\nexclud = []\n", "pyproject.toml:2: tool.policytool: unknown key 'exclud'; did you mean 'exclude'?"),
+        ("[tool.policytool.spdx]\nlicense = 3\n", "tool.policytool.spdx.license: expected a string, got 3"),
+        ("[tool.policytool]\nexclude = 'a/**'\n", "expected a list of strings, got a string"),
+        ("[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a.txt'\nhashes = 'yes'\n", "expected true or false, got 'yes'"),
+        ("[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\n", "missing required key 'output'"),
+        ("[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a'\nbackend = 'poetry'\n", "backend must be 'uv' or 'pip-tools'"),
+        ("[tool.policytool.spdx]\nkinds = ['pythn']\n", "unknown file kind 'pythn'; did you mean 'python'?"),
+        ("[tool.policytool]\nspdx = 'x'\n", "tool.policytool.spdx: expected a table"),
+    ],
+)
+def test_bad_config_is_one_precise_error(tmp_path: Path, text: str, expected: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert expected in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_error_line_is_searched_below_the_right_table(tmp_path: Path) -> None:
+    path = write(tmp_path, '[project]\nname = "x"\n\n[[tool.policytool.lock]]\nname = 3\n')
+    with pytest.raises(ConfigError, match=r"pyproject.toml:5: tool.policytool.lock\[0\].name: expected a string"):
+        load_config(path)
+
+
+def test_malformed_toml_names_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "[tool.policytool\nexclude = []\n")
+    with pytest.raises(ConfigError, match=r"invalid TOML: .*line 1"):
+        load_config(path)
+
+
+def test_cli_config_errors_exit_2_without_traceback(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", "[tool.policytool.spdx]\nlicence = 'MIT'\n")
+    repo.write("a.py", "x = 1\n")
+    result = run("check", "a.py")
+    assert result.code == 2
+    assert result.err.startswith("policytool: error: ")
+    assert "did you mean 'license'?" in result.err
+    assert "Traceback" not in result.err
+    assert result.err.count("\n") == 1
+
+
+def test_explicit_config_path_missing_is_exit_2(repo: Repo, run: Run) -> None:
+    result = run("check", "--config", "nope.toml")
+    assert result.code == 2
+    assert "nope.toml: cannot read config" in result.err
