@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Fetch the vLLM source release the benchmarks run on, once, into ``bench/.cache``.
+
+The sdist is looked up in PyPI's simple index (PEP 691 JSON) and its sha256 checked;
+``pip download --no-deps --no-binary :all: vllm==VERSION`` would do the same but first
+builds the package's metadata, which needs vLLM's build dependencies (a CUDA torch)
+and fails on a plain machine. The sdist is then extracted next to it. Nothing here is
+committed: ``bench/.cache`` is ignored by git.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+VERSION = "0.33.0"
+CACHE = Path(__file__).resolve().parent / ".cache"
+
+
+def vllm_tree(version: str = VERSION) -> Path:
+    """The extracted ``vllm-VERSION`` source tree, downloading it on first use.
+
+    ``pip download`` of the sdist fetches and unpacks it, then tries to prepare its
+    metadata, which needs vLLM's build requirements (torch==X, no sdist exists) and
+    fails. ``--no-clean`` keeps the unpacked tree, which is all the benchmarks need.
+    """
+    target = CACHE / f"vllm-{version}"
+    if (target / "pyproject.toml").is_file():
+        return target
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=CACHE, prefix="pip-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    env["TMPDIR"] = str(tmp)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+         "--no-clean", f"vllm=={version}", "-d", str(tmp / "out")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    archives = list((tmp / "out").glob(f"vllm-{version}.tar.gz"))
+    if archives:
+        with tarfile.open(archives[0]) as tar:
+            tar.extractall(tmp / "x", filter="data")
+        unpacked = next((tmp / "x").iterdir())
+    else:
+        found = [p.parent for p in tmp.glob("pip-*/*/pyproject.toml")]
+        if not found:
+            sys.exit(f"pip download of vllm=={version} failed:\n{proc.stdout}{proc.stderr}")
+        unpacked = found[0]
+    unpacked.rename(target)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def _download_sdist(version: str) -> Path:
+    """Download ``vllm-VERSION.tar.gz`` from PyPI, verifying the index's sha256."""
+    filename = f"vllm-{version}.tar.gz"
+    request = urllib.request.Request(
+        "https://pypi.org/simple/vllm/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        index = json.loads(response.read())
+    entry = next(f for f in index["files"] if f["filename"] == filename)
+    print(f"downloading {filename} ...", file=sys.stderr)
+    with urllib.request.urlopen(entry["url"], timeout=600) as response:
+        data = response.read()
+    expected = entry["hashes"]["sha256"]
+    if hashlib.sha256(data).hexdigest() != expected:
+        raise SystemExit(f"{filename}: sha256 mismatch")
+    archive = CACHE / filename
+    archive.write_bytes(data)
+    return archive
+
+
+if __name__ == "__main__":
+    print(vllm_tree())
