@@ -1,0 +1,895 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``floating-pin``: CI requirements must be exact pins, and fix pins them from the locks.
+
+What is checked (``[tool.policytool.floating-pin]``):
+
+- every requirement file matching ``files`` (default ``requirements/*.txt``), following
+  ``-r``/``-c`` includes (relative to the including file, each file once, cycles
+  stopped); findings in an included file are reported in that file at its line;
+- the pyproject dependency lists named in ``pyproject``. Accepted spellings:
+  ``project.dependencies`` (or ``dependencies``),
+  ``project.optional-dependencies.NAME`` (or ``optional-dependencies.NAME``),
+  ``dependency-groups.NAME``; ``NAME`` may be ``*`` for every extra / group, and the
+  bare ``optional-dependencies`` / ``dependency-groups`` mean the same. Names compare
+  normalized (``Dev_Tools`` = ``dev-tools``); ``{include-group = "x"}`` entries of a
+  dependency group are followed.
+
+A requirement passes when it is an exact pin: ``==V`` (not a ``==V.*`` wildcard) or
+``===V``. ``>=``, ``~=``, ``<``-only, ``!=``-only and bare names are findings. A URL
+requirement (``name @ https://...`` or a bare URL line) passes only with a hash: a
+``#sha256=`` (sha384, sha512) fragment or a ``--hash`` option on its line; a VCS
+requirement (``git+``, ``hg+``, ``svn+``, ``bzr+``) passes only when it names a full
+commit id (40 or 64 hex digits after ``@``), since pip cannot hash-check VCS checkouts.
+Local paths (``.``, ``./pkg``, ``-e .``, a wheel file) are versioned with the repository
+and pass. A line that does not parse is a finding, never a crash.
+
+The fix pins a named requirement to the single version the matching lock holds (the
+``output`` of a ``[[tool.policytool.lock]]``). Locks whose ``inputs``/``constraints``
+name the file (or a file that includes it) are asked first, then every lock. A package
+missing from every lock, or held at different versions, is left as it is and stays a
+finding; so do URL requirements and lines carrying ``--hash`` options (the hashes would
+no longer match). Requirement files keep their line endings, BOM, markers, extras and
+comments; pyproject edits go through tomlkit, so everything outside the changed strings
+survives byte for byte. Lines with ``# policytool: ignore[floating-pin]`` are not fixed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import shlex
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from policytool.config import Config, ConfigError, LockConfig
+from policytool.errors import PolicyError
+from policytool.files import git_ls_files, git_root, match_any, match_glob, write_atomic
+from policytool.findings import Finding
+from policytool.rules import RepoContext, RepoRule, register
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
+    from tomlkit.items import Array, String
+    from tomlkit.toml_document import TOMLDocument
+
+RULE_ID = "floating-pin"
+BOM = codecs.BOM_UTF8
+
+# pip's requirement-file syntax (pip/_internal/req/req_file.py).
+_COMMENT_RE = re.compile(r"(^|\s+)#.*$")
+_NAME_EXTRAS_RE = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?")
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_VCS_PREFIXES = ("git+", "hg+", "svn+", "bzr+")
+_HASH_FRAGMENT_RE = re.compile(r"#(?:.*&)?(?:sha256|sha384|sha512)=[0-9a-fA-F]+")
+_COMMIT_RE = re.compile(r"@(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$")
+_ARCHIVE_SUFFIXES = (
+    ".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tar", ".zip"
+)
+_INCLUDE_OPTIONS = {"-r": "r", "--requirement": "r", "-c": "c", "--constraint": "c"}
+_EDITABLE_OPTIONS = ("-e", "--editable")
+_IGNORE_RE = re.compile(r"#\s*policytool:\s*ignore\[([^\]]*)\]")
+
+
+# --------------------------------------------------------------------------------------
+# Requirement-file parsing
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReqEntry:
+    """One requirement of a requirements file.
+
+    ``line`` is the 1-based physical line it starts on, ``col`` the 1-based column of
+    its text there. ``span`` is the ``[start, end)`` character range of ``text`` inside
+    that physical line when the text lies wholly on it (else None: not fixable).
+    """
+
+    line: int
+    col: int
+    text: str
+    options: tuple[str, ...] = ()
+    editable: bool = False
+    span: tuple[int, int] | None = None
+
+    @property
+    def has_hash_option(self) -> bool:
+        """Whether the line carries ``--hash`` options."""
+        return any(opt == "--hash" or opt.startswith("--hash=") for opt in self.options)
+
+
+@dataclass(frozen=True)
+class Include:
+    """A ``-r``/``-c`` line: ``kind`` is ``r`` or ``c``, ``target`` the path as written."""
+
+    line: int
+    col: int
+    kind: str
+    target: str
+
+
+@dataclass(frozen=True)
+class ParsedRequirements:
+    """A requirements file split into requirements, includes and unparsable lines."""
+
+    requirements: list[ReqEntry] = field(default_factory=list)
+    includes: list[Include] = field(default_factory=list)
+    errors: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+def _logical_lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(first line number, joined line, continued) the way pip joins ``\\`` lines."""
+    buffer: list[str] = []
+    first = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.endswith("\\") or _COMMENT_RE.match(line):
+            if _COMMENT_RE.match(line):
+                line = " " + line
+            if buffer:
+                buffer.append(line)
+                yield first, "".join(buffer), True
+                buffer = []
+            else:
+                yield number, line, False
+        else:
+            if not buffer:
+                first = number
+            buffer.append(line.strip("\\"))
+    if buffer:
+        yield first, "".join(buffer), True
+
+
+def _split_args_options(line: str) -> tuple[str, str]:
+    """pip's ``break_args_options``: the requirement part and the option part."""
+    tokens = line.split(" ")
+    args: list[str] = []
+    options = tokens[:]
+    for token in tokens:
+        if token.startswith("-"):
+            break
+        args.append(token)
+        options.pop(0)
+    return " ".join(args), " ".join(options)
+
+
+def parse_requirements_text(text: str) -> ParsedRequirements:
+    """Parse requirements-file ``text`` (no BOM) into its requirements and includes."""
+    physical = text.splitlines()
+    result = ParsedRequirements()
+    for number, logical, _continued in _logical_lines(text):
+        stripped = _COMMENT_RE.sub("", logical).strip()
+        if not stripped:
+            continue
+        first = physical[number - 1] if number - 1 < len(physical) else ""
+        start = len(first) - len(first.lstrip())
+        args, option_text = _split_args_options(stripped)
+        if args:
+            span = (start, start + len(args)) if first[start : start + len(args)] == args else None
+            options = tuple(option_text.split()) if option_text else ()
+            result.requirements.append(ReqEntry(number, start + 1, args, options, False, span))
+            continue
+        try:
+            tokens = shlex.split(option_text, posix=True)
+        except ValueError as exc:
+            result.errors.append((number, start + 1, f"`{stripped}` does not parse: {exc}"))
+            continue
+        _parse_option_tokens(tokens, number, start, first, result)
+    return result
+
+
+def _option_value(tokens: list[str], index: int, names: Sequence[str]) -> tuple[str | None, int]:
+    """The value of option ``tokens[index]`` if it is one of ``names``, and the next index."""
+    token = tokens[index]
+    for name in names:
+        if token == name:
+            return (tokens[index + 1], index + 2) if index + 1 < len(tokens) else ("", index + 1)
+        if name.startswith("--") and token.startswith(name + "="):
+            return token[len(name) + 1 :], index + 1
+        if not name.startswith("--") and token.startswith(name) and len(token) > len(name):
+            return token[len(name) :].lstrip("="), index + 1
+    return None, index
+
+
+def _parse_option_tokens(
+    tokens: list[str], number: int, start: int, first: str, result: ParsedRequirements
+) -> None:
+    """Record the includes and editable requirements of an options line."""
+    index = 0
+    while index < len(tokens):
+        value, after = _option_value(tokens, index, list(_INCLUDE_OPTIONS))
+        if value is not None:
+            option = tokens[index].split("=", 1)[0]
+            kind = _INCLUDE_OPTIONS.get(option) or _INCLUDE_OPTIONS[option[:2]]
+            if not value:
+                result.errors.append((number, start + 1, f"`{option}` names no file"))
+            else:
+                result.includes.append(Include(number, start + 1, kind, value))
+            index = after
+            continue
+        value, after = _option_value(tokens, index, _EDITABLE_OPTIONS)
+        if value is not None:
+            if not value:
+                result.errors.append((number, start + 1, f"`{tokens[index]}` names no requirement"))
+            else:
+                col = first.find(value)
+                rest = tuple(tokens[after:])
+                result.requirements.append(
+                    ReqEntry(number, (col if col >= 0 else start) + 1, value, rest, True, None)
+                )
+            return
+        index += 1
+
+
+# --------------------------------------------------------------------------------------
+# Judging one requirement
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why a requirement is not an exact pin; ``name`` is set when fix may pin it."""
+
+    message: str
+    name: str | None = None
+
+
+def _is_url(text: str) -> bool:
+    return bool(_SCHEME_RE.match(text)) or text.startswith(_VCS_PREFIXES)
+
+
+def _is_local_path(text: str) -> bool:
+    bare = text.split(";", 1)[0].strip()
+    bare = re.sub(r"\[[^\]]*\]$", "", bare)
+    return (
+        bare in (".", "..")
+        or bare.startswith(("./", "../", "/", "~", ".\\", "..\\"))
+        or "/" in bare
+        or "\\" in bare
+        or bare.lower().endswith(_ARCHIVE_SUFFIXES)
+    )
+
+
+def _url_verdict(shown: str, url: str, hashed_by_option: bool) -> Verdict | None:
+    """None when a URL requirement is immutable (hash or full commit id)."""
+    if url.startswith(_VCS_PREFIXES):
+        if _COMMIT_RE.search(url.split("#", 1)[0]):
+            return None
+        return Verdict(
+            f"`{shown}` is a VCS requirement on a movable ref; pin a full commit id (@<sha>)"
+        )
+    if hashed_by_option or _HASH_FRAGMENT_RE.search(url):
+        return None
+    return Verdict(f"`{shown}` is a URL without a hash; add `#sha256=...` or a `--hash` option")
+
+
+def judge(text: str, hashed_by_option: bool = False, editable: bool = False) -> Verdict | None:
+    """None when ``text`` is an exact pin (or otherwise immutable), else the verdict."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    shown = text.replace("\r", "\\r").replace("\n", "\\n")
+    shown = shown if len(shown) <= 120 else shown[:117] + "..."
+    if _is_url(text):
+        return _url_verdict(shown, text, hashed_by_option)
+    try:
+        req = Requirement(text)
+    except InvalidRequirement as exc:
+        if editable or _is_local_path(text):
+            return None  # a local path is versioned with the checkout
+        reason = str(exc).splitlines()[0]
+        return Verdict(f"`{shown}` does not parse as a requirement: {reason}")
+    if req.url:
+        return _url_verdict(shown, req.url, hashed_by_option)
+    if editable or _is_local_path(text):
+        return None  # ``pkg-1.0-py3-none-any.whl`` also parses as a name
+    return _specifier_verdict(shown, req)
+
+
+def _specifier_verdict(shown: str, req: Requirement) -> Verdict | None:
+    specs = list(req.specifier)
+    for spec in specs:
+        if spec.operator == "===" or (spec.operator == "==" and not spec.version.endswith(".*")):
+            return None
+    if not specs:
+        return Verdict(f"`{shown}` has no version; pin it exactly with `==`", req.name)
+    wildcard = [s for s in specs if s.operator == "=="]
+    if wildcard:
+        return Verdict(
+            f"`{shown}` is a wildcard (`{wildcard[0]}`), not an exact pin; use `==`", req.name
+        )
+    operators = ", ".join(sorted({s.operator for s in specs}))
+    return Verdict(f"`{shown}` is not an exact pin ({operators}); pin it with `==`", req.name)
+
+
+def pinned_text(text: str, version: str) -> str | None:
+    """``text`` with its version specifier replaced by ``==version``, or None if unsafe.
+
+    Name, extras, marker and spacing around them stay as written; the result is
+    re-parsed and must keep the same name, extras and marker.
+    """
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    match = _NAME_EXTRAS_RE.match(text)
+    if match is None or "@" in text.split(";", 1)[0]:
+        return None
+    head = match.group(0).rstrip()
+    semicolon = text.find(";", match.end())
+    if semicolon == -1:
+        new = f"{head}=={version}"
+    else:
+        gap = text[len(head) : semicolon]
+        spacing = gap[len(gap.rstrip()) :]
+        new = f"{head}=={version}{spacing}{text[semicolon:]}"
+    try:
+        old_req = Requirement(text)
+        new_req = Requirement(new)
+    except InvalidRequirement:
+        return None
+    if (
+        new_req.name != old_req.name
+        or new_req.extras != old_req.extras
+        or str(new_req.marker) != str(old_req.marker)
+        or str(new_req.specifier) != f"=={version}"
+    ):
+        return None
+    return new
+
+
+# --------------------------------------------------------------------------------------
+# Locks
+# --------------------------------------------------------------------------------------
+
+
+def read_lock_versions(path: Path) -> dict[str, set[str]]:
+    """Canonical package name -> exact versions pinned in the lock file at ``path``.
+
+    A missing or unreadable lock yields an empty mapping (nothing to pin from).
+    """
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    versions: dict[str, set[str]] = {}
+    for entry in parse_requirements_text(text).requirements:
+        try:
+            req = Requirement(entry.text)
+        except InvalidRequirement:
+            continue
+        for spec in req.specifier:
+            if spec.operator in ("==", "===") and not spec.version.endswith(".*"):
+                versions.setdefault(canonicalize_name(req.name), set()).add(spec.version)
+    return versions
+
+
+@dataclass
+class LockIndex:
+    """The versions every configured lock holds, read once a run."""
+
+    root: Path
+    locks: Sequence[LockConfig]
+    _cache: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+
+    def _versions(self, lock: LockConfig) -> dict[str, set[str]]:
+        if lock.name not in self._cache:
+            self._cache[lock.name] = read_lock_versions(self.root / lock.output)
+        return self._cache[lock.name]
+
+    def resolve(self, name: str, sources: Sequence[str]) -> tuple[str | None, str]:
+        """(version, note) for package ``name`` required by files ``sources``.
+
+        The version is set only when exactly one version is found; the note says
+        where it came from or why there is none, for the finding message.
+        """
+        from packaging.utils import canonicalize_name
+
+        key = canonicalize_name(name)
+        preferred = [
+            lock for lock in self.locks if set(sources) & (set(lock.inputs) | set(lock.constraints))
+        ]
+        for group in (preferred, list(self.locks)):
+            found: dict[str, list[str]] = {}
+            for lock in group:
+                for version in sorted(self._versions(lock).get(key, ())):
+                    found.setdefault(version, []).append(lock.name)
+            if len(found) == 1:
+                version, names = next(iter(found.items()))
+                return version, f"lock '{names[0]}' holds {version}"
+            if found:
+                held = "; ".join(f"{v} in {', '.join(n)}" for v, n in sorted(found.items()))
+                return None, f"not fixable: locks disagree ({held})"
+        if not self.locks:
+            return None, "not fixable: no lock configured"
+        return None, "not fixable: in no lock"
+
+
+# --------------------------------------------------------------------------------------
+# pyproject dependency lists
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    """One configured pyproject entry: ``kind`` is dependencies, optional or group."""
+
+    entry: str
+    kind: str
+    name: str | None  # extra / group name, ``*`` for all, None for project.dependencies
+
+
+def parse_list_spec(entry: str, source: Path | None) -> ListSpec:
+    """Parse one ``floating-pin.pyproject`` entry; unknown spellings are a ConfigError."""
+    parts = entry.strip().split(".")
+    if parts[0] == "project" and len(parts) > 1:
+        parts = parts[1:]
+    if parts == ["dependencies"]:
+        return ListSpec(entry, "dependencies", None)
+    if parts[0] in ("optional-dependencies", "dependency-groups") and len(parts) <= 2:
+        kind = "optional" if parts[0] == "optional-dependencies" else "group"
+        name = parts[1] if len(parts) == 2 and parts[1] else "*"
+        return ListSpec(entry, kind, name)
+    where = f"{source}: " if source else ""
+    raise ConfigError(
+        f"{where}tool.policytool.floating-pin.pyproject: unknown entry '{entry}'; use "
+        "'project.dependencies', 'optional-dependencies.NAME' or 'dependency-groups.NAME'"
+    )
+
+
+@dataclass(frozen=True)
+class ListItem:
+    """One string of a pyproject dependency list and where it sits."""
+
+    label: str  # e.g. ``project.optional-dependencies.dev``
+    index: int
+    value: str
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _select(table: object, name: str | None) -> list[tuple[str, object]]:
+    """(key, value) of ``table`` matching a normalized ``name`` (``*`` = all)."""
+    if not isinstance(table, Mapping):
+        return []
+    out = []
+    for key, value in table.items():
+        if name == "*" or (name is not None and _norm(str(key)) == _norm(name)):
+            out.append((str(key), value))
+    return out
+
+
+def _arrays(
+    doc: TOMLDocument, specs: Sequence[ListSpec]
+) -> tuple[list[tuple[str, Array]], list[str]]:
+    """The arrays the specs name (label, array), and the specs that found nothing."""
+    from tomlkit.items import Array, InlineTable, Table
+
+    found: list[tuple[str, Array]] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+
+    def add(label: str, value: object) -> None:
+        if label not in seen and isinstance(value, Array):
+            seen.add(label)
+            found.append((label, value))
+
+    project = doc.get("project")
+    groups = doc.get("dependency-groups")
+    for spec in specs:
+        hit = False
+        if spec.kind == "dependencies":
+            if project is not None and "dependencies" in project:
+                hit = True
+                add("project.dependencies", project["dependencies"])
+        elif spec.kind == "optional":
+            extras = project.get("optional-dependencies") if project is not None else None
+            for key, value in _select(extras, spec.name):
+                hit = True
+                add(f"project.optional-dependencies.{key}", value)
+        else:
+            pending = _select(groups, spec.name)
+            hit = bool(pending)
+            while pending:
+                key, value = pending.pop(0)
+                label = f"dependency-groups.{key}"
+                if label in seen:
+                    continue
+                add(label, value)
+                if isinstance(value, Array):
+                    for item in value:
+                        if isinstance(item, (InlineTable, Table, dict)) and "include-group" in item:
+                            pending.extend(_select(groups, str(item["include-group"])))
+        if not hit and spec.name != "*":
+            missing.append(spec.entry)
+    return found, missing
+
+
+def _string_items(arrays: Sequence[tuple[str, Array]]) -> list[tuple[str, int, String]]:
+    from tomlkit.items import String
+
+    out = []
+    for label, array in arrays:
+        for index, item in enumerate(array):
+            if isinstance(item, String):
+                out.append((label, index, item))
+    return out
+
+
+def _locate(text: str, specs: Sequence[ListSpec]) -> dict[tuple[str, int], tuple[int, int]]:
+    """(label, index) -> (line, col) of each list string in ``text``.
+
+    tomlkit keeps no positions, so every target string of a second parse is swapped for
+    a unique sentinel; the offsets of the sentinels in the re-rendered document, minus
+    the length differences before them, are the offsets of the strings in ``text``.
+    """
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    arrays = _arrays(doc, specs)[0]
+    by_label = dict(arrays)
+    tag = f"policytool-sentinel-{os.getpid()}-{len(text)}"
+    sentinels: dict[str, tuple[str, int, str]] = {}
+    for number, (label, index, item) in enumerate(_string_items(arrays)):
+        sentinel = f"{tag}-{number}"
+        sentinels[sentinel] = (label, index, item.as_string())
+        by_label[label][index] = tomlkit.string(sentinel)
+    rendered = doc.as_string()
+    hits = sorted((rendered.find(f'"{s}"'), s) for s in sentinels)
+    positions: dict[tuple[str, int], tuple[int, int]] = {}
+    shift = 0
+    for offset, sentinel in hits:
+        label, index, raw = sentinels[sentinel]
+        if offset < 0:
+            continue
+        original = offset - shift
+        shift += len(sentinel) + 2 - len(raw)
+        if text[original : original + len(raw)] != raw:
+            continue
+        line = text.count("\n", 0, original) + 1
+        col = original - (text.rfind("\n", 0, original) + 1) + 1
+        positions[(label, index)] = (line, col)
+    return positions
+
+
+# --------------------------------------------------------------------------------------
+# The analysis shared by check and fix
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding plus, when fixable, the replacement text for its requirement."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    replacement: str | None = None
+    span: tuple[int, int] | None = None  # requirement files: range in the physical line
+    label: str | None = None  # pyproject: list label
+    index: int = -1  # pyproject: index in the list
+
+    def finding(self) -> Finding:
+        """The public finding."""
+        return Finding(self.path, self.line, self.col, RULE_ID, self.message,
+                       fixable=self.replacement is not None)
+
+
+def _decode(data: bytes) -> str:
+    return (data[len(BOM) :] if data.startswith(BOM) else data).decode("utf-8")
+
+
+class _Analysis:
+    """Walks the configured files once and collects problems."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.root = config.root
+        self.locks = LockIndex(self.root, config.lock)
+        self.problems: list[Problem] = []
+        self.visited: set[str] = set()
+
+    def _problem(self, path: str, line: int, col: int, verdict: Verdict, sources: Sequence[str],
+                 span: tuple[int, int] | None = None, text: str | None = None,
+                 label: str | None = None, index: int = -1) -> None:
+        replacement = None
+        message = verdict.message
+        if verdict.name is not None:
+            version, note = self.locks.resolve(verdict.name, sources)
+            if version is not None and text is not None:
+                replacement = pinned_text(text, version)
+                if replacement is None:
+                    note = f"not fixable: cannot rewrite it safely ({note})"
+            message = f"{message} ({'fix: ' if replacement else ''}{note})"
+        self.problems.append(Problem(path, line, col, message, replacement, span, label, index))
+
+    def requirement_file(self, relpath: str, chain: tuple[str, ...]) -> None:
+        """Check one requirements file and the files it includes."""
+        if relpath in self.visited:
+            return
+        self.visited.add(relpath)
+        path = self.root / relpath
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            self.problems.append(Problem(relpath, 1, 1, f"cannot read: {exc.strerror}"))
+            return
+        try:
+            text = _decode(data)
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            message = "not valid UTF-8; pins cannot be checked"
+            self.problems.append(Problem(relpath, line, 1, message))
+            return
+        parsed = parse_requirements_text(text)
+        sources = (*chain, relpath)
+        for line, col, message in parsed.errors:
+            self.problems.append(Problem(relpath, line, col, message))
+        for entry in parsed.requirements:
+            verdict = judge(entry.text, entry.has_hash_option, entry.editable)
+            if verdict is None:
+                continue
+            fixable = entry.span is not None and not entry.has_hash_option and not entry.editable
+            if verdict.name is not None and not fixable:
+                why = "it carries --hash options" if entry.has_hash_option else "it spans lines"
+                verdict = Verdict(f"{verdict.message} (not fixable: {why})")
+            self._problem(relpath, entry.line, entry.col, verdict, sources, entry.span,
+                          entry.text if fixable else None)
+        for include in parsed.includes:
+            self._include(relpath, include, sources)
+
+    def _include(self, relpath: str, include: Include, sources: tuple[str, ...]) -> None:
+        option = f"-{include.kind} {include.target}"
+        if _SCHEME_RE.match(include.target):
+            self.problems.append(Problem(relpath, include.line, include.col,
+                                         f"`{option}`: a remote include cannot be checked"))
+            return
+        base = (self.root / relpath).parent
+        target = Path(os.path.normpath(base / os.path.expanduser(include.target)))
+        try:
+            target_rel = target.relative_to(self.root).as_posix()
+        except ValueError:
+            self.problems.append(Problem(relpath, include.line, include.col,
+                                         f"`{option}`: outside the repository, not checked"))
+            return
+        if not target.is_file():
+            self.problems.append(Problem(relpath, include.line, include.col,
+                                         f"`{option}`: included file not found"))
+            return
+        self.requirement_file(target_rel, sources)
+
+    def pyproject(self) -> None:
+        """Check the configured pyproject dependency lists."""
+        import tomlkit
+        from tomlkit.exceptions import TOMLKitError
+
+        source = self.config.source
+        entries = self.config.floating_pin.pyproject
+        if not entries or source is None:
+            return
+        specs = [parse_list_spec(entry, source) for entry in entries]
+        relpath = _relpath(source, self.root)
+        try:
+            text = _decode(source.read_bytes())
+            doc = tomlkit.parse(text)
+        except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+            raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
+        arrays, missing = _arrays(doc, specs)
+        for entry in missing:
+            self.problems.append(Problem(relpath, 1, 1,
+                                         f"configured dependency list '{entry}' does not exist"))
+        items = _string_items(arrays)
+        positions = _locate(text, specs) if items else {}
+        for label, index, item in items:
+            value = str(item)
+            verdict = judge(value)
+            if verdict is None:
+                continue
+            line, col = positions.get((label, index), (1, 1))
+            self._problem(relpath, line, col, verdict, (relpath,), None, value, label, index)
+
+
+def _relpath(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def _requirement_files(ctx: RepoContext) -> list[str]:
+    """The configured requirement files: tracked ones plus the files of this run."""
+    config = ctx.config
+    patterns = config.floating_pin.files
+    if not patterns:
+        return []
+    candidates = set(f for f in ctx.files if match_any(f, patterns))
+    if not ctx.full_run:
+        if git_root(ctx.root) is not None:
+            candidates.update(f for f in git_ls_files(ctx.root) if match_any(f, patterns))
+        else:
+            for pattern in patterns:
+                for path in ctx.root.glob(pattern):
+                    rel = path.relative_to(ctx.root).as_posix()
+                    if path.is_file() and match_glob(rel, pattern):
+                        candidates.add(rel)
+    return sorted(
+        f for f in candidates
+        if (ctx.root / f).is_file() and not (config.exclude and match_any(f, config.exclude))
+    )
+
+
+def analyse(ctx: RepoContext) -> list[Problem]:
+    """Every floating-pin problem of the repository."""
+    analysis = _Analysis(ctx.config)
+    for relpath in _requirement_files(ctx):
+        analysis.requirement_file(relpath, ())
+    analysis.pyproject()
+    return analysis.problems
+
+
+def check(ctx: RepoContext) -> list[Finding]:
+    """Findings of ``floating-pin``."""
+    return [problem.finding() for problem in analyse(ctx)]
+
+
+# --------------------------------------------------------------------------------------
+# Fix
+# --------------------------------------------------------------------------------------
+
+
+def _ignored(line_text: str) -> bool:
+    """Whether ``line_text`` carries ``# policytool: ignore[floating-pin]``."""
+    return any(
+        RULE_ID in {i.strip() for i in m.group(1).split(",")}
+        for m in _IGNORE_RE.finditer(line_text)
+    )
+
+
+def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem]) -> bool:
+    path = root / relpath
+    data = path.read_bytes()
+    has_bom = data.startswith(BOM)
+    text = _decode(data)
+    lines = text.splitlines(keepends=True)
+    by_line: dict[int, list[Problem]] = {}
+    for problem in problems:
+        by_line.setdefault(problem.line - 1, []).append(problem)
+    for index, edits in by_line.items():
+        line = lines[index]
+        if _ignored(line):
+            continue
+        for problem in sorted(edits, key=lambda p: p.span or (0, 0), reverse=True):
+            assert problem.span is not None and problem.replacement is not None
+            start, end = problem.span
+            line = line[:start] + problem.replacement + line[end:]
+        lines[index] = line
+    new = "".join(lines).encode("utf-8")
+    if has_bom:
+        new = BOM + new
+    if new == data:
+        return False
+    write_atomic(path, new)
+    return True
+
+
+def _fix_pyproject(source: Path, config: Config, problems: Sequence[Problem]) -> bool:
+    import tomlkit
+    from tomlkit.items import StringType
+
+    data = source.read_bytes()
+    text = _decode(data)
+    lines = text.splitlines()
+    doc = tomlkit.parse(text)
+    specs = [parse_list_spec(entry, source) for entry in config.floating_pin.pyproject]
+    arrays = dict(_arrays(doc, specs)[0])
+    changed = False
+    for problem in problems:
+        assert problem.label is not None and problem.replacement is not None
+        if 0 < problem.line <= len(lines) and _ignored(lines[problem.line - 1]):
+            continue
+        array = arrays.get(problem.label)
+        if array is None or problem.index >= len(array):
+            continue
+        old = array[problem.index]
+        kind = getattr(old, "type", None)
+        literal = kind in (StringType.SLL, StringType.MLL) and "'" not in problem.replacement
+        multiline = kind in (StringType.MLB, StringType.MLL)
+        array[problem.index] = tomlkit.string(
+            problem.replacement, literal=literal, multiline=multiline
+        )
+        changed = True
+    if not changed:
+        return False
+    out = doc.as_string()
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
+    try:
+        tomllib.loads(out)
+    except tomllib.TOMLDecodeError as exc:  # a tomlkit bug; never write a broken file
+        raise PolicyError(
+            f"{source}: floating-pin fix would produce invalid TOML ({exc}); left alone"
+        ) from None
+    new = (BOM if data.startswith(BOM) else b"") + out.encode("utf-8")
+    if new == data:
+        return False
+    write_atomic(source, new)
+    return True
+
+
+def fix(ctx: RepoContext) -> list[str]:
+    """Pin every fixable floating requirement to its lock's version; the changed paths."""
+    problems = [p for p in analyse(ctx) if p.replacement is not None]
+    changed: list[str] = []
+    by_file: dict[str, list[Problem]] = {}
+    for problem in problems:
+        by_file.setdefault(problem.path, []).append(problem)
+    source = ctx.config.source
+    pyproject_rel = _relpath(source, ctx.root) if source is not None else None
+    for relpath, group in sorted(by_file.items()):
+        file_edits = [p for p in group if p.span is not None]
+        list_edits = [p for p in group if p.label is not None]
+        did = False
+        if file_edits:
+            did = _fix_requirement_file(ctx.root, relpath, file_edits) or did
+        if list_edits and source is not None and relpath == pyproject_rel:
+            did = _fix_pyproject(source, ctx.config, list_edits) or did
+        if did:
+            changed.append(relpath)
+    return changed
+
+
+# --------------------------------------------------------------------------------------
+# Registration
+# --------------------------------------------------------------------------------------
+
+_TRIGGER_CACHE: dict[tuple[Path, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+
+
+def triggers(config: Config) -> tuple[str, ...]:
+    """Globs whose change re-runs the rule: the files, their includes, pyproject."""
+    key = (config.root, config.floating_pin.files, config.floating_pin.pyproject)
+    cached = _TRIGGER_CACHE.get(key)
+    if cached is not None:
+        return cached
+    globs = list(config.floating_pin.files)
+    if config.floating_pin.pyproject and config.source is not None:
+        globs.append(_relpath(config.source, config.root))
+    included: set[str] = set()
+    for pattern in config.floating_pin.files:
+        for path in config.root.glob(pattern):
+            rel = path.relative_to(config.root).as_posix()
+            if not path.is_file() or not match_glob(rel, pattern):
+                continue
+            try:
+                text = _decode(path.read_bytes())
+            except (OSError, UnicodeDecodeError):
+                continue
+            for include in parse_requirements_text(text).includes:
+                target = Path(os.path.normpath(path.parent / include.target))
+                try:
+                    included.add(target.relative_to(config.root).as_posix())
+                except ValueError:
+                    continue
+    result = tuple(globs + sorted(included))
+    _TRIGGER_CACHE[key] = result
+    return result
+
+
+RULE = register(
+    RepoRule(
+        id=RULE_ID,
+        summary="CI requirement files and configured pyproject lists pin exact versions "
+        "(==), URLs carry a hash; fix pins from the locks",
+        check=check,
+        triggers=triggers,
+        fix=fix,
+    )
+)
