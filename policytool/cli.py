@@ -236,6 +236,31 @@ def rules(fmt: str) -> int:
     return EXIT_CLEAN
 
 
+@cli.command()
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="pyproject.toml to read [tool.policytool] from (default: nearest upward).",
+)
+@handle_errors
+def init(config_path: Path | None) -> int:
+    """Write the policy scaffolding a repository is missing; never overwrite a file.
+
+    \b
+    Example:
+      policytool init
+    """
+    from policytool.scaffold import init as write_scaffolds
+    from policytool.scaffold import init_root
+
+    config = load_config(config_path)
+    for path, status in write_scaffolds(init_root(config, Path.cwd()), config):
+        click.echo(f"{path}: {status}")
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the console script and ``python -m policytool``."""
     try:
