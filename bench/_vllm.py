@@ -2,10 +2,11 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Fetch the vLLM source release the benchmarks run on, once, into ``bench/.cache``.
 
-The sdist is looked up in PyPI's simple index (PEP 691 JSON) and its sha256 checked;
-``pip download --no-deps --no-binary :all: vllm==VERSION`` would do the same but first
-builds the package's metadata, which needs vLLM's build dependencies (a CUDA torch)
-and fails on a plain machine. The sdist is then extracted next to it. Nothing here is
+``pip download --no-deps --no-binary :all: vllm==VERSION`` (pip's configuration and
+``PIP_*`` switched off) fetches and unpacks the sdist, then tries to build its metadata,
+which needs vLLM's build dependencies (a CUDA torch that has no sdist) and fails on a
+plain machine. With ``--no-clean`` pip keeps the unpacked tree, which is all the
+benchmarks need; it is moved to ``bench/.cache/vllm-VERSION``. Nothing here is
 committed: ``bench/.cache`` is ignored by git.
 """
 
@@ -59,26 +60,6 @@ def vllm_tree(version: str = VERSION) -> Path:
     unpacked.rename(target)
     shutil.rmtree(tmp, ignore_errors=True)
     return target
-
-
-def _download_sdist(version: str) -> Path:
-    """Download ``vllm-VERSION.tar.gz`` from PyPI, verifying the index's sha256."""
-    filename = f"vllm-{version}.tar.gz"
-    request = urllib.request.Request(
-        "https://pypi.org/simple/vllm/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
-    )
-    with urllib.request.urlopen(request, timeout=120) as response:
-        index = json.loads(response.read())
-    entry = next(f for f in index["files"] if f["filename"] == filename)
-    print(f"downloading {filename} ...", file=sys.stderr)
-    with urllib.request.urlopen(entry["url"], timeout=600) as response:
-        data = response.read()
-    expected = entry["hashes"]["sha256"]
-    if hashlib.sha256(data).hexdigest() != expected:
-        raise SystemExit(f"{filename}: sha256 mismatch")
-    archive = CACHE / filename
-    archive.write_bytes(data)
-    return archive
 
 
 if __name__ == "__main__":
