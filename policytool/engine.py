@@ -130,13 +130,32 @@ def _check_source(source: SourceFile, rules: Sequence[FileRule], config: Config)
     return findings
 
 
+def wanted_kinds(rules: Sequence[FileRule], config: Config) -> frozenset[str] | None:
+    """The file kinds any of ``rules`` looks at; None when some rule looks at all."""
+    kinds: set[str] = set()
+    for rule in rules:
+        rule_kinds = rule.kinds(config)
+        if rule_kinds is None:
+            return None
+        kinds |= rule_kinds
+    return frozenset(kinds)
+
+
 def check_file(
-    root: Path, relpath: str, rules: Sequence[FileRule], config: Config, fix: bool
+    root: Path,
+    relpath: str,
+    rules: Sequence[FileRule],
+    config: Config,
+    fix: bool,
+    kinds: frozenset[str] | None = None,
 ) -> RunResult:
-    """Check (and with ``fix`` mend) one file."""
-    path = root / relpath
+    """Check (and with ``fix`` mend) one file; ``kinds`` lets it skip unread files."""
+    if kinds is not None and "." in relpath.rsplit("/", 1)[-1] and kind_of(relpath, b"") not in kinds:
+        return RunResult(files_checked=1)  # known kind no rule looks at: not even read
+    path = os.path.join(root, relpath)  # strings: pathlib is slow at this volume
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as exc:
         return RunResult([Finding(relpath, 1, 1, "undecodable", f"cannot read: {exc.strerror}")])
     if is_binary(data):
@@ -158,7 +177,7 @@ def check_file(
                 source.replace_data(new)
         if source.data != original:
             try:
-                write_atomic(path, source.data)
+                write_atomic(Path(path), source.data)
             except OSError as exc:
                 raise PolicyError(f"{relpath}: cannot write the fix: {exc.strerror}") from None
             changed.append(relpath)
@@ -177,9 +196,10 @@ def check_file(
 def _check_chunk(root: Path, relpaths: Sequence[str], rule_ids: Sequence[str], config: Config, fix: bool) -> RunResult:
     registry = file_rules()
     rules = [registry[r] for r in rule_ids]
+    kinds = wanted_kinds(rules, config)
     result = RunResult()
     for relpath in relpaths:
-        result.merge(check_file(root, relpath, rules, config, fix))
+        result.merge(check_file(root, relpath, rules, config, fix, kinds))
     return result
 
 
@@ -203,9 +223,10 @@ def run_file_rules(
     workers = min(os.cpu_count() or 1, 8)
     if len(relpaths) < PARALLEL_THRESHOLD or workers < 2 or not rules:
         result = RunResult()
+        kinds = wanted_kinds(rules, config)
         step = max(1, len(relpaths) // 50)
         for index, relpath in enumerate(relpaths, start=1):
-            result.merge(check_file(root, relpath, rules, config, fix))
+            result.merge(check_file(root, relpath, rules, config, fix, kinds))
             if progress is not None and index % step == 0:
                 progress(index, len(relpaths))
         return result

@@ -174,12 +174,18 @@ def git_ls_files(root: Path, under: Sequence[str] = ()) -> list[str]:
 
 
 def relative_to_root(path: str, root: Path, cwd: Path) -> str:
-    """Repo-relative ``/`` path for a path given on the command line, however spelled."""
-    absolute = Path(os.path.normpath(cwd / path))
-    try:
-        return absolute.relative_to(root).as_posix()
-    except ValueError:
-        raise PolicyError(f"{path}: outside the repository at {root}") from None
+    """Repo-relative ``/`` path for a path given on the command line, however spelled.
+
+    String operations only: pathlib costs more than the check itself on 5,000 paths.
+    """
+    absolute = os.path.normpath(os.path.join(cwd, path))
+    top = str(root)
+    if absolute == top:
+        return ""
+    if not absolute.startswith(top.rstrip(os.sep) + os.sep):
+        raise PolicyError(f"{path}: outside the repository at {root}")
+    rel = absolute[len(top.rstrip(os.sep)) + 1 :]
+    return rel.replace(os.sep, "/") if os.sep != "/" else rel
 
 
 def discover(
@@ -192,13 +198,14 @@ def discover(
     """
     if paths:
         found: list[str] = []
+        top = str(root)
         for given in paths:
             rel = relative_to_root(given, root, cwd)
-            absolute = root / rel
-            if absolute.is_dir():
-                found.extend(_files_below(root, rel))
-            elif absolute.is_file():
+            absolute = os.path.join(top, rel)
+            if os.path.isfile(absolute):
                 found.append(rel)
+            elif os.path.isdir(absolute):
+                found.extend(_files_below(root, rel))
             else:
                 raise PolicyError(f"{given}: no such file")
         files = found
@@ -207,7 +214,8 @@ def discover(
             raise PolicyError(
                 f"{root}: not a git repository; pass the files to check as arguments"
             )
-        files = [f for f in git_ls_files(root) if os.path.isfile(root / f)]
+        prefix = f"{root}{os.sep}"
+        files = [f for f in git_ls_files(root) if os.path.isfile(prefix + f)]
     seen: set[str] = set()
     result = []
     for rel in files:

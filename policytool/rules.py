@@ -54,12 +54,17 @@ class SourceFile:
     """One file being checked: its bytes, kind, and lazily its text and AST."""
 
     relpath: str
-    path: Path
+    abspath: str | Path
     data: bytes
     kind: str | None
     _text: str | None = field(default=None, repr=False)
     _tree: ast.Module | None = field(default=None, repr=False)
     _encoding: str | None = field(default=None, repr=False)
+
+    @property
+    def path(self) -> Path:
+        """The file's absolute path."""
+        return Path(self.abspath)
 
     @property
     def has_bom(self) -> bool:

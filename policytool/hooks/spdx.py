@@ -27,12 +27,37 @@ COPYRIGHT_TAG = "SPDX-FileCopyrightText:"
 
 @dataclass(frozen=True)
 class Header:
-    """Where the header of a file is: lines ``[start, end)`` of ``lines``."""
+    """Where the header of a file is: lines ``[start, end)`` of ``lines``.
+
+    ``lines`` may hold only the head of the file (``complete`` False): checking needs
+    just the header, and splitting every line of thousands of files is the cost.
+    """
 
     lines: list[str]  # with line endings
     start: int  # first line after shebang / encoding line
     end: int  # first line that is neither comment nor blank
     prefix: str
+    text: str
+    complete: bool
+    # line index -> comment text, for the comment lines of the header
+    bodies: dict[int, str]
+
+    def line_below(self, tag: str) -> int | None:
+        """0-based line of the first whole-line comment with ``tag`` below the header."""
+        offset = sum(len(line) for line in self.lines[: self.end])
+        while True:
+            found = self.text.find(tag, offset)
+            if found == -1:
+                return None
+            line_start = max(self.text.rfind("\n", 0, found), self.text.rfind("\r", 0, found)) + 1
+            line_end = self.text.find("\n", found)
+            line = self.text[line_start : line_end if line_end != -1 else len(self.text)]
+            if _tag_value(_body(line, self.prefix), tag) is not None:
+                return len(self.text[:line_start].splitlines())
+            offset = found + len(tag)
+
+# Characters of the file read to find the header; a longer header is re-read whole.
+HEAD_CHARS = 4096
 
 
 def _body(line: str, prefix: str) -> str | None:
@@ -43,10 +68,14 @@ def _body(line: str, prefix: str) -> str | None:
     return stripped[len(prefix) :].strip()
 
 
-def parse_header(text: str, kind: str) -> Header:
+def parse_header(text: str, kind: str, whole: bool = False) -> Header:
     """Split ``text`` (no BOM) into preamble, header block and the rest."""
     prefix = COMMENT_PREFIX_BY_KIND[kind]
-    lines = text.splitlines(keepends=True)
+    complete = whole or len(text) <= HEAD_CHARS
+    if complete:
+        lines = text.splitlines(keepends=True)
+    else:
+        lines = text[:HEAD_CHARS].splitlines(keepends=True)[:-1]  # drop a cut-off line
     start = 0
     if lines and lines[0].startswith("#!"):
         start = 1
@@ -55,9 +84,17 @@ def parse_header(text: str, kind: str) -> Header:
             if start == index and index < len(lines) and coding_cookie(lines[index].encode()):
                 start = index + 1
     end = start
-    while end < len(lines) and (not lines[end].strip() or _body(lines[end], prefix) is not None):
+    bodies: dict[int, str] = {}
+    while end < len(lines):
+        body = _body(lines[end], prefix)
+        if body is not None:
+            bodies[end] = body
+        elif lines[end].strip():
+            break
         end += 1
-    return Header(lines, start, end, prefix)
+    if end == len(lines) and not complete:
+        return parse_header(text, kind, whole=True)
+    return Header(lines, start, end, prefix, text, complete, bodies)
 
 
 def _tag_value(body: str | None, tag: str) -> str | None:
@@ -75,10 +112,11 @@ class Problem:
     fixable: bool
 
 
-def _find(header: Header, tag: str, lo: int, hi: int) -> list[tuple[int, str]]:
+def _find(header: Header, tag: str) -> list[tuple[int, str]]:
+    """(line, value) of the header's comment lines carrying ``tag``."""
     found = []
-    for index in range(lo, hi):
-        value = _tag_value(_body(header.lines[index], header.prefix), tag)
+    for index, body in header.bodies.items():
+        value = _tag_value(body, tag)
         if value is not None:
             found.append((index, value))
     return found
@@ -94,43 +132,38 @@ def _is_replaced(body: str | None, replaces: tuple[str, ...]) -> bool:
 def problems(header: Header, config: Config) -> Iterator[Problem]:
     """Everything wrong with the header for the configured license and copyright."""
     spdx = config.spdx
-    total = len(header.lines)
-    licenses = _find(header, LICENSE_TAG, header.start, header.end)
+    licenses = _find(header, LICENSE_TAG)
     if not licenses:
-        elsewhere = _find(header, LICENSE_TAG, header.end, total)
-        where = f" (found at line {elsewhere[0][0] + 1}, below the header)" if elsewhere else ""
+        below = header.line_below(LICENSE_TAG)
+        where = f" (found at line {below + 1}, below the header)" if below is not None else ""
         expected = f"{LICENSE_TAG} {spdx.license}" if spdx.license else LICENSE_TAG
         yield Problem(header.start, f"missing `{expected}` in the file header{where}", spdx.license is not None)
     elif spdx.license is not None:
         for index, value in licenses:
             if value != spdx.license:
                 yield Problem(index, f"license is '{value}', expected '{spdx.license}'", True)
-    for index in range(header.start, header.end):
-        if _is_replaced(_body(header.lines[index], header.prefix), spdx.replaces):
-            yield Problem(index, "outdated copyright line; expected "
-                          f"`{COPYRIGHT_TAG} {spdx.copyright}`", spdx.copyright is not None)
+    replaced = [i for i, body in header.bodies.items() if _is_replaced(body, spdx.replaces)]
+    for index in replaced:
+        yield Problem(index, "outdated copyright line; expected "
+                      f"`{COPYRIGHT_TAG} {spdx.copyright}`", spdx.copyright is not None)
     if spdx.copyright is not None:
-        copyrights = [v for _, v in _find(header, COPYRIGHT_TAG, header.start, header.end)]
-        replaced = any(
-            _is_replaced(_body(header.lines[i], header.prefix), spdx.replaces)
-            for i in range(header.start, header.end)
-        )
+        copyrights = [v for _, v in _find(header, COPYRIGHT_TAG)]
         if spdx.copyright not in copyrights and not replaced:
             yield Problem(header.start, f"missing `{COPYRIGHT_TAG} {spdx.copyright}` in the file header", True)
 
 
-def _applies(source: SourceFile, config: Config) -> Header | None:
+def _applies(source: SourceFile, whole: bool = False) -> Header | None:
     if source.kind not in COMMENT_PREFIX_BY_KIND:
         return None
     text = source.text
     if not text.strip():
         return None  # empty and whitespace-only files are exempt
-    return parse_header(text, source.kind)
+    return parse_header(text, source.kind, whole)
 
 
 def check(source: SourceFile, config: Config) -> list[Finding]:
     """Findings for one file."""
-    header = _applies(source, config)
+    header = _applies(source)
     if header is None:
         return []
     return [
@@ -146,7 +179,7 @@ def _newline(text: str) -> str:
 
 def fix(source: SourceFile, config: Config) -> bytes | None:
     """The file with its header mended, or None when nothing can be fixed."""
-    header = _applies(source, config)
+    header = _applies(source, whole=True)
     if header is None:
         return None
     spdx = config.spdx
