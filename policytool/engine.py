@@ -69,7 +69,9 @@ def _comments(text_lines: Sequence[str], python: bool) -> Iterable[tuple[int, in
         except (tokenize.TokenError, SyntaxError):
             tokens = None
         if tokens is not None:
-            return [(t.start[0], t.start[1], t.string) for t in tokens if t.type == tokenize.COMMENT]
+            return [
+                (t.start[0], t.start[1], t.string) for t in tokens if t.type == tokenize.COMMENT
+            ]
     return [(n, 0, line) for n, line in enumerate(text_lines, start=1)]
 
 
@@ -150,7 +152,11 @@ def check_file(
     kinds: frozenset[str] | None = None,
 ) -> RunResult:
     """Check (and with ``fix`` mend) one file; ``kinds`` lets it skip unread files."""
-    if kinds is not None and "." in relpath.rsplit("/", 1)[-1] and kind_of(relpath, b"") not in kinds:
+    if (
+        kinds is not None
+        and "." in relpath.rsplit("/", 1)[-1]
+        and kind_of(relpath, b"") not in kinds
+    ):
         return RunResult(files_checked=1)  # known kind no rule looks at: not even read
     path = os.path.join(root, relpath)  # strings: pathlib is slow at this volume
     try:
@@ -193,7 +199,9 @@ def check_file(
     return RunResult(findings, 1, changed)
 
 
-def _check_chunk(root: Path, relpaths: Sequence[str], rule_ids: Sequence[str], config: Config, fix: bool) -> RunResult:
+def _check_chunk(
+    root: Path, relpaths: Sequence[str], rule_ids: Sequence[str], config: Config, fix: bool
+) -> RunResult:
     registry = file_rules()
     rules = [registry[r] for r in rule_ids]
     kinds = wanted_kinds(rules, config)
@@ -235,7 +243,9 @@ def run_file_rules(
     result = RunResult()
     done = 0
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        futures = [pool.submit(_check_chunk, root, chunk, rule_ids, config, fix) for chunk in chunks]
+        futures = [
+            pool.submit(_check_chunk, root, chunk, rule_ids, config, fix) for chunk in chunks
+        ]
         for future in futures:
             part = future.result()
             result.merge(part)
@@ -245,9 +255,7 @@ def run_file_rules(
     return result
 
 
-def select_rules(
-    only: Sequence[str], skip: Sequence[str]
-) -> tuple[list[FileRule], list[RepoRule]]:
+def select_rules(only: Sequence[str], skip: Sequence[str]) -> tuple[list[FileRule], list[RepoRule]]:
     """File and repo rules after ``--only`` / ``--skip`` (ids already validated)."""
     files = file_rules()
     repos = repo_rules()
@@ -262,7 +270,11 @@ def select_rules(
 
 
 def run_repo_rules(
-    config: Config, rules: Sequence[RepoRule], files: Sequence[str], full_run: bool, fix: bool = False
+    config: Config,
+    rules: Sequence[RepoRule],
+    files: Sequence[str],
+    full_run: bool,
+    fix: bool = False,
 ) -> RunResult:
     """Run the repo rules that apply: all on a full run, else those a given file triggers."""
     ctx = RepoContext(config, files, full_run)

@@ -169,7 +169,9 @@ def git_ls_files(root: Path, under: Sequence[str] = ()) -> list[str]:
     )
     if proc.returncode != 0:
         message = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise PolicyError(f"{root}: git ls-files failed: {message[-1] if message else proc.returncode}")
+        raise PolicyError(
+            f"{root}: git ls-files failed: {message[-1] if message else proc.returncode}"
+        )
     return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
 
 
@@ -211,9 +213,7 @@ def discover(
         files = found
     else:
         if git_root(root) is None:
-            raise PolicyError(
-                f"{root}: not a git repository; pass the files to check as arguments"
-            )
+            raise PolicyError(f"{root}: not a git repository; pass the files to check as arguments")
         prefix = f"{root}{os.sep}"
         files = [f for f in git_ls_files(root) if os.path.isfile(prefix + f)]
     seen: set[str] = set()

@@ -74,7 +74,9 @@ def summary_line(findings: Sequence[Finding], files_checked: int | None = None) 
     return f"{len(findings)} {noun} ({', '.join(parts)}){checked}"
 
 
-def render_text(findings: Sequence[Finding], files_checked: int | None = None, quiet: bool = False) -> str:
+def render_text(
+    findings: Sequence[Finding], files_checked: int | None = None, quiet: bool = False
+) -> str:
     """One finding a line, then the summary line (omitted with ``quiet``)."""
     lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}" for f in findings]
     if not quiet:

@@ -204,8 +204,14 @@ def register_info(info: RuleInfo) -> RuleInfo:
 # Findings the engine itself reports; ``--only`` keeps them (a file that cannot be
 # read or parsed was not checked), ``--skip`` can drop them.
 ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore"})
-register_info(RuleInfo("undecodable", "a text file is not valid in its encoding (UTF-8 or its PEP 263 cookie)"))
-register_info(RuleInfo("syntax-error", "a Python file does not parse, so AST rules cannot check it"))
+register_info(
+    RuleInfo(
+        "undecodable", "a text file is not valid in its encoding (UTF-8 or its PEP 263 cookie)"
+    )
+)
+register_info(
+    RuleInfo("syntax-error", "a Python file does not parse, so AST rules cannot check it")
+)
 register_info(RuleInfo("bare-ignore", "a `# policytool: ignore` comment names no rule id"))
 
 _LOADED = False

@@ -56,6 +56,7 @@ class Header:
                 return len(self.text[:line_start].splitlines())
             offset = found + len(tag)
 
+
 # Characters of the file read to find the header; a longer header is re-read whole.
 HEAD_CHARS = 4096
 
@@ -137,19 +138,28 @@ def problems(header: Header, config: Config) -> Iterator[Problem]:
         below = header.line_below(LICENSE_TAG)
         where = f" (found at line {below + 1}, below the header)" if below is not None else ""
         expected = f"{LICENSE_TAG} {spdx.license}" if spdx.license else LICENSE_TAG
-        yield Problem(header.start, f"missing `{expected}` in the file header{where}", spdx.license is not None)
+        yield Problem(
+            header.start,
+            f"missing `{expected}` in the file header{where}",
+            spdx.license is not None,
+        )
     elif spdx.license is not None:
         for index, value in licenses:
             if value != spdx.license:
                 yield Problem(index, f"license is '{value}', expected '{spdx.license}'", True)
     replaced = [i for i, body in header.bodies.items() if _is_replaced(body, spdx.replaces)]
     for index in replaced:
-        yield Problem(index, "outdated copyright line; expected "
-                      f"`{COPYRIGHT_TAG} {spdx.copyright}`", spdx.copyright is not None)
+        yield Problem(
+            index,
+            f"outdated copyright line; expected `{COPYRIGHT_TAG} {spdx.copyright}`",
+            spdx.copyright is not None,
+        )
     if spdx.copyright is not None:
         copyrights = [v for _, v in _find(header, COPYRIGHT_TAG)]
         if spdx.copyright not in copyrights and not replaced:
-            yield Problem(header.start, f"missing `{COPYRIGHT_TAG} {spdx.copyright}` in the file header", True)
+            yield Problem(
+                header.start, f"missing `{COPYRIGHT_TAG} {spdx.copyright}` in the file header", True
+            )
 
 
 def _applies(source: SourceFile, whole: bool = False) -> Header | None:
@@ -187,7 +197,9 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
     prefix = header.prefix
     lines = list(header.lines)
     license_line = f"{prefix} {LICENSE_TAG} {spdx.license}{newline}" if spdx.license else None
-    copyright_line = f"{prefix} {COPYRIGHT_TAG} {spdx.copyright}{newline}" if spdx.copyright else None
+    copyright_line = (
+        f"{prefix} {COPYRIGHT_TAG} {spdx.copyright}{newline}" if spdx.copyright else None
+    )
 
     # Rewrite in place inside the header: wrong license values, outdated copyrights.
     have_copyright = False
@@ -204,7 +216,9 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
                 lines[index] = ""  # a replaced line already became this one
             have_copyright = True
     header_text = lines[header.start : header.end]
-    has_license = any(_tag_value(_body(l, prefix), LICENSE_TAG) is not None for l in header_text)
+    has_license = any(
+        _tag_value(_body(line, prefix), LICENSE_TAG) is not None for line in header_text
+    )
 
     # SPDX lines below the header move up (only whole-line comments are touched).
     if not has_license and license_line:
