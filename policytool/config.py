@@ -222,7 +222,8 @@ def _type_name(tp: object) -> str:
         return " or ".join(names)
     if dataclasses.is_dataclass(tp):
         return "a table"
-    return {str: "a string", bool: "a boolean", int: "an integer"}.get(tp, str(tp))  # type: ignore[call-overload]
+    labels: dict[object, str] = {str: "a string", bool: "a boolean", int: "an integer"}
+    return labels.get(tp, str(tp))
 
 
 def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) -> object:
