@@ -10,16 +10,13 @@ atomically.
 
 from __future__ import annotations
 
-import io
-import multiprocessing
 import os
 import re
 import sys
-import tokenize
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.errors import PolicyError
@@ -34,6 +31,9 @@ from policytool.rules import (
     file_rules,
     repo_rules,
 )
+
+if TYPE_CHECKING:
+    import multiprocessing.context
 
 # Below this many files one process is faster than starting workers.
 PARALLEL_THRESHOLD = 400
@@ -63,6 +63,9 @@ def _comments(text_lines: Sequence[str], python: bool) -> Iterable[tuple[int, in
     marker is not taken for one; other files are scanned line by line.
     """
     if python:
+        import io
+        import tokenize
+
         source = "".join(line + "\n" for line in text_lines)
         try:
             tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
@@ -212,7 +215,9 @@ def _check_chunk(
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
-    # fork starts workers in milliseconds with the rules already imported.
+    """fork on Linux: workers start in milliseconds with the rules already imported."""
+    import multiprocessing
+
     if sys.platform == "linux":
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
@@ -238,6 +243,9 @@ def run_file_rules(
             if progress is not None and index % step == 0:
                 progress(index, len(relpaths))
         return result
+    # Imported here: a pre-commit call on a few files never pays for multiprocessing.
+    from concurrent.futures import ProcessPoolExecutor
+
     chunk_count = workers * 8
     chunks = [list(relpaths[i::chunk_count]) for i in range(chunk_count)]
     result = RunResult()
