@@ -240,7 +240,7 @@ def run_file_rules(
         step = max(1, len(relpaths) // 50)
         for index, relpath in enumerate(relpaths, start=1):
             result.merge(check_file(root, relpath, rules, config, fix, kinds))
-            if progress is not None and index % step == 0:
+            if progress is not None and (index % step == 0 or index == len(relpaths)):
                 progress(index, len(relpaths))
         return result
     # Imported here: a pre-commit call on a few files never pays for multiprocessing.

@@ -210,3 +210,16 @@ def test_console_script_and_module_entry_points(mit: Repo) -> None:
     if script.exists():
         proc = subprocess.run([str(script), "--version"], capture_output=True, text=True)
         assert proc.stdout.startswith("policytool, version ")
+
+
+def test_progress_line_on_a_terminal_only(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(120):
+        mit.write(f"m{i:03}.py", HEADER)
+    mit.commit()
+    assert "files" not in run("check").err  # not a terminal: no progress
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    err = run("check").err
+    assert "\rpolicytool: 121/121 files" in err  # 120 modules and pyproject.toml
+    assert "\rpolicytool: 60/121 files" in err
+    assert err.endswith("\r\033[K")  # the line is cleared when done
+    assert run("check", "-q").err == ""
