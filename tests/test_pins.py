@@ -9,7 +9,15 @@ from collections.abc import Callable
 
 import pytest
 
-from policytool.hooks.pins import judge, parse_requirements_text, pinned_text
+from policytool.errors import PolicyError
+from policytool.hooks.pins import (
+    judge,
+    parse_requirements_text,
+    pinned_text,
+    pyproject_items,
+    rewrite_pyproject,
+    rewrite_requirements,
+)
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -567,3 +575,30 @@ def test_judge_and_parser_units() -> None:
         ("r", "d.txt", 3),
     ]
     assert [(r.text, r.editable) for r in parsed.requirements] == [("./x", True)]
+
+
+def test_public_rewrite_helpers_for_bump() -> None:
+    """The pure-text helpers ``policytool bump`` reuses to move an exact pin."""
+    text = (
+        '[project]\nname = "demo"\ndependencies = [\n'
+        "  'alpha==1.0 ; os_name == \"nt\"',  # keep\n"
+        '  "beta",\n]\n'
+    )
+    items, missing = pyproject_items(text, ["dependencies", "dependency-groups.x"])
+    assert missing == ["dependency-groups.x"]
+    assert [(i.label, i.index, i.value, i.line, i.col) for i in items] == [
+        ("project.dependencies", 0, 'alpha==1.0 ; os_name == "nt"', 4, 3),
+        ("project.dependencies", 1, "beta", 5, 3),
+    ]
+    new = pinned_text(items[0].value, "2.0")
+    assert new == 'alpha==2.0 ; os_name == "nt"'
+    out = rewrite_pyproject(text, ["dependencies"], {("project.dependencies", 0): new})
+    assert out == text.replace("alpha==1.0", "alpha==2.0")
+    with pytest.raises(PolicyError):
+        rewrite_pyproject(text, ["dependencies"], {("project.dependencies", 7): "x==1"})
+
+    req_text = "alpha==1.0 \\\r\n    --hash=sha256:aa\r\nbeta[x]==3 ; python_version<'4'  # c\r\n"
+    parsed = parse_requirements_text(req_text)
+    beta = parsed.requirements[1]
+    replaced = rewrite_requirements(req_text, [(beta, pinned_text(beta.text, "3.1") or "")])
+    assert replaced == req_text.replace("beta[x]==3 ;", "beta[x]==3.1 ;")

@@ -441,12 +441,14 @@ def parse_list_spec(entry: str, source: Path | None) -> ListSpec:
 
 
 @dataclass(frozen=True)
-class ListItem:
-    """One string of a pyproject dependency list and where it sits."""
+class PyprojectItem:
+    """One string of a pyproject dependency list and where it sits (1-based)."""
 
     label: str  # e.g. ``project.optional-dependencies.dev``
-    index: int
+    index: int  # position in its list (tables such as ``include-group`` count too)
     value: str
+    line: int
+    col: int
 
 
 def _norm(name: str) -> str:
@@ -557,6 +559,91 @@ def _locate(text: str, specs: Sequence[ListSpec]) -> dict[tuple[str, int], tuple
     return positions
 
 
+def _parse_toml(text: str, where: Path | str) -> TOMLDocument:
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        return tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise PolicyError(f"{where}: invalid TOML: {exc}") from None
+
+
+def pyproject_items(
+    text: str, entries: Sequence[str], where: Path | str = "pyproject.toml"
+) -> tuple[list[PyprojectItem], list[str]]:
+    """The strings of the lists ``entries`` name in pyproject ``text``, with positions,
+    and the entries that name no list. Entry spellings: see the module docstring."""
+    specs = [parse_list_spec(entry, Path(where)) for entry in entries]
+    arrays, missing = _arrays(_parse_toml(text, where), specs)
+    strings = _string_items(arrays)
+    positions = _locate(text, specs) if strings else {}
+    items = [
+        PyprojectItem(label, index, str(item), *positions.get((label, index), (1, 1)))
+        for label, index, item in strings
+    ]
+    return items, missing
+
+
+def rewrite_pyproject(
+    text: str,
+    entries: Sequence[str],
+    edits: Mapping[tuple[str, int], str],
+    where: Path | str = "pyproject.toml",
+) -> str:
+    """``text`` with list strings replaced: ``edits`` maps (label, index) -> new value.
+
+    Goes through tomlkit, so everything but the replaced strings stays byte for byte;
+    a string keeps its quoting style (literal, multi-line) where the value allows.
+    """
+    import tomlkit
+    from tomlkit.items import StringType
+
+    if not edits:
+        return text
+    specs = [parse_list_spec(entry, Path(where)) for entry in entries]
+    doc = _parse_toml(text, where)
+    arrays = dict(_arrays(doc, specs)[0])
+    for (label, index), value in edits.items():
+        array = arrays.get(label)
+        if array is None or not 0 <= index < len(array):
+            raise PolicyError(f"{where}: no item {index} in list '{label}' to rewrite")
+        kind = getattr(array[index], "type", None)
+        literal = kind in (StringType.SLL, StringType.MLL) and "'" not in value
+        multiline = kind in (StringType.MLB, StringType.MLL)
+        array[index] = tomlkit.string(value, literal=literal, multiline=multiline)
+    out = doc.as_string()
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
+    try:
+        tomllib.loads(out)
+    except tomllib.TOMLDecodeError as exc:  # a tomlkit bug; never write a broken file
+        raise PolicyError(f"{where}: rewriting would produce invalid TOML ({exc})") from None
+    return out
+
+
+def rewrite_requirements(text: str, edits: Sequence[tuple[ReqEntry, str]]) -> str:
+    """Requirements-file ``text`` with each entry's requirement text replaced.
+
+    Entries come from :func:`parse_requirements_text` of the same text and must have a
+    ``span``; line endings, comments and options around them are kept.
+    """
+    lines = text.splitlines(keepends=True)
+    by_line: dict[int, list[tuple[tuple[int, int], str]]] = {}
+    for entry, new in edits:
+        if entry.span is None:
+            raise ValueError(f"line {entry.line}: requirement spans lines; cannot rewrite")
+        by_line.setdefault(entry.line - 1, []).append((entry.span, new))
+    for index, changes in by_line.items():
+        line = lines[index]
+        for (start, end), new in sorted(changes, reverse=True):
+            line = line[:start] + new + line[end:]
+        lines[index] = line
+    return "".join(lines)
+
+
 # --------------------------------------------------------------------------------------
 # The analysis shared by check and fix
 # --------------------------------------------------------------------------------------
@@ -571,7 +658,7 @@ class Problem:
     col: int
     message: str
     replacement: str | None = None
-    span: tuple[int, int] | None = None  # requirement files: range in the physical line
+    entry: ReqEntry | None = None  # requirement files: the requirement rewritten
     label: str | None = None  # pyproject: list label
     index: int = -1  # pyproject: index in the list
 
@@ -596,7 +683,7 @@ class _Analysis:
         self.visited: set[str] = set()
 
     def _problem(self, path: str, line: int, col: int, verdict: Verdict, sources: Sequence[str],
-                 span: tuple[int, int] | None = None, text: str | None = None,
+                 entry: ReqEntry | None = None, text: str | None = None,
                  label: str | None = None, index: int = -1) -> None:
         replacement = None
         message = verdict.message
@@ -607,7 +694,7 @@ class _Analysis:
                 if replacement is None:
                     note = f"not fixable: cannot rewrite it safely ({note})"
             message = f"{message} ({'fix: ' if replacement else ''}{note})"
-        self.problems.append(Problem(path, line, col, message, replacement, span, label, index))
+        self.problems.append(Problem(path, line, col, message, replacement, entry, label, index))
 
     def requirement_file(self, relpath: str, chain: tuple[str, ...]) -> None:
         """Check one requirements file and the files it includes."""
@@ -639,7 +726,7 @@ class _Analysis:
             if verdict.name is not None and not fixable:
                 why = "it carries --hash options" if entry.has_hash_option else "it spans lines"
                 verdict = Verdict(f"{verdict.message} (not fixable: {why})")
-            self._problem(relpath, entry.line, entry.col, verdict, sources, entry.span,
+            self._problem(relpath, entry.line, entry.col, verdict, sources, entry,
                           entry.text if fixable else None)
         for include in parsed.includes:
             self._include(relpath, include, sources)
@@ -666,33 +753,24 @@ class _Analysis:
 
     def pyproject(self) -> None:
         """Check the configured pyproject dependency lists."""
-        import tomlkit
-        from tomlkit.exceptions import TOMLKitError
-
         source = self.config.source
         entries = self.config.floating_pin.pyproject
         if not entries or source is None:
             return
-        specs = [parse_list_spec(entry, source) for entry in entries]
         relpath = _relpath(source, self.root)
         try:
             text = _decode(source.read_bytes())
-            doc = tomlkit.parse(text)
-        except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
-        arrays, missing = _arrays(doc, specs)
+        items, missing = pyproject_items(text, entries, source)
         for entry in missing:
             self.problems.append(Problem(relpath, 1, 1,
                                          f"configured dependency list '{entry}' does not exist"))
-        items = _string_items(arrays)
-        positions = _locate(text, specs) if items else {}
-        for label, index, item in items:
-            value = str(item)
-            verdict = judge(value)
-            if verdict is None:
-                continue
-            line, col = positions.get((label, index), (1, 1))
-            self._problem(relpath, line, col, verdict, (relpath,), None, value, label, index)
+        for item in items:
+            verdict = judge(item.value)
+            if verdict is not None:
+                self._problem(relpath, item.line, item.col, verdict, (relpath,), None,
+                              item.value, item.label, item.index)
 
 
 def _relpath(path: Path, root: Path) -> str:
@@ -754,23 +832,16 @@ def _ignored(line_text: str) -> bool:
 def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem]) -> bool:
     path = root / relpath
     data = path.read_bytes()
-    has_bom = data.startswith(BOM)
     text = _decode(data)
-    lines = text.splitlines(keepends=True)
-    by_line: dict[int, list[Problem]] = {}
-    for problem in problems:
-        by_line.setdefault(problem.line - 1, []).append(problem)
-    for index, edits in by_line.items():
-        line = lines[index]
-        if _ignored(line):
-            continue
-        for problem in sorted(edits, key=lambda p: p.span or (0, 0), reverse=True):
-            assert problem.span is not None and problem.replacement is not None
-            start, end = problem.span
-            line = line[:start] + problem.replacement + line[end:]
-        lines[index] = line
-    new = "".join(lines).encode("utf-8")
-    if has_bom:
+    lines = text.splitlines()
+    edits = [
+        (p.entry, p.replacement)
+        for p in problems
+        if p.entry is not None and p.replacement is not None
+        and not _ignored(lines[p.entry.line - 1])
+    ]
+    new = rewrite_requirements(text, edits).encode("utf-8")
+    if data.startswith(BOM):
         new = BOM + new
     if new == data:
         return False
@@ -779,44 +850,16 @@ def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem])
 
 
 def _fix_pyproject(source: Path, config: Config, problems: Sequence[Problem]) -> bool:
-    import tomlkit
-    from tomlkit.items import StringType
-
     data = source.read_bytes()
     text = _decode(data)
     lines = text.splitlines()
-    doc = tomlkit.parse(text)
-    specs = [parse_list_spec(entry, source) for entry in config.floating_pin.pyproject]
-    arrays = dict(_arrays(doc, specs)[0])
-    changed = False
-    for problem in problems:
-        assert problem.label is not None and problem.replacement is not None
-        if 0 < problem.line <= len(lines) and _ignored(lines[problem.line - 1]):
-            continue
-        array = arrays.get(problem.label)
-        if array is None or problem.index >= len(array):
-            continue
-        old = array[problem.index]
-        kind = getattr(old, "type", None)
-        literal = kind in (StringType.SLL, StringType.MLL) and "'" not in problem.replacement
-        multiline = kind in (StringType.MLB, StringType.MLL)
-        array[problem.index] = tomlkit.string(
-            problem.replacement, literal=literal, multiline=multiline
-        )
-        changed = True
-    if not changed:
-        return False
-    out = doc.as_string()
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
-    try:
-        tomllib.loads(out)
-    except tomllib.TOMLDecodeError as exc:  # a tomlkit bug; never write a broken file
-        raise PolicyError(
-            f"{source}: floating-pin fix would produce invalid TOML ({exc}); left alone"
-        ) from None
+    edits = {
+        (p.label, p.index): p.replacement
+        for p in problems
+        if p.label is not None and p.replacement is not None
+        and not (0 < p.line <= len(lines) and _ignored(lines[p.line - 1]))
+    }
+    out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
     new = (BOM if data.startswith(BOM) else b"") + out.encode("utf-8")
     if new == data:
         return False
@@ -834,7 +877,7 @@ def fix(ctx: RepoContext) -> list[str]:
     source = ctx.config.source
     pyproject_rel = _relpath(source, ctx.root) if source is not None else None
     for relpath, group in sorted(by_file.items()):
-        file_edits = [p for p in group if p.span is not None]
+        file_edits = [p for p in group if p.entry is not None]
         list_edits = [p for p in group if p.label is not None]
         did = False
         if file_edits:
