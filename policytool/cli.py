@@ -261,6 +261,146 @@ def init(config_path: Path | None) -> int:
     return EXIT_CLEAN
 
 
+@cli.command("sync")
+@click.option("--check", "check_only", is_flag=True, help="Only report; exit 1 when the block is stale.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="pyproject.toml to read [tool.policytool] from (default: nearest upward).",
+)
+@handle_errors
+def sync_command(check_only: bool, config_path: Path | None) -> int:
+    """Regenerate the text that mirrors the config: the Mergify pre-commit tip block.
+
+    Rewrites only the lines between the `policytool:sync` marker comments in the
+    Mergify rule's comment message (adding the markers when missing).
+
+    \b
+    Examples:
+      policytool sync
+      policytool sync --check     # exit 1 when the block is stale
+    """
+    from policytool.hooks.mergify import sync
+
+    result = sync(load_config(config_path), write_file=not check_only)
+    if not result.stale:
+        click.echo(f"{result.relpath}: up to date")
+        return EXIT_CLEAN
+    if check_only:
+        click.echo(f"{result.relpath}: stale; run `policytool sync`")
+        return EXIT_FINDINGS
+    click.echo(f"{result.relpath}: updated")
+    return EXIT_CLEAN
+
+
+@cli.command("lock")
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option("--check", "check_only", is_flag=True,
+              help="Offline, no resolver: report locks that are stale or edited by hand (rule lock-stale/lock-skew).")
+@click.option("--resolve", is_flag=True, help="With --check: also re-resolve (offline first) and print the diff.")
+@click.option("--upgrade", is_flag=True, help="Let every package move to the newest allowed version.")
+@click.option("--upgrade-package", "upgrade_packages", multiple=True, metavar="PKG[==VER]",
+              help="Let only this package move (to VER); repeatable.")
+@common_options
+@handle_errors
+def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrade: bool,
+                 upgrade_packages: tuple[str, ...], config_path: Path | None, fmt: str,
+                 only: tuple[str, ...], skip: tuple[str, ...], quiet: bool) -> int:
+    """Compile each [[tool.policytool.lock]] into an exact-pinned requirements file.
+
+    Locks used as constraints are compiled first; a lock whose inputs and options did not
+    change is left alone. The backend (uv or pip-tools) runs isolated from pip.conf, PIP_*,
+    uv.toml and UV_*; a failed resolution leaves the lock byte-identical (exit 2).
+
+    \b
+    Examples:
+      policytool lock                       # every lock, only what changed
+      policytool lock test --upgrade-package torch==2.5.1
+      policytool lock --check               # offline; exit 1 when a lock is stale
+      policytool lock --check --resolve     # also re-resolve and show the diff
+    """
+    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
+    lock_rules = ("lock-stale", "lock-skew")
+    validate_rule_ids(opts.only, lock_rules, "--only")
+    validate_rule_ids(opts.skip, lock_rules, "--skip")
+    config = opts.load()
+    if resolve and not check_only:
+        raise PolicyError("--resolve only goes with --check")
+    if check_only:
+        if upgrade or upgrade_packages:
+            raise PolicyError("--check does not upgrade; drop --upgrade/--upgrade-package")
+        from policytool.lock.check import check_all
+
+        rules_wanted = tuple(r for r in lock_rules if (not opts.only or r in opts.only) and r not in opts.skip)
+        findings = check_all(config, names, rules_wanted)
+        if resolve and "lock-stale" in rules_wanted:
+            from policytool.lock.run import resolve_diff
+
+            more, diff = resolve_diff(config, names)
+            findings.extend(more)
+            if diff and fmt == "text":
+                click.echo(diff, nl=False)
+        return emit(findings, opts, None)
+    from policytool.lock.run import Outcome
+    from policytool.lock.run import lock as run_lock
+
+    def report(outcome: Outcome) -> None:
+        if not quiet:
+            click.echo(outcome.describe())
+
+    run_lock(config, names, upgrade, upgrade_packages, report)
+    return EXIT_CLEAN
+
+
+@cli.command("sweep")
+@click.option("--base", "base", metavar="REV", default=None,
+              help="Compare with the merge-base of REV (default: origin/main, falling back to main).")
+@click.option("--head", "head_rev", metavar="REV", default=None, help="Sweep the commit REV instead of the working tree.")
+@click.option("--staged", is_flag=True, help="Sweep the index (what the next commit holds).")
+@click.option("--worktree", is_flag=True, help="Sweep the working tree, untracked files included (the default).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["block", "warn", "never"]), default="block",
+              show_default=True, help="Exit 1 on blocking findings (block), on any finding (warn), or never.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="pyproject.toml to read [tool.policytool] from (default: nearest upward).")
+@click.option("-q", "--quiet", is_flag=True, help="Findings and the Code quality row only.")
+@handle_errors
+def sweep_command(base: str | None, head_rev: str | None, staged: bool, worktree: bool, fmt: str,
+                  fail_on: str, config_path: Path | None, quiet: bool) -> int:
+    """Report the five fragility patterns on the lines a change adds.
+
+    Only Python files the diff touches are parsed and only nodes on added lines
+    count: kwargs-lookup, broad-except, any-annotation, hot-copy, async-blocking,
+    each ⚠ (warning) or ✗ (blocking). The report ends with the Code quality row.
+
+    \b
+    Examples:
+      policytool sweep                         # working tree vs merge-base with origin/main
+      policytool sweep --staged --format markdown
+      policytool sweep --base v1.2 --head HEAD --format sarif > sweep.sarif
+    """
+    from policytool.sweep.diff import Head, HeadKind
+    from policytool.sweep.report import render as render_sweep
+    from policytool.sweep.run import sweep
+
+    if sum((head_rev is not None, staged, worktree)) > 1:
+        raise PolicyError("--head, --staged and --worktree exclude each other; pass one")
+    if head_rev is not None:
+        head = Head(HeadKind.REV, head_rev)
+    else:
+        head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
+    result = sweep(load_config(config_path), base, head, Path.cwd())
+    click.echo(render_sweep(result, fmt, quiet), nl=False)
+    if fail_on == "never" or not result.findings:
+        return EXIT_CLEAN
+    if fail_on == "warn" or any(f.severity is Severity.ERROR for f in result.findings):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the console script and ``python -m policytool``."""
     try:

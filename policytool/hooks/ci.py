@@ -115,17 +115,30 @@ def parse_run_commands(text: str) -> list[tuple[int, RunCommand]]:
 
 
 def _parse_segment(segment: str) -> RunCommand | None:
-    tokens = _tokens(segment.strip().strip("`"))
+    text = segment.strip()
+    # Prose with inline code (a Mergify comment, a README): split on blanks and let a
+    # closing backtick end the command; a shell line: split like the shell.
+    prose = "`" in text
+    tokens = text.split() if prose else _tokens(text)
     for index in range(len(tokens) - 1):
-        if (
-            tokens[index].rsplit("/", 1)[-1] in ("pre-commit", "pre_commit")
-            and tokens[index + 1] == "run"
-        ):
+        program = tokens[index].strip("`").rsplit("/", 1)[-1]
+        if program in ("pre-commit", "pre_commit") and tokens[index + 1].strip("`") == "run":
             skip: tuple[str, ...] = ()
             for token in tokens[:index]:
+                token = token.strip("`")
                 if token.startswith("SKIP="):
                     skip = tuple(s.strip() for s in token[5:].split(",") if s.strip())
-            return _parse_args(tokens[index + 2 :], " ".join(tokens[index:]), skip)
+            args: list[str] = []
+            closed = tokens[index + 1].endswith("`")
+            for token in tokens[index + 2 :]:
+                if closed:
+                    break
+                if prose and re.search(r"`[.,;:!?)]*\Z", token):
+                    args.append(re.sub(r"`[.,;:!?)]*\Z", "", token))
+                    break
+                args.append(token)
+            args = [a for a in args if a]
+            return _parse_args(args, " ".join(["pre-commit", "run", *args]), skip)
     return None
 
 
