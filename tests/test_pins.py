@@ -602,3 +602,23 @@ def test_public_rewrite_helpers_for_bump() -> None:
     beta = parsed.requirements[1]
     replaced = rewrite_requirements(req_text, [(beta, pinned_text(beta.text, "3.1") or "")])
     assert replaced == req_text.replace("beta[x]==3 ;", "beta[x]==3.1 ;")
+
+
+def test_pyproject_fix_prefers_the_lock_compiling_that_list(repo: Repo, run: Run) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "demo"\nversion = "0"\ndependencies = ["alpha>=1"]\n\n'
+        '[dependency-groups]\ndocs = ["alpha>=1"]\n\n'
+        '[tool.policytool.floating-pin]\npyproject = ["dependencies", "dependency-groups.docs"]\n\n'
+        + LOCK_CONFIG
+        + '\n[[tool.policytool.lock]]\nname = "docs"\ninputs = ["./pyproject.toml:docs"]\n'
+        'output = "requirements/docs.lock"\n',
+    )
+    repo.write("requirements/test.lock", LOCK)
+    repo.write("requirements/docs.lock", "alpha==9.9\n")
+    result = run("fix", "--only", "floating-pin")
+    assert 'docs = ["alpha==9.9"]' in repo.read("pyproject.toml").decode()
+    # project.dependencies is compiled by neither lock, and the two disagree.
+    assert 'dependencies = ["alpha>=1"]' in repo.read("pyproject.toml").decode()
+    assert where(result) == ["pyproject.toml:4:17"]
+    assert "locks disagree" in result.out

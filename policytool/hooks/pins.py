@@ -367,6 +367,32 @@ def read_lock_versions(path: Path) -> dict[str, set[str]]:
     return versions
 
 
+_INPUT_SPEC_RE = re.compile(
+    r"^(?P<path>[^\[\]:]+?)(?:\[(?P<extras>[^\]]*)\]|:(?P<group>[A-Za-z0-9._-]+))?$"
+)
+
+
+def _input_covers(raw: str, relpath: str, label: str | None) -> bool:
+    """Whether lock input ``raw`` (``path``, ``pyproject.toml[a,b]``, ``pyproject.toml:g``)
+    compiles file ``relpath`` or, for a pyproject, the list ``label``."""
+    match = _INPUT_SPEC_RE.match(raw.strip())
+    if match is None:
+        return False
+    path = match.group("path").replace("\\", "/").removeprefix("./")
+    if path != relpath:
+        return False
+    if label is None:
+        return True
+    group = match.group("group")
+    extras = {_norm(e) for e in (match.group("extras") or "").split(",") if e.strip()}
+    if label == "project.dependencies":
+        return group is None
+    kind, _, name = label.rpartition(".")
+    if kind == "project.optional-dependencies":
+        return _norm(name) in extras
+    return group is not None and _norm(group) == _norm(name)
+
+
 @dataclass
 class LockIndex:
     """The versions every configured lock holds, read once a run."""
@@ -380,17 +406,22 @@ class LockIndex:
             self._cache[lock.name] = read_lock_versions(self.root / lock.output)
         return self._cache[lock.name]
 
-    def resolve(self, name: str, sources: Sequence[str]) -> tuple[str | None, str]:
+    def resolve(
+        self, name: str, sources: Sequence[str], label: str | None = None
+    ) -> tuple[str | None, str]:
         """(version, note) for package ``name`` required by files ``sources``.
 
-        The version is set only when exactly one version is found; the note says
-        where it came from or why there is none, for the finding message.
+        ``label`` names the pyproject list the requirement is in (None for requirement
+        files). The version is set only when exactly one version is found; the note
+        says where it came from or why there is none, for the finding message.
         """
         from packaging.utils import canonicalize_name
 
         key = canonicalize_name(name)
         preferred = [
-            lock for lock in self.locks if set(sources) & (set(lock.inputs) | set(lock.constraints))
+            lock for lock in self.locks
+            if any(_input_covers(raw, source, label)
+                   for raw in (*lock.inputs, *lock.constraints) for source in sources)
         ]
         for group in (preferred, list(self.locks)):
             found: dict[str, list[str]] = {}
@@ -688,7 +719,7 @@ class _Analysis:
         replacement = None
         message = verdict.message
         if verdict.name is not None:
-            version, note = self.locks.resolve(verdict.name, sources)
+            version, note = self.locks.resolve(verdict.name, sources, label)
             if version is not None and text is not None:
                 replacement = pinned_text(text, version)
                 if replacement is None:
