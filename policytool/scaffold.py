@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool import ci_scaffold
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import git_root, write_atomic
@@ -222,6 +223,17 @@ register(
         render=render_bump_template,
     )
 )
+
+# pre-commit, CI, CodeQL and Mergify (policytool/ci_scaffold.py); the pre-commit config
+# comes first so the Mergify block is rendered from it.
+register(Scaffold(ci_scaffold.PRECOMMIT_CONFIG_PATH, "pre-commit config: policytool hooks, "
+                  "default_stages, the final suggestion hook", ci_scaffold.render_precommit_config))
+register(Scaffold(ci_scaffold.PRECOMMIT_WORKFLOW_PATH, "CI workflow running every hook with "
+                  "--all-files --hook-stage manual", ci_scaffold.render_precommit_workflow))
+register(Scaffold(ci_scaffold.CODEQL_WORKFLOW_PATH, "CodeQL for python (build-mode: none) on "
+                  "push, pull_request and weekly", ci_scaffold.render_codeql_workflow))
+register(Scaffold(ci_scaffold.MERGIFY_PATH, "Mergify rule commenting how to reproduce a "
+                  "pre-commit failure (with the sync block)", ci_scaffold.render_mergify))
 
 
 # --------------------------------------------------------------------------------------
