@@ -513,7 +513,7 @@ def test_pyproject_out_of_order_and_dotted_tables(repo: Repo, run: Run) -> None:
         + LOCK_CONFIG,
     )
     result = run("check", "--only", "floating-pin")
-    assert where(result) == ["pyproject.toml:1:1", "pyproject.toml:4:29"]
+    assert where(result) == ["pyproject.toml:4:29", "pyproject.toml:7:1"]
     assert "configured dependency list 'dependencies' does not exist" in result.out
     run("fix", "--only", "floating-pin")
     assert b'optional-dependencies.ci = ["beta==2.0.1"]\n' in repo.read("pyproject.toml")
@@ -543,6 +543,7 @@ def test_unknown_pyproject_entry_is_a_config_error(repo: Repo, run: Run) -> None
     assert result.code == 2
     assert result.err.count("\n") == 1
     assert "unknown entry 'tool.poetry.deps'" in result.err
+    assert "pyproject.toml:5: tool.policytool.floating-pin.pyproject" in result.err
 
 
 # ----------------------------------------------------------------------------- units

@@ -453,8 +453,20 @@ class ListSpec:
     name: str | None  # extra / group name, ``*`` for all, None for project.dependencies
 
 
-def parse_list_spec(entry: str, source: Path | None) -> ListSpec:
-    """Parse one ``floating-pin.pyproject`` entry; unknown spellings are a ConfigError."""
+def entry_line(text: str, entry: str) -> int:
+    """The line of ``text`` where the quoted string ``entry`` first stands (1 if nowhere)."""
+    for quoted in (f'"{entry}"', f"'{entry}'"):
+        offset = text.find(quoted)
+        if offset >= 0:
+            return text.count("\n", 0, offset) + 1
+    return 1
+
+
+def parse_list_spec(entry: str, source: Path | None, text: str = "") -> ListSpec:
+    """Parse one ``floating-pin.pyproject`` entry; unknown spellings are a ConfigError.
+
+    ``text`` (the pyproject's text, when known) puts the entry's line in the message.
+    """
     parts = entry.strip().split(".")
     if parts[0] == "project" and len(parts) > 1:
         parts = parts[1:]
@@ -464,7 +476,8 @@ def parse_list_spec(entry: str, source: Path | None) -> ListSpec:
         kind = "optional" if parts[0] == "optional-dependencies" else "group"
         name = parts[1] if len(parts) == 2 and parts[1] else "*"
         return ListSpec(entry, kind, name)
-    where = f"{source}: " if source else ""
+    where = f"{source}:{entry_line(text, entry)}: " if source and text else ""
+    where = where or (f"{source}: " if source else "")
     raise ConfigError(
         f"{where}tool.policytool.floating-pin.pyproject: unknown entry '{entry}'; use "
         "'project.dependencies', 'optional-dependencies.NAME' or 'dependency-groups.NAME'"
@@ -605,7 +618,7 @@ def pyproject_items(
 ) -> tuple[list[PyprojectItem], list[str]]:
     """The strings of the lists ``entries`` name in pyproject ``text``, with positions,
     and the entries that name no list. Entry spellings: see the module docstring."""
-    specs = [parse_list_spec(entry, Path(where)) for entry in entries]
+    specs = [parse_list_spec(entry, Path(where), text) for entry in entries]
     arrays, missing = _arrays(_parse_toml(text, where), specs)
     strings = _string_items(arrays)
     positions = _locate(text, specs) if strings else {}
@@ -632,7 +645,7 @@ def rewrite_pyproject(
 
     if not edits:
         return text
-    specs = [parse_list_spec(entry, Path(where)) for entry in entries]
+    specs = [parse_list_spec(entry, Path(where), text) for entry in entries]
     doc = _parse_toml(text, where)
     arrays = dict(_arrays(doc, specs)[0])
     for (label, index), value in edits.items():
@@ -795,7 +808,7 @@ class _Analysis:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
         items, missing = pyproject_items(text, entries, source)
         for entry in missing:
-            self.problems.append(Problem(relpath, 1, 1,
+            self.problems.append(Problem(relpath, entry_line(text, entry), 1,
                                          f"configured dependency list '{entry}' does not exist"))
         for item in items:
             verdict = judge(item.value)
