@@ -145,8 +145,9 @@ class SweepConfig:
         "*handle*",
         "*infer*",
     )
-    serving_paths: tuple[str, ...] = ("*/engine/*", "*/entrypoints/*", "*/connectors/*")
-    test_paths: tuple[str, ...] = ("tests/*", "*/tests/*", "test_*.py", "*/test_*.py")
+    # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
+    serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
+    test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
 
 
 @dataclass(frozen=True)

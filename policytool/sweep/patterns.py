@@ -1,0 +1,634 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The five sweep patterns as checks over a :class:`SourceInfo`.
+
+Each check yields findings only for nodes that overlap added lines, with the seed's
+warning (⚠, ``Severity.WARNING``) and blocking (✗, ``Severity.ERROR``) conditions.
+``kwargs-lookup`` also yields :class:`KeyUse` records: whether a key is repeated in
+another file is decided once for the whole change (one ``git grep``), in ``run``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from policytool.findings import Finding, Severity
+from policytool.sweep.source import Ctx, SourceInfo, names_match, own_nodes
+
+WARN = Severity.WARNING
+BLOCK = Severity.ERROR
+
+_KEY_METHODS = frozenset({"get", "pop", "setdefault"})
+_ANY_NAMES = frozenset({"Any", "typing.Any", "typing_extensions.Any"})
+_SIMPLE_NAMESPACE = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
+_DEEPCOPY = frozenset({"copy.deepcopy", "deepcopy"})
+_HTTP_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "request"})
+_URLLIB_CALLS = frozenset({"urllib.request.urlopen", "urllib.request.urlretrieve", "urlopen"})
+_SCHEDULER_RE = re.compile(r"sched|sampling", re.IGNORECASE)
+# Return annotations that can never hold None: a ``return None`` there is provably wrong.
+_NEVER_NONE = frozenset(
+    {
+        "bool",
+        "int",
+        "str",
+        "float",
+        "complex",
+        "bytes",
+        "bytearray",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "typing.List",
+        "typing.Dict",
+        "typing.Set",
+        "typing.FrozenSet",
+        "typing.Tuple",
+    }
+)
+# ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
+_TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
+    t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
+)
+_NEVER_NONE_VALUES = (
+    ast.List,
+    ast.Tuple,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.JoinedStr,
+    ast.Compare,
+)
+
+
+@dataclass(frozen=True)
+class KeyUse:
+    """A string-key read from ``**kwargs`` on an added line, pending the cross-file check."""
+
+    path: str
+    line: int
+    col: int
+    key: str
+    text: str
+    function: str
+    # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
+    dropped_on: str | None
+
+
+def _finding(
+    src: SourceInfo, node: ast.AST, rule: str, severity: Severity, message: str
+) -> Finding:
+    return Finding(
+        src.path,
+        getattr(node, "lineno", 1),
+        getattr(node, "col_offset", 0) + 1,
+        rule,
+        message,
+        severity,
+    )
+
+
+def _short(src: SourceInfo, node: ast.AST, limit: int = 60) -> str:
+    """The node's source text on one line, shortened for a message."""
+    text = " ".join(src.segment(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# -- 1. kwargs-lookup ------------------------------------------------------------------
+
+
+def _string_key(node: ast.AST, name: str) -> tuple[str, ast.AST] | None:
+    """``(key, node)`` when ``node`` reads a literal string key from the dict ``name``."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.slice.value, node
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _KEY_METHODS
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.args[0].value, node
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], (ast.In, ast.NotIn))
+        and isinstance(node.left, ast.Constant)
+        and isinstance(node.left.value, str)
+        and isinstance(node.comparators[0], ast.Name)
+        and node.comparators[0].id == name
+    ):
+        return node.left.value, node
+    return None
+
+
+def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
+    """String-key reads from ``**kwargs`` (new reads, or any read under a new ``**kwargs``)."""
+    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        kwarg = node.args.kwarg
+        if kwarg is None:
+            continue
+        name = kwarg.arg
+        new_signature = src.node_added(kwarg)
+        reads: list[tuple[str, ast.AST]] = []
+        consumed: set[int] = set()
+        other_use = False
+        for sub in own_nodes(node):
+            found = _string_key(sub, name)
+            if found is not None:
+                reads.append(found)
+                consumed.update(
+                    id(n) for n in ast.walk(sub) if isinstance(n, ast.Name) and n.id == name
+                )
+        for sub in own_nodes(node):
+            if isinstance(sub, ast.Name) and sub.id == name and id(sub) not in consumed:
+                other_use = True
+                break
+        fail_fast = names_match([*ctx.names(), node.name], src.config.fail_fast)
+        dropped_on = fail_fast if fail_fast and not other_use else None
+        for key, read in reads:
+            if new_signature or src.node_added(read):
+                yield KeyUse(
+                    src.path,
+                    getattr(read, "lineno", node.lineno),
+                    getattr(read, "col_offset", 0) + 1,
+                    key,
+                    _short(src, read),
+                    node.name,
+                    dropped_on,
+                )
+
+
+def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) -> Finding:
+    """The finding for one key read, given the other files reading the same key literally."""
+    if other_files:
+        shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
+        message = f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown}'
+        message += (
+            f"; use the constant at {constants[0]}"
+            if constants
+            else " with no shared module constant"
+        )
+        return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    message = f"`{use.text}` in `{use.function}(**...)` reads a string key no type checker sees"
+    if use.dropped_on:
+        message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
+    elif constants:
+        message += f"; a constant holding it exists at {constants[0]}"
+    return Finding(
+        use.path, use.line, use.col, "kwargs-lookup", message, BLOCK if use.dropped_on else WARN
+    )
+
+
+# -- 2. broad-except -------------------------------------------------------------------
+
+
+def _broad_name(src: SourceInfo, handler: ast.ExceptHandler) -> str | None:
+    """``Exception`` / ``BaseException`` / ``""`` (bare) when the handler catches broadly."""
+    if handler.type is None:
+        return ""
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    for item in types:
+        name = src.qualname(item)
+        if name in ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException"):
+            return name.rsplit(".", 1)[-1]
+    return None
+
+
+def _swallows(body: list[ast.stmt]) -> bool:
+    """Whether a handler body only passes, continues or returns None."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Pass, ast.Continue)):
+            continue
+        if isinstance(stmt, ast.Return) and (
+            stmt.value is None
+            or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+        ):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # a docstring-like string or ``...``
+        return False
+    return True
+
+
+def broad_except(src: SourceInfo) -> Iterator[Finding]:
+    """New broad ``except`` clauses that do not re-raise."""
+    for node, ctx in src.of_type(ast.ExceptHandler):
+        assert isinstance(node, ast.ExceptHandler)
+        last = node.type.end_lineno if node.type is not None else node.lineno
+        if not src.overlaps(node.lineno, last or node.lineno):
+            continue
+        caught = _broad_name(src, node)
+        if caught is None or isinstance(node.body[-1], ast.Raise):
+            continue
+        if node.name and any(
+            isinstance(n, ast.Name) and n.id == node.name
+            for stmt in node.body
+            for n in ast.walk(stmt)
+        ):
+            continue  # ``as e`` and e is used (logged, wrapped): not a silent swallow
+        clause = f"except {caught}" if caught else "except"
+        if node.name:
+            clause += f" as {node.name}"
+        fail_fast = names_match(ctx.names(), src.config.fail_fast)
+        if _swallows(node.body):
+            yield _finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` only passes/continues/returns None: "
+                "every error is silently swallowed",
+            )
+        elif fail_fast:
+            yield _finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` on fail-fast path `{fail_fast}` hides errors that must fail loudly",
+            )
+        else:
+            what = (
+                "catches everything, even KeyboardInterrupt"
+                if not caught
+                else "catches every error type"
+            )
+            yield _finding(
+                src, node, "broad-except", WARN, f"`{clause}:` {what}; catch the specific types"
+            )
+
+
+# -- 3. any-annotation -----------------------------------------------------------------
+
+
+def _is_any(src: SourceInfo, annotation: ast.expr | None) -> bool:
+    """Whether an annotation is ``Any`` (also ``Optional[Any]``, ``Any | None``, ``"Any"``)."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            parsed = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+        return _is_any(src, parsed)
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _is_any(src, annotation.left) or _is_any(src, annotation.right)
+    if isinstance(annotation, ast.Subscript):
+        outer = src.qualname(annotation.value)
+        if outer in ("Optional", "Union", "typing.Optional", "typing.Union"):
+            inner = (
+                annotation.slice.elts
+                if isinstance(annotation.slice, ast.Tuple)
+                else [annotation.slice]
+            )
+            return any(_is_any(src, item) for item in inner)
+        return False
+    return src.qualname(annotation) in _ANY_NAMES
+
+
+def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """The annotation's text when it is a builtin type that cannot hold None."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    base = node.value if isinstance(node, ast.Subscript) else node
+    name = src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+    return _short(src, annotation).strip("\"'") if name in _NEVER_NONE else None
+
+
+def _is_stub(body: list[ast.stmt]) -> bool:
+    """``...`` / ``pass`` / docstring / ``raise NotImplementedError`` bodies."""
+    for stmt in body:
+        if isinstance(stmt, ast.Pass) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+        ):
+            continue
+        if isinstance(stmt, ast.Raise):
+            continue
+        return False
+    return True
+
+
+def _terminates(body: list[ast.stmt]) -> bool:
+    """Whether control can never fall off the end of ``body`` (conservatively True)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If):
+        return _terminates(last.body) and _terminates(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _terminates(last.body)
+    if isinstance(last, _TRY_NODES):
+        if _terminates(getattr(last, "finalbody", [])):
+            return True
+        try_body: list[ast.stmt] = getattr(last, "body", [])
+        orelse: list[ast.stmt] = getattr(last, "orelse", [])
+        handlers: list[ast.ExceptHandler] = getattr(last, "handlers", [])
+        return _terminates(try_body + orelse) and all(_terminates(h.body) for h in handlers)
+    if isinstance(last, ast.While):
+        forever = isinstance(last.test, ast.Constant) and bool(last.test.value)
+        has_break = any(isinstance(n, ast.Break) for n in ast.walk(last))
+        return forever and not has_break
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        return True  # may be a NoReturn call (sys.exit, a raise helper): not provable
+    if isinstance(last, ast.Match):
+        return True  # exhaustiveness is not provable here
+    return (
+        isinstance(last, ast.Assert) and isinstance(last.test, ast.Constant) and not last.test.value
+    )
+
+
+def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Last line of the ``def`` signature."""
+    ends = [node.lineno]
+    for child in ast.walk(node.args):
+        ends.append(getattr(child, "end_lineno", None) or node.lineno)
+    if node.returns is not None:
+        ends.append(node.returns.end_lineno or node.lineno)
+    return max(ends)
+
+
+def _wrong_return(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """``-> bool`` (any never-None builtin) that returns None, or ``-> None`` returning a value."""
+    if node.returns is None or _is_stub(node.body):
+        return
+    body_nodes = list(own_nodes(node))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body_nodes):
+        return
+    returns = [n for n in body_nodes if isinstance(n, ast.Return)]
+    annotation_added = src.node_added(node.returns)
+    is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
+    if is_none:
+        for ret in returns:
+            if isinstance(ret.value, _NEVER_NONE_VALUES) or (
+                isinstance(ret.value, ast.Constant) and ret.value.value is not None
+            ):
+                if annotation_added or src.node_added(ret):
+                    yield _finding(
+                        src,
+                        ret,
+                        "any-annotation",
+                        BLOCK,
+                        f"`{node.name}` is annotated `-> None` "
+                        f"but returns `{_short(src, ret.value)}`",
+                    )
+        return
+    declared = _never_none(src, node.returns)
+    if declared is None:
+        return
+    for ret in returns:
+        if ret.value is None or (isinstance(ret.value, ast.Constant) and ret.value.value is None):
+            if annotation_added or src.node_added(ret):
+                yield _finding(
+                    src,
+                    ret,
+                    "any-annotation",
+                    BLOCK,
+                    f"`{node.name}` is annotated `-> {declared}` but returns None here",
+                )
+    if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
+        yield _finding(
+            src,
+            node.returns,
+            "any-annotation",
+            BLOCK,
+            f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
+        )
+
+
+def any_annotation(src: SourceInfo) -> Iterator[Finding]:
+    """``Any`` and untyped signatures in production code, wrong returns, test fakes."""
+    if src.is_test:
+        for node, _ctx in src.of_type(ast.Call):
+            assert isinstance(node, ast.Call)
+            if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node):
+                yield _finding(
+                    src,
+                    node,
+                    "any-annotation",
+                    BLOCK,
+                    "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
+                    "under test",
+                )
+        return
+    for node, _ctx in src.of_type(ast.AnnAssign):
+        assert isinstance(node, ast.AnnAssign)
+        if src.node_added(node.annotation) and _is_any(src, node.annotation):
+            yield _finding(
+                src,
+                node.annotation,
+                "any-annotation",
+                WARN,
+                f"`{_short(src, node.target)}: {_short(src, node.annotation)}` "
+                "turns the type checker off",
+            )
+    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        args += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
+        for arg in args:
+            if (
+                arg.annotation is not None
+                and src.node_added(arg.annotation)
+                and _is_any(src, arg.annotation)
+            ):
+                yield _finding(
+                    src,
+                    arg.annotation,
+                    "any-annotation",
+                    WARN,
+                    f"parameter `{arg.arg}: {_short(src, arg.annotation)}` "
+                    f"of `{node.name}` has no contract",
+                )
+        if node.returns is not None and src.node_added(node.returns) and _is_any(src, node.returns):
+            yield _finding(
+                src,
+                node.returns,
+                "any-annotation",
+                WARN,
+                f"`{node.name}` returns `{_short(src, node.returns)}`: "
+                "callers get no type checking",
+            )
+        yield from _wrong_return(src, node)
+        public = not node.name.startswith("_") and not ctx.funcs
+        typed = node.returns is not None or any(
+            a.annotation is not None for a in args if a.arg not in ("self", "cls")
+        )
+        if public and not typed and src.overlaps(node.lineno, _signature_end(node)):
+            yield _finding(
+                src,
+                node,
+                "any-annotation",
+                WARN,
+                f"public function `{node.name}` has a fully unannotated signature",
+            )
+
+
+# -- 4. hot-copy -----------------------------------------------------------------------
+
+
+def _copy_kind(src: SourceInfo, call: ast.Call) -> str | None:
+    """``clone`` / ``copy_`` / ``deepcopy`` for the copy calls the pattern looks at."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in ("clone", "copy_"):
+        return call.func.attr
+    if src.qualname(call.func) in _DEEPCOPY:
+        return "deepcopy"
+    return None
+
+
+def hot_copy(src: SourceInfo) -> Iterator[Finding]:
+    """Copies inside loops or per-step/per-request functions (tests are not hot paths)."""
+    if src.is_test:
+        return
+    for node, ctx in src.of_type(ast.Call):
+        assert isinstance(node, ast.Call)
+        kind = _copy_kind(src, node)
+        if kind is None or not src.node_added(node):
+            continue
+        request = names_match(ctx.names(), src.config.request_path)
+        if not ctx.loop and request is None:
+            continue
+        where = "inside a loop" if ctx.loop else f"in per-request function `{request}`"
+        text = _short(src, node)
+        if kind == "clone" and ctx.loop:
+            commented = any(
+                line in src.comment_lines
+                for line in range(node.lineno - 1, (node.end_lineno or node.lineno) + 1)
+            )
+            if not commented:
+                yield _finding(
+                    src,
+                    node,
+                    "hot-copy",
+                    BLOCK,
+                    f"`{text}` {where} copies every iteration, with no comment saying why",
+                )
+                continue
+        if (
+            kind == "deepcopy"
+            and request is not None
+            and node.args
+            and _SCHEDULER_RE.search(ast.unparse(node.args[0]))
+        ):
+            yield _finding(
+                src,
+                node,
+                "hot-copy",
+                BLOCK,
+                f"`{text}` deep-copies a scheduler/sampling config on request path `{request}`",
+            )
+            continue
+        yield _finding(
+            src, node, "hot-copy", WARN, f"`{text}` {where} allocates and copies on a hot path"
+        )
+
+
+# -- 5. async-blocking -----------------------------------------------------------------
+
+
+def _blocking_call(src: SourceInfo, call: ast.Call) -> str | None:
+    """The blocking API a call names: ``time.sleep``, ``requests.get``, ``urlopen``..."""
+    name = src.qualname(call.func)
+    if name is None:
+        return None
+    if name == "time.sleep" or name in _URLLIB_CALLS:
+        return name
+    head, _dot, verb = name.rpartition(".")
+    if head == "requests" and verb in _HTTP_VERBS:
+        return name
+    return None
+
+
+def async_blocking(src: SourceInfo) -> Iterator[Finding]:
+    """Blocking calls and awaits under a lock, in ``async def`` code only.
+
+    A lock held across awaits is reported once, at the ``with``/``acquire`` line, when
+    the lock statement or one of the awaits under it is new.
+    """
+    sections: dict[int, tuple[ast.expr, Ctx, ast.Await]] = {}
+    for node, ctx in src.of_type(ast.Call, ast.Await):
+        if not ctx.in_async:
+            continue
+        if isinstance(node, ast.Await):
+            for lock in ctx.locks:
+                if id(lock) not in sections and (src.node_added(node) or src.node_added(lock)):
+                    sections[id(lock)] = (lock, ctx, node)
+            continue
+        assert isinstance(node, ast.Call)
+        api = _blocking_call(src, node)
+        if api is None or not src.node_added(node):
+            continue
+        function = ctx.names()[-1]
+        if src.is_serving:
+            yield _finding(
+                src,
+                node,
+                "async-blocking",
+                BLOCK,
+                f"`{api}` in `async def {function}` on a serving path stalls every request",
+            )
+        else:
+            yield _finding(
+                src,
+                node,
+                "async-blocking",
+                WARN,
+                f"`{api}` in `async def {function}` blocks the event loop",
+            )
+    for lock, ctx, await_node in sections.values():
+        text = _short(src, lock, 40)
+        held = f"`{text}` is held across `await` (line {await_node.lineno})"
+        request = names_match(ctx.names(), src.config.request_path)
+        if src.is_serving or request:
+            where = "a serving path" if src.is_serving else f"request path `{request}`"
+            yield _finding(
+                src,
+                lock,
+                "async-blocking",
+                BLOCK,
+                f"{held} on {where}: it serializes every request",
+            )
+        else:
+            yield _finding(
+                src, lock, "async-blocking", WARN, f"{held} in `async def {ctx.names()[-1]}`"
+            )
+
+
+def check_file(src: SourceInfo) -> tuple[list[Finding], list[KeyUse]]:
+    """Every pattern over one file: findings, and kwargs key reads for the cross-file check."""
+    findings = [*broad_except(src), *any_annotation(src), *hot_copy(src), *async_blocking(src)]
+    return findings, list(kwargs_lookup(src))
+
+
+def severity_symbol(severity: Severity) -> str:
+    """⚠ for warnings, ✗ for blocking findings."""
+    return "✗" if severity is BLOCK else "⚠"
+
+
+__all__ = ["Ctx", "KeyUse", "check_file", "kwargs_finding", "severity_symbol"]

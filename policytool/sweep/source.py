@@ -1,0 +1,272 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""One changed Python file: its tree, the added lines, import aliases and node context.
+
+The walk visits only statements that overlap an added line (so cost follows the diff)
+and records for every node the context the patterns need: the enclosing functions,
+whether it runs once per loop iteration, and which locks are held around it.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import fnmatch
+import io
+import re
+import tokenize
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from policytool.config import SweepConfig
+from policytool.files import match_any
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# A ``with``/``acquire`` target whose source mentions one of these is taken for a lock.
+_LOCK_RE = re.compile(r"lock|mutex", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Where a node sits: enclosing functions, per-iteration, locks held (innermost function)."""
+
+    funcs: tuple[FunctionNode, ...] = ()
+    loop: bool = False
+    locks: tuple[ast.expr, ...] = ()
+
+    @property
+    def innermost(self) -> FunctionNode | None:
+        """The function the node runs in, or None at module or class level."""
+        return self.funcs[-1] if self.funcs else None
+
+    @property
+    def in_async(self) -> bool:
+        """Whether the node runs on the event loop (its innermost function is ``async def``)."""
+        return isinstance(self.innermost, ast.AsyncFunctionDef)
+
+    def names(self) -> list[str]:
+        """Names of the enclosing named functions, outermost first."""
+        return [f.name for f in self.funcs if not isinstance(f, ast.Lambda)]
+
+
+def names_match(names: Iterable[str], globs: Sequence[str]) -> str | None:
+    """The first function name that matches one of ``globs``, or None."""
+    for name in names:
+        for glob in globs:
+            if fnmatch.fnmatchcase(name, glob):
+                return name
+    return None
+
+
+def is_lock_expr(expr: ast.expr) -> bool:
+    """Whether a ``with`` item or ``acquire`` receiver looks like a lock."""
+    return _LOCK_RE.search(ast.unparse(expr)) is not None
+
+
+def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
+    """``X`` for a statement ``[await] X.acquire()`` / ``X.release()`` with a lock-like X."""
+    if not isinstance(stmt, ast.Expr):
+        return None
+    value = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == method
+        and is_lock_expr(value.func.value)
+    ):
+        return value.func.value
+    return None
+
+
+class SourceInfo:
+    """A parsed changed file with the lines the change adds."""
+
+    def __init__(
+        self,
+        path: str,
+        data: bytes,
+        tree: ast.Module,
+        added: frozenset[int] | None,
+        config: SweepConfig,
+    ) -> None:
+        self.path = path
+        self.data = data
+        self.tree = tree
+        # None: every line counts (a new untracked file).
+        self._added = sorted(added) if added is not None else None
+        self.config = config
+        self.is_test = match_any(path, config.test_paths)
+        self.is_serving = match_any(path, config.serving_paths)
+        self.nodes: list[tuple[ast.AST, Ctx]] = []
+        self.aliases = self._collect_aliases()
+        self._walk_body(tree.body, Ctx())
+
+    # -- added lines -------------------------------------------------------------------
+
+    def overlaps(self, first: int, last: int) -> bool:
+        """Whether any added line lies in ``first..last``."""
+        if self._added is None:
+            return True
+        index = bisect.bisect_left(self._added, first)
+        return index < len(self._added) and self._added[index] <= last
+
+    def node_added(self, node: ast.AST) -> bool:
+        """Whether ``node``'s span overlaps an added line."""
+        first = getattr(node, "lineno", None)
+        if first is None:
+            return False
+        last = getattr(node, "end_lineno", None) or first
+        return self.overlaps(first, last)
+
+    # -- names -------------------------------------------------------------------------
+
+    def _collect_aliases(self) -> dict[str, str]:
+        """Local name -> dotted module path, from every import in the file."""
+        aliases: dict[str, str] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        aliases[alias.asname] = alias.name
+                    else:
+                        top = alias.name.split(".", 1)[0]
+                        aliases[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        return aliases
+
+    def qualname(self, expr: ast.expr) -> str | None:
+        """Dotted name of a Name/Attribute chain with import aliases resolved."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        parts.append(self.aliases.get(expr.id, expr.id))
+        return ".".join(reversed(parts))
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The decoded source lines (for messages and comments)."""
+        return self.data.decode("utf-8", "replace").splitlines()
+
+    @cached_property
+    def _byte_lines(self) -> list[bytes]:
+        return self.data.splitlines()
+
+    def segment(self, node: ast.AST) -> str:
+        """The source text of a one-line node as written (quotes kept); else unparsed."""
+        line: int | None = getattr(node, "lineno", None)
+        end: int | None = getattr(node, "end_lineno", None)
+        col: int | None = getattr(node, "col_offset", None)
+        end_col: int | None = getattr(node, "end_col_offset", None)
+        if line is not None and line == end and col is not None and end_col is not None:
+            if line <= len(self._byte_lines):
+                text = self._byte_lines[line - 1][col:end_col].decode("utf-8", "replace")
+                if text.strip():
+                    return text
+        return ast.unparse(node)
+
+    @cached_property
+    def comment_lines(self) -> frozenset[int]:
+        """Line numbers that carry a real ``#`` comment."""
+        try:
+            tokens = tokenize.tokenize(io.BytesIO(self.data).readline)
+            return frozenset(t.start[0] for t in tokens if t.type == tokenize.COMMENT)
+        except (tokenize.TokenError, SyntaxError):
+            return frozenset(n for n, line in enumerate(self.lines, 1) if "#" in line)
+
+    # -- the walk ----------------------------------------------------------------------
+
+    def _stmt_added(self, stmt: ast.stmt) -> bool:
+        first = stmt.lineno
+        decorators = getattr(stmt, "decorator_list", None)
+        if decorators:
+            first = min(first, *(d.lineno for d in decorators))
+        return self.overlaps(first, stmt.end_lineno or stmt.lineno)
+
+    def _walk_body(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
+        """Walk a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
+        held = ctx
+        for stmt in body:
+            if self._stmt_added(stmt):
+                self._walk(stmt, held)
+            acquired = _acquired_lock(stmt, "acquire")
+            if acquired is not None:
+                held = Ctx(held.funcs, held.loop, (*held.locks, acquired))
+            released = _acquired_lock(stmt, "release")
+            if released is not None:
+                text = ast.unparse(released)
+                held = Ctx(
+                    held.funcs, held.loop, tuple(x for x in held.locks if ast.unparse(x) != text)
+                )
+
+    def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
+        for node in nodes:
+            if node is not None:
+                self._walk(node, ctx)
+
+    def _walk(self, node: ast.AST, ctx: Ctx) -> None:
+        self.nodes.append((node, ctx))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._walk_many(node.decorator_list, ctx)
+            self._walk(node.args, ctx)
+            self._walk_many([node.returns], ctx)
+            self._walk_body(node.body, Ctx((*ctx.funcs, node)))
+        elif isinstance(node, ast.Lambda):
+            self._walk(node.args, ctx)
+            self._walk(node.body, Ctx((*ctx.funcs, node)))
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self._walk_many([node.target, node.iter], ctx)
+            self._walk_body(node.body, Ctx(ctx.funcs, True, ctx.locks))
+            self._walk_body(node.orelse, ctx)
+        elif isinstance(node, ast.While):
+            looping = Ctx(ctx.funcs, True, ctx.locks)
+            self._walk(node.test, looping)
+            self._walk_body(node.body, looping)
+            self._walk_body(node.orelse, ctx)
+        elif isinstance(node, _COMPREHENSIONS):
+            looping = Ctx(ctx.funcs, True, ctx.locks)
+            first, *rest = node.generators
+            self._walk(first.iter, ctx)
+            self._walk_many([first.target, *first.ifs], looping)
+            for gen in rest:
+                self._walk(gen, looping)
+            if isinstance(node, ast.DictComp):
+                self._walk_many([node.key, node.value], looping)
+            else:
+                self._walk(node.elt, looping)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            self._walk_many(node.items, ctx)
+            locks = tuple(
+                item.context_expr for item in node.items if is_lock_expr(item.context_expr)
+            )
+            self._walk_body(node.body, Ctx(ctx.funcs, ctx.loop, (*ctx.locks, *locks)))
+        else:
+            for _name, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    if value and isinstance(value[0], ast.stmt):
+                        self._walk_body(value, ctx)
+                    else:
+                        self._walk_many((v for v in value if isinstance(v, ast.AST)), ctx)
+                elif isinstance(value, ast.AST):
+                    self._walk(value, ctx)
+
+    def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
+        """The walked nodes of the given types with their context."""
+        return ((node, ctx) for node, ctx in self.nodes if isinstance(node, types))
+
+
+def own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterable[ast.AST]:
+    """Every node of ``func``'s body, not descending into nested functions or classes."""
+    stack: list[ast.AST] = list(reversed(func.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
