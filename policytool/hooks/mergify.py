@@ -161,7 +161,7 @@ def _needs(hook: Hook) -> str:
     parts = []
     if language == "system":
         entry = str(hook.field("entry") or hook.id).split()
-        parts.append(f"`{entry[0] if entry else hook.id}` on PATH (language: system)")
+        parts.append(f"`{entry[0] if entry else hook.id}` on PATH")
     elif language:
         parts.append(f"{language}{version}" if version else language)
     if deps:

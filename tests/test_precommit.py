@@ -1,0 +1,466 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The ``.pre-commit-config.yaml`` rules on real files, their fixes, and bad inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from ruamel.yaml import YAML
+
+from tests.conftest import Repo, Result
+from tests.precommit_helpers import (
+    PRECOMMIT_RULES,
+    comments,
+    line_of,
+    precommit_accepts,
+    rule_lines,
+)
+
+Run = Callable[..., Result]
+ONLY = "--only=" + ",".join(PRECOMMIT_RULES)
+FIXABLE = "--only=precommit-final-hook,precommit-default-stages,precommit-manual-only"
+
+# vllm-omni's config as RFC section 9 describes it: typos on a dictionary tag, no
+# default_stages, mypy on every commit, hooks after `suggestion`.
+DRIFTED = """\
+# Pre-commit configuration (drifted, as in RFC section 9).
+x-mypy: &mypy_common
+  language: python
+  entry: python tools/pre_commit/mypy.py
+  types_or: [python, pyi]
+  require_serial: true
+  additional_dependencies: [mypy==1.11.1]
+
+repos:
+  - repo: https://github.com/crate-ci/typos
+    rev: typos-dict-v0.13.13   # obsolete dictionary tag
+    hooks:
+      - id: typos
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.14.0
+    hooks:
+      - id: ruff-check
+        args: [--fix]
+      - id: ruff-format
+  - repo: local
+    hooks:
+      - id: mypy-3.10
+        name: Run mypy for Python 3.10
+        <<: *mypy_common
+        args: ["3.10"]
+      # Keep `suggestion` last
+      - id: suggestion
+        name: Suggestion
+        entry: bash -c 'echo "To bypass pre-commit hooks, add --no-verify to git commit."'
+        language: system
+        verbose: true
+        pass_filenames: false
+
+      # Insert new entries above the `suggestion` entry
+      - id: check-pickle-imports
+        name: Prevent new pickle/cloudpickle imports
+        entry: python tools/pre_commit/check_pickle_imports.py
+        language: python
+        types: [python]
+        additional_dependencies: [regex]
+"""
+
+POLICY = """\
+[tool.policytool.pre-commit]
+final-hook = "suggestion"
+default-stages = ["pre-commit", "manual"]
+manual-only = ["mypy-3.10"]
+required = ["markdownlint-cli2", "typos", "suggestion"]
+min-rev = { "https://github.com/crate-ci/typos" = "v1.43.0" }
+"""
+
+
+def hook_keys(text: str) -> dict[str, list[str]]:
+    """hook id -> its own keys in written order (merge keys not expanded)."""
+    data = YAML().load(text)
+    out = {}
+    for repo in data["repos"]:
+        for hook in repo["hooks"]:
+            out[str(hook["id"])] = [str(k) for k in hook if k in hook._ok]
+    return out
+
+
+def hook_order(text: str) -> list[str]:
+    """Every hook id in run order."""
+    data = YAML().load(text)
+    return [str(h["id"]) for r in data["repos"] for h in r["hooks"]]
+
+
+@pytest.fixture
+def drifted(repo: Repo) -> Repo:
+    """A repo with the drifted config and the policy of the design sketch."""
+    repo.write("pyproject.toml", POLICY)
+    repo.write(".pre-commit-config.yaml", DRIFTED)
+    repo.commit()
+    return repo
+
+
+def test_no_config_file_means_no_findings(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", POLICY)
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    result = run("check", ONLY)
+    assert result.code == 0, result.out
+    assert "precommit" not in result.out
+
+
+def test_no_policy_table_checks_only_choice_free_rules(repo: Repo, run: Run) -> None:
+    repo.write(".pre-commit-config.yaml", DRIFTED)
+    repo.commit()
+    result = run("check", ONLY)
+    # Without [tool.policytool.pre-commit]: default_stages and the rev scheme only.
+    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {
+        "precommit-default-stages",
+        "precommit-rev",
+    }
+
+
+def test_drifted_config_is_caught_at_the_right_lines(drifted: Repo, run: Run) -> None:
+    result = run("check", ONLY)
+    assert result.code == 1
+    path = ".pre-commit-config.yaml"
+    assert rule_lines(result.out, "precommit-final-hook") == [(path, line_of(DRIFTED, "id: suggestion"))]
+    assert rule_lines(result.out, "precommit-default-stages") == [(path, line_of(DRIFTED, "repos:"))]
+    assert rule_lines(result.out, "precommit-manual-only") == [(path, line_of(DRIFTED, "id: mypy-3.10"))]
+    assert rule_lines(result.out, "precommit-required") == [(path, line_of(DRIFTED, "repos:"))]
+    assert "markdownlint-cli2" in result.out
+    assert rule_lines(result.out, "precommit-rev") == [(path, line_of(DRIFTED, "typos-dict"))]
+    assert "'suggestion' must be the last hook but 1 run after it (check-pickle-imports)" in result.out
+    assert rule_lines(result.out, "precommit-config") == []
+
+
+def test_fix_keeps_comments_anchors_key_order_and_passes_second_run(drifted: Repo, run: Run) -> None:
+    result = run("fix", ONLY)
+    assert result.code == 1
+    assert "fixed .pre-commit-config.yaml" in result.err
+    text = drifted.read(".pre-commit-config.yaml").decode()
+    assert precommit_accepts(drifted.root / ".pre-commit-config.yaml") is None
+    assert comments(text) == comments(DRIFTED)
+    assert "x-mypy: &mypy_common" in text and "<<: *mypy_common" in text
+    assert hook_order(text) == ["typos", "ruff-check", "ruff-format", "mypy-3.10", "check-pickle-imports", "suggestion"]
+    # The comment above suggestion moved with it; the one above the next hook stayed.
+    assert "      # Keep `suggestion` last\n      - id: suggestion\n" in text
+    assert "      # Insert new entries above the `suggestion` entry\n      - id: check-pickle-imports\n" in text
+    before, after = hook_keys(DRIFTED), hook_keys(text)
+    for hook_id, keys in before.items():
+        assert [k for k in after[hook_id] if k != "stages"] == keys
+    assert after["mypy-3.10"] == ["id", "stages", "name", "args"]
+    assert "default_stages: [pre-commit, manual]\nrepos:\n" in text
+    # What is left is not fixable: the required hook and the rev.
+    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {"precommit-required", "precommit-rev"}
+    second = run("fix", FIXABLE)
+    assert second.code == 0, second.out + second.err
+    assert drifted.read(".pre-commit-config.yaml").decode() == text
+
+
+def test_fixed_stage_is_what_pre_commit_sees(drifted: Repo, run: Run) -> None:
+    from pre_commit.clientlib import load_config
+
+    run("fix", ONLY)
+    config = load_config(str(drifted.root / ".pre-commit-config.yaml"))
+    hooks = {h["id"]: h for r in config["repos"] for h in r["hooks"]}
+    assert hooks["mypy-3.10"]["stages"] == ["manual"]
+    assert hooks["mypy-3.10"]["additional_dependencies"] == ["mypy==1.11.1"]  # still merged in
+    assert config["default_stages"] == ["pre-commit", "manual"]
+    assert list(hooks)[-1] == "suggestion"
+
+
+def test_final_hook_alone_in_its_repo_moves_the_repo(repo: Repo, run: Run) -> None:
+    config = """\
+repos:
+- repo: local
+  hooks:
+  # the suggestion
+  - id: suggestion
+    name: suggestion
+    entry: echo hi
+    language: system
+- repo: https://github.com/pre-commit/pre-commit-hooks
+  rev: v5.0.0
+  hooks:
+  - id: trailing-whitespace   # trims
+  - id: end-of-file-fixer
+"""
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n')
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    assert run("check", ONLY).code == 1
+    assert run("fix", ONLY).code == 1
+    text = repo.read(".pre-commit-config.yaml").decode()
+    assert text == (
+        "repos:\n"
+        "- repo: https://github.com/pre-commit/pre-commit-hooks\n"
+        "  rev: v5.0.0\n"
+        "  hooks:\n"
+        "  - id: trailing-whitespace   # trims\n"
+        "  - id: end-of-file-fixer\n"
+        "- repo: local\n"
+        "  hooks:\n"
+        "  # the suggestion\n"
+        "  - id: suggestion\n"
+        "    name: suggestion\n"
+        "    entry: echo hi\n"
+        "    language: system\n"
+    )
+    assert run("check", ONLY).code == 0
+
+
+def test_final_local_hook_before_a_remote_repo_gets_its_own_local_entry(repo: Repo, run: Run) -> None:
+    config = """\
+repos:
+  - repo: local
+    hooks:
+      - id: suggestion
+        name: suggestion
+        entry: echo hi
+        language: system
+      - id: other
+        name: other
+        entry: echo other
+        language: system
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v5.0.0
+    hooks:
+      - id: trailing-whitespace
+"""
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n')
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    assert run("fix", ONLY).code == 1
+    text = repo.read(".pre-commit-config.yaml").decode()
+    assert precommit_accepts(repo.root / ".pre-commit-config.yaml") is None
+    assert hook_order(text) == ["other", "trailing-whitespace", "suggestion"]
+    assert text.endswith(
+        "  - repo: local\n    hooks:\n      - id: suggestion\n        name: suggestion\n"
+        "        entry: echo hi\n        language: system\n"
+    )
+    assert run("check", ONLY).code == 0
+
+
+def test_fix_keeps_crlf_and_bom(repo: Repo, run: Run) -> None:
+    config = (
+        "repos:\n  - repo: local\n    hooks:\n      - id: suggestion\n        name: s\n"
+        "        entry: echo\n        language: system\n      - id: b\n        name: b\n"
+        "        entry: echo\n        language: system\n"
+    )
+    data = b"\xef\xbb\xbf" + config.replace("\n", "\r\n").encode()
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\n')
+    repo.write(".pre-commit-config.yaml", data)
+    repo.commit()
+    assert run("fix", ONLY).code == 1
+    out = repo.read(".pre-commit-config.yaml")
+    assert out.startswith(b"\xef\xbb\xbfdefault_stages: [pre-commit, manual]\r\nrepos:\r\n")
+    assert b"\n" not in out.replace(b"\r\n", b"")
+    assert hook_order(out[3:].decode()) == ["b", "suggestion"]
+    assert run("check", ONLY).code == 0
+
+
+def test_flow_style_hooks_are_reported_but_left_byte_identical(repo: Repo, run: Run) -> None:
+    config = (
+        "repos:\n  - repo: local\n    hooks: [{id: suggestion, name: s, entry: echo, language: system},"
+        " {id: b, name: b, entry: echo, language: system}]\n"
+    )
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n')
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    result = run("fix", ONLY)
+    assert result.code == 1
+    assert rule_lines(result.out, "precommit-final-hook") == [(".pre-commit-config.yaml", 3)]
+    assert repo.read(".pre-commit-config.yaml").decode() == config
+
+
+def test_default_stages_missing_manual_is_extended(repo: Repo, run: Run) -> None:
+    config = "default_stages: [commit]  # legacy name\nrepos:\n  - repo: local\n    hooks:\n" \
+             "      - id: a\n        name: a\n        entry: echo\n        language: system\n"
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    result = run("check", ONLY)
+    assert rule_lines(result.out, "precommit-default-stages") == [(".pre-commit-config.yaml", 1)]
+    assert "lacks manual" in result.out
+    assert run("fix", ONLY).code == 1
+    text = repo.read(".pre-commit-config.yaml").decode()
+    assert text.startswith("default_stages: [pre-commit, manual]  # legacy name\n")
+    assert precommit_accepts(repo.root / ".pre-commit-config.yaml") is None
+    assert run("check", ONLY).code == 0
+
+
+def test_block_style_default_stages_is_replaced(repo: Repo, run: Run) -> None:
+    config = "default_stages:\n- pre-commit\nrepos:\n- repo: local\n  hooks:\n" \
+             "  - id: a\n    name: a\n    entry: echo\n    language: system\n"
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    assert run("fix", ONLY).code == 1
+    assert repo.read(".pre-commit-config.yaml").decode().startswith(
+        "default_stages: [pre-commit, manual]\nrepos:\n- repo: local\n"
+    )
+    assert run("check", ONLY).code == 0
+
+
+MANUAL_CONFIG = """\
+default_stages: [pre-commit, manual]
+x-ci-only: &ci_only
+  stages: [manual]
+repos:
+  - repo: local
+    hooks:
+      - id: mypy-3.12
+        name: mypy
+        entry: mypy
+        language: system
+        <<: *ci_only
+      - id: slow-check   # nobody meant this to be CI-only
+        name: slow
+        entry: echo
+        language: system
+        stages: [manual]
+      - id: mypy-3.11
+        name: mypy
+        entry: mypy
+        language: system
+        stages: [pre-commit, manual]
+"""
+
+
+def test_manual_only_sees_merge_keys_and_unintended_manual_hooks(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nmanual-only = ["mypy-3.12", "mypy-3.11", "mypy-3.9"]\n')
+    repo.write(".pre-commit-config.yaml", MANUAL_CONFIG)
+    repo.commit()
+    result = run("check", ONLY)
+    found = rule_lines(result.out, "precommit-manual-only")
+    path = ".pre-commit-config.yaml"
+    assert (path, line_of(MANUAL_CONFIG, "id: mypy-3.12")) not in found  # stages from the anchor
+    assert (path, line_of(MANUAL_CONFIG, "id: slow-check")) in found
+    assert (path, line_of(MANUAL_CONFIG, "id: mypy-3.11")) in found
+    assert "'mypy-3.9' ([tool.policytool.pre-commit] manual-only) is not in the config" in result.out
+    assert len(found) == 3
+    run("fix", ONLY)
+    text = repo.read(".pre-commit-config.yaml").decode()
+    assert "        <<: *ci_only\n      - id: slow-check" in text  # mypy-3.12 untouched
+    assert text.endswith("        stages: [manual]\n")  # mypy-3.11's own stages replaced
+    assert comments(text) == comments(MANUAL_CONFIG)
+    after = run("check", ONLY)
+    assert {line.split(": ")[1].split()[0] for line in after.out.splitlines()[:-1]} == {"precommit-manual-only"}
+    assert len(rule_lines(after.out, "precommit-manual-only")) == 2  # slow-check and the missing mypy-3.9
+
+
+def test_required_hooks(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nrequired = ["a", "shellcheck"]\ndefault-stages = []\n')
+    repo.write(".pre-commit-config.yaml", "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
+               "    entry: echo\n    language: system\n")
+    repo.commit()
+    result = run("check", ONLY)
+    assert result.code == 1
+    assert rule_lines(result.out, "precommit-required") == [(".pre-commit-config.yaml", 1)]
+    assert "'shellcheck'" in result.out and "'a'" not in result.out
+
+
+REV_CONFIG = """\
+repos:
+  - repo: https://github.com/crate-ci/typos
+    rev: typos-dict-v0.13.13
+    hooks: [{id: typos}]
+  - repo: https://github.com/crate-ci/typos.git
+    rev: v1.42.0
+    hooks: [{id: typos}]
+  - repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: master
+    hooks: [{id: trailing-whitespace}]
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: 0123456789abcdef0123456789abcdef01234567  # frozen: v0.5.0
+    hooks: [{id: ruff}]
+  - repo: https://github.com/psf/black
+    rev: 0123456789abcdef0123456789abcdef01234567
+    hooks: [{id: black}]
+  - repo: https://github.com/PyCQA/isort
+    rev: 5.13.2
+    hooks: [{id: isort}]
+  - repo: https://example.com/odd/tags
+    rev: release-2024.1
+    hooks: [{id: odd}]
+"""
+
+
+def test_rev_scheme_and_minimums(repo: Repo, run: Run) -> None:
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool.pre-commit]\ndefault-stages = []\n"
+        'min-rev = { "https://github.com/crate-ci/typos" = "v1.43.0", '
+        '"https://github.com/astral-sh/ruff-pre-commit/" = "v0.6.0" }\n'
+        'rev-pattern = { "https://example.com/odd/tags" = "release-\\\\d+\\\\.\\\\d+" }\n',
+    )
+    repo.write(".pre-commit-config.yaml", REV_CONFIG)
+    repo.commit()
+    result = run("check", ONLY)
+    found = dict((line, msg) for (_, line), msg in zip(
+        rule_lines(result.out, "precommit-rev"),
+        [l for l in result.out.splitlines() if " precommit-rev " in l], strict=True))
+    assert sorted(found) == [3, 6, 9, 12]
+    assert "not a release tag" in found[3]
+    assert "older than the configured minimum 'v1.43.0'" in found[6]  # .git suffix normalized
+    assert "mutable reference" in found[9]
+    assert "'v0.5.0'" in found[12] and "older" in found[12]  # the frozen comment's tag
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "message"),
+    [
+        ("repos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n        entry: e\n"
+         "        language: pythonx\n", 7, "pre-commit rejects this config: Expected one of"),
+        ("repos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n", 4, "Missing required key: entry"),
+        ("repos:\n  - repo: https://github.com/x/y\n    hooks: [{id: a}]\n", 2, "Missing required key: rev"),
+        ("repos: [\n  - a\n", 2, "invalid YAML"),
+        ("repos:\n  - repo: local\n    hooks:\n      - id: a\n\tname: x\n", 5, "invalid YAML"),
+        ("", 1, "must be a YAML mapping"),
+        ("- just\n- a list\n", 1, "must be a YAML mapping"),
+        ("repos: 3\n", 1, "`repos:` must be a list"),
+        (b"repos: []\n# caf\xe9\n", 2, "not valid UTF-8"),
+        (b"\x00\x01binary", 1, "binary file"),
+    ],
+)
+def test_bad_configs_are_one_finding_with_a_line(
+    repo: Repo, run: Run, content: str | bytes, line: int, message: str
+) -> None:
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "a"\nrequired = ["zzz"]\n')
+    repo.write(".pre-commit-config.yaml", content)
+    repo.commit()
+    result = run("check", ONLY)
+    assert result.code == 1
+    assert rule_lines(result.out, "precommit-config") == [(".pre-commit-config.yaml", line)], result.out
+    assert message in result.out
+    # The other rules stay silent on a config pre-commit would not run.
+    assert len(result.out.splitlines()) == 2
+    fixed = run("fix", ONLY)
+    assert fixed.code == 1
+    expected = content if isinstance(content, bytes) else content.encode()
+    assert repo.read(".pre-commit-config.yaml") == expected
+
+
+def test_warnings_pre_commit_only_logs_are_not_rejections(repo: Repo, run: Run) -> None:
+    repo.write(".pre-commit-config.yaml", "default_stages: [pre-commit, manual]\nunknown_top: 1\nrepos: []\n")
+    repo.commit()
+    result = run("check", ONLY)
+    assert result.code == 0, result.out
+    assert result.err == ""
+
+
+def test_changed_file_triggers_the_rules_when_paths_are_given(drifted: Repo, run: Run) -> None:
+    drifted.write("a.py", "x = 1\n")
+    drifted.commit()
+    assert "precommit-" not in run("check", ONLY, "a.py").out
+    assert rule_lines(run("check", ONLY, ".pre-commit-config.yaml").out, "precommit-final-hook")
+
+
+def test_a_pre_commit_ignore_comment_silences_a_finding(repo: Repo, run: Run) -> None:
+    config = DRIFTED.replace("rev: typos-dict-v0.13.13   # obsolete dictionary tag",
+                             "rev: typos-dict-v0.13.13   # policytool: ignore[precommit-rev]")
+    repo.write("pyproject.toml", POLICY)
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    assert rule_lines(run("check", ONLY).out, "precommit-rev") == []
