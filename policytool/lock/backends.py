@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Run ``uv pip compile`` or ``pip-compile`` isolated from ambient configuration.
+
+The backend runs as a subprocess in the repository root with relative paths, with every
+``PIP_*`` and ``UV_*`` variable removed, ``PIP_CONFIG_FILE`` set to the null device (pip
+then reads no ``pip.conf`` at all) and ``UV_NO_CONFIG=1`` (no ``uv.toml`` /
+``[tool.uv]``); ``pip-compile`` also gets ``--no-config``. Indexes and find-links come
+only from the lock's configuration. The backend's own header is not emitted and its
+body is normalised (no absolute or temporary paths, no index or find-links lines), so
+the result depends only on the inputs, the options and what the index offers.
+
+``POLICYTOOL_UV`` / ``POLICYTOOL_PIP_COMPILE`` name the executables explicitly;
+otherwise they are looked up next to the running Python, then on ``PATH``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from policytool.errors import PolicyError
+from policytool.lock.inputs import Lock, pyproject_requirements
+from policytool.lock.model import canonical_name
+
+EXECUTABLES = {
+    "uv": ("uv", "POLICYTOOL_UV"),
+    "pip-tools": ("pip-compile", "POLICYTOOL_PIP_COMPILE"),
+}
+_DROPPED_OPTIONS = (
+    "--index-url",
+    "--extra-index-url",
+    "--find-links",
+    "-f ",
+    "-i ",
+    "--trusted-host",
+    "--no-index",
+)
+MAX_ERROR_LINES = 12
+
+
+class BackendError(PolicyError):
+    """The backend ran but could not produce a lock (resolution failed, no network...)."""
+
+
+@dataclass(frozen=True)
+class CompileRequest:
+    """One compilation: which lock, which pins to prefer, what may move."""
+
+    lock: Lock
+    previous: str | None = None  # the current lock text: its pins are preferred
+    upgrade: bool = False
+    upgrade_packages: tuple[str, ...] = ()
+    offline: bool = False
+
+
+def find_executable(backend: str) -> str:
+    """The backend's executable; a PolicyError says how to get it when it is missing."""
+    program, variable = EXECUTABLES[backend]
+    explicit = os.environ.get(variable)
+    if explicit:
+        if os.path.isfile(explicit) and os.access(explicit, os.X_OK):
+            return explicit
+        raise PolicyError(f"backend '{backend}': {variable}={explicit} is not an executable file")
+    beside = Path(sys.executable).parent / program
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which(program)
+    if found:
+        return found
+    package = "uv" if backend == "uv" else "pip-tools"
+    raise PolicyError(
+        f"backend '{backend}': '{program}' not found next to {sys.executable} or on PATH "
+        f"(install it with `pip install {package}`)"
+    )
+
+
+def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``base`` (default: this process's environment) without PIP_*/UV_*, configs disabled."""
+    env = {
+        key: value
+        for key, value in (os.environ if base is None else base).items()
+        if not key.upper().startswith(("PIP_", "UV_"))
+    }
+    env["PIP_CONFIG_FILE"] = os.devnull
+    env["UV_NO_CONFIG"] = "1"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+def target_python(lock: Lock) -> str:
+    """The Python version resolved for: configured, else the running interpreter's."""
+    return lock.config.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def build_command(
+    executable: str, request: CompileRequest, sources: Sequence[str], output: str
+) -> list[str]:
+    """The backend command line for ``request`` (paths relative to the repo root)."""
+    lock = request.lock
+    cfg = lock.config
+    if cfg.backend == "uv":
+        cmd = [
+            executable,
+            "pip",
+            "compile",
+            "--quiet",
+            "--no-header",
+            "--no-config",
+            "--annotation-style",
+            "split",
+            "--python-version",
+            target_python(lock),
+        ]
+        if cfg.platform:
+            cmd += ["--python-platform", cfg.platform]
+        if request.offline:
+            cmd.append("--offline")
+    else:
+        running = f"{sys.version_info.major}.{sys.version_info.minor}"
+        if cfg.python_version and cfg.python_version != running:
+            raise PolicyError(
+                f"lock '{lock.name}': backend pip-tools resolves for the Python it runs on "
+                f"({running}), not python-version {cfg.python_version}; "
+                f"use backend = 'uv' or run policytool on Python {cfg.python_version}"
+            )
+        if cfg.platform:
+            raise PolicyError(
+                f"lock '{lock.name}': backend pip-tools cannot target platform "
+                f"'{cfg.platform}'; use backend = 'uv'"
+            )
+        cmd = [
+            executable,
+            "--no-config",
+            "--quiet",
+            "--no-header",
+            "--allow-unsafe",
+            "--strip-extras",
+            "--no-emit-find-links",
+            "--no-emit-index-url",
+            "--no-emit-trusted-host",
+            "--no-emit-options",
+            "--annotation-style=split",
+        ]
+    if cfg.hashes:
+        cmd.append("--generate-hashes")
+    if cfg.no_index:
+        cmd.append("--no-index")
+    if cfg.index_url:
+        cmd += ["--index-url", cfg.index_url]
+    for url in cfg.extra_index_urls:
+        cmd += ["--extra-index-url", url]
+    for link in cfg.find_links:
+        cmd += ["--find-links", link]
+    for path in lock.constraint_files:
+        cmd += ["--constraint", path]
+    if request.upgrade:
+        cmd.append("--upgrade")
+    for package in request.upgrade_packages:
+        cmd += ["--upgrade-package", package]
+    cmd += ["--output-file", output, *sources]
+    return cmd
+
+
+def compile_lock(root: Path, request: CompileRequest) -> str:
+    """Resolve ``request.lock`` and return the normalised body (no header).
+
+    Raises BackendError with the resolver's explanation trimmed when it fails; nothing in
+    the repository is written here.
+    """
+    lock = request.lock
+    executable = find_executable(lock.config.backend)
+    for spec in lock.inputs:
+        if not (root / spec.path).is_file():
+            raise PolicyError(f"lock '{lock.name}': input {spec.path}: no such file")
+    for path in lock.constraint_files:
+        if not (root / path).is_file():
+            raise PolicyError(f"lock '{lock.name}': constraint {path}: no such file")
+    tmp = Path(tempfile.mkdtemp(prefix="policytool-lock-"))
+    try:
+        rename: dict[str, str] = {}
+        sources: list[str] = []
+        for index, spec in enumerate(lock.inputs):
+            if spec.is_pyproject:
+                generated = tmp / f"input-{index}.in"
+                generated.write_text(
+                    "".join(f"{r}\n" for r in pyproject_requirements(root, spec)), "utf-8"
+                )
+                rename[str(generated)] = spec.raw
+                sources.append(str(generated))
+            else:
+                sources.append(spec.path)
+        output = tmp / "lock.txt"
+        if request.previous is not None and not request.upgrade:
+            output.write_text(request.previous, "utf-8")
+        cmd = build_command(executable, request, sources, str(output))
+        try:
+            proc = subprocess.run(
+                cmd, cwd=root, env=isolated_env(), capture_output=True, check=False
+            )
+        except OSError as exc:
+            raise PolicyError(
+                f"backend '{lock.config.backend}': cannot run {executable}: {exc.strerror}"
+            ) from None
+        if proc.returncode != 0:
+            explanation = trim_error(
+                proc.stderr.decode("utf-8", "replace") or proc.stdout.decode("utf-8", "replace"),
+                root,
+                tmp,
+                rename,
+            )
+            raise BackendError(
+                f"{lock.output}: {lock.config.backend} could not resolve lock "
+                f"'{lock.name}' (the lock is unchanged):\n{explanation}"
+            )
+        try:
+            produced = output.read_text("utf-8")
+        except FileNotFoundError:
+            raise BackendError(
+                f"{lock.output}: {lock.config.backend} wrote no output for lock '{lock.name}'"
+            ) from None
+        return normalise(produced, root, tmp, rename, lock.config.exclude)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _scrub(line: str, root: Path, tmp: Path, rename: Mapping[str, str]) -> str:
+    for path, display in rename.items():
+        line = line.replace(path, display)
+    for base in (tmp, root):
+        for spelled in {str(base), os.path.realpath(base)}:
+            line = (
+                line.replace(f"file://{spelled}/", "")
+                .replace(f"{spelled}/", "")
+                .replace(spelled, ".")
+            )
+    return line.rstrip()
+
+
+def normalise(
+    text: str, root: Path, tmp: Path, rename: Mapping[str, str], exclude: Sequence[str] = ()
+) -> str:
+    """The backend output made machine-independent; excluded packages removed."""
+    lines = text.splitlines()
+    while lines and (not lines[0].strip() or lines[0].startswith("#")):
+        lines.pop(0)  # a backend header, if one slipped through
+    excluded = {canonical_name(name) for name in exclude}
+    out: list[str] = []
+    skipping = False
+    for raw in lines:
+        if raw.startswith(_DROPPED_OPTIONS):
+            continue
+        if raw[:1].isspace():
+            if not skipping:
+                out.append(_scrub(raw, root, tmp, rename))
+            continue
+        skipping = False
+        if raw and not raw.startswith(("#", "-")):
+            name = raw.split("=", 1)[0].split("[", 1)[0].split(";", 1)[0].split("@", 1)[0]
+            name = name.split("<", 1)[0].split(">", 1)[0].split("~", 1)[0].split("!", 1)[0].strip()
+            if canonical_name(name) in excluded:
+                skipping = True
+                continue
+        out.append(_scrub(raw, root, tmp, rename))
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
+
+
+def trim_error(stderr: str, root: Path, tmp: Path, rename: Mapping[str, str]) -> str:
+    """The resolver's explanation without tracebacks and noise, at most a dozen lines."""
+    kept: list[str] = []
+    in_traceback = False
+    for raw in stderr.splitlines():
+        line = raw.rstrip()
+        if line.startswith("Traceback (most recent call last):"):
+            in_traceback = True
+            continue
+        if in_traceback:
+            if line and not line[0].isspace():
+                in_traceback = False  # the exception line itself: pip already said it better
+            continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith(
+            ("The above exception", "Resolved ", "Using ", "Looking in")
+        ):
+            continue
+        kept.append(_scrub(line, root, tmp, rename))
+    if not kept:
+        kept = [
+            _scrub(line, root, tmp, rename)
+            for line in stderr.strip().splitlines()[-MAX_ERROR_LINES:]
+        ]
+    if len(kept) > MAX_ERROR_LINES:
+        kept = kept[:MAX_ERROR_LINES] + [f"  ... ({len(kept) - MAX_ERROR_LINES} more lines)"]
+    return "\n".join(kept) if kept else "(the backend printed no explanation)"

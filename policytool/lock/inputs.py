@@ -1,0 +1,351 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""What each lock is compiled from, its fingerprint, and the order locks are compiled in.
+
+An input is a requirement file (``requirements/test.in``, following its ``-r`` / ``-c``
+includes) or a ``pyproject.toml`` spelled ``pyproject.toml`` (``project.dependencies``),
+``pyproject.toml[dev,docs]`` (plus those optional-dependency extras) or
+``pyproject.toml:test`` (the PEP 735 dependency group ``test`` alone). A constraint is
+another lock's name, another lock's output path, or a requirement file.
+
+The fingerprint is a sha256 over the normalised content of every input (comments and
+blank lines dropped, continuations joined), of every constraint file, and of the options
+that change resolution. It does not depend on the machine, the working directory or
+which Python runs policytool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from policytool.config import Config, LockConfig
+from policytool.errors import PolicyError
+from policytool.lock.reqfile import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, decode, read_lines
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+FINGERPRINT_VERSION = 1
+_SPEC_RE = re.compile(
+    r"^(?P<path>[^\[\]:]+?)(?:\[(?P<extras>[^\]]*)\]|:(?P<group>[A-Za-z0-9._-]+))?$"
+)
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One configured input: a requirement file or a slice of a ``pyproject.toml``."""
+
+    raw: str
+    path: str
+    extras: tuple[str, ...] = ()
+    group: str | None = None
+
+    @property
+    def is_pyproject(self) -> bool:
+        """Whether the input is read from a ``pyproject.toml``."""
+        return self.path.rsplit("/", 1)[-1] == "pyproject.toml"
+
+
+@dataclass(frozen=True)
+class Lock:
+    """A configured lock with its inputs parsed and its constraints resolved."""
+
+    config: LockConfig
+    inputs: tuple[InputSpec, ...]
+    constraint_files: tuple[str, ...]  # repo-relative files passed with ``-c``
+    constraint_locks: tuple[str, ...]  # names of the locks among them
+
+    @property
+    def name(self) -> str:
+        """The lock's name."""
+        return self.config.name
+
+    @property
+    def output(self) -> str:
+        """The repo-relative path of the lock file."""
+        return _norm(self.config.output)
+
+
+def _norm(path: str) -> str:
+    return path.replace("\\", "/").removeprefix("./")
+
+
+def parse_input_spec(raw: str, lock_name: str) -> InputSpec:
+    """``pyproject.toml[dev]`` -> InputSpec(path, extras); a bad spelling is a PolicyError."""
+    match = _SPEC_RE.match(raw.strip())
+    if not match:
+        raise PolicyError(
+            f"lock '{lock_name}': cannot read input '{raw}' (write a path, "
+            f"'pyproject.toml[extra,...]' or 'pyproject.toml:group')"
+        )
+    path = _norm(match.group("path"))
+    extras = tuple(e.strip() for e in (match.group("extras") or "").split(",") if e.strip())
+    spec = InputSpec(raw, path, extras, match.group("group"))
+    if (spec.extras or spec.group) and not spec.is_pyproject:
+        raise PolicyError(
+            f"lock '{lock_name}': input '{raw}': extras and groups need a pyproject.toml"
+        )
+    return spec
+
+
+def resolve_locks(config: Config) -> dict[str, Lock]:
+    """Every configured lock by name, constraints resolved to files and lock names."""
+    by_output = {_norm(lock.output): lock.name for lock in config.lock}
+    names = {lock.name for lock in config.lock}
+    out: dict[str, Lock] = {}
+    for lock_config in config.lock:
+        if not lock_config.inputs:
+            raise PolicyError(f"lock '{lock_config.name}': inputs is empty")
+        inputs = tuple(parse_input_spec(raw, lock_config.name) for raw in lock_config.inputs)
+        files: list[str] = []
+        locks: list[str] = []
+        for raw in lock_config.constraints:
+            if raw in names:
+                other = next(c for c in config.lock if c.name == raw)
+                files.append(_norm(other.output))
+                locks.append(raw)
+            else:
+                path = _norm(raw)
+                files.append(path)
+                if path in by_output:
+                    locks.append(by_output[path])
+        if lock_config.name in locks:
+            raise PolicyError(f"lock '{lock_config.name}': constrains itself")
+        out[lock_config.name] = Lock(lock_config, inputs, tuple(files), tuple(locks))
+    return out
+
+
+def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
+    """The named locks (all when none named) plus the locks they are layered on, in order.
+
+    A lock used as a constraint comes before the locks it constrains; otherwise the
+    configured order is kept. Unknown names and cycles are PolicyErrors.
+    """
+    for name in names:
+        if name not in locks:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(locks), n=1)
+            hint = (
+                f"; did you mean '{close[0]}'?"
+                if close
+                else (
+                    f"; configured: {', '.join(locks)}"
+                    if locks
+                    else "; no [[tool.policytool.lock]] is configured"
+                )
+            )
+            raise PolicyError(f"unknown lock '{name}'{hint}")
+    wanted = list(names) or list(locks)
+    ordered: list[Lock] = []
+    state: dict[str, str] = {}
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if state.get(name) == "done":
+            return
+        if state.get(name) == "visiting":
+            cycle = " -> ".join((*path[path.index(name) :], name))
+            raise PolicyError(f"locks constrain each other in a cycle: {cycle}")
+        state[name] = "visiting"
+        for dep in locks[name].constraint_locks:
+            visit(dep, (*path, name))
+        state[name] = "done"
+        ordered.append(locks[name])
+
+    for name in wanted:
+        visit(name, ())
+    return ordered
+
+
+def _project_table(root: Path, spec: InputSpec) -> dict[str, object]:
+    try:
+        data = (root / spec.path).read_bytes()
+    except FileNotFoundError:
+        raise PolicyError(f"{spec.path}: no such file") from None
+    text = decode(data, spec.path)
+    try:
+        table: dict[str, object] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{spec.path}: invalid TOML: {exc}") from None
+    return table
+
+
+def _string_list(value: object, where: str, path: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PolicyError(f"{path}: {where} must be a list of requirement strings")
+    return list(value)
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_name(text: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", text)
+    return _canonical(match.group(1)) if match else ""
+
+
+def _requirement_extras(text: str) -> list[str]:
+    match = re.match(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*\[([^\]]*)\]", text)
+    return [e.strip() for e in match.group(1).split(",") if e.strip()] if match else []
+
+
+def pyproject_requirements(root: Path, spec: InputSpec) -> list[str]:
+    """The requirement strings a pyproject input stands for (self-extras and groups expanded)."""
+    data = _project_table(root, spec)
+    project = data.get("project", {})
+    if not isinstance(project, dict):
+        raise PolicyError(f"{spec.path}: [project] must be a table")
+    own = _canonical(str(project.get("name", "")))
+    extras_table = project.get("optional-dependencies", {})
+    if not isinstance(extras_table, dict):
+        raise PolicyError(f"{spec.path}: project.optional-dependencies must be a table")
+    out: list[str] = []
+
+    def add(reqs: list[str], seen_extras: set[str]) -> None:
+        for req in reqs:
+            if own and _requirement_name(req) == own:
+                # ``pkg[dev]`` inside pkg's own extras: expand, do not require pkg itself.
+                for extra in _requirement_extras(req):
+                    add_extra(extra, seen_extras)
+                continue
+            if req not in out:
+                out.append(req)
+
+    def add_extra(extra: str, seen_extras: set[str]) -> None:
+        if extra in seen_extras:
+            return
+        seen_extras.add(extra)
+        if extra not in extras_table:
+            raise PolicyError(
+                f"{spec.path}: no optional-dependencies extra '{extra}' (input '{spec.raw}')"
+            )
+        add(
+            _string_list(extras_table[extra], f"optional-dependencies.{extra}", spec.path),
+            seen_extras,
+        )
+
+    if spec.group is not None:
+        groups = data.get("dependency-groups", {})
+        if not isinstance(groups, dict):
+            raise PolicyError(f"{spec.path}: [dependency-groups] must be a table")
+        add(_group(groups, spec.group, spec.path, ()), set())
+        return out
+    add(_string_list(project.get("dependencies", []), "project.dependencies", spec.path), set())
+    for extra in spec.extras:
+        add_extra(extra, set())
+    return out
+
+
+def _group(groups: dict[str, object], name: str, path: str, stack: tuple[str, ...]) -> list[str]:
+    """A PEP 735 group with ``{include-group = ...}`` expanded."""
+    if name in stack:
+        raise PolicyError(f"{path}: dependency group '{name}' includes itself")
+    if name not in groups:
+        raise PolicyError(f"{path}: no dependency group '{name}'")
+    items = groups[name]
+    if not isinstance(items, list):
+        raise PolicyError(f"{path}: dependency-groups.{name} must be a list")
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("include-group"), str):
+            out.extend(_group(groups, str(item["include-group"]), path, (*stack, name)))
+        else:
+            raise PolicyError(f"{path}: dependency-groups.{name}: unsupported entry {item!r}")
+    return out
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if f'"{needle}"' in line or f"'{needle}'" in line:
+            return number
+    return 1
+
+
+def input_lines(root: Path, lock: Lock) -> list[ReqLine]:
+    """Every logical line of every input (includes followed; pyproject as requirement lines)."""
+    return [line for spec in lock.inputs for line in input_lines_of(root, spec)]
+
+
+def direct_requirements(root: Path, lock: Lock) -> list[ReqLine]:
+    """The requirement lines a lock must satisfy (not the ones only constraining)."""
+    return [
+        line
+        for line in input_lines(root, lock)
+        if line.kind == REQUIREMENT and not line.constrained
+    ]
+
+
+def options_of(lock: LockConfig) -> dict[str, object]:
+    """The options that change what the backend resolves (part of the fingerprint)."""
+    return {
+        "backend": lock.backend,
+        "python-version": lock.python_version,
+        "platform": lock.platform,
+        "hashes": lock.hashes,
+        "index-url": lock.index_url,
+        "extra-index-urls": list(lock.extra_index_urls),
+        "find-links": list(lock.find_links),
+        "no-index": lock.no_index,
+        "exclude": sorted(_canonical(e) for e in lock.exclude),
+    }
+
+
+def _content(lines: Sequence[ReqLine]) -> list[list[object]]:
+    return [[line.path, line.kind, line.text, line.constrained] for line in lines]
+
+
+def fingerprint(root: Path, lock: Lock) -> str:
+    """``sha256:<hex>`` over normalised inputs, constraint contents and options."""
+    constraints: list[list[object]] = []
+    for path in lock.constraint_files:
+        if (root / path).is_file():
+            constraints.append([path, _content(read_lines(root, path))])
+        else:
+            constraints.append([path, None])
+    doc = {
+        "version": FINGERPRINT_VERSION,
+        "inputs": [[spec.raw, _content(input_lines_of(root, spec))] for spec in lock.inputs],
+        "constraints": constraints,
+        "options": options_of(lock.config),
+    }
+    blob = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return "sha256:" + hashlib.sha256(blob).hexdigest()
+
+
+def input_lines_of(root: Path, spec: InputSpec) -> list[ReqLine]:
+    """The logical lines one input contributes (pyproject lines carry a best-effort line)."""
+    if spec.is_pyproject:
+        reqs = pyproject_requirements(root, spec)
+        text = decode((root / spec.path).read_bytes(), spec.path)
+        return [
+            ReqLine(spec.path, _line_of(text, req), " ".join(req.split()), REQUIREMENT)
+            for req in reqs
+        ]
+    return read_lines(root, spec.path)
+
+
+def watched_files(root: Path, lock: Lock) -> list[str]:
+    """Every repo-relative file whose change can make ``lock`` stale (best effort)."""
+    files = {lock.output, *lock.constraint_files, *(spec.path for spec in lock.inputs)}
+    for spec in lock.inputs:
+        if spec.is_pyproject:
+            continue
+        try:
+            lines = read_lines(root, spec.path)
+        except PolicyError:
+            continue
+        files.update(
+            line.target for line in lines if line.kind in (INCLUDE, CONSTRAINT) and line.target
+        )
+    return sorted(files)

@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``policytool lock``: compile each lock in dependency order, write only what changed."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from policytool.config import Config
+from policytool.errors import PolicyError
+from policytool.files import write_atomic
+from policytool.findings import Finding
+from policytool.lock import model
+from policytool.lock.backends import BackendError, CompileRequest, compile_lock
+from policytool.lock.check import STALE, read_lock
+from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
+
+UP_TO_DATE = "up to date"
+WRITTEN = "written"
+UNCHANGED = "unchanged"
+
+
+@dataclass
+class Outcome:
+    """What ``lock`` did to one lock file."""
+
+    name: str
+    output: str
+    status: str
+    before: dict[str, str] = field(default_factory=dict)  # package -> version
+    after: dict[str, str] = field(default_factory=dict)
+
+    def changes(self) -> list[str]:
+        """``+pkg 1.0``, ``-pkg 1.0``, ``pkg 1.0 -> 1.1`` for every moved package."""
+        out = []
+        for name in sorted(set(self.before) | set(self.after)):
+            old, new = self.before.get(name), self.after.get(name)
+            if old == new:
+                continue
+            if old is None:
+                out.append(f"+{name} {new}")
+            elif new is None:
+                out.append(f"-{name} {old}")
+            else:
+                out.append(f"{name} {old} -> {new}")
+        return out
+
+    def describe(self) -> str:
+        """One line for the terminal."""
+        if self.status != WRITTEN:
+            return f"{self.output}: {self.status} (lock '{self.name}')"
+        moved = self.changes()
+        detail = f": {', '.join(moved)}" if moved else " (pins unchanged)"
+        return f"{self.output}: written, {len(self.after)} pins{detail}"
+
+
+def pin_versions(text: str | None) -> dict[str, str]:
+    """``package -> version`` of the exact pins in a lock text."""
+    if text is None:
+        return {}
+    parsed = model.parse(text)
+    return {p.name: p.version for p in parsed.pins() if p.version is not None}
+
+
+def _up_to_date(parsed: model.LockFile | None, lock: Lock, current: str) -> bool:
+    return (
+        parsed is not None
+        and parsed.has_header
+        and parsed.name == lock.name
+        and parsed.fingerprint == current
+        and model.body_hash(parsed.body) == parsed.body_hash
+    )
+
+
+def split_upgrade(spec: str) -> tuple[str, str | None]:
+    """``PKG[==VER]`` -> (canonical name, version or None); a PolicyError when malformed."""
+    name, sep, version = spec.partition("==")
+    name = name.strip()
+    if not name or (sep and not version.strip()) or any(c in name for c in "<>=!~ ;[@"):
+        raise PolicyError(f"--upgrade-package '{spec}': write PKG or PKG==VERSION")
+    return model.canonical_name(name), version.strip() or None
+
+
+def _mentions(config: Config, lock: Lock, package: str, previous: str | None) -> bool:
+    if package in pin_versions(previous):
+        return True
+    try:
+        reqs = direct_requirements(config.root, lock)
+    except PolicyError:
+        return False
+    import re
+
+    for line in reqs:
+        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line.text)
+        if match and model.canonical_name(match.group(1)) == package:
+            return True
+    return False
+
+
+def render_lock(root_lock: Lock, current: str, body: str) -> str:
+    """The full text of a lock with its header."""
+    cfg = root_lock.config
+    return model.render(
+        cfg.name,
+        [s.raw for s in root_lock.inputs],
+        root_lock.constraint_files,
+        cfg.backend,
+        current,
+        body,
+    )
+
+
+def lock(
+    config: Config,
+    names: Sequence[str] = (),
+    upgrade: bool = False,
+    upgrade_packages: Sequence[str] = (),
+    report: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Compile the named locks (all when none) and the locks they are layered on.
+
+    A lock whose fingerprint and body hash match is left alone unless an upgrade asks
+    for it. Each lock is written atomically as soon as it is compiled; a failure raises
+    (BackendError / PolicyError) and leaves the failing lock's file byte-identical.
+    """
+    locks = resolve_locks(config)
+    if not locks:
+        raise PolicyError(
+            f"{config.source or 'pyproject.toml'}: no [[tool.policytool.lock]] is configured"
+        )
+    ordered = select(locks, names)
+    wanted_packages = [split_upgrade(spec) for spec in upgrade_packages]
+    previous_texts = {}
+    for item in ordered:
+        parsed_previous = read_lock(config.root, item)
+        previous_texts[item.name] = parsed_previous.text if parsed_previous else None
+    for package, _version in wanted_packages:
+        if not any(_mentions(config, item, package, previous_texts[item.name]) for item in ordered):
+            raise PolicyError(f"--upgrade-package {package}: no selected lock contains it")
+    outcomes: list[Outcome] = []
+    for item in ordered:
+        previous = read_lock(config.root, item)
+        previous_text = previous.text if previous else None
+        current = fingerprint(config.root, item)
+        packages = tuple(
+            f"{package}=={version}" if version else package
+            for package, version in wanted_packages
+            if _mentions(config, item, package, previous_text)
+        )
+        if not upgrade and not packages and _up_to_date(previous, item, current):
+            outcome = Outcome(item.name, item.output, UP_TO_DATE)
+        else:
+            body = compile_lock(config.root, CompileRequest(item, previous_text, upgrade, packages))
+            text = render_lock(item, current, body)
+            status = UNCHANGED
+            if text != previous_text:
+                target = config.root / item.output
+                target.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(target, text.encode("utf-8"))
+                status = WRITTEN
+            outcome = Outcome(
+                item.name, item.output, status, pin_versions(previous_text), pin_versions(text)
+            )
+        outcomes.append(outcome)
+        if report is not None:
+            report(outcome)
+    return outcomes
+
+
+def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Finding], str]:
+    """Re-resolve each lock (offline first, preferring its pins); findings and a unified diff.
+
+    Nothing is written. A lock that does not exist yet is left to the offline check.
+    """
+    locks = resolve_locks(config)
+    findings: list[Finding] = []
+    diffs: list[str] = []
+    for item in select(locks, names):
+        if names and item.name not in names:
+            continue
+        previous = read_lock(config.root, item)
+        if previous is None:
+            continue
+        request = CompileRequest(item, previous.text, offline=item.config.backend == "uv")
+        try:
+            body = compile_lock(config.root, request)
+        except BackendError:
+            if not request.offline:
+                raise
+            body = compile_lock(config.root, CompileRequest(item, previous.text))
+        old = previous.body.splitlines(keepends=True)
+        new = body.splitlines(keepends=True)
+        diff = list(
+            difflib.unified_diff(
+                old, new, f"{item.output} (current)", f"{item.output} (re-resolved)"
+            )
+        )
+        if diff:
+            diffs.append("".join(diff))
+            moved = Outcome(
+                item.name, item.output, WRITTEN, pin_versions(previous.text), pin_versions(body)
+            ).changes()
+            what = ", ".join(moved) if moved else "annotations or hashes"
+            findings.append(
+                Finding(
+                    item.output,
+                    1,
+                    1,
+                    STALE,
+                    f"re-resolving changes the lock ({what}); run `policytool lock {item.name}`",
+                )
+            )
+    return findings, "".join(diffs)
