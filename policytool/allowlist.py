@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Allow globs of the import rules: from the config and from allowlist files.
+
+An allowlist file holds one glob a line; ``#`` starts a comment (whole line or
+trailing) and blank lines are skipped. Globs are repo-relative (``./`` is dropped; an
+absolute path inside the repository is made relative) and match the repo-relative path
+of a checked file however the file was named on the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from policytool.config import Config, ConfigError
+from policytool.files import _glob_regex
+
+
+@dataclass(frozen=True)
+class AllowEntry:
+    """One allow glob and where it is written (repo-relative file, 1-based line)."""
+
+    glob: str
+    source: str
+    line: int
+
+
+@dataclass(frozen=True)
+class AllowList:
+    """The allow entries of one rule section, matched with one combined regex."""
+
+    entries: tuple[AllowEntry, ...]
+    _regex: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def matches(self, relpath: str) -> bool:
+        """Whether any entry's glob matches repo-relative ``relpath``."""
+        if not self.entries:
+            return False
+        regex = self._regex
+        if regex is None:
+            regex = re.compile("|".join(f"(?:{_glob_regex(e.glob).pattern})" for e in self.entries))
+            object.__setattr__(self, "_regex", regex)
+        return regex.match(relpath) is not None
+
+
+def normalize_glob(glob: str, root: Path) -> str:
+    """A repo-relative glob: ``./a/**`` -> ``a/**``; ``/repo/a.py`` -> ``a.py``."""
+    glob = glob.strip()
+    if os.path.isabs(glob):
+        try:
+            glob = Path(os.path.normpath(glob)).relative_to(root).as_posix()
+        except ValueError:
+            return glob
+    while glob.startswith("./"):
+        glob = glob[2:]
+    return glob
+
+
+def _config_source(config: Config) -> str:
+    if config.source is None:
+        return "pyproject.toml"
+    try:
+        return config.source.relative_to(config.root).as_posix()
+    except ValueError:
+        return config.source.as_posix()
+
+
+def _config_lines(config: Config) -> list[str]:
+    if config.source is None:
+        return []
+    try:
+        return config.source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def parse_allowlist(text: str, source: str, root: Path) -> list[AllowEntry]:
+    """The globs of an allowlist file's text."""
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        glob = line.split("#", 1)[0].strip()
+        if glob:
+            entries.append(AllowEntry(normalize_glob(glob, root), source, number))
+    return entries
+
+
+def read_allowlist(config: Config, name: str) -> list[AllowEntry]:
+    """The entries of allowlist file ``name`` (relative to the repo root)."""
+    path = config.root / name
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{name}: allowlist file not found "
+            f"(named by allowlist-file in {_config_source(config)})"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{name}: cannot read allowlist file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{name}:{line}: allowlist file is not valid UTF-8") from None
+    return parse_allowlist(text, Path(name).as_posix(), config.root)
+
+
+# id(config) -> (config kept alive so the id stays unique, {key: entries}).
+_CACHE: dict[int, tuple[Config, dict[tuple[tuple[str, ...], str | None], AllowList]]] = {}
+
+
+def allow_entries(config: Config, allow: tuple[str, ...], allowlist_file: str | None) -> AllowList:
+    """Every allow entry of one rule section: its ``allow`` globs, then its file's."""
+    cached = _CACHE.get(id(config))
+    if cached is None or cached[0] is not config:
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        cached = (config, {})
+        _CACHE[id(config)] = cached
+    key = (allow, allowlist_file)
+    if key not in cached[1]:
+        entries: list[AllowEntry] = []
+        if allow:
+            source = _config_source(config)
+            lines = _config_lines(config)
+            for glob in allow:
+                line = next(
+                    (
+                        n
+                        for n, text in enumerate(lines, start=1)
+                        if f'"{glob}"' in text or f"'{glob}'" in text
+                    ),
+                    1,
+                )
+                entries.append(AllowEntry(normalize_glob(glob, config.root), source, line))
+        if allowlist_file:
+            entries.extend(read_allowlist(config, allowlist_file))
+        cached[1][key] = AllowList(tuple(entries))
+    return cached[1][key]
+
+
+def is_allowed(relpath: str, allow: AllowList) -> bool:
+    """Whether any entry's glob matches ``relpath``."""
+    return allow.matches(relpath)

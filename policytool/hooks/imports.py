@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``forbidden-import``: configured modules (and their submodules) are not imported.
+
+Each ``[[tool.policytool.forbidden-import]]`` entry bans ``modules`` outside its allow
+globs. A ban on ``pickle`` covers ``pickle`` and ``pickle.x`` but not ``pickletools``;
+``from x import y`` counts when ``x`` or ``x.y`` is banned. Every import form is seen
+(``import a, b``, ``from x import y``, relative imports resolved against the file's
+package, aliases, imports anywhere in the file, ``importlib.import_module("x")`` and
+``__import__("x")`` with a literal name) and never a comment or a string. Without
+configuration nothing is banned. The scan is :mod:`policytool.pyscan`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from policytool.allowlist import AllowList, allow_entries
+from policytool.config import Config, ForbiddenImportConfig
+from policytool.findings import Finding
+from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, scan_of, word_regex
+from policytool.rules import FileRule, SourceFile, register
+
+RULE_ID = "forbidden-import"
+PYTHON_KINDS = frozenset({"python", "stub"})
+
+
+class _Plan:
+    """What one config bans, precomputed once per config object."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.bans: dict[str, list[int]] = {}
+        words: set[str] = set()
+        for index, entry in enumerate(config.forbidden_import):
+            for module in entry.modules:
+                module = module.strip()
+                self.bans.setdefault(module, []).append(index)
+                words.update(part for part in module.split(".") if part)
+        self.tokens: re.Pattern[bytes] | None = word_regex(words) if words else None
+        self.needles = tuple(sorted({w.encode() for w in words}, key=len))
+        self._allows: list[AllowList] | None = None
+
+    def allows(self) -> list[AllowList]:
+        """The allow list of every entry, in entry order (read on first use)."""
+        if self._allows is None:
+            self._allows = [
+                allow_entries(self.config, e.allow, e.allowlist_file)
+                for e in self.config.forbidden_import
+            ]
+        return self._allows
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def plan_of(config: Config) -> _Plan:
+    """The precomputed bans of ``config``."""
+    plan = _PLANS.get(id(config))
+    if plan is None or plan.config is not config:
+        if len(_PLANS) > 32:
+            _PLANS.clear()
+        plan = _Plan(config)
+        _PLANS[id(config)] = plan
+    return plan
+
+
+def entry_allows(config: Config, index: int) -> AllowList:
+    """The allow entries of forbidden-import entry ``index``."""
+    entry = config.forbidden_import[index]
+    return allow_entries(config, entry.allow, entry.allowlist_file)
+
+
+def banned_prefix(name: str, bans: dict[str, list[int]]) -> str | None:
+    """The shortest banned module that is ``name`` or a package above it."""
+    if not name:
+        return None
+    parts = name.split(".")
+    for size in range(1, len(parts) + 1):
+        prefix = ".".join(parts[:size])
+        if prefix in bans:
+            return prefix
+    return None
+
+
+def _message(imported: ImportedName, banned: str, entry: ForbiddenImportConfig) -> str:
+    reason = entry.reason.strip() or "banned by [[tool.policytool.forbidden-import]]"
+    if imported.kind == "member":
+        module, _, member = imported.name.rpartition(".")
+        what = f"`from {module} import {member}` imports `{imported.name}`, which"
+    elif imported.kind == "call":
+        what = f"dynamic import of `{imported.name}`"
+    else:
+        what = f"import of `{imported.name}`"
+    scope = "" if banned == imported.name else f" (`{banned}` and its submodules are banned)"
+    return f"{what} is forbidden{scope}: {reason}"
+
+
+def violations(
+    scan: FileScan, config: Config, entries: list[int] | None = None
+) -> list[tuple[int, Finding]]:
+    """``(entry index, finding)`` for every banned import in the file.
+
+    ``entries`` limits the check to those entries (all when None); allow globs are
+    the caller's business. Raises :class:`ScanSyntaxError` when the file must be
+    parsed whole and does not parse.
+    """
+    plan = plan_of(config)
+    if plan.tokens is None:
+        return []
+    wanted = set(range(len(config.forbidden_import)) if entries is None else entries)
+    found: list[tuple[int, Finding]] = []
+    for imported in [*scan.imports(plan.tokens), *scan.import_calls()]:
+        if imported.kind == "member":
+            # ``from x import y``: the statement itself is reported when x is banned.
+            banned = (
+                imported.name
+                if imported.name in plan.bans
+                and banned_prefix(imported.name.rpartition(".")[0], plan.bans) is None
+                else None
+            )
+        else:
+            banned = banned_prefix(imported.name, plan.bans)
+        if banned is None:
+            continue
+        for index in plan.bans[banned]:
+            if index in wanted:
+                message = _message(imported, banned, config.forbidden_import[index])
+                found.append(
+                    (index, Finding(scan.relpath, imported.line, imported.col, RULE_ID, message))
+                )
+    return found
+
+
+_LAST_ACTIVE: tuple[Config, str, list[int]] | None = None
+
+
+def active_entries(relpath: str, config: Config) -> list[int]:
+    """The entries whose allow globs do not cover ``relpath`` (memoised for the last file)."""
+    global _LAST_ACTIVE
+    if _LAST_ACTIVE is not None and _LAST_ACTIVE[0] is config and _LAST_ACTIVE[1] == relpath:
+        return _LAST_ACTIVE[2]
+    active = [i for i, allow in enumerate(plan_of(config).allows()) if not allow.matches(relpath)]
+    _LAST_ACTIVE = (config, relpath, active)
+    return active
+
+
+def check(source: SourceFile, config: Config) -> list[Finding]:
+    """Findings for one file."""
+    entries = active_entries(source.relpath, config)
+    if not entries:
+        return []
+    try:
+        return [finding for _index, finding in violations(scan_of(source), config, entries)]
+    except ScanSyntaxError as exc:
+        return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
+
+
+def prefilter(data: bytes, config: Config) -> bool:
+    """Whether the file can import a banned module: ``import`` and a banned name occur."""
+    plan = plan_of(config)
+    return bool(plan.needles) and b"import" in data and any(n in data for n in plan.needles)
+
+
+def applies(relpath: str, config: Config) -> bool:
+    """Whether some entry does not allow this file."""
+    return bool(config.forbidden_import) and bool(active_entries(relpath, config))
+
+
+def _kinds(config: Config) -> frozenset[str]:
+    return PYTHON_KINDS
+
+
+RULE = register(
+    FileRule(
+        id=RULE_ID,
+        summary="configured modules and their submodules are not imported outside allow globs",
+        check=check,
+        kinds=_kinds,
+        prefilter=prefilter,
+        applies=applies,
+    )
+)

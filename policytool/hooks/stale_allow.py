@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``stale-allow``: every allow entry of the import rules still shields a violation.
+
+On full runs only (a handful of changed files cannot tell). For each allow glob of
+each ``[[tool.policytool.forbidden-import]]`` entry and of ``[tool.policytool.torch-cuda]``
+(from the config or the allowlist file), the glob must match a tracked file, and one
+of the files it matches must still have a violation of that section; otherwise the
+entry is reported where it is written, so allowlists only shrink. Only the files the
+globs match are scanned (usually a few), with the same scan as the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from policytool.allowlist import AllowList
+from policytool.files import is_binary, kind_of
+from policytool.findings import Finding
+from policytool.hooks import imports, torch_cuda
+from policytool.pyscan import FileScan, ScanSyntaxError
+from policytool.rules import RepoContext, RepoRule, register
+
+RULE_ID = "stale-allow"
+
+
+def _sections(ctx: RepoContext) -> list[tuple[str, AllowList, Callable[[FileScan], bool]]]:
+    """(label, allow list, has-violation test) of every section with allow entries."""
+    config = ctx.config
+    sections: list[tuple[str, AllowList, Callable[[FileScan], bool]]] = []
+    plan = imports.plan_of(config)
+    for index, (entry, allow) in enumerate(
+        zip(config.forbidden_import, plan.allows(), strict=True)
+    ):
+        label = f"forbidden-import entry {index + 1} ({', '.join(entry.modules)})"
+
+        def test(scan: FileScan, index: int = index) -> bool:
+            return bool(imports.violations(scan, config, [index]))
+
+        sections.append((label, allow, test))
+    sections.append(
+        (
+            "torch-cuda",
+            torch_cuda.allows(config),
+            lambda scan: bool(torch_cuda.violations(scan, config)),
+        )
+    )
+    return [s for s in sections if s[1].entries]
+
+
+def check(ctx: RepoContext) -> list[Finding]:
+    """Allow entries that match no file or shield no violation (full runs only)."""
+    if not ctx.full_run:
+        return []
+    sections = _sections(ctx)
+    if not sections:
+        return []
+    root: Path = ctx.root
+    scans: dict[str, FileScan | None] = {}
+
+    def scan_of(relpath: str) -> FileScan | None:
+        if relpath not in scans:
+            scan = None
+            try:
+                data = (root / relpath).read_bytes()
+            except OSError:
+                data = b""
+            if (
+                data
+                and not is_binary(data)
+                and kind_of(relpath, data[:256]) in imports.PYTHON_KINDS
+            ):
+                scan = FileScan(relpath, data, root / relpath)
+            scans[relpath] = scan
+        return scans[relpath]
+
+    findings: list[Finding] = []
+    for label, allow, has_violation in sections:
+        for entry in allow.entries:
+            single = AllowList((entry,))
+            matched = [f for f in ctx.files if single.matches(f)]
+            if not matched:
+                findings.append(
+                    Finding(
+                        entry.source,
+                        entry.line,
+                        1,
+                        RULE_ID,
+                        f"allow entry `{entry.glob}` of {label} matches no file; remove it",
+                    )
+                )
+                continue
+            shields = False
+            for relpath in matched:
+                scan = scan_of(relpath)
+                if scan is None:
+                    continue
+                try:
+                    shields = has_violation(scan)
+                except ScanSyntaxError:
+                    shields = True  # cannot tell; keep the entry
+                if shields:
+                    break
+            if not shields:
+                findings.append(
+                    Finding(
+                        entry.source,
+                        entry.line,
+                        1,
+                        RULE_ID,
+                        f"allow entry `{entry.glob}` of {label} no longer shields any violation "
+                        f"({len(matched)} file{'s' if len(matched) != 1 else ''} matched); "
+                        "remove it",
+                    )
+                )
+    return findings
+
+
+RULE = register(
+    RepoRule(
+        id=RULE_ID,
+        summary="allow entries of forbidden-import and torch-cuda still shield a violation",
+        check=check,
+    )
+)

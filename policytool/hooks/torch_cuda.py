@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``torch-cuda``: banned ``torch.cuda`` APIs are not used outside allowed paths.
+
+The default set is the device, memory, synchronize and seed calls that have a
+``torch.accelerator`` (or platform) equivalent; each finding names the replacement.
+Uses are found through every alias: ``torch.cuda.f``, ``import torch as t; t.cuda.f``,
+``from torch import cuda [as c]; c.f``, ``import torch.cuda as tc; tc.f``,
+``from torch.cuda import f [as g]; g(...)`` and ``with torch.cuda.device(i):``.
+An attribute use is reported whether it is called or passed on
+(``fn = torch.cuda.synchronize``), except ``torch.cuda.device``, a class that is
+reported only when called (``with torch.cuda.device(i):``), not in annotations; a
+name imported from ``torch.cuda`` is reported where it is called. Aliases are
+resolved per file (an import anywhere in the file binds its name for the whole
+file). Comments and strings never count.
+"""
+
+from __future__ import annotations
+
+from policytool.allowlist import AllowList, allow_entries, is_allowed
+from policytool.config import Config
+from policytool.findings import Finding
+from policytool.pyscan import FileScan, ScanSyntaxError, scan_of, word_regex
+from policytool.rules import FileRule, SourceFile, register
+
+RULE_ID = "torch-cuda"
+PYTHON_KINDS = frozenset({"python", "stub"})
+
+_SEED_HINT = "torch.manual_seed(), which seeds every device (or the platform's seed helper)"
+
+# torch.cuda API -> what to use instead.
+DEFAULT_BANNED: dict[str, str] = {
+    "empty_cache": "torch.accelerator.empty_cache()",
+    "synchronize": "torch.accelerator.synchronize()",
+    "device_count": "torch.accelerator.device_count()",
+    "current_device": "torch.accelerator.current_device_index()",
+    "set_device": "torch.accelerator.set_device_index()",
+    "device": "the torch.accelerator.device_index() context manager",
+    "memory_allocated": "torch.accelerator.memory_allocated()",
+    "memory_reserved": "torch.accelerator.memory_reserved()",
+    "max_memory_allocated": "torch.accelerator.max_memory_allocated()",
+    "max_memory_reserved": "torch.accelerator.max_memory_reserved()",
+    "reset_peak_memory_stats": "torch.accelerator.reset_peak_memory_stats()",
+    "memory_stats": "torch.accelerator.memory_stats()",
+    "mem_get_info": "torch.accelerator.get_memory_info() (or current_platform.mem_get_info())",
+    "manual_seed": _SEED_HINT,
+    "manual_seed_all": _SEED_HINT,
+}
+
+# Classes in the default set: a call or ``with`` is a use, a type annotation is not.
+CALL_ONLY = frozenset({"device"})
+
+_TORCH_TOKENS = word_regex({"torch"})
+
+
+def banned_apis(config: Config) -> dict[str, str]:
+    """The banned API -> hint mapping in force (the configured one, else the default)."""
+    return dict(config.torch_cuda.banned) if config.torch_cuda.banned else dict(DEFAULT_BANNED)
+
+
+def allows(config: Config) -> AllowList:
+    """The allow entries of ``[tool.policytool.torch-cuda]``."""
+    section = config.torch_cuda
+    return allow_entries(config, section.allow, section.allowlist_file)
+
+
+def _message(api: str, hint: str, spelled: str) -> str:
+    return f"`{spelled}` is a banned torch.cuda API (torch.cuda.{api}); use {hint}"
+
+
+def violations(scan: FileScan, config: Config) -> list[Finding]:
+    """Every use of a banned API in the file, allow globs not applied.
+
+    Raises :class:`ScanSyntaxError` when an import statement cannot be read because
+    the file does not parse.
+    """
+    banned = banned_apis(config)
+    if not banned:
+        return []
+    torch_names = {"torch"}
+    cuda_names: set[str] = set()
+    func_names: dict[str, str] = {}
+    for imported in scan.imports(_TORCH_TOKENS):
+        name = imported.name
+        if imported.kind == "import":
+            if imported.bound is not None and (name == "torch" or name.startswith("torch.")):
+                if imported.bound != name.split(".")[0] and name == "torch.cuda":
+                    cuda_names.add(imported.bound)  # import torch.cuda as tc
+                elif imported.bound != name.split(".")[0] and name == "torch":
+                    torch_names.add(imported.bound)  # import torch as t
+        elif imported.kind == "member" and imported.bound is not None:
+            if name == "torch.cuda":
+                cuda_names.add(imported.bound)  # from torch import cuda [as c]
+            elif name.startswith("torch.cuda.") and name.count(".") == 2:
+                api = name.rsplit(".", 1)[1]
+                if api in banned:
+                    func_names[imported.bound] = api  # from torch.cuda import f [as g]
+        elif imported.kind == "from" and imported.star and imported.name == "torch.cuda":
+            func_names.update({api: api for api in banned})
+    findings: list[Finding] = []
+    for use in scan.attribute_uses(b"cuda"):
+        if (
+            use.attr in banned
+            and use.base in torch_names
+            and (use.call or use.attr not in CALL_ONLY)
+        ):
+            spelled = f"{use.base}.cuda.{use.attr}"
+            findings.append(
+                Finding(
+                    scan.relpath,
+                    use.line,
+                    use.col,
+                    RULE_ID,
+                    _message(use.attr, banned[use.attr], spelled),
+                )
+            )
+    for alias in sorted(cuda_names):
+        for use in scan.attribute_uses(alias.encode()):
+            if use.attr in banned and use.base is None and (use.call or use.attr not in CALL_ONLY):
+                findings.append(
+                    Finding(
+                        scan.relpath,
+                        use.line,
+                        use.col,
+                        RULE_ID,
+                        _message(use.attr, banned[use.attr], f"{alias}.{use.attr}"),
+                    )
+                )
+    for name, api in sorted(func_names.items()):
+        for use in scan.called_names(name.encode()):
+            findings.append(
+                Finding(scan.relpath, use.line, use.col, RULE_ID, _message(api, banned[api], name))
+            )
+    return findings
+
+
+def check(source: SourceFile, config: Config) -> list[Finding]:
+    """Findings for one file."""
+    try:
+        return violations(scan_of(source), config)
+    except ScanSyntaxError as exc:
+        return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
+
+
+def prefilter(data: bytes, config: Config) -> bool:
+    """Every alias form spells ``cuda`` somewhere in the file."""
+    return b"cuda" in data
+
+
+def applies(relpath: str, config: Config) -> bool:
+    """Whether the file is outside the allow globs."""
+    return not is_allowed(relpath, allows(config))
+
+
+def _kinds(config: Config) -> frozenset[str]:
+    return PYTHON_KINDS
+
+
+RULE = register(
+    FileRule(
+        id=RULE_ID,
+        summary="banned torch.cuda device/memory/sync/seed APIs are not used outside allow globs",
+        check=check,
+        kinds=_kinds,
+        prefilter=prefilter,
+        applies=applies,
+    )
+)

@@ -1,0 +1,477 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""One fast, exact pass over a Python file's imports, shared by the import rules.
+
+Parsing every file with :mod:`ast` costs far too much on a big tree, so this module
+parses only the statements that can matter:
+
+1. every ``import`` keyword is found with ``bytes.find``; its logical line (backslash
+   continuations and open brackets followed) is kept only when it mentions one of the
+   caller's tokens (``pickle``, ``torch``...);
+2. a kept position is confirmed to be code, not a comment or string, with a scan of
+   strings and comments that runs only up to the last position asked about;
+3. the statement alone (``from x import (...)`` or ``import a, b``) is parsed with
+   :func:`ast.parse` and its nodes are mapped back to true file lines and columns.
+
+If a statement snippet does not parse on its own, the whole file is parsed instead
+(``syntax_error`` is set when that fails too). Calls ``importlib.import_module("x")``
+and ``__import__("x")`` with a literal name are read the same way. A :class:`FileScan`
+is memoised for the file being checked so several rules share one pass.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from policytool.rules import SourceFile
+
+# Strings (triple-quoted first) and comments: the parts of a file that are not code.
+# String prefixes (r, b, f...) do not change where a literal ends, so they are not needed.
+_NOT_CODE = re.compile(
+    rb"""\#[^\r\n]*"""
+    rb'''|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'''
+    rb"""|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"""
+    rb"""|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"?"""
+    rb"""|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*'?""",
+    re.S,
+)
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_FROM_RE = re.compile(rb"(?<![\w.])from\b")
+# After ``import_module`` / ``__import__``: ``("name"`` then ``,`` or ``)``.
+_CALL_ARG_RE = re.compile(rb"""\s*\(\s*(['"])([A-Za-z_][\w.]*)\1\s*[,)]""")
+_IMPORTLIB_BEFORE_RE = re.compile(rb"(?<![\w.])importlib\s*\.\s*\Z")
+_IDENT_BEFORE_RE = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*\Z")
+_ATTR_AFTER_RE = re.compile(rb"\s*\.\s*([A-Za-z_]\w*)")
+_CALL_AFTER_RE = re.compile(rb"\s*\(")
+_DEF_BEFORE_RE = re.compile(rb"\b(?:def|class)\s+\Z")
+
+# How far a statement snippet is extended when its brackets look unbalanced.
+_MAX_EXTRA_LINES = 200
+
+
+@dataclass(frozen=True)
+class ImportedName:
+    """One dotted module name a file imports, where, and what name it binds.
+
+    ``kind`` is ``import`` (``import a.b [as c]``), ``from`` (the module of
+    ``from x import ...``), ``member`` (``x.y`` of ``from x import y``: a submodule
+    or an attribute) or ``call`` (``importlib.import_module("x")``/``__import__``).
+    ``bound`` is the local name it binds (None for the ``from`` module and calls);
+    ``star`` marks ``from x import *``.
+    """
+
+    name: str
+    kind: str
+    line: int
+    col: int
+    bound: str | None = None
+    star: bool = False
+
+
+@dataclass(frozen=True)
+class Use:
+    """A code occurrence of ``<base>.<attr>`` or of a bare called name."""
+
+    base: str | None
+    attr: str
+    line: int
+    col: int
+    call: bool
+
+
+class ScanSyntaxError(Exception):
+    """The file does not parse; ``line``/``col`` are 1-based."""
+
+    def __init__(self, message: str, line: int, col: int) -> None:
+        super().__init__(message)
+        self.line = line
+        self.col = col
+
+
+@dataclass
+class FileScan:
+    """Lazily computed facts about one Python file's bytes."""
+
+    relpath: str
+    data: bytes
+    # The file's absolute path (str or Path); only relative imports need it.
+    abspath: str | Path | None = None
+    _spans_start: list[int] = field(default_factory=list)
+    _spans_end: list[int] = field(default_factory=list)
+    _mask_iter: Iterator[re.Match[bytes]] | None = None
+    _mask_done_to: int = -1
+    _keywords: list[tuple[int, int, int]] | None = None
+    _parsed: dict[int, list[ImportedName]] = field(default_factory=dict)
+    _calls: list[ImportedName] | None = None
+    _tree: ast.Module | None = None
+    _tree_imports: list[ImportedName] | None = None
+
+    # ----- code / not code -------------------------------------------------------------
+
+    def is_code(self, pos: int) -> bool:
+        """Whether byte ``pos`` is outside every string literal and comment."""
+        if self._mask_iter is None:
+            self._mask_iter = _NOT_CODE.finditer(self.data)
+        while self._mask_done_to <= pos:
+            match = next(self._mask_iter, None)
+            if match is None:
+                self._mask_done_to = len(self.data) + 1
+                break
+            self._spans_start.append(match.start())
+            self._spans_end.append(match.end())
+            self._mask_done_to = match.end()
+        index = bisect.bisect_right(self._spans_start, pos) - 1
+        return index < 0 or pos >= self._spans_end[index]
+
+    # ----- positions ---------------------------------------------------------------------
+
+    def line_col(self, pos: int) -> tuple[int, int]:
+        """1-based line and (character) column of byte offset ``pos``."""
+        line = self.data.count(b"\n", 0, pos) + 1
+        start = self.data.rfind(b"\n", 0, pos) + 1
+        prefix = self.data[start:pos]
+        col = len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
+        return line, col + 1
+
+    # ----- import statements -------------------------------------------------------------
+
+    def _logical_line(self, pos: int) -> tuple[int, int]:
+        """Start and end byte offsets of the logical line around ``pos``."""
+        data = self.data
+        start = data.rfind(b"\n", 0, pos) + 1
+        while start >= 2 and data[start - 2 : start] == b"\\\n":
+            start = data.rfind(b"\n", 0, start - 2) + 1
+        while start >= 3 and data[start - 3 : start] == b"\\\r\n":
+            start = data.rfind(b"\n", 0, start - 3) + 1
+        end = data.find(b"\n", pos)
+        extra = 0
+        while end != -1 and extra < _MAX_EXTRA_LINES:
+            chunk = data[start:end].rstrip(b"\r")
+            opened = chunk.count(b"(") + chunk.count(b"[") + chunk.count(b"{")
+            closed = chunk.count(b")") + chunk.count(b"]") + chunk.count(b"}")
+            if not chunk.endswith(b"\\") and opened <= closed:
+                break
+            end = data.find(b"\n", end + 1)
+            extra += 1
+        return start, len(data) if end == -1 else end
+
+    def keywords(self) -> list[tuple[int, int, int]]:
+        """``(keyword position, statement lower bound, logical line end)`` of every ``import``.
+
+        The lower bound is the logical line's start, or the previous ``import`` keyword
+        on the same logical line (``import a; from b import c``).
+        """
+        if self._keywords is None:
+            data = self.data
+            found: list[tuple[int, int, int]] = []
+            pos = data.find(b"import")
+            end = -1
+            low = 0
+            while pos != -1:
+                after = pos + 6
+                if (pos == 0 or data[pos - 1] not in _WORD) and (
+                    after >= len(data) or data[after] not in _WORD
+                ):
+                    if pos >= end:
+                        low = data.rfind(b"\n", 0, pos) + 1
+                        end = data.find(b"\n", pos)
+                        if end == -1:
+                            end = len(data)
+                        if (
+                            data[low:end].rstrip(b"\r").endswith(b"\\")
+                            or data[max(0, low - 3) : max(0, low - 1)].rstrip(b"\r").endswith(b"\\")
+                            or data.count(b"(", low, end) > data.count(b")", low, end)
+                        ):
+                            low, end = self._logical_line(pos)
+                    found.append((pos, low, end))
+                    low = after
+                pos = data.find(b"import", after)
+            self._keywords = found
+        return self._keywords
+
+    def imports(self, tokens: re.Pattern[bytes]) -> list[ImportedName]:
+        """Import statements whose logical line matches ``tokens`` (a word regex).
+
+        Raises :class:`ScanSyntaxError` when a needed statement cannot be parsed
+        because the file itself does not parse.
+        """
+        if self._tree_imports is not None:
+            return [
+                i
+                for i in self._tree_imports
+                if tokens.search(i.name.encode()) or (i.bound and tokens.search(i.bound.encode()))
+            ]
+        result: list[ImportedName] = []
+        for pos, start, end in self.keywords():
+            if not tokens.search(self.data, start, end):
+                continue
+            if pos not in self._parsed:
+                if not self.is_code(pos):
+                    self._parsed[pos] = []
+                    continue
+                parsed = self._parse_statement(pos, start, end)
+                if parsed is None:
+                    return self._fall_back_to_tree(tokens)
+                self._parsed[pos] = parsed
+            result.extend(self._parsed[pos])
+        return result
+
+    def _parse_statement(self, pos: int, start: int, end: int) -> list[ImportedName] | None:
+        """The names imported by the statement whose ``import`` keyword is at ``pos``."""
+        data = self.data
+        stmt = pos
+        for match in _FROM_RE.finditer(data, start, pos):
+            if self.is_code(match.start()):
+                stmt = match.start()
+        # Only the statement of this keyword: ``a = 1; import b`` starts at ``import``.
+        snippet = data[stmt:end]
+        for _ in range(4):
+            try:
+                tree = ast.parse(snippet)
+            except (SyntaxError, ValueError):
+                # Odd bracket counts (a bracket in a comment): try a few more lines.
+                nxt = data.find(b"\n", stmt + len(snippet) + 1)
+                if nxt == -1 or stmt + len(snippet) >= len(data):
+                    return None
+                snippet = data[stmt:nxt]
+                continue
+            if not tree.body or not isinstance(tree.body[0], (ast.Import, ast.ImportFrom)):
+                return None
+            return self._names_of(tree.body[0], stmt, snippet)
+        return None
+
+    def _abs(self, base: int, snippet: bytes, lineno: int, col: int) -> int:
+        """Byte offset in the file of (``lineno``, ``col``) inside ``snippet`` at ``base``."""
+        offset = 0
+        for _ in range(lineno - 1):
+            offset = snippet.index(b"\n", offset) + 1
+        return base + offset + col
+
+    def _names_of(
+        self, node: ast.Import | ast.ImportFrom, base: int, snippet: bytes
+    ) -> list[ImportedName]:
+        names: list[ImportedName] = []
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                line, col = self.line_col(self._abs(base, snippet, alias.lineno, alias.col_offset))
+                bound = alias.asname or alias.name.split(".")[0]
+                names.append(ImportedName(alias.name, "import", line, col, bound))
+            return names
+        module = self.resolve(node.module, node.level)
+        line, col = self.line_col(self._abs(base, snippet, node.lineno, node.col_offset))
+        star = any(a.name == "*" for a in node.names)
+        names.append(ImportedName(module, "from", line, col, None, star))
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            line, col = self.line_col(self._abs(base, snippet, alias.lineno, alias.col_offset))
+            member = f"{module}.{alias.name}" if module else alias.name
+            names.append(ImportedName(member, "member", line, col, alias.asname or alias.name))
+        return names
+
+    def resolve(self, module: str | None, level: int) -> str:
+        """The absolute module of ``from <level dots><module> import``, for this file."""
+        if level == 0:
+            return module or ""
+        package = _package_of(self.relpath, self.abspath)
+        parts = package.split(".") if package else []
+        if level - 1 > len(parts):
+            parts = []
+        else:
+            parts = parts[: len(parts) - (level - 1)]
+        if module:
+            parts.append(module)
+        return ".".join(parts)
+
+    # ----- fallback: the whole file ------------------------------------------------------
+
+    def tree(self) -> ast.Module:
+        """The whole parsed file; raises :class:`ScanSyntaxError`."""
+        if self._tree is None:
+            try:
+                self._tree = ast.parse(self.data, filename=self.relpath)
+            except SyntaxError as exc:
+                raise ScanSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
+            except ValueError as exc:  # NUL bytes and the like
+                raise ScanSyntaxError(str(exc), 1, 1) from None
+        return self._tree
+
+    def _fall_back_to_tree(self, tokens: re.Pattern[bytes]) -> list[ImportedName]:
+        tree = self.tree()
+        found: list[ImportedName] = []
+        lines = self.data.split(b"\n")
+        line_starts = [0]
+        for line in lines[:-1]:
+            line_starts.append(line_starts[-1] + len(line) + 1)
+
+        def position(lineno: int, col: int) -> tuple[int, int]:
+            return self.line_col(line_starts[lineno - 1] + col)
+
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    found.append(
+                        ImportedName(
+                            alias.name, "import", *position(alias.lineno, alias.col_offset), bound
+                        )
+                    )
+            elif isinstance(node, ast.ImportFrom):
+                module = self.resolve(node.module, node.level)
+                star = any(a.name == "*" for a in node.names)
+                found.append(
+                    ImportedName(
+                        module, "from", *position(node.lineno, node.col_offset), None, star
+                    )
+                )
+                for alias in node.names:
+                    if alias.name != "*":
+                        member = f"{module}.{alias.name}" if module else alias.name
+                        found.append(
+                            ImportedName(
+                                member,
+                                "member",
+                                *position(alias.lineno, alias.col_offset),
+                                alias.asname or alias.name,
+                            )
+                        )
+        found.sort(key=lambda i: (i.line, i.col))
+        self._tree_imports = found
+        return self.imports(tokens)
+
+    # ----- import calls ------------------------------------------------------------------
+
+    def import_calls(self) -> list[ImportedName]:
+        """``importlib.import_module("x")`` / ``import_module("x")`` / ``__import__("x")``."""
+        if self._calls is None:
+            data = self.data
+            calls: list[ImportedName] = []
+            for needle in (b"import_module", b"__import__"):
+                pos = data.find(needle)
+                while pos != -1:
+                    after = pos + len(needle)
+                    ok = (pos == 0 or data[pos - 1] not in _WORD) and (
+                        after >= len(data) or data[after] not in _WORD
+                    )
+                    match = _CALL_ARG_RE.match(data, after) if ok else None
+                    start = pos
+                    if match is not None and needle == b"import_module":
+                        prev = _IMPORTLIB_BEFORE_RE.search(data, max(0, pos - 64), pos)
+                        if prev is not None:
+                            start = prev.start()
+                        elif data[max(0, pos - 64) : pos].rstrip().endswith(b"."):
+                            match = None  # some other object's import_module
+                    if match is not None and self.is_code(pos):
+                        name = match.group(2).decode("ascii")
+                        calls.append(ImportedName(name, "call", *self.line_col(start)))
+                    pos = data.find(needle, after)
+            calls.sort(key=lambda i: (i.line, i.col))
+            self._calls = calls
+        return self._calls
+
+    # ----- attribute uses ----------------------------------------------------------------
+
+    def attribute_uses(self, name: bytes) -> list[Use]:
+        """Code occurrences of the word ``name``, as ``<base>.name.<attr>`` or ``name.<attr>``.
+
+        For each occurrence followed by ``.attr``, the identifier before it (if any,
+        ``base`` in ``base.name.attr``) is returned with ``attr``; ``col`` is where
+        the whole expression starts.
+        """
+        data = self.data
+        uses: list[Use] = []
+        pos = data.find(name)
+        size = len(name)
+        while pos != -1:
+            after = pos + size
+            if (pos == 0 or data[pos - 1] not in _WORD) and (
+                after >= len(data) or data[after] not in _WORD
+            ):
+                attr = _ATTR_AFTER_RE.match(data, after)
+                if attr is not None:
+                    before = _IDENT_BEFORE_RE.search(data, max(0, pos - 80), pos)
+                    start = before.start(1) if before is not None else pos
+                    base = before.group(1).decode("ascii") if before is not None else None
+                    if before is None and data[max(0, pos - 64) : pos].rstrip().endswith(b"."):
+                        base = "."  # an attribute of some expression: not a module name
+                    if self.is_code(pos):
+                        call = _CALL_AFTER_RE.match(data, attr.end()) is not None
+                        uses.append(
+                            Use(base, attr.group(1).decode("ascii"), *self.line_col(start), call)
+                        )
+            pos = data.find(name, after)
+        return uses
+
+    def called_names(self, name: bytes) -> list[Use]:
+        """Code calls ``name(...)`` of a bare name (not an attribute, not its ``def``)."""
+        data = self.data
+        uses: list[Use] = []
+        pos = data.find(name)
+        size = len(name)
+        while pos != -1:
+            after = pos + size
+            if (pos == 0 or data[pos - 1] not in _WORD) and (
+                after >= len(data) or data[after] not in _WORD
+            ):
+                if _CALL_AFTER_RE.match(data, after) is not None:
+                    head = data[max(0, pos - 64) : pos]
+                    if not head.rstrip().endswith(b".") and _DEF_BEFORE_RE.search(head) is None:
+                        if self.is_code(pos):
+                            uses.append(Use(None, name.decode("ascii"), *self.line_col(pos), True))
+            pos = data.find(name, after)
+        return uses
+
+
+_PACKAGE_CACHE: dict[tuple[str, str], str] = {}
+
+
+def _package_of(relpath: str, path: str | Path | None) -> str:
+    """The dotted package a file belongs to (for relative imports).
+
+    The package starts at the highest directory of an unbroken chain of
+    ``__init__.py`` files above the file; without any, at the file's directory
+    relative to the repository root.
+    """
+    directory = os.path.dirname(relpath)
+    text = os.fspath(path) if path is not None else ""
+    root = text[: -len(relpath)] if text.endswith(relpath) else ""
+    key = (root, directory)
+    if key in _PACKAGE_CACHE:
+        return _PACKAGE_CACHE[key]
+    parts = directory.split("/") if directory else []
+    keep = len(parts)
+    if root:
+        top = len(parts)
+        while top > 0 and os.path.isfile(os.path.join(root, *parts[:top], "__init__.py")):
+            top -= 1
+        if top < len(parts):
+            parts = parts[top:]
+        keep = len(parts)
+    package = ".".join(parts[:keep])
+    _PACKAGE_CACHE[key] = package
+    return package
+
+
+def word_regex(words: set[str] | frozenset[str]) -> re.Pattern[bytes]:
+    """A bytes regex matching any of ``words`` as a whole identifier."""
+    alternatives = b"|".join(re.escape(w.encode()) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rb"(?<![\w])(?:" + alternatives + rb")(?![\w])")
+
+
+_LAST: tuple[SourceFile, bytes, FileScan] | None = None
+
+
+def scan_of(source: SourceFile) -> FileScan:
+    """The :class:`FileScan` of ``source``, shared by every rule checking it."""
+    global _LAST
+    if _LAST is not None and _LAST[0] is source and _LAST[1] is source.data:
+        return _LAST[2]
+    scan = FileScan(source.relpath, source.data, source.abspath)
+    _LAST = (source, source.data, scan)
+    return scan
