@@ -623,3 +623,23 @@ def test_pyproject_fix_prefers_the_lock_compiling_that_list(repo: Repo, run: Run
     assert 'dependencies = ["alpha>=1"]' in repo.read("pyproject.toml").decode()
     assert where(result) == ["pyproject.toml:4:17"]
     assert "locks disagree" in result.out
+
+
+def test_pyproject_ignore_comment_and_trigger(repo: Repo, run: Run) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "demo"\nversion = "0"\ndependencies = [\n'
+        '  "alpha>=1",  # policytool: ignore[floating-pin]\n'
+        '  "beta>=1",\n]\n\n'
+        '[tool.policytool.floating-pin]\npyproject = ["dependencies"]\n\n' + LOCK_CONFIG,
+    )
+    repo.write("requirements/test.lock", LOCK)
+    repo.write("src/mod.py", "x = 1\n")
+    repo.commit()
+    assert run("check", "--only", "floating-pin", "src/mod.py").code == 0
+    result = run("fix", "--only", "floating-pin", "pyproject.toml")
+    assert result.code == 1 and "fixed pyproject.toml" in result.err
+    text = repo.read("pyproject.toml").decode()
+    assert '"alpha>=1",  # policytool: ignore[floating-pin]' in text
+    assert '"beta==2.0.1",' in text
+    assert run("check", "--only", "floating-pin", "pyproject.toml").code == 0
