@@ -142,6 +142,7 @@ class BumpBody:
 
 
 def _version(value: str | None) -> str:
+    """A version for the table; ``(none)`` for an added or removed package."""
     return value if value is not None else "(none)"
 
 
@@ -187,6 +188,7 @@ def jobs_checklist(jobs: Mapping[str, Sequence[str]]) -> str:
 
 
 def _locks_list(locks: Sequence[str]) -> str:
+    """The bullet list of regenerated locks."""
     if not locks:
         return "_No lock was regenerated._"
     return "\n".join(f"- `{name}`" for name in locks)
@@ -211,6 +213,7 @@ def render_bump_body(template: str, body: BumpBody) -> str:
     }
 
     def substitute(match: re.Match[str]) -> str:
+        """The value of one placeholder, or the placeholder itself when unknown."""
         return values.get(match.group(1), match.group(0))
 
     return _PLACEHOLDER_RE.sub(substitute, template)

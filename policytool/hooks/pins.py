@@ -238,10 +238,12 @@ class Verdict:
 
 
 def _is_url(text: str) -> bool:
+    """Whether ``text`` is a bare URL or VCS requirement."""
     return bool(_SCHEME_RE.match(text)) or text.startswith(_VCS_PREFIXES)
 
 
 def _is_local_path(text: str) -> bool:
+    """Whether ``text`` names a local directory or archive (pip treats it as a path)."""
     bare = text.split(";", 1)[0].strip()
     bare = re.sub(r"\[[^\]]*\]$", "", bare)
     return (
@@ -289,6 +291,7 @@ def judge(text: str, hashed_by_option: bool = False, editable: bool = False) -> 
 
 
 def _specifier_verdict(shown: str, req: Requirement) -> Verdict | None:
+    """The verdict on a named requirement's version specifier."""
     specs = list(req.specifier)
     for spec in specs:
         if spec.operator == "===" or (spec.operator == "==" and not spec.version.endswith(".*")):
@@ -402,6 +405,7 @@ class LockIndex:
     _cache: dict[str, dict[str, set[str]]] = field(default_factory=dict)
 
     def _versions(self, lock: LockConfig) -> dict[str, set[str]]:
+        """The versions lock ``lock`` holds (read once)."""
         if lock.name not in self._cache:
             self._cache[lock.name] = read_lock_versions(self.root / lock.output)
         return self._cache[lock.name]
@@ -496,6 +500,7 @@ class PyprojectItem:
 
 
 def _norm(name: str) -> str:
+    """PEP 503/685 normalized name, for extras and group names."""
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
@@ -521,6 +526,7 @@ def _arrays(
     seen: set[str] = set()
 
     def add(label: str, value: object) -> None:
+        """Record an array under ``label`` once."""
         if label not in seen and isinstance(value, Array):
             seen.add(label)
             found.append((label, value))
@@ -557,6 +563,7 @@ def _arrays(
 
 
 def _string_items(arrays: Sequence[tuple[str, Array]]) -> list[tuple[str, int, String]]:
+    """(label, index, item) of every string item of the arrays."""
     from tomlkit.items import String
 
     out = []
@@ -604,6 +611,7 @@ def _locate(text: str, specs: Sequence[ListSpec]) -> dict[tuple[str, int], tuple
 
 
 def _parse_toml(text: str, where: Path | str) -> TOMLDocument:
+    """tomlkit document of ``text``; invalid TOML is a PolicyError naming ``where``."""
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
@@ -713,6 +721,7 @@ class Problem:
 
 
 def _decode(data: bytes) -> str:
+    """UTF-8 text of ``data`` without a BOM; raises UnicodeDecodeError."""
     return (data[len(BOM) :] if data.startswith(BOM) else data).decode("utf-8")
 
 
@@ -720,6 +729,7 @@ class _Analysis:
     """Walks the configured files once and collects problems."""
 
     def __init__(self, config: Config) -> None:
+        """Start an analysis of ``config``'s repository."""
         self.config = config
         self.root = config.root
         self.locks = LockIndex(self.root, config.lock)
@@ -729,6 +739,7 @@ class _Analysis:
     def _problem(self, path: str, line: int, col: int, verdict: Verdict, sources: Sequence[str],
                  entry: ReqEntry | None = None, text: str | None = None,
                  label: str | None = None, index: int = -1) -> None:
+        """Record a problem, with the lock version to pin to when there is one."""
         replacement = None
         message = verdict.message
         if verdict.name is not None:
@@ -776,6 +787,7 @@ class _Analysis:
             self._include(relpath, include, sources)
 
     def _include(self, relpath: str, include: Include, sources: tuple[str, ...]) -> None:
+        """Follow one ``-r``/``-c`` include, or record why it cannot be followed."""
         option = f"-{include.kind} {include.target}"
         if _SCHEME_RE.match(include.target):
             self.problems.append(Problem(relpath, include.line, include.col,
@@ -818,6 +830,7 @@ class _Analysis:
 
 
 def _relpath(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` (its name when outside)."""
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
@@ -874,6 +887,7 @@ def _ignored(line_text: str) -> bool:
 
 
 def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem]) -> bool:
+    """Apply the problems' replacements to one requirement file; whether it changed."""
     path = root / relpath
     data = path.read_bytes()
     text = _decode(data)
@@ -894,6 +908,7 @@ def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem])
 
 
 def _fix_pyproject(source: Path, config: Config, problems: Sequence[Problem]) -> bool:
+    """Apply the problems' replacements to the pyproject lists; whether it changed."""
     data = source.read_bytes()
     text = _decode(data)
     lines = text.splitlines()
