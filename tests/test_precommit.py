@@ -126,17 +126,27 @@ def test_drifted_config_is_caught_at_the_right_lines(drifted: Repo, run: Run) ->
     result = run("check", ONLY)
     assert result.code == 1
     path = ".pre-commit-config.yaml"
-    assert rule_lines(result.out, "precommit-final-hook") == [(path, line_of(DRIFTED, "id: suggestion"))]
-    assert rule_lines(result.out, "precommit-default-stages") == [(path, line_of(DRIFTED, "repos:"))]
-    assert rule_lines(result.out, "precommit-manual-only") == [(path, line_of(DRIFTED, "id: mypy-3.10"))]
+    assert rule_lines(result.out, "precommit-final-hook") == [
+        (path, line_of(DRIFTED, "id: suggestion"))
+    ]
+    assert rule_lines(result.out, "precommit-default-stages") == [
+        (path, line_of(DRIFTED, "repos:"))
+    ]
+    assert rule_lines(result.out, "precommit-manual-only") == [
+        (path, line_of(DRIFTED, "id: mypy-3.10"))
+    ]
     assert rule_lines(result.out, "precommit-required") == [(path, line_of(DRIFTED, "repos:"))]
     assert "markdownlint-cli2" in result.out
     assert rule_lines(result.out, "precommit-rev") == [(path, line_of(DRIFTED, "typos-dict"))]
-    assert "'suggestion' must be the last hook but 1 run after it (check-pickle-imports)" in result.out
+    assert (
+        "'suggestion' must be the last hook but 1 run after it (check-pickle-imports)" in result.out
+    )
     assert rule_lines(result.out, "precommit-config") == []
 
 
-def test_fix_keeps_comments_anchors_key_order_and_passes_second_run(drifted: Repo, run: Run) -> None:
+def test_fix_keeps_comments_anchors_key_order_and_passes_second_run(
+    drifted: Repo, run: Run
+) -> None:
     result = run("fix", ONLY)
     assert result.code == 1
     assert "fixed .pre-commit-config.yaml" in result.err
@@ -144,17 +154,30 @@ def test_fix_keeps_comments_anchors_key_order_and_passes_second_run(drifted: Rep
     assert precommit_accepts(drifted.root / ".pre-commit-config.yaml") is None
     assert comments(text) == comments(DRIFTED)
     assert "x-mypy: &mypy_common" in text and "<<: *mypy_common" in text
-    assert hook_order(text) == ["typos", "ruff-check", "ruff-format", "mypy-3.10", "check-pickle-imports", "suggestion"]
+    assert hook_order(text) == [
+        "typos",
+        "ruff-check",
+        "ruff-format",
+        "mypy-3.10",
+        "check-pickle-imports",
+        "suggestion",
+    ]
     # The comment above suggestion moved with it; the one above the next hook stayed.
     assert "      # Keep `suggestion` last\n      - id: suggestion\n" in text
-    assert "      # Insert new entries above the `suggestion` entry\n      - id: check-pickle-imports\n" in text
+    assert (
+        "      # Insert new entries above the `suggestion` "
+        "entry\n      - id: check-pickle-imports\n" in text
+    )
     before, after = hook_keys(DRIFTED), hook_keys(text)
     for hook_id, keys in before.items():
         assert [k for k in after[hook_id] if k != "stages"] == keys
     assert after["mypy-3.10"] == ["id", "stages", "name", "args"]
     assert "default_stages: [pre-commit, manual]\nrepos:\n" in text
     # What is left is not fixable: the required hook and the rev.
-    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {"precommit-required", "precommit-rev"}
+    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {
+        "precommit-required",
+        "precommit-rev",
+    }
     second = run("fix", FIXABLE)
     assert second.code == 0, second.out + second.err
     assert drifted.read(".pre-commit-config.yaml").decode() == text
@@ -188,7 +211,10 @@ repos:
   - id: trailing-whitespace   # trims
   - id: end-of-file-fixer
 """
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n')
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n',
+    )
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     assert run("check", ONLY).code == 1
@@ -212,7 +238,9 @@ repos:
     assert run("check", ONLY).code == 0
 
 
-def test_final_local_hook_before_a_remote_repo_gets_its_own_local_entry(repo: Repo, run: Run) -> None:
+def test_final_local_hook_before_a_remote_repo_gets_its_own_local_entry(
+    repo: Repo, run: Run
+) -> None:
     config = """\
 repos:
   - repo: local
@@ -230,7 +258,10 @@ repos:
     hooks:
       - id: trailing-whitespace
 """
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n')
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n',
+    )
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     assert run("fix", ONLY).code == 1
@@ -264,10 +295,14 @@ def test_fix_keeps_crlf_and_bom(repo: Repo, run: Run) -> None:
 
 def test_flow_style_hooks_are_reported_but_left_byte_identical(repo: Repo, run: Run) -> None:
     config = (
-        "repos:\n  - repo: local\n    hooks: [{id: suggestion, name: s, entry: echo, language: system},"
+        "repos:\n  - repo: local\n    hooks: [{id: "
+        "suggestion, name: s, entry: echo, language: system},"
         " {id: b, name: b, entry: echo, language: system}]\n"
     )
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n')
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\ndefault-stages = []\n',
+    )
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     result = run("fix", ONLY)
@@ -277,8 +312,10 @@ def test_flow_style_hooks_are_reported_but_left_byte_identical(repo: Repo, run: 
 
 
 def test_default_stages_missing_manual_is_extended(repo: Repo, run: Run) -> None:
-    config = "default_stages: [commit]  # legacy name\nrepos:\n  - repo: local\n    hooks:\n" \
-             "      - id: a\n        name: a\n        entry: echo\n        language: system\n"
+    config = (
+        "default_stages: [commit]  # legacy name\nrepos:\n  - repo: local\n    hooks:\n"
+        "      - id: a\n        name: a\n        entry: echo\n        language: system\n"
+    )
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     result = run("check", ONLY)
@@ -292,13 +329,17 @@ def test_default_stages_missing_manual_is_extended(repo: Repo, run: Run) -> None
 
 
 def test_block_style_default_stages_is_replaced(repo: Repo, run: Run) -> None:
-    config = "default_stages:\n- pre-commit\nrepos:\n- repo: local\n  hooks:\n" \
-             "  - id: a\n    name: a\n    entry: echo\n    language: system\n"
+    config = (
+        "default_stages:\n- pre-commit\nrepos:\n- repo: local\n  hooks:\n"
+        "  - id: a\n    name: a\n    entry: echo\n    language: system\n"
+    )
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     assert run("fix", ONLY).code == 1
-    assert repo.read(".pre-commit-config.yaml").decode().startswith(
-        "default_stages: [pre-commit, manual]\nrepos:\n- repo: local\n"
+    assert (
+        repo.read(".pre-commit-config.yaml")
+        .decode()
+        .startswith("default_stages: [pre-commit, manual]\nrepos:\n- repo: local\n")
     )
     assert run("check", ONLY).code == 0
 
@@ -329,7 +370,10 @@ repos:
 
 
 def test_manual_only_sees_merge_keys_and_unintended_manual_hooks(repo: Repo, run: Run) -> None:
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nmanual-only = ["mypy-3.12", "mypy-3.11", "mypy-3.9"]\n')
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\nmanual-only = ["mypy-3.12", "mypy-3.11", "mypy-3.9"]\n',
+    )
     repo.write(".pre-commit-config.yaml", MANUAL_CONFIG)
     repo.commit()
     result = run("check", ONLY)
@@ -338,7 +382,9 @@ def test_manual_only_sees_merge_keys_and_unintended_manual_hooks(repo: Repo, run
     assert (path, line_of(MANUAL_CONFIG, "id: mypy-3.12")) not in found  # stages from the anchor
     assert (path, line_of(MANUAL_CONFIG, "id: slow-check")) in found
     assert (path, line_of(MANUAL_CONFIG, "id: mypy-3.11")) in found
-    assert "'mypy-3.9' ([tool.policytool.pre-commit] manual-only) is not in the config" in result.out
+    assert (
+        "'mypy-3.9' ([tool.policytool.pre-commit] manual-only) is not in the config" in result.out
+    )
     assert len(found) == 3
     run("fix", ONLY)
     text = repo.read(".pre-commit-config.yaml").decode()
@@ -346,14 +392,24 @@ def test_manual_only_sees_merge_keys_and_unintended_manual_hooks(repo: Repo, run
     assert text.endswith("        stages: [manual]\n")  # mypy-3.11's own stages replaced
     assert comments(text) == comments(MANUAL_CONFIG)
     after = run("check", ONLY)
-    assert {line.split(": ")[1].split()[0] for line in after.out.splitlines()[:-1]} == {"precommit-manual-only"}
-    assert len(rule_lines(after.out, "precommit-manual-only")) == 2  # slow-check and the missing mypy-3.9
+    assert {line.split(": ")[1].split()[0] for line in after.out.splitlines()[:-1]} == {
+        "precommit-manual-only"
+    }
+    assert (
+        len(rule_lines(after.out, "precommit-manual-only")) == 2
+    )  # slow-check and the missing mypy-3.9
 
 
 def test_required_hooks(repo: Repo, run: Run) -> None:
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nrequired = ["a", "shellcheck"]\ndefault-stages = []\n')
-    repo.write(".pre-commit-config.yaml", "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
-               "    entry: echo\n    language: system\n")
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\nrequired = ["a", "shellcheck"]\ndefault-stages = []\n',
+    )
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n- repo: local\n  hooks:\n  - id: a\n    name: a\n"
+        "    entry: echo\n    language: system\n",
+    )
     repo.commit()
     result = run("check", ONLY)
     assert result.code == 1
@@ -398,9 +454,14 @@ def test_rev_scheme_and_minimums(repo: Repo, run: Run) -> None:
     repo.write(".pre-commit-config.yaml", REV_CONFIG)
     repo.commit()
     result = run("check", ONLY)
-    found = dict((line, msg) for (_, line), msg in zip(
-        rule_lines(result.out, "precommit-rev"),
-        [l for l in result.out.splitlines() if " precommit-rev " in l], strict=True))
+    found = dict(
+        (line, msg)
+        for (_, line), msg in zip(
+            rule_lines(result.out, "precommit-rev"),
+            [x for x in result.out.splitlines() if " precommit-rev " in x],
+            strict=True,
+        )
+    )
     assert sorted(found) == [3, 6, 9, 12]
     assert "not a release tag" in found[3]
     assert "older than the configured minimum 'v1.43.0'" in found[6]  # .git suffix normalized
@@ -411,10 +472,23 @@ def test_rev_scheme_and_minimums(repo: Repo, run: Run) -> None:
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [
-        ("repos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n        entry: e\n"
-         "        language: pythonx\n", 7, "pre-commit rejects this config: Expected one of"),
-        ("repos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n", 4, "Missing required key: entry"),
-        ("repos:\n  - repo: https://github.com/x/y\n    hooks: [{id: a}]\n", 2, "Missing required key: rev"),
+        (
+            "repos:\n  - repo: local\n    hooks:\n      "
+            "- id: a\n        name: a\n        entry: e\n"
+            "        language: pythonx\n",
+            7,
+            "pre-commit rejects this config: Expected one of",
+        ),
+        (
+            "repos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n",
+            4,
+            "Missing required key: entry",
+        ),
+        (
+            "repos:\n  - repo: https://github.com/x/y\n    hooks: [{id: a}]\n",
+            2,
+            "Missing required key: rev",
+        ),
         ("repos: [\n  - a\n", 2, "invalid YAML"),
         ("repos:\n  - repo: local\n    hooks:\n      - id: a\n\tname: x\n", 5, "invalid YAML"),
         ("", 1, "must be a YAML mapping"),
@@ -427,12 +501,16 @@ def test_rev_scheme_and_minimums(repo: Repo, run: Run) -> None:
 def test_bad_configs_are_one_finding_with_a_line(
     repo: Repo, run: Run, content: str | bytes, line: int, message: str
 ) -> None:
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "a"\nrequired = ["zzz"]\n')
+    repo.write(
+        "pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "a"\nrequired = ["zzz"]\n'
+    )
     repo.write(".pre-commit-config.yaml", content)
     repo.commit()
     result = run("check", ONLY)
     assert result.code == 1
-    assert rule_lines(result.out, "precommit-config") == [(".pre-commit-config.yaml", line)], result.out
+    assert rule_lines(result.out, "precommit-config") == [(".pre-commit-config.yaml", line)], (
+        result.out
+    )
     assert message in result.out
     # The other rules stay silent on a config pre-commit would not run.
     assert len(result.out.splitlines()) == 2
@@ -443,7 +521,10 @@ def test_bad_configs_are_one_finding_with_a_line(
 
 
 def test_warnings_pre_commit_only_logs_are_not_rejections(repo: Repo, run: Run) -> None:
-    repo.write(".pre-commit-config.yaml", "default_stages: [pre-commit, manual]\nunknown_top: 1\nrepos: []\n")
+    repo.write(
+        ".pre-commit-config.yaml",
+        "default_stages: [pre-commit, manual]\nunknown_top: 1\nrepos: []\n",
+    )
     repo.commit()
     result = run("check", ONLY)
     assert result.code == 0, result.out
@@ -458,8 +539,10 @@ def test_changed_file_triggers_the_rules_when_paths_are_given(drifted: Repo, run
 
 
 def test_a_pre_commit_ignore_comment_silences_a_finding(repo: Repo, run: Run) -> None:
-    config = DRIFTED.replace("rev: typos-dict-v0.13.13   # obsolete dictionary tag",
-                             "rev: typos-dict-v0.13.13   # policytool: ignore[precommit-rev]")
+    config = DRIFTED.replace(
+        "rev: typos-dict-v0.13.13   # obsolete dictionary tag",
+        "rev: typos-dict-v0.13.13   # policytool: ignore[precommit-rev]",
+    )
     repo.write("pyproject.toml", POLICY)
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()

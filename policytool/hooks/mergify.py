@@ -163,7 +163,10 @@ def _needs(hook: Hook) -> str:
         entry = str(hook.field("entry") or hook.id).split()
         parts.append(f"`{entry[0] if entry else hook.id}` on PATH")
     elif language:
-        parts.append(f"{language}{version}" if version else language)
+        if version and str(version).startswith(language):
+            parts.append(str(version))  # language_version: python3.12
+        else:
+            parts.append(f"{language} {version}" if version else language)
     if deps:
         parts.append("installs " + ", ".join(deps))
     return "; ".join(parts) if parts else "nothing extra"

@@ -1,0 +1,388 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``ci-hook-stage``, ``mypy-wired`` and ``codeql-workflow`` on real workflow files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from policytool.hooks.ci import parse_run_commands
+from tests.conftest import Repo, Result
+from tests.precommit_helpers import check_jsonschema, line_of, rule_lines
+
+Run = Callable[..., Result]
+
+PRECOMMIT = """\
+default_stages: [pre-commit, manual]
+repos:
+  - repo: local
+    hooks:
+      - id: mypy-3.12
+        name: mypy
+        entry: mypy
+        language: system
+        stages: [manual]
+      - id: check-test-ci-coverage
+        name: ci coverage
+        entry: echo
+        language: system
+      - id: signoff
+        name: signoff
+        entry: echo
+        language: system
+"""
+
+DRIFTED_WORKFLOW = """\
+name: pre-commit
+on:
+  pull_request:
+  push:
+    branches: [main]
+permissions:
+  contents: read
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    env:
+      SKIP: check-test-ci-coverage,no-such-hook
+    steps:
+      - uses: actions/checkout@v4
+      - run: |
+          pip install pre-commit
+          pre-commit run --show-diff-on-failure \\
+            --color=always --all-files
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: --hook-stage manual
+"""
+
+GOOD_WORKFLOW = """\
+name: pre-commit
+on:
+  pull_request:
+  push:
+    branches: [main]
+permissions:
+  contents: read
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: pre-commit/action@v3.0.1
+        env:
+          SKIP: check-test-ci-coverage
+        with:
+          extra_args: --all-files --hook-stage manual
+"""
+
+SKIP_REASONS = """\
+[tool.policytool.ci]
+skip-reasons = { "check-test-ci-coverage" = "old tests lack marks; runs on commit only" }
+"""
+
+
+@pytest.fixture
+def ci_repo(repo: Repo) -> Repo:
+    """A repo with a config that has a manual-stage hook."""
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    return repo
+
+
+def test_drifted_workflow_is_caught(ci_repo: Repo, run: Run) -> None:
+    ci_repo.write(".github/workflows/pre-commit.yml", DRIFTED_WORKFLOW)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 1
+    path = ".github/workflows/pre-commit.yml"
+    found = rule_lines(result.out, "ci-hook-stage")
+    skip_line = line_of(DRIFTED_WORKFLOW, "SKIP:")
+    run_line = line_of(DRIFTED_WORKFLOW, "pre-commit run")
+    action_line = line_of(DRIFTED_WORKFLOW, "extra_args")
+    assert sorted(found) == sorted(
+        [(path, skip_line), (path, skip_line), (path, run_line), (path, action_line)]
+    )
+    assert "SKIP names 'no-such-hook', which is not a hook" in result.out
+    assert "hook 'check-test-ci-coverage' is skipped in CI without a recorded reason" in result.out
+    assert (
+        "lacks `--hook-stage manual`, so the manual-stage hooks (mypy-3.12) never run" in result.out
+    )
+    assert "`pre-commit run --hook-stage manual` runs only on changed files" in result.out
+
+
+def test_good_workflow_with_reasons_passes_and_stale_reasons_are_reported(
+    ci_repo: Repo, run: Run
+) -> None:
+    ci_repo.write(".github/workflows/pre-commit.yml", GOOD_WORKFLOW)
+    ci_repo.write("pyproject.toml", SKIP_REASONS)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    stale = SKIP_REASONS.replace('" }', '", "signoff" = "needs the PR commits" }')
+    ci_repo.write("pyproject.toml", stale)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [("pyproject.toml", 2)]
+    assert "skip-reasons explains 'signoff' but no workflow skips it" in result.out
+
+
+def test_schema_of_the_workflows(ci_repo: Repo) -> None:
+    ci_repo.write(".github/workflows/a.yml", DRIFTED_WORKFLOW)
+    ci_repo.write(".github/workflows/b.yml", GOOD_WORKFLOW)
+    result = check_jsonschema(
+        "github-workflows",
+        ci_repo.root / ".github/workflows/a.yml",
+        ci_repo.root / ".github/workflows/b.yml",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_inline_skip_and_hook_commands(ci_repo: Repo, run: Run) -> None:
+    workflow = GOOD_WORKFLOW.replace(
+        "      - uses: pre-commit/action@v3.0.1\n       "
+        " env:\n          SKIP: check-test-ci-coverage\n"
+        "        with:\n          extra_args: --all-files --hook-stage manual\n",
+        "      - run: SKIP=signoff pre-commit run --all-files --hook-stage=manual\n"
+        "      - run: pre-commit run mypy-3.10 --hook-stage manual --all-files\n",
+    )
+    ci_repo.write(".github/workflows/pre-commit.yml", workflow)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert "hook 'signoff' is skipped in CI without a recorded reason" in result.out
+    assert "names hook 'mypy-3.10', which is not in .pre-commit-config.yaml" in result.out
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".github/workflows/pre-commit.yml", line_of(workflow, "SKIP=signoff")),
+        (".github/workflows/pre-commit.yml", line_of(workflow, "mypy-3.10")),
+    ]
+
+
+def test_manual_hooks_with_no_workflow_running_pre_commit(ci_repo: Repo, run: Run) -> None:
+    ci_repo.write(
+        ".github/workflows/tests.yml",
+        "on: push\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: pytest\n",
+    )
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".pre-commit-config.yaml", 5)]
+    assert "manual-stage hooks (mypy-3.12) never run" in result.out
+
+
+def test_no_precommit_config_no_workflows_nothing_to_say(repo: Repo, run: Run) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage,mypy-wired,codeql-workflow")
+    assert result.code == 0, result.out
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "message"),
+    [
+        ("jobs: [\n", 2, "invalid YAML"),
+        ("- a\n- b\n", 1, "a workflow must be a YAML mapping"),
+        ("on: push\njobs: 3\n", 2, "`jobs:` must be a mapping"),
+        (b"on: push\njobs: {}\n# \xff\n", 3, "not valid UTF-8"),
+        ("", 1, "a workflow must be a YAML mapping"),
+    ],
+)
+def test_broken_workflows_are_findings(
+    ci_repo: Repo, run: Run, content: str | bytes, line: int, message: str
+) -> None:
+    ci_repo.write(".github/workflows/pre-commit.yml", GOOD_WORKFLOW)
+    ci_repo.write(".github/workflows/broken.yaml", content)
+    ci_repo.write("pyproject.toml", SKIP_REASONS)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/broken.yaml", line)]
+    assert message in result.out
+
+
+def test_parse_run_commands() -> None:
+    script = (
+        "pip install pre-commit && SKIP=a,b pre-commit run --all-files \\\n"
+        "  --hook-stage manual\n"
+        "python -m pre_commit run mypy --files x.py; echo done\n"
+        "echo 'not pre-commit run'\n"
+    )
+    commands = parse_run_commands(script)
+    assert [(line, c.hook, c.stage, c.all_files, c.skip) for line, c in commands] == [
+        (0, None, "manual", True, ("a", "b")),
+        (2, "mypy", None, False, ()),
+    ]
+    prose = "For `mypy` errors, run `pre-commit run --hook-stage manual mypy-3.10 --all-files`."
+    ((_, command),) = parse_run_commands(prose)
+    assert (command.hook, command.stage, command.all_files) == ("mypy-3.10", "manual", True)
+
+
+# --- mypy-wired ------------------------------------------------------------------------
+
+NO_MYPY = (
+    "repos:\n  - repo: local\n    hooks:\n      - id: a\n        name: a\n        entry: echo\n"
+    "        language: system\n"
+)
+
+
+def test_mypy_table_never_used(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", "[project]\nname = 'x'\n\n[tool.mypy]\nstrict = true\n")
+    repo.write(".pre-commit-config.yaml", NO_MYPY)
+    repo.commit()
+    result = run("check", "--only=mypy-wired")
+    assert rule_lines(result.out, "mypy-wired") == [("pyproject.toml", 4)]
+    # A workflow step running mypy counts as wiring it.
+    repo.write(
+        ".github/workflows/t.yml",
+        "on: push\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: mypy --strict src\n",
+    )
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+
+
+def test_mypy_hook_without_config_and_missing_config_file(repo: Repo, run: Run) -> None:
+    config = NO_MYPY + (
+        "  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v1.11.2\n    hooks:\n"
+        "      - id: mypy\n      - id: mypy\n        alias: "
+        "mypy-strict\n        args: [--config-file=ci/mypy.ini]\n"
+    )
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    result = run("check", "--only=mypy-wired")
+    assert "runs mypy but the repo has no mypy configuration" in result.out
+    assert "passes --config-file ci/mypy.ini, which does not exist" in result.out
+    repo.write("ci/mypy.ini", "[mypy]\n")
+    repo.write("mypy.ini", "[mypy]\n")
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+
+
+def test_mypy_hook_in_merge_anchor(repo: Repo, run: Run) -> None:
+    config = (
+        "x: &m\n  entry: python -m mypy\n  language: system\nrepos:\n  - repo: local\n    hooks:\n"
+        "      - id: typecheck\n        name: t\n        <<: *m\n"
+    )
+    repo.write("pyproject.toml", "[tool.mypy]\n")
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+
+
+# --- codeql-workflow ---------------------------------------------------------------------
+
+VLLM_CODEQL = """\
+name: "CodeQL Advanced"
+on:
+  push:
+    branches: [ "main" ]
+  pull_request:
+    branches: [ "main" ]
+  schedule:
+    - cron: '16 10 * * 2'
+jobs:
+  analyze:
+    name: Analyze (${{ matrix.language }})
+    runs-on: ubuntu-latest
+    permissions:
+      security-events: write
+      packages: read
+      actions: read
+      contents: read
+    strategy:
+      fail-fast: false
+      matrix:
+        include:
+        - language: actions
+          build-mode: none
+        - language: python
+          build-mode: none
+    steps:
+    - name: Checkout repository
+      uses: actions/checkout@v4
+    - name: Initialize CodeQL
+      uses: github/codeql-action/init@v3
+      with:
+        languages: ${{ matrix.language }}
+        build-mode: ${{ matrix.build-mode }}
+    - name: Perform CodeQL Analysis
+      uses: github/codeql-action/analyze@v3
+      with:
+        category: "/language:${{matrix.language}}"
+"""
+
+
+def test_vllm_style_codeql_workflow_passes_and_validates(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/codeql.yml", VLLM_CODEQL)
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 0
+    result = check_jsonschema("github-workflows", repo.root / ".github/workflows/codeql.yml")
+    assert result.returncode == 0, result.stdout
+
+
+def test_missing_codeql_workflow(repo: Repo, run: Run) -> None:
+    repo.write(
+        ".github/workflows/tests.yml", "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
+    )
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 1)]
+    assert "policytool init" in result.out
+
+
+def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
+    bad = (
+        VLLM_CODEQL.replace(
+            '  pull_request:\n    branches: [ "main" ]\n',
+            '  pull_request:\n    branches: [ "release" ]\n',
+        )
+        .replace("  schedule:\n    - cron: '16 10 * * 2'\n", "")
+        .replace(
+            "          build-mode: none\n        - language: python\n          build-mode: none",
+            "          build-mode: none\n        - "
+            "language: python\n          build-mode: autobuild",
+        )
+        .replace("      security-events: write\n", "")
+    )
+    repo.write(".github/workflows/codeql.yml", bad)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    messages = [line.split(" codeql-workflow ")[1] for line in result.out.splitlines()[:-1]]
+    assert sorted(messages) == sorted(
+        [
+            "CodeQL must run on pull_request to 'main'",
+            "CodeQL must also run on a schedule (`schedule: - cron: ...`)",
+            "job 'analyze' must set `build-mode: none` for python",
+            "job 'analyze' needs permissions security-events: write",
+        ]
+    )
+    assert rule_lines(result.out, "codeql-workflow")[0] == (".github/workflows/codeql.yml", 2)
+
+
+def test_codeql_without_python_or_analyze(repo: Repo, run: Run) -> None:
+    workflow = (
+        "on:\n  push:\n  pull_request:\n  schedule: [{cron: "
+        "'0 0 * * 0'}]\npermissions: write-all\njobs:\n"
+        "  js:\n    runs-on: x\n    steps:\n      - uses: github/codeql-action/init@v3\n"
+        "        with: {languages: javascript, build-mode: none}\n"
+        "      - uses: github/codeql-action/analyze@v3\n"
+        "  py:\n    runs-on: x\n    steps:\n      - uses: github/codeql-action/init@v3\n"
+        "        with: {languages: python, build-mode: none}\n"
+    )
+    repo.write(".github/workflows/codeql.yml", workflow)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert "job 'js' does not analyze python" in result.out
+    assert "job 'py' lacks the github/codeql-action/analyze step" in result.out
+
+
+def test_default_branch_is_configurable(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/codeql.yml", VLLM_CODEQL.replace('"main"', '"develop"'))
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 1
+    repo.write("pyproject.toml", '[tool.policytool.ci]\ndefault-branch = "develop"\n')
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 0
+
+
+def test_broken_codeql_workflow_is_reported_once(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/codeql.yml", "# uses github/codeql-action\njobs: [\n")
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 3)]

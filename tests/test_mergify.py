@@ -1,0 +1,321 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``mergify-drift``, ``policytool sync`` and the ``init`` scaffolds on real files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.conftest import Repo, Result
+from tests.precommit_helpers import (
+    ONLY_REPO,
+    check_jsonschema,
+    line_of,
+    precommit_accepts,
+    rule_lines,
+)
+
+Run = Callable[..., Result]
+
+PRECOMMIT = """\
+default_stages: [pre-commit, manual]
+repos:
+  - repo: https://github.com/DavidAnson/markdownlint-cli2
+    rev: v0.17.2
+    hooks:
+      - id: markdownlint-cli2
+  - repo: local
+    hooks:
+      - id: mypy-3.12
+        name: Run mypy for Python 3.12
+        entry: python tools/mypy.py
+        language: python
+        language_version: python3.12
+        additional_dependencies: [mypy==1.11.1, types-PyYAML]
+        stages: [manual]
+"""
+
+# The Mergify tip of RFC section 9: names hooks that do not exist, misses the stage.
+MERGIFY = """\
+pull_request_rules:
+  - name: label-documentation
+    conditions:
+      - files~=^docs/
+    actions:
+      label:
+        add: [documentation]
+  # Tell contributors how to reproduce a pre-commit failure.
+  - name: comment-pre-commit-failure
+    description: Comment on PRs whose pre-commit check failed
+    conditions:
+      - check-failure=pre-commit
+      - -closed
+      - -draft
+    actions:
+      comment:
+        message: |
+          ## Pre-commit checks failed
+
+          Hi @{{author}}, the pre-commit checks have failed. Please run:
+
+          ```bash
+          uv pip install pre-commit
+          pre-commit install
+          pre-commit run --all-files --hook-stage manual
+          ```
+
+          For `mypy` errors, run `pre-commit run --hook-stage manual mypy-3.10 --all-files`.
+          For markdown errors, run `pre-commit run --hook-stage manual markdownlint --all-files`.
+
+          > [!TIP]
+          > Is `mypy` failing? Run `pre-commit run mypy-3.12 --all-files`.
+"""
+
+
+@pytest.fixture
+def mergify_repo(repo: Repo) -> Repo:
+    """A repo with the config, a pre-commit pin and the drifted Mergify file."""
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write(".github/mergify.yml", MERGIFY)
+    repo.write("requirements/lint.txt", "pre-commit==4.0.1\n")
+    repo.write("pyproject.toml", '[tool.policytool.ci]\nskip-reasons = { "mypy-3.12" = "slow" }\n')
+    repo.commit()
+    return repo
+
+
+def test_drifted_tip_is_caught(mergify_repo: Repo, run: Run) -> None:
+    result = run("check", "--only=mergify-drift")
+    assert result.code == 1
+    path = ".github/mergify.yml"
+    assert rule_lines(result.out, "mergify-drift") == [
+        (path, line_of(MERGIFY, "## Pre-commit")),  # no generated block
+        (path, line_of(MERGIFY, "uv pip install pre-commit")),
+        (path, line_of(MERGIFY, "mypy-3.10")),
+        (path, line_of(MERGIFY, "markdownlint --all")),
+        (path, line_of(MERGIFY, "Is `mypy` failing")),
+    ]
+    assert (
+        "names hook 'mypy-3.10', which is not in "
+        ".pre-commit-config.yaml (did you mean 'mypy-3.12'?)" in result.out
+    )
+    assert (
+        "names hook 'markdownlint', which is not in "
+        ".pre-commit-config.yaml (did you mean 'markdownlint-cli2'?)" in result.out
+    )
+    assert (
+        "does not run 'mypy-3.12', which runs only at manual; add `--hook-stage manual`"
+        in result.out
+    )
+    assert "should pin `pre-commit==4.0.1`" in result.out
+
+
+def test_sync_writes_only_between_markers_and_check_exit_codes(
+    mergify_repo: Repo, run: Run
+) -> None:
+    assert run("sync", "--check").code == 1
+    original = mergify_repo.read(".github/mergify.yml").decode()
+    result = run("sync")
+    assert result.code == 0
+    assert result.out == ".github/mergify.yml: updated\n"
+    text = mergify_repo.read(".github/mergify.yml").decode()
+    assert text.startswith(original)  # appended after the message; nothing before changed
+    added = text[len(original) :]
+    assert added.startswith("\n          <!-- policytool:sync begin")
+    assert "          pip install pre-commit==4.0.1\n" in added
+    assert "          pre-commit run --all-files --hook-stage manual\n" in added
+    assert (
+        "          - `mypy-3.12` (Run mypy for Python "
+        "3.12): `pre-commit run mypy-3.12 --hook-stage manual"
+        " --all-files` (needs python3.12; installs mypy==1.11.1, types-PyYAML)\n"
+    ) in added
+    assert "          - `mypy-3.12`: slow\n" in added
+    assert added.endswith("          <!-- policytool:sync end -->\n")
+    assert run("sync", "--check").out == ".github/mergify.yml: up to date\n"
+    assert run("sync").code == 0
+    assert mergify_repo.read(".github/mergify.yml").decode() == text  # idempotent
+
+
+def test_synced_file_validates_against_mergify_schema(mergify_repo: Repo, run: Run) -> None:
+    assert run("sync").code == 0
+    result = check_jsonschema("mergify", mergify_repo.root / ".github/mergify.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_stale_block_after_config_change_and_edits_outside_survive(
+    mergify_repo: Repo, run: Run
+) -> None:
+    run("sync")
+    # A contributor edits text around the block; then a new manual hook lands.
+    text = mergify_repo.read(".github/mergify.yml").decode()
+    text = text.replace("Hi @{{author}}", "Hello @{{author}}") + "          Thanks!\n"
+    mergify_repo.write(".github/mergify.yml", text)
+    mergify_repo.write(
+        ".pre-commit-config.yaml",
+        PRECOMMIT
+        + (
+            "      - id: shellcheck\n        name: shellcheck\n        entry: shellcheck\n"
+            "        language: system\n        stages: [manual]\n"
+        ),
+    )
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    stale = [line for line in result.out.splitlines() if "generated block is stale" in line]
+    assert len(stale) == 1
+    assert stale[0].startswith(f".github/mergify.yml:{line_of(text, 'policytool:sync begin')}:")
+    assert run("sync", "--check").code == 1
+    fixed = run("fix", "--only=mergify-drift")
+    assert fixed.code == 1 and "fixed .github/mergify.yml" in fixed.err
+    new = mergify_repo.read(".github/mergify.yml").decode()
+    assert "Hello @{{author}}" in new and new.endswith("          Thanks!\n")
+    assert (
+        "`pre-commit run shellcheck --hook-stage manual --all-files` (needs `shellcheck` on PATH)"
+        in new
+    )
+    before_block = text.split("<!-- policytool:sync begin")[0]
+    after_block = text.split("<!-- policytool:sync end -->")[1]
+    assert new.startswith(before_block) and new.endswith(after_block)
+    assert "generated block" not in run("check", "--only=mergify-drift").out
+
+
+def test_crlf_mergify_file_keeps_its_line_endings(mergify_repo: Repo, run: Run) -> None:
+    mergify_repo.write(".github/mergify.yml", MERGIFY.replace("\n", "\r\n"))
+    mergify_repo.commit()
+    assert run("sync").code == 0
+    data = mergify_repo.read(".github/mergify.yml")
+    assert data.startswith(MERGIFY.replace("\n", "\r\n").encode())
+    assert b"\n" not in data.replace(b"\r\n", b"")
+    assert run("sync", "--check").code == 0
+
+
+def test_no_mergify_file_no_findings_but_sync_errors(repo: Repo, run: Run) -> None:
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.commit()
+    assert run("check", "--only=mergify-drift").code == 0
+    result = run("sync")
+    assert result.code == 2
+    assert (
+        result.err
+        == "policytool: error: .github/mergify.yml: not found; `policytool init` writes one\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "message"),
+    [
+        ("pull_request_rules: [\n", 2, "invalid YAML"),
+        ("- a\n", 1, "must be a YAML mapping"),
+        ("queue_rules: []\n", 1, "no `pull_request_rules` list"),
+        (
+            "pull_request_rules:\n  - name: comment-pre-commit-failur\n"
+            "    conditions: []\n    actions: {}\n",
+            1,
+            "no pull_request_rules entry named "
+            "'comment-pre-commit-failure' ([tool.policytool.mergify] rule); "
+            "did you mean 'comment-pre-commit-failur'?",
+        ),
+        (
+            "pull_request_rules:\n  - name: x\n  - name: comment-pre-commit-failure\n    actions:\n"
+            "      label: {add: [a]}\n",
+            3,
+            "has no `actions: comment: message:`",
+        ),
+    ],
+)
+def test_bad_mergify_files_are_findings_and_sync_errors(
+    repo: Repo, run: Run, content: str, line: int, message: str
+) -> None:
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write(".github/mergify.yml", content)
+    repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", line)]
+    assert message in result.out
+    synced = run("sync")
+    assert synced.code == 2
+    assert synced.err.startswith(f"policytool: error: .github/mergify.yml:{line}: ")
+    assert repo.read(".github/mergify.yml").decode() == content
+
+
+def test_message_that_is_not_a_literal_block(repo: Repo, run: Run) -> None:
+    content = (
+        "pull_request_rules:\n  - name: comment-pre-commit-failure\n    conditions: []\n"
+        '    actions:\n      comment:\n        message: "run pre-commit run --all-files"\n'
+    )
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write(".github/mergify.yml", content)
+    repo.commit()
+    result = run("sync")
+    assert result.code == 2
+    assert "must be a literal block (`message: |`)" in result.err
+    assert repo.read(".github/mergify.yml").decode() == content
+    assert run("fix", "--only=mergify-drift").code == 1
+    assert repo.read(".github/mergify.yml").decode() == content
+
+
+def test_unbalanced_markers(mergify_repo: Repo, run: Run) -> None:
+    content = MERGIFY + "          <!-- policytool:sync begin -->\n          stray\n"
+    mergify_repo.write(".github/mergify.yml", content)
+    mergify_repo.commit()
+    result = run("sync")
+    assert result.code == 2 and "unbalanced" in result.err
+    assert mergify_repo.read(".github/mergify.yml").decode() == content
+
+
+def test_custom_rule_name_and_file(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[tool.policytool.mergify]\nfile = ".mergify.yml"\nrule = "tip"\n')
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write(
+        ".mergify.yml",
+        "pull_request_rules:\n- name: tip\n  conditions: [check-failure=pre-commit]\n"
+        "  actions:\n    comment:\n      message: |\n        Fix it.\n",
+    )
+    repo.commit()
+    assert run("sync").out == ".mergify.yml: updated\n"
+    text = repo.read(".mergify.yml").decode()
+    assert text.startswith(
+        "pull_request_rules:\n- name: tip\n  conditions: [check-failure=pre-commit]\n"
+        "  actions:\n    comment:\n      message: |\n        Fix it.\n\n"
+        "        <!-- policytool:sync begin"
+    )
+    assert check_jsonschema("mergify", repo.root / ".mergify.yml").returncode == 0
+    assert run("check", "--only=mergify-drift").code == 0
+
+
+# --- init ---------------------------------------------------------------------------------
+
+
+def test_init_scaffolds_pass_every_repo_rule_and_schemas(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", "[project]\nname = 'x'\n")
+    result = run("init")
+    assert result.code == 0
+    for path in (
+        ".pre-commit-config.yaml",
+        ".github/workflows/pre-commit.yml",
+        ".github/workflows/codeql.yml",
+        ".github/mergify.yml",
+    ):
+        assert f"{path}: created" in result.out
+    repo.commit()
+    check = run("check", f"--only={ONLY_REPO}")
+    assert check.code == 0, check.out
+    assert precommit_accepts(repo.root / ".pre-commit-config.yaml") is None
+    assert check_jsonschema("mergify", repo.root / ".github/mergify.yml").returncode == 0
+    workflows = check_jsonschema(
+        "github-workflows",
+        repo.root / ".github/workflows/pre-commit.yml",
+        repo.root / ".github/workflows/codeql.yml",
+    )
+    assert workflows.returncode == 0, workflows.stdout
+    assert run("sync", "--check").code == 0
+
+
+def test_init_never_overwrites(repo: Repo, run: Run) -> None:
+    repo.write(".pre-commit-config.yaml", "repos: []\n")
+    repo.write(".github/workflows/codeql.yml", "# mine\n")
+    result = run("init")
+    assert ".pre-commit-config.yaml: exists, left alone" in result.out
+    assert ".github/workflows/codeql.yml: exists, left alone" in result.out
+    assert repo.read(".pre-commit-config.yaml") == b"repos: []\n"
+    assert repo.read(".github/workflows/codeql.yml") == b"# mine\n"
