@@ -886,10 +886,8 @@ def _ignored(line_text: str) -> bool:
     )
 
 
-def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem]) -> bool:
-    """Apply the problems' replacements to one requirement file; whether it changed."""
-    path = root / relpath
-    data = path.read_bytes()
+def _fixed_requirement_file(data: bytes, problems: Sequence[Problem]) -> bytes:
+    """A requirement file's bytes with the problems' replacements applied."""
     text = _decode(data)
     lines = text.splitlines()
     edits = [
@@ -899,17 +897,13 @@ def _fix_requirement_file(root: Path, relpath: str, problems: Sequence[Problem])
         and not _ignored(lines[p.entry.line - 1])
     ]
     new = rewrite_requirements(text, edits).encode("utf-8")
-    if data.startswith(BOM):
-        new = BOM + new
-    if new == data:
-        return False
-    write_atomic(path, new)
-    return True
+    return BOM + new if data.startswith(BOM) else new
 
 
-def _fix_pyproject(source: Path, config: Config, problems: Sequence[Problem]) -> bool:
-    """Apply the problems' replacements to the pyproject lists; whether it changed."""
-    data = source.read_bytes()
+def _fixed_pyproject(
+    data: bytes, source: Path, config: Config, problems: Sequence[Problem]
+) -> bytes:
+    """The pyproject's bytes with the problems' replacements applied to its lists."""
     text = _decode(data)
     lines = text.splitlines()
     edits = {
@@ -919,33 +913,41 @@ def _fix_pyproject(source: Path, config: Config, problems: Sequence[Problem]) ->
         and not (0 < p.line <= len(lines) and _ignored(lines[p.line - 1]))
     }
     out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
-    new = (BOM if data.startswith(BOM) else b"") + out.encode("utf-8")
-    if new == data:
-        return False
-    write_atomic(source, new)
-    return True
+    return (BOM if data.startswith(BOM) else b"") + out.encode("utf-8")
 
 
 def fix(ctx: RepoContext) -> list[str]:
-    """Pin every fixable floating requirement to its lock's version; the changed paths."""
-    problems = [p for p in analyse(ctx) if p.replacement is not None]
-    changed: list[str] = []
+    """Pin every fixable floating requirement to its lock's version; the changed paths.
+
+    Every new content is computed before the first write, so an error (unreadable
+    file, a rewrite that would not be valid TOML) leaves every file as it was.
+    """
     by_file: dict[str, list[Problem]] = {}
-    for problem in problems:
-        by_file.setdefault(problem.path, []).append(problem)
+    for problem in analyse(ctx):
+        if problem.replacement is not None:
+            by_file.setdefault(problem.path, []).append(problem)
     source = ctx.config.source
     pyproject_rel = _relpath(source, ctx.root) if source is not None else None
+    writes: list[tuple[str, bytes]] = []
     for relpath, group in sorted(by_file.items()):
-        file_edits = [p for p in group if p.entry is not None]
-        list_edits = [p for p in group if p.label is not None]
-        did = False
-        if file_edits:
-            did = _fix_requirement_file(ctx.root, relpath, file_edits) or did
-        if list_edits and source is not None and relpath == pyproject_rel:
-            did = _fix_pyproject(source, ctx.config, list_edits) or did
-        if did:
-            changed.append(relpath)
-    return changed
+        path = ctx.root / relpath
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise PolicyError(f"{relpath}: cannot read: {exc.strerror}") from None
+        new = data
+        if any(p.entry is not None for p in group):
+            new = _fixed_requirement_file(new, group)
+        if source is not None and relpath == pyproject_rel and any(p.label for p in group):
+            new = _fixed_pyproject(new, source, ctx.config, group)
+        if new != data:
+            writes.append((relpath, new))
+    for relpath, new in writes:
+        try:
+            write_atomic(ctx.root / relpath, new)
+        except OSError as exc:
+            raise PolicyError(f"{relpath}: cannot write: {exc.strerror or exc}") from None
+    return [relpath for relpath, _ in writes]
 
 
 # --------------------------------------------------------------------------------------
