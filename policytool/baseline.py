@@ -139,6 +139,7 @@ def apply(config: Config, sections: list[Section]) -> list[str]:
                 )
                 + newline
             )
+            path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(path, prefix + added)
             out.append(f"{section.label}: added {count} {noun} to {section.allowlist_file}")
         else:

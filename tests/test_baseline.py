@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""policytool baseline and the stale-allow ratchet."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+
+from tests.conftest import Repo, Result
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - 3.10 only
+    import tomli as tomllib
+
+Run = Callable[..., Result]
+
+WITH_FILES = """\
+[tool.policytool]
+
+[[tool.policytool.forbidden-import]]
+modules = ["pickle"]
+reason = "unsafe"
+allowlist-file = "tools/pickle_allow.txt"
+
+[tool.policytool.torch-cuda]
+allowlist-file = "tools/cuda_allow.txt"
+"""
+
+
+def dirty_tree(repo: Repo, config: str) -> None:
+    """A committed tree with existing violations of both rules."""
+    repo.write("pyproject.toml", config)
+    repo.write("a.py", "import pickle\n")
+    repo.write("pkg/b.py", "import os\n\nfrom pickle import loads\n")
+    repo.write("gpu.py", "import torch\ntorch.cuda.synchronize()\n")
+    repo.write("clean.py", "import os\n")
+    repo.commit()
+
+
+def rules_of(result: Result) -> list[tuple[str, str]]:
+    """(path, rule) of a JSON run's findings."""
+    return [(f["path"], f["rule"]) for f in json.loads(result.out)]
+
+
+ONLY = ("--only", "forbidden-import,torch-cuda,stale-allow")
+
+
+def test_baseline_makes_a_dirty_tree_clean_then_catches_one_new_violation(
+    repo: Repo, run: Run
+) -> None:
+    dirty_tree(repo, WITH_FILES)
+    repo.write("tools/pickle_allow.txt", "# reviewed exceptions\nlegacy/**\n")
+    repo.write("legacy/old.py", "import pickle\n")
+    repo.commit()
+    # A named allowlist file that does not exist is an error until baseline creates it.
+    missing = run("check", *ONLY)
+    assert missing.code == 2
+    assert "tools/cuda_allow.txt: allowlist file not found" in missing.err
+    repo.write("tools/cuda_allow.txt", "")
+    before = run("check", *ONLY, "--format", "json")
+    assert before.code == 1
+    assert sorted(rules_of(before)) == [
+        ("a.py", "forbidden-import"),
+        ("gpu.py", "torch-cuda"),
+        ("pkg/b.py", "forbidden-import"),
+    ]
+
+    result = run("baseline")
+    assert result.code == 0, result.err
+    assert "added 2 files to tools/pickle_allow.txt" in result.out
+    assert "added 1 file to tools/cuda_allow.txt" in result.out
+    assert repo.read("tools/pickle_allow.txt").decode() == (
+        "# reviewed exceptions\nlegacy/**\n# added by `policytool baseline`\na.py\npkg/b.py\n"
+    )
+    assert (
+        repo.read("tools/cuda_allow.txt").decode() == "# added by `policytool baseline`\ngpu.py\n"
+    )
+    repo.commit()
+    clean = run("check", *ONLY)
+    assert clean.code == 0, clean.out
+
+    repo.write("new.py", "import torch as t\nt.cuda.empty_cache()\n")
+    repo.commit()
+    after = run("check", *ONLY, "--format", "json")
+    assert after.code == 1
+    assert rules_of(after) == [("new.py", "torch-cuda")]
+
+
+def test_baseline_without_allowlist_file_prints_toml_to_paste(repo: Repo, run: Run) -> None:
+    config = (
+        '[[tool.policytool.forbidden-import]]\nmodules = ["pickle"]\nallow = ["keep/**"]\n\n'
+        '[[tool.policytool.forbidden-import]]\nmodules = ["re"]\n'
+    )
+    dirty_tree(repo, config)
+    repo.write("keep/x.py", "import pickle\n")
+    repo.commit()
+    result = run("baseline", "forbidden-import")
+    assert result.code == 0
+    assert "#1 (pickle): 2 files with violations" in result.out
+    assert "torch-cuda" not in result.out
+    block = result.out.split("set its allow list to:\n", 1)[1]
+    pasted = tomllib.loads(block)
+    assert pasted["allow"] == ["keep/**", "a.py", "pkg/b.py"]
+    # Pasting it makes forbidden-import clean.
+    repo.write("pyproject.toml", config.replace('allow = ["keep/**"]', block.strip()))
+    repo.commit()
+    assert run("check", "--only", "forbidden-import").code == 0
+
+
+def test_baseline_on_a_clean_tree_changes_nothing(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", WITH_FILES)
+    repo.write("clean.py", "import os\n")
+    repo.commit()
+    result = run("baseline")
+    assert result.code == 0
+    assert "nothing to add" in result.out
+    assert not (repo.root / "tools").exists()
+
+
+def test_baseline_rejects_rules_without_allowlists(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", WITH_FILES)
+    repo.commit()
+    result = run("baseline", "spdx-header")
+    assert result.code == 2
+    assert "baseline: rule 'spdx-header' has no allowlist" in result.err
+
+
+def test_stale_allow_reports_entries_matching_nothing_or_shielding_nothing(
+    repo: Repo, run: Run
+) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[[tool.policytool.forbidden-import]]\nmodules = ["pickle"]\n'
+        'allow = [\n  "still/**",\n  "gone/**",\n  "fixed.py",\n]\n'
+        '[tool.policytool.torch-cuda]\nallowlist-file = "cuda_allow.txt"\n',
+    )
+    repo.write("cuda_allow.txt", "# comment\n\nplatforms/**\nnothing_here.py\n")
+    repo.write("still/a.py", "import pickle\n")
+    repo.write("fixed.py", "import json\n")
+    repo.write("platforms/cuda.py", "import torch\ntorch.cuda.synchronize()\n")
+    repo.commit()
+    result = run("check", "--only", "stale-allow", "--format", "json")
+    assert result.code == 1
+    got = [(f["path"], f["line"], f["message"]) for f in json.loads(result.out)]
+    assert got == [
+        (
+            "cuda_allow.txt",
+            4,
+            "allow entry `nothing_here.py` of torch-cuda matches no file; remove it",
+        ),
+        (
+            "pyproject.toml",
+            5,
+            "allow entry `gone/**` of forbidden-import entry 1 (pickle) matches no file; remove it",
+        ),
+        (
+            "pyproject.toml",
+            6,
+            "allow entry `fixed.py` of forbidden-import entry 1 (pickle) no longer shields "
+            "any violation (1 file matched); remove it",
+        ),
+    ]
+    # Only on full runs: a pre-commit call with paths does not judge the allowlists.
+    assert run("check", "--only", "stale-allow", "fixed.py").code == 0
+
+
+def test_stale_allow_after_a_file_is_fixed(repo: Repo, run: Run) -> None:
+    dirty_tree(repo, WITH_FILES)
+    assert run("baseline").code == 0
+    repo.commit()
+    assert run("check", "--only", "stale-allow").code == 0
+    repo.write("a.py", "import json\n")
+    repo.commit()
+    result = run("check", "--only", "stale-allow", "--format", "json")
+    assert [(f["path"], f["line"]) for f in json.loads(result.out)] == [
+        ("tools/pickle_allow.txt", 2)
+    ]
