@@ -331,7 +331,7 @@ def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrad
     if check_only:
         if upgrade or upgrade_packages:
             raise PolicyError("--check does not upgrade; drop --upgrade/--upgrade-package")
-        from policytool.lock.check import check_all
+        from policytool.lock.check import SUMMARIES, check_all
 
         rules_wanted = tuple(r for r in lock_rules if (not opts.only or r in opts.only) and r not in opts.skip)
         findings = check_all(config, names, rules_wanted)
@@ -342,7 +342,13 @@ def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrad
             findings.extend(more)
             if diff and fmt == "text":
                 click.echo(diff, nl=False)
-        return emit(findings, opts, None)
+        # Rendered here rather than by emit(): loading every rule module for the help
+        # texts would double the start-up time of this offline, pre-commit-speed check.
+        ordered = sort_findings(findings)
+        text = render(ordered, fmt, SUMMARIES, None, quiet)
+        if text:
+            click.echo(text, nl=False)
+        return EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in ordered) else EXIT_CLEAN
     from policytool.lock.run import Outcome
     from policytool.lock.run import lock as run_lock
 

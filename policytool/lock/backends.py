@@ -231,17 +231,23 @@ def compile_lock(root: Path, request: CompileRequest) -> str:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _scrub(line: str, root: Path, tmp: Path, rename: Mapping[str, str]) -> str:
-    for path, display in rename.items():
-        line = line.replace(path, display)
-    for base in (tmp, root):
-        for spelled in {str(base), os.path.realpath(base)}:
-            line = (
-                line.replace(f"file://{spelled}/", "")
-                .replace(f"{spelled}/", "")
-                .replace(spelled, ".")
-            )
-    return line.rstrip()
+class _Scrubber:
+    """Replaces temporary and repository paths in backend output (built once per run)."""
+
+    def __init__(self, root: Path, tmp: Path, rename: Mapping[str, str]) -> None:
+        pairs = list(rename.items())
+        for base in (tmp, root):
+            for spelled in dict.fromkeys([str(base), os.path.realpath(base)]):
+                pairs += [(f"file://{spelled}/", ""), (f"{spelled}/", ""), (spelled, ".")]
+        self.pairs = pairs
+
+    def __call__(self, line: str) -> str:
+        """``line`` without machine-specific paths or trailing blanks."""
+        if "/" in line:
+            for old, new in self.pairs:
+                if old in line:
+                    line = line.replace(old, new)
+        return line.rstrip()
 
 
 def normalise(
@@ -252,6 +258,7 @@ def normalise(
     while lines and (not lines[0].strip() or lines[0].startswith("#")):
         lines.pop(0)  # a backend header, if one slipped through
     excluded = {canonical_name(name) for name in exclude}
+    scrub = _Scrubber(root, tmp, rename)
     out: list[str] = []
     skipping = False
     for raw in lines:
@@ -259,7 +266,7 @@ def normalise(
             continue
         if raw[:1].isspace():
             if not skipping:
-                out.append(_scrub(raw, root, tmp, rename))
+                out.append(scrub(raw))
             continue
         skipping = False
         if raw and not raw.startswith(("#", "-")):
@@ -268,7 +275,7 @@ def normalise(
             if canonical_name(name) in excluded:
                 skipping = True
                 continue
-        out.append(_scrub(raw, root, tmp, rename))
+        out.append(scrub(raw))
     while out and not out[-1]:
         out.pop()
     return "\n".join(out) + "\n" if out else ""
@@ -277,6 +284,7 @@ def normalise(
 def trim_error(stderr: str, root: Path, tmp: Path, rename: Mapping[str, str]) -> str:
     """The resolver's explanation without tracebacks and noise, at most a dozen lines."""
     kept: list[str] = []
+    scrub = _Scrubber(root, tmp, rename)
     in_traceback = False
     for raw in stderr.splitlines():
         line = raw.rstrip()
@@ -292,12 +300,9 @@ def trim_error(stderr: str, root: Path, tmp: Path, rename: Mapping[str, str]) ->
             ("The above exception", "Resolved ", "Using ", "Looking in")
         ):
             continue
-        kept.append(_scrub(line, root, tmp, rename))
+        kept.append(scrub(line))
     if not kept:
-        kept = [
-            _scrub(line, root, tmp, rename)
-            for line in stderr.strip().splitlines()[-MAX_ERROR_LINES:]
-        ]
+        kept = [scrub(line) for line in stderr.strip().splitlines()[-MAX_ERROR_LINES:]]
     if len(kept) > MAX_ERROR_LINES:
         kept = kept[:MAX_ERROR_LINES] + [f"  ... ({len(kept) - MAX_ERROR_LINES} more lines)"]
     return "\n".join(kept) if kept else "(the backend printed no explanation)"

@@ -32,6 +32,12 @@ from policytool.lock.reqfile import decode
 
 STALE = "lock-stale"
 SKEW = "lock-skew"
+SUMMARIES = {
+    STALE: (
+        "a lock is inconsistent with its inputs or options, not exactly pinned, or edited by hand"
+    ),
+    SKEW: "one package is pinned to different versions in locks layered on each other",
+}
 
 
 def _target_python(lock: Lock) -> str:
@@ -119,6 +125,9 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
                 )
             )
     pins = parsed.pins()
+    # Fingerprint and body hash intact: the body is what the backend resolved from these
+    # very inputs, so it satisfies them; skip the per-requirement check (and packaging).
+    consistent = not findings and parsed.has_header
     for pin in pins:
         if not pin.exact:
             findings.append(
@@ -130,7 +139,8 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
             findings.append(
                 Finding(out, pin.line, 1, STALE, f"'{pin.name}' has no --hash but hashes = true")
             )
-    findings.extend(_check_inputs(root, lock, pins))
+    if not consistent:
+        findings.extend(_check_inputs(root, lock, pins))
     return findings
 
 

@@ -20,6 +20,7 @@ from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resol
 UP_TO_DATE = "up to date"
 WRITTEN = "written"
 UNCHANGED = "unchanged"
+MAX_SHOWN = 8  # moved packages listed on the terminal line
 
 
 @dataclass
@@ -52,7 +53,10 @@ class Outcome:
         if self.status != WRITTEN:
             return f"{self.output}: {self.status} (lock '{self.name}')"
         moved = self.changes()
-        detail = f": {', '.join(moved)}" if moved else " (pins unchanged)"
+        shown = moved[:MAX_SHOWN]
+        if len(moved) > MAX_SHOWN:
+            shown.append(f"and {len(moved) - MAX_SHOWN} more")
+        detail = f": {', '.join(shown)}" if moved else " (pins unchanged)"
         return f"{self.output}: written, {len(self.after)} pins{detail}"
 
 
