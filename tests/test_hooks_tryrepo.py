@@ -42,7 +42,13 @@ repos:
         entry: mypy
         language: system
 """
-POLICY = '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\nmanual-only = ["mypy"]\n\n[tool.mypy]\n'
+POLICY = """\
+[tool.policytool.pre-commit]
+final-hook = "suggestion"
+manual-only = ["mypy"]
+
+[tool.mypy]
+"""
 
 
 def _manifest() -> list[dict[str, object]]:
