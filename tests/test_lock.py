@@ -349,6 +349,21 @@ def test_unresolvable_input_exits_2_and_keeps_lock(
     assert sorted(p.name for p in (repo.root / "requirements").iterdir()) == ["test.in", "test.txt"]
 
 
+def test_failure_in_a_layered_lock_restores_the_base_lock(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    setup_layered(repo, wheelhouse.path)
+    assert run("lock").code == 0
+    before = {p: repo.read(p) for p in ("requirements/common.txt", "requirements/test.txt")}
+    # common alone resolves (alpha 2.0), but test needs delta, which needs alpha<2.
+    repo.write("requirements/common.in", "alpha>=2\n")
+    result = run("lock")
+    assert result.code == 2
+    assert "could not resolve lock 'test' (no lock file was changed)" in result.err
+    assert result.out == ""  # nothing reported as written
+    assert {p: repo.read(p) for p in before} == before
+
+
 def test_unknown_package_explained(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
     setup_simple(repo, wheelhouse.path, "pip-tools", requirements="nosuchpkg\n")
     result = run("lock")

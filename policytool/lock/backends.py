@@ -218,7 +218,7 @@ def compile_lock(root: Path, request: CompileRequest) -> str:
             )
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} could not resolve lock "
-                f"'{lock.name}' (the lock is unchanged):\n{explanation}"
+                f"'{lock.name}' (no lock file was changed):\n{explanation}"
             )
         try:
             produced = output.read_text("utf-8")

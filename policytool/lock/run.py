@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
@@ -126,8 +127,10 @@ def lock(
     """Compile the named locks (all when none) and the locks they are layered on.
 
     A lock whose fingerprint and body hash match is left alone unless an upgrade asks
-    for it. Each lock is written atomically as soon as it is compiled; a failure raises
-    (BackendError / PolicyError) and leaves the failing lock's file byte-identical.
+    for it. Each lock is written atomically as soon as it is compiled (the locks layered
+    on it read it as a constraint); when any lock fails, the ones already rewritten in
+    this run are restored byte for byte and the error (BackendError / PolicyError) is
+    raised, so a failed run changes no file.
     """
     locks = resolve_locks(config)
     if not locks:
@@ -144,31 +147,42 @@ def lock(
         if not any(_mentions(config, item, package, previous_texts[item.name]) for item in ordered):
             raise PolicyError(f"--upgrade-package {package}: no selected lock contains it")
     outcomes: list[Outcome] = []
-    for item in ordered:
-        previous = read_lock(config.root, item)
-        previous_text = previous.text if previous else None
-        current = fingerprint(config.root, item)
-        packages = tuple(
-            f"{package}=={version}" if version else package
-            for package, version in wanted_packages
-            if _mentions(config, item, package, previous_text)
-        )
-        if not upgrade and not packages and _up_to_date(previous, item, current):
-            outcome = Outcome(item.name, item.output, UP_TO_DATE)
-        else:
-            body = compile_lock(config.root, CompileRequest(item, previous_text, upgrade, packages))
-            text = render_lock(item, current, body)
+    written: list[tuple[Path, bytes | None]] = []  # what to restore if a later lock fails
+    try:
+        for item in ordered:
+            previous = read_lock(config.root, item)
+            previous_text = previous.text if previous else None
+            current = fingerprint(config.root, item)
+            packages = tuple(
+                f"{package}=={version}" if version else package
+                for package, version in wanted_packages
+                if _mentions(config, item, package, previous_text)
+            )
+            if not upgrade and not packages and _up_to_date(previous, item, current):
+                outcomes.append(Outcome(item.name, item.output, UP_TO_DATE))
+                continue
+            request = CompileRequest(item, previous_text, upgrade, packages)
+            text = render_lock(item, current, compile_lock(config.root, request))
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
                 target.parent.mkdir(parents=True, exist_ok=True)
+                written.append((target, target.read_bytes() if target.exists() else None))
                 write_atomic(target, text.encode("utf-8"))
                 status = WRITTEN
-            outcome = Outcome(
-                item.name, item.output, status, pin_versions(previous_text), pin_versions(text)
-            )
-        outcomes.append(outcome)
-        if report is not None:
+            before, after = pin_versions(previous_text), pin_versions(text)
+            outcomes.append(Outcome(item.name, item.output, status, before, after))
+    except BaseException:
+        # All or nothing: a lock layered on one that was just rewritten failed, so put
+        # the earlier ones back byte for byte (re-raised below).
+        for target, data in reversed(written):
+            if data is None:
+                target.unlink(missing_ok=True)
+            else:
+                write_atomic(target, data)
+        raise
+    if report is not None:
+        for outcome in outcomes:
             report(outcome)
     return outcomes
 
