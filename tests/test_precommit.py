@@ -547,3 +547,26 @@ def test_a_pre_commit_ignore_comment_silences_a_finding(repo: Repo, run: Run) ->
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     assert rule_lines(run("check", ONLY).out, "precommit-rev") == []
+
+
+def test_without_pre_commit_the_schema_is_skipped_with_a_warning(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    # The environment of a user without pre-commit: importing it fails.
+    monkeypatch.setitem(sys.modules, "pre_commit.clientlib", None)
+    repo.write(
+        ".pre-commit-config.yaml",
+        "default_stages: [pre-commit, manual]\nrepos:\n"
+        "  - repo: local\n    hooks:\n      - id: a\n        name: a\n        entry: e\n"
+        "        language: not-a-language-without-pre-commit\n",
+    )
+    repo.commit()
+    result = run("check", ONLY)
+    assert result.code == 0, result.out
+    assert result.out.startswith(
+        ".pre-commit-config.yaml:1:1: precommit-config pre-commit is not installed here, "
+        "so its schema was not checked"
+    )
+    assert "0 errors, 1 warnings" in result.out

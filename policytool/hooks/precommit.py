@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from policytool.config import Config
-from policytool.findings import Finding
+from policytool.findings import Finding, Severity
 from policytool.rules import RepoContext, RepoRule, register
 from policytool.yamlio import (
     YamlDoc,
@@ -372,12 +372,33 @@ def _triggers(config: Config) -> Sequence[str]:
 CONFIG_RULE = "precommit-config"
 
 
+def pre_commit_importable() -> bool:
+    """Whether pre-commit (whose schema the config is validated with) can be imported."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("pre_commit.clientlib") is not None
+    except ImportError:  # the parent package is missing or broken
+        return False
+
+
 def check_config(ctx: RepoContext) -> Iterator[Finding]:
     """The config parses and pre-commit's schema accepts it."""
     try:
-        load_model(ctx.config)
+        model = load_model(ctx.config)
     except ConfigProblem as exc:
         yield exc.finding
+        return
+    if model is not None and not pre_commit_importable():
+        yield Finding(
+            model.relpath,
+            1,
+            1,
+            CONFIG_RULE,
+            "pre-commit is not installed here, so its schema was not checked "
+            "(`pip install pre-commit`)",
+            severity=Severity.WARNING,
+        )
 
 
 # --- text edits -----------------------------------------------------------------------
