@@ -38,11 +38,18 @@ BIN = Path(sys.executable).parent
 POLICYTOOL = [str(BIN / "policytool")]
 
 
+CACHE = Path(tempfile.gettempdir()) / "bench-lock-uv-cache"
+
+
 def isolated_env() -> dict[str, str]:
-    """The environment the backends get from policytool (no PIP_*/UV_*, no config files)."""
+    """The environment the backends get from policytool (no PIP_*/UV_*, no config files).
+
+    Both sides share a private uv cache, so other uv users of the machine do not contend.
+    """
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith(("PIP_", "UV_"))}
     env["PIP_CONFIG_FILE"] = os.devnull
     env["UV_NO_CONFIG"] = "1"
+    env["UV_CACHE_DIR"] = str(CACHE)
     return env
 
 
@@ -113,6 +120,8 @@ def raw_command(backend: str, wheels: Path, source: str, output: str) -> list[st
             "--no-config",
             "--python-version",
             f"{sys.version_info.major}.{sys.version_info.minor}",
+            "--python",
+            sys.executable,
             "--generate-hashes",
             "--no-index",
             "--find-links",

@@ -230,6 +230,31 @@ def test_output_is_byte_identical_across_runs_dirs_and_ambient_config(
     assert outputs[0] == outputs[1]
 
 
+def test_isolated_env_drops_pip_and_uv_settings() -> None:
+    from policytool.lock.backends import isolated_env
+
+    env = isolated_env(
+        {
+            "PATH": "/bin",
+            "PIP_FIND_LINKS": "/opt/wheels",
+            "pip_index_url": "x",
+            "PIP_CONSTRAINT": "/etc/c.txt",
+            "UV_INDEX_URL": "https://example.invalid",
+            "UV_CACHE_DIR": "/cache/uv",
+            "PIP_CACHE_DIR": "/cache/pip",
+        }
+    )
+    assert env == {
+        "PATH": "/bin",
+        "UV_CACHE_DIR": "/cache/uv",
+        "PIP_CACHE_DIR": "/cache/pip",
+        "PIP_CONFIG_FILE": os.devnull,
+        "UV_NO_CONFIG": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PYTHONIOENCODING": "utf-8",
+    }
+
+
 def test_both_backends_agree_on_pins(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
     bodies = []
     for backend in BACKENDS:

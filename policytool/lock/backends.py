@@ -3,9 +3,9 @@
 """Run ``uv pip compile`` or ``pip-compile`` isolated from ambient configuration.
 
 The backend runs as a subprocess in the repository root with relative paths, with every
-``PIP_*`` and ``UV_*`` variable removed, ``PIP_CONFIG_FILE`` set to the null device (pip
-then reads no ``pip.conf`` at all) and ``UV_NO_CONFIG=1`` (no ``uv.toml`` /
-``[tool.uv]``); ``pip-compile`` also gets ``--no-config``. Indexes and find-links come
+``PIP_*`` and ``UV_*`` variable removed (but the cache directories), ``PIP_CONFIG_FILE``
+set to the null device (pip then reads no ``pip.conf`` at all) and ``UV_NO_CONFIG=1``
+(no ``uv.toml`` / ``[tool.uv]``); ``pip-compile`` also gets ``--no-config``. Indexes and find-links come
 only from the lock's configuration. The backend's own header is not emitted and its
 body is normalised (no absolute or temporary paths, no index or find-links lines), so
 the result depends only on the inputs, the options and what the index offers.
@@ -43,6 +43,8 @@ _DROPPED_OPTIONS = (
     "--no-index",
 )
 MAX_ERROR_LINES = 12
+# Where the backends cache downloads: kept, since they cannot change what is resolved.
+CACHE_VARIABLES = frozenset({"UV_CACHE_DIR", "PIP_CACHE_DIR"})
 
 
 class BackendError(PolicyError):
@@ -86,7 +88,7 @@ def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {
         key: value
         for key, value in (os.environ if base is None else base).items()
-        if not key.upper().startswith(("PIP_", "UV_"))
+        if not key.upper().startswith(("PIP_", "UV_")) or key in CACHE_VARIABLES
     }
     env["PIP_CONFIG_FILE"] = os.devnull
     env["UV_NO_CONFIG"] = "1"
@@ -118,6 +120,10 @@ def build_command(
             "split",
             "--python-version",
             target_python(lock),
+            # uv would otherwise discover an interpreter on PATH (through pyenv shims
+            # that alone cost 0.3 s); it resolves for --python-version either way.
+            "--python",
+            sys.executable,
         ]
         if cfg.platform:
             cmd += ["--python-platform", cfg.platform]
