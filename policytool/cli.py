@@ -168,9 +168,11 @@ def _run_check(paths: tuple[str, ...], opts: Options, fix: bool) -> tuple[list[F
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
+@click.option("--online", is_flag=True,
+              help="precommit-rev: also compare hook revs with the newest release on PyPI.")
 @handle_errors
 def check(paths: tuple[str, ...], config_path: Path | None, fmt: str, only: tuple[str, ...],
-          skip: tuple[str, ...], quiet: bool) -> int:
+          skip: tuple[str, ...], quiet: bool, online: bool = False) -> int:
     """Run every policy rule.
 
     With PATHS (as pre-commit passes them) only those files and the repo rules they
@@ -181,9 +183,16 @@ def check(paths: tuple[str, ...], config_path: Path | None, fmt: str, only: tupl
       policytool check
       policytool check --only spdx-header,forbidden-import --format json
       policytool check --format sarif > policytool.sarif
+      policytool check --online --only precommit-rev
     """
+    from policytool.hooks.precommit import ONLINE
+
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, _changed, files_checked = _run_check(paths, opts, fix=False)
+    token = ONLINE.set(online)
+    try:
+        findings, _changed, files_checked = _run_check(paths, opts, fix=False)
+    finally:
+        ONLINE.reset(token)
     return emit(findings, opts, files_checked)
 
 

