@@ -630,3 +630,50 @@ def test_online_without_pypi_is_a_warning(
     assert result.code == 0
     assert "precommit-rev --online: cannot ask PyPI for the newest typos" in result.out
     assert "cannot ask PyPI for the newest ruff" in result.out
+
+
+def _layout(offset: int) -> str:
+    """The same config written with another sequence indentation style."""
+    d = " " * offset  # dash column of a sequence under its key
+    k = " " * (offset + 2)  # keys inside a sequence item
+    lines = [
+        "repos:",
+        f"{d}- repo: local",
+        f"{k}hooks:",
+        f"{k}{d}# keep last",
+        f"{k}{d}- id: suggestion",
+        f"{k}{k}name: s",
+        f"{k}{k}entry: echo last",
+        f"{k}{k}language: system",
+        "",
+        f"{k}{d}- id: a  # first",
+        f"{k}{k}name: a",
+        f"{k}{k}entry: |",
+        f"{k}{k}  multi",
+        f"{k}{k}  line",
+        f"{k}{k}language: system",
+        f"{d}- repo: https://github.com/pre-commit/pre-commit-hooks",
+        f"{k}rev: v5.0.0",
+        f"{k}hooks:",
+        f"{k}{d}- id: check-yaml",
+        "# trailing comment of the file",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("offset", [0, 2, 4])
+def test_final_hook_fix_across_indentation_styles(repo: Repo, run: Run, offset: int) -> None:
+    config = _layout(offset)
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\n')
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+    assert precommit_accepts(repo.root / ".pre-commit-config.yaml") is None
+    assert run("fix", ONLY).code == 1
+    text = repo.read(".pre-commit-config.yaml").decode()
+    assert precommit_accepts(repo.root / ".pre-commit-config.yaml") is None, text
+    assert hook_order(text) == ["a", "check-yaml", "suggestion"]
+    assert comments(text) == comments(config)
+    assert text.endswith("# trailing comment of the file\n")
+    assert "multi\n" in text and "line\n" in text
+    assert run("check", ONLY).code == 0, text
+    assert run("fix", ONLY).code == 0

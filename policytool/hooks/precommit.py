@@ -573,10 +573,13 @@ def _move_final(model: Model, final: str) -> str | None:
     if insert_at <= span.start:
         return None
     new_lines = lines[: span.start] + lines[span.end : insert_at] + block + lines[insert_at:]
-    # Cutting a block out of blank-separated items would leave two blank lines.
+    # Cutting a block out of blank-separated items would leave two blank lines, and
+    # cutting the first item a blank line right under its key.
     cut = span.start
-    if 0 < cut < len(new_lines) and is_blank(new_lines[cut - 1]) and is_blank(new_lines[cut]):
-        del new_lines[cut]
+    if 0 < cut < len(new_lines) and is_blank(new_lines[cut]):
+        above = new_lines[cut - 1]
+        if is_blank(above) or above.split("#", 1)[0].rstrip().endswith(":"):
+            del new_lines[cut]
     text = "".join(new_lines)
     return text
 
