@@ -104,7 +104,7 @@ def added_text(root: Path) -> dict[str, list[Loc]]:
         check=True,
     ).stdout
     index: dict[str, list[Loc]] = {}
-    for changed in parse_patch(patch):
+    for changed in parse_patch(patch).files:
         lines = (root / changed.path).read_text(encoding="utf-8").splitlines()
         for number in changed.added:
             index.setdefault(lines[number - 1], []).append((changed.path, number))

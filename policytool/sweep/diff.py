@@ -14,7 +14,7 @@ import enum
 import re
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.errors import PolicyError
@@ -28,7 +28,6 @@ _DIFF_FORMAT = (
     "--dst-prefix=b/",
     "-U0",
     "-M",
-    "--diff-filter=AMR",
 )
 _GIT_CONFIG = (
     "-c",
@@ -99,6 +98,42 @@ def run_git(
         )
     except FileNotFoundError:
         raise PolicyError("git is not installed or not on PATH; sweep needs it") from None
+
+
+class GitJob:
+    """A git command running in the background (to overlap git's own tree walks)."""
+
+    def __init__(self, root: Path, args: Sequence[str]) -> None:
+        self.root = root
+        self._done: subprocess.CompletedProcess[bytes] | None = None
+        try:
+            self._proc = subprocess.Popen(
+                ["git", *_GIT_CONFIG, *args],
+                cwd=root,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except FileNotFoundError:
+            raise PolicyError("git is not installed or not on PATH; sweep needs it") from None
+
+    def result(self) -> subprocess.CompletedProcess[bytes]:
+        """Wait for the command (once); its exit code and output."""
+        if self._done is None:
+            out, err = self._proc.communicate()
+            self._done = subprocess.CompletedProcess(
+                self._proc.args, self._proc.returncode, out, err
+            )
+        return self._done
+
+    def output(self, what: str) -> bytes:
+        """stdout of a command that must succeed; otherwise a PolicyError about ``what``."""
+        proc = self.result()
+        if proc.returncode != 0:
+            lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            detail = lines[-1] if lines else f"exit code {proc.returncode}"
+            raise PolicyError(f"{self.root}: {what}: {detail}")
+        return proc.stdout
 
 
 def _git_ok(root: Path, args: Sequence[str], what: str) -> bytes:
@@ -196,39 +231,54 @@ def _header_path(line: bytes, prefix: bytes) -> str | None:
     return path[len(prefix) :] if path.startswith(prefix.decode()) else path
 
 
-def parse_patch(patch: bytes) -> list[ChangedFile]:
-    """Added head line numbers per file from a ``-U0`` patch (other files skipped)."""
-    files: list[ChangedFile] = []
+@dataclass
+class Change:
+    """The Python files a change adds lines to, and every path it touches at all."""
+
+    files: list[ChangedFile] = field(default_factory=list)
+    # Old and new paths of every added, modified, renamed or deleted Python file.
+    touched: set[str] = field(default_factory=set)
+
+
+def parse_patch(patch: bytes) -> Change:
+    """Added head line numbers per file from a ``-U0`` patch, and all touched paths."""
+    change = Change()
     path: str | None = None
     old_path: str | None = None
     added: set[int] = set()
+    in_header = False
 
     def flush() -> None:
         if path is not None and added:
-            files.append(
-                ChangedFile(path, frozenset(added), old_path if old_path != path else None)
-            )
+            moved = old_path if old_path != path else None
+            change.files.append(ChangedFile(path, frozenset(added), moved))
 
     for line in patch.splitlines():
         if line.startswith(b"diff --git "):
             flush()
-            path, old_path, added = None, None, set()
-        elif line.startswith(b"--- ") and path is None:
+            path, old_path, added, in_header = None, None, set(), True
+        elif in_header and line.startswith(b"--- "):
             old_path = _header_path(line, b"a/")
-        elif line.startswith(b"+++ ") and path is None:
+            change.touched.update([old_path] if old_path else [])
+        elif in_header and line.startswith(b"+++ "):
             path = _header_path(line, b"b/")
-        elif line.startswith(b"@@") and path is not None:
+            change.touched.update([path] if path else [])
+        elif in_header and line.startswith((b"rename from ", b"rename to ")):
+            raw = line.split(b" ", 2)[2]
+            change.touched.add(unquote_path(raw))
+        elif line.startswith(b"@@"):
+            in_header = False
             match = _HUNK_RE.match(line)
-            if match:
+            if match and path is not None:
                 start = int(match.group(1))
                 count = int(match.group(2)) if match.group(2) is not None else 1
                 added.update(range(start, start + count))
     flush()
-    return files
+    return change
 
 
-def changed_files(root: Path, base: Base, head: Head) -> list[ChangedFile]:
-    """The Python files the change adds lines to, with those line numbers."""
+def changed_files(root: Path, base: Base, head: Head) -> Change:
+    """The Python files the change adds lines to (with those lines) and all it touches."""
     args = ["diff", *_DIFF_FORMAT]
     if head.kind is HeadKind.STAGED:
         args += ["--cached", base.sha]
@@ -236,20 +286,21 @@ def changed_files(root: Path, base: Base, head: Head) -> list[ChangedFile]:
         args += [base.sha, str(head.rev)]
     else:
         args.append(base.sha)
-    patch = _git_ok(root, [*args, "--", PY_PATHSPEC], "git diff failed")
-    files = parse_patch(patch)
+    untracked = None
     if head.kind is HeadKind.WORKTREE:
-        out = _git_ok(
-            root,
-            ["ls-files", "-z", "--others", "--exclude-standard", "--", PY_PATHSPEC],
-            "git ls-files failed",
+        # git walks the whole tree for both: run them side by side.
+        untracked = GitJob(
+            root, ["ls-files", "-z", "--others", "--exclude-standard", "--", PY_PATHSPEC]
         )
-        for raw in out.split(b"\0"):
+    change = parse_patch(_git_ok(root, [*args, "--", PY_PATHSPEC], "git diff failed"))
+    if untracked is not None:
+        for raw in untracked.output("git ls-files failed").split(b"\0"):
             if raw:
-                files.append(
-                    ChangedFile(raw.decode("utf-8", "surrogateescape"), frozenset(), whole=True)
-                )
-    return sorted(files, key=lambda f: f.path)
+                path = raw.decode("utf-8", "surrogateescape")
+                change.files.append(ChangedFile(path, frozenset(), whole=True))
+                change.touched.add(path)
+    change.files.sort(key=lambda f: f.path)
+    return change
 
 
 def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes | None]:
@@ -269,10 +320,10 @@ def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes |
         raise PolicyError(
             f"{root}: git cat-file failed: {proc.stderr.decode('utf-8', 'replace').strip()}"
         )
-    return _parse_batch(proc.stdout, paths)
+    return parse_batch(proc.stdout, paths)
 
 
-def _parse_batch(out: bytes, paths: Sequence[str]) -> dict[str, bytes | None]:
+def parse_batch(out: bytes, paths: Sequence[str]) -> dict[str, bytes | None]:
     """Split ``git cat-file --batch`` output into one blob per requested path."""
     result: dict[str, bytes | None] = {}
     pos = 0

@@ -518,7 +518,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         text = _short(src, node)
         if kind == "clone" and ctx.loop:
             commented = any(
-                line in src.comment_lines
+                src.has_comment(line)
                 for line in range(node.lineno - 1, (node.end_lineno or node.lineno) + 1)
             )
             if not commented:

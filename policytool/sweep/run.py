@@ -4,14 +4,14 @@
 
 Cost follows the change: only the Python files the diff touches are read and parsed,
 only statements overlapping added lines are walked, and the one repo-wide question
-(is a new ``**kwargs`` key also read in another file?) is a single ``git grep -F``.
+(is a new ``**kwargs`` key also read in another file?) is answered from a per-blob
+index (``keys``) that scans each file content once.
 """
 
 from __future__ import annotations
 
 import ast
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,16 +21,14 @@ from policytool.errors import PolicyError
 from policytool.files import git_root, match_any
 from policytool.findings import Finding, Severity, sort_findings
 from policytool.sweep.diff import (
-    PY_PATHSPEC,
     Base,
     ChangedFile,
     Head,
-    HeadKind,
     changed_files,
     read_head,
     resolve_base,
-    run_git,
 )
+from policytool.sweep.keys import find_keys
 from policytool.sweep.patterns import KeyUse, check_file, kwargs_finding
 from policytool.sweep.source import SourceInfo
 
@@ -58,11 +56,8 @@ def sweep(config: Config, base: str | None, head: Head, cwd: Path | None = None)
             f"{cwd or config.root}: not a git repository; sweep compares git revisions"
         )
     resolved = resolve_base(root, base, head)
-    files = [
-        f
-        for f in changed_files(root, resolved, head)
-        if not (config.exclude and match_any(f.path, config.exclude))
-    ]
+    change = changed_files(root, resolved, head)
+    files = [f for f in change.files if not (config.exclude and match_any(f.path, config.exclude))]
     contents = read_head(root, head, [f.path for f in files])
     result = SweepResult(resolved, head)
     uses: list[KeyUse] = []
@@ -86,7 +81,8 @@ def sweep(config: Config, base: str | None, head: Head, cwd: Path | None = None)
             key_uses = [u for u in key_uses if "kwargs-lookup" not in ignored.get(u.line, ())]
         result.findings.extend(findings)
         uses.extend(key_uses)
-    result.findings.extend(_resolve_keys(root, head, uses))
+    read = {path: data for path, data in contents.items() if data is not None}
+    result.findings.extend(_resolve_keys(root, resolved, head, uses, read, change.touched))
     result.findings = sort_findings(result.findings)
     return result
 
@@ -108,74 +104,23 @@ def _syntax_finding(path: str, exc: SyntaxError | ValueError) -> Finding:
     )
 
 
-def _key_read_re(key: str) -> re.Pattern[str]:
-    """A line reading ``key`` from a kwargs-like dict (``kwargs``, ``kw``, ``extra_kwargs``)."""
-    q = f"[\"']{re.escape(key)}[\"']"
-    name = r"\b\w*kw\w*"
-    return re.compile(
-        rf"{name}\s*\[\s*{q}\s*\]|{name}\s*\.\s*(?:get|pop|setdefault)\s*\(\s*{q}|{q}\s+(?:not\s+)?in\s+{name}\b"
-    )
-
-
-def _key_constant_re(key: str) -> re.Pattern[str]:
-    """A module-level constant holding ``key``: ``NAME = "key"``."""
-    return re.compile(rf"^[A-Z_][A-Z0-9_]*\s*(?::[^=]+)?=\s*[\"']{re.escape(key)}[\"']\s*(?:#.*)?$")
-
-
-def _resolve_keys(root: Path, head: Head, uses: Sequence[KeyUse]) -> list[Finding]:
-    """Decide each key read's severity with one ``git grep -F`` over the head tree."""
+def _resolve_keys(
+    root: Path,
+    base: Base,
+    head: Head,
+    uses: Sequence[KeyUse],
+    changed: Mapping[str, bytes],
+    touched: set[str],
+) -> list[Finding]:
+    """Decide each key read's severity from where else the head reads the same key."""
     if not uses:
         return []
-    hits = _grep_keys(root, head, sorted({u.key for u in uses}))
-    findings = []
-    for use in uses:
-        read_re, constant_re = _key_read_re(use.key), _key_constant_re(use.key)
-        key_hits = hits.get(use.key, [])
-        reads = sorted(
-            {path for path, _line, text in key_hits if path != use.path and read_re.search(text)}
+    hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched)
+    return [
+        kwargs_finding(
+            use,
+            sorted(hits.reads.get(use.key, set()) - {use.path}),
+            hits.constants.get(use.key, []),
         )
-        constants = [f"{path}:{line}" for path, line, text in key_hits if constant_re.match(text)]
-        findings.append(kwargs_finding(use, reads, constants))
-    return findings
-
-
-def _grep_keys(
-    root: Path, head: Head, keys: Sequence[str]
-) -> dict[str, list[tuple[str, int, str]]]:
-    """key -> [(path, line, text)] for every line of the head tree that quotes the key."""
-    args = [
-        "-c",
-        "grep.column=false",
-        "-c",
-        "grep.fullName=true",
-        "grep",
-        "-F",
-        "-n",
-        "-z",
-        "-I",
-        "--no-color",
+        for use in uses
     ]
-    for key in keys:
-        args += ["-e", f'"{key}"', "-e", f"'{key}'"]
-    if head.kind is HeadKind.STAGED:
-        args.append("--cached")
-    elif head.kind is HeadKind.REV:
-        args.append(str(head.rev))
-    else:
-        args.append("--untracked")
-    proc = run_git(root, [*args, "--", PY_PATHSPEC])
-    if proc.returncode not in (0, 1):  # 1: nothing matched
-        raise PolicyError(
-            f"{root}: git grep failed: {proc.stderr.decode('utf-8', 'replace').strip()}"
-        )
-    prefix = f"{head.rev}:" if head.kind is HeadKind.REV else ""
-    hits: dict[str, list[tuple[str, int, str]]] = {}
-    for raw in proc.stdout.decode("utf-8", "surrogateescape").splitlines():
-        parts = raw.split("\0", 2)
-        if len(parts) != 3 or not parts[1].isdigit():
-            continue
-        path, line, text = parts[0].removeprefix(prefix), int(parts[1]), parts[2]
-        for key in keys:
-            if f'"{key}"' in text or f"'{key}'" in text:
-                hits.setdefault(key, []).append((path, line, text))
-    return hits

@@ -123,9 +123,9 @@ class SourceInfo:
     # -- names -------------------------------------------------------------------------
 
     def _collect_aliases(self) -> dict[str, str]:
-        """Local name -> dotted module path, from every import in the file."""
+        """Local name -> dotted module path, from every import statement in the file."""
         aliases: dict[str, str] = {}
-        for node in ast.walk(self.tree):
+        for node in _statements(self.tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -171,14 +171,18 @@ class SourceInfo:
                     return text
         return ast.unparse(node)
 
-    @cached_property
-    def comment_lines(self) -> frozenset[int]:
-        """Line numbers that carry a real ``#`` comment."""
+    def has_comment(self, number: int) -> bool:
+        """Whether line ``number`` carries a real ``#`` comment (not a ``#`` in a string)."""
+        if not 1 <= number <= len(self._byte_lines):
+            return False
+        line = self._byte_lines[number - 1]
+        if b"#" not in line:
+            return False
         try:
-            tokens = tokenize.tokenize(io.BytesIO(self.data).readline)
-            return frozenset(t.start[0] for t in tokens if t.type == tokenize.COMMENT)
+            tokens = list(tokenize.tokenize(io.BytesIO(line + b"\n").readline))
         except (tokenize.TokenError, SyntaxError):
-            return frozenset(n for n, line in enumerate(self.lines, 1) if "#" in line)
+            return True  # inside a multi-line construct: take the ``#`` at its word
+        return any(t.type == tokenize.COMMENT for t in tokens)
 
     # -- the walk ----------------------------------------------------------------------
 
@@ -259,6 +263,20 @@ class SourceInfo:
     def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
         """The walked nodes of the given types with their context."""
         return ((node, ctx) for node, ctx in self.nodes if isinstance(node, types))
+
+
+def _statements(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
+    """Every statement, nested ones included, without visiting expressions (cheap)."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                stack.extend(reversed([s for s in inner if isinstance(s, ast.stmt)]))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(reversed(holder.body))
 
 
 def own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterable[ast.AST]:

@@ -1,0 +1,250 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``policytool sweep`` cost follows the diff, not the repo.
+
+Takes the vLLM 0.33.0 source release (bench/_vllm.py downloads and extracts it once
+into bench/.cache), makes two git repositories of it under bench/.cache/sweep-bench:
+
+- ``x1``: the release tree as one commit on ``main``;
+- ``x10``: the same tree copied 10 times in subdirectories (10x the files);
+
+then commits the same synthetic 50-file change on a ``feature`` branch of each (every
+file gets a block with all five patterns, so every check, the cross-file ``git grep``
+for kwargs keys included, has work to do) and times the sweep as a user runs it (a new
+process each run, start-up included) for the committed head and the working tree.
+
+    python bench/bench_sweep.py [--runs 5] [--rebuild]
+
+Target: under 2 s on x1, and x10 not slower (same diff, 10x the tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from _vllm import CACHE, vllm_tree  # noqa: E402
+
+WORK = CACHE / "sweep-bench"
+CHANGED_FILES = 50
+COPIES = 10
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+BLOCK = """
+
+# --- synthetic change {i} (bench/bench_sweep.py) ---
+import time as _bench_time  # noqa: E402
+from typing import Any as _BenchAny  # noqa: E402
+
+
+class _SweepBench{i}:
+    def forward(self, **kwargs: object) -> object:
+        return kwargs.get("bench_key_{key}")
+
+    def load_config(self) -> None:
+        try:
+            self.value = {i}
+        except Exception:
+            pass
+
+    def step(self, x: object, steps: list[int]) -> list[object]:
+        out = []
+        for _ in steps:
+            out.append(x.clone())
+        return out
+
+    async def handle_bench(self, url: str) -> None:
+        _bench_time.sleep(0.01)
+
+
+def bench_helper_{i}(a: _BenchAny, b):
+    return a
+"""
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in ``root``; return stdout."""
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=root,
+        env={**os.environ, **GIT_ENV},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return proc.stdout
+
+
+def _copy(src: Path, dst: Path) -> None:
+    """Hard-link copy (cheap); changed files are replaced, never written through."""
+    shutil.copytree(src, dst, copy_function=os.link)
+
+
+def _pick(files: list[str]) -> list[str]:
+    """50 Python files spread over the package, serving paths included."""
+    py = sorted(
+        f for f in files if f.startswith("vllm/") and f.endswith(".py") and "/third_party/" not in f
+    )
+    serving = [f for f in py if "/engine/" in f or "/entrypoints/" in f][:10]
+    rest = [f for f in py if f not in serving]
+    step = max(1, len(rest) // (CHANGED_FILES - len(serving)))
+    return sorted(serving + rest[::step][: CHANGED_FILES - len(serving)])
+
+
+def _apply_change(root: Path, prefix: str, picked: list[str]) -> None:
+    for i, rel in enumerate(picked):
+        path = root / prefix / rel
+        data = path.read_bytes() + BLOCK.format(i=i, key=i % 7).encode()
+        tmp = path.with_name(path.name + ".bench-tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)  # breaks the hard link: the shared tree stays untouched
+
+
+def build(name: str, copies: int, rebuild: bool) -> tuple[Path, int]:
+    """The repo ``name`` with ``main`` (the tree, ``copies`` times) and ``feature`` (the change)."""
+    root = WORK / name
+    marker = root / ".bench-ready"
+    if marker.is_file() and not rebuild:
+        return root, int(marker.read_text())
+    if root.exists():
+        shutil.rmtree(root)
+    tree = vllm_tree()
+    root.mkdir(parents=True)
+    if copies == 1:
+        for child in tree.iterdir():
+            (_copy if child.is_dir() else os.link)(child, root / child.name)
+        prefix = ""
+    else:
+        for n in range(copies):
+            _copy(tree, root / f"copy{n}")
+        prefix = "copy0"
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "vllm source release")
+    files = [f for f in git(root, "ls-files").splitlines()]
+    picked = _pick([f.removeprefix(prefix + "/") for f in files if f.startswith(prefix)])
+    git(root, "checkout", "-q", "-b", "feature")
+    _apply_change(root, prefix, picked)
+    git(root, "commit", "-q", "-a", "-m", "synthetic 50-file change")
+    git(root, "update-ref", "refs/remotes/origin/main", "main")
+    marker.write_text(str(len(files)))
+    return root, len(files)
+
+
+def timed(root: Path, args: list[str], runs: int) -> tuple[float, str]:
+    """Median wall seconds of ``policytool sweep ARGS`` in a new process, and its last line."""
+    times = []
+    last = ""
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "policytool", "sweep", *args],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        times.append(time.perf_counter() - start)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"sweep failed in {root}: {proc.stderr}")
+        last = proc.stdout.strip().splitlines()[-1]
+    return statistics.median(times), last
+
+
+def timed_git(root: Path, args: list[str], runs: int) -> float:
+    """Median wall seconds of a git command (the part of sweep git does)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    """Build both trees, time the sweeps, print a table; exit 1 when a target is missed."""
+    parser = argparse.ArgumentParser(description="policytool sweep: cost follows the diff")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the bench repositories")
+    args = parser.parse_args()
+    rows = []
+    results: dict[str, dict[str, float]] = {}
+    for name, copies in (("x1", 1), ("x10", COPIES)):
+        root, tracked = build(name, copies, args.rebuild)
+        python_files = int(
+            subprocess.run(
+                "git ls-files '*.py' | wc -l",
+                shell=True,
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        results[name] = {}
+        # Cold: no kwargs-key index yet (a fresh clone in CI): every blob is scanned once.
+        shutil.rmtree(root / ".git" / "policytool-sweep", ignore_errors=True)
+        seconds, row = timed(root, ["--head", "HEAD", "-q"], 1)
+        rows.append((name, tracked, python_files, "--head HEAD, cold key index", seconds, row))
+        for label, sweep_args in (
+            ("--head HEAD", ["--head", "HEAD", "-q"]),
+            ("working tree", ["-q"]),
+        ):
+            seconds, row = timed(root, sweep_args, args.runs)
+            results[name][label] = seconds
+            rows.append((name, tracked, python_files, label, seconds, row))
+        grep = timed_git(
+            root,
+            ["grep", "-F", "-n", "-z", "-I", "-e", '"bench_key_1"', "HEAD", "--", "*.py"],
+            args.runs,
+        )
+        diff = timed_git(root, ["diff", "-U0", "-M", "main", "HEAD", "--", "*.py"], args.runs)
+        results[name]["git grep (one key, HEAD)"] = grep
+        results[name]["git diff -U0 main HEAD"] = diff
+    print(
+        f"policytool sweep over a {CHANGED_FILES}-file change, "
+        f"median of {args.runs} runs (new process each)\n"
+    )
+    print("| tree | tracked files | Python files | head | wall | report row |")
+    print("| --- | ---: | ---: | --- | ---: | --- |")
+    for name, tracked, python_files, label, seconds, row in rows:
+        print(f"| {name} | {tracked} | {python_files} | {label} | {seconds:.2f} s | `{row}` |")
+    print("\nparts done by git (same change):\n")
+    print("| tree | git grep (one key, HEAD) | git diff -U0 main HEAD |")
+    print("| --- | ---: | ---: |")
+    for name in ("x1", "x10"):
+        parts = results[name]
+        print(
+            f"| {name} | {parts['git grep (one key, HEAD)']:.3f} s "
+            f"| {parts['git diff -U0 main HEAD']:.3f} s |"
+        )
+    warm = {(r[0], r[3]): r[4] for r in rows if "cold" not in r[3]}
+    ok = all(seconds < 2.0 for (tree, _label), seconds in warm.items() if tree == "x1")
+    print(
+        "\nx10 / x1 (warm):",
+        ", ".join(
+            f"{label} {warm[('x10', label)] / warm[('x1', label)]:.2f}x"
+            for label in ("--head HEAD", "working tree")
+        ),
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The kwargs cross-file key check: base maps, blob cache, touched files; and diff parsing."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+
+import pytest
+
+from policytool.sweep.diff import parse_patch, unquote_path
+from policytool.sweep.keys import scan
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+READER = "def r(**kwargs: object) -> object:\n    return kwargs['{key}']\n"
+
+
+def severities(run: Run, *args: str) -> list[tuple[str, int, str]]:
+    result = run("sweep", "--format", "json", "--fail-on", "never", *args)
+    assert result.code == 0, result.err
+    return [(f["path"], f["line"], f["severity"]) for f in json.loads(result.out)]
+
+
+@pytest.fixture
+def keyed(repo: Repo) -> Repo:
+    """main: pkg/old.py reads kwargs['shared']; feature: pkg/new.py reads it too."""
+    repo.write("pkg/old.py", READER.format(key="shared"))
+    repo.write("pkg/other.py", READER.format(key="other"))
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("pkg/new.py", READER.format(key="shared"))
+    return repo
+
+
+def test_base_map_is_cached_and_reused(keyed: Repo, run: Run) -> None:
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+    cache = keyed.root / ".git" / "policytool-sweep"
+    maps = list(cache.glob("base-keys.v1-*"))
+    assert len(maps) == 1 and (cache / "blob-keys.v1").is_file()
+    assert "shared\tR:pkg/old.py" in maps[0].read_text()
+    before = maps[0].stat().st_mtime_ns
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+    assert maps[0].stat().st_mtime_ns == before  # read, not recomputed
+
+
+def test_corrupt_or_missing_caches_give_the_same_answer(keyed: Repo, run: Run) -> None:
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+    cache = keyed.root / ".git" / "policytool-sweep"
+    for path in cache.iterdir():
+        path.write_bytes(b"\xff\x00garbage\tR\n\tC:x\n")
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+    # A truncated map (header says more keys than it holds) is recomputed too.
+    (base_map,) = cache.glob("base-keys.v1-*")
+    text = base_map.read_text()
+    assert text.startswith("#policytool-sweep-base-keys v1 ")
+    base_map.write_text("\n".join(text.splitlines()[:1]) + "\n")
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+
+
+def test_unwritable_cache_dir_still_answers(keyed: Repo, run: Run) -> None:
+    (keyed.root / ".git" / "policytool-sweep").write_text("a file where the cache dir should be")
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+
+
+def test_moved_base_recomputes_its_map(keyed: Repo, run: Run) -> None:
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+    (keyed.root / "pkg/new.py").unlink()
+    keyed.git("checkout", "-q", "main")
+    keyed.write("pkg/old.py", READER.format(key="renamed"))
+    keyed.commit("main drops the shared key")
+    keyed.git("checkout", "-q", "feature")
+    keyed.git("rebase", "-q", "main")
+    keyed.write("pkg/new.py", READER.format(key="shared"))
+    # The base is now main's new commit, where nobody else reads 'shared'.
+    assert severities(run) == [("pkg/new.py", 2, "warning")]
+    assert len(list((keyed.root / ".git" / "policytool-sweep").glob("base-keys.v1-*"))) == 2
+
+
+def test_a_file_the_change_edits_counts_with_its_head_content(keyed: Repo, run: Run) -> None:
+    # The change also rewrites pkg/old.py so it no longer reads 'shared' (a pure deletion there).
+    keyed.write("pkg/old.py", "def r() -> None:\n    pass\n")
+    assert severities(run) == [("pkg/new.py", 2, "warning")]
+    # Deleting it altogether: same.
+    (keyed.root / "pkg/old.py").unlink()
+    assert severities(run) == [("pkg/new.py", 2, "warning")]
+    # Adding the key to another old file via the change makes it blocking again.
+    keyed.write(
+        "pkg/other.py",
+        READER.format(key="other")
+        + "\n\n"
+        + READER.format(key="shared").replace("def r", "def r2"),
+    )
+    found = severities(run)
+    assert ("pkg/new.py", 2, "error") in found
+
+
+def test_renamed_reader_is_named_by_its_new_path(keyed: Repo, run: Run) -> None:
+    keyed.git("mv", "pkg/old.py", "pkg/moved.py")
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    messages = [f["message"] for f in json.loads(result.out) if f["path"] == "pkg/new.py"]
+    assert len(messages) == 1 and "pkg/moved.py" in messages[0] and "pkg/old.py" not in messages[0]
+
+
+def test_scan_finds_reads_and_constants_not_lookalikes() -> None:
+    found = scan(
+        b'KEY = "const_key"  # shared\n'
+        b"def f(**kw):\n"
+        b"    a = kw['one']\n"
+        b'    b = kwargs.get("two", 1)\n'
+        b'    c = "three" not in extra_kwargs\n'
+        b'    d = options["not_a_kwarg"]\n'
+        b"    lower = 'x'\n"
+    )
+    assert found.reads == {"one", "two", "three"}
+    assert found.constants == (("const_key", 1),)
+    assert scan(found.encode().encode()) is not None
+    from policytool.sweep.keys import BlobKeys
+
+    assert BlobKeys.decode(found.encode()) == found
+
+
+def test_unquote_path() -> None:
+    assert unquote_path(b'"tab\\there.py"') == "tab\there.py"
+    assert unquote_path(b'"\\303\\251.py"') == "é.py"
+    assert unquote_path(b'"quo\\"te.py"') == 'quo"te.py'
+    assert unquote_path(b"plain.py") == "plain.py"
+
+
+def test_parse_patch_added_lines_renames_and_deletions() -> None:
+    patch = (
+        b"diff --git a/old.py b/new.py\n"
+        b"similarity index 80%\nrename from old.py\nrename to new.py\n"
+        b"--- a/old.py\n+++ b/new.py\n"
+        b"@@ -3 +3 @@\n-a\n+b\n@@ -8,0 +9,2 @@\n+c\n+d\n"
+        b"diff --git a/gone.py b/gone.py\ndeleted file mode 100644\n"
+        b"--- a/gone.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n--- not a header\n-x\n"
+        b"diff --git a/pure.py b/moved.py\nsimilarity index 100%\n"
+        b"rename from pure.py\nrename to moved.py\n"
+        b"diff --git a/sp ace.py b/sp ace.py\n--- a/sp ace.py\t\n+++ b/sp ace.py\t\n"
+        b"@@ -1,0 +2 @@\n+++ added\n"
+    )
+    change = parse_patch(patch)
+    assert [(f.path, sorted(f.added), f.old_path) for f in change.files] == [
+        ("new.py", [3, 9, 10], "old.py"),
+        ("sp ace.py", [2], None),
+    ]
+    assert change.touched == {"old.py", "new.py", "gone.py", "pure.py", "moved.py", "sp ace.py"}
+
+
+def test_hash_inside_a_string_is_not_a_comment(repo: Repo, run: Run) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write(
+        "b.py",
+        "def f(xs: list[object]) -> list[object]:\n    out = []\n    for x in xs:\n"
+        "        out.append((x.clone(), '#'))\n"
+        "    for x in xs:\n        # a real comment\n        out.append(x.clone())\n"
+        "    for x in xs:\n        out.append(x.clone())  # kept: x is reused\n    return out\n",
+    )
+    assert severities(run) == [("b.py", 4, "error"), ("b.py", 7, "warning"), ("b.py", 9, "warning")]
+
+
+def test_worktree_symlink_and_unreadable_files_do_not_crash(repo: Repo, run: Run) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    os.symlink("missing-target.py", repo.root / "dangling.py")
+    assert severities(run) == []
