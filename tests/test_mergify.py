@@ -319,3 +319,22 @@ def test_init_never_overwrites(repo: Repo, run: Run) -> None:
     assert ".github/workflows/codeql.yml: exists, left alone" in result.out
     assert repo.read(".pre-commit-config.yaml") == b"repos: []\n"
     assert repo.read(".github/workflows/codeql.yml") == b"# mine\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "flagged"),
+    [
+        ('uv pip install "pre-commit>=4.0"', True),
+        ("pip install pre_commit==4.0.0", True),
+        ("pip install -U pre-commit==4.0.1 ruff", False),
+        ("pipx install pre-commit[extra]==4.0.1", False),
+        ("pip install ruff", False),
+    ],
+)
+def test_install_command_names_the_pinned_version(
+    mergify_repo: Repo, run: Run, command: str, flagged: bool
+) -> None:
+    mergify_repo.write(".github/mergify.yml", MERGIFY.replace("uv pip install pre-commit", command))
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert ("should pin `pre-commit==4.0.1`" in result.out) is flagged, result.out

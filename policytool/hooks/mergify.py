@@ -54,6 +54,8 @@ END = "<!-- policytool:sync end -->"
 _BEGIN_PREFIX = "<!-- policytool:sync begin"
 _END_PREFIX = "<!-- policytool:sync end"
 _PIN_RE = re.compile(r"^\s*[\"']?pre[-_]commit\s*==\s*([\w.+!-]+)", re.IGNORECASE | re.MULTILINE)
+# A requirement token: name, optional extras, the rest (``==4.0.1``, ``>=4``, nothing).
+_REQ_RE = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?(?P<spec>.*)")
 _INSTALL_RE = re.compile(r"\b(?:pip3?|uv pip|uv tool|pipx)\s+install\b(?P<args>[^`\n]*)")
 
 
@@ -384,10 +386,13 @@ def _command_findings(comment: Comment, model: Model, pin: str | None) -> Iterat
         if match is None:
             continue
         for token in match.group("args").split():
-            name, _, version = token.partition("==")
-            if name.lower().replace("_", "-") != "pre-commit":
+            requirement = _REQ_RE.match(token.strip("\"'"))
+            if requirement is None:
                 continue
-            if pin and version != pin:
+            name = re.sub(r"[-_.]+", "-", requirement.group("name")).lower()
+            if name != "pre-commit":
+                continue
+            if pin and requirement.group("spec").replace(" ", "") != f"=={pin}":
                 yield Finding(
                     relpath,
                     comment.line_of(offset),
