@@ -416,6 +416,46 @@ def sweep_command(base: str | None, head_rev: str | None, staged: bool, worktree
     return EXIT_CLEAN
 
 
+@cli.command("bump")
+@click.argument("spec", metavar="PKG[==VER]")
+@click.option("--why", default="", help="Why this bump is needed (goes into the PR body).")
+@click.option("--pr-body", "pr_body", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Write the PR body to this file (default: print it on stdout).")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="pyproject.toml to read [tool.policytool] from (default: nearest upward).")
+@click.option("-q", "--quiet", is_flag=True, help="Do not list the regenerated locks.")
+@handle_errors
+def bump_command(spec: str, why: str, pr_body: Path | None, config_path: Path | None, quiet: bool) -> int:
+    """Bump one package everywhere it is pinned, re-lock, and write the PR body.
+
+    Rewrites every exact pin of PKG in the lock inputs and pyproject.toml, recompiles
+    every lock containing PKG with only PKG upgraded (to VER, or the newest version the
+    index offers), and fills .github/PULL_REQUEST_TEMPLATE/dependency-bump.md. A bump
+    that cannot resolve changes no file (exit 2).
+
+    \b
+    Examples:
+      policytool bump torch==2.5.1 --why "CUDA 12.4 wheels" --pr-body pr.md
+      policytool bump mooncake-transfer-engine
+    """
+    from policytool.files import write_atomic
+    from policytool.lock.bump import bump
+    from policytool.lock.run import Outcome
+
+    def report(outcome: Outcome) -> None:
+        if not quiet:
+            click.echo(outcome.describe(), err=True)
+
+    result = bump(load_config(config_path), spec, why, report=report)
+    if pr_body is None:
+        click.echo(result.body, nl=False)
+    else:
+        write_atomic(pr_body, result.body.encode("utf-8"))
+        if not quiet:
+            click.echo(f"wrote the PR body to {pr_body}", err=True)
+    return EXIT_CLEAN
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the console script and ``python -m policytool``."""
     try:

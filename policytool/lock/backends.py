@@ -5,8 +5,8 @@
 The backend runs as a subprocess in the repository root with relative paths, with every
 ``PIP_*`` and ``UV_*`` variable removed (but the cache directories), ``PIP_CONFIG_FILE``
 set to the null device (pip then reads no ``pip.conf`` at all) and ``UV_NO_CONFIG=1``
-(no ``uv.toml`` / ``[tool.uv]``); ``pip-compile`` also gets ``--no-config``. Indexes and find-links come
-only from the lock's configuration. The backend's own header is not emitted and its
+(no ``uv.toml`` / ``[tool.uv]``); ``pip-compile`` also gets ``--no-config``. Indexes and
+find-links come only from the lock's configuration. The backend's own header is not emitted and its
 body is normalised (no absolute or temporary paths, no index or find-links lines), so
 the result depends only on the inputs, the options and what the index offers.
 
