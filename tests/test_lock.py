@@ -389,6 +389,21 @@ def test_failure_in_a_layered_lock_restores_the_base_lock(
     assert {p: repo.read(p) for p in before} == before
 
 
+def test_no_network_exits_2_and_keeps_lock(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
+    setup_simple(repo, wheelhouse.path)
+    assert run("lock").code == 0
+    before = repo.read("requirements/test.txt")
+    # An index nobody listens on (connection refused): what an offline machine sees.
+    text = (repo.root / "pyproject.toml").read_text()
+    text = text.replace("no-index = true", 'index-url = "http://127.0.0.1:9/simple"')
+    repo.write("pyproject.toml", text.replace(f'find-links = ["{wheelhouse.path.as_posix()}"]', ""))
+    result = run("lock")
+    assert result.code == 2
+    assert "Connection refused" in result.err or "connect" in result.err.lower()
+    assert "Traceback" not in result.err
+    assert repo.read("requirements/test.txt") == before
+
+
 def test_unknown_package_explained(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
     setup_simple(repo, wheelhouse.path, "pip-tools", requirements="nosuchpkg\n")
     result = run("lock")
