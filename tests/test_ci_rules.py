@@ -178,11 +178,11 @@ def test_no_precommit_config_no_workflows_nothing_to_say(repo: Repo, run: Run) -
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [
-        ("jobs: [\n", 2, "invalid YAML"),
-        ("- a\n- b\n", 1, "a workflow must be a YAML mapping"),
-        ("on: push\njobs: 3\n", 2, "`jobs:` must be a mapping"),
-        (b"on: push\njobs: {}\n# \xff\n", 3, "not valid UTF-8"),
-        ("", 1, "a workflow must be a YAML mapping"),
+        ("# runs pre-commit\njobs: [\n", 3, "invalid YAML"),
+        ("- pre-commit\n- b\n", 1, "a workflow must be a YAML mapping"),
+        ("on: push\njobs: 3  # pre-commit\n", 2, "`jobs:` must be a mapping"),
+        (b"on: push\njobs: {}\n# pre-commit \xff\n", 3, "not valid UTF-8"),
+        ("# pre-commit, one day\n", 1, "a workflow must be a YAML mapping"),
     ],
 )
 def test_broken_workflows_are_findings(
@@ -195,6 +195,15 @@ def test_broken_workflows_are_findings(
     result = run("check", "--only=ci-hook-stage")
     assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/broken.yaml", line)]
     assert message in result.out
+
+
+def test_workflows_that_cannot_run_pre_commit_are_not_parsed(ci_repo: Repo, run: Run) -> None:
+    # A broken workflow that never mentions pre-commit is not this rule's business.
+    ci_repo.write(".github/workflows/pre-commit.yml", GOOD_WORKFLOW)
+    ci_repo.write(".github/workflows/other.yml", "jobs: [\n")
+    ci_repo.write("pyproject.toml", SKIP_REASONS)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
 
 
 def test_parse_run_commands() -> None:

@@ -38,6 +38,8 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
 WORKFLOW_DIR = ".github/workflows"
+# Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
+PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit")
 HOOK_STAGE_RULE = "ci-hook-stage"
 MYPY_RULE = "mypy-wired"
 CODEQL_RULE = "codeql-workflow"
@@ -198,10 +200,21 @@ def workflow_paths(root: Path) -> list[str]:
     )
 
 
-def load_workflows(root: Path, rule: str) -> Workflows:
-    """Every workflow; parse failures and non-mappings become findings of ``rule``."""
+def load_workflows(root: Path, rule: str, needles: Sequence[bytes]) -> Workflows:
+    """The workflows whose bytes contain one of ``needles``, parsed.
+
+    A workflow that cannot mention what the rule looks for is never parsed (YAML
+    parsing is most of these rules' cost). Parse failures and non-mappings among the
+    others become findings of ``rule``.
+    """
     result = Workflows()
     for relpath in workflow_paths(root):
+        try:
+            data = (root / relpath).read_bytes()
+        except OSError:
+            continue
+        if not any(needle in data for needle in needles):
+            continue
         try:
             doc = load(root, relpath)
         except FileNotFoundError:
@@ -318,7 +331,7 @@ def _pyproject_line(config: Config, needle: str) -> tuple[str, int]:
 def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
     """Workflows run pre-commit on all files at the manual stage; SKIPs are known, explained."""
     config = ctx.config
-    workflows = load_workflows(ctx.root, HOOK_STAGE_RULE)
+    workflows = load_workflows(ctx.root, HOOK_STAGE_RULE, PRECOMMIT_NEEDLES)
     yield from workflows.broken
     model = usable_model(config)
     if model is None:
@@ -485,7 +498,7 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
             )
     if config_at is None or mypy_hooks:
         return
-    for doc in load_workflows(ctx.root, MYPY_RULE).docs:
+    for doc in load_workflows(ctx.root, MYPY_RULE, (b"mypy",)).docs:
         for _name, job in _jobs(doc):
             for _line, step in _steps(job):
                 run = step.get("run")
@@ -732,25 +745,15 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
     paths = workflow_paths(ctx.root)
     if not paths:
         return  # not a GitHub Actions repo
-    workflows = load_workflows(ctx.root, CODEQL_RULE)
-    for finding in workflows.broken:
-        try:
-            text = (ctx.root / finding.path).read_bytes()
-        except OSError:
-            continue
-        if CODEQL_ACTION.encode() in text:
-            yield finding
+    workflows = load_workflows(ctx.root, CODEQL_RULE, (CODEQL_ACTION.encode(),))
+    yield from workflows.broken
     branch = default_branch(ctx.config)
-    found = False
+    found = bool(workflows.broken)  # a broken CodeQL workflow is reported as such
     for doc in workflows.docs:
         uses, problems = _codeql_problems(doc, branch)
         found = found or uses
         yield from problems
-    if not found and not any(
-        CODEQL_ACTION.encode() in (ctx.root / f.path).read_bytes()
-        for f in workflows.broken
-        if (ctx.root / f.path).is_file()
-    ):
+    if not found:
         yield Finding(
             f"{WORKFLOW_DIR}/codeql.yml",
             1,
