@@ -416,6 +416,30 @@ def sweep_command(base: str | None, head_rev: str | None, staged: bool, worktree
     return EXIT_CLEAN
 
 
+@cli.command("baseline")
+@click.argument("rule_ids", nargs=-1, metavar="[RULE]...")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="pyproject.toml to read [tool.policytool] from (default: nearest upward).")
+@handle_errors
+def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int:
+    """Allow today's violations of RULE (forbidden-import, torch-cuda; default both).
+
+    Appends the files to each section's allowlist-file, or prints the `allow = [...]`
+    TOML to paste when the section has none. New violations elsewhere still fail.
+
+    \b
+    Examples:
+      policytool baseline
+      policytool baseline torch-cuda
+    """
+    from policytool.baseline import apply, compute
+
+    config = load_config(config_path)
+    lines = apply(config, compute(config, _split_ids(rule_ids), Path.cwd()))
+    click.echo("\n".join(lines) if lines else "policytool: baseline: nothing to add, the tree is clean")
+    return EXIT_CLEAN
+
+
 @cli.command("bump")
 @click.argument("spec", metavar="PKG[==VER]")
 @click.option("--why", default="", help="Why this bump is needed (goes into the PR body).")
