@@ -25,7 +25,7 @@ import ast
 import bisect
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +111,8 @@ class FileScan:
     _calls: list[ImportedName] | None = None
     _tree: ast.Module | None = None
     _tree_imports: list[ImportedName] | None = None
+    _line_hint: tuple[int, int] = (0, 1)
+    _code: dict[int, bool] = field(default_factory=dict)
 
     # ----- code / not code -------------------------------------------------------------
 
@@ -133,7 +135,12 @@ class FileScan:
 
     def line_col(self, pos: int) -> tuple[int, int]:
         """1-based line and (character) column of byte offset ``pos``."""
-        line = self.data.count(b"\n", 0, pos) + 1
+        last_pos, last_line = self._line_hint
+        if pos >= last_pos:
+            line = last_line + self.data.count(b"\n", last_pos, pos)
+        else:
+            line = self.data.count(b"\n", 0, pos) + 1
+        self._line_hint = (pos, line)
         start = self.data.rfind(b"\n", 0, pos) + 1
         prefix = self.data[start:pos]
         col = len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
@@ -149,17 +156,19 @@ class FileScan:
             start = data.rfind(b"\n", 0, start - 2) + 1
         while start >= 3 and data[start - 3 : start] == b"\\\r\n":
             start = data.rfind(b"\n", 0, start - 3) + 1
-        end = data.find(b"\n", pos)
-        extra = 0
-        while end != -1 and extra < _MAX_EXTRA_LINES:
-            chunk = data[start:end].rstrip(b"\r")
-            opened = chunk.count(b"(") + chunk.count(b"[") + chunk.count(b"{")
-            closed = chunk.count(b")") + chunk.count(b"]") + chunk.count(b"}")
-            if not chunk.endswith(b"\\") and opened <= closed:
-                break
-            end = data.find(b"\n", end + 1)
-            extra += 1
-        return start, len(data) if end == -1 else end
+        depth = 0
+        cursor = start
+        for _ in range(_MAX_EXTRA_LINES):
+            end = data.find(b"\n", cursor)
+            if end == -1:
+                return start, len(data)
+            seg = data[cursor:end]
+            depth += seg.count(b"(") + seg.count(b"[") + seg.count(b"{")
+            depth -= seg.count(b")") + seg.count(b"]") + seg.count(b"}")
+            if depth <= 0 and not seg.rstrip(b"\r").endswith(b"\\"):
+                return start, end
+            cursor = end + 1
+        return start, end
 
     def keywords(self) -> list[tuple[int, int, int]]:
         """``(keyword position, statement lower bound, logical line end)`` of every ``import``.
@@ -169,6 +178,7 @@ class FileScan:
         """
         if self._keywords is None:
             data = self.data
+            size = len(data)
             found: list[tuple[int, int, int]] = []
             pos = data.find(b"import")
             end = -1
@@ -176,17 +186,21 @@ class FileScan:
             while pos != -1:
                 after = pos + 6
                 if (pos == 0 or data[pos - 1] not in _WORD) and (
-                    after >= len(data) or data[after] not in _WORD
+                    after >= size or data[after] not in _WORD
                 ):
                     if pos >= end:
                         low = data.rfind(b"\n", 0, pos) + 1
                         end = data.find(b"\n", pos)
                         if end == -1:
-                            end = len(data)
+                            end = size
+                        # A statement goes on past this line only with a backslash at its
+                        # end (or the previous line's) or an open parenthesis on it.
                         if (
-                            data[low:end].rstrip(b"\r").endswith(b"\\")
-                            or data[max(0, low - 3) : max(0, low - 1)].rstrip(b"\r").endswith(b"\\")
-                            or data.count(b"(", low, end) > data.count(b")", low, end)
+                            data.find(b"(", low, end) != -1
+                            or data[end - 1 : end] == b"\\"
+                            or data[end - 2 : end] == b"\\\r"
+                            or (low >= 2 and data[low - 2] == 92)
+                            or (low >= 3 and data[low - 3] == 92)
                         ):
                             low, end = self._logical_line(pos)
                     found.append((pos, low, end))
@@ -195,55 +209,73 @@ class FileScan:
             self._keywords = found
         return self._keywords
 
-    def imports(self, tokens: re.Pattern[bytes]) -> list[ImportedName]:
+    def imports(
+        self, tokens: re.Pattern[bytes], relevant: Callable[[ImportedName], bool] | None = None
+    ) -> list[ImportedName]:
         """Import statements whose logical line matches ``tokens`` (a word regex).
 
-        Raises :class:`ScanSyntaxError` when a needed statement cannot be parsed
-        because the file itself does not parse.
+        With ``relevant``, only statements importing a relevant name are returned,
+        and only those are confirmed to be code (not in a string), which spares the
+        string scan for the many statements that do not matter. Raises
+        :class:`ScanSyntaxError` when a needed statement cannot be parsed because the
+        file itself does not parse.
         """
         if self._tree_imports is not None:
             return [
                 i
                 for i in self._tree_imports
-                if tokens.search(i.name.encode()) or (i.bound and tokens.search(i.bound.encode()))
+                if (tokens.search(i.name.encode()) or (i.bound and tokens.search(i.bound.encode())))
+                and (relevant is None or relevant(i))
             ]
         result: list[ImportedName] = []
         for pos, start, end in self.keywords():
             if not tokens.search(self.data, start, end):
                 continue
-            if pos not in self._parsed:
-                if not self.is_code(pos):
-                    self._parsed[pos] = []
-                    continue
+            parsed = self._parsed.get(pos)
+            if parsed is None:
                 parsed = self._parse_statement(pos, start, end)
                 if parsed is None:
-                    return self._fall_back_to_tree(tokens)
+                    if not self._is_code_at(pos):
+                        self._parsed[pos] = []
+                        continue
+                    return self._fall_back_to_tree(tokens, relevant)
                 self._parsed[pos] = parsed
-            result.extend(self._parsed[pos])
+            if not parsed or (relevant is not None and not any(relevant(i) for i in parsed)):
+                continue
+            if self._is_code_at(pos):
+                result.extend(i for i in parsed if relevant is None or relevant(i))
         return result
 
+    def _is_code_at(self, pos: int) -> bool:
+        """:meth:`is_code`, memoised per position."""
+        known = self._code.get(pos)
+        if known is None:
+            known = self._code[pos] = self.is_code(pos)
+        return known
+
     def _parse_statement(self, pos: int, start: int, end: int) -> list[ImportedName] | None:
-        """The names imported by the statement whose ``import`` keyword is at ``pos``."""
+        """The names imported by the statement whose ``import`` keyword is at ``pos``.
+
+        The statement starts at the last ``from`` before the keyword on its logical
+        line, else at the keyword (``a = 1; import b``). None when it does not parse.
+        """
         data = self.data
-        stmt = pos
-        for match in _FROM_RE.finditer(data, start, pos):
-            if self.is_code(match.start()):
-                stmt = match.start()
-        # Only the statement of this keyword: ``a = 1; import b`` starts at ``import``.
-        snippet = data[stmt:end]
-        for _ in range(4):
-            try:
-                tree = ast.parse(snippet)
-            except (SyntaxError, ValueError):
-                # Odd bracket counts (a bracket in a comment): try a few more lines.
-                nxt = data.find(b"\n", stmt + len(snippet) + 1)
-                if nxt == -1 or stmt + len(snippet) >= len(data):
-                    return None
-                snippet = data[stmt:nxt]
-                continue
-            if not tree.body or not isinstance(tree.body[0], (ast.Import, ast.ImportFrom)):
-                return None
-            return self._names_of(tree.body[0], stmt, snippet)
+        starts = [m.start() for m in _FROM_RE.finditer(data, start, pos)][-1:] + [pos]
+        for stmt in starts:
+            snippet = data[stmt:end]
+            for _ in range(4):
+                try:
+                    tree = ast.parse(snippet)
+                except (SyntaxError, ValueError):
+                    # Odd bracket counts (a bracket in a comment): try a few more lines.
+                    nxt = data.find(b"\n", stmt + len(snippet) + 1)
+                    if nxt == -1 or stmt + len(snippet) >= len(data):
+                        break
+                    snippet = data[stmt:nxt]
+                    continue
+                if tree.body and isinstance(tree.body[0], (ast.Import, ast.ImportFrom)):
+                    return self._names_of(tree.body[0], stmt, snippet)
+                break
         return None
 
     def _abs(self, base: int, snippet: bytes, lineno: int, col: int) -> int:
@@ -302,7 +334,9 @@ class FileScan:
                 raise ScanSyntaxError(str(exc), 1, 1) from None
         return self._tree
 
-    def _fall_back_to_tree(self, tokens: re.Pattern[bytes]) -> list[ImportedName]:
+    def _fall_back_to_tree(
+        self, tokens: re.Pattern[bytes], relevant: Callable[[ImportedName], bool] | None
+    ) -> list[ImportedName]:
         tree = self.tree()
         found: list[ImportedName] = []
         lines = self.data.split(b"\n")
@@ -343,7 +377,7 @@ class FileScan:
                         )
         found.sort(key=lambda i: (i.line, i.col))
         self._tree_imports = found
-        return self.imports(tokens)
+        return self.imports(tokens, relevant)
 
     # ----- import calls ------------------------------------------------------------------
 
@@ -377,7 +411,9 @@ class FileScan:
 
     # ----- attribute uses ----------------------------------------------------------------
 
-    def attribute_uses(self, name: bytes) -> list[Use]:
+    def attribute_uses(
+        self, name: bytes, wanted: Callable[[str | None, str], bool] | None = None
+    ) -> list[Use]:
         """Code occurrences of the word ``name``, as ``<base>.name.<attr>`` or ``name.<attr>``.
 
         For each occurrence followed by ``.attr``, the identifier before it (if any,
@@ -400,11 +436,10 @@ class FileScan:
                     base = before.group(1).decode("ascii") if before is not None else None
                     if before is None and data[max(0, pos - 64) : pos].rstrip().endswith(b"."):
                         base = "."  # an attribute of some expression: not a module name
-                    if self.is_code(pos):
+                    attr_name = attr.group(1).decode("ascii")
+                    if (wanted is None or wanted(base, attr_name)) and self.is_code(pos):
                         call = _CALL_AFTER_RE.match(data, attr.end()) is not None
-                        uses.append(
-                            Use(base, attr.group(1).decode("ascii"), *self.line_col(start), call)
-                        )
+                        uses.append(Use(base, attr_name, *self.line_col(start), call))
             pos = data.find(name, after)
         return uses
 

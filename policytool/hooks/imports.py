@@ -110,7 +110,11 @@ def violations(
         return []
     wanted = set(range(len(config.forbidden_import)) if entries is None else entries)
     found: list[tuple[int, Finding]] = []
-    for imported in [*scan.imports(plan.tokens), *scan.import_calls()]:
+
+    def relevant(imported: ImportedName) -> bool:
+        return banned_prefix(imported.name, plan.bans) is not None
+
+    for imported in [*scan.imports(plan.tokens, relevant), *scan.import_calls()]:
         if imported.kind == "member":
             # ``from x import y``: the statement itself is reported when x is banned.
             banned = (

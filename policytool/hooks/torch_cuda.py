@@ -20,7 +20,7 @@ from __future__ import annotations
 from policytool.allowlist import AllowList, allow_entries, is_allowed
 from policytool.config import Config
 from policytool.findings import Finding
-from policytool.pyscan import FileScan, ScanSyntaxError, scan_of, word_regex
+from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, scan_of, word_regex
 from policytool.rules import FileRule, SourceFile, register
 
 RULE_ID = "torch-cuda"
@@ -53,6 +53,16 @@ CALL_ONLY = frozenset({"device"})
 _TORCH_TOKENS = word_regex({"torch"})
 
 
+def _alias_relevant(imported: ImportedName) -> bool:
+    """Whether an import binds a name other than plain ``torch`` to torch or torch.cuda."""
+    name = imported.name
+    if imported.kind == "import":
+        return imported.bound != "torch" and (name == "torch" or name == "torch.cuda")
+    if imported.kind == "member":
+        return name == "torch.cuda" or name.startswith("torch.cuda.")
+    return imported.kind == "from" and imported.star and name == "torch.cuda"
+
+
 def banned_apis(config: Config) -> dict[str, str]:
     """The banned API -> hint mapping in force (the configured one, else the default)."""
     return dict(config.torch_cuda.banned) if config.torch_cuda.banned else dict(DEFAULT_BANNED)
@@ -80,7 +90,7 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
     torch_names = {"torch"}
     cuda_names: set[str] = set()
     func_names: dict[str, str] = {}
-    for imported in scan.imports(_TORCH_TOKENS):
+    for imported in scan.imports(_TORCH_TOKENS, _alias_relevant):
         name = imported.name
         if imported.kind == "import":
             if imported.bound is not None and (name == "torch" or name.startswith("torch.")):
@@ -98,7 +108,9 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
         elif imported.kind == "from" and imported.star and imported.name == "torch.cuda":
             func_names.update({api: api for api in banned})
     findings: list[Finding] = []
-    for use in scan.attribute_uses(b"cuda"):
+    for use in scan.attribute_uses(
+        b"cuda", lambda base, attr: attr in banned and base in torch_names
+    ):
         if (
             use.attr in banned
             and use.base in torch_names
@@ -115,7 +127,9 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
                 )
             )
     for alias in sorted(cuda_names):
-        for use in scan.attribute_uses(alias.encode()):
+        for use in scan.attribute_uses(
+            alias.encode(), lambda base, attr: attr in banned and base is None
+        ):
             if use.attr in banned and use.base is None and (use.call or use.attr not in CALL_ONLY):
                 findings.append(
                     Finding(
