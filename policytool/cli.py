@@ -471,6 +471,10 @@ def bump_command(spec: str, why: str, pr_body: Path | None, config_path: Path | 
             click.echo(outcome.describe(), err=True)
 
     result = bump(load_config(config_path), spec, why, report=report)
+    if not result.moved:
+        click.echo(f"nothing to bump: {result.package} is already {result.version} everywhere "
+                   "it is pinned; no PR body written", err=True)
+        return EXIT_CLEAN
     if pr_body is None:
         click.echo(result.body, nl=False)
     else:

@@ -136,6 +136,18 @@ def test_bump_conflicting_with_a_constraint_changes_no_file(
     assert snapshot(repo) == before  # inputs, both locks, no PR body
 
 
+def test_bump_to_the_current_version_changes_nothing(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\ngamma==1.0\n")
+    assert run("lock").code == 0
+    before = snapshot(repo)
+    result = run("bump", "gamma==1.0", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert "nothing to bump: gamma is already 1.0" in result.err
+    assert snapshot(repo) == before
+
+
 def test_bump_unknown_package_or_version(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
     layered(repo, wheelhouse.path, "delta\n")
     assert run("lock").code == 0

@@ -70,6 +70,11 @@ class BumpResult:
     outcomes: tuple[Outcome, ...]
     body: str
 
+    @property
+    def moved(self) -> bool:
+        """Whether any input or lock changed."""
+        return bool(self.edited) or any(o.status == WRITTEN for o in self.outcomes)
+
 
 def _repin(text: str, package: str, version: str) -> str | None:
     """``text`` (one requirement) with an exact pin of ``package`` set to ``version``."""
