@@ -427,6 +427,27 @@ def test_configured_paths_and_names(small_repo: Repo, run: Run) -> None:
     }
 
 
+def test_what_counts_as_a_lock(small_repo: Repo, run: Run) -> None:
+    small_repo.write(
+        "pkg/locks.py",
+        "import asyncio\nimport threading\n\n\nclass C:\n"
+        "    async def a(self) -> None:\n"
+        "        with self.block_manager:\n"
+        "            await asyncio.sleep(0)\n"
+        "    async def b(self, lock_path: str) -> None:\n"
+        "        with open(lock_path):\n"
+        "            await asyncio.sleep(0)\n"
+        "    async def c(self) -> None:\n"
+        "        with threading.RLock():\n"
+        "            await asyncio.sleep(0)\n"
+        "    async def d(self) -> None:\n"
+        "        async with self.cacheLock:\n"
+        "            await asyncio.sleep(0)\n",
+    )
+    keys = [(k[1], k[2]) for k in sweep_json(run)]
+    assert keys == [(13, "async-blocking"), (16, "async-blocking")]
+
+
 def test_ignore_comment_silences_one_pattern(small_repo: Repo, run: Run) -> None:
     small_repo.write(
         "pkg/i.py",

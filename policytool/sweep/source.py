@@ -24,8 +24,9 @@ from policytool.files import match_any
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-# A ``with``/``acquire`` target whose source mentions one of these is taken for a lock.
-_LOCK_RE = re.compile(r"lock|mutex", re.IGNORECASE)
+# Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
+_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_LOCK_WORDS = frozenset({"lock", "rlock", "mutex"})
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,16 @@ def names_match(names: Iterable[str], globs: Sequence[str]) -> str | None:
 
 
 def is_lock_expr(expr: ast.expr) -> bool:
-    """Whether a ``with`` item or ``acquire`` receiver looks like a lock."""
-    return _LOCK_RE.search(ast.unparse(expr)) is not None
+    """Whether a ``with`` item or ``acquire`` receiver looks like a lock.
+
+    The name (of the object, or of the callee for ``with make_lock():``) must have a
+    word ``lock``/``rlock``/``mutex``: ``self._lock``, ``asyncio.Lock()``, ``FileLock(p)``;
+    not ``self.block_manager`` or ``open(lock_path)``.
+    """
+    target = expr.func if isinstance(expr, ast.Call) else expr
+    text = ast.unparse(target)
+    words = {w.lower() for w in _WORD_RE.findall(text)}
+    return not words.isdisjoint(_LOCK_WORDS)
 
 
 def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
