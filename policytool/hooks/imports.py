@@ -13,12 +13,10 @@ configuration nothing is banned. The scan is :mod:`policytool.pyscan`.
 
 from __future__ import annotations
 
-import re
-
 from policytool.allowlist import AllowList, allow_entries
 from policytool.config import Config, ForbiddenImportConfig
 from policytool.findings import Finding
-from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, scan_of, word_regex
+from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, Tokens, scan_of, word_regex
 from policytool.rules import FileRule, SourceFile, register
 
 RULE_ID = "forbidden-import"
@@ -37,7 +35,7 @@ class _Plan:
                 module = module.strip()
                 self.bans.setdefault(module, []).append(index)
                 words.update(part for part in module.split(".") if part)
-        self.tokens: re.Pattern[bytes] | None = word_regex(words) if words else None
+        self.tokens: Tokens | None = word_regex(words) if words else None
         self.needles = tuple(sorted({w.encode() for w in words}, key=len))
         self._allows: list[AllowList] | None = None
 
