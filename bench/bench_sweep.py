@@ -9,9 +9,12 @@ into bench/.cache), makes two git repositories of it under bench/.cache/sweep-be
 - ``x10``: the same tree copied 10 times in subdirectories (10x the files);
 
 then commits the same synthetic 50-file change on a ``feature`` branch of each (every
-file gets a block with all five patterns, so every check, the cross-file ``git grep``
-for kwargs keys included, has work to do) and times the sweep as a user runs it (a new
-process each run, start-up included) for the committed head and the working tree.
+file gets a block with all five patterns, so every check, the cross-file kwargs key
+check included, has work to do) and times the sweep as a user runs it (a new process
+each run, start-up included) for the committed head, the index and the working tree:
+once cold (no key map cached yet, as in a fresh CI clone), then warm, interleaving the
+two trees so load from other jobs hits both alike. ``git grep -F`` of one key shows what
+the key check would cost if it grepped the tree.
 
     python bench/bench_sweep.py [--runs 5] [--rebuild]
 
@@ -108,6 +111,7 @@ def _pick(files: list[str]) -> list[str]:
 
 
 def _apply_change(root: Path, prefix: str, picked: list[str]) -> None:
+    """Append the synthetic block to each picked file under ``prefix``."""
     for i, rel in enumerate(picked):
         path = root / prefix / rel
         data = path.read_bytes() + BLOCK.format(i=i, key=i % 7).encode()
@@ -147,103 +151,90 @@ def build(name: str, copies: int, rebuild: bool) -> tuple[Path, int]:
     return root, len(files)
 
 
-def timed(root: Path, args: list[str], runs: int) -> tuple[float, str]:
-    """Median wall seconds of ``policytool sweep ARGS`` in a new process, and its last line."""
-    times = []
-    last = ""
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "policytool", "sweep", *args],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        times.append(time.perf_counter() - start)
-        if proc.returncode not in (0, 1):
-            raise SystemExit(f"sweep failed in {root}: {proc.stderr}")
-        last = proc.stdout.strip().splitlines()[-1]
-    return statistics.median(times), last
+def sweep_once(root: Path, args: list[str]) -> tuple[float, str]:
+    """Wall seconds of ``policytool sweep ARGS`` in a new process, and its last line."""
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "sweep", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"sweep failed in {root}: {proc.stderr}")
+    return seconds, proc.stdout.strip().splitlines()[-1]
 
 
-def timed_git(root: Path, args: list[str], runs: int) -> float:
-    """Median wall seconds of a git command (the part of sweep git does)."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def git_once(root: Path, args: list[str]) -> float:
+    """Wall seconds of one git command."""
+    start = time.perf_counter()
+    subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+MODES = {
+    "--head HEAD": ["--head", "HEAD", "-q"],
+    "--staged": ["--staged", "-q"],
+    "working tree": ["-q"],
+}
+GIT_PARTS = {
+    "git grep -F (one key, HEAD)": ["grep", "-F", "-n", "-z", "-I", "-e", '"bench_key_1"', "HEAD"],
+    "git diff -U0 main HEAD": ["diff", "-U0", "-M", "main", "HEAD", "--", "*.py"],
+}
 
 
 def main() -> int:
-    """Build both trees, time the sweeps, print a table; exit 1 when a target is missed."""
+    """Build both trees, time the sweeps, print tables; exit 1 when a target is missed."""
     parser = argparse.ArgumentParser(description="policytool sweep: cost follows the diff")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rebuild", action="store_true", help="rebuild the bench repositories")
     args = parser.parse_args()
-    rows = []
-    results: dict[str, dict[str, float]] = {}
-    for name, copies in (("x1", 1), ("x10", COPIES)):
-        root, tracked = build(name, copies, args.rebuild)
-        python_files = int(
-            subprocess.run(
-                "git ls-files '*.py' | wc -l",
-                shell=True,
-                cwd=root,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )
-        results[name] = {}
-        # Cold: no kwargs-key index yet (a fresh clone in CI): every blob is scanned once.
+    trees = {
+        name: build(name, copies, args.rebuild) for name, copies in (("x1", 1), ("x10", COPIES))
+    }
+    python_files = {
+        name: sum(1 for f in git(root, "ls-files").splitlines() if f.endswith(".py"))
+        for name, (root, _tracked) in trees.items()
+    }
+    cold: dict[str, float] = {}
+    rows: dict[tuple[str, str], list[float]] = {}
+    last: dict[str, str] = {}
+    for name, (root, _tracked) in trees.items():
+        # Cold: no key map yet (a fresh clone in CI): every Python blob is scanned once.
         shutil.rmtree(root / ".git" / "policytool-sweep", ignore_errors=True)
-        seconds, row = timed(root, ["--head", "HEAD", "-q"], 1)
-        rows.append((name, tracked, python_files, "--head HEAD, cold key index", seconds, row))
-        for label, sweep_args in (
-            ("--head HEAD", ["--head", "HEAD", "-q"]),
-            ("working tree", ["-q"]),
-        ):
-            seconds, row = timed(root, sweep_args, args.runs)
-            results[name][label] = seconds
-            rows.append((name, tracked, python_files, label, seconds, row))
-        grep = timed_git(
-            root,
-            ["grep", "-F", "-n", "-z", "-I", "-e", '"bench_key_1"', "HEAD", "--", "*.py"],
-            args.runs,
-        )
-        diff = timed_git(root, ["diff", "-U0", "-M", "main", "HEAD", "--", "*.py"], args.runs)
-        results[name]["git grep (one key, HEAD)"] = grep
-        results[name]["git diff -U0 main HEAD"] = diff
+        cold[name], last[name] = sweep_once(root, MODES["--head HEAD"])
+    # Warm runs interleave the trees so load from other jobs hits both alike.
+    for _ in range(args.runs):
+        for label, sweep_args in MODES.items():
+            for name, (root, _tracked) in trees.items():
+                rows.setdefault((name, label), []).append(sweep_once(root, sweep_args)[0])
+        for label, git_args in GIT_PARTS.items():
+            for name, (root, _tracked) in trees.items():
+                rows.setdefault((name, label), []).append(git_once(root, git_args))
+    med = {key: statistics.median(times) for key, times in rows.items()}
+    low = {key: min(times) for key, times in rows.items()}
+    print(f"policytool sweep, {CHANGED_FILES}-file change, new process per run, {args.runs} runs\n")
     print(
-        f"policytool sweep over a {CHANGED_FILES}-file change, "
-        f"median of {args.runs} runs (new process each)\n"
+        "| tree | tracked files | Python files | cold key map | "
+        + " | ".join(f"{m} (median / min)" for m in MODES)
+        + " | report row |"
     )
-    print("| tree | tracked files | Python files | head | wall | report row |")
-    print("| --- | ---: | ---: | --- | ---: | --- |")
-    for name, tracked, python_files, label, seconds, row in rows:
-        print(f"| {name} | {tracked} | {python_files} | {label} | {seconds:.2f} s | `{row}` |")
-    print("\nparts done by git (same change):\n")
-    print("| tree | git grep (one key, HEAD) | git diff -U0 main HEAD |")
-    print("| --- | ---: | ---: |")
-    for name in ("x1", "x10"):
-        parts = results[name]
-        print(
-            f"| {name} | {parts['git grep (one key, HEAD)']:.3f} s "
-            f"| {parts['git diff -U0 main HEAD']:.3f} s |"
-        )
-    warm = {(r[0], r[3]): r[4] for r in rows if "cold" not in r[3]}
-    ok = all(seconds < 2.0 for (tree, _label), seconds in warm.items() if tree == "x1")
-    print(
-        "\nx10 / x1 (warm):",
-        ", ".join(
-            f"{label} {warm[('x10', label)] / warm[('x1', label)]:.2f}x"
-            for label in ("--head HEAD", "working tree")
-        ),
-    )
-    return 0 if ok else 1
+    print("| --- | ---: | ---: | ---: |" + " ---: |" * len(MODES) + " --- |")
+    for name, (_root, tracked) in trees.items():
+        cells = " | ".join(f"{med[(name, m)]:.2f} s / {low[(name, m)]:.2f} s" for m in MODES)
+        head = f"| {name} | {tracked} | {python_files[name]} | {cold[name]:.2f} s"
+        row = last[name].strip("| ").replace(" | ", ", ")  # no `|` inside a table cell
+        print(f"{head} | {cells} | {row} |")
+    print("\nfor scale, git alone on the same trees (median):\n")
+    print("| tree | " + " | ".join(GIT_PARTS) + " |")
+    print("| --- |" + " ---: |" * len(GIT_PARTS))
+    for name in trees:
+        print(f"| {name} | " + " | ".join(f"{med[(name, p)]:.3f} s" for p in GIT_PARTS) + " |")
+    ratios = ", ".join(f"{m} {med[('x10', m)] / med[('x1', m)]:.2f}x" for m in MODES)
+    print(f"\nx10 / x1 (median): {ratios}")
+    return 0 if all(med[("x1", m)] < 2.0 for m in MODES) else 1
 
 
 if __name__ == "__main__":

@@ -83,6 +83,7 @@ class Row:
 
 
 def _env() -> dict[str, str]:
+    """The environment with a fixed git identity and no global config."""
     return {**os.environ, **GIT_ENV}
 
 

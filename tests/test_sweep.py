@@ -137,7 +137,8 @@ def test_text_report_groups_by_pattern_with_fix_hints_and_ends_with_the_row(
         "async-blocking: ",
     ):
         assert any(line.startswith(header) for line in lines)
-    assert "  fix: Catch the specific types you expect" in result.out
+    assert "\nfix: Catch the specific types you expect" in result.out
+    assert "\npkg/handlers.py:13:9: broad-except ⚠ " in result.out  # contract line, unindented
     assert "pkg/broken.py:1:1: syntax-error ✗" in result.out
 
 

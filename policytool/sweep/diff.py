@@ -104,6 +104,7 @@ class GitJob:
     """A git command running in the background (to overlap git's own tree walks)."""
 
     def __init__(self, root: Path, args: Sequence[str]) -> None:
+        """Start ``git ARGS`` in ``root``."""
         self.root = root
         self._done: subprocess.CompletedProcess[bytes] | None = None
         try:
@@ -249,6 +250,7 @@ def parse_patch(patch: bytes) -> Change:
     in_header = False
 
     def flush() -> None:
+        """Keep the file just parsed when it adds lines."""
         if path is not None and added:
             moved = old_path if old_path != path else None
             change.files.append(ChangedFile(path, frozenset(added), moved))

@@ -111,6 +111,7 @@ _TREE_ENTRY_RE = re.compile(rb"blob ([0-9a-f]{40,64})\t([^\0]*\.py)\0")
 
 
 def _cache_dir(root: Path) -> Path | None:
+    """Where the caches live: ``<git-common-dir>/policytool-sweep``."""
     proc = run_git(root, ["rev-parse", "--git-common-dir"])
     if proc.returncode != 0:
         return None
@@ -169,6 +170,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
 
 
 def _header(base_sha: str, count: int) -> str:
+    """The first line of a base map: format, base commit, key count."""
     return f"#policytool-sweep-base-keys v1 {base_sha} {count}"
 
 

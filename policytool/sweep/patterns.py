@@ -85,6 +85,7 @@ class KeyUse:
 def _finding(
     src: SourceInfo, node: ast.AST, rule: str, severity: Severity, message: str
 ) -> Finding:
+    """A finding at ``node`` (1-based column)."""
     return Finding(
         src.path,
         getattr(node, "lineno", 1),

@@ -33,6 +33,7 @@ def quality_row(findings: Sequence[Finding]) -> str:
 
 
 def _scope(result: SweepResult) -> str:
+    """What was swept: files, base, merge-base, head, added lines."""
     files = len(result.files)
     noun = "file" if files == 1 else "files"
     return (
@@ -43,10 +44,12 @@ def _scope(result: SweepResult) -> str:
 
 
 def _by_rule(findings: Sequence[Finding], rule: str) -> list[Finding]:
+    """The findings of one rule, in order."""
     return [f for f in findings if f.rule == rule]
 
 
 def _line(f: Finding) -> str:
+    """One finding as ``path:line:col: rule ⚠|✗ message``."""
     return f"{f.path}:{f.line}:{f.col}: {f.rule} {severity_symbol(f.severity)} {f.message}"
 
 
@@ -65,19 +68,20 @@ def render_text(result: SweepResult, quiet: bool = False) -> str:
         out.append("")
         out.append(f"{pattern.id}: {pattern.title}: {warnings} ⚠, {blocking} ✗")
         if group:
-            out.extend(f"  {_line(f)}" for f in group)
-            out.append(f"  fix: {pattern.fix}")
+            out.extend(_line(f) for f in group)
+            out.append(f"fix: {pattern.fix}")
     broken = _by_rule(findings, SYNTAX_ERROR)
     if broken:
         out.append("")
         out.append(f"not swept: {len(broken)} file(s) do not parse")
-        out.extend(f"  {_line(f)}" for f in broken)
+        out.extend(_line(f) for f in broken)
     out.append("")
     out.append(quality_row(findings))
     return "\n".join(out) + "\n"
 
 
 def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 

@@ -100,6 +100,7 @@ class SourceInfo:
         added: frozenset[int] | None,
         config: SweepConfig,
     ) -> None:
+        """Index the file and walk the statements that overlap added lines."""
         self.path = path
         self.data = data
         self.tree = tree
@@ -165,6 +166,7 @@ class SourceInfo:
 
     @cached_property
     def _byte_lines(self) -> list[bytes]:
+        """The raw lines (AST columns are UTF-8 byte offsets)."""
         return self.data.splitlines()
 
     def segment(self, node: ast.AST) -> str:
@@ -196,6 +198,7 @@ class SourceInfo:
     # -- the walk ----------------------------------------------------------------------
 
     def _stmt_added(self, stmt: ast.stmt) -> bool:
+        """Whether a statement (decorators included) overlaps an added line."""
         first = stmt.lineno
         decorators = getattr(stmt, "decorator_list", None)
         if decorators:
@@ -219,11 +222,13 @@ class SourceInfo:
                 )
 
     def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
+        """Walk each node of ``nodes`` (None entries skipped) in ``ctx``."""
         for node in nodes:
             if node is not None:
                 self._walk(node, ctx)
 
     def _walk(self, node: ast.AST, ctx: Ctx) -> None:
+        """Record ``node`` with its context and walk its children in theirs."""
         self.nodes.append((node, ctx))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._walk_many(node.decorator_list, ctx)
