@@ -345,6 +345,19 @@ def test_syntax_error_in_head_is_reported_not_a_crash(small_repo: Repo, run: Run
     assert text.splitlines()[-1] == "| Code quality | 1 ⚠ | 0 ✗ |"
 
 
+def test_bom_crlf_and_latin1_files_quote_the_right_text(small_repo: Repo, run: Run) -> None:
+    small_repo.write("pkg/bom.py", b"\xef\xbb\xbffrom typing import Any\r\nx: Any = 1\r\n")
+    small_repo.write(
+        "pkg/latin.py",
+        b"# -*- coding: latin-1 -*-\nfrom typing import Any\n\n\n"
+        b"def f(caf\xe9: Any) -> None:\n    pass\n",
+    )
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    messages = {f["path"]: (f["line"], f["message"]) for f in json.loads(result.out)}
+    assert messages["pkg/bom.py"] == (2, "`x: Any` turns the type checker off")
+    assert messages["pkg/latin.py"] == (5, "parameter `caf\u00e9: Any` of `f` has no contract")
+
+
 def test_bad_base_is_exit_2(small_repo: Repo, run: Run) -> None:
     result = run("sweep", "--base", "no-such-branch")
     assert result.code == 2

@@ -166,8 +166,18 @@ class SourceInfo:
 
     @cached_property
     def _byte_lines(self) -> list[bytes]:
-        """The raw lines (AST columns are UTF-8 byte offsets)."""
-        return self.data.splitlines()
+        """The lines as UTF-8 without a BOM: AST columns are offsets into exactly that."""
+        data = self.data.removeprefix(b"\xef\xbb\xbf")
+        try:
+            encoding, _lines = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:
+            encoding = "utf-8"
+        if encoding not in ("utf-8", "utf-8-sig"):
+            try:
+                data = data.decode(encoding).encode("utf-8")
+            except (LookupError, UnicodeError):
+                pass  # it parsed, so this does not happen; keep the raw bytes
+        return data.splitlines()
 
     def segment(self, node: ast.AST) -> str:
         """The source text of a one-line node as written (quotes kept); else unparsed."""
