@@ -236,6 +236,12 @@ def _private_helper(a, b):
     return a - b
 
 
+class Point:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
 def is_ready(flag: int) -> bool:
     if flag:
         return True
@@ -438,6 +444,7 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     ("pkg/types_new.py", "def loader(path: str) -> Any:", "any-annotation", W),
     ("pkg/types_new.py", "def maybe(value: Optional[Any])", "any-annotation", W),
     ("pkg/types_new.py", "def helper(a, b):", "any-annotation", W),
+    ("pkg/types_new.py", "def __init__(self, x, y):", "any-annotation", W),
     ("pkg/types_new.py", "    return None\n\n\ndef first_positive", "any-annotation", E),
     ("pkg/types_new.py", "def first_positive(items: list[int]) -> int:", "any-annotation", E),
     ("pkg/types_new.py", "return [0]", "any-annotation", E),

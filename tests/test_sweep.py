@@ -127,7 +127,7 @@ def test_text_report_groups_by_pattern_with_fix_hints_and_ends_with_the_row(
     result = run("sweep")
     assert result.code == 1
     lines = result.out.splitlines()
-    assert lines[-1] == "| Code quality | 21 ⚠ | 21 ✗ |"
+    assert lines[-1] == "| Code quality | 22 ⚠ | 21 ✗ |"
     assert lines[0].startswith("sweep: 11 Python files changed between origin/main")
     for header in (
         "kwargs-lookup: ",
@@ -146,7 +146,7 @@ def test_quiet_text_is_findings_and_row(fixture_repo: Path, run: Run) -> None:
     result = run("sweep", "-q")
     lines = result.out.splitlines()
     assert len(lines) == len(EXPECTED) + 1
-    assert lines[-1] == "| Code quality | 21 ⚠ | 21 ✗ |"
+    assert lines[-1] == "| Code quality | 22 ⚠ | 21 ✗ |"
 
 
 def test_markdown_report(fixture_repo: Path, run: Run) -> None:
@@ -154,7 +154,7 @@ def test_markdown_report(fixture_repo: Path, run: Run) -> None:
     assert result.code == 1
     out = result.out
     assert out.startswith("## Code-quality sweep\n")
-    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 21 ⚠ | 21 ✗ |"
+    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 22 ⚠ | 21 ✗ |"
     assert "| `broad-except` | 5 | 4 |" in out
     assert "### `hot-copy`: Unnecessary copy in hot paths" in out
     assert "**Fix:** Move blocking work off the loop" in out

@@ -477,7 +477,8 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 "callers get no type checking",
             )
         yield from _wrong_return(src, node)
-        public = not node.name.startswith("_") and not ctx.funcs
+        dunder = node.name.startswith("__") and node.name.endswith("__")
+        public = (dunder or not node.name.startswith("_")) and not ctx.funcs
         typed = node.returns is not None or any(
             a.annotation is not None for a in args if a.arg not in ("self", "cls")
         )
