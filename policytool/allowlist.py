@@ -106,32 +106,53 @@ def read_allowlist(config: Config, name: str) -> list[AllowEntry]:
 
 
 # id(config) -> (config kept alive so the id stays unique, {key: entries}).
-_CACHE: dict[int, tuple[Config, dict[tuple[tuple[str, ...], str | None], AllowList]]] = {}
+_CACHE: dict[
+    int, tuple[Config, dict[tuple[tuple[str, ...], str | None, tuple[str, int]], AllowList]]
+] = {}
 
 
-def allow_entries(config: Config, allow: tuple[str, ...], allowlist_file: str | None) -> AllowList:
-    """Every allow entry of one rule section: its ``allow`` globs, then its file's."""
+def _glob_line(lines: list[str], glob: str, header: str, occurrence: int) -> int:
+    """The line of ``glob`` in the ``occurrence``-th table ``header``, else anywhere, else 1."""
+    quoted = (f'"{glob}"', f"'{glob}'")
+    start = 0
+    seen = -1
+    for number, text in enumerate(lines):
+        if text.strip().replace(" ", "") == header:
+            seen += 1
+            if seen == occurrence:
+                start = number
+                break
+    for number in range(start, len(lines)):
+        if any(q in lines[number] for q in quoted):
+            return number + 1
+    return next((n for n, text in enumerate(lines, start=1) if any(q in text for q in quoted)), 1)
+
+
+def allow_entries(
+    config: Config,
+    allow: tuple[str, ...],
+    allowlist_file: str | None,
+    table: tuple[str, int] = ("", 0),
+) -> AllowList:
+    """Every allow entry of one rule section: its ``allow`` globs, then its file's.
+
+    ``table`` is the section's TOML header and which occurrence of it (for
+    ``[[...]]`` arrays), so each glob gets the line it is written on in that section.
+    """
     cached = _CACHE.get(id(config))
     if cached is None or cached[0] is not config:
         if len(_CACHE) > 32:
             _CACHE.clear()
         cached = (config, {})
         _CACHE[id(config)] = cached
-    key = (allow, allowlist_file)
+    key = (allow, allowlist_file, table)
     if key not in cached[1]:
         entries: list[AllowEntry] = []
         if allow:
             source = _config_source(config)
             lines = _config_lines(config)
             for glob in allow:
-                line = next(
-                    (
-                        n
-                        for n, text in enumerate(lines, start=1)
-                        if f'"{glob}"' in text or f"'{glob}'" in text
-                    ),
-                    1,
-                )
+                line = _glob_line(lines, glob, table[0], table[1])
                 entries.append(AllowEntry(normalize_glob(glob, config.root), source, line))
         if allowlist_file:
             entries.extend(read_allowlist(config, allowlist_file))

@@ -178,3 +178,20 @@ def test_stale_allow_after_a_file_is_fixed(repo: Repo, run: Run) -> None:
     assert [(f["path"], f["line"]) for f in json.loads(result.out)] == [
         ("tools/pickle_allow.txt", 2)
     ]
+
+
+def test_stale_allow_names_the_line_in_its_own_section(repo: Repo, run: Run) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[[tool.policytool.forbidden-import]]\nmodules = ["pickle"]\nallow = ["shared.py"]\n\n'
+        '[[tool.policytool.forbidden-import]]\nmodules = ["re"]\nallow = ["shared.py"]\n\n'
+        '[tool.policytool.torch-cuda]\nallow = ["shared.py"]\n',
+    )
+    repo.write("shared.py", "import pickle\n")
+    repo.commit()
+    result = run("check", "--only", "stale-allow", "--format", "json")
+    got = [(f["line"], f["message"].split(" no longer")[0]) for f in json.loads(result.out)]
+    assert got == [
+        (7, "allow entry `shared.py` of forbidden-import entry 2 (re)"),
+        (10, "allow entry `shared.py` of torch-cuda"),
+    ]

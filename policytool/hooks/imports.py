@@ -20,6 +20,7 @@ from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, Tokens, s
 from policytool.rules import FileRule, SourceFile, register
 
 RULE_ID = "forbidden-import"
+TABLE = "[[tool.policytool.forbidden-import]]"
 PYTHON_KINDS = frozenset({"python", "stub"})
 
 
@@ -43,8 +44,8 @@ class _Plan:
         """The allow list of every entry, in entry order (read on first use)."""
         if self._allows is None:
             self._allows = [
-                allow_entries(self.config, e.allow, e.allowlist_file)
-                for e in self.config.forbidden_import
+                allow_entries(self.config, e.allow, e.allowlist_file, (TABLE, index))
+                for index, e in enumerate(self.config.forbidden_import)
             ]
         return self._allows
 
@@ -66,7 +67,7 @@ def plan_of(config: Config) -> _Plan:
 def entry_allows(config: Config, index: int) -> AllowList:
     """The allow entries of forbidden-import entry ``index``."""
     entry = config.forbidden_import[index]
-    return allow_entries(config, entry.allow, entry.allowlist_file)
+    return allow_entries(config, entry.allow, entry.allowlist_file, (TABLE, index))
 
 
 def banned_prefix(name: str, bans: dict[str, list[int]]) -> str | None:

@@ -71,7 +71,9 @@ def banned_apis(config: Config) -> dict[str, str]:
 def allows(config: Config) -> AllowList:
     """The allow entries of ``[tool.policytool.torch-cuda]``."""
     section = config.torch_cuda
-    return allow_entries(config, section.allow, section.allowlist_file)
+    return allow_entries(
+        config, section.allow, section.allowlist_file, ("[tool.policytool.torch-cuda]", 0)
+    )
 
 
 def _message(api: str, hint: str, spelled: str) -> str:
