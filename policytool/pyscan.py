@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.rules import SourceFile
+from policytool.rules import BOM, SourceFile
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
 # String prefixes (r, b, f...) do not change where a literal ends, so they are not needed.
@@ -144,6 +144,8 @@ class FileScan:
         self._line_hint = (pos, line)
         start = self.data.rfind(b"\n", 0, pos) + 1
         prefix = self.data[start:pos]
+        if start == 0 and prefix.startswith(BOM):
+            prefix = prefix[len(BOM) :]  # the byte order mark is not a column
         col = len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))
         return line, col + 1
 

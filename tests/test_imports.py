@@ -179,6 +179,12 @@ def test_crlf_and_non_ascii_columns(repo: Repo, run: Run) -> None:
     assert positions(run, "pkg/mod.py") == [(1, 15), (3, 8)]
 
 
+def test_bom_does_not_shift_columns(repo: Repo, run: Run) -> None:
+    configure(repo)
+    repo.write("pkg/mod.py", b"\xef\xbb\xbfimport os, pickle\nimport re\n")
+    assert positions(run, "pkg/mod.py") == [(1, 12), (2, 8)]
+
+
 def test_no_config_bans_nothing(repo: Repo, run: Run) -> None:
     repo.write("mod.py", "import pickle\nimport re\n")
     result = run("check", "--only", "forbidden-import", "mod.py")
