@@ -15,7 +15,7 @@ optimization only: missing, corrupt or unwritable caches give the same answers, 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,9 +41,10 @@ _READ_RE = re.compile(
     rb"|(?:" + _KW + rb"\s*\.\s*(?:get|pop|setdefault)\s*\(\s*" + _QUOTED + rb")"
     rb"|(?:" + _QUOTED + rb"\s+(?:not\s+)?in\s+" + _KW + rb"\b)"
 )
+# ``NAME = "key"`` at column 0. Matched on "\n" + data + "\n": a literal newline prefix
+# lets ``re`` skip ahead fast, where ``^`` with MULTILINE tries every line (5x slower).
 _CONSTANT_RE = re.compile(
-    rb"^[A-Z_][A-Z0-9_]*[ \t]*(?::[^=\n]+)?=[ \t]*" + _QUOTED + rb"[ \t]*(?:#[^\n]*)?\r?$",
-    re.MULTILINE,
+    rb"\n[A-Z_][A-Z0-9_]*[ \t]*(?::[^=\n]+)?=[ \t]*" + _QUOTED + rb"[ \t]*(?:#[^\n]*)?\r?(?=\n)"
 )
 
 
@@ -75,18 +76,31 @@ class BlobKeys:
         return cls(frozenset(reads), tuple(constants))
 
 
+def _lines_with(data: bytes, needle: bytes) -> Iterator[bytes]:
+    """Each line of ``data`` that contains ``needle``, found with ``bytes.find``."""
+    pos = 0
+    while True:
+        index = data.find(needle, pos)
+        if index < 0:
+            return
+        start = data.rfind(b"\n", 0, index) + 1
+        end = data.find(b"\n", index)
+        end = len(data) if end < 0 else end
+        yield data[start:end]
+        pos = end
+
+
 def scan(data: bytes) -> BlobKeys:
-    """The kwargs keys a file reads and the string constants it defines (line-cheap)."""
+    """The kwargs keys a file reads and the string constants it defines (bytes-cheap)."""
     reads: set[str] = set()
-    if b"kw" in data:
-        for line in data.splitlines():
-            if b"kw" in line:
-                for match in _READ_RE.finditer(line):
-                    key = match.group(1) or match.group(2) or match.group(3)
-                    reads.add(key.decode("ascii"))
+    for line in _lines_with(data, b"kw"):
+        for match in _READ_RE.finditer(line):
+            key = match.group(1) or match.group(2) or match.group(3)
+            reads.add(key.decode("ascii"))
     constants: list[tuple[str, int]] = []
-    for match in _CONSTANT_RE.finditer(data):
-        number = data.count(b"\n", 0, match.start()) + 1
+    padded = b"\n" + data + b"\n"
+    for match in _CONSTANT_RE.finditer(padded):
+        number = padded.count(b"\n", 0, match.start()) + 1  # the padding newline is line 0
         constants.append((match.group(1).decode("ascii"), number))
     return BlobKeys(frozenset(reads), tuple(constants))
 
