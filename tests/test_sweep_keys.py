@@ -117,6 +117,10 @@ def test_scan_finds_reads_and_constants_not_lookalikes() -> None:
     )
     assert found.reads == {"one", "two", "three"}
     assert found.constants == (("const_key", 1),)
+    later = scan(
+        b"import os\n\nA_KEY: str = 'a_key'\nB = 'b_key'  # note\n  C = 'indented'\nD = \"last\""
+    )
+    assert later.constants == (("a_key", 3), ("b_key", 4), ("last", 6))
     assert scan(found.encode().encode()) is not None
     from policytool.sweep.keys import BlobKeys
 
