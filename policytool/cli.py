@@ -375,7 +375,7 @@ def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrad
 @click.option("--head", "head_rev", metavar="REV", default=None, help="Sweep the commit REV instead of the working tree.")
 @click.option("--staged", is_flag=True, help="Sweep the index (what the next commit holds).")
 @click.option("--worktree", is_flag=True, help="Sweep the working tree, untracked files included (the default).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif", "github"]), default="text",
               show_default=True, help="Output format.")
 @click.option("--fail-on", "fail_on", type=click.Choice(["block", "warn", "never"]), default="block",
               show_default=True, help="Exit 1 on blocking findings (block), on any finding (warn), or never.")

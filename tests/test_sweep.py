@@ -165,6 +165,14 @@ def test_markdown_report(fixture_repo: Path, run: Run) -> None:
             assert line.replace("\\|", "").count("|") == 4, line
 
 
+def test_github_annotations(fixture_repo: Path, run: Run) -> None:
+    result = run("sweep", "--format", "github")
+    lines = result.out.splitlines()
+    assert len(lines) == len(EXPECTED)
+    assert "::error file=pkg/engine/server.py,line=12,col=9,title=async-blocking::" in result.out
+    assert "::warning file=pkg/handlers.py,line=13,col=9,title=broad-except::" in result.out
+
+
 def test_sarif_report(fixture_repo: Path, run: Run) -> None:
     result = run("sweep", "--format", "sarif")
     doc = json.loads(result.out)

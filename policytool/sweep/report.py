@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from policytool.findings import Finding, Severity, render_json, render_sarif
+from policytool.findings import Finding, Severity, render_github, render_json, render_sarif
 from policytool.sweep.catalog import PATTERNS
 from policytool.sweep.patterns import severity_symbol
 from policytool.sweep.run import SweepResult
 
-FORMATS = ("text", "markdown", "json", "sarif")
+FORMATS = ("text", "markdown", "json", "sarif", "github")
 SYNTAX_ERROR = "syntax-error"
 
 
@@ -140,4 +140,6 @@ def render(result: SweepResult, fmt: str, quiet: bool = False) -> str:
         return render_sarif(result.findings, rule_help())
     if fmt == "markdown":
         return render_markdown(result)
+    if fmt == "github":
+        return render_github(result.findings)
     return render_text(result, quiet)
