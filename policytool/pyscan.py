@@ -43,6 +43,7 @@ _NOT_CODE = re.compile(
 )
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _FROM_RE = re.compile(rb"(?<![\w.])from\b")
+_FROM_DOT_RE = re.compile(rb"(?<![\w.])from[ \t\\\r\n]+\.")
 # After ``import_module`` / ``__import__``: ``("name"`` then ``,`` or ``)``.
 _CALL_ARG_RE = re.compile(rb"""\s*\(\s*(['"])([A-Za-z_][\w.]*)\1\s*[,)]""")
 _IMPORTLIB_BEFORE_RE = re.compile(rb"(?<![\w.])importlib\s*\.\s*\Z")
@@ -237,9 +238,20 @@ class FileScan:
                 and (relevant is None or relevant(i))
             ]
         result: list[ImportedName] = []
+        # A relative import names no package: it matters when the file's own package
+        # path holds one of the tokens (``from .x import y`` in ``vllm/utils/``).
+        relative: bool | None = None
         for pos, start, end in self.keywords():
             if not tokens.search(self.data, start, end):
-                continue
+                if _FROM_DOT_RE.search(self.data, start, pos) is None:
+                    continue
+                if relative is None:
+                    package = _package_of(self.relpath, self.abspath)
+                    relative = any(
+                        tokens.search(part.encode()) for part in package.split(".") if part
+                    )
+                if not relative:
+                    continue
             parsed = self._parsed.get(pos)
             if parsed is None:
                 parsed = self._parse_statement(pos, start, end)

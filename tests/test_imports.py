@@ -142,6 +142,21 @@ def test_relative_imports_resolve_against_the_package(repo: Repo, run: Run) -> N
     assert "import of `pkg.secret` is forbidden" in found[1][4]
 
 
+def test_relative_import_without_the_banned_name_on_its_line(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[[tool.policytool.forbidden-import]]\nmodules = ["pkg.sub"]\n')
+    repo.write("pkg/__init__.py", "")
+    repo.write("pkg/sub/__init__.py", "")
+    repo.write("pkg/sub/c.py", "from .thing import (\n    y,\n)\nfrom . import other\n")
+    repo.write("pkg/d.py", "from .thing import y\nfrom .sub import z\n")
+    found = findings(run, "pkg/sub/c.py", "pkg/d.py")
+    assert [(p, line, col) for p, line, col, *_ in found] == [
+        ("pkg/d.py", 2, 1),
+        ("pkg/sub/c.py", 1, 1),
+        ("pkg/sub/c.py", 4, 1),
+    ]
+    assert "import of `pkg.sub.thing` is forbidden (`pkg.sub` and its submodules" in found[1][4]
+
+
 def test_message_names_module_scope_and_reason(repo: Repo, run: Run) -> None:
     configure(repo)
     repo.write("pkg/mod.py", "import pickle.sub\nimport re\n")

@@ -159,10 +159,30 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 
 
+def _has_relative_import(data: bytes) -> bool:
+    """Whether ``from`` followed by blanks and a dot (``from .x import y``) occurs."""
+    size = len(data)
+    pos = data.find(b"from")
+    while pos != -1:
+        end = pos + 4
+        while end < size and data[end] in b" \t\\\r\n":
+            end += 1
+        if end > pos + 4 and end < size and data[end] == 46:  # 46: "."
+            return True
+        pos = data.find(b"from", pos + 4)
+    return False
+
+
 def prefilter(data: bytes, config: Config) -> bool:
-    """Whether the file can import a banned module: ``import`` and a banned name occur."""
+    """Whether the file can import a banned module.
+
+    It needs ``import`` and a banned name, or a relative import (which names no
+    package: ``from .x import y`` in ``pkg/`` is ``pkg.x``).
+    """
     plan = plan_of(config)
-    return bool(plan.needles) and b"import" in data and any(n in data for n in plan.needles)
+    if not plan.needles or b"import" not in data:
+        return False
+    return any(n in data for n in plan.needles) or _has_relative_import(data)
 
 
 def applies(relpath: str, config: Config) -> bool:
