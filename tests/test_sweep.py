@@ -326,6 +326,31 @@ def test_odd_file_names(small_repo: Repo, run: Run) -> None:
     )
 
 
+def test_user_diff_config_does_not_change_the_added_lines(small_repo: Repo, run: Run) -> None:
+    base = [f"x{i} = {i}\n" for i in range(20)]
+    base[9] = "def old(a):  # an old violation between the two hunks\n"
+    base[10] = "    return a\n"
+    small_repo.write("pkg/a.py", "".join(base))
+    small_repo.commit("twenty lines")
+    for key, value in (
+        ("diff.interHunkContext", "20"),  # would fuse the hunks around the old def
+        ("diff.noprefix", "true"),
+        ("diff.mnemonicPrefix", "true"),
+        ("diff.context", "5"),
+        ("diff.renames", "false"),
+        ("color.diff", "always"),
+        ("diff.upper.textconv", "sed '1i # a textconv header line'"),  # would shift lines
+    ):
+        small_repo.git("config", key, value)
+    small_repo.write(".gitattributes", "*.py diff=upper\n")
+    changed = list(base)
+    changed[2] = "def one(a): return a\n"
+    changed[15] = "def two(b): return b\n"
+    small_repo.write("pkg/a.py", "".join(changed))
+    keys = [(k[0], k[1]) for k in sweep_json(run, "--base", "HEAD")]
+    assert keys == [("pkg/a.py", 3), ("pkg/a.py", 16)]
+
+
 def test_non_python_files_are_ignored(small_repo: Repo, run: Run) -> None:
     small_repo.write("notes.txt", "except Exception:\n    pass\n")
     small_repo.write("script.pyw", "except Exception:\n    pass\n")

@@ -26,7 +26,9 @@ _DIFF_FORMAT = (
     "--no-relative",
     "--src-prefix=a/",
     "--dst-prefix=b/",
+    "--no-textconv",  # a textconv filter would change the lines
     "-U0",
+    "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks with context lines
     "-M",
 )
 _GIT_CONFIG = (
