@@ -15,8 +15,11 @@ files), makes a venv with ``regex`` (which vLLM's scripts import) and, on the sa
   entries of its ``CHECK_IMPORTS`` dropped), for a like-for-like figure;
 - vLLM's ``tools/pre_commit/check_torch_cuda.py FILES...``.
 
-It prints the best wall time of N runs, the ratios, and every finding one side reports
-and the other does not, each with the reason (usually a blind spot of the regexes).
+It prints the best wall and CPU time of N runs, the ratios, and every finding one side
+reports and the other does not, each with the reason (a blind spot of the regexes), on
+vLLM's tree and on a few seeded cases. ``--verify`` also cross-checks the fast scan
+against a full ``ast`` walk of every file (imports of a wider set of bans, relative ones
+included, and torch.cuda uses through every alias).
 """
 
 from __future__ import annotations
@@ -324,10 +327,128 @@ def compare(label: str, work: Path, ours_out: str, imports_out: str, cuda_out: s
     return unexplained
 
 
+# Bans for --verify: the vLLM set plus common modules and a package of the tree itself,
+# so that every import form (relative ones included) is exercised.
+VERIFY_BANS = {
+    "pickle",
+    "cloudpickle",
+    "re",
+    "triton",
+    "torch.cuda",
+    "os.path",
+    "numpy",
+    "json",
+    "vllm.utils",
+}
+
+
+def verify(work: Path, files: list[str]) -> int:
+    """Cross-check the fast scan against a full ``ast`` walk of every file; mismatches."""
+    import ast
+
+    from policytool.config import load_config
+    from policytool.hooks import torch_cuda
+    from policytool.pyscan import FileScan, ImportedName, Tokens
+
+    config = load_config(work / "policytool-bench.toml")
+    tokens = Tokens({part for module in VERIFY_BANS for part in module.split(".")})
+    apis = set(torch_cuda.DEFAULT_BANNED)
+
+    def banned(name: str) -> bool:
+        parts = name.split(".")
+        return any(".".join(parts[:i]) in VERIFY_BANS for i in range(1, len(parts) + 1))
+
+    def relevant(imported: ImportedName) -> bool:
+        return banned(imported.name)
+
+    mismatches = imports_seen = uses_seen = 0
+    start = time.perf_counter()
+    for rel in files:
+        data = (work / rel).read_bytes()
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError):
+            continue
+        lines = data.split(b"\n")
+
+        def col(lineno: int, offset: int, lines: list[bytes] = lines) -> int:
+            return len(lines[lineno - 1][:offset].decode("utf-8", "replace")) + 1
+
+        scan = FileScan(rel, data, work / rel)
+        expect: set[tuple[int, int, str]] = set()
+        torch_names, cuda_names, funcs = {"torch"}, set(), {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if banned(alias.name):
+                        expect.add((alias.lineno, col(alias.lineno, alias.col_offset), alias.name))
+                    if alias.asname and alias.name == "torch":
+                        torch_names.add(alias.asname)
+                    if alias.asname and alias.name == "torch.cuda":
+                        cuda_names.add(alias.asname)
+            elif isinstance(node, ast.ImportFrom):
+                module = scan.resolve(node.module, node.level)
+                if banned(module):
+                    expect.add((node.lineno, col(node.lineno, node.col_offset), module))
+                for alias in node.names:
+                    member = f"{module}.{alias.name}"
+                    if alias.name != "*" and banned(member):
+                        expect.add((alias.lineno, col(alias.lineno, alias.col_offset), member))
+                    if module == "torch" and alias.name == "cuda":
+                        cuda_names.add(alias.asname or "cuda")
+                    if module == "torch.cuda" and alias.name in apis:
+                        funcs[alias.asname or alias.name] = alias.name
+        got = {(i.line, i.col, i.name) for i in scan.imports(tokens, relevant)}
+        imports_seen += len(expect)
+        called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+        uses: set[tuple[int, int]] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in apis:
+                value = node.value
+                via_torch = (
+                    isinstance(value, ast.Attribute)
+                    and value.attr == "cuda"
+                    and isinstance(value.value, ast.Name)
+                    and value.value.id in torch_names
+                )
+                via_cuda = isinstance(value, ast.Name) and value.id in cuda_names
+                if (via_torch or via_cuda) and (node.attr != "device" or id(node) in called):
+                    uses.add((node.lineno, col(node.lineno, node.col_offset)))
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in funcs
+            ):
+                uses.add((node.lineno, col(node.lineno, node.col_offset)))
+        found = (
+            {(f.line, f.col) for f in torch_cuda.violations(scan, config)}
+            if b"cuda" in data
+            else set()
+        )
+        uses_seen += len(uses)
+        if got != expect or found != uses:
+            mismatches += 1
+            print(
+                f"  MISMATCH {rel}: imports {sorted(expect ^ got)[:3]} "
+                f"torch.cuda {sorted(uses ^ found)[:3]}"
+            )
+    print(
+        f"\nverify: {len(files)} files cross-checked against a full ast walk in "
+        f"{time.perf_counter() - start:.1f} s: {imports_seen} banned imports "
+        f"({len(VERIFY_BANS)} bans), {uses_seen} torch.cuda uses, {mismatches} mismatching files"
+    )
+    return mismatches
+
+
 def main() -> int:
     """Run the comparison and print the figures and the differences."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="also cross-check every file against a full ast walk (~30 s)",
+    )
     args = parser.parse_args()
     work = work_tree()
     tracked = subprocess.run(
@@ -420,6 +541,8 @@ def main() -> int:
         "seeded cases (bench/.cache/imports-seeded)", seeded, *(r.stdout for r in results)
     )
     print(f"\nunexplained differences: {unexplained}")
+    if args.verify:
+        return 1 if verify(work, files) else 0
     return 0
 
 
