@@ -84,6 +84,7 @@ CUDA_ALLOWED = [
 
 
 def _toml_list(values: Iterable[str]) -> str:
+    """A TOML list, one string a line."""
     return "[\n" + "".join(f"  {json.dumps(v)},\n" for v in values) + "]"
 
 
@@ -355,10 +356,12 @@ def verify(work: Path, files: list[str]) -> int:
     apis = set(torch_cuda.DEFAULT_BANNED)
 
     def banned(name: str) -> bool:
+        """Whether ``name`` is banned by VERIFY_BANS."""
         parts = name.split(".")
         return any(".".join(parts[:i]) in VERIFY_BANS for i in range(1, len(parts) + 1))
 
     def relevant(imported: ImportedName) -> bool:
+        """Whether an imported name is banned."""
         return banned(imported.name)
 
     mismatches = imports_seen = uses_seen = 0
@@ -372,6 +375,7 @@ def verify(work: Path, files: list[str]) -> int:
         lines = data.split(b"\n")
 
         def col(lineno: int, offset: int, lines: list[bytes] = lines) -> int:
+            """1-based character column of an ast byte offset."""
             return len(lines[lineno - 1][:offset].decode("utf-8", "replace")) + 1
 
         scan = FileScan(rel, data, work / rel)

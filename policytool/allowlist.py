@@ -60,6 +60,7 @@ def normalize_glob(glob: str, root: Path) -> str:
 
 
 def _config_source(config: Config) -> str:
+    """The config file's repo-relative path, for findings."""
     if config.source is None:
         return "pyproject.toml"
     try:
@@ -69,6 +70,7 @@ def _config_source(config: Config) -> str:
 
 
 def _config_lines(config: Config) -> list[str]:
+    """The config file's lines (empty when it cannot be read)."""
     if config.source is None:
         return []
     try:

@@ -109,6 +109,7 @@ def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Sectio
 
 
 def _toml_list(values: list[str]) -> str:
+    """``allow = [...]`` with one quoted glob a line."""
     import json
 
     body = "".join(f"    {json.dumps(v)},\n" for v in values)

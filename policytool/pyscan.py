@@ -90,6 +90,7 @@ class ScanSyntaxError(Exception):
     """The file does not parse; ``line``/``col`` are 1-based."""
 
     def __init__(self, message: str, line: int, col: int) -> None:
+        """Set up from the constructor arguments."""
         super().__init__(message)
         self.line = line
         self.col = col
@@ -309,6 +310,7 @@ class FileScan:
     def _names_of(
         self, node: ast.Import | ast.ImportFrom, base: int, snippet: bytes
     ) -> list[ImportedName]:
+        """The imported names of a parsed statement, at file positions."""
         names: list[ImportedName] = []
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -358,6 +360,7 @@ class FileScan:
     def _fall_back_to_tree(
         self, tokens: Tokens, relevant: Callable[[ImportedName], bool] | None
     ) -> list[ImportedName]:
+        """Parse the whole file once and read every import from it (rare path)."""
         tree = self.tree()
         found: list[ImportedName] = []
         lines = self.data.split(b"\n")
@@ -366,6 +369,7 @@ class FileScan:
             line_starts.append(line_starts[-1] + len(line) + 1)
 
         def position(lineno: int, col: int) -> tuple[int, int]:
+            """File line and column of an ast position."""
             return self.line_col(line_starts[lineno - 1] + col)
 
         for node in ast.walk(tree):
@@ -526,6 +530,7 @@ class Tokens:
     """
 
     def __init__(self, words: set[str] | frozenset[str]) -> None:
+        """Set up from the constructor arguments."""
         encoded = sorted({w.encode() for w in words}, key=len, reverse=True)
         self.words = tuple(encoded)
         self._single = encoded[0] if len(encoded) == 1 else None

@@ -357,3 +357,28 @@ def test_published_hooks_run_with_pre_commit_try_repo(repo: Repo, tmp_path: Path
         in outputs["torch-cuda"]
     )
     assert "pkg/mod.py" not in outputs["torch-cuda"]
+
+
+def test_whole_file_fallback_reads_the_same_imports() -> None:
+    """The rare path (a statement that does not parse alone) agrees with the fast one."""
+    from policytool.pyscan import FileScan, ImportedName, Tokens
+
+    data = (
+        b'"""Doc: import pickle."""\nimport os, pickle\n\ndef f():\n    from pkg import (\n'
+        b"        secret as s,\n    )\n    from . import pickle\n"
+    )
+    tokens = Tokens({"pickle", "pkg", "secret"})
+
+    def relevant(imported: ImportedName) -> bool:
+        return imported.name.split(".")[0] in ("pickle", "pkg")
+
+    fast = FileScan("pkg/mod.py", data).imports(tokens, relevant)
+    slow = FileScan("pkg/mod.py", data)._fall_back_to_tree(tokens, relevant)
+    assert fast == slow
+    assert [(i.name, i.line, i.col) for i in fast] == [
+        ("pickle", 2, 12),
+        ("pkg", 5, 5),
+        ("pkg.secret", 6, 9),
+        ("pkg", 8, 5),
+        ("pkg.pickle", 8, 19),
+    ]

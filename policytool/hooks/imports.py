@@ -28,6 +28,7 @@ class _Plan:
     """What one config bans, precomputed once per config object."""
 
     def __init__(self, config: Config) -> None:
+        """Set up from the constructor arguments."""
         self.config = config
         self.bans: dict[str, list[int]] = {}
         words: set[str] = set()
@@ -83,6 +84,7 @@ def banned_prefix(name: str, bans: dict[str, list[int]]) -> str | None:
 
 
 def _message(imported: ImportedName, banned: str, entry: ForbiddenImportConfig) -> str:
+    """The finding's message: what was imported, what is banned, why."""
     reason = entry.reason.strip() or "banned by [[tool.policytool.forbidden-import]]"
     if imported.kind == "member":
         module, _, member = imported.name.rpartition(".")
@@ -111,6 +113,7 @@ def violations(
     found: list[tuple[int, Finding]] = []
 
     def relevant(imported: ImportedName) -> bool:
+        """Whether the name is banned by some entry."""
         return banned_prefix(imported.name, plan.bans) is not None
 
     for imported in [*scan.imports(plan.tokens, relevant), *scan.import_calls()]:
@@ -191,6 +194,7 @@ def applies(relpath: str, config: Config) -> bool:
 
 
 def _kinds(config: Config) -> frozenset[str]:
+    """The file kinds the rule reads."""
     return PYTHON_KINDS
 
 

@@ -36,6 +36,7 @@ def _sections(ctx: RepoContext) -> list[tuple[str, AllowList, Callable[[FileScan
         label = f"forbidden-import entry {index + 1} ({', '.join(entry.modules)})"
 
         def test(scan: FileScan, index: int = index) -> bool:
+            """Whether the file violates this entry."""
             return bool(imports.violations(scan, config, [index]))
 
         sections.append((label, allow, test))
@@ -60,6 +61,7 @@ def check(ctx: RepoContext) -> list[Finding]:
     scans: dict[str, FileScan | None] = {}
 
     def scan_of(relpath: str) -> FileScan | None:
+        """The scan of a matched Python file (None for other files)."""
         if relpath not in scans:
             scan = None
             try:

@@ -77,6 +77,7 @@ def allows(config: Config) -> AllowList:
 
 
 def _message(api: str, hint: str, spelled: str) -> str:
+    """The finding's message with the replacement hint."""
     return f"`{spelled}` is a banned torch.cuda API (torch.cuda.{api}); use {hint}"
 
 
@@ -169,6 +170,7 @@ def applies(relpath: str, config: Config) -> bool:
 
 
 def _kinds(config: Config) -> frozenset[str]:
+    """The file kinds the rule reads."""
     return PYTHON_KINDS
 
 
