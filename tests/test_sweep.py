@@ -474,6 +474,49 @@ def test_configured_paths_and_names(small_repo: Repo, run: Run) -> None:
     }
 
 
+def test_return_analysis_look_alikes(small_repo: Repo, run: Run) -> None:
+    small_repo.write(
+        "pkg/loops.py",
+        "def fixpoint(body: str) -> str:\n"
+        "    while True:\n"
+        "        for c in 'ab':\n"
+        "            if body.endswith(c):\n"
+        "                body = body[:-1]\n"
+        "                break\n"
+        "        else:\n"
+        "            return body\n"
+        "\n\n"
+        "def leaves(items: list[int]) -> int:\n"
+        "    while True:\n"
+        "        for i in items:\n"
+        "            pass\n"
+        "        else:\n"
+        "            break\n"
+        "\n\n"
+        "def stub() -> int:\n"
+        "    raise NotImplementedError\n"
+        "\n\n"
+        "def gen() -> list[int]:\n"
+        "    yield 1\n"
+        "\n\n"
+        "def exits() -> int:\n"
+        "    sys.exit(1)\n",
+    )
+    keys = [(k[1], k[2], k[3]) for k in sweep_json(run)]
+    assert keys == [(11, "any-annotation", "error")]  # only `leaves` can fall off its end
+
+
+def test_tests_are_not_serving_paths(small_repo: Repo, run: Run) -> None:
+    code = "import time\n\n\nasync def test_it() -> None:\n    time.sleep(1)\n"
+    small_repo.write("tests/entrypoints/test_server.py", code)
+    small_repo.write("pkg/entrypoints/server.py", code.replace("test_it", "serve"))
+    keys = {(k[0], k[3]) for k in sweep_json(run)}
+    assert keys == {
+        ("tests/entrypoints/test_server.py", "warning"),
+        ("pkg/entrypoints/server.py", "error"),
+    }
+
+
 def test_what_counts_as_a_lock(small_repo: Repo, run: Run) -> None:
     small_repo.write(
         "pkg/locks.py",

@@ -332,6 +332,22 @@ def _is_stub(body: list[ast.stmt]) -> bool:
     return True
 
 
+def _breaks_out(body: list[ast.stmt]) -> bool:
+    """Whether a ``break`` in ``body`` leaves *this* loop (not a nested loop or function)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(node.orelse)  # a break in a nested loop's else leaves this loop
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def _terminates(body: list[ast.stmt]) -> bool:
     """Whether control can never fall off the end of ``body`` (conservatively True)."""
     if not body:
@@ -352,8 +368,7 @@ def _terminates(body: list[ast.stmt]) -> bool:
         return _terminates(try_body + orelse) and all(_terminates(h.body) for h in handlers)
     if isinstance(last, ast.While):
         forever = isinstance(last.test, ast.Constant) and bool(last.test.value)
-        has_break = any(isinstance(n, ast.Break) for n in ast.walk(last))
-        return forever and not has_break
+        return forever and not _breaks_out(last.body)
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
         return True  # may be a NoReturn call (sys.exit, a raise helper): not provable
     if isinstance(last, ast.Match):

@@ -108,7 +108,8 @@ class SourceInfo:
         self._added = sorted(added) if added is not None else None
         self.config = config
         self.is_test = match_any(path, config.test_paths)
-        self.is_serving = match_any(path, config.serving_paths)
+        # Tests under e.g. tests/entrypoints/ drive the server; they are not the server.
+        self.is_serving = not self.is_test and match_any(path, config.serving_paths)
         self.nodes: list[tuple[ast.AST, Ctx]] = []
         self.aliases = self._collect_aliases()
         self._walk_body(tree.body, Ctx())
