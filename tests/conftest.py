@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from policytool.cli import main
+from tests.wheelhouse import Wheelhouse, session_wheelhouse
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -89,3 +90,25 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
         return Result(code, captured.out, captured.err)
 
     return _run
+
+
+@pytest.fixture(scope="session")
+def pypi() -> None:
+    """Skip (with the reason) when the package index cannot be reached (try-repo tests)."""
+    from tests.tryrepo import pypi_unreachable
+
+    reason = pypi_unreachable()
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One PRE_COMMIT_HOME for the session: hook environments are built once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Wheelhouse:
+    """A session-wide local index of tiny wheels that uv and pip-compile resolve from."""
+    return session_wheelhouse(tmp_path_factory.mktemp("wheelhouse"))

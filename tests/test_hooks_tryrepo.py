@@ -10,23 +10,15 @@ with the reason, only when PyPI cannot be reached.
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import subprocess
-import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-import pytest
 from pre_commit.clientlib import load_manifest
 
 from policytool.rules import file_rules, rule_infos
-from tests.conftest import GIT_ENV, Repo
-
-PROJECT = Path(__file__).resolve().parents[1]
-MANIFEST = PROJECT / ".pre-commit-hooks.yaml"
+from tests.conftest import Repo
+from tests.tryrepo import MANIFEST, try_repo
 
 DRIFTED = """\
 repos:
@@ -108,61 +100,14 @@ def test_manifest_hooks_are_sensible() -> None:
             assert not files.search("src/module.py")
 
 
-def _pypi_reachable() -> str | None:
-    try:
-        with urllib.request.urlopen("https://pypi.org/simple/click/", timeout=10) as response:
-            response.read(100)
-    except (urllib.error.URLError, OSError) as exc:
-        return f"PyPI is unreachable ({exc}); try-repo installs the hook's dependencies from it"
-    return None
-
-
-def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_", "PRE_COMMIT"))}
-    env.update(GIT_ENV)
-    env["PIP_CONFIG_FILE"] = os.devnull
-    env["PRE_COMMIT_HOME"] = str(home)
-    env["NO_COLOR"] = "1"
-    return env
-
-
-def _try_repo(repo: Repo, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pre_commit",
-            "try-repo",
-            str(PROJECT),
-            *args,
-            "--all-files",
-            "--color=never",
-        ],
-        cwd=repo.root,
-        env=_env(home),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
-@pytest.fixture(scope="module")
-def pypi() -> None:
-    """Skip (with the reason) when the package index cannot be reached."""
-    reason = _pypi_reachable()
-    if reason:
-        pytest.skip(reason)
-
-
-def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, tmp_path: Path) -> None:
+def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pyproject.toml", POLICY)
     repo.write(".pre-commit-config.yaml", DRIFTED)
     repo.commit()
-    home = tmp_path / "pre-commit-home"
+    home = pre_commit_home
 
     # 1. The check hook fails and says why.
-    checked = _try_repo(repo, home, "policytool-repo")
+    checked = try_repo(repo, home, "policytool-repo")
     out = checked.stdout + checked.stderr
     assert checked.returncode == 1, out
     assert re.search(r"policytool-repo \(.*\)\.+Failed", out), out
@@ -175,7 +120,7 @@ def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, tmp_path: Path) 
     assert "pre-commit is not installed" not in out
 
     # 2. The fix hook mends it (and fails, because it changed a file).
-    fixed = _try_repo(repo, home, "policytool-repo-fix")
+    fixed = try_repo(repo, home, "policytool-repo-fix")
     assert fixed.returncode == 1, fixed.stdout + fixed.stderr
     assert "files were modified by this hook" in fixed.stdout
     text = repo.read(".pre-commit-config.yaml").decode()
@@ -188,17 +133,17 @@ def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, tmp_path: Path) 
     assert "        stages: [manual]\n" in text
 
     # 3. The check hook now passes.
-    again = _try_repo(repo, home, "policytool-repo")
+    again = try_repo(repo, home, "policytool-repo")
     assert again.returncode == 0, again.stdout + again.stderr
     assert re.search(r"policytool-repo \(.*\)\.+Passed", again.stdout)
 
 
-def test_try_repo_spdx_header(pypi: None, repo: Repo, tmp_path: Path) -> None:
+def test_try_repo_spdx_header(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pyproject.toml", '[tool.policytool.spdx]\nlicense = "MIT"\n')
     repo.write("a.py", "x = 1\n")
     repo.write("notes.md", "text\n")
     repo.commit()
-    result = _try_repo(repo, tmp_path / "home", "spdx-header")
+    result = try_repo(repo, pre_commit_home, "spdx-header")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "a.py:1:1: spdx-header missing `SPDX-License-Identifier: MIT`" in result.stdout
     assert "notes.md" not in result.stdout

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import GIT_ENV, Repo, Result
+from tests.conftest import Repo, Result
+from tests.tryrepo import try_repo
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -298,53 +297,18 @@ def test_stub_files_are_checked(repo: Repo, run: Run) -> None:
     assert positions(run, "types.pyi") == [(1, 1)]
 
 
-def _pypi_unreachable() -> str | None:
-    import urllib.error
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen("https://pypi.org/simple/click/", timeout=10) as response:
-            response.read(100)
-    except (urllib.error.URLError, OSError) as exc:
-        return f"PyPI is unreachable ({exc}); try-repo installs the hook's dependencies from it"
-    return None
-
-
-def test_published_hooks_run_with_pre_commit_try_repo(repo: Repo, tmp_path: Path) -> None:
+def test_published_hooks_run_with_pre_commit_try_repo(
+    pypi: None, repo: Repo, pre_commit_home: Path
+) -> None:
     """forbidden-import and torch-cuda from .pre-commit-hooks.yaml, run by real pre-commit."""
-    reason = _pypi_unreachable()
-    if reason:
-        pytest.skip(reason)
     configure(repo)
     repo.write("pkg/mod.py", "import os, pickle\n")
     repo.write("gpu.py", "import torch as t\n\nt.cuda.synchronize()\n")
     repo.write("ok.py", "import json\n")
     repo.commit()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_", "PRE_COMMIT"))}
-    env.update(GIT_ENV)
-    env.update(
-        {"PIP_CONFIG_FILE": os.devnull, "PRE_COMMIT_HOME": str(tmp_path / "home"), "NO_COLOR": "1"}
-    )
     outputs = {}
     for hook in ("forbidden-import", "torch-cuda"):
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pre_commit",
-                "try-repo",
-                str(PROJECT),
-                hook,
-                "--all-files",
-                "--color=never",
-            ],
-            cwd=repo.root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
+        proc = try_repo(repo, pre_commit_home, hook)
         assert proc.returncode == 1, proc.stdout + proc.stderr
         outputs[hook] = proc.stdout
     assert (

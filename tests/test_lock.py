@@ -12,10 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Repo, Result
-from tests.wheelhouse import Wheelhouse, wheel_sha256, wheelhouse
-
-# The session fixture, registered in this module by the import above.
-__all__ = ["wheelhouse"]
+from tests.wheelhouse import Wheelhouse, wheel_sha256
 
 BACKENDS = ["uv", "pip-tools"]
 Run = Callable[..., Result]

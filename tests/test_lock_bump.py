@@ -10,10 +10,7 @@ from pathlib import Path
 
 from tests.conftest import Repo, Result
 from tests.test_lock import lock_table, pins
-from tests.wheelhouse import Wheelhouse, build_wheelhouse, wheelhouse
-
-# The session fixture, registered in this module by the import above.
-__all__ = ["wheelhouse"]
+from tests.wheelhouse import Wheelhouse, build_wheelhouse
 
 Run = Callable[..., Result]
 

@@ -12,10 +12,7 @@ import pytest
 
 from tests.conftest import Repo, Result
 from tests.test_lock import lock_table, setup_layered, setup_simple
-from tests.wheelhouse import Wheelhouse, wheelhouse
-
-# The session fixture, registered in this module by the import above.
-__all__ = ["wheelhouse"]
+from tests.wheelhouse import Wheelhouse
 
 Run = Callable[..., Result]
 LOCK = "requirements/test.txt"

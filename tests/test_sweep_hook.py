@@ -9,7 +9,7 @@ from pathlib import Path
 from pre_commit.clientlib import load_manifest
 
 from tests.conftest import Repo
-from tests.test_hooks_tryrepo import MANIFEST, _try_repo, pypi  # noqa: F401  (fixture)
+from tests.tryrepo import MANIFEST, try_repo
 
 
 def test_sweep_hook_is_manual_and_repo_wide() -> None:
@@ -20,20 +20,20 @@ def test_sweep_hook_is_manual_and_repo_wide() -> None:
     assert hook["pass_filenames"] is False and hook["always_run"] is True
 
 
-def test_try_repo_sweep(pypi: None, repo: Repo, tmp_path: Path) -> None:  # noqa: F811
+def test_try_repo_sweep(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pkg/old.py", "def old():\n    try:\n        pass\n    except:\n        pass\n")
     repo.commit("backlog")
     repo.git("checkout", "-q", "-b", "feature")
-    home = tmp_path / "pre-commit-home"
+    home = pre_commit_home
 
-    clean = _try_repo(repo, home, "sweep", "--hook-stage", "manual")
+    clean = try_repo(repo, home, "sweep", "--hook-stage", "manual")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert "adds)....." in clean.stdout and clean.stdout.rstrip().endswith("Passed")
 
     swallow = "def new() -> None:\n    try:\n        pass\n    except Exception:\n        pass\n"
     repo.write("pkg/new.py", swallow)
     repo.commit("new swallow")
-    failed = _try_repo(repo, home, "sweep", "--hook-stage", "manual")
+    failed = try_repo(repo, home, "sweep", "--hook-stage", "manual")
     out = failed.stdout + failed.stderr
     assert failed.returncode == 1, out
     assert "pkg/new.py:4:5: broad-except ✗" in out

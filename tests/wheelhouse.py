@@ -7,8 +7,8 @@ A wheel is a zip with ``{name}/__init__.py`` and a ``.dist-info`` directory hold
 fixed so the same wheel always has the same bytes (and so the same sha256).
 
 Import :data:`INDEX` / :func:`build_wheelhouse` from other tests, or use the
-session-scoped ``wheelhouse`` fixture (``from tests.wheelhouse import wheelhouse``
-in a test module registers it there) which yields a :class:`Wheelhouse`. The session
+session-scoped ``wheelhouse`` fixture (declared in conftest.py, built once a session)
+which gives a :class:`Wheelhouse`. The session
 directories are shared: a test that publishes new wheels builds its own directory with
 :func:`build_wheelhouse` instead of adding to them.
 """
@@ -18,11 +18,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
 
 # name -> version -> its Requires-Dist lines. The graph:
 #   alpha: no deps
@@ -116,11 +114,9 @@ class Wheelhouse:
     newer: Path  # INDEX plus NEWER, to play an ambient find-links directory
 
 
-@pytest.fixture(scope="session")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wheelhouse]:
-    """A session-wide local index of tiny wheels (see :data:`INDEX`)."""
-    base = tmp_path_factory.mktemp("wheelhouse")
+def session_wheelhouse(base: Path) -> Wheelhouse:
+    """Build the session's local index of tiny wheels (see :data:`INDEX`) under ``base``."""
     path = build_wheelhouse(base / "wheels")
     newer = build_wheelhouse(base / "newer")
     build_wheelhouse(newer, NEWER)
-    yield Wheelhouse(path, newer)
+    return Wheelhouse(path, newer)
