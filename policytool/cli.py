@@ -50,22 +50,35 @@ def _split_ids(values: Sequence[str]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="pyproject.toml to read [tool.policytool] from (default: nearest upward).",
+)
+
+
 def common_options(func: Callable[..., R]) -> Callable[..., R]:
     """Add --config, --format, --only, --skip and -q to a command."""
-    func = click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary or progress.")(func)
-    func = click.option("--skip", "skip", multiple=True, metavar="RULE[,RULE]", help="Rules to leave out.")(func)
-    func = click.option("--only", "only", multiple=True, metavar="RULE[,RULE]", help="Run only these rules.")(func)
     func = click.option(
-        "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format."
+        "-q", "--quiet", is_flag=True, help="Print findings only, no summary or progress."
     )(func)
     func = click.option(
-        "--config",
-        "config_path",
-        type=click.Path(path_type=Path, dir_okay=False),
-        default=None,
-        help="pyproject.toml to read [tool.policytool] from (default: nearest upward).",
+        "--skip", "skip", multiple=True, metavar="RULE[,RULE]", help="Rules to leave out."
     )(func)
-    return func
+    func = click.option(
+        "--only", "only", multiple=True, metavar="RULE[,RULE]", help="Run only these rules."
+    )(func)
+    func = click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help="Output format.",
+    )(func)
+    return config_option(func)
 
 
 def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
@@ -120,11 +133,16 @@ def emit(findings: Sequence[Finding], opts: Options, files_checked: int | None) 
     return EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in ordered) else EXIT_CLEAN
 
 
+# The order of the design's command table, for --help.
+COMMAND_ORDER = ("lock", "bump", "check", "fix", "sweep", "sync", "baseline", "rules", "init")
+
+
 class _Group(click.Group):
-    """Keep commands in the order they are declared in --help."""
+    """List commands in the design's order in --help."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)
+        known = [name for name in COMMAND_ORDER if name in self.commands]
+        return known + sorted(set(self.commands) - set(known))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -134,9 +152,13 @@ def cli() -> None:
 
     \b
     Examples:
+      policytool lock                   # compile the configured requirement locks
+      policytool lock --check           # offline: are the locks current?
+      policytool bump torch==2.5.1 --why "CUDA 12.4 wheels" --pr-body pr.md
       policytool check                  # every rule on every tracked file
       policytool check --only spdx-header src/a.py
       policytool fix                    # apply safe autofixes; exit 1 if anything changed
+      policytool sweep --format markdown  # the five fragility patterns on a PR's added lines
       policytool rules                  # what each rule checks
 
     Configuration lives in [tool.policytool] of pyproject.toml.
@@ -144,7 +166,9 @@ def cli() -> None:
     """
 
 
-def _run_check(paths: tuple[str, ...], opts: Options, fix: bool) -> tuple[list[Finding], list[str], int]:
+def _run_check(
+    paths: tuple[str, ...], opts: Options, fix: bool
+) -> tuple[list[Finding], list[str], int]:
     from policytool.engine import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
     from policytool.rules import ENGINE_RULE_IDS, rule_infos
@@ -155,7 +179,9 @@ def _run_check(paths: tuple[str, ...], opts: Options, fix: bool) -> tuple[list[F
     validate_rule_ids(opts.skip, known, "--skip")
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
     file_rules, repo_rules = select_rules(opts.only, opts.skip)
-    result = run_file_rules(config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet))
+    result = run_file_rules(
+        config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
+    )
     repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix)
     result.merge(repo)
     findings = result.findings
@@ -168,11 +194,21 @@ def _run_check(paths: tuple[str, ...], opts: Options, fix: bool) -> tuple[list[F
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
-@click.option("--online", is_flag=True,
-              help="precommit-rev: also compare hook revs with the newest release on PyPI.")
+@click.option(
+    "--online",
+    is_flag=True,
+    help="precommit-rev: also compare hook revs with the newest release on PyPI.",
+)
 @handle_errors
-def check(paths: tuple[str, ...], config_path: Path | None, fmt: str, only: tuple[str, ...],
-          skip: tuple[str, ...], quiet: bool, online: bool = False) -> int:
+def check(
+    paths: tuple[str, ...],
+    config_path: Path | None,
+    fmt: str,
+    only: tuple[str, ...],
+    skip: tuple[str, ...],
+    quiet: bool,
+    online: bool = False,
+) -> int:
     """Run every policy rule.
 
     With PATHS (as pre-commit passes them) only those files and the repo rules they
@@ -200,8 +236,14 @@ def check(paths: tuple[str, ...], config_path: Path | None, fmt: str, only: tupl
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
 @handle_errors
-def fix(paths: tuple[str, ...], config_path: Path | None, fmt: str, only: tuple[str, ...],
-        skip: tuple[str, ...], quiet: bool) -> int:
+def fix(
+    paths: tuple[str, ...],
+    config_path: Path | None,
+    fmt: str,
+    only: tuple[str, ...],
+    skip: tuple[str, ...],
+    quiet: bool,
+) -> int:
     """Apply the safe autofixes, then report what is left.
 
     Exits 1 when it changed a file or findings remain (pre-commit's convention), so a
@@ -221,7 +263,9 @@ def fix(paths: tuple[str, ...], config_path: Path | None, fmt: str, only: tuple[
 
 
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 @handle_errors
 def rules(fmt: str) -> int:
     """List every rule: id, whether it can be fixed, the command reporting it, what it checks.
@@ -246,13 +290,7 @@ def rules(fmt: str) -> int:
 
 
 @cli.command()
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="pyproject.toml to read [tool.policytool] from (default: nearest upward).",
-)
+@config_option
 @handle_errors
 def init(config_path: Path | None) -> int:
     """Write the policy scaffolding a repository is missing; never overwrite a file.
@@ -271,14 +309,10 @@ def init(config_path: Path | None) -> int:
 
 
 @cli.command("sync")
-@click.option("--check", "check_only", is_flag=True, help="Only report; exit 1 when the block is stale.")
 @click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="pyproject.toml to read [tool.policytool] from (default: nearest upward).",
+    "--check", "check_only", is_flag=True, help="Only report; exit 1 when the block is stale."
 )
+@config_option
 @handle_errors
 def sync_command(check_only: bool, config_path: Path | None) -> int:
     """Regenerate the text that mirrors the config: the Mergify pre-commit tip block.
@@ -306,17 +340,41 @@ def sync_command(check_only: bool, config_path: Path | None) -> int:
 
 @cli.command("lock")
 @click.argument("names", nargs=-1, metavar="[NAME]...")
-@click.option("--check", "check_only", is_flag=True,
-              help="Offline, no resolver: report locks that are stale or edited by hand (rule lock-stale/lock-skew).")
-@click.option("--resolve", is_flag=True, help="With --check: also re-resolve (offline first) and print the diff.")
-@click.option("--upgrade", is_flag=True, help="Let every package move to the newest allowed version.")
-@click.option("--upgrade-package", "upgrade_packages", multiple=True, metavar="PKG[==VER]",
-              help="Let only this package move (to VER); repeatable.")
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Offline, no resolver: report locks that are stale or edited by hand.",
+)
+@click.option(
+    "--resolve",
+    is_flag=True,
+    help="With --check: also re-resolve (offline first) and print the diff.",
+)
+@click.option(
+    "--upgrade", is_flag=True, help="Let every package move to the newest allowed version."
+)
+@click.option(
+    "--upgrade-package",
+    "upgrade_packages",
+    multiple=True,
+    metavar="PKG[==VER]",
+    help="Let only this package move (to VER); repeatable.",
+)
 @common_options
 @handle_errors
-def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrade: bool,
-                 upgrade_packages: tuple[str, ...], config_path: Path | None, fmt: str,
-                 only: tuple[str, ...], skip: tuple[str, ...], quiet: bool) -> int:
+def lock_command(
+    names: tuple[str, ...],
+    check_only: bool,
+    resolve: bool,
+    upgrade: bool,
+    upgrade_packages: tuple[str, ...],
+    config_path: Path | None,
+    fmt: str,
+    only: tuple[str, ...],
+    skip: tuple[str, ...],
+    quiet: bool,
+) -> int:
     """Compile each [[tool.policytool.lock]] into an exact-pinned requirements file.
 
     Locks used as constraints are compiled first; a lock whose inputs and options did not
@@ -342,7 +400,9 @@ def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrad
             raise PolicyError("--check does not upgrade; drop --upgrade/--upgrade-package")
         from policytool.lock.check import SUMMARIES, check_all
 
-        rules_wanted = tuple(r for r in lock_rules if (not opts.only or r in opts.only) and r not in opts.skip)
+        rules_wanted = tuple(
+            r for r in lock_rules if (not opts.only or r in opts.only) and r not in opts.skip
+        )
         findings = check_all(config, names, rules_wanted)
         if resolve and "lock-stale" in rules_wanted:
             from policytool.lock.run import resolve_diff
@@ -370,21 +430,55 @@ def lock_command(names: tuple[str, ...], check_only: bool, resolve: bool, upgrad
 
 
 @cli.command("sweep")
-@click.option("--base", "base", metavar="REV", default=None,
-              help="Compare with the merge-base of REV (default: origin/main, falling back to main).")
-@click.option("--head", "head_rev", metavar="REV", default=None, help="Sweep the commit REV instead of the working tree.")
+@click.option(
+    "--base",
+    "base",
+    metavar="REV",
+    default=None,
+    help="Compare with the merge-base of REV (default: origin/main, falling back to main).",
+)
+@click.option(
+    "--head",
+    "head_rev",
+    metavar="REV",
+    default=None,
+    help="Sweep the commit REV instead of the working tree.",
+)
 @click.option("--staged", is_flag=True, help="Sweep the index (what the next commit holds).")
-@click.option("--worktree", is_flag=True, help="Sweep the working tree, untracked files included (the default).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "sarif", "github"]), default="text",
-              show_default=True, help="Output format.")
-@click.option("--fail-on", "fail_on", type=click.Choice(["block", "warn", "never"]), default="block",
-              show_default=True, help="Exit 1 on blocking findings (block), on any finding (warn), or never.")
-@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="pyproject.toml to read [tool.policytool] from (default: nearest upward).")
+@click.option(
+    "--worktree",
+    is_flag=True,
+    help="Sweep the working tree, untracked files included (the default).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json", "sarif", "github"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    type=click.Choice(["block", "warn", "never"]),
+    default="block",
+    show_default=True,
+    help="Exit 1 on blocking findings (block), on any finding (warn), or never.",
+)
+@config_option
 @click.option("-q", "--quiet", is_flag=True, help="Findings and the Code quality row only.")
 @handle_errors
-def sweep_command(base: str | None, head_rev: str | None, staged: bool, worktree: bool, fmt: str,
-                  fail_on: str, config_path: Path | None, quiet: bool) -> int:
+def sweep_command(
+    base: str | None,
+    head_rev: str | None,
+    staged: bool,
+    worktree: bool,
+    fmt: str,
+    fail_on: str,
+    config_path: Path | None,
+    quiet: bool,
+) -> int:
     """Report the five fragility patterns on the lines a change adds.
 
     Only Python files the diff touches are parsed and only nodes on added lines
@@ -418,8 +512,7 @@ def sweep_command(base: str | None, head_rev: str | None, staged: bool, worktree
 
 @cli.command("baseline")
 @click.argument("rule_ids", nargs=-1, metavar="[RULE]...")
-@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="pyproject.toml to read [tool.policytool] from (default: nearest upward).")
+@config_option
 @handle_errors
 def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int:
     """Allow today's violations of RULE (forbidden-import, torch-cuda; default both).
@@ -436,20 +529,28 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
 
     config = load_config(config_path)
     lines = apply(config, compute(config, _split_ids(rule_ids), Path.cwd()))
-    click.echo("\n".join(lines) if lines else "policytool: baseline: nothing to add, the tree is clean")
+    click.echo(
+        "\n".join(lines) if lines else "policytool: baseline: nothing to add, the tree is clean"
+    )
     return EXIT_CLEAN
 
 
 @cli.command("bump")
 @click.argument("spec", metavar="PKG[==VER]")
 @click.option("--why", default="", help="Why this bump is needed (goes into the PR body).")
-@click.option("--pr-body", "pr_body", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Write the PR body to this file (default: print it on stdout).")
-@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="pyproject.toml to read [tool.policytool] from (default: nearest upward).")
+@click.option(
+    "--pr-body",
+    "pr_body",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the PR body to this file (default: print it on stdout).",
+)
+@config_option
 @click.option("-q", "--quiet", is_flag=True, help="Do not list the regenerated locks.")
 @handle_errors
-def bump_command(spec: str, why: str, pr_body: Path | None, config_path: Path | None, quiet: bool) -> int:
+def bump_command(
+    spec: str, why: str, pr_body: Path | None, config_path: Path | None, quiet: bool
+) -> int:
     """Bump one package everywhere it is pinned, re-lock, and write the PR body.
 
     Rewrites every exact pin of PKG in the lock inputs and pyproject.toml, recompiles
@@ -472,8 +573,11 @@ def bump_command(spec: str, why: str, pr_body: Path | None, config_path: Path | 
 
     result = bump(load_config(config_path), spec, why, report=report)
     if not result.moved:
-        click.echo(f"nothing to bump: {result.package} is already {result.version} everywhere "
-                   "it is pinned; no PR body written", err=True)
+        click.echo(
+            f"nothing to bump: {result.package} is already {result.version} everywhere "
+            "it is pinned; no PR body written",
+            err=True,
+        )
         return EXIT_CLEAN
     if pr_body is None:
         click.echo(result.body, nl=False)
@@ -487,8 +591,11 @@ def bump_command(spec: str, why: str, pr_body: Path | None, config_path: Path | 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the console script and ``python -m policytool``."""
     try:
-        result = cli.main(args=list(argv) if argv is not None else None, prog_name="policytool",
-                          standalone_mode=False)
+        result = cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="policytool",
+            standalone_mode=False,
+        )
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:

@@ -194,9 +194,7 @@ class _Context:
             stripped = line.strip()
             for quote in ("", '"', "'"):
                 quoted = f"{quote}{key}{quote}"
-                if stripped.startswith(quoted) and stripped[len(quoted) :].lstrip().startswith(
-                    "="
-                ):
+                if stripped.startswith(quoted) and stripped[len(quoted) :].lstrip().startswith("="):
                     return number
         return None
 
@@ -242,7 +240,9 @@ def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) 
         (item_type, _ellipsis) = typing.get_args(tp)
         if isinstance(value, str) and item_type is str:
             # A single string where a list is expected is a common slip; be strict.
-            raise ctx.error(key_path, key, f'expected a list of strings, got a string (write ["{value}"])')
+            raise ctx.error(
+                key_path, key, f'expected a list of strings, got a string (write ["{value}"])'
+            )
         if not isinstance(value, list):
             raise ctx.error(key_path, key, f"expected a list, got {type(value).__name__}")
         return tuple(
@@ -253,7 +253,8 @@ def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) 
         if not isinstance(value, dict):
             raise ctx.error(key_path, key, f"expected a table, got {type(value).__name__}")
         return {
-            str(k): _convert(v, value_type, f"{key_path}.{k}", str(k), ctx) for k, v in value.items()
+            str(k): _convert(v, value_type, f"{key_path}.{k}", str(k), ctx)
+            for k, v in value.items()
         }
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
@@ -287,7 +288,11 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
         f = by_key.get(key)
         if f is None:
             close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
-            hint = f"; did you mean '{close[0]}'?" if close else f"; valid keys: {', '.join(sorted(by_key))}"
+            hint = (
+                f"; did you mean '{close[0]}'?"
+                if close
+                else f"; valid keys: {', '.join(sorted(by_key))}"
+            )
             raise ctx.error(key_path, key, f"unknown key '{key}'{hint}")
         kwargs[f.name] = _convert(value, hints[f.name], f"{key_path}.{key}", key, ctx)
     missing = [
@@ -331,10 +336,14 @@ def _validate(config: Config, ctx: _Context) -> None:
         if kind not in COMMENT_PREFIX_BY_KIND:
             close = difflib.get_close_matches(kind, list(COMMENT_PREFIX_BY_KIND), n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise ctx.error("tool.policytool.spdx.kinds", "kinds", f"unknown file kind '{kind}'{hint}")
+            raise ctx.error(
+                "tool.policytool.spdx.kinds", "kinds", f"unknown file kind '{kind}'{hint}"
+            )
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
-            raise ctx.error(f"tool.policytool.forbidden-import[{index}]", "modules", "modules is empty")
+            raise ctx.error(
+                f"tool.policytool.forbidden-import[{index}]", "modules", "modules is empty"
+            )
 
 
 def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Config:
@@ -367,7 +376,9 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     if isinstance(spdx_table, dict) and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:
-            base = dataclasses.replace(base, spdx=dataclasses.replace(base.spdx, license=project_license))
+            base = dataclasses.replace(
+                base, spdx=dataclasses.replace(base.spdx, license=project_license)
+            )
     config = dataclasses.replace(base, root=config_path.parent, source=config_path)
     _validate(config, ctx)
     return config

@@ -229,14 +229,34 @@ register(
 
 # pre-commit, CI, CodeQL and Mergify (policytool/ci_scaffold.py); the pre-commit config
 # comes first so the Mergify block is rendered from it.
-register(Scaffold(ci_scaffold.PRECOMMIT_CONFIG_PATH, "pre-commit config: policytool hooks, "
-                  "default_stages, the final suggestion hook", ci_scaffold.render_precommit_config))
-register(Scaffold(ci_scaffold.PRECOMMIT_WORKFLOW_PATH, "CI workflow running every hook with "
-                  "--all-files --hook-stage manual", ci_scaffold.render_precommit_workflow))
-register(Scaffold(ci_scaffold.CODEQL_WORKFLOW_PATH, "CodeQL for python (build-mode: none) on "
-                  "push, pull_request and weekly", ci_scaffold.render_codeql_workflow))
-register(Scaffold(ci_scaffold.MERGIFY_PATH, "Mergify rule commenting how to reproduce a "
-                  "pre-commit failure (with the sync block)", ci_scaffold.render_mergify))
+register(
+    Scaffold(
+        ci_scaffold.PRECOMMIT_CONFIG_PATH,
+        "pre-commit config: policytool hooks, default_stages, the final suggestion hook",
+        ci_scaffold.render_precommit_config,
+    )
+)
+register(
+    Scaffold(
+        ci_scaffold.PRECOMMIT_WORKFLOW_PATH,
+        "CI workflow running every hook with --all-files --hook-stage manual",
+        ci_scaffold.render_precommit_workflow,
+    )
+)
+register(
+    Scaffold(
+        ci_scaffold.CODEQL_WORKFLOW_PATH,
+        "CodeQL for python (build-mode: none) on push, pull_request and weekly",
+        ci_scaffold.render_codeql_workflow,
+    )
+)
+register(
+    Scaffold(
+        ci_scaffold.MERGIFY_PATH,
+        "Mergify rule commenting how to reproduce a pre-commit failure (with the sync block)",
+        ci_scaffold.render_mergify,
+    )
+)
 
 
 # --------------------------------------------------------------------------------------

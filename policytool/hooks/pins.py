@@ -68,7 +68,15 @@ _VCS_PREFIXES = ("git+", "hg+", "svn+", "bzr+")
 _HASH_FRAGMENT_RE = re.compile(r"#(?:.*&)?(?:sha256|sha384|sha512)=[0-9a-fA-F]+")
 _COMMIT_RE = re.compile(r"@(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$")
 _ARCHIVE_SUFFIXES = (
-    ".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tar", ".zip"
+    ".whl",
+    ".tar.gz",
+    ".tgz",
+    ".tar.bz2",
+    ".tbz",
+    ".tar.xz",
+    ".txz",
+    ".tar",
+    ".zip",
 )
 _INCLUDE_OPTIONS = {"-r": "r", "--requirement": "r", "-c": "c", "--constraint": "c"}
 _EDITABLE_OPTIONS = ("-e", "--editable")
@@ -423,9 +431,13 @@ class LockIndex:
 
         key = canonicalize_name(name)
         preferred = [
-            lock for lock in self.locks
-            if any(_input_covers(raw, source, label)
-                   for raw in (*lock.inputs, *lock.constraints) for source in sources)
+            lock
+            for lock in self.locks
+            if any(
+                _input_covers(raw, source, label)
+                for raw in (*lock.inputs, *lock.constraints)
+                for source in sources
+            )
         ]
         for group in (preferred, list(self.locks)):
             found: dict[str, list[str]] = {}
@@ -716,8 +728,14 @@ class Problem:
 
     def finding(self) -> Finding:
         """The public finding."""
-        return Finding(self.path, self.line, self.col, RULE_ID, self.message,
-                       fixable=self.replacement is not None)
+        return Finding(
+            self.path,
+            self.line,
+            self.col,
+            RULE_ID,
+            self.message,
+            fixable=self.replacement is not None,
+        )
 
 
 def _decode(data: bytes) -> str:
@@ -736,9 +754,18 @@ class _Analysis:
         self.problems: list[Problem] = []
         self.visited: set[str] = set()
 
-    def _problem(self, path: str, line: int, col: int, verdict: Verdict, sources: Sequence[str],
-                 entry: ReqEntry | None = None, text: str | None = None,
-                 label: str | None = None, index: int = -1) -> None:
+    def _problem(
+        self,
+        path: str,
+        line: int,
+        col: int,
+        verdict: Verdict,
+        sources: Sequence[str],
+        entry: ReqEntry | None = None,
+        text: str | None = None,
+        label: str | None = None,
+        index: int = -1,
+    ) -> None:
         """Record a problem, with the lock version to pin to when there is one."""
         replacement = None
         message = verdict.message
@@ -781,8 +808,15 @@ class _Analysis:
             if verdict.name is not None and not fixable:
                 why = "it carries --hash options" if entry.has_hash_option else "it spans lines"
                 verdict = Verdict(f"{verdict.message} (not fixable: {why})")
-            self._problem(relpath, entry.line, entry.col, verdict, sources, entry,
-                          entry.text if fixable else None)
+            self._problem(
+                relpath,
+                entry.line,
+                entry.col,
+                verdict,
+                sources,
+                entry,
+                entry.text if fixable else None,
+            )
         for include in parsed.includes:
             self._include(relpath, include, sources)
 
@@ -790,20 +824,33 @@ class _Analysis:
         """Follow one ``-r``/``-c`` include, or record why it cannot be followed."""
         option = f"-{include.kind} {include.target}"
         if _SCHEME_RE.match(include.target):
-            self.problems.append(Problem(relpath, include.line, include.col,
-                                         f"`{option}`: a remote include cannot be checked"))
+            self.problems.append(
+                Problem(
+                    relpath,
+                    include.line,
+                    include.col,
+                    f"`{option}`: a remote include cannot be checked",
+                )
+            )
             return
         base = (self.root / relpath).parent
         target = Path(os.path.normpath(base / os.path.expanduser(include.target)))
         try:
             target_rel = target.relative_to(self.root).as_posix()
         except ValueError:
-            self.problems.append(Problem(relpath, include.line, include.col,
-                                         f"`{option}`: outside the repository, not checked"))
+            self.problems.append(
+                Problem(
+                    relpath,
+                    include.line,
+                    include.col,
+                    f"`{option}`: outside the repository, not checked",
+                )
+            )
             return
         if not target.is_file():
-            self.problems.append(Problem(relpath, include.line, include.col,
-                                         f"`{option}`: included file not found"))
+            self.problems.append(
+                Problem(relpath, include.line, include.col, f"`{option}`: included file not found")
+            )
             return
         self.requirement_file(target_rel, sources)
 
@@ -820,13 +867,28 @@ class _Analysis:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
         items, missing = pyproject_items(text, entries, source)
         for entry in missing:
-            self.problems.append(Problem(relpath, entry_line(text, entry), 1,
-                                         f"configured dependency list '{entry}' does not exist"))
+            self.problems.append(
+                Problem(
+                    relpath,
+                    entry_line(text, entry),
+                    1,
+                    f"configured dependency list '{entry}' does not exist",
+                )
+            )
         for item in items:
             verdict = judge(item.value)
             if verdict is not None:
-                self._problem(relpath, item.line, item.col, verdict, (relpath,), None,
-                              item.value, item.label, item.index)
+                self._problem(
+                    relpath,
+                    item.line,
+                    item.col,
+                    verdict,
+                    (relpath,),
+                    None,
+                    item.value,
+                    item.label,
+                    item.index,
+                )
 
 
 def _relpath(path: Path, root: Path) -> str:
@@ -854,7 +916,8 @@ def _requirement_files(ctx: RepoContext) -> list[str]:
                     if path.is_file() and match_glob(rel, pattern):
                         candidates.add(rel)
     return sorted(
-        f for f in candidates
+        f
+        for f in candidates
         if (ctx.root / f).is_file() and not (config.exclude and match_any(f, config.exclude))
     )
 
@@ -893,7 +956,8 @@ def _fixed_requirement_file(data: bytes, problems: Sequence[Problem]) -> bytes:
     edits = [
         (p.entry, p.replacement)
         for p in problems
-        if p.entry is not None and p.replacement is not None
+        if p.entry is not None
+        and p.replacement is not None
         and not _ignored(lines[p.entry.line - 1])
     ]
     new = rewrite_requirements(text, edits).encode("utf-8")
@@ -909,7 +973,8 @@ def _fixed_pyproject(
     edits = {
         (p.label, p.index): p.replacement
         for p in problems
-        if p.label is not None and p.replacement is not None
+        if p.label is not None
+        and p.replacement is not None
         and not (0 < p.line <= len(lines) and _ignored(lines[p.line - 1]))
     }
     out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
