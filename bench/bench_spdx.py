@@ -53,7 +53,9 @@ def work_tree() -> Path:
     return work
 
 
-def best_of(repeat: int, command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess[str]]:
+def best_of(
+    repeat: int, command: list[str], cwd: Path
+) -> tuple[float, subprocess.CompletedProcess[str]]:
     """The best wall time of ``repeat`` runs, and the last run's result."""
     best = float("inf")
     proc: subprocess.CompletedProcess[str] | None = None
@@ -73,11 +75,22 @@ def main() -> int:
     work = work_tree()
     files = sorted(
         p
-        for p in subprocess.run(["git", "ls-files"], cwd=work, capture_output=True, text=True, check=True).stdout.split()
+        for p in subprocess.run(
+            ["git", "ls-files"], cwd=work, capture_output=True, text=True, check=True
+        ).stdout.split()
         if p.endswith((".py", ".rs", ".proto"))
     )
     py = sys.executable
-    policytool = [py, "-m", "policytool", "check", "--only", "spdx-header", "--config", "policytool-bench.toml"]
+    policytool = [
+        py,
+        "-m",
+        "policytool",
+        "check",
+        "--only",
+        "spdx-header",
+        "--config",
+        "policytool-bench.toml",
+    ]
     rows = [
         ("python start-up (baseline)", [py, "-c", "pass"]),
         ("vllm check_spdx_header.py FILES", [py, "tools/pre_commit/check_spdx_header.py", *files]),

@@ -42,7 +42,9 @@ def test_tracked_but_deleted_file_is_not_an_error(mit: Repo, run: Run) -> None:
     assert run("check").code == 0
 
 
-def test_outside_git_without_paths_is_exit_2(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outside_git_without_paths_is_exit_2(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("")
     result = run("check")
@@ -50,7 +52,9 @@ def test_outside_git_without_paths_is_exit_2(tmp_path: Path, run: Run, monkeypat
     assert "not a git repository; pass the files to check as arguments" in result.err
 
 
-def test_outside_git_with_paths_works(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outside_git_with_paths_works(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.policytool.spdx]\nlicense = "MIT"\n')
     (tmp_path / "a.py").write_text("x = 1\n")
@@ -63,9 +67,16 @@ def test_missing_path_is_exit_2(mit: Repo, run: Run) -> None:
     assert result.err == "policytool: error: missing.py: no such file\n"
 
 
-def test_paths_however_spelled_map_to_the_same_file(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_paths_however_spelled_map_to_the_same_file(
+    mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     mit.write("pkg/mod.py", "x = 1\n")
-    spellings = ["pkg/mod.py", "./pkg/mod.py", str(mit.root / "pkg" / "mod.py"), "pkg/../pkg/mod.py"]
+    spellings = [
+        "pkg/mod.py",
+        "./pkg/mod.py",
+        str(mit.root / "pkg" / "mod.py"),
+        "pkg/../pkg/mod.py",
+    ]
     for spelling in spellings:
         assert "pkg/mod.py:1:1: spdx-header" in run("check", spelling).out
     monkeypatch.chdir(mit.root / "pkg")
@@ -80,7 +91,10 @@ def test_directory_argument_expands(mit: Repo, run: Run) -> None:
 
 
 def test_exclude_globs_apply_to_paths_and_full_runs(repo: Repo, run: Run) -> None:
-    repo.write("pyproject.toml", '[tool.policytool]\nexclude = ["third_party/**"]\n[tool.policytool.spdx]\nlicense = "MIT"\n')
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool]\nexclude = ["third_party/**"]\n[tool.policytool.spdx]\nlicense = "MIT"\n',
+    )
     repo.write("third_party/x/y.py", "x = 1\n")
     repo.write("own.py", "x = 1\n")
     repo.commit()
@@ -93,9 +107,9 @@ def test_output_is_sorted_and_deterministic(mit: Repo, run: Run) -> None:
     for name in ("b.py", "a.py", "c/z.py", "c/a.py"):
         mit.write(name, "x = 1\n")
     mit.commit()
-    lines = [l for l in run("check").out.splitlines() if ": spdx-header" in l]
+    lines = [line for line in run("check").out.splitlines() if ": spdx-header" in line]
     assert lines == sorted(lines)
-    assert [l.split(":")[0] for l in lines] == ["a.py", "b.py", "c/a.py", "c/z.py"]
+    assert [line.split(":")[0] for line in lines] == ["a.py", "b.py", "c/a.py", "c/z.py"]
 
 
 def test_json_format(mit: Repo, run: Run) -> None:
@@ -191,7 +205,9 @@ def test_parallel_run_matches_serial(mit: Repo, run: Run, monkeypatch: pytest.Mo
     assert "pkg/bad.py:1:1: undecodable" in serial
 
 
-def test_parallel_fix_writes_every_file(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parallel_fix_writes_every_file(
+    mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for i in range(30):
         mit.write(f"m{i}.py", "x = 1\n")
     mit.commit()
@@ -203,7 +219,9 @@ def test_parallel_fix_writes_every_file(mit: Repo, run: Run, monkeypatch: pytest
 
 def test_console_script_and_module_entry_points(mit: Repo) -> None:
     mit.write("a.py", HEADER)
-    proc = subprocess.run([sys.executable, "-m", "policytool", "check", "a.py"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "check", "a.py"], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "no findings in 1 files checked\n"
     script = Path(sys.executable).parent / "policytool"
@@ -212,7 +230,9 @@ def test_console_script_and_module_entry_points(mit: Repo) -> None:
         assert proc.stdout.startswith("policytool, version ")
 
 
-def test_progress_line_on_a_terminal_only(mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_line_on_a_terminal_only(
+    mit: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for i in range(120):
         mit.write(f"m{i:03}.py", HEADER)
     mit.commit()

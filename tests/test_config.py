@@ -75,14 +75,35 @@ jobs = ["unit-tests"]
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[tool.policytool.spdx]\nlicence = 'MIT'\n", "pyproject.toml:2: tool.policytool.spdx: unknown key 'licence'; did you mean 'license'?"),
-        ("[tool.policytool]\nexclud = []\n", "pyproject.toml:2: tool.policytool: unknown key 'exclud'; did you mean 'exclude'?"),
-        ("[tool.policytool.spdx]\nlicense = 3\n", "tool.policytool.spdx.license: expected a string, got 3"),
+        (
+            "[tool.policytool.spdx]\nlicence = 'MIT'\n",
+            "pyproject.toml:2: tool.policytool.spdx: unknown key 'licence'; did you mean 'license'?",
+        ),
+        (
+            "[tool.policytool]\nexclud = []\n",
+            "pyproject.toml:2: tool.policytool: unknown key 'exclud'; did you mean 'exclude'?",
+        ),
+        (
+            "[tool.policytool.spdx]\nlicense = 3\n",
+            "tool.policytool.spdx.license: expected a string, got 3",
+        ),
         ("[tool.policytool]\nexclude = 'a/**'\n", "expected a list of strings, got a string"),
-        ("[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a.txt'\nhashes = 'yes'\n", "expected true or false, got 'yes'"),
-        ("[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\n", "missing required key 'output'"),
-        ("[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a'\nbackend = 'poetry'\n", "backend must be 'uv' or 'pip-tools'"),
-        ("[tool.policytool.spdx]\nkinds = ['pythn']\n", "unknown file kind 'pythn'; did you mean 'python'?"),
+        (
+            "[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a.txt'\nhashes = 'yes'\n",
+            "expected true or false, got 'yes'",
+        ),
+        (
+            "[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\n",
+            "missing required key 'output'",
+        ),
+        (
+            "[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a'\nbackend = 'poetry'\n",
+            "backend must be 'uv' or 'pip-tools'",
+        ),
+        (
+            "[tool.policytool.spdx]\nkinds = ['pythn']\n",
+            "unknown file kind 'pythn'; did you mean 'python'?",
+        ),
         ("[tool.policytool]\nspdx = 'x'\n", "tool.policytool.spdx: expected a table"),
     ],
 )
@@ -96,7 +117,9 @@ def test_bad_config_is_one_precise_error(tmp_path: Path, text: str, expected: st
 
 def test_error_line_is_searched_below_the_right_table(tmp_path: Path) -> None:
     path = write(tmp_path, '[project]\nname = "x"\n\n[[tool.policytool.lock]]\nname = 3\n')
-    with pytest.raises(ConfigError, match=r"pyproject.toml:5: tool.policytool.lock\[0\].name: expected a string"):
+    with pytest.raises(
+        ConfigError, match=r"pyproject.toml:5: tool.policytool.lock\[0\].name: expected a string"
+    ):
         load_config(path)
 
 

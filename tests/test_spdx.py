@@ -90,9 +90,10 @@ def test_fix_keeps_shebang_and_encoding_line_first(demo: Repo, run: Run) -> None
     body = "#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\nprint(1)\n"
     demo.write("tool.py", body, mode=0o755)
     fix(run, "tool.py")
-    assert demo.read("tool.py") == (
-        "#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n" + LIC + COP + "print(1)\n"
-    ).encode()
+    assert (
+        demo.read("tool.py")
+        == ("#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n" + LIC + COP + "print(1)\n").encode()
+    )
     assert stat.S_IMODE(os.stat(demo.root / "tool.py").st_mode) == 0o755
     assert check(run, "tool.py").code == 0
 
@@ -102,7 +103,9 @@ def test_fix_keeps_latin1_encoding(demo: Repo, run: Run) -> None:
     demo.write("old.py", body)
     fix(run, "old.py")
     data = demo.read("old.py")
-    assert data == ("# -*- coding: latin-1 -*-\n" + LIC + COP + "NAME = 'caf\xe9'\n").encode("latin-1")
+    assert data == ("# -*- coding: latin-1 -*-\n" + LIC + COP + "NAME = 'caf\xe9'\n").encode(
+        "latin-1"
+    )
 
 
 def test_fix_keeps_bom_once_and_crlf(demo: Repo, run: Run) -> None:
@@ -111,7 +114,12 @@ def test_fix_keeps_bom_once_and_crlf(demo: Repo, run: Run) -> None:
     data = demo.read("win.py")
     assert data.startswith(codecs.BOM_UTF8)
     assert data.count(codecs.BOM_UTF8) == 1
-    assert data == codecs.BOM_UTF8 + (LIC + COP).replace("\n", "\r\n").encode() + b"import os\r\nprint(os)\r\n"
+    assert (
+        data
+        == codecs.BOM_UTF8
+        + (LIC + COP).replace("\n", "\r\n").encode()
+        + b"import os\r\nprint(os)\r\n"
+    )
     assert b"\n" not in data.replace(b"\r\n", b"")
     assert check(run, "win.py").code == 0
 
@@ -156,7 +164,9 @@ def test_comment_syntax_by_kind(demo: Repo, run: Run) -> None:
     demo.write("script", "#!/usr/bin/env bash\necho hi\n")  # kind from shebang
     for path in ("k.cu", "lib.rs", "ci.yaml", "run.sh", "script"):
         fix(run, path)
-    assert demo.read("k.cu").startswith(b"// SPDX-License-Identifier: Apache-2.0\n// SPDX-FileCopyrightText:")
+    assert demo.read("k.cu").startswith(
+        b"// SPDX-License-Identifier: Apache-2.0\n// SPDX-FileCopyrightText:"
+    )
     assert demo.read("lib.rs").startswith(b"// SPDX-License-Identifier")
     assert demo.read("ci.yaml").startswith(LIC.encode())
     assert demo.read("run.sh") == ("#!/bin/sh\n" + LIC + COP + "echo hi").encode()

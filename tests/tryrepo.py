@@ -41,7 +41,16 @@ def try_repo(repo: Repo, home: Path, *args: str) -> subprocess.CompletedProcess[
     env.update(GIT_ENV)
     env.update({"PIP_CONFIG_FILE": os.devnull, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"})
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(PROJECT), *args, "--all-files", "--color=never"],
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(PROJECT),
+            *args,
+            "--all-files",
+            "--color=never",
+        ],
         cwd=repo.root,
         env=env,
         capture_output=True,
