@@ -40,8 +40,19 @@ def vllm_tree(version: str = VERSION) -> Path:
     env["PIP_CONFIG_FILE"] = os.devnull
     env["TMPDIR"] = str(tmp)
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-         "--no-clean", f"vllm=={version}", "-d", str(tmp / "out")],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--no-clean",
+            f"vllm=={version}",
+            "-d",
+            str(tmp / "out"),
+        ],
         env=env,
         capture_output=True,
         text=True,

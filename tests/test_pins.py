@@ -78,15 +78,15 @@ def test_every_floating_form_is_caught_at_its_line(repo: Repo, run: Run) -> None
         "requirements/ci.txt",
         "# CI requirements\n"
         "\n"
-        "alpha>=1.0\n"          # 3
-        "beta~=2.0\n"           # 4
-        "gamma<4\n"             # 5
-        "delta\n"               # 6
-        "epsilon!=1.0\n"        # 7
-        "zeta==1.*\n"           # 8
-        "eta>1,<3\n"            # 9
-        "theta (>=1.0)\n"       # 10
-        "iota==1.0\n"           # 11 exact
+        "alpha>=1.0\n"  # 3
+        "beta~=2.0\n"  # 4
+        "gamma<4\n"  # 5
+        "delta\n"  # 6
+        "epsilon!=1.0\n"  # 7
+        "zeta==1.*\n"  # 8
+        "eta>1,<3\n"  # 9
+        "theta (>=1.0)\n"  # 10
+        "iota==1.0\n"  # 11 exact
         "kappa===1.0-custom\n"  # 12 exact (arbitrary equality)
         "lambda == 2.0 , >=1\n",  # 13 exact
     )
@@ -136,9 +136,9 @@ def test_continuations_comments_options_and_hashes(repo: Repo, run: Run) -> None
         "    --hash=sha256:bbbb\n"
         "    # via something\n"
         "\n"
-        "beta>=2 \\\n"          # 11
+        "beta>=2 \\\n"  # 11
         "    --hash=sha256:cccc\n"
-        "gamma\\\n"             # 13: joined into gamma>=3
+        "gamma\\\n"  # 13: joined into gamma>=3
         ">=3\n"
         "delta==0.5  # trailing comment with >= in it\n"
         "# epsilon>=1 commented out\n",
@@ -155,19 +155,19 @@ def test_url_requirements_need_a_hash(repo: Repo, run: Run) -> None:
     sha = "0123456789abcdef0123456789abcdef01234567"
     repo.write(
         "requirements/ci.txt",
-        "alpha @ https://example.invalid/alpha-1.0-py3-none-any.whl\n"                  # 1
-        "beta @ https://example.invalid/beta-1.0-py3-none-any.whl#sha256=abcdef01\n"    # ok
-        "https://example.invalid/gamma-1.0.tar.gz\n"                                     # 3
-        "https://example.invalid/delta-1.0.tar.gz --hash=sha256:abcdef\n"                # ok
-        "epsilon @ https://example.invalid/e.whl --hash=sha256:abcdef\n"                 # ok
-        "git+https://github.com/org/zeta@main#egg=zeta\n"                                # 6
-        f"git+https://github.com/org/eta@{sha}#egg=eta\n"                                # ok
-        f"theta @ git+https://github.com/org/theta@{sha}\n"                              # ok
-        "iota @ git+https://github.com/org/iota.git@v1.0\n"                              # 9
-        "-e git+https://github.com/org/kappa#egg=kappa\n"                                # 10
-        "-e .\n"                                                                          # ok
-        "./vendor/lambda\n"                                                               # ok
-        "mu @ file:///opt/wheels/mu-1.0-py3-none-any.whl\n",                             # 13
+        "alpha @ https://example.invalid/alpha-1.0-py3-none-any.whl\n"  # 1
+        "beta @ https://example.invalid/beta-1.0-py3-none-any.whl#sha256=abcdef01\n"  # ok
+        "https://example.invalid/gamma-1.0.tar.gz\n"  # 3
+        "https://example.invalid/delta-1.0.tar.gz --hash=sha256:abcdef\n"  # ok
+        "epsilon @ https://example.invalid/e.whl --hash=sha256:abcdef\n"  # ok
+        "git+https://github.com/org/zeta@main#egg=zeta\n"  # 6
+        f"git+https://github.com/org/eta@{sha}#egg=eta\n"  # ok
+        f"theta @ git+https://github.com/org/theta@{sha}\n"  # ok
+        "iota @ git+https://github.com/org/iota.git@v1.0\n"  # 9
+        "-e git+https://github.com/org/kappa#egg=kappa\n"  # 10
+        "-e .\n"  # ok
+        "./vendor/lambda\n"  # ok
+        "mu @ file:///opt/wheels/mu-1.0-py3-none-any.whl\n",  # 13
     )
     result = run("check", "--only", "floating-pin")
     assert where(result) == [
@@ -187,10 +187,10 @@ def test_malformed_lines_are_findings_not_crashes(repo: Repo, run: Run) -> None:
     repo.write(
         "requirements/ci.txt",
         "alpha==1.2.0\n"
-        "beta>=>1\n"                    # 2
-        "gamma[oops==1\n"               # 3
-        '--index-url "https://unterminated\n'   # 4
-        "-r\n"                          # 5
+        "beta>=>1\n"  # 2
+        "gamma[oops==1\n"  # 3
+        '--index-url "https://unterminated\n'  # 4
+        "-r\n"  # 5
         "delta==0.5\n",
     )
     result = run("check", "--only", "floating-pin")
@@ -445,11 +445,11 @@ def test_pyproject_lists_are_checked_at_their_lines(repo: Repo, run: Run) -> Non
     assert where(result) == [
         "pyproject.toml:6:5",
         "pyproject.toml:7:3",
-        "pyproject.toml:9:5",     # the multi-line string starts here
+        "pyproject.toml:9:5",  # the multi-line string starts here
         "pyproject.toml:19:3",
         "pyproject.toml:20:3",
         "pyproject.toml:25:10",
-        "pyproject.toml:26:9",    # lint, reached through include-group
+        "pyproject.toml:26:9",  # lint, reached through include-group
         "pyproject.toml:26:24",
     ]
     assert "docs" not in result.out  # not configured
@@ -496,10 +496,10 @@ def test_pyproject_out_of_order_and_dotted_tables(repo: Repo, run: Run) -> None:
     repo.write(
         "pyproject.toml",
         '[project]\nname = "demo"\nversion = "0"\noptional-dependencies.ci = ["beta>=1"]\n\n'
-        '[tool.policytool.floating-pin]\n'
+        "[tool.policytool.floating-pin]\n"
         'pyproject = ["optional-dependencies.ci", "dependencies"]\n\n'
         + LOCK_CONFIG
-        + '\n[project]\n',  # invalid: duplicated table; tomllib refuses it
+        + "\n[project]\n",  # invalid: duplicated table; tomllib refuses it
     )
     repo.write("requirements/test.lock", LOCK)
     result = run("check", "--only", "floating-pin")
@@ -508,9 +508,8 @@ def test_pyproject_out_of_order_and_dotted_tables(repo: Repo, run: Run) -> None:
     repo.write(
         "pyproject.toml",
         '[project]\nname = "demo"\nversion = "0"\noptional-dependencies.ci = ["beta>=1"]\n\n'
-        '[tool.policytool.floating-pin]\n'
-        'pyproject = ["optional-dependencies.ci", "dependencies"]\n\n'
-        + LOCK_CONFIG,
+        "[tool.policytool.floating-pin]\n"
+        'pyproject = ["optional-dependencies.ci", "dependencies"]\n\n' + LOCK_CONFIG,
     )
     result = run("check", "--only", "floating-pin")
     assert where(result) == ["pyproject.toml:4:29", "pyproject.toml:7:1"]
