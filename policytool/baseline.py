@@ -65,7 +65,7 @@ def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Sectio
     wanted = rule_ids or BASELINE_RULES
     effective = _without_missing_files(config)
     files = discover(config.root, None, cwd, config.exclude)
-    registry = file_rules()
+    registry = file_rules(wanted)
     result = run_file_rules(effective, files, [registry[r] for r in wanted])
     sections: list[Section] = []
     found: dict[str, set[Finding]] = {}

@@ -123,10 +123,12 @@ def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
 
 def emit(findings: Sequence[Finding], opts: Options, files_checked: int | None) -> int:
     """Print findings in the chosen format; return the exit code they mean."""
-    from policytool.rules import rule_infos
-
     ordered = sort_findings(findings)
-    help_text = {r.id: r.summary for r in rule_infos().values()}
+    help_text: dict[str, str] = {}
+    if opts.fmt == "sarif":  # only SARIF carries help texts: the others load no rule module
+        from policytool.rules import rule_infos
+
+        help_text = {r.id: r.summary for r in rule_infos().values()}
     out = render(ordered, opts.fmt, help_text, files_checked, opts.quiet)
     if out:
         click.echo(out, nl=False)
@@ -171,10 +173,10 @@ def _run_check(
 ) -> tuple[list[Finding], list[str], int]:
     from policytool.engine import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
-    from policytool.rules import ENGINE_RULE_IDS, rule_infos
+    from policytool.rules import ENGINE_RULE_IDS, known_rule_ids
 
     config = opts.load()
-    known = list(rule_infos())
+    known = known_rule_ids()
     validate_rule_ids(opts.only, known, "--only")
     validate_rule_ids(opts.skip, known, "--skip")
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)

@@ -205,7 +205,7 @@ def check_file(
 def _check_chunk(
     root: Path, relpaths: Sequence[str], rule_ids: Sequence[str], config: Config, fix: bool
 ) -> RunResult:
-    registry = file_rules()
+    registry = file_rules(rule_ids)
     rules = [registry[r] for r in rule_ids]
     kinds = wanted_kinds(rules, config)
     result = RunResult()
@@ -264,9 +264,13 @@ def run_file_rules(
 
 
 def select_rules(only: Sequence[str], skip: Sequence[str]) -> tuple[list[FileRule], list[RepoRule]]:
-    """File and repo rules after ``--only`` / ``--skip`` (ids already validated)."""
-    files = file_rules()
-    repos = repo_rules()
+    """File and repo rules after ``--only`` / ``--skip`` (ids already validated).
+
+    With ``--only`` only the modules of those rules are imported.
+    """
+    ids = only or None
+    files = file_rules(ids)
+    repos = repo_rules(ids)
 
     def wanted(rule_id: str) -> bool:
         return (not only or rule_id in only) and rule_id not in skip

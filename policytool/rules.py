@@ -7,7 +7,8 @@ A *file rule* looks at one file at a time (``check(source, config)``), may be fi
 bytes so most files are dismissed with a ``bytes.find``. A *repo rule* looks at the
 repository as a whole (config files, locks, workflows) and runs on full runs or when a
 path matching one of its ``triggers`` is checked. Modules under ``policytool.hooks``
-register their rules on import; :func:`all_rules` imports them all.
+register their rules on import; :data:`RULE_MODULES` says which module registers which
+id, so a run imports only the modules of the rules it runs.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import ast
 import codecs
 import importlib
-import pkgutil
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -214,31 +214,59 @@ register_info(
 )
 register_info(RuleInfo("bare-ignore", "a `# policytool: ignore` comment names no rule id"))
 
-_LOADED = False
+# Which module under ``policytool.hooks`` registers each rule id. A pre-commit hook runs
+# ``check --only ID``: importing just that module instead of every rule family keeps its
+# start-up short. tests/test_rules.py checks this table against what the modules register.
+RULE_MODULES: dict[str, str] = {
+    "spdx-header": "spdx",
+    "forbidden-import": "imports",
+    "torch-cuda": "torch_cuda",
+    "stale-allow": "stale_allow",
+    "floating-pin": "pins",
+    "lock-stale": "locks",
+    "lock-skew": "locks",
+    "precommit-config": "precommit",
+    "precommit-final-hook": "precommit",
+    "precommit-default-stages": "precommit",
+    "precommit-manual-only": "precommit",
+    "precommit-required": "precommit",
+    "precommit-rev": "precommit",
+    "ci-hook-stage": "ci",
+    "mypy-wired": "ci",
+    "codeql-workflow": "ci",
+    "mergify-drift": "mergify",
+    "kwargs-lookup": "sweep_rules",
+    "broad-except": "sweep_rules",
+    "any-annotation": "sweep_rules",
+    "hot-copy": "sweep_rules",
+    "async-blocking": "sweep_rules",
+}
 
 
-def load_rule_modules() -> None:
-    """Import every module under ``policytool.hooks`` (each registers its rules)."""
-    global _LOADED
-    if _LOADED:
-        return
-    import policytool.hooks
-
-    for module in sorted(m.name for m in pkgutil.iter_modules(policytool.hooks.__path__)):
-        if not module.startswith("_"):
-            importlib.import_module(f"policytool.hooks.{module}")
-    _LOADED = True
+def known_rule_ids() -> list[str]:
+    """Every rule id, without importing any rule module."""
+    return sorted(set(RULE_MODULES) | ENGINE_RULE_IDS)
 
 
-def file_rules() -> dict[str, FileRule]:
-    """Every registered file rule by id."""
-    load_rule_modules()
+def load_rule_modules(rule_ids: Iterable[str] | None = None) -> None:
+    """Import the modules registering ``rule_ids`` (all of them for None)."""
+    if rule_ids is None:
+        modules = set(RULE_MODULES.values())
+    else:
+        modules = {RULE_MODULES[i] for i in rule_ids if i in RULE_MODULES}
+    for module in sorted(modules):
+        importlib.import_module(f"policytool.hooks.{module}")
+
+
+def file_rules(rule_ids: Iterable[str] | None = None) -> dict[str, FileRule]:
+    """The registered file rules by id (loading the modules of ``rule_ids``, or all)."""
+    load_rule_modules(rule_ids)
     return dict(_FILE_RULES)
 
 
-def repo_rules() -> dict[str, RepoRule]:
-    """Every registered repo rule by id."""
-    load_rule_modules()
+def repo_rules(rule_ids: Iterable[str] | None = None) -> dict[str, RepoRule]:
+    """The registered repo rules by id (loading the modules of ``rule_ids``, or all)."""
+    load_rule_modules(rule_ids)
     return dict(_REPO_RULES)
 
 
