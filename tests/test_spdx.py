@@ -237,3 +237,17 @@ def test_bare_ignore_is_a_finding(demo: Repo, run: Run) -> None:
 def test_marker_in_a_string_is_not_an_ignore(demo: Repo, run: Run) -> None:
     demo.write("a.py", LIC + COP + 'HELP = "# policytool: ignore"\n')
     assert run("check", "a.py").code == 0
+
+
+def test_exact_header_with_a_second_license_line_is_still_checked(demo: Repo, run: Run) -> None:
+    demo.write("a.py", LIC + COP + "# SPDX-License-Identifier: MIT\nx = 1\n")
+    result = check(run, "a.py")
+    assert "a.py:3:1: spdx-header license is 'MIT', expected 'Apache-2.0'" in result.out
+
+
+def test_exact_header_followed_by_an_outdated_copyright_is_still_checked(
+    demo: Repo, run: Run
+) -> None:
+    demo.write("a.py", "#!/usr/bin/env python3\n" + LIC + COP + "# Copyright (c) Old Corp\n")
+    result = check(run, "a.py")
+    assert "a.py:4:1: spdx-header outdated copyright line" in result.out

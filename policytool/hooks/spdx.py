@@ -171,8 +171,30 @@ def _applies(source: SourceFile, whole: bool = False) -> Header | None:
     return parse_header(text, source.kind, whole)
 
 
+def _is_plainly_clean(text: str, prefix: str, config: Config) -> bool:
+    """The common case, decided with string compares: the exact header leads the file.
+
+    True only when the file (after a ``#!`` line) starts with the configured license and
+    copyright lines, names one license, and mentions no ``replaces`` text near the top;
+    anything else goes through the full header parse.
+    """
+    spdx = config.spdx
+    if spdx.license is None or spdx.copyright is None:
+        return False
+    body = text[text.find("\n") + 1 :] if text.startswith("#!") else text
+    expected = f"{prefix} {LICENSE_TAG} {spdx.license}\n{prefix} {COPYRIGHT_TAG} {spdx.copyright}\n"
+    if not body.startswith(expected):
+        return False
+    head = text[:HEAD_CHARS]
+    return head.count(LICENSE_TAG) == 1 and not any(old in head for old in spdx.replaces)
+
+
 def check(source: SourceFile, config: Config) -> list[Finding]:
     """Findings for one file."""
+    if source.kind in COMMENT_PREFIX_BY_KIND and _is_plainly_clean(
+        source.text, COMMENT_PREFIX_BY_KIND[source.kind], config
+    ):
+        return []
     header = _applies(source)
     if header is None:
         return []
