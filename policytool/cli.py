@@ -169,7 +169,7 @@ def cli() -> None:
 
 
 def _run_check(
-    paths: tuple[str, ...], opts: Options, fix: bool
+    paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
     from policytool.engine import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
@@ -184,7 +184,7 @@ def _run_check(
     result = run_file_rules(
         config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
     )
-    repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix)
+    repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
     result.merge(repo)
     findings = result.findings
     if opts.only:
@@ -223,14 +223,8 @@ def check(
       policytool check --format sarif > policytool.sarif
       policytool check --online --only precommit-rev
     """
-    from policytool.hooks.precommit import ONLINE
-
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    token = ONLINE.set(online)
-    try:
-        findings, _changed, files_checked = _run_check(paths, opts, fix=False)
-    finally:
-        ONLINE.reset(token)
+    findings, _changed, files_checked = _run_check(paths, opts, fix=False, online=online)
     return emit(findings, opts, files_checked)
 
 

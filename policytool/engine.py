@@ -287,9 +287,10 @@ def run_repo_rules(
     files: Sequence[str],
     full_run: bool,
     fix: bool = False,
+    online: bool = False,
 ) -> RunResult:
     """Run the repo rules that apply: all on a full run, else those a given file triggers."""
-    ctx = RepoContext(config, files, full_run)
+    ctx = RepoContext(config, files, full_run, online)
     result = RunResult()
     for rule in rules:
         if not full_run and not any(match_any(f, rule.triggers(config)) for f in files):

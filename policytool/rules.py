@@ -142,6 +142,8 @@ class RepoContext:
     config: Config
     files: Sequence[str]
     full_run: bool
+    # ``check --online``: rules may ask the network (precommit-rev asks PyPI).
+    online: bool = False
 
     @property
     def root(self) -> Path:

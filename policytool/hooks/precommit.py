@@ -18,7 +18,6 @@ tags.
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import re
 from collections.abc import Iterator, Sequence
@@ -857,11 +856,13 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 f"run `pre-commit autoupdate --repo {url}`",
             )
             continue
-        yield from _age_findings(model, line, url, tag, minimums.get(normalize_url(url)))
+        yield from _age_findings(
+            model, line, url, tag, minimums.get(normalize_url(url)), ctx.online
+        )
 
 
 def _age_findings(
-    model: Model, line: int, url: str, tag: str, minimum: str | None
+    model: Model, line: int, url: str, tag: str, minimum: str | None, online: bool
 ) -> Iterator[Finding]:
     """A release tag below the configured minimum or (``--online``) behind PyPI's newest."""
     have = _version(tag)
@@ -884,7 +885,7 @@ def _age_findings(
                 f"rev '{tag}' of {url} is older than the configured minimum '{minimum}' "
                 "([tool.policytool.pre-commit] min-rev)",
             )
-    if not ONLINE.get() or have is None:
+    if not online or have is None:
         return
     project = PYPI_MIRRORS.get(normalize_url(url).lower())
     if project is None:
@@ -921,8 +922,6 @@ PYPI_MIRRORS: dict[str, str] = {
     "github.com/python-jsonschema/check-jsonschema": "check-jsonschema",
     "github.com/asottile/pyupgrade": "pyupgrade",
 }
-# ``policytool check --online`` sets this for the run.
-ONLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("policytool_online", default=False)
 PYPI_JSON = "https://pypi.org/pypi/{project}/json"
 _PYPI_CACHE: dict[str, tuple[Version | None, str | None]] = {}
 
