@@ -73,5 +73,26 @@ def vllm_tree(version: str = VERSION) -> Path:
     return target
 
 
+def git_work_tree(name: str, config: str, config_name: str = "policytool-bench.toml") -> Path:
+    """A committed git copy of the vLLM tree at ``.cache/NAME`` with ``config`` written in.
+
+    The copy is made once; benchmarks that run tools which may edit files use it so the
+    extracted release stays pristine.
+    """
+    work = CACHE / name
+    if not (work / ".git").is_dir():
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(vllm_tree(), work)
+        subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+        subprocess.run(["git", "add", "-A"], cwd=work, check=True)
+        subprocess.run(
+            ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "vllm"],
+            cwd=work,
+            check=True,
+        )
+    (work / config_name).write_text(config)
+    return work
+
+
 if __name__ == "__main__":
     print(vllm_tree())

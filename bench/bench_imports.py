@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _vllm import CACHE, VERSION, vllm_tree  # noqa: E402
+from _vllm import CACHE, VERSION, git_work_tree, vllm_tree  # noqa: E402
 
 # vLLM's allowlists, copied from tools/pre_commit/check_forbidden_imports.py and
 # check_torch_cuda.py of the 0.33.0 release.
@@ -150,19 +150,7 @@ RULE_OF_MODULE = {
 
 def work_tree() -> Path:
     """A git copy of the vLLM tree with the bench config."""
-    work = CACHE / "imports-work"
-    if not (work / ".git").is_dir():
-        shutil.rmtree(work, ignore_errors=True)
-        shutil.copytree(vllm_tree(), work)
-        subprocess.run(["git", "init", "-q"], cwd=work, check=True)
-        subprocess.run(["git", "add", "-A"], cwd=work, check=True)
-        subprocess.run(
-            ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "vllm"],
-            cwd=work,
-            check=True,
-        )
-    (work / "policytool-bench.toml").write_text(CONFIG)
-    return work
+    return git_work_tree("imports-work", CONFIG)
 
 
 def regex_python() -> str:

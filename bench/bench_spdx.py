@@ -19,14 +19,13 @@ It prints the best wall time of N runs for each, and the ratio to vLLM's script.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _vllm import CACHE, vllm_tree  # noqa: E402
+from _vllm import git_work_tree  # noqa: E402
 
 CONFIG = """\
 [tool.policytool.spdx]
@@ -37,20 +36,8 @@ kinds = ["python", "rust", "proto"]
 
 
 def work_tree() -> Path:
-    """A git copy of the vLLM tree the scripts may touch."""
-    work = CACHE / "spdx-work"
-    if not (work / ".git").is_dir():
-        shutil.rmtree(work, ignore_errors=True)
-        shutil.copytree(vllm_tree(), work)
-        subprocess.run(["git", "init", "-q"], cwd=work, check=True)
-        subprocess.run(["git", "add", "-A"], cwd=work, check=True)
-        subprocess.run(
-            ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "vllm"],
-            cwd=work,
-            check=True,
-        )
-    (work / "policytool-bench.toml").write_text(CONFIG)
-    return work
+    """A git copy of the vLLM tree with the bench config."""
+    return git_work_tree("spdx-work", CONFIG)
 
 
 def best_of(
