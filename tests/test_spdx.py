@@ -239,10 +239,26 @@ def test_marker_in_a_string_is_not_an_ignore(demo: Repo, run: Run) -> None:
     assert run("check", "a.py").code == 0
 
 
-def test_exact_header_with_a_second_license_line_is_still_checked(demo: Repo, run: Run) -> None:
-    demo.write("a.py", LIC + COP + "# SPDX-License-Identifier: MIT\nx = 1\n")
+def test_a_second_license_for_adapted_portions_is_allowed(demo: Repo, run: Run) -> None:
+    """vLLM's vendored kernels: our header, then the upstream notice with its own id."""
+    body = (
+        LIC + COP + "\n# Portions adapted from upstream:\n# SPDX-License-Identifier: MIT\nx = 1\n"
+    )
+    demo.write("a.py", body)
+    assert check(run, "a.py").code == 0
+    assert fix(run, "a.py").code == 0
+    assert demo.read("a.py") == body.encode()
+
+
+def test_only_foreign_licenses_rewrites_the_first(demo: Repo, run: Run) -> None:
+    demo.write(
+        "a.py", "# SPDX-License-Identifier: MIT\n# SPDX-License-Identifier: BSD-3-Clause\n" + COP
+    )
     result = check(run, "a.py")
-    assert "a.py:3:1: spdx-header license is 'MIT', expected 'Apache-2.0'" in result.out
+    assert result.out.count("spdx-header") == 1
+    assert "a.py:1:1: spdx-header license is 'MIT', expected 'Apache-2.0'" in result.out
+    fix(run, "a.py")
+    assert demo.read("a.py") == (LIC + "# SPDX-License-Identifier: BSD-3-Clause\n" + COP).encode()
 
 
 def test_exact_header_followed_by_an_outdated_copyright_is_still_checked(

@@ -143,10 +143,11 @@ def problems(header: Header, config: Config) -> Iterator[Problem]:
             f"missing `{expected}` in the file header{where}",
             spdx.license is not None,
         )
-    elif spdx.license is not None:
-        for index, value in licenses:
-            if value != spdx.license:
-                yield Problem(index, f"license is '{value}', expected '{spdx.license}'", True)
+    elif spdx.license is not None and all(value != spdx.license for _, value in licenses):
+        # Another identifier beside the configured one is fine (portions adapted from
+        # other projects carry theirs); without the configured one, the first is wrong.
+        index, value = licenses[0]
+        yield Problem(index, f"license is '{value}', expected '{spdx.license}'", True)
     replaced = [i for i, body in header.bodies.items() if _is_replaced(body, spdx.replaces)]
     for index in replaced:
         yield Problem(
@@ -223,13 +224,17 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
         f"{prefix} {COPYRIGHT_TAG} {spdx.copyright}{newline}" if spdx.copyright else None
     )
 
-    # Rewrite in place inside the header: wrong license values, outdated copyrights.
+    # Rewrite in place inside the header: the first license line when none has the
+    # configured value (others stay: they cover adapted portions), outdated copyrights.
     have_copyright = False
+    values = [v for v in (_tag_value(b, LICENSE_TAG) for b in header.bodies.values()) if v]
+    rewrite_license = bool(license_line) and spdx.license not in values
     for index in range(header.start, header.end):
         body = _body(lines[index], prefix)
         value = _tag_value(body, LICENSE_TAG)
-        if value is not None and license_line and value != spdx.license:
-            lines[index] = license_line
+        if value is not None and rewrite_license:
+            lines[index] = license_line or lines[index]
+            rewrite_license = False
         elif copyright_line and _is_replaced(body, spdx.replaces):
             lines[index] = "" if have_copyright else copyright_line
             have_copyright = True
