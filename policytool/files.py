@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import codecs
 import fnmatch
 import os
 import re
@@ -14,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from policytool.errors import PolicyError
+
+BOM = codecs.BOM_UTF8  # the one UTF-8 byte order mark of policytool
 
 KIND_BY_SUFFIX: dict[str, str] = {
     ".py": "python",
@@ -237,6 +240,53 @@ def _files_below(root: Path, rel: str) -> list[str]:
         for name in filenames:
             out.append((Path(dirpath) / name).relative_to(root).as_posix())
     return out
+
+
+class FileError(PolicyError):
+    """A file that cannot be read as text: ``reason`` without the path, ``line`` (1-based)."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
+        """Name ``path`` (and ``line`` when known) in front of ``reason``."""
+        super().__init__(f"{path}:{line}: {reason}" if line is not None else f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+        self.line = line if line is not None else 1
+
+
+class DecodeError(FileError):
+    """Bytes that are not valid UTF-8; ``detail`` is the codec's reason."""
+
+    def __init__(self, path: str, line: int, detail: str) -> None:
+        """Name ``path`` and the ``line`` the bad bytes are on."""
+        super().__init__(path, "not valid UTF-8", line)
+        self.detail = detail
+
+
+def decode_utf8(data: bytes, path: str) -> str:
+    """``data`` as UTF-8 text, a leading BOM dropped; :class:`DecodeError` names ``path``."""
+    body = data[len(BOM) :] if data.startswith(BOM) else data
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = body[: exc.start].count(b"\n") + 1
+        raise DecodeError(path, line, exc.reason) from None
+
+
+def encode_like(original: bytes, text: str) -> bytes:
+    """``text`` as UTF-8, with a BOM in front when ``original`` starts with one."""
+    data = text.encode("utf-8")
+    return BOM + data if original.startswith(BOM) else data
+
+
+def read_text(root: Path, relpath: str) -> str:
+    """The UTF-8 text of ``root/relpath`` (BOM dropped); :class:`FileError` names ``relpath``."""
+    try:
+        data = (root / relpath).read_bytes()
+    except FileNotFoundError:
+        raise FileError(relpath, "no such file") from None
+    except OSError as exc:
+        raise FileError(relpath, f"cannot read: {exc.strerror}") from None
+    return decode_utf8(data, relpath)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -2,10 +2,10 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Exact-pinned requirement locks: inputs, backends (uv, pip-tools), lockfile model, check, bump.
 
+Requirement files are read by :mod:`policytool.reqfile` (shared with ``floating-pin``).
 Modules (imported lazily by the CLI and the ``lock-stale`` / ``lock-skew`` rules so that
 ``policytool lock --check`` stays fast):
 
-- :mod:`policytool.lock.reqfile`: requirement-file lines (continuations, comments, includes);
 - :mod:`policytool.lock.inputs`: what a lock is compiled from, its fingerprint, the order;
 - :mod:`policytool.lock.model`: the lock file: header, body hash, pins;
 - :mod:`policytool.lock.backends`: running uv / pip-compile isolated, normalising output;

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
-from policytool.files import write_atomic
+from policytool.files import decode_utf8, encode_like, write_atomic
 from policytool.lock import model
 from policytool.lock.backends import CompileRequest, compile_lock
 from policytool.lock.inputs import (
@@ -39,8 +39,8 @@ from policytool.lock.inputs import (
     input_lines_of,
     resolve_locks,
 )
-from policytool.lock.reqfile import CONSTRAINT, INCLUDE, decode
 from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
+from policytool.reqfile import CONSTRAINT, INCLUDE, parse_lines, rewrite_requirements
 from policytool.scaffold import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
@@ -88,16 +88,15 @@ def _repin(text: str, package: str, version: str) -> str | None:
 
 def repin_requirements_text(text: str, package: str, version: str) -> str:
     """A requirement file with every exact pin of ``package`` moved to ``version``."""
-    out = []
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        ending = line[len(body) :]
-        if body.lstrip().startswith(("#", "-")):
-            out.append(line)
+    edits = []
+    for line in parse_lines(text):
+        entry = line.requirement
+        if entry is None or entry.editable or entry.span is None:
             continue
-        new = _repin(body, package, version)
-        out.append(line if new is None else new + ending)
-    return "".join(out)
+        new = _repin(entry.text, package, version)
+        if new is not None:
+            edits.append((entry, new))
+    return rewrite_requirements(text, edits)
 
 
 def _pyproject_requirements(data: dict[str, object]) -> list[str]:
@@ -164,7 +163,7 @@ def _editable_files(config: Config, locks: dict[str, Lock]) -> list[str]:
 def _contains(config: Config, item: Lock, package: str) -> bool:
     """Whether ``item``'s lock pins ``package`` or its inputs name it."""
     path = config.root / item.output
-    if path.is_file() and package in pin_versions(decode(path.read_bytes(), item.output)):
+    if path.is_file() and package in pin_versions(decode_utf8(path.read_bytes(), item.output)):
         return True
     return package in _direct_names(config, item)
 
@@ -218,14 +217,13 @@ def bump(
     edited: list[str] = []
     try:
         for path, data in originals.items():
-            text = decode(data, path)
+            text = decode_utf8(data, path)
             if path.rsplit("/", 1)[-1] == "pyproject.toml":
                 new = repin_pyproject_text(text, package, version, path)
             else:
                 new = repin_requirements_text(text, package, version)
             if new != text:
-                bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-                write_atomic(config.root / path, bom + new.encode("utf-8"))
+                write_atomic(config.root / path, encode_like(data, new))
                 edited.append(path)
         if edited:
             config = _reload(config)
@@ -296,7 +294,9 @@ def render_body(
 ) -> str:
     """The PR body from the repository's dependency-bump template (or the built-in one)."""
     path = config.root / BUMP_TEMPLATE_PATH
-    template = decode(path.read_bytes(), BUMP_TEMPLATE_PATH) if path.is_file() else BUMP_TEMPLATE
+    template = (
+        decode_utf8(path.read_bytes(), BUMP_TEMPLATE_PATH) if path.is_file() else BUMP_TEMPLATE
+    )
     locks = resolve_locks(config)
     touched = [o.name for o in outcomes if o.status == "written"]
     body = BumpBody(

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from policytool.config import Config, LockConfig
 from policytool.errors import PolicyError
-from policytool.lock.reqfile import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, decode, read_lines
+from policytool.files import read_text
+from policytool.reqfile import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, read_lines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -166,11 +167,7 @@ def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
 
 
 def _project_table(root: Path, spec: InputSpec) -> dict[str, object]:
-    try:
-        data = (root / spec.path).read_bytes()
-    except FileNotFoundError:
-        raise PolicyError(f"{spec.path}: no such file") from None
-    text = decode(data, spec.path)
+    text = read_text(root, spec.path)
     try:
         table: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -327,7 +324,7 @@ def input_lines_of(root: Path, spec: InputSpec) -> list[ReqLine]:
     """The logical lines one input contributes (pyproject lines carry a best-effort line)."""
     if spec.is_pyproject:
         reqs = pyproject_requirements(root, spec)
-        text = decode((root / spec.path).read_bytes(), spec.path)
+        text = read_text(root, spec.path)
         return [
             ReqLine(spec.path, _line_of(text, req), " ".join(req.split()), REQUIREMENT)
             for req in reqs
