@@ -36,20 +36,44 @@ survives byte for byte. Lines with ``# policytool: ignore[floating-pin]`` are no
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
-import shlex
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, ConfigError, LockConfig
 from policytool.errors import PolicyError
-from policytool.files import git_ls_files, git_root, match_any, match_glob, write_atomic
+from policytool.files import (
+    DecodeError,
+    FileError,
+    decode_utf8,
+    encode_like,
+    git_ls_files,
+    git_root,
+    match_any,
+    match_glob,
+    read_text,
+    write_atomic,
+)
 from policytool.findings import Finding
+from policytool.reqfile import (
+    MISSING,
+    OUTSIDE,
+    REMOTE,
+    ReqEntry,
+    Skipped,
+    Unreadable,
+    Visit,
+    include_path,
+    is_outside,
+    is_url,
+    parse_requirements_text,
+    rewrite_requirements,
+    walk,
+)
 from policytool.rules import RepoContext, RepoRule, register
 
 if TYPE_CHECKING:
@@ -58,12 +82,7 @@ if TYPE_CHECKING:
     from tomlkit.toml_document import TOMLDocument
 
 RULE_ID = "floating-pin"
-BOM = codecs.BOM_UTF8
-
-# pip's requirement-file syntax (pip/_internal/req/req_file.py).
-_COMMENT_RE = re.compile(r"(^|\s+)#.*$")
 _NAME_EXTRAS_RE = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?")
-_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _VCS_PREFIXES = ("git+", "hg+", "svn+", "bzr+")
 _HASH_FRAGMENT_RE = re.compile(r"#(?:.*&)?(?:sha256|sha384|sha512)=[0-9a-fA-F]+")
 _COMMIT_RE = re.compile(r"@(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$")
@@ -78,158 +97,7 @@ _ARCHIVE_SUFFIXES = (
     ".tar",
     ".zip",
 )
-_INCLUDE_OPTIONS = {"-r": "r", "--requirement": "r", "-c": "c", "--constraint": "c"}
-_EDITABLE_OPTIONS = ("-e", "--editable")
 _IGNORE_RE = re.compile(r"#\s*policytool:\s*ignore\[([^\]]*)\]")
-
-
-# --------------------------------------------------------------------------------------
-# Requirement-file parsing
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReqEntry:
-    """One requirement of a requirements file.
-
-    ``line`` is the 1-based physical line it starts on, ``col`` the 1-based column of
-    its text there. ``span`` is the ``[start, end)`` character range of ``text`` inside
-    that physical line when the text lies wholly on it (else None: not fixable).
-    """
-
-    line: int
-    col: int
-    text: str
-    options: tuple[str, ...] = ()
-    editable: bool = False
-    span: tuple[int, int] | None = None
-
-    @property
-    def has_hash_option(self) -> bool:
-        """Whether the line carries ``--hash`` options."""
-        return any(opt == "--hash" or opt.startswith("--hash=") for opt in self.options)
-
-
-@dataclass(frozen=True)
-class Include:
-    """A ``-r``/``-c`` line: ``kind`` is ``r`` or ``c``, ``target`` the path as written."""
-
-    line: int
-    col: int
-    kind: str
-    target: str
-
-
-@dataclass(frozen=True)
-class ParsedRequirements:
-    """A requirements file split into requirements, includes and unparsable lines."""
-
-    requirements: list[ReqEntry] = field(default_factory=list)
-    includes: list[Include] = field(default_factory=list)
-    errors: list[tuple[int, int, str]] = field(default_factory=list)
-
-
-def _logical_lines(text: str) -> Iterator[tuple[int, str, bool]]:
-    """(first line number, joined line, continued) the way pip joins ``\\`` lines."""
-    buffer: list[str] = []
-    first = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.endswith("\\") or _COMMENT_RE.match(line):
-            if _COMMENT_RE.match(line):
-                line = " " + line
-            if buffer:
-                buffer.append(line)
-                yield first, "".join(buffer), True
-                buffer = []
-            else:
-                yield number, line, False
-        else:
-            if not buffer:
-                first = number
-            buffer.append(line.strip("\\"))
-    if buffer:
-        yield first, "".join(buffer), True
-
-
-def _split_args_options(line: str) -> tuple[str, str]:
-    """pip's ``break_args_options``: the requirement part and the option part."""
-    tokens = line.split(" ")
-    args: list[str] = []
-    options = tokens[:]
-    for token in tokens:
-        if token.startswith("-"):
-            break
-        args.append(token)
-        options.pop(0)
-    return " ".join(args), " ".join(options)
-
-
-def parse_requirements_text(text: str) -> ParsedRequirements:
-    """Parse requirements-file ``text`` (no BOM) into its requirements and includes."""
-    physical = text.splitlines()
-    result = ParsedRequirements()
-    for number, logical, _continued in _logical_lines(text):
-        stripped = _COMMENT_RE.sub("", logical).strip()
-        if not stripped:
-            continue
-        first = physical[number - 1] if number - 1 < len(physical) else ""
-        start = len(first) - len(first.lstrip())
-        args, option_text = _split_args_options(stripped)
-        if args:
-            span = (start, start + len(args)) if first[start : start + len(args)] == args else None
-            options = tuple(option_text.split()) if option_text else ()
-            result.requirements.append(ReqEntry(number, start + 1, args, options, False, span))
-            continue
-        try:
-            tokens = shlex.split(option_text, posix=True)
-        except ValueError as exc:
-            result.errors.append((number, start + 1, f"`{stripped}` does not parse: {exc}"))
-            continue
-        _parse_option_tokens(tokens, number, start, first, result)
-    return result
-
-
-def _option_value(tokens: list[str], index: int, names: Sequence[str]) -> tuple[str | None, int]:
-    """The value of option ``tokens[index]`` if it is one of ``names``, and the next index."""
-    token = tokens[index]
-    for name in names:
-        if token == name:
-            return (tokens[index + 1], index + 2) if index + 1 < len(tokens) else ("", index + 1)
-        if name.startswith("--") and token.startswith(name + "="):
-            return token[len(name) + 1 :], index + 1
-        if not name.startswith("--") and token.startswith(name) and len(token) > len(name):
-            return token[len(name) :].lstrip("="), index + 1
-    return None, index
-
-
-def _parse_option_tokens(
-    tokens: list[str], number: int, start: int, first: str, result: ParsedRequirements
-) -> None:
-    """Record the includes and editable requirements of an options line."""
-    index = 0
-    while index < len(tokens):
-        value, after = _option_value(tokens, index, list(_INCLUDE_OPTIONS))
-        if value is not None:
-            option = tokens[index].split("=", 1)[0]
-            kind = _INCLUDE_OPTIONS.get(option) or _INCLUDE_OPTIONS[option[:2]]
-            if not value:
-                result.errors.append((number, start + 1, f"`{option}` names no file"))
-            else:
-                result.includes.append(Include(number, start + 1, kind, value))
-            index = after
-            continue
-        value, after = _option_value(tokens, index, _EDITABLE_OPTIONS)
-        if value is not None:
-            if not value:
-                result.errors.append((number, start + 1, f"`{tokens[index]}` names no requirement"))
-            else:
-                col = first.find(value)
-                rest = tuple(tokens[after:])
-                result.requirements.append(
-                    ReqEntry(number, (col if col >= 0 else start) + 1, value, rest, True, None)
-                )
-            return
-        index += 1
 
 
 # --------------------------------------------------------------------------------------
@@ -247,7 +115,7 @@ class Verdict:
 
 def _is_url(text: str) -> bool:
     """Whether ``text`` is a bare URL or VCS requirement."""
-    return bool(_SCHEME_RE.match(text)) or text.startswith(_VCS_PREFIXES)
+    return is_url(text) or text.startswith(_VCS_PREFIXES)
 
 
 def _is_local_path(text: str) -> bool:
@@ -363,8 +231,8 @@ def read_lock_versions(path: Path) -> dict[str, set[str]]:
     from packaging.utils import canonicalize_name
 
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        text = decode_utf8(path.read_bytes(), str(path))
+    except (OSError, DecodeError):
         return {}
     versions: dict[str, set[str]] = {}
     for entry in parse_requirements_text(text).requirements:
@@ -688,26 +556,6 @@ def rewrite_pyproject(
     return out
 
 
-def rewrite_requirements(text: str, edits: Sequence[tuple[ReqEntry, str]]) -> str:
-    """Requirements-file ``text`` with each entry's requirement text replaced.
-
-    Entries come from :func:`parse_requirements_text` of the same text and must have a
-    ``span``; line endings, comments and options around them are kept.
-    """
-    lines = text.splitlines(keepends=True)
-    by_line: dict[int, list[tuple[tuple[int, int], str]]] = {}
-    for entry, new in edits:
-        if entry.span is None:
-            raise ValueError(f"line {entry.line}: requirement spans lines; cannot rewrite")
-        by_line.setdefault(entry.line - 1, []).append((entry.span, new))
-    for index, changes in by_line.items():
-        line = lines[index]
-        for (start, end), new in sorted(changes, reverse=True):
-            line = line[:start] + new + line[end:]
-        lines[index] = line
-    return "".join(lines)
-
-
 # --------------------------------------------------------------------------------------
 # The analysis shared by check and fix
 # --------------------------------------------------------------------------------------
@@ -736,11 +584,6 @@ class Problem:
             self.message,
             fixable=self.replacement is not None,
         )
-
-
-def _decode(data: bytes) -> str:
-    """UTF-8 text of ``data`` without a BOM; raises UnicodeDecodeError."""
-    return (data[len(BOM) :] if data.startswith(BOM) else data).decode("utf-8")
 
 
 class _Analysis:
@@ -778,81 +621,58 @@ class _Analysis:
             message = f"{message} ({'fix: ' if replacement else ''}{note})"
         self.problems.append(Problem(path, line, col, message, replacement, entry, label, index))
 
-    def requirement_file(self, relpath: str, chain: tuple[str, ...]) -> None:
-        """Check one requirements file and the files it includes."""
-        if relpath in self.visited:
-            return
-        self.visited.add(relpath)
-        path = self.root / relpath
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            self.problems.append(Problem(relpath, 1, 1, f"cannot read: {exc.strerror}"))
-            return
-        try:
-            text = _decode(data)
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            message = "not valid UTF-8; pins cannot be checked"
-            self.problems.append(Problem(relpath, line, 1, message))
-            return
-        parsed = parse_requirements_text(text)
-        sources = (*chain, relpath)
-        for line, col, message in parsed.errors:
-            self.problems.append(Problem(relpath, line, col, message))
-        for entry in parsed.requirements:
-            verdict = judge(entry.text, entry.has_hash_option, entry.editable)
-            if verdict is None:
-                continue
-            fixable = entry.span is not None and not entry.has_hash_option and not entry.editable
-            if verdict.name is not None and not fixable:
-                why = "it carries --hash options" if entry.has_hash_option else "it spans lines"
-                verdict = Verdict(f"{verdict.message} (not fixable: {why})")
-            self._problem(
-                relpath,
-                entry.line,
-                entry.col,
-                verdict,
-                sources,
-                entry,
-                entry.text if fixable else None,
-            )
-        for include in parsed.includes:
-            self._include(relpath, include, sources)
+    def requirement_file(self, relpath: str) -> None:
+        """Check one requirements file and the files it includes (each file once)."""
+        for event in walk(self.root, relpath, outside=False, seen=self.visited):
+            if isinstance(event, Unreadable):
+                error = event.error
+                message = error.reason
+                if isinstance(error, DecodeError):
+                    message += "; pins cannot be checked"
+                self.problems.append(Problem(event.path, error.line, 1, message))
+            elif isinstance(event, Skipped):
+                self._skipped(event)
+            else:
+                self._line(event)
 
-    def _include(self, relpath: str, include: Include, sources: tuple[str, ...]) -> None:
-        """Follow one ``-r``/``-c`` include, or record why it cannot be followed."""
-        option = f"-{include.kind} {include.target}"
-        if _SCHEME_RE.match(include.target):
-            self.problems.append(
-                Problem(
-                    relpath,
-                    include.line,
-                    include.col,
-                    f"`{option}`: a remote include cannot be checked",
-                )
-            )
+    def _line(self, visit: Visit) -> None:
+        """Check one logical line of a requirements file."""
+        relpath, line = visit.path, visit.line
+        for message in line.errors:
+            self.problems.append(Problem(relpath, line.line, line.col, message))
+        entry = line.requirement
+        if entry is None:
             return
-        base = (self.root / relpath).parent
-        target = Path(os.path.normpath(base / os.path.expanduser(include.target)))
-        try:
-            target_rel = target.relative_to(self.root).as_posix()
-        except ValueError:
-            self.problems.append(
-                Problem(
-                    relpath,
-                    include.line,
-                    include.col,
-                    f"`{option}`: outside the repository, not checked",
-                )
-            )
+        verdict = judge(entry.text, entry.has_hash_option, entry.editable)
+        if verdict is None:
             return
-        if not target.is_file():
+        fixable = entry.span is not None and not entry.has_hash_option and not entry.editable
+        if verdict.name is not None and not fixable:
+            why = "it carries --hash options" if entry.has_hash_option else "it spans lines"
+            verdict = Verdict(f"{verdict.message} (not fixable: {why})")
+        self._problem(
+            relpath,
+            entry.line,
+            entry.col,
+            verdict,
+            (*visit.chain, relpath),
+            entry,
+            entry.text if fixable else None,
+        )
+
+    def _skipped(self, skipped: Skipped) -> None:
+        """Record why an include is not followed (a cycle is no problem: seen already)."""
+        include = skipped.include
+        why = {
+            REMOTE: "a remote include cannot be checked",
+            OUTSIDE: "outside the repository, not checked",
+            MISSING: "included file not found",
+        }.get(skipped.reason)
+        if why is not None:
+            option = f"-{include.kind} {include.target}"
             self.problems.append(
-                Problem(relpath, include.line, include.col, f"`{option}`: included file not found")
+                Problem(skipped.path, include.line, include.col, f"`{option}`: {why}")
             )
-            return
-        self.requirement_file(target_rel, sources)
 
     def pyproject(self) -> None:
         """Check the configured pyproject dependency lists."""
@@ -862,8 +682,8 @@ class _Analysis:
             return
         relpath = _relpath(source, self.root)
         try:
-            text = _decode(source.read_bytes())
-        except (OSError, UnicodeDecodeError) as exc:
+            text = decode_utf8(source.read_bytes(), str(source))
+        except OSError as exc:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
         items, missing = pyproject_items(text, entries, source)
         for entry in missing:
@@ -926,7 +746,7 @@ def analyse(ctx: RepoContext) -> list[Problem]:
     """Every floating-pin problem of the repository."""
     analysis = _Analysis(ctx.config)
     for relpath in _requirement_files(ctx):
-        analysis.requirement_file(relpath, ())
+        analysis.requirement_file(relpath)
     analysis.pyproject()
     return analysis.problems
 
@@ -949,9 +769,9 @@ def _ignored(line_text: str) -> bool:
     )
 
 
-def _fixed_requirement_file(data: bytes, problems: Sequence[Problem]) -> bytes:
+def _fixed_requirement_file(relpath: str, data: bytes, problems: Sequence[Problem]) -> bytes:
     """A requirement file's bytes with the problems' replacements applied."""
-    text = _decode(data)
+    text = decode_utf8(data, relpath)
     lines = text.splitlines()
     edits = [
         (p.entry, p.replacement)
@@ -960,15 +780,14 @@ def _fixed_requirement_file(data: bytes, problems: Sequence[Problem]) -> bytes:
         and p.replacement is not None
         and not _ignored(lines[p.entry.line - 1])
     ]
-    new = rewrite_requirements(text, edits).encode("utf-8")
-    return BOM + new if data.startswith(BOM) else new
+    return encode_like(data, rewrite_requirements(text, edits))
 
 
 def _fixed_pyproject(
     data: bytes, source: Path, config: Config, problems: Sequence[Problem]
 ) -> bytes:
     """The pyproject's bytes with the problems' replacements applied to its lists."""
-    text = _decode(data)
+    text = decode_utf8(data, str(source))
     lines = text.splitlines()
     edits = {
         (p.label, p.index): p.replacement
@@ -978,7 +797,7 @@ def _fixed_pyproject(
         and not (0 < p.line <= len(lines) and _ignored(lines[p.line - 1]))
     }
     out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
-    return (BOM if data.startswith(BOM) else b"") + out.encode("utf-8")
+    return encode_like(data, out)
 
 
 def fix(ctx: RepoContext) -> list[str]:
@@ -1002,7 +821,7 @@ def fix(ctx: RepoContext) -> list[str]:
             raise PolicyError(f"{relpath}: cannot read: {exc.strerror}") from None
         new = data
         if any(p.entry is not None for p in group):
-            new = _fixed_requirement_file(new, group)
+            new = _fixed_requirement_file(relpath, new, group)
         if source is not None and relpath == pyproject_rel and any(p.label for p in group):
             new = _fixed_pyproject(new, source, ctx.config, group)
         if new != data:
@@ -1038,15 +857,13 @@ def triggers(config: Config) -> tuple[str, ...]:
             if not path.is_file() or not match_glob(rel, pattern):
                 continue
             try:
-                text = _decode(path.read_bytes())
-            except (OSError, UnicodeDecodeError):
+                text = read_text(config.root, rel)
+            except FileError:
                 continue
             for include in parse_requirements_text(text).includes:
-                target = Path(os.path.normpath(path.parent / include.target))
-                try:
-                    included.add(target.relative_to(config.root).as_posix())
-                except ValueError:
-                    continue
+                target = include_path(config.root, rel, include.target)
+                if target is not None and not is_outside(target):
+                    included.add(target)
     result = tuple(globs + sorted(included))
     _TRIGGER_CACHE[key] = result
     return result
