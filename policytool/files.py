@@ -254,22 +254,27 @@ class FileError(PolicyError):
 
 
 class DecodeError(FileError):
-    """Bytes that are not valid UTF-8; ``detail`` is the codec's reason."""
+    """Bytes not valid in their encoding; ``detail`` is the codec's reason."""
 
-    def __init__(self, path: str, line: int, detail: str) -> None:
+    def __init__(self, path: str, line: int, detail: str, encoding: str = "utf-8") -> None:
         """Name ``path`` and the ``line`` the bad bytes are on."""
-        super().__init__(path, "not valid UTF-8", line)
+        shown = "UTF-8" if encoding == "utf-8" else encoding
+        super().__init__(path, f"not valid {shown}", line)
         self.detail = detail
+        self.encoding = encoding
 
 
-def decode_utf8(data: bytes, path: str) -> str:
-    """``data`` as UTF-8 text, a leading BOM dropped; :class:`DecodeError` names ``path``."""
+def decode_text(data: bytes, path: str, encoding: str = "utf-8") -> str:
+    """``data`` as text (UTF-8 unless told), a leading UTF-8 BOM dropped.
+
+    Bytes not valid in ``encoding`` raise :class:`DecodeError` naming ``path`` and line.
+    """
     body = data[len(BOM) :] if data.startswith(BOM) else data
     try:
-        return body.decode("utf-8")
+        return body.decode(encoding)
     except UnicodeDecodeError as exc:
         line = body[: exc.start].count(b"\n") + 1
-        raise DecodeError(path, line, exc.reason) from None
+        raise DecodeError(path, line, exc.reason, encoding) from None
 
 
 def encode_like(original: bytes, text: str) -> bytes:
@@ -286,7 +291,7 @@ def read_text(root: Path, relpath: str) -> str:
         raise FileError(relpath, "no such file") from None
     except OSError as exc:
         raise FileError(relpath, f"cannot read: {exc.strerror}") from None
-    return decode_utf8(data, relpath)
+    return decode_text(data, relpath)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.files import BOM, DecodeError, decode_text
 from policytool.findings import Finding
 
-BOM = codecs.BOM_UTF8
 # PEP 263: the coding cookie on line 1 or 2.
 _CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
@@ -86,12 +86,10 @@ class SourceFile:
     def text(self) -> str:
         """The decoded text without BOM; raises :class:`DecodeFailure`."""
         if self._text is None:
-            body = self.data[len(BOM) :] if self.has_bom else self.data
             try:
-                self._text = body.decode(self.encoding)
-            except UnicodeDecodeError as exc:
-                line = body[: exc.start].count(b"\n") + 1
-                raise DecodeFailure(self.encoding, line, exc.reason) from None
+                self._text = decode_text(self.data, self.relpath, self.encoding)
+            except DecodeError as exc:
+                raise DecodeFailure(self.encoding, exc.line, exc.detail) from None
         return self._text
 
     @property

@@ -12,7 +12,6 @@ edited stays byte-identical, including a BOM, CRLF line endings and comments.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import re
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
 from policytool.errors import PolicyError
-from policytool.files import write_atomic
+from policytool.files import BOM, DecodeError, decode_text, encode_like, write_atomic
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 # What a parsed YAML node is at runtime (CommentedMap is a dict, CommentedSeq a list).
 YamlNode = Union["CommentedMap", "CommentedSeq", str, int, float, bool, None]
 
-BOM = codecs.BOM_UTF8
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
@@ -62,8 +60,7 @@ class YamlDoc:
 
     def encode(self, text: str) -> bytes:
         """``text`` as bytes the way this file is stored (UTF-8, BOM kept)."""
-        data = text.encode("utf-8")
-        return BOM + data if self.raw.startswith(BOM) else data
+        return encode_like(self.raw, text)
 
 
 def split_lines(text: str) -> list[str]:
@@ -117,14 +114,12 @@ def load(root: Path, relpath: str) -> YamlDoc:
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    body = raw[len(BOM) :] if raw.startswith(BOM) else raw
-    if b"\0" in body[:8000]:
+    if b"\0" in raw.removeprefix(BOM)[:8000]:
         raise YamlError(relpath, 1, "binary file, not YAML")
     try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = body[: exc.start].count(b"\n") + 1
-        raise YamlError(relpath, line, f"not valid UTF-8 ({exc.reason})") from None
+        text = decode_text(raw, relpath)
+    except DecodeError as exc:
+        raise YamlError(relpath, exc.line, f"not valid UTF-8 ({exc.detail})") from None
     data = parse_text(text, relpath)
     doc = YamlDoc(relpath, path, raw, text, data, split_lines(text))
     if len(_CACHE) > 256:

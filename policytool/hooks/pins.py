@@ -49,7 +49,7 @@ from policytool.errors import PolicyError
 from policytool.files import (
     DecodeError,
     FileError,
-    decode_utf8,
+    decode_text,
     encode_like,
     git_ls_files,
     git_root,
@@ -231,7 +231,7 @@ def read_lock_versions(path: Path) -> dict[str, set[str]]:
     from packaging.utils import canonicalize_name
 
     try:
-        text = decode_utf8(path.read_bytes(), str(path))
+        text = decode_text(path.read_bytes(), str(path))
     except (OSError, DecodeError):
         return {}
     versions: dict[str, set[str]] = {}
@@ -682,7 +682,7 @@ class _Analysis:
             return
         relpath = _relpath(source, self.root)
         try:
-            text = decode_utf8(source.read_bytes(), str(source))
+            text = decode_text(source.read_bytes(), str(source))
         except OSError as exc:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
         items, missing = pyproject_items(text, entries, source)
@@ -771,7 +771,7 @@ def _ignored(line_text: str) -> bool:
 
 def _fixed_requirement_file(relpath: str, data: bytes, problems: Sequence[Problem]) -> bytes:
     """A requirement file's bytes with the problems' replacements applied."""
-    text = decode_utf8(data, relpath)
+    text = decode_text(data, relpath)
     lines = text.splitlines()
     edits = [
         (p.entry, p.replacement)
@@ -787,7 +787,7 @@ def _fixed_pyproject(
     data: bytes, source: Path, config: Config, problems: Sequence[Problem]
 ) -> bytes:
     """The pyproject's bytes with the problems' replacements applied to its lists."""
-    text = decode_utf8(data, str(source))
+    text = decode_text(data, str(source))
     lines = text.splitlines()
     edits = {
         (p.label, p.index): p.replacement

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
-from policytool.files import decode_utf8, encode_like, write_atomic
+from policytool.files import decode_text, encode_like, write_atomic
 from policytool.lock import model
 from policytool.lock.backends import CompileRequest, compile_lock
 from policytool.lock.inputs import (
@@ -163,7 +163,7 @@ def _editable_files(config: Config, locks: dict[str, Lock]) -> list[str]:
 def _contains(config: Config, item: Lock, package: str) -> bool:
     """Whether ``item``'s lock pins ``package`` or its inputs name it."""
     path = config.root / item.output
-    if path.is_file() and package in pin_versions(decode_utf8(path.read_bytes(), item.output)):
+    if path.is_file() and package in pin_versions(decode_text(path.read_bytes(), item.output)):
         return True
     return package in _direct_names(config, item)
 
@@ -217,7 +217,7 @@ def bump(
     edited: list[str] = []
     try:
         for path, data in originals.items():
-            text = decode_utf8(data, path)
+            text = decode_text(data, path)
             if path.rsplit("/", 1)[-1] == "pyproject.toml":
                 new = repin_pyproject_text(text, package, version, path)
             else:
@@ -295,7 +295,7 @@ def render_body(
     """The PR body from the repository's dependency-bump template (or the built-in one)."""
     path = config.root / BUMP_TEMPLATE_PATH
     template = (
-        decode_utf8(path.read_bytes(), BUMP_TEMPLATE_PATH) if path.is_file() else BUMP_TEMPLATE
+        decode_text(path.read_bytes(), BUMP_TEMPLATE_PATH) if path.is_file() else BUMP_TEMPLATE
     )
     locks = resolve_locks(config)
     touched = [o.name for o in outcomes if o.status == "written"]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
-from policytool.files import decode_utf8
+from policytool.files import decode_text
 from policytool.findings import Finding
 from policytool.lock import model
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
@@ -54,7 +54,7 @@ def read_lock(root: Path, lock: Lock) -> model.LockFile | None:
         return None
     except OSError as exc:
         raise PolicyError(f"{lock.output}: cannot read: {exc.strerror}") from None
-    return model.parse(decode_utf8(data, lock.output))
+    return model.parse(decode_text(data, lock.output))
 
 
 def check_lock(root: Path, lock: Lock) -> list[Finding]:

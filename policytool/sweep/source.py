@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from policytool.config import SweepConfig
-from policytool.files import match_any
+from policytool.files import BOM, match_any
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -168,7 +168,7 @@ class SourceInfo:
     @cached_property
     def _byte_lines(self) -> list[bytes]:
         """The lines as UTF-8 without a BOM: AST columns are offsets into exactly that."""
-        data = self.data.removeprefix(b"\xef\xbb\xbf")
+        data = self.data.removeprefix(BOM)
         try:
             encoding, _lines = tokenize.detect_encoding(io.BytesIO(data).readline)
         except SyntaxError:
