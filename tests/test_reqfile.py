@@ -30,9 +30,11 @@ from policytool.reqfile import (
     Skipped,
     Unreadable,
     Visit,
+    canonical_name,
     include_path,
     parse_lines,
     read_lines,
+    requirement_name,
     rewrite_requirements,
     walk,
 )
@@ -162,6 +164,13 @@ def test_crlf_lines_and_rewrite_by_span() -> None:
     assert rewrite_requirements(text, []) == text
     with pytest.raises(ValueError, match="spans lines"):
         rewrite_requirements(text, [(gamma, "gamma==1")])
+
+
+def test_requirement_names() -> None:
+    assert canonical_name("Dev_Tools.x") == "dev-tools-x"
+    assert requirement_name("  Foo_Bar[x]>=1 ; python_version<'4'") == "foo-bar"
+    assert requirement_name("./local/pkg") is None
+    assert requirement_name("") is None
 
 
 # ----------------------------------------------------------------------------- includes

@@ -67,6 +67,7 @@ from policytool.reqfile import (
     Skipped,
     Unreadable,
     Visit,
+    canonical_name,
     include_path,
     is_outside,
     is_url,
@@ -246,30 +247,25 @@ def read_lock_versions(path: Path) -> dict[str, set[str]]:
     return versions
 
 
-_INPUT_SPEC_RE = re.compile(
-    r"^(?P<path>[^\[\]:]+?)(?:\[(?P<extras>[^\]]*)\]|:(?P<group>[A-Za-z0-9._-]+))?$"
-)
-
-
 def _input_covers(raw: str, relpath: str, label: str | None) -> bool:
     """Whether lock input ``raw`` (``path``, ``pyproject.toml[a,b]``, ``pyproject.toml:g``)
     compiles file ``relpath`` or, for a pyproject, the list ``label``."""
-    match = _INPUT_SPEC_RE.match(raw.strip())
-    if match is None:
+    from policytool.lock.inputs import parse_input_spec
+
+    try:
+        spec = parse_input_spec(raw, "")
+    except PolicyError:
         return False
-    path = match.group("path").replace("\\", "/").removeprefix("./")
-    if path != relpath:
+    if spec.path != relpath:
         return False
     if label is None:
         return True
-    group = match.group("group")
-    extras = {_norm(e) for e in (match.group("extras") or "").split(",") if e.strip()}
     if label == "project.dependencies":
-        return group is None
+        return spec.group is None
     kind, _, name = label.rpartition(".")
     if kind == "project.optional-dependencies":
-        return _norm(name) in extras
-    return group is not None and _norm(group) == _norm(name)
+        return canonical_name(name) in {canonical_name(e) for e in spec.extras}
+    return spec.group is not None and canonical_name(spec.group) == canonical_name(name)
 
 
 @dataclass
@@ -379,18 +375,13 @@ class PyprojectItem:
     col: int
 
 
-def _norm(name: str) -> str:
-    """PEP 503/685 normalized name, for extras and group names."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def _select(table: object, name: str | None) -> list[tuple[str, object]]:
     """(key, value) of ``table`` matching a normalized ``name`` (``*`` = all)."""
     if not isinstance(table, Mapping):
         return []
     out = []
     for key, value in table.items():
-        if name == "*" or (name is not None and _norm(str(key)) == _norm(name)):
+        if name == "*" or (name is not None and canonical_name(str(key)) == canonical_name(name)):
             out.append((str(key), value))
     return out
 

@@ -30,7 +30,6 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import decode_text, encode_like, write_atomic
-from policytool.lock import model
 from policytool.lock.backends import CompileRequest, compile_lock
 from policytool.lock.inputs import (
     InputSpec,
@@ -40,7 +39,14 @@ from policytool.lock.inputs import (
     resolve_locks,
 )
 from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
-from policytool.reqfile import CONSTRAINT, INCLUDE, parse_lines, rewrite_requirements
+from policytool.reqfile import (
+    CONSTRAINT,
+    INCLUDE,
+    canonical_name,
+    parse_lines,
+    requirement_name,
+    rewrite_requirements,
+)
 from policytool.scaffold import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
@@ -79,7 +85,7 @@ class BumpResult:
 def _repin(text: str, package: str, version: str) -> str | None:
     """``text`` (one requirement) with an exact pin of ``package`` set to ``version``."""
     match = _PIN_RE.match(text)
-    if not match or model.canonical_name(match.group("name")) != package:
+    if not match or canonical_name(match.group("name")) != package:
         return None
     if match.group("version") == version or "*" in match.group("version"):
         return None
@@ -169,12 +175,8 @@ def _contains(config: Config, item: Lock, package: str) -> bool:
 
 
 def _direct_names(config: Config, item: Lock) -> set[str]:
-    names = set()
-    for line in direct_requirements(config.root, item):
-        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line.text)
-        if match:
-            names.add(model.canonical_name(match.group(1)))
-    return names
+    names = (requirement_name(line.text) for line in direct_requirements(config.root, item))
+    return {name for name in names if name}
 
 
 def newest_version(config: Config, item: Lock, package: str) -> str:

@@ -29,6 +29,7 @@ from policytool.files import decode_text
 from policytool.findings import Finding
 from policytool.lock import model
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
+from policytool.reqfile import canonical_name
 
 STALE = "lock-stale"
 SKEW = "lock-skew"
@@ -159,7 +160,7 @@ def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Fin
     by_name: dict[str, list[model.Pin]] = {}
     for pin in pins:
         by_name.setdefault(pin.name, []).append(pin)
-    excluded = {model.canonical_name(e) for e in lock.config.exclude}
+    excluded = {canonical_name(e) for e in lock.config.exclude}
     findings: list[Finding] = []
     for line in requirements:
         try:
@@ -173,7 +174,7 @@ def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Fin
                 )
             )
             continue
-        name = model.canonical_name(req.name)
+        name = canonical_name(req.name)
         if name in excluded:
             continue
         if req.marker is not None:

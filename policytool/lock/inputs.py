@@ -27,7 +27,15 @@ from pathlib import Path
 from policytool.config import Config, LockConfig
 from policytool.errors import PolicyError
 from policytool.files import read_text
-from policytool.reqfile import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, read_lines
+from policytool.reqfile import (
+    CONSTRAINT,
+    INCLUDE,
+    REQUIREMENT,
+    ReqLine,
+    canonical_name,
+    read_lines,
+    requirement_name,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -181,15 +189,6 @@ def _string_list(value: object, where: str, path: str) -> list[str]:
     return list(value)
 
 
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def _requirement_name(text: str) -> str:
-    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", text)
-    return _canonical(match.group(1)) if match else ""
-
-
 def _requirement_extras(text: str) -> list[str]:
     match = re.match(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*\[([^\]]*)\]", text)
     return [e.strip() for e in match.group(1).split(",") if e.strip()] if match else []
@@ -201,7 +200,7 @@ def pyproject_requirements(root: Path, spec: InputSpec) -> list[str]:
     project = data.get("project", {})
     if not isinstance(project, dict):
         raise PolicyError(f"{spec.path}: [project] must be a table")
-    own = _canonical(str(project.get("name", "")))
+    own = canonical_name(str(project.get("name", "")))
     extras_table = project.get("optional-dependencies", {})
     if not isinstance(extras_table, dict):
         raise PolicyError(f"{spec.path}: project.optional-dependencies must be a table")
@@ -209,7 +208,7 @@ def pyproject_requirements(root: Path, spec: InputSpec) -> list[str]:
 
     def add(reqs: list[str], seen_extras: set[str]) -> None:
         for req in reqs:
-            if own and _requirement_name(req) == own:
+            if own and requirement_name(req) == own:
                 # ``pkg[dev]`` inside pkg's own extras: expand, do not require pkg itself.
                 for extra in _requirement_extras(req):
                     add_extra(extra, seen_extras)
@@ -294,7 +293,7 @@ def options_of(lock: LockConfig) -> dict[str, object]:
         "extra-index-urls": list(lock.extra_index_urls),
         "find-links": list(lock.find_links),
         "no-index": lock.no_index,
-        "exclude": sorted(_canonical(e) for e in lock.exclude),
+        "exclude": sorted(canonical_name(e) for e in lock.exclude),
     }
 
 

@@ -17,6 +17,7 @@ from policytool.lock import model
 from policytool.lock.backends import BackendError, CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
+from policytool.reqfile import canonical_name, requirement_name
 
 UP_TO_DATE = "up to date"
 WRITTEN = "written"
@@ -85,7 +86,7 @@ def split_upgrade(spec: str) -> tuple[str, str | None]:
     name = name.strip()
     if not name or (sep and not version.strip()) or any(c in name for c in "<>=!~ ;[@"):
         raise PolicyError(f"--upgrade-package '{spec}': write PKG or PKG==VERSION")
-    return model.canonical_name(name), version.strip() or None
+    return canonical_name(name), version.strip() or None
 
 
 def _mentions(config: Config, lock: Lock, package: str, previous: str | None) -> bool:
@@ -95,13 +96,7 @@ def _mentions(config: Config, lock: Lock, package: str, previous: str | None) ->
         reqs = direct_requirements(config.root, lock)
     except PolicyError:
         return False
-    import re
-
-    for line in reqs:
-        match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line.text)
-        if match and model.canonical_name(match.group(1)) == package:
-            return True
-    return False
+    return any(requirement_name(line.text) == package for line in reqs)
 
 
 def render_lock(root_lock: Lock, current: str, body: str) -> str:
