@@ -10,8 +10,9 @@
 - Options: ``-r`` / ``--requirement`` and ``-c`` / ``--constraint`` (:class:`Include`, any
   number a line), ``-e`` / ``--editable``, and the options after a requirement such as
   ``--hash`` (:attr:`ReqEntry.options`); other option lines (``--index-url``, ``-f``,
-  ``--pre`` ...) are kept as :data:`OPTION` lines. A line that does not parse carries an
-  ``errors`` and never raises.
+  ``--pre`` ...) are kept as :data:`OPTION` lines. A line that does not parse carries
+  its ``errors``; parsing never raises. (pip follows only the first include of a line;
+  every one is kept here, so the checks see them all.)
 - :func:`walk`: a file and the files it includes, each include resolved relative to the
   including file; cycles are stopped and reported, and so are remote, missing and (when
   asked) out-of-repository includes, for the caller to raise or report.
