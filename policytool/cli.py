@@ -81,8 +81,24 @@ def common_options(func: Callable[..., R]) -> Callable[..., R]:
     return config_option(func)
 
 
+def missing_dependency(exc: ModuleNotFoundError) -> str | None:
+    """The sentence for a dependency missing from this Python, or None for our own bug.
+
+    Rule modules import their libraries (ruamel.yaml, tomlkit, packaging) lazily, so a
+    broken install shows up mid-run; it is an environment error (exit 2), not a crash.
+    """
+    name = (exc.name or "").split(".")[0]
+    if not name or name == "policytool":
+        return None
+    return (
+        f"the dependency '{name}' is not installed for {sys.executable}; "
+        "install policytool with pip so its dependencies come along "
+        "(python -m pip install policytool)"
+    )
+
+
 def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
-    """Turn PolicyError into one line on stderr and exit code 2."""
+    """Turn PolicyError and a missing dependency into one line on stderr and exit 2."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> int:
@@ -90,6 +106,12 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
             return func(*args, **kwargs)
         except PolicyError as exc:
             click.echo(f"policytool: error: {exc}", err=True)
+            return EXIT_ERROR
+        except ModuleNotFoundError as exc:
+            message = missing_dependency(exc)
+            if message is None:
+                raise
+            click.echo(f"policytool: error: {message}", err=True)
             return EXIT_ERROR
         except KeyboardInterrupt:
             click.echo("policytool: interrupted", err=True)

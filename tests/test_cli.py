@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -243,3 +244,29 @@ def test_progress_line_on_a_terminal_only(
     assert "\rpolicytool: 60/121 files" in err
     assert err.endswith("\r\033[K")  # the line is cleared when done
     assert run("check", "-q").err == ""
+
+
+def test_missing_dependency_is_one_sentence_not_a_traceback(mit: Repo, tmp_path: Path) -> None:
+    """A Python that imports policytool from the tree but lacks ruamel.yaml (a broken install)."""
+    mit.write(".pre-commit-config.yaml", "repos: []\n")
+    mit.write("a.py", HEADER)
+    mit.commit()
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    # A meta-path finder that refuses ruamel, as if it were not installed.
+    (blocker / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _NoRuamel:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'ruamel' or name.startswith('ruamel.'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _NoRuamel())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "check"], capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("policytool: error: the dependency 'ruamel' is not installed")
