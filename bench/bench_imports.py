@@ -256,7 +256,7 @@ def explain_ours_only(key: Key, work: Path, theirs: dict[Key, str], message: str
 
 def explain_theirs_only(key: Key, work: Path, ours: dict[Key, str]) -> str:
     """Why policytool does not report a finding of vLLM's scripts."""
-    from policytool.pyscan import FileScan
+    from policytool.formats.pyimports import FileScan
 
     rule, path, line = key
     data = (work / path).read_bytes()
@@ -337,7 +337,7 @@ def verify(work: Path, files: list[str]) -> int:
 
     from policytool.config import load_config
     from policytool.hooks import torch_cuda
-    from policytool.pyscan import FileScan, ImportedName, Tokens
+    from policytool.formats.pyimports import FileScan, ImportedName, Tokens
 
     config = load_config(work / "policytool-bench.toml")
     tokens = Tokens({part for module in VERIFY_BANS for part in module.split(".")})

@@ -21,7 +21,7 @@ import click
 from policytool import __version__
 from policytool.config import Config, load_config
 from policytool.errors import PolicyError
-from policytool.findings import FORMATS, Finding, Severity, render, sort_findings
+from policytool.engine.findings import FORMATS, Finding, Severity, render, sort_findings
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -148,7 +148,7 @@ def emit(findings: Sequence[Finding], opts: Options, files_checked: int | None) 
     ordered = sort_findings(findings)
     help_text: dict[str, str] = {}
     if opts.fmt == "sarif":  # only SARIF carries help texts: the others load no rule module
-        from policytool.rules import rule_infos
+        from policytool.engine.registry import rule_infos
 
         help_text = {r.id: r.summary for r in rule_infos().values()}
     out = render(ordered, opts.fmt, help_text, files_checked, opts.quiet)
@@ -193,9 +193,9 @@ def cli() -> None:
 def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
-    from policytool.engine import run_file_rules, run_repo_rules, select_rules
+    from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
-    from policytool.rules import ENGINE_RULE_IDS, known_rule_ids
+    from policytool.engine.registry import ENGINE_RULE_IDS, known_rule_ids
 
     config = opts.load()
     known = known_rule_ids()
@@ -294,7 +294,7 @@ def rules(fmt: str) -> int:
     """
     import json
 
-    from policytool.rules import rule_infos
+    from policytool.engine.registry import rule_infos
 
     infos = list(rule_infos().values())
     if fmt == "json":
@@ -317,8 +317,8 @@ def init(config_path: Path | None) -> int:
     Example:
       policytool init
     """
-    from policytool.scaffold import init as write_scaffolds
-    from policytool.scaffold import init_root
+    from policytool.scaffold.init import init as write_scaffolds
+    from policytool.scaffold.init import init_root
 
     config = load_config(config_path)
     for path, status in write_scaffolds(init_root(config, Path.cwd()), config):
@@ -543,7 +543,7 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
       policytool baseline
       policytool baseline torch-cuda
     """
-    from policytool.baseline import apply, compute
+    from policytool.scaffold.baseline import apply, compute
 
     config = load_config(config_path)
     lines = apply(config, compute(config, _split_ids(rule_ids), Path.cwd()))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from policytool import engine
+from policytool.engine import runner as engine
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]

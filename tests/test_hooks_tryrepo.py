@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pre_commit.clientlib import load_manifest
 
-from policytool.rules import file_rules, rule_infos
+from policytool.engine.registry import file_rules, rule_infos
 from tests.conftest import Repo
 from tests.tryrepo import MANIFEST, try_repo
 

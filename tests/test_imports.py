@@ -325,7 +325,7 @@ def test_published_hooks_run_with_pre_commit_try_repo(
 
 def test_whole_file_fallback_reads_the_same_imports() -> None:
     """The rare path (a statement that does not parse alone) agrees with the fast one."""
-    from policytool.pyscan import FileScan, ImportedName, Tokens
+    from policytool.formats.pyimports import FileScan, ImportedName, Tokens
 
     data = (
         b'"""Doc: import pickle."""\nimport os, pickle\n\ndef f():\n    from pkg import (\n'

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from policytool.scaffold import (
+from policytool.scaffold.init import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
     PLACEHOLDERS,

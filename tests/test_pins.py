@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from policytool.errors import PolicyError
-from policytool.hooks.pins import (
+from policytool.hooks.floating_pin import (
     judge,
     parse_requirements_text,
     pinned_text,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""``policytool.reqfile``: the one requirement-file parser, and the shared text helpers."""
+"""``policytool.formats.requirements``: the one requirement-file parser, and the shared text helpers."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from policytool.files import (
     encode_like,
     read_text,
 )
-from policytool.reqfile import (
+from policytool.formats.requirements import (
     CONSTRAINT,
     CYCLE,
     EDITABLE,

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import policytool.hooks
-from policytool import rules
+from policytool.engine import registry as rules
 
 
 def test_every_module_registers_exactly_the_ids_the_table_names() -> None:
@@ -26,7 +26,7 @@ def test_every_module_registers_exactly_the_ids_the_table_names() -> None:
 def test_each_module_alone_registers_its_ids() -> None:
     """Importing only the table's module for an id is enough to get that rule."""
     code = (
-        "import importlib, json, sys; from policytool import rules;"
+        "import importlib, json, sys; from policytool.engine import registry as rules;"
         "importlib.import_module('policytool.hooks.' + sys.argv[1]);"
         "print(json.dumps(sorted(set(rules._FILE_RULES) | set(rules._REPO_RULES) | set(rules._INFO))))"
     )
@@ -41,7 +41,7 @@ def test_each_module_alone_registers_its_ids() -> None:
 
 def test_known_ids_need_no_rule_module() -> None:
     code = (
-        "import sys; from policytool.rules import known_rule_ids; ids = known_rule_ids();"
+        "import sys; from policytool.engine.registry import known_rule_ids; ids = known_rule_ids();"
         "assert 'spdx-header' in ids and 'mergify-drift' in ids;"
         "print(sorted(m for m in sys.modules if m.startswith('policytool.hooks.')))"
     )
@@ -51,7 +51,7 @@ def test_known_ids_need_no_rule_module() -> None:
 
 def test_only_loads_the_modules_of_the_selected_rules() -> None:
     code = (
-        "import sys; from policytool.engine import select_rules;"
+        "import sys; from policytool.engine.runner import select_rules;"
         "files, repos = select_rules(('spdx-header',), ());"
         "assert [r.id for r in files] == ['spdx-header'] and repos == [];"
         "print(sorted(m for m in sys.modules if m.startswith('policytool.hooks.')))"

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
-from policytool.findings import Finding
+from policytool.engine.findings import Finding
 from policytool.hooks.precommit import normalize_stage, usable_model
-from policytool.rules import RepoContext, RepoRule, register
-from policytool.yamlio import YamlDoc, YamlError, item_line, key_line, load, value_pos
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -8,16 +8,16 @@ globs. A ban on ``pickle`` covers ``pickle`` and ``pickle.x`` but not ``pickleto
 (``import a, b``, ``from x import y``, relative imports resolved against the file's
 package, aliases, imports anywhere in the file, ``importlib.import_module("x")`` and
 ``__import__("x")`` with a literal name) and never a comment or a string. Without
-configuration nothing is banned. The scan is :mod:`policytool.pyscan`.
+configuration nothing is banned. The scan is :mod:`policytool.formats.pyimports`.
 """
 
 from __future__ import annotations
 
-from policytool.allowlist import AllowList, allow_entries
+from policytool.hooks.allowlist import AllowList, allow_entries
 from policytool.config import Config, ForbiddenImportConfig
-from policytool.findings import Finding
-from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, Tokens, scan_of, word_regex
-from policytool.rules import FileRule, SourceFile, register
+from policytool.engine.findings import Finding
+from policytool.formats.pyimports import FileScan, ImportedName, ScanSyntaxError, Tokens, scan_of, word_regex
+from policytool.engine.registry import FileRule, SourceFile, register
 
 RULE_ID = "forbidden-import"
 TABLE = "[[tool.policytool.forbidden-import]]"

@@ -26,11 +26,11 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
-from policytool.findings import Finding
+from policytool.engine.findings import Finding
 from policytool.hooks.ci import parse_run_commands
 from policytool.hooks.precommit import MANUAL, Hook, Model, usable_model
-from policytool.rules import RepoContext, RepoRule, register
-from policytool.yamlio import (
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.yamldoc import (
     YamlDoc,
     YamlError,
     ensure_newline,

@@ -7,7 +7,7 @@ own schema (``pre_commit.clientlib.CONFIG_SCHEMA``, imported lazily; when pre-co
 is not installed the schema step is skipped). The other rules look at a config that
 passed: ``precommit-final-hook`` (the configured hook runs last),
 ``precommit-default-stages``, ``precommit-manual-only``, ``precommit-required`` and
-``precommit-rev``. Fixes edit the text (see :mod:`policytool.yamlio`) so every
+``precommit-rev``. Fixes edit the text (see :mod:`policytool.formats.yamldoc`) so every
 comment, anchor and key order survives, and re-parse before writing.
 
 With no ``.pre-commit-config.yaml`` in the repo none of these rules reports anything.
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
-from policytool.findings import Finding, Severity
-from policytool.rules import RepoContext, RepoRule, register
-from policytool.yamlio import (
+from policytool.engine.findings import Finding, Severity
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.yamldoc import (
     YamlDoc,
     YamlError,
     ensure_newline,

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from policytool.config import Config
 from policytool.files import BOM, COMMENT_PREFIX_BY_KIND
-from policytool.findings import Finding
-from policytool.rules import FileRule, SourceFile, coding_cookie, register
+from policytool.engine.findings import Finding
+from policytool.engine.registry import FileRule, SourceFile, coding_cookie, register
 
 RULE_ID = "spdx-header"
 LICENSE_TAG = "SPDX-License-Identifier:"

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from policytool.rules import RuleInfo, register_info
+from policytool.engine.registry import RuleInfo, register_info
 from policytool.sweep.catalog import PATTERNS
 
 for _pattern in PATTERNS:

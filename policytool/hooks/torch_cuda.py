@@ -17,11 +17,11 @@ file). Comments and strings never count.
 
 from __future__ import annotations
 
-from policytool.allowlist import AllowList, allow_entries, is_allowed
+from policytool.hooks.allowlist import AllowList, allow_entries, is_allowed
 from policytool.config import Config
-from policytool.findings import Finding
-from policytool.pyscan import FileScan, ImportedName, ScanSyntaxError, scan_of, word_regex
-from policytool.rules import FileRule, SourceFile, register
+from policytool.engine.findings import Finding
+from policytool.formats.pyimports import FileScan, ImportedName, ScanSyntaxError, scan_of, word_regex
+from policytool.engine.registry import FileRule, SourceFile, register
 
 RULE_ID = "torch-cuda"
 PYTHON_KINDS = frozenset({"python", "stub"})

@@ -2,7 +2,7 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Exact-pinned requirement locks: inputs, backends (uv, pip-tools), lockfile model, check, bump.
 
-Requirement files are read by :mod:`policytool.reqfile` (shared with ``floating-pin``).
+Requirement files are read by :mod:`policytool.formats.requirements` (shared with ``floating-pin``).
 Modules (imported lazily by the CLI and the ``lock-stale`` / ``lock-skew`` rules so that
 ``policytool lock --check`` stays fast):
 

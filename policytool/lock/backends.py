@@ -27,7 +27,7 @@ from pathlib import Path
 
 from policytool.errors import PolicyError
 from policytool.lock.inputs import Lock, pyproject_requirements
-from policytool.reqfile import canonical_name
+from policytool.formats.requirements import canonical_name
 
 EXECUTABLES = {
     "uv": ("uv", "POLICYTOOL_UV"),

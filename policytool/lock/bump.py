@@ -39,7 +39,7 @@ from policytool.lock.inputs import (
     resolve_locks,
 )
 from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
-from policytool.reqfile import (
+from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
     canonical_name,
@@ -47,7 +47,7 @@ from policytool.reqfile import (
     requirement_name,
     rewrite_requirements,
 )
-from policytool.scaffold import (
+from policytool.scaffold.init import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
     BumpBody,

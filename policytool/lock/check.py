@@ -26,10 +26,10 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import decode_text
-from policytool.findings import Finding
+from policytool.engine.findings import Finding
 from policytool.lock import model
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
-from policytool.reqfile import canonical_name
+from policytool.formats.requirements import canonical_name
 
 STALE = "lock-stale"
 SKEW = "lock-skew"

@@ -27,7 +27,7 @@ from pathlib import Path
 from policytool.config import Config, LockConfig
 from policytool.errors import PolicyError
 from policytool.files import read_text
-from policytool.reqfile import (
+from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
     REQUIREMENT,

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from policytool.findings import Finding, Severity
+from policytool.engine.findings import Finding, Severity
 from policytool.sweep.source import Ctx, SourceInfo, names_match, own_nodes
 
 WARN = Severity.WARNING

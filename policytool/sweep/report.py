@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from policytool.findings import Finding, Severity, render_github, render_json, render_sarif
+from policytool.engine.findings import Finding, Severity, render_github, render_json, render_sarif
 from policytool.sweep.catalog import PATTERNS
 from policytool.sweep.patterns import severity_symbol
 from policytool.sweep.run import SweepResult

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.files import BOM
-from policytool.rules import SourceFile
+from policytool.engine.registry import SourceFile
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
 # String prefixes (r, b, f...) do not change where a literal ends, so they are not needed.

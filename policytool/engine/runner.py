@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import is_binary, kind_of, match_any, write_atomic
-from policytool.findings import Finding
-from policytool.rules import (
+from policytool.engine.findings import Finding
+from policytool.engine.registry import (
     DecodeFailure,
     FileRule,
     RepoContext,

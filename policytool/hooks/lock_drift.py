@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from policytool.config import Config
 from policytool.errors import PolicyError
-from policytool.findings import Finding
-from policytool.rules import RepoContext, RepoRule, register
+from policytool.engine.findings import Finding
+from policytool.engine.registry import RepoContext, RepoRule, register
 
 
 def _triggers(config: Config) -> Sequence[str]:

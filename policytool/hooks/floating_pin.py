@@ -58,8 +58,8 @@ from policytool.files import (
     read_text,
     write_atomic,
 )
-from policytool.findings import Finding
-from policytool.reqfile import (
+from policytool.engine.findings import Finding
+from policytool.formats.requirements import (
     MISSING,
     OUTSIDE,
     REMOTE,
@@ -75,7 +75,7 @@ from policytool.reqfile import (
     rewrite_requirements,
     walk,
 )
-from policytool.rules import RepoContext, RepoRule, register
+from policytool.engine.registry import RepoContext, RepoRule, register
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement

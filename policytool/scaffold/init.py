@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool import ci_scaffold
+from policytool.scaffold import ci as ci_scaffold
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import git_root, write_atomic
@@ -227,7 +227,7 @@ register(
     )
 )
 
-# pre-commit, CI, CodeQL and Mergify (policytool/ci_scaffold.py); the pre-commit config
+# pre-commit, CI, CodeQL and Mergify (policytool/scaffold/ci.py); the pre-commit config
 # comes first so the Mergify block is rendered from it.
 register(
     Scaffold(

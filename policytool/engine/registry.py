@@ -23,7 +23,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.files import BOM, DecodeError, decode_text
-from policytool.findings import Finding
+from policytool.engine.findings import Finding
 
 # PEP 263: the coding cookie on line 1 or 2.
 _CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -222,9 +222,9 @@ RULE_MODULES: dict[str, str] = {
     "forbidden-import": "imports",
     "torch-cuda": "torch_cuda",
     "stale-allow": "stale_allow",
-    "floating-pin": "pins",
-    "lock-stale": "locks",
-    "lock-skew": "locks",
+    "floating-pin": "floating_pin",
+    "lock-stale": "lock_drift",
+    "lock-skew": "lock_drift",
     "precommit-config": "precommit",
     "precommit-final-hook": "precommit",
     "precommit-default-stages": "precommit",
