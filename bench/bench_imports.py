@@ -336,8 +336,8 @@ def verify(work: Path, files: list[str]) -> int:
     import ast
 
     from policytool.config import load_config
-    from policytool.hooks import torch_cuda
     from policytool.formats.pyimports import FileScan, ImportedName, Tokens
+    from policytool.hooks import torch_cuda
 
     config = load_config(work / "policytool-bench.toml")
     tokens = Tokens({part for module in VERIFY_BANS for part in module.split(".")})

@@ -20,8 +20,8 @@ import click
 
 from policytool import __version__
 from policytool.config import Config, load_config
-from policytool.errors import PolicyError
 from policytool.engine.findings import FORMATS, Finding, Severity, render, sort_findings
+from policytool.errors import PolicyError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -193,9 +193,9 @@ def cli() -> None:
 def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
+    from policytool.engine.registry import ENGINE_RULE_IDS, known_rule_ids
     from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
-    from policytool.engine.registry import ENGINE_RULE_IDS, known_rule_ids
 
     config = opts.load()
     known = known_rule_ids()

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
-from policytool.files import BOM, DecodeError, decode_text
 from policytool.engine.findings import Finding
+from policytool.files import BOM, DecodeError, decode_text
 
 # PEP 263: the coding cookie on line 1 or 2.
 _CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")

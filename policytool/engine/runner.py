@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
-from policytool.errors import PolicyError
-from policytool.files import is_binary, kind_of, match_any, write_atomic
 from policytool.engine.findings import Finding
 from policytool.engine.registry import (
     DecodeFailure,
@@ -31,6 +29,8 @@ from policytool.engine.registry import (
     file_rules,
     repo_rules,
 )
+from policytool.errors import PolicyError
+from policytool.files import is_binary, kind_of, match_any, write_atomic
 
 if TYPE_CHECKING:
     import multiprocessing.context

@@ -28,9 +28,9 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.hooks.precommit import normalize_stage, usable_model
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
+from policytool.hooks.precommit import normalize_stage, usable_model
 
 if sys.version_info >= (3, 11):
     import tomllib

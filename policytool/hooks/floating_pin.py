@@ -45,6 +45,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, ConfigError, LockConfig
+from policytool.engine.findings import Finding
+from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.files import (
     DecodeError,
@@ -58,7 +60,6 @@ from policytool.files import (
     read_text,
     write_atomic,
 )
-from policytool.engine.findings import Finding
 from policytool.formats.requirements import (
     MISSING,
     OUTSIDE,
@@ -75,7 +76,6 @@ from policytool.formats.requirements import (
     rewrite_requirements,
     walk,
 )
-from policytool.engine.registry import RepoContext, RepoRule, register
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement

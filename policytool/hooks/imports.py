@@ -13,11 +13,18 @@ configuration nothing is banned. The scan is :mod:`policytool.formats.pyimports`
 
 from __future__ import annotations
 
-from policytool.hooks.allowlist import AllowList, allow_entries
 from policytool.config import Config, ForbiddenImportConfig
 from policytool.engine.findings import Finding
-from policytool.formats.pyimports import FileScan, ImportedName, ScanSyntaxError, Tokens, scan_of, word_regex
 from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.formats.pyimports import (
+    FileScan,
+    ImportedName,
+    ScanSyntaxError,
+    Tokens,
+    scan_of,
+    word_regex,
+)
+from policytool.hooks.allowlist import AllowList, allow_entries
 
 RULE_ID = "forbidden-import"
 TABLE = "[[tool.policytool.forbidden-import]]"

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from policytool.config import Config
-from policytool.errors import PolicyError
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import PolicyError
 
 
 def _triggers(config: Config) -> Sequence[str]:

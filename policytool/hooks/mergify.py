@@ -25,11 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config
-from policytool.errors import PolicyError
 from policytool.engine.findings import Finding
-from policytool.hooks.ci import parse_run_commands
-from policytool.hooks.precommit import MANUAL, Hook, Model, usable_model
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import PolicyError
 from policytool.formats.yamldoc import (
     YamlDoc,
     YamlError,
@@ -44,6 +42,8 @@ from policytool.formats.yamldoc import (
     value_pos,
     write,
 )
+from policytool.hooks.ci import parse_run_commands
+from policytool.hooks.precommit import MANUAL, Hook, Model, usable_model
 
 RULE_ID = "mergify-drift"
 BEGIN = (

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from policytool.config import Config
-from policytool.files import BOM, COMMENT_PREFIX_BY_KIND
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, SourceFile, coding_cookie, register
+from policytool.files import BOM, COMMENT_PREFIX_BY_KIND
 
 RULE_ID = "spdx-header"
 LICENSE_TAG = "SPDX-License-Identifier:"

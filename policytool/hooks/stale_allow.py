@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from policytool.hooks.allowlist import AllowList
-from policytool.files import is_binary, kind_of
 from policytool.engine.findings import Finding
-from policytool.hooks import imports, torch_cuda
-from policytool.formats.pyimports import FileScan, ScanSyntaxError
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.files import is_binary, kind_of
+from policytool.formats.pyimports import FileScan, ScanSyntaxError
+from policytool.hooks import imports, torch_cuda
+from policytool.hooks.allowlist import AllowList
 
 RULE_ID = "stale-allow"
 

@@ -17,11 +17,17 @@ file). Comments and strings never count.
 
 from __future__ import annotations
 
-from policytool.hooks.allowlist import AllowList, allow_entries, is_allowed
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.formats.pyimports import FileScan, ImportedName, ScanSyntaxError, scan_of, word_regex
 from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.formats.pyimports import (
+    FileScan,
+    ImportedName,
+    ScanSyntaxError,
+    scan_of,
+    word_regex,
+)
+from policytool.hooks.allowlist import AllowList, allow_entries, is_allowed
 
 RULE_ID = "torch-cuda"
 PYTHON_KINDS = frozenset({"python", "stub"})

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.errors import PolicyError
-from policytool.lock.inputs import Lock, pyproject_requirements
 from policytool.formats.requirements import canonical_name
+from policytool.lock.inputs import Lock, pyproject_requirements
 
 EXECUTABLES = {
     "uv": ("uv", "POLICYTOOL_UV"),

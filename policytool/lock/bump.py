@@ -30,6 +30,14 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import decode_text, encode_like, write_atomic
+from policytool.formats.requirements import (
+    CONSTRAINT,
+    INCLUDE,
+    canonical_name,
+    parse_lines,
+    requirement_name,
+    rewrite_requirements,
+)
 from policytool.lock.backends import CompileRequest, compile_lock
 from policytool.lock.inputs import (
     InputSpec,
@@ -39,14 +47,6 @@ from policytool.lock.inputs import (
     resolve_locks,
 )
 from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
-from policytool.formats.requirements import (
-    CONSTRAINT,
-    INCLUDE,
-    canonical_name,
-    parse_lines,
-    requirement_name,
-    rewrite_requirements,
-)
 from policytool.scaffold.init import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,

@@ -24,12 +24,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import decode_text
-from policytool.engine.findings import Finding
+from policytool.formats.requirements import canonical_name
 from policytool.lock import model
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
-from policytool.formats.requirements import canonical_name
 
 STALE = "lock-stale"
 SKEW = "lock-skew"

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import write_atomic
-from policytool.engine.findings import Finding
+from policytool.formats.requirements import canonical_name, requirement_name
 from policytool.lock import model
 from policytool.lock.backends import BackendError, CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
-from policytool.formats.requirements import canonical_name, requirement_name
 
 UP_TO_DATE = "up to date"
 WRITTEN = "written"

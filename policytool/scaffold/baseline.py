@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import discover, write_atomic
-from policytool.engine.findings import Finding
-from policytool.hooks import imports, torch_cuda
 from policytool.formats.pyimports import FileScan
+from policytool.hooks import imports, torch_cuda
 
 BASELINE_RULES = (imports.RULE_ID, torch_cuda.RULE_ID)
 
@@ -53,8 +53,8 @@ def _without_missing_files(config: Config) -> Config:
 
 def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Section]:
     """The sections that need new allow entries for ``rule_ids`` (all when empty)."""
-    from policytool.engine.runner import run_file_rules
     from policytool.engine.registry import file_rules
+    from policytool.engine.runner import run_file_rules
 
     for rule_id in rule_ids:
         if rule_id not in BASELINE_RULES:

@@ -39,10 +39,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.scaffold import ci as ci_scaffold
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import git_root, write_atomic
+from policytool.scaffold import ci as ci_scaffold
 
 BUMP_TEMPLATE_PATH = ".github/PULL_REQUEST_TEMPLATE/dependency-bump.md"
 PLACEHOLDERS = ("title", "packages", "why", "locks", "jobs", "command")

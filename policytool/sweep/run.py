@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.engine.findings import Finding, Severity, sort_findings
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.files import git_root, match_any
-from policytool.engine.findings import Finding, Severity, sort_findings
 from policytool.sweep.diff import (
     Base,
     ChangedFile,
