@@ -126,6 +126,8 @@ class FileRule:
     fix: Callable[[SourceFile, Config], bytes | None] | None = None
     # Whether a file outside the rule's allow globs needs this rule at all.
     applies: Callable[[str, Config], bool] | None = None
+    # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
+    doc: str = ""
 
     @property
     def fixable(self) -> bool:
@@ -160,6 +162,8 @@ class RepoRule:
     triggers: Callable[[Config], Sequence[str]] = lambda config: ()
     # Applies the safe fixes and returns the repo-relative paths it changed.
     fix: Callable[[RepoContext], list[str]] | None = None
+    # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
+    doc: str = ""
 
     @property
     def fixable(self) -> bool:
@@ -175,7 +179,14 @@ class RuleInfo:
     summary: str
     fixable: bool = False
     command: str = "check"
+    doc: str = ""
 
+
+# A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
+# what the rule checks, why it matters, an example that fails, how to fix it (and whether
+# ``policytool fix`` does), and the config keys it reads. ``policytool rules ID`` prints it
+# and docs/rules/<id>.md is generated from it.
+DOC_SECTIONS = ("What it checks", "Why", "Example", "Fix", "Configuration")
 
 _FILE_RULES: dict[str, FileRule] = {}
 _REPO_RULES: dict[str, RepoRule] = {}
@@ -214,33 +225,42 @@ register_info(
 )
 register_info(RuleInfo("bare-ignore", "a `# policytool: ignore` comment names no rule id"))
 
-# Which module under ``policytool.hooks`` registers each rule id. A pre-commit hook runs
+# The one registry line of each rule: which module under ``policytool.hooks`` registers
+# the id, and its group (usable in ``--only`` / ``--skip``). A pre-commit hook runs
 # ``check --only ID``: importing just that module instead of every rule family keeps its
 # start-up short. tests/test_rules.py checks this table against what the modules register.
-RULE_MODULES: dict[str, str] = {
-    "spdx-header": "spdx",
-    "forbidden-import": "imports",
-    "torch-cuda": "torch_cuda",
-    "stale-allow": "stale_allow",
-    "floating-pin": "floating_pin",
-    "lock-stale": "lock_drift",
-    "lock-skew": "lock_drift",
-    "precommit-config": "precommit",
-    "precommit-final-hook": "precommit",
-    "precommit-default-stages": "precommit",
-    "precommit-manual-only": "precommit",
-    "precommit-required": "precommit",
-    "precommit-rev": "precommit",
-    "ci-hook-stage": "ci",
-    "mypy-wired": "ci",
-    "codeql-workflow": "ci",
-    "mergify-drift": "mergify",
-    "kwargs-lookup": "sweep_rules",
-    "broad-except": "sweep_rules",
-    "any-annotation": "sweep_rules",
-    "hot-copy": "sweep_rules",
-    "async-blocking": "sweep_rules",
+GROUPS = ("source", "lock", "repo", "sweep")
+RULE_TABLE: dict[str, tuple[str, str]] = {
+    "spdx-header": ("spdx", "source"),
+    "forbidden-import": ("imports", "source"),
+    "torch-cuda": ("torch_cuda", "source"),
+    "stale-allow": ("stale_allow", "source"),
+    "floating-pin": ("floating_pin", "lock"),
+    "lock-stale": ("lock_drift", "lock"),
+    "lock-skew": ("lock_drift", "lock"),
+    "precommit-config": ("precommit", "repo"),
+    "precommit-final-hook": ("precommit", "repo"),
+    "precommit-default-stages": ("precommit", "repo"),
+    "precommit-manual-only": ("precommit", "repo"),
+    "precommit-required": ("precommit", "repo"),
+    "precommit-rev": ("precommit", "repo"),
+    "ci-hook-stage": ("ci", "repo"),
+    "mypy-wired": ("ci", "repo"),
+    "codeql-workflow": ("ci", "repo"),
+    "mergify-drift": ("mergify", "repo"),
+    "kwargs-lookup": ("sweep_rules", "sweep"),
+    "broad-except": ("sweep_rules", "sweep"),
+    "any-annotation": ("sweep_rules", "sweep"),
+    "hot-copy": ("sweep_rules", "sweep"),
+    "async-blocking": ("sweep_rules", "sweep"),
 }
+RULE_MODULES: dict[str, str] = {rule_id: module for rule_id, (module, _) in RULE_TABLE.items()}
+
+
+def group_of(rule_id: str) -> str | None:
+    """The group of a rule id (None for the engine's own ids)."""
+    entry = RULE_TABLE.get(rule_id)
+    return entry[1] if entry else None
 
 
 def known_rule_ids() -> list[str]:
@@ -273,7 +293,9 @@ def repo_rules(rule_ids: Iterable[str] | None = None) -> dict[str, RepoRule]:
 def rule_infos() -> dict[str, RuleInfo]:
     """Every rule id with its summary, whether fixable, and the command reporting it."""
     load_rule_modules()
-    infos = {r.id: RuleInfo(r.id, r.summary, r.fixable) for r in _FILE_RULES.values()}
-    infos.update({r.id: RuleInfo(r.id, r.summary, r.fixable) for r in _REPO_RULES.values()})
+    infos = {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _FILE_RULES.values()}
+    infos.update(
+        {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _REPO_RULES.values()}
+    )
     infos.update(_INFO)
     return dict(sorted(infos.items()))
