@@ -321,3 +321,53 @@ def write_atomic(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+# Bounds on files policytool parses whole (configs, allowlists, locks, workflows): a PR
+# author controls them, so a huge or endless one is refused before it is read.
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+
+
+class BoundaryError(PolicyError):
+    """A configured path that resolves outside the repository, or is not a regular file."""
+
+
+def resolve_inside(root: Path, relpath: str, what: str) -> Path:
+    """``root/relpath`` with symlinks followed, refused unless it stays inside ``root``.
+
+    ``what`` names the setting in the message (``"[tool.policytool.spdx] allowlist-file"``).
+    A PR author controls the config, so a path may not be absolute, climb out with
+    ``..``, or reach outside through a symlink.
+    """
+    real_root = Path(os.path.realpath(root))
+    if os.path.isabs(relpath):
+        raise BoundaryError(f"{what}: {relpath!r} is absolute; paths are relative to the repo")
+    target = Path(os.path.realpath(real_root / relpath))
+    if target != real_root and real_root not in target.parents:
+        raise BoundaryError(f"{what}: {relpath!r} resolves outside the repository ({target})")
+    return target
+
+
+def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes:
+    """The bytes of regular file ``path``, refusing devices, FIFOs and files over ``limit``.
+
+    ``shown`` is the repo-relative name used in the :class:`FileError` message.
+    """
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise FileError(shown, "no such file") from None
+    except OSError as exc:
+        raise FileError(shown, f"cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise FileError(shown, "not a regular file (a device, FIFO or directory)")
+        if info.st_size > limit:
+            raise FileError(shown, f"{info.st_size} bytes, over the {limit}-byte limit")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileError(shown, f"over the {limit}-byte limit")
+    return data

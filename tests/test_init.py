@@ -7,16 +7,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from policytool.scaffold.init import (
+from policytool.lock.pr_body import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
     PLACEHOLDERS,
-    SCAFFOLDS,
     BumpBody,
     PackageMove,
     render_bump_body,
     unknown_placeholders,
 )
+from policytool.scaffold.init import SCAFFOLDS
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]

@@ -620,10 +620,10 @@ def test_online_asks_pypi_for_the_newest_release(repo: Repo, run: Run) -> None:
 def test_online_without_pypi_is_a_warning(
     repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from policytool.hooks import precommit
+    from policytool import pypi
 
-    monkeypatch.setattr(precommit, "PYPI_JSON", "http://127.0.0.1:9/{project}")
-    monkeypatch.setattr(precommit, "_PYPI_CACHE", {})
+    monkeypatch.setattr(pypi, "PYPI_JSON", "http://127.0.0.1:9/{project}")
+    monkeypatch.setattr(pypi, "_PYPI_CACHE", {})
     repo.write(".pre-commit-config.yaml", ONLINE_CONFIG)
     repo.commit()
     result = run("check", "--online", ONLY)

@@ -48,6 +48,7 @@ from policytool.formats.yamldoc import (
     split_lines,
     write,
 )
+from policytool.pypi import newest_on_pypi
 
 if TYPE_CHECKING:
     from packaging.version import Version
@@ -922,43 +923,6 @@ PYPI_MIRRORS: dict[str, str] = {
     "github.com/python-jsonschema/check-jsonschema": "check-jsonschema",
     "github.com/asottile/pyupgrade": "pyupgrade",
 }
-PYPI_JSON = "https://pypi.org/pypi/{project}/json"
-_PYPI_CACHE: dict[str, tuple[Version | None, str | None]] = {}
-
-
-def newest_on_pypi(project: str) -> tuple[Version | None, str | None]:
-    """(newest non-prerelease version, None) or (None, why it could not be found)."""
-    if project in _PYPI_CACHE:
-        return _PYPI_CACHE[project]
-    import json
-    import urllib.error
-    import urllib.request
-
-    from packaging.version import InvalidVersion, Version
-
-    url = PYPI_JSON.format(project=project)
-    result: tuple[Version | None, str | None]
-    try:
-        with urllib.request.urlopen(url, timeout=15) as response:
-            data = json.loads(response.read().decode("utf-8"))
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        result = (None, f"cannot ask PyPI for the newest {project} ({exc})")
-    else:
-        versions = []
-        releases = data.get("releases", {}) if isinstance(data, dict) else {}
-        for text, files in releases.items():
-            try:
-                version = Version(text)
-            except InvalidVersion:
-                continue
-            yanked = bool(files) and all(isinstance(f, dict) and f.get("yanked") for f in files)
-            if not version.is_prerelease and not yanked:
-                versions.append(version)
-        result = (
-            (max(versions), None) if versions else (None, f"PyPI lists no release of {project}")
-        )
-    _PYPI_CACHE[project] = result
-    return result
 
 
 def _example(pattern: str) -> str:

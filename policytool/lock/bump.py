@@ -46,14 +46,14 @@ from policytool.lock.inputs import (
     input_lines_of,
     resolve_locks,
 )
-from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
-from policytool.scaffold.init import (
+from policytool.lock.pr_body import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
     BumpBody,
     PackageMove,
     render_bump_body,
 )
+from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
 
 if sys.version_info >= (3, 11):
     import tomllib
