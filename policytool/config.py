@@ -20,7 +20,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,6 +28,9 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 from policytool.errors import PolicyError
+
+# The resolvers `policytool lock` drives.
+Backend = Literal["uv", "pip-tools"]
 
 
 class ConfigError(PolicyError):
@@ -116,7 +119,7 @@ class LockConfig:
     python_version: str | None = None
     platform: str | None = None
     hashes: bool = False
-    backend: str = "uv"
+    backend: Backend = "uv"
     index_url: str | None = None
     extra_index_urls: tuple[str, ...] = ()
     find_links: tuple[str, ...] = ()
@@ -212,6 +215,8 @@ def _toml_key(field_name: str) -> str:
 
 def _type_name(tp: object) -> str:
     origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(c) for c in typing.get_args(tp))
     if origin is tuple:
         return "a list"
     if origin is dict:
@@ -228,6 +233,12 @@ def _type_name(tp: object) -> str:
 def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) -> object:
     """Convert one TOML value to the annotated type ``tp`` or raise a ConfigError."""
     origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        choices = typing.get_args(tp)
+        if value not in choices:
+            shown = ", ".join(repr(c) for c in choices)
+            raise ctx.error(key_path, key, f"expected one of {shown}, got {value!r}")
+        return value
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         for arg in args:
@@ -323,13 +334,6 @@ def _validate(config: Config, ctx: _Context) -> None:
     for name in names:
         if names.count(name) > 1:
             raise ctx.error("tool.policytool.lock", "name", f"duplicate lock name '{name}'")
-    for lock in config.lock:
-        if lock.backend not in ("uv", "pip-tools"):
-            raise ctx.error(
-                f"tool.policytool.lock[{lock.name}]",
-                "backend",
-                f"backend must be 'uv' or 'pip-tools', got '{lock.backend}'",
-            )
     from policytool.files import COMMENT_PREFIX_BY_KIND
 
     for kind in config.spdx.kinds:

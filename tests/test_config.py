@@ -98,7 +98,7 @@ jobs = ["unit-tests"]
         ),
         (
             "[[tool.policytool.lock]]\nname = 'x'\ninputs = ['a.in']\noutput = 'a'\nbackend = 'poetry'\n",
-            "backend must be 'uv' or 'pip-tools'",
+            "expected one of 'uv', 'pip-tools', got 'poetry'",
         ),
         (
             "[tool.policytool.spdx]\nkinds = ['pythn']\n",

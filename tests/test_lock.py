@@ -533,7 +533,7 @@ def test_bad_input_spec_and_backend(repo: Repo, run: Run, wheelhouse: Wheelhouse
     repo.write("pyproject.toml", text.replace('backend = "uv"', 'backend = "poetry"'))
     result = run("lock")
     assert result.code == 2
-    assert "backend must be 'uv' or 'pip-tools'" in result.err
+    assert "expected one of 'uv', 'pip-tools', got 'poetry'" in result.err
 
 
 def test_resolve_requires_check(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
