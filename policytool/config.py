@@ -14,18 +14,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-import sys
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 from policytool.errors import PolicyError
 
@@ -358,17 +352,17 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
         if config_path is None:
             return Config(root=cwd)
     config_path = config_path.resolve()
+    from policytool.files import DecodeError, FileError
+    from policytool.formats.toml import load_file
+
     try:
-        raw = config_path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{config_path}: cannot read config: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise ConfigError(f"{config_path}: not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{config_path}: invalid TOML: {exc}") from None
+        text, data = load_file(config_path, str(config_path))
+    except DecodeError as exc:
+        raise ConfigError(str(exc)) from None
+    except FileError as exc:
+        raise ConfigError(f"{config_path}: cannot read config: {exc.reason}") from None
+    except PolicyError as exc:
+        raise ConfigError(str(exc)) from None
     tool = data.get("tool", {})
     table = tool.get("policytool", {}) if isinstance(tool, dict) else {}
     ctx = _Context(config_path, text)

@@ -21,7 +21,6 @@ import itertools
 import re
 import shlex
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,13 +28,10 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import PolicyError
+from policytool.formats import toml
 from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
 from policytool.hooks.precommit import normalize_stage, usable_model
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
 WORKFLOW_DIR = ".github/workflows"
 # Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
@@ -429,9 +425,8 @@ def mypy_config(root: Path) -> tuple[str, int] | None:
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
-            text = pyproject.read_text(encoding="utf-8")
-            data = tomllib.loads(text)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            text, data = toml.load_file(pyproject, "pyproject.toml")
+        except PolicyError:
             data = {}
             text = ""
         tool = data.get("tool")

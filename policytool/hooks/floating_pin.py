@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +46,7 @@ from typing import TYPE_CHECKING
 from policytool.config import Config, ConfigError, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, TomlError
 from policytool.files import (
     DecodeError,
     FileError,
@@ -536,14 +535,12 @@ def rewrite_pyproject(
         multiline = kind in (StringType.MLB, StringType.MLL)
         array[index] = tomlkit.string(value, literal=literal, multiline=multiline)
     out = doc.as_string()
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
+    from policytool.formats import toml
+
     try:
-        tomllib.loads(out)
-    except tomllib.TOMLDecodeError as exc:  # a tomlkit bug; never write a broken file
-        raise PolicyError(f"{where}: rewriting would produce invalid TOML ({exc})") from None
+        toml.loads(out, str(where))
+    except TomlError as exc:  # a tomlkit bug; never write a broken file
+        raise PolicyError(f"rewriting would produce invalid TOML ({exc})") from None
     return out
 
 

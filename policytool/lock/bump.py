@@ -22,7 +22,6 @@ and the resolver's explanation is the error (exit 2).
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import decode_text, encode_like, write_atomic
+from policytool.formats import toml
 from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
@@ -54,11 +54,6 @@ from policytool.lock.pr_body import (
     render_bump_body,
 )
 from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 _PIN_RE = re.compile(
     r"^(?P<head>\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*)"
@@ -132,10 +127,7 @@ def repin_pyproject_text(text: str, package: str, version: str, where: str) -> s
     Only the quoted requirement strings change (the version characters inside them), so
     comments, order and layout survive byte for byte.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{where}: invalid TOML: {exc}") from None
+    data = toml.loads(text, where)
     for requirement in dict.fromkeys(_pyproject_requirements(data)):
         new = _repin(requirement, package, version)
         if new is None:

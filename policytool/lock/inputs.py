@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from pathlib import Path
 from policytool.config import Config, LockConfig
 from policytool.errors import PolicyError
 from policytool.files import read_text
+from policytool.formats import toml
 from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
@@ -36,11 +36,6 @@ from policytool.formats.requirements import (
     read_lines,
     requirement_name,
 )
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 FINGERPRINT_VERSION = 1
 _SPEC_RE = re.compile(
@@ -176,11 +171,7 @@ def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
 
 def _project_table(root: Path, spec: InputSpec) -> dict[str, object]:
     text = read_text(root, spec.path)
-    try:
-        table: dict[str, object] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{spec.path}: invalid TOML: {exc}") from None
-    return table
+    return toml.loads(text, spec.path)
 
 
 def _string_list(value: object, where: str, path: str) -> list[str]:
