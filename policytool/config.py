@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from policytool.engine.context import RunMemo
 from policytool.errors import PolicyError
 
 # The resolvers `policytool lock` drives.
@@ -163,10 +164,12 @@ class Config:
     floating_pin: FloatingPinConfig = field(default_factory=FloatingPinConfig)
     lock: tuple[LockConfig, ...] = ()
     sweep: SweepConfig = field(default_factory=SweepConfig)
+    # The run's memo (see engine/context.py): a new Config, a new run, an empty memo.
+    memo: RunMemo = field(default_factory=RunMemo, init=False, compare=False, repr=False)
 
 
 # Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source"})
+_INTERNAL_FIELDS = frozenset({"root", "source", "memo"})
 
 T = TypeVar("T")
 

@@ -623,7 +623,6 @@ def test_online_without_pypi_is_a_warning(
     from policytool import pypi
 
     monkeypatch.setattr(pypi, "PYPI_JSON", "http://127.0.0.1:9/{project}")
-    monkeypatch.setattr(pypi, "_PYPI_CACHE", {})
     repo.write(".pre-commit-config.yaml", ONLINE_CONFIG)
     repo.commit()
     result = run("check", "--online", ONLY)

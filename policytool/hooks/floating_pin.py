@@ -826,15 +826,14 @@ def fix(ctx: RepoContext) -> list[str]:
 # Registration
 # --------------------------------------------------------------------------------------
 
-_TRIGGER_CACHE: dict[tuple[Path, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
-
 
 def triggers(config: Config) -> tuple[str, ...]:
-    """Globs whose change re-runs the rule: the files, their includes, pyproject."""
-    key = (config.root, config.floating_pin.files, config.floating_pin.pyproject)
-    cached = _TRIGGER_CACHE.get(key)
-    if cached is not None:
-        return cached
+    """Globs whose change re-runs the rule: the files, their includes, pyproject (once a run)."""
+    return config.memo.value(("floating-pin.triggers",), lambda: _triggers(config))
+
+
+def _triggers(config: Config) -> tuple[str, ...]:
+    """:func:`triggers`, computed."""
     globs = list(config.floating_pin.files)
     if config.floating_pin.pyproject and config.source is not None:
         globs.append(_relpath(config.source, config.root))
@@ -852,9 +851,7 @@ def triggers(config: Config) -> tuple[str, ...]:
                 target = include_path(config.root, rel, include.target)
                 if target is not None and not is_outside(target):
                     included.add(target)
-    result = tuple(globs + sorted(included))
-    _TRIGGER_CACHE[key] = result
-    return result
+    return tuple(globs + sorted(included))
 
 
 RULE = register(

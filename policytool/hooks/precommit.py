@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
+from policytool.engine.context import RunMemo
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.yamldoc import (
@@ -250,8 +251,6 @@ def build_model(doc: YamlDoc) -> Model:
 
 # --- pre-commit's own schema -----------------------------------------------------------
 
-_SCHEMA_CACHE: dict[str, tuple[int, str] | None] = {}
-
 
 def _walk(data: object, contexts: Sequence[str]) -> tuple[list[str], object]:
     """Follow cfgv's error contexts (``At key: x``, ``At Hook(id='y')``) into ``data``."""
@@ -291,13 +290,14 @@ def _line_of_path(data: object, path: Sequence[str]) -> int:
     return line
 
 
-def schema_problem(doc: YamlDoc) -> tuple[int, str] | None:
+def schema_problem(doc: YamlDoc, memo: RunMemo | None = None) -> tuple[int, str] | None:
     """(line, message) when pre-commit's schema rejects the config; None when accepted.
 
-    Also None when pre-commit is not importable (the check is then skipped).
+    Also None when pre-commit is not importable (the check is then skipped). With the
+    run's ``memo`` a text is validated once a run.
     """
-    if doc.text in _SCHEMA_CACHE:
-        return _SCHEMA_CACHE[doc.text]
+    if memo is not None:
+        return memo.value(("precommit.schema", doc.text), lambda: schema_problem(doc))
     try:
         import cfgv  # type: ignore[import-untyped,unused-ignore]
         import yaml  # type: ignore[import-untyped,unused-ignore]
@@ -339,7 +339,6 @@ def schema_problem(doc: YamlDoc) -> tuple[int, str] | None:
             )
         finally:
             logger.disabled = previous
-    _SCHEMA_CACHE[doc.text] = result
     return result
 
 
@@ -354,7 +353,7 @@ def load_model(config: Config, validate: bool = True) -> Model | None:
         raise ConfigProblem(Finding(relpath, exc.line, 1, CONFIG_RULE, exc.message)) from None
     model = build_model(doc)
     if validate:
-        problem = schema_problem(doc)
+        problem = schema_problem(doc, config.memo)
         if problem is not None:
             raise ConfigProblem(Finding(relpath, problem[0], 1, CONFIG_RULE, problem[1]))
     return model
@@ -858,12 +857,18 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
             )
             continue
         yield from _age_findings(
-            model, line, url, tag, minimums.get(normalize_url(url)), ctx.online
+            model, line, url, tag, minimums.get(normalize_url(url)), ctx.online, ctx.config.memo
         )
 
 
 def _age_findings(
-    model: Model, line: int, url: str, tag: str, minimum: str | None, online: bool
+    model: Model,
+    line: int,
+    url: str,
+    tag: str,
+    minimum: str | None,
+    online: bool,
+    memo: RunMemo,
 ) -> Iterator[Finding]:
     """A release tag below the configured minimum or (``--online``) behind PyPI's newest."""
     have = _version(tag)
@@ -891,7 +896,7 @@ def _age_findings(
     project = PYPI_MIRRORS.get(normalize_url(url).lower())
     if project is None:
         return
-    newest, error = newest_on_pypi(project)
+    newest, error = newest_on_pypi(project, memo)
     if error is not None:
         yield Finding(
             model.relpath, line, 1, REV_RULE, f"--online: {error}", severity=Severity.WARNING

@@ -24,6 +24,7 @@ from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
+    packages_memo,
     scan_of,
     word_regex,
 )
@@ -160,7 +161,7 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
 def check(source: SourceFile, config: Config) -> list[Finding]:
     """Findings for one file."""
     try:
-        return violations(scan_of(source), config)
+        return violations(scan_of(source, packages_memo(config.memo)), config)
     except ScanSyntaxError as exc:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 
