@@ -63,9 +63,7 @@ def test_relative_import_package_is_recomputed_per_run(repo: Repo, run: Run) -> 
     The package cache used to be module-level, keyed by (root, directory): the second
     run in one process kept the first run's answer.
     """
-    repo.write(
-        "pyproject.toml", '[[tool.policytool.forbidden-import]]\nmodules = ["pkg.secret"]\n'
-    )
+    repo.write("pyproject.toml", '[[tool.policytool.forbidden-import]]\nmodules = ["pkg.secret"]\n')
     repo.write("a/pkg/mod.py", "from . import secret\n")
     repo.commit()
     assert load_config().memo is not load_config().memo

@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import (
-    DecodeFailure,
     FileRule,
     RepoContext,
     RepoRule,
-    SourceFile,
     file_rules,
     repo_rules,
 )
+from policytool.engine.source import DecodeFailure, SourceFile
 from policytool.errors import PolicyError
 from policytool.files import is_binary, kind_of, match_any, write_atomic
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.engine.context import RunMemo
-from policytool.engine.registry import SourceFile
+from policytool.engine.source import SourceFile
 from policytool.files import BOM
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from policytool.config import Config, ForbiddenImportConfig
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.engine.registry import FileRule, register
+from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
