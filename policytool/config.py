@@ -22,14 +22,11 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from policytool.engine.context import RunMemo
-from policytool.errors import PolicyError
+from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
+from policytool.files import CommentKind
 
 # The resolvers `policytool lock` drives.
 Backend = Literal["uv", "pip-tools"]
-
-
-class ConfigError(PolicyError):
-    """The configuration cannot be used; the message names file, key and line."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +37,8 @@ class SpdxConfig:
     license: str | None = None
     copyright: str | None = None
     replaces: tuple[str, ...] = ()
-    # File kinds (see files.KIND_BY_SUFFIX) the header is required in.
-    kinds: tuple[str, ...] = ("python",)
+    # File kinds (see files.CommentKind) the header is required in.
+    kinds: tuple[CommentKind, ...] = ("python",)
 
 
 @dataclass(frozen=True)
@@ -234,7 +231,13 @@ def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) 
         choices = typing.get_args(tp)
         if value not in choices:
             shown = ", ".join(repr(c) for c in choices)
-            raise ctx.error(key_path, key, f"expected one of {shown}, got {value!r}")
+            close = (
+                difflib.get_close_matches(value, [str(c) for c in choices], n=1)
+                if isinstance(value, str)
+                else []
+            )
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ctx.error(key_path, key, f"expected one of {shown}, got {value!r}{hint}")
         return value
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
@@ -331,15 +334,6 @@ def _validate(config: Config, ctx: _Context) -> None:
     for name in names:
         if names.count(name) > 1:
             raise ctx.error("tool.policytool.lock", "name", f"duplicate lock name '{name}'")
-    from policytool.files import COMMENT_PREFIX_BY_KIND
-
-    for kind in config.spdx.kinds:
-        if kind not in COMMENT_PREFIX_BY_KIND:
-            close = difflib.get_close_matches(kind, list(COMMENT_PREFIX_BY_KIND), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise ctx.error(
-                "tool.policytool.spdx.kinds", "kinds", f"unknown file kind '{kind}'{hint}"
-            )
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
             raise ctx.error(
@@ -355,7 +349,6 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
         if config_path is None:
             return Config(root=cwd)
     config_path = config_path.resolve()
-    from policytool.files import DecodeError, FileError
     from policytool.formats.toml import load_file
 
     try:

@@ -11,3 +11,43 @@ class PolicyError(Exception):
 
 class TomlError(PolicyError):
     """A TOML file cannot be parsed (invalid, or nested too deep); names the file."""
+
+
+class ConfigError(PolicyError):
+    """The configuration cannot be used; the message names file, key and line."""
+
+
+class FileError(PolicyError):
+    """A file that cannot be read as text: ``reason`` without the path, ``line`` (1-based)."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
+        """Name ``path`` (and ``line`` when known) in front of ``reason``."""
+        super().__init__(f"{path}:{line}: {reason}" if line is not None else f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+        self.line = line if line is not None else 1
+
+
+class DecodeError(FileError):
+    """Bytes not valid in their encoding; ``detail`` is the codec's reason."""
+
+    def __init__(self, path: str, line: int, detail: str, encoding: str = "utf-8") -> None:
+        """Name ``path`` and the ``line`` the bad bytes are on."""
+        shown = "UTF-8" if encoding == "utf-8" else encoding
+        super().__init__(path, f"not valid {shown}", line)
+        self.detail = detail
+        self.encoding = encoding
+
+
+class BoundaryError(PolicyError):
+    """A configured path that resolves outside the repository, or is not a regular file."""
+
+
+class YamlError(PolicyError):
+    """A YAML file cannot be read or parsed; carries the repo-relative path and line."""
+
+    def __init__(self, relpath: str, line: int, message: str) -> None:
+        super().__init__(f"{relpath}:{line}: {message}")
+        self.relpath = relpath
+        self.line = line
+        self.message = message

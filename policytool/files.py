@@ -13,12 +13,25 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from policytool.errors import PolicyError
+from policytool.errors import (
+    BoundaryError,
+    DecodeError,
+    FileError,
+    PolicyError,
+)
 
 BOM = codecs.BOM_UTF8  # the one UTF-8 byte order mark of policytool
 
-KIND_BY_SUFFIX: dict[str, str] = {
+# File kinds that take a line comment (a header such as SPDX can go in them).
+CommentKind = Literal[
+    "python", "stub", "shell", "yaml", "toml", "rust", "proto", "c", "cpp", "cuda", "js", "ts"
+]
+# Every file kind policytool tells apart (config keys such as ``spdx.kinds`` name them).
+Kind = Literal[CommentKind, "text", "markdown"]
+
+KIND_BY_SUFFIX: dict[str, Kind] = {
     ".py": "python",
     ".pyi": "stub",
     ".sh": "shell",
@@ -64,7 +77,7 @@ COMMENT_PREFIX_BY_KIND: dict[str, str] = {
 }
 
 # Interpreters named on a ``#!`` line -> kind, for files without a suffix.
-_KIND_BY_INTERPRETER: dict[str, str] = {
+_KIND_BY_INTERPRETER: dict[str, Kind] = {
     "python": "python",
     "sh": "shell",
     "bash": "shell",
@@ -76,7 +89,7 @@ _KIND_BY_INTERPRETER: dict[str, str] = {
 _INTERPRETER_RE = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z]+)")
 
 
-def kind_of(relpath: str, head: bytes) -> str | None:
+def kind_of(relpath: str, head: bytes) -> Kind | None:
     """File kind from the suffix, or for suffix-less files from the shebang."""
     name = relpath.rsplit("/", 1)[-1]
     dot = name.rfind(".")
@@ -242,28 +255,6 @@ def _files_below(root: Path, rel: str) -> list[str]:
     return out
 
 
-class FileError(PolicyError):
-    """A file that cannot be read as text: ``reason`` without the path, ``line`` (1-based)."""
-
-    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
-        """Name ``path`` (and ``line`` when known) in front of ``reason``."""
-        super().__init__(f"{path}:{line}: {reason}" if line is not None else f"{path}: {reason}")
-        self.path = path
-        self.reason = reason
-        self.line = line if line is not None else 1
-
-
-class DecodeError(FileError):
-    """Bytes not valid in their encoding; ``detail`` is the codec's reason."""
-
-    def __init__(self, path: str, line: int, detail: str, encoding: str = "utf-8") -> None:
-        """Name ``path`` and the ``line`` the bad bytes are on."""
-        shown = "UTF-8" if encoding == "utf-8" else encoding
-        super().__init__(path, f"not valid {shown}", line)
-        self.detail = detail
-        self.encoding = encoding
-
-
 def decode_text(data: bytes, path: str, encoding: str = "utf-8") -> str:
     """``data`` as text (UTF-8 unless told), a leading UTF-8 BOM dropped.
 
@@ -326,10 +317,6 @@ def write_atomic(path: Path, data: bytes) -> None:
 # Bounds on files policytool parses whole (configs, allowlists, locks, workflows): a PR
 # author controls them, so a huge or endless one is refused before it is read.
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
-
-
-class BoundaryError(PolicyError):
-    """A configured path that resolves outside the repository, or is not a regular file."""
 
 
 def resolve_inside(root: Path, relpath: str, what: str) -> Path:

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from policytool.config import Config, ConfigError, SpdxConfig, load_config
+from policytool.config import (
+    Config,
+    SpdxConfig,
+    load_config,
+)
+from policytool.errors import ConfigError
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -102,7 +107,13 @@ jobs = ["unit-tests"]
         ),
         (
             "[tool.policytool.spdx]\nkinds = ['pythn']\n",
-            "unknown file kind 'pythn'; did you mean 'python'?",
+            "tool.policytool.spdx.kinds[0]: expected one of 'python', 'stub', 'shell', "
+            "'yaml', 'toml', 'rust', 'proto', 'c', 'cpp', 'cuda', 'js', 'ts', "
+            "got 'pythn'; did you mean 'python'?",
+        ),
+        (
+            "[tool.policytool.spdx]\nkinds = ['markdown']\n",  # a kind, but without comments
+            "kinds[0]: expected one of 'python',",
         ),
         ("[tool.policytool]\nspdx = 'x'\n", "tool.policytool.spdx: expected a table"),
     ],

@@ -19,8 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
-from policytool.errors import PolicyError
-from policytool.files import BOM, DecodeError, decode_text, encode_like, write_atomic
+from policytool.errors import DecodeError, YamlError
+from policytool.files import (
+    BOM,
+    decode_text,
+    encode_like,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -29,16 +34,6 @@ if TYPE_CHECKING:
 YamlNode = Union["CommentedMap", "CommentedSeq", str, int, float, bool, None]
 
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-
-
-class YamlError(PolicyError):
-    """A YAML file cannot be read or parsed; carries the repo-relative path and line."""
-
-    def __init__(self, relpath: str, line: int, message: str) -> None:
-        super().__init__(f"{relpath}:{line}: {message}")
-        self.relpath = relpath
-        self.line = line
-        self.message = message
 
 
 @dataclass

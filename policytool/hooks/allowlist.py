@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.config import Config, ConfigError
+from policytool.config import Config
+from policytool.errors import ConfigError
 from policytool.files import _glob_regex
 
 

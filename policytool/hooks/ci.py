@@ -28,9 +28,15 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, YamlError
 from policytool.formats import toml
-from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
+from policytool.formats.yamldoc import (
+    YamlDoc,
+    item_line,
+    key_line,
+    load,
+    value_pos,
+)
 from policytool.hooks.precommit import normalize_stage, usable_model
 
 WORKFLOW_DIR = ".github/workflows"

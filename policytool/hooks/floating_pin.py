@@ -43,13 +43,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.config import Config, ConfigError, LockConfig
+from policytool.config import (
+    Config,
+    LockConfig,
+)
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError, TomlError
+from policytool.errors import ConfigError, DecodeError, FileError, PolicyError, TomlError
 from policytool.files import (
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     git_ls_files,

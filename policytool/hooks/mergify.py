@@ -27,10 +27,9 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, YamlError
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
     ensure_newline,
     indent_of,
     is_blank,

@@ -28,9 +28,9 @@ from policytool.config import Config
 from policytool.engine.context import RunMemo
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import YamlError
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
     ensure_newline,
     indent_of,
     is_blank,
