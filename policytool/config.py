@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import re
 import types
 import typing
 from collections.abc import Mapping
@@ -24,6 +23,7 @@ from typing import Literal, TypeVar
 from policytool.engine.context import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
 from policytool.files import CommentKind
+from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
 Backend = Literal["uv", "pip-tools"]
@@ -176,31 +176,29 @@ class _Context:
 
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
-        self.lines = text.splitlines()
+        self.text = text
+        self._lines: dict[KeyPath, int] | None = None
 
-    def line_of(self, key: str, table: str = "") -> int | None:
-        """Best-effort line of ``key = ...`` below ``[table]`` (tomllib keeps no positions)."""
-        start = 0
-        if table:
-            headers = (f"[{table}]", f"[[{table}]]")
-            for number, line in enumerate(self.lines):
-                if line.strip().replace(" ", "") in headers:
-                    start = number
-                    break
-        for number, line in enumerate(self.lines[start:], start=start + 1):
-            stripped = line.strip()
-            for quote in ("", '"', "'"):
-                quoted = f"{quote}{key}{quote}"
-                if stripped.startswith(quoted) and stripped[len(quoted) :].lstrip().startswith("="):
-                    return number
-        return None
+    def line_of(self, where: KeyPath) -> int | None:
+        """The line of the key at ``where`` (or of its nearest written parent)."""
+        if self._lines is None:
+            self._lines = key_lines(self.text)
+        return key_line(self._lines, where)
 
-    def error(self, key_path: str, key: str, message: str) -> ConfigError:
-        """A ConfigError naming the file, the line of ``key`` and ``key_path``."""
-        table = re.sub(r"\[\d+\]", "", key_path.rsplit(".", 1)[0]) if "." in key_path else ""
-        line = self.line_of(key, table)
-        where = f"{self.path}:{line}" if line else str(self.path)
-        return ConfigError(f"{where}: {key_path}: {message}")
+    def error(self, where: KeyPath, message: str, at: KeyPath | None = None) -> ConfigError:
+        """A ConfigError naming the file, the line of the key at ``at`` (default ``where``)
+        and the path ``where``."""
+        line = self.line_of(at if at is not None else where)
+        shown = f"{self.path}:{line}" if line else str(self.path)
+        return ConfigError(f"{shown}: {show_path(where)}: {message}")
+
+
+def show_path(where: KeyPath) -> str:
+    """``("tool", "policytool", "lock", 0, "name")`` -> ``tool.policytool.lock[0].name``."""
+    out = ""
+    for part in where:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
 
 
 def _toml_key(field_name: str) -> str:
@@ -224,7 +222,7 @@ def _type_name(tp: object) -> str:
     return labels.get(tp, str(tp))
 
 
-def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) -> object:
+def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object:
     """Convert one TOML value to the annotated type ``tp`` or raise a ConfigError."""
     origin = typing.get_origin(tp)
     if origin is typing.Literal:
@@ -237,56 +235,49 @@ def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) 
                 else []
             )
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            raise ctx.error(key_path, key, f"expected one of {shown}, got {value!r}{hint}")
+            raise ctx.error(where, f"expected one of {shown}, got {value!r}{hint}")
         return value
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         for arg in args:
             try:
-                return _convert(value, arg, key_path, key, ctx)
+                return _convert(value, arg, where, ctx)
             except ConfigError:
                 continue
-        raise ctx.error(key_path, key, f"expected {_type_name(tp)}, got {value!r}")
+        raise ctx.error(where, f"expected {_type_name(tp)}, got {value!r}")
     if origin is tuple:
         (item_type, _ellipsis) = typing.get_args(tp)
         if isinstance(value, str) and item_type is str:
             # A single string where a list is expected is a common slip; be strict.
-            raise ctx.error(
-                key_path, key, f'expected a list of strings, got a string (write ["{value}"])'
-            )
+            raise ctx.error(where, f'expected a list of strings, got a string (write ["{value}"])')
         if not isinstance(value, list):
-            raise ctx.error(key_path, key, f"expected a list, got {type(value).__name__}")
-        return tuple(
-            _convert(item, item_type, f"{key_path}[{i}]", key, ctx) for i, item in enumerate(value)
-        )
+            raise ctx.error(where, f"expected a list, got {type(value).__name__}")
+        return tuple(_convert(item, item_type, (*where, i), ctx) for i, item in enumerate(value))
     if origin is dict:
         (key_type, value_type) = typing.get_args(tp)
         if not isinstance(value, dict):
-            raise ctx.error(key_path, key, f"expected a table, got {type(value).__name__}")
-        return {
-            str(k): _convert(v, value_type, f"{key_path}.{k}", str(k), ctx)
-            for k, v in value.items()
-        }
+            raise ctx.error(where, f"expected a table, got {type(value).__name__}")
+        return {str(k): _convert(v, value_type, (*where, str(k)), ctx) for k, v in value.items()}
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
-            raise ctx.error(key_path, key, f"expected a table, got {type(value).__name__}")
-        return build_section(tp, value, key_path, ctx)
+            raise ctx.error(where, f"expected a table, got {type(value).__name__}")
+        return build_section(tp, value, where, ctx)
     if tp is bool:
         if not isinstance(value, bool):
-            raise ctx.error(key_path, key, f"expected true or false, got {value!r}")
+            raise ctx.error(where, f"expected true or false, got {value!r}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ctx.error(key_path, key, f"expected an integer, got {value!r}")
+            raise ctx.error(where, f"expected an integer, got {value!r}")
         return value
     if tp is str:
         if not isinstance(value, str):
-            raise ctx.error(key_path, key, f"expected a string, got {value!r}")
+            raise ctx.error(where, f"expected a string, got {value!r}")
         return value
     raise TypeError(f"unsupported config annotation {tp!r}")  # a bug in a section declaration
 
 
-def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx: _Context) -> T:
+def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx: _Context) -> T:
     """Build dataclass ``cls`` from a TOML table, rejecting unknown keys and wrong types."""
     hints = typing.get_type_hints(cls)
     by_key = {
@@ -304,8 +295,8 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
                 if close
                 else f"; valid keys: {', '.join(sorted(by_key))}"
             )
-            raise ctx.error(key_path, key, f"unknown key '{key}'{hint}")
-        kwargs[f.name] = _convert(value, hints[f.name], f"{key_path}.{key}", key, ctx)
+            raise ctx.error(where, f"unknown key '{key}'{hint}", at=(*where, key))
+        kwargs[f.name] = _convert(value, hints[f.name], (*where, key), ctx)
     missing = [
         _toml_key(f.name)
         for f in dataclasses.fields(cls)  # type: ignore[arg-type]
@@ -315,7 +306,7 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
         and f.default_factory is dataclasses.MISSING
     ]
     if missing:
-        raise ConfigError(f"{ctx.path}: {key_path}: missing required key '{missing[0]}'")
+        raise ctx.error(where, f"missing required key '{missing[0]}'")
     return cls(**kwargs)
 
 
@@ -333,11 +324,14 @@ def _validate(config: Config, ctx: _Context) -> None:
     names = [lock.name for lock in config.lock]
     for name in names:
         if names.count(name) > 1:
-            raise ctx.error("tool.policytool.lock", "name", f"duplicate lock name '{name}'")
+            index = len(names) - 1 - names[::-1].index(name)
+            raise ctx.error(
+                ("tool", "policytool", "lock", index, "name"), f"duplicate lock name '{name}'"
+            )
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
             raise ctx.error(
-                f"tool.policytool.forbidden-import[{index}]", "modules", "modules is empty"
+                ("tool", "policytool", "forbidden-import", index, "modules"), "modules is empty"
             )
 
 
@@ -363,10 +357,10 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     table = tool.get("policytool", {}) if isinstance(tool, dict) else {}
     ctx = _Context(config_path, text)
     if not isinstance(table, dict):
-        raise ctx.error("tool", "policytool", "[tool.policytool] must be a table")
+        raise ctx.error(("tool", "policytool"), "[tool.policytool] must be a table")
     # Defaults that come from the rest of pyproject.toml.
     spdx_table = table.get("spdx", {})
-    base = build_section(Config, table, "tool.policytool", ctx)
+    base = build_section(Config, table, ("tool", "policytool"), ctx)
     if isinstance(spdx_table, dict) and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:

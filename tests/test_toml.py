@@ -76,3 +76,31 @@ def test_config_not_utf8_names_the_line(repo: Repo, run: Run) -> None:
     result = run("check")
     assert result.code == 2
     assert "pyproject.toml:2: not valid UTF-8" in result.err
+
+
+def test_key_lines_count_repeated_tables_and_items() -> None:
+    text = (
+        "[[a.b]]\n"  # 1
+        "k = 1\n"  # 2
+        "[[a.b]]\n"  # 3
+        'x.y = """two\n'  # 4
+        '[not.a.header]"""\n'  # 5
+        "k = [\n"  # 6
+        "  1, # [\n"  # 7
+        "  [2, 3],\n"  # 8
+        "]\n"  # 9
+        "[a.b.c]\n"  # 10
+        "'q.r' = {s = 1}\n"  # 11
+    )
+    lines = toml.key_lines(text)
+    assert lines[("a", "b", 0, "k")] == 2
+    assert lines[("a", "b", 1)] == 3
+    assert lines[("a", "b", 1, "x", "y")] == 4
+    assert ("not", "a", "header") not in lines
+    assert lines[("a", "b", 1, "k")] == 6
+    assert lines[("a", "b", 1, "k", 0)] == 7
+    assert lines[("a", "b", 1, "k", 1)] == 8
+    assert lines[("a", "b", 1, "c")] == 10  # a sub-table of the last [[a.b]]
+    assert lines[("a", "b", 1, "c", "q.r")] == 11
+    assert toml.key_line(lines, ("a", "b", 1, "c", "q.r", "s")) == 11  # inside an inline table
+    assert toml.key_line(lines, ("nowhere",)) is None
