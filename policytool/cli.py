@@ -8,7 +8,6 @@ environment error (one sentence on stderr, never a traceback).
 
 from __future__ import annotations
 
-import difflib
 import functools
 import sys
 from collections.abc import Callable, Sequence
@@ -65,10 +64,18 @@ def common_options(func: Callable[..., R]) -> Callable[..., R]:
         "-q", "--quiet", is_flag=True, help="Print findings only, no summary or progress."
     )(func)
     func = click.option(
-        "--skip", "skip", multiple=True, metavar="RULE[,RULE]", help="Rules to leave out."
+        "--skip",
+        "skip",
+        multiple=True,
+        metavar="RULE[,RULE]",
+        help="Rules (or groups: source, lock, repo, sweep) to leave out.",
     )(func)
     func = click.option(
-        "--only", "only", multiple=True, metavar="RULE[,RULE]", help="Run only these rules."
+        "--only",
+        "only",
+        multiple=True,
+        metavar="RULE[,RULE]",
+        help="Run only these rules (or groups: source, lock, repo, sweep).",
     )(func)
     func = click.option(
         "--format",
@@ -118,15 +125,6 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
             return 130
 
     return wrapper
-
-
-def validate_rule_ids(ids: Sequence[str], known: Sequence[str], option: str) -> None:
-    """Unknown ids in --only/--skip are a usage error naming the nearest id."""
-    for rule_id in ids:
-        if rule_id not in known:
-            close = difflib.get_close_matches(rule_id, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"
-            raise PolicyError(f"{option}: unknown rule '{rule_id}'{hint}")
 
 
 def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
@@ -193,25 +191,24 @@ def cli() -> None:
 def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
-    from policytool.engine.registry import ENGINE_RULE_IDS, known_rule_ids
+    from policytool.engine.registry import ENGINE_RULE_IDS, expand_selection
     from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
 
+    only = expand_selection(opts.only, "--only")
+    skip = expand_selection(opts.skip, "--skip")
     config = opts.load()
-    known = known_rule_ids()
-    validate_rule_ids(opts.only, known, "--only")
-    validate_rule_ids(opts.skip, known, "--skip")
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
-    file_rules, repo_rules = select_rules(opts.only, opts.skip)
+    file_rules, repo_rules = select_rules(only, skip)
     result = run_file_rules(
         config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
     )
     repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
     result.merge(repo)
     findings = result.findings
-    if opts.only:
-        findings = [f for f in findings if f.rule in opts.only or f.rule in ENGINE_RULE_IDS]
-    findings = [f for f in findings if f.rule not in opts.skip]
+    if only:
+        findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
+    findings = [f for f in findings if f.rule not in skip]
     return findings, sorted(set(result.changed)), result.files_checked
 
 
@@ -281,29 +278,47 @@ def fix(
 
 
 @cli.command()
+@click.argument("name", required=False, metavar="[RULE|GROUP]")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @handle_errors
-def rules(fmt: str) -> int:
-    """List every rule: id, whether it can be fixed, the command reporting it, what it checks.
+def rules(name: str | None, fmt: str) -> int:
+    """List every rule (id, group, fixable, what it checks), or print one rule's doc.
 
     \b
-    Example:
+    Examples:
+      policytool rules
+      policytool rules repo              # the rules of one group
+      policytool rules spdx-header       # what it checks, why, an example, the fix, config
       policytool rules --format json
     """
     import json
 
-    from policytool.engine.registry import rule_infos
+    from policytool.engine.registry import GROUPS, expand_selection, rule_infos
 
-    infos = list(rule_infos().values())
+    all_infos = rule_infos()
+    infos = list(all_infos.values())
+    if name is not None and name not in GROUPS:
+        (rule_id,) = expand_selection([name], "rules")
+        info = all_infos[rule_id]
+        if fmt == "json":
+            click.echo(json.dumps(vars(info), indent=2))
+        else:
+            from policytool.engine.docs import render_rule
+
+            click.echo(render_rule(info), nl=False)
+        return EXIT_CLEAN
+    if name is not None:
+        infos = [i for i in infos if i.group == name]
     if fmt == "json":
         click.echo(json.dumps([vars(i) for i in infos], indent=2))
         return EXIT_CLEAN
     width = max(len(i.id) for i in infos)
+    group_width = max(len(g) for g in (*GROUPS, "engine"))
     for info in infos:
         fixable = "fix" if info.fixable else "   "
-        click.echo(f"{info.id:<{width}}  {fixable}  {info.command:<6}  {info.summary}")
+        click.echo(f"{info.id:<{width}}  {info.group:<{group_width}}  {fixable}  {info.summary}")
     return EXIT_CLEAN
 
 
@@ -406,10 +421,16 @@ def lock_command(
       policytool lock --check               # offline; exit 1 when a lock is stale
       policytool lock --check --resolve     # also re-resolve and show the diff
     """
-    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
+    from policytool.engine.registry import expand_selection
+
     lock_rules = ("lock-stale", "lock-skew")
-    validate_rule_ids(opts.only, lock_rules, "--only")
-    validate_rule_ids(opts.skip, lock_rules, "--skip")
+    opts = Options(
+        config_path,
+        fmt,
+        expand_selection(_split_ids(only), "--only", lock_rules),
+        expand_selection(_split_ids(skip), "--skip", lock_rules),
+        quiet,
+    )
     config = opts.load()
     if resolve and not check_only:
         raise PolicyError("--resolve only goes with --check")

@@ -169,7 +169,7 @@ def test_only_and_skip(mit: Repo, run: Run) -> None:
 def test_unknown_rule_id_is_a_usage_error(mit: Repo, run: Run) -> None:
     result = run("check", "--only", "spdx-headr")
     assert result.code == 2
-    assert "--only: unknown rule 'spdx-headr'; did you mean 'spdx-header'?" in result.err
+    assert "--only: unknown rule or group 'spdx-headr'; did you mean 'spdx-header'?" in result.err
 
 
 def test_bad_option_is_exit_2(mit: Repo, run: Run) -> None:
@@ -179,11 +179,62 @@ def test_bad_option_is_exit_2(mit: Repo, run: Run) -> None:
 
 def test_rules_lists_ids(run: Run) -> None:
     out = run("rules").out
-    assert any(line.startswith("spdx-header") and " fix " in line for line in out.splitlines())
+    assert any(
+        line.split() == ["spdx-header", "source", "fix", *line.split()[3:]]
+        for line in out.splitlines()
+    ), out
+    assert any(line.split()[:2] == ["bare-ignore", "engine"] for line in out.splitlines())
     data = json.loads(run("rules", "--format", "json").out)
-    assert {"id": "spdx-header", "command": "check", "fixable": True}.items() <= next(
-        r for r in data if r["id"] == "spdx-header"
-    ).items()
+    assert {
+        "id": "spdx-header",
+        "command": "check",
+        "fixable": True,
+        "group": "source",
+    }.items() <= next(r for r in data if r["id"] == "spdx-header").items()
+
+
+def test_rules_rule_prints_its_doc(run: Run) -> None:
+    result = run("rules", "bare-ignore")
+    assert result.code == 0
+    assert result.out.startswith(
+        "# bare-ignore\n\na `# policytool: ignore` comment names no rule id\n"
+    )
+    for heading in ("## What it checks", "## Why", "## Example", "## Fix", "## Configuration"):
+        assert heading in result.out
+    assert json.loads(run("rules", "bare-ignore", "--format", "json").out)["group"] == "engine"
+    wrong = run("rules", "bare-ignor")
+    assert wrong.code == 2
+    assert wrong.err == (
+        "policytool: error: rules: unknown rule or group 'bare-ignor'; did you mean 'bare-ignore'?\n"
+    )
+
+
+def test_rules_group_lists_its_members(run: Run) -> None:
+    from policytool.engine.registry import rule_ids_of_group
+
+    out = run("rules", "repo").out
+    assert sorted(line.split()[0] for line in out.splitlines()) == sorted(rule_ids_of_group("repo"))
+    assert all(line.split()[1] == "repo" for line in out.splitlines())
+
+
+def test_only_and_skip_take_groups(mit: Repo, run: Run) -> None:
+    from policytool.engine.registry import rule_ids_of_group
+
+    mit.write("a.py", "x = 1\n")
+    mit.write(".pre-commit-config.yaml", "repos: []\n")
+    mit.commit()
+    by_group = run("check", "--only", "repo", "--format", "json")
+    by_ids = run("check", "--only", ",".join(rule_ids_of_group("repo")), "--format", "json")
+    assert by_group.code == by_ids.code
+    assert by_group.out == by_ids.out
+    assert {f["rule"] for f in json.loads(by_group.out)} <= set(rule_ids_of_group("repo"))
+    source = run("check", "--only", "source", "--skip", "spdx-header", "--format", "json")
+    assert not any(f["rule"] == "spdx-header" for f in json.loads(source.out))
+    skip_all = run("check", "--skip", "source,repo,lock,sweep", "--format", "json")
+    assert json.loads(skip_all.out) == []
+    wrong = run("check", "--only", "rpo")
+    assert wrong.code == 2
+    assert "--only: unknown rule or group 'rpo'; did you mean 'repo'?" in wrong.err
 
 
 def test_help_has_examples(run: Run) -> None:

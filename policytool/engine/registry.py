@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.source import SourceFile
+from policytool.errors import PolicyError
 
 
 def all_kinds(config: Config) -> frozenset[str] | None:
@@ -96,6 +97,8 @@ class RuleInfo:
     fixable: bool = False
     command: str = "check"
     doc: str = ""
+    # The group of RULE_TABLE; "engine" for the engine's own ids.
+    group: str = "engine"
 
 
 # A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
@@ -131,16 +134,6 @@ def register_info(info: RuleInfo) -> RuleInfo:
 # Findings the engine itself reports; ``--only`` keeps them (a file that cannot be
 # read or parsed was not checked), ``--skip`` can drop them.
 ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore"})
-register_info(
-    RuleInfo(
-        "undecodable", "a text file is not valid in its encoding (UTF-8 or its PEP 263 cookie)"
-    )
-)
-register_info(
-    RuleInfo("syntax-error", "a Python file does not parse, so AST rules cannot check it")
-)
-register_info(RuleInfo("bare-ignore", "a `# policytool: ignore` comment names no rule id"))
-
 # The one registry line of each rule: which module under ``policytool.hooks`` registers
 # the id, and its group (usable in ``--only`` / ``--skip``). A pre-commit hook runs
 # ``check --only ID``: importing just that module instead of every rule family keeps its
@@ -179,6 +172,37 @@ def group_of(rule_id: str) -> str | None:
     return entry[1] if entry else None
 
 
+def rule_ids_of_group(group: str) -> list[str]:
+    """The rule ids of ``group``, in table order."""
+    return [rule_id for rule_id, (_module, g) in RULE_TABLE.items() if g == group]
+
+
+def expand_selection(
+    names: Iterable[str], option: str, allowed: Sequence[str] | None = None
+) -> tuple[str, ...]:
+    """``--only`` / ``--skip`` values with group names replaced by their rule ids.
+
+    ``allowed`` narrows the ids a command accepts (``lock --check``: its two rules); a
+    group expands to its members among them. An unknown name is a :class:`PolicyError`
+    naming the nearest id or group.
+    """
+    import difflib
+
+    known = list(allowed) if allowed is not None else known_rule_ids()
+    groups = [g for g in GROUPS if any(i in known for i in rule_ids_of_group(g))]
+    out: list[str] = []
+    for name in names:
+        if name in groups:
+            out.extend(i for i in rule_ids_of_group(name) if i in known)
+        elif name in known:
+            out.append(name)
+        else:
+            close = difflib.get_close_matches(name, [*known, *groups], n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"
+            raise PolicyError(f"{option}: unknown rule or group '{name}'{hint}")
+    return tuple(dict.fromkeys(out))
+
+
 def known_rule_ids() -> list[str]:
     """Every rule id, without importing any rule module."""
     return sorted(set(RULE_MODULES) | ENGINE_RULE_IDS)
@@ -192,6 +216,8 @@ def load_rule_modules(rule_ids: Iterable[str] | None = None) -> None:
         modules = {RULE_MODULES[i] for i in rule_ids if i in RULE_MODULES}
     for module in sorted(modules):
         importlib.import_module(f"policytool.hooks.{module}")
+    if rule_ids is None or ENGINE_RULE_IDS.intersection(rule_ids):
+        importlib.import_module("policytool.engine.engine_rules")
 
 
 def file_rules(rule_ids: Iterable[str] | None = None) -> dict[str, FileRule]:
@@ -209,9 +235,12 @@ def repo_rules(rule_ids: Iterable[str] | None = None) -> dict[str, RepoRule]:
 def rule_infos() -> dict[str, RuleInfo]:
     """Every rule id with its summary, whether fixable, and the command reporting it."""
     load_rule_modules()
-    infos = {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _FILE_RULES.values()}
-    infos.update(
-        {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _REPO_RULES.values()}
-    )
+    infos: dict[str, RuleInfo] = {}
+    rules: list[FileRule | RepoRule] = [*_FILE_RULES.values(), *_REPO_RULES.values()]
+    for rule in rules:
+        infos[rule.id] = RuleInfo(rule.id, rule.summary, rule.fixable, doc=rule.doc)
     infos.update(_INFO)
-    return dict(sorted(infos.items()))
+    return {
+        rule_id: replace(info, group=group_of(rule_id) or "engine")
+        for rule_id, info in sorted(infos.items())
+    }
