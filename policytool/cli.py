@@ -17,7 +17,6 @@ from typing import ParamSpec, TypeVar
 
 import click
 
-from policytool import __version__
 from policytool.config import Config, load_config
 from policytool.engine.findings import FORMATS, Finding, Severity, render, sort_findings
 from policytool.errors import PolicyError
@@ -168,7 +167,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="policytool")
+@click.version_option(package_name="policytool", prog_name="policytool")
 def cli() -> None:
     """Keep a large Python repository reproducible and policy-clean.
 
@@ -462,7 +461,7 @@ def lock_command(
 
     def report(outcome: Outcome) -> None:
         if not quiet:
-            click.echo(outcome.describe())
+            click.echo(outcome.describe(), err=True)  # status, like fix and bump: stderr
 
     run_lock(config, names, upgrade, upgrade_packages, report)
     return EXIT_CLEAN

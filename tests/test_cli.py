@@ -157,7 +157,7 @@ def test_github_format(mit: Repo, run: Run) -> None:
 def test_quiet_prints_findings_only(mit: Repo, run: Run) -> None:
     mit.write("a.py", HEADER)
     assert run("check", "-q", "a.py").out == ""
-    assert run("check", "a.py").out == "no findings in 1 files checked\n"
+    assert run("check", "a.py").out == "no findings in 1 file\n"
 
 
 def test_only_and_skip(mit: Repo, run: Run) -> None:
@@ -275,7 +275,7 @@ def test_console_script_and_module_entry_points(mit: Repo) -> None:
         [sys.executable, "-m", "policytool", "check", "a.py"], capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "no findings in 1 files checked\n"
+    assert proc.stdout == "no findings in 1 file\n"
     script = Path(sys.executable).parent / "policytool"
     if script.exists():
         proc = subprocess.run([str(script), "--version"], capture_output=True, text=True)
@@ -321,3 +321,40 @@ def test_missing_dependency_is_one_sentence_not_a_traceback(mit: Repo, tmp_path:
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("policytool: error: the dependency 'ruamel' is not installed")
+
+
+def test_version_comes_from_package_metadata(run: Run) -> None:
+    from importlib.metadata import version
+
+    import policytool
+
+    result = run("--version")
+    assert result.code == 0
+    assert result.out == f"policytool, version {version('policytool')}\n"
+    assert policytool.__version__ == version("policytool")
+
+
+@pytest.mark.parametrize(
+    "severities,checked,expected",
+    [
+        ([], 1, "no findings in 1 file"),
+        ([], 3, "no findings in 3 files"),
+        (["error"], 1, "1 finding (1 error) in 1 file"),
+        (["warning"], 2, "1 finding (1 warning) in 2 files"),
+        (["error", "error", "warning"], 2, "3 findings (2 errors, 1 warning) in 2 files"),
+        (["warning", "warning"], None, "2 findings (2 warnings)"),
+    ],
+)
+def test_summary_line_grammar(severities: list[str], checked: int | None, expected: str) -> None:
+    from policytool.engine.findings import Finding, Severity, summary_line
+
+    findings = [Finding("a.py", i + 1, 1, "r", "m", Severity(s)) for i, s in enumerate(severities)]
+    assert summary_line(findings, checked) == expected
+
+
+def test_fix_and_lock_status_lines_go_to_stderr(mit: Repo, run: Run) -> None:
+    mit.write("a.py", "x = 1\n")
+    mit.commit()
+    result = run("fix")
+    assert result.code == 1
+    assert "fixed a.py" in result.err and "fixed" not in result.out

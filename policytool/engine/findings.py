@@ -9,8 +9,6 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from policytool import __version__
-
 
 class Severity(str, enum.Enum):
     """How bad a finding is; ``error`` fails ``check``, ``warning`` is reported only."""
@@ -60,18 +58,26 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(set(findings), key=Finding.sort_key)
 
 
+def count(number: int, noun: str) -> str:
+    """``1 file``, ``2 files``: a number with its noun in the right number."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def summary_line(findings: Sequence[Finding], files_checked: int | None = None) -> str:
-    """``N findings (E errors, W warnings) in F files`` or ``no findings``."""
-    checked = f" in {files_checked} files checked" if files_checked is not None else ""
+    """``1 finding (1 error) in 1 file``, ``3 findings (2 errors, 1 warning) in 5 files``,
+    ``no findings in 4 files``; counts that are zero are left out."""
+    checked = f" in {count(files_checked, 'file')}" if files_checked is not None else ""
     if not findings:
         return f"no findings{checked}"
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    warnings = len(findings) - errors
     fixable = sum(1 for f in findings if f.fixable)
-    noun = "finding" if len(findings) == 1 else "findings"
-    parts = [f"{errors} errors", f"{len(findings) - errors} warnings"]
+    parts = [count(errors, "error")] if errors else []
+    if warnings:
+        parts.append(count(warnings, "warning"))
     if fixable:
         parts.append(f"{fixable} fixable with `policytool fix`")
-    return f"{len(findings)} {noun} ({', '.join(parts)}){checked}"
+    return f"{count(len(findings), 'finding')} ({', '.join(parts)}){checked}"
 
 
 def render_text(
@@ -146,6 +152,8 @@ def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> s
         }
         for f in findings
     ]
+    from policytool import __version__
+
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
