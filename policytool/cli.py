@@ -9,6 +9,7 @@ environment error (one sentence on stderr, never a traceback).
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,14 @@ from typing import ParamSpec, TypeVar
 import click
 
 from policytool.config import Config, load_config
-from policytool.engine.findings import FORMATS, Finding, Severity, render, sort_findings
+from policytool.engine.findings import (
+    FORMATS,
+    Finding,
+    Severity,
+    escape_controls,
+    render,
+    sort_findings,
+)
 from policytool.errors import PolicyError
 
 P = ParamSpec("P")
@@ -111,7 +119,7 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
         try:
             return func(*args, **kwargs)
         except PolicyError as exc:
-            click.echo(f"policytool: error: {exc}", err=True)
+            click.echo(f"policytool: error: {escape_controls(str(exc))}", err=True)
             return EXIT_ERROR
         except ModuleNotFoundError as exc:
             message = missing_dependency(exc)
@@ -119,9 +127,6 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
                 raise
             click.echo(f"policytool: error: {message}", err=True)
             return EXIT_ERROR
-        except KeyboardInterrupt:
-            click.echo("policytool: interrupted", err=True)
-            return 130
 
     return wrapper
 
@@ -271,7 +276,7 @@ def fix(
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
     findings, changed, files_checked = _run_check(paths, opts, fix=True)
     for path in changed:
-        click.echo(f"fixed {path}", err=True)
+        click.echo(f"fixed {escape_controls(path)}", err=True)
     code = emit(findings, opts, files_checked)
     return EXIT_FINDINGS if changed else code
 
@@ -461,7 +466,7 @@ def lock_command(
 
     def report(outcome: Outcome) -> None:
         if not quiet:
-            click.echo(outcome.describe(), err=True)  # status, like fix and bump: stderr
+            click.echo(escape_controls(outcome.describe()), err=True)  # status: stderr, like fix
 
     run_lock(config, names, upgrade, upgrade_packages, report)
     return EXIT_CLEAN
@@ -626,8 +631,17 @@ def bump_command(
     return EXIT_CLEAN
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+ISSUES_URL = "https://github.com/policytool/policytool/issues"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point for the console script and ``python -m policytool``."""
+    """Entry point for the console script and ``python -m policytool``.
+
+    The last line of the exit-code contract: Ctrl-C exits 130 without a traceback, and
+    an exception no code path expected becomes one sentence and exit 2 with a request to
+    report it (``POLICYTOOL_DEBUG=1`` re-raises it, for a traceback).
+    """
     try:
         result = cli.main(
             args=list(argv) if argv is not None else None,
@@ -639,7 +653,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return EXIT_ERROR
-    except click.exceptions.Abort:
-        click.echo("policytool: aborted", err=True)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _drop_stdout()  # the reader went away (`| head`): nothing left to tell it
+        return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - the top-level guard: no traceback reaches a user
+        if os.environ.get("POLICYTOOL_DEBUG"):
+            raise
+        click.echo(
+            f"policytool: error: internal error ({type(exc).__name__}: "
+            f"{escape_controls(str(exc))}); please report this at {ISSUES_URL} with the "
+            "command you ran (POLICYTOOL_DEBUG=1 shows the traceback)",
+            err=True,
+        )
         return EXIT_ERROR
     return int(result) if isinstance(result, int) else EXIT_CLEAN
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

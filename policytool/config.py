@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -170,6 +171,9 @@ _INTERNAL_FIELDS = frozenset({"root", "source", "memo"})
 
 T = TypeVar("T")
 
+# Control characters and the characters str.splitlines() breaks on (U+2028, U+0085...).
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
 
 class _Context:
     """Where a table came from, for error messages."""
@@ -201,6 +205,17 @@ def show_path(where: KeyPath) -> str:
     return out
 
 
+def _one_line(value: str, where: KeyPath, ctx: _Context) -> None:
+    """Config strings end up in files (SPDX lines), findings and PR bodies: one line each."""
+    bad = _CONTROL_RE.search(value)
+    if bad is not None:
+        raise ctx.error(
+            where,
+            f"must be one line without control characters (found {bad.group()!r} "
+            f"at offset {bad.start()})",
+        )
+
+
 def _toml_key(field_name: str) -> str:
     return field_name.replace("_", "-")
 
@@ -224,6 +239,8 @@ def _type_name(tp: object) -> str:
 
 def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object:
     """Convert one TOML value to the annotated type ``tp`` or raise a ConfigError."""
+    if isinstance(value, str):
+        _one_line(value, where, ctx)
     origin = typing.get_origin(tp)
     if origin is typing.Literal:
         choices = typing.get_args(tp)
@@ -364,6 +381,7 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     if isinstance(spdx_table, dict) and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:
+            _one_line(project_license, ("project", "license"), ctx)
             base = dataclasses.replace(
                 base, spdx=dataclasses.replace(base.spdx, license=project_license)
             )

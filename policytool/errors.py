@@ -51,3 +51,15 @@ class YamlError(PolicyError):
         self.relpath = relpath
         self.line = line
         self.message = message
+
+
+class WriteError(PolicyError):
+    """A file cannot be written (disk full, file too large, read-only, a symlink...).
+
+    ``reason`` is the message without the path; the file was left as it was.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: cannot write: {reason}")
+        self.path = path
+        self.reason = reason

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -52,6 +53,21 @@ class Finding:
 
 FORMATS = ("text", "json", "sarif", "github")
 
+# C0 and C1 controls, DEL, and the invisible/bidi formatting characters (Trojan Source):
+# a file name or message holding them must not drive the terminal or hide text.
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def escape_controls(text: str) -> str:
+    r"""``text`` with control and bidi characters written as escapes (``\x1b``, ``\u202e``).
+
+    Applied to file names and messages in text output (findings, status and error lines),
+    so a file named ``a\x1b[2J.py`` cannot clear the terminal and one finding stays one line.
+    """
+    if not _CONTROL_RE.search(text):
+        return text
+    return _CONTROL_RE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Findings sorted and de-duplicated."""
@@ -84,7 +100,7 @@ def render_text(
     findings: Sequence[Finding], files_checked: int | None = None, quiet: bool = False
 ) -> str:
     """One finding a line, then the summary line (omitted with ``quiet``)."""
-    lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}" for f in findings]
+    lines = [escape_controls(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}") for f in findings]
     if not quiet:
         lines.append(summary_line(findings, files_checked))
     return "\n".join(lines) + ("\n" if lines else "")
@@ -115,7 +131,8 @@ def render_github(findings: Sequence[Finding]) -> str:
                 f"title={_github_escape(f.rule, True)}",
             ]
         )
-        out.append(f"::{level} {props}::{_github_escape(f.rule + ': ' + f.message)}")
+        message = _github_escape(f.rule + ": " + f.message)
+        out.append(escape_controls(f"::{level} {props}::{message}"))
     return "\n".join(out) + ("\n" if out else "")
 
 
