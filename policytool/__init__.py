@@ -4,4 +4,19 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the installed package's metadata when first asked for.
+
+    ``pyproject.toml`` is the version's one home. Reading the metadata costs tens of
+    milliseconds, so start-up does not pay for it: only ``--version``, SARIF output and
+    ``init``'s templates ask.
+    """
+    if name != "__version__":
+        raise AttributeError(f"module 'policytool' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("policytool")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"

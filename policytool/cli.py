@@ -18,7 +18,6 @@ from typing import ParamSpec, TypeVar
 
 import click
 
-from policytool import __version__
 from policytool.config import Config, load_config
 from policytool.engine.findings import FORMATS, Finding, Severity, render, sort_findings
 from policytool.errors import PolicyError
@@ -170,7 +169,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="policytool")
+@click.version_option(package_name="policytool", prog_name="policytool")
 def cli() -> None:
     """Keep a large Python repository reproducible and policy-clean.
 
