@@ -10,13 +10,12 @@ from collections.abc import Callable
 import pytest
 
 from policytool.errors import PolicyError
+from policytool.formats.requirements import parse_requirements_text, rewrite_requirements
 from policytool.hooks.floating_pin import (
     judge,
-    parse_requirements_text,
     pinned_text,
     pyproject_items,
     rewrite_pyproject,
-    rewrite_requirements,
 )
 from tests.conftest import Repo, Result
 

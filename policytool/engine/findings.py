@@ -141,6 +141,8 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> str:
     """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description."""
+    from policytool import __version__  # read from the metadata: only when asked
+
     used = sorted({f.rule for f in findings} | set(rule_help))
     index = {rule: i for i, rule in enumerate(used)}
     rules = [

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""CI wiring: the pre-commit workflow, mypy and CodeQL (RFC sections 9 and 10).
+"""CI wiring: the pre-commit workflow, mypy and CodeQL.
 
 ``ci-hook-stage``: every GitHub workflow step that runs pre-commit (``pre-commit run
 ...`` in a ``run:`` script, or ``pre-commit/action`` with its ``extra_args``) uses
@@ -742,7 +742,7 @@ def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
 
 
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """Some workflow runs CodeQL for Python, configured as RFC section 10 asks."""
+    """Some workflow runs CodeQL for Python on push, pull_request and a schedule."""
     paths = workflow_paths(ctx.root)
     if not paths:
         return  # not a GitHub Actions repo

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""The ``.pre-commit-config.yaml`` policy (RFC section 9).
+"""The ``.pre-commit-config.yaml`` policy.
 
 ``precommit-config`` parses the file round-trip and validates it with pre-commit's
 own schema (``pre_commit.clientlib.CONFIG_SCHEMA``, imported lazily; when pre-commit

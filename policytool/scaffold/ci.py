@@ -82,7 +82,7 @@ jobs:
 
 
 def render_codeql_workflow(config: Config) -> str:
-    """CodeQL for Python (build-mode: none) on push, pull_request and weekly (RFC section 10)."""
+    """CodeQL for Python (build-mode: none) on push, pull_request and weekly."""
     branch = config.ci.default_branch or "main"
     return f"""\
 name: CodeQL

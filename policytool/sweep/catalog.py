@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""The five sweep patterns: id, title, one-line summary and fix hint (from seed 000).
+"""The five sweep patterns: id, title, one-line summary and fix hint.
 
 Kept free of heavy imports: ``policytool.hooks.sweep_rules`` reads it on every start-up.
 """
