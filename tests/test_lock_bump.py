@@ -214,3 +214,69 @@ def test_bump_keeps_crlf_and_bom_of_inputs(repo: Repo, run: Run, wheelhouse: Whe
     assert repo.read("requirements/test.in") == (
         b"\xef\xbb\xbfdelta\r\ngamma==1.1 ; python_version >= '3'\r\n"
     )
+
+
+PYPROJECT_WITH_LOOKALIKES = """\
+[project]
+name = "app"
+version = "1"
+# gamma==1.0 in a comment stays
+dependencies = [
+    "gamma==1.0",  # the one real pin
+    'delta',
+]
+
+[project.optional-dependencies]
+extra = ["Gamma [x] == 1.0 ; python_version >= '3'"]
+
+[dependency-groups]
+dev = ["gamma===1.0", {include-group = "more"}]
+more = ["gamma>=1.0"]
+
+[tool.uv]
+override-dependencies = ["gamma==1.0"]
+
+[tool.other]
+pins = ["gamma==1.0", 'gamma==1.0']
+text = "gamma==1.0"
+"""
+
+
+def test_move_pins_rewrites_only_the_dependency_lists() -> None:
+    from policytool.formats.pyproject import move_pins
+
+    out = move_pins(PYPROJECT_WITH_LOOKALIKES, "gamma", "2.0")
+    expected = (
+        PYPROJECT_WITH_LOOKALIKES.replace('"gamma==1.0",  # the one', '"gamma==2.0",  # the one')
+        .replace("== 1.0 ; python", "== 2.0 ; python")
+        .replace('"gamma===1.0"', '"gamma===2.0"')
+    )
+    assert out == expected
+    # Untouched: the comment, [tool.uv] override-dependencies, [tool.other], the >= bound.
+    assert "# gamma==1.0 in a comment stays" in out
+    assert 'override-dependencies = ["gamma==1.0"]' in out
+    assert 'pins = ["gamma==1.0", \'gamma==1.0\']\ntext = "gamma==1.0"' in out
+    assert move_pins(out, "gamma", "2.0") == out  # idempotent
+    assert move_pins(PYPROJECT_WITH_LOOKALIKES, "nothing", "2.0") == PYPROJECT_WITH_LOOKALIKES
+
+
+def test_bump_leaves_tool_tables_and_comments_of_pyproject_alone(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    repo.write(
+        "pyproject.toml",
+        PYPROJECT_WITH_LOOKALIKES.replace("[tool.uv]", "[tool.policytool]\n\n[tool.uv]")
+        + "\n"
+        + lock_table("app", ["pyproject.toml"], "requirements/app.txt", wheelhouse.path),
+    )
+    assert run("lock").code == 0, run("lock").err
+    result = run("bump", "gamma==2.0", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    text = repo.read("pyproject.toml").decode()
+    assert '"gamma==2.0",  # the one real pin' in text
+    assert "# gamma==1.0 in a comment stays" in text
+    assert 'override-dependencies = ["gamma==1.0"]' in text
+    assert "pins = [\"gamma==1.0\", 'gamma==1.0']" in text
+    assert 'text = "gamma==1.0"' in text
+    assert pins(repo.read("requirements/app.txt").decode())["gamma"] == "2.0"
+    assert run("lock", "--check").code == 0

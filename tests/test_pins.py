@@ -10,14 +10,10 @@ from collections.abc import Callable
 import pytest
 
 from policytool.errors import PolicyError
-from policytool.hooks.floating_pin import (
-    judge,
-    parse_requirements_text,
-    pinned_text,
-    pyproject_items,
-    rewrite_pyproject,
-    rewrite_requirements,
-)
+from policytool.formats.pyproject import pyproject_items, rewrite_pyproject
+from policytool.formats.requirement import repin
+from policytool.formats.requirements import parse_requirements_text, rewrite_requirements
+from policytool.hooks.floating_pin import judge
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -558,8 +554,8 @@ def test_unknown_pyproject_entry_is_a_config_error(repo: Repo, run: Run) -> None
         ("foo @ https://x/y.whl", "1.0", None),
     ],
 )
-def test_pinned_text(text: str, version: str, expected: str | None) -> None:
-    assert pinned_text(text, version) == expected
+def test_repin(text: str, version: str, expected: str | None) -> None:
+    assert repin(text, version) == expected
 
 
 def test_judge_and_parser_units() -> None:
@@ -590,7 +586,7 @@ def test_public_rewrite_helpers_for_bump() -> None:
         ("project.dependencies", 0, 'alpha==1.0 ; os_name == "nt"', 4, 3),
         ("project.dependencies", 1, "beta", 5, 3),
     ]
-    new = pinned_text(items[0].value, "2.0")
+    new = repin(items[0].value, "2.0")
     assert new == 'alpha==2.0 ; os_name == "nt"'
     out = rewrite_pyproject(text, ["dependencies"], {("project.dependencies", 0): new})
     assert out == text.replace("alpha==1.0", "alpha==2.0")
@@ -600,7 +596,7 @@ def test_public_rewrite_helpers_for_bump() -> None:
     req_text = "alpha==1.0 \\\r\n    --hash=sha256:aa\r\nbeta[x]==3 ; python_version<'4'  # c\r\n"
     parsed = parse_requirements_text(req_text)
     beta = parsed.requirements[1]
-    replaced = rewrite_requirements(req_text, [(beta, pinned_text(beta.text, "3.1") or "")])
+    replaced = rewrite_requirements(req_text, [(beta, repin(beta.text, "3.1") or "")])
     assert replaced == req_text.replace("beta[x]==3 ;", "beta[x]==3.1 ;")
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.errors import PolicyError
-from policytool.formats.requirements import canonical_name
+from policytool.formats.requirement import canonical_name
 from policytool.lock.inputs import Lock, pyproject_requirements
 
 EXECUTABLES = {

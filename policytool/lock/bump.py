@@ -21,8 +21,6 @@ and the resolver's explanation is the error (exit 2).
 
 from __future__ import annotations
 
-import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,12 +28,12 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import decode_text, encode_like, write_atomic
+from policytool.formats.pyproject import move_pins
+from policytool.formats.requirement import move_exact_pin, requirement_name
 from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
-    canonical_name,
     parse_lines,
-    requirement_name,
     rewrite_requirements,
 )
 from policytool.lock.backends import CompileRequest, compile_lock
@@ -55,16 +53,6 @@ from policytool.lock.pr_body import (
 )
 from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
-_PIN_RE = re.compile(
-    r"^(?P<head>\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*)"
-    r"(?P<version>[^\s;#,\\'\"]+)"
-)
-
 
 @dataclass(frozen=True)
 class BumpResult:
@@ -82,16 +70,6 @@ class BumpResult:
         return bool(self.edited) or any(o.status == WRITTEN for o in self.outcomes)
 
 
-def _repin(text: str, package: str, version: str) -> str | None:
-    """``text`` (one requirement) with an exact pin of ``package`` set to ``version``."""
-    match = _PIN_RE.match(text)
-    if not match or canonical_name(match.group("name")) != package:
-        return None
-    if match.group("version") == version or "*" in match.group("version"):
-        return None
-    return text[: match.start("version")] + version + text[match.end("version") :]
-
-
 def repin_requirements_text(text: str, package: str, version: str) -> str:
     """A requirement file with every exact pin of ``package`` moved to ``version``."""
     edits = []
@@ -99,50 +77,10 @@ def repin_requirements_text(text: str, package: str, version: str) -> str:
         entry = line.requirement
         if entry is None or entry.editable or entry.span is None:
             continue
-        new = _repin(entry.text, package, version)
+        new = move_exact_pin(entry.text, package, version)
         if new is not None:
             edits.append((entry, new))
     return rewrite_requirements(text, edits)
-
-
-def _pyproject_requirements(data: dict[str, object]) -> list[str]:
-    """Every requirement string of the dependency lists of a pyproject table."""
-    found: list[str] = []
-    project = data.get("project")
-    if isinstance(project, dict):
-        deps = project.get("dependencies")
-        if isinstance(deps, list):
-            found += [d for d in deps if isinstance(d, str)]
-        extras = project.get("optional-dependencies")
-        if isinstance(extras, dict):
-            for items in extras.values():
-                if isinstance(items, list):
-                    found += [d for d in items if isinstance(d, str)]
-    groups = data.get("dependency-groups")
-    if isinstance(groups, dict):
-        for items in groups.values():
-            if isinstance(items, list):
-                found += [d for d in items if isinstance(d, str)]
-    return found
-
-
-def repin_pyproject_text(text: str, package: str, version: str, where: str) -> str:
-    """A pyproject.toml with every exact pin of ``package`` in its dependency lists moved.
-
-    Only the quoted requirement strings change (the version characters inside them), so
-    comments, order and layout survive byte for byte.
-    """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{where}: invalid TOML: {exc}") from None
-    for requirement in dict.fromkeys(_pyproject_requirements(data)):
-        new = _repin(requirement, package, version)
-        if new is None:
-            continue
-        for quote in ('"', "'"):
-            text = text.replace(f"{quote}{requirement}{quote}", f"{quote}{new}{quote}")
-    return text
 
 
 def _editable_files(config: Config, locks: dict[str, Lock]) -> list[str]:
@@ -221,7 +159,7 @@ def bump(
         for path, data in originals.items():
             text = decode_text(data, path)
             if path.rsplit("/", 1)[-1] == "pyproject.toml":
-                new = repin_pyproject_text(text, package, version, path)
+                new = move_pins(text, package, version, path)
             else:
                 new = repin_requirements_text(text, package, version)
             if new != text:

@@ -27,8 +27,8 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import decode_text
-from policytool.formats.requirements import canonical_name
-from policytool.lock import model
+from policytool.formats import lockfile
+from policytool.formats.requirement import canonical_name
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
 
 STALE = "lock-stale"
@@ -47,7 +47,7 @@ def _target_python(lock: Lock) -> str:
     return lock.config.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
 
 
-def read_lock(root: Path, lock: Lock) -> model.LockFile | None:
+def read_lock(root: Path, lock: Lock) -> lockfile.LockFile | None:
     """The parsed lock file, or None when it does not exist; PolicyError if unreadable."""
     try:
         data = (root / lock.output).read_bytes()
@@ -55,7 +55,7 @@ def read_lock(root: Path, lock: Lock) -> model.LockFile | None:
         return None
     except OSError as exc:
         raise PolicyError(f"{lock.output}: cannot read: {exc.strerror}") from None
-    return model.parse(decode_text(data, lock.output))
+    return lockfile.parse(decode_text(data, lock.output))
 
 
 def check_lock(root: Path, lock: Lock) -> list[Finding]:
@@ -114,7 +114,7 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
                     f"(fingerprint mismatch); {regenerate}",
                 )
             )
-        if model.body_hash(parsed.body) != parsed.body_hash:
+        if lockfile.body_hash(parsed.body) != parsed.body_hash:
             findings.append(
                 Finding(
                     out,
@@ -145,7 +145,7 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
     return findings
 
 
-def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Finding]:
+def _check_inputs(root: Path, lock: Lock, pins: Sequence[lockfile.Pin]) -> list[Finding]:
     """Each input requirement is in the lock and satisfied by its pin."""
     try:
         requirements = direct_requirements(root, lock)
@@ -157,7 +157,7 @@ def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Fin
 
     python = _target_python(lock)
     environment = {"python_version": python, "python_full_version": f"{python}.0", "extra": ""}
-    by_name: dict[str, list[model.Pin]] = {}
+    by_name: dict[str, list[lockfile.Pin]] = {}
     for pin in pins:
         by_name.setdefault(pin.name, []).append(pin)
     excluded = {canonical_name(e) for e in lock.config.exclude}
@@ -239,9 +239,9 @@ def _layers(locks: dict[str, Lock], name: str) -> list[str]:
 
 def check_skew(root: Path, locks: dict[str, Lock], names: Iterable[str]) -> list[Finding]:
     """``lock-skew``: the same package at different versions in layered locks."""
-    pins: dict[str, dict[str, model.Pin]] = {}
+    pins: dict[str, dict[str, lockfile.Pin]] = {}
 
-    def pins_of(name: str) -> dict[str, model.Pin]:
+    def pins_of(name: str) -> dict[str, lockfile.Pin]:
         if name not in pins:
             try:
                 parsed = read_lock(root, locks[name])

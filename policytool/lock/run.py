@@ -13,8 +13,8 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import write_atomic
-from policytool.formats.requirements import canonical_name, requirement_name
-from policytool.lock import model
+from policytool.formats import lockfile
+from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.lock.backends import BackendError, CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
 from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
@@ -66,17 +66,17 @@ def pin_versions(text: str | None) -> dict[str, str]:
     """``package -> version`` of the exact pins in a lock text."""
     if text is None:
         return {}
-    parsed = model.parse(text)
+    parsed = lockfile.parse(text)
     return {p.name: p.version for p in parsed.pins() if p.version is not None}
 
 
-def _up_to_date(parsed: model.LockFile | None, lock: Lock, current: str) -> bool:
+def _up_to_date(parsed: lockfile.LockFile | None, lock: Lock, current: str) -> bool:
     return (
         parsed is not None
         and parsed.has_header
         and parsed.name == lock.name
         and parsed.fingerprint == current
-        and model.body_hash(parsed.body) == parsed.body_hash
+        and lockfile.body_hash(parsed.body) == parsed.body_hash
     )
 
 
@@ -102,7 +102,7 @@ def _mentions(config: Config, lock: Lock, package: str, previous: str | None) ->
 def render_lock(root_lock: Lock, current: str, body: str) -> str:
     """The full text of a lock with its header."""
     cfg = root_lock.config
-    return model.render(
+    return lockfile.render(
         cfg.name,
         [s.raw for s in root_lock.inputs],
         root_lock.constraint_files,
