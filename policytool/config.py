@@ -20,7 +20,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import ClassVar, Literal, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -102,10 +102,43 @@ class CiConfig:
 
 @dataclass(frozen=True)
 class FloatingPinConfig:
-    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins."""
+    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins.
 
-    files: tuple[str, ...] = ("requirements/*.txt",)
+    Nothing is checked until ``files`` or ``pyproject`` names something: loose install
+    requirements (vLLM's ``requirements/*.txt``) are a choice, not a mistake.
+    """
+
+    files: tuple[str, ...] = ()
     pyproject: tuple[str, ...] = ()
+
+
+# uv's --index-strategy, --prerelease and --resolution values.
+IndexStrategy = Literal["first-index", "unsafe-first-match", "unsafe-best-match"]
+Prerelease = Literal["disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"]
+Resolution = Literal["highest", "lowest", "lowest-direct"]
+
+
+@dataclass(frozen=True)
+class LockVariant:
+    """One ``variants`` entry of a lock: what differs for one accelerator (cpu, cuda...).
+
+    Every key left out is inherited from the lock; ``output`` and ``name`` default to the
+    lock's with ``{variant}`` replaced (or ``-NAME`` appended to the name).
+    """
+
+    name: str
+    inputs: tuple[str, ...] | None = None
+    output: str | None = None
+    constraints: tuple[str, ...] | None = None
+    python_version: str | None = None
+    platform: str | None = None
+    index_url: str | None = None
+    extra_index_urls: tuple[str, ...] | None = None
+    find_links: tuple[str, ...] | None = None
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    exclude: tuple[str, ...] | None = None
+    jobs: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +150,8 @@ class LockConfig:
     output: str
     constraints: tuple[str, ...] = ()
     python_version: str | None = None
+    # Resolve for every Python from python-version up (uv --universal): one lock, markers.
+    universal: bool = False
     platform: str | None = None
     hashes: bool = False
     backend: Backend = "uv"
@@ -124,8 +159,66 @@ class LockConfig:
     extra_index_urls: tuple[str, ...] = ()
     find_links: tuple[str, ...] = ()
     no_index: bool = False
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    prerelease: Prerelease | None = None
+    resolution: Resolution | None = None
+    # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
     exclude: tuple[str, ...] = ()
     jobs: tuple[str, ...] = ()
+    variants: tuple[LockVariant, ...] = ()
+    # Set on the locks a ``variants`` entry fans out to (not a TOML key).
+    variant: str | None = None
+
+    # The backend's own option names, for the "did you mean" of an unknown key.
+    KEY_HINTS: ClassVar[dict[str, str]] = {
+        "no-emit-package": "exclude",
+        "no-emit-packages": "exclude",
+        "extra-index-url": "extra-index-urls",
+        "find-link": "find-links",
+        "python-platform": "platform",
+        "generate-hashes": "hashes",
+        "constraint": "constraints",
+        "output-file": "output",
+        "python": "python-version",
+        "pre": "prerelease",
+    }
+
+
+def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
+    """Every lock with ``variants`` replaced by one lock per variant (the rest inherited)."""
+    out: list[LockConfig] = []
+    for lock in locks:
+        if not lock.variants:
+            out.append(lock)
+            continue
+        for variant in lock.variants:
+            changes: dict[str, object] = {
+                f.name: getattr(variant, f.name)
+                for f in dataclasses.fields(LockVariant)
+                if f.name not in ("name", "output") and getattr(variant, f.name) is not None
+            }
+            if "{variant}" in lock.name:
+                name = lock.name.replace("{variant}", variant.name)
+            else:
+                name = f"{lock.name}-{variant.name}"
+            output = variant.output or lock.output.replace("{variant}", variant.name)
+            constraints = tuple(
+                c.replace("{variant}", variant.name)
+                for c in changes.pop("constraints", lock.constraints)  # type: ignore[attr-defined]
+            )
+            out.append(
+                dataclasses.replace(
+                    lock,
+                    **changes,  # type: ignore[arg-type]
+                    name=name,
+                    output=output,
+                    constraints=constraints,
+                    variants=(),
+                    variant=variant.name,
+                )
+            )
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -172,7 +265,7 @@ class Config:
 
 
 # Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source"})
+_INTERNAL_FIELDS = frozenset({"root", "source", "variant"})
 
 T = TypeVar("T")
 
@@ -298,7 +391,11 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
-            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
+            # A close spelling only (``torch-backend`` is not ``backend``), or the key a
+            # backend's own option name maps to (``no-emit-package`` -> ``exclude``).
+            key_hints: dict[str, str] = getattr(cls, "KEY_HINTS", {})
+            close = [key_hints[key]] if key in key_hints else []
+            close = close or difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.8)
             hint = (
                 f"; did you mean '{close[0]}'?"
                 if close
@@ -328,12 +425,37 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+_PYTHON_VERSION_RE = re.compile(r"^3\.(?:[0-9]|[1-9][0-9])(?:\.(?:0|[1-9][0-9]*))?$")
+
+
+def _validate_lock(lock: LockConfig, key_path: str, ctx: _Context) -> None:
+    """A lock's python-version is ``3.N`` (or ``3.N.M``); variants fan out with ``{variant}``."""
+    if lock.python_version is not None and not _PYTHON_VERSION_RE.match(lock.python_version):
+        raise ctx.error(
+            f"{key_path}.python-version",
+            "python-version",
+            f"expected a Python version such as '3.12', got {lock.python_version!r}",
+        )
+    if lock.universal and lock.backend != "uv":
+        raise ctx.error(f"{key_path}.universal", "universal", "universal locks need backend = 'uv'")
+
+
 def _validate(config: Config, ctx: _Context) -> None:
     """Cross-field checks the types alone cannot express."""
     names = [lock.name for lock in config.lock]
     for name in names:
         if names.count(name) > 1:
             raise ctx.error("tool.policytool.lock", "name", f"duplicate lock name '{name}'")
+    outputs = [lock.output.removeprefix("./") for lock in config.lock]
+    for index, lock in enumerate(config.lock):
+        _validate_lock(lock, f"tool.policytool.lock[{index}]", ctx)
+        if outputs.count(outputs[index]) > 1:
+            raise ctx.error(
+                "tool.policytool.lock",
+                "output",
+                f"locks write the same output '{outputs[index]}' (lock '{lock.name}'); "
+                "give each variant its own output, e.g. 'requirements/{variant}.txt'",
+            )
     from policytool.files import COMMENT_PREFIX_BY_KIND
 
     for kind in config.spdx.kinds:
@@ -383,7 +505,9 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
             base = dataclasses.replace(
                 base, spdx=dataclasses.replace(base.spdx, license=project_license)
             )
-    config = dataclasses.replace(base, root=config_path.parent, source=config_path)
+    config = dataclasses.replace(
+        base, root=config_path.parent, source=config_path, lock=expand_variants(base.lock)
+    )
     _validate(config, ctx)
     return config
 

@@ -48,9 +48,15 @@ def run(repo: Repo, run: Run) -> Run:
     return staged
 
 
+# floating-pin is quiet until configured; most tests check requirements/*.txt.
+FILES_CONFIG = '[tool.policytool.floating-pin]\nfiles = ["requirements/*.txt"]\n'
+
+
 def setup(repo: Repo, config: str = "", lock: str = LOCK) -> None:
-    """A pyproject with ``config`` plus the test lock."""
+    """A pyproject with ``config`` (default: requirements/*.txt checked) plus the test lock."""
     head = '[project]\nname = "demo"\nversion = "0"\n'
+    if "[tool.policytool.floating-pin]" not in config:
+        config = FILES_CONFIG + config
     repo.write("pyproject.toml", f"{head}\n{config}\n{LOCK_CONFIG}")
     repo.write("requirements/test.lock", lock)
 

@@ -20,7 +20,9 @@ of the others.
 
 from __future__ import annotations
 
+import fnmatch
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -43,6 +45,15 @@ def requirement_name(text: str) -> str | None:
     """The canonical name of the project requirement ``text`` starts with, if any."""
     match = _NAME_RE.match(text)
     return canonical_name(match.group(1)) if match else None
+
+
+def is_excluded(name: str, patterns: Sequence[str]) -> bool:
+    """Whether package ``name`` matches an ``exclude`` name or glob (``nvidia-*``).
+
+    Both sides are compared as PEP 503 names, so ``nvidia_*`` and ``NVIDIA-*`` work too.
+    """
+    key = canonical_name(name)
+    return any(fnmatch.fnmatchcase(key, canonical_name(pattern)) for pattern in patterns)
 
 
 def parse(text: str) -> Requirement | None:

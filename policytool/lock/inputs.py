@@ -19,13 +19,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config, LockConfig
 from policytool.errors import PolicyError
-from policytool.files import read_text
+from policytool.files import read_text, resolve_inside
 from policytool.formats.pyproject import load_table, project_requirements, requirement_line
 from policytool.formats.requirement import canonical_name
 from policytool.formats.requirements import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, read_lines
@@ -111,13 +112,45 @@ def resolve_locks(config: Config) -> dict[str, Lock]:
                 locks.append(raw)
             else:
                 path = _norm(raw)
+                _inside(config.root, path, lock_config.name, "constraints")
+                if path not in by_output and not (config.root / path).exists():
+                    _no_constraint(lock_config.name, raw, sorted(names))
                 files.append(path)
                 if path in by_output:
                     locks.append(by_output[path])
         if lock_config.name in locks:
             raise PolicyError(f"lock '{lock_config.name}': constrains itself")
+        _inside(config.root, _norm(lock_config.output), lock_config.name, "output")
+        for spec in inputs:
+            _inside(config.root, spec.path, lock_config.name, "inputs")
         out[lock_config.name] = Lock(lock_config, inputs, tuple(files), tuple(locks))
     return out
+
+
+def running_python() -> str:
+    """``3.N`` of the interpreter policytool runs on."""
+    return f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def target_python(lock: Lock) -> str:
+    """The Python version resolved for: configured, else the running interpreter's."""
+    return lock.config.python_version or running_python()
+
+
+def _inside(root: Path, relpath: str, lock_name: str, key: str) -> None:
+    """A BoundaryError unless ``relpath`` stays inside the repository (symlinks followed)."""
+    resolve_inside(root, relpath, f"lock '{lock_name}' {key}")
+
+
+def _no_constraint(lock_name: str, raw: str, names: Sequence[str]) -> None:
+    """A constraint that is neither a lock nor a file: a PolicyError with a suggestion."""
+    import difflib
+
+    close = difflib.get_close_matches(raw, names, n=1)
+    hint = f"; did you mean lock '{close[0]}'?" if close else f" (locks: {', '.join(names)})"
+    raise PolicyError(
+        f"lock '{lock_name}': constraint '{raw}' is neither a configured lock nor a file{hint}"
+    )
 
 
 def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
@@ -184,7 +217,7 @@ def direct_requirements(root: Path, lock: Lock) -> list[ReqLine]:
 
 def options_of(lock: LockConfig) -> dict[str, object]:
     """The options that change what the backend resolves (part of the fingerprint)."""
-    return {
+    options: dict[str, object] = {
         "backend": lock.backend,
         "python-version": lock.python_version,
         "platform": lock.platform,
@@ -195,6 +228,16 @@ def options_of(lock: LockConfig) -> dict[str, object]:
         "no-index": lock.no_index,
         "exclude": sorted(canonical_name(e) for e in lock.exclude),
     }
+    # Added later: present only when set, so the fingerprints of existing locks stay.
+    later: dict[str, object] = {
+        "universal": lock.universal,
+        "index-strategy": lock.index_strategy,
+        "torch-backend": lock.torch_backend,
+        "prerelease": lock.prerelease,
+        "resolution": lock.resolution,
+    }
+    options.update({key: value for key, value in later.items() if value})
+    return options
 
 
 def _content(lines: Sequence[ReqLine]) -> list[list[object]]:

@@ -17,7 +17,14 @@ from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.lock.backends import BackendError, CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
-from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
+from policytool.lock.inputs import (
+    Lock,
+    direct_requirements,
+    fingerprint,
+    resolve_locks,
+    running_python,
+    select,
+)
 
 UP_TO_DATE = "up to date"
 WRITTEN = "written"
@@ -109,6 +116,7 @@ def render_lock(root_lock: Lock, current: str, body: str) -> str:
         cfg.backend,
         current,
         body,
+        None if cfg.python_version else running_python(),
     )
 
 
