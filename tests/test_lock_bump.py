@@ -8,11 +8,19 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Repo, Result
 from tests.test_lock import lock_table, pins
 from tests.wheelhouse import Wheelhouse, build_wheelhouse
 
 Run = Callable[..., Result]
+
+
+@pytest.fixture(autouse=True)
+def no_pypi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyPI is a closed local port: the PR body says it could not look (no network)."""
+    monkeypatch.setenv("POLICYTOOL_PYPI_URL", "http://127.0.0.1:9/pypi")
 
 
 def snapshot(repo: Repo) -> dict[str, bytes]:
@@ -153,6 +161,12 @@ def test_bump_unknown_package_or_version(repo: Repo, run: Run, wheelhouse: Wheel
     assert result.code == 2
     assert "nosuch: no lock contains it" in result.err
     result = run("bump", "alpha==7.0")
+    assert result.code == 2
+    assert (
+        "bump alpha==7.0: requirements/common.in:1 requires 'alpha<2', which excludes 7.0; "
+        "move that bound first"
+    ) in result.err
+    result = run("bump", "delta==7.0")  # no bound, but the index has no 7.0
     assert result.code == 2
     assert "could not resolve" in result.err
     result = run("bump", "alpha>=2")

@@ -153,6 +153,25 @@ def _no_constraint(lock_name: str, raw: str, names: Sequence[str]) -> None:
     )
 
 
+def variant_locks(config: Config, variants: Sequence[str]) -> list[str]:
+    """The names of the locks the ``variants`` entries fanned out to (``--variant cpu``)."""
+    import difflib
+
+    known = sorted({lock.variant for lock in config.lock if lock.variant})
+    names: list[str] = []
+    for variant in variants:
+        if variant not in known:
+            close = difflib.get_close_matches(variant, known, n=1)
+            hint = (
+                f"; did you mean '{close[0]}'?"
+                if close
+                else (f"; variants: {', '.join(known)}" if known else "; no lock has variants")
+            )
+            raise PolicyError(f"--variant {variant}: no lock has this variant{hint}")
+        names += [lock.name for lock in config.lock if lock.variant == variant]
+    return names
+
+
 def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
     """The named locks (all when none named) plus the locks they are layered on, in order.
 

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -120,12 +124,59 @@ def render_lock(root_lock: Lock, current: str, body: str) -> str:
     )
 
 
+class Terminated(PolicyError):
+    """SIGTERM arrived (a CI timeout): handled like Ctrl-C, every file restored."""
+
+
+@contextlib.contextmanager
+def sigterm_restores() -> Iterator[None]:
+    """Within the block SIGTERM raises :class:`Terminated`, so restores run as on Ctrl-C.
+
+    Outside the main thread (no signal handlers there) the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        """Stop the run; further SIGTERMs wait until the files are restored."""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated(
+            "terminated (SIGTERM): stopped the resolver; every file this run had changed "
+            "was restored"
+        )
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def lock(
     config: Config,
     names: Sequence[str] = (),
     upgrade: bool = False,
     upgrade_packages: Sequence[str] = (),
     report: Callable[[Outcome], None] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[Outcome]:
+    """Compile the named locks (all when none) and the locks they are layered on.
+
+    See :func:`lock_all`; SIGTERM is handled like Ctrl-C (files restored, temporary
+    directory removed).
+    """
+    with sigterm_restores():
+        return lock_all(config, names, upgrade, upgrade_packages, report, progress)
+
+
+def lock_all(
+    config: Config,
+    names: Sequence[str] = (),
+    upgrade: bool = False,
+    upgrade_packages: Sequence[str] = (),
+    report: Callable[[Outcome], None] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> list[Outcome]:
     """Compile the named locks (all when none) and the locks they are layered on.
 
@@ -152,7 +203,7 @@ def lock(
     outcomes: list[Outcome] = []
     written: list[tuple[Path, bytes | None]] = []  # what to restore if a later lock fails
     try:
-        for item in ordered:
+        for position, item in enumerate(ordered, start=1):
             previous = read_lock(config.root, item)
             previous_text = previous.text if previous else None
             current = fingerprint(config.root, item)
@@ -165,13 +216,23 @@ def lock(
                 outcomes.append(Outcome(item.name, item.output, UP_TO_DATE))
                 continue
             request = CompileRequest(item, previous_text, upgrade, packages)
-            text = render_lock(item, current, compile_lock(config.root, request))
+            if progress is not None:
+                progress(
+                    f"lock '{item.name}' ({position}/{len(ordered)}): resolving with "
+                    f"{item.config.backend}"
+                )
+            text = render_lock(item, current, compile_lock(config.root, request, progress))
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
-                target.parent.mkdir(parents=True, exist_ok=True)
                 written.append((target, target.read_bytes() if target.exists() else None))
-                write_atomic(target, text.encode("utf-8"))
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomic(target, text.encode("utf-8"))
+                except OSError as exc:
+                    raise PolicyError(
+                        f"{item.output}: cannot write the lock: {exc.strerror or exc}"
+                    ) from None
                 status = WRITTEN
             before, after = pin_versions(previous_text), pin_versions(text)
             outcomes.append(Outcome(item.name, item.output, status, before, after))
