@@ -644,3 +644,17 @@ def test_pyproject_ignore_comment_and_trigger(repo: Repo, run: Run) -> None:
     assert '"alpha>=1",  # policytool: ignore[floating-pin]' in text
     assert '"beta==2.0.1",' in text
     assert run("check", "--only", "floating-pin", "pyproject.toml").code == 0
+
+
+def test_quiet_until_configured(repo: Repo, run: Run) -> None:
+    # vLLM's requirements/*.txt are loose install requirements on purpose.
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nversion = "0"\n\n[tool.policytool]\n')
+    repo.write("requirements/common.txt", "numpy>=1.26\ntorch\n")
+    result = run("check", "--only", "floating-pin")
+    assert result.code == 0, result.out
+    assert lines_of(result) == []
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "demo"\nversion = "0"\n\n' + FILES_CONFIG,
+    )
+    assert len(lines_of(run("check", "--only", "floating-pin"))) == 2

@@ -103,7 +103,7 @@ def repin_requirements_text(text: str, package: str, version: str) -> str:
 
 def _editable_files(config: Config, locks: dict[str, Lock]) -> list[str]:
     """Every input, included file, non-lock constraint file and pyproject, repo-relative."""
-    outputs = {item.output for item in locks.values()}
+    outputs = _lock_outputs(config)
     files: dict[str, None] = {}
     if config.source is not None:
         try:
@@ -143,7 +143,7 @@ def bounds_of(config: Config, item: Lock, package: str) -> list[ReqLine]:
     """
     lines = list(input_lines(config.root, item))
     for path in item.constraint_files:
-        if path not in {locks_output for locks_output in _lock_outputs(config)}:
+        if path not in _lock_outputs(config):
             lines += read_lines(config.root, path)
     return [
         line

@@ -151,10 +151,13 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
         # Truncated to its header (or emptied): one finding, not one per requirement.
         requirements = _safe_requirements(root, lock)
         if requirements:
+            # This one finding stands for the body hash mismatch the truncation causes.
+            body_line = parsed.field_line("body")
+            findings = [f for f in findings if f.line != body_line]
             findings.append(
                 Finding(
                     out,
-                    parsed.header_lines,
+                    body_line,
                     1,
                     STALE,
                     f"the lock holds no pins but its inputs require {len(requirements)} "
