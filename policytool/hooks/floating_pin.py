@@ -4,7 +4,8 @@
 
 What is checked (``[tool.policytool.floating-pin]``):
 
-- every requirement file matching ``files`` (default ``requirements/*.txt``), following
+- every requirement file matching ``files`` (default: none, the rule is quiet until
+  configured; vLLM's loose ``requirements/*.txt`` are on purpose), following
   ``-r``/``-c`` includes (relative to the including file, each file once, cycles
   stopped); findings in an included file are reported in that file at its line;
 - the pyproject dependency lists named in ``pyproject``. Accepted spellings:
@@ -587,6 +588,50 @@ def triggers(config: Config) -> tuple[str, ...]:
     return result
 
 
+DOC = """\
+## What it checks
+
+The requirement files matching `files` (following their `-r` / `-c` includes) and the
+pyproject dependency lists named in `pyproject` pin exact versions: `==V` or `===V`.
+`>=`, `~=`, `<`-only, `!=`-only, bare names and `==V.*` wildcards are findings; a URL
+requirement needs a hash (`#sha256=` or `--hash`), a VCS requirement a full commit id.
+Local paths pass. Nothing is checked until `files` or `pyproject` is configured.
+
+## Why
+
+A floating requirement in a CI install resolves to whatever was released last night,
+so the same commit passes on Monday and fails on Tuesday. Loose install requirements
+(vLLM's `requirements/*.txt`, read by `pip install -e .`) are a choice, so the rule only
+looks where it is told to.
+
+## Example
+
+With `files = ["requirements/ci.txt"]`, this file fails:
+
+```text
+# requirements/ci.txt
+pytest>=8
+```
+
+```text
+requirements/ci.txt:2:1: floating-pin `pytest>=8` is not an exact pin (>=); \
+pin it with `==` (fix: lock 'test' holds 8.3.4)
+```
+
+## Fix
+
+`policytool fix --only floating-pin` pins each requirement to the one version the
+matching lock holds (the lock compiling the file is asked first, then every lock);
+a package in no lock, or at different versions, is left for a human. A line with
+`# policytool: ignore[floating-pin]` is not reported or fixed.
+
+## Configuration
+
+`[tool.policytool.floating-pin]`: `files` (globs, e.g. `["requirements/ci/*.txt"]`;
+default none) and `pyproject` (`project.dependencies`, `optional-dependencies.NAME`,
+`dependency-groups.NAME`, `*` for all; default none).
+"""
+
 RULE = register(
     RepoRule(
         id=RULE_ID,
@@ -595,5 +640,6 @@ RULE = register(
         check=check,
         triggers=triggers,
         fix=fix,
+        doc=DOC,
     )
 )
