@@ -122,8 +122,9 @@ Resolution = Literal["highest", "lowest", "lowest-direct"]
 class LockVariant:
     """One ``variants`` entry of a lock: what differs for one accelerator (cpu, cuda...).
 
-    Every key left out is inherited from the lock; ``output`` and ``name`` default to the
-    lock's with ``{variant}`` replaced (or ``-NAME`` appended to the name).
+    Every key left out is inherited from the lock; ``{variant}`` in the lock's ``name``,
+    ``output``, ``inputs`` and ``constraints`` is replaced by the variant's name (a name
+    without it gets ``-VARIANT`` appended).
     """
 
     name: str
@@ -185,6 +186,14 @@ class LockConfig:
     }
 
 
+T = TypeVar("T")
+
+
+def _pick(value: T | None, inherited: T) -> T:
+    """A variant's value when it sets one, else the lock's."""
+    return inherited if value is None else value
+
+
 def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
     """Every lock with ``variants`` replaced by one lock per variant (the rest inherited)."""
     out: list[LockConfig] = []
@@ -192,30 +201,31 @@ def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
         if not lock.variants:
             out.append(lock)
             continue
-        for variant in lock.variants:
-            changes: dict[str, object] = {
-                f.name: getattr(variant, f.name)
-                for f in dataclasses.fields(LockVariant)
-                if f.name not in ("name", "output") and getattr(variant, f.name) is not None
-            }
-            if "{variant}" in lock.name:
-                name = lock.name.replace("{variant}", variant.name)
-            else:
-                name = f"{lock.name}-{variant.name}"
-            output = variant.output or lock.output.replace("{variant}", variant.name)
-            constraints = tuple(
-                c.replace("{variant}", variant.name)
-                for c in changes.pop("constraints", lock.constraints)  # type: ignore[attr-defined]
-            )
+        for v in lock.variants:
+
+            def fill(text: str, name: str = v.name) -> str:
+                """``text`` with ``{variant}`` replaced."""
+                return text.replace("{variant}", name)
+
+            name = fill(lock.name) if "{variant}" in lock.name else f"{lock.name}-{v.name}"
             out.append(
                 dataclasses.replace(
                     lock,
-                    **changes,  # type: ignore[arg-type]
                     name=name,
-                    output=output,
-                    constraints=constraints,
+                    output=v.output or fill(lock.output),
+                    inputs=tuple(fill(i) for i in _pick(v.inputs, lock.inputs)),
+                    constraints=tuple(fill(c) for c in _pick(v.constraints, lock.constraints)),
+                    python_version=_pick(v.python_version, lock.python_version),
+                    platform=_pick(v.platform, lock.platform),
+                    index_url=_pick(v.index_url, lock.index_url),
+                    extra_index_urls=_pick(v.extra_index_urls, lock.extra_index_urls),
+                    find_links=_pick(v.find_links, lock.find_links),
+                    index_strategy=_pick(v.index_strategy, lock.index_strategy),
+                    torch_backend=_pick(v.torch_backend, lock.torch_backend),
+                    exclude=_pick(v.exclude, lock.exclude),
+                    jobs=_pick(v.jobs, lock.jobs),
                     variants=(),
-                    variant=variant.name,
+                    variant=v.name,
                 )
             )
     return tuple(out)
@@ -266,8 +276,6 @@ class Config:
 
 # Fields of Config that are not TOML keys.
 _INTERNAL_FIELDS = frozenset({"root", "source", "variant"})
-
-T = TypeVar("T")
 
 
 class _Context:
