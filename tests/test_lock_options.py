@@ -566,3 +566,31 @@ def test_uv_comes_with_policytool_and_pip_tools_is_an_extra() -> None:
     from policytool.lock.backends import find_executable
 
     assert Path(find_executable("uv")).parent == Path(sys.executable).parent
+
+
+def test_index_options_uv_honours_in_constraint_files_are_kept_and_others_not(
+    repo: Repo, run: Run, tmp_path: Path
+) -> None:
+    main = build_simple_index(tmp_path / "main", {"beta": {"1.0": ()}})
+    extra = build_simple_index(tmp_path / "extra", {"alpha": {"3.0": ()}})
+    ignored = build_simple_index(tmp_path / "ignored", {"gamma": {"1.0": ()}})
+    # vLLM's requirements/xpu.txt: a constraint file naming an extra index.
+    repo.write("requirements/xpu.txt", f"--extra-index-url {extra}\n")
+    repo.write("requirements/other.txt", f"--extra-index-url {ignored}\n")
+    repo.write("requirements/test.in", "-c other.txt\nalpha\n")
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool]\n\n[[tool.policytool.lock]]\n"
+        'name = "test"\ninputs = ["requirements/test.in"]\noutput = "requirements/test.txt"\n'
+        f'index-url = "{main}"\nconstraints = ["requirements/xpu.txt"]\n',
+    )
+    result = run("lock")
+    assert result.code == 0, result.err
+    body = repo.read("requirements/test.txt").decode().split("# body: ", 1)[1].split("\n", 1)[1]
+    # uv used xpu.txt's index (alpha 3.0 is only there) and ignored the one of a file
+    # the input includes with -c; the lock records exactly what uv used, never the
+    # config's index-url.
+    assert body.startswith(f"--extra-index-url {extra}\nalpha==3.0\n")
+    assert ignored not in body
+    assert main not in body
+    assert run("lock", "--check").code == 0

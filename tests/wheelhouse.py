@@ -124,7 +124,7 @@ def session_wheelhouse(base: Path) -> Wheelhouse:
 
 def build_simple_index(root: Path, index: Mapping[str, Mapping[str, Sequence[str]]]) -> str:
     """A PEP 503 "simple" index of ``index``'s wheels under ``root``; its ``file://`` URL."""
-    files = build_wheelhouse(root / "files", index)
+    files = build_wheelhouse(root.resolve() / "files", index)
     for name, versions in index.items():
         page = root / "simple" / name
         page.mkdir(parents=True, exist_ok=True)
@@ -134,4 +134,4 @@ def build_simple_index(root: Path, index: Mapping[str, Mapping[str, Sequence[str
             for v in versions
         )
         (page / "index.html").write_text(f"<html><body>\n{links}</body></html>\n", "utf-8")
-    return (root / "simple").as_uri()
+    return (root.resolve() / "simple").as_uri()

@@ -350,13 +350,23 @@ _INDEX_OPTIONS = ("--index-url", "--extra-index-url", "--find-links", "-i", "-f"
 
 
 def input_index_options(root: Path, lock: Lock) -> list[str]:
-    """The index option lines of a lock's requirement-file inputs, each once, in order."""
-    from policytool.formats.requirements import OPTION
+    """The index option lines uv honours in a lock's files, each once, in order.
+
+    Those of the inputs and the files they include with ``-r``, and of the constraint
+    files (``-c`` on the command line) and their includes; uv ignores them in a file an
+    input includes with ``-c``, and so does this list.
+    """
+    from policytool.formats.requirements import OPTION, read_lines
     from policytool.lock.inputs import input_lines
 
+    lines = list(input_lines(root, lock))
+    for path in lock.constraint_files:
+        lines += read_lines(root, path)
     seen: dict[str, None] = {}
-    for line in input_lines(root, lock):
-        if line.kind == OPTION and line.text.split("=", 1)[0].split()[0] in _INDEX_OPTIONS:
+    for line in lines:
+        if line.kind != OPTION or line.constrained:
+            continue
+        if line.text.split("=", 1)[0].split()[0] in _INDEX_OPTIONS:
             seen[line.text] = None
     return list(seen)
 
@@ -368,8 +378,6 @@ def _with_input_indexes(root: Path, lock: Lock, body: str) -> str:
     LOCK`` looks where the resolver looked. Index settings of the config are never
     written (they may carry credentials).
     """
-    if lock.inputs and all(spec.is_pyproject for spec in lock.inputs):
-        return body
     options = input_index_options(root, lock)
     if not options:
         return body
