@@ -19,7 +19,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import ClassVar, Literal, TypeVar
 
 from policytool.engine.context import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
@@ -95,10 +95,44 @@ class CiConfig:
 
 @dataclass(frozen=True)
 class FloatingPinConfig:
-    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins."""
+    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins.
 
-    files: tuple[str, ...] = ("requirements/*.txt",)
+    Nothing is checked until ``files`` or ``pyproject`` names something: loose install
+    requirements (vLLM's ``requirements/*.txt``) are a choice, not a mistake.
+    """
+
+    files: tuple[str, ...] = ()
     pyproject: tuple[str, ...] = ()
+
+
+# uv's --index-strategy, --prerelease and --resolution values.
+IndexStrategy = Literal["first-index", "unsafe-first-match", "unsafe-best-match"]
+Prerelease = Literal["disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"]
+Resolution = Literal["highest", "lowest", "lowest-direct"]
+
+
+@dataclass(frozen=True)
+class LockVariant:
+    """One ``variants`` entry of a lock: what differs for one accelerator (cpu, cuda...).
+
+    Every key left out is inherited from the lock; ``{variant}`` in the lock's ``name``,
+    ``output``, ``inputs`` and ``constraints`` is replaced by the variant's name (a name
+    without it gets ``-VARIANT`` appended).
+    """
+
+    name: str
+    inputs: tuple[str, ...] | None = None
+    output: str | None = None
+    constraints: tuple[str, ...] | None = None
+    python_version: str | None = None
+    platform: str | None = None
+    index_url: str | None = None
+    extra_index_urls: tuple[str, ...] | None = None
+    find_links: tuple[str, ...] | None = None
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    exclude: tuple[str, ...] | None = None
+    jobs: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +144,8 @@ class LockConfig:
     output: str
     constraints: tuple[str, ...] = ()
     python_version: str | None = None
+    # Resolve for every Python from python-version up (uv --universal): one lock, markers.
+    universal: bool = False
     platform: str | None = None
     hashes: bool = False
     backend: Backend = "uv"
@@ -117,8 +153,75 @@ class LockConfig:
     extra_index_urls: tuple[str, ...] = ()
     find_links: tuple[str, ...] = ()
     no_index: bool = False
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    prerelease: Prerelease | None = None
+    resolution: Resolution | None = None
+    # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
     exclude: tuple[str, ...] = ()
     jobs: tuple[str, ...] = ()
+    variants: tuple[LockVariant, ...] = ()
+    # Set on the locks a ``variants`` entry fans out to (not a TOML key).
+    variant: str | None = None
+
+    # The backend's own option names, for the "did you mean" of an unknown key.
+    KEY_HINTS: ClassVar[dict[str, str]] = {
+        "no-emit-package": "exclude",
+        "no-emit-packages": "exclude",
+        "extra-index-url": "extra-index-urls",
+        "find-link": "find-links",
+        "python-platform": "platform",
+        "generate-hashes": "hashes",
+        "constraint": "constraints",
+        "output-file": "output",
+        "python": "python-version",
+        "pre": "prerelease",
+    }
+
+
+T = TypeVar("T")
+
+
+def _pick(value: T | None, inherited: T) -> T:
+    """A variant's value when it sets one, else the lock's."""
+    return inherited if value is None else value
+
+
+def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
+    """Every lock with ``variants`` replaced by one lock per variant (the rest inherited)."""
+    out: list[LockConfig] = []
+    for lock in locks:
+        if not lock.variants:
+            out.append(lock)
+            continue
+        for v in lock.variants:
+
+            def fill(text: str, name: str = v.name) -> str:
+                """``text`` with ``{variant}`` replaced."""
+                return text.replace("{variant}", name)
+
+            name = fill(lock.name) if "{variant}" in lock.name else f"{lock.name}-{v.name}"
+            out.append(
+                dataclasses.replace(
+                    lock,
+                    name=name,
+                    output=v.output or fill(lock.output),
+                    inputs=tuple(fill(i) for i in _pick(v.inputs, lock.inputs)),
+                    constraints=tuple(fill(c) for c in _pick(v.constraints, lock.constraints)),
+                    python_version=_pick(v.python_version, lock.python_version),
+                    platform=_pick(v.platform, lock.platform),
+                    index_url=_pick(v.index_url, lock.index_url),
+                    extra_index_urls=_pick(v.extra_index_urls, lock.extra_index_urls),
+                    find_links=_pick(v.find_links, lock.find_links),
+                    index_strategy=_pick(v.index_strategy, lock.index_strategy),
+                    torch_backend=_pick(v.torch_backend, lock.torch_backend),
+                    exclude=_pick(v.exclude, lock.exclude),
+                    jobs=_pick(v.jobs, lock.jobs),
+                    variants=(),
+                    variant=v.name,
+                )
+            )
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -167,9 +270,8 @@ class Config:
 
 
 # Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source", "memo"})
+_INTERNAL_FIELDS = frozenset({"root", "source", "memo", "variant"})
 
-T = TypeVar("T")
 
 # Control characters and the characters str.splitlines() breaks on (U+2028, U+0085...).
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -306,7 +408,11 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
-            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
+            # A close spelling only (``torch-backend`` is not ``backend``), or the key a
+            # backend's own option name maps to (``no-emit-package`` -> ``exclude``).
+            key_hints: dict[str, str] = getattr(cls, "KEY_HINTS", {})
+            close = [key_hints[key]] if key in key_hints else []
+            close = close or difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.8)
             hint = (
                 f"; did you mean '{close[0]}'?"
                 if close
@@ -336,6 +442,20 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+_PYTHON_VERSION_RE = re.compile(r"^3\.(?:[0-9]|[1-9][0-9])(?:\.(?:0|[1-9][0-9]*))?$")
+
+
+def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
+    """A lock's python-version is ``3.N`` (or ``3.N.M``); variants fan out with ``{variant}``."""
+    if lock.python_version is not None and not _PYTHON_VERSION_RE.match(lock.python_version):
+        raise ctx.error(
+            (*where, "python-version"),
+            f"expected a Python version such as '3.12', got {lock.python_version!r}",
+        )
+    if lock.universal and lock.backend != "uv":
+        raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
+
+
 def _validate(config: Config, ctx: _Context) -> None:
     """Cross-field checks the types alone cannot express."""
     names = [lock.name for lock in config.lock]
@@ -344,6 +464,15 @@ def _validate(config: Config, ctx: _Context) -> None:
             index = len(names) - 1 - names[::-1].index(name)
             raise ctx.error(
                 ("tool", "policytool", "lock", index, "name"), f"duplicate lock name '{name}'"
+            )
+    outputs = [lock.output.removeprefix("./") for lock in config.lock]
+    for index, lock in enumerate(config.lock):
+        _validate_lock(lock, ("tool", "policytool", "lock", index), ctx)
+        if outputs.count(outputs[index]) > 1:
+            raise ctx.error(
+                ("tool", "policytool", "lock", index, "output"),
+                f"locks write the same output '{outputs[index]}' (lock '{lock.name}'); "
+                "give each variant its own output, e.g. 'requirements/{variant}.txt'",
             )
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
@@ -385,7 +514,9 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
             base = dataclasses.replace(
                 base, spdx=dataclasses.replace(base.spdx, license=project_license)
             )
-    config = dataclasses.replace(base, root=config_path.parent, source=config_path)
+    config = dataclasses.replace(
+        base, root=config_path.parent, source=config_path, lock=expand_variants(base.lock)
+    )
     _validate(config, ctx)
     return config
 

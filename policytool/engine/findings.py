@@ -171,8 +171,6 @@ def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> s
         }
         for f in findings
     ]
-    from policytool import __version__
-
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

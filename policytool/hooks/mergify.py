@@ -28,6 +28,8 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError, YamlError
+from policytool.formats import lockfile, pyproject
+from policytool.formats.requirement import exact_version, requirement_name
 from policytool.formats.yamldoc import (
     YamlDoc,
     ensure_newline,
@@ -52,9 +54,6 @@ BEGIN = (
 END = "<!-- policytool:sync end -->"
 _BEGIN_PREFIX = "<!-- policytool:sync begin"
 _END_PREFIX = "<!-- policytool:sync end"
-_PIN_RE = re.compile(r"^\s*[\"']?pre[-_]commit\s*==\s*([\w.+!-]+)", re.IGNORECASE | re.MULTILINE)
-# A requirement token: name, optional extras, the rest (``==4.0.1``, ``>=4``, nothing).
-_REQ_RE = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?(?P<spec>.*)")
 _INSTALL_RE = re.compile(r"\b(?:pip3?|uv pip|uv tool|pipx)\s+install\b(?P<args>[^`\n]*)")
 
 
@@ -144,11 +143,14 @@ def pinned_precommit(config: Config) -> str | None:
     for path in candidates:
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            if path.name == "pyproject.toml":
+                versions = pyproject.pinned_versions(text)
+            else:
+                versions = lockfile.pinned_versions(text)
+        except (OSError, UnicodeDecodeError, PolicyError):
             continue
-        match = _PIN_RE.search(text)
-        if match:
-            return match.group(1)
+        if versions.get("pre-commit"):
+            return min(versions["pre-commit"])
     return None
 
 
@@ -385,13 +387,10 @@ def _command_findings(comment: Comment, model: Model, pin: str | None) -> Iterat
         if match is None:
             continue
         for token in match.group("args").split():
-            requirement = _REQ_RE.match(token.strip("\"'"))
-            if requirement is None:
+            token_text = token.strip("\"'")
+            if requirement_name(token_text) != "pre-commit":
                 continue
-            name = re.sub(r"[-_.]+", "-", requirement.group("name")).lower()
-            if name != "pre-commit":
-                continue
-            if pin and requirement.group("spec").replace(" ", "") != f"=={pin}":
+            if pin and exact_version(token_text) != pin:
                 yield Finding(
                     relpath,
                     comment.line_of(offset),
