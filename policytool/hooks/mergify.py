@@ -27,7 +27,9 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import FileProblem, PolicyError
+from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.workflows import parse_run_commands
 from policytool.formats.yamldoc import (
     YamlDoc,
     YamlError,
@@ -42,8 +44,6 @@ from policytool.formats.yamldoc import (
     value_pos,
     write,
 )
-from policytool.hooks.ci import parse_run_commands
-from policytool.hooks.precommit import MANUAL, Hook, Model, usable_model
 
 RULE_ID = "mergify-drift"
 BEGIN = (
@@ -57,14 +57,6 @@ _PIN_RE = re.compile(r"^\s*[\"']?pre[-_]commit\s*==\s*([\w.+!-]+)", re.IGNORECAS
 # A requirement token: name, optional extras, the rest (``==4.0.1``, ``>=4``, nothing).
 _REQ_RE = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?(?P<spec>.*)")
 _INSTALL_RE = re.compile(r"\b(?:pip3?|uv pip|uv tool|pipx)\s+install\b(?P<args>[^`\n]*)")
-
-
-class MergifyProblem(Exception):
-    """The Mergify file or rule cannot be used; ``finding`` says where and why."""
-
-    def __init__(self, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
 
 
 @dataclass(frozen=True)
@@ -81,12 +73,12 @@ class Comment:
         return self.first_line + offset
 
 
-def _problem(relpath: str, line: int, message: str) -> MergifyProblem:
-    return MergifyProblem(Finding(relpath, line, 1, RULE_ID, message))
+def _problem(relpath: str, line: int, message: str) -> FileProblem:
+    return FileProblem(relpath, line, message)
 
 
 def find_comment(config: Config) -> Comment | None:
-    """The configured rule's comment; None without a Mergify file; raise MergifyProblem."""
+    """The configured rule's comment; None without a Mergify file; raise FileProblem."""
     relpath = config.mergify.file
     name = config.mergify.rule
     try:
@@ -317,10 +309,7 @@ def sync(config: Config, write_file: bool) -> SyncResult:
             f"{config.pre_commit.file}: missing or invalid, nothing to sync from "
             "(`policytool check --only precommit-config` says why)"
         )
-    try:
-        comment = find_comment(config)
-    except MergifyProblem as exc:
-        raise PolicyError(f"{exc.finding.path}:{exc.finding.line}: {exc.finding.message}") from None
+    comment = find_comment(config)  # a FileProblem is the command's one-sentence error
     if comment is None:
         raise PolicyError(f"{config.mergify.file}: not found; `policytool init` writes one")
     block = render_block(config, model)
@@ -408,8 +397,8 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
     config = ctx.config
     try:
         comment = find_comment(config)
-    except MergifyProblem as exc:
-        yield exc.finding
+    except FileProblem as exc:
+        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
         return
     model = usable_model(config)
     if comment is None or model is None:
