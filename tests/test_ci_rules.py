@@ -84,6 +84,10 @@ skip-reasons = { "check-test-ci-coverage" = "old tests lack marks; runs on commi
 """
 
 
+# The repo records why CI skips hooks (none recorded yet): every SKIP needs a reason.
+NO_REASONS = "[tool.policytool.ci]\nskip-reasons = {}\n"
+
+
 @pytest.fixture
 def ci_repo(repo: Repo) -> Repo:
     """A repo with a config that has a manual-stage hook."""
@@ -93,6 +97,7 @@ def ci_repo(repo: Repo) -> Repo:
 
 def test_drifted_workflow_is_caught(ci_repo: Repo, run: Run) -> None:
     ci_repo.write(".github/workflows/pre-commit.yml", DRIFTED_WORKFLOW)
+    ci_repo.write("pyproject.toml", NO_REASONS)
     ci_repo.commit()
     result = run("check", "--only=ci-hook-stage")
     assert result.code == 1
@@ -109,7 +114,7 @@ def test_drifted_workflow_is_caught(ci_repo: Repo, run: Run) -> None:
     assert (
         "lacks `--hook-stage manual`, so the manual-stage hooks (mypy-3.12) never run" in result.out
     )
-    assert "`pre-commit run --hook-stage manual` runs only on changed files" in result.out
+    assert "`pre-commit run --hook-stage manual` runs only on staged files" in result.out
 
 
 def test_good_workflow_with_reasons_passes_and_stale_reasons_are_reported(
@@ -147,6 +152,7 @@ def test_inline_skip_and_hook_commands(ci_repo: Repo, run: Run) -> None:
         "      - run: pre-commit run mypy-3.10 --hook-stage manual --all-files\n",
     )
     ci_repo.write(".github/workflows/pre-commit.yml", workflow)
+    ci_repo.write("pyproject.toml", NO_REASONS)
     ci_repo.commit()
     result = run("check", "--only=ci-hook-stage")
     assert "hook 'signoff' is skipped in CI without a recorded reason" in result.out
@@ -325,14 +331,56 @@ def test_vllm_style_codeql_workflow_passes_and_validates(repo: Repo, run: Run) -
     assert result.returncode == 0, result.stdout
 
 
-def test_missing_codeql_workflow(repo: Repo, run: Run) -> None:
-    repo.write(
-        ".github/workflows/tests.yml", "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
-    )
+TESTS_WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
+
+
+def test_missing_codeql_workflow_without_a_choice_says_how_to_choose(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    # Never on a file that does not exist: the first workflow without a pyproject.toml ...
+    assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/tests.yml", 1)]
+    assert 'codeql = "default-setup"' in result.out and 'codeql = "workflow"' in result.out
+    # ... the config file, where the choice is written, with one.
+    repo.write("pyproject.toml", "[project]\nname = 'x'\n")
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [("pyproject.toml", 1)]
+
+
+def test_default_setup_needs_no_workflow_and_conflicts_with_one(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
+    repo.write("pyproject.toml", '[tool.policytool.ci]\ncodeql = "default-setup"\n')
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert result.code == 0, result.out
+    repo.write(".github/workflows/codeql.yml", VLLM_CODEQL)
     repo.commit()
     result = run("check", "--only=codeql-workflow")
     assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 1)]
+    assert "GitHub rejects a workflow's results while default setup is on" in result.out
+
+
+def test_chosen_workflow_that_is_missing_points_at_the_choice(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
+    repo.write(
+        "pyproject.toml", '[project]\nname = "x"\n\n[tool.policytool.ci]\ncodeql = "workflow"\n'
+    )
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [("pyproject.toml", 5)]
     assert "policytool init" in result.out
+
+
+def test_python_needs_no_explicit_build_mode(repo: Repo, run: Run) -> None:
+    implicit = VLLM_CODEQL.replace("          build-mode: none\n", "").replace(
+        "        build-mode: ${{ matrix.build-mode }}\n", ""
+    )
+    assert "build-mode" not in implicit
+    repo.write(".github/workflows/codeql.yml", implicit)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert result.code == 0, result.out
 
 
 def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
@@ -357,7 +405,8 @@ def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
         [
             "CodeQL must run on pull_request to 'main'",
             "CodeQL must also run on a schedule (`schedule: - cron: ...`)",
-            "job 'analyze' must set `build-mode: none` for python",
+            "job 'analyze' sets `build-mode: autobuild` for python, which CodeQL analyzes "
+            "without a build (`none`, its default for python)",
             "job 'analyze' needs permissions security-events: write",
         ]
     )

@@ -77,6 +77,9 @@ min-rev = { "https://github.com/crate-ci/typos" = "v1.43.0" }
 """
 
 
+POLICY_STAGES = '[tool.policytool.pre-commit]\ndefault-stages = ["pre-commit", "manual"]\n'
+
+
 def hook_keys(text: str) -> dict[str, list[str]]:
     """hook id -> its own keys in written order (merge keys not expanded)."""
     data = YAML().load(text)
@@ -115,11 +118,9 @@ def test_no_policy_table_checks_only_choice_free_rules(repo: Repo, run: Run) -> 
     repo.write(".pre-commit-config.yaml", DRIFTED)
     repo.commit()
     result = run("check", ONLY)
-    # Without [tool.policytool.pre-commit]: default_stages and the rev scheme only.
-    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {
-        "precommit-default-stages",
-        "precommit-rev",
-    }
+    # Without [tool.policytool.pre-commit]: the rev scheme only. default_stages is a
+    # choice nobody made here (no workflow runs `--hook-stage manual`).
+    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {"precommit-rev"}
 
 
 def test_drifted_config_is_caught_at_the_right_lines(drifted: Repo, run: Run) -> None:
@@ -282,7 +283,7 @@ def test_fix_keeps_crlf_and_bom(repo: Repo, run: Run) -> None:
         "        entry: echo\n        language: system\n"
     )
     data = b"\xef\xbb\xbf" + config.replace("\n", "\r\n").encode()
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\n')
+    repo.write("pyproject.toml", POLICY_STAGES + 'final-hook = "suggestion"\n')
     repo.write(".pre-commit-config.yaml", data)
     repo.commit()
     assert run("fix", ONLY).code == 1
@@ -316,6 +317,7 @@ def test_default_stages_missing_manual_is_extended(repo: Repo, run: Run) -> None
         "default_stages: [commit]  # legacy name\nrepos:\n  - repo: local\n    hooks:\n"
         "      - id: a\n        name: a\n        entry: echo\n        language: system\n"
     )
+    repo.write("pyproject.toml", POLICY_STAGES)
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     result = run("check", ONLY)
@@ -333,6 +335,7 @@ def test_block_style_default_stages_is_replaced(repo: Repo, run: Run) -> None:
         "default_stages:\n- pre-commit\nrepos:\n- repo: local\n  hooks:\n"
         "  - id: a\n    name: a\n    entry: echo\n    language: system\n"
     )
+    repo.write("pyproject.toml", POLICY_STAGES)
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     assert run("fix", ONLY).code == 1
@@ -520,14 +523,55 @@ def test_bad_configs_are_one_finding_with_a_line(
     assert repo.read(".pre-commit-config.yaml") == expected
 
 
-def test_warnings_pre_commit_only_logs_are_not_rejections(repo: Repo, run: Run) -> None:
-    repo.write(
-        ".pre-commit-config.yaml",
-        "default_stages: [pre-commit, manual]\nunknown_top: 1\nrepos: []\n",
-    )
+WARNED = """\
+defualt_stages: [pre-commit, manual]
+x-common: &common
+  language: system
+repos:
+  - repo: local
+    hokks: []
+    hooks:
+      - id: a
+        name: a
+        entry: echo
+        <<: *common
+        stagess: [manual]
+      - id: b
+        name: b
+        entry: echo
+        language: system
+        stages: [commit, push]
+"""
+
+
+def test_pre_commit_warnings_are_findings_at_their_lines(repo: Repo, run: Run) -> None:
+    path = repo.write(".pre-commit-config.yaml", WARNED)
+    repo.commit()
+    assert precommit_accepts(path) is None  # pre-commit only logs these, and ignores the keys
+    result = run("check", ONLY)
+    assert result.code == 1
+    lines = [line for line in result.out.splitlines() if " precommit-config " in line]
+    assert [int(line.split(":")[1]) for line in lines] == [
+        line_of(WARNED, "defualt_stages"),
+        line_of(WARNED, "hokks"),
+        line_of(WARNED, "stagess"),
+        line_of(WARNED, "stages: [commit"),
+    ]
+    assert "unknown top-level key `defualt_stages`" in lines[0]
+    assert "did you mean `default_stages`?" in lines[0]
+    assert "unknown key `hokks` in repo local" in lines[1] and "`hooks`" in lines[1]
+    assert "unknown key `stagess` in hook 'a'" in lines[2] and "`stages`" in lines[2]
+    # Legacy stage names still work: a warning, not an error.
+    assert "deprecated stage names `commit` (now `pre-commit`)" in lines[3]
+    assert "`push` (now `pre-push`)" in lines[3]
+    assert result.out.splitlines()[-1].startswith("4 findings (3 errors, 1 warnings)")
+    assert "x-common" not in result.out  # a top-level key holding an anchor is the usual idiom
+    warnings_only = WARNED.replace("defualt_", "default_").replace("hokks: []\n    ", "")
+    repo.write(".pre-commit-config.yaml", warnings_only.replace("stagess", "stages"))
     repo.commit()
     result = run("check", ONLY)
-    assert result.code == 0, result.out
+    assert result.code == 0, result.out  # the deprecated names alone do not fail the check
+    assert "deprecated stage names" in result.out
     assert result.err == ""
 
 

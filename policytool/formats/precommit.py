@@ -25,7 +25,9 @@ from policytool.formats.yamldoc import (
     item_line,
     key_line,
     load,
+    own_keys,
 )
+from policytool.formats.yamledit import check_expansion
 
 LOCAL_REPOS = ("local", "meta")
 # pre-commit's legacy stage names -> current ones (clientlib.transform_stage).
@@ -124,6 +126,19 @@ class Model:
     def stages_of(self, hook: Hook) -> tuple[str, ...] | None:
         """Stages ``hook`` runs at (None: all)."""
         return hook.effective_stages(self.default_stages)
+
+    @property
+    def uses_precommit_ci(self) -> bool:
+        """Whether the config has a ``ci:`` section (pre-commit.ci's settings)."""
+        return isinstance(self.data.get("ci"), dict)
+
+    def ci_skip(self) -> list[tuple[str, int]]:
+        """(hook id, line) of every id in pre-commit.ci's ``ci: skip:`` list."""
+        ci = self.data.get("ci")
+        skip = ci.get("skip") if isinstance(ci, dict) else None
+        if not isinstance(skip, list):
+            return []
+        return [(v, item_line(skip, i)) for i, v in enumerate(skip) if isinstance(v, str)]
 
     def manual_hooks(self) -> list[Hook]:
         """Hooks that run at the manual stage but not on commit."""
@@ -300,6 +315,7 @@ def load_model(root: Path, relpath: str, validate: bool = True) -> Model | None:
         return None
     except YamlError as exc:
         raise FileProblem(relpath, exc.line, exc.message) from None
+    check_expansion(doc)
     model = build_model(doc)
     if validate:
         problem = schema_problem(doc)
@@ -314,3 +330,115 @@ def usable_model(config: Config) -> Model | None:
         return load_model(config.root, config.pre_commit.file)
     except FileProblem:
         return None
+
+
+# --- what pre-commit only warns about ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SchemaWarning:
+    """Something pre-commit accepts but warns about (and then ignores or will drop)."""
+
+    line: int
+    message: str
+    deprecated: bool = False  # a legacy name that still works, rather than an ignored key
+
+
+def _known_keys() -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+    """The keys pre-commit knows at the top level, in a repo and in a hook."""
+    try:
+        import cfgv  # type: ignore[import-untyped,unused-ignore]
+        from pre_commit.clientlib import (  # type: ignore[import-untyped,unused-ignore]
+            CONFIG_REPO_DICT,
+            CONFIG_SCHEMA,
+        )
+        from pre_commit.hook import Hook as PreCommitHook  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return None
+
+    def warned(schema: object) -> frozenset[str]:
+        for item in getattr(schema, "items", ()):
+            if isinstance(item, cfgv.WarnAdditionalKeys):
+                return frozenset(item.keys)
+        return frozenset()
+
+    hook_keys = frozenset(PreCommitHook._fields) - {"src", "prefix"}
+    return warned(CONFIG_SCHEMA), warned(CONFIG_REPO_DICT), hook_keys
+
+
+def _unknown(keys: Sequence[str], known: frozenset[str]) -> list[tuple[str, str]]:
+    """(unknown key, hint) pairs; the hint names the nearest known key."""
+    import difflib
+
+    out = []
+    for key in keys:
+        if key in known:
+            continue
+        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+        out.append((key, f"; did you mean `{close[0]}`?" if close else ""))
+    return out
+
+
+def _anchored(value: object) -> bool:
+    """Whether a value carries a YAML anchor (a top-level key kept to hold one)."""
+    anchor = getattr(value, "anchor", None)
+    return getattr(anchor, "value", None) is not None
+
+
+def schema_warnings(model: Model) -> list[SchemaWarning]:
+    """What pre-commit would warn about: unknown keys (top, repo, hook), legacy stage names.
+
+    pre-commit logs these and goes on, so a typo (``defualt_stages``, ``stagess``) silently
+    does nothing. A top-level key holding an anchor (``x-common: &common``) is the usual
+    way to share settings and is not reported. Empty when pre-commit is not importable.
+    """
+    known = _known_keys()
+    if known is None:
+        return []
+    root_keys, repo_keys, hook_keys = known
+    data = model.data
+    out: list[SchemaWarning] = []
+    for key, hint in _unknown(own_keys(data), root_keys):
+        if not _anchored(data.get(key)):
+            out.append(
+                SchemaWarning(
+                    key_line(data, key),
+                    f"unknown top-level key `{key}`: pre-commit ignores it{hint}",
+                )
+            )
+    for ri, repo in enumerate(model.repos):
+        assert isinstance(repo, dict)
+        for key, hint in _unknown(own_keys(repo), repo_keys):
+            out.append(
+                SchemaWarning(
+                    key_line(repo, key, item_line(model.repos, ri)),
+                    f"unknown key `{key}` in repo {repo.get('repo')}: pre-commit ignores it{hint}",
+                )
+            )
+    for hook in model.hooks:
+        keys = [str(k) for k in hook.node if isinstance(k, str)]
+        for key, hint in _unknown(keys, hook_keys):
+            out.append(
+                SchemaWarning(
+                    key_line(hook.node, key, hook.line),
+                    f"unknown key `{key}` in hook '{hook.id}': pre-commit ignores it{hint}",
+                )
+            )
+    holders: list[tuple[object, str, str]] = [(data, "default_stages", "`default_stages`")]
+    holders += [(h.node, "stages", f"hook '{h.id}'") for h in model.hooks]
+    for holder, key, what in holders:
+        value = holder.get(key) if isinstance(holder, dict) else None
+        if not isinstance(value, list):
+            continue
+        legacy = [v for v in value if isinstance(v, str) and v in STAGE_ALIASES]
+        if legacy:
+            names = ", ".join(f"`{v}` (now `{STAGE_ALIASES[v]}`)" for v in legacy)
+            out.append(
+                SchemaWarning(
+                    key_line(holder, key),
+                    f"{what} uses deprecated stage names {names}; "
+                    "`pre-commit migrate-config` rewrites them",
+                    deprecated=True,
+                )
+            )
+    return sorted(out, key=lambda w: w.line)

