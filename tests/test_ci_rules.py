@@ -331,6 +331,26 @@ def test_vllm_style_codeql_workflow_passes_and_validates(repo: Repo, run: Run) -
     assert result.returncode == 0, result.stdout
 
 
+# The repo chose a CodeQL workflow: when it runs (push, pull_request, schedule) is checked.
+CODEQL_WORKFLOW = '[tool.policytool.ci]\ncodeql = "workflow"\n'
+
+
+def test_when_codeql_runs_is_checked_only_once_chosen(repo: Repo, run: Run) -> None:
+    # attrs runs CodeQL weekly only: its choice, until it chooses the RFC's policy.
+    weekly = VLLM_CODEQL.replace(
+        '  push:\n    branches: [ "main" ]\n  pull_request:\n    branches: [ "main" ]\n', ""
+    )
+    assert "push" not in weekly
+    repo.write(".github/workflows/codeql.yml", weekly)
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 0
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert "CodeQL must run on push to 'main'" in result.out
+    assert "CodeQL must run on pull_request to 'main'" in result.out
+
+
 TESTS_WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
 
 
@@ -398,6 +418,7 @@ def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
         .replace("      security-events: write\n", "")
     )
     repo.write(".github/workflows/codeql.yml", bad)
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
     repo.commit()
     result = run("check", "--only=codeql-workflow")
     messages = [line.split(" codeql-workflow ")[1] for line in result.out.splitlines()[:-1]]
@@ -432,9 +453,10 @@ def test_codeql_without_python_or_analyze(repo: Repo, run: Run) -> None:
 
 def test_default_branch_is_configurable(repo: Repo, run: Run) -> None:
     repo.write(".github/workflows/codeql.yml", VLLM_CODEQL.replace('"main"', '"develop"'))
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
     repo.commit()
     assert run("check", "--only=codeql-workflow").code == 1
-    repo.write("pyproject.toml", '[tool.policytool.ci]\ndefault-branch = "develop"\n')
+    repo.write("pyproject.toml", CODEQL_WORKFLOW + 'default-branch = "develop"\n')
     repo.commit()
     assert run("check", "--only=codeql-workflow").code == 0
 
@@ -444,3 +466,267 @@ def test_broken_codeql_workflow_is_reported_once(repo: Repo, run: Run) -> None:
     repo.commit()
     result = run("check", "--only=codeql-workflow")
     assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 3)]
+
+
+# --- how CI really runs pre-commit ------------------------------------------------------
+
+MATRIX_WORKFLOW = """\
+on: [pull_request]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        stage: [manual]
+        args: ["--all-files --hook-stage manual"]
+    steps:
+      - run: pre-commit run --all-files --hook-stage ${{ matrix.stage }}
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: ${{ matrix.args }}
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: ${{ inputs.extra }}
+"""
+
+
+def test_matrix_values_are_expanded_not_taken_for_hook_names(ci_repo: Repo, run: Run) -> None:
+    ci_repo.write(".github/workflows/lint.yml", MATRIX_WORKFLOW)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 0, result.out
+    assert "matrix.stage" not in result.out and "${{" not in result.out
+    # A matrix value that leaves the manual hooks out is still caught (once nothing
+    # run-time-only could be running them).
+    plain = MATRIX_WORKFLOW.split(
+        "      - uses: pre-commit/action@v3.0.1\n        with:\n"
+        "          extra_args: ${{ inputs.extra }}"
+    )[0]
+    ci_repo.write(
+        ".github/workflows/lint.yml",
+        plain.replace("stage: [manual]", "stage: [pre-commit]").replace(
+            '["--all-files --hook-stage manual"]', '["--all-files"]'
+        ),
+    )
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".github/workflows/lint.yml", 10),
+        (".github/workflows/lint.yml", 13),
+    ], result.out
+    assert "`pre-commit run --all-files --hook-stage pre-commit` lacks" in result.out
+    assert "`pre-commit run --all-files` lacks `--hook-stage manual`" in result.out
+
+
+def test_prek_runs_are_read_like_pre_commit_runs(ci_repo: Repo, run: Run) -> None:
+    workflow = (
+        "on: [pull_request]\njobs:\n  lint:\n    runs-on: x\n    steps:\n"
+        "      - run: prek run --all-files\n"
+        "      - run: uvx prek run mypy-3.10 --hook-stage manual --all-files\n"
+        "      - uses: j178/prek-action@v1\n"
+    )
+    ci_repo.write(".github/workflows/lint.yml", workflow)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".github/workflows/lint.yml", 6),
+        (".github/workflows/lint.yml", 7),
+        (".github/workflows/lint.yml", 8),
+    ], result.out
+    assert "`prek run --all-files` lacks `--hook-stage manual`" in result.out
+    assert "names hook 'mypy-3.10'" in result.out
+
+
+TOX_WORKFLOW = """\
+on: [pull_request]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          pip install tox
+          tox -e linting
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        (
+            "tox.ini",
+            "[tox]\nenv_list = py3, linting\n\n[testenv:linting]\nskip_install = True\n"
+            "deps = pre-commit\ncommands = pre-commit run --all-files --show-diff-on-failure "
+            "{posargs:}\n",
+        ),
+        (
+            "tox.toml",
+            'env_list = ["linting"]\n[env.linting]\n'
+            'commands = [["pre-commit", "run", "--all-files", "--show-diff-on-failure"]]\n',
+        ),
+    ],
+)
+def test_tox_environments_are_followed(ci_repo: Repo, run: Run, name: str, content: str) -> None:
+    ci_repo.write(".github/workflows/lint.yml", TOX_WORKFLOW)
+    ci_repo.write(name, content)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 8)]
+    assert (
+        "`pre-commit run --all-files --show-diff-on-failure` (run by `tox -e linting`) lacks "
+        "`--hook-stage manual`" in result.out
+    )
+    manual = (
+        content.replace("--all-files", "--all-files --hook-stage manual")
+        if name == "tox.ini"
+        else content.replace('"--all-files", ', '"--all-files", "--hook-stage", "manual", ')
+    )
+    ci_repo.write(name, manual)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+
+
+def test_pre_commit_ci_skip_is_read(repo: Repo, run: Run) -> None:
+    config = PRECOMMIT + "ci:\n  autoupdate_schedule: quarterly\n  skip: [signoff, no-such-hook]\n"
+    repo.write(".pre-commit-config.yaml", config)
+    repo.write(
+        "pyproject.toml", '[tool.policytool.ci]\nskip-reasons = { "signoff" = "needs git" }\n'
+    )
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".pre-commit-config.yaml", line_of(config, "skip: [signoff"))
+    ]
+    assert "pre-commit.ci's `ci: skip:` names 'no-such-hook', which is not a hook" in result.out
+    assert "skip-reasons explains 'signoff'" not in result.out  # the ci: skip uses it
+
+
+GATE = """\
+on:
+  pull_request:
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pre-commit run --all-files --hook-stage manual{tail}
+"""
+
+
+@pytest.mark.parametrize(
+    ("tail", "why"),
+    [
+        (" || true", "`|| true` swallows its failure"),
+        (" || echo failed", "`|| echo failed` swallows its failure"),
+        (" | tee out.log", "piped without `set -o pipefail`"),
+        ("\n        continue-on-error: true", "`continue-on-error: true`"),
+        ("\n        if: false", "never runs: `if: false`"),
+        ("\n        if: ${{ false }}", "never runs: `if: false`"),
+    ],
+)
+def test_steps_that_cannot_fail_or_never_run(ci_repo: Repo, run: Run, tail: str, why: str) -> None:
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=tail))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 1
+    assert why in result.out, result.out
+    assert rule_lines(result.out, "ci-hook-stage")[0] == (".github/workflows/lint.yml", 7)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        " | tee out.log\n        shell: bash",  # GitHub's bash is -eo pipefail
+        " || (git diff; exit 1)",
+        "\n        if: github.event_name == 'pull_request'",
+    ],
+)
+def test_steps_that_can_fail_are_fine(ci_repo: Repo, run: Run, tail: str) -> None:
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=tail))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 0, result.out
+
+
+def test_pre_commit_workflow_without_a_pull_request_trigger(ci_repo: Repo, run: Run) -> None:
+    push_only = GATE.format(tail="").replace("  pull_request:\n", "  push:\n    branches: [main]\n")
+    ci_repo.write(".github/workflows/lint.yml", push_only)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 1)]
+    assert "runs pre-commit on push but no workflow runs it for pull requests" in result.out
+    for gate in ("  merge_group:\n", "  workflow_call:\n"):
+        ci_repo.write(".github/workflows/lint.yml", push_only.replace("on:\n", "on:\n" + gate))
+        ci_repo.commit()
+        assert run("check", "--only=ci-hook-stage").code == 0
+    # pre-commit.ci gates the PRs: a push-only workflow is then fine.
+    ci_repo.write(".github/workflows/lint.yml", push_only)
+    ci_repo.write(".pre-commit-config.yaml", PRECOMMIT + "ci:\n  skip: []\n")
+    ci_repo.commit()
+    assert "pull requests" not in run("check", "--only=ci-hook-stage").out
+
+
+# pytest's layout: manual hooks are opt-in, pre-commit.ci runs the rest.
+OPT_IN = """\
+repos:
+  - repo: local
+    hooks:
+      - id: ruff
+        name: ruff
+        entry: echo
+        language: system
+      - id: pyright
+        name: pyright
+        entry: echo
+        language: system
+        # Manual because passing pyright is a work in progress.
+        stages: [manual]
+ci:
+  autoupdate_schedule: weekly
+"""
+
+
+def test_manual_means_opt_in_unless_the_repo_says_ci(repo: Repo, run: Run) -> None:
+    repo.write(".pre-commit-config.yaml", OPT_IN)
+    repo.write(
+        ".github/workflows/test.yml",
+        "on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: pytest\n",
+    )
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage,precommit-default-stages")
+    assert result.code == 0, result.out
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nmanual-stage = "ci"\n')
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".pre-commit-config.yaml", 8)]
+    assert "manual-stage hooks (pyright) never run" in result.out
+
+
+# --- mypy-wired: commands, not words ---------------------------------------------------
+
+MYPY_TABLE = "[tool.mypy]\nstrict = true\n"
+
+
+@pytest.mark.parametrize(
+    ("step", "wired"),
+    [
+        ('run: echo "::add-matcher::.github/workflows/matchers/mypy.json"', False),
+        ("run: cp .github/workflows/matchers/mypy.json /tmp", False),
+        ("run: pip install mypy", False),
+        ("run: mypy src", True),
+        ("run: python -m mypy src", True),
+        ("run: uv run --frozen mypy", True),
+        ("run: python tools/mypy.py 3.12", True),
+        ("run: tox -e typing", True),
+    ],
+)
+def test_mypy_is_wired_by_a_command_that_runs_it(
+    repo: Repo, run: Run, step: str, wired: bool
+) -> None:
+    repo.write("pyproject.toml", MYPY_TABLE)
+    repo.write("tox.ini", "[testenv:typing]\ncommands = mypy src\n")
+    repo.write(
+        ".github/workflows/ci.yml",
+        f"on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - {step}\n",
+    )
+    repo.commit()
+    result = run("check", "--only=mypy-wired")
+    assert (result.code == 0) is wired, result.out

@@ -417,3 +417,73 @@ def test_install_command_names_the_pinned_version(
     mergify_repo.commit()
     result = run("check", "--only=mergify-drift")
     assert ("should pin `pre-commit==4.0.1`" in result.out) is flagged, result.out
+
+
+# --- check conditions that name no job --------------------------------------------------
+
+PRECOMMIT_WORKFLOW = """\
+on: [pull_request]
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pre-commit/action@v3.0.1
+  test:
+    strategy:
+      matrix:
+        python: ["3.10", "3.12"]
+    runs-on: ubuntu-latest
+    steps:
+      - run: pytest
+"""
+
+
+def test_check_condition_naming_no_job(mergify_repo: Repo, run: Run) -> None:
+    mergify_repo.write(".github/mergify.yml", OWN_WORDS)
+    mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
+    mergify_repo.commit()
+    assert run("check", "--only=mergify-drift").code == 0  # check-failure=pre-commit: a job
+    # The job is renamed: the comment rule is dead.
+    mergify_repo.write(
+        ".github/workflows/lint.yml", PRECOMMIT_WORKFLOW.replace("  pre-commit:", "  lint:")
+    )
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [
+        (".github/mergify.yml", line_of(OWN_WORDS, "check-failure=pre-commit"))
+    ]
+    assert (
+        "`check-failure=pre-commit` names no job of any workflow in .github/workflows, so the "
+        "pre-commit failure comment is never posted" in result.out
+    )
+
+
+def test_other_rules_checks_are_compared_once_external_checks_are_listed(
+    mergify_repo: Repo, run: Run
+) -> None:
+    rules = (
+        "pull_request_rules:\n"
+        "  - name: automerge\n"
+        "    conditions:\n"
+        "      - check-success=test (3.10)\n"
+        "      - check-success=dco\n"
+        "      - or:\n"
+        "        - check-success=tests (3.12)\n"
+        "        - label=ready\n"
+        "    actions: {merge: {}}\n"
+    )
+    mergify_repo.write(".github/mergify.yml", OWN_WORDS.replace("pull_request_rules:\n", rules))
+    mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
+    mergify_repo.commit()
+    assert run("check", "--only=mergify-drift").code == 0  # dco may be any app's check
+    mergify_repo.write(
+        "pyproject.toml",
+        '[tool.policytool.ci]\nskip-reasons = { "mypy-3.12" = "slow" }\n'
+        '[tool.policytool.mergify]\nexternal-checks = ["dco"]\n',
+    )
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 7)]
+    assert (
+        "`check-success=tests (3.12)`" in result.out and "did you mean 'test (3.12)'" in result.out
+    )

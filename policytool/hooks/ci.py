@@ -38,11 +38,13 @@ from policytool.formats.workflows import (
     load_workflows,
     manual_stage_meaning,
     matrix_rows,
+    program_of,
     resolve,
     scan_ci,
     steps,
     tokens,
     triggers_of,
+    workflow_commands,
     workflow_paths,
 )
 from policytool.formats.yamldoc import YamlDoc, key_line
@@ -238,16 +240,33 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
 
 # --- mypy-wired -------------------------------------------------------------------------
 
-_MYPY_RE = re.compile(r"(?<![\w-])mypy(?![\w-])")
+_MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
 
 
-def runs_mypy(hook_id: str, entry: str, repo: str) -> bool:
-    """Whether a hook runs mypy (by id, entry or the mirrors-mypy repo)."""
-    return (
-        "mypy" in hook_id
-        or bool(_MYPY_RE.search(entry))
-        or repo.rstrip("/").endswith("mirrors-mypy")
-    )
+def command_runs_mypy(words: Sequence[str]) -> bool:
+    """Whether a command (launchers already dropped, see ``program_of``) runs mypy.
+
+    ``mypy src``, ``dmypy run``, ``python tools/mypy.py`` and ``tools/mypy.sh`` do;
+    ``cp .github/workflows/matchers/mypy.json`` or an ``echo`` mentioning mypy does not.
+    """
+    if not words:
+        return False
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _MYPY_PROGRAMS:
+        return True
+    if "/" in words[0] and Path(program).stem == "mypy":
+        return True
+    if program in ("python", "python3", "bash", "sh"):
+        script = next((w for w in words[1:] if not w.startswith("-")), "")
+        return Path(script).stem == "mypy" and script.endswith((".py", ".sh"))
+    return False
+
+
+def runs_mypy(hook: Hook) -> bool:
+    """Whether a hook runs mypy: its id, the mirrors-mypy repo, or its entry's program."""
+    if "mypy" in hook.id or hook.repo.rstrip("/").endswith("mirrors-mypy"):
+        return True
+    return command_runs_mypy(program_of(tokens(hook.text("entry"))))
 
 
 def mypy_config(root: Path) -> tuple[str, int] | None:
@@ -297,10 +316,10 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
     mypy_hooks = []
     if model is not None:
         for hook in model.hooks:
-            if runs_mypy(hook.id, str(hook.field("entry") or ""), hook.repo):
+            if runs_mypy(hook):
                 mypy_hooks.append(hook)
     for hook in mypy_hooks:
-        explicit = _config_file_arg(hook.text_list("args") + tokens(str(hook.field("entry") or "")))
+        explicit = _config_file_arg(hook.text_list("args") + tokens(hook.text("entry")))
         assert model is not None
         if explicit is not None:
             if not (ctx.root / explicit).is_file():
@@ -322,12 +341,10 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
             )
     if config_at is None or mypy_hooks:
         return
-    for doc in load_workflows(ctx.root, (b"mypy",)).docs:
-        for _name, job in jobs(doc):
-            for _line, step in steps(job):
-                run = step.get("run")
-                if isinstance(run, str) and _MYPY_RE.search(run):
-                    return
+    for doc in load_workflows(ctx.root, (b"mypy", b"tox")).docs:
+        for _line, words, _via in workflow_commands(doc, ctx.root):
+            if command_runs_mypy(words):
+                return
     path, line = config_at
     yield Finding(
         path,
@@ -483,8 +500,14 @@ def _codeql_job(doc: YamlDoc, name: str, job: dict[str, object]) -> tuple[bool, 
     return True, problems
 
 
-def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
-    """(uses CodeQL, problems) for one workflow."""
+def _codeql_problems(
+    doc: YamlDoc, branch: str, triggers_chosen: bool
+) -> tuple[bool, list[Finding]]:
+    """(uses CodeQL, problems) for one workflow.
+
+    When is a repo's choice: the RFC's push + pull_request + schedule is asked for only
+    when the repo chose ``codeql = "workflow"``.
+    """
     assert isinstance(doc.data, dict)
     problems: list[Finding] = []
     uses_codeql = False
@@ -492,7 +515,7 @@ def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
         uses, found = _codeql_job(doc, name, job)
         uses_codeql = uses_codeql or uses
         problems += found
-    if uses_codeql:
+    if uses_codeql and triggers_chosen:
         triggers = triggers_of(doc)
         on_line = key_line(doc.data, "on", 1)
         for event in ("push", "pull_request"):
@@ -541,7 +564,7 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
     branch = default_branch(ctx.config)
     found = bool(workflows.broken)  # a broken CodeQL workflow is reported as such
     for doc in workflows.docs:
-        uses, problems = _codeql_problems(doc, branch)
+        uses, problems = _codeql_problems(doc, branch, setup == "workflow")
         found = found or uses
         if uses and setup == "default-setup":
             yield Finding(

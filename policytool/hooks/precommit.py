@@ -102,6 +102,16 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
         return
     if model is None:
         return
+    for hook in model.hooks:
+        script = hook.entry_script()
+        if script is not None and not (ctx.root / script).exists():
+            yield Finding(
+                model.relpath,
+                key_line(hook.node, "entry", hook.line),
+                1,
+                CONFIG_RULE,
+                f"hook '{hook.id}' runs {script}, which does not exist",
+            )
     for warning in schema_warnings(model):
         yield Finding(
             model.relpath,
