@@ -730,3 +730,40 @@ def test_mypy_is_wired_by_a_command_that_runs_it(
     repo.commit()
     result = run("check", "--only=mypy-wired")
     assert (result.code == 0) is wired, result.out
+
+
+def test_mypy_run_by_a_nox_session_is_wired(repo: Repo, run: Run) -> None:
+    # jsonschema: CI runs every nox session (the list is run-time only); one runs mypy.
+    repo.write("pyproject.toml", MYPY_TABLE)
+    repo.write(
+        "noxfile.py",
+        "import nox\n\n@nox.session\ndef typing(session):\n"
+        '    session.install("mypy")\n    session.run("mypy", "src")\n',
+    )
+    repo.write(
+        ".github/workflows/ci.yml",
+        "on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        "        noxenv: ${{ fromJson(needs.list.outputs.noxenvs) }}\n    steps:\n"
+        '      - run: uvx nox -s "${{ matrix.noxenv }}"\n',
+    )
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+    repo.write(
+        "noxfile.py", "import nox\n\n@nox.session\ndef tests(session):\n    session.run('pytest')\n"
+    )
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 1
+
+
+def test_codeql_needs_only_security_events_write(repo: Repo, run: Run) -> None:
+    # structlog: `permissions: {}` at the top, only security-events: write on the job;
+    # contents/actions read are needed in private repos only.
+    lean = VLLM_CODEQL.replace(
+        "      security-events: write\n      packages: read\n      actions: read\n"
+        "      contents: read\n",
+        "      security-events: write\n",
+    ).replace("jobs:\n", "permissions: {}\njobs:\n", 1)
+    assert "actions: read" not in lean
+    repo.write(".github/workflows/codeql.yml", lean)
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 0

@@ -118,3 +118,36 @@ def env_commands(root: Path, env: str) -> list[str]:
     if isinstance(tox, dict) and isinstance(tox.get("legacy_tox_ini"), str):
         return _ini_commands(tox["legacy_tox_ini"], env) or []
     return _toml_commands(tox, env) or []
+
+
+def nox_programs(root: Path) -> set[str]:
+    """The programs ``noxfile.py``'s sessions run (``session.run("mypy", ...)`` -> mypy).
+
+    Read with :mod:`ast`, never imported. ``session.run("python", "-m", "mypy")`` counts
+    as mypy. Empty when there is no noxfile or it does not parse.
+    """
+    import ast
+
+    text = _read(root, "noxfile.py")
+    if text is None:
+        return set()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("run", "run_always", "run_install")
+        ):
+            continue
+        words: list[str] = [
+            a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+        if words[:2] in (["python", "-m"], ["python3", "-m"]):
+            words = words[2:]
+        if words:
+            found.add(words[0].rsplit("/", 1)[-1])
+    return found

@@ -545,6 +545,26 @@ _LAUNCHERS = frozenset(
     }
 )
 _INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "ruby", "perl"})
+# Launcher options (uv, uvx, pipx, poetry) whose value is the next word.
+_LAUNCHER_VALUE_OPTIONS = frozenset(
+    {
+        "--with",
+        "--from",
+        "--spec",
+        "-p",
+        "--python",
+        "--with-requirements",
+        "--index-url",
+        "--extra-index-url",
+        "--group",
+        "--extra",
+        "--package",
+        "--env-file",
+        "--directory",
+        "--project",
+        "-C",
+    }
+)
 
 
 def program_of(words: Sequence[str]) -> list[str]:
@@ -566,6 +586,8 @@ def program_of(words: Sequence[str]) -> list[str]:
             and (index + 1 < len(words) and words[index + 1] == "-m")
         ):
             index += 2
+        elif word in _LAUNCHER_VALUE_OPTIONS and index > 0:
+            index += 2  # ``uvx --with tox-uv tox``: the option's value is not the program
         elif name in _LAUNCHERS - _INTERPRETERS or (word.startswith("-") and index > 0):
             index += 1
         else:

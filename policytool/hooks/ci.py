@@ -28,6 +28,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem
 from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.tox import nox_programs
 from policytool.formats.workflows import (
     PR_EVENTS,
     UNKNOWN,
@@ -341,10 +342,16 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
             )
     if config_at is None or mypy_hooks:
         return
-    for doc in load_workflows(ctx.root, (b"mypy", b"tox")).docs:
+    nox_mypy: bool | None = None
+    for doc in load_workflows(ctx.root, (b"mypy", b"tox", b"nox")).docs:
         for _line, words, _via in workflow_commands(doc, ctx.root):
             if command_runs_mypy(words):
                 return
+            if words and words[0].rsplit("/", 1)[-1] == "nox":
+                if nox_mypy is None:
+                    nox_mypy = bool(nox_programs(ctx.root) & _MYPY_PROGRAMS)
+                if nox_mypy:
+                    return  # a nox session runs mypy (which ones CI runs may be run-time only)
     path, line = config_at
     yield Finding(
         path,
@@ -359,7 +366,9 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
 # --- codeql-workflow ------------------------------------------------------------------
 
 CODEQL_ACTION = "github/codeql-action"
-PERMISSIONS = {"security-events": "write", "contents": "read", "actions": "read"}
+# What CodeQL's upload needs in every repo; ``contents: read`` and ``actions: read`` are
+# needed in private repos only (GitHub's CodeQL starter workflow says so), so not asked.
+PERMISSIONS = {"security-events": "write"}
 
 
 def default_branch(config: Config) -> str:
