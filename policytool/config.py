@@ -28,6 +28,9 @@ from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
 Backend = Literal["uv", "pip-tools"]
+# What pre-commit's manual stage means in a repo, and how a repo runs CodeQL.
+ManualStage = Literal["ci", "opt-in"]
+CodeqlSetup = Literal["workflow", "default-setup"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,13 @@ class PreCommitConfig:
 
     file: str = ".pre-commit-config.yaml"
     final_hook: str | None = None
-    default_stages: tuple[str, ...] = ("pre-commit", "manual")
+    # The stages ``default_stages`` must hold. None: not chosen; then [pre-commit, manual]
+    # is asked for only where CI already runs ``--hook-stage manual``.
+    default_stages: tuple[str, ...] | None = None
+    # What the manual stage means here: "ci" (CI runs it: vLLM's pattern) or "opt-in"
+    # (run on request only). None: "ci" when CI runs ``--hook-stage manual`` or
+    # ``default_stages`` lists manual, else "opt-in".
+    manual_stage: ManualStage | None = None
     manual_only: tuple[str, ...] = ()
     required: tuple[str, ...] = ()
     min_rev: dict[str, str] = field(default_factory=dict)
@@ -82,15 +91,23 @@ class MergifyConfig:
 
     file: str = ".github/mergify.yml"
     rule: str = "comment-pre-commit-failure"
+    # Checks reported by apps other than this repo's workflows (DCO, Buildkite...), as
+    # globs. None: only the configured rule's check conditions are compared with the
+    # workflows' jobs; a list: every rule's are, and these names are also known.
+    external_checks: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
 class CiConfig:
     """``[tool.policytool.ci]``: why CI skips the hooks it skips."""
 
-    skip_reasons: dict[str, str] = field(default_factory=dict)
+    # hook id -> why CI skips it. None: not chosen (a SKIP needs no recorded reason).
+    skip_reasons: dict[str, str] | None = None
     # The branch CodeQL must scan on push/pull_request; None: origin's HEAD, else main.
     default_branch: str | None = None
+    # How CodeQL runs: "workflow" (a workflow in the repo, checked by codeql-workflow) or
+    # "default-setup" (GitHub's default setup, nothing in the repo). None: not chosen.
+    codeql: CodeqlSetup | None = None
 
 
 @dataclass(frozen=True)
@@ -474,11 +491,32 @@ def _validate(config: Config, ctx: _Context) -> None:
                 f"locks write the same output '{outputs[index]}' (lock '{lock.name}'); "
                 "give each variant its own output, e.g. 'requirements/{variant}.txt'",
             )
+    _validate_pre_commit(config.pre_commit, ctx)
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
             raise ctx.error(
                 ("tool", "policytool", "forbidden-import", index, "modules"), "modules is empty"
             )
+
+
+def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
+    """``rev-pattern`` values compile as regexes; ``min-rev`` values are versions."""
+    from packaging.version import InvalidVersion, Version
+
+    table: KeyPath = ("tool", "policytool", "pre-commit")
+    for url, pattern in section.rev_pattern.items():
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ctx.error(
+                (*table, "rev-pattern", url),
+                f"{pattern!r} is not a valid regular expression ({exc})",
+            ) from None
+    for url, minimum in section.min_rev.items():
+        try:
+            Version(minimum.removeprefix("v"))
+        except InvalidVersion:
+            raise ctx.error((*table, "min-rev", url), f"{minimum!r} is not a version") from None
 
 
 def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Config:

@@ -124,8 +124,8 @@ def _indent(lines: list[str], pad: str) -> str:
 
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
+    from policytool.formats.precommit import usable_model
     from policytool.hooks.mergify import BEGIN, END, render_block
-    from policytool.hooks.precommit import usable_model
 
     model = usable_model(config)
     if model is not None:
