@@ -63,8 +63,13 @@ def test_spdx_line_below_docstring_is_not_a_header(demo: Repo, run: Run) -> None
 
 
 def test_spdx_text_inside_a_string_does_not_count(demo: Repo, run: Run) -> None:
-    demo.write("a.py", 'X = "SPDX-License-Identifier: Apache-2.0"\n')
-    assert check(run, "a.py").code == 1
+    demo.write("a.py", COP + 'X = "SPDX-License-Identifier: Apache-2.0"\n')
+    result = check(run, "a.py")
+    assert result.code == 1
+    assert "a.py:1:1: spdx-header missing `SPDX-License-Identifier: Apache-2.0`" in result.out
+    assert "below the header" not in result.out  # a string is not a misplaced header line
+    assert fix(run, "a.py").code == 1
+    assert demo.read("a.py") == (LIC + COP + 'X = "SPDX-License-Identifier: Apache-2.0"\n').encode()
 
 
 def test_wrong_license_value(demo: Repo, run: Run) -> None:
