@@ -39,14 +39,23 @@ class ConfigError(PolicyError):
 
 @dataclass(frozen=True)
 class SpdxConfig:
-    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries."""
+    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries.
+
+    ``spdx-header`` runs only when the table is written (``configured``): a license
+    in ``[project]`` alone is no SPDX header policy.
+    """
 
     # None: any ``SPDX-License-Identifier`` line is accepted (and fix cannot insert one).
+    # Without the key, ``project.license`` of the same pyproject.toml.
     license: str | None = None
     copyright: str | None = None
     replaces: tuple[str, ...] = ()
     # File kinds (see files.KIND_BY_SUFFIX) the header is required in.
     kinds: tuple[str, ...] = ("python",)
+    # Path globs exempt from the header (vendored code); ``baseline spdx-header`` adds to it.
+    exclude: tuple[str, ...] = ()
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,12 +70,17 @@ class ForbiddenImportConfig:
 
 @dataclass(frozen=True)
 class TorchCudaConfig:
-    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay."""
+    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay.
+
+    ``torch-cuda`` runs only when the table is written (``configured``).
+    """
 
     allow: tuple[str, ...] = ()
     allowlist_file: str | None = None
     # api name -> replacement hint; empty means the built-in default set.
     banned: dict[str, str] = field(default_factory=dict)
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,8 +185,9 @@ class Config:
     sweep: SweepConfig = field(default_factory=SweepConfig)
 
 
-# Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source"})
+# Fields of Config that are not TOML keys; ``configured`` marks a section built from
+# a table the repository wrote (policies nobody chose stay off).
+_INTERNAL_FIELDS = frozenset({"root", "source", "configured"})
 
 T = TypeVar("T")
 
@@ -316,6 +331,8 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
     ]
     if missing:
         raise ConfigError(f"{ctx.path}: {key_path}: missing required key '{missing[0]}'")
+    if "configured" in hints:
+        kwargs["configured"] = True
     return cls(**kwargs)
 
 
@@ -377,7 +394,7 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     # Defaults that come from the rest of pyproject.toml.
     spdx_table = table.get("spdx", {})
     base = build_section(Config, table, "tool.policytool", ctx)
-    if isinstance(spdx_table, dict) and "license" not in spdx_table:
+    if isinstance(spdx_table, dict) and "spdx" in table and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:
             base = dataclasses.replace(
