@@ -302,6 +302,7 @@ def test_published_hooks_run_with_pre_commit_try_repo(
 ) -> None:
     """forbidden-import and torch-cuda from .pre-commit-hooks.yaml, run by real pre-commit."""
     configure(repo)
+    repo.write("pyproject.toml", repo.read("pyproject.toml") + b"[tool.policytool.torch-cuda]\n")
     repo.write("pkg/mod.py", "import os, pickle\n")
     repo.write("gpu.py", "import torch as t\n\nt.cuda.synchronize()\n")
     repo.write("ok.py", "import json\n")
