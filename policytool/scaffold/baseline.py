@@ -164,10 +164,8 @@ def _write_all(config: Config, updates: list[tuple[Path, bytes | None, bytes]]) 
             except OSError:
                 pass  # best effort: the first error is the one reported
         shown = os.path.relpath(done[-1][0], config.root) if done else "allowlist"
-        reason = exc.strerror or str(exc)
-        raise PolicyError(f"{shown}: cannot write the allowlist: {reason}; nothing changed") from (
-            None
-        )
+        message = f"{shown}: cannot write the allowlist: {exc.strerror or exc}; nothing changed"
+        raise PolicyError(message) from None
 
 
 def apply(config: Config, sections: list[Section]) -> list[str]:
