@@ -443,3 +443,28 @@ def test_exclude_exempts_vendored_files(repo: Repo, run: Run) -> None:
     result = check(run)
     assert "own.py:1:1" in result.out
     assert "third_party" not in result.out
+
+
+@pytest.mark.parametrize(
+    "rule_id", ["spdx-header", "forbidden-import", "torch-cuda", "stale-allow"]
+)
+def test_source_rule_docs_have_every_section_in_order(rule_id: str) -> None:
+    from policytool.engine.registry import DOC_SECTIONS, rule_infos
+
+    doc = rule_infos()[rule_id].doc
+    headings = tuple(line[3:] for line in doc.splitlines() if line.startswith("## "))
+    assert headings == DOC_SECTIONS
+    assert "off until" in doc or rule_id in ("forbidden-import", "stale-allow")
+
+
+def test_the_spdx_doc_example_fails_and_its_fix_passes(repo: Repo, run: Run) -> None:
+    from policytool.hooks.spdx import DOC
+
+    example = DOC.split("## Example\n```python\n", 1)[1].split("```", 1)[0]
+    config = DOC.split("## Configuration\n```toml\n", 1)[1].split("```", 1)[0]
+    repo.write("pyproject.toml", config)
+    repo.write("src/mod.py", example)
+    repo.commit()
+    assert check(run, "src/mod.py").code == 1
+    assert fix(run, "src/mod.py").code == 1
+    assert check(run, "src/mod.py").code == 0
