@@ -35,14 +35,23 @@ CodeqlSetup = Literal["workflow", "default-setup"]
 
 @dataclass(frozen=True)
 class SpdxConfig:
-    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries."""
+    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries.
+
+    ``spdx-header`` runs only when the table is written (``configured``): a license
+    in ``[project]`` alone is no SPDX header policy.
+    """
 
     # None: any ``SPDX-License-Identifier`` line is accepted (and fix cannot insert one).
+    # Without the key, ``project.license`` of the same pyproject.toml.
     license: str | None = None
     copyright: str | None = None
     replaces: tuple[str, ...] = ()
     # File kinds (see files.CommentKind) the header is required in.
     kinds: tuple[CommentKind, ...] = ("python",)
+    # Path globs exempt from the header (vendored code); ``baseline spdx-header`` adds to it.
+    exclude: tuple[str, ...] = ()
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,12 +66,17 @@ class ForbiddenImportConfig:
 
 @dataclass(frozen=True)
 class TorchCudaConfig:
-    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay."""
+    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay.
+
+    ``torch-cuda`` runs only when the table is written (``configured``).
+    """
 
     allow: tuple[str, ...] = ()
     allowlist_file: str | None = None
     # api name -> replacement hint; empty means the built-in default set.
     banned: dict[str, str] = field(default_factory=dict)
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -286,8 +300,9 @@ class Config:
     memo: RunMemo = field(default_factory=RunMemo, init=False, compare=False, repr=False)
 
 
-# Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source", "memo", "variant"})
+# Fields of Config that are not TOML keys; ``configured`` marks a section built from
+# a table the repository wrote (policies nobody chose stay off).
+_INTERNAL_FIELDS = frozenset({"root", "source", "memo", "variant", "configured"})
 
 
 # Control characters and the characters str.splitlines() breaks on (U+2028, U+0085...).
@@ -447,6 +462,8 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     ]
     if missing:
         raise ctx.error(where, f"missing required key '{missing[0]}'")
+    if "configured" in hints:
+        kwargs["configured"] = True
     return cls(**kwargs)
 
 
@@ -545,7 +562,7 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     # Defaults that come from the rest of pyproject.toml.
     spdx_table = table.get("spdx", {})
     base = build_section(Config, table, ("tool", "policytool"), ctx)
-    if isinstance(spdx_table, dict) and "license" not in spdx_table:
+    if isinstance(spdx_table, dict) and "spdx" in table and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:
             _one_line(project_license, ("project", "license"), ctx)
