@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from policytool.sweep.diff import parse_patch, unquote_path
-from policytool.sweep.keys import scan
+from policytool.sweep.keys import BlobKeys, scan
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -121,10 +121,8 @@ def test_scan_finds_reads_and_constants_not_lookalikes() -> None:
         b"import os\n\nA_KEY: str = 'a_key'\nB = 'b_key'  # note\n  C = 'indented'\nD = \"last\""
     )
     assert later.constants == (("a_key", 3), ("b_key", 4), ("last", 6))
-    assert scan(found.encode().encode()) is not None
-    from policytool.sweep.keys import BlobKeys
-
     assert BlobKeys.decode(found.encode()) == found
+    assert BlobKeys.decode(later.encode()) == later
 
 
 def test_unquote_path() -> None:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -107,6 +108,13 @@ class SourceFile:
         self._encoding = None
 
 
+# What part of a file a rule looks at: the whole file (``check``), or only the lines a
+# change adds (``sweep``: the rule's findings outside those lines are not reported).
+Scope = Literal["file", "added-lines"]
+SCOPE_FILE: Scope = "file"
+SCOPE_ADDED_LINES: Scope = "added-lines"
+
+
 def all_kinds(config: Config) -> frozenset[str] | None:
     """``kinds`` for a rule that looks at every text file."""
     return None
@@ -128,6 +136,8 @@ class FileRule:
     applies: Callable[[str, Config], bool] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
+    # ``added-lines`` rules run in ``policytool sweep`` only (see :data:`Scope`).
+    scope: Scope = SCOPE_FILE
 
     @property
     def fixable(self) -> bool:
@@ -180,6 +190,7 @@ class RuleInfo:
     fixable: bool = False
     command: str = "check"
     doc: str = ""
+    scope: Scope = SCOPE_FILE
 
 
 # A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
@@ -293,7 +304,17 @@ def repo_rules(rule_ids: Iterable[str] | None = None) -> dict[str, RepoRule]:
 def rule_infos() -> dict[str, RuleInfo]:
     """Every rule id with its summary, whether fixable, and the command reporting it."""
     load_rule_modules()
-    infos = {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _FILE_RULES.values()}
+    infos = {
+        r.id: RuleInfo(
+            r.id,
+            r.summary,
+            r.fixable,
+            command="sweep" if r.scope == SCOPE_ADDED_LINES else "check",
+            doc=r.doc,
+            scope=r.scope,
+        )
+        for r in _FILE_RULES.values()
+    }
     infos.update(
         {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _REPO_RULES.values()}
     )

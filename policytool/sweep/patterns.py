@@ -12,11 +12,21 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 
+from policytool.config import Config
 from policytool.engine.findings import Finding, Severity
-from policytool.sweep.source import Ctx, SourceInfo, names_match, own_nodes
+from policytool.engine.registry import SourceFile
+from policytool.sweep.source import (
+    Ctx,
+    KeyUse,
+    SourceInfo,
+    SweepSource,
+    names_match,
+    own_nodes,
+    sweep_info,
+    unparse,
+)
 
 WARN = Severity.WARNING
 BLOCK = Severity.ERROR
@@ -66,20 +76,6 @@ _NEVER_NONE_VALUES = (
     ast.JoinedStr,
     ast.Compare,
 )
-
-
-@dataclass(frozen=True)
-class KeyUse:
-    """A string-key read from ``**kwargs`` on an added line, pending the cross-file check."""
-
-    path: str
-    line: int
-    col: int
-    key: str
-    text: str
-    function: str
-    # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
-    dropped_on: str | None
 
 
 def _finding(
@@ -551,7 +547,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             kind == "deepcopy"
             and request is not None
             and node.args
-            and _SCHEDULER_RE.search(ast.unparse(node.args[0]))
+            and _SCHEDULER_RE.search(unparse(node.args[0]))
         ):
             yield _finding(
                 src,
@@ -637,15 +633,35 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             )
 
 
-def check_file(src: SourceInfo) -> tuple[list[Finding], list[KeyUse]]:
-    """Every pattern over one file: findings, and kwargs key reads for the cross-file check."""
-    findings = [*broad_except(src), *any_annotation(src), *hot_copy(src), *async_blocking(src)]
-    return findings, list(kwargs_lookup(src))
+def _kwargs_check(source: SourceFile, config: Config) -> list[Finding]:
+    """kwargs-lookup on its own: each read with the verdict one file can give.
+
+    In a sweep the reads are also left on the source (``key_uses``): the run decides
+    the cross-file ✗ once for the whole change and replaces these findings.
+    """
+    uses = list(kwargs_lookup(sweep_info(source, config)))
+    if isinstance(source, SweepSource):
+        source.key_uses.extend(uses)
+    return [kwargs_finding(use, [], []) for use in uses]
 
 
-def severity_symbol(severity: Severity) -> str:
-    """⚠ for warnings, ✗ for blocking findings."""
-    return "✗" if severity is BLOCK else "⚠"
+def _each(
+    pattern: Callable[[SourceInfo], Iterator[Finding]],
+) -> Callable[[SourceFile, Config], list[Finding]]:
+    """A registry check running ``pattern`` over the source's shared walk."""
+
+    def check(source: SourceFile, config: Config) -> list[Finding]:
+        """The pattern's findings on the lines the sweep looks at."""
+        return list(pattern(sweep_info(source, config)))
+
+    return check
 
 
-__all__ = ["Ctx", "KeyUse", "check_file", "kwargs_finding", "severity_symbol"]
+# Rule id -> check, for policytool.hooks.sweep_rules (the rules' registry entries).
+CHECKS: dict[str, Callable[[SourceFile, Config], list[Finding]]] = {
+    "kwargs-lookup": _kwargs_check,
+    "broad-except": _each(broad_except),
+    "any-annotation": _each(any_annotation),
+    "hot-copy": _each(hot_copy),
+    "async-blocking": _each(async_blocking),
+}

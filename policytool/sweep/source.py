@@ -14,12 +14,14 @@ import bisect
 import fnmatch
 import io
 import re
+import sys
 import tokenize
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
-from policytool.config import SweepConfig
+from policytool.config import Config, SweepConfig
+from policytool.engine.registry import SourceFile
 from policytool.files import BOM, match_any
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -52,6 +54,15 @@ class Ctx:
         return [f.name for f in self.funcs if not isinstance(f, ast.Lambda)]
 
 
+def unparse(node: ast.AST, limit: int = 2000) -> str:
+    """``ast.unparse`` of a node, bounded: a node nested too deep to unparse gives ``...``."""
+    try:
+        text = ast.unparse(node)
+    except RecursionError:
+        return "..."
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def names_match(names: Iterable[str], globs: Sequence[str]) -> str | None:
     """The first function name that matches one of ``globs``, or None."""
     for name in names:
@@ -69,7 +80,7 @@ def is_lock_expr(expr: ast.expr) -> bool:
     not ``self.block_manager`` or ``open(lock_path)``.
     """
     target = expr.func if isinstance(expr, ast.Call) else expr
-    text = ast.unparse(target)
+    text = unparse(target)
     words = {w.lower() for w in _WORD_RE.findall(text)}
     return not words.isdisjoint(_LOCK_WORDS)
 
@@ -87,6 +98,60 @@ def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
     ):
         return value.func.value
     return None
+
+
+@dataclass(frozen=True)
+class KeyUse:
+    """A string-key read from ``**kwargs`` on an added line, pending the cross-file check."""
+
+    path: str
+    line: int
+    col: int
+    key: str
+    text: str
+    function: str
+    # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
+    dropped_on: str | None
+
+
+@dataclass
+class SweepSource(SourceFile):
+    """A changed file as the sweep rules see it: the file and the lines the change adds.
+
+    ``added`` None means every line counts (a new untracked file). The parse uses the
+    target Python version (``feature_version``) when it is older than the running one.
+    The rules share one :class:`SourceInfo` walk; ``kwargs-lookup`` leaves its key reads
+    in ``key_uses`` for the cross-file check the sweep makes once for the whole change.
+    """
+
+    added: frozenset[int] | None = None
+    target: tuple[int, int] | None = None
+    key_uses: list[KeyUse] = field(default_factory=list)
+    _info: SourceInfo | None = field(default=None, repr=False)
+
+    @property
+    def tree(self) -> ast.Module:
+        """The module parsed for the target version; raises ``SyntaxError``/``ValueError``."""
+        if self._tree is None:
+            version = self.target
+            if version is not None and version >= sys.version_info[:2]:
+                version = None
+            self._tree = ast.parse(self.data, filename=self.relpath, feature_version=version)
+        return self._tree
+
+
+def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
+    """The walked view of ``source`` the patterns read (shared by the five rules).
+
+    A plain :class:`SourceFile` (not from a sweep) is looked at whole.
+    """
+    if isinstance(source, SweepSource):
+        if source._info is None:
+            source._info = SourceInfo(
+                source.relpath, source.data, source.tree, source.added, config.sweep
+            )
+        return source._info
+    return SourceInfo(source.relpath, source.data, source.tree, None, config.sweep)
 
 
 class SourceInfo:
@@ -112,7 +177,7 @@ class SourceInfo:
         self.is_serving = not self.is_test and match_any(path, config.serving_paths)
         self.nodes: list[tuple[ast.AST, Ctx]] = []
         self.aliases = self._collect_aliases()
-        self._walk_body(tree.body, Ctx())
+        self._walk_all(tree.body, Ctx())
 
     # -- added lines -------------------------------------------------------------------
 
@@ -191,7 +256,7 @@ class SourceInfo:
                 text = self._byte_lines[line - 1][col:end_col].decode("utf-8", "replace")
                 if text.strip():
                     return text
-        return ast.unparse(node)
+        return unparse(node)
 
     def has_comment(self, number: int) -> bool:
         """Whether line ``number`` carries a real ``#`` comment (not a ``#`` in a string)."""
@@ -217,73 +282,83 @@ class SourceInfo:
         return self.overlaps(first, stmt.end_lineno or stmt.lineno)
 
     def _walk_body(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
-        """Walk a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
+        """Queue a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
         held = ctx
+        queued: list[tuple[ast.AST, Ctx]] = []
         for stmt in body:
             if self._stmt_added(stmt):
-                self._walk(stmt, held)
+                queued.append((stmt, held))
             acquired = _acquired_lock(stmt, "acquire")
             if acquired is not None:
                 held = Ctx(held.funcs, held.loop, (*held.locks, acquired))
             released = _acquired_lock(stmt, "release")
             if released is not None:
-                text = ast.unparse(released)
+                text = unparse(released)
                 held = Ctx(
-                    held.funcs, held.loop, tuple(x for x in held.locks if ast.unparse(x) != text)
+                    held.funcs, held.loop, tuple(x for x in held.locks if unparse(x) != text)
                 )
+        self._stack.extend(reversed(queued))
 
     def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
-        """Walk each node of ``nodes`` (None entries skipped) in ``ctx``."""
-        for node in nodes:
-            if node is not None:
-                self._walk(node, ctx)
+        """Queue each node of ``nodes`` (None entries skipped) in ``ctx``."""
+        self._stack.extend(reversed([(n, ctx) for n in nodes if n is not None]))
+
+    def _walk_all(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
+        """Walk a module body with an explicit stack (no recursion: any depth is fine)."""
+        self._stack: list[tuple[ast.AST, Ctx]] = []
+        self._walk_body(body, ctx)
+        while self._stack:
+            node, node_ctx = self._stack.pop()
+            self._walk(node, node_ctx)
 
     def _walk(self, node: ast.AST, ctx: Ctx) -> None:
-        """Record ``node`` with its context and walk its children in theirs."""
+        """Record ``node`` with its context and queue its children in theirs.
+
+        Children are queued in reverse so they pop in source order; a statement list
+        is queued after the expressions before it (``_walk_body`` pushes first, so the
+        order of recorded nodes is the source order within each construct).
+        """
         self.nodes.append((node, ctx))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._walk_many(node.decorator_list, ctx)
-            self._walk(node.args, ctx)
-            self._walk_many([node.returns], ctx)
             self._walk_body(node.body, Ctx((*ctx.funcs, node)))
+            self._walk_many([*node.decorator_list, node.args, node.returns], ctx)
         elif isinstance(node, ast.Lambda):
-            self._walk(node.args, ctx)
-            self._walk(node.body, Ctx((*ctx.funcs, node)))
+            self._walk_many([node.body], Ctx((*ctx.funcs, node)))
+            self._walk_many([node.args], ctx)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            self._walk_many([node.target, node.iter], ctx)
-            self._walk_body(node.body, Ctx(ctx.funcs, True, ctx.locks))
             self._walk_body(node.orelse, ctx)
+            self._walk_body(node.body, Ctx(ctx.funcs, True, ctx.locks))
+            self._walk_many([node.target, node.iter], ctx)
         elif isinstance(node, ast.While):
             looping = Ctx(ctx.funcs, True, ctx.locks)
-            self._walk(node.test, looping)
-            self._walk_body(node.body, looping)
             self._walk_body(node.orelse, ctx)
+            self._walk_body(node.body, looping)
+            self._walk_many([node.test], looping)
         elif isinstance(node, _COMPREHENSIONS):
             looping = Ctx(ctx.funcs, True, ctx.locks)
             first, *rest = node.generators
-            self._walk(first.iter, ctx)
-            self._walk_many([first.target, *first.ifs], looping)
-            for gen in rest:
-                self._walk(gen, looping)
             if isinstance(node, ast.DictComp):
                 self._walk_many([node.key, node.value], looping)
             else:
-                self._walk(node.elt, looping)
+                self._walk_many([node.elt], looping)
+            self._walk_many([first.target, *first.ifs, *rest], looping)
+            self._walk_many([first.iter], ctx)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
-            self._walk_many(node.items, ctx)
             locks = tuple(
                 item.context_expr for item in node.items if is_lock_expr(item.context_expr)
             )
             self._walk_body(node.body, Ctx(ctx.funcs, ctx.loop, (*ctx.locks, *locks)))
+            self._walk_many(node.items, ctx)
         else:
-            for _name, value in ast.iter_fields(node):
+            fields = [value for _name, value in ast.iter_fields(node)]
+            for value in reversed(fields):
                 if isinstance(value, list):
                     if value and isinstance(value[0], ast.stmt):
                         self._walk_body(value, ctx)
                     else:
-                        self._walk_many((v for v in value if isinstance(v, ast.AST)), ctx)
+                        self._walk_many([v for v in value if isinstance(v, ast.AST)], ctx)
                 elif isinstance(value, ast.AST):
-                    self._walk(value, ctx)
+                    self._walk_many([value], ctx)
 
     def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
         """The walked nodes of the given types with their context."""
