@@ -566,7 +566,7 @@ def test_key_shared_through_a_constant_is_not_blocking(small_repo: Repo, run: Ru
     result = run("sweep", "--format", "json")
     findings = json.loads(result.out)
     assert [(f["line"], f["severity"]) for f in findings] == [(9, "warning")]
-    assert "constant holding it exists at pkg/keys.py:1" in findings[0]["message"]
+    assert "use the constant at pkg/keys.py:1" in findings[0]["message"]
 
 
 def test_literal_key_repeated_in_an_old_file_is_blocking_in_every_head(

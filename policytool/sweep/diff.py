@@ -98,6 +98,9 @@ class ChangedFile:
     old_path: str | None = None
     # True when every line counts (a new untracked file in the working tree).
     whole: bool = False
+    # (first head line, last head line, the base lines they replace) of each hunk that
+    # removes lines: whether an added ``**kwargs`` line only edits an old one.
+    replaced: tuple[tuple[int, int, bytes], ...] = ()
 
 
 def run_git(
@@ -285,23 +288,39 @@ class Change:
 
 
 def parse_patch(patch: bytes) -> Change:
-    """Added head line numbers per file from a ``-U0`` patch, and all touched paths."""
+    """Added head line numbers per file from a ``-U0`` patch, and all touched paths.
+
+    Split on ``\\n`` only: a ``\\r`` inside an added line cannot start a fake hunk header.
+    """
     change = Change()
     path: str | None = None
     old_path: str | None = None
     added: set[int] = set()
+    replaced: list[tuple[int, int, bytes]] = []
+    removed: list[bytes] = []
+    hunk: tuple[int, int] | None = None
     in_header = False
+
+    def close_hunk() -> None:
+        """Keep the removed lines of the hunk just read, by its head line span."""
+        if hunk is not None and removed and hunk[1] >= hunk[0]:
+            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
+        removed.clear()
 
     def flush() -> None:
         """Keep the file just parsed when it adds lines."""
+        close_hunk()
         if path is not None and added:
             moved = old_path if old_path != path else None
-            change.files.append(ChangedFile(path, frozenset(added), moved))
+            change.files.append(
+                ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced))
+            )
 
-    for line in patch.splitlines():
+    for line in patch.split(b"\n"):
         if line.startswith(b"diff --git "):
             flush()
             path, old_path, added, in_header = None, None, set(), True
+            replaced, hunk = [], None
         elif in_header and line.startswith(b"--- "):
             old_path = _header_path(line, b"a/")
             change.touched.update([old_path] if old_path else [])
@@ -313,11 +332,15 @@ def parse_patch(patch: bytes) -> Change:
             change.touched.add(unquote_path(raw))
         elif line.startswith(b"@@"):
             in_header = False
+            close_hunk()
             match = _HUNK_RE.match(line)
             if match and path is not None:
                 start = int(match.group(1))
                 count = int(match.group(2)) if match.group(2) is not None else 1
                 added.update(range(start, start + count))
+                hunk = (start, start + count - 1)
+        elif not in_header and line.startswith(b"-"):
+            removed.append(line[1:])
     flush()
     return change
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from policytool.config import Config
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import SourceFile
+from policytool.sweep import kwreads
 from policytool.sweep.source import (
     Ctx,
     KeyUse,
@@ -31,7 +32,6 @@ from policytool.sweep.source import (
 WARN = Severity.WARNING
 BLOCK = Severity.ERROR
 
-_KEY_METHODS = frozenset({"get", "pop", "setdefault"})
 _ANY_NAMES = frozenset({"Any", "typing.Any", "typing_extensions.Any"})
 _SIMPLE_NAMESPACE = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
 _DEEPCOPY = frozenset({"copy.deepcopy", "deepcopy"})
@@ -101,95 +101,90 @@ def _short(src: SourceInfo, node: ast.AST, limit: int = 60) -> str:
 # -- 1. kwargs-lookup ------------------------------------------------------------------
 
 
-def _string_key(node: ast.AST, name: str) -> tuple[str, ast.AST] | None:
-    """``(key, node)`` when ``node`` reads a literal string key from the dict ``name``."""
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.ctx, ast.Load)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == name
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return node.slice.value, node
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _KEY_METHODS
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == name
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ):
-        return node.args[0].value, node
-    if (
-        isinstance(node, ast.Compare)
-        and len(node.ops) == 1
-        and isinstance(node.ops[0], (ast.In, ast.NotIn))
-        and isinstance(node.left, ast.Constant)
-        and isinstance(node.left.value, str)
-        and isinstance(node.comparators[0], ast.Name)
-        and node.comparators[0].id == name
-    ):
-        return node.left.value, node
-    return None
+# A key read from kwargs in more other files than this is an established convention of
+# the code base, not a copy the change introduces: ⚠ with the count, not ✗.
+MAX_CLUSTER = 4
 
 
 def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
-    """String-key reads from ``**kwargs`` (new reads, or any read under a new ``**kwargs``)."""
-    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
-        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        kwarg = node.args.kwarg
-        if kwarg is None:
-            continue
-        name = kwarg.arg
-        new_signature = src.node_added(kwarg)
-        reads: list[tuple[str, ast.AST]] = []
+    """String-key reads of kwargs dicts (see :mod:`kwreads`) the change adds.
+
+    A read is new when its line is added, or when the dict parameter itself is new: its
+    line is added and the hunk did not just edit an old line already declaring it (a
+    change to the annotation of an old ``**kwargs`` does not make the old reads new).
+    """
+    contexts = {id(node): ctx for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef)}
+    dicts = kwreads.kwargs_dicts(src.tree)
+    seen: set[tuple[int, str]] = set()
+    for func, names in dicts.items():
+        ctx = contexts.get(id(func))
+        if ctx is None:
+            continue  # the function does not overlap an added line
+        new_params = {name for name in names if _param_is_new(src, func, name)}
+        reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
-        other_use = False
-        for sub in own_nodes(node):
-            found = _string_key(sub, name)
+        for sub in kwreads.body_nodes(func):
+            found = kwreads.string_key(sub, names)
             if found is not None:
-                reads.append(found)
-                consumed.update(
-                    id(n) for n in ast.walk(sub) if isinstance(n, ast.Name) and n.id == name
-                )
-        for sub in own_nodes(node):
-            if isinstance(sub, ast.Name) and sub.id == name and id(sub) not in consumed:
-                other_use = True
-                break
-        fail_fast = names_match([*ctx.names(), node.name], src.config.fail_fast)
-        dropped_on = fail_fast if fail_fast and not other_use else None
-        for key, read in reads:
-            if new_signature or src.node_added(read):
+                reads.append((found[0], found[1], sub))
+                consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
+        star = func.args.kwarg.arg if func.args.kwarg is not None else None
+        passed_on = star is not None and any(
+            isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
+            for sub in kwreads.body_nodes(func)
+        )
+        fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
+        dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        for name, key, read in reads:
+            line = getattr(read, "lineno", func.lineno)
+            if (line, key) in seen:
+                continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
+            if name in new_params or src.node_added(read):
+                seen.add((line, key))
                 yield KeyUse(
                     src.path,
-                    getattr(read, "lineno", node.lineno),
+                    line,
                     getattr(read, "col_offset", 0) + 1,
                     key,
                     _short(src, read),
-                    node.name,
-                    dropped_on,
+                    func.name,
+                    dropped_on if name == star else None,
+                    src.is_test,
                 )
 
 
+def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool:
+    """Whether the change adds parameter ``name`` (its line added, not merely edited)."""
+    params = [*kwreads._params(func), func.args.kwarg, func.args.vararg]
+    for param in params:
+        if param is None or param.arg != name:
+            continue
+        if not src.node_added(param):
+            return False
+        old = src.replaced_text(param.lineno)
+        return re.search(rb"\b" + re.escape(name.encode()) + rb"\b", old) is None
+    return False
+
+
 def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) -> Finding:
-    """The finding for one key read, given the other files reading the same key literally."""
-    if other_files:
+    """The finding for one key read, given the other non-test files reading the same key
+    from a kwargs dict and the module constants holding it."""
+    if use.in_test:
+        other_files = []  # a test's fake kwargs are not the duplicated production key
+    if 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
-        message = f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown}'
-        message += (
-            f"; use the constant at {constants[0]}"
-            if constants
-            else " with no shared module constant"
+        message = (
+            f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown} '
+            "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
     message = f"`{use.text}` in `{use.function}(**...)` reads a string key no type checker sees"
     if use.dropped_on:
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
     elif constants:
-        message += f"; a constant holding it exists at {constants[0]}"
+        message += f"; use the constant at {constants[0]}"
+    elif other_files:
+        message += f"; {len(other_files)} other files read the same key from **kwargs"
     return Finding(
         use.path, use.line, use.col, "kwargs-lookup", message, BLOCK if use.dropped_on else WARN
     )

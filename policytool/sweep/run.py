@@ -10,6 +10,7 @@ another file?) is answered once from a per-blob index (``keys``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -30,7 +31,7 @@ from policytool.sweep.diff import (
     read_head,
     resolve_base,
 )
-from policytool.sweep.keys import find_keys
+from policytool.sweep.keys import find_keys, may_read, tree_reads
 from policytool.sweep.patterns import kwargs_finding
 from policytool.sweep.source import KeyUse, SweepSource
 
@@ -38,6 +39,8 @@ from policytool.sweep.source import KeyUse, SweepSource
 PARALLEL_FILES = 64
 PARALLEL_BYTES = 2_000_000
 KWARGS_RULE = "kwargs-lookup"
+# One file's findings, kwargs key reads to resolve, keys it reads (None: not parsed).
+FileResult = tuple[list[Finding], list[KeyUse], frozenset[str] | None]
 
 
 @dataclass
@@ -151,9 +154,14 @@ def sweep(
             work.append((changed, data))
     target = target_version(config)
     uses: list[KeyUse] = []
-    for findings, key_uses in _sweep_all(root, work, config, target, jobs):
+    parsed: dict[str, frozenset[str]] = {}
+    for (changed, _data), (findings, key_uses, reads) in zip(
+        work, _sweep_all(root, work, config, target, jobs), strict=True
+    ):
         result.findings.extend(findings)
         uses.extend(key_uses)
+        if reads is not None:
+            parsed[changed.path] = reads
     if uses:
         from_uses = {(u.path, u.line, u.col) for u in uses}
         result.findings = [
@@ -162,9 +170,21 @@ def sweep(
             if f.rule != KWARGS_RULE or (f.path, f.line, f.col) not in from_uses
         ]
         read = {path: data for path, data in contents.items() if data is not None}
-        result.findings.extend(_resolve_keys(root, resolved, head, uses, read, change.touched))
-    result.findings = sort_findings(result.findings)
+        result.findings.extend(
+            _resolve_keys(root, resolved, head, uses, read, change.touched, config, parsed)
+        )
+    result.findings = sort_findings(_displayable(f) for f in result.findings)
     return result
+
+
+def _displayable(finding: Finding) -> Finding:
+    """The finding with a path that prints: bytes that are not UTF-8 as ``\\xNN``."""
+    try:
+        finding.path.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = finding.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return dataclasses.replace(finding, path=shown)
+    return finding
 
 
 def _sweep_all(
@@ -173,7 +193,7 @@ def _sweep_all(
     config: Config,
     target: tuple[int, int] | None,
     jobs: int | None,
-) -> list[tuple[list[Finding], list[KeyUse]]]:
+) -> list[FileResult]:
     """Every file's findings and key reads, in worker processes for a large change."""
     workers = min(jobs or os.cpu_count() or 1, 8)
     size = sum(len(data) for _changed, data in work)
@@ -188,7 +208,7 @@ def _sweep_all(
     ordered = sorted(range(len(work)), key=lambda i: -len(work[i][1]))
     chunk_count = workers * 4
     chunks = [ordered[i::chunk_count] for i in range(chunk_count)]
-    out: list[tuple[list[Finding], list[KeyUse]] | None] = [None] * len(work)
+    out: list[FileResult | None] = [None] * len(work)
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
         futures = [
             (chunk, pool.submit(_sweep_chunk, root, [work[i] for i in chunk], config, target))
@@ -206,7 +226,7 @@ def _sweep_chunk(
     work: Sequence[tuple[ChangedFile, bytes]],
     config: Config,
     target: tuple[int, int] | None,
-) -> list[tuple[list[Finding], list[KeyUse]]]:
+) -> list[FileResult]:
     """A worker's share: :func:`sweep_file` over ``work``."""
     rules = sweep_rules()
     return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
@@ -219,8 +239,9 @@ def sweep_file(
     rules: Sequence[FileRule],
     config: Config,
     target: tuple[int, int] | None,
-) -> tuple[list[Finding], list[KeyUse]]:
-    """The sweep rules over one changed file: findings, and kwargs reads to resolve."""
+) -> FileResult:
+    """The sweep rules over one changed file: findings, kwargs reads to resolve, and the
+    keys the file reads from kwargs dicts (None when it was not parsed)."""
     path = changed.path
     source = SweepSource(
         path,
@@ -228,30 +249,32 @@ def sweep_file(
         data,
         "python",
         added=None if changed.whole else changed.added,
+        replaced=changed.replaced,
         target=target,
     )
     if b"\0" in data:
-        return [_note(path, 1, "binary content (NUL bytes), not swept", "undecodable")], []
+        return [_note(path, 1, "binary content (NUL bytes), not swept", "undecodable")], [], None
     try:
         source.tree  # noqa: B018 - parse once up front; every rule relies on it
     except SyntaxError as exc:
-        return [_syntax_finding(path, exc, target)], []
+        return [_syntax_finding(path, exc, target)], [], None
     except (ValueError, MemoryError, RecursionError) as exc:
-        return [_note(path, 1, f"cannot parse the head version, not swept: {exc}")], []
+        return [_note(path, 1, f"cannot parse the head version, not swept: {exc}")], [], None
     findings: list[Finding] = []
     try:
         for rule in rules:
             findings.extend(rule.check(source, config))
+        reads = tree_reads(source.tree) if may_read(data) else frozenset()
     except RecursionError:
         message = "nested too deeply to sweep (expression depth); not swept"
-        return [_note(path, 1, message)], []
+        return [_note(path, 1, message)], [], None
     uses = source.key_uses
     if IGNORE_MARKER in data:
         lines = data.decode("utf-8", "replace").splitlines()
         ignored, _bare = parse_ignores(lines, path, python=True)
         findings = apply_ignores(findings, ignored)
         uses = [u for u in uses if KWARGS_RULE not in ignored.get(u.line, ())]
-    return findings, uses
+    return findings, uses, reads
 
 
 def _note(path: str, line: int, message: str, rule: str = "syntax-error") -> Finding:
@@ -290,9 +313,17 @@ def _resolve_keys(
     uses: Sequence[KeyUse],
     changed: Mapping[str, bytes],
     touched: set[str],
+    config: Config,
+    parsed: Mapping[str, frozenset[str]],
 ) -> list[Finding]:
     """Decide each key read's severity from where else the head reads the same key."""
-    hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched)
+    tests = config.sweep.test_paths
+
+    def is_test(path: str) -> bool:
+        """Test files neither escalate nor are escalated."""
+        return match_any(path, tests)
+
+    hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched, is_test, parsed)
     return [
         kwargs_finding(
             use,

@@ -112,6 +112,8 @@ class KeyUse:
     function: str
     # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
     dropped_on: str | None
+    # A read in a test file is never escalated by other files reading the key.
+    in_test: bool = False
 
 
 @dataclass
@@ -125,6 +127,8 @@ class SweepSource(SourceFile):
     """
 
     added: frozenset[int] | None = None
+    # The base lines each hunk replaced (see ChangedFile.replaced).
+    replaced: tuple[tuple[int, int, bytes], ...] = ()
     target: tuple[int, int] | None = None
     key_uses: list[KeyUse] = field(default_factory=list)
     _info: SourceInfo | None = field(default=None, repr=False)
@@ -150,6 +154,7 @@ def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
             source._info = SourceInfo(
                 source.relpath, source.data, source.tree, source.added, config.sweep
             )
+            source._info.replaced = source.replaced
         return source._info
     return SourceInfo(source.relpath, source.data, source.tree, None, config.sweep)
 
@@ -176,6 +181,8 @@ class SourceInfo:
         # Tests under e.g. tests/entrypoints/ drive the server; they are not the server.
         self.is_serving = not self.is_test and match_any(path, config.serving_paths)
         self.nodes: list[tuple[ast.AST, Ctx]] = []
+        # (first, last, base text) of each hunk that replaced base lines.
+        self.replaced: tuple[tuple[int, int, bytes], ...] = ()
         self.aliases = self._collect_aliases()
         self._walk_all(tree.body, Ctx())
 
@@ -195,6 +202,13 @@ class SourceInfo:
             return False
         last = getattr(node, "end_lineno", None) or first
         return self.overlaps(first, last)
+
+    def replaced_text(self, line: int) -> bytes:
+        """The base lines the hunk holding head ``line`` replaced (empty: a pure addition)."""
+        for first, last, text in self.replaced:
+            if first <= line <= last:
+                return text
+        return b""
 
     # -- names -------------------------------------------------------------------------
 
