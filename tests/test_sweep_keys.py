@@ -170,7 +170,7 @@ def test_hash_inside_a_string_is_not_a_comment(repo: Repo, run: Run) -> None:
     repo.git("checkout", "-q", "-b", "feature")
     repo.write(
         "b.py",
-        "def f(xs: list[object]) -> list[object]:\n    out = []\n    for x in xs:\n"
+        "def denoise(xs: list[object]) -> list[object]:\n    out = []\n    for x in xs:\n"
         "        out.append((x.clone(), '#'))\n"
         "    for x in xs:\n        # a real comment\n        out.append(x.clone())\n"
         "    for x in xs:\n        out.append(x.clone())  # kept: x is reused\n    return out\n",

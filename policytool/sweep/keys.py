@@ -95,9 +95,11 @@ def may_read(data: bytes) -> bool:
 _KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
 
-def tree_reads(tree: ast.Module) -> frozenset[str]:
+def tree_reads(
+    tree: ast.Module, dicts: dict[kwreads.FunctionDef, set[str]] | None = None
+) -> frozenset[str]:
     """The identifier-like keys a parsed module reads from kwargs dicts."""
-    return frozenset(read.key for read in kwreads.reads(tree) if _KEY_RE.fullmatch(read.key))
+    return frozenset(read.key for read in kwreads.reads(tree, dicts) if _KEY_RE.fullmatch(read.key))
 
 
 def scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:

@@ -136,51 +136,72 @@ def _callee_name(call: ast.Call) -> str | None:
 
 def kwargs_dicts(tree: ast.Module) -> dict[FunctionDef, set[str]]:
     """Each function's kwargs dicts: its own, and parameters a kwargs dict of another
-    function of the file is passed to whole (followed to a fixpoint)."""
+    function of the file is passed to whole (followed to a fixpoint, at most 5 hops)."""
     functions = _functions(tree)
+    dicts = {func: own_dicts(func) for func in functions}
+    if not any(dicts.values()):
+        return {}
     by_name: dict[str, list[FunctionDef]] = {}
     for func in functions:
         by_name.setdefault(func.name, []).append(func)
-    dicts = {func: own_dicts(func) for func in functions}
-    changed = True
-    rounds = 0
-    while changed and rounds < 5:
-        changed, rounds = False, rounds + 1
-        for func in functions:
+    # Calls passing a bare name to a function of this file, per caller (one body walk).
+    passing: dict[FunctionDef, list[ast.Call]] = {}
+    for func in functions:
+        calls = [
+            node
+            for node in body_nodes(func)
+            if isinstance(node, ast.Call)
+            and (_callee_name(node) or "") in by_name
+            and any(
+                isinstance(a, ast.Name) for a in (*node.args, *(k.value for k in node.keywords))
+            )
+        ]
+        if calls:
+            passing[func] = calls
+    for _round in range(5):
+        changed = False
+        for func, calls in passing.items():
             names = dicts[func]
-            if not names:
-                continue
-            for node in body_nodes(func):
-                if not isinstance(node, ast.Call):
-                    continue
-                callee = _callee_name(node)
-                targets = by_name.get(callee or "", [])
-                if not targets:
-                    continue
-                method = isinstance(node.func, ast.Attribute)
-                for index, arg in enumerate(node.args):
-                    if isinstance(arg, ast.Name) and arg.id in names:
-                        for target in targets:
-                            params = [*target.args.posonlyargs, *target.args.args]
-                            if method and params and params[0].arg in ("self", "cls"):
-                                params = params[1:]
-                            if index < len(params) and params[index].arg not in dicts[target]:
-                                dicts[target].add(params[index].arg)
-                                changed = True
-                for keyword in node.keywords:
-                    value = keyword.value
-                    if keyword.arg and isinstance(value, ast.Name) and value.id in names:
-                        for target in targets:
-                            wanted = {a.arg for a in _params(target)}
-                            if keyword.arg in wanted and keyword.arg not in dicts[target]:
-                                dicts[target].add(keyword.arg)
-                                changed = True
+            if names:
+                for call in calls:
+                    changed |= _pass_on(call, names, by_name[_callee_name(call) or ""], dicts)
+        if not changed:
+            break
     return {func: names for func, names in dicts.items() if names}
 
 
-def reads(tree: ast.Module) -> Iterator[Read]:
-    """Every string-key read of a kwargs dict in the module."""
-    for func, names in kwargs_dicts(tree).items():
+def _pass_on(
+    call: ast.Call,
+    names: set[str],
+    targets: list[FunctionDef],
+    dicts: dict[FunctionDef, set[str]],
+) -> bool:
+    """Mark the parameters of ``targets`` that ``call`` passes a kwargs dict to."""
+    changed = False
+    method = isinstance(call.func, ast.Attribute)
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Name) and arg.id in names:
+            for target in targets:
+                params = [*target.args.posonlyargs, *target.args.args]
+                if method and params and params[0].arg in ("self", "cls"):
+                    params = params[1:]
+                if index < len(params) and params[index].arg not in dicts[target]:
+                    dicts[target].add(params[index].arg)
+                    changed = True
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg and isinstance(value, ast.Name) and value.id in names:
+            for target in targets:
+                wanted = {a.arg for a in _params(target)}
+                if keyword.arg in wanted and keyword.arg not in dicts[target]:
+                    dicts[target].add(keyword.arg)
+                    changed = True
+    return changed
+
+
+def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:
+    """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
+    for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
         for node in body_nodes(func):
             found = string_key(node, names)
             if found is not None:

@@ -33,7 +33,7 @@ from policytool.sweep.diff import (
 )
 from policytool.sweep.keys import find_keys, may_read, tree_reads
 from policytool.sweep.patterns import kwargs_finding
-from policytool.sweep.source import KeyUse, SweepSource
+from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
@@ -263,8 +263,11 @@ def sweep_file(
     findings: list[Finding] = []
     try:
         for rule in rules:
-            findings.extend(rule.check(source, config))
-        reads = tree_reads(source.tree) if may_read(data) else frozenset()
+            if rule.prefilter is None or rule.prefilter(data, config):
+                findings.extend(rule.check(source, config))
+        reads: frozenset[str] = frozenset()
+        if may_read(data):
+            reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
     except RecursionError:
         message = "nested too deeply to sweep (expression depth); not swept"
         return [_note(path, 1, message)], [], None
