@@ -144,29 +144,25 @@ def kwargs_dicts(tree: ast.Module) -> dict[FunctionDef, set[str]]:
     by_name: dict[str, list[FunctionDef]] = {}
     for func in functions:
         by_name.setdefault(func.name, []).append(func)
-    # Calls passing a bare name to a function of this file, per caller (one body walk).
-    passing: dict[FunctionDef, list[ast.Call]] = {}
-    for func in functions:
-        calls = [
-            node
-            for node in body_nodes(func)
-            if isinstance(node, ast.Call)
-            and (_callee_name(node) or "") in by_name
-            and any(
-                isinstance(a, ast.Name) for a in (*node.args, *(k.value for k in node.keywords))
-            )
-        ]
-        if calls:
-            passing[func] = calls
-    for _round in range(5):
-        changed = False
-        for func, calls in passing.items():
-            names = dicts[func]
-            if names:
-                for call in calls:
-                    changed |= _pass_on(call, names, by_name[_callee_name(call) or ""], dicts)
-        if not changed:
-            break
+    # Only functions holding a kwargs dict are walked for calls passing it on; a
+    # function that receives one joins the work list (at most 5 hops deep).
+    calls_of: dict[FunctionDef, list[ast.Call]] = {}
+    work = [(func, 0) for func, names in dicts.items() if names]
+    while work:
+        func, depth = work.pop()
+        if func not in calls_of:
+            calls_of[func] = [
+                node
+                for node in body_nodes(func)
+                if isinstance(node, ast.Call) and (_callee_name(node) or "") in by_name
+            ]
+        if depth >= 5:
+            continue
+        for call in calls_of[func]:
+            targets = by_name[_callee_name(call) or ""]
+            before = {id(t): len(dicts[t]) for t in targets}
+            if _pass_on(call, dicts[func], targets, dicts):
+                work.extend((t, depth + 1) for t in targets if len(dicts[t]) > before[id(t)])
     return {func: names for func, names in dicts.items() if names}
 
 

@@ -602,7 +602,7 @@ def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
 
 
 def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
-    """Each module-level class: its annotated fields, ``self.x`` attributes and methods."""
+    """Each module-level class: its annotated fields, methods, ``self.x`` set in ``__init__``."""
     classes: dict[str, frozenset[str]] = {}
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
@@ -615,6 +615,8 @@ def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
                 fields.update(t.id for t in item.targets if isinstance(t, ast.Name))
             elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 fields.add(item.name)
+                if item.name not in ("__init__", "__post_init__"):
+                    continue
                 for sub in kwreads.body_nodes(item):
                     if (
                         isinstance(sub, ast.Attribute)
