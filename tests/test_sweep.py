@@ -203,8 +203,7 @@ def test_fail_on(small_repo: Repo, run: Run) -> None:
     assert run("sweep", "--fail-on", "warn").code == 1
     small_repo.write(
         "pkg/b.py",
-        "def load_config() -> None:\n    try:\n        pass\n    except Exception:\n"
-        "        pass\n",
+        "def load_config() -> None:\n    try:\n        pass\n    except Exception:\n        pass\n",
     )
     assert run("sweep").code == 1
     assert run("sweep", "--fail-on", "never").code == 0

@@ -239,7 +239,7 @@ RULES = (
         "file or unknown keys are dropped on a fail-fast path",
         _checker("kwargs-lookup"),
         kinds=python_kinds,
-        prefilter=lambda data, config: b"**" in data,
+        prefilter=lambda data, config: b"**" in data or b"kwargs" in data,
         doc=KWARGS_DOC,
         scope=SCOPE_ADDED_LINES,
     ),

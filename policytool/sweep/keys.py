@@ -87,6 +87,9 @@ def may_read(data: bytes) -> bool:
             or name + b".get(" in data
             or name + b".pop(" in data
             or b" in " + name in data
+            or b"(" + name + b")" in data  # passed on whole: the callee may read it
+            or b" " + name + b")" in data
+            or b"(" + name + b"," in data
         ):
             return True
     return False

@@ -894,7 +894,7 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
             and isinstance(receiver.func, ast.Attribute)
             and receiver.func.attr == "submit"
         )
-        if submitted or "future" in receiver_text.lower():
+        if submitted or "fut" in receiver_text.lower():
             return f"{receiver_text}.result() (waits for a thread/process future)", False
     if attr == "get" and _QUEUE_RE.search(receiver_text.split("(")[0]):
         blocking = not any(

@@ -31,7 +31,7 @@ from policytool.sweep.diff import (
     read_head,
     resolve_base,
 )
-from policytool.sweep.keys import find_keys, may_read, tree_reads
+from policytool.sweep.keys import find_keys, tree_reads
 from policytool.sweep.patterns import kwargs_finding
 from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 
@@ -265,9 +265,7 @@ def sweep_file(
         for rule in rules:
             if rule.prefilter is None or rule.prefilter(data, config):
                 findings.extend(rule.check(source, config))
-        reads: frozenset[str] = frozenset()
-        if may_read(data):
-            reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
+        reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
     except RecursionError:
         message = "nested too deeply to sweep (expression depth); not swept"
         return [_note(path, 1, message)], [], None
