@@ -204,6 +204,13 @@ def _run_check(
     config = opts.load()
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
     file_rules, repo_rules = select_rules(only, skip)
+    diff_scoped = [r.id for r in file_rules if r.scope != "file"]
+    if only and diff_scoped:
+        raise PolicyError(
+            f"--only {diff_scoped[0]}: a sweep rule checks only the lines a change adds, "
+            "not whole files; run `policytool sweep` (it compares with the merge-base)"
+        )
+    file_rules = [r for r in file_rules if r.scope == "file"]
     result = run_file_rules(
         config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
     )
@@ -505,6 +512,19 @@ def lock_command(
 )
 @click.option("--staged", is_flag=True, help="Sweep the index (what the next commit holds).")
 @click.option(
+    "--two-dot",
+    is_flag=True,
+    help="Compare with the tip of --base itself, not the merge-base (no history needed: "
+    "a shallow clone).",
+)
+@click.option(
+    "--max-repeats",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="text/markdown: show a rule's same message this many times, fold the rest (0: all).",
+)
+@click.option(
     "--worktree",
     is_flag=True,
     help="Sweep the working tree, untracked files included (the default).",
@@ -512,7 +532,7 @@ def lock_command(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "markdown", "json", "sarif", "github"]),
+    type=click.Choice(FORMATS),
     default="text",
     show_default=True,
     help="Output format.",
@@ -532,6 +552,8 @@ def sweep_command(
     base: str | None,
     head_rev: str | None,
     staged: bool,
+    two_dot: bool,
+    max_repeats: int,
     worktree: bool,
     fmt: str,
     fail_on: str,
@@ -549,9 +571,10 @@ def sweep_command(
       policytool sweep                         # working tree vs merge-base with origin/main
       policytool sweep --staged --format markdown
       policytool sweep --base v1.2 --head HEAD --format sarif > sweep.sarif
+      policytool sweep --base origin/main --two-dot   # shallow clone: no merge-base
     """
     from policytool.sweep.diff import Head, HeadKind
-    from policytool.sweep.report import render as render_sweep
+    from policytool.sweep.report import render_sweep
     from policytool.sweep.run import sweep
 
     if sum((head_rev is not None, staged, worktree)) > 1:
@@ -560,8 +583,8 @@ def sweep_command(
         head = Head(HeadKind.REV, head_rev)
     else:
         head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
-    result = sweep(load_config(config_path), base, head, Path.cwd())
-    click.echo(render_sweep(result, fmt, quiet), nl=False)
+    result = sweep(load_config(config_path), base, head, Path.cwd(), two_dot)
+    click.echo(render_sweep(result, fmt, quiet, max_repeats), nl=False)
     if fail_on == "never" or not result.findings:
         return EXIT_CLEAN
     if fail_on == "warn" or any(f.severity is Severity.ERROR for f in result.findings):

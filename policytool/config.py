@@ -275,9 +275,30 @@ class SweepConfig:
         "*handle*",
         "*infer*",
     )
+    # Per-step functions whose name says nothing of a request (vLLM's model runner).
+    hot_path: tuple[str, ...] = (
+        "execute_model",
+        "_preprocess",
+        "*_process",
+        "*denoise*",
+        "*sample*",
+        "*decode*",
+    )
     # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
     serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
     test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+    # Not swept: examples, benchmarks, tools and generated code (the top-level exclude too).
+    exclude: tuple[str, ...] = (
+        "examples/**",
+        "benchmarks/**",
+        "tools/**",
+        "**/_generated/**",
+        "**/generated/**",
+        "**/*_pb2.py",
+        "**/*_pb2_grpc.py",
+    )
+    # "3.10": parse for this Python; default the lower bound of [project] requires-python.
+    target_version: str | None = None
 
 
 @dataclass(frozen=True)
