@@ -464,3 +464,19 @@ def test_hostile_yaml_through_the_cli_is_one_finding_fast(
         assert result.code in (1, 2), result
         assert message in result.out + result.err
         assert "Traceback" not in result.out + result.err
+
+
+def test_cr_only_config_is_fixed_with_cr_line_endings(repo: Repo, run: Run) -> None:
+    """Issue 16 item 17: CR-only line endings (pre-commit reads them) no longer break fixes."""
+    repo.write("pyproject.toml", "[tool.policytool]\n")
+    body = "repos:\r- repo: local\r  hooks:\r  - id: a\r    name: a\r    entry: a\r    language: system\r"
+    repo.write(".pre-commit-config.yaml", body)
+    repo.commit()
+    assert run("check", "--only=precommit-default-stages").code == 1
+    result = run("fix", "--only=precommit-default-stages")
+    assert result.code == 1 and "Traceback" not in result.err
+    fixed = repo.read(".pre-commit-config.yaml")
+    assert b"\n" not in fixed
+    assert fixed.startswith(b"default_stages: [pre-commit, manual]\r")
+    assert fixed.endswith(body.encode())
+    assert run("check", "--only=precommit-default-stages").code == 0

@@ -29,7 +29,6 @@ edited stays byte-identical, including a BOM, CRLF or CR line endings and commen
 from __future__ import annotations
 
 import datetime
-import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -523,7 +522,7 @@ def parse_text(text: str, relpath: str) -> YamlNode:
     return _parse(text, relpath, _backend())
 
 
-_CACHE: dict[tuple[str, str, str], YamlDoc] = {}
+_CACHE: dict[tuple[str, bytes, str], YamlDoc] = {}  # (path, content, backend)
 
 
 def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
@@ -545,7 +544,7 @@ def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
     except PolicyError:
         raise YamlError(relpath, 1, "a symlink that leaves the repository; not read") from None
     backend = "ruamel" if edit else _backend()
-    key = (str(path), hashlib.sha1(raw).hexdigest(), backend)
+    key = (str(path), raw, backend)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
