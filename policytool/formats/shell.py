@@ -61,10 +61,13 @@ class Word:
     quoted: bool = False
     dynamic: bool = False
 
-    def span(self, begin: int, stop: int) -> tuple[int, int] | None:
+    def span(self, begin: int, stop: int, source: str | None = None) -> tuple[int, int] | None:
         """Source ``[start, end)`` of ``value[begin:stop]`` when those characters are
         written contiguously (no quote or escape between them); None otherwise.
 
+        With the ``source`` text, unquoted backslash escapes inside the range and right
+        before it count as part of it (``black\\>=1``: the range of ``>=1`` starts at the
+        backslash), so replacing the span with plain text leaves no stray backslash.
         For an empty range, the position right after ``value[begin - 1]`` (an insertion
         point), or None when that is not well defined.
         """
@@ -77,9 +80,18 @@ class Word:
             return None
         first = self.offsets[begin]
         for index in range(begin + 1, stop):
-            if self.offsets[index] != first + (index - begin):
+            gap = self.offsets[index] - self.offsets[index - 1] - 1
+            if gap == 0:
+                continue
+            if source is None or source[self.offsets[index - 1] + 1 : self.offsets[index]] != (
+                "\\" * gap
+            ):
                 return None
-        return first, first + (stop - begin)
+        if source is not None:
+            floor = self.offsets[begin - 1] + 1 if begin > 0 else self.start
+            while first > floor and source[first - 1] == "\\":
+                first -= 1
+        return first, self.offsets[stop - 1] + 1
 
 
 @dataclass(frozen=True)
