@@ -24,9 +24,13 @@ encode the edited text again, so bytes outside the edit stay identical).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 _BLANKS = " \t"
+# Runs of characters with no special meaning, consumed at once.
+_PLAIN_RUN = re.compile(r"[^ \t\r\n'\"\\$`<>;&|()]+")
+_DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _OPERATOR_CHARS = ";&|()"
 # Words that open or continue a compound command; a command after them starts anew.
 PREFIX_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
@@ -357,16 +361,16 @@ class _Parser:
         dynamic = False
 
         def keep(index: int, stop: int) -> None:
-            for at in range(index, stop):
-                value.append(text[at])
-                offsets.append(at)
+            if stop > index:
+                value.append(text[index:stop])
+                offsets.extend(range(index, stop))
 
         while self.pos < self.end:
             char = text[self.pos]
             if char in _BLANKS or char in "\n\r" or char in _OPERATOR_CHARS:
                 if char == "&" and text.startswith(">", self.pos + 1) and allow_redirect:
                     break
-                if char == "(" and value and value[-1] in "@?*+!":
+                if char == "(" and value and value[-1][-1] in "@?*+!":
                     # extglob ``@(a|b)``: keep to the matching paren
                     stop = self._matching_paren(self.pos + 1)
                     keep(self.pos, stop)
@@ -427,8 +431,10 @@ class _Parser:
                 self.pos = stop
                 dynamic = True
                 continue
-            keep(self.pos, self.pos + 1)
-            self.pos += 1
+            match = _PLAIN_RUN.match(text, self.pos, self.end)
+            stop = match.end() if match else self.pos + 1
+            keep(self.pos, stop)
+            self.pos = stop
         if self.pos == start:
             return None, None
         return Word("".join(value), start, self.pos, tuple(offsets), quoted, dynamic), None
@@ -469,8 +475,10 @@ class _Parser:
                 self.pos = stop
                 dynamic = True
                 continue
-            keep(self.pos, self.pos + 1)
-            self.pos += 1
+            match = _DOUBLE_QUOTED_RUN.match(text, self.pos, self.end)
+            stop = match.end() if match else self.pos + 1
+            keep(self.pos, stop)
+            self.pos = stop
         return dynamic
 
     def _ansi_c_end(self, at: int) -> int:

@@ -322,3 +322,139 @@ def plain(node: object) -> object:
     if isinstance(node, str):
         return str(node)
     return node
+
+
+# --- fast read-only loading with positions ---------------------------------------------
+
+# Nesting deeper than this is refused (a hostile file cannot exhaust the stack).
+MAX_DEPTH = 200
+
+
+class _Positions:
+    """ruamel's ``lc`` interface (``key``, ``value``, ``item``: 0-based line, col)."""
+
+    def __init__(self, line: int, col: int) -> None:
+        self.line = line
+        self.col = col
+        self.keys: dict[str, tuple[int, int]] = {}
+        self.values: dict[str, tuple[int, int]] = {}
+        self.items: list[tuple[int, int]] = []
+
+    def key(self, key: str) -> tuple[int, int]:
+        """Where ``key`` is written."""
+        return self.keys[key]
+
+    def value(self, key: str) -> tuple[int, int]:
+        """Where the value of ``key`` starts."""
+        return self.values[key]
+
+    def item(self, index: int) -> tuple[int, int]:
+        """Where sequence item ``index`` starts."""
+        return self.items[index]
+
+
+class PosMap(dict):  # type: ignore[type-arg]
+    """A read-only mapping from :func:`load_fast`; ``lc`` holds the positions and
+    ``_ok`` the keys written in it (not pulled in by ``<<``), as ruamel's maps do."""
+
+    lc: _Positions
+    _ok: set[str]
+
+
+class PosSeq(list):  # type: ignore[type-arg]
+    """A read-only sequence from :func:`load_fast`; ``lc`` holds the positions."""
+
+    lc: _Positions
+
+
+def load_fast(text: str, relpath: str) -> YamlNode:
+    """Parse YAML text for reading only, with libyaml (PyYAML's C parser) when present.
+
+    Gives the same shapes and positions as :func:`parse_text` (``key_line``,
+    ``value_pos`` and ``item_pos`` work on the result) at a fraction of the cost: every
+    scalar is its source string (``on:`` stays ``"on"``), anchors are shared rather
+    than copied, and ``<<`` merge keys are applied. Never dump or edit the result.
+    Falls back to :func:`parse_text` without libyaml; errors are :class:`YamlError`.
+    """
+    try:
+        import yaml
+        from yaml import CSafeLoader
+    except ImportError:
+        return parse_text(text, relpath)
+    try:
+        root = yaml.compose(text, Loader=CSafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        raise YamlError(relpath, line, f"invalid YAML: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise YamlError(relpath, 1, f"invalid YAML: {exc}") from None
+    if root is None:
+        return None
+    return _convert_node(root, relpath)
+
+
+def _convert_node(root: object, relpath: str) -> YamlNode:
+    """PyYAML nodes -> PosMap / PosSeq / str, iteratively (depth-bounded, aliases shared)."""
+    from yaml import MappingNode, ScalarNode, SequenceNode
+
+    memo: dict[int, object] = {}
+
+    def shell(node: object) -> object:
+        if isinstance(node, ScalarNode):
+            return str(node.value)
+        mark = node.start_mark  # type: ignore[attr-defined]
+        holder: PosMap | PosSeq = PosMap() if isinstance(node, MappingNode) else PosSeq()
+        holder.lc = _Positions(mark.line, mark.column)
+        return holder
+
+    top = shell(root)
+    memo[id(root)] = top
+    stack: list[tuple[object, object, int]] = [(root, top, 0)]
+    while stack:
+        node, out, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise YamlError(relpath, node.start_mark.line + 1, "nested too deeply")  # type: ignore[attr-defined]
+        children: list[object] = []
+        if isinstance(node, SequenceNode) and isinstance(out, PosSeq):
+            for item in node.value:
+                children.append(item)
+                out.lc.items.append((item.start_mark.line, item.start_mark.column))
+        elif isinstance(node, MappingNode) and isinstance(out, PosMap):
+            pairs = list(node.value)
+            merged: list[tuple[object, object]] = []
+            for key, value in pairs:
+                if getattr(key, "tag", "") == "tag:yaml.org,2002:merge":
+                    sources = value.value if isinstance(value, SequenceNode) else [value]
+                    for source in sources:
+                        if isinstance(source, MappingNode):
+                            merged.extend(source.value)
+            entries: dict[str, object] = {}
+            for key, value in [*merged, *pairs]:
+                if getattr(key, "tag", "") == "tag:yaml.org,2002:merge":
+                    continue
+                name = str(key.value) if isinstance(key, ScalarNode) else repr(id(key))
+                entries.pop(name, None)  # a later (explicit) key wins and keeps its place
+                entries[name] = value
+                out.lc.keys[name] = (key.start_mark.line, key.start_mark.column)
+                out.lc.values[name] = (value.start_mark.line, value.start_mark.column)
+            children = list(entries.values())
+            out.lc.keys = {name: out.lc.keys[name] for name in entries}
+            out._ok = {str(k.value) for k, _v in pairs if isinstance(k, ScalarNode)}
+            out._ok.discard("<<")
+        else:
+            continue
+        converted = []
+        for child in children:
+            known = memo.get(id(child))
+            if known is None:
+                known = shell(child)
+                memo[id(child)] = known
+                if not isinstance(known, str):
+                    stack.append((child, known, depth + 1))
+            converted.append(known)
+        if isinstance(out, PosSeq):
+            out.extend(converted)
+        elif isinstance(out, PosMap):
+            out.update(zip(list(out.lc.keys), converted, strict=True))
+    return top  # type: ignore[return-value]

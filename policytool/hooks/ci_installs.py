@@ -25,6 +25,7 @@ unchanged. Words that hold expansions (``$VAR``, ``$(...)``, ``${{ }}``) are not
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,12 +50,7 @@ from policytool.files import (
     write_atomic,
 )
 from policytool.formats import shell
-from policytool.formats.yamldoc import (
-    YamlError,
-    item_pos,
-    parse_text,
-    value_pos,
-)
+from policytool.formats.yamldoc import YamlError, item_pos, load_fast, value_pos
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
@@ -572,17 +568,35 @@ class _Judge:
     """Turns install commands into problems, with the lock versions that fix them."""
 
     def __init__(self, config: Config) -> None:
-        """Read the config once for a run."""
-        lock_index, judge, pinned_text = _floating_pin()
+        """Read the config once for a run (the lock lookup is loaded on first use)."""
         self.config = config
-        self.locks = lock_index(config.root, config.lock)
-        self.judge = judge
-        self.pinned_text = pinned_text
+        self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
+        self._locks: LockIndex | None = None
+        self._allowed: set[str] | None = None
+
+    @property
+    def locks(self) -> LockIndex:
+        """The versions the configured locks hold."""
+        if self._locks is None:
+            self._locks = _floating_pin()[0](self.config.root, self.config.lock)
+        return self._locks
+
+    def judge(self, text: str, editable: bool = False) -> Verdict | None:
+        """``floating-pin``'s verdict on one requirement."""
+        return _floating_pin()[1](text, editable=editable)
+
+    def pinned_text(self, text: str, version: str) -> str | None:
+        """``text`` with its specifier replaced by ``==version`` (None if unsafe)."""
+        return _floating_pin()[2](text, version)
+
+    def allowed(self, name: str) -> bool:
+        """Whether package ``name`` may float (``allow-packages``)."""
         from packaging.utils import canonicalize_name
 
-        self.canonical = canonicalize_name
-        self.allowed = {canonicalize_name(n) for n in config.ci_floating_install.allow_packages}
-        self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
+        if self._allowed is None:
+            packages = self.config.ci_floating_install.allow_packages
+            self._allowed = {canonicalize_name(n) for n in packages}
+        return canonicalize_name(name) in self._allowed
 
     def _is_lock(self, path: str) -> bool:
         """Whether an ``-r`` path names a configured lock (however the job spells it)."""
@@ -704,7 +718,7 @@ class _Judge:
         if verdict is None:
             return
         package = verdict.name
-        if package is not None and (constrained or self.canonical(package) in self.allowed):
+        if package is not None and (constrained or self.allowed(package)):
             return
         message = verdict.message
         if install.upgrade and package is not None:
@@ -876,12 +890,24 @@ class Selection:
 
     def classify(self, relpath: str, head: bytes = b"") -> str | None:
         """The kind of a repo file, or None when the rule does not read it."""
-        for kind, globs in self.kinds:
-            if globs and match_any(relpath, globs):
+        for kind, regex in _compiled(tuple(self.kinds)):
+            if regex.match(relpath):
                 if kind == "script" and kind_of(relpath, head) != "shell":
                     continue
                 return kind
         return None
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled(kinds: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """One regex a kind: its globs joined (``files`` glob semantics)."""
+    from policytool.files import _glob_regex
+
+    return [
+        (kind, re.compile("|".join(f"(?:{_glob_regex(g).pattern})" for g in globs)))
+        for kind, globs in kinds
+        if globs
+    ]
 
 
 def selection(config: Config) -> Selection:
@@ -966,7 +992,7 @@ def read_source(root: Path, relpath: str, kind: str, rule: str = RULE_ID) -> Sou
 def yaml_data(source: SourceFile, rule: str = RULE_ID) -> YamlNode | Finding:
     """The parsed YAML of a source, or a ``rule`` finding when it does not parse."""
     try:
-        return parse_text(source.text, source.relpath)
+        return load_fast(source.text, source.relpath)
     except YamlError as exc:
         return Finding(source.relpath, exc.line, 1, rule, f"{exc.message}; not checked")
 
@@ -1091,8 +1117,8 @@ def _same_but_edits(
 ) -> bool:
     """Whether ``new_text`` parses and its snippets are the old ones with the edits."""
     try:
-        old_data = parse_text(source.text, source.relpath)
-        new_data = parse_text(new_text, source.relpath)
+        old_data = load_fast(source.text, source.relpath)
+        new_data = load_fast(new_text, source.relpath)
     except YamlError:
         return False
     new_source = SourceFile(source.relpath, source.kind, source.raw, new_text)
