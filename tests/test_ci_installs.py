@@ -750,3 +750,30 @@ def test_fast_loader_bounds_and_errors() -> None:
     with pytest.raises(YamlError, match=r"bad.yml:2: invalid YAML"):
         load_fast("a: 1\n b: [\n", "bad.yml")
     assert load_fast("", "empty.yml") is None
+
+
+ARG_DOCKERFILE = """\
+ARG GLOBAL_SPEC=">=1"
+ARG EXACT="==2.0"
+FROM python:3.12 AS one
+ARG TIMM_SPEC=">=1.0.17"
+RUN uv pip install --system "timm${TIMM_SPEC}"
+RUN pip install "black${GLOBAL_SPEC}"
+ARG GLOBAL_SPEC
+ENV RUFF_SPEC="~=0.6"
+RUN pip install "black${GLOBAL_SPEC}" ruff$RUFF_SPEC "uv${EXACT}" "twine${T:+==${T}}"
+FROM python:3.12 AS two
+RUN pip install "timm${TIMM_SPEC}"
+"""
+
+
+def test_dockerfile_arg_and_env_values_are_judged(repo: Repo, run: Run) -> None:
+    setup(repo)
+    repo.write("Dockerfile", ARG_DOCKERFILE)
+    found = findings(run)
+    assert [(f["line"], f["col"]) for f in found] == [(5, 29), (9, 17), (9, 39)]
+    assert "`timm${TIMM_SPEC}` is `timm>=1.0.17` with the ARG/ENV values in scope" in str(
+        found[0]["message"]
+    )
+    assert "`ruff$RUFF_SPEC` is `ruff~=0.6`" in str(found[2]["message"])
+    assert not any(f["fixable"] for f in found)

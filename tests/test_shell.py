@@ -318,3 +318,29 @@ def test_dockerfile_hostile_input_never_raises(text: str) -> None:
     for instruction in parsed.instructions:
         parsed.run_scripts(instruction)
         parsed.from_image(instruction)
+
+
+def test_dockerfile_scopes_follow_docker_arg_rules() -> None:
+    text = (
+        "ARG G=1\nFROM a\nRUN x\nARG G\nARG L=2\nENV E=3 F=4\nRUN y\nFROM b\nENV OLD legacy value\n"
+        "RUN z\n"
+    )
+    parsed = dockerfile.parse(text)
+    scopes = [env for instruction, env in parsed.scopes() if instruction.keyword == "RUN"]
+    assert scopes == [{}, {"G": "1", "L": "2", "E": "3", "F": "4"}, {"OLD": "legacy value"}]
+
+
+@pytest.mark.parametrize(
+    ("value", "expanded"),
+    [
+        ("a${X}b$Y", "a1b2"),
+        ("${X:-0}", None),
+        ("${X:+==${X}}", None),
+        ("$(cat f)", None),
+        ("`cat f`", None),
+        ("$MISSING", None),
+        ("plain", "plain"),
+    ],
+)
+def test_expand_args_only_plain_references(value: str, expanded: str | None) -> None:
+    assert dockerfile.expand_args(value, {"X": "1", "Y": "2"}) == expanded

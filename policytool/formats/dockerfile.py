@@ -18,6 +18,7 @@ script). ``FROM`` gives its image word and stage name, ``ARG`` its defaults.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from policytool.formats import shell
@@ -113,16 +114,76 @@ class Dockerfile:
 
     def arg_defaults(self, instruction: Instruction) -> dict[str, str]:
         """``ARG NAME=default`` pairs of an ``ARG`` instruction."""
-        if instruction.keyword != "ARG":
-            return {}
+        return {name: value for name, value in self._assignments(instruction) if value is not None}
+
+    def _assignments(self, instruction: Instruction) -> list[tuple[str, str | None]]:
+        """``(name, value)`` pairs of an ``ARG`` (value None when only declared) or
+        ``ENV`` (``K=V`` words, or the legacy ``ENV K V``)."""
         script = shell.parse(self.masked, instruction.args_start, instruction.end)
-        out: dict[str, str] = {}
-        for command in script.commands:
-            for word in (*command.assignments, *command.words):
-                name, eq, value = word.value.partition("=")
-                if eq:
-                    out[name] = value
+        words = [w for c in script.commands if not c.nested for w in (*c.assignments, *c.words)]
+        out: list[tuple[str, str | None]] = []
+        if instruction.keyword == "ENV" and words and "=" not in words[0].value:
+            rest = self.masked[words[0].end : instruction.end].strip()
+            return [(words[0].value, rest)] if len(words) > 1 else []
+        for word in words:
+            name, eq, value = word.value.partition("=")
+            out.append((name, value if eq else None))
         return out
+
+    def scopes(self) -> list[tuple[Instruction, dict[str, str]]]:
+        """Each instruction with the ``ARG``/``ENV`` values in scope for it (Docker's
+        rules: global ARGs reach a stage only when redeclared there)."""
+        global_args: dict[str, str | None] = {}
+        env: dict[str, str] | None = None
+        out: list[tuple[Instruction, dict[str, str]]] = []
+        for instruction in self.instructions:
+            keyword = instruction.keyword
+            if keyword == "FROM":
+                env = {}
+            elif keyword in ("ARG", "ENV"):
+                for name, value in self._assignments(instruction):
+                    if env is None:
+                        if keyword == "ARG":
+                            global_args[name] = value
+                    elif value is not None:
+                        env[name] = value
+                    elif global_args.get(name) is not None:
+                        env[name] = str(global_args[name])
+            out.append((instruction, dict(env or {})))
+        return out
+
+
+def expand_args(value: str, args: Mapping[str, str]) -> str | None:
+    """``$NAME`` / ``${NAME}`` replaced from ``args``; None when a name has no value or
+    the text holds another expansion (``${A:-x}``, ``$(...)``, backticks)."""
+    if "`" in value:
+        return None
+    out = []
+    index = 0
+    while index < len(value):
+        char = value[index]
+        if char != "$":
+            out.append(char)
+            index += 1
+            continue
+        if value.startswith("{", index + 1):
+            close = value.find("}", index + 2)
+            if close < 0:
+                return None
+            name = value[index + 2 : close]
+            if not shell.is_name(name):
+                return None  # ``${A:+...}``, ``${A%x}``, nesting: not a plain value
+            index = close + 1
+        else:
+            stop = index + 1
+            while stop < len(value) and (value[stop].isalnum() or value[stop] == "_"):
+                stop += 1
+            name = value[index + 1 : stop]
+            index = stop
+        if not name or not args.get(name):
+            return None
+        out.append(args[name])
+    return "".join(out)
 
 
 def _skip_flags(masked: str, start: int, end: int) -> int:

@@ -170,7 +170,7 @@ class Script:
         return out
 
 
-def _is_name(text: str) -> bool:
+def is_name(text: str) -> bool:
     """Whether ``text`` is a shell variable name."""
     return bool(text) and (text[0].isalpha() or text[0] == "_") and text.replace("_", "a").isalnum()
 
@@ -272,7 +272,7 @@ class _Parser:
             word = words[index]
             name, eq, _rest = word.value.partition("=")
             raw_name = self.text[word.start : word.start + len(name)]
-            if eq and _is_name(name) and raw_name == name:
+            if eq and is_name(name) and raw_name == name:
                 assignments.append(word)
                 index += 1
                 continue
@@ -648,7 +648,7 @@ def unwrap(command: Command) -> tuple[Word, ...]:
             if value.startswith("-") and len(value) > 1:
                 index += 2 if value in takes_value else 1
                 continue
-            if program == "env" and "=" in value and _is_name(value.split("=", 1)[0]):
+            if program == "env" and "=" in value and is_name(value.split("=", 1)[0]):
                 index += 1
                 continue
             break

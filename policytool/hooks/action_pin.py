@@ -305,7 +305,7 @@ def dockerfile_findings(source: SourceFile) -> Iterator[Finding]:
             continue
         seen_from = True
         word, stage = found
-        image = _expand(word.value, args)
+        image = dockerfile.expand_args(word.value, args)
         if image is not None and image.lower() not in stages:
             message = _image_problem(image)
             if message is not None:
@@ -313,34 +313,6 @@ def dockerfile_findings(source: SourceFile) -> Iterator[Finding]:
                 yield Finding(source.relpath, instruction.line, column, RULE_ID, message)
         if stage:
             stages.add(stage.lower())
-
-
-def _expand(value: str, args: dict[str, str]) -> str | None:
-    """``$NAME`` / ``${NAME}`` replaced from ARG defaults; None when one has none."""
-    out = []
-    index = 0
-    while index < len(value):
-        char = value[index]
-        if char != "$":
-            out.append(char)
-            index += 1
-            continue
-        if value.startswith("{", index + 1):
-            close = value.find("}", index + 2)
-            if close < 0:
-                return None
-            name = value[index + 2 : close].split(":", 1)[0]
-            index = close + 1
-        else:
-            stop = index + 1
-            while stop < len(value) and (value[stop].isalnum() or value[stop] == "_"):
-                stop += 1
-            name = value[index + 1 : stop]
-            index = stop
-        if name not in args or not args[name]:
-            return None
-        out.append(args[name])
-    return "".join(out)
 
 
 # --------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -572,6 +572,7 @@ class _Judge:
         self.config = config
         self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
         self._locks: LockIndex | None = None
+        self.env: Mapping[str, str] = {}
         self._allowed: set[str] | None = None
 
     @property
@@ -630,8 +631,12 @@ class _Judge:
             return None, self._lock_hint(name, job)
         return None, note
 
-    def problems(self, snippet: Snippet, script: shell.Script) -> Iterator[Problem]:
-        """Every problem of one parsed snippet."""
+    def problems(
+        self, snippet: Snippet, script: shell.Script, env: Mapping[str, str] | None = None
+    ) -> Iterator[Problem]:
+        """Every problem of one parsed snippet; ``env`` holds variables known to be set
+        (a Dockerfile's ARG and ENV values), so ``"timm${TIMM_VERSION}"`` is judged."""
+        self.env = env or {}
         options = self.config.ci_floating_install
         for command in script.commands:
             install = install_of(command)
@@ -698,7 +703,22 @@ class _Judge:
         """Problems of one requirement word of an install."""
         value = word.value
         if word.dynamic:
-            return  # decided at run time; cannot be judged here
+            from policytool.formats.dockerfile import expand_args
+
+            expanded = expand_args(value, self.env) if self.env else None
+            if expanded is None:
+                return  # decided at run time; cannot be judged here
+            verdict = self.judge(expanded)
+            if verdict is not None and not (verdict.name and constrained):
+                yield Problem(
+                    snippet,
+                    word.start,
+                    f"`{text}`: `{value}` is `{expanded}` with the ARG/ENV values in scope: "
+                    f"{verdict.message}",
+                    None,
+                    install.command.start,
+                )
+            return
         editable = word in install.editables
         if install.tool == "uv tool":
             at = _uv_tool_at(value)
@@ -852,14 +872,19 @@ def snippets_of(source: SourceFile, data: YamlNode | None = None) -> list[Snippe
     return [Snippet(source.relpath, source.text, source.lines.identity())]
 
 
-def scripts_of(source: SourceFile, snippet: Snippet) -> list[shell.Script]:
-    """The parsed scripts of a snippet (a Dockerfile gives one a RUN)."""
+def scripts_of(source: SourceFile, snippet: Snippet) -> list[tuple[shell.Script, dict[str, str]]]:
+    """The parsed scripts of a snippet with the variables known to hold for them (a
+    Dockerfile gives one script a RUN, with the ARG/ENV values in scope)."""
     if source.kind == "dockerfile":
         from policytool.formats import dockerfile
 
         parsed = dockerfile.parse(source.text)
-        return [s for ins in parsed.instructions for s in parsed.run_scripts(ins)]
-    return [shell.parse(snippet.text, snippet.start, snippet.end)]
+        return [
+            (script, env)
+            for instruction, env in parsed.scopes()
+            for script in parsed.run_scripts(instruction)
+        ]
+    return [(shell.parse(snippet.text, snippet.start, snippet.end), {})]
 
 
 def _kinds(config: Config) -> list[tuple[str, tuple[str, ...]]]:
@@ -1012,8 +1037,8 @@ def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding
     for snippet in snippets:
         if not any(n in snippet.text for n in ("install", "curl", "wget")):
             continue
-        for script in scripts_of(source, snippet):
-            problems.extend(judge.problems(snippet, script))
+        for script, env in scripts_of(source, snippet):
+            problems.extend(judge.problems(snippet, script, env))
     return problems
 
 
