@@ -777,3 +777,47 @@ def test_dockerfile_arg_and_env_values_are_judged(repo: Repo, run: Run) -> None:
     )
     assert "`ruff$RUFF_SPEC` is `ruff~=0.6`" in str(found[2]["message"])
     assert not any(f["fixable"] for f in found)
+
+
+NESTED_SCRIPT = """\
+#!/bin/bash
+podman exec -it "$id" bash -c "
+    set -e
+    pip install black
+"
+docker exec -i "$id" bash -s <<'END'
+pip install ruff
+END
+cat <<END | docker build -f - .
+FROM python:3.12
+RUN pip install uv>=0.5 \\
+  && pip install twine
+END
+cat <<'END' > notes.txt
+pip install not-a-script
+END
+"""
+
+
+def test_scripts_inside_bash_c_heredocs_and_generated_dockerfiles(repo: Repo, run: Run) -> None:
+    setup(repo)
+    repo.write(".ci/nested.sh", NESTED_SCRIPT)
+    found = findings(run)
+    assert [(f["line"], f["col"]) for f in found] == [(4, 17), (7, 13), (11, 17), (12, 18)]
+    assert "reads `>` as a redirect" in str(found[2]["message"])
+    run("fix", "--only", RULE)
+    assert repo.read(".ci/nested.sh").decode() == (
+        NESTED_SCRIPT.replace("install black", "install black==24.1.0")
+        .replace("install ruff", "install ruff==0.6.0")
+        .replace("uv>=0.5", "uv==0.5.1")
+        .replace("install twine", "install twine==5.1.1")
+    )
+
+
+def test_dockerfile_shell_form_bash_c(repo: Repo, run: Run) -> None:
+    setup(repo)
+    text = "FROM x\nRUN /bin/bash -lc 'set -e; \\\n  pip install --quiet black'\n"
+    repo.write("Dockerfile", text)
+    assert where(run) == ["Dockerfile:3:23"]
+    run("fix", "--only", RULE)
+    assert repo.read("Dockerfile").decode() == text.replace("black'", "black==24.1.0'")

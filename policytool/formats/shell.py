@@ -149,6 +149,9 @@ class Script:
     text: str
     commands: list[Command] = field(default_factory=list)
     heredocs: list[tuple[int, int]] = field(default_factory=list)
+    # ``<<`` operator offset (a Redirect's ``start``) -> the body's ``[start, end)``,
+    # without the delimiter line.
+    heredoc_bodies: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def line_of(self, offset: int) -> int:
         """1-based line of ``offset`` in :attr:`text`."""
@@ -183,7 +186,8 @@ class _Parser:
         self.pos = start
         self.end = end
         self.script = script
-        self.pending_heredocs: list[tuple[str, bool]] = []  # (delimiter, strip tabs)
+        # (delimiter, strip tabs, offset of the ``<<`` operator)
+        self.pending_heredocs: list[tuple[str, bool, int]] = []
 
     # --- commands -------------------------------------------------------------------
 
@@ -302,18 +306,22 @@ class _Parser:
     def _skip_heredoc_bodies(self) -> None:
         """After a newline: skip the bodies of the heredocs opened on the line before."""
         text = self.text
-        for delimiter, strip_tabs in self.pending_heredocs:
+        for delimiter, strip_tabs, operator in self.pending_heredocs:
             body_start = self.pos
+            body_end = self.end
             while self.pos < self.end:
                 newline = text.find("\n", self.pos, self.end)
                 line_end = self.end if newline < 0 else newline
                 line = text[self.pos : line_end].rstrip("\r")
                 if strip_tabs:
                     line = line.lstrip("\t")
+                line_start = self.pos
                 self.pos = line_end + 1 if newline >= 0 else self.end
                 if line == delimiter:
+                    body_end = line_start
                     break
             self.script.heredocs.append((body_start, min(self.pos, self.end)))
+            self.script.heredoc_bodies[operator] = (body_start, body_end)
         self.pending_heredocs = []
 
     # --- redirections ---------------------------------------------------------------
@@ -342,7 +350,7 @@ class _Parser:
         if self.pos < self.end and text[self.pos] not in "\n;&|()<>":
             target, _ignored = self._word(allow_redirect=False)
         if op in ("<<", "<<-") and target is not None:
-            self.pending_heredocs.append((target.value, op == "<<-"))
+            self.pending_heredocs.append((target.value, op == "<<-", begin))
         return Redirect(op, begin, self.pos, target, fd, glued_to)
 
     # --- words ----------------------------------------------------------------------

@@ -66,6 +66,8 @@ _INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
 _DOWNLOADERS = frozenset({"curl", "wget"})
 _NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
 _MAX_DEPTH = 64
+# How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
+_MAX_NESTING = 3
 _PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
 _PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
 _VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
@@ -564,6 +566,104 @@ def _uv_tool_at(value: str) -> tuple[str, str] | None:
     return name.strip(), version.strip()
 
 
+def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
+    """The script word of ``bash -c 'script'`` anywhere in ``words`` (``docker exec c
+    bash -lc "..."``, ``sudo sh -ec '...'``), if any."""
+    for index, word in enumerate(words):
+        if _program(word) not in _SHELLS or word.dynamic:
+            continue
+        for option_index in range(index + 1, len(words)):
+            option = words[option_index].value
+            if not option.startswith("-") or option.startswith("--"):
+                break
+            if "c" in option[1:] and option_index + 1 < len(words):
+                return words[option_index + 1]
+    return None
+
+
+def _feeds_shell(words: Sequence[shell.Word]) -> bool:
+    """Whether the command hands its stdin to a shell (``bash``, ``docker exec -i c sh``)."""
+    return any(
+        _program(word) in _SHELLS and _runs_stdin(words[index:]) for index, word in enumerate(words)
+    )
+
+
+def _looks_like_dockerfile(text: str) -> bool:
+    """Whether a heredoc body is a Dockerfile (its first instruction is FROM or ARG)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped.split()[0].upper() in ("FROM", "ARG")
+    return False
+
+
+def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
+    """``script`` (parsed from a substring) with every offset moved by ``delta`` into
+    ``text``."""
+
+    def word(item: shell.Word) -> shell.Word:
+        return shell.Word(
+            item.value,
+            item.start + delta,
+            item.end + delta,
+            tuple(o + delta for o in item.offsets),
+            item.quoted,
+            item.dynamic,
+        )
+
+    out = shell.Script(text)
+    for command in script.commands:
+        out.commands.append(
+            shell.Command(
+                tuple(word(w) for w in command.words),
+                tuple(word(w) for w in command.assignments),
+                tuple(
+                    shell.Redirect(
+                        r.op,
+                        r.start + delta,
+                        r.end + delta,
+                        word(r.target) if r.target is not None else None,
+                        r.fd,
+                        word(r.glued_to) if r.glued_to is not None else None,
+                    )
+                    for r in command.redirects
+                ),
+                command.start + delta,
+                command.end + delta,
+                command.separator,
+                command.nested,
+            )
+        )
+    return out
+
+
+def _inner_scripts(
+    snippet: Snippet, script: shell.Script
+) -> Iterator[tuple[shell.Script, Mapping[str, str] | None]]:
+    """The scripts a script runs in turn, offsets in the snippet's text, with the
+    variables a Dockerfile heredoc sets (None: the outer ones)."""
+    for command in script.commands:
+        words = shell.unwrap(command)
+        inner = _shell_c_word(words)
+        if inner is not None:
+            yield shell.parse_word(inner), None
+        for redirect in command.redirects:
+            body = script.heredoc_bodies.get(redirect.start)
+            if body is None:
+                continue
+            start, end = body
+            text = snippet.text[start:end]
+            if _looks_like_dockerfile(text):
+                from policytool.formats import dockerfile
+
+                parsed = dockerfile.parse(text)
+                for instruction, env in parsed.scopes():
+                    for run in parsed.run_scripts(instruction):
+                        yield _shifted(run, snippet.text, start), env
+            elif _feeds_shell(words):
+                yield shell.parse(snippet.text, start, end), None
+
+
 class _Judge:
     """Turns install commands into problems, with the lock versions that fix them."""
 
@@ -636,14 +736,24 @@ class _Judge:
     ) -> Iterator[Problem]:
         """Every problem of one parsed snippet; ``env`` holds variables known to be set
         (a Dockerfile's ARG and ENV values), so ``"timm${TIMM_VERSION}"`` is judged."""
-        self.env = env or {}
-        options = self.config.ci_floating_install
+        yield from self._script(snippet, script, env or {}, 0)
+
+    def _script(
+        self, snippet: Snippet, script: shell.Script, env: Mapping[str, str], depth: int
+    ) -> Iterator[Problem]:
+        """Problems of a script and of the scripts it runs (``bash -c '...'``, a heredoc
+        fed to a shell, a Dockerfile written in a heredoc), ``depth`` levels down."""
+        self.env = env
         for command in script.commands:
             install = install_of(command)
             if install is not None:
                 yield from self._install(snippet, install)
-        if options.download_run:
+        if self.config.ci_floating_install.download_run:
             yield from self._download_run(snippet, script)
+        if depth >= _MAX_NESTING:
+            return
+        for inner, inner_env in _inner_scripts(snippet, script):
+            yield from self._script(snippet, inner, inner_env or env, depth + 1)
 
     def _install(self, snippet: Snippet, install: Install) -> Iterator[Problem]:
         """Problems of one install command."""
