@@ -261,6 +261,11 @@ def check(
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
+@click.option(
+    "--online",
+    is_flag=True,
+    help="action-pin: resolve action tags to commit SHAs with `git ls-remote`.",
+)
 @handle_errors
 def fix(
     paths: tuple[str, ...],
@@ -269,6 +274,7 @@ def fix(
     only: tuple[str, ...],
     skip: tuple[str, ...],
     quiet: bool,
+    online: bool = False,
 ) -> int:
     """Apply the safe autofixes, then report what is left.
 
@@ -279,9 +285,10 @@ def fix(
     Examples:
       policytool fix
       policytool fix --only spdx-header src/
+      policytool fix --online --only action-pin
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, changed, files_checked = _run_check(paths, opts, fix=True)
+    findings, changed, files_checked = _run_check(paths, opts, fix=True, online=online)
     for path in changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
     code = emit(findings, opts, files_checked)

@@ -167,6 +167,58 @@ class LockVariant:
 
 
 @dataclass(frozen=True)
+class CiFloatingInstallConfig:
+    """``[tool.policytool.ci-floating-install]``: where CI installs packages, and exceptions.
+
+    GitHub workflows and composite actions are always read; the globs name the other
+    places CI runs shell (pipeline YAML, shell scripts, Dockerfiles).
+    """
+
+    pipelines: tuple[str, ...] = (
+        ".buildkite/**/*.yml",
+        ".buildkite/**/*.yaml",
+        ".gitlab-ci.yml",
+        ".circleci/config.yml",
+    )
+    # Files under these globs are read when they are shell scripts (suffix or shebang).
+    scripts: tuple[str, ...] = (".github/**", ".buildkite/**", ".ci/**", ".circleci/**")
+    dockerfiles: tuple[str, ...] = (
+        "**/Dockerfile",
+        "**/Dockerfile.*",
+        "**/*.Dockerfile",
+        "**/*.dockerfile",
+    )
+    # Also read the shell code blocks of the Mergify file's comments ([tool.policytool.mergify]).
+    mergify: bool = True
+    # ``curl ... | sh`` and ``bash <(curl ...)`` installers are findings.
+    download_run: bool = True
+    allow: tuple[str, ...] = ()
+    allowlist_file: str | None = None
+    # Package names that may be installed unpinned (``pip``, say).
+    allow_packages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ActionPinConfig:
+    """``[tool.policytool.action-pin]``: actions pinned by commit SHA (with a tag comment)."""
+
+    # ``owner/repo`` globs (``actions/*``) that may stay on a tag; ``@main`` is still a finding.
+    trusted: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ()
+    allowlist_file: str | None = None
+    # Opt-in: container images (Dockerfile FROM, ``docker://``, job containers) need a digest.
+    docker_digest: bool = False
+    dockerfiles: tuple[str, ...] = (
+        "**/Dockerfile",
+        "**/Dockerfile.*",
+        "**/*.Dockerfile",
+        "**/*.dockerfile",
+    )
+    # Where ``policytool fix --online`` runs ``git ls-remote BASE/OWNER/REPO``.
+    git_base_url: str = "https://github.com"
+
+
+@dataclass(frozen=True)
 class LockConfig:
     """One ``[[tool.policytool.lock]]`` entry: inputs compiled into an exact-pinned file."""
 
@@ -315,6 +367,8 @@ class Config:
     mergify: MergifyConfig = field(default_factory=MergifyConfig)
     ci: CiConfig = field(default_factory=CiConfig)
     floating_pin: FloatingPinConfig = field(default_factory=FloatingPinConfig)
+    ci_floating_install: CiFloatingInstallConfig = field(default_factory=CiFloatingInstallConfig)
+    action_pin: ActionPinConfig = field(default_factory=ActionPinConfig)
     lock: tuple[LockConfig, ...] = ()
     sweep: SweepConfig = field(default_factory=SweepConfig)
     # The run's memo (see engine/context.py): a new Config, a new run, an empty memo.

@@ -167,6 +167,8 @@ RULE_TABLE: dict[str, tuple[str, str]] = {
     "mypy-wired": ("ci", "repo"),
     "codeql-workflow": ("ci", "repo"),
     "mergify-drift": ("mergify", "repo"),
+    "ci-floating-install": ("ci_installs", "repo"),
+    "action-pin": ("action_pin", "repo"),
     "kwargs-lookup": ("sweep_rules", "sweep"),
     "broad-except": ("sweep_rules", "sweep"),
     "any-annotation": ("sweep_rules", "sweep"),
