@@ -196,13 +196,16 @@ def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
     from policytool.engine.registry import ENGINE_RULE_IDS, expand_selection
-    from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
+    from policytool.engine.runner import reads_none, run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
 
     only = expand_selection(opts.only, "--only")
     skip = expand_selection(opts.skip, "--skip")
     config = opts.load()
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
+    wanted = [rule_id for rule_id in only if rule_id not in skip]
+    if paths and reads_none(config, files, wanted):
+        return [], [], len(files)  # a hook call over files its rules skip: load no rule
     file_rules, repo_rules = select_rules(only, skip)
     result = run_file_rules(
         config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)

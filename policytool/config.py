@@ -12,7 +12,6 @@ key, its line and (for unknown keys) the nearest valid key.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import types
 import typing
@@ -246,6 +245,8 @@ def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object
         choices = typing.get_args(tp)
         if value not in choices:
             shown = ", ".join(repr(c) for c in choices)
+            import difflib
+
             close = (
                 difflib.get_close_matches(value, [str(c) for c in choices], n=1)
                 if isinstance(value, str)
@@ -306,6 +307,8 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
+            import difflib
+
             close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
             hint = (
                 f"; did you mean '{close[0]}'?"

@@ -9,8 +9,6 @@ import fnmatch
 import os
 import re
 import stat
-import subprocess
-import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -156,6 +154,8 @@ def match_any(relpath: str, patterns: Iterable[str]) -> bool:
 
 def git_root(start: Path) -> Path | None:
     """The top of the git work tree containing ``start``, or None."""
+    import subprocess  # here: a hook call on named files never starts git
+
     try:
         proc = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"],
@@ -173,6 +173,8 @@ def git_root(start: Path) -> Path | None:
 
 def git_ls_files(root: Path, under: Sequence[str] = ()) -> list[str]:
     """The tracked files under ``root`` (repo-relative, ``/``-separated)."""
+    import subprocess
+
     proc = subprocess.run(
         ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--", *under],
         cwd=root,
@@ -401,6 +403,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         info = None
     except OSError as exc:
         raise WriteError(str(path), exc.strerror or str(exc)) from None
+    import tempfile  # here: it imports shutil and more, which only a write needs
+
     _remove_stale_temps(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
