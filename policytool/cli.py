@@ -615,7 +615,7 @@ def bump_command(
 
     def report(outcome: Outcome) -> None:
         if not quiet:
-            click.echo(outcome.describe(), err=True)
+            click.echo(escape_controls(outcome.describe()), err=True)
 
     result = bump(load_config(config_path), spec, why, report=report)
     if not result.moved:
