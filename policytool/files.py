@@ -286,7 +286,7 @@ class Boundary:
         if known is not None:
             return known
         parent = os.path.dirname(directory)
-        if parent == directory or not directory.startswith(self.top):
+        if parent == directory or not directory.startswith(self.top.rstrip(os.sep) + os.sep):
             inside = False
         elif os.path.islink(directory):
             inside = self.dir_inside(parent) and self._real_inside(directory)
