@@ -115,11 +115,13 @@ def test_declared_file_kinds_match_the_rules_own() -> None:
     """FILE_RULE_KINDS (used before any rule module loads) agrees with each rule's kinds."""
     import dataclasses
 
-    from policytool.config import Config, SpdxConfig
+    from policytool.config import Config, SpdxConfig, TorchCudaConfig
 
     configs = [
         Config(),
         Config(spdx=SpdxConfig(kinds=("python", "shell", "yaml", "cuda"))),
+        Config(spdx=SpdxConfig(kinds=("python", "shell", "yaml", "cuda"), configured=True)),
+        Config(spdx=SpdxConfig(configured=True), torch_cuda=TorchCudaConfig(configured=True)),
         dataclasses.replace(Config(), spdx=SpdxConfig(kinds=())),
     ]
     registered = rules.file_rules()
@@ -152,7 +154,9 @@ def test_hook_call_over_files_its_rules_skip_loads_no_rule_module(tmp_path: obje
     from pathlib import Path
 
     root = Path(str(tmp_path))
-    (root / "pyproject.toml").write_text('[tool.policytool.spdx]\nlicense = "MIT"\n')
+    (root / "pyproject.toml").write_text(
+        '[tool.policytool.spdx]\nlicense = "MIT"\n[tool.policytool.pre-commit]\nfinal-hook = "x"\n'
+    )
     (root / "notes.md").write_text("# notes\n")
     (root / "data.txt").write_text("x\n")
     (root / "run").write_text("#!/bin/sh\necho hi\n")  # a shell script by its shebang
