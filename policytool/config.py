@@ -614,3 +614,31 @@ def _project_license(data: Mapping[str, object]) -> str | None:
         if isinstance(value, str) and value.strip():
             return value.strip()
     return None
+
+
+def key_place(config: Config, where: KeyPath) -> tuple[str, int]:
+    """(repo-relative config file, line) of the key at ``where``, for findings about it.
+
+    The line of the key or of its nearest written parent (``formats.toml.key_lines``,
+    right for repeated ``[[tables]]`` and list items), 1 when the file has no such key or
+    cannot be read; the file is scanned once a run.
+    """
+    source = config.source
+    if source is None:
+        return "pyproject.toml", 1
+    try:
+        shown = source.relative_to(config.root).as_posix()
+    except ValueError:
+        shown = source.as_posix()
+    lines = config.memo.value(("config.key_lines",), lambda: _key_lines_of(source))
+    return shown, key_line(lines, where) or 1
+
+
+def _key_lines_of(source: Path) -> dict[KeyPath, int]:
+    """:func:`key_lines` of the config file (empty when it cannot be read)."""
+    from policytool.files import decode_text, read_bounded
+
+    try:
+        return key_lines(decode_text(read_bounded(source, str(source)), str(source)))
+    except PolicyError:
+        return {}

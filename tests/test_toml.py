@@ -104,3 +104,51 @@ def test_key_lines_count_repeated_tables_and_items() -> None:
     assert lines[("a", "b", 1, "c", "q.r")] == 11
     assert toml.key_line(lines, ("a", "b", 1, "c", "q.r", "s")) == 11  # inside an inline table
     assert toml.key_line(lines, ("nowhere",)) is None
+
+
+def test_allow_glob_lines_use_the_shared_key_lines(repo: Repo, run: Run) -> None:
+    """stale-allow names the line of the glob in its own [[table]], not a comment above it."""
+    repo.write(
+        "pyproject.toml",
+        "[[tool.policytool.forbidden-import]]\n"
+        'modules = ["pickle"]\n'
+        'allow = ["a/**"]\n'
+        "\n"
+        "[[tool.policytool.forbidden-import]]\n"
+        'modules = ["marshal"]\n'
+        "allow = [\n"
+        '    "b/**",  # "a/**" is mentioned in this comment\n'
+        '    "a/**",\n'
+        "]\n",
+    )
+    repo.write("a/x.py", "import pickle\n")
+    repo.write("b/y.py", "import marshal\n")
+    repo.commit()
+    result = run("check", "--only", "stale-allow")
+    assert result.code == 1
+    assert result.out.splitlines()[0].startswith(
+        "pyproject.toml:9:1: stale-allow allow entry `a/**` of forbidden-import entry 2"
+    )
+
+
+def test_skip_reason_line_uses_the_shared_key_lines(repo: Repo, run: Run) -> None:
+    """ci-hook-stage points at the skip-reasons key itself, not the first line naming it."""
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool.pre-commit]\n"
+        '# "mypy" runs in CI only\n'
+        "[tool.policytool.ci.skip-reasons]\n"
+        'mypy = "slow"\n',
+    )
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n- repo: local\n  hooks:\n  - {id: mypy, name: m, entry: mypy, language: system}\n",
+    )
+    repo.write(
+        ".github/workflows/pre-commit.yml",
+        "on: [push]\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "    - run: pre-commit run --all-files --hook-stage manual\n",
+    )
+    repo.commit()
+    result = run("check", "--only", "ci-hook-stage")
+    assert "pyproject.toml:4:1: ci-hook-stage skip-reasons explains 'mypy'" in result.out, result.out
