@@ -151,4 +151,6 @@ def test_skip_reason_line_uses_the_shared_key_lines(repo: Repo, run: Run) -> Non
     )
     repo.commit()
     result = run("check", "--only", "ci-hook-stage")
-    assert "pyproject.toml:4:1: ci-hook-stage skip-reasons explains 'mypy'" in result.out, result.out
+    assert "pyproject.toml:4:1: ci-hook-stage skip-reasons explains 'mypy'" in result.out, (
+        result.out
+    )
