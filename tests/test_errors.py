@@ -12,7 +12,8 @@ from policytool import errors
 
 
 def _subclasses(cls: type) -> set[type]:
-    found = set()
+    found: set[type] = set()
+    sub: type
     for sub in cls.__subclasses__():
         found.add(sub)
         found |= _subclasses(sub)

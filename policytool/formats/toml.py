@@ -136,10 +136,12 @@ def key_lines(text: str) -> dict[KeyPath, int]:
                 table = (*base, counts[base])
             else:
                 table = indexed(parts)
-            lines.setdefault(table, line)
+            for end in range(1, len(table) + 1):  # [a.b] also says where `a` starts
+                lines.setdefault(table[:end], line)
         elif assign is not None:
             key = (*table, *split_dotted(assign.group(1)))
-            lines.setdefault(key, line)
+            for end in range(len(table) + 1, len(key) + 1):  # a.b = 1 also places `a`
+                lines.setdefault(key[:end], line)
             depth, item, expecting = 0, 0, False
             end = size
             for token in _VALUE_RE.finditer(text, assign.end()):
