@@ -313,7 +313,8 @@ def rules(name: str | None, fmt: str) -> int:
 
     all_infos = rule_infos()
     infos = list(all_infos.values())
-    if name is not None and name not in GROUPS:
+    listed_groups = (*GROUPS, "engine")  # "engine": the ids the engine itself reports
+    if name is not None and name not in listed_groups:
         (rule_id,) = expand_selection([name], "rules")
         info = all_infos[rule_id]
         if fmt == "json":
