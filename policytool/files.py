@@ -340,7 +340,8 @@ def read_text(root: Path, relpath: str) -> str:
 
 
 # Temp files of write_atomic: ``.NAME.<random>.policytool.tmp`` next to NAME. One older
-# than STALE_TMP_SECONDS was left by a killed run and is removed by the next write of NAME.
+# than STALE_TMP_SECONDS was left by a killed run and is removed by the next write into
+# its directory.
 TMP_SUFFIX = ".policytool.tmp"
 STALE_TMP_SECONDS = 60.0
 
@@ -360,18 +361,28 @@ def unwritable_reason(path: Path) -> str | None:
     return None
 
 
+# Directories this process already swept for stale temp files: a fix writing 3,000 files
+# of one directory lists it once, not 3,000 times. (A side effect done once, not a cache
+# of values: nothing is read back from it.)
+_SWEPT_DIRS: set[str] = set()
+
+
 def _remove_stale_temps(path: Path) -> None:
-    """Delete temp files of ``path`` a killed run left (older than a minute: not in flight)."""
+    """Delete temp files a killed run left in ``path``'s directory (older than a minute:
+    not in flight), once a process per directory."""
     import time
 
-    prefix = f".{path.name}."
+    directory = os.fspath(path.parent)
+    if directory in _SWEPT_DIRS:
+        return
+    _SWEPT_DIRS.add(directory)
     cutoff = time.time() - STALE_TMP_SECONDS
     try:
-        entries = list(os.scandir(path.parent))
+        entries = list(os.scandir(directory))
     except OSError:
         return
     for entry in entries:
-        if not (entry.name.startswith(prefix) and entry.name.endswith(TMP_SUFFIX)):
+        if not (entry.name.startswith(".") and entry.name.endswith(TMP_SUFFIX)):
             continue
         try:
             if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
@@ -392,7 +403,8 @@ def write_atomic(path: Path, data: bytes) -> None:
       that saves by rename would leave it.
     - Hard links: the new content is a new file, so other hard links to the old one keep
       the old content.
-    - Temp files a killed run left for ``path`` (older than a minute) are removed first.
+    - Temp files a killed run left in ``path``'s directory (``.*.policytool.tmp`` older
+      than a minute) are removed first, once a process per directory.
     """
     reason = unwritable_reason(path)
     if reason is not None:
