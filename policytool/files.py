@@ -273,6 +273,7 @@ class Boundary:
         """Start with ``root`` (the repository top) as the one known-good directory."""
         self.top = os.path.normpath(str(root))
         self.real = os.path.realpath(self.top)
+        self._prefix = self.top.rstrip(os.sep) + os.sep
         self._dirs: dict[str, bool] = {self.top: True}
 
     def _real_inside(self, path: str) -> bool:
@@ -297,8 +298,12 @@ class Boundary:
 
     def file_inside(self, relpath: str) -> bool:
         """Whether ``relpath`` is a regular file, or a link to one, inside the repository."""
-        absolute = os.path.join(self.top, relpath)
-        if not self.dir_inside(os.path.dirname(absolute)):
+        # String operations: this runs once a tracked file (8,500 on vLLM).
+        absolute = self._prefix + relpath
+        slash = relpath.rfind("/")
+        directory = self._prefix + relpath[:slash] if slash >= 0 else self.top
+        inside = self._dirs.get(directory)
+        if not (inside if inside is not None else self.dir_inside(directory)):
             return False
         try:
             mode = os.lstat(absolute).st_mode
