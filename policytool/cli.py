@@ -204,6 +204,13 @@ def _run_check(
     config = opts.load()
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
     file_rules, repo_rules = select_rules(only, skip)
+    diff_scoped = [r.id for r in file_rules if r.scope != "file"]
+    if only and diff_scoped:
+        raise PolicyError(
+            f"--only {diff_scoped[0]}: a sweep rule checks only the lines a change adds, "
+            "not whole files; run `policytool sweep` (it compares with the merge-base)"
+        )
+    file_rules = [r for r in file_rules if r.scope == "file"]
     result = run_file_rules(
         config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
     )
@@ -254,6 +261,11 @@ def check(
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
+@click.option(
+    "--online",
+    is_flag=True,
+    help="action-pin: resolve action tags to commit SHAs with `git ls-remote`.",
+)
 @handle_errors
 def fix(
     paths: tuple[str, ...],
@@ -262,6 +274,7 @@ def fix(
     only: tuple[str, ...],
     skip: tuple[str, ...],
     quiet: bool,
+    online: bool = False,
 ) -> int:
     """Apply the safe autofixes, then report what is left.
 
@@ -272,9 +285,10 @@ def fix(
     Examples:
       policytool fix
       policytool fix --only spdx-header src/
+      policytool fix --online --only action-pin
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, changed, files_checked = _run_check(paths, opts, fix=True)
+    findings, changed, files_checked = _run_check(paths, opts, fix=True, online=online)
     for path in changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
     code = emit(findings, opts, files_checked)
@@ -398,6 +412,13 @@ def sync_command(check_only: bool, config_path: Path | None) -> int:
     metavar="PKG[==VER]",
     help="Let only this package move (to VER); repeatable.",
 )
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="VARIANT",
+    help="Only the locks of this variant (e.g. cpu) and the locks they are layered on.",
+)
 @common_options
 @handle_errors
 def lock_command(
@@ -406,6 +427,7 @@ def lock_command(
     resolve: bool,
     upgrade: bool,
     upgrade_packages: tuple[str, ...],
+    variants: tuple[str, ...],
     config_path: Path | None,
     fmt: str,
     only: tuple[str, ...],
@@ -422,6 +444,7 @@ def lock_command(
     Examples:
       policytool lock                       # every lock, only what changed
       policytool lock test --upgrade-package torch==2.5.1
+      policytool lock --variant cpu         # the cpu locks of every variants entry
       policytool lock --check               # offline; exit 1 when a lock is stale
       policytool lock --check --resolve     # also re-resolve and show the diff
     """
@@ -436,6 +459,10 @@ def lock_command(
         quiet,
     )
     config = opts.load()
+    if variants:
+        from policytool.lock.inputs import variant_locks
+
+        names = (*names, *variant_locks(config, variants))
     if resolve and not check_only:
         raise PolicyError("--resolve only goes with --check")
     if check_only:
@@ -468,7 +495,10 @@ def lock_command(
         if not quiet:
             click.echo(escape_controls(outcome.describe()), err=True)  # status: stderr, like fix
 
-    run_lock(config, names, upgrade, upgrade_packages, report)
+    def progress(line: str) -> None:
+        click.echo(f"policytool: {line}", err=True)
+
+    run_lock(config, names, upgrade, upgrade_packages, report, None if quiet else progress)
     return EXIT_CLEAN
 
 
@@ -489,6 +519,19 @@ def lock_command(
 )
 @click.option("--staged", is_flag=True, help="Sweep the index (what the next commit holds).")
 @click.option(
+    "--two-dot",
+    is_flag=True,
+    help="Compare with the tip of --base itself, not the merge-base (no history needed: "
+    "a shallow clone).",
+)
+@click.option(
+    "--max-repeats",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="text/markdown: show a rule's same message this many times, fold the rest (0: all).",
+)
+@click.option(
     "--worktree",
     is_flag=True,
     help="Sweep the working tree, untracked files included (the default).",
@@ -496,7 +539,7 @@ def lock_command(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "markdown", "json", "sarif", "github"]),
+    type=click.Choice(FORMATS),
     default="text",
     show_default=True,
     help="Output format.",
@@ -516,6 +559,8 @@ def sweep_command(
     base: str | None,
     head_rev: str | None,
     staged: bool,
+    two_dot: bool,
+    max_repeats: int,
     worktree: bool,
     fmt: str,
     fail_on: str,
@@ -533,9 +578,10 @@ def sweep_command(
       policytool sweep                         # working tree vs merge-base with origin/main
       policytool sweep --staged --format markdown
       policytool sweep --base v1.2 --head HEAD --format sarif > sweep.sarif
+      policytool sweep --base origin/main --two-dot   # shallow clone: no merge-base
     """
     from policytool.sweep.diff import Head, HeadKind
-    from policytool.sweep.report import render as render_sweep
+    from policytool.sweep.report import render_sweep
     from policytool.sweep.run import sweep
 
     if sum((head_rev is not None, staged, worktree)) > 1:
@@ -544,8 +590,8 @@ def sweep_command(
         head = Head(HeadKind.REV, head_rev)
     else:
         head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
-    result = sweep(load_config(config_path), base, head, Path.cwd())
-    click.echo(render_sweep(result, fmt, quiet), nl=False)
+    result = sweep(load_config(config_path), base, head, Path.cwd(), two_dot)
+    click.echo(render_sweep(result, fmt, quiet, max_repeats), nl=False)
     if fail_on == "never" or not result.findings:
         return EXIT_CLEAN
     if fail_on == "warn" or any(f.severity is Severity.ERROR for f in result.findings):
@@ -588,33 +634,92 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
     default=None,
     help="Write the PR body to this file (default: print it on stdout).",
 )
+@click.option(
+    "--lock",
+    "only",
+    multiple=True,
+    metavar="NAME",
+    help="Only the locks named (repeatable); the locks layered on them are regenerated too.",
+)
+@click.option("--dry-run", is_flag=True, help="Say what would change; change nothing.")
+@click.option(
+    "--offline", is_flag=True, help="Do not ask PyPI for the release facts of the PR body."
+)
 @config_option
 @click.option("-q", "--quiet", is_flag=True, help="Do not list the regenerated locks.")
 @handle_errors
 def bump_command(
-    spec: str, why: str, pr_body: Path | None, config_path: Path | None, quiet: bool
+    spec: str,
+    why: str,
+    pr_body: Path | None,
+    only: tuple[str, ...],
+    dry_run: bool,
+    offline: bool,
+    config_path: Path | None,
+    quiet: bool,
 ) -> int:
     """Bump one package everywhere it is pinned, re-lock, and write the PR body.
 
     Rewrites every exact pin of PKG in the lock inputs and pyproject.toml, recompiles
     every lock containing PKG with only PKG upgraded (to VER, or the newest version the
-    index offers), and fills .github/PULL_REQUEST_TEMPLATE/dependency-bump.md. A bump
-    that cannot resolve changes no file (exit 2).
+    inputs allow) and every lock layered on those, and fills
+    .github/PULL_REQUEST_TEMPLATE/dependency-bump.md with the release facts from PyPI
+    (changelog, requires-python, vulnerabilities). A bump that cannot resolve changes no
+    file (exit 2).
 
     \b
     Examples:
       policytool bump torch==2.5.1 --why "CUDA 12.4 wheels" --pr-body pr.md
-      policytool bump mooncake-transfer-engine
+      policytool bump mooncake-transfer-engine --lock cuda
+      policytool bump transformers --dry-run
     """
     from policytool.files import write_atomic
     from policytool.lock.bump import bump
     from policytool.lock.run import Outcome
 
+    if pr_body is not None:
+        # Checked before anything changes: a bump must not rewrite locks it cannot report.
+        parent = pr_body.parent if str(pr_body.parent) else Path(".")
+        if not parent.is_dir():
+            raise PolicyError(f"--pr-body {pr_body}: directory {parent} does not exist")
+        if pr_body.is_dir():
+            raise PolicyError(f"--pr-body {pr_body}: is a directory")
+        import os
+
+        if not os.access(parent, os.W_OK):
+            raise PolicyError(f"--pr-body {pr_body}: directory {parent} is not writable")
+
     def report(outcome: Outcome) -> None:
         if not quiet:
             click.echo(outcome.describe(), err=True)
 
-    result = bump(load_config(config_path), spec, why, report=report)
+    def progress(line: str) -> None:
+        click.echo(f"policytool: {line}", err=True)
+
+    result = bump(
+        load_config(config_path),
+        spec,
+        why,
+        report=report,
+        only=only,
+        dry_run=dry_run,
+        online=not offline,
+        progress=None if quiet else progress,
+    )
+    for note in result.notes:
+        click.echo(f"policytool: note: {note}", err=True)
+    for path, version in result.untouched:
+        click.echo(
+            f"policytool: {path} pins {result.package}=={version} but no lock reads it: left alone",
+            err=True,
+        )
+    if result.dry_run:
+        edited = ", ".join(result.edited) or "no input"
+        click.echo(
+            f"would bump {result.package} to {result.version}: edit {edited}; "
+            f"regenerate {', '.join(result.regenerated) or 'no lock'} (nothing was changed)"
+        )
+        return EXIT_CLEAN
     if not result.moved:
         click.echo(
             f"nothing to bump: {result.package} is already {result.version} everywhere "
@@ -625,7 +730,13 @@ def bump_command(
     if pr_body is None:
         click.echo(result.body, nl=False)
     else:
-        write_atomic(pr_body, result.body.encode("utf-8"))
+        try:
+            write_atomic(pr_body, result.body.encode("utf-8"))
+        except OSError as exc:
+            raise PolicyError(
+                f"--pr-body {pr_body}: cannot write: {exc.strerror or exc} (the bump itself "
+                "is done: inputs and locks were written)"
+            ) from None
         if not quiet:
             click.echo(f"wrote the PR body to {pr_body}", err=True)
     return EXIT_CLEAN

@@ -19,7 +19,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import ClassVar, Literal, TypeVar
 
 from policytool.engine.context import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
@@ -28,18 +28,30 @@ from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
 Backend = Literal["uv", "pip-tools"]
+# What pre-commit's manual stage means in a repo, and how a repo runs CodeQL.
+ManualStage = Literal["ci", "opt-in"]
+CodeqlSetup = Literal["workflow", "default-setup"]
 
 
 @dataclass(frozen=True)
 class SpdxConfig:
-    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries."""
+    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries.
+
+    ``spdx-header`` runs only when the table is written (``configured``): a license
+    in ``[project]`` alone is no SPDX header policy.
+    """
 
     # None: any ``SPDX-License-Identifier`` line is accepted (and fix cannot insert one).
+    # Without the key, ``project.license`` of the same pyproject.toml.
     license: str | None = None
     copyright: str | None = None
     replaces: tuple[str, ...] = ()
     # File kinds (see files.CommentKind) the header is required in.
     kinds: tuple[CommentKind, ...] = ("python",)
+    # Path globs exempt from the header (vendored code); ``baseline spdx-header`` adds to it.
+    exclude: tuple[str, ...] = ()
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,12 +66,17 @@ class ForbiddenImportConfig:
 
 @dataclass(frozen=True)
 class TorchCudaConfig:
-    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay."""
+    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay.
+
+    ``torch-cuda`` runs only when the table is written (``configured``).
+    """
 
     allow: tuple[str, ...] = ()
     allowlist_file: str | None = None
     # api name -> replacement hint; empty means the built-in default set.
     banned: dict[str, str] = field(default_factory=dict)
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,7 +85,13 @@ class PreCommitConfig:
 
     file: str = ".pre-commit-config.yaml"
     final_hook: str | None = None
-    default_stages: tuple[str, ...] = ("pre-commit", "manual")
+    # The stages ``default_stages`` must hold. None: not chosen; then [pre-commit, manual]
+    # is asked for only where CI already runs ``--hook-stage manual``.
+    default_stages: tuple[str, ...] | None = None
+    # What the manual stage means here: "ci" (CI runs it: vLLM's pattern) or "opt-in"
+    # (run on request only). None: "ci" when CI runs ``--hook-stage manual`` or
+    # ``default_stages`` lists manual, else "opt-in".
+    manual_stage: ManualStage | None = None
     manual_only: tuple[str, ...] = ()
     required: tuple[str, ...] = ()
     min_rev: dict[str, str] = field(default_factory=dict)
@@ -82,23 +105,117 @@ class MergifyConfig:
 
     file: str = ".github/mergify.yml"
     rule: str = "comment-pre-commit-failure"
+    # Checks reported by apps other than this repo's workflows (DCO, Buildkite...), as
+    # globs. None: only the configured rule's check conditions are compared with the
+    # workflows' jobs; a list: every rule's are, and these names are also known.
+    external_checks: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
 class CiConfig:
     """``[tool.policytool.ci]``: why CI skips the hooks it skips."""
 
-    skip_reasons: dict[str, str] = field(default_factory=dict)
+    # hook id -> why CI skips it. None: not chosen (a SKIP needs no recorded reason).
+    skip_reasons: dict[str, str] | None = None
     # The branch CodeQL must scan on push/pull_request; None: origin's HEAD, else main.
     default_branch: str | None = None
+    # How CodeQL runs: "workflow" (a workflow in the repo, checked by codeql-workflow) or
+    # "default-setup" (GitHub's default setup, nothing in the repo). None: not chosen.
+    codeql: CodeqlSetup | None = None
 
 
 @dataclass(frozen=True)
 class FloatingPinConfig:
-    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins."""
+    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins.
 
-    files: tuple[str, ...] = ("requirements/*.txt",)
+    Nothing is checked until ``files`` or ``pyproject`` names something: loose install
+    requirements (vLLM's ``requirements/*.txt``) are a choice, not a mistake.
+    """
+
+    files: tuple[str, ...] = ()
     pyproject: tuple[str, ...] = ()
+
+
+# uv's --index-strategy, --prerelease and --resolution values.
+IndexStrategy = Literal["first-index", "unsafe-first-match", "unsafe-best-match"]
+Prerelease = Literal["disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"]
+Resolution = Literal["highest", "lowest", "lowest-direct"]
+
+
+@dataclass(frozen=True)
+class LockVariant:
+    """One ``variants`` entry of a lock: what differs for one accelerator (cpu, cuda...).
+
+    Every key left out is inherited from the lock; ``{variant}`` in the lock's ``name``,
+    ``output``, ``inputs`` and ``constraints`` is replaced by the variant's name (a name
+    without it gets ``-VARIANT`` appended).
+    """
+
+    name: str
+    inputs: tuple[str, ...] | None = None
+    output: str | None = None
+    constraints: tuple[str, ...] | None = None
+    python_version: str | None = None
+    platform: str | None = None
+    index_url: str | None = None
+    extra_index_urls: tuple[str, ...] | None = None
+    find_links: tuple[str, ...] | None = None
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    exclude: tuple[str, ...] | None = None
+    jobs: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class CiFloatingInstallConfig:
+    """``[tool.policytool.ci-floating-install]``: where CI installs packages, and exceptions.
+
+    GitHub workflows and composite actions are always read; the globs name the other
+    places CI runs shell (pipeline YAML, shell scripts, Dockerfiles).
+    """
+
+    pipelines: tuple[str, ...] = (
+        ".buildkite/**/*.yml",
+        ".buildkite/**/*.yaml",
+        ".gitlab-ci.yml",
+        ".circleci/config.yml",
+    )
+    # Files under these globs are read when they are shell scripts (suffix or shebang).
+    scripts: tuple[str, ...] = (".github/**", ".buildkite/**", ".ci/**", ".circleci/**")
+    dockerfiles: tuple[str, ...] = (
+        "**/Dockerfile",
+        "**/Dockerfile.*",
+        "**/*.Dockerfile",
+        "**/*.dockerfile",
+    )
+    # Also read the shell code blocks of the Mergify file's comments ([tool.policytool.mergify]).
+    mergify: bool = True
+    # ``curl ... | sh`` and ``bash <(curl ...)`` installers are findings.
+    download_run: bool = True
+    allow: tuple[str, ...] = ()
+    allowlist_file: str | None = None
+    # Package names that may be installed unpinned (``pip``, say).
+    allow_packages: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ActionPinConfig:
+    """``[tool.policytool.action-pin]``: actions pinned by commit SHA (with a tag comment)."""
+
+    # ``owner/repo`` globs (``actions/*``) that may stay on a tag; ``@main`` is still a finding.
+    trusted: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ()
+    allowlist_file: str | None = None
+    # Opt-in: container images (Dockerfile FROM, ``docker://``, job containers) need a digest.
+    docker_digest: bool = False
+    dockerfiles: tuple[str, ...] = (
+        "**/Dockerfile",
+        "**/Dockerfile.*",
+        "**/*.Dockerfile",
+        "**/*.dockerfile",
+    )
+    # Where ``policytool fix --online`` runs ``git ls-remote BASE/OWNER/REPO``.
+    git_base_url: str = "https://github.com"
 
 
 @dataclass(frozen=True)
@@ -110,6 +227,8 @@ class LockConfig:
     output: str
     constraints: tuple[str, ...] = ()
     python_version: str | None = None
+    # Resolve for every Python from python-version up (uv --universal): one lock, markers.
+    universal: bool = False
     platform: str | None = None
     hashes: bool = False
     backend: Backend = "uv"
@@ -117,8 +236,75 @@ class LockConfig:
     extra_index_urls: tuple[str, ...] = ()
     find_links: tuple[str, ...] = ()
     no_index: bool = False
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    prerelease: Prerelease | None = None
+    resolution: Resolution | None = None
+    # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
     exclude: tuple[str, ...] = ()
     jobs: tuple[str, ...] = ()
+    variants: tuple[LockVariant, ...] = ()
+    # Set on the locks a ``variants`` entry fans out to (not a TOML key).
+    variant: str | None = None
+
+    # The backend's own option names, for the "did you mean" of an unknown key.
+    KEY_HINTS: ClassVar[dict[str, str]] = {
+        "no-emit-package": "exclude",
+        "no-emit-packages": "exclude",
+        "extra-index-url": "extra-index-urls",
+        "find-link": "find-links",
+        "python-platform": "platform",
+        "generate-hashes": "hashes",
+        "constraint": "constraints",
+        "output-file": "output",
+        "python": "python-version",
+        "pre": "prerelease",
+    }
+
+
+T = TypeVar("T")
+
+
+def _pick(value: T | None, inherited: T) -> T:
+    """A variant's value when it sets one, else the lock's."""
+    return inherited if value is None else value
+
+
+def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
+    """Every lock with ``variants`` replaced by one lock per variant (the rest inherited)."""
+    out: list[LockConfig] = []
+    for lock in locks:
+        if not lock.variants:
+            out.append(lock)
+            continue
+        for v in lock.variants:
+
+            def fill(text: str, name: str = v.name) -> str:
+                """``text`` with ``{variant}`` replaced."""
+                return text.replace("{variant}", name)
+
+            name = fill(lock.name) if "{variant}" in lock.name else f"{lock.name}-{v.name}"
+            out.append(
+                dataclasses.replace(
+                    lock,
+                    name=name,
+                    output=v.output or fill(lock.output),
+                    inputs=tuple(fill(i) for i in _pick(v.inputs, lock.inputs)),
+                    constraints=tuple(fill(c) for c in _pick(v.constraints, lock.constraints)),
+                    python_version=_pick(v.python_version, lock.python_version),
+                    platform=_pick(v.platform, lock.platform),
+                    index_url=_pick(v.index_url, lock.index_url),
+                    extra_index_urls=_pick(v.extra_index_urls, lock.extra_index_urls),
+                    find_links=_pick(v.find_links, lock.find_links),
+                    index_strategy=_pick(v.index_strategy, lock.index_strategy),
+                    torch_backend=_pick(v.torch_backend, lock.torch_backend),
+                    exclude=_pick(v.exclude, lock.exclude),
+                    jobs=_pick(v.jobs, lock.jobs),
+                    variants=(),
+                    variant=v.name,
+                )
+            )
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -141,9 +327,30 @@ class SweepConfig:
         "*handle*",
         "*infer*",
     )
+    # Per-step functions whose name says nothing of a request (vLLM's model runner).
+    hot_path: tuple[str, ...] = (
+        "execute_model",
+        "_preprocess",
+        "*_process",
+        "*denoise*",
+        "*sample*",
+        "*decode*",
+    )
     # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
     serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
     test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+    # Not swept: examples, benchmarks, tools and generated code (the top-level exclude too).
+    exclude: tuple[str, ...] = (
+        "examples/**",
+        "benchmarks/**",
+        "tools/**",
+        "**/_generated/**",
+        "**/generated/**",
+        "**/*_pb2.py",
+        "**/*_pb2_grpc.py",
+    )
+    # "3.10": parse for this Python; default the lower bound of [project] requires-python.
+    target_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -160,16 +367,18 @@ class Config:
     mergify: MergifyConfig = field(default_factory=MergifyConfig)
     ci: CiConfig = field(default_factory=CiConfig)
     floating_pin: FloatingPinConfig = field(default_factory=FloatingPinConfig)
+    ci_floating_install: CiFloatingInstallConfig = field(default_factory=CiFloatingInstallConfig)
+    action_pin: ActionPinConfig = field(default_factory=ActionPinConfig)
     lock: tuple[LockConfig, ...] = ()
     sweep: SweepConfig = field(default_factory=SweepConfig)
     # The run's memo (see engine/context.py): a new Config, a new run, an empty memo.
     memo: RunMemo = field(default_factory=RunMemo, init=False, compare=False, repr=False)
 
 
-# Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source", "memo"})
+# Fields of Config that are not TOML keys; ``configured`` marks a section built from
+# a table the repository wrote (policies nobody chose stay off).
+_INTERNAL_FIELDS = frozenset({"root", "source", "memo", "variant", "configured"})
 
-T = TypeVar("T")
 
 # Control characters and the characters str.splitlines() breaks on (U+2028, U+0085...).
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -306,7 +515,11 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
-            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
+            # A close spelling only (``torch-backend`` is not ``backend``), or the key a
+            # backend's own option name maps to (``no-emit-package`` -> ``exclude``).
+            key_hints: dict[str, str] = getattr(cls, "KEY_HINTS", {})
+            close = [key_hints[key]] if key in key_hints else []
+            close = close or difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.8)
             hint = (
                 f"; did you mean '{close[0]}'?"
                 if close
@@ -324,6 +537,8 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     ]
     if missing:
         raise ctx.error(where, f"missing required key '{missing[0]}'")
+    if "configured" in hints:
+        kwargs["configured"] = True
     return cls(**kwargs)
 
 
@@ -336,6 +551,20 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+_PYTHON_VERSION_RE = re.compile(r"^3\.(?:[0-9]|[1-9][0-9])(?:\.(?:0|[1-9][0-9]*))?$")
+
+
+def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
+    """A lock's python-version is ``3.N`` (or ``3.N.M``); variants fan out with ``{variant}``."""
+    if lock.python_version is not None and not _PYTHON_VERSION_RE.match(lock.python_version):
+        raise ctx.error(
+            (*where, "python-version"),
+            f"expected a Python version such as '3.12', got {lock.python_version!r}",
+        )
+    if lock.universal and lock.backend != "uv":
+        raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
+
+
 def _validate(config: Config, ctx: _Context) -> None:
     """Cross-field checks the types alone cannot express."""
     names = [lock.name for lock in config.lock]
@@ -345,11 +574,46 @@ def _validate(config: Config, ctx: _Context) -> None:
             raise ctx.error(
                 ("tool", "policytool", "lock", index, "name"), f"duplicate lock name '{name}'"
             )
+    outputs = [lock.output.removeprefix("./") for lock in config.lock]
+    for index, lock in enumerate(config.lock):
+        _validate_lock(lock, ("tool", "policytool", "lock", index), ctx)
+        if outputs.count(outputs[index]) > 1:
+            raise ctx.error(
+                ("tool", "policytool", "lock", index, "output"),
+                f"locks write the same output '{outputs[index]}' (lock '{lock.name}'); "
+                "give each variant its own output, e.g. 'requirements/{variant}.txt'",
+            )
+    _validate_pre_commit(config.pre_commit, ctx)
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
             raise ctx.error(
                 ("tool", "policytool", "forbidden-import", index, "modules"), "modules is empty"
             )
+
+
+def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
+    """``rev-pattern`` values compile as regexes; ``min-rev`` values are versions."""
+    from packaging.version import InvalidVersion, Version
+
+    table: KeyPath = ("tool", "policytool", "pre-commit")
+    for url, pattern in section.rev_pattern.items():
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ctx.error(
+                (*table, "rev-pattern"),
+                f"{pattern!r} for {url} is not a valid regular expression ({exc})",
+                at=(*table, "rev-pattern", url),
+            ) from None
+    for url, minimum in section.min_rev.items():
+        try:
+            Version(minimum.removeprefix("v"))
+        except InvalidVersion:
+            raise ctx.error(
+                (*table, "min-rev"),
+                f"{minimum!r} for {url} is not a version",
+                at=(*table, "min-rev", url),
+            ) from None
 
 
 def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Config:
@@ -378,14 +642,16 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     # Defaults that come from the rest of pyproject.toml.
     spdx_table = table.get("spdx", {})
     base = build_section(Config, table, ("tool", "policytool"), ctx)
-    if isinstance(spdx_table, dict) and "license" not in spdx_table:
+    if isinstance(spdx_table, dict) and "spdx" in table and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:
             _one_line(project_license, ("project", "license"), ctx)
             base = dataclasses.replace(
                 base, spdx=dataclasses.replace(base.spdx, license=project_license)
             )
-    config = dataclasses.replace(base, root=config_path.parent, source=config_path)
+    config = dataclasses.replace(
+        base, root=config_path.parent, source=config_path, lock=expand_variants(base.lock)
+    )
     _validate(config, ctx)
     return config
 

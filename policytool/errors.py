@@ -43,14 +43,23 @@ class BoundaryError(PolicyError):
     """A configured path that resolves outside the repository, or is not a regular file."""
 
 
-class YamlError(PolicyError):
-    """A YAML file cannot be read or parsed; carries the repo-relative path and line."""
+class FileProblem(PolicyError):
+    """A file the repo rules read (a pre-commit config, a workflow, a Mergify file) is unusable.
+
+    Carries where (``relpath``, 1-based ``line``) and why (``message``): a rule reports it
+    as one finding of its own id, a command (``sync``) as one sentence with exit 2.
+    """
 
     def __init__(self, relpath: str, line: int, message: str) -> None:
+        """Name the file, the line and the reason."""
         super().__init__(f"{relpath}:{line}: {message}")
         self.relpath = relpath
         self.line = line
         self.message = message
+
+
+class YamlError(FileProblem):
+    """A YAML file cannot be read or parsed (or is over a bound); names the file and line."""
 
 
 class WriteError(PolicyError):

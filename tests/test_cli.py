@@ -298,21 +298,21 @@ def test_progress_line_on_a_terminal_only(
 
 
 def test_missing_dependency_is_one_sentence_not_a_traceback(mit: Repo, tmp_path: Path) -> None:
-    """A Python that imports policytool from the tree but lacks ruamel.yaml (a broken install)."""
+    """A Python that imports policytool from the tree but lacks PyYAML (a broken install)."""
     mit.write(".pre-commit-config.yaml", "repos: []\n")
     mit.write("a.py", HEADER)
     mit.commit()
     blocker = tmp_path / "blocker"
     blocker.mkdir()
-    # A meta-path finder that refuses ruamel, as if it were not installed.
+    # A meta-path finder that refuses PyYAML, as if it were not installed.
     (blocker / "sitecustomize.py").write_text(
         "import sys\n"
-        "class _NoRuamel:\n"
+        "class _NoYaml:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'ruamel' or name.startswith('ruamel.'):\n"
+        "        if name == 'yaml' or name.startswith('yaml.'):\n"
         "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
         "        return None\n"
-        "sys.meta_path.insert(0, _NoRuamel())\n"
+        "sys.meta_path.insert(0, _NoYaml())\n"
     )
     env = {**os.environ, "PYTHONPATH": str(blocker)}
     proc = subprocess.run(
@@ -320,7 +320,7 @@ def test_missing_dependency_is_one_sentence_not_a_traceback(mit: Repo, tmp_path:
     )
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("policytool: error: the dependency 'ruamel' is not installed")
+    assert proc.stderr.startswith("policytool: error: the dependency 'yaml' is not installed")
 
 
 def test_version_comes_from_package_metadata(run: Run) -> None:

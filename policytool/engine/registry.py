@@ -17,11 +17,18 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
+
+# What part of a file a rule looks at: the whole file (``check``), or only the lines a
+# change adds (``sweep``: the rule's findings outside those lines are not reported).
+Scope = Literal["file", "added-lines"]
+SCOPE_FILE: Scope = "file"
+SCOPE_ADDED_LINES: Scope = "added-lines"
 
 
 def all_kinds(config: Config) -> frozenset[str] | None:
@@ -45,6 +52,8 @@ class FileRule:
     applies: Callable[[str, Config], bool] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
+    # ``added-lines`` rules run in ``policytool sweep`` only (see :data:`Scope`).
+    scope: Scope = SCOPE_FILE
 
     @property
     def fixable(self) -> bool:
@@ -99,6 +108,7 @@ class RuleInfo:
     doc: str = ""
     # The group of RULE_TABLE; "engine" for the engine's own ids.
     group: str = "engine"
+    scope: Scope = SCOPE_FILE
 
 
 # A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
@@ -157,6 +167,8 @@ RULE_TABLE: dict[str, tuple[str, str]] = {
     "mypy-wired": ("ci", "repo"),
     "codeql-workflow": ("ci", "repo"),
     "mergify-drift": ("mergify", "repo"),
+    "ci-floating-install": ("ci_installs", "repo"),
+    "action-pin": ("action_pin", "repo"),
     "kwargs-lookup": ("sweep_rules", "sweep"),
     "broad-except": ("sweep_rules", "sweep"),
     "any-annotation": ("sweep_rules", "sweep"),
@@ -235,10 +247,20 @@ def repo_rules(rule_ids: Iterable[str] | None = None) -> dict[str, RepoRule]:
 def rule_infos() -> dict[str, RuleInfo]:
     """Every rule id with its summary, whether fixable, and the command reporting it."""
     load_rule_modules()
-    infos: dict[str, RuleInfo] = {}
-    rules: list[FileRule | RepoRule] = [*_FILE_RULES.values(), *_REPO_RULES.values()]
-    for rule in rules:
-        infos[rule.id] = RuleInfo(rule.id, rule.summary, rule.fixable, doc=rule.doc)
+    infos = {
+        r.id: RuleInfo(
+            r.id,
+            r.summary,
+            r.fixable,
+            command="sweep" if r.scope == SCOPE_ADDED_LINES else "check",
+            doc=r.doc,
+            scope=r.scope,
+        )
+        for r in _FILE_RULES.values()
+    }
+    infos.update(
+        {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _REPO_RULES.values()}
+    )
     infos.update(_INFO)
     return {
         rule_id: replace(info, group=group_of(rule_id) or "engine")

@@ -2,7 +2,10 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Allow globs of the import rules: from the config and from allowlist files.
 
-An allowlist file holds one glob a line; ``#`` starts a comment (whole line or
+An allowlist file lives inside the repository (a path out of it, through ``..``, an
+absolute path or a symlink, is a config error and is never read), is a regular file
+of at most ``files.MAX_CONFIG_BYTES``, and holds one glob a line (a UTF-8 BOM is
+skipped); ``#`` starts a comment (whole line or
 trailing) and blank lines are skipped. Globs are repo-relative (``./`` is dropped; an
 absolute path inside the repository is made relative) and match the repo-relative path
 of a checked file however the file was named on the command line.
@@ -16,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
-from policytool.errors import ConfigError
-from policytool.files import _glob_regex
+from policytool.errors import BoundaryError, ConfigError, FileError
+from policytool.files import _glob_regex, read_bounded, resolve_inside
 
 
 @dataclass(frozen=True)
@@ -90,20 +93,36 @@ def parse_allowlist(text: str, source: str, root: Path) -> list[AllowEntry]:
     return entries
 
 
-def read_allowlist(config: Config, name: str) -> list[AllowEntry]:
-    """The entries of allowlist file ``name`` (relative to the repo root)."""
-    path = config.root / name
+def allowlist_path(config: Config, name: str, label: str) -> Path:
+    """Where allowlist file ``name`` is: inside the repository, symlinks followed.
+
+    ``label`` names the setting (``[tool.policytool.torch-cuda] allowlist-file``). A PR
+    author controls the config, so a path outside the repository (``../secret.env``,
+    ``/proc/self/environ``, a symlink out) is a :class:`ConfigError`, never read.
+    """
+    what = f"{_config_source(config)}: {label}"
     try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
+        return resolve_inside(config.root, name, what)
+    except BoundaryError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def read_allowlist(config: Config, name: str, label: str = "allowlist-file") -> list[AllowEntry]:
+    """The entries of allowlist file ``name`` (relative to the repo root, inside it)."""
+    path = allowlist_path(config, name, label)
+    if not os.path.lexists(path):
         raise ConfigError(
             f"{name}: allowlist file not found "
             f"(named by allowlist-file in {_config_source(config)})"
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"{name}: cannot read allowlist file: {exc.strerror}") from None
+        )
+    try:
+        data = read_bounded(path, name)
+    except FileError as exc:
+        raise ConfigError(f"{exc} (named by {label} in {_config_source(config)})") from None
+    try:
+        text = data.decode("utf-8-sig")  # a BOM is no part of the first glob
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise ConfigError(f"{name}:{line}: allowlist file is not valid UTF-8") from None
     return parse_allowlist(text, Path(name).as_posix(), config.root)
 
@@ -146,7 +165,10 @@ def allow_entries(
                 line = _glob_line(lines, glob, table[0], table[1])
                 entries.append(AllowEntry(normalize_glob(glob, config.root), source, line))
         if allowlist_file:
-            entries.extend(read_allowlist(config, allowlist_file))
+            label = f"{table[0] or '[tool.policytool]'} allowlist-file"
+            if table[0].startswith("[["):
+                label = f"{table[0]} #{table[1] + 1} allowlist-file"
+            entries.extend(read_allowlist(config, allowlist_file, label))
         return AllowList(tuple(entries))
 
     return config.memo.value(("allowlist.entries", allow, allowlist_file, table), build)

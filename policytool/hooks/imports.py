@@ -29,6 +29,44 @@ from policytool.formats.pyimports import (
 from policytool.hooks.allowlist import AllowList, allow_entries
 
 RULE_ID = "forbidden-import"
+
+DOC = """\
+## What it checks
+Imports of the modules each `[[tool.policytool.forbidden-import]]` entry bans, and of
+their submodules, outside the entry's allow globs: `import a, b`, `from x import y`
+(`y` counts when `x.y` is banned), relative imports resolved against the file's
+package, aliases, imports anywhere in the file, and `importlib.import_module("x")` /
+`__import__("x")` with a literal name. Never a comment or a string. A ban on `pickle`
+covers `pickle.x` but not `pickletools`.
+
+Without an entry nothing is banned: the rule has no default policy.
+
+## Why
+Some modules are a standing risk (`pickle` runs code on load) or have a house
+replacement (`regex` for `re`, a wrapper around `triton`); a ban with a reason stops
+new uses at review time instead of in a later clean-up.
+
+## Example
+```python
+import pickle
+```
+fails with `modules = ["pickle"]`: ``import of `pickle` is forbidden: unsafe
+deserialization; use msgspec``.
+
+## Fix
+Use what the entry's `reason` names. To keep today's uses and stop new ones, run
+`policytool baseline forbidden-import`: it adds the files to the entry's allowlist, and
+`stale-allow` reports each entry once its file is clean.
+
+## Configuration
+```toml
+[[tool.policytool.forbidden-import]]
+modules = ["pickle", "cloudpickle"]
+reason = "unsafe deserialization; use msgspec"
+allow = ["vllm/distributed/**"]              # globs where the import may stay
+allowlist-file = "tools/pickle_allow.txt"    # one glob a line, inside the repository
+```
+"""
 TABLE = "[[tool.policytool.forbidden-import]]"
 PYTHON_KINDS = frozenset({"python", "stub"})
 
@@ -211,5 +249,6 @@ RULE = register(
         kinds=_kinds,
         prefilter=prefilter,
         applies=applies,
+        doc=DOC,
     )
 )
