@@ -56,7 +56,7 @@ def test_relative_links_resolve(page: Path) -> None:
             broken.append(f"{target}: no such file")
         elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
             broken.append(f"{target}: no heading with that anchor")
-    assert broken == []
+    assert not broken, "\n".join(broken)
 
 
 def _sections() -> list[tuple[str, type]]:
@@ -93,7 +93,7 @@ def test_every_config_key_is_in_the_reference() -> None:
                 continue  # a section of its own
             if f"| `{key}` |" not in block:
                 missing.append(f"[tool.policytool{'.' + table if table else ''}] {key}")
-    assert missing == []
+    assert not missing, "undocumented keys:\n" + "\n".join(missing)
 
 
 # What must not reach users: references to the project's internal planning documents.
@@ -118,7 +118,7 @@ def test_no_internal_references_ship() -> None:
         for number, line in enumerate(text.splitlines(), 1):
             if _INTERNAL.search(line):
                 hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
-    assert hits == []
+    assert not hits, "internal references:\n" + "\n".join(hits)
 
 
 def test_ci_runs_the_readme_test_command() -> None:
