@@ -59,6 +59,14 @@ def test_relative_links_resolve(page: Path) -> None:
     assert not broken, "\n".join(broken)
 
 
+def test_every_page_is_in_the_index() -> None:
+    """docs/README.md links every page of docs/, so none is orphaned."""
+    index = (DOCS / "README.md").read_text(encoding="utf-8")
+    linked = {target.partition("#")[0] for target in _LINK.findall(_prose(index))}
+    pages = {p.name for p in DOCS.glob("*.md") if p.name != "README.md"}
+    assert not pages - linked, f"not in docs/README.md: {sorted(pages - linked)}"
+
+
 def _sections() -> list[tuple[str, type]]:
     """(TOML table, dataclass) for every section of ``[tool.policytool]``."""
     out: list[tuple[str, type]] = [("", Config)]
