@@ -543,7 +543,7 @@ def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
 
 
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """CodeQL runs for python: by a workflow configured as RFC section 10 asks, or by
+    """CodeQL runs for python: by a workflow (python, push, pull_request, a schedule), or by
     GitHub's default setup when the repo says so."""
     paths = workflow_paths(ctx.root)
     if not paths:
