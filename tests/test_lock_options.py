@@ -594,3 +594,39 @@ def test_index_options_uv_honours_in_constraint_files_are_kept_and_others_not(
     assert ignored not in body
     assert main not in body
     assert run("lock", "--check").code == 0
+
+
+@pytest.mark.parametrize(
+    "extra",
+    ['torch-backend = "cpu"', 'index-strategy = "first-index"', 'resolution = "lowest"'],
+)
+def test_uv_only_options_are_refused_for_pip_tools(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, extra: str
+) -> None:
+    setup_simple(repo, wheelhouse.path, backend="pip-tools", extra=extra)
+    result = run("lock")
+    assert result.code == 2
+    key = extra.split(" ", 1)[0]
+    assert f"lock 'test': {key} is a uv option; pip-tools cannot honour it" in result.err
+    assert not (repo.root / "requirements/test.txt").exists()
+
+
+def test_a_long_resolution_reports_progress(
+    repo: Repo,
+    run: Run,
+    wheelhouse: Wheelhouse,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from policytool.lock import backends
+
+    real = Path(sys.executable).parent / "uv"
+    slow = tmp_path / "slow-uv"
+    slow.write_text(f'#!/bin/sh\nsleep 1\nexec {real} "$@"\n')
+    slow.chmod(0o755)
+    monkeypatch.setenv("POLICYTOOL_UV", str(slow))
+    monkeypatch.setattr(backends, "HEARTBEAT_SECONDS", 0.2)
+    setup_simple(repo, wheelhouse.path)
+    result = run("lock")
+    assert result.code == 0, result.err
+    assert "policytool: lock 'test': uv still resolving (" in result.err
