@@ -505,7 +505,12 @@ def release_doc(version: str, requires: str, vulns: list[dict[str, object]]) -> 
 def test_pr_body_carries_dependabot_facts_from_the_json_api(
     repo: Repo, run: Run, wheelhouse: Wheelhouse, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    old_vuln = {"id": "GHSA-aaaa", "aliases": ["CVE-2025-1"], "fixed_in": ["1.1"], "link": None}
+    old_vuln: dict[str, object] = {
+        "id": "GHSA-aaaa",
+        "aliases": ["CVE-2025-1"],
+        "fixed_in": ["1.1"],
+        "link": None,
+    }
     base, stop = serve_json(
         {
             "/pypi/alpha/1.0/json": release_doc("1.0", ">=3.8", [old_vuln]),
