@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.config import Config, LockConfig
+from policytool.config import Config, ConfigError, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
@@ -61,7 +61,12 @@ from policytool.files import (
     write_atomic,
 )
 from policytool.formats.lockfile import pinned_versions
-from policytool.formats.pyproject import entry_line, pyproject_items, rewrite_pyproject
+from policytool.formats.pyproject import (
+    UnknownListError,
+    entry_line,
+    pyproject_items,
+    rewrite_pyproject,
+)
 from policytool.formats.requirement import canonical_name, repin
 from policytool.formats.requirements import (
     MISSING,
@@ -404,7 +409,12 @@ class _Analysis:
             text = decode_text(source.read_bytes(), str(source))
         except OSError as exc:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
-        items, missing = pyproject_items(text, entries, source)
+        try:
+            items, missing = pyproject_items(text, entries, source)
+        except UnknownListError as exc:
+            raise ConfigError(
+                f"{exc.where}tool.policytool.floating-pin.pyproject: {exc.detail}"
+            ) from None
         for entry in missing:
             self.problems.append(
                 Problem(
