@@ -631,3 +631,51 @@ def test_a_long_resolution_reports_progress(
     result = run("lock")
     assert result.code == 0, result.err
     assert "policytool: lock 'test': uv still resolving (" in result.err
+
+
+def test_sigterm_during_bump_restores_inputs_and_locks(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, tmp_path: Path
+) -> None:
+    repo.write("requirements/common.in", "alpha==1.0\n")
+    repo.write("requirements/test.in", "delta\n")
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool]\n\n"
+        + lock_table(
+            "common", ["requirements/common.in"], "requirements/common.txt", wheelhouse.path
+        )
+        + lock_table(
+            "test",
+            ["requirements/test.in"],
+            "requirements/test.txt",
+            wheelhouse.path,
+            extra='constraints = ["common"]',
+        ),
+    )
+    assert run("lock").code == 0
+    files = ["requirements/common.in", "requirements/common.txt", "requirements/test.txt"]
+    before = {path: repo.read(path) for path in files}
+    real = Path(sys.executable).parent / "uv"
+    slow = tmp_path / "slow-uv"
+    slow.write_text(
+        f'#!/bin/sh\ncase "$*" in *requirements/test.in*) exec sleep 60;; esac\nexec {real} "$@"\n'
+    )
+    slow.chmod(0o755)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "policytool", "bump", "alpha==1.1", "--offline"],
+        cwd=repo.root,
+        env={**os.environ, "POLICYTOOL_UV": str(slow)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while repo.read("requirements/common.txt") == before["requirements/common.txt"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2, err
+    assert "terminated (SIGTERM)" in err
+    assert {path: repo.read(path) for path in files} == before
