@@ -14,14 +14,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from packaging.version import Version
 
+    from policytool.engine.context import RunMemo
+
 PYPI_JSON = "https://pypi.org/pypi/{project}/json"
-_PYPI_CACHE: dict[str, tuple[Version | None, str | None]] = {}
 
 
-def newest_on_pypi(project: str) -> tuple[Version | None, str | None]:
-    """(newest non-prerelease version, None) or (None, why it could not be found)."""
-    if project in _PYPI_CACHE:
-        return _PYPI_CACHE[project]
+def newest_on_pypi(project: str, memo: RunMemo) -> tuple[Version | None, str | None]:
+    """(newest non-prerelease version, None) or (None, why it could not be found); once a run."""
+    return memo.value(("pypi.newest", project), lambda: _ask_pypi(project))
+
+
+def _ask_pypi(project: str) -> tuple[Version | None, str | None]:
+    """:func:`newest_on_pypi`, asked."""
     import json
     import urllib.error
     import urllib.request
@@ -49,7 +53,6 @@ def newest_on_pypi(project: str) -> tuple[Version | None, str | None]:
         result = (
             (max(versions), None) if versions else (None, f"PyPI lists no release of {project}")
         )
-    _PYPI_CACHE[project] = result
     return result
 
 

@@ -99,7 +99,7 @@ def test_hand_edit_is_detected(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> 
     # the lock is consistent again (the edit shows in review as a normal lock change).
     result = run("lock")
     assert result.code == 0
-    assert "requirements/test.txt: written, 5 pins (pins unchanged)" in result.out
+    assert "requirements/test.txt: written, 5 pins (pins unchanged)" in result.err
     assert b"delta==1.1" in repo.read(LOCK)
     assert findings(run) == (0, [])
 

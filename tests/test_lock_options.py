@@ -556,10 +556,10 @@ def test_progress_is_reported_on_stderr(repo: Repo, run: Run, wheelhouse: Wheelh
 
 
 def test_uv_comes_with_policytool_and_pip_tools_is_an_extra() -> None:
-    from policytool.formats.pyproject import load_table
+    from policytool.formats import toml
 
     root = Path(__file__).resolve().parent.parent
-    project = load_table((root / "pyproject.toml").read_text(), "pyproject.toml")["project"]
+    project = toml.loads((root / "pyproject.toml").read_text(), "pyproject.toml")["project"]
     assert isinstance(project, dict)
     names = [dep.split(">")[0].split("=")[0].strip() for dep in project["dependencies"]]
     assert "uv" in names

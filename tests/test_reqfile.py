@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from policytool.errors import PolicyError
+from policytool.errors import DecodeError, FileError, PolicyError
 from policytool.files import (
     BOM,
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     read_text,

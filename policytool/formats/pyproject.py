@@ -22,19 +22,14 @@ The one home of pyproject requirement lists for lock, bump and floating-pin:
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, TomlError
+from policytool.formats import toml
 from policytool.formats.requirement import canonical_name, move_exact_pin, requirement_name
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 if TYPE_CHECKING:
     from tomlkit.items import Array, String
@@ -272,8 +267,8 @@ def rewrite_pyproject(
         array[index] = tomlkit.string(value, literal=literal, multiline=multiline)
     out = doc.as_string()
     try:
-        tomllib.loads(out)
-    except tomllib.TOMLDecodeError as exc:  # a tomlkit bug; never write a broken file
+        toml.loads(out, str(where))
+    except TomlError as exc:  # a tomlkit bug; never write a broken file
         raise PolicyError(f"{where}: rewriting would produce invalid TOML ({exc})") from None
     return out
 
@@ -296,12 +291,8 @@ def move_pins(text: str, package: str, version: str, where: Path | str = "pyproj
 
 
 def load_table(text: str, where: str) -> dict[str, object]:
-    """The parsed TOML ``text`` (``tomllib``); invalid TOML is a PolicyError naming ``where``."""
-    try:
-        table: dict[str, object] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{where}: invalid TOML: {exc}") from None
-    return table
+    """The parsed TOML ``text``; invalid TOML is a PolicyError naming ``where``."""
+    return toml.loads(text, where)
 
 
 def _string_list(value: object, where: str, path: str) -> list[str]:

@@ -43,13 +43,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.config import Config, ConfigError, LockConfig
+from policytool.config import Config, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
 from policytool.files import (
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     git_ls_files,
@@ -567,15 +565,14 @@ def fix(ctx: RepoContext) -> list[str]:
 # Registration
 # --------------------------------------------------------------------------------------
 
-_TRIGGER_CACHE: dict[tuple[Path, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
-
 
 def triggers(config: Config) -> tuple[str, ...]:
-    """Globs whose change re-runs the rule: the files, their includes, pyproject."""
-    key = (config.root, config.floating_pin.files, config.floating_pin.pyproject)
-    cached = _TRIGGER_CACHE.get(key)
-    if cached is not None:
-        return cached
+    """Globs whose change re-runs the rule: the files, their includes, pyproject (once a run)."""
+    return config.memo.value(("floating-pin.triggers",), lambda: _triggers(config))
+
+
+def _triggers(config: Config) -> tuple[str, ...]:
+    """:func:`triggers`, computed."""
     globs = list(config.floating_pin.files)
     if config.floating_pin.pyproject and config.source is not None:
         globs.append(_relpath(config.source, config.root))
@@ -593,9 +590,7 @@ def triggers(config: Config) -> tuple[str, ...]:
                 target = include_path(config.root, rel, include.target)
                 if target is not None and not is_outside(target):
                     included.add(target)
-    result = tuple(globs + sorted(included))
-    _TRIGGER_CACHE[key] = result
-    return result
+    return tuple(globs + sorted(included))
 
 
 DOC = """\

@@ -248,7 +248,8 @@ def untouched_pins(config: Config, package: str, skip: Sequence[str]) -> list[tu
 
     vLLM's ``requirements/rocm.txt`` is such a file: bump leaves it and says so.
     """
-    from policytool.files import FileError, git_ls_files, git_root, read_bounded
+    from policytool.errors import FileError
+    from policytool.files import git_ls_files, git_root, read_bounded
     from policytool.formats.lockfile import pinned_versions
 
     if git_root(config.root) is None:
