@@ -201,7 +201,7 @@ def test_variants_fan_out_inherit_and_select(repo: Repo, run: Run, wheelhouse: W
     repo.write("pyproject.toml", VARIANTS.format(wheels=wheelhouse.path.as_posix()))
     result = run("lock", "--variant", "cpu")
     assert result.code == 0, result.err
-    assert "requirements/test-cpu.txt: written" in result.out
+    assert "requirements/test-cpu.txt: written" in result.err
     assert not (repo.root / "requirements/test-cuda.txt").exists()
     # cpu: inherited inputs and find-links, its own exclude.
     assert pins(repo.read("requirements/test-cpu.txt").decode()) == {"beta": "1.1"}
