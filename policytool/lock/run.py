@@ -134,8 +134,12 @@ def sigterm_restores() -> Iterator[None]:
         yield
         return
 
+    fired = False
+
     def terminated(signum: int, frame: FrameType | None) -> None:
         """Stop the run; further SIGTERMs wait until the files are restored."""
+        nonlocal fired
+        fired = True
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise Terminated(
             "terminated (SIGTERM): stopped the resolver; every file this run had changed "
@@ -146,7 +150,11 @@ def sigterm_restores() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        # After a SIGTERM an enclosing block (bump around lock) is still restoring its
+        # files: keep ignoring SIGTERM until the outermost block ends.
+        outermost = not (callable(previous) and getattr(previous, "__name__", "") == "terminated")
+        if not fired or outermost:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def lock(
