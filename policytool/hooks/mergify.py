@@ -469,7 +469,7 @@ def _condition_findings(config: Config, comment: Comment, model: Model | None) -
         if _matches(condition, names):
             continue
         plain = sorted({n.name for n in names if n.pattern is None})
-        close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.5)
+        close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
             if condition.rule == config.mergify.rule
