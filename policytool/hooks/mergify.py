@@ -430,14 +430,27 @@ def _install_findings(comment: Comment, pin: str | None) -> Iterator[Finding]:
                 )
 
 
-def _known_checks(config: Config, model: Model | None) -> list[CheckName]:
-    """Every check run the repo's workflows report (and pre-commit.ci's, when used)."""
+def _known_checks(
+    config: Config, model: Model | None, needles: Sequence[bytes] = (b"jobs",)
+) -> list[CheckName]:
+    """The check runs the repo's workflows report (and pre-commit.ci's, when used).
+
+    Only workflows whose bytes hold one of ``needles`` are parsed: a job called
+    ``pre-commit`` (or ``test (3.12)``) is written with that word in its file.
+    """
     names: list[CheckName] = []
-    for doc in load_workflows(config.root, (b"jobs",)).docs:
+    for doc in load_workflows(config.root, needles).docs:
         names += check_names(doc, config.root)
     if model is not None and model.uses_precommit_ci:
         names.append(CheckName("pre-commit.ci - pr", "pre-commit.ci", ""))
     return names
+
+
+def _needles(conditions: Sequence[CheckCondition]) -> tuple[bytes, ...]:
+    """Bytes a workflow must hold to report one of the named checks (all for a regex)."""
+    if any(c.regex for c in conditions):
+        return (b"jobs",)
+    return tuple({c.name.split(" / ")[0].split(" (")[0].encode() or b"jobs" for c in conditions})
 
 
 def _matches(condition: CheckCondition, names: Sequence[CheckName]) -> bool:
@@ -462,13 +475,18 @@ def _condition_findings(config: Config, comment: Comment, model: Model | None) -
     ]
     if not conditions or not workflow_paths(config.root):
         return  # without workflows every check comes from elsewhere: nothing to compare
-    names = _known_checks(config, model)
+    names = _known_checks(config, model, _needles(conditions))
+    every: list[CheckName] | None = None
     for condition in conditions:
         if any(fnmatch.fnmatchcase(condition.name, glob) for glob in external or ()):
             continue
         if _matches(condition, names):
             continue
-        plain = sorted({n.name for n in names if n.pattern is None})
+        if every is None:  # a miss: read every workflow, for the match and the hint
+            every = _known_checks(config, model)
+        if _matches(condition, every):
+            continue
+        plain = sorted({n.name for n in every if n.pattern is None})
         close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
