@@ -371,7 +371,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
         if command.hook is not None:
             hooks = model.find(command.hook)
             if not hooks:
-                close = difflib.get_close_matches(command.hook, ids, n=1, cutoff=0.5)
+                close = difflib.get_close_matches(command.hook, ids, n=1, cutoff=0.7)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 yield Finding(
                     relpath,
