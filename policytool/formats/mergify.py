@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from policytool.errors import FileProblem
-from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
+from policytool.errors import FileProblem, YamlError
+from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
 from policytool.formats.yamledit import check_expansion
 
 # ``[-][#]attribute OP value``: Mergify's condition syntax (``:`` is an old ``=``).

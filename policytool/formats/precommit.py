@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config
-from policytool.errors import FileProblem
+from policytool.engine.context import RunMemo
+from policytool.errors import FileProblem, YamlError
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
+    anchor_of,
     item_line,
     key_line,
     load,
@@ -244,8 +245,6 @@ def build_model(doc: YamlDoc) -> Model:
 
 # --- pre-commit's own schema -----------------------------------------------------------
 
-_SCHEMA_CACHE: dict[str, tuple[int, str] | None] = {}
-
 
 def _walk(data: object, contexts: Sequence[str]) -> list[str]:
     """Follow cfgv's error contexts (``At key: x``, ``At Hook(id='y')``) into ``data``."""
@@ -293,13 +292,14 @@ def pre_commit_importable() -> bool:
         return False
 
 
-def schema_problem(doc: YamlDoc) -> tuple[int, str] | None:
+def schema_problem(doc: YamlDoc, memo: RunMemo | None = None) -> tuple[int, str] | None:
     """(line, message) when pre-commit's schema rejects the config; None when accepted.
 
-    Also None when pre-commit is not importable (the check is then skipped).
+    Also None when pre-commit is not importable (the check is then skipped). With the
+    run's ``memo`` a text is validated once a run.
     """
-    if doc.text in _SCHEMA_CACHE:
-        return _SCHEMA_CACHE[doc.text]
+    if memo is not None:
+        return memo.value(("precommit.schema", doc.text), lambda: schema_problem(doc))
     try:
         import cfgv  # type: ignore[import-untyped,unused-ignore]
         import yaml  # type: ignore[import-untyped,unused-ignore]
@@ -341,11 +341,12 @@ def schema_problem(doc: YamlDoc) -> tuple[int, str] | None:
             )
         finally:
             logger.disabled = previous
-    _SCHEMA_CACHE[doc.text] = result
     return result
 
 
-def load_model(root: Path, relpath: str, validate: bool = True) -> Model | None:
+def load_model(
+    root: Path, relpath: str, validate: bool = True, memo: RunMemo | None = None
+) -> Model | None:
     """The config's model; None when the file is absent; :class:`FileProblem` when unusable."""
     try:
         doc = load(root, relpath)
@@ -356,7 +357,7 @@ def load_model(root: Path, relpath: str, validate: bool = True) -> Model | None:
     check_expansion(doc)
     model = build_model(doc)
     if validate:
-        problem = schema_problem(doc)
+        problem = schema_problem(doc, memo)
         if problem is not None:
             raise FileProblem(relpath, problem[0], problem[1])
     return model
@@ -365,7 +366,7 @@ def load_model(root: Path, relpath: str, validate: bool = True) -> Model | None:
 def usable_model(config: Config) -> Model | None:
     """The model for rules that need a valid config; None if absent or invalid."""
     try:
-        return load_model(config.root, config.pre_commit.file)
+        return load_model(config.root, config.pre_commit.file, memo=config.memo)
     except FileProblem:
         return None
 
@@ -423,8 +424,7 @@ def _unknown(keys: Sequence[str], known: frozenset[str]) -> list[tuple[str, str]
 
 def _anchored(value: object) -> bool:
     """Whether a value carries a YAML anchor (a top-level key kept to hold one)."""
-    anchor = getattr(value, "anchor", None)
-    return getattr(anchor, "value", None) is not None
+    return anchor_of(value) is not None
 
 
 def schema_warnings(model: Model) -> list[SchemaWarning]:

@@ -14,16 +14,11 @@ from __future__ import annotations
 import configparser
 import re
 import shlex
-import sys
 from pathlib import Path
 
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, TomlError
 from policytool.files import read_bounded
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from policytool.formats import toml
 
 _POSARGS_RE = re.compile(r"\{posargs(?::([^{}]*))?\}|\[\]")
 _FACTOR_RE = re.compile(r"^([\w.!,{}-]+):\s+(.*)$")
@@ -103,15 +98,15 @@ def env_commands(root: Path, env: str) -> list[str]:
     text = _read(root, "tox.toml")
     if text is not None:
         try:
-            return _toml_commands(tomllib.loads(text), env) or []
-        except tomllib.TOMLDecodeError:
+            return _toml_commands(toml.loads(text, "tox.toml"), env) or []
+        except TomlError:
             return []
     text = _read(root, "pyproject.toml")
     if text is None:
         return []
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        data = toml.loads(text, "pyproject.toml")
+    except TomlError:
         return []
     tool = data.get("tool")
     tox = tool.get("tox") if isinstance(tool, dict) else None

@@ -23,9 +23,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.errors import FileProblem
+from policytool.errors import FileProblem, YamlError
 from policytool.formats.precommit import normalize_stage
-from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
+from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
 from policytool.formats.yamledit import check_expansion
 
 WORKFLOW_DIR = ".github/workflows"

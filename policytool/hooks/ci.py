@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""CI wiring: the pre-commit workflow, mypy and CodeQL (RFC sections 9 and 10).
+"""CI wiring: the pre-commit workflow, mypy and CodeQL.
 
 ``ci-hook-stage``: every GitHub workflow step that runs pre-commit (``pre-commit run
 ...`` in a ``run:`` script, or ``pre-commit/action`` with its ``extra_args``) uses
@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem
+from policytool.errors import FileProblem, PolicyError
+from policytool.formats import toml
 from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
 from policytool.formats.tox import nox_programs
 from policytool.formats.workflows import (
@@ -49,11 +49,6 @@ from policytool.formats.workflows import (
     workflow_paths,
 )
 from policytool.formats.yamldoc import YamlDoc, key_line
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
 HOOK_STAGE_RULE = "ci-hook-stage"
 MYPY_RULE = "mypy-wired"
@@ -275,9 +270,8 @@ def mypy_config(root: Path) -> tuple[str, int] | None:
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
-            text = pyproject.read_text(encoding="utf-8")
-            data = tomllib.loads(text)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            text, data = toml.load_file(pyproject, "pyproject.toml")
+        except PolicyError:
             data = {}
             text = ""
         tool = data.get("tool")

@@ -35,7 +35,8 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem, PolicyError
+from policytool.errors import FileProblem, PolicyError, YamlError
+from policytool.formats import lockfile, pyproject
 from policytool.formats.mergify import (
     CheckCondition,
     Comment,
@@ -44,6 +45,7 @@ from policytool.formats.mergify import (
     load_mergify,
 )
 from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.requirement import exact_version, requirement_name
 from policytool.formats.workflows import (
     WORKFLOW_DIR,
     CheckName,
@@ -57,7 +59,6 @@ from policytool.formats.workflows import (
 )
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
     indent_of,
     is_blank,
     parse_text,
@@ -74,9 +75,6 @@ BEGIN = (
 END = "<!-- policytool:sync end -->"
 _BEGIN_PREFIX = "<!-- policytool:sync begin"
 _END_PREFIX = "<!-- policytool:sync end"
-_PIN_RE = re.compile(r"^\s*[\"']?pre[-_]commit\s*==\s*([\w.+!-]+)", re.IGNORECASE | re.MULTILINE)
-# A requirement token: name, optional extras, the rest (``==4.0.1``, ``>=4``, nothing).
-_REQ_RE = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?(?P<spec>.*)")
 _INSTALL_RE = re.compile(r"\b(?:pip3?|uv pip|uv tool|pipx)\s+install\b(?P<args>[^`\n]*)")
 # The installers whose ``install`` line the generated block keeps.
 _INSTALLERS = (("uv", "pip"), ("uv", "tool"), ("pip",), ("pip3",), ("pipx",))
@@ -105,11 +103,14 @@ def pinned_precommit(config: Config) -> str | None:
     for path in candidates:
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            if path.name == "pyproject.toml":
+                versions = pyproject.pinned_versions(text)
+            else:
+                versions = lockfile.pinned_versions(text)
+        except (OSError, UnicodeDecodeError, PolicyError):
             continue
-        match = _PIN_RE.search(text)
-        if match:
-            return match.group(1)
+        if versions.get("pre-commit"):
+            return min(versions["pre-commit"])
     return None
 
 
@@ -155,8 +156,7 @@ def install_spec(message: str) -> tuple[str, str] | None:
             if installer is None:
                 continue
             for arg in words[index + 1 :]:
-                match = _REQ_RE.match(arg)
-                if match and re.sub(r"[-_.]+", "-", match.group("name")).lower() == "pre-commit":
+                if requirement_name(arg) == "pre-commit":
                     return " ".join(installer), arg
     return None
 
@@ -413,13 +413,10 @@ def _install_findings(comment: Comment, pin: str | None) -> Iterator[Finding]:
         if match is None:
             continue
         for token in match.group("args").split():
-            requirement = _REQ_RE.match(token.strip("\"'"))
-            if requirement is None:
+            token_text = token.strip("\"'")
+            if requirement_name(token_text) != "pre-commit":
                 continue
-            name = re.sub(r"[-_.]+", "-", requirement.group("name")).lower()
-            if name != "pre-commit":
-                continue
-            if pin and requirement.group("spec").replace(" ", "") != f"=={pin}":
+            if pin and exact_version(token_text) != pin:
                 yield Finding(
                     relpath,
                     comment.line_of(offset),

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""The ``.pre-commit-config.yaml`` policy (RFC section 9).
+"""The ``.pre-commit-config.yaml`` policy.
 
 ``precommit-config`` parses the file round-trip and validates it with pre-commit's
 own schema (``pre_commit.clientlib.CONFIG_SCHEMA``, imported lazily; when pre-commit
@@ -23,9 +23,10 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
+from policytool.engine.context import RunMemo
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem
+from policytool.errors import FileProblem, YamlError
 from policytool.formats.precommit import (
     DEFAULT_STAGE,
     LOCAL_REPOS,
@@ -43,7 +44,6 @@ from policytool.formats.precommit import (
 from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
     is_blank,
     item_line,
     item_pos,
@@ -559,11 +559,17 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 f"run `pre-commit autoupdate --repo {url}`",
             )
             continue
-        yield from _age_findings(model, line, url, tag, minimum, ctx.online)
+        yield from _age_findings(model, line, url, tag, minimum, ctx.online, ctx.config.memo)
 
 
 def _age_findings(
-    model: Model, line: int, url: str, tag: str, minimum: str | None, online: bool
+    model: Model,
+    line: int,
+    url: str,
+    tag: str,
+    minimum: str | None,
+    online: bool,
+    memo: RunMemo,
 ) -> Iterator[Finding]:
     """A release tag below the configured minimum or (``--online``) behind PyPI's newest."""
     have = _version(tag)
@@ -591,7 +597,7 @@ def _age_findings(
     project = PYPI_MIRRORS.get(normalize_url(url).lower())
     if project is None:
         return
-    newest, error = newest_on_pypi(project)
+    newest, error = newest_on_pypi(project, memo)
     if error is not None:
         yield Finding(
             model.relpath, line, 1, REV_RULE, f"--online: {error}", severity=Severity.WARNING
