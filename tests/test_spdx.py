@@ -418,7 +418,7 @@ def test_a_copyright_the_encoding_cannot_hold_is_a_finding_and_the_run_goes_on(
 
 def test_fix_never_writes_a_multi_line_license_even_past_validation(tmp_path: Path) -> None:
     from policytool.config import Config, SpdxConfig
-    from policytool.engine.registry import SourceFile
+    from policytool.engine.source import SourceFile
     from policytool.hooks import spdx
 
     config = Config(

@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.engine.registry import SourceFile
+from policytool.engine.context import RunMemo
+from policytool.engine.source import SourceFile
 from policytool.files import BOM
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
@@ -107,6 +108,8 @@ class FileScan:
     data: bytes
     # The file's absolute path (str or Path); only relative imports need it.
     abspath: str | Path | None = None
+    # (root, directory) -> dotted package; share one dict (the run's) across files.
+    packages: dict[tuple[str, str], str] = field(default_factory=dict)
     _spans_start: list[int] = field(default_factory=list)
     _spans_end: list[int] = field(default_factory=list)
     _mask_iter: Iterator[re.Match[bytes]] | None = None
@@ -295,7 +298,7 @@ class FileScan:
                 if _FROM_DOT_RE.search(self.data, start, pos) is None:
                     continue
                 if relative is None:
-                    package = _package_of(self.relpath, self.abspath)
+                    package = _package_of(self.relpath, self.abspath, self.packages)
                     relative = any(
                         tokens.search(part.encode()) for part in package.split(".") if part
                     )
@@ -387,7 +390,7 @@ class FileScan:
         """The absolute module of ``from <level dots><module> import``, for this file."""
         if level == 0:
             return module or ""
-        package = _package_of(self.relpath, self.abspath)
+        package = _package_of(self.relpath, self.abspath, self.packages)
         parts = package.split(".") if package else []
         if level - 1 > len(parts):
             parts = []
@@ -545,22 +548,24 @@ class FileScan:
         return uses
 
 
-_PACKAGE_CACHE: dict[tuple[str, str], str] = {}
+def packages_memo(memo: RunMemo) -> dict[tuple[str, str], str]:
+    """The run's (root, directory) -> dotted package map, shared by every scan of a run."""
+    return memo.value(("pyimports.packages",), dict)
 
 
-def _package_of(relpath: str, path: str | Path | None) -> str:
+def _package_of(relpath: str, path: str | Path | None, memo: dict[tuple[str, str], str]) -> str:
     """The dotted package a file belongs to (for relative imports).
 
     The package starts at the highest directory of an unbroken chain of
     ``__init__.py`` files above the file; without any, at the file's directory
-    relative to the repository root.
+    relative to the repository root. ``memo`` maps (root, directory) to the answer.
     """
     directory = os.path.dirname(relpath)
     text = os.fspath(path) if path is not None else ""
     root = text[: -len(relpath)] if text.endswith(relpath) else ""
     key = (root, directory)
-    if key in _PACKAGE_CACHE:
-        return _PACKAGE_CACHE[key]
+    if key in memo:
+        return memo[key]
     parts = directory.split("/") if directory else []
     keep = len(parts)
     if root:
@@ -571,7 +576,7 @@ def _package_of(relpath: str, path: str | Path | None) -> str:
             parts = parts[top:]
         keep = len(parts)
     package = ".".join(parts[:keep])
-    _PACKAGE_CACHE[key] = package
+    memo[key] = package
     return package
 
 
@@ -624,11 +629,16 @@ def word_regex(words: set[str] | frozenset[str]) -> Tokens:
 _LAST: tuple[SourceFile, bytes, FileScan] | None = None
 
 
-def scan_of(source: SourceFile) -> FileScan:
-    """The :class:`FileScan` of ``source``, shared by every rule checking it."""
+def scan_of(source: SourceFile, packages: dict[tuple[str, str], str] | None = None) -> FileScan:
+    """The :class:`FileScan` of ``source``, shared by every rule checking it.
+
+    ``packages`` is the run's (root, directory) -> package memo (see :func:`packages_memo`).
+    """
     global _LAST
     if _LAST is not None and _LAST[0] is source and _LAST[1] is source.data:
         return _LAST[2]
     scan = FileScan(source.relpath, source.data, source.abspath)
+    if packages is not None:
+        scan.packages = packages
     _LAST = (source, source.data, scan)
     return scan

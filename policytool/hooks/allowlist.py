@@ -18,14 +18,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.config import Config, ConfigError
-from policytool.files import (
-    BoundaryError,
-    FileError,
-    _glob_regex,
-    read_bounded,
-    resolve_inside,
-)
+from policytool.config import Config
+from policytool.errors import BoundaryError, ConfigError, FileError
+from policytool.files import _glob_regex, read_bounded, resolve_inside
 
 
 @dataclass(frozen=True)
@@ -132,12 +127,6 @@ def read_allowlist(config: Config, name: str, label: str = "allowlist-file") -> 
     return parse_allowlist(text, Path(name).as_posix(), config.root)
 
 
-# id(config) -> (config kept alive so the id stays unique, {key: entries}).
-_CACHE: dict[
-    int, tuple[Config, dict[tuple[tuple[str, ...], str | None, tuple[str, int]], AllowList]]
-] = {}
-
-
 def _glob_line(lines: list[str], glob: str, header: str, occurrence: int) -> int:
     """The line of ``glob`` in the ``occurrence``-th table ``header``, else anywhere, else 1."""
     quoted = (f'"{glob}"', f"'{glob}'")
@@ -166,14 +155,8 @@ def allow_entries(
     ``table`` is the section's TOML header and which occurrence of it (for
     ``[[...]]`` arrays), so each glob gets the line it is written on in that section.
     """
-    cached = _CACHE.get(id(config))
-    if cached is None or cached[0] is not config:
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        cached = (config, {})
-        _CACHE[id(config)] = cached
-    key = (allow, allowlist_file, table)
-    if key not in cached[1]:
+
+    def build() -> AllowList:
         entries: list[AllowEntry] = []
         if allow:
             source = _config_source(config)
@@ -186,8 +169,9 @@ def allow_entries(
             if table[0].startswith("[["):
                 label = f"{table[0]} #{table[1] + 1} allowlist-file"
             entries.extend(read_allowlist(config, allowlist_file, label))
-        cached[1][key] = AllowList(tuple(entries))
-    return cached[1][key]
+        return AllowList(tuple(entries))
+
+    return config.memo.value(("allowlist.entries", allow, allowlist_file, table), build)
 
 
 def is_allowed(relpath: str, allow: AllowList) -> bool:

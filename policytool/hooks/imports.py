@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from policytool.config import Config, ForbiddenImportConfig
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.engine.registry import FileRule, register
+from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
     Tokens,
+    packages_memo,
     scan_of,
     word_regex,
 )
@@ -96,18 +98,9 @@ class _Plan:
         return self._allows
 
 
-_PLANS: dict[int, _Plan] = {}
-
-
 def plan_of(config: Config) -> _Plan:
-    """The precomputed bans of ``config``."""
-    plan = _PLANS.get(id(config))
-    if plan is None or plan.config is not config:
-        if len(_PLANS) > 32:
-            _PLANS.clear()
-        plan = _Plan(config)
-        _PLANS[id(config)] = plan
-    return plan
+    """The precomputed bans of ``config`` (once a run)."""
+    return config.memo.value(("imports.plan",), lambda: _Plan(config))
 
 
 def entry_allows(config: Config, index: int) -> AllowList:
@@ -202,7 +195,12 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
     if not entries:
         return []
     try:
-        return [finding for _index, finding in violations(scan_of(source), config, entries)]
+        return [
+            finding
+            for _index, finding in violations(
+                scan_of(source, packages_memo(config.memo)), config, entries
+            )
+        ]
     except ScanSyntaxError as exc:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 

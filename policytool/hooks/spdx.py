@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule, SourceFile, coding_cookie, register
+from policytool.engine.registry import FileRule, register
+from policytool.engine.source import SourceFile, coding_cookie
 from policytool.files import BOM, COMMENT_PREFIX_BY_KIND, match_any
 
 RULE_ID = "spdx-header"

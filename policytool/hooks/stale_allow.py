@@ -18,7 +18,7 @@ from pathlib import Path
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.files import is_binary, kind_of
-from policytool.formats.pyimports import FileScan, ScanSyntaxError
+from policytool.formats.pyimports import FileScan, ScanSyntaxError, packages_memo
 from policytool.hooks import imports, torch_cuda
 from policytool.hooks.allowlist import AllowList
 
@@ -101,7 +101,7 @@ def check(ctx: RepoContext) -> list[Finding]:
                 and not is_binary(data)
                 and kind_of(relpath, data[:256]) in imports.PYTHON_KINDS
             ):
-                scan = FileScan(relpath, data, root / relpath)
+                scan = FileScan(relpath, data, root / relpath, packages_memo(ctx.config.memo))
             scans[relpath] = scan
         return scans[relpath]
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.engine.registry import FileRule, register
+from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
+    packages_memo,
     scan_of,
     word_regex,
 )
@@ -200,7 +202,7 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
 def check(source: SourceFile, config: Config) -> list[Finding]:
     """Findings for one file."""
     try:
-        return violations(scan_of(source), config)
+        return violations(scan_of(source, packages_memo(config.memo)), config)
     except ScanSyntaxError as exc:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.errors import PolicyError
-from policytool.files import FileError, discover, read_bounded, write_atomic
+from policytool.errors import FileError, PolicyError
+from policytool.files import discover, read_bounded, write_atomic
 from policytool.formats.pyimports import FileScan
 from policytool.hooks import imports, torch_cuda
 from policytool.hooks.allowlist import allowlist_path

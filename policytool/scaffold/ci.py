@@ -39,7 +39,7 @@ def render_precommit_workflow(config: Config) -> str:
 
 
 def render_codeql_workflow(config: Config) -> str:
-    """CodeQL for Python (build-mode: none) on push, pull_request and weekly (RFC section 10)."""
+    """CodeQL for Python (build-mode: none) on push, pull_request and weekly."""
     branch = config.ci.default_branch or "main"
     return render("codeql.yml", {"branch": branch})
 
@@ -50,8 +50,8 @@ def _indent(lines: list[str], pad: str) -> str:
 
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
+    from policytool.formats.precommit import usable_model
     from policytool.hooks.mergify import BEGIN, END, render_block
-    from policytool.hooks.precommit import usable_model
 
     model = usable_model(config)
     if model is not None:
