@@ -241,7 +241,8 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
         header = f"[tool.policytool.{table.name}]" if table.name else "[tool.policytool]"
         keys = list(table.values) if not table.name else [table.name]
         if any(key in ours for key in keys):
-            lines.append(f"{PYPROJECT} {header} {', '.join(keys)}: {EXISTS}")
+            shown_keys = "" if table.name else " " + ", ".join(keys)
+            lines.append(f"{PYPROJECT} {header}{shown_keys}: {EXISTS}")
             continue
         if table.name:
             ours.add(table.name, _toml_table(table.values, table.note))
