@@ -323,3 +323,18 @@ def test_init_refuses_a_pyproject_it_cannot_read_and_changes_nothing(repo: Repo,
     assert result.code == 2
     assert result.err.count("\n") == 1 and "pyproject.toml" in result.err
     assert repo.read("pyproject.toml") == b"[project\nname = 1\n"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "globs"),
+    [
+        ("vllm/third_party/.*", ["vllm/third_party/**"]),
+        ("^a/b/.*$|c\\.d/.*", ["a/b/**", "c.d/**"]),
+        ("tests/.*\\.py", None),  # not a directory list: not guessed at
+        (".*_pb2\\.py|docs/.*", None),
+    ],
+)
+def test_precommit_exclude_regex_to_globs(pattern: str, globs: list[str] | None) -> None:
+    from policytool.scaffold.propose import regex_to_globs
+
+    assert regex_to_globs(pattern) == globs
