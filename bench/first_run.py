@@ -90,7 +90,8 @@ class Drift:
 
 
 def _config(root: Path) -> str:
-    return (root / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
+    path = root / "pyproject.toml"
+    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
 
 
 def _new_py(root: Path, body: str) -> str:
