@@ -221,7 +221,7 @@ def _run_check(
         findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
     findings = [f for f in findings if f.rule not in skip]
     if accepted:  # less what `policytool baseline` accepted
-        from policytool.scaffold.baseline import without_accepted
+        from policytool.scaffold.accepted import without_accepted
 
         findings = without_accepted(config, findings)
     return findings, sorted(set(result.changed)), result.files_checked
@@ -640,7 +640,8 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
       policytool baseline
       policytool baseline torch-cuda
     """
-    from policytool.scaffold.baseline import BASELINE_RULES, apply, compute, record
+    from policytool.scaffold.accepted import record
+    from policytool.scaffold.baseline import BASELINE_RULES, apply, compute
 
     config = load_config(config_path)
     ids = _split_ids(rule_ids)
