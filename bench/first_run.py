@@ -4,8 +4,8 @@
 
 Run: ``python bench/first_run.py [TREE_DIR...]`` (default: the unpacked sdists under
 ``/work/trees`` listed in :data:`TREES`; fetch others with ``/work/trees/fetch.sh NAME
-VERSION``). For each tree it copies the sdist to ``bench/.cache/first-run/NAME`` as a
-fresh git repository (the tree itself is never written), then:
+VERSION``). For each tree it copies the sdist to ``$TMPDIR/policytool-first-run/NAME``
+as a fresh git repository (the tree itself is never written), then:
 
 1. ``policytool check``: the findings a new user sees with no configuration;
 2. ``policytool init``: the tables it proposed from the repository's own files;
@@ -41,7 +41,8 @@ TREES = [
     "attrs-26.1.0",
     "black-26.10.1",
 ]
-WORK = Path(__file__).resolve().parent / ".cache" / "first-run"
+# Outside this checkout: a tree without pyproject.toml must not find policytool's own.
+WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "policytool-first-run"
 GIT = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
 
 

@@ -338,3 +338,20 @@ def test_precommit_exclude_regex_to_globs(pattern: str, globs: list[str] | None)
     from policytool.scaffold.propose import regex_to_globs
 
     assert regex_to_globs(pattern) == globs
+
+
+def test_init_appends_to_a_pyproject_with_tool_tables_out_of_order(repo: Repo, run: Run) -> None:
+    """black's pyproject: [tool.black], [build-system], then more [tool.*] tables."""
+    text = "[tool.black]\nline-length = 88\n\n[build-system]\nrequires = []\n\n[tool.mypy]\nstrict = true"
+    repo.write("pyproject.toml", text)
+    for index in range(3):
+        repo.write(f"src/m{index}.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
+    repo.commit()
+    result = run("init")
+    assert result.code == 0, result.err
+    new = repo.read("pyproject.toml").decode()
+    assert new.startswith(text + "\n")
+    data = tomlkit.parse(new).unwrap()
+    assert data["tool"]["policytool"]["spdx"] == {"license": "MIT"}
+    assert data["tool"]["black"] == {"line-length": 88} and data["tool"]["mypy"] == {"strict": True}
+    assert run("check", "--only", "spdx-header").code == 0

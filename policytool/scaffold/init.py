@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from policytool.config import Config
 
 if TYPE_CHECKING:
+    from tomlkit import TOMLDocument
     from tomlkit.items import Table
 from policytool.errors import PolicyError
 from policytool.files import git_ls_files, git_root, read_bounded, resolve_inside, write_atomic
@@ -222,20 +223,15 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
         raise PolicyError(f"{PYPROJECT}: not valid UTF-8; init changed nothing") from None
     except TOMLKitError as exc:
         raise PolicyError(f"{PYPROJECT}: invalid TOML ({exc}); init changed nothing") from None
-    tool = doc.get("tool")
-    if tool is None:
-        tool = tomlkit.table(is_super_table=True)
-        doc.add("tool", tool)
-    ours = tool.get("policytool")
-    if ours is None:
-        ours = tomlkit.table(is_super_table=True)
-        tool.add("policytool", ours)
+    existing = doc.unwrap().get("tool", {})
+    ours = existing.get("policytool", {}) if isinstance(existing, dict) else {}
+    ours = ours if isinstance(ours, dict) else {}
+    # [tool.policytool] written as a table of its own: its new keys go in with tomlkit,
+    # since a second header would be invalid; everything else is appended as text.
+    own_table = any(not isinstance(v, dict) for v in ours.values())
     lines: list[str] = []
-    added = tomlkit.document()
-    shown_tool = tomlkit.table(is_super_table=True)
-    shown_ours = tomlkit.table(is_super_table=True)
-    shown_tool.add("policytool", shown_ours)
-    added.add("tool", shown_tool)
+    appended = tomlkit.document()
+    shown = tomlkit.document()
     count = 0
     for table in proposal.tables:
         header = f"[tool.policytool.{table.name}]" if table.name else "[tool.policytool]"
@@ -244,27 +240,57 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
             shown_keys = "" if table.name else " " + ", ".join(keys)
             lines.append(f"{PYPROJECT} {header}{shown_keys}: {EXISTS}")
             continue
-        if table.name:
-            ours.add(table.name, _toml_table(table.values, table.note))
-            shown_ours.add(table.name, _toml_table(table.values, table.note))
-        else:  # keys of [tool.policytool] itself
-            for target in (ours, shown_ours):
-                target.add(tomlkit.comment(f"policytool init: {table.note}"))
-                for key, value in _toml_table(table.values, table.note).items():
-                    target.add(key, value)
+        item = _toml_table(table.values, table.note)
+        _add(shown, table.name, item)
+        if not table.name and own_table:
+            target = doc["tool"]["policytool"]
+            for key, value in item.items():
+                target[key] = value
+        else:
+            _add(appended, table.name, _toml_table(table.values, table.note))
         count += 1
         verb = "would add" if dry_run else "added"
         lines.append(f"{PYPROJECT} {header}: {verb} ({table.note})")
     if not proposal.tables:
         lines.append(f"{PYPROJECT}: no policy found to propose; every opt-in rule stays off")
-    shown = tomlkit.dumps(added) if count else ""
     if dry_run or not count:
-        return lines, shown
+        return lines, tomlkit.dumps(shown) if count else ""
     new = tomlkit.dumps(doc)
+    tail = tomlkit.dumps(appended)
+    if tail:
+        new = (new.rstrip("\n") + "\n\n" if new.strip() else "") + tail
+    try:
+        tomlkit.parse(new)
+    except TOMLKitError as exc:  # a layout this merge cannot express: nothing is written
+        raise PolicyError(
+            f"{PYPROJECT}: cannot add the proposed tables ({exc}); init changed nothing; "
+            "`policytool init --dry-run` prints them to paste"
+        ) from None
     target = resolve_inside(root, PYPROJECT, PYPROJECT) if exists else path
     try:
         write_atomic(target, new.encode("utf-8"))
     except OSError as exc:
         reason = exc.strerror or exc
         raise PolicyError(f"{PYPROJECT}: cannot write: {reason}; init changed nothing") from None
-    return lines, shown
+    return lines, tomlkit.dumps(shown)
+
+
+def _add(doc: TOMLDocument, name: str, item: Table) -> None:
+    """Add ``[tool.policytool.NAME]`` (``[tool.policytool]`` keys for "") to a new document."""
+    import tomlkit
+
+    tool = doc.get("tool")
+    if tool is None:
+        tool = tomlkit.table(is_super_table=True)
+        doc.add("tool", tool)
+    ours = tool.get("policytool")
+    if ours is None:
+        ours = tomlkit.table(is_super_table=True) if name else item
+        tool.add("policytool", ours)
+        if not name:
+            return
+    if name:
+        ours.add(name, item)
+    else:
+        for key, value in item.items():
+            ours.add(key, value)
