@@ -36,6 +36,8 @@ TREES_DIR = Path("/work/trees")
 TREES = [
     "vllm-0.33.0",
     "vllm-0.32.0",
+    "vllm-ascend-0.23.0.post1",
+    "vllm-omni-0.20.0",
     "pytest-9.0.0",
     "pre_commit-4.5.0",
     "attrs-26.1.0",
