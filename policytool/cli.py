@@ -370,6 +370,8 @@ def init(dry_run: bool, config_path: Path | None) -> int:
 
     config = load_config(config_path)
     root = init_root(config, Path.cwd())
+    if config.root != root:  # a pyproject.toml above the repository is not its config
+        config = Config(root=root)
     lines, added = write_config(root, config, dry_run)
     for line in lines:
         click.echo(line)

@@ -355,3 +355,22 @@ def test_init_appends_to_a_pyproject_with_tool_tables_out_of_order(repo: Repo, r
     assert data["tool"]["policytool"]["spdx"] == {"license": "MIT"}
     assert data["tool"]["black"] == {"line-length": 88} and data["tool"]["mypy"] == {"strict": True}
     assert run("check", "--only", "spdx-header").code == 0
+
+
+def test_init_never_writes_into_a_parent_directorys_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    outer = tmp_path / "outer"
+    (outer / "repo").mkdir(parents=True)
+    (outer / "pyproject.toml").write_text('[project]\nname = "outer"\n')
+    inner = Repo(outer / "repo")
+    inner.git("init", "-q", "-b", "main")
+    for index in range(2):
+        inner.write(f"m{index}.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
+    inner.commit()
+    monkeypatch.chdir(inner.root)
+    result = run("init")
+    assert result.code == 0, result.err
+    assert (outer / "pyproject.toml").read_text() == '[project]\nname = "outer"\n'
+    assert (inner.root / BUMP_TEMPLATE_PATH).exists()
+    assert "[tool.policytool.spdx]" in inner.read("pyproject.toml").decode()

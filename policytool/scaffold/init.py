@@ -136,10 +136,17 @@ register(
 
 
 def init_root(config: Config, cwd: Path) -> Path:
-    """Where ``init`` writes: the config's directory, else the git root, else ``cwd``."""
-    if config.source is not None:
+    """Where ``init`` writes: the config's directory, else the git root, else ``cwd``.
+
+    A pyproject.toml found above the git work tree belongs to another project: the git
+    root is used then, so init never writes into a parent directory's project.
+    """
+    top = git_root(cwd)
+    if config.source is not None and (
+        top is None or config.root == top or top in config.root.parents
+    ):
         return config.root
-    return git_root(cwd) or cwd
+    return top or cwd
 
 
 def init(root: Path, config: Config, dry_run: bool = False) -> list[tuple[str, str]]:
