@@ -134,10 +134,12 @@ class SweepConfig:
 
     fail_fast: tuple[str, ...] = (
         "__init__",
+        "__post_init__",
         "load_weights",
         "*load_weight*",
-        "*validate*",
-        "*config*",
+        "*validate_config*",
+        "*verify*",
+        "*check_config*",
         "*setup*",
     )
     request_path: tuple[str, ...] = (

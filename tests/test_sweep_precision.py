@@ -136,6 +136,17 @@ def test_kwargs_passed_on_as_a_plain_dict_and_read_in_two_files_is_blocking(
     assert ("pkg/decoder.py", 2, "error") in found
 
 
+def test_setting_a_default_is_not_a_read(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/cfg.py",
+        "class C:\n    def __init__(self, **kwargs):\n"
+        "        if 'architectures' not in kwargs:\n"
+        "            kwargs['architectures'] = ['X']\n"
+        "        super().__init__(**kwargs)\n",
+    )
+    assert rows(run, rule="kwargs-lookup") == []
+
+
 def test_one_finding_a_key_a_line(feature: Repo, run: Run) -> None:
     feature.write(
         "pkg/g.py",
@@ -318,6 +329,10 @@ def test_blocking_calls_beyond_sleep_and_requests(feature: Repo, run: Run) -> No
     )
     found = [(r[1], r[3]) for r in rows(run, rule="async-blocking")]
     assert found == [(5, "warning"), (6, "warning"), (7, "warning"), (8, "warning"), (9, "warning")]
+    keyed = "async def get_result(self, rid):\n    return self._out_queue.get(rid)\n"
+    feature.write("pkg/engine/dict_of_futures.py", keyed)
+    feature.write("tests/test_io.py", "async def test_it(p):\n    return open(p).read()\n")
+    assert [r[0] for r in rows(run, rule="async-blocking")] == ["pkg/engine/a.py"] * 5
 
 
 def test_lock_on_an_admin_path_is_a_warning(feature: Repo, run: Run) -> None:

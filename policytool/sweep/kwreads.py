@@ -195,11 +195,36 @@ def _pass_on(
     return changed
 
 
+def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
+    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read."""
+    if parent_if is None or not isinstance(node, ast.Compare):
+        return False
+    if not isinstance(node.ops[0], ast.NotIn) or parent_if.test is not node:
+        return False
+    key = node.left.value if isinstance(node.left, ast.Constant) else None
+    for stmt in parent_if.body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.slice, ast.Constant)
+                    and target.slice.value == key
+                ):
+                    return True
+    return False
+
+
+def if_tests(func: FunctionDef) -> dict[int, ast.If]:
+    """id(test expression) -> its ``if`` statement, for :func:`defaulted`."""
+    return {id(node.test): node for node in body_nodes(func) if isinstance(node, ast.If)}
+
+
 def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:
     """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
     for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
+        ifs = if_tests(func)
         for node in body_nodes(func):
             found = string_key(node, names)
-            if found is not None:
+            if found is not None and not defaulted(node, ifs.get(id(node))):
                 assert isinstance(node, ast.expr)
                 yield Read(func, found[0], found[1], node)

@@ -125,9 +125,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
+        ifs = kwreads.if_tests(func)
         for sub in kwreads.body_nodes(func):
             found = kwreads.string_key(sub, names)
-            if found is not None:
+            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
                 reads.append((found[0], found[1], sub))
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
@@ -284,6 +285,17 @@ def _raises(body: list[ast.stmt]) -> bool:
     return False
 
 
+def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+    """Whether the function raises after the handler (a ``continue`` to the next
+    fallback that ends in a ``raise``: the error is not swallowed for good)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    end = handler.end_lineno or handler.lineno
+    return any(
+        isinstance(node, ast.Raise) and node.lineno > end for node in kwreads.body_nodes(func)
+    )
+
+
 def _removes_files(try_stmt: ast.stmt | None) -> bool:
     """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
@@ -342,7 +354,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         if uses_error:
             # ``as e`` and e is used (logged, wrapped): not silent. Still ⚠ when it then
             # gives up quietly or carries on in a request path.
-            request = names_match(names, src.config.request_path)
+            request = None if src.is_test else names_match(names, src.config.request_path)
             if _logs_then_gives_up(node.body) or request:
                 where = f" in request path `{request}`" if request else ""
                 yield _finding(
@@ -356,7 +368,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             continue
         fail_fast = names_match(names, src.config.fail_fast)
         best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
-        if _swallows(node.body) and fail_fast and not best_effort:
+        if (
+            _swallows(node.body)
+            and fail_fast
+            and not best_effort
+            and not _raises_later(ctx.innermost, node)
+        ):
             yield _finding(
                 src,
                 node,
@@ -881,12 +898,15 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
             return name, True
         if head == "subprocess" and verb in _SUBPROCESS:
             return name, False
-        if name == "open":
-            return "open() (file I/O)", False
     if awaited or not isinstance(call.func, ast.Attribute):
         return None
     attr = call.func.attr
     receiver = call.func.value
+    if attr in ("read", "readlines") and isinstance(receiver, ast.Call):
+        if src.qualname(receiver.func) == "open":
+            return f"open(...).{attr}() (file I/O)", False
+    if attr in ("read_text", "read_bytes") and not call.args:
+        return f".{attr}() (file I/O)", False
     receiver_text = unparse(receiver, 200)
     if attr == "result" and not call.args and not call.keywords:
         submitted = (
@@ -896,7 +916,10 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
         )
         if submitted or "fut" in receiver_text.lower():
             return f"{receiver_text}.result() (waits for a thread/process future)", False
-    if attr == "get" and _QUEUE_RE.search(receiver_text.split("(")[0]):
+    keyed = bool(call.args) and not (
+        isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, bool)
+    )
+    if attr == "get" and not keyed and _QUEUE_RE.search(receiver_text.split("(")[0]):
         blocking = not any(
             (k.arg == "block" and isinstance(k.value, ast.Constant) and not k.value.value)
             for k in call.keywords
@@ -928,6 +951,8 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         if found is None or not src.node_added(node):
             continue
         api, seed_api = found
+        if src.is_test and not seed_api:
+            continue  # a test's own file or queue reads do not stall a server
         function = ctx.names()[-1]
         if src.is_serving and seed_api and not names_match(ctx.names(), ADMIN):
             yield _finding(
