@@ -11,6 +11,7 @@ another file is decided once for the whole change (one ``git grep``), in ``run``
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import os
 import re
@@ -173,7 +174,9 @@ def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) ->
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict and the module constants holding it."""
     if use.in_test:
-        other_files = []  # a test's fake kwargs are not the duplicated production key
+        # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
+        other_files = []
+        use = dataclasses.replace(use, dropped_on=None)
     if 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
         message = (

@@ -177,14 +177,21 @@ def sweep(
     return result
 
 
-def _displayable(finding: Finding) -> Finding:
-    """The finding with a path that prints: bytes that are not UTF-8 as ``\\xNN``."""
+def _printable(text: str) -> str:
+    """``text`` with bytes that are not UTF-8 (surrogate escapes) shown as ``\\xNN``."""
     try:
-        finding.path.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        shown = finding.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        return dataclasses.replace(finding, path=shown)
-    return finding
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text
+
+
+def _displayable(finding: Finding) -> Finding:
+    """The finding with a path and message that print: JSON and SARIF stay valid UTF-8."""
+    path, message = _printable(finding.path), _printable(finding.message)
+    if path is finding.path and message is finding.message:
+        return finding
+    return dataclasses.replace(finding, path=path, message=message)
 
 
 def _sweep_all(
