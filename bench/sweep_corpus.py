@@ -124,8 +124,9 @@ def sample(repo: Path, out: Path, label: str, per: int, findings_json: Path | No
                 }
             )
             lines = (repo / str(finding["path"])).read_text("utf-8", "replace").splitlines()
-            line = int(finding["line"])
-            print(f"=== {finding['rule']} {MARK[finding['severity']]} {finding['path']}:{line}")
+            line = int(str(finding["line"]))
+            mark = MARK[str(finding["severity"])]
+            print(f"=== {finding['rule']} {mark} {finding['path']}:{line}")
             print(f"    {finding['message']}")
             for n in range(max(1, line - 6), min(len(lines), line + 4) + 1):
                 print(f"{'>' if n == line else ' '}{n:5} {lines[n - 1]}")

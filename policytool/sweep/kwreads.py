@@ -109,20 +109,27 @@ def string_key(node: ast.AST, names: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def _functions(tree: ast.Module) -> list[FunctionDef]:
-    """Every function and method of the module (nested ones too), iteratively."""
-    found: list[FunctionDef] = []
-    stack: list[ast.AST] = [tree]
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without visiting expressions (cheap)."""
+    stack = list(reversed(body))
     while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.append(node)
-        stack.extend(
-            child
-            for child in ast.iter_child_nodes(node)
-            if isinstance(child, (ast.stmt, ast.ExceptHandler, ast.match_case))
-        )
-    return found
+        stmt = stack.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                stack.extend(reversed(inner))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(reversed(holder.body))
+
+
+def _functions(tree: ast.Module) -> list[FunctionDef]:
+    """Every function and method of the module (nested ones too)."""
+    return [
+        node
+        for node in statements(tree.body)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
 
 
 def _callee_name(call: ast.Call) -> str | None:
@@ -132,6 +139,15 @@ def _callee_name(call: ast.Call) -> str | None:
     if isinstance(call.func, ast.Attribute):
         return call.func.attr
     return None
+
+
+# Bytes that a file with a kwargs dict parameter must hold (a cheap test before the walk).
+_PARAM_RE = re.compile(rb"\*\*[ \t]*[A-Za-z_]|kwargs[ \t]*:")
+
+
+def may_have_dicts(data: bytes) -> bool:
+    """False when ``data`` cannot declare a kwargs dict parameter (no walk needed)."""
+    return _PARAM_RE.search(data) is not None
 
 
 def kwargs_dicts(tree: ast.Module) -> dict[FunctionDef, set[str]]:

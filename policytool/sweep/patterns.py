@@ -507,6 +507,23 @@ def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return max(ends)
 
 
+def _own_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
+    """The statements of ``func``, not those of nested functions or classes (no
+    expression is visited: a ``return`` is a statement)."""
+    stack: list[ast.stmt] = list(reversed(func.body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                stack.extend(reversed(inner))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(reversed(holder.body))
+
+
 def _wrong_return(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
@@ -516,10 +533,12 @@ def _wrong_return(
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if not is_none and _never_none(src, node.returns) is None:
         return  # only these two can be proven wrong: skip the body walk
-    body_nodes = list(kwreads.body_nodes(node))
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body_nodes):
-        return
-    returns = [n for n in body_nodes if isinstance(n, ast.Return)]
+    text = b"\n".join(src.byte_lines[node.lineno - 1 : node.end_lineno or node.lineno])
+    if b"yield" in text and any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)
+    ):
+        return  # a generator: its annotation is about what it yields
+    returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if is_none:
@@ -649,17 +668,38 @@ def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
     return classes
 
 
+_CLASS_RE = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)[^\n]*:[ \t]*(?:#[^\n]*)?$", re.M)
+_TOP_LEVEL_RE = re.compile(rb"^[^\s#]", re.M)
+_FIELD_RE = re.compile(rb"^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*:[^=\n]*(?:=|$)", re.M)
+_METHOD_RE = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+_SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
+    """Module-level classes and their attribute names, read from the text (fast): the
+    annotated fields, the methods and ``self.x =`` anywhere in the class body. An
+    imported module is only looked at for names; parsing it whole would cost more
+    than the test it serves."""
+    classes: dict[str, frozenset[str]] = {}
+    for match in _CLASS_RE.finditer(data):
+        start = match.end()
+        after = _TOP_LEVEL_RE.search(data, start + 1)
+        body = data[start : after.start() if after else len(data)]
+        names = set(_FIELD_RE.findall(body)) | set(_METHOD_RE.findall(body))
+        names |= set(_SELF_RE.findall(body))
+        classes[match.group(1).decode()] = frozenset(n.decode() for n in names)
+    return classes
+
+
 @functools.lru_cache(maxsize=256)
 def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[str]]:
-    """:func:`class_fields` of a file, cached by its stat (a sweep reads a module once)."""
+    """:func:`class_fields_text` of a file, cached by its stat (a sweep reads a module once)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_MODULE_BYTES + 1)
-        if len(data) > MAX_MODULE_BYTES:
-            return {}
-        return class_fields(ast.parse(data))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    except OSError:
         return {}
+    return {} if len(data) > MAX_MODULE_BYTES else class_fields_text(data)
 
 
 MAX_MODULE_BYTES = 2_000_000
