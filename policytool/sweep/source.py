@@ -31,6 +31,15 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
     t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
 )
+# The node types the patterns look up (``of_type``); others are walked, not recorded.
+_RECORDED = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ExceptHandler,
+    ast.AnnAssign,
+    ast.Call,
+    ast.Await,
+)
 # A loop over these is a per-step loop (diffusion / autoregressive steps).
 _STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
 # Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
@@ -366,7 +375,8 @@ class SourceInfo:
         is queued after the expressions before it (``_walk_body`` pushes first, so the
         order of recorded nodes is the source order within each construct).
         """
-        self.nodes.append((node, ctx))
+        if isinstance(node, _RECORDED):
+            self.nodes.append((node, ctx))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._walk_body(node.body, Ctx((*ctx.funcs, node)))
             if self.want_exprs:
@@ -404,7 +414,7 @@ class SourceInfo:
                 for handler in getattr(node, "handlers", ()):
                     self.try_of[id(handler)] = node
             exprs = self.want_exprs
-            fields = [value for _name, value in ast.iter_fields(node)]
+            fields = [getattr(node, name, None) for name in node._fields]
             for value in reversed(fields):
                 if isinstance(value, list):
                     if value and isinstance(value[0], ast.stmt):
