@@ -489,3 +489,17 @@ def test_parallel_parsing_gives_the_same_findings(
     monkeypatch.setattr(sweep_run, "PARALLEL_FILES", 10_000)
     assert rows(run) == parallel
     assert len(parallel) == 140
+
+
+def test_a_huge_file_is_a_note_not_a_parse(
+    feature: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.sweep import run as sweep_run
+
+    monkeypatch.setattr(sweep_run, "MAX_FILE_BYTES", 1000)
+    feature.write("pkg/big.py", "def f(a):\n    return a\n" * 100)
+    result = run("sweep", "--format", "json")
+    (finding,) = json.loads(result.out)
+    assert (finding["rule"], finding["severity"]) == ("undecodable", "warning")
+    assert "2,400 bytes, over the 1,000-byte sweep limit" in finding["message"]
+    assert "not swept" in finding["message"] and result.code == 0

@@ -39,6 +39,8 @@ from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 PARALLEL_FILES = 64
 PARALLEL_BYTES = 2_000_000
 KWARGS_RULE = "kwargs-lookup"
+# A changed file larger than this (generated code, data) is a note, not parsed.
+MAX_FILE_BYTES = 4_000_000
 # One file's findings, kwargs key reads to resolve, keys it reads (None: not parsed).
 FileResult = tuple[list[Finding], list[KeyUse], frozenset[str] | None]
 
@@ -259,6 +261,9 @@ def sweep_file(
         replaced=changed.replaced,
         target=target,
     )
+    if len(data) > MAX_FILE_BYTES:
+        message = f"{len(data):,} bytes, over the {MAX_FILE_BYTES:,}-byte sweep limit: not swept"
+        return [_note(path, 1, message, "undecodable")], [], None
     if b"\0" in data:
         return [_note(path, 1, "binary content (NUL bytes), not swept", "undecodable")], [], None
     try:
