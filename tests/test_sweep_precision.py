@@ -501,5 +501,5 @@ def test_a_huge_file_is_a_note_not_a_parse(
     result = run("sweep", "--format", "json")
     (finding,) = json.loads(result.out)
     assert (finding["rule"], finding["severity"]) == ("undecodable", "warning")
-    assert "2,400 bytes, over the 1,000-byte sweep limit" in finding["message"]
+    assert "2,300 bytes, over the 1,000-byte sweep limit" in finding["message"]
     assert "not swept" in finding["message"] and result.code == 0
