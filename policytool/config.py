@@ -167,6 +167,8 @@ class SweepConfig:
         "examples/**",
         "benchmarks/**",
         "tools/**",
+        "**/examples/**",
+        "**/benchmarks/**",
         "**/_generated/**",
         "**/generated/**",
         "**/*_pb2.py",

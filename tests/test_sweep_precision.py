@@ -461,6 +461,7 @@ def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
         "tools/t.py",
         "pkg/x_pb2.py",
         "pkg/generated/g.py",
+        "vllm/benchmarks/serve.py",
         "pkg/real.py",
     ):
         feature.write(path, code)
@@ -472,6 +473,7 @@ def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
         "pkg/generated/g.py",
         "pkg/x_pb2.py",
         "tools/t.py",
+        "vllm/benchmarks/serve.py",
     ]
 
 

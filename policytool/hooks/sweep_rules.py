@@ -37,7 +37,8 @@ request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]
 test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
-exclude = ["examples/**", "benchmarks/**", "tools/**", "**/_generated/**", "**/*_pb2.py"]
+exclude = ["examples/**", "benchmarks/**", "tools/**", "**/examples/**", "**/benchmarks/**",
+           "**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python
 ```
 
