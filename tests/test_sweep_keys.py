@@ -251,3 +251,24 @@ def test_a_corrupt_cache_is_discarded_without_traceback(
     count = int(header.rsplit(b" ", 1)[1])
     base_map.write_bytes(header + b"\n" + b"shared\tR:\xff\n" * count)
     assert run("sweep", "--fail-on", "never").code == 0
+
+
+def test_the_base_map_scanned_in_worker_processes_is_the_same(
+    keyed: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.sweep import keys
+
+    for i in range(6):
+        keyed.write(f"pkg/extra{i}.py", READER.format(key=f"k{i}"))
+    serial = severities(run)
+    cache = keyed.root / ".git" / "policytool-sweep"
+    base_map = next(cache.glob("base-keys.v2-*")).read_bytes()
+    for path in cache.iterdir():
+        path.unlink()
+    monkeypatch.setattr(keys, "PARALLEL_BLOBS", 1)
+    assert (
+        severities(run)
+        == serial
+        == [("pkg/new.py", 2, "error")] + [(f"pkg/extra{i}.py", 2, "warning") for i in range(6)]
+    )
+    assert next(cache.glob("base-keys.v2-*")).read_bytes() == base_map

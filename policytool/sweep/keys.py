@@ -15,6 +15,7 @@ optimization only: missing, corrupt or unwritable caches give the same answers, 
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -105,8 +106,29 @@ def tree_reads(
     return frozenset(read.key for read in kwreads.reads(tree, dicts) if _KEY_RE.fullmatch(read.key))
 
 
+# From this many unseen blobs on (a first run on a large tree), scan in worker processes.
+PARALLEL_BLOBS = 256
+
+
 def scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
-    """:func:`scan` of each blob id, read in batches (bounded memory)."""
+    """:func:`scan` of each blob id: in worker processes for many, else here."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(blobs) < PARALLEL_BLOBS or workers < 2:
+        return _scan_blobs(root, blobs)
+    from concurrent.futures import ProcessPoolExecutor
+
+    from policytool.engine.runner import _pool_context
+
+    chunks = [blobs[i :: workers * 2] for i in range(workers * 2)]
+    found: dict[str, BlobKeys] = {}
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        for part in pool.map(_scan_blobs, [root] * len(chunks), chunks):
+            found.update(part)
+    return found
+
+
+def _scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
+    """:func:`scan` of each blob id, read in batches of 500 (bounded memory)."""
     found: dict[str, BlobKeys] = {}
     for start in range(0, len(blobs), 500):
         batch = blobs[start : start + 500]
