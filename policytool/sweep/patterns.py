@@ -668,25 +668,32 @@ def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
     return classes
 
 
-_CLASS_RE = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)[^\n]*:[ \t]*(?:#[^\n]*)?$", re.M)
-_TOP_LEVEL_RE = re.compile(rb"^[^\s#]", re.M)
-_FIELD_RE = re.compile(rb"^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*:[^=\n]*(?:=|$)", re.M)
-_METHOD_RE = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+_CLASS_RE = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+_TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
+_INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
 _SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
 
 
 def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
-    """Module-level classes and their attribute names, read from the text (fast): the
-    annotated fields, the methods and ``self.x =`` anywhere in the class body. An
-    imported module is only looked at for names; parsing it whole would cost more
-    than the test it serves."""
+    """Module-level classes and their attribute names, read from the text (fast): names
+    assigned or annotated at the class body's own indentation, its methods, and
+    ``self.x =`` anywhere in the body. An imported module is only looked at for names;
+    parsing it whole would cost more than the test it serves."""
     classes: dict[str, frozenset[str]] = {}
     for match in _CLASS_RE.finditer(data):
         start = match.end()
         after = _TOP_LEVEL_RE.search(data, start + 1)
         body = data[start : after.start() if after else len(data)]
-        names = set(_FIELD_RE.findall(body)) | set(_METHOD_RE.findall(body))
-        names |= set(_SELF_RE.findall(body))
+        indent = _INDENT_RE.search(body)
+        names: set[bytes] = set(_SELF_RE.findall(body))
+        if indent is not None:
+            own = re.escape(indent.group(1))
+            member = re.compile(
+                rb"^" + own + rb"(?:(?:async[ \t]+)?def[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)"
+                rb"[ \t]*(?:[:(=]|$)",
+                re.M,
+            )
+            names |= set(member.findall(body))
         classes[match.group(1).decode()] = frozenset(n.decode() for n in names)
     return classes
 
