@@ -20,7 +20,8 @@ from policytool.engine.findings import (
     render,
     render_marked_text,
 )
-from policytool.engine.registry import DOC_SECTIONS, SCOPE_ADDED_LINES, SourceFile
+from policytool.engine.registry import DOC_SECTIONS, SCOPE_ADDED_LINES
+from policytool.engine.source import SourceFile
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-from policytool import __version__
 
 
 class Severity(str, enum.Enum):
@@ -54,31 +53,54 @@ class Finding:
 
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 
+# C0 and C1 controls, DEL, and the invisible/bidi formatting characters (Trojan Source):
+# a file name or message holding them must not drive the terminal or hide text.
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def escape_controls(text: str) -> str:
+    r"""``text`` with control and bidi characters written as escapes (``\x1b``, ``\u202e``).
+
+    Applied to file names and messages in text output (findings, status and error lines),
+    so a file named ``a\x1b[2J.py`` cannot clear the terminal and one finding stays one line.
+    """
+    if not _CONTROL_RE.search(text):
+        return text
+    return _CONTROL_RE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Findings sorted and de-duplicated."""
     return sorted(set(findings), key=Finding.sort_key)
 
 
+def count(number: int, noun: str) -> str:
+    """``1 file``, ``2 files``: a number with its noun in the right number."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def summary_line(findings: Sequence[Finding], files_checked: int | None = None) -> str:
-    """``N findings (E errors, W warnings) in F files`` or ``no findings``."""
-    checked = f" in {files_checked} files checked" if files_checked is not None else ""
+    """``1 finding (1 error) in 1 file``, ``3 findings (2 errors, 1 warning) in 5 files``,
+    ``no findings in 4 files``; counts that are zero are left out."""
+    checked = f" in {count(files_checked, 'file')}" if files_checked is not None else ""
     if not findings:
         return f"no findings{checked}"
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    warnings = len(findings) - errors
     fixable = sum(1 for f in findings if f.fixable)
-    noun = "finding" if len(findings) == 1 else "findings"
-    parts = [f"{errors} errors", f"{len(findings) - errors} warnings"]
+    parts = [count(errors, "error")] if errors else []
+    if warnings:
+        parts.append(count(warnings, "warning"))
     if fixable:
         parts.append(f"{fixable} fixable with `policytool fix`")
-    return f"{len(findings)} {noun} ({', '.join(parts)}){checked}"
+    return f"{count(len(findings), 'finding')} ({', '.join(parts)}){checked}"
 
 
 def render_text(
     findings: Sequence[Finding], files_checked: int | None = None, quiet: bool = False
 ) -> str:
     """One finding a line, then the summary line (omitted with ``quiet``)."""
-    lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}" for f in findings]
+    lines = [escape_controls(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}") for f in findings]
     if not quiet:
         lines.append(summary_line(findings, files_checked))
     return "\n".join(lines) + ("\n" if lines else "")
@@ -109,7 +131,8 @@ def render_github(findings: Sequence[Finding]) -> str:
                 f"title={_github_escape(f.rule, True)}",
             ]
         )
-        out.append(f"::{level} {props}::{_github_escape(f.rule + ': ' + f.message)}")
+        message = _github_escape(f.rule + ": " + f.message)
+        out.append(escape_controls(f"::{level} {props}::{message}"))
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -118,6 +141,8 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> str:
     """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description."""
+    from policytool import __version__  # read from the metadata: only when asked
+
     used = sorted({f.rule for f in findings} | set(rule_help))
     index = {rule: i for i, rule in enumerate(used)}
     rules = [

@@ -17,12 +17,8 @@ from collections.abc import Callable, Iterable
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import (
-    SCOPE_ADDED_LINES,
-    FileRule,
-    SourceFile,
-    register,
-)
+from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, register
+from policytool.engine.source import SourceFile
 
 PYTHON = frozenset({"python"})
 

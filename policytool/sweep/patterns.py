@@ -2,7 +2,7 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """The five sweep patterns as checks over a :class:`SourceInfo`.
 
-Each check yields findings only for nodes that overlap added lines, with the seed's
+Each check yields findings only for nodes that overlap added lines, with the pattern's
 warning (⚠, ``Severity.WARNING``) and blocking (✗, ``Severity.ERROR``) conditions.
 ``kwargs-lookup`` also yields :class:`KeyUse` records: whether a key is repeated in
 another file is decided once for the whole change (one ``git grep``), in ``run``.
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding, Severity
-from policytool.engine.registry import SourceFile
+from policytool.engine.source import SourceFile
 from policytool.sweep import kwreads
 from policytool.sweep.source import (
     Ctx,

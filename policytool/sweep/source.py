@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from policytool.config import Config, SweepConfig
-from policytool.engine.registry import SourceFile
+from policytool.engine.source import SourceFile
 from policytool.files import BOM, match_any
 from policytool.sweep import kwreads
 
