@@ -555,6 +555,12 @@ def lock_command(
     "a shallow clone).",
 )
 @click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes parsing a large change (default: the CPUs, at most 8).",
+)
+@click.option(
     "--max-repeats",
     type=click.IntRange(min=0),
     default=5,
@@ -590,6 +596,7 @@ def sweep_command(
     head_rev: str | None,
     staged: bool,
     two_dot: bool,
+    jobs: int | None,
     max_repeats: int,
     worktree: bool,
     fmt: str,
@@ -620,7 +627,7 @@ def sweep_command(
         head = Head(HeadKind.REV, head_rev)
     else:
         head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
-    result = sweep(load_config(config_path), base, head, Path.cwd(), two_dot)
+    result = sweep(load_config(config_path), base, head, Path.cwd(), two_dot, jobs)
     click.echo(render_sweep(result, fmt, quiet, max_repeats), nl=False)
     if fail_on == "never" or not result.findings:
         return EXIT_CLEAN

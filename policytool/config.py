@@ -312,10 +312,12 @@ class SweepConfig:
 
     fail_fast: tuple[str, ...] = (
         "__init__",
+        "__post_init__",
         "load_weights",
         "*load_weight*",
-        "*validate*",
-        "*config*",
+        "*validate_config*",
+        "*verify*",
+        "*check_config*",
         "*setup*",
     )
     request_path: tuple[str, ...] = (
@@ -343,6 +345,8 @@ class SweepConfig:
         "examples/**",
         "benchmarks/**",
         "tools/**",
+        "**/examples/**",
+        "**/benchmarks/**",
         "**/_generated/**",
         "**/generated/**",
         "**/*_pb2.py",
