@@ -441,6 +441,7 @@ def test_big_file_with_a_construct_only_ruamel_reads_is_refused_fast() -> None:
 BOMB_FILES = {
     ".pre-commit-config.yaml": ("precommit-config", "precommit-config"),
     ".github/workflows/ci.yml": ("ci-hook-stage", "ci-hook-stage"),
+    ".github/mergify.yml": ("mergify-drift", "mergify-drift"),
 }
 
 
