@@ -281,6 +281,41 @@ def test_fast_reader_agrees_with_ruamel_on_generated_documents(text: str) -> Non
         pass  # both failed with the same sentence (both() asserts that)
 
 
+@st.composite
+def merge_documents(draw: st.DrawFn) -> str:
+    """Mappings with anchors, aliases and ``<<`` merges (single and lists), in any order."""
+    keys = st.sampled_from(["a", "b", "c", "d", "id", "on", "<<x"])
+    values = st.sampled_from(["1", "x", "[1, 2]", "{k: v}", "", "yes", "'q'"])
+    lines: list[str] = []
+    anchors: list[str] = []
+    for index in range(draw(st.integers(1, 5))):
+        lines.append(f"m{index}: &m{index}")
+        entries = [
+            f"  {k}: {v}" for k, v in draw(st.dictionaries(keys, values, max_size=4)).items()
+        ]
+        if anchors and draw(st.booleans()):
+            chosen = draw(st.lists(st.sampled_from(anchors), min_size=1, max_size=3, unique=True))
+            merge = (
+                f"*{chosen[0]}"
+                if len(chosen) == 1
+                else "[" + ", ".join(f"*{c}" for c in chosen) + "]"
+            )
+            entries.insert(draw(st.integers(0, len(entries))), f"  <<: {merge}")
+        lines.extend(entries or ["  z: 0"])
+        anchors.append(f"m{index}")
+    lines.append("use: *" + draw(st.sampled_from(anchors)))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(merge_documents())
+def test_fast_reader_agrees_with_ruamel_on_merges(text: str) -> None:
+    try:
+        both(text)
+    except YamlError:
+        pass  # both failed with the same sentence (both() asserts that)
+
+
 # --- the rule suites, read by both parsers ----------------------------------------------
 
 
