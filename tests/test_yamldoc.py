@@ -159,8 +159,18 @@ jobs:
 }
 
 
+@pytest.fixture(params=["libyaml", "pure-python"])
+def event_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The fast reader on libyaml's C parser, and on PyYAML's pure-Python one (no libyaml)."""
+    if request.param == "pure-python":
+        monkeypatch.setattr(yamldoc, "_event_parser", yaml.BaseLoader)
+    elif not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("PyYAML was built without libyaml here")
+    return str(request.param)
+
+
 @pytest.mark.parametrize("text", AGREE.values(), ids=AGREE.keys())
-def test_fast_reader_agrees_with_ruamel(text: str) -> None:
+def test_fast_reader_agrees_with_ruamel(text: str, event_parser: str) -> None:
     both(text)
 
 
@@ -210,7 +220,7 @@ ERRORS = {
 
 
 @pytest.mark.parametrize("text", ERRORS.values(), ids=ERRORS.keys())
-def test_errors_are_the_same_sentence_from_both(text: str) -> None:
+def test_errors_are_the_same_sentence_from_both(text: str, event_parser: str) -> None:
     with pytest.raises(YamlError) as exc:
         both(text)
     assert str(exc.value).startswith("f.yaml:")

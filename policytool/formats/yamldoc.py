@@ -280,7 +280,10 @@ def build(text: str, relpath: str) -> YamlNode:
 
     if _NOT_BREAKS_IN_12.search(text):
         raise _Handover("NEL/LS/PS: line breaks in YAML 1.1 only")
-    parser = _event_parser(text)
+    try:
+        parser = _event_parser(text)
+    except yaml.YAMLError as exc:  # PyYAML's pure-Python reader checks characters up front
+        raise _Handover("PyYAML cannot read it", exc) from None
     stack: list[_Frame] = []
     anchors: dict[str, tuple[object, Pos, int]] = {}
     aliased = 0
