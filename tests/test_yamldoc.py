@@ -24,8 +24,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from policytool.errors import YamlError
 from policytool.formats import yamldoc
-from policytool.formats.yamldoc import YamlError, YamlMap, YamlSeq
+from policytool.formats.yamldoc import YamlMap, YamlSeq
 from tests.conftest import Repo, Result
 from tests.yaml_compare import differences
 
@@ -259,7 +260,7 @@ def documents(draw: st.DrawFn) -> str:
         st.none(),
         st.sampled_from(["on", "yes", "3.10", "<<", "- x", "a: b", "#c", "*a", "&b", ""]),
     )
-    keys = st.text(st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=6)
+    keys = st.text(st.characters(codec="ascii", exclude_categories=["Cc"]), max_size=6)
     data = draw(
         st.recursive(
             scalars,

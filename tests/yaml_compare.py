@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from policytool.errors import YamlError
 from policytool.formats import yamldoc
 
 
@@ -92,10 +93,10 @@ def _compare_parse(original: object) -> object:
     def both(text: str, relpath: str, backend: str) -> yamldoc.YamlNode:
         try:
             reference = original(text, relpath, "ruamel")  # type: ignore[operator]
-        except yamldoc.YamlError as ruamel_error:
+        except YamlError as ruamel_error:
             try:
                 original(text, relpath, "fast")  # type: ignore[operator]
-            except yamldoc.YamlError as fast_error:
+            except YamlError as fast_error:
                 assert str(fast_error) == str(ruamel_error)
                 raise
             raise AssertionError(f"{relpath}: only ruamel failed: {ruamel_error}") from None

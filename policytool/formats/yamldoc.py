@@ -36,11 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
-from policytool.errors import PolicyError
+from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.files import (
     BOM,
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     read_bounded,
@@ -68,16 +66,6 @@ RUAMEL_MAX_BYTES = 192 * 1024
 # Line breaks, as YAML 1.2 has them (ruamel.yaml agrees; NEL/LS/PS are not breaks).
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _NOT_BREAKS_IN_12 = re.compile("[\x85\u2028\u2029]")
-
-
-class YamlError(PolicyError):
-    """A YAML file cannot be read or parsed; carries the repo-relative path and line."""
-
-    def __init__(self, relpath: str, line: int, message: str) -> None:
-        super().__init__(f"{relpath}:{line}: {message}")
-        self.relpath = relpath
-        self.line = line
-        self.message = message
 
 
 @dataclass

@@ -1,0 +1,666 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""POSIX shell (bash) command lines split into words, with the offset of every character.
+
+This is the one shell parser of policytool. It reads the shell *grammar* the way bash
+reads it before expansion, and nothing more: quotes (``'...'``, ``"..."``, ``$'...'``),
+backslash escapes and ``\\``-newline continuations, the operators ``&&``, ``||``, ``;``,
+``;;``, ``&``, ``|``, ``|&``, ``(``, ``)`` and newlines, redirections (``>``, ``>>``,
+``2>&1``, ``&>``, ``<``, ``<<<``...), heredocs (their bodies are skipped), comments,
+``NAME=value`` prefixes, and expansions kept whole as part of a word: ``$VAR``,
+``${VAR:-x}``, ``$(...)``, ``$((...))``, backticks, ``<(...)`` and GitHub's ``${{ ... }}``
+expression (one word even with blanks inside).
+
+Unlike :mod:`shlex` (which loses positions, does not know ``$(...)`` or heredocs, and
+splits ``pkg>=1`` into one word where bash sees a redirect) every :class:`Word` keeps the
+source offset of each of its characters, so a fixer can replace exactly the characters of
+a version specifier and leave every other byte as it was. bashlex keeps positions too but
+is GPL-licensed and fails on partial scripts; this module never raises on bad input: an
+unterminated quote or substitution ends at the end of the text.
+
+Offsets are indexes into the ``str`` given to :func:`parse` (callers that edit files
+encode the edited text again, so bytes outside the edit stay identical).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_BLANKS = " \t"
+# Runs of characters with no special meaning, consumed at once.
+_PLAIN_RUN = re.compile(r"[^ \t\r\n'\"\\$`<>;&|()]+")
+_DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
+_OPERATOR_CHARS = ";&|()"
+# Words that open or continue a compound command; a command after them starts anew.
+PREFIX_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
+# Words that stand alone and close a compound command.
+CLOSING_KEYWORDS = frozenset({"fi", "done", "esac", "}"})
+# Programs that run the rest of their arguments as a command.
+_WRAPPERS = frozenset({"sudo", "env", "exec", "command", "nohup", "time", "nice", "timeout"})
+# Options of the wrappers that take a value (sudo -u USER, nice -n 5, timeout -s SIG).
+_WRAPPER_VALUE_OPTIONS = {
+    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"}),
+    "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+}
+
+
+@dataclass(frozen=True)
+class Word:
+    """One shell word: its value after quote removal and where each character came from.
+
+    ``value`` keeps expansions as written (``$HOME`` stays ``$HOME``). ``offsets[i]`` is
+    the source offset of ``value[i]``; ``start``/``end`` delimit the raw word.
+    ``quoted`` says some part was quoted or escaped; ``dynamic`` that the word holds an
+    expansion the shell substitutes at run time (parameter, command, arithmetic,
+    process substitution or a GitHub ``${{ }}`` expression), outside single quotes.
+    """
+
+    value: str
+    start: int
+    end: int
+    offsets: tuple[int, ...]
+    quoted: bool = False
+    dynamic: bool = False
+
+    def span(self, begin: int, stop: int, source: str | None = None) -> tuple[int, int] | None:
+        """Source ``[start, end)`` of ``value[begin:stop]`` when those characters are
+        written contiguously (no quote or escape between them); None otherwise.
+
+        With the ``source`` text, unquoted backslash escapes inside the range and right
+        before it count as part of it (``black\\>=1``: the range of ``>=1`` starts at the
+        backslash), so replacing the span with plain text leaves no stray backslash.
+        For an empty range, the position right after ``value[begin - 1]`` (an insertion
+        point), or None when that is not well defined.
+        """
+        if begin == stop:
+            if begin == 0 or begin > len(self.value):
+                return None
+            at = self.offsets[begin - 1] + 1
+            return at, at
+        if not 0 <= begin < stop <= len(self.value):
+            return None
+        first = self.offsets[begin]
+        for index in range(begin + 1, stop):
+            gap = self.offsets[index] - self.offsets[index - 1] - 1
+            if gap == 0:
+                continue
+            if source is None or source[self.offsets[index - 1] + 1 : self.offsets[index]] != (
+                "\\" * gap
+            ):
+                return None
+        if source is not None:
+            floor = self.offsets[begin - 1] + 1 if begin > 0 else self.start
+            while first > floor and source[first - 1] == "\\":
+                first -= 1
+        return first, self.offsets[stop - 1] + 1
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """One redirection: operator, optional fd number, target word (None if missing).
+
+    ``glued_to`` is the word written right before the operator with no blank between
+    (``pre-commit>=4.5.1`` is the word ``pre-commit``, then ``>`` to file ``=4.5.1``).
+    """
+
+    op: str
+    start: int
+    end: int
+    target: Word | None
+    fd: str = ""
+    glued_to: Word | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """One simple command: ``NAME=v`` prefixes, its words, its redirections.
+
+    ``separator`` is the operator that ends it (``&&``, ``|``, ``;``, newline as
+    ``"\\n"``, ``""`` at the end of the text); ``nested`` marks commands found inside a
+    ``$(...)``, backtick or ``<(...)`` substitution.
+    """
+
+    words: tuple[Word, ...]
+    assignments: tuple[Word, ...]
+    redirects: tuple[Redirect, ...]
+    start: int
+    end: int
+    separator: str = ""
+    nested: bool = False
+
+    @property
+    def argv(self) -> list[str]:
+        """The word values."""
+        return [w.value for w in self.words]
+
+    @property
+    def pipes_into_next(self) -> bool:
+        """Whether the command's output is piped into the next command."""
+        return self.separator in ("|", "|&")
+
+
+@dataclass
+class Script:
+    """A parsed shell text: its commands in order, and the heredoc bodies skipped."""
+
+    text: str
+    commands: list[Command] = field(default_factory=list)
+    heredocs: list[tuple[int, int]] = field(default_factory=list)
+    # ``<<`` operator offset (a Redirect's ``start``) -> the body's ``[start, end)``,
+    # without the delimiter line.
+    heredoc_bodies: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def line_of(self, offset: int) -> int:
+        """1-based line of ``offset`` in :attr:`text`."""
+        return self.text.count("\n", 0, offset) + 1
+
+    def pipelines(self) -> list[list[Command]]:
+        """Top-level commands grouped into pipelines (``a | b | c`` is one)."""
+        out: list[list[Command]] = []
+        current: list[Command] = []
+        for command in self.commands:
+            if command.nested:
+                continue
+            current.append(command)
+            if not command.pipes_into_next:
+                out.append(current)
+                current = []
+        if current:
+            out.append(current)
+        return out
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` is a shell variable name."""
+    return bool(text) and (text[0].isalpha() or text[0] == "_") and text.replace("_", "a").isalnum()
+
+
+class _Parser:
+    """A single left-to-right pass over ``text[start:end]``."""
+
+    def __init__(self, text: str, start: int, end: int, script: Script) -> None:
+        self.text = text
+        self.pos = start
+        self.end = end
+        self.script = script
+        # (delimiter, strip tabs, offset of the ``<<`` operator)
+        self.pending_heredocs: list[tuple[str, bool, int]] = []
+
+    # --- commands -------------------------------------------------------------------
+
+    def parse_list(self, nested: bool, stop_at_paren: bool) -> None:
+        """Parse commands until the end (or, with ``stop_at_paren``, an unmatched ``)``)."""
+        text = self.text
+        words: list[Word] = []
+        redirects: list[Redirect] = []
+        start = -1
+        depth = 0
+
+        def finish(separator: str, at: int) -> None:
+            nonlocal words, redirects, start
+            if words or redirects:
+                self._emit(words, redirects, start, at, separator, nested)
+            words, redirects, start = [], [], -1
+
+        while self.pos < self.end:
+            char = text[self.pos]
+            if char in _BLANKS or char == "\r":
+                self.pos += 1
+                continue
+            if char == "\\" and text.startswith("\n", self.pos + 1):
+                self.pos += 2
+                continue
+            if char == "\n":
+                finish("\n", self.pos)
+                self.pos += 1
+                self._skip_heredoc_bodies()
+                continue
+            if char == "#":
+                newline = text.find("\n", self.pos, self.end)
+                self.pos = self.end if newline < 0 else newline
+                continue
+            if char in _OPERATOR_CHARS and not self._starts_redirect():
+                if char == ")":
+                    if stop_at_paren and depth == 0:
+                        finish("", self.pos)
+                        return
+                    depth = max(0, depth - 1)
+                    finish(")", self.pos)
+                    self.pos += 1
+                    continue
+                if char == "(":
+                    depth += 1
+                    finish("(", self.pos)
+                    self.pos += 1
+                    continue
+                op = self._operator()
+                finish(op, self.pos)
+                self.pos += len(op)
+                continue
+            if start < 0:
+                start = self.pos
+            if self._starts_redirect():
+                redirects.append(self._redirect(None))
+                continue
+            word, redirect = self._word()
+            if word is not None:
+                if (
+                    not words
+                    and not redirects
+                    and not word.quoted
+                    and word.value in PREFIX_KEYWORDS
+                ):
+                    start = -1  # ``then pip install x``: the command starts after it
+                    continue
+                words.append(word)
+            if redirect is not None:
+                redirects.append(redirect)
+        finish("", self.end)
+
+    def _emit(
+        self,
+        words: list[Word],
+        redirects: list[Redirect],
+        start: int,
+        end: int,
+        separator: str,
+        nested: bool,
+    ) -> None:
+        """Record a command, splitting off its ``NAME=value`` prefixes."""
+        assignments: list[Word] = []
+        index = 0
+        while index < len(words):
+            word = words[index]
+            name, eq, _rest = word.value.partition("=")
+            raw_name = self.text[word.start : word.start + len(name)]
+            if eq and is_name(name) and raw_name == name:
+                assignments.append(word)
+                index += 1
+                continue
+            break
+        end_at = end
+        while end_at > start and self.text[end_at - 1] in " \t\r\n":
+            end_at -= 1
+        self.script.commands.append(
+            Command(
+                tuple(words[index:]),
+                tuple(assignments),
+                tuple(redirects),
+                start,
+                end_at,
+                separator,
+                nested,
+            )
+        )
+
+    def _operator(self) -> str:
+        """The control operator at the current position."""
+        for op in ("&&", "||", ";;&", ";;", ";&", "|&", "&", "|", ";"):
+            if self.text.startswith(op, self.pos):
+                return op
+        return self.text[self.pos]
+
+    def _skip_heredoc_bodies(self) -> None:
+        """After a newline: skip the bodies of the heredocs opened on the line before."""
+        text = self.text
+        for delimiter, strip_tabs, operator in self.pending_heredocs:
+            body_start = self.pos
+            body_end = self.end
+            while self.pos < self.end:
+                newline = text.find("\n", self.pos, self.end)
+                line_end = self.end if newline < 0 else newline
+                line = text[self.pos : line_end].rstrip("\r")
+                if strip_tabs:
+                    line = line.lstrip("\t")
+                line_start = self.pos
+                self.pos = line_end + 1 if newline >= 0 else self.end
+                if line == delimiter:
+                    body_end = line_start
+                    break
+            self.script.heredocs.append((body_start, min(self.pos, self.end)))
+            self.script.heredoc_bodies[operator] = (body_start, body_end)
+        self.pending_heredocs = []
+
+    # --- redirections ---------------------------------------------------------------
+
+    def _starts_redirect(self) -> bool:
+        """Whether a redirection operator starts here (``<(`` / ``>(`` do not)."""
+        text = self.text
+        char = text[self.pos]
+        if char in "<>":
+            return not text.startswith("(", self.pos + 1)
+        return char == "&" and text.startswith(">", self.pos + 1)
+
+    def _redirect(self, glued_to: Word | None, fd: str = "", start: int | None = None) -> Redirect:
+        """Read a redirection operator and its target word."""
+        text = self.text
+        begin = self.pos if start is None else start
+        op = ""
+        for candidate in ("&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">&", ">|", ">"):
+            if text.startswith(candidate, self.pos):
+                op = candidate
+                break
+        self.pos += len(op)
+        while self.pos < self.end and text[self.pos] in _BLANKS:
+            self.pos += 1
+        target: Word | None = None
+        if self.pos < self.end and text[self.pos] not in "\n;&|()<>":
+            target, _ignored = self._word(allow_redirect=False)
+        if op in ("<<", "<<-") and target is not None:
+            self.pending_heredocs.append((target.value, op == "<<-", begin))
+        return Redirect(op, begin, self.pos, target, fd, glued_to)
+
+    # --- words ----------------------------------------------------------------------
+
+    def _word(self, allow_redirect: bool = True) -> tuple[Word | None, Redirect | None]:
+        """Read one word; a ``<``/``>`` right after it starts a redirection.
+
+        Returns the word (None when the characters were an fd number of a redirection)
+        and that redirection, if any.
+        """
+        text = self.text
+        start = self.pos
+        value: list[str] = []
+        offsets: list[int] = []
+        quoted = False
+        dynamic = False
+
+        def keep(index: int, stop: int) -> None:
+            if stop > index:
+                value.append(text[index:stop])
+                offsets.extend(range(index, stop))
+
+        while self.pos < self.end:
+            char = text[self.pos]
+            if char in _BLANKS or char in "\n\r" or char in _OPERATOR_CHARS:
+                if char == "&" and text.startswith(">", self.pos + 1) and allow_redirect:
+                    break
+                if char == "(" and value and value[-1][-1] in "@?*+!":
+                    # extglob ``@(a|b)``: keep to the matching paren
+                    stop = self._matching_paren(self.pos + 1)
+                    keep(self.pos, stop)
+                    self.pos = stop
+                    continue
+                break
+            if char in "<>":
+                if text.startswith("(", self.pos + 1):
+                    stop = self._substitution_end(self.pos + 2)
+                    keep(self.pos, stop)
+                    self.pos = stop
+                    dynamic = True
+                    continue
+                if not allow_redirect:
+                    break
+                raw = text[start : self.pos]
+                if value and raw.isdigit() and not quoted:
+                    return None, self._redirect(None, raw, start)
+                word = Word("".join(value), start, self.pos, tuple(offsets), quoted, dynamic)
+                return word, self._redirect(word)
+            if char == "\\":
+                if text.startswith("\n", self.pos + 1):
+                    self.pos += 2
+                    continue
+                quoted = True
+                if self.pos + 1 < self.end:
+                    keep(self.pos + 1, self.pos + 2)
+                self.pos = min(self.pos + 2, self.end)
+                continue
+            if char == "'":
+                quoted = True
+                close = text.find("'", self.pos + 1, self.end)
+                stop = self.end if close < 0 else close
+                keep(self.pos + 1, stop)
+                self.pos = min(stop + 1, self.end)
+                continue
+            if char == '"':
+                quoted = True
+                dynamic = self._double_quoted(keep) or dynamic
+                continue
+            if char == "$":
+                if text.startswith("'", self.pos + 1):
+                    quoted = True
+                    self.pos += 1
+                    stop = self._ansi_c_end(self.pos + 1)
+                    keep(self.pos + 1, stop)
+                    self.pos = min(stop + 1, self.end)
+                    continue
+                stop = self._dollar_end(self.pos)
+                if stop > self.pos + 1:
+                    dynamic = True
+                keep(self.pos, stop)
+                self.pos = stop
+                continue
+            if char == "`":
+                stop = self._backtick_end(self.pos + 1)
+                keep(self.pos, stop)
+                self.pos = stop
+                dynamic = True
+                continue
+            match = _PLAIN_RUN.match(text, self.pos, self.end)
+            stop = match.end() if match else self.pos + 1
+            keep(self.pos, stop)
+            self.pos = stop
+        if self.pos == start:
+            return None, None
+        return Word("".join(value), start, self.pos, tuple(offsets), quoted, dynamic), None
+
+    def _double_quoted(self, keep: object) -> bool:
+        """Consume ``"..."`` (at the opening quote); True when it holds an expansion."""
+        assert callable(keep)
+        text = self.text
+        self.pos += 1
+        dynamic = False
+        while self.pos < self.end:
+            char = text[self.pos]
+            if char == '"':
+                self.pos += 1
+                return dynamic
+            if char == "\\" and self.pos + 1 < self.end:
+                following = text[self.pos + 1]
+                if following == "\n":
+                    self.pos += 2
+                    continue
+                if following in '$`"\\':
+                    keep(self.pos + 1, self.pos + 2)
+                    self.pos += 2
+                    continue
+                keep(self.pos, self.pos + 1)
+                self.pos += 1
+                continue
+            if char == "$":
+                stop = self._dollar_end(self.pos)
+                if stop > self.pos + 1:
+                    dynamic = True
+                keep(self.pos, stop)
+                self.pos = stop
+                continue
+            if char == "`":
+                stop = self._backtick_end(self.pos + 1)
+                keep(self.pos, stop)
+                self.pos = stop
+                dynamic = True
+                continue
+            match = _DOUBLE_QUOTED_RUN.match(text, self.pos, self.end)
+            stop = match.end() if match else self.pos + 1
+            keep(self.pos, stop)
+            self.pos = stop
+        return dynamic
+
+    def _ansi_c_end(self, at: int) -> int:
+        """Index of the closing quote of ``$'...'`` whose body starts at ``at``."""
+        text = self.text
+        while at < self.end:
+            if text[at] == "\\":
+                at += 2
+                continue
+            if text[at] == "'":
+                return at
+            at += 1
+        return self.end
+
+    def _dollar_end(self, at: int) -> int:
+        """End of the expansion starting with ``$`` at ``at`` (``at + 1`` for a lone $)."""
+        text = self.text
+        following = text[at + 1] if at + 1 < self.end else ""
+        if following == "(":
+            if text.startswith("((", at + 1):
+                return self._matching_paren(at + 3, depth=2)
+            return self._substitution_end(at + 2)
+        if following == "{":
+            return self._matching_brace(at + 2)
+        if following.isalpha() or following == "_":
+            stop = at + 1
+            while stop < self.end and (text[stop].isalnum() or text[stop] == "_"):
+                stop += 1
+            return stop
+        if following and (following.isdigit() or following in "@*#?$!-"):
+            return at + 2
+        return at + 1
+
+    def _substitution_end(self, at: int) -> int:
+        """End (after the ``)``) of ``$(`` / ``<(`` whose body starts at ``at``.
+
+        The body is parsed as commands (marked nested), so quotes, heredocs and
+        parentheses inside it are read as the shell reads them.
+        """
+        inner = _Parser(self.text, at, self.end, self.script)
+        inner.parse_list(nested=True, stop_at_paren=True)
+        return min(inner.pos + 1, self.end)
+
+    def _matching_paren(self, at: int, depth: int = 1) -> int:
+        """End after the ``)`` closing ``depth`` open parentheses (arithmetic, extglob)."""
+        text = self.text
+        while at < self.end:
+            char = text[at]
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if depth == 0:
+                    return at + 1
+            elif char in "'\"":
+                close = text.find(char, at + 1, self.end)
+                at = self.end if close < 0 else close
+            at += 1
+        return self.end
+
+    def _matching_brace(self, at: int) -> int:
+        """End after the ``}`` closing ``${`` (``${{ expr }}`` included) at ``at``."""
+        text = self.text
+        depth = 1
+        while at < self.end:
+            char = text[at]
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+                if depth == 0:
+                    return at + 1
+            elif char in "'\"" and depth == 1:
+                close = text.find(char, at + 1, self.end)
+                at = self.end if close < 0 else close
+            elif char == "\n" and depth > 1:
+                return at  # an unclosed ``${{`` does not swallow the script
+            at += 1
+        return self.end
+
+    def _backtick_end(self, at: int) -> int:
+        """End after the closing backtick of a command substitution whose body starts at
+        ``at``; the body is parsed as nested commands."""
+        text = self.text
+        start = at
+        while at < self.end:
+            if text[at] == "\\":
+                at += 2
+                continue
+            if text[at] == "`":
+                _Parser(text, start, at, self.script).parse_list(nested=True, stop_at_paren=False)
+                return at + 1
+            at += 1
+        return self.end
+
+
+def parse(text: str, start: int = 0, end: int | None = None) -> Script:
+    """Parse ``text[start:end]`` as shell commands; offsets stay relative to ``text``."""
+    script = Script(text)
+    stop = len(text) if end is None else min(end, len(text))
+    parser = _Parser(text, start, stop, script)
+    parser.parse_list(nested=False, stop_at_paren=False)
+    script.commands.sort(key=lambda c: (c.start, c.nested))
+    return script
+
+
+def parse_word(word: Word) -> Script:
+    """Parse a word's value as a script (``bash -c '...'``), offsets mapped to the source.
+
+    The returned script's ``text`` is the word's value; every offset in it (words,
+    redirections, command spans) points into the text the word came from.
+    """
+    inner = parse(word.value)
+    offsets = word.offsets
+
+    def pos(at: int) -> int:
+        if at < len(offsets):
+            return offsets[at]
+        return offsets[-1] + 1 if offsets else word.end
+
+    def remap(item: Word) -> Word:
+        mapped = tuple(offsets[o] for o in item.offsets)
+        end = offsets[item.end - 1] + 1 if 0 < item.end <= len(offsets) else word.end
+        return Word(item.value, pos(item.start), end, mapped, item.quoted, item.dynamic)
+
+    def remap_redirect(r: Redirect) -> Redirect:
+        target = remap(r.target) if r.target is not None else None
+        glued = remap(r.glued_to) if r.glued_to is not None else None
+        end = offsets[r.end - 1] + 1 if 0 < r.end <= len(offsets) else word.end
+        return Redirect(r.op, pos(r.start), end, target, r.fd, glued)
+
+    out = Script(word.value, heredocs=[(pos(a), pos(b)) for a, b in inner.heredocs])
+    for command in inner.commands:
+        end = offsets[command.end - 1] + 1 if 0 < command.end <= len(offsets) else word.end
+        out.commands.append(
+            Command(
+                tuple(remap(w) for w in command.words),
+                tuple(remap(w) for w in command.assignments),
+                tuple(remap_redirect(r) for r in command.redirects),
+                pos(command.start),
+                end,
+                command.separator,
+                command.nested,
+            )
+        )
+    return out
+
+
+def unwrap(command: Command) -> tuple[Word, ...]:
+    """The words of the command that really runs: ``sudo -E pip ...`` -> ``pip ...``.
+
+    Strips ``sudo``/``env``/``exec``/``command``/``nohup``/``time``/``nice``/``timeout``
+    with their options (and ``env``'s ``NAME=value`` words, ``timeout``'s duration).
+    """
+    words = command.words
+    while words:
+        program = words[0].value.rsplit("/", 1)[-1]
+        if program not in _WRAPPERS or words[0].dynamic:
+            break
+        takes_value = _WRAPPER_VALUE_OPTIONS.get(program, frozenset())
+        index = 1
+        while index < len(words):
+            value = words[index].value
+            if value == "--":
+                index += 1
+                break
+            if value.startswith("-") and len(value) > 1:
+                index += 2 if value in takes_value else 1
+                continue
+            if program == "env" and "=" in value and is_name(value.split("=", 1)[0]):
+                index += 1
+                continue
+            break
+        if program == "timeout" and index < len(words):
+            index += 1  # the duration
+        words = words[index:]
+    return words

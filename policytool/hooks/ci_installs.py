@@ -1,0 +1,1358 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``ci-floating-install``: every package CI installs is pinned, and fix pins it from the locks.
+
+Where CI runs shell, every command is read with :mod:`policytool.formats.shell` (never a
+regex over the line): GitHub workflow ``run:`` steps and composite actions (always), the
+pipeline YAML, shell scripts and Dockerfiles under the configured globs, and the shell
+code blocks of the Mergify comments. A finding is
+
+- ``pip``/``pip3``/``python -m pip``/``uv pip``/``pipx``/``uv tool`` ``install`` of a
+  named package without an exact ``==`` pin (unless a ``-c`` constraints file or a ``-r``
+  of a configured lock constrains the install), ``--upgrade`` of one, a VCS requirement
+  on a movable ref or a URL without a hash (the verdicts of ``floating-pin``);
+- a requirement with an unquoted ``<``/``>`` (``pre-commit>=4.5.1``): the shell reads a
+  redirect, installs the package unpinned and writes a file named ``=4.5.1``;
+- ``curl ... | sh`` (or ``wget``, ``| bash``, ``| python``, ``bash <(curl ...)``,
+  ``sh -c "$(curl ...)"``) from an unversioned URL.
+
+The fix writes ``==VERSION`` from the one version the repo's locks hold (the lookup
+``floating-pin`` uses), replacing only the specifier characters; everything else stays
+byte-identical, and a YAML file is re-parsed to prove every other script in it is
+unchanged. Words that hold expansions (``$VAR``, ``$(...)``, ``${{ }}``) are not judged.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from policytool.config import Config, LockConfig
+from policytool.engine.findings import Finding
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import DecodeError, FileError, PolicyError, YamlError
+from policytool.files import (
+    decode_text,
+    encode_like,
+    git_ls_files,
+    git_root,
+    kind_of,
+    match_any,
+    read_bounded,
+    resolve_inside,
+    write_atomic,
+)
+from policytool.formats import shell
+from policytool.formats.yamldoc import item_pos, parse_text, value_pos
+
+if TYPE_CHECKING:
+    from policytool.formats.yamldoc import YamlNode
+    from policytool.hooks.allowlist import AllowList as AllowListT
+    from policytool.hooks.floating_pin import LockIndex, Verdict
+
+RULE_ID = "ci-floating-install"
+WORKFLOW_GLOBS = (".github/workflows/*.yml", ".github/workflows/*.yaml")
+ACTION_GLOBS = ("**/action.yml", "**/action.yaml")
+_PIPELINE_KEYS = frozenset({"command", "commands", "script", "before_script", "after_script"})
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
+_INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
+_DOWNLOADERS = frozenset({"curl", "wget"})
+_NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
+_MAX_DEPTH = 64
+# How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
+_MAX_NESTING = 3
+_PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
+_PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
+_VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
+_NAME_PREFIX_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*===?")
+# Options of pip / uv pip / pipx / uv tool install that take a value.
+_VALUE_OPTIONS = frozenset(
+    """
+    -r --requirement -c --constraint --constraints --override --overrides -e --editable -i
+    --index-url --extra-index-url --index --default-index -f --find-links -t --target
+    --prefix --root --python -p --platform --python-platform --python-version
+    --implementation --abi --src --upgrade-strategy --progress-bar --log --log-file
+    --cache-dir --trusted-host --proxy --retries --timeout --exists-action --cert
+    --client-cert --global-option --config-settings -C --config-setting --no-binary
+    --only-binary --report --root-user-action --index-strategy --keyring-provider
+    --resolution --prerelease --exclude-newer --extra --group --torch-backend -P
+    --upgrade-package --reinstall-package --no-build-isolation-package --link-mode
+    --build-constraints --build-constraint -b --with --with-requirements --with-editable
+    --from --spec --pip-args --suffix --python-preference --config-file --directory
+    --project --no-binary-package --only-binary-package --refresh-package --color
+    --allow-insecure-host --index-url-env --target-platform --dist-dir
+    """.split()
+)
+# Short options that take a value and may be glued to it (``-rreqs.txt``).
+_SHORT_VALUE = frozenset("rceiftpCPb")
+_REQUIREMENT_OPTIONS = frozenset({"-r", "--requirement", "--with-requirements"})
+_CONSTRAINT_OPTIONS = frozenset(
+    {"-c", "--constraint", "--constraints", "--override", "--overrides"}
+)
+_EDITABLE_OPTIONS = frozenset({"-e", "--editable", "--with-editable"})
+_EXTRA_PACKAGE_OPTIONS = frozenset({"--with", "--spec", "--from"})
+
+
+def _floating_pin() -> tuple[
+    type[LockIndex], Callable[..., Verdict | None], Callable[..., str | None]
+]:
+    """The lock lookup and requirement verdicts ``floating-pin`` uses (the one import)."""
+    from policytool.formats.requirement import repin
+    from policytool.hooks.floating_pin import LockIndex, judge
+
+    return LockIndex, judge, repin
+
+
+# --------------------------------------------------------------------------------------
+# Where shell text sits in a file
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OffsetMap:
+    """Maps offsets in a snippet's text to the file text and its lines.
+
+    ``snippet_starts[k]`` is where line ``k`` of the snippet starts in the snippet and
+    ``file_starts[k]`` where that line's text is written in the file (the whole map is
+    ``exact`` when every line was verified character for character). Inexact maps
+    still give lines (``first_line`` + the snippet line) but no file offsets.
+    """
+
+    snippet_starts: tuple[int, ...]
+    file_starts: tuple[int, ...]
+    first_line: int
+    exact: bool
+
+    def to_file(self, offset: int) -> int | None:
+        """File offset of snippet ``offset`` (None for an inexact map)."""
+        if not self.exact:
+            return None
+        index = bisect.bisect_right(self.snippet_starts, offset) - 1
+        return self.file_starts[index] + (offset - self.snippet_starts[index])
+
+    def line(self, offset: int) -> int:
+        """1-based file line of snippet ``offset``."""
+        return self.first_line + max(0, bisect.bisect_right(self.snippet_starts, offset) - 1)
+
+    def column(self, offset: int, file_lines: FileLines) -> int:
+        """1-based column of snippet ``offset`` in its file line (1 when unknown)."""
+        at = self.to_file(offset)
+        if at is None:
+            return 1
+        return at - file_lines.starts[file_lines.line_of(at) - 1] + 1
+
+
+@dataclass(frozen=True)
+class FileLines:
+    """The line starts of a file's text."""
+
+    text: str
+    starts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str) -> FileLines:
+        """Index ``text``'s lines."""
+        starts = [0]
+        at = text.find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = text.find("\n", at + 1)
+        return cls(text, tuple(starts))
+
+    def line_of(self, offset: int) -> int:
+        """1-based line of ``offset``."""
+        return bisect.bisect_right(self.starts, offset)
+
+    def line_text(self, line: int) -> str:
+        """Line ``line`` (1-based) without its line ending."""
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[start:end].rstrip("\r")
+
+    def identity(self) -> OffsetMap:
+        """The map of a snippet that is the whole file."""
+        return OffsetMap(self.starts, self.starts, 1, True)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """Shell text found in a file: where it is, how it maps, and the job it runs in."""
+
+    relpath: str
+    text: str
+    omap: OffsetMap
+    start: int = 0  # the part of ``text`` that is shell
+    end: int | None = None
+    job: str | None = None
+    key: tuple[object, ...] = ()  # identifies the snippet among a YAML file's snippets
+
+
+def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> OffsetMap:
+    """How a YAML string scalar whose value starts at ``pos`` (0-based) maps to the file.
+
+    A literal block (``|``) maps line by line when every content line is the file line
+    minus one common indentation; a one-line plain or quoted scalar maps when its text
+    stands verbatim in the file. Anything else (folded, escaped) maps lines only.
+    """
+    snippet_starts = [0]
+    for index, char in enumerate(value):
+        if char == "\n":
+            snippet_starts.append(index + 1)
+    if pos is None:
+        return OffsetMap(tuple(snippet_starts), (), 1, False)
+    line0, col = pos
+    head = lines.line_text(line0 + 1)
+    block = type(value).__name__ == "LiteralScalarString" or head[col : col + 1] in ("|",)
+    if block:
+        first = line0 + 2  # content starts on the line after the indicator
+        content = value.split("\n")
+        indent = None
+        for offset, text in enumerate(content):
+            if text.strip() and first + offset <= len(lines.starts):
+                file_text = lines.line_text(first + offset)
+                indent = len(file_text) - len(file_text.lstrip(" "))
+                break
+        exact = indent is not None
+        file_starts: list[int] = []
+        for offset, text in enumerate(content):
+            number = first + offset
+            if number > len(lines.starts):
+                exact = exact and not text
+                file_starts.append(len(lines.text))
+                continue
+            file_text = lines.line_text(number)
+            if text and file_text != " " * (indent or 0) + text:
+                exact = False
+            file_starts.append(lines.starts[number - 1] + (indent or 0))
+        return OffsetMap(tuple(snippet_starts), tuple(file_starts), first, exact)
+    if type(value).__name__ == "FoldedScalarString" or head[col : col + 1] == ">":
+        return OffsetMap(tuple(snippet_starts), (), line0 + 2, False)
+    quote = head[col : col + 1]
+    begin = col + 1 if quote in ("'", '"') else col
+    exact = "\n" not in value and head[begin : begin + len(value)] == value
+    if quote == "'" and "'" in value:
+        exact = False
+    return OffsetMap(tuple(snippet_starts), (lines.starts[line0] + begin,), line0 + 1, exact)
+
+
+# --------------------------------------------------------------------------------------
+# Sources
+# --------------------------------------------------------------------------------------
+
+
+def _step_shell(step: dict[str, object], *defaults: object) -> str:
+    """The ``shell:`` a step runs in (step, then job and workflow ``defaults.run``)."""
+    value = step.get("shell")
+    if isinstance(value, str):
+        return value
+    for holder in defaults:
+        run = holder.get("run") if isinstance(holder, dict) else None
+        if isinstance(run, dict) and isinstance(run.get("shell"), str):
+            return str(run["shell"])
+    return "bash"
+
+
+def _runs_shell(shell_name: str) -> bool:
+    """Whether a step ``shell:`` is a POSIX shell (``bash -e {0}`` counts)."""
+    program = shell_name.split()[0].rsplit("/", 1)[-1] if shell_name.split() else "bash"
+    return program not in _NON_SHELL_STEPS
+
+
+def _run_snippets(
+    relpath: str,
+    steps: object,
+    lines: FileLines,
+    job: str | None,
+    defaults: Sequence[object],
+    key: tuple[object, ...],
+) -> Iterator[Snippet]:
+    """The ``run:`` scripts of a list of steps."""
+    if not isinstance(steps, list):
+        return
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict):
+            continue
+        run = step.get("run")
+        if isinstance(run, str) and _runs_shell(_step_shell(step, *defaults)):
+            omap = scalar_map(run, value_pos(step, "run"), lines)
+            yield Snippet(relpath, str(run), omap, job=job, key=(*key, index))
+
+
+def workflow_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """The ``run:`` scripts of a GitHub workflow."""
+    if not isinstance(data, dict):
+        return
+    jobs = data.get("jobs")
+    if not isinstance(jobs, dict):
+        return
+    for name, job in jobs.items():
+        if isinstance(job, dict):
+            defaults = (job.get("defaults"), data.get("defaults"))
+            yield from _run_snippets(
+                relpath, job.get("steps"), lines, str(name), defaults, ("job", str(name))
+            )
+
+
+def action_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """The ``run:`` scripts of a composite action (``runs.using: composite``)."""
+    runs = data.get("runs") if isinstance(data, dict) else None
+    if isinstance(runs, dict) and str(runs.get("using", "")).lower() == "composite":
+        yield from _run_snippets(relpath, runs.get("steps"), lines, None, (), ("runs",))
+
+
+def pipeline_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """Shell strings under ``command``/``commands``/``script`` keys (Buildkite, GitLab,
+    CircleCI) and CircleCI's ``run:``, anywhere in the document."""
+    stack: list[tuple[object, tuple[object, ...], int]] = [(data, (), 0)]
+    while stack:
+        node, key, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            for name, value in node.items():
+                if not isinstance(name, str):
+                    continue
+                here = (*key, name)
+                shellish = name in _PIPELINE_KEYS or (name == "run" and isinstance(value, str))
+                if shellish and isinstance(value, str):
+                    omap = scalar_map(value, value_pos(node, name), lines)
+                    yield Snippet(relpath, str(value), omap, key=here)
+                elif name in _PIPELINE_KEYS and isinstance(value, list):
+                    for index, item in enumerate(value):
+                        if isinstance(item, str):
+                            omap = scalar_map(item, item_pos(value, index), lines)
+                            yield Snippet(relpath, str(item), omap, key=(*here, index))
+                elif isinstance(value, (dict, list)):
+                    stack.append((value, here, depth + 1))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                if isinstance(item, (dict, list)):
+                    stack.append((item, (*key, index), depth + 1))
+
+
+_FENCE_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
+
+
+def mergify_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """The shell code blocks (```` ```bash ````, ``sh``, ``shell``, ``console``) of every
+    comment message of the Mergify rules."""
+    rules = data.get("pull_request_rules") if isinstance(data, dict) else None
+    if not isinstance(rules, list):
+        return
+    for index, rule in enumerate(rules):
+        actions = rule.get("actions") if isinstance(rule, dict) else None
+        comment = actions.get("comment") if isinstance(actions, dict) else None
+        message = comment.get("message") if isinstance(comment, dict) else None
+        if not isinstance(comment, dict) or not isinstance(message, str):
+            continue
+        omap = scalar_map(message, value_pos(comment, "message"), lines)
+        text = str(message)
+        offset = 0
+        block_start: int | None = None
+        for line in text.split("\n"):
+            stripped = line.strip()
+            if stripped.startswith("```"):
+                if block_start is None:
+                    language = stripped[3:].strip().lower()
+                    if language in _FENCE_LANGUAGES:
+                        block_start = offset + len(line) + 1
+                    else:
+                        block_start = -1
+                else:
+                    if block_start >= 0:
+                        yield Snippet(relpath, text, omap, block_start, offset, key=(index,))
+                    block_start = None
+            offset += len(line) + 1
+
+
+# --------------------------------------------------------------------------------------
+# Judging commands
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Install:
+    """One install command, its tool and what it installs."""
+
+    tool: str  # "pip", "uv pip", "uv tool", "pipx"
+    command: shell.Command
+    requirements: tuple[shell.Word, ...]
+    editables: tuple[shell.Word, ...]
+    files: tuple[str, ...]  # -r values
+    constrained: bool  # a -c / --constraint / --override
+    upgrade: bool
+
+
+def _program(word: shell.Word) -> str:
+    """The basename of a command word (``python${PY}`` counts as ``python``)."""
+    name = word.value.rsplit("/", 1)[-1]
+    if word.dynamic and "$" in name:
+        literal = name.split("$", 1)[0]
+        if literal.startswith(("python", "pip")):
+            return literal.rstrip("0123456789.") or literal
+    return name
+
+
+def install_of(command: shell.Command) -> Install | None:
+    """The install ``command`` runs, if it is one of pip / uv / pipx installs."""
+    words = shell.unwrap(command)
+    if not words:
+        return None
+    values = [w.value for w in words]
+    program = _program(words[0])
+    rest: tuple[shell.Word, ...] = ()
+    tool = ""
+    if _PIP_RE.fullmatch(program) and values[1:2] == ["install"]:
+        tool, rest = "pip", words[2:]
+    elif _PYTHON_RE.fullmatch(program) or words[0].dynamic:
+        index = 1
+        while index < len(values) and values[index].startswith("-") and values[index] != "-m":
+            index += 1
+        module = values[index + 1 : index + 2] if values[index : index + 1] == ["-m"] else []
+        if module and _PIP_RE.fullmatch(module[0]) and values[index + 2 : index + 3] == ["install"]:
+            tool, rest = "pip", words[index + 3 :]
+        elif module == ["uv"] and values[index + 2 : index + 4] in (["pip", "install"],):
+            tool, rest = "uv pip", words[index + 4 :]
+    elif program == "uv":
+        index = 1
+        while index < len(values) and values[index].startswith("-"):
+            index += 1
+        sub = values[index : index + 2]
+        if sub == ["pip", "install"]:
+            tool, rest = "uv pip", words[index + 2 :]
+        elif sub == ["tool", "install"]:
+            tool, rest = "uv tool", words[index + 2 :]
+    elif program == "pipx" and values[1:2] in (["install"], ["inject"]):
+        tool = "pipx"
+        rest = words[2:] if values[1] == "install" else words[3:]
+    if not tool:
+        return None
+    return _install_args(tool, command, rest)
+
+
+def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word]) -> Install:
+    """Sort an install's arguments into requirements, editables, files and flags."""
+    requirements: list[shell.Word] = []
+    editables: list[shell.Word] = []
+    files: list[str] = []
+    constrained = upgrade = False
+    index = 0
+    while index < len(args):
+        word = args[index]
+        value = word.value
+        index += 1
+        if value in ("-U", "--upgrade", "--force-reinstall", "--upgrade-deps") and value != "":
+            upgrade = upgrade or value in ("-U", "--upgrade")
+            continue
+        option, eq, inline = value.partition("=")
+        if value.startswith("--"):
+            if option in _VALUE_OPTIONS:
+                target = inline if eq else (args[index].value if index < len(args) else "")
+                target_word = None if eq else (args[index] if index < len(args) else None)
+                if not eq:
+                    index += 1
+                _option_value(option, target, target_word, requirements, editables, files)
+                constrained = constrained or option in _CONSTRAINT_OPTIONS
+            continue
+        if value.startswith("-") and len(value) > 1:
+            for position, letter in enumerate(value[1:], start=1):
+                if letter == "U":
+                    upgrade = True
+                if letter in _SHORT_VALUE:
+                    glued = value[position + 1 :]
+                    target_word = None
+                    if not glued and index < len(args):
+                        target_word = args[index]
+                        glued = target_word.value
+                        index += 1
+                    _option_value(f"-{letter}", glued, target_word, requirements, editables, files)
+                    constrained = constrained or f"-{letter}" in _CONSTRAINT_OPTIONS
+                    break
+            continue
+        requirements.append(word)
+    return Install(
+        tool,
+        command,
+        tuple(requirements),
+        tuple(editables),
+        tuple(files),
+        constrained,
+        upgrade,
+    )
+
+
+def _option_value(
+    option: str,
+    value: str,
+    word: shell.Word | None,
+    requirements: list[shell.Word],
+    editables: list[shell.Word],
+    files: list[str],
+) -> None:
+    """Record the value of an option that names files or packages."""
+    if option in _REQUIREMENT_OPTIONS:
+        files.append(value)
+    elif option in _EDITABLE_OPTIONS and word is not None:
+        editables.append(word)
+    elif option in _EXTRA_PACKAGE_OPTIONS and word is not None:
+        requirements.append(word)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace snippet text ``[start, end)`` with ``new``."""
+
+    start: int
+    end: int
+    new: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding, and the edit that fixes it (snippet coordinates) when there is one."""
+
+    snippet: Snippet
+    offset: int  # where in the snippet the finding points
+    message: str
+    edit: Edit | None = None
+    command_start: int = 0
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A command's text on one line, shortened."""
+    flat = " ".join(text.replace("\\\n", " ").split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _runs_stdin(words: Sequence[shell.Word]) -> bool:
+    """Whether the command runs a program it reads from stdin (``sh``, ``bash -s --``,
+    ``python3 -``), not a script or ``-c`` text of its own."""
+    program = _program(words[0])
+    if not (program in _INTERPRETERS or _PYTHON_RE.fullmatch(program)):
+        return False
+    for word in words[1:]:
+        value = word.value
+        if value == "--":
+            return True  # the rest are arguments of the stdin program
+        if value == "-":
+            return True
+        if value.startswith("-"):
+            if value in ("-c", "-m") or (value[1:2] != "-" and "c" in value[1:]):
+                return False
+            continue
+        return False  # a script file
+    return True
+
+
+def _dynamic_prefix_pinned(word: shell.Word) -> bool:
+    """Whether a word with an expansion starts with a literal ``name==`` pin."""
+    literal = word.value.split("$", 1)[0].split("`", 1)[0]
+    return _NAME_PREFIX_RE.match(literal) is not None
+
+
+def _uv_tool_at(value: str) -> tuple[str, str] | None:
+    """``(name, version)`` of uv's ``name@version`` spelling."""
+    if "@" not in value or "://" in value or value.startswith(("git+", "./", "/")):
+        return None
+    name, _, version = value.partition("@")
+    if not name or " " in name or not version:
+        return None
+    return name.strip(), version.strip()
+
+
+def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
+    """The script word of ``bash -c 'script'`` anywhere in ``words`` (``docker exec c
+    bash -lc "..."``, ``sudo sh -ec '...'``), if any."""
+    for index, word in enumerate(words):
+        if _program(word) not in _SHELLS or word.dynamic:
+            continue
+        for option_index in range(index + 1, len(words)):
+            option = words[option_index].value
+            if not option.startswith("-") or option.startswith("--"):
+                break
+            if "c" in option[1:] and option_index + 1 < len(words):
+                return words[option_index + 1]
+    return None
+
+
+def _feeds_shell(words: Sequence[shell.Word]) -> bool:
+    """Whether the command hands its stdin to a shell (``bash``, ``docker exec -i c sh``)."""
+    return any(
+        _program(word) in _SHELLS and _runs_stdin(words[index:]) for index, word in enumerate(words)
+    )
+
+
+def _looks_like_dockerfile(text: str) -> bool:
+    """Whether a heredoc body is a Dockerfile (its first instruction is FROM or ARG)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped.split()[0].upper() in ("FROM", "ARG")
+    return False
+
+
+def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
+    """``script`` (parsed from a substring) with every offset moved by ``delta`` into
+    ``text``."""
+
+    def word(item: shell.Word) -> shell.Word:
+        return shell.Word(
+            item.value,
+            item.start + delta,
+            item.end + delta,
+            tuple(o + delta for o in item.offsets),
+            item.quoted,
+            item.dynamic,
+        )
+
+    out = shell.Script(text)
+    for command in script.commands:
+        out.commands.append(
+            shell.Command(
+                tuple(word(w) for w in command.words),
+                tuple(word(w) for w in command.assignments),
+                tuple(
+                    shell.Redirect(
+                        r.op,
+                        r.start + delta,
+                        r.end + delta,
+                        word(r.target) if r.target is not None else None,
+                        r.fd,
+                        word(r.glued_to) if r.glued_to is not None else None,
+                    )
+                    for r in command.redirects
+                ),
+                command.start + delta,
+                command.end + delta,
+                command.separator,
+                command.nested,
+            )
+        )
+    return out
+
+
+def _inner_scripts(
+    snippet: Snippet, script: shell.Script
+) -> Iterator[tuple[shell.Script, Mapping[str, str] | None]]:
+    """The scripts a script runs in turn, offsets in the snippet's text, with the
+    variables a Dockerfile heredoc sets (None: the outer ones)."""
+    for command in script.commands:
+        words = shell.unwrap(command)
+        inner = _shell_c_word(words)
+        if inner is not None:
+            yield shell.parse_word(inner), None
+        for redirect in command.redirects:
+            body = script.heredoc_bodies.get(redirect.start)
+            if body is None:
+                continue
+            start, end = body
+            text = snippet.text[start:end]
+            if _looks_like_dockerfile(text):
+                from policytool.formats import dockerfile
+
+                parsed = dockerfile.parse(text)
+                for instruction, env in parsed.scopes():
+                    for run in parsed.run_scripts(instruction):
+                        yield _shifted(run, snippet.text, start), env
+            elif _feeds_shell(words):
+                yield shell.parse(snippet.text, start, end), None
+
+
+class _Judge:
+    """Turns install commands into problems, with the lock versions that fix them."""
+
+    def __init__(self, config: Config) -> None:
+        """Read the config once for a run (the lock lookup is loaded on first use)."""
+        self.config = config
+        self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
+        self._locks: LockIndex | None = None
+        self.env: Mapping[str, str] = {}
+        self._allowed: set[str] | None = None
+
+    @property
+    def locks(self) -> LockIndex:
+        """The versions the configured locks hold."""
+        if self._locks is None:
+            self._locks = _floating_pin()[0](self.config.root, self.config.lock)
+        return self._locks
+
+    def judge(self, text: str, editable: bool = False) -> Verdict | None:
+        """``floating-pin``'s verdict on one requirement."""
+        return _floating_pin()[1](text, editable=editable)
+
+    def pinned_text(self, text: str, version: str) -> str | None:
+        """``text`` with its specifier replaced by ``==version`` (None if unsafe)."""
+        return _floating_pin()[2](text, version)
+
+    def allowed(self, name: str) -> bool:
+        """Whether package ``name`` may float (``allow-packages``)."""
+        from packaging.utils import canonicalize_name
+
+        if self._allowed is None:
+            packages = self.config.ci_floating_install.allow_packages
+            self._allowed = {canonicalize_name(n) for n in packages}
+        return canonicalize_name(name) in self._allowed
+
+    def _is_lock(self, path: str) -> bool:
+        """Whether an ``-r`` path names a configured lock (however the job spells it)."""
+        clean = path.removeprefix("./")
+        return any(clean == out or clean.endswith("/" + out) for out in self.lock_outputs)
+
+    def _lock_hint(self, name: str, job: str | None) -> str:
+        """Which lock a package in no lock should be added to."""
+        locks: Sequence[LockConfig] = self.config.lock
+        if not locks:
+            return "not fixable: no [[tool.policytool.lock]] to pin it from"
+        chosen = [lock for lock in locks if job is not None and job in lock.jobs]
+        if not chosen and len(locks) == 1:
+            chosen = list(locks)
+        if len(chosen) == 1:
+            lock = chosen[0]
+            where = f"{lock.inputs[0]}, an input of " if lock.inputs else ""
+            return (
+                f"in no lock: add `{name}` to {where}lock '{lock.name}' and run "
+                f"`policytool lock {lock.name}`"
+            )
+        names = ", ".join(f"'{lock.name}'" for lock in (chosen or locks))
+        return f"in no lock: add `{name}` to the inputs of one of the locks {names}"
+
+    def _pin(self, name: str, job: str | None) -> tuple[str | None, str]:
+        """(version, note) for package ``name`` from the locks."""
+        version, note = self.locks.resolve(name, ())
+        if version is not None:
+            return version, f"fix: {note}"
+        if note.endswith("in no lock") or note.endswith("no lock configured"):
+            return None, self._lock_hint(name, job)
+        return None, note
+
+    def problems(
+        self, snippet: Snippet, script: shell.Script, env: Mapping[str, str] | None = None
+    ) -> Iterator[Problem]:
+        """Every problem of one parsed snippet; ``env`` holds variables known to be set
+        (a Dockerfile's ARG and ENV values), so ``"timm${TIMM_VERSION}"`` is judged."""
+        yield from self._script(snippet, script, env or {}, 0)
+
+    def _script(
+        self, snippet: Snippet, script: shell.Script, env: Mapping[str, str], depth: int
+    ) -> Iterator[Problem]:
+        """Problems of a script and of the scripts it runs (``bash -c '...'``, a heredoc
+        fed to a shell, a Dockerfile written in a heredoc), ``depth`` levels down."""
+        self.env = env
+        for command in script.commands:
+            install = install_of(command)
+            if install is not None:
+                yield from self._install(snippet, install)
+        if self.config.ci_floating_install.download_run:
+            yield from self._download_run(snippet, script)
+        if depth >= _MAX_NESTING:
+            return
+        for inner, inner_env in _inner_scripts(snippet, script):
+            yield from self._script(snippet, inner, inner_env or env, depth + 1)
+
+    def _install(self, snippet: Snippet, install: Install) -> Iterator[Problem]:
+        """Problems of one install command."""
+        command = install.command
+        text = _shown(snippet.text[command.start : command.end])
+        constrained = install.constrained or any(self._is_lock(f) for f in install.files)
+        glued = {id(r.glued_to): r for r in command.redirects if r.glued_to is not None}
+        by_span = {(r.glued_to.start, r.glued_to.end): r for r in command.redirects if r.glued_to}
+        for word in (*install.requirements, *install.editables):
+            redirect = glued.get(id(word)) or by_span.get((word.start, word.end))
+            if redirect is not None and redirect.op in ("<", ">", ">>") and redirect.target:
+                target = redirect.target.value
+                if target[:1] == "=" or target[:1].isdigit():
+                    yield self._redirect_problem(snippet, command, text, word, redirect)
+                    continue
+            yield from self._requirement(snippet, install, text, word, constrained)
+
+    def _redirect_problem(
+        self,
+        snippet: Snippet,
+        command: shell.Command,
+        text: str,
+        word: shell.Word,
+        redirect: shell.Redirect,
+    ) -> Problem:
+        """The finding for ``pkg>=1`` written without quotes."""
+        assert redirect.target is not None
+        spec = f"{redirect.op}{redirect.target.value}"
+        written = f"{word.value}{spec}"
+        message = (
+            f"`{text}`: `{written}` is not quoted, so the shell reads `{redirect.op}` as a "
+            f"redirect: it installs any `{word.value}` and writes a file named "
+            f"`{redirect.target.value}`; quote it (`'{written}'`) or pin it with `==`"
+        )
+        version, note = self._pin(word.value, snippet.job)
+        edit = None
+        target = redirect.target
+        if (
+            version is not None
+            and not word.quoted
+            and not target.quoted
+            and not target.dynamic
+            and redirect.start == word.end
+        ):
+            edit = Edit(word.end, target.end, f"=={version}")
+        suffix = note if edit is not None or version is None else f"not fixable here ({note})"
+        return Problem(snippet, word.start, f"{message} ({suffix})", edit, command.start)
+
+    def _requirement(
+        self,
+        snippet: Snippet,
+        install: Install,
+        text: str,
+        word: shell.Word,
+        constrained: bool,
+    ) -> Iterator[Problem]:
+        """Problems of one requirement word of an install."""
+        value = word.value
+        if word.dynamic:
+            from policytool.formats.dockerfile import expand_args
+
+            expanded = expand_args(value, self.env) if self.env else None
+            if expanded is None:
+                return  # decided at run time; cannot be judged here
+            verdict = self.judge(expanded)
+            if verdict is not None and not (verdict.name and constrained):
+                yield Problem(
+                    snippet,
+                    word.start,
+                    f"`{text}`: `{value}` is `{expanded}` with the ARG/ENV values in scope: "
+                    f"{verdict.message}",
+                    None,
+                    install.command.start,
+                )
+            return
+        editable = word in install.editables
+        if install.tool == "uv tool":
+            at = _uv_tool_at(value)
+            if at is not None:
+                tool_name, tool_version = at
+                if tool_version == "latest":
+                    yield Problem(
+                        snippet,
+                        word.start,
+                        f"`{text}`: `{value}` installs the newest `{tool_name}` on every "
+                        f"run; pin it with `{tool_name}==VERSION`",
+                        None,
+                        install.command.start,
+                    )
+                return
+        verdict = self.judge(value, editable=editable)
+        if verdict is None:
+            return
+        package = verdict.name
+        if package is not None and (constrained or self.allowed(package)):
+            return
+        message = verdict.message
+        if install.upgrade and package is not None:
+            message = f"`--upgrade` of an unpinned package: {message}"
+        message = f"`{text}`: {message}"
+        edit = None
+        if package is not None:
+            version, note = self._pin(package, snippet.job)
+            if version is not None:
+                edit = self._pin_edit(word, version, snippet.text)
+                if edit is None:
+                    note = f"not fixable here: {note.removeprefix('fix: ')}"
+            message = f"{message} ({note})"
+        yield Problem(snippet, word.start, message, edit, install.command.start)
+
+    def _pin_edit(self, word: shell.Word, version: str, source: str) -> Edit | None:
+        """The edit that pins ``word`` to ``==version``, touching only changed characters."""
+        new = self.pinned_text(word.value, version)
+        if new is None:
+            return None
+        old = word.value
+        prefix = 0
+        while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+            prefix += 1
+        suffix = 0
+        while (
+            suffix < min(len(old), len(new)) - prefix
+            and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]
+        ):
+            suffix += 1
+        span = word.span(prefix, len(old) - suffix, source)
+        if span is None:
+            return None
+        inserted = new[prefix : len(new) - suffix]
+        if not word.quoted and any(c in inserted for c in "<>|&;() \t"):
+            return None
+        return Edit(span[0], span[1], inserted)
+
+    def _download_run(self, snippet: Snippet, script: shell.Script) -> Iterator[Problem]:
+        """``curl URL | sh`` and ``sh <(curl URL)`` / ``sh -c "$(curl URL)"``."""
+        for pipeline in script.pipelines():
+            for first, second in zip(pipeline, pipeline[1:], strict=False):
+                fetch = shell.unwrap(first)
+                run = shell.unwrap(second)
+                if not fetch or not run or _program(fetch[0]) not in _DOWNLOADERS:
+                    continue
+                if not _runs_stdin(run):
+                    continue
+                problem = self._fetch_problem(snippet, first, second, fetch)
+                if problem is not None:
+                    yield problem
+        nested = [c for c in script.commands if c.nested]
+        if not nested:
+            return
+        for command in script.commands:
+            words = shell.unwrap(command)
+            if command.nested or not words or _program(words[0]) not in _SHELLS:
+                continue
+            for word in words[1:]:
+                for inner in nested:
+                    inner_words = shell.unwrap(inner)
+                    if (
+                        word.start <= inner.start < word.end
+                        and inner_words
+                        and _program(inner_words[0]) in _DOWNLOADERS
+                    ):
+                        problem = self._fetch_problem(snippet, command, command, inner_words)
+                        if problem is not None:
+                            yield problem
+
+    def _fetch_problem(
+        self,
+        snippet: Snippet,
+        first: shell.Command,
+        last: shell.Command,
+        fetch: Sequence[shell.Word],
+    ) -> Problem | None:
+        """The finding for running a downloaded script, unless its URL names a version."""
+        urls = [w for w in fetch[1:] if "://" in w.value or w.dynamic]
+        url = urls[0] if urls else None
+        if url is not None and _VERSION_SEGMENT_RE.search(url.value.split("$", 1)[0]):
+            return None
+        literal = url.value.split("$", 1)[0] if url is not None else ""
+        if url is not None and url.dynamic and "/" in literal.partition("://")[2]:
+            return None  # ``https://host/path/${VERSION}/install.sh``: versioned by a variable
+        text = _shown(snippet.text[first.start : last.end])
+        where = "a URL from a variable" if url is not None and url.dynamic else "an unversioned URL"
+        return Problem(
+            snippet,
+            first.start,
+            f"`{text}` runs whatever {where} serves today; download a versioned "
+            "installer (or the tool's pinned package) and check its hash",
+            None,
+            first.start,
+        )
+
+
+# --------------------------------------------------------------------------------------
+# Files of a run
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class SourceFile:
+    """One file with shell in it: kind (workflow, action, pipeline, mergify, script,
+    dockerfile), its text and raw bytes."""
+
+    relpath: str
+    kind: str
+    raw: bytes
+    text: str
+    lines: FileLines = field(init=False)
+
+    def __post_init__(self) -> None:
+        """Index the lines."""
+        self.lines = FileLines.of(self.text)
+
+
+_YAML_KINDS: dict[str, Callable[[str, YamlNode, FileLines], Iterator[Snippet]]] = {
+    "workflow": workflow_snippets,
+    "action": action_snippets,
+    "pipeline": pipeline_snippets,
+    "mergify": mergify_snippets,
+}
+
+
+def snippets_of(source: SourceFile, data: YamlNode | None = None) -> list[Snippet]:
+    """The shell snippets of one file (``data``: its parsed YAML, for YAML kinds)."""
+    if source.kind in _YAML_KINDS:
+        return list(_YAML_KINDS[source.kind](source.relpath, data, source.lines))
+    return [Snippet(source.relpath, source.text, source.lines.identity())]
+
+
+def scripts_of(source: SourceFile, snippet: Snippet) -> list[tuple[shell.Script, dict[str, str]]]:
+    """The parsed scripts of a snippet with the variables known to hold for them (a
+    Dockerfile gives one script a RUN, with the ARG/ENV values in scope)."""
+    if source.kind == "dockerfile":
+        from policytool.formats import dockerfile
+
+        parsed = dockerfile.parse(source.text)
+        return [
+            (script, env)
+            for instruction, env in parsed.scopes()
+            for script in parsed.run_scripts(instruction)
+        ]
+    return [(shell.parse(snippet.text, snippet.start, snippet.end), {})]
+
+
+def _kinds(config: Config) -> list[tuple[str, tuple[str, ...]]]:
+    """(kind, globs) of the files the rule reads, in order of precedence."""
+    options = config.ci_floating_install
+    kinds: list[tuple[str, tuple[str, ...]]] = [
+        ("workflow", WORKFLOW_GLOBS),
+        ("action", ACTION_GLOBS),
+    ]
+    if options.mergify:
+        kinds.append(("mergify", (config.mergify.file,)))
+    kinds += [
+        ("pipeline", options.pipelines),
+        ("dockerfile", options.dockerfiles),
+        ("script", options.scripts),
+    ]
+    return kinds
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which files a rule reads: (kind, globs) in precedence order and its allow lists."""
+
+    kinds: Sequence[tuple[str, tuple[str, ...]]]
+    allow: tuple[str, ...]
+    allowlist_file: str | None
+    section: str  # ``[tool.policytool.X]`` for messages
+
+    def classify(self, relpath: str, head: bytes = b"") -> str | None:
+        """The kind of a repo file, or None when the rule does not read it."""
+        for kind, regex in _compiled(tuple(self.kinds)):
+            if regex.match(relpath):
+                if kind == "script" and kind_of(relpath, head) != "shell":
+                    continue
+                return kind
+        return None
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled(kinds: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """One regex a kind: its globs joined (``files`` glob semantics)."""
+    from policytool.files import _glob_regex
+
+    return [
+        (kind, re.compile("|".join(f"(?:{_glob_regex(g).pattern})" for g in globs)))
+        for kind, globs in kinds
+        if globs
+    ]
+
+
+def selection(config: Config) -> Selection:
+    """The files ``ci-floating-install`` reads."""
+    options = config.ci_floating_install
+    return Selection(_kinds(config), options.allow, options.allowlist_file, "ci-floating-install")
+
+
+def _allowed_by_file(config: Config, chosen: Selection) -> AllowListT | None:
+    """The allowlist file's globs, if one is configured."""
+    if not chosen.allowlist_file:
+        return None
+    from policytool.hooks.allowlist import allow_entries
+
+    resolve_inside(
+        config.root,
+        chosen.allowlist_file,
+        f"[tool.policytool.{chosen.section}] allowlist-file",
+    )
+    return allow_entries(config, (), chosen.allowlist_file)
+
+
+def candidates(ctx: RepoContext, chosen: Selection) -> list[str]:
+    """The repo files this run looks at: every tracked one on a full run, else those given
+    (all tracked ones when a lock output or ``pyproject.toml`` is among them)."""
+    config = ctx.config
+    files = list(ctx.files)
+    if not ctx.full_run:
+        wide = {*(lock.output for lock in config.lock), "pyproject.toml"}
+        if any(f in wide for f in files) and git_root(ctx.root) is not None:
+            files = git_ls_files(ctx.root)
+    allow = _allowed_by_file(config, chosen)
+    out = []
+    for relpath in files:
+        if config.exclude and match_any(relpath, config.exclude):
+            continue
+        if chosen.allow and match_any(relpath, chosen.allow):
+            continue
+        if allow is not None and allow.matches(relpath):
+            continue
+        out.append(relpath)
+    return sorted(set(out))
+
+
+def load_sources(ctx: RepoContext, chosen: Selection) -> Iterator[SourceFile | Finding]:
+    """The files of this run the selection reads, read (or a finding why not)."""
+    root = ctx.root
+    for relpath in candidates(ctx, chosen):
+        head = b""
+        if "." not in relpath.rsplit("/", 1)[-1]:
+            try:
+                with open(root / relpath, "rb") as handle:
+                    head = handle.read(128)
+            except OSError:
+                continue
+        kind = chosen.classify(relpath, head)
+        if kind is None:
+            continue
+        yield read_source(root, relpath, kind, chosen.section)
+
+
+def read_source(root: Path, relpath: str, kind: str, rule: str = RULE_ID) -> SourceFile | Finding:
+    """Read one file (bounded, inside the repo); a ``rule`` finding says why it cannot."""
+    try:
+        path = resolve_inside(root, relpath, relpath)
+        raw = read_bounded(path, relpath)
+        text = decode_text(raw, relpath)
+    except DecodeError as exc:
+        return Finding(relpath, exc.line, 1, rule, f"{exc.reason}; not checked")
+    except FileError as exc:
+        return Finding(relpath, exc.line, 1, rule, f"{exc.reason}; not checked")
+    except PolicyError as exc:
+        return Finding(relpath, 1, 1, rule, f"{exc}; not checked")
+    return SourceFile(relpath, kind, raw, text)
+
+
+# --------------------------------------------------------------------------------------
+# Check and fix
+# --------------------------------------------------------------------------------------
+
+
+def yaml_data(source: SourceFile, rule: str = RULE_ID) -> YamlNode | Finding:
+    """The parsed YAML of a source, or a ``rule`` finding when it does not parse."""
+    try:
+        return parse_text(source.text, source.relpath)
+    except YamlError as exc:
+        return Finding(source.relpath, exc.line, 1, rule, f"{exc.message}; not checked")
+
+
+def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding:
+    """Every problem of one file (a Finding when it cannot be parsed)."""
+    if source.kind in _YAML_KINDS:
+        if not any(n in source.raw for n in (b"install", b"curl", b"wget")):
+            return []
+        data = yaml_data(source)
+        if isinstance(data, Finding):
+            return data
+        snippets = snippets_of(source, data)
+    else:
+        snippets = snippets_of(source)
+    problems: list[Problem] = []
+    for snippet in snippets:
+        if not any(n in snippet.text for n in ("install", "curl", "wget")):
+            continue
+        for script, env in scripts_of(source, snippet):
+            problems.extend(judge.problems(snippet, script, env))
+    return problems
+
+
+def _finding(source: SourceFile, problem: Problem) -> Finding:
+    """The public finding of a problem."""
+    omap = problem.snippet.omap
+    return Finding(
+        source.relpath,
+        omap.line(problem.offset),
+        omap.column(problem.offset, source.lines),
+        RULE_ID,
+        problem.message,
+        fixable=problem.edit is not None and omap.exact,
+    )
+
+
+def _ignored(source: SourceFile, problem: Problem) -> bool:
+    """Whether an ignore comment on any line of the problem's command silences it."""
+    if b"policytool: ignore" not in source.raw:
+        return False
+    from policytool.engine.runner import parse_ignores
+
+    omap = problem.snippet.omap
+    first, last = omap.line(problem.command_start), omap.line(problem.offset)
+    lines = [source.lines.line_text(n) for n in range(first, last + 1)]
+    ignored, _bare = parse_ignores(lines, source.relpath)
+    return any(RULE_ID in ids for ids in ignored.values())
+
+
+def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding]:
+    """Every file's problems (ignored ones dropped), or the finding why it was not read."""
+    judge = _Judge(ctx.config)
+    out: list[tuple[SourceFile, list[Problem]] | Finding] = []
+    for source in load_sources(ctx, selection(ctx.config)):
+        if isinstance(source, Finding):
+            out.append(source)
+            continue
+        problems = analyse_source(source, judge)
+        if isinstance(problems, Finding):
+            out.append(problems)
+            continue
+        kept = [p for p in problems if not _ignored(source, p)]
+        if kept:
+            out.append((source, kept))
+    return out
+
+
+def check(ctx: RepoContext) -> list[Finding]:
+    """Findings of ``ci-floating-install``."""
+    findings: list[Finding] = []
+    for item in analyse(ctx):
+        if isinstance(item, Finding):
+            findings.append(item)
+        else:
+            source, problems = item
+            findings.extend(_finding(source, p) for p in problems)
+    return findings
+
+
+def apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """``text`` with non-overlapping ``(start, end, new)`` edits applied."""
+    out = []
+    last = 0
+    for start, end, new in sorted(edits):
+        if start < last:
+            continue  # overlapping: keep the first
+        out.append(text[last:start])
+        out.append(new)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def fixed_text(source: SourceFile, problems: Sequence[Problem]) -> str | None:
+    """The file's text with every fixable problem pinned, or None when nothing changes
+    (or the result could not be proven to change only the pins)."""
+    file_edits: list[tuple[int, int, str]] = []
+    by_snippet: dict[tuple[object, ...], list[Edit]] = {}
+    for problem in problems:
+        edit = problem.edit
+        omap = problem.snippet.omap
+        if edit is None or not omap.exact:
+            continue
+        start, end = omap.to_file(edit.start), omap.to_file(edit.end)
+        if start is None or end is None or end - start != edit.end - edit.start:
+            continue
+        if source.text[start:end] != problem.snippet.text[edit.start : edit.end]:
+            continue
+        file_edits.append((start, end, edit.new))
+        by_snippet.setdefault(problem.snippet.key, []).append(edit)
+    if not file_edits:
+        return None
+    new_text = apply_edits(source.text, file_edits)
+    if source.kind in _YAML_KINDS and not _same_but_edits(source, new_text, by_snippet):
+        return None
+    return new_text if new_text != source.text else None
+
+
+def _same_but_edits(
+    source: SourceFile, new_text: str, by_snippet: dict[tuple[object, ...], list[Edit]]
+) -> bool:
+    """Whether ``new_text`` parses and its snippets are the old ones with the edits."""
+    try:
+        old_data = parse_text(source.text, source.relpath)
+        new_data = parse_text(new_text, source.relpath)
+    except YamlError:
+        return False
+    new_source = SourceFile(source.relpath, source.kind, source.raw, new_text)
+    old_snippets = snippets_of(source, old_data)
+    new_snippets = snippets_of(new_source, new_data)
+    if len(old_snippets) != len(new_snippets):
+        return False
+    for old, new in zip(old_snippets, new_snippets, strict=True):
+        expected = old.text
+        edits = by_snippet.get(old.key, [])
+        if edits and old.start == 0 and old.end is None:
+            expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
+        elif edits:
+            expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
+        if new.key != old.key or new.text != expected:
+            return False
+    return True
+
+
+def fix(ctx: RepoContext) -> list[str]:
+    """Pin every fixable install to its lock's version; the changed paths.
+
+    Every new content is computed before the first write.
+    """
+    writes: list[tuple[SourceFile, str]] = []
+    for item in analyse(ctx):
+        if isinstance(item, Finding):
+            continue
+        source, problems = item
+        new_text = fixed_text(source, problems)
+        if new_text is not None:
+            writes.append((source, new_text))
+    for source, new_text in writes:
+        try:
+            write_atomic(ctx.root / source.relpath, encode_like(source.raw, new_text))
+        except OSError as exc:
+            raise PolicyError(f"{source.relpath}: cannot write: {exc.strerror or exc}") from None
+    return [source.relpath for source, _ in writes]
+
+
+def triggers(config: Config) -> tuple[str, ...]:
+    """Globs whose change re-runs the rule."""
+    globs = [glob for _kind, kind_globs in _kinds(config) for glob in kind_globs]
+    globs += [lock.output for lock in config.lock]
+    return tuple(globs)
+
+
+DOC = """\
+## What it checks
+Every package a CI job installs is pinned. The rule reads the shell of GitHub workflow
+`run:` steps and composite actions (`action.yml`), the pipeline YAML (Buildkite
+`command`/`commands`, GitLab `script`, CircleCI `run`), shell scripts and Dockerfile
+`RUN`s under the configured globs, and the shell code blocks of the Mergify comments.
+It reports `pip install`, `pip3`, `python -m pip`, `uv pip install`, `uv tool install`,
+`pipx install` of a package without an exact `==` pin (or `--upgrade` of one), a VCS
+requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
+`<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
+pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
+constrained by `-c FILE`, or by `-r` of a configured lock, passes; words the shell
+expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged.
+
+## Why
+A lock makes `requirements/*.txt` exact, but a job that also runs `pip install uv` gets
+whatever uv is newest that night: the run is not reproducible, and a broken release
+breaks CI with no change in the repository.
+
+## Example
+```yaml
+# .github/workflows/ci.yml
+jobs:
+  test:
+    steps:
+      - run: |
+          pip install uv
+          uv pip install pre-commit>=4.5.1
+```
+
+## Fix
+`policytool fix` writes `==VERSION` from the one version the repo's locks hold (the
+lookup `floating-pin` uses), changing only the specifier characters: `pip install uv`
+becomes `pip install uv==0.5.1`, `pre-commit>=4.5.1` becomes `pre-commit==4.7.0`.
+A package in no lock is left alone and the finding names the lock to add it to. Put
+`# policytool: ignore[ci-floating-install]` on any line of a command to accept it.
+
+## Configuration
+`[tool.policytool.ci-floating-install]`: `pipelines`, `scripts` (files there that are
+shell by suffix or shebang) and `dockerfiles` (globs), `mergify` (read the Mergify
+comments, default true), `download-run` (report `curl | sh`, default true), `allow` /
+`allowlist-file` (path globs not checked), `allow-packages` (names that may float).
+"""
+
+
+RULE = register(
+    RepoRule(
+        id=RULE_ID,
+        summary="CI installs (workflow steps, pipelines, scripts, Dockerfiles) pin exact "
+        "versions; fix pins from the locks",
+        check=check,
+        triggers=triggers,
+        fix=fix,
+        doc=DOC,
+    )
+)
