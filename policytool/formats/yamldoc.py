@@ -106,13 +106,26 @@ def split_lines(text: str) -> list[str]:
 Pos = tuple[int, int]  # 0-based (line, column)
 
 
+class Anchor:
+    """A node's anchor name (``None``: not anchored), read as ruamel's ``node.anchor.value``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str | None) -> None:
+        self.value = value
+
+
+_NO_ANCHOR = Anchor(None)
+
+
 class YamlMap(dict):  # type: ignore[type-arg]
     """A mapping read by the fast builder, with the positions ruamel's ``.lc`` would hold."""
 
-    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow")
+    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow", "anchor")
 
     def __init__(self, pos: Pos, flow: bool) -> None:
         super().__init__()
+        self.anchor = _NO_ANCHOR
         self.pos = pos
         self.key_pos: dict[object, Pos] = {}
         self.value_pos: dict[object, Pos] = {}
@@ -123,25 +136,35 @@ class YamlMap(dict):  # type: ignore[type-arg]
 class YamlSeq(list):  # type: ignore[type-arg]
     """A sequence read by the fast builder, with the position of each item."""
 
-    __slots__ = ("pos", "item_pos", "flow")
+    __slots__ = ("pos", "item_pos", "flow", "anchor")
 
     def __init__(self, pos: Pos, flow: bool) -> None:
         super().__init__()
+        self.anchor = _NO_ANCHOR
         self.pos = pos
         self.item_pos: list[Pos] = []
         self.flow = flow
 
 
-class LiteralScalarString(str):
+class AnchoredString(str):
+    """A string scalar that carries an anchor (``&name``) in ``.anchor.value``, as in ruamel."""
+
+    anchor = _NO_ANCHOR
+
+
+class LiteralScalarString(AnchoredString):
     """A ``|`` block scalar (ruamel.yaml's class name, which rules may test for)."""
 
-    __slots__ = ()
 
-
-class FoldedScalarString(str):
+class FoldedScalarString(AnchoredString):
     """A ``>`` block scalar (ruamel.yaml's class name, which rules may test for)."""
 
-    __slots__ = ()
+
+def anchor_name(node: object) -> str | None:
+    """The anchor (``&name``) written on ``node``, from either parser; None when none."""
+    anchor = getattr(node, "anchor", None)
+    name = getattr(anchor, "value", None)
+    return name if isinstance(name, str) else None
 
 
 def is_block_scalar(value: object) -> bool:
@@ -327,6 +350,12 @@ def build(text: str, relpath: str) -> YamlNode:
                 else:
                     value = event.value
                 if event.anchor:
+                    if isinstance(value, str):
+                        if not isinstance(value, AnchoredString):
+                            value = AnchoredString(value)
+                        value.anchor = Anchor(event.anchor)
+                    elif value is not None:
+                        raise _Handover("an anchored number or boolean")
                     anchors[event.anchor] = (value, pos, 1)
             elif kind == "AliasEvent":
                 target = anchors.get(event.anchor)
@@ -352,6 +381,8 @@ def build(text: str, relpath: str) -> YamlNode:
                 node: YamlMap | YamlSeq = (
                     YamlMap(pos, flow) if kind == "MappingStartEvent" else YamlSeq(pos, flow)
                 )
+                if event.anchor:
+                    node.anchor = Anchor(event.anchor)
                 frame = _Frame(node, event.anchor)
                 frame.key_pos = pos
                 stack.append(frame)
