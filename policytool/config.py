@@ -12,7 +12,6 @@ key, its line and (for unknown keys) the nearest valid key.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import types
 import typing
@@ -454,6 +453,8 @@ def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object
     if origin is typing.Literal:
         choices = typing.get_args(tp)
         if value not in choices:
+            import difflib  # only for the message: a run with a valid config never loads it
+
             shown = ", ".join(repr(c) for c in choices)
             close = (
                 difflib.get_close_matches(value, [str(c) for c in choices], n=1)
@@ -515,6 +516,8 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
+            import difflib  # only for the message: a run with a valid config never loads it
+
             # A close spelling only (``torch-backend`` is not ``backend``), or the key a
             # backend's own option name maps to (``no-emit-package`` -> ``exclude``).
             key_hints: dict[str, str] = getattr(cls, "KEY_HINTS", {})
@@ -593,8 +596,6 @@ def _validate(config: Config, ctx: _Context) -> None:
 
 def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
     """``rev-pattern`` values compile as regexes; ``min-rev`` values are versions."""
-    from packaging.version import InvalidVersion, Version
-
     table: KeyPath = ("tool", "policytool", "pre-commit")
     for url, pattern in section.rev_pattern.items():
         try:
@@ -605,6 +606,8 @@ def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
                 f"{pattern!r} is not a valid regular expression ({exc})",
             ) from None
     for url, minimum in section.min_rev.items():
+        from packaging.version import InvalidVersion, Version  # only when min-rev is set
+
         try:
             Version(minimum.removeprefix("v"))
         except InvalidVersion:

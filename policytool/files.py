@@ -10,7 +10,6 @@ import os
 import re
 import stat
 import subprocess
-import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -403,6 +402,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise WriteError(str(path), exc.strerror or str(exc)) from None
     _remove_stale_temps(path)
     try:
+        import tempfile  # a write only: a check never loads it (with shutil, bz2, lzma)
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
     except OSError as exc:
         raise WriteError(str(path), exc.strerror or str(exc)) from None

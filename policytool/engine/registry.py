@@ -198,8 +198,6 @@ def expand_selection(
     group expands to its members among them. An unknown name is a :class:`PolicyError`
     naming the nearest id or group.
     """
-    import difflib
-
     known = list(allowed) if allowed is not None else known_rule_ids()
     groups = [g for g in GROUPS if any(i in known for i in rule_ids_of_group(g))]
     out: list[str] = []
@@ -209,6 +207,8 @@ def expand_selection(
         elif name in known:
             out.append(name)
         else:
+            import difflib  # only for the message of a usage error
+
             close = difflib.get_close_matches(name, [*known, *groups], n=1)
             hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"
             raise PolicyError(f"{option}: unknown rule or group '{name}'{hint}")
