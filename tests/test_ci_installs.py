@@ -188,6 +188,7 @@ CLEAN_FORMS = [
     "uv pip compile requirements/ci.in -o x.txt",
     "# pip install black",
     "echo pip install black",
+    "echo bash -c 'pip install black'",
     "cat <<EOF > f\npip install black\nEOF",
     "curl -LsSf https://astral.sh/uv/0.5.1/install.sh | sh",
     "curl -L https://example.invalid/releases/download/${V}/install.sh | sh",

@@ -64,6 +64,10 @@ _PIPELINE_KEYS = frozenset({"command", "commands", "script", "before_script", "a
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
 _INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
 _DOWNLOADERS = frozenset({"curl", "wget"})
+# Programs that run a command given in their arguments (``docker exec c bash -c ...``).
+_LAUNCHERS = frozenset(
+    "docker podman nerdctl kubectl chroot nsenter singularity apptainer enroot srun flock".split()
+)
 _NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
 _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
@@ -575,8 +579,10 @@ def _uv_tool_at(value: str) -> tuple[str, str] | None:
 
 
 def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
-    """The script word of ``bash -c 'script'`` anywhere in ``words`` (``docker exec c
-    bash -lc "..."``, ``sudo sh -ec '...'``), if any."""
+    """The script word of ``bash -c 'script'``, run directly or through a launcher
+    (``docker exec c bash -lc "..."``, ``podman run img sh -ec '...'``), if any."""
+    if not words or (_program(words[0]) not in _SHELLS and _program(words[0]) not in _LAUNCHERS):
+        return None
     for index, word in enumerate(words):
         if _program(word) not in _SHELLS or word.dynamic:
             continue
