@@ -182,6 +182,7 @@ CLEAN_FORMS = [
     "uv tool install --from 'ruff==0.6.0' ruff-lsp",
     "pip install -rrequirements/ci.lock",
     "pip install -e./plugins/a",
+    "pip install -e ./x --extra-index https://download.pytorch.org/whl/cpu/",
     "pip install black==24.1.0 > log.txt",
     "pip download black",
     "pip uninstall -y black",

@@ -91,7 +91,17 @@ _VALUE_OPTIONS = frozenset(
     --build-constraints --build-constraint -b --with --with-requirements --with-editable
     --from --spec --pip-args --suffix --python-preference --config-file --directory
     --project --no-binary-package --only-binary-package --refresh-package --color
-    --allow-insecure-host --index-url-env --target-platform --dist-dir
+    --allow-insecure-host --target-platform --dist-dir
+    """.split()
+)
+# Long flags (no value) that share a prefix with value options.
+_FLAG_OPTIONS = frozenset(
+    """
+    --no-deps --no-build-isolation --pre --user --quiet --verbose --system
+    --force-reinstall --no-cache-dir --no-cache --upgrade --ignore-installed --no-index
+    --require-hashes --break-system-packages --no-build --no-clean --no-compile
+    --no-warn-script-location --no-color --no-input --no-python-version-warning --isolated
+    --disable-pip-version-check --prefer-binary --compile --dry-run --reinstall --refresh
     """.split()
 )
 # Short options that take a value and may be glued to it (``-rreqs.txt``).
@@ -440,6 +450,17 @@ def install_of(command: shell.Command) -> Install | None:
     return _install_args(tool, command, rest)
 
 
+def _long_option(option: str) -> str:
+    """The value option ``option`` abbreviates, as pip (optparse) accepts
+    (``--extra-index`` is ``--extra-index-url``); ``option`` itself otherwise."""
+    if option in _VALUE_OPTIONS or option in _FLAG_OPTIONS:
+        return option
+    matches = [o for o in _VALUE_OPTIONS if o.startswith(option)]
+    if len(matches) == 1 and not any(f.startswith(option) for f in _FLAG_OPTIONS):
+        return matches[0]
+    return option
+
+
 def _tail(word: shell.Word, skip: int) -> shell.Word:
     """The part of ``word`` after its first ``skip`` characters (``--with=black``)."""
     offsets = word.offsets[skip:]
@@ -484,6 +505,7 @@ def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word])
             continue
         if value.startswith("--"):
             option, eq, _inline = value.partition("=")
+            option = _long_option(option)
             if option in _VALUE_OPTIONS:
                 if eq:
                     take(option, _tail(word, len(option) + 1))
