@@ -22,6 +22,8 @@ from pathlib import Path
 
 VERSION = "0.33.0"
 CACHE = Path(__file__).resolve().parent / ".cache"
+# Unpacked source releases shared on the bench machine (``/work/trees/fetch.sh``).
+TREES = Path(os.environ.get("POLICYTOOL_TREES", "/work/trees"))
 
 
 def vllm_tree(version: str = VERSION) -> Path:
@@ -31,6 +33,9 @@ def vllm_tree(version: str = VERSION) -> Path:
     metadata, which needs vLLM's build requirements (torch==X, no sdist exists) and
     fails. ``--no-clean`` keeps the unpacked tree, which is all the benchmarks need.
     """
+    shared = TREES / f"vllm-{version}"
+    if (shared / "pyproject.toml").is_file():
+        return shared  # the team's unpacked copy (read only: benches copy it first)
     target = CACHE / f"vllm-{version}"
     if (target / "pyproject.toml").is_file():
         return target

@@ -85,7 +85,7 @@ def kind_of(message: str) -> str:
 def scorecard_counts(work: Path) -> dict[str, int]:
     """Scorecard Pinned-Dependencies categories, emulated (see the module docstring)."""
     from policytool.formats import dockerfile, shell
-    from policytool.formats.yamldoc import load_fast
+    from policytool.formats.yamldoc import parse_text
     from policytool.hooks.ci_installs import install_of
 
     counts: collections.Counter[str] = collections.Counter()
@@ -96,7 +96,7 @@ def scorecard_counts(work: Path) -> dict[str, int]:
         rel = path.relative_to(work).as_posix()
         text = path.read_text(encoding="utf-8", errors="replace")
         if rel.startswith(".github/workflows/") and rel.endswith((".yml", ".yaml")):
-            data = load_fast(text, rel)
+            data = parse_text(text, rel)
             jobs = data.get("jobs") if isinstance(data, dict) else None
             for job in jobs.values() if isinstance(jobs, dict) else ():
                 if not isinstance(job, dict):

@@ -8,9 +8,9 @@ source release once (bench/_vllm.py) and copies the files these rules read
 ``requirements/``) into ``bench/.cache/repo-rules-work`` as a git repository. It times:
 
 - ``pre-commit validate-config`` (what pre-commit itself checks of the config);
-- ``policytool check --only <the ten repo rules> .pre-commit-config.yaml`` (the hook
+- ``policytool check --only repo .pre-commit-config.yaml`` (the hook
   call when the config changed: the same schema plus the policy, workflows, Mergify);
-- ``policytool check --only <the ten repo rules>`` (the full run);
+- ``policytool check --only repo`` (the full run);
 - the interpreter start-up alone.
 
 It prints the best wall time of N runs of each and what the policytool run reported.
@@ -28,10 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _vllm import CACHE, vllm_tree  # noqa: E402
 
-RULES = (
-    "precommit-config,precommit-final-hook,precommit-default-stages,precommit-manual-only,"
-    "precommit-required,precommit-rev,ci-hook-stage,mypy-wired,mergify-drift,codeql-workflow"
-)
+RULES = "repo"  # the group of the repo rules (policytool rules repo)
 CONFIG = """
 [tool.policytool.pre-commit]
 final-hook = "suggestion"

@@ -4,4 +4,18 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> str:
+    """``__version__`` from the installed package's metadata (pyproject.toml's version).
+
+    Computed on first use: importing importlib.metadata costs start-up time that a hook
+    call that never prints the version should not pay.
+    """
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("policytool")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            return "0+unknown"
+    raise AttributeError(f"module 'policytool' has no attribute {name!r}")

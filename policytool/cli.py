@@ -8,8 +8,8 @@ environment error (one sentence on stderr, never a traceback).
 
 from __future__ import annotations
 
-import difflib
 import functools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,9 +18,15 @@ from typing import ParamSpec, TypeVar
 
 import click
 
-from policytool import __version__
 from policytool.config import Config, load_config
-from policytool.engine.findings import FORMATS, Finding, Severity, render, sort_findings
+from policytool.engine.findings import (
+    FORMATS,
+    Finding,
+    Severity,
+    escape_controls,
+    render,
+    sort_findings,
+)
 from policytool.errors import PolicyError
 
 P = ParamSpec("P")
@@ -65,10 +71,18 @@ def common_options(func: Callable[..., R]) -> Callable[..., R]:
         "-q", "--quiet", is_flag=True, help="Print findings only, no summary or progress."
     )(func)
     func = click.option(
-        "--skip", "skip", multiple=True, metavar="RULE[,RULE]", help="Rules to leave out."
+        "--skip",
+        "skip",
+        multiple=True,
+        metavar="RULE[,RULE]",
+        help="Rules (or groups: source, lock, repo, sweep) to leave out.",
     )(func)
     func = click.option(
-        "--only", "only", multiple=True, metavar="RULE[,RULE]", help="Run only these rules."
+        "--only",
+        "only",
+        multiple=True,
+        metavar="RULE[,RULE]",
+        help="Run only these rules (or groups: source, lock, repo, sweep).",
     )(func)
     func = click.option(
         "--format",
@@ -105,7 +119,7 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
         try:
             return func(*args, **kwargs)
         except PolicyError as exc:
-            click.echo(f"policytool: error: {exc}", err=True)
+            click.echo(f"policytool: error: {escape_controls(str(exc))}", err=True)
             return EXIT_ERROR
         except ModuleNotFoundError as exc:
             message = missing_dependency(exc)
@@ -113,20 +127,8 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
                 raise
             click.echo(f"policytool: error: {message}", err=True)
             return EXIT_ERROR
-        except KeyboardInterrupt:
-            click.echo("policytool: interrupted", err=True)
-            return 130
 
     return wrapper
-
-
-def validate_rule_ids(ids: Sequence[str], known: Sequence[str], option: str) -> None:
-    """Unknown ids in --only/--skip are a usage error naming the nearest id."""
-    for rule_id in ids:
-        if rule_id not in known:
-            close = difflib.get_close_matches(rule_id, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"
-            raise PolicyError(f"{option}: unknown rule '{rule_id}'{hint}")
 
 
 def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
@@ -170,7 +172,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="policytool")
+@click.version_option(package_name="policytool", prog_name="policytool")
 def cli() -> None:
     """Keep a large Python repository reproducible and policy-clean.
 
@@ -193,25 +195,31 @@ def cli() -> None:
 def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
-    from policytool.engine.registry import ENGINE_RULE_IDS, known_rule_ids
+    from policytool.engine.registry import ENGINE_RULE_IDS, expand_selection
     from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
 
+    only = expand_selection(opts.only, "--only")
+    skip = expand_selection(opts.skip, "--skip")
     config = opts.load()
-    known = known_rule_ids()
-    validate_rule_ids(opts.only, known, "--only")
-    validate_rule_ids(opts.skip, known, "--skip")
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
-    file_rules, repo_rules = select_rules(opts.only, opts.skip)
+    file_rules, repo_rules = select_rules(only, skip)
+    diff_scoped = [r.id for r in file_rules if r.scope != "file"]
+    if only and diff_scoped:
+        raise PolicyError(
+            f"--only {diff_scoped[0]}: a sweep rule checks only the lines a change adds, "
+            "not whole files; run `policytool sweep` (it compares with the merge-base)"
+        )
+    file_rules = [r for r in file_rules if r.scope == "file"]
     result = run_file_rules(
         config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
     )
     repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
     result.merge(repo)
     findings = result.findings
-    if opts.only:
-        findings = [f for f in findings if f.rule in opts.only or f.rule in ENGINE_RULE_IDS]
-    findings = [f for f in findings if f.rule not in opts.skip]
+    if only:
+        findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
+    findings = [f for f in findings if f.rule not in skip]
     return findings, sorted(set(result.changed)), result.files_checked
 
 
@@ -282,35 +290,53 @@ def fix(
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
     findings, changed, files_checked = _run_check(paths, opts, fix=True, online=online)
     for path in changed:
-        click.echo(f"fixed {path}", err=True)
+        click.echo(f"fixed {escape_controls(path)}", err=True)
     code = emit(findings, opts, files_checked)
     return EXIT_FINDINGS if changed else code
 
 
 @cli.command()
+@click.argument("name", required=False, metavar="[RULE|GROUP]")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @handle_errors
-def rules(fmt: str) -> int:
-    """List every rule: id, whether it can be fixed, the command reporting it, what it checks.
+def rules(name: str | None, fmt: str) -> int:
+    """List every rule (id, group, fixable, what it checks), or print one rule's doc.
 
     \b
-    Example:
+    Examples:
+      policytool rules
+      policytool rules repo              # the rules of one group
+      policytool rules spdx-header       # what it checks, why, an example, the fix, config
       policytool rules --format json
     """
     import json
 
-    from policytool.engine.registry import rule_infos
+    from policytool.engine.registry import GROUPS, expand_selection, rule_infos
 
-    infos = list(rule_infos().values())
+    all_infos = rule_infos()
+    infos = list(all_infos.values())
+    if name is not None and name not in GROUPS:
+        (rule_id,) = expand_selection([name], "rules")
+        info = all_infos[rule_id]
+        if fmt == "json":
+            click.echo(json.dumps(vars(info), indent=2))
+        else:
+            from policytool.engine.docs import render_rule
+
+            click.echo(render_rule(info), nl=False)
+        return EXIT_CLEAN
+    if name is not None:
+        infos = [i for i in infos if i.group == name]
     if fmt == "json":
         click.echo(json.dumps([vars(i) for i in infos], indent=2))
         return EXIT_CLEAN
     width = max(len(i.id) for i in infos)
+    group_width = max(len(g) for g in (*GROUPS, "engine"))
     for info in infos:
         fixable = "fix" if info.fixable else "   "
-        click.echo(f"{info.id:<{width}}  {fixable}  {info.command:<6}  {info.summary}")
+        click.echo(f"{info.id:<{width}}  {info.group:<{group_width}}  {fixable}  {info.summary}")
     return EXIT_CLEAN
 
 
@@ -386,6 +412,13 @@ def sync_command(check_only: bool, config_path: Path | None) -> int:
     metavar="PKG[==VER]",
     help="Let only this package move (to VER); repeatable.",
 )
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="VARIANT",
+    help="Only the locks of this variant (e.g. cpu) and the locks they are layered on.",
+)
 @common_options
 @handle_errors
 def lock_command(
@@ -394,6 +427,7 @@ def lock_command(
     resolve: bool,
     upgrade: bool,
     upgrade_packages: tuple[str, ...],
+    variants: tuple[str, ...],
     config_path: Path | None,
     fmt: str,
     only: tuple[str, ...],
@@ -410,14 +444,25 @@ def lock_command(
     Examples:
       policytool lock                       # every lock, only what changed
       policytool lock test --upgrade-package torch==2.5.1
+      policytool lock --variant cpu         # the cpu locks of every variants entry
       policytool lock --check               # offline; exit 1 when a lock is stale
       policytool lock --check --resolve     # also re-resolve and show the diff
     """
-    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
+    from policytool.engine.registry import expand_selection
+
     lock_rules = ("lock-stale", "lock-skew")
-    validate_rule_ids(opts.only, lock_rules, "--only")
-    validate_rule_ids(opts.skip, lock_rules, "--skip")
+    opts = Options(
+        config_path,
+        fmt,
+        expand_selection(_split_ids(only), "--only", lock_rules),
+        expand_selection(_split_ids(skip), "--skip", lock_rules),
+        quiet,
+    )
     config = opts.load()
+    if variants:
+        from policytool.lock.inputs import variant_locks
+
+        names = (*names, *variant_locks(config, variants))
     if resolve and not check_only:
         raise PolicyError("--resolve only goes with --check")
     if check_only:
@@ -448,9 +493,12 @@ def lock_command(
 
     def report(outcome: Outcome) -> None:
         if not quiet:
-            click.echo(outcome.describe())
+            click.echo(escape_controls(outcome.describe()), err=True)  # status: stderr, like fix
 
-    run_lock(config, names, upgrade, upgrade_packages, report)
+    def progress(line: str) -> None:
+        click.echo(f"policytool: {line}", err=True)
+
+    run_lock(config, names, upgrade, upgrade_packages, report, None if quiet else progress)
     return EXIT_CLEAN
 
 
@@ -471,6 +519,19 @@ def lock_command(
 )
 @click.option("--staged", is_flag=True, help="Sweep the index (what the next commit holds).")
 @click.option(
+    "--two-dot",
+    is_flag=True,
+    help="Compare with the tip of --base itself, not the merge-base (no history needed: "
+    "a shallow clone).",
+)
+@click.option(
+    "--max-repeats",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="text/markdown: show a rule's same message this many times, fold the rest (0: all).",
+)
+@click.option(
     "--worktree",
     is_flag=True,
     help="Sweep the working tree, untracked files included (the default).",
@@ -478,7 +539,7 @@ def lock_command(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "markdown", "json", "sarif", "github"]),
+    type=click.Choice(FORMATS),
     default="text",
     show_default=True,
     help="Output format.",
@@ -498,6 +559,8 @@ def sweep_command(
     base: str | None,
     head_rev: str | None,
     staged: bool,
+    two_dot: bool,
+    max_repeats: int,
     worktree: bool,
     fmt: str,
     fail_on: str,
@@ -515,9 +578,10 @@ def sweep_command(
       policytool sweep                         # working tree vs merge-base with origin/main
       policytool sweep --staged --format markdown
       policytool sweep --base v1.2 --head HEAD --format sarif > sweep.sarif
+      policytool sweep --base origin/main --two-dot   # shallow clone: no merge-base
     """
     from policytool.sweep.diff import Head, HeadKind
-    from policytool.sweep.report import render as render_sweep
+    from policytool.sweep.report import render_sweep
     from policytool.sweep.run import sweep
 
     if sum((head_rev is not None, staged, worktree)) > 1:
@@ -526,8 +590,8 @@ def sweep_command(
         head = Head(HeadKind.REV, head_rev)
     else:
         head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
-    result = sweep(load_config(config_path), base, head, Path.cwd())
-    click.echo(render_sweep(result, fmt, quiet), nl=False)
+    result = sweep(load_config(config_path), base, head, Path.cwd(), two_dot)
+    click.echo(render_sweep(result, fmt, quiet, max_repeats), nl=False)
     if fail_on == "never" or not result.findings:
         return EXIT_CLEAN
     if fail_on == "warn" or any(f.severity is Severity.ERROR for f in result.findings):
@@ -570,33 +634,92 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
     default=None,
     help="Write the PR body to this file (default: print it on stdout).",
 )
+@click.option(
+    "--lock",
+    "only",
+    multiple=True,
+    metavar="NAME",
+    help="Only the locks named (repeatable); the locks layered on them are regenerated too.",
+)
+@click.option("--dry-run", is_flag=True, help="Say what would change; change nothing.")
+@click.option(
+    "--offline", is_flag=True, help="Do not ask PyPI for the release facts of the PR body."
+)
 @config_option
 @click.option("-q", "--quiet", is_flag=True, help="Do not list the regenerated locks.")
 @handle_errors
 def bump_command(
-    spec: str, why: str, pr_body: Path | None, config_path: Path | None, quiet: bool
+    spec: str,
+    why: str,
+    pr_body: Path | None,
+    only: tuple[str, ...],
+    dry_run: bool,
+    offline: bool,
+    config_path: Path | None,
+    quiet: bool,
 ) -> int:
     """Bump one package everywhere it is pinned, re-lock, and write the PR body.
 
     Rewrites every exact pin of PKG in the lock inputs and pyproject.toml, recompiles
     every lock containing PKG with only PKG upgraded (to VER, or the newest version the
-    index offers), and fills .github/PULL_REQUEST_TEMPLATE/dependency-bump.md. A bump
-    that cannot resolve changes no file (exit 2).
+    inputs allow) and every lock layered on those, and fills
+    .github/PULL_REQUEST_TEMPLATE/dependency-bump.md with the release facts from PyPI
+    (changelog, requires-python, vulnerabilities). A bump that cannot resolve changes no
+    file (exit 2).
 
     \b
     Examples:
       policytool bump torch==2.5.1 --why "CUDA 12.4 wheels" --pr-body pr.md
-      policytool bump mooncake-transfer-engine
+      policytool bump mooncake-transfer-engine --lock cuda
+      policytool bump transformers --dry-run
     """
     from policytool.files import write_atomic
     from policytool.lock.bump import bump
     from policytool.lock.run import Outcome
 
+    if pr_body is not None:
+        # Checked before anything changes: a bump must not rewrite locks it cannot report.
+        parent = pr_body.parent if str(pr_body.parent) else Path(".")
+        if not parent.is_dir():
+            raise PolicyError(f"--pr-body {pr_body}: directory {parent} does not exist")
+        if pr_body.is_dir():
+            raise PolicyError(f"--pr-body {pr_body}: is a directory")
+        import os
+
+        if not os.access(parent, os.W_OK):
+            raise PolicyError(f"--pr-body {pr_body}: directory {parent} is not writable")
+
     def report(outcome: Outcome) -> None:
         if not quiet:
             click.echo(outcome.describe(), err=True)
 
-    result = bump(load_config(config_path), spec, why, report=report)
+    def progress(line: str) -> None:
+        click.echo(f"policytool: {line}", err=True)
+
+    result = bump(
+        load_config(config_path),
+        spec,
+        why,
+        report=report,
+        only=only,
+        dry_run=dry_run,
+        online=not offline,
+        progress=None if quiet else progress,
+    )
+    for note in result.notes:
+        click.echo(f"policytool: note: {note}", err=True)
+    for path, version in result.untouched:
+        click.echo(
+            f"policytool: {path} pins {result.package}=={version} but no lock reads it: left alone",
+            err=True,
+        )
+    if result.dry_run:
+        edited = ", ".join(result.edited) or "no input"
+        click.echo(
+            f"would bump {result.package} to {result.version}: edit {edited}; "
+            f"regenerate {', '.join(result.regenerated) or 'no lock'} (nothing was changed)"
+        )
+        return EXIT_CLEAN
     if not result.moved:
         click.echo(
             f"nothing to bump: {result.package} is already {result.version} everywhere "
@@ -607,14 +730,29 @@ def bump_command(
     if pr_body is None:
         click.echo(result.body, nl=False)
     else:
-        write_atomic(pr_body, result.body.encode("utf-8"))
+        try:
+            write_atomic(pr_body, result.body.encode("utf-8"))
+        except OSError as exc:
+            raise PolicyError(
+                f"--pr-body {pr_body}: cannot write: {exc.strerror or exc} (the bump itself "
+                "is done: inputs and locks were written)"
+            ) from None
         if not quiet:
             click.echo(f"wrote the PR body to {pr_body}", err=True)
     return EXIT_CLEAN
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+ISSUES_URL = "https://github.com/policytool/policytool/issues"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point for the console script and ``python -m policytool``."""
+    """Entry point for the console script and ``python -m policytool``.
+
+    The last line of the exit-code contract: Ctrl-C exits 130 without a traceback, and
+    an exception no code path expected becomes one sentence and exit 2 with a request to
+    report it (``POLICYTOOL_DEBUG=1`` re-raises it, for a traceback).
+    """
     try:
         result = cli.main(
             args=list(argv) if argv is not None else None,
@@ -626,7 +764,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return EXIT_ERROR
-    except click.exceptions.Abort:
-        click.echo("policytool: aborted", err=True)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _drop_stdout()  # the reader went away (`| head`): nothing left to tell it
+        return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - the top-level guard: no traceback reaches a user
+        if os.environ.get("POLICYTOOL_DEBUG"):
+            raise
+        click.echo(
+            f"policytool: error: internal error ({type(exc).__name__}: "
+            f"{escape_controls(str(exc))}); please report this at {ISSUES_URL} with the "
+            "command you ran (POLICYTOOL_DEBUG=1 shows the traceback)",
+            err=True,
+        )
         return EXIT_ERROR
     return int(result) if isinstance(result, int) else EXIT_CLEAN
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -14,39 +14,44 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-import sys
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import ClassVar, Literal, TypeVar
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
-from policytool.errors import PolicyError
+from policytool.engine.context import RunMemo
+from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
+from policytool.files import CommentKind
+from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
 Backend = Literal["uv", "pip-tools"]
-
-
-class ConfigError(PolicyError):
-    """The configuration cannot be used; the message names file, key and line."""
+# What pre-commit's manual stage means in a repo, and how a repo runs CodeQL.
+ManualStage = Literal["ci", "opt-in"]
+CodeqlSetup = Literal["workflow", "default-setup"]
 
 
 @dataclass(frozen=True)
 class SpdxConfig:
-    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries."""
+    """``[tool.policytool.spdx]``: the SPDX header lines every source file carries.
+
+    ``spdx-header`` runs only when the table is written (``configured``): a license
+    in ``[project]`` alone is no SPDX header policy.
+    """
 
     # None: any ``SPDX-License-Identifier`` line is accepted (and fix cannot insert one).
+    # Without the key, ``project.license`` of the same pyproject.toml.
     license: str | None = None
     copyright: str | None = None
     replaces: tuple[str, ...] = ()
-    # File kinds (see files.KIND_BY_SUFFIX) the header is required in.
-    kinds: tuple[str, ...] = ("python",)
+    # File kinds (see files.CommentKind) the header is required in.
+    kinds: tuple[CommentKind, ...] = ("python",)
+    # Path globs exempt from the header (vendored code); ``baseline spdx-header`` adds to it.
+    exclude: tuple[str, ...] = ()
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,12 +66,17 @@ class ForbiddenImportConfig:
 
 @dataclass(frozen=True)
 class TorchCudaConfig:
-    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay."""
+    """``[tool.policytool.torch-cuda]``: banned ``torch.cuda`` calls and where they may stay.
+
+    ``torch-cuda`` runs only when the table is written (``configured``).
+    """
 
     allow: tuple[str, ...] = ()
     allowlist_file: str | None = None
     # api name -> replacement hint; empty means the built-in default set.
     banned: dict[str, str] = field(default_factory=dict)
+    # Set by the builder when the table is present, never a TOML key.
+    configured: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,7 +85,13 @@ class PreCommitConfig:
 
     file: str = ".pre-commit-config.yaml"
     final_hook: str | None = None
-    default_stages: tuple[str, ...] = ("pre-commit", "manual")
+    # The stages ``default_stages`` must hold. None: not chosen; then [pre-commit, manual]
+    # is asked for only where CI already runs ``--hook-stage manual``.
+    default_stages: tuple[str, ...] | None = None
+    # What the manual stage means here: "ci" (CI runs it: vLLM's pattern) or "opt-in"
+    # (run on request only). None: "ci" when CI runs ``--hook-stage manual`` or
+    # ``default_stages`` lists manual, else "opt-in".
+    manual_stage: ManualStage | None = None
     manual_only: tuple[str, ...] = ()
     required: tuple[str, ...] = ()
     min_rev: dict[str, str] = field(default_factory=dict)
@@ -89,23 +105,65 @@ class MergifyConfig:
 
     file: str = ".github/mergify.yml"
     rule: str = "comment-pre-commit-failure"
+    # Checks reported by apps other than this repo's workflows (DCO, Buildkite...), as
+    # globs. None: only the configured rule's check conditions are compared with the
+    # workflows' jobs; a list: every rule's are, and these names are also known.
+    external_checks: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
 class CiConfig:
     """``[tool.policytool.ci]``: why CI skips the hooks it skips."""
 
-    skip_reasons: dict[str, str] = field(default_factory=dict)
+    # hook id -> why CI skips it. None: not chosen (a SKIP needs no recorded reason).
+    skip_reasons: dict[str, str] | None = None
     # The branch CodeQL must scan on push/pull_request; None: origin's HEAD, else main.
     default_branch: str | None = None
+    # How CodeQL runs: "workflow" (a workflow in the repo, checked by codeql-workflow) or
+    # "default-setup" (GitHub's default setup, nothing in the repo). None: not chosen.
+    codeql: CodeqlSetup | None = None
 
 
 @dataclass(frozen=True)
 class FloatingPinConfig:
-    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins."""
+    """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins.
 
-    files: tuple[str, ...] = ("requirements/*.txt",)
+    Nothing is checked until ``files`` or ``pyproject`` names something: loose install
+    requirements (vLLM's ``requirements/*.txt``) are a choice, not a mistake.
+    """
+
+    files: tuple[str, ...] = ()
     pyproject: tuple[str, ...] = ()
+
+
+# uv's --index-strategy, --prerelease and --resolution values.
+IndexStrategy = Literal["first-index", "unsafe-first-match", "unsafe-best-match"]
+Prerelease = Literal["disallow", "allow", "if-necessary", "explicit", "if-necessary-or-explicit"]
+Resolution = Literal["highest", "lowest", "lowest-direct"]
+
+
+@dataclass(frozen=True)
+class LockVariant:
+    """One ``variants`` entry of a lock: what differs for one accelerator (cpu, cuda...).
+
+    Every key left out is inherited from the lock; ``{variant}`` in the lock's ``name``,
+    ``output``, ``inputs`` and ``constraints`` is replaced by the variant's name (a name
+    without it gets ``-VARIANT`` appended).
+    """
+
+    name: str
+    inputs: tuple[str, ...] | None = None
+    output: str | None = None
+    constraints: tuple[str, ...] | None = None
+    python_version: str | None = None
+    platform: str | None = None
+    index_url: str | None = None
+    extra_index_urls: tuple[str, ...] | None = None
+    find_links: tuple[str, ...] | None = None
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    exclude: tuple[str, ...] | None = None
+    jobs: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +227,8 @@ class LockConfig:
     output: str
     constraints: tuple[str, ...] = ()
     python_version: str | None = None
+    # Resolve for every Python from python-version up (uv --universal): one lock, markers.
+    universal: bool = False
     platform: str | None = None
     hashes: bool = False
     backend: Backend = "uv"
@@ -176,8 +236,75 @@ class LockConfig:
     extra_index_urls: tuple[str, ...] = ()
     find_links: tuple[str, ...] = ()
     no_index: bool = False
+    index_strategy: IndexStrategy | None = None
+    torch_backend: str | None = None
+    prerelease: Prerelease | None = None
+    resolution: Resolution | None = None
+    # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
     exclude: tuple[str, ...] = ()
     jobs: tuple[str, ...] = ()
+    variants: tuple[LockVariant, ...] = ()
+    # Set on the locks a ``variants`` entry fans out to (not a TOML key).
+    variant: str | None = None
+
+    # The backend's own option names, for the "did you mean" of an unknown key.
+    KEY_HINTS: ClassVar[dict[str, str]] = {
+        "no-emit-package": "exclude",
+        "no-emit-packages": "exclude",
+        "extra-index-url": "extra-index-urls",
+        "find-link": "find-links",
+        "python-platform": "platform",
+        "generate-hashes": "hashes",
+        "constraint": "constraints",
+        "output-file": "output",
+        "python": "python-version",
+        "pre": "prerelease",
+    }
+
+
+T = TypeVar("T")
+
+
+def _pick(value: T | None, inherited: T) -> T:
+    """A variant's value when it sets one, else the lock's."""
+    return inherited if value is None else value
+
+
+def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
+    """Every lock with ``variants`` replaced by one lock per variant (the rest inherited)."""
+    out: list[LockConfig] = []
+    for lock in locks:
+        if not lock.variants:
+            out.append(lock)
+            continue
+        for v in lock.variants:
+
+            def fill(text: str, name: str = v.name) -> str:
+                """``text`` with ``{variant}`` replaced."""
+                return text.replace("{variant}", name)
+
+            name = fill(lock.name) if "{variant}" in lock.name else f"{lock.name}-{v.name}"
+            out.append(
+                dataclasses.replace(
+                    lock,
+                    name=name,
+                    output=v.output or fill(lock.output),
+                    inputs=tuple(fill(i) for i in _pick(v.inputs, lock.inputs)),
+                    constraints=tuple(fill(c) for c in _pick(v.constraints, lock.constraints)),
+                    python_version=_pick(v.python_version, lock.python_version),
+                    platform=_pick(v.platform, lock.platform),
+                    index_url=_pick(v.index_url, lock.index_url),
+                    extra_index_urls=_pick(v.extra_index_urls, lock.extra_index_urls),
+                    find_links=_pick(v.find_links, lock.find_links),
+                    index_strategy=_pick(v.index_strategy, lock.index_strategy),
+                    torch_backend=_pick(v.torch_backend, lock.torch_backend),
+                    exclude=_pick(v.exclude, lock.exclude),
+                    jobs=_pick(v.jobs, lock.jobs),
+                    variants=(),
+                    variant=v.name,
+                )
+            )
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -200,9 +327,30 @@ class SweepConfig:
         "*handle*",
         "*infer*",
     )
+    # Per-step functions whose name says nothing of a request (vLLM's model runner).
+    hot_path: tuple[str, ...] = (
+        "execute_model",
+        "_preprocess",
+        "*_process",
+        "*denoise*",
+        "*sample*",
+        "*decode*",
+    )
     # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
     serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
     test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+    # Not swept: examples, benchmarks, tools and generated code (the top-level exclude too).
+    exclude: tuple[str, ...] = (
+        "examples/**",
+        "benchmarks/**",
+        "tools/**",
+        "**/_generated/**",
+        "**/generated/**",
+        "**/*_pb2.py",
+        "**/*_pb2_grpc.py",
+    )
+    # "3.10": parse for this Python; default the lower bound of [project] requires-python.
+    target_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -223,12 +371,17 @@ class Config:
     action_pin: ActionPinConfig = field(default_factory=ActionPinConfig)
     lock: tuple[LockConfig, ...] = ()
     sweep: SweepConfig = field(default_factory=SweepConfig)
+    # The run's memo (see engine/context.py): a new Config, a new run, an empty memo.
+    memo: RunMemo = field(default_factory=RunMemo, init=False, compare=False, repr=False)
 
 
-# Fields of Config that are not TOML keys.
-_INTERNAL_FIELDS = frozenset({"root", "source"})
+# Fields of Config that are not TOML keys; ``configured`` marks a section built from
+# a table the repository wrote (policies nobody chose stay off).
+_INTERNAL_FIELDS = frozenset({"root", "source", "memo", "variant", "configured"})
 
-T = TypeVar("T")
+
+# Control characters and the characters str.splitlines() breaks on (U+2028, U+0085...).
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class _Context:
@@ -236,31 +389,40 @@ class _Context:
 
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
-        self.lines = text.splitlines()
+        self.text = text
+        self._lines: dict[KeyPath, int] | None = None
 
-    def line_of(self, key: str, table: str = "") -> int | None:
-        """Best-effort line of ``key = ...`` below ``[table]`` (tomllib keeps no positions)."""
-        start = 0
-        if table:
-            headers = (f"[{table}]", f"[[{table}]]")
-            for number, line in enumerate(self.lines):
-                if line.strip().replace(" ", "") in headers:
-                    start = number
-                    break
-        for number, line in enumerate(self.lines[start:], start=start + 1):
-            stripped = line.strip()
-            for quote in ("", '"', "'"):
-                quoted = f"{quote}{key}{quote}"
-                if stripped.startswith(quoted) and stripped[len(quoted) :].lstrip().startswith("="):
-                    return number
-        return None
+    def line_of(self, where: KeyPath) -> int | None:
+        """The line of the key at ``where`` (or of its nearest written parent)."""
+        if self._lines is None:
+            self._lines = key_lines(self.text)
+        return key_line(self._lines, where)
 
-    def error(self, key_path: str, key: str, message: str) -> ConfigError:
-        """A ConfigError naming the file, the line of ``key`` and ``key_path``."""
-        table = re.sub(r"\[\d+\]", "", key_path.rsplit(".", 1)[0]) if "." in key_path else ""
-        line = self.line_of(key, table)
-        where = f"{self.path}:{line}" if line else str(self.path)
-        return ConfigError(f"{where}: {key_path}: {message}")
+    def error(self, where: KeyPath, message: str, at: KeyPath | None = None) -> ConfigError:
+        """A ConfigError naming the file, the line of the key at ``at`` (default ``where``)
+        and the path ``where``."""
+        line = self.line_of(at if at is not None else where)
+        shown = f"{self.path}:{line}" if line else str(self.path)
+        return ConfigError(f"{shown}: {show_path(where)}: {message}")
+
+
+def show_path(where: KeyPath) -> str:
+    """``("tool", "policytool", "lock", 0, "name")`` -> ``tool.policytool.lock[0].name``."""
+    out = ""
+    for part in where:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def _one_line(value: str, where: KeyPath, ctx: _Context) -> None:
+    """Config strings end up in files (SPDX lines), findings and PR bodies: one line each."""
+    bad = _CONTROL_RE.search(value)
+    if bad is not None:
+        raise ctx.error(
+            where,
+            f"must be one line without control characters (found {bad.group()!r} "
+            f"at offset {bad.start()})",
+        )
 
 
 def _toml_key(field_name: str) -> str:
@@ -284,63 +446,64 @@ def _type_name(tp: object) -> str:
     return labels.get(tp, str(tp))
 
 
-def _convert(value: object, tp: object, key_path: str, key: str, ctx: _Context) -> object:
+def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object:
     """Convert one TOML value to the annotated type ``tp`` or raise a ConfigError."""
+    if isinstance(value, str):
+        _one_line(value, where, ctx)
     origin = typing.get_origin(tp)
     if origin is typing.Literal:
         choices = typing.get_args(tp)
         if value not in choices:
             shown = ", ".join(repr(c) for c in choices)
-            raise ctx.error(key_path, key, f"expected one of {shown}, got {value!r}")
+            close = (
+                difflib.get_close_matches(value, [str(c) for c in choices], n=1)
+                if isinstance(value, str)
+                else []
+            )
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise ctx.error(where, f"expected one of {shown}, got {value!r}{hint}")
         return value
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         for arg in args:
             try:
-                return _convert(value, arg, key_path, key, ctx)
+                return _convert(value, arg, where, ctx)
             except ConfigError:
                 continue
-        raise ctx.error(key_path, key, f"expected {_type_name(tp)}, got {value!r}")
+        raise ctx.error(where, f"expected {_type_name(tp)}, got {value!r}")
     if origin is tuple:
         (item_type, _ellipsis) = typing.get_args(tp)
         if isinstance(value, str) and item_type is str:
             # A single string where a list is expected is a common slip; be strict.
-            raise ctx.error(
-                key_path, key, f'expected a list of strings, got a string (write ["{value}"])'
-            )
+            raise ctx.error(where, f'expected a list of strings, got a string (write ["{value}"])')
         if not isinstance(value, list):
-            raise ctx.error(key_path, key, f"expected a list, got {type(value).__name__}")
-        return tuple(
-            _convert(item, item_type, f"{key_path}[{i}]", key, ctx) for i, item in enumerate(value)
-        )
+            raise ctx.error(where, f"expected a list, got {type(value).__name__}")
+        return tuple(_convert(item, item_type, (*where, i), ctx) for i, item in enumerate(value))
     if origin is dict:
         (key_type, value_type) = typing.get_args(tp)
         if not isinstance(value, dict):
-            raise ctx.error(key_path, key, f"expected a table, got {type(value).__name__}")
-        return {
-            str(k): _convert(v, value_type, f"{key_path}.{k}", str(k), ctx)
-            for k, v in value.items()
-        }
+            raise ctx.error(where, f"expected a table, got {type(value).__name__}")
+        return {str(k): _convert(v, value_type, (*where, str(k)), ctx) for k, v in value.items()}
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
-            raise ctx.error(key_path, key, f"expected a table, got {type(value).__name__}")
-        return build_section(tp, value, key_path, ctx)
+            raise ctx.error(where, f"expected a table, got {type(value).__name__}")
+        return build_section(tp, value, where, ctx)
     if tp is bool:
         if not isinstance(value, bool):
-            raise ctx.error(key_path, key, f"expected true or false, got {value!r}")
+            raise ctx.error(where, f"expected true or false, got {value!r}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ctx.error(key_path, key, f"expected an integer, got {value!r}")
+            raise ctx.error(where, f"expected an integer, got {value!r}")
         return value
     if tp is str:
         if not isinstance(value, str):
-            raise ctx.error(key_path, key, f"expected a string, got {value!r}")
+            raise ctx.error(where, f"expected a string, got {value!r}")
         return value
     raise TypeError(f"unsupported config annotation {tp!r}")  # a bug in a section declaration
 
 
-def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx: _Context) -> T:
+def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx: _Context) -> T:
     """Build dataclass ``cls`` from a TOML table, rejecting unknown keys and wrong types."""
     hints = typing.get_type_hints(cls)
     by_key = {
@@ -352,14 +515,18 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
-            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.5)
+            # A close spelling only (``torch-backend`` is not ``backend``), or the key a
+            # backend's own option name maps to (``no-emit-package`` -> ``exclude``).
+            key_hints: dict[str, str] = getattr(cls, "KEY_HINTS", {})
+            close = [key_hints[key]] if key in key_hints else []
+            close = close or difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.8)
             hint = (
                 f"; did you mean '{close[0]}'?"
                 if close
                 else f"; valid keys: {', '.join(sorted(by_key))}"
             )
-            raise ctx.error(key_path, key, f"unknown key '{key}'{hint}")
-        kwargs[f.name] = _convert(value, hints[f.name], f"{key_path}.{key}", key, ctx)
+            raise ctx.error(where, f"unknown key '{key}'{hint}", at=(*where, key))
+        kwargs[f.name] = _convert(value, hints[f.name], (*where, key), ctx)
     missing = [
         _toml_key(f.name)
         for f in dataclasses.fields(cls)  # type: ignore[arg-type]
@@ -369,7 +536,9 @@ def build_section(cls: type[T], table: Mapping[str, object], key_path: str, ctx:
         and f.default_factory is dataclasses.MISSING
     ]
     if missing:
-        raise ConfigError(f"{ctx.path}: {key_path}: missing required key '{missing[0]}'")
+        raise ctx.error(where, f"missing required key '{missing[0]}'")
+    if "configured" in hints:
+        kwargs["configured"] = True
     return cls(**kwargs)
 
 
@@ -382,26 +551,64 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+_PYTHON_VERSION_RE = re.compile(r"^3\.(?:[0-9]|[1-9][0-9])(?:\.(?:0|[1-9][0-9]*))?$")
+
+
+def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
+    """A lock's python-version is ``3.N`` (or ``3.N.M``); variants fan out with ``{variant}``."""
+    if lock.python_version is not None and not _PYTHON_VERSION_RE.match(lock.python_version):
+        raise ctx.error(
+            (*where, "python-version"),
+            f"expected a Python version such as '3.12', got {lock.python_version!r}",
+        )
+    if lock.universal and lock.backend != "uv":
+        raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
+
+
 def _validate(config: Config, ctx: _Context) -> None:
     """Cross-field checks the types alone cannot express."""
     names = [lock.name for lock in config.lock]
     for name in names:
         if names.count(name) > 1:
-            raise ctx.error("tool.policytool.lock", "name", f"duplicate lock name '{name}'")
-    from policytool.files import COMMENT_PREFIX_BY_KIND
-
-    for kind in config.spdx.kinds:
-        if kind not in COMMENT_PREFIX_BY_KIND:
-            close = difflib.get_close_matches(kind, list(COMMENT_PREFIX_BY_KIND), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            index = len(names) - 1 - names[::-1].index(name)
             raise ctx.error(
-                "tool.policytool.spdx.kinds", "kinds", f"unknown file kind '{kind}'{hint}"
+                ("tool", "policytool", "lock", index, "name"), f"duplicate lock name '{name}'"
             )
+    outputs = [lock.output.removeprefix("./") for lock in config.lock]
+    for index, lock in enumerate(config.lock):
+        _validate_lock(lock, ("tool", "policytool", "lock", index), ctx)
+        if outputs.count(outputs[index]) > 1:
+            raise ctx.error(
+                ("tool", "policytool", "lock", index, "output"),
+                f"locks write the same output '{outputs[index]}' (lock '{lock.name}'); "
+                "give each variant its own output, e.g. 'requirements/{variant}.txt'",
+            )
+    _validate_pre_commit(config.pre_commit, ctx)
     for index, rule in enumerate(config.forbidden_import):
         if not rule.modules:
             raise ctx.error(
-                f"tool.policytool.forbidden-import[{index}]", "modules", "modules is empty"
+                ("tool", "policytool", "forbidden-import", index, "modules"), "modules is empty"
             )
+
+
+def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
+    """``rev-pattern`` values compile as regexes; ``min-rev`` values are versions."""
+    from packaging.version import InvalidVersion, Version
+
+    table: KeyPath = ("tool", "policytool", "pre-commit")
+    for url, pattern in section.rev_pattern.items():
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ctx.error(
+                (*table, "rev-pattern", url),
+                f"{pattern!r} is not a valid regular expression ({exc})",
+            ) from None
+    for url, minimum in section.min_rev.items():
+        try:
+            Version(minimum.removeprefix("v"))
+        except InvalidVersion:
+            raise ctx.error((*table, "min-rev", url), f"{minimum!r} is not a version") from None
 
 
 def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Config:
@@ -412,32 +619,34 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
         if config_path is None:
             return Config(root=cwd)
     config_path = config_path.resolve()
+    from policytool.formats.toml import load_file
+
     try:
-        raw = config_path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{config_path}: cannot read config: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise ConfigError(f"{config_path}: not valid UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{config_path}: invalid TOML: {exc}") from None
+        text, data = load_file(config_path, str(config_path))
+    except DecodeError as exc:
+        raise ConfigError(str(exc)) from None
+    except FileError as exc:
+        raise ConfigError(f"{config_path}: cannot read config: {exc.reason}") from None
+    except PolicyError as exc:
+        raise ConfigError(str(exc)) from None
     tool = data.get("tool", {})
     table = tool.get("policytool", {}) if isinstance(tool, dict) else {}
     ctx = _Context(config_path, text)
     if not isinstance(table, dict):
-        raise ctx.error("tool", "policytool", "[tool.policytool] must be a table")
+        raise ctx.error(("tool", "policytool"), "[tool.policytool] must be a table")
     # Defaults that come from the rest of pyproject.toml.
     spdx_table = table.get("spdx", {})
-    base = build_section(Config, table, "tool.policytool", ctx)
-    if isinstance(spdx_table, dict) and "license" not in spdx_table:
+    base = build_section(Config, table, ("tool", "policytool"), ctx)
+    if isinstance(spdx_table, dict) and "spdx" in table and "license" not in spdx_table:
         project_license = _project_license(data)
         if project_license:
+            _one_line(project_license, ("project", "license"), ctx)
             base = dataclasses.replace(
                 base, spdx=dataclasses.replace(base.spdx, license=project_license)
             )
-    config = dataclasses.replace(base, root=config_path.parent, source=config_path)
+    config = dataclasses.replace(
+        base, root=config_path.parent, source=config_path, lock=expand_variants(base.lock)
+    )
     _validate(config, ctx)
     return config
 

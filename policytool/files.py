@@ -8,17 +8,26 @@ import codecs
 import fnmatch
 import os
 import re
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from policytool.errors import PolicyError
+from policytool.errors import BoundaryError, DecodeError, FileError, PolicyError, WriteError
 
 BOM = codecs.BOM_UTF8  # the one UTF-8 byte order mark of policytool
 
-KIND_BY_SUFFIX: dict[str, str] = {
+# File kinds that take a line comment (a header such as SPDX can go in them).
+CommentKind = Literal[
+    "python", "stub", "shell", "yaml", "toml", "rust", "proto", "c", "cpp", "cuda", "js", "ts"
+]
+# Every file kind policytool tells apart (config keys such as ``spdx.kinds`` name them).
+Kind = Literal[CommentKind, "text", "markdown"]
+
+KIND_BY_SUFFIX: dict[str, Kind] = {
     ".py": "python",
     ".pyi": "stub",
     ".sh": "shell",
@@ -64,7 +73,7 @@ COMMENT_PREFIX_BY_KIND: dict[str, str] = {
 }
 
 # Interpreters named on a ``#!`` line -> kind, for files without a suffix.
-_KIND_BY_INTERPRETER: dict[str, str] = {
+_KIND_BY_INTERPRETER: dict[str, Kind] = {
     "python": "python",
     "sh": "shell",
     "bash": "shell",
@@ -76,7 +85,7 @@ _KIND_BY_INTERPRETER: dict[str, str] = {
 _INTERPRETER_RE = re.compile(rb"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z]+)")
 
 
-def kind_of(relpath: str, head: bytes) -> str | None:
+def kind_of(relpath: str, head: bytes) -> Kind | None:
     """File kind from the suffix, or for suffix-less files from the shebang."""
     name = relpath.rsplit("/", 1)[-1]
     dot = name.rfind(".")
@@ -201,6 +210,7 @@ def discover(
     Missing paths are an error; directories expand to the files below them; global
     ``exclude`` globs are removed either way.
     """
+    boundary = Boundary(root)
     if paths:
         found: list[str] = []
         top = str(root)
@@ -208,17 +218,20 @@ def discover(
             rel = relative_to_root(given, root, cwd)
             absolute = os.path.join(top, rel)
             if os.path.isfile(absolute):
+                if not boundary.file_inside(rel):
+                    raise BoundaryError(f"{given}: resolves outside the repository at {root}")
                 found.append(rel)
             elif os.path.isdir(absolute):
-                found.extend(_files_below(root, rel))
+                if not boundary.dir_inside(absolute):
+                    raise BoundaryError(f"{given}: resolves outside the repository at {root}")
+                found.extend(_files_below(root, rel, boundary))
             else:
                 raise PolicyError(f"{given}: no such file")
         files = found
     else:
         if git_root(root) is None:
             raise PolicyError(f"{root}: not a git repository; pass the files to check as arguments")
-        prefix = f"{root}{os.sep}"
-        files = [f for f in git_ls_files(root) if os.path.isfile(prefix + f)]
+        files = [f for f in git_ls_files(root) if boundary.file_inside(f)]
     seen: set[str] = set()
     result = []
     for rel in files:
@@ -229,39 +242,69 @@ def discover(
     return sorted(result)
 
 
-def _files_below(root: Path, rel: str) -> list[str]:
+def _files_below(root: Path, rel: str, boundary: Boundary) -> list[str]:
+    """The files below directory ``rel``: tracked ones in a git repo, else all; inside only."""
     if git_root(root) is not None:
-        tracked = [f for f in git_ls_files(root, [rel or "."]) if os.path.isfile(root / f)]
+        tracked = [f for f in git_ls_files(root, [rel or "."]) if boundary.file_inside(f)]
         if tracked:
             return tracked
     out = []
-    for dirpath, dirnames, filenames in os.walk(root / rel):
+    for dirpath, dirnames, filenames in os.walk(root / rel):  # does not follow dir links
         dirnames[:] = [d for d in dirnames if d != ".git"]
         for name in filenames:
-            out.append((Path(dirpath) / name).relative_to(root).as_posix())
+            relpath = (Path(dirpath) / name).relative_to(root).as_posix()
+            if boundary.file_inside(relpath):
+                out.append(relpath)
     return out
 
 
-class FileError(PolicyError):
-    """A file that cannot be read as text: ``reason`` without the path, ``line`` (1-based)."""
+class Boundary:
+    """Which repo paths stay inside the repository once symlinks are followed.
 
-    def __init__(self, path: str, reason: str, line: int | None = None) -> None:
-        """Name ``path`` (and ``line`` when known) in front of ``reason``."""
-        super().__init__(f"{path}:{line}: {reason}" if line is not None else f"{path}: {reason}")
-        self.path = path
-        self.reason = reason
-        self.line = line if line is not None else 1
+    Discovery keeps a file only when it is a regular file, or a symlink to a regular
+    file, whose real path is inside the repository: a committed ``vendor -> ../../x``
+    link is never followed out, so nothing outside is read or written. Directories are
+    checked once each (one ``lstat`` a directory, memoised).
+    """
 
+    def __init__(self, root: Path) -> None:
+        """Start with ``root`` (the repository top) as the one known-good directory."""
+        self.top = os.path.normpath(str(root))
+        self.real = os.path.realpath(self.top)
+        self._dirs: dict[str, bool] = {self.top: True}
 
-class DecodeError(FileError):
-    """Bytes not valid in their encoding; ``detail`` is the codec's reason."""
+    def _real_inside(self, path: str) -> bool:
+        """Whether ``path`` (absolute) resolves to the repository or below it."""
+        real = os.path.realpath(path)
+        return real == self.real or real.startswith(self.real.rstrip(os.sep) + os.sep)
 
-    def __init__(self, path: str, line: int, detail: str, encoding: str = "utf-8") -> None:
-        """Name ``path`` and the ``line`` the bad bytes are on."""
-        shown = "UTF-8" if encoding == "utf-8" else encoding
-        super().__init__(path, f"not valid {shown}", line)
-        self.detail = detail
-        self.encoding = encoding
+    def dir_inside(self, directory: str) -> bool:
+        """Whether absolute ``directory`` (at or below the top) resolves inside the repo."""
+        known = self._dirs.get(directory)
+        if known is not None:
+            return known
+        parent = os.path.dirname(directory)
+        if parent == directory or not directory.startswith(self.top):
+            inside = False
+        elif os.path.islink(directory):
+            inside = self.dir_inside(parent) and self._real_inside(directory)
+        else:
+            inside = self.dir_inside(parent)
+        self._dirs[directory] = inside
+        return inside
+
+    def file_inside(self, relpath: str) -> bool:
+        """Whether ``relpath`` is a regular file, or a link to one, inside the repository."""
+        absolute = os.path.join(self.top, relpath)
+        if not self.dir_inside(os.path.dirname(absolute)):
+            return False
+        try:
+            mode = os.lstat(absolute).st_mode
+        except OSError:
+            return False
+        if stat.S_ISREG(mode):
+            return True
+        return stat.S_ISLNK(mode) and self._real_inside(absolute) and os.path.isfile(absolute)
 
 
 def decode_text(data: bytes, path: str, encoding: str = "utf-8") -> str:
@@ -294,42 +337,112 @@ def read_text(root: Path, relpath: str) -> str:
     return decode_text(data, relpath)
 
 
+# Temp files of write_atomic: ``.NAME.<random>.policytool.tmp`` next to NAME. One older
+# than STALE_TMP_SECONDS was left by a killed run and is removed by the next write of NAME.
+TMP_SUFFIX = ".policytool.tmp"
+STALE_TMP_SECONDS = 60.0
+
+
+def unwritable_reason(path: Path) -> str | None:
+    """Why :func:`write_atomic` refuses ``path`` (a symlink, read-only), or None."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISLNK(info.st_mode):
+        return "it is a symlink (policytool never writes through one; change its target)"
+    if info.st_mode & 0o222 == 0:
+        return "it is read-only (chmod u+w it to let policytool change it)"
+    return None
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Delete temp files of ``path`` a killed run left (older than a minute: not in flight)."""
+    import time
+
+    prefix = f".{path.name}."
+    cutoff = time.time() - STALE_TMP_SECONDS
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return
+    for entry in entries:
+        if not (entry.name.startswith(prefix) and entry.name.endswith(TMP_SUFFIX)):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+        except FileNotFoundError:
+            continue  # another run cleaned it first
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` via a temp file in the same directory.
 
-    The file mode is kept; on any failure the original file is untouched.
+    - On any failure (disk full, file too large...) the original file is untouched, the
+      temp file is removed, and :class:`WriteError` names the path: one sentence, exit 2.
+    - Never through a symlink, never over a read-only file (no write bit): both are
+      refused with :class:`WriteError` (``fix`` reports them as "not fixed" instead).
+    - The mode is kept, and the owner and group where the process may set them (root,
+      or a group it belongs to); otherwise the file becomes the writer's, as any editor
+      that saves by rename would leave it.
+    - Hard links: the new content is a new file, so other hard links to the old one keep
+      the old content.
+    - Temp files a killed run left for ``path`` (older than a minute) are removed first.
     """
+    reason = unwritable_reason(path)
+    if reason is not None:
+        raise WriteError(str(path), reason)
     try:
-        mode: int | None = os.stat(path).st_mode & 0o7777
+        info: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        info = None
+    except OSError as exc:
+        raise WriteError(str(path), exc.strerror or str(exc)) from None
+    _remove_stale_temps(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
+    except OSError as exc:
+        raise WriteError(str(path), exc.strerror or str(exc)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        if info is not None:
+            os.chmod(tmp, info.st_mode & 0o7777)
+            if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                try:
+                    os.chown(tmp, info.st_uid, info.st_gid)
+                except PermissionError:
+                    pass  # not permitted: the file becomes the writer's (documented above)
         else:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
+    except OSError as exc:
+        _unlink_quietly(tmp)
+        raise WriteError(str(path), exc.strerror or str(exc)) from None
     except BaseException:
-        # Re-raised below: this only removes our temp file so nothing is left behind.
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        # Re-raised below (KeyboardInterrupt...): only removes our temp file.
+        _unlink_quietly(tmp)
         raise
+
+
+def _unlink_quietly(path: str) -> None:
+    """Remove ``path`` if it is there."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 # Bounds on files policytool parses whole (configs, allowlists, locks, workflows): a PR
 # author controls them, so a huge or endless one is refused before it is read.
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
-
-
-class BoundaryError(PolicyError):
-    """A configured path that resolves outside the repository, or is not a regular file."""
 
 
 def resolve_inside(root: Path, relpath: str, what: str) -> Path:
@@ -353,8 +466,6 @@ def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes
 
     ``shown`` is the repo-relative name used in the :class:`FileError` message.
     """
-    import stat
-
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:

@@ -7,19 +7,25 @@ Only commands that say they go online call it; tests never do.
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from packaging.version import Version
 
+    from policytool.engine.context import RunMemo
+
 PYPI_JSON = "https://pypi.org/pypi/{project}/json"
-_PYPI_CACHE: dict[str, tuple[Version | None, str | None]] = {}
 
 
-def newest_on_pypi(project: str) -> tuple[Version | None, str | None]:
-    """(newest non-prerelease version, None) or (None, why it could not be found)."""
-    if project in _PYPI_CACHE:
-        return _PYPI_CACHE[project]
+def newest_on_pypi(project: str, memo: RunMemo) -> tuple[Version | None, str | None]:
+    """(newest non-prerelease version, None) or (None, why it could not be found); once a run."""
+    return memo.value(("pypi.newest", project), lambda: _ask_pypi(project))
+
+
+def _ask_pypi(project: str) -> tuple[Version | None, str | None]:
+    """:func:`newest_on_pypi`, asked."""
     import json
     import urllib.error
     import urllib.request
@@ -47,5 +53,103 @@ def newest_on_pypi(project: str) -> tuple[Version | None, str | None]:
         result = (
             (max(versions), None) if versions else (None, f"PyPI lists no release of {project}")
         )
-    _PYPI_CACHE[project] = result
     return result
+
+
+# ``bump``'s release facts. The base URL may point elsewhere (a mirror, a test server):
+# POLICYTOOL_PYPI_URL=http://127.0.0.1:8000/pypi serves ``{base}/{project}/{version}/json``.
+PYPI_URL_VARIABLE = "POLICYTOOL_PYPI_URL"
+DEFAULT_PYPI_URL = "https://pypi.org/pypi"
+_CHANGELOG_KEYS = ("changelog", "changes", "release notes", "releasenotes", "history", "news")
+
+
+@dataclass(frozen=True)
+class Vulnerability:
+    """One known vulnerability PyPI reports for a release (OSV data)."""
+
+    id: str
+    aliases: tuple[str, ...]
+    fixed_in: tuple[str, ...]
+    link: str | None
+
+
+@dataclass(frozen=True)
+class Release:
+    """What PyPI's JSON API says about one release of a project."""
+
+    project: str
+    version: str
+    requires_python: str | None
+    project_url: str | None
+    changelog_url: str | None
+    vulnerabilities: tuple[Vulnerability, ...]
+
+
+def pypi_base() -> str:
+    """The JSON API base URL (``POLICYTOOL_PYPI_URL`` or PyPI's), without a trailing /."""
+    return os.environ.get(PYPI_URL_VARIABLE, DEFAULT_PYPI_URL).rstrip("/")
+
+
+def release(project: str, version: str, timeout: float = 10.0) -> Release | str:
+    """The :class:`Release` of ``project==version``, or why it could not be looked up."""
+    import json
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    url = (
+        f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/"
+        f"{urllib.parse.quote(version, safe='')}/json"
+    )
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            data = json.loads(response.read(8 * 1024 * 1024).decode("utf-8"))
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        return f"could not look up {project} {version} on {pypi_base()} ({reason})"
+    if not isinstance(data, dict) or not isinstance(data.get("info"), dict):
+        return f"{pypi_base()} answered for {project} {version} without release info"
+    return _release_of(project, version, data)
+
+
+def _release_of(project: str, version: str, data: dict[str, object]) -> Release:
+    """The :class:`Release` from a JSON API document."""
+    info = data["info"]
+    assert isinstance(info, dict)
+    urls = info.get("project_urls") if isinstance(info.get("project_urls"), dict) else {}
+    assert isinstance(urls, dict)
+    changelog = None
+    for label, link in urls.items():
+        if isinstance(link, str) and str(label).strip().lower() in _CHANGELOG_KEYS:
+            changelog = link
+            break
+    home = info.get("home_page") or urls.get("Homepage") or urls.get("Source")
+    project_url = home if isinstance(home, str) and home else None
+    project_url = project_url or (
+        info.get("project_url") if isinstance(info.get("project_url"), str) else None
+    )
+    vulns = []
+    raw = data.get("vulnerabilities")
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        aliases = item.get("aliases") if isinstance(item.get("aliases"), list) else []
+        fixed = item.get("fixed_in") if isinstance(item.get("fixed_in"), list) else []
+        link = item.get("link") if isinstance(item.get("link"), str) else None
+        vulns.append(
+            Vulnerability(
+                item["id"],
+                tuple(str(a) for a in aliases or ()),
+                tuple(str(f) for f in fixed or ()),
+                link,
+            )
+        )
+    requires = info.get("requires_python")
+    return Release(
+        project,
+        version,
+        requires if isinstance(requires, str) and requires else None,
+        project_url,
+        changelog,
+        tuple(vulns),
+    )

@@ -147,16 +147,22 @@ class Handler:
         except Exception:
             log.warning("compute failed")
 
-    def lookup(self) -> None:
+    def validate_config(self) -> None:
         try:
             self.count += 2
         except Exception:
             return None
 
-    def poke(self) -> None:
+    def setup_connector(self) -> None:
         try:
             self.count += 3
         except:
+            pass
+
+    def close(self) -> None:
+        try:
+            self.count += 30
+        except Exception:
             pass
 
     def load_weights(self) -> None:
@@ -379,6 +385,8 @@ def raw_fetch(url: str) -> bytes:
 from types import SimpleNamespace
 from typing import Any
 
+from pkg.config import DeviceConfig
+
 
 def fake(x: Any) -> None:
     del x
@@ -386,6 +394,17 @@ def fake(x: Any) -> None:
 
 def test_fake() -> None:
     fake(SimpleNamespace(device="cpu"))
+    fake(SimpleNamespace(device="cuda", index=0))
+    assert DeviceConfig
+""",
+    "pkg/config.py": """\
+from dataclasses import dataclass
+
+
+@dataclass
+class DeviceConfig:
+    device: str
+    index: int
 """,
 }
 
@@ -432,9 +451,12 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     ("pkg/handlers.py", "except Exception:\n            log.warning", "broad-except", W),
     ("pkg/handlers.py", "except Exception:\n            return None", "broad-except", E),
     ("pkg/handlers.py", "except:\n            pass", "broad-except", E),
-    ("pkg/handlers.py", "except BaseException:", "broad-except", E),  # fail-fast load_weights
+    # fail-fast load_weights, but it does not only swallow: ⚠ (the seed's ✗ needs both)
+    ("pkg/handlers.py", "except BaseException:", "broad-except", W),
+    # best effort: close() may swallow
+    ("pkg/handlers.py", "except Exception:\n            pass", "broad-except", W),
     ("pkg/handlers.py", "except Exception as unused_error:", "broad-except", W),
-    ("pkg/handlers.py", "except Exception:\n                continue", "broad-except", E),
+    ("pkg/handlers.py", "except Exception:\n                continue", "broad-except", W),
     ("pkg/handlers.py", "except:\n            self.count -= 9", "broad-except", W),
     ("pkg/handlers.py", "except (ValueError, Exception):", "broad-except", W),
     ("pkg/old.py", "except Exception:\n        return 0", "broad-except", W),
@@ -449,13 +471,13 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     ("pkg/types_new.py", "def first_positive(items: list[int]) -> int:", "any-annotation", E),
     ("pkg/types_new.py", "return [0]", "any-annotation", E),
     ("pkg/renamed.py", "return None  # second is gone", "any-annotation", E),
-    ("tests/test_new.py", 'fake(SimpleNamespace(device="cpu"))', "any-annotation", E),
+    ("tests/test_new.py", 'fake(SimpleNamespace(device="cpu"))', "any-annotation", W),
+    # mimics pkg/config.py's DeviceConfig, which the test imports
+    ("tests/test_new.py", 'SimpleNamespace(device="cuda", index=0)', "any-annotation", E),
     # hot-copy
     ("pkg/diffusion/sampler.py", "trajectory.append(x_t.clone())", "hot-copy", E),
     ("pkg/diffusion/sampler.py", "saved = x_t.clone()", "hot-copy", W),
-    ("pkg/diffusion/sampler.py", "buf.copy_(saved)", "hot-copy", W),
     ("pkg/diffusion/sampler.py", "cfg_copy = copy.deepcopy(cfg)", "hot-copy", W),
-    ("pkg/diffusion/sampler.py", "snapshots = [t.clone() for t in trajectory]", "hot-copy", E),
     (
         "pkg/diffusion/sampler.py",
         "        return x.clone()\n\n    def handle_request",

@@ -5,8 +5,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from collections.abc import Callable
+
+import pytest
 
 from tests.conftest import Repo, Result
 
@@ -195,3 +199,76 @@ def test_stale_allow_names_the_line_in_its_own_section(repo: Repo, run: Run) -> 
         (7, "allow entry `shared.py` of forbidden-import entry 2 (re)"),
         (10, "allow entry `shared.py` of torch-cuda"),
     ]
+
+
+# ----- the repository boundary: allowlist files are the repo's own files ------------------
+
+
+def _cuda_allowlist(repo: Repo, name: str) -> None:
+    repo.write(
+        "pyproject.toml", f"[tool.policytool.torch-cuda]\nallowlist-file = {json.dumps(name)}\n"
+    )
+    repo.write("gpu.py", "import torch\ntorch.cuda.synchronize()\n")
+    repo.commit()
+
+
+@pytest.mark.parametrize("command", [("check", "--only", "stale-allow"), ("check",), ("baseline",)])
+@pytest.mark.parametrize("name", ["../secret.env", "/proc/self/environ", "link.txt"])
+def test_an_allowlist_file_outside_the_repo_is_refused(
+    repo: Repo, run: Run, name: str, command: tuple[str, ...]
+) -> None:
+    secret = repo.root.parent / "secret.env"
+    secret.write_text("GITHUB_TOKEN=ghp_secretvalue\n")
+    (repo.root / "link.txt").symlink_to(secret)
+    _cuda_allowlist(repo, name)
+    started = time.monotonic()
+    result = run(*command)
+    assert time.monotonic() - started < 1
+    assert result.code == 2, result.out
+    assert "secretvalue" not in result.out + result.err
+    assert "GITHUB_TOKEN" not in result.out + result.err
+    assert result.err.count("\n") == 1 and result.err.startswith("policytool: error: ")
+    assert "allowlist-file" in result.err
+    assert secret.read_text() == "GITHUB_TOKEN=ghp_secretvalue\n"  # baseline appended nothing
+
+
+def test_an_allowlist_fifo_or_device_is_refused(repo: Repo, run: Run) -> None:
+    os.mkfifo(repo.root / "allow.fifo")
+    _cuda_allowlist(repo, "allow.fifo")
+    started = time.monotonic()
+    result = run("check", "--only", "torch-cuda")
+    assert time.monotonic() - started < 1
+    assert result.code == 2
+    assert "not a regular file" in result.err
+
+
+def test_baseline_creates_no_allowlist_outside_the_repo(repo: Repo, run: Run) -> None:
+    _cuda_allowlist(repo, "../created-by-baseline.txt")
+    result = run("baseline")
+    assert result.code == 2
+    assert not (repo.root.parent / "created-by-baseline.txt").exists()
+
+
+def test_a_bom_does_not_disable_the_first_glob(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[tool.policytool.torch-cuda]\nallowlist-file = "allow.txt"\n')
+    repo.write("allow.txt", b"\xef\xbb\xbfgpu.py\n")
+    repo.write("gpu.py", "import torch\ntorch.cuda.synchronize()\n")
+    repo.commit()
+    result = run("check", *ONLY, "--format", "json")
+    assert rules_of(result) == []
+
+
+def test_baseline_write_failure_is_one_sentence_and_nothing_half_written(
+    repo: Repo, run: Run
+) -> None:
+    """The second allowlist cannot be created: the first is not changed either."""
+    dirty_tree(repo, WITH_FILES.replace("tools/cuda_allow.txt", "blocker/cuda_allow.txt"))
+    repo.write("tools/pickle_allow.txt", "# kept\n")
+    repo.write("blocker", "a file where a directory should be\n")
+    result = run("baseline")
+    assert result.code == 2, result.out
+    assert result.err.count("\n") == 1 and result.err.startswith("policytool: error: ")
+    assert "blocker/cuda_allow.txt" in result.err
+    assert repo.read("tools/pickle_allow.txt") == b"# kept\n"
+    assert repo.read("blocker") == b"a file where a directory should be\n"
+    assert not [p for p in (repo.root / "tools").iterdir() if p.name.endswith(".tmp")]

@@ -723,43 +723,6 @@ def _walk_positions(node: object) -> list[tuple[object, ...]]:
     return out
 
 
-@pytest.mark.parametrize("text", FAST_SAMPLES)
-def test_fast_loader_gives_ruamel_positions(text: str) -> None:
-    from policytool.formats.yamldoc import load_fast, parse_text, plain
-
-    fast = load_fast(text, "x.yml")
-    slow = parse_text(text, "x.yml")
-    fast_positions = _walk_positions(fast)
-    slow_positions = _walk_positions(slow)
-    # libyaml gives an empty value as "" (every scalar is its text); ruamel as None.
-    assert [p[:3] for p in fast_positions] == [p[:3] for p in slow_positions]
-    for got, want in zip(fast_positions, slow_positions, strict=True):
-        assert want[-1] is None or got[-1] == want[-1], (got, want)
-
-    def strings(node: object) -> object:
-        if isinstance(node, dict):
-            return {k: strings(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [strings(v) for v in node]
-        return "" if node is None else str(node)
-
-    assert strings(fast) == strings(plain(slow))
-
-
-def test_fast_loader_bounds_and_errors() -> None:
-    from policytool.formats.yamldoc import YamlError, load_fast
-
-    laughs = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9)
-    )
-    load_fast(laughs, "laughs.yml")  # aliases are shared, not expanded: returns at once
-    with pytest.raises(YamlError, match="nested too deeply"):
-        load_fast("[" * 500 + "]" * 500, "deep.yml")
-    with pytest.raises(YamlError, match=r"bad.yml:2: invalid YAML"):
-        load_fast("a: 1\n b: [\n", "bad.yml")
-    assert load_fast("", "empty.yml") is None
-
-
 ARG_DOCKERFILE = """\
 ARG GLOBAL_SPEC=">=1"
 ARG EXACT="==2.0"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from policytool.hooks.ci import parse_run_commands
+from policytool.formats.workflows import parse_run_commands
 from tests.conftest import Repo, Result
 from tests.precommit_helpers import check_jsonschema, line_of, rule_lines
 
@@ -84,6 +84,10 @@ skip-reasons = { "check-test-ci-coverage" = "old tests lack marks; runs on commi
 """
 
 
+# The repo records why CI skips hooks (none recorded yet): every SKIP needs a reason.
+NO_REASONS = "[tool.policytool.ci]\nskip-reasons = {}\n"
+
+
 @pytest.fixture
 def ci_repo(repo: Repo) -> Repo:
     """A repo with a config that has a manual-stage hook."""
@@ -93,6 +97,7 @@ def ci_repo(repo: Repo) -> Repo:
 
 def test_drifted_workflow_is_caught(ci_repo: Repo, run: Run) -> None:
     ci_repo.write(".github/workflows/pre-commit.yml", DRIFTED_WORKFLOW)
+    ci_repo.write("pyproject.toml", NO_REASONS)
     ci_repo.commit()
     result = run("check", "--only=ci-hook-stage")
     assert result.code == 1
@@ -109,7 +114,7 @@ def test_drifted_workflow_is_caught(ci_repo: Repo, run: Run) -> None:
     assert (
         "lacks `--hook-stage manual`, so the manual-stage hooks (mypy-3.12) never run" in result.out
     )
-    assert "`pre-commit run --hook-stage manual` runs only on changed files" in result.out
+    assert "`pre-commit run --hook-stage manual` runs only on staged files" in result.out
 
 
 def test_good_workflow_with_reasons_passes_and_stale_reasons_are_reported(
@@ -147,6 +152,7 @@ def test_inline_skip_and_hook_commands(ci_repo: Repo, run: Run) -> None:
         "      - run: pre-commit run mypy-3.10 --hook-stage manual --all-files\n",
     )
     ci_repo.write(".github/workflows/pre-commit.yml", workflow)
+    ci_repo.write("pyproject.toml", NO_REASONS)
     ci_repo.commit()
     result = run("check", "--only=ci-hook-stage")
     assert "hook 'signoff' is skipped in CI without a recorded reason" in result.out
@@ -325,14 +331,76 @@ def test_vllm_style_codeql_workflow_passes_and_validates(repo: Repo, run: Run) -
     assert result.returncode == 0, result.stdout
 
 
-def test_missing_codeql_workflow(repo: Repo, run: Run) -> None:
-    repo.write(
-        ".github/workflows/tests.yml", "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
+# The repo chose a CodeQL workflow: when it runs (push, pull_request, schedule) is checked.
+CODEQL_WORKFLOW = '[tool.policytool.ci]\ncodeql = "workflow"\n'
+
+
+def test_when_codeql_runs_is_checked_only_once_chosen(repo: Repo, run: Run) -> None:
+    # attrs runs CodeQL weekly only: its choice, until it chooses the RFC's policy.
+    weekly = VLLM_CODEQL.replace(
+        '  push:\n    branches: [ "main" ]\n  pull_request:\n    branches: [ "main" ]\n', ""
     )
+    assert "push" not in weekly
+    repo.write(".github/workflows/codeql.yml", weekly)
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 0
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert "CodeQL must run on push to 'main'" in result.out
+    assert "CodeQL must run on pull_request to 'main'" in result.out
+
+
+TESTS_WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
+
+
+def test_missing_codeql_workflow_without_a_choice_says_how_to_choose(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    # Never on a file that does not exist: the first workflow without a pyproject.toml ...
+    assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/tests.yml", 1)]
+    assert 'codeql = "default-setup"' in result.out and 'codeql = "workflow"' in result.out
+    # ... the config file, where the choice is written, with one.
+    repo.write("pyproject.toml", "[project]\nname = 'x'\n")
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [("pyproject.toml", 1)]
+
+
+def test_default_setup_needs_no_workflow_and_conflicts_with_one(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
+    repo.write("pyproject.toml", '[tool.policytool.ci]\ncodeql = "default-setup"\n')
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert result.code == 0, result.out
+    repo.write(".github/workflows/codeql.yml", VLLM_CODEQL)
     repo.commit()
     result = run("check", "--only=codeql-workflow")
     assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 1)]
+    assert "GitHub rejects a workflow's results while default setup is on" in result.out
+
+
+def test_chosen_workflow_that_is_missing_points_at_the_choice(repo: Repo, run: Run) -> None:
+    repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
+    repo.write(
+        "pyproject.toml", '[project]\nname = "x"\n\n[tool.policytool.ci]\ncodeql = "workflow"\n'
+    )
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [("pyproject.toml", 5)]
     assert "policytool init" in result.out
+
+
+def test_python_needs_no_explicit_build_mode(repo: Repo, run: Run) -> None:
+    implicit = VLLM_CODEQL.replace("          build-mode: none\n", "").replace(
+        "        build-mode: ${{ matrix.build-mode }}\n", ""
+    )
+    assert "build-mode" not in implicit
+    repo.write(".github/workflows/codeql.yml", implicit)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert result.code == 0, result.out
 
 
 def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
@@ -350,6 +418,7 @@ def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
         .replace("      security-events: write\n", "")
     )
     repo.write(".github/workflows/codeql.yml", bad)
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
     repo.commit()
     result = run("check", "--only=codeql-workflow")
     messages = [line.split(" codeql-workflow ")[1] for line in result.out.splitlines()[:-1]]
@@ -357,7 +426,8 @@ def test_misconfigured_codeql_workflow(repo: Repo, run: Run) -> None:
         [
             "CodeQL must run on pull_request to 'main'",
             "CodeQL must also run on a schedule (`schedule: - cron: ...`)",
-            "job 'analyze' must set `build-mode: none` for python",
+            "job 'analyze' sets `build-mode: autobuild` for python, which CodeQL analyzes "
+            "without a build (`none`, its default for python)",
             "job 'analyze' needs permissions security-events: write",
         ]
     )
@@ -383,9 +453,10 @@ def test_codeql_without_python_or_analyze(repo: Repo, run: Run) -> None:
 
 def test_default_branch_is_configurable(repo: Repo, run: Run) -> None:
     repo.write(".github/workflows/codeql.yml", VLLM_CODEQL.replace('"main"', '"develop"'))
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
     repo.commit()
     assert run("check", "--only=codeql-workflow").code == 1
-    repo.write("pyproject.toml", '[tool.policytool.ci]\ndefault-branch = "develop"\n')
+    repo.write("pyproject.toml", CODEQL_WORKFLOW + 'default-branch = "develop"\n')
     repo.commit()
     assert run("check", "--only=codeql-workflow").code == 0
 
@@ -395,3 +466,304 @@ def test_broken_codeql_workflow_is_reported_once(repo: Repo, run: Run) -> None:
     repo.commit()
     result = run("check", "--only=codeql-workflow")
     assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 3)]
+
+
+# --- how CI really runs pre-commit ------------------------------------------------------
+
+MATRIX_WORKFLOW = """\
+on: [pull_request]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        stage: [manual]
+        args: ["--all-files --hook-stage manual"]
+    steps:
+      - run: pre-commit run --all-files --hook-stage ${{ matrix.stage }}
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: ${{ matrix.args }}
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: ${{ inputs.extra }}
+"""
+
+
+def test_matrix_values_are_expanded_not_taken_for_hook_names(ci_repo: Repo, run: Run) -> None:
+    ci_repo.write(".github/workflows/lint.yml", MATRIX_WORKFLOW)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 0, result.out
+    assert "matrix.stage" not in result.out and "${{" not in result.out
+    # A matrix value that leaves the manual hooks out is still caught (once nothing
+    # run-time-only could be running them).
+    plain = MATRIX_WORKFLOW.split(
+        "      - uses: pre-commit/action@v3.0.1\n        with:\n"
+        "          extra_args: ${{ inputs.extra }}"
+    )[0]
+    ci_repo.write(
+        ".github/workflows/lint.yml",
+        plain.replace("stage: [manual]", "stage: [pre-commit]").replace(
+            '["--all-files --hook-stage manual"]', '["--all-files"]'
+        ),
+    )
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".github/workflows/lint.yml", 10),
+        (".github/workflows/lint.yml", 13),
+    ], result.out
+    assert "`pre-commit run --all-files --hook-stage pre-commit` lacks" in result.out
+    assert "`pre-commit run --all-files` lacks `--hook-stage manual`" in result.out
+
+
+def test_prek_runs_are_read_like_pre_commit_runs(ci_repo: Repo, run: Run) -> None:
+    workflow = (
+        "on: [pull_request]\njobs:\n  lint:\n    runs-on: x\n    steps:\n"
+        "      - run: prek run --all-files\n"
+        "      - run: uvx prek run mypy-3.10 --hook-stage manual --all-files\n"
+        "      - uses: j178/prek-action@v1\n"
+    )
+    ci_repo.write(".github/workflows/lint.yml", workflow)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".github/workflows/lint.yml", 6),
+        (".github/workflows/lint.yml", 7),
+        (".github/workflows/lint.yml", 8),
+    ], result.out
+    assert "`prek run --all-files` lacks `--hook-stage manual`" in result.out
+    assert "names hook 'mypy-3.10'" in result.out
+
+
+TOX_WORKFLOW = """\
+on: [pull_request]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          pip install tox
+          tox -e linting
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        (
+            "tox.ini",
+            "[tox]\nenv_list = py3, linting\n\n[testenv:linting]\nskip_install = True\n"
+            "deps = pre-commit\ncommands = pre-commit run --all-files --show-diff-on-failure "
+            "{posargs:}\n",
+        ),
+        (
+            "tox.toml",
+            'env_list = ["linting"]\n[env.linting]\n'
+            'commands = [["pre-commit", "run", "--all-files", "--show-diff-on-failure"]]\n',
+        ),
+    ],
+)
+def test_tox_environments_are_followed(ci_repo: Repo, run: Run, name: str, content: str) -> None:
+    ci_repo.write(".github/workflows/lint.yml", TOX_WORKFLOW)
+    ci_repo.write(name, content)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 8)]
+    assert (
+        "`pre-commit run --all-files --show-diff-on-failure` (run by `tox -e linting`) lacks "
+        "`--hook-stage manual`" in result.out
+    )
+    manual = (
+        content.replace("--all-files", "--all-files --hook-stage manual")
+        if name == "tox.ini"
+        else content.replace('"--all-files", ', '"--all-files", "--hook-stage", "manual", ')
+    )
+    ci_repo.write(name, manual)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+
+
+def test_pre_commit_ci_skip_is_read(repo: Repo, run: Run) -> None:
+    config = PRECOMMIT + "ci:\n  autoupdate_schedule: quarterly\n  skip: [signoff, no-such-hook]\n"
+    repo.write(".pre-commit-config.yaml", config)
+    repo.write(
+        "pyproject.toml", '[tool.policytool.ci]\nskip-reasons = { "signoff" = "needs git" }\n'
+    )
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [
+        (".pre-commit-config.yaml", line_of(config, "skip: [signoff"))
+    ]
+    assert "pre-commit.ci's `ci: skip:` names 'no-such-hook', which is not a hook" in result.out
+    assert "skip-reasons explains 'signoff'" not in result.out  # the ci: skip uses it
+
+
+GATE = """\
+on:
+  pull_request:
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pre-commit run --all-files --hook-stage manual{tail}
+"""
+
+
+@pytest.mark.parametrize(
+    ("tail", "why"),
+    [
+        (" || true", "`|| true` swallows its failure"),
+        (" || echo failed", "`|| echo failed` swallows its failure"),
+        (" | tee out.log", "piped without `set -o pipefail`"),
+        ("\n        continue-on-error: true", "`continue-on-error: true`"),
+        ("\n        if: false", "never runs: `if: false`"),
+        ("\n        if: ${{ false }}", "never runs: `if: false`"),
+    ],
+)
+def test_steps_that_cannot_fail_or_never_run(ci_repo: Repo, run: Run, tail: str, why: str) -> None:
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=tail))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 1
+    assert why in result.out, result.out
+    assert rule_lines(result.out, "ci-hook-stage")[0] == (".github/workflows/lint.yml", 7)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        " | tee out.log\n        shell: bash",  # GitHub's bash is -eo pipefail
+        " || (git diff; exit 1)",
+        "\n        if: github.event_name == 'pull_request'",
+    ],
+)
+def test_steps_that_can_fail_are_fine(ci_repo: Repo, run: Run, tail: str) -> None:
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=tail))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert result.code == 0, result.out
+
+
+def test_pre_commit_workflow_without_a_pull_request_trigger(ci_repo: Repo, run: Run) -> None:
+    push_only = GATE.format(tail="").replace("  pull_request:\n", "  push:\n    branches: [main]\n")
+    ci_repo.write(".github/workflows/lint.yml", push_only)
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 1)]
+    assert "runs pre-commit on push but no workflow runs it for pull requests" in result.out
+    for gate in ("  merge_group:\n", "  workflow_call:\n"):
+        ci_repo.write(".github/workflows/lint.yml", push_only.replace("on:\n", "on:\n" + gate))
+        ci_repo.commit()
+        assert run("check", "--only=ci-hook-stage").code == 0
+    # pre-commit.ci gates the PRs: a push-only workflow is then fine.
+    ci_repo.write(".github/workflows/lint.yml", push_only)
+    ci_repo.write(".pre-commit-config.yaml", PRECOMMIT + "ci:\n  skip: []\n")
+    ci_repo.commit()
+    assert "pull requests" not in run("check", "--only=ci-hook-stage").out
+
+
+# pytest's layout: manual hooks are opt-in, pre-commit.ci runs the rest.
+OPT_IN = """\
+repos:
+  - repo: local
+    hooks:
+      - id: ruff
+        name: ruff
+        entry: echo
+        language: system
+      - id: pyright
+        name: pyright
+        entry: echo
+        language: system
+        # Manual because passing pyright is a work in progress.
+        stages: [manual]
+ci:
+  autoupdate_schedule: weekly
+"""
+
+
+def test_manual_means_opt_in_unless_the_repo_says_ci(repo: Repo, run: Run) -> None:
+    repo.write(".pre-commit-config.yaml", OPT_IN)
+    repo.write(
+        ".github/workflows/test.yml",
+        "on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: pytest\n",
+    )
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage,precommit-default-stages")
+    assert result.code == 0, result.out
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nmanual-stage = "ci"\n')
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".pre-commit-config.yaml", 8)]
+    assert "manual-stage hooks (pyright) never run" in result.out
+
+
+# --- mypy-wired: commands, not words ---------------------------------------------------
+
+MYPY_TABLE = "[tool.mypy]\nstrict = true\n"
+
+
+@pytest.mark.parametrize(
+    ("step", "wired"),
+    [
+        ('run: echo "::add-matcher::.github/workflows/matchers/mypy.json"', False),
+        ("run: cp .github/workflows/matchers/mypy.json /tmp", False),
+        ("run: pip install mypy", False),
+        ("run: mypy src", True),
+        ("run: python -m mypy src", True),
+        ("run: uv run --frozen mypy", True),
+        ("run: python tools/mypy.py 3.12", True),
+        ("run: tox -e typing", True),
+    ],
+)
+def test_mypy_is_wired_by_a_command_that_runs_it(
+    repo: Repo, run: Run, step: str, wired: bool
+) -> None:
+    repo.write("pyproject.toml", MYPY_TABLE)
+    repo.write("tox.ini", "[testenv:typing]\ncommands = mypy src\n")
+    repo.write(
+        ".github/workflows/ci.yml",
+        f"on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - {step}\n",
+    )
+    repo.commit()
+    result = run("check", "--only=mypy-wired")
+    assert (result.code == 0) is wired, result.out
+
+
+def test_mypy_run_by_a_nox_session_is_wired(repo: Repo, run: Run) -> None:
+    # jsonschema: CI runs every nox session (the list is run-time only); one runs mypy.
+    repo.write("pyproject.toml", MYPY_TABLE)
+    repo.write(
+        "noxfile.py",
+        "import nox\n\n@nox.session\ndef typing(session):\n"
+        '    session.install("mypy")\n    session.run("mypy", "src")\n',
+    )
+    repo.write(
+        ".github/workflows/ci.yml",
+        "on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        "        noxenv: ${{ fromJson(needs.list.outputs.noxenvs) }}\n    steps:\n"
+        '      - run: uvx nox -s "${{ matrix.noxenv }}"\n',
+    )
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+    repo.write(
+        "noxfile.py", "import nox\n\n@nox.session\ndef tests(session):\n    session.run('pytest')\n"
+    )
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 1
+
+
+def test_codeql_needs_only_security_events_write(repo: Repo, run: Run) -> None:
+    # structlog: `permissions: {}` at the top, only security-events: write on the job;
+    # contents/actions read are needed in private repos only.
+    lean = VLLM_CODEQL.replace(
+        "      security-events: write\n      packages: read\n      actions: read\n"
+        "      contents: read\n",
+        "      security-events: write\n",
+    ).replace("jobs:\n", "permissions: {}\njobs:\n", 1)
+    assert "actions: read" not in lean
+    repo.write(".github/workflows/codeql.yml", lean)
+    repo.commit()
+    assert run("check", "--only=codeql-workflow").code == 0

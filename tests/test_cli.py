@@ -157,7 +157,7 @@ def test_github_format(mit: Repo, run: Run) -> None:
 def test_quiet_prints_findings_only(mit: Repo, run: Run) -> None:
     mit.write("a.py", HEADER)
     assert run("check", "-q", "a.py").out == ""
-    assert run("check", "a.py").out == "no findings in 1 files checked\n"
+    assert run("check", "a.py").out == "no findings in 1 file\n"
 
 
 def test_only_and_skip(mit: Repo, run: Run) -> None:
@@ -169,7 +169,7 @@ def test_only_and_skip(mit: Repo, run: Run) -> None:
 def test_unknown_rule_id_is_a_usage_error(mit: Repo, run: Run) -> None:
     result = run("check", "--only", "spdx-headr")
     assert result.code == 2
-    assert "--only: unknown rule 'spdx-headr'; did you mean 'spdx-header'?" in result.err
+    assert "--only: unknown rule or group 'spdx-headr'; did you mean 'spdx-header'?" in result.err
 
 
 def test_bad_option_is_exit_2(mit: Repo, run: Run) -> None:
@@ -179,11 +179,62 @@ def test_bad_option_is_exit_2(mit: Repo, run: Run) -> None:
 
 def test_rules_lists_ids(run: Run) -> None:
     out = run("rules").out
-    assert any(line.startswith("spdx-header") and " fix " in line for line in out.splitlines())
+    assert any(
+        line.split() == ["spdx-header", "source", "fix", *line.split()[3:]]
+        for line in out.splitlines()
+    ), out
+    assert any(line.split()[:2] == ["bare-ignore", "engine"] for line in out.splitlines())
     data = json.loads(run("rules", "--format", "json").out)
-    assert {"id": "spdx-header", "command": "check", "fixable": True}.items() <= next(
-        r for r in data if r["id"] == "spdx-header"
-    ).items()
+    assert {
+        "id": "spdx-header",
+        "command": "check",
+        "fixable": True,
+        "group": "source",
+    }.items() <= next(r for r in data if r["id"] == "spdx-header").items()
+
+
+def test_rules_rule_prints_its_doc(run: Run) -> None:
+    result = run("rules", "bare-ignore")
+    assert result.code == 0
+    assert result.out.startswith(
+        "# bare-ignore\n\na `# policytool: ignore` comment names no rule id\n"
+    )
+    for heading in ("## What it checks", "## Why", "## Example", "## Fix", "## Configuration"):
+        assert heading in result.out
+    assert json.loads(run("rules", "bare-ignore", "--format", "json").out)["group"] == "engine"
+    wrong = run("rules", "bare-ignor")
+    assert wrong.code == 2
+    assert wrong.err == (
+        "policytool: error: rules: unknown rule or group 'bare-ignor'; did you mean 'bare-ignore'?\n"
+    )
+
+
+def test_rules_group_lists_its_members(run: Run) -> None:
+    from policytool.engine.registry import rule_ids_of_group
+
+    out = run("rules", "repo").out
+    assert sorted(line.split()[0] for line in out.splitlines()) == sorted(rule_ids_of_group("repo"))
+    assert all(line.split()[1] == "repo" for line in out.splitlines())
+
+
+def test_only_and_skip_take_groups(mit: Repo, run: Run) -> None:
+    from policytool.engine.registry import rule_ids_of_group
+
+    mit.write("a.py", "x = 1\n")
+    mit.write(".pre-commit-config.yaml", "repos: []\n")
+    mit.commit()
+    by_group = run("check", "--only", "repo", "--format", "json")
+    by_ids = run("check", "--only", ",".join(rule_ids_of_group("repo")), "--format", "json")
+    assert by_group.code == by_ids.code
+    assert by_group.out == by_ids.out
+    assert {f["rule"] for f in json.loads(by_group.out)} <= set(rule_ids_of_group("repo"))
+    source = run("check", "--only", "source", "--skip", "spdx-header", "--format", "json")
+    assert not any(f["rule"] == "spdx-header" for f in json.loads(source.out))
+    skip_all = run("check", "--skip", "source,repo,lock,sweep", "--format", "json")
+    assert json.loads(skip_all.out) == []
+    wrong = run("check", "--only", "rpo")
+    assert wrong.code == 2
+    assert "--only: unknown rule or group 'rpo'; did you mean 'repo'?" in wrong.err
 
 
 def test_help_has_examples(run: Run) -> None:
@@ -224,7 +275,7 @@ def test_console_script_and_module_entry_points(mit: Repo) -> None:
         [sys.executable, "-m", "policytool", "check", "a.py"], capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "no findings in 1 files checked\n"
+    assert proc.stdout == "no findings in 1 file\n"
     script = Path(sys.executable).parent / "policytool"
     if script.exists():
         proc = subprocess.run([str(script), "--version"], capture_output=True, text=True)
@@ -247,21 +298,21 @@ def test_progress_line_on_a_terminal_only(
 
 
 def test_missing_dependency_is_one_sentence_not_a_traceback(mit: Repo, tmp_path: Path) -> None:
-    """A Python that imports policytool from the tree but lacks ruamel.yaml (a broken install)."""
+    """A Python that imports policytool from the tree but lacks PyYAML (a broken install)."""
     mit.write(".pre-commit-config.yaml", "repos: []\n")
     mit.write("a.py", HEADER)
     mit.commit()
     blocker = tmp_path / "blocker"
     blocker.mkdir()
-    # A meta-path finder that refuses ruamel, as if it were not installed.
+    # A meta-path finder that refuses PyYAML, as if it were not installed.
     (blocker / "sitecustomize.py").write_text(
         "import sys\n"
-        "class _NoRuamel:\n"
+        "class _NoYaml:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'ruamel' or name.startswith('ruamel.'):\n"
+        "        if name == 'yaml' or name.startswith('yaml.'):\n"
         "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
         "        return None\n"
-        "sys.meta_path.insert(0, _NoRuamel())\n"
+        "sys.meta_path.insert(0, _NoYaml())\n"
     )
     env = {**os.environ, "PYTHONPATH": str(blocker)}
     proc = subprocess.run(
@@ -269,4 +320,41 @@ def test_missing_dependency_is_one_sentence_not_a_traceback(mit: Repo, tmp_path:
     )
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("policytool: error: the dependency 'ruamel' is not installed")
+    assert proc.stderr.startswith("policytool: error: the dependency 'yaml' is not installed")
+
+
+def test_version_comes_from_package_metadata(run: Run) -> None:
+    from importlib.metadata import version
+
+    import policytool
+
+    result = run("--version")
+    assert result.code == 0
+    assert result.out == f"policytool, version {version('policytool')}\n"
+    assert policytool.__version__ == version("policytool")
+
+
+@pytest.mark.parametrize(
+    "severities,checked,expected",
+    [
+        ([], 1, "no findings in 1 file"),
+        ([], 3, "no findings in 3 files"),
+        (["error"], 1, "1 finding (1 error) in 1 file"),
+        (["warning"], 2, "1 finding (1 warning) in 2 files"),
+        (["error", "error", "warning"], 2, "3 findings (2 errors, 1 warning) in 2 files"),
+        (["warning", "warning"], None, "2 findings (2 warnings)"),
+    ],
+)
+def test_summary_line_grammar(severities: list[str], checked: int | None, expected: str) -> None:
+    from policytool.engine.findings import Finding, Severity, summary_line
+
+    findings = [Finding("a.py", i + 1, 1, "r", "m", Severity(s)) for i, s in enumerate(severities)]
+    assert summary_line(findings, checked) == expected
+
+
+def test_fix_and_lock_status_lines_go_to_stderr(mit: Repo, run: Run) -> None:
+    mit.write("a.py", "x = 1\n")
+    mit.commit()
+    result = run("fix")
+    assert result.code == 1
+    assert "fixed a.py" in result.err and "fixed" not in result.out

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from policytool.config import Config, ConfigError, SpdxConfig, load_config
+from policytool.config import (
+    Config,
+    SpdxConfig,
+    load_config,
+)
+from policytool.errors import ConfigError
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -102,7 +107,13 @@ jobs = ["unit-tests"]
         ),
         (
             "[tool.policytool.spdx]\nkinds = ['pythn']\n",
-            "unknown file kind 'pythn'; did you mean 'python'?",
+            "tool.policytool.spdx.kinds[0]: expected one of 'python', 'stub', 'shell', "
+            "'yaml', 'toml', 'rust', 'proto', 'c', 'cpp', 'cuda', 'js', 'ts', "
+            "got 'pythn'; did you mean 'python'?",
+        ),
+        (
+            "[tool.policytool.spdx]\nkinds = ['markdown']\n",  # a kind, but without comments
+            "kinds[0]: expected one of 'python',",
         ),
         ("[tool.policytool]\nspdx = 'x'\n", "tool.policytool.spdx: expected a table"),
     ],
@@ -144,3 +155,50 @@ def test_explicit_config_path_missing_is_exit_2(repo: Repo, run: Run) -> None:
     result = run("check", "--config", "nope.toml")
     assert result.code == 2
     assert "nope.toml: cannot read config" in result.err
+
+
+def test_error_in_second_repeated_table_names_its_own_line(tmp_path: Path) -> None:
+    """Regression: a key of the second [[forbidden-import]] was reported at the first's line."""
+    path = write(
+        tmp_path,
+        "[[tool.policytool.forbidden-import]]\n"
+        'modules = ["pickle"]\n'
+        'reason = "unsafe"\n'
+        "\n"
+        "[[tool.policytool.forbidden-import]]\n"
+        'modules = ["re"]\n'
+        "reason = 3\n",
+    )
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == (
+        f"{path}:7: tool.policytool.forbidden-import[1].reason: expected a string, got 3"
+    )
+
+
+def test_error_in_a_list_item_names_the_item_line(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        '[tool.policytool]\nexclude = [\n  "a/**",\n  # why\n  3,\n]\n'
+        "[tool.policytool.pre-commit]\n"
+        'min-rev = { "https://github.com/a/b.c" = 1 }\n',
+    )
+    with pytest.raises(ConfigError, match=r":5: tool\.policytool\.exclude\[1\]: expected a string"):
+        load_config(path)
+    path.write_text(
+        "[tool.policytool.pre-commit]\n"
+        '# "https://github.com/a/b.c" = 1\n'
+        'min-rev = { "https://github.com/a/b.c" = 1 }\n'
+    )
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(
+        f"{path}:3: tool.policytool.pre-commit.min-rev.https://github.com/a/b.c: expected a string"
+    )
+
+
+def test_duplicate_lock_name_points_at_the_second(tmp_path: Path) -> None:
+    entry = '[[tool.policytool.lock]]\nname = "x"\ninputs = ["a.in"]\noutput = "{}"\n'
+    path = write(tmp_path, entry.format("a.txt") + entry.format("b.txt"))
+    with pytest.raises(ConfigError, match=r":6: tool\.policytool\.lock\[1\]\.name: duplicate"):
+        load_config(path)

@@ -81,3 +81,13 @@ def test_write_atomic_new_file_uses_umask(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o644
+
+
+def test_kind_literals_match_the_tables() -> None:
+    """The Literal types the config builder validates against are the kinds files.py knows."""
+    import typing
+
+    from policytool import files
+
+    assert set(typing.get_args(files.Kind)) == set(files.KIND_BY_SUFFIX.values())
+    assert set(typing.get_args(files.CommentKind)) == set(files.COMMENT_PREFIX_BY_KIND)

@@ -50,12 +50,15 @@ def _manifest() -> list[dict[str, object]]:
 
 
 def _only_ids(entry: str) -> list[str]:
+    """The rule ids an entry's ``--only`` selects (groups expanded)."""
+    from policytool.engine.registry import expand_selection
+
     args = shlex.split(entry)
     for index, arg in enumerate(args):
         if arg == "--only" and index + 1 < len(args):
-            return args[index + 1].split(",")
+            return list(expand_selection(args[index + 1].split(","), "--only"))
         if arg.startswith("--only="):
-            return arg.split("=", 1)[1].split(",")
+            return list(expand_selection(arg.split("=", 1)[1].split(","), "--only"))
     return []
 
 

@@ -4,9 +4,16 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
 
+import pytest
+import tomlkit
+
+from policytool.config import Config
 from policytool.lock.pr_body import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
@@ -17,6 +24,7 @@ from policytool.lock.pr_body import (
     unknown_placeholders,
 )
 from policytool.scaffold.init import SCAFFOLDS
+from policytool.scaffold.templates import placeholders, render, template_text
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -144,3 +152,30 @@ def test_render_bump_body_without_jobs_or_reason() -> None:
     assert "No reason given" in out
     assert "_No package moved._" in out
     assert "# Dependency bump\n" in out
+
+
+def test_every_template_is_package_data_and_fully_rendered(repo: Repo) -> None:
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    data = tomlkit.parse(pyproject.read_text()).unwrap()
+    globs = data["tool"]["setuptools"]["package-data"]["policytool.scaffold.templates"]
+    names = [
+        entry.name
+        for entry in resources.files("policytool.scaffold.templates").iterdir()
+        if entry.is_file() and not entry.name.endswith((".py", ".pyc"))
+    ]
+    assert len(names) >= 4
+    for name in names:
+        assert any(fnmatch.fnmatch(name, glob) for glob in globs), name
+        template_text(name)  # readable as UTF-8
+    config = Config(root=repo.root)
+    for scaffold in SCAFFOLDS.values():
+        text = scaffold.render(config)
+        assert not placeholders(text), (scaffold.path, placeholders(text))
+
+
+def test_template_render_refuses_a_missing_or_an_unused_value() -> None:
+    with pytest.raises(KeyError):
+        render("codeql.yml", {})
+    with pytest.raises(ValueError, match="no placeholder"):
+        render("codeql.yml", {"branch": "main", "typo": "x"})
+    assert "branches: [dev]" in render("codeql.yml", {"branch": "dev"})

@@ -121,7 +121,7 @@ def test_lock_writes_header_and_exact_pins(
         "gamma": "2.0",
     }
     assert "# via -r requirements/test.in" in text
-    assert "requirements/test.txt: written, 5 pins" in result.out
+    assert "requirements/test.txt: written, 5 pins" in result.err  # status lines: stderr
     check = run("lock", "--check")
     assert check.code == 0, check.out
     assert "no findings" in check.out
@@ -140,12 +140,12 @@ def test_unchanged_inputs_are_a_no_op(
     monkeypatch.setenv("POLICYTOOL_PIP_COMPILE", "/nonexistent/pip-compile")
     result = run("lock")
     assert result.code == 0, result.err
-    assert "requirements/test.txt: up to date (lock 'test')" in result.out
+    assert "requirements/test.txt: up to date (lock 'test')" in result.err
     assert repo.read("requirements/test.txt") == before
     assert os.stat(repo.root / "requirements/test.txt").st_mtime_ns == stat.st_mtime_ns
     # A comment-only edit of the input does not make the lock stale either.
     repo.write("requirements/test.in", "# the test deps\nepsilon   # newest\n\ndelta>=1.0\n")
-    assert "up to date" in run("lock").out
+    assert "up to date" in run("lock").err
     assert run("lock", "--check").code == 0
 
 
@@ -156,7 +156,7 @@ def test_layering_compiles_constraint_lock_first(
     setup_layered(repo, wheelhouse.path, backend)
     result = run("lock", "test")  # names only test: common must come first
     assert result.code == 0, result.err
-    out = result.out.splitlines()
+    out = result.err.splitlines()
     assert out[0].startswith("requirements/common.txt: written")
     assert out[1].startswith("requirements/test.txt: written")
     common = repo.read("requirements/common.txt").decode()
@@ -324,11 +324,11 @@ def test_relock_prefers_current_pins_and_upgrade_package_moves_one(
     relocked = run("lock")
     assert relocked.code == 0
     # The inputs changed, but the existing pins still satisfy them: nothing moves.
-    assert "pins unchanged" in relocked.out
+    assert "pins unchanged" in relocked.err
     assert pins(repo.read("requirements/test.txt").decode()) == {"alpha": "1.0", "gamma": "1.0"}
     result = run("lock", "--upgrade-package", "alpha")
     assert result.code == 0, result.err
-    assert "alpha 1.0 -> 2.0" in result.out
+    assert "alpha 1.0 -> 2.0" in result.err
     assert pins(repo.read("requirements/test.txt").decode()) == {"alpha": "2.0", "gamma": "1.0"}
     result = run("lock", "--upgrade-package", "alpha==1.1", "--upgrade-package", "gamma==1.1")
     assert result.code == 0, result.err
@@ -382,7 +382,7 @@ def test_failure_in_a_layered_lock_restores_the_base_lock(
     result = run("lock")
     assert result.code == 2
     assert "could not resolve lock 'test' (no lock file was changed)" in result.err
-    assert result.out == ""  # nothing reported as written
+    assert result.out == "" and "written" not in result.err  # nothing reported as written
     assert {p: repo.read(p) for p in before} == before
 
 

@@ -8,11 +8,19 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Repo, Result
 from tests.test_lock import lock_table, pins
 from tests.wheelhouse import Wheelhouse, build_wheelhouse
 
 Run = Callable[..., Result]
+
+
+@pytest.fixture(autouse=True)
+def no_pypi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyPI is a closed local port: the PR body says it could not look (no network)."""
+    monkeypatch.setenv("POLICYTOOL_PYPI_URL", "http://127.0.0.1:9/pypi")
 
 
 def snapshot(repo: Repo) -> dict[str, bytes]:
@@ -154,6 +162,12 @@ def test_bump_unknown_package_or_version(repo: Repo, run: Run, wheelhouse: Wheel
     assert "nosuch: no lock contains it" in result.err
     result = run("bump", "alpha==7.0")
     assert result.code == 2
+    assert (
+        "bump alpha==7.0: requirements/common.in:1 requires 'alpha<2', which excludes 7.0; "
+        "move that bound first"
+    ) in result.err
+    result = run("bump", "delta==7.0")  # no bound, but the index has no 7.0
+    assert result.code == 2
     assert "could not resolve" in result.err
     result = run("bump", "alpha>=2")
     assert result.code == 2
@@ -214,3 +228,318 @@ def test_bump_keeps_crlf_and_bom_of_inputs(repo: Repo, run: Run, wheelhouse: Whe
     assert repo.read("requirements/test.in") == (
         b"\xef\xbb\xbfdelta\r\ngamma==1.1 ; python_version >= '3'\r\n"
     )
+
+
+PYPROJECT_WITH_LOOKALIKES = """\
+[project]
+name = "app"
+version = "1"
+# gamma==1.0 in a comment stays
+dependencies = [
+    "gamma==1.0",  # the one real pin
+    'delta',
+]
+
+[project.optional-dependencies]
+extra = ["Gamma [x] == 1.0 ; python_version >= '3'"]
+
+[dependency-groups]
+dev = ["gamma===1.0", {include-group = "more"}]
+more = ["gamma>=1.0"]
+
+[tool.uv]
+override-dependencies = ["gamma==1.0"]
+
+[tool.other]
+pins = ["gamma==1.0", 'gamma==1.0']
+text = "gamma==1.0"
+"""
+
+
+def test_move_pins_rewrites_only_the_dependency_lists() -> None:
+    from policytool.formats.pyproject import move_pins
+
+    out = move_pins(PYPROJECT_WITH_LOOKALIKES, "gamma", "2.0")
+    expected = (
+        PYPROJECT_WITH_LOOKALIKES.replace('"gamma==1.0",  # the one', '"gamma==2.0",  # the one')
+        .replace("== 1.0 ; python", "== 2.0 ; python")
+        .replace('"gamma===1.0"', '"gamma===2.0"')
+    )
+    assert out == expected
+    # Untouched: the comment, [tool.uv] override-dependencies, [tool.other], the >= bound.
+    assert "# gamma==1.0 in a comment stays" in out
+    assert 'override-dependencies = ["gamma==1.0"]' in out
+    assert 'pins = ["gamma==1.0", \'gamma==1.0\']\ntext = "gamma==1.0"' in out
+    assert move_pins(out, "gamma", "2.0") == out  # idempotent
+    assert move_pins(PYPROJECT_WITH_LOOKALIKES, "nothing", "2.0") == PYPROJECT_WITH_LOOKALIKES
+
+
+def test_bump_leaves_tool_tables_and_comments_of_pyproject_alone(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    repo.write(
+        "pyproject.toml",
+        PYPROJECT_WITH_LOOKALIKES.replace("[tool.uv]", "[tool.policytool]\n\n[tool.uv]")
+        + "\n"
+        + lock_table("app", ["pyproject.toml"], "requirements/app.txt", wheelhouse.path),
+    )
+    assert run("lock").code == 0, run("lock").err
+    result = run("bump", "gamma==2.0", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    text = repo.read("pyproject.toml").decode()
+    assert '"gamma==2.0",  # the one real pin' in text
+    assert "# gamma==1.0 in a comment stays" in text
+    assert 'override-dependencies = ["gamma==1.0"]' in text
+    assert "pins = [\"gamma==1.0\", 'gamma==1.0']" in text
+    assert 'text = "gamma==1.0"' in text
+    assert pins(repo.read("requirements/app.txt").decode())["gamma"] == "2.0"
+    assert run("lock", "--check").code == 0
+
+
+# ---------------------------------------------------------------------------- layers, filters
+
+
+def three_layers(repo: Repo, wheels: Path) -> None:
+    """common (alpha==1.0) <- test (delta) <- bench (epsilon<2, no alpha at all)."""
+    layered(repo, wheels, "delta\n", common_in="alpha==1.0\n")
+    repo.write("requirements/bench.in", "epsilon<2\n")
+    config = repo.read("pyproject.toml").decode()
+    repo.write(
+        "pyproject.toml",
+        config
+        + lock_table(
+            "bench",
+            ["requirements/bench.in"],
+            "requirements/bench.txt",
+            wheels,
+            extra='constraints = ["test"]\njobs = ["benchmarks"]',
+        ),
+    )
+
+
+def test_bump_regenerates_the_whole_layer_graph_above(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    three_layers(repo, wheelhouse.path)
+    assert run("lock").code == 0
+    result = run("bump", "alpha==1.1", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    # bench holds no alpha, but it is layered on test, whose pins moved: regenerated.
+    assert "requirements/bench.txt" in result.err
+    assert run("lock", "--check").code == 0
+    body = repo.read("pr.md").decode()
+    assert "- `bench`" in body
+    assert "- [ ] `benchmarks` (locks: `bench`)" in body
+
+
+def test_bump_dry_run_changes_nothing_and_says_what_it_would_do(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    three_layers(repo, wheelhouse.path)
+    assert run("lock").code == 0
+    before = snapshot(repo)
+    result = run("bump", "alpha==1.1", "--dry-run")
+    assert result.code == 0, result.err
+    assert result.out == (
+        "would bump alpha to 1.1: edit requirements/common.in; regenerate common, test, "
+        "bench (nothing was changed)\n"
+    )
+    assert snapshot(repo) == before
+
+
+def test_bump_lock_filter_limits_the_locks_and_checks_names(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    # alpha is pinned by the test lock only through delta; the common lock names it.
+    layered(repo, wheelhouse.path, "delta\n", common_in="alpha<2\n")
+    assert run("lock").code == 0
+    plan = run("bump", "gamma", "--lock", "tset", "--dry-run")
+    assert plan.code == 2
+    assert "unknown lock 'tset'; did you mean 'test'?" in plan.err
+    plan = run("bump", "alpha==1.0", "--lock", "test", "--dry-run")
+    assert plan.code == 0, plan.err
+    assert "regenerate test (nothing was changed)" in plan.out
+
+
+def test_bump_reports_pins_in_files_no_lock_reads(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+    repo.write("requirements/rocm.txt", "-r common.in\nalpha==1.0\n")
+    repo.git("add", "-A")
+    assert run("lock").code == 0
+    result = run("bump", "alpha==1.1", "--pr-body", "pr.md", "--offline")
+    assert result.code == 0, result.err
+    assert (
+        "policytool: requirements/rocm.txt pins alpha==1.0 but no lock reads it: left alone"
+        in result.err
+    )
+    assert repo.read("requirements/rocm.txt") == b"-r common.in\nalpha==1.0\n"
+    body = repo.read("pr.md").decode()
+    assert "- `requirements/rocm.txt` pins 1.0 (read by no lock, not changed)" in body
+    assert "Release data: not looked up (offline)." in body
+
+
+def test_bump_takes_the_newest_version_the_inputs_allow(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "gamma==1.0\n")
+    assert run("lock").code == 0
+    repo.write("requirements/test.in", "gamma<2\n")
+    assert run("lock").code == 0
+    assert pins(repo.read("requirements/test.txt").decode())["gamma"] == "1.0"
+    result = run("bump", "gamma", "--offline", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert pins(repo.read("requirements/test.txt").decode())["gamma"] == "1.1"
+    assert (
+        "note: gamma 2.0 is out, but requirements/test.in:1 'gamma<2' holds it at 1.1; "
+        "move the bound and run `policytool bump gamma==2.0` to take it"
+    ) in result.err
+    assert run("lock", "--check").code == 0
+
+
+# ---------------------------------------------------------------------------- failures
+
+
+def test_pr_body_in_a_missing_directory_is_refused_before_anything_changes(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+    assert run("lock").code == 0
+    before = snapshot(repo)
+    result = run("bump", "alpha==1.1", "--pr-body", "/nonexistent/dir/pr.md")
+    assert result.code == 2
+    assert "--pr-body /nonexistent/dir/pr.md: directory /nonexistent/dir does not exist" in (
+        result.err
+    )
+    assert snapshot(repo) == before
+
+
+def test_bump_write_failure_is_one_sentence_and_changes_nothing(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+    assert run("lock").code == 0
+    before = snapshot(repo)
+
+    def small_files() -> None:
+        """``ulimit -f 0``: every write fails with EFBIG (not SIGXFSZ)."""
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "bump", "alpha==1.1", "--offline"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        preexec_fn=small_files,
+        env={**__import__("os").environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "requirements/common.in: cannot write: File too large" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert snapshot(repo) == before
+
+
+# ---------------------------------------------------------------------------- release facts
+
+
+def serve_json(documents: dict[str, object]) -> tuple[str, Callable[[], None]]:
+    """A JSON API on 127.0.0.1 serving ``documents`` by path; (base URL, stop)."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            document = documents.get(self.path)
+            if document is None:
+                self.send_error(404)
+                return
+            data = json.dumps(document).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return f"http://127.0.0.1:{server.server_address[1]}/pypi", stop
+
+
+def release_doc(version: str, requires: str, vulns: list[dict[str, object]]) -> dict[str, object]:
+    """A PyPI JSON API document of one alpha release."""
+    return {
+        "info": {
+            "name": "alpha",
+            "version": version,
+            "requires_python": requires,
+            "home_page": "",
+            "project_url": "https://pypi.org/project/alpha/",
+            "project_urls": {
+                "Homepage": "https://alpha.example/",
+                "Changelog": "https://alpha.example/changes",
+            },
+        },
+        "vulnerabilities": vulns,
+        "urls": [],
+    }
+
+
+def test_pr_body_carries_dependabot_facts_from_the_json_api(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old_vuln: dict[str, object] = {
+        "id": "GHSA-aaaa",
+        "aliases": ["CVE-2025-1"],
+        "fixed_in": ["1.1"],
+        "link": None,
+    }
+    base, stop = serve_json(
+        {
+            "/pypi/alpha/1.0/json": release_doc("1.0", ">=3.8", [old_vuln]),
+            "/pypi/alpha/1.1/json": release_doc("1.1", ">=3.10", []),
+        }
+    )
+    try:
+        monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
+        layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+        assert run("lock").code == 0
+        result = run("bump", "alpha==1.1", "--pr-body", "pr.md")
+    finally:
+        stop()
+    assert result.code == 0, result.err
+    body = repo.read("pr.md").decode()
+    assert "Bumps [alpha](https://alpha.example/) from 1.0 to 1.1." in body
+    assert "- Changelog / release notes: https://alpha.example/changes" in body
+    assert "- `requires-python` changed: `>=3.8` -> `>=3.10`" in body
+    assert "- Vulnerabilities fixed: GHSA-aaaa" in body
+    assert "- Vulnerabilities in 1.1: none known" in body
+    assert "- Packages added: none" in body
+
+
+def test_pr_body_says_when_pypi_cannot_be_reached(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+    assert run("lock").code == 0
+    result = run("bump", "alpha==1.1", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    body = repo.read("pr.md").decode()
+    assert "- Release data: could not look up alpha 1.1 on http://127.0.0.1:9/pypi (" in body

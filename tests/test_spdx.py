@@ -8,6 +8,7 @@ import codecs
 import os
 import stat
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -59,12 +60,21 @@ def test_spdx_line_below_docstring_is_not_a_header(demo: Repo, run: Run) -> None
     demo.write("a.py", '"""Doc."""\n' + LIC + COP)
     result = check(run, "a.py")
     assert result.code == 1
-    assert "found at line 2, below the header" in result.out
+    assert (
+        "License-Identifier: Apache-2.0` in the file header (found at line 2, below the docstring)"
+        in result.out
+    )
+    assert "project` in the file header (found at line 3, below the docstring)" in result.out
 
 
 def test_spdx_text_inside_a_string_does_not_count(demo: Repo, run: Run) -> None:
-    demo.write("a.py", 'X = "SPDX-License-Identifier: Apache-2.0"\n')
-    assert check(run, "a.py").code == 1
+    demo.write("a.py", COP + 'X = "SPDX-License-Identifier: Apache-2.0"\n')
+    result = check(run, "a.py")
+    assert result.code == 1
+    assert "a.py:1:1: spdx-header missing `SPDX-License-Identifier: Apache-2.0`" in result.out
+    assert "below the header" not in result.out  # a string is not a misplaced header line
+    assert fix(run, "a.py").code == 1
+    assert demo.read("a.py") == (LIC + COP + 'X = "SPDX-License-Identifier: Apache-2.0"\n').encode()
 
 
 def test_wrong_license_value(demo: Repo, run: Run) -> None:
@@ -206,13 +216,28 @@ def test_non_utf8_file_is_a_finding_not_a_crash(demo: Repo, run: Run) -> None:
 
 
 def test_license_defaults_from_project_license(repo: Repo, run: Run) -> None:
-    repo.write("pyproject.toml", '[project]\nname = "x"\nlicense = "BSD-3-Clause"\n')
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "x"\nlicense = "BSD-3-Clause"\n[tool.policytool.spdx]\n',
+    )
     repo.write("a.py", "x = 1\n")
     fix(run, "a.py")
     assert repo.read("a.py") == b"# SPDX-License-Identifier: BSD-3-Clause\nx = 1\n"
 
 
+def test_a_project_license_alone_turns_nothing_on(repo: Repo, run: Run) -> None:
+    """pytest: MIT in [project], no SPDX policy: 262 findings before; none now."""
+    repo.write("pyproject.toml", '[project]\nname = "x"\nlicense = "MIT"\n')
+    repo.write("a.py", "x = 1\n")
+    repo.commit()
+    assert check(run).code == 0
+    assert run("check").code == 0
+    assert fix(run, "a.py").code == 0
+    assert repo.read("a.py") == b"x = 1\n"
+
+
 def test_without_license_any_identifier_passes_and_fix_cannot_insert(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", "[tool.policytool.spdx]\n")
     repo.write("a.py", "# SPDX-License-Identifier: MIT\n")
     repo.write("b.py", "x = 1\n")
     result = check(run, "a.py", "b.py")
@@ -267,3 +292,179 @@ def test_exact_header_followed_by_an_outdated_copyright_is_still_checked(
     demo.write("a.py", "#!/usr/bin/env python3\n" + LIC + COP + "# Copyright (c) Old Corp\n")
     result = check(run, "a.py")
     assert "a.py:4:1: spdx-header outdated copyright line" in result.out
+
+
+# ----- first run on a real tree (vLLM) and hostile files -------------------------------
+
+VLLM_COP = "# SPDX-FileCopyrightText: Copyright contributors to the vLLM project\n"
+
+
+def test_vllm_engine_py_header_below_the_docstring_moves_whole(repo: Repo, run: Run) -> None:
+    """vllm/inputs/engine.py: the old fix moved the license and left a second copyright."""
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.spdx]\nlicense = "Apache-2.0"\n'
+        'copyright = "Copyright contributors to the vLLM project"\n',
+    )
+    body = (
+        '"""Schema and utilities for inputs to the engine client."""\n\n'
+        + LIC
+        + VLLM_COP
+        + "from collections.abc import Mapping\n"
+    )
+    repo.write("engine.py", body)
+    assert fix(run, "engine.py").code == 1
+    fixed = repo.read("engine.py").decode()
+    assert fixed == (
+        LIC
+        + VLLM_COP
+        + '"""Schema and utilities for inputs to the engine client."""\n\n'
+        + "from collections.abc import Mapping\n"
+    )
+    assert fixed.count("SPDX-FileCopyrightText") == 1
+    assert fix(run, "engine.py").code == 0
+
+
+def test_cookie_on_line_two_after_a_comment_stays_there(demo: Repo, run: Run) -> None:
+    body = "# Legacy module\n# -*- coding: latin-1 -*-\nNAME = 'caf\xe9'\n".encode("latin-1")
+    demo.write("legacy.py", body)
+    assert fix(run, "legacy.py").code == 1
+    data = demo.read("legacy.py")
+    assert data.split(b"\n")[1] == b"# -*- coding: latin-1 -*-"
+    assert data == ("# Legacy module\n# -*- coding: latin-1 -*-\n" + LIC + COP).encode(
+        "latin-1"
+    ) + "NAME = 'caf\xe9'\n".encode("latin-1")
+    compile(data, "legacy.py", "exec")  # still decodes: the cookie is on line 2
+    assert check(run, "legacy.py").code == 0
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\x0c", "\x85", "\x1c", "\x1d", "\x1e", "\x0b"])
+def test_only_newlines_end_a_line(demo: Repo, run: Run, char: str) -> None:
+    """str.splitlines() split the shebang and the header went between its halves."""
+    body = f"#!/usr/bin/env python3{char}tail of the line\nx = 1\n"
+    demo.write("a.py", body)
+    fix(run, "a.py")
+    fixed = demo.read("a.py").decode()
+    assert fixed == f"#!/usr/bin/env python3{char}tail of the line\n" + LIC + COP + "x = 1\n"
+    compile(fixed, "a.py", "exec")
+    assert check(run, "a.py").code == 0
+
+
+def test_form_feed_after_the_shebang_keeps_the_cookie_on_line_two(demo: Repo, run: Run) -> None:
+    body = "#!/usr/bin/env python\x0c\n# coding: latin-1\nNAME = 'caf\xe9'\n".encode("latin-1")
+    demo.write("tool.py", body)
+    fix(run, "tool.py")
+    data = demo.read("tool.py")
+    assert data.split(b"\n")[1] == b"# coding: latin-1"
+    assert data.endswith("NAME = 'caf\xe9'\n".encode("latin-1"))
+    compile(data, "tool.py", "exec")
+
+
+def test_spdx_text_in_strings_and_heredocs_is_never_moved(demo: Repo, run: Run) -> None:
+    py = (
+        '"""Write headers.\n\n# SPDX-License-Identifier: Apache-2.0\n"""\n'
+        "TEMPLATE = '''\n# SPDX-License-Identifier: Apache-2.0\n" + COP + "'''\n"
+    )
+    sh = "echo hi\ncat > out.sh <<EOF\n# SPDX-License-Identifier: Apache-2.0\nEOF\n"
+    demo.write("gen.py", py)
+    demo.write("gen.sh", sh)
+    fix(run, "gen.py", "gen.sh")
+    import ast
+
+    fixed_py = demo.read("gen.py").decode()
+    assert fixed_py == LIC + COP + py
+    assert ast.dump(ast.parse(fixed_py)) == ast.dump(ast.parse(py))
+    assert demo.read("gen.sh").decode() == LIC + COP + sh
+
+
+def test_an_adapted_portions_notice_below_the_docstring_is_kept(demo: Repo, run: Run) -> None:
+    body = '"""Kernel."""\n# Adapted from upstream\n# SPDX-License-Identifier: MIT\nx = 1\n'
+    demo.write("k.py", body)
+    fix(run, "k.py")
+    assert demo.read("k.py").decode() == LIC + COP + body
+
+
+def test_utf8_sig_cookie_without_a_bom_gains_no_bom(demo: Repo, run: Run) -> None:
+    demo.write("s.py", b"# coding: utf-8-sig\nx = 1\n")
+    fix(run, "s.py")
+    assert demo.read("s.py") == ("# coding: utf-8-sig\n" + LIC + COP + "x = 1\n").encode()
+    demo.write("b.py", codecs.BOM_UTF8 + b"# coding: utf-8-sig\nx = 1\n")
+    fix(run, "b.py")
+    assert (
+        demo.read("b.py")
+        == codecs.BOM_UTF8 + ("# coding: utf-8-sig\n" + LIC + COP + "x = 1\n").encode()
+    )
+
+
+def test_a_copyright_the_encoding_cannot_hold_is_a_finding_and_the_run_goes_on(
+    repo: Repo, run: Run
+) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.spdx]\nlicense = "MIT"\ncopyright = "Copyright \u2014 Caf\u00e9 Corp"\n',
+    )
+    latin = "# -*- coding: latin-1 -*-\nx = 1\n".encode("latin-1")
+    repo.write("a_latin.py", latin)
+    repo.write("b.py", "x = 1\n")
+    result = fix(run, "a_latin.py", "b.py")
+    assert result.code == 1
+    assert "Traceback" not in result.err
+    assert "cannot be written in this file's encoding (iso8859-1)" in result.out
+    assert repo.read("b.py").decode().startswith("# SPDX-License-Identifier: MIT\n")
+    # the license still went in; the copyright did not, and the file still decodes
+    data = repo.read("a_latin.py")
+    assert data == b"# -*- coding: latin-1 -*-\n# SPDX-License-Identifier: MIT\nx = 1\n"
+
+
+def test_fix_never_writes_a_multi_line_license_even_past_validation(tmp_path: Path) -> None:
+    from policytool.config import Config, SpdxConfig
+    from policytool.engine.source import SourceFile
+    from policytool.hooks import spdx
+
+    config = Config(
+        root=tmp_path,
+        spdx=SpdxConfig(license="MIT\nimport os", copyright="A\rB", configured=True),
+    )
+    source = SourceFile("a.py", tmp_path / "a.py", b"x = 1\n", "python")
+    assert spdx.fix(source, config) is None
+    messages = [f.message for f in spdx.check(source, config)]
+    assert any("not a single line" in m for m in messages), messages
+    assert not any(f.fixable for f in spdx.check(source, config))
+
+
+def test_exclude_exempts_vendored_files(repo: Repo, run: Run) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.spdx]\nlicense = "MIT"\nexclude = ["third_party/**"]\n',
+    )
+    repo.write("third_party/vendored.py", "x = 1\n")
+    repo.write("own.py", "x = 1\n")
+    repo.commit()
+    result = check(run)
+    assert "own.py:1:1" in result.out
+    assert "third_party" not in result.out
+
+
+@pytest.mark.parametrize(
+    "rule_id", ["spdx-header", "forbidden-import", "torch-cuda", "stale-allow"]
+)
+def test_source_rule_docs_have_every_section_in_order(rule_id: str) -> None:
+    from policytool.engine.registry import DOC_SECTIONS, rule_infos
+
+    doc = rule_infos()[rule_id].doc
+    headings = tuple(line[3:] for line in doc.splitlines() if line.startswith("## "))
+    assert headings == DOC_SECTIONS
+    assert "off until" in doc or rule_id in ("forbidden-import", "stale-allow")
+
+
+def test_the_spdx_doc_example_fails_and_its_fix_passes(repo: Repo, run: Run) -> None:
+    from policytool.hooks.spdx import DOC
+
+    example = DOC.split("## Example\n```python\n", 1)[1].split("```", 1)[0]
+    config = DOC.split("## Configuration\n```toml\n", 1)[1].split("```", 1)[0]
+    repo.write("pyproject.toml", config)
+    repo.write("src/mod.py", example)
+    repo.commit()
+    assert check(run, "src/mod.py").code == 1
+    assert fix(run, "src/mod.py").code == 1
+    assert check(run, "src/mod.py").code == 0

@@ -30,7 +30,9 @@ def test_try_repo_sweep(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert "adds)....." in clean.stdout and clean.stdout.rstrip().endswith("Passed")
 
-    swallow = "def new() -> None:\n    try:\n        pass\n    except Exception:\n        pass\n"
+    swallow = (
+        "def load_config() -> None:\n    try:\n        pass\n    except Exception:\n        pass\n"
+    )
     repo.write("pkg/new.py", swallow)
     repo.commit("new swallow")
     failed = try_repo(repo, home, "sweep", "--hook-stage", "manual")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from policytool.sweep.diff import parse_patch, unquote_path
-from policytool.sweep.keys import scan
+from policytool.sweep.keys import BlobKeys, scan
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -39,8 +39,8 @@ def keyed(repo: Repo) -> Repo:
 def test_base_map_is_cached_and_reused(keyed: Repo, run: Run) -> None:
     assert severities(run) == [("pkg/new.py", 2, "error")]
     cache = keyed.root / ".git" / "policytool-sweep"
-    maps = list(cache.glob("base-keys.v1-*"))
-    assert len(maps) == 1 and (cache / "blob-keys.v1").is_file()
+    maps = list(cache.glob("base-keys.v2-*"))
+    assert len(maps) == 1 and (cache / "blob-keys.v2").is_file()
     assert "shared\tR:pkg/old.py" in maps[0].read_text()
     before = maps[0].stat().st_mtime_ns
     assert severities(run) == [("pkg/new.py", 2, "error")]
@@ -54,7 +54,7 @@ def test_corrupt_or_missing_caches_give_the_same_answer(keyed: Repo, run: Run) -
         path.write_bytes(b"\xff\x00garbage\tR\n\tC:x\n")
     assert severities(run) == [("pkg/new.py", 2, "error")]
     # A truncated map (header says more keys than it holds) is recomputed too.
-    (base_map,) = cache.glob("base-keys.v1-*")
+    (base_map,) = cache.glob("base-keys.v2-*")
     text = base_map.read_text()
     assert text.startswith("#policytool-sweep-base-keys v1 ")
     base_map.write_text("\n".join(text.splitlines()[:1]) + "\n")
@@ -77,7 +77,7 @@ def test_moved_base_recomputes_its_map(keyed: Repo, run: Run) -> None:
     keyed.write("pkg/new.py", READER.format(key="shared"))
     # The base is now main's new commit, where nobody else reads 'shared'.
     assert severities(run) == [("pkg/new.py", 2, "warning")]
-    assert len(list((keyed.root / ".git" / "policytool-sweep").glob("base-keys.v1-*"))) == 2
+    assert len(list((keyed.root / ".git" / "policytool-sweep").glob("base-keys.v2-*"))) == 2
 
 
 def test_a_file_the_change_edits_counts_with_its_head_content(keyed: Repo, run: Run) -> None:
@@ -105,26 +105,35 @@ def test_renamed_reader_is_named_by_its_new_path(keyed: Repo, run: Run) -> None:
     assert len(messages) == 1 and "pkg/moved.py" in messages[0] and "pkg/old.py" not in messages[0]
 
 
-def test_scan_finds_reads_and_constants_not_lookalikes() -> None:
+def test_scan_finds_reads_of_real_kwargs_dicts_and_constants_not_lookalikes() -> None:
     found = scan(
         b'KEY = "const_key"  # shared\n'
-        b"def f(**kw):\n"
+        b"def f(x, **kw):\n"
         b"    a = kw['one']\n"
-        b'    b = kwargs.get("two", 1)\n'
-        b'    c = "three" not in extra_kwargs\n'
-        b'    d = options["not_a_kwarg"]\n'
+        b'    b = kw.pop("two", 1)\n'
+        b'    c = "three" not in kw\n'
+        b'    kw["written"] = 1\n'  # a write, not a read
+        b'    kw.setdefault("defaulted", 2)\n'  # a write too
+        b"    helper(kw)\n"
+        b"def helper(options):\n"  # the dict passed on whole: its reads count
+        b'    return options["passed"]\n'
+        b"def g(gen_kwargs):\n"  # a name with `kw` in it is not a kwargs dict
+        b'    return gen_kwargs["prompt"], kwargs.get("free")\n'
+        b"def plain(kwargs: dict[str, object]):\n"  # the dict passed on as `kwargs: dict`
+        b'    return kwargs["plain_key"]\n'
         b"    lower = 'x'\n"
     )
-    assert found.reads == {"one", "two", "three"}
+    assert found.reads == {"one", "two", "three", "passed", "plain_key"}
     assert found.constants == (("const_key", 1),)
     later = scan(
         b"import os\n\nA_KEY: str = 'a_key'\nB = 'b_key'  # note\n  C = 'indented'\nD = \"last\""
     )
     assert later.constants == (("a_key", 3), ("b_key", 4), ("last", 6))
-    assert scan(found.encode().encode()) is not None
-    from policytool.sweep.keys import BlobKeys
-
     assert BlobKeys.decode(found.encode()) == found
+    assert BlobKeys.decode(later.encode()) == later
+    # A cache line with a non-ASCII digit ("²" passes str.isdigit) is skipped, not a crash.
+    assert BlobKeys.decode("C\u00b2:k\tR:r") == BlobKeys(frozenset({"r"}), ())
+    assert scan(b"def f(**kw):\n    return kw['x'] +\n") == BlobKeys()  # does not parse
 
 
 def test_unquote_path() -> None:
@@ -161,7 +170,7 @@ def test_hash_inside_a_string_is_not_a_comment(repo: Repo, run: Run) -> None:
     repo.git("checkout", "-q", "-b", "feature")
     repo.write(
         "b.py",
-        "def f(xs: list[object]) -> list[object]:\n    out = []\n    for x in xs:\n"
+        "def denoise(xs: list[object]) -> list[object]:\n    out = []\n    for x in xs:\n"
         "        out.append((x.clone(), '#'))\n"
         "    for x in xs:\n        # a real comment\n        out.append(x.clone())\n"
         "    for x in xs:\n        out.append(x.clone())  # kept: x is reused\n    return out\n",

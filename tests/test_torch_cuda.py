@@ -15,6 +15,24 @@ from tests.conftest import Repo, Result
 Run = Callable[..., Result]
 
 
+@pytest.fixture
+def repo(repo: Repo) -> Repo:
+    """The shared repo, with the rule turned on (it is off until its table is written)."""
+    repo.write("pyproject.toml", "[tool.policytool.torch-cuda]\n")
+    return repo
+
+
+def test_off_until_configured(repo: Repo, run: Run) -> None:
+    """vLLM's own allowed vllm/platforms/* gave 17 findings with nothing configured."""
+    repo.write("pyproject.toml", '[project]\nname = "demo"\n')
+    repo.write("vllm/platforms/cuda.py", "import torch\ntorch.cuda.synchronize()\n")
+    repo.commit()
+    assert run("check").code == 0
+    assert run("check", "--only", "torch-cuda").code == 0
+    repo.write("pyproject.toml", "[tool.policytool.torch-cuda]\n")
+    assert positions(run) == [(2, 1)]
+
+
 def findings(run: Run, *args: str) -> list[tuple[str, int, int, str, str]]:
     """(path, line, col, rule, message) of a JSON torch-cuda run."""
     result = run("check", "--only", "torch-cuda", "--format", "json", *args)
@@ -155,7 +173,7 @@ def test_non_utf8_file_is_reported(repo: Repo, run: Run) -> None:
 def test_both_rules_share_one_pass_and_report_together(repo: Repo, run: Run) -> None:
     repo.write(
         "pyproject.toml",
-        "[[tool.policytool.forbidden-import]]\n"
+        "[tool.policytool.torch-cuda]\n[[tool.policytool.forbidden-import]]\n"
         'modules = ["torch.cuda"]\nreason = "use torch.accelerator"\n',
     )
     repo.write("mod.py", "from torch import cuda\ncuda.synchronize()\n")

@@ -120,3 +120,18 @@ def session_wheelhouse(base: Path) -> Wheelhouse:
     newer = build_wheelhouse(base / "newer")
     build_wheelhouse(newer, NEWER)
     return Wheelhouse(path, newer)
+
+
+def build_simple_index(root: Path, index: Mapping[str, Mapping[str, Sequence[str]]]) -> str:
+    """A PEP 503 "simple" index of ``index``'s wheels under ``root``; its ``file://`` URL."""
+    files = build_wheelhouse(root.resolve() / "files", index)
+    for name, versions in index.items():
+        page = root / "simple" / name
+        page.mkdir(parents=True, exist_ok=True)
+        links = "".join(
+            f'<a href="{(files / f"{name}-{v}-py3-none-any.whl").as_uri()}">'
+            f"{name}-{v}-py3-none-any.whl</a>\n"
+            for v in versions
+        )
+        (page / "index.html").write_text(f"<html><body>\n{links}</body></html>\n", "utf-8")
+    return (root.resolve() / "simple").as_uri()

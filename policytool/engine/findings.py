@@ -1,15 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Findings and the reporters that print them (text, json, sarif, github)."""
+"""Findings and the reporters that print them (text, json, sarif, github, markdown)."""
 
 from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-from policytool import __version__
 
 
 class Severity(str, enum.Enum):
@@ -52,7 +51,22 @@ class Finding:
         }
 
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "markdown")
+
+# C0 and C1 controls, DEL, and the invisible/bidi formatting characters (Trojan Source):
+# a file name or message holding them must not drive the terminal or hide text.
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def escape_controls(text: str) -> str:
+    r"""``text`` with control and bidi characters written as escapes (``\x1b``, ``\u202e``).
+
+    Applied to file names and messages in text output (findings, status and error lines),
+    so a file named ``a\x1b[2J.py`` cannot clear the terminal and one finding stays one line.
+    """
+    if not _CONTROL_RE.search(text):
+        return text
+    return _CONTROL_RE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
@@ -60,25 +74,33 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(set(findings), key=Finding.sort_key)
 
 
+def count(number: int, noun: str) -> str:
+    """``1 file``, ``2 files``: a number with its noun in the right number."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def summary_line(findings: Sequence[Finding], files_checked: int | None = None) -> str:
-    """``N findings (E errors, W warnings) in F files`` or ``no findings``."""
-    checked = f" in {files_checked} files checked" if files_checked is not None else ""
+    """``1 finding (1 error) in 1 file``, ``3 findings (2 errors, 1 warning) in 5 files``,
+    ``no findings in 4 files``; counts that are zero are left out."""
+    checked = f" in {count(files_checked, 'file')}" if files_checked is not None else ""
     if not findings:
         return f"no findings{checked}"
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    warnings = len(findings) - errors
     fixable = sum(1 for f in findings if f.fixable)
-    noun = "finding" if len(findings) == 1 else "findings"
-    parts = [f"{errors} errors", f"{len(findings) - errors} warnings"]
+    parts = [count(errors, "error")] if errors else []
+    if warnings:
+        parts.append(count(warnings, "warning"))
     if fixable:
         parts.append(f"{fixable} fixable with `policytool fix`")
-    return f"{len(findings)} {noun} ({', '.join(parts)}){checked}"
+    return f"{count(len(findings), 'finding')} ({', '.join(parts)}){checked}"
 
 
 def render_text(
     findings: Sequence[Finding], files_checked: int | None = None, quiet: bool = False
 ) -> str:
     """One finding a line, then the summary line (omitted with ``quiet``)."""
-    lines = [f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}" for f in findings]
+    lines = [escape_controls(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}") for f in findings]
     if not quiet:
         lines.append(summary_line(findings, files_checked))
     return "\n".join(lines) + ("\n" if lines else "")
@@ -109,7 +131,8 @@ def render_github(findings: Sequence[Finding]) -> str:
                 f"title={_github_escape(f.rule, True)}",
             ]
         )
-        out.append(f"::{level} {props}::{_github_escape(f.rule + ': ' + f.message)}")
+        message = _github_escape(f.rule + ": " + f.message)
+        out.append(escape_controls(f"::{level} {props}::{message}"))
     return "\n".join(out) + ("\n" if out else "")
 
 
@@ -118,6 +141,8 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> str:
     """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description."""
+    from policytool import __version__  # read from the metadata: only when asked
+
     used = sorted({f.rule for f in findings} | set(rule_help))
     index = {rule: i for i, rule in enumerate(used)}
     rules = [
@@ -180,4 +205,171 @@ def render(
         return render_sarif(findings, rule_help)
     if fmt == "github":
         return render_github(findings)
+    if fmt == "markdown":
+        return render_markdown(findings, rule_help, files_checked=files_checked)
     return render_text(findings, files_checked, quiet)
+
+
+# -- review reports: severity marks, repeats grouped, the Code quality row ---------------
+
+# Repeats of one rule and message shown before the rest are folded into one line.
+DEFAULT_CAP = 5
+
+
+def mark(severity: Severity) -> str:
+    """✗ for a blocking finding (error), ⚠ for a warning."""
+    return "✗" if severity is Severity.ERROR else "⚠"
+
+
+def quality_row(findings: Sequence[Finding], notes: frozenset[str] = frozenset()) -> str:
+    """``| Code quality | N ⚠ | M ✗ |``; findings of the ``notes`` rules are not counted."""
+    counted = [f for f in findings if f.rule not in notes]
+    blocking = sum(1 for f in counted if f.severity is Severity.ERROR)
+    return f"| Code quality | {len(counted) - blocking} ⚠ | {blocking} ✗ |"
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Findings of one rule and message beyond the cap: how many, in how many files."""
+
+    rule: str
+    message: str
+    severity: Severity
+    count: int
+    files: int
+
+
+def group_repeats(findings: Sequence[Finding], cap: int = DEFAULT_CAP) -> list[Finding | Folded]:
+    """The findings in order, each (rule, message) shown ``cap`` times, the rest folded.
+
+    The fold stands where the first hidden finding would have been. ``cap`` <= 0 keeps all.
+    """
+    if cap <= 0:
+        return list(findings)
+    seen: dict[tuple[str, str], int] = {}
+    hidden: dict[tuple[str, str], list[Finding]] = {}
+    out: list[Finding | tuple[str, str]] = []
+    for f in findings:
+        key = (f.rule, f.message)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] <= cap:
+            out.append(f)
+            continue
+        if key not in hidden:
+            hidden[key] = []
+            out.append(key)
+        hidden[key].append(f)
+    result: list[Finding | Folded] = []
+    for item in out:
+        if isinstance(item, Finding):
+            result.append(item)
+        else:
+            rest = hidden[item]
+            result.append(
+                Folded(item[0], item[1], rest[0].severity, len(rest), len({f.path for f in rest}))
+            )
+    return result
+
+
+def _folded_text(item: Folded) -> str:
+    """The line standing for the folded repeats of one rule and message."""
+    files = "file" if item.files == 1 else "files"
+    return (
+        f"... {item.count} more {item.rule} {mark(item.severity)} with the same message "
+        f"in {item.files} {files} (--format json lists every one)"
+    )
+
+
+def render_marked_text(
+    findings: Sequence[Finding],
+    files_checked: int | None = None,
+    quiet: bool = False,
+    cap: int = DEFAULT_CAP,
+    heading: str = "",
+    notes: frozenset[str] = frozenset(),
+) -> str:
+    """``path:line:col: rule ⚠|✗ message`` lines with repeats folded, then the summary
+    (unless ``quiet``) and the Code quality row; ``heading`` is a first line."""
+    lines = [heading] if heading and not quiet else []
+    for item in group_repeats(findings, cap):
+        if isinstance(item, Folded):
+            lines.append(_folded_text(item))
+        else:
+            where = f"{item.path}:{item.line}:{item.col}"
+            lines.append(f"{where}: {item.rule} {mark(item.severity)} {item.message}")
+    if not quiet:
+        lines.append(summary_line(findings, files_checked))
+    lines.append(quality_row(findings, notes))
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def render_markdown(
+    findings: Sequence[Finding],
+    rule_help: Mapping[str, str],
+    title: str = "policytool findings",
+    intro: str = "",
+    rules: Sequence[str] = (),
+    fixes: Mapping[str, str] | None = None,
+    cap: int = DEFAULT_CAP,
+    notes: frozenset[str] = frozenset(),
+    files_checked: int | None = None,
+) -> str:
+    """A Markdown report for a review: a count table, a section a rule, the Code quality row.
+
+    ``rules`` are listed in the count table even with no finding; ``fixes`` adds a
+    **Fix:** line under a rule's section; findings of ``notes`` rules (files that could
+    not be checked) are listed apart and not counted in the row.
+    """
+    out = [f"## {title}", ""]
+    if intro:
+        out += [intro, ""]
+    counted = [f for f in findings if f.rule not in notes]
+    order = list(rules) + sorted({f.rule for f in counted} - set(rules))
+    out += ["| Rule | ⚠ | ✗ |", "| --- | --- | --- |"]
+    for rule in order:
+        group = [f for f in counted if f.rule == rule]
+        blocking = sum(1 for f in group if f.severity is Severity.ERROR)
+        out.append(f"| `{rule}` | {len(group) - blocking} | {blocking} |")
+    for rule in order:
+        group = [f for f in counted if f.rule == rule]
+        if not group:
+            continue
+        out += ["", f"### `{rule}`", ""]
+        if rule_help.get(rule):
+            out += [_cell(rule_help[rule]), ""]
+        out += ["| | Location | Reason |", "| --- | --- | --- |"]
+        for item in group_repeats(group, cap):
+            if isinstance(item, Folded):
+                files = "file" if item.files == 1 else "files"
+                out.append(
+                    f"| {mark(item.severity)} | {item.count} more in {item.files} {files} | "
+                    f"{_cell(item.message)} |"
+                )
+            else:
+                out.append(
+                    f"| {mark(item.severity)} | `{_cell(item.path)}:{item.line}` | "
+                    f"{_cell(item.message)} |"
+                )
+        if fixes and fixes.get(rule):
+            out += ["", f"**Fix:** {fixes[rule]}"]
+    unchecked = [f for f in findings if f.rule in notes]
+    if unchecked:
+        out += ["", "### Not checked", ""]
+        out.extend(
+            f"- {mark(f.severity)} `{_cell(f.path)}:{f.line}` {f.rule}: {_cell(f.message)}"
+            for f in unchecked
+        )
+    if files_checked is not None:
+        out += ["", summary_line(findings, files_checked) + "."]
+    out += [
+        "",
+        "| Dimension | Warnings | Blocking |",
+        "| --- | --- | --- |",
+        quality_row(findings, notes),
+    ]
+    return "\n".join(out) + "\n"

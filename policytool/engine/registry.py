@@ -13,98 +13,22 @@ id, so a run imports only the modules of the rules it runs.
 
 from __future__ import annotations
 
-import ast
-import codecs
 import importlib
-import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.files import BOM, DecodeError, decode_text
+from policytool.engine.source import SourceFile
+from policytool.errors import PolicyError
 
-# PEP 263: the coding cookie on line 1 or 2.
-_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-
-
-class DecodeFailure(ValueError):
-    """The file's bytes are not valid in its encoding; ``line`` is where it broke."""
-
-    def __init__(self, encoding: str, line: int, reason: str) -> None:
-        super().__init__(f"not valid {encoding} (line {line}: {reason})")
-        self.encoding = encoding
-        self.line = line
-
-
-def coding_cookie(data: bytes) -> str | None:
-    """The PEP 263 encoding named on line 1 or 2, if any."""
-    for line in data.split(b"\n", 2)[:2]:
-        match = _CODING_RE.match(line)
-        if match:
-            return match.group(1).decode("ascii")
-        if line.strip() and not line.lstrip().startswith(b"#"):
-            break
-    return None
-
-
-@dataclass
-class SourceFile:
-    """One file being checked: its bytes, kind, and lazily its text and AST."""
-
-    relpath: str
-    abspath: str | Path
-    data: bytes
-    kind: str | None
-    _text: str | None = field(default=None, repr=False)
-    _tree: ast.Module | None = field(default=None, repr=False)
-    _encoding: str | None = field(default=None, repr=False)
-
-    @property
-    def path(self) -> Path:
-        """The file's absolute path."""
-        return Path(self.abspath)
-
-    @property
-    def has_bom(self) -> bool:
-        """Whether the file starts with a UTF-8 byte order mark."""
-        return self.data.startswith(BOM)
-
-    @property
-    def encoding(self) -> str:
-        """The codec the file is written in (PEP 263 cookie for Python, else UTF-8)."""
-        if self._encoding is None:
-            cookie = coding_cookie(self.data) if self.kind in ("python", "stub") else None
-            try:
-                self._encoding = codecs.lookup(cookie).name if cookie else "utf-8"
-            except LookupError:
-                self._encoding = "utf-8"
-        return self._encoding
-
-    @property
-    def text(self) -> str:
-        """The decoded text without BOM; raises :class:`DecodeFailure`."""
-        if self._text is None:
-            try:
-                self._text = decode_text(self.data, self.relpath, self.encoding)
-            except DecodeError as exc:
-                raise DecodeFailure(self.encoding, exc.line, exc.detail) from None
-        return self._text
-
-    @property
-    def tree(self) -> ast.Module:
-        """The parsed module (Python files only); raises ``SyntaxError``."""
-        if self._tree is None:
-            self._tree = ast.parse(self.data, filename=self.relpath)
-        return self._tree
-
-    def replace_data(self, data: bytes) -> None:
-        """Swap in fixed bytes, dropping the cached text and tree."""
-        self.data = data
-        self._text = None
-        self._tree = None
-        self._encoding = None
+# What part of a file a rule looks at: the whole file (``check``), or only the lines a
+# change adds (``sweep``: the rule's findings outside those lines are not reported).
+Scope = Literal["file", "added-lines"]
+SCOPE_FILE: Scope = "file"
+SCOPE_ADDED_LINES: Scope = "added-lines"
 
 
 def all_kinds(config: Config) -> frozenset[str] | None:
@@ -128,6 +52,8 @@ class FileRule:
     applies: Callable[[str, Config], bool] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
+    # ``added-lines`` rules run in ``policytool sweep`` only (see :data:`Scope`).
+    scope: Scope = SCOPE_FILE
 
     @property
     def fixable(self) -> bool:
@@ -180,6 +106,9 @@ class RuleInfo:
     fixable: bool = False
     command: str = "check"
     doc: str = ""
+    # The group of RULE_TABLE; "engine" for the engine's own ids.
+    group: str = "engine"
+    scope: Scope = SCOPE_FILE
 
 
 # A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
@@ -215,16 +144,6 @@ def register_info(info: RuleInfo) -> RuleInfo:
 # Findings the engine itself reports; ``--only`` keeps them (a file that cannot be
 # read or parsed was not checked), ``--skip`` can drop them.
 ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore"})
-register_info(
-    RuleInfo(
-        "undecodable", "a text file is not valid in its encoding (UTF-8 or its PEP 263 cookie)"
-    )
-)
-register_info(
-    RuleInfo("syntax-error", "a Python file does not parse, so AST rules cannot check it")
-)
-register_info(RuleInfo("bare-ignore", "a `# policytool: ignore` comment names no rule id"))
-
 # The one registry line of each rule: which module under ``policytool.hooks`` registers
 # the id, and its group (usable in ``--only`` / ``--skip``). A pre-commit hook runs
 # ``check --only ID``: importing just that module instead of every rule family keeps its
@@ -265,6 +184,37 @@ def group_of(rule_id: str) -> str | None:
     return entry[1] if entry else None
 
 
+def rule_ids_of_group(group: str) -> list[str]:
+    """The rule ids of ``group``, in table order."""
+    return [rule_id for rule_id, (_module, g) in RULE_TABLE.items() if g == group]
+
+
+def expand_selection(
+    names: Iterable[str], option: str, allowed: Sequence[str] | None = None
+) -> tuple[str, ...]:
+    """``--only`` / ``--skip`` values with group names replaced by their rule ids.
+
+    ``allowed`` narrows the ids a command accepts (``lock --check``: its two rules); a
+    group expands to its members among them. An unknown name is a :class:`PolicyError`
+    naming the nearest id or group.
+    """
+    import difflib
+
+    known = list(allowed) if allowed is not None else known_rule_ids()
+    groups = [g for g in GROUPS if any(i in known for i in rule_ids_of_group(g))]
+    out: list[str] = []
+    for name in names:
+        if name in groups:
+            out.extend(i for i in rule_ids_of_group(name) if i in known)
+        elif name in known:
+            out.append(name)
+        else:
+            close = difflib.get_close_matches(name, [*known, *groups], n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"
+            raise PolicyError(f"{option}: unknown rule or group '{name}'{hint}")
+    return tuple(dict.fromkeys(out))
+
+
 def known_rule_ids() -> list[str]:
     """Every rule id, without importing any rule module."""
     return sorted(set(RULE_MODULES) | ENGINE_RULE_IDS)
@@ -278,6 +228,8 @@ def load_rule_modules(rule_ids: Iterable[str] | None = None) -> None:
         modules = {RULE_MODULES[i] for i in rule_ids if i in RULE_MODULES}
     for module in sorted(modules):
         importlib.import_module(f"policytool.hooks.{module}")
+    if rule_ids is None or ENGINE_RULE_IDS.intersection(rule_ids):
+        importlib.import_module("policytool.engine.engine_rules")
 
 
 def file_rules(rule_ids: Iterable[str] | None = None) -> dict[str, FileRule]:
@@ -295,9 +247,22 @@ def repo_rules(rule_ids: Iterable[str] | None = None) -> dict[str, RepoRule]:
 def rule_infos() -> dict[str, RuleInfo]:
     """Every rule id with its summary, whether fixable, and the command reporting it."""
     load_rule_modules()
-    infos = {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _FILE_RULES.values()}
+    infos = {
+        r.id: RuleInfo(
+            r.id,
+            r.summary,
+            r.fixable,
+            command="sweep" if r.scope == SCOPE_ADDED_LINES else "check",
+            doc=r.doc,
+            scope=r.scope,
+        )
+        for r in _FILE_RULES.values()
+    }
     infos.update(
         {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _REPO_RULES.values()}
     )
     infos.update(_INFO)
-    return dict(sorted(infos.items()))
+    return {
+        rule_id: replace(info, group=group_of(rule_id) or "engine")
+        for rule_id, info in sorted(infos.items())
+    }

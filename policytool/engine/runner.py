@@ -14,23 +14,22 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import (
-    DecodeFailure,
     FileRule,
     RepoContext,
     RepoRule,
-    SourceFile,
     file_rules,
     repo_rules,
 )
-from policytool.errors import PolicyError
-from policytool.files import is_binary, kind_of, match_any, write_atomic
+from policytool.engine.source import DecodeFailure, SourceFile
+from policytool.errors import PolicyError, WriteError
+from policytool.files import is_binary, kind_of, match_any, unwritable_reason, write_atomic
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -176,7 +175,16 @@ def check_file(
         return RunResult(files_checked=1)
     findings = _check_source(source, selected, config)
     changed: list[str] = []
-    if fix and any(f.fixable for f in findings):
+    refused = unwritable_reason(Path(path)) if fix and any(f.fixable for f in findings) else None
+    if refused is not None:
+        # A symlink or read-only file is reported, never replaced.
+        findings = [
+            replace(f, message=f"{f.message} (not fixed: {refused})", fixable=False)
+            if f.fixable
+            else f
+            for f in findings
+        ]
+    elif fix and any(f.fixable for f in findings):
         original = source.data
         for rule in selected:
             if rule.fix is None or not any(f.rule == rule.id for f in findings):
@@ -187,8 +195,8 @@ def check_file(
         if source.data != original:
             try:
                 write_atomic(Path(path), source.data)
-            except OSError as exc:
-                raise PolicyError(f"{relpath}: cannot write the fix: {exc.strerror}") from None
+            except WriteError as exc:
+                raise PolicyError(f"{relpath}: cannot write the fix: {exc.reason}") from None
             changed.append(relpath)
             findings = _check_source(source, _rules_for(source, rules, config), config)
     if has_marker or findings:

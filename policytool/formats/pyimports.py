@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.engine.registry import SourceFile
+from policytool.engine.context import RunMemo
+from policytool.engine.source import SourceFile
 from policytool.files import BOM
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
@@ -55,6 +56,8 @@ _DEF_BEFORE_RE = re.compile(rb"\b(?:def|class)\s+\Z")
 
 # How far a statement snippet is extended when its brackets look unbalanced.
 _MAX_EXTRA_LINES = 200
+# A logical line longer than this (bytes) is confirmed to be code before it is parsed.
+_LONG_STATEMENT = 1024
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class FileScan:
     data: bytes
     # The file's absolute path (str or Path); only relative imports need it.
     abspath: str | Path | None = None
+    # (root, directory) -> dotted package; share one dict (the run's) across files.
+    packages: dict[tuple[str, str], str] = field(default_factory=dict)
     _spans_start: list[int] = field(default_factory=list)
     _spans_end: list[int] = field(default_factory=list)
     _mask_iter: Iterator[re.Match[bytes]] | None = None
@@ -117,6 +122,12 @@ class FileScan:
     _line_hint: tuple[int, int] = (0, 1)
     _code: dict[int, bool] = field(default_factory=dict)
     _call_sites: list[int] = field(default_factory=list)
+    # _logical_line memos: line start -> logical start; logical start -> scan state / end.
+    _logical_starts: dict[int, int] = field(default_factory=dict)
+    _forward: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _closed: dict[int, int] = field(default_factory=dict)
+    # Keywords on logical lines over _LONG_STATEMENT bytes: checked to be code first.
+    _long: set[int] = field(default_factory=set)
 
     # ----- code / not code -------------------------------------------------------------
 
@@ -155,26 +166,50 @@ class FileScan:
     # ----- import statements -------------------------------------------------------------
 
     def _logical_line(self, pos: int) -> tuple[int, int]:
-        """Start and end byte offsets of the logical line around ``pos``."""
+        """Start and end byte offsets of the logical line around ``pos``.
+
+        The end is at most :data:`_MAX_EXTRA_LINES` lines past the line of ``pos``. Both
+        walks are memoised (the backward one per line start, the forward one per logical
+        start), so the keywords of one logical line thousands of lines long cost linear
+        time in all, not a rescan each (a PR author controls the file).
+        """
         data = self.data
-        start = data.rfind(b"\n", 0, pos) + 1
-        while start >= 2 and data[start - 2 : start] == b"\\\n":
-            start = data.rfind(b"\n", 0, start - 2) + 1
-        while start >= 3 and data[start - 3 : start] == b"\\\r\n":
-            start = data.rfind(b"\n", 0, start - 3) + 1
-        depth = 0
-        cursor = start
-        for _ in range(_MAX_EXTRA_LINES):
+        line_start = data.rfind(b"\n", 0, pos) + 1
+        start = line_start
+        while start >= 2:
+            known = self._logical_starts.get(start)
+            if known is not None:
+                start = known
+                break
+            if data[start - 2 : start] == b"\\\n":
+                start = data.rfind(b"\n", 0, start - 2) + 1
+            elif start >= 3 and data[start - 3 : start] == b"\\\r\n":
+                start = data.rfind(b"\n", 0, start - 3) + 1
+            else:
+                break
+        self._logical_starts[line_start] = start
+        closed = self._closed.get(start)
+        if closed is not None:
+            return start, closed
+        cursor, depth = self._forward.get(start, (start, 0))
+        extra = 0
+        while True:
             end = data.find(b"\n", cursor)
             if end == -1:
+                self._closed[start] = len(data)
                 return start, len(data)
             seg = data[cursor:end]
             depth += seg.count(b"(") + seg.count(b"[") + seg.count(b"{")
             depth -= seg.count(b")") + seg.count(b"]") + seg.count(b"}")
             if depth <= 0 and not seg.rstrip(b"\r").endswith(b"\\"):
+                self._closed[start] = end
                 return start, end
             cursor = end + 1
-        return start, end
+            self._forward[start] = (cursor, depth)
+            if cursor > line_start:  # lines above pos's own do not count toward the cap
+                extra += 1
+                if extra >= _MAX_EXTRA_LINES:
+                    return start, end
 
     def keywords(self) -> list[tuple[int, int, int]]:
         """``(keyword position, statement lower bound, logical line end)`` of every ``import``.
@@ -190,13 +225,15 @@ class FileScan:
             pos = data.find(b"import")
             end = -1
             low = 0
+            logical = -1  # start of the last long logical line
+            long_line = False
             while pos != -1:
                 after = pos + 6
                 if (pos == 0 or data[pos - 1] not in _WORD) and (
                     after >= size or data[after] not in _WORD
                 ):
                     if pos >= end:
-                        low = data.rfind(b"\n", 0, pos) + 1
+                        previous, low = low, data.rfind(b"\n", 0, pos) + 1
                         end = data.find(b"\n", pos)
                         if end == -1:
                             end = size
@@ -209,7 +246,16 @@ class FileScan:
                             or (low >= 2 and data[low - 2] == 92)
                             or (low >= 3 and data[low - 3] == 92)
                         ):
-                            low, end = self._logical_line(pos)
+                            start, end = self._logical_line(pos)
+                            # Past the cap of one long logical line: the statement still
+                            # starts after the previous keyword, not back at its start.
+                            low = previous if start == logical else start
+                            logical = start
+                            long_line = end - start > _LONG_STATEMENT
+                        else:
+                            long_line = False
+                    if long_line:
+                        self._long.add(pos)
                     found.append((pos, low, end))
                     low = after
                 elif data.startswith(b"_module", after) or (
@@ -243,18 +289,25 @@ class FileScan:
         # A relative import names no package: it matters when the file's own package
         # path holds one of the tokens (``from .x import y`` in ``vllm/utils/``).
         relative: bool | None = None
-        for pos, start, end in self.keywords():
-            if not tokens.search(self.data, start, end):
+        keywords = self.keywords()
+        for index, (pos, start, end) in enumerate(keywords):
+            # A statement ends before the next ``import`` keyword: searching up to it
+            # (not to the logical line's end) keeps a file of one long line linear.
+            stop = min(end, keywords[index + 1][0]) if index + 1 < len(keywords) else end
+            if not tokens.search(self.data, start, stop):
                 if _FROM_DOT_RE.search(self.data, start, pos) is None:
                     continue
                 if relative is None:
-                    package = _package_of(self.relpath, self.abspath)
+                    package = _package_of(self.relpath, self.abspath, self.packages)
                     relative = any(
                         tokens.search(part.encode()) for part in package.split(".") if part
                     )
                 if not relative:
                     continue
             parsed = self._parsed.get(pos)
+            if parsed is None and pos in self._long and not self._is_code_at(pos):
+                self._parsed[pos] = []  # in a long string: spare the parse attempts
+                continue
             if parsed is None:
                 parsed = self._parse_statement(pos, start, end)
                 if parsed is None:
@@ -290,6 +343,8 @@ class FileScan:
                 try:
                     tree = ast.parse(snippet)
                 except (SyntaxError, ValueError):
+                    if not self._is_code_at(pos):
+                        return None  # inside a string: no more attempts
                     # Odd bracket counts (a bracket in a comment): try a few more lines.
                     nxt = data.find(b"\n", stmt + len(snippet) + 1)
                     if nxt == -1 or stmt + len(snippet) >= len(data):
@@ -335,7 +390,7 @@ class FileScan:
         """The absolute module of ``from <level dots><module> import``, for this file."""
         if level == 0:
             return module or ""
-        package = _package_of(self.relpath, self.abspath)
+        package = _package_of(self.relpath, self.abspath, self.packages)
         parts = package.split(".") if package else []
         if level - 1 > len(parts):
             parts = []
@@ -493,22 +548,24 @@ class FileScan:
         return uses
 
 
-_PACKAGE_CACHE: dict[tuple[str, str], str] = {}
+def packages_memo(memo: RunMemo) -> dict[tuple[str, str], str]:
+    """The run's (root, directory) -> dotted package map, shared by every scan of a run."""
+    return memo.value(("pyimports.packages",), dict)
 
 
-def _package_of(relpath: str, path: str | Path | None) -> str:
+def _package_of(relpath: str, path: str | Path | None, memo: dict[tuple[str, str], str]) -> str:
     """The dotted package a file belongs to (for relative imports).
 
     The package starts at the highest directory of an unbroken chain of
     ``__init__.py`` files above the file; without any, at the file's directory
-    relative to the repository root.
+    relative to the repository root. ``memo`` maps (root, directory) to the answer.
     """
     directory = os.path.dirname(relpath)
     text = os.fspath(path) if path is not None else ""
     root = text[: -len(relpath)] if text.endswith(relpath) else ""
     key = (root, directory)
-    if key in _PACKAGE_CACHE:
-        return _PACKAGE_CACHE[key]
+    if key in memo:
+        return memo[key]
     parts = directory.split("/") if directory else []
     keep = len(parts)
     if root:
@@ -519,7 +576,7 @@ def _package_of(relpath: str, path: str | Path | None) -> str:
             parts = parts[top:]
         keep = len(parts)
     package = ".".join(parts[:keep])
-    _PACKAGE_CACHE[key] = package
+    memo[key] = package
     return package
 
 
@@ -572,11 +629,16 @@ def word_regex(words: set[str] | frozenset[str]) -> Tokens:
 _LAST: tuple[SourceFile, bytes, FileScan] | None = None
 
 
-def scan_of(source: SourceFile) -> FileScan:
-    """The :class:`FileScan` of ``source``, shared by every rule checking it."""
+def scan_of(source: SourceFile, packages: dict[tuple[str, str], str] | None = None) -> FileScan:
+    """The :class:`FileScan` of ``source``, shared by every rule checking it.
+
+    ``packages`` is the run's (root, directory) -> package memo (see :func:`packages_memo`).
+    """
     global _LAST
     if _LAST is not None and _LAST[0] is source and _LAST[1] is source.data:
         return _LAST[2]
     scan = FileScan(source.relpath, source.data, source.abspath)
+    if packages is not None:
+        scan.packages = packages
     _LAST = (source, source.data, scan)
     return scan

@@ -17,7 +17,8 @@
   including file; cycles are stopped and reported, and so are remote, missing and (when
   asked) out-of-repository includes, for the caller to raise or report.
 - :func:`read_lines`: the flat :class:`ReqLine` view the lock code fingerprints.
-- :func:`canonical_name` / :func:`requirement_name`: PEP 503 names of requirement strings.
+
+Names of requirement strings live in :mod:`policytool.formats.requirement`.
 
 Pure text processing with no third-party import, so the offline lock check stays fast.
 """
@@ -32,8 +33,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.errors import PolicyError
-from policytool.files import FileError, read_text
+from policytool.errors import FileError, PolicyError
+from policytool.files import read_text
 
 # Line kinds (ReqLine.kind, Line.kind).
 REQUIREMENT = "requirement"
@@ -53,23 +54,11 @@ _COMMENT_RE = re.compile(r"(^|\s+)#.*$")
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _INCLUDE_OPTIONS = {"-r": "r", "--requirement": "r", "-c": "c", "--constraint": "c"}
 _EDITABLE_OPTIONS = ("-e", "--editable")
-_NAME_RE = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def is_url(text: str) -> bool:
     """Whether ``text`` starts with a URL scheme (``https://``, ``file://`` ...)."""
     return bool(_SCHEME_RE.match(text))
-
-
-def canonical_name(name: str) -> str:
-    """PEP 503 normalised project name (PEP 685 for extra and group names)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def requirement_name(text: str) -> str | None:
-    """The canonical name of the project requirement ``text`` starts with, if any."""
-    match = _NAME_RE.match(text)
-    return canonical_name(match.group(1)) if match else None
 
 
 # --------------------------------------------------------------------------------------

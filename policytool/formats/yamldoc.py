@@ -1,49 +1,75 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round-trip YAML for the repo rules: parse with positions, edit as text, write atomically.
+"""YAML for the repo rules: read fast with positions, edit as text, write atomically.
 
-ruamel.yaml (round-trip mode, YAML 1.2) gives every mapping key and sequence item its
-line, understands anchors and merge keys, and never turns ``on:`` into ``True``. Its
-dumper, though, re-indents and moves comments, so fixes here never dump: they edit the
-text line by line (cut a block item with its leading comments, insert a key) and then
-re-parse the result to prove it is still the document they meant. Everything not
-edited stays byte-identical, including a BOM, CRLF line endings and comments.
+Reading. :func:`load` and :func:`parse_text` run PyYAML's event parser (libyaml's C
+parser when PyYAML has it, its pure-Python parser otherwise) and build
+:class:`YamlMap` / :class:`YamlSeq` containers that carry the line and column of every
+key, value and item: the positions ruamel.yaml's round-trip loader records, read the
+same way (YAML 1.2 core schema, so ``on:`` stays the string ``"on"`` as GitHub reads
+it; ``<<`` merge keys resolved; an anchor and its aliases are one object). It is about
+twenty times faster than ruamel's pure-Python composer, which is most of a hook call.
+ruamel.yaml round-trip stays the reference: whatever the builder does not model
+(explicit tags, directives, complex keys, duplicate keys, number forms other than
+plain decimals, timestamps, NEL/LS/PS characters, syntax errors) is read by ruamel, so
+the rules get the same data or the same error message whichever parser read a file.
+``load(..., edit=True)`` and ``POLICYTOOL_YAML=ruamel`` read with ruamel throughout.
+
+Bounds. A pull request author controls these files, so before any rule walks the
+data a file over :data:`MAX_YAML_BYTES`, a device or FIFO, a symlink out of the repo,
+nesting deeper than :data:`MAX_DEPTH` or aliases expanding past
+:data:`MAX_ALIAS_NODES` nodes is one :class:`YamlError` sentence.
+
+Editing. ruamel's dumper re-indents and moves comments, so fixes never dump: they edit
+the text line by line (cut a block item with its leading comments, insert a key) and
+then re-parse the result to prove it is still the document they meant. Everything not
+edited stays byte-identical, including a BOM, CRLF or CR line endings and comments.
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
-from policytool.errors import PolicyError
-from policytool.files import BOM, DecodeError, decode_text, encode_like, write_atomic
+from policytool.errors import DecodeError, FileError, PolicyError, YamlError
+from policytool.files import (
+    BOM,
+    decode_text,
+    encode_like,
+    read_bounded,
+    resolve_inside,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-# What a parsed YAML node is at runtime (CommentedMap is a dict, CommentedSeq a list).
-YamlNode = Union["CommentedMap", "CommentedSeq", str, int, float, bool, None]
+# What a parsed YAML node is at runtime: YamlMap / CommentedMap are dicts, YamlSeq /
+# CommentedSeq lists; scalars are str (or a str subclass), int, float, bool or None.
+YamlNode = Union["YamlMap", "YamlSeq", "CommentedMap", "CommentedSeq", str, int, float, bool, None]
 
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+# Bounds on a YAML file a rule reads (real configs and workflows are a few KB to ~200 KB).
+MAX_YAML_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 100
+MAX_ALIAS_NODES = 100_000
+# ruamel.yaml reads ~0.5 MB/s: it gets a file the fast builder hands over (an unusual
+# construct, a syntax error) only up to this size, so every file is read in well under
+# a second; bigger files get libyaml's own error message.
+RUAMEL_MAX_BYTES = 192 * 1024
 
-
-class YamlError(PolicyError):
-    """A YAML file cannot be read or parsed; carries the repo-relative path and line."""
-
-    def __init__(self, relpath: str, line: int, message: str) -> None:
-        super().__init__(f"{relpath}:{line}: {message}")
-        self.relpath = relpath
-        self.line = line
-        self.message = message
+# Line breaks, as YAML 1.2 has them (ruamel.yaml agrees; NEL/LS/PS are not breaks).
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_NOT_BREAKS_IN_12 = re.compile("[\x85\u2028\u2029]")
 
 
 @dataclass
 class YamlDoc:
-    """One parsed YAML file: the round-trip data and the text it came from."""
+    """One parsed YAML file: the data (with positions) and the text it came from."""
 
     relpath: str
     path: Path
@@ -54,9 +80,11 @@ class YamlDoc:
 
     @property
     def newline(self) -> str:
-        """The file's line ending (``\\r\\n`` when its first line ends that way)."""
+        """The file's line ending, taken from its first line (``\\n``, ``\\r\\n`` or ``\\r``)."""
         first = self.lines[0] if self.lines else "\n"
-        return "\r\n" if first.endswith("\r\n") else "\n"
+        if first.endswith("\r\n"):
+            return "\r\n"
+        return "\r" if first.endswith("\r") else "\n"
 
     def encode(self, text: str) -> bytes:
         """``text`` as bytes the way this file is stored (UTF-8, BOM kept)."""
@@ -64,8 +92,364 @@ class YamlDoc:
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines with their endings; only ``\\n`` ends a line (as in YAML, unlike splitlines)."""
+    """Lines with their endings, split where YAML ends a line: ``\\n``, ``\\r\\n``, ``\\r``.
+
+    Not ``str.splitlines``, which also breaks at form feeds, NEL and LS/PS, so line
+    numbers would drift from the parser's.
+    """
     return _LINE_RE.findall(text)
+
+
+# --- the fast reader ------------------------------------------------------------------
+
+Pos = tuple[int, int]  # 0-based (line, column)
+
+
+class YamlMap(dict):  # type: ignore[type-arg]
+    """A mapping read by the fast builder, with the positions ruamel's ``.lc`` would hold."""
+
+    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow")
+
+    def __init__(self, pos: Pos, flow: bool) -> None:
+        super().__init__()
+        self.pos = pos
+        self.key_pos: dict[object, Pos] = {}
+        self.value_pos: dict[object, Pos] = {}
+        self.own: frozenset[object] | None = None  # None: no merge key, every key is own
+        self.flow = flow
+
+
+class YamlSeq(list):  # type: ignore[type-arg]
+    """A sequence read by the fast builder, with the position of each item."""
+
+    __slots__ = ("pos", "item_pos", "flow")
+
+    def __init__(self, pos: Pos, flow: bool) -> None:
+        super().__init__()
+        self.pos = pos
+        self.item_pos: list[Pos] = []
+        self.flow = flow
+
+
+class LiteralScalarString(str):
+    """A ``|`` block scalar (ruamel.yaml's class name, which rules may test for)."""
+
+    __slots__ = ()
+
+
+class FoldedScalarString(str):
+    """A ``>`` block scalar (ruamel.yaml's class name, which rules may test for)."""
+
+    __slots__ = ()
+
+
+def is_block_scalar(value: object) -> bool:
+    """Whether ``value`` was written as a ``|`` or ``>`` block scalar (either parser)."""
+    return type(value).__name__ in ("LiteralScalarString", "FoldedScalarString")
+
+
+class _Handover(Exception):
+    """Something the fast builder does not model; ruamel.yaml reads the text instead.
+
+    ``error`` is PyYAML's exception when the reason is that PyYAML cannot read the text.
+    """
+
+    def __init__(self, reason: str, error: Exception | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.error = error
+
+
+class _MergeKey:
+    """The plain ``<<`` scalar: a merge key, not a string."""
+
+    __slots__ = ()
+
+
+_MERGE = _MergeKey()
+
+
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False}
+_BOOLS["FALSE"] = False
+_INT_RE = re.compile(r"[-+]?[0-9]+\Z")
+_DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_FLOAT_RE = re.compile(
+    r"[-+]?(?:[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+)\Z|[-+]?\.[0-9]+\Z"
+)
+# Every other plain scalar YAML 1.2 (ruamel's resolver table) reads as a number, a
+# timestamp, a merge or a value key: handed to ruamel, which knows its exact type.
+_OTHER_TYPED_RE = re.compile(
+    r"""(?x)
+    [-+]?0b[0-1_]+ | [-+]?0o?[0-7_]+ | [-+]?[0-9_]+ | [-+]?0x[0-9a-fA-F_]+
+    | [-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)? | [-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
+    | [-+]?\.[0-9_]+(?:[eE][-+][0-9]+)? | [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)
+    | [0-9]{4}-[0-9]{2}-[0-9]{2} | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9].*
+    | =
+    """
+)
+
+
+def _plain_scalar(value: str) -> object:
+    """A plain scalar as YAML 1.2's core schema reads it (as ruamel.yaml does)."""
+    if value in _NULLS:
+        return None
+    first = value[0]
+    if first in "tTfF" and value in _BOOLS:
+        return _BOOLS[value]
+    if value == "<<":
+        return _MERGE
+    if first in "-+0123456789.=":
+        if _INT_RE.match(value):
+            return int(value)
+        if _FLOAT_RE.match(value):
+            return float(value)
+        date = _DATE_RE.match(value)
+        if date:
+            try:
+                return datetime.date(int(date[1]), int(date[2]), int(date[3]))
+            except ValueError:
+                raise _Handover(f"not a date {value!r}") from None
+        if _OTHER_TYPED_RE.fullmatch(value):
+            raise _Handover(f"typed scalar {value!r}")
+    return value
+
+
+def _event_parser(text: str) -> object:
+    """PyYAML's parser over ``text``: libyaml's when PyYAML was built with it."""
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    loader_class = getattr(yaml, "CBaseLoader", None) or yaml.BaseLoader
+    return loader_class(text)
+
+
+class _Frame:
+    """A mapping or sequence being built, and the key waiting for its value."""
+
+    __slots__ = ("node", "anchor", "key", "key_pos", "merges", "size")
+
+    def __init__(self, node: YamlMap | YamlSeq, anchor: str | None) -> None:
+        self.node = node
+        self.anchor = anchor
+        self.key: object = _NO_KEY
+        self.key_pos: Pos = (0, 0)
+        self.merges: list[YamlMap] | None = None
+        self.size = 1
+
+
+_NO_KEY = object()
+_COMMENT_RE = re.compile(r"[ \t]*#")
+
+
+def _empty_value_pos(lines: list[str], own: Pos, following: object) -> Pos:
+    """Where ruamel.yaml places an empty block-mapping value; libyaml says ``own``.
+
+    ruamel takes the start of the next token, unless a comment follows the ``:`` and
+    the next key of the same mapping comes next (then the ``:``'s end, as libyaml);
+    past the end of the text it is the end of the text.
+    """
+    mark = following.start_mark  # type: ignore[attr-defined]
+    if type(following).__name__ in ("ScalarEvent", "AliasEvent") and own[0] < len(lines):
+        if _COMMENT_RE.match(lines[own[0]], own[1]):
+            return own
+    breaks = len(lines) if lines and lines[-1][-1:] in ("\n", "\r") else len(lines) - 1
+    if mark.line > breaks:
+        return (max(breaks, 0), len(lines[-1].rstrip("\r\n")) if lines else 0)
+    return (mark.line, mark.column)
+
+
+def build(text: str, relpath: str) -> YamlNode:
+    """The document in ``text`` as YamlMap/YamlSeq/scalars, or :class:`_Handover`.
+
+    Bounds are enforced here for every parser: nesting past :data:`MAX_DEPTH` and alias
+    expansion past :data:`MAX_ALIAS_NODES` raise :class:`YamlError`.
+    """
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    if _NOT_BREAKS_IN_12.search(text):
+        raise _Handover("NEL/LS/PS: line breaks in YAML 1.1 only")
+    parser = _event_parser(text)
+    stack: list[_Frame] = []
+    anchors: dict[str, tuple[object, Pos, int]] = {}
+    aliased = 0
+    documents = 0
+    root: object = None
+    lines: list[str] | None = None
+    # ruamel.yaml refuses a tab anywhere but inside a quoted or block scalar (libyaml
+    # reads more): with tabs in the text, those scalars' spans are kept to check.
+    spans: list[tuple[Pos, Pos]] | None = [] if "\t" in text else None
+    pending: tuple[YamlMap, object, Pos] | None = None  # an empty value, placed by the next event
+    try:
+        while parser.check_event():  # type: ignore[attr-defined]
+            event = parser.get_event()  # type: ignore[attr-defined]
+            mark = event.start_mark
+            pos = (mark.line, mark.column)
+            if pending is not None:
+                owner, slot, own = pending
+                if lines is None:
+                    lines = split_lines(text)
+                owner.value_pos[slot] = _empty_value_pos(lines, own, event)
+                pending = None
+            kind = type(event).__name__
+            value: object
+            size = 1
+            if kind == "ScalarEvent":
+                if event.tag is not None and not event.implicit[0] and not event.implicit[1]:
+                    raise _Handover("explicit tag")
+                style = event.style
+                if spans is not None and style:
+                    end = event.end_mark
+                    spans.append((pos, (end.line, end.column)))
+                if not style:
+                    if event.tag is not None and not event.implicit[0]:
+                        raise _Handover("explicit tag")
+                    value = _plain_scalar(event.value)
+                    if event.value == "" and not event.anchor and stack:
+                        top = stack[-1]
+                        is_map_value = isinstance(top.node, YamlMap)
+                        if top.node.flow or (is_map_value and top.key is _NO_KEY):
+                            raise _Handover("an empty scalar in flow style or as a key")
+                        if is_map_value:
+                            slot = top.key
+                            _attach(top, value, pos, 1)
+                            pending = (top.node, slot, pos)  # type: ignore[assignment]
+                            continue
+                elif event.tag is not None and event.tag != "!":
+                    raise _Handover("explicit tag")
+                elif style == "|":
+                    value = LiteralScalarString(event.value)
+                elif style == ">":
+                    value = FoldedScalarString(event.value)
+                else:
+                    value = event.value
+                if event.anchor:
+                    anchors[event.anchor] = (value, pos, 1)
+            elif kind == "AliasEvent":
+                target = anchors.get(event.anchor)
+                if target is None:
+                    raise _Handover("undefined alias")
+                value, pos, size = target
+                aliased += size
+                if aliased > MAX_ALIAS_NODES:
+                    raise YamlError(
+                        relpath,
+                        mark.line + 1,
+                        f"aliases expand to more than {MAX_ALIAS_NODES} nodes "
+                        "(an alias bomb?); not read",
+                    )
+            elif kind in ("MappingStartEvent", "SequenceStartEvent"):
+                if event.tag is not None and not event.implicit:
+                    raise _Handover("explicit tag")
+                if len(stack) >= MAX_DEPTH:
+                    raise YamlError(
+                        relpath, mark.line + 1, f"nested deeper than {MAX_DEPTH} levels; not read"
+                    )
+                flow = bool(event.flow_style)
+                node: YamlMap | YamlSeq = (
+                    YamlMap(pos, flow) if kind == "MappingStartEvent" else YamlSeq(pos, flow)
+                )
+                frame = _Frame(node, event.anchor)
+                frame.key_pos = pos
+                stack.append(frame)
+                continue
+            elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+                frame = stack.pop()
+                value = frame.node
+                pos = value.pos
+                size = frame.size
+                if not value:
+                    value.flow = False  # as ruamel: an empty ``{}`` / ``[]`` has no style
+                if frame.merges is not None:
+                    _merge(frame.node, frame.merges)  # type: ignore[arg-type]
+                if frame.anchor:  # an alias to a collection may follow only its end
+                    anchors[frame.anchor] = (value, pos, size)
+            elif kind == "DocumentStartEvent":
+                documents += 1
+                if documents > 1 or event.version is not None or event.tags:
+                    raise _Handover("directive or second document")
+                continue
+            else:  # StreamStart/End, DocumentEnd
+                continue
+            if not stack:
+                root = value
+                continue
+            _attach(stack[-1], value, pos, size)
+    except yaml.YAMLError as exc:
+        if "nesting depth" in str(getattr(exc, "problem", "")):  # libyaml's own bound
+            raise YamlError(
+                relpath,
+                exc.problem_mark.line + 1,
+                f"nested deeper than {MAX_DEPTH} levels; not read",
+            ) from None
+        raise _Handover("PyYAML cannot read it", exc) from None
+    finally:
+        parser.dispose()  # type: ignore[attr-defined]
+    if root is _MERGE:
+        raise _Handover("a lone merge key")
+    if spans is not None and _loose_tab(lines or split_lines(text), spans):
+        raise _Handover("a tab outside quoted and block scalars")
+    return root  # type: ignore[return-value]
+
+
+def _loose_tab(lines: list[str], spans: list[tuple[Pos, Pos]]) -> bool:
+    """Whether a tab stands outside every quoted/block scalar span (0-based positions)."""
+    for number, line in enumerate(lines):
+        col = line.find("\t")
+        while col >= 0:
+            if not any(start <= (number, col) < end for start, end in spans):
+                return True
+            col = line.find("\t", col + 1)
+    return False
+
+
+def _attach(frame: _Frame, value: object, pos: Pos, size: int) -> None:
+    """Put ``value`` into the container being built."""
+    frame.size += size
+    node = frame.node
+    if value is _MERGE and (isinstance(node, YamlSeq) or frame.key is not _NO_KEY):
+        raise _Handover("a merge key used as a value")
+    if isinstance(node, YamlSeq):
+        node.append(value)
+        node.item_pos.append(pos)
+        return
+    if frame.key is _NO_KEY:
+        if isinstance(value, (YamlMap, YamlSeq)):
+            raise _Handover("complex mapping key")
+        frame.key = value
+        frame.key_pos = pos
+        return
+    key = frame.key
+    frame.key = _NO_KEY
+    if key is _MERGE:
+        if frame.merges is not None:
+            raise _Handover("second merge key")
+        sources = value if isinstance(value, YamlSeq) else [value]
+        if not all(isinstance(src, YamlMap) for src in sources):
+            raise _Handover("merge of a non-mapping")
+        frame.merges = list(sources)  # type: ignore[arg-type]
+        return
+    if key in node:
+        raise _Handover("duplicate key")
+    node[key] = value
+    node.key_pos[key] = frame.key_pos
+    node.value_pos[key] = pos
+
+
+def _merge(node: YamlMap, sources: list[YamlMap]) -> None:
+    """Apply ``<<`` merges as ruamel does: own keys win, then earlier sources win."""
+    node.own = frozenset(node)
+    for source in sources:
+        for key, value in source.items():
+            if key not in node:
+                node[key] = value
+
+
+# --- parsing entry points -------------------------------------------------------------
+
+
+def _backend() -> str:
+    """``fast`` (the default) or ``ruamel`` (``POLICYTOOL_YAML=ruamel``)."""
+    return "ruamel" if os.environ.get("POLICYTOOL_YAML") == "ruamel" else "fast"
 
 
 def _yaml() -> object:
@@ -76,8 +460,11 @@ def _yaml() -> object:
     return yaml
 
 
-def parse_text(text: str, relpath: str) -> YamlNode:
-    """Parse YAML text round-trip; a syntax error becomes :class:`YamlError` with its line."""
+def parse_ruamel(text: str, relpath: str) -> YamlNode:
+    """Parse YAML text with ruamel.yaml round-trip; errors become :class:`YamlError`.
+
+    No bounds here: callers go through :func:`parse_text`, which checks them first.
+    """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -91,26 +478,61 @@ def parse_text(text: str, relpath: str) -> YamlNode:
         problem = exc.problem or exc.context or "invalid YAML"
         raise YamlError(relpath, line, f"invalid YAML: {problem}") from None
     except YAMLError as exc:
-        raise YamlError(relpath, 1, f"invalid YAML: {exc}") from None
+        raise YamlError(relpath, 1, "invalid YAML: " + " ".join(str(exc).split())) from None
+    except RecursionError:
+        raise YamlError(relpath, 1, "nested too deeply to read") from None
     return data
 
 
-_CACHE: dict[tuple[str, str], YamlDoc] = {}
+def _parse(text: str, relpath: str, backend: str) -> YamlNode:
+    """Parse with the bounds checked first; ``backend`` is ``fast`` or ``ruamel``."""
+    try:
+        data = build(text, relpath)
+    except _Handover as handover:
+        if len(text) <= RUAMEL_MAX_BYTES:
+            return parse_ruamel(text, relpath)
+        error = handover.error
+        if error is None:
+            raise YamlError(
+                relpath, 1, f"{handover.reason} in a file over {RUAMEL_MAX_BYTES} bytes; not read"
+            ) from None
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        problem = getattr(error, "problem", None) or getattr(error, "context", None) or error
+        line = mark.line + 1 if mark is not None else 1
+        raise YamlError(relpath, line, f"invalid YAML: {problem}") from None
+    if backend == "ruamel":
+        return parse_ruamel(text, relpath)
+    return data
 
 
-def load(root: Path, relpath: str) -> YamlDoc:
+def parse_text(text: str, relpath: str) -> YamlNode:
+    """Parse YAML text (bounded); a syntax error becomes :class:`YamlError` with its line."""
+    return _parse(text, relpath, _backend())
+
+
+_CACHE: dict[tuple[str, bytes, str], YamlDoc] = {}  # (path, content, backend)
+
+
+def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
     """Read and parse ``root/relpath`` (cached by content); raise :class:`YamlError`.
 
-    A missing file raises ``FileNotFoundError``; callers decide whether that matters.
+    ``edit=True`` reads with ruamel.yaml round-trip (for a fix about to edit the text);
+    the positions are the same either way. A missing file raises ``FileNotFoundError``;
+    callers decide whether that matters. A file that is not a regular file, leaves the
+    repository through a symlink, or is over :data:`MAX_YAML_BYTES` is a YamlError.
     """
     path = root / relpath
+    if not os.path.lexists(path):
+        raise FileNotFoundError(2, "No such file or directory", str(path))
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise YamlError(relpath, 1, f"cannot read: {exc.strerror}") from None
-    key = (str(path), hashlib.sha1(raw).hexdigest())
+        real = resolve_inside(root, relpath, relpath)
+        raw = read_bounded(real, relpath, MAX_YAML_BYTES)
+    except FileError as exc:
+        raise YamlError(relpath, exc.line, exc.reason) from None
+    except PolicyError:
+        raise YamlError(relpath, 1, "a symlink that leaves the repository; not read") from None
+    backend = "ruamel" if edit else _backend()
+    key = (str(path), raw, backend)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
@@ -120,7 +542,7 @@ def load(root: Path, relpath: str) -> YamlDoc:
         text = decode_text(raw, relpath)
     except DecodeError as exc:
         raise YamlError(relpath, exc.line, f"not valid UTF-8 ({exc.detail})") from None
-    data = parse_text(text, relpath)
+    data = _parse(text, relpath, backend)
     doc = YamlDoc(relpath, path, raw, text, data, split_lines(text))
     if len(_CACHE) > 256:
         _CACHE.clear()
@@ -152,6 +574,8 @@ def is_seq(node: object) -> bool:
 
 def node_line(node: object, default: int = 1) -> int:
     """1-based line where a mapping or sequence starts."""
+    if isinstance(node, (YamlMap, YamlSeq)):
+        return node.pos[0] + 1
     lc = getattr(node, "lc", None)
     line = getattr(lc, "line", None)
     return line + 1 if isinstance(line, int) else default
@@ -159,18 +583,16 @@ def node_line(node: object, default: int = 1) -> int:
 
 def key_line(mapping: object, key: str, default: int | None = None) -> int:
     """1-based line of ``key`` in ``mapping`` (the mapping's own line when absent)."""
-    lc = getattr(mapping, "lc", None)
-    if lc is not None and isinstance(mapping, dict) and key in getattr(mapping, "_ok", mapping):
-        try:
-            line, _col = lc.key(key)
-            return int(line) + 1
-        except (KeyError, TypeError):
-            pass
+    pos = key_pos(mapping, key)
+    if pos is not None:
+        return pos[0] + 1
     return default if default is not None else node_line(mapping)
 
 
 def key_pos(mapping: object, key: str) -> tuple[int, int] | None:
     """0-based (line, col) of ``key`` itself, if it is written in ``mapping``."""
+    if isinstance(mapping, YamlMap):
+        return mapping.key_pos.get(key)
     lc = getattr(mapping, "lc", None)
     if lc is None or key not in own_keys(mapping):
         return None
@@ -183,6 +605,8 @@ def key_pos(mapping: object, key: str) -> tuple[int, int] | None:
 
 def value_pos(mapping: object, key: str) -> tuple[int, int] | None:
     """0-based (line, col) where the value of ``key`` starts, if known."""
+    if isinstance(mapping, YamlMap):
+        return mapping.value_pos.get(key)
     lc = getattr(mapping, "lc", None)
     if lc is None:
         return None
@@ -195,18 +619,14 @@ def value_pos(mapping: object, key: str) -> tuple[int, int] | None:
 
 def item_line(seq: object, index: int) -> int:
     """1-based line of item ``index`` of a sequence."""
-    lc = getattr(seq, "lc", None)
-    if lc is not None:
-        try:
-            line, _col = lc.item(index)
-            return int(line) + 1
-        except (KeyError, TypeError, IndexError):
-            pass
-    return node_line(seq)
+    pos = item_pos(seq, index)
+    return pos[0] + 1 if pos is not None else node_line(seq)
 
 
 def item_pos(seq: object, index: int) -> tuple[int, int] | None:
     """0-based (line, col) of item ``index``'s content."""
+    if isinstance(seq, YamlSeq):
+        return seq.item_pos[index] if -len(seq) <= index < len(seq) else None
     lc = getattr(seq, "lc", None)
     if lc is None:
         return None
@@ -219,6 +639,9 @@ def item_pos(seq: object, index: int) -> tuple[int, int] | None:
 
 def own_keys(mapping: object) -> list[str]:
     """Keys written in this mapping itself, not pulled in by a ``<<`` merge."""
+    if isinstance(mapping, YamlMap):
+        own = mapping.own
+        return [str(k) for k in mapping if own is None or k in own]
     ok = getattr(mapping, "_ok", None)
     if isinstance(mapping, dict):
         return [str(k) for k in mapping if ok is None or k in ok]
@@ -227,6 +650,8 @@ def own_keys(mapping: object) -> list[str]:
 
 def is_flow(node: object) -> bool:
     """Whether a mapping or sequence is written in flow style (``[a, b]`` / ``{a: b}``)."""
+    if isinstance(node, (YamlMap, YamlSeq)):
+        return node.flow
     fa = getattr(node, "fa", None)
     return bool(fa is not None and fa.flow_style())
 
@@ -322,139 +747,3 @@ def plain(node: object) -> object:
     if isinstance(node, str):
         return str(node)
     return node
-
-
-# --- fast read-only loading with positions ---------------------------------------------
-
-# Nesting deeper than this is refused (a hostile file cannot exhaust the stack).
-MAX_DEPTH = 200
-
-
-class _Positions:
-    """ruamel's ``lc`` interface (``key``, ``value``, ``item``: 0-based line, col)."""
-
-    def __init__(self, line: int, col: int) -> None:
-        self.line = line
-        self.col = col
-        self.keys: dict[str, tuple[int, int]] = {}
-        self.values: dict[str, tuple[int, int]] = {}
-        self.items: list[tuple[int, int]] = []
-
-    def key(self, key: str) -> tuple[int, int]:
-        """Where ``key`` is written."""
-        return self.keys[key]
-
-    def value(self, key: str) -> tuple[int, int]:
-        """Where the value of ``key`` starts."""
-        return self.values[key]
-
-    def item(self, index: int) -> tuple[int, int]:
-        """Where sequence item ``index`` starts."""
-        return self.items[index]
-
-
-class PosMap(dict):  # type: ignore[type-arg]
-    """A read-only mapping from :func:`load_fast`; ``lc`` holds the positions and
-    ``_ok`` the keys written in it (not pulled in by ``<<``), as ruamel's maps do."""
-
-    lc: _Positions
-    _ok: set[str]
-
-
-class PosSeq(list):  # type: ignore[type-arg]
-    """A read-only sequence from :func:`load_fast`; ``lc`` holds the positions."""
-
-    lc: _Positions
-
-
-def load_fast(text: str, relpath: str) -> YamlNode:
-    """Parse YAML text for reading only, with libyaml (PyYAML's C parser) when present.
-
-    Gives the same shapes and positions as :func:`parse_text` (``key_line``,
-    ``value_pos`` and ``item_pos`` work on the result) at a fraction of the cost: every
-    scalar is its source string (``on:`` stays ``"on"``), anchors are shared rather
-    than copied, and ``<<`` merge keys are applied. Never dump or edit the result.
-    Falls back to :func:`parse_text` without libyaml; errors are :class:`YamlError`.
-    """
-    try:
-        import yaml
-        from yaml import CSafeLoader
-    except ImportError:
-        return parse_text(text, relpath)
-    try:
-        root = yaml.compose(text, Loader=CSafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        raise YamlError(relpath, line, f"invalid YAML: {exc.problem or exc.context}") from None
-    except yaml.YAMLError as exc:
-        raise YamlError(relpath, 1, f"invalid YAML: {exc}") from None
-    if root is None:
-        return None
-    return _convert_node(root, relpath)
-
-
-def _convert_node(root: object, relpath: str) -> YamlNode:
-    """PyYAML nodes -> PosMap / PosSeq / str, iteratively (depth-bounded, aliases shared)."""
-    from yaml import MappingNode, ScalarNode, SequenceNode
-
-    memo: dict[int, object] = {}
-
-    def shell(node: object) -> object:
-        if isinstance(node, ScalarNode):
-            return str(node.value)
-        mark = node.start_mark  # type: ignore[attr-defined]
-        holder: PosMap | PosSeq = PosMap() if isinstance(node, MappingNode) else PosSeq()
-        holder.lc = _Positions(mark.line, mark.column)
-        return holder
-
-    top = shell(root)
-    memo[id(root)] = top
-    stack: list[tuple[object, object, int]] = [(root, top, 0)]
-    while stack:
-        node, out, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise YamlError(relpath, node.start_mark.line + 1, "nested too deeply")  # type: ignore[attr-defined]
-        children: list[object] = []
-        if isinstance(node, SequenceNode) and isinstance(out, PosSeq):
-            for item in node.value:
-                children.append(item)
-                out.lc.items.append((item.start_mark.line, item.start_mark.column))
-        elif isinstance(node, MappingNode) and isinstance(out, PosMap):
-            pairs = list(node.value)
-            merged: list[tuple[object, object]] = []
-            for key, value in pairs:
-                if getattr(key, "tag", "") == "tag:yaml.org,2002:merge":
-                    sources = value.value if isinstance(value, SequenceNode) else [value]
-                    for source in sources:
-                        if isinstance(source, MappingNode):
-                            merged.extend(source.value)
-            entries: dict[str, object] = {}
-            for key, value in [*merged, *pairs]:
-                if getattr(key, "tag", "") == "tag:yaml.org,2002:merge":
-                    continue
-                name = str(key.value) if isinstance(key, ScalarNode) else repr(id(key))
-                entries.pop(name, None)  # a later (explicit) key wins and keeps its place
-                entries[name] = value
-                out.lc.keys[name] = (key.start_mark.line, key.start_mark.column)
-                out.lc.values[name] = (value.start_mark.line, value.start_mark.column)
-            children = list(entries.values())
-            out.lc.keys = {name: out.lc.keys[name] for name in entries}
-            out._ok = {str(k.value) for k, _v in pairs if isinstance(k, ScalarNode)}
-            out._ok.discard("<<")
-        else:
-            continue
-        converted = []
-        for child in children:
-            known = memo.get(id(child))
-            if known is None:
-                known = shell(child)
-                memo[id(child)] = known
-                if not isinstance(known, str):
-                    stack.append((child, known, depth + 1))
-            converted.append(known)
-        if isinstance(out, PosSeq):
-            out.extend(converted)
-        elif isinstance(out, PosMap):
-            out.update(zip(list(out.lc.keys), converted, strict=True))
-    return top  # type: ignore[return-value]

@@ -562,11 +562,12 @@ def _resolve(problem: Problem, base: str) -> tuple[str, str] | None:
 
 def _verified(source: SourceFile, new_text: str, expected: dict[tuple[object, ...], str]) -> bool:
     """Whether ``new_text`` parses and its ``uses:`` values are the old ones but ``expected``."""
-    from policytool.formats.yamldoc import YamlError, load_fast
+    from policytool.errors import YamlError
+    from policytool.formats.yamldoc import parse_text
 
     try:
-        new_data = load_fast(new_text, source.relpath)
-        old_data = load_fast(source.text, source.relpath)
+        new_data = parse_text(new_text, source.relpath)
+        old_data = parse_text(source.text, source.relpath)
     except YamlError:
         return False
     new_lines = FileLines.of(new_text)

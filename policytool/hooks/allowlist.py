@@ -2,7 +2,10 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Allow globs of the import rules: from the config and from allowlist files.
 
-An allowlist file holds one glob a line; ``#`` starts a comment (whole line or
+An allowlist file lives inside the repository (a path out of it, through ``..``, an
+absolute path or a symlink, is a config error and is never read), is a regular file
+of at most ``files.MAX_CONFIG_BYTES``, and holds one glob a line (a UTF-8 BOM is
+skipped); ``#`` starts a comment (whole line or
 trailing) and blank lines are skipped. Globs are repo-relative (``./`` is dropped; an
 absolute path inside the repository is made relative) and match the repo-relative path
 of a checked file however the file was named on the command line.
@@ -15,8 +18,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.config import Config, ConfigError
-from policytool.files import _glob_regex
+from policytool.config import Config
+from policytool.errors import BoundaryError, ConfigError, FileError
+from policytool.files import _glob_regex, read_bounded, resolve_inside
 
 
 @dataclass(frozen=True)
@@ -89,28 +93,38 @@ def parse_allowlist(text: str, source: str, root: Path) -> list[AllowEntry]:
     return entries
 
 
-def read_allowlist(config: Config, name: str) -> list[AllowEntry]:
-    """The entries of allowlist file ``name`` (relative to the repo root)."""
-    path = config.root / name
+def allowlist_path(config: Config, name: str, label: str) -> Path:
+    """Where allowlist file ``name`` is: inside the repository, symlinks followed.
+
+    ``label`` names the setting (``[tool.policytool.torch-cuda] allowlist-file``). A PR
+    author controls the config, so a path outside the repository (``../secret.env``,
+    ``/proc/self/environ``, a symlink out) is a :class:`ConfigError`, never read.
+    """
+    what = f"{_config_source(config)}: {label}"
     try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
+        return resolve_inside(config.root, name, what)
+    except BoundaryError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def read_allowlist(config: Config, name: str, label: str = "allowlist-file") -> list[AllowEntry]:
+    """The entries of allowlist file ``name`` (relative to the repo root, inside it)."""
+    path = allowlist_path(config, name, label)
+    if not os.path.lexists(path):
         raise ConfigError(
             f"{name}: allowlist file not found "
             f"(named by allowlist-file in {_config_source(config)})"
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"{name}: cannot read allowlist file: {exc.strerror}") from None
+        )
+    try:
+        data = read_bounded(path, name)
+    except FileError as exc:
+        raise ConfigError(f"{exc} (named by {label} in {_config_source(config)})") from None
+    try:
+        text = data.decode("utf-8-sig")  # a BOM is no part of the first glob
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise ConfigError(f"{name}:{line}: allowlist file is not valid UTF-8") from None
     return parse_allowlist(text, Path(name).as_posix(), config.root)
-
-
-# id(config) -> (config kept alive so the id stays unique, {key: entries}).
-_CACHE: dict[
-    int, tuple[Config, dict[tuple[tuple[str, ...], str | None, tuple[str, int]], AllowList]]
-] = {}
 
 
 def _glob_line(lines: list[str], glob: str, header: str, occurrence: int) -> int:
@@ -141,14 +155,8 @@ def allow_entries(
     ``table`` is the section's TOML header and which occurrence of it (for
     ``[[...]]`` arrays), so each glob gets the line it is written on in that section.
     """
-    cached = _CACHE.get(id(config))
-    if cached is None or cached[0] is not config:
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        cached = (config, {})
-        _CACHE[id(config)] = cached
-    key = (allow, allowlist_file, table)
-    if key not in cached[1]:
+
+    def build() -> AllowList:
         entries: list[AllowEntry] = []
         if allow:
             source = _config_source(config)
@@ -157,9 +165,13 @@ def allow_entries(
                 line = _glob_line(lines, glob, table[0], table[1])
                 entries.append(AllowEntry(normalize_glob(glob, config.root), source, line))
         if allowlist_file:
-            entries.extend(read_allowlist(config, allowlist_file))
-        cached[1][key] = AllowList(tuple(entries))
-    return cached[1][key]
+            label = f"{table[0] or '[tool.policytool]'} allowlist-file"
+            if table[0].startswith("[["):
+                label = f"{table[0]} #{table[1] + 1} allowlist-file"
+            entries.extend(read_allowlist(config, allowlist_file, label))
+        return AllowList(tuple(entries))
+
+    return config.memo.value(("allowlist.entries", allow, allowlist_file, table), build)
 
 
 def is_allowed(relpath: str, allow: AllowList) -> bool:

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""CI wiring: the pre-commit workflow, mypy and CodeQL (RFC sections 9 and 10).
+"""CI wiring: the pre-commit workflow, mypy and CodeQL.
 
 ``ci-hook-stage``: every GitHub workflow step that runs pre-commit (``pre-commit run
 ...`` in a ``run:`` script, or ``pre-commit/action`` with its ``extra_args``) uses
@@ -17,299 +17,50 @@ Workflows that do not parse (or are not mappings) are ``ci-hook-stage`` findings
 
 from __future__ import annotations
 
-import itertools
 import re
-import shlex
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.yamldoc import YamlDoc, YamlError, item_line, key_line, load, value_pos
-from policytool.hooks.precommit import normalize_stage, usable_model
+from policytool.errors import FileProblem, PolicyError
+from policytool.formats import toml
+from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.tox import nox_programs
+from policytool.formats.workflows import (
+    PR_EVENTS,
+    UNKNOWN,
+    WORKFLOW_DIR,
+    CiScan,
+    PreCommitStep,
+    jobs,
+    load_workflows,
+    manual_stage_meaning,
+    matrix_rows,
+    program_of,
+    resolve,
+    scan_ci,
+    steps,
+    tokens,
+    triggers_of,
+    workflow_commands,
+    workflow_paths,
+)
+from policytool.formats.yamldoc import YamlDoc, key_line
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
-
-WORKFLOW_DIR = ".github/workflows"
-# Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
-PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit")
 HOOK_STAGE_RULE = "ci-hook-stage"
 MYPY_RULE = "mypy-wired"
 CODEQL_RULE = "codeql-workflow"
 
-# ``pre-commit run`` options that take a value (pre_commit/main.py).
-_VALUE_OPTIONS = frozenset(
-    {
-        "--hook-stage",
-        "--from-ref",
-        "--source",
-        "-s",
-        "--to-ref",
-        "--origin",
-        "-o",
-        "--color",
-        "--config",
-        "-c",
-        "--commit-msg-filename",
-        "--remote-name",
-        "--remote-url",
-        "--checkout-type",
-        "--is-squash-merge",
-        "--rewrite-command",
-        "--local-branch",
-        "--remote-branch",
-        "--prepare-commit-message-source",
-        "--commit-object-name",
-        "--pre-rebase-upstream",
-        "--pre-rebase-branch",
-    }
-)
-
-
-@dataclass(frozen=True)
-class RunCommand:
-    """One ``pre-commit run`` invocation: the hook it names, stage and file scope."""
-
-    hook: str | None
-    stage: str | None
-    all_files: bool
-    text: str
-    skip: tuple[str, ...] = ()  # inline ``SKIP=a,b pre-commit run``
-
-
-def _tokens(text: str) -> list[str]:
-    try:
-        return shlex.split(text, comments=True)
-    except ValueError:
-        return text.split()
-
-
-def parse_run_commands(text: str) -> list[tuple[int, RunCommand]]:
-    """Every ``pre-commit run`` in a shell snippet: (0-based line, command).
-
-    Backslash continuations are joined; ``&&``, ``||``, ``;`` and ``|`` separate
-    commands. ``python -m pre_commit run`` and ``uvx pre-commit run`` count too.
-    """
-    out: list[tuple[int, RunCommand]] = []
-    raw_lines = text.split("\n")
-    row = 0
-    while row < len(raw_lines):
-        start = row
-        logical = raw_lines[row]
-        while logical.rstrip().endswith("\\") and row + 1 < len(raw_lines):
-            row += 1
-            logical = logical.rstrip()[:-1] + " " + raw_lines[row]
-        row += 1
-        if "pre-commit" not in logical and "pre_commit" not in logical:
-            continue
-        for segment in re.split(r"&&|\|\||;|\|", logical):
-            command = _parse_segment(segment)
-            if command is not None:
-                out.append((start, command))
-    return out
-
-
-def _parse_segment(segment: str) -> RunCommand | None:
-    text = segment.strip()
-    # Prose with inline code (a Mergify comment, a README): split on blanks and let a
-    # closing backtick end the command; a shell line: split like the shell.
-    prose = "`" in text
-    tokens = text.split() if prose else _tokens(text)
-    for index in range(len(tokens) - 1):
-        program = tokens[index].strip("`").rsplit("/", 1)[-1]
-        if program in ("pre-commit", "pre_commit") and tokens[index + 1].strip("`") == "run":
-            skip: tuple[str, ...] = ()
-            for token in tokens[:index]:
-                token = token.strip("`")
-                if token.startswith("SKIP="):
-                    skip = tuple(s.strip() for s in token[5:].split(",") if s.strip())
-            args: list[str] = []
-            closed = tokens[index + 1].endswith("`")
-            for token in tokens[index + 2 :]:
-                if closed:
-                    break
-                if prose and re.search(r"`[.,;:!?)]*\Z", token):
-                    args.append(re.sub(r"`[.,;:!?)]*\Z", "", token))
-                    break
-                args.append(token)
-            args = [a for a in args if a]
-            return _parse_args(args, " ".join(["pre-commit", "run", *args]), skip)
-    return None
-
-
-def _parse_args(args: Sequence[str], text: str, skip: tuple[str, ...]) -> RunCommand:
-    hook = stage = None
-    all_files = False
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg in ("--all-files", "-a"):
-            all_files = True
-        elif arg.startswith("--hook-stage="):
-            stage = arg.split("=", 1)[1]
-        elif arg == "--hook-stage" and index + 1 < len(args):
-            stage = args[index + 1]
-            index += 1
-        elif arg == "--files":
-            break
-        elif arg in _VALUE_OPTIONS:
-            index += 1
-        elif not arg.startswith("-") and hook is None:
-            hook = arg
-        index += 1
-    return RunCommand(hook, normalize_stage(stage) if stage else None, all_files, text, skip)
-
-
-# --- workflows ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PreCommitStep:
-    """A workflow step that runs pre-commit."""
-
-    relpath: str
-    line: int
-    command: RunCommand
-    skip: tuple[tuple[str, int], ...] = ()  # (hook id, line of the SKIP entry)
-
-
-@dataclass
-class Workflows:
-    """The parsed workflows, and those that could not be parsed."""
-
-    docs: list[YamlDoc] = field(default_factory=list)
-    broken: list[Finding] = field(default_factory=list)
-
-
-def workflow_paths(root: Path) -> list[str]:
-    """Repo-relative paths of ``.github/workflows/*.yml`` and ``*.yaml``."""
-    directory = root / WORKFLOW_DIR
-    if not directory.is_dir():
-        return []
-    return sorted(
-        f"{WORKFLOW_DIR}/{p.name}"
-        for p in directory.iterdir()
-        if p.suffix in (".yml", ".yaml") and p.is_file()
-    )
-
-
-def load_workflows(root: Path, rule: str, needles: Sequence[bytes]) -> Workflows:
-    """The workflows whose bytes contain one of ``needles``, parsed.
-
-    A workflow that cannot mention what the rule looks for is never parsed (YAML
-    parsing is most of these rules' cost). Parse failures and non-mappings among the
-    others become findings of ``rule``.
-    """
-    result = Workflows()
-    for relpath in workflow_paths(root):
-        try:
-            data = (root / relpath).read_bytes()
-        except OSError:
-            continue
-        if not any(needle in data for needle in needles):
-            continue
-        try:
-            doc = load(root, relpath)
-        except FileNotFoundError:
-            continue
-        except YamlError as exc:
-            result.broken.append(Finding(relpath, exc.line, 1, rule, exc.message))
-            continue
-        if not isinstance(doc.data, dict):
-            result.broken.append(Finding(relpath, 1, 1, rule, "a workflow must be a YAML mapping"))
-            continue
-        jobs = doc.data.get("jobs")
-        if not isinstance(jobs, dict):
-            result.broken.append(
-                Finding(relpath, key_line(doc.data, "jobs"), 1, rule, "`jobs:` must be a mapping")
-            )
-            continue
-        result.docs.append(doc)
-    return result
-
-
-def _jobs(doc: YamlDoc) -> Iterator[tuple[str, dict[str, object]]]:
-    assert isinstance(doc.data, dict)
-    jobs = doc.data.get("jobs")
-    if isinstance(jobs, dict):
-        for name, job in jobs.items():
-            if isinstance(job, dict):
-                yield str(name), job
-
-
-def _steps(job: dict[str, object]) -> Iterator[tuple[int, dict[str, object]]]:
-    steps = job.get("steps")
-    if isinstance(steps, list):
-        for index, step in enumerate(steps):
-            if isinstance(step, dict):
-                yield item_line(steps, index), step
-
-
-def _skip_env(*envs: object) -> tuple[tuple[str, int], ...]:
-    """``SKIP`` from the innermost env mapping that sets it: (id, line) pairs."""
-    for env in envs:
-        if isinstance(env, dict) and "SKIP" in env:
-            value = env["SKIP"]
-            line = key_line(env, "SKIP")
-            if not isinstance(value, str) or "${{" in value:
-                return ()
-            return tuple((s.strip(), line) for s in value.split(",") if s.strip())
-    return ()
-
-
-def _run_line(step: dict[str, object], offset: int, default: int) -> int:
-    pos = value_pos(step, "run")
-    if pos is None:
-        return default
-    line, _col = pos
-    value = step.get("run")
-    # A block scalar (``run: |``) starts on the line after its indicator.
-    block = isinstance(value, str) and type(value).__name__ in (
-        "LiteralScalarString",
-        "FoldedScalarString",
-    )
-    return line + 1 + offset + (1 if block else 0)
-
-
-def precommit_steps(doc: YamlDoc) -> list[PreCommitStep]:
-    """Every step of a workflow that runs pre-commit."""
-    out: list[PreCommitStep] = []
-    assert isinstance(doc.data, dict)
-    for _name, job in _jobs(doc):
-        for line, step in _steps(job):
-            skip = _skip_env(step.get("env"), job.get("env"), doc.data.get("env"))
-            uses = step.get("uses")
-            if isinstance(uses, str) and uses.split("@", 1)[0] == "pre-commit/action":
-                with_ = step.get("with")
-                extra = with_.get("extra_args") if isinstance(with_, dict) else None
-                args = _tokens(str(extra)) if extra is not None else ["--all-files"]
-                command = _parse_args(args, "pre-commit run " + " ".join(args), ())
-                step_line = (
-                    key_line(with_, "extra_args")
-                    if extra is not None and isinstance(with_, dict)
-                    else line
-                )
-                out.append(PreCommitStep(doc.relpath, step_line, command, skip))
-            run = step.get("run")
-            if isinstance(run, str):
-                for offset, command in parse_run_commands(run):
-                    inline = tuple((s, _run_line(step, offset, line)) for s in command.skip)
-                    out.append(
-                        PreCommitStep(
-                            doc.relpath, _run_line(step, offset, line), command, inline or skip
-                        )
-                    )
-    return out
-
-
 # --- ci-hook-stage --------------------------------------------------------------------
+
+
+def _broken(problems: Sequence[FileProblem], rule: str) -> Iterator[Finding]:
+    """Workflows that cannot be read, as findings of ``rule``."""
+    for problem in problems:
+        yield Finding(problem.relpath, problem.line, 1, rule, problem.message)
 
 
 def _pyproject_line(config: Config, needle: str) -> tuple[str, int]:
@@ -328,100 +79,190 @@ def _pyproject_line(config: Config, needle: str) -> tuple[str, int]:
     return relpath, 1
 
 
-def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
-    """Workflows run pre-commit on all files at the manual stage; SKIPs are known, explained."""
-    config = ctx.config
-    workflows = load_workflows(ctx.root, HOOK_STAGE_RULE, PRECOMMIT_NEEDLES)
-    yield from workflows.broken
-    model = usable_model(config)
-    if model is None:
-        return
-    manual = model.manual_hooks()
-    ids = model.ids()
+def _names(hooks: Sequence[Hook]) -> str:
+    return ", ".join(h.id for h in hooks[:4]) + (", ..." if len(hooks) > 4 else "")
+
+
+def _shown(step: PreCommitStep) -> str:
+    return f"`{step.command.text}`" + (f" (run by `{step.via}`)" if step.via else "")
+
+
+def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
+    """A step that names an unknown hook, sees no files, never runs or cannot fail."""
+    command = step.command
+    shown = _shown(step)
+
+    def finding(message: str) -> Finding:
+        return Finding(step.relpath, step.line, 1, HOOK_STAGE_RULE, message)
+
+    if command.hook is not None and not command.unknown and command.hook not in model.ids():
+        yield finding(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
+    if not (command.all_files or command.scoped or command.unknown):
+        yield finding(
+            f"{shown} runs only on staged files, which CI has none of; pass `--all-files` "
+            "(or `--from-ref`/`--to-ref`)"
+        )
+    if step.never_runs is not None:
+        yield finding(f"{shown} never runs: {step.never_runs} on job '{step.job}'")
+    elif step.cannot_fail is not None:
+        yield finding(f"{shown} cannot fail the check: {step.cannot_fail}")
+
+
+def _skip_findings(
+    relpath: str, hook_id: str, line: int, what: str, model: Model, config: Config
+) -> Iterator[Finding]:
     reasons = config.ci.skip_reasons
-    steps = [s for doc in workflows.docs for s in precommit_steps(doc)]
-    skipped: set[str] = set()
-    for step in steps:
-        command = step.command
-        if command.hook is not None and command.hook not in ids:
-            yield Finding(
-                step.relpath,
-                step.line,
-                1,
-                HOOK_STAGE_RULE,
-                f"`{command.text}` names hook '{command.hook}', which is not in {model.relpath}",
-            )
-        if not command.all_files:
-            yield Finding(
-                step.relpath,
-                step.line,
-                1,
-                HOOK_STAGE_RULE,
-                f"`{command.text}` runs only on changed files; CI must pass `--all-files`",
-            )
-        if command.hook is None and manual and command.stage != "manual":
-            names = ", ".join(h.id for h in manual[:4]) + (", ..." if len(manual) > 4 else "")
-            yield Finding(
-                step.relpath,
-                step.line,
-                1,
-                HOOK_STAGE_RULE,
-                f"`{command.text}` lacks `--hook-stage manual`, so the manual-stage hooks "
-                f"({names}) never run in CI",
-            )
-        for hook_id, line in step.skip:
-            skipped.add(hook_id)
-            if hook_id not in ids:
-                yield Finding(
-                    step.relpath,
-                    line,
-                    1,
-                    HOOK_STAGE_RULE,
-                    f"SKIP names '{hook_id}', which is not a hook in {model.relpath}",
-                )
-            elif hook_id not in reasons:
-                yield Finding(
-                    step.relpath,
-                    line,
-                    1,
-                    HOOK_STAGE_RULE,
-                    f"hook '{hook_id}' is skipped in CI without a recorded reason; add it to "
-                    "[tool.policytool.ci] skip-reasons",
-                )
-    if manual and not steps and workflow_paths(ctx.root):
+    if hook_id not in model.ids():
         yield Finding(
-            model.relpath,
-            manual[0].line,
+            relpath,
+            line,
             1,
             HOOK_STAGE_RULE,
-            f"manual-stage hooks ({', '.join(h.id for h in manual)}) never run: no workflow in "
-            f"{WORKFLOW_DIR} runs `pre-commit run --all-files --hook-stage manual`",
+            f"{what} names '{hook_id}', which is not a hook in {model.relpath}",
         )
-    if steps:
-        for hook_id in reasons:
-            if hook_id not in skipped:
-                path, line = _pyproject_line(config, f"{hook_id}")
-                yield Finding(
-                    path,
-                    line,
-                    1,
-                    HOOK_STAGE_RULE,
-                    f"skip-reasons explains '{hook_id}' but no workflow skips it; remove the entry",
-                )
+    elif reasons is not None and hook_id not in reasons:
+        yield Finding(
+            relpath,
+            line,
+            1,
+            HOOK_STAGE_RULE,
+            f"hook '{hook_id}' is skipped in CI without a recorded reason; add it to "
+            "[tool.policytool.ci] skip-reasons",
+        )
+
+
+def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding]:
+    """Manual-stage hooks (which CI is meant to run here) that no CI step runs."""
+    manual = model.manual_hooks()
+    live = [s for s in scan.steps if s.never_runs is None]
+    staged = [
+        s
+        for s in live
+        if (s.command.stage == MANUAL or s.command.unknown)
+        and (s.command.all_files or s.command.scoped or s.command.unknown)
+    ]
+    missed = [h for h in manual if not any(s.command.hook in (None, h.id) for s in staged)]
+    if not missed:
+        return
+    whole = [
+        s
+        for s in live
+        if s.command.hook is None and not s.command.unknown and s.command.stage != MANUAL
+    ]
+    for step in whole:
+        yield Finding(
+            step.relpath,
+            step.line,
+            1,
+            HOOK_STAGE_RULE,
+            f"{_shown(step)} lacks `--hook-stage manual`, so the manual-stage hooks "
+            f"({_names(missed)}) never run in CI",
+        )
+    if not whole and workflow_paths(root):
+        yield Finding(
+            model.relpath,
+            missed[0].line,
+            1,
+            HOOK_STAGE_RULE,
+            f"manual-stage hooks ({_names(missed)}) never run: no workflow in "
+            f"{WORKFLOW_DIR} runs `pre-commit run --all-files --hook-stage manual` (if "
+            'they are opt-in, set [tool.policytool.pre-commit] manual-stage = "opt-in")',
+        )
+
+
+def _trigger_findings(scan: CiScan, model: Model) -> Iterator[Finding]:
+    """Workflows running pre-commit of which none runs for pull requests."""
+    if model.uses_precommit_ci or not scan.docs:
+        return
+    if any(set(triggers_of(doc)) & PR_EVENTS for doc, _jobs in scan.docs):
+        return
+    for doc, _jobs in scan.docs:
+        events = ", ".join(triggers_of(doc)) or "nothing"
+        yield Finding(
+            doc.relpath,
+            key_line(doc.data, "on", 1),
+            1,
+            HOOK_STAGE_RULE,
+            f"this workflow runs pre-commit on {events} but no workflow runs it for pull "
+            "requests (`pull_request` or `merge_group`), so nothing gates a PR on it",
+        )
+
+
+def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
+    """CI runs pre-commit on every file, for PRs, able to fail; skips are known hooks."""
+    config = ctx.config
+    scan = scan_ci(ctx.root)
+    found: list[Finding] = list(_broken(scan.problems, HOOK_STAGE_RULE))
+    model = usable_model(config)
+    if model is not None:
+        for step in scan.steps:
+            found += _step_findings(step, model)
+        skipped: set[str] = set()
+        for step in scan.steps:
+            for hook_id, line in step.skip:
+                skipped.add(hook_id)
+                found += _skip_findings(step.relpath, hook_id, line, "SKIP", model, config)
+        for hook_id, line in model.ci_skip():
+            skipped.add(hook_id)
+            found += _skip_findings(
+                model.relpath, hook_id, line, "pre-commit.ci's `ci: skip:`", model, config
+            )
+        meaning = manual_stage_meaning(config.pre_commit.manual_stage, model.default_stages, scan)
+        if meaning == "ci":
+            found += _manual_findings(scan, model, ctx.root)
+        found += _trigger_findings(scan, model)
+        reasons = config.ci.skip_reasons or {}
+        if scan.steps or model.ci_skip():
+            for hook_id in reasons:
+                if hook_id not in skipped:
+                    path, line = _pyproject_line(config, f"{hook_id}")
+                    found.append(
+                        Finding(
+                            path,
+                            line,
+                            1,
+                            HOOK_STAGE_RULE,
+                            f"skip-reasons explains '{hook_id}' but no workflow skips it; "
+                            "remove the entry",
+                        )
+                    )
+    seen: set[tuple[str, int, str]] = set()
+    for finding in found:
+        key = (finding.path, finding.line, finding.message)
+        if key not in seen:
+            seen.add(key)
+            yield finding
 
 
 # --- mypy-wired -------------------------------------------------------------------------
 
-_MYPY_RE = re.compile(r"(?<![\w-])mypy(?![\w-])")
+_MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
 
 
-def runs_mypy(hook_id: str, entry: str, repo: str) -> bool:
-    """Whether a hook runs mypy (by id, entry or the mirrors-mypy repo)."""
-    return (
-        "mypy" in hook_id
-        or bool(_MYPY_RE.search(entry))
-        or repo.rstrip("/").endswith("mirrors-mypy")
-    )
+def command_runs_mypy(words: Sequence[str]) -> bool:
+    """Whether a command (launchers already dropped, see ``program_of``) runs mypy.
+
+    ``mypy src``, ``dmypy run``, ``python tools/mypy.py`` and ``tools/mypy.sh`` do;
+    ``cp .github/workflows/matchers/mypy.json`` or an ``echo`` mentioning mypy does not.
+    """
+    if not words:
+        return False
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _MYPY_PROGRAMS:
+        return True
+    if "/" in words[0] and Path(program).stem == "mypy":
+        return True
+    if program in ("python", "python3", "bash", "sh"):
+        script = next((w for w in words[1:] if not w.startswith("-")), "")
+        return Path(script).stem == "mypy" and script.endswith((".py", ".sh"))
+    return False
+
+
+def runs_mypy(hook: Hook) -> bool:
+    """Whether a hook runs mypy: its id, the mirrors-mypy repo, or its entry's program."""
+    if "mypy" in hook.id or hook.repo.rstrip("/").endswith("mirrors-mypy"):
+        return True
+    return command_runs_mypy(program_of(tokens(hook.text("entry"))))
 
 
 def mypy_config(root: Path) -> tuple[str, int] | None:
@@ -429,9 +270,8 @@ def mypy_config(root: Path) -> tuple[str, int] | None:
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
-            text = pyproject.read_text(encoding="utf-8")
-            data = tomllib.loads(text)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            text, data = toml.load_file(pyproject, "pyproject.toml")
+        except PolicyError:
             data = {}
             text = ""
         tool = data.get("tool")
@@ -471,12 +311,10 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
     mypy_hooks = []
     if model is not None:
         for hook in model.hooks:
-            if runs_mypy(hook.id, str(hook.field("entry") or ""), hook.repo):
+            if runs_mypy(hook):
                 mypy_hooks.append(hook)
     for hook in mypy_hooks:
-        explicit = _config_file_arg(
-            hook.text_list("args") + _tokens(str(hook.field("entry") or ""))
-        )
+        explicit = _config_file_arg(hook.text_list("args") + tokens(hook.text("entry")))
         assert model is not None
         if explicit is not None:
             if not (ctx.root / explicit).is_file():
@@ -498,12 +336,16 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
             )
     if config_at is None or mypy_hooks:
         return
-    for doc in load_workflows(ctx.root, MYPY_RULE, (b"mypy",)).docs:
-        for _name, job in _jobs(doc):
-            for _line, step in _steps(job):
-                run = step.get("run")
-                if isinstance(run, str) and _MYPY_RE.search(run):
-                    return
+    nox_mypy: bool | None = None
+    for doc in load_workflows(ctx.root, (b"mypy", b"tox", b"nox")).docs:
+        for _line, words, _via in workflow_commands(doc, ctx.root):
+            if command_runs_mypy(words):
+                return
+            if words and words[0].rsplit("/", 1)[-1] == "nox":
+                if nox_mypy is None:
+                    nox_mypy = bool(nox_programs(ctx.root) & _MYPY_PROGRAMS)
+                if nox_mypy:
+                    return  # a nox session runs mypy (which ones CI runs may be run-time only)
     path, line = config_at
     yield Finding(
         path,
@@ -518,7 +360,9 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
 # --- codeql-workflow ------------------------------------------------------------------
 
 CODEQL_ACTION = "github/codeql-action"
-PERMISSIONS = {"security-events": "write", "contents": "read", "actions": "read"}
+# What CodeQL's upload needs in every repo; ``contents: read`` and ``actions: read`` are
+# needed in private repos only (GitHub's CodeQL starter workflow says so), so not asked.
+PERMISSIONS = {"security-events": "write"}
 
 
 def default_branch(config: Config) -> str:
@@ -576,50 +420,6 @@ def _event_covers(event: object, branch: str) -> bool:
     )
 
 
-def _triggers_of(doc: YamlDoc) -> dict[str, object]:
-    assert isinstance(doc.data, dict)
-    on = doc.data.get("on")
-    if isinstance(on, str):
-        return {on: None}
-    if isinstance(on, list):
-        return {str(e): None for e in on}
-    if isinstance(on, dict):
-        return {str(k): v for k, v in on.items()}
-    return {}
-
-
-def _matrix_rows(job: dict[str, object]) -> list[dict[str, str]]:
-    strategy = job.get("strategy")
-    matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
-    if not isinstance(matrix, dict):
-        return [{}]
-    axes = {
-        str(k): v
-        for k, v in matrix.items()
-        if k not in ("include", "exclude") and isinstance(v, list)
-    }
-    rows: list[dict[str, str]] = (
-        [
-            dict(zip(axes, (str(v) for v in combo), strict=True))
-            for combo in itertools.product(*axes.values())
-        ]
-        if axes
-        else []
-    )
-    include = matrix.get("include")
-    if isinstance(include, list):
-        for entry in include:
-            if isinstance(entry, dict):
-                rows.append({str(k): str(v) for k, v in entry.items()})
-    return rows or [{}]
-
-
-def _expand(value: object, row: dict[str, str]) -> str:
-    return re.sub(
-        r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}", lambda m: row.get(m.group(1), m.group(0)), str(value)
-    )
-
-
 def _permissions_ok(perms: object) -> list[str]:
     """What the permissions lack (empty when they grant exactly what CodeQL needs)."""
     if perms == "write-all":
@@ -636,82 +436,90 @@ def _permissions_ok(perms: object) -> list[str]:
     return missing
 
 
-def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
-    """(uses CodeQL, problems) for one workflow."""
+def _python_rows(with_: dict[str, object], rows: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """The matrix rows whose ``languages`` include python (or may: a run-time value)."""
+    out = []
+    for row in rows:
+        text = resolve(with_.get("languages", ""), row)
+        languages = {s.strip() for s in text.split(",")}
+        if "python" in languages or UNKNOWN in text:
+            out.append(row)
+    return out
+
+
+def _codeql_job(doc: YamlDoc, name: str, job: dict[str, object]) -> tuple[bool, list[Finding]]:
+    """(runs CodeQL, problems) for one job."""
+    assert isinstance(doc.data, dict)
+    init = analyze = None
+    for line, step in steps(job):
+        uses = step.get("uses")
+        if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/init@"):
+            init = (line, step)
+        if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/analyze@"):
+            analyze = (line, step)
+    if init is None and analyze is None:
+        return False, []
+    job_line = key_line(doc.data["jobs"], name)
+
+    def finding(line: int, message: str) -> Finding:
+        return Finding(doc.relpath, line, 1, CODEQL_RULE, message)
+
+    if init is None or analyze is None:
+        missing = "init" if init is None else "analyze"
+        return True, [finding(job_line, f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step")]
+    problems: list[Finding] = []
+    init_line, init_step = init
+    with_ = init_step.get("with")
+    with_ = with_ if isinstance(with_, dict) else {}
+    try:
+        rows = matrix_rows(job, doc.relpath, name)
+    except FileProblem as exc:
+        return True, [finding(exc.line, exc.message)]
+    python_rows = _python_rows(with_, rows)
+    if not python_rows:
+        problems.append(
+            finding(init_line, f"job '{name}' does not analyze python (`languages: python`)")
+        )
+    else:
+        modes = {resolve(with_.get("build-mode", "none"), row) or "none" for row in python_rows}
+        wrong = sorted(m for m in modes if m != "none" and UNKNOWN not in m)
+        if wrong and len(wrong) == len(modes):
+            problems.append(
+                finding(
+                    init_line,
+                    f"job '{name}' sets `build-mode: {wrong[0]}` for python, which CodeQL "
+                    "analyzes without a build (`none`, its default for python)",
+                )
+            )
+    perms = job.get("permissions", doc.data.get("permissions"))
+    lacking = _permissions_ok(perms)
+    if lacking:
+        where = (
+            key_line(job, "permissions")
+            if "permissions" in job
+            else key_line(doc.data, "permissions", job_line)
+        )
+        problems.append(finding(where, f"job '{name}' needs permissions {', '.join(lacking)}"))
+    return True, problems
+
+
+def _codeql_problems(
+    doc: YamlDoc, branch: str, triggers_chosen: bool
+) -> tuple[bool, list[Finding]]:
+    """(uses CodeQL, problems) for one workflow.
+
+    When is a repo's choice: the RFC's push + pull_request + schedule is asked for only
+    when the repo chose ``codeql = "workflow"``.
+    """
     assert isinstance(doc.data, dict)
     problems: list[Finding] = []
     uses_codeql = False
-    for name, job in _jobs(doc):
-        init = analyze = None
-        for line, step in _steps(job):
-            uses = step.get("uses")
-            if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/init@"):
-                init = (line, step)
-            if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/analyze@"):
-                analyze = (line, step)
-        if init is None and analyze is None:
-            continue
-        uses_codeql = True
-        job_line = key_line(doc.data["jobs"], name)
-        if init is None or analyze is None:
-            missing = "init" if init is None else "analyze"
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    job_line,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step",
-                )
-            )
-            continue
-        init_line, init_step = init
-        with_ = init_step.get("with")
-        with_ = with_ if isinstance(with_, dict) else {}
-        python_rows = []
-        for row in _matrix_rows(job):
-            languages = {s.strip() for s in _expand(with_.get("languages", ""), row).split(",")}
-            if "python" in languages:
-                python_rows.append(row)
-        if not python_rows:
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    init_line,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' does not analyze python (`languages: python`)",
-                )
-            )
-        elif not any(_expand(with_.get("build-mode", ""), row) == "none" for row in python_rows):
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    init_line,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' must set `build-mode: none` for python",
-                )
-            )
-        perms = job.get("permissions", doc.data.get("permissions"))
-        lacking = _permissions_ok(perms)
-        if lacking:
-            where = (
-                key_line(job, "permissions")
-                if "permissions" in job
-                else key_line(doc.data, "permissions", job_line)
-            )
-            problems.append(
-                Finding(
-                    doc.relpath,
-                    where,
-                    1,
-                    CODEQL_RULE,
-                    f"job '{name}' needs permissions {', '.join(lacking)}",
-                )
-            )
-    if uses_codeql:
-        triggers = _triggers_of(doc)
+    for name, job in jobs(doc):
+        uses, found = _codeql_job(doc, name, job)
+        uses_codeql = uses_codeql or uses
+        problems += found
+    if uses_codeql and triggers_chosen:
+        triggers = triggers_of(doc)
         on_line = key_line(doc.data, "on", 1)
         for event in ("push", "pull_request"):
             if event not in triggers or not _event_covers(triggers[event], branch):
@@ -740,28 +548,61 @@ def _codeql_problems(doc: YamlDoc, branch: str) -> tuple[bool, list[Finding]]:
     return uses_codeql, problems
 
 
+def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
+    """Where a finding about a missing choice goes: the config file (at ``key``), or else."""
+    if config.source is None or not config.source.is_file():
+        return fallback, 1
+    return _pyproject_line(config, key) if key else (_pyproject_line(config, "")[0], 1)
+
+
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """Some workflow runs CodeQL for Python, configured as RFC section 10 asks."""
+    """CodeQL runs for python: by a workflow configured as RFC section 10 asks, or by
+    GitHub's default setup when the repo says so."""
     paths = workflow_paths(ctx.root)
     if not paths:
         return  # not a GitHub Actions repo
-    workflows = load_workflows(ctx.root, CODEQL_RULE, (CODEQL_ACTION.encode(),))
-    yield from workflows.broken
+    setup = ctx.config.ci.codeql
+    workflows = load_workflows(ctx.root, (CODEQL_ACTION.encode(),))
+    yield from _broken(workflows.broken, CODEQL_RULE)
     branch = default_branch(ctx.config)
     found = bool(workflows.broken)  # a broken CodeQL workflow is reported as such
     for doc in workflows.docs:
-        uses, problems = _codeql_problems(doc, branch)
+        uses, problems = _codeql_problems(doc, branch, setup == "workflow")
         found = found or uses
+        if uses and setup == "default-setup":
+            yield Finding(
+                doc.relpath,
+                1,
+                1,
+                CODEQL_RULE,
+                'this workflow runs CodeQL but [tool.policytool.ci] codeql = "default-setup": '
+                "GitHub rejects a workflow's results while default setup is on; remove one",
+            )
+            continue
         yield from problems
-    if not found:
+    if found or setup == "default-setup":
+        return
+    if setup == "workflow":
+        path, line = _config_place(ctx.config, "codeql", paths[0])
         yield Finding(
-            f"{WORKFLOW_DIR}/codeql.yml",
-            1,
+            path,
+            line,
             1,
             CODEQL_RULE,
-            f"no workflow in {WORKFLOW_DIR} runs {CODEQL_ACTION} for python; "
+            f'codeql = "workflow" but no workflow in {WORKFLOW_DIR} runs {CODEQL_ACTION}; '
             "`policytool init` writes one",
         )
+        return
+    path, line = _config_place(ctx.config, "", paths[0])
+    yield Finding(
+        path,
+        line,
+        1,
+        CODEQL_RULE,
+        f"no workflow in {WORKFLOW_DIR} runs CodeQL: if GitHub's default CodeQL setup scans "
+        'this repo, set [tool.policytool.ci] codeql = "default-setup"; otherwise set '
+        'codeql = "workflow" and run `policytool init` to add one',
+    )
 
 
 def _ci_triggers(config: Config) -> Sequence[str]:

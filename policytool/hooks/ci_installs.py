@@ -35,10 +35,8 @@ from typing import TYPE_CHECKING
 from policytool.config import Config, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.files import (
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     git_ls_files,
@@ -50,7 +48,7 @@ from policytool.files import (
     write_atomic,
 )
 from policytool.formats import shell
-from policytool.formats.yamldoc import YamlError, item_pos, load_fast, value_pos
+from policytool.formats.yamldoc import item_pos, parse_text, value_pos
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
@@ -118,9 +116,10 @@ def _floating_pin() -> tuple[
     type[LockIndex], Callable[..., Verdict | None], Callable[..., str | None]
 ]:
     """The lock lookup and requirement verdicts ``floating-pin`` uses (the one import)."""
-    from policytool.hooks.floating_pin import LockIndex, judge, pinned_text
+    from policytool.formats.requirement import repin
+    from policytool.hooks.floating_pin import LockIndex, judge
 
-    return LockIndex, judge, pinned_text
+    return LockIndex, judge, repin
 
 
 # --------------------------------------------------------------------------------------
@@ -1164,7 +1163,7 @@ def read_source(root: Path, relpath: str, kind: str, rule: str = RULE_ID) -> Sou
 def yaml_data(source: SourceFile, rule: str = RULE_ID) -> YamlNode | Finding:
     """The parsed YAML of a source, or a ``rule`` finding when it does not parse."""
     try:
-        return load_fast(source.text, source.relpath)
+        return parse_text(source.text, source.relpath)
     except YamlError as exc:
         return Finding(source.relpath, exc.line, 1, rule, f"{exc.message}; not checked")
 
@@ -1289,8 +1288,8 @@ def _same_but_edits(
 ) -> bool:
     """Whether ``new_text`` parses and its snippets are the old ones with the edits."""
     try:
-        old_data = load_fast(source.text, source.relpath)
-        new_data = load_fast(new_text, source.relpath)
+        old_data = parse_text(source.text, source.relpath)
+        new_data = parse_text(new_text, source.relpath)
     except YamlError:
         return False
     new_source = SourceFile(source.relpath, source.kind, source.raw, new_text)

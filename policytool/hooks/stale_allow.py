@@ -18,11 +18,39 @@ from pathlib import Path
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.files import is_binary, kind_of
-from policytool.formats.pyimports import FileScan, ScanSyntaxError
+from policytool.formats.pyimports import FileScan, ScanSyntaxError, packages_memo
 from policytool.hooks import imports, torch_cuda
 from policytool.hooks.allowlist import AllowList
 
 RULE_ID = "stale-allow"
+
+DOC = """\
+## What it checks
+On a full run (`policytool check` without paths), every allow glob of each
+`[[tool.policytool.forbidden-import]]` entry and of `[tool.policytool.torch-cuda]`,
+written in the config or in an allowlist file: the glob must match a tracked file, and
+one of the files it matches must still violate that section. An entry that matches no
+file or shields no violation is reported where it is written.
+
+## Why
+An allowlist is a debt ledger: `policytool baseline` records today's violations so a
+rule can go on at once. Entries whose file was cleaned up must go, or the file can
+regress silently; reporting them keeps the list shrinking.
+
+## Example
+`tools/cuda_allow.txt` lists `vllm/worker/old.py`, whose last `torch.cuda.synchronize()`
+call was replaced: ``allow entry `vllm/worker/old.py` of torch-cuda no longer shields
+any violation (1 file matched); remove it``.
+
+## Fix
+Delete the reported line (or glob). No automatic fix: removing lines from a file the
+team curates is for a reviewer to see.
+
+## Configuration
+None of its own: it reads the `allow` and `allowlist-file` keys of
+`[[tool.policytool.forbidden-import]]` and `[tool.policytool.torch-cuda]`. Allowlist
+files must lie inside the repository.
+"""
 
 
 def _sections(ctx: RepoContext) -> list[tuple[str, AllowList, Callable[[FileScan], bool]]]:
@@ -73,7 +101,7 @@ def check(ctx: RepoContext) -> list[Finding]:
                 and not is_binary(data)
                 and kind_of(relpath, data[:256]) in imports.PYTHON_KINDS
             ):
-                scan = FileScan(relpath, data, root / relpath)
+                scan = FileScan(relpath, data, root / relpath, packages_memo(ctx.config.memo))
             scans[relpath] = scan
         return scans[relpath]
 
@@ -124,5 +152,6 @@ RULE = register(
         id=RULE_ID,
         summary="allow entries of forbidden-import and torch-cuda still shield a violation",
         check=check,
+        doc=DOC,
     )
 )

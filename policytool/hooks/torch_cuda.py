@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule, SourceFile, register
+from policytool.engine.registry import FileRule, register
+from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
+    packages_memo,
     scan_of,
     word_regex,
 )
@@ -57,6 +59,46 @@ DEFAULT_BANNED: dict[str, str] = {
 CALL_ONLY = frozenset({"device"})
 
 _TORCH_TOKENS = word_regex({"torch"})
+
+DOC = """\
+## What it checks
+Calls of the `torch.cuda` device, memory, synchronize and seed APIs that have a
+`torch.accelerator` (or platform) equivalent, outside the allowed paths: through every
+alias (`import torch as t`, `from torch import cuda`, `from torch.cuda import f as g`,
+`with torch.cuda.device(i):`), never in comments or strings. Each finding names the
+replacement. `torch.cuda.device` counts when called, not in annotations.
+
+The rule is off until `[tool.policytool.torch-cuda]` is in `pyproject.toml`: code
+that may use CUDA directly (a platform layer) is for the repository to name.
+`policytool init` writes the table, with the allowlist of an existing
+`check_torch_cuda.py`-style hook, when the repository has one.
+
+## Why
+Code written against `torch.cuda` runs on NVIDIA GPUs only; the accelerator API keeps
+one code path for CUDA, ROCm, XPU and the rest, with the device-specific code in one
+allowed place.
+
+## Example
+```python
+import torch
+
+torch.cuda.synchronize()
+```
+fails: ``use torch.accelerator.synchronize()``.
+
+## Fix
+Use the named replacement. To keep today's uses and stop new ones, run
+`policytool baseline torch-cuda`: it adds the files to the allowlist, and
+`stale-allow` reports each entry once its file is clean.
+
+## Configuration
+```toml
+[tool.policytool.torch-cuda]
+allow = ["vllm/platforms/**"]            # globs where the APIs stay
+allowlist-file = "tools/cuda_allow.txt"  # one glob a line, inside the repository
+banned = { synchronize = "torch.accelerator.synchronize()" }  # replaces the default set
+```
+"""
 
 
 def _alias_relevant(imported: ImportedName) -> bool:
@@ -160,7 +202,7 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
 def check(source: SourceFile, config: Config) -> list[Finding]:
     """Findings for one file."""
     try:
-        return violations(scan_of(source), config)
+        return violations(scan_of(source, packages_memo(config.memo)), config)
     except ScanSyntaxError as exc:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 
@@ -176,8 +218,8 @@ def applies(relpath: str, config: Config) -> bool:
 
 
 def _kinds(config: Config) -> frozenset[str]:
-    """The file kinds the rule reads."""
-    return PYTHON_KINDS
+    """The file kinds the rule reads: none until ``[tool.policytool.torch-cuda]`` is written."""
+    return PYTHON_KINDS if config.torch_cuda.configured else frozenset()
 
 
 RULE = register(
@@ -188,5 +230,6 @@ RULE = register(
         kinds=_kinds,
         prefilter=prefilter,
         applies=applies,
+        doc=DOC,
     )
 )

@@ -17,17 +17,18 @@ otherwise they are looked up next to the running Python, then on ``PATH``.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.errors import PolicyError
-from policytool.formats.requirements import canonical_name
-from policytool.lock.inputs import Lock, pyproject_requirements
+from policytool.formats.requirement import canonical_name, is_excluded
+from policytool.lock.inputs import Lock, pyproject_requirements, target_python
 
 EXECUTABLES = {
     "uv": ("uv", "POLICYTOOL_UV"),
@@ -97,9 +98,57 @@ def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def target_python(lock: Lock) -> str:
-    """The Python version resolved for: configured, else the running interpreter's."""
-    return lock.config.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
+_ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def expand_env(value: str, lock_name: str, key: str) -> str:
+    """``value`` with each ``${VAR}`` replaced from the environment (index credentials).
+
+    Only the backend's command line sees the result: the fingerprint, the lock and every
+    message keep ``${VAR}`` as written. An unset variable is a PolicyError naming it.
+    """
+
+    def lookup(match: re.Match[str]) -> str:
+        """The value of one variable."""
+        name = match.group(1)
+        if name not in os.environ:
+            raise PolicyError(
+                f"lock '{lock_name}': {key} uses ${{{name}}} but {name} is not set in the "
+                "environment"
+            )
+        return os.environ[name]
+
+    return _ENV_RE.sub(lookup, value)
+
+
+def secrets_of(lock: Lock) -> list[tuple[str, str]]:
+    """(expanded value, ``${VAR}``) of every variable a lock's index settings use."""
+    cfg = lock.config
+    out = []
+    for value in (cfg.index_url or "", *cfg.extra_index_urls, *cfg.find_links):
+        for match in _ENV_RE.finditer(value):
+            secret = os.environ.get(match.group(1), "")
+            if secret:
+                out.append((secret, match.group(0)))
+    return out
+
+
+def refuse_for_pip_tools(lock: Lock) -> None:
+    """A PolicyError for uv-only options on a pip-tools lock."""
+    cfg = lock.config
+    uv_only = {
+        "index-strategy": cfg.index_strategy not in (None, "unsafe-best-match"),
+        "torch-backend": cfg.torch_backend is not None,
+        "prerelease": cfg.prerelease not in (None, "allow", "disallow"),
+        "resolution": cfg.resolution not in (None, "highest"),
+        "universal": cfg.universal,
+    }
+    for key, used in uv_only.items():
+        if used:
+            raise PolicyError(
+                f"lock '{lock.name}': {key} is a uv option; pip-tools cannot honour it "
+                "(use backend = 'uv')"
+            )
 
 
 def build_command(
@@ -127,9 +176,20 @@ def build_command(
         ]
         if cfg.platform:
             cmd += ["--python-platform", cfg.platform]
+        if cfg.universal:
+            cmd.append("--universal")
+        if cfg.index_strategy:
+            cmd += ["--index-strategy", cfg.index_strategy]
+        if cfg.torch_backend:
+            cmd += ["--torch-backend", cfg.torch_backend]
+        if cfg.prerelease:
+            cmd += ["--prerelease", cfg.prerelease]
+        if cfg.resolution:
+            cmd += ["--resolution", cfg.resolution]
         if request.offline:
             cmd.append("--offline")
     else:
+        refuse_for_pip_tools(lock)
         running = f"{sys.version_info.major}.{sys.version_info.minor}"
         if cfg.python_version and cfg.python_version != running:
             raise PolicyError(
@@ -159,12 +219,14 @@ def build_command(
         cmd.append("--generate-hashes")
     if cfg.no_index:
         cmd.append("--no-index")
+    if cfg.prerelease == "allow" and cfg.backend == "pip-tools":
+        cmd.append("--pre")
     if cfg.index_url:
-        cmd += ["--index-url", cfg.index_url]
+        cmd += ["--index-url", expand_env(cfg.index_url, lock.name, "index-url")]
     for url in cfg.extra_index_urls:
-        cmd += ["--extra-index-url", url]
+        cmd += ["--extra-index-url", expand_env(url, lock.name, "extra-index-urls")]
     for link in cfg.find_links:
-        cmd += ["--find-links", link]
+        cmd += ["--find-links", expand_env(link, lock.name, "find-links")]
     for path in lock.constraint_files:
         cmd += ["--constraint", path]
     if request.upgrade:
@@ -175,11 +237,18 @@ def build_command(
     return cmd
 
 
-def compile_lock(root: Path, request: CompileRequest) -> str:
+HEARTBEAT_SECONDS = 15.0
+
+
+def compile_lock(
+    root: Path, request: CompileRequest, progress: Callable[[str], None] | None = None
+) -> str:
     """Resolve ``request.lock`` and return the normalised body (no header).
 
     Raises BackendError with the resolver's explanation trimmed when it fails; nothing in
-    the repository is written here.
+    the repository is written here. ``progress`` hears a line every
+    :data:`HEARTBEAT_SECONDS` while the backend runs. The temporary directory is removed
+    whatever happens (an interrupt or SIGTERM included).
     """
     lock = request.lock
     executable = find_executable(lock.config.backend)
@@ -189,7 +258,13 @@ def compile_lock(root: Path, request: CompileRequest) -> str:
     for path in lock.constraint_files:
         if not (root / path).is_file():
             raise PolicyError(f"lock '{lock.name}': constraint {path}: no such file")
-    tmp = Path(tempfile.mkdtemp(prefix="policytool-lock-"))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="policytool-lock-"))
+    except OSError as exc:
+        raise PolicyError(
+            f"lock '{lock.name}': cannot create a temporary directory in "
+            f"{tempfile.gettempdir()}: {exc.strerror or exc}"
+        ) from None
     try:
         rename: dict[str, str] = {}
         sources: list[str] = []
@@ -207,20 +282,14 @@ def compile_lock(root: Path, request: CompileRequest) -> str:
         if request.previous is not None and not request.upgrade:
             output.write_text(request.previous, "utf-8")
         cmd = build_command(executable, request, sources, str(output))
-        try:
-            proc = subprocess.run(
-                cmd, cwd=root, env=isolated_env(), capture_output=True, check=False
-            )
-        except OSError as exc:
-            raise PolicyError(
-                f"backend '{lock.config.backend}': cannot run {executable}: {exc.strerror}"
-            ) from None
-        if proc.returncode != 0:
+        returncode, stdout, stderr = _run(cmd, root, lock, progress)
+        if returncode != 0:
             explanation = trim_error(
-                proc.stderr.decode("utf-8", "replace") or proc.stdout.decode("utf-8", "replace"),
+                stderr.decode("utf-8", "replace") or stdout.decode("utf-8", "replace"),
                 root,
                 tmp,
                 rename,
+                secrets_of(lock),
             )
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} could not resolve lock "
@@ -232,9 +301,87 @@ def compile_lock(root: Path, request: CompileRequest) -> str:
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} wrote no output for lock '{lock.name}'"
             ) from None
-        return normalise(produced, root, tmp, rename, lock.config.exclude)
+        body = normalise(produced, root, tmp, rename, lock.config.exclude)
+        return _with_input_indexes(root, lock, body)
+    except OSError as exc:
+        raise PolicyError(
+            f"lock '{lock.name}': cannot use the temporary directory {tmp}: {exc.strerror or exc}"
+        ) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _run(
+    cmd: Sequence[str], root: Path, lock: Lock, progress: Callable[[str], None] | None
+) -> tuple[int, bytes, bytes]:
+    """Run the backend; kill it if this process is interrupted (Ctrl-C, SIGTERM)."""
+    import time
+
+    try:
+        proc = subprocess.Popen(
+            cmd, cwd=root, env=isolated_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+    except OSError as exc:
+        raise PolicyError(
+            f"backend '{lock.config.backend}': cannot run {cmd[0]}: {exc.strerror}"
+        ) from None
+    started = time.monotonic()
+    try:
+        while True:
+            try:
+                stdout, stderr = proc.communicate(timeout=HEARTBEAT_SECONDS)
+                return proc.returncode, stdout, stderr
+            except subprocess.TimeoutExpired:
+                if progress is not None:
+                    elapsed = time.monotonic() - started
+                    progress(
+                        f"lock '{lock.name}': {lock.config.backend} still resolving "
+                        f"({elapsed:.0f} s)"
+                    )
+    except BaseException:
+        # Interrupted: stop the resolver before the caller restores files (re-raised).
+        proc.kill()
+        proc.wait()
+        raise
+
+
+# Index options of the inputs that the lock keeps, so installing it finds the same wheels.
+_INDEX_OPTIONS = ("--index-url", "--extra-index-url", "--find-links", "-i", "-f")
+
+
+def input_index_options(root: Path, lock: Lock) -> list[str]:
+    """The index option lines uv honours in a lock's files, each once, in order.
+
+    Those of the inputs and the files they include with ``-r``, and of the constraint
+    files (``-c`` on the command line) and their includes; uv ignores them in a file an
+    input includes with ``-c``, and so does this list.
+    """
+    from policytool.formats.requirements import OPTION, read_lines
+    from policytool.lock.inputs import input_lines
+
+    lines = list(input_lines(root, lock))
+    for path in lock.constraint_files:
+        lines += read_lines(root, path)
+    seen: dict[str, None] = {}
+    for line in lines:
+        if line.kind != OPTION or line.constrained:
+            continue
+        if line.text.split("=", 1)[0].split()[0] in _INDEX_OPTIONS:
+            seen[line.text] = None
+    return list(seen)
+
+
+def _with_input_indexes(root: Path, lock: Lock, body: str) -> str:
+    """``body`` headed by the index options its inputs carry (``--extra-index-url ...``).
+
+    The backend honours such a line in an input; the lock keeps it, so ``pip install -r
+    LOCK`` looks where the resolver looked. Index settings of the config are never
+    written (they may carry credentials).
+    """
+    options = input_index_options(root, lock)
+    if not options:
+        return body
+    return "".join(f"{option}\n" for option in options) + body
 
 
 class _Scrubber:
@@ -263,7 +410,7 @@ def normalise(
     lines = text.splitlines()
     while lines and (not lines[0].strip() or lines[0].startswith("#")):
         lines.pop(0)  # a backend header, if one slipped through
-    excluded = {canonical_name(name) for name in exclude}
+    excluded = [canonical_name(name) for name in exclude]
     scrub = _Scrubber(root, tmp, rename)
     out: list[str] = []
     skipping = False
@@ -278,7 +425,7 @@ def normalise(
         if raw and not raw.startswith(("#", "-")):
             name = raw.split("=", 1)[0].split("[", 1)[0].split(";", 1)[0].split("@", 1)[0]
             name = name.split("<", 1)[0].split(">", 1)[0].split("~", 1)[0].split("!", 1)[0].strip()
-            if canonical_name(name) in excluded:
+            if is_excluded(name, excluded):
                 skipping = True
                 continue
         out.append(scrub(raw))
@@ -287,10 +434,26 @@ def normalise(
     return "\n".join(out) + "\n" if out else ""
 
 
-def trim_error(stderr: str, root: Path, tmp: Path, rename: Mapping[str, str]) -> str:
-    """The resolver's explanation without tracebacks and noise, at most a dozen lines."""
+def trim_error(
+    stderr: str,
+    root: Path,
+    tmp: Path,
+    rename: Mapping[str, str],
+    secrets: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The resolver's explanation without tracebacks and noise, at most a dozen lines.
+
+    Each ``secrets`` value (an expanded ``${VAR}``) is put back as ``${VAR}``.
+    """
     kept: list[str] = []
-    scrub = _Scrubber(root, tmp, rename)
+    paths = _Scrubber(root, tmp, rename)
+
+    def scrub(line: str) -> str:
+        """``line`` without paths or credentials."""
+        for secret, variable in secrets:
+            line = line.replace(secret, variable)
+        return paths(line)
+
     in_traceback = False
     for raw in stderr.splitlines():
         line = raw.rstrip()
@@ -303,7 +466,8 @@ def trim_error(stderr: str, root: Path, tmp: Path, rename: Mapping[str, str]) ->
             continue
         stripped = line.strip()
         if not stripped or stripped.startswith(
-            ("The above exception", "Resolved ", "Using ", "Looking in")
+            ("The above exception", "During handling of the above exception")
+            + ("Resolved ", "Using ", "Looking in")
         ):
             continue
         kept.append(scrub(line))

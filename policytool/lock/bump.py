@@ -21,21 +21,22 @@ and the resolver's explanation is the error (exit 2).
 
 from __future__ import annotations
 
-import re
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
 from policytool.files import decode_text, encode_like, write_atomic
+from policytool.formats.pyproject import move_pins
+from policytool.formats.requirement import exact_version, move_exact_pin, parse, requirement_name
 from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
-    canonical_name,
+    REQUIREMENT,
+    ReqLine,
     parse_lines,
-    requirement_name,
+    read_lines,
     rewrite_requirements,
 )
 from policytool.lock.backends import CompileRequest, compile_lock
@@ -43,53 +44,48 @@ from policytool.lock.inputs import (
     InputSpec,
     Lock,
     direct_requirements,
+    input_lines,
     input_lines_of,
     resolve_locks,
+    select,
+    watched_files,
 )
 from policytool.lock.pr_body import (
     BUMP_TEMPLATE,
     BUMP_TEMPLATE_PATH,
     BumpBody,
     PackageMove,
+    ReleaseFacts,
     render_bump_body,
 )
-from policytool.lock.run import WRITTEN, Outcome, lock, pin_versions, split_upgrade
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
-_PIN_RE = re.compile(
-    r"^(?P<head>\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*===?\s*)"
-    r"(?P<version>[^\s;#,\\'\"]+)"
+from policytool.lock.run import (
+    WRITTEN,
+    Outcome,
+    lock,
+    pin_versions,
+    sigterm_restores,
+    split_upgrade,
 )
 
 
 @dataclass(frozen=True)
 class BumpResult:
-    """What a bump did: the target, the edited inputs, the lock outcomes, the PR body."""
+    """What a bump did (or, with ``dry_run``, would do)."""
 
     package: str
     version: str
     edited: tuple[str, ...]
     outcomes: tuple[Outcome, ...]
     body: str
+    regenerated: tuple[str, ...] = ()  # the locks compiled (or to compile)
+    untouched: tuple[tuple[str, str], ...] = ()  # (path, version) pins no lock reads
+    notes: tuple[str, ...] = ()  # e.g. a bound that holds the newest release back
+    dry_run: bool = False
 
     @property
     def moved(self) -> bool:
         """Whether any input or lock changed."""
         return bool(self.edited) or any(o.status == WRITTEN for o in self.outcomes)
-
-
-def _repin(text: str, package: str, version: str) -> str | None:
-    """``text`` (one requirement) with an exact pin of ``package`` set to ``version``."""
-    match = _PIN_RE.match(text)
-    if not match or canonical_name(match.group("name")) != package:
-        return None
-    if match.group("version") == version or "*" in match.group("version"):
-        return None
-    return text[: match.start("version")] + version + text[match.end("version") :]
 
 
 def repin_requirements_text(text: str, package: str, version: str) -> str:
@@ -99,55 +95,15 @@ def repin_requirements_text(text: str, package: str, version: str) -> str:
         entry = line.requirement
         if entry is None or entry.editable or entry.span is None:
             continue
-        new = _repin(entry.text, package, version)
+        new = move_exact_pin(entry.text, package, version)
         if new is not None:
             edits.append((entry, new))
     return rewrite_requirements(text, edits)
 
 
-def _pyproject_requirements(data: dict[str, object]) -> list[str]:
-    """Every requirement string of the dependency lists of a pyproject table."""
-    found: list[str] = []
-    project = data.get("project")
-    if isinstance(project, dict):
-        deps = project.get("dependencies")
-        if isinstance(deps, list):
-            found += [d for d in deps if isinstance(d, str)]
-        extras = project.get("optional-dependencies")
-        if isinstance(extras, dict):
-            for items in extras.values():
-                if isinstance(items, list):
-                    found += [d for d in items if isinstance(d, str)]
-    groups = data.get("dependency-groups")
-    if isinstance(groups, dict):
-        for items in groups.values():
-            if isinstance(items, list):
-                found += [d for d in items if isinstance(d, str)]
-    return found
-
-
-def repin_pyproject_text(text: str, package: str, version: str, where: str) -> str:
-    """A pyproject.toml with every exact pin of ``package`` in its dependency lists moved.
-
-    Only the quoted requirement strings change (the version characters inside them), so
-    comments, order and layout survive byte for byte.
-    """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{where}: invalid TOML: {exc}") from None
-    for requirement in dict.fromkeys(_pyproject_requirements(data)):
-        new = _repin(requirement, package, version)
-        if new is None:
-            continue
-        for quote in ('"', "'"):
-            text = text.replace(f"{quote}{requirement}{quote}", f"{quote}{new}{quote}")
-    return text
-
-
 def _editable_files(config: Config, locks: dict[str, Lock]) -> list[str]:
     """Every input, included file, non-lock constraint file and pyproject, repo-relative."""
-    outputs = {item.output for item in locks.values()}
+    outputs = _lock_outputs(config)
     files: dict[str, None] = {}
     if config.source is not None:
         try:
@@ -179,20 +135,137 @@ def _direct_names(config: Config, item: Lock) -> set[str]:
     return {name for name in names if name}
 
 
-def newest_version(config: Config, item: Lock, package: str) -> str:
-    """The newest version of ``package`` the lock's index offers for its Python."""
+def bounds_of(config: Config, item: Lock, package: str) -> list[ReqLine]:
+    """The non-exact requirement lines naming ``package`` a lock must honour.
+
+    Lines of the inputs (their includes and ``-c`` files too) and of the constraint
+    files that are not locks; exact pins are what bump moves, so they are left out.
+    """
+    lines = list(input_lines(config.root, item))
+    for path in item.constraint_files:
+        if path not in _lock_outputs(config):
+            lines += read_lines(config.root, path)
+    return [
+        line
+        for line in lines
+        if line.kind == REQUIREMENT
+        and requirement_name(line.text) == package
+        and exact_version(line.text) is None
+    ]
+
+
+def _lock_outputs(config: Config) -> set[str]:
+    """Every configured lock output, repo-relative."""
+    return {lock.output.removeprefix("./") for lock in config.lock}
+
+
+def newest_version(config: Config, item: Lock, package: str, bounds: Sequence[str] = ()) -> str:
+    """The newest version of ``package`` the lock's index offers, within ``bounds``."""
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="policytool-bump-") as tmp:
-        probe = Path(tmp) / "probe.in"
-        probe.write_text(f"{package}\n", "utf-8")
+    try:
+        tmp_dir = tempfile.mkdtemp(prefix="policytool-bump-")
+    except OSError as exc:
+        raise PolicyError(f"bump: cannot create a temporary directory: {exc.strerror}") from None
+    try:
+        probe = Path(tmp_dir) / "probe.in"
+        probe.write_text("".join(f"{line}\n" for line in (package, *bounds)), "utf-8")
         probe_config = replace(item.config, hashes=False, exclude=())
         probe_lock = Lock(probe_config, (InputSpec(str(probe), str(probe)),), (), ())
         body = compile_lock(config.root, CompileRequest(probe_lock))
+    finally:
+        import shutil
+
+        shutil.rmtree(tmp_dir, ignore_errors=True)
     version = pin_versions(body).get(package)
     if version is None:
         raise PolicyError(f"{package}: the index of lock '{item.name}' offers no version of it")
     return version
+
+
+def _choose_version(
+    config: Config, touched: Sequence[Lock], package: str, version: str | None
+) -> tuple[str, list[str]]:
+    """The target version (given, else the newest every touched lock allows) and notes.
+
+    A given version that a bound of an input excludes is a PolicyError naming the bound
+    (it must move first); without a version, a bound holding the newest release back is
+    reported in the notes.
+    """
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    bounds = {item.name: bounds_of(config, item, package) for item in touched}
+    notes: list[str] = []
+    if version is not None:
+        try:
+            wanted = Version(version)
+        except InvalidVersion:
+            raise PolicyError(f"bump {package}=={version}: not a valid version") from None
+        for lines in bounds.values():
+            for line in lines:
+                req = parse(line.text)
+                if req is None or req.marker is not None:
+                    continue
+                if not SpecifierSet(str(req.specifier)).contains(wanted, prereleases=True):
+                    raise PolicyError(
+                        f"bump {package}=={version}: {line.path}:{line.line} requires "
+                        f"'{line.text}', which excludes {version}; move that bound first"
+                    )
+        return version, notes
+    allowed = {
+        item.name: newest_version(config, item, package, [line.text for line in bounds[item.name]])
+        for item in touched
+    }
+    chosen = min(allowed.values(), key=_version_key)
+    held = [line for lines in bounds.values() for line in lines]
+    if held:
+        newest = max((newest_version(config, item, package) for item in touched), key=_version_key)
+        if newest != chosen:
+            where = ", ".join(f"{line.path}:{line.line} '{line.text}'" for line in held)
+            notes.append(
+                f"{package} {newest} is out, but {where} holds it at {chosen}; "
+                f"move the bound and run `policytool bump {package}=={newest}` to take it"
+            )
+    return chosen, notes
+
+
+def layered_above(locks: Mapping[str, Lock], names: Sequence[str]) -> list[str]:
+    """``names`` and every lock layered on one of them, transitively (configured order)."""
+    wanted = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for item in locks.values():
+            if item.name not in wanted and wanted & set(item.constraint_locks):
+                wanted.add(item.name)
+                changed = True
+    return [name for name in locks if name in wanted]
+
+
+def untouched_pins(config: Config, package: str, skip: Sequence[str]) -> list[tuple[str, str]]:
+    """(path, version) of exact pins of ``package`` in tracked requirement files no lock reads.
+
+    vLLM's ``requirements/rocm.txt`` is such a file: bump leaves it and says so.
+    """
+    from policytool.errors import FileError
+    from policytool.files import git_ls_files, read_bounded
+    from policytool.formats.lockfile import pinned_versions
+
+    skipped = set(skip) | _lock_outputs(config)
+    found: list[tuple[str, str]] = []
+    for path in git_ls_files(config.root):
+        if path in skipped or not path.endswith((".txt", ".in")):
+            continue
+        if "requirements" not in path and "constraints" not in path:
+            continue
+        try:
+            text = decode_text(read_bounded(config.root / path, path), path)
+        except (FileError, OSError):
+            continue
+        for version in sorted(pinned_versions(text).get(package, ())):
+            found.append((path, version))
+    return found
 
 
 def bump(
@@ -201,36 +274,107 @@ def bump(
     why: str = "",
     command: str | None = None,
     report: Callable[[Outcome], None] | None = None,
+    only: Sequence[str] = (),
+    dry_run: bool = False,
+    online: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> BumpResult:
-    """Bump ``spec`` (``PKG`` or ``PKG==VER``) everywhere; every file restored on failure."""
+    """Bump ``spec`` (``PKG`` or ``PKG==VER``) everywhere; every file restored on failure.
+
+    ``only`` limits the bump to the named locks (and the locks layered on them, which
+    must be regenerated to stay valid); ``dry_run`` computes the plan and changes
+    nothing; ``online`` lets the PR body ask PyPI for the release facts.
+    """
+    with sigterm_restores():
+        return _bump(config, spec, why, command, report, only, dry_run, online, progress)
+
+
+def _bump(
+    config: Config,
+    spec: str,
+    why: str,
+    command: str | None,
+    report: Callable[[Outcome], None] | None,
+    only: Sequence[str],
+    dry_run: bool,
+    online: bool,
+    progress: Callable[[str], None] | None,
+) -> BumpResult:
+    """:func:`bump` without the SIGTERM handler."""
     package, version = split_upgrade(spec)
     locks = resolve_locks(config)
     if not locks:
         raise PolicyError(
             f"{config.source or 'pyproject.toml'}: no [[tool.policytool.lock]] is configured"
         )
-    touched = [item for item in locks.values() if _contains(config, item, package)]
+    if only:
+        select(locks, only)  # unknown names: a PolicyError with a suggestion
+    touched = [
+        item
+        for item in locks.values()
+        if (not only or item.name in only) and _contains(config, item, package)
+    ]
     if not touched:
-        raise PolicyError(f"{package}: no lock contains it (configured: {', '.join(locks)})")
-    if version is None:
-        version = max((newest_version(config, item, package) for item in touched), key=_version_key)
-    edited_paths = _editable_files(config, locks)
-    originals: dict[str, bytes] = {path: (config.root / path).read_bytes() for path in edited_paths}
+        where = ", ".join(only) if only else ", ".join(locks)
+        raise PolicyError(f"{package}: no lock contains it (locks: {where})")
+    old_versions = sorted(
+        {v for item in touched for v in [_pinned(config, item, package)] if v is not None}
+    )
+    version, notes = _choose_version(config, touched, package, version)
+    edited_paths = _editable_files(config, {item.name: item for item in touched})
+    originals: dict[str, bytes] = {}
+    for path in edited_paths:
+        try:
+            originals[path] = (config.root / path).read_bytes()
+        except OSError as exc:
+            raise PolicyError(f"{path}: cannot read: {exc.strerror}") from None
+    new_texts: dict[str, bytes] = {}
+    for path, data in originals.items():
+        text = decode_text(data, path)
+        if path.rsplit("/", 1)[-1] == "pyproject.toml":
+            new = move_pins(text, package, version, path)
+        else:
+            new = repin_requirements_text(text, package, version)
+        if new != text:
+            new_texts[path] = encode_like(data, new)
+    # Every lock reading an edited file, every lock holding the package, and every lock
+    # layered on one of them (its constraints change): the whole graph above.
+    readers = [
+        item.name
+        for item in locks.values()
+        if item in touched or set(watched_files(config.root, item)) & set(new_texts)
+    ]
+    regenerate = layered_above(locks, readers)
+    skip = [
+        *edited_paths,
+        *(f for item in locks.values() for f in watched_files(config.root, item)),
+    ]
+    untouched = untouched_pins(config, package, skip)
+    if dry_run:
+        return BumpResult(
+            package,
+            version,
+            tuple(new_texts),
+            (),
+            "",
+            tuple(regenerate),
+            tuple(untouched),
+            tuple(notes),
+            dry_run=True,
+        )
     edited: list[str] = []
     try:
-        for path, data in originals.items():
-            text = decode_text(data, path)
-            if path.rsplit("/", 1)[-1] == "pyproject.toml":
-                new = repin_pyproject_text(text, package, version, path)
-            else:
-                new = repin_requirements_text(text, package, version)
-            if new != text:
-                write_atomic(config.root / path, encode_like(data, new))
-                edited.append(path)
+        for path, data in new_texts.items():
+            try:
+                write_atomic(config.root / path, data)
+            except OSError as exc:
+                raise PolicyError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            edited.append(path)
         if edited:
             config = _reload(config)
-        names = [item.name for item in touched]
-        outcomes = lock(config, names, upgrade_packages=[f"{package}=={version}"])
+        outcomes = lock(
+            config, regenerate, upgrade_packages=[f"{package}=={version}"], progress=progress
+        )
     except BaseException:
         # Put every input back (the locks were restored by lock()); re-raised below.
         for path in edited:
@@ -239,10 +383,48 @@ def bump(
     if report is not None:
         for outcome in outcomes:
             report(outcome)
+    facts = _release_facts(package, tuple(old_versions), version, online)
     body = render_body(
-        config, package, version, outcomes, why, command or f"policytool bump {package}=={version}"
+        config,
+        package,
+        version,
+        outcomes,
+        why,
+        command or f"policytool bump {package}=={version}",
+        facts,
+        untouched,
     )
-    return BumpResult(package, version, tuple(edited), tuple(outcomes), body)
+    return BumpResult(
+        package,
+        version,
+        tuple(edited),
+        tuple(outcomes),
+        body,
+        tuple(regenerate),
+        tuple(untouched),
+        tuple(notes),
+    )
+
+
+def _pinned(config: Config, item: Lock, package: str) -> str | None:
+    """The version lock ``item`` pins ``package`` to now (None when absent)."""
+    path = config.root / item.output
+    if not path.is_file():
+        return None
+    return pin_versions(decode_text(path.read_bytes(), item.output)).get(package)
+
+
+def _release_facts(package: str, old: tuple[str, ...], new: str, online: bool) -> ReleaseFacts:
+    """PyPI's facts about the old and new release (not looked up when offline)."""
+    if not online:
+        return ReleaseFacts(package, old, new)
+    from policytool.pypi import release
+
+    after = release(package, new)
+    before = release(package, old[0]) if old else None
+    if isinstance(after, str):
+        before = None
+    return ReleaseFacts(package, old, new, before, after)
 
 
 def _reload(config: Config) -> Config:
@@ -292,7 +474,14 @@ def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[
 
 
 def render_body(
-    config: Config, package: str, version: str, outcomes: Sequence[Outcome], why: str, command: str
+    config: Config,
+    package: str,
+    version: str,
+    outcomes: Sequence[Outcome],
+    why: str,
+    command: str,
+    release: ReleaseFacts | None = None,
+    untouched: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The PR body from the repository's dependency-bump template (or the built-in one)."""
     path = config.root / BUMP_TEMPLATE_PATH
@@ -307,5 +496,7 @@ def render_body(
         command=command,
         jobs={name: list(locks[name].config.jobs) for name in touched},
         locks=touched,
+        release=release,
+        untouched=untouched,
     )
     return render_bump_body(template, body)

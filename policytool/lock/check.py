@@ -22,14 +22,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import decode_text
-from policytool.formats.requirements import canonical_name
-from policytool.lock import model
-from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
+from policytool.formats import lockfile
+from policytool.formats.requirement import canonical_name, is_excluded
+from policytool.formats.requirements import REQUIREMENT, ReqLine, read_lines
+from policytool.lock.inputs import (
+    Lock,
+    direct_requirements,
+    fingerprint,
+    resolve_locks,
+    running_python,
+    select,
+    target_python,
+)
+
+if TYPE_CHECKING:
+    from packaging.markers import Marker
+    from packaging.specifiers import SpecifierSet
 
 STALE = "lock-stale"
 SKEW = "lock-skew"
@@ -41,13 +55,7 @@ SUMMARIES = {
 }
 
 
-def _target_python(lock: Lock) -> str:
-    import sys
-
-    return lock.config.python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
-
-
-def read_lock(root: Path, lock: Lock) -> model.LockFile | None:
+def read_lock(root: Path, lock: Lock) -> lockfile.LockFile | None:
     """The parsed lock file, or None when it does not exist; PolicyError if unreadable."""
     try:
         data = (root / lock.output).read_bytes()
@@ -55,7 +63,7 @@ def read_lock(root: Path, lock: Lock) -> model.LockFile | None:
         return None
     except OSError as exc:
         raise PolicyError(f"{lock.output}: cannot read: {exc.strerror}") from None
-    return model.parse(decode_text(data, lock.output))
+    return lockfile.parse(decode_text(data, lock.output))
 
 
 def check_lock(root: Path, lock: Lock) -> list[Finding]:
@@ -114,7 +122,7 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
                     f"(fingerprint mismatch); {regenerate}",
                 )
             )
-        if model.body_hash(parsed.body) != parsed.body_hash:
+        if lockfile.body_hash(parsed.body) != parsed.body_hash:
             findings.append(
                 Finding(
                     out,
@@ -125,10 +133,38 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
                     f"(body hash mismatch); {regenerate}",
                 )
             )
+        recorded = parsed.fields.get("python")
+        if recorded and not lock.config.python_version and recorded != running_python():
+            findings.append(
+                Finding(
+                    out,
+                    parsed.field_line("python"),
+                    1,
+                    STALE,
+                    f"resolved for Python {recorded}, checked on Python {running_python()}: "
+                    f"pins may differ; set python-version in the lock's config or run on "
+                    f"Python {recorded}",
+                )
+            )
     pins = parsed.pins()
-    # Fingerprint and body hash intact: the body is what the backend resolved from these
-    # very inputs, so it satisfies them; skip the per-requirement check (and packaging).
-    consistent = not findings and parsed.has_header
+    if not pins and parsed.has_header:
+        # Truncated to its header (or emptied): one finding, not one per requirement.
+        requirements = _safe_requirements(root, lock)
+        if requirements:
+            # This one finding stands for the body hash mismatch the truncation causes.
+            body_line = parsed.field_line("body")
+            findings = [f for f in findings if f.line != body_line]
+            findings.append(
+                Finding(
+                    out,
+                    body_line,
+                    1,
+                    STALE,
+                    f"the lock holds no pins but its inputs require {len(requirements)} "
+                    f"packages (truncated?); {regenerate}",
+                )
+            )
+        return findings
     for pin in pins:
         if not pin.exact:
             findings.append(
@@ -140,27 +176,35 @@ def check_lock(root: Path, lock: Lock) -> list[Finding]:
             findings.append(
                 Finding(out, pin.line, 1, STALE, f"'{pin.name}' has no --hash but hashes = true")
             )
-    if not consistent:
-        findings.extend(_check_inputs(root, lock, pins))
+    # Always, even when both hashes match: a hand-edited pin with a recomputed body hash
+    # must still satisfy the inputs and the constraint files.
+    findings.extend(_check_inputs(root, lock, pins))
+    findings.extend(_check_constraints(root, lock, pins))
     return findings
 
 
-def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Finding]:
-    """Each input requirement is in the lock and satisfied by its pin."""
+def _safe_requirements(root: Path, lock: Lock) -> list[ReqLine]:
+    """The lock's direct requirements; none when the inputs cannot be read (reported)."""
     try:
-        requirements = direct_requirements(root, lock)
+        return direct_requirements(root, lock)
     except PolicyError:
-        return []  # already reported with the fingerprint
+        return []
+
+
+def _check_inputs(root: Path, lock: Lock, pins: Sequence[lockfile.Pin]) -> list[Finding]:
+    """Each input requirement is in the lock and satisfied by its pin."""
+    requirements = _safe_requirements(root, lock)
+    if not requirements:
+        return []
     from packaging.markers import UndefinedEnvironmentName
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.version import InvalidVersion, Version
 
-    python = _target_python(lock)
+    python = target_python(lock)
     environment = {"python_version": python, "python_full_version": f"{python}.0", "extra": ""}
-    by_name: dict[str, list[model.Pin]] = {}
+    by_name: dict[str, list[lockfile.Pin]] = {}
     for pin in pins:
         by_name.setdefault(pin.name, []).append(pin)
-    excluded = {canonical_name(e) for e in lock.config.exclude}
     findings: list[Finding] = []
     for line in requirements:
         try:
@@ -175,7 +219,7 @@ def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Fin
             )
             continue
         name = canonical_name(req.name)
-        if name in excluded:
+        if lock.config.exclude and is_excluded(name, lock.config.exclude):
             continue
         if req.marker is not None:
             try:
@@ -224,6 +268,73 @@ def _check_inputs(root: Path, lock: Lock, pins: Sequence[model.Pin]) -> list[Fin
     return findings
 
 
+def _check_constraints(root: Path, lock: Lock, pins: Sequence[lockfile.Pin]) -> list[Finding]:
+    """Each pin satisfies the requirement lines of the lock's constraint files.
+
+    Constraint locks are compared by ``lock-skew``; here the other constraint files
+    (``requirements/cuda.txt`` in vLLM) are read, with their includes.
+    """
+    from policytool.formats.requirement import parse
+
+    by_name = {pin.name: pin for pin in pins if pin.version is not None}
+    if not by_name:
+        return []
+    locks = set(lock.constraint_locks)
+    python = target_python(lock)
+    environment = {"python_version": python, "python_full_version": f"{python}.0", "extra": ""}
+    findings: list[Finding] = []
+    for path in lock.constraint_files:
+        if path in locks or any(path == spec.path for spec in lock.inputs):
+            continue
+        try:
+            lines = read_lines(root, path)
+        except PolicyError:
+            continue  # reported with the fingerprint
+        for line in lines:
+            if line.kind != REQUIREMENT:
+                continue
+            req = parse(line.text)
+            if req is None or req.url is not None or not req.specifier:
+                continue
+            pin = by_name.get(canonical_name(req.name))
+            if pin is None or pin.version is None:
+                continue
+            if req.marker is not None and not _marker_holds(req.marker, environment):
+                continue
+            if not _satisfies(req.specifier, pin.version):
+                findings.append(
+                    Finding(
+                        lock.output,
+                        pin.line,
+                        1,
+                        STALE,
+                        f"{pin.name}=={pin.version} violates constraint '{line.text}' "
+                        f"({line.path}:{line.line}); run `policytool lock {lock.name}`",
+                    )
+                )
+    return findings
+
+
+def _marker_holds(marker: Marker, environment: dict[str, str]) -> bool:
+    """Whether ``marker`` holds for the lock's Python (undecidable markers hold)."""
+    from packaging.markers import UndefinedEnvironmentName
+
+    try:
+        return bool(marker.evaluate(environment))
+    except UndefinedEnvironmentName:
+        return True
+
+
+def _satisfies(specifier: SpecifierSet, version: str) -> bool:
+    """Whether ``version`` is in ``specifier`` (an unparsable version is let through)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return specifier.contains(Version(version), prereleases=True)
+    except InvalidVersion:
+        return True
+
+
 def _layers(locks: dict[str, Lock], name: str) -> list[str]:
     """The locks ``name`` is layered on, transitively, nearest first."""
     out: list[str] = []
@@ -239,9 +350,9 @@ def _layers(locks: dict[str, Lock], name: str) -> list[str]:
 
 def check_skew(root: Path, locks: dict[str, Lock], names: Iterable[str]) -> list[Finding]:
     """``lock-skew``: the same package at different versions in layered locks."""
-    pins: dict[str, dict[str, model.Pin]] = {}
+    pins: dict[str, dict[str, lockfile.Pin]] = {}
 
-    def pins_of(name: str) -> dict[str, model.Pin]:
+    def pins_of(name: str) -> dict[str, lockfile.Pin]:
         if name not in pins:
             try:
                 parsed = read_lock(root, locks[name])

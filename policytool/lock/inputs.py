@@ -26,21 +26,10 @@ from pathlib import Path
 
 from policytool.config import Config, LockConfig
 from policytool.errors import PolicyError
-from policytool.files import read_text
-from policytool.formats.requirements import (
-    CONSTRAINT,
-    INCLUDE,
-    REQUIREMENT,
-    ReqLine,
-    canonical_name,
-    read_lines,
-    requirement_name,
-)
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from policytool.files import read_text, resolve_inside
+from policytool.formats.pyproject import load_table, project_requirements, requirement_line
+from policytool.formats.requirement import canonical_name
+from policytool.formats.requirements import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, read_lines
 
 FINGERPRINT_VERSION = 1
 _SPEC_RE = re.compile(
@@ -123,13 +112,64 @@ def resolve_locks(config: Config) -> dict[str, Lock]:
                 locks.append(raw)
             else:
                 path = _norm(raw)
+                _inside(config.root, path, lock_config.name, "constraints")
+                if path not in by_output and not (config.root / path).exists():
+                    _no_constraint(lock_config.name, raw, sorted(names))
                 files.append(path)
                 if path in by_output:
                     locks.append(by_output[path])
         if lock_config.name in locks:
             raise PolicyError(f"lock '{lock_config.name}': constrains itself")
+        _inside(config.root, _norm(lock_config.output), lock_config.name, "output")
+        for spec in inputs:
+            _inside(config.root, spec.path, lock_config.name, "inputs")
         out[lock_config.name] = Lock(lock_config, inputs, tuple(files), tuple(locks))
     return out
+
+
+def running_python() -> str:
+    """``3.N`` of the interpreter policytool runs on."""
+    return f"{sys.version_info.major}.{sys.version_info.minor}"
+
+
+def target_python(lock: Lock) -> str:
+    """The Python version resolved for: configured, else the running interpreter's."""
+    return lock.config.python_version or running_python()
+
+
+def _inside(root: Path, relpath: str, lock_name: str, key: str) -> None:
+    """A BoundaryError unless ``relpath`` stays inside the repository (symlinks followed)."""
+    resolve_inside(root, relpath, f"lock '{lock_name}' {key}")
+
+
+def _no_constraint(lock_name: str, raw: str, names: Sequence[str]) -> None:
+    """A constraint that is neither a lock nor a file: a PolicyError with a suggestion."""
+    import difflib
+
+    close = difflib.get_close_matches(raw, names, n=1)
+    hint = f"; did you mean lock '{close[0]}'?" if close else f" (locks: {', '.join(names)})"
+    raise PolicyError(
+        f"lock '{lock_name}': constraint '{raw}' is neither a configured lock nor a file{hint}"
+    )
+
+
+def variant_locks(config: Config, variants: Sequence[str]) -> list[str]:
+    """The names of the locks the ``variants`` entries fanned out to (``--variant cpu``)."""
+    import difflib
+
+    known = sorted({lock.variant for lock in config.lock if lock.variant})
+    names: list[str] = []
+    for variant in variants:
+        if variant not in known:
+            close = difflib.get_close_matches(variant, known, n=1)
+            hint = (
+                f"; did you mean '{close[0]}'?"
+                if close
+                else (f"; variants: {', '.join(known)}" if known else "; no lock has variants")
+            )
+            raise PolicyError(f"--variant {variant}: no lock has this variant{hint}")
+        names += [lock.name for lock in config.lock if lock.variant == variant]
+    return names
 
 
 def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
@@ -174,98 +214,10 @@ def select(locks: dict[str, Lock], names: Sequence[str]) -> list[Lock]:
     return ordered
 
 
-def _project_table(root: Path, spec: InputSpec) -> dict[str, object]:
-    text = read_text(root, spec.path)
-    try:
-        table: dict[str, object] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{spec.path}: invalid TOML: {exc}") from None
-    return table
-
-
-def _string_list(value: object, where: str, path: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise PolicyError(f"{path}: {where} must be a list of requirement strings")
-    return list(value)
-
-
-def _requirement_extras(text: str) -> list[str]:
-    match = re.match(r"\s*[A-Za-z0-9][A-Za-z0-9._-]*\s*\[([^\]]*)\]", text)
-    return [e.strip() for e in match.group(1).split(",") if e.strip()] if match else []
-
-
 def pyproject_requirements(root: Path, spec: InputSpec) -> list[str]:
     """The requirement strings a pyproject input stands for (self-extras and groups expanded)."""
-    data = _project_table(root, spec)
-    project = data.get("project", {})
-    if not isinstance(project, dict):
-        raise PolicyError(f"{spec.path}: [project] must be a table")
-    own = canonical_name(str(project.get("name", "")))
-    extras_table = project.get("optional-dependencies", {})
-    if not isinstance(extras_table, dict):
-        raise PolicyError(f"{spec.path}: project.optional-dependencies must be a table")
-    out: list[str] = []
-
-    def add(reqs: list[str], seen_extras: set[str]) -> None:
-        for req in reqs:
-            if own and requirement_name(req) == own:
-                # ``pkg[dev]`` inside pkg's own extras: expand, do not require pkg itself.
-                for extra in _requirement_extras(req):
-                    add_extra(extra, seen_extras)
-                continue
-            if req not in out:
-                out.append(req)
-
-    def add_extra(extra: str, seen_extras: set[str]) -> None:
-        if extra in seen_extras:
-            return
-        seen_extras.add(extra)
-        if extra not in extras_table:
-            raise PolicyError(
-                f"{spec.path}: no optional-dependencies extra '{extra}' (input '{spec.raw}')"
-            )
-        add(
-            _string_list(extras_table[extra], f"optional-dependencies.{extra}", spec.path),
-            seen_extras,
-        )
-
-    if spec.group is not None:
-        groups = data.get("dependency-groups", {})
-        if not isinstance(groups, dict):
-            raise PolicyError(f"{spec.path}: [dependency-groups] must be a table")
-        add(_group(groups, spec.group, spec.path, ()), set())
-        return out
-    add(_string_list(project.get("dependencies", []), "project.dependencies", spec.path), set())
-    for extra in spec.extras:
-        add_extra(extra, set())
-    return out
-
-
-def _group(groups: dict[str, object], name: str, path: str, stack: tuple[str, ...]) -> list[str]:
-    """A PEP 735 group with ``{include-group = ...}`` expanded."""
-    if name in stack:
-        raise PolicyError(f"{path}: dependency group '{name}' includes itself")
-    if name not in groups:
-        raise PolicyError(f"{path}: no dependency group '{name}'")
-    items = groups[name]
-    if not isinstance(items, list):
-        raise PolicyError(f"{path}: dependency-groups.{name} must be a list")
-    out: list[str] = []
-    for item in items:
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, dict) and isinstance(item.get("include-group"), str):
-            out.extend(_group(groups, str(item["include-group"]), path, (*stack, name)))
-        else:
-            raise PolicyError(f"{path}: dependency-groups.{name}: unsupported entry {item!r}")
-    return out
-
-
-def _line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if f'"{needle}"' in line or f"'{needle}'" in line:
-            return number
-    return 1
+    data = load_table(read_text(root, spec.path), spec.path)
+    return project_requirements(data, spec.path, spec.extras, spec.group, spec.raw)
 
 
 def input_lines(root: Path, lock: Lock) -> list[ReqLine]:
@@ -284,7 +236,7 @@ def direct_requirements(root: Path, lock: Lock) -> list[ReqLine]:
 
 def options_of(lock: LockConfig) -> dict[str, object]:
     """The options that change what the backend resolves (part of the fingerprint)."""
-    return {
+    options: dict[str, object] = {
         "backend": lock.backend,
         "python-version": lock.python_version,
         "platform": lock.platform,
@@ -295,6 +247,16 @@ def options_of(lock: LockConfig) -> dict[str, object]:
         "no-index": lock.no_index,
         "exclude": sorted(canonical_name(e) for e in lock.exclude),
     }
+    # Added later: present only when set, so the fingerprints of existing locks stay.
+    later: dict[str, object] = {
+        "universal": lock.universal,
+        "index-strategy": lock.index_strategy,
+        "torch-backend": lock.torch_backend,
+        "prerelease": lock.prerelease,
+        "resolution": lock.resolution,
+    }
+    options.update({key: value for key, value in later.items() if value})
+    return options
 
 
 def _content(lines: Sequence[ReqLine]) -> list[list[object]]:
@@ -325,7 +287,7 @@ def input_lines_of(root: Path, spec: InputSpec) -> list[ReqLine]:
         reqs = pyproject_requirements(root, spec)
         text = read_text(root, spec.path)
         return [
-            ReqLine(spec.path, _line_of(text, req), " ".join(req.split()), REQUIREMENT)
+            ReqLine(spec.path, requirement_line(text, req), " ".join(req.split()), REQUIREMENT)
             for req in reqs
         ]
     return read_lines(root, spec.path)

@@ -15,7 +15,12 @@ optional, lowercase name; ``${{ ... }}`` GitHub expressions are never touched):
 - ``{{ locks }}``: a bullet list of the locks that were regenerated;
 - ``{{ jobs }}``: a checklist of the ``jobs`` each touched lock names (each job once,
   with the locks that want it);
-- ``{{ command }}``: the command that made the bump.
+- ``{{ command }}``: the command that made the bump;
+- ``{{ release }}``: what Dependabot tells a reviewer, from PyPI's JSON API: the project
+  and changelog links, the version range, ``requires-python`` before and after, known
+  vulnerabilities fixed or introduced, packages added or removed (offline: that it could
+  not look);
+- ``{{ untouched }}``: pins of the package in files no lock reads, left as they were.
 
 :func:`render_bump_body` substitutes them in one pass (text inserted for one
 placeholder is never expanded again). Unknown placeholders are left as written;
@@ -28,9 +33,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from policytool.pypi import Release
 
 BUMP_TEMPLATE_PATH = ".github/PULL_REQUEST_TEMPLATE/dependency-bump.md"
-PLACEHOLDERS = ("title", "packages", "why", "locks", "jobs", "command")
+PLACEHOLDERS = ("title", "packages", "why", "locks", "jobs", "command", "release", "untouched")
 _PLACEHOLDER_RE = re.compile(r"(?<!\$)\{\{\s*([a-z][a-z0-9_]*)\s*\}\}")
 
 
@@ -47,9 +56,17 @@ BUMP_TEMPLATE = """\
 
 {{ why }}
 
+## Release
+
+{{ release }}
+
 ## Locks regenerated
 
 {{ locks }}
+
+## Pins left alone
+
+{{ untouched }}
 
 ## Jobs to re-validate
 
@@ -79,6 +96,17 @@ class PackageMove:
 
 
 @dataclass(frozen=True)
+class ReleaseFacts:
+    """The release data of the bumped package: each side a Release or why it is missing."""
+
+    package: str
+    old: tuple[str, ...]  # the versions pinned before (one per lock, usually one)
+    new: str
+    before: Release | str | None = None  # None: not looked up (--offline)
+    after: Release | str | None = None
+
+
+@dataclass(frozen=True)
 class BumpBody:
     """What a dependency-bump PR body says.
 
@@ -92,6 +120,8 @@ class BumpBody:
     jobs: Mapping[str, Sequence[str]] = field(default_factory=dict)
     locks: Sequence[str] = ()
     title: str | None = None
+    release: ReleaseFacts | None = None
+    untouched: Sequence[tuple[str, str]] = ()  # (path, version) of pins left alone
 
 
 def _version(value: str | None) -> str:
@@ -147,6 +177,73 @@ def _locks_list(locks: Sequence[str]) -> str:
     return "\n".join(f"- `{name}`" for name in locks)
 
 
+def _vulns(items: Sequence[str]) -> str:
+    """A comma list of vulnerability ids, or ``none known``."""
+    return ", ".join(items) if items else "none known"
+
+
+def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) -> str:
+    """Dependabot's facts for a reviewer, from the :class:`ReleaseFacts` (Markdown)."""
+    from policytool.pypi import Release
+
+    if facts is None:
+        return "_No release data._"
+    old = ", ".join(facts.old) or "(none)"
+    after = facts.after if isinstance(facts.after, Release) else None
+    before = facts.before if isinstance(facts.before, Release) else None
+    name = (
+        f"[{facts.package}]({after.project_url})"
+        if after and after.project_url
+        else (f"`{facts.package}`")
+    )
+    lines = [f"Bumps {name} from {old} to {facts.new}."]
+    if facts.after is None:
+        lines.append("- Release data: not looked up (offline).")
+    elif after is None:
+        lines.append(f"- Release data: {facts.after}.")
+    else:
+        if after.changelog_url:
+            lines.append(f"- Changelog / release notes: {after.changelog_url}")
+        else:
+            lines.append("- Changelog / release notes: the package metadata names none.")
+        old_python = before.requires_python if before else None
+        if before is None:
+            lines.append(
+                f"- `requires-python`: `{after.requires_python or 'any'}` "
+                "(the old release could not be looked up)"
+            )
+        elif old_python != after.requires_python:
+            lines.append(
+                f"- `requires-python` changed: `{old_python or 'any'}` -> "
+                f"`{after.requires_python or 'any'}`"
+            )
+        else:
+            lines.append(f"- `requires-python` unchanged: `{after.requires_python or 'any'}`")
+        new_ids = {v.id for v in after.vulnerabilities}
+        if before is not None:
+            fixed = sorted(v.id for v in before.vulnerabilities if v.id not in new_ids)
+            lines.append(f"- Vulnerabilities fixed: {_vulns(fixed)}")
+            old_ids = {v.id for v in before.vulnerabilities}
+            introduced = sorted(new_ids - old_ids)
+        else:
+            introduced = sorted(new_ids)
+        lines.append(f"- Vulnerabilities in {facts.new}: {_vulns(introduced)}")
+    added = [f"`{m.name}` {m.new}" for m in moves if m.old is None]
+    removed = [f"`{m.name}` {m.old}" for m in moves if m.new is None]
+    lines.append(f"- Packages added: {', '.join(added) if added else 'none'}")
+    lines.append(f"- Packages removed: {', '.join(removed) if removed else 'none'}")
+    return "\n".join(lines)
+
+
+def untouched_list(untouched: Sequence[tuple[str, str]]) -> str:
+    """The pins of the package in files no lock reads (left alone)."""
+    if not untouched:
+        return "_None: every pin of the package is in a lock's inputs._"
+    return "\n".join(
+        f"- `{path}` pins {version} (read by no lock, not changed)" for path, version in untouched
+    )
+
+
 def unknown_placeholders(template: str) -> list[str]:
     """Placeholder names in ``template`` that :func:`render_bump_body` does not fill."""
     names = [m.group(1) for m in _PLACEHOLDER_RE.finditer(template)]
@@ -163,6 +260,8 @@ def render_bump_body(template: str, body: BumpBody) -> str:
         "locks": _locks_list(locks),
         "jobs": jobs_checklist(body.jobs),
         "command": body.command,
+        "release": release_section(body.release, body.moves),
+        "untouched": untouched_list(body.untouched),
     }
 
     def substitute(match: re.Match[str]) -> str:

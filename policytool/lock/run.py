@@ -4,20 +4,31 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.errors import PolicyError
 from policytool.files import write_atomic
-from policytool.formats.requirements import canonical_name, requirement_name
-from policytool.lock import model
+from policytool.formats import lockfile
+from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.lock.backends import BackendError, CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
-from policytool.lock.inputs import Lock, direct_requirements, fingerprint, resolve_locks, select
+from policytool.lock.inputs import (
+    Lock,
+    direct_requirements,
+    fingerprint,
+    resolve_locks,
+    running_python,
+    select,
+)
 
 UP_TO_DATE = "up to date"
 WRITTEN = "written"
@@ -66,17 +77,17 @@ def pin_versions(text: str | None) -> dict[str, str]:
     """``package -> version`` of the exact pins in a lock text."""
     if text is None:
         return {}
-    parsed = model.parse(text)
+    parsed = lockfile.parse(text)
     return {p.name: p.version for p in parsed.pins() if p.version is not None}
 
 
-def _up_to_date(parsed: model.LockFile | None, lock: Lock, current: str) -> bool:
+def _up_to_date(parsed: lockfile.LockFile | None, lock: Lock, current: str) -> bool:
     return (
         parsed is not None
         and parsed.has_header
         and parsed.name == lock.name
         and parsed.fingerprint == current
-        and model.body_hash(parsed.body) == parsed.body_hash
+        and lockfile.body_hash(parsed.body) == parsed.body_hash
     )
 
 
@@ -102,14 +113,44 @@ def _mentions(config: Config, lock: Lock, package: str, previous: str | None) ->
 def render_lock(root_lock: Lock, current: str, body: str) -> str:
     """The full text of a lock with its header."""
     cfg = root_lock.config
-    return model.render(
+    return lockfile.render(
         cfg.name,
         [s.raw for s in root_lock.inputs],
         root_lock.constraint_files,
         cfg.backend,
         current,
         body,
+        None if cfg.python_version else running_python(),
     )
+
+
+class Terminated(PolicyError):
+    """SIGTERM arrived (a CI timeout): handled like Ctrl-C, every file restored."""
+
+
+@contextlib.contextmanager
+def sigterm_restores() -> Iterator[None]:
+    """Within the block SIGTERM raises :class:`Terminated`, so restores run as on Ctrl-C.
+
+    Outside the main thread (no signal handlers there) the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        """Stop the run; further SIGTERMs wait until the files are restored."""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated(
+            "terminated (SIGTERM): stopped the resolver; every file this run had changed "
+            "was restored"
+        )
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def lock(
@@ -118,6 +159,24 @@ def lock(
     upgrade: bool = False,
     upgrade_packages: Sequence[str] = (),
     report: Callable[[Outcome], None] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[Outcome]:
+    """Compile the named locks (all when none) and the locks they are layered on.
+
+    See :func:`lock_all`; SIGTERM is handled like Ctrl-C (files restored, temporary
+    directory removed).
+    """
+    with sigterm_restores():
+        return lock_all(config, names, upgrade, upgrade_packages, report, progress)
+
+
+def lock_all(
+    config: Config,
+    names: Sequence[str] = (),
+    upgrade: bool = False,
+    upgrade_packages: Sequence[str] = (),
+    report: Callable[[Outcome], None] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> list[Outcome]:
     """Compile the named locks (all when none) and the locks they are layered on.
 
@@ -144,7 +203,7 @@ def lock(
     outcomes: list[Outcome] = []
     written: list[tuple[Path, bytes | None]] = []  # what to restore if a later lock fails
     try:
-        for item in ordered:
+        for position, item in enumerate(ordered, start=1):
             previous = read_lock(config.root, item)
             previous_text = previous.text if previous else None
             current = fingerprint(config.root, item)
@@ -157,13 +216,23 @@ def lock(
                 outcomes.append(Outcome(item.name, item.output, UP_TO_DATE))
                 continue
             request = CompileRequest(item, previous_text, upgrade, packages)
-            text = render_lock(item, current, compile_lock(config.root, request))
+            if progress is not None:
+                progress(
+                    f"lock '{item.name}' ({position}/{len(ordered)}): resolving with "
+                    f"{item.config.backend}"
+                )
+            text = render_lock(item, current, compile_lock(config.root, request, progress))
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
-                target.parent.mkdir(parents=True, exist_ok=True)
                 written.append((target, target.read_bytes() if target.exists() else None))
-                write_atomic(target, text.encode("utf-8"))
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomic(target, text.encode("utf-8"))
+                except OSError as exc:
+                    raise PolicyError(
+                        f"{item.output}: cannot write the lock: {exc.strerror or exc}"
+                    ) from None
                 status = WRITTEN
             before, after = pin_versions(previous_text), pin_versions(text)
             outcomes.append(Outcome(item.name, item.output, status, before, after))

@@ -13,15 +13,17 @@ their file is clean, so the allowlist only shrinks.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.errors import PolicyError
-from policytool.files import discover, write_atomic
+from policytool.errors import FileError, PolicyError
+from policytool.files import discover, read_bounded, write_atomic
 from policytool.formats.pyimports import FileScan
 from policytool.hooks import imports, torch_cuda
+from policytool.hooks.allowlist import allowlist_path
 
 BASELINE_RULES = (imports.RULE_ID, torch_cuda.RULE_ID)
 
@@ -37,16 +39,24 @@ class Section:
     new: tuple[str, ...]
 
 
+def _exists(config: Config, name: str | None, label: str) -> bool:
+    """Whether allowlist file ``name`` exists (it must lie inside the repository)."""
+    return name is not None and allowlist_path(config, name, label).is_file()
+
+
 def _without_missing_files(config: Config) -> Config:
     """``config`` with allowlist files that do not exist yet left out (baseline creates them)."""
     entries = tuple(
         e
-        if e.allowlist_file is None or (config.root / e.allowlist_file).is_file()
+        if e.allowlist_file is None
+        or _exists(config, e.allowlist_file, f"[[tool.policytool.forbidden-import]] #{i + 1}")
         else dataclasses.replace(e, allowlist_file=None)
-        for e in config.forbidden_import
+        for i, e in enumerate(config.forbidden_import)
     )
     cuda = config.torch_cuda
-    if cuda.allowlist_file is not None and not (config.root / cuda.allowlist_file).is_file():
+    if cuda.allowlist_file is not None and not _exists(
+        config, cuda.allowlist_file, "[tool.policytool.torch-cuda] allowlist-file"
+    ):
         cuda = dataclasses.replace(cuda, allowlist_file=None)
     return dataclasses.replace(config, forbidden_import=entries, torch_cuda=cuda)
 
@@ -116,35 +126,61 @@ def _toml_list(values: list[str]) -> str:
     return f"allow = [\n{body}]"
 
 
+def _allowlist_update(config: Config, section: Section) -> tuple[Path, bytes | None, bytes]:
+    """(path, old bytes or None when missing, new bytes) of one section's allowlist file."""
+    name = section.allowlist_file or ""
+    path = allowlist_path(config, name, f"{section.table} allowlist-file")
+    try:
+        old: bytes | None = read_bounded(path, name) if os.path.lexists(path) else None
+    except FileError as exc:
+        raise PolicyError(f"{exc}; baseline changed nothing") from None
+    before = old or b""
+    newline = b"\r\n" if b"\r\n" in before else b"\n"
+    prefix = before if not before or before.endswith(b"\n") else before + newline
+    added = newline.join(
+        [b"# added by `policytool baseline`", *(p.encode("utf-8") for p in section.new)]
+    )
+    return path, old, prefix + added + newline
+
+
+def _write_all(config: Config, updates: list[tuple[Path, bytes | None, bytes]]) -> None:
+    """Write every update or none: a failure restores what was already written."""
+    done: list[tuple[Path, bytes | None, list[Path]]] = []
+    try:
+        for path, old, new in updates:
+            made = [p for p in reversed(path.parents) if not p.exists()]
+            done.append((path, old, made))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, new)
+    except OSError as exc:
+        for path, old, made in reversed(done):
+            try:
+                if old is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    write_atomic(path, old)
+                for directory in reversed(made):
+                    directory.rmdir()
+            except OSError:
+                pass  # best effort: the first error is the one reported
+        shown = os.path.relpath(done[-1][0], config.root) if done else "allowlist"
+        message = f"{shown}: cannot write the allowlist: {exc.strerror or exc}; nothing changed"
+        raise PolicyError(message) from None
+
+
 def apply(config: Config, sections: list[Section]) -> list[str]:
-    """Write allowlist files and return the report lines (with TOML to paste)."""
+    """Write allowlist files (all or none) and return the report lines (with TOML to paste)."""
     out: list[str] = []
+    updates: list[tuple[Path, bytes | None, bytes]] = []
     for section in sections:
         count = len(section.new)
         noun = "file" if count == 1 else "files"
         if section.allowlist_file is not None:
-            path = config.root / section.allowlist_file
-            try:
-                old = path.read_bytes()
-            except FileNotFoundError:
-                old = b""
-            except OSError as exc:
-                raise PolicyError(
-                    f"{section.allowlist_file}: cannot read allowlist file: {exc.strerror}"
-                ) from None
-            newline = b"\r\n" if b"\r\n" in old else b"\n"
-            prefix = old if not old or old.endswith(b"\n") else old + newline
-            added = (
-                newline.join(
-                    [b"# added by `policytool baseline`", *(p.encode("utf-8") for p in section.new)]
-                )
-                + newline
-            )
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, prefix + added)
+            updates.append(_allowlist_update(config, section))
             out.append(f"{section.label}: added {count} {noun} to {section.allowlist_file}")
         else:
             merged = list(dict.fromkeys([*section.allow, *section.new]))
             out.append(f"# {section.label}: {count} {noun} with violations; set its allow list to:")
             out.append(_toml_list(merged))
+    _write_all(config, updates)
     return out

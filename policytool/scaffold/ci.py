@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from policytool import __version__
 from policytool.config import Config
+from policytool.scaffold.templates import render
 
 POLICYTOOL_REPO = "https://github.com/policytool/policytool"
 PRECOMMIT_CONFIG_PATH = ".pre-commit-config.yaml"
@@ -28,94 +29,19 @@ def _stages(config: Config) -> str:
 def render_precommit_config(config: Config) -> str:
     """A starting ``.pre-commit-config.yaml``: policytool's hooks, the final suggestion hook."""
     final = config.pre_commit.final_hook or "suggestion"
-    return f"""\
-# pre-commit runs these on every commit (`pre-commit install`); CI runs the same config
-# with `pre-commit run --all-files --hook-stage manual`, so hooks with
-# `stages: [manual]` run in CI only. `policytool check` keeps this file in policy.
-default_stages: {_stages(config)}
-repos:
-  - repo: {POLICYTOOL_REPO}
-    rev: v{__version__}
-    hooks:
-      # The SPDX header of each changed file ([tool.policytool.spdx]).
-      - id: spdx-header
-      # Repo policy: this file, the CI workflows, the Mergify tip, CodeQL.
-      - id: policytool-repo
-  - repo: local
-    hooks:
-      # Keep `{final}` the last hook: it only prints how to bypass the hooks.
-      - id: {final}
-        name: {final}
-        entry: echo "To bypass pre-commit hooks, add --no-verify to git commit."
-        language: system
-        verbose: true
-        pass_filenames: false
-"""
+    values = {"stages": _stages(config), "repo": POLICYTOOL_REPO, "version": __version__}
+    return render("pre-commit-config.yaml", {**values, "final": final})
 
 
 def render_precommit_workflow(config: Config) -> str:
     """A workflow running every hook, manual ones included, on every file."""
-    return """\
-name: pre-commit
-
-on:
-  pull_request:
-  push:
-    branches: [main]
-
-permissions:
-  contents: read
-
-jobs:
-  pre-commit:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@9c091bb21b7c1c1d1991bb908d89e4e9dddfe3e0 # v7.0.0
-      - uses: actions/setup-python@83679a892e2d95755f2dac6acb0bfd1e9ac5d548 # v6.1.0
-        with:
-          python-version: "3.12"
-      - uses: pre-commit/action@2c7b3805fd2a0fd8c1884dcaebf91fc102a13ecd # v3.0.1
-        with:
-          # --hook-stage manual also runs the hooks that have `stages: [manual]`.
-          extra_args: --all-files --hook-stage manual --show-diff-on-failure
-"""
+    return render("pre-commit.yml", {})
 
 
 def render_codeql_workflow(config: Config) -> str:
-    """CodeQL for Python (build-mode: none) on push, pull_request and weekly (RFC section 10)."""
+    """CodeQL for Python (build-mode: none) on push, pull_request and weekly."""
     branch = config.ci.default_branch or "main"
-    return f"""\
-name: CodeQL
-
-on:
-  push:
-    branches: [{branch}]
-  pull_request:
-    branches: [{branch}]
-  schedule:
-    - cron: "27 4 * * 1"  # weekly: catch new queries on quiet branches
-
-permissions:
-  contents: read
-
-jobs:
-  analyze:
-    name: Analyze (python)
-    runs-on: ubuntu-latest
-    permissions:
-      security-events: write
-      contents: read
-      actions: read
-    steps:
-      - uses: actions/checkout@9c091bb21b7c1c1d1991bb908d89e4e9dddfe3e0 # v7.0.0
-      - uses: github/codeql-action/init@0d579ffd059c29b07949a3cce3983f0780820c98 # v4.32.6
-        with:
-          languages: python
-          build-mode: none
-      - uses: github/codeql-action/analyze@0d579ffd059c29b07949a3cce3983f0780820c98 # v4.32.6
-        with:
-          category: "/language:python"
-"""
+    return render("codeql.yml", {"branch": branch})
 
 
 def _indent(lines: list[str], pad: str) -> str:
@@ -124,8 +50,8 @@ def _indent(lines: list[str], pad: str) -> str:
 
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
+    from policytool.formats.precommit import usable_model
     from policytool.hooks.mergify import BEGIN, END, render_block
-    from policytool.hooks.precommit import usable_model
 
     model = usable_model(config)
     if model is not None:
@@ -140,25 +66,5 @@ def render_mergify(config: Config) -> str:
             "```",
         ]
     pad = " " * 10
-    return (
-        f"""\
-pull_request_rules:
-  - name: {config.mergify.rule}
-    description: Tell the author how to reproduce a failed pre-commit check
-    conditions:
-      - check-failure=pre-commit
-      - -closed
-      - -draft
-    actions:
-      comment:
-        message: |
-          ## pre-commit failed
-
-          Hi @{{{{author}}}}, the pre-commit checks failed on this pull request.
-          Install the hooks once with `pre-commit install` so they run on every commit.
-
-{pad}{BEGIN}
-"""
-        + _indent(block, pad)
-        + f"{pad}{END}\n"
-    )
+    lines = [f"{pad}{BEGIN}\n", _indent(block, pad), f"{pad}{END}"]
+    return render("mergify.yml", {"rule": config.mergify.rule, "block": "".join(lines)})

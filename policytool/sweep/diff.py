@@ -10,8 +10,11 @@ lines, deleted files nothing. Every git failure the user can cause is a PolicyEr
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import os
 import re
+import stat
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +33,7 @@ _DIFF_FORMAT = (
     "-U0",
     "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks with context lines
     "-M",
+    "--text",  # a .py with NUL bytes is diffed too, and reported as not swept
 )
 _GIT_CONFIG = (
     "-c",
@@ -55,10 +59,15 @@ class HeadKind(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Head:
-    """The head of the change: the working tree, the index or a commit."""
+    """The head of the change: the working tree, the index or a commit.
+
+    ``sha`` is the commit ``rev`` names once :func:`resolve_base` resolved it: git is only
+    ever given the sha, so a branch named ``-x`` cannot be taken for an option.
+    """
 
     kind: HeadKind = HeadKind.WORKTREE
     rev: str | None = None
+    sha: str | None = None
 
     def label(self) -> str:
         """How the head is named in the report."""
@@ -69,10 +78,15 @@ class Head:
 
 @dataclass(frozen=True)
 class Base:
-    """The resolved base: what the user asked for and the merge-base commit."""
+    """The resolved base: what the user asked for and the commit compared with.
+
+    That commit is the merge-base of the base and the head, or the base itself in the
+    two-dot mode (``two_dot``), which needs no shared history (a shallow clone).
+    """
 
     name: str
     sha: str
+    two_dot: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,15 +98,24 @@ class ChangedFile:
     old_path: str | None = None
     # True when every line counts (a new untracked file in the working tree).
     whole: bool = False
+    # (first head line, last head line, the base lines they replace) of each hunk that
+    # removes lines: whether an added ``**kwargs`` line only edits an old one.
+    replaced: tuple[tuple[int, int, bytes], ...] = ()
 
 
 def run_git(
-    root: Path, args: Sequence[str], stdin: bytes | None = None
+    root: Path,
+    args: Sequence[str],
+    stdin: bytes | None = None,
+    extra: Sequence[bytes] = (),
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run git in ``root`` with a fixed output format; a missing git is a PolicyError."""
+    """Run git in ``root`` with a fixed output format; a missing git is a PolicyError.
+
+    ``extra`` are arguments as raw bytes (file names that are not valid UTF-8).
+    """
     try:
         return subprocess.run(
-            ["git", *_GIT_CONFIG, *args],
+            [b"git", *(a.encode() for a in (*_GIT_CONFIG, *args)), *extra],
             cwd=root,
             input=stdin,
             capture_output=True,
@@ -150,9 +173,8 @@ def _git_ok(root: Path, args: Sequence[str], what: str) -> bytes:
 
 
 def _commit_sha(root: Path, rev: str) -> str | None:
-    """The commit ``rev`` names, or None when it names none."""
-    if rev.startswith("-"):
-        return None
+    """The commit ``rev`` names, or None when it names none (``--end-of-options``: a
+    rev starting with ``-`` is a rev, never an option)."""
     proc = run_git(
         root, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
     )
@@ -161,8 +183,17 @@ def _commit_sha(root: Path, rev: str) -> str | None:
     return proc.stdout.decode().strip()
 
 
-def resolve_base(root: Path, base: str | None, head: Head) -> Base:
-    """The merge-base of ``base`` (or the default) with the head commit."""
+def _is_shallow(root: Path) -> bool:
+    """Whether the repository is a shallow clone (history cut off)."""
+    proc = run_git(root, ["rev-parse", "--is-shallow-repository"])
+    return proc.returncode == 0 and proc.stdout.strip() == b"true"
+
+
+def resolve_base(
+    root: Path, base: str | None, head: Head, two_dot: bool = False
+) -> tuple[Base, Head]:
+    """The merge-base of ``base`` (or the default) with the head commit (``base`` itself
+    with ``two_dot``), and the head with its commit sha filled in."""
     if base is not None:
         base_sha = _commit_sha(root, base)
         if base_sha is None:
@@ -179,16 +210,29 @@ def resolve_base(root: Path, base: str | None, head: Head) -> Base:
                 f"{root}: neither origin/main nor main exists; "
                 "pass --base REV to say what to compare with"
             )
-    head_rev = head.rev if head.kind is HeadKind.REV and head.rev else "HEAD"
+    head_rev = head.rev if head.kind is HeadKind.REV and head.rev is not None else "HEAD"
     head_sha = _commit_sha(root, head_rev)
     if head_sha is None:
         if head.kind is HeadKind.REV:
             raise PolicyError(f"{root}: --head {head_rev}: no such commit in this repository")
         raise PolicyError(f"{root}: the repository has no commit yet; commit once, then sweep")
-    out = _git_ok(
-        root, ["merge-base", base_sha, head_sha], f"no merge-base between {name} and {head_rev}"
-    )
-    return Base(name, out.decode().strip())
+    head = dataclasses.replace(head, sha=head_sha)
+    if two_dot:
+        return Base(name, base_sha, two_dot=True), head
+    proc = run_git(root, ["merge-base", base_sha, head_sha])
+    if proc.returncode != 0:
+        if _is_shallow(root):
+            raise PolicyError(
+                f"{root}: no merge-base between {name} and {head_rev} in this shallow clone; "
+                "fetch more history (git fetch --unshallow, or fetch-depth: 0 in "
+                "actions/checkout), or pass --two-dot to compare with the tip of "
+                f"{name} directly"
+            )
+        raise PolicyError(
+            f"{root}: no merge-base between {name} and {head_rev}: the histories are "
+            f"unrelated; pass --two-dot to compare with the tip of {name} directly"
+        )
+    return Base(name, proc.stdout.decode().strip()), head
 
 
 def unquote_path(raw: bytes) -> str:
@@ -244,23 +288,39 @@ class Change:
 
 
 def parse_patch(patch: bytes) -> Change:
-    """Added head line numbers per file from a ``-U0`` patch, and all touched paths."""
+    """Added head line numbers per file from a ``-U0`` patch, and all touched paths.
+
+    Split on ``\\n`` only: a ``\\r`` inside an added line cannot start a fake hunk header.
+    """
     change = Change()
     path: str | None = None
     old_path: str | None = None
     added: set[int] = set()
+    replaced: list[tuple[int, int, bytes]] = []
+    removed: list[bytes] = []
+    hunk: tuple[int, int] | None = None
     in_header = False
+
+    def close_hunk() -> None:
+        """Keep the removed lines of the hunk just read, by its head line span."""
+        if hunk is not None and removed and hunk[1] >= hunk[0]:
+            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
+        removed.clear()
 
     def flush() -> None:
         """Keep the file just parsed when it adds lines."""
+        close_hunk()
         if path is not None and added:
             moved = old_path if old_path != path else None
-            change.files.append(ChangedFile(path, frozenset(added), moved))
+            change.files.append(
+                ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced))
+            )
 
-    for line in patch.splitlines():
+    for line in patch.split(b"\n"):
         if line.startswith(b"diff --git "):
             flush()
             path, old_path, added, in_header = None, None, set(), True
+            replaced, hunk = [], None
         elif in_header and line.startswith(b"--- "):
             old_path = _header_path(line, b"a/")
             change.touched.update([old_path] if old_path else [])
@@ -272,11 +332,15 @@ def parse_patch(patch: bytes) -> Change:
             change.touched.add(unquote_path(raw))
         elif line.startswith(b"@@"):
             in_header = False
+            close_hunk()
             match = _HUNK_RE.match(line)
             if match and path is not None:
                 start = int(match.group(1))
                 count = int(match.group(2)) if match.group(2) is not None else 1
                 added.update(range(start, start + count))
+                hunk = (start, start + count - 1)
+        elif not in_header and line.startswith(b"-"):
+            removed.append(line[1:])
     flush()
     return change
 
@@ -287,7 +351,7 @@ def changed_files(root: Path, base: Base, head: Head) -> Change:
     if head.kind is HeadKind.STAGED:
         args += ["--cached", base.sha]
     elif head.kind is HeadKind.REV:
-        args += [base.sha, str(head.rev)]
+        args += [base.sha, str(head.sha)]
     else:
         args.append(base.sha)
     untracked = None
@@ -308,41 +372,93 @@ def changed_files(root: Path, base: Base, head: Head) -> Change:
 
 
 def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes | None]:
-    """The head contents of ``paths`` (None when a path is missing there)."""
+    """The head contents of ``paths`` (None when a path is missing there or not a file).
+
+    For the index and commits the blob ids come from ``ls-files -s -z`` / ``ls-tree -z``
+    and ``cat-file --batch`` is asked for ids only: a file name with a newline (or one
+    spelling ``HEAD:other.py``) cannot desync the batch.
+    """
+    result: dict[str, bytes | None] = dict.fromkeys(paths)
     if head.kind is HeadKind.WORKTREE:
-        result: dict[str, bytes | None] = {}
         for path in paths:
+            full = os.path.join(root, path)
             try:
-                result[path] = (root / path).read_bytes()
+                # A symlink is not followed: it may point outside the repository.
+                if stat.S_ISREG(os.lstat(full).st_mode):
+                    with open(full, "rb") as handle:
+                        result[path] = handle.read()
             except OSError:
                 result[path] = None
         return result
-    prefix = ":" if head.kind is HeadKind.STAGED else f"{head.rev}:"
-    request = b"".join(f"{prefix}{path}\n".encode("utf-8", "surrogateescape") for path in paths)
+    if not paths:
+        return result
+    blobs = _head_blobs(root, head, paths)
+    wanted = sorted(set(blobs.values()))
+    contents = cat_blobs(root, wanted)
+    for path, blob in blobs.items():
+        result[path] = contents.get(blob)
+    return result
+
+
+def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
+    """Path -> blob id in the index or the head commit, for the regular files of ``paths``."""
+    literal = [p.encode("utf-8", "surrogateescape") for p in paths]
+    if head.kind is HeadKind.STAGED:
+        args = ["--literal-pathspecs", "ls-files", "-s", "-z", "--"]
+    else:
+        args = ["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", str(head.sha), "--"]
+    proc = run_git(root, args, stdin=None, extra=literal)
+    if proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip()
+        raise PolicyError(f"{root}: git {args[1]} failed: {detail}")
+    blobs: dict[str, str] = {}
+    for record in proc.stdout.split(b"\0"):
+        meta, tab, raw = record.partition(b"\t")
+        if not tab:
+            continue
+        fields = meta.split()
+        # ls-files -s: "mode sha stage"; ls-tree: "mode type sha"
+        mode = fields[0]
+        sha = fields[1] if head.kind is HeadKind.STAGED else fields[2]
+        if head.kind is HeadKind.STAGED and fields[2] != b"0":
+            continue  # a conflicted entry: no single content to sweep
+        if mode in (b"100644", b"100755"):
+            blobs[raw.decode("utf-8", "surrogateescape")] = sha.decode("ascii")
+    return blobs
+
+
+def cat_blobs(root: Path, blobs: Sequence[str]) -> dict[str, bytes]:
+    """The contents of blob ids (hex only, one a line: nothing else goes into the batch)."""
+    if not blobs:
+        return {}
+    for blob in blobs:
+        if not re.fullmatch(r"[0-9a-f]{40,64}", blob):
+            raise ValueError(f"not a blob id: {blob!r}")
+    request = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
     proc = run_git(root, ["cat-file", "--batch"], stdin=request)
     if proc.returncode != 0:
-        raise PolicyError(
-            f"{root}: git cat-file failed: {proc.stderr.decode('utf-8', 'replace').strip()}"
-        )
-    return parse_batch(proc.stdout, paths)
+        detail = proc.stderr.decode("utf-8", "replace").strip()
+        raise PolicyError(f"{root}: git cat-file failed: {detail}")
+    return {
+        blob: data for blob, data in parse_batch(proc.stdout, blobs).items() if data is not None
+    }
 
 
-def parse_batch(out: bytes, paths: Sequence[str]) -> dict[str, bytes | None]:
-    """Split ``git cat-file --batch`` output into one blob per requested path."""
+def parse_batch(out: bytes, names: Sequence[str]) -> dict[str, bytes | None]:
+    """Split ``git cat-file --batch`` output into one blob per requested object id."""
     result: dict[str, bytes | None] = {}
     pos = 0
-    for path in paths:
-        end = out.index(b"\n", pos)
+    for name in names:
+        end = out.find(b"\n", pos)
+        if end < 0:
+            result[name] = None
+            continue
         header = out[pos:end].split(b" ")
         pos = end + 1
-        if len(header) == 3 and header[1] == b"blob":
+        if len(header) == 3 and header[2].isdigit():
             size = int(header[2])
-            result[path] = out[pos : pos + size]
+            result[name] = out[pos : pos + size] if header[1] == b"blob" else None
             pos += size + 1
-        elif len(header) == 3:
-            # Not a blob (a submodule or tree): skip its body.
-            pos += int(header[2]) + 1
-            result[path] = None
         else:
-            result[path] = None  # "<name> missing"
+            result[name] = None  # "<id> missing"
     return result

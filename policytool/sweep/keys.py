@@ -14,33 +14,35 @@ optimization only: missing, corrupt or unwritable caches give the same answers, 
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.errors import PolicyError
 from policytool.files import write_atomic
+from policytool.sweep import kwreads
 from policytool.sweep.diff import (
     Base,
     Head,
-    parse_batch,
+    cat_blobs,
     read_head,
     run_git,
 )
 
 CACHE_DIR = "policytool-sweep"
-BLOB_CACHE = "blob-keys.v1"
-BASE_PREFIX = "base-keys.v1-"
+BLOB_CACHE = "blob-keys.v2"
+BASE_PREFIX = "base-keys.v2-"
 KEEP_BASES = 8
 
 _QUOTED = rb"[\"']([A-Za-z_][A-Za-z0-9_.\-]*)[\"']"
-_KW = rb"\b[A-Za-z_0-9]*kw[A-Za-z_0-9]*"
-_READ_RE = re.compile(
-    rb"(?:" + _KW + rb"\s*\[\s*" + _QUOTED + rb"\s*\])"
-    rb"|(?:" + _KW + rb"\s*\.\s*(?:get|pop|setdefault)\s*\(\s*" + _QUOTED + rb")"
-    rb"|(?:" + _QUOTED + rb"\s+(?:not\s+)?in\s+" + _KW + rb"\b)"
-)
+# Cheap evidence that a file may read a kwargs dict: a ``**NAME`` parameter or a
+# ``*kwargs: dict`` one, then ``NAME[`` / ``NAME.get(`` / ``NAME.pop(`` / ``in NAME``.
+# Only such files are parsed; the reads themselves come from the AST (``kwreads``).
+_STAR_RE = re.compile(rb"\*\*[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*[:,)]")
+_PLAIN_RE = re.compile(rb"\b([A-Za-z0-9_]*kwargs)[ \t]*:[ \t]*(?:typing\.)?(?:dict|Dict|Mapping)\b")
+_DIGITS_RE = re.compile(r"[0-9]+")
 # ``NAME = "key"`` at column 0. Matched on "\n" + data + "\n": a literal newline prefix
 # lets ``re`` skip ahead fast, where ``^`` with MULTILINE tries every line (5x slower).
 _CONSTANT_RE = re.compile(
@@ -71,38 +73,73 @@ class BlobKeys:
             kind, _colon, key = part.partition(":")
             if kind == "R":
                 reads.add(key)
-            elif kind.startswith("C") and kind[1:].isdigit():
-                constants.append((key, int(kind[1:])))
+            elif kind.startswith("C") and _DIGITS_RE.fullmatch(kind[1:]):
+                constants.append((key, int(kind[1:])))  # ASCII digits only: not "²"
         return cls(frozenset(reads), tuple(constants))
 
 
-def _lines_with(data: bytes, needle: bytes) -> Iterator[bytes]:
-    """Each line of ``data`` that contains ``needle``, found with ``bytes.find``."""
-    pos = 0
-    while True:
-        index = data.find(needle, pos)
-        if index < 0:
-            return
-        start = data.rfind(b"\n", 0, index) + 1
-        end = data.find(b"\n", index)
-        end = len(data) if end < 0 else end
-        yield data[start:end]
-        pos = end
+def may_read(data: bytes) -> bool:
+    """Whether ``data`` may hold a string-key read of a kwargs dict (bytes-cheap)."""
+    names = set(_STAR_RE.findall(data)) | set(_PLAIN_RE.findall(data))
+    for name in names:
+        if (
+            name + b"[" in data
+            or name + b".get(" in data
+            or name + b".pop(" in data
+            or b" in " + name in data
+            or b"(" + name + b")" in data  # passed on whole: the callee may read it
+            or b" " + name + b")" in data
+            or b"(" + name + b"," in data
+        ):
+            return True
+    return False
+
+
+_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+
+def tree_reads(
+    tree: ast.Module, dicts: dict[kwreads.FunctionDef, set[str]] | None = None
+) -> frozenset[str]:
+    """The identifier-like keys a parsed module reads from kwargs dicts."""
+    return frozenset(read.key for read in kwreads.reads(tree, dicts) if _KEY_RE.fullmatch(read.key))
+
+
+def scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
+    """:func:`scan` of each blob id, read in batches (bounded memory)."""
+    found: dict[str, BlobKeys] = {}
+    for start in range(0, len(blobs), 500):
+        batch = blobs[start : start + 500]
+        contents = cat_blobs(root, batch)
+        for name in batch:
+            data = contents.get(name)
+            found[name] = scan(data) if data is not None else BlobKeys()
+    return found
 
 
 def scan(data: bytes) -> BlobKeys:
-    """The kwargs keys a file reads and the string constants it defines (bytes-cheap)."""
-    reads: set[str] = set()
-    for line in _lines_with(data, b"kw"):
-        for match in _READ_RE.finditer(line):
-            key = match.group(1) or match.group(2) or match.group(3)
-            reads.add(key.decode("ascii"))
-    constants: list[tuple[str, int]] = []
+    """The kwargs keys a file reads and the string constants it defines.
+
+    Reads need the AST (a real ``**kwargs`` parameter, not any name with ``kw`` in it;
+    reads, not writes), so only files with cheap evidence of one are parsed.
+    """
+    reads: frozenset[str] = frozenset()
+    if may_read(data):
+        try:
+            reads = tree_reads(ast.parse(data))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            reads = frozenset()
+    return BlobKeys(reads, constants(data))
+
+
+def constants(data: bytes) -> tuple[tuple[str, int], ...]:
+    """``NAME = "key"`` at column 0: (key, line) of each."""
+    found: list[tuple[str, int]] = []
     padded = b"\n" + data + b"\n"
     for match in _CONSTANT_RE.finditer(padded):
         number = padded.count(b"\n", 0, match.start()) + 1  # the padding newline is line 0
-        constants.append((match.group(1).decode("ascii"), number))
-    return BlobKeys(frozenset(reads), tuple(constants))
+        found.append((match.group(1).decode("ascii"), number))
+    return tuple(found)
 
 
 @dataclass
@@ -148,10 +185,13 @@ def _load_blobs(path: Path) -> dict[bytes, bytes]:
     except OSError:
         return {}
     cache: dict[bytes, bytes] = {}
-    for line in data.splitlines():
+    for line in data.split(b"\n"):
+        if not line:
+            continue
         blob, _tab, rest = line.partition(b"\t")
-        if len(blob) >= 40:
-            cache[blob] = rest
+        if not re.fullmatch(rb"[0-9a-f]{40,64}", blob) or not rest.isascii():
+            return {}  # corrupt: discarded and rebuilt, never trusted in part
+        cache[blob] = rest
     return cache
 
 
@@ -166,17 +206,15 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
     missing = sorted({blob for blob, _path in entries} - blobs.keys())
     if missing:
         names = [blob.decode() for blob in missing]
-        request = "".join(f"{name}\n" for name in names).encode()
-        contents = parse_batch(run_git(root, ["cat-file", "--batch"], stdin=request).stdout, names)
-        for name, data in contents.items():
-            blobs[name.encode()] = scan(data).encode().encode() if data is not None else b""
+        for name, found in scan_blobs(root, names).items():
+            blobs[name.encode()] = found.encode().encode("utf-8")
         if blob_path is not None:
             _write(blob_path, b"".join(b + b"\t" + r + b"\n" for b, r in blobs.items()))
     by_key: dict[str, KeyHits] = {}
     for blob, raw_path in entries:
         rest = blobs.get(blob)
         if rest:
-            found = BlobKeys.decode(rest.decode())
+            found = BlobKeys.decode(rest.decode("utf-8", "replace"))
             path = raw_path.decode("utf-8", "surrogateescape")
             for key in found.reads | {k for k, _line in found.constants}:
                 by_key.setdefault(key, KeyHits()).add(path, found, {key})
@@ -264,11 +302,15 @@ def find_keys(
     keys: Iterable[str],
     changed: Mapping[str, bytes],
     touched: set[str],
+    is_test: Callable[[str], bool],
+    parsed: Mapping[str, frozenset[str]] | None = None,
 ) -> KeyHits:
-    """Which head files read each key from kwargs, and which constants hold it.
+    """Which non-test head files read each key from a kwargs dict, and which constants
+    hold it.
 
-    ``changed`` are head contents this sweep already read; the ``touched`` paths (every
-    file the change adds, edits, renames or deletes) are rescanned in the head.
+    ``changed`` are head contents this sweep already read (``parsed``: the keys it
+    already found in them); the ``touched`` paths (every file the change adds, edits,
+    renames or deletes) are rescanned in the head.
     """
     wanted = set(keys)
     paths = touched | set(changed)
@@ -277,17 +319,25 @@ def find_keys(
     base_hits = _base_hits(root, base.sha, wanted)
     hits = KeyHits()
     for key, files in base_hits.reads.items():
-        hits.reads[key] = {p for p in files if p not in paths}
+        hits.reads[key] = {p for p in files if p not in paths and not is_test(p)}
     for key, places in base_hits.constants.items():
         hits.constants[key] = [c for c in places if c.rsplit(":", 1)[0] not in paths]
     unread = sorted(paths - set(changed))
     contents: dict[str, bytes | None] = dict(changed)
     if unread:
         contents.update(read_head(root, head, unread))
+    known = parsed or {}
     for path in sorted(paths):
         data = contents.get(path)
-        if data is not None:
-            hits.add(path, scan(data), wanted)
+        if data is None:
+            continue
+        if path in known:
+            found = BlobKeys(known[path], constants(data))
+        else:
+            found = scan(data)
+        if is_test(path):
+            found = BlobKeys(frozenset(), found.constants)
+        hits.add(path, found, wanted)
     for key in hits.constants:
         hits.constants[key].sort()
     return hits

@@ -2,7 +2,7 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """The five sweep patterns as checks over a :class:`SourceInfo`.
 
-Each check yields findings only for nodes that overlap added lines, with the seed's
+Each check yields findings only for nodes that overlap added lines, with the pattern's
 warning (⚠, ``Severity.WARNING``) and blocking (✗, ``Severity.ERROR``) conditions.
 ``kwargs-lookup`` also yields :class:`KeyUse` records: whether a key is repeated in
 another file is decided once for the whole change (one ``git grep``), in ``run``.
@@ -11,17 +11,29 @@ another file is decided once for the whole change (one ``git grep``), in ``run``
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+import stat
+from collections.abc import Callable, Iterator
 
+from policytool.config import Config
 from policytool.engine.findings import Finding, Severity
-from policytool.sweep.source import Ctx, SourceInfo, names_match, own_nodes
+from policytool.engine.source import SourceFile
+from policytool.sweep import kwreads
+from policytool.sweep.source import (
+    Ctx,
+    KeyUse,
+    SourceInfo,
+    SweepSource,
+    names_match,
+    sweep_info,
+    unparse,
+)
 
 WARN = Severity.WARNING
 BLOCK = Severity.ERROR
 
-_KEY_METHODS = frozenset({"get", "pop", "setdefault"})
 _ANY_NAMES = frozenset({"Any", "typing.Any", "typing_extensions.Any"})
 _SIMPLE_NAMESPACE = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
 _DEEPCOPY = frozenset({"copy.deepcopy", "deepcopy"})
@@ -68,20 +80,6 @@ _NEVER_NONE_VALUES = (
 )
 
 
-@dataclass(frozen=True)
-class KeyUse:
-    """A string-key read from ``**kwargs`` on an added line, pending the cross-file check."""
-
-    path: str
-    line: int
-    col: int
-    key: str
-    text: str
-    function: str
-    # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
-    dropped_on: str | None
-
-
 def _finding(
     src: SourceInfo, node: ast.AST, rule: str, severity: Severity, message: str
 ) -> Finding:
@@ -105,95 +103,90 @@ def _short(src: SourceInfo, node: ast.AST, limit: int = 60) -> str:
 # -- 1. kwargs-lookup ------------------------------------------------------------------
 
 
-def _string_key(node: ast.AST, name: str) -> tuple[str, ast.AST] | None:
-    """``(key, node)`` when ``node`` reads a literal string key from the dict ``name``."""
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.ctx, ast.Load)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == name
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return node.slice.value, node
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _KEY_METHODS
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == name
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ):
-        return node.args[0].value, node
-    if (
-        isinstance(node, ast.Compare)
-        and len(node.ops) == 1
-        and isinstance(node.ops[0], (ast.In, ast.NotIn))
-        and isinstance(node.left, ast.Constant)
-        and isinstance(node.left.value, str)
-        and isinstance(node.comparators[0], ast.Name)
-        and node.comparators[0].id == name
-    ):
-        return node.left.value, node
-    return None
+# A key read from kwargs in more other files than this is an established convention of
+# the code base, not a copy the change introduces: ⚠ with the count, not ✗.
+MAX_CLUSTER = 4
 
 
 def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
-    """String-key reads from ``**kwargs`` (new reads, or any read under a new ``**kwargs``)."""
-    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
-        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        kwarg = node.args.kwarg
-        if kwarg is None:
-            continue
-        name = kwarg.arg
-        new_signature = src.node_added(kwarg)
-        reads: list[tuple[str, ast.AST]] = []
+    """String-key reads of kwargs dicts (see :mod:`kwreads`) the change adds.
+
+    A read is new when its line is added, or when the dict parameter itself is new: its
+    line is added and the hunk did not just edit an old line already declaring it (a
+    change to the annotation of an old ``**kwargs`` does not make the old reads new).
+    """
+    contexts = {id(node): ctx for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef)}
+    dicts = src.kwargs_dicts()
+    seen: set[tuple[int, str]] = set()
+    for func, names in dicts.items():
+        ctx = contexts.get(id(func))
+        if ctx is None:
+            continue  # the function does not overlap an added line
+        new_params = {name for name in names if _param_is_new(src, func, name)}
+        reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
-        other_use = False
-        for sub in own_nodes(node):
-            found = _string_key(sub, name)
+        for sub in kwreads.body_nodes(func):
+            found = kwreads.string_key(sub, names)
             if found is not None:
-                reads.append(found)
-                consumed.update(
-                    id(n) for n in ast.walk(sub) if isinstance(n, ast.Name) and n.id == name
-                )
-        for sub in own_nodes(node):
-            if isinstance(sub, ast.Name) and sub.id == name and id(sub) not in consumed:
-                other_use = True
-                break
-        fail_fast = names_match([*ctx.names(), node.name], src.config.fail_fast)
-        dropped_on = fail_fast if fail_fast and not other_use else None
-        for key, read in reads:
-            if new_signature or src.node_added(read):
+                reads.append((found[0], found[1], sub))
+                consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
+        star = func.args.kwarg.arg if func.args.kwarg is not None else None
+        passed_on = star is not None and any(
+            isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
+            for sub in kwreads.body_nodes(func)
+        )
+        fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
+        dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        for name, key, read in reads:
+            line = getattr(read, "lineno", func.lineno)
+            if (line, key) in seen:
+                continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
+            if name in new_params or src.node_added(read):
+                seen.add((line, key))
                 yield KeyUse(
                     src.path,
-                    getattr(read, "lineno", node.lineno),
+                    line,
                     getattr(read, "col_offset", 0) + 1,
                     key,
                     _short(src, read),
-                    node.name,
-                    dropped_on,
+                    func.name,
+                    dropped_on if name == star else None,
+                    src.is_test,
                 )
 
 
+def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool:
+    """Whether the change adds parameter ``name`` (its line added, not merely edited)."""
+    params = [*kwreads._params(func), func.args.kwarg, func.args.vararg]
+    for param in params:
+        if param is None or param.arg != name:
+            continue
+        if not src.node_added(param):
+            return False
+        old = src.replaced_text(param.lineno)
+        return re.search(rb"\b" + re.escape(name.encode()) + rb"\b", old) is None
+    return False
+
+
 def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) -> Finding:
-    """The finding for one key read, given the other files reading the same key literally."""
-    if other_files:
+    """The finding for one key read, given the other non-test files reading the same key
+    from a kwargs dict and the module constants holding it."""
+    if use.in_test:
+        other_files = []  # a test's fake kwargs are not the duplicated production key
+    if 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
-        message = f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown}'
-        message += (
-            f"; use the constant at {constants[0]}"
-            if constants
-            else " with no shared module constant"
+        message = (
+            f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown} '
+            "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
     message = f"`{use.text}` in `{use.function}(**...)` reads a string key no type checker sees"
     if use.dropped_on:
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
     elif constants:
-        message += f"; a constant holding it exists at {constants[0]}"
+        message += f"; use the constant at {constants[0]}"
+    elif other_files:
+        message += f"; {len(other_files)} other files read the same key from **kwargs"
     return Finding(
         use.path, use.line, use.col, "kwargs-lookup", message, BLOCK if use.dropped_on else WARN
     )
@@ -214,15 +207,57 @@ def _broad_name(src: SourceInfo, handler: ast.ExceptHandler) -> str | None:
     return None
 
 
+def _is_empty_value(value: ast.expr | None) -> bool:
+    """``None``, ``{}``, ``[]``, ``()``, ``""``, ``False``: a return that says nothing."""
+    if value is None:
+        return True
+    if isinstance(value, ast.Constant):
+        return value.value in (None, False, "", b"") or value.value is ...
+    if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
+        return not (value.keys if isinstance(value, ast.Dict) else value.elts)
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in ("dict", "list", "tuple", "set")
+        and not value.args
+        and not value.keywords
+    )
+
+
+def _is_log_call(stmt: ast.stmt) -> bool:
+    """``logger.warning(...)``, ``print(...)``, ``warnings.warn(...)``: a logging call."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in _LOG_METHODS
+
+
+_LOG_METHODS = frozenset(
+    {
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "log",
+        "print",
+        "print_exc",
+        "warning_once",
+        "info_once",
+        "debug_once",
+    }
+)
+
+
 def _swallows(body: list[ast.stmt]) -> bool:
-    """Whether a handler body only passes, continues or returns None."""
+    """Whether a handler body only passes, continues or returns nothing (None, {}, [])."""
     for stmt in body:
         if isinstance(stmt, (ast.Pass, ast.Continue)):
             continue
-        if isinstance(stmt, ast.Return) and (
-            stmt.value is None
-            or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
-        ):
+        if isinstance(stmt, ast.Return) and _is_empty_value(stmt.value):
             continue
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             continue  # a docstring-like string or ``...``
@@ -230,52 +265,116 @@ def _swallows(body: list[ast.stmt]) -> bool:
     return True
 
 
+def _logs_then_gives_up(body: list[ast.stmt]) -> bool:
+    """Logging calls, then ``continue`` / ``return`` of nothing (or the end of the body)."""
+    rest = list(body)
+    if not rest or not _is_log_call(rest[0]):
+        return False
+    while rest and _is_log_call(rest[0]):
+        rest.pop(0)
+    return bool(rest) and _swallows(rest)
+
+
+def _raises(body: list[ast.stmt]) -> bool:
+    """Whether the handler raises somewhere (a fallback that re-raises is not a swallow)."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Raise):
+                return True
+    return False
+
+
+def _removes_files(try_stmt: ast.stmt | None) -> bool:
+    """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    if not body:
+        return False
+    for stmt in body:
+        value = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name not in ("remove", "unlink", "rmtree", "rmdir", "removedirs", "cleanup"):
+            return False
+    return True
+
+
+# Functions whose broad catch is best effort by nature: never ✗.
+BEST_EFFORT = (
+    "__del__",
+    "__exit__",
+    "__aexit__",
+    "close",
+    "aclose",
+    "*cleanup*",
+    "*shutdown*",
+    "*teardown*",
+    "*_exit*",
+    "atexit*",
+    "*finalize*",
+    "*release*",
+    "stop",
+    "*terminate*",
+    "*kill*",
+)
+
+
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
-    """New broad ``except`` clauses that do not re-raise."""
+    """New broad ``except`` clauses that do not re-raise, with the seed's severities."""
     for node, ctx in src.of_type(ast.ExceptHandler):
         assert isinstance(node, ast.ExceptHandler)
         last = node.type.end_lineno if node.type is not None else node.lineno
         if not src.overlaps(node.lineno, last or node.lineno):
             continue
         caught = _broad_name(src, node)
-        if caught is None or isinstance(node.body[-1], ast.Raise):
+        if caught is None or _raises(node.body):
             continue
-        if node.name and any(
+        clause = f"except {_short(src, node.type)}" if node.type is not None else "except"
+        if node.name:
+            clause += f" as {node.name}"
+        names = ctx.names()
+        uses_error = bool(node.name) and any(
             isinstance(n, ast.Name) and n.id == node.name
             for stmt in node.body
             for n in ast.walk(stmt)
-        ):
-            continue  # ``as e`` and e is used (logged, wrapped): not a silent swallow
-        clause = f"except {caught}" if caught else "except"
-        if node.name:
-            clause += f" as {node.name}"
-        fail_fast = names_match(ctx.names(), src.config.fail_fast)
-        if _swallows(node.body):
+        )
+        if uses_error:
+            # ``as e`` and e is used (logged, wrapped): not silent. Still ⚠ when it then
+            # gives up quietly or carries on in a request path.
+            request = names_match(names, src.config.request_path)
+            if _logs_then_gives_up(node.body) or request:
+                where = f" in request path `{request}`" if request else ""
+                yield _finding(
+                    src,
+                    node,
+                    "broad-except",
+                    WARN,
+                    f"`{clause}:` logs every error type and carries on{where}; "
+                    "catch the specific types",
+                )
+            continue
+        fail_fast = names_match(names, src.config.fail_fast)
+        best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
+        if _swallows(node.body) and fail_fast and not best_effort:
             yield _finding(
                 src,
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` only passes/continues/returns None: "
-                "every error is silently swallowed",
+                f"`{clause}:` on fail-fast path `{fail_fast}` silently swallows every error",
             )
-        elif fail_fast:
-            yield _finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` on fail-fast path `{fail_fast}` hides errors that must fail loudly",
-            )
-        else:
-            what = (
-                "catches everything, even KeyboardInterrupt"
-                if not caught
-                else "catches every error type"
-            )
-            yield _finding(
-                src, node, "broad-except", WARN, f"`{clause}:` {what}; catch the specific types"
-            )
+            continue
+        what = (
+            "catches everything, even KeyboardInterrupt"
+            if not caught
+            else "silently swallows every error type"
+            if _swallows(node.body)
+            else "catches every error type"
+        )
+        yield _finding(
+            src, node, "broad-except", WARN, f"`{clause}:` {what}; catch the specific types"
+        )
 
 
 # -- 3. any-annotation -----------------------------------------------------------------
@@ -394,7 +493,10 @@ def _wrong_return(
     """``-> bool`` (any never-None builtin) that returns None, or ``-> None`` returning a value."""
     if node.returns is None or _is_stub(node.body):
         return
-    body_nodes = list(own_nodes(node))
+    is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
+    if not is_none and _never_none(src, node.returns) is None:
+        return  # only these two can be proven wrong: skip the body walk
+    body_nodes = list(kwreads.body_nodes(node))
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body_nodes):
         return
     returns = [n for n in body_nodes if isinstance(n, ast.Return)]
@@ -438,20 +540,155 @@ def _wrong_return(
         )
 
 
+_CONTAINERS = {
+    "dict": "dict",
+    "typing.Dict": "dict",
+    "list": "list",
+    "typing.List": "list",
+    "tuple": "tuple",
+    "typing.Tuple": "tuple",
+    "collections.abc.Mapping": "mapping",
+    "typing.Mapping": "mapping",
+}
+
+
+def _container(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """``dict`` / ``list`` / ... when a ``*args``/``**kwargs`` annotation is a container."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    base = node.value if isinstance(node, ast.Subscript) else node
+    name = src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+    return _CONTAINERS.get(name or "")
+
+
+def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
+    """(class, where) when a ``SimpleNamespace(a=..., b=...)`` has only attributes of a
+    class the test defines or imports from the repository (at least two of them)."""
+    wanted = {k.arg for k in call.keywords if k.arg}
+    if len(wanted) < 2:
+        return None
+    for name, where, fields in _known_classes(src):
+        if wanted <= fields:
+            return name, where
+    return None
+
+
+def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
+    """Classes of the test file and those it imports from modules of the repository."""
+    cached = src.cache.get("classes")
+    if isinstance(cached, list):
+        return cached
+    found: list[tuple[str, str, frozenset[str]]] = [
+        (name, src.path, fields) for name, fields in class_fields(src.tree).items()
+    ]
+    if src.root is not None:
+        for node in src.tree.body:
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            wanted = {a.name for a in node.names if a.name[:1].isupper()}
+            if not wanted:
+                continue
+            module = _module_classes(src.root, node.module)
+            if module is None:
+                continue
+            relpath, classes = module
+            found.extend((n, relpath, classes[n]) for n in sorted(wanted) if n in classes)
+    src.cache["classes"] = found
+    return found
+
+
+def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
+    """Each module-level class: its annotated fields, methods, ``self.x`` set in ``__init__``."""
+    classes: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields: set[str] = set()
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                fields.add(item.target.id)
+            elif isinstance(item, ast.Assign):
+                fields.update(t.id for t in item.targets if isinstance(t, ast.Name))
+            elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                fields.add(item.name)
+                if item.name not in ("__init__", "__post_init__"):
+                    continue
+                for sub in kwreads.body_nodes(item):
+                    if (
+                        isinstance(sub, ast.Attribute)
+                        and isinstance(sub.ctx, ast.Store)
+                        and isinstance(sub.value, ast.Name)
+                        and sub.value.id == "self"
+                    ):
+                        fields.add(sub.attr)
+        classes[node.name] = frozenset(fields)
+    return classes
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[str]]:
+    """:func:`class_fields` of a file, cached by its stat (a sweep reads a module once)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+        if len(data) > MAX_MODULE_BYTES:
+            return {}
+        return class_fields(ast.parse(data))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+
+
+MAX_MODULE_BYTES = 2_000_000
+
+
+def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[str]]] | None:
+    """The classes of module ``a.b`` read from ``root/a/b.py`` or ``root/a/b/__init__.py``,
+    staying inside ``root`` (no symlink out)."""
+    base = module.replace(".", "/")
+    real_root = os.path.realpath(root)
+    for relpath in (f"{base}.py", f"{base}/__init__.py"):
+        path = os.path.join(root, relpath)
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        if not os.path.realpath(path).startswith(real_root + os.sep):
+            continue
+        return relpath, _parsed_classes(path, info.st_mtime_ns, info.st_size)
+    return None
+
+
 def any_annotation(src: SourceInfo) -> Iterator[Finding]:
     """``Any`` and untyped signatures in production code, wrong returns, test fakes."""
     if src.is_test:
         for node, _ctx in src.of_type(ast.Call):
             assert isinstance(node, ast.Call)
             if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node):
-                yield _finding(
-                    src,
-                    node,
-                    "any-annotation",
-                    BLOCK,
-                    "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
-                    "under test",
-                )
+                mimics = mimicked_class(src, node)
+                if mimics is not None:
+                    yield _finding(
+                        src,
+                        node,
+                        "any-annotation",
+                        BLOCK,
+                        f"new `SimpleNamespace` fake mimics `{mimics[0]}` ({mimics[1]}), a real "
+                        "class: use it or a typed fake",
+                    )
+                else:
+                    yield _finding(
+                        src,
+                        node,
+                        "any-annotation",
+                        WARN,
+                        "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
+                        "under test",
+                    )
         return
     for node, _ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
@@ -469,11 +706,21 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         args += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
         for arg in args:
-            if (
-                arg.annotation is not None
-                and src.node_added(arg.annotation)
-                and _is_any(src, arg.annotation)
-            ):
+            if arg.annotation is None or not src.node_added(arg.annotation):
+                continue
+            star = "**" if arg is node.args.kwarg else "*" if arg is node.args.vararg else ""
+            container = _container(src, arg.annotation) if star else None
+            if container is not None:
+                each = "value" if star == "**" else "positional argument"
+                yield _finding(
+                    src,
+                    arg.annotation,
+                    "any-annotation",
+                    BLOCK,
+                    f"`{star}{arg.arg}: {_short(src, arg.annotation)}` says every {each} is a "
+                    f"{container}; annotate one {each}'s type (or use `Unpack[TypedDict]`)",
+                )
+            elif _is_any(src, arg.annotation):
                 yield _finding(
                     src,
                     arg.annotation,
@@ -497,7 +744,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         typed = node.returns is not None or any(
             a.annotation is not None for a in args if a.arg not in ("self", "cls")
         )
-        if public and not typed and src.overlaps(node.lineno, _signature_end(node)):
+        old = src.replaced_text(node.lineno)
+        edited = re.search(rb"def\s+" + re.escape(node.name.encode()) + rb"\b", old) is not None
+        if public and not typed and not edited and src.overlaps(node.lineno, _signature_end(node)):
             yield _finding(
                 src,
                 node,
@@ -509,49 +758,83 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
 
 # -- 4. hot-copy -----------------------------------------------------------------------
 
+# Functions that run once (set-up, weight loading, profiling, warm-up): never a hot path.
+COLD = (
+    "__init__",
+    "__post_init__",
+    "*load_weight*",
+    "*load_model*",
+    "profile_run",
+    "*profile*",
+    "*warmup*",
+    "*warm_up*",
+    "*dummy*",
+    "*capture*",
+    "*init_*",
+    "*setup*",
+    "*benchmark*",
+    "*test*",
+)
+
 
 def _copy_kind(src: SourceInfo, call: ast.Call) -> str | None:
-    """``clone`` / ``copy_`` / ``deepcopy`` for the copy calls the pattern looks at."""
-    if isinstance(call.func, ast.Attribute) and call.func.attr in ("clone", "copy_"):
-        return call.func.attr
+    """``clone`` / ``deepcopy`` for the copy calls the pattern looks at.
+
+    ``dst.copy_(src)`` into a pre-allocated buffer is the recommended fix, not a copy.
+    """
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "clone":
+        return "clone"
     if src.qualname(call.func) in _DEEPCOPY:
         return "deepcopy"
     return None
 
 
+def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
+    """A comment on the call's lines or the two lines above it (the seed's aware pattern)."""
+    first = getattr(node, "lineno", 1)
+    last = getattr(node, "end_lineno", None) or first
+    return any(src.has_comment(line) for line in range(first - 2, last + 1))
+
+
 def hot_copy(src: SourceInfo) -> Iterator[Finding]:
-    """Copies inside loops or per-step/per-request functions (tests are not hot paths)."""
+    """Copies in per-step / per-request code (tests and run-once functions are not hot)."""
     if src.is_test:
         return
+    hot_names = (*src.config.request_path, *src.config.hot_path)
     for node, ctx in src.of_type(ast.Call):
         assert isinstance(node, ast.Call)
         kind = _copy_kind(src, node)
         if kind is None or not src.node_added(node):
             continue
-        request = names_match(ctx.names(), src.config.request_path)
-        if not ctx.loop and request is None:
+        names = ctx.names()
+        if names_match(names, COLD) or names_match(names, src.config.fail_fast):
             continue
-        where = "inside a loop" if ctx.loop else f"in per-request function `{request}`"
+        hot = names_match(names, hot_names)
+        if not ctx.step_loop and hot is None:
+            continue
         text = _short(src, node)
-        if kind == "clone" and ctx.loop:
-            commented = any(
-                src.has_comment(line)
-                for line in range(node.lineno - 1, (node.end_lineno or node.lineno) + 1)
+        in_loop = ctx.loop and (ctx.step_loop or hot is not None)
+        where = (
+            f"inside a step loop{f' of `{hot}`' if hot else ''}"
+            if in_loop
+            else f"in per-step/per-request function `{hot}`"
+        )
+        if kind == "clone" and in_loop and not _why_comment(src, node):
+            yield _finding(
+                src,
+                node,
+                "hot-copy",
+                BLOCK,
+                f"`{text}` {where} allocates and copies a tensor every iteration, "
+                "with no comment saying why",
             )
-            if not commented:
-                yield _finding(
-                    src,
-                    node,
-                    "hot-copy",
-                    BLOCK,
-                    f"`{text}` {where} copies every iteration, with no comment saying why",
-                )
-                continue
+            continue
+        request = names_match(names, src.config.request_path)
         if (
             kind == "deepcopy"
             and request is not None
             and node.args
-            and _SCHEDULER_RE.search(ast.unparse(node.args[0]))
+            and _SCHEDULER_RE.search(unparse(node.args[0]))
         ):
             yield _finding(
                 src,
@@ -561,24 +844,65 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 f"`{text}` deep-copies a scheduler/sampling config on request path `{request}`",
             )
             continue
-        yield _finding(
-            src, node, "hot-copy", WARN, f"`{text}` {where} allocates and copies on a hot path"
-        )
+        what = "allocates a copy" if kind == "clone" else "walks the whole object graph"
+        yield _finding(src, node, "hot-copy", WARN, f"`{text}` {where} {what} each time")
 
 
 # -- 5. async-blocking -----------------------------------------------------------------
 
+# Admin endpoints and tools: a lock held there does not serialize the request path.
+ADMIN = (
+    "*profile*",
+    "*profiler*",
+    "*health*",
+    "*metric*",
+    "*stats*",
+    "*admin*",
+    "*debug*",
+    "*sleep*",
+    "*wake_up*",
+    "*reset*cache*",
+    "*shutdown*",
+)
+_SUBPROCESS = frozenset(
+    {"run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"}
+)
+_QUEUE_RE = re.compile(r"(?:^|[._])(?:q|queue|[a-z_]*_queue|queue_[a-z_]*)$", re.IGNORECASE)
 
-def _blocking_call(src: SourceInfo, call: ast.Call) -> str | None:
-    """The blocking API a call names: ``time.sleep``, ``requests.get``, ``urlopen``..."""
+
+def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str, bool] | None:
+    """(the blocking API a call names, whether it is one the seed makes ✗ on serving paths)."""
     name = src.qualname(call.func)
-    if name is None:
+    if name is not None:
+        if name == "time.sleep" or name in _URLLIB_CALLS:
+            return name, True
+        head, _dot, verb = name.rpartition(".")
+        if head == "requests" and verb in _HTTP_VERBS:
+            return name, True
+        if head == "subprocess" and verb in _SUBPROCESS:
+            return name, False
+        if name == "open":
+            return "open() (file I/O)", False
+    if awaited or not isinstance(call.func, ast.Attribute):
         return None
-    if name == "time.sleep" or name in _URLLIB_CALLS:
-        return name
-    head, _dot, verb = name.rpartition(".")
-    if head == "requests" and verb in _HTTP_VERBS:
-        return name
+    attr = call.func.attr
+    receiver = call.func.value
+    receiver_text = unparse(receiver, 200)
+    if attr == "result" and not call.args and not call.keywords:
+        submitted = (
+            isinstance(receiver, ast.Call)
+            and isinstance(receiver.func, ast.Attribute)
+            and receiver.func.attr == "submit"
+        )
+        if submitted or "fut" in receiver_text.lower():
+            return f"{receiver_text}.result() (waits for a thread/process future)", False
+    if attr == "get" and _QUEUE_RE.search(receiver_text.split("(")[0]):
+        blocking = not any(
+            (k.arg == "block" and isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in call.keywords
+        ) and not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+        if blocking:
+            return f"{receiver_text}.get() (a blocking queue read)", False
     return None
 
 
@@ -589,20 +913,23 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
     the lock statement or one of the awaits under it is new.
     """
     sections: dict[int, tuple[ast.expr, Ctx, ast.Await]] = {}
+    awaited: set[int] = set()
     for node, ctx in src.of_type(ast.Call, ast.Await):
         if not ctx.in_async:
             continue
         if isinstance(node, ast.Await):
+            awaited.add(id(node.value))
             for lock in ctx.locks:
                 if id(lock) not in sections and (src.node_added(node) or src.node_added(lock)):
                     sections[id(lock)] = (lock, ctx, node)
             continue
         assert isinstance(node, ast.Call)
-        api = _blocking_call(src, node)
-        if api is None or not src.node_added(node):
+        found = _blocking_call(src, node, id(node) in awaited)
+        if found is None or not src.node_added(node):
             continue
+        api, seed_api = found
         function = ctx.names()[-1]
-        if src.is_serving:
+        if src.is_serving and seed_api and not names_match(ctx.names(), ADMIN):
             yield _finding(
                 src,
                 node,
@@ -622,14 +949,14 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         text = _short(src, lock, 40)
         held = f"`{text}` is held across `await` (line {await_node.lineno})"
         request = names_match(ctx.names(), src.config.request_path)
-        if src.is_serving or request:
-            where = "a serving path" if src.is_serving else f"request path `{request}`"
+        admin = names_match(ctx.names(), ADMIN)
+        if request and not admin:
             yield _finding(
                 src,
                 lock,
                 "async-blocking",
                 BLOCK,
-                f"{held} on {where}: it serializes every request",
+                f"{held} on request path `{request}`: it serializes every request",
             )
         else:
             yield _finding(
@@ -637,15 +964,35 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             )
 
 
-def check_file(src: SourceInfo) -> tuple[list[Finding], list[KeyUse]]:
-    """Every pattern over one file: findings, and kwargs key reads for the cross-file check."""
-    findings = [*broad_except(src), *any_annotation(src), *hot_copy(src), *async_blocking(src)]
-    return findings, list(kwargs_lookup(src))
+def _kwargs_check(source: SourceFile, config: Config) -> list[Finding]:
+    """kwargs-lookup on its own: each read with the verdict one file can give.
+
+    In a sweep the reads are also left on the source (``key_uses``): the run decides
+    the cross-file ✗ once for the whole change and replaces these findings.
+    """
+    uses = list(kwargs_lookup(sweep_info(source, config)))
+    if isinstance(source, SweepSource):
+        source.key_uses.extend(uses)
+    return [kwargs_finding(use, [], []) for use in uses]
 
 
-def severity_symbol(severity: Severity) -> str:
-    """⚠ for warnings, ✗ for blocking findings."""
-    return "✗" if severity is BLOCK else "⚠"
+def _each(
+    pattern: Callable[[SourceInfo], Iterator[Finding]],
+) -> Callable[[SourceFile, Config], list[Finding]]:
+    """A registry check running ``pattern`` over the source's shared walk."""
+
+    def check(source: SourceFile, config: Config) -> list[Finding]:
+        """The pattern's findings on the lines the sweep looks at."""
+        return list(pattern(sweep_info(source, config)))
+
+    return check
 
 
-__all__ = ["Ctx", "KeyUse", "check_file", "kwargs_finding", "severity_symbol"]
+# Rule id -> check, for policytool.hooks.sweep_rules (the rules' registry entries).
+CHECKS: dict[str, Callable[[SourceFile, Config], list[Finding]]] = {
+    "kwargs-lookup": _kwargs_check,
+    "broad-except": _each(broad_except),
+    "any-annotation": _each(any_annotation),
+    "hot-copy": _each(hot_copy),
+    "async-blocking": _each(async_blocking),
+}

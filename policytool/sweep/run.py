@@ -1,22 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Run the sweep: diff -> parse the touched Python files -> five patterns -> findings.
+"""Run the sweep: diff -> the registry's added-lines rules on each changed file -> findings.
 
-Cost follows the change: only the Python files the diff touches are read and parsed,
-only statements overlapping added lines are walked, and the one repo-wide question
-(is a new ``**kwargs`` key also read in another file?) is answered from a per-blob
-index (``keys``) that scans each file content once.
+Cost follows the change: only the Python files the diff touches are read and parsed
+(in worker processes when there are many), only statements overlapping added lines
+are walked, and the one repo-wide question (is a new ``**kwargs`` key also read in
+another file?) is answered once from a per-blob index (``keys``).
 """
 
 from __future__ import annotations
 
-import ast
+import dataclasses
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding, Severity, sort_findings
+from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, group_of
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.files import git_root, match_any
@@ -28,9 +31,16 @@ from policytool.sweep.diff import (
     read_head,
     resolve_base,
 )
-from policytool.sweep.keys import find_keys
-from policytool.sweep.patterns import KeyUse, check_file, kwargs_finding
-from policytool.sweep.source import SourceInfo
+from policytool.sweep.keys import find_keys, tree_reads
+from policytool.sweep.patterns import kwargs_finding
+from policytool.sweep.source import KeyUse, SweepSource, sweep_info
+
+# Parse in worker processes from this many changed files (or this many bytes) on.
+PARALLEL_FILES = 64
+PARALLEL_BYTES = 2_000_000
+KWARGS_RULE = "kwargs-lookup"
+# One file's findings, kwargs key reads to resolve, keys it reads (None: not parsed).
+FileResult = tuple[list[Finding], list[KeyUse], frozenset[str] | None]
 
 
 @dataclass
@@ -48,58 +58,251 @@ class SweepResult:
         return sum(len(f.added) for f in self.files if not f.whole)
 
 
-def sweep(config: Config, base: str | None, head: Head, cwd: Path | None = None) -> SweepResult:
-    """Sweep the change between the merge-base of ``base`` and ``head``."""
+def sweep_rule_ids() -> list[str]:
+    """The ids of the sweep group, in the registry's order (no rule module imported)."""
+    from policytool.engine.registry import RULE_TABLE
+
+    return [rule_id for rule_id in RULE_TABLE if group_of(rule_id) == "sweep"]
+
+
+def sweep_rules() -> list[FileRule]:
+    """The registered rules that look at the lines a change adds."""
+    ids = sweep_rule_ids()
+    registry = file_rules(ids)
+    return [registry[i] for i in ids if registry[i].scope == SCOPE_ADDED_LINES]
+
+
+def target_version(config: Config) -> tuple[int, int] | None:
+    """The Python the swept code targets: the config key, else requires-python's floor."""
+    text = config.sweep.target_version
+    if text is None:
+        text = _requires_python_floor(config.source)
+    if text is None:
+        return None
+    parts = text.strip().split(".")
+    if len(parts) < 2 or not all(p.isascii() and p.isdecimal() for p in parts[:2]):
+        raise PolicyError(
+            f"{config.source}: tool.policytool.sweep.target-version: "
+            f"expected a version like '3.10', got {text!r}"
+        )
+    return int(parts[0]), int(parts[1])
+
+
+def _requires_python_floor(pyproject: Path | None) -> str | None:
+    """``X.Y``, the lowest Python ``[project] requires-python`` allows, if it says one."""
+    if pyproject is None:
+        return None
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None  # load_config already read it; a race is not the sweep's business
+    project = data.get("project")
+    spec = project.get("requires-python") if isinstance(project, dict) else None
+    if not isinstance(spec, str):
+        return None
+    try:
+        specifiers = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return None
+    floors: list[tuple[int, int]] = []
+    for item in specifiers:
+        if item.operator in (">=", "~=", "==", ">"):
+            try:
+                release = Version(item.version.rstrip(".*")).release
+            except InvalidVersion:
+                continue
+            floors.append((release[0], release[1] if len(release) > 1 else 0))
+    if not floors:
+        return None
+    major, minor = min(floors)
+    return f"{major}.{minor}"
+
+
+def sweep(
+    config: Config,
+    base: str | None,
+    head: Head,
+    cwd: Path | None = None,
+    two_dot: bool = False,
+    jobs: int | None = None,
+) -> SweepResult:
+    """Sweep the change between the merge-base of ``base`` (or ``base`` itself with
+    ``two_dot``) and ``head``; ``jobs`` caps the worker processes (default: the CPUs)."""
     root = git_root(cwd or config.root)
     if root is None:
         raise PolicyError(
             f"{cwd or config.root}: not a git repository; sweep compares git revisions"
         )
-    resolved = resolve_base(root, base, head)
+    resolved, head = resolve_base(root, base, head, two_dot)
     change = changed_files(root, resolved, head)
-    files = [f for f in change.files if not (config.exclude and match_any(f.path, config.exclude))]
+    excludes = (*config.exclude, *config.sweep.exclude)
+    files = [f for f in change.files if not match_any(f.path, excludes)]
     contents = read_head(root, head, [f.path for f in files])
     result = SweepResult(resolved, head)
-    uses: list[KeyUse] = []
+    work: list[tuple[ChangedFile, bytes]] = []
     for changed in files:
         data = contents.get(changed.path)
-        if data is None:
-            continue
-        result.files.append(changed)
-        try:
-            tree = ast.parse(data, filename=changed.path)
-        except (SyntaxError, ValueError) as exc:
-            result.findings.append(_syntax_finding(changed.path, exc))
-            continue
-        src = SourceInfo(
-            changed.path, data, tree, None if changed.whole else changed.added, config.sweep
-        )
-        findings, key_uses = check_file(src)
-        if IGNORE_MARKER in data:
-            ignored, _bare = parse_ignores(src.lines, changed.path, python=True)
-            findings = apply_ignores(findings, ignored)
-            key_uses = [u for u in key_uses if "kwargs-lookup" not in ignored.get(u.line, ())]
+        if data is not None:
+            result.files.append(changed)
+            work.append((changed, data))
+    target = target_version(config)
+    uses: list[KeyUse] = []
+    parsed: dict[str, frozenset[str]] = {}
+    for (changed, _data), (findings, key_uses, reads) in zip(
+        work, _sweep_all(root, work, config, target, jobs), strict=True
+    ):
         result.findings.extend(findings)
         uses.extend(key_uses)
-    read = {path: data for path, data in contents.items() if data is not None}
-    result.findings.extend(_resolve_keys(root, resolved, head, uses, read, change.touched))
-    result.findings = sort_findings(result.findings)
+        if reads is not None:
+            parsed[changed.path] = reads
+    if uses:
+        from_uses = {(u.path, u.line, u.col) for u in uses}
+        result.findings = [
+            f
+            for f in result.findings
+            if f.rule != KWARGS_RULE or (f.path, f.line, f.col) not in from_uses
+        ]
+        read = {path: data for path, data in contents.items() if data is not None}
+        result.findings.extend(
+            _resolve_keys(root, resolved, head, uses, read, change.touched, config, parsed)
+        )
+    result.findings = sort_findings(_displayable(f) for f in result.findings)
     return result
 
 
-def _syntax_finding(path: str, exc: SyntaxError | ValueError) -> Finding:
-    """A file the sweep cannot check: reported as blocking, never a crash."""
-    if isinstance(exc, SyntaxError):
-        line = exc.lineno or 1
-        reason = exc.msg
-    else:
-        line, reason = 1, str(exc)
+def _displayable(finding: Finding) -> Finding:
+    """The finding with a path that prints: bytes that are not UTF-8 as ``\\xNN``."""
+    try:
+        finding.path.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = finding.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return dataclasses.replace(finding, path=shown)
+    return finding
+
+
+def _sweep_all(
+    root: Path,
+    work: Sequence[tuple[ChangedFile, bytes]],
+    config: Config,
+    target: tuple[int, int] | None,
+    jobs: int | None,
+) -> list[FileResult]:
+    """Every file's findings and key reads, in worker processes for a large change."""
+    workers = min(jobs or os.cpu_count() or 1, 8)
+    size = sum(len(data) for _changed, data in work)
+    if workers < 2 or (len(work) < PARALLEL_FILES and size < PARALLEL_BYTES):
+        rules = sweep_rules()
+        return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+    from concurrent.futures import ProcessPoolExecutor
+
+    from policytool.engine.runner import _pool_context
+
+    # Biggest files first, dealt round-robin, so the chunks cost about the same.
+    ordered = sorted(range(len(work)), key=lambda i: -len(work[i][1]))
+    chunk_count = workers * 4
+    chunks = [ordered[i::chunk_count] for i in range(chunk_count)]
+    out: list[FileResult | None] = [None] * len(work)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        futures = [
+            (chunk, pool.submit(_sweep_chunk, root, [work[i] for i in chunk], config, target))
+            for chunk in chunks
+            if chunk
+        ]
+        for chunk, future in futures:
+            for index, part in zip(chunk, future.result(), strict=True):
+                out[index] = part
+    return [part for part in out if part is not None]
+
+
+def _sweep_chunk(
+    root: Path,
+    work: Sequence[tuple[ChangedFile, bytes]],
+    config: Config,
+    target: tuple[int, int] | None,
+) -> list[FileResult]:
+    """A worker's share: :func:`sweep_file` over ``work``."""
+    rules = sweep_rules()
+    return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+
+
+def sweep_file(
+    root: Path,
+    changed: ChangedFile,
+    data: bytes,
+    rules: Sequence[FileRule],
+    config: Config,
+    target: tuple[int, int] | None,
+) -> FileResult:
+    """The sweep rules over one changed file: findings, kwargs reads to resolve, and the
+    keys the file reads from kwargs dicts (None when it was not parsed)."""
+    path = changed.path
+    source = SweepSource(
+        path,
+        str(root / path),
+        data,
+        "python",
+        added=None if changed.whole else changed.added,
+        replaced=changed.replaced,
+        target=target,
+    )
+    if b"\0" in data:
+        return [_note(path, 1, "binary content (NUL bytes), not swept", "undecodable")], [], None
+    try:
+        source.tree  # noqa: B018 - parse once up front; every rule relies on it
+    except SyntaxError as exc:
+        return [_syntax_finding(path, exc, target)], [], None
+    except (ValueError, MemoryError, RecursionError) as exc:
+        return [_note(path, 1, f"cannot parse the head version, not swept: {exc}")], [], None
+    findings: list[Finding] = []
+    try:
+        for rule in rules:
+            if rule.prefilter is None or rule.prefilter(data, config):
+                findings.extend(rule.check(source, config))
+        reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
+    except RecursionError:
+        message = "nested too deeply to sweep (expression depth); not swept"
+        return [_note(path, 1, message)], [], None
+    uses = source.key_uses
+    if IGNORE_MARKER in data:
+        lines = data.decode("utf-8", "replace").splitlines()
+        ignored, _bare = parse_ignores(lines, path, python=True)
+        findings = apply_ignores(findings, ignored)
+        uses = [u for u in uses if KWARGS_RULE not in ignored.get(u.line, ())]
+    return findings, uses, reads
+
+
+def _note(path: str, line: int, message: str, rule: str = "syntax-error") -> Finding:
+    """A file the sweep could not look at: a warning, not counted in the Code quality row."""
+    return Finding(path, line, 1, rule, message, Severity.WARNING)
+
+
+def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None) -> Finding:
+    """A file that does not parse: ✗, unless it may be syntax newer than this Python."""
+    line = exc.lineno or 1
+    running = sys.version_info[:2]
+    if target is not None and target > running:
+        wanted = ".".join(map(str, target))
+        here = ".".join(map(str, running))
+        return _note(
+            path,
+            line,
+            f"does not parse on Python {here}, which runs policytool, and the project targets "
+            f"Python {wanted}: not swept; run the sweep on Python {wanted} or newer",
+        )
+    version = f" for Python {target[0]}.{target[1]}" if target is not None else ""
     return Finding(
         path,
         line,
         1,
         "syntax-error",
-        f"cannot parse the head version, not swept: {reason}",
+        f"cannot parse the head version{version}, not swept: {exc.msg}",
         Severity.ERROR,
     )
 
@@ -111,11 +314,17 @@ def _resolve_keys(
     uses: Sequence[KeyUse],
     changed: Mapping[str, bytes],
     touched: set[str],
+    config: Config,
+    parsed: Mapping[str, frozenset[str]],
 ) -> list[Finding]:
     """Decide each key read's severity from where else the head reads the same key."""
-    if not uses:
-        return []
-    hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched)
+    tests = config.sweep.test_paths
+
+    def is_test(path: str) -> bool:
+        """Test files neither escalate nor are escalated."""
+        return match_any(path, tests)
+
+    hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched, is_test, parsed)
     return [
         kwargs_finding(
             use,

@@ -14,16 +14,25 @@ import bisect
 import fnmatch
 import io
 import re
+import sys
 import tokenize
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from policytool.config import SweepConfig
+from policytool.config import Config, SweepConfig
+from policytool.engine.source import SourceFile
 from policytool.files import BOM, match_any
+from policytool.sweep import kwreads
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
+_TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
+    t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
+)
+# A loop over these is a per-step loop (diffusion / autoregressive steps).
+_STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
 # Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _LOCK_WORDS = frozenset({"lock", "rlock", "mutex"})
@@ -36,6 +45,8 @@ class Ctx:
     funcs: tuple[FunctionNode, ...] = ()
     loop: bool = False
     locks: tuple[ast.expr, ...] = ()
+    # Inside a loop over steps (``for t in timesteps``, ``range(num_steps)``).
+    step_loop: bool = False
 
     @property
     def innermost(self) -> FunctionNode | None:
@@ -50,6 +61,15 @@ class Ctx:
     def names(self) -> list[str]:
         """Names of the enclosing named functions, outermost first."""
         return [f.name for f in self.funcs if not isinstance(f, ast.Lambda)]
+
+
+def unparse(node: ast.AST, limit: int = 2000) -> str:
+    """``ast.unparse`` of a node, bounded: a node nested too deep to unparse gives ``...``."""
+    try:
+        text = ast.unparse(node)
+    except RecursionError:
+        return "..."
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def names_match(names: Iterable[str], globs: Sequence[str]) -> str | None:
@@ -69,7 +89,7 @@ def is_lock_expr(expr: ast.expr) -> bool:
     not ``self.block_manager`` or ``open(lock_path)``.
     """
     target = expr.func if isinstance(expr, ast.Call) else expr
-    text = ast.unparse(target)
+    text = unparse(target)
     words = {w.lower() for w in _WORD_RE.findall(text)}
     return not words.isdisjoint(_LOCK_WORDS)
 
@@ -87,6 +107,69 @@ def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
     ):
         return value.func.value
     return None
+
+
+@dataclass(frozen=True)
+class KeyUse:
+    """A string-key read from ``**kwargs`` on an added line, pending the cross-file check."""
+
+    path: str
+    line: int
+    col: int
+    key: str
+    text: str
+    function: str
+    # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
+    dropped_on: str | None
+    # A read in a test file is never escalated by other files reading the key.
+    in_test: bool = False
+
+
+@dataclass
+class SweepSource(SourceFile):
+    """A changed file as the sweep rules see it: the file and the lines the change adds.
+
+    ``added`` None means every line counts (a new untracked file). The parse uses the
+    target Python version (``feature_version``) when it is older than the running one.
+    The rules share one :class:`SourceInfo` walk; ``kwargs-lookup`` leaves its key reads
+    in ``key_uses`` for the cross-file check the sweep makes once for the whole change.
+    """
+
+    added: frozenset[int] | None = None
+    # The base lines each hunk replaced (see ChangedFile.replaced).
+    replaced: tuple[tuple[int, int, bytes], ...] = ()
+    target: tuple[int, int] | None = None
+    key_uses: list[KeyUse] = field(default_factory=list)
+    _info: SourceInfo | None = field(default=None, repr=False)
+
+    @property
+    def tree(self) -> ast.Module:
+        """The module parsed for the target version; raises ``SyntaxError``/``ValueError``."""
+        if self._tree is None:
+            version = self.target
+            if version is not None and version >= sys.version_info[:2]:
+                version = None
+            self._tree = ast.parse(self.data, filename=self.relpath, feature_version=version)
+        return self._tree
+
+
+def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
+    """The walked view of ``source`` the patterns read (shared by the five rules).
+
+    A plain :class:`SourceFile` (not from a sweep) is looked at whole.
+    """
+    if isinstance(source, SweepSource):
+        if source._info is None:
+            source._info = SourceInfo(
+                source.relpath, source.data, source.tree, source.added, config.sweep
+            )
+            source._info.replaced = source.replaced
+            relpath = source.relpath
+            abspath = str(source.abspath)
+            if abspath.endswith(relpath):
+                source._info.root = abspath[: len(abspath) - len(relpath)] or "."
+        return source._info
+    return SourceInfo(source.relpath, source.data, source.tree, None, config.sweep)
 
 
 class SourceInfo:
@@ -111,8 +194,24 @@ class SourceInfo:
         # Tests under e.g. tests/entrypoints/ drive the server; they are not the server.
         self.is_serving = not self.is_test and match_any(path, config.serving_paths)
         self.nodes: list[tuple[ast.AST, Ctx]] = []
+        # Per-file memo of what the patterns derive once (e.g. known classes).
+        self.cache: dict[str, object] = {}
+        # id(except handler) -> its try statement.
+        self.try_of: dict[int, ast.stmt] = {}
+        # Where the file's modules are read from (class fields a test fake mimics).
+        self.root: str | None = None
+        # (first, last, base text) of each hunk that replaced base lines.
+        self.replaced: tuple[tuple[int, int, bytes], ...] = ()
         self.aliases = self._collect_aliases()
-        self._walk_body(tree.body, Ctx())
+        # Expressions are walked only when a pattern looks at calls in them (a copy, an
+        # async def, a test fake): otherwise statements are enough, 5-10x fewer nodes.
+        self.want_exprs = (
+            b"clone" in data
+            or b"deepcopy" in data
+            or b"async" in data
+            or (self.is_test and b"SimpleNamespace" in data)
+        )
+        self._walk_all(tree.body, Ctx())
 
     # -- added lines -------------------------------------------------------------------
 
@@ -130,6 +229,21 @@ class SourceInfo:
             return False
         last = getattr(node, "end_lineno", None) or first
         return self.overlaps(first, last)
+
+    def kwargs_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
+        """:func:`kwreads.kwargs_dicts` of the tree, computed once."""
+        cached = self.cache.get("kwargs_dicts")
+        if not isinstance(cached, dict):
+            cached = kwreads.kwargs_dicts(self.tree)
+            self.cache["kwargs_dicts"] = cached
+        return cached
+
+    def replaced_text(self, line: int) -> bytes:
+        """The base lines the hunk holding head ``line`` replaced (empty: a pure addition)."""
+        for first, last, text in self.replaced:
+            if first <= line <= last:
+                return text
+        return b""
 
     # -- names -------------------------------------------------------------------------
 
@@ -191,7 +305,7 @@ class SourceInfo:
                 text = self._byte_lines[line - 1][col:end_col].decode("utf-8", "replace")
                 if text.strip():
                     return text
-        return ast.unparse(node)
+        return unparse(node)
 
     def has_comment(self, number: int) -> bool:
         """Whether line ``number`` carries a real ``#`` comment (not a ``#`` in a string)."""
@@ -217,73 +331,94 @@ class SourceInfo:
         return self.overlaps(first, stmt.end_lineno or stmt.lineno)
 
     def _walk_body(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
-        """Walk a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
+        """Queue a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
         held = ctx
+        queued: list[tuple[ast.AST, Ctx]] = []
         for stmt in body:
             if self._stmt_added(stmt):
-                self._walk(stmt, held)
+                queued.append((stmt, held))
             acquired = _acquired_lock(stmt, "acquire")
             if acquired is not None:
-                held = Ctx(held.funcs, held.loop, (*held.locks, acquired))
+                held = replace(held, locks=(*held.locks, acquired))
             released = _acquired_lock(stmt, "release")
             if released is not None:
-                text = ast.unparse(released)
-                held = Ctx(
-                    held.funcs, held.loop, tuple(x for x in held.locks if ast.unparse(x) != text)
-                )
+                text = unparse(released)
+                held = replace(held, locks=tuple(x for x in held.locks if unparse(x) != text))
+        self._stack.extend(reversed(queued))
 
     def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
-        """Walk each node of ``nodes`` (None entries skipped) in ``ctx``."""
-        for node in nodes:
-            if node is not None:
-                self._walk(node, ctx)
+        """Queue each node of ``nodes`` (None entries skipped) in ``ctx``."""
+        self._stack.extend(reversed([(n, ctx) for n in nodes if n is not None]))
+
+    def _walk_all(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
+        """Walk a module body with an explicit stack (no recursion: any depth is fine)."""
+        self._stack: list[tuple[ast.AST, Ctx]] = []
+        self._walk_body(body, ctx)
+        while self._stack:
+            node, node_ctx = self._stack.pop()
+            self._walk(node, node_ctx)
 
     def _walk(self, node: ast.AST, ctx: Ctx) -> None:
-        """Record ``node`` with its context and walk its children in theirs."""
+        """Record ``node`` with its context and queue its children in theirs.
+
+        Children are queued in reverse so they pop in source order; a statement list
+        is queued after the expressions before it (``_walk_body`` pushes first, so the
+        order of recorded nodes is the source order within each construct).
+        """
         self.nodes.append((node, ctx))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._walk_many(node.decorator_list, ctx)
-            self._walk(node.args, ctx)
-            self._walk_many([node.returns], ctx)
             self._walk_body(node.body, Ctx((*ctx.funcs, node)))
+            if self.want_exprs:
+                self._walk_many([*node.decorator_list, node.args, node.returns], ctx)
         elif isinstance(node, ast.Lambda):
-            self._walk(node.args, ctx)
-            self._walk(node.body, Ctx((*ctx.funcs, node)))
+            self._walk_many([node.body], Ctx((*ctx.funcs, node)))
+            self._walk_many([node.args], ctx)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
+            step = ctx.step_loop or _STEP_RE.search(unparse(node.iter, 300)) is not None
+            self._walk_body(node.orelse, ctx)
+            self._walk_body(node.body, replace(ctx, loop=True, step_loop=step))
             self._walk_many([node.target, node.iter], ctx)
-            self._walk_body(node.body, Ctx(ctx.funcs, True, ctx.locks))
-            self._walk_body(node.orelse, ctx)
         elif isinstance(node, ast.While):
-            looping = Ctx(ctx.funcs, True, ctx.locks)
-            self._walk(node.test, looping)
-            self._walk_body(node.body, looping)
+            looping = replace(ctx, loop=True)
             self._walk_body(node.orelse, ctx)
+            self._walk_body(node.body, looping)
+            self._walk_many([node.test], looping)
         elif isinstance(node, _COMPREHENSIONS):
-            looping = Ctx(ctx.funcs, True, ctx.locks)
+            looping = replace(ctx, loop=True)
             first, *rest = node.generators
-            self._walk(first.iter, ctx)
-            self._walk_many([first.target, *first.ifs], looping)
-            for gen in rest:
-                self._walk(gen, looping)
             if isinstance(node, ast.DictComp):
                 self._walk_many([node.key, node.value], looping)
             else:
-                self._walk(node.elt, looping)
+                self._walk_many([node.elt], looping)
+            self._walk_many([first.target, *first.ifs, *rest], looping)
+            self._walk_many([first.iter], ctx)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
-            self._walk_many(node.items, ctx)
             locks = tuple(
                 item.context_expr for item in node.items if is_lock_expr(item.context_expr)
             )
-            self._walk_body(node.body, Ctx(ctx.funcs, ctx.loop, (*ctx.locks, *locks)))
+            self._walk_body(node.body, replace(ctx, locks=(*ctx.locks, *locks)))
+            self._walk_many(node.items, ctx)
         else:
-            for _name, value in ast.iter_fields(node):
+            if isinstance(node, _TRY_NODES):
+                for handler in getattr(node, "handlers", ()):
+                    self.try_of[id(handler)] = node
+            exprs = self.want_exprs
+            fields = [value for _name, value in ast.iter_fields(node)]
+            for value in reversed(fields):
                 if isinstance(value, list):
                     if value and isinstance(value[0], ast.stmt):
                         self._walk_body(value, ctx)
                     else:
-                        self._walk_many((v for v in value if isinstance(v, ast.AST)), ctx)
-                elif isinstance(value, ast.AST):
-                    self._walk(value, ctx)
+                        self._walk_many(
+                            [
+                                v
+                                for v in value
+                                if isinstance(v, ast.AST) and (exprs or not isinstance(v, ast.expr))
+                            ],
+                            ctx,
+                        )
+                elif isinstance(value, ast.AST) and (exprs or not isinstance(value, ast.expr)):
+                    self._walk_many([value], ctx)
 
     def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
         """The walked nodes of the given types with their context."""
@@ -302,14 +437,3 @@ def _statements(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
                 stack.extend(reversed([s for s in inner if isinstance(s, ast.stmt)]))
         for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
             stack.extend(reversed(holder.body))
-
-
-def own_nodes(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterable[ast.AST]:
-    """Every node of ``func``'s body, not descending into nested functions or classes."""
-    stack: list[ast.AST] = list(reversed(func.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))

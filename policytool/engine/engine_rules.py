@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+# ruff: noqa: E501 - the docs quote real output lines, which are longer than code lines
+"""The ids the engine itself reports (undecodable, syntax-error, bare-ignore) and their docs.
+
+They have no check function of their own: the runner reports them while reading and
+parsing files. Registered for ``policytool rules`` and docs/rules/.
+"""
+
+from __future__ import annotations
+
+from policytool.engine.registry import RuleInfo, register_info
+
+register_info(
+    RuleInfo(
+        "undecodable",
+        "a text file is not valid in its encoding (UTF-8 or its PEP 263 cookie)",
+        doc="""\
+## What it checks
+A file a selected rule looks at cannot be decoded: its bytes are not valid UTF-8 (or not
+valid in the encoding its PEP 263 cookie names, for Python), or it cannot be read at all.
+The finding names the line the first bad byte is on. Binary files (a NUL byte in the
+first 8,000 bytes, git's test) are skipped, not reported.
+
+## Why
+A file policytool cannot read was not checked: reporting it keeps a rule's silence from
+being mistaken for a pass. `--only` keeps this finding for the same reason.
+
+## Example
+A file saved as Latin-1 without a cookie (0xE9 is not UTF-8), checked by forbidden-import:
+
+```python
+# café, saved as Latin-1
+import pickle
+```
+
+```text
+legacy.py:1:1: undecodable not valid utf-8 (line 1: invalid continuation byte)
+```
+
+## Fix
+Re-save the file as UTF-8, or (Python) declare its encoding on line 1 or 2:
+`# -*- coding: latin-1 -*-`. `policytool fix` does not change the encoding.
+
+## Configuration
+None. Leave generated or vendored files out with `[tool.policytool] exclude = [...]`.
+""",
+    )
+)
+register_info(
+    RuleInfo(
+        "syntax-error",
+        "a Python file does not parse, so AST rules cannot check it",
+        doc="""\
+## What it checks
+A Python file that a rule needs to parse (forbidden-import, torch-cuda, ...) is not
+valid Python for the interpreter running policytool; the finding gives the parser's line,
+column and message.
+
+## Why
+Rules that read the syntax tree cannot check a file that does not parse; reporting it
+says the file was not checked instead of passing it silently.
+
+## Example
+```python
+from pickle import (loads,
+def f(:
+    pass
+```
+
+```text
+broken.py:2:1: syntax-error cannot parse: invalid syntax
+```
+
+## Fix
+Fix the syntax error, or run policytool with a Python that knows the syntax the file
+uses (a file written for 3.12 may not parse on 3.10). `policytool fix` does not change it.
+
+## Configuration
+None. Exclude files that are not meant to be Python (templates) with
+`[tool.policytool] exclude = [...]`.
+""",
+    )
+)
+register_info(
+    RuleInfo(
+        "bare-ignore",
+        "a `# policytool: ignore` comment names no rule id",
+        doc="""\
+## What it checks
+A `# policytool: ignore` comment (`// policytool: ignore` in C-like files) without a
+list of rule ids in brackets.
+
+## Why
+A bare ignore would silence every rule on its line, including ones added later, and says
+nothing to a reviewer about what was accepted. Naming the ids keeps each exception
+deliberate and searchable.
+
+## Example
+```python
+import pickle  # policytool: ignore
+```
+
+```text
+a.py:1:8: forbidden-import import of `pickle` is forbidden: banned by [[tool.policytool.forbidden-import]]
+a.py:1:16: bare-ignore `policytool: ignore` must name the rule ids it silences, e.g. `# policytool: ignore[spdx-header]`
+```
+
+The bare comment silences nothing: the finding it meant to accept is still reported.
+
+## Fix
+Name the rules: `import pickle  # policytool: ignore[forbidden-import]`. Several ids are
+separated by commas. `policytool fix` does not guess them.
+
+## Configuration
+None.
+""",
+    )
+)

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""One file being checked: its bytes, kind, encoding (PEP 263), and lazily its text and AST."""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from policytool.errors import DecodeError
+from policytool.files import (
+    BOM,
+    decode_text,
+)
+
+# PEP 263: the coding cookie on line 1 or 2.
+_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+class DecodeFailure(ValueError):
+    """The file's bytes are not valid in its encoding; ``line`` is where it broke."""
+
+    def __init__(self, encoding: str, line: int, reason: str) -> None:
+        super().__init__(f"not valid {encoding} (line {line}: {reason})")
+        self.encoding = encoding
+        self.line = line
+
+
+def coding_cookie(data: bytes) -> str | None:
+    """The PEP 263 encoding named on line 1 or 2, if any."""
+    for line in data.split(b"\n", 2)[:2]:
+        match = _CODING_RE.match(line)
+        if match:
+            return match.group(1).decode("ascii")
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            break
+    return None
+
+
+@dataclass
+class SourceFile:
+    """One file being checked: its bytes, kind, and lazily its text and AST."""
+
+    relpath: str
+    abspath: str | Path
+    data: bytes
+    kind: str | None
+    _text: str | None = field(default=None, repr=False)
+    _tree: ast.Module | None = field(default=None, repr=False)
+    _encoding: str | None = field(default=None, repr=False)
+
+    @property
+    def path(self) -> Path:
+        """The file's absolute path."""
+        return Path(self.abspath)
+
+    @property
+    def has_bom(self) -> bool:
+        """Whether the file starts with a UTF-8 byte order mark."""
+        return self.data.startswith(BOM)
+
+    @property
+    def encoding(self) -> str:
+        """The codec the file is written in (PEP 263 cookie for Python, else UTF-8)."""
+        if self._encoding is None:
+            cookie = coding_cookie(self.data) if self.kind in ("python", "stub") else None
+            try:
+                self._encoding = codecs.lookup(cookie).name if cookie else "utf-8"
+            except LookupError:
+                self._encoding = "utf-8"
+        return self._encoding
+
+    @property
+    def text(self) -> str:
+        """The decoded text without BOM; raises :class:`DecodeFailure`."""
+        if self._text is None:
+            try:
+                self._text = decode_text(self.data, self.relpath, self.encoding)
+            except DecodeError as exc:
+                raise DecodeFailure(self.encoding, exc.line, exc.detail) from None
+        return self._text
+
+    @property
+    def tree(self) -> ast.Module:
+        """The parsed module (Python files only); raises ``SyntaxError``."""
+        if self._tree is None:
+            self._tree = ast.parse(self.data, filename=self.relpath)
+        return self._tree
+
+    def replace_data(self, data: bytes) -> None:
+        """Swap in fixed bytes, dropping the cached text and tree."""
+        self.data = data
+        self._text = None
+        self._tree = None
+        self._encoding = None

@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Mergify's configuration: its rules, a rule's comment message, and check conditions.
+
+:func:`load_mergify` parses the file round-trip (refusing an alias bomb before anything
+walks it); :func:`find_comment` finds a named rule's ``actions: comment: message:`` with
+where its text starts; :func:`check_conditions` lists every ``check-*`` / ``status-*``
+condition (inside ``and:``/``or:``/``not:`` too) with its line. No policy here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from policytool.errors import FileProblem, YamlError
+from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
+from policytool.formats.yamledit import check_expansion
+
+# ``[-][#]attribute OP value``: Mergify's condition syntax (``:`` is an old ``=``).
+_CONDITION_RE = re.compile(
+    r"^\s*(?P<negated>-)?(?P<count>#)?(?P<attribute>[a-z][a-z-]*)\s*"
+    r"(?P<operator>~=|!=|>=|<=|=|:|>|<)\s*(?P<value>.*?)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Comment:
+    """The comment message of a Mergify rule and where it is written."""
+
+    doc: YamlDoc
+    holder: dict[str, object]  # the ``comment:`` mapping that has ``message``
+    message: str
+    first_line: int  # 1-based line of the message's first content line
+    rule: dict[str, object]
+
+    def line_of(self, offset: int) -> int:
+        """File line of line ``offset`` (0-based) of the message."""
+        return self.first_line + offset
+
+    @property
+    def literal(self) -> bool:
+        """Whether the message is a literal block scalar (``message: |``)."""
+        return type(self.message).__name__ == "LiteralScalarString"
+
+
+def load_mergify(root: Path, relpath: str) -> YamlDoc | None:
+    """The parsed Mergify file; None when absent; :class:`FileProblem` when unusable."""
+    try:
+        doc = load(root, relpath)
+    except FileNotFoundError:
+        return None
+    except YamlError as exc:
+        raise FileProblem(relpath, exc.line, exc.message) from None
+    check_expansion(doc)
+    if not isinstance(doc.data, dict):
+        raise FileProblem(relpath, 1, "a Mergify config must be a YAML mapping")
+    return doc
+
+
+def rules_of(doc: YamlDoc) -> list[object] | None:
+    """The ``pull_request_rules`` list, or None."""
+    rules = doc.data.get("pull_request_rules") if isinstance(doc.data, dict) else None
+    return rules if isinstance(rules, list) else None
+
+
+def find_comment(doc: YamlDoc, name: str, setting: str) -> Comment:
+    """The comment of the rule called ``name``; :class:`FileProblem` naming ``setting``."""
+    data = doc.data
+    assert isinstance(data, dict)
+    relpath = doc.relpath
+    rules = rules_of(doc)
+    if rules is None:
+        raise FileProblem(
+            relpath,
+            key_line(data, "pull_request_rules"),
+            f"no `pull_request_rules` list, so no rule '{name}' ({setting})",
+        )
+    index = next(
+        (i for i, r in enumerate(rules) if isinstance(r, dict) and r.get("name") == name), None
+    )
+    if index is None:
+        names = [n for r in rules if isinstance(r, dict) and isinstance(n := r.get("name"), str)]
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise FileProblem(
+            relpath,
+            key_line(data, "pull_request_rules"),
+            f"no pull_request_rules entry named '{name}' ({setting}){hint}",
+        )
+    rule = rules[index]
+    assert isinstance(rule, dict)
+    actions = rule.get("actions")
+    comment = actions.get("comment") if isinstance(actions, dict) else None
+    message = comment.get("message") if isinstance(comment, dict) else None
+    if not isinstance(comment, dict) or not isinstance(message, str):
+        raise FileProblem(
+            relpath,
+            item_line(rules, index),
+            f"rule '{name}' has no `actions: comment: message:` to keep in sync",
+        )
+    pos = value_pos(comment, "message")
+    block = type(message).__name__ == "LiteralScalarString"
+    first = (pos[0] + 2 if block else pos[0] + 1) if pos else key_line(comment, "message")
+    return Comment(doc, comment, message, first, rule)
+
+
+@dataclass(frozen=True)
+class CheckCondition:
+    """A ``check-*`` / ``status-*`` condition naming a check (exactly, or by regex)."""
+
+    rule: str
+    text: str
+    attribute: str
+    name: str
+    regex: bool
+    line: int
+
+
+def _conditions(node: object, rule: str, line: int) -> Iterator[CheckCondition]:
+    if isinstance(node, dict):
+        for key in ("and", "or", "not"):
+            if key in node:
+                yield from _conditions(node[key], rule, key_line(node, key, line))
+        return
+    if not isinstance(node, list):
+        return
+    for index, item in enumerate(node):
+        at = item_line(node, index)
+        if not isinstance(item, str):
+            yield from _conditions(item, rule, at)
+            continue
+        match = _CONDITION_RE.match(item)
+        if match is None or match.group("count") or match.group("negated"):
+            continue
+        attribute = match.group("attribute")
+        operator = match.group("operator")
+        if not attribute.startswith(("check-", "status-")) or operator not in ("=", ":", "~="):
+            continue
+        yield CheckCondition(rule, item, attribute, match.group("value"), operator == "~=", at)
+
+
+def check_conditions(doc: YamlDoc) -> list[CheckCondition]:
+    """Every positive condition of every rule that names a check run or status."""
+    out: list[CheckCondition] = []
+    for index, rule in enumerate(rules_of(doc) or []):
+        if not isinstance(rule, dict):
+            continue
+        name = rule.get("name")
+        conditions = rule.get("conditions")
+        line = key_line(rule, "conditions", item_line(rules_of(doc), index))
+        out += _conditions(conditions, name if isinstance(name, str) else "", line)
+    return out

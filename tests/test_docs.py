@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The README and docs/ stay true: links resolve, every config key is documented, no
+internal references ship, and CI runs the README's test command."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from pathlib import Path
+
+import pytest
+
+from policytool.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md"])
+PAGES += sorted(DOCS.glob("*.md"))
+
+# [text](target) outside code spans; images and absolute URLs are not checked.
+_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def _prose(text: str) -> str:
+    """``text`` without fenced blocks and code spans (links there are examples)."""
+    return _CODE_SPAN.sub("", _FENCE.sub("", text))
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading."""
+    text = heading.strip().lower().replace("`", "")
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    """The anchors of every heading of ``path``."""
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6} (.+)$", text, re.MULTILINE)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_resolve(page: Path) -> None:
+    """Every relative link of a doc page names an existing file and heading."""
+    broken = []
+    for target in _LINK.findall(_prose(page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):
+            continue  # https:, mailto:
+        path_part, _, anchor = target.partition("#")
+        dest = (page.parent / path_part).resolve() if path_part else page
+        if dest == (DOCS / "rules").resolve():
+            continue  # generated from the rules' docs; its own test checks it
+        if not dest.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(f"{target}: no heading with that anchor")
+    assert broken == []
+
+
+def _sections() -> list[tuple[str, type]]:
+    """(TOML table, dataclass) for every section of ``[tool.policytool]``."""
+    out: list[tuple[str, type]] = [("", Config)]
+    for f in dataclasses.fields(Config):
+        tp = typing.get_type_hints(Config)[f.name]
+        args = typing.get_args(tp)
+        inner = args[0] if typing.get_origin(tp) is tuple else tp
+        if isinstance(inner, type) and dataclasses.is_dataclass(inner):
+            out.append((f.name.replace("_", "-"), inner))
+    return out
+
+
+def test_every_config_key_is_in_the_reference() -> None:
+    """docs/config.md has a row for every key of every ``[tool.policytool]`` section."""
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    blocks = re.split(r"^## ", text, flags=re.MULTILINE)
+    missing = []
+    for table, cls in _sections():
+        heading = "Top level" if not table else f"tool.policytool.{table}]"
+        block = next((b for b in blocks if heading in b.splitlines()[0]), None)
+        if block is None:
+            missing.append(f"[tool.policytool.{table}]: no section")
+            continue
+        for f in dataclasses.fields(cls):
+            if f.name in ("root", "source"):
+                continue  # where the config came from, not keys
+            key = f.name.replace("_", "-")
+            sub = typing.get_type_hints(cls)[f.name]
+            sub_args = typing.get_args(sub)
+            sub_inner = sub_args[0] if typing.get_origin(sub) is tuple else sub
+            if not table and dataclasses.is_dataclass(sub_inner):
+                continue  # a section of its own
+            if f"| `{key}` |" not in block:
+                missing.append(f"[tool.policytool{'.' + table if table else ''}] {key}")
+    assert missing == []
+
+
+# What must not reach users: references to the project's internal planning documents.
+_INTERNAL = re.compile(
+    r"\bRFC sections?\b|\bissue #?\d+\b|\bseed 0\d\d\b|\bseeds/|\bthe seed\b|\bseed's\b",
+    re.IGNORECASE,
+)
+
+
+def _shipped_files() -> list[Path]:
+    """The files users see: docs, hook manifests, the package (docstrings, templates)."""
+    files = [*PAGES, ROOT / ".pre-commit-hooks.yaml", ROOT / ".pre-commit-config.yaml"]
+    files += [p for p in (ROOT / "policytool").rglob("*") if p.is_file()]
+    return [p for p in files if p.exists() and p.suffix not in (".pyc",)]
+
+
+def test_no_internal_references_ship() -> None:
+    """No shipped file names an internal RFC section, issue number or seed document."""
+    hits = []
+    for path in _shipped_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            if _INTERNAL.search(line):
+                hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert hits == []
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """`.ci/run` runs quickstart step 2 word for word, so the README's command is tested."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quickstart = readme.split("## Quickstart", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    commands = [line for line in quickstart.splitlines() if line and not line.startswith("#")]
+    assert len(commands) == 2, "the quickstart is exactly two commands"
+    ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert commands[1] in ci_lines
