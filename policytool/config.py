@@ -601,14 +601,19 @@ def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
             re.compile(pattern)
         except re.error as exc:
             raise ctx.error(
-                (*table, "rev-pattern", url),
-                f"{pattern!r} is not a valid regular expression ({exc})",
+                (*table, "rev-pattern"),
+                f"{pattern!r} for {url} is not a valid regular expression ({exc})",
+                at=(*table, "rev-pattern", url),
             ) from None
     for url, minimum in section.min_rev.items():
         try:
             Version(minimum.removeprefix("v"))
         except InvalidVersion:
-            raise ctx.error((*table, "min-rev", url), f"{minimum!r} is not a version") from None
+            raise ctx.error(
+                (*table, "min-rev"),
+                f"{minimum!r} for {url} is not a version",
+                at=(*table, "min-rev", url),
+            ) from None
 
 
 def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Config:

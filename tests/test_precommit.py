@@ -572,7 +572,7 @@ def test_pre_commit_warnings_are_findings_at_their_lines(repo: Repo, run: Run) -
     # Legacy stage names still work: a warning, not an error.
     assert "deprecated stage names `commit` (now `pre-commit`)" in lines[3]
     assert "`push` (now `pre-push`)" in lines[3]
-    assert result.out.splitlines()[-1].startswith("4 findings (3 errors, 1 warnings)")
+    assert result.out.splitlines()[-1].startswith("4 findings (3 errors, 1 warning)")
     assert "x-common" not in result.out  # a top-level key holding an anchor is the usual idiom
     warnings_only = WARNED.replace("defualt_", "default_").replace("hokks: []\n    ", "")
     repo.write(".pre-commit-config.yaml", warnings_only.replace("stagess", "stages"))

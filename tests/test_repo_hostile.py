@@ -48,7 +48,7 @@ def test_alias_bomb_in_the_pre_commit_config_is_one_finding(repo: Repo, run: Run
     assert elapsed < FAST
     assert result.code == 1
     found = rule_lines(result.out, "precommit-config")
-    assert found == [(".pre-commit-config.yaml", 1)], result.out
+    assert [path for path, _line in found] == [".pre-commit-config.yaml"], result.out
     assert "aliases expand" in result.out
     fixed, elapsed = timed(run, "fix", f"--only={ONLY_REPO}")
     assert elapsed < FAST and fixed.code == 1
@@ -95,7 +95,8 @@ def test_alias_bomb_in_mergify_rule_names_is_one_finding(repo: Repo, run: Run) -
     repo.commit()
     result, elapsed = timed(run, "check", "--only=mergify-drift")
     assert elapsed < FAST
-    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 1)], result.out
+    found = rule_lines(result.out, "mergify-drift")
+    assert [path for path, _line in found] == [".github/mergify.yml"], result.out
     assert "aliases expand" in result.out
     synced, elapsed = timed(run, "sync")
     assert elapsed < FAST and synced.code == 2
@@ -121,7 +122,8 @@ def test_alias_bomb_in_a_workflow_is_one_finding(repo: Repo, run: Run) -> None:
     repo.commit()
     result, elapsed = timed(run, "check", f"--only={ONLY_REPO}")
     assert elapsed < FAST
-    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 1)]
+    found = rule_lines(result.out, "ci-hook-stage")
+    assert [path for path, _line in found] == [".github/workflows/lint.yml"], result.out
 
 
 def test_recursive_alias_is_one_finding(repo: Repo, run: Run) -> None:

@@ -469,7 +469,10 @@ def test_hostile_yaml_through_the_cli_is_one_finding_fast(
 
 def test_cr_only_config_is_fixed_with_cr_line_endings(repo: Repo, run: Run) -> None:
     """Issue 16 item 17: CR-only line endings (pre-commit reads them) no longer break fixes."""
-    repo.write("pyproject.toml", "[tool.policytool]\n")
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\ndefault-stages = ["pre-commit", "manual"]\n',
+    )
     body = "repos:\r- repo: local\r  hooks:\r  - id: a\r    name: a\r    entry: a\r    language: system\r"
     repo.write(".pre-commit-config.yaml", body)
     repo.commit()

@@ -108,7 +108,7 @@ Pos = tuple[int, int]  # 0-based (line, column)
 class YamlMap(dict):  # type: ignore[type-arg]
     """A mapping read by the fast builder, with the positions ruamel's ``.lc`` would hold."""
 
-    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow")
+    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow", "anchor_name")
 
     def __init__(self, pos: Pos, flow: bool) -> None:
         super().__init__()
@@ -117,18 +117,20 @@ class YamlMap(dict):  # type: ignore[type-arg]
         self.value_pos: dict[object, Pos] = {}
         self.own: frozenset[object] | None = None  # None: no merge key, every key is own
         self.flow = flow
+        self.anchor_name: str | None = None
 
 
 class YamlSeq(list):  # type: ignore[type-arg]
     """A sequence read by the fast builder, with the position of each item."""
 
-    __slots__ = ("pos", "item_pos", "flow")
+    __slots__ = ("pos", "item_pos", "flow", "anchor_name")
 
     def __init__(self, pos: Pos, flow: bool) -> None:
         super().__init__()
         self.pos = pos
         self.item_pos: list[Pos] = []
         self.flow = flow
+        self.anchor_name: str | None = None
 
 
 class LiteralScalarString(str):
@@ -348,6 +350,7 @@ def build(text: str, relpath: str) -> YamlNode:
                 node: YamlMap | YamlSeq = (
                     YamlMap(pos, flow) if kind == "MappingStartEvent" else YamlSeq(pos, flow)
                 )
+                node.anchor_name = event.anchor
                 frame = _Frame(node, event.anchor)
                 frame.key_pos = pos
                 stack.append(frame)
@@ -646,6 +649,15 @@ def own_keys(mapping: object) -> list[str]:
     if isinstance(mapping, dict):
         return [str(k) for k in mapping if ok is None or k in ok]
     return []
+
+
+def anchor_of(node: object) -> str | None:
+    """The anchor name a mapping or sequence is defined with (``&common``), if any."""
+    if isinstance(node, (YamlMap, YamlSeq)):
+        return node.anchor_name
+    anchor = getattr(node, "anchor", None)  # ruamel keeps an Anchor object
+    value = getattr(anchor, "value", None)
+    return value if isinstance(value, str) else None
 
 
 def is_flow(node: object) -> bool:
