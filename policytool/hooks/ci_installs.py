@@ -482,6 +482,7 @@ def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word])
     index = 0
 
     def take(option: str, value: shell.Word | None) -> None:
+        """Record the value of an option that names files or packages."""
         nonlocal constrained
         constrained = constrained or option in _CONSTRAINT_OPTIONS
         if value is None:
@@ -637,6 +638,7 @@ def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
     ``text``."""
 
     def word(item: shell.Word) -> shell.Word:
+        """``item`` moved by ``delta``."""
         return shell.Word(
             item.value,
             item.start + delta,
