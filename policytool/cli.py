@@ -119,7 +119,10 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
         try:
             return func(*args, **kwargs)
         except PolicyError as exc:
-            click.echo(f"policytool: error: {escape_controls(str(exc))}", err=True)
+            # Line by line: a resolver's own explanation keeps its lines; control
+            # characters inside each line are still escaped.
+            shown = "\n".join(escape_controls(line) for line in str(exc).split("\n"))
+            click.echo(f"policytool: error: {shown}", err=True)
             return EXIT_ERROR
         except ModuleNotFoundError as exc:
             message = missing_dependency(exc)
