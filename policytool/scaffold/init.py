@@ -263,6 +263,7 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
         lines.append(f"{PYPROJECT} {header}: {verb} ({table.note})")
     if not proposal.tables:
         lines.append(f"{PYPROJECT}: no policy found to propose; every opt-in rule stays off")
+    lines.extend(f"{PYPROJECT}: note: {hint}" for hint in proposal.hints)
     if dry_run or not count:
         return lines, tomlkit.dumps(shown) if count else ""
     new = tomlkit.dumps(doc)
