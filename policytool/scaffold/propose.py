@@ -7,8 +7,9 @@ it into one ``[tool.policytool.*]`` table, with a note saying where it came from
 
 - ``spdx``: the license and copyright an existing header hook script writes (vLLM's
   ``tools/pre_commit/check_spdx_header.py``) and the file kinds the hook runs on; else
-  the header most Python files already carry. ``[project] license`` alone is no SPDX
-  policy (pytest: MIT, no headers), so nothing is proposed then.
+  the header at least 90% of the Python files already carry (fewer is a habit, not a
+  policy: init prints the share and the table to add instead). ``[project] license``
+  alone is no SPDX policy (pytest: MIT, no headers), so nothing is proposed then.
 - ``torch-cuda``: a local hook script that greps for ``torch.cuda`` and the allowlist it
   keeps (vLLM's ``ALLOWED_FILES``), as allow globs.
 - ``ci``: ``codeql = "default-setup"`` when the repository has workflows but none runs
@@ -56,6 +57,8 @@ _KIND_BY_TYPE = {
 # Python files sampled for the header most of them carry.
 _SAMPLE = 2000
 _HEAD = 1024
+# The share (%) of sampled Python files that must carry one header for init to require it.
+_SHARE = 90
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,8 @@ class Proposal:
     """Every table ``init`` proposes, in the order they are written."""
 
     tables: list[Table] = field(default_factory=list)
+    # Evidence short of a policy, printed for the user to decide.
+    hints: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ def hook_scripts(config: Config) -> list[HookScript]:
 
 
 def propose_spdx(
-    config: Config, files: Sequence[str], scripts: Sequence[HookScript]
+    config: Config, files: Sequence[str], scripts: Sequence[HookScript], hints: list[str]
 ) -> Table | None:
     """The SPDX header the repository already enforces or already carries."""
     for script in scripts:
@@ -149,14 +154,19 @@ def propose_spdx(
     if not licenses:
         return None
     value, count = licenses.most_common(1)[0]
-    if count * 2 < len(sample):
-        return None  # a few files with headers are no policy
+    share = round(100 * count / len(sample))
+    if share < _SHARE:
+        # Many files with a header are a habit, not yet a policy: say so, propose nothing.
+        hints.append(
+            f"{share}% of the Python files carry `SPDX-License-Identifier: {value}`; "
+            f'to require it everywhere, add [tool.policytool.spdx] license = "{value}"'
+        )
+        return None
     values = {"license": value}
     if copyrights:
         holder, held = copyrights.most_common(1)[0]
-        if held * 2 >= len(sample):
+        if held * 100 >= _SHARE * len(sample):
             values["copyright"] = holder
-    share = round(100 * count / len(sample))
     return Table("spdx", values, f"{share}% of the Python files carry this header")
 
 
@@ -287,7 +297,7 @@ def propose(config: Config, files: Sequence[str]) -> Proposal:
     proposal = Proposal()
     for table in (
         propose_exclude(config),
-        propose_spdx(config, files, scripts),
+        propose_spdx(config, files, scripts, proposal.hints),
         propose_torch_cuda(scripts),
         propose_ci(config),
     ):
