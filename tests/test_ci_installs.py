@@ -179,6 +179,11 @@ CLEAN_FORMS = [
     "pip install $(cat pins.txt | xargs)",
     "pip install git+https://github.com/o/r@0123456789abcdef0123456789abcdef01234567",
     "uv tool install ruff@0.6.0",
+    "uvx ruff@0.6.0 check .",
+    "uvx --from 'ruff==0.6.0' ruff check --select pip",
+    "uv tool run ruff@0.6.0 format",
+    "pipx run 'black==24.1.0' --check .",
+    "uvx --with=tox-uv==1.0 tox@4.0 run -e docs",
     "uv tool install --from 'ruff==0.6.0' ruff-lsp",
     "pip install -rrequirements/ci.lock",
     "pip install -e./plugins/a",
@@ -816,3 +821,25 @@ def test_config_mistakes_are_one_sentence_exit_2(
     assert result.code == 2
     assert message in result.err
     assert "pyproject.toml" in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("uvx zizmor --format sarif .", ["`zizmor@VERSION`"]),
+        ("uvx ruff check pip install", ["`ruff@0.6.0` (lock 'ci' holds 0.6.0)"]),
+        ("uvx ruff@latest check", ["`ruff@0.6.0`"]),
+        ("uvx --with tox-uv tox run -e docs", ["`tox-uv` has no version", "`tox@VERSION`"]),
+        ("pipx run black .", ["`black@24.1.0`"]),
+        ("uv tool run --from ruff ruff", ["`ruff` has no version"]),
+    ],
+)
+def test_tools_run_by_uvx_and_pipx_run(
+    repo: Repo, run: Run, script: str, expected: list[str]
+) -> None:
+    setup(repo)
+    repo.write(WF, workflow(script))
+    messages = [str(f["message"]) for f in findings(run)]
+    assert len(messages) == len(expected), messages
+    for message, want in zip(messages, expected, strict=True):
+        assert want in message, message

@@ -62,6 +62,8 @@ _PIPELINE_KEYS = frozenset({"command", "commands", "script", "before_script", "a
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
 _INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
 _DOWNLOADERS = frozenset({"curl", "wget"})
+# Text a snippet must contain to hold a finding (the rest is never parsed).
+_NEEDLES = ("install", "curl", "wget", "uvx", "tool run", "pipx run")
 # Programs that run a command given in their arguments (``docker exec c bash -c ...``).
 _LAUNCHERS = frozenset(
     "docker podman nerdctl kubectl chroot nsenter singularity apptainer enroot srun flock".split()
@@ -393,13 +395,15 @@ def mergify_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator
 class Install:
     """One install command, its tool and what it installs."""
 
-    tool: str  # "pip", "uv pip", "uv tool", "pipx"
+    tool: str  # "pip", "uv pip", "uv tool", "pipx", "run" (uvx, uv tool run, pipx run)
     command: shell.Command
     requirements: tuple[shell.Word, ...]
     editables: tuple[shell.Word, ...]
     files: tuple[str, ...]  # -r values
     constrained: bool  # a -c / --constraint / --override
     upgrade: bool
+    # ``uvx TOOL ...``: the word naming the tool to run (``ruff``, ``ruff@0.6.0``).
+    tool_spec: shell.Word | None = None
 
 
 def _program(word: shell.Word) -> str:
@@ -441,6 +445,10 @@ def install_of(command: shell.Command) -> Install | None:
             tool, rest = "uv pip", words[index + 2 :]
         elif sub == ["tool", "install"]:
             tool, rest = "uv tool", words[index + 2 :]
+        elif sub == ["tool", "run"]:
+            tool, rest = "run", words[index + 2 :]
+    elif program == "uvx" or (program == "pipx" and values[1:2] == ["run"]):
+        tool, rest = "run", words[1:] if program == "uvx" else words[2:]
     elif program == "pipx" and values[1:2] in (["install"], ["inject"]):
         tool = "pipx"
         rest = words[2:] if values[1] == "install" else words[3:]
@@ -526,6 +534,12 @@ def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word])
                     break
             continue
         positional.append(word)
+        if tool == "run":
+            break  # the rest is the tool's own command line
+    if tool == "run":
+        spec = None if specs or not positional else positional[0]
+        requirements = (*specs, *extra)
+        return Install(tool, command, requirements, (), (), constrained, upgrade, spec)
     requirements = (*specs, *extra) if specs else (*positional, *extra)
     return Install(
         tool,
@@ -807,6 +821,40 @@ class _Judge:
                     yield self._redirect_problem(snippet, command, text, word, redirect)
                     continue
             yield from self._requirement(snippet, install, text, word, constrained, env)
+        if install.tool_spec is not None and not install.tool_spec.dynamic:
+            yield from self._tool_spec(snippet, install, text, install.tool_spec)
+
+    def _tool_spec(
+        self, snippet: Snippet, install: Install, text: str, word: shell.Word
+    ) -> Iterator[Problem]:
+        """The tool ``uvx TOOL`` / ``pipx run TOOL`` runs: pinned as ``TOOL@VERSION`` (or
+        ``==VERSION``); reported without a fix, since the spelling is the tool's own."""
+        value = word.value
+        at = _uv_tool_at(value)
+        if at is not None and at[1] != "latest":
+            return
+        name = at[0] if at is not None else None
+        if name is None:
+            verdict = self.judge(value)
+            if verdict is None or verdict.name is None:
+                if verdict is not None:
+                    yield Problem(
+                        snippet, word.start, f"`{text}`: {verdict.message}", None, word.start
+                    )
+                return
+            name = verdict.name
+        if self.allowed(name):
+            return
+        version, note = self._pin(name, snippet.job)
+        pin = f"`{name}@{version}`" if version else f"`{name}@VERSION`"
+        note = note.removeprefix("fix: ")
+        yield Problem(
+            snippet,
+            word.start,
+            f"`{text}` runs the newest `{name}` on every run; pin it as {pin} ({note})",
+            None,
+            install.command.start,
+        )
 
     def _redirect_problem(
         self,
@@ -1173,7 +1221,7 @@ def yaml_data(source: SourceFile, rule: str = RULE_ID) -> YamlNode | Finding:
 def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding:
     """Every problem of one file (a Finding when it cannot be parsed)."""
     if source.kind in _YAML_KINDS:
-        if not any(n in source.raw for n in (b"install", b"curl", b"wget")):
+        if not any(n.encode() in source.raw for n in _NEEDLES):
             return []
         data = yaml_data(source)
         if isinstance(data, Finding):
@@ -1183,7 +1231,7 @@ def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding
         snippets = snippets_of(source)
     problems: list[Problem] = []
     for snippet in snippets:
-        if not any(n in snippet.text for n in ("install", "curl", "wget")):
+        if not any(n in snippet.text for n in _NEEDLES):
             continue
         for script, env in scripts_of(source, snippet):
             problems.extend(judge.problems(snippet, script, env))
@@ -1344,7 +1392,8 @@ Every package a CI job installs is pinned. The rule reads the shell of GitHub wo
 `command`/`commands`, GitLab `script`, CircleCI `run`), shell scripts and Dockerfile
 `RUN`s under the configured globs, and the shell code blocks of the Mergify comments.
 It reports `pip install`, `pip3`, `python -m pip`, `uv pip install`, `uv tool install`,
-`pipx install` of a package without an exact `==` pin (or `--upgrade` of one), a VCS
+`pipx install` of a package without an exact `==` pin (or `--upgrade` of one), a tool
+run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a VCS
 requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
 `<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
 pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
