@@ -187,7 +187,10 @@ def test_fix_that_cannot_write_is_one_sentence_and_changes_nothing(mit: Repo) ->
 
 
 def test_repo_fix_that_cannot_write_is_one_sentence(repo: Repo) -> None:
-    repo.write("pyproject.toml", "[tool.policytool.pre-commit]\n")
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\ndefault-stages = ["pre-commit", "manual"]\n',
+    )
     repo.write(".pre-commit-config.yaml", "repos:\n- repo: local\n  hooks: []\n")
     repo.commit()
     before = snapshot(repo.root)

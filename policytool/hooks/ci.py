@@ -508,7 +508,7 @@ def _codeql_problems(
 ) -> tuple[bool, list[Finding]]:
     """(uses CodeQL, problems) for one workflow.
 
-    When is a repo's choice: the RFC's push + pull_request + schedule is asked for only
+    When is a repo's choice: push + pull_request + schedule is asked for only
     when the repo chose ``codeql = "workflow"``.
     """
     assert isinstance(doc.data, dict)
@@ -556,7 +556,7 @@ def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
 
 
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """CodeQL runs for python: by a workflow configured as RFC section 10 asks, or by
+    """CodeQL runs for python: by a workflow on push, pull_request and a schedule, or by
     GitHub's default setup when the repo says so."""
     paths = workflow_paths(ctx.root)
     if not paths:
@@ -695,7 +695,7 @@ an `echo` of a problem matcher does not run mypy.
 
 ## Why
 
-The RFC's drift: `[tool.mypy]` sits in pyproject.toml while nothing runs it, so the
+A common drift: `[tool.mypy]` sits in pyproject.toml while nothing runs it, so the
 types it promises are never checked; or mypy runs with its defaults because its config
 was moved.
 
@@ -736,7 +736,7 @@ upload needs; `contents`/`actions: read` matter in private repos only).
 
 ## Why
 
-The RFC's CodeQL track: semantic security analysis on every PR and on main. A workflow
+CodeQL is the semantic security analysis on every PR and on main. A workflow
 that lacks the analyze step or the permission runs green and uploads nothing.
 
 ## Example
