@@ -230,7 +230,10 @@ def test_config_strings_are_one_line(mit: Repo, run: Run, value: str, shown: str
 
 
 def test_multiline_project_license_is_refused_too(mit: Repo, run: Run) -> None:
-    mit.write("pyproject.toml", '[project]\nlicense = "MIT\\nimport os"\n')
+    mit.write(
+        "pyproject.toml",
+        '[project]\nlicense = "MIT\\nimport os"\n[tool.policytool.spdx]\nkinds = ["python"]\n',
+    )
     mit.write("a.py", "x = 1\n")
     mit.commit()
     result = run("fix")

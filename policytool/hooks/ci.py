@@ -22,7 +22,7 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from policytool.config import Config
+from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError
@@ -61,22 +61,6 @@ def _broken(problems: Sequence[FileProblem], rule: str) -> Iterator[Finding]:
     """Workflows that cannot be read, as findings of ``rule``."""
     for problem in problems:
         yield Finding(problem.relpath, problem.line, 1, rule, problem.message)
-
-
-def _pyproject_line(config: Config, needle: str) -> tuple[str, int]:
-    """(path, line) in the config file of the first line containing ``needle``."""
-    source = config.source
-    if source is None:
-        return "pyproject.toml", 1
-    try:
-        relpath = source.relative_to(config.root).as_posix()
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError, ValueError):
-        return source.name, 1
-    for number, line in enumerate(lines, start=1):
-        if needle in line:
-            return relpath, number
-    return relpath, 1
 
 
 def _names(hooks: Sequence[Hook]) -> str:
@@ -215,7 +199,9 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
         if scan.steps or model.ci_skip():
             for hook_id in reasons:
                 if hook_id not in skipped:
-                    path, line = _pyproject_line(config, f"{hook_id}")
+                    path, line = key_place(
+                        config, ("tool", "policytool", "ci", "skip-reasons", hook_id)
+                    )
                     found.append(
                         Finding(
                             path,
@@ -552,11 +538,12 @@ def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
     """Where a finding about a missing choice goes: the config file (at ``key``), or else."""
     if config.source is None or not config.source.is_file():
         return fallback, 1
-    return _pyproject_line(config, key) if key else (_pyproject_line(config, "")[0], 1)
+    path, line = key_place(config, ("tool", "policytool", "ci", key))
+    return (path, line) if key else (path, 1)
 
 
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """CodeQL runs for python: by a workflow on push, pull_request and a schedule, or by
+    """CodeQL runs for python: by a workflow (python, push, pull_request, a schedule), or by
     GitHub's default setup when the repo says so."""
     paths = workflow_paths(ctx.root)
     if not paths:
