@@ -152,12 +152,15 @@ def init_root(config: Config, cwd: Path) -> Path:
 def init(root: Path, config: Config, dry_run: bool = False) -> list[tuple[str, str]]:
     """Write every missing scaffold under ``root``; (path, ``created`` or why not)."""
     results: list[tuple[str, str]] = []
+    # Decided before anything is written: the pre-commit config written first must not
+    # make the same repository look like one with its own setup.
+    wanted = {path: scaffold.wanted(root, config) for path, scaffold in SCAFFOLDS.items()}
     for scaffold in SCAFFOLDS.values():
         target = root / scaffold.path
         if os.path.lexists(target):
             results.append((scaffold.path, EXISTS))
             continue
-        if not scaffold.wanted(root, config):
+        if not wanted[scaffold.path]:
             results.append((scaffold.path, NOT_WANTED))
             continue
         if dry_run:
