@@ -494,7 +494,7 @@ def _codeql_problems(
 ) -> tuple[bool, list[Finding]]:
     """(uses CodeQL, problems) for one workflow.
 
-    When is a repo's choice: the RFC's push + pull_request + schedule is asked for only
+    When is a repo's choice: push + pull_request + schedule is asked for only
     when the repo chose ``codeql = "workflow"``.
     """
     assert isinstance(doc.data, dict)
@@ -682,7 +682,7 @@ an `echo` of a problem matcher does not run mypy.
 
 ## Why
 
-The RFC's drift: `[tool.mypy]` sits in pyproject.toml while nothing runs it, so the
+A common drift: `[tool.mypy]` sits in pyproject.toml while nothing runs it, so the
 types it promises are never checked; or mypy runs with its defaults because its config
 was moved.
 
@@ -723,7 +723,7 @@ upload needs; `contents`/`actions: read` matter in private repos only).
 
 ## Why
 
-The RFC's CodeQL track: semantic security analysis on every PR and on main. A workflow
+CodeQL is the semantic security analysis on every PR and on main. A workflow
 that lacks the analyze step or the permission runs green and uploads nothing.
 
 ## Example

@@ -601,8 +601,8 @@ A message in the maintainers' own words that is right passes: no block is asked 
 
 ## Why
 
-The RFC's drift: the tip told contributors to run `mypy-3.10` and `markdownlint` hooks
-that no longer existed, and a renamed `pre-commit` job leaves the comment rule dead.
+A common drift: the tip tells contributors to run `mypy-3.10` and `markdownlint` hooks
+that no longer exist, and a renamed `pre-commit` job leaves the comment rule dead.
 
 ## Example
 

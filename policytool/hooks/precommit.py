@@ -798,7 +798,7 @@ only when `required` is set.
 
 ## Why
 
-The RFC's hook set (markdownlint, shellcheck, SPDX, forbidden imports...) is a policy; a
+A repo's hook set (markdownlint, shellcheck, SPDX, forbidden imports...) is a policy; a
 hook dropped in a refactor of the config silently stops checking.
 
 ## Example
@@ -834,7 +834,7 @@ For each remote hook repo:
 
 ## Why
 
-A stale or odd tag is the drift the RFC found (typos pinned to a dictionary tag); a
+A stale or odd tag is a common drift (typos pinned to a dictionary tag); a
 commit with a wrong comment passes review as "up to date".
 
 ## Example
