@@ -196,13 +196,16 @@ def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
 ) -> tuple[list[Finding], list[str], int]:
     from policytool.engine.registry import ENGINE_RULE_IDS, expand_selection
-    from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
+    from policytool.engine.runner import reads_none, run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
 
     only = expand_selection(opts.only, "--only")
     skip = expand_selection(opts.skip, "--skip")
     config = opts.load()
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
+    wanted = [rule_id for rule_id in only if rule_id not in skip]
+    if paths and reads_none(config, files, wanted):
+        return [], [], len(files)  # a hook call over files its rules skip: load no rule
     file_rules, repo_rules = select_rules(only, skip)
     diff_scoped = [r.id for r in file_rules if r.scope != "file"]
     if only and diff_scoped:
@@ -317,7 +320,8 @@ def rules(name: str | None, fmt: str) -> int:
 
     all_infos = rule_infos()
     infos = list(all_infos.values())
-    if name is not None and name not in GROUPS:
+    listed_groups = (*GROUPS, "engine")  # "engine": the ids the engine itself reports
+    if name is not None and name not in listed_groups:
         (rule_id,) = expand_selection([name], "rules")
         info = all_infos[rule_id]
         if fmt == "json":
@@ -691,7 +695,7 @@ def bump_command(
 
     def report(outcome: Outcome) -> None:
         if not quiet:
-            click.echo(outcome.describe(), err=True)
+            click.echo(escape_controls(outcome.describe()), err=True)
 
     def progress(line: str) -> None:
         click.echo(f"policytool: {line}", err=True)

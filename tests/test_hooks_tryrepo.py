@@ -14,7 +14,7 @@ import re
 import shlex
 from pathlib import Path
 
-from pre_commit.clientlib import load_manifest
+from pre_commit.clientlib import load_manifest  # type: ignore[import-untyped]
 
 from policytool.engine.registry import file_rules, rule_infos
 from tests.conftest import Repo
@@ -37,6 +37,7 @@ repos:
 POLICY = """\
 [tool.policytool.pre-commit]
 final-hook = "suggestion"
+default-stages = ["pre-commit", "manual"]
 manual-only = ["mypy"]
 
 [tool.mypy]

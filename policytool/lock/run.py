@@ -15,11 +15,11 @@ from types import FrameType
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.errors import PolicyError
+from policytool.errors import BackendError, PolicyError, Terminated
 from policytool.files import write_atomic
 from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, requirement_name
-from policytool.lock.backends import BackendError, CompileRequest, compile_lock
+from policytool.lock.backends import CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
 from policytool.lock.inputs import (
     Lock,
@@ -122,10 +122,6 @@ def render_lock(root_lock: Lock, current: str, body: str) -> str:
         body,
         None if cfg.python_version else running_python(),
     )
-
-
-class Terminated(PolicyError):
-    """SIGTERM arrived (a CI timeout): handled like Ctrl-C, every file restored."""
 
 
 @contextlib.contextmanager
