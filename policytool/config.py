@@ -312,10 +312,12 @@ class SweepConfig:
 
     fail_fast: tuple[str, ...] = (
         "__init__",
+        "__post_init__",
         "load_weights",
         "*load_weight*",
-        "*validate*",
-        "*config*",
+        "*validate_config*",
+        "*verify*",
+        "*check_config*",
         "*setup*",
     )
     request_path: tuple[str, ...] = (
@@ -343,6 +345,8 @@ class SweepConfig:
         "examples/**",
         "benchmarks/**",
         "tools/**",
+        "**/examples/**",
+        "**/benchmarks/**",
         "**/_generated/**",
         "**/generated/**",
         "**/*_pb2.py",
@@ -453,8 +457,9 @@ def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object
     if origin is typing.Literal:
         choices = typing.get_args(tp)
         if value not in choices:
+            import difflib  # only for the message: a run with a valid config never loads it
+
             shown = ", ".join(repr(c) for c in choices)
-            import difflib
 
             close = (
                 difflib.get_close_matches(value, [str(c) for c in choices], n=1)
@@ -516,7 +521,7 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
-            import difflib
+            import difflib  # only for the message: a run with a valid config never loads it
 
             # A close spelling only (``torch-backend`` is not ``backend``), or the key a
             # backend's own option name maps to (``no-emit-package`` -> ``exclude``).

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pre_commit.clientlib import (  # type: ignore[import-untyped]
+from pre_commit.clientlib import (
     InvalidConfigError,
     load_config,
 )

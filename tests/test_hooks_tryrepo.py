@@ -14,7 +14,7 @@ import re
 import shlex
 from pathlib import Path
 
-from pre_commit.clientlib import load_manifest  # type: ignore[import-untyped]
+from pre_commit.clientlib import load_manifest
 
 from policytool.engine.registry import file_rules, rule_infos
 from tests.conftest import Repo

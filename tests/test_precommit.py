@@ -193,7 +193,7 @@ def test_fix_keeps_comments_anchors_key_order_and_passes_second_run(
 
 
 def test_fixed_stage_is_what_pre_commit_sees(drifted: Repo, run: Run) -> None:
-    from pre_commit.clientlib import load_config  # type: ignore[import-untyped]
+    from pre_commit.clientlib import load_config
 
     run("fix", ONLY)
     config = load_config(str(drifted.root / ".pre-commit-config.yaml"))

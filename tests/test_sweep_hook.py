@@ -31,7 +31,7 @@ def test_try_repo_sweep(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     assert "adds)....." in clean.stdout and clean.stdout.rstrip().endswith("Passed")
 
     swallow = (
-        "def load_config() -> None:\n    try:\n        pass\n    except Exception:\n        pass\n"
+        "def setup_store() -> None:\n    try:\n        pass\n    except Exception:\n        pass\n"
     )
     repo.write("pkg/new.py", swallow)
     repo.commit("new swallow")

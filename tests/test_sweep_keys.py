@@ -133,7 +133,8 @@ def test_scan_finds_reads_of_real_kwargs_dicts_and_constants_not_lookalikes() ->
     assert BlobKeys.decode(later.encode()) == later
     # A cache line with a non-ASCII digit ("²" passes str.isdigit) is skipped, not a crash.
     assert BlobKeys.decode("C\u00b2:k\tR:r") == BlobKeys(frozenset({"r"}), ())
-    assert scan(b"def f(**kw):\n    return kw['x'] +\n") == BlobKeys()  # does not parse
+    # A file that passes a dict on is parsed; when it does not parse, it reads nothing.
+    assert scan(b"def f(**kw):\n    g(kw)\n    return kw['x'] +\n") == BlobKeys()
 
 
 def test_unquote_path() -> None:
@@ -184,3 +185,91 @@ def test_worktree_symlink_and_unreadable_files_do_not_crash(repo: Repo, run: Run
     repo.git("checkout", "-q", "-b", "feature")
     os.symlink("missing-target.py", repo.root / "dangling.py")
     assert severities(run) == []
+
+
+# -- hostile inputs (issue: never a traceback, never a wrong file) ---------------------
+
+
+def test_a_1200_term_expression_is_swept_without_recursion_error(repo: Repo, run: Run) -> None:
+    repo.write("a.py", "x = 1\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    terms = " + ".join(["a"] * 1200)
+    deep = "(" * 150 + "a" + ")" * 150
+    repo.write(
+        "b.py",
+        f"def f(a):\n    return {terms}\n\n\ndef g(a):\n    return {deep}.clone()\n"
+        f"\n\nasync def h(lock, a):\n    with lock:\n        await ({terms})\n",
+    )
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    assert "Traceback" not in result.err and "RecursionError" not in result.out
+    found = {(f["line"], f["rule"]) for f in json.loads(result.out)}
+    assert (1, "any-annotation") in found and (10, "async-blocking") in found
+
+
+def test_a_file_name_with_a_newline_cannot_desync_the_blob_reads(repo: Repo, run: Run) -> None:
+    """`a\\nHEAD:base.py` used to be read as two requests by `git cat-file --batch`."""
+    repo.write("base.py", "x = 1\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    swallow = (
+        "def validate_config():\n    try:\n        pass\n    except Exception:\n        pass\n"
+    )
+    repo.write("a\nHEAD:base.py", "y = 2\n")
+    repo.write("base.py", "x = 1\n" + swallow)
+    repo.write("z.py", swallow)
+    repo.commit("hostile name")
+    for args in (("--head", "HEAD"), ("--staged",)):
+        result = run("sweep", "--format", "json", *args)
+        assert result.code == 1, result.err
+        found = {(f["path"], f["line"], f["severity"]) for f in json.loads(result.out)}
+        assert ("base.py", 5, "error") in found and ("z.py", 4, "error") in found
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"\xff\xfe\x00garbage\n",
+        b"0123456789abcdef0123456789abcdef01234567\tC\xc2\xb2:k\tR:r\n",  # '²' passes isdigit
+        b"0123456789abcdef0123456789abcdef01234567\t\xff\xfe\n",
+    ],
+)
+def test_a_corrupt_cache_is_discarded_without_traceback(
+    keyed: Repo, run: Run, garbage: bytes
+) -> None:
+    assert severities(run) == [("pkg/new.py", 2, "error")]
+    cache = keyed.root / ".git" / "policytool-sweep"
+    (cache / "blob-keys.v2").write_bytes(garbage)
+    for base_map in cache.glob("base-keys.v2-*"):
+        base_map.unlink()  # force a rebuild from the corrupt blob cache
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0 and "Traceback" not in result.err, result.err
+    assert [(f["path"], f["severity"]) for f in json.loads(result.out)] == [("pkg/new.py", "error")]
+    # And a base map whose header is right but whose body is not UTF-8.
+    (base_map,) = cache.glob("base-keys.v2-*")
+    header = base_map.read_bytes().split(b"\n", 1)[0]
+    count = int(header.rsplit(b" ", 1)[1])
+    base_map.write_bytes(header + b"\n" + b"shared\tR:\xff\n" * count)
+    assert run("sweep", "--fail-on", "never").code == 0
+
+
+def test_the_base_map_scanned_in_worker_processes_is_the_same(
+    keyed: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.sweep import keys
+
+    for i in range(6):
+        keyed.write(f"pkg/extra{i}.py", READER.format(key=f"k{i}"))
+    serial = severities(run)
+    cache = keyed.root / ".git" / "policytool-sweep"
+    base_map = next(cache.glob("base-keys.v2-*")).read_bytes()
+    for path in cache.iterdir():
+        path.unlink()
+    monkeypatch.setattr(keys, "PARALLEL_BLOBS", 1)
+    assert (
+        severities(run)
+        == serial
+        == [(f"pkg/extra{i}.py", 2, "warning") for i in range(6)] + [("pkg/new.py", 2, "error")]
+    )
+    assert next(cache.glob("base-keys.v2-*")).read_bytes() == base_map

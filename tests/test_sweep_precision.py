@@ -136,6 +136,17 @@ def test_kwargs_passed_on_as_a_plain_dict_and_read_in_two_files_is_blocking(
     assert ("pkg/decoder.py", 2, "error") in found
 
 
+def test_setting_a_default_is_not_a_read(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/cfg.py",
+        "class C:\n    def __init__(self, **kwargs):\n"
+        "        if 'architectures' not in kwargs:\n"
+        "            kwargs['architectures'] = ['X']\n"
+        "        super().__init__(**kwargs)\n",
+    )
+    assert rows(run, rule="kwargs-lookup") == []
+
+
 def test_one_finding_a_key_a_line(feature: Repo, run: Run) -> None:
     feature.write(
         "pkg/g.py",
@@ -318,6 +329,10 @@ def test_blocking_calls_beyond_sleep_and_requests(feature: Repo, run: Run) -> No
     )
     found = [(r[1], r[3]) for r in rows(run, rule="async-blocking")]
     assert found == [(5, "warning"), (6, "warning"), (7, "warning"), (8, "warning"), (9, "warning")]
+    keyed = "async def get_result(self, rid):\n    return self._out_queue.get(rid)\n"
+    feature.write("pkg/engine/dict_of_futures.py", keyed)
+    feature.write("tests/test_io.py", "async def test_it(p):\n    return open(p).read()\n")
+    assert [r[0] for r in rows(run, rule="async-blocking")] == ["pkg/engine/a.py"] * 5
 
 
 def test_lock_on_an_admin_path_is_a_warning(feature: Repo, run: Run) -> None:
@@ -446,6 +461,7 @@ def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
         "tools/t.py",
         "pkg/x_pb2.py",
         "pkg/generated/g.py",
+        "vllm/benchmarks/serve.py",
         "pkg/real.py",
     ):
         feature.write(path, code)
@@ -457,6 +473,7 @@ def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
         "pkg/generated/g.py",
         "pkg/x_pb2.py",
         "tools/t.py",
+        "vllm/benchmarks/serve.py",
     ]
 
 
@@ -474,3 +491,17 @@ def test_parallel_parsing_gives_the_same_findings(
     monkeypatch.setattr(sweep_run, "PARALLEL_FILES", 10_000)
     assert rows(run) == parallel
     assert len(parallel) == 140
+
+
+def test_a_huge_file_is_a_note_not_a_parse(
+    feature: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.sweep import run as sweep_run
+
+    monkeypatch.setattr(sweep_run, "MAX_FILE_BYTES", 1000)
+    feature.write("pkg/big.py", "def f(a):\n    return a\n" * 100)
+    result = run("sweep", "--format", "json")
+    (finding,) = json.loads(result.out)
+    assert (finding["rule"], finding["severity"]) == ("undecodable", "warning")
+    assert "2,300 bytes, over the 1,000-byte sweep limit" in finding["message"]
+    assert "not swept" in finding["message"] and result.code == 0

@@ -234,7 +234,7 @@ def expand_selection(
         elif name in known:
             out.append(name)
         else:
-            import difflib
+            import difflib  # only for the message of a usage error
 
             close = difflib.get_close_matches(name, [*known, *groups], n=1)
             hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"

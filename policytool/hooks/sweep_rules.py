@@ -27,12 +27,14 @@ _CONFIG_DOC = """\
 
 ```toml
 [tool.policytool.sweep]
-fail-fast = ["__init__", "load_weights", "*load_weight*", "*validate*", "*config*", "*setup*"]
+fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
+             "*validate_config*", "*verify*", "*check_config*", "*setup*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]
 test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
-exclude = ["examples/**", "benchmarks/**", "tools/**", "**/_generated/**", "**/*_pb2.py"]
+exclude = ["examples/**", "benchmarks/**", "tools/**", "**/examples/**", "**/benchmarks/**",
+           "**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python
 ```
 
@@ -179,10 +181,11 @@ If the copy is needed, keep it and add a one-line comment saying why. Not fixabl
 ASYNC_DOC = f"""\
 ## What it checks
 Inside `async def` code, on added lines: a blocking call (`time.sleep`, `requests.*`,
-`urllib.request.urlopen`, `subprocess.run`/`check_output`/`call`, `queue.Queue.get`,
-`multiprocessing` queue `get`, `concurrent.futures` `future.result()`, `open(...)`
-followed by `.read()`), or an `await` while a lock is held (`with self._lock:`,
-`async with lock:`, `lock.acquire()` ... `release()`).
+`urllib.request.urlopen`, `subprocess.run`/`check_output`/`call`, a blocking
+`queue.get()` (not awaited, not `block=False`), `future.result()` of a thread or
+process future, `open(...).read()`, `path.read_text()`/`read_bytes()`), or an `await`
+while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` ...
+`release()`). Tests report only `time.sleep` and blocking HTTP.
 
 ✗ for a blocking call on a serving path (`serving-paths`), or a lock held across an
 `await` in a request-path function on a serving path. Admin paths (profiling,

@@ -15,6 +15,7 @@ optimization only: missing, corrupt or unwritable caches give the same answers, 
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -78,21 +79,79 @@ class BlobKeys:
         return cls(frozenset(reads), tuple(constants))
 
 
-def may_read(data: bytes) -> bool:
-    """Whether ``data`` may hold a string-key read of a kwargs dict (bytes-cheap)."""
+def _evidence(data: bytes) -> tuple[bool, bool]:
+    """(may read a kwargs dict, passes one on whole to a call), from the bytes alone."""
     names = set(_STAR_RE.findall(data)) | set(_PLAIN_RE.findall(data))
+    reads = passes = False
     for name in names:
-        if (
+        reads = reads or (
             name + b"[" in data
             or name + b".get(" in data
             or name + b".pop(" in data
             or b" in " + name in data
-            or b"(" + name + b")" in data  # passed on whole: the callee may read it
-            or b" " + name + b")" in data
-            or b"(" + name + b"," in data
-        ):
-            return True
-    return False
+        )
+        passes = passes or (
+            b"(" + name + b")" in data or b" " + name + b")" in data or b"(" + name + b"," in data
+        )
+    return reads, passes
+
+
+def may_read(data: bytes) -> bool:
+    """Whether ``data`` may hold a string-key read of a kwargs dict (bytes-cheap)."""
+    reads, passes = _evidence(data)
+    return reads or passes
+
+
+_DEF_RE = re.compile(rb"^([ \t]*)(?:async[ \t]+)?def[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*\(", re.M)
+_HEADER_END_RE = re.compile(rb"\)[ \t]*(?:->[^\n]*?)?:[ \t]*(?:#[^\n]*)?$", re.M)
+_BODY_END_RE = b"^(?![ \\t]*(?:#|$))[ \\t]{0,%d}\\S"
+
+
+def text_reads(data: bytes) -> frozenset[str]:
+    """The keys read from kwargs dict parameters, from the text: for each ``def`` whose
+    header has ``**NAME`` or ``NAME: dict``, the reads of NAME in its indented body
+    (``NAME["k"]`` not followed by ``=``, ``NAME.get("k")``, ``NAME.pop("k")``, ``"k" in
+    NAME``). Matches the AST reading (``kwreads``) for everything but dicts passed on to
+    another function, for which :func:`scan` parses."""
+    found: set[str] = set()
+    for match in _DEF_RE.finditer(data):
+        end = _HEADER_END_RE.search(data, match.end())
+        if end is None:
+            continue
+        header = data[match.end() : end.start()]
+        names = set(_STAR_RE.findall(header + b")")) | set(_PLAIN_RE.findall(header))
+        if not names:
+            continue
+        indent = len(match.group(1).expandtabs())
+        stop = re.compile(_BODY_END_RE % indent, re.M).search(data, end.end() + 1)
+        body = data[end.end() : stop.start() if stop else len(data)]
+        for name in names:
+            word = re.escape(name)
+            for read in re.finditer(
+                rb"\b" + word + rb"[ \t]*\[[ \t]*" + _QUOTED + rb"[ \t]*\](?![ \t]*=[^=])"
+                rb"|\b"
+                + word
+                + rb"[ \t]*\.[ \t]*(?:get|pop)[ \t]*\([ \t]*"
+                + _QUOTED
+                + rb"|"
+                + _QUOTED
+                + rb"[ \t]+in[ \t]+"
+                + word
+                + rb"\b",
+                body,
+            ):
+                found.add((read.group(1) or read.group(2) or read.group(3)).decode("ascii"))
+            for absent in re.finditer(_QUOTED + rb"[ \t]+not[ \t]+in[ \t]+" + word + rb"\b", body):
+                key = absent.group(1)
+                default = (
+                    re.escape(name)
+                    + rb"\[[ \t]*[\"']"
+                    + re.escape(key)
+                    + rb"[\"'][ \t]*\][ \t]*=[^=]"
+                )
+                if re.search(default, body) is None:
+                    found.add(key.decode("ascii"))
+    return frozenset(found)
 
 
 _KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -105,8 +164,29 @@ def tree_reads(
     return frozenset(read.key for read in kwreads.reads(tree, dicts) if _KEY_RE.fullmatch(read.key))
 
 
+# From this many unseen blobs on (a first run on a large tree), scan in worker processes.
+PARALLEL_BLOBS = 256
+
+
 def scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
-    """:func:`scan` of each blob id, read in batches (bounded memory)."""
+    """:func:`scan` of each blob id: in worker processes for many, else here."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(blobs) < PARALLEL_BLOBS or workers < 2:
+        return _scan_blobs(root, blobs)
+    from concurrent.futures import ProcessPoolExecutor
+
+    from policytool.engine.runner import _pool_context
+
+    chunks = [blobs[i :: workers * 2] for i in range(workers * 2)]
+    found: dict[str, BlobKeys] = {}
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        for part in pool.map(_scan_blobs, [root] * len(chunks), chunks):
+            found.update(part)
+    return found
+
+
+def _scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
+    """:func:`scan` of each blob id, read in batches of 500 (bounded memory)."""
     found: dict[str, BlobKeys] = {}
     for start in range(0, len(blobs), 500):
         batch = blobs[start : start + 500]
@@ -120,15 +200,19 @@ def scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
 def scan(data: bytes) -> BlobKeys:
     """The kwargs keys a file reads and the string constants it defines.
 
-    Reads need the AST (a real ``**kwargs`` parameter, not any name with ``kw`` in it;
-    reads, not writes), so only files with cheap evidence of one are parsed.
+    Reads are of a real ``**kwargs`` parameter (not any name with ``kw`` in it), reads
+    not writes: found in the text of the function bodies (:func:`text_reads`), or with
+    the AST when a kwargs dict is passed on whole to another function of the file.
     """
     reads: frozenset[str] = frozenset()
-    if may_read(data):
+    maybe, passes = _evidence(data)
+    if passes:
         try:
             reads = tree_reads(ast.parse(data))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             reads = frozenset()
+    elif maybe:
+        reads = text_reads(data)
     return BlobKeys(reads, constants(data))
 
 

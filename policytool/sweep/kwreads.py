@@ -109,20 +109,27 @@ def string_key(node: ast.AST, names: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def _functions(tree: ast.Module) -> list[FunctionDef]:
-    """Every function and method of the module (nested ones too), iteratively."""
-    found: list[FunctionDef] = []
-    stack: list[ast.AST] = [tree]
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without visiting expressions (cheap)."""
+    stack = list(reversed(body))
     while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.append(node)
-        stack.extend(
-            child
-            for child in ast.iter_child_nodes(node)
-            if isinstance(child, (ast.stmt, ast.ExceptHandler, ast.match_case))
-        )
-    return found
+        stmt = stack.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                stack.extend(reversed(inner))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(reversed(holder.body))
+
+
+def _functions(tree: ast.Module) -> list[FunctionDef]:
+    """Every function and method of the module (nested ones too)."""
+    return [
+        node
+        for node in statements(tree.body)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
 
 
 def _callee_name(call: ast.Call) -> str | None:
@@ -132,6 +139,15 @@ def _callee_name(call: ast.Call) -> str | None:
     if isinstance(call.func, ast.Attribute):
         return call.func.attr
     return None
+
+
+# Bytes that a file with a kwargs dict parameter must hold (a cheap test before the walk).
+_PARAM_RE = re.compile(rb"\*\*[ \t]*[A-Za-z_]|kwargs[ \t]*:")
+
+
+def may_have_dicts(data: bytes) -> bool:
+    """False when ``data`` cannot declare a kwargs dict parameter (no walk needed)."""
+    return _PARAM_RE.search(data) is not None
 
 
 def kwargs_dicts(tree: ast.Module) -> dict[FunctionDef, set[str]]:
@@ -195,11 +211,36 @@ def _pass_on(
     return changed
 
 
+def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
+    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read."""
+    if parent_if is None or not isinstance(node, ast.Compare):
+        return False
+    if not isinstance(node.ops[0], ast.NotIn) or parent_if.test is not node:
+        return False
+    key = node.left.value if isinstance(node.left, ast.Constant) else None
+    for stmt in parent_if.body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.slice, ast.Constant)
+                    and target.slice.value == key
+                ):
+                    return True
+    return False
+
+
+def if_tests(func: FunctionDef) -> dict[int, ast.If]:
+    """id(test expression) -> its ``if`` statement, for :func:`defaulted`."""
+    return {id(node.test): node for node in body_nodes(func) if isinstance(node, ast.If)}
+
+
 def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:
     """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
     for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
+        ifs = if_tests(func)
         for node in body_nodes(func):
             found = string_key(node, names)
-            if found is not None:
+            if found is not None and not defaulted(node, ifs.get(id(node))):
                 assert isinstance(node, ast.expr)
                 yield Read(func, found[0], found[1], node)

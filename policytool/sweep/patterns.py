@@ -11,6 +11,7 @@ another file is decided once for the whole change (one ``git grep``), in ``run``
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import os
 import re
@@ -125,9 +126,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
+        ifs = kwreads.if_tests(func)
         for sub in kwreads.body_nodes(func):
             found = kwreads.string_key(sub, names)
-            if found is not None:
+            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
                 reads.append((found[0], found[1], sub))
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
@@ -172,7 +174,9 @@ def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) ->
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict and the module constants holding it."""
     if use.in_test:
-        other_files = []  # a test's fake kwargs are not the duplicated production key
+        # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
+        other_files = []
+        use = dataclasses.replace(use, dropped_on=None)
     if 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
         message = (
@@ -284,6 +288,17 @@ def _raises(body: list[ast.stmt]) -> bool:
     return False
 
 
+def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+    """Whether the function raises after the handler (a ``continue`` to the next
+    fallback that ends in a ``raise``: the error is not swallowed for good)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    end = handler.end_lineno or handler.lineno
+    return any(
+        isinstance(node, ast.Raise) and node.lineno > end for node in kwreads.body_nodes(func)
+    )
+
+
 def _removes_files(try_stmt: ast.stmt | None) -> bool:
     """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
@@ -342,7 +357,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         if uses_error:
             # ``as e`` and e is used (logged, wrapped): not silent. Still ⚠ when it then
             # gives up quietly or carries on in a request path.
-            request = names_match(names, src.config.request_path)
+            request = None if src.is_test else names_match(names, src.config.request_path)
             if _logs_then_gives_up(node.body) or request:
                 where = f" in request path `{request}`" if request else ""
                 yield _finding(
@@ -356,7 +371,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             continue
         fail_fast = names_match(names, src.config.fail_fast)
         best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
-        if _swallows(node.body) and fail_fast and not best_effort:
+        if (
+            _swallows(node.body)
+            and fail_fast
+            and not best_effort
+            and not _raises_later(ctx.innermost, node)
+        ):
             yield _finding(
                 src,
                 node,
@@ -487,6 +507,23 @@ def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return max(ends)
 
 
+def _own_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
+    """The statements of ``func``, not those of nested functions or classes (no
+    expression is visited: a ``return`` is a statement)."""
+    stack: list[ast.stmt] = list(reversed(func.body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                stack.extend(reversed(inner))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(reversed(holder.body))
+
+
 def _wrong_return(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
@@ -496,10 +533,12 @@ def _wrong_return(
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if not is_none and _never_none(src, node.returns) is None:
         return  # only these two can be proven wrong: skip the body walk
-    body_nodes = list(kwreads.body_nodes(node))
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body_nodes):
-        return
-    returns = [n for n in body_nodes if isinstance(n, ast.Return)]
+    text = b"\n".join(src.byte_lines[node.lineno - 1 : node.end_lineno or node.lineno])
+    if b"yield" in text and any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)
+    ):
+        return  # a generator: its annotation is about what it yields
+    returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if is_none:
@@ -629,17 +668,45 @@ def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
     return classes
 
 
+_CLASS_RE = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+_TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
+_INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
+_SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
+    """Module-level classes and their attribute names, read from the text (fast): names
+    assigned or annotated at the class body's own indentation, its methods, and
+    ``self.x =`` anywhere in the body. An imported module is only looked at for names;
+    parsing it whole would cost more than the test it serves."""
+    classes: dict[str, frozenset[str]] = {}
+    for match in _CLASS_RE.finditer(data):
+        start = match.end()
+        after = _TOP_LEVEL_RE.search(data, start + 1)
+        body = data[start : after.start() if after else len(data)]
+        indent = _INDENT_RE.search(body)
+        names: set[bytes] = set(_SELF_RE.findall(body))
+        if indent is not None:
+            own = re.escape(indent.group(1))
+            member = re.compile(
+                rb"^" + own + rb"(?:(?:async[ \t]+)?def[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)"
+                rb"[ \t]*(?:[:(=]|$)",
+                re.M,
+            )
+            names |= set(member.findall(body))
+        classes[match.group(1).decode()] = frozenset(n.decode() for n in names)
+    return classes
+
+
 @functools.lru_cache(maxsize=256)
 def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[str]]:
-    """:func:`class_fields` of a file, cached by its stat (a sweep reads a module once)."""
+    """:func:`class_fields_text` of a file, cached by its stat (a sweep reads a module once)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_MODULE_BYTES + 1)
-        if len(data) > MAX_MODULE_BYTES:
-            return {}
-        return class_fields(ast.parse(data))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    except OSError:
         return {}
+    return {} if len(data) > MAX_MODULE_BYTES else class_fields_text(data)
 
 
 MAX_MODULE_BYTES = 2_000_000
@@ -881,12 +948,15 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
             return name, True
         if head == "subprocess" and verb in _SUBPROCESS:
             return name, False
-        if name == "open":
-            return "open() (file I/O)", False
     if awaited or not isinstance(call.func, ast.Attribute):
         return None
     attr = call.func.attr
     receiver = call.func.value
+    if attr in ("read", "readlines") and isinstance(receiver, ast.Call):
+        if src.qualname(receiver.func) == "open":
+            return f"open(...).{attr}() (file I/O)", False
+    if attr in ("read_text", "read_bytes") and not call.args:
+        return f".{attr}() (file I/O)", False
     receiver_text = unparse(receiver, 200)
     if attr == "result" and not call.args and not call.keywords:
         submitted = (
@@ -896,7 +966,10 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
         )
         if submitted or "fut" in receiver_text.lower():
             return f"{receiver_text}.result() (waits for a thread/process future)", False
-    if attr == "get" and _QUEUE_RE.search(receiver_text.split("(")[0]):
+    keyed = bool(call.args) and not (
+        isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, bool)
+    )
+    if attr == "get" and not keyed and _QUEUE_RE.search(receiver_text.split("(")[0]):
         blocking = not any(
             (k.arg == "block" and isinstance(k.value, ast.Constant) and not k.value.value)
             for k in call.keywords
@@ -928,6 +1001,8 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         if found is None or not src.node_added(node):
             continue
         api, seed_api = found
+        if src.is_test and not seed_api:
+            continue  # a test's own file or queue reads do not stall a server
         function = ctx.names()[-1]
         if src.is_serving and seed_api and not names_match(ctx.names(), ADMIN):
             yield _finding(

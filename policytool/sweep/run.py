@@ -39,6 +39,8 @@ from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 PARALLEL_FILES = 64
 PARALLEL_BYTES = 2_000_000
 KWARGS_RULE = "kwargs-lookup"
+# A changed file larger than this (generated code, data) is a note, not parsed.
+MAX_FILE_BYTES = 4_000_000
 # One file's findings, kwargs key reads to resolve, keys it reads (None: not parsed).
 FileResult = tuple[list[Finding], list[KeyUse], frozenset[str] | None]
 
@@ -177,14 +179,21 @@ def sweep(
     return result
 
 
-def _displayable(finding: Finding) -> Finding:
-    """The finding with a path that prints: bytes that are not UTF-8 as ``\\xNN``."""
+def _printable(text: str) -> str:
+    """``text`` with bytes that are not UTF-8 (surrogate escapes) shown as ``\\xNN``."""
     try:
-        finding.path.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        shown = finding.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        return dataclasses.replace(finding, path=shown)
-    return finding
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text
+
+
+def _displayable(finding: Finding) -> Finding:
+    """The finding with a path and message that print: JSON and SARIF stay valid UTF-8."""
+    path, message = _printable(finding.path), _printable(finding.message)
+    if path is finding.path and message is finding.message:
+        return finding
+    return dataclasses.replace(finding, path=path, message=message)
 
 
 def _sweep_all(
@@ -252,6 +261,9 @@ def sweep_file(
         replaced=changed.replaced,
         target=target,
     )
+    if len(data) > MAX_FILE_BYTES:
+        message = f"{len(data):,} bytes, over the {MAX_FILE_BYTES:,}-byte sweep limit: not swept"
+        return [_note(path, 1, message, "undecodable")], [], None
     if b"\0" in data:
         return [_note(path, 1, "binary content (NUL bytes), not swept", "undecodable")], [], None
     try:

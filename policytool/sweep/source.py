@@ -31,6 +31,15 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
     t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
 )
+# The node types the patterns look up (``of_type``); others are walked, not recorded.
+_RECORDED = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ExceptHandler,
+    ast.AnnAssign,
+    ast.Call,
+    ast.Await,
+)
 # A loop over these is a per-step loop (diffusion / autoregressive steps).
 _STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
 # Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
@@ -231,10 +240,11 @@ class SourceInfo:
         return self.overlaps(first, last)
 
     def kwargs_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
-        """:func:`kwreads.kwargs_dicts` of the tree, computed once."""
+        """:func:`kwreads.kwargs_dicts` of the tree, computed once (none without a
+        ``**name`` or ``kwargs:`` in the bytes)."""
         cached = self.cache.get("kwargs_dicts")
         if not isinstance(cached, dict):
-            cached = kwreads.kwargs_dicts(self.tree)
+            cached = kwreads.kwargs_dicts(self.tree) if kwreads.may_have_dicts(self.data) else {}
             self.cache["kwargs_dicts"] = cached
         return cached
 
@@ -250,7 +260,7 @@ class SourceInfo:
     def _collect_aliases(self) -> dict[str, str]:
         """Local name -> dotted module path, from every import statement in the file."""
         aliases: dict[str, str] = {}
-        for node in _statements(self.tree.body):
+        for node in kwreads.statements(self.tree.body):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -280,7 +290,7 @@ class SourceInfo:
         return self.data.decode("utf-8", "replace").splitlines()
 
     @cached_property
-    def _byte_lines(self) -> list[bytes]:
+    def byte_lines(self) -> list[bytes]:
         """The lines as UTF-8 without a BOM: AST columns are offsets into exactly that."""
         data = self.data.removeprefix(BOM)
         try:
@@ -301,17 +311,17 @@ class SourceInfo:
         col: int | None = getattr(node, "col_offset", None)
         end_col: int | None = getattr(node, "end_col_offset", None)
         if line is not None and line == end and col is not None and end_col is not None:
-            if line <= len(self._byte_lines):
-                text = self._byte_lines[line - 1][col:end_col].decode("utf-8", "replace")
+            if line <= len(self.byte_lines):
+                text = self.byte_lines[line - 1][col:end_col].decode("utf-8", "replace")
                 if text.strip():
                     return text
         return unparse(node)
 
     def has_comment(self, number: int) -> bool:
         """Whether line ``number`` carries a real ``#`` comment (not a ``#`` in a string)."""
-        if not 1 <= number <= len(self._byte_lines):
+        if not 1 <= number <= len(self.byte_lines):
             return False
-        line = self._byte_lines[number - 1]
+        line = self.byte_lines[number - 1]
         if b"#" not in line:
             return False
         try:
@@ -365,7 +375,8 @@ class SourceInfo:
         is queued after the expressions before it (``_walk_body`` pushes first, so the
         order of recorded nodes is the source order within each construct).
         """
-        self.nodes.append((node, ctx))
+        if isinstance(node, _RECORDED):
+            self.nodes.append((node, ctx))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._walk_body(node.body, Ctx((*ctx.funcs, node)))
             if self.want_exprs:
@@ -403,7 +414,7 @@ class SourceInfo:
                 for handler in getattr(node, "handlers", ()):
                     self.try_of[id(handler)] = node
             exprs = self.want_exprs
-            fields = [value for _name, value in ast.iter_fields(node)]
+            fields = [getattr(node, name, None) for name in node._fields]
             for value in reversed(fields):
                 if isinstance(value, list):
                     if value and isinstance(value[0], ast.stmt):
@@ -423,17 +434,3 @@ class SourceInfo:
     def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
         """The walked nodes of the given types with their context."""
         return ((node, ctx) for node, ctx in self.nodes if isinstance(node, types))
-
-
-def _statements(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
-    """Every statement, nested ones included, without visiting expressions (cheap)."""
-    stack = list(reversed(body))
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list):
-                stack.extend(reversed([s for s in inner if isinstance(s, ast.stmt)]))
-        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            stack.extend(reversed(holder.body))
