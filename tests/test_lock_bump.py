@@ -543,3 +543,53 @@ def test_pr_body_says_when_pypi_cannot_be_reached(
     assert result.code == 0, result.err
     body = repo.read("pr.md").decode()
     assert "- Release data: could not look up alpha 1.1 on http://127.0.0.1:9/pypi (" in body
+
+
+def test_move_pins_property_only_dependency_lists_change() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from policytool.formats import toml
+    from policytool.formats.pyproject import move_pins
+
+    packages = st.sampled_from(["gamma", "Gamma", "gamma_x", "delta"])
+    specs = st.sampled_from(["==1.0", " == 1.0", "===1.0", ">=1.0", "==1.*", ""])
+    markers = st.sampled_from(["", " ; python_version >= '3'", ';os_name=="nt"'])
+    requirement = st.builds(lambda p, s, m: f"{p}{s}{m}", packages, specs, markers)
+    lists = st.lists(requirement, max_size=4)
+
+    def array(items: list[str]) -> str:
+        """A TOML array of requirement strings, in either quoting."""
+        return "[" + ", ".join(f"'{i}'" if '"' in i else f'"{i}"' for i in items) + "]"
+
+    @settings(max_examples=200, deadline=None)
+    @given(lists, lists, lists, lists)
+    def only_lists_move(
+        deps: list[str], extra: list[str], group: list[str], tool: list[str]
+    ) -> None:
+        text = (
+            f'[project]\nname = "app"\nversion = "1"\n# {array(tool)}\ndependencies = {array(deps)}\n\n'
+            f"[project.optional-dependencies]\nx = {array(extra)}\n\n"
+            f"[dependency-groups]\ng = {array(group)}\n\n"
+            f"[tool.uv]\noverride-dependencies = {array(tool)}\n"
+        )
+        out = move_pins(text, "gamma", "2.0")
+        before, after = toml.loads(text, "a"), toml.loads(out, "b")
+        assert after["tool"] == before["tool"]
+        assert out.splitlines()[3] == text.splitlines()[3]  # the comment line
+        project_b, project_a = before["project"], after["project"]
+        assert isinstance(project_b, dict) and isinstance(project_a, dict)
+        for old_list, new_list in (
+            (project_b["dependencies"], project_a["dependencies"]),
+            (project_b["optional-dependencies"]["x"], project_a["optional-dependencies"]["x"]),
+            (before["dependency-groups"]["g"], after["dependency-groups"]["g"]),  # type: ignore[index]
+        ):
+            assert len(old_list) == len(new_list)
+            for old, new in zip(old_list, new_list, strict=True):
+                exact = old.split(";")[0].replace(" ", "")
+                name = exact.split("=")[0]
+                moves = name.lower() == "gamma" and exact.count("=") in (2, 3) and "*" not in exact
+                assert new == (old.replace("1.0", "2.0") if moves else old)
+        assert move_pins(out, "gamma", "2.0") == out
+
+    only_lists_move()
