@@ -80,3 +80,17 @@ class BackendError(PolicyError):
 
 class Terminated(PolicyError):
     """SIGTERM arrived (a CI timeout): handled like Ctrl-C, every file restored."""
+
+
+class UnknownListError(PolicyError):
+    """An entry that names no kind of dependency list; the message says the spellings.
+
+    ``where`` is ``path:line: `` (or empty), ``detail`` the rest, so a caller can put
+    its config key between them.
+    """
+
+    def __init__(self, where: str, detail: str) -> None:
+        """Keep the two parts of the message."""
+        super().__init__(f"{where}{detail}")
+        self.where = where
+        self.detail = detail

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.errors import PolicyError, TomlError
+from policytool.errors import PolicyError, TomlError, UnknownListError
 from policytool.formats import toml
 from policytool.formats.requirement import canonical_name, move_exact_pin, requirement_name
 
@@ -55,20 +55,6 @@ def entry_line(text: str, entry: str) -> int:
         if offset >= 0:
             return text.count("\n", 0, offset) + 1
     return 1
-
-
-class UnknownListError(PolicyError):
-    """An entry that names no kind of dependency list; the message says the spellings.
-
-    ``where`` is ``path:line: `` (or empty), ``detail`` the rest, so a caller can put
-    its config key between them.
-    """
-
-    def __init__(self, where: str, detail: str) -> None:
-        """Keep the two parts of the message."""
-        super().__init__(f"{where}{detail}")
-        self.where = where
-        self.detail = detail
 
 
 def parse_list_spec(entry: str, source: Path | None, text: str = "") -> ListSpec:

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from policytool.config import Config, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
+from policytool.errors import ConfigError, DecodeError, FileError, PolicyError, UnknownListError
 from policytool.files import (
     decode_text,
     encode_like,
@@ -60,7 +60,6 @@ from policytool.files import (
 )
 from policytool.formats.lockfile import pinned_versions
 from policytool.formats.pyproject import (
-    UnknownListError,
     entry_line,
     pyproject_items,
     rewrite_pyproject,
