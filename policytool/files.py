@@ -424,8 +424,6 @@ def write_atomic(path: Path, data: bytes) -> None:
 
     _remove_stale_temps(path)
     try:
-        import tempfile  # a write only: a check never loads it (with shutil, bz2, lzma)
-
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
     except OSError as exc:
         raise WriteError(str(path), exc.strerror or str(exc)) from None

@@ -94,16 +94,14 @@ def _requires_python_floor(pyproject: Path | None) -> str | None:
     """``X.Y``, the lowest Python ``[project] requires-python`` allows, if it says one."""
     if pyproject is None:
         return None
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.version import InvalidVersion, Version
 
+    from policytool.formats import toml
+
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        _text, data = toml.load_file(pyproject, str(pyproject))
+    except PolicyError:
         return None  # load_config already read it; a race is not the sweep's business
     project = data.get("project")
     spec = project.get("requires-python") if isinstance(project, dict) else None
