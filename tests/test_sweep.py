@@ -130,7 +130,7 @@ def test_text_report_marks_each_finding_and_ends_with_summary_and_row(
     assert result.code == 1
     lines = result.out.splitlines()
     assert lines[-1] == "| Code quality | 25 ⚠ | 18 ✗ |"
-    assert lines[-2] == "44 findings (19 errors, 25 warnings) in 12 files checked"
+    assert lines[-2] == "44 findings (19 errors, 25 warnings) in 12 files"
     assert lines[0].startswith("sweep: 12 Python files changed between origin/main (merge-base ")
     assert len(lines) == len(EXPECTED) + 3
     assert "\npkg/handlers.py:13:9: broad-except ⚠ " in result.out  # contract line, unindented
