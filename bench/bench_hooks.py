@@ -349,6 +349,40 @@ def measure(
         print(f"  {row.label}: " + ", ".join(f"{k} {v[0]:.3f}s" for k, v in row.times.items()))
 
 
+HEAVY = ("click", "packaging", "tomlkit", "ruamel", "yaml", "cfgv", "pre_commit", "multiprocessing")
+
+
+def import_profile(row: Row, cwd: Path, repeat: int) -> tuple[float, set[str]]:
+    """Import time of a call (sum of each module's best self time, ms) and the heavy
+    libraries it loads (``PYTHONPROFILEIMPORTTIME``, as ``-X importtime``)."""
+    best: dict[str, int] = {}
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    for _ in range(repeat):
+        err = subprocess.run(row.ours, cwd=cwd, env=env, capture_output=True, text=True).stderr
+        for line in err.splitlines():
+            if not line.startswith("import time:") or "self [us]" in line:
+                continue
+            self_us, _cumulative, name = line.split(":", 1)[1].split("|")
+            module = name.strip()
+            best[module] = min(best.get(module, 1 << 40), int(self_us))
+    loaded = {m.split(".")[0] for m in best} & set(HEAVY)
+    return sum(best.values()) / 1000, loaded
+
+
+def import_table(rows: list[Row], works: dict[str, Path], repeat: int) -> str:
+    """Per single-file or config-only hook call: import time and heavy libraries loaded."""
+    head = "| hook call | imports (ms) | " + " | ".join(f"`{h}`" for h in HEAVY) + " |\n"
+    head += "|---|---:|" + "---|" * len(HEAVY) + "\n"
+    lines = []
+    for row in rows:
+        if row.target != 0.3:
+            continue
+        ms, loaded = import_profile(row, works[row.cwd], repeat)
+        marks = " | ".join("✓" if h in loaded else "" for h in HEAVY)
+        lines.append(f"| {row.label} | {ms:.0f} | {marks} |")
+    return head + "\n".join(lines) + "\n"
+
+
 def table(rows: list[Row], with_before: bool) -> str:
     """The results as a Markdown table."""
     head = "| hook call | policytool | " + ("before | " if with_before else "")
@@ -448,6 +482,11 @@ def main() -> int:
     measure(rows, before, after, works, args.repeat)
     load_after = loadavg()
     text = table(rows, before is not None)
+    text += (
+        "\nWhat each single-file or config-only call imports (`-X importtime`, sum of the "
+        "best self\ntimes; ✓: the library is loaded):\n\n"
+    )
+    text += import_table(rows, works, args.repeat)
     print()
     print(text)
     print(f"load average before: {load_before}; after: {load_after}")

@@ -145,7 +145,7 @@ def first_error(proc: subprocess.CompletedProcess[str]) -> str:
     """The first meaningful line of a failed run."""
     for line in (proc.stderr or proc.stdout).splitlines():
         line = line.strip()
-        if line and not line.startswith("policytool: lock '"):
+        if line and not line.startswith(("policytool: lock '", "warning:")):
             return line[:160]
     return f"exit {proc.returncode}"
 
@@ -179,7 +179,11 @@ def main() -> None:
         for name in wanted:
             hook_args, output = HOOKS[name]
             raw_out = raw_dir / f"{name}.txt"
+            # --python: the interpreter uv runs the resolution with, as policytool passes
+            # it; without it uv searches (and here tries to download) a 3.12 first. It
+            # does not change the pins (--python-version does).
             raw_cmd = [UV, "pip", "compile", *hook_args, "-o", str(raw_out)]
+            raw_cmd += ["--python", sys.executable]
             ours_cmd = [str(BIN / "policytool"), "lock", name, "-q"]
             ours_out = repo / output
             _, warm = timed(raw_cmd, repo, raw_out)  # fills the uv cache for both sides

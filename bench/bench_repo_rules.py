@@ -4,8 +4,8 @@
 
 Run: ``python bench/bench_repo_rules.py [--repeat N]``. It downloads the vLLM 0.33.0
 source release once (bench/_vllm.py) and copies the files these rules read
-(``.pre-commit-config.yaml``, ``.github/``, ``pyproject.toml``, ``setup.cfg``,
-``requirements/``) into ``bench/.cache/repo-rules-work`` as a git repository. It times:
+(``.pre-commit-config.yaml``, ``.github/``, ``pyproject.toml``, ``setup.cfg``, ``tools/``,
+``docker/``, ``requirements/``) into ``bench/.cache/repo-rules-work`` as a git repository. It times:
 
 - ``pre-commit validate-config`` (what pre-commit itself checks of the config);
 - ``policytool check --only repo .pre-commit-config.yaml`` (the hook
@@ -35,7 +35,15 @@ final-hook = "suggestion"
 manual-only = []
 required = ["mypy", "markdownlint-cli2", "shellcheck", "typos", "suggestion"]
 """
-COPIED = (".pre-commit-config.yaml", ".github", "pyproject.toml", "setup.cfg", "requirements")
+COPIED = (
+    ".pre-commit-config.yaml",
+    ".github",
+    "pyproject.toml",
+    "setup.cfg",
+    "requirements",
+    "tools",  # the scripts local hooks run (a missing one is a finding)
+    "docker",
+)
 
 
 def work_tree() -> Path:

@@ -32,7 +32,7 @@ run() {
 
 echo "## check / rules"
 run policytool check
-run "policytool rules | head -n 5"
+run policytool rules source
 
 echo "## a new file, staged"
 cat > policytool/retry.py <<'EOF'
@@ -69,7 +69,7 @@ run policytool lock
 
 echo "## bump"
 sed -i 's/^ruff$/ruff==0.17.5/' requirements/test.in
-policytool lock > /dev/null
+policytool lock > /dev/null 2>&1
 git commit -qam "pin ruff 0.17.5"
 run 'policytool bump ruff --why "ruff 0.17.6 fixes a formatter bug we hit" --pr-body pr.md'
 run git diff --stat

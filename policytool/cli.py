@@ -193,16 +193,19 @@ def cli() -> None:
 
 
 def _run_check(
-    paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False
+    paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False, accepted: bool = True
 ) -> tuple[list[Finding], list[str], int]:
     from policytool.engine.registry import ENGINE_RULE_IDS, expand_selection
-    from policytool.engine.runner import run_file_rules, run_repo_rules, select_rules
+    from policytool.engine.runner import reads_none, run_file_rules, run_repo_rules, select_rules
     from policytool.files import discover
 
     only = expand_selection(opts.only, "--only")
     skip = expand_selection(opts.skip, "--skip")
     config = opts.load()
     files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
+    wanted = [rule_id for rule_id in only if rule_id not in skip]
+    if paths and reads_none(config, files, wanted):
+        return [], [], len(files)  # a hook call over files its rules skip: load no rule
     file_rules, repo_rules = select_rules(only, skip)
     diff_scoped = [r.id for r in file_rules if r.scope != "file"]
     if only and diff_scoped:
@@ -220,6 +223,10 @@ def _run_check(
     if only:
         findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
     findings = [f for f in findings if f.rule not in skip]
+    if accepted:  # less what `policytool baseline` accepted
+        from policytool.scaffold.accepted import without_accepted
+
+        findings = without_accepted(config, findings)
     return findings, sorted(set(result.changed)), result.files_checked
 
 
@@ -317,7 +324,8 @@ def rules(name: str | None, fmt: str) -> int:
 
     all_infos = rule_infos()
     infos = list(all_infos.values())
-    if name is not None and name not in GROUPS:
+    listed_groups = (*GROUPS, "engine")  # "engine": the ids the engine itself reports
+    if name is not None and name not in listed_groups:
         (rule_id,) = expand_selection([name], "rules")
         info = all_infos[rule_id]
         if fmt == "json":
@@ -341,20 +349,42 @@ def rules(name: str | None, fmt: str) -> int:
 
 
 @cli.command()
+@click.option(
+    "--dry-run", is_flag=True, help="Print the config and the files it would write; change nothing."
+)
 @config_option
 @handle_errors
-def init(config_path: Path | None) -> int:
-    """Write the policy scaffolding a repository is missing; never overwrite a file.
+def init(dry_run: bool, config_path: Path | None) -> int:
+    """Propose a starting [tool.policytool] config and write missing scaffolding.
+
+    Reads the repository (header and torch.cuda hook scripts, the headers its files
+    carry, its workflows) and adds a table for each policy it finds to pyproject.toml;
+    never overwrites a table or a file. Then `policytool baseline` records today's
+    findings, so adoption is one commit.
 
     \b
-    Example:
-      policytool init
+    Examples:
+      policytool init --dry-run
+      policytool init && policytool baseline
     """
+    import dataclasses
+
     from policytool.scaffold.init import init as write_scaffolds
-    from policytool.scaffold.init import init_root
+    from policytool.scaffold.init import init_root, write_config
 
     config = load_config(config_path)
-    for path, status in write_scaffolds(init_root(config, Path.cwd()), config):
+    root = init_root(config, Path.cwd())
+    if config.root != root:  # a pyproject.toml above the repository is not its config
+        config = Config(root=root)
+    lines, added = write_config(root, config, dry_run)
+    for line in lines:
+        click.echo(line)
+    if dry_run and added:
+        click.echo(added, nl=False)
+    if not dry_run and added:
+        config = load_config(config_path or root / "pyproject.toml")
+    config = dataclasses.replace(config, root=root) if config.source is None else config
+    for path, status in write_scaffolds(root, config, dry_run):
         click.echo(f"{path}: {status}")
     return EXIT_CLEAN
 
@@ -611,20 +641,39 @@ def sweep_command(
 @config_option
 @handle_errors
 def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int:
-    """Allow today's violations of RULE (forbidden-import, torch-cuda; default both).
+    """Accept today's findings so the rules can go on now; new findings still fail.
 
-    Appends the files to each section's allowlist-file, or prints the `allow = [...]`
-    TOML to paste when the section has none. New violations elsewhere still fail.
+    forbidden-import and torch-cuda: the files go to each section's allowlist-file (or
+    the `allow = [...]` TOML to paste is printed). Every other rule: the findings are
+    written to .policytool-baseline.json, which `check` and `fix` then leave out. With
+    RULE, only those rules.
 
     \b
     Examples:
       policytool baseline
       policytool baseline torch-cuda
     """
-    from policytool.scaffold.baseline import apply, compute
+    from policytool.scaffold.accepted import record
+    from policytool.scaffold.baseline import BASELINE_RULES, apply, compute
 
     config = load_config(config_path)
-    lines = apply(config, compute(config, _split_ids(rule_ids), Path.cwd()))
+    ids = _split_ids(rule_ids)
+    allowlisted = tuple(i for i in ids if i in BASELINE_RULES)
+    others = tuple(i for i in ids if i not in BASELINE_RULES)
+    if "stale-allow" in others:
+        raise PolicyError(
+            "baseline: stale-allow findings are not accepted; remove the allow entries they name"
+        )
+    lines = (
+        apply(config, compute(config, allowlisted, Path.cwd())) if allowlisted or not ids else []
+    )
+    if others or not ids:
+        skip = () if others else (*BASELINE_RULES, "stale-allow")
+        opts = Options(config_path, "text", others, skip, True)
+        findings, _changed, _count = _run_check((), opts, fix=False, accepted=False)
+        if not others:
+            findings = [f for f in findings if f.rule not in skip]
+        lines += record(load_config(config_path), findings, others)
     click.echo(
         "\n".join(lines) if lines else "policytool: baseline: nothing to add, the tree is clean"
     )
@@ -698,7 +747,7 @@ def bump_command(
 
     def report(outcome: Outcome) -> None:
         if not quiet:
-            click.echo(outcome.describe(), err=True)
+            click.echo(escape_controls(outcome.describe()), err=True)
 
     def progress(line: str) -> None:
         click.echo(f"policytool: {line}", err=True)

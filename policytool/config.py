@@ -12,7 +12,6 @@ key, its line and (for unknown keys) the nearest valid key.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import types
 import typing
@@ -458,7 +457,10 @@ def _convert(value: object, tp: object, where: KeyPath, ctx: _Context) -> object
     if origin is typing.Literal:
         choices = typing.get_args(tp)
         if value not in choices:
+            import difflib  # only for the message: a run with a valid config never loads it
+
             shown = ", ".join(repr(c) for c in choices)
+
             close = (
                 difflib.get_close_matches(value, [str(c) for c in choices], n=1)
                 if isinstance(value, str)
@@ -519,6 +521,8 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     for key, value in table.items():
         f = by_key.get(key)
         if f is None:
+            import difflib  # only for the message: a run with a valid config never loads it
+
             # A close spelling only (``torch-backend`` is not ``backend``), or the key a
             # backend's own option name maps to (``no-emit-package`` -> ``exclude``).
             key_hints: dict[str, str] = getattr(cls, "KEY_HINTS", {})
@@ -597,8 +601,6 @@ def _validate(config: Config, ctx: _Context) -> None:
 
 def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
     """``rev-pattern`` values compile as regexes; ``min-rev`` values are versions."""
-    from packaging.version import InvalidVersion, Version
-
     table: KeyPath = ("tool", "policytool", "pre-commit")
     for url, pattern in section.rev_pattern.items():
         try:
@@ -609,6 +611,10 @@ def _validate_pre_commit(section: PreCommitConfig, ctx: _Context) -> None:
                 f"{pattern!r} for {url} is not a valid regular expression ({exc})",
                 at=(*table, "rev-pattern", url),
             ) from None
+    if not section.min_rev:
+        return
+    from packaging.version import InvalidVersion, Version  # only when there is one to read
+
     for url, minimum in section.min_rev.items():
         try:
             Version(minimum.removeprefix("v"))
@@ -668,3 +674,31 @@ def _project_license(data: Mapping[str, object]) -> str | None:
         if isinstance(value, str) and value.strip():
             return value.strip()
     return None
+
+
+def key_place(config: Config, where: KeyPath) -> tuple[str, int]:
+    """(repo-relative config file, line) of the key at ``where``, for findings about it.
+
+    The line of the key or of its nearest written parent (``formats.toml.key_lines``,
+    right for repeated ``[[tables]]`` and list items), 1 when the file has no such key or
+    cannot be read; the file is scanned once a run.
+    """
+    source = config.source
+    if source is None:
+        return "pyproject.toml", 1
+    try:
+        shown = source.relative_to(config.root).as_posix()
+    except ValueError:
+        shown = source.as_posix()
+    lines = config.memo.value(("config.key_lines",), lambda: _key_lines_of(source))
+    return shown, key_line(lines, where) or 1
+
+
+def _key_lines_of(source: Path) -> dict[KeyPath, int]:
+    """:func:`key_lines` of the config file (empty when it cannot be read)."""
+    from policytool.files import decode_text, read_bounded
+
+    try:
+        return key_lines(decode_text(read_bounded(source, str(source)), str(source)))
+    except PolicyError:
+        return {}

@@ -72,3 +72,11 @@ class WriteError(PolicyError):
         super().__init__(f"{path}: cannot write: {reason}")
         self.path = path
         self.reason = reason
+
+
+class BackendError(PolicyError):
+    """The lock backend ran but could not produce a lock (resolution failed, no network...)."""
+
+
+class Terminated(PolicyError):
+    """SIGTERM arrived (a CI timeout): handled like Ctrl-C, every file restored."""

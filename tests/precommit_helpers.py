@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pre_commit.clientlib import InvalidConfigError, load_config
+from pre_commit.clientlib import (
+    InvalidConfigError,
+    load_config,
+)
 
 PRECOMMIT_RULES = (
     "precommit-config",

@@ -124,12 +124,35 @@ def test_baseline_on_a_clean_tree_changes_nothing(repo: Repo, run: Run) -> None:
     assert not (repo.root / "tools").exists()
 
 
-def test_baseline_rejects_rules_without_allowlists(repo: Repo, run: Run) -> None:
+def test_baseline_refuses_to_accept_stale_allow_findings(repo: Repo, run: Run) -> None:
     repo.write("pyproject.toml", WITH_FILES)
     repo.commit()
-    result = run("baseline", "spdx-header")
+    result = run("baseline", "stale-allow")
     assert result.code == 2
-    assert "baseline: rule 'spdx-header' has no allowlist" in result.err
+    assert "stale-allow findings are not accepted" in result.err
+
+
+def test_baseline_accepts_other_rules_findings_and_catches_new_ones(repo: Repo, run: Run) -> None:
+    """Adoption in one commit: today's spdx-header findings accepted, a new file still fails."""
+    repo.write("pyproject.toml", '[tool.policytool.spdx]\nlicense = "MIT"\n')
+    repo.write("old.py", "x = 1\n")
+    repo.write("vendored.py", "y = 2\n")
+    repo.commit()
+    assert run("check").code == 1
+    result = run("baseline")
+    assert result.code == 0, result.err
+    assert ".policytool-baseline.json: accepted 2 findings of spdx-header" in result.out
+    assert run("check").code == 0
+    assert run("check", "old.py").code == 0  # a pre-commit call on an accepted file
+    repo.write("new.py", "z = 3\n")
+    repo.commit()
+    after = run("check", "--format", "json")
+    assert rules_of(after) == [("new.py", "spdx-header")]
+    entries = json.loads(repo.read(".policytool-baseline.json"))
+    assert {e["path"] for e in entries} == {"old.py", "vendored.py"}
+    repo.write(".policytool-baseline.json", "[not json")
+    bad = run("check")
+    assert bad.code == 2 and "not a policytool baseline" in bad.err
 
 
 def test_stale_allow_reports_entries_matching_nothing_or_shielding_nothing(

@@ -138,6 +138,9 @@ FIXED_FORMS = [
     ),
     ("uv pip install pre-commit>=4.5.1", "uv pip install pre-commit==4.7.0"),
     ("pip install ruff>0.1", "pip install ruff==0.6.0"),
+    ("uv tool install ruff --with=black", "uv tool install ruff==0.6.0 --with=black==24.1.0"),
+    ("pipx install --spec 'twine>=5' twine", "pipx install --spec 'twine==5.1.1' twine"),
+    ("uv tool install --from=ruff ruff-cli", "uv tool install --from=ruff==0.6.0 ruff-cli"),
 ]
 
 
@@ -176,12 +179,17 @@ CLEAN_FORMS = [
     "pip install $(cat pins.txt | xargs)",
     "pip install git+https://github.com/o/r@0123456789abcdef0123456789abcdef01234567",
     "uv tool install ruff@0.6.0",
+    "uv tool install --from 'ruff==0.6.0' ruff-lsp",
+    "pip install -rrequirements/ci.lock",
+    "pip install -e./plugins/a",
+    "pip install -e ./x --extra-index https://download.pytorch.org/whl/cpu/",
     "pip install black==24.1.0 > log.txt",
     "pip download black",
     "pip uninstall -y black",
     "uv pip compile requirements/ci.in -o x.txt",
     "# pip install black",
     "echo pip install black",
+    "echo bash -c 'pip install black'",
     "cat <<EOF > f\npip install black\nEOF",
     "curl -LsSf https://astral.sh/uv/0.5.1/install.sh | sh",
     "curl -L https://example.invalid/releases/download/${V}/install.sh | sh",
@@ -567,9 +575,14 @@ def test_symlink_leaving_the_repo_is_not_read(repo: Repo, run: Run, tmp_path: Pa
     outside.write_text("pip install black\n")
     (repo.root / ".ci").mkdir()
     os.symlink(outside, repo.root / ".ci" / "link.sh")
-    (finding,) = findings(run)
-    assert finding["path"] == ".ci/link.sh"
-    assert "outside the repository" in str(finding["message"])
+    assert findings(run) == []  # the file list of a run leaves it out; it is never read
+    from policytool.config import load_config
+    from policytool.engine.registry import RepoContext
+    from policytool.hooks.ci_installs import check
+
+    config = load_config(cwd=repo.root)
+    (finding,) = check(RepoContext(config, [".ci/link.sh"], full_run=False))
+    assert "outside the repository" in finding.message
 
 
 def test_symlink_to_a_device_is_not_read(repo: Repo, run: Run) -> None:
@@ -784,3 +797,22 @@ def test_dockerfile_shell_form_bash_c(repo: Repo, run: Run) -> None:
     assert where(run) == ["Dockerfile:3:23"]
     run("fix", "--only", RULE)
     assert repo.read("Dockerfile").decode() == text.replace("black'", "black==24.1.0'")
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ("[tool.policytool.ci-floating-install]\nscript = []\n", "did you mean 'scripts'?"),
+        ("[tool.policytool.ci-floating-install]\nmergify = 1\n", "expected true or false"),
+        ('[tool.policytool.action-pin]\ntrusted = "actions/*"\n', "expected a list of strings"),
+        ("[tool.policytool.action-pin]\ndocker-digests = true\n", "did you mean 'docker-digest'?"),
+    ],
+)
+def test_config_mistakes_are_one_sentence_exit_2(
+    repo: Repo, run: Run, table: str, message: str
+) -> None:
+    setup(repo, table)
+    result = run("check", "--only", "ci-floating-install,action-pin")
+    assert result.code == 2
+    assert message in result.err
+    assert "pyproject.toml" in result.err and "Traceback" not in result.err

@@ -212,6 +212,12 @@ def test_rules_rule_prints_its_doc(run: Run) -> None:
 def test_rules_group_lists_its_members(run: Run) -> None:
     from policytool.engine.registry import rule_ids_of_group
 
+    engine = run("rules", "engine").out
+    assert [line.split()[0] for line in engine.splitlines()] == [
+        "bare-ignore",
+        "syntax-error",
+        "undecodable",
+    ]
     out = run("rules", "repo").out
     assert sorted(line.split()[0] for line in out.splitlines()) == sorted(rule_ids_of_group("repo"))
     assert all(line.split()[1] == "repo" for line in out.splitlines())

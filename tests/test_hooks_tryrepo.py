@@ -37,6 +37,7 @@ repos:
 POLICY = """\
 [tool.policytool.pre-commit]
 final-hook = "suggestion"
+default-stages = ["pre-commit", "manual"]
 manual-only = ["mypy"]
 
 [tool.mypy]

@@ -187,7 +187,10 @@ def test_fix_that_cannot_write_is_one_sentence_and_changes_nothing(mit: Repo) ->
 
 
 def test_repo_fix_that_cannot_write_is_one_sentence(repo: Repo) -> None:
-    repo.write("pyproject.toml", "[tool.policytool.pre-commit]\n")
+    repo.write(
+        "pyproject.toml",
+        '[tool.policytool.pre-commit]\ndefault-stages = ["pre-commit", "manual"]\n',
+    )
     repo.write(".pre-commit-config.yaml", "repos:\n- repo: local\n  hooks: []\n")
     repo.commit()
     before = snapshot(repo.root)
@@ -227,7 +230,10 @@ def test_config_strings_are_one_line(mit: Repo, run: Run, value: str, shown: str
 
 
 def test_multiline_project_license_is_refused_too(mit: Repo, run: Run) -> None:
-    mit.write("pyproject.toml", '[project]\nlicense = "MIT\\nimport os"\n')
+    mit.write(
+        "pyproject.toml",
+        '[project]\nlicense = "MIT\\nimport os"\n[tool.policytool.spdx]\nkinds = ["python"]\n',
+    )
     mit.write("a.py", "x = 1\n")
     mit.commit()
     result = run("fix")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 from collections.abc import Callable
 from importlib import resources
@@ -179,3 +180,197 @@ def test_template_render_refuses_a_missing_or_an_unused_value() -> None:
     with pytest.raises(ValueError, match="no placeholder"):
         render("codeql.yml", {"branch": "main", "typo": "x"})
     assert "branches: [dev]" in render("codeql.yml", {"branch": "dev"})
+
+
+# ----- the starting config: init reads the repository ---------------------------------
+
+SPDX_HOOK = """\
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the demo project
+import sys
+
+LICENSE_TEXT = "SPDX-License-Identifier: Apache-2.0"
+COPYRIGHT_TEXT = "SPDX-FileCopyrightText: Copyright contributors to the demo project"
+"""
+CUDA_HOOK = """\
+import regex as re
+
+_TORCH_CUDA_PATTERNS = [r"\\btorch\\.cuda\\.(empty_cache|synchronize)\\b"]
+ALLOWED_FILES = {
+    "demo/platforms/",
+    "tests/test_cuda.py",
+}
+"""
+PRECOMMIT = """\
+exclude: 'demo/third_party/.*'
+repos:
+- repo: local
+  hooks:
+  - id: check-spdx-header
+    name: Check SPDX headers
+    entry: python tools/pre_commit/check_spdx_header.py
+    language: python
+    types_or: [python, rust]
+  - id: check-torch-cuda-call
+    name: torch.cuda
+    entry: python tools/pre_commit/check_torch_cuda.py
+    language: python
+    types: [python]
+"""
+HEADER = (
+    "# SPDX-License-Identifier: Apache-2.0\n"
+    "# SPDX-FileCopyrightText: Copyright contributors to the demo project\n"
+)
+PYPROJECT = '[project]\nname = "demo"\n\n# our own comment\n[tool.ruff]\nline-length = 88\n'
+
+
+def vllm_like(repo: Repo) -> None:
+    """A small repository shaped like vLLM: its own header and torch.cuda hooks."""
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write("tools/pre_commit/check_spdx_header.py", SPDX_HOOK)
+    repo.write("tools/pre_commit/check_torch_cuda.py", HEADER + CUDA_HOOK)
+    repo.write(".github/workflows/ci.yml", "on: push\njobs: {}\n")
+    repo.write("demo/__init__.py", HEADER)
+    repo.write("demo/platforms/cuda.py", HEADER + "import torch\ntorch.cuda.synchronize()\n")
+    repo.write("demo/third_party/vendored.py", "x = 1\n")
+    repo.write("demo/model.py", HEADER + "import torch\n")
+    repo.commit()
+
+
+def test_init_proposes_the_policy_the_repo_already_runs(repo: Repo, run: Run) -> None:
+    vllm_like(repo)
+    before = repo.read("pyproject.toml")
+    dry = run("init", "--dry-run")
+    assert dry.code == 0, dry.err
+    assert repo.read("pyproject.toml") == before  # --dry-run writes nothing
+    assert not (repo.root / BUMP_TEMPLATE_PATH).exists()
+    assert "[tool.policytool.spdx]: would add" in dry.out
+    result = run("init")
+    assert result.code == 0, result.err
+    text = repo.read("pyproject.toml").decode()
+    assert text.startswith(PYPROJECT)  # the file's own content and comments kept
+    data = tomlkit.parse(text).unwrap()["tool"]["policytool"]
+    assert data["exclude"] == ["demo/third_party/**"]
+    assert data["spdx"] == {
+        "license": "Apache-2.0",
+        "copyright": "Copyright contributors to the demo project",
+        "kinds": ["python", "rust"],
+    }
+    assert data["torch-cuda"] == {"allow": ["demo/platforms/**", "tests/test_cuda.py"]}
+    assert data["ci"] == {"codeql": "default-setup"}
+    assert "# policytool init: from the check-spdx-header hook" in text
+    # The repository has its own CI: no second pre-commit workflow, no Mergify, no CodeQL.
+    assert not (repo.root / ".github/workflows/pre-commit.yml").exists()
+    assert not (repo.root / ".github/mergify.yml").exists()
+    assert not (repo.root / ".github/workflows/codeql.yml").exists()
+    assert (repo.root / BUMP_TEMPLATE_PATH).exists()
+    repo.commit()
+    check = run("check", "--only", "spdx-header,torch-cuda,stale-allow,codeql-workflow")
+    assert check.code == 1  # tests/test_cuda.py in the hook's allowlist matches no file
+    assert "allow entry `tests/test_cuda.py` of torch-cuda matches no file" in check.out
+    assert "vendored.py" not in check.out  # pre-commit's exclude carried over
+    again = run("init")
+    assert "[tool.policytool.spdx]: exists, left alone" in again.out
+    assert repo.read("pyproject.toml").decode() == text
+
+
+def test_a_project_license_alone_proposes_no_spdx_policy(repo: Repo, run: Run) -> None:
+    """pytest: MIT in [project], no header anywhere."""
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nlicense = "MIT"\n')
+    repo.write("src/a.py", "x = 1\n")
+    repo.commit()
+    result = run("init")
+    assert "no policy found to propose" in result.out
+    assert "spdx" not in repo.read("pyproject.toml").decode()
+
+
+def test_headers_most_files_carry_are_proposed(repo: Repo, run: Run) -> None:
+    for index in range(4):
+        repo.write(f"pkg/m{index}.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
+    repo.write("pkg/odd.py", "x = 1\n")
+    repo.commit()
+    result = run("init")
+    assert "80% of the Python files carry this header" in result.out
+    data = tomlkit.parse(repo.read("pyproject.toml").decode()).unwrap()
+    assert data["tool"]["policytool"]["spdx"] == {"license": "MIT"}
+
+
+def test_init_then_baseline_is_clean_and_drift_is_caught(repo: Repo, run: Run) -> None:
+    vllm_like(repo)
+    assert run("init").code == 0
+    repo.write("tests/test_cuda.py", HEADER + "import torch\ntorch.cuda.empty_cache()\n")
+    repo.write("demo/no_header.py", "x = 1\n")
+    repo.commit()
+    assert run("check").code == 1
+    result = run("baseline")
+    assert result.code == 0, result.err
+    repo.commit()
+    clean = run("check")
+    assert clean.code == 0, clean.out
+    repo.write("demo/new.py", "import torch\ntorch.cuda.synchronize()\n")
+    repo.commit()
+    drift = run("check", "--format", "json")
+    got = sorted({(f["path"], f["rule"]) for f in json.loads(drift.out)})
+    assert got == [("demo/new.py", "spdx-header"), ("demo/new.py", "torch-cuda")]
+
+
+def test_init_refuses_a_pyproject_it_cannot_read_and_changes_nothing(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", b"[project\nname = 1\n")
+    repo.write("a.py", "# SPDX-License-Identifier: MIT\n")
+    repo.commit()
+    result = run("init")
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and "pyproject.toml" in result.err
+    assert repo.read("pyproject.toml") == b"[project\nname = 1\n"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "globs"),
+    [
+        ("vllm/third_party/.*", ["vllm/third_party/**"]),
+        ("^a/b/.*$|c\\.d/.*", ["a/b/**", "c.d/**"]),
+        ("tests/.*\\.py", None),  # not a directory list: not guessed at
+        (".*_pb2\\.py|docs/.*", None),
+    ],
+)
+def test_precommit_exclude_regex_to_globs(pattern: str, globs: list[str] | None) -> None:
+    from policytool.scaffold.propose import regex_to_globs
+
+    assert regex_to_globs(pattern) == globs
+
+
+def test_init_appends_to_a_pyproject_with_tool_tables_out_of_order(repo: Repo, run: Run) -> None:
+    """black's pyproject: [tool.black], [build-system], then more [tool.*] tables."""
+    text = "[tool.black]\nline-length = 88\n\n[build-system]\nrequires = []\n\n[tool.mypy]\nstrict = true"
+    repo.write("pyproject.toml", text)
+    for index in range(3):
+        repo.write(f"src/m{index}.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
+    repo.commit()
+    result = run("init")
+    assert result.code == 0, result.err
+    new = repo.read("pyproject.toml").decode()
+    assert new.startswith(text + "\n")
+    data = tomlkit.parse(new).unwrap()
+    assert data["tool"]["policytool"]["spdx"] == {"license": "MIT"}
+    assert data["tool"]["black"] == {"line-length": 88} and data["tool"]["mypy"] == {"strict": True}
+    assert run("check", "--only", "spdx-header").code == 0
+
+
+def test_init_never_writes_into_a_parent_directorys_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    outer = tmp_path / "outer"
+    (outer / "repo").mkdir(parents=True)
+    (outer / "pyproject.toml").write_text('[project]\nname = "outer"\n')
+    inner = Repo(outer / "repo")
+    inner.git("init", "-q", "-b", "main")
+    for index in range(2):
+        inner.write(f"m{index}.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
+    inner.commit()
+    monkeypatch.chdir(inner.root)
+    result = run("init")
+    assert result.code == 0, result.err
+    assert (outer / "pyproject.toml").read_text() == '[project]\nname = "outer"\n'
+    assert (inner.root / BUMP_TEMPLATE_PATH).exists()
+    assert "[tool.policytool.spdx]" in inner.read("pyproject.toml").decode()

@@ -201,7 +201,7 @@ def test_variants_fan_out_inherit_and_select(repo: Repo, run: Run, wheelhouse: W
     repo.write("pyproject.toml", VARIANTS.format(wheels=wheelhouse.path.as_posix()))
     result = run("lock", "--variant", "cpu")
     assert result.code == 0, result.err
-    assert "requirements/test-cpu.txt: written" in result.out
+    assert "requirements/test-cpu.txt: written" in result.err
     assert not (repo.root / "requirements/test-cuda.txt").exists()
     # cpu: inherited inputs and find-links, its own exclude.
     assert pins(repo.read("requirements/test-cpu.txt").decode()) == {"beta": "1.1"}
@@ -595,3 +595,87 @@ def test_index_options_uv_honours_in_constraint_files_are_kept_and_others_not(
     assert ignored not in body
     assert main not in body
     assert run("lock", "--check").code == 0
+
+
+@pytest.mark.parametrize(
+    "extra",
+    ['torch-backend = "cpu"', 'index-strategy = "first-index"', 'resolution = "lowest"'],
+)
+def test_uv_only_options_are_refused_for_pip_tools(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, extra: str
+) -> None:
+    setup_simple(repo, wheelhouse.path, backend="pip-tools", extra=extra)
+    result = run("lock")
+    assert result.code == 2
+    key = extra.split(" ", 1)[0]
+    assert f"lock 'test': {key} is a uv option; pip-tools cannot honour it" in result.err
+    assert not (repo.root / "requirements/test.txt").exists()
+
+
+def test_a_long_resolution_reports_progress(
+    repo: Repo,
+    run: Run,
+    wheelhouse: Wheelhouse,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from policytool.lock import backends
+
+    real = Path(sys.executable).parent / "uv"
+    slow = tmp_path / "slow-uv"
+    slow.write_text(f'#!/bin/sh\nsleep 1\nexec {real} "$@"\n')
+    slow.chmod(0o755)
+    monkeypatch.setenv("POLICYTOOL_UV", str(slow))
+    monkeypatch.setattr(backends, "HEARTBEAT_SECONDS", 0.2)
+    setup_simple(repo, wheelhouse.path)
+    result = run("lock")
+    assert result.code == 0, result.err
+    assert "policytool: lock 'test': uv still resolving (" in result.err
+
+
+def test_sigterm_during_bump_restores_inputs_and_locks(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, tmp_path: Path
+) -> None:
+    repo.write("requirements/common.in", "alpha==1.0\n")
+    repo.write("requirements/test.in", "delta\n")
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool]\n\n"
+        + lock_table(
+            "common", ["requirements/common.in"], "requirements/common.txt", wheelhouse.path
+        )
+        + lock_table(
+            "test",
+            ["requirements/test.in"],
+            "requirements/test.txt",
+            wheelhouse.path,
+            extra='constraints = ["common"]',
+        ),
+    )
+    assert run("lock").code == 0
+    files = ["requirements/common.in", "requirements/common.txt", "requirements/test.txt"]
+    before = {path: repo.read(path) for path in files}
+    real = Path(sys.executable).parent / "uv"
+    slow = tmp_path / "slow-uv"
+    slow.write_text(
+        f'#!/bin/sh\ncase "$*" in *requirements/test.in*) exec sleep 60;; esac\nexec {real} "$@"\n'
+    )
+    slow.chmod(0o755)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "policytool", "bump", "alpha==1.1", "--offline"],
+        cwd=repo.root,
+        env={**os.environ, "POLICYTOOL_UV": str(slow)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while repo.read("requirements/common.txt") == before["requirements/common.txt"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2, err
+    assert "terminated (SIGTERM)" in err
+    assert {path: repo.read(path) for path in files} == before

@@ -406,3 +406,26 @@ loop = [{include-group = "loop"}]
     with pytest.raises(PolicyError, match="no optional-dependencies extra 'nope'"):
         project_requirements(data, "pyproject.toml", ("nope",))
     assert pinned_versions(text) == {"alpha": {"1"}, "gamma": {"2"}, "ruff": {"1"}}
+
+
+def test_fast_exact_version_agrees_with_packaging() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from policytool.formats.requirement import exact_version, exact_version_of, parse
+
+    names = st.from_regex(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,8}[A-Za-z0-9])?", fullmatch=True)
+    versions = st.from_regex(
+        r"[0-9]{1,3}(\.[0-9]{1,3}){0,3}(\.\*|rc1|\.post2|\+loc\.1)?", fullmatch=True
+    )
+    operators = st.sampled_from(["==", "===", " == ", ">=", "~="])
+    markers = st.sampled_from(["", " ; python_version < '3.12'", ";sys_platform=='linux'"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(names, operators, versions, markers)
+    def agree(name: str, operator: str, version: str, marker: str) -> None:
+        text = f"{name}{operator}{version}{marker}"
+        req = parse(text)
+        assert exact_version(text) == (exact_version_of(req) if req is not None else None)
+
+    agree()

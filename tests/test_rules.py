@@ -109,3 +109,65 @@ def test_missing_sections_notices_absent_and_misordered() -> None:
 
 def test_every_group_has_rules_and_every_rule_a_group() -> None:
     assert {group for _module, group in rules.RULE_TABLE.values()} == set(rules.GROUPS)
+
+
+def test_declared_file_kinds_match_the_rules_own() -> None:
+    """FILE_RULE_KINDS (used before any rule module loads) agrees with each rule's kinds."""
+    import dataclasses
+
+    from policytool.config import Config, SpdxConfig, TorchCudaConfig
+
+    configs = [
+        Config(),
+        Config(spdx=SpdxConfig(kinds=("python", "shell", "yaml", "cuda"))),
+        Config(spdx=SpdxConfig(kinds=("python", "shell", "yaml", "cuda"), configured=True)),
+        Config(spdx=SpdxConfig(configured=True), torch_cuda=TorchCudaConfig(configured=True)),
+        dataclasses.replace(Config(), spdx=SpdxConfig(kinds=())),
+    ]
+    registered = rules.file_rules()
+    for rule_id, declared in rules.FILE_RULE_KINDS.items():
+        assert rule_id in registered, rule_id
+        for config in configs:
+            assert declared(config) == registered[rule_id].kinds(config), rule_id
+
+
+HOOK_CALL = (
+    "import sys; from policytool.cli import main; code = main(sys.argv[1:]);"
+    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.hooks.')"
+    " or m.split('.')[0] in ('tomlkit', 'packaging', 'ruamel', 'subprocess', 'tempfile',"
+    " 'difflib', 'multiprocessing', 'concurrent')))"
+)
+
+
+def _hook_call(root: object, *args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-c", HOOK_CALL, *args],
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return proc.stdout.splitlines()[-1]
+
+
+def test_hook_call_over_files_its_rules_skip_loads_no_rule_module(tmp_path: object) -> None:
+    from pathlib import Path
+
+    root = Path(str(tmp_path))
+    (root / "pyproject.toml").write_text(
+        '[tool.policytool.spdx]\nlicense = "MIT"\n[tool.policytool.pre-commit]\nfinal-hook = "x"\n'
+    )
+    (root / "notes.md").write_text("# notes\n")
+    (root / "data.txt").write_text("x\n")
+    (root / "run").write_text("#!/bin/sh\necho hi\n")  # a shell script by its shebang
+    (root / "a.py").write_text("x = 1\n")
+    assert _hook_call(root, "check", "--only", "spdx-header", "notes.md", "data.txt") == "0 []"
+    assert _hook_call(root, "check", "--only", "forbidden-import,torch-cuda", "run") == "0 []"
+    # The same call over a file the rule reads loads that rule and finds the problem.
+    assert _hook_call(root, "check", "--only", "spdx-header", "notes.md", "a.py") == (
+        "1 ['policytool.hooks.spdx']"
+    )
+    # A repo rule's triggers need its module: no shortcut, but still nothing else.
+    assert "policytool.hooks.spdx" not in _hook_call(
+        root, "check", "--only", "mergify-drift", "notes.md"
+    )

@@ -468,3 +468,12 @@ def test_the_spdx_doc_example_fails_and_its_fix_passes(repo: Repo, run: Run) -> 
     assert check(run, "src/mod.py").code == 1
     assert fix(run, "src/mod.py").code == 1
     assert check(run, "src/mod.py").code == 0
+
+
+def test_cookie_on_line_two_below_a_blank_line_stays_there(demo: Repo, run: Run) -> None:
+    body = "\n# -*- coding: latin-1 -*-\nNAME = 'caf\xe9'\n".encode("latin-1")
+    demo.write("blank.py", body)
+    fix(run, "blank.py")
+    data = demo.read("blank.py")
+    assert data.split(b"\n")[1] == b"# -*- coding: latin-1 -*-"
+    compile(data, "blank.py", "exec")

@@ -104,3 +104,107 @@ def test_key_lines_count_repeated_tables_and_items() -> None:
     assert lines[("a", "b", 1, "c", "q.r")] == 11
     assert toml.key_line(lines, ("a", "b", 1, "c", "q.r", "s")) == 11  # inside an inline table
     assert toml.key_line(lines, ("nowhere",)) is None
+
+
+def test_allow_glob_lines_use_the_shared_key_lines(repo: Repo, run: Run) -> None:
+    """stale-allow names the line of the glob in its own [[table]], not a comment above it."""
+    repo.write(
+        "pyproject.toml",
+        "[[tool.policytool.forbidden-import]]\n"
+        'modules = ["pickle"]\n'
+        'allow = ["a/**"]\n'
+        "\n"
+        "[[tool.policytool.forbidden-import]]\n"
+        'modules = ["marshal"]\n'
+        "allow = [\n"
+        '    "b/**",  # "a/**" is mentioned in this comment\n'
+        '    "a/**",\n'
+        "]\n",
+    )
+    repo.write("a/x.py", "import pickle\n")
+    repo.write("b/y.py", "import marshal\n")
+    repo.commit()
+    result = run("check", "--only", "stale-allow")
+    assert result.code == 1
+    assert result.out.splitlines()[0].startswith(
+        "pyproject.toml:9:1: stale-allow allow entry `a/**` of forbidden-import entry 2"
+    )
+
+
+def test_skip_reason_line_uses_the_shared_key_lines(repo: Repo, run: Run) -> None:
+    """ci-hook-stage points at the skip-reasons key itself, not the first line naming it."""
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool.pre-commit]\n"
+        '# "mypy" runs in CI only\n'
+        "[tool.policytool.ci.skip-reasons]\n"
+        'mypy = "slow"\n',
+    )
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n- repo: local\n  hooks:\n  - {id: mypy, name: m, entry: mypy, language: system}\n",
+    )
+    repo.write(
+        ".github/workflows/pre-commit.yml",
+        "on: [push]\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "    - run: pre-commit run --all-files --hook-stage manual\n",
+    )
+    repo.commit()
+    result = run("check", "--only", "ci-hook-stage")
+    assert "pyproject.toml:4:1: ci-hook-stage skip-reasons explains 'mypy'" in result.out, (
+        result.out
+    )
+
+
+# --- property: every key tomllib reads has its line --------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_KEYS = st.sampled_from(["a", "b-c", "d_e", "x.y", "q r", "[k]", "#h", "1"])
+_STRINGS = st.text(alphabet="ab[]{}#'\"\\\n=,. ", max_size=12)
+_SCALARS = st.one_of(st.integers(-5, 5), st.booleans(), _STRINGS)
+_VALUES = st.one_of(_SCALARS, st.lists(_SCALARS, max_size=4))
+_TABLES = st.recursive(
+    st.dictionaries(_KEYS, _VALUES, max_size=4),
+    lambda inner: st.dictionaries(
+        _KEYS, st.one_of(_VALUES, inner, st.lists(inner, min_size=1, max_size=3)), max_size=4
+    ),
+    max_leaves=12,
+)
+
+
+def _paths(table: dict[str, object], prefix: toml.KeyPath = ()) -> list[toml.KeyPath]:
+    """Every key path below ``table``: through tables and arrays of tables."""
+    out: list[toml.KeyPath] = []
+    for key, value in table.items():
+        path = (*prefix, key)
+        out.append(path)
+        if isinstance(value, dict):
+            out += _paths(value, path)
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for index, item in enumerate(value):
+                out += _paths(item, (*path, index))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TABLES)
+def test_key_lines_find_every_key_tomlkit_writes(data: dict[str, object]) -> None:
+    import tomlkit
+
+    text = tomlkit.dumps(data)
+    parsed = toml.loads(text, "gen.toml")
+    assert parsed == data
+    lines = toml.key_lines(text)
+    rows = text.splitlines()
+    for path in _paths(parsed):
+        line = toml.key_line(lines, path)
+        assert line is not None, (path, text)
+        key = path[-1]
+        assert isinstance(key, str)
+        assert key in rows[line - 1] or f'"{key}"' in rows[line - 1] or "{" in rows[line - 1], (
+            path,
+            line,
+            text,
+        )

@@ -42,6 +42,8 @@ def differences(fast: object, reference: object, path: str = "$") -> list[str]:
         if ka != kb:
             yield f"{where}: kind {ka} != {kb} ({a!r} / {b!r})"
             return
+        if yamldoc.anchor_name(a) != yamldoc.anchor_name(b):
+            yield f"{where}: anchor {yamldoc.anchor_name(a)} != {yamldoc.anchor_name(b)}"
         if ka not in ("map", "seq"):
             if type(a) is type(b) and type(a).__module__.startswith("ruamel"):
                 if repr(a) != repr(b):  # both handed to ruamel: its own scalar types

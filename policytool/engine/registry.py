@@ -177,6 +177,33 @@ RULE_TABLE: dict[str, tuple[str, str]] = {
 }
 RULE_MODULES: dict[str, str] = {rule_id: module for rule_id, (module, _) in RULE_TABLE.items()}
 
+# The file kinds a file rule reads, known without importing its module: a pre-commit
+# hook call over files none of the selected rules reads returns before loading any rule
+# (tests/test_rules.py checks each entry against the rule's own ``kinds``). A file rule
+# missing here is simply always loaded.
+PYTHON_KINDS = frozenset({"python", "stub"})
+FILE_RULE_KINDS: dict[str, Callable[[Config], frozenset[str]]] = {
+    # None until [tool.policytool.spdx] is written (the rule is quiet until configured).
+    "spdx-header": lambda config: (
+        frozenset(config.spdx.kinds) if config.spdx.configured else frozenset()
+    ),
+    "forbidden-import": lambda config: PYTHON_KINDS,
+    "torch-cuda": lambda config: PYTHON_KINDS if config.torch_cuda.configured else frozenset(),
+}
+
+
+def static_kinds(rule_ids: Iterable[str], config: Config) -> frozenset[str] | None:
+    """The kinds ``rule_ids`` read together, or None when a rule's kinds need its module."""
+    kinds: set[str] = set()
+    for rule_id in rule_ids:
+        if rule_id in ENGINE_RULE_IDS:
+            continue  # reported while reading files some other rule reads
+        declared = FILE_RULE_KINDS.get(rule_id)
+        if declared is None:
+            return None
+        kinds |= declared(config)
+    return frozenset(kinds)
+
 
 def group_of(rule_id: str) -> str | None:
     """The group of a rule id (None for the engine's own ids)."""
@@ -198,8 +225,6 @@ def expand_selection(
     group expands to its members among them. An unknown name is a :class:`PolicyError`
     naming the nearest id or group.
     """
-    import difflib
-
     known = list(allowed) if allowed is not None else known_rule_ids()
     groups = [g for g in GROUPS if any(i in known for i in rule_ids_of_group(g))]
     out: list[str] = []
@@ -209,6 +234,8 @@ def expand_selection(
         elif name in known:
             out.append(name)
         else:
+            import difflib  # only for the message of a usage error
+
             close = difflib.get_close_matches(name, [*known, *groups], n=1)
             hint = f"; did you mean '{close[0]}'?" if close else "; see `policytool rules`"
             raise PolicyError(f"{option}: unknown rule or group '{name}'{hint}")

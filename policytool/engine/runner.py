@@ -26,6 +26,7 @@ from policytool.engine.registry import (
     RepoRule,
     file_rules,
     repo_rules,
+    static_kinds,
 )
 from policytool.engine.source import DecodeFailure, SourceFile
 from policytool.errors import PolicyError, WriteError
@@ -269,6 +270,30 @@ def run_file_rules(
             if progress is not None:
                 progress(done, len(relpaths))
     return result
+
+
+def reads_none(config: Config, relpaths: Sequence[str], rule_ids: Sequence[str]) -> bool:
+    """Whether no file of ``relpaths`` is of a kind the (file) rules ``rule_ids`` read.
+
+    Decided from the registry's declared kinds, without importing a rule module, so a
+    hook call over files its rules skip returns at start-up cost. False when unsure.
+    """
+    if not rule_ids:
+        return False
+    kinds = static_kinds(rule_ids, config)
+    if kinds is None:
+        return False
+    for relpath in relpaths:
+        head = b""
+        if "." not in relpath.rsplit("/", 1)[-1]:  # kind from the shebang
+            try:
+                with open(os.path.join(config.root, relpath), "rb") as handle:
+                    head = handle.read(256)
+            except OSError:
+                return False
+        if kind_of(relpath, head) in kinds:
+            return False
+    return True
 
 
 def select_rules(only: Sequence[str], skip: Sequence[str]) -> tuple[list[FileRule], list[RepoRule]]:

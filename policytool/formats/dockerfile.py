@@ -296,6 +296,7 @@ def parse(text: str) -> Dockerfile:
     result = Dockerfile(text, "", escape)
 
     def blank(begin: int, stop: int) -> None:
+        """Blank out ``[begin, stop)`` of the masked copy."""
         for at in range(begin, min(stop, len(masked))):
             masked[at] = " "
 

@@ -25,6 +25,7 @@ endings normalised to ``\\n``), so a hand edit of a pin is detected offline.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -90,8 +91,13 @@ class LockFile:
         return 1
 
     def pins(self) -> list[Pin]:
-        """Every requirement in the body, with its line in the whole file."""
-        return parse_pins(self.body, offset=self.header_lines)
+        """Every requirement in the body, with its line in the whole file (parsed once)."""
+        return list(self._pins)
+
+    @functools.cached_property
+    def _pins(self) -> tuple[Pin, ...]:
+        """The parsed pins, kept with the (immutable) lock file."""
+        return tuple(parse_pins(self.body, offset=self.header_lines))
 
 
 def parse(text: str) -> LockFile:

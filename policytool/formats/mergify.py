@@ -120,27 +120,36 @@ class CheckCondition:
     line: int
 
 
-def _conditions(node: object, rule: str, line: int) -> Iterator[CheckCondition]:
-    if isinstance(node, dict):
-        for key in ("and", "or", "not"):
-            if key in node:
-                yield from _conditions(node[key], rule, key_line(node, key, line))
-        return
-    if not isinstance(node, list):
-        return
-    for index, item in enumerate(node):
-        at = item_line(node, index)
-        if not isinstance(item, str):
-            yield from _conditions(item, rule, at)
+def _conditions(root: object, rule: str, line: int) -> Iterator[CheckCondition]:
+    """The check conditions in a conditions list, ``and:``/``or:``/``not:`` included.
+
+    Walked with an explicit stack: nesting depth cannot overflow Python's.
+    """
+    stack: list[tuple[object, int]] = [(root, line)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            for key in ("not", "or", "and"):
+                if key in node:
+                    stack.append((node[key], key_line(node, key, at)))
             continue
-        match = _CONDITION_RE.match(item)
-        if match is None or match.group("count") or match.group("negated"):
+        if not isinstance(node, list):
             continue
-        attribute = match.group("attribute")
-        operator = match.group("operator")
-        if not attribute.startswith(("check-", "status-")) or operator not in ("=", ":", "~="):
-            continue
-        yield CheckCondition(rule, item, attribute, match.group("value"), operator == "~=", at)
+        for index in range(len(node) - 1, -1, -1):
+            item = node[index]
+            item_at = item_line(node, index)
+            if not isinstance(item, str):
+                stack.append((item, item_at))
+                continue
+            match = _CONDITION_RE.match(item)
+            if match is None or match.group("count") or match.group("negated"):
+                continue
+            attribute = match.group("attribute")
+            operator = match.group("operator")
+            if not attribute.startswith(("check-", "status-")) or operator not in ("=", ":", "~="):
+                continue
+            value = match.group("value")
+            yield CheckCondition(rule, item, attribute, value, operator == "~=", item_at)
 
 
 def check_conditions(doc: YamlDoc) -> list[CheckCondition]:
@@ -153,4 +162,4 @@ def check_conditions(doc: YamlDoc) -> list[CheckCondition]:
         conditions = rule.get("conditions")
         line = key_line(rule, "conditions", item_line(rules_of(doc), index))
         out += _conditions(conditions, name if isinstance(name, str) else "", line)
-    return out
+    return sorted(out, key=lambda c: c.line)

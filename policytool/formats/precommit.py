@@ -22,7 +22,7 @@ from policytool.engine.context import RunMemo
 from policytool.errors import FileProblem, YamlError
 from policytool.formats.yamldoc import (
     YamlDoc,
-    anchor_of,
+    anchor_name,
     item_line,
     key_line,
     load,
@@ -424,7 +424,7 @@ def _unknown(keys: Sequence[str], known: frozenset[str]) -> list[tuple[str, str]
 
 def _anchored(value: object) -> bool:
     """Whether a value carries a YAML anchor (a top-level key kept to hold one)."""
-    return anchor_of(value) is not None
+    return anchor_name(value) is not None
 
 
 def schema_warnings(model: Model) -> list[SchemaWarning]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.errors import ConfigError, PolicyError, TomlError
+from policytool.errors import PolicyError, TomlError
 from policytool.formats import toml
 from policytool.formats.requirement import canonical_name, move_exact_pin, requirement_name
 
@@ -57,8 +57,22 @@ def entry_line(text: str, entry: str) -> int:
     return 1
 
 
+class UnknownListError(PolicyError):
+    """An entry that names no kind of dependency list; the message says the spellings.
+
+    ``where`` is ``path:line: `` (or empty), ``detail`` the rest, so a caller can put
+    its config key between them.
+    """
+
+    def __init__(self, where: str, detail: str) -> None:
+        """Keep the two parts of the message."""
+        super().__init__(f"{where}{detail}")
+        self.where = where
+        self.detail = detail
+
+
 def parse_list_spec(entry: str, source: Path | None, text: str = "") -> ListSpec:
-    """Parse one ``floating-pin.pyproject`` entry; unknown spellings are a ConfigError.
+    """Parse one list entry (``optional-dependencies.dev``...); else an UnknownListError.
 
     ``text`` (the pyproject's text, when known) puts the entry's line in the message.
     """
@@ -73,9 +87,10 @@ def parse_list_spec(entry: str, source: Path | None, text: str = "") -> ListSpec
         return ListSpec(entry, kind, name)
     where = f"{source}:{entry_line(text, entry)}: " if source and text else ""
     where = where or (f"{source}: " if source else "")
-    raise ConfigError(
-        f"{where}tool.policytool.floating-pin.pyproject: unknown entry '{entry}'; use "
-        "'project.dependencies', 'optional-dependencies.NAME' or 'dependency-groups.NAME'"
+    raise UnknownListError(
+        where,
+        f"unknown entry '{entry}'; use "
+        "'project.dependencies', 'optional-dependencies.NAME' or 'dependency-groups.NAME'",
     )
 
 

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 # canonicalize_name without its validation; tests prove they agree).
 _SEPARATORS_RE = re.compile(r"[-_.]+")
 _NAME_RE = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+# ``name==V`` / ``name===V`` with a PEP 440-shaped V and an optional marker: the lines a
+# resolver writes. Anything else (extras, several specifiers, URLs) is left to packaging.
+_PLAIN_PIN_RE = re.compile(
+    r"^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*===?\s*"
+    r"([0-9][0-9A-Za-z.+!-]*[0-9A-Za-z])\s*(?:;.*)?$"
+)
 # The name and extras part of a requirement (what repin keeps).
 _NAME_EXTRAS_RE = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?")
 
@@ -77,7 +83,15 @@ def exact_version_of(req: Requirement) -> str | None:
 
 
 def exact_version(text: str) -> str | None:
-    """The exactly pinned version of requirement ``text``; None when not an exact pin."""
+    """The exactly pinned version of requirement ``text``; None when not an exact pin.
+
+    The plain ``name==1.2.3`` (a marker allowed) of every lock line is read by
+    :data:`_PLAIN_PIN_RE` without building a ``packaging`` Requirement (the offline lock
+    check reads thousands); anything else goes through ``packaging``.
+    """
+    plain = _PLAIN_PIN_RE.match(text)
+    if plain is not None:
+        return plain.group(1)
     req = parse(text)
     return exact_version_of(req) if req is not None else None
 

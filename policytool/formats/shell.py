@@ -182,6 +182,7 @@ class _Parser:
     """A single left-to-right pass over ``text[start:end]``."""
 
     def __init__(self, text: str, start: int, end: int, script: Script) -> None:
+        """Scan ``text[start:end]``, recording commands into ``script``."""
         self.text = text
         self.pos = start
         self.end = end
@@ -200,6 +201,7 @@ class _Parser:
         depth = 0
 
         def finish(separator: str, at: int) -> None:
+            """Emit the command read so far (if any), ended by ``separator`` at ``at``."""
             nonlocal words, redirects, start
             if words or redirects:
                 self._emit(words, redirects, start, at, separator, nested)
@@ -369,6 +371,7 @@ class _Parser:
         dynamic = False
 
         def keep(index: int, stop: int) -> None:
+            """Append source characters ``[index, stop)`` to the word's value."""
             if stop > index:
                 value.append(text[index:stop])
                 offsets.extend(range(index, stop))
@@ -603,16 +606,19 @@ def parse_word(word: Word) -> Script:
     offsets = word.offsets
 
     def pos(at: int) -> int:
+        """The source offset of value index ``at`` (just past the end for the end)."""
         if at < len(offsets):
             return offsets[at]
         return offsets[-1] + 1 if offsets else word.end
 
     def remap(item: Word) -> Word:
+        """``item`` with its offsets moved into the source."""
         mapped = tuple(offsets[o] for o in item.offsets)
         end = offsets[item.end - 1] + 1 if 0 < item.end <= len(offsets) else word.end
         return Word(item.value, pos(item.start), end, mapped, item.quoted, item.dynamic)
 
     def remap_redirect(r: Redirect) -> Redirect:
+        """``r`` with its offsets moved into the source."""
         target = remap(r.target) if r.target is not None else None
         glued = remap(r.glued_to) if r.glued_to is not None else None
         end = offsets[r.end - 1] + 1 if 0 < r.end <= len(offsets) else word.end

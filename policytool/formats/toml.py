@@ -93,7 +93,7 @@ _VALUE_RE = re.compile(
 )
 
 
-def _parts(dotted: str) -> list[str]:
+def split_dotted(dotted: str) -> list[str]:
     """``a."b.c".d`` -> ``["a", "b.c", "d"]`` (quotes dropped, escapes kept as written)."""
     out = []
     for match in _PART_RE.finditer(dotted):
@@ -129,17 +129,19 @@ def key_lines(text: str) -> dict[KeyPath, int]:
         header = _HEADER_RE.match(text, pos, eol)
         assign = None if header else _ASSIGN_RE.match(text, pos, eol)
         if header is not None:
-            parts = _parts(header.group(2))
+            parts = split_dotted(header.group(2))
             if header.group(1) == "[[":
                 base = indexed(parts[:-1]) + (parts[-1],)
                 counts[base] = counts.get(base, -1) + 1
                 table = (*base, counts[base])
             else:
                 table = indexed(parts)
-            lines.setdefault(table, line)
+            for end in range(1, len(table) + 1):  # [a.b] also says where `a` starts
+                lines.setdefault(table[:end], line)
         elif assign is not None:
-            key = (*table, *_parts(assign.group(1)))
-            lines.setdefault(key, line)
+            key = (*table, *split_dotted(assign.group(1)))
+            for end in range(len(table) + 1, len(key) + 1):  # a.b = 1 also places `a`
+                lines.setdefault(key[:end], line)
             depth, item, expecting = 0, 0, False
             end = size
             for token in _VALUE_RE.finditer(text, assign.end()):

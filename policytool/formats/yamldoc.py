@@ -53,8 +53,9 @@ if TYPE_CHECKING:
 # CommentedSeq lists; scalars are str (or a str subclass), int, float, bool or None.
 YamlNode = Union["YamlMap", "YamlSeq", "CommentedMap", "CommentedSeq", str, int, float, bool, None]
 
-# Bounds on a YAML file a rule reads (real configs and workflows are a few KB to ~200 KB).
-MAX_YAML_BYTES = 2 * 1024 * 1024
+# Bounds on a YAML file a rule reads (real configs and workflows: a few KB; the largest
+# seen, vLLM's .buildkite/test-amd.yaml, 234 KB). A 1 MiB file parses in ~0.3 s.
+MAX_YAML_BYTES = 1024 * 1024
 MAX_DEPTH = 100
 MAX_ALIAS_NODES = 100_000
 # ruamel.yaml reads ~0.5 MB/s: it gets a file the fast builder hands over (an unusual
@@ -105,44 +106,65 @@ def split_lines(text: str) -> list[str]:
 Pos = tuple[int, int]  # 0-based (line, column)
 
 
+class Anchor:
+    """A node's anchor name (``None``: not anchored), read as ruamel's ``node.anchor.value``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str | None) -> None:
+        self.value = value
+
+
+_NO_ANCHOR = Anchor(None)
+
+
 class YamlMap(dict):  # type: ignore[type-arg]
     """A mapping read by the fast builder, with the positions ruamel's ``.lc`` would hold."""
 
-    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow", "anchor_name")
+    __slots__ = ("pos", "key_pos", "value_pos", "own", "flow", "anchor")
 
     def __init__(self, pos: Pos, flow: bool) -> None:
         super().__init__()
+        self.anchor = _NO_ANCHOR
         self.pos = pos
         self.key_pos: dict[object, Pos] = {}
         self.value_pos: dict[object, Pos] = {}
         self.own: frozenset[object] | None = None  # None: no merge key, every key is own
         self.flow = flow
-        self.anchor_name: str | None = None
 
 
 class YamlSeq(list):  # type: ignore[type-arg]
     """A sequence read by the fast builder, with the position of each item."""
 
-    __slots__ = ("pos", "item_pos", "flow", "anchor_name")
+    __slots__ = ("pos", "item_pos", "flow", "anchor")
 
     def __init__(self, pos: Pos, flow: bool) -> None:
         super().__init__()
+        self.anchor = _NO_ANCHOR
         self.pos = pos
         self.item_pos: list[Pos] = []
         self.flow = flow
-        self.anchor_name: str | None = None
 
 
-class LiteralScalarString(str):
+class AnchoredString(str):
+    """A string scalar that carries an anchor (``&name``) in ``.anchor.value``, as in ruamel."""
+
+    anchor = _NO_ANCHOR
+
+
+class LiteralScalarString(AnchoredString):
     """A ``|`` block scalar (ruamel.yaml's class name, which rules may test for)."""
 
-    __slots__ = ()
 
-
-class FoldedScalarString(str):
+class FoldedScalarString(AnchoredString):
     """A ``>`` block scalar (ruamel.yaml's class name, which rules may test for)."""
 
-    __slots__ = ()
+
+def anchor_name(node: object) -> str | None:
+    """The anchor (``&name``) written on ``node``, from either parser; None when none."""
+    anchor = getattr(node, "anchor", None)
+    name = getattr(anchor, "value", None)
+    return name if isinstance(name, str) else None
 
 
 def is_block_scalar(value: object) -> bool:
@@ -169,6 +191,8 @@ class _MergeKey:
 
 
 _MERGE = _MergeKey()
+# First characters of the plain scalars that may read as something other than a string.
+_TYPED_FIRST = frozenset("-+0123456789.=<~nNtTfF")
 
 
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
@@ -270,7 +294,10 @@ def build(text: str, relpath: str) -> YamlNode:
 
     if _NOT_BREAKS_IN_12.search(text):
         raise _Handover("NEL/LS/PS: line breaks in YAML 1.1 only")
-    parser = _event_parser(text)
+    try:
+        parser = _event_parser(text)
+    except yaml.YAMLError as exc:  # PyYAML's pure-Python reader checks characters up front
+        raise _Handover("PyYAML cannot read it", exc) from None
     stack: list[_Frame] = []
     anchors: dict[str, tuple[object, Pos, int]] = {}
     aliased = 0
@@ -281,81 +308,73 @@ def build(text: str, relpath: str) -> YamlNode:
     # reads more): with tabs in the text, those scalars' spans are kept to check.
     spans: list[tuple[Pos, Pos]] | None = [] if "\t" in text else None
     pending: tuple[YamlMap, object, Pos] | None = None  # an empty value, placed by the next event
+    from yaml.events import (  # type: ignore[import-untyped,unused-ignore]
+        AliasEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+    )
+
+    check_event = parser.check_event  # type: ignore[attr-defined]
+    get_event = parser.get_event  # type: ignore[attr-defined]
     try:
-        while parser.check_event():  # type: ignore[attr-defined]
-            event = parser.get_event()  # type: ignore[attr-defined]
-            mark = event.start_mark
-            pos = (mark.line, mark.column)
+        while check_event():
+            event = get_event()
+            cls = event.__class__
             if pending is not None:
                 owner, slot, own = pending
                 if lines is None:
                     lines = split_lines(text)
                 owner.value_pos[slot] = _empty_value_pos(lines, own, event)
                 pending = None
-            kind = type(event).__name__
             value: object
             size = 1
-            if kind == "ScalarEvent":
-                if event.tag is not None and not event.implicit[0] and not event.implicit[1]:
-                    raise _Handover("explicit tag")
+            if cls is ScalarEvent:
+                mark = event.start_mark
+                pos = (mark.line, mark.column)
                 style = event.style
-                if spans is not None and style:
-                    end = event.end_mark
-                    spans.append((pos, (end.line, end.column)))
+                raw = event.value
                 if not style:
-                    if event.tag is not None and not event.implicit[0]:
+                    if event.tag is not None:
                         raise _Handover("explicit tag")
-                    value = _plain_scalar(event.value)
-                    if event.value == "" and not event.anchor and stack:
-                        top = stack[-1]
-                        is_map_value = isinstance(top.node, YamlMap)
-                        if top.node.flow or (is_map_value and top.key is _NO_KEY):
-                            raise _Handover("an empty scalar in flow style or as a key")
-                        if is_map_value:
-                            slot = top.key
-                            _attach(top, value, pos, 1)
-                            pending = (top.node, slot, pos)  # type: ignore[assignment]
-                            continue
-                elif event.tag is not None and event.tag != "!":
-                    raise _Handover("explicit tag")
-                elif style == "|":
-                    value = LiteralScalarString(event.value)
-                elif style == ">":
-                    value = FoldedScalarString(event.value)
+                    if raw and raw[0] not in _TYPED_FIRST:
+                        value = raw
+                    else:
+                        value = _plain_scalar(raw)
+                        if not raw and not event.anchor and stack:
+                            top = stack[-1]
+                            is_map_value = top.node.__class__ is YamlMap
+                            if top.node.flow or (is_map_value and top.key is _NO_KEY):
+                                raise _Handover("an empty scalar in flow style or as a key")
+                            if is_map_value:
+                                slot = top.key
+                                _attach(top, value, pos, 1)
+                                pending = (top.node, slot, pos)  # type: ignore[assignment]
+                                continue
                 else:
-                    value = event.value
+                    if event.tag is not None and event.tag != "!":
+                        raise _Handover("explicit tag")
+                    if spans is not None:
+                        end = event.end_mark
+                        spans.append((pos, (end.line, end.column)))
+                    if style == "|":
+                        value = LiteralScalarString(raw)
+                    elif style == ">":
+                        value = FoldedScalarString(raw)
+                    else:
+                        value = raw
                 if event.anchor:
+                    if isinstance(value, str):
+                        if not isinstance(value, AnchoredString):
+                            value = AnchoredString(value)
+                        value.anchor = Anchor(event.anchor)
+                    elif value is not None:
+                        raise _Handover("an anchored number or boolean")
                     anchors[event.anchor] = (value, pos, 1)
-            elif kind == "AliasEvent":
-                target = anchors.get(event.anchor)
-                if target is None:
-                    raise _Handover("undefined alias")
-                value, pos, size = target
-                aliased += size
-                if aliased > MAX_ALIAS_NODES:
-                    raise YamlError(
-                        relpath,
-                        mark.line + 1,
-                        f"aliases expand to more than {MAX_ALIAS_NODES} nodes "
-                        "(an alias bomb?); not read",
-                    )
-            elif kind in ("MappingStartEvent", "SequenceStartEvent"):
-                if event.tag is not None and not event.implicit:
-                    raise _Handover("explicit tag")
-                if len(stack) >= MAX_DEPTH:
-                    raise YamlError(
-                        relpath, mark.line + 1, f"nested deeper than {MAX_DEPTH} levels; not read"
-                    )
-                flow = bool(event.flow_style)
-                node: YamlMap | YamlSeq = (
-                    YamlMap(pos, flow) if kind == "MappingStartEvent" else YamlSeq(pos, flow)
-                )
-                node.anchor_name = event.anchor
-                frame = _Frame(node, event.anchor)
-                frame.key_pos = pos
-                stack.append(frame)
-                continue
-            elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
                 frame = stack.pop()
                 value = frame.node
                 pos = value.pos
@@ -366,7 +385,39 @@ def build(text: str, relpath: str) -> YamlNode:
                     _merge(frame.node, frame.merges)  # type: ignore[arg-type]
                 if frame.anchor:  # an alias to a collection may follow only its end
                     anchors[frame.anchor] = (value, pos, size)
-            elif kind == "DocumentStartEvent":
+            elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                mark = event.start_mark
+                pos = (mark.line, mark.column)
+                if event.tag is not None and not event.implicit:
+                    raise _Handover("explicit tag")
+                if len(stack) >= MAX_DEPTH:
+                    raise YamlError(
+                        relpath, mark.line + 1, f"nested deeper than {MAX_DEPTH} levels; not read"
+                    )
+                flow = bool(event.flow_style)
+                node: YamlMap | YamlSeq = (
+                    YamlMap(pos, flow) if cls is MappingStartEvent else YamlSeq(pos, flow)
+                )
+                if event.anchor:
+                    node.anchor = Anchor(event.anchor)
+                frame = _Frame(node, event.anchor)
+                frame.key_pos = pos
+                stack.append(frame)
+                continue
+            elif cls is AliasEvent:
+                target = anchors.get(event.anchor)
+                if target is None:
+                    raise _Handover("undefined alias")
+                value, pos, size = target
+                aliased += size
+                if aliased > MAX_ALIAS_NODES:
+                    raise YamlError(
+                        relpath,
+                        event.start_mark.line + 1,
+                        f"aliases expand to more than {MAX_ALIAS_NODES} nodes "
+                        "(an alias bomb?); not read",
+                    )
+            elif cls is DocumentStartEvent:
                 documents += 1
                 if documents > 1 or event.version is not None or event.tags:
                     raise _Handover("directive or second document")
@@ -649,15 +700,6 @@ def own_keys(mapping: object) -> list[str]:
     if isinstance(mapping, dict):
         return [str(k) for k in mapping if ok is None or k in ok]
     return []
-
-
-def anchor_of(node: object) -> str | None:
-    """The anchor name a mapping or sequence is defined with (``&common``), if any."""
-    if isinstance(node, (YamlMap, YamlSeq)):
-        return node.anchor_name
-    anchor = getattr(node, "anchor", None)  # ruamel keeps an Anchor object
-    value = getattr(anchor, "value", None)
-    return value if isinstance(value, str) else None
 
 
 def is_flow(node: object) -> bool:

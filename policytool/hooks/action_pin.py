@@ -523,8 +523,9 @@ def check(ctx: RepoContext) -> list[Finding]:
             message = problem.message + (f" ({why})" if why else "")
             fixable = ctx.online and problem.resolvable and problem.uses.located and not why
             uses = problem.uses
-            findings.append(Finding(uses.relpath, uses.line, uses.col, RULE_ID, message,
-                                    fixable=fixable))  # fmt: skip
+            findings.append(
+                Finding(uses.relpath, uses.line, uses.col, RULE_ID, message, fixable=fixable)
+            )
     return findings
 
 

@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.config import Config
+from policytool.config import Config, key_place
 from policytool.errors import BoundaryError, ConfigError, FileError
 from policytool.files import _glob_regex, read_bounded, resolve_inside
+from policytool.formats.toml import KeyPath, split_dotted
 
 
 @dataclass(frozen=True)
@@ -73,16 +74,6 @@ def _config_source(config: Config) -> str:
         return config.source.as_posix()
 
 
-def _config_lines(config: Config) -> list[str]:
-    """The config file's lines (empty when it cannot be read)."""
-    if config.source is None:
-        return []
-    try:
-        return config.source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-
-
 def parse_allowlist(text: str, source: str, root: Path) -> list[AllowEntry]:
     """The globs of an allowlist file's text."""
     entries = []
@@ -127,21 +118,13 @@ def read_allowlist(config: Config, name: str, label: str = "allowlist-file") -> 
     return parse_allowlist(text, Path(name).as_posix(), config.root)
 
 
-def _glob_line(lines: list[str], glob: str, header: str, occurrence: int) -> int:
-    """The line of ``glob`` in the ``occurrence``-th table ``header``, else anywhere, else 1."""
-    quoted = (f'"{glob}"', f"'{glob}'")
-    start = 0
-    seen = -1
-    for number, text in enumerate(lines):
-        if text.strip().replace(" ", "") == header:
-            seen += 1
-            if seen == occurrence:
-                start = number
-                break
-    for number in range(start, len(lines)):
-        if any(q in lines[number] for q in quoted):
-            return number + 1
-    return next((n for n, text in enumerate(lines, start=1) if any(q in text for q in quoted)), 1)
+def _allow_path(header: str, occurrence: int, index: int) -> KeyPath:
+    """The key path of item ``index`` of ``allow`` in table ``header`` (its ``occurrence``-th
+    entry for a ``[[...]]`` array of tables)."""
+    table: KeyPath = tuple(split_dotted(header.strip("[]")))
+    if header.startswith("[["):
+        table = (*table, occurrence)
+    return (*table, "allow", index)
 
 
 def allow_entries(
@@ -159,10 +142,8 @@ def allow_entries(
     def build() -> AllowList:
         entries: list[AllowEntry] = []
         if allow:
-            source = _config_source(config)
-            lines = _config_lines(config)
-            for glob in allow:
-                line = _glob_line(lines, glob, table[0], table[1])
+            for index, glob in enumerate(allow):
+                source, line = key_place(config, _allow_path(table[0], table[1], index))
                 entries.append(AllowEntry(normalize_glob(glob, config.root), source, line))
         if allowlist_file:
             label = f"{table[0] or '[tool.policytool]'} allowlist-file"

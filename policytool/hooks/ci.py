@@ -22,7 +22,7 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from policytool.config import Config
+from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError
@@ -61,22 +61,6 @@ def _broken(problems: Sequence[FileProblem], rule: str) -> Iterator[Finding]:
     """Workflows that cannot be read, as findings of ``rule``."""
     for problem in problems:
         yield Finding(problem.relpath, problem.line, 1, rule, problem.message)
-
-
-def _pyproject_line(config: Config, needle: str) -> tuple[str, int]:
-    """(path, line) in the config file of the first line containing ``needle``."""
-    source = config.source
-    if source is None:
-        return "pyproject.toml", 1
-    try:
-        relpath = source.relative_to(config.root).as_posix()
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError, ValueError):
-        return source.name, 1
-    for number, line in enumerate(lines, start=1):
-        if needle in line:
-            return relpath, number
-    return relpath, 1
 
 
 def _names(hooks: Sequence[Hook]) -> str:
@@ -215,7 +199,9 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
         if scan.steps or model.ci_skip():
             for hook_id in reasons:
                 if hook_id not in skipped:
-                    path, line = _pyproject_line(config, f"{hook_id}")
+                    path, line = key_place(
+                        config, ("tool", "policytool", "ci", "skip-reasons", hook_id)
+                    )
                     found.append(
                         Finding(
                             path,
@@ -552,11 +538,12 @@ def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
     """Where a finding about a missing choice goes: the config file (at ``key``), or else."""
     if config.source is None or not config.source.is_file():
         return fallback, 1
-    return _pyproject_line(config, key) if key else (_pyproject_line(config, "")[0], 1)
+    path, line = key_place(config, ("tool", "policytool", "ci", key))
+    return (path, line) if key else (path, 1)
 
 
 def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
-    """CodeQL runs for python: by a workflow configured as RFC section 10 asks, or by
+    """CodeQL runs for python: by a workflow (python, push, pull_request, a schedule), or by
     GitHub's default setup when the repo says so."""
     paths = workflow_paths(ctx.root)
     if not paths:
@@ -606,7 +593,7 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
 
 
 def _ci_triggers(config: Config) -> Sequence[str]:
-    return (f"{WORKFLOW_DIR}/*", config.pre_commit.file, "pyproject.toml")
+    return (f"{WORKFLOW_DIR}/*", config.pre_commit.file, "pyproject.toml", "tox.ini", "tox.toml")
 
 
 def _mypy_triggers(config: Config) -> Sequence[str]:
@@ -617,32 +604,172 @@ def _mypy_triggers(config: Config) -> Sequence[str]:
         "mypy.ini",
         ".mypy.ini",
         "setup.cfg",
+        "tox.ini",
+        "tox.toml",
+        "noxfile.py",
     )
+
+
+HOOK_STAGE_DOC = """\
+## What it checks
+
+How CI runs pre-commit. Every step that does, in every workflow: `pre-commit run` or
+`prek run` in a `run:` script (also `python -m pre_commit`, `uvx pre-commit`),
+`pre-commit/action` and `j178/prek-action` (their `extra_args`), and `tox -e ENV` whose
+environment's `commands` (tox.ini, tox.toml, `[tool.tox]`) run pre-commit.
+`${{ matrix.x }}` is expanded over the job's matrix; any other `${{ }}` value is known
+only at run time and is never read as a hook name or a stage.
+
+- a named hook exists in the config;
+- the run sees files: `--all-files` (or `--from-ref`/`--to-ref`/`--files`), since CI has
+  no staged files;
+- the step can fail the check: no `|| true` / `|| echo ...` after it, no pipe without
+  `pipefail` (GitHub's default `bash -e` has none; `shell: bash` has it), no
+  `continue-on-error: true`, and it runs at all (no `if: false` on the step or job);
+- some workflow that runs pre-commit is triggered for pull requests (`pull_request`,
+  `pull_request_target`, `merge_group`, or `workflow_call` from one), unless pre-commit.ci
+  runs it (a `ci:` section in the config);
+- every id in a `SKIP` (env or inline) and in pre-commit.ci's `ci: skip:` is a hook;
+- when the manual stage means "run in CI" here, every manual-stage hook is run by some CI
+  step (`--hook-stage manual`);
+- with `[tool.policytool.ci] skip-reasons` set: every skipped hook has a reason there,
+  and every reason is for a hook CI still skips.
+
+What the manual stage means is the repo's choice: `manual-stage = "ci"` (vLLM) or
+`"opt-in"` (pytest: hooks run on request only). Not set: "ci" when a workflow already
+runs `--hook-stage manual` or `default_stages` lists manual, else "opt-in".
+
+## Why
+
+Each of these turns the pre-commit check green while it checks nothing: a hook renamed in
+the config but not in the workflow, a run on zero files, a swallowed exit status, a
+workflow that never runs for PRs, mypy at the manual stage with CI never passing
+`--hook-stage manual`.
+
+## Example
+
+```yaml
+      - run: pre-commit run --all-files --show-diff-on-failure || true
+```
+
+```text
+.github/workflows/pre-commit.yml:21:1: ci-hook-stage `pre-commit run --all-files \
+--show-diff-on-failure` cannot fail the check: `|| true` swallows its failure
+```
+
+## Fix
+
+Edit the workflow as the finding says. `policytool fix` does not edit workflows.
+
+## Configuration
+
+`[tool.policytool.pre-commit] manual-stage` (`"ci"` or `"opt-in"`),
+`[tool.policytool.ci] skip-reasons` (hook id -> reason; not set: skips need no reason).
+"""
+
+MYPY_DOC = """\
+## What it checks
+
+- A mypy configuration (`[tool.mypy]` in pyproject.toml, `mypy.ini`, `.mypy.ini`,
+  `[mypy]` in setup.cfg) is used: some pre-commit hook runs mypy (by id, the
+  mirrors-mypy repo, or an entry whose program is mypy), or a workflow command does
+  (`mypy`, `python -m mypy`, `uv run mypy`, a script named `mypy.py`/`mypy.sh`, a tox
+  environment whose commands run it, or a nox session that does).
+- A hook that runs mypy has a configuration, and its `--config-file` exists.
+
+Commands are read as commands, not words: `cp .github/workflows/matchers/mypy.json` or
+an `echo` of a problem matcher does not run mypy.
+
+## Why
+
+The RFC's drift: `[tool.mypy]` sits in pyproject.toml while nothing runs it, so the
+types it promises are never checked; or mypy runs with its defaults because its config
+was moved.
+
+## Example
+
+```text
+pyproject.toml:146:1: mypy-wired a mypy configuration exists but no pre-commit hook or \
+workflow step runs mypy; add a hook (e.g. with `stages: [manual]` so CI runs it)
+```
+
+## Fix
+
+Add a mypy hook (vLLM runs it with `stages: [manual]`, and CI with `--hook-stage
+manual`), or run it in a workflow; or delete the unused configuration.
+
+## Configuration
+
+None.
+"""
+
+CODEQL_DOC = """\
+## What it checks
+
+How CodeQL scans the repo's Python, as the repo chose in `[tool.policytool.ci] codeql`:
+
+- `"workflow"`: some workflow runs `github/codeql-action` init and analyze for python, on
+  push and pull_request to the default branch and on a schedule;
+- `"default-setup"`: GitHub's default CodeQL setup scans the repo, so no workflow is
+  needed, and one that runs CodeQL too is a finding (GitHub rejects its results while
+  default setup is on);
+- not set: a workflow that runs CodeQL is checked (but not when it runs: that is the
+  repo's choice); no workflow is one finding, on the config file, saying how to choose.
+
+Every CodeQL job has both steps, analyzes python (matrix values expanded, at most
+GitHub's 256 jobs), does not set a `build-mode` other than `none` for python (`none` is
+the default; no explicit value is needed), and has `security-events: write` (what the
+upload needs; `contents`/`actions: read` matter in private repos only).
+
+## Why
+
+The RFC's CodeQL track: semantic security analysis on every PR and on main. A workflow
+that lacks the analyze step or the permission runs green and uploads nothing.
+
+## Example
+
+```text
+pyproject.toml:1:1: codeql-workflow no workflow in .github/workflows runs CodeQL: if \
+GitHub's default CodeQL setup scans this repo, set [tool.policytool.ci] codeql = \
+"default-setup"; otherwise set codeql = "workflow" and run `policytool init` to add one
+```
+
+## Fix
+
+Set `codeql` as the finding says; `policytool init` writes a CodeQL workflow that passes.
+
+## Configuration
+
+`[tool.policytool.ci] codeql` (`"workflow"` or `"default-setup"`), `default-branch`
+(default: origin's HEAD, else `main`).
+"""
 
 
 HOOK_STAGE = register(
     RepoRule(
         HOOK_STAGE_RULE,
-        "CI runs pre-commit with --all-files and --hook-stage manual; every SKIP is a known "
-        "hook with a recorded reason",
+        "CI runs pre-commit so it can fail: on all files, for PRs, at the manual stage where "
+        "CI owns it; every skipped hook exists",
         check_hook_stage,
         triggers=_ci_triggers,
+        doc=HOOK_STAGE_DOC,
     )
 )
 MYPY = register(
     RepoRule(
         MYPY_RULE,
-        "a [tool.mypy] table is invoked by some hook, and a mypy hook has a config",
+        "a mypy configuration is run by some hook or CI command, and a mypy hook has one",
         check_mypy,
         triggers=_mypy_triggers,
+        doc=MYPY_DOC,
     )
 )
 CODEQL = register(
     RepoRule(
         CODEQL_RULE,
-        "a CodeQL workflow scans python (build-mode: none) on push, pull_request "
-        "and a schedule with security-events: write",
+        "CodeQL scans python as the repo chose: a working workflow, or GitHub's default setup",
         check_codeql,
-        triggers=lambda config: (f"{WORKFLOW_DIR}/*",),
+        triggers=lambda config: (f"{WORKFLOW_DIR}/*", "pyproject.toml"),
+        doc=CODEQL_DOC,
     )
 )

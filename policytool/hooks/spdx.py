@@ -143,8 +143,10 @@ def parse_header(text: str, kind: str, whole: bool = False) -> Header:
         # PEP 263: the cookie counts on line 1, or on line 2 below a comment line.
         if lines and _is_cookie(lines[0]):
             start = 1
-        elif len(lines) > 1 and lines[0].lstrip().startswith("#") and _is_cookie(lines[1]):
-            start = 2
+        elif len(lines) > 1 and _is_cookie(lines[1]):
+            above = lines[0].strip(" \t\f\r\n")
+            if not above or above.startswith("#"):  # a comment or blank line above it
+                start = 2
     end = first
     bodies: dict[int, str] = {}
     while end < len(lines):

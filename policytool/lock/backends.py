@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from policytool.errors import PolicyError
+from policytool.errors import BackendError, PolicyError
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.lock.inputs import Lock, pyproject_requirements, target_python
 
@@ -46,10 +46,6 @@ _DROPPED_OPTIONS = (
 MAX_ERROR_LINES = 12
 # Where the backends cache downloads: kept, since they cannot change what is resolved.
 CACHE_VARIABLES = frozenset({"UV_CACHE_DIR", "PIP_CACHE_DIR"})
-
-
-class BackendError(PolicyError):
-    """The backend ran but could not produce a lock (resolution failed, no network...)."""
 
 
 @dataclass(frozen=True)

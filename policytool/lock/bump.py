@@ -249,9 +249,11 @@ def untouched_pins(config: Config, package: str, skip: Sequence[str]) -> list[tu
     vLLM's ``requirements/rocm.txt`` is such a file: bump leaves it and says so.
     """
     from policytool.errors import FileError
-    from policytool.files import git_ls_files, read_bounded
+    from policytool.files import git_ls_files, git_root, read_bounded
     from policytool.formats.lockfile import pinned_versions
 
+    if git_root(config.root) is None:
+        return []  # not a git work tree: nothing is "tracked" to report
     skipped = set(skip) | _lock_outputs(config)
     found: list[tuple[str, str]] = []
     for path in git_ls_files(config.root):

@@ -55,23 +55,36 @@ SUMMARIES = {
 }
 
 
-def read_lock(root: Path, lock: Lock) -> lockfile.LockFile | None:
-    """The parsed lock file, or None when it does not exist; PolicyError if unreadable."""
+# Lock files already read in one run (``check_all``), by output path.
+LockCache = dict[str, "lockfile.LockFile | None"]
+
+
+def read_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> lockfile.LockFile | None:
+    """The parsed lock file, or None when it does not exist; PolicyError if unreadable.
+
+    With ``cache``, each lock file is read and parsed once per run.
+    """
+    if cache is not None and lock.output in cache:
+        return cache[lock.output]
     try:
         data = (root / lock.output).read_bytes()
     except FileNotFoundError:
-        return None
+        parsed = None
     except OSError as exc:
         raise PolicyError(f"{lock.output}: cannot read: {exc.strerror}") from None
-    return lockfile.parse(decode_text(data, lock.output))
+    else:
+        parsed = lockfile.parse(decode_text(data, lock.output))
+    if cache is not None:
+        cache[lock.output] = parsed
+    return parsed
 
 
-def check_lock(root: Path, lock: Lock) -> list[Finding]:
+def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[Finding]:
     """Every ``lock-stale`` finding of one lock."""
     name, out = lock.name, lock.output
     regenerate = f"run `policytool lock {name}`"
     try:
-        parsed = read_lock(root, lock)
+        parsed = read_lock(root, lock, cache)
     except PolicyError as exc:
         return [Finding(out, 1, 1, STALE, f"{exc}; {regenerate}")]
     if parsed is None:
@@ -348,14 +361,16 @@ def _layers(locks: dict[str, Lock], name: str) -> list[str]:
     return out
 
 
-def check_skew(root: Path, locks: dict[str, Lock], names: Iterable[str]) -> list[Finding]:
+def check_skew(
+    root: Path, locks: dict[str, Lock], names: Iterable[str], cache: LockCache | None = None
+) -> list[Finding]:
     """``lock-skew``: the same package at different versions in layered locks."""
     pins: dict[str, dict[str, lockfile.Pin]] = {}
 
     def pins_of(name: str) -> dict[str, lockfile.Pin]:
         if name not in pins:
             try:
-                parsed = read_lock(root, locks[name])
+                parsed = read_lock(root, locks[name], cache)
             except PolicyError:
                 parsed = None
             pins[name] = {p.name: p for p in parsed.pins() if p.version} if parsed else {}
@@ -405,9 +420,10 @@ def check_all(
     if names:
         chosen = [n for n in chosen if n in names]
     findings: list[Finding] = []
+    cache: LockCache = {}
     if STALE in rules:
         for name in chosen:
-            findings.extend(check_lock(config.root, locks[name]))
+            findings.extend(check_lock(config.root, locks[name], cache))
     if SKEW in rules:
-        findings.extend(check_skew(config.root, locks, chosen))
+        findings.extend(check_skew(config.root, locks, chosen, cache))
     return findings

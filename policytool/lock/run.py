@@ -15,11 +15,11 @@ from types import FrameType
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.errors import PolicyError
+from policytool.errors import BackendError, PolicyError, Terminated
 from policytool.files import write_atomic
 from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, requirement_name
-from policytool.lock.backends import BackendError, CompileRequest, compile_lock
+from policytool.lock.backends import CompileRequest, compile_lock
 from policytool.lock.check import STALE, read_lock
 from policytool.lock.inputs import (
     Lock,
@@ -124,10 +124,6 @@ def render_lock(root_lock: Lock, current: str, body: str) -> str:
     )
 
 
-class Terminated(PolicyError):
-    """SIGTERM arrived (a CI timeout): handled like Ctrl-C, every file restored."""
-
-
 @contextlib.contextmanager
 def sigterm_restores() -> Iterator[None]:
     """Within the block SIGTERM raises :class:`Terminated`, so restores run as on Ctrl-C.
@@ -138,8 +134,12 @@ def sigterm_restores() -> Iterator[None]:
         yield
         return
 
+    fired = False
+
     def terminated(signum: int, frame: FrameType | None) -> None:
         """Stop the run; further SIGTERMs wait until the files are restored."""
+        nonlocal fired
+        fired = True
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise Terminated(
             "terminated (SIGTERM): stopped the resolver; every file this run had changed "
@@ -150,7 +150,11 @@ def sigterm_restores() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        # After a SIGTERM an enclosing block (bump around lock) is still restoring its
+        # files: keep ignoring SIGTERM until the outermost block ends.
+        outermost = not (callable(previous) and getattr(previous, "__name__", "") == "terminated")
+        if not fired or outermost:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def lock(

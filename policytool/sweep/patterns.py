@@ -370,7 +370,7 @@ BEST_EFFORT = (
 
 
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
-    """New broad ``except`` clauses that do not re-raise, with the seed's severities."""
+    """New broad ``except`` clauses that do not re-raise, with the pattern's severities."""
     for node, ctx in src.of_type(ast.ExceptHandler):
         assert isinstance(node, ast.ExceptHandler)
         last = node.type.end_lineno if node.type is not None else node.lineno
@@ -891,7 +891,7 @@ def _copy_kind(src: SourceInfo, call: ast.Call) -> str | None:
 
 
 def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
-    """A comment on the call's lines or the two lines above it (the seed's aware pattern)."""
+    """A comment on the call's lines or the two lines above it (the pattern's "aware" case)."""
     first = getattr(node, "lineno", 1)
     last = getattr(node, "end_lineno", None) or first
     return any(src.has_comment(line) for line in range(first - 2, last + 1))
@@ -972,7 +972,7 @@ _QUEUE_RE = re.compile(r"(?:^|[._])(?:q|queue|[a-z_]*_queue|queue_[a-z_]*)$", re
 
 
 def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str, bool] | None:
-    """(the blocking API a call names, whether it is one the seed makes ✗ on serving paths)."""
+    """(the blocking API a call names, whether the pattern makes it ✗ on serving paths)."""
     name = src.qualname(call.func)
     if name is not None:
         if name == "time.sleep" or name in _URLLIB_CALLS:
