@@ -1034,11 +1034,11 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         found = _blocking_call(src, node, id(node) in awaited)
         if found is None or not src.node_added(node):
             continue
-        api, seed_api = found
-        if src.is_test and not seed_api:
+        api, listed = found
+        if src.is_test and not listed:
             continue  # a test's own file or queue reads do not stall a server
         function = ctx.names()[-1]
-        if src.is_serving and seed_api and not names_match(ctx.names(), ADMIN):
+        if src.is_serving and listed and not names_match(ctx.names(), ADMIN):
             yield _finding(
                 src,
                 node,
