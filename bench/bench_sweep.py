@@ -21,7 +21,7 @@ the key check would cost if it grepped the tree.
 With ``--release`` it also times the real release diff vLLM 0.32.0 -> 0.33.0 (both
 source releases, ``bench/.cache``; about +244k Python lines in 2,100 files): the sweep
 warm (key map cached) with its parallel parsing and with ``--jobs 1``, beside the
-seed's five ``git diff | grep`` pipelines it replaces, in one run.
+code-review checklist's five ``git diff | grep`` pipelines it replaces, in one run.
 
 Targets: a 50-file change under 1 s warm on x1, x10 not slower (same diff, 10x the
 tree); the release diff under 10 s warm.
@@ -191,8 +191,8 @@ GIT_PARTS = {
 }
 
 
-# The seed's detection pipelines (diff-scoped greps), for the release-diff comparison.
-SEED_GREPS = (
+# A code-review checklist's diff-scoped grep pipelines, for the release-diff comparison.
+CHECKLIST_GREPS = (
     r"""grep -E '\*\*kwargs|kwargs(\.get|\[)|"[a-z_]+"\s+in\s+kwargs'""",
     r"""grep -E 'except\s*(Exception|BaseException)?\s*:'""",
     r"""grep -E ':\s*Any\b|->\s*Any\b'""",
@@ -228,10 +228,10 @@ def build_release(rebuild: bool) -> Path:
     return root
 
 
-def seed_greps_once(root: Path) -> float:
-    """Wall seconds of the seed's five diff-scoped grep pipelines, run as it writes them."""
+def checklist_greps_once(root: Path) -> float:
+    """Wall seconds of the checklist's five diff-scoped grep pipelines, run as it writes them."""
     diff = "git diff main...feature -- '*.py' | grep '^+[^+]'"
-    script = "; ".join(f"{diff} | {grep} > /dev/null" for grep in SEED_GREPS)
+    script = "; ".join(f"{diff} | {grep} > /dev/null" for grep in CHECKLIST_GREPS)
     start = time.perf_counter()
     subprocess.run(["bash", "-c", script], cwd=root, check=False)
     return time.perf_counter() - start
@@ -244,18 +244,18 @@ def release(runs: int, rebuild: bool) -> bool:
     base_args = ["--base", "main", "--head", "feature", "-q"]
     shutil.rmtree(root / ".git" / "policytool-sweep", ignore_errors=True)
     cold, row = sweep_once(root, base_args)
-    times: dict[str, list[float]] = {"sweep": [], "sweep --jobs 1": [], "seed greps": []}
+    times: dict[str, list[float]] = {"sweep": [], "sweep --jobs 1": [], "checklist greps": []}
     for _ in range(runs):
         times["sweep"].append(sweep_once(root, base_args)[0])
         times["sweep --jobs 1"].append(sweep_once(root, [*base_args, "--jobs", "1"])[0])
-        times["seed greps"].append(seed_greps_once(root))
+        times["checklist greps"].append(checklist_greps_once(root))
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f"\nrelease diff vLLM 0.32.0 -> {VERSION} ({stat}), {runs} runs, median\n")
-    print("| sweep cold | sweep warm | sweep warm --jobs 1 | seed's 5 greps | sweep / greps |")
+    print("| sweep cold | sweep warm | sweep warm --jobs 1 | checklist's 5 greps | sweep / greps |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     print(
         f"| {cold:.1f} s | {med['sweep']:.1f} s | {med['sweep --jobs 1']:.1f} s | "
-        f"{med['seed greps']:.2f} s | {med['sweep'] / med['seed greps']:.0f}x |"
+        f"{med['checklist greps']:.2f} s | {med['sweep'] / med['checklist greps']:.0f}x |"
     )
     print(f"\nreport row: {row}")
     return med["sweep"] < 10.0

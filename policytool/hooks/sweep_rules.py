@@ -53,7 +53,10 @@ dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`
 another non-test file with no shared module constant (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
 fail-fast path (`__init__`, config validation, weight loading) and never passes the
-dict on, so unknown keys are silently dropped.
+dict on, so unknown keys are silently dropped. A key popped before the dict is forwarded
+to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
+⚠ only. A key read in more than four other files is an established convention: ⚠ with
+the count.
 
 ## Why
 A raw dict with string keys is fragile by construction: a misspelled key silently

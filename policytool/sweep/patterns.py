@@ -137,6 +137,19 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
             for sub in kwreads.body_nodes(func)
         )
+        # ``super().__init__(**kwargs)`` / ``X.from_pretrained(**kwargs)``: the dict is
+        # forwarded to a base class or a hub API whose parameters the keys are
+        # (``tokenizer``, ``vision_config``...): their repetition is that API's, not a
+        # string protocol of the code base.
+        forwarded = star is not None and any(
+            isinstance(sub, ast.Call)
+            and _forwards_to_api(sub)
+            and any(
+                k.arg is None and isinstance(k.value, ast.Name) and k.value.id == star
+                for k in sub.keywords
+            )
+            for sub in kwreads.body_nodes(func)
+        )
         fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
         for name, key, read in reads:
@@ -154,7 +167,26 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     func.name,
                     dropped_on if name == star else None,
                     src.is_test,
+                    forwarded and name == star,
                 )
+
+
+_API_SUFFIXES = ("from_pretrained", "from_config")
+
+
+def _forwards_to_api(call: ast.Call) -> bool:
+    """``super().f(...)``, ``X.from_pretrained(...)``, ``X.from_config(...)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        base = func.value
+        if (
+            isinstance(base, ast.Call)
+            and isinstance(base.func, ast.Name)
+            and base.func.id == "super"
+        ):
+            return True
+        return func.attr.endswith(_API_SUFFIXES)
+    return isinstance(func, ast.Name) and func.id.endswith(_API_SUFFIXES)
 
 
 def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool:
@@ -177,7 +209,7 @@ def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) ->
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []
         use = dataclasses.replace(use, dropped_on=None)
-    if 1 <= len(other_files) <= MAX_CLUSTER and not constants:
+    if 1 <= len(other_files) <= MAX_CLUSTER and not constants and not use.forwarded:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
         message = (
             f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown} '
@@ -189,6 +221,8 @@ def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) ->
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
     elif constants:
         message += f"; use the constant at {constants[0]}"
+    elif other_files and use.forwarded:
+        message += "; the dict is forwarded with `**`, so the key is the callee's parameter"
     elif other_files:
         message += f"; {len(other_files)} other files read the same key from **kwargs"
     return Finding(
@@ -1000,11 +1034,11 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         found = _blocking_call(src, node, id(node) in awaited)
         if found is None or not src.node_added(node):
             continue
-        api, seed_api = found
-        if src.is_test and not seed_api:
+        api, listed = found
+        if src.is_test and not listed:
             continue  # a test's own file or queue reads do not stall a server
         function = ctx.names()[-1]
-        if src.is_serving and seed_api and not names_match(ctx.names(), ADMIN):
+        if src.is_serving and listed and not names_match(ctx.names(), ADMIN):
             yield _finding(
                 src,
                 node,

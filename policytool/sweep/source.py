@@ -132,6 +132,8 @@ class KeyUse:
     dropped_on: str | None
     # A read in a test file is never escalated by other files reading the key.
     in_test: bool = False
+    # The ``**`` dict is forwarded whole (``f(**kwargs)``): the keys are f's parameters.
+    forwarded: bool = False
 
 
 @dataclass
