@@ -9,7 +9,6 @@ import fnmatch
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -155,6 +154,7 @@ def match_any(relpath: str, patterns: Iterable[str]) -> bool:
 
 def git_root(start: Path) -> Path | None:
     """The top of the git work tree containing ``start``, or None."""
+    import subprocess  # a hook call over files no rule reads never starts git
 
     try:
         proc = subprocess.run(
@@ -173,6 +173,7 @@ def git_root(start: Path) -> Path | None:
 
 def git_ls_files(root: Path, under: Sequence[str] = ()) -> list[str]:
     """The tracked files under ``root`` (repo-relative, ``/``-separated)."""
+    import subprocess
 
     proc = subprocess.run(
         ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--", *under],
@@ -423,8 +424,6 @@ def write_atomic(path: Path, data: bytes) -> None:
 
     _remove_stale_temps(path)
     try:
-        import tempfile  # a write only: a check never loads it (with shutil, bz2, lzma)
-
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
     except OSError as exc:
         raise WriteError(str(path), exc.strerror or str(exc)) from None
