@@ -217,6 +217,8 @@ ERRORS = {
     "tab in a plain scalar (libyaml reads it, ruamel not)": "a: x\tb\n",
     "tab before a comment": "a: b\t# c\n",
     "tab as indentation": "a:\n\t- b\n",
+    "a number ruamel cannot convert": "a: -_\n",
+    "a float ruamel cannot convert": "- ._\n",
 }
 
 
@@ -525,3 +527,15 @@ def test_cr_only_config_is_fixed_with_cr_line_endings(repo: Repo, run: Run) -> N
     assert fixed.startswith(b"default_stages: [pre-commit, manual]\r")
     assert fixed.endswith(body.encode())
     assert run("check", "--only=precommit-default-stages").code == 0
+
+
+def test_config_symlinked_to_dev_zero_is_one_finding_fast(repo: Repo, run: Run) -> None:
+    """Issue 12: a symlink to /dev/zero grew to 24 GB; the loader and the ignore pass refuse it."""
+    repo.write("pyproject.toml", "[tool.policytool]\n")
+    os.symlink("/dev/zero", repo.root / ".pre-commit-config.yaml")
+    repo.commit()
+    start = time.perf_counter()
+    result = run("check", "--only=precommit-config")
+    assert time.perf_counter() - start < 2.0
+    assert result.code in (1, 2) and "Traceback" not in result.out + result.err
+    assert "leaves the repository" in result.out + result.err

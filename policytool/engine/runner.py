@@ -29,8 +29,15 @@ from policytool.engine.registry import (
     static_kinds,
 )
 from policytool.engine.source import DecodeFailure, SourceFile
-from policytool.errors import PolicyError, WriteError
-from policytool.files import is_binary, kind_of, match_any, unwritable_reason, write_atomic
+from policytool.errors import FileError, PolicyError, WriteError
+from policytool.files import (
+    is_binary,
+    kind_of,
+    match_any,
+    read_bounded,
+    unwritable_reason,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -341,9 +348,9 @@ def _ignore_repo_findings(root: Path, findings: list[Finding]) -> list[Finding]:
     cache: dict[str, dict[int, set[str]]] = {}
     for finding in findings:
         if finding.path not in cache:
-            try:
-                data = (root / finding.path).read_bytes()
-            except OSError:
+            try:  # bounded: a finding may name a symlink to /dev/zero or a huge file
+                data = read_bounded(root / finding.path, finding.path)
+            except (OSError, FileError):
                 data = b""
             if IGNORE_MARKER in data:
                 text = data.decode("utf-8", "replace").splitlines()

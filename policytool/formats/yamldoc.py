@@ -535,6 +535,10 @@ def parse_ruamel(text: str, relpath: str) -> YamlNode:
         raise YamlError(relpath, 1, "invalid YAML: " + " ".join(str(exc).split())) from None
     except RecursionError:
         raise YamlError(relpath, 1, "nested too deeply to read") from None
+    except (ValueError, IndexError) as exc:
+        # ruamel's resolver takes `-_` for an int and `._` for a float, then fails to
+        # convert them (PyYAML, which pre-commit uses, fails the same way).
+        raise YamlError(relpath, 1, f"invalid YAML: a scalar that cannot be read ({exc})") from None
     return data
 
 
