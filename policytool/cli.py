@@ -75,14 +75,14 @@ def common_options(func: Callable[..., R]) -> Callable[..., R]:
         "skip",
         multiple=True,
         metavar="RULE[,RULE]",
-        help="Rules (or groups: source, lock, repo, sweep) to leave out.",
+        help="Rules (or groups: source, lock, repo, ci, sweep) to leave out.",
     )(func)
     func = click.option(
         "--only",
         "only",
         multiple=True,
         metavar="RULE[,RULE]",
-        help="Run only these rules (or groups: source, lock, repo, sweep).",
+        help="Run only these rules (or groups: source, lock, repo, ci, sweep).",
     )(func)
     func = click.option(
         "--format",

@@ -148,7 +148,7 @@ ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore"})
 # the id, and its group (usable in ``--only`` / ``--skip``). A pre-commit hook runs
 # ``check --only ID``: importing just that module instead of every rule family keeps its
 # start-up short. tests/test_rules.py checks this table against what the modules register.
-GROUPS = ("source", "lock", "repo", "sweep")
+GROUPS = ("source", "lock", "repo", "ci", "sweep")
 RULE_TABLE: dict[str, tuple[str, str]] = {
     "spdx-header": ("spdx", "source"),
     "forbidden-import": ("imports", "source"),
@@ -167,8 +167,8 @@ RULE_TABLE: dict[str, tuple[str, str]] = {
     "mypy-wired": ("ci", "repo"),
     "codeql-workflow": ("ci", "repo"),
     "mergify-drift": ("mergify", "repo"),
-    "ci-floating-install": ("ci_installs", "repo"),
-    "action-pin": ("action_pin", "repo"),
+    "ci-floating-install": ("ci_installs", "ci"),
+    "action-pin": ("action_pin", "ci"),
     "kwargs-lookup": ("sweep_rules", "sweep"),
     "broad-except": ("sweep_rules", "sweep"),
     "any-annotation": ("sweep_rules", "sweep"),
