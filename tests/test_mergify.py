@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -487,3 +488,27 @@ def test_other_rules_checks_are_compared_once_external_checks_are_listed(
     assert (
         "`check-success=tests (3.12)`" in result.out and "did you mean 'test (3.12)'" in result.out
     )
+
+
+def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path: Path) -> None:
+    """A universal lock pins one pre-commit per Python range; the tip names the newest.
+
+    Compared as versions: 4.10.0 is newer than 4.9.0 although it sorts lower as text.
+    """
+    from policytool.config import Config, LockConfig
+    from policytool.hooks.mergify import pinned_precommit
+
+    (tmp_path / "requirements").mkdir()
+    lock = tmp_path / "requirements" / "test.txt"
+    config = Config(
+        root=tmp_path,
+        lock=(LockConfig("test", ("requirements/test.in",), "requirements/test.txt"),),
+    )
+    for older, newer in (("4.6.2", "4.7.0"), ("4.9.0", "4.10.0")):
+        lock.write_text(
+            f"pre-commit=={older} ; python_full_version < '3.11'\n"
+            "    # via -r requirements/test.in\n"
+            f"pre-commit=={newer} ; python_full_version >= '3.11'\n"
+            "    # via -r requirements/test.in\n"
+        )
+        assert pinned_precommit(config) == newer

@@ -92,7 +92,20 @@ def comment_of(config: Config) -> Comment | None:
 
 
 def pinned_precommit(config: Config) -> str | None:
-    """The pre-commit version the repo pins with ``==`` (lock outputs, requirements, pyproject)."""
+    """The pre-commit version the repo pins with ``==`` (lock outputs, requirements, pyproject).
+
+    A universal lock pins one version per Python range (markers); the newest is the one a
+    developer installs locally.
+    """
+    from packaging.version import InvalidVersion, Version
+
+    def newest(versions: set[str]) -> str:
+        """The highest version, compared as versions (``4.10`` above ``4.9``)."""
+        try:
+            return max(versions, key=Version)
+        except InvalidVersion:
+            return max(versions)
+
     root = config.root
     candidates: list[Path] = [root / lock.output for lock in config.lock]
     candidates += sorted(root.glob("requirements*.txt")) + sorted(
@@ -110,7 +123,7 @@ def pinned_precommit(config: Config) -> str | None:
         except (OSError, UnicodeDecodeError, PolicyError):
             continue
         if versions.get("pre-commit"):
-            return min(versions["pre-commit"])
+            return newest(versions["pre-commit"])
     return None
 
 
