@@ -32,7 +32,6 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
-from policytool.files import encode_like, write_atomic
 from policytool.formats.yamldoc import YamlNode, value_pos
 from policytool.hooks.ci_installs import (
     ACTION_GLOBS,
@@ -42,6 +41,7 @@ from policytool.hooks.ci_installs import (
     SourceFile,
     apply_edits,
     load_sources,
+    write_sources,
     yaml_data,
 )
 
@@ -607,12 +607,7 @@ def fix(ctx: RepoContext) -> list[str]:
         new_text = apply_edits(source.text, edits)
         if new_text != source.text and _verified(source, new_text, expected):
             writes.append((source, new_text))
-    for source, new_text in writes:
-        try:
-            write_atomic(ctx.root / source.relpath, encode_like(source.raw, new_text))
-        except OSError as exc:
-            raise PolicyError(f"{source.relpath}: cannot write: {exc.strerror or exc}") from None
-    return [source.relpath for source, _ in writes]
+    return write_sources(ctx.root, writes)
 
 
 def triggers(config: Config) -> tuple[str, ...]:

@@ -1370,9 +1370,14 @@ def fix(ctx: RepoContext) -> list[str]:
         new_text = fixed_text(source, problems)
         if new_text is not None:
             writes.append((source, new_text))
+    return write_sources(ctx.root, writes)
+
+
+def write_sources(root: Path, writes: Sequence[tuple[SourceFile, str]]) -> list[str]:
+    """Write each fixed text (computed before the first write); the paths written."""
     for source, new_text in writes:
         try:
-            write_atomic(ctx.root / source.relpath, encode_like(source.raw, new_text))
+            write_atomic(root / source.relpath, encode_like(source.raw, new_text))
         except OSError as exc:
             raise PolicyError(f"{source.relpath}: cannot write: {exc.strerror or exc}") from None
     return [source.relpath for source, _ in writes]
