@@ -25,6 +25,7 @@ encode the edited text again, so bytes outside the edit stay identical).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _BLANKS = " \t"
@@ -430,17 +431,10 @@ class _Parser:
                     keep(self.pos + 1, stop)
                     self.pos = min(stop + 1, self.end)
                     continue
-                stop = self._dollar_end(self.pos)
-                if stop > self.pos + 1:
-                    dynamic = True
-                keep(self.pos, stop)
-                self.pos = stop
+                dynamic = self._expansion(keep) or dynamic
                 continue
             if char == "`":
-                stop = self._backtick_end(self.pos + 1)
-                keep(self.pos, stop)
-                self.pos = stop
-                dynamic = True
+                dynamic = self._expansion(keep) or dynamic
                 continue
             match = _PLAIN_RUN.match(text, self.pos, self.end)
             stop = match.end() if match else self.pos + 1
@@ -450,9 +444,25 @@ class _Parser:
             return None, None
         return Word("".join(value), start, self.pos, tuple(offsets), quoted, dynamic), None
 
-    def _double_quoted(self, keep: object) -> bool:
+    def _expansion(self, keep: Callable[[int, int], None]) -> bool:
+        """Consume a ``$...`` or backquoted expansion at ``pos``; True when it is dynamic.
+
+        A lone ``$`` is literal text; ``$NAME``, ``${...}``, ``$(...)`` and backquotes
+        expand at run time. The same in a bare word and inside double quotes.
+        """
+        if self.text[self.pos] == "`":
+            stop = self._backtick_end(self.pos + 1)
+            keep(self.pos, stop)
+            self.pos = stop
+            return True
+        stop = self._dollar_end(self.pos)
+        keep(self.pos, stop)
+        dynamic = stop > self.pos + 1
+        self.pos = stop
+        return dynamic
+
+    def _double_quoted(self, keep: Callable[[int, int], None]) -> bool:
         """Consume ``"..."`` (at the opening quote); True when it holds an expansion."""
-        assert callable(keep)
         text = self.text
         self.pos += 1
         dynamic = False
@@ -473,18 +483,8 @@ class _Parser:
                 keep(self.pos, self.pos + 1)
                 self.pos += 1
                 continue
-            if char == "$":
-                stop = self._dollar_end(self.pos)
-                if stop > self.pos + 1:
-                    dynamic = True
-                keep(self.pos, stop)
-                self.pos = stop
-                continue
-            if char == "`":
-                stop = self._backtick_end(self.pos + 1)
-                keep(self.pos, stop)
-                self.pos = stop
-                dynamic = True
+            if char in "$`":
+                dynamic = self._expansion(keep) or dynamic
                 continue
             match = _DOUBLE_QUOTED_RUN.match(text, self.pos, self.end)
             stop = match.end() if match else self.pos + 1
