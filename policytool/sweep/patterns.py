@@ -459,8 +459,11 @@ def _is_any(src: SourceInfo, annotation: ast.expr | None) -> bool:
     return src.qualname(annotation) in _ANY_NAMES
 
 
-def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
-    """The annotation's text when it is a builtin type that cannot hold None."""
+def _annotation_base(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """The qualified name an annotation is built on (``dict`` of ``dict[str, int]``).
+
+    A string annotation is parsed first; one that does not parse names nothing.
+    """
     node = annotation
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
@@ -468,7 +471,12 @@ def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
         except SyntaxError:
             return None
     base = node.value if isinstance(node, ast.Subscript) else node
-    name = src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+    return src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+
+
+def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """The annotation's text when it is a builtin type that cannot hold None."""
+    name = _annotation_base(src, annotation)
     return _short(src, annotation).strip("\"'") if name in _NEVER_NONE else None
 
 
@@ -627,15 +635,7 @@ _CONTAINERS = {
 
 def _container(src: SourceInfo, annotation: ast.expr) -> str | None:
     """``dict`` / ``list`` / ... when a ``*args``/``**kwargs`` annotation is a container."""
-    node = annotation
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
-    base = node.value if isinstance(node, ast.Subscript) else node
-    name = src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
-    return _CONTAINERS.get(name or "")
+    return _CONTAINERS.get(_annotation_base(src, annotation) or "")
 
 
 def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
