@@ -194,6 +194,34 @@ def test_stale_allow_reports_entries_matching_nothing_or_shielding_nothing(
     assert run("check", "--only", "stale-allow", "fixed.py").code == 0
 
 
+def test_stale_allow_counts_the_files_each_glob_shape_matches(repo: Repo, run: Run) -> None:
+    """Candidates are picked by each glob's literal prefix; the counts stay those of a
+    match against every tracked file (names anywhere, ``**``, classes, ``./``)."""
+    globs = ["z.py", "sub/**/x.py", "*/y.py", "[ab]/z.py", "./sub/x.py", "sub", "su"]
+    repo.write(
+        "pyproject.toml",
+        '[[tool.policytool.forbidden-import]]\nmodules = ["pickle"]\nallow = '
+        + json.dumps(globs)
+        + "\n",
+    )
+    for name in ["z.py", "a/z.py", "b/z.py", "c/d/z.py", "sub/x.py", "sub/e/f/x.py", "a/y.py"]:
+        repo.write(name, "import json\n")
+    repo.write("sub.py", "import json\n")  # sorts between sub/... and su...: not under sub
+    repo.commit()
+    result = run("check", "--only", "stale-allow", "--format", "json")
+    got = {f["message"].split("`")[1]: f["message"] for f in json.loads(result.out)}
+    assert "`su` of forbidden-import entry 1 (pickle) matches no file" in got.pop("su")
+    counts = {glob: message.split("(")[-1].split(" file")[0] for glob, message in got.items()}
+    assert counts == {
+        "z.py": "4",
+        "sub/**/x.py": "2",
+        "*/y.py": "1",
+        "[ab]/z.py": "2",
+        "sub/x.py": "1",
+        "sub": "2",
+    }
+
+
 def test_stale_allow_after_a_file_is_fixed(repo: Repo, run: Run) -> None:
     dirty_tree(repo, WITH_FILES)
     assert run("baseline").code == 0

@@ -9,8 +9,10 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from policytool.files import is_binary, kind_of, match_glob, write_atomic
+from policytool.files import glob_prefix, is_binary, kind_of, match_glob, write_atomic
 
 
 @pytest.mark.parametrize(
@@ -52,6 +54,39 @@ def test_is_binary() -> None:
 )
 def test_match_glob(path: str, pattern: str, matches: bool) -> None:
     assert match_glob(path, pattern) is matches
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefix"),
+    [
+        ("vllm/third_party/**", "vllm/third_party/"),
+        ("./a/b/c.py", "a/b/c.py"),
+        ("a/*/c.py", "a/"),
+        ("a/b?/c", "a/b"),
+        ("a/[bc]/d", "a/"),
+        ("**/x.py", ""),
+        ("setup.py", ""),  # no slash: a file name in any directory
+        ("*.py", ""),
+    ],
+)
+def test_glob_prefix(pattern: str, prefix: str) -> None:
+    assert glob_prefix(pattern) == prefix
+
+
+_GLOB_PART = st.sampled_from(["a", "b", "ab", "*", "**", "?", "[ab]", "[", ".", "./"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pattern=st.lists(_GLOB_PART, min_size=1, max_size=4).map("/".join),
+    path=st.lists(
+        st.sampled_from(["a", "b", "ab", "ba", ".", "[", "x.py"]), min_size=1, max_size=5
+    ).map("/".join),
+)
+def test_every_path_a_glob_matches_starts_with_its_prefix(pattern: str, path: str) -> None:
+    """stale-allow picks a glob's candidates by its prefix: no match may lie outside."""
+    if match_glob(path, pattern):
+        assert path.startswith(glob_prefix(pattern))
 
 
 def test_write_atomic_keeps_mode_and_leaves_no_temp(tmp_path: Path) -> None:

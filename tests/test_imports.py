@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import Repo, Result
 from tests.tryrepo import try_repo
@@ -348,6 +350,34 @@ def test_whole_file_fallback_reads_the_same_imports() -> None:
         ("pkg", 8, 5),
         ("pkg.pickle", 8, 19),
     ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.sets(st.sampled_from(["re", "pickle", "cloudpickle", "a_b", "x9", "é"]), min_size=1),
+    data=st.lists(
+        st.sampled_from(["re", "pickle", "cloud", "_", "x", "9", ".", " ", "\n", "é", "(", "'"])
+    ).map(lambda parts: "".join(parts).encode()),
+)
+def test_tokens_present_agrees_with_search(words: set[str], data: bytes) -> None:
+    """The whole-file check that lets most files skip the statement walk is exact."""
+    from policytool.formats.pyimports import Tokens
+
+    tokens = Tokens(words)
+    assert tokens.present(data) == tokens.search(data)
+    assert tokens.present(data) == tokens.search(data)  # the one-entry cache
+
+
+def test_a_file_without_a_banned_word_is_not_walked() -> None:
+    """No token as a whole identifier (``re`` inside ``return``, ``pickle_x``): no walk."""
+    from policytool.formats.pyimports import FileScan, Tokens
+
+    scan = FileScan("m.py", b"import pickle_x\nfrom . import y\nreturn_ = 'res'\n")
+    assert scan.imports(Tokens({"pickle", "re"})) == []
+    assert scan._keywords is None  # the import keywords were never looked for
+    # A relative import in a package whose path holds a token is still read.
+    scan = FileScan("re/m.py", b"from . import y\n")
+    assert [i.name for i in scan.imports(Tokens({"re"}))] == ["re", "re.y"]
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from policytool.formats.pyimports import (
     ImportedName,
     ScanSyntaxError,
     Tokens,
+    has_relative_import,
     packages_memo,
     scan_of,
     word_regex,
@@ -85,7 +86,6 @@ class _Plan:
                 self.bans.setdefault(module, []).append(index)
                 words.update(part for part in module.split(".") if part)
         self.tokens: Tokens | None = word_regex(words) if words else None
-        self.needles = tuple(sorted({w.encode() for w in words}, key=len))
         self._allows: list[AllowList] | None = None
 
     def allows(self) -> list[AllowList]:
@@ -154,7 +154,10 @@ def violations(
         """Whether the name is banned by some entry."""
         return banned_prefix(imported.name, plan.bans) is not None
 
-    for imported in [*scan.imports(plan.tokens, relevant), *scan.import_calls()]:
+    # A banned dynamic import names its module in a string: the module's first part is
+    # then a whole identifier in the file, so a file that mentions no token has none.
+    calls = scan.import_calls() if scan.mentions(plan.tokens) else []
+    for imported in [*scan.imports(plan.tokens, relevant), *calls]:
         if imported.kind == "member":
             # ``from x import y``: the statement itself is reported when x is banned.
             banned = (
@@ -205,30 +208,16 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
         return [Finding(source.relpath, exc.line, exc.col, "syntax-error", f"cannot parse: {exc}")]
 
 
-def _has_relative_import(data: bytes) -> bool:
-    """Whether ``from`` followed by blanks and a dot (``from .x import y``) occurs."""
-    size = len(data)
-    pos = data.find(b"from")
-    while pos != -1:
-        end = pos + 4
-        while end < size and data[end] in b" \t\\\r\n":
-            end += 1
-        if end > pos + 4 and end < size and data[end] == 46:  # 46: "."
-            return True
-        pos = data.find(b"from", pos + 4)
-    return False
-
-
 def prefilter(data: bytes, config: Config) -> bool:
     """Whether the file can import a banned module.
 
-    It needs ``import`` and a banned name, or a relative import (which names no
-    package: ``from .x import y`` in ``pkg/`` is ``pkg.x``).
+    It needs ``import`` and a banned name as a whole identifier, or a relative import
+    (which names no package: ``from .x import y`` in ``pkg/`` is ``pkg.x``).
     """
     plan = plan_of(config)
-    if not plan.needles or b"import" not in data:
+    if plan.tokens is None or b"import" not in data:
         return False
-    return any(n in data for n in plan.needles) or _has_relative_import(data)
+    return plan.tokens.present(data) or has_relative_import(data)
 
 
 def applies(relpath: str, config: Config) -> bool:

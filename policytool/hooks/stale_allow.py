@@ -12,15 +12,16 @@ globs match are scanned (usually a few), with the same scan as the rules.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from pathlib import Path
 
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.files import is_binary, kind_of
+from policytool.files import glob_prefix, is_binary, kind_of
 from policytool.formats.pyimports import FileScan, ScanSyntaxError, packages_memo
 from policytool.hooks import imports, torch_cuda
-from policytool.hooks.allowlist import AllowList
+from policytool.hooks.allowlist import AllowEntry, AllowList
 
 RULE_ID = "stale-allow"
 
@@ -78,6 +79,24 @@ def _sections(ctx: RepoContext) -> list[tuple[str, AllowList, Callable[[FileScan
     return [s for s in sections if s[1].entries]
 
 
+def _matching(entry: AllowEntry, files: list[str]) -> list[str]:
+    """The paths of sorted ``files`` that ``entry``'s glob matches.
+
+    Only the paths that start with the glob's literal prefix are matched (found with
+    :mod:`bisect`): 40 entries against 8,500 tracked files was a third of a second.
+    """
+    single = AllowList((entry,))
+    prefix = glob_prefix(entry.glob)
+    matched = []
+    for index in range(bisect.bisect_left(files, prefix), len(files)):
+        relpath = files[index]
+        if not relpath.startswith(prefix):
+            break
+        if single.matches(relpath):
+            matched.append(relpath)
+    return matched
+
+
 def check(ctx: RepoContext) -> list[Finding]:
     """Allow entries that match no file or shield no violation (full runs only)."""
     if not ctx.full_run:
@@ -105,11 +124,11 @@ def check(ctx: RepoContext) -> list[Finding]:
             scans[relpath] = scan
         return scans[relpath]
 
+    files = sorted(ctx.files)
     findings: list[Finding] = []
     for label, allow, has_violation in sections:
         for entry in allow.entries:
-            single = AllowList((entry,))
-            matched = [f for f in ctx.files if single.matches(f)]
+            matched = _matching(entry, files)
             if not matched:
                 findings.append(
                     Finding(
