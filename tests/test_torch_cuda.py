@@ -164,6 +164,27 @@ def test_syntax_error_in_an_import_is_a_finding(repo: Repo, run: Run) -> None:
     assert got == [("bad.py", "syntax-error"), ("good.py", "torch-cuda")]
 
 
+@pytest.mark.parametrize(
+    ("source", "reported"),
+    [
+        ("import torch\nfrom torch import (cuda,\nx = cuda.synchronize()\n", True),
+        ("import torch as t\nfrom torch import (nn,\nx = 'cuda'\n", True),
+        # Not a torch import, even though it names cuda: the rule never reads it.
+        ("from numba import (cuda,\nx = 1\n", False),
+        # No `cuda.<api>` anywhere, so only imports naming cuda are read; this broken
+        # one can bind no torch.cuda name.
+        ("import torch as\nx = 'cuda'\n", False),
+    ],
+    ids=["cuda-import", "torch-import-open-bracket", "numba", "no-cuda-use"],
+)
+def test_syntax_error_only_where_a_statement_can_matter(
+    repo: Repo, run: Run, source: str, reported: bool
+) -> None:
+    repo.write("bad.py", source)
+    found = findings(run, "bad.py")
+    assert [rule for _p, _l, _c, rule, _m in found] == (["syntax-error"] if reported else [])
+
+
 def test_non_utf8_file_is_reported(repo: Repo, run: Run) -> None:
     repo.write("bad.py", b"import torch\ntorch.cuda.synchronize()  # \xff\n")
     result = run("check", "--only", "torch-cuda", "--format", "json", "bad.py")

@@ -17,6 +17,8 @@ file). Comments and strings never count.
 
 from __future__ import annotations
 
+import re
+
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, register
@@ -59,6 +61,7 @@ DEFAULT_BANNED: dict[str, str] = {
 CALL_ONLY = frozenset({"device"})
 
 _TORCH_TOKENS = word_regex({"torch"})
+_CUDA_TOKENS = word_regex({"cuda"})
 
 DOC = """\
 ## What it checks
@@ -116,6 +119,22 @@ def banned_apis(config: Config) -> dict[str, str]:
     return dict(config.torch_cuda.banned) if config.torch_cuda.banned else dict(DEFAULT_BANNED)
 
 
+def _direct_uses(config: Config) -> re.Pattern[bytes]:
+    """``cuda . <banned api>``, the shape of every ``<torch alias>.cuda.<api>`` use.
+
+    Its boundaries are those of :meth:`FileScan.attribute_uses`; strings and comments
+    are not told apart, so a file it does not find in has no such use.
+    """
+
+    def build() -> re.Pattern[bytes]:
+        apis = sorted((re.escape(api.encode()) for api in banned_apis(config)), key=len)
+        return re.compile(
+            rb"cuda(?!\w)(?<!\wcuda)\s*\.\s*(?:" + b"|".join(reversed(apis)) + rb")(?!\w)"
+        )
+
+    return config.memo.value(("torch_cuda.direct",), build)
+
+
 def allows(config: Config) -> AllowList:
     """The allow entries of ``[tool.policytool.torch-cuda]``."""
     section = config.torch_cuda
@@ -141,7 +160,18 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
     torch_names = {"torch"}
     cuda_names: set[str] = set()
     func_names: dict[str, str] = {}
-    for imported in scan.imports(_TORCH_TOKENS, _alias_relevant):
+    # Without a ``cuda.<api>`` anywhere, the aliases of torch cannot matter: only the
+    # imports binding torch.cuda or its functions can, and each of those spells ``cuda``
+    # (or is relative in a package whose path does), so only those statements are read.
+    direct = _direct_uses(config).search(scan.data) is not None
+    try:
+        imported_names = scan.imports(_TORCH_TOKENS if direct else _CUDA_TOKENS, _alias_relevant)
+    except ScanSyntaxError:
+        if direct:
+            raise
+        # A statement that does not parse: report it only if the torch walk would.
+        imported_names = scan.imports(_TORCH_TOKENS, _alias_relevant)
+    for imported in imported_names:
         name = imported.name
         if imported.kind == "import":
             if imported.bound is not None and (name == "torch" or name.startswith("torch.")):
@@ -159,9 +189,12 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
         elif imported.kind == "from" and imported.star and imported.name == "torch.cuda":
             func_names.update({api: api for api in banned})
     findings: list[Finding] = []
-    for use in scan.attribute_uses(
-        b"cuda", lambda base, attr: attr in banned and base in torch_names
-    ):
+    direct_uses = (
+        scan.attribute_uses(b"cuda", lambda base, attr: attr in banned and base in torch_names)
+        if direct
+        else []
+    )
+    for use in direct_uses:
         if (
             use.attr in banned
             and use.base in torch_names
