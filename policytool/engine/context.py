@@ -7,7 +7,8 @@ It replaces module-level caches: one :class:`RunMemo` belongs to each loaded
 run that loaded the config, and rules reach it through what they already get
 (``check(source, config)``, ``check(ctx)`` with ``ctx.config``). A new config (a new run,
 a test) starts empty: nothing leaks between runs and no test has to reset a cache.
-A worker process gets an empty memo (it is not pickled) and fills its own.
+A forked worker starts with a copy of the parent's memo; a pickled config (a
+spawned pool worker) arrives with an empty one and fills its own.
 """
 
 from __future__ import annotations

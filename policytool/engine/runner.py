@@ -117,10 +117,31 @@ def apply_ignores(findings: Iterable[Finding], ignored: dict[int, set[str]]) -> 
     return [f for f in findings if f.rule not in ignored.get(f.line, ())]
 
 
-def _rules_for(source: SourceFile, rules: Sequence[FileRule], config: Config) -> list[FileRule]:
+@dataclass(frozen=True)
+class _Pass:
+    """What checking one file needs, worked out once a run: each rule with its kinds."""
+
+    root: str
+    config: Config
+    rules: tuple[tuple[FileRule, frozenset[str] | None], ...]
+    kinds: frozenset[str] | None  # the kinds any rule reads (None: every kind)
+    fix: bool
+
+    @classmethod
+    def of(cls, config: Config, rules: Sequence[FileRule], fix: bool) -> _Pass:
+        """The pass of ``rules`` over the repository of ``config``."""
+        paired = tuple((rule, rule.kinds(config)) for rule in rules)
+        kinds: frozenset[str] | None = frozenset()
+        for _rule, rule_kinds in paired:
+            kinds = None if rule_kinds is None or kinds is None else kinds | rule_kinds
+        return cls(str(config.root), config, paired, kinds, fix)
+
+
+def _rules_for(source: SourceFile, run: _Pass) -> list[FileRule]:
+    """The rules that may have something to say about ``source``."""
     selected = []
-    for rule in rules:
-        kinds = rule.kinds(config)
+    config = run.config
+    for rule, kinds in run.rules:
         if kinds is not None and source.kind not in kinds:
             continue
         if rule.applies is not None and not rule.applies(source.relpath, config):
@@ -134,7 +155,7 @@ def _rules_for(source: SourceFile, rules: Sequence[FileRule], config: Config) ->
 def _check_source(source: SourceFile, rules: Sequence[FileRule], config: Config) -> list[Finding]:
     findings: list[Finding] = []
     try:
-        source.text  # noqa: B018 - decode once up front so every rule can rely on it
+        source.check_decodable()  # once up front, so every rule can rely on the text
     except DecodeFailure as exc:
         return [Finding(source.relpath, exc.line, 1, "undecodable", str(exc))]
     for rule in rules:
@@ -142,48 +163,51 @@ def _check_source(source: SourceFile, rules: Sequence[FileRule], config: Config)
     return findings
 
 
-def wanted_kinds(rules: Sequence[FileRule], config: Config) -> frozenset[str] | None:
-    """The file kinds any of ``rules`` looks at; None when some rule looks at all."""
-    kinds: set[str] = set()
-    for rule in rules:
-        rule_kinds = rule.kinds(config)
-        if rule_kinds is None:
-            return None
-        kinds |= rule_kinds
-    return frozenset(kinds)
+# os.open keeps bytes as they are on Windows only with O_BINARY.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
-def check_file(
-    root: Path,
-    relpath: str,
-    rules: Sequence[FileRule],
-    config: Config,
-    fix: bool,
-    kinds: frozenset[str] | None = None,
-) -> RunResult:
-    """Check (and with ``fix`` mend) one file; ``kinds`` lets it skip unread files."""
-    if (
-        kinds is not None
-        and "." in relpath.rsplit("/", 1)[-1]
-        and kind_of(relpath, b"") not in kinds
-    ):
-        return RunResult(files_checked=1)  # known kind no rule looks at: not even read
-    path = os.path.join(root, relpath)  # strings: pathlib is slow at this volume
+def _read(path: str) -> bytes:
+    """The whole file (``os.read``: no buffered file object for each of thousands)."""
+    fd = os.open(path, _READ_FLAGS)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        parts = []
+        while True:
+            part = os.read(fd, 1 << 18)
+            if not part:
+                break
+            parts.append(part)
+    finally:
+        os.close(fd)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
+    """Check (and with ``fix`` mend) one file, adding what it finds to ``into``."""
+    named = "." in relpath.rsplit("/", 1)[-1]  # a suffix says the kind; else the shebang
+    kind = kind_of(relpath, b"") if named else None
+    if named and run.kinds is not None and kind not in run.kinds:
+        into.files_checked += 1  # known kind no rule looks at: not even read
+        return
+    path = os.path.join(run.root, relpath)  # strings: pathlib is slow at this volume
+    try:
+        data = _read(path)
     except OSError as exc:
-        return RunResult([Finding(relpath, 1, 1, "undecodable", f"cannot read: {exc.strerror}")])
+        into.findings.append(Finding(relpath, 1, 1, "undecodable", f"cannot read: {exc.strerror}"))
+        return
     if is_binary(data):
-        return RunResult()
-    source = SourceFile(relpath, path, data, kind_of(relpath, data[:256]))
-    selected = _rules_for(source, rules, config)
+        return
+    source = SourceFile(relpath, path, data, kind if named else kind_of(relpath, data[:256]))
+    selected = _rules_for(source, run)
     has_marker = IGNORE_MARKER in data
+    into.files_checked += 1
     if not selected and not has_marker:
-        return RunResult(files_checked=1)
+        return
+    config = run.config
     findings = _check_source(source, selected, config)
-    changed: list[str] = []
-    refused = unwritable_reason(Path(path)) if fix and any(f.fixable for f in findings) else None
+    refused = (
+        unwritable_reason(Path(path)) if run.fix and any(f.fixable for f in findings) else None
+    )
     if refused is not None:
         # A symlink or read-only file is reported, never replaced.
         findings = [
@@ -192,7 +216,7 @@ def check_file(
             else f
             for f in findings
         ]
-    elif fix and any(f.fixable for f in findings):
+    elif run.fix and any(f.fixable for f in findings):
         original = source.data
         for rule in selected:
             if rule.fix is None or not any(f.rule == rule.id for f in findings):
@@ -205,8 +229,8 @@ def check_file(
                 write_atomic(Path(path), source.data)
             except WriteError as exc:
                 raise PolicyError(f"{relpath}: cannot write the fix: {exc.reason}") from None
-            changed.append(relpath)
-            findings = _check_source(source, _rules_for(source, rules, config), config)
+            into.changed.append(relpath)
+            findings = _check_source(source, _rules_for(source, run), config)
     if has_marker or findings:
         try:
             lines = source.text.splitlines()
@@ -215,18 +239,18 @@ def check_file(
         python = source.kind in ("python", "stub")
         ignored, bare = parse_ignores(lines, relpath, python) if has_marker else ({}, [])
         findings = apply_ignores(findings, ignored) + bare
-    return RunResult(findings, 1, changed)
+    into.findings.extend(findings)
 
 
 def _check_chunk(
     root: Path, relpaths: Sequence[str], rule_ids: Sequence[str], config: Config, fix: bool
 ) -> RunResult:
+    """Check ``relpaths`` in a pool worker (the rules named, not pickled)."""
     registry = file_rules(rule_ids)
-    rules = [registry[r] for r in rule_ids]
-    kinds = wanted_kinds(rules, config)
+    run = _Pass.of(config, [registry[r] for r in rule_ids], fix)
     result = RunResult()
     for relpath in relpaths:
-        result.merge(check_file(root, relpath, rules, config, fix, kinds))
+        check_file(run, relpath, result)
     return result
 
 
@@ -239,6 +263,11 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context()
 
 
+def _chunks(relpaths: Sequence[str], count: int) -> list[Sequence[str]]:
+    """``relpaths`` dealt into ``count`` interleaved chunks (each a slice of the whole tree)."""
+    return [relpaths[i::count] for i in range(min(count, len(relpaths)))]
+
+
 def run_file_rules(
     config: Config,
     relpaths: Sequence[str],
@@ -247,28 +276,186 @@ def run_file_rules(
     progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
     """Run file rules over ``relpaths``, in worker processes for large sets."""
-    root = config.root
-    rule_ids = [r.id for r in rules]
     workers = min(os.cpu_count() or 1, 8)
+    run = _Pass.of(config, rules, fix)
+
+    def check(paths: Sequence[str]) -> RunResult:
+        """Check ``paths`` in this process."""
+        result = RunResult()
+        for relpath in paths:
+            check_file(run, relpath, result)
+        return result
+
     if len(relpaths) < PARALLEL_THRESHOLD or workers < 2 or not rules:
         result = RunResult()
-        kinds = wanted_kinds(rules, config)
         step = max(1, len(relpaths) // 50)
         for index, relpath in enumerate(relpaths, start=1):
-            result.merge(check_file(root, relpath, rules, config, fix, kinds))
+            check_file(run, relpath, result)
             if progress is not None and (index % step == 0 or index == len(relpaths)):
                 progress(index, len(relpaths))
         return result
+    if sys.platform == "linux":
+        return _run_forked(relpaths, check, workers, progress)
+    return _run_pool(config, relpaths, rules, fix, workers, progress)
+
+
+def _run_forked(
+    relpaths: Sequence[str],
+    check: Callable[[Sequence[str]], RunResult],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> RunResult:
+    """Check ``relpaths`` in this process and ``workers - 1`` forked copies of it.
+
+    This process checks the first chunk alone, so the copies inherit what it built
+    (the run's memo: import plans, allow lists; compiled regexes; imported modules)
+    instead of each building its own; nothing but the results is pickled. The other
+    chunks are dealt through a pipe holding one byte per chunk: whichever process is
+    free reads the next, so a slow chunk does not hold the others up.
+    """
+    chunks = _chunks(relpaths, min(workers * _CHUNKS_PER_WORKER, 255))
+    result = check(chunks[0])
+    done = result.files_checked
+    if progress is not None:
+        progress(done, len(relpaths))
+    queue, feed = os.pipe()
+    os.write(feed, bytes(range(1, len(chunks))))  # fits: a pipe holds 4 KiB at least
+    os.close(feed)
+    children: list[tuple[int, int]] = []
+    try:
+        for _ in range(workers - 1):
+            try:
+                children.append(_fork_worker(queue, chunks, check))
+            except OSError:
+                break  # no process to spare: the ones there are take every chunk
+        for index in _dealt(queue):
+            part = check(chunks[index])
+            result.merge(part)
+            done += part.files_checked
+            if progress is not None:
+                progress(done, len(relpaths))
+        while children:
+            pid, out = children.pop()
+            result.merge(_worker_result(pid, out))  # reaps the worker, then raises its error
+    finally:
+        while os.read(queue, 256):  # on an error here: the workers stop after their chunk
+            pass
+        os.close(queue)
+        for pid, out in children:
+            _read_all(out)
+            os.waitpid(pid, 0)
+    if progress is not None:
+        progress(len(relpaths), len(relpaths))
+    return result
+
+
+# Chunks a worker takes on average: small enough to even out the load, large enough that
+# taking one costs nothing (one byte read from a pipe).
+_CHUNKS_PER_WORKER = 16
+
+
+def _dealt(queue: int) -> Iterable[int]:
+    """The indexes of the chunks this process takes from the pipe, until it is empty."""
+    while True:
+        byte = os.read(queue, 1)
+        if not byte:
+            return
+        yield byte[0]
+
+
+def _fork_worker(
+    queue: int, chunks: Sequence[Sequence[str]], check: Callable[[Sequence[str]], RunResult]
+) -> tuple[int, int]:
+    """Fork a process that checks the chunks it takes from ``queue``; (pid, its result pipe).
+
+    The child writes ``ok`` and its pickled :class:`RunResult`, ``error`` and a
+    :class:`PolicyError`'s message, or ``crash`` and a traceback, then exits at once:
+    nothing unwinds into the parent's stack or runs its exit handlers.
+    """
+    out, into = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(out)
+        os.close(into)
+        raise
+    if pid:
+        os.close(into)
+        return pid, out
+    os.close(out)
+    try:
+        try:
+            import pickle
+
+            result = RunResult()
+            for index in _dealt(queue):
+                result.merge(check(chunks[index]))
+            payload = b"ok" + pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+        except PolicyError as exc:
+            payload = b"error" + str(exc).encode("utf-8", "surrogateescape")
+        except BaseException:  # noqa: BLE001 - handed to the parent, which raises it
+            import traceback
+
+            payload = b"crash" + traceback.format_exc().encode("utf-8", "replace")
+        _write_all(into, payload)
+    finally:
+        os._exit(0)
+
+
+def _worker_result(pid: int, out: int) -> RunResult:
+    """The result a forked worker sends; its error raised here."""
+    import pickle
+
+    payload = _read_all(out)
+    _, status = os.waitpid(pid, 0)
+    if payload.startswith(b"ok"):
+        result: RunResult = pickle.loads(payload[2:])
+        return result
+    if payload.startswith(b"error"):
+        raise PolicyError(payload[5:].decode("utf-8", "surrogateescape"))
+    if payload.startswith(b"crash"):
+        raise RuntimeError("a worker process failed:\n" + payload[5:].decode("utf-8", "replace"))
+    raise PolicyError(f"a worker process ended without a result (wait status {status})")
+
+
+def _read_all(fd: int) -> bytes:
+    """Everything until end of file from ``fd``, which is then closed."""
+    parts = []
+    while True:
+        part = os.read(fd, 1 << 16)
+        if not part:
+            break
+        parts.append(part)
+    os.close(fd)
+    return b"".join(parts)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd`` (a pipe takes 64 KiB at a time)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _run_pool(
+    config: Config,
+    relpaths: Sequence[str],
+    rules: Sequence[FileRule],
+    fix: bool,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> RunResult:
+    """Check ``relpaths`` in a process pool (where ``fork`` is not the way processes start)."""
     # Imported here: a pre-commit call on a few files never pays for multiprocessing.
     from concurrent.futures import ProcessPoolExecutor
 
-    chunk_count = workers * 8
-    chunks = [list(relpaths[i::chunk_count]) for i in range(chunk_count)]
+    rule_ids = [r.id for r in rules]
     result = RunResult()
     done = 0
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
         futures = [
-            pool.submit(_check_chunk, root, chunk, rule_ids, config, fix) for chunk in chunks
+            pool.submit(_check_chunk, config.root, chunk, rule_ids, config, fix)
+            for chunk in _chunks(relpaths, workers * 8)
         ]
         for future in futures:
             part = future.result()

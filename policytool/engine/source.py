@@ -83,6 +83,24 @@ class SourceFile:
                 raise DecodeFailure(self.encoding, exc.line, exc.detail) from None
         return self._text
 
+    def check_decodable(self) -> None:
+        """Raise :class:`DecodeFailure` unless :attr:`text` will decode.
+
+        ASCII bytes in a UTF-8 file (nearly every source file) are valid as they are:
+        no need to decode the whole file for a rule that reads only its bytes or head.
+        """
+        if self._text is None and not (self.data.isascii() and self.encoding == "utf-8"):
+            self.text  # noqa: B018 - decodes, or raises DecodeFailure
+
+    def head_text(self, size: int) -> str:
+        """The first ``size`` characters of :attr:`text` (all of it when shorter).
+
+        Decodes only those characters when the file is ASCII in UTF-8.
+        """
+        if self._text is None and self.data.isascii() and self.encoding == "utf-8":
+            return self.data[:size].decode("ascii")
+        return self.text[:size]
+
     @property
     def tree(self) -> ast.Module:
         """The parsed module (Python files only); raises ``SyntaxError``."""

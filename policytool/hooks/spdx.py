@@ -347,8 +347,9 @@ def _is_plainly_clean(text: str, prefix: str, config: Config) -> bool:
 
 def check(source: SourceFile, config: Config) -> list[Finding]:
     """Findings for one file."""
+    # The head decides the common case (HEAD_CHARS characters are all it reads).
     if source.kind in COMMENT_PREFIX_BY_KIND and _is_plainly_clean(
-        source.text, COMMENT_PREFIX_BY_KIND[source.kind], config
+        source.head_text(HEAD_CHARS), COMMENT_PREFIX_BY_KIND[source.kind], config
     ):
         return []
     header = _applies(source)

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The file-rule runner: forked workers, what they send back, their errors, no leftovers."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from policytool.config import Config
+from policytool.engine import runner
+from policytool.engine.findings import Finding
+from policytool.engine.registry import FileRule
+from policytool.engine.source import SourceFile
+from policytool.errors import PolicyError
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="forked workers: Linux only")
+
+FILES = 600  # above PARALLEL_THRESHOLD
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> list[str]:
+    """FILES small Python files, one binary and one that is not valid UTF-8."""
+    names = []
+    for index in range(FILES):
+        name = f"pkg/m{index:03}.py"
+        (tmp_path / "pkg").mkdir(exist_ok=True)
+        (tmp_path / name).write_text(f"x = {index}\n" + "# mark\n" * (index % 3))
+        names.append(name)
+    (tmp_path / "pkg" / "blob.py").write_bytes(b"\0\1\2")
+    (tmp_path / "pkg" / "bad.py").write_bytes(b"x = '\xff'\n")
+    return [*names, "pkg/blob.py", "pkg/bad.py"]
+
+
+def marks(source: SourceFile, config: Config) -> list[Finding]:
+    """One finding per ``# mark`` line."""
+    return [
+        Finding(source.relpath, number, 1, "mark", "marked")
+        for number, line in enumerate(source.text.splitlines(), start=1)
+        if line == "# mark"
+    ]
+
+
+MARK = FileRule(id="mark", summary="marks", check=marks)
+
+
+@pytest.fixture
+def no_leftovers() -> Iterator[None]:
+    """After the test, no child process of this one is left (running or unreaped)."""
+    yield
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_forked_run_matches_the_serial_one(
+    tmp_path: Path, tree: list[str], no_leftovers: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = Config(root=tmp_path)
+    seen: list[tuple[int, int]] = []
+    parallel = runner.run_file_rules(
+        config, tree, [MARK], progress=lambda d, t: seen.append((d, t))
+    )
+    monkeypatch.setattr(runner, "PARALLEL_THRESHOLD", 10**6)
+    serial = runner.run_file_rules(Config(root=tmp_path), tree, [MARK])
+    assert sorted(parallel.findings, key=Finding.sort_key) == sorted(
+        serial.findings, key=Finding.sort_key
+    )
+    rules = [f.rule for f in parallel.findings]
+    assert rules.count("mark") == FILES // 3 * 3  # 0 + 1 + 2 marks for each three files
+    assert rules.count("undecodable") == 1
+    assert parallel.files_checked == serial.files_checked == FILES + 1  # not the binary
+    assert seen[-1] == (len(tree), len(tree))
+
+
+def _boom_in_a_worker(parent: int, error: BaseException) -> FileRule:
+    """A rule that raises ``error`` in every process but ``parent``."""
+
+    def check(source: SourceFile, config: Config) -> list[Finding]:
+        if os.getpid() != parent:
+            raise error
+        return []
+
+    return FileRule(id="boom", summary="boom", check=check)
+
+
+def test_a_policy_error_in_a_worker_is_raised_here(
+    tmp_path: Path, tree: list[str], no_leftovers: None
+) -> None:
+    rule = _boom_in_a_worker(os.getpid(), PolicyError("pkg/m001.py: cannot write the fix"))
+    with pytest.raises(PolicyError, match=r"^pkg/m001.py: cannot write the fix$"):
+        runner.run_file_rules(Config(root=tmp_path), tree, [rule])
+
+
+def test_a_crash_in_a_worker_is_raised_here_with_its_traceback(
+    tmp_path: Path, tree: list[str], no_leftovers: None
+) -> None:
+    rule = _boom_in_a_worker(os.getpid(), ZeroDivisionError("worker bug"))
+    with pytest.raises(RuntimeError, match="ZeroDivisionError: worker bug") as caught:
+        runner.run_file_rules(Config(root=tmp_path), tree, [rule])
+    assert "a worker process failed" in str(caught.value)
+    assert "Traceback" in str(caught.value)
+
+
+def test_an_error_here_stops_and_reaps_the_workers(
+    tmp_path: Path, tree: list[str], no_leftovers: None
+) -> None:
+    parent = os.getpid()
+
+    def check(source: SourceFile, config: Config) -> list[Finding]:
+        if os.getpid() == parent and source.relpath == "pkg/m599.py":
+            raise PolicyError("here")
+        return []
+
+    rule = FileRule(id="here", summary="here", check=check)
+    with pytest.raises(PolicyError, match="^here$"):
+        runner.run_file_rules(Config(root=tmp_path), sorted(tree, reverse=True), [rule])
+
+
+def test_without_fork_the_work_is_done_here(
+    tmp_path: Path, tree: list[str], no_leftovers: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fork refused (no process to spare): the parent checks every chunk itself."""
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    result = runner.run_file_rules(Config(root=tmp_path), tree, [MARK])
+    assert len(result.findings) == FILES // 3 * 3 + 1  # and bad.py's undecodable
+    assert result.files_checked == FILES + 1
