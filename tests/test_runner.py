@@ -133,3 +133,22 @@ def test_without_fork_the_work_is_done_here(
     result = runner.run_file_rules(Config(root=tmp_path), tree, [MARK])
     assert len(result.findings) == FILES // 3 * 3 + 1  # and bad.py's undecodable
     assert result.files_checked == FILES + 1
+
+
+@pytest.mark.parametrize(
+    ("data", "cookie"),
+    [
+        (b"# -*- coding: latin-1 -*-\nx = 1\n", "latin-1"),
+        (b"#!/usr/bin/env python\n# vim: set fileencoding=cp1252 :\n", "cp1252"),
+        (b"# coding=utf-8", "utf-8"),  # no newline at all
+        (b"#!/bin/sh\n# coding: euc-jp", "euc-jp"),  # line 2 without a newline
+        (b"x = 1\n# coding: latin-1\n", None),  # below code
+        (b"\n\n# coding: latin-1\n", None),  # line 3
+        (b"import os\n" * 1000 + b"# coding: latin-1\n", None),
+        (b"s = 'coding: latin-1'\n", None),  # not a comment
+    ],
+)
+def test_coding_cookie_lines_one_and_two_only(data: bytes, cookie: str | None) -> None:
+    from policytool.engine.source import coding_cookie
+
+    assert coding_cookie(data) == cookie

@@ -31,6 +31,10 @@ class DecodeFailure(ValueError):
 
 def coding_cookie(data: bytes) -> str | None:
     """The PEP 263 encoding named on line 1 or 2, if any."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first != -1 else -1
+    if data.find(b"coding", 0, len(data) if second == -1 else second) == -1:
+        return None  # the usual file: no need to split off its first lines
     for line in data.split(b"\n", 2)[:2]:
         match = _CODING_RE.match(line)
         if match:

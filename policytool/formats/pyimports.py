@@ -625,8 +625,15 @@ class Tokens:
         self._regex = re.compile(b"|".join(re.escape(w) for w in encoded))
         # One regex a word, literal first (so the search is a fast substring scan), the
         # identifier boundaries as assertions: ``re(?!\w)(?<!\wre)``. Bytes \w is _WORD.
+        # A word holding a shorter one (``cloudpickle``, ``pickle``) needs no search of
+        # its own when the shorter one is not even a substring: shortest first.
         self._whole = tuple(
-            (w, re.compile(re.escape(w) + rb"(?!\w)(?<!\w" + re.escape(w) + rb")")) for w in encoded
+            (
+                w,
+                re.compile(re.escape(w) + rb"(?!\w)(?<!\w" + re.escape(w) + rb")"),
+                tuple(v for v in encoded if v != w and v in w),
+            )
+            for w in reversed(encoded)
         )
         self._last: tuple[bytes, bool] | None = None
 
@@ -640,7 +647,14 @@ class Tokens:
         last = self._last
         if last is not None and last[0] is data:  # the prefilter asked just before
             return last[1]
-        found = any(w in data and regex.search(data) is not None for w, regex in self._whole)
+        absent: set[bytes] = set()
+        found = False
+        for word, regex, parts in self._whole:
+            if any(part in absent for part in parts) or word not in data:
+                absent.add(word)
+            elif regex.search(data) is not None:
+                found = True
+                break
         self._last = (data, found)
         return found
 
