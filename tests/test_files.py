@@ -12,7 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policytool.files import glob_prefix, is_binary, kind_of, match_glob, write_atomic
+from policytool.errors import BoundaryError, PolicyError
+from policytool.files import (
+    Boundary,
+    discover,
+    glob_prefix,
+    is_binary,
+    kind_of,
+    match_glob,
+    write_atomic,
+)
+from tests.conftest import Repo
 
 
 @pytest.mark.parametrize(
@@ -126,3 +136,50 @@ def test_kind_literals_match_the_tables() -> None:
 
     assert set(typing.get_args(files.Kind)) == set(files.KIND_BY_SUFFIX.values())
     assert set(typing.get_args(files.CommentKind)) == set(files.COMMENT_PREFIX_BY_KIND)
+
+
+def test_discover_keeps_regular_files_and_links_to_them_inside(
+    repo: Repo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Full runs list each directory once instead of an lstat a file: same answers."""
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.py").write_text("s = 1\n")
+    (outside / "pkg").mkdir()
+    (outside / "pkg" / "x.py").write_text("x = 1\n")
+    repo.write("a.py", "a = 1\n")
+    repo.write("sub/b.py", "b = 1\n")
+    repo.write("sub/gone.py", "g = 1\n")
+    repo.write("sub/now_a_dir.py", "d = 1\n")
+    os.symlink("a.py", repo.root / "link_in.py")
+    os.symlink(str(outside / "secret.py"), repo.root / "link_out.py")
+    os.symlink(str(outside / "pkg"), repo.root / "vendor")
+    os.symlink("sub", repo.root / "sub_link")
+    repo.git("add", "-A")
+    repo.git("add", "-f", "vendor", "sub_link")
+    repo.commit()
+    (repo.root / "sub" / "gone.py").unlink()  # deleted, not yet committed
+    (repo.root / "sub" / "now_a_dir.py").unlink()
+    (repo.root / "sub" / "now_a_dir.py").mkdir()
+    kept = ["a.py", "link_in.py", "sub/b.py"]
+    got = discover(repo.root, None, repo.root, ())
+    assert [f for f in got if f != "pyproject.toml"] == kept
+    boundary = Boundary(repo.root)
+    tracked = [
+        "a.py", "link_in.py", "link_out.py", "sub/b.py", "sub/gone.py", "sub/now_a_dir.py",
+        "sub_link/b.py", "vendor/x.py", "missing_dir/y.py",
+    ]  # fmt: skip
+    assert boundary.files_inside(tracked) == [f for f in tracked if boundary.file_inside(f)]
+    assert boundary.files_inside(tracked) == [*kept, "sub_link/b.py"]
+    assert discover(repo.root, ["a.py", "sub/b.py", "link_in.py"], repo.root, ()) == [
+        "a.py",
+        "link_in.py",
+        "sub/b.py",
+    ]
+    for refused in ("link_out.py", "vendor/x.py"):
+        with pytest.raises(BoundaryError):
+            discover(repo.root, [refused], repo.root, ())
+
+
+def test_discover_outside_a_git_repository_says_so(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="not a git repository; pass the files"):
+        discover(tmp_path, None, tmp_path, ())
