@@ -313,7 +313,7 @@ def _run_forked(
     chunks are dealt through a pipe holding one byte per chunk: whichever process is
     free reads the next, so a slow chunk does not hold the others up.
     """
-    chunks = _chunks(relpaths, min(workers * _CHUNKS_PER_WORKER, 255))
+    chunks = _chunks(relpaths, _CHUNKS)
     result = check(chunks[0])
     done = result.files_checked
     if progress is not None:
@@ -349,9 +349,10 @@ def _run_forked(
     return result
 
 
-# Chunks a worker takes on average: small enough to even out the load, large enough that
-# taking one costs nothing (one byte read from a pipe).
-_CHUNKS_PER_WORKER = 16
+# Chunks a run is dealt in (one byte each in the pipe): the first, checked before the
+# fork to warm the run up, is 1/255 of the files (35 on vLLM); small chunks even out the
+# load, and taking one costs a one-byte read.
+_CHUNKS = 255
 
 
 def _dealt(queue: int) -> Iterable[int]:
