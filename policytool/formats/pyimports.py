@@ -294,14 +294,14 @@ class FileScan:
         result: list[ImportedName] = []
         # A relative import names no package: it matters when the file's own package
         # path holds one of the tokens (``from .x import y`` in ``vllm/utils/``).
-        relative: bool | None = None
+        relative: bool | None = None if self._directory_holds(tokens) else False
         keywords = self.keywords()
         for index, (pos, start, end) in enumerate(keywords):
             # A statement ends before the next ``import`` keyword: searching up to it
             # (not to the logical line's end) keeps a file of one long line linear.
             stop = min(end, keywords[index + 1][0]) if index + 1 < len(keywords) else end
             if not tokens.search(self.data, start, stop):
-                if _FROM_DOT_RE.search(self.data, start, pos) is None:
+                if relative is False or _FROM_DOT_RE.search(self.data, start, pos) is None:
                     continue
                 if relative is None:
                     package = _package_of(self.relpath, self.abspath, self.packages)
@@ -341,10 +341,16 @@ class FileScan:
 
     def _relative_matters(self, tokens: Tokens) -> bool:
         """Whether the file has a relative import and its package path holds a token."""
-        if not has_relative_import(self.data):
+        if not self._directory_holds(tokens) or not has_relative_import(self.data):
             return False
         package = _package_of(self.relpath, self.abspath, self.packages)
         return any(tokens.search(part.encode()) for part in package.split(".") if part)
+
+    def _directory_holds(self, tokens: Tokens) -> bool:
+        """Whether the file's directory path holds a token: the package a relative import
+        resolves against is made of those directories (or a tail of them), so without
+        one a relative import can name no token."""
+        return tokens.search(os.path.dirname(self.relpath).encode())
 
     def _is_code_at(self, pos: int) -> bool:
         """:meth:`is_code`, memoised per position."""
