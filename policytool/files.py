@@ -100,7 +100,7 @@ def kind_of(relpath: str, head: bytes) -> Kind | None:
 
 def is_binary(data: bytes) -> bool:
     """Git's heuristic: a NUL byte in the first 8000 bytes."""
-    return b"\0" in data[:8000]
+    return data.find(b"\0", 0, 8000) != -1  # no copy of the head
 
 
 @lru_cache(maxsize=4096)

@@ -55,6 +55,7 @@ class SourceFile:
     _text: str | None = field(default=None, repr=False)
     _tree: ast.Module | None = field(default=None, repr=False)
     _encoding: str | None = field(default=None, repr=False)
+    _ascii: bool | None = field(default=None, repr=False)
 
     @property
     def path(self) -> Path:
@@ -87,13 +88,20 @@ class SourceFile:
                 raise DecodeFailure(self.encoding, exc.line, exc.detail) from None
         return self._text
 
+    @property
+    def plain_ascii(self) -> bool:
+        """Whether the file is ASCII and UTF-8 (no BOM, no other PEP 263 codec): bytes = text."""
+        if self._ascii is None:
+            self._ascii = self.data.isascii() and self.encoding == "utf-8"
+        return self._ascii
+
     def check_decodable(self) -> None:
         """Raise :class:`DecodeFailure` unless :attr:`text` will decode.
 
         ASCII bytes in a UTF-8 file (nearly every source file) are valid as they are:
         no need to decode the whole file for a rule that reads only its bytes or head.
         """
-        if self._text is None and not (self.data.isascii() and self.encoding == "utf-8"):
+        if self._text is None and not self.plain_ascii:
             self.text  # noqa: B018 - decodes, or raises DecodeFailure
 
     def head_text(self, size: int) -> str:
@@ -101,7 +109,7 @@ class SourceFile:
 
         Decodes only those characters when the file is ASCII in UTF-8.
         """
-        if self._text is None and self.data.isascii() and self.encoding == "utf-8":
+        if self._text is None and self.plain_ascii:
             return self.data[:size].decode("ascii")
         return self.text[:size]
 
@@ -118,3 +126,4 @@ class SourceFile:
         self._text = None
         self._tree = None
         self._encoding = None
+        self._ascii = None
