@@ -222,6 +222,11 @@ def relative_to_root(path: str, root: Path, cwd: Path) -> str:
     return rel.replace(os.sep, "/") if os.sep != "/" else rel
 
 
+# From this many paths on the command line, each directory is listed once (os.scandir)
+# instead of a stat and an lstat for each file: one file's directory may hold hundreds.
+LISTING_MIN_PATHS = 64
+
+
 def discover(
     root: Path, paths: Sequence[str] | None, cwd: Path, exclude: Sequence[str]
 ) -> list[str]:
@@ -234,9 +239,10 @@ def discover(
     if paths:
         found: list[str] = []
         top = str(root)
+        listed = len(paths) >= LISTING_MIN_PATHS  # a few paths: a stat each is cheaper
         for given in paths:
             rel = relative_to_root(given, root, cwd)
-            if boundary.listed_regular(rel):  # the usual case, without a syscall a file
+            if listed and boundary.listed_regular(rel):  # no syscall a file
                 found.append(rel)
                 continue
             absolute = os.path.join(top, rel)

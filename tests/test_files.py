@@ -138,10 +138,17 @@ def test_kind_literals_match_the_tables() -> None:
     assert set(typing.get_args(files.CommentKind)) == set(files.COMMENT_PREFIX_BY_KIND)
 
 
+@pytest.mark.parametrize("listing", [True, False], ids=["listed", "stat-each"])
 def test_discover_keeps_regular_files_and_links_to_them_inside(
-    repo: Repo, tmp_path_factory: pytest.TempPathFactory
+    repo: Repo,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    listing: bool,
 ) -> None:
-    """Full runs list each directory once instead of an lstat a file: same answers."""
+    """Directories listed once instead of an lstat a file: the same answers."""
+    import policytool.files
+
+    monkeypatch.setattr(policytool.files, "LISTING_MIN_PATHS", 1 if listing else 10**6)
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.py").write_text("s = 1\n")
     (outside / "pkg").mkdir()
