@@ -28,7 +28,6 @@ from policytool.formats.yamldoc import (
     load,
     own_keys,
 )
-from policytool.formats.yamledit import check_expansion
 
 LOCAL_REPOS = ("local", "meta")
 # pre-commit's legacy stage names -> current ones (clientlib.transform_stage).
@@ -354,7 +353,6 @@ def load_model(
         return None
     except YamlError as exc:
         raise FileProblem(relpath, exc.line, exc.message) from None
-    check_expansion(doc)
     model = build_model(doc)
     if validate:
         problem = schema_problem(doc, memo)

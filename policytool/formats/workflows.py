@@ -26,7 +26,6 @@ from pathlib import Path
 from policytool.errors import FileProblem, YamlError
 from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
-from policytool.formats.yamledit import check_expansion
 
 WORKFLOW_DIR = ".github/workflows"
 # Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
@@ -317,7 +316,6 @@ def load_workflow(root: Path, relpath: str) -> YamlDoc:
         doc = load(root, relpath)
     except YamlError as exc:
         raise FileProblem(relpath, exc.line, exc.message) from None
-    check_expansion(doc)
     if not isinstance(doc.data, dict):
         raise FileProblem(relpath, 1, "a workflow must be a YAML mapping")
     if not isinstance(doc.data.get("jobs"), dict):
