@@ -198,7 +198,13 @@ def cli() -> None:
 def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False, accepted: bool = True
 ) -> tuple[list[Finding], list[str], int | None]:
-    from policytool.engine.registry import ENGINE_RULE_IDS, LazyFiles, expand_selection
+    from policytool.engine.registry import (
+        ENGINE_RULE_IDS,
+        LazyFiles,
+        expand_selection,
+        group_of,
+        known_rule_ids,
+    )
     from policytool.engine.runner import (
         RunResult,
         reads_none,
@@ -218,6 +224,13 @@ def _run_check(
 
     files: Sequence[str] = listing() if paths else LazyFiles(listing)
     wanted = [rule_id for rule_id in only if rule_id not in skip]
+    if not paths and any(
+        group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
+    ):
+        # pre-commit's schema check starts on the other core while the rules load.
+        from policytool.formats.precommit import prefetch_schema
+
+        prefetch_schema(config)
     if paths and reads_none(config, files, wanted):
         return [], [], len(files)  # a hook call over files its rules skip: load no rule
     file_rules, repo_rules = select_rules(only, skip)
