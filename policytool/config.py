@@ -550,9 +550,24 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     return cls(**kwargs)
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above ``start``."""
+def _upward(start: Path) -> list[Path]:
+    """``start`` and its parents up to the top of the git work tree holding it (if any).
+
+    A config above the repository (``~/pyproject.toml``) is never the repo's config.
+    """
+    chain: list[Path] = []
     for directory in (start, *start.parents):
+        chain.append(directory)
+        if (directory / ".git").exists():
+            break
+    else:
+        return [start, *start.parents]  # not in a git work tree: the nearest one anywhere up
+    return chain
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start``, not above its git work tree."""
+    for directory in _upward(start):
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             return candidate
@@ -632,7 +647,8 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     if config_path is None:
         config_path = find_pyproject(cwd)
         if config_path is None:
-            return Config(root=cwd)
+            top = _upward(cwd)[-1]
+            return Config(root=top if (top / ".git").exists() else cwd)
     config_path = config_path.resolve()
     from policytool.formats.toml import load_file
 
