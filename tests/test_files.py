@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policytool.errors import BoundaryError, PolicyError
+from policytool.errors import BoundaryError, FileError, PolicyError
 from policytool.files import (
     Boundary,
     discover,
@@ -20,6 +20,7 @@ from policytool.files import (
     is_binary,
     kind_of,
     match_glob,
+    read_bounded,
     write_atomic,
 )
 from tests.conftest import Repo
@@ -190,3 +191,22 @@ def test_discover_keeps_regular_files_and_links_to_them_inside(
 def test_discover_outside_a_git_repository_says_so(tmp_path: Path) -> None:
     with pytest.raises(PolicyError, match="not a git repository; pass the files"):
         discover(tmp_path, None, tmp_path, ())
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo"])
+def test_read_bounded_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "allow.txt"
+    if kind == "directory":
+        target.mkdir()
+    else:
+        os.mkfifo(target)
+    with pytest.raises(FileError, match="allow.txt: not a regular file"):
+        read_bounded(target, "allow.txt")
+
+
+def test_read_bounded_refuses_a_file_over_the_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(FileError, match="over the 100-byte limit"):
+        read_bounded(big, "big.txt", limit=100)
+    assert read_bounded(big, "big.txt", limit=101) == b"x" * 101
