@@ -50,15 +50,26 @@ MARK = FileRule(id="mark", summary="marks", check=marks)
 
 
 @pytest.fixture
-def no_leftovers() -> Iterator[None]:
-    """After the test, no child process of this one is left (running or unreaped)."""
-    yield
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
+def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The processes the test forks; after it, each one has ended and been reaped."""
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    yield forked
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped already: no such child
 
 
 def test_forked_run_matches_the_serial_one(
-    tmp_path: Path, tree: list[str], no_leftovers: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tree: list[str], no_leftovers: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = Config(root=tmp_path)
     seen: list[tuple[int, int]] = []
@@ -75,6 +86,7 @@ def test_forked_run_matches_the_serial_one(
     assert rules.count("undecodable") == 1
     assert parallel.files_checked == serial.files_checked == FILES + 1  # not the binary
     assert seen[-1] == (len(tree), len(tree))
+    assert len(no_leftovers) == min(os.cpu_count() or 1, 8) - 1  # the serial run forked none
 
 
 def _boom_in_a_worker(parent: int, error: BaseException) -> FileRule:
@@ -89,7 +101,7 @@ def _boom_in_a_worker(parent: int, error: BaseException) -> FileRule:
 
 
 def test_a_policy_error_in_a_worker_is_raised_here(
-    tmp_path: Path, tree: list[str], no_leftovers: None
+    tmp_path: Path, tree: list[str], no_leftovers: list[int]
 ) -> None:
     rule = _boom_in_a_worker(os.getpid(), PolicyError("pkg/m001.py: cannot write the fix"))
     with pytest.raises(PolicyError, match=r"^pkg/m001.py: cannot write the fix$"):
@@ -97,7 +109,7 @@ def test_a_policy_error_in_a_worker_is_raised_here(
 
 
 def test_a_crash_in_a_worker_is_raised_here_with_its_traceback(
-    tmp_path: Path, tree: list[str], no_leftovers: None
+    tmp_path: Path, tree: list[str], no_leftovers: list[int]
 ) -> None:
     rule = _boom_in_a_worker(os.getpid(), ZeroDivisionError("worker bug"))
     with pytest.raises(RuntimeError, match="ZeroDivisionError: worker bug") as caught:
@@ -107,7 +119,7 @@ def test_a_crash_in_a_worker_is_raised_here_with_its_traceback(
 
 
 def test_an_error_here_stops_and_reaps_the_workers(
-    tmp_path: Path, tree: list[str], no_leftovers: None
+    tmp_path: Path, tree: list[str], no_leftovers: list[int]
 ) -> None:
     parent = os.getpid()
 
@@ -122,7 +134,7 @@ def test_an_error_here_stops_and_reaps_the_workers(
 
 
 def test_without_fork_the_work_is_done_here(
-    tmp_path: Path, tree: list[str], no_leftovers: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, tree: list[str], no_leftovers: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """fork refused (no process to spare): the parent checks every chunk itself."""
 
