@@ -211,6 +211,44 @@ def _pass_on(
     return changed
 
 
+def keyword_params(tree: ast.Module) -> dict[str, list[frozenset[str]]]:
+    """Name -> the parameters a keyword can fill, of each function and class of the module
+    with that name (a class: its own ``__init__``'s; a class without one is not listed,
+    its parameters are not known from this file)."""
+    index: dict[str, list[frozenset[str]]] = {}
+    for node in statements(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            func: FunctionDef | None = node
+        elif isinstance(node, ast.ClassDef):
+            func = next(
+                (
+                    stmt
+                    for stmt in node.body
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and stmt.name == "__init__"
+                ),
+                None,
+            )
+        else:
+            continue
+        if func is not None:
+            names = frozenset(a.arg for a in [*func.args.args, *func.args.kwonlyargs])
+            index.setdefault(node.name, []).append(names)
+    return index
+
+
+def callee_declares(
+    call: ast.Call, key: str, index: dict[str, list[frozenset[str]]]
+) -> bool | None:
+    """Whether the callee of ``call`` declares a parameter ``key`` a keyword can fill:
+    None when the callee is not a function or class of this module (``index``: from
+    :func:`keyword_params`), True when every one of that name declares it."""
+    found = index.get(_callee_name(call) or "")
+    if not found:
+        return None
+    return all(key in params for params in found)
+
+
 def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
     """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read."""
     if parent_if is None or not isinstance(node, ast.Compare):
