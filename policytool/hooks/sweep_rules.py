@@ -47,7 +47,9 @@ A function with a `**kwargs` parameter that reads string keys from it
 (`kwargs["k"]`, `kwargs.get("k")`, `kwargs.pop("k")`, `"k" in kwargs`), on lines a change
 adds, or anywhere in its body when the change adds the `**kwargs` parameter itself. A
 dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
-`def _setup(self, kwargs: dict)`) is followed within the file.
+`def _setup(self, kwargs: dict)`) is followed within the file. Setting a default is not
+a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
+`and`.
 
 ⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
 another non-test file with no shared module constant (writes such as

@@ -250,10 +250,13 @@ def callee_declares(
 
 
 def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
-    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read."""
+    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read
+    (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``)."""
     if parent_if is None or not isinstance(node, ast.Compare):
         return False
-    if not isinstance(node.ops[0], ast.NotIn) or parent_if.test is not node:
+    if not isinstance(node.ops[0], ast.NotIn) or all(
+        t is not node for t in _conjuncts(parent_if.test)
+    ):
         return False
     key = node.left.value if isinstance(node.left, ast.Constant) else None
     for stmt in parent_if.body:
@@ -268,9 +271,21 @@ def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
     return False
 
 
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    """The terms that must all hold for ``test``: itself, or an ``and``'s operands."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return list(test.values)
+    return [test]
+
+
 def if_tests(func: FunctionDef) -> dict[int, ast.If]:
-    """id(test expression) -> its ``if`` statement, for :func:`defaulted`."""
-    return {id(node.test): node for node in body_nodes(func) if isinstance(node, ast.If)}
+    """id(test term) -> its ``if`` statement, for :func:`defaulted`."""
+    return {
+        id(term): node
+        for node in body_nodes(func)
+        if isinstance(node, ast.If)
+        for term in _conjuncts(node.test)
+    }
 
 
 def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:
