@@ -8,7 +8,10 @@ A *kwargs dict* in a function is its ``**NAME`` parameter, a parameter called
 passed on whole), or a parameter of a function of the same file that a kwargs dict is
 passed to (``self._setup(kwargs)`` -> ``def _setup(self, cfg)``). A *read* is
 ``NAME["k"]`` (not an assignment or ``del``), ``NAME.get("k")``, ``NAME.pop("k")`` or
-``"k" [not] in NAME``; ``NAME.setdefault("k", v)`` and ``NAME["k"] = v`` are writes.
+``"k" [not] in NAME``; ``NAME.setdefault("k", v)`` and ``NAME["k"] = v`` are writes, and
+``if "k" not in NAME: NAME["k"] = v`` (the test alone or a term of an ``and``) sets a
+default. :func:`callee_declares` tells whether a function or class of the module a key
+goes on to declares that parameter.
 """
 
 from __future__ import annotations
