@@ -493,10 +493,11 @@ def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes
         raise FileError(shown, "no such file") from None
     except OSError as exc:
         raise FileError(shown, f"cannot read: {exc.strerror}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)  # before fdopen: it refuses a directory with IsADirectoryError
+        raise FileError(shown, "not a regular file (a device, FIFO or directory)")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise FileError(shown, "not a regular file (a device, FIFO or directory)")
         if info.st_size > limit:
             raise FileError(shown, f"{info.st_size} bytes, over the {limit}-byte limit")
         data = handle.read(limit + 1)

@@ -392,6 +392,24 @@ def test_alias_bomb_is_one_sentence_fast(backend: str) -> None:
     assert timed(parse) < 0.5
 
 
+@pytest.mark.parametrize("backend", ["fast", "ruamel"])
+def test_alias_bomb_behind_a_handover_to_ruamel_is_bounded(backend: str) -> None:
+    # A `%YAML` directive hands the whole text to ruamel before any alias is counted;
+    # ruamel shares the aliased nodes, so the bound is checked on what it built.
+    text = "%YAML 1.2\n---\n" + alias_bomb()
+    with pytest.raises(yamldoc._Handover):
+        yamldoc.build(text, "f.yaml")
+
+    def parse() -> None:
+        with pytest.raises(YamlError, match="aliases expand to more than 100000 nodes"):
+            yamldoc._parse(text, "f.yaml", backend)
+
+    assert timed(parse) < 0.5
+    small = "%YAML 1.2\n---\n" + alias_bomb(levels=4, width=9)
+    data = yamldoc._parse(small, "f.yaml", backend)
+    assert isinstance(data, dict) and len(data["repos"][0]["repo"]) == 9
+
+
 def test_aliases_below_the_bound_are_read() -> None:
     data = built(alias_bomb(levels=4, width=9))  # 9**3 leaves: fine
     assert isinstance(data, YamlMap) and len(data["repos"][0]["repo"]) == 9

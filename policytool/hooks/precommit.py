@@ -100,7 +100,7 @@ CONFIG_RULE = "precommit-config"
 def check_config(ctx: RepoContext) -> Iterator[Finding]:
     """The config parses and pre-commit's schema accepts it."""
     try:
-        model = load_model(ctx.root, ctx.config.pre_commit.file)
+        model = load_model(ctx.root, ctx.config.pre_commit.file, memo=ctx.config.memo)
     except FileProblem as exc:
         yield Finding(exc.relpath, exc.line, 1, CONFIG_RULE, exc.message)
         return
@@ -116,7 +116,7 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
                 CONFIG_RULE,
                 f"hook '{hook.id}' runs {script}, which does not exist",
             )
-    for warning in schema_warnings(model):
+    for warning in schema_warnings(model, ctx.config.memo):
         yield Finding(
             model.relpath,
             warning.line,
