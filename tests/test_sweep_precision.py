@@ -151,20 +151,26 @@ def test_setting_a_default_under_a_compound_condition_is_not_a_read(
     feature: Repo, run: Run
 ) -> None:
     """vllm-omni's dynin_omni_token2text.py: `if mask is not None and "attention_mask" not
-    in gen_kwargs: gen_kwargs["attention_mask"] = mask` sets a default too. Under `or`,
-    or with the key tested but another one set, the test is a read."""
+    in gen_kwargs: gen_kwargs["attention_mask"] = mask` sets a default too, as does a key
+    set in a block nested in the `if`. Under `or`, or with the key tested but another key
+    (or another dict's) set, the test is a read."""
     feature.write(
         "pkg/gen.py",
-        "def generate(mask, **gen_kwargs):\n"
+        "def generate(mask, extra, **gen_kwargs):\n"
         "    if mask is not None and 'attention_mask' not in gen_kwargs:\n"
         "        gen_kwargs['attention_mask'] = mask\n"
         "    if mask is None or 'labels' not in gen_kwargs:\n"  # 4: `or`: a read
         "        gen_kwargs['labels'] = mask\n"
         "    if mask and 'position_ids' not in gen_kwargs:\n"  # 6: sets another key
         "        gen_kwargs['positions'] = mask\n"
+        "    if 'uncond_ids' not in gen_kwargs:\n"  # set in a nested block: a default
+        "        if mask is not None:\n"
+        "            gen_kwargs['uncond_ids'] = mask\n"
+        "    if 'mode' not in gen_kwargs:\n"  # 11: another dict's key set
+        "        extra['mode'] = mask\n"
         "    return gen_kwargs\n",
     )
-    assert [r[1] for r in rows(run, rule="kwargs-lookup")] == [4, 6]
+    assert [r[1] for r in rows(run, rule="kwargs-lookup")] == [4, 6, 11]
 
 
 def test_keys_of_a_dict_forwarded_with_double_star_are_not_blocking(

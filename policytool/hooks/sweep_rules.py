@@ -49,7 +49,7 @@ adds, or anywhere in its body when the change adds the `**kwargs` parameter itse
 dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
 `def _setup(self, kwargs: dict)`) is followed within the file. Setting a default is not
 a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
-`and`.
+`and` or the key is set in a block nested in the `if`.
 
 ⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
 another non-test file with no shared module constant (writes such as

@@ -254,7 +254,8 @@ def callee_declares(
 
 def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
     """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read
-    (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``)."""
+    (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``,
+    and when the key is set in a block nested in the ``if``)."""
     if parent_if is None or not isinstance(node, ast.Compare):
         return False
     if not isinstance(node.ops[0], ast.NotIn) or all(
@@ -262,11 +263,14 @@ def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
     ):
         return False
     key = node.left.value if isinstance(node.left, ast.Constant) else None
-    for stmt in parent_if.body:
+    dict_name = node.comparators[0].id if isinstance(node.comparators[0], ast.Name) else None
+    for stmt in statements(parent_if.body):
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 if (
                     isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == dict_name
                     and isinstance(target.slice, ast.Constant)
                     and target.slice.value == key
                 ):
