@@ -612,6 +612,11 @@ def test_pre_commit_style_run_checks_only_given_files(repo: Repo, run: Run) -> N
     result = run("check", "--only", RULE, ".ci/a.sh")
     assert ".ci/a.sh:1:13" in result.out
     assert WF not in result.out
+    # A lock (or pyproject.toml) among the files changes what every file is judged
+    # against: the ci-pins hook, which gets pre-commit's file names, checks them all.
+    for wide in ("requirements/ci.lock", "pyproject.toml"):
+        widened = run("check", "--only", "ci", wide)
+        assert ".ci/a.sh:1:13" in widened.out and WF in widened.out, wide
 
 
 # ----------------------------------------------------------------------------- property

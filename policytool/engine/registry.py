@@ -133,6 +133,9 @@ class RepoRule:
     fix: Callable[[RepoContext], list[str]] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
+    # Given paths, it checks only those files (the whole repo when one of them changes
+    # what every file is judged against): its hook can take pre-commit's file names.
+    narrows: bool = False
 
     @property
     def fixable(self) -> bool:
