@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from policytool.errors import YamlError
+from policytool.files import split_lines
 from policytool.formats import yamldoc
 from policytool.formats.yamldoc import YamlMap, YamlSeq
 from tests.conftest import Repo, Result
@@ -185,14 +186,14 @@ def test_line_endings_give_the_same_lines(newline: str) -> None:
     assert isinstance(fast, YamlMap)
     assert yamldoc.key_line(fast, "c") == 5
     assert yamldoc.item_line(fast["b"], 1) == 4
-    lines = yamldoc.split_lines(text)
+    lines = split_lines(text)
     assert len(lines) == 6 and lines[4].startswith("c:")
     assert "".join(lines) == text
 
 
 def test_split_lines_breaks_only_where_yaml_does() -> None:
     text = "a: x\x0cy\u2028z\x85w\nb: 2\rc: 3\r\nd"
-    assert yamldoc.split_lines(text) == ["a: x\x0cy\u2028z\x85w\n", "b: 2\r", "c: 3\r\n", "d"]
+    assert split_lines(text) == ["a: x\x0cy\u2028z\x85w\n", "b: 2\r", "c: 3\r\n", "d"]
 
 
 @pytest.mark.parametrize("char", ["\x85", "\u2028", "\u2029"])

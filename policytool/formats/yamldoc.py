@@ -43,6 +43,7 @@ from policytool.files import (
     encode_like,
     read_bounded,
     resolve_inside,
+    split_lines,
     write_atomic,
 )
 
@@ -64,7 +65,6 @@ MAX_ALIAS_NODES = 100_000
 RUAMEL_MAX_BYTES = 192 * 1024
 
 # Line breaks, as YAML 1.2 has them (ruamel.yaml agrees; NEL/LS/PS are not breaks).
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _NOT_BREAKS_IN_12 = re.compile("[\x85\u2028\u2029]")
 
 
@@ -90,15 +90,6 @@ class YamlDoc:
     def encode(self, text: str) -> bytes:
         """``text`` as bytes the way this file is stored (UTF-8, BOM kept)."""
         return encode_like(self.raw, text)
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines with their endings, split where YAML ends a line: ``\\n``, ``\\r\\n``, ``\\r``.
-
-    Not ``str.splitlines``, which also breaks at form feeds, NEL and LS/PS, so line
-    numbers would drift from the parser's.
-    """
-    return _LINE_RE.findall(text)
 
 
 # --- the fast reader ------------------------------------------------------------------

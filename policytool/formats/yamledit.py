@@ -82,16 +82,6 @@ def set_key(
 # --- line endings ---------------------------------------------------------------------
 
 # YAML's line breaks: CRLF, CR alone and LF (what the parser counts lines by).
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-
-def lines_of(text: str) -> list[str]:
-    """``text`` split into lines as the YAML parser counts them, each with its ending.
-
-    Unlike ``str.splitlines`` only CRLF, CR and LF end a line, so line N of the list is
-    line N of the parser's positions even in a CR-only file.
-    """
-    return _LINE_RE.findall(text)
 
 
 def newline_of(lines: Sequence[str]) -> str:

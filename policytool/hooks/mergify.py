@@ -36,7 +36,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError, YamlError
-from policytool.files import read_bounded, resolve_inside
+from policytool.files import read_bounded, resolve_inside, split_lines
 from policytool.formats import lockfile, pyproject
 from policytool.formats.mergify import (
     CheckCondition,
@@ -66,7 +66,7 @@ from policytool.formats.yamldoc import (
     value_pos,
     write,
 )
-from policytool.formats.yamledit import ensure_line_end, lines_of, newline_of
+from policytool.formats.yamledit import ensure_line_end, newline_of
 
 RULE_ID = "mergify-drift"
 BEGIN = (
@@ -273,7 +273,7 @@ def synced_text(comment: Comment, block: Sequence[str]) -> str:
             f"{relpath}:{comment.first_line}: the comment message must be a literal block "
             "(`message: |`) for `policytool sync` to keep a block in it"
         )
-    lines = lines_of(doc.text)
+    lines = split_lines(doc.text)
     newline = newline_of(lines)
     ensure_line_end(lines, newline)
     pos = value_pos(comment.holder, "message")
@@ -314,7 +314,7 @@ def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -
             comment.doc.raw,
             text,
             parse_text(text, comment.doc.relpath),
-            lines_of(text),
+            split_lines(text),
         )
         new = find_comment(new_doc, config.mergify.rule, SETTING)
     except (YamlError, FileProblem):
