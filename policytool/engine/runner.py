@@ -117,24 +117,25 @@ def apply_ignores(findings: Iterable[Finding], ignored: dict[int, set[str]]) -> 
     return [f for f in findings if f.rule not in ignored.get(f.line, ())]
 
 
-@dataclass(frozen=True)
 class _Pass:
-    """What checking one file needs, worked out once a run: each rule with its kinds."""
+    """What checking one file needs, worked out once a run: each rule with its kinds.
 
-    root: str
-    config: Config
-    rules: tuple[tuple[FileRule, frozenset[str] | None], ...]
-    kinds: frozenset[str] | None  # the kinds any rule reads (None: every kind)
-    fix: bool
+    A plain class, not a dataclass: building one at import costs every hook call 1 ms.
+    """
 
-    @classmethod
-    def of(cls, config: Config, rules: Sequence[FileRule], fix: bool) -> _Pass:
+    __slots__ = ("config", "fix", "kinds", "root", "rules")
+
+    def __init__(self, config: Config, rules: Sequence[FileRule], fix: bool) -> None:
         """The pass of ``rules`` over the repository of ``config``."""
-        paired = tuple((rule, rule.kinds(config)) for rule in rules)
+        self.root = str(config.root)
+        self.config = config
+        self.fix = fix
+        # Each rule with the kinds it reads (None: every kind).
+        self.rules = tuple((rule, rule.kinds(config)) for rule in rules)
         kinds: frozenset[str] | None = frozenset()
-        for _rule, rule_kinds in paired:
+        for _rule, rule_kinds in self.rules:
             kinds = None if rule_kinds is None or kinds is None else kinds | rule_kinds
-        return cls(str(config.root), config, paired, kinds, fix)
+        self.kinds = kinds  # the kinds any rule reads (None: every kind)
 
 
 def _rules_for(source: SourceFile, run: _Pass) -> list[FileRule]:
@@ -247,7 +248,7 @@ def _check_chunk(
 ) -> RunResult:
     """Check ``relpaths`` in a pool worker (the rules named, not pickled)."""
     registry = file_rules(rule_ids)
-    run = _Pass.of(config, [registry[r] for r in rule_ids], fix)
+    run = _Pass(config, [registry[r] for r in rule_ids], fix)
     result = RunResult()
     for relpath in relpaths:
         check_file(run, relpath, result)
@@ -277,7 +278,7 @@ def run_file_rules(
 ) -> RunResult:
     """Run file rules over ``relpaths``, in worker processes for large sets."""
     workers = min(os.cpu_count() or 1, 8)
-    run = _Pass.of(config, rules, fix)
+    run = _Pass(config, rules, fix)
 
     def check(paths: Sequence[str]) -> RunResult:
         """Check ``paths`` in this process."""
