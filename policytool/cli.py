@@ -224,30 +224,35 @@ def _run_check(
 
     files: Sequence[str] = listing() if paths else LazyFiles(listing)
     wanted = [rule_id for rule_id in only if rule_id not in skip]
-    if not paths and any(
-        group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
-    ):
-        # pre-commit's schema check starts on the other core while the rules load.
-        from policytool.formats.precommit import prefetch_schema
-
-        prefetch_schema(config)
     if paths and reads_none(config, files, wanted):
         return [], [], len(files)  # a hook call over files its rules skip: load no rule
-    file_rules, repo_rules = select_rules(only, skip)
-    diff_scoped = [r.id for r in file_rules if r.scope != "file"]
-    if only and diff_scoped:
-        raise PolicyError(
-            f"--only {diff_scoped[0]}: a sweep rule checks only the lines a change adds, "
-            "not whole files; run `policytool sweep` (it compares with the merge-base)"
-        )
-    file_rules = [r for r in file_rules if r.scope == "file"]
-    if file_rules or paths:
-        result = run_file_rules(
-            config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
-        )
-    else:
-        result = RunResult()  # repo rules only: list the files only if one of them asks
-    repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
+    prefetched = not paths and any(
+        group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
+    )
+    if prefetched:
+        # pre-commit's schema check starts on the other core while the rules load.
+        from policytool.formats.precommit import end_prefetch, prefetch_schema
+
+        prefetch_schema(config)
+    try:
+        file_rules, repo_rules = select_rules(only, skip)
+        diff_scoped = [r.id for r in file_rules if r.scope != "file"]
+        if only and diff_scoped:
+            raise PolicyError(
+                f"--only {diff_scoped[0]}: a sweep rule checks only the lines a change adds, "
+                "not whole files; run `policytool sweep` (it compares with the merge-base)"
+            )
+        file_rules = [r for r in file_rules if r.scope == "file"]
+        if file_rules or paths:
+            result = run_file_rules(
+                config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
+            )
+        else:
+            result = RunResult()  # repo rules only: list the files only if one of them asks
+        repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
+    finally:
+        if prefetched:
+            end_prefetch(config)  # no child outlives the run, asked for or not
     result.merge(repo)
     findings = result.findings
     if only:

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -415,6 +416,24 @@ def prefetch_schema(config: Config) -> None:
             os._exit(code)  # no cleanup handlers, no flush of the parent's buffers
     os.close(write_fd)
     config.memo.value(_PREFETCH_KEY, lambda: _Prefetch(pid, read_fd))
+
+
+def end_prefetch(config: Config) -> None:
+    """Reap the child :func:`prefetch_schema` started when no rule asked for its answer.
+
+    Nothing waits for that answer any more, so the child is killed rather than waited
+    for; either way no process or pipe outlives the run.
+    """
+    prefetch = config.memo.value(_PREFETCH_KEY, lambda: None)
+    if not isinstance(prefetch, _Prefetch) or prefetch.collected:
+        return
+    prefetch.collected = True
+    os.close(prefetch.read_fd)
+    try:
+        os.kill(prefetch.pid, signal.SIGKILL)
+        os.waitpid(prefetch.pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        return  # already gone
 
 
 def schema_problem(doc: YamlDoc, memo: RunMemo | None = None) -> Verdict:
