@@ -401,15 +401,19 @@ class Boundary:
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
-def split_lines(text: str) -> list[str]:
-    """``text`` split into lines with their endings, where Python, YAML and a finding's
-    line number end a line: after ``\\n``, ``\\r\\n`` and ``\\r`` only.
+def split_lines(text: str, keepends: bool = True) -> list[str]:
+    """``text`` split into lines (with their endings unless ``keepends`` is False), where
+    Python, YAML and a finding's line number end a line: at ``\\n``, ``\\r\\n`` and
+    ``\\r`` only.
 
     Not ``str.splitlines``, which also breaks at form feeds, NEL and LS/PS, so line N of
     its list is not line N of a file holding one (``\\x0c`` page breaks are common in
     older Python sources).
     """
-    return _LINE_RE.findall(text)
+    lines: list[str] = _LINE_RE.findall(text)
+    if keepends:
+        return lines
+    return [line.rstrip("\r\n") for line in lines]
 
 
 def decode_text(data: bytes, path: str, encoding: str = "utf-8") -> str:

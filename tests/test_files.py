@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from pathlib import Path
@@ -21,6 +22,7 @@ from policytool.files import (
     kind_of,
     match_glob,
     read_bounded,
+    split_lines,
     write_atomic,
 )
 from tests.conftest import Repo
@@ -210,3 +212,13 @@ def test_read_bounded_refuses_a_file_over_the_limit(tmp_path: Path) -> None:
     with pytest.raises(FileError, match="over the 100-byte limit"):
         read_bounded(big, "big.txt", limit=100)
     assert read_bounded(big, "big.txt", limit=101) == b"x" * 101
+
+
+@given(st.text(alphabet="ab\r\n\x0c\x0b\x85\u2028", max_size=40))
+def test_split_lines_ends_lines_where_python_does(text: str) -> None:
+    lines = split_lines(text)
+    assert "".join(lines) == text
+    assert len(lines) == len(io.StringIO(text, newline="").readlines())
+    bare = split_lines(text, keepends=False)
+    assert bare == [line.rstrip("\r\n") for line in lines]
+    assert all("\n" not in line and "\r" not in line for line in bare)

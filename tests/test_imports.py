@@ -256,6 +256,21 @@ def test_ignore_comment_silences_one_line(repo: Repo, run: Run) -> None:
     assert positions(run, "pkg/mod.py") == [(2, 8)]
 
 
+@pytest.mark.parametrize("char", ["\x0c", "\x0b", "\x1c", "\x85", "\u2028"])
+def test_ignore_comment_after_a_form_feed_is_on_its_own_line(
+    repo: Repo, run: Run, char: str
+) -> None:
+    # Python ends lines at \n, \r\n and \r only; a ^L page break (old sources) or a
+    # NEL is a character, so the ignore comment stays on the import's line.
+    configure(repo)
+    repo.write(
+        "pkg/mod.py",
+        f"import os\n{char}\nimport pickle  # policytool: ignore[forbidden-import]\n"
+        "x = 1\nimport pickle\n",
+    )
+    assert positions(run, "pkg/mod.py") == [(5, 8)]
+
+
 def test_syntax_error_is_a_finding_and_the_run_goes_on(repo: Repo, run: Run) -> None:
     configure(repo)
     repo.write("bad.py", "import os\nfrom pickle import (loads,\ndef f(:\n")

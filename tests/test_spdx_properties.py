@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from policytool.config import Config, SpdxConfig
 from policytool.engine.source import SourceFile
-from policytool.files import CommentKind
+from policytool.files import CommentKind, split_lines
 from policytool.hooks import spdx
 
 EXAMPLES = int(os.environ.get("POLICYTOOL_HYPOTHESIS_EXAMPLES", "200"))
@@ -171,7 +171,7 @@ def test_fix_keeps_bom_cookie_shebang_endings_and_decoding(data: bytes) -> None:
     assert fixed.count(codecs.BOM_UTF8) == data.count(codecs.BOM_UTF8)
     text = after.text  # decodes in the same encoding
     if original.startswith("#!"):
-        first = spdx.split_lines(original)[0]
+        first = split_lines(original)[0]
         assert text.startswith(first)
     if data.strip():
         original_styles = newline_styles(data)

@@ -35,6 +35,7 @@ from policytool.files import (
     kind_of,
     match_any,
     read_bounded,
+    split_lines,
     unwritable_reason,
     write_atomic,
 )
@@ -234,7 +235,7 @@ def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
             findings = _check_source(source, _rules_for(source, run), config)
     if has_marker or findings:
         try:
-            lines = source.text.splitlines()
+            lines = split_lines(source.text, keepends=False)
         except DecodeFailure:
             lines = []
         python = source.kind in ("python", "stub")
@@ -542,7 +543,7 @@ def _ignore_repo_findings(root: Path, findings: list[Finding]) -> list[Finding]:
             except (OSError, FileError):
                 data = b""
             if IGNORE_MARKER in data:
-                text = data.decode("utf-8", "replace").splitlines()
+                text = split_lines(data.decode("utf-8", "replace"), keepends=False)
                 python = finding.path.endswith((".py", ".pyi"))
                 cache[finding.path] = parse_ignores(text, finding.path, python)[0]
             else:

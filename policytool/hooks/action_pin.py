@@ -32,6 +32,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
+from policytool.files import split_lines
 from policytool.formats.yamldoc import YamlNode, value_pos
 from policytool.hooks.ci_installs import (
     ACTION_GLOBS,
@@ -437,7 +438,7 @@ def _ignored_lines(source: SourceFile) -> set[int]:
         return set()
     from policytool.engine.runner import parse_ignores
 
-    ignored, _bare = parse_ignores(source.text.splitlines(), source.relpath)
+    ignored, _bare = parse_ignores(split_lines(source.text, keepends=False), source.relpath)
     return {line for line, ids in ignored.items() if RULE_ID in ids}
 
 

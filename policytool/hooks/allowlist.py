@@ -20,7 +20,7 @@ from pathlib import Path
 
 from policytool.config import Config, key_place
 from policytool.errors import BoundaryError, ConfigError, FileError
-from policytool.files import _glob_regex, read_bounded, resolve_inside
+from policytool.files import _glob_regex, read_bounded, resolve_inside, split_lines
 from policytool.formats.toml import KeyPath, split_dotted
 
 
@@ -77,7 +77,7 @@ def _config_source(config: Config) -> str:
 def parse_allowlist(text: str, source: str, root: Path) -> list[AllowEntry]:
     """The globs of an allowlist file's text."""
     entries = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text, keepends=False), start=1):
         glob = line.split("#", 1)[0].strip()
         if glob:
             entries.append(AllowEntry(normalize_glob(glob, root), source, number))

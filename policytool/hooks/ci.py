@@ -26,6 +26,7 @@ from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError
+from policytool.files import read_bounded, resolve_inside, split_lines
 from policytool.formats import toml
 from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
 from policytool.formats.tox import nox_programs
@@ -262,7 +263,7 @@ def mypy_config(root: Path) -> tuple[str, int] | None:
             text = ""
         tool = data.get("tool")
         if isinstance(tool, dict) and "mypy" in tool:
-            for number, line in enumerate(text.splitlines(), start=1):
+            for number, line in enumerate(split_lines(text, keepends=False), start=1):
                 if line.strip().startswith(("[tool.mypy", "[[tool.mypy")):
                     return "pyproject.toml", number
             return "pyproject.toml", 1
@@ -272,8 +273,9 @@ def mypy_config(root: Path) -> tuple[str, int] | None:
     setup_cfg = root / "setup.cfg"
     if setup_cfg.is_file():
         try:
-            lines = setup_cfg.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            raw = read_bounded(resolve_inside(root, "setup.cfg", "setup.cfg"), "setup.cfg")
+            lines = split_lines(raw.decode("utf-8"), keepends=False)
+        except (PolicyError, UnicodeDecodeError):
             lines = []
         for number, line in enumerate(lines, start=1):
             if line.strip() == "[mypy]":

@@ -26,16 +26,13 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, register
 from policytool.engine.source import SourceFile, coding_cookie
-from policytool.files import BOM, COMMENT_PREFIX_BY_KIND, match_any
+from policytool.files import BOM, COMMENT_PREFIX_BY_KIND, match_any, split_lines
 
 RULE_ID = "spdx-header"
 LICENSE_TAG = "SPDX-License-Identifier:"
 COPYRIGHT_TAG = "SPDX-FileCopyrightText:"
 PYTHON_KINDS = ("python", "stub")
 
-# A line and its ending; only \n, \r\n and \r end a line (str.splitlines also splits at
-# \x0b, \x0c, \x1c-\x1e, \x85 and U+2028/9, which Python source treats as characters).
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _NEWLINE_RE = re.compile(r"\r\n|\n|\r")
 
 DOC = """\
@@ -83,11 +80,6 @@ kinds = ["python", "shell"]   # default ["python"]
 exclude = ["third_party/**"]  # files exempt from the header
 ```
 """
-
-
-def split_lines(text: str) -> list[str]:
-    """``text`` split after ``\\n``, ``\\r\\n`` and ``\\r`` only, endings kept."""
-    return _LINE_RE.findall(text)
 
 
 @dataclass(frozen=True)
