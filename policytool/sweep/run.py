@@ -11,6 +11,7 @@ another file?) is answered once from a per-blob index (``keys``).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,8 @@ from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
 PARALLEL_BYTES = 2_000_000
+# Chunks per worker process: enough that the last ones to finish are small.
+CHUNKS_PER_WORKER = 8
 KWARGS_RULE = "kwargs-lookup"
 # A changed file larger than this (generated code, data) is a note, not parsed.
 MAX_FILE_BYTES = 4_000_000
@@ -194,6 +197,10 @@ def _displayable(finding: Finding) -> Finding:
     return dataclasses.replace(finding, path=path, message=message)
 
 
+# The work of the running sweep, for forked workers to read by index (not pickled).
+_WORK: Sequence[tuple[ChangedFile, bytes]] = ()
+
+
 def _sweep_all(
     root: Path,
     work: Sequence[tuple[ChangedFile, bytes]],
@@ -205,27 +212,45 @@ def _sweep_all(
     workers = min(jobs or os.cpu_count() or 1, 8)
     size = sum(len(data) for _changed, data in work)
     if workers < 2 or (len(work) < PARALLEL_FILES and size < PARALLEL_BYTES):
-        rules = sweep_rules()
-        return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+        return _sweep_chunk(root, work, config, target)
     from concurrent.futures import ProcessPoolExecutor
 
     from policytool.engine.runner import _pool_context
 
-    # Biggest files first, dealt round-robin, so the chunks cost about the same.
+    global _WORK
+    context = _pool_context()
+    forked = context.get_start_method() == "fork"
+    # Biggest files first, dealt round-robin into many chunks: the workers take the
+    # next chunk when done, so a slow file (or a core busy elsewhere) stalls no one.
     ordered = sorted(range(len(work)), key=lambda i: -len(work[i][1]))
-    chunk_count = workers * 4
+    chunk_count = min(len(work), workers * CHUNKS_PER_WORKER)
     chunks = [ordered[i::chunk_count] for i in range(chunk_count)]
     out: list[FileResult | None] = [None] * len(work)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        futures = [
-            (chunk, pool.submit(_sweep_chunk, root, [work[i] for i in chunk], config, target))
-            for chunk in chunks
-            if chunk
-        ]
-        for chunk, future in futures:
-            for index, part in zip(chunk, future.result(), strict=True):
-                out[index] = part
+    _WORK = work
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [
+                (
+                    chunk,
+                    pool.submit(_sweep_indices, root, chunk, config, target)
+                    if forked
+                    else pool.submit(_sweep_chunk, root, [work[i] for i in chunk], config, target),
+                )
+                for chunk in chunks
+            ]
+            for chunk, future in futures:
+                for index, part in zip(chunk, future.result(), strict=True):
+                    out[index] = part
+    finally:
+        _WORK = ()
     return [part for part in out if part is not None]
+
+
+def _sweep_indices(
+    root: Path, indices: Sequence[int], config: Config, target: tuple[int, int] | None
+) -> list[FileResult]:
+    """A forked worker's share, given as indices into the work it inherited."""
+    return _sweep_chunk(root, [_WORK[i] for i in indices], config, target)
 
 
 def _sweep_chunk(
@@ -234,9 +259,19 @@ def _sweep_chunk(
     config: Config,
     target: tuple[int, int] | None,
 ) -> list[FileResult]:
-    """A worker's share: :func:`sweep_file` over ``work``."""
+    """:func:`sweep_file` over ``work``, with the cyclic garbage collector paused.
+
+    Syntax trees hold no reference cycles (refcounting frees them); the collector
+    would only re-scan every live node, again and again while a big file parses.
+    """
     rules = sweep_rules()
-    return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+    finally:
+        if paused:
+            gc.enable()
 
 
 def sweep_file(
