@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from policytool.config import Config
-from policytool.sweep import kwreads, source
+from policytool.sweep import diff, kwreads, source
 from policytool.sweep import run as sweep_run
 from policytool.sweep.diff import ChangedFile
 from tests.conftest import Repo, Result
@@ -350,3 +352,121 @@ def test_the_collector_is_paused_only_while_files_are_swept(
         assert not gc.isenabled()  # a caller's choice is left alone
     finally:
         gc.enable()
+
+
+# -- the patch -------------------------------------------------------------------------
+
+
+def _reference_parse_patch(patch: bytes) -> diff.Change:
+    """The line-by-line parser ``parse_patch`` replaced: the cut at headers must give
+    exactly what it gave."""
+    change = diff.Change()
+    path: str | None = None
+    old_path: str | None = None
+    added: set[int] = set()
+    replaced: list[tuple[int, int, bytes]] = []
+    removed: list[bytes] = []
+    hunk: tuple[int, int] | None = None
+    in_header = False
+
+    def close_hunk() -> None:
+        if hunk is not None and removed and hunk[1] >= hunk[0]:
+            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
+        removed.clear()
+
+    def flush() -> None:
+        close_hunk()
+        if path is not None and added:
+            moved = old_path if old_path != path else None
+            change.files.append(
+                ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced))
+            )
+
+    for line in patch.split(b"\n"):
+        if line.startswith(b"diff --git "):
+            flush()
+            path, old_path, added, in_header = None, None, set(), True
+            replaced, hunk = [], None
+        elif in_header and line.startswith(b"--- "):
+            old_path = diff._header_path(line, b"a/")
+            change.touched.update([old_path] if old_path else [])
+        elif in_header and line.startswith(b"+++ "):
+            path = diff._header_path(line, b"b/")
+            change.touched.update([path] if path else [])
+        elif in_header and line.startswith((b"rename from ", b"rename to ")):
+            change.touched.add(diff.unquote_path(line.split(b" ", 2)[2]))
+        elif line.startswith(b"@@"):
+            in_header = False
+            close_hunk()
+            match = diff._HUNK_RE.match(line)
+            if match and path is not None:
+                start = int(match.group(1))
+                count = int(match.group(2)) if match.group(2) is not None else 1
+                added.update(range(start, start + count))
+                hunk = (start, start + count - 1)
+        elif not in_header and line.startswith(b"-"):
+            removed.append(line[1:])
+    flush()
+    return change
+
+
+_HEADERS = st.sampled_from(
+    [
+        b"--- a/x.py",
+        b"--- /dev/null",
+        b"+++ b/x.py",
+        b"+++ b/z.py",
+        b"+++ /dev/null",
+        b"rename from y.py",
+        b"rename to z.py",
+        b"index 1234567..89abcde 100644",
+        b"deleted file mode 100644",
+    ]
+)
+_HUNK_HEADERS = st.sampled_from(
+    [
+        b"@@ -3 +3 @@",
+        b"@@ -1,2 +0,0 @@",
+        b"@@ -0,0 +1,4 @@ def f():",
+        b"@@ -5,2 +7,3 @@",
+        b"@@ broken @@",
+        b"@@@ -1 -1 +1,2 @@@",
+    ]
+)
+_BODY = st.sampled_from(
+    [
+        b"-old line",
+        b"--- not a header",
+        b"-@@ -1 +1 @@",
+        b"-",
+        b"+new line",
+        b"++++ b/fake.py",
+        b"+diff --git a/fake.py b/fake.py",
+        b"+@@ -1 +99 @@",
+        b" context",
+        b"\\ No newline at end of file",
+        b"-with\rcarriage",
+        b"",
+    ]
+)
+_HUNKS = st.tuples(_HUNK_HEADERS, st.lists(_BODY, max_size=4)).map(lambda h: [h[0], *h[1]])
+_FILES = st.tuples(
+    st.sampled_from([b"diff --git a/x.py b/x.py", b"diff --git a/y.py b/z.py"]),
+    st.lists(_HEADERS, max_size=4),
+    st.lists(_HUNKS, max_size=3),
+).map(lambda f: [f[0], *f[1], *(line for hunk in f[2] for line in hunk)])
+# Whole files, and now and then a line out of place (a patch cut short, junk before it).
+_PATCH_LINES = st.lists(
+    st.one_of(_FILES, st.lists(st.one_of(_HEADERS, _HUNK_HEADERS, _BODY), max_size=2)),
+    max_size=6,
+).map(lambda parts: [line for part in parts for line in part])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PATCH_LINES, st.booleans())
+def test_parse_patch_cuts_at_headers_as_the_line_parser_did(
+    lines: list[bytes], newline: bool
+) -> None:
+    patch = b"\n".join(lines) + (b"\n" if newline else b"")
+    new, old = diff.parse_patch(patch), _reference_parse_patch(patch)
+    assert new.files == old.files and new.touched == old.touched

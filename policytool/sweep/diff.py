@@ -46,7 +46,8 @@ _GIT_CONFIG = (
 PY_PATHSPEC = "*.py"
 DEFAULT_BASES = ("origin/main", "main")
 
-_HUNK_RE = re.compile(rb"^@@+ (?:-\d+(?:,\d+)? )+\+(\d+)(?:,(\d+))? @@")
+# Matched at the start of a hunk header line (``match``, so no ``^``).
+_HUNK_RE = re.compile(rb"@@+ (?:-\d+(?:,\d+)? )+\+(\d+)(?:,(\d+))? @@")
 
 
 class HeadKind(str, enum.Enum):
@@ -287,62 +288,73 @@ class Change:
     touched: set[str] = field(default_factory=set)
 
 
+_REMOVED_RE = re.compile(rb"\n-([^\n]*)")
+
+
 def parse_patch(patch: bytes) -> Change:
     """Added head line numbers per file from a ``-U0`` patch, and all touched paths.
 
     Split on ``\\n`` only: a ``\\r`` inside an added line cannot start a fake hunk header.
+    Content lines all start with ``+``, ``-``, `` `` or ``\\``, so ``diff --git`` and ``@@``
+    at the start of a line are headers: the patch is cut at them (a ``\\n`` prefix makes
+    each a fast substring search), and only hunks that remove lines are searched for
+    them; added lines, most of a large patch, need only the count in their hunk header.
     """
     change = Change()
+    text = b"\n" + patch  # every line, the first too, starts after a "\n"
+    starts: list[int] = []
+    found = text.find(b"\ndiff --git ")
+    while found >= 0:
+        starts.append(found)
+        found = text.find(b"\ndiff --git ", found + 1)
+    starts.append(len(text))
+    for index in range(len(starts) - 1):
+        _parse_file_patch(text, starts[index], starts[index + 1], change)
+    return change
+
+
+def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None:
+    """One file's part of a patch: ``text[start:end]``, from the ``\\n`` before its
+    ``diff --git`` line."""
+    hunks: list[int] = []  # offsets of the "\n" before each "@@" line
+    found = text.find(b"\n@@", start, end)
+    while found >= 0:
+        hunks.append(found)
+        found = text.find(b"\n@@", found + 1, end)
+    hunks.append(end)
     path: str | None = None
     old_path: str | None = None
-    added: set[int] = set()
-    replaced: list[tuple[int, int, bytes]] = []
-    removed: list[bytes] = []
-    hunk: tuple[int, int] | None = None
-    in_header = False
-
-    def close_hunk() -> None:
-        """Keep the removed lines of the hunk just read, by its head line span."""
-        if hunk is not None and removed and hunk[1] >= hunk[0]:
-            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
-        removed.clear()
-
-    def flush() -> None:
-        """Keep the file just parsed when it adds lines."""
-        close_hunk()
-        if path is not None and added:
-            moved = old_path if old_path != path else None
-            change.files.append(
-                ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced))
-            )
-
-    for line in patch.split(b"\n"):
-        if line.startswith(b"diff --git "):
-            flush()
-            path, old_path, added, in_header = None, None, set(), True
-            replaced, hunk = [], None
-        elif in_header and line.startswith(b"--- "):
+    for line in text[start + 1 : hunks[0]].split(b"\n")[1:]:
+        if line.startswith(b"--- "):
             old_path = _header_path(line, b"a/")
             change.touched.update([old_path] if old_path else [])
-        elif in_header and line.startswith(b"+++ "):
+        elif line.startswith(b"+++ "):
             path = _header_path(line, b"b/")
             change.touched.update([path] if path else [])
-        elif in_header and line.startswith((b"rename from ", b"rename to ")):
+        elif line.startswith((b"rename from ", b"rename to ")):
             raw = line.split(b" ", 2)[2]
             change.touched.add(unquote_path(raw))
-        elif line.startswith(b"@@"):
-            in_header = False
-            close_hunk()
-            match = _HUNK_RE.match(line)
-            if match and path is not None:
-                start = int(match.group(1))
-                count = int(match.group(2)) if match.group(2) is not None else 1
-                added.update(range(start, start + count))
-                hunk = (start, start + count - 1)
-        elif not in_header and line.startswith(b"-"):
-            removed.append(line[1:])
-    flush()
-    return change
+    added: set[int] = set()
+    replaced: list[tuple[int, int, bytes]] = []
+    hunk: tuple[int, int] | None = None
+    for number in range(len(hunks) - 1):
+        line_end = text.find(b"\n", hunks[number] + 1, hunks[number + 1])
+        if line_end < 0:
+            line_end = hunks[number + 1]
+        match = _HUNK_RE.match(text, hunks[number] + 1, line_end)
+        if match and path is not None:
+            first = int(match.group(1))
+            count = int(match.group(2)) if match.group(2) is not None else 1
+            added.update(range(first, first + count))
+            hunk = (first, first + count - 1)
+        if hunk is None or hunk[1] < hunk[0]:
+            continue
+        removed = _REMOVED_RE.findall(text, line_end, hunks[number + 1])
+        if removed:
+            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
+    if path is not None and added:
+        moved = old_path if old_path != path else None
+        change.files.append(ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced)))
 
 
 def changed_files(root: Path, base: Base, head: Head) -> Change:
