@@ -6,7 +6,7 @@ The walk enters an expression outside ``async def`` code only when its lines nam
 call a pattern looks at (``clone``, ``deepcopy``, ``SimpleNamespace`` or an import
 alias of one), import aliases come from the statements whose lines hold ``import``,
 held locks are tracked only in async code, and files are parsed in forked workers
-that read the work by index with the cyclic collector paused. Each shortcut is checked
+(the next chunk read while the first ones parse) with the cyclic collector paused. Each shortcut is checked
 here against the full walk, and on the shapes where a text test could miss a node.
 """
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import gc
 import json
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -327,7 +328,6 @@ def test_forked_workers_give_the_findings_of_one_process_in_every_chunking(
         monkeypatch.setattr(sweep_run, "CHUNKS_PER_WORKER", per_worker)
         assert rows(run, *args, "--jobs", "2") == serial
     assert rows(run, *args, "--jobs", "1") == serial
-    assert sweep_run._WORK == ()  # the work is not kept past the sweep
     assert gc.isenabled()
 
 
@@ -470,3 +470,49 @@ def test_parse_patch_cuts_at_headers_as_the_line_parser_did(
     patch = b"\n".join(lines) + (b"\n" if newline else b"")
     new, old = diff.parse_patch(patch), _reference_parse_patch(patch)
     assert new.files == old.files and new.touched == old.touched
+
+
+# -- reading the head ------------------------------------------------------------------
+
+
+def test_head_files_lists_regular_files_with_their_sizes_in_each_head(feature: Repo) -> None:
+    feature.write("pkg/a.py", "x = 1\n")
+    feature.write("pkg/b.py", "y = 22\n")
+    feature.commit("two files")
+    os.symlink("a.py", feature.root / "pkg" / "link.py")
+    feature.git("add", "pkg/link.py")
+    feature.write("pkg/b.py", "y = 333\n")  # the worktree differs from the index
+    sha = feature.git("rev-parse", "HEAD").strip()
+    paths = ["pkg/a.py", "pkg/b.py", "pkg/link.py", "pkg/none.py"]
+    heads = {
+        diff.HeadKind.REV: (diff.Head(diff.HeadKind.REV, "HEAD", sha), 7),
+        diff.HeadKind.STAGED: (diff.Head(diff.HeadKind.STAGED), 7),
+        diff.HeadKind.WORKTREE: (diff.Head(), 8),
+    }
+    for head, b_size in heads.values():
+        files = diff.HeadFiles(feature.root, head, paths)
+        assert files.sizes == {"pkg/a.py": 6, "pkg/b.py": b_size}, head
+        read = files.read(paths)
+        assert read["pkg/a.py"] == b"x = 1\n" and read["pkg/link.py"] is None
+        assert read["pkg/none.py"] is None and len(read["pkg/b.py"] or b"") == b_size
+    assert diff.read_head(feature.root, heads[diff.HeadKind.REV][0], []) == {}
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_file_gone_between_listing_and_reading_is_not_swept(
+    feature: Repo, run: Run, monkeypatch: pytest.MonkeyPatch, parallel: bool
+) -> None:
+    for name in ("a", "b", "c"):
+        feature.write(f"pkg/{name}.py", "def f(a):\n    return a\n")
+    if parallel:
+        monkeypatch.setattr(sweep_run, "PARALLEL_FILES", 1)
+    real = diff.HeadFiles.read
+
+    def read(self: diff.HeadFiles, paths: Sequence[str]) -> dict[str, bytes | None]:
+        (feature.root / "pkg" / "b.py").unlink(missing_ok=True)
+        return real(self, paths)
+
+    monkeypatch.setattr(diff.HeadFiles, "read", read)
+    assert sorted(r[0] for r in rows(run, "--jobs", "2")) == ["pkg/a.py", "pkg/c.py"]
+    result = run("sweep", "--fail-on", "never")
+    assert "2 Python files changed" in result.out

@@ -383,33 +383,68 @@ def changed_files(root: Path, base: Base, head: Head) -> Change:
     return change
 
 
-def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes | None]:
-    """The head contents of ``paths`` (None when a path is missing there or not a file).
+class HeadFiles:
+    """The head versions of ``paths``: which are regular files and their sizes at once
+    (cheap), the contents in batches when asked (to read while others parse).
 
     For the index and commits the blob ids come from ``ls-files -s -z`` / ``ls-tree -z``
     and ``cat-file --batch`` is asked for ids only: a file name with a newline (or one
     spelling ``HEAD:other.py``) cannot desync the batch.
     """
-    result: dict[str, bytes | None] = dict.fromkeys(paths)
-    if head.kind is HeadKind.WORKTREE:
-        for path in paths:
-            full = os.path.join(root, path)
-            try:
-                # A symlink is not followed: it may point outside the repository.
-                if stat.S_ISREG(os.lstat(full).st_mode):
-                    with open(full, "rb") as handle:
-                        result[path] = handle.read()
-            except OSError:
-                result[path] = None
+
+    def __init__(
+        self, root: Path, head: Head, paths: Sequence[str], with_sizes: bool = True
+    ) -> None:
+        """Find the regular files among ``paths`` in the head, with their sizes (left
+        empty for the index and commits when ``with_sizes`` is False)."""
+        self.root = root
+        self.head = head
+        # path -> size in bytes, for the paths that are regular files in the head
+        self.sizes: dict[str, int] = {}
+        self._blobs: dict[str, str] = {}
+        if head.kind is HeadKind.WORKTREE:
+            for path in paths:
+                try:
+                    info = os.lstat(os.path.join(root, path))
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode):  # a symlink may point outside the repository
+                    self.sizes[path] = info.st_size
+            return
+        if not paths:
+            return
+        self._blobs = _head_blobs(root, head, paths)
+        if not with_sizes:
+            return
+        sizes = blob_sizes(root, sorted(set(self._blobs.values())))
+        self.sizes = {path: sizes[blob] for path, blob in self._blobs.items() if blob in sizes}
+
+    def read(self, paths: Sequence[str]) -> dict[str, bytes | None]:
+        """The contents of ``paths`` (None when one is missing or not a regular file)."""
+        result: dict[str, bytes | None] = dict.fromkeys(paths)
+        if self.head.kind is HeadKind.WORKTREE:
+            for path in paths:
+                full = os.path.join(self.root, path)
+                try:
+                    # A symlink is not followed: it may point outside the repository.
+                    if stat.S_ISREG(os.lstat(full).st_mode):
+                        with open(full, "rb") as handle:
+                            result[path] = handle.read()
+                except OSError:
+                    result[path] = None
+            return result
+        blobs = {path: self._blobs[path] for path in paths if path in self._blobs}
+        contents = cat_blobs(self.root, sorted(set(blobs.values())))
+        for path, blob in blobs.items():
+            result[path] = contents.get(blob)
         return result
-    if not paths:
-        return result
-    blobs = _head_blobs(root, head, paths)
-    wanted = sorted(set(blobs.values()))
-    contents = cat_blobs(root, wanted)
-    for path, blob in blobs.items():
-        result[path] = contents.get(blob)
-    return result
+
+
+def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes | None]:
+    """The head contents of ``paths`` (None when a path is missing there or not a file)."""
+    if head.kind is not HeadKind.WORKTREE and not paths:
+        return {}
+    return HeadFiles(root, head, paths, with_sizes=False).read(paths)
 
 
 def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
@@ -454,6 +489,26 @@ def cat_blobs(root: Path, blobs: Sequence[str]) -> dict[str, bytes]:
     return {
         blob: data for blob, data in parse_batch(proc.stdout, blobs).items() if data is not None
     }
+
+
+def blob_sizes(root: Path, blobs: Sequence[str]) -> dict[str, int]:
+    """The sizes of blob ids (``cat-file --batch-check``); a missing one is left out."""
+    if not blobs:
+        return {}
+    for blob in blobs:
+        if not re.fullmatch(r"[0-9a-f]{40,64}", blob):
+            raise ValueError(f"not a blob id: {blob!r}")
+    request = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
+    proc = run_git(root, ["cat-file", "--batch-check"], stdin=request)
+    if proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip()
+        raise PolicyError(f"{root}: git cat-file failed: {detail}")
+    sizes: dict[str, int] = {}
+    for line in proc.stdout.split(b"\n"):
+        fields = line.split(b" ")
+        if len(fields) == 3 and fields[1] == b"blob" and fields[2].isdigit():
+            sizes[fields[0].decode("ascii")] = int(fields[2])
+    return sizes
 
 
 def parse_batch(out: bytes, names: Sequence[str]) -> dict[str, bytes | None]:
