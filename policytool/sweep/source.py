@@ -46,6 +46,9 @@ _COMPOUND: tuple[type[ast.stmt], ...] = (
     ast.Match,
     *_TRY_NODES,
 )
+# Statements always walked: those holding statements and the recorded ``x: T = v``; a
+# simple statement holds only expressions and is walked only when one is wanted.
+_KEPT_STATEMENTS = (*_COMPOUND, ast.AnnAssign)
 # The node types the patterns look up (``of_type``); others are walked, not recorded.
 _RECORDED = (
     ast.FunctionDef,
@@ -461,7 +464,9 @@ class SourceInfo:
         # Held locks matter only in async code (a nested def starts with none).
         tracking = ctx.in_async
         for stmt in body:
-            if self._stmt_added(stmt):
+            if self._stmt_added(stmt) and (
+                isinstance(stmt, _KEPT_STATEMENTS) or self._wants(stmt, held)
+            ):
                 queued.append((stmt, held))
             if not tracking:
                 continue
@@ -547,12 +552,6 @@ class SourceInfo:
             if isinstance(node, _TRY_NODES):
                 for handler in getattr(node, "handlers", ()):
                     self.try_of[id(handler)] = node
-            elif (
-                isinstance(node, ast.stmt)
-                and not isinstance(node, _COMPOUND)
-                and not self._wants(node, ctx)
-            ):
-                return  # a simple statement holds only expressions: none is wanted
             fields = [getattr(node, name, None) for name in node._fields]
             for value in reversed(fields):
                 if isinstance(value, list):
