@@ -56,6 +56,7 @@ DOCS = ROOT / "docs" / "benchmarks-hooks.md"
 OMNI = "vllm-omni-0.20.0"
 BIG_MODULE = "vllm/engine/arg_utils.py"  # ~2,400 lines: a heavy single-file call
 NOT_APPLICABLE = "docs/README.md"  # text, so spdx-header's `types: [text]` passes it
+ONE_WORKFLOW = ".github/workflows/pre-commit.yml"
 
 SPDX_CONFIG = """
 [tool.policytool.spdx]
@@ -244,6 +245,7 @@ def rows_for(venv: Path, vllm: Path, omni: Path | None) -> list[Row]:
     spdx_files = hook_files(vllm, hooks["spdx-header"])
     py_files = hook_files(vllm, hooks["forbidden-import"])
     vllm_spdx = hook_files(vllm, {"types_or": ["python", "rust", "proto"]})
+    ci_files = hook_files(vllm, hooks["ci-pins"])
     one = [BIG_MODULE]
     rows = [
         Row("interpreter start-up (`python -c pass`)", None, [py, "-c", "pass"]),
@@ -279,6 +281,16 @@ def rows_for(venv: Path, vllm: Path, omni: Path | None) -> list[Row]:
             0.3,
             entry("policytool-repo"),
             {"pre-commit validate-config": [str(bindir / "pre-commit"), "validate-config"]},
+        ),
+        Row(
+            "ci-pins, one workflow changed",
+            0.3,
+            entry("ci-pins") + [ONE_WORKFLOW],
+        ),
+        Row(
+            f"ci-pins --all-files ({len(ci_files)} files)",
+            None,
+            entry("ci-pins") + ci_files,
         ),
         Row("stale-allow (whole tree)", 0.7, entry("stale-allow")),
         Row(

@@ -6,9 +6,10 @@
 (vLLM 0.32.0 -> 0.33.0 and vllm-omni 0.18.0 -> 0.20.0, the source releases made into a
 git repo: the old release committed on ``main``, the new one on ``feature``), sampled
 per rule and severity, for the sweep before this work (``before``) and after it
-(``after``). Each entry has the verdict (``right``: a maintainer would act on it at that
-severity; ``wrong``: dismissed, or the ✗ is over-escalated), the seed condition it
-meets and the reason.
+(``after``); the ``after`` kwargs-lookup ✗ rows are a census (all on both diffs). Each
+entry has the verdict (``right``: a maintainer would act on it at that severity;
+``wrong``: dismissed, or the ✗ is over-escalated), the seed condition it meets and the
+reason.
 
     python bench/sweep_corpus.py precision            # the tables, from the labels
     python bench/sweep_corpus.py sample REPO OUT.json --label after [--per 6]

@@ -197,16 +197,40 @@ def cli() -> None:
 
 def _run_check(
     paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False, accepted: bool = True
-) -> tuple[list[Finding], list[str], int]:
-    from policytool.engine.registry import ENGINE_RULE_IDS, expand_selection
-    from policytool.engine.runner import reads_none, run_file_rules, run_repo_rules, select_rules
+) -> tuple[list[Finding], list[str], int | None]:
+    from policytool.engine.registry import (
+        ENGINE_RULE_IDS,
+        LazyFiles,
+        expand_selection,
+        group_of,
+        known_rule_ids,
+    )
+    from policytool.engine.runner import (
+        RunResult,
+        reads_none,
+        run_file_rules,
+        run_repo_rules,
+        select_rules,
+    )
     from policytool.files import discover
 
     only = expand_selection(opts.only, "--only")
     skip = expand_selection(opts.skip, "--skip")
     config = opts.load()
-    files = discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
+
+    def listing() -> list[str]:
+        """The files of this run: the paths given, else every tracked file."""
+        return discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
+
+    files: Sequence[str] = listing() if paths else LazyFiles(listing)
     wanted = [rule_id for rule_id in only if rule_id not in skip]
+    if not paths and any(
+        group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
+    ):
+        # pre-commit's schema check starts on the other core while the rules load.
+        from policytool.formats.precommit import prefetch_schema
+
+        prefetch_schema(config)
     if paths and reads_none(config, files, wanted):
         return [], [], len(files)  # a hook call over files its rules skip: load no rule
     file_rules, repo_rules = select_rules(only, skip)
@@ -217,9 +241,12 @@ def _run_check(
             "not whole files; run `policytool sweep` (it compares with the merge-base)"
         )
     file_rules = [r for r in file_rules if r.scope == "file"]
-    result = run_file_rules(
-        config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
-    )
+    if file_rules or paths:
+        result = run_file_rules(
+            config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
+        )
+    else:
+        result = RunResult()  # repo rules only: list the files only if one of them asks
     repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
     result.merge(repo)
     findings = result.findings
@@ -230,7 +257,8 @@ def _run_check(
         from policytool.scaffold.accepted import without_accepted
 
         findings = without_accepted(config, findings)
-    return findings, sorted(set(result.changed)), result.files_checked
+    checked = result.files_checked if file_rules or paths else None
+    return findings, sorted(set(result.changed)), checked
 
 
 @cli.command()

@@ -163,6 +163,14 @@ class LockVariant:
     torch_backend: str | None = None
     exclude: tuple[str, ...] | None = None
     jobs: tuple[str, ...] | None = None
+    # The resolver's options may differ per accelerator too (a nightly index needs
+    # prereleases; a CPU lock may use pip-tools).
+    backend: Backend | None = None
+    hashes: bool | None = None
+    universal: bool | None = None
+    no_index: bool | None = None
+    prerelease: Prerelease | None = None
+    resolution: Resolution | None = None
 
 
 @dataclass(frozen=True)
@@ -299,6 +307,12 @@ def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
                     torch_backend=_pick(v.torch_backend, lock.torch_backend),
                     exclude=_pick(v.exclude, lock.exclude),
                     jobs=_pick(v.jobs, lock.jobs),
+                    backend=_pick(v.backend, lock.backend),
+                    hashes=_pick(v.hashes, lock.hashes),
+                    universal=_pick(v.universal, lock.universal),
+                    no_index=_pick(v.no_index, lock.no_index),
+                    prerelease=_pick(v.prerelease, lock.prerelease),
+                    resolution=_pick(v.resolution, lock.resolution),
                     variants=(),
                     variant=v.name,
                 )
@@ -550,9 +564,24 @@ def build_section(cls: type[T], table: Mapping[str, object], where: KeyPath, ctx
     return cls(**kwargs)
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above ``start``."""
+def _upward(start: Path) -> list[Path]:
+    """``start`` and its parents up to the top of the git work tree holding it (if any).
+
+    A config above the repository (``~/pyproject.toml``) is never the repo's config.
+    """
+    chain: list[Path] = []
     for directory in (start, *start.parents):
+        chain.append(directory)
+        if (directory / ".git").exists():
+            break
+    else:
+        return [start, *start.parents]  # not in a git work tree: the nearest one anywhere up
+    return chain
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` at or above ``start``, not above its git work tree."""
+    for directory in _upward(start):
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             return candidate
@@ -573,22 +602,37 @@ def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
         raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
 
 
-def _validate(config: Config, ctx: _Context) -> None:
-    """Cross-field checks the types alone cannot express."""
-    names = [lock.name for lock in config.lock]
-    for name in names:
-        if names.count(name) > 1:
-            index = len(names) - 1 - names[::-1].index(name)
+def _placed_locks(written: tuple[LockConfig, ...]) -> list[tuple[LockConfig, KeyPath]]:
+    """Every lock after variants fan out, with the TOML table that declares it.
+
+    The place of a variant's lock is its ``[[tool.policytool.lock.variants]]`` entry, so
+    an error names the table the user wrote, not the position in the expanded list.
+    """
+    placed: list[tuple[LockConfig, KeyPath]] = []
+    for index, lock in enumerate(written):
+        where: KeyPath = ("tool", "policytool", "lock", index)
+        if not lock.variants:
+            placed.append((lock, where))
+            continue
+        for number, expanded in enumerate(expand_variants((lock,))):
+            placed.append((expanded, (*where, "variants", number)))
+    return placed
+
+
+def _validate(config: Config, written: tuple[LockConfig, ...], ctx: _Context) -> None:
+    """Cross-field checks the types alone cannot express (``written``: locks as declared)."""
+    placed = _placed_locks(written)
+    names = [lock.name for lock, _where in placed]
+    for number, (lock, where) in enumerate(placed):
+        if names.count(lock.name) > 1 and names.index(lock.name) != number:
+            raise ctx.error((*where, "name"), f"duplicate lock name '{lock.name}'")
+    outputs = [lock.output.removeprefix("./") for lock, _where in placed]
+    for number, (lock, where) in enumerate(placed):
+        _validate_lock(lock, where, ctx)
+        if outputs.count(outputs[number]) > 1:
             raise ctx.error(
-                ("tool", "policytool", "lock", index, "name"), f"duplicate lock name '{name}'"
-            )
-    outputs = [lock.output.removeprefix("./") for lock in config.lock]
-    for index, lock in enumerate(config.lock):
-        _validate_lock(lock, ("tool", "policytool", "lock", index), ctx)
-        if outputs.count(outputs[index]) > 1:
-            raise ctx.error(
-                ("tool", "policytool", "lock", index, "output"),
-                f"locks write the same output '{outputs[index]}' (lock '{lock.name}'); "
+                (*where, "output"),
+                f"locks write the same output '{outputs[number]}' (lock '{lock.name}'); "
                 "give each variant its own output, e.g. 'requirements/{variant}.txt'",
             )
     _validate_pre_commit(config.pre_commit, ctx)
@@ -632,7 +676,8 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     if config_path is None:
         config_path = find_pyproject(cwd)
         if config_path is None:
-            return Config(root=cwd)
+            top = _upward(cwd)[-1]
+            return Config(root=top if (top / ".git").exists() else cwd)
     config_path = config_path.resolve()
     from policytool.formats.toml import load_file
 
@@ -662,7 +707,7 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
     config = dataclasses.replace(
         base, root=config_path.parent, source=config_path, lock=expand_variants(base.lock)
     )
-    _validate(config, ctx)
+    _validate(config, base.lock, ctx)
     return config
 
 

@@ -314,6 +314,21 @@ class Boundary:
         return stat.S_ISLNK(mode) and self._real_inside(absolute) and os.path.isfile(absolute)
 
 
+# A line ends at \n, \r\n or \r (the last line may have no ending).
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` split into lines with their endings, where Python, YAML and a finding's
+    line number end a line: after ``\\n``, ``\\r\\n`` and ``\\r`` only.
+
+    Not ``str.splitlines``, which also breaks at form feeds, NEL and LS/PS, so line N of
+    its list is not line N of a file holding one (``\\x0c`` page breaks are common in
+    older Python sources).
+    """
+    return _LINE_RE.findall(text)
+
+
 def decode_text(data: bytes, path: str, encoding: str = "utf-8") -> str:
     """``data`` as text (UTF-8 unless told), a leading UTF-8 BOM dropped.
 
@@ -493,10 +508,11 @@ def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes
         raise FileError(shown, "no such file") from None
     except OSError as exc:
         raise FileError(shown, f"cannot read: {exc.strerror}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)  # before fdopen: it refuses a directory with IsADirectoryError
+        raise FileError(shown, "not a regular file (a device, FIFO or directory)")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise FileError(shown, "not a regular file (a device, FIFO or directory)")
         if info.st_size > limit:
             raise FileError(shown, f"{info.st_size} bytes, over the {limit}-byte limit")
         data = handle.read(limit + 1)

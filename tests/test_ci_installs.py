@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -613,14 +612,24 @@ def test_pre_commit_style_run_checks_only_given_files(repo: Repo, run: Run) -> N
     result = run("check", "--only", RULE, ".ci/a.sh")
     assert ".ci/a.sh:1:13" in result.out
     assert WF not in result.out
+    # A lock (or pyproject.toml) among the files changes what every file is judged
+    # against: the ci-pins hook, which gets pre-commit's file names, checks them all.
+    for wide in ("requirements/ci.lock", "pyproject.toml"):
+        widened = run("check", "--only", "ci", wide)
+        assert ".ci/a.sh:1:13" in widened.out and WF in widened.out, wide
 
 
 # ----------------------------------------------------------------------------- property
 
 
-_LOCK_DIR = Path(tempfile.mkdtemp(prefix="policytool-ci-installs-"))
-(_LOCK_DIR / "ci.lock").write_text(LOCK)
-_CONFIG = Config(root=_LOCK_DIR, lock=(LockConfig("ci", ("ci.in",), "ci.lock"),))
+@pytest.fixture(scope="module")
+def lock_config(tmp_path_factory: pytest.TempPathFactory) -> Config:
+    """A config whose one lock pins :data:`_VERSIONS` (module-scoped: hypothesis reuses it)."""
+    root = tmp_path_factory.mktemp("ci-installs")
+    (root / "ci.lock").write_text(LOCK)
+    return Config(root=root, lock=(LockConfig("ci", ("ci.in",), "ci.lock"),))
+
+
 _VERSIONS = {"black": "24.1.0", "ruff": "0.6.0", "uv": "0.5.1", "twine": "5.1.1"}
 
 _requirement = st.tuples(
@@ -681,13 +690,13 @@ def _render(
     ),
 )
 def test_fix_is_byte_exact_and_idempotent(
-    kind: str, commands: list[tuple[str, list[tuple[str, str, str]], str]]
+    lock_config: Config, kind: str, commands: list[tuple[str, list[tuple[str, str, str]], str]]
 ) -> None:
     """Whatever the quoting and continuations, the fix turns exactly each requirement's
     specifier into ``==V`` (the text is what pinning by hand gives) and a second fix
     finds nothing left to do."""
     text = _render(kind, commands, pin=False)
-    judge = _Judge(_CONFIG)
+    judge = _Judge(lock_config)
     relpath = {"script": "ci.sh", "dockerfile": "Dockerfile", "workflow": "ci.yml"}[kind]
     source = SourceFile(relpath, kind, text.encode(), text)
     problems = analyse_source(source, judge)

@@ -53,6 +53,38 @@ def test_outside_git_without_paths_is_exit_2(
     assert "not a git repository; pass the files to check as arguments" in result.err
 
 
+def test_repo_rules_alone_list_no_files(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The policytool-repo hook reads a few named files; listing every tracked file (and
+    # failing outside git for want of a list) is left to the rules that look at it.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n")
+    result = run("check", "--only", "repo")
+    assert result.code == 0, result.err
+    assert result.err == "" and result.out == "no findings\n"
+    needs_files = run("check", "--only", "repo,ci-floating-install")
+    assert needs_files.code == 2
+    assert "not a git repository" in needs_files.err
+
+
+def test_lazy_files_are_listed_once_and_only_when_used() -> None:
+    from policytool.engine.registry import LazyFiles
+
+    calls: list[int] = []
+
+    def listing() -> list[str]:
+        calls.append(1)
+        return ["a.py", "b.py"]
+
+    files = LazyFiles(listing)
+    assert not files.listed and calls == []
+    assert list(files) == ["a.py", "b.py"] and len(files) == 2 and files[1] == "b.py"
+    assert "a.py" in files and files[:1] == ["a.py"]
+    assert files.listed and calls == [1]
+
+
 def test_outside_git_with_paths_works(
     tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +41,20 @@ def test_found_upward_from_a_subdirectory(tmp_path: Path) -> None:
     config = load_config(cwd=sub)
     assert config.exclude == ("vendor/**",)
     assert config.root == tmp_path.resolve()
+
+
+def test_a_pyproject_above_the_git_repo_is_not_its_config(tmp_path: Path) -> None:
+    # ~/pyproject.toml (or any config above the work tree) never configures a repo.
+    write(tmp_path, '[tool.policytool]\nexclude = ["vendor/**"]\n')
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    for cwd in (repo, repo / "src"):
+        config = load_config(cwd=cwd)
+        assert config.exclude == ()
+        assert config.root == repo.resolve()
+    (repo / ".git").rename(repo / "not-git")  # outside git: the nearest one, as before
+    assert load_config(cwd=repo / "src").exclude == ("vendor/**",)
 
 
 def test_full_sketch_parses_into_dataclasses(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from policytool.files import is_binary, kind_of, match_glob, write_atomic
+from policytool.errors import FileError
+from policytool.files import is_binary, kind_of, match_glob, read_bounded, write_atomic
 
 
 @pytest.mark.parametrize(
@@ -91,3 +92,22 @@ def test_kind_literals_match_the_tables() -> None:
 
     assert set(typing.get_args(files.Kind)) == set(files.KIND_BY_SUFFIX.values())
     assert set(typing.get_args(files.CommentKind)) == set(files.COMMENT_PREFIX_BY_KIND)
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo"])
+def test_read_bounded_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "allow.txt"
+    if kind == "directory":
+        target.mkdir()
+    else:
+        os.mkfifo(target)
+    with pytest.raises(FileError, match="allow.txt: not a regular file"):
+        read_bounded(target, "allow.txt")
+
+
+def test_read_bounded_refuses_a_file_over_the_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(FileError, match="over the 100-byte limit"):
+        read_bounded(big, "big.txt", limit=100)
+    assert read_bounded(big, "big.txt", limit=101) == b"x" * 101

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pre_commit.clientlib import load_manifest
 
-from policytool.engine.registry import file_rules, rule_infos
+from policytool.engine.registry import file_rules, repo_rules, rule_infos
 from tests.conftest import Repo
 from tests.tryrepo import MANIFEST, try_repo
 
@@ -70,6 +70,7 @@ def test_manifest_hooks_are_sensible() -> None:
     assert {"policytool-repo", "policytool-repo-fix", "spdx-header", "spdx-header-fix"} <= set(ids)
     known = rule_infos()
     file_ids = set(file_rules())
+    narrowing = {rule.id for rule in repo_rules().values() if rule.narrows}
     for hook in hooks:
         entry = str(hook["entry"])
         assert entry.split()[0] == "policytool", hook["id"]
@@ -86,6 +87,11 @@ def test_manifest_hooks_are_sensible() -> None:
             # File rules get the changed files, narrowed to the kinds they read.
             assert hook["pass_filenames"] is True, hook["id"]
             assert hook["types"] != ["file"] or hook["types_or"] or hook["files"], hook["id"]
+        elif all(rule in narrowing for rule in only):
+            # Repo rules that check only the files they are given (the CI pins): the
+            # changed files, in one process, so a lock among them widens to every file.
+            assert hook["pass_filenames"] is True, hook["id"]
+            assert hook["require_serial"] is True and hook["files"], hook["id"]
         else:
             # Repo-level rules look at the whole repo once: no file names, one process.
             assert hook["pass_filenames"] is False, hook["id"]

@@ -327,6 +327,21 @@ def test_init_then_baseline_is_clean_and_drift_is_caught(repo: Repo, run: Run) -
     assert got == [("demo/new.py", "spdx-header"), ("demo/new.py", "torch-cuda")]
 
 
+def test_what_init_writes_passes_the_ci_rules(repo: Repo, run: Run) -> None:
+    # The Mergify comment init writes pins pre-commit (the version installed here), so
+    # ci-floating-install and mergify-drift have nothing to say about init's own files.
+    from importlib.metadata import version
+
+    repo.write("pkg/a.py", "x = 1\n")
+    repo.commit()
+    assert run("init").code == 0
+    repo.commit()
+    mergify = repo.read(".github/mergify.yml").decode()
+    assert f"pip install pre-commit=={version('pre-commit')}" in mergify
+    check = run("check", "--only", "ci,mergify-drift")
+    assert check.code == 0, check.out
+
+
 def test_init_refuses_a_pyproject_it_cannot_read_and_changes_nothing(repo: Repo, run: Run) -> None:
     repo.write("pyproject.toml", b"[project\nname = 1\n")
     repo.write("a.py", "# SPDX-License-Identifier: MIT\n")

@@ -227,6 +227,43 @@ def test_variants_need_their_own_outputs(repo: Repo, run: Run, wheelhouse: Wheel
     assert "locks write the same output 'requirements/test.txt'" in result.err
 
 
+def test_a_variant_overrides_the_resolver_options(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    # cuda locks with hashes and the lowest versions; cpu inherits neither.
+    repo.write("requirements/common.in", "beta<2\n")
+    repo.write("requirements/cuda.in", "delta\n")
+    config = VARIANTS.format(wheels=wheelhouse.path.as_posix()).replace(
+        'torch-backend = "cu128"\n',
+        'torch-backend = "cu128"\nhashes = true\nresolution = "lowest"\n',
+    )
+    repo.write("pyproject.toml", config)
+    result = run("lock")
+    assert result.code == 0, result.err
+    cpu = repo.read("requirements/test-cpu.txt").decode()
+    cuda = repo.read("requirements/test-cuda.txt").decode()
+    assert "--hash=sha256:" not in cpu and pins(cpu) == {"beta": "1.1"}
+    assert "--hash=sha256:" in cuda
+    assert pins(cuda)["beta"] == "1.0"  # the lowest allowed, not 1.1
+    assert run("lock", "--check").code == 0
+
+
+def test_a_variant_error_names_the_variant_table(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    # universal is inherited; the cpu variant's pip-tools cannot honour it.
+    config = VARIANTS.format(wheels=wheelhouse.path.as_posix()).replace(
+        'jobs = ["unit"]\n', 'jobs = ["unit"]\nuniversal = true\n'
+    )
+    config = config.replace('name = "cpu"\n', 'name = "cpu"\nbackend = "pip-tools"\n')
+    repo.write("pyproject.toml", config)
+    result = run("lock", "--check")
+    assert result.code == 2
+    line = config.splitlines().index('name = "cpu"')  # 0-based: the table header's line
+    assert f"pyproject.toml:{line}:" in result.err, result.err
+    assert "universal locks need backend = 'uv'" in result.err
+
+
 # ---------------------------------------------------------------------------- index options in inputs
 
 

@@ -9,6 +9,9 @@ under a second with one finding or one sentence (exit 2), and nothing is written
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -124,6 +127,42 @@ def test_alias_bomb_in_a_workflow_is_one_finding(repo: Repo, run: Run) -> None:
     assert elapsed < FAST
     found = rule_lines(result.out, "ci-hook-stage")
     assert [path for path, _line in found] == [".github/workflows/lint.yml"], result.out
+
+
+def test_workflow_linked_outside_the_repo_or_huge_is_not_read(
+    repo: Repo, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # A workflow symlinked to a 2 GB file outside the repo (a reviewer never sees it) and
+    # a 2 MB workflow: neither is read whole, each is one finding. Run with 1 GB of
+    # address space, so reading the link's target would fail the run.
+    outside = tmp_path_factory.mktemp("outside") / "big.yml"
+    with outside.open("wb") as handle:
+        handle.write(b"# pre-commit run --all-files\n")
+        handle.truncate(2 * 1024**3)  # sparse: no disk used
+    repo.write(".pre-commit-config.yaml", "repos: []\n")
+    (repo.root / ".github" / "workflows").mkdir(parents=True)
+    (repo.root / ".github" / "workflows" / "linked.yml").symlink_to(outside)
+    repo.write(".github/workflows/huge.yml", "# pre-commit\n" + "#" * (2 * 1024 * 1024) + "\n")
+    repo.commit()
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1024**3, 1024**3))
+
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "check", f"--only={ONLY_REPO}"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        preexec_fn=limit_memory,
+        check=False,
+    )
+    assert time.perf_counter() - start < FAST + 2
+    assert proc.returncode == 1 and proc.stderr == "", proc.stderr
+    found = {path for path, _line in rule_lines(proc.stdout, "ci-hook-stage")}
+    assert found == {".github/workflows/linked.yml", ".github/workflows/huge.yml"}, proc.stdout
+    assert "leaves the repository" in proc.stdout
+    assert "byte limit" in proc.stdout
 
 
 def test_recursive_alias_is_one_finding(repo: Repo, run: Run) -> None:

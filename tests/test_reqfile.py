@@ -418,7 +418,7 @@ def test_fast_exact_version_agrees_with_packaging() -> None:
     versions = st.from_regex(
         r"[0-9]{1,3}(\.[0-9]{1,3}){0,3}(\.\*|rc1|\.post2|\+loc\.1)?", fullmatch=True
     )
-    operators = st.sampled_from(["==", "===", " == ", ">=", "~="])
+    operators = st.sampled_from(["==", "===", " == ", ">=", "~=", "!=", "<", ">=0,==", " @ "])
     markers = st.sampled_from(["", " ; python_version < '3.12'", ";sys_platform=='linux'"])
 
     @settings(max_examples=300, deadline=None)

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from policytool.errors import YamlError
+from policytool.files import split_lines
 from policytool.formats import yamldoc
 from policytool.formats.yamldoc import YamlMap, YamlSeq
 from tests.conftest import Repo, Result
@@ -185,14 +186,14 @@ def test_line_endings_give_the_same_lines(newline: str) -> None:
     assert isinstance(fast, YamlMap)
     assert yamldoc.key_line(fast, "c") == 5
     assert yamldoc.item_line(fast["b"], 1) == 4
-    lines = yamldoc.split_lines(text)
+    lines = split_lines(text)
     assert len(lines) == 6 and lines[4].startswith("c:")
     assert "".join(lines) == text
 
 
 def test_split_lines_breaks_only_where_yaml_does() -> None:
     text = "a: x\x0cy\u2028z\x85w\nb: 2\rc: 3\r\nd"
-    assert yamldoc.split_lines(text) == ["a: x\x0cy\u2028z\x85w\n", "b: 2\r", "c: 3\r\n", "d"]
+    assert split_lines(text) == ["a: x\x0cy\u2028z\x85w\n", "b: 2\r", "c: 3\r\n", "d"]
 
 
 @pytest.mark.parametrize("char", ["\x85", "\u2028", "\u2029"])
@@ -390,6 +391,24 @@ def test_alias_bomb_is_one_sentence_fast(backend: str) -> None:
             yamldoc._parse(text, "f.yaml", backend)
 
     assert timed(parse) < 0.5
+
+
+@pytest.mark.parametrize("backend", ["fast", "ruamel"])
+def test_alias_bomb_behind_a_handover_to_ruamel_is_bounded(backend: str) -> None:
+    # A `%YAML` directive hands the whole text to ruamel before any alias is counted;
+    # ruamel shares the aliased nodes, so the bound is checked on what it built.
+    text = "%YAML 1.2\n---\n" + alias_bomb()
+    with pytest.raises(yamldoc._Handover):
+        yamldoc.build(text, "f.yaml")
+
+    def parse() -> None:
+        with pytest.raises(YamlError, match="aliases expand to more than 100000 nodes"):
+            yamldoc._parse(text, "f.yaml", backend)
+
+    assert timed(parse) < 0.5
+    small = "%YAML 1.2\n---\n" + alias_bomb(levels=4, width=9)
+    data = yamldoc._parse(small, "f.yaml", backend)
+    assert isinstance(data, dict) and len(data["repos"][0]["repo"]) == 9
 
 
 def test_aliases_below_the_bound_are_read() -> None:

@@ -14,10 +14,10 @@ id, so a run imports only the modules of the rules it runs.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, overload
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -61,6 +61,49 @@ class FileRule:
         return self.fix is not None
 
 
+class LazyFiles(Sequence[str]):
+    """The run's file list, listed on first use.
+
+    A repo-only call (the ``policytool-repo`` hook) runs rules that read a few named
+    files; listing and boundary-checking every tracked file (8,500 in vLLM) would be
+    most of its cost, so only a rule that looks at ``ctx.files`` pays for it.
+    """
+
+    def __init__(self, listing: Callable[[], list[str]]) -> None:
+        """Remember how to list the files; nothing runs yet."""
+        self._listing = listing
+        self._files: list[str] | None = None
+
+    @property
+    def listed(self) -> bool:
+        """Whether some rule has looked at the files."""
+        return self._files is not None
+
+    def _all(self) -> list[str]:
+        """The files, listed once."""
+        if self._files is None:
+            self._files = self._listing()
+        return self._files
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        """One file, or a slice of them."""
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        """How many files."""
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[str]:
+        """The files in order."""
+        return iter(self._all())
+
+
 @dataclass(frozen=True)
 class RepoContext:
     """What a repo rule sees: the config, the root, and the files of this run."""
@@ -90,6 +133,9 @@ class RepoRule:
     fix: Callable[[RepoContext], list[str]] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
+    # Given paths, it checks only those files (the whole repo when one of them changes
+    # what every file is judged against): its hook can take pre-commit's file names.
+    narrows: bool = False
 
     @property
     def fixable(self) -> bool:

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from policytool.errors import FileProblem, YamlError
 from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
-from policytool.formats.yamledit import check_expansion
 
 # ``[-][#]attribute OP value``: Mergify's condition syntax (``:`` is an old ``=``).
 _CONDITION_RE = re.compile(
@@ -55,7 +54,6 @@ def load_mergify(root: Path, relpath: str) -> YamlDoc | None:
         return None
     except YamlError as exc:
         raise FileProblem(relpath, exc.line, exc.message) from None
-    check_expansion(doc)
     if not isinstance(doc.data, dict):
         raise FileProblem(relpath, 1, "a Mergify config must be a YAML mapping")
     return doc

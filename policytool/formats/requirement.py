@@ -92,6 +92,8 @@ def exact_version(text: str) -> str | None:
     plain = _PLAIN_PIN_RE.match(text)
     if plain is not None:
         return plain.group(1)
+    if "==" not in text:
+        return None  # no ``==``/``===``: not an exact pin (``pre-commit>=4``), no packaging
     req = parse(text)
     return exact_version_of(req) if req is not None else None
 

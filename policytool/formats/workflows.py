@@ -23,10 +23,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.errors import FileProblem, YamlError
+from policytool.errors import FileProblem, PolicyError, YamlError
+from policytool.files import read_bounded, resolve_inside
 from policytool.formats.precommit import normalize_stage
-from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
-from policytool.formats.yamledit import check_expansion
+from policytool.formats.yamldoc import (
+    MAX_YAML_BYTES,
+    YamlDoc,
+    item_line,
+    key_line,
+    load,
+    value_pos,
+)
 
 WORKFLOW_DIR = ".github/workflows"
 # Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
@@ -317,7 +324,6 @@ def load_workflow(root: Path, relpath: str) -> YamlDoc:
         doc = load(root, relpath)
     except YamlError as exc:
         raise FileProblem(relpath, exc.line, exc.message) from None
-    check_expansion(doc)
     if not isinstance(doc.data, dict):
         raise FileProblem(relpath, 1, "a workflow must be a YAML mapping")
     if not isinstance(doc.data.get("jobs"), dict):
@@ -335,10 +341,11 @@ def load_workflows(root: Path, needles: Sequence[bytes]) -> Workflows:
     result = Workflows()
     for relpath in workflow_paths(root):
         try:
-            data = (root / relpath).read_bytes()
-        except OSError:
-            continue
-        if not any(needle in data for needle in needles):
+            real = resolve_inside(root, relpath, relpath)
+            data: bytes | None = read_bounded(real, relpath, MAX_YAML_BYTES)
+        except PolicyError:
+            data = None  # outside the repo, too big, not a file: load_workflow says which
+        if data is not None and not any(needle in data for needle in needles):
             continue
         try:
             result.docs.append(load_workflow(root, relpath))

@@ -43,6 +43,7 @@ from policytool.files import (
     encode_like,
     read_bounded,
     resolve_inside,
+    split_lines,
     write_atomic,
 )
 
@@ -64,7 +65,6 @@ MAX_ALIAS_NODES = 100_000
 RUAMEL_MAX_BYTES = 192 * 1024
 
 # Line breaks, as YAML 1.2 has them (ruamel.yaml agrees; NEL/LS/PS are not breaks).
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _NOT_BREAKS_IN_12 = re.compile("[\x85\u2028\u2029]")
 
 
@@ -90,15 +90,6 @@ class YamlDoc:
     def encode(self, text: str) -> bytes:
         """``text`` as bytes the way this file is stored (UTF-8, BOM kept)."""
         return encode_like(self.raw, text)
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines with their endings, split where YAML ends a line: ``\\n``, ``\\r\\n``, ``\\r``.
-
-    Not ``str.splitlines``, which also breaks at form feeds, NEL and LS/PS, so line
-    numbers would drift from the parser's.
-    """
-    return _LINE_RE.findall(text)
 
 
 # --- the fast reader ------------------------------------------------------------------
@@ -548,7 +539,17 @@ def _parse(text: str, relpath: str, backend: str) -> YamlNode:
         data = build(text, relpath)
     except _Handover as handover:
         if len(text) <= RUAMEL_MAX_BYTES:
-            return parse_ruamel(text, relpath)
+            data = parse_ruamel(text, relpath)
+            # ruamel shares aliased nodes without counting them: a bomb behind a
+            # handover (a `%YAML` directive first) is bounded here instead.
+            if _expanded_size(data, MAX_ALIAS_NODES) is None:
+                raise YamlError(
+                    relpath,
+                    1,
+                    f"aliases expand to more than {MAX_ALIAS_NODES} nodes "
+                    "(or into themselves); not read",
+                ) from None
+            return data
         error = handover.error
         if error is None:
             raise YamlError(
@@ -561,6 +562,45 @@ def _parse(text: str, relpath: str, backend: str) -> YamlNode:
     if backend == "ruamel":
         return parse_ruamel(text, relpath)
     return data
+
+
+def _expanded_size(root: object, limit: int) -> int | None:
+    """How many nodes ``root`` holds with aliases expanded; None past ``limit`` or cyclic.
+
+    Each shared node is sized once (by identity), so the cost is the size of the
+    document as written, not as expanded. Iterative: deep nesting cannot overflow.
+    """
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[object, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        key = id(node)
+        children = list(node.values()) if isinstance(node, dict) else node
+        if done:
+            active.discard(key)
+            total = 1
+            for child in children:
+                total += sizes.get(id(child), 1) if isinstance(child, (dict, list)) else 1
+            if total > limit:
+                return None
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        if key in active:
+            return None  # an alias inside its own anchor: endless
+        active.add(key)
+        stack.append((node, True))
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if id(child) in active:
+                    return None
+                if id(child) not in sizes:
+                    stack.append((child, False))
+    return sizes.get(id(root), 1)
 
 
 def parse_text(text: str, relpath: str) -> YamlNode:

@@ -6,8 +6,7 @@ The fixers never dump YAML (ruamel's dumper re-indents and moves comments); they
 the text line by line with the positions :mod:`policytool.formats.yamldoc` parsed, and
 re-parse the result. These are the edits shared by the pre-commit and Mergify fixers:
 lines split the way the parser counts them (CR-only files included), a key set in a
-block mapping, the end of a value. :func:`check_expansion` refuses an alias bomb before
-any rule walks (or prints) the aliased structure.
+block mapping, the end of a value.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from policytool.errors import FileProblem
-from policytool.formats.yamldoc import YamlDoc, indent_of, is_blank, is_flow, key_pos
+from policytool.formats.yamldoc import indent_of, is_blank, is_flow, key_pos
 
 
 def value_end(lines: Sequence[str], key_row: int, key_col: int) -> int:
@@ -84,16 +82,6 @@ def set_key(
 # --- line endings ---------------------------------------------------------------------
 
 # YAML's line breaks: CRLF, CR alone and LF (what the parser counts lines by).
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-
-def lines_of(text: str) -> list[str]:
-    """``text`` split into lines as the YAML parser counts them, each with its ending.
-
-    Unlike ``str.splitlines`` only CRLF, CR and LF end a line, so line N of the list is
-    line N of the parser's positions even in a CR-only file.
-    """
-    return _LINE_RE.findall(text)
 
 
 def newline_of(lines: Sequence[str]) -> str:
@@ -109,63 +97,3 @@ def ensure_line_end(lines: list[str], newline: str) -> None:
     """Give the last line a line ending (of any kind) so text can be appended after it."""
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += newline
-
-
-# --- bounded walks ---------------------------------------------------------------------
-
-# Values a document may hold once its aliases are expanded. Real configs and workflows
-# hold a few thousand; an alias bomb (9 levels of 9 aliases) holds 9**9.
-MAX_EXPANDED = 100_000
-
-
-def expanded_size(root: object, limit: int = MAX_EXPANDED) -> int | None:
-    """How many values ``root`` holds with aliases expanded; None past ``limit`` or cyclic.
-
-    Each shared node is sized once (by identity), so the cost is the size of the
-    document as written, not as expanded. Iterative: deep nesting cannot overflow.
-    """
-    sizes: dict[int, int] = {}
-    active: set[int] = set()
-    stack: list[tuple[object, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if not isinstance(node, (dict, list)):
-            continue
-        key = id(node)
-        children = list(node.values()) if isinstance(node, dict) else node
-        if done:
-            active.discard(key)
-            total = 1
-            for child in children:
-                total += sizes.get(id(child), 1) if isinstance(child, (dict, list)) else 1
-            if total > limit:
-                return None
-            sizes[key] = total
-            continue
-        if key in sizes:
-            continue
-        if key in active:
-            return None  # an alias inside its own anchor: endless
-        active.add(key)
-        stack.append((node, True))
-        for child in children:
-            if isinstance(child, (dict, list)):
-                if id(child) in active:
-                    return None
-                if id(child) not in sizes:
-                    stack.append((child, False))
-    return sizes.get(id(root), 1)
-
-
-def check_expansion(doc: YamlDoc) -> None:
-    """Refuse a document whose aliases expand past :data:`MAX_EXPANDED` values.
-
-    Raises :class:`~policytool.errors.FileProblem` (line 1) before any rule walks it.
-    """
-    if expanded_size(doc.data) is None:
-        raise FileProblem(
-            doc.relpath,
-            1,
-            f"YAML aliases expand to more than {MAX_EXPANDED} values (or into themselves); "
-            "policytool does not walk it",
-        )

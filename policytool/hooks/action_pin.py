@@ -612,7 +612,7 @@ def fix(ctx: RepoContext) -> list[str]:
 
 def triggers(config: Config) -> tuple[str, ...]:
     """Globs whose change re-runs the rule."""
-    globs = [*WORKFLOW_GLOBS, *ACTION_GLOBS]
+    globs = [*WORKFLOW_GLOBS, *ACTION_GLOBS, "pyproject.toml"]  # the options widen to all
     if config.action_pin.docker_digest:
         globs += config.action_pin.dockerfiles
     return tuple(globs)
@@ -663,5 +663,6 @@ RULE = register(
         triggers=triggers,
         fix=fix,
         doc=DOC,
+        narrows=True,
     )
 )

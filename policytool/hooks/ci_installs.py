@@ -1386,7 +1386,9 @@ def write_sources(root: Path, writes: Sequence[tuple[SourceFile, str]]) -> list[
 def triggers(config: Config) -> tuple[str, ...]:
     """Globs whose change re-runs the rule."""
     globs = [glob for _kind, kind_globs in _kinds(config) for glob in kind_globs]
+    # The locks pin the fixes, pyproject.toml holds the options: both widen to all files.
     globs += [lock.output for lock in config.lock]
+    globs.append("pyproject.toml")
     return tuple(globs)
 
 
@@ -1445,5 +1447,6 @@ RULE = register(
         triggers=triggers,
         fix=fix,
         doc=DOC,
+        narrows=True,
     )
 )

@@ -27,6 +27,7 @@ from policytool.engine.context import RunMemo
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, YamlError
+from policytool.files import split_lines
 from policytool.formats.precommit import (
     DEFAULT_STAGE,
     LOCAL_REPOS,
@@ -58,7 +59,6 @@ from policytool.formats.yamldoc import (
 from policytool.formats.yamledit import (
     ensure_line_end,
     flow_list,
-    lines_of,
     newline_of,
     set_key,
 )
@@ -100,7 +100,7 @@ CONFIG_RULE = "precommit-config"
 def check_config(ctx: RepoContext) -> Iterator[Finding]:
     """The config parses and pre-commit's schema accepts it."""
     try:
-        model = load_model(ctx.root, ctx.config.pre_commit.file)
+        model = load_model(ctx.root, ctx.config.pre_commit.file, memo=ctx.config.memo)
     except FileProblem as exc:
         yield Finding(exc.relpath, exc.line, 1, CONFIG_RULE, exc.message)
         return
@@ -116,7 +116,7 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
                 CONFIG_RULE,
                 f"hook '{hook.id}' runs {script}, which does not exist",
             )
-    for warning in schema_warnings(model):
+    for warning in schema_warnings(model, ctx.config.memo):
         yield Finding(
             model.relpath,
             warning.line,
@@ -176,7 +176,7 @@ def check_final_hook(ctx: RepoContext) -> Iterator[Finding]:
 def _move_final(model: Model, final: str) -> str | None:
     """The config text with hook ``final`` moved (with its comments) to the very end."""
     doc = model.doc
-    lines = lines_of(doc.text)
+    lines = split_lines(doc.text)
     newline = newline_of(lines)
     ensure_line_end(lines, newline)
     hook = model.find(final)[-1]
@@ -260,7 +260,7 @@ def _verify_same_hooks(old: Model, text: str) -> Model | None:
             old.doc.raw,
             text,
             parse_text(text, old.relpath),
-            lines_of(text),
+            split_lines(text),
         )
         new = build_model(doc)
     except (YamlError, FileProblem):
@@ -357,7 +357,7 @@ def fix_default_stages(ctx: RepoContext) -> list[str]:
     missing = _missing_default_stages(model, want)
     if not missing:
         return []
-    lines = lines_of(model.doc.text)
+    lines = split_lines(model.doc.text)
     newline = newline_of(lines)
     data = model.doc.data
     if model.default_stages is None:
@@ -432,7 +432,7 @@ def fix_manual_only(ctx: RepoContext) -> list[str]:
     model = usable_model(ctx.config) if wanted else None
     if model is None:
         return []
-    lines = lines_of(model.doc.text)
+    lines = split_lines(model.doc.text)
     newline = newline_of(lines)
     # Bottom-up so earlier line numbers stay valid.
     targets = [h for h in model.hooks if h.id in wanted and model.stages_of(h) != (MANUAL,)]
@@ -509,7 +509,7 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
     model = usable_model(ctx.config)
     if model is None:
         return
-    lines = lines_of(model.doc.text)
+    lines = split_lines(model.doc.text)
     minimums = {normalize_url(u): v for u, v in ctx.config.pre_commit.min_rev.items()}
     for ri, repo in enumerate(model.repos):
         assert isinstance(repo, dict)

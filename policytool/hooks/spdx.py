@@ -211,6 +211,8 @@ def _movable(header: Header, config: Config) -> tuple[list[int], list[int]]:
     spdx = config.spdx
     licenses: list[int] = []
     copyrights: list[int] = []
+    if not any(needle in header.text for needle in (LICENSE_TAG, COPYRIGHT_TAG, *spdx.replaces)):
+        return licenses, copyrights  # nothing could move: spare the parse of the whole file
     for index in _docstring_block(header):
         body = _body(header.lines[index], header.prefix)
         value = _tag_value(body, LICENSE_TAG)

@@ -47,7 +47,9 @@ A function with a `**kwargs` parameter that reads string keys from it
 (`kwargs["k"]`, `kwargs.get("k")`, `kwargs.pop("k")`, `"k" in kwargs`), on lines a change
 adds, or anywhere in its body when the change adds the `**kwargs` parameter itself. A
 dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
-`def _setup(self, kwargs: dict)`) is followed within the file.
+`def _setup(self, kwargs: dict)`) is followed within the file. Setting a default is not
+a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
+`and` or the key is set in a block nested in the `if`.
 
 ⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
 another non-test file with no shared module constant (writes such as
@@ -55,8 +57,12 @@ another non-test file with no shared module constant (writes such as
 fail-fast path (`__init__`, config validation, weight loading) and never passes the
 dict on, so unknown keys are silently dropped. A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
-⚠ only. A key read in more than four other files is an established convention: ⚠ with
-the count.
+⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
+it goes on to a callee's named parameter: the value passed on under the same name
+(`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file without a
+`token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a function or
+class of the same file that declares that parameter. A key read in more than four other
+files is an established convention: ⚠ with the count.
 
 ## Why
 A raw dict with string keys is fragile by construction: a misspelled key silently

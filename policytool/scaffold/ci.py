@@ -48,20 +48,36 @@ def _indent(lines: list[str], pad: str) -> str:
     return "".join((pad + line).rstrip() + "\n" for line in lines)
 
 
+def _precommit_install() -> str:
+    """``pip install pre-commit==V`` with the pre-commit installed here (unpinned without one).
+
+    A comment telling contributors to ``pip install pre-commit`` unpinned is what
+    ``ci-floating-install`` reports; the repo's own pin, when it has one, wins anyway.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"pip install pre-commit=={version('pre-commit')}"
+    except PackageNotFoundError:
+        return "pip install pre-commit"
+
+
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
     from policytool.formats.precommit import usable_model
     from policytool.hooks.mergify import BEGIN, END, render_block
 
     model = usable_model(config)
+    install = _precommit_install()
     if model is not None:
-        block = render_block(config, model)
+        # Without a repo pin, render_block keeps the install the message already has.
+        block = render_block(config, model, install)
     else:
         block = [
             "To run the same pre-commit checks as CI locally:",
             "",
             "```bash",
-            "pip install pre-commit",
+            install,
             "pre-commit run --all-files --hook-stage manual",
             "```",
         ]

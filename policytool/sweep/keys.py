@@ -33,8 +33,8 @@ from policytool.sweep.diff import (
 )
 
 CACHE_DIR = "policytool-sweep"
-BLOB_CACHE = "blob-keys.v3"
-BASE_PREFIX = "base-keys.v3-"
+BLOB_CACHE = "blob-keys.v4"
+BASE_PREFIX = "base-keys.v4-"
 KEEP_BASES = 8
 
 _QUOTED = rb"[\"']([A-Za-z_][A-Za-z0-9_.\-]*)[\"']"
@@ -307,7 +307,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
 
 def _header(base_sha: str, count: int) -> str:
     """The first line of a base map: format, base commit, key count."""
-    return f"#policytool-sweep-base-keys v3 {base_sha} {count}"
+    return f"#policytool-sweep-base-keys v4 {base_sha} {count}"
 
 
 def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:

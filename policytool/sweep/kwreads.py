@@ -8,7 +8,10 @@ A *kwargs dict* in a function is its ``**NAME`` parameter, a parameter called
 passed on whole), or a parameter of a function of the same file that a kwargs dict is
 passed to (``self._setup(kwargs)`` -> ``def _setup(self, cfg)``). A *read* is
 ``NAME["k"]`` (not an assignment or ``del``), ``NAME.get("k")``, ``NAME.pop("k")`` or
-``"k" [not] in NAME``; ``NAME.setdefault("k", v)`` and ``NAME["k"] = v`` are writes.
+``"k" [not] in NAME``; ``NAME.setdefault("k", v)`` and ``NAME["k"] = v`` are writes, and
+``if "k" not in NAME: NAME["k"] = v`` (the test alone or a term of an ``and``) sets a
+default. :func:`callee_declares` tells whether a function or class of the module a key
+goes on to declares that parameter.
 """
 
 from __future__ import annotations
@@ -211,18 +214,63 @@ def _pass_on(
     return changed
 
 
+def keyword_params(tree: ast.Module) -> dict[str, list[frozenset[str]]]:
+    """Name -> the parameters a keyword can fill, of each function and class of the module
+    with that name (a class: its own ``__init__``'s; a class without one is not listed,
+    its parameters are not known from this file)."""
+    index: dict[str, list[frozenset[str]]] = {}
+    for node in statements(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            func: FunctionDef | None = node
+        elif isinstance(node, ast.ClassDef):
+            func = next(
+                (
+                    stmt
+                    for stmt in node.body
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and stmt.name == "__init__"
+                ),
+                None,
+            )
+        else:
+            continue
+        if func is not None:
+            names = frozenset(a.arg for a in [*func.args.args, *func.args.kwonlyargs])
+            index.setdefault(node.name, []).append(names)
+    return index
+
+
+def callee_declares(
+    call: ast.Call, key: str, index: dict[str, list[frozenset[str]]]
+) -> bool | None:
+    """Whether the callee of ``call`` declares a parameter ``key`` a keyword can fill:
+    None when the callee is not a function or class of this module (``index``: from
+    :func:`keyword_params`), True when every one of that name declares it."""
+    found = index.get(_callee_name(call) or "")
+    if not found:
+        return None
+    return all(key in params for params in found)
+
+
 def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
-    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read."""
+    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read
+    (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``,
+    and when the key is set in a block nested in the ``if``)."""
     if parent_if is None or not isinstance(node, ast.Compare):
         return False
-    if not isinstance(node.ops[0], ast.NotIn) or parent_if.test is not node:
+    if not isinstance(node.ops[0], ast.NotIn) or all(
+        t is not node for t in _conjuncts(parent_if.test)
+    ):
         return False
     key = node.left.value if isinstance(node.left, ast.Constant) else None
-    for stmt in parent_if.body:
+    dict_name = node.comparators[0].id if isinstance(node.comparators[0], ast.Name) else None
+    for stmt in statements(parent_if.body):
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 if (
                     isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == dict_name
                     and isinstance(target.slice, ast.Constant)
                     and target.slice.value == key
                 ):
@@ -230,9 +278,21 @@ def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
     return False
 
 
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    """The terms that must all hold for ``test``: itself, or an ``and``'s operands."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return list(test.values)
+    return [test]
+
+
 def if_tests(func: FunctionDef) -> dict[int, ast.If]:
-    """id(test expression) -> its ``if`` statement, for :func:`defaulted`."""
-    return {id(node.test): node for node in body_nodes(func) if isinstance(node, ast.If)}
+    """id(test term) -> its ``if`` statement, for :func:`defaulted`."""
+    return {
+        id(term): node
+        for node in body_nodes(func)
+        if isinstance(node, ast.If)
+        for term in _conjuncts(node.test)
+    }
 
 
 def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:

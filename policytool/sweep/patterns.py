@@ -119,6 +119,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
     contexts = {id(node): ctx for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef)}
     dicts = src.kwargs_dicts()
     seen: set[tuple[int, str]] = set()
+    params: dict[str, list[frozenset[str]]] | None = None  # the module's callees, when needed
     for func, names in dicts.items():
         ctx = contexts.get(id(func))
         if ctx is None:
@@ -126,12 +127,22 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
+        # id(value) -> (keyword, call) of each ``f(k=value)``; the calls forwarding a
+        # dict whole with ``f(**d)``, by the dict's name.
+        keywords: dict[int, tuple[str, ast.Call]] = {}
+        star_calls: dict[str, list[ast.Call]] = {}
         ifs = kwreads.if_tests(func)
         for sub in kwreads.body_nodes(func):
             found = kwreads.string_key(sub, names)
             if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
                 reads.append((found[0], found[1], sub))
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
+            elif isinstance(sub, ast.Call):
+                for k in sub.keywords:
+                    if k.arg is not None:
+                        keywords[id(k.value)] = (k.arg, sub)
+                    elif isinstance(k.value, ast.Name) and k.value.id in names:
+                        star_calls.setdefault(k.value.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
         passed_on = star is not None and any(
             isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
@@ -142,13 +153,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # (``tokenizer``, ``vision_config``...): their repetition is that API's, not a
         # string protocol of the code base.
         forwarded = star is not None and any(
-            isinstance(sub, ast.Call)
-            and _forwards_to_api(sub)
-            and any(
-                k.arg is None and isinstance(k.value, ast.Name) and k.value.id == star
-                for k in sub.keywords
-            )
-            for sub in kwreads.body_nodes(func)
+            _forwards_to_api(call) for call in star_calls.get(star, ())
         )
         fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
@@ -158,6 +163,11 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
             if name in new_params or src.node_added(read):
                 seen.add((line, key))
+                reason = _FORWARDED if forwarded and name == star else ""
+                goes_on = id(read) in keywords and keywords[id(read)][0] == key
+                if not reason and (goes_on or name in star_calls) and not _pops(read):
+                    params = kwreads.keyword_params(src.tree) if params is None else params
+                    reason = _callee_reason(read, key, keywords, star_calls.get(name, []), params)
                 yield KeyUse(
                     src.path,
                     line,
@@ -167,8 +177,50 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     func.name,
                     dropped_on if name == star else None,
                     src.is_test,
-                    forwarded and name == star,
+                    reason,
                 )
+
+
+_FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _pops(read: ast.AST) -> bool:
+    """``d.pop("k")``: the key is taken out of the dict (a callee the dict goes on to
+    never receives it: this function is the key's reader)."""
+    return (
+        isinstance(read, ast.Call)
+        and isinstance(read.func, ast.Attribute)
+        and read.func.attr == "pop"
+    )
+
+
+def _callee_reason(
+    read: ast.AST,
+    key: str,
+    keywords: dict[int, tuple[str, ast.Call]],
+    star_calls: list[ast.Call],
+    params: dict[str, list[frozenset[str]]],
+) -> str:
+    """Why a read that leaves its key in the dict is a callee's parameter, or ``""``.
+
+    ``f(k=d.get("k"))``: the value goes on under the key's own name, a keyword a type
+    checker matches to ``f``'s signature (unless ``f`` is a function of this file that
+    does not declare ``k``). ``f(**d)`` after the read: the key still reaches ``f``,
+    which must be a function or class of this file declaring ``k`` (a callee taking
+    ``**kwargs`` or one this file cannot see proves nothing).
+    """
+    keyword = keywords.get(id(read))
+    if keyword is not None and keyword[0] == key and not isinstance(read, ast.Compare):
+        if kwreads.callee_declares(keyword[1], key, params) is not False:
+            return f"the value goes on as `{key}=`, so the key is the callee's parameter"
+    for call in star_calls:
+        if kwreads.callee_declares(call, key, params):
+            callee = unparse(call.func, 60)
+            return (
+                f"the dict is forwarded with `**` to `{callee}`, "
+                "so the key is the callee's parameter"
+            )
+    return ""
 
 
 _API_SUFFIXES = ("from_pretrained", "from_config")
@@ -222,7 +274,7 @@ def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) ->
     elif constants:
         message += f"; use the constant at {constants[0]}"
     elif other_files and use.forwarded:
-        message += "; the dict is forwarded with `**`, so the key is the callee's parameter"
+        message += f"; {use.forwarded}"
     elif other_files:
         message += f"; {len(other_files)} other files read the same key from **kwargs"
     return Finding(

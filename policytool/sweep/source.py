@@ -202,8 +202,10 @@ class KeyUse:
     dropped_on: str | None
     # A read in a test file is never escalated by other files reading the key.
     in_test: bool = False
-    # The ``**`` dict is forwarded whole (``f(**kwargs)``): the keys are f's parameters.
-    forwarded: bool = False
+    # Why the key is a callee's parameter, not a string protocol of the code base (the
+    # dict forwarded with ``f(**kwargs)``, the value passed on as ``f(k=kwargs.get("k"))``),
+    # or "" when it is not.
+    forwarded: str = ""
 
 
 @dataclass
