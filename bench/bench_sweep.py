@@ -16,12 +16,19 @@ once cold (no key map cached yet, as in a fresh CI clone), then warm, interleavi
 two trees so load from other jobs hits both alike. ``git grep -F`` of one key shows what
 the key check would cost if it grepped the tree.
 
-    python bench/bench_sweep.py [--runs 5] [--rebuild] [--release]
+    python bench/bench_sweep.py [--runs 5] [--rebuild] [--release | --release-only]
+                                [--baseline DIR]
 
 With ``--release`` it also times the real release diff vLLM 0.32.0 -> 0.33.0 (both
 source releases, ``bench/.cache``; about +244k Python lines in 2,100 files): the sweep
 warm (key map cached) with its parallel parsing and with ``--jobs 1``, beside the
-code-review checklist's five ``git diff | grep`` pipelines it replaces, in one run.
+code-review checklist's five ``git diff | grep`` pipelines it replaces, in one run, with
+each run's wall time, CPU time (user + sys, git and worker processes included) and peak
+resident memory of the largest process. ``--release-only`` skips the 50-file trees.
+``--baseline DIR`` runs another policytool (``DIR`` holds its ``policytool`` package,
+e.g. ``git archive REV policytool | tar -x -C DIR``) alternately with this one on the
+release diff, for before/after ratios under the same load. The load average (``uptime``)
+is printed before and after: wall times on a shared machine move with it.
 
 Targets: a 50-file change under 1 s warm on x1, x10 not slower (same diff, 10x the
 tree); the release diff under 10 s warm.
@@ -35,7 +42,9 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -157,20 +166,49 @@ def build(name: str, copies: int, rebuild: bool) -> tuple[Path, int]:
     return root, len(files)
 
 
-def sweep_once(root: Path, args: list[str]) -> tuple[float, str]:
-    """Wall seconds of ``policytool sweep ARGS`` in a new process, and its last line."""
+@dataclass(frozen=True)
+class Timing:
+    """One sweep run: wall and CPU seconds, peak RSS in MB, the report's last line."""
+
+    wall: float
+    cpu: float
+    rss_mb: float
+    last: str
+
+
+def sweep_once(root: Path, args: list[str], pythonpath: Path | None = None) -> Timing:
+    """``policytool sweep ARGS`` in a new process (``pythonpath``: another policytool).
+
+    CPU and peak RSS come from ``wait4``: the sweep with its git and worker processes.
+    """
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
     start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "policytool", "sweep", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "policytool", "sweep", *args],
+            cwd=root,
+            env=env,
+            stdout=out,
+            stderr=err,
+        )
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
     if proc.returncode not in (0, 1):
-        raise SystemExit(f"sweep failed in {root}: {proc.stderr}")
-    return seconds, proc.stdout.strip().splitlines()[-1]
+        raise SystemExit(f"sweep failed in {root}: {stderr}")
+    last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+    return Timing(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, last)
+
+
+def load() -> str:
+    """The load averages over 1, 5 and 15 minutes, and the CPU count."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
 def git_once(root: Path, args: list[str]) -> float:
@@ -237,27 +275,52 @@ def checklist_greps_once(root: Path) -> float:
     return time.perf_counter() - start
 
 
-def release(runs: int, rebuild: bool) -> bool:
+def release(runs: int, rebuild: bool, baseline: Path | None = None) -> bool:
     """Time the release diff; print the table; True when under the 10 s target."""
     root = build_release(rebuild)
     stat = git(root, "diff", "--shortstat", "main", "feature", "--", "*.py").strip()
     base_args = ["--base", "main", "--head", "feature", "-q"]
+    print(f"\nrelease diff: {load()} before")
     shutil.rmtree(root / ".git" / "policytool-sweep", ignore_errors=True)
-    cold, row = sweep_once(root, base_args)
-    times: dict[str, list[float]] = {"sweep": [], "sweep --jobs 1": [], "checklist greps": []}
+    cold = sweep_once(root, base_args)
+    rows: dict[str, list[Timing]] = {"sweep": [], "sweep --jobs 1": []}
+    if baseline is not None:
+        rows.update({"baseline sweep": [], "baseline sweep --jobs 1": []})
+    greps: list[float] = []
     for _ in range(runs):
-        times["sweep"].append(sweep_once(root, base_args)[0])
-        times["sweep --jobs 1"].append(sweep_once(root, [*base_args, "--jobs", "1"])[0])
-        times["checklist greps"].append(checklist_greps_once(root))
-    med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"\nrelease diff vLLM 0.32.0 -> {VERSION} ({stat}), {runs} runs, median\n")
-    print("| sweep cold | sweep warm | sweep warm --jobs 1 | checklist's 5 greps | sweep / greps |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+        for label, jobs in (("sweep", []), ("sweep --jobs 1", ["--jobs", "1"])):
+            rows[label].append(sweep_once(root, [*base_args, *jobs]))
+            if baseline is not None:
+                rows[f"baseline {label}"].append(sweep_once(root, [*base_args, *jobs], baseline))
+        greps.append(checklist_greps_once(root))
+    after = load()
+    med = {k: statistics.median(t.wall for t in v) for k, v in rows.items()}
+    grep = statistics.median(greps)
+    print(f"release diff vLLM 0.32.0 -> {VERSION} ({stat}), {runs} runs, median\n")
+    print("| run | wall | CPU (user + sys) | peak RSS | / checklist's 5 greps |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     print(
-        f"| {cold:.1f} s | {med['sweep']:.1f} s | {med['sweep --jobs 1']:.1f} s | "
-        f"{med['checklist greps']:.2f} s | {med['sweep'] / med['checklist greps']:.0f}x |"
+        f"| sweep cold (no key map) | {cold.wall:.1f} s | {cold.cpu:.1f} s | "
+        f"{cold.rss_mb:.0f} MB | {cold.wall / grep:.1f}x |"
     )
-    print(f"\nreport row: {row}")
+    for label, timings in rows.items():
+        wall = med[label]
+        cpu = statistics.median(t.cpu for t in timings)
+        rss = max(t.rss_mb for t in timings)
+        print(f"| {label}, warm | {wall:.1f} s | {cpu:.1f} s | {rss:.0f} MB | {wall / grep:.1f}x |")
+    print(f"| checklist's 5 `git diff \\| grep` | {grep:.2f} s | | | 1x |")
+    if baseline is not None:
+        for label in ("sweep", "sweep --jobs 1"):
+            cpu_new = statistics.median(t.cpu for t in rows[label])
+            cpu_old = statistics.median(t.cpu for t in rows[f"baseline {label}"])
+            print(
+                f"\n{label} / baseline: wall {med[label] / med[f'baseline {label}']:.2f}x, "
+                f"CPU {cpu_new / cpu_old:.2f}x",
+                end="",
+            )
+        print()
+    print(f"\nreport row: {rows['sweep'][-1].last}")
+    print(f"{after} after")
     return med["sweep"] < 10.0
 
 
@@ -267,7 +330,16 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rebuild", action="store_true", help="rebuild the bench repositories")
     parser.add_argument("--release", action="store_true", help="also time the release diff")
+    parser.add_argument("--release-only", action="store_true", help="time only the release diff")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a directory holding another policytool package, run beside this one",
+    )
     args = parser.parse_args()
+    if args.release_only:
+        return 0 if release(args.runs, args.rebuild, args.baseline) else 1
+    print(f"{load()} before")
     trees = {
         name: build(name, copies, args.rebuild) for name, copies in (("x1", 1), ("x10", COPIES))
     }
@@ -275,45 +347,51 @@ def main() -> int:
         name: sum(1 for f in git(root, "ls-files").splitlines() if f.endswith(".py"))
         for name, (root, _tracked) in trees.items()
     }
-    cold: dict[str, float] = {}
-    rows: dict[tuple[str, str], list[float]] = {}
-    last: dict[str, str] = {}
+    cold: dict[str, Timing] = {}
+    rows: dict[tuple[str, str], list[Timing]] = {}
+    gits: dict[tuple[str, str], list[float]] = {}
     for name, (root, _tracked) in trees.items():
         # Cold: no key map yet (a fresh clone in CI): every Python blob is scanned once.
         shutil.rmtree(root / ".git" / "policytool-sweep", ignore_errors=True)
-        cold[name], last[name] = sweep_once(root, MODES["--head HEAD"])
+        cold[name] = sweep_once(root, MODES["--head HEAD"])
     # Warm runs interleave the trees so load from other jobs hits both alike.
     for _ in range(args.runs):
         for label, sweep_args in MODES.items():
             for name, (root, _tracked) in trees.items():
-                rows.setdefault((name, label), []).append(sweep_once(root, sweep_args)[0])
+                rows.setdefault((name, label), []).append(sweep_once(root, sweep_args))
         for label, git_args in GIT_PARTS.items():
             for name, (root, _tracked) in trees.items():
-                rows.setdefault((name, label), []).append(git_once(root, git_args))
-    med = {key: statistics.median(times) for key, times in rows.items()}
-    low = {key: min(times) for key, times in rows.items()}
+                gits.setdefault((name, label), []).append(git_once(root, git_args))
+    med = {key: statistics.median(t.wall for t in times) for key, times in rows.items()}
+    low = {key: min(t.wall for t in times) for key, times in rows.items()}
+    cpu = {key: statistics.median(t.cpu for t in times) for key, times in rows.items()}
     print(f"policytool sweep, {CHANGED_FILES}-file change, new process per run, {args.runs} runs\n")
     print(
         "| tree | tracked files | Python files | cold key map | "
-        + " | ".join(f"{m} (median / min)" for m in MODES)
+        + " | ".join(f"{m} (median / min; CPU)" for m in MODES)
         + " | report row |"
     )
     print("| --- | ---: | ---: | ---: |" + " ---: |" * len(MODES) + " --- |")
     for name, (_root, tracked) in trees.items():
-        cells = " | ".join(f"{med[(name, m)]:.2f} s / {low[(name, m)]:.2f} s" for m in MODES)
-        head = f"| {name} | {tracked} | {python_files[name]} | {cold[name]:.2f} s"
-        row = last[name].strip("| ").replace(" | ", ", ")  # no `|` inside a table cell
+        cells = " | ".join(
+            f"{med[(name, m)]:.2f} s / {low[(name, m)]:.2f} s; {cpu[(name, m)]:.2f} s"
+            for m in MODES
+        )
+        head = f"| {name} | {tracked} | {python_files[name]} | {cold[name].wall:.2f} s"
+        row = cold[name].last.strip("| ").replace(" | ", ", ")  # no `|` inside a table cell
         print(f"{head} | {cells} | {row} |")
     print("\nfor scale, git alone on the same trees (median):\n")
     print("| tree | " + " | ".join(GIT_PARTS) + " |")
     print("| --- |" + " ---: |" * len(GIT_PARTS))
     for name in trees:
-        print(f"| {name} | " + " | ".join(f"{med[(name, p)]:.3f} s" for p in GIT_PARTS) + " |")
+        cells = " | ".join(f"{statistics.median(gits[(name, p)]):.3f} s" for p in GIT_PARTS)
+        print(f"| {name} | {cells} |")
     ratios = ", ".join(f"{m} {med[('x10', m)] / med[('x1', m)]:.2f}x" for m in MODES)
     print(f"\nx10 / x1 (median): {ratios}")
+    print(f"{load()} after")
     fast = all(med[("x1", m)] < 1.0 for m in MODES)
     if args.release:
-        fast = release(args.runs, args.rebuild) and fast
+        fast = release(args.runs, args.rebuild, args.baseline) and fast
     return 0 if fast else 1
 
 

@@ -46,7 +46,8 @@ _GIT_CONFIG = (
 PY_PATHSPEC = "*.py"
 DEFAULT_BASES = ("origin/main", "main")
 
-_HUNK_RE = re.compile(rb"^@@+ (?:-\d+(?:,\d+)? )+\+(\d+)(?:,(\d+))? @@")
+# Matched at the start of a hunk header line (``match``, so no ``^``).
+_HUNK_RE = re.compile(rb"@@+ (?:-\d+(?:,\d+)? )+\+(\d+)(?:,(\d+))? @@")
 
 
 class HeadKind(str, enum.Enum):
@@ -287,62 +288,73 @@ class Change:
     touched: set[str] = field(default_factory=set)
 
 
+_REMOVED_RE = re.compile(rb"\n-([^\n]*)")
+
+
 def parse_patch(patch: bytes) -> Change:
     """Added head line numbers per file from a ``-U0`` patch, and all touched paths.
 
     Split on ``\\n`` only: a ``\\r`` inside an added line cannot start a fake hunk header.
+    Content lines all start with ``+``, ``-``, `` `` or ``\\``, so ``diff --git`` and ``@@``
+    at the start of a line are headers: the patch is cut at them (a ``\\n`` prefix makes
+    each a fast substring search), and only hunks that remove lines are searched for
+    them; added lines, most of a large patch, need only the count in their hunk header.
     """
     change = Change()
+    text = b"\n" + patch  # every line, the first too, starts after a "\n"
+    starts: list[int] = []
+    found = text.find(b"\ndiff --git ")
+    while found >= 0:
+        starts.append(found)
+        found = text.find(b"\ndiff --git ", found + 1)
+    starts.append(len(text))
+    for index in range(len(starts) - 1):
+        _parse_file_patch(text, starts[index], starts[index + 1], change)
+    return change
+
+
+def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None:
+    """One file's part of a patch: ``text[start:end]``, from the ``\\n`` before its
+    ``diff --git`` line."""
+    hunks: list[int] = []  # offsets of the "\n" before each "@@" line
+    found = text.find(b"\n@@", start, end)
+    while found >= 0:
+        hunks.append(found)
+        found = text.find(b"\n@@", found + 1, end)
+    hunks.append(end)
     path: str | None = None
     old_path: str | None = None
-    added: set[int] = set()
-    replaced: list[tuple[int, int, bytes]] = []
-    removed: list[bytes] = []
-    hunk: tuple[int, int] | None = None
-    in_header = False
-
-    def close_hunk() -> None:
-        """Keep the removed lines of the hunk just read, by its head line span."""
-        if hunk is not None and removed and hunk[1] >= hunk[0]:
-            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
-        removed.clear()
-
-    def flush() -> None:
-        """Keep the file just parsed when it adds lines."""
-        close_hunk()
-        if path is not None and added:
-            moved = old_path if old_path != path else None
-            change.files.append(
-                ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced))
-            )
-
-    for line in patch.split(b"\n"):
-        if line.startswith(b"diff --git "):
-            flush()
-            path, old_path, added, in_header = None, None, set(), True
-            replaced, hunk = [], None
-        elif in_header and line.startswith(b"--- "):
+    for line in text[start + 1 : hunks[0]].split(b"\n")[1:]:
+        if line.startswith(b"--- "):
             old_path = _header_path(line, b"a/")
             change.touched.update([old_path] if old_path else [])
-        elif in_header and line.startswith(b"+++ "):
+        elif line.startswith(b"+++ "):
             path = _header_path(line, b"b/")
             change.touched.update([path] if path else [])
-        elif in_header and line.startswith((b"rename from ", b"rename to ")):
+        elif line.startswith((b"rename from ", b"rename to ")):
             raw = line.split(b" ", 2)[2]
             change.touched.add(unquote_path(raw))
-        elif line.startswith(b"@@"):
-            in_header = False
-            close_hunk()
-            match = _HUNK_RE.match(line)
-            if match and path is not None:
-                start = int(match.group(1))
-                count = int(match.group(2)) if match.group(2) is not None else 1
-                added.update(range(start, start + count))
-                hunk = (start, start + count - 1)
-        elif not in_header and line.startswith(b"-"):
-            removed.append(line[1:])
-    flush()
-    return change
+    added: set[int] = set()
+    replaced: list[tuple[int, int, bytes]] = []
+    hunk: tuple[int, int] | None = None
+    for number in range(len(hunks) - 1):
+        line_end = text.find(b"\n", hunks[number] + 1, hunks[number + 1])
+        if line_end < 0:
+            line_end = hunks[number + 1]
+        match = _HUNK_RE.match(text, hunks[number] + 1, line_end)
+        if match and path is not None:
+            first = int(match.group(1))
+            count = int(match.group(2)) if match.group(2) is not None else 1
+            added.update(range(first, first + count))
+            hunk = (first, first + count - 1)
+        if hunk is None or hunk[1] < hunk[0]:
+            continue
+        removed = _REMOVED_RE.findall(text, line_end, hunks[number + 1])
+        if removed:
+            replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
+    if path is not None and added:
+        moved = old_path if old_path != path else None
+        change.files.append(ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced)))
 
 
 def changed_files(root: Path, base: Base, head: Head) -> Change:
@@ -371,33 +383,68 @@ def changed_files(root: Path, base: Base, head: Head) -> Change:
     return change
 
 
-def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes | None]:
-    """The head contents of ``paths`` (None when a path is missing there or not a file).
+class HeadFiles:
+    """The head versions of ``paths``: which are regular files and their sizes at once
+    (cheap), the contents in batches when asked (to read while others parse).
 
     For the index and commits the blob ids come from ``ls-files -s -z`` / ``ls-tree -z``
     and ``cat-file --batch`` is asked for ids only: a file name with a newline (or one
     spelling ``HEAD:other.py``) cannot desync the batch.
     """
-    result: dict[str, bytes | None] = dict.fromkeys(paths)
-    if head.kind is HeadKind.WORKTREE:
-        for path in paths:
-            full = os.path.join(root, path)
-            try:
-                # A symlink is not followed: it may point outside the repository.
-                if stat.S_ISREG(os.lstat(full).st_mode):
-                    with open(full, "rb") as handle:
-                        result[path] = handle.read()
-            except OSError:
-                result[path] = None
+
+    def __init__(
+        self, root: Path, head: Head, paths: Sequence[str], with_sizes: bool = True
+    ) -> None:
+        """Find the regular files among ``paths`` in the head, with their sizes (left
+        empty for the index and commits when ``with_sizes`` is False)."""
+        self.root = root
+        self.head = head
+        # path -> size in bytes, for the paths that are regular files in the head
+        self.sizes: dict[str, int] = {}
+        self._blobs: dict[str, str] = {}
+        if head.kind is HeadKind.WORKTREE:
+            for path in paths:
+                try:
+                    info = os.lstat(os.path.join(root, path))
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode):  # a symlink may point outside the repository
+                    self.sizes[path] = info.st_size
+            return
+        if not paths:
+            return
+        self._blobs = _head_blobs(root, head, paths)
+        if not with_sizes:
+            return
+        sizes = blob_sizes(root, sorted(set(self._blobs.values())))
+        self.sizes = {path: sizes[blob] for path, blob in self._blobs.items() if blob in sizes}
+
+    def read(self, paths: Sequence[str]) -> dict[str, bytes | None]:
+        """The contents of ``paths`` (None when one is missing or not a regular file)."""
+        result: dict[str, bytes | None] = dict.fromkeys(paths)
+        if self.head.kind is HeadKind.WORKTREE:
+            for path in paths:
+                full = os.path.join(self.root, path)
+                try:
+                    # A symlink is not followed: it may point outside the repository.
+                    if stat.S_ISREG(os.lstat(full).st_mode):
+                        with open(full, "rb") as handle:
+                            result[path] = handle.read()
+                except OSError:
+                    result[path] = None
+            return result
+        blobs = {path: self._blobs[path] for path in paths if path in self._blobs}
+        contents = cat_blobs(self.root, sorted(set(blobs.values())))
+        for path, blob in blobs.items():
+            result[path] = contents.get(blob)
         return result
-    if not paths:
-        return result
-    blobs = _head_blobs(root, head, paths)
-    wanted = sorted(set(blobs.values()))
-    contents = cat_blobs(root, wanted)
-    for path, blob in blobs.items():
-        result[path] = contents.get(blob)
-    return result
+
+
+def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes | None]:
+    """The head contents of ``paths`` (None when a path is missing there or not a file)."""
+    if head.kind is not HeadKind.WORKTREE and not paths:
+        return {}
+    return HeadFiles(root, head, paths, with_sizes=False).read(paths)
 
 
 def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
@@ -442,6 +489,26 @@ def cat_blobs(root: Path, blobs: Sequence[str]) -> dict[str, bytes]:
     return {
         blob: data for blob, data in parse_batch(proc.stdout, blobs).items() if data is not None
     }
+
+
+def blob_sizes(root: Path, blobs: Sequence[str]) -> dict[str, int]:
+    """The sizes of blob ids (``cat-file --batch-check``); a missing one is left out."""
+    if not blobs:
+        return {}
+    for blob in blobs:
+        if not re.fullmatch(r"[0-9a-f]{40,64}", blob):
+            raise ValueError(f"not a blob id: {blob!r}")
+    request = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
+    proc = run_git(root, ["cat-file", "--batch-check"], stdin=request)
+    if proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip()
+        raise PolicyError(f"{root}: git cat-file failed: {detail}")
+    sizes: dict[str, int] = {}
+    for line in proc.stdout.split(b"\n"):
+        fields = line.split(b" ")
+        if len(fields) == 3 and fields[1] == b"blob" and fields[2].isdigit():
+            sizes[fields[0].decode("ascii")] = int(fields[2])
+    return sizes
 
 
 def parse_batch(out: bytes, names: Sequence[str]) -> dict[str, bytes | None]:

@@ -897,9 +897,12 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         typed = node.returns is not None or any(
             a.annotation is not None for a in args if a.arg not in ("self", "cls")
         )
-        old = src.replaced_text(node.lineno)
-        edited = re.search(rb"def\s+" + re.escape(node.name.encode()) + rb"\b", old) is not None
-        if public and not typed and not edited and src.overlaps(node.lineno, _signature_end(node)):
+        if (
+            public
+            and not typed
+            and src.overlaps(node.lineno, _signature_end(node))
+            and not _def_edited(src, node)
+        ):
             yield _finding(
                 src,
                 node,
@@ -907,6 +910,13 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"public function `{node.name}` has a fully unannotated signature",
             )
+
+
+def _def_edited(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the hunk adding the ``def`` line replaced an old ``def`` of that name."""
+    old = src.replaced_text(node.lineno)
+    name = node.name.encode()
+    return name in old and re.search(rb"def\s+" + re.escape(name) + rb"\b", old) is not None
 
 
 # -- 4. hot-copy -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ another file?) is answered once from a per-blob index (``keys``).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -27,8 +28,8 @@ from policytool.sweep.diff import (
     Base,
     ChangedFile,
     Head,
+    HeadFiles,
     changed_files,
-    read_head,
     resolve_base,
 )
 from policytool.sweep.keys import find_keys, tree_reads
@@ -38,6 +39,8 @@ from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
 PARALLEL_BYTES = 2_000_000
+# Chunks per worker process: enough that the last ones to finish are small.
+CHUNKS_PER_WORKER = 8
 KWARGS_RULE = "kwargs-lookup"
 # A changed file larger than this (generated code, data) is a note, not parsed.
 MAX_FILE_BYTES = 4_000_000
@@ -144,20 +147,20 @@ def sweep(
     change = changed_files(root, resolved, head)
     excludes = (*config.exclude, *config.sweep.exclude)
     files = [f for f in change.files if not match_any(f.path, excludes)]
-    contents = read_head(root, head, [f.path for f in files])
+    head_files = HeadFiles(root, head, [f.path for f in files])
     result = SweepResult(resolved, head)
-    work: list[tuple[ChangedFile, bytes]] = []
-    for changed in files:
-        data = contents.get(changed.path)
-        if data is not None:
-            result.files.append(changed)
-            work.append((changed, data))
+    work = [changed for changed in files if changed.path in head_files.sizes]
     target = target_version(config)
     uses: list[KeyUse] = []
     parsed: dict[str, frozenset[str]] = {}
-    for (changed, _data), (findings, key_uses, reads) in zip(
-        work, _sweep_all(root, work, config, target, jobs), strict=True
+    contents: dict[str, bytes] = {}
+    for changed, swept in zip(
+        work, _sweep_all(root, work, head_files, contents, config, target, jobs), strict=True
     ):
+        if swept is None:
+            continue  # gone or unreadable since it was listed
+        findings, key_uses, reads = swept
+        result.files.append(changed)
         result.findings.extend(findings)
         uses.extend(key_uses)
         if reads is not None:
@@ -169,9 +172,8 @@ def sweep(
             for f in result.findings
             if f.rule != KWARGS_RULE or (f.path, f.line, f.col) not in from_uses
         ]
-        read = {path: data for path, data in contents.items() if data is not None}
         result.findings.extend(
-            _resolve_keys(root, resolved, head, uses, read, change.touched, config, parsed)
+            _resolve_keys(root, resolved, head, uses, contents, change.touched, config, parsed)
         )
     result.findings = sort_findings(_displayable(f) for f in result.findings)
     return result
@@ -196,36 +198,62 @@ def _displayable(finding: Finding) -> Finding:
 
 def _sweep_all(
     root: Path,
-    work: Sequence[tuple[ChangedFile, bytes]],
+    work: Sequence[ChangedFile],
+    head_files: HeadFiles,
+    contents: dict[str, bytes],
     config: Config,
     target: tuple[int, int] | None,
     jobs: int | None,
-) -> list[FileResult]:
-    """Every file's findings and key reads, in worker processes for a large change."""
+) -> list[FileResult | None]:
+    """Every file's findings and key reads (None: no content after all), in worker
+    processes for a large change; ``contents`` gets what was read."""
     workers = min(jobs or os.cpu_count() or 1, 8)
-    size = sum(len(data) for _changed, data in work)
+    size = sum(head_files.sizes[changed.path] for changed in work)
     if workers < 2 or (len(work) < PARALLEL_FILES and size < PARALLEL_BYTES):
-        rules = sweep_rules()
-        return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
-    from concurrent.futures import ProcessPoolExecutor
+        return _sweep_batch(root, work, head_files, contents, config, target)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     from policytool.engine.runner import _pool_context
 
-    # Biggest files first, dealt round-robin, so the chunks cost about the same.
-    ordered = sorted(range(len(work)), key=lambda i: -len(work[i][1]))
-    chunk_count = workers * 4
+    # Biggest files first, dealt round-robin into many chunks: the workers start on the
+    # first chunk while the next ones are read, and take the next chunk when done, so a
+    # slow file (or a core busy elsewhere) stalls no one.
+    ordered = sorted(range(len(work)), key=lambda i: -head_files.sizes[work[i].path])
+    chunk_count = min(len(work), workers * CHUNKS_PER_WORKER)
     chunks = [ordered[i::chunk_count] for i in range(chunk_count)]
     out: list[FileResult | None] = [None] * len(work)
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        futures = [
-            (chunk, pool.submit(_sweep_chunk, root, [work[i] for i in chunk], config, target))
-            for chunk in chunks
-            if chunk
-        ]
-        for chunk, future in futures:
-            for index, part in zip(chunk, future.result(), strict=True):
+        futures: list[tuple[list[int], Future[list[FileResult]]]] = []
+        for chunk in chunks:
+            read = head_files.read([work[i].path for i in chunk])
+            present = [i for i in chunk if read[work[i].path] is not None]
+            batch: list[tuple[ChangedFile, bytes]] = []
+            for i in present:
+                data = read[work[i].path]
+                assert data is not None
+                contents[work[i].path] = data
+                batch.append((work[i], data))
+            futures.append((present, pool.submit(_sweep_chunk, root, batch, config, target)))
+        for present, future in futures:
+            for index, part in zip(present, future.result(), strict=True):
                 out[index] = part
-    return [part for part in out if part is not None]
+    return out
+
+
+def _sweep_batch(
+    root: Path,
+    work: Sequence[ChangedFile],
+    head_files: HeadFiles,
+    contents: dict[str, bytes],
+    config: Config,
+    target: tuple[int, int] | None,
+) -> list[FileResult | None]:
+    """:func:`_sweep_chunk` here, over the files of ``work`` that can be read."""
+    read = head_files.read([changed.path for changed in work])
+    present = [(changed, data) for changed in work if (data := read[changed.path]) is not None]
+    contents.update((changed.path, data) for changed, data in present)
+    swept = iter(_sweep_chunk(root, present, config, target))
+    return [next(swept) if read[changed.path] is not None else None for changed in work]
 
 
 def _sweep_chunk(
@@ -234,9 +262,19 @@ def _sweep_chunk(
     config: Config,
     target: tuple[int, int] | None,
 ) -> list[FileResult]:
-    """A worker's share: :func:`sweep_file` over ``work``."""
+    """:func:`sweep_file` over ``work``, with the cyclic garbage collector paused.
+
+    Syntax trees hold no reference cycles (refcounting frees them); the collector
+    would only re-scan every live node, again and again while a big file parses.
+    """
     rules = sweep_rules()
-    return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return [sweep_file(root, changed, data, rules, config, target) for changed, data in work]
+    finally:
+        if paused:
+            gc.enable()
 
 
 def sweep_file(

@@ -16,7 +16,8 @@ import io
 import re
 import sys
 import tokenize
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -31,6 +32,23 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
     t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
 )
+# Statements holding statements; the others hold only expressions (and names).
+_COMPOUND: tuple[type[ast.stmt], ...] = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+    *_TRY_NODES,
+)
+# Statements always walked: those holding statements and the recorded ``x: T = v``; a
+# simple statement holds only expressions and is walked only when one is wanted.
+_KEPT_STATEMENTS = (*_COMPOUND, ast.AnnAssign)
 # The node types the patterns look up (``of_type``); others are walked, not recorded.
 _RECORDED = (
     ast.FunctionDef,
@@ -45,6 +63,13 @@ _STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
 # Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _LOCK_WORDS = frozenset({"lock", "rlock", "mutex"})
+# Outside ``async def`` code the patterns look at only these calls in expressions:
+# ``x.clone()`` and ``deepcopy`` (hot-copy, production code), ``SimpleNamespace(...)``
+# (any-annotation, tests). The walk descends into an expression there only when its
+# lines name one of them (or an import alias of one).
+CLONE_ATTR = "clone"
+DEEPCOPY_CALLS = frozenset({"copy.deepcopy", "deepcopy"})
+SIMPLE_NAMESPACE_CALLS = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,51 @@ def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
     ):
         return value.func.value
     return None
+
+
+def lines_holding(data: bytes, words: Iterable[bytes]) -> list[int]:
+    """The sorted numbers of the ``\\n``-separated lines of ``data`` that hold one of
+    ``words`` (as a substring)."""
+    found: set[int] = set()
+    for word in words:
+        line, pos = 1, 0
+        start = data.find(word)
+        while start >= 0:
+            line += data.count(b"\n", pos, start)
+            pos = start
+            found.add(line)
+            start = data.find(word, start + len(word))
+    return sorted(found)
+
+
+def _import_statements(body: list[ast.stmt], data: bytes) -> Iterator[ast.stmt]:
+    """The statements of :func:`kwreads.statements` that may be imports, in its order.
+
+    An import's span holds the keyword ``import`` (ASCII: keywords are never
+    normalized), so only statements whose lines hold one are entered or yielded.
+    """
+    lines = lines_holding(data, [b"import"])
+    if not lines:
+        return
+    if b"\r" in data:  # a lone \r ends a line for the parser: lines would not match
+        yield from kwreads.statements(body)
+        return
+
+    def has_import(stmt: ast.stmt) -> bool:
+        """Whether a line of ``stmt`` holds the word ``import``."""
+        index = bisect.bisect_left(lines, stmt.lineno)
+        return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
+
+    stack = [stmt for stmt in reversed(body) if has_import(stmt)]
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                stack.extend(s for s in reversed(inner) if has_import(s))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(s for s in reversed(holder.body) if has_import(s))
 
 
 @dataclass(frozen=True)
@@ -224,6 +294,8 @@ class SourceInfo:
             or b"async" in data
             or (self.is_test and b"SimpleNamespace" in data)
         )
+        # Outside async code, expressions are walked only on these lines (None: all).
+        self._expr_lines = self._call_lines() if self.want_exprs else []
         self._walk_all(tree.body, Ctx())
 
     # -- added lines -------------------------------------------------------------------
@@ -264,7 +336,7 @@ class SourceInfo:
     def _collect_aliases(self) -> dict[str, str]:
         """Local name -> dotted module path, from every import statement in the file."""
         aliases: dict[str, str] = {}
-        for node in kwreads.statements(self.tree.body):
+        for node in _import_statements(self.tree.body, self.data):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -276,6 +348,49 @@ class SourceInfo:
                 for alias in node.names:
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
         return aliases
+
+    def _call_lines(self) -> list[int] | None:
+        """The lines naming a call the patterns look at outside async code (see
+        :data:`CLONE_ATTR`); None (every line) when lines cannot be told apart cheaply.
+
+        Identifiers are NFKC-normalized by the parser, so a file with non-ASCII bytes is
+        searched in its normalized text; a ``\\r`` may end a line for the tokenizer, so
+        such a file counts every line.
+        """
+        data = self.data
+        if b"\r" in data:
+            return None
+        if self.is_test:
+            wanted = SIMPLE_NAMESPACE_CALLS
+            words = {"SimpleNamespace"}
+        else:
+            wanted = DEEPCOPY_CALLS
+            words = {CLONE_ATTR, "deepcopy"}
+        words.update(name for name, target in self.aliases.items() if target in wanted)
+        text = data
+        if not data.isascii():
+            try:
+                encoding, _lines = tokenize.detect_encoding(io.BytesIO(data).readline)
+                text = unicodedata.normalize("NFKC", data.decode(encoding)).encode("utf-8")
+            except (SyntaxError, LookupError, UnicodeError):
+                return None
+        return lines_holding(text, [w.encode() for w in words])
+
+    def _wants(self, node: ast.AST, ctx: Ctx) -> bool:
+        """Whether the walk descends into expression ``node``: in async code always,
+        elsewhere when its lines name a call the patterns look at."""
+        first: int = getattr(node, "lineno", 0)
+        return self._wants_lines(first, getattr(node, "end_lineno", None) or first, ctx)
+
+    def _wants_lines(self, first: int, last: int, ctx: Ctx) -> bool:
+        """:meth:`_wants` for the expressions on lines ``first..last``."""
+        if not self.want_exprs:
+            return False
+        lines = self._expr_lines
+        if lines is None or ctx.in_async:
+            return True
+        index = bisect.bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= last
 
     def qualname(self, expr: ast.expr) -> str | None:
         """Dotted name of a Name/Attribute chain with import aliases resolved."""
@@ -348,9 +463,15 @@ class SourceInfo:
         """Queue a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
         held = ctx
         queued: list[tuple[ast.AST, Ctx]] = []
+        # Held locks matter only in async code (a nested def starts with none).
+        tracking = ctx.in_async
         for stmt in body:
-            if self._stmt_added(stmt):
+            if self._stmt_added(stmt) and (
+                isinstance(stmt, _KEPT_STATEMENTS) or self._wants(stmt, held)
+            ):
                 queued.append((stmt, held))
+            if not tracking:
+                continue
             acquired = _acquired_lock(stmt, "acquire")
             if acquired is not None:
                 held = replace(held, locks=(*held.locks, acquired))
@@ -361,8 +482,17 @@ class SourceInfo:
         self._stack.extend(reversed(queued))
 
     def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
-        """Queue each node of ``nodes`` (None entries skipped) in ``ctx``."""
-        self._stack.extend(reversed([(n, ctx) for n in nodes if n is not None]))
+        """Queue each node of ``nodes`` in ``ctx`` (None entries and expressions the
+        patterns do not need skipped)."""
+        self._stack.extend(
+            reversed(
+                [
+                    (n, ctx)
+                    for n in nodes
+                    if n is not None and (not isinstance(n, ast.expr) or self._wants(n, ctx))
+                ]
+            )
+        )
 
     def _walk_all(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
         """Walk a module body with an explicit stack (no recursion: any depth is fine)."""
@@ -383,13 +513,17 @@ class SourceInfo:
             self.nodes.append((node, ctx))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._walk_body(node.body, Ctx((*ctx.funcs, node)))
-            if self.want_exprs:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if self._wants_lines(first, node.body[0].lineno, ctx):
                 self._walk_many([*node.decorator_list, node.args, node.returns], ctx)
         elif isinstance(node, ast.Lambda):
             self._walk_many([node.body], Ctx((*ctx.funcs, node)))
             self._walk_many([node.args], ctx)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
-            step = ctx.step_loop or _STEP_RE.search(unparse(node.iter, 300)) is not None
+            # Only a copy call in the loop reads ``step_loop``: unparse only then.
+            step = ctx.step_loop or (
+                self._wants(node, Ctx()) and _STEP_RE.search(unparse(node.iter, 300)) is not None
+            )
             self._walk_body(node.orelse, ctx)
             self._walk_body(node.body, replace(ctx, loop=True, step_loop=step))
             self._walk_many([node.target, node.iter], ctx)
@@ -400,16 +534,19 @@ class SourceInfo:
             self._walk_many([node.test], looping)
         elif isinstance(node, _COMPREHENSIONS):
             looping = replace(ctx, loop=True)
-            first, *rest = node.generators
+            first_gen, *rest = node.generators
             if isinstance(node, ast.DictComp):
                 self._walk_many([node.key, node.value], looping)
             else:
                 self._walk_many([node.elt], looping)
-            self._walk_many([first.target, *first.ifs, *rest], looping)
-            self._walk_many([first.iter], ctx)
+            self._walk_many([first_gen.target, *first_gen.ifs, *rest], looping)
+            self._walk_many([first_gen.iter], ctx)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
-            locks = tuple(
-                item.context_expr for item in node.items if is_lock_expr(item.context_expr)
+            # Held locks matter only in async code (a nested def starts with none).
+            locks = (
+                tuple(item.context_expr for item in node.items if is_lock_expr(item.context_expr))
+                if ctx.in_async
+                else ()
             )
             self._walk_body(node.body, replace(ctx, locks=(*ctx.locks, *locks)))
             self._walk_many(node.items, ctx)
@@ -417,22 +554,14 @@ class SourceInfo:
             if isinstance(node, _TRY_NODES):
                 for handler in getattr(node, "handlers", ()):
                     self.try_of[id(handler)] = node
-            exprs = self.want_exprs
             fields = [getattr(node, name, None) for name in node._fields]
             for value in reversed(fields):
                 if isinstance(value, list):
                     if value and isinstance(value[0], ast.stmt):
                         self._walk_body(value, ctx)
                     else:
-                        self._walk_many(
-                            [
-                                v
-                                for v in value
-                                if isinstance(v, ast.AST) and (exprs or not isinstance(v, ast.expr))
-                            ],
-                            ctx,
-                        )
-                elif isinstance(value, ast.AST) and (exprs or not isinstance(value, ast.expr)):
+                        self._walk_many([v for v in value if isinstance(v, ast.AST)], ctx)
+                elif isinstance(value, ast.AST):
                     self._walk_many([value], ctx)
 
     def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
