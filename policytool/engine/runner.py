@@ -396,7 +396,7 @@ def _fork_worker(
             payload = b"ok" + pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
         except PolicyError as exc:
             payload = b"error" + str(exc).encode("utf-8", "surrogateescape")
-        except BaseException:  # noqa: BLE001 - handed to the parent, which raises it
+        except BaseException:  # noqa: BLE001  # policytool: ignore[broad-except] - the parent re-raises it
             import traceback
 
             payload = b"crash" + traceback.format_exc().encode("utf-8", "replace")
