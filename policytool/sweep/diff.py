@@ -474,37 +474,34 @@ def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
     return blobs
 
 
-def cat_blobs(root: Path, blobs: Sequence[str]) -> dict[str, bytes]:
-    """The contents of blob ids (hex only, one a line: nothing else goes into the batch)."""
-    if not blobs:
-        return {}
+def _cat_file(root: Path, blobs: Sequence[str], option: str) -> bytes:
+    """The output of ``git cat-file OPTION`` for blob ids (hex only, one a line: nothing
+    else goes into the batch)."""
     for blob in blobs:
         if not re.fullmatch(r"[0-9a-f]{40,64}", blob):
             raise ValueError(f"not a blob id: {blob!r}")
     request = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
-    proc = run_git(root, ["cat-file", "--batch"], stdin=request)
+    proc = run_git(root, ["cat-file", option], stdin=request)
     if proc.returncode != 0:
         detail = proc.stderr.decode("utf-8", "replace").strip()
         raise PolicyError(f"{root}: git cat-file failed: {detail}")
-    return {
-        blob: data for blob, data in parse_batch(proc.stdout, blobs).items() if data is not None
-    }
+    return proc.stdout
+
+
+def cat_blobs(root: Path, blobs: Sequence[str]) -> dict[str, bytes]:
+    """The contents of blob ids (``cat-file --batch``); a missing one is left out."""
+    if not blobs:
+        return {}
+    out = _cat_file(root, blobs, "--batch")
+    return {blob: data for blob, data in parse_batch(out, blobs).items() if data is not None}
 
 
 def blob_sizes(root: Path, blobs: Sequence[str]) -> dict[str, int]:
     """The sizes of blob ids (``cat-file --batch-check``); a missing one is left out."""
     if not blobs:
         return {}
-    for blob in blobs:
-        if not re.fullmatch(r"[0-9a-f]{40,64}", blob):
-            raise ValueError(f"not a blob id: {blob!r}")
-    request = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
-    proc = run_git(root, ["cat-file", "--batch-check"], stdin=request)
-    if proc.returncode != 0:
-        detail = proc.stderr.decode("utf-8", "replace").strip()
-        raise PolicyError(f"{root}: git cat-file failed: {detail}")
     sizes: dict[str, int] = {}
-    for line in proc.stdout.split(b"\n"):
+    for line in _cat_file(root, blobs, "--batch-check").split(b"\n"):
         fields = line.split(b" ")
         if len(fields) == 3 and fields[1] == b"blob" and fields[2].isdigit():
             sizes[fields[0].decode("ascii")] = int(fields[2])
