@@ -112,3 +112,22 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Wheelhouse:
     """A session-wide local index of tiny wheels that uv and pip-compile resolve from."""
     return session_wheelhouse(tmp_path_factory.mktemp("wheelhouse"))
+
+
+@pytest.fixture
+def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The processes the test forks; after it, each one has ended and been reaped."""
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    yield forked
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped already: no such child

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,25 +46,6 @@ def marks(source: SourceFile, config: Config) -> list[Finding]:
 
 
 MARK = FileRule(id="mark", summary="marks", check=marks)
-
-
-@pytest.fixture
-def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """The processes the test forks; after it, each one has ended and been reaped."""
-    forked: list[int] = []
-    real_fork = os.fork
-
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", fork)
-    yield forked
-    for pid in forked:
-        with pytest.raises(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)  # reaped already: no such child
 
 
 def test_forked_run_matches_the_serial_one(
