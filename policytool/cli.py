@@ -261,7 +261,9 @@ def _run_check(
     if accepted:  # less what `policytool baseline` accepted
         from policytool.scaffold.accepted import without_accepted
 
-        findings = without_accepted(config, findings)
+        # A full run judges the baseline entries of the rules it ran over every file.
+        judged = () if paths else {r.id for r in file_rules} | {r.id for r in repo_rules}
+        findings = without_accepted(config, findings, judged)
     checked = result.files_checked if file_rules or paths else None
     return findings, sorted(set(result.changed)), checked
 

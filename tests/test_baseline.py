@@ -155,6 +155,35 @@ def test_baseline_accepts_other_rules_findings_and_catches_new_ones(repo: Repo, 
     assert bad.code == 2 and "not a policytool baseline" in bad.err
 
 
+def test_a_baseline_entry_that_accepts_more_than_it_finds_is_a_warning(
+    repo: Repo, run: Run
+) -> None:
+    """A fixed finding leaves a spare count that would accept it again: said on full runs."""
+    repo.write("pyproject.toml", '[tool.policytool.spdx]\nlicense = "MIT"\n')
+    repo.write("old.py", "x = 1\n")
+    repo.write("kept.py", "y = 2\n")
+    repo.commit()
+    assert run("baseline").code == 0
+    repo.write("old.py", "# SPDX-License-Identifier: MIT\nx = 1\n")  # fixed
+    repo.commit()
+    result = run("check")
+    assert result.code == 0  # a warning: the run still passes
+    text = repo.read(".policytool-baseline.json").decode()
+    line = text.splitlines().index(" {", text.splitlines().index(" {") + 1) + 1
+    assert result.out.splitlines()[0] == (
+        f".policytool-baseline.json:{line}:1: baseline-stale 1 accepted spdx-header finding "
+        "in old.py no longer occurs; run `policytool baseline` to shrink the baseline"
+    ), (text, result.out)
+    # Only rules that ran over every file are judged: not on a pre-commit style call,
+    # not for a rule left out.
+    assert "baseline-stale" not in run("check", "kept.py").out
+    assert "baseline-stale" not in run("check", "--skip", "spdx-header").out
+    assert run("baseline").code == 0
+    assert "baseline-stale" not in run("check").out
+    entries = json.loads(repo.read(".policytool-baseline.json"))
+    assert [e["path"] for e in entries] == ["kept.py"]
+
+
 def test_stale_allow_reports_entries_matching_nothing_or_shielding_nothing(
     repo: Repo, run: Run
 ) -> None:

@@ -247,6 +247,7 @@ def test_rules_group_lists_its_members(run: Run) -> None:
     engine = run("rules", "engine").out
     assert [line.split()[0] for line in engine.splitlines()] == [
         "bare-ignore",
+        "baseline-stale",
         "syntax-error",
         "undecodable",
     ]

@@ -117,3 +117,35 @@ None.
 """,
     )
 )
+register_info(
+    RuleInfo(
+        "baseline-stale",
+        "`.policytool-baseline.json` accepts findings that no longer occur",
+        doc="""\
+## What it checks
+On a full run (`policytool check` without paths), an entry of `.policytool-baseline.json`
+that accepts more findings of a rule that ran than the repository still has. It is a
+warning: the run's exit code does not change.
+
+## Why
+The baseline accepts findings by rule, file and message, as many as it counts. Once some
+are fixed, the spare count would silently accept the same finding written again: a
+regression the baseline was meant to stop. Shrinking the baseline keeps "a new finding
+still fails" true.
+
+## Example
+The baseline accepts two missing headers in `demo/a.py`; one was fixed:
+
+```text
+.policytool-baseline.json:4:1: baseline-stale 1 accepted spdx-header finding in demo/a.py no longer occurs; run `policytool baseline` to shrink the baseline
+```
+
+## Fix
+Run `policytool baseline` (or `policytool baseline RULE`): it rewrites the entries of the
+rules it runs from today's findings, so the fixed ones drop out.
+
+## Configuration
+None. Runs with paths (pre-commit hooks) do not report it: they see only some files.
+""",
+    )
+)

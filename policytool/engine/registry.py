@@ -189,7 +189,7 @@ def register_info(info: RuleInfo) -> RuleInfo:
 
 # Findings the engine itself reports; ``--only`` keeps them (a file that cannot be
 # read or parsed was not checked), ``--skip`` can drop them.
-ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore"})
+ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore", "baseline-stale"})
 # The one registry line of each rule: which module under ``policytool.hooks`` registers
 # the id, and its group (usable in ``--only`` / ``--skip``). A pre-commit hook runs
 # ``check --only ID``: importing just that module instead of every rule family keeps its

@@ -12,9 +12,10 @@ imports it.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 
 from policytool.config import Config
-from policytool.engine.findings import Finding
+from policytool.engine.findings import Finding, Severity
 from policytool.errors import FileError, PolicyError
 from policytool.files import read_bounded, resolve_inside, write_atomic
 
@@ -57,8 +58,18 @@ def load_accepted(config: Config) -> dict[tuple[str, str, str], int]:
     return accepted
 
 
-def without_accepted(config: Config, findings: list[Finding]) -> list[Finding]:
-    """``findings`` less those ``.policytool-baseline.json`` accepts (each as many times)."""
+STALE_RULE = "baseline-stale"
+
+
+def without_accepted(
+    config: Config, findings: list[Finding], judged: Collection[str] = ()
+) -> list[Finding]:
+    """``findings`` less those ``.policytool-baseline.json`` accepts (each as many times).
+
+    ``judged`` are the rules this run ran over every file: an entry of one of them that
+    accepts more than it found is a ``baseline-stale`` warning (its spare count would
+    accept the same finding written again).
+    """
     if not os.path.lexists(config.root / BASELINE_FILE):
         return findings
     left = load_accepted(config)
@@ -69,7 +80,56 @@ def without_accepted(config: Config, findings: list[Finding]) -> list[Finding]:
             left[key] -= 1
         else:
             kept.append(finding)
+    stale = sorted(key for key, count in left.items() if count > 0 and key[0] in judged)
+    if stale:
+        kept += _stale_findings(config, stale, left)
     return kept
+
+
+def _stale_findings(
+    config: Config, stale: list[tuple[str, str, str]], left: dict[tuple[str, str, str], int]
+) -> list[Finding]:
+    """One warning per entry accepting findings that no longer occur, at the entry's line."""
+    import json
+
+    try:
+        text = read_bounded(config.root / BASELINE_FILE, BASELINE_FILE).decode("utf-8")
+    except (FileError, UnicodeDecodeError):
+        text = ""
+    out = []
+    for rule, path, message in stale:
+        count = left[(rule, path, message)]
+        line = _entry_line(text, json.dumps(path, ensure_ascii=False), message)
+        noun = "finding" if count == 1 else "findings"
+        verb = "occurs" if count == 1 else "occur"
+        out.append(
+            Finding(
+                BASELINE_FILE,
+                line,
+                1,
+                STALE_RULE,
+                f"{count} accepted {rule} {noun} in {path} no longer {verb}; "
+                "run `policytool baseline` to shrink the baseline",
+                severity=Severity.WARNING,
+            )
+        )
+    return out
+
+
+def _entry_line(text: str, encoded_path: str, message: str) -> int:
+    """The line of the entry with this path and message (1 when it cannot be found)."""
+    import json
+
+    encoded_message = json.dumps(message, ensure_ascii=False)
+    start = text.find(encoded_path)
+    while start != -1:
+        end = text.find("}", start)
+        entry = text[start : end if end != -1 else len(text)]
+        if encoded_message in entry:
+            opening = text.rfind("{", 0, start)
+            return text.count("\n", 0, max(opening, 0)) + 1
+        start = text.find(encoded_path, start + 1)
+    return 1
 
 
 def record(config: Config, findings: list[Finding], rule_ids: tuple[str, ...]) -> list[str]:
