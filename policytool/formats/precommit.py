@@ -315,10 +315,7 @@ class _Prefetch:
 
     def verdict_for(self, text: str) -> tuple[bool, Verdict]:
         """(True, verdict) when the child validated exactly ``text``; else (False, None)."""
-        if not self.collected:
-            self.collected = True
-            self.answer = self._collect()
-        answer = self.answer
+        answer = self._answer()
         if answer is None or answer.get("sha256") != _digest(text):
             return False, None
         verdict = answer.get("verdict")
@@ -335,10 +332,8 @@ class _Prefetch:
 
     def known_keys(self) -> KnownKeys | None:
         """The keys pre-commit knows (top level, repo, hook), as the child read them."""
-        if not self.collected:
-            self.collected = True
-            self.answer = self._collect()
-        known = self.answer.get("known") if self.answer is not None else None
+        answer = self._answer()
+        known = answer.get("known") if answer is not None else None
         if (
             isinstance(known, list)
             and len(known) == 3
@@ -347,6 +342,13 @@ class _Prefetch:
         ):
             return (frozenset(known[0]), frozenset(known[1]), frozenset(known[2]))
         return None
+
+    def _answer(self) -> dict[str, object] | None:
+        """The child's answer, read (and the child reaped) the first time it is asked for."""
+        if not self.collected:
+            self.collected = True
+            self.answer = self._collect()
+        return self.answer
 
     def _collect(self) -> dict[str, object] | None:
         """Read the child's answer and reap it; None when it failed in any way."""

@@ -42,6 +42,7 @@ from policytool.hooks.ci_installs import (
     SourceFile,
     apply_edits,
     load_sources,
+    widening,
     write_sources,
     yaml_data,
 )
@@ -613,7 +614,7 @@ def fix(ctx: RepoContext) -> list[str]:
 
 def triggers(config: Config) -> tuple[str, ...]:
     """Globs whose change re-runs the rule."""
-    globs = [*WORKFLOW_GLOBS, *ACTION_GLOBS, "pyproject.toml"]  # the options widen to all
+    globs = [*WORKFLOW_GLOBS, *ACTION_GLOBS, *widening(config)]
     if config.action_pin.docker_digest:
         globs += config.action_pin.dockerfiles
     return tuple(globs)

@@ -1151,13 +1151,19 @@ def _allowed_by_file(config: Config, chosen: Selection) -> AllowListT | None:
     return allow_entries(config, (), chosen.allowlist_file)
 
 
+def widening(config: Config) -> tuple[str, ...]:
+    """Files whose change re-judges every CI file: the locks pin the fixes and
+    ``pyproject.toml`` holds the options."""
+    return (*(lock.output for lock in config.lock), "pyproject.toml")
+
+
 def candidates(ctx: RepoContext, chosen: Selection) -> list[str]:
     """The repo files this run looks at: every tracked one on a full run, else those given
     (all tracked ones when a lock output or ``pyproject.toml`` is among them)."""
     config = ctx.config
     files = list(ctx.files)
     if not ctx.full_run:
-        wide = {*(lock.output for lock in config.lock), "pyproject.toml"}
+        wide = set(widening(config))
         if any(f in wide for f in files) and git_root(ctx.root) is not None:
             files = git_ls_files(ctx.root)
     allow = _allowed_by_file(config, chosen)
@@ -1386,10 +1392,7 @@ def write_sources(root: Path, writes: Sequence[tuple[SourceFile, str]]) -> list[
 def triggers(config: Config) -> tuple[str, ...]:
     """Globs whose change re-runs the rule."""
     globs = [glob for _kind, kind_globs in _kinds(config) for glob in kind_globs]
-    # The locks pin the fixes, pyproject.toml holds the options: both widen to all files.
-    globs += [lock.output for lock in config.lock]
-    globs.append("pyproject.toml")
-    return tuple(globs)
+    return (*globs, *widening(config))
 
 
 DOC = """\
