@@ -444,7 +444,7 @@ def sync_command(check_only: bool, config_path: Path | None) -> int:
       policytool sync
       policytool sync --check     # exit 1 when the block is stale
     """
-    from policytool.hooks.mergify import sync
+    from policytool.rules.mergify_drift import sync
 
     result = sync(load_config(config_path), write_file=not check_only)
     if not result.stale:

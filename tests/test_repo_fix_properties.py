@@ -24,7 +24,8 @@ from ruamel.yaml import YAML
 
 from policytool.config import CiConfig, Config, PreCommitConfig
 from policytool.engine.registry import RepoContext
-from policytool.hooks import mergify, precommit
+from policytool.rules import _precommit as precommit
+from policytool.rules import mergify_drift as mergify
 from tests.precommit_helpers import comments, precommit_accepts
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from policytool.config import Config, SpdxConfig
 from policytool.engine.source import SourceFile
 from policytool.files import CommentKind, split_lines
-from policytool.hooks import spdx
+from policytool.rules import spdx_header as spdx
 
 EXAMPLES = int(os.environ.get("POLICYTOOL_HYPOTHESIS_EXAMPLES", "200"))
 SETTINGS = settings(

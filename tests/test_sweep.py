@@ -606,7 +606,7 @@ def test_policytool_sweeps_clean_on_its_own_sweep_code(repo: Repo, run: Run) -> 
     repo.write("README.md", "x\n")
     repo.commit("empty")
     repo.git("checkout", "-q", "-b", "feature")
-    for path in [*sorted((source / "sweep").glob("*.py")), source / "hooks" / "sweep_rules.py"]:
+    for path in [*sorted((source / "sweep").glob("*.py")), source / "rules" / "_sweep_rules.py"]:
         target = repo.root / "policytool" / path.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, target)

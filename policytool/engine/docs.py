@@ -1,22 +1,28 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Rule documentation: ``policytool rules ID`` and the generated ``docs/rules/<id>.md``.
+"""What is generated from the rule modules: the rule index and the rule pages.
 
-Each rule's ``doc`` (Markdown with the :data:`~policytool.engine.registry.DOC_SECTIONS`
-headings) lives next to its check; this module renders it with the rule's metadata.
-``python -m policytool.engine.docs docs/rules`` rewrites the pages; a test fails when
-the committed pages and the registry disagree.
+Each rule's module under ``policytool.rules`` holds its check, its id, its group and its
+``doc`` (Markdown with the :data:`~policytool.engine.registry.DOC_SECTIONS` headings).
+From them, ``python -m policytool.engine.docs docs/rules`` rewrites
+:mod:`policytool.engine.rule_index` (which module registers each id, and its group, so a
+run imports only the rules it runs) and ``docs/rules/<id>.md``; a test fails when what is
+committed and the modules disagree.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import sys
 from pathlib import Path
 
-from policytool.engine.registry import DOC_SECTIONS, RuleInfo, rule_infos
+from policytool.engine import registry
+from policytool.engine.registry import DOC_SECTIONS, GROUPS, RULES_PACKAGE, RuleInfo, rule_infos
 
 GENERATOR = "python -m policytool.engine.docs docs/rules"
+INDEX_PATH = Path(__file__).with_name("rule_index.py")
 _HEADING_RE = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
 
 
@@ -89,11 +95,53 @@ def write_pages(directory: Path) -> list[str]:
     return changed
 
 
+def discovered_rules() -> dict[str, tuple[str, str]]:
+    """Rule id -> (module, group), by importing every module of ``policytool.rules``."""
+    package = importlib.import_module(RULES_PACKAGE)
+    found: dict[str, tuple[str, str]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{RULES_PACKAGE}.{info.name}")
+    rules: list[registry.FileRule | registry.RepoRule] = [
+        *registry.file_rules(()).values(),
+        *registry.repo_rules(()).values(),
+    ]
+    for rule in rules:
+        module = rule.check.__module__.removeprefix(f"{RULES_PACKAGE}.")
+        found[rule.id] = (module, rule.group)
+    # Stable: ids already indexed keep their place (reports list rules in this order);
+    # a new id goes last in its group.
+    known = list(registry.RULE_INDEX)
+
+    def place(item: tuple[str, tuple[str, str]]) -> tuple[int, int, str]:
+        rule_id, (_module, group) = item
+        at = known.index(rule_id) if rule_id in known else len(known)
+        return GROUPS.index(group), at, rule_id
+
+    return dict(sorted(found.items(), key=place))
+
+
+def render_rule_index(rules: dict[str, tuple[str, str]]) -> str:
+    """The source of :mod:`policytool.engine.rule_index` for ``rules``."""
+    rows = "".join(f'    "{i}": ("{m}", "{g}"),\n' for i, (m, g) in rules.items())
+    return (
+        "# SPDX-License-Identifier: Apache-2.0\n"
+        "# SPDX-FileCopyrightText: Copyright contributors to the policytool project\n"
+        f'"""Generated from the rule modules by ``{GENERATOR}``; do not edit.\n\n'
+        "Rule id -> (its module under ``policytool.rules``, its group).\n"
+        '"""\n\n'
+        f"RULE_INDEX: dict[str, tuple[str, str]] = {{\n{rows}}}\n"
+    )
+
+
 def main(argv: list[str]) -> int:
-    """``python -m policytool.engine.docs DIR``: regenerate the rule pages in DIR."""
+    """``python -m policytool.engine.docs DIR``: regenerate the rule index and pages in DIR."""
     if len(argv) != 1:
         print(f"usage: {GENERATOR}", file=sys.stderr)
         return 2
+    index = render_rule_index(discovered_rules())
+    if INDEX_PATH.read_text(encoding="utf-8") != index:
+        INDEX_PATH.write_text(index, encoding="utf-8")
+        print(f"wrote {INDEX_PATH}", file=sys.stderr)
     for name in write_pages(Path(argv[0])):
         print(f"wrote {Path(argv[0]) / name}", file=sys.stderr)
     return 0

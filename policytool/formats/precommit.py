@@ -5,7 +5,7 @@
 :func:`load_model` parses the file round-trip (positions, anchors, merge keys kept) and
 builds a :class:`Model` of its hooks; :func:`schema_problem` asks pre-commit's schema
 (``pre_commit.clientlib.CONFIG_SCHEMA`` through cfgv, imported lazily) whether pre-commit
-would accept it. No policy here: the rules in :mod:`policytool.hooks.precommit` decide what
+would accept it. No policy here: the rules in :mod:`policytool.rules._precommit` decide what
 a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
 """
 

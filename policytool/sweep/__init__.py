@@ -4,7 +4,7 @@
 
 ``diff`` turns git's view of the change into added line numbers per file and the head
 contents, ``source`` walks a changed file, ``patterns`` holds the checks of the five
-rules that ``policytool.hooks.sweep_rules`` registers, ``keys`` answers the cross-file
+rules that ``policytool.rules._sweep_rules`` registers, ``keys`` answers the cross-file
 kwargs question, ``run`` ties them together and ``report`` hands the result to the
 shared reporters.
 """

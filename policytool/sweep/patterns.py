@@ -1159,7 +1159,7 @@ def _each(
     return check
 
 
-# Rule id -> check, for policytool.hooks.sweep_rules (the rules' registry entries).
+# Rule id -> check, for policytool.rules._sweep_rules (the rules' registry entries).
 CHECKS: dict[str, Callable[[SourceFile, Config], list[Finding]]] = {
     "kwargs-lookup": _kwargs_check,
     "broad-except": _each(broad_except),

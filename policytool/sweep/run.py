@@ -20,7 +20,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding, Severity, sort_findings
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, group_of
+from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, rule_ids_of_group
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.files import git_root, match_any
@@ -65,9 +65,7 @@ class SweepResult:
 
 def sweep_rule_ids() -> list[str]:
     """The ids of the sweep group, in the registry's order (no rule module imported)."""
-    from policytool.engine.registry import RULE_TABLE
-
-    return [rule_id for rule_id in RULE_TABLE if group_of(rule_id) == "sweep"]
+    return rule_ids_of_group("sweep")
 
 
 def sweep_rules() -> list[FileRule]:

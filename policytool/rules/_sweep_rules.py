@@ -250,6 +250,7 @@ RULES = (
         prefilter=lambda data, config: b"**" in data or b"kwargs" in data,
         doc=KWARGS_DOC,
         scope=SCOPE_ADDED_LINES,
+        group="sweep",
     ),
     FileRule(
         "broad-except",
@@ -259,6 +260,7 @@ RULES = (
         prefilter=lambda data, config: b"except" in data,
         doc=BROAD_EXCEPT_DOC,
         scope=SCOPE_ADDED_LINES,
+        group="sweep",
     ),
     FileRule(
         "any-annotation",
@@ -268,6 +270,7 @@ RULES = (
         kinds=python_kinds,
         doc=ANY_DOC,
         scope=SCOPE_ADDED_LINES,
+        group="sweep",
     ),
     FileRule(
         "hot-copy",
@@ -278,6 +281,7 @@ RULES = (
         prefilter=lambda data, config: b"clone" in data or b"deepcopy" in data,
         doc=HOT_COPY_DOC,
         scope=SCOPE_ADDED_LINES,
+        group="sweep",
     ),
     FileRule(
         "async-blocking",
@@ -287,6 +291,7 @@ RULES = (
         prefilter=lambda data, config: b"async" in data,
         doc=ASYNC_DOC,
         scope=SCOPE_ADDED_LINES,
+        group="sweep",
     ),
 )
 

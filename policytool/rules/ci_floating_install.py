@@ -52,8 +52,8 @@ from policytool.formats.yamldoc import item_pos, parse_text, value_pos
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
-    from policytool.hooks.allowlist import AllowList as AllowListT
-    from policytool.hooks.floating_pin import LockIndex, Verdict
+    from policytool.rules._allowlist import AllowList as AllowListT
+    from policytool.rules.floating_pin import LockIndex, Verdict
 
 RULE_ID = "ci-floating-install"
 WORKFLOW_GLOBS = (".github/workflows/*.yml", ".github/workflows/*.yaml")
@@ -119,7 +119,7 @@ def _floating_pin() -> tuple[
 ]:
     """The lock lookup and requirement verdicts ``floating-pin`` uses (the one import)."""
     from policytool.formats.requirement import repin
-    from policytool.hooks.floating_pin import LockIndex, judge
+    from policytool.rules.floating_pin import LockIndex, judge
 
     return LockIndex, judge, repin
 
@@ -1141,7 +1141,7 @@ def _allowed_by_file(config: Config, chosen: Selection) -> AllowListT | None:
     """The allowlist file's globs, if one is configured."""
     if not chosen.allowlist_file:
         return None
-    from policytool.hooks.allowlist import allow_entries
+    from policytool.rules._allowlist import allow_entries
 
     resolve_inside(
         config.root,
@@ -1451,5 +1451,6 @@ RULE = register(
         fix=fix,
         doc=DOC,
         narrows=True,
+        group="ci",
     )
 )

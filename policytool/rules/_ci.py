@@ -755,6 +755,7 @@ HOOK_STAGE = register(
         check_hook_stage,
         triggers=_ci_triggers,
         doc=HOOK_STAGE_DOC,
+        group="repo",
     )
 )
 MYPY = register(
@@ -764,6 +765,7 @@ MYPY = register(
         check_mypy,
         triggers=_mypy_triggers,
         doc=MYPY_DOC,
+        group="repo",
     )
 )
 CODEQL = register(
@@ -773,5 +775,6 @@ CODEQL = register(
         check_codeql,
         triggers=lambda config: (f"{WORKFLOW_DIR}/*", "pyproject.toml"),
         doc=CODEQL_DOC,
+        group="repo",
     )
 )

@@ -34,7 +34,7 @@ from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.files import split_lines
 from policytool.formats.yamldoc import YamlNode, value_pos
-from policytool.hooks.ci_installs import (
+from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,
     WORKFLOW_GLOBS,
     FileLines,
@@ -666,5 +666,6 @@ RULE = register(
         fix=fix,
         doc=DOC,
         narrows=True,
+        group="ci",
     )
 )

@@ -659,5 +659,6 @@ RULE = register(
         triggers=_triggers,
         fix=fix,
         doc=DOC,
+        group="repo",
     )
 )

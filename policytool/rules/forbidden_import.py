@@ -27,7 +27,7 @@ from policytool.formats.pyimports import (
     scan_of,
     word_regex,
 )
-from policytool.hooks.allowlist import AllowList, allow_entries
+from policytool.rules._allowlist import AllowList, allow_entries
 
 RULE_ID = "forbidden-import"
 
@@ -239,5 +239,6 @@ RULE = register(
         prefilter=prefilter,
         applies=applies,
         doc=DOC,
+        group="source",
     )
 )

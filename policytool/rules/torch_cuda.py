@@ -31,7 +31,7 @@ from policytool.formats.pyimports import (
     scan_of,
     word_regex,
 )
-from policytool.hooks.allowlist import AllowList, allow_entries, is_allowed
+from policytool.rules._allowlist import AllowList, allow_entries, is_allowed
 
 RULE_ID = "torch-cuda"
 PYTHON_KINDS = frozenset({"python", "stub"})
@@ -264,5 +264,6 @@ RULE = register(
         prefilter=prefilter,
         applies=applies,
         doc=DOC,
+        group="source",
     )
 )

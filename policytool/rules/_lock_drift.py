@@ -144,6 +144,7 @@ register(
         check=_check_stale,
         triggers=_triggers,
         doc=STALE_DOC,
+        group="lock",
     )
 )
 register(
@@ -153,5 +154,6 @@ register(
         check=_check_skew,
         triggers=_triggers,
         doc=SKEW_DOC,
+        group="lock",
     )
 )

@@ -20,8 +20,9 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.files import glob_prefix, is_binary, kind_of
 from policytool.formats.pyimports import FileScan, ScanSyntaxError, packages_memo
-from policytool.hooks import imports, torch_cuda
-from policytool.hooks.allowlist import AllowEntry, AllowList
+from policytool.rules import forbidden_import as imports
+from policytool.rules import torch_cuda
+from policytool.rules._allowlist import AllowEntry, AllowList
 
 RULE_ID = "stale-allow"
 
@@ -172,5 +173,6 @@ RULE = register(
         summary="allow entries of forbidden-import and torch-cuda still shield a violation",
         check=check,
         doc=DOC,
+        group="source",
     )
 )

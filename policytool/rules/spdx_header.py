@@ -455,5 +455,6 @@ RULE = register(
         fix=fix,
         applies=applies,
         doc=DOC,
+        group="source",
     )
 )

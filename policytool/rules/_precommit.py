@@ -864,6 +864,7 @@ CONFIG = register(
         check_config,
         triggers=_triggers,
         doc=CONFIG_DOC,
+        group="repo",
     )
 )
 FINAL = register(
@@ -874,6 +875,7 @@ FINAL = register(
         triggers=_triggers,
         fix=fix_final_hook,
         doc=FINAL_DOC,
+        group="repo",
     )
 )
 STAGES = register(
@@ -885,6 +887,7 @@ STAGES = register(
         triggers=_stages_triggers,
         fix=fix_default_stages,
         doc=STAGES_DOC,
+        group="repo",
     )
 )
 MANUAL_ONLY = register(
@@ -895,6 +898,7 @@ MANUAL_ONLY = register(
         triggers=_triggers,
         fix=fix_manual_only,
         doc=MANUAL_DOC,
+        group="repo",
     )
 )
 REQUIRED = register(
@@ -904,6 +908,7 @@ REQUIRED = register(
         check_required,
         triggers=_triggers,
         doc=REQUIRED_DOC,
+        group="repo",
     )
 )
 REV = register(
@@ -913,5 +918,6 @@ REV = register(
         check_rev,
         triggers=_triggers,
         doc=REV_DOC,
+        group="repo",
     )
 )

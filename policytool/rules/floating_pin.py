@@ -645,5 +645,6 @@ RULE = register(
         triggers=triggers,
         fix=fix,
         doc=DOC,
+        group="lock",
     )
 )

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Generated from the rule modules by ``python -m policytool.engine.docs docs/rules``; do not edit.
+
+Rule id -> (its module under ``policytool.rules``, its group).
+"""
+
+RULE_INDEX: dict[str, tuple[str, str]] = {
+    "spdx-header": ("spdx_header", "source"),
+    "forbidden-import": ("forbidden_import", "source"),
+    "torch-cuda": ("torch_cuda", "source"),
+    "stale-allow": ("stale_allow", "source"),
+    "floating-pin": ("floating_pin", "lock"),
+    "lock-stale": ("_lock_drift", "lock"),
+    "lock-skew": ("_lock_drift", "lock"),
+    "precommit-config": ("_precommit", "repo"),
+    "precommit-final-hook": ("_precommit", "repo"),
+    "precommit-default-stages": ("_precommit", "repo"),
+    "precommit-manual-only": ("_precommit", "repo"),
+    "precommit-required": ("_precommit", "repo"),
+    "precommit-rev": ("_precommit", "repo"),
+    "ci-hook-stage": ("_ci", "repo"),
+    "mypy-wired": ("_ci", "repo"),
+    "codeql-workflow": ("_ci", "repo"),
+    "mergify-drift": ("mergify_drift", "repo"),
+    "ci-floating-install": ("ci_floating_install", "ci"),
+    "action-pin": ("action_pin", "ci"),
+    "kwargs-lookup": ("_sweep_rules", "sweep"),
+    "broad-except": ("_sweep_rules", "sweep"),
+    "any-annotation": ("_sweep_rules", "sweep"),
+    "hot-copy": ("_sweep_rules", "sweep"),
+    "async-blocking": ("_sweep_rules", "sweep"),
+}
