@@ -284,11 +284,24 @@ def _files_below(root: Path, rel: str, boundary: Boundary) -> list[str]:
         if tracked:
             return tracked
     out = []
-    for dirpath, dirnames, filenames in os.walk(root / rel):  # does not follow dir links
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        for name in filenames:
-            relpath = (Path(dirpath) / name).relative_to(root).as_posix()
-            if boundary.file_inside(relpath):
+    # An explicit stack, not os.walk (recursive before Python 3.12): any depth the file
+    # system holds is walked. Directory links are not followed; unreadable ones skipped.
+    pending = [rel]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(root / directory) as entries:
+                listed = sorted(
+                    (entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
+                )
+        except OSError:
+            continue
+        for name, is_dir in listed:
+            relpath = f"{directory}/{name}" if directory else name
+            if is_dir:
+                if name != ".git":
+                    pending.append(relpath)
+            elif boundary.file_inside(relpath):
                 out.append(relpath)
     return out
 
@@ -321,14 +334,22 @@ class Boundary:
         known = self._dirs.get(directory)
         if known is not None:
             return known
-        parent = os.path.dirname(directory)
-        if parent == directory or not directory.startswith(self.top.rstrip(os.sep) + os.sep):
-            inside = False
-        elif os.path.islink(directory):
-            inside = self.dir_inside(parent) and self._real_inside(directory)
-        else:
-            inside = self.dir_inside(parent)
-        self._dirs[directory] = inside
+        # Iterative, not recursive: a path thousands of directories deep is walked up to
+        # the nearest known directory, then judged downwards, one lstat a directory.
+        chain = []
+        current = directory
+        while (known := self._dirs.get(current)) is None:
+            parent = os.path.dirname(current)
+            if parent == current or not current.startswith(self._prefix):
+                known = self._dirs[current] = False
+                break
+            chain.append(current)
+            current = parent
+        inside = known
+        for below in reversed(chain):
+            if inside and os.path.islink(below):
+                inside = self._real_inside(below)
+            self._dirs[below] = inside
         return inside
 
     def files_inside(self, relpaths: Sequence[str]) -> list[str]:
