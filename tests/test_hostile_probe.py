@@ -8,11 +8,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import GIT_ENV, Repo
+from policytool import files
+from tests.conftest import GIT_ENV, Repo, Result
 
 HEADER = "# SPDX-License-Identifier: MIT\n"
 CONFIG = '[tool.policytool.spdx]\nlicense = "MIT"\n'
@@ -62,3 +64,51 @@ def test_a_file_1000_directories_deep_is_checked_and_fixed(tmp_path: Path, git: 
     fixed = cli(root, "fix", f"{DEEP}/a.py") if git else cli(root, "fix", ".")
     assert fixed.returncode == 1, fixed.stderr[-300:]
     assert (root / DEEP / "a.py").read_text() == HEADER + "x = 1\n"
+
+
+# --- a parent directory swapped for a link out, between discovery and write ------------
+
+
+@pytest.mark.parametrize("when", ["before-the-write", "during-the-write"])
+def test_fix_never_lands_outside_when_a_parent_is_swapped_for_a_link(
+    repo: Repo,
+    run: Callable[..., Result],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    when: str,
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.py").write_bytes(b"x = 1\n")
+    repo.write("pyproject.toml", CONFIG)
+    repo.write("sub/a.py", "x = 1\n")
+    repo.commit()
+
+    def swap() -> None:
+        if not (repo.root / "sub").is_symlink():
+            os.rename(repo.root / "sub", repo.root / "moved")
+            os.symlink(outside, repo.root / "sub")
+
+    # The file was discovered and read; the swap comes right before write_atomic looks
+    # at the path (before-) or once it holds the directory, before the temp file (during-).
+    hook = "unwritable_reason" if when == "before-the-write" else "_remove_stale_temps"
+    real = getattr(files, hook)
+
+    def swapped(*args: object) -> object:
+        swap()
+        return real(*args)
+
+    monkeypatch.setattr(files, hook, swapped)
+    result = run("fix")
+    assert (outside / "a.py").read_bytes() == b"x = 1\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["a.py"]  # no temp file either
+    if when == "before-the-write":
+        assert result.code == 2
+        assert result.err == (
+            "policytool: error: sub/a.py: cannot write the fix: its directory resolves "
+            f"outside {repo.root}\n"
+        )
+        assert repo.read("moved/a.py") == b"x = 1\n"
+    else:  # the directory held is the repository's own: the fix lands there
+        assert result.code == 1, result.err
+        assert repo.read("moved/a.py") == HEADER.encode() + b"x = 1\n"
