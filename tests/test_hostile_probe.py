@@ -112,3 +112,42 @@ def test_fix_never_lands_outside_when_a_parent_is_swapped_for_a_link(
     else:  # the directory held is the repository's own: the fix lands there
         assert result.code == 1, result.err
         assert repo.read("moved/a.py") == HEADER.encode() + b"x = 1\n"
+
+
+# --- tox and nox inputs -------------------------------------------------------------------
+
+
+def test_tox_and_nox_files_linked_out_of_the_repository_are_not_read(tmp_path: Path) -> None:
+    from policytool.formats.tox import env_commands, nox_programs
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "tox.ini").write_text("[testenv]\ncommands =\n    pip install from-outside\n")
+    (outside / "noxfile.py").write_text("def s(session):\n    session.run('mypy')\n")
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name in ("tox.ini", "noxfile.py"):
+        (root / name).symlink_to(outside / name)
+    assert env_commands(root, "py") == []
+    assert nox_programs(root) == set()
+    for name in ("tox.ini", "noxfile.py"):  # the same files inside are read
+        (root / name).unlink()
+        (root / name).write_bytes((outside / name).read_bytes())
+    assert env_commands(root, "py") == ["pip install from-outside"]
+    assert nox_programs(root) == {"mypy"}
+
+
+def test_tox_substitutions_and_a_noxfile_are_never_expanded_or_run(tmp_path: Path) -> None:
+    from policytool.formats.tox import env_commands, nox_programs
+
+    marker = tmp_path / "ran"
+    (tmp_path / "tox.ini").write_text(
+        "[a]\nx = {[a]x}{[a]x}\n[testenv]\ncommands =\n    {[a]x}\n    pytest\n"
+    )
+    (tmp_path / "noxfile.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        "import nox\n@nox.session\ndef s(session):\n    session.run('mypy')\n"
+    )
+    assert env_commands(tmp_path, "py") == ["{[a]x}", "pytest"]  # a self-reference stays text
+    assert nox_programs(tmp_path) == {"mypy"}
+    assert not marker.exists()  # read with ast, never imported
