@@ -410,6 +410,12 @@ def _git_env(scheme: str, home: str) -> dict[str, str]:
     return env
 
 
+def _size(count: int) -> str:
+    """``8 MiB``, ``64 KiB``."""
+    mib = 1024 * 1024
+    return f"{count // mib} MiB" if count % mib == 0 else f"{count // 1024} KiB"
+
+
 def _printable(data: bytes) -> str:
     """The last line of git's stderr, decoded and stripped of control characters."""
     lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
@@ -577,7 +583,7 @@ def _read_refs(
                             _stop(proc)
                             return (
                                 f"git ls-remote {url} listed more than "
-                                f"{MAX_REFS_BYTES // (1024 * 1024)} MiB of refs; stopped"
+                                f"{_size(MAX_REFS_BYTES)} of refs; stopped"
                             )
                         reader.feed(chunk)
                     elif len(err) < _MAX_STDERR_BYTES:
