@@ -12,7 +12,8 @@ Owners the repo trusts (``trusted = ["actions/*"]``) may stay on tags. Local act
 ``container:`` and ``services:`` images.
 
 ``policytool fix --online`` resolves each tag or branch with ``git ls-remote`` against
-``<git-base-url>/<owner>/<repo>`` and writes ``@<sha> # <tag>`` (the most specific tag on
+``<base>/<owner>/<repo>`` (``POLICYTOOL_GIT_BASE_URL``, else the https ``git-base-url``)
+and writes ``@<sha> # <tag>`` (the most specific tag on
 that commit, ``v4`` -> ``v4.2.2``); a bare SHA gets the comment of the tag that points
 at it. Only the ref and comment characters of the line change; the workflow is
 re-parsed to prove every other ``uses:`` is as it was. Offline, the finding names that
@@ -872,13 +873,19 @@ steps:
 `policytool fix --online --only action-pin` runs `git ls-remote` against each action's
 repository and writes `@<sha> # <tag>` (the most specific tag on that commit: `v4`
 becomes the SHA with `# v4.2.2`); a bare SHA gets the comment of the tag pointing at
-it. Without `--online` nothing is fetched and the finding names this command.
+it. Without `--online` nothing is fetched and the finding names this command. The
+look-ups run 8 at a time and all of them within 60 s; a repository listing more than
+8 MiB of refs is stopped, and a tag that is not a plain name (letters, digits, `._+-/`)
+or a SHA that is not 40 lowercase hex is ignored. Each of those stays a finding with
+the reason.
 
 ## Configuration
 `[tool.policytool.action-pin]`: `trusted` (`owner/repo` globs such as `actions/*` that
 may stay on tags; `@main` is still reported), `allow` / `allowlist-file` (path globs not
 checked), `docker-digest` (opt-in image digests) with `dockerfiles` (globs), and
-`git-base-url` (default `https://github.com`; `file://` for mirrors and tests).
+`git-base-url` (default `https://github.com`; https only). A mirror (`http://`,
+`file://`) is the maintainer's choice, made outside the repository:
+`POLICYTOOL_GIT_BASE_URL` wins over `git-base-url`.
 """
 
 
