@@ -125,7 +125,8 @@ def get_json(url: str, seconds: float, limit: int) -> tuple[object, str | None]:
         except (OSError, http.client.HTTPException) as exc:
             if deadline.expired:
                 return None, f"no whole answer within {seconds:.0f} s"
-            return None, str(getattr(exc, "reason", None) or exc or type(exc).__name__)
+            reason = str(getattr(exc, "reason", None) or exc or type(exc).__name__)
+            return None, "".join(c if c.isprintable() else "?" for c in reason)[:300]
         if deadline.expired:
             return None, f"no whole answer within {seconds:.0f} s"
     if len(body) > limit:
