@@ -457,14 +457,11 @@ def encode_like(original: bytes, text: str) -> bytes:
 
 
 def read_text(root: Path, relpath: str) -> str:
-    """The UTF-8 text of ``root/relpath`` (BOM dropped); :class:`FileError` names ``relpath``."""
-    try:
-        data = (root / relpath).read_bytes()
-    except FileNotFoundError:
-        raise FileError(relpath, "no such file") from None
-    except OSError as exc:
-        raise FileError(relpath, f"cannot read: {exc.strerror}") from None
-    return decode_text(data, relpath)
+    """The UTF-8 text of ``root/relpath`` (BOM dropped); :class:`FileError` names ``relpath``.
+
+    Read with :func:`read_bounded`: a FIFO, a device or a file over the bound is refused.
+    """
+    return decode_text(read_bounded(root / relpath, relpath), relpath)
 
 
 # Temp files of write_atomic: ``.NAME.<random>.policytool.tmp`` next to NAME. One older
@@ -635,6 +632,8 @@ def _unlink_quietly(path: str, dir_fd: int | None = None) -> None:
 # Bounds on files policytool parses whole (configs, allowlists, locks, workflows): a PR
 # author controls them, so a huge or endless one is refused before it is read.
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
+# The FileError reason of a file that is not there (callers tell it from other failures).
+NO_SUCH_FILE = "no such file"
 
 
 def resolve_inside(root: Path, relpath: str, what: str) -> Path:
@@ -661,7 +660,7 @@ def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise FileError(shown, "no such file") from None
+        raise FileError(shown, NO_SUCH_FILE) from None
     except OSError as exc:
         raise FileError(shown, f"cannot read: {exc.strerror}") from None
     info = os.fstat(fd)
