@@ -408,10 +408,11 @@ def init(dry_run: bool, config_path: Path | None) -> int:
     import dataclasses
 
     from policytool.scaffold.init import init as write_scaffolds
-    from policytool.scaffold.init import init_root, write_config
+    from policytool.scaffold.init import init_root, scaffold_targets, write_config
 
     config = load_config(config_path)
     root = init_root(config, Path.cwd())
+    scaffold_targets(root)  # a scaffold path leading out is refused before any write
     if config.root != root:  # a pyproject.toml above the repository is not its config
         config = Config(root=root)
     lines, added = write_config(root, config, dry_run)
