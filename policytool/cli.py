@@ -8,6 +8,7 @@ environment error (one sentence on stderr, never a traceback).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -148,15 +149,30 @@ def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
     return show
 
 
-def emit(findings: Sequence[Finding], opts: Options, files_checked: int | None) -> int:
-    """Print findings in the chosen format; return the exit code they mean."""
+def emit(
+    findings: Sequence[Finding],
+    opts: Options,
+    files_checked: int | None,
+    accepted: Sequence[Finding] = (),
+    accepted_by: str = "",
+) -> int:
+    """Print findings (and the count or marks of the ``accepted`` ones) in the chosen
+    format; return the exit code the findings mean."""
     ordered = sort_findings(findings)
     help_text: dict[str, str] = {}
     if opts.fmt == "sarif":  # only SARIF carries help texts: the others load no rule module
         from policytool.engine.registry import rule_infos
 
         help_text = {r.id: r.summary for r in rule_infos().values()}
-    out = render(ordered, opts.fmt, help_text, files_checked, opts.quiet)
+    out = render(
+        ordered,
+        opts.fmt,
+        help_text,
+        files_checked,
+        opts.quiet,
+        sort_findings(accepted),
+        accepted_by,
+    )
     if out:
         click.echo(out, nl=False)
     return EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in ordered) else EXIT_CLEAN
@@ -195,9 +211,26 @@ def cli() -> None:
     """
 
 
+@dataclass(frozen=True)
+class CheckRun:
+    """What a check or fix run found: the findings, files changed, files checked, and
+    the findings the baseline accepted (``accepted_by`` names it)."""
+
+    findings: list[Finding]
+    changed: list[str]
+    files_checked: int | None
+    accepted: list[Finding] = dataclasses.field(default_factory=list)
+    accepted_by: str = ""
+
+
 def _run_check(
-    paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False, accepted: bool = True
-) -> tuple[list[Finding], list[str], int | None]:
+    paths: tuple[str, ...],
+    opts: Options,
+    fix: bool,
+    online: bool = False,
+    accepted: bool = True,
+    baseline_from: str | None = None,
+) -> CheckRun:
     from policytool.engine.registry import (
         ENGINE_RULE_IDS,
         LazyFiles,
@@ -225,7 +258,7 @@ def _run_check(
     files: Sequence[str] = listing() if paths else LazyFiles(listing)
     wanted = [rule_id for rule_id in only if rule_id not in skip]
     if paths and reads_none(config, files, wanted):
-        return [], [], len(files)  # a hook call over files its rules skip: load no rule
+        return CheckRun([], [], len(files))  # a hook call over files its rules skip
     prefetched = not paths and any(
         group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
     )
@@ -258,14 +291,17 @@ def _run_check(
     if only:
         findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
     findings = [f for f in findings if f.rule not in skip]
-    if accepted:  # less what `policytool baseline` accepted
-        from policytool.scaffold.accepted import without_accepted
-
-        # A full run judges the baseline entries of the rules it ran over every file.
-        judged = () if paths else {r.id for r in file_rules} | {r.id for r in repo_rules}
-        findings = without_accepted(config, findings, judged)
     checked = result.files_checked if file_rules or paths else None
-    return findings, sorted(set(result.changed)), checked
+    changed = sorted(set(result.changed))
+    if not accepted:
+        return CheckRun(findings, changed, checked)
+    from policytool.scaffold.accepted import without_accepted
+
+    # Less what `policytool baseline` accepted; a full run judges the baseline entries
+    # of the rules it ran over every file.
+    judged = () if paths else {r.id for r in file_rules} | {r.id for r in repo_rules}
+    after = without_accepted(config, findings, judged, baseline_from)
+    return CheckRun(after.kept, changed, checked, after.accepted, after.shown)
 
 
 @cli.command()
@@ -276,6 +312,16 @@ def _run_check(
     is_flag=True,
     help="precommit-rev: also compare hook revs with the newest release on PyPI.",
 )
+@click.option(
+    "--baseline-from",
+    "baseline_from",
+    metavar="REV",
+    default=None,
+    envvar="POLICYTOOL_BASELINE_FROM",
+    help="Read .policytool-baseline.json as committed at REV (a pull request's base), "
+    "not from the working tree, so a change cannot accept its own findings "
+    "[env: POLICYTOOL_BASELINE_FROM].",
+)
 @handle_errors
 def check(
     paths: tuple[str, ...],
@@ -285,6 +331,7 @@ def check(
     skip: tuple[str, ...],
     quiet: bool,
     online: bool = False,
+    baseline_from: str | None = None,
 ) -> int:
     """Run every policy rule.
 
@@ -297,10 +344,11 @@ def check(
       policytool check --only spdx-header,forbidden-import --format json
       policytool check --format sarif > policytool.sarif
       policytool check --online --only precommit-rev
+      policytool check --baseline-from "$BASE_SHA"   # CI: the base branch's baseline
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, _changed, files_checked = _run_check(paths, opts, fix=False, online=online)
-    return emit(findings, opts, files_checked)
+    run = _run_check(paths, opts, fix=False, online=online, baseline_from=baseline_from or None)
+    return emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
 
 
 @cli.command()
@@ -333,11 +381,11 @@ def fix(
       policytool fix --online --only action-pin
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, changed, files_checked = _run_check(paths, opts, fix=True, online=online)
-    for path in changed:
+    run = _run_check(paths, opts, fix=True, online=online)
+    for path in run.changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
-    code = emit(findings, opts, files_checked)
-    return EXIT_FINDINGS if changed else code
+    code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
+    return EXIT_FINDINGS if run.changed else code
 
 
 @cli.command()
@@ -709,7 +757,7 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
     if others or not ids:
         skip = () if others else (*BASELINE_RULES, "stale-allow")
         opts = Options(config_path, "text", others, skip, True)
-        findings, _changed, _count = _run_check((), opts, fix=False, accepted=False)
+        findings = _run_check((), opts, fix=False, accepted=False).findings
         if not others:
             findings = [f for f in findings if f.rule not in skip]
         lines += record(load_config(config_path), findings, others)
@@ -838,7 +886,6 @@ def bump_command(
 
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-ISSUES_URL = "https://github.com/policytool/policytool/issues"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -869,8 +916,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         click.echo(
             f"policytool: error: internal error ({type(exc).__name__}: "
-            f"{escape_controls(str(exc))}); please report this at {ISSUES_URL} with the "
-            "command you ran (POLICYTOOL_DEBUG=1 shows the traceback)",
+            f"{escape_controls(str(exc))}); please report it to the policytool maintainers "
+            "with the command you ran (POLICYTOOL_DEBUG=1 shows the traceback)",
             err=True,
         )
         return EXIT_ERROR

