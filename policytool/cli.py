@@ -190,6 +190,63 @@ class _Group(click.Group):
         return known + sorted(set(self.commands) - set(known))
 
 
+class PathsCommand(click.Command):
+    """A command taking file names (``check``, ``fix``): a file name is never an option.
+
+    pre-commit runs ``entry + args + filenames``, and a pull request can add a file named
+    ``--config=empty.py``. Before click parses, an argument starting with ``-`` that
+    names an existing path (relative to the working directory) is a file name: when it
+    also spells one of the command's options it is ambiguous (one sentence, exit 2, so
+    nothing is hidden); otherwise it goes after ``--``, as a path.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """``args`` with file names that look like options moved after ``--``."""
+        return super().parse_args(ctx, self._file_names_as_paths(ctx, args))
+
+    def _option_names(self, ctx: click.Context) -> tuple[set[str], set[str]]:
+        """(every option name, the names of options that take a value)."""
+        names: set[str] = set(self.get_help_option_names(ctx))
+        valued: set[str] = set()
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                spelled = {*param.opts, *param.secondary_opts}
+                names |= spelled
+                if not param.is_flag and not param.count:
+                    valued |= spelled
+        return names, valued
+
+    def _file_names_as_paths(self, ctx: click.Context, args: list[str]) -> list[str]:
+        names, valued = self._option_names(ctx)
+        shorts = {name[1] for name in names if len(name) == 2 and name[1] != "-"}
+        end = args.index("--") if "--" in args else len(args)
+        kept: list[str] = []
+        moved: list[str] = []
+        value_next = False
+        for arg in args[:end]:
+            if value_next:  # the value of the option before it, whatever it looks like
+                kept.append(arg)
+                value_next = False
+                continue
+            looks = arg.startswith("-") and arg != "-"
+            if looks and os.path.lexists(arg):
+                head = arg.split("=", 1)[0]
+                if head in names or (not arg.startswith("--") and arg[1] in shorts):
+                    click.echo(
+                        f"policytool: error: `{escape_controls(arg)}` is both an option and "
+                        "a file name; rename the file",
+                        err=True,
+                    )
+                    ctx.exit(EXIT_ERROR)
+                moved.append(arg)
+                continue
+            value_next = arg in valued
+            kept.append(arg)
+        if not moved:
+            return args
+        return [*kept, "--", *moved, *args[end + 1 :]]
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="policytool", prog_name="policytool")
 def cli() -> None:
@@ -304,7 +361,7 @@ def _run_check(
     return CheckRun(after.kept, changed, checked, after.accepted, after.shown)
 
 
-@cli.command()
+@cli.command(cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
 @click.option(
@@ -351,7 +408,7 @@ def check(
     return emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
 
 
-@cli.command()
+@cli.command(cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
 @click.option(

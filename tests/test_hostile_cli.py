@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Repo, Result
+from tests.conftest import GIT_ENV, Repo, Result
+from tests.tryrepo import PROJECT
 
 Run = Callable[..., Result]
 
@@ -275,3 +278,117 @@ def test_internal_error_names_no_address(
     assert result.code == 2
     assert "https://" not in result.err
     assert "please report it to the policytool maintainers with the command you ran" in result.err
+
+
+# --- item 4: a file name is never an option ---------------------------------------------
+
+BANS_PICKLE = CONFIG
+
+
+@pytest.mark.parametrize(
+    ("name", "verdict"),
+    [
+        ("--config=empty.py", "ambiguous"),
+        ("--config", "ambiguous"),
+        ("--only=spdx-header", "ambiguous"),
+        ("--skip=forbidden-import", "ambiguous"),
+        ("--format=json", "ambiguous"),
+        ("--quiet", "ambiguous"),
+        ("-q", "ambiguous"),
+        ("-qx.py", "ambiguous"),
+        ("--help", "ambiguous"),
+        ("-h", "ambiguous"),
+        ("--evil.py", "path"),
+        ("-evil.py", "path"),
+        ("--", "path"),
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_a_file_name_that_looks_like_an_option(
+    repo: Repo, run: Run, command: str, name: str, verdict: str
+) -> None:
+    repo.write("pyproject.toml", BANS_PICKLE)
+    repo.write("empty.py", "")
+    if name != "--":
+        repo.write(name, "import pickle\n")
+    repo.commit()
+    files = ["empty.py", name] if name != "--" else ["empty.py", "--", "a.py"]
+    if name == "--":
+        repo.write("a.py", "import pickle\n")
+        repo.commit()
+    result = run(command, "--only", "forbidden-import", *files)
+    if verdict == "ambiguous":
+        assert result.code == 2
+        assert result.err == (
+            f"policytool: error: `{name}` is both an option and a file name; rename the file\n"
+        )
+        assert result.out == ""
+    else:
+        shown = "a.py" if name == "--" else name
+        assert result.code == 1, result.err
+        assert f"{shown}:1:8: forbidden-import" in result.out
+
+
+def test_an_option_value_that_names_a_file_stays_a_value(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", BANS_PICKLE)
+    repo.write("-conf.toml", BANS_PICKLE)
+    repo.write("a.py", "import pickle\n")
+    repo.commit()
+    result = run("check", "--config", "-conf.toml", "a.py")
+    assert result.code == 1, result.err
+    assert "a.py:1:8: forbidden-import" in result.out
+
+
+def _precommit(repo: Repo) -> subprocess.CompletedProcess[str]:
+    """A real ``pre-commit run --all-files`` of the published ``forbidden-import`` hook,
+    offline: its manifest entry as a local hook running this environment's policytool."""
+    import yaml
+
+    manifest = yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text())
+    (hook,) = [h for h in manifest if h["id"] == "forbidden-import"]
+    local = {k: v for k, v in hook.items() if k not in ("language",)}
+    config = {"repos": [{"repo": "local", "hooks": [{**local, "language": "system"}]}]}
+    repo.write(".pre-commit-config.yaml", yaml.safe_dump(config))
+    repo.commit("pre-commit config")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PRE_COMMIT")}
+    env.update(GIT_ENV)
+    bindir = str(Path(sys.executable).parent)
+    env.update(
+        {
+            "PATH": bindir + os.pathsep + env.get("PATH", ""),
+            "PYTHONPATH": str(PROJECT),  # this checkout's policytool, whatever is installed
+            "PRE_COMMIT_HOME": str(repo.root.parent / "pre-commit-home"),
+            "NO_COLOR": "1",
+        }
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color=never"],
+        cwd=repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_precommit_cannot_be_fed_a_config_by_file_name(repo: Repo) -> None:
+    repo.write("pyproject.toml", BANS_PICKLE)
+    repo.write("empty.py", "")
+    repo.write("--config=empty.py", "import pickle\n")
+    repo.write("evil.py", "import pickle\n")
+    repo.commit()
+    result = _precommit(repo)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "`--config=empty.py` is both an option and a file name; rename the file" in out
+
+
+def test_precommit_checks_a_file_named_like_an_unknown_option(repo: Repo) -> None:
+    repo.write("pyproject.toml", BANS_PICKLE)
+    repo.write("--evil.py", "import pickle\n")
+    repo.commit()
+    result = _precommit(repo)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "--evil.py:1:8: forbidden-import import of `pickle` is forbidden" in out
