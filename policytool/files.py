@@ -652,6 +652,21 @@ def resolve_inside(root: Path, relpath: str, what: str) -> Path:
     return target
 
 
+def parse_json(data: bytes | str) -> object:
+    """``json.loads``, with nesting too deep for the parser a ``ValueError`` too.
+
+    The one home of JSON parsing: 100,000 ``[`` in a file a pull request controls (the
+    baseline) or in an answer from the network is one sentence, never a RecursionError.
+    """
+    import json
+
+    try:
+        parsed: object = json.loads(data)
+    except RecursionError:
+        raise ValueError("nested too deeply to parse") from None
+    return parsed
+
+
 def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes:
     """The bytes of regular file ``path``, refusing devices, FIFOs and files over ``limit``.
 

@@ -7,11 +7,12 @@ no deeper than Python reads. The one HTTP client (:mod:`policytool.pypi` uses it
 from __future__ import annotations
 
 import http.client
-import json
 import socket
 import ssl
 import threading
 import urllib.request
+
+from policytool.files import parse_json
 
 
 class _Deadline:
@@ -132,8 +133,6 @@ def get_json(url: str, seconds: float, limit: int) -> tuple[object, str | None]:
     if len(body) > limit:
         return None, f"the answer is larger than {limit // (1024 * 1024)} MiB"
     try:
-        return json.loads(body.decode("utf-8")), None
-    except RecursionError:
-        return None, "the answer is JSON nested too deep to read"
-    except ValueError as exc:
+        return parse_json(body.decode("utf-8")), None
+    except ValueError as exc:  # parse_json: also JSON nested too deep for the parser
         return None, f"the answer is not JSON ({exc})"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -45,10 +45,30 @@ def one_sentence(stderr: str) -> bool:
 DEEP = "/".join(["d"] * 1000)
 
 
-@pytest.mark.parametrize("git", [True, False], ids=["git", "no-git"])
-def test_a_file_1000_directories_deep_is_checked_and_fixed(tmp_path: Path, git: bool) -> None:
+def _remove_deep(root: Path) -> None:
+    """Remove the DEEP tree bottom-up without recursion (pytest's cleanup of old temp
+    directories recurses a level each and would fail on it in later runs)."""
+    for level in range(1000, 0, -1):
+        directory = root / DEEP[: 2 * level - 1]
+        for entry in os.scandir(directory):
+            if not entry.is_dir(follow_symlinks=False):
+                os.unlink(entry.path)
+        os.rmdir(directory)
+
+
+@pytest.fixture
+def deep_root(tmp_path: Path) -> Iterator[Path]:
+    """An empty directory for the DEEP tree, emptied again after the test."""
     root = tmp_path / "repo"
     root.mkdir()
+    yield root
+    if (root / "d").is_dir():
+        _remove_deep(root)
+
+
+@pytest.mark.parametrize("git", [True, False], ids=["git", "no-git"])
+def test_a_file_1000_directories_deep_is_checked_and_fixed(deep_root: Path, git: bool) -> None:
+    root = deep_root
     for level in range(1, 1001):  # not mkdir(parents=True): it recurses a level each
         os.mkdir(root / DEEP[: 2 * level - 1])
     (root / "pyproject.toml").write_text(CONFIG)
