@@ -8,6 +8,7 @@ environment error (one sentence on stderr, never a traceback).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -148,15 +149,30 @@ def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
     return show
 
 
-def emit(findings: Sequence[Finding], opts: Options, files_checked: int | None) -> int:
-    """Print findings in the chosen format; return the exit code they mean."""
+def emit(
+    findings: Sequence[Finding],
+    opts: Options,
+    files_checked: int | None,
+    accepted: Sequence[Finding] = (),
+    accepted_by: str = "",
+) -> int:
+    """Print findings (and the count or marks of the ``accepted`` ones) in the chosen
+    format; return the exit code the findings mean."""
     ordered = sort_findings(findings)
     help_text: dict[str, str] = {}
     if opts.fmt == "sarif":  # only SARIF carries help texts: the others load no rule module
         from policytool.engine.registry import rule_infos
 
         help_text = {r.id: r.summary for r in rule_infos().values()}
-    out = render(ordered, opts.fmt, help_text, files_checked, opts.quiet)
+    out = render(
+        ordered,
+        opts.fmt,
+        help_text,
+        files_checked,
+        opts.quiet,
+        sort_findings(accepted),
+        accepted_by,
+    )
     if out:
         click.echo(out, nl=False)
     return EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in ordered) else EXIT_CLEAN
@@ -172,6 +188,63 @@ class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         known = [name for name in COMMAND_ORDER if name in self.commands]
         return known + sorted(set(self.commands) - set(known))
+
+
+class PathsCommand(click.Command):
+    """A command taking file names (``check``, ``fix``): a file name is never an option.
+
+    pre-commit runs ``entry + args + filenames``, and a pull request can add a file named
+    ``--config=empty.py``. Before click parses, an argument starting with ``-`` that
+    names an existing path (relative to the working directory) is a file name: when it
+    also spells one of the command's options it is ambiguous (one sentence, exit 2, so
+    nothing is hidden); otherwise it goes after ``--``, as a path.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """``args`` with file names that look like options moved after ``--``."""
+        return super().parse_args(ctx, self._file_names_as_paths(ctx, args))
+
+    def _option_names(self, ctx: click.Context) -> tuple[set[str], set[str]]:
+        """(every option name, the names of options that take a value)."""
+        names: set[str] = set(self.get_help_option_names(ctx))
+        valued: set[str] = set()
+        for param in self.get_params(ctx):
+            if isinstance(param, click.Option):
+                spelled = {*param.opts, *param.secondary_opts}
+                names |= spelled
+                if not param.is_flag and not param.count:
+                    valued |= spelled
+        return names, valued
+
+    def _file_names_as_paths(self, ctx: click.Context, args: list[str]) -> list[str]:
+        names, valued = self._option_names(ctx)
+        shorts = {name[1] for name in names if len(name) == 2 and name[1] != "-"}
+        end = args.index("--") if "--" in args else len(args)
+        kept: list[str] = []
+        moved: list[str] = []
+        value_next = False
+        for arg in args[:end]:
+            if value_next:  # the value of the option before it, whatever it looks like
+                kept.append(arg)
+                value_next = False
+                continue
+            looks = arg.startswith("-") and arg != "-"
+            if looks and os.path.lexists(arg):
+                head = arg.split("=", 1)[0]
+                if head in names or (not arg.startswith("--") and arg[1] in shorts):
+                    click.echo(
+                        f"policytool: error: `{escape_controls(arg)}` is both an option and "
+                        "a file name; rename the file",
+                        err=True,
+                    )
+                    ctx.exit(EXIT_ERROR)
+                moved.append(arg)
+                continue
+            value_next = arg in valued
+            kept.append(arg)
+        if not moved:
+            return args
+        return [*kept, "--", *moved, *args[end + 1 :]]
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -195,9 +268,26 @@ def cli() -> None:
     """
 
 
+@dataclass(frozen=True)
+class CheckRun:
+    """What a check or fix run found: the findings, files changed, files checked, and
+    the findings the baseline accepted (``accepted_by`` names it)."""
+
+    findings: list[Finding]
+    changed: list[str]
+    files_checked: int | None
+    accepted: list[Finding] = dataclasses.field(default_factory=list)
+    accepted_by: str = ""
+
+
 def _run_check(
-    paths: tuple[str, ...], opts: Options, fix: bool, online: bool = False, accepted: bool = True
-) -> tuple[list[Finding], list[str], int | None]:
+    paths: tuple[str, ...],
+    opts: Options,
+    fix: bool,
+    online: bool = False,
+    accepted: bool = True,
+    baseline_from: str | None = None,
+) -> CheckRun:
     from policytool.engine.registry import (
         ENGINE_RULE_IDS,
         LazyFiles,
@@ -225,7 +315,7 @@ def _run_check(
     files: Sequence[str] = listing() if paths else LazyFiles(listing)
     wanted = [rule_id for rule_id in only if rule_id not in skip]
     if paths and reads_none(config, files, wanted):
-        return [], [], len(files)  # a hook call over files its rules skip: load no rule
+        return CheckRun([], [], len(files))  # a hook call over files its rules skip
     prefetched = not paths and any(
         group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
     )
@@ -258,23 +348,36 @@ def _run_check(
     if only:
         findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
     findings = [f for f in findings if f.rule not in skip]
-    if accepted:  # less what `policytool baseline` accepted
-        from policytool.scaffold.accepted import without_accepted
-
-        # A full run judges the baseline entries of the rules it ran over every file.
-        judged = () if paths else {r.id for r in file_rules} | {r.id for r in repo_rules}
-        findings = without_accepted(config, findings, judged)
     checked = result.files_checked if file_rules or paths else None
-    return findings, sorted(set(result.changed)), checked
+    changed = sorted(set(result.changed))
+    if not accepted:
+        return CheckRun(findings, changed, checked)
+    from policytool.scaffold.accepted import without_accepted
+
+    # Less what `policytool baseline` accepted; a full run judges the baseline entries
+    # of the rules it ran over every file.
+    judged = () if paths else {r.id for r in file_rules} | {r.id for r in repo_rules}
+    after = without_accepted(config, findings, judged, baseline_from)
+    return CheckRun(after.kept, changed, checked, after.accepted, after.shown)
 
 
-@cli.command()
+@cli.command(cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
 @click.option(
     "--online",
     is_flag=True,
     help="precommit-rev: also compare hook revs with the newest release on PyPI.",
+)
+@click.option(
+    "--baseline-from",
+    "baseline_from",
+    metavar="REV",
+    default=None,
+    envvar="POLICYTOOL_BASELINE_FROM",
+    help="Read .policytool-baseline.json as committed at REV (a pull request's base), "
+    "not from the working tree, so a change cannot accept its own findings "
+    "[env: POLICYTOOL_BASELINE_FROM].",
 )
 @handle_errors
 def check(
@@ -285,6 +388,7 @@ def check(
     skip: tuple[str, ...],
     quiet: bool,
     online: bool = False,
+    baseline_from: str | None = None,
 ) -> int:
     """Run every policy rule.
 
@@ -297,13 +401,14 @@ def check(
       policytool check --only spdx-header,forbidden-import --format json
       policytool check --format sarif > policytool.sarif
       policytool check --online --only precommit-rev
+      policytool check --baseline-from "$BASE_SHA"   # CI: the base branch's baseline
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, _changed, files_checked = _run_check(paths, opts, fix=False, online=online)
-    return emit(findings, opts, files_checked)
+    run = _run_check(paths, opts, fix=False, online=online, baseline_from=baseline_from or None)
+    return emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
 
 
-@cli.command()
+@cli.command(cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
 @click.option(
@@ -333,11 +438,11 @@ def fix(
       policytool fix --online --only action-pin
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    findings, changed, files_checked = _run_check(paths, opts, fix=True, online=online)
-    for path in changed:
+    run = _run_check(paths, opts, fix=True, online=online)
+    for path in run.changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
-    code = emit(findings, opts, files_checked)
-    return EXIT_FINDINGS if changed else code
+    code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
+    return EXIT_FINDINGS if run.changed else code
 
 
 @cli.command()
@@ -408,10 +513,11 @@ def init(dry_run: bool, config_path: Path | None) -> int:
     import dataclasses
 
     from policytool.scaffold.init import init as write_scaffolds
-    from policytool.scaffold.init import init_root, write_config
+    from policytool.scaffold.init import init_root, scaffold_targets, write_config
 
     config = load_config(config_path)
     root = init_root(config, Path.cwd())
+    scaffold_targets(root)  # a scaffold path leading out is refused before any write
     if config.root != root:  # a pyproject.toml above the repository is not its config
         config = Config(root=root)
     lines, added = write_config(root, config, dry_run)
@@ -708,7 +814,7 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
     if others or not ids:
         skip = () if others else (*BASELINE_RULES, "stale-allow")
         opts = Options(config_path, "text", others, skip, True)
-        findings, _changed, _count = _run_check((), opts, fix=False, accepted=False)
+        findings = _run_check((), opts, fix=False, accepted=False).findings
         if not others:
             findings = [f for f in findings if f.rule not in skip]
         lines += record(load_config(config_path), findings, others)
@@ -837,7 +943,6 @@ def bump_command(
 
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-ISSUES_URL = "https://github.com/policytool/policytool/issues"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -868,8 +973,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         click.echo(
             f"policytool: error: internal error ({type(exc).__name__}: "
-            f"{escape_controls(str(exc))}); please report this at {ISSUES_URL} with the "
-            "command you ran (POLICYTOOL_DEBUG=1 shows the traceback)",
+            f"{escape_controls(str(exc))}); please report it to the policytool maintainers "
+            "with the command you ran (POLICYTOOL_DEBUG=1 shows the traceback)",
             err=True,
         )
         return EXIT_ERROR

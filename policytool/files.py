@@ -284,11 +284,24 @@ def _files_below(root: Path, rel: str, boundary: Boundary) -> list[str]:
         if tracked:
             return tracked
     out = []
-    for dirpath, dirnames, filenames in os.walk(root / rel):  # does not follow dir links
-        dirnames[:] = [d for d in dirnames if d != ".git"]
-        for name in filenames:
-            relpath = (Path(dirpath) / name).relative_to(root).as_posix()
-            if boundary.file_inside(relpath):
+    # An explicit stack, not os.walk (recursive before Python 3.12): any depth the file
+    # system holds is walked. Directory links are not followed; unreadable ones skipped.
+    pending = [rel]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(root / directory) as entries:
+                listed = sorted(
+                    (entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
+                )
+        except OSError:
+            continue
+        for name, is_dir in listed:
+            relpath = f"{directory}/{name}" if directory else name
+            if is_dir:
+                if name != ".git":
+                    pending.append(relpath)
+            elif boundary.file_inside(relpath):
                 out.append(relpath)
     return out
 
@@ -321,14 +334,22 @@ class Boundary:
         known = self._dirs.get(directory)
         if known is not None:
             return known
-        parent = os.path.dirname(directory)
-        if parent == directory or not directory.startswith(self.top.rstrip(os.sep) + os.sep):
-            inside = False
-        elif os.path.islink(directory):
-            inside = self.dir_inside(parent) and self._real_inside(directory)
-        else:
-            inside = self.dir_inside(parent)
-        self._dirs[directory] = inside
+        # Iterative, not recursive: a path thousands of directories deep is walked up to
+        # the nearest known directory, then judged downwards, one lstat a directory.
+        chain = []
+        current = directory
+        while (known := self._dirs.get(current)) is None:
+            parent = os.path.dirname(current)
+            if parent == current or not current.startswith(self._prefix):
+                known = self._dirs[current] = False
+                break
+            chain.append(current)
+            current = parent
+        inside = known
+        for below in reversed(chain):
+            if inside and os.path.islink(below):
+                inside = self._real_inside(below)
+            self._dirs[below] = inside
         return inside
 
     def files_inside(self, relpaths: Sequence[str]) -> list[str]:
@@ -436,14 +457,11 @@ def encode_like(original: bytes, text: str) -> bytes:
 
 
 def read_text(root: Path, relpath: str) -> str:
-    """The UTF-8 text of ``root/relpath`` (BOM dropped); :class:`FileError` names ``relpath``."""
-    try:
-        data = (root / relpath).read_bytes()
-    except FileNotFoundError:
-        raise FileError(relpath, "no such file") from None
-    except OSError as exc:
-        raise FileError(relpath, f"cannot read: {exc.strerror}") from None
-    return decode_text(data, relpath)
+    """The UTF-8 text of ``root/relpath`` (BOM dropped); :class:`FileError` names ``relpath``.
+
+    Read with :func:`read_bounded`: a FIFO, a device or a file over the bound is refused.
+    """
+    return decode_text(read_bounded(root / relpath, relpath), relpath)
 
 
 # Temp files of write_atomic: ``.NAME.<random>.policytool.tmp`` next to NAME. One older
@@ -474,37 +492,60 @@ def unwritable_reason(path: Path) -> str | None:
 _SWEPT_DIRS: set[str] = set()
 
 
-def _remove_stale_temps(path: Path) -> None:
-    """Delete temp files a killed run left in ``path``'s directory (older than a minute:
-    not in flight), once a process per directory."""
+def _remove_stale_temps(dir_fd: int, directory: str) -> None:
+    """Delete temp files a killed run left in the directory open as ``dir_fd`` (older
+    than a minute: not in flight), once a process per directory (named ``directory``)."""
     import time
 
-    directory = os.fspath(path.parent)
     if directory in _SWEPT_DIRS:
         return
     _SWEPT_DIRS.add(directory)
     cutoff = time.time() - STALE_TMP_SECONDS
     try:
-        entries = list(os.scandir(directory))
+        names = os.listdir(dir_fd)
     except OSError:
         return
-    for entry in entries:
-        if not (entry.name.startswith(".") and entry.name.endswith(TMP_SUFFIX)):
+    for name in names:
+        if not (name.startswith(".") and name.endswith(TMP_SUFFIX)):
             continue
         try:
-            if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < cutoff:
-                os.unlink(entry.path)
+            info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                os.unlink(name, dir_fd=dir_fd)
         except FileNotFoundError:
             continue  # another run cleaned it first
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def _dir_fd_inside(dir_fd: int, directory: Path, inside: Path) -> bool:
+    """Whether the directory open as ``dir_fd`` (opened from ``directory``) is ``inside``
+    or below it, judged on the open directory itself, not on a path that can change."""
+    top = os.path.realpath(inside)
+    try:
+        real = os.readlink(f"/proc/self/fd/{dir_fd}")  # Linux: the open directory's path
+    except OSError:
+        real = ""
+    if not real.startswith(os.sep):  # no /proc: the resolved path, if it is that directory
+        real = os.path.realpath(directory)
+        try:
+            held, there = os.fstat(dir_fd), os.stat(real)
+        except OSError:
+            return False
+        if (held.st_dev, held.st_ino) != (there.st_dev, there.st_ino):
+            return False
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def write_atomic(path: Path, data: bytes, *, inside: Path | None = None) -> None:
     """Replace ``path`` with ``data`` via a temp file in the same directory.
 
     - On any failure (disk full, file too large...) the original file is untouched, the
       temp file is removed, and :class:`WriteError` names the path: one sentence, exit 2.
     - Never through a symlink, never over a read-only file (no write bit): both are
       refused with :class:`WriteError` (``fix`` reports them as "not fixed" instead).
+    - ``inside`` (the repository root): the directory is opened once and every later
+      call is relative to that open directory, which must resolve inside ``inside``; a
+      parent directory swapped for a link that leads out, before or during the write,
+      cannot move the write out of the repository.
     - The mode is kept, and the owner and group where the process may set them (root,
       or a group it belongs to); otherwise the file becomes the writer's, as any editor
       that saves by rename would leave it.
@@ -517,48 +558,73 @@ def write_atomic(path: Path, data: bytes) -> None:
     if reason is not None:
         raise WriteError(str(path), reason)
     try:
-        info: os.stat_result | None = os.stat(path)
+        dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        raise WriteError(str(path), exc.strerror or str(exc)) from None
+    try:
+        if inside is not None and not _dir_fd_inside(dir_fd, path.parent, inside):
+            raise WriteError(str(path), f"its directory resolves outside {inside}")
+        _write_in(dir_fd, path, data)
+    finally:
+        os.close(dir_fd)
+
+
+def _write_in(dir_fd: int, path: Path, data: bytes) -> None:
+    """:func:`write_atomic` once ``path``'s directory is open as ``dir_fd``."""
+    import secrets
+
+    name = path.name
+    try:
+        info: os.stat_result | None = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
         info = None
     except OSError as exc:
         raise WriteError(str(path), exc.strerror or str(exc)) from None
-    import tempfile  # here: it imports shutil and more, which only a write needs
-
-    _remove_stale_temps(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
-    except OSError as exc:
-        raise WriteError(str(path), exc.strerror or str(exc)) from None
+    if info is not None and stat.S_ISLNK(info.st_mode):  # swapped for a link since
+        raise WriteError(str(path), "it is a symlink (policytool never writes through one)")
+    _remove_stale_temps(dir_fd, os.fspath(path.parent))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _attempt in range(100):
+        tmp = f".{name}.{secrets.token_hex(4)}{TMP_SUFFIX}"
+        try:
+            fd = os.open(tmp, flags, 0o600, dir_fd=dir_fd)
+            break
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise WriteError(str(path), exc.strerror or str(exc)) from None
+    else:
+        raise WriteError(str(path), "no free temporary file name")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
-        if info is not None:
-            os.chmod(tmp, info.st_mode & 0o7777)
-            if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
-                try:
-                    os.chown(tmp, info.st_uid, info.st_gid)
-                except PermissionError:
-                    pass  # not permitted: the file becomes the writer's (documented above)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+            if info is not None:
+                os.fchmod(fd, info.st_mode & 0o7777)
+                if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                    try:
+                        os.fchown(fd, info.st_uid, info.st_gid)
+                    except PermissionError:
+                        pass  # not permitted: the file becomes the writer's (documented)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(fd, 0o666 & ~umask)
+            os.fsync(fd)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except OSError as exc:
-        _unlink_quietly(tmp)
+        _unlink_quietly(tmp, dir_fd)
         raise WriteError(str(path), exc.strerror or str(exc)) from None
     except BaseException:
         # Re-raised below (KeyboardInterrupt...): only removes our temp file.
-        _unlink_quietly(tmp)
+        _unlink_quietly(tmp, dir_fd)
         raise
 
 
-def _unlink_quietly(path: str) -> None:
+def _unlink_quietly(path: str, dir_fd: int | None = None) -> None:
     """Remove ``path`` if it is there."""
     try:
-        os.unlink(path)
+        os.unlink(path, dir_fd=dir_fd)
     except FileNotFoundError:
         pass
 
@@ -566,6 +632,8 @@ def _unlink_quietly(path: str) -> None:
 # Bounds on files policytool parses whole (configs, allowlists, locks, workflows): a PR
 # author controls them, so a huge or endless one is refused before it is read.
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
+# The FileError reason of a file that is not there (callers tell it from other failures).
+NO_SUCH_FILE = "no such file"
 
 
 def resolve_inside(root: Path, relpath: str, what: str) -> Path:
@@ -584,6 +652,21 @@ def resolve_inside(root: Path, relpath: str, what: str) -> Path:
     return target
 
 
+def parse_json(data: bytes | str) -> object:
+    """``json.loads``, with nesting too deep for the parser a ``ValueError`` too.
+
+    The one home of JSON parsing: 100,000 ``[`` in a file a pull request controls (the
+    baseline) or in an answer from the network is one sentence, never a RecursionError.
+    """
+    import json
+
+    try:
+        parsed: object = json.loads(data)
+    except RecursionError:
+        raise ValueError("nested too deeply to parse") from None
+    return parsed
+
+
 def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes:
     """The bytes of regular file ``path``, refusing devices, FIFOs and files over ``limit``.
 
@@ -592,7 +675,7 @@ def read_bounded(path: Path, shown: str, limit: int = MAX_CONFIG_BYTES) -> bytes
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise FileError(shown, "no such file") from None
+        raise FileError(shown, NO_SUCH_FILE) from None
     except OSError as exc:
         raise FileError(shown, f"cannot read: {exc.strerror}") from None
     info = os.fstat(fd)

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
 
     from policytool.engine.context import RunMemo
 
-PYPI_JSON = "https://pypi.org/pypi/{project}/json"
-
 
 def newest_on_pypi(project: str, memo: RunMemo) -> tuple[Version | None, str | None]:
     """(newest non-prerelease version, None) or (None, why it could not be found); once a run."""
@@ -26,38 +24,46 @@ def newest_on_pypi(project: str, memo: RunMemo) -> tuple[Version | None, str | N
 
 def _ask_pypi(project: str) -> tuple[Version | None, str | None]:
     """:func:`newest_on_pypi`, asked."""
-    import json
-    import urllib.error
-    import urllib.request
+    import urllib.parse
 
     from packaging.version import InvalidVersion, Version
 
-    url = PYPI_JSON.format(project=project)
-    result: tuple[Version | None, str | None]
-    try:
-        with urllib.request.urlopen(url, timeout=15) as response:
-            data = json.loads(response.read().decode("utf-8"))
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        result = (None, f"cannot ask PyPI for the newest {project} ({exc})")
-    else:
-        versions = []
-        releases = data.get("releases", {}) if isinstance(data, dict) else {}
-        for text, files in releases.items():
-            try:
-                version = Version(text)
-            except InvalidVersion:
-                continue
-            yanked = bool(files) and all(isinstance(f, dict) and f.get("yanked") for f in files)
-            if not version.is_prerelease and not yanked:
-                versions.append(version)
-        result = (
-            (max(versions), None) if versions else (None, f"PyPI lists no release of {project}")
+    from policytool.httpjson import get_json
+
+    url = f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/json"
+    data, why = get_json(url, NEWEST_DEADLINE, MAX_PROJECT_BYTES)
+    if why is not None:
+        return None, f"cannot ask PyPI for the newest {project} ({why})"
+    versions = []
+    releases = data.get("releases") if isinstance(data, dict) else None
+    for text, files in releases.items() if isinstance(releases, dict) else ():
+        try:
+            version = Version(str(text))
+        except InvalidVersion:
+            continue
+        yanked = (
+            isinstance(files, list)
+            and bool(files)
+            and all(isinstance(f, dict) and f.get("yanked") for f in files)
         )
-    return result
+        if not version.is_prerelease and not yanked:
+            versions.append(version)
+    if not versions:
+        return None, f"PyPI lists no release of {project}"
+    return max(versions), None
 
 
-# ``bump``'s release facts. The base URL may point elsewhere (a mirror, a test server):
-# POLICYTOOL_PYPI_URL=http://127.0.0.1:8000/pypi serves ``{base}/{project}/{version}/json``.
+# Every answer is read whole within one deadline (not a timeout per read: a byte every few
+# seconds would never end) and up to a size; a JSON document nested too deep is unusable.
+NEWEST_DEADLINE = 20.0
+RELEASE_DEADLINE = 10.0
+MAX_PROJECT_BYTES = 32 * 1024 * 1024  # a project's document lists every release and file
+MAX_RELEASE_BYTES = 8 * 1024 * 1024
+
+
+# The JSON API base URL may point elsewhere (a mirror, a test server): with
+# POLICYTOOL_PYPI_URL=http://127.0.0.1:8000/pypi, ``check --online`` asks
+# ``{base}/{project}/json`` and ``bump`` asks ``{base}/{project}/{version}/json``.
 PYPI_URL_VARIABLE = "POLICYTOOL_PYPI_URL"
 DEFAULT_PYPI_URL = "https://pypi.org/pypi"
 _CHANGELOG_KEYS = ("changelog", "changes", "release notes", "releasenotes", "history", "news")
@@ -90,23 +96,20 @@ def pypi_base() -> str:
     return os.environ.get(PYPI_URL_VARIABLE, DEFAULT_PYPI_URL).rstrip("/")
 
 
-def release(project: str, version: str, timeout: float = 10.0) -> Release | str:
-    """The :class:`Release` of ``project==version``, or why it could not be looked up."""
-    import json
-    import urllib.error
+def release(project: str, version: str, timeout: float = RELEASE_DEADLINE) -> Release | str:
+    """The :class:`Release` of ``project==version``, or why it could not be looked up;
+    ``timeout`` bounds the whole answer."""
     import urllib.parse
-    import urllib.request
+
+    from policytool.httpjson import get_json
 
     url = (
         f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/"
         f"{urllib.parse.quote(version, safe='')}/json"
     )
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            data = json.loads(response.read(8 * 1024 * 1024).decode("utf-8"))
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        return f"could not look up {project} {version} on {pypi_base()} ({reason})"
+    data, why = get_json(url, timeout, MAX_RELEASE_BYTES)
+    if why is not None:
+        return f"could not look up {project} {version} on {pypi_base()} ({why})"
     if not isinstance(data, dict) or not isinstance(data.get("info"), dict):
         return f"{pypi_base()} answered for {project} {version} without release info"
     return _release_of(project, version, data)

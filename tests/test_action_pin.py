@@ -57,7 +57,7 @@ class Remotes:
 
     @property
     def url(self) -> str:
-        """The ``git-base-url`` pointing at them."""
+        """The ``POLICYTOOL_GIT_BASE_URL`` pointing at them."""
         return f"file://{self.base}"
 
     def action(self, name: str) -> dict[str, str]:
@@ -88,9 +88,12 @@ class Remotes:
 
 
 @pytest.fixture
-def remotes(tmp_path: Path) -> Remotes:
-    """An empty set of action repositories."""
-    return Remotes(tmp_path / "remotes")
+def remotes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Remotes:
+    """An empty set of action repositories, the maintainer's mirror outside the repository
+    (``POLICYTOOL_GIT_BASE_URL``: the config may only name https://)."""
+    remotes = Remotes(tmp_path / "remotes")
+    monkeypatch.setenv(action_pin.BASE_URL_VARIABLE, remotes.url)
+    return remotes
 
 
 def setup(repo: Repo, config: str = "") -> None:
@@ -99,8 +102,8 @@ def setup(repo: Repo, config: str = "") -> None:
 
 
 def base_config(remotes: Remotes, extra: str = "") -> str:
-    """The action-pin table pointing at the bare repositories."""
-    return f'[tool.policytool.action-pin]\ngit-base-url = "{remotes.url}"\n{extra}'
+    """The action-pin table (the ``remotes`` fixture points the run at the bare repositories)."""
+    return f"[tool.policytool.action-pin]\n{extra}"
 
 
 def findings(run: Run, *args: str) -> list[dict[str, object]]:
@@ -364,7 +367,16 @@ def test_offline_fix_changes_nothing(repo: Repo, run: Run, remotes: Remotes) -> 
 
 @pytest.mark.parametrize(
     "base",
-    ["ext::sh -c touch% /tmp/pwned", "/abs/path", "ssh://host/x", "-upload-pack=evil"],
+    [
+        "ext::sh -c touch% /tmp/pwned",
+        "/abs/path",
+        "ssh://host/x",
+        "-upload-pack=evil",
+        "file:///",
+        "http://127.0.0.1:9",
+        "https://",
+        "https://host/a b",
+    ],
 )
 def test_unsafe_base_url_is_a_config_error(repo: Repo, run: Run, base: str) -> None:
     setup(repo, f'[tool.policytool.action-pin]\ngit-base-url = "{base}"\n')

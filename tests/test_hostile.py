@@ -259,8 +259,8 @@ def test_unexpected_exception_is_one_sentence_with_a_report_hint(
     assert result.code == 2
     assert result.err == (
         "policytool: error: internal error (ZeroDivisionError: division by zero); please "
-        "report this at https://github.com/policytool/policytool/issues with the command you "
-        "ran (POLICYTOOL_DEBUG=1 shows the traceback)\n"
+        "report it to the policytool maintainers with the command you ran "
+        "(POLICYTOOL_DEBUG=1 shows the traceback)\n"
     )
     monkeypatch.setenv("POLICYTOOL_DEBUG", "1")
     with pytest.raises(ZeroDivisionError):

@@ -673,9 +673,7 @@ def test_online_asks_pypi_for_the_newest_release(repo: Repo, run: Run) -> None:
 def test_online_without_pypi_is_a_warning(
     repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from policytool import pypi
-
-    monkeypatch.setattr(pypi, "PYPI_JSON", "http://127.0.0.1:9/{project}")
+    monkeypatch.setenv("POLICYTOOL_PYPI_URL", "http://127.0.0.1:9/pypi")
     repo.write(".pre-commit-config.yaml", ONLINE_CONFIG)
     repo.commit()
     result = run("check", "--online", ONLY)

@@ -79,12 +79,20 @@ def count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def summary_line(findings: Sequence[Finding], files_checked: int | None = None) -> str:
+def summary_line(
+    findings: Sequence[Finding],
+    files_checked: int | None = None,
+    accepted: int = 0,
+    accepted_by: str = "",
+) -> str:
     """``1 finding (1 error) in 1 file``, ``3 findings (2 errors, 1 warning) in 5 files``,
-    ``no findings in 4 files``; counts that are zero are left out."""
+    ``no findings in 4 files``; counts that are zero are left out. ``accepted`` findings
+    (left out by a baseline) are counted too: ``no findings (4 accepted by B) in 4 files``.
+    """
     checked = f" in {count(files_checked, 'file')}" if files_checked is not None else ""
+    taken = f"{accepted} accepted by {accepted_by}" if accepted else ""
     if not findings:
-        return f"no findings{checked}"
+        return f"no findings ({taken}){checked}" if taken else f"no findings{checked}"
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
     warnings = len(findings) - errors
     fixable = sum(1 for f in findings if f.fixable)
@@ -93,22 +101,36 @@ def summary_line(findings: Sequence[Finding], files_checked: int | None = None) 
         parts.append(count(warnings, "warning"))
     if fixable:
         parts.append(f"{fixable} fixable with `policytool fix`")
+    if taken:
+        parts.append(taken)
     return f"{count(len(findings), 'finding')} ({', '.join(parts)}){checked}"
 
 
 def render_text(
-    findings: Sequence[Finding], files_checked: int | None = None, quiet: bool = False
+    findings: Sequence[Finding],
+    files_checked: int | None = None,
+    quiet: bool = False,
+    accepted: Sequence[Finding] = (),
+    accepted_by: str = "",
 ) -> str:
-    """One finding a line, then the summary line (omitted with ``quiet``)."""
+    """One finding a line, then the summary line (omitted with ``quiet``) with the count
+    of ``accepted`` findings."""
     lines = [escape_controls(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}") for f in findings]
     if not quiet:
-        lines.append(summary_line(findings, files_checked))
+        lines.append(
+            escape_controls(summary_line(findings, files_checked, len(accepted), accepted_by))
+        )
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def render_json(findings: Sequence[Finding]) -> str:
-    """A JSON list of finding objects."""
-    return json.dumps([f.to_json() for f in findings], indent=2) + "\n"
+def render_json(
+    findings: Sequence[Finding], accepted: Sequence[Finding] = (), accepted_by: str = ""
+) -> str:
+    """A JSON list of finding objects; ``accepted`` ones follow with ``"accepted": true``
+    and ``"accepted_by"`` naming the baseline (they do not fail the run)."""
+    items = [f.to_json() for f in findings]
+    items += [{**f.to_json(), "accepted": True, "accepted_by": accepted_by} for f in accepted]
+    return json.dumps(items, indent=2) + "\n"
 
 
 def _github_escape(text: str, is_property: bool = False) -> str:
@@ -118,9 +140,16 @@ def _github_escape(text: str, is_property: bool = False) -> str:
     return text
 
 
-def render_github(findings: Sequence[Finding]) -> str:
-    """GitHub Actions workflow commands, one annotation a finding."""
+def render_github(
+    findings: Sequence[Finding], accepted: Sequence[Finding] = (), accepted_by: str = ""
+) -> str:
+    """GitHub Actions workflow commands, one annotation a finding, and one notice with
+    the count of ``accepted`` findings."""
     out = []
+    if accepted:
+        noun = "finding" if len(accepted) == 1 else "findings"
+        note = f"{len(accepted)} {noun} accepted by {accepted_by} (not annotated)"
+        out.append(escape_controls(f"::notice title=policytool baseline::{_github_escape(note)}"))
     for f in findings:
         level = "error" if f.severity is Severity.ERROR else "warning"
         props = ",".join(
@@ -139,11 +168,38 @@ def render_github(findings: Sequence[Finding]) -> str:
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> str:
-    """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description."""
+def _sarif_result(f: Finding, index: Mapping[str, int]) -> dict[str, object]:
+    """The SARIF result object of one finding."""
+    return {
+        "ruleId": f.rule,
+        "ruleIndex": index[f.rule],
+        "level": "error" if f.severity is Severity.ERROR else "warning",
+        "message": {"text": f.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": f.line, "startColumn": f.col},
+                }
+            }
+        ],
+    }
+
+
+def render_sarif(
+    findings: Sequence[Finding],
+    rule_help: Mapping[str, str],
+    accepted: Sequence[Finding] = (),
+    accepted_by: str = "",
+) -> str:
+    """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description.
+
+    ``accepted`` findings are results too, each with an external, accepted suppression
+    naming the baseline (SARIF 2.1.0 section 3.35), so a code-scanning view shows them.
+    """
     from policytool import __version__  # read from the metadata: only when asked
 
-    used = sorted({f.rule for f in findings} | set(rule_help))
+    used = sorted({f.rule for f in (*findings, *accepted)} | set(rule_help))
     index = {rule: i for i, rule in enumerate(used)}
     rules = [
         {
@@ -154,23 +210,16 @@ def render_sarif(findings: Sequence[Finding], rule_help: Mapping[str, str]) -> s
         }
         for rule in used
     ]
-    results = [
-        {
-            "ruleId": f.rule,
-            "ruleIndex": index[f.rule],
-            "level": "error" if f.severity is Severity.ERROR else "warning",
-            "message": {"text": f.message},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
-                        "region": {"startLine": f.line, "startColumn": f.col},
-                    }
-                }
-            ],
-        }
-        for f in findings
-    ]
+    suppression = {
+        "kind": "external",
+        "status": "accepted",
+        "justification": f"accepted by {accepted_by}",
+    }
+    results = [_sarif_result(f, index) for f in findings]
+    for f in accepted:
+        result = _sarif_result(f, index)
+        result["suppressions"] = [suppression]
+        results.append(result)
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -197,17 +246,26 @@ def render(
     rule_help: Mapping[str, str],
     files_checked: int | None = None,
     quiet: bool = False,
+    accepted: Sequence[Finding] = (),
+    accepted_by: str = "",
 ) -> str:
-    """Render findings in one of :data:`FORMATS`."""
+    """Render findings in one of :data:`FORMATS`; ``accepted`` are the findings a
+    baseline (``accepted_by``) accepted: counted or marked in every format."""
     if fmt == "json":
-        return render_json(findings)
+        return render_json(findings, accepted, accepted_by)
     if fmt == "sarif":
-        return render_sarif(findings, rule_help)
+        return render_sarif(findings, rule_help, accepted, accepted_by)
     if fmt == "github":
-        return render_github(findings)
+        return render_github(findings, accepted, accepted_by)
     if fmt == "markdown":
-        return render_markdown(findings, rule_help, files_checked=files_checked)
-    return render_text(findings, files_checked, quiet)
+        return render_markdown(
+            findings,
+            rule_help,
+            files_checked=files_checked,
+            accepted=len(accepted),
+            accepted_by=accepted_by,
+        )
+    return render_text(findings, files_checked, quiet, accepted, accepted_by)
 
 
 # -- review reports: severity marks, repeats grouped, the Code quality row ---------------
@@ -318,6 +376,8 @@ def render_markdown(
     cap: int = DEFAULT_CAP,
     notes: frozenset[str] = frozenset(),
     files_checked: int | None = None,
+    accepted: int = 0,
+    accepted_by: str = "",
 ) -> str:
     """A Markdown report for a review: a count table, a section a rule, the Code quality row.
 
@@ -364,8 +424,8 @@ def render_markdown(
             f"- {mark(f.severity)} `{_cell(f.path)}:{f.line}` {f.rule}: {_cell(f.message)}"
             for f in unchecked
         )
-    if files_checked is not None:
-        out += ["", summary_line(findings, files_checked) + "."]
+    if files_checked is not None or accepted:
+        out += ["", _cell(summary_line(findings, files_checked, accepted, accepted_by)) + "."]
     out += [
         "",
         "| Dimension | Warnings | Blocking |",

@@ -228,7 +228,7 @@ def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
                 source.replace_data(new)
         if source.data != original:
             try:
-                write_atomic(Path(path), source.data)
+                write_atomic(Path(path), source.data, inside=config.root)
             except WriteError as exc:
                 raise PolicyError(f"{relpath}: cannot write the fix: {exc.reason}") from None
             into.changed.append(relpath)

@@ -25,6 +25,7 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.engine.context import RunMemo
 from policytool.errors import FileProblem, YamlError
+from policytool.files import parse_json
 from policytool.formats.yamldoc import (
     YamlDoc,
     anchor_name,
@@ -372,7 +373,7 @@ class _Prefetch:
         if status != 0 or size > _MAX_VERDICT_BYTES:
             return None
         try:
-            answer = json.loads(b"".join(chunks))
+            answer = parse_json(b"".join(chunks))
         except ValueError:
             return None
         return answer if isinstance(answer, dict) else None

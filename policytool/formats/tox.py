@@ -17,7 +17,7 @@ import shlex
 from pathlib import Path
 
 from policytool.errors import PolicyError, TomlError
-from policytool.files import read_bounded
+from policytool.files import read_bounded, resolve_inside
 from policytool.formats import toml
 
 _POSARGS_RE = re.compile(r"\{posargs(?::([^{}]*))?\}|\[\]")
@@ -25,10 +25,13 @@ _FACTOR_RE = re.compile(r"^([\w.!,{}-]+):\s+(.*)$")
 
 
 def _read(root: Path, relpath: str) -> str | None:
-    path = root / relpath
-    if not path.is_file():
-        return None
+    """The text of ``root/relpath``; None when absent, not UTF-8, over the size bound, or
+    a symlink that leads out of the repository (never read: the repository is the
+    boundary)."""
     try:
+        path = resolve_inside(root, relpath, relpath)
+        if not path.is_file():
+            return None
         return read_bounded(path, relpath).decode("utf-8")
     except (PolicyError, UnicodeDecodeError):
         return None

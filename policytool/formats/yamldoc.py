@@ -33,7 +33,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Union
 
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
@@ -653,7 +653,8 @@ def write(doc: YamlDoc, new_text: str) -> bool:
     if new_text == doc.text:
         return False
     parse_text(new_text, doc.relpath)  # never write a file that no longer parses
-    write_atomic(doc.path, doc.encode(new_text))
+    root = doc.path.parents[len(PurePosixPath(doc.relpath).parts) - 1]
+    write_atomic(doc.path, doc.encode(new_text), inside=root)
     return True
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from policytool.errors import BackendError, PolicyError
 from policytool.formats.requirement import canonical_name, is_excluded
+from policytool.formats.requirements import REQUIREMENT, ReqLine
 from policytool.lock.inputs import Lock, pyproject_requirements, target_python
 
 EXECUTABLES = {
@@ -57,6 +58,8 @@ class CompileRequest:
     upgrade: bool = False
     upgrade_packages: tuple[str, ...] = ()
     offline: bool = False
+    # Never build (``lock --check --resolve``): uv ``--no-build``, pip ``--only-binary``.
+    no_build: bool = False
 
 
 def find_executable(backend: str) -> str:
@@ -80,12 +83,54 @@ def find_executable(backend: str) -> str:
     )
 
 
+# What the resolver subprocess inherits: what the machine needs to reach an index (paths,
+# locale, certificates, proxies, caches) and nothing else. pip and uv expand ``${VAR}`` in
+# requirement files the pull request controls (``--index-url http://HOST/${SECRET}/``), so
+# no other variable of this process may reach them.
+PASSED_VARIABLES = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "TMPDIR",
+        "TMP",
+        "TEMP",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "SYSTEMROOT",
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "REQUESTS_CA_BUNDLE",
+        "CURL_CA_BUNDLE",
+        "NIX_SSL_CERT_FILE",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "NO_PROXY",
+        "XDG_CACHE_HOME",
+        *CACHE_VARIABLES,
+    }
+)
+
+
+def _passed(key: str) -> bool:
+    """Whether the resolver subprocess inherits variable ``key``."""
+    upper = key.upper()
+    return upper in PASSED_VARIABLES or upper.startswith("LC_")
+
+
 def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``base`` (default: this process's environment) without PIP_*/UV_*, configs disabled."""
+    """The resolver's environment: only :data:`PASSED_VARIABLES` of ``base`` (default:
+    this process's environment) and ``LC_*``, configs disabled.
+
+    Every ``PIP_*`` / ``UV_*`` setting but the caches is dropped with the rest.
+    """
     env = {
         key: value
         for key, value in (os.environ if base is None else base).items()
-        if not key.upper().startswith(("PIP_", "UV_")) or key in CACHE_VARIABLES
+        if _passed(key) and (not key.upper().startswith(("PIP_", "UV_")) or key in CACHE_VARIABLES)
     }
     env["PIP_CONFIG_FILE"] = os.devnull
     env["UV_NO_CONFIG"] = "1"
@@ -95,26 +140,135 @@ def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 _ENV_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_URL_RE = re.compile(r"^(https?)://([^/?#]*)(.*)$", re.IGNORECASE | re.DOTALL)
+INDEX_ENV = "POLICYTOOL_INDEX_ENV"
+_UNSAFE_IN_USERINFO = frozenset("@/?#\\ \t\r\n")
 
 
-def expand_env(value: str, lock_name: str, key: str) -> str:
+def allowed_index_env(environ: Mapping[str, str] | None = None) -> dict[str, frozenset[str]]:
+    """``VAR -> hosts`` the maintainer allows (``POLICYTOOL_INDEX_ENV="VAR@HOST ..."``).
+
+    Entries are separated by blanks or commas; a HOST may carry a ``:port``. This is the
+    machine's setting, never the repository's: a pull request cannot widen it.
+    """
+    raw = (os.environ if environ is None else environ).get(INDEX_ENV, "")
+    allowed: dict[str, set[str]] = {}
+    for entry in raw.replace(",", " ").split():
+        name, at, host = entry.partition("@")
+        if not at or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or not host:
+            raise PolicyError(f"{INDEX_ENV}: '{entry}' is not VAR@HOST")
+        allowed.setdefault(name, set()).add(host.lower())
+    return {name: frozenset(hosts) for name, hosts in allowed.items()}
+
+
+def _host_port(netloc_host: str) -> tuple[str, str]:
+    """(host, host:port) of the host part of a URL's netloc (both lower-case)."""
+    full = netloc_host.lower()
+    host, colon, port = full.rpartition(":")
+    if colon and port.isdigit() and (not host.startswith("[") or host.endswith("]")):
+        return host, full
+    return full, full
+
+
+def expand_env(
+    value: str,
+    lock_name: str,
+    key: str,
+    allowed: Mapping[str, frozenset[str]] | None = None,
+) -> str:
     """``value`` with each ``${VAR}`` replaced from the environment (index credentials).
 
-    Only the backend's command line sees the result: the fingerprint, the lock and every
-    message keep ``${VAR}`` as written. An unset variable is a PolicyError naming it.
+    A variable is expanded only where the maintainer allowed it (``allowed``, default
+    :func:`allowed_index_env`): in the ``user:password@`` part of an ``http(s)`` index URL
+    whose host is one named for it. Anything else with ``${...}`` (a host, a path, a
+    query, a local ``find-links`` directory, a variable not allowed) is a PolicyError
+    raised before anything is requested. Only the backend's command line sees the
+    result: the fingerprint, the lock and every message keep ``${VAR}`` as written.
     """
+    names = _ENV_RE.findall(value)
+    if not names:
+        return value
+    permitted = allowed_index_env() if allowed is None else allowed
+    how = f"allow it with {INDEX_ENV}=VAR@HOST (set by the maintainer, outside the repository)"
+    match = _URL_RE.match(value)
+    userinfo, at, hostpart = match.group(2).rpartition("@") if match else ("", "", "")
+    if match is None or not at or _ENV_RE.search(hostpart + match.group(3)) or "${" in hostpart:
+        raise PolicyError(
+            f"lock '{lock_name}': {key} uses ${{{names[0]}}} outside the user:password@ part "
+            f"of an http(s) index URL; policytool expands no variable into a host, a path or "
+            f"a directory"
+        )
+    host, host_port = _host_port(hostpart)
+    for name in names:
+        hosts = permitted.get(name, frozenset())
+        if host not in hosts and host_port not in hosts:
+            raise PolicyError(
+                f"lock '{lock_name}': {key} uses ${{{name}}} for host {host_port}, which the "
+                f"maintainer did not allow; {how}"
+            )
 
-    def lookup(match: re.Match[str]) -> str:
+    def lookup(found: re.Match[str]) -> str:
         """The value of one variable."""
-        name = match.group(1)
+        name = found.group(1)
         if name not in os.environ:
             raise PolicyError(
                 f"lock '{lock_name}': {key} uses ${{{name}}} but {name} is not set in the "
                 "environment"
             )
-        return os.environ[name]
+        secret = os.environ[name]
+        if any(char in _UNSAFE_IN_USERINFO for char in secret):
+            raise PolicyError(
+                f"lock '{lock_name}': {key} uses ${{{name}}}, whose value holds a character "
+                "that would change the URL (@ / ? # \\ or a blank); percent-encode it"
+            )
+        return secret
 
-    return _ENV_RE.sub(lookup, value)
+    return match.group(1) + "://" + _ENV_RE.sub(lookup, userinfo) + "@" + hostpart + match.group(3)
+
+
+def check_index_env(lock: Lock) -> None:
+    """Raise the PolicyError :func:`expand_env` would for any index setting of ``lock``.
+
+    Called for every selected lock before the first resolver runs, so a refused
+    variable requests nothing at all.
+    """
+    cfg = lock.config
+    allowed = allowed_index_env()
+    for key, values in (
+        ("index-url", (cfg.index_url,) if cfg.index_url else ()),
+        ("extra-index-urls", cfg.extra_index_urls),
+        ("find-links", cfg.find_links),
+    ):
+        for value in values:
+            expand_env(value, lock.name, key, allowed)
+
+
+def needs_build(root: Path, lock: Lock) -> ReqLine | None:
+    """The first line of ``lock``'s inputs or constraint files only a build can resolve.
+
+    A local path (``./sub``, ``.``, ``-e ./pkg``, ``file:``), a VCS URL or a URL to
+    anything but a wheel: the resolver would run that project's build backend to read
+    its metadata (pip-compile does so even with ``--only-binary :all:``).
+    """
+    from policytool.formats.requirement import parse
+    from policytool.formats.requirements import EDITABLE, read_lines
+    from policytool.lock.inputs import input_lines
+
+    lines = list(input_lines(root, lock))
+    for path in lock.constraint_files:
+        lines += read_lines(root, path)
+    for line in lines:
+        if line.kind == EDITABLE:
+            return line
+        if line.kind != REQUIREMENT:
+            continue
+        words = line.text.split()
+        text = " ".join(words[: next((i for i, w in enumerate(words) if w[:1] == "-"), None)])
+        req = parse(text)  # without the options after it (``--hash=...``)
+        url = text if req is None else req.url
+        if url is not None and not url.split("#", 1)[0].split("?", 1)[0].endswith(".whl"):
+            return line
+    return None
 
 
 def secrets_of(lock: Lock) -> list[tuple[str, str]]:
@@ -184,6 +338,8 @@ def build_command(
             cmd += ["--resolution", cfg.resolution]
         if request.offline:
             cmd.append("--offline")
+        if request.no_build:
+            cmd.append("--no-build")
     else:
         refuse_for_pip_tools(lock)
         running = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -211,6 +367,9 @@ def build_command(
             "--no-emit-options",
             "--annotation-style=split",
         ]
+        if request.no_build:
+            # Wheels only; pip still prepares a local directory (see needs_build).
+            cmd.append("--pip-args=--only-binary=:all:")
     if cfg.hashes:
         cmd.append("--generate-hashes")
     if cfg.no_index:
@@ -236,6 +395,28 @@ def build_command(
 HEARTBEAT_SECONDS = 15.0
 
 
+def make_temp_dir(prefix: str, who: str) -> Path:
+    """A new temporary directory; a PolicyError naming ``who`` when none can be made.
+
+    ``tempfile`` probes its candidate directories by writing a file in each; when every
+    write fails (a full disk, ``ulimit -f 0``, no writable TMPDIR) it raises
+    ``FileNotFoundError("No usable temporary directory found")``: one sentence here.
+    """
+    try:
+        return Path(tempfile.mkdtemp(prefix=prefix))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if "No usable temporary directory" in reason:
+            reason = (
+                "writing a file fails in TMPDIR, /tmp, /var/tmp and the current directory "
+                "(disk full, ulimit -f or no write permission?)"
+            )
+            raise PolicyError(f"{who}: cannot create a temporary directory: {reason}") from None
+        raise PolicyError(
+            f"{who}: cannot create a temporary directory in {tempfile.tempdir}: {reason}"
+        ) from None
+
+
 def compile_lock(
     root: Path, request: CompileRequest, progress: Callable[[str], None] | None = None
 ) -> str:
@@ -254,13 +435,7 @@ def compile_lock(
     for path in lock.constraint_files:
         if not (root / path).is_file():
             raise PolicyError(f"lock '{lock.name}': constraint {path}: no such file")
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix="policytool-lock-"))
-    except OSError as exc:
-        raise PolicyError(
-            f"lock '{lock.name}': cannot create a temporary directory in "
-            f"{tempfile.gettempdir()}: {exc.strerror or exc}"
-        ) from None
+    tmp = make_temp_dir("policytool-lock-", f"lock '{lock.name}'")
     try:
         rename: dict[str, str] = {}
         sources: list[str] = []

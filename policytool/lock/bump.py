@@ -27,7 +27,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.errors import PolicyError
-from policytool.files import decode_text, encode_like, write_atomic
+from policytool.files import decode_text, encode_like, read_bounded, write_atomic
 from policytool.formats.pyproject import move_pins
 from policytool.formats.requirement import exact_version, move_exact_pin, parse, requirement_name
 from policytool.formats.requirements import (
@@ -39,7 +39,12 @@ from policytool.formats.requirements import (
     read_lines,
     rewrite_requirements,
 )
-from policytool.lock.backends import CompileRequest, compile_lock
+from policytool.lock.backends import (
+    CompileRequest,
+    check_index_env,
+    compile_lock,
+    make_temp_dir,
+)
 from policytool.lock.inputs import (
     InputSpec,
     Lock,
@@ -125,8 +130,10 @@ def _editable_files(config: Config, locks: dict[str, Lock]) -> list[str]:
 def _contains(config: Config, item: Lock, package: str) -> bool:
     """Whether ``item``'s lock pins ``package`` or its inputs name it."""
     path = config.root / item.output
-    if path.is_file() and package in pin_versions(decode_text(path.read_bytes(), item.output)):
-        return True
+    if path.is_file():
+        text = decode_text(read_bounded(path, item.output), item.output)
+        if package in pin_versions(text):
+            return True
     return package in _direct_names(config, item)
 
 
@@ -161,15 +168,15 @@ def _lock_outputs(config: Config) -> set[str]:
 
 def newest_version(config: Config, item: Lock, package: str, bounds: Sequence[str] = ()) -> str:
     """The newest version of ``package`` the lock's index offers, within ``bounds``."""
-    import tempfile
-
-    try:
-        tmp_dir = tempfile.mkdtemp(prefix="policytool-bump-")
-    except OSError as exc:
-        raise PolicyError(f"bump: cannot create a temporary directory: {exc.strerror}") from None
+    tmp_dir = make_temp_dir("policytool-bump-", "bump")
     try:
         probe = Path(tmp_dir) / "probe.in"
-        probe.write_text("".join(f"{line}\n" for line in (package, *bounds)), "utf-8")
+        try:
+            probe.write_text("".join(f"{line}\n" for line in (package, *bounds)), "utf-8")
+        except OSError as exc:
+            raise PolicyError(
+                f"bump: cannot write in the temporary directory {tmp_dir}: {exc.strerror or exc}"
+            ) from None
         probe_config = replace(item.config, hashes=False, exclude=())
         probe_lock = Lock(probe_config, (InputSpec(str(probe), str(probe)),), (), ())
         body = compile_lock(config.root, CompileRequest(probe_lock))
@@ -249,7 +256,7 @@ def untouched_pins(config: Config, package: str, skip: Sequence[str]) -> list[tu
     vLLM's ``requirements/rocm.txt`` is such a file: bump leaves it and says so.
     """
     from policytool.errors import FileError
-    from policytool.files import git_ls_files, git_root, read_bounded
+    from policytool.files import git_ls_files, git_root
     from policytool.formats.lockfile import pinned_versions
 
     if git_root(config.root) is None:
@@ -311,6 +318,8 @@ def _bump(
         )
     if only:
         select(locks, only)  # unknown names: a PolicyError with a suggestion
+    for item in locks.values():
+        check_index_env(item)  # before any index is asked
     touched = [
         item
         for item in locks.values()
@@ -326,10 +335,7 @@ def _bump(
     edited_paths = _editable_files(config, {item.name: item for item in touched})
     originals: dict[str, bytes] = {}
     for path in edited_paths:
-        try:
-            originals[path] = (config.root / path).read_bytes()
-        except OSError as exc:
-            raise PolicyError(f"{path}: cannot read: {exc.strerror}") from None
+        originals[path] = read_bounded(config.root / path, path)
     new_texts: dict[str, bytes] = {}
     for path, data in originals.items():
         text = decode_text(data, path)
@@ -413,7 +419,7 @@ def _pinned(config: Config, item: Lock, package: str) -> str | None:
     path = config.root / item.output
     if not path.is_file():
         return None
-    return pin_versions(decode_text(path.read_bytes(), item.output)).get(package)
+    return pin_versions(decode_text(read_bounded(path, item.output), item.output)).get(package)
 
 
 def _release_facts(package: str, old: tuple[str, ...], new: str, online: bool) -> ReleaseFacts:
@@ -488,7 +494,9 @@ def render_body(
     """The PR body from the repository's dependency-bump template (or the built-in one)."""
     path = config.root / BUMP_TEMPLATE_PATH
     template = (
-        decode_text(path.read_bytes(), BUMP_TEMPLATE_PATH) if path.is_file() else BUMP_TEMPLATE
+        decode_text(read_bounded(path, BUMP_TEMPLATE_PATH), BUMP_TEMPLATE_PATH)
+        if path.is_file()
+        else BUMP_TEMPLATE
     )
     locks = resolve_locks(config)
     touched = [o.name for o in outcomes if o.status == "written"]

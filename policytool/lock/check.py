@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.errors import PolicyError
-from policytool.files import decode_text
+from policytool.errors import FileError, PolicyError
+from policytool.files import NO_SUCH_FILE, decode_text, read_bounded
 from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine, read_lines
@@ -67,11 +67,12 @@ def read_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> lockfil
     if cache is not None and lock.output in cache:
         return cache[lock.output]
     try:
-        data = (root / lock.output).read_bytes()
-    except FileNotFoundError:
+        # Bounded, regular files only: a FIFO or a device there must not hang the check.
+        data = read_bounded(root / lock.output, lock.output)
+    except FileError as exc:
+        if exc.reason != NO_SUCH_FILE:
+            raise
         parsed = None
-    except OSError as exc:
-        raise PolicyError(f"{lock.output}: cannot read: {exc.strerror}") from None
     else:
         parsed = lockfile.parse(decode_text(data, lock.output))
     if cache is not None:

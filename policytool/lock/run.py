@@ -9,17 +9,17 @@ import difflib
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.errors import BackendError, PolicyError, Terminated
-from policytool.files import write_atomic
+from policytool.files import read_bounded, write_atomic
 from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, requirement_name
-from policytool.lock.backends import CompileRequest, compile_lock
+from policytool.lock.backends import CompileRequest, check_index_env, compile_lock, needs_build
 from policytool.lock.check import STALE, read_lock
 from policytool.lock.inputs import (
     Lock,
@@ -196,6 +196,8 @@ def lock_all(
             f"{config.source or 'pyproject.toml'}: no [[tool.policytool.lock]] is configured"
         )
     ordered = select(locks, names)
+    for item in ordered:
+        check_index_env(item)  # a refused ${VAR}: nothing is requested at all
     wanted_packages = [split_upgrade(spec) for spec in upgrade_packages]
     previous_texts = {}
     for item in ordered:
@@ -229,7 +231,9 @@ def lock_all(
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
-                written.append((target, target.read_bytes() if target.exists() else None))
+                written.append(
+                    (target, read_bounded(target, item.output) if target.exists() else None)
+                )
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     write_atomic(target, text.encode("utf-8"))
@@ -258,24 +262,49 @@ def lock_all(
 def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Finding], str]:
     """Re-resolve each lock (offline first, preferring its pins); findings and a unified diff.
 
-    Nothing is written. A lock that does not exist yet is left to the offline check.
+    Nothing is written and nothing is built: the resolver runs with building forbidden
+    (uv ``--no-build``, pip ``--only-binary :all:``), and a lock whose inputs name a
+    local path, a VCS or a source URL (which pip-compile would build anyway) is one
+    finding instead, its resolver never started. A lock that does not exist yet is left
+    to the offline check.
     """
     locks = resolve_locks(config)
+    selected = [item for item in select(locks, names) if not names or item.name in names]
+    for item in selected:
+        check_index_env(item)  # a refused ${VAR}: nothing is requested at all
     findings: list[Finding] = []
     diffs: list[str] = []
-    for item in select(locks, names):
-        if names and item.name not in names:
-            continue
+    for item in selected:
         previous = read_lock(config.root, item)
         if previous is None:
             continue
-        request = CompileRequest(item, previous.text, offline=item.config.backend == "uv")
+        building = needs_build(config.root, item)
+        if building is not None:
+            findings.append(
+                _cannot_check(
+                    item,
+                    f"{building.path}:{building.line} "
+                    f"'{building.text}' is a local path, VCS or source URL",
+                )
+            )
+            continue
+        request = CompileRequest(
+            item, previous.text, offline=item.config.backend == "uv", no_build=True
+        )
         try:
-            body = compile_lock(config.root, request)
-        except BackendError:
-            if not request.offline:
+            try:
+                body = compile_lock(config.root, request)
+            except BackendError:
+                if not request.offline:
+                    raise
+                body = compile_lock(config.root, replace(request, offline=False))
+        except BackendError as exc:
+            if BUILD_DISABLED not in str(exc):
                 raise
-            body = compile_lock(config.root, CompileRequest(item, previous.text))
+            findings.append(
+                _cannot_check(item, "a package is only available as a source distribution")
+            )
+            continue
         old = previous.body.splitlines(keepends=True)
         new = body.splitlines(keepends=True)
         diff = list(
@@ -299,3 +328,20 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                 )
             )
     return findings, "".join(diffs)
+
+
+# What uv says when --no-build stops it ("Building source distributions for `x` is disabled").
+BUILD_DISABLED = "is disabled"
+
+
+def _cannot_check(item: Lock, why: str) -> Finding:
+    """The one finding of a lock ``--check --resolve`` cannot re-resolve without a build."""
+    return Finding(
+        item.output,
+        1,
+        1,
+        STALE,
+        f"lock '{item.name}' cannot be re-resolved without building ({why}); "
+        f"--check --resolve never builds: run `policytool lock {item.name}` where building "
+        "that code is safe",
+    )

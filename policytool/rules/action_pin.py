@@ -12,7 +12,8 @@ Owners the repo trusts (``trusted = ["actions/*"]``) may stay on tags. Local act
 ``container:`` and ``services:`` images.
 
 ``policytool fix --online`` resolves each tag or branch with ``git ls-remote`` against
-``<git-base-url>/<owner>/<repo>`` and writes ``@<sha> # <tag>`` (the most specific tag on
+``<base>/<owner>/<repo>`` (``POLICYTOOL_GIT_BASE_URL``, else the https ``git-base-url``)
+and writes ``@<sha> # <tag>`` (the most specific tag on
 that commit, ``v4`` -> ``v4.2.2``); a bare SHA gets the comment of the tag that points
 at it. Only the ref and comment characters of the line change; the workflow is
 re-parsed to prove every other ``uses:`` is as it was. Offline, the finding names that
@@ -24,8 +25,16 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import selectors
+import shutil
+import signal
 import subprocess
+import sys
+import tempfile
+import threading
+import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from policytool.config import Config
@@ -55,8 +64,6 @@ _NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _VERSIONISH_RE = re.compile(r"v?\d+(?:\.\d+)*(?:[-+.][0-9A-Za-z.]+)?")
 _REF_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/+-]*")
 _BRANCHES = frozenset({"main", "master"})
-_BASE_SCHEMES = ("https://", "http://", "file://")
-_GIT_TIMEOUT = 60
 
 
 @dataclass(frozen=True)
@@ -321,6 +328,25 @@ def dockerfile_findings(source: SourceFile) -> Iterator[Finding]:
 # git ls-remote
 # --------------------------------------------------------------------------------------
 
+# The maintainer's choice of where ``fix --online`` asks, made outside the repository:
+# it wins over ``git-base-url`` and may also name an http:// or file:// mirror.
+BASE_URL_VARIABLE = "POLICYTOOL_GIT_BASE_URL"
+_CONFIG_SCHEMES: tuple[str, ...] = ("https",)
+_MAINTAINER_SCHEMES: tuple[str, ...] = ("https", "http", "file")
+# One deadline for every ``git ls-remote`` of a run together, asked a few at a time.
+ONLINE_DEADLINE = 60.0
+_WORKERS = 8
+# The refs one repository may list; past it git is stopped and the action is not pinned.
+MAX_REFS_BYTES = 8 * 1024 * 1024
+# The heap of each git process (it holds every ref a remote lists, about 5 bytes a byte).
+MAX_GIT_MEMORY = 256 * 1024 * 1024
+_MAX_STDERR_BYTES = 64 * 1024
+_MAX_REF_CHARS = 200
+_MAX_LINE_BYTES = 4096
+_NULL_SHA = "0" * 40
+# Variables of the caller's environment git keeps; every other ``GIT_*`` is dropped.
+_KEPT_GIT_VARIABLES = ("GIT_SSL_CAINFO", "GIT_SSL_CAPATH", "GIT_EXEC_PATH")
+
 
 @dataclass(frozen=True)
 class Remote:
@@ -347,64 +373,257 @@ _REMOTES: dict[tuple[str, str, str], Remote | str] = {}
 
 
 def _base_url(config: Config) -> str:
-    """The configured base URL, refused unless https, http or file."""
-    base = config.action_pin.git_base_url.rstrip("/")
-    if not base.startswith(_BASE_SCHEMES):
-        raise PolicyError(
-            f"[tool.policytool.action-pin] git-base-url: {base!r} must start with "
-            "https://, http:// or file://"
+    """Where to ask: ``POLICYTOOL_GIT_BASE_URL`` (https, http or file), else the config's
+    ``git-base-url`` (https only: a PR may not point it at the machine or the local net)."""
+    variable = os.environ.get(BASE_URL_VARIABLE, "").strip()
+    if variable:
+        base, allowed, where = variable.rstrip("/"), _MAINTAINER_SCHEMES, BASE_URL_VARIABLE
+    else:
+        base = config.action_pin.git_base_url.rstrip("/")
+        allowed, where = _CONFIG_SCHEMES, "[tool.policytool.action-pin] git-base-url"
+    scheme, sep, rest = base.partition("://")
+    if not sep or scheme not in allowed or not rest or not base.isprintable() or " " in base:
+        shown = ", ".join(f"{s}://" for s in allowed)
+        hint = (
+            "" if variable else f"; a mirror outside the repository is set with {BASE_URL_VARIABLE}"
         )
+        raise PolicyError(f"{where}: {base!r} must start with {shown}{hint}")
     return base
+
+
+def _git_env(scheme: str, home: str) -> dict[str, str]:
+    """git's environment: no system or global config (no credential helper, no
+    ``insteadOf``), no prompt, no ``.netrc``, only ``scheme`` as transport."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if (not k.startswith("GIT_") or k in _KEPT_GIT_VARIABLES) and k != "SSH_ASKPASS"
+    }
+    env.update(
+        GIT_TERMINAL_PROMPT="0",
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_ALLOW_PROTOCOL=scheme,
+        GIT_CEILING_DIRECTORIES=os.path.dirname(home),
+        HOME=home,
+        XDG_CONFIG_HOME=home,
+    )
+    return env
+
+
+def _size(count: int) -> str:
+    """``8 MiB``, ``64 KiB``."""
+    mib = 1024 * 1024
+    return f"{count // mib} MiB" if count % mib == 0 else f"{count // 1024} KiB"
+
+
+def _printable(data: bytes) -> str:
+    """The last line of git's stderr, decoded and stripped of control characters."""
+    lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+    last = lines[-1] if lines else ""
+    return "".join(c if c.isprintable() else "?" for c in last)[:300]
+
+
+class _RefReader:
+    """Tags (annotated ones peeled to their commit) and branches of ls-remote output.
+
+    Fed bytes as git writes them; a line whose SHA is not 40 lowercase hex, whose name is
+    not UTF-8 or not a plain ref name (letters, digits, ``._+-/``) is skipped.
+    """
+
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+        self.peeled: dict[str, str] = {}
+        self.heads: dict[str, str] = {}
+        self.pending = b""
+        self.skipping = False
+
+    def feed(self, data: bytes) -> None:
+        """Read the complete lines of ``data``; keep a partial last line for later (a line
+        longer than any ref line is dropped whole)."""
+        lines = (self.pending + data).split(b"\n")
+        self.pending = lines.pop()
+        if self.skipping and lines:
+            lines.pop(0)
+            self.skipping = False
+        for line in lines:
+            self.line(line)
+        if len(self.pending) > _MAX_LINE_BYTES:
+            self.pending, self.skipping = b"", True
+
+    def line(self, line: bytes) -> None:
+        """One ``<sha>\\t<ref>`` line."""
+        raw_sha, tab, raw_ref = line.partition(b"\t")
+        if not tab:
+            return
+        try:
+            sha, ref = raw_sha.decode("ascii"), raw_ref.decode("utf-8")
+        except UnicodeDecodeError:
+            return
+        if not _SHA_RE.fullmatch(sha) or sha == _NULL_SHA:
+            return
+        if ref.startswith("refs/tags/"):
+            name = ref.removeprefix("refs/tags/")
+            target = self.tags
+            if name.endswith("^{}"):
+                name, target = name[:-3], self.peeled
+        elif ref.startswith("refs/heads/"):
+            name, target = ref.removeprefix("refs/heads/"), self.heads
+        else:
+            return
+        if len(name) <= _MAX_REF_CHARS and _REF_NAME_RE.fullmatch(name):
+            target[name] = sha
+
+    def remote(self) -> Remote:
+        """The refs read so far."""
+        if self.pending and not self.skipping:
+            self.line(self.pending)
+            self.pending = b""
+        return Remote({**self.tags, **self.peeled}, self.heads)
+
+
+def _parse_refs(out: bytes) -> Remote:
+    """The :class:`Remote` of a whole ls-remote output."""
+    reader = _RefReader()
+    reader.feed(out)
+    return reader.remote()
+
+
+def _limit_memory(pid: int) -> None:
+    """Cap git's heap at :data:`MAX_GIT_MEMORY` (Linux): git reads a remote's whole ref
+    list before it prints a line, so the byte cap alone would not bound its memory. The
+    transport helper (``git-remote-https``, ``git-upload-pack``) it starts inherits it."""
+    if sys.platform == "linux":
+        import resource
+
+        try:
+            resource.prlimit(pid, resource.RLIMIT_DATA, (MAX_GIT_MEMORY, MAX_GIT_MEMORY))
+        except (OSError, ValueError):
+            pass  # ended already, or a limit the system refuses: the deadline still holds
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Kill git and the transport helper it started (its process group)."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def _list_refs(url: str, deadline: float, stop: threading.Event) -> Remote | str:
+    """Run ``git ls-remote`` on ``url``, reading at most :data:`MAX_REFS_BYTES` of refs and
+    stopping it at ``deadline`` (``time.monotonic()``) or when ``stop`` is set."""
+    scheme = url.partition("://")[0]
+    home = tempfile.mkdtemp(prefix="policytool-git-")
+    args = [
+        "git",
+        "-c",
+        "protocol.allow=never",
+        "-c",
+        f"protocol.{scheme}.allow=always",
+        "-c",
+        "credential.helper=",
+        "ls-remote",
+        "--tags",
+        "--heads",
+        "--",
+        url,
+    ]
+    try:
+        try:
+            proc = subprocess.Popen(
+                args,
+                cwd=home,
+                env=_git_env(scheme, home),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            return "git is not installed"
+        except OSError as exc:
+            return f"cannot run git: {exc.strerror or exc}"
+        _limit_memory(proc.pid)
+        return _read_refs(proc, url, deadline, stop)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _read_refs(
+    proc: subprocess.Popen[bytes], url: str, deadline: float, stop: threading.Event
+) -> Remote | str:
+    """The refs ``proc`` (git ls-remote) writes, within the byte cap and the deadline."""
+    assert proc.stdout is not None and proc.stderr is not None
+    reader = _RefReader()
+    err = bytearray()
+    size = 0
+    with selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        selector.register(proc.stderr, selectors.EVENT_READ)
+        try:
+            while selector.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0 or stop.is_set():
+                    _stop(proc)
+                    return (
+                        f"git ls-remote {url} did not answer within the "
+                        f"{ONLINE_DEADLINE:.0f} s that fix --online allows all look-ups"
+                    )
+                for key, _events in selector.select(min(left, 0.5)):
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                    elif key.fileobj is proc.stdout:
+                        size += len(chunk)
+                        if size > MAX_REFS_BYTES:
+                            _stop(proc)
+                            return (
+                                f"git ls-remote {url} listed more than "
+                                f"{_size(MAX_REFS_BYTES)} of refs; stopped"
+                            )
+                        reader.feed(chunk)
+                    elif len(err) < _MAX_STDERR_BYTES:
+                        err += chunk
+        except BaseException:
+            _stop(proc)
+            raise
+    proc.stdout.close()
+    proc.stderr.close()
+    code = proc.wait()
+    if code != 0:
+        return f"git ls-remote {url} failed: {_printable(bytes(err)) or code}"
+    return reader.remote()
+
+
+def prefetch(base: str, repos: Sequence[tuple[str, str]]) -> None:
+    """Ask for the refs of every ``(owner, repo)`` not cached, a few at a time, all within
+    one :data:`ONLINE_DEADLINE`; each answer (or why there is none) goes to the cache."""
+    todo = sorted({r for r in repos if (base, *r) not in _REMOTES})
+    if not todo:
+        return
+    deadline = time.monotonic() + ONLINE_DEADLINE
+    stop = threading.Event()
+    with ThreadPoolExecutor(max_workers=min(_WORKERS, len(todo))) as pool:
+        futures = {
+            r: pool.submit(_list_refs, f"{base}/{r[0]}/{r[1]}", deadline, stop) for r in todo
+        }
+        try:
+            for (owner, name), future in futures.items():
+                _REMOTES[(base, owner, name)] = future.result()
+        except BaseException:
+            stop.set()
+            raise
 
 
 def ls_remote(base: str, owner: str, repo: str) -> Remote | str:
     """The refs of ``base/owner/repo`` (cached a run), or why they cannot be listed."""
-    key = (base, owner, repo)
-    cached = _REMOTES.get(key)
-    if cached is not None:
-        return cached
-    url = f"{base}/{owner}/{repo}"
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "echo"}
-    try:
-        proc = subprocess.run(
-            ["git", "-c", "protocol.ext.allow=never", "ls-remote", "--tags", "--heads", url],
-            capture_output=True,
-            text=True,
-            timeout=_GIT_TIMEOUT,
-            env=env,
-            check=False,
-        )
-    except FileNotFoundError:
-        result: Remote | str = "git is not installed"
-    except subprocess.TimeoutExpired:
-        result = f"git ls-remote {url} timed out after {_GIT_TIMEOUT} s"
-    else:
-        if proc.returncode != 0:
-            lines = proc.stderr.strip().splitlines()
-            result = f"git ls-remote {url} failed: {lines[-1] if lines else proc.returncode}"
-        else:
-            result = _parse_refs(proc.stdout)
-    _REMOTES[key] = result
-    return result
-
-
-def _parse_refs(out: str) -> Remote:
-    """Tags (annotated ones peeled to their commit) and branches of ls-remote output."""
-    tags: dict[str, str] = {}
-    peeled: dict[str, str] = {}
-    heads: dict[str, str] = {}
-    for line in out.splitlines():
-        sha, _, ref = line.partition("\t")
-        if ref.startswith("refs/tags/"):
-            name = ref.removeprefix("refs/tags/")
-            if name.endswith("^{}"):
-                peeled[name[:-3]] = sha
-            else:
-                tags[name] = sha
-        elif ref.startswith("refs/heads/"):
-            heads[ref.removeprefix("refs/heads/")] = sha
-    tags.update(peeled)
-    return Remote(tags, heads)
+    prefetch(base, [(owner, repo)])
+    return _REMOTES[(base, owner, repo)]
 
 
 # --------------------------------------------------------------------------------------
@@ -587,10 +806,18 @@ def fix(ctx: RepoContext) -> list[str]:
     if not ctx.online:
         return []
     base = _base_url(ctx.config)
+    items = [i for i in analyse(ctx) if isinstance(i, FileProblems) and i.problems]
+    prefetch(
+        base,
+        [
+            repo
+            for item in items
+            for problem in item.problems
+            if problem.resolvable and problem.uses.located and (repo := problem.uses.repo)
+        ],
+    )
     writes: list[tuple[SourceFile, str]] = []
-    for item in analyse(ctx):
-        if isinstance(item, Finding) or not item.problems:
-            continue
+    for item in items:
         source = item.source
         edits: list[tuple[int, int, str]] = []
         expected: dict[tuple[object, ...], str] = {}
@@ -646,13 +873,19 @@ steps:
 `policytool fix --online --only action-pin` runs `git ls-remote` against each action's
 repository and writes `@<sha> # <tag>` (the most specific tag on that commit: `v4`
 becomes the SHA with `# v4.2.2`); a bare SHA gets the comment of the tag pointing at
-it. Without `--online` nothing is fetched and the finding names this command.
+it. Without `--online` nothing is fetched and the finding names this command. The
+look-ups run 8 at a time and all of them within 60 s; a repository listing more than
+8 MiB of refs is stopped, and a tag that is not a plain name (letters, digits, `._+-/`)
+or a SHA that is not 40 lowercase hex is ignored. Each of those stays a finding with
+the reason.
 
 ## Configuration
 `[tool.policytool.action-pin]`: `trusted` (`owner/repo` globs such as `actions/*` that
 may stay on tags; `@main` is still reported), `allow` / `allowlist-file` (path globs not
 checked), `docker-digest` (opt-in image digests) with `dockerfiles` (globs), and
-`git-base-url` (default `https://github.com`; `file://` for mirrors and tests).
+`git-base-url` (default `https://github.com`; https only). A mirror (`http://`,
+`file://`) is the maintainer's choice, made outside the repository:
+`POLICYTOOL_GIT_BASE_URL` wins over `git-base-url`.
 """
 
 

@@ -1383,7 +1383,7 @@ def write_sources(root: Path, writes: Sequence[tuple[SourceFile, str]]) -> list[
     """Write each fixed text (computed before the first write); the paths written."""
     for source, new_text in writes:
         try:
-            write_atomic(root / source.relpath, encode_like(source.raw, new_text))
+            write_atomic(root / source.relpath, encode_like(source.raw, new_text), inside=root)
         except OSError as exc:
             raise PolicyError(f"{source.relpath}: cannot write: {exc.strerror or exc}") from None
     return [source.relpath for source, _ in writes]

@@ -554,7 +554,7 @@ def fix(ctx: RepoContext) -> list[str]:
             writes.append((relpath, new))
     for relpath, new in writes:
         try:
-            write_atomic(ctx.root / relpath, new)
+            write_atomic(ctx.root / relpath, new, inside=ctx.root)
         except OSError as exc:
             raise PolicyError(f"{relpath}: cannot write: {exc.strerror or exc}") from None
     return [relpath for relpath, _ in writes]

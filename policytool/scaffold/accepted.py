@@ -13,11 +13,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
+from dataclasses import dataclass, field
 
 from policytool.config import Config
 from policytool.engine.findings import Finding, Severity
 from policytool.errors import FileError, PolicyError
-from policytool.files import read_bounded, resolve_inside, write_atomic
+from policytool.files import (
+    MAX_CONFIG_BYTES,
+    parse_json,
+    read_bounded,
+    resolve_inside,
+    write_atomic,
+)
 
 # Findings of rules without an allowlist that a repository accepted when it adopted
 # policytool: one JSON object a finding kind, ``{"rule", "path", "message", "count"}``.
@@ -29,73 +36,132 @@ def _key(finding: Finding) -> tuple[str, str, str]:
     return (finding.rule, finding.path, finding.message)
 
 
-def load_accepted(config: Config) -> dict[tuple[str, str, str], int]:
-    """The accepted findings of ``.policytool-baseline.json`` (empty when there is none)."""
-    import json
+@dataclass(frozen=True)
+class Baseline:
+    """A baseline read: where from (shown in reports), its text and its entries."""
 
-    path = config.root / BASELINE_FILE
-    if not os.path.lexists(path):
-        return {}
+    shown: str  # ``.policytool-baseline.json`` or ``REV:.policytool-baseline.json``
+    text: str
+    entries: dict[tuple[str, str, str], int]
+
+
+def _parse(text: bytes, shown: str) -> Baseline:
+    """The entries of a baseline file's bytes; one sentence naming ``shown`` if unusable."""
     try:
-        where = resolve_inside(config.root, BASELINE_FILE, BASELINE_FILE)
-        data = read_bounded(where, BASELINE_FILE)
-        entries = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise PolicyError(f"{BASELINE_FILE}: not a policytool baseline (invalid JSON)") from None
-    except FileError as exc:
-        raise PolicyError(str(exc)) from None
+        decoded = text.decode("utf-8")
+        entries = parse_json(decoded)
+    except UnicodeDecodeError:
+        raise PolicyError(f"{shown}: not a policytool baseline (not UTF-8)") from None
+    except ValueError as exc:
+        raise PolicyError(f"{shown}: not a policytool baseline (invalid JSON: {exc})") from None
     accepted: dict[tuple[str, str, str], int] = {}
     if not isinstance(entries, list):
-        raise PolicyError(f"{BASELINE_FILE}: not a policytool baseline (expected a list)")
+        raise PolicyError(f"{shown}: not a policytool baseline (expected a list)")
     for entry in entries:
         if not isinstance(entry, dict) or not all(
             isinstance(entry.get(k), str) for k in ("rule", "path", "message")
         ):
-            raise PolicyError(f"{BASELINE_FILE}: an entry lacks rule, path or message")
+            raise PolicyError(f"{shown}: an entry lacks rule, path or message")
         count = entry.get("count", 1)
         key = (entry["rule"], entry["path"], entry["message"])
         accepted[key] = accepted.get(key, 0) + (count if isinstance(count, int) else 1)
-    return accepted
+    return Baseline(shown, decoded, accepted)
+
+
+def _from_rev(config: Config, rev: str) -> Baseline | None:
+    """The baseline committed at ``rev`` (None when that commit has none), read with git:
+    a regular blob no larger than :data:`MAX_CONFIG_BYTES`."""
+    from policytool.sweep.diff import blob_sizes, cat_blobs, commit_sha, run_git
+
+    shown = f"{rev}:{BASELINE_FILE}"
+    sha = commit_sha(config.root, rev)
+    if sha is None:
+        raise PolicyError(f"--baseline-from {rev}: not a commit of this repository")
+    proc = run_git(config.root, ["ls-tree", "-z", sha, "--", BASELINE_FILE])
+    if proc.returncode != 0:
+        raise PolicyError(f"--baseline-from {rev}: git ls-tree failed")
+    entry = proc.stdout.split(b"\0")[0]
+    if not entry:
+        return None
+    fields = entry.split(b"\t")[0].split(b" ")
+    if len(fields) != 3 or fields[0] not in (b"100644", b"100755") or fields[1] != b"blob":
+        raise PolicyError(f"{shown}: not a regular file")
+    blob = fields[2].decode("ascii")
+    size = blob_sizes(config.root, [blob]).get(blob)
+    if size is None or size > MAX_CONFIG_BYTES:
+        raise PolicyError(f"{shown}: {size} bytes, over the {MAX_CONFIG_BYTES}-byte limit")
+    return _parse(cat_blobs(config.root, [blob])[blob], shown)
+
+
+def read_baseline(config: Config, rev: str | None = None) -> Baseline | None:
+    """The baseline of the work tree, or the one committed at ``rev``; None without one."""
+    if rev is not None:
+        return _from_rev(config, rev)
+    if not os.path.lexists(config.root / BASELINE_FILE):
+        return None
+    try:
+        where = resolve_inside(config.root, BASELINE_FILE, BASELINE_FILE)
+        data = read_bounded(where, BASELINE_FILE)
+    except FileError as exc:
+        raise PolicyError(str(exc)) from None
+    return _parse(data, BASELINE_FILE)
+
+
+def load_accepted(config: Config) -> dict[tuple[str, str, str], int]:
+    """The accepted findings of ``.policytool-baseline.json`` (empty when there is none)."""
+    baseline = read_baseline(config)
+    return dict(baseline.entries) if baseline is not None else {}
 
 
 STALE_RULE = "baseline-stale"
 
 
-def without_accepted(
-    config: Config, findings: list[Finding], judged: Collection[str] = ()
-) -> list[Finding]:
-    """``findings`` less those ``.policytool-baseline.json`` accepts (each as many times).
+@dataclass(frozen=True)
+class Judged:
+    """Findings after the baseline: those kept, those it accepted, and which baseline."""
 
-    ``judged`` are the rules this run ran over every file: an entry of one of them that
-    accepts more than it found is a ``baseline-stale`` warning (its spare count would
-    accept the same finding written again).
+    kept: list[Finding]
+    accepted: list[Finding] = field(default_factory=list)
+    shown: str = BASELINE_FILE
+
+
+def without_accepted(
+    config: Config, findings: list[Finding], judged: Collection[str] = (), rev: str | None = None
+) -> Judged:
+    """``findings`` less those the baseline accepts (each as many times), kept apart.
+
+    The baseline is the work tree's, or the one committed at ``rev`` (``check
+    --baseline-from``: a pull request is judged against its base branch's baseline, so
+    it cannot accept its own findings). ``judged`` are the rules this run ran over every
+    file: an entry of one of them that accepts more than it found is a ``baseline-stale``
+    warning (its spare count would accept the same finding written again).
     """
-    if not os.path.lexists(config.root / BASELINE_FILE):
-        return findings
-    left = load_accepted(config)
+    baseline = read_baseline(config, rev)
+    if baseline is None:
+        return Judged(findings)
+    left = dict(baseline.entries)
     kept = []
+    accepted = []
     for finding in findings:
         key = _key(finding)
         if left.get(key, 0) > 0:
             left[key] -= 1
+            accepted.append(finding)
         else:
             kept.append(finding)
     stale = sorted(key for key, count in left.items() if count > 0 and key[0] in judged)
     if stale:
-        kept += _stale_findings(config, stale, left)
-    return kept
+        kept += _stale_findings(baseline, stale, left)
+    return Judged(kept, accepted, baseline.shown)
 
 
 def _stale_findings(
-    config: Config, stale: list[tuple[str, str, str]], left: dict[tuple[str, str, str], int]
+    baseline: Baseline, stale: list[tuple[str, str, str]], left: dict[tuple[str, str, str], int]
 ) -> list[Finding]:
     """One warning per entry accepting findings that no longer occur, at the entry's line."""
     import json
 
-    try:
-        text = read_bounded(config.root / BASELINE_FILE, BASELINE_FILE).decode("utf-8")
-    except (FileError, UnicodeDecodeError):
-        text = ""
+    text = baseline.text
     out = []
     for rule, path, message in stale:
         count = left[(rule, path, message)]

@@ -149,15 +149,25 @@ def init_root(config: Config, cwd: Path) -> Path:
     return top or cwd
 
 
+def scaffold_targets(root: Path) -> dict[str, Path]:
+    """Where each scaffold would be written, symlinks followed; BoundaryError if outside.
+
+    A committed ``.github -> ../outside`` link must not make ``init`` write (or create a
+    directory) outside the repository: every path is checked before anything is written.
+    """
+    return {path: resolve_inside(root, path, "init") for path in SCAFFOLDS}
+
+
 def init(root: Path, config: Config, dry_run: bool = False) -> list[tuple[str, str]]:
     """Write every missing scaffold under ``root``; (path, ``created`` or why not)."""
     results: list[tuple[str, str]] = []
     # Decided before anything is written: the pre-commit config written first must not
     # make the repository look like one with its own CI setup to the later scaffolds.
     wanted = {path: scaffold.wanted(root, config) for path, scaffold in SCAFFOLDS.items()}
+    targets = scaffold_targets(root)  # every target checked before the first write
     for scaffold in SCAFFOLDS.values():
-        target = root / scaffold.path
-        if os.path.lexists(target):
+        target = targets[scaffold.path]
+        if os.path.lexists(root / scaffold.path):
             results.append((scaffold.path, EXISTS))
             continue
         if not wanted[scaffold.path]:

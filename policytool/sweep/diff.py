@@ -184,6 +184,9 @@ def _commit_sha(root: Path, rev: str) -> str | None:
     return proc.stdout.decode().strip()
 
 
+commit_sha = _commit_sha  # also how ``check --baseline-from`` names its commit
+
+
 def _is_shallow(root: Path) -> bool:
     """Whether the repository is a shallow clone (history cut off)."""
     proc = run_git(root, ["rev-parse", "--is-shallow-repository"])
