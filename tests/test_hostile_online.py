@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from policytool.hooks import action_pin
+from policytool.rules import action_pin
 from tests.conftest import GIT_ENV, Repo, Result
 from tests.test_action_pin import Remotes, findings, setup, steps
 
