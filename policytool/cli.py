@@ -634,7 +634,7 @@ def lock_command(
     )
     config = opts.load()
     if variants:
-        from policytool.lock.inputs import variant_locks
+        from policytool.engine.locks import variant_locks
 
         names = (*names, *variant_locks(config, variants))
     if resolve and not check_only:

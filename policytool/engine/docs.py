@@ -138,10 +138,16 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print(f"usage: {GENERATOR}", file=sys.stderr)
         return 2
-    index = render_rule_index(discovered_rules())
+    discovered = discovered_rules()
+    index = render_rule_index(discovered)
     if INDEX_PATH.read_text(encoding="utf-8") != index:
         INDEX_PATH.write_text(index, encoding="utf-8")
         print(f"wrote {INDEX_PATH}", file=sys.stderr)
+        # This process loaded the old index: the pages below follow the new one.
+        registry.RULE_INDEX.clear()
+        registry.RULE_INDEX.update(discovered)
+        registry.RULE_MODULES.clear()
+        registry.RULE_MODULES.update({i: m for i, (m, _g) in discovered.items()})
     for name in write_pages(Path(argv[0])):
         print(f"wrote {Path(argv[0]) / name}", file=sys.stderr)
     return 0

@@ -26,6 +26,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.engine.locks import (
+    InputSpec,
+    Lock,
+    direct_requirements,
+    input_lines,
+    input_lines_of,
+    resolve_locks,
+    select,
+    watched_files,
+)
 from policytool.errors import PolicyError
 from policytool.files import decode_text, encode_like, read_bounded, write_atomic
 from policytool.formats.pyproject import move_pins
@@ -44,16 +54,6 @@ from policytool.lock.backends import (
     check_index_env,
     compile_lock,
     make_temp_dir,
-)
-from policytool.lock.inputs import (
-    InputSpec,
-    Lock,
-    direct_requirements,
-    input_lines,
-    input_lines_of,
-    resolve_locks,
-    select,
-    watched_files,
 )
 from policytool.lock.pr_body import (
     BUMP_TEMPLATE,

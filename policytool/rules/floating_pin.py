@@ -205,7 +205,7 @@ def read_lock_versions(path: Path) -> dict[str, set[str]]:
 def _input_covers(raw: str, relpath: str, label: str | None) -> bool:
     """Whether lock input ``raw`` (``path``, ``pyproject.toml[a,b]``, ``pyproject.toml:g``)
     compiles file ``relpath`` or, for a pyproject, the list ``label``."""
-    from policytool.lock.inputs import parse_input_spec
+    from policytool.engine.locks import parse_input_spec
 
     try:
         spec = parse_input_spec(raw, "")
