@@ -198,7 +198,7 @@ def test_generated_tagged_scalars_match_safeloader_or_are_reported(
 
 # ------------------------------------------------------------------------ through the CLI
 
-_KEYS = "rev|id|name|entry|language|uses|run|shell|message"
+_KEYS = "repo|rev|id|name|entry|language|uses|run|shell|message"
 
 
 def tag_strings(text: str) -> str:
