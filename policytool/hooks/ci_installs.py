@@ -48,7 +48,7 @@ from policytool.files import (
     write_atomic,
 )
 from policytool.formats import shell
-from policytool.formats.yamldoc import item_pos, parse_text, value_pos
+from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
@@ -223,6 +223,10 @@ def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> Off
         return OffsetMap(tuple(snippet_starts), (), 1, False)
     line0, col = pos
     head = lines.line_text(line0 + 1)
+    start = scalar_start(head, col)  # past an ``&anchor`` or ``!!str`` tag
+    if start is None:
+        return OffsetMap(tuple(snippet_starts), (), line0 + 1, False)
+    col = start
     block = type(value).__name__ == "LiteralScalarString" or head[col : col + 1] in ("|",)
     if block:
         first = line0 + 2  # content starts on the line after the indicator
