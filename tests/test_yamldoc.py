@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -340,8 +341,16 @@ SUITES = ("tests/test_precommit.py", "tests/test_ci_rules.py", "tests/test_mergi
 def run_suites(*plugin: str) -> tuple[str, set[str]]:
     """Run the YAML rule suites in a subprocess: (output, ids of the failed tests)."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin, *SUITES]
-    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    # Its own temp root: the shared one may hold other runs' trees that pytest's cleanup
+    # of old directories cannot remove (the 1,000-level probe of another session).
+    with tempfile.TemporaryDirectory() as basetemp:
+        command = [
+            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
+            *(f"--basetemp={basetemp}/t", *plugin, *SUITES),
+        ]
+        proc = subprocess.run(
+            command, cwd=ROOT, env=env, capture_output=True, text=True, check=False
+        )
     out = proc.stdout + proc.stderr
     failed = {line.split()[1] for line in out.splitlines() if line.startswith("FAILED ")}
     return out, failed
