@@ -786,7 +786,7 @@ class _Judge:
     ) -> Iterator[Problem]:
         """Every problem of one parsed snippet; ``env`` holds variables known to be set
         (a Dockerfile's ARG and ENV values), so ``"timm${TIMM_VERSION}"`` is judged."""
-        yield from self._script(snippet, script, env or {}, 0)
+        yield from self._script(snippet, script, {} if env is None else env, 0)
 
     def _script(
         self, snippet: Snippet, script: shell.Script, env: Mapping[str, str], depth: int
@@ -802,7 +802,9 @@ class _Judge:
         if depth >= _MAX_NESTING:
             return
         for inner, inner_env in _inner_scripts(snippet, script):
-            yield from self._script(snippet, inner, inner_env or env, depth + 1)
+            yield from self._script(
+                snippet, inner, env if inner_env is None else inner_env, depth + 1
+            )
 
     def _install(
         self, snippet: Snippet, install: Install, env: Mapping[str, str]
@@ -901,7 +903,7 @@ class _Judge:
         if word.dynamic:
             from policytool.formats.dockerfile import expand_args
 
-            expanded = expand_args(value, env) if env else None
+            expanded = expand_args(value, env)
             if expanded is None:
                 return  # decided at run time; cannot be judged here
             verdict = self.judge(expanded)
@@ -1068,7 +1070,9 @@ def snippets_of(source: SourceFile, data: YamlNode | None = None) -> list[Snippe
     return [Snippet(source.relpath, source.text, source.lines.identity())]
 
 
-def scripts_of(source: SourceFile, snippet: Snippet) -> list[tuple[shell.Script, dict[str, str]]]:
+def scripts_of(
+    source: SourceFile, snippet: Snippet
+) -> list[tuple[shell.Script, Mapping[str, str]]]:
     """The parsed scripts of a snippet with the variables known to hold for them (a
     Dockerfile gives one script a RUN, with the ARG/ENV values in scope)."""
     if source.kind == "dockerfile":
