@@ -25,7 +25,7 @@ encode the edited text again, so bytes outside the edit stay identical).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 _BLANKS = " \t"
@@ -46,6 +46,45 @@ _WRAPPER_VALUE_OPTIONS = {
     "nice": frozenset({"-n", "--adjustment"}),
     "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
 }
+
+# Python interpreters (``python``, ``python3.11``, ``pypy3``, the Windows launcher ``py``).
+PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
+# Python's short options that take a value (``-W error``, ``-Wd``, ``-X dev``).
+_PYTHON_VALUE_LETTERS = frozenset("WXQ")
+
+
+def python_module(args: Sequence[str], start: int = 0) -> tuple[str, int] | None:
+    """The module ``python ARGS`` runs (``ARGS`` being ``args[start:]``) and the index in
+    ``args`` of the module's first argument.
+
+    Python reads its options as ``getopt`` does: ``-m pip``, ``-mpip``, ``-Im pip`` and
+    ``-I -mpip`` all run ``pip`` (``("pip", 2)`` for ``-m pip install``). None when it runs
+    a script, ``-c`` code or stdin.
+    """
+    index = start
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--check-hash-based-pycs":
+            index += 1
+            continue
+        if arg.startswith("--") and arg != "--":
+            continue
+        if not arg.startswith("-") or arg in ("-", "--"):
+            return None
+        for position in range(1, len(arg)):
+            letter = arg[position]
+            if letter == "c":
+                return None
+            if letter == "m" or letter in _PYTHON_VALUE_LETTERS:
+                value = arg[position + 1 :]
+                if not value:
+                    value = args[index] if index < len(args) else ""
+                    index += 1
+                if letter == "m":
+                    return (value, index) if value else None
+                break
+    return None
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,6 @@ _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
 _MAX_NESTING = 3
 _PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
-_PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
 _VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
 _NAME_PREFIX_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*===?")
 # Options of pip / uv pip / pipx / uv tool install that take a value.
@@ -425,21 +424,20 @@ def install_of(command: shell.Command) -> Install | None:
     program = _program(words[0])
     rest: tuple[shell.Word, ...] = ()
     tool = ""
-    if _PIP_RE.fullmatch(program) and values[1:2] == ["install"]:
-        tool, rest = "pip", words[2:]
-    elif _PYTHON_RE.fullmatch(program) or words[0].dynamic:
-        index = 1
-        while index < len(values) and values[index].startswith("-") and values[index] != "-m":
-            index += 1
-        module = values[index + 1 : index + 2] if values[index : index + 1] == ["-m"] else []
-        if module and _PIP_RE.fullmatch(module[0]) and values[index + 2 : index + 3] == ["install"]:
-            tool, rest = "pip", words[index + 3 :]
-        elif module == ["uv"] and values[index + 2 : index + 4] in (["pip", "install"],):
-            tool, rest = "uv pip", words[index + 4 :]
-    elif program == "uv":
-        index = 1
-        while index < len(values) and values[index].startswith("-"):
-            index += 1
+    module = ""
+    index = 1
+    if _PIP_RE.fullmatch(program):
+        module = program
+    elif shell.PYTHON_RE.fullmatch(program) or words[0].dynamic:
+        found = shell.python_module(values, 1)
+        if found is not None:
+            module, index = found
+    if _PIP_RE.fullmatch(module):
+        index = _skip_options(values, index)
+        if values[index : index + 1] == ["install"]:
+            tool, rest = "pip", words[index + 1 :]
+    elif module == "uv" or program == "uv":
+        index = _skip_options(values, index)
         sub = values[index : index + 2]
         if sub == ["pip", "install"]:
             tool, rest = "uv pip", words[index + 2 :]
@@ -455,6 +453,17 @@ def install_of(command: shell.Command) -> Install | None:
     if not tool:
         return None
     return _install_args(tool, command, rest)
+
+
+def _skip_options(values: Sequence[str], index: int) -> int:
+    """The index of the first word from ``index`` on that is not an option (or an
+    option's value): ``pip -q install``, ``uv --directory sub pip install``."""
+    while index < len(values) and values[index].startswith("-") and values[index] != "-":
+        option = values[index]
+        index += 1
+        if "=" not in option and _long_option(option) in _VALUE_OPTIONS:
+            index += 1
+    return index
 
 
 def _long_option(option: str) -> str:
@@ -578,14 +587,15 @@ def _shown(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def _runs_stdin(words: Sequence[shell.Word]) -> bool:
-    """Whether the command runs a program it reads from stdin (``sh``, ``bash -s --``,
-    ``python3 -``), not a script or ``-c`` text of its own."""
-    program = _program(words[0])
-    if not (program in _INTERPRETERS or _PYTHON_RE.fullmatch(program)):
+def _runs_stdin(words: Sequence[shell.Word], start: int = 0) -> bool:
+    """Whether the command ``words[start:]`` runs a program it reads from stdin (``sh``,
+    ``bash -s --``, ``python3 -``), not a script or ``-c`` text of its own."""
+    program = _program(words[start])
+    python = shell.PYTHON_RE.fullmatch(program) is not None
+    if not (program in _INTERPRETERS or python):
         return False
-    for word in words[1:]:
-        value = word.value
+    for index in range(start + 1, len(words)):
+        value = words[index].value
         if value == "--":
             return True  # the rest are arguments of the stdin program
         if value == "-":
@@ -593,6 +603,8 @@ def _runs_stdin(words: Sequence[shell.Word]) -> bool:
         if value.startswith("-"):
             if value in ("-c", "-m") or (value[1:2] != "-" and "c" in value[1:]):
                 return False
+            if python and value[1:2] != "-" and "m" in value[1:]:
+                return False  # ``python -mpip``, ``-Im pip``: runs a module
             continue
         return False  # a script file
     return True
@@ -634,7 +646,7 @@ def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
 def _feeds_shell(words: Sequence[shell.Word]) -> bool:
     """Whether the command hands its stdin to a shell (``bash``, ``docker exec -i c sh``)."""
     return any(
-        _program(word) in _SHELLS and _runs_stdin(words[index:]) for index, word in enumerate(words)
+        _program(word) in _SHELLS and _runs_stdin(words, index) for index, word in enumerate(words)
     )
 
 
