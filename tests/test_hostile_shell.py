@@ -172,3 +172,155 @@ def test_workflow_program_of_reads_python_m_like_the_shell_reader(
     line: str, program: list[str]
 ) -> None:
     assert program_of(line.split()) == program
+
+
+# --- item 8: a Dockerfile's ENV lines cost linear memory ------------------------------
+
+
+def test_sixteen_thousand_env_lines_fit_in_a_gigabyte(repo: Repo) -> None:
+    setup(repo)
+    env = "".join(f"ENV V{i}=1\n" for i in range(16_000))  # 192 KB, as reported
+    repo.write("Dockerfile", f"FROM python:3.12\n{env}RUN pip install black\n")
+    assert 150_000 < len(env) < 256 * 1024  # under the shell limit: really read
+    repo.git("add", "-A")
+    seconds, result = run_capped(repo.root, "check", "--only", RULE)
+    assert result.code == 1, result.err
+    assert "Traceback" not in result.err and "MemoryError" not in result.err
+    assert "Dockerfile:16002:" in result.out and "`black` has no version" in result.out
+    assert seconds < 4, seconds  # 16.6 s and 3.5 GB before
+
+
+def test_env_values_stay_scoped_to_their_stage(repo: Repo, run: Run) -> None:
+    setup(repo)
+    repo.write(
+        "Dockerfile",
+        'ARG V=1\nFROM python:3.12 AS a\nENV PKG=black\nRUN pip install "$PKG"\n'
+        'FROM python:3.12\nRUN pip install "$PKG"\nARG V\nRUN pip install "black==$V"\n',
+    )
+    found = findings(repo, run)
+    assert [f["line"] for f in found] == [4], found  # stage 2 has no PKG; V is 1 there
+
+
+# --- item 12: a CI file's cost is bounded -----------------------------------------------
+
+
+def test_a_hundred_thousand_installs_are_one_finding_in_well_under_a_second(
+    repo: Repo,
+) -> None:
+    setup(repo)
+    repo.write(".ci/run.sh", "#!/bin/sh\n" + "pip install a==1\n" * 100_000)
+    repo.git("add", "-A")
+    seconds, result = run_capped(repo.root, "check", "--only", RULE)
+    assert result.code == 1, result.err
+    assert result.out.splitlines() == [
+        ".ci/run.sh:1:1: ci-floating-install 1,700,010 characters of shell, more than the "
+        "262,144 ci-floating-install reads in one file; not checked",
+        "1 finding (1 error)",
+    ]
+    assert seconds < 2, seconds  # 10.8 s before
+
+
+def test_too_many_words_is_one_finding_after_those_judged(repo: Repo, run: Run) -> None:
+    setup(repo)
+    # 9,000 lines (150 KB, under the size limit) but 27,000 words
+    repo.write(".ci/run.sh", "#!/bin/sh\npip install black\n" + "pip install a==1\n" * 9_000)
+    began = time.perf_counter()
+    found = findings(repo, run)
+    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert [(f["line"], str(f["message"])[:40]) for f in found] == [
+        (2, "more shell than ci-floating-install read"),
+    ]
+    # a heredoc fed to a shell is paid from the same budget
+    repo.write(".ci/run.sh", "#!/bin/sh\nbash <<EOF\npip install black\n" + "true\n" * 10_500)
+    found = findings(repo, run)
+    assert [str(f["message"])[:40] for f in found] == ["more shell than ci-floating-install read"]
+    repo.write(".ci/run.sh", "#!/bin/sh\nbash <<EOF\npip install black\n" + "true\n" * 9_000)
+    assert [f["line"] for f in findings(repo, run)] == [3]
+
+
+def test_many_ignored_problems_in_one_long_command(repo: Repo, run: Run) -> None:
+    setup(repo)
+    # 3,000 problems on the last line of a 3,000-line command: each looks for an ignore
+    # on the lines of its command (read once a file now, 3,000 times 3,000 lines before)
+    pinned = "  black==24.1.0 \\\n" * 3_000
+    names = " ".join(f"a{i}" for i in range(3_000))
+    repo.write(
+        ".ci/run.sh",
+        f"#!/bin/sh\npip install \\\n{pinned}  {names}  # policytool: ignore[{RULE}]\n",
+    )
+    began = time.perf_counter()
+    assert findings(repo, run) == []
+    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+
+
+# --- hostile scripts: each a sensible reading in well under a second --------------------
+
+HOSTILE_SCRIPTS = {
+    "nested $(": "echo " + "$(" * 20_000 + "x" + ")" * 20_000 + "\npip install black\n",
+    "unclosed $(": "pip install black\necho " + "$(" * 20_000,
+    "nested <(": "pip install black\ncat " + "<(" * 20_000,
+    "quoted $(": 'pip install black\necho "' + "$(" * 20_000,
+    "nested ${": "pip install black\necho " + "${" * 20_000,
+    "nested $((": "pip install black\necho " + "$((" * 20_000,
+    "nested (": "(" * 20_000 + "pip install black" + ")" * 20_000 + "\n",
+    "backticks": "pip install black\necho " + "".join("\\" * (2**i - 1) + "`" for i in range(14)),
+    "unclosed heredoc": "pip install black\ncat <<EOF\n" + "pip install x\n" * 5_000,
+    "continuations": "pip install black \\\n" + "  \\\n" * 10_000 + "\n",
+    "unclosed quote": "pip install black\necho 'x\n" + "pip install y\n" * 5_000,
+    "long word": "pip install black\necho " + "a" * 200_000 + "\n",
+    "many subshells with sh": "pip install black\nsh " + "$(curl x) " * 2_000 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SCRIPTS))
+def test_hostile_script_is_read_quickly(repo: Repo, run: Run, name: str) -> None:
+    setup(repo)
+    repo.write(".ci/run.sh", "#!/bin/sh\n" + HOSTILE_SCRIPTS[name])
+    began = time.perf_counter()
+    found = findings(repo, run)
+    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert any("`black` has no version" in str(f["message"]) for f in found), found
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SCRIPTS))
+def test_the_shell_reader_never_recurses_on_hostile_scripts(name: str) -> None:
+    began = time.perf_counter()
+    script = shell.parse(HOSTILE_SCRIPTS[name])
+    assert time.perf_counter() - began < 1
+    assert any(c.argv[:2] == ["pip", "install"] for c in script.commands)
+
+
+HOSTILE_DOCKERFILES = {
+    "ENV chain": "".join(f"ENV A{i}=" + f"$A{i - 1}" * 50 + "\n" for i in range(1, 700)),
+    "continuations": "RUN pip install black \\\n" + "x \\\n" * 10_000 + "y\n",
+    "comment lines in a continuation": "RUN pip install black \\\n" + "# c\n" * 20_000 + "x\n",
+    "unclosed heredoc": "RUN <<EOF\npip install black\n" + "true\n" * 5_000,
+    "many heredocs": "RUN cat <<A <<B\nA\nB\n" * 3_000,
+    "long exec form": 'RUN ["' + "\\u0041" * 30_000 + '"]\n',
+    "unterminated exec form": 'RUN ["pip", "install", "black' + ", x" * 20_000 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_DOCKERFILES))
+def test_hostile_dockerfile_is_read_quickly(repo: Repo, run: Run, name: str) -> None:
+    setup(repo)
+    body = HOSTILE_DOCKERFILES[name]
+    repo.write("Dockerfile", f"FROM python:3.12\nRUN pip install black\n{body}")
+    began = time.perf_counter()
+    found = findings(repo, run)
+    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert any(f["line"] == 2 for f in found), found
+
+
+def test_workflow_reader_splits_a_megabyte_word_in_linear_time() -> None:
+    from policytool.formats.workflows import shell_commands, tokens
+
+    began = time.perf_counter()
+    assert tokens("pip install '" + "a" * 1_000_000 + "'") == [
+        "pip",
+        "install",
+        "'" + "a" * 1_000_000 + "'",
+    ]
+    assert list(shell_commands("echo " + "a" * 100_000))[0][1][0] == "echo"
+    assert time.perf_counter() - began < 1  # shlex took 22 s
+    assert tokens("pip install 'a b' # c") == ["pip", "install", "a b"]

@@ -33,6 +33,11 @@ _BLANKS = " \t"
 _PLAIN_RUN = re.compile(r"[^ \t\r\n'\"\\$`<>;&|()]+")
 _DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _OPERATOR_CHARS = ";&|()"
+# Characters that end a plain word (``(`` may open an extglob, ``<``/``>`` a redirection).
+_WORD_ENDS = frozenset(" \t\r\n;&|)")
+# How many ``$(...)``/backtick/``<(...)`` levels are parsed as commands; deeper ones are
+# skipped whole (a hostile ``$($($(...)))`` cannot exhaust Python's recursion).
+MAX_SUBSTITUTION_DEPTH = 32
 # Words that open or continue a compound command; a command after them starts anew.
 PREFIX_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
 # Words that stand alone and close a compound command.
@@ -221,9 +226,11 @@ def is_name(text: str) -> bool:
 class _Parser:
     """A single left-to-right pass over ``text[start:end]``."""
 
-    def __init__(self, text: str, start: int, end: int, script: Script) -> None:
-        """Scan ``text[start:end]``, recording commands into ``script``."""
+    def __init__(self, text: str, start: int, end: int, script: Script, depth: int = 0) -> None:
+        """Scan ``text[start:end]``, recording commands into ``script``; ``depth`` is how
+        many substitutions (``$(...)``, backticks) enclose the text."""
         self.text = text
+        self.depth = depth
         self.pos = start
         self.end = end
         self.script = script
@@ -405,6 +412,13 @@ class _Parser:
         """
         text = self.text
         start = self.pos
+        plain = _PLAIN_RUN.match(text, start, self.end)
+        if plain is not None:
+            stop = plain.end()
+            if stop == self.end or text[stop] in _WORD_ENDS:
+                # The common word with nothing to unquote or expand: taken at once.
+                self.pos = stop
+                return Word(text[start:stop], start, stop, tuple(range(start, stop))), None
         value: list[str] = []
         offsets: list[int] = []
         quoted = False
@@ -566,9 +580,13 @@ class _Parser:
         """End (after the ``)``) of ``$(`` / ``<(`` whose body starts at ``at``.
 
         The body is parsed as commands (marked nested), so quotes, heredocs and
-        parentheses inside it are read as the shell reads them.
+        parentheses inside it are read as the shell reads them; past
+        :data:`MAX_SUBSTITUTION_DEPTH` levels the body is only skipped to its ``)``
+        (no recursion a hostile script could exhaust).
         """
-        inner = _Parser(self.text, at, self.end, self.script)
+        if self.depth >= MAX_SUBSTITUTION_DEPTH:
+            return self._matching_paren(at)
+        inner = _Parser(self.text, at, self.end, self.script, self.depth + 1)
         inner.parse_list(nested=True, stop_at_paren=True)
         return min(inner.pos + 1, self.end)
 
@@ -619,7 +637,9 @@ class _Parser:
                 at += 2
                 continue
             if text[at] == "`":
-                _Parser(text, start, at, self.script).parse_list(nested=True, stop_at_paren=False)
+                if self.depth < MAX_SUBSTITUTION_DEPTH:
+                    inner = _Parser(text, start, at, self.script, self.depth + 1)
+                    inner.parse_list(nested=True, stop_at_paren=False)
                 return at + 1
             at += 1
         return self.end

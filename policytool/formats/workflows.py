@@ -105,8 +105,15 @@ class RunCommand:
     swallowed: str | None = None
 
 
+# Longer command lines are split on blanks: shlex builds each word a character at a time,
+# which costs quadratic time on a hostile megabyte-long word.
+_MAX_SHLEX_CHARS = 16 * 1024
+
+
 def tokens(text: str) -> list[str]:
     """Words of a shell command line (quotes removed, comments dropped)."""
+    if len(text) > _MAX_SHLEX_CHARS or not any(c in text for c in "'\"\\#"):
+        return text.split()  # nothing to unquote (or too long to): the same words
     try:
         return shlex.split(text, comments=True)
     except ValueError:

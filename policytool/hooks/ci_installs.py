@@ -72,8 +72,15 @@ _NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
 _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
 _MAX_NESTING = 3
+# What one file's shell may cost (docs/security.md): characters parsed (the file, or a
+# YAML file's scripts, and every ``bash -c`` or heredoc script read again) and words
+# judged. Past either, one finding says the rest of the file is not checked.
+MAX_SHELL_CHARS = 256 * 1024
+MAX_SHELL_WORDS = 10_000
 _PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
 _VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
+# A plain exact pin (``name==1.2.3``): the verdict is known without parsing it.
+_EXACT_PIN_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?==\d+(?:\.\d+)*")
 _NAME_PREFIX_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*===?")
 # Options of pip / uv pip / pipx / uv tool install that take a value.
 _VALUE_OPTIONS = frozenset(
@@ -700,21 +707,47 @@ def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
     return out
 
 
+@dataclass
+class _Budget:
+    """What is left of one file's shell budget (:data:`MAX_SHELL_CHARS`,
+    :data:`MAX_SHELL_WORDS`), and where it ran out."""
+
+    chars: int = MAX_SHELL_CHARS
+    words: int = MAX_SHELL_WORDS
+    spent_at: tuple[Snippet, int] | None = None
+
+    def charge(self, snippet: Snippet, offset: int, chars: int = 0, words: int = 0) -> bool:
+        """Spend ``chars`` and ``words`` on the text at ``offset``; False once spent."""
+        if self.spent_at is not None:
+            return False
+        self.chars -= chars
+        self.words -= words
+        if self.chars < 0 or self.words < 0:
+            self.spent_at = (snippet, offset)
+            return False
+        return True
+
+
 def _inner_scripts(
-    snippet: Snippet, script: shell.Script
+    snippet: Snippet, script: shell.Script, budget: _Budget
 ) -> Iterator[tuple[shell.Script, Mapping[str, str] | None]]:
     """The scripts a script runs in turn, offsets in the snippet's text, with the
-    variables a Dockerfile heredoc sets (None: the outer ones)."""
+    variables a Dockerfile heredoc sets (None: the outer ones); each is paid for from
+    ``budget`` before it is parsed."""
     for command in script.commands:
         words = shell.unwrap(command)
         inner = _shell_c_word(words)
         if inner is not None:
+            if not budget.charge(snippet, inner.start, chars=len(inner.value)):
+                return
             yield shell.parse_word(inner), None
         for redirect in command.redirects:
             body = script.heredoc_bodies.get(redirect.start)
             if body is None:
                 continue
             start, end = body
+            if not budget.charge(snippet, start, chars=end - start):
+                return
             text = snippet.text[start:end]
             if _looks_like_dockerfile(text):
                 from policytool.formats import dockerfile
@@ -736,6 +769,8 @@ class _Judge:
         self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
         self._locks: LockIndex | None = None
         self._allowed: set[str] | None = None
+        self._verdicts: dict[tuple[str, bool], Verdict | None] = {}
+        self.budget = _Budget()  # one file's: analyse_source starts a new one a file
 
     @property
     def locks(self) -> LockIndex:
@@ -745,8 +780,14 @@ class _Judge:
         return self._locks
 
     def judge(self, text: str, editable: bool = False) -> Verdict | None:
-        """``floating-pin``'s verdict on one requirement."""
-        return _floating_pin()[1](text, editable=editable)
+        """``floating-pin``'s verdict on one requirement (remembered for the run; a plain
+        ``name==1.2`` is an exact pin without parsing it)."""
+        if _EXACT_PIN_RE.fullmatch(text):
+            return None
+        key = (text, editable)
+        if key not in self._verdicts:
+            self._verdicts[key] = _floating_pin()[1](text, editable=editable)
+        return self._verdicts[key]
 
     def pinned_text(self, text: str, version: str) -> str | None:
         """``text`` with its specifier replaced by ``==version`` (None if unsafe)."""
@@ -805,6 +846,10 @@ class _Judge:
     ) -> Iterator[Problem]:
         """Problems of a script and of the scripts it runs (``bash -c '...'``, a heredoc
         fed to a shell, a Dockerfile written in a heredoc), ``depth`` levels down."""
+        words = sum(len(c.words) + len(c.assignments) + len(c.redirects) for c in script.commands)
+        first = script.commands[0].start if script.commands else 0
+        if not self.budget.charge(snippet, first, words=words):
+            return
         for command in script.commands:
             install = install_of(command)
             if install is not None:
@@ -813,7 +858,7 @@ class _Judge:
             yield from self._download_run(snippet, script)
         if depth >= _MAX_NESTING:
             return
-        for inner, inner_env in _inner_scripts(snippet, script):
+        for inner, inner_env in _inner_scripts(snippet, script, self.budget):
             yield from self._script(
                 snippet, inner, env if inner_env is None else inner_env, depth + 1
             )
@@ -1000,24 +1045,36 @@ class _Judge:
                 problem = self._fetch_problem(snippet, first, second, fetch)
                 if problem is not None:
                     yield problem
-        nested = [c for c in script.commands if c.nested]
-        if not nested:
+        # Downloads inside substitutions, by offset: a shell word holding one runs it.
+        fetches: list[tuple[int, Sequence[shell.Word]]] = []
+        for inner in script.commands:
+            inner_words = shell.unwrap(inner) if inner.nested else ()
+            if inner_words and _program(inner_words[0]) in _DOWNLOADERS:
+                fetches.append((inner.start, inner_words))
+        if not fetches:
             return
+        fetches.sort(key=lambda item: item[0])
+        shown_cache: dict[int, str] = {}
+
+        def shown_of(command: shell.Command) -> str:
+            """The command as a finding shows it (once a command, however many fetches)."""
+            if command.start not in shown_cache:
+                shown_cache[command.start] = _shown(snippet.text[command.start : command.end])
+            return shown_cache[command.start]
+
+        starts = [start for start, _words in fetches]
         for command in script.commands:
             words = shell.unwrap(command)
             if command.nested or not words or _program(words[0]) not in _SHELLS:
                 continue
             for word in words[1:]:
-                for inner in nested:
-                    inner_words = shell.unwrap(inner)
-                    if (
-                        word.start <= inner.start < word.end
-                        and inner_words
-                        and _program(inner_words[0]) in _DOWNLOADERS
-                    ):
-                        problem = self._fetch_problem(snippet, command, command, inner_words)
-                        if problem is not None:
-                            yield problem
+                at = bisect.bisect_left(starts, word.start)
+                while at < len(starts) and starts[at] < word.end:
+                    shown = shown_of(command)
+                    problem = self._fetch_problem(snippet, command, command, fetches[at][1], shown)
+                    if problem is not None:
+                        yield problem
+                    at += 1
 
     def _fetch_problem(
         self,
@@ -1025,8 +1082,10 @@ class _Judge:
         first: shell.Command,
         last: shell.Command,
         fetch: Sequence[shell.Word],
+        shown: str | None = None,
     ) -> Problem | None:
-        """The finding for running a downloaded script, unless its URL names a version."""
+        """The finding for running a downloaded script, unless its URL names a version
+        (``shown``: the commands' text as shown, when already known)."""
         urls = [w for w in fetch[1:] if "://" in w.value or w.dynamic]
         url = urls[0] if urls else None
         if url is not None and _VERSION_SEGMENT_RE.search(url.value.split("$", 1)[0]):
@@ -1034,7 +1093,7 @@ class _Judge:
         literal = url.value.split("$", 1)[0] if url is not None else ""
         if url is not None and url.dynamic and "/" in literal.partition("://")[2]:
             return None  # ``https://host/path/${VERSION}/install.sh``: versioned by a variable
-        text = _shown(snippet.text[first.start : last.end])
+        text = _shown(snippet.text[first.start : last.end]) if shown is None else shown
         where = "a URL from a variable" if url is not None and url.dynamic else "an unversioned URL"
         return Problem(
             snippet,
@@ -1250,13 +1309,38 @@ def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding
             return data
         snippets = snippets_of(source, data)
     else:
+        if len(source.text) > MAX_SHELL_CHARS:
+            return Finding(
+                source.relpath,
+                1,
+                1,
+                RULE_ID,
+                f"{len(source.text):,} characters of shell, more than the "
+                f"{MAX_SHELL_CHARS:,} ci-floating-install reads in one file; not checked",
+            )
         snippets = snippets_of(source)
     problems: list[Problem] = []
+    budget = judge.budget = _Budget()
     for snippet in snippets:
         if not any(n in snippet.text for n in _NEEDLES):
             continue
+        size = (len(snippet.text) if snippet.end is None else snippet.end) - snippet.start
+        if not budget.charge(snippet, snippet.start, chars=size):
+            break
         for script, env in scripts_of(source, snippet):
             problems.extend(judge.problems(snippet, script, env))
+            if budget.spent_at is not None:
+                break
+        if budget.spent_at is not None:
+            break
+    if budget.spent_at is not None:
+        snippet, offset = budget.spent_at
+        message = (
+            f"more shell than ci-floating-install reads in one file ({MAX_SHELL_CHARS:,} "
+            f"characters, {MAX_SHELL_WORDS:,} words, scripts in scripts included); the "
+            "rest is not checked"
+        )
+        problems.append(Problem(snippet, offset, message, None, offset))
     return problems
 
 
@@ -1273,17 +1357,25 @@ def _finding(source: SourceFile, problem: Problem) -> Finding:
     )
 
 
-def _ignored(source: SourceFile, problem: Problem) -> bool:
-    """Whether an ignore comment on any line of the problem's command silences it."""
+def _ignore_lines(source: SourceFile) -> list[int]:
+    """The lines (sorted) whose ignore comment names the rule, read once a file."""
     if b"policytool: ignore" not in source.raw:
-        return False
+        return []
     from policytool.engine.runner import parse_ignores
 
+    lines = [source.lines.line_text(n) for n in range(1, len(source.lines.starts) + 1)]
+    ignored, _bare = parse_ignores(lines, source.relpath)
+    return sorted(number for number, ids in ignored.items() if RULE_ID in ids)
+
+
+def _ignored(ignore_lines: Sequence[int], problem: Problem) -> bool:
+    """Whether an ignore comment on any line of the problem's command silences it."""
+    if not ignore_lines:
+        return False
     omap = problem.snippet.omap
     first, last = omap.line(problem.command_start), omap.line(problem.offset)
-    lines = [source.lines.line_text(n) for n in range(first, last + 1)]
-    ignored, _bare = parse_ignores(lines, source.relpath)
-    return any(RULE_ID in ids for ids in ignored.values())
+    at = bisect.bisect_left(ignore_lines, first)
+    return at < len(ignore_lines) and ignore_lines[at] <= last
 
 
 def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding]:
@@ -1298,7 +1390,8 @@ def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding
         if isinstance(problems, Finding):
             out.append(problems)
             continue
-        kept = [p for p in problems if not _ignored(source, p)]
+        ignore_lines = _ignore_lines(source)
+        kept = [p for p in problems if not _ignored(ignore_lines, p)]
         if kept:
             out.append((source, kept))
     return out
