@@ -1510,14 +1510,17 @@ Every package a CI job installs is pinned. The rule reads the shell of GitHub wo
 `run:` steps and composite actions (`action.yml`), the pipeline YAML (Buildkite
 `command`/`commands`, GitLab `script`, CircleCI `run`), shell scripts and Dockerfile
 `RUN`s under the configured globs, and the shell code blocks of the Mergify comments.
-It reports `pip install`, `pip3`, `python -m pip`, `uv pip install`, `uv tool install`,
-`pipx install` of a package without an exact `==` pin (or `--upgrade` of one), a tool
+It reports `pip install`, `pip3`, `python -m pip` (`python3.11 -mpip`, `python -Im pip`,
+`py -m pip`), `uv pip install`, `uv tool install`, `pipx install` of a package without an
+exact `==` pin (or `--upgrade` of one), a tool
 run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a VCS
 requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
 `<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
 pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
 constrained by `-c FILE`, or by `-r` of a configured lock, passes; words the shell
-expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged.
+expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged. One file's
+shell is read up to 256 KiB and 10,000 words (scripts run by `bash -c` or fed in a
+heredoc included); past that, one finding says the rest is not checked.
 
 ## Why
 A lock makes `requirements/*.txt` exact, but a job that also runs `pip install uv` gets
