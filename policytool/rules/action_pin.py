@@ -42,7 +42,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.files import split_lines
-from policytool.formats.yamldoc import YamlNode, value_pos
+from policytool.formats.yamldoc import YamlNode, scalar_start, value_pos
 from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,
     WORKFLOW_GLOBS,
@@ -121,6 +121,10 @@ def _locate(
     number = line0 + 1
     text = lines.line_text(number)
     base = lines.starts[line0]
+    start = scalar_start(text, col)  # past an ``&anchor`` or ``!!str`` tag
+    if start is None:
+        return Uses(relpath, number, col + 1, value, path)
+    col = start
     quote = text[col : col + 1]
     if quote in ("'", '"'):
         close = text.find(quote, col + 1)
