@@ -23,11 +23,10 @@ from policytool.formats.pyimports import (
     ScanSyntaxError,
     Tokens,
     has_relative_import,
-    packages_memo,
-    scan_of,
     word_regex,
 )
 from policytool.rules._allowlist import AllowList, allow_entries
+from policytool.rules._pyscan import packages_memo, scan_of
 
 RULE_ID = "forbidden-import"
 
