@@ -33,14 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, LockConfig
+from policytool.core.git import git_ls_files, git_root
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.files import (
     decode_text,
     encode_like,
-    git_ls_files,
-    git_root,
     kind_of,
     match_any,
     read_bounded,
