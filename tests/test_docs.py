@@ -137,3 +137,27 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert len(commands) == 2, "the quickstart is exactly two commands"
     ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert commands[1] in ci_lines
+
+
+def test_default_run_is_offline_and_ci_runs_the_marked_tests() -> None:
+    """`pytest -n auto` leaves out the `network` and `slow` tests; `.ci/run` runs them after.
+
+    Every try-repo test (it installs from PyPI) is marked, and the one test that re-runs
+    whole suites in a subprocess is `slow`.
+    """
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    options = pyproject.split("[tool.pytest.ini_options]", 1)[1].split("\n[", 1)[0]
+    assert "addopts = '-ra -m \"not network and not slow\"'" in options
+    assert '"network: ' in options and '"slow: ' in options  # registered markers
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'python -m pytest -n auto -m "network or slow"' in ci
+    assert "-ne 5 ]" in ci  # "no tests collected" is not a failure
+    marked = {
+        "test_hooks_tryrepo.py": "@pytest.mark.network\ndef test_try_repo_policytool_repo_hooks(",
+        "test_sweep_hook.py": "@pytest.mark.network\ndef test_try_repo_sweep(",
+        "test_lock_tryrepo.py": "@pytest.mark.network\ndef test_try_repo_lock_check(",
+        "test_imports.py": "@pytest.mark.network\ndef test_published_hooks_run_with_pre_commit",
+        "test_yamldoc.py": "@pytest.mark.slow\ndef test_rule_suites_pass_with_every_parse",
+    }
+    for name, text in marked.items():
+        assert text in (ROOT / "tests" / name).read_text(encoding="utf-8"), name

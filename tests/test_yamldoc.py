@@ -346,6 +346,7 @@ def run_suites(*plugin: str) -> tuple[str, set[str]]:
     return out, failed
 
 
+@pytest.mark.slow
 def test_rule_suites_pass_with_every_parse_compared_to_ruamel() -> None:
     """test_precommit / test_ci_rules / test_mergify, each YAML parse done both ways.
 
