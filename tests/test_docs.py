@@ -161,3 +161,45 @@ def test_default_run_is_offline_and_ci_runs_the_marked_tests() -> None:
     }
     for name, text in marked.items():
         assert text in (ROOT / "tests" / name).read_text(encoding="utf-8"), name
+
+
+def test_config_md_is_generated_from_the_config_definitions() -> None:
+    """docs/config.md is docs/config.md.in with the section docs of policytool/config.py
+    and this repository's own [tool.policytool]; regenerate with GENERATOR."""
+    from policytool.engine.config_docs import config_md
+    from policytool.engine.docs import GENERATOR
+
+    committed = (DOCS / "config.md").read_text(encoding="utf-8")
+    assert committed == config_md(DOCS), f"docs/config.md drifted; run {GENERATOR}"
+
+
+def test_every_config_key_has_one_key_doc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every key of every section (nested ones too) has a KeyDoc, and no KeyDoc outlives
+    its key; the generator refuses to write a page with a key missing."""
+    from policytool import config
+    from policytool.engine.config_docs import render_config_md, sections, undocumented
+
+    assert undocumented() == []
+    assert {s.table for s in sections()} >= {"", "spdx", "lock", "lock.variants", "sweep"}
+    spdx = config.SECTION_DOCS[config.SpdxConfig]
+    keys = {k: v for k, v in spdx.keys.items() if k != "license"}
+    keys["licence"] = spdx.keys["license"]
+    monkeypatch.setitem(
+        config.SECTION_DOCS, config.SpdxConfig, dataclasses.replace(spdx, keys=keys)
+    )
+    assert undocumented() == [
+        "[tool.policytool.spdx] license: no KeyDoc",
+        "[tool.policytool.spdx] licence: documented, not a key",
+    ]
+    with pytest.raises(ValueError, match="license: no KeyDoc"):
+        render_config_md("@sections@\n", "")
+
+
+def test_config_md_defaults_come_from_the_dataclasses() -> None:
+    """A default the KeyDoc does not put in words is the field's own default, as TOML."""
+    text = (DOCS / "config.md").read_text(encoding="utf-8")
+    assert '| `kinds` | list of kinds | `["python"]` |' in text
+    assert "| `mergify` | boolean | `true` |" in text
+    assert "| `modules` | list of module names | required, not empty |" in text
+    assert "| `output` | path | required |" in text
+    assert "| `copyright` | string | none |" in text

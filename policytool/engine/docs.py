@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""What is generated from the rule modules: the rule index and the rule pages.
+"""What is generated from the code: the rule index, the rule pages and docs/config.md.
 
 Each rule's module under ``policytool.rules`` holds its check, its id, its group and its
 ``doc`` (Markdown with the :data:`~policytool.engine.registry.DOC_SECTIONS` headings).
 From them, ``python -m policytool.engine.docs docs/rules`` rewrites
 :mod:`policytool.engine.rule_index` (which module registers each id, and its group, so a
 run imports only the rules it runs) and ``docs/rules/<id>.md``; a test fails when what is
-committed and the modules disagree.
+committed and the modules disagree. The same command writes ``docs/config.md`` (the
+directory's parent's) from the config definitions (:mod:`policytool.engine.config_docs`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import sys
 from pathlib import Path
 
 from policytool.engine import registry
+from policytool.engine.config_docs import config_md
 from policytool.engine.registry import DOC_SECTIONS, GROUPS, RULES_PACKAGE, RuleInfo, rule_infos
+from policytool.files import write_atomic
 
 GENERATOR = "python -m policytool.engine.docs docs/rules"
 INDEX_PATH = Path(__file__).with_name("rule_index.py")
@@ -134,7 +137,8 @@ def render_rule_index(rules: dict[str, tuple[str, str]]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m policytool.engine.docs DIR``: regenerate the rule index and pages in DIR."""
+    """``python -m policytool.engine.docs DIR``: regenerate the rule index, the pages in DIR
+    and ``DIR/../config.md``."""
     if len(argv) != 1:
         print(f"usage: {GENERATOR}", file=sys.stderr)
         return 2
@@ -144,6 +148,12 @@ def main(argv: list[str]) -> int:
         print(f"wrote {INDEX_PATH}", file=sys.stderr)
     for name in write_pages(Path(argv[0])):
         print(f"wrote {Path(argv[0]) / name}", file=sys.stderr)
+    docs_dir = Path(argv[0]).resolve().parent
+    config_page = docs_dir / "config.md"
+    text = config_md(docs_dir)
+    if not config_page.exists() or config_page.read_text(encoding="utf-8") != text:
+        write_atomic(config_page, text.encode("utf-8"))
+        print(f"wrote {config_page}", file=sys.stderr)
     return 0
 
 
