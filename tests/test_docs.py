@@ -203,3 +203,82 @@ def test_config_md_defaults_come_from_the_dataclasses() -> None:
     assert "| `modules` | list of module names | required, not empty |" in text
     assert "| `output` | path | required |" in text
     assert "| `copyright` | string | none |" in text
+
+
+def _tour(*flags: str) -> dict[str, str]:
+    """Run ``docs/tour.sh FLAGS`` with this environment's ``policytool``: its blocks."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.readme_tour import parse_output
+
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("UV_", "PIP_", "GIT_"))}
+    proc = subprocess.run(
+        ["bash", str(DOCS / "tour.sh"), *flags],
+        cwd=ROOT,
+        env={**env, "PATH": path},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return parse_output(proc.stdout)
+
+
+def _drifted(blocks: dict[str, str]) -> list[str]:
+    """The names of ``blocks`` whose README.md block differs (with both texts)."""
+    from tests.readme_tour import readme_blocks
+
+    readme = readme_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    return [
+        f"{name}:\n--- README.md\n{readme.get(name)}--- docs/tour.sh\n{text}"
+        for name, text in blocks.items()
+        if readme.get(name) != text
+    ]
+
+
+@pytest.mark.slow
+def test_readme_tour_offline_blocks_are_real_runs() -> None:
+    """Every tour block that needs no network, rerun in a copy of this checkout, is what
+    README.md shows; regenerate with `docs/tour.sh --write`."""
+    from tests.readme_tour import readme_blocks
+
+    blocks = _tour("--offline")
+    readme = readme_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert set(blocks) == set(readme) - {"bump"}
+    drifted = _drifted(blocks)
+    assert not drifted, "README tour drifted; run docs/tour.sh --write\n" + "\n".join(drifted)
+
+
+@pytest.mark.network
+def test_readme_tour_network_blocks_are_real_runs() -> None:
+    """The whole tour, `bump` resolving from PyPI included, is what README.md shows."""
+    blocks = _tour()
+    assert "bump" in blocks
+    drifted = _drifted(blocks)
+    assert not drifted, "README tour drifted; run docs/tour.sh --write\n" + "\n".join(drifted)
+
+
+def test_readme_tour_blocks_are_marked_and_rewritten() -> None:
+    """README.md's console blocks of the tour sit between markers; replacing one block
+    leaves the rest of the file byte for byte."""
+    from tests.readme_tour import parse_output, readme_blocks, replace_blocks
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = {"check", "new-file", "rules", "sweep", "lock", "bump", "sync-init-baseline"}
+    assert set(readme_blocks(readme)) == names
+    tour = (DOCS / "tour.sh").read_text(encoding="utf-8")
+    assert {n for n in names if f"block {n}\n" in tour} == names
+    output = "<!-- tour:check -->\n$ policytool check\nno findings in 7 files\n"
+    assert parse_output(output) == {"check": "$ policytool check\nno findings in 7 files\n"}
+    new = replace_blocks(readme, parse_output(output))
+    assert readme_blocks(new)["check"] == "$ policytool check\nno findings in 7 files\n"
+    assert {k: v for k, v in readme_blocks(new).items() if k != "check"} == {
+        k: v for k, v in readme_blocks(readme).items() if k != "check"
+    }
+    assert replace_blocks(new, readme_blocks(readme)) == readme
+    with pytest.raises(SystemExit, match="no tour markers for: nope"):
+        replace_blocks(readme, {"nope": "x\n"})
