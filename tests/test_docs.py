@@ -282,3 +282,32 @@ def test_readme_tour_blocks_are_marked_and_rewritten() -> None:
     assert replace_blocks(new, readme_blocks(readme)) == readme
     with pytest.raises(SystemExit, match="no tour markers for: nope"):
         replace_blocks(readme, {"nope": "x\n"})
+
+
+def test_rule_pages_list_the_keys_of_the_config_they_read() -> None:
+    """A rule declares the [tool.policytool.X] tables it reads (``config``): every one its
+    doc's Configuration names, each a real section; its page (and `policytool rules ID`)
+    ends with their key tables, generated from the config definitions."""
+    from policytool.engine.config_docs import key_table, sections
+    from policytool.engine.docs import render_rule
+    from policytool.engine.registry import rule_infos
+
+    tables = {s.table for s in sections()}
+    wrong = []
+    for info in rule_infos().values():
+        configuration = info.doc.partition("## Configuration")[2]
+        named = set(re.findall(r"tool\.policytool\.([a-z-]+)", configuration))
+        if not named <= set(info.config) or not set(info.config) <= tables:
+            wrong.append(f"{info.id}: config={info.config}, its doc names {sorted(named)}")
+    assert not wrong, "\n".join(wrong)
+    spdx = rule_infos()["spdx-header"]
+    assert spdx.config == ("spdx",)
+    page = render_rule(spdx)
+    assert page.endswith(key_table("spdx").split("\n", 2)[2])
+    assert (
+        "Keys of `[tool.policytool.spdx]` ([configuration reference](../config.md#toolpolicytoolspdx))"
+        in page
+    )
+    assert '| `kinds` | list of kinds | `["python"]` |' in page
+    lock_page = (DOCS / "rules" / "lock-stale.md").read_text(encoding="utf-8")
+    assert "| `index-strategy` |" in lock_page

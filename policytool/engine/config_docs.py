@@ -154,6 +154,15 @@ def render_section(section: Section, doc: SectionDoc) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def key_table(table: str) -> str:
+    """The Markdown table of the keys of ``[tool.policytool.TABLE]`` (``table`` as a rule's
+    ``config`` names it), the same rows as in docs/config.md."""
+    for section in sections():
+        if section.table == table:
+            return render_section(section, SectionDoc("", SECTION_DOCS[section.cls].keys))
+    raise ValueError(f"no config section [tool.policytool.{table}]")
+
+
 def own_config(pyproject_text: str) -> str:
     """The ``[tool.policytool...]`` tables of a ``pyproject.toml``, comments included."""
     out: list[str] = []

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from policytool.engine import registry
-from policytool.engine.config_docs import config_md
+from policytool.engine.config_docs import config_md, key_table, sections
 from policytool.engine.registry import DOC_SECTIONS, GROUPS, RULES_PACKAGE, RuleInfo, rule_infos
 from policytool.files import write_atomic
 
@@ -45,10 +45,29 @@ def _facts(info: RuleInfo) -> str:
     return f"Group: `{info.group}` · Fixable: {fix} · Reported by: `policytool {info.command}`"
 
 
+def config_keys(info: RuleInfo) -> str:
+    """The key tables of the config sections the rule reads (its ``config``), generated
+    from the config definitions; "" when it reads none. Its doc's ``## Configuration``
+    is the last section, so they follow its prose."""
+    parts = []
+    for table in info.config:
+        section = next(s for s in sections() if s.table == table)
+        rows = key_table(table).split("\n", 2)[2]  # without the ``## heading``
+        anchor = re.sub(r"[^\w\- ]", "", section.heading.lower())
+        parts.append(
+            f"Keys of {section.heading} ([configuration reference](../config.md#{anchor})):"
+            f"\n\n{rows}"
+        )
+    return "\n".join(parts)
+
+
 def render_rule(info: RuleInfo) -> str:
-    """``policytool rules ID``: id, summary, metadata, then the rule's doc."""
+    """``policytool rules ID``: id, summary, metadata, then the rule's doc and the keys of
+    the config sections it reads."""
     doc = info.doc.strip() or "(This rule has no documentation yet.)"
-    return f"# {info.id}\n\n{info.summary}\n\n{_facts(info)}\n\n{doc}\n"
+    keys = config_keys(info)
+    tail = f"\n{keys}" if keys else ""
+    return f"# {info.id}\n\n{info.summary}\n\n{_facts(info)}\n\n{doc}\n{tail}"
 
 
 def render_page(info: RuleInfo) -> str:

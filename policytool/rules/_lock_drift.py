@@ -145,6 +145,7 @@ register(
         triggers=_triggers,
         doc=STALE_DOC,
         group="lock",
+        config=("lock",),
     )
 )
 register(
@@ -155,5 +156,6 @@ register(
         triggers=_triggers,
         doc=SKEW_DOC,
         group="lock",
+        config=("lock",),
     )
 )

@@ -667,5 +667,6 @@ RULE = register(
         doc=DOC,
         narrows=True,
         group="ci",
+        config=("action-pin",),
     )
 )

@@ -1452,5 +1452,6 @@ RULE = register(
         doc=DOC,
         narrows=True,
         group="ci",
+        config=("ci-floating-install",),
     )
 )

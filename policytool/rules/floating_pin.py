@@ -646,5 +646,6 @@ RULE = register(
         fix=fix,
         doc=DOC,
         group="lock",
+        config=("floating-pin",),
     )
 )

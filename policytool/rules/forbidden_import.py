@@ -240,5 +240,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("forbidden-import",),
     )
 )

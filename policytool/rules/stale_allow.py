@@ -174,5 +174,6 @@ RULE = register(
         check=check,
         doc=DOC,
         group="source",
+        config=("forbidden-import", "torch-cuda"),
     )
 )

@@ -265,5 +265,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("torch-cuda",),
     )
 )
