@@ -904,5 +904,6 @@ RULE = register(
         doc=DOC,
         narrows=True,
         group="ci",
+        config=("action-pin",),
     )
 )

@@ -1567,5 +1567,6 @@ RULE = register(
         doc=DOC,
         narrows=True,
         group="ci",
+        config=("ci-floating-install",),
     )
 )

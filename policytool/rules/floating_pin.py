@@ -645,5 +645,6 @@ RULE = register(
         fix=fix,
         doc=DOC,
         group="lock",
+        config=("floating-pin",),
     )
 )

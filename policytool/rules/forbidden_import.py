@@ -239,5 +239,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("forbidden-import",),
     )
 )

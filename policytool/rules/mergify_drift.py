@@ -660,5 +660,6 @@ RULE = register(
         fix=fix,
         doc=DOC,
         group="repo",
+        config=("mergify", "pre-commit", "ci"),
     )
 )

@@ -175,5 +175,6 @@ RULE = register(
         check=check,
         doc=DOC,
         group="source",
+        config=("forbidden-import", "torch-cuda"),
     )
 )

@@ -264,5 +264,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("torch-cuda",),
     )
 )
