@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Hostile runs, second probe: signals to forked workers and to the pre-commit schema
+child, submodules and linked worktrees, lock and sweep-cache writes held inside."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from policytool.config import Config
+from policytool.engine import runner
+from policytool.engine.findings import Finding
+from policytool.engine.registry import FileRule
+from policytool.engine.source import SourceFile
+from policytool.errors import PolicyError
+from tests.conftest import Repo, Result
+from tests.test_hostile_probe import CONFIG
+
+Run = Callable[..., Result]
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="forked workers: Linux only")
+
+
+# --- SIGKILL of a forked worker -------------------------------------------------------------
+
+
+def _killed_in_a_worker(parent: int, forked: list[int]) -> FileRule:
+    """A rule whose check SIGKILLs every process but ``parent`` (a worker killed mid-run);
+    the parent, once it has forked, is slow enough to leave the workers chunks to take."""
+
+    slept: list[int] = []
+
+    def check(source: SourceFile, config: Config) -> list[Finding]:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        elif forked and len(slept) < 20:
+            slept.append(1)
+            time.sleep(0.01)
+        return []
+
+    return FileRule(id="killed", summary="killed", check=check)
+
+
+@linux_only
+def test_a_check_worker_killed_mid_run_is_one_sentence_and_no_process_is_left(
+    tmp_path: Path, no_leftovers: list[int]
+) -> None:
+    relpaths = []
+    for index in range(runner.PARALLEL_THRESHOLD + 50):
+        (tmp_path / f"m{index}.py").write_text("x = 1\n")
+        relpaths.append(f"m{index}.py")
+    rule = _killed_in_a_worker(os.getpid(), no_leftovers)
+    with pytest.raises(PolicyError) as caught:
+        runner.run_file_rules(Config(root=tmp_path), relpaths, [rule])
+    assert str(caught.value) == "a worker process was killed by signal 9 (SIGKILL) mid-run"
+    assert no_leftovers  # it did fork; the fixture checks each one was reaped
+
+
+@linux_only
+def test_a_sweep_worker_killed_mid_run_is_one_sentence(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from policytool.sweep import run as sweep_run
+
+    repo.write("pyproject.toml", CONFIG)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    for index in range(sweep_run.PARALLEL_FILES + 1):
+        repo.write(f"pkg/m{index}.py", "x = 1\n")
+    repo.commit("feature")
+    parent = os.getpid()
+    real = sweep_run.sweep_file
+
+    def killed(*args: object, **kwargs: object) -> object:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sweep_run, "sweep_file", killed)
+    result = run("sweep", "--base", "main", "--jobs", "2")
+    assert result.code == 2
+    assert result.err == (
+        "policytool: error: a sweep worker process was killed mid-run; nothing was swept\n"
+    )
+    assert not [c for c in _children() if c != os.getpid()]
+
+
+def _children() -> list[int]:
+    """The live (not zombie) child processes of this one."""
+    found = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state != "Z":
+                found.append(int(pid))
+    return found
+
+
+# --- the pre-commit schema child stopped or killed -----------------------------------------
+
+INVALID_PRECOMMIT = """\
+repos:
+  - repo: local
+    hooks:
+      - id: a
+        name: a
+        entry: echo
+        language: not-a-language
+"""
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2,
+    reason="the child is started on Linux with two cores only",
+)
+@pytest.mark.parametrize("sent", [signal.SIGSTOP, signal.SIGKILL], ids=["stopped", "killed"])
+def test_a_stopped_or_killed_schema_child_never_hangs_the_run(
+    repo: Repo,
+    run: Run,
+    monkeypatch: pytest.MonkeyPatch,
+    no_leftovers: list[int],
+    sent: signal.Signals,
+) -> None:
+    from policytool.formats import precommit
+
+    repo.write(".pre-commit-config.yaml", INVALID_PRECOMMIT)
+    repo.write("pyproject.toml", "")
+    repo.commit()
+    real = precommit.prefetch_schema
+
+    def prefetch_then_signal(config: Config) -> None:
+        real(config)
+        os.kill(no_leftovers[-1], sent)  # the child, right after it started
+
+    monkeypatch.setattr(precommit, "prefetch_schema", prefetch_then_signal)
+    monkeypatch.setattr(precommit, "PREFETCH_SECONDS", 0.3)
+    done: list[Result] = []
+    worker = threading.Thread(target=lambda: done.append(run("check", "--only", "repo")))
+    started = time.monotonic()
+    worker.start()
+    worker.join(5)
+    if worker.is_alive():  # the old code waits for the stopped child forever: free it
+        os.kill(no_leftovers[-1], signal.SIGKILL)
+        worker.join()
+    assert time.monotonic() - started < 5
+    (result,) = done
+    assert result.code == 1
+    assert "pre-commit rejects this config" in result.out  # computed here instead
