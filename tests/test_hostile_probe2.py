@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from policytool import files
 from policytool.config import Config
 from policytool.engine import runner
 from policytool.engine.findings import Finding
@@ -23,6 +24,8 @@ from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
 from tests.conftest import Repo, Result
 from tests.test_hostile_probe import CONFIG
+from tests.test_lock import lock_table
+from tests.wheelhouse import Wheelhouse
 
 Run = Callable[..., Result]
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="forked workers: Linux only")
@@ -153,3 +156,69 @@ def test_a_stopped_or_killed_schema_child_never_hangs_the_run(
     (result,) = done
     assert result.code == 1
     assert "pre-commit rejects this config" in result.out  # computed here instead
+
+
+# --- lock and bump writes held inside the repository --------------------------------------
+
+
+def _swap_before_the_write(
+    monkeypatch: pytest.MonkeyPatch, directory: Path, outside: Path, name: str
+) -> None:
+    """Once the write of a file called ``name`` is under way (its path judged already),
+    ``directory`` becomes a link to ``outside``."""
+    real = files.unwritable_reason
+
+    def swapped(path: Path) -> str | None:
+        if path.name == name and not directory.is_symlink():
+            os.rename(directory, directory.with_name(directory.name + ".moved"))
+            os.symlink(outside, directory)
+        return real(path)
+
+    monkeypatch.setattr(files, "unwritable_reason", swapped)
+
+
+def test_a_lock_never_lands_outside_when_its_directory_is_swapped_for_a_link(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo.write("requirements/common.in", "alpha<2\n")
+    repo.write("locks/keep.txt", "")
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool]\n\n"
+        + lock_table("common", ["requirements/common.in"], "locks/common.txt", wheelhouse.path),
+    )
+    _swap_before_the_write(monkeypatch, repo.root / "locks", outside, "common.txt")
+    result = run("lock")
+    assert result.code == 2
+    assert result.err.splitlines()[-1] == (
+        "policytool: error: "
+        f"{repo.root / 'locks' / 'common.txt'}: cannot write: its directory resolves "
+        f"outside {repo.root}"
+    )
+    assert list(outside.iterdir()) == []
+
+
+def test_bump_never_writes_an_input_outside_when_its_directory_is_swapped_for_a_link(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo.write("requirements/common.in", "alpha==1.0\n")
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool]\n\n"
+        + lock_table(
+            "common", ["requirements/common.in"], "requirements/common.txt", wheelhouse.path
+        ),
+    )
+    assert run("lock").code == 0, run("lock").err
+    (outside / "common.in").write_bytes(b"# not the repository's\n")
+    _swap_before_the_write(monkeypatch, repo.root / "requirements", outside, "common.in")
+    monkeypatch.setenv("POLICYTOOL_PYPI_URL", "http://127.0.0.1:9/pypi")
+    result = run("bump", "alpha==1.1", "--offline")
+    assert result.code == 2, result.err
+    assert "cannot write: its directory resolves outside" in result.err
+    assert (outside / "common.in").read_bytes() == b"# not the repository's\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["common.in"]
