@@ -222,3 +222,30 @@ def test_bump_never_writes_an_input_outside_when_its_directory_is_swapped_for_a_
     assert "cannot write: its directory resolves outside" in result.err
     assert (outside / "common.in").read_bytes() == b"# not the repository's\n"
     assert sorted(p.name for p in outside.iterdir()) == ["common.in"]
+
+
+# --- the sweep's key-map cache -----------------------------------------------------------
+
+READER = "def r(**kwargs: object) -> object:\n    return kwargs['{key}']\n"
+
+
+@pytest.mark.parametrize("link", ["directory", "file"])
+def test_the_sweep_cache_is_never_written_through_a_link_out(
+    repo: Repo, run: Run, tmp_path: Path, link: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    repo.write("pkg/old.py", READER.format(key="shared"))
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("pkg/new.py", READER.format(key="shared"))
+    cache = repo.root / ".git" / "policytool-sweep"
+    if link == "directory":
+        cache.symlink_to(outside)
+    else:
+        cache.mkdir()
+        (cache / "blob-keys.v4").symlink_to(outside / "blob-keys.v4")
+    result = run("sweep", "--fail-on", "never")
+    assert result.code == 0, result.err
+    assert "pkg/new.py:2" in result.out  # the answer, without its cache
+    assert list(outside.iterdir()) == []

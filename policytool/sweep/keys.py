@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, WriteError
 from policytool.files import write_atomic
 from policytool.sweep import kwreads
 from policytool.sweep.diff import (
@@ -271,11 +271,12 @@ def _cache_dir(root: Path) -> Path | None:
 
 
 def _write(path: Path, body: bytes) -> None:
-    """Write a cache file; failing to write only costs speed next time."""
+    """Write a cache file, through a directory held inside the git directory; failing
+    to write (a link out, a file where the directory should be) only costs speed."""
     try:
         path.parent.mkdir(exist_ok=True)
-        write_atomic(path, body)
-    except OSError:
+        write_atomic(path, body, inside=path.parent.parent)
+    except (OSError, WriteError):
         return
 
 
