@@ -23,7 +23,7 @@ from policytool.engine.registry import FileRule
 from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
 from tests.conftest import Repo, Result
-from tests.test_hostile_probe import CONFIG
+from tests.test_hostile_probe import CONFIG, HEADER
 from tests.test_lock import lock_table
 from tests.wheelhouse import Wheelhouse
 
@@ -249,3 +249,71 @@ def test_the_sweep_cache_is_never_written_through_a_link_out(
     assert result.code == 0, result.err
     assert "pkg/new.py:2" in result.out  # the answer, without its cache
     assert list(outside.iterdir()) == []
+
+
+# --- submodules, nested repositories, linked worktrees ------------------------------------
+
+
+def _outside_repo(path: Path) -> str:
+    """A repository at ``path`` with one unfixed Python file; the sha of its commit."""
+    other = Repo(path)
+    path.mkdir()
+    other.git("init", "-q", "-b", "main")
+    other.write("e.py", "x = 1\n")
+    return other.commit("outside")
+
+
+def _snapshot(path: Path) -> dict[str, bytes]:
+    """Every file below ``path``, .git included."""
+    return {str(p): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def test_submodules_nested_repos_and_gitmodules_paths_out_are_not_followed(
+    repo: Repo, run: Run, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    _outside_repo(elsewhere)
+    repo.write("pyproject.toml", CONFIG)
+    repo.write("a.py", HEADER + "x = 1\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    sha = _outside_repo(repo.root / "nested")  # an embedded repository: a gitlink
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{sha},sm")  # a submodule
+    repo.write(
+        ".gitmodules",
+        f'[submodule "sm"]\n\tpath = sm\n\turl = {elsewhere}\n'
+        '[submodule "up"]\n\tpath = ../elsewhere\n\turl = ../elsewhere\n'
+        f'[submodule "abs"]\n\tpath = {elsewhere}\n\turl = {elsewhere}\n',
+    )
+    repo.write("pkg/b.py", "x = 1\n")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "feature")
+    assert "160000" in repo.git("ls-files", "-s", "nested", "sm")
+    before = _snapshot(elsewhere) | _snapshot(repo.root / "nested")
+    for args in (("check",), ("fix",), ("sweep", "--base", "main"), ("check", "--only", "repo")):
+        result = run(*args)
+        assert result.code in (0, 1) and "error" not in result.err, (args, result.err)
+        assert "e.py" not in result.out + result.err and "nested" not in result.out, args
+    assert repo.read("pkg/b.py") == (HEADER + "x = 1\n").encode()  # fixed in the repository
+    assert _snapshot(elsewhere) | _snapshot(repo.root / "nested") == before
+
+
+def test_check_fix_and_sweep_in_a_linked_worktree_stay_in_it(
+    repo: Repo, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write("pyproject.toml", CONFIG)
+    repo.write("pkg/old.py", HEADER + READER.format(key="shared"))
+    repo.commit("base")
+    linked = tmp_path / "linked"
+    repo.git("worktree", "add", "-q", "-b", "feature", str(linked))
+    Repo(linked).write("pkg/new.py", READER.format(key="shared"))
+    Repo(linked).commit("feature")
+    main_files = _snapshot(repo.root / "pkg")
+    monkeypatch.chdir(linked)
+    fixed = run("fix")
+    assert fixed.code == 1 and fixed.err == "fixed pkg/new.py\n", fixed.err
+    assert (linked / "pkg" / "new.py").read_text().startswith(HEADER)
+    swept = run("sweep", "--base", "main", "--fail-on", "never")
+    assert swept.code == 0 and "pkg/new.py" in swept.out, swept.err
+    assert _snapshot(repo.root / "pkg") == main_files  # the main work tree untouched
+    assert list((repo.root / ".git" / "policytool-sweep").glob("base-keys.*"))  # common dir
