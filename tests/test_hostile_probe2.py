@@ -317,3 +317,32 @@ def test_check_fix_and_sweep_in_a_linked_worktree_stay_in_it(
     assert swept.code == 0 and "pkg/new.py" in swept.out, swept.err
     assert _snapshot(repo.root / "pkg") == main_files  # the main work tree untouched
     assert list((repo.root / ".git" / "policytool-sweep").glob("base-keys.*"))  # common dir
+
+
+# --- python -m policytool in a hostile checkout ------------------------------------------
+
+
+def test_python_m_policytool_imports_no_module_of_the_checkout(repo: Repo) -> None:
+    """``python -m`` puts the working directory first on sys.path: a ``yaml.py`` or a
+    ``click/`` in the checkout must not be imported in place of the real module."""
+    import subprocess
+
+    marker = repo.root.parent / "ran-repository-code"
+    planted = f"open({str(marker)!r}, 'w').close()\nraise ImportError('planted')\n"
+    repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nfinal-hook = "x"\n')
+    repo.write(".pre-commit-config.yaml", "repos: []\n")
+    repo.write("yaml.py", planted)
+    repo.write("click/__init__.py", planted)
+    repo.write("ruamel/__init__.py", planted)
+    repo.commit()
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "check"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert not marker.exists(), proc.stderr
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr
