@@ -418,7 +418,22 @@ def _worker_result(pid: int, out: int) -> RunResult:
         raise PolicyError(payload[5:].decode("utf-8", "surrogateescape"))
     if payload.startswith(b"crash"):
         raise RuntimeError("a worker process failed:\n" + payload[5:].decode("utf-8", "replace"))
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        raise PolicyError(
+            f"a worker process was killed by signal {number} ({_signal_name(number)}) mid-run"
+        )
     raise PolicyError(f"a worker process ended without a result (wait status {status})")
+
+
+def _signal_name(number: int) -> str:
+    """``SIGKILL`` for 9; the number when it names no signal."""
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 def _read_all(fd: int) -> bytes:
