@@ -36,7 +36,6 @@ KNOWN_DEBTS = {
     ("policytool.formats.pyimports", "policytool.engine.source"),
     ("policytool.pypi", "policytool.engine.context"),
     ("policytool.rules._lock_drift", "policytool.lock.check"),
-    ("policytool.rules._sweep_rules", "policytool.sweep"),
     ("policytool.rules.floating_pin", "policytool.lock.inputs"),
 }
 

@@ -33,8 +33,9 @@ def test_the_patterns_are_registered_file_rules_scoped_to_added_lines() -> None:
     for rule_id in SWEEP_IDS:
         rule = rules[rule_id]
         assert rule.scope == SCOPE_ADDED_LINES
-        assert registry.RULE_INDEX[rule_id] == ("_sweep_rules", "sweep")
-        assert rule.check.__module__ == "policytool.rules._sweep_rules"
+        module = rule_id.replace("-", "_")
+        assert registry.RULE_INDEX[rule_id] == (module, "sweep")
+        assert rule.check.__module__ == f"policytool.rules.{module}"
         headers = [line[3:] for line in rule.doc.splitlines() if line.startswith("## ")]
         assert headers == list(DOC_SECTIONS), rule_id
         assert "✗" in rule.doc and "⚠" in rule.doc

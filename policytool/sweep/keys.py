@@ -23,7 +23,7 @@ from pathlib import Path
 
 from policytool.errors import PolicyError
 from policytool.files import write_atomic
-from policytool.sweep import kwreads
+from policytool.rules import _kwreads as kwreads
 from policytool.sweep.diff import (
     Base,
     Head,
