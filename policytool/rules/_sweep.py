@@ -16,9 +16,12 @@ walk of :mod:`policytool.rules._pysource`.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterable
 
 from policytool.config import Config
 from policytool.engine.findings import Finding, Severity
+from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule
+from policytool.engine.source import SourceFile
 from policytool.rules._pysource import SourceInfo
 
 WARN = Severity.WARNING
@@ -48,6 +51,27 @@ The top-level `exclude` applies too. `# policytool: ignore[RULE]` on a line sile
 def python_kinds(config: Config) -> frozenset[str]:
     """The sweep rules read Python source files."""
     return PYTHON
+
+
+def sweep_rule(
+    rule_id: str,
+    summary: str,
+    check: Callable[[SourceFile, Config], Iterable[Finding]],
+    doc: str,
+    prefilter: Callable[[bytes, Config], bool] | None = None,
+) -> FileRule:
+    """A sweep rule: a file rule of the group ``sweep`` over Python files, scoped to the
+    lines a change adds (its module registers it)."""
+    return FileRule(
+        rule_id,
+        summary,
+        check,
+        kinds=python_kinds,
+        prefilter=prefilter,
+        doc=doc,
+        scope=SCOPE_ADDED_LINES,
+        group="sweep",
+    )
 
 
 def finding(src: SourceInfo, node: ast.AST, rule: str, severity: Severity, message: str) -> Finding:

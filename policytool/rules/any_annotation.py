@@ -15,11 +15,11 @@ from collections.abc import Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, register
+from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info
-from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, python_kinds, short
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
 ## What it checks
@@ -535,14 +535,11 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
 
 
 RULE = register(
-    FileRule(
+    sweep_rule(
         "any-annotation",
         "a new `Any` / untyped public signature; ✗ for a wrong annotation or a "
         "`SimpleNamespace` test fake of a real class",
         check,
-        kinds=python_kinds,
-        doc=DOC,
-        scope=SCOPE_ADDED_LINES,
-        group="sweep",
+        DOC,
     )
 )

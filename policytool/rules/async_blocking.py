@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, register
+from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules._pysource import Ctx, SourceInfo, names_match, sweep_info, unparse
-from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, python_kinds, short
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
 ## What it checks
@@ -183,14 +183,11 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
 
 
 RULE = register(
-    FileRule(
+    sweep_rule(
         "async-blocking",
         "in `async def`: a blocking call or an `await` under a lock; ✗ on serving paths",
         check,
-        kinds=python_kinds,
+        DOC,
         prefilter=lambda data, config: b"async" in data,
-        doc=DOC,
-        scope=SCOPE_ADDED_LINES,
-        group="sweep",
     )
 )

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, register
+from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
-from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, python_kinds, short
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
 ## What it checks
@@ -253,14 +253,11 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
 
 
 RULE = register(
-    FileRule(
+    sweep_rule(
         "broad-except",
         "a new bare/`Exception`/`BaseException` catch; ✗ when it swallows on a fail-fast path",
         check,
-        kinds=python_kinds,
+        DOC,
         prefilter=lambda data, config: b"except" in data,
-        doc=DOC,
-        scope=SCOPE_ADDED_LINES,
-        group="sweep",
     )
 )

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, register
+from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info, unparse
-from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, python_kinds, short
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
 ## What it checks
@@ -150,15 +150,12 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
 
 
 RULE = register(
-    FileRule(
+    sweep_rule(
         "hot-copy",
         "a new `.clone()` / `deepcopy` in a loop or per-step/per-request function; ✗ for an "
         "uncommented clone in a step loop or a config deepcopy on a request path",
         check,
-        kinds=python_kinds,
+        DOC,
         prefilter=lambda data, config: b"clone" in data or b"deepcopy" in data,
-        doc=DOC,
-        scope=SCOPE_ADDED_LINES,
-        group="sweep",
     )
 )

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, register
+from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import (
@@ -28,7 +28,7 @@ from policytool.rules._pysource import (
     sweep_info,
     unparse,
 )
-from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, python_kinds, short
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, short, sweep_rule
 
 DOC = f"""\
 ## What it checks
@@ -267,15 +267,12 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
 
 
 RULE = register(
-    FileRule(
+    sweep_rule(
         "kwargs-lookup",
         "`**kwargs` string-key reads on added lines; ✗ when the key is repeated in another "
         "file or unknown keys are dropped on a fail-fast path",
         check,
-        kinds=python_kinds,
+        DOC,
         prefilter=lambda data, config: b"**" in data or b"kwargs" in data,
-        doc=DOC,
-        scope=SCOPE_ADDED_LINES,
-        group="sweep",
     )
 )
