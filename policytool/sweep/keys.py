@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from policytool.core.git import cat_blobs, run_git
 from policytool.errors import PolicyError, WriteError
 from policytool.files import write_atomic
-from policytool.sweep import kwreads
+from policytool.rules import _kwreads as kwreads
 from policytool.sweep.diff import Base, Head, read_head
 
 if TYPE_CHECKING:

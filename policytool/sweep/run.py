@@ -25,6 +25,8 @@ from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, 
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.files import match_any
+from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
+from policytool.rules.kwargs_lookup import kwargs_finding
 from policytool.sweep.diff import (
     Base,
     ChangedFile,
@@ -34,8 +36,6 @@ from policytool.sweep.diff import (
     resolve_base,
 )
 from policytool.sweep.keys import find_keys, tree_reads, worker_pool
-from policytool.sweep.patterns import kwargs_finding
-from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
