@@ -25,7 +25,7 @@ def test_rule_index_is_generated_from_the_rule_modules() -> None:
 
 
 # Modules that still hold several rules; each is to be split into one module per id.
-SHARED_MODULES = {"_ci", "_precommit", "_sweep_rules"}
+SHARED_MODULES = {"_sweep_rules"}
 
 
 def test_each_rule_lives_in_the_module_named_after_its_id() -> None:
