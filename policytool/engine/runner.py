@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import (
+    RULE_INDEX,
     FileRule,
     RepoContext,
     RepoRule,
@@ -520,9 +521,17 @@ def select_rules(only: Sequence[str], skip: Sequence[str]) -> tuple[list[FileRul
     def wanted(rule_id: str) -> bool:
         return (not only or rule_id in only) and rule_id not in skip
 
+    # The index's order is the run order, whatever order the modules were imported in:
+    # a fixer whose file another rule reads runs first (the pre-commit config before the
+    # Mergify tip that quotes it).
+    order = {rule_id: at for at, rule_id in enumerate(RULE_INDEX)}
+
+    def place(rule: FileRule | RepoRule) -> int:
+        return order.get(rule.id, len(order))
+
     return (
-        [r for r in files.values() if wanted(r.id)],
-        [r for r in repos.values() if wanted(r.id)],
+        sorted((r for r in files.values() if wanted(r.id)), key=place),
+        sorted((r for r in repos.values() if wanted(r.id)), key=place),
     )
 
 

@@ -5,8 +5,8 @@
 :func:`load_model` parses the file round-trip (positions, anchors, merge keys kept) and
 builds a :class:`Model` of its hooks; :func:`schema_problem` asks pre-commit's schema
 (``pre_commit.clientlib.CONFIG_SCHEMA`` through cfgv, imported lazily) whether pre-commit
-would accept it. No policy here: the rules in :mod:`policytool.rules._precommit` decide what
-a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
+would accept it. No policy here: the ``precommit-*`` rules (``policytool.rules.precommit_*``)
+decide what a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
 """
 
 from __future__ import annotations
