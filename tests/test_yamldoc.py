@@ -135,7 +135,8 @@ h:
     "tabs in quoted and block scalars": "a: 'x\tb'\nb: \"c\td\"\nc: |\n  \td\n",
     "tab in a comment": "a: b  # c\td\n",
     "comments and document markers": "%YAML 1.2\n---\n# c\na: 1  # x\n...\n",
-    "explicit tags": "a: !!str 12\nb: !custom {x: 1}\n",
+    "explicit tags": "a: !!str 12\nb: !!map {x: !!int 1}\n!!str c: [!!str d, ! e, !!null ~]\n",
+    "tags behind a handover": "%YAML 1.2\n---\na: !!str 12\nb: !!str |\n  x\n!!str c: d\n",
     "complex key": "? [a, b]\n: c\n",
     "int keys": "2: a\n4: b\n",
     "a workflow": """\
@@ -498,8 +499,8 @@ def test_ruamel_backend_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_big_file_with_a_construct_only_ruamel_reads_is_refused_fast() -> None:
-    text = "a: !!str 1\n" + "b: c\n" * (yamldoc.RUAMEL_MAX_BYTES // 5)
-    with pytest.raises(YamlError, match="explicit tag in a file over"):
+    text = "a: 0x1F\n" + "b: c\n" * (yamldoc.RUAMEL_MAX_BYTES // 5)
+    with pytest.raises(YamlError, match="typed scalar '0x1F' in a file over"):
         yamldoc.parse_text(text, "f.yaml")
     broken = "a: [\n" + "b: c\n" * (yamldoc.RUAMEL_MAX_BYTES // 5)
     with pytest.raises(YamlError, match="invalid YAML"):
