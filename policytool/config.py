@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple, TypeVar
 
-from policytool.engine.context import RunMemo
+from policytool.core.memo import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
 from policytool.files import CommentKind
 from policytool.formats.toml import KeyPath, key_line, key_lines
@@ -790,7 +790,7 @@ class Config:
     action_pin: ActionPinConfig = field(default_factory=ActionPinConfig)
     lock: tuple[LockConfig, ...] = ()
     sweep: SweepConfig = field(default_factory=SweepConfig)
-    # The run's memo (see engine/context.py): a new Config, a new run, an empty memo.
+    # The run's memo (see core/memo.py): a new Config, a new run, an empty memo.
     memo: RunMemo = field(default_factory=RunMemo, init=False, compare=False, repr=False)
 
 

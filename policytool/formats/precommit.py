@@ -23,9 +23,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
-from policytool.config import Config
-from policytool.engine.context import RunMemo
+from policytool.core.memo import RunMemo
 from policytool.errors import FileProblem, YamlError
 from policytool.files import parse_json
 from policytool.formats.yamldoc import (
@@ -47,6 +47,36 @@ PREK_ROOT_KEYS = frozenset({"minimum_prek_version", "orphan"})
 PREK_HOOK_KEYS = frozenset({"priority", "env", "shell", "groups", "include_deleted"})
 # Programs whose first argument is the script they run (``python tools/check.py``).
 _INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "perl", "ruby"})
+
+
+class _PreCommitSection(Protocol):
+    """The part of ``[tool.policytool.pre-commit]`` this reader needs."""
+
+    @property
+    def file(self) -> str:
+        """The config file's repo-relative path."""
+        ...
+
+
+class RunConfig(Protocol):
+    """What this reader needs of the run's configuration (the engine's ``Config`` has it):
+    the root, the pre-commit config's path and the run's memo. A format reader knows no
+    policy, so it names only these, not the configuration type."""
+
+    @property
+    def root(self) -> Path:
+        """The repository root."""
+        ...
+
+    @property
+    def pre_commit(self) -> _PreCommitSection:
+        """``[tool.policytool.pre-commit]``."""
+        ...
+
+    @property
+    def memo(self) -> RunMemo:
+        """The run's memo."""
+        ...
 
 
 def normalize_stage(stage: str) -> str:
@@ -405,7 +435,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def prefetch_schema(config: Config) -> None:
+def prefetch_schema(config: RunConfig) -> None:
     """Start pre-commit's verdict on the config in a forked child (Linux, two free cores).
 
     Importing pre-commit's schema (``pre_commit.clientlib`` pulls in every language
@@ -442,7 +472,7 @@ def prefetch_schema(config: Config) -> None:
     config.memo.value(_PREFETCH_KEY, lambda: _Prefetch(pid, read_fd))
 
 
-def end_prefetch(config: Config) -> None:
+def end_prefetch(config: RunConfig) -> None:
     """Reap the child :func:`prefetch_schema` started when no rule asked for its answer.
 
     Nothing waits for that answer any more, so the child is killed rather than waited
@@ -536,7 +566,7 @@ def load_model(
     return model
 
 
-def usable_model(config: Config) -> Model | None:
+def usable_model(config: RunConfig) -> Model | None:
     """The model for rules that need a valid config; None if absent or invalid."""
     try:
         return load_model(config.root, config.pre_commit.file, memo=config.memo)

@@ -6,7 +6,7 @@ map a run."""
 
 from __future__ import annotations
 
-from policytool.engine.context import RunMemo
+from policytool.core.memo import RunMemo
 from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import FileScan
 

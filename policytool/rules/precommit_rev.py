@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
-from policytool.engine.context import RunMemo
+from policytool.core.memo import RunMemo
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.files import split_lines
