@@ -199,7 +199,7 @@ def test_a_fix_is_no_part_of_the_findings_identity_or_json() -> None:
 
 # --- the converted fixers ----------------------------------------------------------------
 
-CONVERTED = ("mergify-drift", "action-pin")
+CONVERTED = ("mergify-drift", "action-pin", "floating-pin")
 
 
 @pytest.mark.parametrize("rule_id", CONVERTED)
