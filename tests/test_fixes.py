@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
@@ -26,7 +26,9 @@ from policytool.engine.findings import Finding, render_json
 from policytool.engine.fixes import Edit, Fix, apply_fixes, overlaps, select, splice
 from policytool.engine.registry import repo_rules
 from policytool.errors import WriteError
+from tests.conftest import Repo, Result
 
+Run = Callable[..., Result]
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PATH = "pkg/a.txt"
 # Text with a BOM-able start, multi-byte characters and every line ending.
@@ -280,3 +282,38 @@ def test_mergify_fix_of_a_file_changed_since_it_was_read_is_refused(tmp_path: Pa
     applied = apply_fixes(tmp_path, [finding.fix])
     assert applied.changed == [] and "changed since it was read" in applied.refused[0][1]
     assert path.read_bytes() == changed.encode()
+
+
+# --- a file the engine may not write ----------------------------------------------------
+
+
+def _stale_mergify(repo: Repo) -> Path:
+    """A repo whose Mergify comment gives no instructions (fixable by appending)."""
+    _mergify_root(repo.root)
+    repo.commit()
+    return repo.root / ".github" / "mergify.yml"
+
+
+def test_read_only_file_of_a_repo_rule_is_reported_not_fixed(repo: Repo, run: Run) -> None:
+    path = _stale_mergify(repo)
+    path.chmod(0o444)
+    result = run("fix", "--only", "mergify-drift")
+    assert result.code == 1 and "fixed" not in result.err
+    assert path.read_bytes() == MERGIFY.encode()
+    assert oct(path.stat().st_mode & 0o777) == "0o444"
+    assert result.out.splitlines()[0].endswith(
+        "(not fixed: it is read-only (chmod u+w it to let policytool change it))"
+    )
+    assert "fixable" not in result.out
+
+
+def test_symlinked_file_of_a_repo_rule_is_never_written_through(repo: Repo, run: Run) -> None:
+    path = _stale_mergify(repo)
+    target = repo.root / "real.yml"
+    path.rename(target)
+    path.symlink_to("../real.yml")
+    repo.commit()
+    result = run("fix", "--only", "mergify-drift")
+    assert path.is_symlink() and target.read_bytes() == MERGIFY.encode()
+    assert "fixed" not in result.err
+    assert "(not fixed: it is a symlink" in result.out

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.errors import DecodeError, FileError
-from policytool.files import decode_text, encode_like, read_bounded, write_atomic
+from policytool.files import (
+    decode_text,
+    encode_like,
+    read_bounded,
+    unwritable_reason,
+    write_atomic,
+)
 
 # The rule's verification of one fix: (old text, new text) -> None when the new text
 # changes only what the fix means to change, else the reason it does not.
@@ -130,6 +136,9 @@ class Applied:
     changed: list[str] = field(default_factory=list)
     left: list[Fix] = field(default_factory=list)
     refused: list[tuple[Fix, str]] = field(default_factory=list)
+    # Paths never written because of what they are (a symlink, a read-only file): the
+    # reason, for the findings there to say ``(not fixed: REASON)``.
+    unwritable: dict[str, str] = field(default_factory=dict)
 
 
 def _file_text(root: Path, relpath: str) -> tuple[bytes, str] | str:
@@ -157,8 +166,10 @@ def apply_fixes(root: Path, fixes: Sequence[Fix]) -> Applied:
 
     Each kept fix is verified on its own edits (the rule's structural comparison of old
     and new text); a fix that fails is refused and its file keeps the other fixes' edits.
-    Every new text is computed before the first write; writes are atomic and confined to
-    ``root`` (a :class:`~policytool.errors.WriteError` stops the run, one sentence).
+    A symlink or read-only file is never written (its fixes are refused, the reason in
+    ``unwritable``). Every new text is computed before the first write; writes are
+    atomic and confined to ``root`` (a :class:`~policytool.errors.WriteError` stops the
+    run, one sentence).
     """
     kept, left = select(fixes)
     result = Applied(left=left)
@@ -169,7 +180,10 @@ def apply_fixes(root: Path, fixes: Sequence[Fix]) -> Applied:
     refused: set[int] = set()
     reads: dict[str, tuple[bytes, str]] = {}
     for path, path_fixes in by_path.items():
-        read = _file_text(root, path)
+        reason = unwritable_reason(root / path)
+        if reason is not None:
+            result.unwritable[path] = reason
+        read = _file_text(root, path) if reason is None else reason
         if isinstance(read, str):
             for fix in path_fixes:
                 if id(fix) not in refused:

@@ -526,12 +526,20 @@ def run_repo_rules(
     for rule in rules:
         if not full_run and not any(match_any(f, rule.triggers(config)) for f in files):
             continue
+        unwritable: dict[str, str] = {}
         if fix and rule.fixes is not None:
-            fixes = [f.fix for f in rule.fixes(ctx) if f.fix is not None]
-            result.changed.extend(apply_fixes(config.root, fixes).changed)
+            applied = apply_fixes(config.root, [f.fix for f in rule.fixes(ctx) if f.fix])
+            result.changed.extend(applied.changed)
+            unwritable = applied.unwritable
         elif fix and rule.fix is not None:  # a fixer not yet converted to edits
             result.changed.extend(rule.fix(ctx))
-        result.findings.extend(rule.check(ctx))  # the re-check: what the fixes left
+        # The re-check: what the fixes left (a symlink or read-only file says why).
+        result.findings.extend(
+            replace(f, message=f"{f.message} (not fixed: {why})", fixable=False, fix=None)
+            if f.fixable and (why := unwritable.get(f.path)) is not None
+            else f
+            for f in rule.check(ctx)
+        )
     result.findings = _ignore_repo_findings(config.root, result.findings)
     return result
 
