@@ -317,3 +317,12 @@ def test_symlinked_file_of_a_repo_rule_is_never_written_through(repo: Repo, run:
     assert path.is_symlink() and target.read_bytes() == MERGIFY.encode()
     assert "fixed" not in result.err
     assert "(not fixed: it is a symlink" in result.out
+
+
+def test_sync_of_a_read_only_file_is_one_sentence(repo: Repo, run: Run) -> None:
+    path = _stale_mergify(repo)
+    path.chmod(0o444)
+    result = run("sync")
+    assert result.code == 2 and path.read_bytes() == MERGIFY.encode()
+    assert result.err.count("\n") == 1 and "Traceback" not in result.err
+    assert "mergify.yml: cannot write: it is read-only" in result.err

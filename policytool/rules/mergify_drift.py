@@ -36,7 +36,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, apply_fixes
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem, PolicyError, YamlError
+from policytool.errors import FileProblem, PolicyError, WriteError, YamlError
 from policytool.files import read_bounded, resolve_inside, split_lines
 from policytool.formats import lockfile, pyproject
 from policytool.formats.mergify import (
@@ -398,6 +398,8 @@ def sync(config: Config, write_file: bool) -> SyncResult:
     if not write_file:
         return SyncResult(relpath, stale=True, written=False)
     applied = apply_fixes(config.root, [sync_fix(comment, config, block)])
+    if relpath in applied.unwritable:
+        raise WriteError(str(comment.doc.path), applied.unwritable[relpath])
     if applied.refused:
         raise PolicyError(f"{relpath}: {applied.refused[0][1]}")
     return SyncResult(relpath, stale=True, written=bool(applied.changed))
