@@ -170,43 +170,6 @@ def match_any(relpath: str, patterns: Iterable[str]) -> bool:
     return any(_glob_regex(p).match(relpath) for p in patterns)
 
 
-def git_root(start: Path) -> Path | None:
-    """The top of the git work tree containing ``start``, or None."""
-    import subprocess  # a hook call over files no rule reads never starts git
-
-    try:
-        proc = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            cwd=start,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        return None
-    if proc.returncode != 0:
-        return None
-    return Path(proc.stdout.strip()).resolve()
-
-
-def git_ls_files(root: Path, under: Sequence[str] = ()) -> list[str]:
-    """The tracked files under ``root`` (repo-relative, ``/``-separated)."""
-    import subprocess
-
-    proc = subprocess.run(
-        ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--", *under],
-        cwd=root,
-        capture_output=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        message = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise PolicyError(
-            f"{root}: git ls-files failed: {message[-1] if message else proc.returncode}"
-        )
-    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
-
-
 def relative_to_root(path: str, root: Path, cwd: Path) -> str:
     """Repo-relative ``/`` path for a path given on the command line, however spelled.
 
@@ -258,6 +221,8 @@ def discover(
                 raise PolicyError(f"{given}: no such file")
         files = found
     else:
+        from policytool.core.git import git_ls_files, git_root  # git only when listing
+
         try:
             tracked = git_ls_files(root)
         except (PolicyError, OSError):
@@ -279,6 +244,8 @@ def discover(
 
 def _files_below(root: Path, rel: str, boundary: Boundary) -> list[str]:
     """The files below directory ``rel``: tracked ones in a git repo, else all; inside only."""
+    from policytool.core.git import git_ls_files, git_root  # git only when listing
+
     if git_root(root) is not None:
         tracked = boundary.files_inside(git_ls_files(root, [rel or "."]))
         if tracked:

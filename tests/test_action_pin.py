@@ -411,3 +411,22 @@ def test_git_missing_is_a_reason_not_a_crash(
     assert git_path is None
     remote = action_pin.ls_remote(remotes.url, "org", "tool")
     assert remote == "git is not installed"
+
+
+def test_fix_online_keeps_a_str_tag_and_an_anchor(repo: Repo, run: Run, remotes: Remotes) -> None:
+    """``uses: !!str ref`` is the ref GitHub reads: found, pinned after the tag, tag kept."""
+    checkout = remotes.action("actions/checkout")
+    tool = remotes.action("org/tool")
+    setup(repo, base_config(remotes))
+    text = steps("!!str actions/checkout@v1", '!!str "org/tool/sub@main"', "&t org/tool@release")
+    repo.write(WF, text)
+    assert [f["line"] for f in findings(run)] == [7, 8, 9]
+    result = run("fix", "--online", "--only", RULE)
+    assert result.code == 1, result.out + result.err
+    expected = steps(
+        f"!!str actions/checkout@{checkout['v1']} # v1.1.0",
+        f'!!str "org/tool/sub@{tool["main"]}" # main',
+        f"&t org/tool@{tool['release']} # release",
+    )
+    assert repo.read(WF).decode() == expected
+    assert findings(run) == []

@@ -32,8 +32,6 @@ INDEPENDENT = frozenset({"lock", "sweep"})
 KNOWN_DEBTS = {
     ("policytool.formats.precommit", "policytool.config"),
     ("policytool.formats.precommit", "policytool.engine.context"),
-    ("policytool.formats.pyimports", "policytool.engine.context"),
-    ("policytool.formats.pyimports", "policytool.engine.source"),
     ("policytool.pypi", "policytool.engine.context"),
     ("policytool.rules._sweep_rules", "policytool.sweep"),
 }

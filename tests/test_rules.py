@@ -163,8 +163,8 @@ def test_hook_call_over_files_its_rules_skip_loads_only_those_rules(tmp_path: ob
         "0 ['policytool.rules.spdx_header']"
     )
     assert _hook_call(root, "check", "--only", "forbidden-import,torch-cuda", "run") == (
-        "0 ['policytool.rules._allowlist', 'policytool.rules.forbidden_import', "
-        "'policytool.rules.torch_cuda']"
+        "0 ['policytool.rules._allowlist', 'policytool.rules._pyscan', "
+        "'policytool.rules.forbidden_import', 'policytool.rules.torch_cuda']"
     )
     # The same call over a file the rule reads loads that rule and finds the problem.
     assert _hook_call(root, "check", "--only", "spdx-header", "notes.md", "a.py") == (

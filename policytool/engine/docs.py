@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""What is generated from the rule modules: the rule index and the rule pages.
+"""What is generated from the code: the rule index, the rule pages and docs/config.md.
 
 Each rule's module under ``policytool.rules`` holds its check, its id, its group and its
 ``doc`` (Markdown with the :data:`~policytool.engine.registry.DOC_SECTIONS` headings).
 From them, ``python -m policytool.engine.docs docs/rules`` rewrites
 :mod:`policytool.engine.rule_index` (which module registers each id, and its group, so a
 run imports only the rules it runs) and ``docs/rules/<id>.md``; a test fails when what is
-committed and the modules disagree.
+committed and the modules disagree. The same command writes ``docs/config.md`` (the
+directory's parent's) from the config definitions (:mod:`policytool.engine.config_docs`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import sys
 from pathlib import Path
 
 from policytool.engine import registry
+from policytool.engine.config_docs import config_md, key_table, sections
 from policytool.engine.registry import DOC_SECTIONS, GROUPS, RULES_PACKAGE, RuleInfo, rule_infos
+from policytool.files import write_atomic
 
 GENERATOR = "python -m policytool.engine.docs docs/rules"
 INDEX_PATH = Path(__file__).with_name("rule_index.py")
@@ -42,10 +45,29 @@ def _facts(info: RuleInfo) -> str:
     return f"Group: `{info.group}` · Fixable: {fix} · Reported by: `policytool {info.command}`"
 
 
+def config_keys(info: RuleInfo) -> str:
+    """The key tables of the config sections the rule reads (its ``config``), generated
+    from the config definitions; "" when it reads none. Its doc's ``## Configuration``
+    is the last section, so they follow its prose."""
+    parts = []
+    for table in info.config:
+        section = next(s for s in sections() if s.table == table)
+        rows = key_table(table).split("\n", 2)[2]  # without the ``## heading``
+        anchor = re.sub(r"[^\w\- ]", "", section.heading.lower())
+        parts.append(
+            f"Keys of {section.heading} ([configuration reference](../config.md#{anchor})):"
+            f"\n\n{rows}"
+        )
+    return "\n".join(parts)
+
+
 def render_rule(info: RuleInfo) -> str:
-    """``policytool rules ID``: id, summary, metadata, then the rule's doc."""
+    """``policytool rules ID``: id, summary, metadata, then the rule's doc and the keys of
+    the config sections it reads."""
     doc = info.doc.strip() or "(This rule has no documentation yet.)"
-    return f"# {info.id}\n\n{info.summary}\n\n{_facts(info)}\n\n{doc}\n"
+    keys = config_keys(info)
+    tail = f"\n{keys}" if keys else ""
+    return f"# {info.id}\n\n{info.summary}\n\n{_facts(info)}\n\n{doc}\n{tail}"
 
 
 def render_page(info: RuleInfo) -> str:
@@ -134,7 +156,8 @@ def render_rule_index(rules: dict[str, tuple[str, str]]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m policytool.engine.docs DIR``: regenerate the rule index and pages in DIR."""
+    """``python -m policytool.engine.docs DIR``: regenerate the rule index, the pages in DIR
+    and ``DIR/../config.md``."""
     if len(argv) != 1:
         print(f"usage: {GENERATOR}", file=sys.stderr)
         return 2
@@ -150,6 +173,12 @@ def main(argv: list[str]) -> int:
         registry.RULE_MODULES.update({i: m for i, (m, _g) in discovered.items()})
     for name in write_pages(Path(argv[0])):
         print(f"wrote {Path(argv[0]) / name}", file=sys.stderr)
+    docs_dir = Path(argv[0]).resolve().parent
+    config_page = docs_dir / "config.md"
+    text = config_md(docs_dir)
+    if not config_page.exists() or config_page.read_text(encoding="utf-8") != text:
+        write_atomic(config_page, text.encode("utf-8"))
+        print(f"wrote {config_page}", file=sys.stderr)
     return 0
 
 

@@ -58,6 +58,9 @@ class FileRule:
     scope: Scope = SCOPE_FILE
     # One of :data:`GROUPS`, usable in ``--only`` / ``--skip``.
     group: str = ""
+    # The ``[tool.policytool.X]`` tables it reads (X: "spdx", "lock"...); its page lists
+    # their keys, generated from the config definitions.
+    config: tuple[str, ...] = ()
 
     @property
     def fixable(self) -> bool:
@@ -147,6 +150,9 @@ class RepoRule:
     narrows: bool = False
     # One of :data:`GROUPS`, usable in ``--only`` / ``--skip``.
     group: str = ""
+    # The ``[tool.policytool.X]`` tables it reads (X: "spdx", "lock"...); its page lists
+    # their keys, generated from the config definitions.
+    config: tuple[str, ...] = ()
 
     @property
     def fixable(self) -> bool:
@@ -166,6 +172,9 @@ class RuleInfo:
     # The rule's group; "engine" for the engine's own ids.
     group: str = "engine"
     scope: Scope = SCOPE_FILE
+    # The ``[tool.policytool.X]`` tables it reads (X: "spdx", "lock"...); its page lists
+    # their keys, generated from the config definitions.
+    config: tuple[str, ...] = ()
 
 
 # A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
@@ -311,12 +320,13 @@ def rule_infos() -> dict[str, RuleInfo]:
             doc=r.doc,
             group=r.group,
             scope=r.scope,
+            config=r.config,
         )
         for r in _FILE_RULES.values()
     }
     infos.update(
         {
-            r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc, group=r.group)
+            r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc, group=r.group, config=r.config)
             for r in _REPO_RULES.values()
         }
     )

@@ -18,7 +18,8 @@ script). ``FROM`` gives its image word and stage name, ``ARG`` its defaults.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import bisect
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from policytool.formats import shell
@@ -130,27 +131,67 @@ class Dockerfile:
             out.append((name, value if eq else None))
         return out
 
-    def scopes(self) -> list[tuple[Instruction, dict[str, str]]]:
+    def scopes(self) -> list[tuple[Instruction, Scope]]:
         """Each instruction with the ``ARG``/``ENV`` values in scope for it (Docker's
-        rules: global ARGs reach a stage only when redeclared there)."""
+        rules: global ARGs reach a stage only when redeclared there).
+
+        The scopes share one history of assignments, so a file of many ``ENV`` lines
+        costs linear memory (a copy of the variables per instruction was quadratic).
+        """
         global_args: dict[str, str | None] = {}
-        env: dict[str, str] | None = None
-        out: list[tuple[Instruction, dict[str, str]]] = []
-        for instruction in self.instructions:
+        history: dict[str, tuple[list[int], list[str]]] = {}
+        stage_start = -1  # no FROM yet: nothing is in scope
+        out: list[tuple[Instruction, Scope]] = []
+        for position, instruction in enumerate(self.instructions):
             keyword = instruction.keyword
             if keyword == "FROM":
-                env = {}
+                stage_start = position
             elif keyword in ("ARG", "ENV"):
                 for name, value in self._assignments(instruction):
-                    if env is None:
+                    if stage_start < 0:
                         if keyword == "ARG":
                             global_args[name] = value
-                    elif value is not None:
-                        env[name] = value
-                    elif global_args.get(name) is not None:
-                        env[name] = str(global_args[name])
-            out.append((instruction, dict(env or {})))
+                        continue
+                    if value is None:
+                        value = global_args.get(name)
+                    if value is not None:
+                        positions, values = history.setdefault(name, ([], []))
+                        positions.append(position)
+                        values.append(value)
+            out.append((instruction, Scope(history, position, stage_start)))
         return out
+
+
+class Scope(Mapping[str, str]):
+    """The ``ARG``/``ENV`` values in scope at one instruction: a view of the shared
+    history of assignments (names set since the stage's ``FROM``, up to here)."""
+
+    def __init__(
+        self, history: Mapping[str, tuple[list[int], list[str]]], position: int, stage: int
+    ) -> None:
+        """A view of ``history`` at instruction ``position`` of the stage starting at
+        ``stage`` (-1 before the first ``FROM``: empty)."""
+        self._history = history
+        self._position = position
+        self._stage = stage
+
+    def __getitem__(self, name: str) -> str:
+        """The last value ``name`` was given in this stage before here."""
+        entry = self._history.get(name) if self._stage >= 0 else None
+        if entry is not None:
+            positions, values = entry
+            index = bisect.bisect_right(positions, self._position) - 1
+            if index >= 0 and positions[index] >= self._stage:
+                return values[index]
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        """The names in scope."""
+        return (name for name in self._history if name in self)
+
+    def __len__(self) -> int:
+        """How many names are in scope."""
+        return sum(1 for _name in self)
 
 
 def expand_args(value: str, args: Mapping[str, str]) -> str | None:
@@ -337,7 +378,7 @@ def parse(text: str) -> Dockerfile:
         args_start = start + keyword_end
         heredocs: list[Heredoc] = []
         if keyword in ("RUN", "COPY", "ADD") and "<<" in text[args_start:end]:
-            probe = shell.parse("".join(masked), args_start, end)
+            probe = shell.parse("".join(masked[args_start:end]))  # not the whole text again
             delimiters = [
                 (r.target.value, r.op == "<<-")
                 for c in probe.commands

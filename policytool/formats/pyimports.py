@@ -29,8 +29,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.engine.context import RunMemo
-from policytool.engine.source import SourceFile
 from policytool.files import BOM
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
@@ -584,11 +582,6 @@ def has_relative_import(data: bytes) -> bool:
     return _FROM_DOT_RE.search(data) is not None
 
 
-def packages_memo(memo: RunMemo) -> dict[tuple[str, str], str]:
-    """The run's (root, directory) -> dotted package map, shared by every scan of a run."""
-    return memo.value(("pyimports.packages",), dict)
-
-
 def _package_of(relpath: str, path: str | Path | None, memo: dict[tuple[str, str], str]) -> str:
     """The dotted package a file belongs to (for relative imports).
 
@@ -694,21 +687,3 @@ class Tokens:
 def word_regex(words: set[str] | frozenset[str]) -> Tokens:
     """:class:`Tokens` for ``words`` (kept under this name for the rule modules)."""
     return Tokens(words)
-
-
-_LAST: tuple[SourceFile, bytes, FileScan] | None = None
-
-
-def scan_of(source: SourceFile, packages: dict[tuple[str, str], str] | None = None) -> FileScan:
-    """The :class:`FileScan` of ``source``, shared by every rule checking it.
-
-    ``packages`` is the run's (root, directory) -> package memo (see :func:`packages_memo`).
-    """
-    global _LAST
-    if _LAST is not None and _LAST[0] is source and _LAST[1] is source.data:
-        return _LAST[2]
-    scan = FileScan(source.relpath, source.data, source.abspath)
-    if packages is not None:
-        scan.packages = packages
-    _LAST = (source, source.data, scan)
-    return scan

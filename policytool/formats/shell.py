@@ -25,7 +25,7 @@ encode the edited text again, so bytes outside the edit stay identical).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 _BLANKS = " \t"
@@ -33,6 +33,11 @@ _BLANKS = " \t"
 _PLAIN_RUN = re.compile(r"[^ \t\r\n'\"\\$`<>;&|()]+")
 _DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _OPERATOR_CHARS = ";&|()"
+# Characters that end a plain word (``(`` may open an extglob, ``<``/``>`` a redirection).
+_WORD_ENDS = frozenset(" \t\r\n;&|)")
+# How many ``$(...)``/backtick/``<(...)`` levels are parsed as commands; deeper ones are
+# skipped whole (a hostile ``$($($(...)))`` cannot exhaust Python's recursion).
+MAX_SUBSTITUTION_DEPTH = 32
 # Words that open or continue a compound command; a command after them starts anew.
 PREFIX_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
 # Words that stand alone and close a compound command.
@@ -46,6 +51,45 @@ _WRAPPER_VALUE_OPTIONS = {
     "nice": frozenset({"-n", "--adjustment"}),
     "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
 }
+
+# Python interpreters (``python``, ``python3.11``, ``pypy3``, the Windows launcher ``py``).
+PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
+# Python's short options that take a value (``-W error``, ``-Wd``, ``-X dev``).
+_PYTHON_VALUE_LETTERS = frozenset("WXQ")
+
+
+def python_module(args: Sequence[str], start: int = 0) -> tuple[str, int] | None:
+    """The module ``python ARGS`` runs (``ARGS`` being ``args[start:]``) and the index in
+    ``args`` of the module's first argument.
+
+    Python reads its options as ``getopt`` does: ``-m pip``, ``-mpip``, ``-Im pip`` and
+    ``-I -mpip`` all run ``pip`` (``("pip", 2)`` for ``-m pip install``). None when it runs
+    a script, ``-c`` code or stdin.
+    """
+    index = start
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg == "--check-hash-based-pycs":
+            index += 1
+            continue
+        if arg.startswith("--") and arg != "--":
+            continue
+        if not arg.startswith("-") or arg in ("-", "--"):
+            return None
+        for position in range(1, len(arg)):
+            letter = arg[position]
+            if letter == "c":
+                return None
+            if letter == "m" or letter in _PYTHON_VALUE_LETTERS:
+                value = arg[position + 1 :]
+                if not value:
+                    value = args[index] if index < len(args) else ""
+                    index += 1
+                if letter == "m":
+                    return (value, index) if value else None
+                break
+    return None
 
 
 @dataclass(frozen=True)
@@ -182,9 +226,11 @@ def is_name(text: str) -> bool:
 class _Parser:
     """A single left-to-right pass over ``text[start:end]``."""
 
-    def __init__(self, text: str, start: int, end: int, script: Script) -> None:
-        """Scan ``text[start:end]``, recording commands into ``script``."""
+    def __init__(self, text: str, start: int, end: int, script: Script, depth: int = 0) -> None:
+        """Scan ``text[start:end]``, recording commands into ``script``; ``depth`` is how
+        many substitutions (``$(...)``, backticks) enclose the text."""
         self.text = text
+        self.depth = depth
         self.pos = start
         self.end = end
         self.script = script
@@ -366,6 +412,13 @@ class _Parser:
         """
         text = self.text
         start = self.pos
+        plain = _PLAIN_RUN.match(text, start, self.end)
+        if plain is not None:
+            stop = plain.end()
+            if stop == self.end or text[stop] in _WORD_ENDS:
+                # The common word with nothing to unquote or expand: taken at once.
+                self.pos = stop
+                return Word(text[start:stop], start, stop, tuple(range(start, stop))), None
         value: list[str] = []
         offsets: list[int] = []
         quoted = False
@@ -527,9 +580,13 @@ class _Parser:
         """End (after the ``)``) of ``$(`` / ``<(`` whose body starts at ``at``.
 
         The body is parsed as commands (marked nested), so quotes, heredocs and
-        parentheses inside it are read as the shell reads them.
+        parentheses inside it are read as the shell reads them; past
+        :data:`MAX_SUBSTITUTION_DEPTH` levels the body is only skipped to its ``)``
+        (no recursion a hostile script could exhaust).
         """
-        inner = _Parser(self.text, at, self.end, self.script)
+        if self.depth >= MAX_SUBSTITUTION_DEPTH:
+            return self._matching_paren(at)
+        inner = _Parser(self.text, at, self.end, self.script, self.depth + 1)
         inner.parse_list(nested=True, stop_at_paren=True)
         return min(inner.pos + 1, self.end)
 
@@ -580,7 +637,9 @@ class _Parser:
                 at += 2
                 continue
             if text[at] == "`":
-                _Parser(text, start, at, self.script).parse_list(nested=True, stop_at_paren=False)
+                if self.depth < MAX_SUBSTITUTION_DEPTH:
+                    inner = _Parser(text, start, at, self.script, self.depth + 1)
+                    inner.parse_list(nested=True, stop_at_paren=False)
                 return at + 1
             at += 1
         return self.end

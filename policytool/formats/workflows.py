@@ -25,6 +25,7 @@ from pathlib import Path
 
 from policytool.errors import FileProblem, PolicyError, YamlError
 from policytool.files import read_bounded, resolve_inside
+from policytool.formats import shell
 from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import (
     MAX_YAML_BYTES,
@@ -104,8 +105,15 @@ class RunCommand:
     swallowed: str | None = None
 
 
+# Longer command lines are split on blanks: shlex builds each word a character at a time,
+# which costs quadratic time on a hostile megabyte-long word.
+_MAX_SHLEX_CHARS = 16 * 1024
+
+
 def tokens(text: str) -> list[str]:
     """Words of a shell command line (quotes removed, comments dropped)."""
+    if len(text) > _MAX_SHLEX_CHARS or not any(c in text for c in "'\"\\#"):
+        return text.split()  # nothing to unquote (or too long to): the same words
     try:
         return shlex.split(text, comments=True)
     except ValueError:
@@ -581,18 +589,23 @@ def program_of(words: Sequence[str]) -> list[str]:
     launchers and their options are dropped. A script run by an interpreter keeps the
     interpreter (``["python", "tools/mypy.py"]``).
     """
-    index = 0
+    index = glued = 0
     while index < len(words):
         word = words[index]
         name = word.rsplit("/", 1)[-1]
+        python = shell.PYTHON_RE.fullmatch(name) is not None
+        module = shell.python_module(words, index + 1) if python else None
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", word):
             index += 1
-        elif (
-            name in ("python", "python3")
-            and index + 2 < len(words) + 1
-            and (index + 1 < len(words) and words[index + 1] == "-m")
-        ):
-            index += 2
+        elif module is not None:
+            # ``python3.11 -m mypy src``: the module is the program
+            index = module[1]  # the module's first argument
+            if words[index - 1] == module[0]:
+                index -= 1  # ``-m mypy``: the module's own word
+            elif glued < 8:  # ``-mmypy``; a bound, so a hostile line costs linear time
+                words, index, glued = [module[0], *words[index:]], 0, glued + 1
+            else:
+                break
         elif word in _LAUNCHER_VALUE_OPTIONS and index > 0:
             index += 2  # ``uvx --with tox-uv tox``: the option's value is not the program
         elif name in _LAUNCHERS - _INTERPRETERS or (word.startswith("-") and index > 0):

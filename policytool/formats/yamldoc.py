@@ -10,9 +10,17 @@ same way (YAML 1.2 core schema, so ``on:`` stays the string ``"on"`` as GitHub r
 it; ``<<`` merge keys resolved; an anchor and its aliases are one object). It is about
 twenty times faster than ruamel's pure-Python composer, which is most of a hook call.
 ruamel.yaml round-trip stays the reference: whatever the builder does not model
-(explicit tags, directives, complex keys, duplicate keys, number forms other than
-plain decimals, timestamps, NEL/LS/PS characters, syntax errors) is read by ruamel, so
-the rules get the same data or the same error message whichever parser read a file.
+(directives, complex keys, duplicate keys, number forms other than plain decimals,
+timestamps, NEL/LS/PS characters, syntax errors) is read by ruamel, so the rules get
+the same data or the same error message whichever parser read a file.
+
+Tags. A rule must read what the file's consumer reads, so an explicitly tagged scalar
+is its value, not a tagged object: ``!!str`` (also ``!<tag:yaml.org,2002:str>``) is the
+text, ``!!null`` / ``!!bool`` / ``!!int`` / ``!!float`` their value where PyYAML's
+SafeLoader (YAML 1.1, pre-commit) and the 1.2 core schema (GitHub) agree, ``!!map`` /
+``!!seq`` / ``!`` change nothing. Every other tag (``!foo``, ``!!binary``, ``!!set``,
+``!!python/...``, ``!!int 010``, ``!!bool yes``) is one :class:`YamlError`: the file
+cannot be judged as its consumer reads it. Both parsers apply the same table.
 ``load(..., edit=True)`` and ``POLICYTOOL_YAML=ruamel`` read with ruamel throughout.
 
 Bounds. A pull request author controls these files, so before any rule walks the
@@ -232,6 +240,117 @@ def _plain_scalar(value: str) -> object:
     return value
 
 
+_TAG = "tag:yaml.org,2002:"
+_FLOAT_12_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF_RE = re.compile(r"([-+]?)\.(?:inf|Inf|INF)\Z")
+
+
+def _core_value(kind: str, raw: str) -> object:
+    """The value of ``!!<kind> raw`` where YAML 1.1 and 1.2 agree; ``_Unjudgeable`` else.
+
+    pre-commit reads with PyYAML's SafeLoader (YAML 1.1), GitHub with the 1.2 core
+    schema: ``!!int 010`` is 8 for one and 10 for the other, ``!!bool yes`` true for one
+    and an error for the other. Only the spellings both read alike get a value.
+    """
+    if kind == "null":
+        if raw in _NULLS:
+            return None
+    elif kind == "bool":
+        if raw in _BOOLS:
+            return _BOOLS[raw]
+    elif kind == "int":
+        if re.fullmatch(r"[-+]?(?:0|[1-9][0-9]*)", raw):
+            return int(raw)
+        if re.fullmatch(r"0x[0-9a-fA-F]+", raw):
+            return int(raw, 16)
+    elif kind == "float":
+        if _FLOAT_12_RE.match(raw):
+            return float(raw)
+        inf = _INF_RE.match(raw)
+        if inf:
+            return float(f"{inf[1]}inf")
+        if raw in (".nan", ".NaN", ".NAN"):
+            return float("nan")
+    return _UNJUDGEABLE
+
+
+class _Unjudgeable:
+    """A tagged scalar the consumers of a file would read differently."""
+
+    __slots__ = ()
+
+
+_UNJUDGEABLE = _Unjudgeable()
+
+
+def _plain_agrees(raw: str) -> bool:
+    """Whether a plain scalar is a string for both YAML 1.1 (PyYAML) and 1.2 (core)."""
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    if raw and raw[0] in _TYPED_FIRST:
+        try:
+            if not isinstance(_plain_scalar(raw), str):
+                return False
+        except _Handover:
+            return False
+    tag = yaml.SafeLoader.resolve(yaml.SafeLoader, yaml.ScalarNode, raw, (True, False))
+    return bool(tag == _TAG + "str")
+
+
+def tagged_scalar(tag: str, raw: str, style: str | None, relpath: str, line: int) -> object:
+    """The value of a scalar written with an explicit tag, as its consumers read it.
+
+    ``!!str`` (``tag:yaml.org,2002:str``) is the text itself; ``!!null``, ``!!bool``,
+    ``!!int`` and ``!!float`` give their value where YAML 1.1 and 1.2 agree; ``!`` gives
+    a string where PyYAML also reads one (it resolves ``! '3'`` as the int 3). Anything
+    else (``!!int 010``, ``!!binary``, ``!foo``) is a :class:`YamlError`: the file cannot
+    be judged as its consumer reads it.
+    """
+    if tag == _TAG + "str" or (tag == "!" and _plain_agrees(raw)):
+        if style == "|":
+            return LiteralScalarString(raw)
+        if style == ">":
+            return FoldedScalarString(raw)
+        return raw
+    kind = tag[len(_TAG) :] if tag.startswith(_TAG) else ""
+    shown = f"!!{kind}" if kind else tag
+    if kind in ("null", "bool", "int", "float"):
+        value = _core_value(kind, raw)
+        if value is not _UNJUDGEABLE:
+            return value
+        reason = (
+            f"`{shown} {raw}` is read differently by YAML 1.1 (pre-commit) and 1.2 (GitHub), "
+            "or is not valid for its tag"
+        )
+    elif tag == "!":
+        reason = f"`! {raw}` is a string in YAML 1.2 but not for PyYAML (pre-commit)"
+    else:
+        reason = f"explicit tag `{shown}` is not a YAML core-schema tag"
+    raise YamlError(
+        relpath,
+        line,
+        f"{reason}: the file cannot be judged as its consumer reads it; write the value "
+        "without the tag",
+    )
+
+
+_COLLECTION_TAGS = {"MappingStartEvent": _TAG + "map", "SequenceStartEvent": _TAG + "seq"}
+
+
+def check_collection_tag(kind: str, tag: str | None, relpath: str, line: int) -> None:
+    """Refuse a mapping or sequence tag other than ``!``, ``!!map`` / ``!!seq`` on its kind."""
+    if tag is None or tag == "!" or tag == _COLLECTION_TAGS[kind]:
+        return
+    shown = "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+    raise YamlError(
+        relpath,
+        line,
+        f"explicit tag `{shown}` on a {'mapping' if kind[0] == 'M' else 'sequence'} is not "
+        "a YAML core-schema tag: the file cannot be judged as its consumer reads it; "
+        "write it without the tag",
+    )
+
+
 def _event_parser(text: str) -> object:
     """PyYAML's parser over ``text``: libyaml's when PyYAML was built with it."""
     import yaml  # type: ignore[import-untyped,unused-ignore]
@@ -328,9 +447,12 @@ def build(text: str, relpath: str) -> YamlNode:
                 pos = (mark.line, mark.column)
                 style = event.style
                 raw = event.value
-                if not style:
-                    if event.tag is not None:
-                        raise _Handover("explicit tag")
+                if event.tag is not None:
+                    value = tagged_scalar(event.tag, raw, style, relpath, mark.line + 1)
+                    if spans is not None and style:
+                        end = event.end_mark
+                        spans.append((pos, (end.line, end.column)))
+                elif not style:
                     if raw and raw[0] not in _TYPED_FIRST:
                         value = raw
                     else:
@@ -346,8 +468,6 @@ def build(text: str, relpath: str) -> YamlNode:
                                 pending = (top.node, slot, pos)  # type: ignore[assignment]
                                 continue
                 else:
-                    if event.tag is not None and event.tag != "!":
-                        raise _Handover("explicit tag")
                     if spans is not None:
                         end = event.end_mark
                         spans.append((pos, (end.line, end.column)))
@@ -380,7 +500,7 @@ def build(text: str, relpath: str) -> YamlNode:
                 mark = event.start_mark
                 pos = (mark.line, mark.column)
                 if event.tag is not None and not event.implicit:
-                    raise _Handover("explicit tag")
+                    check_collection_tag(cls.__name__, event.tag, relpath, mark.line + 1)
                 if len(stack) >= MAX_DEPTH:
                     raise YamlError(
                         relpath, mark.line + 1, f"nested deeper than {MAX_DEPTH} levels; not read"
@@ -517,6 +637,9 @@ def parse_ruamel(text: str, relpath: str) -> YamlNode:
     assert isinstance(yaml, YAML)
     try:
         data: YamlNode = yaml.load(text)
+        if "!" in text:
+            _check_tags(text, relpath)
+            data = _untag(data, relpath, 1)  # type: ignore[assignment]
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -562,6 +685,78 @@ def _parse(text: str, relpath: str, backend: str) -> YamlNode:
     if backend == "ruamel":
         return parse_ruamel(text, relpath)
     return data
+
+
+def _check_tags(text: str, relpath: str) -> None:
+    """Refuse every explicit tag the consumers of ``text`` would read differently.
+
+    ruamel.yaml builds values for tags such as ``!!binary``, ``!!set`` or even
+    ``!!python/object`` (as a plain mapping); the events say what was written.
+    """
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    parser = _event_parser(text)
+    try:
+        while parser.check_event():  # type: ignore[attr-defined]
+            event = parser.get_event()  # type: ignore[attr-defined]
+            tag = getattr(event, "tag", None)
+            if tag is None:
+                continue
+            line = event.start_mark.line + 1
+            name = event.__class__.__name__
+            if name == "ScalarEvent":
+                tagged_scalar(tag, event.value, event.style, relpath, line)
+            elif not event.implicit:
+                check_collection_tag(name, tag, relpath, line)
+    except yaml.YAMLError:
+        return  # ruamel.yaml read it; its values are checked as they are untagged
+    finally:
+        parser.dispose()  # type: ignore[attr-defined]
+
+
+def _untag(node: object, relpath: str, line: int, seen: set[int] | None = None) -> object:
+    """ruamel.yaml's data with every tagged scalar (``TaggedScalar``) as its value."""
+    from ruamel.yaml.comments import TaggedScalar
+    from ruamel.yaml.scalarstring import FoldedScalarString as RFolded
+    from ruamel.yaml.scalarstring import LiteralScalarString as RLiteral
+
+    if isinstance(node, TaggedScalar):
+        tag = node.tag.value if node.tag is not None else "!"
+        value = tagged_scalar(str(tag), str(node.value), node.style, relpath, line)
+        if isinstance(value, LiteralScalarString):
+            return RLiteral(str(value))
+        if isinstance(value, FoldedScalarString):
+            return RFolded(str(value))
+        return value
+    if not isinstance(node, (dict, list)):
+        return node
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return node
+    seen.add(id(node))
+    lc = getattr(node, "lc", None)
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            at = item_pos(node, index)
+            new = _untag(item, relpath, at[0] + 1 if at else line, seen)
+            if new is not item:
+                node[index] = new
+        return node
+    for key in list(node):
+        at = value_pos(node, key) if lc is not None else None
+        new = _untag(node[key], relpath, at[0] + 1 if at else line, seen)
+        if new is not node[key]:
+            node[key] = new
+    if any(isinstance(key, TaggedScalar) for key in node):
+        items = [(_untag(k, relpath, line, seen), v) for k, v in node.items()]
+        if lc is not None:
+            lc.data = {_untag(k, relpath, line, seen): v for k, v in lc.data.items()}
+        ok = getattr(node, "_ok", None)
+        if isinstance(ok, set):
+            node._ok = {_untag(k, relpath, line, seen) for k in ok}  # type: ignore[attr-defined]
+        node.clear()
+        node.update(items)
+    return node
 
 
 def _expanded_size(root: object, limit: int) -> int | None:
@@ -714,6 +909,25 @@ def value_pos(mapping: object, key: str) -> tuple[int, int] | None:
     except (KeyError, TypeError):
         return None
     return int(line), int(col)
+
+
+_PROPERTY_RE = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]+)*")
+
+
+def scalar_start(line: str, col: int) -> int | None:
+    """Column where a scalar's own text starts, past its ``&anchor`` / ``!tag`` at ``col``.
+
+    Positions (both parsers') point at a node's first property; a fix that edits the
+    text needs the scalar itself. None when the text starts on a later line.
+    """
+    if line[col : col + 1] not in ("&", "!"):
+        return col
+    end = _PROPERTY_RE.match(line, col)
+    start = end.end() if end else col
+    rest = line[start:].rstrip("\r\n")
+    if not rest.strip() or rest[0] in "&!#":
+        return None
+    return start
 
 
 def item_line(seq: object, index: int) -> int:

@@ -255,8 +255,8 @@ def untouched_pins(config: Config, package: str, skip: Sequence[str]) -> list[tu
 
     vLLM's ``requirements/rocm.txt`` is such a file: bump leaves it and says so.
     """
+    from policytool.core.git import git_ls_files, git_root
     from policytool.errors import FileError
-    from policytool.files import git_ls_files, git_root
     from policytool.formats.lockfile import pinned_versions
 
     if git_root(config.root) is None:

@@ -756,6 +756,7 @@ HOOK_STAGE = register(
         triggers=_ci_triggers,
         doc=HOOK_STAGE_DOC,
         group="repo",
+        config=("pre-commit", "ci"),
     )
 )
 MYPY = register(
@@ -776,5 +777,6 @@ CODEQL = register(
         triggers=lambda config: (f"{WORKFLOW_DIR}/*", "pyproject.toml"),
         doc=CODEQL_DOC,
         group="repo",
+        config=("ci",),
     )
 )

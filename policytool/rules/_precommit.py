@@ -865,6 +865,7 @@ CONFIG = register(
         triggers=_triggers,
         doc=CONFIG_DOC,
         group="repo",
+        config=("pre-commit",),
     )
 )
 FINAL = register(
@@ -876,6 +877,7 @@ FINAL = register(
         fix=fix_final_hook,
         doc=FINAL_DOC,
         group="repo",
+        config=("pre-commit",),
     )
 )
 STAGES = register(
@@ -888,6 +890,7 @@ STAGES = register(
         fix=fix_default_stages,
         doc=STAGES_DOC,
         group="repo",
+        config=("pre-commit",),
     )
 )
 MANUAL_ONLY = register(
@@ -899,6 +902,7 @@ MANUAL_ONLY = register(
         fix=fix_manual_only,
         doc=MANUAL_DOC,
         group="repo",
+        config=("pre-commit",),
     )
 )
 REQUIRED = register(
@@ -909,6 +913,7 @@ REQUIRED = register(
         triggers=_triggers,
         doc=REQUIRED_DOC,
         group="repo",
+        config=("pre-commit",),
     )
 )
 REV = register(
@@ -919,5 +924,6 @@ REV = register(
         triggers=_triggers,
         doc=REV_DOC,
         group="repo",
+        config=("pre-commit",),
     )
 )

@@ -251,6 +251,7 @@ RULES = (
         doc=KWARGS_DOC,
         scope=SCOPE_ADDED_LINES,
         group="sweep",
+        config=("sweep",),
     ),
     FileRule(
         "broad-except",
@@ -261,6 +262,7 @@ RULES = (
         doc=BROAD_EXCEPT_DOC,
         scope=SCOPE_ADDED_LINES,
         group="sweep",
+        config=("sweep",),
     ),
     FileRule(
         "any-annotation",
@@ -271,6 +273,7 @@ RULES = (
         doc=ANY_DOC,
         scope=SCOPE_ADDED_LINES,
         group="sweep",
+        config=("sweep",),
     ),
     FileRule(
         "hot-copy",
@@ -282,6 +285,7 @@ RULES = (
         doc=HOT_COPY_DOC,
         scope=SCOPE_ADDED_LINES,
         group="sweep",
+        config=("sweep",),
     ),
     FileRule(
         "async-blocking",
@@ -292,6 +296,7 @@ RULES = (
         doc=ASYNC_DOC,
         scope=SCOPE_ADDED_LINES,
         group="sweep",
+        config=("sweep",),
     ),
 )
 

@@ -43,7 +43,7 @@ from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError, YamlError
 from policytool.files import split_lines
-from policytool.formats.yamldoc import YamlNode, parse_text, value_pos
+from policytool.formats.yamldoc import YamlNode, parse_text, scalar_start, value_pos
 from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,
     WORKFLOW_GLOBS,
@@ -120,6 +120,10 @@ def _locate(
     number = line0 + 1
     text = lines.line_text(number)
     base = lines.starts[line0]
+    start = scalar_start(text, col)  # past an ``&anchor`` or ``!!str`` tag
+    if start is None:
+        return Uses(relpath, number, col + 1, value, path)
+    col = start
     quote = text[col : col + 1]
     if quote in ("'", '"'):
         close = text.find(quote, col + 1)
@@ -928,5 +932,6 @@ RULE = register(
         doc=DOC,
         narrows=True,
         group="ci",
+        config=("action-pin",),
     )
 )

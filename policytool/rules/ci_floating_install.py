@@ -33,14 +33,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, LockConfig
+from policytool.core.git import git_ls_files, git_root
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.files import (
     decode_text,
     encode_like,
-    git_ls_files,
-    git_root,
     kind_of,
     match_any,
     read_bounded,
@@ -48,7 +47,7 @@ from policytool.files import (
     write_atomic,
 )
 from policytool.formats import shell
-from policytool.formats.yamldoc import item_pos, parse_text, value_pos
+from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
@@ -72,9 +71,15 @@ _NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
 _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
 _MAX_NESTING = 3
+# What one file's shell may cost (docs/security.md): characters parsed (the file, or a
+# YAML file's scripts, and every ``bash -c`` or heredoc script read again) and words
+# judged. Past either, one finding says the rest of the file is not checked.
+MAX_SHELL_CHARS = 256 * 1024
+MAX_SHELL_WORDS = 10_000
 _PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
-_PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
 _VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
+# A plain exact pin (``name==1.2.3``): the verdict is known without parsing it.
+_EXACT_PIN_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?==\d+(?:\.\d+)*")
 _NAME_PREFIX_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*===?")
 # Options of pip / uv pip / pipx / uv tool install that take a value.
 _VALUE_OPTIONS = frozenset(
@@ -223,6 +228,10 @@ def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> Off
         return OffsetMap(tuple(snippet_starts), (), 1, False)
     line0, col = pos
     head = lines.line_text(line0 + 1)
+    start = scalar_start(head, col)  # past an ``&anchor`` or ``!!str`` tag
+    if start is None:
+        return OffsetMap(tuple(snippet_starts), (), line0 + 1, False)
+    col = start
     block = type(value).__name__ == "LiteralScalarString" or head[col : col + 1] in ("|",)
     if block:
         first = line0 + 2  # content starts on the line after the indicator
@@ -425,21 +434,20 @@ def install_of(command: shell.Command) -> Install | None:
     program = _program(words[0])
     rest: tuple[shell.Word, ...] = ()
     tool = ""
-    if _PIP_RE.fullmatch(program) and values[1:2] == ["install"]:
-        tool, rest = "pip", words[2:]
-    elif _PYTHON_RE.fullmatch(program) or words[0].dynamic:
-        index = 1
-        while index < len(values) and values[index].startswith("-") and values[index] != "-m":
-            index += 1
-        module = values[index + 1 : index + 2] if values[index : index + 1] == ["-m"] else []
-        if module and _PIP_RE.fullmatch(module[0]) and values[index + 2 : index + 3] == ["install"]:
-            tool, rest = "pip", words[index + 3 :]
-        elif module == ["uv"] and values[index + 2 : index + 4] in (["pip", "install"],):
-            tool, rest = "uv pip", words[index + 4 :]
-    elif program == "uv":
-        index = 1
-        while index < len(values) and values[index].startswith("-"):
-            index += 1
+    module = ""
+    index = 1
+    if _PIP_RE.fullmatch(program):
+        module = program
+    elif shell.PYTHON_RE.fullmatch(program) or words[0].dynamic:
+        found = shell.python_module(values, 1)
+        if found is not None:
+            module, index = found
+    if _PIP_RE.fullmatch(module):
+        index = _skip_options(values, index)
+        if values[index : index + 1] == ["install"]:
+            tool, rest = "pip", words[index + 1 :]
+    elif module == "uv" or program == "uv":
+        index = _skip_options(values, index)
         sub = values[index : index + 2]
         if sub == ["pip", "install"]:
             tool, rest = "uv pip", words[index + 2 :]
@@ -455,6 +463,17 @@ def install_of(command: shell.Command) -> Install | None:
     if not tool:
         return None
     return _install_args(tool, command, rest)
+
+
+def _skip_options(values: Sequence[str], index: int) -> int:
+    """The index of the first word from ``index`` on that is not an option (or an
+    option's value): ``pip -q install``, ``uv --directory sub pip install``."""
+    while index < len(values) and values[index].startswith("-") and values[index] != "-":
+        option = values[index]
+        index += 1
+        if "=" not in option and _long_option(option) in _VALUE_OPTIONS:
+            index += 1
+    return index
 
 
 def _long_option(option: str) -> str:
@@ -578,14 +597,15 @@ def _shown(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def _runs_stdin(words: Sequence[shell.Word]) -> bool:
-    """Whether the command runs a program it reads from stdin (``sh``, ``bash -s --``,
-    ``python3 -``), not a script or ``-c`` text of its own."""
-    program = _program(words[0])
-    if not (program in _INTERPRETERS or _PYTHON_RE.fullmatch(program)):
+def _runs_stdin(words: Sequence[shell.Word], start: int = 0) -> bool:
+    """Whether the command ``words[start:]`` runs a program it reads from stdin (``sh``,
+    ``bash -s --``, ``python3 -``), not a script or ``-c`` text of its own."""
+    program = _program(words[start])
+    python = shell.PYTHON_RE.fullmatch(program) is not None
+    if not (program in _INTERPRETERS or python):
         return False
-    for word in words[1:]:
-        value = word.value
+    for index in range(start + 1, len(words)):
+        value = words[index].value
         if value == "--":
             return True  # the rest are arguments of the stdin program
         if value == "-":
@@ -593,6 +613,8 @@ def _runs_stdin(words: Sequence[shell.Word]) -> bool:
         if value.startswith("-"):
             if value in ("-c", "-m") or (value[1:2] != "-" and "c" in value[1:]):
                 return False
+            if python and value[1:2] != "-" and "m" in value[1:]:
+                return False  # ``python -mpip``, ``-Im pip``: runs a module
             continue
         return False  # a script file
     return True
@@ -634,7 +656,7 @@ def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
 def _feeds_shell(words: Sequence[shell.Word]) -> bool:
     """Whether the command hands its stdin to a shell (``bash``, ``docker exec -i c sh``)."""
     return any(
-        _program(word) in _SHELLS and _runs_stdin(words[index:]) for index, word in enumerate(words)
+        _program(word) in _SHELLS and _runs_stdin(words, index) for index, word in enumerate(words)
     )
 
 
@@ -688,21 +710,47 @@ def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
     return out
 
 
+@dataclass
+class _Budget:
+    """What is left of one file's shell budget (:data:`MAX_SHELL_CHARS`,
+    :data:`MAX_SHELL_WORDS`), and where it ran out."""
+
+    chars: int = MAX_SHELL_CHARS
+    words: int = MAX_SHELL_WORDS
+    spent_at: tuple[Snippet, int] | None = None
+
+    def charge(self, snippet: Snippet, offset: int, chars: int = 0, words: int = 0) -> bool:
+        """Spend ``chars`` and ``words`` on the text at ``offset``; False once spent."""
+        if self.spent_at is not None:
+            return False
+        self.chars -= chars
+        self.words -= words
+        if self.chars < 0 or self.words < 0:
+            self.spent_at = (snippet, offset)
+            return False
+        return True
+
+
 def _inner_scripts(
-    snippet: Snippet, script: shell.Script
+    snippet: Snippet, script: shell.Script, budget: _Budget
 ) -> Iterator[tuple[shell.Script, Mapping[str, str] | None]]:
     """The scripts a script runs in turn, offsets in the snippet's text, with the
-    variables a Dockerfile heredoc sets (None: the outer ones)."""
+    variables a Dockerfile heredoc sets (None: the outer ones); each is paid for from
+    ``budget`` before it is parsed."""
     for command in script.commands:
         words = shell.unwrap(command)
         inner = _shell_c_word(words)
         if inner is not None:
+            if not budget.charge(snippet, inner.start, chars=len(inner.value)):
+                return
             yield shell.parse_word(inner), None
         for redirect in command.redirects:
             body = script.heredoc_bodies.get(redirect.start)
             if body is None:
                 continue
             start, end = body
+            if not budget.charge(snippet, start, chars=end - start):
+                return
             text = snippet.text[start:end]
             if _looks_like_dockerfile(text):
                 from policytool.formats import dockerfile
@@ -724,6 +772,8 @@ class _Judge:
         self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
         self._locks: LockIndex | None = None
         self._allowed: set[str] | None = None
+        self._verdicts: dict[tuple[str, bool], Verdict | None] = {}
+        self.budget = _Budget()  # one file's: analyse_source starts a new one a file
 
     @property
     def locks(self) -> LockIndex:
@@ -733,8 +783,14 @@ class _Judge:
         return self._locks
 
     def judge(self, text: str, editable: bool = False) -> Verdict | None:
-        """``floating-pin``'s verdict on one requirement."""
-        return _floating_pin()[1](text, editable=editable)
+        """``floating-pin``'s verdict on one requirement (remembered for the run; a plain
+        ``name==1.2`` is an exact pin without parsing it)."""
+        if _EXACT_PIN_RE.fullmatch(text):
+            return None
+        key = (text, editable)
+        if key not in self._verdicts:
+            self._verdicts[key] = _floating_pin()[1](text, editable=editable)
+        return self._verdicts[key]
 
     def pinned_text(self, text: str, version: str) -> str | None:
         """``text`` with its specifier replaced by ``==version`` (None if unsafe)."""
@@ -786,13 +842,17 @@ class _Judge:
     ) -> Iterator[Problem]:
         """Every problem of one parsed snippet; ``env`` holds variables known to be set
         (a Dockerfile's ARG and ENV values), so ``"timm${TIMM_VERSION}"`` is judged."""
-        yield from self._script(snippet, script, env or {}, 0)
+        yield from self._script(snippet, script, {} if env is None else env, 0)
 
     def _script(
         self, snippet: Snippet, script: shell.Script, env: Mapping[str, str], depth: int
     ) -> Iterator[Problem]:
         """Problems of a script and of the scripts it runs (``bash -c '...'``, a heredoc
         fed to a shell, a Dockerfile written in a heredoc), ``depth`` levels down."""
+        words = sum(len(c.words) + len(c.assignments) + len(c.redirects) for c in script.commands)
+        first = script.commands[0].start if script.commands else 0
+        if not self.budget.charge(snippet, first, words=words):
+            return
         for command in script.commands:
             install = install_of(command)
             if install is not None:
@@ -801,8 +861,10 @@ class _Judge:
             yield from self._download_run(snippet, script)
         if depth >= _MAX_NESTING:
             return
-        for inner, inner_env in _inner_scripts(snippet, script):
-            yield from self._script(snippet, inner, inner_env or env, depth + 1)
+        for inner, inner_env in _inner_scripts(snippet, script, self.budget):
+            yield from self._script(
+                snippet, inner, env if inner_env is None else inner_env, depth + 1
+            )
 
     def _install(
         self, snippet: Snippet, install: Install, env: Mapping[str, str]
@@ -901,7 +963,7 @@ class _Judge:
         if word.dynamic:
             from policytool.formats.dockerfile import expand_args
 
-            expanded = expand_args(value, env) if env else None
+            expanded = expand_args(value, env)
             if expanded is None:
                 return  # decided at run time; cannot be judged here
             verdict = self.judge(expanded)
@@ -986,24 +1048,36 @@ class _Judge:
                 problem = self._fetch_problem(snippet, first, second, fetch)
                 if problem is not None:
                     yield problem
-        nested = [c for c in script.commands if c.nested]
-        if not nested:
+        # Downloads inside substitutions, by offset: a shell word holding one runs it.
+        fetches: list[tuple[int, Sequence[shell.Word]]] = []
+        for inner in script.commands:
+            inner_words = shell.unwrap(inner) if inner.nested else ()
+            if inner_words and _program(inner_words[0]) in _DOWNLOADERS:
+                fetches.append((inner.start, inner_words))
+        if not fetches:
             return
+        fetches.sort(key=lambda item: item[0])
+        shown_cache: dict[int, str] = {}
+
+        def shown_of(command: shell.Command) -> str:
+            """The command as a finding shows it (once a command, however many fetches)."""
+            if command.start not in shown_cache:
+                shown_cache[command.start] = _shown(snippet.text[command.start : command.end])
+            return shown_cache[command.start]
+
+        starts = [start for start, _words in fetches]
         for command in script.commands:
             words = shell.unwrap(command)
             if command.nested or not words or _program(words[0]) not in _SHELLS:
                 continue
             for word in words[1:]:
-                for inner in nested:
-                    inner_words = shell.unwrap(inner)
-                    if (
-                        word.start <= inner.start < word.end
-                        and inner_words
-                        and _program(inner_words[0]) in _DOWNLOADERS
-                    ):
-                        problem = self._fetch_problem(snippet, command, command, inner_words)
-                        if problem is not None:
-                            yield problem
+                at = bisect.bisect_left(starts, word.start)
+                while at < len(starts) and starts[at] < word.end:
+                    shown = shown_of(command)
+                    problem = self._fetch_problem(snippet, command, command, fetches[at][1], shown)
+                    if problem is not None:
+                        yield problem
+                    at += 1
 
     def _fetch_problem(
         self,
@@ -1011,8 +1085,10 @@ class _Judge:
         first: shell.Command,
         last: shell.Command,
         fetch: Sequence[shell.Word],
+        shown: str | None = None,
     ) -> Problem | None:
-        """The finding for running a downloaded script, unless its URL names a version."""
+        """The finding for running a downloaded script, unless its URL names a version
+        (``shown``: the commands' text as shown, when already known)."""
         urls = [w for w in fetch[1:] if "://" in w.value or w.dynamic]
         url = urls[0] if urls else None
         if url is not None and _VERSION_SEGMENT_RE.search(url.value.split("$", 1)[0]):
@@ -1020,7 +1096,7 @@ class _Judge:
         literal = url.value.split("$", 1)[0] if url is not None else ""
         if url is not None and url.dynamic and "/" in literal.partition("://")[2]:
             return None  # ``https://host/path/${VERSION}/install.sh``: versioned by a variable
-        text = _shown(snippet.text[first.start : last.end])
+        text = _shown(snippet.text[first.start : last.end]) if shown is None else shown
         where = "a URL from a variable" if url is not None and url.dynamic else "an unversioned URL"
         return Problem(
             snippet,
@@ -1068,7 +1144,9 @@ def snippets_of(source: SourceFile, data: YamlNode | None = None) -> list[Snippe
     return [Snippet(source.relpath, source.text, source.lines.identity())]
 
 
-def scripts_of(source: SourceFile, snippet: Snippet) -> list[tuple[shell.Script, dict[str, str]]]:
+def scripts_of(
+    source: SourceFile, snippet: Snippet
+) -> list[tuple[shell.Script, Mapping[str, str]]]:
     """The parsed scripts of a snippet with the variables known to hold for them (a
     Dockerfile gives one script a RUN, with the ARG/ENV values in scope)."""
     if source.kind == "dockerfile":
@@ -1234,13 +1312,38 @@ def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding
             return data
         snippets = snippets_of(source, data)
     else:
+        if len(source.text) > MAX_SHELL_CHARS:
+            return Finding(
+                source.relpath,
+                1,
+                1,
+                RULE_ID,
+                f"{len(source.text):,} characters of shell, more than the "
+                f"{MAX_SHELL_CHARS:,} ci-floating-install reads in one file; not checked",
+            )
         snippets = snippets_of(source)
     problems: list[Problem] = []
+    budget = judge.budget = _Budget()
     for snippet in snippets:
         if not any(n in snippet.text for n in _NEEDLES):
             continue
+        size = (len(snippet.text) if snippet.end is None else snippet.end) - snippet.start
+        if not budget.charge(snippet, snippet.start, chars=size):
+            break
         for script, env in scripts_of(source, snippet):
             problems.extend(judge.problems(snippet, script, env))
+            if budget.spent_at is not None:
+                break
+        if budget.spent_at is not None:
+            break
+    if budget.spent_at is not None:
+        snippet, offset = budget.spent_at
+        message = (
+            f"more shell than ci-floating-install reads in one file ({MAX_SHELL_CHARS:,} "
+            f"characters, {MAX_SHELL_WORDS:,} words, scripts in scripts included); the "
+            "rest is not checked"
+        )
+        problems.append(Problem(snippet, offset, message, None, offset))
     return problems
 
 
@@ -1257,17 +1360,25 @@ def _finding(source: SourceFile, problem: Problem) -> Finding:
     )
 
 
-def _ignored(source: SourceFile, problem: Problem) -> bool:
-    """Whether an ignore comment on any line of the problem's command silences it."""
+def _ignore_lines(source: SourceFile) -> list[int]:
+    """The lines (sorted) whose ignore comment names the rule, read once a file."""
     if b"policytool: ignore" not in source.raw:
-        return False
+        return []
     from policytool.engine.runner import parse_ignores
 
+    lines = [source.lines.line_text(n) for n in range(1, len(source.lines.starts) + 1)]
+    ignored, _bare = parse_ignores(lines, source.relpath)
+    return sorted(number for number, ids in ignored.items() if RULE_ID in ids)
+
+
+def _ignored(ignore_lines: Sequence[int], problem: Problem) -> bool:
+    """Whether an ignore comment on any line of the problem's command silences it."""
+    if not ignore_lines:
+        return False
     omap = problem.snippet.omap
     first, last = omap.line(problem.command_start), omap.line(problem.offset)
-    lines = [source.lines.line_text(n) for n in range(first, last + 1)]
-    ignored, _bare = parse_ignores(lines, source.relpath)
-    return any(RULE_ID in ids for ids in ignored.values())
+    at = bisect.bisect_left(ignore_lines, first)
+    return at < len(ignore_lines) and ignore_lines[at] <= last
 
 
 def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding]:
@@ -1282,7 +1393,8 @@ def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding
         if isinstance(problems, Finding):
             out.append(problems)
             continue
-        kept = [p for p in problems if not _ignored(source, p)]
+        ignore_lines = _ignore_lines(source)
+        kept = [p for p in problems if not _ignored(ignore_lines, p)]
         if kept:
             out.append((source, kept))
     return out
@@ -1401,14 +1513,17 @@ Every package a CI job installs is pinned. The rule reads the shell of GitHub wo
 `run:` steps and composite actions (`action.yml`), the pipeline YAML (Buildkite
 `command`/`commands`, GitLab `script`, CircleCI `run`), shell scripts and Dockerfile
 `RUN`s under the configured globs, and the shell code blocks of the Mergify comments.
-It reports `pip install`, `pip3`, `python -m pip`, `uv pip install`, `uv tool install`,
-`pipx install` of a package without an exact `==` pin (or `--upgrade` of one), a tool
+It reports `pip install`, `pip3`, `python -m pip` (`python3.11 -mpip`, `python -Im pip`,
+`py -m pip`), `uv pip install`, `uv tool install`, `pipx install` of a package without an
+exact `==` pin (or `--upgrade` of one), a tool
 run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a VCS
 requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
 `<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
 pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
 constrained by `-c FILE`, or by `-r` of a configured lock, passes; words the shell
-expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged.
+expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged. One file's
+shell is read up to 256 KiB and 10,000 words (scripts run by `bash -c` or fed in a
+heredoc included); past that, one finding says the rest is not checked.
 
 ## Why
 A lock makes `requirements/*.txt` exact, but a job that also runs `pip install uv` gets
@@ -1452,5 +1567,6 @@ RULE = register(
         doc=DOC,
         narrows=True,
         group="ci",
+        config=("ci-floating-install",),
     )
 )

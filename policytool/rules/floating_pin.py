@@ -44,14 +44,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, LockConfig
+from policytool.core.git import git_ls_files, git_root
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError, UnknownListError
 from policytool.files import (
     decode_text,
-    git_ls_files,
-    git_root,
     match_any,
     match_glob,
     read_bounded,
@@ -685,5 +684,6 @@ RULE = register(
         fixes=fixes,
         doc=DOC,
         group="lock",
+        config=("floating-pin",),
     )
 )

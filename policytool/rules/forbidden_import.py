@@ -23,11 +23,10 @@ from policytool.formats.pyimports import (
     ScanSyntaxError,
     Tokens,
     has_relative_import,
-    packages_memo,
-    scan_of,
     word_regex,
 )
 from policytool.rules._allowlist import AllowList, allow_entries
+from policytool.rules._pyscan import packages_memo, scan_of
 
 RULE_ID = "forbidden-import"
 
@@ -240,5 +239,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("forbidden-import",),
     )
 )

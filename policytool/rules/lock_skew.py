@@ -133,6 +133,7 @@ register(
         summary=SUMMARY,
         check=check,
         triggers=lock_triggers,
+        config=("lock",),
         doc=DOC,
         group="lock",
     )

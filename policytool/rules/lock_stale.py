@@ -385,6 +385,7 @@ register(
         summary=SUMMARY,
         check=check,
         triggers=lock_triggers,
+        config=("lock",),
         doc=DOC,
         group="lock",
     )

@@ -688,5 +688,6 @@ RULE = register(
         fixes=fixes,
         doc=DOC,
         group="repo",
+        config=("mergify", "pre-commit", "ci"),
     )
 )

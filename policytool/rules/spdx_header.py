@@ -456,5 +456,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("spdx",),
     )
 )

@@ -19,10 +19,11 @@ from pathlib import Path
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.files import glob_prefix, is_binary, kind_of
-from policytool.formats.pyimports import FileScan, ScanSyntaxError, packages_memo
+from policytool.formats.pyimports import FileScan, ScanSyntaxError
 from policytool.rules import forbidden_import as imports
 from policytool.rules import torch_cuda
 from policytool.rules._allowlist import AllowEntry, AllowList
+from policytool.rules._pyscan import packages_memo
 
 RULE_ID = "stale-allow"
 
@@ -174,5 +175,6 @@ RULE = register(
         check=check,
         doc=DOC,
         group="source",
+        config=("forbidden-import", "torch-cuda"),
     )
 )

@@ -27,11 +27,10 @@ from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
-    packages_memo,
-    scan_of,
     word_regex,
 )
 from policytool.rules._allowlist import AllowList, allow_entries, is_allowed
+from policytool.rules._pyscan import packages_memo, scan_of
 
 RULE_ID = "torch-cuda"
 PYTHON_KINDS = frozenset({"python", "stub"})
@@ -265,5 +264,6 @@ RULE = register(
         applies=applies,
         doc=DOC,
         group="source",
+        config=("torch-cuda",),
     )
 )

@@ -21,16 +21,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.git import cat_blobs, run_git
 from policytool.errors import PolicyError
 from policytool.files import write_atomic
 from policytool.sweep import kwreads
-from policytool.sweep.diff import (
-    Base,
-    Head,
-    cat_blobs,
-    read_head,
-    run_git,
-)
+from policytool.sweep.diff import Base, Head, read_head
 
 CACHE_DIR = "policytool-sweep"
 BLOB_CACHE = "blob-keys.v4"

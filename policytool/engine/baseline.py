@@ -71,7 +71,7 @@ def _parse(text: bytes, shown: str) -> Baseline:
 def _from_rev(config: Config, rev: str) -> Baseline | None:
     """The baseline committed at ``rev`` (None when that commit has none), read with git:
     a regular blob no larger than :data:`MAX_CONFIG_BYTES`."""
-    from policytool.sweep.diff import blob_sizes, cat_blobs, commit_sha, run_git
+    from policytool.core.git import blob_sizes, cat_blobs, commit_sha, run_git
 
     shown = f"{rev}:{BASELINE_FILE}"
     sha = commit_sha(config.root, rev)
