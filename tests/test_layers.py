@@ -33,7 +33,6 @@ KNOWN_DEBTS = {
     ("policytool.formats.precommit", "policytool.config"),
     ("policytool.formats.precommit", "policytool.engine.context"),
     ("policytool.pypi", "policytool.engine.context"),
-    ("policytool.rules._sweep_rules", "policytool.sweep"),
 }
 
 

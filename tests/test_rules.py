@@ -24,16 +24,12 @@ def test_rule_index_is_generated_from_the_rule_modules() -> None:
     )
 
 
-# Modules that still hold several rules; each is to be split into one module per id.
-SHARED_MODULES = {"_ci", "_precommit", "_sweep_rules"}
-
-
 def test_each_rule_lives_in_the_module_named_after_its_id() -> None:
     """`policytool/rules/<id with _>.py` holds rule <id>; private `_x` modules are helpers."""
     misplaced = {
         rule_id: module
         for rule_id, (module, _group) in rules.RULE_INDEX.items()
-        if module != rule_id.replace("-", "_") and module not in SHARED_MODULES
+        if module != rule_id.replace("-", "_")
     }
     assert not misplaced, misplaced
     modules = {m.name for m in pkgutil.iter_modules(policytool.rules.__path__)}
@@ -174,3 +170,56 @@ def test_hook_call_over_files_its_rules_skip_loads_only_those_rules(tmp_path: ob
     assert "policytool.rules.spdx_header" not in _hook_call(
         root, "check", "--only", "mergify-drift", "notes.md"
     )
+
+
+RULE_MODULES_LOADED = (
+    "import sys; from policytool.cli import main; code = main(sys.argv[1:]);"
+    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.rules.')))"
+)
+
+
+def test_a_repo_rule_loads_its_own_module_and_what_it_shares(tmp_path: object) -> None:
+    """`check --only ID` imports that rule's module and its `_` helpers, not its family."""
+    from pathlib import Path
+
+    root = Path(str(tmp_path))
+    (root / "pyproject.toml").write_text('[tool.policytool.pre-commit]\nfinal-hook = "b"\n')
+    (root / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: local\n    hooks:\n"
+        "      - {id: a, name: a, entry: 'true', language: system}\n"
+        "      - {id: b, name: b, entry: 'true', language: system}\n"
+    )
+    loaded = [
+        subprocess.run(
+            [sys.executable, "-c", RULE_MODULES_LOADED, "check", "--only", rule_id],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()[-1]
+        for rule_id in ("precommit-final-hook", "codeql-workflow")
+    ]
+    assert loaded == [
+        "0 ['policytool.rules._precommit_model', 'policytool.rules.precommit_final_hook']",
+        "0 ['policytool.rules._ci_scan', 'policytool.rules.codeql_workflow']",
+    ]
+
+
+def test_no_module_imports_a_private_name_of_a_rule_module() -> None:
+    """What two rules share lives in a `_` module; a rule's `_` names stay in its module."""
+    import ast
+    from pathlib import Path
+
+    package = Path(policytool.rules.__file__).resolve().parents[1]
+    crossing = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if not (isinstance(node, ast.ImportFrom) and node.module):
+                continue
+            parts = node.module.split(".")
+            if parts[:2] != ["policytool", "rules"] or len(parts) != 3 or parts[2][0] == "_":
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            if private:
+                crossing.append(f"{path.relative_to(package)}: {node.module} {private}")
+    assert not crossing, crossing

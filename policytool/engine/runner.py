@@ -22,6 +22,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import apply_fixes
 from policytool.engine.registry import (
+    RULE_INDEX,
     FileRule,
     RepoContext,
     RepoRule,
@@ -419,7 +420,22 @@ def _worker_result(pid: int, out: int) -> RunResult:
         raise PolicyError(payload[5:].decode("utf-8", "surrogateescape"))
     if payload.startswith(b"crash"):
         raise RuntimeError("a worker process failed:\n" + payload[5:].decode("utf-8", "replace"))
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        raise PolicyError(
+            f"a worker process was killed by signal {number} ({_signal_name(number)}) mid-run"
+        )
     raise PolicyError(f"a worker process ended without a result (wait status {status})")
+
+
+def _signal_name(number: int) -> str:
+    """``SIGKILL`` for 9; the number when it names no signal."""
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 def _read_all(fd: int) -> bytes:
@@ -506,9 +522,17 @@ def select_rules(only: Sequence[str], skip: Sequence[str]) -> tuple[list[FileRul
     def wanted(rule_id: str) -> bool:
         return (not only or rule_id in only) and rule_id not in skip
 
+    # The index's order is the run order, whatever order the modules were imported in:
+    # a fixer whose file another rule reads runs first (the pre-commit config before the
+    # Mergify tip that quotes it).
+    order = {rule_id: at for at, rule_id in enumerate(RULE_INDEX)}
+
+    def place(rule: FileRule | RepoRule) -> int:
+        return order.get(rule.id, len(order))
+
     return (
-        [r for r in files.values() if wanted(r.id)],
-        [r for r in repos.values() if wanted(r.id)],
+        sorted((r for r in files.values() if wanted(r.id)), key=place),
+        sorted((r for r in repos.values() if wanted(r.id)), key=place),
     )
 
 

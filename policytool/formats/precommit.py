@@ -5,8 +5,8 @@
 :func:`load_model` parses the file round-trip (positions, anchors, merge keys kept) and
 builds a :class:`Model` of its hooks; :func:`schema_problem` asks pre-commit's schema
 (``pre_commit.clientlib.CONFIG_SCHEMA`` through cfgv, imported lazily) whether pre-commit
-would accept it. No policy here: the rules in :mod:`policytool.rules._precommit` decide what
-a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
+would accept it. No policy here: the ``precommit-*`` rules (``policytool.rules.precommit_*``)
+decide what a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ import json
 import logging
 import os
 import re
+import select
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -303,6 +305,9 @@ KnownKeys = tuple[frozenset[str], frozenset[str], frozenset[str]]
 _PREFETCH_KEY = ("precommit.schema.prefetch",)
 # A verdict is a line number and one sentence; anything longer is not one.
 _MAX_VERDICT_BYTES = 64 * 1024
+# The child answers in a fraction of a second; one stopped or stuck (a signal, a machine
+# out of memory) is killed after this long, and the verdict is computed here instead.
+PREFETCH_SECONDS = 5.0
 
 
 @dataclass
@@ -355,8 +360,15 @@ class _Prefetch:
         """Read the child's answer and reap it; None when it failed in any way."""
         chunks: list[bytes] = []
         size = 0
+        deadline = time.monotonic() + PREFETCH_SECONDS
+        waiting = select.poll()
+        waiting.register(self.read_fd, select.POLLIN)
         try:
             while size <= _MAX_VERDICT_BYTES:
+                left = deadline - time.monotonic()
+                if left <= 0 or not waiting.poll(left * 1000):
+                    _kill(self.pid)  # stopped or stuck: the verdict is computed here
+                    return None
                 chunk = os.read(self.read_fd, 65536)
                 if not chunk:
                     break
@@ -377,6 +389,15 @@ class _Prefetch:
         except ValueError:
             return None
         return answer if isinstance(answer, dict) else None
+
+
+def _kill(pid: int) -> None:
+    """SIGKILL the child ``pid`` (a stopped one too) and reap it."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        return  # already gone
 
 
 def _digest(text: str) -> str:
@@ -432,11 +453,7 @@ def end_prefetch(config: Config) -> None:
         return
     prefetch.collected = True
     os.close(prefetch.read_fd)
-    try:
-        os.kill(prefetch.pid, signal.SIGKILL)
-        os.waitpid(prefetch.pid, 0)
-    except (ProcessLookupError, ChildProcessError):
-        return  # already gone
+    _kill(prefetch.pid)
 
 
 def schema_problem(doc: YamlDoc, memo: RunMemo | None = None) -> Verdict:

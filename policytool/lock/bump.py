@@ -374,7 +374,7 @@ def _bump(
     try:
         for path, data in new_texts.items():
             try:
-                write_atomic(config.root / path, data)
+                write_atomic(config.root / path, data, inside=config.root)
             except OSError as exc:
                 raise PolicyError(f"{path}: cannot write: {exc.strerror or exc}") from None
             edited.append(path)
@@ -386,7 +386,7 @@ def _bump(
     except BaseException:
         # Put every input back (the locks were restored by lock()); re-raised below.
         for path in edited:
-            write_atomic(config.root / path, originals[path])
+            write_atomic(config.root / path, originals[path], inside=config.root)
         raise
     if report is not None:
         for outcome in outcomes:

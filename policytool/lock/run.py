@@ -237,7 +237,7 @@ def lock_all(
                 )
                 try:
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    write_atomic(target, text.encode("utf-8"))
+                    write_atomic(target, text.encode("utf-8"), inside=config.root)
                 except OSError as exc:
                     raise PolicyError(
                         f"{item.output}: cannot write the lock: {exc.strerror or exc}"
@@ -252,7 +252,7 @@ def lock_all(
             if data is None:
                 target.unlink(missing_ok=True)
             else:
-                write_atomic(target, data)
+                write_atomic(target, data, inside=config.root)
         raise
     if report is not None:
         for outcome in outcomes:

@@ -17,15 +17,20 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policytool.core.git import cat_blobs, run_git
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, WriteError
 from policytool.files import write_atomic
-from policytool.sweep import kwreads
+from policytool.rules import _kwreads as kwreads
 from policytool.sweep.diff import Base, Head, read_head
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 CACHE_DIR = "policytool-sweep"
 BLOB_CACHE = "blob-keys.v4"
@@ -168,16 +173,28 @@ def scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
     workers = min(os.cpu_count() or 1, 8)
     if len(blobs) < PARALLEL_BLOBS or workers < 2:
         return _scan_blobs(root, blobs)
-    from concurrent.futures import ProcessPoolExecutor
-
-    from policytool.engine.runner import _pool_context
-
     chunks = [blobs[i :: workers * 2] for i in range(workers * 2)]
     found: dict[str, BlobKeys] = {}
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+    with worker_pool(workers) as pool:
         for part in pool.map(_scan_blobs, [root] * len(chunks), chunks):
             found.update(part)
     return found
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A process pool for the sweep; a worker killed mid-run (a signal, the OOM killer)
+    is one sentence, exit 2, once the pool has ended the other workers."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from policytool.engine.runner import _pool_context
+
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+            yield pool
+    except BrokenProcessPool:
+        raise PolicyError("a sweep worker process was killed mid-run; nothing was swept") from None
 
 
 def _scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
@@ -249,11 +266,12 @@ def _cache_dir(root: Path) -> Path | None:
 
 
 def _write(path: Path, body: bytes) -> None:
-    """Write a cache file; failing to write only costs speed next time."""
+    """Write a cache file, through a directory held inside the git directory; failing
+    to write (a link out, a file where the directory should be) only costs speed."""
     try:
         path.parent.mkdir(exist_ok=True)
-        write_atomic(path, body)
-    except OSError:
+        write_atomic(path, body, inside=path.parent.parent)
+    except (OSError, WriteError):
         return
 
 

@@ -25,6 +25,8 @@ from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, 
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.files import match_any
+from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
+from policytool.rules.kwargs_lookup import kwargs_finding
 from policytool.sweep.diff import (
     Base,
     ChangedFile,
@@ -33,9 +35,7 @@ from policytool.sweep.diff import (
     changed_files,
     resolve_base,
 )
-from policytool.sweep.keys import find_keys, tree_reads
-from policytool.sweep.patterns import kwargs_finding
-from policytool.sweep.source import KeyUse, SweepSource, sweep_info
+from policytool.sweep.keys import find_keys, tree_reads, worker_pool
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
@@ -210,9 +210,7 @@ def _sweep_all(
     size = sum(head_files.sizes[changed.path] for changed in work)
     if workers < 2 or (len(work) < PARALLEL_FILES and size < PARALLEL_BYTES):
         return _sweep_batch(root, work, head_files, contents, config, target)
-    from concurrent.futures import Future, ProcessPoolExecutor
-
-    from policytool.engine.runner import _pool_context
+    from concurrent.futures import Future
 
     # Biggest files first, dealt round-robin into many chunks: the workers start on the
     # first chunk while the next ones are read, and take the next chunk when done, so a
@@ -221,7 +219,7 @@ def _sweep_all(
     chunk_count = min(len(work), workers * CHUNKS_PER_WORKER)
     chunks = [ordered[i::chunk_count] for i in range(chunk_count)]
     out: list[FileResult | None] = [None] * len(work)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+    with worker_pool(workers) as pool:
         futures: list[tuple[list[int], Future[list[FileResult]]]] = []
         for chunk in chunks:
             read = head_files.read([work[i].path for i in chunk])

@@ -24,12 +24,12 @@ from functools import cached_property
 from policytool.config import Config, SweepConfig
 from policytool.engine.source import SourceFile
 from policytool.files import BOM, match_any
-from policytool.sweep import kwreads
+from policytool.rules import _kwreads as kwreads
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
-_TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
+TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
     t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
 )
 # Statements holding statements; the others hold only expressions (and names).
@@ -44,7 +44,7 @@ _COMPOUND: tuple[type[ast.stmt], ...] = (
     ast.With,
     ast.AsyncWith,
     ast.Match,
-    *_TRY_NODES,
+    *TRY_NODES,
 )
 # Statements always walked: those holding statements and the recorded ``x: T = v``; a
 # simple statement holds only expressions and is walked only when one is wanted.
@@ -551,7 +551,7 @@ class SourceInfo:
             self._walk_body(node.body, replace(ctx, locks=(*ctx.locks, *locks)))
             self._walk_many(node.items, ctx)
         else:
-            if isinstance(node, _TRY_NODES):
+            if isinstance(node, TRY_NODES):
                 for handler in getattr(node, "handlers", ()):
                     self.try_of[id(handler)] = node
             fields = [getattr(node, name, None) for name in node._fields]

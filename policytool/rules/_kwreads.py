@@ -51,7 +51,7 @@ def _dict_annotation(annotation: ast.expr | None) -> bool:
     return isinstance(base, ast.Name) and base.id in _DICT_ANNOTATIONS
 
 
-def _params(func: FunctionDef) -> list[ast.arg]:
+def named_params(func: FunctionDef) -> list[ast.arg]:
     """Positional (after self/cls for methods, kept: callers pass it implicitly) and
     keyword parameters in order."""
     return [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
@@ -60,7 +60,7 @@ def _params(func: FunctionDef) -> list[ast.arg]:
 def own_dicts(func: FunctionDef) -> set[str]:
     """The kwargs dicts a function has by its own signature."""
     names = {func.args.kwarg.arg} if func.args.kwarg is not None else set()
-    for arg in _params(func):
+    for arg in named_params(func):
         if _KWARGS_NAME_RE.search(arg.arg) and _dict_annotation(arg.annotation):
             names.add(arg.arg)
     return names
@@ -207,7 +207,7 @@ def _pass_on(
         value = keyword.value
         if keyword.arg and isinstance(value, ast.Name) and value.id in names:
             for target in targets:
-                wanted = {a.arg for a in _params(target)}
+                wanted = {a.arg for a in named_params(target)}
                 if keyword.arg in wanted and keyword.arg not in dicts[target]:
                     dicts[target].add(keyword.arg)
                     changed = True
