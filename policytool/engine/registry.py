@@ -136,7 +136,12 @@ class RepoRule:
     check: Callable[[RepoContext], Iterable[Finding]]
     # Globs (repo-relative) whose change makes the rule run when paths are given.
     triggers: Callable[[Config], Sequence[str]] = lambda config: ()
-    # Applies the safe fixes and returns the repo-relative paths it changed.
+    # The findings it can mend, each carrying its ``Fix`` (edits and the rule's
+    # verification); the engine applies them (:func:`policytool.engine.fixes.apply_fixes`),
+    # writes atomically and re-checks. A fixer never writes a file itself.
+    fixes: Callable[[RepoContext], Iterable[Finding]] | None = None
+    # Not yet converted to ``fixes``: applies its fixes itself and returns the paths it
+    # changed (the pre-commit config rules and ci-floating-install, until they move).
     fix: Callable[[RepoContext], list[str]] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
@@ -152,7 +157,7 @@ class RepoRule:
     @property
     def fixable(self) -> bool:
         """Whether ``policytool fix`` can mend this rule's findings."""
-        return self.fix is not None
+        return self.fixes is not None or self.fix is not None
 
 
 @dataclass(frozen=True)

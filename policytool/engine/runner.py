@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import apply_fixes
 from policytool.engine.registry import (
     RULE_INDEX,
     FileRule,
@@ -214,7 +215,7 @@ def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
     if refused is not None:
         # A symlink or read-only file is reported, never replaced.
         findings = [
-            replace(f, message=f"{f.message} (not fixed: {refused})", fixable=False)
+            replace(f, message=f"{f.message} (not fixed: {refused})", fixable=False, fix=None)
             if f.fixable
             else f
             for f in findings
@@ -549,9 +550,20 @@ def run_repo_rules(
     for rule in rules:
         if not full_run and not any(match_any(f, rule.triggers(config)) for f in files):
             continue
-        if fix and rule.fix is not None:
+        unwritable: dict[str, str] = {}
+        if fix and rule.fixes is not None:
+            applied = apply_fixes(config.root, [f.fix for f in rule.fixes(ctx) if f.fix])
+            result.changed.extend(applied.changed)
+            unwritable = applied.unwritable
+        elif fix and rule.fix is not None:  # a fixer not yet converted to edits
             result.changed.extend(rule.fix(ctx))
-        result.findings.extend(rule.check(ctx))
+        # The re-check: what the fixes left (a symlink or read-only file says why).
+        result.findings.extend(
+            replace(f, message=f"{f.message} (not fixed: {why})", fixable=False, fix=None)
+            if f.fixable and (why := unwritable.get(f.path)) is not None
+            else f
+            for f in rule.check(ctx)
+        )
     result.findings = _ignore_repo_findings(config.root, result.findings)
     return result
 

@@ -39,20 +39,19 @@ from dataclasses import dataclass
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError
+from policytool.errors import PolicyError, YamlError
 from policytool.files import split_lines
-from policytool.formats.yamldoc import YamlNode, scalar_start, value_pos
+from policytool.formats.yamldoc import YamlNode, parse_text, scalar_start, value_pos
 from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,
     WORKFLOW_GLOBS,
     FileLines,
     Selection,
     SourceFile,
-    apply_edits,
     load_sources,
     widening,
-    write_sources,
     yaml_data,
 )
 
@@ -754,7 +753,7 @@ def check(ctx: RepoContext) -> list[Finding]:
     return findings
 
 
-def _pin_edit(uses: Uses, text: str, sha: str, tag: str) -> tuple[int, int, str]:
+def _pin_edit(uses: Uses, text: str, sha: str, tag: str) -> Edit:
     """The edit writing ``@sha # tag`` over the ref and the trailing comment."""
     ref_start = uses.value_end - len(uses.ref)
     closing = text[uses.value_end : uses.after]
@@ -763,7 +762,7 @@ def _pin_edit(uses: Uses, text: str, sha: str, tag: str) -> tuple[int, int, str]
     first = old_comment.split()[0] if old_comment.split() else ""
     if old_comment and not _VERSIONISH_RE.fullmatch(first) and first != tag:
         keep = f" {old_comment}"
-    return ref_start, uses.line_end, f"{sha}{closing} # {tag}{keep}"
+    return Edit(uses.relpath, ref_start, uses.line_end, f"{sha}{closing} # {tag}{keep}")
 
 
 def _resolve(problem: Problem, base: str) -> tuple[str, str] | None:
@@ -785,30 +784,64 @@ def _resolve(problem: Problem, base: str) -> tuple[str, str] | None:
     return sha, tag or ref
 
 
-def _verified(source: SourceFile, new_text: str, expected: dict[tuple[object, ...], str]) -> bool:
-    """Whether ``new_text`` parses and its ``uses:`` values are the old ones but ``expected``."""
-    from policytool.errors import YamlError
-    from policytool.formats.yamldoc import parse_text
+class _PinCheck:
+    """The verification of the pins of one file: the new text parses and its ``uses:``
+    values are the old ones, but the pinned one, which names its action at the SHA.
 
-    try:
-        new_data = parse_text(new_text, source.relpath)
-        old_data = parse_text(source.text, source.relpath)
-    except YamlError:
-        return False
-    new_lines = FileLines.of(new_text)
-    old = {u.key: u.value for u in uses_of(source.relpath, old_data, source.lines, source.kind)}
-    new = {u.key: u.value for u in uses_of(source.relpath, new_data, new_lines, source.kind)}
-    return new == {key: expected.get(key, value) for key, value in old.items()}
+    The old values are read once a file, on the first fix verified.
+    """
+
+    def __init__(self, source: SourceFile) -> None:
+        """Verify pins of ``source`` as read."""
+        self.source = source
+        self._old: dict[tuple[object, ...], str] | None = None
+
+    def old(self) -> dict[tuple[object, ...], str] | None:
+        """The ``uses:`` values of the file as read (None when it does not parse)."""
+        if self._old is None:
+            source = self.source
+            try:
+                data = parse_text(source.text, source.relpath)
+            except YamlError:
+                return None
+            self._old = {
+                u.key: u.value for u in uses_of(source.relpath, data, source.lines, source.kind)
+            }
+        return self._old
+
+    def pin(self, key: tuple[object, ...], expected: str) -> Verify:
+        """The verification of the fix that makes ``uses:`` ``key`` read ``expected``."""
+
+        def verify(old_text: str, new_text: str) -> str | None:
+            """None when only that ``uses:`` changed, to ``expected``."""
+            source = self.source
+            if old_text != source.text:
+                return "changed since it was read; run the fix again"
+            old = self.old()
+            try:
+                new_data = parse_text(new_text, source.relpath)
+            except YamlError as exc:
+                return f"the pinned file would not parse ({exc.message})"
+            if old is None:
+                return "the file does not parse"
+            lines = FileLines.of(new_text)
+            new = {u.key: u.value for u in uses_of(source.relpath, new_data, lines, source.kind)}
+            if new != {k: expected if k == key else value for k, value in old.items()}:
+                return "the pin would change other `uses:` values"
+            return None
+
+        return verify
 
 
-def fix(ctx: RepoContext) -> list[str]:
-    """``fix --online``: pin each resolvable ``uses:`` by SHA with its tag comment.
+def fixes(ctx: RepoContext) -> Iterator[Finding]:
+    """``fix --online``: each resolvable ``uses:`` with the fix pinning it by SHA with its
+    tag comment (verified on its own: the file's other ``uses:`` values stay).
 
-    Offline it changes nothing (the findings name this command). Every new content is
-    computed before the first write; a file whose result does not verify is left alone.
+    Offline there is none (the findings name this command). Every SHA is resolved before
+    the engine writes anything.
     """
     if not ctx.online:
-        return []
+        return
     base = _base_url(ctx.config)
     items = [i for i in analyse(ctx) if isinstance(i, FileProblems) and i.problems]
     prefetch(
@@ -820,11 +853,8 @@ def fix(ctx: RepoContext) -> list[str]:
             if problem.resolvable and problem.uses.located and (repo := problem.uses.repo)
         ],
     )
-    writes: list[tuple[SourceFile, str]] = []
     for item in items:
-        source = item.source
-        edits: list[tuple[int, int, str]] = []
-        expected: dict[tuple[object, ...], str] = {}
+        pins = _PinCheck(item.source)
         for problem in item.problems:
             uses = problem.uses
             if not problem.resolvable or not uses.located:
@@ -833,14 +863,12 @@ def fix(ctx: RepoContext) -> list[str]:
             if resolved is None:
                 continue
             sha, tag = resolved
-            edits.append(_pin_edit(uses, source.text, sha, tag))
-            expected[uses.key] = f"{uses.action}@{sha}"
-        if not edits:
-            continue
-        new_text = apply_edits(source.text, edits)
-        if new_text != source.text and _verified(source, new_text, expected):
-            writes.append((source, new_text))
-    return write_sources(ctx.root, writes)
+            fix = Fix(
+                f"pin {uses.action}@{sha} # {tag}",
+                (_pin_edit(uses, item.source.text, sha, tag),),
+                pins.pin(uses.key, f"{uses.action}@{sha}"),
+            )
+            yield Finding(uses.relpath, uses.line, uses.col, RULE_ID, problem.message, fix=fix)
 
 
 def triggers(config: Config) -> tuple[str, ...]:
@@ -900,7 +928,7 @@ RULE = register(
         "comment; fix --online resolves tags",
         check=check,
         triggers=triggers,
-        fix=fix,
+        fixes=fixes,
         doc=DOC,
         narrows=True,
         group="ci",

@@ -38,24 +38,23 @@ survives byte for byte. Lines with ``# policytool: ignore[floating-pin]`` are no
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, LockConfig
 from policytool.core.git import git_ls_files, git_root
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError, UnknownListError
 from policytool.files import (
     decode_text,
-    encode_like,
     match_any,
     match_glob,
     read_bounded,
     read_text,
-    write_atomic,
 )
 from policytool.formats.lockfile import pinned_versions
 from policytool.formats.pyproject import (
@@ -76,7 +75,6 @@ from policytool.formats.requirements import (
     is_outside,
     is_url,
     parse_requirements_text,
-    rewrite_requirements,
     walk,
 )
 
@@ -494,69 +492,110 @@ def _ignored(line_text: str) -> bool:
     )
 
 
-def _fixed_requirement_file(relpath: str, data: bytes, problems: Sequence[Problem]) -> bytes:
-    """A requirement file's bytes with the problems' replacements applied."""
-    text = decode_text(data, relpath)
-    lines = text.splitlines()
-    edits = [
-        (p.entry, p.replacement)
-        for p in problems
-        if p.entry is not None
-        and p.replacement is not None
-        and not _ignored(lines[p.entry.line - 1])
-    ]
-    return encode_like(data, rewrite_requirements(text, edits))
+def _line_starts(text: str) -> list[int]:
+    """The offset of each line of ``text`` (lines as :func:`parse_lines` counts them)."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return starts
 
 
-def _fixed_pyproject(
-    data: bytes, source: Path, config: Config, problems: Sequence[Problem]
-) -> bytes:
-    """The pyproject's bytes with the problems' replacements applied to its lists."""
-    text = decode_text(data, str(source))
-    lines = text.splitlines()
-    edits = {
-        (p.label, p.index): p.replacement
-        for p in problems
-        if p.label is not None
-        and p.replacement is not None
-        and not (0 < p.line <= len(lines) and _ignored(lines[p.line - 1]))
-    }
-    out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
-    return encode_like(data, out)
+def _requirements_of(text: str) -> list[tuple[int, str, tuple[str, ...]]]:
+    """(line, text, options) of each requirement of requirements-file ``text``."""
+    parsed = parse_requirements_text(text)
+    return [(r.line, r.text, r.options) for r in parsed.requirements]
 
 
-def fix(ctx: RepoContext) -> list[str]:
-    """Pin every fixable floating requirement to its lock's version; the changed paths.
+def _repin_check(text: str, line: int, replacement: str) -> Verify:
+    """The verification of one requirement-file pin: the file is the one read, and its
+    requirements parse to the old ones but the one on ``line``, now ``replacement``."""
 
-    Every new content is computed before the first write, so an error (unreadable
-    file, a rewrite that would not be valid TOML) leaves every file as it was.
+    def verify(old: str, new: str) -> str | None:
+        """None when only that requirement changed."""
+        if old != text:
+            return "changed since it was read; run the fix again"
+        want = [
+            (n, replacement if n == line else req, opts) for n, req, opts in _requirements_of(old)
+        ]
+        if _requirements_of(new) != want:
+            return "the pin would change other requirements"
+        return None
+
+    return verify
+
+
+def _lists_check(
+    text: str, source: Path, config: Config, edits: dict[tuple[str, int], str]
+) -> Verify:
+    """The verification of the pyproject pins: the file is the one read, is valid TOML,
+    and its configured lists hold the old strings but ``edits``."""
+    entries = config.floating_pin.pyproject
+
+    def verify(old: str, new: str) -> str | None:
+        """None when only the edited list strings changed."""
+        if old != text:
+            return "changed since it was read; run the fix again"
+        try:
+            before = pyproject_items(old, entries, source)[0]
+            after = pyproject_items(new, entries, source)[0]
+        except PolicyError as exc:
+            return str(exc)
+        want = {(i.label, i.index): edits.get((i.label, i.index), i.value) for i in before}
+        if {(i.label, i.index): i.value for i in after} != want:
+            return "the rewrite would change other requirement strings"
+        return None
+
+    return verify
+
+
+def fixes(ctx: RepoContext) -> Iterator[Finding]:
+    """Each fixable floating requirement with the fix pinning it to its lock's version.
+
+    A requirement file gets one edit a requirement (its specifier characters); the
+    pyproject lists one fix for the file (tomlkit rewrites them together). Every fix is
+    computed before the engine writes anything: an unreadable file or a rewrite that
+    would not be valid TOML stops the run with every file as it was.
     """
     by_file: dict[str, list[Problem]] = {}
     for problem in analyse(ctx):
         if problem.replacement is not None:
             by_file.setdefault(problem.path, []).append(problem)
-    source = ctx.config.source
+    config = ctx.config
+    source = config.source
     pyproject_rel = _relpath(source, ctx.root) if source is not None else None
-    writes: list[tuple[str, bytes]] = []
     for relpath, group in sorted(by_file.items()):
-        path = ctx.root / relpath
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise PolicyError(f"{relpath}: cannot read: {exc.strerror}") from None
-        new = data
-        if any(p.entry is not None for p in group):
-            new = _fixed_requirement_file(relpath, new, group)
-        if source is not None and relpath == pyproject_rel and any(p.label for p in group):
-            new = _fixed_pyproject(new, source, ctx.config, group)
-        if new != data:
-            writes.append((relpath, new))
-    for relpath, new in writes:
-        try:
-            write_atomic(ctx.root / relpath, new, inside=ctx.root)
-        except OSError as exc:
-            raise PolicyError(f"{relpath}: cannot write: {exc.strerror or exc}") from None
-    return [relpath for relpath, _ in writes]
+        text = decode_text(read_bounded(ctx.root / relpath, relpath), relpath)
+        lines = text.splitlines()
+        starts = _line_starts(text)
+        for p in group:
+            entry, new = p.entry, p.replacement
+            if entry is None or new is None or entry.span is None:
+                continue
+            if _ignored(lines[entry.line - 1]):
+                continue
+            base = starts[entry.line - 1]
+            edit = Edit(relpath, base + entry.span[0], base + entry.span[1], new)
+            fix = Fix(f"pin `{new}`", (edit,), _repin_check(text, entry.line, new))
+            yield replace(p.finding(), fix=fix)
+        if source is None or relpath != pyproject_rel:
+            continue
+        listed = [
+            p
+            for p in group
+            if p.label is not None
+            and p.replacement is not None
+            and not (0 < p.line <= len(lines) and _ignored(lines[p.line - 1]))
+        ]
+        edits = {(p.label, p.index): p.replacement for p in listed if p.label and p.replacement}
+        if not edits:
+            continue
+        out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
+        fix = Fix(
+            f"pin {len(edits)} pyproject requirement(s)",
+            (Edit.between(relpath, text, out),),
+            _lists_check(text, source, config, edits),
+        )
+        yield replace(listed[0].finding(), fix=fix)
 
 
 # --------------------------------------------------------------------------------------
@@ -642,7 +681,7 @@ RULE = register(
         "(==), URLs carry a hash; fix pins from the locks",
         check=check,
         triggers=triggers,
-        fix=fix,
+        fixes=fixes,
         doc=DOC,
         group="lock",
         config=("floating-pin",),

@@ -34,8 +34,9 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import Edit, Fix, apply_fixes
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem, PolicyError, YamlError
+from policytool.errors import FileProblem, PolicyError, WriteError, YamlError
 from policytool.files import read_bounded, resolve_inside, split_lines
 from policytool.formats import lockfile, pyproject
 from policytool.formats.mergify import (
@@ -64,7 +65,6 @@ from policytool.formats.yamldoc import (
     is_blank,
     parse_text,
     value_pos,
-    write,
 )
 from policytool.formats.yamledit import ensure_line_end, newline_of
 
@@ -326,6 +326,35 @@ def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -
     return _outside(new.message) == _outside(comment.message)
 
 
+def sync_fix(comment: Comment, config: Config, block: Sequence[str]) -> Fix:
+    """The fix writing ``block`` between the markers (appending them when absent).
+
+    Its verification: the file is the one the comment was read from, and the new text
+    parses, keeps every message line outside the markers and has ``block`` between them.
+    Raises PolicyError when the message cannot hold a block (see :func:`synced_text`).
+    """
+    doc = comment.doc
+    text = synced_text(comment, block)
+
+    def verify(old: str, new: str) -> str | None:
+        """None when only the block changed."""
+        if old != doc.text:
+            return "changed since it was read; run the fix again"
+        if not _verify(comment, new, config, block):
+            return "cannot update the block without touching other text"
+        return None
+
+    return Fix("regenerate the sync block", (Edit.between(doc.relpath, doc.text, text),), verify)
+
+
+def _fix_or_none(comment: Comment, config: Config, block: Sequence[str]) -> Fix | None:
+    """:func:`sync_fix`, or None when the message cannot hold the block."""
+    try:
+        return sync_fix(comment, config, block)
+    except PolicyError:
+        return None
+
+
 @dataclass(frozen=True)
 class SyncResult:
     """What ``sync`` found: the file and whether its block was (or would be) changed."""
@@ -368,11 +397,12 @@ def sync(config: Config, write_file: bool) -> SyncResult:
         return SyncResult(relpath, stale=False, written=False)
     if not write_file:
         return SyncResult(relpath, stale=True, written=False)
-    text = synced_text(comment, block)
-    if not _verify(comment, text, config, block):
-        raise PolicyError(f"{relpath}: cannot update the block without touching other text")
-    write(comment.doc, text)
-    return SyncResult(relpath, stale=True, written=True)
+    applied = apply_fixes(config.root, [sync_fix(comment, config, block)])
+    if relpath in applied.unwritable:
+        raise WriteError(str(comment.doc.path), applied.unwritable[relpath])
+    if applied.refused:
+        raise PolicyError(f"{relpath}: {applied.refused[0][1]}")
+    return SyncResult(relpath, stale=True, written=bool(applied.changed))
 
 
 # --- mergify-drift --------------------------------------------------------------------
@@ -560,8 +590,9 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
                 "the comment does not say how to reproduce the failure (no `pre-commit run` "
                 "command); `policytool sync` adds the commands CI runs",
                 fixable=True,
+                fix=_fix_or_none(comment, config, render_block(config, model, comment.message)),
             )
-    elif current != render_block(config, model, comment.message):
+    elif current != (block := render_block(config, model, comment.message)):
         offset = next(
             i
             for i, line in enumerate(comment.message.split("\n"))
@@ -575,16 +606,13 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
             "the generated block is stale (hooks, stages, skips or the pre-commit pin "
             "changed); run `policytool sync`",
             fixable=True,
+            fix=_fix_or_none(comment, config, block),
         )
 
 
-def fix(ctx: RepoContext) -> list[str]:
-    """Regenerate the block (what ``policytool sync`` does), when it can be done safely."""
-    try:
-        result = sync(ctx.config, write_file=True)
-    except PolicyError:
-        return []
-    return [result.relpath] if result.written else []
+def fixes(ctx: RepoContext) -> Iterator[Finding]:
+    """The findings whose fix regenerates the block (what ``policytool sync`` writes)."""
+    return (finding for finding in check(ctx) if finding.fix is not None)
 
 
 def _triggers(config: Config) -> Sequence[str]:
@@ -657,7 +685,7 @@ RULE = register(
         "runs, its checks exist, and its generated block (if any) matches `policytool sync`",
         check,
         triggers=_triggers,
-        fix=fix,
+        fixes=fixes,
         doc=DOC,
         group="repo",
         config=("mergify", "pre-commit", "ci"),
