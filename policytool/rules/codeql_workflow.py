@@ -11,13 +11,13 @@ Workflows that may run CodeQL and do not parse are ``codeql-workflow`` findings.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator, Sequence
 
 from policytool.config import Config, key_place
+from policytool.core.git import run_git
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem
+from policytool.errors import FileProblem, PolicyError
 from policytool.formats.workflows import (
     UNKNOWN,
     WORKFLOW_DIR,
@@ -46,16 +46,12 @@ def default_branch(config: Config) -> str:
     if config.ci.default_branch:
         return config.ci.default_branch
     try:
-        proc = subprocess.run(
-            ["git", "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"],
-            cwd=config.root,
-            capture_output=True,
-            text=True,
-            check=False,
+        proc = run_git(
+            config.root, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]
         )
-    except FileNotFoundError:
+    except PolicyError:  # no git: the default
         return "main"
-    name = proc.stdout.strip()
+    name = proc.stdout.decode("utf-8", "replace").strip()
     return name.split("/", 1)[1] if proc.returncode == 0 and "/" in name else "main"
 
 
