@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from policytool.formats.pyimports import FileScan, Use
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -30,3 +31,28 @@ def test_lock_rules_report_an_unresolvable_lock_table_alike(repo: Repo, run: Run
         ("pyproject.toml", 1, 1, "lock-skew", message),
         ("pyproject.toml", 1, 1, "lock-stale", message),
     ]
+
+
+def test_attribute_uses_and_called_names_find_whole_words_only() -> None:
+    data = (
+        b"import torch\n"
+        b"cuda.synchronize()\n"  # 2: a use at the start of a line
+        b"xcuda.synchronize()\n"  # not the word: an identifier byte before
+        b"cudax.synchronize()\n"  # nor after
+        b"torch.cuda.empty_cache\n"  # 5: base torch, not called
+        b"# cuda.synchronize() in a comment\n"
+        b"seed(1); reseed(2); obj.seed(3)\n"  # 7: only the bare call
+        b"def seed(n): pass\n"
+        b"x = 'seed(4)'\n"
+        b"seed"  # the word at the very end of the file
+    )
+    scan = FileScan("m.py", data)
+    assert scan.attribute_uses(b"cuda") == [
+        Use(None, "synchronize", 2, 1, True),
+        Use("torch", "empty_cache", 5, 1, False),
+    ]
+    assert scan.attribute_uses(b"cuda", lambda base, attr: base is None) == [
+        Use(None, "synchronize", 2, 1, True)
+    ]
+    assert scan.called_names(b"seed") == [Use(None, "seed", 7, 1, True)]
+    assert scan.import_calls() == []
