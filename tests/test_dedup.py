@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 
 from policytool.formats.pyimports import FileScan, Use
+from policytool.formats.workflows import parse_run_commands, shell_commands
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -56,3 +57,21 @@ def test_attribute_uses_and_called_names_find_whole_words_only() -> None:
     ]
     assert scan.called_names(b"seed") == [Use(None, "seed", 7, 1, True)]
     assert scan.import_calls() == []
+
+
+def test_run_commands_and_shell_commands_join_continuations_alike() -> None:
+    script = (
+        "echo a \\\n"
+        "  b\n"
+        "pre-commit run \\\n"
+        "  --all-files \\\n"
+        "  ruff\n"
+        "ls \\"  # a backslash on the last line joins nothing
+    )
+    assert list(shell_commands(script)) == [
+        (0, ["echo", "a", "b"]),
+        (2, ["pre-commit", "run", "--all-files", "ruff"]),
+        (5, ["ls", "\\"]),
+    ]
+    [(line, command)] = parse_run_commands(script)
+    assert (line, command.hook, command.all_files) == (2, "ruff", True)
