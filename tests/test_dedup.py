@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
+
+from policytool.errors import FileProblem
+from policytool.formats.mergify import load_mergify
+from policytool.formats.precommit import load_model
 from policytool.formats.pyimports import FileScan, Use
 from policytool.formats.workflows import parse_run_commands, shell_commands
 from tests.conftest import Repo, Result
@@ -75,3 +81,16 @@ def test_run_commands_and_shell_commands_join_continuations_alike() -> None:
     ]
     [(line, command)] = parse_run_commands(script)
     assert (line, command.hook, command.all_files) == (2, "ruff", True)
+
+
+def test_mergify_and_precommit_loaders_treat_absent_and_broken_yaml_alike(tmp_path: Path) -> None:
+    assert load_mergify(tmp_path, ".mergify.yml") is None
+    assert load_model(tmp_path, ".pre-commit-config.yaml") is None
+    for relpath, loader in (
+        (".mergify.yml", load_mergify),
+        (".pre-commit-config.yaml", load_model),
+    ):
+        (tmp_path / relpath).write_text("a: 1\nb: [\n")
+        with pytest.raises(FileProblem) as caught:
+            loader(tmp_path, relpath)
+        assert (caught.value.relpath, caught.value.line) == (relpath, 3)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Union
 
-from policytool.errors import DecodeError, FileError, PolicyError, YamlError
+from policytool.errors import DecodeError, FileError, FileProblem, PolicyError, YamlError
 from policytool.files import (
     BOM,
     decode_text,
@@ -841,6 +841,17 @@ def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
         _CACHE.clear()
     _CACHE[key] = doc
     return doc
+
+
+def load_present(root: Path, relpath: str) -> YamlDoc | None:
+    """:func:`load`, None when the file is absent; a file that does not read or parse is a
+    :class:`FileProblem` at its line."""
+    try:
+        return load(root, relpath)
+    except FileNotFoundError:
+        return None
+    except YamlError as exc:
+        raise FileProblem(relpath, exc.line, exc.message) from None
 
 
 def write(doc: YamlDoc, new_text: str) -> bool:
