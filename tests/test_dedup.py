@@ -5,6 +5,7 @@ callers reported, byte for byte."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,8 @@ from policytool.formats.mergify import load_mergify
 from policytool.formats.precommit import load_model
 from policytool.formats.pyimports import FileScan, Use
 from policytool.formats.workflows import parse_run_commands, shell_commands
+from policytool.rules._kwreads import statements
+from policytool.rules._pysource import _import_statements
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -94,3 +97,36 @@ def test_mergify_and_precommit_loaders_treat_absent_and_broken_yaml_alike(tmp_pa
         with pytest.raises(FileProblem) as caught:
             loader(tmp_path, relpath)
         assert (caught.value.relpath, caught.value.line) == (relpath, 3)
+
+
+_WALKED = """\
+import a
+def f():
+    import b
+    class C:
+        x = 1
+    try:
+        import c
+    except E:
+        y = 2
+    else:
+        import d
+    finally:
+        z = 3
+match v:
+    case 1:
+        import e
+"""
+
+
+def test_statement_walks_share_one_order_and_pruning() -> None:
+    body = ast.parse(_WALKED).body
+    every = [s.lineno for s in statements(body)]
+    assert every == [1, 2, 3, 4, 5, 6, 9, 13, 11, 7, 14, 16]
+    outer = body[1]
+    assert isinstance(outer, ast.FunctionDef)
+    # Without entering nested scopes: class C is yielded, its body is not.
+    assert [s.lineno for s in statements(outer.body, scopes=False)] == [3, 4, 6, 9, 13, 11, 7]
+    # Keeping only what holds `import`: what holds none is neither yielded nor entered.
+    data = _WALKED.encode()
+    assert [s.lineno for s in _import_statements(body, data)] == [1, 2, 3, 6, 11, 7, 14, 16]

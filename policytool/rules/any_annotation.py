@@ -212,23 +212,6 @@ def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return max(ends)
 
 
-def _own_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
-    """The statements of ``func``, not those of nested functions or classes (no
-    expression is visited: a ``return`` is a statement)."""
-    stack: list[ast.stmt] = list(reversed(func.body))
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if inner:
-                stack.extend(reversed(inner))
-        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            stack.extend(reversed(holder.body))
-
-
 def _wrong_return(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
@@ -243,7 +226,9 @@ def _wrong_return(
         isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)
     ):
         return  # a generator: its annotation is about what it yields
-    returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
+    # Its own returns, not those of nested functions or classes.
+    own = kwreads.statements(node.body, scopes=False)
+    returns = [n for n in own if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if is_none:
