@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from policytool.errors import FileProblem
+from policytool.formats import yamldoc
 from policytool.formats.mergify import load_mergify
 from policytool.formats.precommit import load_model
 from policytool.formats.pyimports import FileScan, Use
@@ -130,3 +131,17 @@ def test_statement_walks_share_one_order_and_pruning() -> None:
     # Keeping only what holds `import`: what holds none is neither yielded nor entered.
     data = _WALKED.encode()
     assert [s.lineno for s in _import_statements(body, data)] == [1, 2, 3, 6, 11, 7, 14, 16]
+
+
+def test_ruamel_key_and_value_positions() -> None:
+    data = yamldoc.parse_ruamel("b: &b {x: 1, y: 2}\nm:\n  <<: *b\n  x:\n    9\n", "f.yaml")
+    assert isinstance(data, dict)
+    merged = data["m"]
+    assert yamldoc.key_pos(merged, "x") == (3, 2)
+    assert yamldoc.value_pos(merged, "x") == (4, 4)
+    assert yamldoc.key_pos(merged, "y") is None  # merged in, not written here
+    assert yamldoc.key_pos(merged, "nope") is None
+    assert yamldoc.value_pos(merged, "nope") is None
+    assert yamldoc.key_pos({"x": 1}, "x") is None  # no positions recorded
+    assert yamldoc.value_pos({"x": 1}, "x") is None
+    assert yamldoc.value_pos([1], "x") is None
