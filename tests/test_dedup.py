@@ -145,3 +145,22 @@ def test_ruamel_key_and_value_positions() -> None:
     assert yamldoc.key_pos({"x": 1}, "x") is None  # no positions recorded
     assert yamldoc.value_pos({"x": 1}, "x") is None
     assert yamldoc.value_pos([1], "x") is None
+
+
+def test_torch_cuda_messages_of_every_spelling(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", "[tool.policytool.torch-cuda]\n")
+    repo.write(
+        "mod.py",
+        "import torch as t\nimport torch.cuda as tc\nfrom torch.cuda import synchronize as sync\n"
+        "t.cuda.empty_cache()\ntc.device\ntc.device(0)\nsync()\nx = tc.synchronize\n",
+    )
+    result = run("check", "--only", "torch-cuda", "--format", "json", "mod.py")
+    got = [(f["line"], f["col"], f["message"]) for f in json.loads(result.out)]
+    banned = "is a banned torch.cuda API"
+    assert [(line, col, message.split("; use ")[0]) for line, col, message in got] == [
+        (4, 1, f"`t.cuda.empty_cache` {banned} (torch.cuda.empty_cache)"),
+        (6, 1, f"`tc.device` {banned} (torch.cuda.device)"),
+        (7, 1, f"`sync` {banned} (torch.cuda.synchronize)"),
+        (8, 5, f"`tc.synchronize` {banned} (torch.cuda.synchronize)"),
+    ]
+    assert all(message.split("; use ")[1] for _l, _c, message in got)
