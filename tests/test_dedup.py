@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from policytool.errors import FileProblem
-from policytool.formats import yamldoc
+from policytool.formats import shell, yamldoc
 from policytool.formats.mergify import load_mergify
 from policytool.formats.precommit import load_model
 from policytool.formats.pyimports import FileScan, Use
@@ -164,3 +164,22 @@ def test_torch_cuda_messages_of_every_spelling(repo: Repo, run: Run) -> None:
         (8, 5, f"`tc.synchronize` {banned} (torch.cuda.synchronize)"),
     ]
     assert all(message.split("; use ")[1] for _l, _c, message in got)
+
+
+MATCHED = {
+    "echo $(( (1+2) * 3 )) done": [["echo", "$(( (1+2) * 3 ))", "done"]],
+    "echo $(( ')' + 1 )) done": [["echo", "$(( ')' + 1 ))", "done"]],
+    'echo ${x:-"}"} done': [["echo", '${x:-"}"}', "done"]],
+    "echo ${x:-{a}} done": [["echo", "${x:-{a}}", "done"]],
+    # Inside ${{ a quote is not skipped: '}' closes nothing, the word runs on.
+    "echo ${{ a '}' }} done": [["echo", "${{ a '}' }} done"]],
+    "echo ${{ a\necho next": [["echo", "${{ a"], ["echo", "next"]],
+    "echo ${x:-\necho next}": [["echo", "${x:-\necho next}"]],
+    "echo $((1 + (2\necho next": [["echo", "$((1 + (2\necho next"]],
+}
+
+
+@pytest.mark.parametrize("script", MATCHED, ids=range(len(MATCHED)))
+def test_shell_parentheses_and_braces_are_matched_as_before(script: str) -> None:
+    parsed = shell.parse(script)
+    assert [c.argv for c in parsed.commands if not c.nested] == MATCHED[script]
