@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from policytool.config import Config
+from policytool.engine import registry
+from policytool.engine.source import SourceFile
 from policytool.errors import FileProblem
 from policytool.formats import shell, yamldoc
 from policytool.formats.mergify import load_mergify
@@ -183,3 +186,41 @@ MATCHED = {
 def test_shell_parentheses_and_braces_are_matched_as_before(script: str) -> None:
     parsed = shell.parse(script)
     assert [c.argv for c in parsed.commands if not c.nested] == MATCHED[script]
+
+
+_RETURNS = b"""\
+def none_but_value(x: int) -> None:
+    if x:
+        return 1
+    def inner() -> int:
+        return 2
+    return
+
+
+def int_but_none(x: int) -> int:
+    if x:
+        return None
+    elif x > 1:
+        return
+    class K:
+        def m(self) -> None:
+            return None
+    return 3
+
+
+def falls_off(x: int) -> str:
+    if x:
+        return "a"
+"""
+
+
+def test_any_annotation_wrong_returns_keep_their_messages() -> None:
+    source = SourceFile("pkg/a.py", "pkg/a.py", _RETURNS, "python")
+    rule = registry.file_rules(["any-annotation"])["any-annotation"]
+    found = [(f.line, f.message) for f in rule.check(source, Config())]
+    assert [item for item in found if "annotated" in item[1]] == [
+        (3, "`none_but_value` is annotated `-> None` but returns `1`"),
+        (13, "`int_but_none` is annotated `-> int` but returns None here"),  # walk order
+        (11, "`int_but_none` is annotated `-> int` but returns None here"),
+        (20, "`falls_off` is annotated `-> str` but can fall off its end and return None"),
+    ]

@@ -212,6 +212,21 @@ def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return max(ends)
 
 
+def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | None) -> str | None:
+    """How ``ret`` contradicts the annotation of function ``name``: a value under
+    ``-> None`` (``declared`` None), None under ``-> declared``; None when it does not."""
+    value = ret.value
+    if declared is None:
+        if isinstance(value, _NEVER_NONE_VALUES) or (
+            isinstance(value, ast.Constant) and value.value is not None
+        ):
+            return f"`{name}` is annotated `-> None` but returns `{short(src, value)}`"
+        return None
+    if value is None or (isinstance(value, ast.Constant) and value.value is None):
+        return f"`{name}` is annotated `-> {declared}` but returns None here"
+    return None
+
+
 def _wrong_return(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
@@ -230,35 +245,13 @@ def _wrong_return(
     own = kwreads.statements(node.body, scopes=False)
     returns = [n for n in own if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
-    is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
-    if is_none:
-        for ret in returns:
-            if isinstance(ret.value, _NEVER_NONE_VALUES) or (
-                isinstance(ret.value, ast.Constant) and ret.value.value is not None
-            ):
-                if annotation_added or src.node_added(ret):
-                    yield finding(
-                        src,
-                        ret,
-                        "any-annotation",
-                        BLOCK,
-                        f"`{node.name}` is annotated `-> None` "
-                        f"but returns `{short(src, ret.value)}`",
-                    )
-        return
-    declared = _never_none(src, node.returns)
+    declared = None if is_none else _never_none(src, node.returns)
+    for ret in returns:
+        message = _contradiction(src, node.name, ret, declared)
+        if message is not None and (annotation_added or src.node_added(ret)):
+            yield finding(src, ret, "any-annotation", BLOCK, message)
     if declared is None:
         return
-    for ret in returns:
-        if ret.value is None or (isinstance(ret.value, ast.Constant) and ret.value.value is None):
-            if annotation_added or src.node_added(ret):
-                yield finding(
-                    src,
-                    ret,
-                    "any-annotation",
-                    BLOCK,
-                    f"`{node.name}` is annotated `-> {declared}` but returns None here",
-                )
     if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
         yield finding(
             src,
