@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from policytool.core.memo import RunMemo
-from policytool.errors import FileProblem, YamlError
+from policytool.errors import FileProblem
 from policytool.files import parse_json
 from policytool.formats.yamldoc import (
     YamlDoc,
@@ -34,6 +34,7 @@ from policytool.formats.yamldoc import (
     item_line,
     key_line,
     load,
+    load_present,
     own_keys,
 )
 
@@ -552,12 +553,9 @@ def load_model(
     root: Path, relpath: str, validate: bool = True, memo: RunMemo | None = None
 ) -> Model | None:
     """The config's model; None when the file is absent; :class:`FileProblem` when unusable."""
-    try:
-        doc = load(root, relpath)
-    except FileNotFoundError:
+    doc = load_present(root, relpath)
+    if doc is None:
         return None
-    except YamlError as exc:
-        raise FileProblem(relpath, exc.line, exc.message) from None
     model = build_model(doc)
     if validate:
         problem = schema_problem(doc, memo)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -112,18 +112,31 @@ def string_key(node: ast.AST, names: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement, nested ones included, without visiting expressions (cheap)."""
-    stack = list(reversed(body))
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(
+    body: list[ast.stmt], keep: Callable[[ast.stmt], bool] | None = None, scopes: bool = True
+) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without visiting expressions (cheap): a
+    statement, then the statements it holds, its later parts (handlers, ``else``) first.
+
+    With ``keep``, a statement it refuses is neither yielded nor entered; with
+    ``scopes=False``, a nested ``def`` or ``class`` is yielded but not entered.
+    """
+    stack = list(reversed(body) if keep is None else filter(keep, reversed(body)))
     while stack:
         stmt = stack.pop()
         yield stmt
+        if not scopes and isinstance(stmt, _SCOPES):
+            continue
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, name, None)
             if inner:
-                stack.extend(reversed(inner))
+                stack.extend(reversed(inner) if keep is None else filter(keep, reversed(inner)))
         for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            stack.extend(reversed(holder.body))
+            inner = holder.body
+            stack.extend(reversed(inner) if keep is None else filter(keep, reversed(inner)))
 
 
 def _functions(tree: ast.Module) -> list[FunctionDef]:

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""What the two lock rules share: each lock file read once a run, and what triggers them."""
+"""What the two lock rules share: each lock file read once a run, how a lock table that
+does not resolve is reported, and what triggers them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from policytool.config import Config
-from policytool.engine.locks import Lock
-from policytool.errors import FileError
+from policytool.engine.findings import Finding
+from policytool.engine.locks import Lock, resolve_locks
+from policytool.engine.registry import RepoContext
+from policytool.errors import FileError, PolicyError
 from policytool.files import NO_SUCH_FILE, decode_text, read_bounded
 from policytool.formats import lockfile
 
@@ -36,6 +39,20 @@ def read_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> lockfil
     if cache is not None:
         cache[lock.output] = parsed
     return parsed
+
+
+def lock_findings(
+    ctx: RepoContext, rule_id: str, judge: Callable[[Path, dict[str, Lock]], list[Finding]]
+) -> list[Finding]:
+    """``judge`` over the configured locks (none: no findings); a lock table that does not
+    resolve, or a lock that cannot be read, is one finding at line 1 of the config file."""
+    if not ctx.config.lock:
+        return []
+    try:
+        return judge(ctx.root, resolve_locks(ctx.config))
+    except PolicyError as exc:
+        where = ctx.config.source.name if ctx.config.source else "pyproject.toml"
+        return [Finding(where, 1, 1, rule_id, str(exc))]
 
 
 def lock_triggers(config: Config) -> Sequence[str]:

@@ -176,16 +176,7 @@ def _import_statements(body: list[ast.stmt], data: bytes) -> Iterator[ast.stmt]:
         index = bisect.bisect_left(lines, stmt.lineno)
         return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
 
-    stack = [stmt for stmt in reversed(body) if has_import(stmt)]
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if inner:
-                stack.extend(s for s in reversed(inner) if has_import(s))
-        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            stack.extend(s for s in reversed(holder.body) if has_import(s))
+    yield from kwreads.statements(body, has_import)
 
 
 @dataclass(frozen=True)

@@ -212,21 +212,19 @@ def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return max(ends)
 
 
-def _own_statements(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
-    """The statements of ``func``, not those of nested functions or classes (no
-    expression is visited: a ``return`` is a statement)."""
-    stack: list[ast.stmt] = list(reversed(func.body))
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if inner:
-                stack.extend(reversed(inner))
-        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            stack.extend(reversed(holder.body))
+def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | None) -> str | None:
+    """How ``ret`` contradicts the annotation of function ``name``: a value under
+    ``-> None`` (``declared`` None), None under ``-> declared``; None when it does not."""
+    value = ret.value
+    if declared is None:
+        if isinstance(value, _NEVER_NONE_VALUES) or (
+            isinstance(value, ast.Constant) and value.value is not None
+        ):
+            return f"`{name}` is annotated `-> None` but returns `{short(src, value)}`"
+        return None
+    if value is None or (isinstance(value, ast.Constant) and value.value is None):
+        return f"`{name}` is annotated `-> {declared}` but returns None here"
+    return None
 
 
 def _wrong_return(
@@ -243,37 +241,17 @@ def _wrong_return(
         isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)
     ):
         return  # a generator: its annotation is about what it yields
-    returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
+    # Its own returns, not those of nested functions or classes.
+    own = kwreads.statements(node.body, scopes=False)
+    returns = [n for n in own if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
-    is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
-    if is_none:
-        for ret in returns:
-            if isinstance(ret.value, _NEVER_NONE_VALUES) or (
-                isinstance(ret.value, ast.Constant) and ret.value.value is not None
-            ):
-                if annotation_added or src.node_added(ret):
-                    yield finding(
-                        src,
-                        ret,
-                        "any-annotation",
-                        BLOCK,
-                        f"`{node.name}` is annotated `-> None` "
-                        f"but returns `{short(src, ret.value)}`",
-                    )
-        return
-    declared = _never_none(src, node.returns)
+    declared = None if is_none else _never_none(src, node.returns)
+    for ret in returns:
+        message = _contradiction(src, node.name, ret, declared)
+        if message is not None and (annotation_added or src.node_added(ret)):
+            yield finding(src, ret, "any-annotation", BLOCK, message)
     if declared is None:
         return
-    for ret in returns:
-        if ret.value is None or (isinstance(ret.value, ast.Constant) and ret.value.value is None):
-            if annotation_added or src.node_added(ret):
-                yield finding(
-                    src,
-                    ret,
-                    "any-annotation",
-                    BLOCK,
-                    f"`{node.name}` is annotated `-> {declared}` but returns None here",
-                )
     if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
         yield finding(
             src,

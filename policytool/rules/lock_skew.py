@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from policytool.engine.findings import Finding
-from policytool.engine.locks import Lock, resolve_locks
+from policytool.engine.locks import Lock
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.formats import lockfile
-from policytool.rules._lockfiles import LockCache, lock_triggers, read_lock
+from policytool.rules._lockfiles import LockCache, lock_findings, lock_triggers, read_lock
 
 RULE_ID = "lock-skew"
 SUMMARY = "one package is pinned to different versions in locks layered on each other"
@@ -84,14 +84,7 @@ def _same_version(a: str, b: str) -> bool:
 
 def check(ctx: RepoContext) -> list[Finding]:
     """Layered locks pin each shared package to the same version."""
-    if not ctx.config.lock:
-        return []
-    try:
-        locks = resolve_locks(ctx.config)
-        return check_skew(ctx.root, locks, list(locks), {})
-    except PolicyError as exc:
-        where = ctx.config.source.name if ctx.config.source else "pyproject.toml"
-        return [Finding(where, 1, 1, RULE_ID, str(exc))]
+    return lock_findings(ctx, RULE_ID, lambda root, locks: check_skew(root, locks, list(locks), {}))
 
 
 DOC = """\

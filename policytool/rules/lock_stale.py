@@ -27,7 +27,6 @@ from policytool.engine.locks import (
     Lock,
     direct_requirements,
     fingerprint,
-    resolve_locks,
     running_python,
     target_python,
 )
@@ -36,7 +35,7 @@ from policytool.errors import PolicyError
 from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine, read_lines
-from policytool.rules._lockfiles import LockCache, lock_triggers, read_lock
+from policytool.rules._lockfiles import LockCache, lock_findings, lock_triggers, read_lock
 
 if TYPE_CHECKING:
     from packaging.markers import Marker
@@ -321,15 +320,12 @@ def _satisfies(specifier: SpecifierSet, version: str) -> bool:
 
 def check(ctx: RepoContext) -> list[Finding]:
     """Every lock is consistent with its inputs and options and untouched by hand."""
-    if not ctx.config.lock:
-        return []
-    try:
-        locks = resolve_locks(ctx.config)
+
+    def judge(root: Path, locks: dict[str, Lock]) -> list[Finding]:
         cache: LockCache = {}
-        return [f for lock in locks.values() for f in check_lock(ctx.root, lock, cache)]
-    except PolicyError as exc:
-        where = ctx.config.source.name if ctx.config.source else "pyproject.toml"
-        return [Finding(where, 1, 1, RULE_ID, str(exc))]
+        return [f for lock in locks.values() for f in check_lock(root, lock, cache)]
+
+    return lock_findings(ctx, RULE_ID, judge)
 
 
 DOC = """\

@@ -27,6 +27,7 @@ from policytool.formats.pyimports import (
     FileScan,
     ImportedName,
     ScanSyntaxError,
+    Use,
     word_regex,
 )
 from policytool.rules._allowlist import AllowList, allow_entries, is_allowed
@@ -142,9 +143,15 @@ def allows(config: Config) -> AllowList:
     )
 
 
-def _message(api: str, hint: str, spelled: str) -> str:
-    """The finding's message with the replacement hint."""
-    return f"`{spelled}` is a banned torch.cuda API (torch.cuda.{api}); use {hint}"
+def _finding(relpath: str, use: Use, api: str, hint: str, spelled: str) -> Finding:
+    """The finding at ``use`` of ``api`` (written ``spelled``), with the replacement hint."""
+    message = f"`{spelled}` is a banned torch.cuda API (torch.cuda.{api}); use {hint}"
+    return Finding(relpath, use.line, use.col, RULE_ID, message)
+
+
+def _counts(use: Use) -> bool:
+    """Whether an attribute use of a banned API counts: a call, or one banned uncalled too."""
+    return use.call or use.attr not in CALL_ONLY
 
 
 def violations(scan: FileScan, config: Config) -> list[Finding]:
@@ -194,40 +201,19 @@ def violations(scan: FileScan, config: Config) -> list[Finding]:
         else []
     )
     for use in direct_uses:
-        if (
-            use.attr in banned
-            and use.base in torch_names
-            and (use.call or use.attr not in CALL_ONLY)
-        ):
+        if use.attr in banned and use.base in torch_names and _counts(use):
             spelled = f"{use.base}.cuda.{use.attr}"
-            findings.append(
-                Finding(
-                    scan.relpath,
-                    use.line,
-                    use.col,
-                    RULE_ID,
-                    _message(use.attr, banned[use.attr], spelled),
-                )
-            )
+            findings.append(_finding(scan.relpath, use, use.attr, banned[use.attr], spelled))
     for alias in sorted(cuda_names):
         for use in scan.attribute_uses(
             alias.encode(), lambda base, attr: attr in banned and base is None
         ):
-            if use.attr in banned and use.base is None and (use.call or use.attr not in CALL_ONLY):
-                findings.append(
-                    Finding(
-                        scan.relpath,
-                        use.line,
-                        use.col,
-                        RULE_ID,
-                        _message(use.attr, banned[use.attr], f"{alias}.{use.attr}"),
-                    )
-                )
+            if use.attr in banned and use.base is None and _counts(use):
+                spelled = f"{alias}.{use.attr}"
+                findings.append(_finding(scan.relpath, use, use.attr, banned[use.attr], spelled))
     for name, api in sorted(func_names.items()):
         for use in scan.called_names(name.encode()):
-            findings.append(
-                Finding(scan.relpath, use.line, use.col, RULE_ID, _message(api, banned[api], name))
-            )
+            findings.append(_finding(scan.relpath, use, api, banned[api], name))
     return findings
 
 
