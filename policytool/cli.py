@@ -807,7 +807,7 @@ def bump_command(
       policytool bump mooncake-transfer-engine --lock cuda
       policytool bump transformers --dry-run
     """
-    from policytool.files import write_atomic
+    from policytool.core.atomic import write_atomic
     from policytool.lock.bump import bump
     from policytool.lock.run import Outcome
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal, NamedTuple, TypeVar
 
+from policytool.core.kinds import CommentKind
 from policytool.core.memo import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
-from policytool.files import CommentKind
 from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
@@ -1154,7 +1154,8 @@ def key_place(config: Config, where: KeyPath) -> tuple[str, int]:
 
 def _key_lines_of(source: Path) -> dict[KeyPath, int]:
     """:func:`key_lines` of the config file (empty when it cannot be read)."""
-    from policytool.files import decode_text, read_bounded
+    from policytool.core.boundary import read_bounded
+    from policytool.core.text import decode_text
 
     try:
         return key_lines(decode_text(read_bounded(source, str(source)), str(source)))

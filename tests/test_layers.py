@@ -23,7 +23,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"rules"}),
     frozenset({"engine", "config"}),
     frozenset({"formats"}),
-    frozenset({"core", "files", "httpjson", "pypi", "errors", "__init__"}),
+    frozenset({"core", "httpjson", "pypi", "errors", "__init__"}),
 )
 # Layers whose members are independent of each other (no import sideways).
 INDEPENDENT = frozenset({"lock", "sweep"})

@@ -24,8 +24,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from policytool.core.text import split_lines
 from policytool.errors import YamlError
-from policytool.files import split_lines
 from policytool.formats import yamldoc
 from policytool.formats.yamldoc import YamlMap, YamlSeq
 from tests.conftest import Repo, Result

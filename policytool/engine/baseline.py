@@ -16,15 +16,11 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import MAX_CONFIG_BYTES, read_bounded, resolve_inside
+from policytool.core.text import parse_json
 from policytool.engine.findings import Finding, Severity
 from policytool.errors import FileError, PolicyError
-from policytool.files import (
-    MAX_CONFIG_BYTES,
-    parse_json,
-    read_bounded,
-    resolve_inside,
-    write_atomic,
-)
 
 # Findings of rules without an allowlist that a repository accepted when it adopted
 # policytool: one JSON object a finding kind, ``{"rule", "path", "message", "count"}``.

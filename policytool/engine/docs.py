@@ -19,10 +19,10 @@ import re
 import sys
 from pathlib import Path
 
+from policytool.core.atomic import write_atomic
 from policytool.engine import registry
 from policytool.engine.config_docs import config_md, key_table, sections
 from policytool.engine.registry import DOC_SECTIONS, GROUPS, RULES_PACKAGE, RuleInfo, rule_infos
-from policytool.files import write_atomic
 
 GENERATOR = "python -m policytool.engine.docs docs/rules"
 INDEX_PATH = Path(__file__).with_name("rule_index.py")

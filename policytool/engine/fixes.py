@@ -8,7 +8,7 @@ offsets in characters). :func:`apply_fixes` groups the fixes of a run by file, k
 fix only when none of its edits overlaps an edit of an earlier fix (the others are left
 for the next run), runs each fix's own verification (the rule's structural comparison of
 the old and the new text), computes every new text before the first write, writes
-through :func:`policytool.files.write_atomic` inside the repository, and reports the
+through :func:`policytool.core.write_atomic` inside the repository, and reports the
 paths it changed. A file whose fixes all fail verification is left byte-identical.
 """
 
@@ -18,14 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.atomic import unwritable_reason, write_atomic
+from policytool.core.boundary import read_bounded
+from policytool.core.text import decode_text, encode_like
 from policytool.errors import DecodeError, FileError
-from policytool.files import (
-    decode_text,
-    encode_like,
-    read_bounded,
-    unwritable_reason,
-    write_atomic,
-)
 
 # The rule's verification of one fix: (old text, new text) -> None when the new text
 # changes only what the fix means to change, else the reason it does not.

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config, LockConfig
+from policytool.core.boundary import read_text, resolve_inside
 from policytool.errors import PolicyError
-from policytool.files import read_text, resolve_inside
 from policytool.formats.pyproject import load_table, project_requirements, requirement_line
 from policytool.formats.requirement import canonical_name
 from policytool.formats.requirements import CONSTRAINT, INCLUDE, REQUIREMENT, ReqLine, read_lines

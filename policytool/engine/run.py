@@ -46,6 +46,7 @@ def run_check(
     ``only`` / ``skip`` (ids or groups, as given on the command line), less what the
     baseline accepts (read as committed at ``baseline_from`` when given).
     """
+    from policytool.core.discovery import discover
     from policytool.engine.registry import (
         ENGINE_RULE_IDS,
         LazyFiles,
@@ -60,7 +61,6 @@ def run_check(
         run_repo_rules,
         select_rules,
     )
-    from policytool.files import discover
 
     only = expand_selection(only, "--only")
     skip = expand_selection(skip, "--skip")

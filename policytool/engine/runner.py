@@ -19,6 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
+from policytool.core.atomic import unwritable_reason, write_atomic
+from policytool.core.boundary import read_bounded
+from policytool.core.globs import match_any
+from policytool.core.kinds import is_binary, kind_of
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import apply_fixes
 from policytool.engine.registry import (
@@ -32,15 +37,6 @@ from policytool.engine.registry import (
 )
 from policytool.engine.source import DecodeFailure, SourceFile
 from policytool.errors import FileError, PolicyError, WriteError
-from policytool.files import (
-    is_binary,
-    kind_of,
-    match_any,
-    read_bounded,
-    split_lines,
-    unwritable_reason,
-    write_atomic,
-)
 
 if TYPE_CHECKING:
     import multiprocessing.context

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Protocol
 
 from policytool.core.memo import RunMemo
+from policytool.core.text import parse_json
 from policytool.errors import FileProblem
-from policytool.files import parse_json
 from policytool.formats.yamldoc import (
     YamlDoc,
     anchor_name,

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.files import BOM
+from policytool.core.text import BOM
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
 # String prefixes (r, b, f...) do not change where a literal ends, so they are not needed.

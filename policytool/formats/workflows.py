@@ -23,8 +23,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.errors import FileProblem, PolicyError, YamlError
-from policytool.files import read_bounded, resolve_inside
 from policytool.formats import shell
 from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import (

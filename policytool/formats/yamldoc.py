@@ -44,16 +44,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Union
 
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.text import BOM, decode_text, encode_like, split_lines
 from policytool.errors import DecodeError, FileError, FileProblem, PolicyError, YamlError
-from policytool.files import (
-    BOM,
-    decode_text,
-    encode_like,
-    read_bounded,
-    resolve_inside,
-    split_lines,
-    write_atomic,
-)
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq

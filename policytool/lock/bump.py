@@ -26,6 +26,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded
+from policytool.core.text import decode_text, encode_like
 from policytool.engine.locks import (
     InputSpec,
     Lock,
@@ -37,7 +40,6 @@ from policytool.engine.locks import (
     watched_files,
 )
 from policytool.errors import PolicyError
-from policytool.files import decode_text, encode_like, read_bounded, write_atomic
 from policytool.formats.pyproject import move_pins
 from policytool.formats.requirement import exact_version, move_exact_pin, parse, requirement_name
 from policytool.formats.requirements import (

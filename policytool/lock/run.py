@@ -14,6 +14,8 @@ from pathlib import Path
 from types import FrameType
 
 from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded
 from policytool.engine.findings import Finding
 from policytool.engine.locks import (
     Lock,
@@ -24,7 +26,6 @@ from policytool.engine.locks import (
     select,
 )
 from policytool.errors import BackendError, PolicyError, Terminated
-from policytool.files import read_bounded, write_atomic
 from policytool.formats import lockfile
 from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.lock.backends import CompileRequest, check_index_env, compile_lock, needs_build

@@ -4,7 +4,7 @@
 
 An allowlist file lives inside the repository (a path out of it, through ``..``, an
 absolute path or a symlink, is a config error and is never read), is a regular file
-of at most ``files.MAX_CONFIG_BYTES``, and holds one glob a line (a UTF-8 BOM is
+of at most ``core.boundary.MAX_CONFIG_BYTES``, and holds one glob a line (a UTF-8 BOM is
 skipped); ``#`` starts a comment (whole line or
 trailing) and blank lines are skipped. Globs are repo-relative (``./`` is dropped; an
 absolute path inside the repository is made relative) and match the repo-relative path
@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config, key_place
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.globs import glob_regex
+from policytool.core.text import split_lines
 from policytool.errors import BoundaryError, ConfigError, FileError
-from policytool.files import _glob_regex, read_bounded, resolve_inside, split_lines
 from policytool.formats.toml import KeyPath, split_dotted
 
 
@@ -46,7 +48,7 @@ class AllowList:
             return False
         regex = self._regex
         if regex is None:
-            regex = re.compile("|".join(f"(?:{_glob_regex(e.glob).pattern})" for e in self.entries))
+            regex = re.compile("|".join(f"(?:{glob_regex(e.glob).pattern})" for e in self.entries))
             object.__setattr__(self, "_regex", regex)
         return regex.match(relpath) is not None
 

@@ -9,11 +9,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.boundary import NO_SUCH_FILE, read_bounded
+from policytool.core.text import decode_text
 from policytool.engine.findings import Finding
 from policytool.engine.locks import Lock, resolve_locks
 from policytool.engine.registry import RepoContext
 from policytool.errors import FileError, PolicyError
-from policytool.files import NO_SUCH_FILE, decode_text, read_bounded
 from policytool.formats import lockfile
 
 # Lock files already read in one run (``check_all``), by output path.

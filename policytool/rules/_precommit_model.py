@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from policytool.config import Config
+from policytool.core.text import split_lines
 from policytool.errors import FileProblem, YamlError
-from policytool.files import split_lines
 from policytool.formats.precommit import Model, build_model, schema_problem
 from policytool.formats.yamldoc import YamlDoc, parse_text
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from policytool.config import Config, SweepConfig
+from policytool.core.globs import match_any
+from policytool.core.text import BOM
 from policytool.engine.source import SourceFile
-from policytool.files import BOM, match_any
 from policytool.rules import _kwreads as kwreads
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda

@@ -38,11 +38,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from policytool.config import Config
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError, YamlError
-from policytool.files import split_lines
 from policytool.formats.yamldoc import YamlNode, parse_text, scalar_start, value_pos
 from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,

@@ -33,19 +33,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, LockConfig
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.git import git_ls_files, git_root
+from policytool.core.globs import match_any
+from policytool.core.kinds import kind_of
+from policytool.core.text import decode_text, encode_like
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
-from policytool.files import (
-    decode_text,
-    encode_like,
-    kind_of,
-    match_any,
-    read_bounded,
-    resolve_inside,
-    write_atomic,
-)
 from policytool.formats import shell
 from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
 
@@ -1200,10 +1196,10 @@ class Selection:
 @functools.lru_cache(maxsize=32)
 def _compiled(kinds: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, re.Pattern[str]]]:
     """One regex a kind: its globs joined (``files`` glob semantics)."""
-    from policytool.files import _glob_regex
+    from policytool.core.globs import glob_regex
 
     return [
-        (kind, re.compile("|".join(f"(?:{_glob_regex(g).pattern})" for g in globs)))
+        (kind, re.compile("|".join(f"(?:{glob_regex(g).pattern})" for g in globs)))
         for kind, globs in kinds
         if globs
     ]

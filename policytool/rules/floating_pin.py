@@ -44,18 +44,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config, LockConfig
+from policytool.core.boundary import read_bounded, read_text
 from policytool.core.git import git_ls_files, git_root
+from policytool.core.globs import match_any, match_glob
+from policytool.core.text import decode_text
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError, UnknownListError
-from policytool.files import (
-    decode_text,
-    match_any,
-    match_glob,
-    read_bounded,
-    read_text,
-)
 from policytool.formats.lockfile import pinned_versions
 from policytool.formats.pyproject import (
     entry_line,

@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, apply_fixes
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError, WriteError, YamlError
-from policytool.files import read_bounded, resolve_inside, split_lines
 from policytool.formats import lockfile, pyproject
 from policytool.formats.mergify import (
     CheckCondition,

@@ -9,10 +9,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
-from policytool.files import read_bounded, resolve_inside, split_lines
 from policytool.formats import toml
 from policytool.formats.precommit import Hook, usable_model
 from policytool.formats.tox import nox_programs

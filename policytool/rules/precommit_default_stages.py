@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from policytool.config import Config
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.files import split_lines
 from policytool.formats.precommit import DEFAULT_STAGE, MANUAL, Model, normalize_stage, usable_model
 from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
 from policytool.formats.yamldoc import key_line, key_pos, own_keys, write

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.files import split_lines
 from policytool.formats.precommit import Model, usable_model
 from policytool.formats.yamldoc import is_blank, item_pos, item_span, key_pos, reindent, write
 from policytool.formats.yamledit import ensure_line_end, newline_of

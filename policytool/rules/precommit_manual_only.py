@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.files import split_lines
 from policytool.formats.precommit import MANUAL, usable_model
 from policytool.formats.yamldoc import write
 from policytool.formats.yamledit import newline_of, set_key

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.core.memo import RunMemo
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.files import split_lines
 from policytool.formats.precommit import LOCAL_REPOS, Model, normalize_url, usable_model
 from policytool.formats.yamldoc import item_line, key_line
 from policytool.pypi import newest_on_pypi

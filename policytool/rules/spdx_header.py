@@ -23,10 +23,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from policytool.config import Config
+from policytool.core.globs import match_any
+from policytool.core.kinds import COMMENT_PREFIX_BY_KIND
+from policytool.core.text import BOM, split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, register
 from policytool.engine.source import SourceFile, coding_cookie
-from policytool.files import BOM, COMMENT_PREFIX_BY_KIND, match_any, split_lines
 
 RULE_ID = "spdx-header"
 LICENSE_TAG = "SPDX-License-Identifier:"

@@ -16,9 +16,10 @@ import bisect
 from collections.abc import Callable
 from pathlib import Path
 
+from policytool.core.globs import glob_prefix
+from policytool.core.kinds import is_binary, kind_of
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.files import glob_prefix, is_binary, kind_of
 from policytool.formats.pyimports import FileScan, ScanSyntaxError
 from policytool.rules import forbidden_import as imports
 from policytool.rules import torch_cuda

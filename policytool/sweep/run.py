@@ -20,11 +20,11 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.core.git import git_root
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding, Severity, sort_findings
 from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, rule_ids_of_group
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
-from policytool.files import match_any
 from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
 from policytool.rules.kwargs_lookup import kwargs_finding
 from policytool.sweep.diff import (
