@@ -86,7 +86,7 @@ def scorecard_counts(work: Path) -> dict[str, int]:
     """Scorecard Pinned-Dependencies categories, emulated (see the module docstring)."""
     from policytool.formats import dockerfile, shell
     from policytool.formats.yamldoc import parse_text
-    from policytool.hooks.ci_installs import install_of
+    from policytool.rules.ci_floating_install import install_of
 
     counts: collections.Counter[str] = collections.Counter()
     scripts: list[shell.Script] = []

@@ -337,7 +337,7 @@ def verify(work: Path, files: list[str]) -> int:
 
     from policytool.config import load_config
     from policytool.formats.pyimports import FileScan, ImportedName, Tokens
-    from policytool.hooks import torch_cuda
+    from policytool.rules import torch_cuda
 
     config = load_config(work / "policytool-bench.toml")
     tokens = Tokens({part for module in VERIFY_BANS for part in module.split(".")})

@@ -8,14 +8,13 @@ environment error (one sentence on stderr, never a traceback).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import click
 
@@ -29,6 +28,9 @@ from policytool.engine.findings import (
     sort_findings,
 )
 from policytool.errors import PolicyError
+
+if TYPE_CHECKING:
+    from policytool.engine.run import CheckRun
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -182,6 +184,31 @@ def emit(
 COMMAND_ORDER = ("lock", "bump", "check", "fix", "sweep", "sync", "baseline", "rules", "init")
 
 
+def _run(
+    opts: Options,
+    paths: Sequence[str],
+    *,
+    fix: bool,
+    online: bool = False,
+    accepted: bool = True,
+    baseline_from: str | None = None,
+) -> CheckRun:
+    """:func:`policytool.engine.run.run_check` with the command line's options."""
+    from policytool.engine.run import run_check
+
+    return run_check(
+        opts.load(),
+        paths,
+        opts.only,
+        opts.skip,
+        fix=fix,
+        online=online,
+        accepted=accepted,
+        baseline_from=baseline_from,
+        progress=progress_printer(opts.quiet),
+    )
+
+
 class _Group(click.Group):
     """List commands in the design's order in --help."""
 
@@ -268,99 +295,6 @@ def cli() -> None:
     """
 
 
-@dataclass(frozen=True)
-class CheckRun:
-    """What a check or fix run found: the findings, files changed, files checked, and
-    the findings the baseline accepted (``accepted_by`` names it)."""
-
-    findings: list[Finding]
-    changed: list[str]
-    files_checked: int | None
-    accepted: list[Finding] = dataclasses.field(default_factory=list)
-    accepted_by: str = ""
-
-
-def _run_check(
-    paths: tuple[str, ...],
-    opts: Options,
-    fix: bool,
-    online: bool = False,
-    accepted: bool = True,
-    baseline_from: str | None = None,
-) -> CheckRun:
-    from policytool.engine.registry import (
-        ENGINE_RULE_IDS,
-        LazyFiles,
-        expand_selection,
-        group_of,
-        known_rule_ids,
-    )
-    from policytool.engine.runner import (
-        RunResult,
-        reads_none,
-        run_file_rules,
-        run_repo_rules,
-        select_rules,
-    )
-    from policytool.files import discover
-
-    only = expand_selection(opts.only, "--only")
-    skip = expand_selection(opts.skip, "--skip")
-    config = opts.load()
-
-    def listing() -> list[str]:
-        """The files of this run: the paths given, else every tracked file."""
-        return discover(config.root, list(paths) or None, Path.cwd(), config.exclude)
-
-    files: Sequence[str] = listing() if paths else LazyFiles(listing)
-    wanted = [rule_id for rule_id in only if rule_id not in skip]
-    if paths and reads_none(config, files, wanted):
-        return CheckRun([], [], len(files))  # a hook call over files its rules skip
-    prefetched = not paths and any(
-        group_of(rule_id) == "repo" for rule_id in wanted or known_rule_ids() if rule_id not in skip
-    )
-    if prefetched:
-        # pre-commit's schema check starts on the other core while the rules load.
-        from policytool.formats.precommit import end_prefetch, prefetch_schema
-
-        prefetch_schema(config)
-    try:
-        file_rules, repo_rules = select_rules(only, skip)
-        diff_scoped = [r.id for r in file_rules if r.scope != "file"]
-        if only and diff_scoped:
-            raise PolicyError(
-                f"--only {diff_scoped[0]}: a sweep rule checks only the lines a change adds, "
-                "not whole files; run `policytool sweep` (it compares with the merge-base)"
-            )
-        file_rules = [r for r in file_rules if r.scope == "file"]
-        if file_rules or paths:
-            result = run_file_rules(
-                config, files, file_rules, fix=fix, progress=progress_printer(opts.quiet)
-            )
-        else:
-            result = RunResult()  # repo rules only: list the files only if one of them asks
-        repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
-    finally:
-        if prefetched:
-            end_prefetch(config)  # no child outlives the run, asked for or not
-    result.merge(repo)
-    findings = result.findings
-    if only:
-        findings = [f for f in findings if f.rule in only or f.rule in ENGINE_RULE_IDS]
-    findings = [f for f in findings if f.rule not in skip]
-    checked = result.files_checked if file_rules or paths else None
-    changed = sorted(set(result.changed))
-    if not accepted:
-        return CheckRun(findings, changed, checked)
-    from policytool.scaffold.accepted import without_accepted
-
-    # Less what `policytool baseline` accepted; a full run judges the baseline entries
-    # of the rules it ran over every file.
-    judged = () if paths else {r.id for r in file_rules} | {r.id for r in repo_rules}
-    after = without_accepted(config, findings, judged, baseline_from)
-    return CheckRun(after.kept, changed, checked, after.accepted, after.shown)
-
-
 @cli.command(cls=PathsCommand)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @common_options
@@ -404,7 +338,7 @@ def check(
       policytool check --baseline-from "$BASE_SHA"   # CI: the base branch's baseline
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    run = _run_check(paths, opts, fix=False, online=online, baseline_from=baseline_from or None)
+    run = _run(opts, paths, fix=False, online=online, baseline_from=baseline_from or None)
     return emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
 
 
@@ -438,7 +372,7 @@ def fix(
       policytool fix --online --only action-pin
     """
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
-    run = _run_check(paths, opts, fix=True, online=online)
+    run = _run(opts, paths, fix=True, online=online)
     for path in run.changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
     code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
@@ -550,7 +484,7 @@ def sync_command(check_only: bool, config_path: Path | None) -> int:
       policytool sync
       policytool sync --check     # exit 1 when the block is stale
     """
-    from policytool.hooks.mergify import sync
+    from policytool.rules.mergify_drift import sync
 
     result = sync(load_config(config_path), write_file=not check_only)
     if not result.stale:
@@ -634,7 +568,7 @@ def lock_command(
     )
     config = opts.load()
     if variants:
-        from policytool.lock.inputs import variant_locks
+        from policytool.engine.locks import variant_locks
 
         names = (*names, *variant_locks(config, variants))
     if resolve and not check_only:
@@ -797,7 +731,7 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
       policytool baseline
       policytool baseline torch-cuda
     """
-    from policytool.scaffold.accepted import record
+    from policytool.engine.baseline import record
     from policytool.scaffold.baseline import BASELINE_RULES, apply, compute
 
     config = load_config(config_path)
@@ -814,7 +748,7 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
     if others or not ids:
         skip = () if others else (*BASELINE_RULES, "stale-allow")
         opts = Options(config_path, "text", others, skip, True)
-        findings = _run_check((), opts, fix=False, accepted=False).findings
+        findings = _run(opts, (), fix=False, accepted=False).findings
         if not others:
             findings = [f for f in findings if f.rule not in skip]
         lines += record(load_config(config_path), findings, others)
@@ -873,7 +807,7 @@ def bump_command(
       policytool bump mooncake-transfer-engine --lock cuda
       policytool bump transformers --dry-run
     """
-    from policytool.files import write_atomic
+    from policytool.core.atomic import write_atomic
     from policytool.lock.bump import bump
     from policytool.lock.run import Outcome
 

@@ -18,11 +18,11 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Literal, TypeVar
+from typing import ClassVar, Literal, NamedTuple, TypeVar
 
-from policytool.engine.context import RunMemo
+from policytool.core.kinds import CommentKind
+from policytool.core.memo import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
-from policytool.files import CommentKind
 from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
@@ -30,6 +30,38 @@ Backend = Literal["uv", "pip-tools"]
 # What pre-commit's manual stage means in a repo, and how a repo runs CodeQL.
 ManualStage = Literal["ci", "opt-in"]
 CodeqlSetup = Literal["workflow", "default-setup"]
+
+
+class KeyDoc(NamedTuple):
+    """One key of a ``[tool.policytool...]`` section as docs/config.md shows it."""
+
+    # What the value is, in words ("list of globs").
+    kind: str
+    # What the key does, one line of Markdown.
+    meaning: str
+    # The default in words; None: the field's own default, shown as TOML ("required" when
+    # it has none).
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class SectionDoc:
+    """The docs of one section dataclass: prose around its table and one row per key."""
+
+    intro: str
+    keys: dict[str, KeyDoc]
+    outro: str = ""
+
+
+# Section dataclass -> its docs, filled by :func:`document` next to each dataclass; the
+# generator (``policytool.engine.config_docs``) renders docs/config.md from it and a test
+# fails when a key has no row.
+SECTION_DOCS: dict[type, SectionDoc] = {}
+
+
+def document(cls: type, intro: str, keys: dict[str, KeyDoc], outro: str = "") -> None:
+    """Record the docs of section dataclass ``cls`` (TOML key -> :class:`KeyDoc`)."""
+    SECTION_DOCS[cls] = SectionDoc(intro.strip(), keys, outro.strip())
 
 
 @dataclass(frozen=True)
@@ -53,6 +85,39 @@ class SpdxConfig:
     configured: bool = False
 
 
+document(
+    SpdxConfig,
+    "The `spdx-header` rule ([source-rules.md](source-rules.md#spdx-header)), off until this "
+    "table is written (an empty table turns it on with `project.license`).",
+    {
+        "license": KeyDoc(
+            "string",
+            "the `SPDX-License-Identifier` value; without it any identifier passes and `fix` "
+            "cannot insert one",
+            "`project.license` when it is a string, else none",
+        ),
+        "copyright": KeyDoc(
+            "string", "the `SPDX-FileCopyrightText` value, required in every header when set"
+        ),
+        "replaces": KeyDoc(
+            "list of strings",
+            "old copyright texts (`# <text>` or `# SPDX-FileCopyrightText: <text>`) that `fix` "
+            "rewrites to `copyright`",
+        ),
+        "kinds": KeyDoc(
+            "list of kinds",
+            "file kinds that need the header: `python`, `stub`, `shell`, `yaml`, `toml` (`#` "
+            "comments), `rust`, `proto`, `c`, `cpp`, `cuda`, `js`, `ts` (`//` comments)",
+        ),
+        "exclude": KeyDoc(
+            "list of globs",
+            "files exempt from the header (vendored code); `policytool baseline spdx-header` "
+            "adds to it",
+        ),
+    },
+)
+
+
 @dataclass(frozen=True)
 class ForbiddenImportConfig:
     """One ``[[tool.policytool.forbidden-import]]`` entry."""
@@ -61,6 +126,26 @@ class ForbiddenImportConfig:
     reason: str = ""
     allow: tuple[str, ...] = ()
     allowlist_file: str | None = None
+
+
+document(
+    ForbiddenImportConfig,
+    "One table per ban, any number ([source-rules.md](source-rules.md#configuration)).",
+    {
+        "modules": KeyDoc(
+            "list of module names",
+            "banned modules; each bans its submodules too",
+            "required, not empty",
+        ),
+        "reason": KeyDoc("string", "appended to each finding"),
+        "allow": KeyDoc("list of globs", "files where the ban does not apply"),
+        "allowlist-file": KeyDoc(
+            "path inside the repository",
+            "a file of more allow globs, one a line (`#` comments); `policytool baseline` "
+            "creates and appends to it",
+        ),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -76,6 +161,23 @@ class TorchCudaConfig:
     banned: dict[str, str] = field(default_factory=dict)
     # Set by the builder when the table is present, never a TOML key.
     configured: bool = False
+
+
+document(
+    TorchCudaConfig,
+    "The `torch-cuda` rule, off until this table is written (an empty table turns it on "
+    "with the built-in set).",
+    {
+        "allow": KeyDoc("list of globs", "files where `torch-cuda` does not apply"),
+        "allowlist-file": KeyDoc("path", "a file of more allow globs, as for `forbidden-import`"),
+        "banned": KeyDoc(
+            "table: API name -> hint",
+            "the banned `torch.cuda` APIs and the replacement each finding names; replaces "
+            "the built-in set",
+            "the built-in set",
+        ),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -98,6 +200,39 @@ class PreCommitConfig:
     rev_pattern: dict[str, str] = field(default_factory=dict)
 
 
+document(
+    PreCommitConfig,
+    "The `precommit-*` rules ([repo-rules.md](repo-rules.md)).",
+    {
+        "file": KeyDoc("path", "the pre-commit config"),
+        "final-hook": KeyDoc("string", "the hook id that must run last"),
+        "default-stages": KeyDoc(
+            "list of stages",
+            "stages `default_stages` must hold (`[]` turns the check off)",
+            'not set: `["pre-commit", "manual"]` where CI runs `--hook-stage manual`, else nothing',
+        ),
+        "manual-stage": KeyDoc(
+            '`"ci"` or `"opt-in"`',
+            "what pre-commit's manual stage means here: run by CI (`ci-hook-stage` asks CI to "
+            "run it) or on request only",
+            'not set: `"ci"` when CI runs `--hook-stage manual` or `default_stages` lists '
+            '`manual`, else `"opt-in"`',
+        ),
+        "manual-only": KeyDoc(
+            "list of hook ids", "hooks that must have exactly `stages: [manual]` (CI only)"
+        ),
+        "required": KeyDoc("list of hook ids", "hooks that must be in the config"),
+        "min-rev": KeyDoc(
+            "table: repo URL -> rev", "the lowest accepted `rev` of a hook repository"
+        ),
+        "rev-pattern": KeyDoc(
+            "table: repo URL -> regex",
+            "what a release tag of that repository looks like (overrides the built-in schemes)",
+        ),
+    },
+)
+
+
 @dataclass(frozen=True)
 class MergifyConfig:
     """``[tool.policytool.mergify]``: where the pre-commit failure comment lives."""
@@ -108,6 +243,25 @@ class MergifyConfig:
     # globs. None: only the configured rule's check conditions are compared with the
     # workflows' jobs; a list: every rule's are, and these names are also known.
     external_checks: tuple[str, ...] | None = None
+
+
+document(
+    MergifyConfig,
+    "The `mergify-drift` rule and `policytool sync`.",
+    {
+        "file": KeyDoc("path", "the Mergify config"),
+        "rule": KeyDoc(
+            "string",
+            "the name of the rule whose comment message carries the pre-commit tip",
+        ),
+        "external-checks": KeyDoc(
+            "list of globs",
+            'checks reported by other apps (`"dco"`, `"buildkite/*"`); once set, every '
+            "rule's `check-*` conditions must name a workflow job or one of these",
+            "not set: only `rule`'s check conditions are compared with the workflows' jobs",
+        ),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -123,6 +277,33 @@ class CiConfig:
     codeql: CodeqlSetup | None = None
 
 
+document(
+    CiConfig,
+    "The `ci-hook-stage` and `codeql-workflow` rules.",
+    {
+        "skip-reasons": KeyDoc(
+            "table: hook id -> reason",
+            "why CI skips a hook (`SKIP=`, pre-commit.ci's `ci: skip:`); once set, every "
+            "skipped hook needs one and every reason must still be used",
+            "not set: a skip needs no reason",
+        ),
+        "default-branch": KeyDoc(
+            "string",
+            "the branch CodeQL must scan on push and pull_request",
+            "`origin`'s HEAD, else `main`",
+        ),
+        "codeql": KeyDoc(
+            '`"workflow"` or `"default-setup"`',
+            "how CodeQL scans the repo: a workflow here (also checked for push, pull_request "
+            "and a schedule), or GitHub's default setup (no workflow; one running CodeQL too "
+            "is a finding)",
+            "not set: a CodeQL workflow is checked except for its triggers; none is one "
+            "finding saying how to choose",
+        ),
+    },
+)
+
+
 @dataclass(frozen=True)
 class FloatingPinConfig:
     """``[tool.policytool.floating-pin]``: requirement lists that must be exact pins.
@@ -133,6 +314,24 @@ class FloatingPinConfig:
 
     files: tuple[str, ...] = ()
     pyproject: tuple[str, ...] = ()
+
+
+document(
+    FloatingPinConfig,
+    "The `floating-pin` rule ([lock.md](lock.md#exact-pins-for-ci-floating-pin)).",
+    {
+        "files": KeyDoc(
+            "list of globs",
+            "requirement files whose requirements must be exact pins (`-r`/`-c` includes followed)",
+            "`[]` (the rule is quiet until configured)",
+        ),
+        "pyproject": KeyDoc(
+            "list of list names",
+            "dependency lists of `pyproject.toml`: `project.dependencies`, "
+            "`optional-dependencies.NAME`, `dependency-groups.NAME` (`NAME` may be `*`)",
+        ),
+    },
+)
 
 
 # uv's --index-strategy, --prerelease and --resolution values.
@@ -173,6 +372,43 @@ class LockVariant:
     resolution: Resolution | None = None
 
 
+document(
+    LockVariant,
+    "One table per variant of a lock (`[[tool.policytool.lock]] variants`), any number: "
+    "every key left out is inherited from the lock ([lock-config.md](lock-config.md)).",
+    {
+        "name": KeyDoc(
+            "string",
+            "the variant (`cpu`, `cu128`...): replaces `{variant}` in the lock's `name`, "
+            "`output`, `inputs` and `constraints` (a name without it gets `-NAME` appended)",
+        ),
+        **{
+            _key: KeyDoc("as for the lock", f"the lock's `{_key}` for this variant", "the lock's")
+            for _key in (
+                "inputs",
+                "output",
+                "constraints",
+                "python-version",
+                "platform",
+                "index-url",
+                "extra-index-urls",
+                "find-links",
+                "index-strategy",
+                "torch-backend",
+                "exclude",
+                "jobs",
+                "backend",
+                "hashes",
+                "universal",
+                "no-index",
+                "prerelease",
+                "resolution",
+            )
+        },
+    },
+)
+
+
 @dataclass(frozen=True)
 class CiFloatingInstallConfig:
     """``[tool.policytool.ci-floating-install]``: where CI installs packages, and exceptions.
@@ -205,6 +441,37 @@ class CiFloatingInstallConfig:
     allow_packages: tuple[str, ...] = ()
 
 
+document(
+    CiFloatingInstallConfig,
+    "The `ci-floating-install` rule ([pinned-ci.md](pinned-ci.md)). GitHub workflows and "
+    "composite actions are always read.",
+    {
+        "pipelines": KeyDoc(
+            "list of path globs",
+            "other CI pipeline YAML whose `command`/`commands`/`script`/`run` strings are shell",
+        ),
+        "scripts": KeyDoc(
+            "list of path globs", "files read when they are shell scripts (suffix or `#!` line)"
+        ),
+        "dockerfiles": KeyDoc("list of path globs", "Dockerfiles whose `RUN`s are read"),
+        "mergify": KeyDoc(
+            "boolean",
+            "read the shell code blocks of the Mergify comments (`[tool.policytool.mergify] file`)",
+        ),
+        "download-run": KeyDoc(
+            "boolean",
+            "`curl ... \\| sh` and `bash <(curl ...)` installers from an unversioned URL are "
+            "findings",
+        ),
+        "allow": KeyDoc("list of path globs", "files where the rule does not apply"),
+        "allowlist-file": KeyDoc("path", "a file of more such globs, one a line"),
+        "allow-packages": KeyDoc(
+            "list of names", "packages that may be installed unpinned (`pip`, say)"
+        ),
+    },
+)
+
+
 @dataclass(frozen=True)
 class ActionPinConfig:
     """``[tool.policytool.action-pin]``: actions pinned by commit SHA (with a tag comment)."""
@@ -223,6 +490,32 @@ class ActionPinConfig:
     )
     # Where ``policytool fix --online`` runs ``git ls-remote BASE/OWNER/REPO``.
     git_base_url: str = "https://github.com"
+
+
+document(
+    ActionPinConfig,
+    "The `action-pin` rule ([pinned-ci.md](pinned-ci.md)).",
+    {
+        "trusted": KeyDoc(
+            "list of `owner/repo` globs",
+            "actions that may stay on a tag (`actions/*`); `@main`/`@master` are still findings",
+        ),
+        "allow": KeyDoc("list of path globs", "files where the rule does not apply"),
+        "allowlist-file": KeyDoc("path", "a file of more such globs, one a line"),
+        "docker-digest": KeyDoc(
+            "boolean",
+            "opt-in: also require an `@sha256:` digest on Dockerfile `FROM`, `docker://` "
+            "actions and job `container:`/`services:` images",
+        ),
+        "dockerfiles": KeyDoc("list of path globs", "Dockerfiles read with `docker-digest`"),
+        "git-base-url": KeyDoc(
+            "URL",
+            "where `policytool fix --online` runs `git ls-remote BASE/OWNER/REPO` (https "
+            "only; a mirror is set outside the repository with `POLICYTOOL_GIT_BASE_URL`, "
+            "which wins)",
+        ),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -267,6 +560,91 @@ class LockConfig:
         "python": "python-version",
         "pre": "prerelease",
     }
+
+
+document(
+    LockConfig,
+    "One table per lock ([lock.md](lock.md#configuration); every key, variants, credentials "
+    "and bump's options: [lock-config.md](lock-config.md)).",
+    {
+        "name": KeyDoc(
+            "string", "the lock's name on the command line and in its header", "required, unique"
+        ),
+        "inputs": KeyDoc(
+            "list of inputs",
+            "requirement files, `pyproject.toml`, `pyproject.toml[extra,...]` or "
+            "`pyproject.toml:GROUP`",
+        ),
+        "output": KeyDoc("path", "the lock file written"),
+        "constraints": KeyDoc(
+            "list",
+            "other locks (by `name` or `output`, compiled first and layered on) or constraint "
+            "files",
+        ),
+        "python-version": KeyDoc(
+            "string",
+            "the `X.Y` (or `X.Y.Z`) resolved for; validated",
+            "the running Python (recorded in the header)",
+        ),
+        "universal": KeyDoc(
+            "boolean",
+            "one lock for every Python from `python-version` up, with markers (uv "
+            "`--universal`; uv only)",
+        ),
+        "platform": KeyDoc(
+            "string",
+            "uv `--python-platform`; not available with pip-tools",
+            "the current platform",
+        ),
+        "hashes": KeyDoc("boolean", "`--hash` on every pin"),
+        "backend": KeyDoc('`"uv"` or `"pip-tools"`', "the resolver"),
+        "index-url": KeyDoc(
+            "string",
+            "the index (`${VAR}` read from the environment, never written to the lock)",
+            "the backend's default",
+        ),
+        "extra-index-urls": KeyDoc("list of strings", "more indexes (`${VAR}` as above)"),
+        "find-links": KeyDoc(
+            "list of paths or URLs",
+            "local wheel directories (relative to the repository root) or pages (`${VAR}` as "
+            "above)",
+        ),
+        "no-index": KeyDoc("boolean", "resolve from `find-links` only"),
+        "index-strategy": KeyDoc(
+            '`"first-index"`, `"unsafe-first-match"` or `"unsafe-best-match"`',
+            "uv `--index-strategy`",
+            "uv's (`first-index`)",
+        ),
+        "torch-backend": KeyDoc("string", "uv `--torch-backend` (`cpu`, `cu128`, `cu130`...)"),
+        "prerelease": KeyDoc(
+            '`"disallow"`, `"allow"`, `"if-necessary"`, `"explicit"` or '
+            '`"if-necessary-or-explicit"`',
+            'uv `--prerelease` (pip-tools: `"allow"` only, as `--pre`)',
+            "the backend's",
+        ),
+        "resolution": KeyDoc(
+            '`"highest"`, `"lowest"` or `"lowest-direct"`',
+            "uv `--resolution`",
+            '`"highest"`',
+        ),
+        "exclude": KeyDoc(
+            "list of package names or globs",
+            "packages left out of the lock (`--no-emit-package`; `nvidia-*` works)",
+        ),
+        "jobs": KeyDoc(
+            "list of strings",
+            "CI jobs to re-run when this lock changes (the checklist of `policytool bump`)",
+        ),
+        "variants": KeyDoc(
+            "list of tables",
+            "per-accelerator locks: each `{ name = ..., ... }` overrides some keys and "
+            "inherits the rest ([below](#toolpolicytoollockvariants))",
+        ),
+    },
+    "`variant` is not a key: it is the variant a fanned-out lock came from (`policytool lock "
+    "--variant NAME`). The full behaviour of these keys, the variant keys and the index "
+    "credentials (`${VAR}`) is in [lock-config.md](lock-config.md).",
+)
 
 
 T = TypeVar("T")
@@ -370,6 +748,30 @@ class SweepConfig:
     target_version: str | None = None
 
 
+document(
+    SweepConfig,
+    "`policytool sweep` ([sweep.md](sweep.md)).",
+    {
+        "fail-fast": KeyDoc(
+            "list of name globs",
+            "functions that must fail loudly (init, config validation, weight loading, set-up)",
+        ),
+        "request-path": KeyDoc("list of name globs", "functions on a per-request or per-step path"),
+        "hot-path": KeyDoc("list of name globs", "more per-step functions, for `hot-copy`"),
+        "serving-paths": KeyDoc("list of path globs", "files on the serving path"),
+        "test-paths": KeyDoc("list of path globs", "test files (never a hot or serving path)"),
+        "exclude": KeyDoc(
+            "list of path globs", "files not swept (the top-level `exclude` applies too)"
+        ),
+        "target-version": KeyDoc(
+            "string",
+            'the Python the swept code is parsed for, `"3.10"`',
+            "the lower bound of `[project] requires-python`",
+        ),
+    },
+)
+
+
 @dataclass(frozen=True)
 class Config:
     """The whole ``[tool.policytool]`` table plus where it came from."""
@@ -388,8 +790,19 @@ class Config:
     action_pin: ActionPinConfig = field(default_factory=ActionPinConfig)
     lock: tuple[LockConfig, ...] = ()
     sweep: SweepConfig = field(default_factory=SweepConfig)
-    # The run's memo (see engine/context.py): a new Config, a new run, an empty memo.
+    # The run's memo (see core/memo.py): a new Config, a new run, an empty memo.
     memo: RunMemo = field(default_factory=RunMemo, init=False, compare=False, repr=False)
+
+
+document(
+    Config,
+    "",
+    {
+        "exclude": KeyDoc(
+            "list of globs", "paths no rule looks at, with or without paths on the command line"
+        )
+    },
+)
 
 
 # Fields of Config that are not TOML keys; ``configured`` marks a section built from
@@ -741,7 +1154,8 @@ def key_place(config: Config, where: KeyPath) -> tuple[str, int]:
 
 def _key_lines_of(source: Path) -> dict[KeyPath, int]:
     """:func:`key_lines` of the config file (empty when it cannot be read)."""
-    from policytool.files import decode_text, read_bounded
+    from policytool.core.boundary import read_bounded
+    from policytool.core.text import decode_text
 
     try:
         return key_lines(decode_text(read_bounded(source, str(source)), str(source)))

@@ -12,7 +12,7 @@ import ssl
 import threading
 import urllib.request
 
-from policytool.files import parse_json
+from policytool.core.text import parse_json
 
 
 class _Deadline:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from packaging.version import Version
 
-    from policytool.engine.context import RunMemo
+    from policytool.core.memo import RunMemo
 
 
 def newest_on_pypi(project: str, memo: RunMemo) -> tuple[Version | None, str | None]:

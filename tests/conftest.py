@@ -92,6 +92,21 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     return _run
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that uses the package index (the ``pypi`` fixture) must be marked ``network``,
+    so the default run (``-m "not network and not slow"``) stays offline."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if "pypi" in getattr(item, "fixturenames", ())
+        and item.get_closest_marker("network") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "tests using the pypi fixture need @pytest.mark.network: " + ", ".join(unmarked)
+        )
+
+
 @pytest.fixture(scope="session")
 def pypi() -> None:
     """Skip (with the reason) when the package index cannot be reached (try-repo tests)."""

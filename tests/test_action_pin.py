@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from policytool.hooks import action_pin
+from policytool.rules import action_pin
 from tests.conftest import GIT_ENV, Repo, Result
 
 Run = Callable[..., Result]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policytool.config import Config, LockConfig
-from policytool.hooks.ci_installs import (
+from policytool.rules.ci_floating_install import (
     SourceFile,
     _Judge,
     analyse_source,
@@ -582,7 +582,7 @@ def test_symlink_leaving_the_repo_is_not_read(repo: Repo, run: Run, tmp_path: Pa
     assert findings(run) == []  # the file list of a run leaves it out; it is never read
     from policytool.config import load_config
     from policytool.engine.registry import RepoContext
-    from policytool.hooks.ci_installs import check
+    from policytool.rules.ci_floating_install import check
 
     config = load_config(cwd=repo.root)
     (finding,) = check(RepoContext(config, [".ci/link.sh"], full_run=False))

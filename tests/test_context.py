@@ -10,7 +10,7 @@ import pickle
 from collections.abc import Callable
 
 from policytool.config import Config, load_config
-from policytool.engine.context import RunMemo
+from policytool.core.memo import RunMemo
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]

@@ -13,18 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import Boundary, read_bounded
+from policytool.core.discovery import discover
+from policytool.core.globs import glob_prefix, match_glob
+from policytool.core.kinds import is_binary, kind_of
+from policytool.core.text import split_lines
 from policytool.errors import BoundaryError, FileError, PolicyError
-from policytool.files import (
-    Boundary,
-    discover,
-    glob_prefix,
-    is_binary,
-    kind_of,
-    match_glob,
-    read_bounded,
-    split_lines,
-    write_atomic,
-)
 from tests.conftest import Repo
 
 
@@ -135,7 +130,7 @@ def test_kind_literals_match_the_tables() -> None:
     """The Literal types the config builder validates against are the kinds files.py knows."""
     import typing
 
-    from policytool import files
+    from policytool.core import kinds as files
 
     assert set(typing.get_args(files.Kind)) == set(files.KIND_BY_SUFFIX.values())
     assert set(typing.get_args(files.CommentKind)) == set(files.COMMENT_PREFIX_BY_KIND)
@@ -149,9 +144,9 @@ def test_discover_keeps_regular_files_and_links_to_them_inside(
     listing: bool,
 ) -> None:
     """Directories listed once instead of an lstat a file: the same answers."""
-    import policytool.files
+    import policytool.core.discovery
 
-    monkeypatch.setattr(policytool.files, "LISTING_MIN_PATHS", 1 if listing else 10**6)
+    monkeypatch.setattr(policytool.core.discovery, "LISTING_MIN_PATHS", 1 if listing else 10**6)
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.py").write_text("s = 1\n")
     (outside / "pkg").mkdir()

@@ -14,6 +14,7 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 from pre_commit.clientlib import load_manifest
 
 from policytool.engine.registry import file_rules, repo_rules, rule_infos
@@ -110,6 +111,7 @@ def test_manifest_hooks_are_sensible() -> None:
             assert not files.search("src/module.py")
 
 
+@pytest.mark.network
 def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pyproject.toml", POLICY)
     repo.write(".pre-commit-config.yaml", DRIFTED)
@@ -148,6 +150,7 @@ def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, pre_commit_home:
     assert re.search(r"policytool-repo \(.*\)\.+Passed", again.stdout)
 
 
+@pytest.mark.network
 def test_try_repo_spdx_header(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pyproject.toml", '[tool.policytool.spdx]\nlicense = "MIT"\n')
     repo.write("a.py", "x = 1\n")

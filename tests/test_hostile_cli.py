@@ -252,7 +252,7 @@ def test_a_deeply_nested_baseline_is_one_sentence(repo: Repo, run: Run) -> None:
 
 
 def test_parse_json_turns_deep_nesting_into_a_value_error() -> None:
-    from policytool.files import parse_json
+    from policytool.core.text import parse_json
 
     with pytest.raises(ValueError, match="nested too deeply"):
         parse_json("[" * 100_000 + "]" * 100_000)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from policytool.hooks import action_pin
+from policytool.rules import action_pin
 from tests.conftest import GIT_ENV, Repo, Result
 from tests.test_action_pin import Remotes, findings, setup, steps
 
@@ -374,7 +374,7 @@ def test_a_hostile_pypi_answer_is_one_reason(
     why: str,
 ) -> None:
     from policytool import pypi
-    from policytool.engine.context import RunMemo
+    from policytool.core.memo import RunMemo
 
     monkeypatch.setattr(pypi, "NEWEST_DEADLINE", 1.0, raising=False)
     base, stop = serve(answer)

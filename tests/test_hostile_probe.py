@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from policytool import files
+from policytool.core import atomic as files
 from tests.conftest import GIT_ENV, Repo, Result
 
 HEADER = "# SPDX-License-Identifier: MIT\n"

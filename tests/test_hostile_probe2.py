@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from policytool import files
 from policytool.config import Config
+from policytool.core import atomic as files
 from policytool.engine import runner
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule

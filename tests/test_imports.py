@@ -315,6 +315,7 @@ def test_stub_files_are_checked(repo: Repo, run: Run) -> None:
     assert positions(run, "types.pyi") == [(1, 1)]
 
 
+@pytest.mark.network
 def test_published_hooks_run_with_pre_commit_try_repo(
     pypi: None, repo: Repo, pre_commit_home: Path
 ) -> None:

@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Repo, Result
 from tests.test_lock import setup_simple
 from tests.tryrepo import try_repo
 from tests.wheelhouse import Wheelhouse
 
 
+@pytest.mark.network
 def test_try_repo_lock_check(
     pypi: None,
     repo: Repo,

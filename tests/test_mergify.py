@@ -496,7 +496,7 @@ def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path
     Compared as versions: 4.10.0 is newer than 4.9.0 although it sorts lower as text.
     """
     from policytool.config import Config, LockConfig
-    from policytool.hooks.mergify import pinned_precommit
+    from policytool.rules.mergify_drift import pinned_precommit
 
     (tmp_path / "requirements").mkdir()
     lock = tmp_path / "requirements" / "test.txt"

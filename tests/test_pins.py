@@ -13,7 +13,7 @@ from policytool.errors import PolicyError
 from policytool.formats.pyproject import pyproject_items, rewrite_pyproject
 from policytool.formats.requirement import repin
 from policytool.formats.requirements import parse_requirements_text, rewrite_requirements
-from policytool.hooks.floating_pin import judge
+from policytool.rules.floating_pin import judge
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]

@@ -24,7 +24,8 @@ from ruamel.yaml import YAML
 
 from policytool.config import CiConfig, Config, PreCommitConfig
 from policytool.engine.registry import RepoContext
-from policytool.hooks import mergify, precommit
+from policytool.rules import mergify_drift as mergify
+from policytool.rules import precommit_default_stages, precommit_final_hook, precommit_manual_only
 from tests.precommit_helpers import comments, precommit_accepts
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -84,9 +85,9 @@ def _order(text: str) -> list[str]:
 
 def _fix_all(root: Path, config: Config) -> None:
     ctx = RepoContext(config, [], True)
-    precommit.fix_final_hook(ctx)
-    precommit.fix_default_stages(ctx)
-    precommit.fix_manual_only(ctx)
+    precommit_final_hook.fix_final_hook(ctx)
+    precommit_default_stages.fix_default_stages(ctx)
+    precommit_manual_only.fix_manual_only(ctx)
 
 
 @FAST

@@ -8,13 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from policytool.core.boundary import read_text
+from policytool.core.text import BOM, decode_text, encode_like
 from policytool.errors import DecodeError, FileError, PolicyError
-from policytool.files import (
-    BOM,
-    decode_text,
-    encode_like,
-    read_text,
-)
 from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.formats.requirements import (
     CONSTRAINT,

@@ -4,31 +4,44 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import pkgutil
 import subprocess
 import sys
 
-import policytool.hooks
+import policytool.rules
 from policytool.engine import registry as rules
 
 
-def test_every_module_registers_exactly_the_ids_the_table_names() -> None:
-    modules = sorted(m.name for m in pkgutil.iter_modules(policytool.hooks.__path__))
-    for module in modules:
-        importlib.import_module(f"policytool.hooks.{module}")
-    importlib.import_module("policytool.engine.engine_rules")
-    registered = set(rules._FILE_RULES) | set(rules._REPO_RULES) | set(rules._INFO)
-    assert registered == set(rules.RULE_MODULES) | rules.ENGINE_RULE_IDS
-    assert set(rules.RULE_MODULES.values()) <= set(modules)
+def test_rule_index_is_generated_from_the_rule_modules() -> None:
+    """engine/rule_index.py is what the modules register; regenerate with GENERATOR."""
+    from policytool.engine.docs import GENERATOR, INDEX_PATH, discovered_rules, render_rule_index
+
+    discovered = discovered_rules()
+    assert set(discovered) | rules.ENGINE_RULE_IDS == set(rules.rule_infos())
+    assert INDEX_PATH.read_text(encoding="utf-8") == render_rule_index(discovered), (
+        f"policytool/engine/rule_index.py drifted from the rule modules; run {GENERATOR}"
+    )
+
+
+def test_each_rule_lives_in_the_module_named_after_its_id() -> None:
+    """`policytool/rules/<id with _>.py` holds rule <id>; private `_x` modules are helpers."""
+    misplaced = {
+        rule_id: module
+        for rule_id, (module, _group) in rules.RULE_INDEX.items()
+        if module != rule_id.replace("-", "_")
+    }
+    assert not misplaced, misplaced
+    modules = {m.name for m in pkgutil.iter_modules(policytool.rules.__path__)}
+    public = {m for m in modules if not m.startswith("_")}
+    assert public == {m for m, _g in rules.RULE_INDEX.values() if not m.startswith("_")}
 
 
 def test_each_module_alone_registers_its_ids() -> None:
-    """Importing only the table's module for an id is enough to get that rule."""
+    """Importing only the index's module for an id is enough to get that rule."""
     code = (
         "import importlib, json, sys; from policytool.engine import registry as rules;"
-        "importlib.import_module('policytool.hooks.' + sys.argv[1]);"
+        "importlib.import_module('policytool.rules.' + sys.argv[1]);"
         "print(json.dumps(sorted(set(rules._FILE_RULES) | set(rules._REPO_RULES) | set(rules._INFO))))"
     )
     for module in sorted(set(rules.RULE_MODULES.values())):
@@ -44,7 +57,7 @@ def test_known_ids_need_no_rule_module() -> None:
     code = (
         "import sys; from policytool.engine.registry import known_rule_ids; ids = known_rule_ids();"
         "assert 'spdx-header' in ids and 'mergify-drift' in ids;"
-        "print(sorted(m for m in sys.modules if m.startswith('policytool.hooks.')))"
+        "print(sorted(m for m in sys.modules if m.startswith('policytool.rules.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -55,10 +68,10 @@ def test_only_loads_the_modules_of_the_selected_rules() -> None:
         "import sys; from policytool.engine.runner import select_rules;"
         "files, repos = select_rules(('spdx-header',), ());"
         "assert [r.id for r in files] == ['spdx-header'] and repos == [];"
-        "print(sorted(m for m in sys.modules if m.startswith('policytool.hooks.')))"
+        "print(sorted(m for m in sys.modules if m.startswith('policytool.rules.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['policytool.hooks.spdx']"
+    assert out.stdout.strip() == "['policytool.rules.spdx_header']"
 
 
 def test_docs_rules_pages_match_the_registry() -> None:
@@ -108,32 +121,12 @@ def test_missing_sections_notices_absent_and_misordered() -> None:
 
 
 def test_every_group_has_rules_and_every_rule_a_group() -> None:
-    assert {group for _module, group in rules.RULE_TABLE.values()} == set(rules.GROUPS)
-
-
-def test_declared_file_kinds_match_the_rules_own() -> None:
-    """FILE_RULE_KINDS (used before any rule module loads) agrees with each rule's kinds."""
-    import dataclasses
-
-    from policytool.config import Config, SpdxConfig, TorchCudaConfig
-
-    configs = [
-        Config(),
-        Config(spdx=SpdxConfig(kinds=("python", "shell", "yaml", "cuda"))),
-        Config(spdx=SpdxConfig(kinds=("python", "shell", "yaml", "cuda"), configured=True)),
-        Config(spdx=SpdxConfig(configured=True), torch_cuda=TorchCudaConfig(configured=True)),
-        dataclasses.replace(Config(), spdx=SpdxConfig(kinds=())),
-    ]
-    registered = rules.file_rules()
-    for rule_id, declared in rules.FILE_RULE_KINDS.items():
-        assert rule_id in registered, rule_id
-        for config in configs:
-            assert declared(config) == registered[rule_id].kinds(config), rule_id
+    assert {group for _module, group in rules.RULE_INDEX.values()} == set(rules.GROUPS)
 
 
 HOOK_CALL = (
     "import sys; from policytool.cli import main; code = main(sys.argv[1:]);"
-    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.hooks.')"
+    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.rules.')"
     " or m.split('.')[0] in ('tomlkit', 'packaging', 'ruamel', 'subprocess', 'tempfile',"
     " 'difflib', 'multiprocessing', 'concurrent')))"
 )
@@ -150,7 +143,8 @@ def _hook_call(root: object, *args: str) -> str:
     return proc.stdout.splitlines()[-1]
 
 
-def test_hook_call_over_files_its_rules_skip_loads_no_rule_module(tmp_path: object) -> None:
+def test_hook_call_over_files_its_rules_skip_loads_only_those_rules(tmp_path: object) -> None:
+    """A hook call over files its rules do not read loads their modules and nothing heavy."""
     from pathlib import Path
 
     root = Path(str(tmp_path))
@@ -161,13 +155,71 @@ def test_hook_call_over_files_its_rules_skip_loads_no_rule_module(tmp_path: obje
     (root / "data.txt").write_text("x\n")
     (root / "run").write_text("#!/bin/sh\necho hi\n")  # a shell script by its shebang
     (root / "a.py").write_text("x = 1\n")
-    assert _hook_call(root, "check", "--only", "spdx-header", "notes.md", "data.txt") == "0 []"
-    assert _hook_call(root, "check", "--only", "forbidden-import,torch-cuda", "run") == "0 []"
+    assert _hook_call(root, "check", "--only", "spdx-header", "notes.md", "data.txt") == (
+        "0 ['policytool.rules.spdx_header']"
+    )
+    assert _hook_call(root, "check", "--only", "forbidden-import,torch-cuda", "run") == (
+        "0 ['policytool.rules._allowlist', 'policytool.rules._pyscan', "
+        "'policytool.rules.forbidden_import', 'policytool.rules.torch_cuda']"
+    )
     # The same call over a file the rule reads loads that rule and finds the problem.
     assert _hook_call(root, "check", "--only", "spdx-header", "notes.md", "a.py") == (
-        "1 ['policytool.hooks.spdx']"
+        "1 ['policytool.rules.spdx_header']"
     )
     # A repo rule's triggers need its module: no shortcut, but still nothing else.
-    assert "policytool.hooks.spdx" not in _hook_call(
+    assert "policytool.rules.spdx_header" not in _hook_call(
         root, "check", "--only", "mergify-drift", "notes.md"
     )
+
+
+RULE_MODULES_LOADED = (
+    "import sys; from policytool.cli import main; code = main(sys.argv[1:]);"
+    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.rules.')))"
+)
+
+
+def test_a_repo_rule_loads_its_own_module_and_what_it_shares(tmp_path: object) -> None:
+    """`check --only ID` imports that rule's module and its `_` helpers, not its family."""
+    from pathlib import Path
+
+    root = Path(str(tmp_path))
+    (root / "pyproject.toml").write_text('[tool.policytool.pre-commit]\nfinal-hook = "b"\n')
+    (root / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: local\n    hooks:\n"
+        "      - {id: a, name: a, entry: 'true', language: system}\n"
+        "      - {id: b, name: b, entry: 'true', language: system}\n"
+    )
+    loaded = [
+        subprocess.run(
+            [sys.executable, "-c", RULE_MODULES_LOADED, "check", "--only", rule_id],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()[-1]
+        for rule_id in ("precommit-final-hook", "codeql-workflow")
+    ]
+    assert loaded == [
+        "0 ['policytool.rules._precommit_model', 'policytool.rules.precommit_final_hook']",
+        "0 ['policytool.rules._ci_scan', 'policytool.rules.codeql_workflow']",
+    ]
+
+
+def test_no_module_imports_a_private_name_of_a_rule_module() -> None:
+    """What two rules share lives in a `_` module; a rule's `_` names stay in its module."""
+    import ast
+    from pathlib import Path
+
+    package = Path(policytool.rules.__file__).resolve().parents[1]
+    crossing = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if not (isinstance(node, ast.ImportFrom) and node.module):
+                continue
+            parts = node.module.split(".")
+            if parts[:2] != ["policytool", "rules"] or len(parts) != 3 or parts[2][0] == "_":
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            if private:
+                crossing.append(f"{path.relative_to(package)}: {node.module} {private}")
+    assert not crossing, crossing

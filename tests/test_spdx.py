@@ -419,7 +419,7 @@ def test_a_copyright_the_encoding_cannot_hold_is_a_finding_and_the_run_goes_on(
 def test_fix_never_writes_a_multi_line_license_even_past_validation(tmp_path: Path) -> None:
     from policytool.config import Config, SpdxConfig
     from policytool.engine.source import SourceFile
-    from policytool.hooks import spdx
+    from policytool.rules import spdx_header as spdx
 
     config = Config(
         root=tmp_path,
@@ -458,7 +458,7 @@ def test_source_rule_docs_have_every_section_in_order(rule_id: str) -> None:
 
 
 def test_the_spdx_doc_example_fails_and_its_fix_passes(repo: Repo, run: Run) -> None:
-    from policytool.hooks.spdx import DOC
+    from policytool.rules.spdx_header import DOC
 
     example = DOC.split("## Example\n```python\n", 1)[1].split("```", 1)[0]
     config = DOC.split("## Configuration\n```toml\n", 1)[1].split("```", 1)[0]

@@ -22,9 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from policytool.config import Config, SpdxConfig
+from policytool.core.kinds import CommentKind
+from policytool.core.text import split_lines
 from policytool.engine.source import SourceFile
-from policytool.files import CommentKind, split_lines
-from policytool.hooks import spdx
+from policytool.rules import spdx_header as spdx
 
 EXAMPLES = int(os.environ.get("POLICYTOOL_HYPOTHESIS_EXAMPLES", "200"))
 SETTINGS = settings(

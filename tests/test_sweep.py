@@ -606,7 +606,12 @@ def test_policytool_sweeps_clean_on_its_own_sweep_code(repo: Repo, run: Run) -> 
     repo.write("README.md", "x\n")
     repo.commit("empty")
     repo.git("checkout", "-q", "-b", "feature")
-    for path in [*sorted((source / "sweep").glob("*.py")), source / "hooks" / "sweep_rules.py"]:
+    rules = [
+        source / "rules" / f"{name}.py"
+        for name in ("_sweep", "_pysource", "_kwreads", "kwargs_lookup", "broad_except")
+        + ("any_annotation", "hot_copy", "async_blocking")
+    ]
+    for path in [*sorted((source / "sweep").glob("*.py")), *rules]:
         target = repo.root / "policytool" / path.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, target)

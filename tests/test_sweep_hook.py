@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pre_commit.clientlib import load_manifest
 
 from tests.conftest import Repo
@@ -20,6 +21,7 @@ def test_sweep_hook_is_manual_and_repo_wide() -> None:
     assert hook["pass_filenames"] is False and hook["always_run"] is True
 
 
+@pytest.mark.network
 def test_try_repo_sweep(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pkg/old.py", "def old():\n    try:\n        pass\n    except:\n        pass\n")
     repo.commit("backlog")

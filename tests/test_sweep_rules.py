@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """The five sweep patterns are rules of the one registry, scoped to the lines a change adds:
-registered by hooks/sweep_rules.py with docs, refused by ``check --only``, reported
+each registered by its own module under policytool/rules/ with its doc, refused by ``check --only``, reported
 through the shared reporters (markdown with the Code quality row)."""
 
 from __future__ import annotations
@@ -33,11 +33,31 @@ def test_the_patterns_are_registered_file_rules_scoped_to_added_lines() -> None:
     for rule_id in SWEEP_IDS:
         rule = rules[rule_id]
         assert rule.scope == SCOPE_ADDED_LINES
-        assert registry.RULE_TABLE[rule_id] == ("sweep_rules", "sweep")
-        assert rule.check.__module__ == "policytool.hooks.sweep_rules"
+        module = rule_id.replace("-", "_")
+        assert registry.RULE_INDEX[rule_id] == (module, "sweep")
+        assert rule.check.__module__ == f"policytool.rules.{module}"
         headers = [line[3:] for line in rule.doc.splitlines() if line.startswith("## ")]
         assert headers == list(DOC_SECTIONS), rule_id
         assert "✗" in rule.doc and "⚠" in rule.doc
+
+
+def test_the_sweep_keeps_no_second_list_of_its_rules() -> None:
+    """The sweep runs the registry's group "sweep", in the index's order; no module of
+    policytool/sweep/ names the rules (one of them may name the one it special-cases)."""
+    import ast
+
+    from policytool.sweep.run import sweep_rule_ids, sweep_rules
+
+    assert tuple(sweep_rule_ids()) == SWEEP_IDS
+    assert tuple(rule.id for rule in sweep_rules()) == SWEEP_IDS
+    package = Path(__file__).resolve().parents[1] / "policytool" / "sweep"
+    for path in sorted(package.glob("*.py")):
+        named = {
+            node.value
+            for node in ast.walk(ast.parse(path.read_bytes()))
+            if isinstance(node, ast.Constant) and node.value in SWEEP_IDS
+        }
+        assert len(named) <= 1, (path.name, sorted(named))
 
 
 def test_a_registered_check_runs_on_a_whole_file_outside_a_sweep() -> None:

@@ -24,7 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policytool.config import Config
-from policytool.sweep import diff, kwreads, source
+from policytool.rules import _kwreads as kwreads
+from policytool.rules import _pysource as source
+from policytool.sweep import diff
 from policytool.sweep import run as sweep_run
 from policytool.sweep.diff import ChangedFile
 from tests.conftest import Repo, Result

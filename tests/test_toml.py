@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from policytool.core.boundary import MAX_CONFIG_BYTES
 from policytool.errors import PolicyError, TomlError
-from policytool.files import MAX_CONFIG_BYTES
 from policytool.formats import toml
 from tests.conftest import Repo, Result
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from policytool.hooks.torch_cuda import DEFAULT_BANNED
+from policytool.rules.torch_cuda import DEFAULT_BANNED
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,8 +24,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from policytool.core.text import split_lines
 from policytool.errors import YamlError
-from policytool.files import split_lines
 from policytool.formats import yamldoc
 from policytool.formats.yamldoc import YamlMap, YamlSeq
 from tests.conftest import Repo, Result
@@ -338,36 +337,34 @@ def test_fast_reader_agrees_with_ruamel_on_merges(text: str) -> None:
 SUITES = ("tests/test_precommit.py", "tests/test_ci_rules.py", "tests/test_mergify.py")
 
 
-def run_suites(*plugin: str) -> tuple[str, set[str]]:
-    """Run the YAML rule suites in a subprocess: (output, ids of the failed tests)."""
+def run_suites(basetemp: Path, *plugin: str) -> tuple[str, set[str]]:
+    """Run the YAML rule suites in a subprocess: (output, ids of the failed tests).
+
+    Its temp directories go under ``basetemp``: the inner session neither cleans nor
+    depends on the shared ``pytest-of-USER`` directory of other sessions.
+    """
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    # Its own temp root: the shared one may hold other runs' trees that pytest's cleanup
-    # of old directories cannot remove (the 1,000-level probe of another session).
-    with tempfile.TemporaryDirectory() as basetemp:
-        command = [
-            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"),
-            *(f"--basetemp={basetemp}/t", *plugin, *SUITES),
-        ]
-        proc = subprocess.run(
-            command, cwd=ROOT, env=env, capture_output=True, text=True, check=False
-        )
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command += [f"--basetemp={basetemp}", *plugin, *SUITES]
+    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     out = proc.stdout + proc.stderr
     failed = {line.split()[1] for line in out.splitlines() if line.startswith("FAILED ")}
     return out, failed
 
 
-def test_rule_suites_pass_with_every_parse_compared_to_ruamel() -> None:
+@pytest.mark.slow
+def test_rule_suites_pass_with_every_parse_compared_to_ruamel(tmp_path: Path) -> None:
     """test_precommit / test_ci_rules / test_mergify, each YAML parse done both ways.
 
     The ``tests.yaml_compare`` plugin parses every text with both parsers, fails on any
     difference, and hands the rules ruamel's data: the suites give the same results on
     ruamel's data (here) as on the fast reader's (the normal run), with identical inputs.
     """
-    out, failed = run_suites("-p", "tests.yaml_compare")
+    out, failed = run_suites(tmp_path / "compared", "-p", "tests.yaml_compare")
     assert "the parsers differ" not in out and "only ruamel failed" not in out, out[-4000:]
     assert " passed" in out, out[-4000:]
     if failed:  # a failure of the suite itself must not depend on the parser
-        _normal_out, normal_failed = run_suites()
+        _normal_out, normal_failed = run_suites(tmp_path / "normal")
         assert failed == normal_failed, out[-4000:]
 
 

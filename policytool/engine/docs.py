@@ -1,22 +1,31 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Rule documentation: ``policytool rules ID`` and the generated ``docs/rules/<id>.md``.
+"""What is generated from the code: the rule index, the rule pages and docs/config.md.
 
-Each rule's ``doc`` (Markdown with the :data:`~policytool.engine.registry.DOC_SECTIONS`
-headings) lives next to its check; this module renders it with the rule's metadata.
-``python -m policytool.engine.docs docs/rules`` rewrites the pages; a test fails when
-the committed pages and the registry disagree.
+Each rule's module under ``policytool.rules`` holds its check, its id, its group and its
+``doc`` (Markdown with the :data:`~policytool.engine.registry.DOC_SECTIONS` headings).
+From them, ``python -m policytool.engine.docs docs/rules`` rewrites
+:mod:`policytool.engine.rule_index` (which module registers each id, and its group, so a
+run imports only the rules it runs) and ``docs/rules/<id>.md``; a test fails when what is
+committed and the modules disagree. The same command writes ``docs/config.md`` (the
+directory's parent's) from the config definitions (:mod:`policytool.engine.config_docs`).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import sys
 from pathlib import Path
 
-from policytool.engine.registry import DOC_SECTIONS, RuleInfo, rule_infos
+from policytool.core.atomic import write_atomic
+from policytool.engine import registry
+from policytool.engine.config_docs import config_md, key_table, sections
+from policytool.engine.registry import DOC_SECTIONS, GROUPS, RULES_PACKAGE, RuleInfo, rule_infos
 
 GENERATOR = "python -m policytool.engine.docs docs/rules"
+INDEX_PATH = Path(__file__).with_name("rule_index.py")
 _HEADING_RE = re.compile(r"^## (.+?)\s*$", re.MULTILINE)
 
 
@@ -36,10 +45,29 @@ def _facts(info: RuleInfo) -> str:
     return f"Group: `{info.group}` · Fixable: {fix} · Reported by: `policytool {info.command}`"
 
 
+def config_keys(info: RuleInfo) -> str:
+    """The key tables of the config sections the rule reads (its ``config``), generated
+    from the config definitions; "" when it reads none. Its doc's ``## Configuration``
+    is the last section, so they follow its prose."""
+    parts = []
+    for table in info.config:
+        section = next(s for s in sections() if s.table == table)
+        rows = key_table(table).split("\n", 2)[2]  # without the ``## heading``
+        anchor = re.sub(r"[^\w\- ]", "", section.heading.lower())
+        parts.append(
+            f"Keys of {section.heading} ([configuration reference](../config.md#{anchor})):"
+            f"\n\n{rows}"
+        )
+    return "\n".join(parts)
+
+
 def render_rule(info: RuleInfo) -> str:
-    """``policytool rules ID``: id, summary, metadata, then the rule's doc."""
+    """``policytool rules ID``: id, summary, metadata, then the rule's doc and the keys of
+    the config sections it reads."""
     doc = info.doc.strip() or "(This rule has no documentation yet.)"
-    return f"# {info.id}\n\n{info.summary}\n\n{_facts(info)}\n\n{doc}\n"
+    keys = config_keys(info)
+    tail = f"\n{keys}" if keys else ""
+    return f"# {info.id}\n\n{info.summary}\n\n{_facts(info)}\n\n{doc}\n{tail}"
 
 
 def render_page(info: RuleInfo) -> str:
@@ -89,13 +117,68 @@ def write_pages(directory: Path) -> list[str]:
     return changed
 
 
+def discovered_rules() -> dict[str, tuple[str, str]]:
+    """Rule id -> (module, group), by importing every module of ``policytool.rules``."""
+    package = importlib.import_module(RULES_PACKAGE)
+    found: dict[str, tuple[str, str]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{RULES_PACKAGE}.{info.name}")
+    rules: list[registry.FileRule | registry.RepoRule] = [
+        *registry.file_rules(()).values(),
+        *registry.repo_rules(()).values(),
+    ]
+    for rule in rules:
+        module = rule.check.__module__.removeprefix(f"{RULES_PACKAGE}.")
+        found[rule.id] = (module, rule.group)
+    # Stable: ids already indexed keep their place (reports list rules in this order);
+    # a new id goes last in its group.
+    known = list(registry.RULE_INDEX)
+
+    def place(item: tuple[str, tuple[str, str]]) -> tuple[int, int, str]:
+        rule_id, (_module, group) = item
+        at = known.index(rule_id) if rule_id in known else len(known)
+        return GROUPS.index(group), at, rule_id
+
+    return dict(sorted(found.items(), key=place))
+
+
+def render_rule_index(rules: dict[str, tuple[str, str]]) -> str:
+    """The source of :mod:`policytool.engine.rule_index` for ``rules``."""
+    rows = "".join(f'    "{i}": ("{m}", "{g}"),\n' for i, (m, g) in rules.items())
+    return (
+        "# SPDX-License-Identifier: Apache-2.0\n"
+        "# SPDX-FileCopyrightText: Copyright contributors to the policytool project\n"
+        f'"""Generated from the rule modules by ``{GENERATOR}``; do not edit.\n\n'
+        "Rule id -> (its module under ``policytool.rules``, its group).\n"
+        '"""\n\n'
+        f"RULE_INDEX: dict[str, tuple[str, str]] = {{\n{rows}}}\n"
+    )
+
+
 def main(argv: list[str]) -> int:
-    """``python -m policytool.engine.docs DIR``: regenerate the rule pages in DIR."""
+    """``python -m policytool.engine.docs DIR``: regenerate the rule index, the pages in DIR
+    and ``DIR/../config.md``."""
     if len(argv) != 1:
         print(f"usage: {GENERATOR}", file=sys.stderr)
         return 2
+    discovered = discovered_rules()
+    index = render_rule_index(discovered)
+    if INDEX_PATH.read_text(encoding="utf-8") != index:
+        INDEX_PATH.write_text(index, encoding="utf-8")
+        print(f"wrote {INDEX_PATH}", file=sys.stderr)
+        # This process loaded the old index: the pages below follow the new one.
+        registry.RULE_INDEX.clear()
+        registry.RULE_INDEX.update(discovered)
+        registry.RULE_MODULES.clear()
+        registry.RULE_MODULES.update({i: m for i, (m, _g) in discovered.items()})
     for name in write_pages(Path(argv[0])):
         print(f"wrote {Path(argv[0]) / name}", file=sys.stderr)
+    docs_dir = Path(argv[0]).resolve().parent
+    config_page = docs_dir / "config.md"
+    text = config_md(docs_dir)
+    if not config_page.exists() or config_page.read_text(encoding="utf-8") != text:
+        write_atomic(config_page, text.encode("utf-8"))
+        print(f"wrote {config_page}", file=sys.stderr)
     return 0
 
 

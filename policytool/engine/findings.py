@@ -8,7 +8,9 @@ import enum
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from policytool.engine.fixes import Fix
 
 
 class Severity(str, enum.Enum):
@@ -23,7 +25,9 @@ class Finding:
     """One problem at one place: ``path:line:col: rule message``.
 
     ``path`` is repo-relative with ``/`` separators; ``line`` and ``col`` are 1-based
-    (``col`` 1 when the finding is about a whole line or file).
+    (``col`` 1 when the finding is about a whole line or file). ``fix``: the edits that
+    mend it (see :mod:`policytool.engine.fixes`); a finding with one is ``fixable``. The
+    fix is no part of the finding's identity or of any output format.
     """
 
     path: str
@@ -33,6 +37,12 @@ class Finding:
     message: str
     severity: Severity = Severity.ERROR
     fixable: bool = False
+    fix: Fix | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """A finding that carries a fix is fixable."""
+        if self.fix is not None and not self.fixable:
+            object.__setattr__(self, "fixable", True)
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         """Deterministic order: path, line, column, rule, message."""

@@ -6,21 +6,23 @@ A *file rule* looks at one file at a time (``check(source, config)``), may be fi
 (``fix(source, config) -> new bytes``) and declares a cheap ``prefilter`` over the raw
 bytes so most files are dismissed with a ``bytes.find``. A *repo rule* looks at the
 repository as a whole (config files, locks, workflows) and runs on full runs or when a
-path matching one of its ``triggers`` is checked. Modules under ``policytool.hooks``
-register their rules on import; :data:`RULE_MODULES` says which module registers which
-id, so a run imports only the modules of the rules it runs.
+path matching one of its ``triggers`` is checked. Each module under ``policytool.rules``
+holds one rule (named after its id) and registers it on import; the generated
+:mod:`policytool.engine.rule_index` says which module registers which id and its group,
+so a run imports only the modules of the rules it runs.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
+from policytool.engine.rule_index import RULE_INDEX as RULE_INDEX
 from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
 
@@ -54,6 +56,11 @@ class FileRule:
     doc: str = ""
     # ``added-lines`` rules run in ``policytool sweep`` only (see :data:`Scope`).
     scope: Scope = SCOPE_FILE
+    # One of :data:`GROUPS`, usable in ``--only`` / ``--skip``.
+    group: str = ""
+    # The ``[tool.policytool.X]`` tables it reads (X: "spdx", "lock"...); its page lists
+    # their keys, generated from the config definitions.
+    config: tuple[str, ...] = ()
 
     @property
     def fixable(self) -> bool:
@@ -129,18 +136,28 @@ class RepoRule:
     check: Callable[[RepoContext], Iterable[Finding]]
     # Globs (repo-relative) whose change makes the rule run when paths are given.
     triggers: Callable[[Config], Sequence[str]] = lambda config: ()
-    # Applies the safe fixes and returns the repo-relative paths it changed.
+    # The findings it can mend, each carrying its ``Fix`` (edits and the rule's
+    # verification); the engine applies them (:func:`policytool.engine.fixes.apply_fixes`),
+    # writes atomically and re-checks. A fixer never writes a file itself.
+    fixes: Callable[[RepoContext], Iterable[Finding]] | None = None
+    # Not yet converted to ``fixes``: applies its fixes itself and returns the paths it
+    # changed (the pre-commit config rules and ci-floating-install, until they move).
     fix: Callable[[RepoContext], list[str]] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
     # Given paths, it checks only those files (the whole repo when one of them changes
     # what every file is judged against): its hook can take pre-commit's file names.
     narrows: bool = False
+    # One of :data:`GROUPS`, usable in ``--only`` / ``--skip``.
+    group: str = ""
+    # The ``[tool.policytool.X]`` tables it reads (X: "spdx", "lock"...); its page lists
+    # their keys, generated from the config definitions.
+    config: tuple[str, ...] = ()
 
     @property
     def fixable(self) -> bool:
         """Whether ``policytool fix`` can mend this rule's findings."""
-        return self.fix is not None
+        return self.fixes is not None or self.fix is not None
 
 
 @dataclass(frozen=True)
@@ -152,9 +169,12 @@ class RuleInfo:
     fixable: bool = False
     command: str = "check"
     doc: str = ""
-    # The group of RULE_TABLE; "engine" for the engine's own ids.
+    # The rule's group; "engine" for the engine's own ids.
     group: str = "engine"
     scope: Scope = SCOPE_FILE
+    # The ``[tool.policytool.X]`` tables it reads (X: "spdx", "lock"...); its page lists
+    # their keys, generated from the config definitions.
+    config: tuple[str, ...] = ()
 
 
 # A rule's ``doc`` is Markdown with these sections, in this order, like ruff's rule docs:
@@ -172,6 +192,8 @@ def register(rule: FileRule | RepoRule) -> FileRule | RepoRule:
     """Add a rule to the registry (called by rule modules at import time)."""
     if rule.id in _FILE_RULES or rule.id in _REPO_RULES or rule.id in _INFO:
         raise ValueError(f"rule id registered twice: {rule.id}")
+    if rule.group not in GROUPS:
+        raise ValueError(f"rule {rule.id}: group {rule.group!r} is not one of {GROUPS}")
     if isinstance(rule, FileRule):
         _FILE_RULES[rule.id] = rule
     else:
@@ -190,76 +212,45 @@ def register_info(info: RuleInfo) -> RuleInfo:
 # Findings the engine itself reports; ``--only`` keeps them (a file that cannot be
 # read or parsed was not checked), ``--skip`` can drop them.
 ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore", "baseline-stale"})
-# The one registry line of each rule: which module under ``policytool.hooks`` registers
-# the id, and its group (usable in ``--only`` / ``--skip``). A pre-commit hook runs
-# ``check --only ID``: importing just that module instead of every rule family keeps its
-# start-up short. tests/test_rules.py checks this table against what the modules register.
+# The groups of rules, usable in ``--only`` / ``--skip``; each rule declares its own.
 GROUPS = ("source", "lock", "repo", "ci", "sweep")
-RULE_TABLE: dict[str, tuple[str, str]] = {
-    "spdx-header": ("spdx", "source"),
-    "forbidden-import": ("imports", "source"),
-    "torch-cuda": ("torch_cuda", "source"),
-    "stale-allow": ("stale_allow", "source"),
-    "floating-pin": ("floating_pin", "lock"),
-    "lock-stale": ("lock_drift", "lock"),
-    "lock-skew": ("lock_drift", "lock"),
-    "precommit-config": ("precommit", "repo"),
-    "precommit-final-hook": ("precommit", "repo"),
-    "precommit-default-stages": ("precommit", "repo"),
-    "precommit-manual-only": ("precommit", "repo"),
-    "precommit-required": ("precommit", "repo"),
-    "precommit-rev": ("precommit", "repo"),
-    "ci-hook-stage": ("ci", "repo"),
-    "mypy-wired": ("ci", "repo"),
-    "codeql-workflow": ("ci", "repo"),
-    "mergify-drift": ("mergify", "repo"),
-    "ci-floating-install": ("ci_installs", "ci"),
-    "action-pin": ("action_pin", "ci"),
-    "kwargs-lookup": ("sweep_rules", "sweep"),
-    "broad-except": ("sweep_rules", "sweep"),
-    "any-annotation": ("sweep_rules", "sweep"),
-    "hot-copy": ("sweep_rules", "sweep"),
-    "async-blocking": ("sweep_rules", "sweep"),
-}
-RULE_MODULES: dict[str, str] = {rule_id: module for rule_id, (module, _) in RULE_TABLE.items()}
-
-# The file kinds a file rule reads, known without importing its module: a pre-commit
-# hook call over files none of the selected rules reads returns before loading any rule
-# (tests/test_rules.py checks each entry against the rule's own ``kinds``). A file rule
-# missing here is simply always loaded.
-PYTHON_KINDS = frozenset({"python", "stub"})
-FILE_RULE_KINDS: dict[str, Callable[[Config], frozenset[str]]] = {
-    # None until [tool.policytool.spdx] is written (the rule is quiet until configured).
-    "spdx-header": lambda config: (
-        frozenset(config.spdx.kinds) if config.spdx.configured else frozenset()
-    ),
-    "forbidden-import": lambda config: PYTHON_KINDS,
-    "torch-cuda": lambda config: PYTHON_KINDS if config.torch_cuda.configured else frozenset(),
-}
+# Which module under ``policytool.rules`` registers each id, from the generated index
+# (``python -m policytool.engine.docs`` rewrites it from the modules; a test fails on
+# drift). A pre-commit hook runs ``check --only ID``: importing just that module instead
+# of every rule keeps its start-up short.
+RULE_MODULES: dict[str, str] = {rule_id: module for rule_id, (module, _) in RULE_INDEX.items()}
+RULES_PACKAGE = "policytool.rules"
 
 
 def static_kinds(rule_ids: Iterable[str], config: Config) -> frozenset[str] | None:
-    """The kinds ``rule_ids`` read together, or None when a rule's kinds need its module."""
+    """The kinds the rules ``rule_ids`` read together; None for every file.
+
+    Loads only those rules' modules. A repo rule may look at any path it is given (its
+    triggers), so it reads every kind.
+    """
+    wanted = [i for i in rule_ids if i not in ENGINE_RULE_IDS]
+    registered = file_rules(wanted)
     kinds: set[str] = set()
-    for rule_id in rule_ids:
-        if rule_id in ENGINE_RULE_IDS:
-            continue  # reported while reading files some other rule reads
-        declared = FILE_RULE_KINDS.get(rule_id)
+    for rule_id in wanted:
+        rule = registered.get(rule_id)
+        if rule is None:
+            return None
+        declared = rule.kinds(config)
         if declared is None:
             return None
-        kinds |= declared(config)
+        kinds |= declared
     return frozenset(kinds)
 
 
 def group_of(rule_id: str) -> str | None:
     """The group of a rule id (None for the engine's own ids)."""
-    entry = RULE_TABLE.get(rule_id)
+    entry = RULE_INDEX.get(rule_id)
     return entry[1] if entry else None
 
 
 def rule_ids_of_group(group: str) -> list[str]:
-    """The rule ids of ``group``, in table order."""
-    return [rule_id for rule_id, (_module, g) in RULE_TABLE.items() if g == group]
+    """The rule ids of ``group``, in index order."""
+    return [rule_id for rule_id, (_module, g) in RULE_INDEX.items() if g == group]
 
 
 def expand_selection(
@@ -300,7 +291,7 @@ def load_rule_modules(rule_ids: Iterable[str] | None = None) -> None:
     else:
         modules = {RULE_MODULES[i] for i in rule_ids if i in RULE_MODULES}
     for module in sorted(modules):
-        importlib.import_module(f"policytool.hooks.{module}")
+        importlib.import_module(f"{RULES_PACKAGE}.{module}")
     if rule_ids is None or ENGINE_RULE_IDS.intersection(rule_ids):
         importlib.import_module("policytool.engine.engine_rules")
 
@@ -327,15 +318,17 @@ def rule_infos() -> dict[str, RuleInfo]:
             r.fixable,
             command="sweep" if r.scope == SCOPE_ADDED_LINES else "check",
             doc=r.doc,
+            group=r.group,
             scope=r.scope,
+            config=r.config,
         )
         for r in _FILE_RULES.values()
     }
     infos.update(
-        {r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc) for r in _REPO_RULES.values()}
+        {
+            r.id: RuleInfo(r.id, r.summary, r.fixable, doc=r.doc, group=r.group, config=r.config)
+            for r in _REPO_RULES.values()
+        }
     )
     infos.update(_INFO)
-    return {
-        rule_id: replace(info, group=group_of(rule_id) or "engine")
-        for rule_id, info in sorted(infos.items())
-    }
+    return dict(sorted(infos.items()))

@@ -19,8 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
+from policytool.core.atomic import unwritable_reason, write_atomic
+from policytool.core.boundary import read_bounded
+from policytool.core.globs import match_any
+from policytool.core.kinds import is_binary, kind_of
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import apply_fixes
 from policytool.engine.registry import (
+    RULE_INDEX,
     FileRule,
     RepoContext,
     RepoRule,
@@ -30,15 +37,6 @@ from policytool.engine.registry import (
 )
 from policytool.engine.source import DecodeFailure, SourceFile
 from policytool.errors import FileError, PolicyError, WriteError
-from policytool.files import (
-    is_binary,
-    kind_of,
-    match_any,
-    read_bounded,
-    split_lines,
-    unwritable_reason,
-    write_atomic,
-)
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -213,7 +211,7 @@ def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
     if refused is not None:
         # A symlink or read-only file is reported, never replaced.
         findings = [
-            replace(f, message=f"{f.message} (not fixed: {refused})", fixable=False)
+            replace(f, message=f"{f.message} (not fixed: {refused})", fixable=False, fix=None)
             if f.fixable
             else f
             for f in findings
@@ -520,9 +518,17 @@ def select_rules(only: Sequence[str], skip: Sequence[str]) -> tuple[list[FileRul
     def wanted(rule_id: str) -> bool:
         return (not only or rule_id in only) and rule_id not in skip
 
+    # The index's order is the run order, whatever order the modules were imported in:
+    # a fixer whose file another rule reads runs first (the pre-commit config before the
+    # Mergify tip that quotes it).
+    order = {rule_id: at for at, rule_id in enumerate(RULE_INDEX)}
+
+    def place(rule: FileRule | RepoRule) -> int:
+        return order.get(rule.id, len(order))
+
     return (
-        [r for r in files.values() if wanted(r.id)],
-        [r for r in repos.values() if wanted(r.id)],
+        sorted((r for r in files.values() if wanted(r.id)), key=place),
+        sorted((r for r in repos.values() if wanted(r.id)), key=place),
     )
 
 
@@ -540,9 +546,20 @@ def run_repo_rules(
     for rule in rules:
         if not full_run and not any(match_any(f, rule.triggers(config)) for f in files):
             continue
-        if fix and rule.fix is not None:
+        unwritable: dict[str, str] = {}
+        if fix and rule.fixes is not None:
+            applied = apply_fixes(config.root, [f.fix for f in rule.fixes(ctx) if f.fix])
+            result.changed.extend(applied.changed)
+            unwritable = applied.unwritable
+        elif fix and rule.fix is not None:  # a fixer not yet converted to edits
             result.changed.extend(rule.fix(ctx))
-        result.findings.extend(rule.check(ctx))
+        # The re-check: what the fixes left (a symlink or read-only file says why).
+        result.findings.extend(
+            replace(f, message=f"{f.message} (not fixed: {why})", fixable=False, fix=None)
+            if f.fixable and (why := unwritable.get(f.path)) is not None
+            else f
+            for f in rule.check(ctx)
+        )
     result.findings = _ignore_repo_findings(config.root, result.findings)
     return result
 

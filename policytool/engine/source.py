@@ -10,11 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.text import BOM, decode_text
 from policytool.errors import DecodeError
-from policytool.files import (
-    BOM,
-    decode_text,
-)
 
 # PEP 263: the coding cookie on line 1 or 2.
 _CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")

@@ -18,7 +18,7 @@ Header (every line a comment, so pip, uv and Docker builds install the file as i
     # fingerprint: sha256:<64 hex>
     # body: sha256:<64 hex>
 
-``fingerprint`` is :func:`policytool.lock.inputs.fingerprint` of the inputs and options
+``fingerprint`` is :func:`policytool.engine.locks.fingerprint` of the inputs and options
 the body was compiled from; ``body`` is the sha256 of everything after the header (line
 endings normalised to ``\\n``), so a hand edit of a pin is detected offline.
 """

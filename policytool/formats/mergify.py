@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from policytool.errors import FileProblem, YamlError
-from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load, value_pos
+from policytool.errors import FileProblem
+from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load_present, value_pos
 
 # ``[-][#]attribute OP value``: Mergify's condition syntax (``:`` is an old ``=``).
 _CONDITION_RE = re.compile(
@@ -48,12 +48,9 @@ class Comment:
 
 def load_mergify(root: Path, relpath: str) -> YamlDoc | None:
     """The parsed Mergify file; None when absent; :class:`FileProblem` when unusable."""
-    try:
-        doc = load(root, relpath)
-    except FileNotFoundError:
+    doc = load_present(root, relpath)
+    if doc is None:
         return None
-    except YamlError as exc:
-        raise FileProblem(relpath, exc.line, exc.message) from None
     if not isinstance(doc.data, dict):
         raise FileProblem(relpath, 1, "a Mergify config must be a YAML mapping")
     return doc

@@ -5,8 +5,8 @@
 :func:`load_model` parses the file round-trip (positions, anchors, merge keys kept) and
 builds a :class:`Model` of its hooks; :func:`schema_problem` asks pre-commit's schema
 (``pre_commit.clientlib.CONFIG_SCHEMA`` through cfgv, imported lazily) whether pre-commit
-would accept it. No policy here: the rules in :mod:`policytool.hooks.precommit` decide what
-a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
+would accept it. No policy here: the ``precommit-*`` rules (``policytool.rules.precommit_*``)
+decide what a finding is. An unusable file raises :class:`~policytool.errors.FileProblem`.
 """
 
 from __future__ import annotations
@@ -23,17 +23,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
-from policytool.config import Config
-from policytool.engine.context import RunMemo
-from policytool.errors import FileProblem, YamlError
-from policytool.files import parse_json
+from policytool.core.memo import RunMemo
+from policytool.core.text import parse_json
+from policytool.errors import FileProblem
 from policytool.formats.yamldoc import (
     YamlDoc,
     anchor_name,
     item_line,
     key_line,
     load,
+    load_present,
     own_keys,
 )
 
@@ -47,6 +48,36 @@ PREK_ROOT_KEYS = frozenset({"minimum_prek_version", "orphan"})
 PREK_HOOK_KEYS = frozenset({"priority", "env", "shell", "groups", "include_deleted"})
 # Programs whose first argument is the script they run (``python tools/check.py``).
 _INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "perl", "ruby"})
+
+
+class _PreCommitSection(Protocol):
+    """The part of ``[tool.policytool.pre-commit]`` this reader needs."""
+
+    @property
+    def file(self) -> str:
+        """The config file's repo-relative path."""
+        ...
+
+
+class RunConfig(Protocol):
+    """What this reader needs of the run's configuration (the engine's ``Config`` has it):
+    the root, the pre-commit config's path and the run's memo. A format reader knows no
+    policy, so it names only these, not the configuration type."""
+
+    @property
+    def root(self) -> Path:
+        """The repository root."""
+        ...
+
+    @property
+    def pre_commit(self) -> _PreCommitSection:
+        """``[tool.policytool.pre-commit]``."""
+        ...
+
+    @property
+    def memo(self) -> RunMemo:
+        """The run's memo."""
+        ...
 
 
 def normalize_stage(stage: str) -> str:
@@ -405,7 +436,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def prefetch_schema(config: Config) -> None:
+def prefetch_schema(config: RunConfig) -> None:
     """Start pre-commit's verdict on the config in a forked child (Linux, two free cores).
 
     Importing pre-commit's schema (``pre_commit.clientlib`` pulls in every language
@@ -442,7 +473,7 @@ def prefetch_schema(config: Config) -> None:
     config.memo.value(_PREFETCH_KEY, lambda: _Prefetch(pid, read_fd))
 
 
-def end_prefetch(config: Config) -> None:
+def end_prefetch(config: RunConfig) -> None:
     """Reap the child :func:`prefetch_schema` started when no rule asked for its answer.
 
     Nothing waits for that answer any more, so the child is killed rather than waited
@@ -522,12 +553,9 @@ def load_model(
     root: Path, relpath: str, validate: bool = True, memo: RunMemo | None = None
 ) -> Model | None:
     """The config's model; None when the file is absent; :class:`FileProblem` when unusable."""
-    try:
-        doc = load(root, relpath)
-    except FileNotFoundError:
+    doc = load_present(root, relpath)
+    if doc is None:
         return None
-    except YamlError as exc:
-        raise FileProblem(relpath, exc.line, exc.message) from None
     model = build_model(doc)
     if validate:
         problem = schema_problem(doc, memo)
@@ -536,7 +564,7 @@ def load_model(
     return model
 
 
-def usable_model(config: Config) -> Model | None:
+def usable_model(config: RunConfig) -> Model | None:
     """The model for rules that need a valid config; None if absent or invalid."""
     try:
         return load_model(config.root, config.pre_commit.file, memo=config.memo)

@@ -29,9 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.engine.context import RunMemo
-from policytool.engine.source import SourceFile
-from policytool.files import BOM
+from policytool.core.text import BOM
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
 # String prefixes (r, b, f...) do not change where a literal ends, so they are not needed.
@@ -233,9 +231,7 @@ class FileScan:
             long_line = False
             while pos != -1:
                 after = pos + 6
-                if (pos == 0 or data[pos - 1] not in _WORD) and (
-                    after >= size or data[after] not in _WORD
-                ):
+                if _whole_word(data, pos, after):
                     if pos >= end:
                         previous, low = low, data.rfind(b"\n", 0, pos) + 1
                         end = data.find(b"\n", pos)
@@ -506,9 +502,7 @@ class FileScan:
                 else:
                     continue
                 after = pos + len(needle)
-                ok = (pos == 0 or data[pos - 1] not in _WORD) and (
-                    after >= len(data) or data[after] not in _WORD
-                )
+                ok = _whole_word(data, pos, after)
                 match = _CALL_ARG_RE.match(data, after) if ok else None
                 start = pos
                 if match is not None and needle == b"import_module":
@@ -537,56 +531,55 @@ class FileScan:
         """
         data = self.data
         uses: list[Use] = []
-        pos = data.find(name)
-        size = len(name)
-        while pos != -1:
-            after = pos + size
-            if (pos == 0 or data[pos - 1] not in _WORD) and (
-                after >= len(data) or data[after] not in _WORD
-            ):
-                attr = _ATTR_AFTER_RE.match(data, after)
-                if attr is not None:
-                    before = _IDENT_BEFORE_RE.search(data, max(0, pos - 80), pos)
-                    start = before.start(1) if before is not None else pos
-                    base = before.group(1).decode("ascii") if before is not None else None
-                    if before is None and data[max(0, pos - 64) : pos].rstrip().endswith(b"."):
-                        base = "."  # an attribute of some expression: not a module name
-                    attr_name = attr.group(1).decode("ascii")
-                    if (wanted is None or wanted(base, attr_name)) and self.is_code(pos):
-                        call = _CALL_AFTER_RE.match(data, attr.end()) is not None
-                        uses.append(Use(base, attr_name, *self.line_col(start), call))
-            pos = data.find(name, after)
+        for pos, after in _word_hits(data, name):
+            attr = _ATTR_AFTER_RE.match(data, after)
+            if attr is not None:
+                before = _IDENT_BEFORE_RE.search(data, max(0, pos - 80), pos)
+                start = before.start(1) if before is not None else pos
+                base = before.group(1).decode("ascii") if before is not None else None
+                if before is None and data[max(0, pos - 64) : pos].rstrip().endswith(b"."):
+                    base = "."  # an attribute of some expression: not a module name
+                attr_name = attr.group(1).decode("ascii")
+                if (wanted is None or wanted(base, attr_name)) and self.is_code(pos):
+                    call = _CALL_AFTER_RE.match(data, attr.end()) is not None
+                    uses.append(Use(base, attr_name, *self.line_col(start), call))
         return uses
 
     def called_names(self, name: bytes) -> list[Use]:
         """Code calls ``name(...)`` of a bare name (not an attribute, not its ``def``)."""
         data = self.data
         uses: list[Use] = []
-        pos = data.find(name)
-        size = len(name)
-        while pos != -1:
-            after = pos + size
-            if (pos == 0 or data[pos - 1] not in _WORD) and (
-                after >= len(data) or data[after] not in _WORD
-            ):
-                if _CALL_AFTER_RE.match(data, after) is not None:
-                    head = data[max(0, pos - 64) : pos]
-                    if not head.rstrip().endswith(b".") and _DEF_BEFORE_RE.search(head) is None:
-                        if self.is_code(pos):
-                            uses.append(Use(None, name.decode("ascii"), *self.line_col(pos), True))
-            pos = data.find(name, after)
+        for pos, after in _word_hits(data, name):
+            if _CALL_AFTER_RE.match(data, after) is not None:
+                head = data[max(0, pos - 64) : pos]
+                if not head.rstrip().endswith(b".") and _DEF_BEFORE_RE.search(head) is None:
+                    if self.is_code(pos):
+                        uses.append(Use(None, name.decode("ascii"), *self.line_col(pos), True))
         return uses
+
+
+def _whole_word(data: bytes, pos: int, after: int) -> bool:
+    """Whether ``data[pos:after]`` is a whole word: no identifier byte just before or after."""
+    return (pos == 0 or data[pos - 1] not in _WORD) and (
+        after >= len(data) or data[after] not in _WORD
+    )
+
+
+def _word_hits(data: bytes, word: bytes) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of every whole-word occurrence of ``word`` in ``data``, in order."""
+    size = len(word)
+    pos = data.find(word)
+    while pos != -1:
+        after = pos + size
+        if _whole_word(data, pos, after):
+            yield pos, after
+        pos = data.find(word, after)
 
 
 def has_relative_import(data: bytes) -> bool:
     """Whether ``from``, blanks and a dot (``from .x import y``) occur anywhere, in code
     or not: a quick superset for prefilters."""
     return _FROM_DOT_RE.search(data) is not None
-
-
-def packages_memo(memo: RunMemo) -> dict[tuple[str, str], str]:
-    """The run's (root, directory) -> dotted package map, shared by every scan of a run."""
-    return memo.value(("pyimports.packages",), dict)
 
 
 def _package_of(relpath: str, path: str | Path | None, memo: dict[tuple[str, str], str]) -> str:
@@ -674,6 +667,7 @@ class Tokens:
             pos = data.find(single, start, stop)
             while pos != -1:
                 after = pos + width
+                # inline, not _whole_word: a short word is found thousands of times here
                 if (pos == 0 or data[pos - 1] not in _WORD) and (
                     after >= size or data[after] not in _WORD
                 ):
@@ -694,21 +688,3 @@ class Tokens:
 def word_regex(words: set[str] | frozenset[str]) -> Tokens:
     """:class:`Tokens` for ``words`` (kept under this name for the rule modules)."""
     return Tokens(words)
-
-
-_LAST: tuple[SourceFile, bytes, FileScan] | None = None
-
-
-def scan_of(source: SourceFile, packages: dict[tuple[str, str], str] | None = None) -> FileScan:
-    """The :class:`FileScan` of ``source``, shared by every rule checking it.
-
-    ``packages`` is the run's (root, directory) -> package memo (see :func:`packages_memo`).
-    """
-    global _LAST
-    if _LAST is not None and _LAST[0] is source and _LAST[1] is source.data:
-        return _LAST[2]
-    scan = FileScan(source.relpath, source.data, source.abspath)
-    if packages is not None:
-        scan.packages = packages
-    _LAST = (source, source.data, scan)
-    return scan

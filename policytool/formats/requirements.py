@@ -33,8 +33,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.boundary import read_text
 from policytool.errors import FileError, PolicyError
-from policytool.files import read_text
 
 # Line kinds (ReqLine.kind, Line.kind).
 REQUIREMENT = "requirement"

@@ -592,38 +592,31 @@ class _Parser:
 
     def _matching_paren(self, at: int, depth: int = 1) -> int:
         """End after the ``)`` closing ``depth`` open parentheses (arithmetic, extglob)."""
-        text = self.text
-        while at < self.end:
-            char = text[at]
-            if char == "(":
-                depth += 1
-            elif char == ")":
-                depth -= 1
-                if depth == 0:
-                    return at + 1
-            elif char in "'\"":
-                close = text.find(char, at + 1, self.end)
-                at = self.end if close < 0 else close
-            at += 1
-        return self.end
+        return self._matching(at, "(", ")", depth)
 
     def _matching_brace(self, at: int) -> int:
         """End after the ``}`` closing ``${`` (``${{ expr }}`` included) at ``at``."""
+        return self._matching(at, "{", "}", 1)
+
+    def _matching(self, at: int, opener: str, closer: str, depth: int) -> int:
+        """End after the ``closer`` that closes ``depth`` open ``opener``s; quoted text is
+        skipped. In braces, quotes count only at the first level, and a line end inside
+        ``${{`` ends the scan there (an unclosed ``${{`` does not swallow the script)."""
         text = self.text
-        depth = 1
+        brace = opener == "{"
         while at < self.end:
             char = text[at]
-            if char == "{":
+            if char == opener:
                 depth += 1
-            elif char == "}":
+            elif char == closer:
                 depth -= 1
                 if depth == 0:
                     return at + 1
-            elif char in "'\"" and depth == 1:
+            elif char in "'\"" and (depth == 1 or not brace):
                 close = text.find(char, at + 1, self.end)
                 at = self.end if close < 0 else close
-            elif char == "\n" and depth > 1:
-                return at  # an unclosed ``${{`` does not swallow the script
+            elif brace and char == "\n" and depth > 1:
+                return at
             at += 1
         return self.end
 

@@ -3,7 +3,7 @@
 """TOML reading: the one home of the tomllib/tomli fallback, bounded in size and depth.
 
 A PR author controls every ``pyproject.toml`` policytool parses, so a file is read through
-:func:`policytool.files.read_bounded` (size cap, no devices or FIFOs) and its nesting is
+:func:`policytool.core.read_bounded` (size cap, no devices or FIFOs) and its nesting is
 measured before ``tomllib`` recurses into it: 3,000 nested arrays are one sentence, not a
 ``RecursionError``. Edits go through ``tomlkit`` where they happen; this module only reads.
 """
@@ -14,8 +14,9 @@ import re
 import sys
 from pathlib import Path
 
+from policytool.core.boundary import MAX_CONFIG_BYTES, read_bounded
+from policytool.core.text import decode_text
 from policytool.errors import TomlError
-from policytool.files import MAX_CONFIG_BYTES, decode_text, read_bounded
 
 if sys.version_info >= (3, 11):
     import tomllib

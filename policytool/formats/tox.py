@@ -16,8 +16,8 @@ import re
 import shlex
 from pathlib import Path
 
+from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.errors import PolicyError, TomlError
-from policytool.files import read_bounded, resolve_inside
 from policytool.formats import toml
 
 _POSARGS_RE = re.compile(r"\{posargs(?::([^{}]*))?\}|\[\]")

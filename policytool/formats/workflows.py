@@ -23,8 +23,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.errors import FileProblem, PolicyError, YamlError
-from policytool.files import read_bounded, resolve_inside
 from policytool.formats import shell
 from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import (
@@ -169,6 +169,21 @@ def _swallowed(following: str, rest: Sequence[tuple[str, str]], pipefail: bool) 
     return None
 
 
+def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(0-based first line, text) of every logical line: a line ending in a backslash is
+    joined, without it, to the next one by a blank."""
+    raw_lines = text.split("\n")
+    row = 0
+    while row < len(raw_lines):
+        start = row
+        logical = raw_lines[row]
+        while logical.rstrip().endswith("\\") and row + 1 < len(raw_lines):
+            row += 1
+            logical = logical.rstrip()[:-1] + " " + raw_lines[row]
+        row += 1
+        yield start, logical
+
+
 def parse_run_commands(text: str, pipefail: bool = True) -> list[tuple[int, RunCommand]]:
     """Every ``pre-commit run`` in a shell snippet or Markdown text: (0-based line, command).
 
@@ -178,16 +193,8 @@ def parse_run_commands(text: str, pipefail: bool = True) -> list[tuple[int, RunC
     shell's ``-o pipefail``); ``set -o pipefail`` in ``text`` turns it on.
     """
     out: list[tuple[int, RunCommand]] = []
-    raw_lines = text.split("\n")
-    row = 0
     pipefail = pipefail or bool(re.search(r"set\s+(-\w*o\s+pipefail|-\w*o\w*\s+pipefail)", text))
-    while row < len(raw_lines):
-        start = row
-        logical = raw_lines[row]
-        while logical.rstrip().endswith("\\") and row + 1 < len(raw_lines):
-            row += 1
-            logical = logical.rstrip()[:-1] + " " + raw_lines[row]
-        row += 1
+    for start, logical in _logical_lines(text):
         if not any(program in logical for program in ("pre-commit", "pre_commit", "prek")):
             continue
         # Prose with inline code (a Mergify comment, a README) is split on blanks; a
@@ -634,15 +641,7 @@ def _tox_envs(words: Sequence[str]) -> list[str] | None:
 
 def shell_commands(script: str) -> Iterator[tuple[int, list[str]]]:
     """(0-based line, words) of every simple command of a shell script (continuations joined)."""
-    raw_lines = script.split("\n")
-    row = 0
-    while row < len(raw_lines):
-        start = row
-        logical = raw_lines[row]
-        while logical.rstrip().endswith("\\") and row + 1 < len(raw_lines):
-            row += 1
-            logical = logical.rstrip()[:-1] + " " + raw_lines[row]
-        row += 1
+    for start, logical in _logical_lines(script):
         for segment, _following in _segments(logical):
             words = tokens(segment)
             if words:

@@ -44,16 +44,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Union
 
-from policytool.errors import DecodeError, FileError, PolicyError, YamlError
-from policytool.files import (
-    BOM,
-    decode_text,
-    encode_like,
-    read_bounded,
-    resolve_inside,
-    split_lines,
-    write_atomic,
-)
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.text import BOM, decode_text, encode_like, split_lines
+from policytool.errors import DecodeError, FileError, FileProblem, PolicyError, YamlError
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -843,6 +837,17 @@ def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
     return doc
 
 
+def load_present(root: Path, relpath: str) -> YamlDoc | None:
+    """:func:`load`, None when the file is absent; a file that does not read or parse is a
+    :class:`FileProblem` at its line."""
+    try:
+        return load(root, relpath)
+    except FileNotFoundError:
+        return None
+    except YamlError as exc:
+        raise FileProblem(relpath, exc.line, exc.message) from None
+
+
 def write(doc: YamlDoc, new_text: str) -> bool:
     """Write ``new_text`` over ``doc``'s file atomically if it parses; True when written."""
     if new_text == doc.text:
@@ -887,25 +892,26 @@ def key_pos(mapping: object, key: str) -> tuple[int, int] | None:
     """0-based (line, col) of ``key`` itself, if it is written in ``mapping``."""
     if isinstance(mapping, YamlMap):
         return mapping.key_pos.get(key)
-    lc = getattr(mapping, "lc", None)
-    if lc is None or key not in own_keys(mapping):
+    if key not in own_keys(mapping):
         return None
-    try:
-        line, col = lc.key(key)
-    except (KeyError, TypeError):
-        return None
-    return int(line), int(col)
+    return _ruamel_pos(mapping, key, value=False)
 
 
 def value_pos(mapping: object, key: str) -> tuple[int, int] | None:
     """0-based (line, col) where the value of ``key`` starts, if known."""
     if isinstance(mapping, YamlMap):
         return mapping.value_pos.get(key)
+    return _ruamel_pos(mapping, key, value=True)
+
+
+def _ruamel_pos(mapping: object, key: str, value: bool) -> tuple[int, int] | None:
+    """0-based (line, col) of ``key`` (or of its value) as a ruamel.yaml mapping records
+    it; None when it records none."""
     lc = getattr(mapping, "lc", None)
     if lc is None:
         return None
     try:
-        line, col = lc.value(key)
+        line, col = lc.value(key) if value else lc.key(key)
     except (KeyError, TypeError):
         return None
     return int(line), int(col)

@@ -6,7 +6,7 @@ Requirement files are read by :mod:`policytool.formats.requirements` (shared wit
 Modules (imported lazily by the CLI and the ``lock-stale`` / ``lock-skew`` rules so that
 ``policytool lock --check`` stays fast):
 
-- :mod:`policytool.lock.inputs`: what a lock is compiled from, its fingerprint, the order;
+- :mod:`policytool.engine.locks`: what a lock is compiled from, its fingerprint, the order;
 - :mod:`policytool.formats.lockfile`: the lock file: header, body hash, pins;
 - :mod:`policytool.lock.backends`: running uv / pip-compile isolated, normalising output;
 - :mod:`policytool.lock.check`: the offline check and the skew check (findings);

@@ -26,10 +26,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from policytool.engine.locks import Lock, pyproject_requirements, target_python
 from policytool.errors import BackendError, PolicyError
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine
-from policytool.lock.inputs import Lock, pyproject_requirements, target_python
 
 EXECUTABLES = {
     "uv": ("uv", "POLICYTOOL_UV"),
@@ -250,9 +250,9 @@ def needs_build(root: Path, lock: Lock) -> ReqLine | None:
     anything but a wheel: the resolver would run that project's build backend to read
     its metadata (pip-compile does so even with ``--only-binary :all:``).
     """
+    from policytool.engine.locks import input_lines
     from policytool.formats.requirement import parse
     from policytool.formats.requirements import EDITABLE, read_lines
-    from policytool.lock.inputs import input_lines
 
     lines = list(input_lines(root, lock))
     for path in lock.constraint_files:
@@ -527,8 +527,8 @@ def input_index_options(root: Path, lock: Lock) -> list[str]:
     files (``-c`` on the command line) and their includes; uv ignores them in a file an
     input includes with ``-c``, and so does this list.
     """
+    from policytool.engine.locks import input_lines
     from policytool.formats.requirements import OPTION, read_lines
-    from policytool.lock.inputs import input_lines
 
     lines = list(input_lines(root, lock))
     for path in lock.constraint_files:

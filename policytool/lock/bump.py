@@ -26,8 +26,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded
+from policytool.core.text import decode_text, encode_like
+from policytool.engine.locks import (
+    InputSpec,
+    Lock,
+    direct_requirements,
+    input_lines,
+    input_lines_of,
+    resolve_locks,
+    select,
+    watched_files,
+)
 from policytool.errors import PolicyError
-from policytool.files import decode_text, encode_like, read_bounded, write_atomic
 from policytool.formats.pyproject import move_pins
 from policytool.formats.requirement import exact_version, move_exact_pin, parse, requirement_name
 from policytool.formats.requirements import (
@@ -44,16 +56,6 @@ from policytool.lock.backends import (
     check_index_env,
     compile_lock,
     make_temp_dir,
-)
-from policytool.lock.inputs import (
-    InputSpec,
-    Lock,
-    direct_requirements,
-    input_lines,
-    input_lines_of,
-    resolve_locks,
-    select,
-    watched_files,
 )
 from policytool.lock.pr_body import (
     BUMP_TEMPLATE,
@@ -255,8 +257,8 @@ def untouched_pins(config: Config, package: str, skip: Sequence[str]) -> list[tu
 
     vLLM's ``requirements/rocm.txt`` is such a file: bump leaves it and says so.
     """
+    from policytool.core.git import git_ls_files, git_root
     from policytool.errors import FileError
-    from policytool.files import git_ls_files, git_root
     from policytool.formats.lockfile import pinned_versions
 
     if git_root(config.root) is None:

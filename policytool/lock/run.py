@@ -14,14 +14,10 @@ from pathlib import Path
 from types import FrameType
 
 from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded
 from policytool.engine.findings import Finding
-from policytool.errors import BackendError, PolicyError, Terminated
-from policytool.files import read_bounded, write_atomic
-from policytool.formats import lockfile
-from policytool.formats.requirement import canonical_name, requirement_name
-from policytool.lock.backends import CompileRequest, check_index_env, compile_lock, needs_build
-from policytool.lock.check import STALE, read_lock
-from policytool.lock.inputs import (
+from policytool.engine.locks import (
     Lock,
     direct_requirements,
     fingerprint,
@@ -29,6 +25,12 @@ from policytool.lock.inputs import (
     running_python,
     select,
 )
+from policytool.errors import BackendError, PolicyError, Terminated
+from policytool.formats import lockfile
+from policytool.formats.requirement import canonical_name, requirement_name
+from policytool.lock.backends import CompileRequest, check_index_env, compile_lock, needs_build
+from policytool.lock.check import STALE
+from policytool.rules._lockfiles import read_lock
 
 UP_TO_DATE = "up to date"
 WRITTEN = "written"

@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded
+from policytool.core.discovery import discover
 from policytool.engine.findings import Finding
 from policytool.errors import FileError, PolicyError
-from policytool.files import discover, read_bounded, write_atomic
 from policytool.formats.pyimports import FileScan
-from policytool.hooks import imports, torch_cuda
-from policytool.hooks.allowlist import allowlist_path
+from policytool.rules import forbidden_import as imports
+from policytool.rules import torch_cuda
+from policytool.rules._allowlist import allowlist_path
 
 BASELINE_RULES = (imports.RULE_ID, torch_cuda.RULE_ID)
 

@@ -65,7 +65,7 @@ def _precommit_install() -> str:
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
     from policytool.formats.precommit import usable_model
-    from policytool.hooks.mergify import BEGIN, END, render_block
+    from policytool.rules.mergify_drift import BEGIN, END, render_block
 
     model = usable_model(config)
     install = _precommit_install()

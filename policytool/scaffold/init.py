@@ -30,8 +30,10 @@ from policytool.config import Config
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
     from tomlkit.items import Table
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.git import git_ls_files, git_root
 from policytool.errors import PolicyError
-from policytool.files import git_ls_files, git_root, read_bounded, resolve_inside, write_atomic
 from policytool.lock.pr_body import BUMP_TEMPLATE, BUMP_TEMPLATE_PATH
 from policytool.scaffold import ci as ci_scaffold
 

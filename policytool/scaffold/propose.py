@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.errors import PolicyError
-from policytool.files import read_bounded, resolve_inside
 
 # An SPDX expression: ids joined by AND/OR/WITH, as a header hook script spells it.
 _LICENSE_RE = re.compile(

@@ -15,11 +15,11 @@ import enum
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.git import GitJob, blob_sizes, cat_blobs, commit_sha, git_ok, run_git
 from policytool.errors import PolicyError
 
 # Options that pin down the patch format whatever the user's git config says.
@@ -34,14 +34,6 @@ _DIFF_FORMAT = (
     "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks with context lines
     "-M",
     "--text",  # a .py with NUL bytes is diffed too, and reported as not swept
-)
-_GIT_CONFIG = (
-    "-c",
-    "core.quotepath=off",
-    "-c",
-    "diff.mnemonicPrefix=false",
-    "-c",
-    "color.ui=never",
 )
 PY_PATHSPEC = "*.py"
 DEFAULT_BASES = ("origin/main", "main")
@@ -104,89 +96,6 @@ class ChangedFile:
     replaced: tuple[tuple[int, int, bytes], ...] = ()
 
 
-def run_git(
-    root: Path,
-    args: Sequence[str],
-    stdin: bytes | None = None,
-    extra: Sequence[bytes] = (),
-) -> subprocess.CompletedProcess[bytes]:
-    """Run git in ``root`` with a fixed output format; a missing git is a PolicyError.
-
-    ``extra`` are arguments as raw bytes (file names that are not valid UTF-8).
-    """
-    try:
-        return subprocess.run(
-            [b"git", *(a.encode() for a in (*_GIT_CONFIG, *args)), *extra],
-            cwd=root,
-            input=stdin,
-            capture_output=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise PolicyError("git is not installed or not on PATH; sweep needs it") from None
-
-
-class GitJob:
-    """A git command running in the background (to overlap git's own tree walks)."""
-
-    def __init__(self, root: Path, args: Sequence[str]) -> None:
-        """Start ``git ARGS`` in ``root``."""
-        self.root = root
-        self._done: subprocess.CompletedProcess[bytes] | None = None
-        try:
-            self._proc = subprocess.Popen(
-                ["git", *_GIT_CONFIG, *args],
-                cwd=root,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-        except FileNotFoundError:
-            raise PolicyError("git is not installed or not on PATH; sweep needs it") from None
-
-    def result(self) -> subprocess.CompletedProcess[bytes]:
-        """Wait for the command (once); its exit code and output."""
-        if self._done is None:
-            out, err = self._proc.communicate()
-            self._done = subprocess.CompletedProcess(
-                self._proc.args, self._proc.returncode, out, err
-            )
-        return self._done
-
-    def output(self, what: str) -> bytes:
-        """stdout of a command that must succeed; otherwise a PolicyError about ``what``."""
-        proc = self.result()
-        if proc.returncode != 0:
-            lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            detail = lines[-1] if lines else f"exit code {proc.returncode}"
-            raise PolicyError(f"{self.root}: {what}: {detail}")
-        return proc.stdout
-
-
-def _git_ok(root: Path, args: Sequence[str], what: str) -> bytes:
-    """stdout of a git command that must succeed; otherwise a PolicyError about ``what``."""
-    proc = run_git(root, args)
-    if proc.returncode != 0:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = lines[-1] if lines else f"exit code {proc.returncode}"
-        raise PolicyError(f"{root}: {what}: {detail}")
-    return proc.stdout
-
-
-def _commit_sha(root: Path, rev: str) -> str | None:
-    """The commit ``rev`` names, or None when it names none (``--end-of-options``: a
-    rev starting with ``-`` is a rev, never an option)."""
-    proc = run_git(
-        root, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"]
-    )
-    if proc.returncode != 0:
-        return None
-    return proc.stdout.decode().strip()
-
-
-commit_sha = _commit_sha  # also how ``check --baseline-from`` names its commit
-
-
 def _is_shallow(root: Path) -> bool:
     """Whether the repository is a shallow clone (history cut off)."""
     proc = run_git(root, ["rev-parse", "--is-shallow-repository"])
@@ -199,13 +108,13 @@ def resolve_base(
     """The merge-base of ``base`` (or the default) with the head commit (``base`` itself
     with ``two_dot``), and the head with its commit sha filled in."""
     if base is not None:
-        base_sha = _commit_sha(root, base)
+        base_sha = commit_sha(root, base)
         if base_sha is None:
             raise PolicyError(f"{root}: --base {base}: no such commit in this repository")
         name = base
     else:
         for candidate in DEFAULT_BASES:
-            found = _commit_sha(root, candidate)
+            found = commit_sha(root, candidate)
             if found is not None:
                 name, base_sha = candidate, found
                 break
@@ -215,7 +124,7 @@ def resolve_base(
                 "pass --base REV to say what to compare with"
             )
     head_rev = head.rev if head.kind is HeadKind.REV and head.rev is not None else "HEAD"
-    head_sha = _commit_sha(root, head_rev)
+    head_sha = commit_sha(root, head_rev)
     if head_sha is None:
         if head.kind is HeadKind.REV:
             raise PolicyError(f"{root}: --head {head_rev}: no such commit in this repository")
@@ -375,7 +284,7 @@ def changed_files(root: Path, base: Base, head: Head) -> Change:
         untracked = GitJob(
             root, ["ls-files", "-z", "--others", "--exclude-standard", "--", PY_PATHSPEC]
         )
-    change = parse_patch(_git_ok(root, [*args, "--", PY_PATHSPEC], "git diff failed"))
+    change = parse_patch(git_ok(root, [*args, "--", PY_PATHSPEC], "git diff failed"))
     if untracked is not None:
         for raw in untracked.output("git ls-files failed").split(b"\0"):
             if raw:
@@ -475,57 +384,3 @@ def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
         if mode in (b"100644", b"100755"):
             blobs[raw.decode("utf-8", "surrogateescape")] = sha.decode("ascii")
     return blobs
-
-
-def _cat_file(root: Path, blobs: Sequence[str], option: str) -> bytes:
-    """The output of ``git cat-file OPTION`` for blob ids (hex only, one a line: nothing
-    else goes into the batch)."""
-    for blob in blobs:
-        if not re.fullmatch(r"[0-9a-f]{40,64}", blob):
-            raise ValueError(f"not a blob id: {blob!r}")
-    request = "".join(f"{blob}\n" for blob in blobs).encode("ascii")
-    proc = run_git(root, ["cat-file", option], stdin=request)
-    if proc.returncode != 0:
-        detail = proc.stderr.decode("utf-8", "replace").strip()
-        raise PolicyError(f"{root}: git cat-file failed: {detail}")
-    return proc.stdout
-
-
-def cat_blobs(root: Path, blobs: Sequence[str]) -> dict[str, bytes]:
-    """The contents of blob ids (``cat-file --batch``); a missing one is left out."""
-    if not blobs:
-        return {}
-    out = _cat_file(root, blobs, "--batch")
-    return {blob: data for blob, data in parse_batch(out, blobs).items() if data is not None}
-
-
-def blob_sizes(root: Path, blobs: Sequence[str]) -> dict[str, int]:
-    """The sizes of blob ids (``cat-file --batch-check``); a missing one is left out."""
-    if not blobs:
-        return {}
-    sizes: dict[str, int] = {}
-    for line in _cat_file(root, blobs, "--batch-check").split(b"\n"):
-        fields = line.split(b" ")
-        if len(fields) == 3 and fields[1] == b"blob" and fields[2].isdigit():
-            sizes[fields[0].decode("ascii")] = int(fields[2])
-    return sizes
-
-
-def parse_batch(out: bytes, names: Sequence[str]) -> dict[str, bytes | None]:
-    """Split ``git cat-file --batch`` output into one blob per requested object id."""
-    result: dict[str, bytes | None] = {}
-    pos = 0
-    for name in names:
-        end = out.find(b"\n", pos)
-        if end < 0:
-            result[name] = None
-            continue
-        header = out[pos:end].split(b" ")
-        pos = end + 1
-        if len(header) == 3 and header[2].isdigit():
-            size = int(header[2])
-            result[name] = out[pos : pos + size] if header[1] == b"blob" else None
-            pos += size + 1
-        else:
-            result[name] = None  # "<id> missing"
-    return result

@@ -23,16 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from policytool.core.atomic import write_atomic
+from policytool.core.git import cat_blobs, run_git
 from policytool.errors import PolicyError, WriteError
-from policytool.files import write_atomic
-from policytool.sweep import kwreads
-from policytool.sweep.diff import (
-    Base,
-    Head,
-    cat_blobs,
-    read_head,
-    run_git,
-)
+from policytool.rules import _kwreads as kwreads
+from policytool.sweep.diff import Base, Head, read_head
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor

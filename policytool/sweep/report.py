@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from policytool.engine.findings import render, render_markdown, render_marked_text
 from policytool.engine.registry import ENGINE_RULE_IDS, rule_infos
-from policytool.hooks.sweep_rules import fix_hint
+from policytool.rules._sweep import fix_hint
 from policytool.sweep.run import SweepResult, sweep_rule_ids
 
 

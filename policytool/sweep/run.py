@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
+from policytool.core.git import git_root
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding, Severity, sort_findings
-from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, group_of
+from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, rule_ids_of_group
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
-from policytool.files import git_root, match_any
+from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
+from policytool.rules.kwargs_lookup import kwargs_finding
 from policytool.sweep.diff import (
     Base,
     ChangedFile,
@@ -33,8 +36,6 @@ from policytool.sweep.diff import (
     resolve_base,
 )
 from policytool.sweep.keys import find_keys, tree_reads, worker_pool
-from policytool.sweep.patterns import kwargs_finding
-from policytool.sweep.source import KeyUse, SweepSource, sweep_info
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
@@ -65,9 +66,7 @@ class SweepResult:
 
 def sweep_rule_ids() -> list[str]:
     """The ids of the sweep group, in the registry's order (no rule module imported)."""
-    from policytool.engine.registry import RULE_TABLE
-
-    return [rule_id for rule_id in RULE_TABLE if group_of(rule_id) == "sweep"]
+    return rule_ids_of_group("sweep")
 
 
 def sweep_rules() -> list[FileRule]:

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``.policytool-baseline.json``: findings a repository accepted when it adopted policytool.
+
+``policytool baseline`` writes the findings of every rule without an allowlist here
+(one JSON object a kind: rule, path, message, count; not the line, so edits elsewhere in
+the file keep them accepted); ``check`` and ``fix`` leave out as many findings of each
+kind as were accepted, so a new one still fails. Light on purpose: every hook call
+imports it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from policytool.config import Config
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import MAX_CONFIG_BYTES, read_bounded, resolve_inside
+from policytool.core.text import parse_json
+from policytool.engine.findings import Finding, Severity
+from policytool.errors import FileError, PolicyError
+
+# Findings of rules without an allowlist that a repository accepted when it adopted
+# policytool: one JSON object a finding kind, ``{"rule", "path", "message", "count"}``.
+BASELINE_FILE = ".policytool-baseline.json"
+
+
+def _key(finding: Finding) -> tuple[str, str, str]:
+    """What identifies an accepted finding: rule, file and message (not the line)."""
+    return (finding.rule, finding.path, finding.message)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A baseline read: where from (shown in reports), its text and its entries."""
+
+    shown: str  # ``.policytool-baseline.json`` or ``REV:.policytool-baseline.json``
+    text: str
+    entries: dict[tuple[str, str, str], int]
+
+
+def _parse(text: bytes, shown: str) -> Baseline:
+    """The entries of a baseline file's bytes; one sentence naming ``shown`` if unusable."""
+    try:
+        decoded = text.decode("utf-8")
+        entries = parse_json(decoded)
+    except UnicodeDecodeError:
+        raise PolicyError(f"{shown}: not a policytool baseline (not UTF-8)") from None
+    except ValueError as exc:
+        raise PolicyError(f"{shown}: not a policytool baseline (invalid JSON: {exc})") from None
+    accepted: dict[tuple[str, str, str], int] = {}
+    if not isinstance(entries, list):
+        raise PolicyError(f"{shown}: not a policytool baseline (expected a list)")
+    for entry in entries:
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(k), str) for k in ("rule", "path", "message")
+        ):
+            raise PolicyError(f"{shown}: an entry lacks rule, path or message")
+        count = entry.get("count", 1)
+        key = (entry["rule"], entry["path"], entry["message"])
+        accepted[key] = accepted.get(key, 0) + (count if isinstance(count, int) else 1)
+    return Baseline(shown, decoded, accepted)
+
+
+def _from_rev(config: Config, rev: str) -> Baseline | None:
+    """The baseline committed at ``rev`` (None when that commit has none), read with git:
+    a regular blob no larger than :data:`MAX_CONFIG_BYTES`."""
+    from policytool.core.git import blob_sizes, cat_blobs, commit_sha, run_git
+
+    shown = f"{rev}:{BASELINE_FILE}"
+    sha = commit_sha(config.root, rev)
+    if sha is None:
+        raise PolicyError(f"--baseline-from {rev}: not a commit of this repository")
+    proc = run_git(config.root, ["ls-tree", "-z", sha, "--", BASELINE_FILE])
+    if proc.returncode != 0:
+        raise PolicyError(f"--baseline-from {rev}: git ls-tree failed")
+    entry = proc.stdout.split(b"\0")[0]
+    if not entry:
+        return None
+    fields = entry.split(b"\t")[0].split(b" ")
+    if len(fields) != 3 or fields[0] not in (b"100644", b"100755") or fields[1] != b"blob":
+        raise PolicyError(f"{shown}: not a regular file")
+    blob = fields[2].decode("ascii")
+    size = blob_sizes(config.root, [blob]).get(blob)
+    if size is None or size > MAX_CONFIG_BYTES:
+        raise PolicyError(f"{shown}: {size} bytes, over the {MAX_CONFIG_BYTES}-byte limit")
+    return _parse(cat_blobs(config.root, [blob])[blob], shown)
+
+
+def read_baseline(config: Config, rev: str | None = None) -> Baseline | None:
+    """The baseline of the work tree, or the one committed at ``rev``; None without one."""
+    if rev is not None:
+        return _from_rev(config, rev)
+    if not os.path.lexists(config.root / BASELINE_FILE):
+        return None
+    try:
+        where = resolve_inside(config.root, BASELINE_FILE, BASELINE_FILE)
+        data = read_bounded(where, BASELINE_FILE)
+    except FileError as exc:
+        raise PolicyError(str(exc)) from None
+    return _parse(data, BASELINE_FILE)
+
+
+def load_accepted(config: Config) -> dict[tuple[str, str, str], int]:
+    """The accepted findings of ``.policytool-baseline.json`` (empty when there is none)."""
+    baseline = read_baseline(config)
+    return dict(baseline.entries) if baseline is not None else {}
+
+
+STALE_RULE = "baseline-stale"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """Findings after the baseline: those kept, those it accepted, and which baseline."""
+
+    kept: list[Finding]
+    accepted: list[Finding] = field(default_factory=list)
+    shown: str = BASELINE_FILE
+
+
+def without_accepted(
+    config: Config, findings: list[Finding], judged: Collection[str] = (), rev: str | None = None
+) -> Judged:
+    """``findings`` less those the baseline accepts (each as many times), kept apart.
+
+    The baseline is the work tree's, or the one committed at ``rev`` (``check
+    --baseline-from``: a pull request is judged against its base branch's baseline, so
+    it cannot accept its own findings). ``judged`` are the rules this run ran over every
+    file: an entry of one of them that accepts more than it found is a ``baseline-stale``
+    warning (its spare count would accept the same finding written again).
+    """
+    baseline = read_baseline(config, rev)
+    if baseline is None:
+        return Judged(findings)
+    left = dict(baseline.entries)
+    kept = []
+    accepted = []
+    for finding in findings:
+        key = _key(finding)
+        if left.get(key, 0) > 0:
+            left[key] -= 1
+            accepted.append(finding)
+        else:
+            kept.append(finding)
+    stale = sorted(key for key, count in left.items() if count > 0 and key[0] in judged)
+    if stale:
+        kept += _stale_findings(baseline, stale, left)
+    return Judged(kept, accepted, baseline.shown)
+
+
+def _stale_findings(
+    baseline: Baseline, stale: list[tuple[str, str, str]], left: dict[tuple[str, str, str], int]
+) -> list[Finding]:
+    """One warning per entry accepting findings that no longer occur, at the entry's line."""
+    import json
+
+    text = baseline.text
+    out = []
+    for rule, path, message in stale:
+        count = left[(rule, path, message)]
+        line = _entry_line(text, json.dumps(path, ensure_ascii=False), message)
+        noun = "finding" if count == 1 else "findings"
+        verb = "occurs" if count == 1 else "occur"
+        out.append(
+            Finding(
+                BASELINE_FILE,
+                line,
+                1,
+                STALE_RULE,
+                f"{count} accepted {rule} {noun} in {path} no longer {verb}; "
+                "run `policytool baseline` to shrink the baseline",
+                severity=Severity.WARNING,
+            )
+        )
+    return out
+
+
+def _entry_line(text: str, encoded_path: str, message: str) -> int:
+    """The line of the entry with this path and message (1 when it cannot be found)."""
+    import json
+
+    encoded_message = json.dumps(message, ensure_ascii=False)
+    start = text.find(encoded_path)
+    while start != -1:
+        end = text.find("}", start)
+        entry = text[start : end if end != -1 else len(text)]
+        if encoded_message in entry:
+            opening = text.rfind("{", 0, start)
+            return text.count("\n", 0, max(opening, 0)) + 1
+        start = text.find(encoded_path, start + 1)
+    return 1
+
+
+def record(config: Config, findings: list[Finding], rule_ids: tuple[str, ...]) -> list[str]:
+    """Write ``findings`` as accepted (for ``rule_ids``, every rule when empty); report lines.
+
+    Entries of rules not in ``rule_ids`` are kept; the file is written atomically.
+    """
+    import json
+
+    if not findings and not os.path.lexists(config.root / BASELINE_FILE):
+        return []
+    accepted = {
+        key: count
+        for key, count in load_accepted(config).items()
+        if rule_ids and key[0] not in rule_ids
+    }
+    for finding in findings:
+        key = _key(finding)
+        accepted[key] = accepted.get(key, 0) + 1
+    entries = [
+        {"rule": rule, "path": path, "message": message, "count": count}
+        for (rule, path, message), count in sorted(accepted.items())
+    ]
+    text = json.dumps(entries, indent=1, ensure_ascii=False) + "\n"
+    target = resolve_inside(config.root, BASELINE_FILE, BASELINE_FILE)
+    try:
+        write_atomic(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise PolicyError(f"{BASELINE_FILE}: cannot write: {exc.strerror or exc}") from None
+    rules = sorted({f.rule for f in findings})
+    if not findings:
+        return [f"{BASELINE_FILE}: no other findings to accept"]
+    return [f"{BASELINE_FILE}: accepted {len(findings)} findings of {', '.join(rules)}"]

@@ -1,0 +1,319 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""What counts as a string-key read of a ``**kwargs`` dict: one home for the pattern
+(``kwargs-lookup`` on added lines) and the cross-file key index (``keys``).
+
+A *kwargs dict* in a function is its ``**NAME`` parameter, a parameter called
+``kwargs`` / ``*_kwargs`` annotated as a dict (``kwargs: dict[str, Any]``, the dict
+passed on whole), or a parameter of a function of the same file that a kwargs dict is
+passed to (``self._setup(kwargs)`` -> ``def _setup(self, cfg)``). A *read* is
+``NAME["k"]`` (not an assignment or ``del``), ``NAME.get("k")``, ``NAME.pop("k")`` or
+``"k" [not] in NAME``; ``NAME.setdefault("k", v)`` and ``NAME["k"] = v`` are writes, and
+``if "k" not in NAME: NAME["k"] = v`` (the test alone or a term of an ``and``) sets a
+default. :func:`callee_declares` tells whether a function or class of the module a key
+goes on to declares that parameter.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+READ_METHODS = frozenset({"get", "pop"})
+_DICT_ANNOTATIONS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "typing.Dict"})
+# A plain parameter with this name and a dict annotation is a kwargs dict passed on whole.
+_KWARGS_NAME_RE = re.compile(r"(?:^|_)kwargs$")
+
+
+@dataclass(frozen=True)
+class Read:
+    """One string-key read of a kwargs dict."""
+
+    func: FunctionDef
+    name: str
+    key: str
+    node: ast.expr
+
+
+def _dict_annotation(annotation: ast.expr | None) -> bool:
+    """Whether an annotation says dict (``dict``, ``dict[str, Any]``, ``Mapping[...]``)."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.split("[", 1)[0].strip() in _DICT_ANNOTATIONS
+    base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    if isinstance(base, ast.Attribute):
+        return base.attr in _DICT_ANNOTATIONS
+    return isinstance(base, ast.Name) and base.id in _DICT_ANNOTATIONS
+
+
+def named_params(func: FunctionDef) -> list[ast.arg]:
+    """Positional (after self/cls for methods, kept: callers pass it implicitly) and
+    keyword parameters in order."""
+    return [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+
+
+def own_dicts(func: FunctionDef) -> set[str]:
+    """The kwargs dicts a function has by its own signature."""
+    names = {func.args.kwarg.arg} if func.args.kwarg is not None else set()
+    for arg in named_params(func):
+        if _KWARGS_NAME_RE.search(arg.arg) and _dict_annotation(arg.annotation):
+            names.add(arg.arg)
+    return names
+
+
+def body_nodes(func: FunctionDef) -> Iterator[ast.AST]:
+    """Every node of ``func``'s body, not descending into nested functions or classes."""
+    stack: list[ast.AST] = list(reversed(func.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def string_key(node: ast.AST, names: set[str]) -> tuple[str, str] | None:
+    """``(dict name, key)`` when ``node`` reads a literal string key from one of ``names``."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in names
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.value.id, node.slice.value
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in READ_METHODS
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in names
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.func.value.id, node.args[0].value
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], (ast.In, ast.NotIn))
+        and isinstance(node.left, ast.Constant)
+        and isinstance(node.left.value, str)
+        and isinstance(node.comparators[0], ast.Name)
+        and node.comparators[0].id in names
+    ):
+        return node.comparators[0].id, node.left.value
+    return None
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statements(
+    body: list[ast.stmt], keep: Callable[[ast.stmt], bool] | None = None, scopes: bool = True
+) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without visiting expressions (cheap): a
+    statement, then the statements it holds, its later parts (handlers, ``else``) first.
+
+    With ``keep``, a statement it refuses is neither yielded nor entered; with
+    ``scopes=False``, a nested ``def`` or ``class`` is yielded but not entered.
+    """
+    stack = list(reversed(body) if keep is None else filter(keep, reversed(body)))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if not scopes and isinstance(stmt, _SCOPES):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if inner:
+                stack.extend(reversed(inner) if keep is None else filter(keep, reversed(inner)))
+        for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            inner = holder.body
+            stack.extend(reversed(inner) if keep is None else filter(keep, reversed(inner)))
+
+
+def _functions(tree: ast.Module) -> list[FunctionDef]:
+    """Every function and method of the module (nested ones too)."""
+    return [
+        node
+        for node in statements(tree.body)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+
+
+def _callee_name(call: ast.Call) -> str | None:
+    """``g`` for ``g(...)`` and ``self.g(...)`` / ``cls.g(...)`` / ``obj.g(...)``."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+# Bytes that a file with a kwargs dict parameter must hold (a cheap test before the walk).
+_PARAM_RE = re.compile(rb"\*\*[ \t]*[A-Za-z_]|kwargs[ \t]*:")
+
+
+def may_have_dicts(data: bytes) -> bool:
+    """False when ``data`` cannot declare a kwargs dict parameter (no walk needed)."""
+    return _PARAM_RE.search(data) is not None
+
+
+def kwargs_dicts(tree: ast.Module) -> dict[FunctionDef, set[str]]:
+    """Each function's kwargs dicts: its own, and parameters a kwargs dict of another
+    function of the file is passed to whole (followed to a fixpoint, at most 5 hops)."""
+    functions = _functions(tree)
+    dicts = {func: own_dicts(func) for func in functions}
+    if not any(dicts.values()):
+        return {}
+    by_name: dict[str, list[FunctionDef]] = {}
+    for func in functions:
+        by_name.setdefault(func.name, []).append(func)
+    # Only functions holding a kwargs dict are walked for calls passing it on; a
+    # function that receives one joins the work list (at most 5 hops deep).
+    calls_of: dict[FunctionDef, list[ast.Call]] = {}
+    work = [(func, 0) for func, names in dicts.items() if names]
+    while work:
+        func, depth = work.pop()
+        if func not in calls_of:
+            calls_of[func] = [
+                node
+                for node in body_nodes(func)
+                if isinstance(node, ast.Call) and (_callee_name(node) or "") in by_name
+            ]
+        if depth >= 5:
+            continue
+        for call in calls_of[func]:
+            targets = by_name[_callee_name(call) or ""]
+            before = {id(t): len(dicts[t]) for t in targets}
+            if _pass_on(call, dicts[func], targets, dicts):
+                work.extend((t, depth + 1) for t in targets if len(dicts[t]) > before[id(t)])
+    return {func: names for func, names in dicts.items() if names}
+
+
+def _pass_on(
+    call: ast.Call,
+    names: set[str],
+    targets: list[FunctionDef],
+    dicts: dict[FunctionDef, set[str]],
+) -> bool:
+    """Mark the parameters of ``targets`` that ``call`` passes a kwargs dict to."""
+    changed = False
+    method = isinstance(call.func, ast.Attribute)
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Name) and arg.id in names:
+            for target in targets:
+                params = [*target.args.posonlyargs, *target.args.args]
+                if method and params and params[0].arg in ("self", "cls"):
+                    params = params[1:]
+                if index < len(params) and params[index].arg not in dicts[target]:
+                    dicts[target].add(params[index].arg)
+                    changed = True
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg and isinstance(value, ast.Name) and value.id in names:
+            for target in targets:
+                wanted = {a.arg for a in named_params(target)}
+                if keyword.arg in wanted and keyword.arg not in dicts[target]:
+                    dicts[target].add(keyword.arg)
+                    changed = True
+    return changed
+
+
+def keyword_params(tree: ast.Module) -> dict[str, list[frozenset[str]]]:
+    """Name -> the parameters a keyword can fill, of each function and class of the module
+    with that name (a class: its own ``__init__``'s; a class without one is not listed,
+    its parameters are not known from this file)."""
+    index: dict[str, list[frozenset[str]]] = {}
+    for node in statements(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            func: FunctionDef | None = node
+        elif isinstance(node, ast.ClassDef):
+            func = next(
+                (
+                    stmt
+                    for stmt in node.body
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and stmt.name == "__init__"
+                ),
+                None,
+            )
+        else:
+            continue
+        if func is not None:
+            names = frozenset(a.arg for a in [*func.args.args, *func.args.kwonlyargs])
+            index.setdefault(node.name, []).append(names)
+    return index
+
+
+def callee_declares(
+    call: ast.Call, key: str, index: dict[str, list[frozenset[str]]]
+) -> bool | None:
+    """Whether the callee of ``call`` declares a parameter ``key`` a keyword can fill:
+    None when the callee is not a function or class of this module (``index``: from
+    :func:`keyword_params`), True when every one of that name declares it."""
+    found = index.get(_callee_name(call) or "")
+    if not found:
+        return None
+    return all(key in params for params in found)
+
+
+def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
+    """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read
+    (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``,
+    and when the key is set in a block nested in the ``if``)."""
+    if parent_if is None or not isinstance(node, ast.Compare):
+        return False
+    if not isinstance(node.ops[0], ast.NotIn) or all(
+        t is not node for t in _conjuncts(parent_if.test)
+    ):
+        return False
+    key = node.left.value if isinstance(node.left, ast.Constant) else None
+    dict_name = node.comparators[0].id if isinstance(node.comparators[0], ast.Name) else None
+    for stmt in statements(parent_if.body):
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == dict_name
+                    and isinstance(target.slice, ast.Constant)
+                    and target.slice.value == key
+                ):
+                    return True
+    return False
+
+
+def _conjuncts(test: ast.expr) -> list[ast.expr]:
+    """The terms that must all hold for ``test``: itself, or an ``and``'s operands."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return list(test.values)
+    return [test]
+
+
+def if_tests(func: FunctionDef) -> dict[int, ast.If]:
+    """id(test term) -> its ``if`` statement, for :func:`defaulted`."""
+    return {
+        id(term): node
+        for node in body_nodes(func)
+        if isinstance(node, ast.If)
+        for term in _conjuncts(node.test)
+    }
+
+
+def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:
+    """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
+    for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
+        ifs = if_tests(func)
+        for node in body_nodes(func):
+            found = string_key(node, names)
+            if found is not None and not defaulted(node, ifs.get(id(node))):
+                assert isinstance(node, ast.expr)
+                yield Read(func, found[0], found[1], node)

@@ -1,0 +1,561 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""One changed Python file: its tree, the added lines, import aliases and node context.
+
+The walk visits only statements that overlap an added line (so cost follows the diff)
+and records for every node the context the patterns need: the enclosing functions,
+whether it runs once per loop iteration, and which locks are held around it.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import fnmatch
+import io
+import re
+import sys
+import tokenize
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from policytool.config import Config, SweepConfig
+from policytool.core.globs import match_any
+from policytool.core.text import BOM
+from policytool.engine.source import SourceFile
+from policytool.rules import _kwreads as kwreads
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
+TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
+    t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
+)
+# Statements holding statements; the others hold only expressions (and names).
+_COMPOUND: tuple[type[ast.stmt], ...] = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+    *TRY_NODES,
+)
+# Statements always walked: those holding statements and the recorded ``x: T = v``; a
+# simple statement holds only expressions and is walked only when one is wanted.
+_KEPT_STATEMENTS = (*_COMPOUND, ast.AnnAssign)
+# The node types the patterns look up (``of_type``); others are walked, not recorded.
+_RECORDED = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ExceptHandler,
+    ast.AnnAssign,
+    ast.Call,
+    ast.Await,
+)
+# A loop over these is a per-step loop (diffusion / autoregressive steps).
+_STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
+# Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
+_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_LOCK_WORDS = frozenset({"lock", "rlock", "mutex"})
+# Outside ``async def`` code the patterns look at only these calls in expressions:
+# ``x.clone()`` and ``deepcopy`` (hot-copy, production code), ``SimpleNamespace(...)``
+# (any-annotation, tests). The walk descends into an expression there only when its
+# lines name one of them (or an import alias of one).
+CLONE_ATTR = "clone"
+DEEPCOPY_CALLS = frozenset({"copy.deepcopy", "deepcopy"})
+SIMPLE_NAMESPACE_CALLS = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Where a node sits: enclosing functions, per-iteration, locks held (innermost function)."""
+
+    funcs: tuple[FunctionNode, ...] = ()
+    loop: bool = False
+    locks: tuple[ast.expr, ...] = ()
+    # Inside a loop over steps (``for t in timesteps``, ``range(num_steps)``).
+    step_loop: bool = False
+
+    @property
+    def innermost(self) -> FunctionNode | None:
+        """The function the node runs in, or None at module or class level."""
+        return self.funcs[-1] if self.funcs else None
+
+    @property
+    def in_async(self) -> bool:
+        """Whether the node runs on the event loop (its innermost function is ``async def``)."""
+        return isinstance(self.innermost, ast.AsyncFunctionDef)
+
+    def names(self) -> list[str]:
+        """Names of the enclosing named functions, outermost first."""
+        return [f.name for f in self.funcs if not isinstance(f, ast.Lambda)]
+
+
+def unparse(node: ast.AST, limit: int = 2000) -> str:
+    """``ast.unparse`` of a node, bounded: a node nested too deep to unparse gives ``...``."""
+    try:
+        text = ast.unparse(node)
+    except RecursionError:
+        return "..."
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def names_match(names: Iterable[str], globs: Sequence[str]) -> str | None:
+    """The first function name that matches one of ``globs``, or None."""
+    for name in names:
+        for glob in globs:
+            if fnmatch.fnmatchcase(name, glob):
+                return name
+    return None
+
+
+def is_lock_expr(expr: ast.expr) -> bool:
+    """Whether a ``with`` item or ``acquire`` receiver looks like a lock.
+
+    The name (of the object, or of the callee for ``with make_lock():``) must have a
+    word ``lock``/``rlock``/``mutex``: ``self._lock``, ``asyncio.Lock()``, ``FileLock(p)``;
+    not ``self.block_manager`` or ``open(lock_path)``.
+    """
+    target = expr.func if isinstance(expr, ast.Call) else expr
+    text = unparse(target)
+    words = {w.lower() for w in _WORD_RE.findall(text)}
+    return not words.isdisjoint(_LOCK_WORDS)
+
+
+def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
+    """``X`` for a statement ``[await] X.acquire()`` / ``X.release()`` with a lock-like X."""
+    if not isinstance(stmt, ast.Expr):
+        return None
+    value = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == method
+        and is_lock_expr(value.func.value)
+    ):
+        return value.func.value
+    return None
+
+
+def lines_holding(data: bytes, words: Iterable[bytes]) -> list[int]:
+    """The sorted numbers of the ``\\n``-separated lines of ``data`` that hold one of
+    ``words`` (as a substring)."""
+    found: set[int] = set()
+    for word in words:
+        line, pos = 1, 0
+        start = data.find(word)
+        while start >= 0:
+            line += data.count(b"\n", pos, start)
+            pos = start
+            found.add(line)
+            start = data.find(word, start + len(word))
+    return sorted(found)
+
+
+def _import_statements(body: list[ast.stmt], data: bytes) -> Iterator[ast.stmt]:
+    """The statements of :func:`kwreads.statements` that may be imports, in its order.
+
+    An import's span holds the keyword ``import`` (ASCII: keywords are never
+    normalized), so only statements whose lines hold one are entered or yielded.
+    """
+    lines = lines_holding(data, [b"import"])
+    if not lines:
+        return
+    if b"\r" in data:  # a lone \r ends a line for the parser: lines would not match
+        yield from kwreads.statements(body)
+        return
+
+    def has_import(stmt: ast.stmt) -> bool:
+        """Whether a line of ``stmt`` holds the word ``import``."""
+        index = bisect.bisect_left(lines, stmt.lineno)
+        return index < len(lines) and lines[index] <= (stmt.end_lineno or stmt.lineno)
+
+    yield from kwreads.statements(body, has_import)
+
+
+@dataclass(frozen=True)
+class KeyUse:
+    """A string-key read from ``**kwargs`` on an added line, pending the cross-file check."""
+
+    path: str
+    line: int
+    col: int
+    key: str
+    text: str
+    function: str
+    # Set when the read is blocking on its own (unknown keys dropped on a fail-fast path).
+    dropped_on: str | None
+    # A read in a test file is never escalated by other files reading the key.
+    in_test: bool = False
+    # Why the key is a callee's parameter, not a string protocol of the code base (the
+    # dict forwarded with ``f(**kwargs)``, the value passed on as ``f(k=kwargs.get("k"))``),
+    # or "" when it is not.
+    forwarded: str = ""
+
+
+@dataclass
+class SweepSource(SourceFile):
+    """A changed file as the sweep rules see it: the file and the lines the change adds.
+
+    ``added`` None means every line counts (a new untracked file). The parse uses the
+    target Python version (``feature_version``) when it is older than the running one.
+    The rules share one :class:`SourceInfo` walk; ``kwargs-lookup`` leaves its key reads
+    in ``key_uses`` for the cross-file check the sweep makes once for the whole change.
+    """
+
+    added: frozenset[int] | None = None
+    # The base lines each hunk replaced (see ChangedFile.replaced).
+    replaced: tuple[tuple[int, int, bytes], ...] = ()
+    target: tuple[int, int] | None = None
+    key_uses: list[KeyUse] = field(default_factory=list)
+    _info: SourceInfo | None = field(default=None, repr=False)
+
+    @property
+    def tree(self) -> ast.Module:
+        """The module parsed for the target version; raises ``SyntaxError``/``ValueError``."""
+        if self._tree is None:
+            version = self.target
+            if version is not None and version >= sys.version_info[:2]:
+                version = None
+            self._tree = ast.parse(self.data, filename=self.relpath, feature_version=version)
+        return self._tree
+
+
+def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
+    """The walked view of ``source`` the patterns read (shared by the five rules).
+
+    A plain :class:`SourceFile` (not from a sweep) is looked at whole.
+    """
+    if isinstance(source, SweepSource):
+        if source._info is None:
+            source._info = SourceInfo(
+                source.relpath, source.data, source.tree, source.added, config.sweep
+            )
+            source._info.replaced = source.replaced
+            relpath = source.relpath
+            abspath = str(source.abspath)
+            if abspath.endswith(relpath):
+                source._info.root = abspath[: len(abspath) - len(relpath)] or "."
+        return source._info
+    return SourceInfo(source.relpath, source.data, source.tree, None, config.sweep)
+
+
+class SourceInfo:
+    """A parsed changed file with the lines the change adds."""
+
+    def __init__(
+        self,
+        path: str,
+        data: bytes,
+        tree: ast.Module,
+        added: frozenset[int] | None,
+        config: SweepConfig,
+    ) -> None:
+        """Index the file and walk the statements that overlap added lines."""
+        self.path = path
+        self.data = data
+        self.tree = tree
+        # None: every line counts (a new untracked file).
+        self._added = sorted(added) if added is not None else None
+        self.config = config
+        self.is_test = match_any(path, config.test_paths)
+        # Tests under e.g. tests/entrypoints/ drive the server; they are not the server.
+        self.is_serving = not self.is_test and match_any(path, config.serving_paths)
+        self.nodes: list[tuple[ast.AST, Ctx]] = []
+        # Per-file memo of what the patterns derive once (e.g. known classes).
+        self.cache: dict[str, object] = {}
+        # id(except handler) -> its try statement.
+        self.try_of: dict[int, ast.stmt] = {}
+        # Where the file's modules are read from (class fields a test fake mimics).
+        self.root: str | None = None
+        # (first, last, base text) of each hunk that replaced base lines.
+        self.replaced: tuple[tuple[int, int, bytes], ...] = ()
+        self.aliases = self._collect_aliases()
+        # Expressions are walked only when a pattern looks at calls in them (a copy, an
+        # async def, a test fake): otherwise statements are enough, 5-10x fewer nodes.
+        self.want_exprs = (
+            b"clone" in data
+            or b"deepcopy" in data
+            or b"async" in data
+            or (self.is_test and b"SimpleNamespace" in data)
+        )
+        # Outside async code, expressions are walked only on these lines (None: all).
+        self._expr_lines = self._call_lines() if self.want_exprs else []
+        self._walk_all(tree.body, Ctx())
+
+    # -- added lines -------------------------------------------------------------------
+
+    def overlaps(self, first: int, last: int) -> bool:
+        """Whether any added line lies in ``first..last``."""
+        if self._added is None:
+            return True
+        index = bisect.bisect_left(self._added, first)
+        return index < len(self._added) and self._added[index] <= last
+
+    def node_added(self, node: ast.AST) -> bool:
+        """Whether ``node``'s span overlaps an added line."""
+        first = getattr(node, "lineno", None)
+        if first is None:
+            return False
+        last = getattr(node, "end_lineno", None) or first
+        return self.overlaps(first, last)
+
+    def kwargs_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
+        """:func:`kwreads.kwargs_dicts` of the tree, computed once (none without a
+        ``**name`` or ``kwargs:`` in the bytes)."""
+        cached = self.cache.get("kwargs_dicts")
+        if not isinstance(cached, dict):
+            cached = kwreads.kwargs_dicts(self.tree) if kwreads.may_have_dicts(self.data) else {}
+            self.cache["kwargs_dicts"] = cached
+        return cached
+
+    def replaced_text(self, line: int) -> bytes:
+        """The base lines the hunk holding head ``line`` replaced (empty: a pure addition)."""
+        for first, last, text in self.replaced:
+            if first <= line <= last:
+                return text
+        return b""
+
+    # -- names -------------------------------------------------------------------------
+
+    def _collect_aliases(self) -> dict[str, str]:
+        """Local name -> dotted module path, from every import statement in the file."""
+        aliases: dict[str, str] = {}
+        for node in _import_statements(self.tree.body, self.data):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        aliases[alias.asname] = alias.name
+                    else:
+                        top = alias.name.split(".", 1)[0]
+                        aliases[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        return aliases
+
+    def _call_lines(self) -> list[int] | None:
+        """The lines naming a call the patterns look at outside async code (see
+        :data:`CLONE_ATTR`); None (every line) when lines cannot be told apart cheaply.
+
+        Identifiers are NFKC-normalized by the parser, so a file with non-ASCII bytes is
+        searched in its normalized text; a ``\\r`` may end a line for the tokenizer, so
+        such a file counts every line.
+        """
+        data = self.data
+        if b"\r" in data:
+            return None
+        if self.is_test:
+            wanted = SIMPLE_NAMESPACE_CALLS
+            words = {"SimpleNamespace"}
+        else:
+            wanted = DEEPCOPY_CALLS
+            words = {CLONE_ATTR, "deepcopy"}
+        words.update(name for name, target in self.aliases.items() if target in wanted)
+        text = data
+        if not data.isascii():
+            try:
+                encoding, _lines = tokenize.detect_encoding(io.BytesIO(data).readline)
+                text = unicodedata.normalize("NFKC", data.decode(encoding)).encode("utf-8")
+            except (SyntaxError, LookupError, UnicodeError):
+                return None
+        return lines_holding(text, [w.encode() for w in words])
+
+    def _wants(self, node: ast.AST, ctx: Ctx) -> bool:
+        """Whether the walk descends into expression ``node``: in async code always,
+        elsewhere when its lines name a call the patterns look at."""
+        first: int = getattr(node, "lineno", 0)
+        return self._wants_lines(first, getattr(node, "end_lineno", None) or first, ctx)
+
+    def _wants_lines(self, first: int, last: int, ctx: Ctx) -> bool:
+        """:meth:`_wants` for the expressions on lines ``first..last``."""
+        if not self.want_exprs:
+            return False
+        lines = self._expr_lines
+        if lines is None or ctx.in_async:
+            return True
+        index = bisect.bisect_left(lines, first)
+        return index < len(lines) and lines[index] <= last
+
+    def qualname(self, expr: ast.expr) -> str | None:
+        """Dotted name of a Name/Attribute chain with import aliases resolved."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        parts.append(self.aliases.get(expr.id, expr.id))
+        return ".".join(reversed(parts))
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The decoded source lines (for messages and comments)."""
+        return self.data.decode("utf-8", "replace").splitlines()
+
+    @cached_property
+    def byte_lines(self) -> list[bytes]:
+        """The lines as UTF-8 without a BOM: AST columns are offsets into exactly that."""
+        data = self.data.removeprefix(BOM)
+        try:
+            encoding, _lines = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:
+            encoding = "utf-8"
+        if encoding not in ("utf-8", "utf-8-sig"):
+            try:
+                data = data.decode(encoding).encode("utf-8")
+            except (LookupError, UnicodeError):
+                pass  # it parsed, so this does not happen; keep the raw bytes
+        return data.splitlines()
+
+    def segment(self, node: ast.AST) -> str:
+        """The source text of a one-line node as written (quotes kept); else unparsed."""
+        line: int | None = getattr(node, "lineno", None)
+        end: int | None = getattr(node, "end_lineno", None)
+        col: int | None = getattr(node, "col_offset", None)
+        end_col: int | None = getattr(node, "end_col_offset", None)
+        if line is not None and line == end and col is not None and end_col is not None:
+            if line <= len(self.byte_lines):
+                text = self.byte_lines[line - 1][col:end_col].decode("utf-8", "replace")
+                if text.strip():
+                    return text
+        return unparse(node)
+
+    def has_comment(self, number: int) -> bool:
+        """Whether line ``number`` carries a real ``#`` comment (not a ``#`` in a string)."""
+        if not 1 <= number <= len(self.byte_lines):
+            return False
+        line = self.byte_lines[number - 1]
+        if b"#" not in line:
+            return False
+        try:
+            tokens = list(tokenize.tokenize(io.BytesIO(line + b"\n").readline))
+        except (tokenize.TokenError, SyntaxError):
+            return True  # inside a multi-line construct: take the ``#`` at its word
+        return any(t.type == tokenize.COMMENT for t in tokens)
+
+    # -- the walk ----------------------------------------------------------------------
+
+    def _stmt_added(self, stmt: ast.stmt) -> bool:
+        """Whether a statement (decorators included) overlaps an added line."""
+        first = stmt.lineno
+        decorators = getattr(stmt, "decorator_list", None)
+        if decorators:
+            first = min(first, *(d.lineno for d in decorators))
+        return self.overlaps(first, stmt.end_lineno or stmt.lineno)
+
+    def _walk_body(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
+        """Queue a statement list, tracking ``X.acquire()`` ... ``X.release()`` spans."""
+        held = ctx
+        queued: list[tuple[ast.AST, Ctx]] = []
+        # Held locks matter only in async code (a nested def starts with none).
+        tracking = ctx.in_async
+        for stmt in body:
+            if self._stmt_added(stmt) and (
+                isinstance(stmt, _KEPT_STATEMENTS) or self._wants(stmt, held)
+            ):
+                queued.append((stmt, held))
+            if not tracking:
+                continue
+            acquired = _acquired_lock(stmt, "acquire")
+            if acquired is not None:
+                held = replace(held, locks=(*held.locks, acquired))
+            released = _acquired_lock(stmt, "release")
+            if released is not None:
+                text = unparse(released)
+                held = replace(held, locks=tuple(x for x in held.locks if unparse(x) != text))
+        self._stack.extend(reversed(queued))
+
+    def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
+        """Queue each node of ``nodes`` in ``ctx`` (None entries and expressions the
+        patterns do not need skipped)."""
+        self._stack.extend(
+            reversed(
+                [
+                    (n, ctx)
+                    for n in nodes
+                    if n is not None and (not isinstance(n, ast.expr) or self._wants(n, ctx))
+                ]
+            )
+        )
+
+    def _walk_all(self, body: Sequence[ast.stmt], ctx: Ctx) -> None:
+        """Walk a module body with an explicit stack (no recursion: any depth is fine)."""
+        self._stack: list[tuple[ast.AST, Ctx]] = []
+        self._walk_body(body, ctx)
+        while self._stack:
+            node, node_ctx = self._stack.pop()
+            self._walk(node, node_ctx)
+
+    def _walk(self, node: ast.AST, ctx: Ctx) -> None:
+        """Record ``node`` with its context and queue its children in theirs.
+
+        Children are queued in reverse so they pop in source order; a statement list
+        is queued after the expressions before it (``_walk_body`` pushes first, so the
+        order of recorded nodes is the source order within each construct).
+        """
+        if isinstance(node, _RECORDED):
+            self.nodes.append((node, ctx))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._walk_body(node.body, Ctx((*ctx.funcs, node)))
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if self._wants_lines(first, node.body[0].lineno, ctx):
+                self._walk_many([*node.decorator_list, node.args, node.returns], ctx)
+        elif isinstance(node, ast.Lambda):
+            self._walk_many([node.body], Ctx((*ctx.funcs, node)))
+            self._walk_many([node.args], ctx)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            # Only a copy call in the loop reads ``step_loop``: unparse only then.
+            step = ctx.step_loop or (
+                self._wants(node, Ctx()) and _STEP_RE.search(unparse(node.iter, 300)) is not None
+            )
+            self._walk_body(node.orelse, ctx)
+            self._walk_body(node.body, replace(ctx, loop=True, step_loop=step))
+            self._walk_many([node.target, node.iter], ctx)
+        elif isinstance(node, ast.While):
+            looping = replace(ctx, loop=True)
+            self._walk_body(node.orelse, ctx)
+            self._walk_body(node.body, looping)
+            self._walk_many([node.test], looping)
+        elif isinstance(node, _COMPREHENSIONS):
+            looping = replace(ctx, loop=True)
+            first_gen, *rest = node.generators
+            if isinstance(node, ast.DictComp):
+                self._walk_many([node.key, node.value], looping)
+            else:
+                self._walk_many([node.elt], looping)
+            self._walk_many([first_gen.target, *first_gen.ifs, *rest], looping)
+            self._walk_many([first_gen.iter], ctx)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            # Held locks matter only in async code (a nested def starts with none).
+            locks = (
+                tuple(item.context_expr for item in node.items if is_lock_expr(item.context_expr))
+                if ctx.in_async
+                else ()
+            )
+            self._walk_body(node.body, replace(ctx, locks=(*ctx.locks, *locks)))
+            self._walk_many(node.items, ctx)
+        else:
+            if isinstance(node, TRY_NODES):
+                for handler in getattr(node, "handlers", ()):
+                    self.try_of[id(handler)] = node
+            fields = [getattr(node, name, None) for name in node._fields]
+            for value in reversed(fields):
+                if isinstance(value, list):
+                    if value and isinstance(value[0], ast.stmt):
+                        self._walk_body(value, ctx)
+                    else:
+                        self._walk_many([v for v in value if isinstance(v, ast.AST)], ctx)
+                elif isinstance(value, ast.AST):
+                    self._walk_many([value], ctx)
+
+    def of_type(self, *types: type[ast.AST]) -> Iterable[tuple[ast.AST, Ctx]]:
+        """The walked nodes of the given types with their context."""
+        return ((node, ctx) for node, ctx in self.nodes if isinstance(node, types))

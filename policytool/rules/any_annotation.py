@@ -1,0 +1,523 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``any-annotation`` (sweep, added lines): ``Any`` and untyped signatures, provably
+wrong return annotations, and ``SimpleNamespace`` test fakes of real classes.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import re
+import stat
+from collections.abc import Iterator
+
+from policytool.config import Config
+from policytool.engine.findings import Finding
+from policytool.engine.registry import register
+from policytool.engine.source import SourceFile
+from policytool.rules import _kwreads as kwreads
+from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
+
+DOC = f"""\
+## What it checks
+In production code (not `test-paths`), on added lines: a `: Any` parameter or
+variable, a `-> Any` return, or a public module-level function with no annotation at
+all (⚠). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is almost
+never meant (`**kwargs: Any` or a `TypedDict` with `Unpack` is). A provably wrong return
+annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None or
+falls off its end, `-> None` that returns a value.
+
+In tests: a new `SimpleNamespace(...)` whose attributes mimic a class the repository
+defines (a class with all those attribute names exists in the change's files or is
+imported by the test) is ✗; any other new `SimpleNamespace` is ⚠.
+
+## Why
+`Any` turns the type checker off for that position; a wrong annotation is worse, it
+misleads. Test fakes built from `SimpleNamespace` force `Any` into the code under test.
+
+## Example
+```python
+def _extract_mm_output(engine_outputs: Any) -> dict[str, Any]:  # ⚠
+    ...
+
+def is_ready(flag: int) -> bool:  # ✗ when a path returns None
+    if flag:
+        return True
+```
+
+## Fix
+Replace `Any` with the concrete type, a `Protocol` or a `Union`; for truly dynamic
+values use `object` and `isinstance` narrowing. In tests use the real class, a small
+`@dataclass`/`TypedDict` or a `Protocol` and a fake. Not fixable by `policytool fix`.
+
+## Configuration
+{CONFIG_DOC}"""
+
+
+_ANY_NAMES = frozenset({"Any", "typing.Any", "typing_extensions.Any"})
+_SIMPLE_NAMESPACE = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
+
+# Return annotations that can never hold None: a ``return None`` there is provably wrong.
+_NEVER_NONE = frozenset(
+    {
+        "bool",
+        "int",
+        "str",
+        "float",
+        "complex",
+        "bytes",
+        "bytearray",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "typing.List",
+        "typing.Dict",
+        "typing.Set",
+        "typing.FrozenSet",
+        "typing.Tuple",
+    }
+)
+# ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
+_NEVER_NONE_VALUES = (
+    ast.List,
+    ast.Tuple,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.JoinedStr,
+    ast.Compare,
+)
+
+
+def _is_any(src: SourceInfo, annotation: ast.expr | None) -> bool:
+    """Whether an annotation is ``Any`` (also ``Optional[Any]``, ``Any | None``, ``"Any"``)."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            parsed = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+        return _is_any(src, parsed)
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _is_any(src, annotation.left) or _is_any(src, annotation.right)
+    if isinstance(annotation, ast.Subscript):
+        outer = src.qualname(annotation.value)
+        if outer in ("Optional", "Union", "typing.Optional", "typing.Union"):
+            inner = (
+                annotation.slice.elts
+                if isinstance(annotation.slice, ast.Tuple)
+                else [annotation.slice]
+            )
+            return any(_is_any(src, item) for item in inner)
+        return False
+    return src.qualname(annotation) in _ANY_NAMES
+
+
+def _annotation_base(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """The qualified name an annotation is built on (``dict`` of ``dict[str, int]``).
+
+    A string annotation is parsed first; one that does not parse names nothing.
+    """
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    base = node.value if isinstance(node, ast.Subscript) else node
+    return src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+
+
+def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """The annotation's text when it is a builtin type that cannot hold None."""
+    name = _annotation_base(src, annotation)
+    return short(src, annotation).strip("\"'") if name in _NEVER_NONE else None
+
+
+def _is_stub(body: list[ast.stmt]) -> bool:
+    """``...`` / ``pass`` / docstring / ``raise NotImplementedError`` bodies."""
+    for stmt in body:
+        if isinstance(stmt, ast.Pass) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+        ):
+            continue
+        if isinstance(stmt, ast.Raise):
+            continue
+        return False
+    return True
+
+
+def _breaks_out(body: list[ast.stmt]) -> bool:
+    """Whether a ``break`` in ``body`` leaves *this* loop (not a nested loop or function)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(node.orelse)  # a break in a nested loop's else leaves this loop
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _terminates(body: list[ast.stmt]) -> bool:
+    """Whether control can never fall off the end of ``body`` (conservatively True)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If):
+        return _terminates(last.body) and _terminates(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _terminates(last.body)
+    if isinstance(last, TRY_NODES):
+        if _terminates(getattr(last, "finalbody", [])):
+            return True
+        try_body: list[ast.stmt] = getattr(last, "body", [])
+        orelse: list[ast.stmt] = getattr(last, "orelse", [])
+        handlers: list[ast.ExceptHandler] = getattr(last, "handlers", [])
+        return _terminates(try_body + orelse) and all(_terminates(h.body) for h in handlers)
+    if isinstance(last, ast.While):
+        forever = isinstance(last.test, ast.Constant) and bool(last.test.value)
+        return forever and not _breaks_out(last.body)
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        return True  # may be a NoReturn call (sys.exit, a raise helper): not provable
+    if isinstance(last, ast.Match):
+        return True  # exhaustiveness is not provable here
+    return (
+        isinstance(last, ast.Assert) and isinstance(last.test, ast.Constant) and not last.test.value
+    )
+
+
+def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Last line of the ``def`` signature."""
+    ends = [node.lineno]
+    for child in ast.walk(node.args):
+        ends.append(getattr(child, "end_lineno", None) or node.lineno)
+    if node.returns is not None:
+        ends.append(node.returns.end_lineno or node.lineno)
+    return max(ends)
+
+
+def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | None) -> str | None:
+    """How ``ret`` contradicts the annotation of function ``name``: a value under
+    ``-> None`` (``declared`` None), None under ``-> declared``; None when it does not."""
+    value = ret.value
+    if declared is None:
+        if isinstance(value, _NEVER_NONE_VALUES) or (
+            isinstance(value, ast.Constant) and value.value is not None
+        ):
+            return f"`{name}` is annotated `-> None` but returns `{short(src, value)}`"
+        return None
+    if value is None or (isinstance(value, ast.Constant) and value.value is None):
+        return f"`{name}` is annotated `-> {declared}` but returns None here"
+    return None
+
+
+def _wrong_return(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """``-> bool`` (any never-None builtin) that returns None, or ``-> None`` returning a value."""
+    if node.returns is None or _is_stub(node.body):
+        return
+    is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
+    if not is_none and _never_none(src, node.returns) is None:
+        return  # only these two can be proven wrong: skip the body walk
+    text = b"\n".join(src.byte_lines[node.lineno - 1 : node.end_lineno or node.lineno])
+    if b"yield" in text and any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)
+    ):
+        return  # a generator: its annotation is about what it yields
+    # Its own returns, not those of nested functions or classes.
+    own = kwreads.statements(node.body, scopes=False)
+    returns = [n for n in own if isinstance(n, ast.Return)]
+    annotation_added = src.node_added(node.returns)
+    declared = None if is_none else _never_none(src, node.returns)
+    for ret in returns:
+        message = _contradiction(src, node.name, ret, declared)
+        if message is not None and (annotation_added or src.node_added(ret)):
+            yield finding(src, ret, "any-annotation", BLOCK, message)
+    if declared is None:
+        return
+    if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
+        yield finding(
+            src,
+            node.returns,
+            "any-annotation",
+            BLOCK,
+            f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
+        )
+
+
+_CONTAINERS = {
+    "dict": "dict",
+    "typing.Dict": "dict",
+    "list": "list",
+    "typing.List": "list",
+    "tuple": "tuple",
+    "typing.Tuple": "tuple",
+    "collections.abc.Mapping": "mapping",
+    "typing.Mapping": "mapping",
+}
+
+
+def _container(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """``dict`` / ``list`` / ... when a ``*args``/``**kwargs`` annotation is a container."""
+    return _CONTAINERS.get(_annotation_base(src, annotation) or "")
+
+
+def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
+    """(class, where) when a ``SimpleNamespace(a=..., b=...)`` has only attributes of a
+    class the test defines or imports from the repository (at least two of them)."""
+    wanted = {k.arg for k in call.keywords if k.arg}
+    if len(wanted) < 2:
+        return None
+    for name, where, fields in _known_classes(src):
+        if wanted <= fields:
+            return name, where
+    return None
+
+
+def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
+    """Classes of the test file and those it imports from modules of the repository."""
+    cached = src.cache.get("classes")
+    if isinstance(cached, list):
+        return cached
+    found: list[tuple[str, str, frozenset[str]]] = [
+        (name, src.path, fields) for name, fields in class_fields(src.tree).items()
+    ]
+    if src.root is not None:
+        for node in src.tree.body:
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            wanted = {a.name for a in node.names if a.name[:1].isupper()}
+            if not wanted:
+                continue
+            module = _module_classes(src.root, node.module)
+            if module is None:
+                continue
+            relpath, classes = module
+            found.extend((n, relpath, classes[n]) for n in sorted(wanted) if n in classes)
+    src.cache["classes"] = found
+    return found
+
+
+def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
+    """Each module-level class: its annotated fields, methods, ``self.x`` set in ``__init__``."""
+    classes: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields: set[str] = set()
+        for item in node.body:
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                fields.add(item.target.id)
+            elif isinstance(item, ast.Assign):
+                fields.update(t.id for t in item.targets if isinstance(t, ast.Name))
+            elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                fields.add(item.name)
+                if item.name not in ("__init__", "__post_init__"):
+                    continue
+                for sub in kwreads.body_nodes(item):
+                    if (
+                        isinstance(sub, ast.Attribute)
+                        and isinstance(sub.ctx, ast.Store)
+                        and isinstance(sub.value, ast.Name)
+                        and sub.value.id == "self"
+                    ):
+                        fields.add(sub.attr)
+        classes[node.name] = frozenset(fields)
+    return classes
+
+
+_CLASS_RE = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
+_TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
+_INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
+_SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
+    """Module-level classes and their attribute names, read from the text (fast): names
+    assigned or annotated at the class body's own indentation, its methods, and
+    ``self.x =`` anywhere in the body. An imported module is only looked at for names;
+    parsing it whole would cost more than the test it serves."""
+    classes: dict[str, frozenset[str]] = {}
+    for match in _CLASS_RE.finditer(data):
+        start = match.end()
+        after = _TOP_LEVEL_RE.search(data, start + 1)
+        body = data[start : after.start() if after else len(data)]
+        indent = _INDENT_RE.search(body)
+        names: set[bytes] = set(_SELF_RE.findall(body))
+        if indent is not None:
+            own = re.escape(indent.group(1))
+            member = re.compile(
+                rb"^" + own + rb"(?:(?:async[ \t]+)?def[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)"
+                rb"[ \t]*(?:[:(=]|$)",
+                re.M,
+            )
+            names |= set(member.findall(body))
+        classes[match.group(1).decode()] = frozenset(n.decode() for n in names)
+    return classes
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[str]]:
+    """:func:`class_fields_text` of a file, cached by its stat (a sweep reads a module once)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return {}
+    return {} if len(data) > MAX_MODULE_BYTES else class_fields_text(data)
+
+
+MAX_MODULE_BYTES = 2_000_000
+
+
+def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[str]]] | None:
+    """The classes of module ``a.b`` read from ``root/a/b.py`` or ``root/a/b/__init__.py``,
+    staying inside ``root`` (no symlink out)."""
+    base = module.replace(".", "/")
+    real_root = os.path.realpath(root)
+    for relpath in (f"{base}.py", f"{base}/__init__.py"):
+        path = os.path.join(root, relpath)
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        if not os.path.realpath(path).startswith(real_root + os.sep):
+            continue
+        return relpath, _parsed_classes(path, info.st_mtime_ns, info.st_size)
+    return None
+
+
+def any_annotation(src: SourceInfo) -> Iterator[Finding]:
+    """``Any`` and untyped signatures in production code, wrong returns, test fakes."""
+    if src.is_test:
+        for node, _ctx in src.of_type(ast.Call):
+            assert isinstance(node, ast.Call)
+            if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node):
+                mimics = mimicked_class(src, node)
+                if mimics is not None:
+                    yield finding(
+                        src,
+                        node,
+                        "any-annotation",
+                        BLOCK,
+                        f"new `SimpleNamespace` fake mimics `{mimics[0]}` ({mimics[1]}), a real "
+                        "class: use it or a typed fake",
+                    )
+                else:
+                    yield finding(
+                        src,
+                        node,
+                        "any-annotation",
+                        WARN,
+                        "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
+                        "under test",
+                    )
+        return
+    for node, _ctx in src.of_type(ast.AnnAssign):
+        assert isinstance(node, ast.AnnAssign)
+        if src.node_added(node.annotation) and _is_any(src, node.annotation):
+            yield finding(
+                src,
+                node.annotation,
+                "any-annotation",
+                WARN,
+                f"`{short(src, node.target)}: {short(src, node.annotation)}` "
+                "turns the type checker off",
+            )
+    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        args += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
+        for arg in args:
+            if arg.annotation is None or not src.node_added(arg.annotation):
+                continue
+            star = "**" if arg is node.args.kwarg else "*" if arg is node.args.vararg else ""
+            container = _container(src, arg.annotation) if star else None
+            if container is not None:
+                each = "value" if star == "**" else "positional argument"
+                yield finding(
+                    src,
+                    arg.annotation,
+                    "any-annotation",
+                    BLOCK,
+                    f"`{star}{arg.arg}: {short(src, arg.annotation)}` says every {each} is a "
+                    f"{container}; annotate one {each}'s type (or use `Unpack[TypedDict]`)",
+                )
+            elif _is_any(src, arg.annotation):
+                yield finding(
+                    src,
+                    arg.annotation,
+                    "any-annotation",
+                    WARN,
+                    f"parameter `{arg.arg}: {short(src, arg.annotation)}` "
+                    f"of `{node.name}` has no contract",
+                )
+        if node.returns is not None and src.node_added(node.returns) and _is_any(src, node.returns):
+            yield finding(
+                src,
+                node.returns,
+                "any-annotation",
+                WARN,
+                f"`{node.name}` returns `{short(src, node.returns)}`: callers get no type checking",
+            )
+        yield from _wrong_return(src, node)
+        dunder = node.name.startswith("__") and node.name.endswith("__")
+        public = (dunder or not node.name.startswith("_")) and not ctx.funcs
+        typed = node.returns is not None or any(
+            a.annotation is not None for a in args if a.arg not in ("self", "cls")
+        )
+        if (
+            public
+            and not typed
+            and src.overlaps(node.lineno, _signature_end(node))
+            and not _def_edited(src, node)
+        ):
+            yield finding(
+                src,
+                node,
+                "any-annotation",
+                WARN,
+                f"public function `{node.name}` has a fully unannotated signature",
+            )
+
+
+def _def_edited(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the hunk adding the ``def`` line replaced an old ``def`` of that name."""
+    old = src.replaced_text(node.lineno)
+    name = node.name.encode()
+    return name in old and re.search(rb"def\s+" + re.escape(name) + rb"\b", old) is not None
+
+
+def check(source: SourceFile, config: Config) -> list[Finding]:
+    """``Any``, untyped and wrong signatures, test fakes, on the lines the sweep looks at."""
+    return list(any_annotation(sweep_info(source, config)))
+
+
+RULE = register(
+    sweep_rule(
+        "any-annotation",
+        "a new `Any` / untyped public signature; ✗ for a wrong annotation or a "
+        "`SimpleNamespace` test fake of a real class",
+        check,
+        DOC,
+    )
+)

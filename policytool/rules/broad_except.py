@@ -1,0 +1,263 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``broad-except`` (sweep, added lines): a new broad ``except`` that does not re-raise."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from policytool.config import Config
+from policytool.engine.findings import Finding
+from policytool.engine.registry import register
+from policytool.engine.source import SourceFile
+from policytool.rules import _kwreads as kwreads
+from policytool.rules._pysource import SourceInfo, names_match, sweep_info
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
+
+DOC = f"""\
+## What it checks
+A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
+tuple) that does not re-raise. A handler that binds the exception and uses it (logs it,
+wraps it) is not reported, unless it then only `continue`s, returns `None`/`{{}}`/`[]`,
+or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
+
+✗ when the handler only passes, continues or returns None **and** sits on a fail-fast
+path (init, config validation, weight loading, request handling, connector setup).
+Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, removing a temp
+file, and a fallback that re-raises.
+
+## Why
+A broad catch turns a fixable bug into silent wrong behaviour: the exception type
+nobody expected is exactly the edge case that needs a fix, not a `None`.
+
+## Example
+```python
+def load_weights(self, path):
+    try:
+        self.state = torch.load(path)
+    except Exception:  # ✗: a fail-fast path swallows every error
+        return None
+```
+
+## Fix
+Catch the specific types you expect (`ValueError`, `KeyError`, `OSError`, ...). At a
+genuine best-effort boundary (metrics, signal handlers), at least log the exception.
+Not fixable by `policytool fix`.
+
+## Configuration
+{CONFIG_DOC}"""
+
+
+def _broad_name(src: SourceInfo, handler: ast.ExceptHandler) -> str | None:
+    """``Exception`` / ``BaseException`` / ``""`` (bare) when the handler catches broadly."""
+    if handler.type is None:
+        return ""
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    for item in types:
+        name = src.qualname(item)
+        if name in ("Exception", "BaseException", "builtins.Exception", "builtins.BaseException"):
+            return name.rsplit(".", 1)[-1]
+    return None
+
+
+def _is_empty_value(value: ast.expr | None) -> bool:
+    """``None``, ``{}``, ``[]``, ``()``, ``""``, ``False``: a return that says nothing."""
+    if value is None:
+        return True
+    if isinstance(value, ast.Constant):
+        return value.value in (None, False, "", b"") or value.value is ...
+    if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
+        return not (value.keys if isinstance(value, ast.Dict) else value.elts)
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in ("dict", "list", "tuple", "set")
+        and not value.args
+        and not value.keywords
+    )
+
+
+def _is_log_call(stmt: ast.stmt) -> bool:
+    """``logger.warning(...)``, ``print(...)``, ``warnings.warn(...)``: a logging call."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in _LOG_METHODS
+
+
+_LOG_METHODS = frozenset(
+    {
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "log",
+        "print",
+        "print_exc",
+        "warning_once",
+        "info_once",
+        "debug_once",
+    }
+)
+
+
+def _swallows(body: list[ast.stmt]) -> bool:
+    """Whether a handler body only passes, continues or returns nothing (None, {}, [])."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Pass, ast.Continue)):
+            continue
+        if isinstance(stmt, ast.Return) and _is_empty_value(stmt.value):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # a docstring-like string or ``...``
+        return False
+    return True
+
+
+def _logs_then_gives_up(body: list[ast.stmt]) -> bool:
+    """Logging calls, then ``continue`` / ``return`` of nothing (or the end of the body)."""
+    rest = list(body)
+    if not rest or not _is_log_call(rest[0]):
+        return False
+    while rest and _is_log_call(rest[0]):
+        rest.pop(0)
+    return bool(rest) and _swallows(rest)
+
+
+def _raises(body: list[ast.stmt]) -> bool:
+    """Whether the handler raises somewhere (a fallback that re-raises is not a swallow)."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Raise):
+                return True
+    return False
+
+
+def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+    """Whether the function raises after the handler (a ``continue`` to the next
+    fallback that ends in a ``raise``: the error is not swallowed for good)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    end = handler.end_lineno or handler.lineno
+    return any(
+        isinstance(node, ast.Raise) and node.lineno > end for node in kwreads.body_nodes(func)
+    )
+
+
+def _removes_files(try_stmt: ast.stmt | None) -> bool:
+    """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    if not body:
+        return False
+    for stmt in body:
+        value = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name not in ("remove", "unlink", "rmtree", "rmdir", "removedirs", "cleanup"):
+            return False
+    return True
+
+
+# Functions whose broad catch is best effort by nature: never ✗.
+BEST_EFFORT = (
+    "__del__",
+    "__exit__",
+    "__aexit__",
+    "close",
+    "aclose",
+    "*cleanup*",
+    "*shutdown*",
+    "*teardown*",
+    "*_exit*",
+    "atexit*",
+    "*finalize*",
+    "*release*",
+    "stop",
+    "*terminate*",
+    "*kill*",
+)
+
+
+def broad_except(src: SourceInfo) -> Iterator[Finding]:
+    """New broad ``except`` clauses that do not re-raise, with the pattern's severities."""
+    for node, ctx in src.of_type(ast.ExceptHandler):
+        assert isinstance(node, ast.ExceptHandler)
+        last = node.type.end_lineno if node.type is not None else node.lineno
+        if not src.overlaps(node.lineno, last or node.lineno):
+            continue
+        caught = _broad_name(src, node)
+        if caught is None or _raises(node.body):
+            continue
+        clause = f"except {short(src, node.type)}" if node.type is not None else "except"
+        if node.name:
+            clause += f" as {node.name}"
+        names = ctx.names()
+        uses_error = bool(node.name) and any(
+            isinstance(n, ast.Name) and n.id == node.name
+            for stmt in node.body
+            for n in ast.walk(stmt)
+        )
+        if uses_error:
+            # ``as e`` and e is used (logged, wrapped): not silent. Still ⚠ when it then
+            # gives up quietly or carries on in a request path.
+            request = None if src.is_test else names_match(names, src.config.request_path)
+            if _logs_then_gives_up(node.body) or request:
+                where = f" in request path `{request}`" if request else ""
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    WARN,
+                    f"`{clause}:` logs every error type and carries on{where}; "
+                    "catch the specific types",
+                )
+            continue
+        fail_fast = names_match(names, src.config.fail_fast)
+        best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
+        if (
+            _swallows(node.body)
+            and fail_fast
+            and not best_effort
+            and not _raises_later(ctx.innermost, node)
+        ):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` on fail-fast path `{fail_fast}` silently swallows every error",
+            )
+            continue
+        what = (
+            "catches everything, even KeyboardInterrupt"
+            if not caught
+            else "silently swallows every error type"
+            if _swallows(node.body)
+            else "catches every error type"
+        )
+        yield finding(
+            src, node, "broad-except", WARN, f"`{clause}:` {what}; catch the specific types"
+        )
+
+
+def check(source: SourceFile, config: Config) -> list[Finding]:
+    """New broad ``except`` clauses on the lines the sweep looks at."""
+    return list(broad_except(sweep_info(source, config)))
+
+
+RULE = register(
+    sweep_rule(
+        "broad-except",
+        "a new bare/`Exception`/`BaseException` catch; ✗ when it swallows on a fail-fast path",
+        check,
+        DOC,
+        prefilter=lambda data, config: b"except" in data,
+    )
+)

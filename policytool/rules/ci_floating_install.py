@@ -1,0 +1,1568 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``ci-floating-install``: every package CI installs is pinned, and fix pins it from the locks.
+
+Where CI runs shell, every command is read with :mod:`policytool.formats.shell` (never a
+regex over the line): GitHub workflow ``run:`` steps and composite actions (always), the
+pipeline YAML, shell scripts and Dockerfiles under the configured globs, and the shell
+code blocks of the Mergify comments. A finding is
+
+- ``pip``/``pip3``/``python -m pip``/``uv pip``/``pipx``/``uv tool`` ``install`` of a
+  named package without an exact ``==`` pin (unless a ``-c`` constraints file or a ``-r``
+  of a configured lock constrains the install), ``--upgrade`` of one, a VCS requirement
+  on a movable ref or a URL without a hash (the verdicts of ``floating-pin``);
+- a requirement with an unquoted ``<``/``>`` (``pre-commit>=4.5.1``): the shell reads a
+  redirect, installs the package unpinned and writes a file named ``=4.5.1``;
+- ``curl ... | sh`` (or ``wget``, ``| bash``, ``| python``, ``bash <(curl ...)``,
+  ``sh -c "$(curl ...)"``) from an unversioned URL.
+
+The fix writes ``==VERSION`` from the one version the repo's locks hold (the lookup
+``floating-pin`` uses), replacing only the specifier characters; everything else stays
+byte-identical, and a YAML file is re-parsed to prove every other script in it is
+unchanged. Words that hold expansions (``$VAR``, ``$(...)``, ``${{ }}``) are not judged.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from policytool.config import Config, LockConfig
+from policytool.core.atomic import write_atomic
+from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.git import git_ls_files, git_root
+from policytool.core.globs import match_any
+from policytool.core.kinds import kind_of
+from policytool.core.text import decode_text, encode_like
+from policytool.engine.findings import Finding
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import DecodeError, FileError, PolicyError, YamlError
+from policytool.formats import shell
+from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
+
+if TYPE_CHECKING:
+    from policytool.formats.yamldoc import YamlNode
+    from policytool.rules._allowlist import AllowList as AllowListT
+    from policytool.rules.floating_pin import LockIndex, Verdict
+
+RULE_ID = "ci-floating-install"
+WORKFLOW_GLOBS = (".github/workflows/*.yml", ".github/workflows/*.yaml")
+ACTION_GLOBS = ("**/action.yml", "**/action.yaml")
+_PIPELINE_KEYS = frozenset({"command", "commands", "script", "before_script", "after_script"})
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
+_INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
+_DOWNLOADERS = frozenset({"curl", "wget"})
+# Text a snippet must contain to hold a finding (the rest is never parsed).
+_NEEDLES = ("install", "curl", "wget", "uvx", "tool run", "pipx run")
+# Programs that run a command given in their arguments (``docker exec c bash -c ...``).
+_LAUNCHERS = frozenset(
+    "docker podman nerdctl kubectl chroot nsenter singularity apptainer enroot srun flock".split()
+)
+_NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
+_MAX_DEPTH = 64
+# How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
+_MAX_NESTING = 3
+# What one file's shell may cost (docs/security.md): characters parsed (the file, or a
+# YAML file's scripts, and every ``bash -c`` or heredoc script read again) and words
+# judged. Past either, one finding says the rest of the file is not checked.
+MAX_SHELL_CHARS = 256 * 1024
+MAX_SHELL_WORDS = 10_000
+_PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
+_VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
+# A plain exact pin (``name==1.2.3``): the verdict is known without parsing it.
+_EXACT_PIN_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?==\d+(?:\.\d+)*")
+_NAME_PREFIX_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*===?")
+# Options of pip / uv pip / pipx / uv tool install that take a value.
+_VALUE_OPTIONS = frozenset(
+    """
+    -r --requirement -c --constraint --constraints --override --overrides -e --editable -i
+    --index-url --extra-index-url --index --default-index -f --find-links -t --target
+    --prefix --root --python -p --platform --python-platform --python-version
+    --implementation --abi --src --upgrade-strategy --progress-bar --log --log-file
+    --cache-dir --trusted-host --proxy --retries --timeout --exists-action --cert
+    --client-cert --global-option --config-settings -C --config-setting --no-binary
+    --only-binary --report --root-user-action --index-strategy --keyring-provider
+    --resolution --prerelease --exclude-newer --extra --group --torch-backend -P
+    --upgrade-package --reinstall-package --no-build-isolation-package --link-mode
+    --build-constraints --build-constraint -b --with --with-requirements --with-editable
+    --from --spec --pip-args --suffix --python-preference --config-file --directory
+    --project --no-binary-package --only-binary-package --refresh-package --color
+    --allow-insecure-host --target-platform --dist-dir
+    """.split()
+)
+# Long flags (no value) that share a prefix with value options.
+_FLAG_OPTIONS = frozenset(
+    """
+    --no-deps --no-build-isolation --pre --user --quiet --verbose --system
+    --force-reinstall --no-cache-dir --no-cache --upgrade --ignore-installed --no-index
+    --require-hashes --break-system-packages --no-build --no-clean --no-compile
+    --no-warn-script-location --no-color --no-input --no-python-version-warning --isolated
+    --disable-pip-version-check --prefer-binary --compile --dry-run --reinstall --refresh
+    """.split()
+)
+# Short options that take a value and may be glued to it (``-rreqs.txt``).
+_SHORT_VALUE = frozenset("rceiftpCPb")
+_REQUIREMENT_OPTIONS = frozenset({"-r", "--requirement", "--with-requirements"})
+_CONSTRAINT_OPTIONS = frozenset(
+    {"-c", "--constraint", "--constraints", "--override", "--overrides"}
+)
+_EDITABLE_OPTIONS = frozenset({"-e", "--editable", "--with-editable"})
+_EXTRA_PACKAGE_OPTIONS = frozenset({"--with"})
+
+
+def _floating_pin() -> tuple[
+    type[LockIndex], Callable[..., Verdict | None], Callable[..., str | None]
+]:
+    """The lock lookup and requirement verdicts ``floating-pin`` uses (the one import)."""
+    from policytool.formats.requirement import repin
+    from policytool.rules.floating_pin import LockIndex, judge
+
+    return LockIndex, judge, repin
+
+
+# --------------------------------------------------------------------------------------
+# Where shell text sits in a file
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OffsetMap:
+    """Maps offsets in a snippet's text to the file text and its lines.
+
+    ``snippet_starts[k]`` is where line ``k`` of the snippet starts in the snippet and
+    ``file_starts[k]`` where that line's text is written in the file (the whole map is
+    ``exact`` when every line was verified character for character). Inexact maps
+    still give lines (``first_line`` + the snippet line) but no file offsets.
+    """
+
+    snippet_starts: tuple[int, ...]
+    file_starts: tuple[int, ...]
+    first_line: int
+    exact: bool
+
+    def to_file(self, offset: int) -> int | None:
+        """File offset of snippet ``offset`` (None for an inexact map)."""
+        if not self.exact:
+            return None
+        index = bisect.bisect_right(self.snippet_starts, offset) - 1
+        return self.file_starts[index] + (offset - self.snippet_starts[index])
+
+    def line(self, offset: int) -> int:
+        """1-based file line of snippet ``offset``."""
+        return self.first_line + max(0, bisect.bisect_right(self.snippet_starts, offset) - 1)
+
+    def column(self, offset: int, file_lines: FileLines) -> int:
+        """1-based column of snippet ``offset`` in its file line (1 when unknown)."""
+        at = self.to_file(offset)
+        if at is None:
+            return 1
+        return at - file_lines.starts[file_lines.line_of(at) - 1] + 1
+
+
+@dataclass(frozen=True)
+class FileLines:
+    """The line starts of a file's text."""
+
+    text: str
+    starts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str) -> FileLines:
+        """Index ``text``'s lines."""
+        starts = [0]
+        at = text.find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = text.find("\n", at + 1)
+        return cls(text, tuple(starts))
+
+    def line_of(self, offset: int) -> int:
+        """1-based line of ``offset``."""
+        return bisect.bisect_right(self.starts, offset)
+
+    def line_text(self, line: int) -> str:
+        """Line ``line`` (1-based) without its line ending."""
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[start:end].rstrip("\r")
+
+    def identity(self) -> OffsetMap:
+        """The map of a snippet that is the whole file."""
+        return OffsetMap(self.starts, self.starts, 1, True)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """Shell text found in a file: where it is, how it maps, and the job it runs in."""
+
+    relpath: str
+    text: str
+    omap: OffsetMap
+    start: int = 0  # the part of ``text`` that is shell
+    end: int | None = None
+    job: str | None = None
+    key: tuple[object, ...] = ()  # identifies the snippet among a YAML file's snippets
+
+
+def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> OffsetMap:
+    """How a YAML string scalar whose value starts at ``pos`` (0-based) maps to the file.
+
+    A literal block (``|``) maps line by line when every content line is the file line
+    minus one common indentation; a one-line plain or quoted scalar maps when its text
+    stands verbatim in the file. Anything else (folded, escaped) maps lines only.
+    """
+    snippet_starts = [0]
+    for index, char in enumerate(value):
+        if char == "\n":
+            snippet_starts.append(index + 1)
+    if pos is None:
+        return OffsetMap(tuple(snippet_starts), (), 1, False)
+    line0, col = pos
+    head = lines.line_text(line0 + 1)
+    start = scalar_start(head, col)  # past an ``&anchor`` or ``!!str`` tag
+    if start is None:
+        return OffsetMap(tuple(snippet_starts), (), line0 + 1, False)
+    col = start
+    block = type(value).__name__ == "LiteralScalarString" or head[col : col + 1] in ("|",)
+    if block:
+        first = line0 + 2  # content starts on the line after the indicator
+        content = value.split("\n")
+        indent = None
+        for offset, text in enumerate(content):
+            if text.strip() and first + offset <= len(lines.starts):
+                file_text = lines.line_text(first + offset)
+                indent = len(file_text) - len(file_text.lstrip(" "))
+                break
+        exact = indent is not None
+        file_starts: list[int] = []
+        for offset, text in enumerate(content):
+            number = first + offset
+            if number > len(lines.starts):
+                exact = exact and not text
+                file_starts.append(len(lines.text))
+                continue
+            file_text = lines.line_text(number)
+            if text and file_text != " " * (indent or 0) + text:
+                exact = False
+            file_starts.append(lines.starts[number - 1] + (indent or 0))
+        return OffsetMap(tuple(snippet_starts), tuple(file_starts), first, exact)
+    if type(value).__name__ == "FoldedScalarString" or head[col : col + 1] == ">":
+        return OffsetMap(tuple(snippet_starts), (), line0 + 2, False)
+    quote = head[col : col + 1]
+    begin = col + 1 if quote in ("'", '"') else col
+    exact = "\n" not in value and head[begin : begin + len(value)] == value
+    if quote == "'" and "'" in value:
+        exact = False
+    return OffsetMap(tuple(snippet_starts), (lines.starts[line0] + begin,), line0 + 1, exact)
+
+
+# --------------------------------------------------------------------------------------
+# Sources
+# --------------------------------------------------------------------------------------
+
+
+def _step_shell(step: dict[str, object], *defaults: object) -> str:
+    """The ``shell:`` a step runs in (step, then job and workflow ``defaults.run``)."""
+    value = step.get("shell")
+    if isinstance(value, str):
+        return value
+    for holder in defaults:
+        run = holder.get("run") if isinstance(holder, dict) else None
+        if isinstance(run, dict) and isinstance(run.get("shell"), str):
+            return str(run["shell"])
+    return "bash"
+
+
+def _runs_shell(shell_name: str) -> bool:
+    """Whether a step ``shell:`` is a POSIX shell (``bash -e {0}`` counts)."""
+    program = shell_name.split()[0].rsplit("/", 1)[-1] if shell_name.split() else "bash"
+    return program not in _NON_SHELL_STEPS
+
+
+def _run_snippets(
+    relpath: str,
+    steps: object,
+    lines: FileLines,
+    job: str | None,
+    defaults: Sequence[object],
+    key: tuple[object, ...],
+) -> Iterator[Snippet]:
+    """The ``run:`` scripts of a list of steps."""
+    if not isinstance(steps, list):
+        return
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict):
+            continue
+        run = step.get("run")
+        if isinstance(run, str) and _runs_shell(_step_shell(step, *defaults)):
+            omap = scalar_map(run, value_pos(step, "run"), lines)
+            yield Snippet(relpath, str(run), omap, job=job, key=(*key, index))
+
+
+def workflow_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """The ``run:`` scripts of a GitHub workflow."""
+    if not isinstance(data, dict):
+        return
+    jobs = data.get("jobs")
+    if not isinstance(jobs, dict):
+        return
+    for name, job in jobs.items():
+        if isinstance(job, dict):
+            defaults = (job.get("defaults"), data.get("defaults"))
+            yield from _run_snippets(
+                relpath, job.get("steps"), lines, str(name), defaults, ("job", str(name))
+            )
+
+
+def action_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """The ``run:`` scripts of a composite action (``runs.using: composite``)."""
+    runs = data.get("runs") if isinstance(data, dict) else None
+    if isinstance(runs, dict) and str(runs.get("using", "")).lower() == "composite":
+        yield from _run_snippets(relpath, runs.get("steps"), lines, None, (), ("runs",))
+
+
+def pipeline_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """Shell strings under ``command``/``commands``/``script`` keys (Buildkite, GitLab,
+    CircleCI) and CircleCI's ``run:``, anywhere in the document."""
+    stack: list[tuple[object, tuple[object, ...], int]] = [(data, (), 0)]
+    while stack:
+        node, key, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            continue
+        if isinstance(node, dict):
+            for name, value in node.items():
+                if not isinstance(name, str):
+                    continue
+                here = (*key, name)
+                shellish = name in _PIPELINE_KEYS or (name == "run" and isinstance(value, str))
+                if shellish and isinstance(value, str):
+                    omap = scalar_map(value, value_pos(node, name), lines)
+                    yield Snippet(relpath, str(value), omap, key=here)
+                elif name in _PIPELINE_KEYS and isinstance(value, list):
+                    for index, item in enumerate(value):
+                        if isinstance(item, str):
+                            omap = scalar_map(item, item_pos(value, index), lines)
+                            yield Snippet(relpath, str(item), omap, key=(*here, index))
+                elif isinstance(value, (dict, list)):
+                    stack.append((value, here, depth + 1))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                if isinstance(item, (dict, list)):
+                    stack.append((item, (*key, index), depth + 1))
+
+
+_FENCE_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
+
+
+def mergify_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
+    """The shell code blocks (```` ```bash ````, ``sh``, ``shell``, ``console``) of every
+    comment message of the Mergify rules."""
+    rules = data.get("pull_request_rules") if isinstance(data, dict) else None
+    if not isinstance(rules, list):
+        return
+    for index, rule in enumerate(rules):
+        actions = rule.get("actions") if isinstance(rule, dict) else None
+        comment = actions.get("comment") if isinstance(actions, dict) else None
+        message = comment.get("message") if isinstance(comment, dict) else None
+        if not isinstance(comment, dict) or not isinstance(message, str):
+            continue
+        omap = scalar_map(message, value_pos(comment, "message"), lines)
+        text = str(message)
+        offset = 0
+        block_start: int | None = None
+        for line in text.split("\n"):
+            stripped = line.strip()
+            if stripped.startswith("```"):
+                if block_start is None:
+                    language = stripped[3:].strip().lower()
+                    if language in _FENCE_LANGUAGES:
+                        block_start = offset + len(line) + 1
+                    else:
+                        block_start = -1
+                else:
+                    if block_start >= 0:
+                        yield Snippet(relpath, text, omap, block_start, offset, key=(index,))
+                    block_start = None
+            offset += len(line) + 1
+
+
+# --------------------------------------------------------------------------------------
+# Judging commands
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Install:
+    """One install command, its tool and what it installs."""
+
+    tool: str  # "pip", "uv pip", "uv tool", "pipx", "run" (uvx, uv tool run, pipx run)
+    command: shell.Command
+    requirements: tuple[shell.Word, ...]
+    editables: tuple[shell.Word, ...]
+    files: tuple[str, ...]  # -r values
+    constrained: bool  # a -c / --constraint / --override
+    upgrade: bool
+    # ``uvx TOOL ...``: the word naming the tool to run (``ruff``, ``ruff@0.6.0``).
+    tool_spec: shell.Word | None = None
+
+
+def _program(word: shell.Word) -> str:
+    """The basename of a command word (``python${PY}`` counts as ``python``)."""
+    name = word.value.rsplit("/", 1)[-1]
+    if word.dynamic and "$" in name:
+        literal = name.split("$", 1)[0]
+        if literal.startswith(("python", "pip")):
+            return literal.rstrip("0123456789.") or literal
+    return name
+
+
+def install_of(command: shell.Command) -> Install | None:
+    """The install ``command`` runs, if it is one of pip / uv / pipx installs."""
+    words = shell.unwrap(command)
+    if not words:
+        return None
+    values = [w.value for w in words]
+    program = _program(words[0])
+    rest: tuple[shell.Word, ...] = ()
+    tool = ""
+    module = ""
+    index = 1
+    if _PIP_RE.fullmatch(program):
+        module = program
+    elif shell.PYTHON_RE.fullmatch(program) or words[0].dynamic:
+        found = shell.python_module(values, 1)
+        if found is not None:
+            module, index = found
+    if _PIP_RE.fullmatch(module):
+        index = _skip_options(values, index)
+        if values[index : index + 1] == ["install"]:
+            tool, rest = "pip", words[index + 1 :]
+    elif module == "uv" or program == "uv":
+        index = _skip_options(values, index)
+        sub = values[index : index + 2]
+        if sub == ["pip", "install"]:
+            tool, rest = "uv pip", words[index + 2 :]
+        elif sub == ["tool", "install"]:
+            tool, rest = "uv tool", words[index + 2 :]
+        elif sub == ["tool", "run"]:
+            tool, rest = "run", words[index + 2 :]
+    elif program == "uvx" or (program == "pipx" and values[1:2] == ["run"]):
+        tool, rest = "run", words[1:] if program == "uvx" else words[2:]
+    elif program == "pipx" and values[1:2] in (["install"], ["inject"]):
+        tool = "pipx"
+        rest = words[2:] if values[1] == "install" else words[3:]
+    if not tool:
+        return None
+    return _install_args(tool, command, rest)
+
+
+def _skip_options(values: Sequence[str], index: int) -> int:
+    """The index of the first word from ``index`` on that is not an option (or an
+    option's value): ``pip -q install``, ``uv --directory sub pip install``."""
+    while index < len(values) and values[index].startswith("-") and values[index] != "-":
+        option = values[index]
+        index += 1
+        if "=" not in option and _long_option(option) in _VALUE_OPTIONS:
+            index += 1
+    return index
+
+
+def _long_option(option: str) -> str:
+    """The value option ``option`` abbreviates, as pip (optparse) accepts
+    (``--extra-index`` is ``--extra-index-url``); ``option`` itself otherwise."""
+    if option in _VALUE_OPTIONS or option in _FLAG_OPTIONS:
+        return option
+    matches = [o for o in _VALUE_OPTIONS if o.startswith(option)]
+    if len(matches) == 1 and not any(f.startswith(option) for f in _FLAG_OPTIONS):
+        return matches[0]
+    return option
+
+
+def _tail(word: shell.Word, skip: int) -> shell.Word:
+    """The part of ``word`` after its first ``skip`` characters (``--with=black``)."""
+    offsets = word.offsets[skip:]
+    start = offsets[0] if offsets else word.end
+    return shell.Word(word.value[skip:], start, word.end, offsets, word.quoted, word.dynamic)
+
+
+def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word]) -> Install:
+    """Sort an install's arguments into requirements, editables, files and flags.
+
+    With ``--from``/``--spec`` (uv tool, pipx) the positional words name the tool to
+    run, and the option's value is the requirement judged.
+    """
+    positional: list[shell.Word] = []
+    extra: list[shell.Word] = []
+    specs: list[shell.Word] = []
+    editables: list[shell.Word] = []
+    files: list[str] = []
+    constrained = upgrade = False
+    index = 0
+
+    def take(option: str, value: shell.Word | None) -> None:
+        """Record the value of an option that names files or packages."""
+        nonlocal constrained
+        constrained = constrained or option in _CONSTRAINT_OPTIONS
+        if value is None:
+            return
+        if option in _REQUIREMENT_OPTIONS:
+            files.append(value.value)
+        elif option in _EDITABLE_OPTIONS:
+            editables.append(value)
+        elif option in ("--from", "--spec"):
+            specs.append(value)
+        elif option in _EXTRA_PACKAGE_OPTIONS:
+            extra.append(value)
+
+    while index < len(args):
+        word = args[index]
+        value = word.value
+        index += 1
+        if value in ("-U", "--upgrade"):
+            upgrade = True
+            continue
+        if value.startswith("--"):
+            option, eq, _inline = value.partition("=")
+            option = _long_option(option)
+            if option in _VALUE_OPTIONS:
+                if eq:
+                    take(option, _tail(word, len(option) + 1))
+                else:
+                    take(option, args[index] if index < len(args) else None)
+                    index += 1
+            continue
+        if value.startswith("-") and len(value) > 1:
+            for position, letter in enumerate(value[1:], start=1):
+                if letter == "U":
+                    upgrade = True
+                if letter in _SHORT_VALUE:
+                    if position + 1 < len(value):
+                        take(f"-{letter}", _tail(word, position + 1))
+                    else:
+                        take(f"-{letter}", args[index] if index < len(args) else None)
+                        index += 1
+                    break
+            continue
+        positional.append(word)
+        if tool == "run":
+            break  # the rest is the tool's own command line
+    if tool == "run":
+        spec = None if specs or not positional else positional[0]
+        requirements = (*specs, *extra)
+        return Install(tool, command, requirements, (), (), constrained, upgrade, spec)
+    requirements = (*specs, *extra) if specs else (*positional, *extra)
+    return Install(
+        tool,
+        command,
+        tuple(requirements),
+        tuple(editables),
+        tuple(files),
+        constrained,
+        upgrade,
+    )
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace snippet text ``[start, end)`` with ``new``."""
+
+    start: int
+    end: int
+    new: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding, and the edit that fixes it (snippet coordinates) when there is one."""
+
+    snippet: Snippet
+    offset: int  # where in the snippet the finding points
+    message: str
+    edit: Edit | None = None
+    command_start: int = 0
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A command's text on one line, shortened."""
+    flat = " ".join(text.replace("\\\n", " ").split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _runs_stdin(words: Sequence[shell.Word], start: int = 0) -> bool:
+    """Whether the command ``words[start:]`` runs a program it reads from stdin (``sh``,
+    ``bash -s --``, ``python3 -``), not a script or ``-c`` text of its own."""
+    program = _program(words[start])
+    python = shell.PYTHON_RE.fullmatch(program) is not None
+    if not (program in _INTERPRETERS or python):
+        return False
+    for index in range(start + 1, len(words)):
+        value = words[index].value
+        if value == "--":
+            return True  # the rest are arguments of the stdin program
+        if value == "-":
+            return True
+        if value.startswith("-"):
+            if value in ("-c", "-m") or (value[1:2] != "-" and "c" in value[1:]):
+                return False
+            if python and value[1:2] != "-" and "m" in value[1:]:
+                return False  # ``python -mpip``, ``-Im pip``: runs a module
+            continue
+        return False  # a script file
+    return True
+
+
+def _dynamic_prefix_pinned(word: shell.Word) -> bool:
+    """Whether a word with an expansion starts with a literal ``name==`` pin."""
+    literal = word.value.split("$", 1)[0].split("`", 1)[0]
+    return _NAME_PREFIX_RE.match(literal) is not None
+
+
+def _uv_tool_at(value: str) -> tuple[str, str] | None:
+    """``(name, version)`` of uv's ``name@version`` spelling."""
+    if "@" not in value or "://" in value or value.startswith(("git+", "./", "/")):
+        return None
+    name, _, version = value.partition("@")
+    if not name or " " in name or not version:
+        return None
+    return name.strip(), version.strip()
+
+
+def _shell_c_word(words: Sequence[shell.Word]) -> shell.Word | None:
+    """The script word of ``bash -c 'script'``, run directly or through a launcher
+    (``docker exec c bash -lc "..."``, ``podman run img sh -ec '...'``), if any."""
+    if not words or (_program(words[0]) not in _SHELLS and _program(words[0]) not in _LAUNCHERS):
+        return None
+    for index, word in enumerate(words):
+        if _program(word) not in _SHELLS or word.dynamic:
+            continue
+        for option_index in range(index + 1, len(words)):
+            option = words[option_index].value
+            if not option.startswith("-") or option.startswith("--"):
+                break
+            if "c" in option[1:] and option_index + 1 < len(words):
+                return words[option_index + 1]
+    return None
+
+
+def _feeds_shell(words: Sequence[shell.Word]) -> bool:
+    """Whether the command hands its stdin to a shell (``bash``, ``docker exec -i c sh``)."""
+    return any(
+        _program(word) in _SHELLS and _runs_stdin(words, index) for index, word in enumerate(words)
+    )
+
+
+def _looks_like_dockerfile(text: str) -> bool:
+    """Whether a heredoc body is a Dockerfile (its first instruction is FROM or ARG)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped.split()[0].upper() in ("FROM", "ARG")
+    return False
+
+
+def _shifted(script: shell.Script, text: str, delta: int) -> shell.Script:
+    """``script`` (parsed from a substring) with every offset moved by ``delta`` into
+    ``text``."""
+
+    def word(item: shell.Word) -> shell.Word:
+        """``item`` moved by ``delta``."""
+        return shell.Word(
+            item.value,
+            item.start + delta,
+            item.end + delta,
+            tuple(o + delta for o in item.offsets),
+            item.quoted,
+            item.dynamic,
+        )
+
+    out = shell.Script(text)
+    for command in script.commands:
+        out.commands.append(
+            shell.Command(
+                tuple(word(w) for w in command.words),
+                tuple(word(w) for w in command.assignments),
+                tuple(
+                    shell.Redirect(
+                        r.op,
+                        r.start + delta,
+                        r.end + delta,
+                        word(r.target) if r.target is not None else None,
+                        r.fd,
+                        word(r.glued_to) if r.glued_to is not None else None,
+                    )
+                    for r in command.redirects
+                ),
+                command.start + delta,
+                command.end + delta,
+                command.separator,
+                command.nested,
+            )
+        )
+    return out
+
+
+@dataclass
+class _Budget:
+    """What is left of one file's shell budget (:data:`MAX_SHELL_CHARS`,
+    :data:`MAX_SHELL_WORDS`), and where it ran out."""
+
+    chars: int = MAX_SHELL_CHARS
+    words: int = MAX_SHELL_WORDS
+    spent_at: tuple[Snippet, int] | None = None
+
+    def charge(self, snippet: Snippet, offset: int, chars: int = 0, words: int = 0) -> bool:
+        """Spend ``chars`` and ``words`` on the text at ``offset``; False once spent."""
+        if self.spent_at is not None:
+            return False
+        self.chars -= chars
+        self.words -= words
+        if self.chars < 0 or self.words < 0:
+            self.spent_at = (snippet, offset)
+            return False
+        return True
+
+
+def _inner_scripts(
+    snippet: Snippet, script: shell.Script, budget: _Budget
+) -> Iterator[tuple[shell.Script, Mapping[str, str] | None]]:
+    """The scripts a script runs in turn, offsets in the snippet's text, with the
+    variables a Dockerfile heredoc sets (None: the outer ones); each is paid for from
+    ``budget`` before it is parsed."""
+    for command in script.commands:
+        words = shell.unwrap(command)
+        inner = _shell_c_word(words)
+        if inner is not None:
+            if not budget.charge(snippet, inner.start, chars=len(inner.value)):
+                return
+            yield shell.parse_word(inner), None
+        for redirect in command.redirects:
+            body = script.heredoc_bodies.get(redirect.start)
+            if body is None:
+                continue
+            start, end = body
+            if not budget.charge(snippet, start, chars=end - start):
+                return
+            text = snippet.text[start:end]
+            if _looks_like_dockerfile(text):
+                from policytool.formats import dockerfile
+
+                parsed = dockerfile.parse(text)
+                for instruction, env in parsed.scopes():
+                    for run in parsed.run_scripts(instruction):
+                        yield _shifted(run, snippet.text, start), env
+            elif _feeds_shell(words):
+                yield shell.parse(snippet.text, start, end), None
+
+
+class _Judge:
+    """Turns install commands into problems, with the lock versions that fix them."""
+
+    def __init__(self, config: Config) -> None:
+        """Read the config once for a run (the lock lookup is loaded on first use)."""
+        self.config = config
+        self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
+        self._locks: LockIndex | None = None
+        self._allowed: set[str] | None = None
+        self._verdicts: dict[tuple[str, bool], Verdict | None] = {}
+        self.budget = _Budget()  # one file's: analyse_source starts a new one a file
+
+    @property
+    def locks(self) -> LockIndex:
+        """The versions the configured locks hold."""
+        if self._locks is None:
+            self._locks = _floating_pin()[0](self.config.root, self.config.lock)
+        return self._locks
+
+    def judge(self, text: str, editable: bool = False) -> Verdict | None:
+        """``floating-pin``'s verdict on one requirement (remembered for the run; a plain
+        ``name==1.2`` is an exact pin without parsing it)."""
+        if _EXACT_PIN_RE.fullmatch(text):
+            return None
+        key = (text, editable)
+        if key not in self._verdicts:
+            self._verdicts[key] = _floating_pin()[1](text, editable=editable)
+        return self._verdicts[key]
+
+    def pinned_text(self, text: str, version: str) -> str | None:
+        """``text`` with its specifier replaced by ``==version`` (None if unsafe)."""
+        return _floating_pin()[2](text, version)
+
+    def allowed(self, name: str) -> bool:
+        """Whether package ``name`` may float (``allow-packages``)."""
+        from packaging.utils import canonicalize_name
+
+        if self._allowed is None:
+            packages = self.config.ci_floating_install.allow_packages
+            self._allowed = {canonicalize_name(n) for n in packages}
+        return canonicalize_name(name) in self._allowed
+
+    def _is_lock(self, path: str) -> bool:
+        """Whether an ``-r`` path names a configured lock (however the job spells it)."""
+        clean = path.removeprefix("./")
+        return any(clean == out or clean.endswith("/" + out) for out in self.lock_outputs)
+
+    def _lock_hint(self, name: str, job: str | None) -> str:
+        """Which lock a package in no lock should be added to."""
+        locks: Sequence[LockConfig] = self.config.lock
+        if not locks:
+            return "not fixable: no [[tool.policytool.lock]] to pin it from"
+        chosen = [lock for lock in locks if job is not None and job in lock.jobs]
+        if not chosen and len(locks) == 1:
+            chosen = list(locks)
+        if len(chosen) == 1:
+            lock = chosen[0]
+            where = f"{lock.inputs[0]}, an input of " if lock.inputs else ""
+            return (
+                f"in no lock: add `{name}` to {where}lock '{lock.name}' and run "
+                f"`policytool lock {lock.name}`"
+            )
+        names = ", ".join(f"'{lock.name}'" for lock in (chosen or locks))
+        return f"in no lock: add `{name}` to the inputs of one of the locks {names}"
+
+    def _pin(self, name: str, job: str | None) -> tuple[str | None, str]:
+        """(version, note) for package ``name`` from the locks."""
+        version, note = self.locks.resolve(name, ())
+        if version is not None:
+            return version, f"fix: {note}"
+        if note.endswith("in no lock") or note.endswith("no lock configured"):
+            return None, self._lock_hint(name, job)
+        return None, note
+
+    def problems(
+        self, snippet: Snippet, script: shell.Script, env: Mapping[str, str] | None = None
+    ) -> Iterator[Problem]:
+        """Every problem of one parsed snippet; ``env`` holds variables known to be set
+        (a Dockerfile's ARG and ENV values), so ``"timm${TIMM_VERSION}"`` is judged."""
+        yield from self._script(snippet, script, {} if env is None else env, 0)
+
+    def _script(
+        self, snippet: Snippet, script: shell.Script, env: Mapping[str, str], depth: int
+    ) -> Iterator[Problem]:
+        """Problems of a script and of the scripts it runs (``bash -c '...'``, a heredoc
+        fed to a shell, a Dockerfile written in a heredoc), ``depth`` levels down."""
+        words = sum(len(c.words) + len(c.assignments) + len(c.redirects) for c in script.commands)
+        first = script.commands[0].start if script.commands else 0
+        if not self.budget.charge(snippet, first, words=words):
+            return
+        for command in script.commands:
+            install = install_of(command)
+            if install is not None:
+                yield from self._install(snippet, install, env)
+        if self.config.ci_floating_install.download_run:
+            yield from self._download_run(snippet, script)
+        if depth >= _MAX_NESTING:
+            return
+        for inner, inner_env in _inner_scripts(snippet, script, self.budget):
+            yield from self._script(
+                snippet, inner, env if inner_env is None else inner_env, depth + 1
+            )
+
+    def _install(
+        self, snippet: Snippet, install: Install, env: Mapping[str, str]
+    ) -> Iterator[Problem]:
+        """Problems of one install command."""
+        command = install.command
+        text = _shown(snippet.text[command.start : command.end])
+        constrained = install.constrained or any(self._is_lock(f) for f in install.files)
+        glued = {id(r.glued_to): r for r in command.redirects if r.glued_to is not None}
+        by_span = {(r.glued_to.start, r.glued_to.end): r for r in command.redirects if r.glued_to}
+        for word in (*install.requirements, *install.editables):
+            redirect = glued.get(id(word)) or by_span.get((word.start, word.end))
+            if redirect is not None and redirect.op in ("<", ">", ">>") and redirect.target:
+                target = redirect.target.value
+                if target[:1] == "=" or target[:1].isdigit():
+                    yield self._redirect_problem(snippet, command, text, word, redirect)
+                    continue
+            yield from self._requirement(snippet, install, text, word, constrained, env)
+        if install.tool_spec is not None and not install.tool_spec.dynamic:
+            yield from self._tool_spec(snippet, install, text, install.tool_spec)
+
+    def _tool_spec(
+        self, snippet: Snippet, install: Install, text: str, word: shell.Word
+    ) -> Iterator[Problem]:
+        """The tool ``uvx TOOL`` / ``pipx run TOOL`` runs: pinned as ``TOOL@VERSION`` (or
+        ``==VERSION``); reported without a fix, since the spelling is the tool's own."""
+        value = word.value
+        at = _uv_tool_at(value)
+        if at is not None and at[1] != "latest":
+            return
+        name = at[0] if at is not None else None
+        if name is None:
+            verdict = self.judge(value)
+            if verdict is None or verdict.name is None:
+                if verdict is not None:
+                    yield Problem(
+                        snippet, word.start, f"`{text}`: {verdict.message}", None, word.start
+                    )
+                return
+            name = verdict.name
+        if self.allowed(name):
+            return
+        version, note = self._pin(name, snippet.job)
+        pin = f"`{name}@{version}`" if version else f"`{name}@VERSION`"
+        note = note.removeprefix("fix: ")
+        yield Problem(
+            snippet,
+            word.start,
+            f"`{text}` runs the newest `{name}` on every run; pin it as {pin} ({note})",
+            None,
+            install.command.start,
+        )
+
+    def _redirect_problem(
+        self,
+        snippet: Snippet,
+        command: shell.Command,
+        text: str,
+        word: shell.Word,
+        redirect: shell.Redirect,
+    ) -> Problem:
+        """The finding for ``pkg>=1`` written without quotes."""
+        assert redirect.target is not None
+        spec = f"{redirect.op}{redirect.target.value}"
+        written = f"{word.value}{spec}"
+        message = (
+            f"`{text}`: `{written}` is not quoted, so the shell reads `{redirect.op}` as a "
+            f"redirect: it installs any `{word.value}` and writes a file named "
+            f"`{redirect.target.value}`; quote it (`'{written}'`) or pin it with `==`"
+        )
+        version, note = self._pin(word.value, snippet.job)
+        edit = None
+        target = redirect.target
+        if (
+            version is not None
+            and not word.quoted
+            and not target.quoted
+            and not target.dynamic
+            and redirect.start == word.end
+        ):
+            edit = Edit(word.end, target.end, f"=={version}")
+        suffix = note if edit is not None or version is None else f"not fixable here ({note})"
+        return Problem(snippet, word.start, f"{message} ({suffix})", edit, command.start)
+
+    def _requirement(
+        self,
+        snippet: Snippet,
+        install: Install,
+        text: str,
+        word: shell.Word,
+        constrained: bool,
+        env: Mapping[str, str],
+    ) -> Iterator[Problem]:
+        """Problems of one requirement word of an install (``env``: known variables)."""
+        value = word.value
+        if word.dynamic:
+            from policytool.formats.dockerfile import expand_args
+
+            expanded = expand_args(value, env)
+            if expanded is None:
+                return  # decided at run time; cannot be judged here
+            verdict = self.judge(expanded)
+            if verdict is not None and not (verdict.name and constrained):
+                yield Problem(
+                    snippet,
+                    word.start,
+                    f"`{text}`: `{value}` is `{expanded}` with the ARG/ENV values in scope: "
+                    f"{verdict.message}",
+                    None,
+                    install.command.start,
+                )
+            return
+        editable = word in install.editables
+        if install.tool == "uv tool":
+            at = _uv_tool_at(value)
+            if at is not None:
+                tool_name, tool_version = at
+                if tool_version == "latest":
+                    yield Problem(
+                        snippet,
+                        word.start,
+                        f"`{text}`: `{value}` installs the newest `{tool_name}` on every "
+                        f"run; pin it with `{tool_name}==VERSION`",
+                        None,
+                        install.command.start,
+                    )
+                return
+        verdict = self.judge(value, editable=editable)
+        if verdict is None:
+            return
+        package = verdict.name
+        if package is not None and (constrained or self.allowed(package)):
+            return
+        message = verdict.message
+        if install.upgrade and package is not None:
+            message = f"`--upgrade` of an unpinned package: {message}"
+        message = f"`{text}`: {message}"
+        edit = None
+        if package is not None:
+            version, note = self._pin(package, snippet.job)
+            if version is not None:
+                edit = self._pin_edit(word, version, snippet.text)
+                if edit is None:
+                    note = f"not fixable here: {note.removeprefix('fix: ')}"
+            message = f"{message} ({note})"
+        yield Problem(snippet, word.start, message, edit, install.command.start)
+
+    def _pin_edit(self, word: shell.Word, version: str, source: str) -> Edit | None:
+        """The edit that pins ``word`` to ``==version``, touching only changed characters."""
+        new = self.pinned_text(word.value, version)
+        if new is None:
+            return None
+        old = word.value
+        prefix = 0
+        while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+            prefix += 1
+        suffix = 0
+        while (
+            suffix < min(len(old), len(new)) - prefix
+            and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]
+        ):
+            suffix += 1
+        span = word.span(prefix, len(old) - suffix, source)
+        if span is None:
+            return None
+        inserted = new[prefix : len(new) - suffix]
+        if not word.quoted and any(c in inserted for c in "<>|&;() \t"):
+            return None
+        return Edit(span[0], span[1], inserted)
+
+    def _download_run(self, snippet: Snippet, script: shell.Script) -> Iterator[Problem]:
+        """``curl URL | sh`` and ``sh <(curl URL)`` / ``sh -c "$(curl URL)"``."""
+        for pipeline in script.pipelines():
+            for first, second in zip(pipeline, pipeline[1:], strict=False):
+                fetch = shell.unwrap(first)
+                run = shell.unwrap(second)
+                if not fetch or not run or _program(fetch[0]) not in _DOWNLOADERS:
+                    continue
+                if not _runs_stdin(run):
+                    continue
+                problem = self._fetch_problem(snippet, first, second, fetch)
+                if problem is not None:
+                    yield problem
+        # Downloads inside substitutions, by offset: a shell word holding one runs it.
+        fetches: list[tuple[int, Sequence[shell.Word]]] = []
+        for inner in script.commands:
+            inner_words = shell.unwrap(inner) if inner.nested else ()
+            if inner_words and _program(inner_words[0]) in _DOWNLOADERS:
+                fetches.append((inner.start, inner_words))
+        if not fetches:
+            return
+        fetches.sort(key=lambda item: item[0])
+        shown_cache: dict[int, str] = {}
+
+        def shown_of(command: shell.Command) -> str:
+            """The command as a finding shows it (once a command, however many fetches)."""
+            if command.start not in shown_cache:
+                shown_cache[command.start] = _shown(snippet.text[command.start : command.end])
+            return shown_cache[command.start]
+
+        starts = [start for start, _words in fetches]
+        for command in script.commands:
+            words = shell.unwrap(command)
+            if command.nested or not words or _program(words[0]) not in _SHELLS:
+                continue
+            for word in words[1:]:
+                at = bisect.bisect_left(starts, word.start)
+                while at < len(starts) and starts[at] < word.end:
+                    shown = shown_of(command)
+                    problem = self._fetch_problem(snippet, command, command, fetches[at][1], shown)
+                    if problem is not None:
+                        yield problem
+                    at += 1
+
+    def _fetch_problem(
+        self,
+        snippet: Snippet,
+        first: shell.Command,
+        last: shell.Command,
+        fetch: Sequence[shell.Word],
+        shown: str | None = None,
+    ) -> Problem | None:
+        """The finding for running a downloaded script, unless its URL names a version
+        (``shown``: the commands' text as shown, when already known)."""
+        urls = [w for w in fetch[1:] if "://" in w.value or w.dynamic]
+        url = urls[0] if urls else None
+        if url is not None and _VERSION_SEGMENT_RE.search(url.value.split("$", 1)[0]):
+            return None
+        literal = url.value.split("$", 1)[0] if url is not None else ""
+        if url is not None and url.dynamic and "/" in literal.partition("://")[2]:
+            return None  # ``https://host/path/${VERSION}/install.sh``: versioned by a variable
+        text = _shown(snippet.text[first.start : last.end]) if shown is None else shown
+        where = "a URL from a variable" if url is not None and url.dynamic else "an unversioned URL"
+        return Problem(
+            snippet,
+            first.start,
+            f"`{text}` runs whatever {where} serves today; download a versioned "
+            "installer (or the tool's pinned package) and check its hash",
+            None,
+            first.start,
+        )
+
+
+# --------------------------------------------------------------------------------------
+# Files of a run
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class SourceFile:
+    """One file with shell in it: kind (workflow, action, pipeline, mergify, script,
+    dockerfile), its text and raw bytes."""
+
+    relpath: str
+    kind: str
+    raw: bytes
+    text: str
+    lines: FileLines = field(init=False)
+
+    def __post_init__(self) -> None:
+        """Index the lines."""
+        self.lines = FileLines.of(self.text)
+
+
+_YAML_KINDS: dict[str, Callable[[str, YamlNode, FileLines], Iterator[Snippet]]] = {
+    "workflow": workflow_snippets,
+    "action": action_snippets,
+    "pipeline": pipeline_snippets,
+    "mergify": mergify_snippets,
+}
+
+
+def snippets_of(source: SourceFile, data: YamlNode | None = None) -> list[Snippet]:
+    """The shell snippets of one file (``data``: its parsed YAML, for YAML kinds)."""
+    if source.kind in _YAML_KINDS:
+        return list(_YAML_KINDS[source.kind](source.relpath, data, source.lines))
+    return [Snippet(source.relpath, source.text, source.lines.identity())]
+
+
+def scripts_of(
+    source: SourceFile, snippet: Snippet
+) -> list[tuple[shell.Script, Mapping[str, str]]]:
+    """The parsed scripts of a snippet with the variables known to hold for them (a
+    Dockerfile gives one script a RUN, with the ARG/ENV values in scope)."""
+    if source.kind == "dockerfile":
+        from policytool.formats import dockerfile
+
+        parsed = dockerfile.parse(source.text)
+        return [
+            (script, env)
+            for instruction, env in parsed.scopes()
+            for script in parsed.run_scripts(instruction)
+        ]
+    return [(shell.parse(snippet.text, snippet.start, snippet.end), {})]
+
+
+def _kinds(config: Config) -> list[tuple[str, tuple[str, ...]]]:
+    """(kind, globs) of the files the rule reads, in order of precedence."""
+    options = config.ci_floating_install
+    kinds: list[tuple[str, tuple[str, ...]]] = [
+        ("workflow", WORKFLOW_GLOBS),
+        ("action", ACTION_GLOBS),
+    ]
+    if options.mergify:
+        kinds.append(("mergify", (config.mergify.file,)))
+    kinds += [
+        ("pipeline", options.pipelines),
+        ("dockerfile", options.dockerfiles),
+        ("script", options.scripts),
+    ]
+    return kinds
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which files a rule reads: (kind, globs) in precedence order and its allow lists."""
+
+    kinds: Sequence[tuple[str, tuple[str, ...]]]
+    allow: tuple[str, ...]
+    allowlist_file: str | None
+    section: str  # ``[tool.policytool.X]`` for messages
+
+    def classify(self, relpath: str, head: bytes = b"") -> str | None:
+        """The kind of a repo file, or None when the rule does not read it."""
+        for kind, regex in _compiled(tuple(self.kinds)):
+            if regex.match(relpath):
+                if kind == "script" and kind_of(relpath, head) != "shell":
+                    continue
+                return kind
+        return None
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled(kinds: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """One regex a kind: its globs joined (``files`` glob semantics)."""
+    from policytool.core.globs import glob_regex
+
+    return [
+        (kind, re.compile("|".join(f"(?:{glob_regex(g).pattern})" for g in globs)))
+        for kind, globs in kinds
+        if globs
+    ]
+
+
+def selection(config: Config) -> Selection:
+    """The files ``ci-floating-install`` reads."""
+    options = config.ci_floating_install
+    return Selection(_kinds(config), options.allow, options.allowlist_file, "ci-floating-install")
+
+
+def _allowed_by_file(config: Config, chosen: Selection) -> AllowListT | None:
+    """The allowlist file's globs, if one is configured."""
+    if not chosen.allowlist_file:
+        return None
+    from policytool.rules._allowlist import allow_entries
+
+    resolve_inside(
+        config.root,
+        chosen.allowlist_file,
+        f"[tool.policytool.{chosen.section}] allowlist-file",
+    )
+    return allow_entries(config, (), chosen.allowlist_file)
+
+
+def widening(config: Config) -> tuple[str, ...]:
+    """Files whose change re-judges every CI file: the locks pin the fixes and
+    ``pyproject.toml`` holds the options."""
+    return (*(lock.output for lock in config.lock), "pyproject.toml")
+
+
+def candidates(ctx: RepoContext, chosen: Selection) -> list[str]:
+    """The repo files this run looks at: every tracked one on a full run, else those given
+    (all tracked ones when a lock output or ``pyproject.toml`` is among them)."""
+    config = ctx.config
+    files = list(ctx.files)
+    if not ctx.full_run:
+        wide = set(widening(config))
+        if any(f in wide for f in files) and git_root(ctx.root) is not None:
+            files = git_ls_files(ctx.root)
+    allow = _allowed_by_file(config, chosen)
+    out = []
+    for relpath in files:
+        if config.exclude and match_any(relpath, config.exclude):
+            continue
+        if chosen.allow and match_any(relpath, chosen.allow):
+            continue
+        if allow is not None and allow.matches(relpath):
+            continue
+        out.append(relpath)
+    return sorted(set(out))
+
+
+def load_sources(ctx: RepoContext, chosen: Selection) -> Iterator[SourceFile | Finding]:
+    """The files of this run the selection reads, read (or a finding why not)."""
+    root = ctx.root
+    for relpath in candidates(ctx, chosen):
+        head = b""
+        if "." not in relpath.rsplit("/", 1)[-1]:
+            try:
+                with open(root / relpath, "rb") as handle:
+                    head = handle.read(128)
+            except OSError:
+                continue
+        kind = chosen.classify(relpath, head)
+        if kind is None:
+            continue
+        yield read_source(root, relpath, kind, chosen.section)
+
+
+def read_source(root: Path, relpath: str, kind: str, rule: str = RULE_ID) -> SourceFile | Finding:
+    """Read one file (bounded, inside the repo); a ``rule`` finding says why it cannot."""
+    try:
+        path = resolve_inside(root, relpath, relpath)
+        raw = read_bounded(path, relpath)
+        text = decode_text(raw, relpath)
+    except DecodeError as exc:
+        return Finding(relpath, exc.line, 1, rule, f"{exc.reason}; not checked")
+    except FileError as exc:
+        return Finding(relpath, exc.line, 1, rule, f"{exc.reason}; not checked")
+    except PolicyError as exc:
+        return Finding(relpath, 1, 1, rule, f"{exc}; not checked")
+    return SourceFile(relpath, kind, raw, text)
+
+
+# --------------------------------------------------------------------------------------
+# Check and fix
+# --------------------------------------------------------------------------------------
+
+
+def yaml_data(source: SourceFile, rule: str = RULE_ID) -> YamlNode | Finding:
+    """The parsed YAML of a source, or a ``rule`` finding when it does not parse."""
+    try:
+        return parse_text(source.text, source.relpath)
+    except YamlError as exc:
+        return Finding(source.relpath, exc.line, 1, rule, f"{exc.message}; not checked")
+
+
+def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding:
+    """Every problem of one file (a Finding when it cannot be parsed)."""
+    if source.kind in _YAML_KINDS:
+        if not any(n.encode() in source.raw for n in _NEEDLES):
+            return []
+        data = yaml_data(source)
+        if isinstance(data, Finding):
+            return data
+        snippets = snippets_of(source, data)
+    else:
+        if len(source.text) > MAX_SHELL_CHARS:
+            return Finding(
+                source.relpath,
+                1,
+                1,
+                RULE_ID,
+                f"{len(source.text):,} characters of shell, more than the "
+                f"{MAX_SHELL_CHARS:,} ci-floating-install reads in one file; not checked",
+            )
+        snippets = snippets_of(source)
+    problems: list[Problem] = []
+    budget = judge.budget = _Budget()
+    for snippet in snippets:
+        if not any(n in snippet.text for n in _NEEDLES):
+            continue
+        size = (len(snippet.text) if snippet.end is None else snippet.end) - snippet.start
+        if not budget.charge(snippet, snippet.start, chars=size):
+            break
+        for script, env in scripts_of(source, snippet):
+            problems.extend(judge.problems(snippet, script, env))
+            if budget.spent_at is not None:
+                break
+        if budget.spent_at is not None:
+            break
+    if budget.spent_at is not None:
+        snippet, offset = budget.spent_at
+        message = (
+            f"more shell than ci-floating-install reads in one file ({MAX_SHELL_CHARS:,} "
+            f"characters, {MAX_SHELL_WORDS:,} words, scripts in scripts included); the "
+            "rest is not checked"
+        )
+        problems.append(Problem(snippet, offset, message, None, offset))
+    return problems
+
+
+def _finding(source: SourceFile, problem: Problem) -> Finding:
+    """The public finding of a problem."""
+    omap = problem.snippet.omap
+    return Finding(
+        source.relpath,
+        omap.line(problem.offset),
+        omap.column(problem.offset, source.lines),
+        RULE_ID,
+        problem.message,
+        fixable=problem.edit is not None and omap.exact,
+    )
+
+
+def _ignore_lines(source: SourceFile) -> list[int]:
+    """The lines (sorted) whose ignore comment names the rule, read once a file."""
+    if b"policytool: ignore" not in source.raw:
+        return []
+    from policytool.engine.runner import parse_ignores
+
+    lines = [source.lines.line_text(n) for n in range(1, len(source.lines.starts) + 1)]
+    ignored, _bare = parse_ignores(lines, source.relpath)
+    return sorted(number for number, ids in ignored.items() if RULE_ID in ids)
+
+
+def _ignored(ignore_lines: Sequence[int], problem: Problem) -> bool:
+    """Whether an ignore comment on any line of the problem's command silences it."""
+    if not ignore_lines:
+        return False
+    omap = problem.snippet.omap
+    first, last = omap.line(problem.command_start), omap.line(problem.offset)
+    at = bisect.bisect_left(ignore_lines, first)
+    return at < len(ignore_lines) and ignore_lines[at] <= last
+
+
+def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding]:
+    """Every file's problems (ignored ones dropped), or the finding why it was not read."""
+    judge = _Judge(ctx.config)
+    out: list[tuple[SourceFile, list[Problem]] | Finding] = []
+    for source in load_sources(ctx, selection(ctx.config)):
+        if isinstance(source, Finding):
+            out.append(source)
+            continue
+        problems = analyse_source(source, judge)
+        if isinstance(problems, Finding):
+            out.append(problems)
+            continue
+        ignore_lines = _ignore_lines(source)
+        kept = [p for p in problems if not _ignored(ignore_lines, p)]
+        if kept:
+            out.append((source, kept))
+    return out
+
+
+def check(ctx: RepoContext) -> list[Finding]:
+    """Findings of ``ci-floating-install``."""
+    findings: list[Finding] = []
+    for item in analyse(ctx):
+        if isinstance(item, Finding):
+            findings.append(item)
+        else:
+            source, problems = item
+            findings.extend(_finding(source, p) for p in problems)
+    return findings
+
+
+def apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """``text`` with non-overlapping ``(start, end, new)`` edits applied."""
+    out = []
+    last = 0
+    for start, end, new in sorted(edits):
+        if start < last:
+            continue  # overlapping: keep the first
+        out.append(text[last:start])
+        out.append(new)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def fixed_text(source: SourceFile, problems: Sequence[Problem]) -> str | None:
+    """The file's text with every fixable problem pinned, or None when nothing changes
+    (or the result could not be proven to change only the pins)."""
+    file_edits: list[tuple[int, int, str]] = []
+    by_snippet: dict[tuple[object, ...], list[Edit]] = {}
+    for problem in problems:
+        edit = problem.edit
+        omap = problem.snippet.omap
+        if edit is None or not omap.exact:
+            continue
+        start, end = omap.to_file(edit.start), omap.to_file(edit.end)
+        if start is None or end is None or end - start != edit.end - edit.start:
+            continue
+        if source.text[start:end] != problem.snippet.text[edit.start : edit.end]:
+            continue
+        file_edits.append((start, end, edit.new))
+        by_snippet.setdefault(problem.snippet.key, []).append(edit)
+    if not file_edits:
+        return None
+    new_text = apply_edits(source.text, file_edits)
+    if source.kind in _YAML_KINDS and not _same_but_edits(source, new_text, by_snippet):
+        return None
+    return new_text if new_text != source.text else None
+
+
+def _same_but_edits(
+    source: SourceFile, new_text: str, by_snippet: dict[tuple[object, ...], list[Edit]]
+) -> bool:
+    """Whether ``new_text`` parses and its snippets are the old ones with the edits."""
+    try:
+        old_data = parse_text(source.text, source.relpath)
+        new_data = parse_text(new_text, source.relpath)
+    except YamlError:
+        return False
+    new_source = SourceFile(source.relpath, source.kind, source.raw, new_text)
+    old_snippets = snippets_of(source, old_data)
+    new_snippets = snippets_of(new_source, new_data)
+    if len(old_snippets) != len(new_snippets):
+        return False
+    for old, new in zip(old_snippets, new_snippets, strict=True):
+        # Snippets that share a text (the code blocks of one Mergify message) share a
+        # key, so each expects every edit made to that text.
+        edits = by_snippet.get(old.key, [])
+        expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
+        if new.key != old.key or new.text != expected:
+            return False
+    return True
+
+
+def fix(ctx: RepoContext) -> list[str]:
+    """Pin every fixable install to its lock's version; the changed paths.
+
+    Every new content is computed before the first write.
+    """
+    writes: list[tuple[SourceFile, str]] = []
+    for item in analyse(ctx):
+        if isinstance(item, Finding):
+            continue
+        source, problems = item
+        new_text = fixed_text(source, problems)
+        if new_text is not None:
+            writes.append((source, new_text))
+    return write_sources(ctx.root, writes)
+
+
+def write_sources(root: Path, writes: Sequence[tuple[SourceFile, str]]) -> list[str]:
+    """Write each fixed text (computed before the first write); the paths written."""
+    for source, new_text in writes:
+        try:
+            write_atomic(root / source.relpath, encode_like(source.raw, new_text), inside=root)
+        except OSError as exc:
+            raise PolicyError(f"{source.relpath}: cannot write: {exc.strerror or exc}") from None
+    return [source.relpath for source, _ in writes]
+
+
+def triggers(config: Config) -> tuple[str, ...]:
+    """Globs whose change re-runs the rule."""
+    globs = [glob for _kind, kind_globs in _kinds(config) for glob in kind_globs]
+    return (*globs, *widening(config))
+
+
+DOC = """\
+## What it checks
+Every package a CI job installs is pinned. The rule reads the shell of GitHub workflow
+`run:` steps and composite actions (`action.yml`), the pipeline YAML (Buildkite
+`command`/`commands`, GitLab `script`, CircleCI `run`), shell scripts and Dockerfile
+`RUN`s under the configured globs, and the shell code blocks of the Mergify comments.
+It reports `pip install`, `pip3`, `python -m pip` (`python3.11 -mpip`, `python -Im pip`,
+`py -m pip`), `uv pip install`, `uv tool install`, `pipx install` of a package without an
+exact `==` pin (or `--upgrade` of one), a tool
+run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a VCS
+requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
+`<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
+pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
+constrained by `-c FILE`, or by `-r` of a configured lock, passes; words the shell
+expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged. One file's
+shell is read up to 256 KiB and 10,000 words (scripts run by `bash -c` or fed in a
+heredoc included); past that, one finding says the rest is not checked.
+
+## Why
+A lock makes `requirements/*.txt` exact, but a job that also runs `pip install uv` gets
+whatever uv is newest that night: the run is not reproducible, and a broken release
+breaks CI with no change in the repository.
+
+## Example
+```yaml
+# .github/workflows/ci.yml
+jobs:
+  test:
+    steps:
+      - run: |
+          pip install uv
+          uv pip install pre-commit>=4.5.1
+```
+
+## Fix
+`policytool fix` writes `==VERSION` from the one version the repo's locks hold (the
+lookup `floating-pin` uses), changing only the specifier characters: `pip install uv`
+becomes `pip install uv==0.5.1`, `pre-commit>=4.5.1` becomes `pre-commit==4.7.0`.
+A package in no lock is left alone and the finding names the lock to add it to. Put
+`# policytool: ignore[ci-floating-install]` on any line of a command to accept it.
+
+## Configuration
+`[tool.policytool.ci-floating-install]`: `pipelines`, `scripts` (files there that are
+shell by suffix or shebang) and `dockerfiles` (globs), `mergify` (read the Mergify
+comments, default true), `download-run` (report `curl | sh`, default true), `allow` /
+`allowlist-file` (path globs not checked), `allow-packages` (names that may float).
+"""
+
+
+RULE = register(
+    RepoRule(
+        id=RULE_ID,
+        summary="CI installs (workflow steps, pipelines, scripts, Dockerfiles) pin exact "
+        "versions; fix pins from the locks",
+        check=check,
+        triggers=triggers,
+        fix=fix,
+        doc=DOC,
+        narrows=True,
+        group="ci",
+        config=("ci-floating-install",),
+    )
+)

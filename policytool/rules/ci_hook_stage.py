@@ -1,0 +1,270 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``ci-hook-stage``: every GitHub workflow step that runs pre-commit (``pre-commit run
+...`` in a ``run:`` script, or ``pre-commit/action`` with its ``extra_args``) uses
+``--all-files`` and, when the config has manual-stage hooks, ``--hook-stage manual``;
+every id in a ``SKIP`` list is a hook of the config and has a reason in
+``[tool.policytool.ci] skip-reasons``.
+
+Workflows that do not parse (or are not mappings) are ``ci-hook-stage`` findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from policytool.config import Config, key_place
+from policytool.engine.findings import Finding
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.workflows import (
+    PR_EVENTS,
+    WORKFLOW_DIR,
+    CiScan,
+    PreCommitStep,
+    manual_stage_meaning,
+    scan_ci,
+    triggers_of,
+    workflow_paths,
+)
+from policytool.formats.yamldoc import key_line
+from policytool.rules._ci_scan import broken_findings
+
+RULE_ID = "ci-hook-stage"
+SUMMARY = (
+    "CI runs pre-commit so it can fail: on all files, for PRs, at the manual stage where "
+    "CI owns it; every skipped hook exists"
+)
+
+
+def _names(hooks: Sequence[Hook]) -> str:
+    return ", ".join(h.id for h in hooks[:4]) + (", ..." if len(hooks) > 4 else "")
+
+
+def _shown(step: PreCommitStep) -> str:
+    return f"`{step.command.text}`" + (f" (run by `{step.via}`)" if step.via else "")
+
+
+def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
+    """A step that names an unknown hook, sees no files, never runs or cannot fail."""
+    command = step.command
+    shown = _shown(step)
+
+    def finding(message: str) -> Finding:
+        return Finding(step.relpath, step.line, 1, RULE_ID, message)
+
+    if command.hook is not None and not command.unknown and command.hook not in model.ids():
+        yield finding(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
+    if not (command.all_files or command.scoped or command.unknown):
+        yield finding(
+            f"{shown} runs only on staged files, which CI has none of; pass `--all-files` "
+            "(or `--from-ref`/`--to-ref`)"
+        )
+    if step.never_runs is not None:
+        yield finding(f"{shown} never runs: {step.never_runs} on job '{step.job}'")
+    elif step.cannot_fail is not None:
+        yield finding(f"{shown} cannot fail the check: {step.cannot_fail}")
+
+
+def _skip_findings(
+    relpath: str, hook_id: str, line: int, what: str, model: Model, config: Config
+) -> Iterator[Finding]:
+    reasons = config.ci.skip_reasons
+    if hook_id not in model.ids():
+        yield Finding(
+            relpath,
+            line,
+            1,
+            RULE_ID,
+            f"{what} names '{hook_id}', which is not a hook in {model.relpath}",
+        )
+    elif reasons is not None and hook_id not in reasons:
+        yield Finding(
+            relpath,
+            line,
+            1,
+            RULE_ID,
+            f"hook '{hook_id}' is skipped in CI without a recorded reason; add it to "
+            "[tool.policytool.ci] skip-reasons",
+        )
+
+
+def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding]:
+    """Manual-stage hooks (which CI is meant to run here) that no CI step runs."""
+    manual = model.manual_hooks()
+    live = [s for s in scan.steps if s.never_runs is None]
+    staged = [
+        s
+        for s in live
+        if (s.command.stage == MANUAL or s.command.unknown)
+        and (s.command.all_files or s.command.scoped or s.command.unknown)
+    ]
+    missed = [h for h in manual if not any(s.command.hook in (None, h.id) for s in staged)]
+    if not missed:
+        return
+    whole = [
+        s
+        for s in live
+        if s.command.hook is None and not s.command.unknown and s.command.stage != MANUAL
+    ]
+    for step in whole:
+        yield Finding(
+            step.relpath,
+            step.line,
+            1,
+            RULE_ID,
+            f"{_shown(step)} lacks `--hook-stage manual`, so the manual-stage hooks "
+            f"({_names(missed)}) never run in CI",
+        )
+    if not whole and workflow_paths(root):
+        yield Finding(
+            model.relpath,
+            missed[0].line,
+            1,
+            RULE_ID,
+            f"manual-stage hooks ({_names(missed)}) never run: no workflow in "
+            f"{WORKFLOW_DIR} runs `pre-commit run --all-files --hook-stage manual` (if "
+            'they are opt-in, set [tool.policytool.pre-commit] manual-stage = "opt-in")',
+        )
+
+
+def _trigger_findings(scan: CiScan, model: Model) -> Iterator[Finding]:
+    """Workflows running pre-commit of which none runs for pull requests."""
+    if model.uses_precommit_ci or not scan.docs:
+        return
+    if any(set(triggers_of(doc)) & PR_EVENTS for doc, _jobs in scan.docs):
+        return
+    for doc, _jobs in scan.docs:
+        events = ", ".join(triggers_of(doc)) or "nothing"
+        yield Finding(
+            doc.relpath,
+            key_line(doc.data, "on", 1),
+            1,
+            RULE_ID,
+            f"this workflow runs pre-commit on {events} but no workflow runs it for pull "
+            "requests (`pull_request` or `merge_group`), so nothing gates a PR on it",
+        )
+
+
+def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
+    """CI runs pre-commit on every file, for PRs, able to fail; skips are known hooks."""
+    config = ctx.config
+    scan = scan_ci(ctx.root)
+    found: list[Finding] = list(broken_findings(scan.problems, RULE_ID))
+    model = usable_model(config)
+    if model is not None:
+        for step in scan.steps:
+            found += _step_findings(step, model)
+        skipped: set[str] = set()
+        for step in scan.steps:
+            for hook_id, line in step.skip:
+                skipped.add(hook_id)
+                found += _skip_findings(step.relpath, hook_id, line, "SKIP", model, config)
+        for hook_id, line in model.ci_skip():
+            skipped.add(hook_id)
+            found += _skip_findings(
+                model.relpath, hook_id, line, "pre-commit.ci's `ci: skip:`", model, config
+            )
+        meaning = manual_stage_meaning(config.pre_commit.manual_stage, model.default_stages, scan)
+        if meaning == "ci":
+            found += _manual_findings(scan, model, ctx.root)
+        found += _trigger_findings(scan, model)
+        reasons = config.ci.skip_reasons or {}
+        if scan.steps or model.ci_skip():
+            for hook_id in reasons:
+                if hook_id not in skipped:
+                    path, line = key_place(
+                        config, ("tool", "policytool", "ci", "skip-reasons", hook_id)
+                    )
+                    found.append(
+                        Finding(
+                            path,
+                            line,
+                            1,
+                            RULE_ID,
+                            f"skip-reasons explains '{hook_id}' but no workflow skips it; "
+                            "remove the entry",
+                        )
+                    )
+    seen: set[tuple[str, int, str]] = set()
+    for finding in found:
+        key = (finding.path, finding.line, finding.message)
+        if key not in seen:
+            seen.add(key)
+            yield finding
+
+
+def _triggers(config: Config) -> Sequence[str]:
+    return (f"{WORKFLOW_DIR}/*", config.pre_commit.file, "pyproject.toml", "tox.ini", "tox.toml")
+
+
+DOC = """\
+## What it checks
+
+How CI runs pre-commit. Every step that does, in every workflow: `pre-commit run` or
+`prek run` in a `run:` script (also `python -m pre_commit`, `uvx pre-commit`),
+`pre-commit/action` and `j178/prek-action` (their `extra_args`), and `tox -e ENV` whose
+environment's `commands` (tox.ini, tox.toml, `[tool.tox]`) run pre-commit.
+`${{ matrix.x }}` is expanded over the job's matrix; any other `${{ }}` value is known
+only at run time and is never read as a hook name or a stage.
+
+- a named hook exists in the config;
+- the run sees files: `--all-files` (or `--from-ref`/`--to-ref`/`--files`), since CI has
+  no staged files;
+- the step can fail the check: no `|| true` / `|| echo ...` after it, no pipe without
+  `pipefail` (GitHub's default `bash -e` has none; `shell: bash` has it), no
+  `continue-on-error: true`, and it runs at all (no `if: false` on the step or job);
+- some workflow that runs pre-commit is triggered for pull requests (`pull_request`,
+  `pull_request_target`, `merge_group`, or `workflow_call` from one), unless pre-commit.ci
+  runs it (a `ci:` section in the config);
+- every id in a `SKIP` (env or inline) and in pre-commit.ci's `ci: skip:` is a hook;
+- when the manual stage means "run in CI" here, every manual-stage hook is run by some CI
+  step (`--hook-stage manual`);
+- with `[tool.policytool.ci] skip-reasons` set: every skipped hook has a reason there,
+  and every reason is for a hook CI still skips.
+
+What the manual stage means is the repo's choice: `manual-stage = "ci"` (vLLM) or
+`"opt-in"` (pytest: hooks run on request only). Not set: "ci" when a workflow already
+runs `--hook-stage manual` or `default_stages` lists manual, else "opt-in".
+
+## Why
+
+Each of these turns the pre-commit check green while it checks nothing: a hook renamed in
+the config but not in the workflow, a run on zero files, a swallowed exit status, a
+workflow that never runs for PRs, mypy at the manual stage with CI never passing
+`--hook-stage manual`.
+
+## Example
+
+```yaml
+      - run: pre-commit run --all-files --show-diff-on-failure || true
+```
+
+```text
+.github/workflows/pre-commit.yml:21:1: ci-hook-stage `pre-commit run --all-files \
+--show-diff-on-failure` cannot fail the check: `|| true` swallows its failure
+```
+
+## Fix
+
+Edit the workflow as the finding says. `policytool fix` does not edit workflows.
+
+## Configuration
+
+`[tool.policytool.pre-commit] manual-stage` (`"ci"` or `"opt-in"`),
+`[tool.policytool.ci] skip-reasons` (hook id -> reason; not set: skips need no reason).
+"""
+
+
+register(
+    RepoRule(
+        id=RULE_ID,
+        summary=SUMMARY,
+        check=check_hook_stage,
+        triggers=_triggers,
+        doc=DOC,
+        group="repo",
+        config=("pre-commit", "ci"),
+    )
+)

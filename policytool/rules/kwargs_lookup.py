@@ -1,0 +1,278 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``kwargs-lookup`` (sweep, added lines): string-key reads of a ``**kwargs`` dict.
+
+The check yields :class:`KeyUse` records as well as findings: whether a key is
+repeated in another file is decided once for the whole change (one index of the
+tree's key reads) by ``policytool sweep``, which calls :func:`kwargs_finding` again
+with the other files. What counts as a read lives in :mod:`policytool.rules._kwreads`.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from policytool.config import Config
+from policytool.engine.findings import Finding
+from policytool.engine.registry import register
+from policytool.engine.source import SourceFile
+from policytool.rules import _kwreads as kwreads
+from policytool.rules._pysource import (
+    KeyUse,
+    SourceInfo,
+    SweepSource,
+    names_match,
+    sweep_info,
+    unparse,
+)
+from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, short, sweep_rule
+
+DOC = f"""\
+## What it checks
+A function with a `**kwargs` parameter that reads string keys from it
+(`kwargs["k"]`, `kwargs.get("k")`, `kwargs.pop("k")`, `"k" in kwargs`), on lines a change
+adds, or anywhere in its body when the change adds the `**kwargs` parameter itself. A
+dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
+`def _setup(self, kwargs: dict)`) is followed within the file. Setting a default is not
+a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
+`and` or the key is set in a block nested in the `if`.
+
+⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
+another non-test file with no shared module constant (writes such as
+`gen_kwargs["k"] = v` and test files do not count), or when the function is on a
+fail-fast path (`__init__`, config validation, weight loading) and never passes the
+dict on, so unknown keys are silently dropped. A key popped before the dict is forwarded
+to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
+⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
+it goes on to a callee's named parameter: the value passed on under the same name
+(`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file without a
+`token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a function or
+class of the same file that declares that parameter. A key read in more than four other
+files is an established convention: ⚠ with the count.
+
+## Why
+A raw dict with string keys is fragile by construction: a misspelled key silently
+no-ops, no type checker or IDE sees it, and each copy of the string is one more place
+for it to drift.
+
+## Example
+```python
+class Talker:
+    def forward(self, **kwargs):
+        if "runtime_additional_information" in kwargs:  # ✗ when another file reads it too
+            ...
+```
+
+## Fix
+Prefer explicit typed parameters: a `msgspec.Struct` with `forbid_unknown_fields=True`,
+a `@dataclass` or a `TypedDict`. If `**kwargs` is unavoidable, keep the key strings as
+module-level constants behind one typed accessor instead of repeating the literal.
+Not fixable by `policytool fix`.
+
+## Configuration
+{CONFIG_DOC}"""
+
+
+# A key read from kwargs in more other files than this is an established convention of
+# the code base, not a copy the change introduces: ⚠ with the count, not ✗.
+MAX_CLUSTER = 4
+
+
+def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
+    """String-key reads of kwargs dicts (see :mod:`kwreads`) the change adds.
+
+    A read is new when its line is added, or when the dict parameter itself is new: its
+    line is added and the hunk did not just edit an old line already declaring it (a
+    change to the annotation of an old ``**kwargs`` does not make the old reads new).
+    """
+    contexts = {id(node): ctx for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef)}
+    dicts = src.kwargs_dicts()
+    seen: set[tuple[int, str]] = set()
+    params: dict[str, list[frozenset[str]]] | None = None  # the module's callees, when needed
+    for func, names in dicts.items():
+        ctx = contexts.get(id(func))
+        if ctx is None:
+            continue  # the function does not overlap an added line
+        new_params = {name for name in names if _param_is_new(src, func, name)}
+        reads: list[tuple[str, str, ast.AST]] = []
+        consumed: set[int] = set()
+        # id(value) -> (keyword, call) of each ``f(k=value)``; the calls forwarding a
+        # dict whole with ``f(**d)``, by the dict's name.
+        keywords: dict[int, tuple[str, ast.Call]] = {}
+        star_calls: dict[str, list[ast.Call]] = {}
+        ifs = kwreads.if_tests(func)
+        for sub in kwreads.body_nodes(func):
+            found = kwreads.string_key(sub, names)
+            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
+                reads.append((found[0], found[1], sub))
+                consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
+            elif isinstance(sub, ast.Call):
+                for k in sub.keywords:
+                    if k.arg is not None:
+                        keywords[id(k.value)] = (k.arg, sub)
+                    elif isinstance(k.value, ast.Name) and k.value.id in names:
+                        star_calls.setdefault(k.value.id, []).append(sub)
+        star = func.args.kwarg.arg if func.args.kwarg is not None else None
+        passed_on = star is not None and any(
+            isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
+            for sub in kwreads.body_nodes(func)
+        )
+        # ``super().__init__(**kwargs)`` / ``X.from_pretrained(**kwargs)``: the dict is
+        # forwarded to a base class or a hub API whose parameters the keys are
+        # (``tokenizer``, ``vision_config``...): their repetition is that API's, not a
+        # string protocol of the code base.
+        forwarded = star is not None and any(
+            _forwards_to_api(call) for call in star_calls.get(star, ())
+        )
+        fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
+        dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        for name, key, read in reads:
+            line = getattr(read, "lineno", func.lineno)
+            if (line, key) in seen:
+                continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
+            if name in new_params or src.node_added(read):
+                seen.add((line, key))
+                reason = _FORWARDED if forwarded and name == star else ""
+                goes_on = id(read) in keywords and keywords[id(read)][0] == key
+                if not reason and (goes_on or name in star_calls) and not _pops(read):
+                    params = kwreads.keyword_params(src.tree) if params is None else params
+                    reason = _callee_reason(read, key, keywords, star_calls.get(name, []), params)
+                yield KeyUse(
+                    src.path,
+                    line,
+                    getattr(read, "col_offset", 0) + 1,
+                    key,
+                    short(src, read),
+                    func.name,
+                    dropped_on if name == star else None,
+                    src.is_test,
+                    reason,
+                )
+
+
+_FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _pops(read: ast.AST) -> bool:
+    """``d.pop("k")``: the key is taken out of the dict (a callee the dict goes on to
+    never receives it: this function is the key's reader)."""
+    return (
+        isinstance(read, ast.Call)
+        and isinstance(read.func, ast.Attribute)
+        and read.func.attr == "pop"
+    )
+
+
+def _callee_reason(
+    read: ast.AST,
+    key: str,
+    keywords: dict[int, tuple[str, ast.Call]],
+    star_calls: list[ast.Call],
+    params: dict[str, list[frozenset[str]]],
+) -> str:
+    """Why a read that leaves its key in the dict is a callee's parameter, or ``""``.
+
+    ``f(k=d.get("k"))``: the value goes on under the key's own name, a keyword a type
+    checker matches to ``f``'s signature (unless ``f`` is a function of this file that
+    does not declare ``k``). ``f(**d)`` after the read: the key still reaches ``f``,
+    which must be a function or class of this file declaring ``k`` (a callee taking
+    ``**kwargs`` or one this file cannot see proves nothing).
+    """
+    keyword = keywords.get(id(read))
+    if keyword is not None and keyword[0] == key and not isinstance(read, ast.Compare):
+        if kwreads.callee_declares(keyword[1], key, params) is not False:
+            return f"the value goes on as `{key}=`, so the key is the callee's parameter"
+    for call in star_calls:
+        if kwreads.callee_declares(call, key, params):
+            callee = unparse(call.func, 60)
+            return (
+                f"the dict is forwarded with `**` to `{callee}`, "
+                "so the key is the callee's parameter"
+            )
+    return ""
+
+
+_API_SUFFIXES = ("from_pretrained", "from_config")
+
+
+def _forwards_to_api(call: ast.Call) -> bool:
+    """``super().f(...)``, ``X.from_pretrained(...)``, ``X.from_config(...)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        base = func.value
+        if (
+            isinstance(base, ast.Call)
+            and isinstance(base.func, ast.Name)
+            and base.func.id == "super"
+        ):
+            return True
+        return func.attr.endswith(_API_SUFFIXES)
+    return isinstance(func, ast.Name) and func.id.endswith(_API_SUFFIXES)
+
+
+def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool:
+    """Whether the change adds parameter ``name`` (its line added, not merely edited)."""
+    params = [*kwreads.named_params(func), func.args.kwarg, func.args.vararg]
+    for param in params:
+        if param is None or param.arg != name:
+            continue
+        if not src.node_added(param):
+            return False
+        old = src.replaced_text(param.lineno)
+        return re.search(rb"\b" + re.escape(name.encode()) + rb"\b", old) is None
+    return False
+
+
+def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) -> Finding:
+    """The finding for one key read, given the other non-test files reading the same key
+    from a kwargs dict and the module constants holding it."""
+    if use.in_test:
+        # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
+        other_files = []
+        use = dataclasses.replace(use, dropped_on=None)
+    if 1 <= len(other_files) <= MAX_CLUSTER and not constants and not use.forwarded:
+        shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
+        message = (
+            f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown} '
+            "with no shared module constant"
+        )
+        return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    message = f"`{use.text}` in `{use.function}(**...)` reads a string key no type checker sees"
+    if use.dropped_on:
+        message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
+    elif constants:
+        message += f"; use the constant at {constants[0]}"
+    elif other_files and use.forwarded:
+        message += f"; {use.forwarded}"
+    elif other_files:
+        message += f"; {len(other_files)} other files read the same key from **kwargs"
+    return Finding(
+        use.path, use.line, use.col, "kwargs-lookup", message, BLOCK if use.dropped_on else WARN
+    )
+
+
+def check(source: SourceFile, config: Config) -> list[Finding]:
+    """kwargs-lookup on its own: each read with the verdict one file can give.
+
+    In a sweep the reads are also left on the source (``key_uses``): the run decides
+    the cross-file ✗ once for the whole change and replaces these findings.
+    """
+    uses = list(kwargs_lookup(sweep_info(source, config)))
+    if isinstance(source, SweepSource):
+        source.key_uses.extend(uses)
+    return [kwargs_finding(use, [], []) for use in uses]
+
+
+RULE = register(
+    sweep_rule(
+        "kwargs-lookup",
+        "`**kwargs` string-key reads on added lines; ✗ when the key is repeated in another "
+        "file or unknown keys are dropped on a fail-fast path",
+        check,
+        DOC,
+        prefilter=lambda data, config: b"**" in data or b"kwargs" in data,
+    )
+)

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``precommit-manual-only``: the hooks listed in ``[tool.policytool.pre-commit]
+manual-only`` have exactly ``stages: [manual]``, and no other hook runs only at the
+manual stage. The fix sets ``stages: [manual]`` on the listed hooks and re-parses before
+writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from policytool.core.text import split_lines
+from policytool.engine.findings import Finding
+from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.precommit import MANUAL, usable_model
+from policytool.formats.yamldoc import write
+from policytool.formats.yamledit import newline_of, set_key
+from policytool.rules._precommit_model import precommit_triggers, verify_same_hooks
+
+RULE_ID = "precommit-manual-only"
+SUMMARY = "configured hooks have `stages: [manual]` and no other hook is manual-only"
+
+
+def check_manual_only(ctx: RepoContext) -> Iterator[Finding]:
+    """Configured hooks run only at the manual stage; no other hook does."""
+    wanted = ctx.config.pre_commit.manual_only
+    model = usable_model(ctx.config) if wanted else None
+    if model is None:
+        return
+    for hook_id in wanted:
+        hooks = model.find(hook_id)
+        if not hooks:
+            yield Finding(
+                model.relpath,
+                model.repos_line,
+                1,
+                RULE_ID,
+                f"manual-only hook '{hook_id}' ([tool.policytool.pre-commit] manual-only) "
+                "is not in the config",
+            )
+        for hook in hooks:
+            stages = model.stages_of(hook)
+            if stages != (MANUAL,):
+                runs = "every stage" if stages is None else ", ".join(stages)
+                yield Finding(
+                    model.relpath,
+                    hook.line,
+                    1,
+                    RULE_ID,
+                    f"hook '{hook_id}' must have `stages: [manual]` (CI only) but runs at {runs}",
+                    fixable=True,
+                )
+    for hook in model.manual_hooks():
+        if hook.id not in wanted:
+            yield Finding(
+                model.relpath,
+                hook.line,
+                1,
+                RULE_ID,
+                f"hook '{hook.id}' never runs on commit "
+                f"(stages: {', '.join(model.stages_of(hook) or ())}); "
+                "list it in [tool.policytool.pre-commit] manual-only if that is intended",
+            )
+
+
+def fix_manual_only(ctx: RepoContext) -> list[str]:
+    """Give each configured manual-only hook ``stages: [manual]``."""
+    wanted = ctx.config.pre_commit.manual_only
+    model = usable_model(ctx.config) if wanted else None
+    if model is None:
+        return []
+    lines = split_lines(model.doc.text)
+    newline = newline_of(lines)
+    # Bottom-up so earlier line numbers stay valid.
+    targets = [h for h in model.hooks if h.id in wanted and model.stages_of(h) != (MANUAL,)]
+    for hook in sorted(targets, key=lambda h: h.line, reverse=True):
+        set_key(lines, hook.node, "stages", f"[{MANUAL}]", newline, after_key="id")
+    text = "".join(lines)
+    if text == model.doc.text:
+        return []
+    new = verify_same_hooks(model, text)
+    if new is None:
+        return []
+    return [model.relpath] if write(model.doc, text) else []
+
+
+DOC = """\
+## What it checks
+
+Each hook listed in `[tool.policytool.pre-commit] manual-only` exists and has exactly
+`stages: [manual]`, and no other hook runs only at the manual stage. Runs only when
+`manual-only` is set.
+
+## Why
+
+A slow hook (mypy) meant for CI only that loses its `stages` runs on every commit; a hook
+that lands with `stages: [manual]` by mistake never runs on commit.
+
+## Example
+
+```text
+.pre-commit-config.yaml:20:1: precommit-manual-only hook 'mypy-3.10' must have \
+`stages: [manual]` (CI only) but runs at every stage
+```
+
+## Fix
+
+`policytool fix` sets `stages: [manual]` on the listed hooks (after their `id`); a hook
+that is manual-only by intent is added to the list by hand.
+
+## Configuration
+
+`[tool.policytool.pre-commit] manual-only` (list of hook ids; empty: the rule does not
+run).
+"""
+
+
+register(
+    RepoRule(
+        id=RULE_ID,
+        summary=SUMMARY,
+        check=check_manual_only,
+        triggers=precommit_triggers,
+        fix=fix_manual_only,
+        doc=DOC,
+        group="repo",
+        config=("pre-commit",),
+    )
+)
