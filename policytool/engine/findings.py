@@ -9,8 +9,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-
-from policytool.engine.fixes import Fix
+from typing import TYPE_CHECKING
 
 
 class Severity(str, enum.Enum):
@@ -18,6 +17,10 @@ class Severity(str, enum.Enum):
 
     ERROR = "error"
     WARNING = "warning"
+
+
+if TYPE_CHECKING:  # the fix machinery loads only where a rule returns fixes
+    from policytool.engine.fixes import Fix
 
 
 @dataclass(frozen=True)

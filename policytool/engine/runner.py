@@ -25,7 +25,6 @@ from policytool.core.globs import match_any
 from policytool.core.kinds import is_binary, kind_of
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
-from policytool.engine.fixes import apply_fixes
 from policytool.engine.registry import (
     RULE_INDEX,
     FileRule,
@@ -548,6 +547,8 @@ def run_repo_rules(
             continue
         unwritable: dict[str, str] = {}
         if fix and rule.fixes is not None:
+            from policytool.engine.fixes import apply_fixes  # only a fix run applies edits
+
             applied = apply_fixes(config.root, [f.fix for f in rule.fixes(ctx) if f.fix])
             result.changed.extend(applied.changed)
             unwritable = applied.unwritable
