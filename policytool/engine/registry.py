@@ -222,7 +222,7 @@ RULE_MODULES: dict[str, str] = {rule_id: module for rule_id, (module, _) in RULE
 RULES_PACKAGE = "policytool.rules"
 
 
-def static_kinds(rule_ids: Iterable[str], config: Config) -> frozenset[str] | None:
+def kinds_read_by(rule_ids: Iterable[str], config: Config) -> frozenset[str] | None:
     """The kinds the rules ``rule_ids`` read together; None for every file.
 
     Loads only those rules' modules. A repo rule may look at any path it is given (its

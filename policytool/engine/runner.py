@@ -31,8 +31,8 @@ from policytool.engine.registry import (
     RepoContext,
     RepoRule,
     file_rules,
+    kinds_read_by,
     repo_rules,
-    static_kinds,
 )
 from policytool.engine.source import DecodeFailure, SourceFile
 from policytool.errors import FileError, PolicyError, WriteError
@@ -484,12 +484,13 @@ def _run_pool(
 def reads_none(config: Config, relpaths: Sequence[str], rule_ids: Sequence[str]) -> bool:
     """Whether no file of ``relpaths`` is of a kind the (file) rules ``rule_ids`` read.
 
-    Decided from the registry's declared kinds, without importing a rule module, so a
-    hook call over files its rules skip returns at start-up cost. False when unsure.
+    Decided from the kinds those rules declare (only their own modules are imported, no
+    parser), so a hook call over files its rules skip returns at start-up cost. False
+    when unsure.
     """
     if not rule_ids:
         return False
-    kinds = static_kinds(rule_ids, config)
+    kinds = kinds_read_by(rule_ids, config)
     if kinds is None:
         return False
     for relpath in relpaths:
