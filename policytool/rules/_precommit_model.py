@@ -71,12 +71,16 @@ def config_fix(
     return Fix(description, (Edit.between(model.relpath, model.doc.text, text),), verify)
 
 
-def apply_config_fixes(ctx: RepoContext, findings: Iterable[Finding]) -> list[str]:
-    """Apply the fixes of ``findings`` the way ``policytool fix`` does (the engine's
-    :func:`~policytool.engine.fixes.apply_fixes`, the one write path); the paths changed.
+def applier(
+    fixes: Callable[[RepoContext], Iterable[Finding]],
+) -> Callable[[RepoContext], list[str]]:
+    """A function applying ``fixes``' fixes the way ``policytool fix`` does (the engine's
+    :func:`~policytool.engine.fixes.apply_fixes`, the one write path), for a caller
+    outside a run; it returns the paths changed."""
 
-    For a caller outside a run (one rule's fix on its own); a run applies them itself.
-    """
-    from policytool.engine.fixes import apply_fixes
+    def apply(ctx: RepoContext) -> list[str]:
+        from policytool.engine.fixes import apply_fixes
 
-    return apply_fixes(ctx.root, [f.fix for f in findings if f.fix is not None]).changed
+        return apply_fixes(ctx.root, [f.fix for f in fixes(ctx) if f.fix is not None]).changed
+
+    return apply

@@ -20,7 +20,7 @@ from policytool.formats.precommit import DEFAULT_STAGE, MANUAL, Model, normalize
 from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
 from policytool.formats.yamldoc import key_line, key_pos, own_keys
 from policytool.formats.yamledit import flow_list, newline_of, set_key
-from policytool.rules._precommit_model import apply_config_fixes, config_fix
+from policytool.rules._precommit_model import applier, config_fix
 
 RULE_ID = "precommit-default-stages"
 SUMMARY = (
@@ -85,7 +85,7 @@ def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
         )
 
 
-def _with_default_stages(model: Model, want: Sequence[str], missing: Sequence[str]) -> str | None:
+def _with_default_stages(model: Model, want: Sequence[str]) -> str | None:
     """The config text with ``default_stages`` inserted above ``repos:`` or the missing
     stages added to it (None when it cannot be done by a line edit)."""
     lines = split_lines(model.doc.text)
@@ -97,9 +97,9 @@ def _with_default_stages(model: Model, want: Sequence[str], missing: Sequence[st
         repos_key = key_pos(data, "repos")
         if repos_key is None or repos_key[1] != 0:
             return None
-        row = repos_key[0]
-        lines.insert(row, f"default_stages: {flow_list(want)}{newline}")
+        lines.insert(repos_key[0], f"default_stages: {flow_list(want)}{newline}")
     else:
+        missing = _missing_default_stages(model, want)
         stages = [*model.default_stages, *(normalize_stage(s) for s in missing)]
         if not set_key(lines, data, "default_stages", flow_list(stages), newline):
             return None
@@ -111,25 +111,18 @@ def fixes_default_stages(ctx: RepoContext) -> Iterator[Finding]:
     the missing stages to it (verified: same hooks, no wanted stage missing)."""
     model = usable_model(ctx.config)
     want = wanted_default_stages(ctx) if model is not None else ()
-    if model is None or not want:
-        return
-    missing = _missing_default_stages(model, want)
     for finding in check_default_stages(ctx):
-        text = _with_default_stages(model, want, missing) if finding.fixable else None
-        if text is None:
-            continue
-        fix = config_fix(
-            model,
-            text,
-            f"set `default_stages: {flow_list(want)}`",
-            lambda new: not _missing_default_stages(new, want),
-        )
-        yield replace(finding, fix=fix)
+        text = _with_default_stages(model, want) if model and finding.fixable else None
+        if model is not None and text is not None:
+            described = f"set `default_stages: {flow_list(want)}`"
+            fix = config_fix(
+                model, text, described, lambda new: not _missing_default_stages(new, want)
+            )
+            yield replace(finding, fix=fix)
 
 
-def fix_default_stages(ctx: RepoContext) -> list[str]:
-    """Apply :func:`fixes_default_stages` outside a run (through the engine); the paths changed."""
-    return apply_config_fixes(ctx, fixes_default_stages(ctx))
+# ``fixes_default_stages`` applied outside a run (the engine writes); the paths changed.
+fix_default_stages = applier(fixes_default_stages)
 
 
 DOC = """\

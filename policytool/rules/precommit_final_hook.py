@@ -18,7 +18,7 @@ from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.precommit import Model, usable_model
 from policytool.formats.yamldoc import is_blank, item_pos, item_span, key_pos, reindent
 from policytool.formats.yamledit import ensure_line_end, newline_of
-from policytool.rules._precommit_model import apply_config_fixes, config_fix, precommit_triggers
+from policytool.rules._precommit_model import applier, config_fix, precommit_triggers
 
 RULE_ID = "precommit-final-hook"
 SUMMARY = "the configured final hook (e.g. suggestion) is the last hook of the last repo"
@@ -137,24 +137,18 @@ def fixes_final_hook(ctx: RepoContext) -> Iterator[Finding]:
     """The finding with the fix moving the configured final hook, with its comments, to
     the end (verified: same hooks, this one last)."""
     final = ctx.config.pre_commit.final_hook
-    model = usable_model(ctx.config) if final else None
-    if model is None or not final:
-        return
     for finding in check_final_hook(ctx):
-        if not finding.fixable:
-            continue
-        text = _move_final(model, final)
-        if text is None:
-            continue
-        fix = config_fix(
-            model, text, f"move '{final}' to the end", lambda new: new.hooks[-1].id == final
-        )
-        yield replace(finding, fix=fix)
+        model = usable_model(ctx.config) if finding.fixable else None
+        text = _move_final(model, final) if model is not None and final else None
+        if model is not None and text is not None:
+            fix = config_fix(
+                model, text, f"move '{final}' last", lambda new: new.hooks[-1].id == final
+            )
+            yield replace(finding, fix=fix)
 
 
-def fix_final_hook(ctx: RepoContext) -> list[str]:
-    """Apply :func:`fixes_final_hook` outside a run (through the engine); the paths changed."""
-    return apply_config_fixes(ctx, fixes_final_hook(ctx))
+# ``fixes_final_hook`` applied outside a run (the engine writes); the paths changed.
+fix_final_hook = applier(fixes_final_hook)
 
 
 DOC = """\

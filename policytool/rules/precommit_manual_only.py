@@ -16,7 +16,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.precommit import MANUAL, Model, usable_model
 from policytool.formats.yamledit import newline_of, set_key
-from policytool.rules._precommit_model import apply_config_fixes, config_fix, precommit_triggers
+from policytool.rules._precommit_model import applier, config_fix, precommit_triggers
 
 RULE_ID = "precommit-manual-only"
 SUMMARY = "configured hooks have `stages: [manual]` and no other hook is manual-only"
@@ -78,22 +78,15 @@ def _with_manual_stages(model: Model, wanted: Sequence[str]) -> str:
 def fixes_manual_only(ctx: RepoContext) -> Iterator[Finding]:
     """The first fixable finding, with the one fix giving every listed hook
     ``stages: [manual]`` (one edit of the config, verified: same hooks)."""
-    wanted = ctx.config.pre_commit.manual_only
-    model = usable_model(ctx.config) if wanted else None
-    if model is None:
-        return
     first = next((f for f in check_manual_only(ctx) if f.fixable), None)
-    if first is None:
-        return
-    text = _with_manual_stages(model, wanted)
-    if text == model.doc.text:
-        return
-    yield replace(first, fix=config_fix(model, text, "set `stages: [manual]`"))
+    model = usable_model(ctx.config) if first is not None else None
+    if first is not None and model is not None:
+        text = _with_manual_stages(model, ctx.config.pre_commit.manual_only)
+        yield replace(first, fix=config_fix(model, text, "set `stages: [manual]`"))
 
 
-def fix_manual_only(ctx: RepoContext) -> list[str]:
-    """Apply :func:`fixes_manual_only` outside a run (through the engine); the paths changed."""
-    return apply_config_fixes(ctx, fixes_manual_only(ctx))
+# ``fixes_manual_only`` applied outside a run (the engine writes); the paths changed.
+fix_manual_only = applier(fixes_manual_only)
 
 
 DOC = """\
