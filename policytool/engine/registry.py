@@ -141,7 +141,7 @@ class RepoRule:
     # writes atomically and re-checks. A fixer never writes a file itself.
     fixes: Callable[[RepoContext], Iterable[Finding]] | None = None
     # Not yet converted to ``fixes``: applies its fixes itself and returns the paths it
-    # changed (the pre-commit config rules and ci-floating-install, until they move).
+    # changed (ci-floating-install, until it moves).
     fix: Callable[[RepoContext], list[str]] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""YAML for the repo rules: read fast with positions, edit as text, write atomically.
+"""YAML for the repo rules: read fast with positions, edit as text (the engine writes).
 
 Reading. :func:`load` and :func:`parse_text` run PyYAML's event parser (libyaml's C
 parser when PyYAML has it, its pure-Python parser otherwise) and build
@@ -41,10 +41,9 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
-from policytool.core.atomic import write_atomic
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.text import BOM, decode_text, encode_like, split_lines
 from policytool.errors import DecodeError, FileError, FileProblem, PolicyError, YamlError
@@ -846,16 +845,6 @@ def load_present(root: Path, relpath: str) -> YamlDoc | None:
         return None
     except YamlError as exc:
         raise FileProblem(relpath, exc.line, exc.message) from None
-
-
-def write(doc: YamlDoc, new_text: str) -> bool:
-    """Write ``new_text`` over ``doc``'s file atomically if it parses; True when written."""
-    if new_text == doc.text:
-        return False
-    parse_text(new_text, doc.relpath)  # never write a file that no longer parses
-    root = doc.path.parents[len(PurePosixPath(doc.relpath).parts) - 1]
-    write_atomic(doc.path, doc.encode(new_text), inside=root)
-    return True
 
 
 # --- positions ------------------------------------------------------------------------

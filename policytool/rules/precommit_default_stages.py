@@ -3,12 +3,14 @@
 """``precommit-default-stages``: ``default_stages`` holds the stages the repo chose
 (configured, or ``[pre-commit, manual]`` where CI runs ``--hook-stage manual``). The fix
 inserts ``default_stages`` above ``repos:`` or adds the missing stages, keeping every
-other byte, and re-parses before writing.
+other byte; the engine applies the edit once the re-parsed result has the same hooks and
+the stages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from policytool.config import Config
 from policytool.core.text import split_lines
@@ -16,9 +18,9 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.precommit import DEFAULT_STAGE, MANUAL, Model, normalize_stage, usable_model
 from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
-from policytool.formats.yamldoc import key_line, key_pos, own_keys, write
+from policytool.formats.yamldoc import key_line, key_pos, own_keys
 from policytool.formats.yamledit import flow_list, newline_of, set_key
-from policytool.rules._precommit_model import verify_same_hooks
+from policytool.rules._precommit_model import applier, config_fix
 
 RULE_ID = "precommit-default-stages"
 SUMMARY = (
@@ -83,35 +85,44 @@ def check_default_stages(ctx: RepoContext) -> Iterator[Finding]:
         )
 
 
-def fix_default_stages(ctx: RepoContext) -> list[str]:
-    """Insert ``default_stages`` above ``repos:`` or add the missing stages to it."""
-    model = usable_model(ctx.config)
-    want = wanted_default_stages(ctx) if model is not None else ()
-    if model is None or not want:
-        return []
-    missing = _missing_default_stages(model, want)
-    if not missing:
-        return []
+def _with_default_stages(model: Model, want: Sequence[str]) -> str | None:
+    """The config text with ``default_stages`` inserted above ``repos:`` or the missing
+    stages added to it (None when it cannot be done by a line edit)."""
     lines = split_lines(model.doc.text)
     newline = newline_of(lines)
     data = model.doc.data
     if model.default_stages is None:
         if "default_stages" in own_keys(data):
-            return []  # present but not a list: the schema would have said so
+            return None  # present but not a list: the schema would have said so
         repos_key = key_pos(data, "repos")
         if repos_key is None or repos_key[1] != 0:
-            return []
-        row = repos_key[0]
-        lines.insert(row, f"default_stages: {flow_list(want)}{newline}")
+            return None
+        lines.insert(repos_key[0], f"default_stages: {flow_list(want)}{newline}")
     else:
+        missing = _missing_default_stages(model, want)
         stages = [*model.default_stages, *(normalize_stage(s) for s in missing)]
         if not set_key(lines, data, "default_stages", flow_list(stages), newline):
-            return []
-    text = "".join(lines)
-    new = verify_same_hooks(model, text)
-    if new is None or _missing_default_stages(new, want):
-        return []
-    return [model.relpath] if write(model.doc, text) else []
+            return None
+    return "".join(lines)
+
+
+def fixes_default_stages(ctx: RepoContext) -> Iterator[Finding]:
+    """The finding with the fix inserting ``default_stages`` above ``repos:`` or adding
+    the missing stages to it (verified: same hooks, no wanted stage missing)."""
+    model = usable_model(ctx.config)
+    want = wanted_default_stages(ctx) if model is not None else ()
+    for finding in check_default_stages(ctx):
+        text = _with_default_stages(model, want) if model and finding.fixable else None
+        if model is not None and text is not None:
+            described = f"set `default_stages: {flow_list(want)}`"
+            fix = config_fix(
+                model, text, described, lambda new: not _missing_default_stages(new, want)
+            )
+            yield replace(finding, fix=fix)
+
+
+# ``fixes_default_stages`` applied outside a run (the engine writes); the paths changed.
+fix_default_stages = applier(fixes_default_stages)
 
 
 DOC = """\
@@ -159,7 +170,7 @@ register(
         summary=SUMMARY,
         check=check_default_stages,
         triggers=_triggers,
-        fix=fix_default_stages,
+        fixes=fixes_default_stages,
         doc=DOC,
         group="repo",
         config=("pre-commit",),

@@ -3,20 +3,22 @@
 """``precommit-final-hook``: the hook named by ``[tool.policytool.pre-commit]
 final-hook`` is the last hook of the last repo. The fix moves it, with its comments, by
 editing the text (see :mod:`policytool.formats.yamldoc`), so every comment, anchor and
-key order survives, and re-parses before writing.
+key order survives; the engine applies the edit once the re-parsed result has the same
+hooks with this one last.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.precommit import Model, usable_model
-from policytool.formats.yamldoc import is_blank, item_pos, item_span, key_pos, reindent, write
+from policytool.formats.yamldoc import is_blank, item_pos, item_span, key_pos, reindent
 from policytool.formats.yamledit import ensure_line_end, newline_of
-from policytool.rules._precommit_model import precommit_triggers, verify_same_hooks
+from policytool.rules._precommit_model import applier, config_fix, precommit_triggers
 
 RULE_ID = "precommit-final-hook"
 SUMMARY = "the configured final hook (e.g. suggestion) is the last hook of the last repo"
@@ -131,22 +133,22 @@ def _move_final(model: Model, final: str) -> str | None:
     return text
 
 
-def fix_final_hook(ctx: RepoContext) -> list[str]:
-    """Move the configured final hook, with its comments, to the end."""
+def fixes_final_hook(ctx: RepoContext) -> Iterator[Finding]:
+    """The finding with the fix moving the configured final hook, with its comments, to
+    the end (verified: same hooks, this one last)."""
     final = ctx.config.pre_commit.final_hook
-    model = usable_model(ctx.config) if final else None
-    if model is None or not final or not model.find(final):
-        return []
-    hook = model.find(final)[-1]
-    if hook is model.hooks[-1]:
-        return []
-    text = _move_final(model, final)
-    if text is None:
-        return []
-    new = verify_same_hooks(model, text)
-    if new is None or new.hooks[-1].id != final:
-        return []
-    return [model.relpath] if write(model.doc, text) else []
+    for finding in check_final_hook(ctx):
+        model = usable_model(ctx.config) if finding.fixable else None
+        text = _move_final(model, final) if model is not None and final else None
+        if model is not None and text is not None:
+            fix = config_fix(
+                model, text, f"move '{final}' last", lambda new: new.hooks[-1].id == final
+            )
+            yield replace(finding, fix=fix)
+
+
+# ``fixes_final_hook`` applied outside a run (the engine writes); the paths changed.
+fix_final_hook = applier(fixes_final_hook)
 
 
 DOC = """\
@@ -186,7 +188,7 @@ register(
         summary=SUMMARY,
         check=check_final_hook,
         triggers=precommit_triggers,
-        fix=fix_final_hook,
+        fixes=fixes_final_hook,
         doc=DOC,
         group="repo",
         config=("pre-commit",),

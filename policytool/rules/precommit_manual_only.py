@@ -2,21 +2,21 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """``precommit-manual-only``: the hooks listed in ``[tool.policytool.pre-commit]
 manual-only`` have exactly ``stages: [manual]``, and no other hook runs only at the
-manual stage. The fix sets ``stages: [manual]`` on the listed hooks and re-parses before
-writing.
+manual stage. The fix sets ``stages: [manual]`` on the listed hooks; the engine applies
+it once the re-parsed result has the same hooks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import MANUAL, usable_model
-from policytool.formats.yamldoc import write
+from policytool.formats.precommit import MANUAL, Model, usable_model
 from policytool.formats.yamledit import newline_of, set_key
-from policytool.rules._precommit_model import precommit_triggers, verify_same_hooks
+from policytool.rules._precommit_model import applier, config_fix, precommit_triggers
 
 RULE_ID = "precommit-manual-only"
 SUMMARY = "configured hooks have `stages: [manual]` and no other hook is manual-only"
@@ -64,25 +64,29 @@ def check_manual_only(ctx: RepoContext) -> Iterator[Finding]:
             )
 
 
-def fix_manual_only(ctx: RepoContext) -> list[str]:
-    """Give each configured manual-only hook ``stages: [manual]``."""
-    wanted = ctx.config.pre_commit.manual_only
-    model = usable_model(ctx.config) if wanted else None
-    if model is None:
-        return []
+def _with_manual_stages(model: Model, wanted: Sequence[str]) -> str:
+    """The config text with ``stages: [manual]`` on every listed hook lacking it."""
     lines = split_lines(model.doc.text)
     newline = newline_of(lines)
     # Bottom-up so earlier line numbers stay valid.
     targets = [h for h in model.hooks if h.id in wanted and model.stages_of(h) != (MANUAL,)]
     for hook in sorted(targets, key=lambda h: h.line, reverse=True):
         set_key(lines, hook.node, "stages", f"[{MANUAL}]", newline, after_key="id")
-    text = "".join(lines)
-    if text == model.doc.text:
-        return []
-    new = verify_same_hooks(model, text)
-    if new is None:
-        return []
-    return [model.relpath] if write(model.doc, text) else []
+    return "".join(lines)
+
+
+def fixes_manual_only(ctx: RepoContext) -> Iterator[Finding]:
+    """The first fixable finding, with the one fix giving every listed hook
+    ``stages: [manual]`` (one edit of the config, verified: same hooks)."""
+    first = next((f for f in check_manual_only(ctx) if f.fixable), None)
+    model = usable_model(ctx.config) if first is not None else None
+    if first is not None and model is not None:
+        text = _with_manual_stages(model, ctx.config.pre_commit.manual_only)
+        yield replace(first, fix=config_fix(model, text, "set `stages: [manual]`"))
+
+
+# ``fixes_manual_only`` applied outside a run (the engine writes); the paths changed.
+fix_manual_only = applier(fixes_manual_only)
 
 
 DOC = """\
@@ -122,7 +126,7 @@ register(
         summary=SUMMARY,
         check=check_manual_only,
         triggers=precommit_triggers,
-        fix=fix_manual_only,
+        fixes=fixes_manual_only,
         doc=DOC,
         group="repo",
         config=("pre-commit",),
