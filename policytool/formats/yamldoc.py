@@ -92,6 +92,18 @@ class YamlDoc:
         """``text`` as bytes the way this file is stored (UTF-8, BOM kept)."""
         return encode_like(self.raw, text)
 
+    def reparsed(self, text: str) -> YamlDoc:
+        """This file as it would read with ``text`` (an edit's result, to verify it);
+        :class:`YamlError` when that text does not parse."""
+        return YamlDoc(
+            self.relpath,
+            self.path,
+            self.raw,
+            text,
+            parse_text(text, self.relpath),
+            split_lines(text),
+        )
+
 
 # --- the fast reader ------------------------------------------------------------------
 

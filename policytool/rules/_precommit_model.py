@@ -10,12 +10,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
-from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext
 from policytool.errors import FileProblem, YamlError
 from policytool.formats.precommit import Model, build_model, schema_problem
-from policytool.formats.yamldoc import YamlDoc, parse_text
 
 if TYPE_CHECKING:
     from policytool.engine.fixes import Fix
@@ -29,14 +27,7 @@ def precommit_triggers(config: Config) -> Sequence[str]:
 def verify_same_hooks(old: Model, text: str) -> Model | None:
     """The re-parsed model when ``text`` has exactly the hooks of ``old`` (order aside)."""
     try:
-        doc = YamlDoc(
-            old.doc.relpath,
-            old.doc.path,
-            old.doc.raw,
-            text,
-            parse_text(text, old.relpath),
-            split_lines(text),
-        )
+        doc = old.doc.reparsed(text)
         new = build_model(doc)
     except (YamlError, FileProblem):
         return None

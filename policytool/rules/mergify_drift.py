@@ -61,10 +61,8 @@ from policytool.formats.workflows import (
     workflow_paths,
 )
 from policytool.formats.yamldoc import (
-    YamlDoc,
     indent_of,
     is_blank,
-    parse_text,
     value_pos,
 )
 from policytool.formats.yamledit import ensure_line_end, newline_of
@@ -309,15 +307,7 @@ def synced_text(comment: Comment, block: Sequence[str]) -> str:
 def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -> bool:
     """The new text parses, its message keeps every line outside the markers, has ``block``."""
     try:
-        new_doc = YamlDoc(
-            comment.doc.relpath,
-            comment.doc.path,
-            comment.doc.raw,
-            text,
-            parse_text(text, comment.doc.relpath),
-            split_lines(text),
-        )
-        new = find_comment(new_doc, config.mergify.rule, SETTING)
+        new = find_comment(comment.doc.reparsed(text), config.mergify.rule, SETTING)
     except (YamlError, FileProblem):
         return False
     if _current_block(new.message) != list(block):
