@@ -25,6 +25,7 @@ from policytool.errors import PolicyError
 from tests.conftest import Repo, Result
 from tests.test_hostile_probe import CONFIG, HEADER
 from tests.test_lock import lock_table
+from tests.test_precommit_prefetch import INVALID
 from tests.wheelhouse import Wheelhouse
 
 Run = Callable[..., Result]
@@ -108,16 +109,6 @@ def _children() -> list[int]:
 
 # --- the pre-commit schema child stopped or killed -----------------------------------------
 
-INVALID_PRECOMMIT = """\
-repos:
-  - repo: local
-    hooks:
-      - id: a
-        name: a
-        entry: echo
-        language: not-a-language
-"""
-
 
 @pytest.mark.skipif(
     sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2,
@@ -133,7 +124,7 @@ def test_a_stopped_or_killed_schema_child_never_hangs_the_run(
 ) -> None:
     from policytool.formats import precommit
 
-    repo.write(".pre-commit-config.yaml", INVALID_PRECOMMIT)
+    repo.write(".pre-commit-config.yaml", INVALID)
     repo.write("pyproject.toml", "")
     repo.commit()
     real = precommit.prefetch_schema
