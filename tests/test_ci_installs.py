@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policytool.config import Config, LockConfig
+from policytool.config import Config
+from policytool.engine.lock_config import LockConfig
 from policytool.rules.ci_floating_install import (
     SourceFile,
     _Judge,
@@ -627,7 +628,7 @@ def lock_config(tmp_path_factory: pytest.TempPathFactory) -> Config:
     """A config whose one lock pins :data:`_VERSIONS` (module-scoped: hypothesis reuses it)."""
     root = tmp_path_factory.mktemp("ci-installs")
     (root / "ci.lock").write_text(LOCK)
-    return Config(root=root, lock=(LockConfig("ci", ("ci.in",), "ci.lock"),))
+    return Config(root=root, sections=(LockConfig("ci", ("ci.in",), "ci.lock"),))
 
 
 _VERSIONS = {"black": "24.1.0", "ruff": "0.6.0", "uv": "0.5.1", "twine": "5.1.1"}

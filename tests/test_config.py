@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from policytool.config import (
-    Config,
-    SpdxConfig,
-    load_config,
-)
+from policytool.config import Config, load_config
+from policytool.engine.lock_config import LockConfig
 from policytool.errors import ConfigError
+from policytool.rules._repo_config import PreCommitConfig
+from policytool.rules._source_config import ForbiddenImportConfig, SpdxConfig
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -30,7 +29,7 @@ def write(tmp_path: Path, text: str) -> Path:
 
 def test_no_pyproject_gives_defaults(tmp_path: Path) -> None:
     config = load_config(cwd=tmp_path)
-    assert config.spdx == SpdxConfig()
+    assert config.section(SpdxConfig) == SpdxConfig()
     assert config.root == tmp_path.resolve()
 
 
@@ -83,12 +82,17 @@ jobs = ["unit-tests"]
 """,
     )
     config = load_config(path)
-    assert config.forbidden_import[0].modules == ("pickle", "cloudpickle")
-    assert config.pre_commit.final_hook == "suggestion"
-    assert config.pre_commit.min_rev == {"https://github.com/crate-ci/typos": "v1.43.0"}
-    assert config.lock[0].hashes is True and config.lock[0].backend == "uv"
+    assert config.entries(ForbiddenImportConfig)[0].modules == ("pickle", "cloudpickle")
+    assert config.section(PreCommitConfig).final_hook == "suggestion"
+    assert config.section(PreCommitConfig).min_rev == {
+        "https://github.com/crate-ci/typos": "v1.43.0"
+    }
+    assert (
+        config.entries(LockConfig)[0].hashes is True
+        and config.entries(LockConfig)[0].backend == "uv"
+    )
     with pytest.raises(dataclasses.FrozenInstanceError):
-        config.spdx.license = "MIT"  # type: ignore[misc]
+        config.section(SpdxConfig).license = "MIT"  # type: ignore[misc]
     assert isinstance(config, Config)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from policytool.engine.lock_config import LockConfig
 from tests.conftest import Repo, Result
 from tests.precommit_helpers import (
     ONLY_REPO,
@@ -495,14 +496,14 @@ def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path
 
     Compared as versions: 4.10.0 is newer than 4.9.0 although it sorts lower as text.
     """
-    from policytool.config import Config, LockConfig
+    from policytool.config import Config
     from policytool.rules.mergify_drift import pinned_precommit
 
     (tmp_path / "requirements").mkdir()
     lock = tmp_path / "requirements" / "test.txt"
     config = Config(
         root=tmp_path,
-        lock=(LockConfig("test", ("requirements/test.in",), "requirements/test.txt"),),
+        sections=(LockConfig("test", ("requirements/test.in",), "requirements/test.txt"),),
     )
     for older, newer in (("4.6.2", "4.7.0"), ("4.9.0", "4.10.0")):
         lock.write_text(

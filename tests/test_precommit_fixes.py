@@ -8,9 +8,10 @@ from collections.abc import Callable
 
 import pytest
 
-from policytool.config import Config, PreCommitConfig
+from policytool.config import Config
 from policytool.engine.registry import RepoContext, repo_rules
 from policytool.rules import precommit_default_stages, precommit_final_hook, precommit_manual_only
+from policytool.rules._repo_config import PreCommitConfig
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -90,8 +91,10 @@ def test_one_fix_run_chains_the_three_fixes_in_index_order(violating: Repo, run:
 def test_each_fixer_returns_one_verified_edit(violating: Repo) -> None:
     config = Config(
         root=violating.root,
-        pre_commit=PreCommitConfig(
-            final_hook="last", default_stages=("pre-commit", "manual"), manual_only=("slow",)
+        sections=(
+            PreCommitConfig(
+                final_hook="last", default_stages=("pre-commit", "manual"), manual_only=("slow",)
+            ),
         ),
     )
     ctx = RepoContext(config, [], True)

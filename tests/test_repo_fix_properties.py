@@ -22,10 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from policytool.config import CiConfig, Config, PreCommitConfig
+from policytool.config import Config
 from policytool.engine.registry import RepoContext
 from policytool.rules import mergify_drift as mergify
 from policytool.rules import precommit_default_stages, precommit_final_hook, precommit_manual_only
+from policytool.rules._repo_config import CiConfig, PreCommitConfig
 from tests.precommit_helpers import comments, precommit_accepts
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,10 +106,12 @@ def test_pre_commit_fixes_keep_everything_but_what_they_fix(
         assert precommit_accepts(path) is None
         config = Config(
             root=root,
-            pre_commit=PreCommitConfig(
-                final_hook=final,
-                default_stages=("pre-commit", "manual"),
-                manual_only=tuple(manual),
+            sections=(
+                PreCommitConfig(
+                    final_hook=final,
+                    default_stages=("pre-commit", "manual"),
+                    manual_only=tuple(manual),
+                ),
             ),
         )
         _fix_all(root, config)
@@ -160,7 +163,7 @@ def test_sync_appends_once_and_keeps_the_message(case: tuple[str, str]) -> None:
         path = root / ".github" / "mergify.yml"
         path.parent.mkdir()
         path.write_bytes(text.encode())
-        config = Config(root=root, ci=CiConfig(skip_reasons={"mypy": "slow"}))
+        config = Config(root=root, sections=(CiConfig(skip_reasons={"mypy": "slow"}),))
         result = mergify.sync(config, write_file=True)
         assert result.written
         synced = path.read_bytes().decode()

@@ -14,14 +14,35 @@ from policytool.engine import registry as rules
 
 
 def test_rule_index_is_generated_from_the_rule_modules() -> None:
-    """engine/rule_index.py is what the modules register; regenerate with GENERATOR."""
-    from policytool.engine.docs import GENERATOR, INDEX_PATH, discovered_rules, render_rule_index
+    """engine/rule_index.py is what the modules register (rules and config sections);
+    regenerate with GENERATOR."""
+    from policytool.engine.docs import (
+        GENERATOR,
+        INDEX_PATH,
+        discovered_rules,
+        discovered_sections,
+        render_rule_index,
+    )
 
     discovered = discovered_rules()
     assert set(discovered) | rules.ENGINE_RULE_IDS == set(rules.rule_infos())
-    assert INDEX_PATH.read_text(encoding="utf-8") == render_rule_index(discovered), (
+    modules = discovered_sections()
+    assert INDEX_PATH.read_text(encoding="utf-8") == render_rule_index(discovered, modules), (
         f"policytool/engine/rule_index.py drifted from the rule modules; run {GENERATOR}"
     )
+
+
+def test_each_config_section_is_registered_by_one_module_below_the_commands() -> None:
+    """Every ``[tool.policytool.X]`` table a rule reads is registered (with its dataclass,
+    docs and checks) by a module of the rules or the engine, never by config.py."""
+    from policytool.config import load_sections
+
+    sections = load_sections()
+    declared = {table for info in rules.rule_infos().values() for table in info.config}
+    assert declared <= set(sections)
+    for table, section in sections.items():
+        module = section.cls.__module__
+        assert module.startswith(("policytool.rules._", "policytool.engine.")), (table, module)
 
 
 def test_each_rule_lives_in_the_module_named_after_its_id() -> None:
@@ -71,7 +92,10 @@ def test_only_loads_the_modules_of_the_selected_rules() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('policytool.rules.')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['policytool.rules.spdx_header']"
+    # The rule's module and the module of the config section it reads, no other rule.
+    assert (
+        out.stdout.strip() == "['policytool.rules._source_config', 'policytool.rules.spdx_header']"
+    )
 
 
 def test_docs_rules_pages_match_the_registry() -> None:
@@ -124,9 +148,12 @@ def test_every_group_has_rules_and_every_rule_a_group() -> None:
     assert {group for _module, group in rules.RULE_INDEX.values()} == set(rules.GROUPS)
 
 
+# Config-section modules (``rules/_*_config.py``: dataclasses and their docs, no rule) load
+# with the config; the lists below are the rules and what they share.
+NOT_SECTIONS = "not m.endswith('_config')"
 HOOK_CALL = (
     "import sys; from policytool.cli import main; code = main(sys.argv[1:]);"
-    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.rules.')"
+    f"print(code, sorted(m for m in sys.modules if {NOT_SECTIONS} and m.startswith('policytool.rules.')"
     " or m.split('.')[0] in ('tomlkit', 'packaging', 'ruamel', 'subprocess', 'tempfile',"
     " 'difflib', 'multiprocessing', 'concurrent')))"
 )
@@ -174,7 +201,7 @@ def test_hook_call_over_files_its_rules_skip_loads_only_those_rules(tmp_path: ob
 
 RULE_MODULES_LOADED = (
     "import sys; from policytool.cli import main; code = main(sys.argv[1:]);"
-    "print(code, sorted(m for m in sys.modules if m.startswith('policytool.rules.')))"
+    f"print(code, sorted(m for m in sys.modules if {NOT_SECTIONS} and m.startswith('policytool.rules.')))"
 )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from policytool.rules._source_config import SpdxConfig
 from tests.conftest import Repo, Result
 
 LIC = "# SPDX-License-Identifier: Apache-2.0\n"
@@ -417,13 +418,13 @@ def test_a_copyright_the_encoding_cannot_hold_is_a_finding_and_the_run_goes_on(
 
 
 def test_fix_never_writes_a_multi_line_license_even_past_validation(tmp_path: Path) -> None:
-    from policytool.config import Config, SpdxConfig
+    from policytool.config import Config
     from policytool.engine.source import SourceFile
     from policytool.rules import spdx_header as spdx
 
     config = Config(
         root=tmp_path,
-        spdx=SpdxConfig(license="MIT\nimport os", copyright="A\rB", configured=True),
+        sections=(SpdxConfig(license="MIT\nimport os", copyright="A\rB", configured=True),),
     )
     source = SourceFile("a.py", tmp_path / "a.py", b"x = 1\n", "python")
     assert spdx.fix(source, config) is None

@@ -21,11 +21,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from policytool.config import Config, SpdxConfig
+from policytool.config import Config
 from policytool.core.kinds import CommentKind
 from policytool.core.text import split_lines
 from policytool.engine.source import SourceFile
 from policytool.rules import spdx_header as spdx
+from policytool.rules._source_config import SpdxConfig
 
 EXAMPLES = int(os.environ.get("POLICYTOOL_HYPOTHESIS_EXAMPLES", "200"))
 SETTINGS = settings(
@@ -38,11 +39,13 @@ LICENSE = "Apache-2.0"
 COPYRIGHT = "Copyright contributors to the demo project"
 CONFIG = Config(
     root=Path("/nonexistent"),
-    spdx=SpdxConfig(
-        license=LICENSE,
-        copyright=COPYRIGHT,
-        replaces=("Copyright (c) Old Corp",),
-        configured=True,
+    sections=(
+        SpdxConfig(
+            license=LICENSE,
+            copyright=COPYRIGHT,
+            replaces=("Copyright (c) Old Corp",),
+            configured=True,
+        ),
     ),
 )
 ODD = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\t", "é", "—"]
@@ -204,7 +207,9 @@ KINDS: list[CommentKind] = ["python", "shell", "yaml", "rust", "c"]
 def test_any_text_never_crashes_and_fix_is_idempotent(text: str, kind: CommentKind) -> None:
     config = Config(
         root=Path("/nonexistent"),
-        spdx=SpdxConfig(license=LICENSE, copyright=COPYRIGHT, kinds=(kind,), configured=True),
+        sections=(
+            SpdxConfig(license=LICENSE, copyright=COPYRIGHT, kinds=(kind,), configured=True),
+        ),
     )
     data = text.encode("utf-8", "surrogatepass")
     source = SourceFile("gen", "/nonexistent/gen", data, kind)

@@ -142,16 +142,40 @@ def discovered_rules() -> dict[str, tuple[str, str]]:
     return dict(sorted(found.items(), key=place))
 
 
-def render_rule_index(rules: dict[str, tuple[str, str]]) -> str:
-    """The source of :mod:`policytool.engine.rule_index` for ``rules``."""
+def discovered_sections() -> dict[str, str]:
+    """Config table -> the module registering it (``register_section``), by importing
+    every module of ``policytool.rules`` and ``policytool.engine``.
+
+    Stable: tables already indexed keep their place (docs/config.md lists the sections
+    in this order); a new one goes last.
+    """
+    from policytool.config import SECTIONS
+    from policytool.engine.rule_index import SECTION_INDEX
+
+    for package_name in (RULES_PACKAGE, "policytool.engine"):
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__):
+            if not (package_name == "policytool.engine" and info.name == "docs"):
+                importlib.import_module(f"{package_name}.{info.name}")
+    found = {table: section.cls.__module__ for table, section in SECTIONS.items()}
+    known = [t for t in SECTION_INDEX if t in found]
+    return {t: found[t] for t in (*known, *(t for t in found if t not in known))}
+
+
+def render_rule_index(rules: dict[str, tuple[str, str]], sections: dict[str, str]) -> str:
+    """The source of :mod:`policytool.engine.rule_index` for ``rules`` and the config
+    ``sections`` (table -> module)."""
     rows = "".join(f'    "{i}": ("{m}", "{g}"),\n' for i, (m, g) in rules.items())
+    tables = "".join(f'    "{t}": "{m}",\n' for t, m in sections.items())
     return (
         "# SPDX-License-Identifier: Apache-2.0\n"
         "# SPDX-FileCopyrightText: Copyright contributors to the policytool project\n"
         f'"""Generated from the rule modules by ``{GENERATOR}``; do not edit.\n\n'
-        "Rule id -> (its module under ``policytool.rules``, its group).\n"
+        "Rule id -> (its module under ``policytool.rules``, its group); config table ->\n"
+        "the module declaring its section, in the order docs/config.md lists them.\n"
         '"""\n\n'
         f"RULE_INDEX: dict[str, tuple[str, str]] = {{\n{rows}}}\n"
+        f"SECTION_INDEX: dict[str, str] = {{\n{tables}}}\n"
     )
 
 
@@ -162,7 +186,7 @@ def main(argv: list[str]) -> int:
         print(f"usage: {GENERATOR}", file=sys.stderr)
         return 2
     discovered = discovered_rules()
-    index = render_rule_index(discovered)
+    index = render_rule_index(discovered, discovered_sections())
     if INDEX_PATH.read_text(encoding="utf-8") != index:
         INDEX_PATH.write_text(index, encoding="utf-8")
         print(f"wrote {INDEX_PATH}", file=sys.stderr)

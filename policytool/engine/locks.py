@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from policytool.config import Config, LockConfig
+from policytool.config import Config
 from policytool.core.boundary import read_text, resolve_inside
+from policytool.engine.lock_config import LockConfig
 from policytool.errors import PolicyError
 from policytool.formats.pyproject import load_table, project_requirements, requirement_line
 from policytool.formats.requirement import canonical_name
@@ -96,10 +97,10 @@ def parse_input_spec(raw: str, lock_name: str) -> InputSpec:
 
 def resolve_locks(config: Config) -> dict[str, Lock]:
     """Every configured lock by name, constraints resolved to files and lock names."""
-    by_output = {_norm(lock.output): lock.name for lock in config.lock}
-    names = {lock.name for lock in config.lock}
+    by_output = {_norm(lock.output): lock.name for lock in config.entries(LockConfig)}
+    names = {lock.name for lock in config.entries(LockConfig)}
     out: dict[str, Lock] = {}
-    for lock_config in config.lock:
+    for lock_config in config.entries(LockConfig):
         if not lock_config.inputs:
             raise PolicyError(f"lock '{lock_config.name}': inputs is empty")
         inputs = tuple(parse_input_spec(raw, lock_config.name) for raw in lock_config.inputs)
@@ -107,7 +108,7 @@ def resolve_locks(config: Config) -> dict[str, Lock]:
         locks: list[str] = []
         for raw in lock_config.constraints:
             if raw in names:
-                other = next(c for c in config.lock if c.name == raw)
+                other = next(c for c in config.entries(LockConfig) if c.name == raw)
                 files.append(_norm(other.output))
                 locks.append(raw)
             else:
@@ -157,7 +158,7 @@ def variant_locks(config: Config, variants: Sequence[str]) -> list[str]:
     """The names of the locks the ``variants`` entries fanned out to (``--variant cpu``)."""
     import difflib
 
-    known = sorted({lock.variant for lock in config.lock if lock.variant})
+    known = sorted({lock.variant for lock in config.entries(LockConfig) if lock.variant})
     names: list[str] = []
     for variant in variants:
         if variant not in known:
@@ -168,7 +169,7 @@ def variant_locks(config: Config, variants: Sequence[str]) -> list[str]:
                 else (f"; variants: {', '.join(known)}" if known else "; no lock has variants")
             )
             raise PolicyError(f"--variant {variant}: no lock has this variant{hint}")
-        names += [lock.name for lock in config.lock if lock.variant == variant]
+        names += [lock.name for lock in config.entries(LockConfig) if lock.variant == variant]
     return names
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, overload
 
-from policytool.config import Config
+from policytool.config import Config, load_sections
 from policytool.engine.findings import Finding
 from policytool.engine.rule_index import RULE_INDEX as RULE_INDEX
 from policytool.engine.source import SourceFile
@@ -182,6 +182,34 @@ class RuleInfo:
 # ``policytool fix`` does), and the config keys it reads. ``policytool rules ID`` prints it
 # and docs/rules/<id>.md is generated from it.
 DOC_SECTIONS = ("What it checks", "Why", "Example", "Fix", "Configuration")
+
+
+@dataclass(frozen=True)
+class Prefetch:
+    """Work started before the rules load, on the other core, and ended after they ran.
+
+    Registered by a config-section module (:mod:`policytool.rules._repo_config` starts
+    pre-commit's schema check in a child): the engine knows no section, the section
+    knows its file.
+    """
+
+    start: Callable[[Config], None]
+    end: Callable[[Config], None]
+
+
+_PREFETCHES: list[Prefetch] = []
+
+
+def register_prefetch(prefetch: Prefetch) -> None:
+    """Add work a run with repo rules starts before loading them."""
+    _PREFETCHES.append(prefetch)
+
+
+def prefetches() -> list[Prefetch]:
+    """The registered prefetches (every config-section module loaded first)."""
+    load_sections()
+    return list(_PREFETCHES)
+
 
 _FILE_RULES: dict[str, FileRule] = {}
 _REPO_RULES: dict[str, RepoRule] = {}

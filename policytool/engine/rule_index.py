@@ -2,7 +2,8 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Generated from the rule modules by ``python -m policytool.engine.docs docs/rules``; do not edit.
 
-Rule id -> (its module under ``policytool.rules``, its group).
+Rule id -> (its module under ``policytool.rules``, its group); config table ->
+the module declaring its section, in the order docs/config.md lists them.
 """
 
 RULE_INDEX: dict[str, tuple[str, str]] = {
@@ -30,4 +31,17 @@ RULE_INDEX: dict[str, tuple[str, str]] = {
     "any-annotation": ("any_annotation", "sweep"),
     "hot-copy": ("hot_copy", "sweep"),
     "async-blocking": ("async_blocking", "sweep"),
+}
+SECTION_INDEX: dict[str, str] = {
+    "spdx": "policytool.rules._source_config",
+    "forbidden-import": "policytool.rules._source_config",
+    "torch-cuda": "policytool.rules._source_config",
+    "pre-commit": "policytool.rules._repo_config",
+    "mergify": "policytool.rules._repo_config",
+    "ci": "policytool.rules._repo_config",
+    "floating-pin": "policytool.rules._lock_config",
+    "ci-floating-install": "policytool.rules._ci_config",
+    "action-pin": "policytool.rules._ci_config",
+    "lock": "policytool.engine.lock_config",
+    "sweep": "policytool.rules._sweep_config",
 }

@@ -53,6 +53,7 @@ def run_check(
         expand_selection,
         group_of,
         known_rule_ids,
+        prefetches,
     )
     from policytool.engine.runner import (
         RunResult,
@@ -78,9 +79,8 @@ def run_check(
     )
     if prefetched:
         # pre-commit's schema check starts on the other core while the rules load.
-        from policytool.formats.precommit import end_prefetch, prefetch_schema
-
-        prefetch_schema(config)
+        for prefetch in prefetches():
+            prefetch.start(config)
     try:
         file_rules, repo_rules = select_rules(only, skip)
         diff_scoped = [r.id for r in file_rules if r.scope != "file"]
@@ -97,7 +97,8 @@ def run_check(
         repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
     finally:
         if prefetched:
-            end_prefetch(config)  # no child outlives the run, asked for or not
+            for prefetch in prefetches():
+                prefetch.end(config)  # no child outlives the run, asked for or not
     result.merge(repo)
     findings = result.findings
     if only:

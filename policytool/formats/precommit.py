@@ -23,7 +23,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from policytool.core.memo import RunMemo
 from policytool.core.text import parse_json
@@ -48,36 +47,6 @@ PREK_ROOT_KEYS = frozenset({"minimum_prek_version", "orphan"})
 PREK_HOOK_KEYS = frozenset({"priority", "env", "shell", "groups", "include_deleted"})
 # Programs whose first argument is the script they run (``python tools/check.py``).
 _INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "perl", "ruby"})
-
-
-class _PreCommitSection(Protocol):
-    """The part of ``[tool.policytool.pre-commit]`` this reader needs."""
-
-    @property
-    def file(self) -> str:
-        """The config file's repo-relative path."""
-        ...
-
-
-class RunConfig(Protocol):
-    """What this reader needs of the run's configuration (the engine's ``Config`` has it):
-    the root, the pre-commit config's path and the run's memo. A format reader knows no
-    policy, so it names only these, not the configuration type."""
-
-    @property
-    def root(self) -> Path:
-        """The repository root."""
-        ...
-
-    @property
-    def pre_commit(self) -> _PreCommitSection:
-        """``[tool.policytool.pre-commit]``."""
-        ...
-
-    @property
-    def memo(self) -> RunMemo:
-        """The run's memo."""
-        ...
 
 
 def normalize_stage(stage: str) -> str:
@@ -436,7 +405,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def prefetch_schema(config: RunConfig) -> None:
+def prefetch_schema(root: Path, file: str, memo: RunMemo) -> None:
     """Start pre-commit's verdict on the config in a forked child (Linux, two free cores).
 
     Importing pre-commit's schema (``pre_commit.clientlib`` pulls in every language
@@ -448,7 +417,7 @@ def prefetch_schema(config: RunConfig) -> None:
     """
     if sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2:
         return
-    if not (config.root / config.pre_commit.file).is_file() or not pre_commit_importable():
+    if not (root / file).is_file() or not pre_commit_importable():
         return
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -456,7 +425,7 @@ def prefetch_schema(config: RunConfig) -> None:
         code = 1
         try:
             os.close(read_fd)
-            doc = load(config.root, config.pre_commit.file)
+            doc = load(root, file)
             known = _known_keys()
             answer = {
                 "sha256": _digest(doc.text),
@@ -470,16 +439,16 @@ def prefetch_schema(config: RunConfig) -> None:
         finally:
             os._exit(code)  # no cleanup handlers, no flush of the parent's buffers
     os.close(write_fd)
-    config.memo.value(_PREFETCH_KEY, lambda: _Prefetch(pid, read_fd))
+    memo.value(_PREFETCH_KEY, lambda: _Prefetch(pid, read_fd))
 
 
-def end_prefetch(config: RunConfig) -> None:
+def end_prefetch(memo: RunMemo) -> None:
     """Reap the child :func:`prefetch_schema` started when no rule asked for its answer.
 
     Nothing waits for that answer any more, so the child is killed rather than waited
     for; either way no process or pipe outlives the run.
     """
-    prefetch = config.memo.value(_PREFETCH_KEY, lambda: None)
+    prefetch = memo.value(_PREFETCH_KEY, lambda: None)
     if not isinstance(prefetch, _Prefetch) or prefetch.collected:
         return
     prefetch.collected = True
@@ -564,10 +533,11 @@ def load_model(
     return model
 
 
-def usable_model(config: RunConfig) -> Model | None:
-    """The model for rules that need a valid config; None if absent or invalid."""
+def usable_model(root: Path, file: str, memo: RunMemo) -> Model | None:
+    """The model of ``root/file`` for rules that need a valid config; None if absent or
+    invalid."""
     try:
-        return load_model(config.root, config.pre_commit.file, memo=config.memo)
+        return load_model(root, file, memo=memo)
     except FileProblem:
         return None
 

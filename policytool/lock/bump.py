@@ -29,6 +29,7 @@ from policytool.config import Config
 from policytool.core.atomic import write_atomic
 from policytool.core.boundary import read_bounded
 from policytool.core.text import decode_text, encode_like
+from policytool.engine.lock_config import LockConfig
 from policytool.engine.locks import (
     InputSpec,
     Lock,
@@ -165,7 +166,7 @@ def bounds_of(config: Config, item: Lock, package: str) -> list[ReqLine]:
 
 def _lock_outputs(config: Config) -> set[str]:
     """Every configured lock output, repo-relative."""
-    return {lock.output.removeprefix("./") for lock in config.lock}
+    return {lock.output.removeprefix("./") for lock in config.entries(LockConfig)}
 
 
 def newest_version(config: Config, item: Lock, package: str, bounds: Sequence[str] = ()) -> str:

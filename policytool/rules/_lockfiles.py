@@ -12,6 +12,7 @@ from policytool.config import Config
 from policytool.core.boundary import NO_SUCH_FILE, read_bounded
 from policytool.core.text import decode_text
 from policytool.engine.findings import Finding
+from policytool.engine.lock_config import LockConfig
 from policytool.engine.locks import Lock, resolve_locks
 from policytool.engine.registry import RepoContext
 from policytool.errors import FileError, PolicyError
@@ -47,7 +48,7 @@ def lock_findings(
 ) -> list[Finding]:
     """``judge`` over the configured locks (none: no findings); a lock table that does not
     resolve, or a lock that cannot be read, is one finding at line 1 of the config file."""
-    if not ctx.config.lock:
+    if not ctx.config.entries(LockConfig):
         return []
     try:
         return judge(ctx.root, resolve_locks(ctx.config))
@@ -64,7 +65,7 @@ def lock_triggers(config: Config) -> Sequence[str]:
             patterns.add(config.source.relative_to(config.root).as_posix())
         except ValueError:
             pass
-    for lock in config.lock:
+    for lock in config.entries(LockConfig):
         patterns.add(lock.output.removeprefix("./"))
         patterns.update(c.removeprefix("./") for c in lock.constraints)
         for raw in lock.inputs:

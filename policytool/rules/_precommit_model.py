@@ -14,6 +14,8 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext
 from policytool.errors import FileProblem, YamlError
 from policytool.formats.precommit import Model, build_model, schema_problem
+from policytool.formats.precommit import usable_model as model_at
+from policytool.rules._repo_config import PreCommitConfig
 
 if TYPE_CHECKING:
     from policytool.engine.fixes import Fix
@@ -21,7 +23,13 @@ if TYPE_CHECKING:
 
 def precommit_triggers(config: Config) -> Sequence[str]:
     """The pre-commit config and pyproject.toml (where the rules' settings live)."""
-    return (config.pre_commit.file, "pyproject.toml")
+    return (config.section(PreCommitConfig).file, "pyproject.toml")
+
+
+def usable_model(config: Config) -> Model | None:
+    """The model of the configured pre-commit config for rules that need a valid one;
+    None if absent or invalid (memoized for the run)."""
+    return model_at(config.root, config.section(PreCommitConfig).file, config.memo)
 
 
 def verify_same_hooks(old: Model, text: str) -> Model | None:

@@ -21,11 +21,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from policytool.config import Config, SweepConfig
+from policytool.config import Config
 from policytool.core.globs import match_any
 from policytool.core.text import BOM
 from policytool.engine.source import SourceFile
 from policytool.rules import _kwreads as kwreads
+from policytool.rules._sweep_config import SweepConfig
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -236,7 +237,7 @@ def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
     if isinstance(source, SweepSource):
         if source._info is None:
             source._info = SourceInfo(
-                source.relpath, source.data, source.tree, source.added, config.sweep
+                source.relpath, source.data, source.tree, source.added, config.section(SweepConfig)
             )
             source._info.replaced = source.replaced
             relpath = source.relpath
@@ -244,7 +245,7 @@ def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
             if abspath.endswith(relpath):
                 source._info.root = abspath[: len(abspath) - len(relpath)] or "."
         return source._info
-    return SourceInfo(source.relpath, source.data, source.tree, None, config.sweep)
+    return SourceInfo(source.relpath, source.data, source.tree, None, config.section(SweepConfig))
 
 
 class SourceInfo:

@@ -44,6 +44,7 @@ from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError, YamlError
 from policytool.formats.yamldoc import YamlNode, parse_text, scalar_start, value_pos
+from policytool.rules._ci_config import ActionPinConfig
 from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,
     WORKFLOW_GLOBS,
@@ -275,7 +276,7 @@ def judge(uses: Uses, config: Config) -> Problem | None:
             "full 40-character SHA",
             False,
         )
-    if _trusted(uses, config.action_pin.trusted):
+    if _trusted(uses, config.section(ActionPinConfig).trusted):
         return None
     return Problem(
         uses,
@@ -382,7 +383,7 @@ def _base_url(config: Config) -> str:
     if variable:
         base, allowed, where = variable.rstrip("/"), _MAINTAINER_SCHEMES, BASE_URL_VARIABLE
     else:
-        base = config.action_pin.git_base_url.rstrip("/")
+        base = config.section(ActionPinConfig).git_base_url.rstrip("/")
         allowed, where = _CONFIG_SCHEMES, "[tool.policytool.action-pin] git-base-url"
     scheme, sep, rest = base.partition("://")
     if not sep or scheme not in allowed or not rest or not base.isprintable() or " " in base:
@@ -636,7 +637,7 @@ def ls_remote(base: str, owner: str, repo: str) -> Remote | str:
 
 def selection(config: Config) -> Selection:
     """The files ``action-pin`` reads."""
-    options = config.action_pin
+    options = config.section(ActionPinConfig)
     kinds: list[tuple[str, tuple[str, ...]]] = [
         ("workflow", WORKFLOW_GLOBS),
         ("action", ACTION_GLOBS),
@@ -691,7 +692,7 @@ def analyse(ctx: RepoContext) -> list[FileProblems | Finding]:
             if (problem := judge(uses, config)) is not None and uses.line not in ignored
         ]
         findings = []
-        if config.action_pin.docker_digest:
+        if config.section(ActionPinConfig).docker_digest:
             for holder, key, image in images_of(data, source.kind):
                 message = _image_problem(image)
                 pos = value_pos(holder, key)
@@ -874,8 +875,8 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
 def triggers(config: Config) -> tuple[str, ...]:
     """Globs whose change re-runs the rule."""
     globs = [*WORKFLOW_GLOBS, *ACTION_GLOBS, *widening(config)]
-    if config.action_pin.docker_digest:
-        globs += config.action_pin.dockerfiles
+    if config.section(ActionPinConfig).docker_digest:
+        globs += config.section(ActionPinConfig).dockerfiles
     return tuple(globs)
 
 

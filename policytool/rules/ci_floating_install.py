@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.config import Config, LockConfig
+from policytool.config import Config
 from policytool.core.atomic import write_atomic
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.git import git_ls_files, git_root
@@ -40,10 +40,13 @@ from policytool.core.globs import match_any
 from policytool.core.kinds import kind_of
 from policytool.core.text import decode_text, encode_like
 from policytool.engine.findings import Finding
+from policytool.engine.lock_config import LockConfig
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.formats import shell
 from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
+from policytool.rules._ci_config import CiFloatingInstallConfig
+from policytool.rules._repo_config import MergifyConfig
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
@@ -765,7 +768,7 @@ class _Judge:
     def __init__(self, config: Config) -> None:
         """Read the config once for a run (the lock lookup is loaded on first use)."""
         self.config = config
-        self.lock_outputs = [lock.output.removeprefix("./") for lock in config.lock]
+        self.lock_outputs = [lock.output.removeprefix("./") for lock in config.entries(LockConfig)]
         self._locks: LockIndex | None = None
         self._allowed: set[str] | None = None
         self._verdicts: dict[tuple[str, bool], Verdict | None] = {}
@@ -775,7 +778,7 @@ class _Judge:
     def locks(self) -> LockIndex:
         """The versions the configured locks hold."""
         if self._locks is None:
-            self._locks = _floating_pin()[0](self.config.root, self.config.lock)
+            self._locks = _floating_pin()[0](self.config.root, self.config.entries(LockConfig))
         return self._locks
 
     def judge(self, text: str, editable: bool = False) -> Verdict | None:
@@ -797,7 +800,7 @@ class _Judge:
         from packaging.utils import canonicalize_name
 
         if self._allowed is None:
-            packages = self.config.ci_floating_install.allow_packages
+            packages = self.config.section(CiFloatingInstallConfig).allow_packages
             self._allowed = {canonicalize_name(n) for n in packages}
         return canonicalize_name(name) in self._allowed
 
@@ -808,7 +811,7 @@ class _Judge:
 
     def _lock_hint(self, name: str, job: str | None) -> str:
         """Which lock a package in no lock should be added to."""
-        locks: Sequence[LockConfig] = self.config.lock
+        locks: Sequence[LockConfig] = self.config.entries(LockConfig)
         if not locks:
             return "not fixable: no [[tool.policytool.lock]] to pin it from"
         chosen = [lock for lock in locks if job is not None and job in lock.jobs]
@@ -853,7 +856,7 @@ class _Judge:
             install = install_of(command)
             if install is not None:
                 yield from self._install(snippet, install, env)
-        if self.config.ci_floating_install.download_run:
+        if self.config.section(CiFloatingInstallConfig).download_run:
             yield from self._download_run(snippet, script)
         if depth >= _MAX_NESTING:
             return
@@ -1159,13 +1162,13 @@ def scripts_of(
 
 def _kinds(config: Config) -> list[tuple[str, tuple[str, ...]]]:
     """(kind, globs) of the files the rule reads, in order of precedence."""
-    options = config.ci_floating_install
+    options = config.section(CiFloatingInstallConfig)
     kinds: list[tuple[str, tuple[str, ...]]] = [
         ("workflow", WORKFLOW_GLOBS),
         ("action", ACTION_GLOBS),
     ]
     if options.mergify:
-        kinds.append(("mergify", (config.mergify.file,)))
+        kinds.append(("mergify", (config.section(MergifyConfig).file,)))
     kinds += [
         ("pipeline", options.pipelines),
         ("dockerfile", options.dockerfiles),
@@ -1207,7 +1210,7 @@ def _compiled(kinds: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str,
 
 def selection(config: Config) -> Selection:
     """The files ``ci-floating-install`` reads."""
-    options = config.ci_floating_install
+    options = config.section(CiFloatingInstallConfig)
     return Selection(_kinds(config), options.allow, options.allowlist_file, "ci-floating-install")
 
 
@@ -1228,7 +1231,7 @@ def _allowed_by_file(config: Config, chosen: Selection) -> AllowListT | None:
 def widening(config: Config) -> tuple[str, ...]:
     """Files whose change re-judges every CI file: the locks pin the fixes and
     ``pyproject.toml`` holds the options."""
-    return (*(lock.output for lock in config.lock), "pyproject.toml")
+    return (*(lock.output for lock in config.entries(LockConfig)), "pyproject.toml")
 
 
 def candidates(ctx: RepoContext, chosen: Selection) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.precommit import MANUAL, Hook, Model
 from policytool.formats.workflows import (
     PR_EVENTS,
     WORKFLOW_DIR,
@@ -30,6 +30,8 @@ from policytool.formats.workflows import (
 )
 from policytool.formats.yamldoc import key_line
 from policytool.rules._ci_scan import broken_findings
+from policytool.rules._precommit_model import usable_model
+from policytool.rules._repo_config import CiConfig, PreCommitConfig
 
 RULE_ID = "ci-hook-stage"
 SUMMARY = (
@@ -70,7 +72,7 @@ def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
 def _skip_findings(
     relpath: str, hook_id: str, line: int, what: str, model: Model, config: Config
 ) -> Iterator[Finding]:
-    reasons = config.ci.skip_reasons
+    reasons = config.section(CiConfig).skip_reasons
     if hook_id not in model.ids():
         yield Finding(
             relpath,
@@ -166,11 +168,13 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
             found += _skip_findings(
                 model.relpath, hook_id, line, "pre-commit.ci's `ci: skip:`", model, config
             )
-        meaning = manual_stage_meaning(config.pre_commit.manual_stage, model.default_stages, scan)
+        meaning = manual_stage_meaning(
+            config.section(PreCommitConfig).manual_stage, model.default_stages, scan
+        )
         if meaning == "ci":
             found += _manual_findings(scan, model, ctx.root)
         found += _trigger_findings(scan, model)
-        reasons = config.ci.skip_reasons or {}
+        reasons = config.section(CiConfig).skip_reasons or {}
         if scan.steps or model.ci_skip():
             for hook_id in reasons:
                 if hook_id not in skipped:
@@ -196,7 +200,13 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
 
 
 def _triggers(config: Config) -> Sequence[str]:
-    return (f"{WORKFLOW_DIR}/*", config.pre_commit.file, "pyproject.toml", "tox.ini", "tox.toml")
+    return (
+        f"{WORKFLOW_DIR}/*",
+        config.section(PreCommitConfig).file,
+        "pyproject.toml",
+        "tox.ini",
+        "tox.toml",
+    )
 
 
 DOC = """\

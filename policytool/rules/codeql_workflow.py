@@ -31,6 +31,7 @@ from policytool.formats.workflows import (
 )
 from policytool.formats.yamldoc import YamlDoc, key_line
 from policytool.rules._ci_scan import broken_findings
+from policytool.rules._repo_config import CiConfig
 
 RULE_ID = "codeql-workflow"
 SUMMARY = "CodeQL scans python as the repo chose: a working workflow, or GitHub's default setup"
@@ -43,8 +44,9 @@ PERMISSIONS = {"security-events": "write"}
 
 def default_branch(config: Config) -> str:
     """The branch CodeQL must cover: configured, origin's HEAD, or ``main``."""
-    if config.ci.default_branch:
-        return config.ci.default_branch
+    configured = config.section(CiConfig).default_branch
+    if configured:
+        return configured
     try:
         proc = run_git(
             config.root, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]
@@ -234,7 +236,7 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
     paths = workflow_paths(ctx.root)
     if not paths:
         return  # not a GitHub Actions repo
-    setup = ctx.config.ci.codeql
+    setup = ctx.config.section(CiConfig).codeql
     workflows = load_workflows(ctx.root, (CODEQL_ACTION.encode(),))
     yield from broken_findings(workflows.broken, RULE_ID)
     branch = default_branch(ctx.config)

@@ -43,13 +43,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policytool.config import Config, LockConfig
+from policytool.config import Config
 from policytool.core.boundary import read_bounded, read_text
 from policytool.core.git import git_ls_files, git_root
 from policytool.core.globs import match_any, match_glob
 from policytool.core.text import decode_text
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, Verify
+from policytool.engine.lock_config import LockConfig
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError, UnknownListError
 from policytool.formats.lockfile import pinned_versions
@@ -73,6 +74,7 @@ from policytool.formats.requirements import (
     parse_requirements_text,
     walk,
 )
+from policytool.rules._lock_config import FloatingPinConfig
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -307,7 +309,7 @@ class _Analysis:
         """Start an analysis of ``config``'s repository."""
         self.config = config
         self.root = config.root
-        self.locks = LockIndex(self.root, config.lock)
+        self.locks = LockIndex(self.root, config.entries(LockConfig))
         self.problems: list[Problem] = []
         self.visited: set[str] = set()
 
@@ -391,7 +393,7 @@ class _Analysis:
     def pyproject(self) -> None:
         """Check the configured pyproject dependency lists."""
         source = self.config.source
-        entries = self.config.floating_pin.pyproject
+        entries = self.config.section(FloatingPinConfig).pyproject
         if not entries or source is None:
             return
         relpath = _relpath(source, self.root)
@@ -441,7 +443,7 @@ def _relpath(path: Path, root: Path) -> str:
 def _requirement_files(ctx: RepoContext) -> list[str]:
     """The configured requirement files: tracked ones plus the files of this run."""
     config = ctx.config
-    patterns = config.floating_pin.files
+    patterns = config.section(FloatingPinConfig).files
     if not patterns:
         return []
     candidates = set(f for f in ctx.files if match_any(f, patterns))
@@ -525,7 +527,7 @@ def _lists_check(
 ) -> Verify:
     """The verification of the pyproject pins: the file is the one read, is valid TOML,
     and its configured lists hold the old strings but ``edits``."""
-    entries = config.floating_pin.pyproject
+    entries = config.section(FloatingPinConfig).pyproject
 
     def verify(old: str, new: str) -> str | None:
         """None when only the edited list strings changed."""
@@ -585,7 +587,7 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
         edits = {(p.label, p.index): p.replacement for p in listed if p.label and p.replacement}
         if not edits:
             continue
-        out = rewrite_pyproject(text, config.floating_pin.pyproject, edits, source)
+        out = rewrite_pyproject(text, config.section(FloatingPinConfig).pyproject, edits, source)
         fix = Fix(
             f"pin {len(edits)} pyproject requirement(s)",
             (Edit.between(relpath, text, out),),
@@ -606,11 +608,11 @@ def triggers(config: Config) -> tuple[str, ...]:
 
 def _triggers(config: Config) -> tuple[str, ...]:
     """:func:`triggers`, computed."""
-    globs = list(config.floating_pin.files)
-    if config.floating_pin.pyproject and config.source is not None:
+    globs = list(config.section(FloatingPinConfig).files)
+    if config.section(FloatingPinConfig).pyproject and config.source is not None:
         globs.append(_relpath(config.source, config.root))
     included: set[str] = set()
-    for pattern in config.floating_pin.files:
+    for pattern in config.section(FloatingPinConfig).files:
         for path in config.root.glob(pattern):
             rel = path.relative_to(config.root).as_posix()
             if not path.is_file() or not match_glob(rel, pattern):

@@ -13,7 +13,7 @@ configuration nothing is banned. The scan is :mod:`policytool.formats.pyimports`
 
 from __future__ import annotations
 
-from policytool.config import Config, ForbiddenImportConfig
+from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, register
 from policytool.engine.source import SourceFile
@@ -27,6 +27,7 @@ from policytool.formats.pyimports import (
 )
 from policytool.rules._allowlist import AllowList, allow_entries
 from policytool.rules._pyscan import packages_memo, scan_of
+from policytool.rules._source_config import ForbiddenImportConfig
 
 RULE_ID = "forbidden-import"
 
@@ -79,7 +80,7 @@ class _Plan:
         self.config = config
         self.bans: dict[str, list[int]] = {}
         words: set[str] = set()
-        for index, entry in enumerate(config.forbidden_import):
+        for index, entry in enumerate(config.entries(ForbiddenImportConfig)):
             for module in entry.modules:
                 module = module.strip()
                 self.bans.setdefault(module, []).append(index)
@@ -92,7 +93,7 @@ class _Plan:
         if self._allows is None:
             self._allows = [
                 allow_entries(self.config, e.allow, e.allowlist_file, (TABLE, index))
-                for index, e in enumerate(self.config.forbidden_import)
+                for index, e in enumerate(self.config.entries(ForbiddenImportConfig))
             ]
         return self._allows
 
@@ -104,7 +105,7 @@ def plan_of(config: Config) -> _Plan:
 
 def entry_allows(config: Config, index: int) -> AllowList:
     """The allow entries of forbidden-import entry ``index``."""
-    entry = config.forbidden_import[index]
+    entry = config.entries(ForbiddenImportConfig)[index]
     return allow_entries(config, entry.allow, entry.allowlist_file, (TABLE, index))
 
 
@@ -146,7 +147,7 @@ def violations(
     plan = plan_of(config)
     if plan.tokens is None:
         return []
-    wanted = set(range(len(config.forbidden_import)) if entries is None else entries)
+    wanted = set(range(len(config.entries(ForbiddenImportConfig))) if entries is None else entries)
     found: list[tuple[int, Finding]] = []
 
     def relevant(imported: ImportedName) -> bool:
@@ -171,7 +172,7 @@ def violations(
             continue
         for index in plan.bans[banned]:
             if index in wanted:
-                message = _message(imported, banned, config.forbidden_import[index])
+                message = _message(imported, banned, config.entries(ForbiddenImportConfig)[index])
                 found.append(
                     (index, Finding(scan.relpath, imported.line, imported.col, RULE_ID, message))
                 )
@@ -221,7 +222,7 @@ def prefilter(data: bytes, config: Config) -> bool:
 
 def applies(relpath: str, config: Config) -> bool:
     """Whether some entry does not allow this file."""
-    return bool(config.forbidden_import) and bool(active_entries(relpath, config))
+    return bool(config.entries(ForbiddenImportConfig)) and bool(active_entries(relpath, config))
 
 
 def _kinds(config: Config) -> frozenset[str]:

@@ -37,6 +37,7 @@ from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, apply_fixes
+from policytool.engine.lock_config import LockConfig
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError, WriteError, YamlError
 from policytool.formats import lockfile, pyproject
@@ -47,7 +48,7 @@ from policytool.formats.mergify import (
     find_comment,
     load_mergify,
 )
-from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.precommit import MANUAL, Hook, Model
 from policytool.formats.requirement import exact_version, requirement_name
 from policytool.formats.workflows import (
     WORKFLOW_DIR,
@@ -66,6 +67,8 @@ from policytool.formats.yamldoc import (
     value_pos,
 )
 from policytool.formats.yamledit import ensure_line_end, newline_of
+from policytool.rules._precommit_model import usable_model
+from policytool.rules._repo_config import CiConfig, MergifyConfig, PreCommitConfig
 
 RULE_ID = "mergify-drift"
 BEGIN = (
@@ -87,10 +90,10 @@ _PRE_COMMIT_NAME = re.compile(rb"(?i)pre[-_.]+commit")
 
 def comment_of(config: Config) -> Comment | None:
     """The configured rule's comment; None without a Mergify file; raise FileProblem."""
-    doc = load_mergify(config.root, config.mergify.file)
+    doc = load_mergify(config.root, config.section(MergifyConfig).file)
     if doc is None:
         return None
-    return find_comment(doc, config.mergify.rule, SETTING)
+    return find_comment(doc, config.section(MergifyConfig).rule, SETTING)
 
 
 def pinned_precommit(config: Config) -> str | None:
@@ -109,7 +112,7 @@ def pinned_precommit(config: Config) -> str | None:
             return max(versions)
 
     root = config.root
-    candidates: list[Path] = [root / lock.output for lock in config.lock]
+    candidates: list[Path] = [root / lock.output for lock in config.entries(LockConfig)]
     candidates += sorted(root.glob("requirements*.txt")) + sorted(
         root.glob("requirements/**/*.txt")
     )
@@ -192,7 +195,7 @@ def render_block(config: Config, model: Model, message: str = "") -> list[str]:
     installer and the version floor the maintainers wrote there (quoted for the shell).
     """
     meaning = manual_stage_meaning(
-        config.pre_commit.manual_stage, model.default_stages, scan_ci(config.root)
+        config.section(PreCommitConfig).manual_stage, model.default_stages, scan_ci(config.root)
     )
     manual = model.manual_hooks()
     ci_manual = bool(manual) and meaning == "ci"
@@ -227,7 +230,7 @@ def render_block(config: Config, model: Model, message: str = "") -> list[str]:
                 f"- `{hook.id}`{shown}: `pre-commit run {hook.id} --hook-stage manual --all-files`"
                 f" (needs {_needs(hook)})"
             )
-    reasons = config.ci.skip_reasons
+    reasons = config.section(CiConfig).skip_reasons
     if reasons:
         lines += ["", "Hooks CI skips (`SKIP`), and why:", ""]
         lines += [f"- `{hook_id}`: {reason}" for hook_id, reason in reasons.items()]
@@ -307,7 +310,7 @@ def synced_text(comment: Comment, block: Sequence[str]) -> str:
 def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -> bool:
     """The new text parses, its message keeps every line outside the markers, has ``block``."""
     try:
-        new = find_comment(comment.doc.reparsed(text), config.mergify.rule, SETTING)
+        new = find_comment(comment.doc.reparsed(text), config.section(MergifyConfig).rule, SETTING)
     except (YamlError, FileProblem):
         return False
     if _current_block(new.message) != list(block):
@@ -365,12 +368,14 @@ def sync(config: Config, write_file: bool) -> SyncResult:
     model = usable_model(config)
     if model is None:
         raise PolicyError(
-            f"{config.pre_commit.file}: missing or invalid, nothing to sync from "
+            f"{config.section(PreCommitConfig).file}: missing or invalid, nothing to sync from "
             "(`policytool check --only precommit-config` says why)"
         )
     comment = comment_of(config)  # a FileProblem is the command's one-sentence error
     if comment is None:
-        raise PolicyError(f"{config.mergify.file}: not found; `policytool init` writes one")
+        raise PolicyError(
+            f"{config.section(MergifyConfig).file}: not found; `policytool init` writes one"
+        )
     relpath = comment.doc.relpath
     current = _current_block(comment.message)
     if not _has_markers(comment.message) and parse_run_commands(comment.message):
@@ -404,7 +409,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
     relpath = comment.doc.relpath
     ids = sorted(model.ids())
     meaning = manual_stage_meaning(
-        config.pre_commit.manual_stage, model.default_stages, scan_ci(config.root)
+        config.section(PreCommitConfig).manual_stage, model.default_stages, scan_ci(config.root)
     )
     manual = model.manual_hooks() if meaning == "ci" else []
     for offset, command in parse_run_commands(comment.message):
@@ -505,11 +510,11 @@ def _matches(condition: CheckCondition, names: Sequence[CheckName]) -> bool:
 
 def _condition_findings(config: Config, comment: Comment, model: Model | None) -> Iterator[Finding]:
     """``check-*`` conditions that name no job of any workflow (dead rules)."""
-    external = config.mergify.external_checks
+    external = config.section(MergifyConfig).external_checks
     conditions = [
         c
         for c in check_conditions(comment.doc)
-        if c.rule == config.mergify.rule or external is not None
+        if c.rule == config.section(MergifyConfig).rule or external is not None
     ]
     if not conditions or not workflow_paths(config.root):
         return  # without workflows every check comes from elsewhere: nothing to compare
@@ -528,7 +533,7 @@ def _condition_findings(config: Config, comment: Comment, model: Model | None) -
         close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
-            if condition.rule == config.mergify.rule
+            if condition.rule == config.section(MergifyConfig).rule
             else f"so rule '{condition.rule}' never matches"
         )
         notes = [f"did you mean '{close[0]}'?"] if close else []
@@ -608,12 +613,12 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
 
 def _triggers(config: Config) -> Sequence[str]:
     return (
-        config.mergify.file,
-        config.pre_commit.file,
+        config.section(MergifyConfig).file,
+        config.section(PreCommitConfig).file,
         "pyproject.toml",
         "requirements/*",
         f"{WORKFLOW_DIR}/*",
-        *(lock.output for lock in config.lock),
+        *(lock.output for lock in config.entries(LockConfig)),
     )
 
 

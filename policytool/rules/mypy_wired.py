@@ -15,7 +15,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.formats import toml
-from policytool.formats.precommit import Hook, usable_model
+from policytool.formats.precommit import Hook
 from policytool.formats.tox import nox_programs
 from policytool.formats.workflows import (
     WORKFLOW_DIR,
@@ -24,6 +24,8 @@ from policytool.formats.workflows import (
     tokens,
     workflow_commands,
 )
+from policytool.rules._precommit_model import usable_model
+from policytool.rules._repo_config import PreCommitConfig
 
 RULE_ID = "mypy-wired"
 SUMMARY = "a mypy configuration is run by some hook or CI command, and a mypy hook has one"
@@ -153,7 +155,7 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
 def _triggers(config: Config) -> Sequence[str]:
     return (
         f"{WORKFLOW_DIR}/*",
-        config.pre_commit.file,
+        config.section(PreCommitConfig).file,
         "pyproject.toml",
         "mypy.ini",
         ".mypy.ini",

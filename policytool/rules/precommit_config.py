@@ -18,6 +18,7 @@ from policytool.errors import FileProblem
 from policytool.formats.precommit import load_model, pre_commit_importable, schema_warnings
 from policytool.formats.yamldoc import key_line
 from policytool.rules._precommit_model import precommit_triggers
+from policytool.rules._repo_config import PreCommitConfig
 
 RULE_ID = "precommit-config"
 SUMMARY = "the .pre-commit-config.yaml parses and pre-commit's own schema accepts it"
@@ -26,7 +27,7 @@ SUMMARY = "the .pre-commit-config.yaml parses and pre-commit's own schema accept
 def check_config(ctx: RepoContext) -> Iterator[Finding]:
     """The config parses and pre-commit's schema accepts it."""
     try:
-        model = load_model(ctx.root, ctx.config.pre_commit.file, memo=ctx.config.memo)
+        model = load_model(ctx.root, ctx.config.section(PreCommitConfig).file, memo=ctx.config.memo)
     except FileProblem as exc:
         yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
         return

@@ -16,11 +16,12 @@ from policytool.config import Config
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import DEFAULT_STAGE, MANUAL, Model, normalize_stage, usable_model
+from policytool.formats.precommit import DEFAULT_STAGE, MANUAL, Model, normalize_stage
 from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
 from policytool.formats.yamldoc import key_line, key_pos, own_keys
 from policytool.formats.yamledit import flow_list, newline_of, set_key
-from policytool.rules._precommit_model import applier, config_fix
+from policytool.rules._precommit_model import applier, config_fix, usable_model
+from policytool.rules._repo_config import PreCommitConfig
 
 RULE_ID = "precommit-default-stages"
 SUMMARY = (
@@ -29,7 +30,13 @@ SUMMARY = (
 
 
 def _triggers(config: Config) -> Sequence[str]:
-    return (config.pre_commit.file, "pyproject.toml", f"{WORKFLOW_DIR}/*", "tox.ini", "tox.toml")
+    return (
+        config.section(PreCommitConfig).file,
+        "pyproject.toml",
+        f"{WORKFLOW_DIR}/*",
+        "tox.ini",
+        "tox.toml",
+    )
 
 
 def _missing_default_stages(model: Model, want: Sequence[str]) -> list[str]:
@@ -47,10 +54,10 @@ def wanted_default_stages(ctx: RepoContext) -> tuple[str, ...]:
     a workflow running ``--hook-stage manual``): a repo that runs pre-commit through
     pre-commit.ci, tox or a plain ``pre-commit run --all-files`` has not.
     """
-    configured = ctx.config.pre_commit.default_stages
+    configured = ctx.config.section(PreCommitConfig).default_stages
     if configured is not None:
         return configured
-    if ctx.config.pre_commit.manual_stage == "ci" or scan_ci(ctx.root).runs_manual():
+    if ctx.config.section(PreCommitConfig).manual_stage == "ci" or scan_ci(ctx.root).runs_manual():
         return (DEFAULT_STAGE, MANUAL)
     return ()
 

@@ -15,10 +15,11 @@ from dataclasses import replace
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import Model, usable_model
+from policytool.formats.precommit import Model
 from policytool.formats.yamldoc import is_blank, item_pos, item_span, key_pos, reindent
 from policytool.formats.yamledit import ensure_line_end, newline_of
-from policytool.rules._precommit_model import applier, config_fix, precommit_triggers
+from policytool.rules._precommit_model import applier, config_fix, precommit_triggers, usable_model
+from policytool.rules._repo_config import PreCommitConfig
 
 RULE_ID = "precommit-final-hook"
 SUMMARY = "the configured final hook (e.g. suggestion) is the last hook of the last repo"
@@ -26,7 +27,7 @@ SUMMARY = "the configured final hook (e.g. suggestion) is the last hook of the l
 
 def check_final_hook(ctx: RepoContext) -> Iterator[Finding]:
     """The configured final hook is the last hook of the last repo."""
-    final = ctx.config.pre_commit.final_hook
+    final = ctx.config.section(PreCommitConfig).final_hook
     model = usable_model(ctx.config) if final else None
     if model is None or not final:
         return
@@ -136,7 +137,7 @@ def _move_final(model: Model, final: str) -> str | None:
 def fixes_final_hook(ctx: RepoContext) -> Iterator[Finding]:
     """The finding with the fix moving the configured final hook, with its comments, to
     the end (verified: same hooks, this one last)."""
-    final = ctx.config.pre_commit.final_hook
+    final = ctx.config.section(PreCommitConfig).final_hook
     for finding in check_final_hook(ctx):
         model = usable_model(ctx.config) if finding.fixable else None
         text = _move_final(model, final) if model is not None and final else None

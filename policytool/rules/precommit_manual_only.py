@@ -14,9 +14,10 @@ from dataclasses import replace
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import MANUAL, Model, usable_model
+from policytool.formats.precommit import MANUAL, Model
 from policytool.formats.yamledit import newline_of, set_key
-from policytool.rules._precommit_model import applier, config_fix, precommit_triggers
+from policytool.rules._precommit_model import applier, config_fix, precommit_triggers, usable_model
+from policytool.rules._repo_config import PreCommitConfig
 
 RULE_ID = "precommit-manual-only"
 SUMMARY = "configured hooks have `stages: [manual]` and no other hook is manual-only"
@@ -24,7 +25,7 @@ SUMMARY = "configured hooks have `stages: [manual]` and no other hook is manual-
 
 def check_manual_only(ctx: RepoContext) -> Iterator[Finding]:
     """Configured hooks run only at the manual stage; no other hook does."""
-    wanted = ctx.config.pre_commit.manual_only
+    wanted = ctx.config.section(PreCommitConfig).manual_only
     model = usable_model(ctx.config) if wanted else None
     if model is None:
         return
@@ -81,7 +82,7 @@ def fixes_manual_only(ctx: RepoContext) -> Iterator[Finding]:
     first = next((f for f in check_manual_only(ctx) if f.fixable), None)
     model = usable_model(ctx.config) if first is not None else None
     if first is not None and model is not None:
-        text = _with_manual_stages(model, ctx.config.pre_commit.manual_only)
+        text = _with_manual_stages(model, ctx.config.section(PreCommitConfig).manual_only)
         yield replace(first, fix=config_fix(model, text, "set `stages: [manual]`"))
 
 

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import usable_model
-from policytool.rules._precommit_model import precommit_triggers
+from policytool.rules._precommit_model import precommit_triggers, usable_model
+from policytool.rules._repo_config import PreCommitConfig
 
 RULE_ID = "precommit-required"
 SUMMARY = "every configured required hook id is in .pre-commit-config.yaml"
@@ -18,7 +18,7 @@ SUMMARY = "every configured required hook id is in .pre-commit-config.yaml"
 
 def check_required(ctx: RepoContext) -> Iterator[Finding]:
     """Every configured required hook id is in the config."""
-    required = ctx.config.pre_commit.required
+    required = ctx.config.section(PreCommitConfig).required
     model = usable_model(ctx.config) if required else None
     if model is None:
         return

@@ -16,10 +16,11 @@ from policytool.core.memo import RunMemo
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.precommit import LOCAL_REPOS, Model, normalize_url, usable_model
+from policytool.formats.precommit import LOCAL_REPOS, Model, normalize_url
 from policytool.formats.yamldoc import item_line, key_line
 from policytool.pypi import newest_on_pypi
-from policytool.rules._precommit_model import precommit_triggers
+from policytool.rules._precommit_model import precommit_triggers, usable_model
+from policytool.rules._repo_config import PreCommitConfig
 
 if TYPE_CHECKING:
     from packaging.version import Version
@@ -47,7 +48,7 @@ _REV_COMMENT_RE = re.compile(r"#\s*(?:frozen:\s*(?P<frozen>\S+)|(?P<tag>v?\d+(?:
 def release_pattern(url: str, config: Config) -> str:
     """The tag scheme releases of ``url`` follow (configured, known, or generic)."""
     key = normalize_url(url)
-    for configured, pattern in config.pre_commit.rev_pattern.items():
+    for configured, pattern in config.section(PreCommitConfig).rev_pattern.items():
         if normalize_url(configured) == key:
             return pattern
     for known, pattern in KNOWN_RELEASE_PATTERNS.items():
@@ -79,7 +80,7 @@ def check_rev(ctx: RepoContext) -> Iterator[Finding]:
     if model is None:
         return
     lines = split_lines(model.doc.text)
-    minimums = {normalize_url(u): v for u, v in ctx.config.pre_commit.min_rev.items()}
+    minimums = {normalize_url(u): v for u, v in ctx.config.section(PreCommitConfig).min_rev.items()}
     for ri, repo in enumerate(model.repos):
         assert isinstance(repo, dict)
         url = repo.get("repo", "")

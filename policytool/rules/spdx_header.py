@@ -29,6 +29,7 @@ from policytool.core.text import BOM, split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, register
 from policytool.engine.source import SourceFile, coding_cookie
+from policytool.rules._source_config import SpdxConfig
 
 RULE_ID = "spdx-header"
 LICENSE_TAG = "SPDX-License-Identifier:"
@@ -202,7 +203,7 @@ def _docstring_block(header: Header) -> list[int]:
 
 def _movable(header: Header, config: Config) -> tuple[list[int], list[int]]:
     """Docstring-block lines holding the configured license / copyright (or a replaced one)."""
-    spdx = config.spdx
+    spdx = config.section(SpdxConfig)
     licenses: list[int] = []
     copyrights: list[int] = []
     if not any(needle in header.text for needle in (LICENSE_TAG, COPYRIGHT_TAG, *spdx.replaces)):
@@ -272,7 +273,7 @@ def _unwritable(value: str | None, encoding: str) -> str | None:
 
 def problems(header: Header, config: Config, encoding: str = "utf-8") -> Iterator[Problem]:
     """Everything wrong with the header for the configured license and copyright."""
-    spdx = config.spdx
+    spdx = config.section(SpdxConfig)
     license_why = _unwritable(spdx.license, encoding)
     copyright_why = _unwritable(spdx.copyright, encoding)
     licenses = _find(header, LICENSE_TAG)
@@ -330,7 +331,7 @@ def _is_plainly_clean(text: str, prefix: str, config: Config) -> bool:
     copyright lines, names one license, and mentions no ``replaces`` text near the top;
     anything else goes through the full header parse.
     """
-    spdx = config.spdx
+    spdx = config.section(SpdxConfig)
     if spdx.license is None or spdx.copyright is None:
         return False
     body = text[text.find("\n") + 1 :] if text.startswith("#!") else text
@@ -367,7 +368,7 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
     header = _applies(source, whole=True)
     if header is None:
         return None
-    spdx = config.spdx
+    spdx = config.section(SpdxConfig)
     encoding = source.encoding
     newline = _newline(source.text)
     prefix = header.prefix
@@ -440,12 +441,19 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
 
 def _kinds(config: Config) -> frozenset[str]:
     """The kinds to check: none until ``[tool.policytool.spdx]`` is written."""
-    return frozenset(config.spdx.kinds) if config.spdx.configured else frozenset()
+    return (
+        frozenset(config.section(SpdxConfig).kinds)
+        if config.section(SpdxConfig).configured
+        else frozenset()
+    )
 
 
 def applies(relpath: str, config: Config) -> bool:
     """Whether the file is outside ``[tool.policytool.spdx] exclude``."""
-    return not (config.spdx.exclude and match_any(relpath, config.spdx.exclude))
+    return not (
+        config.section(SpdxConfig).exclude
+        and match_any(relpath, config.section(SpdxConfig).exclude)
+    )
 
 
 RULE = register(

@@ -25,6 +25,7 @@ from policytool.rules import forbidden_import as imports
 from policytool.rules import torch_cuda
 from policytool.rules._allowlist import AllowEntry, AllowList
 from policytool.rules._pyscan import packages_memo
+from policytool.rules._source_config import ForbiddenImportConfig
 
 RULE_ID = "stale-allow"
 
@@ -63,7 +64,7 @@ def _sections(ctx: RepoContext) -> list[tuple[str, AllowList, Callable[[FileScan
     sections: list[tuple[str, AllowList, Callable[[FileScan], bool]]] = []
     plan = imports.plan_of(config)
     for index, (entry, allow) in enumerate(
-        zip(config.forbidden_import, plan.allows(), strict=True)
+        zip(config.entries(ForbiddenImportConfig), plan.allows(), strict=True)
     ):
         label = f"forbidden-import entry {index + 1} ({', '.join(entry.modules)})"
 

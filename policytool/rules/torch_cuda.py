@@ -32,6 +32,7 @@ from policytool.formats.pyimports import (
 )
 from policytool.rules._allowlist import AllowList, allow_entries, is_allowed
 from policytool.rules._pyscan import packages_memo, scan_of
+from policytool.rules._source_config import TorchCudaConfig
 
 RULE_ID = "torch-cuda"
 PYTHON_KINDS = frozenset({"python", "stub"})
@@ -116,7 +117,11 @@ def _alias_relevant(imported: ImportedName) -> bool:
 
 def banned_apis(config: Config) -> dict[str, str]:
     """The banned API -> hint mapping in force (the configured one, else the default)."""
-    return dict(config.torch_cuda.banned) if config.torch_cuda.banned else dict(DEFAULT_BANNED)
+    return (
+        dict(config.section(TorchCudaConfig).banned)
+        if config.section(TorchCudaConfig).banned
+        else dict(DEFAULT_BANNED)
+    )
 
 
 def _direct_uses(config: Config) -> re.Pattern[bytes]:
@@ -137,7 +142,7 @@ def _direct_uses(config: Config) -> re.Pattern[bytes]:
 
 def allows(config: Config) -> AllowList:
     """The allow entries of ``[tool.policytool.torch-cuda]``."""
-    section = config.torch_cuda
+    section = config.section(TorchCudaConfig)
     return allow_entries(
         config, section.allow, section.allowlist_file, ("[tool.policytool.torch-cuda]", 0)
     )
@@ -237,7 +242,7 @@ def applies(relpath: str, config: Config) -> bool:
 
 def _kinds(config: Config) -> frozenset[str]:
     """The file kinds the rule reads: none until ``[tool.policytool.torch-cuda]`` is written."""
-    return PYTHON_KINDS if config.torch_cuda.configured else frozenset()
+    return PYTHON_KINDS if config.section(TorchCudaConfig).configured else frozenset()
 
 
 RULE = register(

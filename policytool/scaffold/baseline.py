@@ -27,6 +27,7 @@ from policytool.formats.pyimports import FileScan
 from policytool.rules import forbidden_import as imports
 from policytool.rules import torch_cuda
 from policytool.rules._allowlist import allowlist_path
+from policytool.rules._source_config import ForbiddenImportConfig, TorchCudaConfig
 
 BASELINE_RULES = (imports.RULE_ID, torch_cuda.RULE_ID)
 
@@ -54,14 +55,14 @@ def _without_missing_files(config: Config) -> Config:
         if e.allowlist_file is None
         or _exists(config, e.allowlist_file, f"[[tool.policytool.forbidden-import]] #{i + 1}")
         else dataclasses.replace(e, allowlist_file=None)
-        for i, e in enumerate(config.forbidden_import)
+        for i, e in enumerate(config.entries(ForbiddenImportConfig))
     )
-    cuda = config.torch_cuda
+    cuda = config.section(TorchCudaConfig)
     if cuda.allowlist_file is not None and not _exists(
         config, cuda.allowlist_file, "[tool.policytool.torch-cuda] allowlist-file"
     ):
         cuda = dataclasses.replace(cuda, allowlist_file=None)
-    return dataclasses.replace(config, forbidden_import=entries, torch_cuda=cuda)
+    return config.with_sections(*entries, cuda)
 
 
 def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Section]:
@@ -94,7 +95,7 @@ def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Sectio
                 if finding in found[imports.RULE_ID]:
                     per_entry.setdefault(index, set()).add(relpath)
         for index, paths in sorted(per_entry.items()):
-            entry = config.forbidden_import[index]
+            entry = config.entries(ForbiddenImportConfig)[index]
             sections.append(
                 Section(
                     f"[[tool.policytool.forbidden-import]] #{index + 1} "
@@ -108,7 +109,7 @@ def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Sectio
     if torch_cuda.RULE_ID in wanted:
         paths_cuda = sorted({f.path for f in found.get(torch_cuda.RULE_ID, ())})
         if paths_cuda:
-            cuda = config.torch_cuda
+            cuda = config.section(TorchCudaConfig)
             sections.append(
                 Section(
                     "[tool.policytool.torch-cuda]",

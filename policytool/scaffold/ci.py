@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from policytool import __version__
 from policytool.config import Config
+from policytool.rules._repo_config import CiConfig, MergifyConfig, PreCommitConfig
 from policytool.scaffold.templates import render
 
 POLICYTOOL_REPO = "https://github.com/policytool/policytool"
@@ -22,13 +23,13 @@ MERGIFY_PATH = ".github/mergify.yml"
 
 
 def _stages(config: Config) -> str:
-    stages = config.pre_commit.default_stages or ("pre-commit", "manual")
+    stages = config.section(PreCommitConfig).default_stages or ("pre-commit", "manual")
     return "[" + ", ".join(stages) + "]"
 
 
 def render_precommit_config(config: Config) -> str:
     """A starting ``.pre-commit-config.yaml``: policytool's hooks, the final suggestion hook."""
-    final = config.pre_commit.final_hook or "suggestion"
+    final = config.section(PreCommitConfig).final_hook or "suggestion"
     values = {"stages": _stages(config), "repo": POLICYTOOL_REPO, "version": __version__}
     return render("pre-commit-config.yaml", {**values, "final": final})
 
@@ -40,7 +41,7 @@ def render_precommit_workflow(config: Config) -> str:
 
 def render_codeql_workflow(config: Config) -> str:
     """CodeQL for Python (build-mode: none) on push, pull_request and weekly."""
-    branch = config.ci.default_branch or "main"
+    branch = config.section(CiConfig).default_branch or "main"
     return render("codeql.yml", {"branch": branch})
 
 
@@ -64,7 +65,7 @@ def _precommit_install() -> str:
 
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
-    from policytool.formats.precommit import usable_model
+    from policytool.rules._precommit_model import usable_model
     from policytool.rules.mergify_drift import BEGIN, END, render_block
 
     model = usable_model(config)
@@ -83,4 +84,6 @@ def render_mergify(config: Config) -> str:
         ]
     pad = " " * 10
     lines = [f"{pad}{BEGIN}\n", _indent(block, pad), f"{pad}{END}"]
-    return render("mergify.yml", {"rule": config.mergify.rule, "block": "".join(lines)})
+    return render(
+        "mergify.yml", {"rule": config.section(MergifyConfig).rule, "block": "".join(lines)}
+    )

@@ -35,6 +35,7 @@ from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.git import git_ls_files, git_root
 from policytool.errors import PolicyError
 from policytool.lock.pr_body import BUMP_TEMPLATE, BUMP_TEMPLATE_PATH
+from policytool.rules._repo_config import CiConfig, PreCommitConfig
 from policytool.scaffold import ci as ci_scaffold
 
 CREATED = "created"
@@ -46,7 +47,7 @@ WOULD_CREATE = "would be created"
 def _fresh(root: Path, config: Config) -> bool:
     """A repository without its own pre-commit config or workflows: it gets everything."""
     return (
-        not (root / config.pre_commit.file).exists()
+        not (root / config.section(PreCommitConfig).file).exists()
         and not (root / ".github" / "workflows").is_dir()
     )
 
@@ -58,7 +59,9 @@ def _always(root: Path, config: Config) -> bool:
 
 def _codeql_wanted(root: Path, config: Config) -> bool:
     """The CodeQL workflow: fresh repositories, or ``[tool.policytool.ci] codeql = "workflow"``."""
-    return config.ci.codeql == "workflow" or (config.ci.codeql is None and _fresh(root, config))
+    return config.section(CiConfig).codeql == "workflow" or (
+        config.section(CiConfig).codeql is None and _fresh(root, config)
+    )
 
 
 @dataclass(frozen=True)

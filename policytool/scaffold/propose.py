@@ -31,6 +31,7 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.errors import PolicyError
+from policytool.rules._repo_config import CiConfig, PreCommitConfig
 
 # An SPDX expression: ids joined by AND/OR/WITH, as a header hook script spells it.
 _LICENSE_RE = re.compile(
@@ -101,7 +102,7 @@ def _read(root: Path, relpath: str) -> str | None:
 
 def hook_scripts(config: Config) -> list[HookScript]:
     """The scripts the local hooks of ``.pre-commit-config.yaml`` run."""
-    from policytool.formats.precommit import usable_model
+    from policytool.rules._precommit_model import usable_model
 
     model = usable_model(config)
     if model is None:
@@ -240,7 +241,7 @@ def propose_torch_cuda(scripts: Sequence[HookScript]) -> Table | None:
 
 def propose_ci(config: Config) -> Table | None:
     """``codeql = "default-setup"`` for repositories with workflows and no CodeQL one."""
-    if config.ci.codeql is not None:
+    if config.section(CiConfig).codeql is not None:
         return None
     workflows = config.root / ".github" / "workflows"
     if not workflows.is_dir():
@@ -277,7 +278,7 @@ def regex_to_globs(pattern: str) -> list[str] | None:
 
 def propose_exclude(config: Config) -> Table | None:
     """pre-commit's top-level ``exclude`` (vendored code) as ``[tool.policytool] exclude``."""
-    from policytool.formats.precommit import usable_model
+    from policytool.rules._precommit_model import usable_model
 
     if config.exclude:
         return None
@@ -288,7 +289,9 @@ def propose_exclude(config: Config) -> Table | None:
     globs = regex_to_globs(pattern)
     if not globs:
         return None
-    return Table("", {"exclude": globs}, f"the top-level exclude of {config.pre_commit.file}")
+    return Table(
+        "", {"exclude": globs}, f"the top-level exclude of {config.section(PreCommitConfig).file}"
+    )
 
 
 def propose(config: Config, files: Sequence[str]) -> Proposal:

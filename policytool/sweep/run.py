@@ -26,6 +26,7 @@ from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, 
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
+from policytool.rules._sweep_config import SweepConfig
 from policytool.rules.kwargs_lookup import kwargs_finding
 from policytool.sweep.diff import (
     Base,
@@ -78,7 +79,7 @@ def sweep_rules() -> list[FileRule]:
 
 def target_version(config: Config) -> tuple[int, int] | None:
     """The Python the swept code targets: the config key, else requires-python's floor."""
-    text = config.sweep.target_version
+    text = config.section(SweepConfig).target_version
     if text is None:
         text = _requires_python_floor(config.source)
     if text is None:
@@ -144,7 +145,7 @@ def sweep(
         )
     resolved, head = resolve_base(root, base, head, two_dot)
     change = changed_files(root, resolved, head)
-    excludes = (*config.exclude, *config.sweep.exclude)
+    excludes = (*config.exclude, *config.section(SweepConfig).exclude)
     files = [f for f in change.files if not match_any(f.path, excludes)]
     head_files = HeadFiles(root, head, [f.path for f in files])
     result = SweepResult(resolved, head)
@@ -363,7 +364,7 @@ def _resolve_keys(
     parsed: Mapping[str, frozenset[str]],
 ) -> list[Finding]:
     """Decide each key read's severity from where else the head reads the same key."""
-    tests = config.sweep.test_paths
+    tests = config.section(SweepConfig).test_paths
 
     def is_test(path: str) -> bool:
         """Test files neither escalate nor are escalated."""

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The config section of ``policytool sweep`` and the sweep rules: ``[tool.policytool.sweep]``.
+
+Here, not in ``policytool/sweep/``, because the sweep rules (``policytool/rules``, a layer
+below the command) read it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from policytool.config import KeyDoc, document, register_section
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """``[tool.policytool.sweep]``: what counts as fail-fast, request and serving code."""
+
+    fail_fast: tuple[str, ...] = (
+        "__init__",
+        "__post_init__",
+        "load_weights",
+        "*load_weight*",
+        "*validate_config*",
+        "*verify*",
+        "*check_config*",
+        "*setup*",
+    )
+    request_path: tuple[str, ...] = (
+        "*request*",
+        "*forward*",
+        "*step*",
+        "*generate*",
+        "*handle*",
+        "*infer*",
+    )
+    # Per-step functions whose name says nothing of a request (vLLM's model runner).
+    hot_path: tuple[str, ...] = (
+        "execute_model",
+        "_preprocess",
+        "*_process",
+        "*denoise*",
+        "*sample*",
+        "*decode*",
+    )
+    # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
+    serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
+    test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+    # Not swept: examples, benchmarks, tools and generated code (the top-level exclude too).
+    exclude: tuple[str, ...] = (
+        "examples/**",
+        "benchmarks/**",
+        "tools/**",
+        "**/examples/**",
+        "**/benchmarks/**",
+        "**/_generated/**",
+        "**/generated/**",
+        "**/*_pb2.py",
+        "**/*_pb2_grpc.py",
+    )
+    # "3.10": parse for this Python; default the lower bound of [project] requires-python.
+    target_version: str | None = None
+
+
+document(
+    SweepConfig,
+    "`policytool sweep` ([sweep.md](sweep.md)).",
+    {
+        "fail-fast": KeyDoc(
+            "list of name globs",
+            "functions that must fail loudly (init, config validation, weight loading, set-up)",
+        ),
+        "request-path": KeyDoc("list of name globs", "functions on a per-request or per-step path"),
+        "hot-path": KeyDoc("list of name globs", "more per-step functions, for `hot-copy`"),
+        "serving-paths": KeyDoc("list of path globs", "files on the serving path"),
+        "test-paths": KeyDoc("list of path globs", "test files (never a hot or serving path)"),
+        "exclude": KeyDoc(
+            "list of path globs", "files not swept (the top-level `exclude` applies too)"
+        ),
+        "target-version": KeyDoc(
+            "string",
+            'the Python the swept code is parsed for, `"3.10"`',
+            "the lower bound of `[project] requires-python`",
+        ),
+    },
+)
+
+
+register_section("sweep", SweepConfig)
