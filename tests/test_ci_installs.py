@@ -358,6 +358,42 @@ def test_crlf_and_bom_survive_the_fix(repo: Repo, run: Run) -> None:
     assert repo.read(WF) == b"\xef\xbb\xbf" + text.replace("black", "black==24.1.0").encode()
 
 
+def test_the_engine_writes_the_pins_and_leaves_a_read_only_file(repo: Repo, run: Run) -> None:
+    """The fixer returns edits; the engine writes the pins of every writable file and
+    reports the read-only one ``(not fixed: ...)``, byte-identical and still read-only."""
+    setup(repo)
+    text = workflow("pip install black\necho done")
+    repo.write(WF, text)
+    repo.write(".github/workflows/other.yml", text)
+    locked = repo.root / ".github/workflows/other.yml"
+    locked.chmod(0o444)
+    result = run("fix", "--only", RULE)
+    assert repo.read(WF).decode() == text.replace("black", "black==24.1.0")
+    assert locked.read_bytes() == text.encode() and locked.stat().st_mode & 0o222 == 0
+    (left,) = [line for line in result.out.splitlines() if RULE in line]
+    assert left.startswith(".github/workflows/other.yml:") and "(not fixed: it is read-only" in left
+
+
+def test_each_pin_is_verified_on_its_own(lock_config: Config) -> None:
+    """A pin whose verification fails is refused alone: the other pins of the file are
+    still written (the fixes carry one edit each)."""
+    from policytool.engine.fixes import splice
+    from policytool.rules.ci_floating_install import _fixes_of
+
+    text = workflow("pip install black\npip install ruff")
+    source = SourceFile(WF, "workflow", text.encode(), text)
+    problems = analyse_source(source, _Judge(lock_config))
+    assert isinstance(problems, list)
+    fixes = [fix for _problem, fix in _fixes_of(source, problems)]
+    assert [len(f.edits) for f in fixes] == [1, 1]
+    first, second = fixes
+    assert first.verify is not None and second.verify is not None
+    one = splice(text, first.edits)
+    assert first.verify(text, one) is None
+    # The first pin's text judged as the second's change: refused, not written.
+    assert second.verify(text, one) is not None
+
+
 # ----------------------------------------------------------------------------- places
 
 

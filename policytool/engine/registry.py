@@ -140,9 +140,6 @@ class RepoRule:
     # verification); the engine applies them (:func:`policytool.engine.fixes.apply_fixes`),
     # writes atomically and re-checks. A fixer never writes a file itself.
     fixes: Callable[[RepoContext], Iterable[Finding]] | None = None
-    # Not yet converted to ``fixes``: applies its fixes itself and returns the paths it
-    # changed (ci-floating-install, until it moves).
-    fix: Callable[[RepoContext], list[str]] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).
     doc: str = ""
     # Given paths, it checks only those files (the whole repo when one of them changes
@@ -157,7 +154,7 @@ class RepoRule:
     @property
     def fixable(self) -> bool:
         """Whether ``policytool fix`` can mend this rule's findings."""
-        return self.fixes is not None or self.fix is not None
+        return self.fixes is not None
 
 
 @dataclass(frozen=True)

@@ -553,8 +553,6 @@ def run_repo_rules(
             applied = apply_fixes(config.root, [f.fix for f in rule.fixes(ctx) if f.fix])
             result.changed.extend(applied.changed)
             unwritable = applied.unwritable
-        elif fix and rule.fix is not None:  # a fixer not yet converted to edits
-            result.changed.extend(rule.fix(ctx))
         # The re-check: what the fixes left (a symlink or read-only file says why).
         result.findings.extend(
             replace(f, message=f"{f.message} (not fixed: {why})", fixable=False, fix=None)

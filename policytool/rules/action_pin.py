@@ -33,18 +33,20 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from policytool.config import Config
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
-from policytool.engine.fixes import Edit, Fix, Verify
+from policytool.engine.fixes import Edit, Fix
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import PolicyError, YamlError
-from policytool.formats.yamldoc import YamlNode, parse_text, scalar_start, value_pos
+from policytool.errors import PolicyError
+from policytool.formats.yamldoc import YamlNode, scalar_start, value_pos
 from policytool.rules._ci_config import ActionPinConfig
+from policytool.rules._ci_scan import split_analysis
+from policytool.rules._yaml_fix import YamlFixCheck
 from policytool.rules.ci_floating_install import (
     ACTION_GLOBS,
     WORKFLOW_GLOBS,
@@ -669,11 +671,9 @@ def _ignored_lines(source: SourceFile) -> set[int]:
 def analyse(ctx: RepoContext) -> list[FileProblems | Finding]:
     """Every file's problems (ignored lines dropped), or why a file was not read."""
     config = ctx.config
-    out: list[FileProblems | Finding] = []
-    for source in load_sources(ctx, selection(config)):
-        if isinstance(source, Finding):
-            out.append(source)
-            continue
+    unread, sources = split_analysis(load_sources(ctx, selection(config)))
+    out: list[FileProblems | Finding] = [*unread]
+    for source in sources:
         if source.kind == "dockerfile":
             findings = list(dockerfile_findings(source))
             ignored = _ignored_lines(source)
@@ -737,11 +737,8 @@ def _why_unresolved(problem: Problem, config: Config) -> str | None:
 
 def check(ctx: RepoContext) -> list[Finding]:
     """Findings of ``action-pin``."""
-    findings: list[Finding] = []
-    for item in analyse(ctx):
-        if isinstance(item, Finding):
-            findings.append(item)
-            continue
+    findings, analysed = split_analysis(analyse(ctx))
+    for item in analysed:
         findings.extend(item.findings)
         for problem in item.problems:
             why = _why_unresolved(problem, ctx.config)
@@ -785,53 +782,23 @@ def _resolve(problem: Problem, base: str) -> tuple[str, str] | None:
     return sha, tag or ref
 
 
-class _PinCheck:
+def _pin_check(source: SourceFile) -> YamlFixCheck[dict[tuple[object, ...], str]]:
     """The verification of the pins of one file: the new text parses and its ``uses:``
-    values are the old ones, but the pinned one, which names its action at the SHA.
+    values are the old ones, but the pinned one, which names its action at the SHA."""
 
-    The old values are read once a file, on the first fix verified.
-    """
+    def read(text: str, data: YamlNode) -> dict[tuple[object, ...], str]:
+        """The ``uses:`` values of a text."""
+        lines = FileLines.of(text)
+        return {u.key: u.value for u in uses_of(source.relpath, data, lines, source.kind)}
 
-    def __init__(self, source: SourceFile) -> None:
-        """Verify pins of ``source`` as read."""
-        self.source = source
-        self._old: dict[tuple[object, ...], str] | None = None
+    return YamlFixCheck(source.relpath, source.text, read)
 
-    def old(self) -> dict[tuple[object, ...], str] | None:
-        """The ``uses:`` values of the file as read (None when it does not parse)."""
-        if self._old is None:
-            source = self.source
-            try:
-                data = parse_text(source.text, source.relpath)
-            except YamlError:
-                return None
-            self._old = {
-                u.key: u.value for u in uses_of(source.relpath, data, source.lines, source.kind)
-            }
-        return self._old
 
-    def pin(self, key: tuple[object, ...], expected: str) -> Verify:
-        """The verification of the fix that makes ``uses:`` ``key`` read ``expected``."""
-
-        def verify(old_text: str, new_text: str) -> str | None:
-            """None when only that ``uses:`` changed, to ``expected``."""
-            source = self.source
-            if old_text != source.text:
-                return "changed since it was read; run the fix again"
-            old = self.old()
-            try:
-                new_data = parse_text(new_text, source.relpath)
-            except YamlError as exc:
-                return f"the pinned file would not parse ({exc.message})"
-            if old is None:
-                return "the file does not parse"
-            lines = FileLines.of(new_text)
-            new = {u.key: u.value for u in uses_of(source.relpath, new_data, lines, source.kind)}
-            if new != {k: expected if k == key else value for k, value in old.items()}:
-                return "the pin would change other `uses:` values"
-            return None
-
-        return verify
+def _pinned(
+    key: tuple[object, ...], expected: str
+) -> Callable[[dict[tuple[object, ...], str]], dict[tuple[object, ...], str]]:
+    """The ``uses:`` values after ``key`` is pinned to ``expected``."""
+    return lambda old: {k: expected if k == key else value for k, value in old.items()}
 
 
 def fixes(ctx: RepoContext) -> Iterator[Finding]:
@@ -844,7 +811,7 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
     if not ctx.online:
         return
     base = _base_url(ctx.config)
-    items = [i for i in analyse(ctx) if isinstance(i, FileProblems) and i.problems]
+    items = [i for i in split_analysis(analyse(ctx))[1] if i.problems]
     prefetch(
         base,
         [
@@ -855,7 +822,7 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
         ],
     )
     for item in items:
-        pins = _PinCheck(item.source)
+        pins = _pin_check(item.source)
         for problem in item.problems:
             uses = problem.uses
             if not problem.resolvable or not uses.located:
@@ -867,7 +834,7 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
             fix = Fix(
                 f"pin {uses.action}@{sha} # {tag}",
                 (_pin_edit(uses, item.source.text, sha, tag),),
-                pins.pin(uses.key, f"{uses.action}@{sha}"),
+                pins.verify(_pinned(uses.key, f"{uses.action}@{sha}"), "other `uses:` values"),
             )
             yield Finding(uses.relpath, uses.line, uses.col, RULE_ID, problem.message, fix=fix)
 

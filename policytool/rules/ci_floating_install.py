@@ -28,25 +28,27 @@ import bisect
 import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
-from policytool.core.atomic import write_atomic
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.git import git_ls_files, git_root
 from policytool.core.globs import match_any
 from policytool.core.kinds import kind_of
-from policytool.core.text import decode_text, encode_like
+from policytool.core.text import decode_text
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import Edit, Fix, select, splice
 from policytool.engine.lock_config import LockConfig
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.formats import shell
 from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
 from policytool.rules._ci_config import CiFloatingInstallConfig
+from policytool.rules._ci_scan import split_analysis
 from policytool.rules._repo_config import MergifyConfig
+from policytool.rules._yaml_fix import YamlFixCheck
 
 if TYPE_CHECKING:
     from policytool.formats.yamldoc import YamlNode
@@ -571,8 +573,8 @@ def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word])
 
 
 @dataclass(frozen=True)
-class Edit:
-    """Replace snippet text ``[start, end)`` with ``new``."""
+class SnippetEdit:
+    """Replace snippet text ``[start, end)`` with ``new`` (the file edit is made from it)."""
 
     start: int
     end: int
@@ -586,7 +588,7 @@ class Problem:
     snippet: Snippet
     offset: int  # where in the snippet the finding points
     message: str
-    edit: Edit | None = None
+    edit: SnippetEdit | None = None
     command_start: int = 0
 
 
@@ -944,7 +946,7 @@ class _Judge:
             and not target.dynamic
             and redirect.start == word.end
         ):
-            edit = Edit(word.end, target.end, f"=={version}")
+            edit = SnippetEdit(word.end, target.end, f"=={version}")
         suffix = note if edit is not None or version is None else f"not fixable here ({note})"
         return Problem(snippet, word.start, f"{message} ({suffix})", edit, command.start)
 
@@ -1011,7 +1013,7 @@ class _Judge:
             message = f"{message} ({note})"
         yield Problem(snippet, word.start, message, edit, install.command.start)
 
-    def _pin_edit(self, word: shell.Word, version: str, source: str) -> Edit | None:
+    def _pin_edit(self, word: shell.Word, version: str, source: str) -> SnippetEdit | None:
         """The edit that pins ``word`` to ``==version``, touching only changed characters."""
         new = self.pinned_text(word.value, version)
         if new is None:
@@ -1032,7 +1034,7 @@ class _Judge:
         inserted = new[prefix : len(new) - suffix]
         if not word.quoted and any(c in inserted for c in "<>|&;() \t"):
             return None
-        return Edit(span[0], span[1], inserted)
+        return SnippetEdit(span[0], span[1], inserted)
 
     def _download_run(self, snippet: Snippet, script: shell.Script) -> Iterator[Problem]:
         """``curl URL | sh`` and ``sh <(curl URL)`` / ``sh -c "$(curl URL)"``."""
@@ -1383,11 +1385,9 @@ def _ignored(ignore_lines: Sequence[int], problem: Problem) -> bool:
 def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding]:
     """Every file's problems (ignored ones dropped), or the finding why it was not read."""
     judge = _Judge(ctx.config)
-    out: list[tuple[SourceFile, list[Problem]] | Finding] = []
-    for source in load_sources(ctx, selection(ctx.config)):
-        if isinstance(source, Finding):
-            out.append(source)
-            continue
+    unread, sources = split_analysis(load_sources(ctx, selection(ctx.config)))
+    out: list[tuple[SourceFile, list[Problem]] | Finding] = [*unread]
+    for source in sources:
         problems = analyse_source(source, judge)
         if isinstance(problems, Finding):
             out.append(problems)
@@ -1401,103 +1401,85 @@ def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding
 
 def check(ctx: RepoContext) -> list[Finding]:
     """Findings of ``ci-floating-install``."""
-    findings: list[Finding] = []
-    for item in analyse(ctx):
-        if isinstance(item, Finding):
-            findings.append(item)
-        else:
-            source, problems = item
-            findings.extend(_finding(source, p) for p in problems)
+    findings, analysed = split_analysis(analyse(ctx))
+    for source, problems in analysed:
+        findings.extend(_finding(source, p) for p in problems)
     return findings
 
 
-def apply_edits(text: str, edits: Sequence[tuple[int, int, str]]) -> str:
-    """``text`` with non-overlapping ``(start, end, new)`` edits applied."""
-    out = []
-    last = 0
-    for start, end, new in sorted(edits):
-        if start < last:
-            continue  # overlapping: keep the first
-        out.append(text[last:start])
-        out.append(new)
-        last = end
-    out.append(text[last:])
-    return "".join(out)
+def file_edit(source: SourceFile, problem: Problem) -> Edit | None:
+    """The edit of the file that makes ``problem``'s snippet edit, when the snippet maps
+    to the file exactly there (None: reported, not fixed)."""
+    edit = problem.edit
+    omap = problem.snippet.omap
+    if edit is None or not omap.exact:
+        return None
+    start, end = omap.to_file(edit.start), omap.to_file(edit.end)
+    if start is None or end is None or end - start != edit.end - edit.start:
+        return None
+    if source.text[start:end] != problem.snippet.text[edit.start : edit.end]:
+        return None
+    return Edit(source.relpath, start, end, edit.new)
+
+
+Shell = list[tuple[tuple[object, ...], str]]
+
+
+def _snippet_check(source: SourceFile) -> YamlFixCheck[Shell]:
+    """The verification of the pins of one YAML file: the new text parses and its shell
+    snippets are the old ones with the pin's edit, nothing else."""
+
+    def read(text: str, data: YamlNode) -> Shell:
+        """(key, text) of each shell snippet of a text."""
+        new_source = SourceFile(source.relpath, source.kind, source.raw, text)
+        return [(s.key, s.text) for s in snippets_of(new_source, data)]
+
+    return YamlFixCheck(source.relpath, source.text, read)
+
+
+def _edited(key: tuple[object, ...], edit: SnippetEdit) -> Callable[[Shell], Shell]:
+    """The snippets after ``edit`` of the snippet(s) ``key`` (the code blocks of one
+    Mergify message share a text, and a key: each expects the edit)."""
+    change = [Edit("", edit.start, edit.end, edit.new)]
+    return lambda old: [(k, splice(t, change) if k == key else t) for k, t in old]
+
+
+def _fixes_of(source: SourceFile, problems: Sequence[Problem]) -> Iterator[tuple[Problem, Fix]]:
+    """Each fixable problem with its fix: one edit, verified on its own for YAML files
+    (shell scripts and Dockerfiles are the snippet: the edit is the whole change)."""
+    check = _snippet_check(source) if source.kind in _YAML_KINDS else None
+    for problem in problems:
+        edit = file_edit(source, problem)
+        if edit is None or problem.edit is None:
+            continue
+        verify = (
+            check.verify(_edited(problem.snippet.key, problem.edit), "other shell of the file")
+            if check is not None
+            else None
+        )
+        yield problem, Fix(f"write {edit.new!r} at {source.relpath}", (edit,), verify)
 
 
 def fixed_text(source: SourceFile, problems: Sequence[Problem]) -> str | None:
-    """The file's text with every fixable problem pinned, or None when nothing changes
-    (or the result could not be proven to change only the pins)."""
-    file_edits: list[tuple[int, int, str]] = []
-    by_snippet: dict[tuple[object, ...], list[Edit]] = {}
-    for problem in problems:
-        edit = problem.edit
-        omap = problem.snippet.omap
-        if edit is None or not omap.exact:
-            continue
-        start, end = omap.to_file(edit.start), omap.to_file(edit.end)
-        if start is None or end is None or end - start != edit.end - edit.start:
-            continue
-        if source.text[start:end] != problem.snippet.text[edit.start : edit.end]:
-            continue
-        file_edits.append((start, end, edit.new))
-        by_snippet.setdefault(problem.snippet.key, []).append(edit)
-    if not file_edits:
-        return None
-    new_text = apply_edits(source.text, file_edits)
-    if source.kind in _YAML_KINDS and not _same_but_edits(source, new_text, by_snippet):
-        return None
+    """The file's text with every fixable problem pinned as the engine writes it (the
+    first of overlapping fixes, the verified ones), or None when nothing changes."""
+    kept, _left = select([fix for _problem, fix in _fixes_of(source, problems)])
+    edits = [
+        edit
+        for fix in kept
+        if fix.verify is None or fix.verify(source.text, splice(source.text, fix.edits)) is None
+        for edit in fix.edits
+    ]
+    new_text = splice(source.text, edits)
     return new_text if new_text != source.text else None
 
 
-def _same_but_edits(
-    source: SourceFile, new_text: str, by_snippet: dict[tuple[object, ...], list[Edit]]
-) -> bool:
-    """Whether ``new_text`` parses and its snippets are the old ones with the edits."""
-    try:
-        old_data = parse_text(source.text, source.relpath)
-        new_data = parse_text(new_text, source.relpath)
-    except YamlError:
-        return False
-    new_source = SourceFile(source.relpath, source.kind, source.raw, new_text)
-    old_snippets = snippets_of(source, old_data)
-    new_snippets = snippets_of(new_source, new_data)
-    if len(old_snippets) != len(new_snippets):
-        return False
-    for old, new in zip(old_snippets, new_snippets, strict=True):
-        # Snippets that share a text (the code blocks of one Mergify message) share a
-        # key, so each expects every edit made to that text.
-        edits = by_snippet.get(old.key, [])
-        expected = apply_edits(old.text, [(e.start, e.end, e.new) for e in edits])
-        if new.key != old.key or new.text != expected:
-            return False
-    return True
-
-
-def fix(ctx: RepoContext) -> list[str]:
-    """Pin every fixable install to its lock's version; the changed paths.
-
-    Every new content is computed before the first write.
-    """
-    writes: list[tuple[SourceFile, str]] = []
-    for item in analyse(ctx):
-        if isinstance(item, Finding):
-            continue
-        source, problems = item
-        new_text = fixed_text(source, problems)
-        if new_text is not None:
-            writes.append((source, new_text))
-    return write_sources(ctx.root, writes)
-
-
-def write_sources(root: Path, writes: Sequence[tuple[SourceFile, str]]) -> list[str]:
-    """Write each fixed text (computed before the first write); the paths written."""
-    for source, new_text in writes:
-        try:
-            write_atomic(root / source.relpath, encode_like(source.raw, new_text), inside=root)
-        except OSError as exc:
-            raise PolicyError(f"{source.relpath}: cannot write: {exc.strerror or exc}") from None
-    return [source.relpath for source, _ in writes]
+def fixes(ctx: RepoContext) -> Iterator[Finding]:
+    """Each fixable install with the fix pinning it to its lock's version; the engine
+    applies them (verified one by one), writes and re-checks."""
+    for source, problems in split_analysis(analyse(ctx))[1]:
+        for problem, fix in _fixes_of(source, problems):
+            yield replace(_finding(source, problem), fix=fix)
 
 
 def triggers(config: Config) -> tuple[str, ...]:
@@ -1562,7 +1544,7 @@ RULE = register(
         "versions; fix pins from the locks",
         check=check,
         triggers=triggers,
-        fix=fix,
+        fixes=fixes,
         doc=DOC,
         narrows=True,
         group="ci",
