@@ -385,6 +385,33 @@ def test_an_adapted_portions_notice_below_the_docstring_is_kept(demo: Repo, run:
     assert demo.read("k.py").decode() == LIC + COP + body
 
 
+def test_spdx_lines_deep_in_the_body_are_reported_not_doubled(demo: Repo, run: Run) -> None:
+    """A file whose own SPDX block stands 30 lines down gets no second notice: the
+    finding names the line and asks for a hand edit; ``fix`` leaves the file as it is."""
+    code = "".join(f"x{i} = {i}\n" for i in range(30))
+    body = code + "# SPDX-License-Identifier: Apache-2.0\n" + COP + "y = 1\n"
+    demo.write("deep.py", body)
+    demo.write("deep.sh", "echo hi\n" + code.replace(" = ", "=") + "# " + LIC[2:] + COP)
+    result = check(run, "deep.py", "deep.sh")
+    assert (
+        "deep.py:1:1: spdx-header missing `SPDX-License-Identifier: Apache-2.0` in the "
+        "file header (found at line 31, in the body: move it up by hand)" in result.out
+    )
+    assert "(found at line 32, in the body: move it up by hand)" in result.out  # deep.sh
+    assert "fixable" not in result.out.split("spdx-header", 1)[1].splitlines()[0]
+    fix(run, "deep.py", "deep.sh")
+    assert demo.read("deep.py").decode() == body
+
+
+def test_a_portions_notice_deep_in_the_body_still_gets_the_header(demo: Repo, run: Run) -> None:
+    """A deep block that says more than SPDX lines is an adapted portion's notice: the
+    file's own header is still added above it."""
+    body = "x = 1\n" * 30 + "# Adapted from upstream\n# SPDX-License-Identifier: MIT\ny = 1\n"
+    demo.write("portion.py", body)
+    fix(run, "portion.py")
+    assert demo.read("portion.py").decode() == LIC + COP + body
+
+
 def test_utf8_sig_cookie_without_a_bom_gains_no_bom(demo: Repo, run: Run) -> None:
     demo.write("s.py", b"# coding: utf-8-sig\nx = 1\n")
     fix(run, "s.py")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import dataclasses
 import os
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from policytool.config import Config
 from policytool.core.kinds import CommentKind
 from policytool.core.text import split_lines
+from policytool.engine.fixes import fixed_data, splice
 from policytool.engine.source import SourceFile
 from policytool.rules import spdx_header as spdx
 from policytool.rules._source_config import SpdxConfig
@@ -48,6 +50,13 @@ CONFIG = Config(
         ),
     ),
 )
+
+
+def mend(source: SourceFile, config: Config) -> bytes | None:
+    """What the engine writes for the fixer's edits (verified, encoded back)."""
+    return fixed_data(source, spdx.fix(source, config))
+
+
 ODD = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\t", "é", "—"]
 
 header_line = st.one_of(
@@ -149,12 +158,12 @@ def test_fix_is_idempotent_and_leaves_nothing_fixable(data: bytes) -> None:
         source.text  # noqa: B018 - undecodable bytes are the engine's finding, never fixed
     except ValueError:
         return
-    fixed = spdx.fix(source, CONFIG)
+    fixed = mend(source, CONFIG)
     if fixed is None:
         assert not [f for f in spdx.check(source, CONFIG) if f.fixable]
         return
     again = source_of(fixed)
-    assert spdx.fix(again, CONFIG) is None
+    assert mend(again, CONFIG) is None
     assert not [f for f in spdx.check(again, CONFIG) if f.fixable]
 
 
@@ -166,7 +175,7 @@ def test_fix_keeps_bom_cookie_shebang_endings_and_decoding(data: bytes) -> None:
         original = source.text
     except ValueError:
         return
-    fixed = spdx.fix(source, CONFIG)
+    fixed = mend(source, CONFIG)
     if fixed is None:
         return
     after = source_of(fixed)
@@ -192,7 +201,7 @@ def test_fix_changes_only_comments(data: bytes) -> None:
         before = ast.dump(ast.parse(original))
     except (ValueError, SyntaxError):
         return
-    fixed = spdx.fix(source, CONFIG)
+    fixed = mend(source, CONFIG)
     if fixed is None:
         return
     assert ast.dump(ast.parse(source_of(fixed).text)) == before
@@ -218,7 +227,65 @@ def test_any_text_never_crashes_and_fix_is_idempotent(text: str, kind: CommentKi
     except ValueError:
         return
     spdx.check(source, config)
-    fixed = spdx.fix(source, config)
+    fixed = mend(source, config)
     if fixed is not None:
-        assert spdx.fix(SourceFile("gen", "/nonexistent/gen", fixed, kind), config) is None
+        assert mend(SourceFile("gen", "/nonexistent/gen", fixed, kind), config) is None
         assert fixed.decode("utf-8-sig" if fixed.startswith(codecs.BOM_UTF8) else "utf-8")
+
+
+# --- fixes as data: the edits stay in the header, a refused fix writes nothing -----------
+
+
+def _header_region(source: SourceFile) -> set[int]:
+    """Lines (0-based) a fix may touch: the header, a last line gaining its line ending,
+    and the comment block after the module docstring it moves up."""
+    header = spdx.parse_header(source.text, "python", whole=True)
+    lines = set(range(header.end + 1)) | set(spdx._docstring_block(header))
+    return lines | {len(header.lines) - 1}
+
+
+@SETTINGS
+@given(python_files())
+def test_fix_edits_only_the_header_and_only_spdx_lines(data: bytes) -> None:
+    """Every edit lies in the header (or the SPDX block it moves up), and the text
+    without its SPDX comment lines is the same before and after."""
+    source = source_of(data)
+    try:
+        text = source.text
+    except ValueError:
+        return
+    fix = spdx.fix(source, CONFIG)
+    if fix is None:
+        return
+    starts = [0]
+    for line in split_lines(text):
+        starts.append(starts[-1] + len(line))
+    region = _header_region(source)
+    for edit in fix.edits:
+        first = max(i for i, s in enumerate(starts) if s <= edit.start)
+        assert min(first, len(starts) - 2) in region or first == len(starts) - 1, (edit, text)
+    assert fix.verify is not None and fix.verify(text, splice(text, fix.edits)) is None
+
+
+@SETTINGS
+@given(python_files(), st.sampled_from(["verify", "encoding"]))
+def test_a_refused_fix_leaves_the_file_byte_identical(data: bytes, how: str) -> None:
+    """A fix whose verification refuses, or whose text the file's encoding cannot hold,
+    changes no byte of the file."""
+    source = source_of(data)
+    try:
+        source.text  # noqa: B018
+    except ValueError:
+        return
+    fix = spdx.fix(source, CONFIG)
+    if fix is None:
+        return
+    if how == "verify":
+        refused = dataclasses.replace(fix, verify=lambda old, new: "refused")
+    else:  # a character no legacy codec holds, written with the same edits
+        edits = tuple(dataclasses.replace(e, new=e.new + "\U0001f600") for e in fix.edits)
+        refused = dataclasses.replace(fix, edits=edits, verify=None)
+        if source.encoding.startswith("utf"):
+            return
+    assert fixed_data(source, refused) is None
+    assert source.data == data

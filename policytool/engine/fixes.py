@@ -17,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from policytool.core.atomic import unwritable_reason, write_atomic
 from policytool.core.boundary import read_bounded
 from policytool.core.text import decode_text, encode_like
 from policytool.errors import DecodeError, FileError
+
+if TYPE_CHECKING:
+    from policytool.engine.source import SourceFile
 
 # The rule's verification of one fix: (old text, new text) -> None when the new text
 # changes only what the fix means to change, else the reason it does not.
@@ -103,6 +107,29 @@ def splice(text: str, edits: Sequence[Edit]) -> str:
         previous = edit
     out.append(text[last:])
     return "".join(out)
+
+
+def fixed_text(text: str, fixes: Sequence[Fix]) -> str:
+    """``text`` with the fixes a file rule proposes for it: the first of overlapping ones,
+    each verified on ``text`` with its own edits (a refused fix changes nothing)."""
+    kept, _left = select(fixes)
+    edits = [
+        edit
+        for fix in kept
+        if fix.verify is None or fix.verify(text, splice(text, fix.edits)) is None
+        for edit in fix.edits
+    ]
+    return splice(text, edits)
+
+
+def fixed_data(source: SourceFile, fix: Fix | None) -> bytes | None:
+    """The bytes of ``source`` with a file rule's ``fix`` (verified) applied, in the file's
+    encoding with its BOM; None when nothing changes or the encoding cannot hold it."""
+    if fix is None:
+        return None
+    new_text = fixed_text(source.text, [fix])
+    new = source.encoded(new_text) if new_text != source.text else None
+    return new if new != source.data else None
 
 
 def select(fixes: Sequence[Fix]) -> tuple[list[Fix], list[Fix]]:

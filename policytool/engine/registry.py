@@ -22,6 +22,7 @@ from typing import Literal, overload
 
 from policytool.config import Config, load_sections
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import Fix
 from policytool.engine.rule_index import RULE_INDEX as RULE_INDEX
 from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
@@ -49,7 +50,10 @@ class FileRule:
     kinds: Callable[[Config], frozenset[str] | None] = all_kinds
     # Cheap test on raw bytes; False means the file cannot have a finding.
     prefilter: Callable[[bytes, Config], bool] | None = None
-    fix: Callable[[SourceFile, Config], bytes | None] | None = None
+    # The fix of a file: edits of ``source.text`` (offsets in characters of the text as
+    # decoded, BOM dropped) and the rule's verification; the engine applies it, encodes
+    # the text back in the file's encoding, writes atomically and re-checks.
+    fix: Callable[[SourceFile, Config], Fix | None] | None = None
     # Whether a file outside the rule's allow globs needs this rule at all.
     applies: Callable[[str, Config], bool] | None = None
     # The rule's documentation in ruff's shape (see :data:`DOC_SECTIONS`).

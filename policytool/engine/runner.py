@@ -25,6 +25,7 @@ from policytool.core.globs import match_any
 from policytool.core.kinds import is_binary, kind_of
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import fixed_data
 from policytool.engine.registry import (
     RULE_INDEX,
     FileRule,
@@ -220,8 +221,8 @@ def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
         for rule in selected:
             if rule.fix is None or not any(f.rule == rule.id for f in findings):
                 continue
-            new = rule.fix(source, config)
-            if new is not None and new != source.data:
+            new = fixed_data(source, rule.fix(source, config))
+            if new is not None:
                 source.replace_data(new)
         if source.data != original:
             try:

@@ -117,6 +117,17 @@ class SourceFile:
             self._tree = ast.parse(self.data, filename=self.relpath)
         return self._tree
 
+    def encoded(self, text: str) -> bytes | None:
+        """``text`` as this file's bytes: its encoding (PEP 263), its BOM kept (none
+        added); None when the encoding cannot hold ``text`` (never write what cannot be
+        read back)."""
+        codec = "utf-8" if self.encoding == "utf-8-sig" else self.encoding
+        try:
+            data = text.encode(codec)
+        except (UnicodeEncodeError, LookupError):
+            return None
+        return BOM + data if self.has_bom else data
+
     def replace_data(self, data: bytes) -> None:
         """Swap in fixed bytes, dropping the cached text and tree."""
         self.data = data

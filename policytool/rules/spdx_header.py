@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from policytool.config import Config
 from policytool.core.globs import match_any
 from policytool.core.kinds import COMMENT_PREFIX_BY_KIND
-from policytool.core.text import BOM, split_lines
+from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
+from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import FileRule, register
 from policytool.engine.source import SourceFile, coding_cookie
 from policytool.rules._source_config import SpdxConfig
@@ -69,9 +70,11 @@ fails: the SPDX lines stand below the docstring, not in the header.
 `policytool fix --only spdx-header` inserts the missing lines after the shebang and
 encoding line, rewrites a wrong license or an outdated copyright, and moves SPDX
 comment lines that follow the module docstring up into the header (both lines, so no
-duplicate is left). It never moves a line from anywhere else, keeps BOM, encoding,
-line endings and mode, and reports (instead of writing) a copyright the file's
-encoding cannot hold.
+duplicate is left). It never moves a line from anywhere else: when the file's own
+notice (a comment block of SPDX lines only) stands deeper in the body, the finding
+names its line and is not fixable, so no second notice is added (an adapted portion's
+notice, a block that says more, does not count). It keeps BOM, encoding, line endings
+and mode, and reports (instead of writing) a copyright the file's encoding cannot hold.
 
 ## Configuration
 ```toml
@@ -218,6 +221,83 @@ def _movable(header: Header, config: Config) -> tuple[list[int], list[int]]:
     return licenses, copyrights
 
 
+def _is_spdx(body: str | None, replaces: tuple[str, ...] = ()) -> bool:
+    """Whether a comment's text is an SPDX line (or a copyright ``replaces`` names)."""
+    return body is not None and (
+        body.startswith((LICENSE_TAG, COPYRIGHT_TAG)) or _is_replaced(body, replaces)
+    )
+
+
+def _comment_lines(header: Header) -> set[int]:
+    """The lines (0-based) that are full-line comments: for Python, as the tokenizer
+    reads them (a ``# SPDX`` line inside a string is none), for shell outside heredocs,
+    for other kinds by text."""
+    lines = header.lines
+    textual = {i for i, line in enumerate(lines) if _body(line, header.prefix) is not None}
+    if header.kind == "shell":
+        from policytool.formats import shell
+
+        bodies = shell.parse(header.text).heredocs
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line))
+        return {i for i in textual if not any(a <= starts[i] < b for a, b in bodies)}
+    if header.kind not in PYTHON_KINDS:
+        return textual
+    import io
+    import tokenize
+
+    found: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(header.text).readline):
+            if token.type == tokenize.COMMENT and token.line.lstrip().startswith("#"):
+                found.add(token.start[0] - 1)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return set()  # unreadable as Python: no line counts, the fix behaves as before
+    return found & textual
+
+
+def _in_body(header: Header, tag: str) -> int | None:
+    """The first line (0-based) below the header, outside the block that follows the
+    module docstring, of a comment block of SPDX lines only holding ``tag``: the file's
+    own notice written in the wrong place (an adapted portion's notice says more).
+
+    ``fix`` moves no such line and adds no second one: the finding asks for a hand edit.
+    """
+    if tag not in header.text[len("".join(header.lines[: header.end])) :]:
+        return None  # the common case: no such text below the header at all
+    if not header.complete:
+        header = parse_header(header.text, header.kind, whole=True)
+    # The comment and blank lines between the module docstring and the code are not the
+    # body: what is there moves up (the block right after it) or is left as before.
+    after_docstring = set(_docstring_block(header))
+    if after_docstring:
+        near = max(after_docstring) + 1
+        while near < len(header.lines) and (
+            not header.lines[near].strip(" \t\f\r\n")
+            or _body(header.lines[near], header.prefix) is not None
+        ):
+            after_docstring.add(near)
+            near += 1
+    comments = _comment_lines(header)
+    lines = header.lines
+    index = header.end
+    while index < len(lines):
+        block = []
+        while index < len(lines) and index in comments:
+            block.append(index)
+            index += 1
+        bodies = [_body(lines[i], header.prefix) for i in block]
+        if block and block[0] not in after_docstring and all(_is_spdx(b) for b in bodies):
+            found = [
+                i for i, b in zip(block, bodies, strict=True) if _tag_value(b, tag) is not None
+            ]
+            if found:
+                return found[0]
+        index += 1
+    return None
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a header; ``line`` is 0-based into ``Header.lines``."""
@@ -279,13 +359,16 @@ def problems(header: Header, config: Config, encoding: str = "utf-8") -> Iterato
     licenses = _find(header, LICENSE_TAG)
     if not licenses:
         moved, _ = _movable(header, config)
+        deep = None if moved else _in_body(header, LICENSE_TAG)
         where = f" (found at line {moved[0] + 1}, below the docstring)" if moved else ""
+        if deep is not None:
+            where = f" (found at line {deep + 1}, in the body: move it up by hand)"
         expected = f"{LICENSE_TAG} {spdx.license}" if spdx.license else LICENSE_TAG
         why = f"; the license {license_why}" if license_why else ""
         yield Problem(
             header.start,
             f"missing `{expected}` in the file header{where}{why}",
-            spdx.license is not None and license_why is None,
+            spdx.license is not None and license_why is None and deep is None,
         )
     elif spdx.license is not None and all(value != spdx.license for _, value in licenses):
         # Another identifier beside the configured one is fine (portions adapted from
@@ -307,11 +390,14 @@ def problems(header: Header, config: Config, encoding: str = "utf-8") -> Iterato
         copyrights = [v for _, v in _find(header, COPYRIGHT_TAG)]
         if spdx.copyright not in copyrights and not replaced:
             _, moved = _movable(header, config)
+            deep = None if moved else _in_body(header, COPYRIGHT_TAG)
             where = f" (found at line {moved[0] + 1}, below the docstring)" if moved else ""
+            if deep is not None:
+                where = f" (found at line {deep + 1}, in the body: move it up by hand)"
             yield Problem(
                 header.start,
                 f"missing `{COPYRIGHT_TAG} {spdx.copyright}` in the file header{where}{why}",
-                copyright_why is None,
+                copyright_why is None and deep is None,
             )
 
 
@@ -363,8 +449,9 @@ def _newline(text: str) -> str:
     return match.group(0) if match else "\n"
 
 
-def fix(source: SourceFile, config: Config) -> bytes | None:
-    """The file with its header mended, or None when nothing can (or need) be fixed."""
+def fix(source: SourceFile, config: Config) -> Fix | None:
+    """The edits mending the file's header (with their verification: nothing but SPDX
+    comment lines changes), or None when nothing can (or need) be fixed."""
     header = _applies(source, whole=True)
     if header is None:
         return None
@@ -414,6 +501,11 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
     # leaving one behind would leave a duplicate); no other line below the header.
     moved_licenses, moved_copyrights = _movable(header, config)
     insert: list[str] = []
+    # A notice written deep in the body is reported, never doubled (nor moved).
+    if not moved_licenses and license_at is None and _in_body(header, LICENSE_TAG) is not None:
+        license_line = None
+    if not moved_copyrights and not have_copyright and _in_body(header, COPYRIGHT_TAG) is not None:
+        copyright_line = None
     if license_at is None and license_line:
         insert.append(license_line)
         for index in moved_licenses:
@@ -428,15 +520,62 @@ def fix(source: SourceFile, config: Config) -> bytes | None:
             position = max(license_at + 1, header.start)  # the copyright goes below it
         if position > 0 and not lines[position - 1].endswith(("\n", "\r")):
             lines[position - 1] += newline
-        lines[position:position] = insert
-    text = "".join(lines)
-    if text == source.text:
+        if position < len(lines):
+            lines[position] = "".join(insert) + lines[position]
+        else:
+            lines.append("".join(insert))
+    edits = _line_edits(source.relpath, header.lines, lines)
+    if not edits:
         return None
-    try:
-        data = text.encode(_codec(encoding))
-    except (UnicodeEncodeError, LookupError):
-        return None  # reported by check; never write a file that cannot be read back
-    return BOM + data if source.has_bom else data
+    return Fix("mend the SPDX header", tuple(edits), _only_spdx_lines(source, config))
+
+
+def _line_edits(relpath: str, old: list[str], new: list[str]) -> list[Edit]:
+    """The edits turning lines ``old`` into ``new`` (line by line; ``new`` may have one
+    more line, appended), each only the characters that differ."""
+    if not old:
+        return [Edit(relpath, 0, 0, "".join(new))] if new else []
+    # Lines appended go with the last line (whose line ending the fix may add): one edit.
+    new = [*new[: len(old) - 1], "".join(new[len(old) - 1 :])]
+    edits = []
+    offset = 0
+    for line, replaced in zip(old, new, strict=True):
+        if replaced != line:
+            edit = Edit.between(relpath, line, replaced)
+            edits.append(Edit(relpath, offset + edit.start, offset + edit.end, edit.new))
+        offset += len(line)
+    return edits
+
+
+def _without_spdx(text: str, prefix: str, replaces: tuple[str, ...]) -> str:
+    """``text`` without its SPDX comment lines (and copyrights ``replaces`` names)."""
+    return "".join(
+        line for line in split_lines(text) if not _is_spdx(_body(line, prefix), replaces)
+    )
+
+
+def _only_spdx_lines(source: SourceFile, config: Config) -> Verify:
+    """The verification of an SPDX fix: the new text is the old one but for SPDX comment
+    lines (a last line without a line ending may gain one, for the lines after it), and
+    its encoding can hold it."""
+    prefix = COMMENT_PREFIX_BY_KIND[source.kind or "python"]
+    replaces = config.section(SpdxConfig).replaces
+
+    def verify(old_text: str, new_text: str) -> str | None:
+        """None when only SPDX comment lines differ."""
+        if source.encoded(new_text) is None:
+            return f"the file's encoding ({source.encoding}) cannot hold the new lines"
+        old, new = (
+            _without_spdx(old_text, prefix, replaces),
+            _without_spdx(new_text, prefix, replaces),
+        )
+        if new == old or (
+            old and not old.endswith(("\n", "\r")) and new in (old + "\n", old + "\r\n", old + "\r")
+        ):
+            return None
+        return "the fix would change more than the SPDX comment lines"
+
+    return verify
 
 
 def _kinds(config: Config) -> frozenset[str]:
