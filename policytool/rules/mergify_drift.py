@@ -40,6 +40,13 @@ from policytool.engine.fixes import Edit, Fix, apply_fixes
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError, WriteError, YamlError
 from policytool.formats import lockfile, pyproject
+from policytool.formats.gha import (
+    WORKFLOW_DIR,
+    CheckName,
+    check_names,
+    load_workflows,
+    workflow_paths,
+)
 from policytool.formats.mergify import (
     CheckCondition,
     Comment,
@@ -48,18 +55,9 @@ from policytool.formats.mergify import (
     load_mergify,
 )
 from policytool.formats.precommit import MANUAL, Hook, Model, usable_model
+from policytool.formats.precommit_run import manual_stage_meaning, parse_run_commands, scan_ci
 from policytool.formats.requirement import exact_version, requirement_name
-from policytool.formats.workflows import (
-    WORKFLOW_DIR,
-    CheckName,
-    check_names,
-    load_workflows,
-    manual_stage_meaning,
-    parse_run_commands,
-    scan_ci,
-    tokens,
-    workflow_paths,
-)
+from policytool.formats.shell import split as tokens
 from policytool.formats.yamldoc import (
     indent_of,
     is_blank,
@@ -165,7 +163,7 @@ def install_spec(message: str) -> tuple[str, str] | None:
     for line in message.split("\n"):
         if "install" not in line or "pre" not in line:
             continue
-        words = [w.strip("`") for w in tokens(line.replace("`", " "))]
+        words = [w.strip("`") for w in tokens(line.replace("`", " "), literal_redirects=True)]
         for index, word in enumerate(words):
             if word != "install":
                 continue
