@@ -102,6 +102,15 @@ def _swallowed(following: str, after: Sequence[str], pipefail: bool) -> str | No
     return None
 
 
+def _following(line: str, command: shell.Command) -> str:
+    """The operator after ``command``; past the ``)`` of a group it ends
+    (``(cd x && pre-commit run) || true``: ``||``)."""
+    if command.separator != ")":
+        return command.separator
+    rest = line[command.end :].lstrip(" \t)")
+    return next((op for op in ("||", "|&", "|") if rest.startswith(op)), "")
+
+
 def _words(command: shell.Command) -> list[str]:
     """A command's ``NAME=value`` prefixes and words, as values."""
     return [w.value for w in (*command.assignments, *command.words)]
@@ -133,7 +142,8 @@ def parse_run_commands(text: str, pipefail: bool = True) -> list[tuple[int, RunC
             if found is None:
                 continue
             after = next((c for c in commands[index + 1 :] if c.nested == command.nested), None)
-            swallowed = _swallowed(command.separator, _words(after) if after else [], pipefail)
+            following = _following(logical, command)
+            swallowed = _swallowed(following, _words(after) if after else [], pipefail)
             if swallowed is not None:
                 found = dataclasses.replace(found, swallowed=swallowed)
             out.append((start, found))
