@@ -246,3 +246,15 @@ def test_split_agrees_with_posix_word_splitting(words: list[str]) -> None:
     """Where no shell operator is written, the one reader splits as POSIX (shlex) does."""
     line = " ".join(words)
     assert shell.split(line) == shlex.split(line)
+
+
+def test_markdown_and_prose_lines_keep_their_commands() -> None:
+    """vllm-omni's Mergify comment quotes its commands (``> pre-commit run ...``): in
+    Markdown the ``>`` is a blockquote, not a redirection; a prose apostrophe opens no
+    quote."""
+    quoted = "> ```bash\n> pre-commit run --hook-stage manual mypy-3.10\n> ```\n"
+    [(line, command)] = parse_run_commands(quoted, markdown=True)
+    assert (line, command.hook, command.stage) == (1, "mypy-3.10", "manual")
+    assert parse_run_commands(quoted) == []  # in a script, ``>`` redirects
+    [(_line, command)] = parse_run_commands("Don't skip it: pre-commit run --all-files")
+    assert command.all_files and command.hook is None

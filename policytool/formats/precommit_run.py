@@ -72,6 +72,7 @@ _ACTIONS = {
 _SWALLOWERS = frozenset({"true", ":", "echo", "printf"})
 _PIPEFAIL_RE = re.compile(r"set\s+(-\w*o\s+pipefail|-\w*o\w*\s+pipefail)")
 _PROSE_END_RE = re.compile(r"`[.,;:!?)]*\Z")
+_BLOCKQUOTE_RE = re.compile(r"\A[ \t]*(?:>[ \t]*)+")
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,9 @@ def _words(command: shell.Command) -> list[str]:
     return [w.value for w in (*command.assignments, *command.words)]
 
 
-def parse_run_commands(text: str, pipefail: bool = True) -> list[tuple[int, RunCommand]]:
+def parse_run_commands(
+    text: str, pipefail: bool = True, markdown: bool = False
+) -> list[tuple[int, RunCommand]]:
     """Every ``pre-commit run`` in a shell snippet or Markdown text: (0-based line, command).
 
     Backslash continuations are joined; commands are the shell's (``&&``, ``||``, ``;``,
@@ -124,19 +127,24 @@ def parse_run_commands(text: str, pipefail: bool = True) -> list[tuple[int, RunC
     and ``prek run`` count too. ``pipefail`` says whether a pipe keeps the failure of its
     first command (the shell's ``-o pipefail``); ``set -o pipefail`` in ``text`` turns it
     on. A line with a backtick is prose with inline code (a Mergify comment, a README):
-    it is split on blanks, and a closing backtick ends the command.
+    it is split on blanks, and a closing backtick ends the command. In ``markdown``
+    text, a line's blockquote markers (``> ``) are Markdown, not redirections.
     """
     out: list[tuple[int, RunCommand]] = []
     pipefail = pipefail or bool(_PIPEFAIL_RE.search(text))
     for start, logical in shell.logical_lines(text):
         if not any(program in logical for program in PRECOMMIT_PROGRAMS):
             continue
-        if "`" in logical:
+        if markdown:
+            logical = _BLOCKQUOTE_RE.sub("", logical)
+        script = shell.parse(logical)
+        if "`" in logical or script.unterminated:
+            # prose, or a quote this line does not close: its words are its blanks'
             found = _from_words(logical.split(), prose=True)
             if found is not None:
                 out.append((start, found))
             continue
-        commands = shell.parse(logical).commands
+        commands = script.commands
         for index, command in enumerate(commands):
             found = _from_words(_words(command), prose=False)
             if found is None:

@@ -251,6 +251,8 @@ class Script:
     # ``<<`` operator offset (a Redirect's ``start``) -> the body's ``[start, end)``,
     # without the delimiter line.
     heredoc_bodies: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # Some quote is never closed (it ran to the end of the text).
+    unterminated: bool = False
 
     def line_of(self, offset: int) -> int:
         """1-based line of ``offset`` in :attr:`text`."""
@@ -522,6 +524,8 @@ class _Parser:
             if char == "'":
                 quoted = True
                 close = text.find("'", self.pos + 1, self.end)
+                if close < 0:
+                    self.script.unterminated = True
                 stop = self.end if close < 0 else close
                 keep(self.pos + 1, stop)
                 self.pos = min(stop + 1, self.end)
@@ -597,6 +601,7 @@ class _Parser:
             stop = match.end() if match else self.pos + 1
             keep(self.pos, stop)
             self.pos = stop
+        self.script.unterminated = True
         return dynamic
 
     def _ansi_c_end(self, at: int) -> int:

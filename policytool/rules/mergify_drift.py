@@ -371,7 +371,7 @@ def sync(config: Config, write_file: bool) -> SyncResult:
         raise PolicyError(f"{config.mergify.file}: not found; `policytool init` writes one")
     relpath = comment.doc.relpath
     current = _current_block(comment.message)
-    if not _has_markers(comment.message) and parse_run_commands(comment.message):
+    if not _has_markers(comment.message) and parse_run_commands(comment.message, markdown=True):
         wrong = list(_run_findings(comment, model, config))
         if not wrong:
             return SyncResult(relpath, stale=False, written=False)
@@ -405,7 +405,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
         config.pre_commit.manual_stage, model.default_stages, scan_ci(config.root)
     )
     manual = model.manual_hooks() if meaning == "ci" else []
-    for offset, command in parse_run_commands(comment.message):
+    for offset, command in parse_run_commands(comment.message, markdown=True):
         line = comment.line_of(offset)
         if command.hook is not None:
             hooks = model.find(command.hook)
@@ -570,7 +570,7 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
             f"then `{END}`, once each)",
         )
     elif current is None:
-        if not parse_run_commands(comment.message):
+        if not parse_run_commands(comment.message, markdown=True):
             yield Finding(
                 relpath,
                 comment.first_line,
