@@ -178,10 +178,8 @@ def images_of(data: YamlNode, kind: str) -> Iterator[tuple[object, str, str]]:
             if image.startswith("docker://"):
                 yield runs, "image", image.removeprefix("docker://")
         return
-    jobs = data.get("jobs")
-    for _name, job in jobs.items() if isinstance(jobs, dict) else ():
-        if not isinstance(job, dict):
-            continue
+    for model in workflow_of("", data).jobs:
+        job = model.node
         container = job.get("container")
         if isinstance(container, str):
             yield job, "container", str(container)
