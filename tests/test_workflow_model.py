@@ -6,6 +6,7 @@ CI rule, and the one discovery of workflows (issue 25)."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,10 @@ from policytool.rules.ci_floating_install import (
     install_of,
     workflow_snippets,
 )
-from tests.conftest import Repo
+from tests.conftest import Repo, Result
+from tests.test_ci_rules import GOOD_WORKFLOW, PRECOMMIT, SKIP_REASONS
+
+Run = Callable[..., Result]
 
 WORKFLOW = """\
 on: [push, pull_request]
@@ -258,3 +262,32 @@ def test_markdown_and_prose_lines_keep_their_commands() -> None:
     assert parse_run_commands(quoted) == []  # in a script, ``>`` redirects
     [(_line, command)] = parse_run_commands("Don't skip it: pre-commit run --all-files")
     assert command.all_files and command.hook is None
+
+
+_REDIRECTED = GOOD_WORKFLOW.replace(
+    "      - uses: pre-commit/action@v3.0.1\n",
+    "      - shell: bash\n        run: pre-commit run --all-files --hook-stage manual 2>&1 | tee log\n",
+).replace("        with:\n          extra_args: --all-files --hook-stage manual\n", "")
+
+
+def test_a_redirection_is_not_a_hook_id(repo: Repo, run: Run) -> None:
+    """``2>&1`` was read as the hook to run: ci-hook-stage said it is no hook and that
+    the manual hooks never run."""
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write("pyproject.toml", SKIP_REASONS)
+    repo.write(".github/workflows/pre-commit.yml", _REDIRECTED)
+    repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert (result.code, result.out.strip()) == (0, "no findings"), result.out
+
+
+def test_an_untracked_workflow_is_read_by_no_rule(repo: Repo, run: Run) -> None:
+    """GitHub runs committed workflows: ci-hook-stage read untracked ones too, while
+    ci-floating-install and action-pin read only the tracked files."""
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write("pyproject.toml", SKIP_REASONS)
+    repo.write(".github/workflows/pre-commit.yml", GOOD_WORKFLOW)
+    repo.commit()
+    repo.write(".github/workflows/scratch.yml", _REDIRECTED.replace("--hook-stage manual", ""))
+    result = run("check", "--only=ci-hook-stage")
+    assert (result.code, result.out.strip()) == (0, "no findings"), result.out
