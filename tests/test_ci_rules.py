@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from policytool.formats.workflows import parse_run_commands
+from policytool.formats.precommit_run import parse_run_commands
 from tests.conftest import Repo, Result
 from tests.precommit_helpers import check_jsonschema, line_of, rule_lines
 

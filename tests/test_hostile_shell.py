@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from policytool.formats import shell
-from policytool.formats.workflows import program_of
+from policytool.formats.shell import program_of
 from tests.conftest import GIT_ENV, Repo, Result
 
 Run = Callable[..., Result]
@@ -313,14 +313,11 @@ def test_hostile_dockerfile_is_read_quickly(repo: Repo, run: Run, name: str) -> 
 
 
 def test_workflow_reader_splits_a_megabyte_word_in_linear_time() -> None:
-    from policytool.formats.workflows import shell_commands, tokens
+    from policytool.formats.shell import simple_commands
+    from policytool.formats.shell import split as tokens
 
     began = time.perf_counter()
-    assert tokens("pip install '" + "a" * 1_000_000 + "'") == [
-        "pip",
-        "install",
-        "'" + "a" * 1_000_000 + "'",
-    ]
-    assert list(shell_commands("echo " + "a" * 100_000))[0][1][0] == "echo"
+    assert tokens("pip install '" + "a" * 1_000_000 + "'") == ["pip", "install", "a" * 1_000_000]
+    assert list(simple_commands("echo " + "a" * 100_000))[0][1][0] == "echo"
     assert time.perf_counter() - began < 1  # shlex took 22 s
     assert tokens("pip install 'a b' # c") == ["pip", "install", "a b"]

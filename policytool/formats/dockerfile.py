@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from policytool.formats import shell
 
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash"})
+_SHELLS = shell.POSIX_SHELLS
 _JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r"}
 _JSON_ESCAPES["t"] = "\t"
 

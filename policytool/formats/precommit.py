@@ -45,8 +45,6 @@ DEFAULT_STAGE = "pre-commit"
 # Keys prek (a drop-in pre-commit) adds; pre-commit ignores them, prek users write them.
 PREK_ROOT_KEYS = frozenset({"minimum_prek_version", "orphan"})
 PREK_HOOK_KEYS = frozenset({"priority", "env", "shell", "groups", "include_deleted"})
-# Programs whose first argument is the script they run (``python tools/check.py``).
-_INTERPRETERS = frozenset({"python", "python3", "bash", "sh", "zsh", "node", "perl", "ruby"})
 
 
 def normalize_stage(stage: str) -> str:
@@ -115,7 +113,7 @@ class Hook:
             candidate = first
         elif "/" in first:
             candidate = first
-        elif first.rsplit("/", 1)[-1] in _INTERPRETERS and len(words) > 1:
+        elif _interpreter(first.rsplit("/", 1)[-1]) and len(words) > 1:
             candidate = words[1]
             if candidate.startswith("-") or not re.search(r"\.(py|sh|bash|js|pl|rb)$", candidate):
                 return None
@@ -665,3 +663,11 @@ def schema_warnings(model: Model, memo: RunMemo | None = None) -> list[SchemaWar
                 )
             )
     return sorted(out, key=lambda w: w.line)
+
+
+def _interpreter(program: str) -> bool:
+    """Whether ``program`` runs the script named by its first argument (``python``,
+    ``bash``, ``node``: :mod:`policytool.formats.shell`'s table)."""
+    from policytool.formats.shell import INTERPRETERS, PYTHON_RE
+
+    return program in INTERPRETERS or PYTHON_RE.fullmatch(program) is not None

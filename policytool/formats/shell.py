@@ -25,7 +25,7 @@ encode the edited text again, so bytes outside the edit stay identical).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 _BLANKS = " \t"
@@ -42,8 +42,19 @@ MAX_SUBSTITUTION_DEPTH = 32
 PREFIX_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
 # Words that stand alone and close a compound command.
 CLOSING_KEYWORDS = frozenset({"fi", "done", "esac", "}"})
+
+# --- the one table of shells, interpreters, wrappers and launchers ------------------
+# Every rule asks these; none keeps a list of its own.
+
+# POSIX shells: they run ``-c TEXT``, a script file, or their stdin.
+POSIX_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
+# Programs whose first argument is the script they run (``perl tools/x.pl``); Python
+# interpreters are :data:`PYTHON_RE`'s.
+INTERPRETERS = POSIX_SHELLS | {"perl", "ruby", "node"}
+# Python interpreters (``python``, ``python3.11``, ``pypy3``, the Windows launcher ``py``).
+PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
 # Programs that run the rest of their arguments as a command.
-_WRAPPERS = frozenset({"sudo", "env", "exec", "command", "nohup", "time", "nice", "timeout"})
+WRAPPERS = frozenset({"sudo", "env", "exec", "command", "nohup", "time", "nice", "timeout"})
 # Options of the wrappers that take a value (sudo -u USER, nice -n 5, timeout -s SIG).
 _WRAPPER_VALUE_OPTIONS = {
     "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"}),
@@ -51,9 +62,52 @@ _WRAPPER_VALUE_OPTIONS = {
     "nice": frozenset({"-n", "--adjustment"}),
     "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
 }
+# Python tool runners: the words after them (and their options) name the program
+# (``uv run mypy``, ``uvx --with x tox``, ``pipx run tox``, ``poetry run pytest``).
+TOOL_RUNNERS = frozenset({"uv", "uvx", "run", "pipx", "exec", "tool", "poetry", "pdm", "hatch"})
+# Tool-runner options whose value is the next word.
+TOOL_RUNNER_VALUE_OPTIONS = frozenset(
+    {
+        "--with",
+        "--from",
+        "--spec",
+        "-p",
+        "--python",
+        "--with-requirements",
+        "--index-url",
+        "--extra-index-url",
+        "--group",
+        "--extra",
+        "--package",
+        "--env-file",
+        "--directory",
+        "--project",
+        "-C",
+    }
+)
+# Programs that run a command given in their arguments (``docker exec c bash -c ...``).
+CONTAINER_LAUNCHERS = frozenset(
+    "docker podman nerdctl kubectl chroot nsenter singularity apptainer enroot srun flock".split()
+)
+# Programs that fetch a URL (``curl ... | sh``).
+DOWNLOADERS = frozenset({"curl", "wget"})
+# GitHub Actions ``shell:`` programs whose scripts are not POSIX shell
+# (docs.github.com: jobs.<job_id>.steps[*].shell); any other value, ``bash -e {0}``
+# included, runs a POSIX shell.
+NON_POSIX_STEP_SHELLS = frozenset({"pwsh", "powershell", "cmd", "python"})
 
-# Python interpreters (``python``, ``python3.11``, ``pypy3``, the Windows launcher ``py``).
-PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?|py")
+
+def step_shell_program(shell: str) -> str:
+    """The program of a workflow step's ``shell:`` (``bash --noprofile {0}`` -> ``bash``)."""
+    words = shell.split()
+    return words[0].rsplit("/", 1)[-1] if words else "bash"
+
+
+def runs_posix(shell: str) -> bool:
+    """Whether a workflow step with this effective ``shell:`` runs its script as POSIX shell."""
+    return step_shell_program(shell) not in NON_POSIX_STEP_SHELLS
+
+
 # Python's short options that take a value (``-W error``, ``-Wd``, ``-X dev``).
 _PYTHON_VALUE_LETTERS = frozenset("WXQ")
 
@@ -197,6 +251,8 @@ class Script:
     # ``<<`` operator offset (a Redirect's ``start``) -> the body's ``[start, end)``,
     # without the delimiter line.
     heredoc_bodies: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # Some quote is never closed (it ran to the end of the text).
+    unterminated: bool = False
 
     def line_of(self, offset: int) -> int:
         """1-based line of ``offset`` in :attr:`text`."""
@@ -468,6 +524,8 @@ class _Parser:
             if char == "'":
                 quoted = True
                 close = text.find("'", self.pos + 1, self.end)
+                if close < 0:
+                    self.script.unterminated = True
                 stop = self.end if close < 0 else close
                 keep(self.pos + 1, stop)
                 self.pos = min(stop + 1, self.end)
@@ -543,6 +601,7 @@ class _Parser:
             stop = match.end() if match else self.pos + 1
             keep(self.pos, stop)
             self.pos = stop
+        self.script.unterminated = True
         return dynamic
 
     def _ansi_c_end(self, at: int) -> int:
@@ -702,7 +761,7 @@ def unwrap(command: Command) -> tuple[Word, ...]:
     words = command.words
     while words:
         program = words[0].value.rsplit("/", 1)[-1]
-        if program not in _WRAPPERS or words[0].dynamic:
+        if program not in WRAPPERS or words[0].dynamic:
             break
         takes_value = _WRAPPER_VALUE_OPTIONS.get(program, frozenset())
         index = 1
@@ -722,3 +781,105 @@ def unwrap(command: Command) -> tuple[Word, ...]:
             index += 1  # the duration
         words = words[index:]
     return words
+
+
+# --- words of commands ----------------------------------------------------------------
+
+
+def split(text: str, literal_redirects: bool = False) -> list[str]:
+    """The words of a command line as the shell splits them: quotes removed, comments,
+    control operators and redirections dropped, ``NAME=value`` prefixes kept in place;
+    the words of every top-level command in order (substitutions stay inside words).
+
+    ``literal_redirects`` reads text a person wrote as a command in prose (a Mergify
+    comment): a ``<``/``>`` is part of the word it is written in
+    (``pre-commit>=4.5.1`` is one word, as its author meant), not a redirection.
+    """
+    out: list[str] = []
+    for command in parse(text).commands:
+        if command.nested:
+            continue
+        words = [(w.start, w.value) for w in (*command.assignments, *command.words)]
+        if literal_redirects and command.redirects:
+            at = {start: index for index, (start, _value) in enumerate(words)}
+            for redirect in command.redirects:
+                raw = text[redirect.start : redirect.end].rstrip(" \t")
+                glued = redirect.glued_to
+                if glued is not None and glued.start in at:
+                    index = at[glued.start]
+                    words[index] = (glued.start, words[index][1] + raw)
+                else:
+                    words.append((redirect.start, raw))
+            words.sort()
+        out += [value for _start, value in words]
+    return out
+
+
+def logical_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(0-based first line, text) of every logical line: a line ending in a backslash is
+    joined, without it, to the next one by a blank."""
+    raw_lines = text.split("\n")
+    row = 0
+    while row < len(raw_lines):
+        start = row
+        logical = raw_lines[row]
+        while logical.rstrip().endswith("\\") and row + 1 < len(raw_lines):
+            row += 1
+            logical = logical.rstrip()[:-1] + " " + raw_lines[row]
+        row += 1
+        yield start, logical
+
+
+def line_commands(text: str) -> Iterator[tuple[int, Script]]:
+    """(0-based first line, parsed script) of every logical line of ``text``: a command
+    is reported at the line its logical line starts on."""
+    for start, logical in logical_lines(text):
+        yield start, parse(logical)
+
+
+def simple_commands(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(0-based line, words) of every simple command of a shell script: ``NAME=value``
+    prefixes first, then the words (commands inside substitutions included)."""
+    for start, script in line_commands(text):
+        for command in script.commands:
+            words = [w.value for w in (*command.assignments, *command.words)]
+            if words:
+                yield start, words
+
+
+def program_of(words: Sequence[str]) -> list[str]:
+    """The words of a simple command from the program it really runs.
+
+    ``FOO=1 uv run python -m mypy src`` -> ``["mypy", "src"]``: variable assignments,
+    :data:`WRAPPERS`, :data:`TOOL_RUNNERS` and their options are dropped. A script run
+    by an interpreter keeps the interpreter (``["python", "tools/mypy.py"]``).
+    """
+    index = glued = 0
+    while index < len(words):
+        word = words[index]
+        name = word.rsplit("/", 1)[-1]
+        python = PYTHON_RE.fullmatch(name) is not None
+        module = python_module(words, index + 1) if python else None
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", word):
+            index += 1
+        elif module is not None:
+            # ``python3.11 -m mypy src``: the module is the program
+            index = module[1]  # the module's first argument
+            if words[index - 1] == module[0]:
+                index -= 1  # ``-m mypy``: the module's own word
+            elif glued < 8:  # ``-mmypy``; a bound, so a hostile line costs linear time
+                words, index, glued = [module[0], *words[index:]], 0, glued + 1
+            else:
+                break
+        elif word in TOOL_RUNNER_VALUE_OPTIONS and index > 0:
+            index += 2  # ``uvx --with tox-uv tox``: the option's value is not the program
+        elif name in _PROGRAM_PREFIXES or (word.startswith("-") and index > 0):
+            index += 1
+        else:
+            break
+    return list(words[index:])
+
+
+# Words :func:`program_of` drops before the program: runners and the wrappers it has
+# always dropped (``sudo``, ``env``, ``exec``, ``time``).
+_PROGRAM_PREFIXES = TOOL_RUNNERS | {"sudo", "env", "exec", "time"}

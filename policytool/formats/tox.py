@@ -149,3 +149,23 @@ def nox_programs(root: Path) -> set[str]:
         if words:
             found.add(words[0].rsplit("/", 1)[-1])
     return found
+
+
+def tox_envs(words: list[str]) -> list[str] | None:
+    """The environments of a ``tox`` command line (``tox -e a,b``), or None when the
+    command is not tox (launchers dropped: ``python -m tox``, ``uvx tox``)."""
+    from policytool.formats.shell import program_of
+
+    command = program_of(words)
+    if not command or command[0].rsplit("/", 1)[-1] != "tox":
+        return None
+    envs: list[str] = []
+    rest = command[1:]
+    for pos, arg in enumerate(rest):
+        if arg in ("-e", "--env") and pos + 1 < len(rest):
+            envs += rest[pos + 1].split(",")
+        elif arg.startswith(("-e=", "--env=")):
+            envs += arg.split("=", 1)[1].split(",")
+        elif arg.startswith("-e") and not arg.startswith("--") and len(arg) > 2:
+            envs += arg[2:].split(",")
+    return [e.strip() for e in envs if e.strip()]

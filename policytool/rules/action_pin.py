@@ -43,13 +43,12 @@ from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
+from policytool.formats.gha import ACTION_GLOBS, WORKFLOW_GLOBS, action_of, workflow_of
 from policytool.formats.yamldoc import YamlNode, scalar_start, value_pos
 from policytool.rules._ci_config import ActionPinConfig
 from policytool.rules._ci_scan import split_analysis
 from policytool.rules._yaml_fix import YamlFixCheck
 from policytool.rules.ci_floating_install import (
-    ACTION_GLOBS,
-    WORKFLOW_GLOBS,
     FileLines,
     Selection,
     SourceFile,
@@ -157,29 +156,18 @@ def _locate(
 
 def uses_of(relpath: str, data: YamlNode, lines: FileLines, kind: str) -> Iterator[Uses]:
     """Every ``uses:`` of a workflow (steps and reusable-workflow jobs) or composite action."""
-    if not isinstance(data, dict):
-        return
-    step_lists: list[tuple[object, tuple[object, ...]]] = []
     if kind == "workflow":
-        jobs = data.get("jobs")
-        for name, job in jobs.items() if isinstance(jobs, dict) else ():
-            if not isinstance(job, dict):
-                continue
-            uses = job.get("uses")
-            if isinstance(uses, str):
-                yield _locate(relpath, job, "uses", str(uses), lines, ("job", str(name)))
-            step_lists.append((job.get("steps"), ("job", str(name))))
-    else:
-        runs = data.get("runs")
-        if isinstance(runs, dict):
-            step_lists.append((runs.get("steps"), ("runs",)))
-    for steps, path in step_lists:
-        if not isinstance(steps, list):
-            continue
-        for index, step in enumerate(steps):
-            uses = step.get("uses") if isinstance(step, dict) else None
-            if isinstance(uses, str):
-                yield _locate(relpath, step, "uses", str(uses), lines, (*path, index))
+        workflow = workflow_of(relpath, data)
+        for job in workflow.jobs:  # reusable-workflow jobs first, then every step
+            if job.uses is not None:
+                yield _locate(relpath, job.node, "uses", job.uses, lines, ("job", job.id))
+        for step in workflow.steps():
+            if step.uses is not None:
+                yield _locate(relpath, step.node, "uses", step.uses, lines, step.path)
+        return
+    for step in action_of(relpath, data).steps:
+        if step.uses is not None:
+            yield _locate(relpath, step.node, "uses", step.uses, lines, step.path)
 
 
 def images_of(data: YamlNode, kind: str) -> Iterator[tuple[object, str, str]]:
@@ -193,10 +181,8 @@ def images_of(data: YamlNode, kind: str) -> Iterator[tuple[object, str, str]]:
             if image.startswith("docker://"):
                 yield runs, "image", image.removeprefix("docker://")
         return
-    jobs = data.get("jobs")
-    for _name, job in jobs.items() if isinstance(jobs, dict) else ():
-        if not isinstance(job, dict):
-            continue
+    for model in workflow_of("", data).jobs:
+        job = model.node
         container = job.get("container")
         if isinstance(container, str):
             yield job, "container", str(container)

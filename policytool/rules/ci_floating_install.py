@@ -44,6 +44,7 @@ from policytool.engine.lock_config import LockConfig
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import DecodeError, FileError, PolicyError, YamlError
 from policytool.formats import shell
+from policytool.formats.gha import ACTION_GLOBS, WORKFLOW_GLOBS, Step, action_of, workflow_of
 from policytool.formats.yamldoc import item_pos, parse_text, scalar_start, value_pos
 from policytool.rules._ci_config import CiFloatingInstallConfig
 from policytool.rules._ci_scan import split_analysis
@@ -56,19 +57,13 @@ if TYPE_CHECKING:
     from policytool.rules.floating_pin import LockIndex, Verdict
 
 RULE_ID = "ci-floating-install"
-WORKFLOW_GLOBS = (".github/workflows/*.yml", ".github/workflows/*.yaml")
-ACTION_GLOBS = ("**/action.yml", "**/action.yaml")
 _PIPELINE_KEYS = frozenset({"command", "commands", "script", "before_script", "after_script"})
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ash", "ksh"})
-_INTERPRETERS = _SHELLS | {"perl", "ruby", "node"}
-_DOWNLOADERS = frozenset({"curl", "wget"})
+_SHELLS = shell.POSIX_SHELLS
+_INTERPRETERS = shell.INTERPRETERS
+_DOWNLOADERS = shell.DOWNLOADERS
 # Text a snippet must contain to hold a finding (the rest is never parsed).
 _NEEDLES = ("install", "curl", "wget", "uvx", "tool run", "pipx run")
-# Programs that run a command given in their arguments (``docker exec c bash -c ...``).
-_LAUNCHERS = frozenset(
-    "docker podman nerdctl kubectl chroot nsenter singularity apptainer enroot srun flock".split()
-)
-_NON_SHELL_STEPS = frozenset({"pwsh", "powershell", "cmd", "python"})
+_LAUNCHERS = shell.CONTAINER_LAUNCHERS
 _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
 _MAX_NESTING = 3
@@ -271,64 +266,22 @@ def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> Off
 # --------------------------------------------------------------------------------------
 
 
-def _step_shell(step: dict[str, object], *defaults: object) -> str:
-    """The ``shell:`` a step runs in (step, then job and workflow ``defaults.run``)."""
-    value = step.get("shell")
-    if isinstance(value, str):
-        return value
-    for holder in defaults:
-        run = holder.get("run") if isinstance(holder, dict) else None
-        if isinstance(run, dict) and isinstance(run.get("shell"), str):
-            return str(run["shell"])
-    return "bash"
-
-
-def _runs_shell(shell_name: str) -> bool:
-    """Whether a step ``shell:`` is a POSIX shell (``bash -e {0}`` counts)."""
-    program = shell_name.split()[0].rsplit("/", 1)[-1] if shell_name.split() else "bash"
-    return program not in _NON_SHELL_STEPS
-
-
-def _run_snippets(
-    relpath: str,
-    steps: object,
-    lines: FileLines,
-    job: str | None,
-    defaults: Sequence[object],
-    key: tuple[object, ...],
-) -> Iterator[Snippet]:
-    """The ``run:`` scripts of a list of steps."""
-    if not isinstance(steps, list):
-        return
-    for index, step in enumerate(steps):
-        if not isinstance(step, dict):
-            continue
-        run = step.get("run")
-        if isinstance(run, str) and _runs_shell(_step_shell(step, *defaults)):
-            omap = scalar_map(run, value_pos(step, "run"), lines)
-            yield Snippet(relpath, str(run), omap, job=job, key=(*key, index))
+def _run_snippets(relpath: str, steps: Sequence[Step], lines: FileLines) -> Iterator[Snippet]:
+    """The POSIX ``run:`` scripts of a list of steps (pwsh, cmd, python ones are not shell)."""
+    for step in steps:
+        if step.run is not None and step.posix:
+            omap = scalar_map(step.run, value_pos(step.node, "run"), lines)
+            yield Snippet(relpath, step.run, omap, job=step.job, key=step.path)
 
 
 def workflow_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
     """The ``run:`` scripts of a GitHub workflow."""
-    if not isinstance(data, dict):
-        return
-    jobs = data.get("jobs")
-    if not isinstance(jobs, dict):
-        return
-    for name, job in jobs.items():
-        if isinstance(job, dict):
-            defaults = (job.get("defaults"), data.get("defaults"))
-            yield from _run_snippets(
-                relpath, job.get("steps"), lines, str(name), defaults, ("job", str(name))
-            )
+    yield from _run_snippets(relpath, list(workflow_of(relpath, data).steps()), lines)
 
 
 def action_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
     """The ``run:`` scripts of a composite action (``runs.using: composite``)."""
-    runs = data.get("runs") if isinstance(data, dict) else None
-    if isinstance(runs, dict) and str(runs.get("using", "")).lower() == "composite":
-        yield from _run_snippets(relpath, runs.get("steps"), lines, None, (), ("runs",))
+    yield from _run_snippets(relpath, action_of(relpath, data).steps, lines)
 
 
 def pipeline_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:

@@ -17,16 +17,13 @@ from pathlib import Path
 from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.gha import PR_EVENTS, WORKFLOW_DIR, triggers_of, workflow_paths
 from policytool.formats.precommit import MANUAL, Hook, Model
-from policytool.formats.workflows import (
-    PR_EVENTS,
-    WORKFLOW_DIR,
+from policytool.formats.precommit_run import (
     CiScan,
     PreCommitStep,
     manual_stage_meaning,
     scan_ci,
-    triggers_of,
-    workflow_paths,
 )
 from policytool.formats.yamldoc import key_line
 from policytool.rules._ci_scan import broken_findings

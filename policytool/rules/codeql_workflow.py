@@ -11,24 +11,23 @@ Workflows that may run CodeQL and do not parse are ``codeql-workflow`` findings.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from policytool.config import Config, key_place
 from policytool.core.git import run_git
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.errors import FileProblem, PolicyError
-from policytool.formats.workflows import (
-    UNKNOWN,
+from policytool.errors import PolicyError
+from policytool.formats.gha import (
     WORKFLOW_DIR,
-    jobs,
+    Job,
+    Step,
     load_workflows,
-    matrix_rows,
-    resolve,
-    steps,
+    model,
     triggers_of,
     workflow_paths,
 )
+from policytool.formats.matrix import UNKNOWN, resolve
 from policytool.formats.yamldoc import YamlDoc, key_line
 from policytool.rules._ci_scan import broken_findings
 from policytool.rules._repo_config import CiConfig
@@ -110,7 +109,9 @@ def _permissions_ok(perms: object) -> list[str]:
     return missing
 
 
-def _python_rows(with_: dict[str, object], rows: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+def _python_rows(
+    with_: Mapping[str, object], rows: Sequence[Mapping[str, str]]
+) -> list[Mapping[str, str]]:
     """The matrix rows whose ``languages`` include python (or may: a run-time value)."""
     out = []
     for row in rows:
@@ -121,19 +122,21 @@ def _python_rows(with_: dict[str, object], rows: Sequence[dict[str, str]]) -> li
     return out
 
 
-def _codeql_job(doc: YamlDoc, name: str, job: dict[str, object]) -> tuple[bool, list[Finding]]:
+def _codeql_job(doc: YamlDoc, job: Job) -> tuple[bool, list[Finding]]:
     """(runs CodeQL, problems) for one job."""
     assert isinstance(doc.data, dict)
-    init = analyze = None
-    for line, step in steps(job):
-        uses = step.get("uses")
-        if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/init@"):
-            init = (line, step)
-        if isinstance(uses, str) and uses.startswith(CODEQL_ACTION + "/analyze@"):
-            analyze = (line, step)
+    name = job.id
+    init: Step | None = None
+    analyze: Step | None = None
+    for step in job.steps:
+        uses = step.uses
+        if uses is not None and uses.startswith(CODEQL_ACTION + "/init@"):
+            init = step
+        if uses is not None and uses.startswith(CODEQL_ACTION + "/analyze@"):
+            analyze = step
     if init is None and analyze is None:
         return False, []
-    job_line = key_line(doc.data["jobs"], name)
+    job_line = job.line
 
     def finding(line: int, message: str) -> Finding:
         return Finding(doc.relpath, line, 1, RULE_ID, message)
@@ -142,14 +145,11 @@ def _codeql_job(doc: YamlDoc, name: str, job: dict[str, object]) -> tuple[bool, 
         missing = "init" if init is None else "analyze"
         return True, [finding(job_line, f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step")]
     problems: list[Finding] = []
-    init_line, init_step = init
-    with_ = init_step.get("with")
-    with_ = with_ if isinstance(with_, dict) else {}
-    try:
-        rows = matrix_rows(job, doc.relpath, name)
-    except FileProblem as exc:
-        return True, [finding(exc.line, exc.message)]
-    python_rows = _python_rows(with_, rows)
+    init_line = init.line
+    with_ = init.with_
+    if job.matrix_problem is not None:
+        return True, [finding(job.matrix_problem.line, job.matrix_problem.message)]
+    python_rows = _python_rows(with_, job.matrix)
     if not python_rows:
         problems.append(
             finding(init_line, f"job '{name}' does not analyze python (`languages: python`)")
@@ -165,12 +165,12 @@ def _codeql_job(doc: YamlDoc, name: str, job: dict[str, object]) -> tuple[bool, 
                     "analyzes without a build (`none`, its default for python)",
                 )
             )
-    perms = job.get("permissions", doc.data.get("permissions"))
+    perms = job.node.get("permissions", doc.data.get("permissions"))
     lacking = _permissions_ok(perms)
     if lacking:
         where = (
-            key_line(job, "permissions")
-            if "permissions" in job
+            key_line(job.node, "permissions")
+            if "permissions" in job.node
             else key_line(doc.data, "permissions", job_line)
         )
         problems.append(finding(where, f"job '{name}' needs permissions {', '.join(lacking)}"))
@@ -188,8 +188,8 @@ def _codeql_problems(
     assert isinstance(doc.data, dict)
     problems: list[Finding] = []
     uses_codeql = False
-    for name, job in jobs(doc):
-        uses, found = _codeql_job(doc, name, job)
+    for job in model(doc).jobs:
+        uses, found = _codeql_job(doc, job)
         uses_codeql = uses_codeql or uses
         problems += found
     if uses_codeql and triggers_chosen:

@@ -41,6 +41,13 @@ from policytool.engine.lock_config import LockConfig
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem, PolicyError, WriteError, YamlError
 from policytool.formats import lockfile, pyproject
+from policytool.formats.gha import (
+    WORKFLOW_DIR,
+    CheckName,
+    check_names,
+    load_workflows,
+    workflow_paths,
+)
 from policytool.formats.mergify import (
     CheckCondition,
     Comment,
@@ -49,18 +56,9 @@ from policytool.formats.mergify import (
     load_mergify,
 )
 from policytool.formats.precommit import MANUAL, Hook, Model
+from policytool.formats.precommit_run import manual_stage_meaning, parse_run_commands, scan_ci
 from policytool.formats.requirement import exact_version, requirement_name
-from policytool.formats.workflows import (
-    WORKFLOW_DIR,
-    CheckName,
-    check_names,
-    load_workflows,
-    manual_stage_meaning,
-    parse_run_commands,
-    scan_ci,
-    tokens,
-    workflow_paths,
-)
+from policytool.formats.shell import split as tokens
 from policytool.formats.yamldoc import (
     indent_of,
     is_blank,
@@ -168,7 +166,7 @@ def install_spec(message: str) -> tuple[str, str] | None:
     for line in message.split("\n"):
         if "install" not in line or "pre" not in line:
             continue
-        words = [w.strip("`") for w in tokens(line.replace("`", " "))]
+        words = [w.strip("`") for w in tokens(line.replace("`", " "), literal_redirects=True)]
         for index, word in enumerate(words):
             if word != "install":
                 continue
@@ -378,7 +376,7 @@ def sync(config: Config, write_file: bool) -> SyncResult:
         )
     relpath = comment.doc.relpath
     current = _current_block(comment.message)
-    if not _has_markers(comment.message) and parse_run_commands(comment.message):
+    if not _has_markers(comment.message) and parse_run_commands(comment.message, markdown=True):
         wrong = list(_run_findings(comment, model, config))
         if not wrong:
             return SyncResult(relpath, stale=False, written=False)
@@ -412,7 +410,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
         config.section(PreCommitConfig).manual_stage, model.default_stages, scan_ci(config.root)
     )
     manual = model.manual_hooks() if meaning == "ci" else []
-    for offset, command in parse_run_commands(comment.message):
+    for offset, command in parse_run_commands(comment.message, markdown=True):
         line = comment.line_of(offset)
         if command.hook is not None:
             hooks = model.find(command.hook)
@@ -577,7 +575,7 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
             f"then `{END}`, once each)",
         )
     elif current is None:
-        if not parse_run_commands(comment.message):
+        if not parse_run_commands(comment.message, markdown=True):
             yield Finding(
                 relpath,
                 comment.first_line,

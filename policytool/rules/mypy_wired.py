@@ -15,15 +15,11 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.formats import toml
+from policytool.formats.gha import WORKFLOW_DIR, load_workflows, workflow_commands
 from policytool.formats.precommit import Hook
+from policytool.formats.shell import program_of
+from policytool.formats.shell import split as tokens
 from policytool.formats.tox import nox_programs
-from policytool.formats.workflows import (
-    WORKFLOW_DIR,
-    load_workflows,
-    program_of,
-    tokens,
-    workflow_commands,
-)
 from policytool.rules._precommit_model import usable_model
 from policytool.rules._repo_config import PreCommitConfig
 

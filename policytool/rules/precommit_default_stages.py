@@ -16,8 +16,9 @@ from policytool.config import Config
 from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.formats.gha import WORKFLOW_DIR
 from policytool.formats.precommit import DEFAULT_STAGE, MANUAL, Model, normalize_stage
-from policytool.formats.workflows import WORKFLOW_DIR, scan_ci
+from policytool.formats.precommit_run import scan_ci
 from policytool.formats.yamldoc import key_line, key_pos, own_keys
 from policytool.formats.yamledit import flow_list, newline_of, set_key
 from policytool.rules._precommit_model import applier, config_fix, usable_model

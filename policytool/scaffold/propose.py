@@ -243,11 +243,13 @@ def propose_ci(config: Config) -> Table | None:
     """``codeql = "default-setup"`` for repositories with workflows and no CodeQL one."""
     if config.section(CiConfig).codeql is not None:
         return None
-    workflows = config.root / ".github" / "workflows"
-    if not workflows.is_dir():
+    from policytool.formats.gha import workflow_paths
+
+    paths = workflow_paths(config.root)
+    if not paths:
         return None
-    for path in sorted(workflows.glob("*.y*ml")):
-        text = _read(config.root, path.relative_to(config.root).as_posix()) or ""
+    for relpath in paths:
+        text = _read(config.root, relpath) or ""
         if "github/codeql-action" in text:
             return None
     return Table(
