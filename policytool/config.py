@@ -297,8 +297,8 @@ document(
             "how CodeQL scans the repo: a workflow here (also checked for push, pull_request "
             "and a schedule), or GitHub's default setup (no workflow; one running CodeQL too "
             "is a finding)",
-            "not set: a CodeQL workflow is checked except for its triggers; none is one "
-            "finding saying how to choose",
+            "not set: a CodeQL workflow for python is checked except for its triggers; "
+            "without one the rule is quiet (`policytool init` proposes a choice)",
         ),
     },
 )
