@@ -238,7 +238,9 @@ class MergifyConfig:
     """``[tool.policytool.mergify]``: where the pre-commit failure comment lives."""
 
     file: str = ".github/mergify.yml"
-    rule: str = "comment-pre-commit-failure"
+    # The rule whose comment carries the pre-commit tip. None: every rule whose comment
+    # gives ``pre-commit run`` instructions (and one named comment-pre-commit-failure).
+    rule: str | None = None
     # Checks reported by apps other than this repo's workflows (DCO, Buildkite...), as
     # globs. None: only the configured rule's check conditions are compared with the
     # workflows' jobs; a list: every rule's are, and these names are also known.
@@ -252,7 +254,9 @@ document(
         "file": KeyDoc("path", "the Mergify config"),
         "rule": KeyDoc(
             "string",
-            "the name of the rule whose comment message carries the pre-commit tip",
+            "the name of the rule whose comment message carries the pre-commit tip (it must exist)",
+            "not set: every rule whose comment gives `pre-commit run` instructions, and "
+            "one named `comment-pre-commit-failure` if there is one",
         ),
         "external-checks": KeyDoc(
             "list of globs",

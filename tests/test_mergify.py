@@ -281,6 +281,9 @@ def test_no_mergify_file_no_findings_but_sync_errors(repo: Repo, run: Run) -> No
     )
 
 
+MERGIFY_RULE = '[tool.policytool.mergify]\nrule = "comment-pre-commit-failure"\n'
+
+
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [
@@ -310,6 +313,13 @@ def test_bad_mergify_files_are_findings_and_sync_errors(
     repo.write(".github/mergify.yml", content)
     repo.commit()
     result = run("check", "--only=mergify-drift")
+    if "YAML" not in message:
+        # Issue 21: a repository that never named its rule is not told that a rule named
+        # after vLLM's default is missing; once it names it, it must exist.
+        assert result.code == 0, result.out
+        repo.write("pyproject.toml", MERGIFY_RULE)
+        repo.commit()
+        result = run("check", "--only=mergify-drift")
     assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", line)]
     assert message in result.out
     synced = run("sync")
@@ -459,35 +469,41 @@ def test_check_condition_naming_no_job(mergify_repo: Repo, run: Run) -> None:
     )
 
 
-def test_other_rules_checks_are_compared_once_external_checks_are_listed(
-    mergify_repo: Repo, run: Run
-) -> None:
+def test_every_rules_checks_are_compared_with_the_jobs(mergify_repo: Repo, run: Run) -> None:
+    # Issue 21: a `check-failure =` naming a renamed job is caught in every rule, with
+    # nothing configured; well-known apps' checks (DCO, Buildkite) are known.
     rules = (
         "pull_request_rules:\n"
         "  - name: automerge\n"
         "    conditions:\n"
         "      - check-success=test (3.10)\n"
-        "      - check-success=dco\n"
+        "      - check-success=DCO\n"
+        "      - check-success = buildkite/ci/pr\n"
         "      - or:\n"
-        "        - check-success=tests (3.12)\n"
+        "        - check-success = tests (3.12)\n"
+        "        - check-success=jenkins/pr\n"
         "        - label=ready\n"
         "    actions: {merge: {}}\n"
     )
     mergify_repo.write(".github/mergify.yml", OWN_WORDS.replace("pull_request_rules:\n", rules))
     mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
     mergify_repo.commit()
-    assert run("check", "--only=mergify-drift").code == 0  # dco may be any app's check
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [
+        (".github/mergify.yml", 8),
+        (".github/mergify.yml", 9),
+    ]
+    assert "`check-success = tests (3.12)`" in result.out
+    assert "did you mean 'test (3.12)'" in result.out
+    assert "so rule 'automerge' never matches" in result.out
     mergify_repo.write(
         "pyproject.toml",
         '[tool.policytool.ci]\nskip-reasons = { "mypy-3.12" = "slow" }\n'
-        '[tool.policytool.mergify]\nexternal-checks = ["dco"]\n',
+        '[tool.policytool.mergify]\nexternal-checks = ["jenkins/*"]\n',
     )
     mergify_repo.commit()
     result = run("check", "--only=mergify-drift")
-    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 7)]
-    assert (
-        "`check-success=tests (3.12)`" in result.out and "did you mean 'test (3.12)'" in result.out
-    )
+    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 8)]
 
 
 def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path: Path) -> None:
@@ -512,3 +528,41 @@ def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path
             "    # via -r requirements/test.in\n"
         )
         assert pinned_precommit(config) == newer
+
+
+# Issue 21: a repository that never configured the rule, whose own tip lives in a rule of
+# another name, next to a DCO comment that gives no instructions.
+OWN_TIP = """\
+pull_request_rules:
+  - name: tell-author-about-lint
+    conditions:
+      - check-failure = lint
+    actions:
+      comment:
+        message: |
+          Linting failed. Run `pre-commit run --all-files --hook-stage manual`, and for
+          markdown `pre-commit run markdownlint --all-files` before you push.
+  - name: dco
+    conditions:
+      - check-failure=DCO
+    actions:
+      comment:
+        message: Please sign off your commits.
+"""
+
+
+def test_unconfigured_reads_the_repositorys_own_tip_rules(mergify_repo: Repo, run: Run) -> None:
+    mergify_repo.write(".github/mergify.yml", OWN_TIP)
+    mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert "comment-pre-commit-failure" not in result.out  # no rule named after vLLM's
+    assert "'dco'" not in result.out and "DCO" not in result.out
+    assert rule_lines(result.out, "mergify-drift") == [
+        (".github/mergify.yml", 4),
+        (".github/mergify.yml", 9),
+    ]
+    assert "`check-failure = lint` names no job" in result.out
+    assert "so the pre-commit failure comment is never posted" in result.out
+    assert "names hook 'markdownlint', which is not in .pre-commit-config.yaml" in result.out
+    assert "did you mean 'markdownlint-cli2'?" in result.out

@@ -44,6 +44,8 @@ from policytool.formats.mergify import (
     CheckCondition,
     Comment,
     check_conditions,
+    comment_at,
+    comments,
     find_comment,
     load_mergify,
 )
@@ -61,6 +63,7 @@ from policytool.formats.workflows import (
     workflow_paths,
 )
 from policytool.formats.yamldoc import (
+    YamlDoc,
     indent_of,
     is_blank,
     value_pos,
@@ -85,12 +88,84 @@ SETTING = "[tool.policytool.mergify] rule"
 _PRE_COMMIT_NAME = re.compile(rb"(?i)pre[-_.]+commit")
 
 
+DEFAULT_RULE = "comment-pre-commit-failure"
+# Checks other apps report (case-insensitive globs): never a job of the repo's workflows.
+KNOWN_APP_CHECKS = (
+    "dco",
+    "buildkite/*",
+    "pre-commit.ci*",
+    "codecov/*",
+    "coverage/coveralls",
+    "docs/readthedocs.org*",
+    "read the docs*",
+    "readthedocs*",
+    "netlify*",
+    "deploy/netlify",
+    "header rules*",
+    "redirect rules*",
+    "pages changed*",
+    "vercel*",
+    "license/cla",
+    "cla*",
+    "easycla",
+    "continuous-integration/*",
+    "ci/circleci*",
+    "travis ci*",
+    "cirrus ci*",
+    "azure pipelines*",
+    "codeql",
+    "analyze (*)",
+    "mergify*",
+    "summary",
+    "rule: *",
+    "queue: *",
+    "sonarcloud*",
+    "security/snyk*",
+    "gitguardian*",
+    "semantic pull request",
+    "wip",
+)
+
+
+def gives_instructions(comment: Comment) -> bool:
+    """Whether a comment tells authors how to run pre-commit (or holds the sync block)."""
+    return bool(parse_run_commands(comment.message)) or _has_markers(comment.message)
+
+
+def comments_of(config: Config) -> list[Comment]:
+    """The comments carrying the pre-commit tip; raise FileProblem.
+
+    ``[tool.policytool.mergify] rule`` names one, which must exist. Not set: every rule
+    whose comment gives ``pre-commit run`` instructions (or holds the sync markers), and
+    the rule named :data:`DEFAULT_RULE` if there is one; a file with neither has none.
+    """
+    doc = load_mergify(config.root, config.mergify.file)
+    if doc is None:
+        return []
+    if config.mergify.rule is not None:
+        return [find_comment(doc, config.mergify.rule, SETTING)]
+    return [c for c in comments(doc) if c.name == DEFAULT_RULE or gives_instructions(c)]
+
+
 def comment_of(config: Config) -> Comment | None:
-    """The configured rule's comment; None without a Mergify file; raise FileProblem."""
+    """The one comment ``sync`` keeps; None without a Mergify file; raise FileProblem.
+
+    The configured rule's; not set, the tip comment holding the sync markers, else the
+    rule named :data:`DEFAULT_RULE`, else the only comment that gives instructions.
+    """
     doc = load_mergify(config.root, config.mergify.file)
     if doc is None:
         return None
-    return find_comment(doc, config.mergify.rule, SETTING)
+    found = comments_of(config)
+    if config.mergify.rule is None:
+        ranked = (
+            [c for c in found if _has_markers(c.message)]
+            or [c for c in found if c.name == DEFAULT_RULE]
+            or (found if len(found) == 1 else [])
+        )
+        if ranked:
+            return ranked[0]
+    return find_comment(doc, config.mergify.rule or DEFAULT_RULE, SETTING)
 
 
 def pinned_precommit(config: Config) -> str | None:
@@ -307,8 +382,10 @@ def synced_text(comment: Comment, block: Sequence[str]) -> str:
 def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -> bool:
     """The new text parses, its message keeps every line outside the markers, has ``block``."""
     try:
-        new = find_comment(comment.doc.reparsed(text), config.mergify.rule, SETTING)
+        new = comment_at(comment.doc.reparsed(text), comment.index)
     except (YamlError, FileProblem):
+        return False
+    if new is None:
         return False
     if _current_block(new.message) != list(block):
         return False
@@ -503,21 +580,26 @@ def _matches(condition: CheckCondition, names: Sequence[CheckName]) -> bool:
     )
 
 
-def _condition_findings(config: Config, comment: Comment, model: Model | None) -> Iterator[Finding]:
-    """``check-*`` conditions that name no job of any workflow (dead rules)."""
-    external = config.mergify.external_checks
-    conditions = [
-        c
-        for c in check_conditions(comment.doc)
-        if c.rule == config.mergify.rule or external is not None
-    ]
+def _external(name: str, globs: Sequence[str]) -> bool:
+    """Whether a check name is another app's (built in, or ``external-checks``)."""
+    folded = name.casefold()
+    return any(fnmatch.fnmatchcase(folded, g.casefold()) for g in (*KNOWN_APP_CHECKS, *globs))
+
+
+def _condition_findings(
+    config: Config, doc: YamlDoc, tips: Sequence[str], model: Model | None
+) -> Iterator[Finding]:
+    """``check-*`` conditions of every rule that name no job of any workflow (dead rules).
+
+    ``tips`` are the names of the rules carrying the pre-commit tip.
+    """
+    external = config.mergify.external_checks or ()
+    conditions = [c for c in check_conditions(doc) if not _external(c.name, external)]
     if not conditions or not workflow_paths(config.root):
         return  # without workflows every check comes from elsewhere: nothing to compare
     names = _known_checks(config, model, _needles(conditions))
     every: list[CheckName] | None = None
     for condition in conditions:
-        if any(fnmatch.fnmatchcase(condition.name, glob) for glob in external or ()):
-            continue
         if _matches(condition, names):
             continue
         if every is None:  # a miss: read every workflow, for the match and the hint
@@ -528,36 +610,23 @@ def _condition_findings(config: Config, comment: Comment, model: Model | None) -
         close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
-            if condition.rule == config.mergify.rule
+            if condition.rule in tips
             else f"so rule '{condition.rule}' never matches"
         )
         notes = [f"did you mean '{close[0]}'?"] if close else []
-        if external is None:
-            notes.append("another app's check goes in [tool.policytool.mergify] external-checks")
+        notes.append("another app's check goes in [tool.policytool.mergify] external-checks")
         yield Finding(
-            comment.doc.relpath,
+            doc.relpath,
             condition.line,
             1,
             RULE_ID,
             f"`{condition.text}` names no job of any workflow in {WORKFLOW_DIR}, {effect}"
-            + (f" ({'; '.join(notes)})" if notes else ""),
+            + f" ({'; '.join(notes)})",
         )
 
 
-def check(ctx: RepoContext) -> Iterator[Finding]:
-    """The comment's commands match the hooks; its block is current; its checks exist."""
-    config = ctx.config
-    try:
-        comment = comment_of(config)
-    except FileProblem as exc:
-        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
-        return
-    if comment is None:
-        return
-    model = usable_model(config)
-    yield from _condition_findings(config, comment, model)
-    if model is None:
-        return
+def _comment_findings(comment: Comment, model: Model, config: Config) -> Iterator[Finding]:
+    """One tip comment: its commands, its install line, its generated block."""
     yield from _run_findings(comment, model, config)
     yield from _install_findings(comment, pinned_precommit(config))
     current = _current_block(comment.message)
@@ -599,6 +668,25 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
             fixable=True,
             fix=_fix_or_none(comment, config, block),
         )
+
+
+def check(ctx: RepoContext) -> Iterator[Finding]:
+    """The tip comments' commands match the hooks; blocks are current; checks exist."""
+    config = ctx.config
+    try:
+        doc = load_mergify(config.root, config.mergify.file)
+        tips = comments_of(config) if doc is not None else []
+    except FileProblem as exc:
+        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
+        return
+    if doc is None:
+        return
+    model = usable_model(config)
+    yield from _condition_findings(config, doc, [c.name for c in tips], model)
+    if model is None:
+        return
+    for comment in tips:
+        yield from _comment_findings(comment, model, config)
 
 
 def fixes(ctx: RepoContext) -> Iterator[Finding]:

@@ -65,7 +65,7 @@ def _precommit_install() -> str:
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
     from policytool.formats.precommit import usable_model
-    from policytool.rules.mergify_drift import BEGIN, END, render_block
+    from policytool.rules.mergify_drift import BEGIN, DEFAULT_RULE, END, render_block
 
     model = usable_model(config)
     install = _precommit_install()
@@ -83,4 +83,6 @@ def render_mergify(config: Config) -> str:
         ]
     pad = " " * 10
     lines = [f"{pad}{BEGIN}\n", _indent(block, pad), f"{pad}{END}"]
-    return render("mergify.yml", {"rule": config.mergify.rule, "block": "".join(lines)})
+    return render(
+        "mergify.yml", {"rule": config.mergify.rule or DEFAULT_RULE, "block": "".join(lines)}
+    )
