@@ -241,9 +241,8 @@ class MergifyConfig:
     # The rule whose comment carries the pre-commit tip. None: every rule whose comment
     # gives ``pre-commit run`` instructions (and one named comment-pre-commit-failure).
     rule: str | None = None
-    # Checks reported by apps other than this repo's workflows (DCO, Buildkite...), as
-    # globs. None: only the configured rule's check conditions are compared with the
-    # workflows' jobs; a list: every rule's are, and these names are also known.
+    # Checks reported by apps other than this repo's workflows, as globs, besides the
+    # built-in well-known apps (DCO, Buildkite...; rules/mergify_drift.py).
     external_checks: tuple[str, ...] | None = None
 
 
@@ -260,9 +259,10 @@ document(
         ),
         "external-checks": KeyDoc(
             "list of globs",
-            'checks reported by other apps (`"dco"`, `"buildkite/*"`); once set, every '
-            "rule's `check-*` conditions must name a workflow job or one of these",
-            "not set: only `rule`'s check conditions are compared with the workflows' jobs",
+            "checks reported by other apps than the built-in ones (DCO, Buildkite, Codecov, "
+            "Read the Docs...), known besides the workflows' jobs when every rule's "
+            "`check-*` conditions are compared with them",
+            "not set: only the built-in apps",
         ),
     },
 )
