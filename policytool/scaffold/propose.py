@@ -487,13 +487,17 @@ def _compile_lock(root: Path, relpath: str, text: str, names: set[str]) -> dict[
     inputs: list[str] = []
     constraints: list[str] = []
     output: str | None = None
-    hashes = False
+    options: dict[str, object] = {}
+    if match.group("python"):
+        options["python-version"] = match.group("python")
     index = 0
     while index < len(words):
         word = words[index]
         key, eq, value = word.partition("=")
         if word == "--generate-hashes":
-            hashes = True
+            options["hashes"] = True
+        elif word == "--universal":
+            options["universal"] = True
         elif key in _OPTIONS_WITH_VALUE:
             if not eq:
                 index += 1
@@ -502,6 +506,14 @@ def _compile_lock(root: Path, relpath: str, text: str, names: set[str]) -> dict[
                 output = value
             elif key in ("-c", "--constraint"):
                 constraints.append(value)
+            elif key in ("--python-version", "-p", "--python") and re.fullmatch(r"\d+\.\d+", value):
+                options["python-version"] = value
+            elif key == "--python-platform":
+                options["platform"] = value
+            elif key in ("--no-emit-package", "--unsafe-package"):
+                excluded = options.setdefault("exclude", [])
+                assert isinstance(excluded, list)
+                excluded.append(value)
         elif not word.startswith("-"):
             inputs.append(word)
         index += 1
@@ -528,11 +540,7 @@ def _compile_lock(root: Path, relpath: str, text: str, names: set[str]) -> dict[
             entry["constraints"] = paths[len(inputs) :]
         if match.group("tool") == "pip-compile":
             entry["backend"] = "pip-tools"
-        if match.group("python"):
-            entry["python-version"] = match.group("python")
-        if hashes:
-            entry["hashes"] = True
-        return entry
+        return {**entry, **options}
     return None
 
 
