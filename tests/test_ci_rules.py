@@ -354,18 +354,52 @@ def test_when_codeql_runs_is_checked_only_once_chosen(repo: Repo, run: Run) -> N
 TESTS_WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: x\n    steps: []\n"
 
 
-def test_missing_codeql_workflow_without_a_choice_says_how_to_choose(repo: Repo, run: Run) -> None:
+def test_no_codeql_workflow_is_quiet_until_the_repository_chooses(repo: Repo, run: Run) -> None:
+    # Issue 21: "choose default-setup or workflow" on repositories that never configured
+    # anything is a finding no maintainer fixes; the choice is init's proposal.
     repo.write(".github/workflows/tests.yml", TESTS_WORKFLOW)
-    repo.commit()
-    result = run("check", "--only=codeql-workflow")
-    # Never on a file that does not exist: the first workflow without a pyproject.toml ...
-    assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/tests.yml", 1)]
-    assert 'codeql = "default-setup"' in result.out and 'codeql = "workflow"' in result.out
-    # ... the config file, where the choice is written, with one.
     repo.write("pyproject.toml", "[project]\nname = 'x'\n")
     repo.commit()
     result = run("check", "--only=codeql-workflow")
-    assert rule_lines(result.out, "codeql-workflow") == [("pyproject.toml", 1)]
+    assert result.code == 0, result.out
+
+
+ACTIONS_CODEQL = (
+    "on:\n  push:\n  pull_request:\n  schedule: [{cron: '0 0 * * 0'}]\n"
+    "permissions: {security-events: write}\njobs:\n"
+    "  analyze:\n    runs-on: x\n    steps:\n"
+    "      - uses: github/codeql-action/init@v3\n        with: {languages: actions}\n"
+    "      - uses: github/codeql-action/analyze@v3\n"
+)
+
+
+def test_codeql_of_another_language_on_purpose_is_fine(repo: Repo, run: Run) -> None:
+    # Issue 21: a workflow scanning `languages: actions` on purpose is not a broken
+    # python scan; only a repository that chose a python workflow is told none is there.
+    repo.write(".github/workflows/codeql.yml", ACTIONS_CODEQL)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert result.code == 0, result.out
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert rule_lines(result.out, "codeql-workflow") == [("pyproject.toml", 2)]
+    assert "no workflow in .github/workflows runs github/codeql-action for python" in result.out
+
+
+def test_codeql_without_languages_detects_python(repo: Repo, run: Run) -> None:
+    # No `languages`: CodeQL detects them (python in a Python repo), so the job is checked.
+    repo.write(
+        ".github/workflows/codeql.yml",
+        ACTIONS_CODEQL.replace("        with: {languages: actions}\n", "").replace(
+            "permissions: {security-events: write}", "permissions: {}"
+        ),
+    )
+    repo.write("pyproject.toml", CODEQL_WORKFLOW)
+    repo.commit()
+    result = run("check", "--only=codeql-workflow")
+    assert "job 'analyze' needs permissions security-events: write" in result.out
+    assert len(rule_lines(result.out, "codeql-workflow")) == 1  # python is analyzed
 
 
 def test_default_setup_needs_no_workflow_and_conflicts_with_one(repo: Repo, run: Run) -> None:
@@ -447,7 +481,8 @@ def test_codeql_without_python_or_analyze(repo: Repo, run: Run) -> None:
     repo.write(".github/workflows/codeql.yml", workflow)
     repo.commit()
     result = run("check", "--only=codeql-workflow")
-    assert "job 'js' does not analyze python" in result.out
+    assert "'js'" not in result.out  # javascript on purpose
+    assert rule_lines(result.out, "codeql-workflow") == [(".github/workflows/codeql.yml", 13)]
     assert "job 'py' lacks the github/codeql-action/analyze step" in result.out
 
 

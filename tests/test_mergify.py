@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from policytool.engine.lock_config import LockConfig
 from tests.conftest import Repo, Result
@@ -151,8 +153,64 @@ def test_sync_never_writes_a_second_set_under_their_instructions(
             f"policytool: error: .github/mergify.yml:{line_of(MERGIFY, 'mypy-3.10')}: "
             "the message gives its own `pre-commit run` instructions and they are out of date"
         )
-    assert run("fix", "--only=mergify-drift").code == 1
+        assert "`policytool fix --only mergify-drift` mends them in place" in result.err
     assert mergify_repo.read(".github/mergify.yml").decode() == MERGIFY
+
+
+# What `fix` makes of MERGIFY: every command mended in the maintainers' own words.
+MENDED = (
+    MERGIFY.replace("uv pip install pre-commit\n", "uv pip install pre-commit==4.0.1\n")
+    .replace("manual mypy-3.10 --all-files", "manual mypy-3.12 --all-files")
+    .replace("manual markdownlint --all-files", "manual markdownlint-cli2 --all-files")
+    .replace("Run `pre-commit run mypy-3.12", "Run `pre-commit run --hook-stage manual mypy-3.12")
+)
+
+
+def test_fix_mends_their_own_instructions_in_place(mergify_repo: Repo, run: Run) -> None:
+    # Issue 21 item 10: renamed hooks, a missing stage and the pin, every other word kept.
+    fixed = run("fix", "--only=mergify-drift")
+    assert fixed.code == 1 and "fixed .github/mergify.yml" in fixed.err
+    assert mergify_repo.read(".github/mergify.yml").decode() == MENDED
+    assert run("check", "--only=mergify-drift").code == 0
+    assert run("fix", "--only=mergify-drift").code == 0  # idempotent
+    assert mergify_repo.read(".github/mergify.yml").decode() == MENDED
+
+
+def test_fix_drops_a_dead_hook_and_adds_the_stage_ci_runs(mergify_repo: Repo, run: Run) -> None:
+    tip = OWN_WORDS.replace(
+        "pre-commit run --all-files --hook-stage manual\n",
+        "pre-commit run --all-files && \\\n            pre-commit run clang-format -a\n",
+    )
+    workflow = "on: [pull_request]\njobs:\n  pre-commit:\n    runs-on: x\n    steps:\n"
+    workflow += "      - run: pre-commit run -a --hook-stage manual\n"
+    mergify_repo.write(".github/mergify.yml", tip)
+    mergify_repo.write(".github/workflows/lint.yml", workflow)
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert "leaves out the manual-stage hooks CI runs" in result.out
+    assert "names hook 'clang-format'" in result.out
+    assert run("fix", "--only=mergify-drift").code == 1  # two commands, one logical line
+    assert mergify_repo.read(".github/mergify.yml").decode() == tip.replace(
+        "pre-commit run --all-files && \\\n            pre-commit run clang-format -a\n",
+        "pre-commit run --hook-stage manual --all-files && \\\n"
+        "            pre-commit run --hook-stage manual -a\n",
+    )
+    assert run("check", "--only=mergify-drift").code == 0
+    assert run("fix", "--only=mergify-drift").code == 0
+
+
+def test_prose_commands_are_reported_not_rewritten(mergify_repo: Repo, run: Run) -> None:
+    # Outside code (no backticks, no fence) a command's end is a guess: no fix.
+    tip = OWN_WORDS.replace(
+        "          For mypy alone:",
+        "          Or run pre-commit run mypy-3.10 before pushing.\n          For mypy alone:",
+    )
+    mergify_repo.write(".github/mergify.yml", tip)
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert "names hook 'mypy-3.10'" in result.out and "fixable" not in result.out
+    assert run("fix", "--only=mergify-drift").code == 1
+    assert mergify_repo.read(".github/mergify.yml").decode() == tip
 
 
 def test_instructions_right_in_their_own_words_pass(mergify_repo: Repo, run: Run) -> None:
@@ -282,6 +340,9 @@ def test_no_mergify_file_no_findings_but_sync_errors(repo: Repo, run: Run) -> No
     )
 
 
+MERGIFY_RULE = '[tool.policytool.mergify]\nrule = "comment-pre-commit-failure"\n'
+
+
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [
@@ -311,6 +372,13 @@ def test_bad_mergify_files_are_findings_and_sync_errors(
     repo.write(".github/mergify.yml", content)
     repo.commit()
     result = run("check", "--only=mergify-drift")
+    if "YAML" not in message:
+        # Issue 21: a repository that never named its rule is not told that a rule named
+        # after vLLM's default is missing; once it names it, it must exist.
+        assert result.code == 0, result.out
+        repo.write("pyproject.toml", MERGIFY_RULE)
+        repo.commit()
+        result = run("check", "--only=mergify-drift")
     assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", line)]
     assert message in result.out
     synced = run("sync")
@@ -460,35 +528,41 @@ def test_check_condition_naming_no_job(mergify_repo: Repo, run: Run) -> None:
     )
 
 
-def test_other_rules_checks_are_compared_once_external_checks_are_listed(
-    mergify_repo: Repo, run: Run
-) -> None:
+def test_every_rules_checks_are_compared_with_the_jobs(mergify_repo: Repo, run: Run) -> None:
+    # Issue 21: a `check-failure =` naming a renamed job is caught in every rule, with
+    # nothing configured; well-known apps' checks (DCO, Buildkite) are known.
     rules = (
         "pull_request_rules:\n"
         "  - name: automerge\n"
         "    conditions:\n"
         "      - check-success=test (3.10)\n"
-        "      - check-success=dco\n"
+        "      - check-success=DCO\n"
+        "      - check-success = buildkite/ci/pr\n"
         "      - or:\n"
-        "        - check-success=tests (3.12)\n"
+        "        - check-success = tests (3.12)\n"
+        "        - check-success=jenkins/pr\n"
         "        - label=ready\n"
         "    actions: {merge: {}}\n"
     )
     mergify_repo.write(".github/mergify.yml", OWN_WORDS.replace("pull_request_rules:\n", rules))
     mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
     mergify_repo.commit()
-    assert run("check", "--only=mergify-drift").code == 0  # dco may be any app's check
+    result = run("check", "--only=mergify-drift")
+    assert rule_lines(result.out, "mergify-drift") == [
+        (".github/mergify.yml", 8),
+        (".github/mergify.yml", 9),
+    ]
+    assert "`check-success = tests (3.12)`" in result.out
+    assert "did you mean 'test (3.12)'" in result.out
+    assert "so rule 'automerge' never matches" in result.out
     mergify_repo.write(
         "pyproject.toml",
         '[tool.policytool.ci]\nskip-reasons = { "mypy-3.12" = "slow" }\n'
-        '[tool.policytool.mergify]\nexternal-checks = ["dco"]\n',
+        '[tool.policytool.mergify]\nexternal-checks = ["jenkins/*"]\n',
     )
     mergify_repo.commit()
     result = run("check", "--only=mergify-drift")
-    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 7)]
-    assert (
-        "`check-success=tests (3.12)`" in result.out and "did you mean 'test (3.12)'" in result.out
-    )
+    assert rule_lines(result.out, "mergify-drift") == [(".github/mergify.yml", 8)]
 
 
 def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path: Path) -> None:
@@ -513,3 +587,131 @@ def test_universal_lock_pins_the_newest_pre_commit_compared_as_versions(tmp_path
             "    # via -r requirements/test.in\n"
         )
         assert pinned_precommit(config) == newer
+
+
+# Issue 21: a repository that never configured the rule, whose own tip lives in a rule of
+# another name, next to a DCO comment that gives no instructions.
+OWN_TIP = """\
+pull_request_rules:
+  - name: tell-author-about-lint
+    conditions:
+      - check-failure = lint
+    actions:
+      comment:
+        message: |
+          Linting failed. Run `pre-commit run --all-files --hook-stage manual`, and for
+          markdown `pre-commit run markdownlint --all-files` before you push.
+  - name: dco
+    conditions:
+      - check-failure=DCO
+    actions:
+      comment:
+        message: Please sign off your commits.
+"""
+
+
+def test_unconfigured_reads_the_repositorys_own_tip_rules(mergify_repo: Repo, run: Run) -> None:
+    mergify_repo.write(".github/mergify.yml", OWN_TIP)
+    mergify_repo.write(".github/workflows/lint.yml", PRECOMMIT_WORKFLOW)
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert "comment-pre-commit-failure" not in result.out  # no rule named after vLLM's
+    assert "'dco'" not in result.out and "DCO" not in result.out
+    assert rule_lines(result.out, "mergify-drift") == [
+        (".github/mergify.yml", 4),
+        (".github/mergify.yml", 9),
+    ]
+    assert "`check-failure = lint` names no job" in result.out
+    assert "so the pre-commit failure comment is never posted" in result.out
+    assert "names hook 'markdownlint', which is not in .pre-commit-config.yaml" in result.out
+    assert "did you mean 'markdownlint-cli2'?" in result.out
+
+
+# --- the in-place mend, as properties (issue 21 item 10) -------------------------------
+
+_HOOKS = st.from_regex(r"[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,4})?", fullmatch=True).filter(
+    lambda h: h not in ("manual", "run", "commit")
+)
+_FLAGS = st.lists(
+    st.sampled_from(["--all-files", "-a", "--verbose", "--show-diff-on-failure", "--color=always"]),
+    max_size=3,
+)
+_PROSE = st.lists(st.sampled_from(["Please", "run:", "then", "push.", "(mypy)", "->"]), max_size=3)
+
+
+@given(
+    hook=_HOOKS,
+    rename=st.one_of(st.none(), _HOOKS),
+    flags=_FLAGS,
+    at=st.integers(0, 3),
+    old_stage=st.sampled_from([None, "manual", "pre-commit"]),
+    stage=st.sampled_from([None, "manual", "pre-commit"]),
+    before=_PROSE,
+    after=_PROSE,
+    inline=st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_mend_command_changes_only_the_hook_and_stage(
+    hook: str,
+    rename: str | None,
+    flags: list[str],
+    at: int,
+    old_stage: str | None,
+    stage: str | None,
+    before: list[str],
+    after: list[str],
+    inline: bool,
+) -> None:
+    from policytool.formats.precommit_run import parse_run_commands
+    from policytool.rules.mergify_drift import mend_command
+
+    args = list(flags)
+    if old_stage is not None:
+        args.insert(min(at, len(args)), f"--hook-stage {old_stage}")
+    args.insert(min(at, len(args)), hook)
+    command = " ".join(["pre-commit", "run", *args])
+    head = " ".join(before) + (" " if before else "")
+    tail = (" " if after else "") + " ".join(after)
+    text = f"{head}`{command}`{tail}" if inline else f"{command}"
+    mended = mend_command(text, 0, hook, rename, stage)
+    assert mended is not None
+    # Every other character stays: the prose around it, the other arguments in order.
+    if inline:
+        assert mended.startswith(head + "`pre-commit run") and mended.endswith("`" + tail)
+    changed = (hook, rename, "--hook-stage", old_stage, stage)
+    new_args = mended.split("`")[1 if inline else 0].split()[2:]
+    assert [a for a in new_args if a not in changed] == [
+        a for a in " ".join(args).split() if a not in changed
+    ]
+    # The mended command reads as meant: the new hook, the wanted stage, the same scope.
+    ((_, parsed),) = parse_run_commands(mended)
+    (_, original), *_ = parse_run_commands(text)
+    assert parsed.hook == rename
+    assert parsed.stage == (stage or old_stage)
+    assert parsed.all_files == original.all_files
+    # Idempotent: mending the mended command to the same target changes nothing.
+    assert mend_command(mended, 0, rename, rename, stage) == mended if rename else True
+    assert mend_command(mended, 0, None, None, stage) == mended
+
+
+@given(
+    pin=st.from_regex(r"[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{1,2}", fullmatch=True),
+    token=st.sampled_from(["pre-commit", "pre-commit>=3", "'pre-commit>=4.5.1'", "pre_commit"]),
+    installer=st.sampled_from(["pip install", "uv pip install", "pipx install", "pip3 install -U"]),
+    extra=st.sampled_from(["", " pre-commit-hooks", " tox"]),
+)
+@settings(max_examples=200, deadline=None)
+def test_mend_install_pins_only_the_pre_commit_word(
+    pin: str, token: str, installer: str, extra: str
+) -> None:
+    from policytool.rules.mergify_drift import _INSTALL_RE, mend_install
+
+    line = f"    {installer} {token}{extra}  # then run it"
+    match = _INSTALL_RE.search(line)
+    assert match is not None
+    start, end = match.span("args")
+    mended = mend_install(line, start, end, token, pin)
+    assert mended == line.replace(f" {token}", f" pre-commit=={pin}", 1)
+    again = _INSTALL_RE.search(mended)
+    assert again is not None
+    assert mend_install(mended, *again.span("args"), f"pre-commit=={pin}", pin) == mended

@@ -4,8 +4,9 @@
 
 :func:`load_mergify` parses the file round-trip (refusing an alias bomb before anything
 walks it); :func:`find_comment` finds a named rule's ``actions: comment: message:`` with
-where its text starts; :func:`check_conditions` lists every ``check-*`` / ``status-*``
-condition (inside ``and:``/``or:``/``not:`` too) with its line. No policy here.
+where its text starts (:func:`comments`: every rule's); :func:`check_conditions` lists
+every ``check-*`` / ``status-*`` condition (inside ``and:``/``or:``/``not:`` too) with its
+line. No policy here.
 """
 
 from __future__ import annotations
@@ -35,10 +36,17 @@ class Comment:
     message: str
     first_line: int  # 1-based line of the message's first content line
     rule: dict[str, object]
+    index: int  # the rule's place in ``pull_request_rules``
 
     def line_of(self, offset: int) -> int:
         """File line of line ``offset`` (0-based) of the message."""
         return self.first_line + offset
+
+    @property
+    def name(self) -> str:
+        """The rule's ``name`` (empty when it has none)."""
+        name = self.rule.get("name")
+        return name if isinstance(name, str) else ""
 
     @property
     def literal(self) -> bool:
@@ -86,21 +94,41 @@ def find_comment(doc: YamlDoc, name: str, setting: str) -> Comment:
             key_line(data, "pull_request_rules"),
             f"no pull_request_rules entry named '{name}' ({setting}){hint}",
         )
-    rule = rules[index]
-    assert isinstance(rule, dict)
-    actions = rule.get("actions")
-    comment = actions.get("comment") if isinstance(actions, dict) else None
-    message = comment.get("message") if isinstance(comment, dict) else None
-    if not isinstance(comment, dict) or not isinstance(message, str):
+    found = _comment(doc, rules[index], index)
+    if found is None:
         raise FileProblem(
             relpath,
             item_line(rules, index),
             f"rule '{name}' has no `actions: comment: message:` to keep in sync",
         )
+    return found
+
+
+def _comment(doc: YamlDoc, rule: object, index: int) -> Comment | None:
+    """The ``actions: comment: message:`` of one rule, or None."""
+    if not isinstance(rule, dict):
+        return None
+    actions = rule.get("actions")
+    comment = actions.get("comment") if isinstance(actions, dict) else None
+    message = comment.get("message") if isinstance(comment, dict) else None
+    if not isinstance(comment, dict) or not isinstance(message, str):
+        return None
     pos = value_pos(comment, "message")
     block = type(message).__name__ == "LiteralScalarString"
     first = (pos[0] + 2 if block else pos[0] + 1) if pos else key_line(comment, "message")
-    return Comment(doc, comment, message, first, rule)
+    return Comment(doc, comment, message, first, rule, index)
+
+
+def comments(doc: YamlDoc) -> list[Comment]:
+    """Every rule's comment message, in file order."""
+    rules = rules_of(doc) or []
+    return [c for i, rule in enumerate(rules) if (c := _comment(doc, rule, i)) is not None]
+
+
+def comment_at(doc: YamlDoc, index: int) -> Comment | None:
+    """The comment of rule ``index`` of ``pull_request_rules`` (None if it has none)."""
+    rules = rules_of(doc) or []
+    return _comment(doc, rules[index], index) if 0 <= index < len(rules) else None
 
 
 @dataclass(frozen=True)

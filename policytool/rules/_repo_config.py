@@ -120,10 +120,11 @@ class MergifyConfig:
     """``[tool.policytool.mergify]``: where the pre-commit failure comment lives."""
 
     file: str = ".github/mergify.yml"
-    rule: str = "comment-pre-commit-failure"
-    # Checks reported by apps other than this repo's workflows (DCO, Buildkite...), as
-    # globs. None: only the configured rule's check conditions are compared with the
-    # workflows' jobs; a list: every rule's are, and these names are also known.
+    # The rule whose comment carries the pre-commit tip. None: every rule whose comment
+    # gives ``pre-commit run`` instructions (and one named comment-pre-commit-failure).
+    rule: str | None = None
+    # Checks reported by apps other than this repo's workflows, as globs, besides the
+    # built-in well-known apps (DCO, Buildkite...; rules/mergify_drift.py).
     external_checks: tuple[str, ...] | None = None
 
 
@@ -134,13 +135,16 @@ document(
         "file": KeyDoc("path", "the Mergify config"),
         "rule": KeyDoc(
             "string",
-            "the name of the rule whose comment message carries the pre-commit tip",
+            "the name of the rule whose comment message carries the pre-commit tip (it must exist)",
+            "not set: every rule whose comment gives `pre-commit run` instructions, and "
+            "one named `comment-pre-commit-failure` if there is one",
         ),
         "external-checks": KeyDoc(
             "list of globs",
-            'checks reported by other apps (`"dco"`, `"buildkite/*"`); once set, every '
-            "rule's `check-*` conditions must name a workflow job or one of these",
-            "not set: only `rule`'s check conditions are compared with the workflows' jobs",
+            "checks reported by other apps than the built-in ones (DCO, Buildkite, Codecov, "
+            "Read the Docs...), known besides the workflows' jobs when every rule's "
+            "`check-*` conditions are compared with them",
+            "not set: only the built-in apps",
         ),
     },
 )
@@ -182,8 +186,8 @@ document(
             "how CodeQL scans the repo: a workflow here (also checked for push, pull_request "
             "and a schedule), or GitHub's default setup (no workflow; one running CodeQL too "
             "is a finding)",
-            "not set: a CodeQL workflow is checked except for its triggers; none is one "
-            "finding saying how to choose",
+            "not set: a CodeQL workflow for python is checked except for its triggers; "
+            "without one the rule is quiet (`policytool init` proposes a choice)",
         ),
     },
 )

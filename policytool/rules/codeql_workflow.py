@@ -112,7 +112,13 @@ def _permissions_ok(perms: object) -> list[str]:
 def _python_rows(
     with_: Mapping[str, object], rows: Sequence[Mapping[str, str]]
 ) -> list[Mapping[str, str]]:
-    """The matrix rows whose ``languages`` include python (or may: a run-time value)."""
+    """The matrix rows whose ``languages`` include python (or may: a run-time value).
+
+    Without ``languages`` CodeQL detects the repository's languages itself: python
+    included in a Python repository.
+    """
+    if "languages" not in with_:
+        return list(rows)
     out = []
     for row in rows:
         text = resolve(with_.get("languages", ""), row)
@@ -122,8 +128,12 @@ def _python_rows(
     return out
 
 
-def _codeql_job(doc: YamlDoc, job: Job) -> tuple[bool, list[Finding]]:
-    """(runs CodeQL, problems) for one job."""
+def _codeql_job(doc: YamlDoc, job: Job) -> tuple[bool, bool, list[Finding]]:
+    """(runs CodeQL, analyzes python, problems) for one job.
+
+    A job whose ``languages`` name only other languages (``actions``, ``javascript``)
+    scans them on purpose: it runs CodeQL, analyzes no python, and has no problem here.
+    """
     assert isinstance(doc.data, dict)
     name = job.id
     init: Step | None = None
@@ -135,36 +145,36 @@ def _codeql_job(doc: YamlDoc, job: Job) -> tuple[bool, list[Finding]]:
         if uses is not None and uses.startswith(CODEQL_ACTION + "/analyze@"):
             analyze = step
     if init is None and analyze is None:
-        return False, []
+        return False, False, []
     job_line = job.line
 
     def finding(line: int, message: str) -> Finding:
         return Finding(doc.relpath, line, 1, RULE_ID, message)
 
+    python_rows: list[Mapping[str, str]] = []
+    with_: Mapping[str, object] = {}
+    if init is not None:
+        with_ = init.with_
+        if job.matrix_problem is not None:
+            return True, True, [finding(job.matrix_problem.line, job.matrix_problem.message)]
+        python_rows = _python_rows(with_, job.matrix)
+        if not python_rows:
+            return True, False, []  # another language, scanned on purpose
     if init is None or analyze is None:
         missing = "init" if init is None else "analyze"
-        return True, [finding(job_line, f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step")]
+        lacks = f"job '{name}' lacks the {CODEQL_ACTION}/{missing} step"
+        return True, True, [finding(job_line, lacks)]
     problems: list[Finding] = []
-    init_line = init.line
-    with_ = init.with_
-    if job.matrix_problem is not None:
-        return True, [finding(job.matrix_problem.line, job.matrix_problem.message)]
-    python_rows = _python_rows(with_, job.matrix)
-    if not python_rows:
+    modes = {resolve(with_.get("build-mode", "none"), row) or "none" for row in python_rows}
+    wrong = sorted(m for m in modes if m != "none" and UNKNOWN not in m)
+    if wrong and len(wrong) == len(modes):
         problems.append(
-            finding(init_line, f"job '{name}' does not analyze python (`languages: python`)")
-        )
-    else:
-        modes = {resolve(with_.get("build-mode", "none"), row) or "none" for row in python_rows}
-        wrong = sorted(m for m in modes if m != "none" and UNKNOWN not in m)
-        if wrong and len(wrong) == len(modes):
-            problems.append(
-                finding(
-                    init_line,
-                    f"job '{name}' sets `build-mode: {wrong[0]}` for python, which CodeQL "
-                    "analyzes without a build (`none`, its default for python)",
-                )
+            finding(
+                init.line,
+                f"job '{name}' sets `build-mode: {wrong[0]}` for python, which CodeQL "
+                "analyzes without a build (`none`, its default for python)",
             )
+        )
     perms = job.node.get("permissions", doc.data.get("permissions"))
     lacking = _permissions_ok(perms)
     if lacking:
@@ -174,25 +184,26 @@ def _codeql_job(doc: YamlDoc, job: Job) -> tuple[bool, list[Finding]]:
             else key_line(doc.data, "permissions", job_line)
         )
         problems.append(finding(where, f"job '{name}' needs permissions {', '.join(lacking)}"))
-    return True, problems
+    return True, True, problems
 
 
 def _codeql_problems(
     doc: YamlDoc, branch: str, triggers_chosen: bool
-) -> tuple[bool, list[Finding]]:
-    """(uses CodeQL, problems) for one workflow.
+) -> tuple[bool, bool, list[Finding]]:
+    """(runs CodeQL, analyzes python, problems) for one workflow.
 
     When is a repo's choice: push + pull_request + schedule is asked for only
     when the repo chose ``codeql = "workflow"``.
     """
     assert isinstance(doc.data, dict)
     problems: list[Finding] = []
-    uses_codeql = False
+    uses_codeql = python = False
     for job in model(doc).jobs:
-        uses, found = _codeql_job(doc, job)
+        uses, scans_python, found = _codeql_job(doc, job)
         uses_codeql = uses_codeql or uses
+        python = python or scans_python
         problems += found
-    if uses_codeql and triggers_chosen:
+    if python and triggers_chosen:
         triggers = triggers_of(doc)
         on_line = key_line(doc.data, "on", 1)
         for event in ("push", "pull_request"):
@@ -219,7 +230,7 @@ def _codeql_problems(
                     "CodeQL must also run on a schedule (`schedule: - cron: ...`)",
                 )
             )
-    return uses_codeql, problems
+    return uses_codeql, python, problems
 
 
 def _config_place(config: Config, key: str, fallback: str) -> tuple[str, int]:
@@ -242,8 +253,8 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
     branch = default_branch(ctx.config)
     found = bool(workflows.broken)  # a broken CodeQL workflow is reported as such
     for doc in workflows.docs:
-        uses, problems = _codeql_problems(doc, branch, setup == "workflow")
-        found = found or uses
+        uses, python, problems = _codeql_problems(doc, branch, setup == "workflow")
+        found = found or python
         if uses and setup == "default-setup":
             yield Finding(
                 doc.relpath,
@@ -255,28 +266,16 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
             )
             continue
         yield from problems
-    if found or setup == "default-setup":
-        return
-    if setup == "workflow":
-        path, line = _config_place(ctx.config, "codeql", paths[0])
-        yield Finding(
-            path,
-            line,
-            1,
-            RULE_ID,
-            f'codeql = "workflow" but no workflow in {WORKFLOW_DIR} runs {CODEQL_ACTION}; '
-            "`policytool init` writes one",
-        )
-        return
-    path, line = _config_place(ctx.config, "", paths[0])
+    if found or setup != "workflow":
+        return  # not chosen: quiet until the repository opts in (`policytool init` proposes)
+    path, line = _config_place(ctx.config, "codeql", paths[0])
     yield Finding(
         path,
         line,
         1,
         RULE_ID,
-        f"no workflow in {WORKFLOW_DIR} runs CodeQL: if GitHub's default CodeQL setup scans "
-        'this repo, set [tool.policytool.ci] codeql = "default-setup"; otherwise set '
-        'codeql = "workflow" and run `policytool init` to add one',
+        f'codeql = "workflow" but no workflow in {WORKFLOW_DIR} runs {CODEQL_ACTION} for '
+        "python; `policytool init` writes one",
     )
 
 
@@ -294,13 +293,16 @@ How CodeQL scans the repo's Python, as the repo chose in `[tool.policytool.ci] c
 - `"default-setup"`: GitHub's default CodeQL setup scans the repo, so no workflow is
   needed, and one that runs CodeQL too is a finding (GitHub rejects its results while
   default setup is on);
-- not set: a workflow that runs CodeQL is checked (but not when it runs: that is the
-  repo's choice); no workflow is one finding, on the config file, saying how to choose.
+- not set: a workflow that runs CodeQL for python is checked (but not when it runs: that
+  is the repo's choice); without one the rule is quiet until the repo chooses
+  (`policytool init` proposes a choice).
 
-Every CodeQL job has both steps, analyzes python (matrix values expanded, at most
-GitHub's 256 jobs), does not set a `build-mode` other than `none` for python (`none` is
-the default; no explicit value is needed), and has `security-events: write` (what the
-upload needs; `contents`/`actions: read` matter in private repos only).
+Every CodeQL job for python has both steps, does not set a `build-mode` other than `none`
+for python (`none` is the default; no explicit value is needed), and has
+`security-events: write` (what the upload needs; `contents`/`actions: read` matter in
+private repos only). A job whose `languages` name only other languages (`actions`,
+`javascript`; matrix values expanded, at most GitHub's 256 jobs) scans them on purpose and
+is left alone; a job without `languages` lets CodeQL detect them, python included.
 
 ## Why
 
@@ -310,9 +312,8 @@ that lacks the analyze step or the permission runs green and uploads nothing.
 ## Example
 
 ```text
-pyproject.toml:1:1: codeql-workflow no workflow in .github/workflows runs CodeQL: if \
-GitHub's default CodeQL setup scans this repo, set [tool.policytool.ci] codeql = \
-"default-setup"; otherwise set codeql = "workflow" and run `policytool init` to add one
+pyproject.toml:2:1: codeql-workflow codeql = "workflow" but no workflow in \
+.github/workflows runs github/codeql-action for python; `policytool init` writes one
 ```
 
 ## Fix

@@ -2,14 +2,15 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """``mergify-drift`` and ``policytool sync``: the Mergify pre-commit-failure comment.
 
-The Mergify rule named in ``[tool.policytool.mergify]`` comments on a PR whose
-pre-commit check failed and tells the contributor how to reproduce it. That text
+The Mergify rule named in ``[tool.policytool.mergify]`` (not set: every rule whose
+comment gives ``pre-commit run`` instructions) comments on a PR whose pre-commit check
+failed and tells the contributor how to reproduce it. That text
 drifts: it names hooks that were renamed, omits ``--hook-stage manual`` for hooks
 that CI runs at the manual stage, installs another pre-commit than the repo pins, or
 waits on a check no workflow reports any more. The rule reads every ``pre-commit
 run ...`` and ``pip install pre-commit...`` command in the message and checks them
-against the config, and every ``check-failure=``/``check-success=`` condition against
-the workflows' jobs.
+against the config, and every rule's ``check-failure=``/``check-success=`` conditions
+against the workflows' jobs. ``fix`` mends a drifted command in place (:func:`mend_command`).
 
 A message may be written in the maintainers' own words: when its commands are right,
 nothing is asked of it. A message that carries the marker comments has its block
@@ -18,8 +19,8 @@ between the markers, appends markers and block only to a message that gives no
 ``pre-commit run`` instructions at all, and never writes a second set of instructions
 under the maintainers' own. Every other byte of the file stays as it was.
 
-A repo without the Mergify file gets no findings; a Mergify file without the rule,
-or a rule without a comment message, is one finding.
+A repo without the Mergify file gets no findings; a configured rule that is missing,
+or has no comment message, is one finding.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import difflib
 import fnmatch
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,8 @@ from policytool.formats.mergify import (
     CheckCondition,
     Comment,
     check_conditions,
+    comment_at,
+    comments,
     find_comment,
     load_mergify,
 )
@@ -60,6 +63,7 @@ from policytool.formats.precommit_run import manual_stage_meaning, parse_run_com
 from policytool.formats.requirement import exact_version, requirement_name
 from policytool.formats.shell import split as tokens
 from policytool.formats.yamldoc import (
+    YamlDoc,
     indent_of,
     is_blank,
     value_pos,
@@ -86,12 +90,85 @@ SETTING = "[tool.policytool.mergify] rule"
 _PRE_COMMIT_NAME = re.compile(rb"(?i)pre[-_.]+commit")
 
 
+DEFAULT_RULE = "comment-pre-commit-failure"
+# Checks other apps report (case-insensitive globs): never a job of the repo's workflows.
+KNOWN_APP_CHECKS = (
+    "dco",
+    "buildkite/*",
+    "pre-commit.ci*",
+    "codecov/*",
+    "coverage/coveralls",
+    "docs/readthedocs.org*",
+    "read the docs*",
+    "readthedocs*",
+    "netlify*",
+    "deploy/netlify",
+    "header rules*",
+    "redirect rules*",
+    "pages changed*",
+    "vercel*",
+    "license/cla",
+    "cla*",
+    "easycla",
+    "continuous-integration/*",
+    "ci/circleci*",
+    "travis ci*",
+    "cirrus ci*",
+    "azure pipelines*",
+    "codeql",
+    "analyze (*)",
+    "mergify*",
+    "summary",
+    "rule: *",
+    "queue: *",
+    "sonarcloud*",
+    "security/snyk*",
+    "gitguardian*",
+    "semantic pull request",
+    "wip",
+)
+
+
+def gives_instructions(comment: Comment) -> bool:
+    """Whether a comment tells authors how to run pre-commit (or holds the sync block)."""
+    return bool(parse_run_commands(comment.message, markdown=True)) or _has_markers(comment.message)
+
+
+def comments_of(config: Config) -> list[Comment]:
+    """The comments carrying the pre-commit tip; raise FileProblem.
+
+    ``[tool.policytool.mergify] rule`` names one, which must exist. Not set: every rule
+    whose comment gives ``pre-commit run`` instructions (or holds the sync markers), and
+    the rule named :data:`DEFAULT_RULE` if there is one; a file with neither has none.
+    """
+    section = config.section(MergifyConfig)
+    doc = load_mergify(config.root, section.file)
+    if doc is None:
+        return []
+    if section.rule is not None:
+        return [find_comment(doc, section.rule, SETTING)]
+    return [c for c in comments(doc) if c.name == DEFAULT_RULE or gives_instructions(c)]
+
+
 def comment_of(config: Config) -> Comment | None:
-    """The configured rule's comment; None without a Mergify file; raise FileProblem."""
+    """The one comment ``sync`` keeps; None without a Mergify file; raise FileProblem.
+
+    The configured rule's; not set, the tip comment holding the sync markers, else the
+    rule named :data:`DEFAULT_RULE`, else the only comment that gives instructions.
+    """
     doc = load_mergify(config.root, config.section(MergifyConfig).file)
     if doc is None:
         return None
-    return find_comment(doc, config.section(MergifyConfig).rule, SETTING)
+    found = comments_of(config)
+    if config.section(MergifyConfig).rule is None:
+        ranked = (
+            [c for c in found if _has_markers(c.message)]
+            or [c for c in found if c.name == DEFAULT_RULE]
+            or (found if len(found) == 1 else [])
+        )
+        if ranked:
+            return ranked[0]
+    return find_comment(doc, config.section(MergifyConfig).rule or DEFAULT_RULE, SETTING)
 
 
 def pinned_precommit(config: Config) -> str | None:
@@ -308,8 +385,10 @@ def synced_text(comment: Comment, block: Sequence[str]) -> str:
 def _verify(comment: Comment, text: str, config: Config, block: Sequence[str]) -> bool:
     """The new text parses, its message keeps every line outside the markers, has ``block``."""
     try:
-        new = find_comment(comment.doc.reparsed(text), config.section(MergifyConfig).rule, SETTING)
+        new = comment_at(comment.doc.reparsed(text), comment.index)
     except (YamlError, FileProblem):
+        return False
+    if new is None:
         return False
     if _current_block(new.message) != list(block):
         return False
@@ -382,8 +461,8 @@ def sync(config: Config, write_file: bool) -> SyncResult:
             return SyncResult(relpath, stale=False, written=False)
         raise PolicyError(
             f"{relpath}:{wrong[0].line}: the message gives its own `pre-commit run` "
-            "instructions and they are out of date; fix them as `policytool check --only "
-            f"mergify-drift` says, or put them between `{_BEGIN_PREFIX} -->` and "
+            "instructions and they are out of date; `policytool fix --only mergify-drift` "
+            f"mends them in place, or put them between `{_BEGIN_PREFIX} -->` and "
             f"`{END}` for `policytool sync` to rewrite"
         )
     block = render_block(config, model, comment.message)
@@ -402,21 +481,178 @@ def sync(config: Config, write_file: bool) -> SyncResult:
 # --- mergify-drift --------------------------------------------------------------------
 
 
+_RUN_RE = re.compile(r"(?<![\w.-])(?:pre-commit|pre_commit|prek)[ \t]+run(?![\w-])")
+_STAGE_RE = re.compile(r"--hook-stage(?:=|[ \t]+)(?P<value>[^\s`;|&\\]+)")
+_WORD_RE = re.compile(r"[^\s\\]+")
+
+
+def _args_end(text: str, start: int) -> int:
+    """Where the arguments of a command starting at ``start`` end: a backtick, a shell
+    separator, or a line end that is not continued by a backslash."""
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char in "`;|&":
+            break
+        if char == "\n" and not text[:index].rstrip(" \t").endswith("\\"):
+            break
+        index += 1
+    return index
+
+
+def mend_command(
+    text: str, nth: int, hook: str | None, rename: str | None, stage: str | None
+) -> str | None:
+    """``text`` with its ``nth`` ``pre-commit run`` mended in the authors' own words.
+
+    ``text`` is one logical line of a message (continued lines keep their backslash and
+    newline). The hook argument ``hook`` becomes ``rename`` (is dropped when None); the
+    stage becomes ``stage`` when given (its value replaced, or ``--hook-stage STAGE``
+    added after ``run``). Every other character stays. None when the command or its
+    hook argument is not there.
+    """
+    runs = list(_RUN_RE.finditer(text))
+    if nth >= len(runs):
+        return None
+    head = runs[nth].end()
+    stop = _args_end(text, head)
+    args = text[head:stop]
+    if hook is not None:
+        words = list(_WORD_RE.finditer(args))
+        found = next(
+            (
+                w
+                for i, w in enumerate(words)
+                if w.group() == hook and (i == 0 or words[i - 1].group() != "--hook-stage")
+            ),
+            None,
+        )
+        if found is None:
+            return None
+        if rename is not None:
+            args = args[: found.start()] + rename + args[found.end() :]
+        else:
+            cut = found.start()
+            while cut > 0 and args[cut - 1] in " \t":
+                cut -= 1
+            args = args[:cut] + args[found.end() :]
+    if stage is not None:
+        given = _STAGE_RE.search(args)
+        if given is not None:
+            args = args[: given.start("value")] + stage + args[given.end("value") :]
+        else:
+            args = f" --hook-stage {stage}" + args
+    return text[:head] + args + text[stop:]
+
+
+def _in_code(lines: Sequence[str], offset: int, nth: int, pattern: re.Pattern[str]) -> bool:
+    """Whether the ``nth`` match of ``pattern`` in message line ``offset`` is code, not
+    prose: inside a fenced block (a ``>`` quote's too) or inline backticks."""
+    fenced = False
+    for line in lines[:offset]:
+        if line.lstrip(" \t>").startswith(("```", "~~~")):
+            fenced = not fenced
+    if fenced:
+        return True
+    runs = list(pattern.finditer(lines[offset]))
+    return nth < len(runs) and lines[offset][: runs[nth].start()].count("`") % 2 == 1
+
+
+def _mend_fix(
+    comment: Comment,
+    offset: int,
+    nth: int,
+    hook: str | None,
+    rename: str | None,
+    stage: str | None,
+) -> Fix | None:
+    """The fix mending one ``pre-commit run`` of a literal message in place, or None."""
+    lines = comment.message.split("\n")
+    if not _in_code(lines, offset, nth, _RUN_RE):
+        return None
+    return _line_fix(comment, offset, lambda old: mend_command(old, nth, hook, rename, stage))
+
+
+def _line_fix(comment: Comment, offset: int, mend: Callable[[str], str | None]) -> Fix | None:
+    """The fix replacing logical line ``offset`` of a literal message by ``mend`` of it.
+
+    None when the message is not a literal block, ``mend`` has nothing to change, or
+    the file's lines are not the message's lines plus indentation.
+    """
+    doc = comment.doc
+    lines = comment.message.split("\n")
+    if not comment.literal:
+        return None
+    last = offset
+    while lines[last].rstrip().endswith("\\") and last + 1 < len(lines):
+        last += 1
+    old = "\n".join(lines[offset : last + 1])
+    new = mend(old)
+    if new is None or new == old or new.count("\n") != old.count("\n"):
+        return None
+    mended = new.split("\n")
+    message = "\n".join([*lines[:offset], *mended, *lines[last + 1 :]])
+    file_lines = split_lines(doc.text)
+    for index in range(offset, last + 1):
+        row = comment.line_of(index) - 1
+        if row >= len(file_lines):
+            return None
+        physical = file_lines[row]
+        body = physical.rstrip("\r\n")
+        pad = body[: len(body) - len(lines[index])]
+        if not body.endswith(lines[index]) or pad.strip(" "):
+            return None  # the file line is not the message line: never guessed at
+        file_lines[row] = pad + mended[index - offset] + physical[len(body) :]
+    text = "".join(file_lines)
+
+    def verify(old_text: str, new_text: str) -> str | None:
+        """None when the message is the mended one and nothing else changed."""
+        if old_text != doc.text:
+            return "changed since it was read; run the fix again"
+        try:
+            again = comment_at(doc.reparsed(new_text), comment.index)
+        except (YamlError, FileProblem):
+            again = None
+        if again is None or again.message != message:
+            return "cannot mend the command without touching other text"
+        return None
+
+    return Fix("mend the command in place", (Edit.between(doc.relpath, doc.text, text),), verify)
+
+
 def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Finding]:
-    """``pre-commit run`` commands of the message that name unknown hooks or miss a stage."""
+    """``pre-commit run`` commands of the message that name unknown hooks or miss a stage.
+
+    Each comes with the fix mending the command in place: a dead hook renamed to the
+    close one (dropped without one), the stage CI runs it at added.
+    """
     relpath = comment.doc.relpath
     ids = sorted(model.ids())
     meaning = manual_stage_meaning(
         config.section(PreCommitConfig).manual_stage, model.default_stages, scan_ci(config.root)
     )
     manual = model.manual_hooks() if meaning == "ci" else []
+    seen: dict[int, int] = {}
     for offset, command in parse_run_commands(comment.message, markdown=True):
+        nth = seen.get(offset, 0)
+        seen[offset] = nth + 1
         line = comment.line_of(offset)
         if command.hook is not None:
             hooks = model.find(command.hook)
             if not hooks:
                 close = difflib.get_close_matches(command.hook, ids, n=1, cutoff=0.7)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
+                rename = close[0] if close else None
+                if rename is not None:
+                    stages = model.stages_of(model.find(rename)[0])
+                    needed = command.stage or "pre-commit"
+                    stage = (
+                        (MANUAL if MANUAL in stages else stages[0])
+                        if stages is not None and needed not in stages
+                        else None
+                    )
+                else:
+                    stage = MANUAL if manual and command.stage != MANUAL else None
                 yield Finding(
                     relpath,
                     line,
@@ -424,6 +660,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
                     RULE_ID,
                     f"`{command.text}` names hook '{command.hook}', which is not in "
                     f"{model.relpath}{hint}",
+                    fix=_mend_fix(comment, offset, nth, command.hook, rename, stage),
                 )
                 continue
             stages = model.stages_of(hooks[0])
@@ -437,6 +674,7 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
                     RULE_ID,
                     f"`{command.text}` does not run '{command.hook}', which runs only at "
                     f"{', '.join(stages)}; add `--hook-stage {want}`",
+                    fix=_mend_fix(comment, offset, nth, None, None, want),
                 )
         elif manual and command.stage != MANUAL:
             yield Finding(
@@ -446,7 +684,29 @@ def _run_findings(comment: Comment, model: Model, config: Config) -> Iterator[Fi
                 RULE_ID,
                 f"`{command.text}` leaves out the manual-stage hooks CI runs; "
                 "add `--hook-stage manual`",
+                fix=_mend_fix(comment, offset, nth, None, None, MANUAL),
             )
+
+
+def mend_install(line: str, start: int, end: int, token: str, pin: str) -> str | None:
+    """``line`` with the requirement ``token`` of the install command at ``start:end``
+    replaced by ``pre-commit==PIN`` (None when it is not there)."""
+    words = [m for m in re.finditer(r"\S+", line[start:end]) if m.group() == token]
+    if not words:
+        return None
+    at = start + words[0].start()
+    return line[:at] + f"pre-commit=={pin}" + line[at + len(token) :]
+
+
+def _pin_fix(
+    comment: Comment, offset: int, match: re.Match[str], token: str, pin: str
+) -> Fix | None:
+    """The fix pinning the install line's pre-commit in place, or None."""
+    lines = comment.message.split("\n")
+    if not _in_code(lines, offset, 0, _INSTALL_RE) or len(_INSTALL_RE.findall(lines[offset])) > 1:
+        return None
+    start, end = match.span("args")
+    return _line_fix(comment, offset, lambda old: mend_install(old, start, end, token, pin))
 
 
 def _install_findings(comment: Comment, pin: str | None) -> Iterator[Finding]:
@@ -468,6 +728,7 @@ def _install_findings(comment: Comment, pin: str | None) -> Iterator[Finding]:
                     RULE_ID,
                     f"the install command should pin `pre-commit=={pin}`, the version the "
                     f"repo pins (found `{token}`)",
+                    fix=_pin_fix(comment, offset, match, token, pin),
                 )
 
 
@@ -506,21 +767,26 @@ def _matches(condition: CheckCondition, names: Sequence[CheckName]) -> bool:
     )
 
 
-def _condition_findings(config: Config, comment: Comment, model: Model | None) -> Iterator[Finding]:
-    """``check-*`` conditions that name no job of any workflow (dead rules)."""
-    external = config.section(MergifyConfig).external_checks
-    conditions = [
-        c
-        for c in check_conditions(comment.doc)
-        if c.rule == config.section(MergifyConfig).rule or external is not None
-    ]
+def _external(name: str, globs: Sequence[str]) -> bool:
+    """Whether a check name is another app's (built in, or ``external-checks``)."""
+    folded = name.casefold()
+    return any(fnmatch.fnmatchcase(folded, g.casefold()) for g in (*KNOWN_APP_CHECKS, *globs))
+
+
+def _condition_findings(
+    config: Config, doc: YamlDoc, tips: Sequence[str], model: Model | None
+) -> Iterator[Finding]:
+    """``check-*`` conditions of every rule that name no job of any workflow (dead rules).
+
+    ``tips`` are the names of the rules carrying the pre-commit tip.
+    """
+    external = config.section(MergifyConfig).external_checks or ()
+    conditions = [c for c in check_conditions(doc) if not _external(c.name, external)]
     if not conditions or not workflow_paths(config.root):
         return  # without workflows every check comes from elsewhere: nothing to compare
     names = _known_checks(config, model, _needles(conditions))
     every: list[CheckName] | None = None
     for condition in conditions:
-        if any(fnmatch.fnmatchcase(condition.name, glob) for glob in external or ()):
-            continue
         if _matches(condition, names):
             continue
         if every is None:  # a miss: read every workflow, for the match and the hint
@@ -531,36 +797,23 @@ def _condition_findings(config: Config, comment: Comment, model: Model | None) -
         close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
-            if condition.rule == config.section(MergifyConfig).rule
+            if condition.rule in tips
             else f"so rule '{condition.rule}' never matches"
         )
         notes = [f"did you mean '{close[0]}'?"] if close else []
-        if external is None:
-            notes.append("another app's check goes in [tool.policytool.mergify] external-checks")
+        notes.append("another app's check goes in [tool.policytool.mergify] external-checks")
         yield Finding(
-            comment.doc.relpath,
+            doc.relpath,
             condition.line,
             1,
             RULE_ID,
             f"`{condition.text}` names no job of any workflow in {WORKFLOW_DIR}, {effect}"
-            + (f" ({'; '.join(notes)})" if notes else ""),
+            + f" ({'; '.join(notes)})",
         )
 
 
-def check(ctx: RepoContext) -> Iterator[Finding]:
-    """The comment's commands match the hooks; its block is current; its checks exist."""
-    config = ctx.config
-    try:
-        comment = comment_of(config)
-    except FileProblem as exc:
-        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
-        return
-    if comment is None:
-        return
-    model = usable_model(config)
-    yield from _condition_findings(config, comment, model)
-    if model is None:
-        return
+def _comment_findings(comment: Comment, model: Model, config: Config) -> Iterator[Finding]:
+    """One tip comment: its commands, its install line, its generated block."""
     yield from _run_findings(comment, model, config)
     yield from _install_findings(comment, pinned_precommit(config))
     current = _current_block(comment.message)
@@ -604,6 +857,25 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
         )
 
 
+def check(ctx: RepoContext) -> Iterator[Finding]:
+    """The tip comments' commands match the hooks; blocks are current; checks exist."""
+    config = ctx.config
+    try:
+        doc = load_mergify(config.root, config.section(MergifyConfig).file)
+        tips = comments_of(config) if doc is not None else []
+    except FileProblem as exc:
+        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
+        return
+    if doc is None:
+        return
+    model = usable_model(config)
+    yield from _condition_findings(config, doc, [c.name for c in tips], model)
+    if model is None:
+        return
+    for comment in tips:
+        yield from _comment_findings(comment, model, config)
+
+
 def fixes(ctx: RepoContext) -> Iterator[Finding]:
     """The findings whose fix regenerates the block (what ``policytool sync`` writes)."""
     return (finding for finding in check(ctx) if finding.fix is not None)
@@ -623,21 +895,23 @@ def _triggers(config: Config) -> Sequence[str]:
 DOC = """\
 ## What it checks
 
-The comment of the Mergify rule `[tool.policytool.mergify] rule` (default
-`comment-pre-commit-failure` in `.github/mergify.yml`), which tells a contributor how to
-reproduce a failed pre-commit check:
+The Mergify comments that tell a contributor how to reproduce a failed pre-commit check:
+the rule named in `[tool.policytool.mergify] rule` (which must then exist), or, not set,
+every rule whose comment gives `pre-commit run` instructions (or holds the sync markers)
+and a rule named `comment-pre-commit-failure` if there is one. A repository whose Mergify
+file has none of them gets no finding about it.
 
-- every `pre-commit run ...` in the message names a hook of the config, with the stage
+- every `pre-commit run ...` in such a message names a hook of the config, with the stage
   it runs at (`--hook-stage manual` for a manual-only hook), and a whole-config run passes
   `--hook-stage manual` when CI runs the manual stage;
 - a `pip install pre-commit...` installs the version the repo pins, if it pins one;
-- the message says how to reproduce at all (some `pre-commit run`);
+- the configured (or `comment-pre-commit-failure`) message says how to reproduce at all;
 - with the marker comments in the message, the block between them is what `policytool
   sync` writes now;
-- the rule's `check-failure=`/`check-success=` (and `status-*`) conditions name a job of
-  some workflow (matrix jobs as `job (a, b)`, reusable ones as `caller / job`) or
-  pre-commit.ci's check; with `external-checks` set, every rule's conditions are checked,
-  and those globs name the checks of other apps (DCO, Buildkite).
+- every rule's `check-failure=`/`check-success=` (and `status-*`) conditions name a job
+  of some workflow (matrix jobs as `job (a, b)`, reusable ones as `caller / job`),
+  pre-commit.ci's check, a well-known app's check (DCO, Buildkite, Codecov, Read the Docs,
+  Netlify, CLA bots, CodeQL, Mergify's own...) or one of `external-checks`.
 
 A message in the maintainers' own words that is right passes: no block is asked for.
 
@@ -658,9 +932,16 @@ you mean 'lint'?; another app's check goes in [tool.policytool.mergify] external
 
 ## Fix
 
-Edit the message's commands by hand, or let `policytool sync` own them: put them
-between `<!-- policytool:sync begin -->` and `<!-- policytool:sync end -->`, and `sync`
-(or `policytool fix`) rewrites only that block, keeping the installer and version floor
+`policytool fix` mends a command in the maintainers' own words, in place, when it is
+code (in a fenced block or inline backticks) of a literal message (`message: |`): a dead
+hook name is renamed to the close one (`mypy-3.10` -> `mypy-3.12`) or dropped without one,
+`--hook-stage STAGE` is added after `pre-commit run` (or its value replaced), and the
+install's `pre-commit` becomes `pre-commit==PIN`; every other character stays. A command
+in prose is reported, not rewritten. Check names are edited by hand.
+
+Or let `policytool sync` own the commands: put them between
+`<!-- policytool:sync begin -->` and `<!-- policytool:sync end -->`, and `sync` (or
+`policytool fix`) rewrites only that block, keeping the installer and version floor
 written there (quoted for the shell). A message with no instructions gets the block
 appended; `sync` never writes a second set under the maintainers' own.
 
@@ -675,8 +956,9 @@ in the block).
 RULE = register(
     RepoRule(
         RULE_ID,
-        "the Mergify pre-commit-failure comment names existing hooks with the stages CI "
-        "runs, its checks exist, and its generated block (if any) matches `policytool sync`",
+        "the Mergify comments telling how to run pre-commit name existing hooks with the "
+        "stages CI runs, every rule's checks exist, and a generated block (if any) matches "
+        "`policytool sync`",
         check,
         triggers=_triggers,
         fixes=fixes,

@@ -49,24 +49,29 @@ def _indent(lines: list[str], pad: str) -> str:
     return "".join((pad + line).rstrip() + "\n" for line in lines)
 
 
+# The pre-commit the Mergify tip pins when none is installed here and the repo pins none.
+PRECOMMIT_FALLBACK = "4.5.0"
+
+
 def _precommit_install() -> str:
-    """``pip install pre-commit==V`` with the pre-commit installed here (unpinned without one).
+    """``pip install pre-commit==V`` with the pre-commit installed here, else a known one.
 
     A comment telling contributors to ``pip install pre-commit`` unpinned is what
-    ``ci-floating-install`` reports; the repo's own pin, when it has one, wins anyway.
+    ``ci-floating-install`` reports, so the tip is never unpinned; the repo's own pin,
+    when it has one, wins anyway.
     """
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         return f"pip install pre-commit=={version('pre-commit')}"
     except PackageNotFoundError:
-        return "pip install pre-commit"
+        return f"pip install pre-commit=={PRECOMMIT_FALLBACK}"
 
 
 def render_mergify(config: Config) -> str:
     """The Mergify rule commenting on pre-commit failures, with the generated block."""
     from policytool.rules._precommit_model import usable_model
-    from policytool.rules.mergify_drift import BEGIN, END, render_block
+    from policytool.rules.mergify_drift import BEGIN, DEFAULT_RULE, END, render_block
 
     model = usable_model(config)
     install = _precommit_install()
@@ -85,5 +90,6 @@ def render_mergify(config: Config) -> str:
     pad = " " * 10
     lines = [f"{pad}{BEGIN}\n", _indent(block, pad), f"{pad}{END}"]
     return render(
-        "mergify.yml", {"rule": config.section(MergifyConfig).rule, "block": "".join(lines)}
+        "mergify.yml",
+        {"rule": config.section(MergifyConfig).rule or DEFAULT_RULE, "block": "".join(lines)},
     )

@@ -29,7 +29,9 @@ from policytool.config import Config
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
-    from tomlkit.items import Table
+    from tomlkit.items import AoT, Table
+
+    from policytool.scaffold.propose import Table as Proposed
 from policytool.core.atomic import write_atomic
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.git import git_ls_files, git_root
@@ -107,6 +109,9 @@ register(
         ci_scaffold.PRECOMMIT_CONFIG_PATH,
         "pre-commit config: policytool hooks, default_stages, the final suggestion hook",
         ci_scaffold.render_precommit_config,
+        # With its workflow only: a repository with CI of its own and no pre-commit
+        # config does not use pre-commit, and nothing would run this one.
+        _fresh,
     )
 )
 register(
@@ -205,6 +210,18 @@ def _tracked(root: Path) -> list[str]:
     return git_ls_files(root)
 
 
+def _toml_item(table: Proposed) -> Table | AoT:
+    """The tomlkit item of a proposed table: a table, or ``[[...]]`` entries."""
+    import tomlkit
+
+    if not table.entries:
+        return _toml_table(table.values, table.note)
+    entries = tomlkit.aot()
+    for entry in table.entries:
+        entries.append(_toml_table(entry, table.note))
+    return entries
+
+
 def _toml_table(values: dict[str, object], note: str) -> Table:
     """A tomlkit table of ``values`` with a ``# policytool init: note`` line above its keys."""
     import tomlkit
@@ -234,7 +251,11 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
 
     from policytool.scaffold.propose import propose
 
-    proposal = propose(dataclasses.replace(config, root=root), _tracked(root))
+    # The pre-commit config init writes (a fresh repository): its invariants configured.
+    scaffolded = not os.path.lexists(root / config.section(PreCommitConfig).file) and _fresh(
+        root, config
+    )
+    proposal = propose(dataclasses.replace(config, root=root), _tracked(root), scaffolded)
     path = root / PYPROJECT
     exists = os.path.lexists(path)
     try:
@@ -265,14 +286,14 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
             shown_keys = "" if table.name else " " + ", ".join(keys)
             lines.append(f"{PYPROJECT} {header}{shown_keys}: {EXISTS}")
             continue
-        item = _toml_table(table.values, table.note)
+        item = _toml_item(table)
         _add(shown, table.name, item)
-        if not table.name and own_table:
+        if not table.name and own_table and isinstance(item, dict):
             target = doc["tool"]["policytool"]
             for key, value in item.items():
                 target[key] = value
         else:
-            _add(appended, table.name, _toml_table(table.values, table.note))
+            _add(appended, table.name, _toml_item(table))
         count += 1
         verb = "would add" if dry_run else "added"
         lines.append(f"{PYPROJECT} {header}: {verb} ({table.note})")
@@ -301,7 +322,7 @@ def write_config(root: Path, config: Config, dry_run: bool = False) -> tuple[lis
     return lines, tomlkit.dumps(shown)
 
 
-def _add(doc: TOMLDocument, name: str, item: Table) -> None:
+def _add(doc: TOMLDocument, name: str, item: Table | AoT) -> None:
     """Add ``[tool.policytool.NAME]`` (``[tool.policytool]`` keys for "") to a new document."""
     import tomlkit
 
@@ -311,12 +332,10 @@ def _add(doc: TOMLDocument, name: str, item: Table) -> None:
         doc.add("tool", tool)
     ours = tool.get("policytool")
     if ours is None:
-        ours = tomlkit.table(is_super_table=True) if name else item
+        ours = tomlkit.table(is_super_table=True)
         tool.add("policytool", ours)
-        if not name:
-            return
     if name:
         ours.add(name, item)
-    else:
+    elif isinstance(item, dict):
         for key, value in item.items():
             ours.add(key, value)

@@ -8,10 +8,15 @@ it into one ``[tool.policytool.*]`` table, with a note saying where it came from
 - ``spdx``: the license and copyright an existing header hook script writes (vLLM's
   ``tools/pre_commit/check_spdx_header.py``) and the file kinds the hook runs on; else
   the header at least 90% of the Python files already carry (fewer is a habit, not a
-  policy: init prints the share and the table to add instead). ``[project] license``
-  alone is no SPDX policy (pytest: MIT, no headers), so nothing is proposed then.
+  policy: init prints the share and the table to add instead), outside the proposed
+  ``exclude`` and naming the project's own license when it is known. ``[project]
+  license`` alone is no SPDX policy (pytest: MIT, no headers), so nothing is proposed.
 - ``torch-cuda``: a local hook script that greps for ``torch.cuda`` and the allowlist it
   keeps (vLLM's ``ALLOWED_FILES``), as allow globs.
+- ``pre-commit``: ``final-hook`` (and ``default-stages``) of the config init writes, or
+  a last hook under a comment saying it stays last ("Insert new entries above").
+- ``lock``: ``[[tool.policytool.lock]]`` entries for pip-compile / ``uv pip compile``
+  outputs, read from the command in their header (hashes included).
 - ``ci``: ``codeql = "default-setup"`` when the repository has workflows but none runs
   CodeQL (GitHub's default setup keeps nothing in the repository); a repository
   without ``.github/`` gets the CodeQL workflow scaffold instead.
@@ -30,6 +35,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.engine.lock_config import LockConfig
 from policytool.errors import PolicyError
 from policytool.rules._repo_config import CiConfig, PreCommitConfig
 
@@ -69,6 +75,8 @@ class Table:
     name: str
     values: dict[str, object]
     note: str
+    # Written as ``[[tool.policytool.NAME]]`` entries instead (``values`` unused).
+    entries: tuple[dict[str, object], ...] = ()
 
 
 @dataclass
@@ -121,10 +129,77 @@ def hook_scripts(config: Config) -> list[HookScript]:
     return found
 
 
+# The opening words of the common license texts -> their SPDX id (checked in order).
+_LICENSE_TEXTS = (
+    ("Permission is hereby granted, free of charge", "MIT"),
+    ("Apache License", "Apache-2.0"),
+    ("Mozilla Public License Version 2.0", "MPL-2.0"),
+    ("Neither the name", "BSD-3-Clause"),
+    ("Redistribution and use in source and binary forms", "BSD-2-Clause"),
+    ("Permission to use, copy, modify, and/or distribute", "ISC"),
+)
+_LICENSE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENSE.rst", "COPYING")
+# Trove classifiers -> SPDX ids.
+_CLASSIFIERS = {
+    "MIT License": "MIT",
+    "Apache Software License": "Apache-2.0",
+    "BSD License": "",  # which BSD: the LICENSE file says
+    "Mozilla Public License 2.0 (MPL 2.0)": "MPL-2.0",
+    "ISC License (ISCL)": "ISC",
+}
+
+
+def project_license(config: Config) -> tuple[str, str] | None:
+    """(SPDX id, where it was read) of the project's own license, or None.
+
+    ``project.license`` (a PEP 639 expression, or ``{text = ...}``), then the license
+    classifier, then the opening words of the LICENSE file: the license the repository
+    itself is under, not the one vendored files carry.
+    """
+    from policytool.formats.toml import loads
+
+    text = _read(config.root, "pyproject.toml")
+    project: object = None
+    if text is not None:
+        try:
+            project = loads(text, "pyproject.toml").get("project")
+        except PolicyError:
+            project = None
+    if isinstance(project, dict):
+        value = project.get("license")
+        if isinstance(value, dict):
+            value = value.get("text")
+        if isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9.+\-]+", value.strip()):
+            return value.strip(), "project.license"
+        classifiers = project.get("classifiers")
+        for item in classifiers if isinstance(classifiers, list) else []:
+            name = str(item).rsplit(" :: ", 1)[-1]
+            if str(item).startswith("License ::") and _CLASSIFIERS.get(name):
+                return _CLASSIFIERS[name], "the license classifier"
+    for relpath in _LICENSE_FILES:
+        body = _read(config.root, relpath)
+        if body is None:
+            continue
+        head = " ".join(body[:4000].split())
+        for words, spdx in _LICENSE_TEXTS:
+            if words in head:
+                return spdx, relpath
+    return None
+
+
 def propose_spdx(
-    config: Config, files: Sequence[str], scripts: Sequence[HookScript], hints: list[str]
+    config: Config,
+    files: Sequence[str],
+    scripts: Sequence[HookScript],
+    hints: list[str],
+    exclude: Sequence[str] = (),
 ) -> Table | None:
-    """The SPDX header the repository already enforces or already carries."""
+    """The SPDX header the repository already enforces or already carries.
+
+    Files under ``exclude`` (vendored code) are not sampled, and when the project's own
+    license is known (:func:`project_license`), only headers naming it count: an MIT
+    repository whose vendored files carry Apache-2.0 is not asked for Apache-2.0.
+    """
     for script in scripts:
         strings = "\n".join(_strings(script.text))  # what the script writes, not its own header
         license_match = _LICENSE_RE.search(strings)
@@ -137,9 +212,12 @@ def propose_spdx(
         if script.kinds and script.kinds != ("python",):
             values["kinds"] = list(script.kinds)
         return Table("spdx", values, f"from the {script.hook_id} hook ({script.path})")
-    python = [f for f in files if f.endswith(".py")]
+    from policytool.core.globs import match_any
+
+    python = [f for f in files if f.endswith(".py") and not match_any(f, exclude)]
     if not python:
         return None
+    own = project_license(config)
     step = max(1, len(python) // _SAMPLE)
     sample = python[::step]
     licenses: Counter[str] = Counter()
@@ -155,6 +233,12 @@ def propose_spdx(
     if not licenses:
         return None
     value, count = licenses.most_common(1)[0]
+    if own is not None:
+        spelled = {k.casefold(): k for k in licenses}
+        if own[0].casefold() not in spelled:
+            return None  # the headers name another license than the project's: vendored
+        value = spelled[own[0].casefold()]
+        count = licenses[value]
     share = round(100 * count / len(sample))
     if share < _SHARE:
         # Many files with a header are a habit, not yet a policy: say so, propose nothing.
@@ -260,17 +344,38 @@ def propose_ci(config: Config) -> Table | None:
     )
 
 
-_REGEX_DIR_RE = re.compile(r"\^?((?:[\w-]|\\\.|/)+)/\.\*\$?")
+_REGEX_DIR_RE = re.compile(r"\^?((?:[\w-]|\\\.|/)+)/(?:\.\*)?\$?")
+
+
+def _outer_group(pattern: str) -> str:
+    """``pattern`` without one group around all of it (``^(a/|b/)$`` -> ``a/|b/``)."""
+    text = pattern.removeprefix("^").removesuffix("$")
+    for opening in ("(?:", "("):
+        if text.startswith(opening) and text.endswith(")"):
+            inner = text[len(opening) : -1]
+            depth = 0
+            for char in inner:
+                depth += {"(": 1, ")": -1}.get(char, 0)
+                if depth < 0:
+                    return pattern  # the first group closes before the end
+            if depth == 0:
+                return inner
+    return pattern
 
 
 def regex_to_globs(pattern: str) -> list[str] | None:
     """pre-commit's ``exclude`` regex as path globs, when it is a plain list of directories.
 
-    ``vllm/third_party/.*|docs/.*`` -> ``["vllm/third_party/**", "docs/**"]``; None for
-    anything else (a regex policytool cannot say exactly as globs is not guessed at).
+    ``vllm/third_party/.*|docs/.*`` -> ``["vllm/third_party/**", "docs/**"]``; ``^vendor/``,
+    ``^(docs/|vendor/)`` and a ``(?x)`` verbose list of them too. None for anything else
+    (a regex policytool cannot say exactly as globs is not guessed at).
     """
+    text = pattern.strip()
+    if text.startswith("(?x)"):
+        text = "".join(re.sub(r"(?<!\\)#.*", "", line).strip() for line in text[4:].splitlines())
+    text = _outer_group(text)
     globs = []
-    for part in pattern.strip().split("|"):
+    for part in text.split("|"):
         match = _REGEX_DIR_RE.fullmatch(part.strip())
         if match is None:
             return None
@@ -296,14 +401,195 @@ def propose_exclude(config: Config) -> Table | None:
     )
 
 
-def propose(config: Config, files: Sequence[str]) -> Proposal:
+_LAST_RE = re.compile(
+    r"(?i)insert new (?:entries|hooks) above|keep\b.{0,60}\blast\b|must (?:be|run|stay) last"
+    r"|\blast hook\b"
+)
+
+
+def propose_precommit(config: Config, scaffolded: bool) -> Table | None:
+    """The pre-commit invariants the repository states (or init's own config will set).
+
+    ``scaffolded``: init writes its pre-commit config, whose final hook and default stages
+    are then configured so a drift from them is caught. Otherwise a last hook under a
+    comment saying so ("Insert new entries above", "Keep `suggestion` last") is the
+    ``final-hook``.
+    """
+    from policytool.rules._precommit_model import usable_model
+
+    pre_commit = config.section(PreCommitConfig)
+    if scaffolded:
+        values: dict[str, object] = {}
+        if pre_commit.final_hook is None:
+            values["final-hook"] = "suggestion"
+        if pre_commit.default_stages is None:
+            values["default-stages"] = ["pre-commit", "manual"]
+        note = f"the final hook and default_stages of the {pre_commit.file} init writes"
+        return Table("pre-commit", values, note) if values else None
+    if pre_commit.final_hook is not None:
+        return None
+    model = usable_model(config)
+    if model is None or not model.hooks:
+        return None
+    last = model.hooks[-1]
+    lines = model.doc.text.splitlines()
+    start = max(0, last.line - 4)
+    # The comments around the last hook: up to three lines above it, and any after it.
+    around = [line for line in lines[start : last.line - 1] if line.lstrip().startswith("#")]
+    around += [line for line in lines[last.line :] if line.lstrip().startswith("#")]
+    said = next((line.strip() for line in around if _LAST_RE.search(line)), None)
+    if said is None:
+        return None
+    return Table("pre-commit", {"final-hook": last.id}, f"{pre_commit.file} says: {said}")
+
+
+# The header pip-compile and uv write above a lock: the command on a ``#    `` line.
+_COMPILE_HEAD_RE = re.compile(
+    r"(?m)^#\s*This file (?:is|was) autogenerated by (?P<tool>pip-compile|uv)\b"
+    r"(?: with Python (?P<python>\d+\.\d+))?[^\n]*\n(?:#[^\n]*\n){0,3}?"
+    r"#\s+(?P<command>(?:pip-compile|uv pip compile)\b[^\n]*)"
+)
+_OPTIONS_WITH_VALUE = frozenset(
+    {
+        "-o",
+        "--output-file",
+        "-c",
+        "--constraint",
+        "--python-version",
+        "-p",
+        "--python",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-f",
+        "--find-links",
+        "--python-platform",
+        "--no-emit-package",
+        "--unsafe-package",
+        "-P",
+        "--upgrade-package",
+        "--cache-dir",
+        "--resolver",
+        "--pip-args",
+        "--annotation-style",
+        "--extra",
+        "--build-isolation",
+    }
+)
+
+
+def _compile_lock(root: Path, relpath: str, text: str, names: set[str]) -> dict[str, object] | None:
+    """A ``[[tool.policytool.lock]]`` entry for a pip-compile/uv output, from its header."""
+    import shlex
+
+    match = _COMPILE_HEAD_RE.search(text[:4096])
+    if match is None:
+        return None
+    try:
+        words = shlex.split(match.group("command"))
+    except ValueError:
+        return None
+    words = words[3:] if words[:3] == ["uv", "pip", "compile"] else words[1:]
+    inputs: list[str] = []
+    constraints: list[str] = []
+    output: str | None = None
+    options: dict[str, object] = {}
+    if match.group("python"):
+        options["python-version"] = match.group("python")
+    index = 0
+    while index < len(words):
+        word = words[index]
+        key, eq, value = word.partition("=")
+        if word == "--generate-hashes":
+            options["hashes"] = True
+        elif word == "--universal":
+            options["universal"] = True
+        elif key in _OPTIONS_WITH_VALUE:
+            if not eq:
+                index += 1
+                value = words[index] if index < len(words) else ""
+            if key in ("-o", "--output-file"):
+                output = value
+            elif key in ("-c", "--constraint"):
+                constraints.append(value)
+            elif key in ("--python-version", "-p", "--python") and re.fullmatch(r"\d+\.\d+", value):
+                options["python-version"] = value
+            elif key == "--python-platform":
+                options["platform"] = value
+            elif key in ("--no-emit-package", "--unsafe-package"):
+                excluded = options.setdefault("exclude", [])
+                assert isinstance(excluded, list)
+                excluded.append(value)
+        elif not word.startswith("-"):
+            inputs.append(word)
+        index += 1
+    base = Path(relpath).parent
+    output = output or relpath
+    # Paths as written, from the repository root or from the lock's own directory.
+    for where in (Path(), base):
+        if (where / output).as_posix().removeprefix("./") != relpath:
+            continue
+        paths = [(where / p).as_posix().removeprefix("./") for p in inputs + constraints]
+        if not inputs or any(_read(root, p) is None for p in paths):
+            continue
+        name = Path(relpath).stem.removeprefix("requirements-").removeprefix("requirements_")
+        name = re.sub(r"[^A-Za-z0-9_-]", "-", name) or "lock"
+        while name in names:
+            name += "-lock"
+        names.add(name)
+        entry: dict[str, object] = {
+            "name": name,
+            "inputs": paths[: len(inputs)],
+            "output": relpath,
+        }
+        if constraints:
+            entry["constraints"] = paths[len(inputs) :]
+        if match.group("tool") == "pip-compile":
+            entry["backend"] = "pip-tools"
+        return {**entry, **options}
+    return None
+
+
+def propose_locks(config: Config, files: Sequence[str]) -> Table | None:
+    """``[[tool.policytool.lock]]`` entries for the requirement files that are pip-compile
+    (or uv pip compile) outputs: their header names the command, hashes included."""
+    if config.entries(LockConfig):
+        return None
+    entries = []
+    names: set[str] = set()
+    for relpath in files:
+        if not relpath.endswith(".txt") or "requirements" not in relpath.lower():
+            continue
+        text = _read(config.root, relpath)
+        if text is None or "autogenerated by" not in text[:4096]:
+            continue
+        entry = _compile_lock(config.root, relpath, text, names)
+        if entry is not None:
+            entries.append(entry)
+    if not entries:
+        return None
+    return Table(
+        "lock",
+        {},
+        "from the pip-compile command in the lock's header; `policytool lock NAME` "
+        "rewrites it with policytool's header",
+        tuple(entries),
+    )
+
+
+def propose(config: Config, files: Sequence[str], scaffolded: bool = False) -> Proposal:
     """Every table the repository's own files give evidence for."""
     scripts = hook_scripts(config)
     proposal = Proposal()
+    exclude = propose_exclude(config)
+    proposed = exclude.values["exclude"] if exclude is not None else []
+    skipped = config.exclude or (tuple(proposed) if isinstance(proposed, list) else ())
     for table in (
-        propose_exclude(config),
-        propose_spdx(config, files, scripts, proposal.hints),
+        exclude,
+        propose_spdx(config, files, scripts, proposal.hints, skipped),
         propose_torch_cuda(scripts),
+        propose_precommit(config, scaffolded),
+        propose_locks(config, files),
         propose_ci(config),
     ):
         if table is not None:
