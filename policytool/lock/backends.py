@@ -28,6 +28,7 @@ from pathlib import Path
 
 from policytool.engine.locks import Lock, pyproject_requirements, target_python
 from policytool.errors import BackendError, PolicyError
+from policytool.formats.lockfile import Settings
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine
 
@@ -60,6 +61,8 @@ class CompileRequest:
     offline: bool = False
     # Never build (``lock --check --resolve``): uv ``--no-build``, pip ``--only-binary``.
     no_build: bool = False
+    # The cut-off dates and holds that fix the resolution (recorded in the lock's header).
+    resolution: Settings = Settings()
 
 
 def find_executable(backend: str) -> str:
@@ -302,9 +305,16 @@ def refuse_for_pip_tools(lock: Lock) -> None:
 
 
 def build_command(
-    executable: str, request: CompileRequest, sources: Sequence[str], output: str
+    executable: str,
+    request: CompileRequest,
+    sources: Sequence[str],
+    output: str,
+    holds: Sequence[str] = (),
 ) -> list[str]:
-    """The backend command line for ``request`` (paths relative to the repo root)."""
+    """The backend command line for ``request`` (paths relative to the repo root).
+
+    ``holds`` names the temporary constraints file of the header's ``holds``.
+    """
     lock = request.lock
     cfg = lock.config
     if cfg.backend == "uv":
@@ -340,6 +350,10 @@ def build_command(
             cmd.append("--offline")
         if request.no_build:
             cmd.append("--no-build")
+        if request.resolution.exclude_newer:
+            cmd.append(f"--exclude-newer={request.resolution.exclude_newer}")
+        for package, when in request.resolution.exclude_newer_packages:
+            cmd.append(f"--exclude-newer-package={package}={when}")
     else:
         refuse_for_pip_tools(lock)
         running = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -366,10 +380,22 @@ def build_command(
             "--no-emit-trusted-host",
             "--no-emit-options",
             "--annotation-style=split",
+            # Hashes come from the index, never from the previous lock.
+            "--no-reuse-hashes",
         ]
+        pip_args = []
         if request.no_build:
             # Wheels only; pip still prepares a local directory (see needs_build).
-            cmd.append("--pip-args=--only-binary=:all:")
+            pip_args.append("--only-binary=:all:")
+        if request.resolution.exclude_newer_packages:
+            raise PolicyError(
+                f"lock '{lock.name}': backend pip-tools has no per-package cut-off "
+                "(exclude-newer-package); use backend = 'uv'"
+            )
+        if request.resolution.exclude_newer:
+            pip_args.append(f"--uploaded-prior-to={request.resolution.exclude_newer}")
+        if pip_args:
+            cmd.append("--pip-args=" + " ".join(pip_args))
     if cfg.hashes:
         cmd.append("--generate-hashes")
     if cfg.no_index:
@@ -382,7 +408,7 @@ def build_command(
         cmd += ["--extra-index-url", expand_env(url, lock.name, "extra-index-urls")]
     for link in cfg.find_links:
         cmd += ["--find-links", expand_env(link, lock.name, "find-links")]
-    for path in lock.constraint_files:
+    for path in (*lock.constraint_files, *holds):
         cmd += ["--constraint", path]
     if request.upgrade:
         cmd.append("--upgrade")
@@ -393,6 +419,26 @@ def build_command(
 
 
 HEARTBEAT_SECONDS = 15.0
+# How the header's holds file is named in the lock's ``# via -c`` annotations.
+HOLDS_NAME = "(holds)"
+_HASH_OPTION_RE = re.compile(r"\s*--hash[=\s]\S+")
+
+
+def preferences(previous: str) -> str:
+    """The pins of a previous lock as the backend's preferences: versions only.
+
+    Every ``--hash`` option is dropped (with the continuations that only carried them),
+    so the hashes of the new lock come from the index and never from the old file: a
+    hand-edited hash cannot survive ``policytool lock NAME``, ``--upgrade-package`` or
+    ``bump``.
+    """
+    out: list[str] = []
+    for raw in previous.replace("\r\n", "\n").replace("\\\n", "\n").splitlines():
+        line = _HASH_OPTION_RE.sub("", raw).rstrip()
+        if line or not raw.strip():
+            out.append(line)
+    return "\n".join(out) + "\n"
+
 
 
 def make_temp_dir(prefix: str, who: str) -> Path:
@@ -449,10 +495,16 @@ def compile_lock(
                 sources.append(str(generated))
             else:
                 sources.append(spec.path)
+        holds: list[str] = []
+        if request.resolution.holds:
+            held = tmp / "holds.txt"
+            held.write_text("".join(f"{h}\n" for h in request.resolution.holds), "utf-8")
+            rename[str(held)] = HOLDS_NAME
+            holds = [str(held)]
         output = tmp / "lock.txt"
         if request.previous is not None and not request.upgrade:
-            output.write_text(request.previous, "utf-8")
-        cmd = build_command(executable, request, sources, str(output))
+            output.write_text(preferences(request.previous), "utf-8")
+        cmd = build_command(executable, request, sources, str(output), holds)
         returncode, stdout, stderr = _run(cmd, root, lock, progress)
         if returncode != 0:
             explanation = trim_error(

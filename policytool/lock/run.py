@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import difflib
+import re
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -112,7 +114,9 @@ def _mentions(config: Config, lock: Lock, package: str, previous: str | None) ->
     return any(requirement_name(line.text) == package for line in reqs)
 
 
-def render_lock(root_lock: Lock, current: str, body: str) -> str:
+def render_lock(
+    root_lock: Lock, current: str, body: str, resolution: lockfile.Settings | None = None
+) -> str:
     """The full text of a lock with its header."""
     cfg = root_lock.config
     return lockfile.render(
@@ -123,6 +127,84 @@ def render_lock(root_lock: Lock, current: str, body: str) -> str:
         current,
         body,
         None if cfg.python_version else running_python(),
+        resolution,
+    )
+
+
+_TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$")
+_HOLD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.!+_-]+$")
+
+
+def utc_now() -> datetime.datetime:
+    """The current time (UTC), to the second."""
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+
+def _stamp(when: datetime.datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def recorded_settings(item: Lock, parsed: lockfile.LockFile | None) -> lockfile.Settings:
+    """The cut-offs and holds ``parsed``'s header records; a PolicyError when malformed.
+
+    A lock of another tool, of another lock or without a header records none.
+    """
+    if parsed is None or not parsed.has_header or parsed.name != item.name:
+        return lockfile.Settings()
+    recorded = lockfile.settings(parsed)
+
+    def bad(key: str, value: str, what: str) -> PolicyError:
+        line = parsed.field_line(key)
+        return PolicyError(
+            f"{item.output}:{line}: header key {key} '{value}' is not {what}; "
+            f"run `policytool lock {item.name} --upgrade` to record a new one"
+        )
+
+    if recorded.exclude_newer and not _TIMESTAMP_RE.match(recorded.exclude_newer):
+        raise bad(lockfile.EXCLUDE_NEWER, recorded.exclude_newer, "a YYYY-MM-DDTHH:MM:SSZ date")
+    for name, when in recorded.exclude_newer_packages:
+        if not _TIMESTAMP_RE.match(when) or canonical_name(name) != name:
+            raise bad(lockfile.EXCLUDE_NEWER_PACKAGE, f"{name}={when}", "PACKAGE=DATE")
+    for hold in recorded.holds:
+        if not _HOLD_RE.match(hold):
+            raise bad(lockfile.HOLDS, hold, "PACKAGE==VERSION")
+    return recorded
+
+
+def next_settings(
+    item: Lock,
+    recorded: lockfile.Settings,
+    upgrade: bool,
+    packages: Sequence[tuple[str, str | None]],
+    now: datetime.datetime,
+) -> lockfile.Settings:
+    """The cut-offs and holds a new resolution of ``item`` records.
+
+    A new lock, a lock without a recorded cut-off and ``--upgrade`` take the start of
+    today (UTC) as cut-off and drop every hold; otherwise the recorded cut-off is kept,
+    so the same inputs resolve to the same pins. Each ``--upgrade-package PKG`` gets its
+    own cut-off, now (uv; pip-tools has none per package, so its cut-off moves to now
+    while the old pins stay preferred), and ``PKG==VER`` is recorded as a hold.
+    """
+    today = _stamp(now.replace(hour=0, minute=0, second=0))
+    if upgrade or not recorded.exclude_newer:
+        base = lockfile.Settings(today)
+        if upgrade:
+            return base
+        recorded = lockfile.Settings(today, recorded.exclude_newer_packages, recorded.holds)
+    per_package = dict(recorded.exclude_newer_packages)
+    holds = {hold.split("==", 1)[0]: hold for hold in recorded.holds}
+    cut_off = recorded.exclude_newer
+    for package, version in packages:
+        holds.pop(package, None)
+        if version is not None:
+            holds[package] = f"{package}=={version}"
+        if item.config.backend == "uv":
+            per_package[package] = _stamp(now)
+        else:
+            cut_off = _stamp(now)
+    return lockfile.Settings(
+        cut_off, tuple(sorted(per_package.items())), tuple(holds[name] for name in sorted(holds))
     )
 
 
@@ -209,27 +291,36 @@ def lock_all(
         if not any(_mentions(config, item, package, previous_texts[item.name]) for item in ordered):
             raise PolicyError(f"--upgrade-package {package}: no selected lock contains it")
     outcomes: list[Outcome] = []
+    now = utc_now()
     written: list[tuple[Path, bytes | None]] = []  # what to restore if a later lock fails
     try:
         for position, item in enumerate(ordered, start=1):
             previous = read_lock(config.root, item)
             previous_text = previous.text if previous else None
             current = fingerprint(config.root, item)
-            packages = tuple(
-                f"{package}=={version}" if version else package
+            moving = [
+                (package, version)
                 for package, version in wanted_packages
                 if _mentions(config, item, package, previous_text)
+            ]
+            packages = tuple(
+                f"{package}=={version}" if version else package for package, version in moving
             )
-            if not upgrade and not packages and _up_to_date(previous, item, current):
+            forced = item.name in names  # named: always re-resolved (the repair)
+            if not (upgrade or packages or forced) and _up_to_date(previous, item, current):
                 outcomes.append(Outcome(item.name, item.output, UP_TO_DATE))
                 continue
-            request = CompileRequest(item, previous_text, upgrade, packages)
+            resolution = next_settings(
+                item, recorded_settings(item, previous), upgrade, moving, now
+            )
+            request = CompileRequest(item, previous_text, upgrade, packages, resolution=resolution)
             if progress is not None:
                 progress(
                     f"lock '{item.name}' ({position}/{len(ordered)}): resolving with "
                     f"{item.config.backend}"
                 )
-            text = render_lock(item, current, compile_lock(config.root, request, progress))
+            body = compile_lock(config.root, request, progress)
+            text = render_lock(item, current, body, resolution)
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
