@@ -540,6 +540,11 @@ class LockConfig:
     torch_backend: str | None = None
     prerelease: Prerelease | None = None
     resolution: Resolution | None = None
+    # Record a cut-off date the resolver honours (uv --exclude-newer, pip
+    # --uploaded-prior-to); false for an index that publishes no upload dates.
+    exclude_newer: bool = True
+    # Keep ``pkg[extra]`` in the lock (uv/pip-compile --no-strip-extras).
+    strip_extras: bool = True
     # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
     exclude: tuple[str, ...] = ()
     jobs: tuple[str, ...] = ()
@@ -630,6 +635,19 @@ document(
         "exclude": KeyDoc(
             "list of package names or globs",
             "packages left out of the lock (`--no-emit-package`; `nvidia-*` works)",
+        ),
+        "strip-extras": KeyDoc(
+            "boolean",
+            "write `celery` for `celery[redis]` (the dependencies of the extra are pinned "
+            "either way); `false` keeps `celery[redis]` (`--no-strip-extras`)",
+            "`true`",
+        ),
+        "exclude-newer": KeyDoc(
+            "boolean",
+            "record a cut-off date in the header that the resolver honours (uv "
+            "`--exclude-newer`, pip `--uploaded-prior-to`), so `lock --check --resolve` "
+            "derives the lock again; `false` for an index that publishes no upload dates",
+            "`true`",
         ),
         "jobs": KeyDoc(
             "list of strings",
@@ -1013,6 +1031,13 @@ def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
         )
     if lock.universal and lock.backend != "uv":
         raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
+    leaf = lock.output.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if leaf.endswith(".toml") or leaf.endswith(".lock"):
+        raise ctx.error(
+            (*where, "output"),
+            f"'{lock.output}' names a TOML lock (PEP 751 pylock.toml or uv.lock), which "
+            "policytool does not write yet; it writes requirements files: name a .txt output",
+        )
 
 
 def _placed_locks(written: tuple[LockConfig, ...]) -> list[tuple[LockConfig, KeyPath]]:

@@ -44,14 +44,15 @@ def layered(repo: Repo, wheels: Path, test_in: str, common_in: str = "alpha<2\n"
             ["requirements/common.in"],
             "requirements/common.txt",
             wheels,
-            extra='jobs = ["unit-tests"]',
+            extra='jobs = ["unit-tests"]\nexclude-newer = false',
         )
         + lock_table(
             "test",
             ["requirements/test.in"],
             "requirements/test.txt",
             wheels,
-            extra='constraints = ["common"]\njobs = ["unit-tests", "e2e-nightly"]',
+            extra='constraints = ["common"]\njobs = ["unit-tests", "e2e-nightly"]\n'
+            "exclude-newer = false",
         ),
     )
 
@@ -593,3 +594,16 @@ def test_move_pins_property_only_dependency_lists_change() -> None:
         assert move_pins(out, "gamma", "2.0") == out
 
     only_lists_move()
+
+
+def test_dry_run_to_the_pinned_version_says_so(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\ngamma==1.0\n")
+    assert run("lock").code == 0
+    before = snapshot(repo)
+    result = run("bump", "gamma==1.0", "--dry-run")
+    assert result.code == 0, result.err
+    assert "nothing to bump: gamma is already 1.0" in result.err
+    assert "would bump" not in result.out
+    assert snapshot(repo) == before

@@ -4,14 +4,17 @@
 
 from __future__ import annotations
 
+import datetime
 import re
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from policytool.formats import lockfile
 from tests.conftest import Repo, Result
-from tests.test_lock import BACKENDS, lock_table, setup_simple
+from tests.test_lock import BACKENDS, setup_simple
 from tests.wheelhouse import Wheelhouse, wheel_sha256
 
 Run = Callable[..., Result]
@@ -67,3 +70,201 @@ def test_upgrade_package_replaces_other_hand_edited_hashes(
         assert result.code == 0, result.err
         assert WRONG not in repo.read("requirements/test.txt").decode()
     assert real in repo.read("requirements/test.txt").decode()
+
+
+# ---------------------------------------------------------------------------------------
+# item 2: a lock is re-derivable; `--check --resolve` derives it from nothing
+
+
+def _resolve(run: Run) -> Result:
+    return run("lock", "--check", "--resolve")
+
+
+def test_header_records_the_cut_off_and_a_named_lock_derives_the_same_bytes(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    setup_simple(repo, wheelhouse.path, extra="hashes = true")
+    assert run("lock").code == 0
+    first = repo.read("requirements/test.txt")
+    header = lockfile.parse(first.decode())
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T00:00:00Z", header.fields["exclude-newer"])
+    assert run("lock", "test").code == 0
+    assert repo.read("requirements/test.txt") == first
+    result = _resolve(run)
+    assert result.code == 0, result.out
+
+
+def _edits(wheels: Path) -> dict[str, tuple[str, str]]:
+    """Hand edits of the ``setup_simple`` lock (hashes on): (old text, new text)."""
+    alpha_11 = wheel_sha256(wheels, "alpha", "1.1")
+    alpha_10 = wheel_sha256(wheels, "alpha", "1.0")
+    gamma = wheel_sha256(wheels, "gamma", "2.0")
+    return {
+        # a changed pin carrying the real hash of its new version
+        "changed pin": (
+            f"alpha==1.1 \\\n    --hash=sha256:{alpha_11}",
+            f"alpha==1.0 \\\n    --hash=sha256:{alpha_10}",
+        ),
+        "removed hash": (f"gamma==2.0 \\\n    --hash=sha256:{gamma}\n", "gamma==2.0\n"),
+        "wrong hash": (alpha_11, WRONG),
+        "added package": (
+            "delta==2.0",
+            f"zeta==1.0 \\\n    --hash=sha256:{WRONG}\n    # via -r requirements/test.in\ndelta==2.0",
+        ),
+    }
+
+
+@pytest.mark.parametrize("edit", ["changed pin", "removed hash", "wrong hash", "added package"])
+def test_resolve_catches_every_hand_edit_under_a_recomputed_header(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, edit: str
+) -> None:
+    setup_simple(repo, wheelhouse.path, extra="hashes = true")
+    assert run("lock").code == 0
+    text = repo.read("requirements/test.txt").decode()
+    old, new = _edits(wheelhouse.path)[edit]
+    repo.write("requirements/test.txt", forge(text, old, new))
+    result = _resolve(run)
+    assert result.code == 1, result.out
+    assert "derived again from nothing, the lock differs" in result.out
+    # The repair (the lock named) derives it again: the edit is gone.
+    assert run("lock", "test").code == 0
+    assert repo.read("requirements/test.txt").decode() == text
+
+
+def test_resolve_catches_a_lock_resolved_for_another_python(
+    repo: Repo, run: Run, tmp_path: Path
+) -> None:
+    from tests.wheelhouse import build_wheelhouse
+
+    wheels = build_wheelhouse(
+        tmp_path / "wheels",
+        {"alpha": {"1.0": ('beta ; python_version >= "3.13"',)}, "beta": {"1.0": ()}},
+    )
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert running != "3.13"
+    setup_simple(repo, wheels, requirements="alpha\n")
+    assert run("lock").code == 0
+    honest = repo.read("requirements/test.txt").decode()
+    # The forger resolves for 3.13 and keeps the header of the honest lock.
+    setup_simple(repo, wheels, requirements="alpha\n", extra='python-version = "3.13"')
+    assert run("lock").code == 0
+    other = lockfile.parse(repo.read("requirements/test.txt").decode()).body
+    assert "beta==1.0" in other
+    setup_simple(repo, wheels, requirements="alpha\n")
+    honest_body = lockfile.parse(honest).body
+    repo.write("requirements/test.txt", forge(honest, honest_body, other))
+    assert run("lock", "--check").code == 0  # offline: consistent, so it passes
+    result = _resolve(run)
+    assert result.code == 1, result.out
+    assert "+beta==1.0" in result.out or "-beta==1.0" in result.out
+
+
+def test_cut_off_holds_a_new_release_back_until_an_upgrade(
+    repo: Repo, run: Run, tmp_path: Path
+) -> None:
+    from tests.wheelhouse import JsonIndex
+
+    index = JsonIndex(tmp_path / "index")
+    try:
+        index.publish("alpha", "1.0", "2020-01-01T00:00:00Z")
+        index.publish("beta", "1.0", "2020-01-01T00:00:00Z")
+        repo.write("requirements/test.in", "alpha\nbeta\n")
+        repo.write(
+            "pyproject.toml",
+            "[tool.policytool]\n\n[[tool.policytool.lock]]\n"
+            'name = "test"\ninputs = ["requirements/test.in"]\n'
+            f'output = "requirements/test.txt"\nindex-url = "{index.url}"\nhashes = true\n',
+        )
+        assert run("lock").code == 0
+        first = repo.read("requirements/test.txt")
+        # Released after the cut-off (today 00:00 UTC): neither the repair nor the
+        # check from nothing sees it.
+        now = datetime.datetime.now(datetime.timezone.utc)
+        released = max(now - datetime.timedelta(seconds=2), now.replace(hour=0, minute=0, second=1))
+        stamp = released.strftime("%Y-%m-%dT%H:%M:%SZ")
+        index.publish("alpha", "1.1", stamp)
+        index.publish("beta", "1.1", stamp)
+        assert run("lock", "test").code == 0
+        assert repo.read("requirements/test.txt") == first
+        assert _resolve(run).code == 0
+        # One package upgraded: its own cut-off, recorded; the other stays; re-derivable.
+        result = run("lock", "--upgrade-package", "alpha")
+        assert result.code == 0, result.err
+        text = repo.read("requirements/test.txt").decode()
+        assert "alpha==1.1" in text and "beta==1.0" in text
+        assert "# exclude-newer-package: alpha=" in text
+        check = _resolve(run)
+        assert check.code == 0, check.out
+        # A downgrade to a named version is a recorded hold, still re-derivable.
+        assert run("lock", "--upgrade-package", "alpha==1.0").code == 0
+        text = repo.read("requirements/test.txt").decode()
+        assert "alpha==1.0" in text and "# holds: alpha==1.0" in text
+        assert _resolve(run).code == 0
+        # --upgrade moves the cut-off; holds are dropped.
+        assert run("lock", "--upgrade").code == 0
+        text = repo.read("requirements/test.txt").decode()
+        assert "holds" not in text and "exclude-newer-package" not in text
+    finally:
+        index.close()
+
+
+def test_a_cut_off_in_the_header_is_validated(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
+    setup_simple(repo, wheelhouse.path)
+    assert run("lock").code == 0
+    text = repo.read("requirements/test.txt").decode()
+    repo.write(
+        "requirements/test.txt",
+        re.sub(r"# exclude-newer: \S+", "# exclude-newer: --index-url=http://evil", text),
+    )
+    result = run("lock", "test")
+    assert result.code == 2
+    assert "requirements/test.txt:" in result.err and "exclude-newer" in result.err
+    assert "Traceback" not in result.err
+
+
+# ---------------------------------------------------------------------------------------
+# item 5: extras, excluded packages; item 4: a TOML output is refused
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_strip_extras_false_keeps_extras(
+    repo: Repo, run: Run, tmp_path: Path, backend: str
+) -> None:
+    from tests.wheelhouse import build_wheelhouse
+
+    wheels = build_wheelhouse(
+        tmp_path / "wheels",
+        {"celery": {"1.0": ('redis ; extra == "redis"',)}, "redis": {"1.0": ()}},
+    )
+    setup_simple(repo, wheels, backend, requirements="celery[redis]\n")
+    assert run("lock").code == 0
+    text = repo.read("requirements/test.txt").decode()
+    assert "celery==1.0" in text and "redis==1.0" in text
+    setup_simple(
+        repo, wheels, backend, requirements="celery[redis]\n", extra="strip-extras = false"
+    )
+    result = run("lock")
+    assert result.code == 0, result.err
+    text = repo.read("requirements/test.txt").decode()
+    assert "celery[redis]==1.0" in text and "redis==1.0" in text
+    assert run("lock", "--check").code == 0
+
+
+def test_excluded_packages_are_named_in_the_header(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    setup_simple(repo, wheelhouse.path, extra='exclude = ["gamma", "beta"]')
+    assert run("lock").code == 0
+    text = repo.read("requirements/test.txt").decode()
+    assert "# exclude: gamma, beta\n" in text
+    assert "gamma==" not in text
+
+
+def test_a_toml_lock_output_is_a_config_error(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
+    setup_simple(repo, wheelhouse.path)
+    text = (repo.root / "pyproject.toml").read_text()
+    repo.write("pyproject.toml", text.replace("requirements/test.txt", "pylock.test.toml"))
+    result = run("lock")
+    assert result.code == 2
+    assert "pylock.test.toml" in result.err and "output" in result.err
+    assert not (repo.root / "pylock.test.toml").exists()

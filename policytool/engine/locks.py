@@ -256,6 +256,10 @@ def options_of(lock: LockConfig) -> dict[str, object]:
         "resolution": lock.resolution,
     }
     options.update({key: value for key, value in later.items() if value})
+    if not lock.exclude_newer:
+        options["no-exclude-newer"] = True
+    if not lock.strip_extras:
+        options["no-strip-extras"] = True
     return options
 
 

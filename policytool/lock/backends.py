@@ -336,6 +336,8 @@ def build_command(
         ]
         if cfg.platform:
             cmd += ["--python-platform", cfg.platform]
+        if not cfg.strip_extras:
+            cmd.append("--no-strip-extras")
         if cfg.universal:
             cmd.append("--universal")
         if cfg.index_strategy:
@@ -374,7 +376,7 @@ def build_command(
             "--quiet",
             "--no-header",
             "--allow-unsafe",
-            "--strip-extras",
+            "--strip-extras" if cfg.strip_extras else "--no-strip-extras",
             "--no-emit-find-links",
             "--no-emit-index-url",
             "--no-emit-trusted-host",
@@ -438,7 +440,6 @@ def preferences(previous: str) -> str:
         if line or not raw.strip():
             out.append(line)
     return "\n".join(out) + "\n"
-
 
 
 def make_temp_dir(prefix: str, who: str) -> Path:
@@ -514,6 +515,12 @@ def compile_lock(
                 rename,
                 secrets_of(lock),
             )
+            if "filtered by `exclude-newer`" in explanation:
+                explanation += (
+                    f"\n(lock '{lock.name}' resolves with a cut-off date; an index that "
+                    "publishes no upload dates offers nothing under one: set "
+                    "exclude-newer = false in the lock's config)"
+                )
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} could not resolve lock "
                 f"'{lock.name}' (no lock file was changed):\n{explanation}"

@@ -88,6 +88,7 @@ class BumpResult:
     untouched: tuple[tuple[str, str], ...] = ()  # (path, version) pins no lock reads
     notes: tuple[str, ...] = ()  # e.g. a bound that holds the newest release back
     dry_run: bool = False
+    already: bool = False  # every lock already pins the version: nothing was (or would be) done
 
     @property
     def moved(self) -> bool:
@@ -360,6 +361,11 @@ def _bump(
         *(f for item in locks.values() for f in watched_files(config.root, item)),
     ]
     untouched = untouched_pins(config, package, skip)
+    if old_versions == [version] and not new_texts:
+        # Already there: no lock is re-resolved, no hold recorded, nothing announced.
+        return BumpResult(
+            package, version, (), (), "", (), tuple(untouched), tuple(notes), dry_run, True
+        )
     if dry_run:
         return BumpResult(
             package,

@@ -128,6 +128,7 @@ def render_lock(
         body,
         None if cfg.python_version else running_python(),
         resolution,
+        cfg.exclude,
     )
 
 
@@ -171,6 +172,19 @@ def recorded_settings(item: Lock, parsed: lockfile.LockFile | None) -> lockfile.
     return recorded
 
 
+def keeps_preferences(
+    item: Lock, recorded: lockfile.Settings, packages: Sequence[tuple[str, str | None]]
+) -> bool:
+    """Whether the old lock's pins are handed to the backend as preferences.
+
+    Only where the header records no cut-off (a lock of pip-compile or uv being taken
+    over: its pins are kept), and for ``--upgrade-package`` on pip-tools (no per-package
+    cut-off). Otherwise the lock is derived from nothing, exactly as ``lock --check
+    --resolve`` derives it again: the recorded cut-off is what keeps its pins.
+    """
+    return not recorded.exclude_newer or (item.config.backend != "uv" and bool(packages))
+
+
 def next_settings(
     item: Lock,
     recorded: lockfile.Settings,
@@ -187,18 +201,18 @@ def next_settings(
     while the old pins stay preferred), and ``PKG==VER`` is recorded as a hold.
     """
     today = _stamp(now.replace(hour=0, minute=0, second=0))
-    if upgrade or not recorded.exclude_newer:
-        base = lockfile.Settings(today)
-        if upgrade:
-            return base
-        recorded = lockfile.Settings(today, recorded.exclude_newer_packages, recorded.holds)
-    per_package = dict(recorded.exclude_newer_packages)
+    dated = item.config.exclude_newer
+    if upgrade:
+        return lockfile.Settings(today if dated else None)
+    cut_off = (recorded.exclude_newer or today) if dated else None
+    per_package = dict(recorded.exclude_newer_packages) if dated else {}
     holds = {hold.split("==", 1)[0]: hold for hold in recorded.holds}
-    cut_off = recorded.exclude_newer
     for package, version in packages:
         holds.pop(package, None)
         if version is not None:
             holds[package] = f"{package}=={version}"
+        if not dated:
+            continue
         if item.config.backend == "uv":
             per_package[package] = _stamp(now)
         else:
@@ -310,10 +324,15 @@ def lock_all(
             if not (upgrade or packages or forced) and _up_to_date(previous, item, current):
                 outcomes.append(Outcome(item.name, item.output, UP_TO_DATE))
                 continue
-            resolution = next_settings(
-                item, recorded_settings(item, previous), upgrade, moving, now
+            recorded = recorded_settings(item, previous)
+            resolution = next_settings(item, recorded, upgrade, moving, now)
+            request = CompileRequest(
+                item,
+                previous_text if keeps_preferences(item, recorded, moving) else None,
+                upgrade,
+                packages,
+                resolution=resolution,
             )
-            request = CompileRequest(item, previous_text, upgrade, packages, resolution=resolution)
             if progress is not None:
                 progress(
                     f"lock '{item.name}' ({position}/{len(ordered)}): resolving with "
@@ -353,13 +372,16 @@ def lock_all(
 
 
 def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Finding], str]:
-    """Re-resolve each lock (offline first, preferring its pins); findings and a unified diff.
+    """Derive each lock again from nothing; findings and a unified diff.
 
-    Nothing is written and nothing is built: the resolver runs with building forbidden
-    (uv ``--no-build``, pip ``--only-binary :all:``), and a lock whose inputs name a
-    local path, a VCS or a source URL (which pip-compile would build anyway) is one
-    finding instead, its resolver never started. A lock that does not exist yet is left
-    to the offline check.
+    No preference comes from the current lock: the resolver gets the inputs, the config
+    and the cut-off dates and holds the header records (uv ``--offline`` first), so any
+    byte of the body it does not derive (a pin, a hash, a package, an annotation) is a
+    finding. Nothing is written and nothing is built: the resolver runs with building
+    forbidden (uv ``--no-build``, pip ``--only-binary :all:``), and a lock whose inputs
+    name a local path, a VCS or a source URL (which pip-compile would build anyway) is
+    one finding instead, its resolver never started. A lock that does not exist yet is
+    left to the offline check.
     """
     locks = resolve_locks(config)
     selected = [item for item in select(locks, names) if not names or item.name in names]
@@ -382,7 +404,11 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
             )
             continue
         request = CompileRequest(
-            item, previous.text, offline=item.config.backend == "uv", no_build=True
+            item,
+            None,
+            offline=item.config.backend == "uv",
+            no_build=True,
+            resolution=recorded_settings(item, previous),
         )
         try:
             try:
@@ -398,7 +424,7 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                 _cannot_check(item, "a package is only available as a source distribution")
             )
             continue
-        old = previous.body.splitlines(keepends=True)
+        old = previous.body.replace("\r\n", "\n").splitlines(keepends=True)
         new = body.splitlines(keepends=True)
         diff = list(
             difflib.unified_diff(
@@ -417,7 +443,8 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                     1,
                     1,
                     STALE,
-                    f"re-resolving changes the lock ({what}); run `policytool lock {item.name}`",
+                    f"derived again from nothing, the lock differs ({what}); "
+                    f"run `policytool lock {item.name}`",
                 )
             )
     return findings, "".join(diffs)
