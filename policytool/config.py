@@ -543,6 +543,8 @@ class LockConfig:
     # Record a cut-off date the resolver honours (uv --exclude-newer, pip
     # --uploaded-prior-to); false for an index that publishes no upload dates.
     exclude_newer: bool = True
+    # Apply the repository's [tool.uv] exclude-/override-/constraint-dependencies (uv).
+    uv_config: bool = True
     # Keep ``pkg[extra]`` in the lock (uv/pip-compile --no-strip-extras).
     strip_extras: bool = True
     # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
@@ -635,6 +637,13 @@ document(
         "exclude": KeyDoc(
             "list of package names or globs",
             "packages left out of the lock (`--no-emit-package`; `nvidia-*` works)",
+        ),
+        "uv-config": KeyDoc(
+            "boolean",
+            "apply the repository's `pyproject.toml` `[tool.uv]` `exclude-dependencies`, "
+            "`override-dependencies` and `constraint-dependencies` (uv reads them itself in "
+            "`uv pip compile`); they enter the fingerprint and the header. uv only",
+            "`true`",
         ),
         "strip-extras": KeyDoc(
             "boolean",

@@ -268,3 +268,32 @@ def test_a_toml_lock_output_is_a_config_error(repo: Repo, run: Run, wheelhouse: 
     assert result.code == 2
     assert "pylock.test.toml" in result.err and "output" in result.err
     assert not (repo.root / "pylock.test.toml").exists()
+
+
+# ---------------------------------------------------------------------------------------
+# item 3: the repository's own [tool.uv] resolver settings
+
+
+def test_tool_uv_exclude_dependencies_is_applied_and_named(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    setup_simple(repo, wheelhouse.path, requirements="epsilon\n")
+    config = (repo.root / "pyproject.toml").read_text()
+    repo.write("pyproject.toml", config + '\n[tool.uv]\nexclude-dependencies = ["gamma"]\n')
+    result = run("lock")
+    assert result.code == 0, result.err
+    text = repo.read("requirements/test.txt").decode()
+    assert "gamma==" not in text and "beta==" in text
+    assert "# [tool.uv] exclude-dependencies: gamma\n" in text
+    assert run("lock", "--check").code == 0
+    assert run("lock", "--check", "--resolve").code == 0
+    # The setting is part of the fingerprint: dropping it makes the lock stale.
+    repo.write("pyproject.toml", config + "\n[tool.uv]\n")
+    assert "fingerprint mismatch" in run("lock", "--check").out
+    # uv-config = false: the lock ignores [tool.uv] as `uv --no-config` would.
+    repo.write(
+        "pyproject.toml",
+        config + 'uv-config = false\n\n[tool.uv]\nexclude-dependencies = ["gamma"]\n',
+    )
+    assert run("lock").code == 0
+    assert "gamma==" in repo.read("requirements/test.txt").decode()

@@ -18,6 +18,7 @@ Header (every line a comment, so pip, uv and Docker builds install the file as i
     # exclude-newer-package: alpha=2026-12-01T10:11:12Z   (uv, after --upgrade-package)
     # holds: alpha==1.0       (versions asked for with PKG==VER, passed as constraints)
     # exclude: nvidia-*       (packages left out: the config's exclude)
+    # [tool.uv] exclude-dependencies: openai-harmony  (read from pyproject.toml, uv)
     # backend: uv
     # fingerprint: sha256:<64 hex>
     # body: sha256:<64 hex>
@@ -213,6 +214,7 @@ def render(
     python: str | None = None,
     resolution: Settings | None = None,
     exclude: Sequence[str] = (),
+    tool_uv: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> str:
     """The whole lock file text: header then ``body``.
 
@@ -235,6 +237,7 @@ def render(
         header += [f"# {key}: {value}" for key, value in resolution.lines()]
     if exclude:
         header.append(f"# exclude: {', '.join(exclude)}")
+    header += [f"# [tool.uv] {key}: {', '.join(values)}" for key, values in tool_uv]
     header += [
         f"# backend: {backend}",
         f"# fingerprint: {fingerprint}",

@@ -26,7 +26,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from policytool.engine.locks import Lock, pyproject_requirements, target_python
+from policytool.engine.locks import (
+    UV_DEPENDENCY_KEYS,
+    Lock,
+    pyproject_requirements,
+    target_python,
+    uv_dependency_settings,
+)
 from policytool.errors import BackendError, PolicyError
 from policytool.formats.lockfile import Settings
 from policytool.formats.requirement import canonical_name, is_excluded
@@ -310,10 +316,12 @@ def build_command(
     sources: Sequence[str],
     output: str,
     holds: Sequence[str] = (),
+    extra: Sequence[str] = (),
 ) -> list[str]:
     """The backend command line for ``request`` (paths relative to the repo root).
 
-    ``holds`` names the temporary constraints file of the header's ``holds``.
+    ``holds`` names the temporary constraints file of the header's ``holds``; ``extra``
+    are more options (the ``[tool.uv]`` dependency files).
     """
     lock = request.lock
     cfg = lock.config
@@ -416,7 +424,7 @@ def build_command(
         cmd.append("--upgrade")
     for package in request.upgrade_packages:
         cmd += ["--upgrade-package", package]
-    cmd += ["--output-file", output, *sources]
+    cmd += [*extra, "--output-file", output, *sources]
     return cmd
 
 
@@ -496,6 +504,12 @@ def compile_lock(
                 sources.append(str(generated))
             else:
                 sources.append(spec.path)
+        extra_options: list[str] = []
+        for key, values in uv_dependency_settings(root, lock.config).items():
+            listed = tmp / f"{key}.txt"
+            listed.write_text("".join(f"{v}\n" for v in values), "utf-8")
+            rename[str(listed)] = f"pyproject.toml [tool.uv] {key}"
+            extra_options += [UV_DEPENDENCY_KEYS[key], str(listed)]
         holds: list[str] = []
         if request.resolution.holds:
             held = tmp / "holds.txt"
@@ -505,7 +519,7 @@ def compile_lock(
         output = tmp / "lock.txt"
         if request.previous is not None and not request.upgrade:
             output.write_text(preferences(request.previous), "utf-8")
-        cmd = build_command(executable, request, sources, str(output), holds)
+        cmd = build_command(executable, request, sources, str(output), holds, extra_options)
         returncode, stdout, stderr = _run(cmd, root, lock, progress)
         if returncode != 0:
             explanation = trim_error(

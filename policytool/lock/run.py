@@ -26,6 +26,7 @@ from policytool.engine.locks import (
     resolve_locks,
     running_python,
     select,
+    uv_dependency_settings,
 )
 from policytool.errors import BackendError, PolicyError, Terminated
 from policytool.formats import lockfile
@@ -115,10 +116,15 @@ def _mentions(config: Config, lock: Lock, package: str, previous: str | None) ->
 
 
 def render_lock(
-    root_lock: Lock, current: str, body: str, resolution: lockfile.Settings | None = None
+    root_lock: Lock,
+    current: str,
+    body: str,
+    resolution: lockfile.Settings | None = None,
+    root: Path | None = None,
 ) -> str:
-    """The full text of a lock with its header."""
+    """The full text of a lock with its header (``root``: to name its ``[tool.uv]`` settings)."""
     cfg = root_lock.config
+    tool_uv = uv_dependency_settings(root, cfg) if root is not None else {}
     return lockfile.render(
         cfg.name,
         [s.raw for s in root_lock.inputs],
@@ -129,6 +135,7 @@ def render_lock(
         None if cfg.python_version else running_python(),
         resolution,
         cfg.exclude,
+        sorted(tool_uv.items()),
     )
 
 
@@ -339,7 +346,7 @@ def lock_all(
                     f"{item.config.backend}"
                 )
             body = compile_lock(config.root, request, progress)
-            text = render_lock(item, current, body, resolution)
+            text = render_lock(item, current, body, resolution, config.root)
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
