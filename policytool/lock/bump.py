@@ -469,6 +469,7 @@ class _Move:
     new: str | None
     locks: list[str]
     direct: bool
+    direct_in: list[str]
 
 
 def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[PackageMove]:
@@ -483,10 +484,15 @@ def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[
             old, new = outcome.before.get(name), outcome.after.get(name)
             if old == new:
                 continue
-            move = moves.setdefault(name, _Move(old, new, [], False))
+            move = moves.setdefault(name, _Move(old, new, [], False, []))
             move.locks.append(outcome.name)
             move.direct = move.direct or name == package or name in direct
-    return [PackageMove(name, m.old, m.new, tuple(m.locks), m.direct) for name, m in moves.items()]
+            if name in direct:
+                move.direct_in.append(outcome.name)
+    return [
+        PackageMove(name, m.old, m.new, tuple(m.locks), m.direct, tuple(m.direct_in))
+        for name, m in moves.items()
+    ]
 
 
 def render_body(

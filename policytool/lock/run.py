@@ -431,6 +431,8 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                 _cannot_check(item, "a package is only available as a source distribution")
             )
             continue
+        if item.config.backend == "pip-tools" and item.config.hashes:
+            body = _with_sdist_hashes(item, previous.body.replace("\r\n", "\n"), body)
         old = previous.body.replace("\r\n", "\n").splitlines(keepends=True)
         new = body.splitlines(keepends=True)
         diff = list(
@@ -455,6 +457,41 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                 )
             )
     return findings, "".join(diffs)
+
+
+def _without_hashes(body: str) -> str:
+    """``body`` without its ``--hash`` options (the rest byte for byte)."""
+    from policytool.lock.backends import preferences
+
+    return preferences(body)
+
+
+def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
+    """``resolved`` (pip-compile with ``--only-binary``, so without the hashes of source
+    distributions) given the lock's extra hashes when each is a file of that very
+    version on PyPI's JSON API; else ``resolved`` unchanged (the diff shows them).
+
+    Only for the default index (PyPI): another index cannot be asked for its files.
+    """
+    from policytool.pypi import file_hashes
+
+    cfg = item.config
+    if cfg.index_url or cfg.no_index or cfg.extra_index_urls or cfg.find_links:
+        return resolved
+    if _without_hashes(current) != _without_hashes(resolved):
+        return resolved
+    ours = {pin.name: pin for pin in lockfile.parse_pins(current)}
+    for pin in lockfile.parse_pins(resolved):
+        mine = ours.get(pin.name)
+        if mine is None or pin.version is None or not set(pin.hashes) <= set(mine.hashes):
+            return resolved
+        extra = set(mine.hashes) - set(pin.hashes)
+        if not extra:
+            continue
+        files = file_hashes(pin.name, pin.version)
+        if isinstance(files, str) or not extra <= files:
+            return resolved
+    return current
 
 
 # What uv says when --no-build stops it ("Building source distributions for `x` is disabled").
