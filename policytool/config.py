@@ -1041,7 +1041,7 @@ def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
     if lock.universal and lock.backend != "uv":
         raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
     leaf = lock.output.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    if leaf.endswith(".toml") or leaf.endswith(".lock"):
+    if leaf.endswith(".toml") or leaf == "uv.lock":
         raise ctx.error(
             (*where, "output"),
             f"'{lock.output}' names a TOML lock (PEP 751 pylock.toml or uv.lock), which "
