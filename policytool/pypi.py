@@ -132,10 +132,20 @@ def file_hashes(project: str, version: str, timeout: float = RELEASE_DEADLINE) -
         f"{urllib.parse.quote(version, safe='')}/json"
     )
     data, why = get_json(url, timeout, MAX_RELEASE_BYTES)
-    if why is not None or not isinstance(data, dict) or not isinstance(data.get("urls"), list):
+    files = data.get("urls") if why is None and isinstance(data, dict) else None
+    if not isinstance(files, list):
+        # No per-version document: the project's lists every release's files.
+        whole, why = get_json(
+            f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/json",
+            timeout,
+            MAX_PROJECT_BYTES,
+        )
+        releases = whole.get("releases") if why is None and isinstance(whole, dict) else None
+        files = releases.get(version) if isinstance(releases, dict) else None
+    if not isinstance(files, list):
         return f"could not list the files of {project} {version} on {pypi_base()} ({why})"
     out = set()
-    for item in data["urls"]:
+    for item in files:
         digests = item.get("digests") if isinstance(item, dict) else None
         if isinstance(digests, dict) and isinstance(digests.get("sha256"), str):
             out.add("sha256:" + digests["sha256"].lower())

@@ -121,7 +121,10 @@ def test_bump_in_layered_locks_touches_every_lock_containing_it(
     assert pins(repo.read("requirements/common.txt").decode()) == {"alpha": "1.1"}
     assert pins(repo.read("requirements/test.txt").decode())["alpha"] == "1.1"
     body = repo.read("pr.md").decode()
-    assert "| `alpha` | 1.0 | 1.1 | `common`, `test` | direct in `common`; transitive in `test` |" in body
+    assert (
+        "| `alpha` | 1.0 | 1.1 | `common`, `test` | direct in `common`; transitive in `test` |"
+        in body
+    )
     assert "- [ ] `unit-tests` (locks: `common`, `test`)" in body
     assert "- [ ] `e2e-nightly` (locks: `test`)" in body
     assert run("lock", "--check").code == 0

@@ -297,3 +297,26 @@ def test_tool_uv_exclude_dependencies_is_applied_and_named(
     )
     assert run("lock").code == 0
     assert "gamma==" in repo.read("requirements/test.txt").decode()
+
+
+def test_pip_tools_sdist_hashes_are_checked_against_the_index_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from policytool.config import LockConfig
+    from policytool.engine.locks import Lock
+    from policytool.lock.run import _with_sdist_hashes
+    from tests.test_lock_bump import serve_json
+
+    wheel, sdist = "a" * 64, "b" * 64
+    lock = Lock(LockConfig("t", ("t.in",), "t.txt", backend="pip-tools", hashes=True), (), (), ())
+    resolved = f"alpha==1.0 \\\n    --hash=sha256:{wheel}\n    # via -r t.in\n"
+    honest = f"alpha==1.0 \\\n    --hash=sha256:{sdist} \\\n    --hash=sha256:{wheel}\n    # via -r t.in\n"
+    forged = honest.replace(sdist, "c" * 64)
+    files = [{"digests": {"sha256": wheel}}, {"digests": {"sha256": sdist}}]
+    base, stop = serve_json({"/pypi/alpha/json": {"info": {}, "releases": {"1.0": files}}})
+    try:
+        monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
+        assert _with_sdist_hashes(lock, honest, resolved) == honest
+        assert _with_sdist_hashes(lock, forged, resolved) == resolved
+    finally:
+        stop()
