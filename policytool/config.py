@@ -370,6 +370,8 @@ class LockVariant:
     no_index: bool | None = None
     prerelease: Prerelease | None = None
     resolution: Resolution | None = None
+    # An accelerator index (the PyTorch one) may publish no upload dates.
+    exclude_newer: bool | None = None
 
 
 document(
@@ -403,6 +405,7 @@ document(
                 "no-index",
                 "prerelease",
                 "resolution",
+                "exclude-newer",
             )
         },
     },
@@ -718,6 +721,7 @@ def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
                     no_index=_pick(v.no_index, lock.no_index),
                     prerelease=_pick(v.prerelease, lock.prerelease),
                     resolution=_pick(v.resolution, lock.resolution),
+                    exclude_newer=_pick(v.exclude_newer, lock.exclude_newer),
                     variants=(),
                     variant=v.name,
                 )

@@ -320,3 +320,15 @@ def test_pip_tools_sdist_hashes_are_checked_against_the_index_files(
         assert _with_sdist_hashes(lock, forged, resolved) == resolved
     finally:
         stop()
+
+
+def test_pip_tools_lock_for_another_python_is_one_clear_error(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    other = "3.13" if sys.version_info[:2] != (3, 13) else "3.12"
+    setup_simple(repo, wheelhouse.path, "pip-tools", extra=f'python-version = "{other}"')
+    result = run("lock")
+    assert result.code == 2
+    assert f"python-version {other}" in result.err and "backend = 'uv'" in result.err
+    assert "Traceback" not in result.err
+    assert not (repo.root / "requirements/test.txt").exists()
