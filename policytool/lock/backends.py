@@ -531,9 +531,10 @@ def compile_lock(
             )
             if "filtered by `exclude-newer`" in explanation:
                 explanation += (
-                    f"\n(lock '{lock.name}' resolves with a cut-off date; an index that "
-                    "publishes no upload dates offers nothing under one: set "
-                    "exclude-newer = false in the lock's config)"
+                    f"\n(lock '{lock.name}' resolves at the cut-off date its header records: "
+                    "to let a newer release of that package in, name it too with "
+                    "--upgrade-package (or use --upgrade); if its index publishes no "
+                    "upload dates, set exclude-newer = false in the lock's config)"
                 )
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} could not resolve lock "
