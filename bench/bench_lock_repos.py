@@ -2,19 +2,23 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Real repositories' pip-compile locks: ``policytool lock`` next to their own command.
 
-Uses the network (PyPI). For each lock of a repository checkout (``--warehouse``, a
-clone of pypa/warehouse whose locks say ``pip-compile --allow-unsafe --generate-hashes
---output-file=requirements/X.txt requirements/X.in``):
+Uses the network (PyPI). For each lock of a repository checkout, ``--repo KIND=PATH``:
+
+- ``warehouse``: a clone of pypa/warehouse, whose locks say ``pip-compile
+  --allow-unsafe --generate-hashes --output-file=requirements/X.txt requirements/X.in``
+  (``hashes = true``, ``strip-extras = false``: pip-compile 7 keeps extras);
+- ``aiohttp``: a clone of aio-libs/aiohttp, whose locks say ``pip-compile
+  --allow-unsafe --strip-extras --output-file=requirements/X.txt requirements/X.in``;
 
 1. copies the checkout into a scratch git repository and appends to its
    ``pyproject.toml`` one ``[[tool.policytool.lock]]`` per lock (``backend =
-   "pip-tools"``, ``hashes = true``, ``strip-extras = false``: pip-compile 7 keeps extras);
+   "pip-tools"`` and the keys above);
 2. runs the project's own command line (output to a scratch file) and ``policytool lock
    NAME``, both from an empty output, alternately, ``--runs`` times;
 3. compares pins (with extras and markers) and the set of hashes of every pin, prints the
    median times and their ratio, then ``policytool lock --check --resolve NAME``.
 
-Run: ``python bench/bench_lock_repos.py --warehouse /tmp/warehouse [--runs 1] [--only docs]``.
+Run: ``python bench/bench_lock_repos.py --repo warehouse=/tmp/warehouse --only docs,deploy``.
 """
 
 from __future__ import annotations
@@ -35,7 +39,11 @@ sys.path.insert(0, str(ROOT))
 from policytool.formats.lockfile import parse_pins  # noqa: E402
 
 BIN = Path(sys.executable).parent
-LOCKS = ["deploy", "docs", "lint", "tests", "main"]
+# kind -> (pip-compile flags of the project's own command, policytool keys)
+KINDS = {
+    "warehouse": (["--allow-unsafe", "--generate-hashes"], "hashes = true\nstrip-extras = false\n"),
+    "aiohttp": (["--allow-unsafe", "--strip-extras"], ""),
+}
 
 
 def env() -> dict[str, str]:
@@ -45,13 +53,12 @@ def env() -> dict[str, str]:
     return out
 
 
-def config(names: list[str]) -> str:
+def config(names: list[str], keys: str) -> str:
     """The ``[[tool.policytool.lock]]`` tables of the selected locks."""
     tables = [
         "[[tool.policytool.lock]]\n"
         f'name = "{name}"\ninputs = ["requirements/{name}.in"]\n'
-        f'output = "requirements/{name}.txt"\nbackend = "pip-tools"\nhashes = true\n'
-        "strip-extras = false\n"
+        f'output = "requirements/{name}.txt"\nbackend = "pip-tools"\n{keys}'
         for name in names
     ]
     return "\n[tool.policytool]\n\n" + "\n".join(tables)
@@ -80,11 +87,13 @@ def timed(
 def main() -> None:
     """Measure every selected lock and print one table."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--warehouse", type=Path, required=True)
+    parser.add_argument("--repo", required=True, help="KIND=PATH (warehouse, aiohttp)")
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--only", default="")
+    parser.add_argument("--only", required=True, help="comma-separated lock names")
     args = parser.parse_args()
-    wanted = [n for n in args.only.split(",") if n] or LOCKS
+    kind, _eq, where = args.repo.partition("=")
+    flags, keys = KINDS[kind]
+    wanted = [n for n in args.only.split(",") if n]
     version = subprocess.run(
         [str(BIN / "pip-compile"), "--version"], capture_output=True, text=True
     ).stdout.strip()
@@ -93,20 +102,22 @@ def main() -> None:
         f"on {os.cpu_count()} CPUs; {args.runs} runs each, median wall time"
     )
     with tempfile.TemporaryDirectory(prefix="bench-repos-") as scratch:
-        repo = Path(scratch) / "warehouse"
-        shutil.copytree(args.warehouse, repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        repo = Path(scratch) / kind
+        shutil.copytree(Path(where), repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
         project = repo / "pyproject.toml"
         project.write_text(
-            (project.read_text("utf-8") if project.exists() else "") + config(wanted), "utf-8"
+            (project.read_text("utf-8") if project.exists() else "") + config(wanted, keys),
+            "utf-8",
         )
         subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
+        print(f"{kind}: pip-compile {' '.join(flags)}")
         print(
             f"{'lock':8} {'pins':>5} {'hashes':>6} {'extras':>6} {'identical':>9} "
             f"{'pip-compile':>11} {'policytool':>10} {'ratio':>6} {'rederived':>9}"
         )
         for name in wanted:
             raw_out = Path(scratch) / f"{name}.txt"
-            raw_cmd = [str(BIN / "pip-compile"), "--allow-unsafe", "--generate-hashes"]
+            raw_cmd = [str(BIN / "pip-compile"), *flags]
             raw_cmd += ["--no-header", "--output-file", str(raw_out), f"requirements/{name}.in"]
             ours_cmd = [str(BIN / "policytool"), "lock", name, "-q"]
             ours_out = repo / "requirements" / f"{name}.txt"
