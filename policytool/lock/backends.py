@@ -529,6 +529,13 @@ def compile_lock(
                 rename,
                 secrets_of(lock),
             )
+            if "--uploaded-prior-to" in explanation:
+                raise PolicyError(
+                    f"lock '{lock.name}': the pip that pip-compile runs is older than 26.0 "
+                    "and cannot honour the lock's cut-off (--uploaded-prior-to); upgrade "
+                    "pip next to pip-compile, or set exclude-newer = false in the lock's "
+                    "config"
+                )
             if "filtered by `exclude-newer`" in explanation:
                 explanation += (
                     f"\n(lock '{lock.name}' resolves at the cut-off date its header records: "
