@@ -332,3 +332,20 @@ def test_pip_tools_lock_for_another_python_is_one_clear_error(
     assert f"python-version {other}" in result.err and "backend = 'uv'" in result.err
     assert "Traceback" not in result.err
     assert not (repo.root / "requirements/test.txt").exists()
+
+
+def test_a_pip_without_uploaded_prior_to_is_one_sentence(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "pip-compile"
+    fake.write_text(
+        "#!/bin/sh\necho 'Usage: pip [options]' >&2\n"
+        "echo 'ERROR: no such option: --uploaded-prior-to' >&2\nexit 2\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("POLICYTOOL_PIP_COMPILE", str(fake))
+    setup_simple(repo, wheelhouse.path, "pip-tools")
+    result = run("lock")
+    assert result.code == 2
+    assert "older than 26.0" in result.err and "exclude-newer = false" in result.err
+    assert "Traceback" not in result.err
