@@ -140,6 +140,7 @@ def render_lock(
 
 
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$")
+_NAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")  # canonical names only
 _HOLD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.!+_-]+$")
 
 
@@ -171,7 +172,7 @@ def recorded_settings(item: Lock, parsed: lockfile.LockFile | None) -> lockfile.
     if recorded.exclude_newer and not _TIMESTAMP_RE.match(recorded.exclude_newer):
         raise bad(lockfile.EXCLUDE_NEWER, recorded.exclude_newer, "a YYYY-MM-DDTHH:MM:SSZ date")
     for name, when in recorded.exclude_newer_packages:
-        if not _TIMESTAMP_RE.match(when) or canonical_name(name) != name:
+        if not _TIMESTAMP_RE.match(when) or not _NAME_RE.match(name):
             raise bad(lockfile.EXCLUDE_NEWER_PACKAGE, f"{name}={when}", "PACKAGE=DATE")
     for hold in recorded.holds:
         if not _HOLD_RE.match(hold):
