@@ -349,3 +349,34 @@ def test_a_pip_without_uploaded_prior_to_is_one_sentence(
     assert result.code == 2
     assert "older than 26.0" in result.err and "exclude-newer = false" in result.err
     assert "Traceback" not in result.err
+
+
+def test_preferences_property_versions_kept_hashes_gone() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from policytool.lock.backends import preferences
+
+    names = st.sampled_from(["alpha", "beta", "gamma-x", "Delta_Y"])
+    versions = st.sampled_from(["1.0", "2.0.post1", "3!1.0"])
+    hashes = st.lists(st.text("0123456789abcdef", min_size=64, max_size=64), max_size=3)
+    eol = st.sampled_from(["\n", "\r\n"])
+
+    @given(st.lists(st.tuples(names, versions, hashes), max_size=5), eol)
+    @settings(max_examples=60, deadline=None)
+    def prop(entries: list[tuple[str, str, list[str]]], newline: str) -> None:
+        text = ""
+        for name, version, digests in entries:
+            text += f"{name}=={version}" + "".join(
+                f" \\{newline}    --hash=sha256:{d}" for d in digests
+            )
+            text += f"{newline}    # via -r x.in{newline}"
+        out = preferences(text)
+        assert "--hash" not in out and "\\" not in out
+        kept = lockfile.parse_pins(out)
+        assert [(p.name, p.version) for p in kept] == [
+            (p.name, p.version) for p in lockfile.parse_pins(text)
+        ]
+        assert all(not p.hashes for p in kept)
+
+    prop()
