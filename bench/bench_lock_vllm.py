@@ -5,13 +5,14 @@
 Uses the network (PyPI, and whatever index a lock names). For each lock hook of vLLM
 0.33.0's ``.pre-commit-config.yaml`` (``/work/trees/vllm-0.33.0`` or ``--tree``):
 
-1. copies ``requirements/`` into a scratch git repository and writes the
+1. copies the whole tree (``pyproject.toml`` with its ``[tool.uv]`` settings included)
+   into a scratch git repository and appends to its ``pyproject.toml`` the
    ``[tool.policytool]`` configuration shown in ``docs/lock-migration-vllm.md`` (read
    from that page, so the page and the measurement cannot drift apart);
 2. runs vLLM's own command line (``uv pip compile ...`` with the hook's arguments, the
-   output sent to a scratch file) and ``policytool lock NAME`` with the same uv
-   executable, both from an empty output, alternately, ``--runs`` times after one
-   untimed warm-up of the uv cache;
+   output sent to a scratch file, in the tree, reading its ``[tool.uv]`` as the hook
+   does) and ``policytool lock NAME`` with the same uv executable, both from an empty
+   output, alternately, ``--runs`` times after one untimed warm-up of the uv cache;
 3. compares the pins (``name==version`` and markers) of both outputs, and prints the
    median times and their ratio.
 
@@ -111,9 +112,13 @@ def doc_config() -> str:
 
 
 def env() -> dict[str, str]:
-    """Both sides see the same environment: no UV_*/PIP_* settings, a shared cache."""
+    """Both sides see the same environment: no UV_*/PIP_* settings, a shared cache.
+
+    uv reads the project's ``pyproject.toml`` (``[tool.uv]``), as vLLM's hook does;
+    ``XDG_CONFIG_HOME`` points at an empty directory so no user-level ``uv.toml`` does.
+    """
     out = {k: v for k, v in os.environ.items() if not k.upper().startswith(("PIP_", "UV_"))}
-    out["UV_NO_CONFIG"] = "1"
+    out["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="bench-vllm-xdg-")
     out["PIP_CONFIG_FILE"] = os.devnull
     cache = os.environ.get("UV_CACHE_DIR")
     if cache:
@@ -166,15 +171,15 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory(prefix="bench-vllm-") as scratch:
         repo = Path(scratch) / "vllm"
-        repo.mkdir()
-        shutil.copytree(args.tree / "requirements", repo / "requirements")
-        (repo / "pyproject.toml").write_text(doc_config(), "utf-8")
+        shutil.copytree(args.tree, repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        project = (repo / "pyproject.toml").read_text("utf-8")
+        (repo / "pyproject.toml").write_text(project + "\n" + doc_config(), "utf-8")
         subprocess.run(["git", "init", "-q", "-b", "main"], cwd=repo, check=True)
         raw_dir = Path(scratch) / "raw"
         raw_dir.mkdir()
         print(
             f"{'lock':10} {'pins':>5} {'identical':>9} {'raw uv':>9} {'policytool':>10} "
-            f"{'ratio':>6}"
+            f"{'ratio':>6} {'rederived':>9} {'--resolve':>9}"
         )
         for name in wanted:
             hook_args, output = HOOKS[name]
@@ -207,10 +212,24 @@ def main() -> None:
             theirs, ours = pins(raw_out), pins(ours_out)
             same = "yes" if theirs == ours else "NO"
             raw_median, our_median = statistics.median(raw_times), statistics.median(our_times)
+            # Derived again from nothing at the recorded cut-off, compared byte for byte.
+            start = time.perf_counter()
+            again = subprocess.run(
+                [str(BIN / "policytool"), "lock", "--check", "--resolve", name],
+                cwd=repo,
+                env=env(),
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            resolve_seconds = time.perf_counter() - start
+            rederived = "yes" if again.returncode == 0 else "NO"
             print(
                 f"{name:10} {len(ours):5} {same:>9} {raw_median:8.2f}s {our_median:9.2f}s "
-                f"{our_median / raw_median:5.2f}x"
+                f"{our_median / raw_median:5.2f}x {rederived:>9} {resolve_seconds:8.2f}s"
             )
+            if again.returncode != 0:
+                print("    " + (again.stdout or again.stderr).strip().replace("\n", "\n    "))
             if theirs != ours:
                 for key in sorted(set(theirs) | set(ours)):
                     if theirs.get(key) != ours.get(key):

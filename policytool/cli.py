@@ -847,6 +847,13 @@ def bump_command(
             f"policytool: {path} pins {result.package}=={version} but no lock reads it: left alone",
             err=True,
         )
+    if result.already:
+        click.echo(
+            f"nothing to bump: {result.package} is already {result.version} everywhere "
+            "it is pinned; " + ("nothing would change" if result.dry_run else "no PR body written"),
+            err=True,
+        )
+        return EXIT_CLEAN
     if result.dry_run:
         edited = ", ".join(result.edited) or "no input"
         click.echo(

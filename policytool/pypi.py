@@ -89,6 +89,8 @@ class Release:
     project_url: str | None
     changelog_url: str | None
     vulnerabilities: tuple[Vulnerability, ...]
+    # From the project's document: PyPI had no per-version document (vulnerabilities unknown).
+    from_project: bool = False
 
 
 def pypi_base() -> str:
@@ -109,10 +111,76 @@ def release(project: str, version: str, timeout: float = RELEASE_DEADLINE) -> Re
     )
     data, why = get_json(url, timeout, MAX_RELEASE_BYTES)
     if why is not None:
+        fallback = _from_project(project, version, timeout)
+        if fallback is not None:
+            return fallback
         return f"could not look up {project} {version} on {pypi_base()} ({why})"
     if not isinstance(data, dict) or not isinstance(data.get("info"), dict):
         return f"{pypi_base()} answered for {project} {version} without release info"
     return _release_of(project, version, data)
+
+
+def file_hashes(project: str, version: str, timeout: float = RELEASE_DEADLINE) -> set[str] | str:
+    """``sha256:<hex>`` of every file of ``project==version`` on the index's JSON API, or
+    why they could not be looked up."""
+    import urllib.parse
+
+    from policytool.httpjson import get_json
+
+    url = (
+        f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/"
+        f"{urllib.parse.quote(version, safe='')}/json"
+    )
+    data, why = get_json(url, timeout, MAX_RELEASE_BYTES)
+    files = data.get("urls") if why is None and isinstance(data, dict) else None
+    if not isinstance(files, list):
+        # No per-version document: the project's lists every release's files.
+        whole, why = get_json(
+            f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/json",
+            timeout,
+            MAX_PROJECT_BYTES,
+        )
+        releases = whole.get("releases") if why is None and isinstance(whole, dict) else None
+        files = releases.get(version) if isinstance(releases, dict) else None
+    if not isinstance(files, list):
+        return f"could not list the files of {project} {version} on {pypi_base()} ({why})"
+    out = set()
+    for item in files:
+        digests = item.get("digests") if isinstance(item, dict) else None
+        if isinstance(digests, dict) and isinstance(digests.get("sha256"), str):
+            out.add("sha256:" + digests["sha256"].lower())
+    return out
+
+
+def _from_project(project: str, version: str, timeout: float) -> Release | None:
+    """The release data the project's document (``{base}/{project}/json``) holds for
+    ``version``: its links, and ``requires-python`` of the version's files; None when
+    that document is unavailable too or does not list the version."""
+    import dataclasses
+    import urllib.parse
+
+    from policytool.httpjson import get_json
+
+    url = f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/json"
+    data, why = get_json(url, timeout, MAX_PROJECT_BYTES)
+    if why is not None or not isinstance(data, dict) or not isinstance(data.get("info"), dict):
+        return None
+    releases = data.get("releases")
+    files = releases.get(version) if isinstance(releases, dict) else None
+    if not isinstance(files, list):
+        return None
+    found = _release_of(project, version, {"info": data["info"]})
+    requires = next(
+        (
+            f["requires_python"]
+            for f in files
+            if isinstance(f, dict)
+            and isinstance(f.get("requires_python"), str)
+            and f["requires_python"]
+        ),
+        None,
+    )
+    return dataclasses.replace(found, requires_python=requires, from_project=True)
 
 
 def _release_of(project: str, version: str, data: dict[str, object]) -> Release:

@@ -44,14 +44,15 @@ def layered(repo: Repo, wheels: Path, test_in: str, common_in: str = "alpha<2\n"
             ["requirements/common.in"],
             "requirements/common.txt",
             wheels,
-            extra='jobs = ["unit-tests"]',
+            extra='jobs = ["unit-tests"]\nexclude-newer = false',
         )
         + lock_table(
             "test",
             ["requirements/test.in"],
             "requirements/test.txt",
             wheels,
-            extra='constraints = ["common"]\njobs = ["unit-tests", "e2e-nightly"]',
+            extra='constraints = ["common"]\njobs = ["unit-tests", "e2e-nightly"]\n'
+            "exclude-newer = false",
         ),
     )
 
@@ -120,7 +121,10 @@ def test_bump_in_layered_locks_touches_every_lock_containing_it(
     assert pins(repo.read("requirements/common.txt").decode()) == {"alpha": "1.1"}
     assert pins(repo.read("requirements/test.txt").decode())["alpha"] == "1.1"
     body = repo.read("pr.md").decode()
-    assert "| `alpha` | 1.0 | 1.1 | `common`, `test` | direct |" in body
+    assert (
+        "| `alpha` | 1.0 | 1.1 | `common`, `test` | direct in `common`; transitive in `test` |"
+        in body
+    )
     assert "- [ ] `unit-tests` (locks: `common`, `test`)" in body
     assert "- [ ] `e2e-nightly` (locks: `test`)" in body
     assert run("lock", "--check").code == 0
@@ -281,7 +285,14 @@ def test_bump_leaves_tool_tables_and_comments_of_pyproject_alone(
         "pyproject.toml",
         PYPROJECT_WITH_LOOKALIKES.replace("[tool.uv]", "[tool.policytool]\n\n[tool.uv]")
         + "\n"
-        + lock_table("app", ["pyproject.toml"], "requirements/app.txt", wheelhouse.path),
+        # uv-config = false: the [tool.uv] override is a look-alike here, not applied.
+        + lock_table(
+            "app",
+            ["pyproject.toml"],
+            "requirements/app.txt",
+            wheelhouse.path,
+            extra="uv-config = false",
+        ),
     )
     assert run("lock").code == 0, run("lock").err
     result = run("bump", "gamma==2.0", "--pr-body", "pr.md")
@@ -593,3 +604,53 @@ def test_move_pins_property_only_dependency_lists_change() -> None:
         assert move_pins(out, "gamma", "2.0") == out
 
     only_lists_move()
+
+
+def test_dry_run_to_the_pinned_version_says_so(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\ngamma==1.0\n")
+    assert run("lock").code == 0
+    before = snapshot(repo)
+    result = run("bump", "gamma==1.0", "--dry-run")
+    assert result.code == 0, result.err
+    assert "nothing to bump: gamma is already 1.0" in result.err
+    assert "would bump" not in result.out
+    assert snapshot(repo) == before
+
+
+def test_pr_body_kind_is_per_lock_and_left_alone_is_right(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    layered(repo, wheelhouse.path, "delta\n")
+    assert run("lock").code == 0
+    result = run("bump", "alpha==1.0", "--pr-body", "pr.md", "--offline")
+    assert result.code == 0, result.err
+    body = repo.read("pr.md").decode()
+    assert (
+        "| `alpha` | 1.1 | 1.0 | `common`, `test` | direct in `common`; transitive in `test` |"
+        in body
+    ), body
+    assert "every pin of the package is in a lock's inputs" not in body
+    assert "_None: no requirement file outside the locks' inputs pins the package._" in body
+
+
+def test_pr_body_falls_back_to_the_project_json(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = release_doc("1.1", ">=3.8", [])
+    project["releases"] = {"1.0": [], "1.1": [{"requires_python": ">=3.10"}]}
+    base, stop = serve_json({"/pypi/alpha/json": project})  # no per-version documents
+    try:
+        monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
+        layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+        assert run("lock").code == 0
+        result = run("bump", "alpha==1.1", "--pr-body", "pr.md")
+    finally:
+        stop()
+    assert result.code == 0, result.err
+    body = repo.read("pr.md").decode()
+    assert "Bumps [alpha](https://alpha.example/) from 1.0 to 1.1." in body
+    assert "- Changelog / release notes: https://alpha.example/changes" in body
+    assert "from the project's page" in body
+    assert "`>=3.10`" in body

@@ -65,7 +65,7 @@ def test_input_change_is_a_fingerprint_mismatch(
     code, items = findings(run)
     assert code == 1
     assert messages(items) == [
-        f"{LOCK}:7 lock-stale inputs, constraints or options changed since the lock was generated "
+        f"{LOCK}:8 lock-stale inputs, constraints or options changed since the lock was generated "
         "(fingerprint mismatch); run `policytool lock test`"
     ]
 
@@ -81,7 +81,7 @@ def test_option_change_is_a_fingerprint_mismatch(
     )
     code, items = findings(run)
     assert code == 1
-    assert [f["line"] for f in items] == [7]
+    assert [f["line"] for f in items] == [8]
     assert "fingerprint mismatch" in str(items[0]["message"])
 
 
@@ -91,16 +91,15 @@ def test_hand_edit_is_detected(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> 
     code, items = findings(run)
     assert code == 1
     assert messages(items) == [
-        f"{LOCK}:8 lock-stale edited by hand since `policytool lock test` wrote it "
+        f"{LOCK}:9 lock-stale edited by hand since `policytool lock test` wrote it "
         "(body hash mismatch); run `policytool lock test`"
     ]
-    # `lock` re-resolves although the inputs did not change. Like pip-compile it
-    # prefers the pins it finds, so a hand pin that satisfies the inputs is kept and
-    # the lock is consistent again (the edit shows in review as a normal lock change).
+    # `lock` derives the lock again from nothing at its recorded cut-off: the hand pin
+    # is not kept (no preference comes from the edited file).
     result = run("lock")
     assert result.code == 0
-    assert "requirements/test.txt: written, 5 pins (pins unchanged)" in result.err
-    assert b"delta==1.1" in repo.read(LOCK)
+    assert "requirements/test.txt: written, 5 pins: delta 1.1 -> 2.0" in result.err
+    assert repo.read(LOCK) == data
     assert findings(run) == (0, [])
 
 
@@ -144,7 +143,7 @@ def test_marker_false_for_target_python_is_not_required(
     repo.write("requirements/test.in", "epsilon\ndelta>=1.0\nnosuch ; python_version < '3'\n")
     code, items = findings(run)
     assert code == 1
-    assert [f["line"] for f in items] == [6]  # python-version set: no "# python:" header line
+    assert [f["line"] for f in items] == [7]  # python-version set: no "# python:" header line
 
 
 def test_pin_not_satisfying_input(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
@@ -274,7 +273,7 @@ def test_resolve_prints_diff_of_moved_pins(repo: Repo, run: Run, wheelhouse: Whe
     assert result.code == 1
     assert "-epsilon==2.0" in result.out and "+epsilon==1.1" in result.out
     assert "-beta" not in result.out  # the current beta pin still fits: it is kept
-    assert "re-resolving changes the lock (epsilon 2.0 -> 1.1)" in result.out
+    assert "derived again from nothing, the lock differs (epsilon 2.0 -> 1.1)" in result.out
     assert repo.read(LOCK) == before  # --resolve never writes
 
 

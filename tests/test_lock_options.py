@@ -87,6 +87,7 @@ def test_index_strategy_makes_an_extra_index_that_shadows_a_package_usable(
         "[tool.policytool]\n\n[[tool.policytool.lock]]\n"
         'name = "test"\ninputs = ["requirements/test.in"]\noutput = "requirements/test.txt"\n'
         f'index-url = "{main}"\nextra-index-urls = ["{extra}"]\n'
+        "exclude-newer = false\n"  # a file:// simple index has no upload dates
     )
     repo.write("pyproject.toml", config)
     failed = run("lock")
@@ -620,7 +621,8 @@ def test_index_options_uv_honours_in_constraint_files_are_kept_and_others_not(
         "pyproject.toml",
         "[tool.policytool]\n\n[[tool.policytool.lock]]\n"
         'name = "test"\ninputs = ["requirements/test.in"]\noutput = "requirements/test.txt"\n'
-        f'index-url = "{main}"\nconstraints = ["requirements/xpu.txt"]\n',
+        f'index-url = "{main}"\nconstraints = ["requirements/xpu.txt"]\n'
+        "exclude-newer = false\n",
     )
     result = run("lock")
     assert result.code == 0, result.err

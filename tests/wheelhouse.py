@@ -51,6 +51,17 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
+def _extras(requires: Sequence[str]) -> list[str]:
+    """The extras named by ``extra == "x"`` markers, in order."""
+    import re
+
+    found: dict[str, None] = {}
+    for req in requires:
+        for extra in re.findall(r"extra\s*==\s*[\"']([^\"']+)[\"']", req):
+            found[extra] = None
+    return list(found)
+
+
 def wheel_bytes(name: str, version: str, requires: Sequence[str] = ()) -> bytes:
     """The bytes of a pure-Python wheel ``name==version`` depending on ``requires``."""
     import io
@@ -62,6 +73,7 @@ def wheel_bytes(name: str, version: str, requires: Sequence[str] = ()) -> bytes:
             f"Name: {name}\n",
             f"Version: {version}\n",
             f"Summary: test package {name}\n",
+            *(f"Provides-Extra: {extra}\n" for extra in _extras(requires)),
             *(f"Requires-Dist: {req}\n" for req in requires),
         ]
     )
@@ -135,3 +147,84 @@ def build_simple_index(root: Path, index: Mapping[str, Mapping[str, Sequence[str
         )
         (page / "index.html").write_text(f"<html><body>\n{links}</body></html>\n", "utf-8")
     return (root.resolve() / "simple").as_uri()
+
+
+class JsonIndex:
+    """A PEP 691 JSON index with PEP 700 upload times, served on 127.0.0.1 (no network).
+
+    ``publish`` adds a wheel with its upload time; ``url`` is the ``/simple`` URL. Stop it
+    with :meth:`close`.
+    """
+
+    def __init__(self, root: Path) -> None:
+        import http.server
+        import json
+        import threading
+
+        self.files = root / "files"
+        self.files.mkdir(parents=True, exist_ok=True)
+        self.uploads: dict[str, dict[str, str]] = {}  # name -> filename -> upload time
+        index = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                """A project page (JSON) or a wheel."""
+                self.respond(head=False)
+
+            def do_HEAD(self) -> None:  # noqa: N802
+                """Headers only (uv asks before a download)."""
+                self.respond(head=True)
+
+            def respond(self, head: bool) -> None:
+                """The answer to GET or HEAD."""
+                parts = [p for p in self.path.split("?")[0].split("/") if p]
+                if len(parts) == 2 and parts[0] == "simple" and parts[1] in index.uploads:
+                    name = parts[1]
+                    files = [
+                        {
+                            "filename": filename,
+                            "url": f"/files/{filename}",
+                            "hashes": {
+                                "sha256": hashlib.sha256(
+                                    (index.files / filename).read_bytes()
+                                ).hexdigest()
+                            },
+                            "upload-time": when,
+                        }
+                        for filename, when in sorted(index.uploads[name].items())
+                    ]
+                    body = json.dumps(
+                        {"meta": {"api-version": "1.1"}, "name": name, "files": files}
+                    ).encode()
+                    content_type = "application/vnd.pypi.simple.v1+json"
+                elif len(parts) == 2 and parts[0] == "files" and (index.files / parts[1]).is_file():
+                    body = (index.files / parts[1]).read_bytes()
+                    content_type = "application/octet-stream"
+                else:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if not head:
+                    self.wfile.write(body)
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                """Quiet."""
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/simple"
+
+    def publish(self, name: str, version: str, when: str, requires: Sequence[str] = ()) -> None:
+        """Add ``name==version`` uploaded at ``when`` (``YYYY-MM-DDTHH:MM:SSZ``)."""
+        filename = f"{name}-{version}-py3-none-any.whl"
+        (self.files / filename).write_bytes(wheel_bytes(name, version, requires))
+        self.uploads.setdefault(name, {})[filename] = when
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.server.shutdown()
+        self.server.server_close()

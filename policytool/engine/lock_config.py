@@ -55,6 +55,8 @@ class LockVariant:
     no_index: bool | None = None
     prerelease: Prerelease | None = None
     resolution: Resolution | None = None
+    # An accelerator index (the PyTorch one) may publish no upload dates.
+    exclude_newer: bool | None = None
 
 
 document(
@@ -88,6 +90,7 @@ document(
                 "no-index",
                 "prerelease",
                 "resolution",
+                "exclude-newer",
             )
         },
     },
@@ -116,6 +119,13 @@ class LockConfig:
     torch_backend: str | None = None
     prerelease: Prerelease | None = None
     resolution: Resolution | None = None
+    # Record a cut-off date the resolver honours (uv --exclude-newer, pip
+    # --uploaded-prior-to); false for an index that publishes no upload dates.
+    exclude_newer: bool = True
+    # Apply the repository's [tool.uv] exclude-/override-/constraint-dependencies (uv).
+    uv_config: bool = True
+    # Keep ``pkg[extra]`` in the lock (uv/pip-compile --no-strip-extras).
+    strip_extras: bool = True
     # Packages left out of the lock (uv/pip-compile --no-emit-package); globs allowed.
     exclude: tuple[str, ...] = ()
     jobs: tuple[str, ...] = ()
@@ -207,6 +217,26 @@ document(
             "list of package names or globs",
             "packages left out of the lock (`--no-emit-package`; `nvidia-*` works)",
         ),
+        "uv-config": KeyDoc(
+            "boolean",
+            "apply the repository's `pyproject.toml` `[tool.uv]` `exclude-dependencies`, "
+            "`override-dependencies` and `constraint-dependencies` (uv reads them itself in "
+            "`uv pip compile`); they enter the fingerprint and the header. uv only",
+            "`true`",
+        ),
+        "strip-extras": KeyDoc(
+            "boolean",
+            "write `celery` for `celery[redis]` (the dependencies of the extra are pinned "
+            "either way); `false` keeps `celery[redis]` (`--no-strip-extras`)",
+            "`true`",
+        ),
+        "exclude-newer": KeyDoc(
+            "boolean",
+            "record a cut-off date in the header that the resolver honours (uv "
+            "`--exclude-newer`, pip `--uploaded-prior-to`), so `lock --check --resolve` "
+            "derives the lock again; `false` for an index that publishes no upload dates",
+            "`true`",
+        ),
         "jobs": KeyDoc(
             "list of strings",
             "CI jobs to re-run when this lock changes (the checklist of `policytool bump`)",
@@ -267,6 +297,7 @@ def expand_variants(locks: tuple[LockConfig, ...]) -> tuple[LockConfig, ...]:
                     no_index=_pick(v.no_index, lock.no_index),
                     prerelease=_pick(v.prerelease, lock.prerelease),
                     resolution=_pick(v.resolution, lock.resolution),
+                    exclude_newer=_pick(v.exclude_newer, lock.exclude_newer),
                     variants=(),
                     variant=v.name,
                 )
@@ -286,6 +317,13 @@ def _validate_lock(lock: LockConfig, where: KeyPath, ctx: ConfigContext) -> None
         )
     if lock.universal and lock.backend != "uv":
         raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
+    leaf = lock.output.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if leaf.endswith(".toml") or leaf == "uv.lock":
+        raise ctx.error(
+            (*where, "output"),
+            f"'{lock.output}' names a TOML lock (PEP 751 pylock.toml or uv.lock), which "
+            "policytool does not write yet; it writes requirements files: name a .txt output",
+        )
 
 
 def _placed_locks(written: tuple[LockConfig, ...]) -> list[tuple[LockConfig, KeyPath]]:

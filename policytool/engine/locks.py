@@ -257,7 +257,46 @@ def options_of(lock: LockConfig) -> dict[str, object]:
         "resolution": lock.resolution,
     }
     options.update({key: value for key, value in later.items() if value})
+    if not lock.exclude_newer:
+        options["no-exclude-newer"] = True
+    if not lock.strip_extras:
+        options["no-strip-extras"] = True
     return options
+
+
+# ``[tool.uv]`` keys of the repository's pyproject.toml that change what ``uv pip
+# compile`` resolves there, and the option each becomes (uv reads them itself unless
+# ``--no-config``, which policytool always passes).
+UV_DEPENDENCY_KEYS = {
+    "exclude-dependencies": "--excludes",
+    "override-dependencies": "--overrides",
+    "constraint-dependencies": "--constraint",
+}
+
+
+def uv_dependency_settings(root: Path, lock: LockConfig) -> dict[str, tuple[str, ...]]:
+    """``[tool.uv]`` exclude-/override-/constraint-dependencies of ``root/pyproject.toml``.
+
+    Empty for a pip-tools lock, with ``uv-config = false``, or without such keys. A value
+    that is not a list of strings is a PolicyError naming the key.
+    """
+    if lock.backend != "uv" or not lock.uv_config or not (root / "pyproject.toml").is_file():
+        return {}
+    data = load_table(read_text(root, "pyproject.toml"), "pyproject.toml")
+    tool = data.get("tool")
+    uv = tool.get("uv") if isinstance(tool, dict) else None
+    if not isinstance(uv, dict):
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for key in UV_DEPENDENCY_KEYS:
+        value = uv.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise PolicyError(f"pyproject.toml: [tool.uv] {key} must be a list of strings")
+        if value:
+            out[key] = tuple(value)
+    return out
 
 
 def _content(lines: Sequence[ReqLine]) -> list[list[object]]:
@@ -278,6 +317,9 @@ def fingerprint(root: Path, lock: Lock) -> str:
         "constraints": constraints,
         "options": options_of(lock.config),
     }
+    uv_settings = uv_dependency_settings(root, lock.config)
+    if uv_settings:  # only when present, so the fingerprints of existing locks stay
+        doc["tool-uv"] = {key: list(value) for key, value in uv_settings.items()}
     blob = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8")
     return "sha256:" + hashlib.sha256(blob).hexdigest()
 

@@ -26,8 +26,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from policytool.engine.locks import Lock, pyproject_requirements, target_python
+from policytool.engine.locks import (
+    UV_DEPENDENCY_KEYS,
+    Lock,
+    pyproject_requirements,
+    target_python,
+    uv_dependency_settings,
+)
 from policytool.errors import BackendError, PolicyError
+from policytool.formats.lockfile import Settings
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine
 
@@ -60,6 +67,8 @@ class CompileRequest:
     offline: bool = False
     # Never build (``lock --check --resolve``): uv ``--no-build``, pip ``--only-binary``.
     no_build: bool = False
+    # The cut-off dates and holds that fix the resolution (recorded in the lock's header).
+    resolution: Settings = Settings()
 
 
 def find_executable(backend: str) -> str:
@@ -302,9 +311,18 @@ def refuse_for_pip_tools(lock: Lock) -> None:
 
 
 def build_command(
-    executable: str, request: CompileRequest, sources: Sequence[str], output: str
+    executable: str,
+    request: CompileRequest,
+    sources: Sequence[str],
+    output: str,
+    holds: Sequence[str] = (),
+    extra: Sequence[str] = (),
 ) -> list[str]:
-    """The backend command line for ``request`` (paths relative to the repo root)."""
+    """The backend command line for ``request`` (paths relative to the repo root).
+
+    ``holds`` names the temporary constraints file of the header's ``holds``; ``extra``
+    are more options (the ``[tool.uv]`` dependency files).
+    """
     lock = request.lock
     cfg = lock.config
     if cfg.backend == "uv":
@@ -326,6 +344,8 @@ def build_command(
         ]
         if cfg.platform:
             cmd += ["--python-platform", cfg.platform]
+        if not cfg.strip_extras:
+            cmd.append("--no-strip-extras")
         if cfg.universal:
             cmd.append("--universal")
         if cfg.index_strategy:
@@ -340,6 +360,10 @@ def build_command(
             cmd.append("--offline")
         if request.no_build:
             cmd.append("--no-build")
+        if request.resolution.exclude_newer:
+            cmd.append(f"--exclude-newer={request.resolution.exclude_newer}")
+        for package, when in request.resolution.exclude_newer_packages:
+            cmd.append(f"--exclude-newer-package={package}={when}")
     else:
         refuse_for_pip_tools(lock)
         running = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -360,16 +384,28 @@ def build_command(
             "--quiet",
             "--no-header",
             "--allow-unsafe",
-            "--strip-extras",
+            "--strip-extras" if cfg.strip_extras else "--no-strip-extras",
             "--no-emit-find-links",
             "--no-emit-index-url",
             "--no-emit-trusted-host",
             "--no-emit-options",
             "--annotation-style=split",
+            # Hashes come from the index, never from the previous lock.
+            "--no-reuse-hashes",
         ]
+        pip_args = []
         if request.no_build:
             # Wheels only; pip still prepares a local directory (see needs_build).
-            cmd.append("--pip-args=--only-binary=:all:")
+            pip_args.append("--only-binary=:all:")
+        if request.resolution.exclude_newer_packages:
+            raise PolicyError(
+                f"lock '{lock.name}': backend pip-tools has no per-package cut-off "
+                "(exclude-newer-package); use backend = 'uv'"
+            )
+        if request.resolution.exclude_newer:
+            pip_args.append(f"--uploaded-prior-to={request.resolution.exclude_newer}")
+        if pip_args:
+            cmd.append("--pip-args=" + " ".join(pip_args))
     if cfg.hashes:
         cmd.append("--generate-hashes")
     if cfg.no_index:
@@ -382,17 +418,36 @@ def build_command(
         cmd += ["--extra-index-url", expand_env(url, lock.name, "extra-index-urls")]
     for link in cfg.find_links:
         cmd += ["--find-links", expand_env(link, lock.name, "find-links")]
-    for path in lock.constraint_files:
+    for path in (*lock.constraint_files, *holds):
         cmd += ["--constraint", path]
     if request.upgrade:
         cmd.append("--upgrade")
     for package in request.upgrade_packages:
         cmd += ["--upgrade-package", package]
-    cmd += ["--output-file", output, *sources]
+    cmd += [*extra, "--output-file", output, *sources]
     return cmd
 
 
 HEARTBEAT_SECONDS = 15.0
+# How the header's holds file is named in the lock's ``# via -c`` annotations.
+HOLDS_NAME = "(holds)"
+_HASH_OPTION_RE = re.compile(r"\s*--hash[=\s]\S+")
+
+
+def preferences(previous: str) -> str:
+    """The pins of a previous lock as the backend's preferences: versions only.
+
+    Every ``--hash`` option is dropped (with the continuations that only carried them),
+    so the hashes of the new lock come from the index and never from the old file: a
+    hand-edited hash cannot survive ``policytool lock NAME``, ``--upgrade-package`` or
+    ``bump``.
+    """
+    out: list[str] = []
+    for raw in previous.replace("\r\n", "\n").replace("\\\n", "\n").splitlines():
+        line = _HASH_OPTION_RE.sub("", raw).rstrip()
+        if line or not raw.strip():
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def make_temp_dir(prefix: str, who: str) -> Path:
@@ -449,10 +504,22 @@ def compile_lock(
                 sources.append(str(generated))
             else:
                 sources.append(spec.path)
+        extra_options: list[str] = []
+        for key, values in uv_dependency_settings(root, lock.config).items():
+            listed = tmp / f"{key}.txt"
+            listed.write_text("".join(f"{v}\n" for v in values), "utf-8")
+            rename[str(listed)] = f"pyproject.toml [tool.uv] {key}"
+            extra_options += [UV_DEPENDENCY_KEYS[key], str(listed)]
+        holds: list[str] = []
+        if request.resolution.holds:
+            held = tmp / "holds.txt"
+            held.write_text("".join(f"{h}\n" for h in request.resolution.holds), "utf-8")
+            rename[str(held)] = HOLDS_NAME
+            holds = [str(held)]
         output = tmp / "lock.txt"
         if request.previous is not None and not request.upgrade:
-            output.write_text(request.previous, "utf-8")
-        cmd = build_command(executable, request, sources, str(output))
+            output.write_text(preferences(request.previous), "utf-8")
+        cmd = build_command(executable, request, sources, str(output), holds, extra_options)
         returncode, stdout, stderr = _run(cmd, root, lock, progress)
         if returncode != 0:
             explanation = trim_error(
@@ -462,6 +529,20 @@ def compile_lock(
                 rename,
                 secrets_of(lock),
             )
+            if "--uploaded-prior-to" in explanation:
+                raise PolicyError(
+                    f"lock '{lock.name}': the pip that pip-compile runs is older than 26.0 "
+                    "and cannot honour the lock's cut-off (--uploaded-prior-to); upgrade "
+                    "pip next to pip-compile, or set exclude-newer = false in the lock's "
+                    "config"
+                )
+            if "filtered by `exclude-newer`" in explanation:
+                explanation += (
+                    f"\n(lock '{lock.name}' resolves at the cut-off date its header records: "
+                    "to let a newer release of that package in, name it too with "
+                    "--upgrade-package (or use --upgrade); if its index publishes no "
+                    "upload dates, set exclude-newer = false in the lock's config)"
+                )
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} could not resolve lock "
                 f"'{lock.name}' (no lock file was changed):\n{explanation}"

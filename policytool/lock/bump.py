@@ -89,6 +89,7 @@ class BumpResult:
     untouched: tuple[tuple[str, str], ...] = ()  # (path, version) pins no lock reads
     notes: tuple[str, ...] = ()  # e.g. a bound that holds the newest release back
     dry_run: bool = False
+    already: bool = False  # every lock already pins the version: nothing was (or would be) done
 
     @property
     def moved(self) -> bool:
@@ -361,6 +362,11 @@ def _bump(
         *(f for item in locks.values() for f in watched_files(config.root, item)),
     ]
     untouched = untouched_pins(config, package, skip)
+    if old_versions == [version] and not new_texts:
+        # Already there: no lock is re-resolved, no hold recorded, nothing announced.
+        return BumpResult(
+            package, version, (), (), "", (), tuple(untouched), tuple(notes), dry_run, True
+        )
     if dry_run:
         return BumpResult(
             package,
@@ -464,6 +470,7 @@ class _Move:
     new: str | None
     locks: list[str]
     direct: bool
+    direct_in: list[str]
 
 
 def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[PackageMove]:
@@ -478,10 +485,15 @@ def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[
             old, new = outcome.before.get(name), outcome.after.get(name)
             if old == new:
                 continue
-            move = moves.setdefault(name, _Move(old, new, [], False))
+            move = moves.setdefault(name, _Move(old, new, [], False, []))
             move.locks.append(outcome.name)
             move.direct = move.direct or name == package or name in direct
-    return [PackageMove(name, m.old, m.new, tuple(m.locks), m.direct) for name, m in moves.items()]
+            if name in direct:
+                move.direct_in.append(outcome.name)
+    return [
+        PackageMove(name, m.old, m.new, tuple(m.locks), m.direct, tuple(m.direct_in))
+        for name, m in moves.items()
+    ]
 
 
 def render_body(

@@ -92,7 +92,8 @@ class PackageMove:
     old: str | None
     new: str | None
     locks: tuple[str, ...]
-    direct: bool
+    direct: bool  # named in an input of some lock it moved in, or the bumped package
+    direct_in: tuple[str, ...] | None = None  # the locks naming it in an input (None: all)
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,27 @@ def packages_table(moves: Sequence[PackageMove]) -> str:
     rows = ["| Package | From | To | Locks | Kind |", "| --- | --- | --- | --- | --- |"]
     for move in sorted(moves, key=lambda m: (not m.direct, m.name.lower())):
         locks = ", ".join(f"`{name}`" for name in move.locks) or "-"
-        kind = "direct" if move.direct else "transitive"
+        kind = _kind(move)
         rows.append(
             f"| `{move.name}` | {_version(move.old)} | {_version(move.new)} | {locks} | {kind} |"
         )
     return "\n".join(rows)
+
+
+def _kind(move: PackageMove) -> str:
+    """``direct``, ``transitive``, or which of both per lock."""
+    if move.direct_in is None:
+        return "direct" if move.direct else "transitive"
+    direct = [lock for lock in move.locks if lock in move.direct_in]
+    transitive = [lock for lock in move.locks if lock not in move.direct_in]
+    if not transitive:
+        return "direct"
+    if not direct:
+        return "transitive"
+    return (
+        f"direct in {', '.join(f'`{lock}`' for lock in direct)}; "
+        f"transitive in {', '.join(f'`{lock}`' for lock in transitive)}"
+    )
 
 
 def jobs_checklist(jobs: Mapping[str, Sequence[str]]) -> str:
@@ -202,6 +219,11 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
     elif after is None:
         lines.append(f"- Release data: {facts.after}.")
     else:
+        if after.from_project:
+            lines.append(
+                f"- Release data: from the project's page (PyPI has no page for "
+                f"{facts.new} itself); its vulnerabilities are not known."
+            )
         if after.changelog_url:
             lines.append(f"- Changelog / release notes: {after.changelog_url}")
         else:
@@ -219,6 +241,12 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
             )
         else:
             lines.append(f"- `requires-python` unchanged: `{after.requires_python or 'any'}`")
+        if after.from_project:
+            added = [f"`{m.name}` {m.new}" for m in moves if m.old is None]
+            removed = [f"`{m.name}` {m.old}" for m in moves if m.new is None]
+            lines.append(f"- Packages added: {', '.join(added) if added else 'none'}")
+            lines.append(f"- Packages removed: {', '.join(removed) if removed else 'none'}")
+            return "\n".join(lines)
         new_ids = {v.id for v in after.vulnerabilities}
         if before is not None:
             fixed = sorted(v.id for v in before.vulnerabilities if v.id not in new_ids)
@@ -238,7 +266,7 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
 def untouched_list(untouched: Sequence[tuple[str, str]]) -> str:
     """The pins of the package in files no lock reads (left alone)."""
     if not untouched:
-        return "_None: every pin of the package is in a lock's inputs._"
+        return "_None: no requirement file outside the locks' inputs pins the package._"
     return "\n".join(
         f"- `{path}` pins {version} (read by no lock, not changed)" for path, version in untouched
     )

@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import difflib
+import re
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +26,7 @@ from policytool.engine.locks import (
     resolve_locks,
     running_python,
     select,
+    uv_dependency_settings,
 )
 from policytool.errors import BackendError, PolicyError, Terminated
 from policytool.formats import lockfile
@@ -112,9 +115,16 @@ def _mentions(config: Config, lock: Lock, package: str, previous: str | None) ->
     return any(requirement_name(line.text) == package for line in reqs)
 
 
-def render_lock(root_lock: Lock, current: str, body: str) -> str:
-    """The full text of a lock with its header."""
+def render_lock(
+    root_lock: Lock,
+    current: str,
+    body: str,
+    resolution: lockfile.Settings | None = None,
+    root: Path | None = None,
+) -> str:
+    """The full text of a lock with its header (``root``: to name its ``[tool.uv]`` settings)."""
     cfg = root_lock.config
+    tool_uv = uv_dependency_settings(root, cfg) if root is not None else {}
     return lockfile.render(
         cfg.name,
         [s.raw for s in root_lock.inputs],
@@ -123,6 +133,100 @@ def render_lock(root_lock: Lock, current: str, body: str) -> str:
         current,
         body,
         None if cfg.python_version else running_python(),
+        resolution,
+        cfg.exclude,
+        sorted(tool_uv.items()),
+    )
+
+
+_TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$")
+_NAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")  # canonical names only
+_HOLD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.!+_-]+$")
+
+
+def utc_now() -> datetime.datetime:
+    """The current time (UTC), to the second."""
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+
+def _stamp(when: datetime.datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def recorded_settings(item: Lock, parsed: lockfile.LockFile | None) -> lockfile.Settings:
+    """The cut-offs and holds ``parsed``'s header records; a PolicyError when malformed.
+
+    A lock of another tool, of another lock or without a header records none.
+    """
+    if parsed is None or not parsed.has_header or parsed.name != item.name:
+        return lockfile.Settings()
+    recorded = lockfile.settings(parsed)
+
+    def bad(key: str, value: str, what: str) -> PolicyError:
+        line = parsed.field_line(key)
+        return PolicyError(
+            f"{item.output}:{line}: header key {key} '{value}' is not {what}; "
+            f"run `policytool lock {item.name} --upgrade` to record a new one"
+        )
+
+    if recorded.exclude_newer and not _TIMESTAMP_RE.match(recorded.exclude_newer):
+        raise bad(lockfile.EXCLUDE_NEWER, recorded.exclude_newer, "a YYYY-MM-DDTHH:MM:SSZ date")
+    for name, when in recorded.exclude_newer_packages:
+        if not _TIMESTAMP_RE.match(when) or not _NAME_RE.match(name):
+            raise bad(lockfile.EXCLUDE_NEWER_PACKAGE, f"{name}={when}", "PACKAGE=DATE")
+    for hold in recorded.holds:
+        if not _HOLD_RE.match(hold):
+            raise bad(lockfile.HOLDS, hold, "PACKAGE==VERSION")
+    return recorded
+
+
+def keeps_preferences(
+    item: Lock, recorded: lockfile.Settings, packages: Sequence[tuple[str, str | None]]
+) -> bool:
+    """Whether the old lock's pins are handed to the backend as preferences.
+
+    Only where the header records no cut-off (a lock of pip-compile or uv being taken
+    over: its pins are kept), and for ``--upgrade-package`` on pip-tools (no per-package
+    cut-off). Otherwise the lock is derived from nothing, exactly as ``lock --check
+    --resolve`` derives it again: the recorded cut-off is what keeps its pins.
+    """
+    return not recorded.exclude_newer or (item.config.backend != "uv" and bool(packages))
+
+
+def next_settings(
+    item: Lock,
+    recorded: lockfile.Settings,
+    upgrade: bool,
+    packages: Sequence[tuple[str, str | None]],
+    now: datetime.datetime,
+) -> lockfile.Settings:
+    """The cut-offs and holds a new resolution of ``item`` records.
+
+    A new lock, a lock without a recorded cut-off and ``--upgrade`` take the start of
+    today (UTC) as cut-off and drop every hold; otherwise the recorded cut-off is kept,
+    so the same inputs resolve to the same pins. Each ``--upgrade-package PKG`` gets its
+    own cut-off, now (uv; pip-tools has none per package, so its cut-off moves to now
+    while the old pins stay preferred), and ``PKG==VER`` is recorded as a hold.
+    """
+    today = _stamp(now.replace(hour=0, minute=0, second=0))
+    dated = item.config.exclude_newer
+    if upgrade:
+        return lockfile.Settings(today if dated else None)
+    cut_off = (recorded.exclude_newer or today) if dated else None
+    per_package = dict(recorded.exclude_newer_packages) if dated else {}
+    holds = {hold.split("==", 1)[0]: hold for hold in recorded.holds}
+    for package, version in packages:
+        holds.pop(package, None)
+        if version is not None:
+            holds[package] = f"{package}=={version}"
+        if not dated:
+            continue
+        if item.config.backend == "uv":
+            per_package[package] = _stamp(now)
+        else:
+            cut_off = _stamp(now)
+    return lockfile.Settings(
+        cut_off, tuple(sorted(per_package.items())), tuple(holds[name] for name in sorted(holds))
     )
 
 
@@ -209,27 +313,41 @@ def lock_all(
         if not any(_mentions(config, item, package, previous_texts[item.name]) for item in ordered):
             raise PolicyError(f"--upgrade-package {package}: no selected lock contains it")
     outcomes: list[Outcome] = []
+    now = utc_now()
     written: list[tuple[Path, bytes | None]] = []  # what to restore if a later lock fails
     try:
         for position, item in enumerate(ordered, start=1):
             previous = read_lock(config.root, item)
             previous_text = previous.text if previous else None
             current = fingerprint(config.root, item)
-            packages = tuple(
-                f"{package}=={version}" if version else package
+            moving = [
+                (package, version)
                 for package, version in wanted_packages
                 if _mentions(config, item, package, previous_text)
+            ]
+            packages = tuple(
+                f"{package}=={version}" if version else package for package, version in moving
             )
-            if not upgrade and not packages and _up_to_date(previous, item, current):
+            forced = item.name in names  # named: always re-resolved (the repair)
+            if not (upgrade or packages or forced) and _up_to_date(previous, item, current):
                 outcomes.append(Outcome(item.name, item.output, UP_TO_DATE))
                 continue
-            request = CompileRequest(item, previous_text, upgrade, packages)
+            recorded = recorded_settings(item, previous)
+            resolution = next_settings(item, recorded, upgrade, moving, now)
+            request = CompileRequest(
+                item,
+                previous_text if keeps_preferences(item, recorded, moving) else None,
+                upgrade,
+                packages,
+                resolution=resolution,
+            )
             if progress is not None:
                 progress(
                     f"lock '{item.name}' ({position}/{len(ordered)}): resolving with "
                     f"{item.config.backend}"
                 )
-            text = render_lock(item, current, compile_lock(config.root, request, progress))
+            body = compile_lock(config.root, request, progress)
+            text = render_lock(item, current, body, resolution, config.root)
             status = UNCHANGED
             if text != previous_text:
                 target = config.root / item.output
@@ -262,13 +380,16 @@ def lock_all(
 
 
 def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Finding], str]:
-    """Re-resolve each lock (offline first, preferring its pins); findings and a unified diff.
+    """Derive each lock again from nothing; findings and a unified diff.
 
-    Nothing is written and nothing is built: the resolver runs with building forbidden
-    (uv ``--no-build``, pip ``--only-binary :all:``), and a lock whose inputs name a
-    local path, a VCS or a source URL (which pip-compile would build anyway) is one
-    finding instead, its resolver never started. A lock that does not exist yet is left
-    to the offline check.
+    No preference comes from the current lock: the resolver gets the inputs, the config
+    and the cut-off dates and holds the header records (uv ``--offline`` first), so any
+    byte of the body it does not derive (a pin, a hash, a package, an annotation) is a
+    finding. Nothing is written and nothing is built: the resolver runs with building
+    forbidden (uv ``--no-build``, pip ``--only-binary :all:``), and a lock whose inputs
+    name a local path, a VCS or a source URL (which pip-compile would build anyway) is
+    one finding instead, its resolver never started. A lock that does not exist yet is
+    left to the offline check.
     """
     locks = resolve_locks(config)
     selected = [item for item in select(locks, names) if not names or item.name in names]
@@ -291,7 +412,11 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
             )
             continue
         request = CompileRequest(
-            item, previous.text, offline=item.config.backend == "uv", no_build=True
+            item,
+            None,
+            offline=item.config.backend == "uv",
+            no_build=True,
+            resolution=recorded_settings(item, previous),
         )
         try:
             try:
@@ -307,7 +432,9 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                 _cannot_check(item, "a package is only available as a source distribution")
             )
             continue
-        old = previous.body.splitlines(keepends=True)
+        if item.config.backend == "pip-tools" and item.config.hashes:
+            body = _with_sdist_hashes(item, previous.body.replace("\r\n", "\n"), body)
+        old = previous.body.replace("\r\n", "\n").splitlines(keepends=True)
         new = body.splitlines(keepends=True)
         diff = list(
             difflib.unified_diff(
@@ -326,10 +453,46 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
                     1,
                     1,
                     STALE,
-                    f"re-resolving changes the lock ({what}); run `policytool lock {item.name}`",
+                    f"derived again from nothing, the lock differs ({what}); "
+                    f"run `policytool lock {item.name}`",
                 )
             )
     return findings, "".join(diffs)
+
+
+def _without_hashes(body: str) -> str:
+    """``body`` without its ``--hash`` options (the rest byte for byte)."""
+    from policytool.lock.backends import preferences
+
+    return preferences(body)
+
+
+def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
+    """``resolved`` (pip-compile with ``--only-binary``, so without the hashes of source
+    distributions) given the lock's extra hashes when each is a file of that very
+    version on PyPI's JSON API; else ``resolved`` unchanged (the diff shows them).
+
+    Only for the default index (PyPI): another index cannot be asked for its files.
+    """
+    from policytool.pypi import file_hashes
+
+    cfg = item.config
+    if cfg.index_url or cfg.no_index or cfg.extra_index_urls or cfg.find_links:
+        return resolved
+    if _without_hashes(current) != _without_hashes(resolved):
+        return resolved
+    ours = {pin.name: pin for pin in lockfile.parse_pins(current)}
+    for pin in lockfile.parse_pins(resolved):
+        mine = ours.get(pin.name)
+        if mine is None or pin.version is None or not set(pin.hashes) <= set(mine.hashes):
+            return resolved
+        extra = set(mine.hashes) - set(pin.hashes)
+        if not extra:
+            continue
+        files = file_hashes(pin.name, pin.version)
+        if isinstance(files, str) or not extra <= files:
+            return resolved
+    return current
 
 
 # What uv says when --no-build stops it ("Building source distributions for `x` is disabled").

@@ -344,6 +344,10 @@ runs the same check):
   match);
 - a lock without `python-version` was resolved on the Python that checks it.
 
+This proves the lock is consistent, not where it came from: the header's hashes use no
+secret. `policytool lock --check --resolve` derives each lock again from nothing at the
+cut-off its header records and compares byte for byte (docs/lock.md).
+
 ## Why
 
 A lock that no longer matches its inputs installs something nobody reviewed: CI passes
@@ -363,16 +367,18 @@ requirements/test.txt; run `policytool lock test`
 
 ## Fix
 
-Run `policytool lock NAME` (the command in the finding). It re-resolves only the stale
-locks, preferring the pins they hold, so a Dependabot or Renovate edit of a pin is
-kept when the inputs allow it. `policytool fix` does not touch locks.
+Run `policytool lock NAME` (the command in the finding). It derives the lock again
+from nothing at the cut-off its header records, so a hand (or bot) edit of a pin or a
+hash is not kept: move a package with `policytool bump PKG`. `policytool fix` does not
+touch locks.
 
 ## Configuration
 
 `[[tool.policytool.lock]]`: `name`, `inputs`, `output`, `constraints`,
 `python-version`, `universal`, `platform`, `hashes`, `backend`, `index-url`,
 `extra-index-urls`, `find-links`, `no-index`, `index-strategy`, `torch-backend`,
-`prerelease`, `resolution`, `exclude`, `jobs`, `variants` (see docs/lock-config.md).
+`prerelease`, `resolution`, `exclude`, `exclude-newer`, `strip-extras`, `uv-config`,
+`jobs`, `variants` (see docs/lock-config.md).
 """
 
 register(
