@@ -539,9 +539,12 @@ def mimicked(
         key = _camel(name)
         if len(key) >= 6 and not element:
             # A package's ``config`` module re-exports its config classes (vLLM's
-            # ``vllm.config``): where a reviewer looks up ``scheduler_config``.
+            # ``vllm.config``): where a reviewer looks up ``scheduler_config``; a module
+            # named after the object defines its class (``vllm.sampling_params``).
             tops = {m.split(".", 1)[0] for m in (*modules, *second)}
-            packages = [f"{top}{tail}" for top in sorted(tops) for tail in ("", ".config")]
+            packages = [
+                f"{top}{tail}" for top in sorted(tops) for tail in ("", ".config", f".{name}")
+            ]
             for module in (*modules, *second, *packages):
                 loaded = finder.load(module)
                 if loaded is None:
