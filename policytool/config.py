@@ -736,7 +736,7 @@ class SweepConfig:
     serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
     test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
-    # tools are swept: the seed excludes nothing, and they hold real instances.
+    # tools are swept: the patterns exclude nothing, and they hold real instances.
     exclude: tuple[str, ...] = (
         "**/_generated/**",
         "**/generated/**",
