@@ -466,6 +466,8 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     ("pkg/types_new.py", "def loader(path: str) -> Any:", "any-annotation", W),
     ("pkg/types_new.py", "def maybe(value: Optional[Any])", "any-annotation", W),
     ("pkg/types_new.py", "def helper(a, b):", "any-annotation", W),
+    # private functions too: the seed says "fully-untyped signature in production code"
+    ("pkg/types_new.py", "def _private_helper(a, b):", "any-annotation", W),
     ("pkg/types_new.py", "def __init__(self, x, y):", "any-annotation", W),
     ("pkg/types_new.py", "    return None\n\n\ndef first_positive", "any-annotation", E),
     ("pkg/types_new.py", "def first_positive(items: list[int]) -> int:", "any-annotation", E),

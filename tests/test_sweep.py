@@ -95,7 +95,6 @@ def test_old_violations_and_look_alikes_are_not_reported(fixture_repo: Path, run
         ),
         ("pkg/models/new_model.py", "shared = kwargs.get(SHARED_KEY)"),
         ("pkg/models/new_model.py", "def passthrough(**kwargs: object) -> object:"),
-        ("pkg/types_new.py", "def _private_helper(a, b):"),
         ("pkg/types_new.py", "# note: Any input"),
         ("pkg/types_new.py", "def maybe_ready(flag: int) -> Optional[bool]:"),
         ("tests/test_new.py", "def fake(x: Any) -> None:"),
@@ -129,8 +128,8 @@ def test_text_report_marks_each_finding_and_ends_with_summary_and_row(
     result = run("sweep")
     assert result.code == 1
     lines = result.out.splitlines()
-    assert lines[-1] == "| Code quality | 25 ⚠ | 18 ✗ |"
-    assert lines[-2] == "44 findings (19 errors, 25 warnings) in 12 files"
+    assert lines[-1] == "| Code quality | 26 ⚠ | 18 ✗ |"
+    assert lines[-2] == "45 findings (19 errors, 26 warnings) in 12 files"
     assert lines[0].startswith("sweep: 12 Python files changed between origin/main (merge-base ")
     assert len(lines) == len(EXPECTED) + 3
     assert "\npkg/handlers.py:13:9: broad-except ⚠ " in result.out  # contract line, unindented
@@ -142,7 +141,7 @@ def test_quiet_text_is_findings_and_row(fixture_repo: Path, run: Run) -> None:
     result = run("sweep", "-q")
     lines = result.out.splitlines()
     assert len(lines) == len(EXPECTED) + 1
-    assert lines[-1] == "| Code quality | 25 ⚠ | 18 ✗ |"
+    assert lines[-1] == "| Code quality | 26 ⚠ | 18 ✗ |"
 
 
 def test_markdown_report(fixture_repo: Path, run: Run) -> None:
@@ -150,7 +149,7 @@ def test_markdown_report(fixture_repo: Path, run: Run) -> None:
     assert result.code == 1
     out = result.out
     assert out.startswith("## Code-quality sweep\n")
-    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 25 ⚠ | 18 ✗ |"
+    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 26 ⚠ | 18 ✗ |"
     assert "| `broad-except` | 8 | 2 |" in out
     assert "\n### `hot-copy`\n" in out
     assert "**Fix:** Move blocking work off the loop" in out

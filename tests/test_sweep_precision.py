@@ -417,7 +417,8 @@ def test_simple_namespace_is_blocking_only_when_it_mimics_a_real_class(
     found = [(r[1], r[3]) for r in rows(run, rule="any-annotation") if r[0] == "tests/test_x.py"]
     assert found == [(4, "error"), (5, "warning")]
     assert any(
-        "mimics `ModelConfig` (pkg/cfg.py)" in m for m in messages(run, rule="any-annotation")
+        "stands in for `ModelConfig` (pkg/cfg.py;" in m
+        for m in messages(run, rule="any-annotation")
     )
 
 
@@ -611,9 +612,12 @@ def test_a_head_branch_starting_with_a_dash(feature: Repo, run: Run) -> None:
     assert run("sweep", "--head=-nope").code == 2
 
 
-def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
+def test_examples_benchmarks_and_tools_are_swept_generated_code_is_not(
     feature: Repo, run: Run
 ) -> None:
+    """Issue 22 item 7: the seed excludes nothing and its greps found real instances in
+    tools/ and examples/; only generated code is left out by default, and the report
+    says how many changed files an exclude left out and how to include them."""
     code = "def f(a):\n    return a\n"
     for path in (
         "examples/e.py",
@@ -625,7 +629,16 @@ def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
         "pkg/real.py",
     ):
         feature.write(path, code)
-    assert [r[0] for r in rows(run)] == ["pkg/real.py"]
+    assert sorted(r[0] for r in rows(run)) == [
+        "benchmarks/b.py",
+        "examples/e.py",
+        "pkg/real.py",
+        "tools/t.py",
+        "vllm/benchmarks/serve.py",
+    ]
+    text = run("sweep", "--fail-on", "never").out
+    assert "2 changed Python files not swept by `exclude`" in text
+    assert "`[tool.policytool.sweep] exclude = []` sweeps them" in text
     feature.write("pyproject.toml", '[tool.policytool.sweep]\nexclude = ["pkg/real.py"]\n')
     assert sorted(r[0] for r in rows(run)) == [
         "benchmarks/b.py",
@@ -635,6 +648,7 @@ def test_examples_benchmarks_tools_and_generated_code_are_excluded_by_default(
         "tools/t.py",
         "vllm/benchmarks/serve.py",
     ]
+    assert "1 changed Python file not swept" in run("sweep", "--format", "markdown").out
 
 
 def test_parallel_parsing_gives_the_same_findings(

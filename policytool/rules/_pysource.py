@@ -83,6 +83,8 @@ class Ctx:
     locks: tuple[ast.expr, ...] = ()
     # Inside a loop over steps (``for t in timesteps``, ``range(num_steps)``).
     step_loop: bool = False
+    # Inside the body of a ``for``/``while`` statement (not only a comprehension).
+    stmt_loop: bool = False
 
     @property
     def innermost(self) -> FunctionNode | None:
@@ -518,15 +520,23 @@ class SourceInfo:
                 self._wants(node, Ctx()) and _STEP_RE.search(unparse(node.iter, 300)) is not None
             )
             self._walk_body(node.orelse, ctx)
-            self._walk_body(node.body, replace(ctx, loop=True, step_loop=step))
+            self._walk_body(node.body, replace(ctx, loop=True, step_loop=step, stmt_loop=True))
             self._walk_many([node.target, node.iter], ctx)
         elif isinstance(node, ast.While):
-            looping = replace(ctx, loop=True)
+            # ``while step < num_steps:`` is a loop over steps (autoregressive decoding).
+            step = ctx.step_loop or (
+                self._wants(node, Ctx()) and _STEP_RE.search(unparse(node.test, 300)) is not None
+            )
+            looping = replace(ctx, loop=True, step_loop=step, stmt_loop=True)
             self._walk_body(node.orelse, ctx)
             self._walk_body(node.body, looping)
             self._walk_many([node.test], looping)
         elif isinstance(node, _COMPREHENSIONS):
-            looping = replace(ctx, loop=True)
+            step = ctx.step_loop or (
+                self._wants(node, Ctx())
+                and any(_STEP_RE.search(unparse(g.iter, 300)) for g in node.generators)
+            )
+            looping = replace(ctx, loop=True, step_loop=step)
             first_gen, *rest = node.generators
             if isinstance(node, ast.DictComp):
                 self._walk_many([node.key, node.value], looping)

@@ -34,13 +34,13 @@ CONFIG_DOC = """\
 ```toml
 [tool.policytool.sweep]
 fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
-             "*validate_config*", "*verify*", "*check_config*", "*setup*"]
+             "*validate_config*", "*verify*", "*check_config*", "*setup*",
+             "*init_*", "*_init", "*initialize*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]
 test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
-exclude = ["examples/**", "benchmarks/**", "tools/**", "**/examples/**", "**/benchmarks/**",
-           "**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
+exclude = ["**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python
 ```
 

@@ -26,6 +26,9 @@ class SweepConfig:
         "*verify*",
         "*check_config*",
         "*setup*",
+        "*init_*",
+        "*_init",
+        "*initialize*",
     )
     request_path: tuple[str, ...] = (
         "*request*",
@@ -47,13 +50,9 @@ class SweepConfig:
     # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
     serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
     test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
-    # Not swept: examples, benchmarks, tools and generated code (the top-level exclude too).
+    # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
+    # tools are swept: the patterns exclude nothing, and they hold real instances.
     exclude: tuple[str, ...] = (
-        "examples/**",
-        "benchmarks/**",
-        "tools/**",
-        "**/examples/**",
-        "**/benchmarks/**",
         "**/_generated/**",
         "**/generated/**",
         "**/*_pb2.py",

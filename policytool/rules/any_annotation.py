@@ -17,6 +17,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
@@ -24,15 +25,32 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 DOC = f"""\
 ## What it checks
 In production code (not `test-paths`), on added lines: a `: Any` parameter or
-variable, a `-> Any` return, or a public module-level function with no annotation at
-all (⚠). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is almost
-never meant (`**kwargs: Any` or a `TypedDict` with `Unpack` is). A provably wrong return
+variable (`*args: Any` / `**kwargs: Any` too: name the parameters or use
+`Unpack[TypedDict]`), a `-> Any` return, or a function with no annotation at all (⚠):
+public or private, module-level, method or nested, whose `def` line the change adds
+(a parameter added to an old `def` does not make it new). A function with no parameters
+(besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
+return type). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
+almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
 annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None or
 falls off its end, `-> None` that returns a value.
 
-In tests: a new `SimpleNamespace(...)` whose attributes mimic a class the repository
-defines (a class with all those attribute names exists in the change's files or is
-imported by the test) is ✗; any other new `SimpleNamespace` is ⚠.
+In tests: a new `SimpleNamespace(...)` that stands in for a typed data class (a
+`@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model,
+`msgspec.Struct` or a `*Config` class) is ✗, and the message names the class. What it
+stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
+= SimpleNamespace(...)`, `runner.moe_config = ...`, `monkeypatch.setattr(obj, "config",
+...)`, a keyword `f(kv_cache_spec=...)`, a list element, the return of a
+`make_vllm_config()` helper, `cast(T, ...)`), read against the annotations of that name
+in the modules the test imports and the modules those import (`vllm_config: VllmConfig`,
+`self.rl_config = RlConfig(...)`), a class named like it (`kv_cache_config` ->
+`KVCacheConfig`), and the field annotations of the class an enclosing fake stands in
+for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake);
+or from its keywords (all attributes of a class the test defines or imports). Modules
+are read from the repository, else from the installed packages on `sys.path` (as text:
+nothing is imported); at least half of the fake's keywords must be attributes of the
+class. Any other new `SimpleNamespace` (a module of functions, a duck-typed layer or
+service object, an empty placeholder) is ⚠.
 
 ## Why
 `Any` turns the type checker off for that position; a wrong annotation is worse, it
@@ -202,16 +220,6 @@ def _terminates(body: list[ast.stmt]) -> bool:
     )
 
 
-def _signature_end(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
-    """Last line of the ``def`` signature."""
-    ends = [node.lineno]
-    for child in ast.walk(node.args):
-        ends.append(getattr(child, "end_lineno", None) or node.lineno)
-    if node.returns is not None:
-        ends.append(node.returns.end_lineno or node.lineno)
-    return max(ends)
-
-
 def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | None) -> str | None:
     """How ``ret`` contradicts the annotation of function ``name``: a value under
     ``-> None`` (``declared`` None), None under ``-> declared``; None when it does not."""
@@ -310,7 +318,14 @@ def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
             if module is None:
                 continue
             relpath, classes = module
-            found.extend((n, relpath, classes[n]) for n in sorted(wanted) if n in classes)
+            # An imported class counts when it is a typed data class (a dataclass, a
+            # config, a TypedDict...): a layer or service class faked by a few attributes
+            # is a duck-typed stand-in, the ⚠ case.
+            loaded = _finder(src).load(node.module)
+            kinds = loaded[0].classes if loaded is not None else {}
+            found.extend(
+                (n, relpath, classes[n]) for n in sorted(wanted) if n in classes and kinds.get(n)
+            )
     src.cache["classes"] = found
     return found
 
@@ -406,21 +421,98 @@ def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[st
     return None
 
 
+def _parents(src: SourceInfo) -> dict[int, ast.AST]:
+    """id(node) -> parent, over the whole test file (computed once)."""
+    cached = src.cache.get("parents")
+    if isinstance(cached, dict):
+        return cached
+    parents: dict[int, ast.AST] = {}
+    for parent in ast.walk(src.tree):
+        for child in ast.iter_child_nodes(parent):
+            parents[id(child)] = parent
+    src.cache["parents"] = parents
+    return parents
+
+
+def _finder(src: SourceInfo) -> fakes.Finder:
+    """The module finder of the file's repository (one per file)."""
+    cached = src.cache.get("finder")
+    if isinstance(cached, fakes.Finder):
+        return cached
+    finder = fakes.Finder(src.root)
+    src.cache["finder"] = finder
+    return finder
+
+
+def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
+    """The typed class a ``SimpleNamespace(...)`` in a test stands in for: by what it is
+    bound to (the annotation of that name in the code under test, a class named like it,
+    the field of the class an enclosing fake stands in for) or by its keywords (all
+    fields of a class the test defines or imports)."""
+    found = _fake_of(src, call, 0)
+    if found is not None:
+        return found[0]
+    by_fields = mimicked_class(src, call)
+    if by_fields is None:
+        return None
+    return fakes.Mimicked(by_fields[0], by_fields[1], "its keywords (all fields of the class)")
+
+
+def _fake_of(
+    src: SourceInfo, call: ast.Call, depth: int
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """:func:`fake_of` by binding, memoized per call (nested fakes ask for their outer)."""
+    memo = src.cache.setdefault("fakes", {})
+    assert isinstance(memo, dict)
+    if id(call) in memo:
+        cached: tuple[fakes.Mimicked, fakes.Defined] | None = memo[id(call)]
+        return cached
+    result = None
+    if call.keywords:
+        parents = _parents(src)
+        bound = fakes.binding(call, parents)
+        if bound is not None:
+            name, element, explicit = bound
+            modules = src.cache.get("modules")
+            if not isinstance(modules, list):
+                modules = list(fakes.imported_modules(src.tree))
+                src.cache["modules"] = modules
+            outer = fakes.outer_call(call, parents)
+            outer_found = (
+                _fake_of(src, outer, depth + 1)
+                if outer is not None and depth < 4 and src.qualname(outer.func) in _SIMPLE_NAMESPACE
+                else None
+            )
+            keywords = frozenset(k.arg for k in call.keywords if k.arg)
+            result = fakes.mimicked(
+                _finder(src),
+                modules,
+                name,
+                element,
+                explicit,
+                keywords,
+                outer_found[1] if outer_found is not None else None,
+            )
+    memo[id(call)] = result
+    return result
+
+
 def any_annotation(src: SourceInfo) -> Iterator[Finding]:
     """``Any`` and untyped signatures in production code, wrong returns, test fakes."""
     if src.is_test:
         for node, _ctx in src.of_type(ast.Call):
             assert isinstance(node, ast.Call)
             if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node):
-                mimics = mimicked_class(src, node)
+                mimics = fake_of(src, node)
                 if mimics is not None:
                     yield finding(
                         src,
                         node,
                         "any-annotation",
                         BLOCK,
-                        f"new `SimpleNamespace` fake mimics `{mimics[0]}` ({mimics[1]}), a real "
-                        "class: use it or a typed fake",
+                        f"new `SimpleNamespace` fake stands in for `{mimics.name}` "
+                        f"({mimics.where}; found by {mimics.how}), a real typed class: "
+                        f"build a `{mimics.name}` or a typed fake",
                     )
                 else:
                     yield finding(
@@ -443,7 +535,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 f"`{short(src, node.target)}: {short(src, node.annotation)}` "
                 "turns the type checker off",
             )
-    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+    for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         args += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
@@ -463,14 +555,15 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                     f"{container}; annotate one {each}'s type (or use `Unpack[TypedDict]`)",
                 )
             elif _is_any(src, arg.annotation):
-                yield finding(
-                    src,
-                    arg.annotation,
-                    "any-annotation",
-                    WARN,
-                    f"parameter `{arg.arg}: {short(src, arg.annotation)}` "
-                    f"of `{node.name}` has no contract",
+                message = (
+                    f"`{star}{arg.arg}: {short(src, arg.annotation)}` of `{node.name}` "
+                    "passes every value unchecked; name the parameters or use "
+                    "`Unpack[TypedDict]`"
+                    if star
+                    else f"parameter `{arg.arg}: {short(src, arg.annotation)}` "
+                    f"of `{node.name}` has no contract"
                 )
+                yield finding(src, arg.annotation, "any-annotation", WARN, message)
         if node.returns is not None and src.node_added(node.returns) and _is_any(src, node.returns):
             yield finding(
                 src,
@@ -480,24 +573,36 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 f"`{node.name}` returns `{short(src, node.returns)}`: callers get no type checking",
             )
         yield from _wrong_return(src, node)
-        dunder = node.name.startswith("__") and node.name.endswith("__")
-        public = (dunder or not node.name.startswith("_")) and not ctx.funcs
-        typed = node.returns is not None or any(
-            a.annotation is not None for a in args if a.arg not in ("self", "cls")
-        )
-        if (
-            public
-            and not typed
-            and src.overlaps(node.lineno, _signature_end(node))
-            and not _def_edited(src, node)
-        ):
+        params = [a for a in args if a.arg not in ("self", "cls")]
+        typed = node.returns is not None or any(a.annotation is not None for a in params)
+        if typed or not src.overlaps(node.lineno, node.lineno) or _def_edited(src, node):
+            continue  # judged on the ``def`` line the change adds, not on an old def
+        if params:
             yield finding(
                 src,
                 node,
                 "any-annotation",
                 WARN,
-                f"public function `{node.name}` has a fully unannotated signature",
+                f"function `{node.name}` has a fully unannotated signature",
             )
+        else:
+            returns = any(
+                isinstance(n, ast.Return) and n.value is not None
+                for n in kwreads.statements(node.body, scopes=False)
+            )
+            hint = "add its return type" if returns or _is_generator(node) else "add `-> None`"
+            yield finding(
+                src,
+                node,
+                "any-annotation",
+                WARN,
+                f"`{node.name}` takes no arguments but has no return annotation: {hint}",
+            )
+
+
+def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function yields (its own body, not nested functions)."""
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node))
 
 
 def _def_edited(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -515,7 +620,7 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
 RULE = register(
     sweep_rule(
         "any-annotation",
-        "a new `Any` / untyped public signature; ✗ for a wrong annotation or a "
+        "a new `Any` / untyped signature; ✗ for a wrong annotation or a "
         "`SimpleNamespace` test fake of a real class",
         check,
         DOC,

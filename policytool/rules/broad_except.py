@@ -23,7 +23,10 @@ wraps it) is not reported, unless it then only `continue`s, returns `None`/`{{}}
 or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
 
 ✗ when the handler only passes, continues or returns None **and** sits on a fail-fast
-path (init, config validation, weight loading, request handling, connector setup).
+path (init, config validation, weight loading, request handling, connector setup); also
+when it only logs the error (a warning, `e` in the message) and carries on there, as in
+`except Exception as e: logger.warning("Device setup failed: %s", e)` in
+`init_device`: the run goes on half set up.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, removing a temp
 file, and a fallback that re-raises.
 
@@ -129,6 +132,27 @@ def _logs_then_gives_up(body: list[ast.stmt]) -> bool:
     return bool(rest) and _swallows(rest)
 
 
+def _logs_and_carries_on(body: list[ast.stmt]) -> bool:
+    """Only logging calls, ``pass``/``continue``/an empty return, and fallback values
+    assigned from constants (``self.device = None``): the error is reported to a log and
+    the code goes on as if nothing failed."""
+    logged = False
+    for stmt in body:
+        if _is_log_call(stmt):
+            logged = True
+            continue
+        if _swallows([stmt]):
+            continue
+        if (
+            isinstance(stmt, (ast.Assign, ast.AnnAssign))
+            and stmt.value is not None
+            and (_is_empty_value(stmt.value) or isinstance(stmt.value, ast.Constant))
+        ):
+            continue
+        return False
+    return logged
+
+
 def _raises(body: list[ast.stmt]) -> bool:
     """Whether the handler raises somewhere (a fallback that re-raises is not a swallow)."""
     for stmt in body:
@@ -204,6 +228,25 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             for stmt in node.body
             for n in ast.walk(stmt)
         )
+        fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
+        best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
+        if (
+            fail_fast
+            and not best_effort
+            and _logs_and_carries_on(node.body)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            # Logged, and the run goes on half set up ("Device setup failed"): the
+            # fail-fast path swallows the error all the same.
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` on fail-fast path `{fail_fast}` logs every error and carries "
+                "on half set up; let it raise or catch the specific types",
+            )
+            continue
         if uses_error:
             # ``as e`` and e is used (logged, wrapped): not silent. Still ⚠ when it then
             # gives up quietly or carries on in a request path.
@@ -219,8 +262,6 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     "catch the specific types",
                 )
             continue
-        fail_fast = names_match(names, src.config.fail_fast)
-        best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
         if (
             _swallows(node.body)
             and fail_fast

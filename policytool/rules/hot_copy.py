@@ -19,13 +19,15 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 
 DOC = f"""\
 ## What it checks
-A new `.clone()` or `copy.deepcopy(...)` inside a loop, or inside a per-step or
-per-request function (`request-path` and `hot-path` names; vLLM's `execute_model`,
-`_preprocess` by default), in production code. `dst.copy_(src)` into a pre-allocated
+A new `.clone()` or `copy.deepcopy(...)` inside any `for`/`while` loop (a comprehension
+only when it runs over steps), or inside a per-step or per-request function
+(`request-path` and `hot-path` names; vLLM's `execute_model`, `_preprocess` by
+default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading, `profile_run`, benchmarks) are not hot paths. ⚠ for each such copy.
 
-✗ for a `.clone()` inside a loop of a per-step function with no comment on the line or
+✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
+timesteps or sigmas, or any loop of a per-step function) with no comment on the line or
 the two lines above saying why, or a `copy.deepcopy` of a scheduler or sampling config
 on a request path.
 
@@ -106,14 +108,16 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         if names_match(names, COLD) or names_match(names, src.config.fail_fast):
             continue
         hot = names_match(names, hot_names)
-        if not ctx.step_loop and hot is None:
-            continue
+        if not (ctx.stmt_loop or ctx.step_loop) and hot is None:
+            continue  # a comprehension over a list copies once per element, not per step
         text = short(src, node)
         in_loop = ctx.loop and (ctx.step_loop or hot is not None)
         where = (
             f"inside a step loop{f' of `{hot}`' if hot else ''}"
             if in_loop
             else f"in per-step/per-request function `{hot}`"
+            if hot
+            else "inside a loop"
         )
         if kind == "clone" and in_loop and not _why_comment(src, node):
             yield finding(

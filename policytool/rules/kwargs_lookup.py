@@ -50,7 +50,9 @@ to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's p
 it goes on to a callee's named parameter: the value passed on under the same name
 (`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file without a
 `token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a function or
-class of the same file that declares that parameter. A key read in more than four other
+class of the same file that declares that parameter. So is a key that a function of the
+same file declares as a typed parameter (`vllm_config: VllmConfig`, `token: str`): a
+common parameter name, not a copied string protocol. A key read in more than four other
 files is an established convention: ⚠ with the count.
 
 ## Why
@@ -140,6 +142,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
                     reason = _callee_reason(read, key, keywords, star_calls.get(name, []), params)
+                if not reason:
+                    typed = _typed_params(src).get(key)
+                    if typed is not None:
+                        reason = (
+                            f"`{key}` is a typed parameter of `{typed[0]}` (line {typed[1]}) "
+                            "in this file: a common parameter name, pass it as one"
+                        )
                 yield KeyUse(
                     src.path,
                     line,
@@ -154,6 +163,24 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
+    """Parameter name -> (function, line) of each annotated named parameter of the
+    file's functions (computed once). A key that the same file declares as a typed
+    parameter (``vllm_config: VllmConfig``, ``token: str | None``) is a common parameter
+    name of the code base, not a string protocol copied between files: ⚠, not ✗."""
+    cached = src.cache.get("typed_params")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[str, tuple[str, int]] = {}
+    for node in ast.walk(src.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                if arg.annotation is not None and arg.arg not in ("self", "cls"):
+                    found.setdefault(arg.arg, (node.name, arg.lineno))
+    src.cache["typed_params"] = found
+    return found
 
 
 def _pops(read: ast.AST) -> bool:

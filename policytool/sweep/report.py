@@ -16,11 +16,19 @@ def scope_line(result: SweepResult) -> str:
     files = len(result.files)
     noun = "file" if files == 1 else "files"
     how = "tip" if result.base.two_dot else "merge-base"
-    return (
+    line = (
         f"{files} Python {noun} changed between {result.base.name} "
         f"({how} {result.base.sha[:10]}) and {result.head.label()}, "
         f"{result.added_lines} added lines"
     )
+    if result.excluded:
+        count = len(result.excluded)
+        line += (
+            f"; {count} changed Python {'file' if count == 1 else 'files'} not swept by "
+            "`exclude` (`[tool.policytool.sweep] exclude = []` sweeps "
+            f"{'it' if count == 1 else 'them'})"
+        )
+    return line
 
 
 def render_sweep(result: SweepResult, fmt: str, quiet: bool = False, cap: int = 5) -> str:

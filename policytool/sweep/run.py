@@ -58,6 +58,8 @@ class SweepResult:
     head: Head
     files: list[ChangedFile] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    # Changed Python files that the configured ``exclude`` globs left out.
+    excluded: list[str] = field(default_factory=list)
 
     @property
     def added_lines(self) -> int:
@@ -147,8 +149,9 @@ def sweep(
     change = changed_files(root, resolved, head)
     excludes = (*config.exclude, *config.section(SweepConfig).exclude)
     files = [f for f in change.files if not match_any(f.path, excludes)]
+    left_out = [f.path for f in change.files if match_any(f.path, excludes)]
     head_files = HeadFiles(root, head, [f.path for f in files])
-    result = SweepResult(resolved, head)
+    result = SweepResult(resolved, head, excluded=left_out)
     work = [changed for changed in files if changed.path in head_files.sizes]
     target = target_version(config)
     uses: list[KeyUse] = []

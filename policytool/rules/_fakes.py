@@ -1,0 +1,564 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""What a ``SimpleNamespace`` test fake stands in for, found the way a reviewer does.
+
+A fake is bound somewhere: a name (``vllm_config = SimpleNamespace(...)``), an
+attribute (``runner.moe_config = ...``, ``monkeypatch.setattr(obj, "config", ...)``),
+a keyword (``f(kv_cache_spec=...)``), an element of a list bound to a name, the return
+value of a ``make_vllm_config()`` helper or of a ``lambda`` patched over
+``get_ascend_config``. The code under test annotates that name (``vllm_config:
+VllmConfig``, ``self.moe_config: FusedMoEConfig``): the modules the test imports are
+read (from the repository, else from the installed packages on ``sys.path``; text only,
+nothing is imported or run) for such annotations and for class names matching the bound
+name (``kv_cache_config`` -> ``KVCacheConfig``), following re-exports a few hops to the
+class definition. A class is a *typed data class* when it is a ``@dataclass`` (or
+vLLM's ``@config``), a ``TypedDict``, ``Protocol``, ``NamedTuple``, pydantic model,
+``msgspec.Struct``, or a ``*Config`` class.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import re
+import stat
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+MAX_MODULE_BYTES = 2_000_000
+# Hops followed from an annotation to the class definition (re-exports).
+MAX_HOPS = 3
+
+_IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
+# ``name: Annotation`` (a parameter, a class field, ``self.name: T = ...``).
+_ANNOTATION_RE = re.compile(
+    rb"(?<![A-Za-z0-9_])(" + _IDENT + rb")[ \t]*:[ \t]*(?!=)"
+    rb"([\"']?(?:[A-Za-z_][A-Za-z0-9_.]*)(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
+)
+_CLASS_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*:", re.M)
+# ``self.name = ClassName(`` (the class an attribute holds).
+_SELF_NEW_RE = re.compile(rb"\bself\.(" + _IDENT + rb")[ \t]*=[ \t]*([A-Z][A-Za-z0-9_]*)\(")
+_TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
+_INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
+_SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
+_FROM_IMPORT_RE = re.compile(
+    rb"^[ \t]*from[ \t]+(\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M
+)
+_DATA_DECORATORS = re.compile(
+    rb"@(?:dataclasses\.)?dataclass\b|@config\b|@attr\.s\b|@attrs\.define\b|@define\b|"
+    rb"@frozen\b|@pydantic_dataclass\b"
+)
+_DATA_BASES = re.compile(
+    rb"\b(?:TypedDict|Protocol|NamedTuple|BaseModel|Struct|PretrainedConfig|PreTrainedConfig|"
+    rb"[A-Za-z0-9_]*Config|[A-Za-z0-9_]*Metadata|[A-Za-z0-9_]*Spec|[A-Za-z0-9_]*Params)\b"
+)
+# Names a fake is bound to that say nothing about what it fakes.
+_NAMELESS = frozenset(
+    {"return_value", "side_effect", "new", "self", "obj", "value", "x", "fake", "mock", "_"}
+)
+_PREFIXES = ("make_", "build_", "create_", "fake_", "mock_", "dummy_", "get_", "new_", "stub_")
+_GENERIC_TYPES = frozenset(
+    {
+        "Any",
+        "object",
+        "Optional",
+        "Union",
+        "list",
+        "dict",
+        "tuple",
+        "set",
+        "List",
+        "Dict",
+        "Tuple",
+        "Sequence",
+        "Mapping",
+        "Callable",
+        "Iterable",
+        "Tensor",
+        "str",
+        "int",
+        "float",
+        "bool",
+        "bytes",
+        "None",
+        "type",
+        "Type",
+        "Module",
+        "MagicMock",
+        "Mock",
+        "SimpleNamespace",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Mimicked:
+    """The class a fake stands in for: its name, the file defining it (or where it was
+    named), and how it was found (for the message)."""
+
+    name: str
+    where: str
+    how: str
+
+
+@dataclass(frozen=True)
+class _Module:
+    """What the text of one module says: annotations by name, classes, imports."""
+
+    annotations: dict[str, tuple[str, ...]]
+    # class name -> is a typed data class
+    classes: dict[str, bool]
+    # imported name -> (module text as written, e.g. ".sub" or "vllm.config")
+    imports: dict[str, str]
+    # class name -> its attribute names (fields, methods, ``self.x =``; bases of the module)
+    fields: dict[str, frozenset[str]]
+    # class name -> the names of its bases
+    bases: dict[str, tuple[str, ...]]
+
+
+def outer_call(call: ast.Call, parents: dict[int, ast.AST]) -> ast.Call | None:
+    """The call whose keyword (directly, or through a list/dict) ``call`` is."""
+    node: ast.AST = call
+    for _ in range(4):
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.keyword):
+            grand = parents.get(id(parent))
+            return grand if isinstance(grand, ast.Call) else None
+        if not isinstance(parent, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            return None
+        node = parent
+    return None
+
+
+def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str | None] | None:
+    """(bound name, is an element of a container bound to it, explicit class) of a
+    ``SimpleNamespace(...)`` call; None when it is bound to nothing that names it."""
+    node: ast.AST = call
+    element = False
+    for _ in range(6):
+        parent = parents.get(id(node))
+        if parent is None:
+            return None
+        if isinstance(parent, ast.keyword):
+            return (parent.arg, element, None) if parent.arg else None
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+            if isinstance(parent, ast.AnnAssign):
+                explicit = _annotation_name(parent.annotation)
+                target: ast.expr = parent.target
+            else:
+                explicit = None
+                target = parent.targets[0]
+            name = _target_name(target)
+            return (name, element, explicit) if name or explicit else None
+        if isinstance(parent, (ast.List, ast.Tuple, ast.Set)) or (
+            isinstance(parent, ast.Dict) and node in parent.values
+        ):
+            element = True
+            node = parent
+            continue
+        if isinstance(parent, ast.Call):
+            return _call_binding(parent, node, element)
+        if isinstance(parent, ast.Lambda):
+            node = parent
+            continue
+        if isinstance(parent, ast.Return):
+            func = _enclosing_function(parent, parents)
+            if func is None:
+                return None
+            name = func.name.lstrip("_")
+            for prefix in _PREFIXES:
+                name = name.removeprefix(prefix)
+            return (name, element, _annotation_name(func.returns)) if name else None
+        return None
+    return None
+
+
+def _call_binding(
+    call: ast.Call, arg: ast.AST, element: bool
+) -> tuple[str, bool, str | None] | None:
+    """``setattr(obj, "name", fake)`` / ``monkeypatch.setattr(obj, "name", fake)`` /
+    ``patch.object(obj, "name", fake)`` / ``cast(T, fake)``."""
+    func = call.func
+    callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if callee == "cast" and len(call.args) == 2 and call.args[1] is arg:
+        explicit = _annotation_name(call.args[0])
+        return ("", element, explicit) if explicit else None
+    if callee in ("setattr", "object") and len(call.args) >= 3 and call.args[2] is arg:
+        name = call.args[1]
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            attr = name.value.rsplit(".", 1)[-1]
+            return (attr, element, None)
+    return None
+
+
+def _target_name(target: ast.expr) -> str:
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    if isinstance(target, ast.Subscript):
+        return _target_name(target.value)
+    return ""
+
+
+def _enclosing_function(node: ast.AST, parents: dict[int, ast.AST]) -> ast.FunctionDef | None:
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return current  # type: ignore[return-value]
+        current = parents.get(id(current))
+    return None
+
+
+def _annotation_name(annotation: ast.expr | None) -> str | None:
+    """``X`` of ``X``, ``mod.X``, ``"X"``, ``Optional[X]``, ``X | None``; None for the rest."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return _type_name(annotation.value)
+    try:
+        return _type_name(ast.unparse(annotation))
+    except RecursionError:
+        return None
+
+
+def _type_name(text: str) -> str | None:
+    """The class a type annotation's text names (``Optional[X]``, ``X | None``)."""
+    text = text.strip().strip("\"'").strip()
+    for wrapper in ("Optional[", "typing.Optional["):
+        if text.startswith(wrapper) and text.endswith("]"):
+            text = text[len(wrapper) : -1]
+    text = text.split("|")[0].strip()
+    if "[" in text:
+        return None
+    name = text.rsplit(".", 1)[-1]
+    if not name[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
+        return None
+    return name
+
+
+def _element_type(text: str) -> str | None:
+    """``X`` of ``list[X]`` / ``Sequence[X]`` / ``dict[K, X]``."""
+    match = re.fullmatch(r"\s*[\w.]+\[(?:[^,\[\]]+,\s*)?([\w.\"']+)\]\s*", text.strip("\"'"))
+    return _type_name(match.group(1)) if match else None
+
+
+def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
+    """Module-level classes and their attribute names, read from the text (fast): names
+    assigned or annotated at the class body's own indentation, its methods, and
+    ``self.x =`` anywhere in the body. An imported module is only looked at for names;
+    parsing it whole would cost more than the test it serves."""
+    classes: dict[str, frozenset[str]] = {}
+    for match in _CLASS_RE.finditer(data):
+        start = match.end()
+        after = _TOP_LEVEL_RE.search(data, start + 1)
+        body = data[start : after.start() if after else len(data)]
+        indent = _INDENT_RE.search(body)
+        names: set[bytes] = set(_SELF_RE.findall(body))
+        if indent is not None:
+            own = re.escape(indent.group(1))
+            member = re.compile(
+                rb"^" + own + rb"(?:(?:async[ \t]+)?def[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)"
+                rb"[ \t]*(?:[:(=]|$)",
+                re.M,
+            )
+            names |= set(member.findall(body))
+        classes[match.group(1).decode()] = frozenset(n.decode() for n in names)
+    return classes
+
+
+def parse_module(data: bytes) -> _Module:
+    """The annotations, classes and ``from`` imports of a module's text."""
+    annotations: dict[str, list[str]] = {}
+    for match in _ANNOTATION_RE.finditer(data):
+        name = match.group(1).decode()
+        annotations.setdefault(name, []).append(match.group(2).decode())
+    for match in _SELF_NEW_RE.finditer(data):
+        annotations.setdefault(match.group(1).decode(), []).append(match.group(2).decode())
+    fields = class_fields_text(data)
+    bases_of: dict[str, list[str]] = {}
+    classes: dict[str, bool] = {}
+    for match in _CLASS_RE.finditer(data):
+        name = match.group(1).decode()
+        start = match.start()
+        # The decorator lines right above the class.
+        head = data[max(0, start - 400) : start].rstrip(b"\n").split(b"\n")
+        decorators: list[bytes] = []
+        for line in reversed(head):
+            if line.startswith(b"@") or (decorators and line.startswith((b" ", b"\t", b")"))):
+                decorators.append(line)
+                continue
+            break
+        bases = match.group(2) or b""
+        bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bases.decode("ascii", "replace"))
+        data_class = bool(
+            any(_DATA_DECORATORS.search(d) for d in decorators)
+            or _DATA_BASES.search(bases)
+            or name.endswith("Config")
+        )
+        classes[name] = data_class
+    imports: dict[str, str] = {}
+    for match in _FROM_IMPORT_RE.finditer(data):
+        module = match.group(1).decode()
+        names = match.group(2).decode().strip("()")
+        for part in names.replace("\n", " ").split(","):
+            words = part.split("#", 1)[0].split()
+            if not words:
+                continue
+            local = words[-1] if len(words) == 3 and words[1] == "as" else words[0]
+            imports[local] = f"{module}:{words[0]}"
+    merged: dict[str, frozenset[str]] = {}
+    for name, own in fields.items():
+        inherited = [fields.get(base, frozenset()) for base in bases_of.get(name, [])]
+        merged[name] = own.union(*inherited)
+    return _Module(
+        {k: tuple(v) for k, v in annotations.items()},
+        classes,
+        imports,
+        merged,
+        {k: tuple(v) for k, v in bases_of.items()},
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _module_at(path: str, mtime_ns: int, size: int) -> _Module | None:
+    """:func:`parse_module` of a file, cached by its stat."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    return None if len(data) > MAX_MODULE_BYTES else parse_module(data)
+
+
+class Finder:
+    """Finds modules by dotted name in the repository root, then on ``sys.path``."""
+
+    def __init__(self, root: str | None) -> None:
+        """``root``: the work tree (None: only installed packages)."""
+        self.root = os.path.realpath(root) if root is not None else None
+        roots = [self.root] if self.root is not None else []
+        for entry in sys.path:
+            if not entry or not os.path.isdir(entry):
+                continue
+            real = os.path.realpath(entry)
+            if self.root is not None and (real == self.root or real.startswith(self.root + os.sep)):
+                continue
+            if real not in roots:
+                roots.append(real)
+        self.roots = roots
+        self._found: dict[str, tuple[str, str] | None] = {}
+
+    def find(self, module: str) -> tuple[str, str] | None:
+        """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
+        if module in self._found:
+            return self._found[module]
+        found = None
+        base = module.replace(".", "/")
+        if module and all(p.isidentifier() for p in module.split(".")):
+            for root in self.roots:
+                for relpath in (f"{base}.py", f"{base}/__init__.py"):
+                    path = os.path.join(root, relpath)
+                    try:
+                        info = os.stat(path)
+                    except OSError:
+                        continue
+                    if not stat.S_ISREG(info.st_mode):
+                        continue
+                    real = os.path.realpath(path)
+                    if not real.startswith(root + os.sep):
+                        continue  # a symlink out of its root
+                    found = (path, relpath)
+                    break
+                if found:
+                    break
+        self._found[module] = found
+        return found
+
+    def load(self, module: str) -> tuple[_Module, str] | None:
+        """The parsed module and its path to show."""
+        found = self.find(module)
+        if found is None:
+            return None
+        path, relpath = found
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        parsed = _module_at(path, info.st_mtime_ns, info.st_size)
+        return (parsed, relpath) if parsed is not None else None
+
+
+def _resolve_relative(module: str, current: str, is_package: bool) -> str:
+    """``..x`` from module ``current`` -> absolute dotted name."""
+    dots = len(module) - len(module.lstrip("."))
+    if not dots:
+        return module
+    parts = current.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if dots > 1:
+        parts = parts[: len(parts) - (dots - 1)]
+    rest = module[dots:]
+    return ".".join([*parts, rest] if rest else parts)
+
+
+@dataclass(frozen=True)
+class Defined:
+    """A class definition found: where, whether a typed data class, its attribute names."""
+
+    relpath: str
+    module: str
+    data_class: bool
+    fields: frozenset[str]
+
+
+def define(
+    finder: Finder, name: str, module: str, hops: int = MAX_HOPS, depth: int = 0
+) -> Defined | None:
+    """The definition of class ``name`` as seen from ``module``: defined there, or
+    imported there (followed up to ``hops`` times)."""
+    loaded = finder.load(module)
+    if loaded is None:
+        return None
+    parsed, relpath = loaded
+    if name in parsed.classes:
+        fields = parsed.fields.get(name, frozenset())
+        for base in parsed.bases.get(name, ()):
+            if base in parsed.classes or depth >= MAX_HOPS:
+                continue  # a base of the same module is merged already
+            inherited = define(finder, base, module, MAX_HOPS, depth + 1)
+            if inherited is not None:
+                fields = fields | inherited.fields
+        return Defined(relpath, module, parsed.classes[name], fields)
+    target = parsed.imports.get(name)
+    if target is None or hops <= 0:
+        return None
+    source, _colon, original = target.partition(":")
+    absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+    found = define(finder, original, absolute, hops - 1, depth)
+    if found is None:
+        found = define(finder, original, f"{absolute}.{original}", hops - 1, depth)
+    return found
+
+
+def _camel(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+def imported_modules(tree: ast.Module) -> Iterator[str]:
+    """The absolute modules a test imports (``from a.b import c`` gives ``a.b`` and
+    ``a.b.c``: c may be a module)."""
+    seen: set[str] = set()
+    # Imports anywhere in the test (tests often import the code under test in a function).
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    for node in nodes:
+        found: list[str] = []
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append(node.module)
+            found.extend(f"{node.module}.{a.name}" for a in node.names if a.name != "*")
+        elif isinstance(node, ast.Import):
+            found.extend(a.name for a in node.names)
+        for module in found:
+            if module not in seen:
+                seen.add(module)
+                yield module
+
+
+def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]:
+    """The modules that ``modules`` import from (one hop, at most ``limit``): the code
+    under test annotates the names a fake is bound to, or the modules it imports do.
+    The repository's own modules are read first."""
+    out: list[str] = []
+    seen = set(modules)
+    root = finder.root
+    ordered = sorted(
+        modules, key=lambda m: not (root and (finder.find(m) or ("", ""))[0].startswith(root))
+    )
+    for module in ordered:
+        loaded = finder.load(module)
+        if loaded is None:
+            continue
+        parsed, relpath = loaded
+        for target in parsed.imports.values():
+            source = target.partition(":")[0]
+            absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+            if absolute and absolute not in seen:
+                seen.add(absolute)
+                out.append(absolute)
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def plausible(defined: Defined, keywords: frozenset[str]) -> bool:
+    """Whether a fake with these keywords can stand in for the class: at least half of
+    them (and at least one) are its attribute names, when those are known."""
+    if not keywords or not defined.fields:
+        return True
+    known = len(keywords & defined.fields)
+    return known >= 1 and 2 * known >= len(keywords)
+
+
+def mimicked(
+    finder: Finder,
+    modules: list[str],
+    name: str,
+    element: bool,
+    explicit: str | None,
+    keywords: frozenset[str] = frozenset(),
+    outer: Defined | None = None,
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class that a fake bound to ``name`` stands in for, or None.
+
+    ``outer``: the class the enclosing fake stands in for (``vllm_config=SimpleNamespace(
+    cache_config=SimpleNamespace(...))``): its module's annotation of the name comes first.
+    """
+    wanted: list[tuple[str, str, str]] = []  # (class, module seen from, how)
+    if explicit:
+        wanted.extend((explicit, module, "its annotation") for module in modules)
+    nameful = bool(name) and name not in _NAMELESS
+    if nameful:
+        tiers: list[list[str]] = [[outer.module]] if outer is not None else []
+        second = imports_of(finder, modules)
+        tiers.append(modules)
+        tiers.append(second)
+        for tier in tiers:
+            for module in tier:
+                loaded = finder.load(module)
+                if loaded is None:
+                    continue
+                parsed, relpath = loaded
+                for text in parsed.annotations.get(name, ()):
+                    cls = _element_type(text) if element else _type_name(text)
+                    if cls:
+                        wanted.append((cls, module, f"`{name}: {text.strip()}` in {relpath}"))
+        key = _camel(name)
+        if len(key) >= 6 and not element:
+            # A package's ``config`` module re-exports its config classes (vLLM's
+            # ``vllm.config``): where a reviewer looks up ``scheduler_config``; a module
+            # named after the object defines its class (``vllm.sampling_params``).
+            tops = {m.split(".", 1)[0] for m in (*modules, *second)}
+            packages = [
+                f"{top}{tail}" for top in sorted(tops) for tail in ("", ".config", f".{name}")
+            ]
+            for module in (*modules, *second, *packages):
+                loaded = finder.load(module)
+                if loaded is None:
+                    continue
+                for cls in (*loaded[0].classes, *loaded[0].imports):
+                    low = cls.lower()
+                    if low == key or (low.endswith(key) and key.endswith("config")):
+                        wanted.append((cls, module, f"the name `{name}`"))
+    seen: set[tuple[str, str]] = set()
+    for cls, module, how in wanted:
+        if (cls, module) in seen:
+            continue
+        seen.add((cls, module))
+        defined = define(finder, cls, module)
+        if defined is not None and defined.data_class and plausible(defined, keywords):
+            return Mimicked(cls, defined.relpath, how), defined
+    return None

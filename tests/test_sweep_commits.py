@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The commit corpus (issue 22): ✗ recall, ✗ precision and ⚠ precision of the sweep per
+rule on 150 commits of four repositories nobody tuned it for, split into the commits it
+was tuned on and the held-out ones. Each cell meets its target or is a known gap with
+its cause; the test fails when a gap closes (remove it) or another cell drops."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "sweep_commits.py"
+TARGETS = {"x-recall": 0.9, "x-precision": 0.9, "w-precision": 0.95}
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("sweep_commits", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sweep_commits"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_corpus_is_at_least_100_commits_of_three_new_repositories_all_labelled() -> None:
+    corpus = _load()
+    doc = corpus.load()
+    trees = doc["trees"]
+    assert len(trees) >= 3
+    commits = [c for info in trees.values() for c in (*info["tune"], *info["held-out"])]
+    assert len(commits) >= 100 and len(set(commits)) == len(commits)
+    for site in doc["sites"]:
+        assert site["seed"] in ("✗", "⚠", "-"), site
+        assert site["rule"] in corpus.RULES, site
+        assert len(site["reason"]) > 10, site
+        assert site["commit"] in commits, site
+    corpus.figures(doc)  # every ✗ and every sampled ⚠ finding has a label
+
+
+# (split, rule, metric) -> why the cell is below target. A seed-✗ site the sweep
+# reports as ⚠ counts against ✗ recall.
+_SN_TUNE = (
+    "4 of 25 seed-✗ fakes missed: two `mock.return_value = SimpleNamespace(...)` of a patched "
+    "`get_ascend_config` (bound to nothing that names it), `hf_text_config` (transformers "
+    "not installed where the corpus was recorded), `sampling_params` (SamplingParams' "
+    "fields are not read from its text: the body is cut at an unindented docstring line)"
+)
+_SN_HELD_OUT = (
+    "21 of 48 missed: fakes bound to names that are not the class's (`sequence_parallel_"
+    "config` for a VllmConfig, `metadata`/`attn_metadata` for backend metadata classes "
+    "the test does not reach), nameless `return_value`s, transformers not installed"
+)
+KNOWN_GAPS: dict[tuple[str, str, str], str] = {
+    ("tune", "any-annotation", "x-recall"): _SN_TUNE,
+    ("held-out", "any-annotation", "x-recall"): _SN_HELD_OUT,
+    ("all", "any-annotation", "x-recall"): _SN_HELD_OUT,
+    ("held-out", "any-annotation", "x-precision"): (
+        "28/32: an `indexer=`/`compressor=` attribute of an attention impl resolved to the "
+        "metadata dataclass with the same field name (x2), and `config=`/`parallel=` of an "
+        "offloading spec fake resolved to OffloadingConfig/OffloadingParallelConfig, which "
+        "were labelled ⚠ before the run (a label that reading vllm/v1/kv_offload/base.py "
+        "suggests is wrong; left as labelled: the held-out labels are not edited after runs)"
+    ),
+    ("held-out", "hot-copy", "w-precision"): (
+        "3/4: a clone in `process_weights_after_loading` (vLLM's run-once post-load hook) "
+        "is not on the run-once list"
+    ),
+    ("all", "hot-copy", "w-precision"): "the held-out cell above",
+}
+
+
+def test_each_cell_meets_its_target_or_is_a_known_gap() -> None:
+    corpus = _load()
+    figures = corpus.figures(corpus.load())
+    assert figures, "no figures"
+    cells = dict(figures)
+    for rule in corpus.RULES:  # the "all" cells: both splits together
+        for metric in TARGETS:
+            parts = [figures.get((split, rule, metric), (0, 0)) for split in ("tune", "held-out")]
+            if sum(total for _hits, total in parts):
+                cells[("all", rule, metric)] = (
+                    sum(hits for hits, _total in parts),
+                    sum(total for _hits, total in parts),
+                )
+    for (split, rule, metric), (hits, total) in sorted(cells.items()):
+        meets = hits / total >= TARGETS[metric]
+        gap = (split, rule, metric) in KNOWN_GAPS
+        assert meets != gap, (split, rule, metric, hits, total)
