@@ -280,12 +280,14 @@ def _step_start(lines: list[str], at: int, target: str) -> int:
 
 def _set_key(lines: list[str], item: int, key: str, value: str) -> None:
     """Set ``key: value`` in the mapping of the list item opened at line ``item``."""
-    indent = _indent(lines[item]) + 2
-    first = lines[item][indent:]
-    if first.startswith(f"{key}:"):
+    opened = re.match(r"(\s*)-(\s+)", lines[item])
+    if opened is None:
+        raise HarnessError(f"line {item + 1} opens no list item")
+    indent = len(opened.group(1)) + 1 + len(opened.group(2))
+    if lines[item][indent:].startswith(f"{key}:"):
         lines[item] = lines[item][:indent] + f"{key}: {value}\n"
         return
-    for number in range(item + 1, _block_end(lines, item, indent - 2)):
+    for number in range(item + 1, _block_end(lines, item, len(opened.group(1)))):
         if _indent(lines[number]) == indent and lines[number][indent:].startswith(f"{key}:"):
             lines[number] = " " * indent + f"{key}: {value}\n"
             return
@@ -334,6 +336,16 @@ def inject_line_suffix(root: Path, drift: Entry) -> list[str]:
     return [target]
 
 
+def inject_dup_line(root: Path, drift: Entry) -> list[str]:
+    """Insert a copy of the line matching ``line`` before it (a hook id listed twice)."""
+    target = drift["target"]
+    lines = _read(root, target)
+    at = _find(lines, drift["line"], target)
+    lines.insert(at, lines[at])
+    _write(root, target, lines)
+    return [target]
+
+
 def inject_step_key(root: Path, drift: Entry) -> list[str]:
     """Set ``key: value`` on the YAML list item (a step, a hook) holding the ``line`` match."""
     target = drift["target"]
@@ -362,7 +374,7 @@ def inject_job_key(root: Path, drift: Entry) -> list[str]:
 
 
 def inject_new_step(root: Path, drift: Entry) -> list[str]:
-    """Insert the step ``step`` (one line, ``- run: ...``) first in the ``steps:`` after ``line``."""
+    """Insert the one-line step ``step`` first in the first ``steps:`` after ``line``."""
     target = drift["target"]
     lines = _read(root, target)
     at = _find(lines, r"^\s*steps:\s*$", target, _find(lines, drift.get("line", "^jobs:"), target))
@@ -413,6 +425,7 @@ INJECT: dict[str, Callable[[Path, Entry], list[str]]] = {
     "append": inject_append,
     "delete-line": inject_delete_line,
     "line-suffix": inject_line_suffix,
+    "dup-line": inject_dup_line,
     "step-key": inject_step_key,
     "job-key": inject_job_key,
     "new-step": inject_new_step,
@@ -458,6 +471,7 @@ class Result:
     after_baseline: list[Finding] = field(default_factory=list)
     lock_check_rc: int | None = None
     drifts: list[tuple[Entry, bool, list[Finding]]] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -508,13 +522,20 @@ def run_repo(entry: dict[str, object], tool: Tool, cache: Path, mirror: Path | N
     result.baseline_out = (baseline.stdout + baseline.stderr).strip()
     committed(work, "policytool baseline")
     result.after_baseline = tool.findings(work)
-    if "[[tool.policytool.lock]]" in (work / "pyproject.toml").read_text(
-        encoding="utf-8", errors="replace"
-    ) if (work / "pyproject.toml").is_file() else False:
+    if (
+        "[[tool.policytool.lock]]"
+        in (work / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
+        if (work / "pyproject.toml").is_file()
+        else False
+    ):
         result.lock_check_rc = tool.run(work, "lock", "--check").returncode
     result.seconds = time.perf_counter() - started
     for drift in drifts:
-        touched = inject(work, drift)
+        try:
+            touched = inject(work, drift)
+        except HarnessError as exc:
+            result.broken.append(f"{drift['id']}: {exc}")
+            continue
         git(work, "add", "-A")
         found = tool.findings(work)
         result.drifts.append((drift, caught(found, drift, touched), found))
@@ -614,13 +635,17 @@ def details(results: Sequence[Result]) -> str:
         for drift, ok, found in r.drifts:
             if ok:
                 continue
-            near = sorted({str(f["rule"]) for f in found} - {str(f["rule"]) for f in r.after_baseline})
+            near = sorted(
+                {str(f["rule"]) for f in found} - {str(f["rule"]) for f in r.after_baseline}
+            )
             add(
                 drift.get("cause", ""),
                 f"{r.name}: missed {drift['id']} ({drift['what']}; expected `{drift['rule']}`"
                 + (f", reported only by {', '.join(near)}" if near else "")
                 + ")",
             )
+        for text in r.broken:
+            add("harness: a drift the corpus describes could not be injected", f"{r.name}: {text}")
     out = []
     for cause in sorted(causes):
         out.append(f"**{cause}** ({len(causes[cause])})")
@@ -696,7 +721,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(text)
     if args.write_docs:
         write_docs(args.write_docs, text)
-    return 0
+    return 1 if any(r.broken for r in results) else 0
 
 
 if __name__ == "__main__":
