@@ -481,27 +481,37 @@ def committed(work: Path, message: str) -> None:
     git(work, "commit", "-q", "--no-verify", "--allow-empty", "-m", message)
 
 
+def _entries(table: dict[str, object], key: str) -> list[Entry]:
+    """The list of string tables under ``key`` of a corpus table (empty if absent)."""
+    value = table.get(key, [])
+    if not isinstance(value, list):
+        raise HarnessError(f"corpus: `{key}` is not a list")
+    return [{str(k): str(v) for k, v in item.items()} for item in value]
+
+
 def run_repo(entry: dict[str, object], tool: Tool, cache: Path, mirror: Path | None) -> Result:
     """The whole run of one corpus repository."""
     name, repo, commit = str(entry["name"]), str(entry["repo"]), str(entry["commit"])
-    labels: list[Entry] = list(entry.get("findings", []))  # type: ignore[call-overload]
-    init_spec: dict[str, list[Entry]] = dict(entry.get("init", {}))  # type: ignore[call-overload]
-    drifts: list[Entry] = list(entry.get("drifts", []))  # type: ignore[call-overload]
+    labels, drifts = _entries(entry, "findings"), _entries(entry, "drifts")
+    init = entry.get("init", {})
+    init_spec = {
+        key: _entries(init, key) if isinstance(init, dict) else [] for key in ("wanted", "unwanted")
+    }
     result = Result(name, repo, commit)
     work = WORK / name
     checkout(ensure_cached(cache, repo, commit, mirror), work)
     result.files = len(git(work, "ls-files").splitlines())
     started = time.perf_counter()
     result.first = [(f, label_of(f, labels)) for f in tool.findings(work)]
-    init = tool.run(work, "init")
-    result.init_out = (init.stdout + init.stderr).splitlines()
+    proc = tool.run(work, "init")
+    result.init_out = (proc.stdout + proc.stderr).splitlines()
     result.proposed = [
         line
         for line in result.init_out
         if re.search(r"\b(added|created|wrote)\b", line) and "left alone" not in line
     ]
-    if init.returncode:
-        result.proposed.append(f"init exit {init.returncode}")
+    if proc.returncode:
+        result.proposed.append(f"init exit {proc.returncode}")
     diff = git(work, "diff") + "".join(
         f"\n+++ {path}\n" + (work / path).read_text(encoding="utf-8", errors="replace")
         for path in git(work, "ls-files", "--others", "--exclude-standard").splitlines()
@@ -654,9 +664,15 @@ def details(results: Sequence[Result]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def public(text: str) -> str:
+    """``text`` for the docs: causes without the project's internal issue numbers."""
+    return re.sub(r"\*\*issue \d+ item \d+ \((.*?)\)\*\*", r"**\1**", text)
+
+
 def report(results: Sequence[Result], tool: Tool) -> str:
     """The Markdown the script prints and writes into the docs."""
-    argv = " ".join(shlex.quote(a) for a in tool.argv)
+    default = tool.argv == (sys.executable, "-m", "policytool")
+    argv = "python -m policytool" if default else " ".join(shlex.quote(a) for a in tool.argv)
     version = tool.run(Path.cwd(), "--version").stdout.strip() or "?"
     return (
         f"{table(results)}\n\n"
@@ -686,6 +702,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mirror", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--write-docs", type=Path, help="replace the generated part of FILE")
     parser.add_argument("--verbose", action="store_true", help="print every finding and drift")
+    parser.add_argument("--json", type=Path, help="also write each drift's verdict to FILE")
     args = parser.parse_args(argv)
     tool = Tool(
         tuple(shlex.split(args.policytool))
@@ -720,7 +737,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = report(results, tool)
     print(text)
     if args.write_docs:
-        write_docs(args.write_docs, text)
+        write_docs(args.write_docs, public(text))
+    if args.json:
+        verdicts_by_repo = {
+            r.name: {
+                "first": [
+                    [str(f["rule"]), str(f["path"]), lab["label"] if lab else "?"]
+                    for f, lab in r.first
+                ],
+                "init_missed": [w["what"] for w, ok in r.wanted if not ok],
+                "after_baseline": len(r.after_baseline),
+                "baseline_exit": r.baseline_rc,
+                "drifts": {d["id"]: ok for d, ok, _found in r.drifts},
+                "broken": r.broken,
+            }
+            for r in results
+        }
+        args.json.write_text(json.dumps(verdicts_by_repo, indent=1) + "\n", encoding="utf-8")
     return 1 if any(r.broken for r in results) else 0
 
 

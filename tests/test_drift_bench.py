@@ -65,7 +65,7 @@ FILES = {
     "tiny/__init__.py": "",
     ".pre-commit-config.yaml": PRECOMMIT,
     ".github/workflows/lint.yml": WORKFLOW,
-    "Dockerfile": "FROM python:3.12-slim\nRUN pip install tiny==1\n",
+    "Dockerfile": "FROM python:3.12-slim\nRUN pip install tiny==1 requests\n",
 }
 
 
@@ -230,7 +230,13 @@ def test_a_whole_run_from_a_mirror_caches_labels_and_catches(
         "repo": "o/tiny",
         "commit": commit,
         "findings": [
-            {"rule": "codeql-workflow", "path": "*", "label": "false", "reason": "r", "cause": "c4"}
+            {
+                "rule": "codeql-workflow",
+                "path": "*",
+                "label": "false",
+                "reason": "r",
+                "cause": "issue 9 item 4 (requests on purpose)",
+            }
         ],
         "init": {
             "wanted": [{"what": "a lock", "marker": "tool\\.policytool\\.lock", "cause": "c5"}]
@@ -264,6 +270,7 @@ def test_a_whole_run_from_a_mirror_caches_labels_and_catches(
     text = docs.read_text(encoding="utf-8")
     assert "old" not in text and text.endswith(f"{dr.END}\ntail\n")
     assert "| 1/1 |" in text  # the unpinned pip step caught under ci-floating-install
+    assert "**requests on purpose** (1)" in text and "issue 9" not in text  # no internal numbers
     assert "`init` missed a lock" in text and "gone: Dockerfile: 'absent' not found" in text
     assert (tmp_path / "cache" / "o+tiny.git").is_dir()
     assert dr.ensure_cached(tmp_path / "cache", "o/tiny", commit, None)[1] == commit  # cached now
