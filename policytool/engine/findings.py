@@ -210,7 +210,7 @@ def render_sarif(
     ``accepted`` findings are results too, each with an external, accepted suppression
     naming the baseline (SARIF 2.1.0 section 3.35), so a code-scanning view shows them.
     """
-    from policytool import __version__  # read from the metadata: only when asked
+    from policytool import HOMEPAGE, __version__  # read from the metadata: only when asked
 
     used = sorted({f.rule for f in (*findings, *accepted)} | set(rule_help))
     index = {rule: i for i, rule in enumerate(used)}
@@ -242,7 +242,7 @@ def render_sarif(
                     "driver": {
                         "name": "policytool",
                         "version": __version__,
-                        "informationUri": "https://github.com/policytool/policytool",
+                        "informationUri": HOMEPAGE,
                         "rules": rules,
                     }
                 },

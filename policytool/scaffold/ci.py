@@ -10,11 +10,11 @@ checked by: the pre-commit config (``precommit-*``), the pre-commit workflow
 
 from __future__ import annotations
 
-from policytool import __version__
+from policytool import HOMEPAGE, __version__
 from policytool.config import Config
 from policytool.scaffold.templates import render
 
-POLICYTOOL_REPO = "https://github.com/policytool/policytool"
+POLICYTOOL_REPO = HOMEPAGE
 PRECOMMIT_CONFIG_PATH = ".pre-commit-config.yaml"
 PRECOMMIT_WORKFLOW_PATH = ".github/workflows/pre-commit.yml"
 CODEQL_WORKFLOW_PATH = ".github/workflows/codeql.yml"
