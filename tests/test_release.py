@@ -58,7 +58,9 @@ def test_release_commits_tags_and_returns_to_development(repo: Repo) -> None:
     """Release commit (version, CHANGELOG heading, docs' rev), its tag, then X.Y.Z+1.dev0."""
     _project(repo)
     lines = release.prepare(repo.root, "0.2.0", datetime.date(2026, 12, 2))
-    assert lines == [f"git push origin {repo.git('rev-parse', '--abbrev-ref', 'HEAD').strip()} v0.2.0"]
+    assert lines == [
+        f"git push origin {repo.git('rev-parse', '--abbrev-ref', 'HEAD').strip()} v0.2.0"
+    ]
     tagged = repo.git("show", "v0.2.0:pyproject.toml")
     assert 'version = "0.2.0"' in tagged
     changelog = repo.git("show", "v0.2.0:CHANGELOG.md")
@@ -132,7 +134,9 @@ def test_init_local_hooks_are_the_published_hooks(tmp_path: Path) -> None:
         assert hook["language"] == "system"
 
 
-def _pre_commit(cwd: Path, home: Path, *args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _pre_commit(
+    cwd: Path, home: Path, *args: str, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_", "PRE_COMMIT"))}
     env.update(GIT_ENV)
     env.update({"PRE_COMMIT_HOME": str(home), "NO_COLOR": "1", "PIP_CONFIG_FILE": os.devnull})
@@ -150,6 +154,7 @@ def _pre_commit(cwd: Path, home: Path, *args: str, extra_env: dict[str, str] | N
     )
 
 
+@pytest.mark.slow  # two pre-commit runs
 def test_a_consumer_runs_the_hooks_init_wrote_from_a_development_install(
     repo: Repo, run: Run, tmp_path: Path
 ) -> None:
@@ -190,23 +195,23 @@ def _consumer_config(repo: Repo, version: str) -> None:
     """The pre-commit config init writes for ``version``, committed in ``repo``."""
     from policytool.config import Config
 
-    original = ci_scaffold.__version__
-    ci_scaffold.__version__ = version  # what init runs with once `pip install policytool==V`
-    try:
-        repo.write(".pre-commit-config.yaml", ci_scaffold.render_precommit_config(Config()))
-    finally:
-        ci_scaffold.__version__ = original
+    # What init writes once `pip install policytool==V` installed that release.
+    repo.write(".pre-commit-config.yaml", ci_scaffold.render_precommit_config(Config(), version))
     repo.write("a.py", "x = 1\n")
     repo.commit()
 
 
-def _insteadof(tmp_path: Path, clone: Path) -> dict[str, str]:
-    """Git config that reads policytool's repository from the local clone (offline)."""
-    config = tmp_path / "gitconfig"
-    config.write_text(f'[url "{clone.as_uri()}"]\n\tinsteadOf = {policytool.HOMEPAGE}\n')
-    return {"GIT_CONFIG_GLOBAL": str(config)}
+def _insteadof(clone: Path) -> dict[str, str]:
+    """Git config that reads policytool's repository from the local clone (offline), in
+    the variables pre-commit passes on to its `git clone`."""
+    return {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": f"url.{clone.as_uri()}.insteadOf",
+        "GIT_CONFIG_VALUE_0": policytool.HOMEPAGE,
+    }
 
 
+@pytest.mark.slow  # a clone of this repository, a release, pre-commit
 def test_the_release_reference_init_writes_resolves(repo: Repo, tmp_path: Path) -> None:
     """After tools/release.py, the `repo`/`rev` init writes for that release is cloned by
     pre-commit, and the tag's manifest has every hook id init wrote (offline)."""
@@ -215,7 +220,7 @@ def test_the_release_reference_init_writes_resolves(repo: Repo, tmp_path: Path) 
     config = yaml.safe_load(repo.read(".pre-commit-config.yaml"))
     ours = config["repos"][0]
     assert (ours["repo"], ours["rev"]) == (policytool.HOMEPAGE, "v9.9.9")
-    env = {**os.environ, **GIT_ENV, **_insteadof(tmp_path, clone)}
+    env = {**os.environ, **GIT_ENV, **_insteadof(clone)}
     checkout = tmp_path / "checkout"
     subprocess.run(
         ["git", "clone", "-q", "--branch", "v9.9.9", ours["repo"], str(checkout)],
@@ -241,7 +246,7 @@ def test_a_consumer_installs_the_released_hooks_init_wrote(
         tmp_path / "home",
         "run",
         "--all-files",
-        extra_env=_insteadof(tmp_path, clone),
+        extra_env=_insteadof(clone),
     )
     assert "spdx-header" in result.stdout, result.stdout + result.stderr
     assert result.returncode == 0, result.stdout + result.stderr

@@ -36,9 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 UNRELEASED = "## Unreleased\n"
 RELEASE_HEADING = re.compile(r"^## (\d+\.\d+\.\d+)\b", re.M)
 VERSION_LINE = re.compile(r'^version = "([^"]+)"$', re.M)
-# `repo: <homepage>` and the `rev: v...` line right after it, in any indentation.
+# `repo: <homepage>` and the `rev: vN...` line right after it, in any indentation
+# (`rev: vX.Y.Z` in prose is a placeholder, not a reference).
 HOOK_REFERENCE = re.compile(
-    r"(^[ \t]*-?[ \t]*repo:[ \t]*" + re.escape(HOMEPAGE) + r"[ \t]*\n[ \t]*rev:[ \t]*)v(\S+)",
+    r"(^[ \t]*-?[ \t]*repo:[ \t]*" + re.escape(HOMEPAGE) + r"[ \t]*\n[ \t]*rev:[ \t]*)v(\d\S*)",
     re.M,
 )
 
@@ -58,7 +59,7 @@ def current_version(root: Path) -> str:
     """pyproject.toml's ``version``."""
     match = VERSION_LINE.search((root / "pyproject.toml").read_text(encoding="utf-8"))
     if match is None:
-        raise ReleaseError("pyproject.toml has no `version = \"...\"` line")
+        raise ReleaseError('pyproject.toml has no `version = "..."` line')
     return match.group(1)
 
 
@@ -70,7 +71,8 @@ def latest_release(root: Path) -> str | None:
 
 def doc_pages(root: Path) -> list[Path]:
     """The pages that may show a hook reference to policytool's repository."""
-    return [root / "README.md", *sorted((root / "docs").glob("**/*.md"))]
+    pages = [root / "README.md", *sorted((root / "docs").glob("**/*.md"))]
+    return [page for page in pages if page.is_file()]
 
 
 def stale_references(root: Path, release: str) -> list[str]:
@@ -121,9 +123,7 @@ def prepare(root: Path, new: str, today: datetime.date) -> list[str]:
     if not text[body_start:body_end].strip():
         raise ReleaseError("CHANGELOG.md's Unreleased section is empty: nothing to release")
     heading = f"## {new} ({today.isoformat()})\n"
-    changelog.write_text(
-        text[:body_start] + "\n" + heading + text[body_start:], encoding="utf-8"
-    )
+    changelog.write_text(text[:body_start] + "\n" + heading + text[body_start:], encoding="utf-8")
     _set_version(root, new)
     for page in doc_pages(root):
         page_text = page.read_text(encoding="utf-8")

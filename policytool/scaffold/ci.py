@@ -89,10 +89,12 @@ def render_policytool_hooks(version: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_precommit_config(config: Config) -> str:
-    """A starting ``.pre-commit-config.yaml``: policytool's hooks, the final suggestion hook."""
+def render_precommit_config(config: Config, version: str | None = None) -> str:
+    """A starting ``.pre-commit-config.yaml``: policytool's hooks (for ``version``, the
+    installed one by default), the final suggestion hook."""
     final = config.pre_commit.final_hook or "suggestion"
-    values = {"stages": _stages(config), "policytool_hooks": render_policytool_hooks(__version__)}
+    hooks = render_policytool_hooks(version or __version__)
+    values = {"stages": _stages(config), "policytool_hooks": hooks}
     return render("pre-commit-config.yaml", {**values, "final": final})
 
 
