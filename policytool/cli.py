@@ -182,6 +182,10 @@ def emit(
     """Print findings (and the count or marks of the ``accepted`` ones) in the chosen
     format; return the exit code the findings mean."""
     ordered = sort_findings(findings)
+    # Under pre-commit (which sets PRE_COMMIT=1 for its hooks) a hook call prints its
+    # findings only: pre-commit splits the files into batches, one call each, and a
+    # summary per batch ("no findings in 4 files") would open a failing hook's output.
+    quiet = opts.quiet or os.environ.get("PRE_COMMIT") == "1"
     help_text: dict[str, str] = {}
     rule_docs: dict[str, str] = {}
     if opts.fmt == "sarif":  # only SARIF carries help texts: the others load no rule module
@@ -194,7 +198,7 @@ def emit(
         opts.fmt,
         help_text,
         files_checked,
-        opts.quiet,
+        quiet,
         sort_findings(accepted),
         accepted_by,
         rule_docs,

@@ -180,3 +180,37 @@ def test_progress_line_only_after_a_second(
     show(3, 3)
     assert capsys.readouterr().err == "\rpolicytool: 2/3 files\r\x1b[K"
     assert progress_printer(True) is None
+
+
+# --- hooks in a consumer repository ------------------------------------------------------
+
+
+def test_under_pre_commit_a_hook_call_prints_its_findings_only(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pre-commit (PRE_COMMIT=1) calls a hook once per batch of files: no batch prints a
+    summary, so a failing hook's output is its findings, not "no findings in 4 files"."""
+    repo.write("pyproject.toml", SPDX)
+    repo.write("a.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
+    repo.write("b.py", "y = 2\n")
+    repo.commit()
+    assert run("check", "a.py").out == "no findings in 1 file\n"  # by hand: the summary
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    clean = run("check", "--only", "spdx-header", "a.py")
+    assert (clean.code, clean.out) == (0, "")
+    bad = run("check", "--only", "spdx-header", "b.py")
+    assert bad.code == 1
+    assert (
+        bad.out
+        == "b.py:1:1: spdx-header missing `SPDX-License-Identifier: MIT` in the file header\n"
+    )
+
+
+def test_the_manual_sweep_hook_shows_its_warnings() -> None:
+    """A passing hook's output shows only when it is verbose: sweep's ⚠ warnings pass."""
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    hooks = {h["id"]: h for h in yaml.safe_load((root / ".pre-commit-hooks.yaml").read_text())}
+    assert hooks["sweep"]["stages"] == ["manual"]
+    assert hooks["sweep"]["verbose"] is True

@@ -170,11 +170,16 @@ def test_a_consumer_runs_the_hooks_init_wrote_from_a_development_install(
     ok = _pre_commit(repo.root, home, "run", "--all-files", "--hook-stage", "manual")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "spdx-header...." in ok.stdout and "policytool-repo...." in ok.stdout
+    # Six clean files and a bad one: pre-commit calls the hook once per batch, and the
+    # failing hook's output is the finding alone, no clean batch's summary.
+    for i in range(6):
+        repo.write(f"ok{i}.py", "# SPDX-License-Identifier: MIT\nx = 1\n")
     repo.write("b.py", "y = 2\n")
-    repo.git("add", "b.py")
-    bad = _pre_commit(repo.root, home, "run", "--files", "b.py")
+    repo.git("add", "-A")
+    bad = _pre_commit(repo.root, home, "run", "--all-files")
     assert bad.returncode == 1
-    assert "b.py" in bad.stdout and "spdx-header" in bad.stdout
+    assert "b.py:1:1: spdx-header" in bad.stdout
+    assert "no findings" not in bad.stdout and "in 4 files" not in bad.stdout
 
 
 def _released_hook_repo(tmp_path: Path, version: str) -> Path:
