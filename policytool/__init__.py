@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+# Where the project lives; pyproject.toml's [project.urls] says the same (a test compares).
+HOMEPAGE = "https://github.com/policytool/policytool"
+
 
 def __getattr__(name: str) -> str:
     """``__version__`` from the installed package's metadata (pyproject.toml's version).

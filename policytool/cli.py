@@ -49,6 +49,7 @@ class Options:
     only: tuple[str, ...]
     skip: tuple[str, ...]
     quiet: bool
+    verbose: bool = False
 
     def load(self) -> Config:
         """The configuration these options point at."""
@@ -137,16 +138,36 @@ def handle_errors(func: Callable[P, int]) -> Callable[P, int]:
     return wrapper
 
 
-def progress_printer(quiet: bool) -> Callable[[int, int], None] | None:
-    """A ``\\r``-updated progress line on a terminal, nothing otherwise."""
+# A run shorter than this shows no progress line (a 15-file hook call takes 0.4 s).
+PROGRESS_DELAY = 1.0
+
+
+def progress_printer(
+    quiet: bool,
+    delay: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Callable[[int, int], None] | None:
+    """A ``\\r``-updated progress line on a terminal once the run has taken ``delay``
+    seconds (:data:`PROGRESS_DELAY`), nothing before (nor off a terminal or with ``-q``)."""
+    wait = PROGRESS_DELAY if delay is None else delay
     if quiet or not sys.stderr.isatty():
         return None
+    import time
+
+    now = clock or time.monotonic
+    start = now()
+    shown = False
 
     def show(done: int, total: int) -> None:
-        end = "\n" if done >= total else ""
+        nonlocal shown
+        if not shown and now() - start < wait:
+            return
+        if done >= total:
+            if shown:
+                click.echo("\r\033[K", err=True, nl=False)
+            return
+        shown = True
         click.echo(f"\rpolicytool: {done}/{total} files", err=True, nl=False)
-        if end:
-            click.echo("\r\033[K", err=True, nl=False)
 
     return show
 
@@ -161,19 +182,26 @@ def emit(
     """Print findings (and the count or marks of the ``accepted`` ones) in the chosen
     format; return the exit code the findings mean."""
     ordered = sort_findings(findings)
+    # Under pre-commit (which sets PRE_COMMIT=1 for its hooks) a hook call prints its
+    # findings only: pre-commit splits the files into batches, one call each, and a
+    # summary per batch ("no findings in 4 files") would open a failing hook's output.
+    quiet = opts.quiet or os.environ.get("PRE_COMMIT") == "1"
     help_text: dict[str, str] = {}
+    rule_docs: dict[str, str] = {}
     if opts.fmt == "sarif":  # only SARIF carries help texts: the others load no rule module
         from policytool.engine.registry import rule_infos
 
         help_text = {r.id: r.summary for r in rule_infos().values()}
+        rule_docs = {r.id: r.doc for r in rule_infos().values() if r.doc}
     out = render(
         ordered,
         opts.fmt,
         help_text,
         files_checked,
-        opts.quiet,
+        quiet,
         sort_findings(accepted),
         accepted_by,
+        rule_docs,
     )
     if out:
         click.echo(out, nl=False)
@@ -194,10 +222,14 @@ def _run(
     baseline_from: str | None = None,
 ) -> CheckRun:
     """:func:`policytool.engine.run.run_check` with the command line's options."""
+    import time
+
     from policytool.engine.run import run_check
 
-    return run_check(
-        opts.load(),
+    start = time.monotonic()
+    config = opts.load()
+    result = run_check(
+        config,
         paths,
         opts.only,
         opts.skip,
@@ -207,6 +239,16 @@ def _run(
         baseline_from=baseline_from,
         progress=progress_printer(opts.quiet),
     )
+    if opts.verbose:
+        source = escape_controls(str(config.source)) if config.source else "none (defaults)"
+        files = "some" if result.files_checked is None else str(result.files_checked)
+        click.echo(
+            f"policytool: config {source}; files checked: {files}; findings: "
+            f"{len(result.findings)}; accepted by the baseline: {len(result.accepted)}; "
+            f"{time.monotonic() - start:.2f} s",
+            err=True,
+        )
+    return result
 
 
 class _Group(click.Group):
@@ -313,6 +355,15 @@ def cli() -> None:
     "not from the working tree, so a change cannot accept its own findings "
     "[env: POLICYTOOL_BASELINE_FROM].",
 )
+@click.option(
+    "--exit-zero",
+    "exit_zero",
+    is_flag=True,
+    help="Exit 0 even when findings remain (errors still exit 2).",
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also print the config used, counts and the time taken."
+)
 @handle_errors
 def check(
     paths: tuple[str, ...],
@@ -323,6 +374,8 @@ def check(
     quiet: bool,
     online: bool = False,
     baseline_from: str | None = None,
+    exit_zero: bool = False,
+    verbose: bool = False,
 ) -> int:
     """Run every policy rule.
 
@@ -337,9 +390,10 @@ def check(
       policytool check --online --only precommit-rev
       policytool check --baseline-from "$BASE_SHA"   # CI: the base branch's baseline
     """
-    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
+    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet, verbose)
     run = _run(opts, paths, fix=False, online=online, baseline_from=baseline_from or None)
-    return emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
+    code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
+    return EXIT_CLEAN if exit_zero else code
 
 
 @cli.command(cls=PathsCommand)
@@ -350,6 +404,21 @@ def check(
     is_flag=True,
     help="action-pin: resolve action tags to commit SHAs with `git ls-remote`.",
 )
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print the fixes as a unified diff and write nothing; exit 1 when there is one.",
+)
+@click.option(
+    "--exit-zero",
+    "exit_zero",
+    is_flag=True,
+    help="Exit 0 even when findings remain (errors still exit 2).",
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also print the config used, counts and the time taken."
+)
 @handle_errors
 def fix(
     paths: tuple[str, ...],
@@ -359,6 +428,9 @@ def fix(
     skip: tuple[str, ...],
     quiet: bool,
     online: bool = False,
+    show_diff: bool = False,
+    exit_zero: bool = False,
+    verbose: bool = False,
 ) -> int:
     """Apply the safe autofixes, then report what is left.
 
@@ -370,13 +442,49 @@ def fix(
       policytool fix
       policytool fix --only spdx-header src/
       policytool fix --online --only action-pin
+      policytool fix --diff              # show the edits, write nothing
     """
-    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet)
+    opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet, verbose)
+    if show_diff:
+        return _fix_diff(opts, paths, online, exit_zero)
     run = _run(opts, paths, fix=True, online=online)
     for path in run.changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
     code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
-    return EXIT_FINDINGS if run.changed else code
+    code = EXIT_FINDINGS if run.changed else code
+    return EXIT_CLEAN if exit_zero else code
+
+
+def _fix_diff(opts: Options, paths: Sequence[str], online: bool, exit_zero: bool) -> int:
+    """``fix --diff``: run the fixes with writes recorded, not made; print them as one
+    unified diff (``a/PATH``, ``b/PATH``), then ``would fix N files`` on stderr."""
+    import difflib
+
+    from policytool.core.atomic import record_writes
+
+    with record_writes() as writes:
+        _run(opts, paths, fix=True, online=online)
+    root = opts.load().root.resolve()
+    shown = 0
+    for path, old, new in sorted(writes):
+        if old == new:
+            continue
+        shown += 1
+        try:
+            name = path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            name = path.as_posix()
+        name = escape_controls(name)
+        old_lines = old.decode("utf-8", "replace").splitlines(keepends=True)
+        new_lines = new.decode("utf-8", "replace").splitlines(keepends=True)
+        for line in difflib.unified_diff(old_lines, new_lines, f"a/{name}", f"b/{name}"):
+            click.echo(
+                line if line.endswith("\n") else line + "\n\\ No newline at end of file\n", nl=False
+            )
+    if not opts.quiet:
+        noun = "file" if shown == 1 else "files"
+        click.echo(f"would fix {shown} {noun}" if shown else "nothing to fix", err=True)
+    return EXIT_FINDINGS if shown and not exit_zero else EXIT_CLEAN
 
 
 @cli.command()

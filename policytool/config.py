@@ -299,9 +299,19 @@ def _convert(value: object, tp: object, where: KeyPath, ctx: ConfigContext) -> o
         raise ctx.error(where, f"expected {_type_name(tp)}, got {value!r}")
     if origin is tuple:
         (item_type, _ellipsis) = typing.get_args(tp)
-        if isinstance(value, str) and item_type is str:
+        if isinstance(value, str) and (
+            item_type is str or typing.get_origin(item_type) is typing.Literal
+        ):
             # A single string where a list is expected is a common slip; be strict.
             raise ctx.error(where, f'expected a list of strings, got a string (write ["{value}"])')
+        if isinstance(value, dict) and dataclasses.is_dataclass(item_type):
+            # `[tool.policytool.lock]` where `[[tool.policytool.lock]]` is meant.
+            dotted = show_path(where)
+            raise ctx.error(
+                where,
+                f"expected an array of tables, got one table "
+                f"(write [[{dotted}]], with two brackets, once for each entry)",
+            )
         if not isinstance(value, list):
             raise ctx.error(where, f"expected a list, got {type(value).__name__}")
         return tuple(_convert(item, item_type, (*where, i), ctx) for i, item in enumerate(value))

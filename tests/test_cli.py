@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from policytool import cli as cli_module
 from policytool.engine import runner as engine
 from tests.conftest import Repo, Result
 
@@ -329,8 +330,10 @@ def test_progress_line_on_a_terminal_only(
     mit.commit()
     assert "files" not in run("check").err  # not a terminal: no progress
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert "files" not in run("check").err  # a run under a second: no progress line
+    monkeypatch.setattr(cli_module, "PROGRESS_DELAY", 0.0)  # as if each file took long
     err = run("check").err
-    assert "\rpolicytool: 121/121 files" in err  # 120 modules and pyproject.toml
+    assert "\rpolicytool: 120/121 files" in err  # 120 modules and pyproject.toml
     assert "\rpolicytool: 60/121 files" in err
     assert err.endswith("\r\033[K")  # the line is cleared when done
     assert run("check", "-q").err == ""

@@ -6,8 +6,10 @@ held open and judged inside the repository.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from policytool.errors import WriteError
@@ -85,6 +87,42 @@ def _dir_fd_inside(dir_fd: int, directory: Path, inside: Path) -> bool:
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
+# ``fix --diff``: while a list is set here, write_atomic records (path, old bytes, new
+# bytes) instead of writing (one entry a path: its first old and its last new bytes).
+_RECORDED: list[tuple[Path, bytes, bytes]] | None = None
+
+
+@contextlib.contextmanager
+def record_writes() -> Iterator[list[tuple[Path, bytes, bytes]]]:
+    """Within the block, this process records writes instead of making them: the record."""
+    global _RECORDED
+    _RECORDED = []
+    try:
+        yield _RECORDED
+    finally:
+        _RECORDED = None
+
+
+def recording() -> bool:
+    """Whether writes are recorded, not made (``fix --diff``)."""
+    return _RECORDED is not None
+
+
+def _record(path: Path, data: bytes) -> None:
+    """Record a write ``fix --diff`` would make, after the checks a real write makes."""
+    assert _RECORDED is not None
+    path = Path(os.path.abspath(path))
+    for index, (seen, old, _new) in enumerate(_RECORDED):
+        if seen == path:
+            _RECORDED[index] = (seen, old, data)
+            return
+    try:
+        old = path.read_bytes()
+    except FileNotFoundError:
+        old = b""
+    _RECORDED.append((path, old, data))
+
+
 def write_atomic(path: Path, data: bytes, *, inside: Path | None = None) -> None:
     """Replace ``path`` with ``data`` via a temp file in the same directory.
 
@@ -107,6 +145,9 @@ def write_atomic(path: Path, data: bytes, *, inside: Path | None = None) -> None
     reason = unwritable_reason(path)
     if reason is not None:
         raise WriteError(str(path), reason)
+    if _RECORDED is not None:
+        _record(path, data)
+        return
     try:
         dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:

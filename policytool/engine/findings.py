@@ -199,27 +199,44 @@ def _sarif_result(f: Finding, index: Mapping[str, int]) -> dict[str, object]:
     }
 
 
+def rule_page_url(rule_id: str, version: str) -> str:
+    """The rule's page (docs/rules/ID.md) in policytool's repository, at the release's
+    tag for a release, on ``main`` for a development version."""
+    from policytool import HOMEPAGE
+
+    released = re.fullmatch(r"\d+\.\d+\.\d+", version) is not None
+    ref = f"v{version}" if released else "main"
+    return f"{HOMEPAGE}/blob/{ref}/docs/rules/{rule_id}.md"
+
+
 def render_sarif(
     findings: Sequence[Finding],
     rule_help: Mapping[str, str],
     accepted: Sequence[Finding] = (),
     accepted_by: str = "",
+    rule_docs: Mapping[str, str] | None = None,
 ) -> str:
-    """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description.
+    """SARIF 2.1.0 with one run; ``rule_help`` maps rule id -> one-line description,
+    ``rule_docs`` rule id -> its full Markdown documentation (the rule's ``help``).
 
     ``accepted`` findings are results too, each with an external, accepted suppression
     naming the baseline (SARIF 2.1.0 section 3.35), so a code-scanning view shows them.
     """
-    from policytool import __version__  # read from the metadata: only when asked
+    from policytool import HOMEPAGE, __version__  # read from the metadata: only when asked
 
     used = sorted({f.rule for f in (*findings, *accepted)} | set(rule_help))
     index = {rule: i for i, rule in enumerate(used)}
+    docs = rule_docs or {}
     rules = [
         {
             "id": rule,
             "name": rule,
             "shortDescription": {"text": rule_help.get(rule, rule)},
-            "help": {"text": rule_help.get(rule, rule)},
+            "helpUri": rule_page_url(rule, __version__),
+            "help": {
+                "text": docs.get(rule, rule_help.get(rule, rule)),
+                "markdown": docs.get(rule, rule_help.get(rule, rule)),
+            },
         }
         for rule in used
     ]
@@ -242,7 +259,7 @@ def render_sarif(
                     "driver": {
                         "name": "policytool",
                         "version": __version__,
-                        "informationUri": "https://github.com/policytool/policytool",
+                        "informationUri": HOMEPAGE,
                         "rules": rules,
                     }
                 },
@@ -261,13 +278,15 @@ def render(
     quiet: bool = False,
     accepted: Sequence[Finding] = (),
     accepted_by: str = "",
+    rule_docs: Mapping[str, str] | None = None,
 ) -> str:
     """Render findings in one of :data:`FORMATS`; ``accepted`` are the findings a
-    baseline (``accepted_by``) accepted: counted or marked in every format."""
+    baseline (``accepted_by``) accepted: counted or marked in every format;
+    ``rule_docs`` (SARIF) the rules' full documentation."""
     if fmt == "json":
         return render_json(findings, accepted, accepted_by)
     if fmt == "sarif":
-        return render_sarif(findings, rule_help, accepted, accepted_by)
+        return render_sarif(findings, rule_help, accepted, accepted_by, rule_docs)
     if fmt == "github":
         return render_github(findings, accepted, accepted_by)
     if fmt == "markdown":

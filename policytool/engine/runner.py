@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
-from policytool.core.atomic import unwritable_reason, write_atomic
+from policytool.core.atomic import recording, unwritable_reason, write_atomic
 from policytool.core.boundary import read_bounded
 from policytool.core.globs import match_any
 from policytool.core.kinds import is_binary, kind_of
@@ -286,7 +286,9 @@ def run_file_rules(
             check_file(run, relpath, result)
         return result
 
-    if len(relpaths) < PARALLEL_THRESHOLD or workers < 2 or not rules:
+    # `fix --diff` records its writes in this process: no workers.
+    serial = len(relpaths) < PARALLEL_THRESHOLD or workers < 2 or not rules or recording()
+    if serial:
         result = RunResult()
         step = max(1, len(relpaths) // 50)
         for index, relpath in enumerate(relpaths, start=1):

@@ -141,6 +141,20 @@ def _contains(config: Config, item: Lock, package: str) -> bool:
     return package in _direct_names(config, item)
 
 
+def _did_you_mean(config: Config, items: Sequence[Lock], package: str) -> str:
+    """``; did you mean 'NAME'?`` for the closest package the locks pin or name, or ``""``."""
+    import difflib  # only for the message
+
+    known: set[str] = set()
+    for item in items:
+        path = config.root / item.output
+        if path.is_file():
+            known |= set(pin_versions(decode_text(read_bounded(path, item.output), item.output)))
+        known |= _direct_names(config, item)
+    close = difflib.get_close_matches(package, sorted(known), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 def _direct_names(config: Config, item: Lock) -> set[str]:
     names = (requirement_name(line.text) for line in direct_requirements(config.root, item))
     return {name for name in names if name}
@@ -331,7 +345,8 @@ def _bump(
     ]
     if not touched:
         where = ", ".join(only) if only else ", ".join(locks)
-        raise PolicyError(f"{package}: no lock contains it (locks: {where})")
+        hint = _did_you_mean(config, [locks[n] for n in (only or locks) if n in locks], package)
+        raise PolicyError(f"{package}: no lock contains it (locks: {where}){hint}")
     old_versions = sorted(
         {v for item in touched for v in [_pinned(config, item, package)] if v is not None}
     )

@@ -54,6 +54,12 @@ def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[F
     except PolicyError as exc:
         return [Finding(out, 1, 1, RULE_ID, f"{exc}; {regenerate}")]
     if parsed is None:
+        try:
+            fingerprint(root, lock)
+        except PolicyError as exc:
+            # `policytool lock` would fail on the same input: say what to fix first.
+            message = f"lock '{name}' does not exist and its inputs cannot be read ({exc})"
+            return [Finding(out, 1, 1, RULE_ID, f"{message}; fix them, then {regenerate}")]
         return [Finding(out, 1, 1, RULE_ID, f"lock '{name}' does not exist; {regenerate}")]
     findings: list[Finding] = []
     if not parsed.has_header:
@@ -86,7 +92,7 @@ def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[F
                     parsed.field_line("fingerprint"),
                     1,
                     RULE_ID,
-                    f"inputs cannot be read ({exc})",
+                    f"inputs cannot be read ({exc}); fix them, then {regenerate}",
                 )
             )
             current = None

@@ -10,12 +10,12 @@ checked by: the pre-commit config (``precommit-*``), the pre-commit workflow
 
 from __future__ import annotations
 
-from policytool import __version__
+from policytool import HOMEPAGE, __version__
 from policytool.config import Config
 from policytool.rules._repo_config import CiConfig, MergifyConfig, PreCommitConfig
 from policytool.scaffold.templates import render
 
-POLICYTOOL_REPO = "https://github.com/policytool/policytool"
+POLICYTOOL_REPO = HOMEPAGE
 PRECOMMIT_CONFIG_PATH = ".pre-commit-config.yaml"
 PRECOMMIT_WORKFLOW_PATH = ".github/workflows/pre-commit.yml"
 CODEQL_WORKFLOW_PATH = ".github/workflows/codeql.yml"
@@ -27,10 +27,75 @@ def _stages(config: Config) -> str:
     return "[" + ", ".join(stages) + "]"
 
 
-def render_precommit_config(config: Config) -> str:
-    """A starting ``.pre-commit-config.yaml``: policytool's hooks, the final suggestion hook."""
+# The hooks init writes: id, its comment, and (for `repo: local`) the fields of its entry
+# in .pre-commit-hooks.yaml but `language` (tests/test_init.py compares the two).
+INIT_HOOKS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "spdx-header",
+        "The SPDX header of each changed file ([tool.policytool.spdx]).",
+        (("entry", "policytool check --only spdx-header"), ("types", "[text]")),
+    ),
+    (
+        "policytool-repo",
+        "Repo policy: this file, the CI workflows, the Mergify tip, CodeQL.",
+        (
+            ("entry", "policytool check --only repo"),
+            (
+                "files",
+                r"^(\.pre-commit-config\.yaml|pyproject\.toml|setup\.cfg|mypy\.ini"
+                r"|\.mypy\.ini|\.mergify\.yml|\.github/.*|requirements.*)$",
+            ),
+            ("pass_filenames", "false"),
+            ("require_serial", "true"),
+        ),
+    ),
+)
+
+
+def is_release(version: str) -> bool:
+    """A final release (``X.Y.Z``), which tools/release.py tagged ``vX.Y.Z``; not a
+    ``.devN``, pre-release or local version, which no tag holds."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        parsed = Version(version)
+    except InvalidVersion:  # "0+unknown": run from a tree that was never installed
+        return False
+    return not (parsed.is_prerelease or parsed.is_devrelease or parsed.local)
+
+
+def render_policytool_hooks(version: str) -> str:
+    """The ``repos:`` entry for policytool's hooks, one that resolves for this version.
+
+    A release: policytool's repository at the release's tag. Anything else: ``repo:
+    local`` hooks running the policytool installed here, since no tag holds this code.
+    """
+    if is_release(version):
+        lines = [f"  - repo: {POLICYTOOL_REPO}", f"    rev: v{version}", "    hooks:"]
+        for hook_id, comment, _fields in INIT_HOOKS:
+            lines += [f"      # {comment}", f"      - id: {hook_id}"]
+        return "\n".join(lines) + "\n"
+    lines = [
+        f"  # policytool {version} is not a release: no tag of {POLICYTOOL_REPO}",
+        "  # holds it, so these hooks run the policytool installed here (install it where",
+        "  # pre-commit runs, CI included). `policytool init` from a release writes",
+        "  # that repository and the release's tag instead.",
+        "  - repo: local",
+        "    hooks:",
+    ]
+    for hook_id, comment, fields in INIT_HOOKS:
+        lines += [f"      # {comment}", f"      - id: {hook_id}", f"        name: {hook_id}"]
+        lines += [f"        {key}: {value}" for key, value in fields]
+        lines.append("        language: system")
+    return "\n".join(lines) + "\n"
+
+
+def render_precommit_config(config: Config, version: str | None = None) -> str:
+    """A starting ``.pre-commit-config.yaml``: policytool's hooks (for ``version``, the
+    installed one by default), the final suggestion hook."""
     final = config.section(PreCommitConfig).final_hook or "suggestion"
-    values = {"stages": _stages(config), "repo": POLICYTOOL_REPO, "version": __version__}
+    hooks = render_policytool_hooks(version or __version__)
+    values = {"stages": _stages(config), "policytool_hooks": hooks}
     return render("pre-commit-config.yaml", {**values, "final": final})
 
 

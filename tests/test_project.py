@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The project as an adopter meets it: its license, its addresses, its built wheel."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import policytool
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - 3.10 only
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pyproject() -> dict[str, object]:
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        data: dict[str, object] = tomllib.load(handle)
+    return data
+
+
+def test_the_license_file_is_the_apache_license_the_metadata_names() -> None:
+    """LICENSE holds the Apache License 2.0 text, the license pyproject.toml declares."""
+    project = _pyproject()["project"]
+    assert isinstance(project, dict)
+    assert project["license"] == "Apache-2.0"
+    assert project["license-files"] == ["LICENSE"]
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "END OF TERMS AND CONDITIONS" in text
+
+
+def test_project_urls_and_the_package_name_one_home() -> None:
+    """[project.urls] and the address the code prints (SARIF, init's hook repo) agree."""
+    urls = _pyproject()["project"]["urls"]  # type: ignore[index]
+    assert urls["Homepage"] == policytool.HOMEPAGE
+    assert all(str(url).startswith(policytool.HOMEPAGE) for url in urls.values())
+
+
+@pytest.mark.network
+def test_the_wheel_carries_the_license(tmp_path: Path) -> None:
+    """The built wheel has LICENSE in its .dist-info and the URLs in its METADATA."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("policytool-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (license_name,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert archive.read(license_name) == (ROOT / "LICENSE").read_bytes()
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        text = archive.read(metadata).decode()
+    assert "License-Expression: Apache-2.0" in text
+    assert f"Project-URL: Homepage, {policytool.HOMEPAGE}" in text
+
+
+# --- .ci/run: the suite on the oldest and the newest supported Python -------------------
+
+
+def test_ci_runs_the_supported_pythons_the_project_declares() -> None:
+    """.ci/run's SUPPORTED_PYTHONS: requires-python's lower bound first, the CI matrix's list."""
+    import re
+
+    import yaml
+
+    line = re.search(r'^SUPPORTED_PYTHONS="([^"]*)"$', (ROOT / ".ci/run").read_text(), re.M)
+    assert line is not None
+    versions = line.group(1).split()
+    project = _pyproject()["project"]
+    assert isinstance(project, dict)
+    assert project["requires-python"] == f">={versions[0]}"
+    workflow = yaml.safe_load((ROOT / ".github/workflows/tests.yml").read_text())
+    matrix = workflow["jobs"]["unit-tests"]["strategy"]["matrix"]["python-version"]
+    assert matrix == versions
+
+
+def _fake_python(path: Path, version: str) -> None:
+    """An executable that answers the version probe as Python ``version`` would."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\necho {version}\n")
+    path.chmod(0o755)
+
+
+def test_find_python_takes_path_then_pyenv_and_skips_broken_shims(tmp_path: Path) -> None:
+    """A shim on PATH that cannot run X.Y is passed over for pyenv's X.Y; none: exit 1."""
+    bin_dir, pyenv = tmp_path / "bin", tmp_path / "pyenv"
+    shim = bin_dir / "python3.10"
+    shim.parent.mkdir()
+    shim.write_text("#!/bin/sh\necho 'pyenv: python3.10: command not found' >&2\nexit 127\n")
+    shim.chmod(0o755)
+    _fake_python(pyenv / "versions/3.10.13/bin/python3.10", "3.10")
+    _fake_python(pyenv / "versions/3.10-dev/bin/python3.10", "3.10")
+    _fake_python(bin_dir / "python3.13", "3.13")
+    _fake_python(pyenv / "versions/3.12.1/bin/python3.12", "3.11")  # lies: not taken
+    env = {"PATH": str(bin_dir), "PYENV_ROOT": str(pyenv), "HOME": str(tmp_path)}
+    bash = shutil.which("bash")
+    assert bash is not None
+
+    def find(version: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [bash, str(ROOT / ".ci/find-python"), version],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    assert find("3.10").stdout == f"{pyenv}/versions/3.10.13/bin/python3.10\n"
+    assert find("3.13").stdout == f"{bin_dir}/python3.13\n"
+    assert (find("3.12").returncode, find("3.12").stdout) == (1, "")
