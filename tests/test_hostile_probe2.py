@@ -17,6 +17,7 @@ import pytest
 
 from policytool.config import Config
 from policytool.core import atomic as files
+from policytool.core.memo import RunMemo
 from policytool.engine import runner
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule
@@ -129,8 +130,8 @@ def test_a_stopped_or_killed_schema_child_never_hangs_the_run(
     repo.commit()
     real = precommit.prefetch_schema
 
-    def prefetch_then_signal(config: Config) -> None:
-        real(config)
+    def prefetch_then_signal(root: Path, file: str, memo: RunMemo) -> None:
+        real(root, file, memo)
         os.kill(no_leftovers[-1], sent)  # the child, right after it started
 
     monkeypatch.setattr(precommit, "prefetch_schema", prefetch_then_signal)
