@@ -62,7 +62,7 @@ def test_findings_are_the_same_with_and_without_the_child(
     repo.write("pyproject.toml", '[tool.policytool.pre-commit]\nrequired = ["a"]\n')
     repo.commit()
     with_child = run("check", "--only", "repo")
-    monkeypatch.setattr(precommit, "prefetch_schema", lambda config: None)
+    monkeypatch.setattr(precommit, "prefetch_schema", lambda root, file, memo: None)
     without = run("check", "--only", "repo")
     assert with_child == without
     assert "precommit-config" in with_child.out
