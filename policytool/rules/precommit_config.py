@@ -28,10 +28,20 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
     try:
         model = load_model(ctx.root, ctx.config.pre_commit.file, memo=ctx.config.memo)
     except FileProblem as exc:
-        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
+        # Every other pre-commit and CI-hook rule is blind while this stands: never accepted.
+        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message, acceptable=False)
         return
     if model is None:
         return
+    for duplicate in model.doc.duplicates:
+        yield Finding(
+            model.relpath,
+            duplicate.line,
+            1,
+            RULE_ID,
+            f"`{duplicate.key}` is written twice (first at line {duplicate.first}): pre-commit "
+            "reads only the last one and ignores the other; write it once",
+        )
     for hook in model.hooks:
         script = hook.entry_script()
         if script is not None and not (ctx.root / script).exists():

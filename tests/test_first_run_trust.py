@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 21: a quiet, honest first run on repositories nobody tuned for.
+
+A duplicate key read as pre-commit reads it, a baseline that never hides what blinds
+the other rules and says what it leaves, configuration in the wrong place reported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from tests.conftest import Repo, Result
+from tests.precommit_helpers import ONLY_REPO, rule_lines
+
+Run = Callable[..., Result]
+
+PYPROJECT = """\
+[project]
+name = "demo"
+version = "0"
+
+[tool.policytool.pre-commit]
+final-hook = "suggestion"
+default-stages = ["pre-commit", "manual"]
+"""
+
+# Two `repos:` keys: pre-commit (PyYAML) keeps the last list, and validate-config exits 0.
+DUPLICATE_REPOS = """\
+default_stages: [pre-commit, manual]
+repos:
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.14.0
+    hooks:
+      - id: ruff-check
+repos:
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.14.0
+    hooks:
+      - id: ruff-check
+  - repo: local
+    hooks:
+      - id: suggestion
+        name: suggestion
+        entry: echo hi
+        language: system
+"""
+
+LATE_HOOK = """\
+      - id: late
+        name: late
+        entry: echo late
+        language: system
+"""
+
+
+def duplicate_repo(repo: Repo, config: str = DUPLICATE_REPOS) -> None:
+    """A committed repository whose pre-commit config writes `repos:` twice."""
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write(".pre-commit-config.yaml", config)
+    repo.commit()
+
+
+def test_a_duplicate_key_is_one_short_finding_and_the_file_is_read_as_pre_commit_reads_it(
+    repo: Repo, run: Run
+) -> None:
+    from pre_commit.yaml import yaml_load
+
+    duplicate_repo(repo)
+    result = run("check", "--only", ONLY_REPO)
+    assert result.code == 1
+    lines = result.out.splitlines()[:-1]
+    assert lines == [
+        ".pre-commit-config.yaml:7:1: precommit-config `repos` is written twice (first at line "
+        "2): pre-commit reads only the last one and ignores the other; write it once"
+    ]
+    # What the rules read is what pre-commit reads: the last list.
+    assert [r["repo"] for r in yaml_load(DUPLICATE_REPOS)["repos"]] == [
+        "https://github.com/astral-sh/ruff-pre-commit",
+        "local",
+    ]
+    # A hook after the final one, in the list pre-commit runs, is seen.
+    repo.write(".pre-commit-config.yaml", DUPLICATE_REPOS + LATE_HOOK)
+    drifted = run("check", "--only", ONLY_REPO)
+    assert rule_lines(drifted.out, "precommit-final-hook") == [(".pre-commit-config.yaml", 14)]
+    # A mutable rev and a dropped default_stages too.
+    repo.write(
+        ".pre-commit-config.yaml",
+        DUPLICATE_REPOS.replace("default_stages: [pre-commit, manual]\n", "").replace(
+            "rev: v0.14.0\n    hooks:\n      - id: ruff-check\n  - repo: local",
+            "rev: main\n    hooks:\n      - id: ruff-check\n  - repo: local",
+        ),
+    )
+    more = run("check", "--only", ONLY_REPO)
+    assert {rule for rule in ("precommit-rev", "precommit-default-stages") if rule in more.out} == {
+        "precommit-rev",
+        "precommit-default-stages",
+    }
+
+
+def test_the_baseline_accepting_a_duplicate_leaves_every_drift_seen(repo: Repo, run: Run) -> None:
+    duplicate_repo(repo)
+    assert run("baseline").code == 0
+    assert run("check", "--only", ONLY_REPO).code == 0
+    repo.write(".pre-commit-config.yaml", DUPLICATE_REPOS + LATE_HOOK)
+    after = run("check", "--only", ONLY_REPO)
+    assert after.code == 1
+    assert rule_lines(after.out, "precommit-final-hook") == [(".pre-commit-config.yaml", 14)]
+
+
+def test_a_nested_duplicate_key_is_read_last_wins_too(repo: Repo, run: Run) -> None:
+    duplicate_repo(
+        repo,
+        DUPLICATE_REPOS.replace(
+            "rev: v0.14.0\n    hooks:\n      - id: ruff-check\n  - repo: local",
+            "rev: v0.14.0\n    rev: main\n    hooks:\n      - id: ruff-check\n  - repo: local",
+        ),
+    )
+    result = run("check", "--only", ONLY_REPO)
+    assert rule_lines(result.out, "precommit-config") == [
+        (".pre-commit-config.yaml", 7),
+        (".pre-commit-config.yaml", 10),
+    ]
+    assert rule_lines(result.out, "precommit-rev") == [(".pre-commit-config.yaml", 10)]
+
+
+def test_a_duplicate_key_in_a_workflow_is_one_short_sentence(repo: Repo, run: Run) -> None:
+    """GitHub refuses a workflow with a key written twice; ruamel's message held both
+    values (kilobytes): now one sentence at the second key."""
+    repo.write("pyproject.toml", PYPROJECT)
+    steps = "\n".join(f"      - run: pip install pkg{i}==1.0" for i in range(100))
+    job = f"    runs-on: ubuntu-latest\n    steps:\n{steps}\n"
+    repo.write(".github/workflows/ci.yml", f"on: push\njobs:\n  a:\n{job}jobs:\n  b:\n{job}")
+    repo.commit()
+    result = run("check", "--only", "ci-floating-install")
+    assert result.out.splitlines()[:-1] == [
+        ".github/workflows/ci.yml:106:1: ci-floating-install duplicate key `jobs`; write it once; "
+        "not checked"
+    ]
+
+
+def test_the_baseline_never_accepts_a_config_the_other_rules_cannot_read(
+    repo: Repo, run: Run
+) -> None:
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write(".pre-commit-config.yaml", "repos:\n  - repo: local\n    hooks: 3\n")
+    repo.commit()
+    result = run("baseline")
+    assert result.code == 1
+    assert "1 finding left, which `check` still reports" in result.out
+    assert ".pre-commit-config.yaml:3:1: precommit-config" in result.out
+    baseline = repo.root / ".policytool-baseline.json"
+    entries = json.loads(baseline.read_text()) if baseline.exists() else []
+    assert not [e for e in entries if e["rule"] == "precommit-config"]
+    # A baseline written by hand (a pull request can edit it) cannot accept it either.
+    check = run("check", "--only", "precommit-config", "--format", "json")
+    found = json.loads(check.out)
+    baseline.write_text(
+        json.dumps([{**{k: found[0][k] for k in ("rule", "path", "message")}, "count": 1}])
+    )
+    again = run("check", "--only", "precommit-config")
+    assert again.code == 1
+    assert ".pre-commit-config.yaml:3:1: precommit-config" in again.out
+    assert "no baseline accepts (it stops other checks from looking); remove the entry" in again.out
+    assert "accepted by" not in again.out
+
+
+def test_the_baseline_never_accepts_a_missing_lock(repo: Repo, run: Run) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "demo"\nversion = "0"\n\n[[tool.policytool.lock]]\n'
+        'name = "main"\ninputs = ["requirements.in"]\noutput = "requirements.txt"\n',
+    )
+    repo.write("requirements.in", "attrs\n")
+    repo.commit()
+    result = run("baseline")
+    assert result.code == 1
+    assert "requirements.txt:1:1: lock-stale lock 'main' does not exist" in result.out
+    check = run("check")
+    assert check.code == 1
+    assert "lock 'main' does not exist" in check.out
+
+
+def test_after_baseline_check_is_clean_when_baseline_exits_0(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", PYPROJECT)
+    repo.write(".pre-commit-config.yaml", DUPLICATE_REPOS + LATE_HOOK)
+    repo.commit()
+    result = run("baseline")
+    assert result.code == 0, result.out
+    assert run("check").code == 0
