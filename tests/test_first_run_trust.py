@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from tests.conftest import Repo, Result
 from tests.precommit_helpers import ONLY_REPO, rule_lines
@@ -189,3 +190,129 @@ def test_after_baseline_check_is_clean_when_baseline_exits_0(repo: Repo, run: Ru
     result = run("baseline")
     assert result.code == 0, result.out
     assert run("check").code == 0
+
+
+# --- mypy-wired: scripts, make targets, the manual stage, failures that cannot fail ------
+
+MYPY_PYPROJECT = '[project]\nname = "demo"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n'
+
+
+def workflow(run_line: str, extra: str = "") -> str:
+    """A one-job workflow whose step runs ``run_line`` (``extra``: more step keys)."""
+    return (
+        "on: [push, pull_request]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n"
+        f"    steps:\n      - uses: actions/checkout@v4\n      - run: {run_line}\n{extra}"
+    )
+
+
+def mypy_wired(repo: Repo, run: Run) -> list[str]:
+    """The mypy-wired findings of the committed tree."""
+    repo.commit()
+    result = run("check", "--only", "mypy-wired")
+    return [line for line in result.out.splitlines() if " mypy-wired " in line]
+
+
+def test_mypy_run_through_a_matrix_script_counts(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    repo.write("bin/lint", "#!/bin/bash\nset -e\nruff check .\npython -m mypy src\n", mode=0o755)
+    repo.write(
+        ".github/workflows/lint.yml",
+        "on: pull_request\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    strategy:\n"
+        "      matrix:\n        command: [bin/lint, pytest]\n    steps:\n"
+        "      - run: ${{ matrix.command }}\n",
+    )
+    assert mypy_wired(repo, run) == []
+    # The same script, but CI no longer runs it: the configuration is unused.
+    repo.write("bin/lint", "#!/bin/bash\nruff check .\n", mode=0o755)
+    assert mypy_wired(repo, run) == [
+        "pyproject.toml:5:1: mypy-wired a mypy configuration exists but no pre-commit hook or "
+        "workflow step runs mypy; add a hook (e.g. with `stages: [manual]` so CI runs it)"
+    ]
+
+
+def test_mypy_run_through_a_make_target_and_its_prerequisites_counts(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    repo.write(
+        "Makefile",
+        ".PHONY: lint typecheck\nMYPY := mypy\n\nlint: typecheck\n\truff check .\n\n"
+        "typecheck:\n\t@uv run mypy src \\\n\t  tests\n",
+    )
+    repo.write(".github/workflows/lint.yml", workflow("make lint"))
+    assert mypy_wired(repo, run) == []
+    # `-` in front of a recipe line ignores its failure.
+    repo.write("Makefile", "lint:\n\t-mypy src\n")
+    assert mypy_wired(repo, run) == [
+        ".github/workflows/lint.yml:7:1: mypy-wired `make lint` runs mypy but cannot fail the "
+        "check: the `-` prefix of its Makefile recipe ignores its failure; nothing else runs mypy"
+    ]
+
+
+def test_mypy_whose_failure_is_swallowed_does_not_count(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    repo.write(".github/workflows/lint.yml", workflow("mypy src || true"))
+    assert mypy_wired(repo, run) == [
+        ".github/workflows/lint.yml:7:1: mypy-wired `mypy src` runs mypy but cannot fail the "
+        "check: `|| true` swallows its failure; nothing else runs mypy"
+    ]
+    repo.write(
+        ".github/workflows/lint.yml",
+        workflow("python -m mypy src", "        continue-on-error: true\n"),
+    )
+    assert mypy_wired(repo, run) == [
+        ".github/workflows/lint.yml:7:1: mypy-wired `python -m mypy src` runs mypy but cannot "
+        "fail the check: `continue-on-error: true`; nothing else runs mypy"
+    ]
+    # Through a script too.
+    repo.write("tools/types.sh", "mypy src || echo 'mypy failed'\n")
+    repo.write(".github/workflows/lint.yml", workflow("bash tools/types.sh"))
+    assert mypy_wired(repo, run) == [
+        ".github/workflows/lint.yml:7:1: mypy-wired `bash tools/types.sh` runs mypy but cannot "
+        "fail the check: `|| echo mypy failed` swallows its failure; nothing else runs mypy"
+    ]
+
+
+def test_a_mypy_hook_at_the_manual_stage_nothing_runs(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    config = (
+        "ci:\n  autofix_prs: false\nrepos:\n  - repo: https://github.com/pre-commit/mirrors-mypy\n"
+        "    rev: v1.11.1\n    hooks:\n      - id: mypy\n        stages: [manual]\n"
+    )
+    repo.write(".pre-commit-config.yaml", config)
+    assert mypy_wired(repo, run) == [
+        ".pre-commit-config.yaml:7:1: mypy-wired hook 'mypy' runs mypy only at the manual "
+        "stage, which nothing runs (no workflow step runs `pre-commit run --all-files "
+        "--hook-stage manual`; pre-commit.ci never does), so mypy never runs"
+    ]
+    # A workflow that runs the manual stage (and can fail) wires it.
+    repo.write(
+        ".github/workflows/pre-commit.yml",
+        workflow("pre-commit run --all-files --hook-stage manual"),
+    )
+    assert mypy_wired(repo, run) == []
+    # ... but not when that step cannot fail.
+    repo.write(
+        ".github/workflows/pre-commit.yml",
+        workflow("pre-commit run --all-files --hook-stage manual || true"),
+    )
+    assert len(mypy_wired(repo, run)) == 1
+    # A mypy hook that runs on commits is wired as before.
+    repo.write(".pre-commit-config.yaml", config.replace("        stages: [manual]\n", ""))
+    assert mypy_wired(repo, run) == []
+
+
+def test_scripts_are_followed_inside_the_repository_only_and_bounded(
+    repo: Repo, run: Run, tmp_path: Path
+) -> None:
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    outside = tmp_path / "outside.sh"
+    outside.write_text("mypy src\n")
+    (repo.root / "bin").mkdir()
+    (repo.root / "bin" / "out").symlink_to(outside)
+    repo.write("bin/loop", "#!/bin/sh\nbin/loop\n", mode=0o755)  # calls itself
+    repo.write("bin/marker", "#!/bin/sh\ntouch ran\n", mode=0o755)
+    repo.write(
+        ".github/workflows/lint.yml",
+        workflow("bin/out && bin/loop && ../outside.sh && /usr/bin/mypy-wrapper && bin/marker"),
+    )
+    assert len(mypy_wired(repo, run)) == 1  # the link out is not followed; nothing runs mypy
+    assert not (repo.root / "ran").exists()  # read, never run

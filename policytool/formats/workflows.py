@@ -648,6 +648,24 @@ def shell_commands(script: str) -> Iterator[tuple[int, list[str]]]:
                 yield start, words
 
 
+def shell_statuses(
+    script: str, pipefail: bool = False
+) -> Iterator[tuple[int, list[str], str | None]]:
+    """(0-based line, words, why its failure is lost or None) of every simple command of a
+    shell script: ``mypy || true`` swallows it, so does a pipe without ``pipefail``."""
+    for start, logical in _logical_lines(script):
+        segments = _segments(logical)
+        for index, (segment, following) in enumerate(segments):
+            words = tokens(segment)
+            if words:
+                yield start, words, _swallowed(following, segments[index + 1 :], pipefail)
+
+
+def step_pipefail(doc: YamlDoc, job: Mapping[str, object], step: Mapping[str, object]) -> bool:
+    """Whether the step's ``run:`` script runs under ``-o pipefail`` (see ``_pipefail``)."""
+    return _pipefail(doc, job, step)
+
+
 def run_scripts(doc: YamlDoc) -> Iterator[tuple[int, str]]:
     """(line, script) of every ``run:`` step of a workflow, folded scalars joined."""
     for _name, job in jobs(doc):

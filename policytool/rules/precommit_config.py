@@ -80,7 +80,12 @@ The `.pre-commit-config.yaml` (`[tool.policytool.pre-commit] file`) as pre-commi
 reads it:
 
 - it parses as YAML and pre-commit's own schema (`pre_commit.clientlib.CONFIG_SCHEMA`,
-  through cfgv) accepts it; the finding names the line of the offending key;
+  through cfgv) accepts it; the finding names the line of the offending key. While the
+  file does not parse or is rejected, the other `precommit-*` and CI-hook rules cannot
+  look at it, so `policytool baseline` never accepts that finding;
+- a key written twice (two `repos:`, two `rev:` in one repo): pre-commit reads the last
+  one and `pre-commit validate-config` says nothing. One finding at the second key, and
+  every other rule reads the file as pre-commit does (the last one wins);
 - what pre-commit only *warns* about and then ignores: unknown keys at the top level, in a
   repo or in a hook (`defualt_stages`, `stagess`), with the nearest known key; a top-level
   key that holds an anchor (`x-common: &common`) is the usual idiom and is accepted, and so
