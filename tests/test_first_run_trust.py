@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Repo, Result
 from tests.precommit_helpers import ONLY_REPO, rule_lines
 
@@ -194,6 +196,7 @@ def test_after_baseline_check_is_clean_when_baseline_exits_0(repo: Repo, run: Ru
 
 # --- mypy-wired: scripts, make targets, the manual stage, failures that cannot fail ------
 
+MYPY_TABLE = "\n[tool.mypy]\nstrict = true\n"
 MYPY_PYPROJECT = '[project]\nname = "demo"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n'
 
 
@@ -289,12 +292,15 @@ def test_a_mypy_hook_at_the_manual_stage_nothing_runs(repo: Repo, run: Run) -> N
         workflow("pre-commit run --all-files --hook-stage manual"),
     )
     assert mypy_wired(repo, run) == []
-    # ... but not when that step cannot fail.
+    # ... but not when that step cannot fail: ci-hook-stage says so (once; mypy-wired
+    # does not repeat it where CI is meant to run the manual stage).
     repo.write(
         ".github/workflows/pre-commit.yml",
         workflow("pre-commit run --all-files --hook-stage manual || true"),
     )
-    assert len(mypy_wired(repo, run)) == 1
+    assert mypy_wired(repo, run) == []
+    both = run("check", "--only", "ci-hook-stage,mypy-wired").out.splitlines()[:-1]
+    assert len(both) == 1 and "ci-hook-stage" in both[0] and "cannot fail" in both[0]
     # A mypy hook that runs on commits is wired as before.
     repo.write(".pre-commit-config.yaml", config.replace("        stages: [manual]\n", ""))
     assert mypy_wired(repo, run) == []
@@ -316,3 +322,115 @@ def test_scripts_are_followed_inside_the_repository_only_and_bounded(
     )
     assert len(mypy_wired(repo, run)) == 1  # the link out is not followed; nothing runs mypy
     assert not (repo.root / "ran").exists()  # read, never run
+
+
+# --- vLLM drifts: the `=` form of --hook-stage, a hook listed twice ----------------------
+
+VLLM_LIKE = """\
+default_stages:
+  - pre-commit # Run locally
+  - manual # Run in CI
+repos:
+- repo: https://github.com/astral-sh/uv-pre-commit
+  rev: 0.11.1
+  hooks:
+    - id: pip-compile
+      args: [requirements/test/cuda.in, -o, requirements/test/cuda.txt]
+      files: ^requirements/(common|cuda|test/cuda)\\.(in|txt)$
+    - id: pip-compile
+      alias: pip-compile-rocm
+      name: pip-compile-rocm
+      args: [requirements/test/rocm.in, -o, requirements/test/rocm.txt]
+      files: ^requirements/(common|rocm|test/rocm)\\.(in|txt)$
+- repo: local
+  hooks:
+  - id: mypy-3.10
+    name: Run mypy for Python 3.10
+    entry: python tools/pre_commit/mypy.py 1 "3.10"
+    language: python
+    stages: [manual] # Only run in CI
+  - id: signoff-commit
+    name: Sign-off Commit
+    entry: echo signed
+    language: system
+    stages: [commit-msg]
+  - id: suggestion
+    name: Suggestion
+    entry: echo suggestion
+    language: system
+"""
+
+PRECOMMIT_WORKFLOW = """\
+on:
+  pull_request:
+  push:
+    branches: [main]
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+    - uses: actions/checkout@v4
+    - uses: actions/setup-python@v5
+    - uses: pre-commit/action@v3.0.1
+      with:
+        extra_args: --hook-stage=manual -a
+"""
+
+
+def vllm_like(repo: Repo) -> None:
+    """A committed vLLM-like repository: manual-stage mypy, CI running `--hook-stage=manual`."""
+    repo.write("pyproject.toml", PYPROJECT.replace("final-hook", "# final-hook") + MYPY_TABLE)
+    repo.write("tools/pre_commit/mypy.py", "print('mypy')\n")
+    repo.write(".pre-commit-config.yaml", VLLM_LIKE)
+    repo.write(".github/workflows/pre-commit.yml", PRECOMMIT_WORKFLOW)
+    repo.commit()
+
+
+@pytest.mark.parametrize(
+    ("drift", "expected"),
+    [
+        ("", ""),
+        ("-a", "lacks `--hook-stage manual`, so the manual-stage hooks (mypy-3.10) never run"),
+        ("--hook-stage=pre-commit -a", "lacks `--hook-stage manual`"),
+        ("--hook-stage=manual", "runs only on staged files, which CI has none of"),
+        ("--hook-stage=manual -a\n      continue-on-error: true", "cannot fail the check"),
+        ("--hook-stage=manual -a\n      if: false", "never runs: `if: false`"),
+    ],
+)
+def test_the_equals_form_of_hook_stage_in_extra_args(
+    repo: Repo, run: Run, drift: str, expected: str
+) -> None:
+    """`--hook-stage=manual -a` is CI running the manual stage on every file; each drift
+    from it is one ci-hook-stage finding."""
+    vllm_like(repo)
+    if drift:
+        repo.write(
+            ".github/workflows/pre-commit.yml",
+            PRECOMMIT_WORKFLOW.replace("--hook-stage=manual -a", drift),
+        )
+        repo.commit()
+    result = run("check", "--only", "ci-hook-stage,precommit-default-stages,mypy-wired")
+    found = result.out.splitlines()[:-1]
+    if not expected:
+        assert result.code == 0, result.out
+    else:
+        assert any(expected in line for line in found), result.out
+        assert all(" ci-hook-stage " in line for line in found), result.out
+
+
+def test_a_hook_listed_twice_with_the_same_settings(repo: Repo, run: Run) -> None:
+    vllm_like(repo)
+    assert run("check", "--only", "precommit-config").code == 0  # the alias idiom is fine
+    copy = "  - id: signoff-commit\n    name: Sign-off Commit\n    entry: echo signed\n"
+    copy += "    language: system\n    stages: [commit-msg]\n"
+    repo.write(".pre-commit-config.yaml", VLLM_LIKE + copy)
+    repo.commit()
+    result = run("check", "--only", "precommit-config")
+    assert result.out.splitlines()[:-1] == [
+        ".pre-commit-config.yaml:32:1: precommit-config hook 'signoff-commit' is listed twice "
+        "with the same settings (first at line 23): pre-commit runs it twice; remove one"
+    ]
+    # The same hook with its own args is another run of it (the usual idiom): accepted.
+    repo.write(".pre-commit-config.yaml", VLLM_LIKE + copy.replace("echo signed", "echo again"))
+    repo.commit()
+    assert run("check", "--only", "precommit-config").code == 0

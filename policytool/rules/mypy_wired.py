@@ -29,6 +29,7 @@ from policytool.formats.workflows import (
     is_true,
     jobs,
     load_workflows,
+    manual_stage_meaning,
     matrix_rows,
     program_of,
     resolve,
@@ -38,6 +39,7 @@ from policytool.formats.workflows import (
     steps,
     tokens,
     workflow_commands,
+    workflow_paths,
 )
 from policytool.formats.yamldoc import YamlDoc
 
@@ -327,14 +329,18 @@ def _manual_stage_run(hook: Hook, scan: CiScan) -> bool:
     return False
 
 
-def _never_run(hooks: Sequence[Hook], model: Model, root: Path) -> list[Hook]:
+def _never_run(hooks: Sequence[Hook], model: Model, config: Config) -> tuple[list[Hook], bool]:
     """The mypy hooks that never run: manual-stage only while nothing runs that stage
-    (every hook that runs at some other stage runs on commits, or on pre-commit.ci)."""
+    (every hook that runs at some other stage runs on commits, or on pre-commit.ci); and
+    whether ``ci-hook-stage`` reports that already (CI is meant to run the manual stage
+    here and has workflows)."""
     manual = [h for h in hooks if model.stages_of(h) == (MANUAL,)]
     if not manual:
-        return []
-    scan = scan_ci(root)
-    return [h for h in manual if not _manual_stage_run(h, scan)]
+        return [], False
+    scan = scan_ci(config.root)
+    meaning = manual_stage_meaning(config.pre_commit.manual_stage, model.default_stages, scan)
+    said = meaning == "ci" and bool(workflow_paths(config.root))
+    return [h for h in manual if not _manual_stage_run(h, scan)], said
 
 
 def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
@@ -367,7 +373,7 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
                 f"hook '{hook.id}' runs mypy but the repo has no mypy configuration "
                 "([tool.mypy] in pyproject.toml or mypy.ini), so it checks with defaults",
             )
-    idle = _never_run(mypy_hooks, model, ctx.root) if model is not None and mypy_hooks else []
+    idle, said = _never_run(mypy_hooks, model, ctx.config) if model is not None else ([], False)
     if (config_at is None and not mypy_hooks) or len(idle) < len(mypy_hooks):
         return  # nothing to wire, or some mypy hook runs
     runs = ci_mypy_runs(ctx.root)
@@ -375,6 +381,8 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
         return
     if idle:
         assert model is not None
+        if said:
+            return  # ci-hook-stage names the step (or the missing one) that should run them
         for hook in idle:
             yield Finding(
                 model.relpath,

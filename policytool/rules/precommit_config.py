@@ -15,7 +15,14 @@ from collections.abc import Iterator
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem
-from policytool.formats.precommit import load_model, pre_commit_importable, schema_warnings
+from policytool.formats.precommit import (
+    Hook,
+    Model,
+    load_model,
+    normalize_url,
+    pre_commit_importable,
+    schema_warnings,
+)
 from policytool.formats.yamldoc import key_line
 from policytool.rules._precommit_model import precommit_triggers
 
@@ -42,6 +49,7 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
             f"`{duplicate.key}` is written twice (first at line {duplicate.first}): pre-commit "
             "reads only the last one and ignores the other; write it once",
         )
+    yield from _twice(model)
     for hook in model.hooks:
         script = hook.entry_script()
         if script is not None and not (ctx.root / script).exists():
@@ -73,6 +81,25 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
         )
 
 
+def _twice(model: Model) -> Iterator[Finding]:
+    """A hook listed again with the same settings (same repository, id and alias)."""
+    first: dict[tuple[str, str, str], list[Hook]] = {}
+    for hook in model.hooks:
+        key = (normalize_url(hook.repo), hook.id, hook.text("alias"))
+        for earlier in first.get(key, []):
+            if dict(earlier.node) == dict(hook.node):
+                yield Finding(
+                    model.relpath,
+                    hook.line,
+                    1,
+                    RULE_ID,
+                    f"hook '{hook.id}' is listed twice with the same settings (first at line "
+                    f"{earlier.line}): pre-commit runs it twice; remove one",
+                )
+                break
+        first.setdefault(key, []).append(hook)
+
+
 DOC = """\
 ## What it checks
 
@@ -90,6 +117,9 @@ reads it:
   repo or in a hook (`defualt_stages`, `stagess`), with the nearest known key; a top-level
   key that holds an anchor (`x-common: &common`) is the usual idiom and is accepted, and so
   are the keys prek adds (`priority`, `env`, `shell`, `minimum_prek_version`...);
+- a hook listed twice with the same settings (same repository, id and `alias`):
+  pre-commit runs it twice. The same hook with other `args`, `files` or an `alias`
+  (vLLM's `pip-compile` entries) is the usual idiom and is accepted;
 - legacy stage names (`commit`, `push`, `merge-commit`): a warning, they still work;
 - a local hook whose entry runs a repo script that does not exist (`python
   tools/check_x.py`, `tools/lint.sh`, or the entry of a `language: script` hook);
