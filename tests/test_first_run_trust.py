@@ -434,3 +434,60 @@ def test_a_hook_listed_twice_with_the_same_settings(repo: Repo, run: Run) -> Non
     repo.write(".pre-commit-config.yaml", VLLM_LIKE + copy.replace("echo signed", "echo again"))
     repo.commit()
     assert run("check", "--only", "precommit-config").code == 0
+
+
+# --- configuration in the wrong place --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("policytool.toml", '# ours\nexclude = ["vendor/**"]\n', 2),
+        ("ruff.toml", 'line-length = 100\n\n[tool.policytool.spdx]\nlicense = "MIT"\n', 3),
+        ("setup.cfg", "[metadata]\nname = demo\n\n[tool:policytool]\nexclude = vendor\n", 4),
+    ],
+)
+def test_configuration_in_a_file_policytool_never_reads_is_one_sentence(
+    repo: Repo, run: Run, name: str, text: str, line: int
+) -> None:
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nversion = "0"\n')
+    repo.write(name, text)
+    repo.commit()
+    result = run("check")
+    assert result.code == 2
+    assert result.err == (
+        f"policytool: error: {name}:{line}: policytool does not read its configuration from "
+        f"{name}; move it to the [tool.policytool] table of {repo.root.resolve()}/pyproject.toml\n"
+    )
+
+
+def test_look_alikes_of_stray_configuration_pass(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nversion = "0"\n')
+    repo.write("ruff.toml", "line-length = 100\n# policytool is configured in pyproject.toml\n")
+    repo.write("setup.cfg", "[testenv:policytool]\ncommands = policytool check\n")
+    repo.write("policytool.toml", "# nothing here\n\n")
+    repo.commit()
+    assert run("check").code == 0
+
+
+def test_a_sub_package_pyproject_without_the_table_keeps_the_repositorys_config(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[project]\nname = "demo"\nversion = "0"\n\n[tool.policytool.spdx]\nlicense = "MIT"\n',
+    )
+    repo.write("packages/sub/pyproject.toml", '[project]\nname = "sub"\nversion = "0"\n')
+    repo.write("packages/sub/a.py", "x = 1\n")
+    repo.commit()
+    monkeypatch.chdir(repo.root / "packages" / "sub")
+    result = run("check", "--only", "spdx-header")
+    assert result.code == 1
+    assert "packages/sub/a.py:1:1: spdx-header missing `SPDX-License-Identifier: MIT`" in result.out
+    # A sub-package with its own table is its own configuration, as before.
+    repo.write(
+        "packages/sub/pyproject.toml",
+        '[project]\nname = "sub"\nversion = "0"\n\n[tool.policytool]\nexclude = ["*.py"]\n',
+    )
+    repo.commit()
+    assert run("check", "--only", "spdx-header").code == 0
