@@ -491,3 +491,53 @@ def test_a_sub_package_pyproject_without_the_table_keeps_the_repositorys_config(
     )
     repo.commit()
     assert run("check", "--only", "spdx-header").code == 0
+
+
+def test_a_script_running_prefixed_mypy_counts(repo: Repo, run: Run) -> None:
+    """httpx: `run: "scripts/check"`, where scripts/check runs `${PREFIX}mypy` (PREFIX
+    empty or `venv/bin/`)."""
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    repo.write(
+        "scripts/check",
+        '#!/bin/sh -e\n\nexport PREFIX=""\nif [ -d \'venv\' ] ; then\n    export PREFIX="venv/bin/"\n'
+        "fi\nset -x\n\n${PREFIX}ruff check httpx\n${PREFIX}mypy $SOURCE_FILES\n",
+        mode=0o755,
+    )
+    repo.write(".github/workflows/test-suite.yml", workflow('"scripts/check"'))
+    assert mypy_wired(repo, run) == []
+
+
+FASTAPI_STEPS = """\
+      - name: Run prek - pre-commit
+        id: precommit
+        run: uv run prek run --from-ref origin/${GITHUB_BASE_REF} --to-ref HEAD
+        continue-on-error: true
+      - name: Commit and push changes
+        run: git push
+      - name: Error out on pre-commit errors
+        if: steps.precommit.outcome == 'failure'
+        run: exit 1
+"""
+
+
+def test_continue_on_error_whose_failure_a_later_step_raises_can_fail(repo: Repo, run: Run) -> None:
+    """fastapi: the pre-commit step continues on error so fixes can be pushed, and a later
+    step fails the job on its outcome: it can fail the check."""
+    repo.write("pyproject.toml", '[project]\nname = "demo"\nversion = "0"\n')
+    repo.write(
+        ".pre-commit-config.yaml", VLLM_LIKE.replace("    stages: [manual] # Only run in CI\n", "")
+    )
+    repo.write("tools/pre_commit/mypy.py", "print('mypy')\n")
+    head = "on: pull_request\njobs:\n  pre-commit:\n    runs-on: ubuntu-latest\n    steps:\n"
+    repo.write(".github/workflows/pre-commit.yml", head + FASTAPI_STEPS)
+    repo.commit()
+    assert run("check", "--only", "ci-hook-stage").code == 0
+    # Without the step that fails on its outcome, the failure is lost.
+    for look_alike in ("== 'success'", "!= 'failure'"):
+        repo.write(
+            ".github/workflows/pre-commit.yml",
+            head + FASTAPI_STEPS.replace("== 'failure'", look_alike),
+        )
+        repo.commit()
+        result = run("check", "--only", "ci-hook-stage")
+        assert "cannot fail the check: `continue-on-error: true`" in result.out

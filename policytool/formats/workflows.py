@@ -521,6 +521,42 @@ def is_false(condition: object) -> bool:
     return (match.group(1) if match else text) in ("false", "0")
 
 
+_OUTCOME_RE = re.compile(r"steps\.([\w-]+)\.(?:outcome|conclusion)\s*(==|!=)\s*'(\w+)'")
+
+
+def step_lenient(job: Mapping[str, object], step: Mapping[str, object]) -> bool:
+    """Whether the step's own ``continue-on-error: true`` keeps its failure from failing
+    the job: not when a later step of the job fails on it (fastapi's ``if:
+    steps.precommit.outcome == 'failure'`` then ``run: exit 1``)."""
+    if not is_true(step.get("continue-on-error")):
+        return False
+    step_id = step.get("id")
+    if not isinstance(step_id, str):
+        return True
+    found = job.get("steps")
+    at = (
+        next((i for i, s in enumerate(found) if s is step), None)
+        if isinstance(found, list)
+        else None
+    )
+    later = found[at + 1 :] if isinstance(found, list) and at is not None else []
+    for other in later:
+        condition = other.get("if") if isinstance(other, dict) else None
+        run = other.get("run") if isinstance(other, dict) else None
+        if not isinstance(condition, str) or not isinstance(run, str):
+            continue
+        on_failure = any(
+            name == step_id and (value == "failure") == (op == "==")
+            for name, op, value in _OUTCOME_RE.findall(condition)
+        )
+        words = tokens(run.strip().split("\n", 1)[0])
+        if on_failure and (
+            words[:1] == ["false"] or (words[:1] == ["exit"] and words[1:2] != ["0"])
+        ):
+            return False
+    return True
+
+
 def is_true(value: object) -> bool:
     """Whether a ``continue-on-error:`` is the literal true."""
     return value is True or (isinstance(value, str) and value.strip() in ("true", "${{ true }}"))
@@ -729,7 +765,7 @@ def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
         for line, step in steps(job):
             never = job_never or ("`if: false`" if is_false(step.get("if")) else None)
             lenient = job_lenient or (
-                "`continue-on-error: true`" if is_true(step.get("continue-on-error")) else None
+                "`continue-on-error: true`" if step_lenient(job, step) else None
             )
             skip = skip_env(step.get("env"), job.get("env"), doc.data.get("env"))
             for row in rows:

@@ -35,6 +35,7 @@ from policytool.formats.workflows import (
     resolve,
     scan_ci,
     shell_statuses,
+    step_lenient,
     step_pipefail,
     steps,
     tokens,
@@ -47,6 +48,8 @@ RULE_ID = "mypy-wired"
 SUMMARY = "a mypy configuration is run by some hook or CI command, and a mypy hook has one"
 
 _MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
+# Variables in front of a program's name: ``${PREFIX}mypy``, ``${VENV}/bin/mypy``.
+_PREFIX_RE = re.compile(r"\A(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
 
 
 def command_runs_mypy(words: Sequence[str]) -> bool:
@@ -57,7 +60,8 @@ def command_runs_mypy(words: Sequence[str]) -> bool:
     """
     if not words:
         return False
-    program = words[0].rsplit("/", 1)[-1]
+    # ``${PREFIX}mypy`` (httpx's scripts/check: empty, or ``venv/bin/``) is mypy too.
+    program = _PREFIX_RE.sub("", words[0].rsplit("/", 1)[-1])
     if program in _MYPY_PROGRAMS:
         return True
     if "/" in words[0] and Path(program).stem == "mypy":
@@ -276,7 +280,7 @@ def _doc_runs(doc: YamlDoc, follower: _Follower) -> list[MypyRun]:
             lost_step = job_never or job_lenient
             if is_false(step.get("if")):
                 lost_step = lost_step or "`if: false`"
-            if is_true(step.get("continue-on-error")):
+            if step_lenient(job, step):
                 lost_step = lost_step or "`continue-on-error: true`"
             cwd_value = step.get("working-directory", job_cwd)
             cwd = cwd_value if isinstance(cwd_value, str) else "."
