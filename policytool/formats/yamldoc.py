@@ -48,7 +48,14 @@ from typing import TYPE_CHECKING, Union
 
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.text import BOM, decode_text, encode_like, split_lines
-from policytool.errors import DecodeError, FileError, FileProblem, PolicyError, YamlError
+from policytool.errors import (
+    DecodeError,
+    DuplicateKeyError,
+    FileError,
+    FileProblem,
+    PolicyError,
+    YamlError,
+)
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -849,10 +856,6 @@ def _expanded_size(root: object, limit: int) -> int | None:
 def parse_text(text: str, relpath: str) -> YamlNode:
     """Parse YAML text (bounded); a syntax error becomes :class:`YamlError` with its line."""
     return _parse(text, relpath, _backend())
-
-
-class DuplicateKeyError(YamlError):
-    """A mapping key written twice, in a file whose consumers disagree on which one counts."""
 
 
 def duplicate_error(relpath: str, duplicate: DuplicateKey) -> DuplicateKeyError:
