@@ -23,8 +23,10 @@ from policytool.engine.findings import (
     FORMATS,
     Finding,
     Severity,
+    count,
     escape_controls,
     render,
+    render_text,
     sort_findings,
 )
 from policytool.errors import PolicyError
@@ -863,7 +865,28 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
     click.echo(
         "\n".join(lines) if lines else "policytool: baseline: nothing to add, the tree is clean"
     )
-    return EXIT_CLEAN
+    return _left_after_baseline(config_path, ids)
+
+
+def _left_after_baseline(config_path: Path | None, ids: tuple[str, ...]) -> int:
+    """Run ``check`` (over ``ids``, every rule when empty) as it will run after
+    ``baseline``: clean is exit 0; otherwise print what is left and why, exit 1."""
+    opts = Options(config_path, "text", ids, (), True)
+    try:
+        found = _run(opts, (), fix=False).findings
+    except PolicyError as exc:  # a configuration `check` refuses (a missing allowlist file)
+        click.echo(f"policytool: baseline: left: `check` stops at: {exc}", err=True)
+        return EXIT_ERROR
+    left = [f for f in found if f.severity is Severity.ERROR]
+    if not left:
+        return EXIT_CLEAN
+    click.echo(
+        f"policytool: baseline: {count(len(left), 'finding')} left, which `check` still "
+        "reports (the baseline never accepts a missing lock, a file other rules cannot read "
+        "or stale-allow; paste any `allow = [...]` above):"
+    )
+    click.echo(render_text(sort_findings(left), None, True), nl=False)
+    return EXIT_FINDINGS
 
 
 @cli.command("bump")

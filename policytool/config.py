@@ -398,12 +398,86 @@ def _upward(start: Path) -> list[Path]:
 
 
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above ``start``, not above its git work tree."""
-    for directory in _upward(start):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
+    """The ``pyproject.toml`` policytool reads: the nearest one at or above ``start``
+    (not above its git work tree) holding a ``[tool.policytool]`` table, as ruff skips a
+    pyproject.toml without ``[tool.ruff]``; a sub-package's pyproject.toml without one
+    does not replace the repository's. Without any such table, the outermost one inside
+    the work tree (the nearest outside of git); one that does not parse is read (and
+    its error reported)."""
+    chain = _upward(start)
+    found = [d / "pyproject.toml" for d in chain if (d / "pyproject.toml").is_file()]
+    for candidate in found:
+        if _has_table(candidate):
             return candidate
-    return None
+    if not found:
+        return None
+    in_git = (chain[-1] / ".git").exists()
+    return found[-1] if in_git else found[0]
+
+
+def _has_table(path: Path) -> bool:
+    """Whether ``path`` has a ``[tool.policytool]`` table (True when it cannot be read or
+    parsed: then it is the file whose error the user must see)."""
+    from policytool.core.boundary import read_bounded
+
+    try:
+        raw = read_bounded(path, str(path))
+    except FileError:
+        return True
+    if b"policytool" not in raw:
+        return False
+    from policytool.formats.toml import loads
+
+    try:
+        data = loads(raw.decode("utf-8-sig"), str(path))
+    except (UnicodeDecodeError, PolicyError):
+        return True
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "policytool" in tool
+
+
+# Files a policytool configuration is sometimes written in, where policytool never reads
+# it, and what in them is one: any setting in a policytool.toml, a policytool table in
+# the others.
+_ANY_SETTING = re.compile(r"^[ \t]*[^\s#]", re.M)
+_TOOL_TABLE = re.compile(r"^[ \t]*\[\[?[ \t]*tool\.policytool\b", re.M)
+_CFG_SECTION = re.compile(r"^[ \t]*\[[ \t]*(?:tool[.:])?policytool\b", re.M)
+_STRAY = {
+    "policytool.toml": _ANY_SETTING,
+    ".policytool.toml": _ANY_SETTING,
+    "ruff.toml": _TOOL_TABLE,
+    ".ruff.toml": _TOOL_TABLE,
+    "setup.cfg": _CFG_SECTION,
+    "tox.ini": _CFG_SECTION,
+}
+
+
+def refuse_stray_config(start: Path, root: Path) -> None:
+    """One sentence (:class:`ConfigError`) when policytool configuration stands in a file
+    policytool never reads (``policytool.toml``, ``ruff.toml``, ``setup.cfg``...) in a
+    directory from ``start`` up to ``root``: it would be silently ignored."""
+    from policytool.core.boundary import read_bounded
+
+    for directory in _upward(start):
+        for name, pattern in _STRAY.items():
+            path = directory / name
+            if not path.is_file():
+                continue
+            try:
+                text = read_bounded(path, name).decode("utf-8", "replace")
+            except FileError:
+                continue
+            match = pattern.search(text)
+            if match is None or (pattern is not _ANY_SETTING and "policytool" not in text):
+                continue
+            line = text.count("\n", 0, match.start()) + 1
+            shown = path.relative_to(root) if path.is_relative_to(root) else path
+            raise ConfigError(
+                f"{shown}:{line}: policytool does not read its configuration from {name}; "
+                f"move it to the [tool.policytool] table of {root / 'pyproject.toml'}"
+            )
+        if directory == root:
+            return
 
 
 def _build_top(table: Mapping[str, object], ctx: ConfigContext) -> Config:
@@ -447,7 +521,10 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
         config_path = find_pyproject(cwd)
         if config_path is None:
             top = _upward(cwd)[-1]
-            return Config(root=top if (top / ".git").exists() else cwd)
+            root = top if (top / ".git").exists() else cwd
+            refuse_stray_config(cwd, root)
+            return Config(root=root)
+        refuse_stray_config(cwd, config_path.parent.resolve())
     config_path = config_path.resolve()
     from policytool.formats.toml import load_file
 

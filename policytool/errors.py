@@ -62,6 +62,10 @@ class YamlError(FileProblem):
     """A YAML file cannot be read or parsed (or is over a bound); names the file and line."""
 
 
+class DuplicateKeyError(YamlError):
+    """A mapping key written twice, in a file whose consumers disagree on which one counts."""
+
+
 class WriteError(PolicyError):
     """A file cannot be written (disk full, file too large, read-only, a symlink...).
 

@@ -102,10 +102,13 @@ def test_baseline_without_allowlist_file_prints_toml_to_paste(repo: Repo, run: R
     repo.write("keep/x.py", "import pickle\n")
     repo.commit()
     result = run("baseline", "forbidden-import")
-    assert result.code == 0
+    # Nothing is clean until the TOML is pasted: baseline says what is left, exit 1.
+    assert result.code == 1
     assert "#1 (pickle): 2 files with violations" in result.out
     assert "torch-cuda" not in result.out
-    block = result.out.split("set its allow list to:\n", 1)[1]
+    block, left = result.out.split("set its allow list to:\n", 1)[1].split("policytool: ", 1)
+    assert left.startswith("baseline: 2 findings left, which `check` still reports")
+    assert left.count("forbidden-import import of `pickle`") == 2
     pasted = tomllib.loads(block)
     assert pasted["allow"] == ["keep/**", "a.py", "pkg/b.py"]
     # Pasting it makes forbidden-import clean.
@@ -119,9 +122,14 @@ def test_baseline_on_a_clean_tree_changes_nothing(repo: Repo, run: Run) -> None:
     repo.write("clean.py", "import os\n")
     repo.commit()
     result = run("baseline")
-    assert result.code == 0
     assert "nothing to add" in result.out
     assert not (repo.root / "tools").exists()
+    # ... but `check` cannot run while the allowlist files it names are missing: said, exit 2.
+    assert result.code == 2
+    assert "left: `check` stops at: tools/pickle_allow.txt: allowlist file not found" in result.err
+    repo.write("tools/pickle_allow.txt", "")
+    repo.write("tools/cuda_allow.txt", "")
+    assert run("baseline").code == 0
 
 
 def test_baseline_refuses_to_accept_stale_allow_findings(repo: Repo, run: Run) -> None:

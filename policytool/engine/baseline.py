@@ -128,7 +128,8 @@ def without_accepted(
 
     The baseline is the work tree's, or the one committed at ``rev`` (``check
     --baseline-from``: a pull request is judged against its base branch's baseline, so
-    it cannot accept its own findings). ``judged`` are the rules this run ran over every
+    it cannot accept its own findings). A finding that is not ``acceptable`` is kept
+    whatever the baseline says. ``judged`` are the rules this run ran over every
     file: an entry of one of them that accepts more than it found is a ``baseline-stale``
     warning (its spare count would accept the same finding written again).
     """
@@ -138,23 +139,33 @@ def without_accepted(
     left = dict(baseline.entries)
     kept = []
     accepted = []
+    refused: set[tuple[str, str, str]] = set()
     for finding in findings:
         key = _key(finding)
-        if left.get(key, 0) > 0:
+        if left.get(key, 0) > 0 and not finding.acceptable:
+            refused.add(key)
+            kept.append(finding)
+        elif left.get(key, 0) > 0:
             left[key] -= 1
             accepted.append(finding)
         else:
             kept.append(finding)
-    stale = sorted(key for key, count in left.items() if count > 0 and key[0] in judged)
+    stale = sorted(
+        key for key, count in left.items() if count > 0 and (key[0] in judged or key in refused)
+    )
     if stale:
-        kept += _stale_findings(baseline, stale, left)
+        kept += _stale_findings(baseline, stale, left, refused)
     return Judged(kept, accepted, baseline.shown)
 
 
 def _stale_findings(
-    baseline: Baseline, stale: list[tuple[str, str, str]], left: dict[tuple[str, str, str], int]
+    baseline: Baseline,
+    stale: list[tuple[str, str, str]],
+    left: dict[tuple[str, str, str], int],
+    refused: Collection[tuple[str, str, str]] = (),
 ) -> list[Finding]:
-    """One warning per entry accepting findings that no longer occur, at the entry's line."""
+    """One warning per entry accepting findings that no longer occur (or that a baseline
+    never accepts: ``refused``), at the entry's line."""
     import json
 
     text = baseline.text
@@ -164,17 +175,17 @@ def _stale_findings(
         line = _entry_line(text, json.dumps(path, ensure_ascii=False), message)
         noun = "finding" if count == 1 else "findings"
         verb = "occurs" if count == 1 else "occur"
-        out.append(
-            Finding(
-                BASELINE_FILE,
-                line,
-                1,
-                STALE_RULE,
-                f"{count} accepted {rule} {noun} in {path} no longer {verb}; "
-                "run `policytool baseline` to shrink the baseline",
-                severity=Severity.WARNING,
+        if (rule, path, message) in refused:
+            said = (
+                f"an entry for a {rule} finding in {path} that no baseline accepts "
+                "(it stops other checks from looking); remove the entry"
             )
-        )
+        else:
+            said = (
+                f"{count} accepted {rule} {noun} in {path} no longer {verb}; "
+                "run `policytool baseline` to shrink the baseline"
+            )
+        out.append(Finding(BASELINE_FILE, line, 1, STALE_RULE, said, severity=Severity.WARNING))
     return out
 
 
@@ -197,10 +208,13 @@ def _entry_line(text: str, encoded_path: str, message: str) -> int:
 def record(config: Config, findings: list[Finding], rule_ids: tuple[str, ...]) -> list[str]:
     """Write ``findings`` as accepted (for ``rule_ids``, every rule when empty); report lines.
 
-    Entries of rules not in ``rule_ids`` are kept; the file is written atomically.
+    Entries of rules not in ``rule_ids`` are kept; the file is written atomically. A
+    finding that is not ``acceptable`` is left out (``policytool baseline`` then says
+    what is left).
     """
     import json
 
+    findings = [f for f in findings if f.acceptable]
     if not findings and not os.path.lexists(config.root / BASELINE_FILE):
         return []
     accepted = {

@@ -124,7 +124,9 @@ register_info(
         doc="""\
 ## What it checks
 On a full run (`policytool check` without paths), an entry of `.policytool-baseline.json`
-that accepts more findings of a rule that ran than the repository still has. It is a
+that accepts more findings of a rule that ran than the repository still has; and, on any
+run, an entry for a finding no baseline accepts (a pre-commit config the other rules
+cannot read, a lock that does not exist: the finding itself is reported too). It is a
 warning: the run's exit code does not change.
 
 ## Why

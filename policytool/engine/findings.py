@@ -30,7 +30,9 @@ class Finding:
     ``path`` is repo-relative with ``/`` separators; ``line`` and ``col`` are 1-based
     (``col`` 1 when the finding is about a whole line or file). ``fix``: the edits that
     mend it (see :mod:`policytool.engine.fixes`); a finding with one is ``fixable``. The
-    fix is no part of the finding's identity or of any output format.
+    fix is no part of the finding's identity or of any output format. ``acceptable``
+    False: the baseline never accepts it (a file other rules cannot look at while it
+    stands, a lock that does not exist), so it cannot hide what it hides.
     """
 
     path: str
@@ -41,6 +43,7 @@ class Finding:
     severity: Severity = Severity.ERROR
     fixable: bool = False
     fix: Fix | None = field(default=None, compare=False, repr=False)
+    acceptable: bool = field(default=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """A finding that carries a fix is fixable."""

@@ -423,7 +423,7 @@ def prefetch_schema(root: Path, file: str, memo: RunMemo) -> None:
         code = 1
         try:
             os.close(read_fd)
-            doc = load(root, file)
+            doc = load(root, file, last_wins=True)
             known = _known_keys()
             answer = {
                 "sha256": _digest(doc.text),
@@ -520,7 +520,7 @@ def load_model(
     root: Path, relpath: str, validate: bool = True, memo: RunMemo | None = None
 ) -> Model | None:
     """The config's model; None when the file is absent; :class:`FileProblem` when unusable."""
-    doc = load_present(root, relpath)
+    doc = load_present(root, relpath, last_wins=True)
     if doc is None:
         return None
     model = build_model(doc)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from policytool.errors import FileProblem
 from policytool.formats import shell
-from policytool.formats.gha import Step, load_workflows, model
+from policytool.formats.gha import Job, Step, load_workflows, model
 from policytool.formats.matrix import UNKNOWN, is_false, is_true, resolve
 from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import YamlDoc, key_line
@@ -115,6 +115,50 @@ def _following(line: str, command: shell.Command) -> str:
 def _words(command: shell.Command) -> list[str]:
     """A command's ``NAME=value`` prefixes and words, as values."""
     return [w.value for w in (*command.assignments, *command.words)]
+
+
+_OUTCOME_RE = re.compile(r"steps\.([\w-]+)\.(?:outcome|conclusion)\s*(==|!=)\s*'(\w+)'")
+
+
+def step_lenient(job: Job, step: Step) -> bool:
+    """Whether the step's own ``continue-on-error: true`` keeps its failure from failing
+    the job: not when a later step of the job fails on it (fastapi's ``if:
+    steps.precommit.outcome == 'failure'`` then ``run: exit 1``)."""
+    if not is_true(step.continue_on_error):
+        return False
+    if step.id is None:
+        return True
+    at = next((i for i, s in enumerate(job.steps) if s is step), len(job.steps))
+    for other in job.steps[at + 1 :]:
+        condition = other.if_
+        if not isinstance(condition, str) or other.run is None:
+            continue
+        on_failure = any(
+            name == step.id and (value == "failure") == (op == "==")
+            for name, op, value in _OUTCOME_RE.findall(condition)
+        )
+        words = shell.split(other.run.strip().split("\n", 1)[0])
+        if on_failure and (
+            words[:1] == ["false"] or (words[:1] == ["exit"] and words[1:2] != ["0"])
+        ):
+            return False
+    return True
+
+
+def shell_statuses(
+    script: str, pipefail: bool = False
+) -> Iterator[tuple[int, list[str], str | None]]:
+    """(0-based line, words, why its failure is lost or None) of every simple command of a
+    shell script: ``mypy || true`` swallows it, so does a pipe without ``pipefail``."""
+    for start, logical in shell.logical_lines(script):
+        commands = shell.parse(logical).commands
+        for index, command in enumerate(commands):
+            words = _words(command)
+            if not words:
+                continue
+            after = next((c for c in commands[index + 1 :] if c.nested == command.nested), None)
+            following = _following(logical, command)
+            yield start, words, _swallowed(following, _words(after) if after else [], pipefail)
 
 
 def parse_run_commands(
@@ -287,7 +331,7 @@ def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
         for step in job.steps:
             never = job_never or ("`if: false`" if is_false(step.if_) else None)
             lenient = job_lenient or (
-                "`continue-on-error: true`" if is_true(step.continue_on_error) else None
+                "`continue-on-error: true`" if step_lenient(job, step) else None
             )
             skip = skip_env(step.env, job.env, workflow.env)
             for row in job.matrix:

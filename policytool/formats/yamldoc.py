@@ -12,7 +12,9 @@ twenty times faster than ruamel's pure-Python composer, which is most of a hook 
 ruamel.yaml round-trip stays the reference: whatever the builder does not model
 (directives, complex keys, duplicate keys, number forms other than plain decimals,
 timestamps, NEL/LS/PS characters, syntax errors) is read by ruamel, so the rules get
-the same data or the same error message whichever parser read a file.
+the same data or the same error message whichever parser read a file. A duplicate key
+is one short :class:`DuplicateKeyError` from either; ``load(..., last_wins=True)`` reads
+it as PyYAML does (pre-commit's reader: the last value wins) and lists the duplicates.
 
 Tags. A rule must read what the file's consumer reads, so an explicitly tagged scalar
 is its value, not a tagged object: ``!!str`` (also ``!<tag:yaml.org,2002:str>``) is the
@@ -46,7 +48,14 @@ from typing import TYPE_CHECKING, Union
 
 from policytool.core.boundary import read_bounded, resolve_inside
 from policytool.core.text import BOM, decode_text, encode_like, split_lines
-from policytool.errors import DecodeError, FileError, FileProblem, PolicyError, YamlError
+from policytool.errors import (
+    DecodeError,
+    DuplicateKeyError,
+    FileError,
+    FileProblem,
+    PolicyError,
+    YamlError,
+)
 
 if TYPE_CHECKING:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -79,6 +88,10 @@ class YamlDoc:
     text: str  # decoded, without BOM
     data: YamlNode
     lines: list[str] = field(default_factory=list)  # with their line endings
+    # Read as PyYAML reads duplicate keys (the last one wins; ``load(last_wins=True)``),
+    # and the duplicates found that way; False: a duplicate key is a YamlError.
+    last_wins: bool = False
+    duplicates: tuple[DuplicateKey, ...] = ()
 
     @property
     def newline(self) -> str:
@@ -95,14 +108,29 @@ class YamlDoc:
     def reparsed(self, text: str) -> YamlDoc:
         """This file as it would read with ``text`` (an edit's result, to verify it);
         :class:`YamlError` when that text does not parse."""
+        if self.last_wins:
+            data, duplicates = parse_last_wins(text, self.relpath)
+        else:
+            data, duplicates = parse_text(text, self.relpath), ()
         return YamlDoc(
             self.relpath,
             self.path,
             self.raw,
             text,
-            parse_text(text, self.relpath),
+            data,
             split_lines(text),
+            self.last_wins,
+            duplicates,
         )
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A mapping key written again (1-based lines of the first and of this occurrence)."""
+
+    key: str
+    first: int
+    line: int
 
 
 # --- the fast reader ------------------------------------------------------------------
@@ -179,13 +207,17 @@ def is_block_scalar(value: object) -> bool:
 class _Handover(Exception):
     """Something the fast builder does not model; ruamel.yaml reads the text instead.
 
-    ``error`` is PyYAML's exception when the reason is that PyYAML cannot read the text.
+    ``error`` is PyYAML's exception when the reason is that PyYAML cannot read the text;
+    ``duplicate`` the key written twice when that is the reason.
     """
 
-    def __init__(self, reason: str, error: Exception | None = None) -> None:
+    def __init__(
+        self, reason: str, error: Exception | None = None, duplicate: DuplicateKey | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.error = error
+        self.duplicate = duplicate
 
 
 class _MergeKey:
@@ -399,11 +431,13 @@ def _empty_value_pos(lines: list[str], own: Pos, following: object) -> Pos:
     return (mark.line, mark.column)
 
 
-def build(text: str, relpath: str) -> YamlNode:
+def build(text: str, relpath: str, duplicates: list[DuplicateKey] | None = None) -> YamlNode:
     """The document in ``text`` as YamlMap/YamlSeq/scalars, or :class:`_Handover`.
 
     Bounds are enforced here for every parser: nesting past :data:`MAX_DEPTH` and alias
-    expansion past :data:`MAX_ALIAS_NODES` raise :class:`YamlError`.
+    expansion past :data:`MAX_ALIAS_NODES` raise :class:`YamlError`. A duplicate key is
+    a handover, unless ``duplicates`` is given: then the last value wins, as PyYAML
+    reads it (pre-commit), and each repeated key is appended there.
     """
     import yaml  # type: ignore[import-untyped,unused-ignore]
 
@@ -543,7 +577,7 @@ def build(text: str, relpath: str) -> YamlNode:
             if not stack:
                 root = value
                 continue
-            _attach(stack[-1], value, pos, size)
+            _attach(stack[-1], value, pos, size, duplicates)
     except yaml.YAMLError as exc:
         if "nesting depth" in str(getattr(exc, "problem", "")):  # libyaml's own bound
             raise YamlError(
@@ -572,8 +606,14 @@ def _loose_tab(lines: list[str], spans: list[tuple[Pos, Pos]]) -> bool:
     return False
 
 
-def _attach(frame: _Frame, value: object, pos: Pos, size: int) -> None:
-    """Put ``value`` into the container being built."""
+def _attach(
+    frame: _Frame,
+    value: object,
+    pos: Pos,
+    size: int,
+    duplicates: list[DuplicateKey] | None = None,
+) -> None:
+    """Put ``value`` into the container being built (``duplicates``: see :func:`build`)."""
     frame.size += size
     node = frame.node
     if value is _MERGE and (isinstance(node, YamlSeq) or frame.key is not _NO_KEY):
@@ -599,7 +639,10 @@ def _attach(frame: _Frame, value: object, pos: Pos, size: int) -> None:
         frame.merges = list(sources)  # type: ignore[arg-type]
         return
     if key in node:
-        raise _Handover("duplicate key")
+        repeated = DuplicateKey(str(key), node.key_pos[key][0] + 1, frame.key_pos[0] + 1)
+        if duplicates is None:
+            raise _Handover("duplicate key", duplicate=repeated)
+        duplicates.append(repeated)
     node[key] = value
     node.key_pos[key] = frame.key_pos
     node.value_pos[key] = pos
@@ -649,6 +692,11 @@ def parse_ruamel(text: str, relpath: str) -> YamlNode:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         problem = exc.problem or exc.context or "invalid YAML"
+        duplicate = re.match(r'found duplicate key "(.*?)" with value', problem, re.S)
+        if duplicate:  # not ruamel's whole message: it holds both values (kilobytes)
+            raise DuplicateKeyError(
+                relpath, line, f"duplicate key `{duplicate[1]}`; write it once"
+            ) from None
         raise YamlError(relpath, line, f"invalid YAML: {problem}") from None
     except YAMLError as exc:
         raise YamlError(relpath, 1, "invalid YAML: " + " ".join(str(exc).split())) from None
@@ -666,6 +714,8 @@ def _parse(text: str, relpath: str, backend: str) -> YamlNode:
     try:
         data = build(text, relpath)
     except _Handover as handover:
+        if handover.duplicate is not None:
+            raise duplicate_error(relpath, handover.duplicate) from None
         if len(text) <= RUAMEL_MAX_BYTES:
             data = parse_ruamel(text, relpath)
             # ruamel shares aliased nodes without counting them: a bomb behind a
@@ -808,16 +858,41 @@ def parse_text(text: str, relpath: str) -> YamlNode:
     return _parse(text, relpath, _backend())
 
 
-_CACHE: dict[tuple[str, bytes, str], YamlDoc] = {}  # (path, content, backend)
+def duplicate_error(relpath: str, duplicate: DuplicateKey) -> DuplicateKeyError:
+    """The one sentence for a key written twice (at the second one's line), the same
+    whichever parser found it."""
+    return DuplicateKeyError(
+        relpath, duplicate.line, f"duplicate key `{duplicate.key}`; write it once"
+    )
 
 
-def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
+def parse_last_wins(text: str, relpath: str) -> tuple[YamlNode, tuple[DuplicateKey, ...]]:
+    """Parse as :func:`parse_text`, but read a duplicate key as PyYAML (pre-commit's
+    reader) does: the last value wins. Also returns the duplicates found; a file with
+    duplicates and something only ruamel.yaml reads is the :class:`DuplicateKeyError`."""
+    try:
+        return _parse(text, relpath, _backend()), ()
+    except DuplicateKeyError as error:
+        found: list[DuplicateKey] = []
+        try:
+            data = build(text, relpath, found)
+        except _Handover:
+            raise error from None
+        return data, tuple(found)
+
+
+_CACHE: dict[tuple[str, bytes, str, bool], YamlDoc] = {}  # (path, content, backend, last_wins)
+
+
+def load(root: Path, relpath: str, *, edit: bool = False, last_wins: bool = False) -> YamlDoc:
     """Read and parse ``root/relpath`` (cached by content); raise :class:`YamlError`.
 
     ``edit=True`` reads with ruamel.yaml round-trip (for a fix about to edit the text);
-    the positions are the same either way. A missing file raises ``FileNotFoundError``;
-    callers decide whether that matters. A file that is not a regular file, leaves the
-    repository through a symlink, or is over :data:`MAX_YAML_BYTES` is a YamlError.
+    the positions are the same either way. ``last_wins=True`` reads duplicate keys as
+    PyYAML does (:func:`parse_last_wins`; the doc lists them). A missing file raises
+    ``FileNotFoundError``; callers decide whether that matters. A file that is not a
+    regular file, leaves the repository through a symlink, or is over
+    :data:`MAX_YAML_BYTES` is a YamlError.
     """
     path = root / relpath
     if not os.path.lexists(path):
@@ -830,7 +905,7 @@ def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
     except PolicyError:
         raise YamlError(relpath, 1, "a symlink that leaves the repository; not read") from None
     backend = "ruamel" if edit else _backend()
-    key = (str(path), raw, backend)
+    key = (str(path), raw, backend, last_wins)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
@@ -840,19 +915,23 @@ def load(root: Path, relpath: str, *, edit: bool = False) -> YamlDoc:
         text = decode_text(raw, relpath)
     except DecodeError as exc:
         raise YamlError(relpath, exc.line, f"not valid UTF-8 ({exc.detail})") from None
-    data = _parse(text, relpath, backend)
-    doc = YamlDoc(relpath, path, raw, text, data, split_lines(text))
+    duplicates: tuple[DuplicateKey, ...] = ()
+    if last_wins:
+        data, duplicates = parse_last_wins(text, relpath)
+    else:
+        data = _parse(text, relpath, backend)
+    doc = YamlDoc(relpath, path, raw, text, data, split_lines(text), last_wins, duplicates)
     if len(_CACHE) > 256:
         _CACHE.clear()
     _CACHE[key] = doc
     return doc
 
 
-def load_present(root: Path, relpath: str) -> YamlDoc | None:
+def load_present(root: Path, relpath: str, *, last_wins: bool = False) -> YamlDoc | None:
     """:func:`load`, None when the file is absent; a file that does not read or parse is a
     :class:`FileProblem` at its line."""
     try:
-        return load(root, relpath)
+        return load(root, relpath, last_wins=last_wins)
     except FileNotFoundError:
         return None
     except YamlError as exc:

@@ -221,7 +221,9 @@ only at run time and is never read as a hook name or a stage.
   no staged files;
 - the step can fail the check: no `|| true` / `|| echo ...` after it, no pipe without
   `pipefail` (GitHub's default `bash -e` has none; `shell: bash` has it), no
-  `continue-on-error: true`, and it runs at all (no `if: false` on the step or job);
+  `continue-on-error: true` (unless a later step of the job fails on it: `if:
+  steps.ID.outcome == 'failure'` with `run: exit 1`, as fastapi does to push the
+  fixes first), and it runs at all (no `if: false` on the step or job);
 - some workflow that runs pre-commit is triggered for pull requests (`pull_request`,
   `pull_request_target`, `merge_group`, or `workflow_call` from one), unless pre-commit.ci
   runs it (a `ci:` section in the config);

@@ -51,16 +51,24 @@ def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[F
     regenerate = f"run `policytool lock {name}`"
     try:
         parsed = read_lock(root, lock, cache)
-    except PolicyError as exc:
-        return [Finding(out, 1, 1, RULE_ID, f"{exc}; {regenerate}")]
+    except PolicyError as exc:  # no other check of this lock can look: never accepted
+        return [Finding(out, 1, 1, RULE_ID, f"{exc}; {regenerate}", acceptable=False)]
     if parsed is None:
         try:
             fingerprint(root, lock)
         except PolicyError as exc:
             # `policytool lock` would fail on the same input: say what to fix first.
             message = f"lock '{name}' does not exist and its inputs cannot be read ({exc})"
-            return [Finding(out, 1, 1, RULE_ID, f"{message}; fix them, then {regenerate}")]
-        return [Finding(out, 1, 1, RULE_ID, f"lock '{name}' does not exist; {regenerate}")]
+            return [
+                Finding(
+                    out, 1, 1, RULE_ID, f"{message}; fix them, then {regenerate}", acceptable=False
+                )
+            ]
+        return [
+            Finding(
+                out, 1, 1, RULE_ID, f"lock '{name}' does not exist; {regenerate}", acceptable=False
+            )
+        ]
     findings: list[Finding] = []
     if not parsed.has_header:
         findings.append(

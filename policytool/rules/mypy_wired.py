@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""``mypy-wired``: a mypy configuration is used by some hook or workflow step, and a
-hook that runs mypy has a configuration."""
+"""``mypy-wired``: a mypy configuration is used by some hook or workflow step (followed
+into repository scripts and make targets, read and never run) that can fail, and a hook
+that runs mypy has a configuration."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.config import Config
@@ -14,12 +18,27 @@ from policytool.core.text import split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
-from policytool.formats import toml
-from policytool.formats.gha import WORKFLOW_DIR, load_workflows, workflow_commands
-from policytool.formats.precommit import Hook
+from policytool.formats import makefile, toml
+from policytool.formats.gha import (
+    WORKFLOW_DIR,
+    load_workflows,
+    model,
+    workflow_commands,
+    workflow_paths,
+)
+from policytool.formats.matrix import UNKNOWN, is_false, is_true, resolve
+from policytool.formats.precommit import MANUAL, Hook, Model
+from policytool.formats.precommit_run import (
+    CiScan,
+    manual_stage_meaning,
+    scan_ci,
+    shell_statuses,
+    step_lenient,
+)
 from policytool.formats.shell import program_of
 from policytool.formats.shell import split as tokens
 from policytool.formats.tox import nox_programs
+from policytool.formats.yamldoc import YamlDoc
 from policytool.rules._precommit_model import usable_model
 from policytool.rules._repo_config import PreCommitConfig
 
@@ -27,6 +46,8 @@ RULE_ID = "mypy-wired"
 SUMMARY = "a mypy configuration is run by some hook or CI command, and a mypy hook has one"
 
 _MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
+# Variables in front of a program's name: ``${PREFIX}mypy``, ``${VENV}/bin/mypy``.
+_PREFIX_RE = re.compile(r"\A(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
 
 
 def command_runs_mypy(words: Sequence[str]) -> bool:
@@ -37,7 +58,8 @@ def command_runs_mypy(words: Sequence[str]) -> bool:
     """
     if not words:
         return False
-    program = words[0].rsplit("/", 1)[-1]
+    # ``${PREFIX}mypy`` (httpx's scripts/check: empty, or ``venv/bin/``) is mypy too.
+    program = _PREFIX_RE.sub("", words[0].rsplit("/", 1)[-1])
     if program in _MYPY_PROGRAMS:
         return True
     if "/" in words[0] and Path(program).stem == "mypy":
@@ -95,6 +117,216 @@ def _config_file_arg(args: Sequence[str]) -> str | None:
     return None
 
 
+# Following repository scripts and make targets (read, never run): how deep, how many
+# files and how large each may be.
+MAX_FOLLOW_DEPTH = 4
+MAX_FOLLOWED_FILES = 32
+MAX_SCRIPT_BYTES = 256 * 1024
+_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+_INTERPRETERS = frozenset({"python", "python3"})
+_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+# A Python script that starts mypy: ``"mypy"`` as an argument, ``-m mypy``, ``mypy.api``.
+_PY_RUNS_MYPY_RE = re.compile(r"""["']d?mypy["']|\bmypy\.api\b|-m\s*d?mypy\b""")
+
+
+@dataclass(frozen=True)
+class MypyRun:
+    """A CI command that reaches mypy: where, through what, and why it cannot fail (if so)."""
+
+    relpath: str
+    line: int
+    shown: str
+    lost: str | None = None
+
+
+@dataclass
+class _Follower:
+    """Follows a command into repository scripts and Makefile targets, read-only and bounded."""
+
+    root: Path
+    read: dict[str, str | None] = field(default_factory=dict)
+
+    def _text(self, relpath: str) -> str | None:
+        """A repository file's text (inside the repository, bounded); None if unreadable."""
+        if relpath in self.read:
+            return self.read[relpath]
+        text: str | None = None
+        if len(self.read) < MAX_FOLLOWED_FILES:
+            try:
+                real = resolve_inside(self.root, relpath, relpath)
+                if real.is_file():
+                    text = read_bounded(real, relpath, MAX_SCRIPT_BYTES).decode("utf-8", "replace")
+            except (PolicyError, OSError):
+                text = None
+        self.read[relpath] = text
+        return text
+
+    def _path(self, cwd: str, word: str) -> str | None:
+        """The repo-relative path ``word`` names from ``cwd``; None outside or unknowable."""
+        if not word or UNKNOWN in word or word.startswith(("/", "~", "$")):
+            return None
+        joined = posixpath.normpath(posixpath.join(cwd, word))
+        return None if joined.startswith("..") else joined
+
+    def reaches(self, words: Sequence[str], cwd: str, depth: int = 0) -> Iterator[str | None]:
+        """For every way ``words`` runs mypy: why its failure is lost inside (or None)."""
+        command = program_of(words)
+        if command_runs_mypy(command):
+            yield None
+            return
+        if not command or depth >= MAX_FOLLOW_DEPTH:
+            return
+        make = makefile.make_targets(list(command))
+        if make is not None:
+            yield from self._make(make, cwd, depth)
+            return
+        program = command[0].rsplit("/", 1)[-1]
+        script = None
+        python = False
+        if program in _SHELLS or program in _INTERPRETERS:
+            script = next((w for w in command[1:] if not w.startswith("-")), None)
+            python = program in _INTERPRETERS
+        elif "/" in command[0]:
+            script = command[0]
+        relpath = self._path(cwd, script) if script else None
+        text = self._text(relpath) if relpath else None
+        if relpath is None or text is None:
+            return
+        first = text.split("\n", 1)[0]
+        if python or relpath.endswith(".py") or (first.startswith("#!") and "python" in first):
+            if _PY_RUNS_MYPY_RE.search(text):
+                yield None
+            return
+        if (
+            relpath.endswith((".sh", ".bash"))
+            or not first.startswith("#!")
+            or any(shell in first for shell in _SHELLS)
+        ):
+            pipefail = "pipefail" in text
+            for _line, inner, lost in shell_statuses(text, pipefail):
+                for inner_lost in self.reaches(inner, cwd, depth + 1):
+                    yield lost or inner_lost
+
+    def _make(
+        self, make: tuple[str | None, str | None, list[str]], cwd: str, depth: int
+    ) -> Iterator[str | None]:
+        """The mypy runs of ``make [-C DIR] [-f FILE] TARGET...``."""
+        directory, name, targets = make
+        where = self._path(cwd, directory) if directory else cwd
+        if where is None:
+            return
+        candidates = [name] if name else list(_MAKEFILES)
+        for candidate in candidates:
+            relpath = self._path(where, candidate)
+            text = self._text(relpath) if relpath else None
+            if text is not None:
+                break
+        else:
+            return
+        parsed = makefile.parse(text)
+        wanted = targets or ([parsed.default] if parsed.default else [])
+        seen: set[str] = set()
+        queue = list(wanted)
+        while queue and len(seen) < 64:
+            target = queue.pop(0)
+            rule = parsed.rules.get(target)
+            if target in seen or rule is None:
+                continue
+            seen.add(target)
+            queue[:0] = rule.prerequisites
+            for _line, recipe in rule.recipe:
+                prefix = re.match(r"[@+\-\s]*", recipe)
+                flags = prefix.group() if prefix else ""
+                ignored = "the `-` prefix of its Makefile recipe ignores its failure"
+                for _offset, inner, lost in shell_statuses(recipe[len(flags) :]):
+                    for inner_lost in self.reaches(inner, where, depth + 1):
+                        yield (ignored if "-" in flags else None) or lost or inner_lost
+
+
+def ci_mypy_runs(root: Path) -> list[MypyRun]:
+    """Every workflow ``run:`` command that reaches mypy, directly or through a repository
+    script or make target, per matrix row, with why it cannot fail (``|| true``,
+    ``continue-on-error``, ``if: false``), if it cannot."""
+    follower = _Follower(root)
+    out: list[MypyRun] = []
+    for doc in load_workflows(root, (b"run",)).docs:
+        out += _doc_runs(doc, follower)
+    return list(dict.fromkeys(out))
+
+
+def _doc_runs(doc: YamlDoc, follower: _Follower) -> list[MypyRun]:
+    """The mypy runs of one workflow."""
+    out: list[MypyRun] = []
+    for job in model(doc).jobs:
+        job_never = "`if: false` on the job" if is_false(job.if_) else None
+        job_lenient = (
+            "`continue-on-error: true` on the job" if is_true(job.continue_on_error) else None
+        )
+        defaults = job.node.get("defaults")
+        run_defaults = defaults.get("run") if isinstance(defaults, dict) else None
+        job_cwd = run_defaults.get("working-directory") if isinstance(run_defaults, dict) else None
+        for step in job.steps:
+            if step.run is None:
+                continue
+            lost_step = job_never or job_lenient
+            if is_false(step.if_):
+                lost_step = lost_step or "`if: false`"
+            if step_lenient(job, step):
+                lost_step = lost_step or "`continue-on-error: true`"
+            cwd_value = step.node.get("working-directory", job_cwd)
+            cwd = cwd_value if isinstance(cwd_value, str) else "."
+            for row in job.matrix:
+                script = resolve(step.run, row)
+                for offset, words, lost in shell_statuses(script, step.pipefail):
+                    for inner in follower.reaches(words, resolve(cwd, row)):
+                        shown = " ".join(words)
+                        if len(shown) > 80:
+                            shown = shown[:77] + "..."
+                        out.append(
+                            MypyRun(
+                                doc.relpath,
+                                step.run_line(offset),
+                                shown.replace(UNKNOWN, "${{ … }}"),
+                                lost_step or lost or inner,
+                            )
+                        )
+    return out
+
+
+def _manual_stage_run(hook: Hook, scan: CiScan) -> bool:
+    """Whether some CI step that can run and fail runs ``hook`` at the manual stage."""
+    for step in scan.steps:
+        command = step.command
+        if step.never_runs is not None or step.cannot_fail is not None:
+            continue
+        if not (command.stage == MANUAL or command.unknown):
+            continue
+        if not (command.all_files or command.scoped or command.unknown):
+            continue
+        if command.hook not in (None, hook.id) and not command.unknown:
+            continue
+        if hook.id in {hook_id for hook_id, _line in step.skip}:
+            continue
+        return True
+    return False
+
+
+def _never_run(hooks: Sequence[Hook], model: Model, config: Config) -> tuple[list[Hook], bool]:
+    """The mypy hooks that never run: manual-stage only while nothing runs that stage
+    (every hook that runs at some other stage runs on commits, or on pre-commit.ci); and
+    whether ``ci-hook-stage`` reports that already (CI is meant to run the manual stage
+    here and has workflows)."""
+    manual = [h for h in hooks if model.stages_of(h) == (MANUAL,)]
+    if not manual:
+        return [], False
+    scan = scan_ci(config.root)
+    meaning = manual_stage_meaning(
+        config.section(PreCommitConfig).manual_stage, model.default_stages, scan
+    )
+    said = meaning == "ci" and bool(workflow_paths(config.root))
+    return [h for h in manual if not _manual_stage_run(h, scan)], said
+
+
 def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
     """A mypy configuration is used, and what runs mypy has one."""
     config_at = mypy_config(ctx.root)
@@ -125,18 +357,40 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
                 f"hook '{hook.id}' runs mypy but the repo has no mypy configuration "
                 "([tool.mypy] in pyproject.toml or mypy.ini), so it checks with defaults",
             )
-    if config_at is None or mypy_hooks:
+    idle, said = _never_run(mypy_hooks, model, ctx.config) if model is not None else ([], False)
+    if (config_at is None and not mypy_hooks) or len(idle) < len(mypy_hooks):
+        return  # nothing to wire, or some mypy hook runs
+    runs = ci_mypy_runs(ctx.root)
+    if any(run.lost is None for run in runs) or _tox_or_nox_runs_mypy(ctx.root):
         return
-    nox_mypy: bool | None = None
-    for doc in load_workflows(ctx.root, (b"mypy", b"tox", b"nox")).docs:
-        for _line, words, _via in workflow_commands(doc, ctx.root):
-            if command_runs_mypy(words):
-                return
-            if words and words[0].rsplit("/", 1)[-1] == "nox":
-                if nox_mypy is None:
-                    nox_mypy = bool(nox_programs(ctx.root) & _MYPY_PROGRAMS)
-                if nox_mypy:
-                    return  # a nox session runs mypy (which ones CI runs may be run-time only)
+    if idle:
+        assert model is not None
+        if said:
+            return  # ci-hook-stage names the step (or the missing one) that should run them
+        for hook in idle:
+            yield Finding(
+                model.relpath,
+                hook.line,
+                1,
+                RULE_ID,
+                f"hook '{hook.id}' runs mypy only at the manual stage, which nothing runs (no "
+                "workflow step runs `pre-commit run --all-files --hook-stage manual`; "
+                "pre-commit.ci never does), so mypy never runs",
+            )
+        return
+    if runs:
+        run = runs[0]
+        yield Finding(
+            run.relpath,
+            run.line,
+            1,
+            RULE_ID,
+            f"`{run.shown}` runs mypy but cannot fail the check: {run.lost}; nothing else runs "
+            "mypy",
+        )
+        return
+    if config_at is None:
+        return
     path, line = config_at
     yield Finding(
         path,
@@ -146,6 +400,21 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
         "a mypy configuration exists but no pre-commit hook or workflow step runs mypy; add a hook "
         "(e.g. with `stages: [manual]` so CI runs it)",
     )
+
+
+def _tox_or_nox_runs_mypy(root: Path) -> bool:
+    """Whether a workflow runs mypy through a tox environment or a nox session."""
+    nox_mypy: bool | None = None
+    for doc in load_workflows(root, (b"tox", b"nox")).docs:
+        for _line, words, via in workflow_commands(doc, root):
+            if via and command_runs_mypy(words):
+                return True
+            if words and words[0].rsplit("/", 1)[-1] == "nox":
+                if nox_mypy is None:
+                    nox_mypy = bool(nox_programs(root) & _MYPY_PROGRAMS)
+                if nox_mypy:
+                    return True  # a nox session runs mypy (which ones CI runs may be run-time only)
+    return False
 
 
 def _triggers(config: Config) -> Sequence[str]:
@@ -170,6 +439,17 @@ DOC = """\
   mirrors-mypy repo, or an entry whose program is mypy), or a workflow command does
   (`mypy`, `python -m mypy`, `uv run mypy`, a script named `mypy.py`/`mypy.sh`, a tox
   environment whose commands run it, or a nox session that does).
+- Workflow commands are followed into the repository's scripts (`bin/lint`, `bash
+  tools/lint.sh`, `python tools/lint.py`) and make targets (`make lint`, with its
+  prerequisites), matrix values expanded (`run: ${{ matrix.command }}`). Scripts and
+  Makefiles are read, never run: inside the repository only (a symlink out is not
+  followed), at most 256 KiB each, 32 files and 4 levels deep.
+- A mypy run that cannot fail does not count: `mypy || true`, a pipe without
+  `pipefail`, `continue-on-error: true`, `if: false`, a `-` recipe prefix.
+- A mypy hook counts when it runs: at a commit stage, or at the manual stage only when
+  a workflow step that can fail runs `pre-commit run --all-files --hook-stage manual`
+  (pre-commit.ci never runs the manual stage). A mypy hook moved to `stages: [manual]`
+  that nothing runs is a finding at the hook.
 - A hook that runs mypy has a configuration, and its `--config-file` exists.
 
 Commands are read as commands, not words: `cp .github/workflows/matchers/mypy.json` or
@@ -186,12 +466,18 @@ was moved.
 ```text
 pyproject.toml:146:1: mypy-wired a mypy configuration exists but no pre-commit hook or \
 workflow step runs mypy; add a hook (e.g. with `stages: [manual]` so CI runs it)
+.github/workflows/lint.yml:7:1: mypy-wired `mypy src` runs mypy but cannot fail the \
+check: `|| true` swallows its failure; nothing else runs mypy
+.pre-commit-config.yaml:7:1: mypy-wired hook 'mypy' runs mypy only at the manual stage, \
+which nothing runs (no workflow step runs `pre-commit run --all-files --hook-stage \
+manual`; pre-commit.ci never does), so mypy never runs
 ```
 
 ## Fix
 
 Add a mypy hook (vLLM runs it with `stages: [manual]`, and CI with `--hook-stage
-manual`), or run it in a workflow; or delete the unused configuration.
+manual`), or run it in a workflow so that its failure fails the check; or delete the
+unused configuration. `policytool fix` does not change this rule's findings.
 
 ## Configuration
 

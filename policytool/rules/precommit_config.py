@@ -15,7 +15,14 @@ from collections.abc import Iterator
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import FileProblem
-from policytool.formats.precommit import load_model, pre_commit_importable, schema_warnings
+from policytool.formats.precommit import (
+    Hook,
+    Model,
+    load_model,
+    normalize_url,
+    pre_commit_importable,
+    schema_warnings,
+)
 from policytool.formats.yamldoc import key_line
 from policytool.rules._precommit_model import precommit_triggers
 from policytool.rules._repo_config import PreCommitConfig
@@ -29,10 +36,21 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
     try:
         model = load_model(ctx.root, ctx.config.section(PreCommitConfig).file, memo=ctx.config.memo)
     except FileProblem as exc:
-        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
+        # Every other pre-commit and CI-hook rule is blind while this stands: never accepted.
+        yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message, acceptable=False)
         return
     if model is None:
         return
+    for duplicate in model.doc.duplicates:
+        yield Finding(
+            model.relpath,
+            duplicate.line,
+            1,
+            RULE_ID,
+            f"`{duplicate.key}` is written twice (first at line {duplicate.first}): pre-commit "
+            "reads only the last one and ignores the other; write it once",
+        )
+    yield from _twice(model)
     for hook in model.hooks:
         script = hook.entry_script()
         if script is not None and not (ctx.root / script).exists():
@@ -64,6 +82,25 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
         )
 
 
+def _twice(model: Model) -> Iterator[Finding]:
+    """A hook listed again with the same settings (same repository, id and alias)."""
+    first: dict[tuple[str, str, str], list[Hook]] = {}
+    for hook in model.hooks:
+        key = (normalize_url(hook.repo), hook.id, hook.text("alias"))
+        for earlier in first.get(key, []):
+            if dict(earlier.node) == dict(hook.node):
+                yield Finding(
+                    model.relpath,
+                    hook.line,
+                    1,
+                    RULE_ID,
+                    f"hook '{hook.id}' is listed twice with the same settings (first at line "
+                    f"{earlier.line}): pre-commit runs it twice; remove one",
+                )
+                break
+        first.setdefault(key, []).append(hook)
+
+
 DOC = """\
 ## What it checks
 
@@ -71,11 +108,19 @@ The `.pre-commit-config.yaml` (`[tool.policytool.pre-commit] file`) as pre-commi
 reads it:
 
 - it parses as YAML and pre-commit's own schema (`pre_commit.clientlib.CONFIG_SCHEMA`,
-  through cfgv) accepts it; the finding names the line of the offending key;
+  through cfgv) accepts it; the finding names the line of the offending key. While the
+  file does not parse or is rejected, the other `precommit-*` and CI-hook rules cannot
+  look at it, so `policytool baseline` never accepts that finding;
+- a key written twice (two `repos:`, two `rev:` in one repo): pre-commit reads the last
+  one and `pre-commit validate-config` says nothing. One finding at the second key, and
+  every other rule reads the file as pre-commit does (the last one wins);
 - what pre-commit only *warns* about and then ignores: unknown keys at the top level, in a
   repo or in a hook (`defualt_stages`, `stagess`), with the nearest known key; a top-level
   key that holds an anchor (`x-common: &common`) is the usual idiom and is accepted, and so
   are the keys prek adds (`priority`, `env`, `shell`, `minimum_prek_version`...);
+- a hook listed twice with the same settings (same repository, id and `alias`):
+  pre-commit runs it twice. The same hook with other `args`, `files` or an `alias`
+  (vLLM's `pip-compile` entries) is the usual idiom and is accepted;
 - legacy stage names (`commit`, `push`, `merge-commit`): a warning, they still work;
 - a local hook whose entry runs a repo script that does not exist (`python
   tools/check_x.py`, `tools/lint.sh`, or the entry of a `language: script` hook);
