@@ -45,7 +45,7 @@ from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError, YamlError
 from policytool.formats.gha import ACTION_GLOBS, WORKFLOW_GLOBS, action_of, workflow_of
 from policytool.formats.yamldoc import YamlNode, parse_text, scalar_start, value_pos
-from policytool.rules.ci_floating_install import (
+from policytool.rules._ci_scan import (
     FileLines,
     Selection,
     SourceFile,
