@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from policytool.config import Config
 from policytool.engine.lock_config import LockConfig
+from policytool.rules._ci_scan import SourceFile
 from policytool.rules.ci_floating_install import (
-    SourceFile,
     _Judge,
     analyse_source,
     fixed_text,

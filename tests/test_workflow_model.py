@@ -17,8 +17,8 @@ from policytool.formats import shell
 from policytool.formats.gha import action_of, workflow_of, workflow_paths
 from policytool.formats.precommit_run import parse_run_commands, precommit_steps
 from policytool.formats.yamldoc import YamlDoc, parse_text
+from policytool.rules._ci_scan import FileLines
 from policytool.rules.ci_floating_install import (
-    FileLines,
     action_snippets,
     install_of,
     workflow_snippets,

@@ -73,7 +73,7 @@ def _defaults_shell(holder: object) -> str | None:
     return _text(_mapping(run).get("shell"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: they hold the parsed nodes
 class Step:
     """One step of a job or composite action.
 
@@ -119,7 +119,7 @@ class Step:
         return pos[0] + 1 + offset + (1 if is_block_scalar(self.node.get("run")) else 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Job:
     """One job: its steps, matrix rows (expanded), ``runs-on`` and the rest by key."""
 
@@ -139,7 +139,7 @@ class Job:
     matrix_problem: FileProblem | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Workflow:
     """A workflow file: its jobs in file order."""
 
@@ -170,7 +170,7 @@ class Workflow:
         return {}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Action:
     """A composite action (``runs.using: composite``) and its steps; other actions
     (docker, node) have none."""

@@ -46,16 +46,16 @@ from policytool.errors import PolicyError
 from policytool.formats.gha import ACTION_GLOBS, WORKFLOW_GLOBS, action_of, workflow_of
 from policytool.formats.yamldoc import YamlNode, scalar_start, value_pos
 from policytool.rules._ci_config import ActionPinConfig
-from policytool.rules._ci_scan import split_analysis
-from policytool.rules._yaml_fix import YamlFixCheck
-from policytool.rules.ci_floating_install import (
+from policytool.rules._ci_scan import (
     FileLines,
     Selection,
     SourceFile,
     load_sources,
+    split_analysis,
     widening,
     yaml_data,
 )
+from policytool.rules._yaml_fix import YamlFixCheck
 
 RULE_ID = "action-pin"
 FIX_COMMAND = "policytool fix --online --only action-pin"
