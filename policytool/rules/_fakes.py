@@ -573,6 +573,8 @@ def _mimicked(
                     if cls:
                         wanted.append((cls, module, f"`{name}: {text.strip()}` in {relpath}"))
         key = _camel(name)
+        # ``moe_config`` -> ``FusedMoEConfig``, ``config`` -> any ``*Config`` (the
+        # keyword check below decides which, if any, the fake can stand in for).
         suffix = key.endswith("config")
         if len(key) >= 6 and not element:
             # A package's ``config`` module re-exports its config classes (vLLM's
