@@ -117,6 +117,11 @@ class _Module:
     # class name -> the names of its bases
     bases: dict[str, tuple[str, ...]]
 
+    @functools.cached_property
+    def lowered(self) -> tuple[tuple[str, str], ...]:
+        """(lower-case name, name) of each class defined or imported (name lookups)."""
+        return tuple((n.lower(), n) for n in (*self.classes, *self.imports))
+
 
 def outer_call(call: ast.Call, parents: dict[int, ast.AST]) -> ast.Call | None:
     """The call whose keyword (directly, or through a list/dict) ``call`` is."""
@@ -322,7 +327,7 @@ def parse_module(data: bytes) -> _Module:
     )
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=4096)
 def _module_at(path: str, mtime_ns: int, size: int) -> _Module | None:
     """:func:`parse_module` of a file, cached by its stat."""
     del mtime_ns, size
@@ -351,6 +356,10 @@ class Finder:
                 roots.append(real)
         self.roots = roots
         self._found: dict[str, tuple[str, str] | None] = {}
+        self._loaded: dict[str, tuple[_Module, str] | None] = {}
+        # Per test file: the second tier of modules, and the answers already given.
+        self.second: dict[tuple[str, ...], list[str]] = {}
+        self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -379,7 +388,14 @@ class Finder:
         return found
 
     def load(self, module: str) -> tuple[_Module, str] | None:
-        """The parsed module and its path to show."""
+        """The parsed module and its path to show (looked up once per finder)."""
+        if module in self._loaded:
+            return self._loaded[module]
+        self._loaded[module] = loaded = self._load(module)
+        return loaded
+
+    def _load(self, module: str) -> tuple[_Module, str] | None:
+        """:meth:`load`, not memoized."""
         found = self.find(module)
         if found is None:
             return None
@@ -517,13 +533,33 @@ def mimicked(
     ``outer``: the class the enclosing fake stands in for (``vllm_config=SimpleNamespace(
     cache_config=SimpleNamespace(...))``): its module's annotation of the name comes first.
     """
+    memo_key = (tuple(modules), name, element, explicit, keywords, outer)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = _mimicked(finder, modules, name, element, explicit, keywords, outer)
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _mimicked(
+    finder: Finder,
+    modules: list[str],
+    name: str,
+    element: bool,
+    explicit: str | None,
+    keywords: frozenset[str],
+    outer: Defined | None,
+) -> tuple[Mimicked, Defined] | None:
+    """:func:`mimicked`, not memoized."""
     wanted: list[tuple[str, str, str]] = []  # (class, module seen from, how)
     if explicit:
         wanted.extend((explicit, module, "its annotation") for module in modules)
     nameful = bool(name) and name not in _NAMELESS
     if nameful:
         tiers: list[list[str]] = [[outer.module]] if outer is not None else []
-        second = imports_of(finder, modules)
+        second = finder.second.get(tuple(modules))
+        if second is None:
+            second = finder.second[tuple(modules)] = imports_of(finder, modules)
         tiers.append(modules)
         tiers.append(second)
         for tier in tiers:
@@ -537,6 +573,9 @@ def mimicked(
                     if cls:
                         wanted.append((cls, module, f"`{name}: {text.strip()}` in {relpath}"))
         key = _camel(name)
+        # ``moe_config`` -> ``FusedMoEConfig``, ``config`` -> any ``*Config`` (the
+        # keyword check below decides which, if any, the fake can stand in for).
+        suffix = key.endswith("config")
         if len(key) >= 6 and not element:
             # A package's ``config`` module re-exports its config classes (vLLM's
             # ``vllm.config``): where a reviewer looks up ``scheduler_config``; a module
@@ -549,9 +588,8 @@ def mimicked(
                 loaded = finder.load(module)
                 if loaded is None:
                     continue
-                for cls in (*loaded[0].classes, *loaded[0].imports):
-                    low = cls.lower()
-                    if low == key or (low.endswith(key) and key.endswith("config")):
+                for low, cls in loaded[0].lowered:
+                    if low == key or (suffix and low.endswith(key)):
                         wanted.append((cls, module, f"the name `{name}`"))
     seen: set[tuple[str, str]] = set()
     for cls, module, how in wanted:

@@ -421,26 +421,39 @@ def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[st
     return None
 
 
-def _parents(src: SourceInfo) -> dict[int, ast.AST]:
-    """id(node) -> parent, over the whole test file (computed once)."""
-    cached = src.cache.get("parents")
-    if isinstance(cached, dict):
-        return cached
-    parents: dict[int, ast.AST] = {}
-    for parent in ast.walk(src.tree):
-        for child in ast.iter_child_nodes(parent):
-            parents[id(child)] = parent
-    src.cache["parents"] = parents
+def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
+    """id(node) -> parent, over the top-level statement holding ``call`` (each such
+    statement walked once: the parent links a binding needs never leave it)."""
+    parents = src.cache.setdefault("parents", {})
+    walked = src.cache.setdefault("parents_walked", set())
+    assert isinstance(parents, dict) and isinstance(walked, set)
+    line = getattr(call, "lineno", 0)
+    for stmt in src.tree.body:
+        if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+            if id(stmt) not in walked:
+                walked.add(id(stmt))
+                parents[id(stmt)] = src.tree
+                for parent in ast.walk(stmt):
+                    for child in ast.iter_child_nodes(parent):
+                        parents[id(child)] = parent
+            break
     return parents
 
 
+_FINDERS: dict[tuple[str | None, tuple[str, ...]], fakes.Finder] = {}
+
+
 def _finder(src: SourceInfo) -> fakes.Finder:
-    """The module finder of the file's repository (one per file)."""
-    cached = src.cache.get("finder")
-    if isinstance(cached, fakes.Finder):
-        return cached
-    finder = fakes.Finder(src.root)
-    src.cache["finder"] = finder
+    """The module finder of the file's repository (one per process, root and sys.path):
+    the modules it reads are the same for every test file of a change."""
+    import sys
+
+    key = (src.root, tuple(sys.path))
+    finder = _FINDERS.get(key)
+    if finder is None:
+        if len(_FINDERS) > 8:
+            _FINDERS.clear()
+        finder = _FINDERS[key] = fakes.Finder(src.root)
     return finder
 
 
@@ -469,7 +482,7 @@ def _fake_of(
         return cached
     result = None
     if call.keywords:
-        parents = _parents(src)
+        parents = _parents(src, call)
         bound = fakes.binding(call, parents)
         if bound is not None:
             name, element, explicit = bound

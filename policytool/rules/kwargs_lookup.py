@@ -50,9 +50,10 @@ to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's p
 it goes on to a callee's named parameter: the value passed on under the same name
 (`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file without a
 `token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a function or
-class of the same file that declares that parameter. So is a key that a function of the
-same file declares as a typed parameter (`vllm_config: VllmConfig`, `token: str`): a
-common parameter name, not a copied string protocol. A key read in more than four other
+class of the same file that declares that parameter. So is a key read (not popped) from
+a dict that is not forwarded, when a function of the same file declares it as a typed
+parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name, not a
+copied string protocol. A key read in more than four other
 files is an established convention: ⚠ with the count.
 
 ## Why
@@ -142,7 +143,9 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
                     reason = _callee_reason(read, key, keywords, star_calls.get(name, []), params)
-                if not reason:
+                if not reason and name not in star_calls and not _pops(read):
+                    # Only a dict read and kept (not popped, not forwarded): where it
+                    # goes on, the callee decides (above).
                     typed = _typed_params(src).get(key)
                     if typed is not None:
                         reason = (
