@@ -8,6 +8,7 @@ Only commands that say they go online call it; tests never do.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,7 @@ MAX_RELEASE_BYTES = 8 * 1024 * 1024
 # POLICYTOOL_PYPI_URL=http://127.0.0.1:8000/pypi, ``check --online`` asks
 # ``{base}/{project}/json`` and ``bump`` asks ``{base}/{project}/{version}/json``.
 PYPI_URL_VARIABLE = "POLICYTOOL_PYPI_URL"
+NOT_FOUND = "Not Found"  # the reason of an HTTP 404 (no per-version document)
 DEFAULT_PYPI_URL = "https://pypi.org/pypi"
 _CHANGELOG_KEYS = ("changelog", "changes", "release notes", "releasenotes", "history", "news")
 
@@ -109,11 +111,15 @@ def release(project: str, version: str, timeout: float = RELEASE_DEADLINE) -> Re
         f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/"
         f"{urllib.parse.quote(version, safe='')}/json"
     )
+    started = time.monotonic()
     data, why = get_json(url, timeout, MAX_RELEASE_BYTES)
+    left = timeout - (time.monotonic() - started)
     if why is not None:
-        fallback = _from_project(project, version, timeout)
-        if fallback is not None:
-            return fallback
+        if why == NOT_FOUND and left > 0.1:
+            # No per-version page (404): the project's page, within the same deadline.
+            fallback = _from_project(project, version, left)
+            if fallback is not None:
+                return fallback
         return f"could not look up {project} {version} on {pypi_base()} ({why})"
     if not isinstance(data, dict) or not isinstance(data.get("info"), dict):
         return f"{pypi_base()} answered for {project} {version} without release info"
@@ -131,13 +137,15 @@ def file_hashes(project: str, version: str, timeout: float = RELEASE_DEADLINE) -
         f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/"
         f"{urllib.parse.quote(version, safe='')}/json"
     )
+    started = time.monotonic()
     data, why = get_json(url, timeout, MAX_RELEASE_BYTES)
     files = data.get("urls") if why is None and isinstance(data, dict) else None
-    if not isinstance(files, list):
+    left = timeout - (time.monotonic() - started)
+    if why == NOT_FOUND and left > 0.1:
         # No per-version document: the project's lists every release's files.
         whole, why = get_json(
             f"{pypi_base()}/{urllib.parse.quote(project, safe='')}/json",
-            timeout,
+            left,
             MAX_PROJECT_BYTES,
         )
         releases = whole.get("releases") if why is None and isinstance(whole, dict) else None

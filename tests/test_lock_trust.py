@@ -310,14 +310,15 @@ def test_pip_tools_sdist_hashes_are_checked_against_the_index_files(
     wheel, sdist = "a" * 64, "b" * 64
     lock = Lock(LockConfig("t", ("t.in",), "t.txt", backend="pip-tools", hashes=True), (), (), ())
     resolved = f"alpha==1.0 \\\n    --hash=sha256:{wheel}\n    # via -r t.in\n"
-    honest = f"alpha==1.0 \\\n    --hash=sha256:{sdist} \\\n    --hash=sha256:{wheel}\n    # via -r t.in\n"
+    honest = f"alpha==1.0 \\\n    --hash=sha256:{wheel} \\\n    --hash=sha256:{sdist}\n    # via -r t.in\n"
     forged = honest.replace(sdist, "c" * 64)
     files = [{"digests": {"sha256": wheel}}, {"digests": {"sha256": sdist}}]
     base, stop = serve_json({"/pypi/alpha/json": {"info": {}, "releases": {"1.0": files}}})
     try:
         monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
         assert _with_sdist_hashes(lock, honest, resolved) == honest
-        assert _with_sdist_hashes(lock, forged, resolved) == resolved
+        assert _with_sdist_hashes(lock, forged, resolved) != forged  # a wrong sdist hash
+        assert _with_sdist_hashes(lock, resolved, resolved) != resolved  # a removed one
     finally:
         stop()
 

@@ -469,10 +469,11 @@ def _without_hashes(body: str) -> str:
 
 def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
     """``resolved`` (pip-compile with ``--only-binary``, so without the hashes of source
-    distributions) given the lock's extra hashes when each is a file of that very
-    version on PyPI's JSON API; else ``resolved`` unchanged (the diff shows them).
+    distributions) as pip-compile writes it with building allowed: every pin carrying
+    the hash of every file of its version on PyPI's JSON API, sorted.
 
-    Only for the default index (PyPI): another index cannot be asked for its files.
+    Only for the default index (PyPI), and only when the lock differs from ``resolved``
+    in hashes alone; otherwise (or when the files cannot be listed) ``resolved`` as it is.
     """
     from policytool.pypi import file_hashes
 
@@ -481,18 +482,35 @@ def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
         return resolved
     if _without_hashes(current) != _without_hashes(resolved):
         return resolved
-    ours = {pin.name: pin for pin in lockfile.parse_pins(current)}
-    for pin in lockfile.parse_pins(resolved):
-        mine = ours.get(pin.name)
-        if mine is None or pin.version is None or not set(pin.hashes) <= set(mine.hashes):
-            return resolved
-        extra = set(mine.hashes) - set(pin.hashes)
-        if not extra:
+    out: list[str] = []
+    lines = resolved.split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if not line.endswith(" \\") or line[:1].isspace() or line.startswith("#"):
+            out.append(line)
             continue
-        files = file_hashes(pin.name, pin.version)
-        if isinstance(files, str) or not extra <= files:
+        block = [line]
+        while index < len(lines) and lines[index].lstrip().startswith("--hash="):
+            block.append(lines[index])
+            index += 1
+            if not block[-1].endswith(" \\"):
+                break
+        pins = lockfile.parse_pins("\n".join(block) + "\n")
+        if len(pins) != 1 or pins[0].version is None:
+            out += block
+            continue
+        files = file_hashes(pins[0].name, pins[0].version)
+        if isinstance(files, str):
             return resolved
-    return current
+        hashes = sorted(set(pins[0].hashes) | files)
+        out.append(line)
+        out += [
+            f"    --hash={digest}" + (" \\" if number < len(hashes) - 1 else "")
+            for number, digest in enumerate(hashes)
+        ]
+    return "\n".join(out)
 
 
 # What uv says when --no-build stops it ("Building source distributions for `x` is disabled").
