@@ -572,6 +572,12 @@ def init(dry_run: bool, config_path: Path | None) -> int:
     config = dataclasses.replace(config, root=root) if config.source is None else config
     for path, status in write_scaffolds(root, config, dry_run):
         click.echo(f"{path}: {status}")
+    from policytool import __version__
+    from policytool.scaffold.ci import action_offer
+
+    offer = action_offer(root, __version__)
+    if offer:
+        click.echo(offer)
     return EXIT_CLEAN
 
 
