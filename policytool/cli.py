@@ -407,6 +407,13 @@ def check(
     help="action-pin: resolve action tags to commit SHAs with `git ls-remote`.",
 )
 @click.option(
+    "--check-hook",
+    "check_hook",
+    default=None,
+    hidden=True,
+    help="The pre-commit hook id of this fix hook's check variant (.pre-commit-hooks.yaml).",
+)
+@click.option(
     "--diff",
     "show_diff",
     is_flag=True,
@@ -430,6 +437,7 @@ def fix(
     skip: tuple[str, ...],
     quiet: bool,
     online: bool = False,
+    check_hook: str | None = None,
     show_diff: bool = False,
     exit_zero: bool = False,
     verbose: bool = False,
@@ -452,9 +460,29 @@ def fix(
     run = _run(opts, paths, fix=True, online=online)
     for path in run.changed:
         click.echo(f"fixed {escape_controls(path)}", err=True)
+    if check_hook and _sibling_hook_runs(opts, check_hook):
+        # The check variant runs in the same pre-commit config and reports what is left:
+        # this hook reports only what it changed, so no finding is shown twice.
+        return EXIT_FINDINGS if run.changed and not exit_zero else EXIT_CLEAN
     code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
     code = EXIT_FINDINGS if run.changed else code
     return EXIT_CLEAN if exit_zero else code
+
+
+def _sibling_hook_runs(opts: Options, hook_id: str) -> bool:
+    """Whether this is a pre-commit hook call (PRE_COMMIT=1) in a repository whose
+    pre-commit config also runs the hook ``hook_id``."""
+    if os.environ.get("PRE_COMMIT") != "1":
+        return False
+    from policytool.formats.precommit import load_model
+    from policytool.rules._repo_config import PreCommitConfig
+
+    config = opts.load()
+    try:
+        model = load_model(config.root, config.section(PreCommitConfig).file, validate=False)
+    except PolicyError:
+        return False
+    return model is not None and any(hook.id == hook_id for hook in model.hooks)
 
 
 def _fix_diff(opts: Options, paths: Sequence[str], online: bool, exit_zero: bool) -> int:
@@ -574,6 +602,12 @@ def init(dry_run: bool, config_path: Path | None) -> int:
     config = dataclasses.replace(config, root=root) if config.source is None else config
     for path, status in write_scaffolds(root, config, dry_run):
         click.echo(f"{path}: {status}")
+    from policytool import __version__
+    from policytool.scaffold.ci import action_offer
+
+    offer = action_offer(root, __version__)
+    if offer:
+        click.echo(offer)
     return EXIT_CLEAN
 
 

@@ -108,6 +108,13 @@ def register_section(
             return (_convert(value, cls, where, ctx),)
         if isinstance(value, str):
             _one_line(value, where, ctx)
+        if isinstance(value, dict):
+            # `[tool.policytool.lock]` where `[[tool.policytool.lock]]` is meant.
+            raise ctx.error(
+                where,
+                f"expected an array of tables, got one table "
+                f"(write [[{show_path(where)}]], with two brackets, once for each entry)",
+            )
         if not isinstance(value, list):
             raise ctx.error(where, f"expected a list, got {type(value).__name__}")
         return tuple(_convert(item, cls, (*where, i), ctx) for i, item in enumerate(value))

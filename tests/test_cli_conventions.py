@@ -214,3 +214,52 @@ def test_the_manual_sweep_hook_shows_its_warnings() -> None:
     hooks = {h["id"]: h for h in yaml.safe_load((root / ".pre-commit-hooks.yaml").read_text())}
     assert hooks["sweep"]["stages"] == ["manual"]
     assert hooks["sweep"]["verbose"] is True
+
+
+BOTH_VARIANTS = """\
+repos:
+  - repo: https://github.com/policytool/policytool
+    rev: v0.1.0
+    hooks:
+      - id: spdx-header-fix
+      - id: spdx-header
+"""
+
+
+def test_a_fix_hook_beside_its_check_hook_reports_only_what_it_changed(
+    repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With both variants in the config, the check hook reports the findings, once."""
+    repo.write("pyproject.toml", SPDX)
+    repo.write("a.py", "x = 1\n")  # fixable
+    repo.write("b.sh", "")
+    repo.write("c.py", "# SPDX-License-Identifier: BSD-3-Clause\ny = 2\n")  # not fixable
+    repo.commit()
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    alone = run("fix", "--only", "spdx-header", "--check-hook", "spdx-header", "c.py")
+    assert "c.py:1:1: spdx-header license is 'BSD-3-Clause'" in alone.out  # no sibling
+    repo.write(".pre-commit-config.yaml", BOTH_VARIANTS)
+    fixed = run("fix", "--only", "spdx-header", "--check-hook", "spdx-header", "a.py", "c.py")
+    assert (fixed.code, fixed.out, fixed.err) == (1, "", "fixed a.py\n")
+    again = run("fix", "--only", "spdx-header", "--check-hook", "spdx-header", "a.py", "c.py")
+    assert (again.code, again.out) == (0, "")
+    checked = run("check", "--only", "spdx-header", "a.py", "c.py")
+    assert checked.code == 1 and checked.out.count("spdx-header") == 1
+
+
+def test_every_fix_hook_names_its_check_hook() -> None:
+    """A `-fix` hook whose check variant is published names it with --check-hook."""
+    import shlex
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    hooks = {h["id"]: h for h in yaml.safe_load((root / ".pre-commit-hooks.yaml").read_text())}
+    for hook_id, hook in hooks.items():
+        if not hook_id.endswith("-fix"):
+            continue
+        args = shlex.split(hook["entry"])
+        sibling = hook_id.removesuffix("-fix")
+        assert args[:2] == ["policytool", "fix"], hook_id
+        assert args[args.index("--check-hook") + 1] == sibling, hook_id
+        assert hooks[sibling]["entry"].startswith("policytool check"), hook_id

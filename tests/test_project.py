@@ -119,3 +119,24 @@ def test_find_python_takes_path_then_pyenv_and_skips_broken_shims(tmp_path: Path
     assert find("3.10").stdout == f"{pyenv}/versions/3.10.13/bin/python3.10\n"
     assert find("3.13").stdout == f"{bin_dir}/python3.13\n"
     assert (find("3.12").returncode, find("3.12").stdout) == (1, "")
+
+
+# --- docs that cannot drift ---------------------------------------------------------------
+
+
+def test_init_md_shows_what_init_dry_run_prints_here() -> None:
+    """docs/init.md's `policytool init --dry-run` block is a run in this checkout."""
+    import re
+
+    page = (ROOT / "docs/init.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n\$ policytool init --dry-run\n(.*?)```", page, re.S)
+    assert block is not None
+    proc = subprocess.run(
+        [sys.executable, "-m", "policytool", "init", "--dry-run"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == block.group(1)

@@ -79,10 +79,22 @@ def test_spdx_text_inside_a_string_does_not_count(demo: Repo, run: Run) -> None:
 
 
 def test_wrong_license_value(demo: Repo, run: Run) -> None:
+    """Another license is a license change: reported, not fixed, unless relicense = true."""
     demo.write("a.py", "# SPDX-License-Identifier: MIT\n" + COP)
     result = check(run, "a.py")
-    assert "license is 'MIT', expected 'Apache-2.0'" in result.out
-    assert fix(run, "a.py").code == 1
+    assert (
+        "a.py:1:1: spdx-header license is 'MIT', expected 'Apache-2.0'; a license change is "
+        "not a formatting fix: change it by hand, or set relicense = true in "
+        "[tool.policytool.spdx] for `fix` to rewrite it\n"
+    ) in result.out
+    assert "1 error)" in result.out and "fixable" not in result.out
+    unfixed = fix(run, "a.py")
+    assert unfixed.code == 1 and "fixed a.py" not in unfixed.err
+    assert demo.read("a.py") == ("# SPDX-License-Identifier: MIT\n" + COP).encode()
+    demo.write("pyproject.toml", CONFIG + "relicense = true\n")
+    assert "license is 'MIT', expected 'Apache-2.0'\n" in check(run, "a.py").out
+    relicensed = fix(run, "a.py")
+    assert relicensed.code == 1 and "fixed a.py" in relicensed.err
     assert demo.read("a.py") == (LIC + COP).encode()
 
 
@@ -283,6 +295,7 @@ def test_only_foreign_licenses_rewrites_the_first(demo: Repo, run: Run) -> None:
     result = check(run, "a.py")
     assert result.out.count("spdx-header") == 1
     assert "a.py:1:1: spdx-header license is 'MIT', expected 'Apache-2.0'" in result.out
+    demo.write("pyproject.toml", CONFIG + "relicense = true\n")
     fix(run, "a.py")
     assert demo.read("a.py") == (LIC + "# SPDX-License-Identifier: BSD-3-Clause\n" + COP).encode()
 

@@ -35,6 +35,9 @@ class SpdxConfig:
     kinds: tuple[CommentKind, ...] = ("python",)
     # Path globs exempt from the header (vendored code); ``baseline spdx-header`` adds to it.
     exclude: tuple[str, ...] = ()
+    # Whether `fix` may rewrite another license identifier to `license` (a license
+    # change, not a formatting fix: off unless asked for).
+    relicense: bool = False
     # Set by the builder when the table is present, never a TOML key.
     configured: bool = False
 
@@ -67,6 +70,11 @@ document(
             "list of globs",
             "files exempt from the header (vendored code); `policytool baseline spdx-header` "
             "adds to it",
+        ),
+        "relicense": KeyDoc(
+            "boolean",
+            "let `fix` rewrite a header's other license identifier (`MIT`) to `license`: a "
+            "license change, so off by default (the finding then says to change it by hand)",
         ),
     },
 )

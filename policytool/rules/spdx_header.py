@@ -68,13 +68,16 @@ fails: the SPDX lines stand below the docstring, not in the header.
 
 ## Fix
 `policytool fix --only spdx-header` inserts the missing lines after the shebang and
-encoding line, rewrites a wrong license or an outdated copyright, and moves SPDX
+encoding line, rewrites an outdated copyright, and moves SPDX
 comment lines that follow the module docstring up into the header (both lines, so no
 duplicate is left). It never moves a line from anywhere else: when the file's own
 notice (a comment block of SPDX lines only) stands deeper in the body, the finding
 names its line and is not fixable, so no second notice is added (an adapted portion's
 notice, a block that says more, does not count). It keeps BOM, encoding, line endings
 and mode, and reports (instead of writing) a copyright the file's encoding cannot hold.
+A file whose header names another license (`MIT` where `Apache-2.0` is configured) is
+a license change, not a formatting fix: the finding says so and `fix` leaves it, unless
+`relicense = true` lets it rewrite that identifier.
 
 ## Configuration
 ```toml
@@ -84,6 +87,7 @@ copyright = "Copyright contributors to the demo project"
 replaces = ["Copyright (c) Old Corp"]   # outdated lines to rewrite
 kinds = ["python", "shell"]   # default ["python"]
 exclude = ["third_party/**"]  # files exempt from the header
+relicense = false             # true: fix may rewrite another license identifier
 ```
 """
 
@@ -375,8 +379,16 @@ def problems(header: Header, config: Config, encoding: str = "utf-8") -> Iterato
         # other projects carry theirs); without the configured one, the first is wrong.
         index, value = licenses[0]
         why = f"; the license {license_why}" if license_why else ""
+        if not why and not spdx.relicense:
+            # Changing a file's license is the maintainer's decision, not a formatting fix.
+            why = (
+                "; a license change is not a formatting fix: change it by hand, or set "
+                "relicense = true in [tool.policytool.spdx] for `fix` to rewrite it"
+            )
         yield Problem(
-            index, f"license is '{value}', expected '{spdx.license}'{why}", license_why is None
+            index,
+            f"license is '{value}', expected '{spdx.license}'{why}",
+            license_why is None and spdx.relicense,
         )
     why = f"; the copyright {copyright_why}" if copyright_why else ""
     replaced = [i for i, body in header.bodies.items() if _is_replaced(body, spdx.replaces)]
@@ -475,7 +487,7 @@ def fix(source: SourceFile, config: Config) -> Fix | None:
     # configured value (others stay: they cover adapted portions), outdated copyrights.
     have_copyright = False
     values = [v for v in (_tag_value(b, LICENSE_TAG) for b in header.bodies.values()) if v]
-    rewrite_license = license_line is not None and spdx.license not in values
+    rewrite_license = license_line is not None and spdx.license not in values and spdx.relicense
     for index in range(header.first, header.end):
         body = _body(lines[index], prefix)
         if _tag_value(body, LICENSE_TAG) is not None and rewrite_license and license_line:

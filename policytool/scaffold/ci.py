@@ -10,8 +10,11 @@ checked by: the pre-commit config (``precommit-*``), the pre-commit workflow
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from policytool import HOMEPAGE, __version__
 from policytool.config import Config
+from policytool.errors import PolicyError
 from policytool.rules._repo_config import CiConfig, MergifyConfig, PreCommitConfig
 from policytool.scaffold.templates import render
 
@@ -157,4 +160,28 @@ def render_mergify(config: Config) -> str:
     return render(
         "mergify.yml",
         {"rule": config.section(MergifyConfig).rule or DEFAULT_RULE, "block": "".join(lines)},
+    )
+
+
+def action_offer(root: Path, version: str) -> str | None:
+    """The line ``init`` ends with offering policytool's GitHub Action (docs/action.md),
+    or None when a workflow of the repository already uses it."""
+    from policytool.core.boundary import read_bounded
+
+    workflows = root / ".github" / "workflows"
+    name = POLICYTOOL_REPO.removeprefix("https://github.com/")
+    if workflows.is_dir():
+        for path in sorted(workflows.glob("*.y*ml")):
+            if not path.is_file() or path.is_symlink():
+                continue
+            try:
+                data = read_bounded(path, path.name)
+            except PolicyError:
+                continue  # a workflow too large to read is the repo rules' finding
+            if f"{name}@".encode() in data:
+                return None
+    ref = f"<the commit SHA of v{version}> # v{version}" if is_release(version) else "<commit SHA>"
+    return (
+        f"GitHub Actions: a pull-request job with `uses: {name}@{ref}` runs check "
+        "(annotations, SARIF), lock --check and sweep (docs/action.md)"
     )
