@@ -231,8 +231,8 @@ def test_a_whole_run_from_a_mirror_caches_labels_and_catches(
         "commit": commit,
         "findings": [
             {
-                "rule": "codeql-workflow",
-                "path": "*",
+                "rule": "ci-floating-install",
+                "path": "Dockerfile",
                 "label": "false",
                 "reason": "r",
                 "cause": "issue 9 item 4 (requests on purpose)",
