@@ -23,6 +23,7 @@ from typing import ClassVar, Literal, NamedTuple, TypeVar
 from policytool.core.kinds import CommentKind
 from policytool.core.memo import RunMemo
 from policytool.errors import ConfigError, DecodeError, FileError, PolicyError
+from policytool.formats.pylock import is_pylock_name
 from policytool.formats.toml import KeyPath, key_line, key_lines
 
 # The resolvers `policytool lock` drives.
@@ -1045,11 +1046,20 @@ def _validate_lock(lock: LockConfig, where: KeyPath, ctx: _Context) -> None:
     if lock.universal and lock.backend != "uv":
         raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
     leaf = lock.output.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    if leaf.endswith(".toml") or leaf == "uv.lock":
+    if is_pylock_name(lock.output):
+        if lock.backend != "uv":
+            raise ctx.error(
+                (*where, "output"),
+                f"'{lock.output}' is a PEP 751 pylock.toml, which backend "
+                f"'{lock.backend}' cannot write (pip-compile writes requirements files "
+                "only): use backend = 'uv' or name a .txt output",
+            )
+    elif leaf.endswith(".toml") or leaf == "uv.lock":
         raise ctx.error(
             (*where, "output"),
-            f"'{lock.output}' names a TOML lock (PEP 751 pylock.toml or uv.lock), which "
-            "policytool does not write yet; it writes requirements files: name a .txt output",
+            f"'{lock.output}' names a TOML lock that is not PEP 751's 'pylock.toml' or "
+            "'pylock.<name>.toml' (uv.lock is uv's project lock): name a pylock.toml or "
+            "a .txt output",
         )
 
 

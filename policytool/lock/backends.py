@@ -34,7 +34,9 @@ from policytool.engine.locks import (
     uv_dependency_settings,
 )
 from policytool.errors import BackendError, PolicyError
+from policytool.formats import pylock
 from policytool.formats.lockfile import Settings
+from policytool.formats.pylock import is_pylock_name
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine
 
@@ -356,6 +358,8 @@ def build_command(
             cmd += ["--prerelease", cfg.prerelease]
         if cfg.resolution:
             cmd += ["--resolution", cfg.resolution]
+        if is_pylock_name(lock.output):
+            cmd += ["--format", "pylock.toml"]
         if request.offline:
             cmd.append("--offline")
         if request.no_build:
@@ -450,6 +454,42 @@ def preferences(previous: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _preferences_of(previous: str, toml: bool) -> str:
+    """The preferences file for the backend: versions only, in the output's format."""
+    if not toml:
+        return preferences(previous)
+    return pylock.preferences(lockfile_body(previous))
+
+
+def lockfile_body(text: str) -> str:
+    """A lock text without its policytool header (the whole text when it has none)."""
+    from policytool.formats.lockfile import parse
+
+    return parse(text).body
+
+
+def _normalise_pylock(
+    produced: str, root: Path, tmp: Path, rename: Mapping[str, str], lock: Lock
+) -> str:
+    """uv's ``pylock.toml`` in policytool's layout: excluded packages out, local paths
+    relative to the lock, no temporary or repository path (see :func:`pylock.normalise`)."""
+    excluded = [canonical_name(name) for name in lock.config.exclude]
+    lock_dir = os.path.dirname(lock.output.replace("\\", "/").removeprefix("./"))
+    scrub = _Scrubber(root, tmp, rename)
+    try:
+        return pylock.normalise(
+            produced,
+            list(dict.fromkeys([str(root), os.path.realpath(root)])),
+            lock_dir,
+            lambda name: is_excluded(name, excluded),
+            scrub,
+        )
+    except pylock.PylockError as exc:
+        raise BackendError(
+            f"{lock.output}: uv wrote no PEP 751 document for lock '{lock.name}': {exc}"
+        ) from None
+
+
 def make_temp_dir(prefix: str, who: str) -> Path:
     """A new temporary directory; a PolicyError naming ``who`` when none can be made.
 
@@ -516,9 +556,10 @@ def compile_lock(
             held.write_text("".join(f"{h}\n" for h in request.resolution.holds), "utf-8")
             rename[str(held)] = HOLDS_NAME
             holds = [str(held)]
-        output = tmp / "lock.txt"
+        toml = is_pylock_name(lock.output)
+        output = tmp / ("pylock.toml" if toml else "lock.txt")
         if request.previous is not None and not request.upgrade:
-            output.write_text(preferences(request.previous), "utf-8")
+            output.write_text(_preferences_of(request.previous, toml), "utf-8")
         cmd = build_command(executable, request, sources, str(output), holds, extra_options)
         returncode, stdout, stderr = _run(cmd, root, lock, progress)
         if returncode != 0:
@@ -553,6 +594,8 @@ def compile_lock(
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} wrote no output for lock '{lock.name}'"
             ) from None
+        if toml:
+            return _normalise_pylock(produced, root, tmp, rename, lock)
         body = normalise(produced, root, tmp, rename, lock.config.exclude)
         return _with_input_indexes(root, lock, body)
     except OSError as exc:
