@@ -21,9 +21,11 @@ import datetime
 import json
 import os
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from policytool.errors import TomlError
+from policytool.formats.toml import loads
 
 # Names PEP 751 allows: ``pylock.toml`` and ``pylock.<name>.toml`` (no dot in <name>).
 _NAME_RE = re.compile(r"^pylock(?:\.[^./\\]+)?\.toml$")
@@ -33,19 +35,9 @@ _BARE_KEY_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 # The kinds of file a package lists; each carries ``hashes`` (PEP 751).
 FILE_KEYS = ("sdist", "wheels", "archive")
 
-# TOML values as tomllib returns them.
-TomlValue = (
-    str
-    | int
-    | float
-    | bool
-    | datetime.datetime
-    | datetime.date
-    | datetime.time
-    | list["TomlValue"]
-    | dict[str, "TomlValue"]
-)
-Table = dict[str, TomlValue]
+# A TOML table as the TOML reader returns it (values: str, int, float, bool, dates,
+# lists and tables).
+Table = dict[str, object]
 
 
 class PylockError(ValueError):
@@ -88,9 +80,9 @@ def is_pylock(text: str) -> bool:
 def load(text: str) -> Document:
     """Parse a pylock document; :class:`PylockError` when it is not one."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PylockError(f"not valid TOML: {exc}") from None
+        data = loads(text, "pylock.toml")
+    except TomlError as exc:
+        raise PylockError(str(exc).removeprefix("pylock.toml: ")) from None
     packages = data.pop("packages", [])
     if not isinstance(packages, list) or not all(isinstance(p, dict) for p in packages):
         raise PylockError("'packages' is not an array of tables")
@@ -106,7 +98,7 @@ def _key(key: str) -> str:
     return key if _BARE_KEY_RE.match(key) else _string(key)
 
 
-def _value(value: TomlValue) -> str:
+def _value(value: object) -> str:
     """One TOML value on one line (tables inline)."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -124,12 +116,14 @@ def _value(value: TomlValue) -> str:
         return value.isoformat()
     if isinstance(value, list):
         return "[" + ", ".join(_value(item) for item in value) + "]"
+    if not isinstance(value, dict):
+        raise TypeError(f"not a TOML value: {value!r}")
     if not value:
         return "{}"
     return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
 
 
-def _multiline_list(key: str, items: list[TomlValue]) -> list[str]:
+def _multiline_list(key: str, items: list[object]) -> list[str]:
     """``key = [`` one item a line ``]`` (a package's wheels, read by a human reviewer)."""
     return [f"{_key(key)} = [", *(f"    {_value(item)}," for item in items), "]"]
 
@@ -158,9 +152,9 @@ def render(document: Document) -> str:
     return "\n".join(out).lstrip("\n") + "\n"
 
 
-def _files(package: Table) -> list[TomlValue]:
+def _files(package: Table) -> list[object]:
     """The file tables a package lists (its wheels, sdist and archive)."""
-    found: list[TomlValue] = []
+    found: list[object] = []
     for key in FILE_KEYS:
         value = package.get(key)
         if isinstance(value, list):
@@ -170,7 +164,7 @@ def _files(package: Table) -> list[TomlValue]:
     return found
 
 
-def _hashes(files: Sequence[TomlValue]) -> tuple[str, ...]:
+def _hashes(files: Sequence[object]) -> tuple[str, ...]:
     """``algo:hex`` of every file; empty when a file carries no hash."""
     out: list[str] = []
     for item in files:
@@ -191,9 +185,7 @@ def pins(text: str, offset: int = 0) -> list[PackagePin]:
     except PylockError:
         return []
     headings = [
-        number
-        for number, line in enumerate(text.splitlines(), start=1)
-        if _PACKAGES_RE.match(line)
+        number for number, line in enumerate(text.splitlines(), start=1) if _PACKAGES_RE.match(line)
     ]
     if len(headings) != len(document.packages):
         headings = [0] * len(document.packages)  # ``packages = [...]`` inline: no line
@@ -226,7 +218,7 @@ def preferences(text: str) -> str:
     uv reads an existing output file as its preferences and keeps the hashes it finds
     there; handed this, the hashes of the new lock come from the index.
     """
-    kept = []
+    kept: list[Table] = []
     for pin in pins(text):
         if pin.name and pin.version:
             kept.append({"name": pin.name, "version": pin.version})
@@ -234,7 +226,7 @@ def preferences(text: str) -> str:
     return render(Document(top, tuple(kept)))
 
 
-def _map_strings(value: TomlValue, change: Callable[[str], str]) -> TomlValue:
+def _map_strings(value: object, change: Callable[[str], str]) -> object:
     """``value`` with ``change`` applied to every string in it."""
     if isinstance(value, str):
         return change(value)
@@ -245,7 +237,7 @@ def _map_strings(value: TomlValue, change: Callable[[str], str]) -> TomlValue:
     return value
 
 
-def _local_file(item: TomlValue, roots: Sequence[str], lock_dir: str) -> TomlValue:
+def _local_file(item: object, roots: Sequence[str], lock_dir: str) -> object:
     """A file table whose ``file://`` URL lies in the repository, given as a ``path``.
 
     PEP 751 paths are relative to the lock file's directory, so the lock installs from
@@ -312,4 +304,3 @@ def check_document(text: str) -> str | None:
         if not isinstance(package.get("name"), str):
             return f"package {number} has no name"
     return None
-

@@ -168,7 +168,13 @@ def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[F
             )
         elif toml and not pin.hashes:
             findings.append(
-                Finding(out, pin.line, 1, RULE_ID, f"'{pin.name}' lists no file, or a file without hashes")
+                Finding(
+                    out,
+                    pin.line,
+                    1,
+                    RULE_ID,
+                    f"'{pin.name}' lists no file, or a file without hashes",
+                )
             )
         elif lock.config.hashes and not pin.hashes:
             findings.append(
