@@ -326,3 +326,30 @@ def test_render_then_load_gives_the_document_back(
         assert len(pin.hashes) == expected
     preferred = pylock.load(pylock.preferences(text)).packages
     assert all(set(p) == {"name", "version"} for p in preferred)
+
+
+def test_a_lock_layered_on_a_pylock_takes_its_pins_as_constraints(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    repo.write("requirements/common.in", "alpha<2\n")
+    repo.write("requirements/test.in", "delta\nepsilon<2\n")
+    common = "requirements/pylock.common.toml"
+    repo.write(
+        "pyproject.toml",
+        "[tool.policytool]\n\n"
+        + lock_table(
+            "test",
+            ["requirements/test.in"],
+            "requirements/test.txt",
+            wheelhouse.path,
+            extra='constraints = ["common"]',
+        )
+        + lock_table("common", ["requirements/common.in"], common, wheelhouse.path),
+    )
+    result = run("lock")
+    assert result.code == 0, result.err
+    assert versions(repo, common) == {"alpha": "1.1"}
+    layered = repo.read("requirements/test.txt").decode()
+    assert "alpha==1.1\n" in layered
+    assert f"#   -c {common}\n" in layered
+    assert run("lock", "--check").code == 0

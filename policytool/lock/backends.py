@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from policytool.core.boundary import read_bounded
+from policytool.core.text import decode_text
 from policytool.engine.locks import (
     UV_DEPENDENCY_KEYS,
     Lock,
@@ -35,7 +37,7 @@ from policytool.engine.locks import (
 )
 from policytool.errors import BackendError, PolicyError
 from policytool.formats import pylock
-from policytool.formats.lockfile import Settings
+from policytool.formats.lockfile import Settings, parse_pins
 from policytool.formats.pylock import is_pylock_name
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine
@@ -319,11 +321,13 @@ def build_command(
     output: str,
     holds: Sequence[str] = (),
     extra: Sequence[str] = (),
+    constraints: Sequence[str] | None = None,
 ) -> list[str]:
     """The backend command line for ``request`` (paths relative to the repo root).
 
     ``holds`` names the temporary constraints file of the header's ``holds``; ``extra``
-    are more options (the ``[tool.uv]`` dependency files).
+    are more options (the ``[tool.uv]`` dependency files); ``constraints`` replaces the
+    lock's constraint files (a ``pylock.toml`` one given as its pins).
     """
     lock = request.lock
     cfg = lock.config
@@ -422,7 +426,8 @@ def build_command(
         cmd += ["--extra-index-url", expand_env(url, lock.name, "extra-index-urls")]
     for link in cfg.find_links:
         cmd += ["--find-links", expand_env(link, lock.name, "find-links")]
-    for path in (*lock.constraint_files, *holds):
+    chosen = lock.constraint_files if constraints is None else constraints
+    for path in (*chosen, *holds):
         cmd += ["--constraint", path]
     if request.upgrade:
         cmd.append("--upgrade")
@@ -556,11 +561,26 @@ def compile_lock(
             held.write_text("".join(f"{h}\n" for h in request.resolution.holds), "utf-8")
             rename[str(held)] = HOLDS_NAME
             holds = [str(held)]
+        constraints: list[str] = []
+        for number, path in enumerate(lock.constraint_files):
+            if not is_pylock_name(path):
+                constraints.append(path)
+                continue
+            # A pylock.toml lock this one is layered on: its pins, as requirement lines.
+            pinned = tmp / f"constraint-{number}.txt"
+            text = decode_text(read_bounded(root / path, path), path)
+            pinned.write_text(
+                "".join(f"{pin.text}\n" for pin in parse_pins(text) if pin.version), "utf-8"
+            )
+            rename[str(pinned)] = path
+            constraints.append(str(pinned))
         toml = is_pylock_name(lock.output)
         output = tmp / ("pylock.toml" if toml else "lock.txt")
         if request.previous is not None and not request.upgrade:
             output.write_text(_preferences_of(request.previous, toml), "utf-8")
-        cmd = build_command(executable, request, sources, str(output), holds, extra_options)
+        cmd = build_command(
+            executable, request, sources, str(output), holds, extra_options, constraints
+        )
         returncode, stdout, stderr = _run(cmd, root, lock, progress)
         if returncode != 0:
             explanation = trim_error(
