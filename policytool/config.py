@@ -586,7 +586,11 @@ document(
             "requirement files, `pyproject.toml`, `pyproject.toml[extra,...]` or "
             "`pyproject.toml:GROUP`",
         ),
-        "output": KeyDoc("path", "the lock file written"),
+        "output": KeyDoc(
+            "path",
+            "the lock file written: requirements text, or PEP 751 when named "
+            "`pylock.toml` / `pylock.<name>.toml` (uv only)",
+        ),
         "constraints": KeyDoc(
             "list",
             "other locks (by `name` or `output`, compiled first and layered on) or constraint "
