@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -353,3 +354,40 @@ def test_a_lock_layered_on_a_pylock_takes_its_pins_as_constraints(
     assert "alpha==1.1\n" in layered
     assert f"#   -c {common}\n" in layered
     assert run("lock", "--check").code == 0
+
+
+def test_resolve_checks_pylock_sdist_hashes_against_the_index_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # uv --no-build (--check --resolve) lists no sdist: the lock's sdist tables are kept
+    # only when the rest is identical and each hash is a file of that version on PyPI.
+    from policytool.config import LockConfig
+    from policytool.engine.locks import Lock
+    from policytool.lock.run import _with_pylock_sdists
+    from tests.test_lock_bump import serve_json
+
+    wheel, sdist = "a" * 64, "b" * 64
+    lock = Lock(LockConfig("t", ("t.in",), "pylock.t.toml"), (), (), ())
+    top: pylock.Table = {"lock-version": "1.0", "created-by": "uv"}
+    wheels: pylock.Table = {
+        "name": "alpha",
+        "version": "1.0",
+        "wheels": [{"url": "https://x/alpha-1.0-py3-none-any.whl", "hashes": {"sha256": wheel}}],
+    }
+    resolved = pylock.render(pylock.Document(top, (wheels,)))
+    package = {
+        **wheels,
+        "sdist": {"url": "https://x/alpha-1.0.tar.gz", "hashes": {"sha256": sdist}},
+    }
+    honest = pylock.render(pylock.Document(top, (package,)))
+    forged = honest.replace(sdist, "c" * 64)
+    moved = honest.replace(wheel, "d" * 64)
+    files = [{"digests": {"sha256": wheel}}, {"digests": {"sha256": sdist}}]
+    base, stop = serve_json({"/pypi/alpha/json": {"info": {}, "releases": {"1.0": files}}})
+    try:
+        monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
+        assert _with_pylock_sdists(lock, honest, resolved) == honest
+        assert _with_pylock_sdists(lock, forged, resolved) == resolved
+        assert _with_pylock_sdists(lock, moved, resolved) == resolved
+    finally:
+        stop()

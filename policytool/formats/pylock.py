@@ -304,3 +304,28 @@ def check_document(text: str) -> str | None:
         if not isinstance(package.get("name"), str):
             return f"package {number} has no name"
     return None
+
+
+def without_sdists(text: str) -> str:
+    """The document re-rendered without its packages' ``sdist`` tables.
+
+    uv resolving with ``--no-build`` (``lock --check --resolve``) lists wheels only.
+    :class:`PylockError` when ``text`` is not a pylock document.
+    """
+    document = load(text)
+    packages = tuple({k: v for k, v in p.items() if k != "sdist"} for p in document.packages)
+    return render(Document(document.top, packages))
+
+
+def sdist_hashes(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(name, version, ``algo:hex`` hashes) of every package's ``sdist`` (never raises)."""
+    try:
+        document = load(text)
+    except PylockError:
+        return []
+    out = []
+    for package in document.packages:
+        name, version, sdist = package.get("name"), package.get("version"), package.get("sdist")
+        if isinstance(name, str) and isinstance(version, str) and sdist is not None:
+            out.append((name, version, _hashes([sdist])))
+    return out
