@@ -150,7 +150,9 @@ def _held_by(
         for requirement in facts.requires:
             if name != package and _excludes(requirement, package, newest):
                 return f"{name} {version} (requires '{requirement.strip()}')"
-    unknown = sorted(name for name, (_v, facts) in dependents.items() if not facts.known)
+    unknown = sorted(
+        name for name, (_v, facts) in dependents.items() if not facts.known and name != package
+    )
     if unknown:
         shown = ", ".join(unknown[:3]) + (
             f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
