@@ -923,6 +923,50 @@ def _left_after_baseline(config_path: Path | None, ids: tuple[str, ...]) -> int:
     return EXIT_FINDINGS
 
 
+@cli.command("outdated")
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    help="Output format.",
+)
+@config_option
+@handle_errors
+def outdated_command(names: tuple[str, ...], fmt: str, config_path: Path | None) -> int:
+    """Every pin with a newer release on PyPI, per lock, and what holds it back.
+
+    Names the input bound, constraint file or dependent pin that excludes the newest
+    release (none: the lock's cut-off date, `policytool bump PKG` moves it), with the
+    known vulnerabilities of the pinned version (PyPI's data). Goes online; changes no
+    file. Exit 1 when a pin is behind or vulnerable.
+
+    \b
+    Examples:
+      policytool outdated
+      policytool outdated test --format json
+    """
+    import dataclasses
+    import json
+
+    from policytool.lock.outdated import outdated
+
+    def progress(line: str) -> None:
+        click.echo(f"policytool: {line}", err=True)
+
+    entries = outdated(load_config(config_path), names, progress=progress)
+    if fmt == "json":
+        click.echo(json.dumps([dataclasses.asdict(e) for e in entries], indent=2))
+    else:
+        for entry in entries:
+            click.echo(escape_controls(entry.describe()))
+        behind = sum(e.behind for e in entries)
+        vulnerable = sum(bool(e.vulnerabilities) for e in entries)
+        click.echo(f"{behind} pins behind, {vulnerable} with known vulnerabilities")
+    return EXIT_FINDINGS if any(e.behind or e.vulnerabilities for e in entries) else EXIT_CLEAN
+
+
 @cli.command("bump")
 @click.argument("spec", metavar="PKG[==VER]")
 @click.option("--why", default="", help="Why this bump is needed (goes into the PR body).")

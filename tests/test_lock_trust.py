@@ -261,13 +261,15 @@ def test_excluded_packages_are_named_in_the_header(
 
 
 def test_a_toml_lock_output_is_a_config_error(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
+    # PEP 751 pylock.toml is written (tests/test_pylock.py); uv.lock and other TOML are not.
     setup_simple(repo, wheelhouse.path)
     text = (repo.root / "pyproject.toml").read_text()
-    repo.write("pyproject.toml", text.replace("requirements/test.txt", "pylock.test.toml"))
-    result = run("lock")
-    assert result.code == 2
-    assert "pylock.test.toml" in result.err and "output" in result.err
-    assert not (repo.root / "pylock.test.toml").exists()
+    for output in ("uv.lock", "locks/test.toml"):
+        repo.write("pyproject.toml", text.replace("requirements/test.txt", output))
+        result = run("lock")
+        assert result.code == 2
+        assert output in result.err and "output" in result.err
+        assert not (repo.root / output).exists()
 
 
 # ---------------------------------------------------------------------------------------

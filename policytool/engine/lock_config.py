@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeVar
 
 from policytool.config import ConfigContext, KeyDoc, document, register_section
+from policytool.formats.pylock import is_pylock_name
 from policytool.formats.toml import KeyPath
 
 # The resolvers `policytool lock` drives.
@@ -161,7 +162,11 @@ document(
             "requirement files, `pyproject.toml`, `pyproject.toml[extra,...]` or "
             "`pyproject.toml:GROUP`",
         ),
-        "output": KeyDoc("path", "the lock file written"),
+        "output": KeyDoc(
+            "path",
+            "the lock file written: requirements text, or PEP 751 when named "
+            "`pylock.toml` / `pylock.<name>.toml` (uv only)",
+        ),
         "constraints": KeyDoc(
             "list",
             "other locks (by `name` or `output`, compiled first and layered on) or constraint "
@@ -318,11 +323,20 @@ def _validate_lock(lock: LockConfig, where: KeyPath, ctx: ConfigContext) -> None
     if lock.universal and lock.backend != "uv":
         raise ctx.error((*where, "universal"), "universal locks need backend = 'uv'")
     leaf = lock.output.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    if leaf.endswith(".toml") or leaf == "uv.lock":
+    if is_pylock_name(lock.output):
+        if lock.backend != "uv":
+            raise ctx.error(
+                (*where, "output"),
+                f"'{lock.output}' is a PEP 751 pylock.toml, which backend "
+                f"'{lock.backend}' cannot write (pip-compile writes requirements files "
+                "only): use backend = 'uv' or name a .txt output",
+            )
+    elif leaf.endswith(".toml") or leaf == "uv.lock":
         raise ctx.error(
             (*where, "output"),
-            f"'{lock.output}' names a TOML lock (PEP 751 pylock.toml or uv.lock), which "
-            "policytool does not write yet; it writes requirements files: name a .txt output",
+            f"'{lock.output}' names a TOML lock that is not PEP 751's 'pylock.toml' or "
+            "'pylock.<name>.toml' (uv.lock is uv's project lock): name a pylock.toml or "
+            "a .txt output",
         )
 
 

@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from policytool.core.boundary import read_bounded
+from policytool.core.text import decode_text
 from policytool.engine.locks import (
     UV_DEPENDENCY_KEYS,
     Lock,
@@ -34,7 +36,9 @@ from policytool.engine.locks import (
     uv_dependency_settings,
 )
 from policytool.errors import BackendError, PolicyError
-from policytool.formats.lockfile import Settings
+from policytool.formats import pylock
+from policytool.formats.lockfile import Settings, parse_pins
+from policytool.formats.pylock import is_pylock_name
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine
 
@@ -317,11 +321,13 @@ def build_command(
     output: str,
     holds: Sequence[str] = (),
     extra: Sequence[str] = (),
+    constraints: Sequence[str] | None = None,
 ) -> list[str]:
     """The backend command line for ``request`` (paths relative to the repo root).
 
     ``holds`` names the temporary constraints file of the header's ``holds``; ``extra``
-    are more options (the ``[tool.uv]`` dependency files).
+    are more options (the ``[tool.uv]`` dependency files); ``constraints`` replaces the
+    lock's constraint files (a ``pylock.toml`` one given as its pins).
     """
     lock = request.lock
     cfg = lock.config
@@ -356,6 +362,8 @@ def build_command(
             cmd += ["--prerelease", cfg.prerelease]
         if cfg.resolution:
             cmd += ["--resolution", cfg.resolution]
+        if is_pylock_name(lock.output):
+            cmd += ["--format", "pylock.toml"]
         if request.offline:
             cmd.append("--offline")
         if request.no_build:
@@ -418,7 +426,8 @@ def build_command(
         cmd += ["--extra-index-url", expand_env(url, lock.name, "extra-index-urls")]
     for link in cfg.find_links:
         cmd += ["--find-links", expand_env(link, lock.name, "find-links")]
-    for path in (*lock.constraint_files, *holds):
+    chosen = lock.constraint_files if constraints is None else constraints
+    for path in (*chosen, *holds):
         cmd += ["--constraint", path]
     if request.upgrade:
         cmd.append("--upgrade")
@@ -448,6 +457,42 @@ def preferences(previous: str) -> str:
         if line or not raw.strip():
             out.append(line)
     return "\n".join(out) + "\n"
+
+
+def _preferences_of(previous: str, toml: bool) -> str:
+    """The preferences file for the backend: versions only, in the output's format."""
+    if not toml:
+        return preferences(previous)
+    return pylock.preferences(lockfile_body(previous))
+
+
+def lockfile_body(text: str) -> str:
+    """A lock text without its policytool header (the whole text when it has none)."""
+    from policytool.formats.lockfile import parse
+
+    return parse(text).body
+
+
+def _normalise_pylock(
+    produced: str, root: Path, tmp: Path, rename: Mapping[str, str], lock: Lock
+) -> str:
+    """uv's ``pylock.toml`` in policytool's layout: excluded packages out, local paths
+    relative to the lock, no temporary or repository path (see :func:`pylock.normalise`)."""
+    excluded = [canonical_name(name) for name in lock.config.exclude]
+    lock_dir = os.path.dirname(lock.output.replace("\\", "/").removeprefix("./"))
+    scrub = _Scrubber(root, tmp, rename)
+    try:
+        return pylock.normalise(
+            produced,
+            list(dict.fromkeys([str(root), os.path.realpath(root)])),
+            lock_dir,
+            lambda name: is_excluded(name, excluded),
+            scrub,
+        )
+    except pylock.PylockError as exc:
+        raise BackendError(
+            f"{lock.output}: uv wrote no PEP 751 document for lock '{lock.name}': {exc}"
+        ) from None
 
 
 def make_temp_dir(prefix: str, who: str) -> Path:
@@ -516,10 +561,26 @@ def compile_lock(
             held.write_text("".join(f"{h}\n" for h in request.resolution.holds), "utf-8")
             rename[str(held)] = HOLDS_NAME
             holds = [str(held)]
-        output = tmp / "lock.txt"
+        constraints: list[str] = []
+        for number, path in enumerate(lock.constraint_files):
+            if not is_pylock_name(path):
+                constraints.append(path)
+                continue
+            # A pylock.toml lock this one is layered on: its pins, as requirement lines.
+            pinned = tmp / f"constraint-{number}.txt"
+            text = decode_text(read_bounded(root / path, path), path)
+            pinned.write_text(
+                "".join(f"{pin.text}\n" for pin in parse_pins(text) if pin.version), "utf-8"
+            )
+            rename[str(pinned)] = path
+            constraints.append(str(pinned))
+        toml = is_pylock_name(lock.output)
+        output = tmp / ("pylock.toml" if toml else "lock.txt")
         if request.previous is not None and not request.upgrade:
-            output.write_text(preferences(request.previous), "utf-8")
-        cmd = build_command(executable, request, sources, str(output), holds, extra_options)
+            output.write_text(_preferences_of(request.previous, toml), "utf-8")
+        cmd = build_command(
+            executable, request, sources, str(output), holds, extra_options, constraints
+        )
         returncode, stdout, stderr = _run(cmd, root, lock, progress)
         if returncode != 0:
             explanation = trim_error(
@@ -553,6 +614,8 @@ def compile_lock(
             raise BackendError(
                 f"{lock.output}: {lock.config.backend} wrote no output for lock '{lock.name}'"
             ) from None
+        if toml:
+            return _normalise_pylock(produced, root, tmp, rename, lock)
         body = normalise(produced, root, tmp, rename, lock.config.exclude)
         return _with_input_indexes(root, lock, body)
     except OSError as exc:

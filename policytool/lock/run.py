@@ -29,7 +29,7 @@ from policytool.engine.locks import (
     uv_dependency_settings,
 )
 from policytool.errors import BackendError, PolicyError, Terminated
-from policytool.formats import lockfile
+from policytool.formats import lockfile, pylock
 from policytool.formats.requirement import canonical_name, requirement_name
 from policytool.lock.backends import CompileRequest, check_index_env, compile_lock, needs_build
 from policytool.lock.check import STALE
@@ -434,6 +434,8 @@ def resolve_diff(config: Config, names: Sequence[str] = ()) -> tuple[list[Findin
             continue
         if item.config.backend == "pip-tools" and item.config.hashes:
             body = _with_sdist_hashes(item, previous.body.replace("\r\n", "\n"), body)
+        elif pylock.is_pylock_name(item.output):
+            body = _with_pylock_sdists(item, previous.body.replace("\r\n", "\n"), body)
         old = previous.body.replace("\r\n", "\n").splitlines(keepends=True)
         new = body.splitlines(keepends=True)
         diff = list(
@@ -511,6 +513,30 @@ def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
             for number, digest in enumerate(hashes)
         ]
     return "\n".join(out)
+
+
+def _with_pylock_sdists(item: Lock, current: str, resolved: str) -> str:
+    """``resolved`` (uv with ``--no-build``, which lists no sdist) given the lock's
+    ``sdist`` tables when the rest is identical and each sdist's hash is a file of that
+    very version on PyPI's JSON API; else ``resolved`` unchanged (the diff shows them).
+
+    Only for the default index (PyPI): another index cannot be asked for its files.
+    """
+    from policytool.pypi import file_hashes
+
+    cfg = item.config
+    if cfg.index_url or cfg.no_index or cfg.extra_index_urls or cfg.find_links:
+        return resolved
+    try:
+        if pylock.without_sdists(current) != resolved:
+            return resolved
+    except pylock.PylockError:
+        return resolved
+    for name, version, hashes in pylock.sdist_hashes(current):
+        files = file_hashes(name, version)
+        if not hashes or isinstance(files, str) or not set(hashes) <= files:
+            return resolved
+    return current
 
 
 # What uv says when --no-build stops it ("Building source distributions for `x` is disabled").

@@ -12,6 +12,8 @@ per lock:
 - the body hash differs from the body (the lock was edited by hand);
 - a requirement line is not an exact ``==`` pin;
 - ``hashes = true`` and a pin carries no ``--hash``;
+- a ``pylock.toml`` lock is not a PEP 751 document, or a package lists a file without
+  hashes;
 - a requirement of the inputs is missing from the lock, or its pin does not satisfy it
   (reported at the input line; markers are evaluated for the lock's Python version).
 """
@@ -32,7 +34,7 @@ from policytool.engine.locks import (
 )
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
-from policytool.formats import lockfile
+from policytool.formats import lockfile, pylock
 from policytool.formats.requirement import canonical_name, is_excluded
 from policytool.formats.requirements import REQUIREMENT, ReqLine, read_lines
 from policytool.rules._lockfiles import LockCache, lock_findings, lock_triggers, read_lock
@@ -139,6 +141,19 @@ def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[F
                     f"Python {recorded}",
                 )
             )
+    toml = pylock.is_pylock_name(lock.output)
+    if toml:
+        broken = pylock.check_document(parsed.body)
+        if broken is not None:
+            findings.append(
+                Finding(
+                    out,
+                    parsed.header_lines + 1,
+                    1,
+                    RULE_ID,
+                    f"not a PEP 751 pylock.toml ({broken}); {regenerate}",
+                )
+            )
     pins = parsed.pins()
     if not pins and parsed.has_header:
         # Truncated to its header (or emptied): one finding, not one per requirement.
@@ -163,6 +178,16 @@ def check_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> list[F
             findings.append(
                 Finding(
                     out, pin.line, 1, RULE_ID, f"'{pin.text}' is not an exact pin (== one version)"
+                )
+            )
+        elif toml and not pin.hashes:
+            findings.append(
+                Finding(
+                    out,
+                    pin.line,
+                    1,
+                    RULE_ID,
+                    f"'{pin.name}' lists no file, or a file without hashes",
                 )
             )
         elif lock.config.hashes and not pin.hashes:
@@ -353,6 +378,8 @@ runs the same check):
   files and the options that change resolution;
 - the body hash matches the body (no hand edit);
 - every requirement is an exact `==` pin (with `--hash` when `hashes = true`);
+- a PEP 751 `pylock.toml` lock is a valid document whose every package has a version
+  and lists only files with hashes;
 - every requirement of the inputs is in the lock and its pin satisfies it, and every
   pin satisfies the constraint files that are not locks (checked even when both hashes
   match);
