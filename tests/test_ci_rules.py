@@ -699,6 +699,58 @@ def test_pre_commit_workflow_without_a_pull_request_trigger(ci_repo: Repo, run: 
     assert "pull requests" not in run("check", "--only=ci-hook-stage").out
 
 
+CALLER = """\
+on:
+{on}
+jobs:
+  checks:
+    uses: ./.github/workflows/checks.yml
+"""
+
+
+def test_a_reusable_workflow_is_gated_by_its_local_callers(ci_repo: Repo, run: Run) -> None:
+    """docling: checks.yml (``on: workflow_call``) runs pre-commit; ci.yml calls it."""
+    called = GATE.format(tail="").replace("  pull_request:\n", "  workflow_call:\n")
+    ci_repo.write(".github/workflows/checks.yml", called)
+    ci_repo.write(".github/workflows/ci.yml", CALLER.format(on="  pull_request:\n  push:"))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(".github/workflows/ci.yml", CALLER.format(on="  push:"))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/checks.yml", 1)]
+    assert "no workflow calling it runs for pull requests" in result.out
+    # a caller calling a caller: followed; a cycle ends
+    ci_repo.write(".github/workflows/ci.yml", CALLER.format(on="  workflow_call:"))
+    outer = CALLER.format(on="  pull_request:").replace("checks.yml", "ci.yml")
+    ci_repo.write(".github/workflows/outer.yml", outer)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(".github/workflows/outer.yml", outer.replace("ci.yml", "checks.yml"))
+    ci_repo.write(".github/workflows/checks.yml", called + CALLER.split("jobs:\n")[1])
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+
+
+def test_a_pull_request_trigger_narrowed_by_paths_does_not_gate_every_pr(
+    ci_repo: Repo, run: Run
+) -> None:
+    """axolotl: lint.yml runs pre-commit on PRs touching docs only; tests.yml on all."""
+    narrowed = GATE.format(tail="").replace(
+        "  pull_request:\n", "  pull_request:\n    paths: ['docs/**']\n"
+    )
+    ci_repo.write(".github/workflows/lint.yml", narrowed)
+    ci_repo.write(".github/workflows/tests.yml", GATE.format(tail=""))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(".github/workflows/tests.yml", GATE.format(tail="").replace("pull_request:", "push:"))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert (".github/workflows/lint.yml", 1) in rule_lines(result.out, "ci-hook-stage")
+    assert "for pull requests only on some `paths:`" in result.out
+    assert "no workflow runs it for every pull request" in result.out
+
+
 # pytest's layout: manual hooks are opt-in, pre-commit.ci runs the rest.
 OPT_IN = """\
 repos:

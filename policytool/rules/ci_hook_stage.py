@@ -17,7 +17,14 @@ from pathlib import Path
 from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.gha import PR_EVENTS, WORKFLOW_DIR, triggers_of, workflow_paths
+from policytool.formats.gha import (
+    PR_EVENTS,
+    WORKFLOW_DIR,
+    load_workflows,
+    triggers_of,
+    workflow_paths,
+)
+from policytool.formats.gha import model as workflow_model
 from policytool.formats.precommit import MANUAL, Hook, Model
 from policytool.formats.precommit_run import (
     CiScan,
@@ -25,7 +32,7 @@ from policytool.formats.precommit_run import (
     manual_stage_meaning,
     scan_ci,
 )
-from policytool.formats.yamldoc import key_line
+from policytool.formats.yamldoc import YamlDoc, key_line
 from policytool.rules._ci_scan import broken_findings
 from policytool.rules._precommit_model import usable_model
 from policytool.rules._repo_config import CiConfig, PreCommitConfig
@@ -128,21 +135,67 @@ def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding
         )
 
 
-def _trigger_findings(scan: CiScan, model: Model) -> Iterator[Finding]:
-    """Workflows running pre-commit of which none runs for pull requests."""
-    if model.uses_precommit_ci or not scan.docs:
+def _pr_gate(doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset()) -> str | None:
+    """How a workflow runs for pull requests: "all", "paths" (only for some paths,
+    ``pull_request: paths:``), or None (never).
+
+    ``workflow_call`` is followed to the local workflows calling this one (``uses:
+    ./.github/workflows/NAME.yml``) and their triggers; a workflow no local workflow
+    calls may be called from another repository and counts as run for every PR.
+    """
+    events = triggers_of(doc)
+    gates: set[str] = set()
+    for event in set(events) & (PR_EVENTS - {"workflow_call"}):
+        settings = events[event]
+        narrowed = isinstance(settings, dict) and "paths" in settings
+        gates.add("paths" if narrowed else "all")
+    if "workflow_call" in events and "all" not in gates:
+        callers = _local_callers(doc.relpath, root)
+        if not callers:
+            gates.add("all")
+        for caller in callers:
+            if caller.relpath not in seen:
+                gate = _pr_gate(caller, root, seen | {doc.relpath})
+                if gate is not None:
+                    gates.add(gate)
+    return "all" if "all" in gates else ("paths" if gates else None)
+
+
+def _local_callers(relpath: str, root: Path) -> list[YamlDoc]:
+    """The workflows of the repo with a job calling the local workflow ``relpath``."""
+    wanted = f"./{relpath}"
+    callers = []
+    for doc in load_workflows(root, (relpath.encode(),)).docs:
+        uses = (job.uses for job in workflow_model(doc).jobs if job.uses is not None)
+        if any(u.split("@", 1)[0] == wanted for u in uses):
+            callers.append(doc)
+    return callers
+
+
+def _trigger_findings(scan: CiScan, precommit: Model, root: Path) -> Iterator[Finding]:
+    """Workflows running pre-commit of which none runs for every pull request."""
+    if precommit.uses_precommit_ci or not scan.docs:
         return
-    if any(set(triggers_of(doc)) & PR_EVENTS for doc, _jobs in scan.docs):
+    gates = [_pr_gate(doc, root) for doc, _jobs in scan.docs]
+    if "all" in gates:
         return
-    for doc, _jobs in scan.docs:
+    for (doc, _jobs), gate in zip(scan.docs, gates, strict=True):
         events = ", ".join(triggers_of(doc)) or "nothing"
+        where = (
+            " (for pull requests only on some `paths:`)"
+            if gate == "paths"
+            else " (and no workflow calling it runs for pull requests)"
+            if "workflow_call" in triggers_of(doc)
+            else ""
+        )
         yield Finding(
             doc.relpath,
             key_line(doc.data, "on", 1),
             1,
             RULE_ID,
-            f"this workflow runs pre-commit on {events} but no workflow runs it for pull "
-            "requests (`pull_request` or `merge_group`), so nothing gates a PR on it",
+            f"this workflow runs pre-commit on {events}{where} but no workflow runs it for "
+            f"{'every pull request' if gate == 'paths' else 'pull requests'} (`pull_request` "
+            "or `merge_group`), so nothing gates a PR on it",
         )
 
 
@@ -170,7 +223,7 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
         )
         if meaning == "ci":
             found += _manual_findings(scan, model, ctx.root)
-        found += _trigger_findings(scan, model)
+        found += _trigger_findings(scan, model, ctx.root)
         reasons = config.section(CiConfig).skip_reasons or {}
         if scan.steps or model.ci_skip():
             for hook_id in reasons:
