@@ -743,12 +743,44 @@ def test_a_pull_request_trigger_narrowed_by_paths_does_not_gate_every_pr(
     ci_repo.write(".github/workflows/tests.yml", GATE.format(tail=""))
     ci_repo.commit()
     assert run("check", "--only=ci-hook-stage").code == 0
-    ci_repo.write(".github/workflows/tests.yml", GATE.format(tail="").replace("pull_request:", "push:"))
+    ci_repo.write(
+        ".github/workflows/tests.yml", GATE.format(tail="").replace("pull_request:", "push:")
+    )
     ci_repo.commit()
     result = run("check", "--only=ci-hook-stage")
     assert (".github/workflows/lint.yml", 1) in rule_lines(result.out, "ci-hook-stage")
     assert "for pull requests only on some `paths:`" in result.out
     assert "no workflow runs it for every pull request" in result.out
+
+
+MAKEFILE = """\
+hook ?=
+
+install-pre-commit:
+\tpip install pre-commit
+
+lint: install-pre-commit
+\t@pre-commit run -a --hook-stage manual $(hook){tail}
+\tmypy kedro --strict
+"""
+
+
+def test_pre_commit_in_a_make_target_ci_runs_is_followed(ci_repo: Repo, run: Run) -> None:
+    """kedro: lint.yml runs ``make lint``, whose recipe runs pre-commit."""
+    workflow = GATE.replace("pre-commit run --all-files --hook-stage manual{tail}", "make lint")
+    ci_repo.write(".github/workflows/lint.yml", workflow)
+    ci_repo.write("Makefile", MAKEFILE.format(tail=""))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write("Makefile", MAKEFILE.format(tail=" || true"))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 7)]
+    assert "(run by `make lint`) cannot fail the check: `|| true`" in result.out
+    # without `--hook-stage manual`, the manual hook never runs in CI
+    ci_repo.write("Makefile", MAKEFILE.format(tail="").replace(" --hook-stage manual", ""))
+    ci_repo.commit()
+    assert "lacks `--hook-stage manual`" in run("check", "--only=ci-hook-stage").out
 
 
 # pytest's layout: manual hooks are opt-in, pre-commit.ci runs the rest.

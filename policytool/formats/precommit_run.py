@@ -30,7 +30,7 @@ from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import YamlDoc, key_line
 
 # Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
-PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit", b"prek", b"tox")
+PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit", b"prek", b"tox", b"make")
 # The programs that are pre-commit for our purposes (prek is a drop-in reimplementation).
 PRECOMMIT_PROGRAMS = frozenset({"pre-commit", "pre_commit", "prek"})
 
@@ -333,7 +333,11 @@ def _step_commands(
         run_line = step.run_line(offset)
         inline = tuple((s, run_line) for s in command.skip)
         yield PreCommitStep(relpath, run_line, command, inline or skip)
-    if root is None or "tox" not in script:
+    if root is None:
+        return
+    if "make" in script:
+        yield from _make_commands(relpath, step, script, skip, root)
+    if "tox" not in script:
         return
     from policytool.formats.tox import env_commands, tox_envs
 
@@ -345,6 +349,24 @@ def _step_commands(
             for command_text in env_commands(root, env):
                 for _offset, command in parse_run_commands(command_text):
                     yield PreCommitStep(relpath, run_line, command, skip, via=f"tox -e {env}")
+
+
+def _make_commands(
+    relpath: str, step: Step, script: str, skip: tuple[tuple[str, int], ...], root: Path
+) -> Iterator[PreCommitStep]:
+    """The pre-commit commands of the make targets a step runs (kedro's ``make lint``)."""
+    from policytool.formats.makefile import make_targets, target_commands
+
+    for offset, words in shell.simple_commands(script):
+        targets = make_targets(words)
+        if targets is None or any(UNKNOWN in t for t in targets):
+            continue
+        run_line = step.run_line(offset)
+        for target, line in target_commands(root, targets):
+            for _offset, command in parse_run_commands(line, pipefail=False):
+                inline = tuple((s, run_line) for s in command.skip)
+                via = f"make {target}"
+                yield PreCommitStep(relpath, run_line, command, inline or skip, via=via)
 
 
 # --- how CI runs pre-commit -----------------------------------------------------------
