@@ -889,3 +889,18 @@ def test_tools_run_by_uvx_and_pipx_run(
     assert len(messages) == len(expected), messages
     for message, want in zip(messages, expected, strict=True):
         assert want in message, message
+
+
+def test_dockerfile_name_files_are_read_devcontainers_are_not(repo: Repo, run: Run) -> None:
+    """axolotl's docker/Dockerfile-uv is built by CI; torchmetrics' .devcontainer/Dockerfile
+    is a developer's image (read only when a glob names .devcontainer)."""
+    setup(repo)
+    repo.write("docker/Dockerfile-uv", "FROM python:3.12\nRUN pip install requests\n")
+    repo.write(".devcontainer/Dockerfile", "FROM python:3.12\nRUN pip install requests\n")
+    assert where(run) == ["docker/Dockerfile-uv:2:17"]
+    repo.write(
+        "pyproject.toml",
+        repo.read("pyproject.toml").decode()
+        + '\n[tool.policytool.ci-floating-install]\ndockerfiles = [".devcontainer/Dockerfile"]\n',
+    )
+    assert where(run) == [".devcontainer/Dockerfile:2:17"]
