@@ -783,6 +783,34 @@ def test_pre_commit_in_a_make_target_ci_runs_is_followed(ci_repo: Repo, run: Run
     assert "lacks `--hook-stage manual`" in run("check", "--only=ci-hook-stage").out
 
 
+AUTODEPS = """\
+on:
+  schedule:
+    - cron: '0 0 1 * *'
+jobs:
+  autodeps:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pre-commit autoupdate
+      - name: Pre-commit fixes
+        run: pre-commit run -a || true
+{commit}
+"""
+
+
+def test_a_job_that_commits_after_pre_commit_runs_it_as_a_fixer(ci_repo: Repo, run: Run) -> None:
+    """trio's autodeps: ``pre-commit run -a || true`` then ``git commit``: a fixer."""
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=""))
+    commit = "      - run: |\n          git commit -am 'Dependency updates'\n          git push"
+    ci_repo.write(".github/workflows/autodeps.yml", AUTODEPS.format(commit=commit))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0, run("check").out
+    ci_repo.write(".github/workflows/autodeps.yml", AUTODEPS.format(commit=""))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert "`|| true` swallows its failure" in result.out
+
+
 # pytest's layout: manual hooks are opt-in, pre-commit.ci runs the rest.
 OPT_IN = """\
 repos:

@@ -244,6 +244,9 @@ class PreCommitStep:
     # Why its failure does not fail the job (``continue-on-error``, ``|| true``).
     cannot_fail: str | None = None
     via: str = ""  # "tox -e linting" when a tox environment runs the command
+    # A later step of the job commits what it changed (an autofix or dependency bot):
+    # the step fixes files, it is not a check.
+    fixer: bool = False
 
 
 def skip_env(*envs: object) -> tuple[tuple[str, int], ...]:
@@ -284,7 +287,9 @@ def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
         job_lenient = (
             "`continue-on-error: true` on the job" if is_true(job.continue_on_error) else None
         )
-        for step in job.steps:
+        commits = _committing_steps(job.steps)
+        for index, step in enumerate(job.steps):
+            fixer = any(later > index for later in commits)
             never = job_never or ("`if: false`" if is_false(step.if_) else None)
             lenient = job_lenient or (
                 "`continue-on-error: true`" if is_true(step.continue_on_error) else None
@@ -303,9 +308,35 @@ def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
                             job=job.id,
                             never_runs=never,
                             cannot_fail=lenient or found.command.swallowed,
+                            fixer=fixer,
                         )
                     )
     return scan
+
+
+# Actions that commit or open a pull request with what the job changed.
+_COMMIT_ACTIONS = frozenset(
+    {
+        "stefanzweifel/git-auto-commit-action",
+        "peter-evans/create-pull-request",
+        "EndBug/add-and-commit",
+    }
+)
+
+
+def _committing_steps(steps: Sequence[Step]) -> list[int]:
+    """Indexes of the steps that commit the job's changes (``git commit``, an
+    auto-commit action)."""
+    out = []
+    for index, step in enumerate(steps):
+        action = step.uses.split("@", 1)[0] if step.uses is not None else ""
+        if action in _COMMIT_ACTIONS:
+            out.append(index)
+        elif step.run is not None and "commit" in step.run:
+            words = (w for _offset, w in shell.simple_commands(step.run))
+            if any(w[:2] == ["git", "commit"] for w in words):
+                out.append(index)
+    return out
 
 
 def _step_commands(

@@ -69,7 +69,7 @@ def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
         )
     if step.never_runs is not None:
         yield finding(f"{shown} never runs: {step.never_runs} on job '{step.job}'")
-    elif step.cannot_fail is not None:
+    elif step.cannot_fail is not None and not step.fixer:
         yield finding(f"{shown} cannot fail the check: {step.cannot_fail}")
 
 
@@ -112,7 +112,10 @@ def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding
     whole = [
         s
         for s in live
-        if s.command.hook is None and not s.command.unknown and s.command.stage != MANUAL
+        if s.command.hook is None
+        and not s.command.unknown
+        and s.command.stage != MANUAL
+        and not s.fixer
     ]
     for step in whole:
         yield Finding(
