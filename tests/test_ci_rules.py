@@ -863,13 +863,19 @@ MYPY_TABLE = "[tool.mypy]\nstrict = true\n"
         ("run: uv run --frozen mypy", True),
         ("run: python tools/mypy.py 3.12", True),
         ("run: tox -e typing", True),
+        ("run: tox -m check", True),  # trio: a tox label listing the typing env
+        ("run: tox -m cython", False),
     ],
 )
 def test_mypy_is_wired_by_a_command_that_runs_it(
     repo: Repo, run: Run, step: str, wired: bool
 ) -> None:
     repo.write("pyproject.toml", MYPY_TABLE)
-    repo.write("tox.ini", "[testenv:typing]\ncommands = mypy src\n")
+    repo.write(
+        "tox.ini",
+        "[tox]\nlabels =\n    check = lint, typing\n    cython = py39-cython\n\n"
+        "[testenv:typing]\ncommands = mypy src\n",
+    )
     repo.write(
         ".github/workflows/ci.yml",
         f"on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - {step}\n",

@@ -374,7 +374,7 @@ def _step_commands(
 
     for offset, words in shell.simple_commands(script):
         run_line = step.run_line(offset)
-        for env in tox_envs(words) or ():
+        for env in tox_envs(words, root) or ():
             if UNKNOWN in env:
                 continue
             for command_text in env_commands(root, env):
