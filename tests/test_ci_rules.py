@@ -885,6 +885,27 @@ def test_mypy_is_wired_by_a_command_that_runs_it(
     assert (result.code == 0) is wired, result.out
 
 
+@pytest.mark.parametrize(
+    ("uses", "wired"),
+    [
+        (f"Lightning-AI/utilities/.github/workflows/check-typing.yml@{'2' * 40}", True),
+        ("Lightning-AI/utilities/.github/workflows/check-typing.yml@main", False),
+        (f"Lightning-AI/utilities/.github/workflows/check-docs.yml@{'2' * 40}", False),
+    ],
+)
+def test_mypy_run_by_a_pinned_reusable_typing_workflow_is_wired(
+    repo: Repo, run: Run, uses: str, wired: bool
+) -> None:
+    """torchmetrics: ci-checks.yml calls Lightning-AI/utilities' check-typing.yml."""
+    repo.write("pyproject.toml", MYPY_TABLE)
+    repo.write(
+        ".github/workflows/ci-checks.yml",
+        f"on: [pull_request]\njobs:\n  check-typing:\n    uses: {uses}\n",
+    )
+    repo.commit()
+    assert (run("check", "--only=mypy-wired").code == 0) is wired
+
+
 def test_mypy_run_by_a_nox_session_is_wired(repo: Repo, run: Run) -> None:
     # jsonschema: CI runs every nox session (the list is run-time only); one runs mypy.
     repo.write("pyproject.toml", MYPY_TABLE)

@@ -5,6 +5,7 @@ hook that runs mypy has a configuration."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.errors import PolicyError
 from policytool.formats import toml
 from policytool.formats.gha import WORKFLOW_DIR, load_workflows, workflow_commands
+from policytool.formats.gha import model as workflow_model
 from policytool.formats.precommit import Hook
 from policytool.formats.shell import program_of
 from policytool.formats.shell import split as tokens
@@ -27,6 +29,7 @@ RULE_ID = "mypy-wired"
 SUMMARY = "a mypy configuration is run by some hook or CI command, and a mypy hook has one"
 
 _MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
+_SHA_RE = re.compile(r"[0-9a-f]{40}")
 
 
 def command_runs_mypy(words: Sequence[str]) -> bool:
@@ -128,7 +131,9 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
     if config_at is None or mypy_hooks:
         return
     nox_mypy: bool | None = None
-    for doc in load_workflows(ctx.root, (b"mypy", b"tox", b"nox")).docs:
+    for doc in load_workflows(ctx.root, (b"mypy", b"tox", b"nox", b"typing")).docs:
+        if any(_typing_workflow(job.uses) for job in workflow_model(doc).jobs):
+            return
         for _line, words, _via in workflow_commands(doc, ctx.root):
             if command_runs_mypy(words):
                 return
@@ -146,6 +151,18 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
         "a mypy configuration exists but no pre-commit hook or workflow step runs mypy; add a hook "
         "(e.g. with `stages: [manual]` so CI runs it)",
     )
+
+
+def _typing_workflow(uses: str | None) -> bool:
+    """Whether a job calls another repository's reusable workflow pinned to a commit
+    whose file name says it type-checks (torchmetrics:
+    ``Lightning-AI/utilities/.github/workflows/check-typing.yml@<sha>``); local ones are
+    read like any other workflow."""
+    if uses is None or uses.startswith("./") or "@" not in uses:
+        return False
+    path, ref = uses.rsplit("@", 1)
+    stem = Path(path).stem.lower()
+    return bool(_SHA_RE.fullmatch(ref)) and ("mypy" in stem or "typing" in stem)
 
 
 def _triggers(config: Config) -> Sequence[str]:
@@ -169,7 +186,9 @@ DOC = """\
   `[mypy]` in setup.cfg) is used: some pre-commit hook runs mypy (by id, the
   mirrors-mypy repo, or an entry whose program is mypy), or a workflow command does
   (`mypy`, `python -m mypy`, `uv run mypy`, a script named `mypy.py`/`mypy.sh`, a tox
-  environment whose commands run it, or a nox session that does).
+  environment whose commands run it, or a nox session that does), or a job calls
+  another repository's reusable workflow, pinned to a commit, whose file name says
+  `mypy` or `typing` (`Lightning-AI/utilities/.github/workflows/check-typing.yml@<sha>`).
 - A hook that runs mypy has a configuration, and its `--config-file` exists.
 
 Commands are read as commands, not words: `cp .github/workflows/matchers/mypy.json` or
