@@ -267,8 +267,10 @@ DOC = """\
 
 How CI runs pre-commit. Every step that does, in every workflow: `pre-commit run` or
 `prek run` in a `run:` script (also `python -m pre_commit`, `uvx pre-commit`),
-`pre-commit/action` and `j178/prek-action` (their `extra_args`), and `tox -e ENV` whose
-environment's `commands` (tox.ini, tox.toml, `[tool.tox]`) run pre-commit.
+`pre-commit/action` and `j178/prek-action` (their `extra_args`), `tox -e ENV` (or
+`tox -m LABEL`, through tox's `labels`) whose environment's `commands` (tox.ini,
+tox.toml, `[tool.tox]`) run pre-commit, and `make TARGET` whose recipe (the Makefile's,
+prerequisites first) does.
 `${{ matrix.x }}` is expanded over the job's matrix; any other `${{ }}` value is known
 only at run time and is never read as a hook name or a stage.
 
@@ -277,10 +279,14 @@ only at run time and is never read as a hook name or a stage.
   no staged files;
 - the step can fail the check: no `|| true` / `|| echo ...` after it, no pipe without
   `pipefail` (GitHub's default `bash -e` has none; `shell: bash` has it), no
-  `continue-on-error: true`, and it runs at all (no `if: false` on the step or job);
-- some workflow that runs pre-commit is triggered for pull requests (`pull_request`,
-  `pull_request_target`, `merge_group`, or `workflow_call` from one), unless pre-commit.ci
-  runs it (a `ci:` section in the config);
+  `continue-on-error: true`, and it runs at all (no `if: false` on the step or job); a
+  step in a job that later commits its changes (`git commit`, an auto-commit action: an
+  autofix or dependency bot) fixes files rather than checks them, and may swallow;
+- some workflow that runs pre-commit is triggered for every pull request
+  (`pull_request` without `paths:`, `pull_request_target`, `merge_group`, or
+  `workflow_call` from a local workflow that is; a reusable workflow no local workflow
+  calls counts as called for every PR), unless pre-commit.ci runs it (a `ci:` section in
+  the config);
 - every id in a `SKIP` (env or inline) and in pre-commit.ci's `ci: skip:` is a hook;
 - when the manual stage means "run in CI" here, every manual-stage hook is run by some CI
   step (`--hook-stage manual`);
