@@ -29,29 +29,52 @@ _MAX_DEPTH = 8
 _ELSEWHERE = ("-C", "-f", "--file", "--directory", "--makefile")
 
 
-def _read(root: Path) -> str | None:
+def read_makefile(root: Path) -> tuple[str, str] | None:
+    """(name, text) of the Makefile make reads in ``root``, if any."""
     for name in MAKEFILES:
         try:
             path = resolve_inside(root, name, name)
             if path.is_file():
-                return read_bounded(path, name).decode("utf-8")
+                return name, read_bounded(path, name).decode("utf-8")
         except (PolicyError, UnicodeDecodeError):
             return None
     return None
 
 
-def parse(text: str) -> tuple[dict[str, list[str]], dict[str, list[str]], str | None]:
-    """(recipe lines by target, prerequisites by target, the default target)."""
-    recipes: dict[str, list[str]] = {}
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line, text) of each line, backslash continuations joined."""
+    out: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if pending is not None:
+            raw = pending[1] + " " + raw.lstrip()
+            number = pending[0]
+            pending = None
+        if raw.endswith("\\"):
+            pending = (number, raw[:-1])
+            continue
+        out.append((number, raw))
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+Recipe = list[tuple[int, str]]
+
+
+def parse(text: str) -> tuple[dict[str, Recipe], dict[str, list[str]], str | None]:
+    """(recipe lines (1-based line, text) by target, prerequisites by target, the default
+    target)."""
+    recipes: dict[str, Recipe] = {}
     prereqs: dict[str, list[str]] = {}
     variables: dict[str, str] = {}
     default: str | None = None
-    current: list[str] = []
-    for raw in text.replace("\\\n", " ").splitlines():
+    current: Recipe = []
+    for number, raw in _logical_lines(text):
         if raw.startswith("\t"):
             line = raw[1:].lstrip().lstrip("@-+").strip()
             if line and not line.startswith("#"):
-                current.append(line)
+                current.append((number, line))
             continue
         current = []
         assign = _ASSIGN_RE.match(raw)
@@ -72,18 +95,18 @@ def parse(text: str) -> tuple[dict[str, list[str]], dict[str, list[str]], str | 
     def expand(line: str) -> str:
         return _VAR_RE.sub(lambda m: variables.get(m.group(1), ""), line).replace("$$", "$")
 
-    expanded = {t: [expand(line) for line in lines] for t, lines in recipes.items()}
+    expanded = {t: [(n, expand(line)) for n, line in lines] for t, lines in recipes.items()}
     return expanded, prereqs, default
 
 
-def target_commands(root: Path, targets: Sequence[str]) -> list[tuple[str, str]]:
-    """(target, shell line) of what ``make TARGETS`` runs, prerequisites first; the
-    default target when ``targets`` is empty."""
-    text = _read(root)
-    if text is None:
+def target_commands(root: Path, targets: Sequence[str]) -> list[tuple[str, int, str]]:
+    """(target, 1-based line in the Makefile, shell line) of what ``make TARGETS`` runs,
+    prerequisites first; the default target when ``targets`` is empty."""
+    found = read_makefile(root)
+    if found is None:
         return []
-    recipes, prereqs, default = parse(text)
-    out: list[tuple[str, str]] = []
+    recipes, prereqs, default = parse(found[1])
+    out: list[tuple[str, int, str]] = []
     done: set[str] = set()
 
     def visit(target: str, depth: int) -> None:
@@ -92,7 +115,7 @@ def target_commands(root: Path, targets: Sequence[str]) -> list[tuple[str, str]]
         done.add(target)
         for prereq in prereqs.get(target, []):
             visit(prereq, depth + 1)
-        out.extend((target, line) for line in recipes[target])
+        out.extend((target, number, line) for number, line in recipes[target])
 
     for target in targets or ([default] if default else []):
         visit(target, 0)

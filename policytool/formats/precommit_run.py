@@ -247,6 +247,9 @@ class PreCommitStep:
     # A later step of the job commits what it changed (an autofix or dependency bot):
     # the step fixes files, it is not a check.
     fixer: bool = False
+    # (file, line) where the command is written when not in the workflow (the Makefile
+    # recipe line of ``make lint``).
+    origin: tuple[str, int] | None = None
 
 
 def skip_env(*envs: object) -> tuple[tuple[str, int], ...]:
@@ -386,18 +389,27 @@ def _make_commands(
     relpath: str, step: Step, script: str, skip: tuple[tuple[str, int], ...], root: Path
 ) -> Iterator[PreCommitStep]:
     """The pre-commit commands of the make targets a step runs (kedro's ``make lint``)."""
-    from policytool.formats.makefile import make_targets, target_commands
+    from policytool.formats.makefile import make_targets, read_makefile, target_commands
 
     for offset, words in shell.simple_commands(script):
         targets = make_targets(words)
         if targets is None or any(UNKNOWN in t for t in targets):
             continue
+        found = read_makefile(root)
+        if found is None:
+            continue
         run_line = step.run_line(offset)
-        for target, line in target_commands(root, targets):
+        for target, number, line in target_commands(root, targets):
             for _offset, command in parse_run_commands(line, pipefail=False):
                 inline = tuple((s, run_line) for s in command.skip)
-                via = f"make {target}"
-                yield PreCommitStep(relpath, run_line, command, inline or skip, via=via)
+                yield PreCommitStep(
+                    relpath,
+                    run_line,
+                    command,
+                    inline or skip,
+                    via=f"make {target}",
+                    origin=(found[0], number),
+                )
 
 
 # --- how CI runs pre-commit -----------------------------------------------------------

@@ -60,17 +60,33 @@ def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
     def finding(message: str) -> Finding:
         return Finding(step.relpath, step.line, 1, RULE_ID, message)
 
+    def in_command(message: str) -> Finding:
+        """A finding about the command's own text: where it is written (a Makefile's
+        recipe line), naming the workflow step that runs it."""
+        if step.origin is None:
+            return finding(message)
+        path, line = step.origin
+        return Finding(
+            path,
+            line,
+            1,
+            RULE_ID,
+            message.replace(f"`{step.via}`)", f"`{step.via}` in {step.relpath}:{step.line})", 1),
+        )
+
     if command.hook is not None and not command.unknown and command.hook not in model.ids():
-        yield finding(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
+        yield in_command(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
     if not (command.all_files or command.scoped or command.unknown):
-        yield finding(
+        yield in_command(
             f"{shown} runs only on staged files, which CI has none of; pass `--all-files` "
             "(or `--from-ref`/`--to-ref`)"
         )
     if step.never_runs is not None:
         yield finding(f"{shown} never runs: {step.never_runs} on job '{step.job}'")
     elif step.cannot_fail is not None and not step.fixer:
-        yield finding(f"{shown} cannot fail the check: {step.cannot_fail}")
+        swallowed = step.cannot_fail == command.swallowed
+        report = in_command if swallowed else finding
+        yield report(f"{shown} cannot fail the check: {step.cannot_fail}")
 
 
 def _skip_findings(
@@ -259,6 +275,9 @@ def _triggers(config: Config) -> Sequence[str]:
         "pyproject.toml",
         "tox.ini",
         "tox.toml",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
     )
 
 
