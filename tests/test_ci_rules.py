@@ -944,3 +944,21 @@ def test_codeql_needs_only_security_events_write(repo: Repo, run: Run) -> None:
     repo.write(".github/workflows/codeql.yml", lean)
     repo.commit()
     assert run("check", "--only=codeql-workflow").code == 0
+
+
+def test_makefile_recipes_lines_and_targets() -> None:
+    """Continuations joined at their first line, variables expanded (unset: empty),
+    prerequisites first; ``make -C dir`` reads another Makefile and is not followed."""
+    from policytool.formats.makefile import make_targets, parse
+
+    recipes, prereqs, default = parse(
+        "V := --all-files\n.PHONY: lint\nlint: deps\n\t@pre-commit run \\\n\t  $(V) $(unset)\n"
+        "deps:\n\t-pip install x $$HOME\n"
+    )
+    assert default == "lint" and prereqs["lint"] == ["deps"]
+    assert recipes["lint"] == [(4, "pre-commit run --all-files ")]
+    assert recipes["deps"] == [(7, "pip install x $HOME")]
+    assert make_targets(["make", "-j2", "lint", "V=1"]) == ["lint"]
+    assert make_targets(["make"]) == []
+    assert make_targets(["make", "-C", "docs", "lint"]) is None
+    assert make_targets(["tox", "-e", "lint"]) is None

@@ -51,7 +51,7 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
             number = pending[0]
             pending = None
         if raw.endswith("\\"):
-            pending = (number, raw[:-1])
+            pending = (number, raw[:-1].rstrip())
             continue
         out.append((number, raw))
     if pending is not None:
