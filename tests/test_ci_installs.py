@@ -889,3 +889,47 @@ def test_tools_run_by_uvx_and_pipx_run(
     assert len(messages) == len(expected), messages
     for message, want in zip(messages, expected, strict=True):
         assert want in message, message
+
+
+def test_dockerfile_name_files_are_read_devcontainers_are_not(repo: Repo, run: Run) -> None:
+    """axolotl's docker/Dockerfile-uv is built by CI; torchmetrics' .devcontainer/Dockerfile
+    is a developer's image (read only when a glob names .devcontainer)."""
+    setup(repo)
+    repo.write("docker/Dockerfile-uv", "FROM python:3.12\nRUN pip install requests\n")
+    repo.write(".devcontainer/Dockerfile", "FROM python:3.12\nRUN pip install requests\n")
+    assert where(run) == ["docker/Dockerfile-uv:2:17"]
+    repo.write(
+        "pyproject.toml",
+        repo.read("pyproject.toml").decode()
+        + '\n[tool.policytool.ci-floating-install]\ndockerfiles = [".devcontainer/Dockerfile"]\n',
+    )
+    assert where(run) == [".devcontainer/Dockerfile:2:17"]
+
+
+NIGHTLY = """\
+name: {name}
+on:
+{on}
+jobs:
+  pytest:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          pip install "transformers @ git+https://github.com/huggingface/transformers.git@main"
+          pip install requests
+"""
+
+
+def test_a_nightly_job_against_upstream_heads_installs_them_on_purpose(
+    repo: Repo, run: Run
+) -> None:
+    """axolotl's tests-nightly.yml: scheduled, named nightly; its ``@main`` is the point."""
+    setup(repo)
+    scheduled = "  workflow_dispatch:\n  schedule:\n    - cron: '0 0 * * *'"
+    nightly = NIGHTLY.format(name="Tests Nightly against upstream main", on=scheduled)
+    repo.write(".github/workflows/nightly.yml", nightly)
+    # the unpinned `requests` is still a finding; the upstream head is not
+    assert where(run) == [".github/workflows/nightly.yml:12:23"]
+    for name, on in (("Tests", scheduled), ("Nightly", scheduled + "\n  pull_request:")):
+        repo.write(".github/workflows/nightly.yml", NIGHTLY.format(name=name, on=on))
+        assert len(where(run)) == 2, name

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -699,6 +700,121 @@ def test_pre_commit_workflow_without_a_pull_request_trigger(ci_repo: Repo, run: 
     assert "pull requests" not in run("check", "--only=ci-hook-stage").out
 
 
+CALLER = """\
+on:
+{on}
+jobs:
+  checks:
+    uses: ./.github/workflows/checks.yml
+"""
+
+
+def test_a_reusable_workflow_is_gated_by_its_local_callers(ci_repo: Repo, run: Run) -> None:
+    """docling: checks.yml (``on: workflow_call``) runs pre-commit; ci.yml calls it."""
+    called = GATE.format(tail="").replace("  pull_request:\n", "  workflow_call:\n")
+    ci_repo.write(".github/workflows/checks.yml", called)
+    ci_repo.write(".github/workflows/ci.yml", CALLER.format(on="  pull_request:\n  push:"))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(".github/workflows/ci.yml", CALLER.format(on="  push:"))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/checks.yml", 1)]
+    assert "no workflow calling it runs for pull requests" in result.out
+    # a caller calling a caller: followed; a cycle ends
+    ci_repo.write(".github/workflows/ci.yml", CALLER.format(on="  workflow_call:"))
+    outer = CALLER.format(on="  pull_request:").replace("checks.yml", "ci.yml")
+    ci_repo.write(".github/workflows/outer.yml", outer)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(".github/workflows/outer.yml", outer.replace("ci.yml", "checks.yml"))
+    ci_repo.write(".github/workflows/checks.yml", called + CALLER.split("jobs:\n")[1])
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+
+
+def test_a_pull_request_trigger_narrowed_by_paths_does_not_gate_every_pr(
+    ci_repo: Repo, run: Run
+) -> None:
+    """axolotl: lint.yml runs pre-commit on PRs touching docs only; tests.yml on all."""
+    narrowed = GATE.format(tail="").replace(
+        "  pull_request:\n", "  pull_request:\n    paths: ['docs/**']\n"
+    )
+    ci_repo.write(".github/workflows/lint.yml", narrowed)
+    ci_repo.write(".github/workflows/tests.yml", GATE.format(tail=""))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(
+        ".github/workflows/tests.yml", GATE.format(tail="").replace("pull_request:", "push:")
+    )
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert (".github/workflows/lint.yml", 1) in rule_lines(result.out, "ci-hook-stage")
+    assert "for pull requests only on some `paths:`" in result.out
+    assert "no workflow runs it for every pull request" in result.out
+
+
+MAKEFILE = """\
+hook ?=
+
+install-pre-commit:
+\tpip install pre-commit
+
+lint: install-pre-commit
+\t@pre-commit run -a --hook-stage manual $(hook){tail}
+\tmypy kedro --strict
+"""
+
+
+def test_pre_commit_in_a_make_target_ci_runs_is_followed(ci_repo: Repo, run: Run) -> None:
+    """kedro: lint.yml runs ``make lint``, whose recipe runs pre-commit."""
+    workflow = GATE.replace("pre-commit run --all-files --hook-stage manual{tail}", "make lint")
+    ci_repo.write(".github/workflows/lint.yml", workflow)
+    ci_repo.write("Makefile", MAKEFILE.format(tail=""))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write("Makefile", MAKEFILE.format(tail=" || true"))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    # reported where the `|| true` is written, naming the step that runs it
+    assert rule_lines(result.out, "ci-hook-stage") == [("Makefile", 7)]
+    assert (
+        "(run by `make lint` in .github/workflows/lint.yml:7) cannot fail the check: `|| true`"
+    ) in result.out
+    # without `--hook-stage manual`, the manual hook never runs in CI
+    ci_repo.write("Makefile", MAKEFILE.format(tail="").replace(" --hook-stage manual", ""))
+    ci_repo.commit()
+    assert "lacks `--hook-stage manual`" in run("check", "--only=ci-hook-stage").out
+
+
+AUTODEPS = """\
+on:
+  schedule:
+    - cron: '0 0 1 * *'
+jobs:
+  autodeps:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pre-commit autoupdate
+      - name: Pre-commit fixes
+        run: pre-commit run -a || true
+{commit}
+"""
+
+
+def test_a_job_that_commits_after_pre_commit_runs_it_as_a_fixer(ci_repo: Repo, run: Run) -> None:
+    """trio's autodeps: ``pre-commit run -a || true`` then ``git commit``: a fixer."""
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=""))
+    commit = "      - run: |\n          git commit -am 'Dependency updates'\n          git push"
+    ci_repo.write(".github/workflows/autodeps.yml", AUTODEPS.format(commit=commit))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0, run("check").out
+    ci_repo.write(".github/workflows/autodeps.yml", AUTODEPS.format(commit=""))
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert "`|| true` swallows its failure" in result.out
+
+
 # pytest's layout: manual hooks are opt-in, pre-commit.ci runs the rest.
 OPT_IN = """\
 repos:
@@ -751,13 +867,19 @@ MYPY_TABLE = "[tool.mypy]\nstrict = true\n"
         ("run: uv run --frozen mypy", True),
         ("run: python tools/mypy.py 3.12", True),
         ("run: tox -e typing", True),
+        ("run: tox -m check", True),  # trio: a tox label listing the typing env
+        ("run: tox -m cython", False),
     ],
 )
 def test_mypy_is_wired_by_a_command_that_runs_it(
     repo: Repo, run: Run, step: str, wired: bool
 ) -> None:
     repo.write("pyproject.toml", MYPY_TABLE)
-    repo.write("tox.ini", "[testenv:typing]\ncommands = mypy src\n")
+    repo.write(
+        "tox.ini",
+        "[tox]\nlabels =\n    check = lint, typing\n    cython = py39-cython\n\n"
+        "[testenv:typing]\ncommands = mypy src\n",
+    )
     repo.write(
         ".github/workflows/ci.yml",
         f"on: [pull_request]\njobs:\n  t:\n    runs-on: x\n    steps:\n      - {step}\n",
@@ -765,6 +887,27 @@ def test_mypy_is_wired_by_a_command_that_runs_it(
     repo.commit()
     result = run("check", "--only=mypy-wired")
     assert (result.code == 0) is wired, result.out
+
+
+@pytest.mark.parametrize(
+    ("uses", "wired"),
+    [
+        (f"Lightning-AI/utilities/.github/workflows/check-typing.yml@{'2' * 40}", True),
+        ("Lightning-AI/utilities/.github/workflows/check-typing.yml@main", False),
+        (f"Lightning-AI/utilities/.github/workflows/check-docs.yml@{'2' * 40}", False),
+    ],
+)
+def test_mypy_run_by_a_pinned_reusable_typing_workflow_is_wired(
+    repo: Repo, run: Run, uses: str, wired: bool
+) -> None:
+    """torchmetrics: ci-checks.yml calls Lightning-AI/utilities' check-typing.yml."""
+    repo.write("pyproject.toml", MYPY_TABLE)
+    repo.write(
+        ".github/workflows/ci-checks.yml",
+        f"on: [pull_request]\njobs:\n  check-typing:\n    uses: {uses}\n",
+    )
+    repo.commit()
+    assert (run("check", "--only=mypy-wired").code == 0) is wired
 
 
 def test_mypy_run_by_a_nox_session_is_wired(repo: Repo, run: Run) -> None:
@@ -802,3 +945,26 @@ def test_codeql_needs_only_security_events_write(repo: Repo, run: Run) -> None:
     repo.write(".github/workflows/codeql.yml", lean)
     repo.commit()
     assert run("check", "--only=codeql-workflow").code == 0
+
+
+def test_makefile_recipes_lines_and_targets(tmp_path: Path) -> None:
+    """Continuations joined at their first line, variables expanded (unset: empty),
+    prefixes dropped, prerequisites first; ``make -C dir`` names another Makefile."""
+    from policytool.formats.makefile import make_targets, parse, target_commands
+
+    text = (
+        "V := --all-files\n.PHONY: lint\nlint: deps\n\t@pre-commit run \\\n\t  $(V) $(unset)\n"
+        "deps:\n\t-pip install x $$HOME\n"
+    )
+    parsed = parse(text)
+    assert parsed.default == "lint" and parsed.rules["lint"].prerequisites == ["deps"]
+    (tmp_path / "Makefile").write_text(text)
+    assert target_commands(tmp_path, ["lint"]) == [
+        ("deps", 7, "pip install x $HOME"),
+        ("lint", 4, "pre-commit run --all-files"),
+    ]
+    assert target_commands(tmp_path, []) == target_commands(tmp_path, ["lint"])
+    assert make_targets(["make", "-j2", "lint", "V=1"]) == (None, None, ["lint"])
+    assert make_targets(["make"]) == (None, None, [])
+    assert make_targets(["make", "-C", "docs", "lint"]) == ("docs", None, ["lint"])
+    assert make_targets(["tox", "-e", "lint"]) is None

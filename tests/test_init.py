@@ -597,3 +597,61 @@ def test_uv_pip_compile_outputs_become_locks_with_their_options(tmp_path: Path) 
             "exclude": ["pip"],
         },
     ]
+
+
+IMPORTLINTER = """\
+[project]
+name = "kedro"
+version = "0"
+
+[tool.importlinter]
+root_package = "kedro"
+
+[[tool.importlinter.contracts]]
+name = "Pipeline and IO are independent"
+type = "independence"
+modules = ["kedro.pipeline", "kedro.io"]
+
+[[tool.importlinter.contracts]]
+name = "Config cannot import Runner et al"
+type = "forbidden"
+source_modules = ["kedro.config"]
+forbidden_modules = ["kedro.runner", "kedro.io"]
+"""
+
+
+@pytest.mark.parametrize("where", ["pyproject.toml", ".importlinter"])
+def test_init_proposes_import_linter_forbidden_contracts(repo: Repo, run: Run, where: str) -> None:
+    """kedro: import-linter's `forbidden` contract becomes a forbidden-import entry that
+    catches kedro.config importing kedro.runner, and nothing outside kedro/config."""
+    if where == "pyproject.toml":
+        repo.write("pyproject.toml", IMPORTLINTER)
+    else:
+        repo.write("pyproject.toml", IMPORTLINTER.split("[tool.importlinter]")[0])
+        repo.write(
+            ".importlinter",
+            "[importlinter]\nroot_package = kedro\n\n"
+            "[importlinter:contract:config]\nname = Config cannot import Runner et al\n"
+            "type = forbidden\nsource_modules =\n    kedro.config\n"
+            "forbidden_modules =\n    kedro.runner\n    kedro.io\n",
+        )
+    repo.write("kedro/__init__.py", "")
+    repo.write("kedro/config/__init__.py", "")
+    repo.write("kedro/runner/__init__.py", "from kedro.io import x\n")
+    repo.commit()
+    assert run("init").code == 0
+    data = tomlkit.parse(repo.read("pyproject.toml").decode()).unwrap()
+    assert data["tool"]["policytool"]["forbidden-import"] == [
+        {
+            "modules": ["kedro.runner", "kedro.io"],
+            "files": ["kedro/config/**", "kedro/config.py"],
+            "reason": "import-linter contract 'Config cannot import Runner et al'",
+        }
+    ]
+    repo.commit()
+    assert run("check", "--only", "forbidden-import").code == 0
+    repo.write("kedro/config/drift.py", "from kedro.runner import SequentialRunner\n")
+    repo.commit()
+    result = run("check", "--only", "forbidden-import")
+    assert result.code == 1
+    assert "kedro/config/drift.py:1" in result.out

@@ -379,7 +379,7 @@ def workflow_commands(doc: YamlDoc, root: Path | None) -> Iterator[tuple[int, li
                 continue
             from policytool.formats.tox import env_commands, tox_envs
 
-            for env in tox_envs(words) or ():
+            for env in tox_envs(words, root) or ():
                 for text in env_commands(root, env):
                     for _row, inner in shell.simple_commands(text):
                         yield line + offset, shell.program_of(inner), f"tox -e {env}"

@@ -30,7 +30,7 @@ from policytool.formats.precommit import normalize_stage
 from policytool.formats.yamldoc import YamlDoc, key_line
 
 # Bytes a workflow step running pre-commit (or setting SKIP for it) must contain.
-PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit", b"prek", b"tox")
+PRECOMMIT_NEEDLES = (b"pre-commit", b"pre_commit", b"prek", b"tox", b"make")
 # The programs that are pre-commit for our purposes (prek is a drop-in reimplementation).
 PRECOMMIT_PROGRAMS = frozenset({"pre-commit", "pre_commit", "prek"})
 
@@ -288,6 +288,12 @@ class PreCommitStep:
     # Why its failure does not fail the job (``continue-on-error``, ``|| true``).
     cannot_fail: str | None = None
     via: str = ""  # "tox -e linting" when a tox environment runs the command
+    # A later step of the job commits what it changed (an autofix or dependency bot):
+    # the step fixes files, it is not a check.
+    fixer: bool = False
+    # (file, line) where the command is written when not in the workflow (the Makefile
+    # recipe line of ``make lint``).
+    origin: tuple[str, int] | None = None
 
 
 def skip_env(*envs: object) -> tuple[tuple[str, int], ...]:
@@ -328,7 +334,9 @@ def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
         job_lenient = (
             "`continue-on-error: true` on the job" if is_true(job.continue_on_error) else None
         )
-        for step in job.steps:
+        commits = _committing_steps(job.steps)
+        for index, step in enumerate(job.steps):
+            fixer = any(later > index for later in commits)
             never = job_never or ("`if: false`" if is_false(step.if_) else None)
             lenient = job_lenient or (
                 "`continue-on-error: true`" if step_lenient(job, step) else None
@@ -347,9 +355,35 @@ def precommit_steps(doc: YamlDoc, root: Path | None = None) -> StepScan:
                             job=job.id,
                             never_runs=never,
                             cannot_fail=lenient or found.command.swallowed,
+                            fixer=fixer,
                         )
                     )
     return scan
+
+
+# Actions that commit or open a pull request with what the job changed.
+_COMMIT_ACTIONS = frozenset(
+    {
+        "stefanzweifel/git-auto-commit-action",
+        "peter-evans/create-pull-request",
+        "EndBug/add-and-commit",
+    }
+)
+
+
+def _committing_steps(steps: Sequence[Step]) -> list[int]:
+    """Indexes of the steps that commit the job's changes (``git commit``, an
+    auto-commit action)."""
+    out = []
+    for index, step in enumerate(steps):
+        action = step.uses.split("@", 1)[0] if step.uses is not None else ""
+        if action in _COMMIT_ACTIONS:
+            out.append(index)
+        elif step.run is not None and "commit" in step.run:
+            words = (w for _offset, w in shell.simple_commands(step.run))
+            if any(w[:2] == ["git", "commit"] for w in words):
+                out.append(index)
+    return out
 
 
 def _step_commands(
@@ -377,18 +411,53 @@ def _step_commands(
         run_line = step.run_line(offset)
         inline = tuple((s, run_line) for s in command.skip)
         yield PreCommitStep(relpath, run_line, command, inline or skip)
-    if root is None or "tox" not in script:
+    if root is None:
+        return
+    if "make" in script:
+        yield from _make_commands(relpath, step, script, skip, root)
+    if "tox" not in script:
         return
     from policytool.formats.tox import env_commands, tox_envs
 
     for offset, words in shell.simple_commands(script):
         run_line = step.run_line(offset)
-        for env in tox_envs(words) or ():
+        for env in tox_envs(words, root) or ():
             if UNKNOWN in env:
                 continue
             for command_text in env_commands(root, env):
                 for _offset, command in parse_run_commands(command_text):
                     yield PreCommitStep(relpath, run_line, command, skip, via=f"tox -e {env}")
+
+
+def _make_commands(
+    relpath: str, step: Step, script: str, skip: tuple[tuple[str, int], ...], root: Path
+) -> Iterator[PreCommitStep]:
+    """The pre-commit commands of the make targets a step runs (kedro's ``make lint``)."""
+    from policytool.formats.makefile import make_targets, read_makefile, target_commands
+
+    for offset, words in shell.simple_commands(script):
+        make = make_targets(words)
+        # ``-C DIR``/``-f FILE``: another Makefile, not followed here.
+        if make is None or make[0] is not None or make[1] is not None:
+            continue
+        targets = make[2]
+        if any(UNKNOWN in t for t in targets):
+            continue
+        found = read_makefile(root)
+        if found is None:
+            continue
+        run_line = step.run_line(offset)
+        for target, number, line in target_commands(root, targets):
+            for _offset, command in parse_run_commands(line, pipefail=False):
+                inline = tuple((s, run_line) for s in command.skip)
+                yield PreCommitStep(
+                    relpath,
+                    run_line,
+                    command,
+                    inline or skip,
+                    via=f"make {target}",
+                    origin=(found[0], number),
+                )
 
 
 # --- how CI runs pre-commit -----------------------------------------------------------

@@ -12,6 +12,7 @@ parsed gives no commands: tox itself reports it.
 from __future__ import annotations
 
 import configparser
+import itertools
 import re
 import shlex
 from pathlib import Path
@@ -151,9 +152,60 @@ def nox_programs(root: Path) -> set[str]:
     return found
 
 
-def tox_envs(words: list[str]) -> list[str] | None:
-    """The environments of a ``tox`` command line (``tox -e a,b``), or None when the
-    command is not tox (launchers dropped: ``python -m tox``, ``uvx tox``)."""
+def _ini_labels(text: str) -> dict[str, list[str]]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return {}
+    if not parser.has_option("tox", "labels"):
+        return {}
+    out: dict[str, list[str]] = {}
+    for line in parser.get("tox", "labels").splitlines():
+        name, sep, envs = line.partition("=")
+        if sep:
+            out[name.strip()] = [e.strip() for e in re.split(r"[,\s]+", envs) if e.strip()]
+    return out
+
+
+def _toml_labels(table: object) -> dict[str, list[str]]:
+    labels = table.get("labels") if isinstance(table, dict) else None
+    if not isinstance(labels, dict):
+        return {}
+    return {
+        str(k): [str(e) for e in v if isinstance(e, str)]
+        for k, v in labels.items()
+        if isinstance(v, list)
+    }
+
+
+def labels(root: Path) -> dict[str, list[str]]:
+    """tox's ``labels`` (``[tox] labels = check = typing, lint``): envs by label."""
+    text = _read(root, "tox.ini")
+    if text is not None:
+        return _ini_labels(text)
+    for name in ("tox.toml", "pyproject.toml"):
+        text = _read(root, name)
+        if text is None:
+            continue
+        try:
+            data = toml.loads(text, name)
+        except TomlError:
+            return {}
+        if name == "tox.toml":
+            return _toml_labels(data)
+        tool = data.get("tool")
+        tox = tool.get("tox") if isinstance(tool, dict) else None
+        if isinstance(tox, dict) and isinstance(tox.get("legacy_tox_ini"), str):
+            return _ini_labels(tox["legacy_tox_ini"])
+        return _toml_labels(tox)
+    return {}
+
+
+def tox_envs(words: list[str], root: Path | None = None) -> list[str] | None:
+    """The environments of a ``tox`` command line (``tox -e a,b``; with ``root``,
+    ``tox -m LABEL...`` too, through tox's ``labels``), or None when the command is not
+    tox (launchers dropped: ``python -m tox``, ``uvx tox``)."""
     from policytool.formats.shell import program_of
 
     command = program_of(words)
@@ -168,4 +220,8 @@ def tox_envs(words: list[str]) -> list[str] | None:
             envs += arg.split("=", 1)[1].split(",")
         elif arg.startswith("-e") and not arg.startswith("--") and len(arg) > 2:
             envs += arg[2:].split(",")
+        elif arg in ("-m", "--labels") and root is not None:
+            known = labels(root)
+            for label in itertools.takewhile(lambda w: not w.startswith("-"), rest[pos + 1 :]):
+                envs += known.get(label, [])
     return [e.strip() for e in envs if e.strip()]

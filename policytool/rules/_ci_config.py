@@ -32,6 +32,7 @@ class CiFloatingInstallConfig:
     dockerfiles: tuple[str, ...] = (
         "**/Dockerfile",
         "**/Dockerfile.*",
+        "**/Dockerfile-*",
         "**/*.Dockerfile",
         "**/*.dockerfile",
     )
@@ -92,6 +93,7 @@ class ActionPinConfig:
     dockerfiles: tuple[str, ...] = (
         "**/Dockerfile",
         "**/Dockerfile.*",
+        "**/Dockerfile-*",
         "**/*.Dockerfile",
         "**/*.dockerfile",
     )

@@ -133,6 +133,10 @@ class SourceFile:
         self.lines = FileLines.of(self.text)
 
 
+# Development containers: an editor builds them for a developer, CI does not.
+DEVCONTAINER = ".devcontainer"
+
+
 @dataclass(frozen=True)
 class Selection:
     """Which files a rule reads: (kind, globs) in precedence order and its allow lists."""
@@ -148,8 +152,18 @@ class Selection:
             if regex.match(relpath):
                 if kind == "script" and kind_of(relpath, head) != "shell":
                     continue
+                if kind == "dockerfile" and self._devcontainer(relpath):
+                    continue
                 return kind
         return None
+
+    def _devcontainer(self, relpath: str) -> bool:
+        """Whether ``relpath`` is a development container's file (``.devcontainer/``: a
+        developer's image, not CI) that no configured glob names explicitly."""
+        if DEVCONTAINER not in relpath.split("/")[:-1]:
+            return False
+        globs = (g for _kind, globs in self.kinds for g in globs)
+        return not any(DEVCONTAINER in g for g in globs)
 
 
 @functools.lru_cache(maxsize=32)

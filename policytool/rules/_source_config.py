@@ -115,6 +115,9 @@ class ForbiddenImportConfig:
     reason: str = ""
     allow: tuple[str, ...] = ()
     allowlist_file: str | None = None
+    # Globs of the files the ban applies to (empty: every file); import-linter's
+    # ``source_modules``.
+    files: tuple[str, ...] = ()
 
 
 document(
@@ -132,6 +135,10 @@ document(
             "path inside the repository",
             "a file of more allow globs, one a line (`#` comments); `policytool baseline` "
             "creates and appends to it",
+        ),
+        "files": KeyDoc(
+            "list of globs",
+            "the files the ban applies to (import-linter's `source_modules`); default: every file",
         ),
     },
 )

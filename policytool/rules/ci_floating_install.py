@@ -1070,7 +1070,9 @@ def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding
         if isinstance(data, Finding):
             return data
         snippets = snippets_of(source, data)
+        heads = source.kind == "workflow" and tests_upstream_heads(source.relpath, data)
     else:
+        heads = False
         if len(source.text) > MAX_SHELL_CHARS:
             return Finding(
                 source.relpath,
@@ -1103,7 +1105,29 @@ def analyse_source(source: SourceFile, judge: _Judge) -> list[Problem] | Finding
             "rest is not checked"
         )
         problems.append(Problem(snippet, offset, message, None, offset))
+    if heads:
+        from policytool.rules.floating_pin import MOVABLE_REF
+
+        problems = [p for p in problems if MOVABLE_REF not in p.message]
     return problems
+
+
+_UPSTREAM_RE = re.compile(r"\b(nightly|upstream)\b", re.IGNORECASE)
+_SCHEDULED = frozenset({"schedule", "workflow_dispatch"})
+
+
+def tests_upstream_heads(relpath: str, data: YamlNode) -> bool:
+    """Whether a workflow tests upstream heads on purpose: run only on a schedule (or by
+    hand), and its name or a job's says nightly or upstream (axolotl's "Tests Nightly
+    against upstream main"). Its ``git+...@main`` installs are the point of it."""
+    if not isinstance(data, dict):
+        return False
+    workflow = workflow_of(relpath, data)
+    events = set(workflow.triggers())
+    if "schedule" not in events or not events <= _SCHEDULED:
+        return False
+    names = [data.get("name"), *(job.name for job in workflow.jobs)]
+    return any(isinstance(n, str) and _UPSTREAM_RE.search(n) for n in names)
 
 
 def _finding(source: SourceFile, problem: Problem) -> Finding:

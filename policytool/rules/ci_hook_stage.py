@@ -17,7 +17,14 @@ from pathlib import Path
 from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
-from policytool.formats.gha import PR_EVENTS, WORKFLOW_DIR, triggers_of, workflow_paths
+from policytool.formats.gha import (
+    PR_EVENTS,
+    WORKFLOW_DIR,
+    load_workflows,
+    triggers_of,
+    workflow_paths,
+)
+from policytool.formats.gha import model as workflow_model
 from policytool.formats.precommit import MANUAL, Hook, Model
 from policytool.formats.precommit_run import (
     CiScan,
@@ -25,7 +32,7 @@ from policytool.formats.precommit_run import (
     manual_stage_meaning,
     scan_ci,
 )
-from policytool.formats.yamldoc import key_line
+from policytool.formats.yamldoc import YamlDoc, key_line
 from policytool.rules._ci_scan import broken_findings
 from policytool.rules._precommit_model import usable_model
 from policytool.rules._repo_config import CiConfig, PreCommitConfig
@@ -53,17 +60,33 @@ def _step_findings(step: PreCommitStep, model: Model) -> Iterator[Finding]:
     def finding(message: str) -> Finding:
         return Finding(step.relpath, step.line, 1, RULE_ID, message)
 
+    def in_command(message: str) -> Finding:
+        """A finding about the command's own text: where it is written (a Makefile's
+        recipe line), naming the workflow step that runs it."""
+        if step.origin is None:
+            return finding(message)
+        path, line = step.origin
+        return Finding(
+            path,
+            line,
+            1,
+            RULE_ID,
+            message.replace(f"`{step.via}`)", f"`{step.via}` in {step.relpath}:{step.line})", 1),
+        )
+
     if command.hook is not None and not command.unknown and command.hook not in model.ids():
-        yield finding(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
+        yield in_command(f"{shown} names hook '{command.hook}', which is not in {model.relpath}")
     if not (command.all_files or command.scoped or command.unknown):
-        yield finding(
+        yield in_command(
             f"{shown} runs only on staged files, which CI has none of; pass `--all-files` "
             "(or `--from-ref`/`--to-ref`)"
         )
     if step.never_runs is not None:
         yield finding(f"{shown} never runs: {step.never_runs} on job '{step.job}'")
-    elif step.cannot_fail is not None:
-        yield finding(f"{shown} cannot fail the check: {step.cannot_fail}")
+    elif step.cannot_fail is not None and not step.fixer:
+        swallowed = step.cannot_fail == command.swallowed
+        report = in_command if swallowed else finding
+        yield report(f"{shown} cannot fail the check: {step.cannot_fail}")
 
 
 def _skip_findings(
@@ -105,7 +128,10 @@ def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding
     whole = [
         s
         for s in live
-        if s.command.hook is None and not s.command.unknown and s.command.stage != MANUAL
+        if s.command.hook is None
+        and not s.command.unknown
+        and s.command.stage != MANUAL
+        and not s.fixer
     ]
     for step in whole:
         yield Finding(
@@ -128,21 +154,67 @@ def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding
         )
 
 
-def _trigger_findings(scan: CiScan, model: Model) -> Iterator[Finding]:
-    """Workflows running pre-commit of which none runs for pull requests."""
-    if model.uses_precommit_ci or not scan.docs:
+def _pr_gate(doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset()) -> str | None:
+    """How a workflow runs for pull requests: "all", "paths" (only for some paths,
+    ``pull_request: paths:``), or None (never).
+
+    ``workflow_call`` is followed to the local workflows calling this one (``uses:
+    ./.github/workflows/NAME.yml``) and their triggers; a workflow no local workflow
+    calls may be called from another repository and counts as run for every PR.
+    """
+    events = triggers_of(doc)
+    gates: set[str] = set()
+    for event in set(events) & (PR_EVENTS - {"workflow_call"}):
+        settings = events[event]
+        narrowed = isinstance(settings, dict) and "paths" in settings
+        gates.add("paths" if narrowed else "all")
+    if "workflow_call" in events and "all" not in gates:
+        callers = _local_callers(doc.relpath, root)
+        if not callers:
+            gates.add("all")
+        for caller in callers:
+            if caller.relpath not in seen:
+                gate = _pr_gate(caller, root, seen | {doc.relpath})
+                if gate is not None:
+                    gates.add(gate)
+    return "all" if "all" in gates else ("paths" if gates else None)
+
+
+def _local_callers(relpath: str, root: Path) -> list[YamlDoc]:
+    """The workflows of the repo with a job calling the local workflow ``relpath``."""
+    wanted = f"./{relpath}"
+    callers = []
+    for doc in load_workflows(root, (relpath.encode(),)).docs:
+        uses = (job.uses for job in workflow_model(doc).jobs if job.uses is not None)
+        if any(u.split("@", 1)[0] == wanted for u in uses):
+            callers.append(doc)
+    return callers
+
+
+def _trigger_findings(scan: CiScan, precommit: Model, root: Path) -> Iterator[Finding]:
+    """Workflows running pre-commit of which none runs for every pull request."""
+    if precommit.uses_precommit_ci or not scan.docs:
         return
-    if any(set(triggers_of(doc)) & PR_EVENTS for doc, _jobs in scan.docs):
+    gates = [_pr_gate(doc, root) for doc, _jobs in scan.docs]
+    if "all" in gates:
         return
-    for doc, _jobs in scan.docs:
+    for (doc, _jobs), gate in zip(scan.docs, gates, strict=True):
         events = ", ".join(triggers_of(doc)) or "nothing"
+        where = (
+            " (for pull requests only on some `paths:`)"
+            if gate == "paths"
+            else " (and no workflow calling it runs for pull requests)"
+            if "workflow_call" in triggers_of(doc)
+            else ""
+        )
         yield Finding(
             doc.relpath,
             key_line(doc.data, "on", 1),
             1,
             RULE_ID,
-            f"this workflow runs pre-commit on {events} but no workflow runs it for pull "
-            "requests (`pull_request` or `merge_group`), so nothing gates a PR on it",
+            f"this workflow runs pre-commit on {events}{where} but no workflow runs it for "
+            f"{'every pull request' if gate == 'paths' else 'pull requests'} (`pull_request` "
+            "or `merge_group`), so nothing gates a PR on it",
         )
 
 
@@ -170,7 +242,7 @@ def check_hook_stage(ctx: RepoContext) -> Iterator[Finding]:
         )
         if meaning == "ci":
             found += _manual_findings(scan, model, ctx.root)
-        found += _trigger_findings(scan, model)
+        found += _trigger_findings(scan, model, ctx.root)
         reasons = config.section(CiConfig).skip_reasons or {}
         if scan.steps or model.ci_skip():
             for hook_id in reasons:
@@ -203,6 +275,9 @@ def _triggers(config: Config) -> Sequence[str]:
         "pyproject.toml",
         "tox.ini",
         "tox.toml",
+        "Makefile",
+        "makefile",
+        "GNUmakefile",
     )
 
 
@@ -211,8 +286,10 @@ DOC = """\
 
 How CI runs pre-commit. Every step that does, in every workflow: `pre-commit run` or
 `prek run` in a `run:` script (also `python -m pre_commit`, `uvx pre-commit`),
-`pre-commit/action` and `j178/prek-action` (their `extra_args`), and `tox -e ENV` whose
-environment's `commands` (tox.ini, tox.toml, `[tool.tox]`) run pre-commit.
+`pre-commit/action` and `j178/prek-action` (their `extra_args`), `tox -e ENV` (or
+`tox -m LABEL`, through tox's `labels`) whose environment's `commands` (tox.ini,
+tox.toml, `[tool.tox]`) run pre-commit, and `make TARGET` whose recipe (the Makefile's,
+prerequisites first) does.
 `${{ matrix.x }}` is expanded over the job's matrix; any other `${{ }}` value is known
 only at run time and is never read as a hook name or a stage.
 
@@ -223,10 +300,14 @@ only at run time and is never read as a hook name or a stage.
   `pipefail` (GitHub's default `bash -e` has none; `shell: bash` has it), no
   `continue-on-error: true` (unless a later step of the job fails on it: `if:
   steps.ID.outcome == 'failure'` with `run: exit 1`, as fastapi does to push the
-  fixes first), and it runs at all (no `if: false` on the step or job);
-- some workflow that runs pre-commit is triggered for pull requests (`pull_request`,
-  `pull_request_target`, `merge_group`, or `workflow_call` from one), unless pre-commit.ci
-  runs it (a `ci:` section in the config);
+  fixes first), and it runs at all (no `if: false` on the step or job); a step in a job
+  that later commits its changes (`git commit`, an auto-commit action: an autofix or
+  dependency bot) fixes files rather than checks them, and may swallow;
+- some workflow that runs pre-commit is triggered for every pull request
+  (`pull_request` without `paths:`, `pull_request_target`, `merge_group`, or
+  `workflow_call` from a local workflow that is; a reusable workflow no local workflow
+  calls counts as called for every PR), unless pre-commit.ci runs it (a `ci:` section in
+  the config);
 - every id in a `SKIP` (env or inline) and in pre-commit.ci's `ci: skip:` is a hook;
 - when the manual stage means "run in CI" here, every manual-stage hook is run by some CI
   step (`--hook-stage manual`);

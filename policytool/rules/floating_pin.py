@@ -128,14 +128,15 @@ def _is_local_path(text: str) -> bool:
     )
 
 
+MOVABLE_REF = "is a VCS requirement on a movable ref"
+
+
 def _url_verdict(shown: str, url: str, hashed_by_option: bool) -> Verdict | None:
     """None when a URL requirement is immutable (hash or full commit id)."""
     if url.startswith(_VCS_PREFIXES):
         if _COMMIT_RE.search(url.split("#", 1)[0]):
             return None
-        return Verdict(
-            f"`{shown}` is a VCS requirement on a movable ref; pin a full commit id (@<sha>)"
-        )
+        return Verdict(f"`{shown}` {MOVABLE_REF}; pin a full commit id (@<sha>)")
     if hashed_by_option or _HASH_FRAGMENT_RE.search(url):
         return None
     return Verdict(f"`{shown}` is a URL without a hash; add `#sha256=...` or a `--hash` option")

@@ -14,6 +14,7 @@ configuration nothing is banned. The scan is :mod:`policytool.formats.pyimports`
 from __future__ import annotations
 
 from policytool.config import Config
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule, register
 from policytool.engine.source import SourceFile
@@ -66,7 +67,12 @@ modules = ["pickle", "cloudpickle"]
 reason = "unsafe deserialization; use msgspec"
 allow = ["vllm/distributed/**"]              # globs where the import may stay
 allowlist-file = "tools/pickle_allow.txt"    # one glob a line, inside the repository
+files = ["vllm/config/**"]                   # only these files (default: every file)
 ```
+
+`policytool init` proposes one entry per import-linter `forbidden` contract
+(`[tool.importlinter]` in pyproject.toml, `.importlinter` or setup.cfg): its
+`forbidden_modules` as `modules`, its `source_modules` as `files`.
 """
 TABLE = "[[tool.policytool.forbidden-import]]"
 PYTHON_KINDS = frozenset({"python", "stub"})
@@ -187,7 +193,13 @@ def active_entries(relpath: str, config: Config) -> list[int]:
     global _LAST_ACTIVE
     if _LAST_ACTIVE is not None and _LAST_ACTIVE[0] is config and _LAST_ACTIVE[1] == relpath:
         return _LAST_ACTIVE[2]
-    active = [i for i, allow in enumerate(plan_of(config).allows()) if not allow.matches(relpath)]
+    entries = config.entries(ForbiddenImportConfig)
+    active = [
+        i
+        for i, allow in enumerate(plan_of(config).allows())
+        if not allow.matches(relpath)
+        and (not entries[i].files or match_any(relpath, entries[i].files))
+    ]
     _LAST_ACTIVE = (config, relpath, active)
     return active
 

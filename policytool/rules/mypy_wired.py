@@ -48,6 +48,7 @@ SUMMARY = "a mypy configuration is run by some hook or CI command, and a mypy ho
 _MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
 # Variables in front of a program's name: ``${PREFIX}mypy``, ``${VENV}/bin/mypy``.
 _PREFIX_RE = re.compile(r"\A(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
+_SHA_RE = re.compile(r"[0-9a-f]{40}")
 
 
 def command_runs_mypy(words: Sequence[str]) -> bool:
@@ -124,7 +125,6 @@ MAX_FOLLOWED_FILES = 32
 MAX_SCRIPT_BYTES = 256 * 1024
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
 _INTERPRETERS = frozenset({"python", "python3"})
-_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 # A Python script that starts mypy: ``"mypy"`` as an argument, ``-m mypy``, ``mypy.api``.
 _PY_RUNS_MYPY_RE = re.compile(r"""["']d?mypy["']|\bmypy\.api\b|-m\s*d?mypy\b""")
 
@@ -215,7 +215,7 @@ class _Follower:
         where = self._path(cwd, directory) if directory else cwd
         if where is None:
             return
-        candidates = [name] if name else list(_MAKEFILES)
+        candidates = [name] if name else list(makefile.MAKEFILES)
         for candidate in candidates:
             relpath = self._path(where, candidate)
             text = self._text(relpath) if relpath else None
@@ -235,10 +235,9 @@ class _Follower:
             seen.add(target)
             queue[:0] = rule.prerequisites
             for _line, recipe in rule.recipe:
-                prefix = re.match(r"[@+\-\s]*", recipe)
-                flags = prefix.group() if prefix else ""
+                flags, command_line = makefile.split_prefix(recipe)
                 ignored = "the `-` prefix of its Makefile recipe ignores its failure"
-                for _offset, inner, lost in shell_statuses(recipe[len(flags) :]):
+                for _offset, inner, lost in shell_statuses(parsed.expand(command_line)):
                     for inner_lost in self.reaches(inner, where, depth + 1):
                         yield (ignored if "-" in flags else None) or lost or inner_lost
 
@@ -403,9 +402,12 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
 
 
 def _tox_or_nox_runs_mypy(root: Path) -> bool:
-    """Whether a workflow runs mypy through a tox environment or a nox session."""
+    """Whether a workflow runs mypy through a tox environment, a nox session or another
+    repository's pinned reusable typing workflow."""
     nox_mypy: bool | None = None
-    for doc in load_workflows(root, (b"tox", b"nox")).docs:
+    for doc in load_workflows(root, (b"tox", b"nox", b"mypy", b"typing")).docs:
+        if any(_typing_workflow(job.uses) for job in model(doc).jobs):
+            return True
         for _line, words, via in workflow_commands(doc, root):
             if via and command_runs_mypy(words):
                 return True
@@ -415,6 +417,18 @@ def _tox_or_nox_runs_mypy(root: Path) -> bool:
                 if nox_mypy:
                     return True  # a nox session runs mypy (which ones CI runs may be run-time only)
     return False
+
+
+def _typing_workflow(uses: str | None) -> bool:
+    """Whether a job calls another repository's reusable workflow pinned to a commit
+    whose file name says it type-checks (torchmetrics:
+    ``Lightning-AI/utilities/.github/workflows/check-typing.yml@<sha>``); local ones are
+    read like any other workflow."""
+    if uses is None or uses.startswith("./") or "@" not in uses:
+        return False
+    path, ref = uses.rsplit("@", 1)
+    stem = Path(path).stem.lower()
+    return bool(_SHA_RE.fullmatch(ref)) and ("mypy" in stem or "typing" in stem)
 
 
 def _triggers(config: Config) -> Sequence[str]:
@@ -438,7 +452,9 @@ DOC = """\
   `[mypy]` in setup.cfg) is used: some pre-commit hook runs mypy (by id, the
   mirrors-mypy repo, or an entry whose program is mypy), or a workflow command does
   (`mypy`, `python -m mypy`, `uv run mypy`, a script named `mypy.py`/`mypy.sh`, a tox
-  environment whose commands run it, or a nox session that does).
+  environment whose commands run it, or a nox session that does), or a job calls
+  another repository's reusable workflow, pinned to a commit, whose file name says
+  `mypy` or `typing` (`Lightning-AI/utilities/.github/workflows/check-typing.yml@<sha>`).
 - Workflow commands are followed into the repository's scripts (`bin/lint`, `bash
   tools/lint.sh`, `python tools/lint.py`) and make targets (`make lint`, with its
   prerequisites), matrix values expanded (`run: ${{ matrix.command }}`). Scripts and

@@ -17,6 +17,8 @@ it into one ``[tool.policytool.*]`` table, with a note saying where it came from
   a last hook under a comment saying it stays last ("Insert new entries above").
 - ``lock``: ``[[tool.policytool.lock]]`` entries for pip-compile / ``uv pip compile``
   outputs, read from the command in their header (hashes included).
+- ``forbidden-import``: one entry per import-linter ``forbidden`` contract
+  (``forbidden_modules`` banned in the ``source_modules`` files);
 - ``ci``: ``codeql = "default-setup"`` when the repository has workflows but none runs
   CodeQL (GitHub's default setup keeps nothing in the repository); a repository
   without ``.github/`` gets the CodeQL workflow scaffold instead.
@@ -577,6 +579,95 @@ def propose_locks(config: Config, files: Sequence[str]) -> Table | None:
     )
 
 
+def _importlinter_contracts(root: Path) -> list[dict[str, object]]:
+    """import-linter's contracts: ``[[tool.importlinter.contracts]]`` of pyproject.toml,
+    else the ``[importlinter:contract:NAME]`` sections of ``.importlinter`` or setup.cfg."""
+    import configparser
+
+    from policytool.errors import TomlError
+    from policytool.formats import toml
+
+    text = _read(root, "pyproject.toml")
+    if text is not None:
+        try:
+            data = toml.loads(text, "pyproject.toml")
+        except TomlError:
+            data = {}
+        tool = data.get("tool")
+        linter = tool.get("importlinter") if isinstance(tool, dict) else None
+        contracts = linter.get("contracts") if isinstance(linter, dict) else None
+        if isinstance(contracts, list):
+            return [c for c in contracts if isinstance(c, dict)]
+    for name in (".importlinter", "setup.cfg"):
+        text = _read(root, name)
+        if text is None or "importlinter:contract" not in text:
+            continue
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return []
+        out: list[dict[str, object]] = []
+        for section in parser.sections():
+            if section.startswith("importlinter:contract:"):
+                items = dict(parser.items(section))
+                out.append(
+                    {k: (v.split() if "modules" in k else v.strip()) for k, v in items.items()}
+                )
+        return out
+    return []
+
+
+def _module_globs(root: Path, module: str) -> list[str]:
+    """The files of a module: its package directory and its ``.py`` (under ``src/`` when
+    the package lives there)."""
+    path = module.replace(".", "/")
+    top = module.split(".", 1)[0]
+    if not (root / top).is_dir() and (root / "src" / top).is_dir():
+        path = f"src/{path}"
+    return [f"{path}/**", f"{path}.py"]
+
+
+def propose_forbidden_imports(config: Config) -> Table | None:
+    """``[[tool.policytool.forbidden-import]]`` entries from import-linter's ``forbidden``
+    contracts (kedro: kedro.config must not import kedro.runner)."""
+    from policytool.rules._source_config import ForbiddenImportConfig
+
+    if config.entries(ForbiddenImportConfig):
+        return None
+    entries: list[dict[str, object]] = []
+    for contract in _importlinter_contracts(config.root):
+        if contract.get("type") != "forbidden":
+            continue
+        sources = contract.get("source_modules")
+        banned = contract.get("forbidden_modules")
+        if not isinstance(sources, list) or not isinstance(banned, list):
+            continue
+        modules = [m for m in banned if isinstance(m, str) and m and "*" not in m]
+        files = [
+            g
+            for m in sources
+            if isinstance(m, str) and m and "*" not in m
+            for g in _module_globs(config.root, m)
+        ]
+        if not modules or not files:
+            continue
+        entry: dict[str, object] = {"modules": modules, "files": files}
+        name = contract.get("name")
+        if isinstance(name, str) and name:
+            entry["reason"] = f"import-linter contract '{name}'"
+        entries.append(entry)
+    if not entries:
+        return None
+    return Table(
+        "forbidden-import",
+        {},
+        "from import-linter's `forbidden` contracts: `forbidden_modules` banned in the "
+        "`source_modules` files",
+        tuple(entries),
+    )
+
+
 def propose(config: Config, files: Sequence[str], scaffolded: bool = False) -> Proposal:
     """Every table the repository's own files give evidence for."""
     scripts = hook_scripts(config)
@@ -590,6 +681,7 @@ def propose(config: Config, files: Sequence[str], scaffolded: bool = False) -> P
         propose_torch_cuda(scripts),
         propose_precommit(config, scaffolded),
         propose_locks(config, files),
+        propose_forbidden_imports(config),
         propose_ci(config),
     ):
         if table is not None:
