@@ -35,6 +35,19 @@ repos:
         entry: mypy
         language: system
 """
+# CI runs the manual stage, where `manual-only` moves mypy (else mypy-wired says nothing
+# runs it).
+WORKFLOW = """\
+name: pre-commit
+on:
+  pull_request:
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pre-commit run --all-files --hook-stage manual
+"""
 POLICY = """\
 [tool.policytool.pre-commit]
 final-hook = "suggestion"
@@ -115,6 +128,7 @@ def test_manifest_hooks_are_sensible() -> None:
 def test_try_repo_policytool_repo_hooks(pypi: None, repo: Repo, pre_commit_home: Path) -> None:
     repo.write("pyproject.toml", POLICY)
     repo.write(".pre-commit-config.yaml", DRIFTED)
+    repo.write(".github/workflows/pre-commit.yml", WORKFLOW)
     repo.commit()
     home = pre_commit_home
 

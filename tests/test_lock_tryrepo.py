@@ -41,4 +41,4 @@ def test_try_repo_lock_check(
     repo.commit("hand edit")
     failed = try_repo(repo, home, "lock-check")
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "requirements/test.txt:8:1: lock-stale edited by hand" in failed.stdout
+    assert "requirements/test.txt:9:1: lock-stale edited by hand" in failed.stdout
