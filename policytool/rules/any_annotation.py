@@ -358,36 +358,6 @@ def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
     return classes
 
 
-_CLASS_RE = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.M)
-_TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
-_INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
-_SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
-
-
-def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
-    """Module-level classes and their attribute names, read from the text (fast): names
-    assigned or annotated at the class body's own indentation, its methods, and
-    ``self.x =`` anywhere in the body. An imported module is only looked at for names;
-    parsing it whole would cost more than the test it serves."""
-    classes: dict[str, frozenset[str]] = {}
-    for match in _CLASS_RE.finditer(data):
-        start = match.end()
-        after = _TOP_LEVEL_RE.search(data, start + 1)
-        body = data[start : after.start() if after else len(data)]
-        indent = _INDENT_RE.search(body)
-        names: set[bytes] = set(_SELF_RE.findall(body))
-        if indent is not None:
-            own = re.escape(indent.group(1))
-            member = re.compile(
-                rb"^" + own + rb"(?:(?:async[ \t]+)?def[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)"
-                rb"[ \t]*(?:[:(=]|$)",
-                re.M,
-            )
-            names |= set(member.findall(body))
-        classes[match.group(1).decode()] = frozenset(n.decode() for n in names)
-    return classes
-
-
 @functools.lru_cache(maxsize=256)
 def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[str]]:
     """:func:`class_fields_text` of a file, cached by its stat (a sweep reads a module once)."""
@@ -396,7 +366,7 @@ def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[
             data = handle.read(MAX_MODULE_BYTES + 1)
     except OSError:
         return {}
-    return {} if len(data) > MAX_MODULE_BYTES else class_fields_text(data)
+    return {} if len(data) > MAX_MODULE_BYTES else fakes.class_fields_text(data)
 
 
 MAX_MODULE_BYTES = 2_000_000
