@@ -250,6 +250,25 @@ def _element_type(text: str) -> str | None:
     return _type_name(match.group(1)) if match else None
 
 
+def module_file(root: str, base: str) -> tuple[str, str, os.stat_result] | None:
+    """(relpath, path, stat) of module path ``base`` (``a/b``) under ``root``:
+    ``a/b.py`` or ``a/b/__init__.py``, a regular file that stays inside ``root`` (a
+    symlink out of it is not followed); None when there is none."""
+    real_root = os.path.realpath(root)
+    for relpath in (f"{base}.py", f"{base}/__init__.py"):
+        path = os.path.join(root, relpath)
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        if not os.path.realpath(path).startswith(real_root + os.sep):
+            continue  # a symlink out of its root
+        return relpath, path, info
+    return None
+
+
 def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
     """Module-level classes and their attribute names, read from the text (fast): names
     assigned or annotated at the class body's own indentation, its methods, and
@@ -369,20 +388,9 @@ class Finder:
         base = module.replace(".", "/")
         if module and all(p.isidentifier() for p in module.split(".")):
             for root in self.roots:
-                for relpath in (f"{base}.py", f"{base}/__init__.py"):
-                    path = os.path.join(root, relpath)
-                    try:
-                        info = os.stat(path)
-                    except OSError:
-                        continue
-                    if not stat.S_ISREG(info.st_mode):
-                        continue
-                    real = os.path.realpath(path)
-                    if not real.startswith(root + os.sep):
-                        continue  # a symlink out of its root
-                    found = (path, relpath)
-                    break
-                if found:
+                hit = module_file(root, base)
+                if hit is not None:
+                    found = (hit[1], hit[0])
                     break
         self._found[module] = found
         return found

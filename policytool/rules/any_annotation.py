@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import os
 import re
-import stat
 from collections.abc import Iterator
 
 from policytool.config import Config
@@ -375,20 +373,11 @@ MAX_MODULE_BYTES = 2_000_000
 def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[str]]] | None:
     """The classes of module ``a.b`` read from ``root/a/b.py`` or ``root/a/b/__init__.py``,
     staying inside ``root`` (no symlink out)."""
-    base = module.replace(".", "/")
-    real_root = os.path.realpath(root)
-    for relpath in (f"{base}.py", f"{base}/__init__.py"):
-        path = os.path.join(root, relpath)
-        try:
-            info = os.stat(path)
-        except OSError:
-            continue
-        if not stat.S_ISREG(info.st_mode):
-            continue
-        if not os.path.realpath(path).startswith(real_root + os.sep):
-            continue
-        return relpath, _parsed_classes(path, info.st_mtime_ns, info.st_size)
-    return None
+    hit = fakes.module_file(root, module.replace(".", "/"))
+    if hit is None:
+        return None
+    relpath, path, info = hit
+    return relpath, _parsed_classes(path, info.st_mtime_ns, info.st_size)
 
 
 def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
