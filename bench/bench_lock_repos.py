@@ -30,11 +30,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench_lock_vllm import timed as timed_with  # noqa: E402
 
 from policytool.formats.lockfile import parse_pins  # noqa: E402
 
@@ -72,16 +73,6 @@ def pins(path: Path) -> dict[str, tuple[str, frozenset[str]]]:
         marker = pin.text.split(";", 1)[1].strip() if ";" in pin.text else ""
         out[f"{head} {marker}".strip().lower()] = (pin.version or pin.text, frozenset(pin.hashes))
     return out
-
-
-def timed(
-    cmd: list[str], cwd: Path, remove: Path
-) -> tuple[float, subprocess.CompletedProcess[str]]:
-    """Wall time of ``cmd`` after deleting ``remove``, and its result."""
-    remove.unlink(missing_ok=True)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, check=False)
-    return time.perf_counter() - start, proc
 
 
 def main() -> None:
@@ -125,12 +116,12 @@ def main() -> None:
             our_times: list[float] = []
             failed = ""
             for _ in range(args.runs):
-                seconds, proc = timed(raw_cmd, repo, raw_out)
+                seconds, proc = timed_with(raw_cmd, repo, raw_out, env())
                 if proc.returncode != 0:
                     failed = "pip-compile: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
                     break
                 raw_times.append(seconds)
-                seconds, proc = timed(ours_cmd, repo, ours_out)
+                seconds, proc = timed_with(ours_cmd, repo, ours_out, env())
                 if proc.returncode != 0:
                     failed = "policytool: " + (proc.stderr.strip().splitlines() or ["?"])[-1]
                     break

@@ -128,12 +128,15 @@ def env() -> dict[str, str]:
 
 
 def timed(
-    cmd: Sequence[str], cwd: Path, remove: Path
+    cmd: Sequence[str], cwd: Path, remove: Path, environ: dict[str, str] | None = None
 ) -> tuple[float, subprocess.CompletedProcess[str]]:
-    """Wall time of ``cmd`` after deleting ``remove`` (a fresh compile), and its result."""
+    """Wall time of ``cmd`` after deleting ``remove`` (a fresh compile), and its result;
+    run with ``environ`` (default: :func:`env`)."""
     remove.unlink(missing_ok=True)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        cmd, cwd=cwd, env=environ or env(), capture_output=True, text=True, check=False
+    )
     return time.perf_counter() - start, proc
 
 
