@@ -13,6 +13,9 @@ needed a label (every ✗ and the sampled ⚠) were labelled as well; those site
 the labeller's mind, the site has a ``post_run`` field (the new severity) and a
 ``post_run_reason``; ``figures`` gives both readings (``blind`` and ``post-run``).
 
+    # the clones: the snapshots of huggingface/peft, volcengine/verl, huggingface/accelerate
+    # and modelscope/ms-swift (the ``repo`` of each tree), e.g.
+    #   git clone /work/.mirror/volcengine+verl/repo /tmp/verl
     python bench/sweep_unseen.py record REPO_DIR TREE   # sweep the tree's commits, store findings
     python bench/sweep_unseen.py todo                   # findings that need a label
     python bench/sweep_unseen.py figures                # the tables (blind and post-run labels)
