@@ -15,7 +15,7 @@ the labeller's mind, the site has a ``post_run`` field (the new severity) and a
 
     # the clones: the snapshots of huggingface/peft, volcengine/verl, huggingface/accelerate
     # and modelscope/ms-swift (the ``repo`` of each tree), e.g.
-    #   git clone /work/.mirror/volcengine+verl/repo /tmp/verl
+    #   git clone https://github.com/volcengine/verl /tmp/verl
     python bench/sweep_unseen.py record REPO_DIR TREE   # sweep the tree's commits, store findings
     python bench/sweep_unseen.py todo                   # findings that need a label
     python bench/sweep_unseen.py figures                # the tables (blind and post-run labels)
