@@ -19,8 +19,9 @@ Run = Callable[..., Result]
 
 @pytest.fixture(autouse=True)
 def no_pypi(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PyPI is a closed local port: the PR body says it could not look (no network)."""
+    """PyPI (and GitHub) are a closed local port: the PR body says it could not look."""
     monkeypatch.setenv("POLICYTOOL_PYPI_URL", "http://127.0.0.1:9/pypi")
+    monkeypatch.setenv("POLICYTOOL_GITHUB_API_URL", "http://127.0.0.1:9/gh")
 
 
 def snapshot(repo: Repo) -> dict[str, bytes]:

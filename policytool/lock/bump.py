@@ -236,15 +236,16 @@ def _choose_version(
     package: str,
     version: str | None,
     raise_bounds: bool = False,
-    extra: Sequence[str] = (),
+    extra: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[str, list[str], tuple[tuple[ReqLine, str], ...]]:
     """The target version, notes, and the input bounds to raise to allow it.
 
     The target is the given version, else the newest every touched lock allows within
-    its bounds (and ``extra`` specifiers); with ``raise_bounds``, the newest release, and
-    the bounds that exclude it are raised (Dependabot's ``increase``). A given version a
-    bound excludes is a PolicyError naming the bound unless ``raise_bounds``; without a
-    version, a bound holding the newest release back is reported in the notes.
+    its bounds (and the ``extra`` requirements per lock name); with ``raise_bounds``, the
+    newest release, and the bounds that exclude it are raised (Dependabot's
+    ``increase``). A given version a bound excludes is a PolicyError naming the bound
+    unless ``raise_bounds``; without a version, a bound holding the newest release back
+    is reported in the notes.
     """
     from packaging.version import InvalidVersion, Version
 
@@ -254,7 +255,10 @@ def _choose_version(
     if version is None:
         allowed = {
             item.name: newest_version(
-                config, item, package, [line.text for line in bounds[item.name]] + list(extra)
+                config,
+                item,
+                package,
+                [line.text for line in bounds[item.name]] + list((extra or {}).get(item.name, ())),
             )
             for item in touched
         }
@@ -419,9 +423,10 @@ def bump_group(
         for name in names:
             touched = _touched(config, locks, only, name)
             old = _old_versions(config, touched, name)
-            extra = _patch_bounds(old) if patch else []
-            if patch and not extra:
+            series = _patch_bounds(name, old) if patch else []
+            if patch and not series:
                 continue  # no X.Y version to stay within
+            extra = {item.name: [*_probe_context(config, item, names), *series] for item in touched}
             chosen, more, _ = _choose_version(config, touched, name, None, False, extra)
             if old == [chosen] or any(_version_key(chosen) < _version_key(v) for v in old):
                 continue
@@ -455,8 +460,23 @@ def _member(group: BumpGroup, name: str) -> bool:
     return is_excluded(name, group.patterns) and not is_excluded(name, group.exclude_patterns)
 
 
-def _patch_bounds(old: Sequence[str]) -> list[str]:
-    """``>=OLD, ==X.Y.*`` for the highest pinned version (none for a non-PEP 440 one)."""
+def _probe_context(config: Config, item: Lock, members: Mapping[str, None]) -> list[str]:
+    """The requirements of ``item``'s inputs that do not name a member, so the probe for a
+    member's newest version honours what the lock's other packages require of it (plain
+    name-and-specifier requirements only: paths and URLs do not resolve in a probe)."""
+    lines = []
+    for line in direct_requirements(config.root, item):
+        req = parse(line.text)
+        name = requirement_name(line.text)
+        if req is None or req.url or name is None or name in members:
+            continue
+        lines.append(line.text)
+    return lines
+
+
+def _patch_bounds(package: str, old: Sequence[str]) -> list[str]:
+    """``PKG>=OLD``, ``PKG==X.Y.*`` for the highest pinned version (none for a non-PEP 440
+    one)."""
     from packaging.version import InvalidVersion, Version
 
     try:
@@ -466,7 +486,7 @@ def _patch_bounds(old: Sequence[str]) -> list[str]:
     if newest is None:
         return []
     major, minor = (*newest.release, 0)[:2]
-    return [f">={newest}", f"=={major}.{minor}.*"]
+    return [f"{package}>={newest}", f"{package}=={major}.{minor}.*"]
 
 
 def _pins_of(config: Config, item: Lock) -> set[str]:
