@@ -60,7 +60,22 @@ def test_group_bump_moves_every_member_in_one_change(
     assert "Bumps `gamma` from 1.0 to 2.0." in body
     assert "`policytool bump alpha==1.1 gamma==2.0`" in body
     assert body.count("## Locks regenerated") == 1
+    assert body.count("- Packages added: none") == 1
     assert run("lock", "--check").code == 0
+
+
+def test_group_bump_says_which_bound_holds_a_member_back(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    grouped(repo, wheelhouse.path, "alpha==1.0\n", "gamma<2\ndelta\n", GROUP_AG)
+    assert run("lock").code == 0
+    result = run("bump", "--group", "ag", "--offline", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert (
+        "note: gamma 2.0 is out, but requirements/test.in:1 'gamma<2' holds it at 1.1; "
+        "run `policytool bump gamma --raise-bound` to move the bound and take it"
+    ) in result.err
+    assert "# Bump group 'ag': 1 package" in repo.read("pr.md").decode()
 
 
 def test_group_bump_failure_of_one_member_changes_no_file(

@@ -236,12 +236,14 @@ def _choose_version(
     package: str,
     version: str | None,
     raise_bounds: bool = False,
-    extra: Mapping[str, Sequence[str]] | None = None,
+    context: Mapping[str, Sequence[str]] | None = None,
+    series: Sequence[str] = (),
 ) -> tuple[str, list[str], tuple[tuple[ReqLine, str], ...]]:
     """The target version, notes, and the input bounds to raise to allow it.
 
     The target is the given version, else the newest every touched lock allows within
-    its bounds (and the ``extra`` requirements per lock name); with ``raise_bounds``, the
+    its bounds, the ``context`` requirements per lock name (the other packages of a group
+    bump's inputs) and the ``series`` specifiers (``--patch``); with ``raise_bounds``, the
     newest release, and the bounds that exclude it are raised (Dependabot's
     ``increase``). A given version a bound excludes is a PolicyError naming the bound
     unless ``raise_bounds``; without a version, a bound holding the newest release back
@@ -258,14 +260,24 @@ def _choose_version(
                 config,
                 item,
                 package,
-                [line.text for line in bounds[item.name]] + list((extra or {}).get(item.name, ())),
+                [
+                    *(line.text for line in bounds[item.name]),
+                    *(context or {}).get(item.name, ()),
+                    *series,
+                ],
             )
             for item in touched
         }
         chosen = min(allowed.values(), key=_version_key)
-        if not held or extra:
+        if not held or series:
             return chosen, notes, ()
-        newest = max((newest_version(config, item, package) for item in touched), key=_version_key)
+        newest = max(
+            (
+                newest_version(config, item, package, (context or {}).get(item.name, ()))
+                for item in touched
+            ),
+            key=_version_key,
+        )
         if newest == chosen:
             return chosen, notes, ()
         if not raise_bounds:
@@ -426,11 +438,11 @@ def bump_group(
             series = _patch_bounds(name, old) if patch else []
             if patch and not series:
                 continue  # no X.Y version to stay within
-            extra = {item.name: [*_probe_context(config, item, names), *series] for item in touched}
-            chosen, more, _ = _choose_version(config, touched, name, None, False, extra)
+            context = {item.name: _probe_context(config, item, names) for item in touched}
+            chosen, more, _ = _choose_version(config, touched, name, None, False, context, series)
+            notes += more
             if old == [chosen] or any(_version_key(chosen) < _version_key(v) for v in old):
                 continue
-            notes += more
             targets.append(_Target(name, chosen, tuple(touched), old))
         plan = _Plan(tuple(targets), tuple(notes), (), label)
         if not targets:

@@ -202,8 +202,11 @@ def _vulns(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "none known"
 
 
-def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) -> str:
-    """Dependabot's facts for a reviewer, from the :class:`ReleaseFacts` (Markdown)."""
+def release_section(
+    facts: ReleaseFacts | None, moves: Sequence[PackageMove], summary: bool = True
+) -> str:
+    """Dependabot's facts for a reviewer, from the :class:`ReleaseFacts` (Markdown);
+    ``summary``: with the packages added and removed (once, after the last package)."""
     from policytool.pypi import Release
 
     if facts is None:
@@ -247,10 +250,8 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
         lines += compatibility_lines(facts.new, after.requires_python, facts.pythons)
         lines += notes_lines(facts.notes)
         if after.from_project:
-            added = [f"`{m.name}` {m.new}" for m in moves if m.old is None]
-            removed = [f"`{m.name}` {m.old}" for m in moves if m.new is None]
-            lines.append(f"- Packages added: {', '.join(added) if added else 'none'}")
-            lines.append(f"- Packages removed: {', '.join(removed) if removed else 'none'}")
+            if summary:
+                lines += _added_removed(moves)
             return "\n".join(lines)
         new_ids = {v.id for v in after.vulnerabilities}
         if before is not None:
@@ -261,11 +262,19 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
         else:
             introduced = sorted(new_ids)
         lines.append(f"- Vulnerabilities in {facts.new}: {_vulns(introduced)}")
+    if summary:
+        lines += _added_removed(moves)
+    return "\n".join(lines)
+
+
+def _added_removed(moves: Sequence[PackageMove]) -> list[str]:
+    """``- Packages added: ...`` and ``- Packages removed: ...``."""
     added = [f"`{m.name}` {m.new}" for m in moves if m.old is None]
     removed = [f"`{m.name}` {m.old}" for m in moves if m.new is None]
-    lines.append(f"- Packages added: {', '.join(added) if added else 'none'}")
-    lines.append(f"- Packages removed: {', '.join(removed) if removed else 'none'}")
-    return "\n".join(lines)
+    return [
+        f"- Packages added: {', '.join(added) if added else 'none'}",
+        f"- Packages removed: {', '.join(removed) if removed else 'none'}",
+    ]
 
 
 def compatibility_lines(
@@ -340,7 +349,10 @@ def render_bump_body(template: str, body: BumpBody) -> str:
         "locks": _locks_list(locks),
         "jobs": jobs_checklist(body.jobs),
         "command": body.command,
-        "release": "\n\n".join(release_section(facts, body.moves) for facts in releases)
+        "release": "\n\n".join(
+            release_section(facts, body.moves, number == len(releases) - 1)
+            for number, facts in enumerate(releases)
+        )
         or release_section(None, body.moves),
         "untouched": untouched_list(body.untouched),
     }
