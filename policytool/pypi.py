@@ -331,6 +331,8 @@ def release_notes(after: Release, old: str, timeout: float = NOTES_DEADLINE) -> 
         why = f"the GitHub release {new_tag} has no notes"
     elif why == NOT_FOUND:
         why = f"no GitHub release tagged v{after.version} or {after.version}"
+    elif why is not None:
+        why = f"GitHub's API did not answer: {why}"
     return ReleaseNotes(f"https://github.com/{repo}/releases", compare, checked, excerpt, why)
 
 
