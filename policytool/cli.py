@@ -1104,10 +1104,9 @@ def bump_command(
     for note in result.notes:
         click.echo(f"policytool: note: {note}", err=True)
     for path, version in result.untouched:
-        click.echo(
-            f"policytool: {path} pins {result.package}=={version} but no lock reads it: left alone",
-            err=True,
-        )
+        # A group's entries name their package (``pkg==1.0``); one package's, the version.
+        pinned = version if "==" in version else f"{result.package}=={version}"
+        click.echo(f"policytool: {path} pins {pinned} but no lock reads it: left alone", err=True)
     if result.already and not result.version:
         click.echo(
             f"nothing to bump: {result.package} has no newer release to take; "

@@ -78,6 +78,23 @@ def test_group_bump_says_which_bound_holds_a_member_back(
     assert "# Bump group 'ag': 1 package" in repo.read("pr.md").decode()
 
 
+def test_group_bump_reports_pins_no_lock_reads_with_their_package(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    grouped(repo, wheelhouse.path, "alpha==1.0\n", "gamma==1.0\n", GROUP_AG)
+    repo.write("requirements/rocm.txt", "gamma==1.0\n")
+    repo.git("add", "-A")
+    assert run("lock").code == 0
+    result = run("bump", "--group", "ag", "--offline", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert (
+        "policytool: requirements/rocm.txt pins gamma==1.0 but no lock reads it: left alone"
+    ) in result.err
+    assert "- `requirements/rocm.txt` pins gamma==1.0 (read by no lock, not changed)" in (
+        repo.read("pr.md").decode()
+    )
+
+
 def test_group_bump_failure_of_one_member_changes_no_file(
     repo: Repo, run: Run, wheelhouse: Wheelhouse
 ) -> None:
