@@ -968,7 +968,24 @@ def outdated_command(names: tuple[str, ...], fmt: str, config_path: Path | None)
 
 
 @cli.command("bump")
-@click.argument("spec", metavar="PKG[==VER]")
+@click.argument("spec", metavar="[PKG[==VER]]", required=False)
+@click.option(
+    "--group",
+    default=None,
+    metavar="NAME",
+    help="Bump every member of [[tool.policytool.bump-group]] NAME in one change.",
+)
+@click.option(
+    "--patch",
+    is_flag=True,
+    help="Bump every pin with a newer patch-level release (same X.Y) in one change.",
+)
+@click.option(
+    "--raise-bound",
+    "raise_bounds",
+    is_flag=True,
+    help="Raise an input's bound that excludes the new version (pkg>=1.2,<2 -> pkg>=2.1,<3).",
+)
 @click.option("--why", default="", help="Why this bump is needed (goes into the PR body).")
 @click.option(
     "--pr-body",
@@ -992,7 +1009,10 @@ def outdated_command(names: tuple[str, ...], fmt: str, config_path: Path | None)
 @click.option("-q", "--quiet", is_flag=True, help="Do not list the regenerated locks.")
 @handle_errors
 def bump_command(
-    spec: str,
+    spec: str | None,
+    group: str | None,
+    patch: bool,
+    raise_bounds: bool,
     why: str,
     pr_body: Path | None,
     only: tuple[str, ...],
@@ -1001,24 +1021,37 @@ def bump_command(
     config_path: Path | None,
     quiet: bool,
 ) -> int:
-    """Bump one package everywhere it is pinned, re-lock, and write the PR body.
+    """Bump one package (or a group) everywhere it is pinned, re-lock, write the PR body.
 
     Rewrites every exact pin of PKG in the lock inputs and pyproject.toml, recompiles
     every lock containing PKG with only PKG upgraded (to VER, or the newest version the
     inputs allow) and every lock layered on those, and fills
     .github/PULL_REQUEST_TEMPLATE/dependency-bump.md with the release facts from PyPI
-    (changelog, requires-python, vulnerabilities). A bump that cannot resolve changes no
-    file (exit 2).
+    (changelog, compare link, requires-python, vulnerabilities). --group NAME and
+    --patch bump several packages in one change and one PR body. A bump that cannot
+    resolve changes no file (exit 2).
 
     \b
     Examples:
       policytool bump torch==2.5.1 --why "CUDA 12.4 wheels" --pr-body pr.md
       policytool bump mooncake-transfer-engine --lock cuda
       policytool bump transformers --dry-run
+      policytool bump pydantic --raise-bound
+      policytool bump --group pytest --pr-body pr.md
+      policytool bump --patch
     """
     from policytool.core.atomic import write_atomic
-    from policytool.lock.bump import bump
+    from policytool.lock.bump import bump, bump_group
     from policytool.lock.run import Outcome
+
+    given = [w for w, on in (("PKG", spec), ("--group", group), ("--patch", patch)) if on]
+    if len(given) != 1:
+        raise PolicyError(
+            "bump: name one package (PKG[==VER]), or --group NAME, or --patch "
+            f"(got {' and '.join(given) or 'none'})"
+        )
+    if raise_bounds and spec is None:
+        raise PolicyError("bump: --raise-bound applies to one package (PKG[==VER])")
 
     if pr_body is not None:
         # Checked before anything changes: a bump must not rewrite locks it cannot report.
@@ -1039,23 +1072,48 @@ def bump_command(
     def progress(line: str) -> None:
         click.echo(f"policytool: {line}", err=True)
 
-    result = bump(
-        load_config(config_path),
-        spec,
-        why,
-        report=report,
-        only=only,
-        dry_run=dry_run,
-        online=not offline,
-        progress=None if quiet else progress,
+    if spec is None:
+        result = bump_group(
+            load_config(config_path),
+            group,
+            patch,
+            why,
+            report=report,
+            only=only,
+            dry_run=dry_run,
+            online=not offline,
+            progress=None if quiet else progress,
+        )
+    else:
+        result = bump(
+            load_config(config_path),
+            spec,
+            why,
+            report=report,
+            only=only,
+            dry_run=dry_run,
+            online=not offline,
+            progress=None if quiet else progress,
+            raise_bounds=raise_bounds,
+        )
+    moving = (
+        ", ".join(f"{p} to {v}" for p, v in result.targets)
+        if len(result.targets) > 1 or not result.version
+        else f"{result.package} to {result.version}"
     )
     for note in result.notes:
         click.echo(f"policytool: note: {note}", err=True)
     for path, version in result.untouched:
+        # A group's entries name their package (``pkg==1.0``); one package's, the version.
+        pinned = version if "==" in version else f"{result.package}=={version}"
+        click.echo(f"policytool: {path} pins {pinned} but no lock reads it: left alone", err=True)
+    if result.already and not result.version:
         click.echo(
-            f"policytool: {path} pins {result.package}=={version} but no lock reads it: left alone",
+            f"nothing to bump: {result.package} has no newer release to take; "
+            + ("nothing would change" if result.dry_run else "no PR body written"),
             err=True,
         )
+        return EXIT_CLEAN
     if result.already:
         click.echo(
             f"nothing to bump: {result.package} is already {result.version} everywhere "
@@ -1066,7 +1124,7 @@ def bump_command(
     if result.dry_run:
         edited = ", ".join(result.edited) or "no input"
         click.echo(
-            f"would bump {result.package} to {result.version}: edit {edited}; "
+            f"would bump {moving}: edit {edited}; "
             f"regenerate {', '.join(result.regenerated) or 'no lock'} (nothing was changed)"
         )
         return EXIT_CLEAN

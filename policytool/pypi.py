@@ -8,6 +8,7 @@ Only commands that say they go online call it; tests never do.
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -93,6 +94,8 @@ class Release:
     vulnerabilities: tuple[Vulnerability, ...]
     # From the project's document: PyPI had no per-version document (vulnerabilities unknown).
     from_project: bool = False
+    # ``owner/name`` of the GitHub repository its project URLs name (Source, Repository...).
+    github: str | None = None
 
 
 def pypi_base() -> str:
@@ -231,4 +234,122 @@ def _release_of(project: str, version: str, data: dict[str, object]) -> Release:
         project_url,
         changelog,
         tuple(vulns),
+        github=_github_repo([*urls.items(), ("home_page", info.get("home_page"))]),
     )
+
+
+# A project URL naming a GitHub repository: https://github.com/OWNER/NAME[/...]
+_GITHUB_RE = re.compile(
+    r"^https?://(?:www\.)?github\.com/([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/"
+    r"([A-Za-z0-9._-]{1,100}?)(?:\.git)?(?:[/#?].*)?$"
+)
+_SOURCE_KEYS = ("source", "source code", "repository", "github", "code", "homepage", "home_page")
+
+
+def _github_repo(urls: list[tuple[object, object]]) -> str | None:
+    """``owner/name`` of the first GitHub repository URL among the project's URLs (the
+    source-like labels first)."""
+    ranked = sorted(
+        urls,
+        key=lambda item: (
+            _SOURCE_KEYS.index(str(item[0]).strip().lower())
+            if str(item[0]).strip().lower() in _SOURCE_KEYS
+            else len(_SOURCE_KEYS)
+        ),
+    )
+    for _label, link in ranked:
+        match = _GITHUB_RE.match(link) if isinstance(link, str) else None
+        if match and match.group(1).lower() not in ("sponsors", "orgs"):
+            return f"{match.group(1)}/{match.group(2)}"
+    return None
+
+
+# GitHub's REST API (release notes of a tag); POLICYTOOL_GITHUB_API_URL points elsewhere.
+GITHUB_API_VARIABLE = "POLICYTOOL_GITHUB_API_URL"
+DEFAULT_GITHUB_API_URL = "https://api.github.com"
+NOTES_DEADLINE = 5.0
+MAX_NOTES_BYTES = 1024 * 1024
+EXCERPT_LINES = 20
+EXCERPT_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class ReleaseNotes:
+    """Where a reviewer reads what changed between two releases, and an excerpt."""
+
+    releases_url: str  # the repository's releases page
+    compare_url: str  # https://github.com/O/R/compare/OLD...NEW
+    tags_checked: bool  # both tags were found on GitHub (else their names are guessed)
+    excerpt: str | None  # the new release's notes, cut (None: not found)
+    why: str | None  # why there is no excerpt
+
+
+def github_api() -> str:
+    """The GitHub API base URL, without a trailing /."""
+    return os.environ.get(GITHUB_API_VARIABLE, DEFAULT_GITHUB_API_URL).rstrip("/")
+
+
+def release_notes(after: Release, old: str, timeout: float = NOTES_DEADLINE) -> ReleaseNotes | None:
+    """The compare link and the notes of ``after`` from its GitHub repository (None when
+    the project names no GitHub repository). Tags are tried as ``vX`` then ``X``; the
+    compare link uses the tags found, or ``vOLD...vNEW`` marked as guessed."""
+    import urllib.parse
+
+    from policytool.httpjson import get_json
+
+    if after.github is None:
+        return None
+    repo = after.github
+    started = time.monotonic()
+
+    def find(version: str) -> tuple[str | None, dict[str, object] | None, str | None]:
+        """(tag, release document, why not) of ``version``'s GitHub release."""
+        why = None
+        for tag in (f"v{version}", version):
+            left = timeout - (time.monotonic() - started)
+            if left <= 0.1:
+                return None, None, f"no answer within {timeout:.0f} s"
+            url = f"{github_api()}/repos/{repo}/releases/tags/{urllib.parse.quote(tag, safe='')}"
+            data, why = get_json(url, left, MAX_NOTES_BYTES)
+            if why is None and isinstance(data, dict):
+                return tag, data, None
+            if why != NOT_FOUND:
+                break  # unreachable: do not ask again
+        return None, None, why
+
+    new_tag, document, why = find(after.version)
+    old_tag = None
+    if new_tag is not None:
+        old_tag, _document, _why = find(old)
+    checked = new_tag is not None and old_tag is not None
+    old_ref = old_tag or f"v{old}"
+    new_ref = new_tag or f"v{after.version}"
+    compare = f"https://github.com/{repo}/compare/{old_ref}...{new_ref}"
+    body = document.get("body") if document is not None else None
+    excerpt = _excerpt(body) if isinstance(body, str) and body.strip() else None
+    if excerpt is None and why is None:
+        why = f"the GitHub release {new_tag} has no notes"
+    elif why == NOT_FOUND:
+        why = f"no GitHub release tagged v{after.version} or {after.version}"
+    elif why is not None:
+        why = f"GitHub's API did not answer: {why}"
+    return ReleaseNotes(f"https://github.com/{repo}/releases", compare, checked, excerpt, why)
+
+
+def _excerpt(text: str) -> str:
+    """The first lines of release notes, safe to quote in Markdown: control characters
+    dropped, ``<`` escaped (no HTML closes the quote), ``@`` mentions defused."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[str] = []
+    size = 0
+    for line in lines[:EXCERPT_LINES]:
+        clean = "".join(c for c in line if c.isprintable() or c == "\t")
+        clean = clean.replace("<", "&lt;").replace("@", "@\u200b")
+        size += len(clean) + 1
+        if size > EXCERPT_CHARS:
+            break
+        kept.append(clean)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    cut = len(kept) < len(lines) and any(line.strip() for line in lines[len(kept) :])
+    return "\n".join(kept) + ("\n\n(cut)" if cut else "")

@@ -19,8 +19,9 @@ Run = Callable[..., Result]
 
 @pytest.fixture(autouse=True)
 def no_pypi(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PyPI is a closed local port: the PR body says it could not look (no network)."""
+    """PyPI (and GitHub) are a closed local port: the PR body says it could not look."""
     monkeypatch.setenv("POLICYTOOL_PYPI_URL", "http://127.0.0.1:9/pypi")
+    monkeypatch.setenv("POLICYTOOL_GITHUB_API_URL", "http://127.0.0.1:9/gh")
 
 
 def snapshot(repo: Repo) -> dict[str, bytes]:
@@ -404,7 +405,7 @@ def test_bump_takes_the_newest_version_the_inputs_allow(
     assert pins(repo.read("requirements/test.txt").decode())["gamma"] == "1.1"
     assert (
         "note: gamma 2.0 is out, but requirements/test.in:1 'gamma<2' holds it at 1.1; "
-        "move the bound and run `policytool bump gamma==2.0` to take it"
+        "run `policytool bump gamma --raise-bound` to move the bound and take it"
     ) in result.err
     assert run("lock", "--check").code == 0
 

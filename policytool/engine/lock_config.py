@@ -378,3 +378,57 @@ def _finish_locks(written: tuple[LockConfig, ...], ctx: ConfigContext) -> tuple[
 
 
 register_section("lock", LockConfig, repeated=True, finish=_finish_locks)
+
+
+@dataclass(frozen=True)
+class BumpGroup:
+    """One ``[[tool.policytool.bump-group]]``: packages ``policytool bump --group`` moves together.
+
+    Like a Dependabot ``groups:`` entry: ``patterns`` (and ``exclude-patterns``) are globs
+    on canonical package names, matched against every pin of the locks.
+    """
+
+    name: str
+    patterns: tuple[str, ...]
+    exclude_patterns: tuple[str, ...] = ()
+    # "patch": only patch-level releases (same X.Y) of the members; "any": the newest allowed.
+    update: Literal["any", "patch"] = "any"
+
+
+document(
+    BumpGroup,
+    "One table per group of packages bumped together in one change and one PR body "
+    "(`policytool bump --group NAME`, like Dependabot's `groups:`; "
+    "[bump.md](bump.md#grouped-bumps)).",
+    {
+        "name": KeyDoc("string", "the group's name on the command line", "required, unique"),
+        "patterns": KeyDoc(
+            "list of globs",
+            "canonical package names of the group (`pytest*`, `opentelemetry-*`); matched "
+            "against every pin of the locks",
+            "required",
+        ),
+        "exclude-patterns": KeyDoc("list of globs", "names left out of the group"),
+        "update": KeyDoc(
+            '`"any"` or `"patch"`',
+            "`patch` takes only patch-level releases (the same `X.Y`) of the members",
+            '`"any"`',
+        ),
+    },
+)
+
+
+def _finish_groups(written: tuple[BumpGroup, ...], ctx: ConfigContext) -> tuple[BumpGroup, ...]:
+    """Group names unique, each with at least one pattern."""
+    seen: set[str] = set()
+    for index, group in enumerate(written):
+        where: KeyPath = ("tool", "policytool", "bump-group", index)
+        if group.name in seen:
+            raise ctx.error((*where, "name"), f"duplicate bump group name '{group.name}'")
+        seen.add(group.name)
+        if not group.patterns:
+            raise ctx.error((*where, "patterns"), "a bump group needs at least one pattern")
+    return written
+
+
+register_section("bump-group", BumpGroup, repeated=True, finish=_finish_groups)

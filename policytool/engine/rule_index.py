@@ -44,4 +44,5 @@ SECTION_INDEX: dict[str, str] = {
     "action-pin": "policytool.rules._ci_config",
     "lock": "policytool.engine.lock_config",
     "sweep": "policytool.rules._sweep_config",
+    "bump-group": "policytool.engine.lock_config",
 }

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
+    from packaging.version import Version
 
 # PEP 503: runs of -, _ and . are one -, compared lower case (packaging.utils'
 # canonicalize_name without its validation; tests prove they agree).
@@ -156,6 +157,90 @@ def move_exact_pin(text: str, package: str, version: str) -> str | None:
         or new_req.extras != req.extras
         or str(new_req.marker) != str(req.marker)
         or exact_version_of(new_req) != version
+    ):
+        return None
+    return new
+
+
+_CLAUSE_RE = re.compile(r"(===|~=|==|!=|<=|>=|<|>)(\s*)([^\s,;]+)")
+
+
+def _same_precision(old: str, target: Version, bump: bool = False) -> str:
+    """``target``'s release cut to as many components as ``old`` has (``old`` may end in
+    ``.*``). ``bump`` (an exclusive upper bound): one more at the place of ``old``'s last
+    non-zero component, zeros after it (``<2.0`` and 2.1 give ``3.0``; ``<2.5`` and
+    2.7.1 give ``2.8``)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        parts = list(Version(old.removesuffix(".*")).release)
+    except InvalidVersion:
+        parts = [1] * len(old.split("."))
+    count = len(parts)
+    release = list((*target.release, *([0] * count)))[:count]
+    if bump:
+        place = max((i for i, part in enumerate(parts) if part), default=count - 1)
+        release = [*release[:place], release[place] + 1, *([0] * (count - place - 1))]
+    return ".".join(str(part) for part in release)
+
+
+def raise_bound(text: str, package: str, version: str) -> str | None:
+    """``text`` with its specifier moved so it allows ``version`` (Dependabot's ``increase``).
+
+    Applies only to a requirement on ``package`` whose specifier excludes ``version``:
+    ``>=`` and ``~=`` lower bounds and ``==X.*`` move to ``version`` (at their own
+    precision), and an upper bound ``<`` / ``<=`` that excludes it moves just above it at
+    its own precision (``pkg>=1.2,<2`` and 2.1 give ``pkg>=2.1,<3``). Only the operator
+    and version characters change: name, extras, marker, spacing and comment stay. None
+    when there is nothing to raise, or when a ``!=`` / exact clause excludes ``version``.
+    """
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    if requirement_name(text) != package:
+        return None
+    req = parse(text)
+    if req is None or req.url or exact_version_of(req) is not None:
+        return None
+    try:
+        target = Version(version)
+    except InvalidVersion:
+        return None
+    if req.specifier.contains(target, prereleases=True):
+        return None
+    end = text.find(";")
+    end = len(text) if end == -1 else end
+    head = _NAME_EXTRAS_RE.match(text)
+    start = head.end() if head else 0
+    out: list[str] = [text[:start]]
+    last = start
+    for clause in _CLAUSE_RE.finditer(text, start, end):
+        op, gap, old = clause.group(1), clause.group(2), clause.group(3)
+        new_op, new_version = op, old
+        try:
+            one = SpecifierSet(f"{op}{old}")
+        except InvalidSpecifier:
+            return None
+        if op in (">=", "~="):
+            new_version = _same_precision(old, target) if op == "~=" else version
+        elif op == "==" and old.endswith(".*"):
+            new_version = _same_precision(old, target) + ".*"
+        elif not one.contains(target, prereleases=True):
+            if op in ("<", "<="):
+                new_version = version if op == "<=" else _same_precision(old, target, True)
+            else:
+                return None  # `!=V`, `>V`, `===V`: not a bound to move
+        out.append(text[last : clause.start()] + new_op + gap + new_version)
+        last = clause.end()
+    new = "".join(out) + text[last:]
+    new_req = parse(new)
+    if (
+        new == text
+        or new_req is None
+        or canonical_name(new_req.name) != package
+        or new_req.extras != req.extras
+        or str(new_req.marker) != str(req.marker)
+        or not new_req.specifier.contains(target, prereleases=True)
     ):
         return None
     return new

@@ -29,7 +29,7 @@ from policytool.config import Config
 from policytool.core.atomic import write_atomic
 from policytool.core.boundary import read_bounded
 from policytool.core.text import decode_text, encode_like
-from policytool.engine.lock_config import LockConfig
+from policytool.engine.lock_config import BumpGroup, LockConfig
 from policytool.engine.locks import (
     InputSpec,
     Lock,
@@ -42,7 +42,14 @@ from policytool.engine.locks import (
 )
 from policytool.errors import PolicyError
 from policytool.formats.pyproject import move_pins
-from policytool.formats.requirement import exact_version, move_exact_pin, parse, requirement_name
+from policytool.formats.requirement import (
+    exact_version,
+    is_excluded,
+    move_exact_pin,
+    parse,
+    raise_bound,
+    requirement_name,
+)
 from policytool.formats.requirements import (
     CONSTRAINT,
     INCLUDE,
@@ -90,6 +97,7 @@ class BumpResult:
     notes: tuple[str, ...] = ()  # e.g. a bound that holds the newest release back
     dry_run: bool = False
     already: bool = False  # every lock already pins the version: nothing was (or would be) done
+    targets: tuple[tuple[str, str], ...] = ()  # (package, version) of every package moved
 
     @property
     def moved(self) -> bool:
@@ -105,6 +113,20 @@ def repin_requirements_text(text: str, package: str, version: str) -> str:
         if entry is None or entry.editable or entry.span is None:
             continue
         new = move_exact_pin(entry.text, package, version)
+        if new is not None:
+            edits.append((entry, new))
+    return rewrite_requirements(text, edits)
+
+
+def raise_bounds_text(text: str, package: str, version: str, lines: Sequence[int]) -> str:
+    """A requirement file with the requirements on ``package`` that start on ``lines``
+    (1-based) raised to allow ``version`` (:func:`raise_bound`); the rest byte for byte."""
+    edits = []
+    for line in parse_lines(text):
+        entry = line.requirement
+        if entry is None or entry.editable or entry.span is None or entry.line not in lines:
+            continue
+        new = raise_bound(entry.text, package, version)
         if new is not None:
             edits.append((entry, new))
     return rewrite_requirements(text, edits)
@@ -209,50 +231,94 @@ def newest_version(config: Config, item: Lock, package: str, bounds: Sequence[st
 
 
 def _choose_version(
-    config: Config, touched: Sequence[Lock], package: str, version: str | None
-) -> tuple[str, list[str]]:
-    """The target version (given, else the newest every touched lock allows) and notes.
+    config: Config,
+    touched: Sequence[Lock],
+    package: str,
+    version: str | None,
+    raise_bounds: bool = False,
+    context: Mapping[str, Sequence[str]] | None = None,
+    series: Sequence[str] = (),
+) -> tuple[str, list[str], tuple[tuple[ReqLine, str], ...]]:
+    """The target version, notes, and the input bounds to raise to allow it.
 
-    A given version that a bound of an input excludes is a PolicyError naming the bound
-    (it must move first); without a version, a bound holding the newest release back is
-    reported in the notes.
+    The target is the given version, else the newest every touched lock allows within
+    its bounds, the ``context`` requirements per lock name (the other packages of a group
+    bump's inputs) and the ``series`` specifiers (``--patch``); with ``raise_bounds``, the
+    newest release, and the bounds that exclude it are raised (Dependabot's
+    ``increase``). A given version a bound excludes is a PolicyError naming the bound
+    unless ``raise_bounds``; without a version, a bound holding the newest release back
+    is reported in the notes.
     """
-    from packaging.specifiers import SpecifierSet
     from packaging.version import InvalidVersion, Version
 
     bounds = {item.name: bounds_of(config, item, package) for item in touched}
-    notes: list[str] = []
-    if version is not None:
-        try:
-            wanted = Version(version)
-        except InvalidVersion:
-            raise PolicyError(f"bump {package}=={version}: not a valid version") from None
-        for lines in bounds.values():
-            for line in lines:
-                req = parse(line.text)
-                if req is None or req.marker is not None:
-                    continue
-                if not SpecifierSet(str(req.specifier)).contains(wanted, prereleases=True):
-                    raise PolicyError(
-                        f"bump {package}=={version}: {line.path}:{line.line} requires "
-                        f"'{line.text}', which excludes {version}; move that bound first"
-                    )
-        return version, notes
-    allowed = {
-        item.name: newest_version(config, item, package, [line.text for line in bounds[item.name]])
-        for item in touched
-    }
-    chosen = min(allowed.values(), key=_version_key)
     held = [line for lines in bounds.values() for line in lines]
-    if held:
-        newest = max((newest_version(config, item, package) for item in touched), key=_version_key)
-        if newest != chosen:
+    notes: list[str] = []
+    if version is None:
+        allowed = {
+            item.name: newest_version(
+                config,
+                item,
+                package,
+                [
+                    *(line.text for line in bounds[item.name]),
+                    *(context or {}).get(item.name, ()),
+                    *series,
+                ],
+            )
+            for item in touched
+        }
+        chosen = min(allowed.values(), key=_version_key)
+        if not held or series:
+            return chosen, notes, ()
+        newest = max(
+            (
+                newest_version(config, item, package, (context or {}).get(item.name, ()))
+                for item in touched
+            ),
+            key=_version_key,
+        )
+        if newest == chosen:
+            return chosen, notes, ()
+        if not raise_bounds:
             where = ", ".join(f"{line.path}:{line.line} '{line.text}'" for line in held)
             notes.append(
                 f"{package} {newest} is out, but {where} holds it at {chosen}; "
-                f"move the bound and run `policytool bump {package}=={newest}` to take it"
+                f"run `policytool bump {package} --raise-bound` to move the bound and take it"
             )
-    return chosen, notes
+            return chosen, notes, ()
+        version = newest
+    try:
+        wanted = Version(version)
+    except InvalidVersion:
+        raise PolicyError(f"bump {package}=={version}: not a valid version") from None
+    raised: list[tuple[ReqLine, str]] = []
+    for line in held:
+        req = parse(line.text)
+        if req is None or req.marker is not None:
+            continue
+        if req.specifier.contains(wanted, prereleases=True):
+            continue
+        where = f"{line.path}:{line.line}"
+        if not raise_bounds:
+            raise PolicyError(
+                f"bump {package}=={version}: {where} requires '{line.text}', which excludes "
+                f"{version}; move that bound first, or pass --raise-bound"
+            )
+        if line.path.rsplit("/", 1)[-1] == "pyproject.toml":
+            raise PolicyError(
+                f"bump {package}=={version}: {where} requires '{line.text}', which excludes "
+                f"{version}; --raise-bound edits requirement files only: move it by hand"
+            )
+        new = raise_bound(line.text, package, version)
+        if new is None:
+            raise PolicyError(
+                f"bump {package}=={version}: {where} requires '{line.text}', which excludes "
+                f"{version} and is not a bound --raise-bound can move; edit it by hand"
+            )
+        notes.append(f"{where}: '{line.text}' raised to '{new}' to allow {version}")
+        raised.append((line, version))
+    return version, notes, tuple(raised)
 
 
 def layered_above(locks: Mapping[str, Lock], names: Sequence[str]) -> list[str]:
@@ -305,30 +371,166 @@ def bump(
     dry_run: bool = False,
     online: bool = True,
     progress: Callable[[str], None] | None = None,
+    raise_bounds: bool = False,
 ) -> BumpResult:
     """Bump ``spec`` (``PKG`` or ``PKG==VER``) everywhere; every file restored on failure.
 
     ``only`` limits the bump to the named locks (and the locks layered on them, which
     must be regenerated to stay valid); ``dry_run`` computes the plan and changes
-    nothing; ``online`` lets the PR body ask PyPI for the release facts.
+    nothing; ``online`` lets the PR body ask PyPI for the release facts;
+    ``raise_bounds`` rewrites an input bound that excludes the target (else an error).
     """
     with sigterm_restores():
-        return _bump(config, spec, why, command, report, only, dry_run, online, progress)
+        package, version = split_upgrade(spec)
+        locks = _locks_for(config, only)
+        touched = _touched(config, locks, only, package)
+        if not touched:
+            where = ", ".join(only) if only else ", ".join(locks)
+            hint = _did_you_mean(config, [locks[n] for n in (only or locks) if n in locks], package)
+            raise PolicyError(f"{package}: no lock contains it (locks: {where}){hint}")
+        chosen, notes, bounds = _choose_version(config, touched, package, version, raise_bounds)
+        target = _Target(package, chosen, tuple(touched), _old_versions(config, touched, package))
+        plan = _Plan((target,), tuple(notes), bounds, None)
+        return _apply(config, locks, plan, why, command, report, dry_run, online, progress)
 
 
-def _bump(
+def bump_group(
     config: Config,
-    spec: str,
-    why: str,
-    command: str | None,
-    report: Callable[[Outcome], None] | None,
-    only: Sequence[str],
-    dry_run: bool,
-    online: bool,
-    progress: Callable[[str], None] | None,
+    group: str | None,
+    patch: bool = False,
+    why: str = "",
+    command: str | None = None,
+    report: Callable[[Outcome], None] | None = None,
+    only: Sequence[str] = (),
+    dry_run: bool = False,
+    online: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> BumpResult:
-    """:func:`bump` without the SIGTERM handler."""
-    package, version = split_upgrade(spec)
+    """Bump every member of bump group ``group`` (or, with ``patch``, every pin with a
+    newer patch-level release) in one change: one re-lock, one PR body.
+
+    A member is a package pinned in a (selected) lock whose canonical name matches the
+    group's ``patterns`` and none of its ``exclude-patterns``; its target is the newest
+    version every lock holding it allows (the same ``X.Y`` for ``update = "patch"`` or
+    ``patch``). Members already there are left out; a failure restores every file.
+    """
+    with sigterm_restores():
+        locks = _locks_for(config, only)
+        chosen_group = _group(config, group) if group is not None else None
+        patch = patch or (chosen_group is not None and chosen_group.update == "patch")
+        selected = [item for item in locks.values() if not only or item.name in only]
+        names: dict[str, None] = {}
+        for item in selected:
+            for name in sorted(_pins_of(config, item)):
+                if chosen_group is None or _member(chosen_group, name):
+                    names[name] = None
+        label = f"group '{group}'" if group is not None else "every patch-level update"
+        if not names:
+            raise PolicyError(
+                f"bump {label}: no lock pins a package of it"
+                + (f" (patterns: {', '.join(chosen_group.patterns)})" if chosen_group else "")
+            )
+        targets: list[_Target] = []
+        notes: list[str] = []
+        for name in names:
+            touched = _touched(config, locks, only, name)
+            old = _old_versions(config, touched, name)
+            series = _patch_bounds(name, old) if patch else []
+            if patch and not series:
+                continue  # no X.Y version to stay within
+            context = {item.name: _probe_context(config, item, names) for item in touched}
+            chosen, more, _ = _choose_version(config, touched, name, None, False, context, series)
+            notes += more
+            if old == [chosen] or any(_version_key(chosen) < _version_key(v) for v in old):
+                continue
+            targets.append(_Target(name, chosen, tuple(touched), old))
+        plan = _Plan(tuple(targets), tuple(notes), (), label)
+        if not targets:
+            return BumpResult(label, "", (), (), "", (), (), tuple(notes), dry_run, True)
+        return _apply(config, locks, plan, why, command, report, dry_run, online, progress)
+
+
+def _group(config: Config, name: str) -> BumpGroup:
+    """The configured bump group ``name``; a PolicyError with a suggestion otherwise."""
+    import difflib  # only for the message
+
+    groups = {group.name: group for group in config.entries(BumpGroup)}
+    if name in groups:
+        return groups[name]
+    if not groups:
+        raise PolicyError(
+            f"--group {name}: {config.source or 'pyproject.toml'} declares no "
+            "[[tool.policytool.bump-group]]"
+        )
+    close = difflib.get_close_matches(name, sorted(groups), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    raise PolicyError(f"--group {name}: no such bump group (groups: {', '.join(groups)}){hint}")
+
+
+def _member(group: BumpGroup, name: str) -> bool:
+    """Whether canonical ``name`` is in ``group``."""
+    return is_excluded(name, group.patterns) and not is_excluded(name, group.exclude_patterns)
+
+
+def _probe_context(config: Config, item: Lock, members: Mapping[str, None]) -> list[str]:
+    """The requirements of ``item``'s inputs that do not name a member, so the probe for a
+    member's newest version honours what the lock's other packages require of it (plain
+    name-and-specifier requirements only: paths and URLs do not resolve in a probe)."""
+    lines = []
+    for line in direct_requirements(config.root, item):
+        req = parse(line.text)
+        name = requirement_name(line.text)
+        if req is None or req.url or name is None or name in members:
+            continue
+        lines.append(line.text)
+    return lines
+
+
+def _patch_bounds(package: str, old: Sequence[str]) -> list[str]:
+    """``PKG>=OLD``, ``PKG==X.Y.*`` for the highest pinned version (none for a non-PEP 440
+    one)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        newest = max((Version(v) for v in old), default=None)
+    except InvalidVersion:
+        return []
+    if newest is None:
+        return []
+    major, minor = (*newest.release, 0)[:2]
+    return [f"{package}>={newest}", f"{package}=={major}.{minor}.*"]
+
+
+def _pins_of(config: Config, item: Lock) -> set[str]:
+    """The packages lock ``item`` pins now."""
+    path = config.root / item.output
+    if not path.is_file():
+        return set()
+    return set(pin_versions(decode_text(read_bounded(path, item.output), item.output)))
+
+
+@dataclass(frozen=True)
+class _Target:
+    """One package a bump moves: to ``version``, in the ``touched`` locks."""
+
+    package: str
+    version: str
+    touched: tuple[Lock, ...]
+    old: list[str]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a bump moves: the targets, notes, input bounds to raise, a group label."""
+
+    targets: tuple[_Target, ...]
+    notes: tuple[str, ...]
+    bounds: tuple[tuple[ReqLine, str], ...]  # (line, version to allow) with --raise-bound
+    group: str | None
+
+
+def _locks_for(config: Config, only: Sequence[str]) -> dict[str, Lock]:
+    """The configured locks (``only`` checked), each index environment checked."""
     locks = resolve_locks(config)
     if not locks:
         raise PolicyError(
@@ -338,61 +540,100 @@ def _bump(
         select(locks, only)  # unknown names: a PolicyError with a suggestion
     for item in locks.values():
         check_index_env(item)  # before any index is asked
-    touched = [
+    return locks
+
+
+def _touched(
+    config: Config, locks: Mapping[str, Lock], only: Sequence[str], package: str
+) -> list[Lock]:
+    """The (selected) locks that contain ``package``."""
+    return [
         item
         for item in locks.values()
         if (not only or item.name in only) and _contains(config, item, package)
     ]
-    if not touched:
-        where = ", ".join(only) if only else ", ".join(locks)
-        hint = _did_you_mean(config, [locks[n] for n in (only or locks) if n in locks], package)
-        raise PolicyError(f"{package}: no lock contains it (locks: {where}){hint}")
-    old_versions = sorted(
-        {v for item in touched for v in [_pinned(config, item, package)] if v is not None}
-    )
-    version, notes = _choose_version(config, touched, package, version)
-    edited_paths = _editable_files(config, {item.name: item for item in touched})
+
+
+def _old_versions(config: Config, touched: Sequence[Lock], package: str) -> list[str]:
+    """The versions the touched locks pin ``package`` to now."""
+    return sorted({v for item in touched for v in [_pinned(config, item, package)] if v})
+
+
+def _apply(
+    config: Config,
+    locks: Mapping[str, Lock],
+    plan: _Plan,
+    why: str,
+    command: str | None,
+    report: Callable[[Outcome], None] | None,
+    dry_run: bool,
+    online: bool,
+    progress: Callable[[str], None] | None,
+) -> BumpResult:
+    """Repin, raise bounds, re-lock once with every target upgraded, render the body."""
+    targets = plan.targets
+    first = targets[0]
+    name = plan.group or first.package
+    version = "" if plan.group else first.version
+    touched = {item.name: item for t in targets for item in t.touched}
+    edited_paths = _editable_files(config, touched)
     originals: dict[str, bytes] = {}
     for path in edited_paths:
         originals[path] = read_bounded(config.root / path, path)
+    raised: dict[str, list[int]] = {}
+    for line, _version in plan.bounds:
+        raised.setdefault(line.path, []).append(line.line)
+    for path in raised:
+        if path not in originals:
+            originals[path] = read_bounded(config.root / path, path)
     new_texts: dict[str, bytes] = {}
     for path, data in originals.items():
         text = decode_text(data, path)
-        if path.rsplit("/", 1)[-1] == "pyproject.toml":
-            new = move_pins(text, package, version, path)
-        else:
-            new = repin_requirements_text(text, package, version)
+        new = text
+        for target in targets:
+            if path.rsplit("/", 1)[-1] == "pyproject.toml":
+                new = move_pins(new, target.package, target.version, path)
+            else:
+                new = repin_requirements_text(new, target.package, target.version)
+        if path in raised:
+            new = raise_bounds_text(new, first.package, first.version, raised[path])
         if new != text:
             new_texts[path] = encode_like(data, new)
-    # Every lock reading an edited file, every lock holding the package, and every lock
+    # Every lock reading an edited file, every lock holding a package, and every lock
     # layered on one of them (its constraints change): the whole graph above.
     readers = [
         item.name
         for item in locks.values()
-        if item in touched or set(watched_files(config.root, item)) & set(new_texts)
+        if item.name in touched or set(watched_files(config.root, item)) & set(new_texts)
     ]
     regenerate = layered_above(locks, readers)
     skip = [
         *edited_paths,
         *(f for item in locks.values() for f in watched_files(config.root, item)),
     ]
-    untouched = untouched_pins(config, package, skip)
-    if old_versions == [version] and not new_texts:
+    untouched = [
+        (path, f"{t.package}=={v}" if plan.group else v)
+        for t in targets
+        for path, v in untouched_pins(config, t.package, skip)
+    ]
+    pairs = tuple((t.package, t.version) for t in targets)
+    if all(t.old == [t.version] for t in targets) and not new_texts:
         # Already there: no lock is re-resolved, no hold recorded, nothing announced.
         return BumpResult(
-            package, version, (), (), "", (), tuple(untouched), tuple(notes), dry_run, True
+            name, version, (), (), "", (), tuple(untouched), plan.notes, dry_run, True, pairs
         )
     if dry_run:
         return BumpResult(
-            package,
+            name,
             version,
             tuple(new_texts),
             (),
             "",
             tuple(regenerate),
             tuple(untouched),
-            tuple(notes),
+            plan.notes,
             dry_run=True,
+            targets=pairs,
         )
     edited: list[str] = []
     try:
@@ -405,7 +646,10 @@ def _bump(
         if edited:
             config = _reload(config)
         outcomes = lock(
-            config, regenerate, upgrade_packages=[f"{package}=={version}"], progress=progress
+            config,
+            regenerate,
+            upgrade_packages=[f"{p}=={v}" for p, v in pairs],
+            progress=progress,
         )
     except BaseException:
         # Put every input back (the locks were restored by lock()); re-raised below.
@@ -415,27 +659,41 @@ def _bump(
     if report is not None:
         for outcome in outcomes:
             report(outcome)
-    facts = _release_facts(package, tuple(old_versions), version, online)
+    facts = [_release_facts(t.package, tuple(t.old), t.version, online, t.touched) for t in targets]
+    default_command = (
+        f"policytool bump {first.package}=={first.version}"
+        if plan.group is None
+        else "policytool bump " + " ".join(f"{p}=={v}" for p, v in pairs)
+    )
     body = render_body(
         config,
-        package,
-        version,
+        [p for p, _v in pairs],
         outcomes,
         why,
-        command or f"policytool bump {package}=={version}",
+        command or default_command,
         facts,
         untouched,
+        title=_group_title(plan.group, pairs),
     )
     return BumpResult(
-        package,
+        name,
         version,
         tuple(edited),
         tuple(outcomes),
         body,
         tuple(regenerate),
         tuple(untouched),
-        tuple(notes),
+        plan.notes,
+        targets=pairs,
     )
+
+
+def _group_title(group: str | None, pairs: Sequence[tuple[str, str]]) -> str | None:
+    """``Bump the pytest group: 3 packages`` for a group (None: the usual title)."""
+    if group is None:
+        return None
+    count = len(pairs)
+    return f"Bump {group}: {count} package{'s' if count != 1 else ''}"
 
 
 def _pinned(config: Config, item: Lock, package: str) -> str | None:
@@ -446,17 +704,35 @@ def _pinned(config: Config, item: Lock, package: str) -> str | None:
     return pin_versions(decode_text(read_bounded(path, item.output), item.output)).get(package)
 
 
-def _release_facts(package: str, old: tuple[str, ...], new: str, online: bool) -> ReleaseFacts:
-    """PyPI's facts about the old and new release (not looked up when offline)."""
+def _release_facts(
+    package: str, old: tuple[str, ...], new: str, online: bool, touched: Sequence[Lock] = ()
+) -> ReleaseFacts:
+    """PyPI's facts about the old and new release (not looked up when offline), and the
+    Python each touched lock resolves for."""
+    pythons = tuple((item.name, _lock_python(item)) for item in touched)
     if not online:
-        return ReleaseFacts(package, old, new)
+        return ReleaseFacts(package, old, new, pythons=pythons)
     from policytool.pypi import release
 
     after = release(package, new)
     before = release(package, old[0]) if old else None
     if isinstance(after, str):
         before = None
-    return ReleaseFacts(package, old, new, before, after)
+    notes = None
+    if not isinstance(after, str) and old:
+        from policytool.pypi import release_notes
+
+        notes = release_notes(after, old[0])
+    return ReleaseFacts(package, old, new, before, after, pythons, notes)
+
+
+def _lock_python(item: Lock) -> str:
+    """The Python lock ``item`` resolves for: its ``python-version`` (``X.Y and up`` when
+    universal), else the running one."""
+    import sys
+
+    version = item.config.python_version or f"{sys.version_info[0]}.{sys.version_info[1]}"
+    return f"{version} and up" if item.config.universal else version
 
 
 def _reload(config: Config) -> Config:
@@ -488,8 +764,11 @@ class _Move:
     direct_in: list[str]
 
 
-def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[PackageMove]:
-    """Every package whose pin changed: from, to, the locks, direct or transitive."""
+def moves_of(
+    config: Config, outcomes: Sequence[Outcome], packages: Sequence[str]
+) -> list[PackageMove]:
+    """Every package whose pin changed: from, to, the locks, direct or transitive (the
+    bumped ``packages`` are direct)."""
     locks = resolve_locks(config)
     moves: dict[str, _Move] = {}
     for outcome in outcomes:
@@ -502,7 +781,7 @@ def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[
                 continue
             move = moves.setdefault(name, _Move(old, new, [], False, []))
             move.locks.append(outcome.name)
-            move.direct = move.direct or name == package or name in direct
+            move.direct = move.direct or name in packages or name in direct
             if name in direct:
                 move.direct_in.append(outcome.name)
     return [
@@ -513,13 +792,13 @@ def moves_of(config: Config, outcomes: Sequence[Outcome], package: str) -> list[
 
 def render_body(
     config: Config,
-    package: str,
-    version: str,
+    packages: Sequence[str],
     outcomes: Sequence[Outcome],
     why: str,
     command: str,
-    release: ReleaseFacts | None = None,
+    releases: Sequence[ReleaseFacts] = (),
     untouched: Sequence[tuple[str, str]] = (),
+    title: str | None = None,
 ) -> str:
     """The PR body from the repository's dependency-bump template (or the built-in one)."""
     path = config.root / BUMP_TEMPLATE_PATH
@@ -531,12 +810,13 @@ def render_body(
     locks = resolve_locks(config)
     touched = [o.name for o in outcomes if o.status == "written"]
     body = BumpBody(
-        moves=moves_of(config, outcomes, package),
+        moves=moves_of(config, outcomes, packages),
         why=why,
         command=command,
         jobs={name: list(locks[name].config.jobs) for name in touched},
         locks=touched,
-        release=release,
+        title=title,
+        releases=tuple(releases),
         untouched=untouched,
     )
     return render_bump_body(template, body)

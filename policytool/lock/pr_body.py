@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from policytool.pypi import Release
+    from policytool.pypi import Release, ReleaseNotes
 
 BUMP_TEMPLATE_PATH = ".github/PULL_REQUEST_TEMPLATE/dependency-bump.md"
 PLACEHOLDERS = ("title", "packages", "why", "locks", "jobs", "command", "release", "untouched")
@@ -105,6 +105,8 @@ class ReleaseFacts:
     new: str
     before: Release | str | None = None  # None: not looked up (--offline)
     after: Release | str | None = None
+    pythons: tuple[tuple[str, str], ...] = ()  # (lock, the Python it resolves for)
+    notes: ReleaseNotes | None = None  # GitHub compare link and release notes
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class BumpBody:
     title: str | None = None
     release: ReleaseFacts | None = None
     untouched: Sequence[tuple[str, str]] = ()  # (path, version) of pins left alone
+    releases: Sequence[ReleaseFacts] = ()  # one per bumped package (a group: several)
 
 
 def _version(value: str | None) -> str:
@@ -199,8 +202,11 @@ def _vulns(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "none known"
 
 
-def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) -> str:
-    """Dependabot's facts for a reviewer, from the :class:`ReleaseFacts` (Markdown)."""
+def release_section(
+    facts: ReleaseFacts | None, moves: Sequence[PackageMove], summary: bool = True
+) -> str:
+    """Dependabot's facts for a reviewer, from the :class:`ReleaseFacts` (Markdown);
+    ``summary``: with the packages added and removed (once, after the last package)."""
     from policytool.pypi import Release
 
     if facts is None:
@@ -241,11 +247,11 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
             )
         else:
             lines.append(f"- `requires-python` unchanged: `{after.requires_python or 'any'}`")
+        lines += compatibility_lines(facts.new, after.requires_python, facts.pythons)
+        lines += notes_lines(facts.notes)
         if after.from_project:
-            added = [f"`{m.name}` {m.new}" for m in moves if m.old is None]
-            removed = [f"`{m.name}` {m.old}" for m in moves if m.new is None]
-            lines.append(f"- Packages added: {', '.join(added) if added else 'none'}")
-            lines.append(f"- Packages removed: {', '.join(removed) if removed else 'none'}")
+            if summary:
+                lines += _added_removed(moves)
             return "\n".join(lines)
         new_ids = {v.id for v in after.vulnerabilities}
         if before is not None:
@@ -256,11 +262,65 @@ def release_section(facts: ReleaseFacts | None, moves: Sequence[PackageMove]) ->
         else:
             introduced = sorted(new_ids)
         lines.append(f"- Vulnerabilities in {facts.new}: {_vulns(introduced)}")
+    if summary:
+        lines += _added_removed(moves)
+    return "\n".join(lines)
+
+
+def _added_removed(moves: Sequence[PackageMove]) -> list[str]:
+    """``- Packages added: ...`` and ``- Packages removed: ...``."""
     added = [f"`{m.name}` {m.new}" for m in moves if m.old is None]
     removed = [f"`{m.name}` {m.old}" for m in moves if m.new is None]
-    lines.append(f"- Packages added: {', '.join(added) if added else 'none'}")
-    lines.append(f"- Packages removed: {', '.join(removed) if removed else 'none'}")
-    return "\n".join(lines)
+    return [
+        f"- Packages added: {', '.join(added) if added else 'none'}",
+        f"- Packages removed: {', '.join(removed) if removed else 'none'}",
+    ]
+
+
+def compatibility_lines(
+    version: str, requires: str | None, pythons: Sequence[tuple[str, str]]
+) -> list[str]:
+    """``- Compatibility: ...``: the new release's ``requires-python`` against the Python
+    each touched lock resolves for (a universal lock: its lowest Python)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    if not pythons:
+        return []
+    if requires is None:
+        return [f"- Compatibility: {version} declares no `requires-python`"]
+    try:
+        spec = SpecifierSet(requires)
+    except InvalidSpecifier:
+        return [f"- Compatibility: {version} declares an unreadable `requires-python`"]
+    parts = []
+    for lock, python in pythons:
+        try:
+            ok = spec.contains(Version(python.split()[0]), prereleases=True)
+        except InvalidVersion:
+            continue
+        verdict = "ok" if ok else "**not satisfied**"
+        parts.append(f"`{lock}` resolves for Python {python}: {verdict}")
+    if not parts:
+        return []
+    return [f"- Compatibility: {version} requires Python `{requires}`; " + "; ".join(parts)]
+
+
+def notes_lines(notes: ReleaseNotes | None) -> list[str]:
+    """The compare link, the releases page and an excerpt of the new release's notes."""
+    if notes is None:
+        return []
+    label = "Compare" if notes.tags_checked else "Compare (tag names guessed)"
+    lines = [
+        f"- {label}: {notes.compare_url}",
+        f"- Releases: {notes.releases_url}",
+    ]
+    if notes.excerpt is None:
+        lines.append(f"- Release notes: not fetched ({notes.why})")
+        return lines
+    quoted = "\n".join(f"> {line}" if line else ">" for line in notes.excerpt.split("\n"))
+    lines.append(f"\n<details>\n<summary>Release notes</summary>\n\n{quoted}\n\n</details>\n")
+    return lines
 
 
 def untouched_list(untouched: Sequence[tuple[str, str]]) -> str:
@@ -281,6 +341,7 @@ def unknown_placeholders(template: str) -> list[str]:
 def render_bump_body(template: str, body: BumpBody) -> str:
     """``template`` with every known placeholder filled from ``body`` in one pass."""
     locks = list(body.locks) if body.locks else list(body.jobs)
+    releases = list(body.releases) or ([body.release] if body.release else [])
     values = {
         "title": body.title or bump_title(body.moves),
         "packages": packages_table(body.moves),
@@ -288,7 +349,11 @@ def render_bump_body(template: str, body: BumpBody) -> str:
         "locks": _locks_list(locks),
         "jobs": jobs_checklist(body.jobs),
         "command": body.command,
-        "release": release_section(body.release, body.moves),
+        "release": "\n\n".join(
+            release_section(facts, body.moves, number == len(releases) - 1)
+            for number, facts in enumerate(releases)
+        )
+        or release_section(None, body.moves),
         "untouched": untouched_list(body.untouched),
     }
 
