@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The docs' shown output is a real run: every marked block is re-run and compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import doc_examples
+from tests.doc_examples import Block, Example, Run, Shell, Show
+from tests.doc_examples_defs import EXAMPLES
+
+
+def test_every_marked_block_is_what_its_example_prints() -> None:
+    """Each ``<!-- policytool-example: NAME -->`` block of README.md and docs/ is what the
+    example filling NAME prints now; regenerate with GENERATOR."""
+    blocks = doc_examples.run_all()
+    shown = {name for page in doc_examples.marked_pages().values() for name in page}
+    assert shown == set(blocks), (
+        f"marked but no example: {sorted(shown - set(blocks))}; "
+        f"an example no page shows: {sorted(set(blocks) - shown)}"
+    )
+    drifted = doc_examples.drift(blocks)
+    assert not drifted, f"docs drifted; run {doc_examples.GENERATOR}\n" + "\n".join(drifted)
+
+
+def test_block_names_are_unique_across_examples() -> None:
+    """A block is filled by one example (a block an example resumes counts once)."""
+    names = [
+        name
+        for example in EXAMPLES
+        for name in {step.name for step in example.steps if isinstance(step, Block)}
+    ]
+    assert len(names) == len(set(names))
+
+
+def test_an_example_shows_commands_output_exit_codes_and_files() -> None:
+    """``$ CMD``, its stdout and stderr, ``(exit N)``; ``head`` cuts with ``...``; the
+    temporary directory is shown as ``shown_path``; Shell steps show nothing."""
+    example = Example(
+        files={"a.txt": "one\ntwo\nthree\n"},
+        steps=[
+            Block("x"),
+            Run("cat a.txt", head=2),
+            Shell("echo hidden; echo more >> a.txt"),
+            Run("pwd; echo oops >&2; exit 3"),
+            Block("y"),
+            Show("a.txt"),
+            Block("x"),
+            Run("git log --format=%H%x20%ad --date=iso-strict"),
+        ],
+        normalise=[(r"[0-9a-f]{40}", "SHA")],
+    )
+    blocks = doc_examples.run_example(example)
+    assert blocks == {
+        "x": (
+            "$ cat a.txt\none\ntwo\n...\n"
+            "$ pwd; echo oops >&2; exit 3\n/tmp/demo\noops\n(exit 3)\n"
+            "$ git log --format=%H%x20%ad --date=iso-strict\nSHA 2026-01-01T00:00:00+00:00\n"
+        ),
+        "y": "one\ntwo\nthree\nmore\n",
+    }
+
+
+def test_a_failing_setup_step_is_an_error_not_output() -> None:
+    """A Shell step that fails stops the example: no page is written from it."""
+    example = Example(files={}, steps=[Block("x"), Shell("false")])
+    with pytest.raises(RuntimeError, match="'false' exited 1"):
+        doc_examples.run_example(example)
+
+
+def test_replace_blocks_rewrites_only_marked_bodies() -> None:
+    """Only the body of a marked fence changes; the rest of the page stays byte for byte;
+    output holding the fence is refused."""
+    page = (
+        "# T\n\n```console\n$ untouched\n```\n\n"
+        "<!-- policytool-example: a -->\n```console\nold\n```\n\ntext\n"
+        "<!-- policytool-example: b -->\n````markdown\n```\nkept\n```\n````\n"
+    )
+    assert doc_examples.page_blocks(page) == {"a": "old\n", "b": "```\nkept\n```\n"}
+    new = doc_examples.replace_blocks(page, {"a": "$ new\nout\n"})
+    assert new == page.replace("```console\nold\n```", "```console\n$ new\nout\n```")
+    assert doc_examples.replace_blocks(new, {"a": "old\n"}) == page
+    with pytest.raises(ValueError, match="example a: its output holds the fence"):
+        doc_examples.replace_blocks(page, {"a": "```\n"})
