@@ -11,7 +11,7 @@ commit ids are stable) and steps run in it in order, with this environment's
 - ``Block(NAME)`` starts the output of page block NAME;
 - ``Run(CMD)`` shows ``$ CMD`` and what it printed (stdout and stderr, as a terminal
   would show them), then ``(exit N)`` when N is not 0, as the README tour does;
-- ``Shell(CMD)`` changes the repository and shows nothing;
+- ``Shell(CMD)`` and ``Write(PATH, TEXT)`` change the repository and show nothing;
 - ``Show(PATH)`` shows a file of the repository as it is (the input a page shows).
 
 What is normalised, and only that: the repository's temporary directory is shown as
@@ -58,10 +58,12 @@ class Block:
 
 @dataclasses.dataclass(frozen=True)
 class Run:
-    """Show ``$ cmd`` and its output; ``head`` keeps the first lines and a ``...`` line."""
+    """Show ``$ cmd`` and its output; ``head`` keeps the first lines and a ``...`` line;
+    ``prompt=False`` shows the output alone (a report a page shows as a document)."""
 
     cmd: str
     head: int | None = None
+    prompt: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,13 +74,21 @@ class Shell:
 
 
 @dataclasses.dataclass(frozen=True)
+class Write:
+    """Write ``text`` to the file ``path`` of the repository, showing nothing."""
+
+    path: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Show:
     """Show the file ``path`` of the repository, as it is."""
 
     path: str
 
 
-Step = Block | Run | Shell | Show
+Step = Block | Run | Shell | Write | Show
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,11 +152,7 @@ def run_example(example: Example) -> dict[str, str]:
         extra = dict(example.setup(root)) if example.setup else {}
         env = _env(extra)
         for rel, text in example.files.items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            if text.startswith("#!"):
-                path.chmod(0o755)
+            _write(root, Write(rel, text))
         init = "git init -q -b main && git add -A && git commit -q --allow-empty -m demo"
         proc = _sh(init, root, env)
         if proc.returncode:
@@ -160,6 +166,8 @@ def run_example(example: Example) -> dict[str, str]:
                 proc = _sh(step.cmd, root, env)
                 if proc.returncode:
                     raise RuntimeError(f"{step.cmd!r} exited {proc.returncode}: {proc.stdout}")
+            elif isinstance(step, Write):
+                _write(root, step)
             elif current is None:
                 raise RuntimeError(f"{step} before any Block")
             elif isinstance(step, Show):
@@ -167,6 +175,15 @@ def run_example(example: Example) -> dict[str, str]:
             else:
                 current.append(_run(step, root, env))
         return {name: _normalise("".join(texts), example, root) for name, texts in parts.items()}
+
+
+def _write(root: Path, step: Write) -> None:
+    """Write a file of the example (executable when it starts with ``#!``)."""
+    path = root / step.path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(step.text, encoding="utf-8")
+    if step.text.startswith("#!"):
+        path.chmod(0o755)
 
 
 def _run(step: Run, root: Path, env: Mapping[str, str]) -> str:
@@ -177,6 +194,8 @@ def _run(step: Run, root: Path, env: Mapping[str, str]) -> str:
         lines = out.splitlines(keepends=True)
         if len(lines) > step.head:
             out = "".join(lines[: step.head]) + "...\n"
+    if not step.prompt:
+        return out
     code = f"(exit {proc.returncode})\n" if proc.returncode else ""
     return f"$ {step.cmd}\n{out}{code}"
 

@@ -7,7 +7,7 @@ Block names are ``PAGE-WHAT``; tests/doc_examples.py runs them and fills the pag
 
 from __future__ import annotations
 
-from tests.doc_examples import Block, Example, Run
+from tests.doc_examples import Block, Example, Run, Shell, Show, Write
 
 _SPDX_PYPROJECT = """\
 [tool.policytool.spdx]
@@ -47,7 +47,98 @@ CHECK_DEMO = Example(
     ],
 )
 
+# -- docs/sweep.md ------------------------------------------------------------------------
+# A change shaped like vllm-omni code: qwen3_tts_talker.py copies the guard cosyvoice3.py
+# already has on main; metrics/stats.py swallows in a helper and in validate_config.
+
+_SWEEP_BASE: dict[str, str] = {
+    "pyproject.toml": '[project]\nname = "vllm-omni"\nrequires-python = ">=3.10"\n',
+    "vllm_omni/__init__.py": "",
+    "vllm_omni/model_executor/models/cosyvoice3.py": '''\
+class CosyVoice3:
+    def forward(self, **kwargs: object) -> object:
+        if "runtime_additional_information" in kwargs:
+            return kwargs["runtime_additional_information"]
+        return None
+''',
+}
+_SWEEP_CHANGE: dict[str, str] = {
+    "vllm_omni/model_executor/models/qwen3_tts_talker.py": '''\
+class Qwen3TTSTalker:
+    def forward(self, input_ids, **kwargs):
+        if "runtime_additional_information" in kwargs:
+            speaker = kwargs.get("speaker")
+            return input_ids, speaker
+        return input_ids, None
+''',
+    "vllm_omni/diffusion/sampler.py": '''\
+def denoise(model, x_t, timesteps):
+    for t in timesteps:
+        noise = model(x_t, t)
+        prev = x_t
+        x_t = model.step(noise, t, prev.clone())
+    return x_t
+''',
+    "vllm_omni/entrypoints/outputs.py": '''\
+from typing import Any
+
+
+def _extract_mm_output(engine_outputs: Any) -> list[str]:
+    return [out.text for out in engine_outputs]
+''',
+    "vllm_omni/entrypoints/server.py": '''\
+import asyncio
+import time
+
+
+class Server:
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+
+    async def handle_request(self, request: dict[str, str]) -> str:
+        async with self._lock:
+            result = await self._generate(request)
+        time.sleep(0.01)
+        return result
+
+    async def _generate(self, request: dict[str, str]) -> str:
+        return request["prompt"]
+''',
+    "vllm_omni/metrics/stats.py": '''\
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+def record(stats: dict[str, float], key: str, value: float) -> None:
+    try:
+        stats[key] = stats.get(key, 0.0) + value
+    except Exception:
+        pass
+
+
+def validate_config(config: dict[str, int]) -> None:
+    try:
+        assert config["max_batch"] > 0
+    except Exception:
+        pass
+''',
+}
+
+SWEEP_DEMO = Example(
+    files=_SWEEP_BASE,
+    steps=[
+        *(Write(path, text) for path, text in _SWEEP_CHANGE.items()),
+        Shell("git add -A"),
+        Block("sweep-example"),
+        Run("policytool sweep -q"),
+        Block("sweep-markdown"),
+        Run("policytool sweep --format markdown", prompt=False),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
+    SWEEP_DEMO,
 ]
