@@ -54,39 +54,39 @@ CHECK_DEMO = Example(
 _SWEEP_BASE: dict[str, str] = {
     "pyproject.toml": '[project]\nname = "vllm-omni"\nrequires-python = ">=3.10"\n',
     "vllm_omni/__init__.py": "",
-    "vllm_omni/model_executor/models/cosyvoice3.py": '''\
+    "vllm_omni/model_executor/models/cosyvoice3.py": """\
 class CosyVoice3:
     def forward(self, **kwargs: object) -> object:
         if "runtime_additional_information" in kwargs:
             return kwargs["runtime_additional_information"]
         return None
-''',
+""",
 }
 _SWEEP_CHANGE: dict[str, str] = {
-    "vllm_omni/model_executor/models/qwen3_tts_talker.py": '''\
+    "vllm_omni/model_executor/models/qwen3_tts_talker.py": """\
 class Qwen3TTSTalker:
     def forward(self, input_ids, **kwargs):
         if "runtime_additional_information" in kwargs:
             speaker = kwargs.get("speaker")
             return input_ids, speaker
         return input_ids, None
-''',
-    "vllm_omni/diffusion/sampler.py": '''\
+""",
+    "vllm_omni/diffusion/sampler.py": """\
 def denoise(model, x_t, timesteps):
     for t in timesteps:
         noise = model(x_t, t)
         prev = x_t
         x_t = model.step(noise, t, prev.clone())
     return x_t
-''',
-    "vllm_omni/entrypoints/outputs.py": '''\
+""",
+    "vllm_omni/entrypoints/outputs.py": """\
 from typing import Any
 
 
 def _extract_mm_output(engine_outputs: Any) -> list[str]:
     return [out.text for out in engine_outputs]
-''',
-    "vllm_omni/entrypoints/server.py": '''\
+""",
+    "vllm_omni/entrypoints/server.py": """\
 import asyncio
 import time
 
@@ -103,8 +103,8 @@ class Server:
 
     async def _generate(self, request: dict[str, str]) -> str:
         return request["prompt"]
-''',
-    "vllm_omni/metrics/stats.py": '''\
+""",
+    "vllm_omni/metrics/stats.py": """\
 import logging
 
 logger = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def validate_config(config: dict[str, int]) -> None:
         assert config["max_batch"] > 0
     except Exception:
         pass
-''',
+""",
 }
 
 SWEEP_DEMO = Example(
@@ -137,8 +137,89 @@ SWEEP_DEMO = Example(
     ],
 )
 
+# -- docs/repo-rules.md -------------------------------------------------------------------
+
+_MERGIFY_PRECOMMIT = """\
+default_stages: [pre-commit, manual]
+repos:
+  - repo: local
+    hooks:
+      - id: check-pickle-imports
+        name: Check for pickle imports
+        entry: python tools/check_pickle_imports.py
+        language: python
+        types: [python]
+      - id: mypy-3.10
+        name: Run mypy for Python 3.10
+        entry: python tools/mypy.py
+        language: python
+        language_version: python3.10
+        additional_dependencies: [mypy==1.11.1]
+        stages: [manual]
+"""
+
+_MERGIFY_WORKFLOW = """\
+name: pre-commit
+on: [pull_request]
+jobs:
+  pre-commit:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+      - run: pip install pre-commit==4.0.1
+      - run: pre-commit run --all-files --hook-stage manual
+        env:
+          SKIP: check-pickle-imports
+"""
+
+_MERGIFY_FILE = """\
+pull_request_rules:
+  - name: label-documentation
+    conditions:
+      - files~=^docs/
+    actions:
+      label:
+        add: [documentation]
+  # Tell contributors how to reproduce a pre-commit failure.
+  - name: comment-pre-commit-failure
+    description: Comment on PRs whose pre-commit check failed
+    conditions:
+      - check-failure=pre-commit
+      - -closed
+      - -draft
+    actions:
+      comment:
+        message: |
+          ## Pre-commit checks failed
+
+          Hi @{{author}}, the pre-commit checks have failed.
+"""
+
+REPO_RULES_SYNC = Example(
+    files={
+        ".pre-commit-config.yaml": _MERGIFY_PRECOMMIT,
+        ".github/workflows/pre-commit.yml": _MERGIFY_WORKFLOW,
+        ".github/mergify.yml": _MERGIFY_FILE,
+        "pyproject.toml": (
+            "[tool.policytool.ci]\n"
+            'skip-reasons = { "check-pickle-imports" = "runs on commit only; the backlog is allowlisted" }\n'
+        ),
+    },
+    steps=[
+        Block("repo-rules-sync"),
+        Run("policytool sync --check"),
+        Run("policytool sync"),
+        Run("git diff .github/mergify.yml"),
+        Run("policytool sync --check"),
+        Shell("sed -i 's/^  pre-commit:/  lint:/' .github/workflows/pre-commit.yml"),
+        Block("repo-rules-renamed-job"),
+        Run("policytool check --only mergify-drift"),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
     SWEEP_DEMO,
+    REPO_RULES_SYNC,
 ]
