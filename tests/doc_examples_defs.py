@@ -217,9 +217,79 @@ REPO_RULES_SYNC = Example(
     ],
 )
 
+# -- docs/source-rules.md -----------------------------------------------------------------
+
+_IMPORT_POLICY = """\
+[[tool.policytool.forbidden-import]]          # one table per ban; any number
+modules = ["pickle", "cloudpickle"]           # required; each bans its submodules too
+reason = "unsafe deserialization; use msgspec"
+allow = ["vllm/distributed/**"]               # globs where the import is fine
+
+[[tool.policytool.forbidden-import]]
+modules = ["re"]
+reason = "use `import regex as re`"
+allowlist-file = "tools/re_allowlist.txt"     # globs kept in a file (with or without allow)
+
+[tool.policytool.torch-cuda]
+allow = ["vllm/platforms/**"]
+# allowlist-file = "tools/cuda_allowlist.txt"
+# banned = { synchronize = "torch.accelerator.synchronize()" }  # replaces the default set
+"""
+
+_RUNNER = '''\
+"""Worker. (`import pickle` in a docstring is not an import.)"""
+import os, pickle
+
+import torch as t
+from torch.cuda import synchronize
+
+
+def step() -> None:
+    if os.environ.get("DEBUG"):
+        import re  # noqa: F401
+    t.cuda.empty_cache()
+    synchronize()
+    with t.cuda.device(0):
+        t.cuda.is_available()  # not banned
+'''
+
+SOURCE_RULES_IMPORTS = Example(
+    files={
+        "pyproject.toml": _IMPORT_POLICY,
+        "tools/re_allowlist.txt": "# files that may still import re (one glob a line)\nvllm/legacy/**\n",
+        "vllm/distributed/transport.py": "import pickle\n",
+        "vllm/platforms/cuda.py": "import torch\n\ntorch.cuda.synchronize()\n",
+        "vllm/worker/runner.py": _RUNNER,
+    },
+    steps=[
+        Block("source-rules-config"),
+        Show("pyproject.toml"),
+        Block("source-rules-runner"),
+        Show("vllm/worker/runner.py"),
+        Block("source-rules-check"),
+        Run("policytool check --only forbidden-import,torch-cuda,stale-allow"),
+        Block("source-rules-baseline"),
+        Run("policytool baseline"),
+        # paste the two lists, drop the stale entry
+        Shell(
+            'sed -i -e \'s|^allow = \\["vllm/distributed/\\*\\*"\\]|allow = ["vllm/distributed/**", "vllm/worker/runner.py"]|\''
+            ' -e \'s|^allow = \\["vllm/platforms/\\*\\*"\\]|allow = ["vllm/platforms/**", "vllm/worker/runner.py"]|\''
+            " pyproject.toml && sed -i '/^vllm\\/legacy/d' tools/re_allowlist.txt"
+            " && grep -c runner.py pyproject.toml | grep -qx 2"
+        ),
+        Block("source-rules-after"),
+        Run("policytool check --only forbidden-import,torch-cuda,stale-allow"),
+        Write("vllm/worker/new.py", "import torch.cuda as tc\n\nfree, total = tc.mem_get_info()\n"),
+        Shell("git add vllm/worker/new.py"),
+        Run("cat vllm/worker/new.py"),
+        Run("policytool check --only forbidden-import,torch-cuda,stale-allow"),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
     SWEEP_DEMO,
     REPO_RULES_SYNC,
+    SOURCE_RULES_IMPORTS,
 ]
