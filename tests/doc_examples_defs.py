@@ -7,7 +7,10 @@ Block names are ``PAGE-WHAT``; tests/doc_examples.py runs them and fills the pag
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.doc_examples import Block, Example, Run, Shell, Show, Write
+from tests.wheelhouse import build_wheelhouse
 
 _SPDX_PYPROJECT = """\
 [tool.policytool.spdx]
@@ -286,10 +289,78 @@ SOURCE_RULES_IMPORTS = Example(
     ],
 )
 
+# -- docs/lock.md -------------------------------------------------------------------------
+# Two layered locks resolved from tests/wheelhouse.py's tiny wheels in the repository
+# (`find-links = ["wheels"]`, no index, UV_OFFLINE): no network. The cut-off is the day
+# of the run; it is shown as the day the page was written.
+
+_LOCK_PYPROJECT = """\
+[[tool.policytool.lock]]
+name = "test"
+inputs = ["requirements/test.in"]
+output = "requirements/test.txt"
+constraints = ["common"]
+python-version = "3.12"
+hashes = true
+no-index = true
+find-links = ["wheels"]
+jobs = ["unit-tests"]
+
+[[tool.policytool.lock]]
+name = "common"
+inputs = ["requirements/common.in"]
+output = "requirements/common.txt"
+python-version = "3.12"
+hashes = true
+no-index = true
+find-links = ["wheels"]
+"""
+
+_CUT_OFF = (r"\d{4}-\d{2}-\d{2}T00:00:00Z", "2026-12-02T00:00:00Z")
+
+
+def _wheels(root: Path) -> dict[str, str]:
+    """The local wheels the locks resolve from, inside the repository."""
+    build_wheelhouse(root / "wheels")
+    return {}
+
+
+LOCK_DEMO = Example(
+    files={
+        "pyproject.toml": _LOCK_PYPROJECT,
+        "requirements/common.in": "alpha<2\n",
+        "requirements/test.in": "delta\nepsilon<2\n",
+    },
+    setup=_wheels,
+    normalise=[_CUT_OFF],
+    steps=[
+        Block("lock-compile"),
+        Run("policytool lock test"),
+        Run("policytool lock"),
+        Block("lock-header"),
+        Run("cat requirements/test.txt", head=16, prompt=False),
+        Shell("git add -A && git commit -qm locks"),
+        # an input tightened without relocking, and a pin edited by hand
+        Write("requirements/test.in", "delta\nepsilon\nepsilon>=2\n"),
+        Shell("sed -i 's/# via epsilon$/# via epsilon (reviewed)/' requirements/test.txt"),
+        Block("lock-check"),
+        Run("policytool lock --check"),
+        Shell("git checkout -q requirements/test.txt"),
+        Block("lock-check-resolve"),
+        Run("policytool lock --check --resolve"),
+        Shell(
+            "git checkout -q requirements && mkdir -p sub && printf 'delta\\n./sub\\n' > requirements/test.in"
+        ),
+        Block("lock-check-resolve-build"),
+        Run("policytool lock --check --resolve"),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
     SWEEP_DEMO,
     REPO_RULES_SYNC,
     SOURCE_RULES_IMPORTS,
+    LOCK_DEMO,
 ]
