@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.doc_examples import Block, Example, Run, Shell, Show, Write
-from tests.wheelhouse import build_wheelhouse
+from tests.wheelhouse import INDEX, build_wheelhouse
 
 _SPDX_PYPROJECT = """\
 [tool.policytool.spdx]
@@ -356,6 +356,54 @@ LOCK_DEMO = Example(
     ],
 )
 
+# -- docs/bump.md -------------------------------------------------------------------------
+# The locks are written before the 2.0 releases of beta, gamma and epsilon reach the
+# wheels directory (../later holds them all); the bump comes after.
+
+_LATER = {("beta", "2.0"), ("gamma", "2.0"), ("epsilon", "2.0")}
+
+
+def _wheels_before_release(root: Path) -> dict[str, str]:
+    """``wheels`` without the 2.0 releases of beta, gamma and epsilon; ``../later``: all."""
+    early = {
+        name: {v: req for v, req in versions.items() if (name, v) not in _LATER}
+        for name, versions in INDEX.items()
+    }
+    build_wheelhouse(root / "wheels", early)
+    build_wheelhouse(root.parent / "later")
+    return {}
+
+
+BUMP_DEMO = Example(
+    files={
+        "pyproject.toml": _LOCK_PYPROJECT.replace(
+            'jobs = ["unit-tests"]', 'jobs = ["unit-tests", "e2e-nightly"]'
+        ),
+        "requirements/common.in": "alpha<2\n",
+        "requirements/test.in": "delta\nepsilon==1.0  # 1.1 broke the nightly\n",
+    },
+    setup=_wheels_before_release,
+    normalise=[_CUT_OFF],
+    steps=[
+        Shell("policytool lock -q && git add -A && git commit -qm locks"),
+        Shell("cp ../later/*.whl wheels/ && git add wheels && git commit -qm releases"),
+        Block("bump-demo"),
+        Run(
+            'policytool bump epsilon --why "epsilon 2.0 fixes the connection leak seen in'
+            ' e2e-nightly" --offline --pr-body pr.md'
+        ),
+        Run("git diff --stat"),
+        Block("bump-pr-body"),
+        Run("sed -n '/^# Bump/,$p' pr.md", prompt=False),
+        Shell("git reset -q --hard && rm pr.md"),
+        Block("bump-unresolvable"),
+        Run("policytool bump delta==7.0 --offline"),
+        Run("git status --short"),
+        Block("bump-bound"),
+        Run("policytool bump alpha==2.0 --offline"),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
@@ -363,4 +411,5 @@ EXAMPLES: list[Example] = [
     REPO_RULES_SYNC,
     SOURCE_RULES_IMPORTS,
     LOCK_DEMO,
+    BUMP_DEMO,
 ]
