@@ -404,6 +404,47 @@ BUMP_DEMO = Example(
     ],
 )
 
+# -- docs/lock-config.md ------------------------------------------------------------------
+# A bot's PR edits the pin of alpha in the lock after alpha 1.1 is out.
+
+
+def _wheels_before_alpha(root: Path) -> dict[str, str]:
+    """``wheels`` without alpha 1.1 and 2.0; ``../later``: every wheel."""
+    early = {n: v for n, v in INDEX.items() if n != "alpha"} | {"alpha": {"1.0": ()}}
+    build_wheelhouse(root / "wheels", early)
+    build_wheelhouse(root.parent / "later")
+    return {}
+
+
+LOCK_CONFIG_BOT = Example(
+    files={
+        "pyproject.toml": (
+            "[[tool.policytool.lock]]\n"
+            'name = "test"\n'
+            'inputs = ["requirements/test.in"]\n'
+            'output = "requirements/test.txt"\n'
+            'python-version = "3.12"\n'
+            "hashes = true\n"
+            "no-index = true\n"
+            'find-links = ["wheels"]\n'
+        ),
+        "requirements/test.in": "delta\nepsilon\n",
+    },
+    setup=_wheels_before_alpha,
+    normalise=[_CUT_OFF],
+    steps=[
+        Shell("policytool lock -q && git add -A && git commit -qm locks"),
+        Shell("cp ../later/*.whl wheels/ && git add wheels && git commit -qm releases"),
+        Shell("sed -i 's/^alpha==1.0/alpha==1.1/' requirements/test.txt"),
+        Block("lock-config-bot"),
+        Run("git diff --stat"),
+        Run("policytool lock --check"),
+        Run("git checkout main -- requirements/test.txt"),
+        Run("policytool bump alpha==1.1 --offline --pr-body pr.md"),
+        Run("policytool lock --check"),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
@@ -412,4 +453,5 @@ EXAMPLES: list[Example] = [
     SOURCE_RULES_IMPORTS,
     LOCK_DEMO,
     BUMP_DEMO,
+    LOCK_CONFIG_BOT,
 ]
