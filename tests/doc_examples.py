@@ -229,7 +229,9 @@ def replace_blocks(text: str, blocks: Mapping[str, str]) -> str:
 
 def marked_pages() -> dict[Path, dict[str, str]]:
     """Every page of docs/ (and README.md) with marked blocks: its blocks."""
-    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    generated = {DOCS / "config.md"}  # from config.md.in, which holds the blocks
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md")), DOCS / "config.md.in"]
+    pages = [page for page in pages if page not in generated]
     out = {}
     for page in pages:
         blocks = page_blocks(page.read_text(encoding="utf-8"))
@@ -284,6 +286,11 @@ def write(blocks: Mapping[str, str]) -> list[Path]:
         if new != text:
             page.write_text(new, encoding="utf-8")
             written.append(page)
+    if DOCS / "config.md.in" in written:
+        from policytool.engine.config_docs import config_md
+
+        (DOCS / "config.md").write_text(config_md(DOCS), encoding="utf-8")
+        written.append(DOCS / "config.md")
     return written
 
 

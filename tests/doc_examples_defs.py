@@ -445,6 +445,16 @@ LOCK_CONFIG_BOT = Example(
     ],
 )
 
+# -- docs/config.md (from docs/config.md.in) ----------------------------------------------
+
+CONFIG_ELSEWHERE = Example(
+    files={
+        "pyproject.toml": '[project]\nname = "demo"\n',
+        "ruff.toml": 'line-length = 100\n\n[tool.policytool]\nexclude = ["build/**"]\n',
+    },
+    steps=[Block("config-elsewhere"), Run("policytool check")],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
@@ -454,4 +464,5 @@ EXAMPLES: list[Example] = [
     LOCK_DEMO,
     BUMP_DEMO,
     LOCK_CONFIG_BOT,
+    CONFIG_ELSEWHERE,
 ]
