@@ -455,6 +455,44 @@ CONFIG_ELSEWHERE = Example(
     steps=[Block("config-elsewhere"), Run("policytool check")],
 )
 
+# -- docs/first-run.md --------------------------------------------------------------------
+# A small repository nobody configured: nine of its ten Python files carry an SPDX header,
+# and its one workflow installs ruff unpinned from an unpinned action.
+
+_HEADER = (
+    "# SPDX-License-Identifier: Apache-2.0\n"
+    "# SPDX-FileCopyrightText: Copyright contributors to the demo project\n"
+)
+_ADOPTION_FILES = {
+    "pyproject.toml": '[project]\nname = "demo"\nversion = "1.0"\nlicense = "Apache-2.0"\n',
+    ".github/workflows/test.yml": """\
+name: test
+on: [pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pip install ruff
+      - run: ruff check .
+""",
+    "demo/legacy.py": 'print("no header")\n',
+} | {f"demo/m{i}.py": f"{_HEADER}print({i})\n" for i in range(9)}
+
+FIRST_RUN_ADOPTION = Example(
+    files=_ADOPTION_FILES,
+    steps=[
+        Block("first-run-adoption"),
+        Run("policytool check"),
+        Run("policytool init"),
+        Run("git diff pyproject.toml"),
+        Run("policytool check"),
+        Run("policytool baseline"),
+        Run("policytool check"),
+        Run("git status --short"),
+    ],
+)
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
@@ -465,4 +503,5 @@ EXAMPLES: list[Example] = [
     BUMP_DEMO,
     LOCK_CONFIG_BOT,
     CONFIG_ELSEWHERE,
+    FIRST_RUN_ADOPTION,
 ]
