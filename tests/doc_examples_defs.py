@@ -493,6 +493,21 @@ FIRST_RUN_ADOPTION = Example(
     ],
 )
 
+# -- docs/security.md ---------------------------------------------------------------------
+
+SECURITY_ONE_LINE = Example(
+    files={
+        "pyproject.toml": (
+            '[project]\nname = "demo"\n\n[tool.policytool.spdx]\nlicense = "MIT\\nimport os"\n'
+        ),
+    },
+    steps=[Block("security-one-line"), Run("policytool check")],
+)
+
+# Blocks whose page marker is still to be written by whoever owns the page
+# (docs/security.md is edited by the maintainers only); empty once it is.
+AWAITING_MARKER = {"security-one-line"}
+
 EXAMPLES: list[Example] = [
     CHECK_CONFIG_ERROR,
     CHECK_DEMO,
@@ -504,4 +519,5 @@ EXAMPLES: list[Example] = [
     LOCK_CONFIG_BOT,
     CONFIG_ELSEWHERE,
     FIRST_RUN_ADOPTION,
+    SECURITY_ONE_LINE,
 ]

@@ -8,7 +8,7 @@ import pytest
 
 from tests import doc_examples
 from tests.doc_examples import Block, Example, Run, Shell, Show
-from tests.doc_examples_defs import EXAMPLES
+from tests.doc_examples_defs import AWAITING_MARKER, EXAMPLES
 
 
 def test_every_marked_block_is_what_its_example_prints() -> None:
@@ -16,10 +16,9 @@ def test_every_marked_block_is_what_its_example_prints() -> None:
     example filling NAME prints now; regenerate with GENERATOR."""
     blocks = doc_examples.run_all()
     shown = {name for page in doc_examples.marked_pages().values() for name in page}
-    assert shown == set(blocks), (
-        f"marked but no example: {sorted(shown - set(blocks))}; "
-        f"an example no page shows: {sorted(set(blocks) - shown)}"
-    )
+    assert shown <= set(blocks), f"marked but no example: {sorted(shown - set(blocks))}"
+    unshown = set(blocks) - shown
+    assert unshown <= AWAITING_MARKER, f"an example no page shows: {sorted(unshown)}"
     drifted = doc_examples.drift(blocks)
     assert not drifted, f"docs drifted; run {doc_examples.GENERATOR}\n" + "\n".join(drifted)
 
