@@ -82,3 +82,51 @@ def test_replace_blocks_rewrites_only_marked_bodies() -> None:
     assert doc_examples.replace_blocks(new, {"a": "old\n"}) == page
     with pytest.raises(ValueError, match="example a: its output holds the fence"):
         doc_examples.replace_blocks(page, {"a": "```\n"})
+
+
+def _tour_commands() -> dict[str, list[str]]:
+    """Block name -> the commands docs/tour.sh shows in it (its ``run`` lines), in order."""
+    import shlex
+
+    commands: dict[str, list[str]] = {}
+    current: list[str] = []
+    tour = (doc_examples.DOCS / "tour.sh").read_text(encoding="utf-8")
+    for line in tour.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("block ") and not stripped.startswith("block()"):
+            current = commands.setdefault(stripped.split()[1], [])
+        elif stripped.startswith("run ") and not stripped.startswith("run()"):
+            current.append(" ".join(shlex.split(stripped)[1:]))
+    return commands
+
+
+def test_readme_shows_the_commands_tour_sh_runs() -> None:
+    """Each README tour block's ``$`` lines are the commands docs/tour.sh runs for it, and
+    quickstart step 1's policytool commands are among them (step 2 is `.ci/run`'s)."""
+    from tests.readme_tour import readme_blocks
+
+    readme = (doc_examples.ROOT / "README.md").read_text(encoding="utf-8")
+    shown = {
+        name: [line[2:] for line in body.splitlines() if line.startswith("$ ")]
+        for name, body in readme_blocks(readme).items()
+    }
+    run = _tour_commands()
+    assert shown == run
+    quickstart = readme.split("## Quickstart", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    step1 = next(line for line in quickstart.splitlines() if line.startswith("python3 -m venv"))
+    wanted = [c.strip() for c in step1.split("&&") if c.strip().startswith("policytool ")]
+    assert wanted == ["policytool check", "policytool lock --check"]
+    assert set(wanted) <= {c for commands in run.values() for c in commands}
+
+
+def test_readme_tour_check_fails_on_a_command_tour_sh_does_not_run() -> None:
+    """The comparison above sees a README command edited by hand."""
+    from tests.readme_tour import readme_blocks
+
+    readme = (doc_examples.ROOT / "README.md").read_text(encoding="utf-8")
+    edited = readme.replace("$ policytool sync --check\n", "$ policytool sync\n", 1)
+    shown = {
+        name: [line[2:] for line in body.splitlines() if line.startswith("$ ")]
+        for name, body in readme_blocks(edited).items()
+    }
+    assert shown != _tour_commands()
