@@ -42,8 +42,9 @@ DOCS = ROOT / "docs"
 GENERATOR = "python -m tests.doc_examples --write"
 
 _MARKER = re.compile(
-    r"^<!-- policytool-example: (?P<name>[a-z0-9-]+) -->\n"
-    r"(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+    r"^(?P<indent>[ \t]*)<!-- policytool-example: (?P<name>[a-z0-9-]+) -->\n"
+    r"(?P=indent)(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)\n(?P<body>.*?)"
+    r"^(?P=indent)(?P=fence)[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
 _FIXED_DATE = "2026-01-01T00:00:00+00:00"
@@ -209,20 +210,39 @@ def _normalise(text: str, example: Example, root: Path) -> str:
     return text
 
 
+def _dedent(body: str, indent: str) -> str:
+    """``body`` without the ``indent`` of a block inside a list item."""
+    lines = body.splitlines(keepends=True)
+    return "".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
+
+
+def _indent(body: str, indent: str) -> str:
+    """``body`` with ``indent`` before every line that is not empty."""
+    lines = body.splitlines(keepends=True)
+    return "".join(indent + line if line.strip() else line for line in lines)
+
+
 def page_blocks(text: str) -> dict[str, str]:
-    """Block name -> the body of a page's marked fenced block."""
-    return {m.group("name"): m.group("body") for m in _MARKER.finditer(text)}
+    """Block name -> the body of a page's marked fenced block (a list item's indent removed)."""
+    return {
+        m.group("name"): _dedent(m.group("body"), m.group("indent")) for m in _MARKER.finditer(text)
+    }
 
 
 def replace_blocks(text: str, blocks: Mapping[str, str]) -> str:
     """``text`` with the body of each marked block named in ``blocks`` replaced."""
 
     def body(match: re.Match[str]) -> str:
-        name, fence = match.group("name"), match.group("fence")
-        new = blocks.get(name, match.group("body"))
-        if re.search(rf"^{re.escape(fence)}", new, re.MULTILINE):
+        name, fence, indent = match.group("name"), match.group("fence"), match.group("indent")
+        if name not in blocks:
+            return match.group(0)
+        new = blocks[name]
+        if re.search(rf"^[ \t]*{re.escape(fence)}", new, re.MULTILINE):
             raise ValueError(f"example {name}: its output holds the fence {fence}; lengthen it")
-        return f"<!-- policytool-example: {name} -->\n{fence}{match.group('info')}\n{new}{fence}"
+        return (
+            f"{indent}<!-- policytool-example: {name} -->\n"
+            f"{indent}{fence}{match.group('info')}\n{_indent(new, indent)}{indent}{fence}"
+        )
 
     return _MARKER.sub(body, text)
 

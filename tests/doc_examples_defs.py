@@ -340,6 +340,13 @@ LOCK_DEMO = Example(
         Block("lock-header"),
         Run("cat requirements/test.txt", head=16, prompt=False),
         Shell("git add -A && git commit -qm locks"),
+        Block("lock-upgrade-package"),
+        Run("policytool lock --upgrade-package alpha==1.0"),
+        Shell("git checkout -q requirements && printf 'alpha==2.0\\n' > requirements/common.in"),
+        Block("lock-unresolvable"),
+        Run("policytool lock"),
+        Shell("git diff --quiet requirements/common.txt requirements/test.txt"),
+        Shell("git checkout -q requirements"),
         # an input tightened without relocking, and a pin edited by hand
         Write("requirements/test.in", "delta\nepsilon\nepsilon>=2\n"),
         Shell("sed -i 's/# via epsilon$/# via epsilon (reviewed)/' requirements/test.txt"),

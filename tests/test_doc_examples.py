@@ -130,3 +130,11 @@ def test_readme_tour_check_fails_on_a_command_tour_sh_does_not_run() -> None:
         for name, body in readme_blocks(edited).items()
     }
     assert shown != _tour_commands()
+
+
+def test_a_block_inside_a_list_item_keeps_its_indent() -> None:
+    """A marked block indented in a list item is compared without, written with its indent."""
+    page = "- item:\n\n  <!-- policytool-example: a -->\n  ```console\n  $ old\n\n  x\n  ```\n"
+    assert doc_examples.page_blocks(page) == {"a": "$ old\n\nx\n"}
+    new = doc_examples.replace_blocks(page, {"a": "$ new\n\ny\n"})
+    assert new == page.replace("$ old\n\n  x", "$ new\n\n  y")
