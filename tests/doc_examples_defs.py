@@ -363,6 +363,48 @@ LOCK_DEMO = Example(
     ],
 )
 
+# lock.md's floating-pin demo: a lock that holds the versions (written, not resolved).
+
+FLOATING_PIN = Example(
+    files={
+        "pyproject.toml": """\
+[project]
+name = "demo"
+version = "1.0"
+
+[project.optional-dependencies]
+dev = [
+    "pytest",        # test runner
+    "ruff==0.6.9",
+]
+
+[tool.policytool.floating-pin]
+files = ["requirements/ci.txt"]
+pyproject = ["optional-dependencies.dev"]
+
+[[tool.policytool.lock]]
+name = "test"
+inputs = ["pyproject.toml[dev]", "requirements/extra.in"]
+output = "requirements/test.txt"
+""",
+        "requirements/ci.txt": """\
+-r extra.in
+numpy==2.1.3
+lmms-eval>=0.2   # eval harness
+mooncake-transfer-engine @ git+https://github.com/kvcache-ai/Mooncake@main
+""",
+        "requirements/extra.in": 'pytest ; python_version >= "3.10"\n',
+        "requirements/test.txt": "lmms-eval==0.2.4\npytest==8.3.3\nruff==0.6.9\n",
+    },
+    steps=[
+        Block("lock-floating-pin"),
+        Run("policytool check --only floating-pin"),
+        Block("lock-floating-pin-fix"),
+        Run("policytool fix --only floating-pin"),
+        Run("git diff -U0"),
+    ],
+)
+
 # -- docs/bump.md -------------------------------------------------------------------------
 # The locks are written before the 2.0 releases of beta, gamma and epsilon reach the
 # wheels directory (../later holds them all); the bump comes after.
@@ -522,6 +564,7 @@ EXAMPLES: list[Example] = [
     REPO_RULES_SYNC,
     SOURCE_RULES_IMPORTS,
     LOCK_DEMO,
+    FLOATING_PIN,
     BUMP_DEMO,
     LOCK_CONFIG_BOT,
     CONFIG_ELSEWHERE,
