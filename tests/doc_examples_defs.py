@@ -405,6 +405,30 @@ mooncake-transfer-engine @ git+https://github.com/kvcache-ai/Mooncake@main
     ],
 )
 
+# lock.md's PEP 751 lock: the same wheels, one lock written as requirements/pylock.test.toml.
+
+PYLOCK = Example(
+    files={
+        "pyproject.toml": (
+            "[[tool.policytool.lock]]\n"
+            'name = "test"\n'
+            'inputs = ["requirements/test.in"]\n'
+            'output = "requirements/pylock.test.toml"\n'
+            'python-version = "3.12"\n'
+            "no-index = true\n"
+            'find-links = ["wheels"]\n'
+        ),
+        "requirements/test.in": "delta\nepsilon<2\n",
+    },
+    setup=_wheels,
+    normalise=[_CUT_OFF],
+    steps=[
+        Shell("policytool lock -q"),
+        Block("lock-pylock-header"),
+        Run("cat requirements/pylock.test.toml", head=18, prompt=False),
+    ],
+)
+
 # -- docs/bump.md -------------------------------------------------------------------------
 # The locks are written before the 2.0 releases of beta, gamma and epsilon reach the
 # wheels directory (../later holds them all); the bump comes after.
@@ -565,6 +589,7 @@ EXAMPLES: list[Example] = [
     SOURCE_RULES_IMPORTS,
     LOCK_DEMO,
     FLOATING_PIN,
+    PYLOCK,
     BUMP_DEMO,
     LOCK_CONFIG_BOT,
     CONFIG_ELSEWHERE,
