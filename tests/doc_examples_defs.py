@@ -566,6 +566,42 @@ FIRST_RUN_ADOPTION = Example(
     ],
 )
 
+# -- docs/pinned-ci.md --------------------------------------------------------------------
+
+PINNED_CI_FIX = Example(
+    files={
+        ".github/workflows/lint.yml": """\
+name: lint
+on: [pull_request]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+      - run: |
+          pip install uv
+          uv pip install pre-commit>=4.5.1
+          pre-commit run --all-files
+""",
+        "requirements/ci.in": "uv\npre-commit\n",
+        "requirements/ci.lock": "pre-commit==4.7.0\nuv==0.5.1\n",
+        "pyproject.toml": (
+            "[[tool.policytool.lock]]\n"
+            'name = "ci"\n'
+            'inputs = ["requirements/ci.in"]\n'
+            'output = "requirements/ci.lock"\n'
+            'jobs = ["lint"]\n'
+        ),
+    },
+    steps=[
+        Block("pinned-ci-fix"),
+        Run("policytool check --only ci-floating-install"),
+        Run("policytool fix --only ci-floating-install"),
+        Run("git diff -U1"),
+        Run("policytool fix --only ci-floating-install"),
+    ],
+)
+
 # -- docs/security.md ---------------------------------------------------------------------
 
 SECURITY_ONE_LINE = Example(
@@ -594,5 +630,6 @@ EXAMPLES: list[Example] = [
     LOCK_CONFIG_BOT,
     CONFIG_ELSEWHERE,
     FIRST_RUN_ADOPTION,
+    PINNED_CI_FIX,
     SECURITY_ONE_LINE,
 ]
