@@ -107,7 +107,9 @@ def test_a_loosened_line_in_an_adopted_lock_is_a_finding(repo: Repo, run: Run) -
 
 def test_a_removed_hash_in_an_adopted_lock_is_a_finding(repo: Repo, run: Run) -> None:
     adopted(repo, run)
-    repo.write(LOCK, PIP_COMPILE.replace(f"alpha==1.0 \\\n    --hash=sha256:{HASH_A}", "alpha==1.0"))
+    repo.write(
+        LOCK, PIP_COMPILE.replace(f"alpha==1.0 \\\n    --hash=sha256:{HASH_A}", "alpha==1.0")
+    )
     checked, found = lock_check(run)
     assert checked.code == 1
     assert found[0].startswith(f"{LOCK}:1 edited since `policytool baseline` adopted it")

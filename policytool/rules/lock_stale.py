@@ -436,7 +436,12 @@ DOC = """\
 Every `[[tool.policytool.lock]]` offline, without a resolver (`policytool lock --check`
 runs the same check):
 
-- the lock file exists and starts with the header `policytool lock NAME` writes;
+- the lock file exists and starts with the header `policytool lock NAME` writes, or
+  `policytool baseline` adopted it as it is (a pip-compile or uv output `init` proposed
+  as a lock): the baseline records the SHA-256 of its bytes, and the lock is accepted,
+  with the note "adopted from pip-compile, not yet relocked", only while its bytes have
+  that digest; any edit (a loosened line, a removed hash, a moved pin) is a finding the
+  baseline never accepts;
 - the fingerprint in the header matches the inputs, their includes, the constraint
   files and the options that change resolution;
 - the body hash matches the body (no hand edit);
@@ -449,7 +454,9 @@ runs the same check):
 - a lock without `python-version` was resolved on the Python that checks it.
 
 This proves the lock is consistent, not where it came from: the header's hashes use no
-secret. `policytool lock --check --resolve` derives each lock again from nothing at the
+secret. An adopted lock is proved byte-identical to what the baseline recorded; with
+`--baseline-from "$BASE_SHA"` (both `check` and `lock --check`) that is the base
+branch's record, which the pull request cannot change. `policytool lock --check --resolve` derives each lock again from nothing at the
 cut-off its header records and compares byte for byte (docs/lock.md).
 
 ## Why
