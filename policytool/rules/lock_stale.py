@@ -456,8 +456,9 @@ runs the same check):
 This proves the lock is consistent, not where it came from: the header's hashes use no
 secret. An adopted lock is proved byte-identical to what the baseline recorded; with
 `--baseline-from "$BASE_SHA"` (both `check` and `lock --check`) that is the base
-branch's record, which the pull request cannot change. `policytool lock --check --resolve` derives each lock again from nothing at the
-cut-off its header records and compares byte for byte (docs/lock.md).
+branch's record, which the pull request cannot change. `policytool lock --check
+--resolve` derives each lock again from nothing at the cut-off its header records and
+compares byte for byte (docs/lock.md).
 
 ## Why
 
