@@ -396,7 +396,33 @@ def check(
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet, verbose)
     run = _run(opts, paths, fix=False, online=online, baseline_from=baseline_from or None)
     code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
+    if not paths and not quiet and os.environ.get("PRE_COMMIT") != "1":
+        _adoption_notes(opts, baseline_from or None)
     return EXIT_CLEAN if exit_zero else code
+
+
+def _adoption_notes(opts: Options, baseline_from: str | None) -> None:
+    """After a full ``check``: one note on stderr per adopted lock still byte-identical
+    (``lock-stale`` accepted it), when ``lock-stale`` ran."""
+    from policytool.engine.registry import expand_selection
+
+    only = expand_selection(opts.only, "--only")
+    if (only and "lock-stale" not in only) or "lock-stale" in expand_selection(opts.skip, "--skip"):
+        return
+    from policytool.engine.baseline import load_adopted
+    from policytool.engine.lock_config import LockConfig
+
+    config = opts.load()
+    if not config.entries(LockConfig):
+        return
+    adopted = load_adopted(config, baseline_from)
+    if not adopted:
+        return
+    from policytool.engine.locks import resolve_locks
+    from policytool.rules.lock_stale import adopted_notes
+
+    for note in adopted_notes(config.root, resolve_locks(config), adopted):
+        click.echo(f"policytool: note: {escape_controls(note)}", err=True)
 
 
 @cli.command(cls=PathsCommand)

@@ -80,6 +80,10 @@ def test_baseline_adopts_a_pip_compile_lock_and_lock_check_passes(repo: Repo, ru
         "run `policytool lock lint` to take it over" in checked.err
     )
     assert check_findings(run) == (0, [])
+    text = run("check")
+    assert text.code == 0
+    assert f"policytool: note: {LOCK}: adopted from pip-compile, not yet relocked" in text.err
+    assert "note" not in run("check", "-q").err
 
 
 def test_without_adoption_the_header_is_still_asked_for(repo: Repo, run: Run) -> None:
