@@ -32,6 +32,7 @@ from policytool.engine.findings import (
 from policytool.errors import PolicyError
 
 if TYPE_CHECKING:
+    from policytool.engine.baseline import Adoption
     from policytool.engine.run import CheckRun
 
 P = ParamSpec("P")
@@ -395,7 +396,33 @@ def check(
     opts = Options(config_path, fmt, _split_ids(only), _split_ids(skip), quiet, verbose)
     run = _run(opts, paths, fix=False, online=online, baseline_from=baseline_from or None)
     code = emit(run.findings, opts, run.files_checked, run.accepted, run.accepted_by)
+    if not paths and not quiet and os.environ.get("PRE_COMMIT") != "1":
+        _adoption_notes(opts, baseline_from or None)
     return EXIT_CLEAN if exit_zero else code
+
+
+def _adoption_notes(opts: Options, baseline_from: str | None) -> None:
+    """After a full ``check``: one note on stderr per adopted lock still byte-identical
+    (``lock-stale`` accepted it), when ``lock-stale`` ran."""
+    from policytool.engine.registry import expand_selection
+
+    only = expand_selection(opts.only, "--only")
+    if (only and "lock-stale" not in only) or "lock-stale" in expand_selection(opts.skip, "--skip"):
+        return
+    from policytool.engine.baseline import load_adopted
+    from policytool.engine.lock_config import LockConfig
+
+    config = opts.load()
+    if not config.entries(LockConfig):
+        return
+    adopted = load_adopted(config, baseline_from)
+    if not adopted:
+        return
+    from policytool.engine.locks import resolve_locks
+    from policytool.rules.lock_stale import adopted_notes
+
+    for note in adopted_notes(config.root, resolve_locks(config), adopted):
+        click.echo(f"policytool: note: {escape_controls(note)}", err=True)
 
 
 @cli.command(cls=PathsCommand)
@@ -655,6 +682,13 @@ def sync_command(check_only: bool, config_path: Path | None) -> int:
     help="With --check: also re-resolve (offline first) and print the diff.",
 )
 @click.option(
+    "--baseline-from",
+    "baseline_from",
+    metavar="REV",
+    default=None,
+    help="With --check: read the locks the baseline adopted from the commit REV.",
+)
+@click.option(
     "--upgrade", is_flag=True, help="Let every package move to the newest allowed version."
 )
 @click.option(
@@ -677,6 +711,7 @@ def lock_command(
     names: tuple[str, ...],
     check_only: bool,
     resolve: bool,
+    baseline_from: str | None,
     upgrade: bool,
     upgrade_packages: tuple[str, ...],
     variants: tuple[str, ...],
@@ -699,6 +734,7 @@ def lock_command(
       policytool lock --variant cpu         # the cpu locks of every variants entry
       policytool lock --check               # offline; exit 1 when a lock is stale
       policytool lock --check --resolve     # also re-resolve and show the diff
+      policytool lock --check --baseline-from "$BASE_SHA"   # CI: the base's adoptions
     """
     from policytool.engine.registry import expand_selection
 
@@ -717,6 +753,8 @@ def lock_command(
         names = (*names, *variant_locks(config, variants))
     if resolve and not check_only:
         raise PolicyError("--resolve only goes with --check")
+    if baseline_from and not check_only:
+        raise PolicyError("--baseline-from only goes with --check")
     if check_only:
         if upgrade or upgrade_packages:
             raise PolicyError("--check does not upgrade; drop --upgrade/--upgrade-package")
@@ -725,7 +763,11 @@ def lock_command(
         rules_wanted = tuple(
             r for r in lock_rules if (not opts.only or r in opts.only) and r not in opts.skip
         )
-        findings = check_all(config, names, rules_wanted)
+        notes: list[str] = []
+        findings = check_all(config, names, rules_wanted, notes, baseline_from or None)
+        if not quiet:
+            for note in notes:  # status, like fix's: stderr, never a finding
+                click.echo(f"policytool: note: {escape_controls(note)}", err=True)
         if resolve and "lock-stale" in rules_wanted:
             from policytool.lock.run import resolve_diff
 
@@ -895,11 +937,40 @@ def baseline_command(rule_ids: tuple[str, ...], config_path: Path | None) -> int
         findings = _run(opts, (), fix=False, accepted=False).findings
         if not others:
             findings = [f for f in findings if f.rule not in skip]
-        lines += record(load_config(config_path), findings, others)
+        adopted = _adoptions(config) if not others or "lock-stale" in others else []
+        taken = {a.path for a in adopted}
+        # An adopted lock is recorded by its digest, not accepted as a finding.
+        findings = [
+            f
+            for f in findings
+            if not (
+                f.rule == "lock-stale"
+                and f.path in taken
+                and f.message.startswith("no policytool header")
+            )
+        ]
+        lines += record(load_config(config_path), findings, others, adopted)
     click.echo(
         "\n".join(lines) if lines else "policytool: baseline: nothing to add, the tree is clean"
     )
     return _left_after_baseline(config_path, ids)
+
+
+def _adoptions(config: Config) -> list[Adoption]:
+    """The configured locks without a policytool header, as ``baseline`` adopts them."""
+    from policytool.engine.lock_config import LockConfig
+
+    if not config.entries(LockConfig):
+        return []
+    from policytool.engine.locks import resolve_locks
+    from policytool.rules.lock_stale import adoption_of
+
+    try:
+        locks = resolve_locks(config)
+    except PolicyError:
+        return []  # `check` reports the lock table; nothing to adopt
+    found = (adoption_of(config.root, lock) for lock in locks.values())
+    return [a for a in found if a is not None]
 
 
 def _left_after_baseline(config_path: Path | None, ids: tuple[str, ...]) -> int:

@@ -32,6 +32,7 @@ version = "0"
 name = "ci"
 inputs = ["requirements/ci.in"]
 output = "requirements/ci.lock"
+jobs = ["test", ".ci/**", "Dockerfile"]
 """
 
 

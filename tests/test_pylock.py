@@ -242,6 +242,9 @@ def test_ci_floating_install_fix_pins_from_a_pylock(
 ) -> None:
     setup_pylock(repo, wheelhouse.path)
     assert run("lock").code == 0
+    text = repo.read("pyproject.toml").decode()
+    repo.write("pyproject.toml", text + 'jobs = ["test"]\n')
+    assert run("lock").code == 0
     workflow = (
         "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
         "      - run: pip install gamma\n"

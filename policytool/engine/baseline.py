@@ -7,11 +7,19 @@
 the file keep them accepted); ``check`` and ``fix`` leave out as many findings of each
 kind as were accepted, so a new one still fails. Light on purpose: every hook call
 imports it.
+
+It also records the locks ``baseline`` adopted: a configured lock without a policytool
+header (a pip-compile or uv output not yet rewritten by ``policytool lock NAME``) is an
+entry ``{"rule": "lock-stale", "path", "message", "count": 0, "lock", "from", "sha256"}``
+holding the SHA-256 of the file's bytes; ``lock-stale`` accepts that lock only while its
+bytes have that digest. ``count`` 0 keeps an older policytool from accepting anything
+with it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -32,13 +40,59 @@ def _key(finding: Finding) -> tuple[str, str, str]:
     return (finding.rule, finding.path, finding.message)
 
 
+ADOPTION_RULE = "lock-stale"
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """A header-less lock ``baseline`` took over as it was: its path, lock name, the tool
+    that wrote it (``pip-compile``, ``uv`` or ``unknown``) and the SHA-256 of its bytes."""
+
+    path: str
+    lock: str
+    source: str
+    sha256: str
+
+    @property
+    def message(self) -> str:
+        """The entry's message (also the note ``lock --check`` prints while it holds)."""
+        return adopted_note(self.lock, self.source)
+
+    def to_json(self) -> dict[str, object]:
+        """The baseline entry."""
+        return {
+            "rule": ADOPTION_RULE,
+            "path": self.path,
+            "message": self.message,
+            "count": 0,
+            "lock": self.lock,
+            "from": self.source,
+            "sha256": self.sha256,
+        }
+
+
+def _origin(source: str) -> str:
+    """``adopted from pip-compile`` (or ``adopted as it was`` when no tool is named)."""
+    return f"adopted from {source}" if source != "unknown" else "adopted as it was"
+
+
+def adopted_note(lock: str, source: str) -> str:
+    """What an adopted lock that is still byte-identical says."""
+    return (
+        f"{_origin(source)}, not yet relocked: run `policytool lock {lock}` to take it over "
+        "(until then any edit is a finding)"
+    )
+
+
 @dataclass(frozen=True)
 class Baseline:
-    """A baseline read: where from (shown in reports), its text and its entries."""
+    """A baseline read: where from (shown in reports), its text, its entries and the locks
+    it adopted (by path)."""
 
     shown: str  # ``.policytool-baseline.json`` or ``REV:.policytool-baseline.json``
     text: str
     entries: dict[tuple[str, str, str], int]
+    adopted: dict[str, Adoption] = field(default_factory=dict)
 
 
 def _parse(text: bytes, shown: str) -> Baseline:
@@ -51,6 +105,7 @@ def _parse(text: bytes, shown: str) -> Baseline:
     except ValueError as exc:
         raise PolicyError(f"{shown}: not a policytool baseline (invalid JSON: {exc})") from None
     accepted: dict[tuple[str, str, str], int] = {}
+    adopted: dict[str, Adoption] = {}
     if not isinstance(entries, list):
         raise PolicyError(f"{shown}: not a policytool baseline (expected a list)")
     for entry in entries:
@@ -58,10 +113,31 @@ def _parse(text: bytes, shown: str) -> Baseline:
             isinstance(entry.get(k), str) for k in ("rule", "path", "message")
         ):
             raise PolicyError(f"{shown}: an entry lacks rule, path or message")
+        if "sha256" in entry:
+            adopted[entry["path"]] = _adoption(entry, shown)
+            continue
         count = entry.get("count", 1)
         key = (entry["rule"], entry["path"], entry["message"])
         accepted[key] = accepted.get(key, 0) + (count if isinstance(count, int) else 1)
-    return Baseline(shown, decoded, accepted)
+    return Baseline(shown, decoded, accepted, adopted)
+
+
+def _adoption(entry: dict[str, object], shown: str) -> Adoption:
+    """An adoption entry; one sentence naming ``shown`` and the path if it is malformed."""
+    path, digest = entry["path"], entry.get("sha256")
+    lock, source = entry.get("lock"), entry.get("from", "unknown")
+    if (
+        entry.get("rule") != ADOPTION_RULE
+        or not isinstance(digest, str)
+        or re.fullmatch(r"[0-9a-f]{64}", digest) is None
+        or not isinstance(lock, str)
+        or not isinstance(source, str)
+    ):
+        raise PolicyError(
+            f"{shown}: the adoption entry for {path} needs rule 'lock-stale', a lock name "
+            "and a 64-digit lowercase hex sha256"
+        )
+    return Adoption(str(path), lock, source, digest)
 
 
 def _from_rev(config: Config, rev: str) -> Baseline | None:
@@ -101,6 +177,12 @@ def read_baseline(config: Config, rev: str | None = None) -> Baseline | None:
     except FileError as exc:
         raise PolicyError(str(exc)) from None
     return _parse(data, BASELINE_FILE)
+
+
+def load_adopted(config: Config, rev: str | None = None) -> dict[str, Adoption]:
+    """The locks the baseline adopted, by path (the work tree's, or committed at ``rev``)."""
+    baseline = read_baseline(config, rev)
+    return dict(baseline.adopted) if baseline is not None else {}
 
 
 def load_accepted(config: Config) -> dict[tuple[str, str, str], int]:
@@ -205,8 +287,14 @@ def _entry_line(text: str, encoded_path: str, message: str) -> int:
     return 1
 
 
-def record(config: Config, findings: list[Finding], rule_ids: tuple[str, ...]) -> list[str]:
-    """Write ``findings`` as accepted (for ``rule_ids``, every rule when empty); report lines.
+def record(
+    config: Config,
+    findings: list[Finding],
+    rule_ids: tuple[str, ...],
+    adopted: Collection[Adoption] = (),
+) -> list[str]:
+    """Write ``findings`` as accepted (for ``rule_ids``, every rule when empty) and the
+    ``adopted`` locks; report lines.
 
     Entries of rules not in ``rule_ids`` are kept; the file is written atomically. A
     finding that is not ``acceptable`` is left out (``policytool baseline`` then says
@@ -215,20 +303,24 @@ def record(config: Config, findings: list[Finding], rule_ids: tuple[str, ...]) -
     import json
 
     findings = [f for f in findings if f.acceptable]
-    if not findings and not os.path.lexists(config.root / BASELINE_FILE):
+    if not findings and not adopted and not os.path.lexists(config.root / BASELINE_FILE):
         return []
-    accepted = {
-        key: count
-        for key, count in load_accepted(config).items()
-        if rule_ids and key[0] not in rule_ids
-    }
+    old = read_baseline(config)
+
+    def keep(rule: str) -> bool:
+        """Whether this run leaves entries of ``rule`` as they are."""
+        return bool(rule_ids) and rule not in rule_ids
+
+    accepted = {key: count for key, count in (old.entries if old else {}).items() if keep(key[0])}
+    adoptions = {path: a for path, a in (old.adopted if old else {}).items() if keep(ADOPTION_RULE)}
+    adoptions.update((a.path, a) for a in adopted)
     for finding in findings:
         key = _key(finding)
         accepted[key] = accepted.get(key, 0) + 1
     entries = [
         {"rule": rule, "path": path, "message": message, "count": count}
         for (rule, path, message), count in sorted(accepted.items())
-    ]
+    ] + [adoptions[path].to_json() for path in sorted(adoptions)]
     text = json.dumps(entries, indent=1, ensure_ascii=False) + "\n"
     target = resolve_inside(config.root, BASELINE_FILE, BASELINE_FILE)
     try:
@@ -236,6 +328,11 @@ def record(config: Config, findings: list[Finding], rule_ids: tuple[str, ...]) -
     except OSError as exc:
         raise PolicyError(f"{BASELINE_FILE}: cannot write: {exc.strerror or exc}") from None
     rules = sorted({f.rule for f in findings})
+    lines = [
+        f"{a.path}: {_origin(a.source)} as lock '{a.lock}' "
+        f"(sha256 {a.sha256[:12]}…); `policytool lock {a.lock}` takes it over"
+        for a in sorted(adopted, key=lambda a: a.path)
+    ]
     if not findings:
-        return [f"{BASELINE_FILE}: no other findings to accept"]
-    return [f"{BASELINE_FILE}: accepted {len(findings)} findings of {', '.join(rules)}"]
+        return [*lines, f"{BASELINE_FILE}: no other findings to accept"]
+    return [*lines, f"{BASELINE_FILE}: accepted {len(findings)} findings of {', '.join(rules)}"]

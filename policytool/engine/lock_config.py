@@ -244,7 +244,9 @@ document(
         ),
         "jobs": KeyDoc(
             "list of strings",
-            "CI jobs to re-run when this lock changes (the checklist of `policytool bump`)",
+            "CI jobs to re-run when this lock changes (the checklist of `policytool bump`); "
+            "`ci-floating-install` pins an install only from the locks naming its job, a "
+            "job that runs its file, or its file as a glob",
         ),
         "variants": KeyDoc(
             "list of tables",

@@ -124,6 +124,9 @@ class RepoContext:
     full_run: bool
     # ``check --online``: rules may ask the network (precommit-rev asks PyPI).
     online: bool = False
+    # ``check --baseline-from REV``: the commit whose baseline judges this run (lock-stale
+    # reads the locks it adopted from there).
+    baseline_from: str | None = None
 
     @property
     def root(self) -> Path:

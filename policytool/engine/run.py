@@ -94,7 +94,15 @@ def run_check(
             result = run_file_rules(config, files, file_rules, fix=fix, progress=progress)
         else:
             result = RunResult()  # repo rules only: list the files only if one of them asks
-        repo = run_repo_rules(config, repo_rules, files, full_run=not paths, fix=fix, online=online)
+        repo = run_repo_rules(
+            config,
+            repo_rules,
+            files,
+            full_run=not paths,
+            fix=fix,
+            online=online,
+            baseline_from=baseline_from,
+        )
     finally:
         if prefetched:
             for prefetch in prefetches():

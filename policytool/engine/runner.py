@@ -542,9 +542,10 @@ def run_repo_rules(
     full_run: bool,
     fix: bool = False,
     online: bool = False,
+    baseline_from: str | None = None,
 ) -> RunResult:
     """Run the repo rules that apply: all on a full run, else those a given file triggers."""
-    ctx = RepoContext(config, files, full_run, online)
+    ctx = RepoContext(config, files, full_run, online, baseline_from)
     result = RunResult()
     for rule in rules:
         if not full_run and not any(match_any(f, rule.triggers(config)) for f in files):

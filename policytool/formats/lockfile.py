@@ -86,6 +86,8 @@ class LockFile:
     body_hash: str | None
     header_lines: int
     fields: dict[str, str]
+    # SHA-256 of the file's bytes when it was read from disk (``read_lock``), else "".
+    sha256: str = ""
 
     @property
     def body(self) -> str:

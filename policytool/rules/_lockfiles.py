@@ -5,6 +5,8 @@ does not resolve is reported, and what triggers them."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -37,7 +39,10 @@ def read_lock(root: Path, lock: Lock, cache: LockCache | None = None) -> lockfil
             raise
         parsed = None
     else:
-        parsed = lockfile.parse(decode_text(data, lock.output))
+        parsed = dataclasses.replace(
+            lockfile.parse(decode_text(data, lock.output)),
+            sha256=hashlib.sha256(data).hexdigest(),
+        )
     if cache is not None:
         cache[lock.output] = parsed
     return parsed

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from policytool.config import Config
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, select, splice
 from policytool.engine.lock_config import LockConfig
@@ -651,6 +652,10 @@ def _inner_scripts(
                 yield shell.parse(snippet.text, start, end), None
 
 
+# A path a workflow step names: ``-f docker/Dockerfile.rocm``, ``bash .ci/install.sh``.
+_PATH_WORD_RE = re.compile(r"[\w.][\w./-]*")
+
+
 class _Judge:
     """Turns install commands into problems, with the lock versions that fix them."""
 
@@ -660,6 +665,8 @@ class _Judge:
         self.lock_outputs = [lock.output.removeprefix("./") for lock in config.entries(LockConfig)]
         self._locks: LockIndex | None = None
         self._allowed: set[str] | None = None
+        self._run_by: dict[str, frozenset[str]] | None = None
+        self._subsets: dict[tuple[str, ...], LockIndex] = {}
         self._verdicts: dict[tuple[str, bool], Verdict | None] = {}
         self.budget = _Budget()  # one file's: analyse_source starts a new one a file
 
@@ -698,14 +705,53 @@ class _Judge:
         clean = path.removeprefix("./")
         return any(clean == out or clean.endswith("/" + out) for out in self.lock_outputs)
 
-    def _lock_hint(self, name: str, job: str | None) -> str:
+    def _runners(self, relpath: str) -> frozenset[str]:
+        """The workflow jobs that run the file ``relpath``: a step whose ``run``, ``uses``
+        or ``with`` values name it (``docker build -f docker/Dockerfile.rocm``,
+        ``bash .ci/install.sh``, ``file: Dockerfile``; ``uses: ./DIR`` for
+        ``DIR/action.yml``)."""
+        if self._run_by is None:
+            from policytool.formats.gha import load_workflows, model
+
+            run_by: dict[str, set[str]] = {}
+            for doc in load_workflows(self.config.root, (b"/", b"ockerfile")).docs:
+                for step in model(doc).steps():
+                    if step.job is None:
+                        continue
+                    texts = [step.run or "", step.uses or ""]
+                    texts += [str(v) for v in step.with_.values() if isinstance(v, str)]
+                    for word in _PATH_WORD_RE.findall("\n".join(texts)):
+                        clean = word.removeprefix("./").rstrip("/")
+                        run_by.setdefault(clean, set()).add(step.job)
+            self._run_by = {k: frozenset(v) for k, v in run_by.items()}
+        names = [relpath]
+        if relpath.rsplit("/", 1)[-1] in ("action.yml", "action.yaml"):
+            names.append(relpath.rsplit("/", 1)[0] if "/" in relpath else ".")
+        return frozenset(job for name in names for job in self._run_by.get(name, ()))
+
+    def _eligible(self, snippet: Snippet) -> list[LockConfig]:
+        """The locks a fix may pin this snippet's installs from: those whose ``jobs``
+        name its job, a job that runs its file (builds the Dockerfile, runs the script,
+        uses the action), or match its file as a glob (a Buildkite pipeline, a script)."""
+        jobs = {snippet.job} if snippet.job is not None else set(self._runners(snippet.relpath))
+        return [
+            lock
+            for lock in self.config.entries(LockConfig)
+            if jobs & set(lock.jobs) or match_any(snippet.relpath, lock.jobs)
+        ]
+
+    def _where(self, snippet: Snippet) -> str:
+        """``job 'test'`` or ``Dockerfile docker/Dockerfile.rocm``, for messages."""
+        if snippet.job is not None:
+            return f"job '{snippet.job}'"
+        return snippet.relpath
+
+    def _lock_hint(self, name: str, snippet: Snippet) -> str:
         """Which lock a package in no lock should be added to."""
         locks: Sequence[LockConfig] = self.config.entries(LockConfig)
         if not locks:
             return "not fixable: no [[tool.policytool.lock]] to pin it from"
-        chosen = [lock for lock in locks if job is not None and job in lock.jobs]
-        if not chosen and len(locks) == 1:
-            chosen = list(locks)
+        chosen = self._eligible(snippet)
         if len(chosen) == 1:
             lock = chosen[0]
             where = f"{lock.inputs[0]}, an input of " if lock.inputs else ""
@@ -716,13 +762,29 @@ class _Judge:
         names = ", ".join(f"'{lock.name}'" for lock in (chosen or locks))
         return f"in no lock: add `{name}` to the inputs of one of the locks {names}"
 
-    def _pin(self, name: str, job: str | None) -> tuple[str | None, str]:
-        """(version, note) for package ``name`` from the locks."""
-        version, note = self.locks.resolve(name, ())
+    def _pin(self, name: str, snippet: Snippet) -> tuple[str | None, str]:
+        """(version, note) for package ``name`` from the locks whose ``jobs`` name the
+        snippet's job (or a job building its Dockerfile): another job's lock (a docs lock
+        for a ROCm image) is no source for its pins."""
+        locks: Sequence[LockConfig] = self.config.entries(LockConfig)
+        eligible = self._eligible(snippet)
+        if locks and not eligible:
+            return None, (
+                f"not fixable: no lock's `jobs` names {self._where(snippet)}; pin it by hand "
+                "or add the job to the `jobs` of the lock that should pin it"
+            )
+        if len(eligible) == len(locks):
+            index = self.locks
+        else:
+            key = tuple(lock.name for lock in eligible)
+            if key not in self._subsets:
+                self._subsets[key] = _floating_pin()[0](self.config.root, eligible)
+            index = self._subsets[key]
+        version, note = index.resolve(name, ())
         if version is not None:
             return version, f"fix: {note}"
         if note.endswith("in no lock") or note.endswith("no lock configured"):
-            return None, self._lock_hint(name, job)
+            return None, self._lock_hint(name, snippet)
         return None, note
 
     def problems(
@@ -795,7 +857,7 @@ class _Judge:
             name = verdict.name
         if self.allowed(name):
             return
-        version, note = self._pin(name, snippet.job)
+        version, note = self._pin(name, snippet)
         pin = f"`{name}@{version}`" if version else f"`{name}@VERSION`"
         note = note.removeprefix("fix: ")
         yield Problem(
@@ -823,7 +885,7 @@ class _Judge:
             f"redirect: it installs any `{word.value}` and writes a file named "
             f"`{redirect.target.value}`; quote it (`'{written}'`) or pin it with `==`"
         )
-        version, note = self._pin(word.value, snippet.job)
+        version, note = self._pin(word.value, snippet)
         edit = None
         target = redirect.target
         if (
@@ -892,7 +954,7 @@ class _Judge:
         message = f"`{text}`: {message}"
         edit = None
         if package is not None:
-            version, note = self._pin(package, snippet.job)
+            version, note = self._pin(package, snippet)
             if version is not None:
                 edit = self._pin_edit(word, version, snippet.text)
                 if edit is None:
@@ -1305,10 +1367,15 @@ jobs:
 ```
 
 ## Fix
-`policytool fix` writes `==VERSION` from the one version the repo's locks hold (the
-lookup `floating-pin` uses), changing only the specifier characters: `pip install uv`
-becomes `pip install uv==0.5.1`, `pre-commit>=4.5.1` becomes `pre-commit==4.7.0`.
-A package in no lock is left alone and the finding names the lock to add it to. Put
+`policytool fix` writes `==VERSION` from the one version the locks of that install
+hold (the lookup `floating-pin` uses), changing only the specifier characters:
+`pip install uv` becomes `pip install uv==0.5.1`, `pre-commit>=4.5.1` becomes
+`pre-commit==4.7.0`. The locks of an install are those whose `jobs` name its workflow
+job, or a job that runs its file (`docker build -f docker/Dockerfile.rocm`,
+`bash .ci/install.sh`, `uses: ./.github/actions/setup`), or match its file as a glob
+(`jobs = ["test", ".buildkite/**"]` for a Buildkite pipeline). An install no lock
+claims is reported without a fix (a docs lock never pins a ROCm image), and a package
+in no lock is left alone with the lock to add it to named. Put
 `# policytool: ignore[ci-floating-install]` on any line of a command to accept it.
 
 ## Configuration
