@@ -436,6 +436,75 @@ def test_a_hook_listed_twice_with_the_same_settings(repo: Repo, run: Run) -> Non
     assert run("check", "--only", "precommit-config").code == 0
 
 
+TORCHMETRICS_LIKE = """\
+repos:
+  - repo: https://github.com/codespell-project/codespell
+    rev: v2.4.1
+    hooks:
+      - id: codespell
+        additional_dependencies: [tomli]
+        args: ["--write-changes"]
+        exclude: pyproject.toml
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.12.2
+    hooks:
+      # try to fix what is possible
+      - id: ruff
+        args: ["--fix"]
+      - id: ruff-format
+      # validate if all is fine
+      - id: ruff
+  - repo: https://github.com/pre-commit/mirrors-mypy
+    rev: v1.19.1
+    hooks:
+      - id: mypy
+      - id: mypy
+        name: mypy (tests)
+        files: ^tests/
+        args: [--config-file, tests/mypy.ini]
+"""
+
+
+def test_a_bare_copy_of_a_hook_with_settings(repo: Repo, run: Run) -> None:
+    """A bare `- id:` line next to an entry with settings runs the hook again without them
+    (the aiohttp, trio, torchmetrics and axolotl drifts); torchmetrics' own `ruff --fix`
+    then `ruff`, and a bare mypy next to a `files:`-narrowed one, are accepted."""
+    repo.write(".pre-commit-config.yaml", TORCHMETRICS_LIKE)
+    repo.commit()
+    assert run("check", "--only", "precommit-config").code == 0
+    bare = "      - id: codespell\n"
+    repo.write(".pre-commit-config.yaml", TORCHMETRICS_LIKE.replace(bare, bare + bare, 1))
+    repo.commit()
+    result = run("check", "--only", "precommit-config")
+    assert result.out.splitlines()[:-1] == [
+        ".pre-commit-config.yaml:5:1: precommit-config hook 'codespell' is listed twice: "
+        "the bare entry drops the `additional_dependencies`, `args`, `exclude` of its "
+        "entry at line 6, so pre-commit runs it twice, once without them; remove the bare one"
+    ]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "        args: [--ini, .bandit]\n",
+        "        language_version: python3\n",
+        "        additional_dependencies: [tomli]\n        args: [--fix]\n",
+    ],
+)
+def test_a_bare_copy_is_reported_whatever_the_other_entry_adds(
+    repo: Repo, run: Run, other: str
+) -> None:
+    """Arguments that select a configuration, an interpreter, or fix flags alongside other
+    settings: a bare copy drops them (axolotl's bandit, ansible-lint's debug-statements)."""
+    text = "repos:\n  - repo: https://github.com/PyCQA/bandit\n    rev: 1.9.4\n    hooks:\n"
+    text += "      - id: bandit\n" + other + "      - id: bandit\n"
+    repo.write(".pre-commit-config.yaml", text)
+    repo.commit()
+    result = run("check", "--only", "precommit-config")
+    assert result.code == 1
+    assert "hook 'bandit' is listed twice: the bare entry drops" in result.out
+
+
 # --- configuration in the wrong place --------------------------------------------------
 
 
