@@ -587,6 +587,18 @@ def test_allow_globs_allowlist_file_and_packages(repo: Repo, run: Run) -> None:
     assert where(run) == [".ci/own.sh:1:20"]
 
 
+def test_the_repositorys_own_distributions_float_on_purpose(repo: Repo, run: Run) -> None:
+    """kedro's benchmark of its newest release (`pip install kedro`) and docling's example
+    image (`pip install docling`, a uv workspace member): the repository's own
+    distributions, from the index, are the newest release on purpose; others still float."""
+    setup(repo, '[tool.uv.workspace]\nmembers = ["packages/*"]\n')
+    repo.write("packages/demo-meta/pyproject.toml", '[project]\nname = "Demo_Meta"\n')
+    repo.write("packages/notes/README.md", "no pyproject here\n")
+    repo.write(WF, workflow("pip install demo\npip install demo-meta black"))
+    repo.write("Dockerfile", "FROM python:3.12\nRUN pip install --no-cache-dir demo.meta\n")
+    assert where(run) == [f"{WF}:10:33"]  # black
+
+
 def test_allowlist_file_outside_the_repo_is_refused(repo: Repo, run: Run) -> None:
     setup(repo, '[tool.policytool.ci-floating-install]\nallowlist-file = "../outside.txt"\n')
     repo.write(WF, workflow("pip install black"))

@@ -689,10 +689,11 @@ def test_pre_commit_workflow_without_a_pull_request_trigger(ci_repo: Repo, run: 
     result = run("check", "--only=ci-hook-stage")
     assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/lint.yml", 1)]
     assert "runs pre-commit on push but no workflow runs it for pull requests" in result.out
-    for gate in ("  merge_group:\n", "  workflow_call:\n"):
-        ci_repo.write(".github/workflows/lint.yml", push_only.replace("on:\n", "on:\n" + gate))
-        ci_repo.commit()
-        assert run("check", "--only=ci-hook-stage").code == 0
+    ci_repo.write(
+        ".github/workflows/lint.yml", push_only.replace("on:\n", "on:\n  workflow_call:\n")
+    )
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
     # pre-commit.ci gates the PRs: a push-only workflow is then fine.
     ci_repo.write(".github/workflows/lint.yml", push_only)
     ci_repo.write(".pre-commit-config.yaml", PRECOMMIT + "ci:\n  skip: []\n")
@@ -752,6 +753,34 @@ def test_a_pull_request_trigger_narrowed_by_paths_does_not_gate_every_pr(
     assert (".github/workflows/lint.yml", 1) in rule_lines(result.out, "ci-hook-stage")
     assert "for pull requests only on some `paths:`" in result.out
     assert "no workflow runs it for every pull request" in result.out
+
+
+def test_pre_commit_only_in_the_merge_queue(ci_repo: Repo, run: Run) -> None:
+    """axolotl with `pull_request` removed from tests.yml: pre-commit runs in the merge
+    queue (it still gates) but on no pull request; lint.yml runs it on PRs touching docs."""
+    queued = "  merge_group:\n  pull_request:\n"
+    narrowed = GATE.format(tail="").replace(
+        "  pull_request:\n", queued + "    paths: ['docs/**']\n"
+    )
+    ci_repo.write(".github/workflows/lint.yml", narrowed)
+    tests = GATE.format(tail="").replace("  pull_request:\n", queued + "    paths: ['**.py']\n")
+    ci_repo.write(".github/workflows/tests.yml", tests)
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0  # axolotl as it is
+    ci_repo.write(
+        ".github/workflows/tests.yml",
+        GATE.format(tail="").replace("  pull_request:\n", "  merge_group:\n  push:\n"),
+    )
+    ci_repo.commit()
+    result = run("check", "--only=ci-hook-stage")
+    assert rule_lines(result.out, "ci-hook-stage") == [(".github/workflows/tests.yml", 1)]
+    assert (
+        "runs pre-commit on merge_group, push: in the merge queue but not on pull requests"
+    ) in result.out
+    # Another workflow running it on every pull request: a queue-only re-run is fine.
+    ci_repo.write(".github/workflows/lint.yml", GATE.format(tail=""))
+    ci_repo.commit()
+    assert run("check", "--only=ci-hook-stage").code == 0
 
 
 MAKEFILE = """\

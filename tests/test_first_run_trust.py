@@ -245,8 +245,9 @@ def test_mypy_run_through_a_make_target_and_its_prerequisites_counts(repo: Repo,
     # `-` in front of a recipe line ignores its failure.
     repo.write("Makefile", "lint:\n\t-mypy src\n")
     assert mypy_wired(repo, run) == [
-        ".github/workflows/lint.yml:7:1: mypy-wired `make lint` runs mypy but cannot fail the "
-        "check: the `-` prefix of its Makefile recipe ignores its failure; nothing else runs mypy"
+        "Makefile:2:1: mypy-wired mypy, run here by `make lint` (.github/workflows/lint.yml:7), "
+        "cannot fail the check: the `-` prefix of its Makefile recipe ignores its failure; "
+        "nothing else runs mypy"
     ]
 
 
@@ -269,8 +270,53 @@ def test_mypy_whose_failure_is_swallowed_does_not_count(repo: Repo, run: Run) ->
     repo.write("tools/types.sh", "mypy src || echo 'mypy failed'\n")
     repo.write(".github/workflows/lint.yml", workflow("bash tools/types.sh"))
     assert mypy_wired(repo, run) == [
-        ".github/workflows/lint.yml:7:1: mypy-wired `bash tools/types.sh` runs mypy but cannot "
-        "fail the check: `|| echo mypy failed` swallows its failure; nothing else runs mypy"
+        "tools/types.sh:1:1: mypy-wired mypy, run here by `bash tools/types.sh` "
+        "(.github/workflows/lint.yml:7), cannot fail the check: `|| echo mypy failed` swallows "
+        "its failure; nothing else runs mypy"
+    ]
+
+
+def test_a_mypy_run_that_cannot_fail_is_reported_though_another_runs(repo: Repo, run: Run) -> None:
+    """`mypy || true` next to other mypy runs (LMCache's step, kedro's make target) checks
+    nothing: reported at the line that swallows it, whatever else runs mypy."""
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    repo.write(".github/workflows/lint.yml", workflow("|\n          mypy\n          mypy tests"))
+    assert mypy_wired(repo, run) == []
+    repo.write(
+        ".github/workflows/lint.yml", workflow("|\n          mypy || true\n          mypy tests")
+    )
+    assert mypy_wired(repo, run) == [
+        ".github/workflows/lint.yml:8:1: mypy-wired `mypy` runs mypy but cannot fail the check: "
+        "`|| true` swallows its failure; another run of mypy still checks, so this one only "
+        "hides what it finds; let it fail or remove it"
+    ]
+    # In a make target that CI runs, while a pre-commit hook runs mypy on every commit.
+    repo.write(
+        ".pre-commit-config.yaml",
+        "repos:\n  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v1.11.1\n"
+        "    hooks:\n      - id: mypy\n",
+    )
+    repo.write("Makefile", "lint:\n\tpre-commit run -a\n\tmypy src --strict || true\n")
+    repo.write(".github/workflows/lint.yml", workflow("make lint"))
+    assert mypy_wired(repo, run) == [
+        "Makefile:3:1: mypy-wired mypy, run here by `make lint` (.github/workflows/lint.yml:7), "
+        "cannot fail the check: `|| true` swallows its failure; another run of mypy still "
+        "checks, so this one only hides what it finds; let it fail or remove it"
+    ]
+
+
+def test_mypy_on_a_string_or_for_its_version_is_not_a_run(repo: Repo, run: Run) -> None:
+    """trio's cache warm-up `mypy -c "import trio" || true` checks no file of the repository:
+    not a run that cannot fail; and `mypy --version` alone does not wire the config."""
+    repo.write("pyproject.toml", MYPY_PYPROJECT)
+    warm_up = 'MYPYPATH=.. mypy --config-file= -c "import trio" >/dev/null 2>&1 || true'
+    repo.write("ci.sh", f"#!/bin/bash\nset -ex\n{warm_up}\nmypy src\n", mode=0o755)
+    repo.write(".github/workflows/lint.yml", workflow("./ci.sh"))
+    assert mypy_wired(repo, run) == []
+    repo.write(".github/workflows/lint.yml", workflow("mypy --version"))
+    assert mypy_wired(repo, run) == [
+        "pyproject.toml:5:1: mypy-wired a mypy configuration exists but no pre-commit hook or "
+        "workflow step runs mypy; add a hook (e.g. with `stages: [manual]` so CI runs it)"
     ]
 
 
@@ -434,6 +480,75 @@ def test_a_hook_listed_twice_with_the_same_settings(repo: Repo, run: Run) -> Non
     repo.write(".pre-commit-config.yaml", VLLM_LIKE + copy.replace("echo signed", "echo again"))
     repo.commit()
     assert run("check", "--only", "precommit-config").code == 0
+
+
+TORCHMETRICS_LIKE = """\
+repos:
+  - repo: https://github.com/codespell-project/codespell
+    rev: v2.4.1
+    hooks:
+      - id: codespell
+        additional_dependencies: [tomli]
+        args: ["--write-changes"]
+        exclude: pyproject.toml
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.12.2
+    hooks:
+      # try to fix what is possible
+      - id: ruff
+        args: ["--fix"]
+      - id: ruff-format
+      # validate if all is fine
+      - id: ruff
+  - repo: https://github.com/pre-commit/mirrors-mypy
+    rev: v1.19.1
+    hooks:
+      - id: mypy
+      - id: mypy
+        name: mypy (tests)
+        files: ^tests/
+        args: [--config-file, tests/mypy.ini]
+"""
+
+
+def test_a_bare_copy_of_a_hook_with_settings(repo: Repo, run: Run) -> None:
+    """A bare `- id:` line next to an entry with settings runs the hook again without them
+    (the aiohttp, trio, torchmetrics and axolotl drifts); torchmetrics' own `ruff --fix`
+    then `ruff`, and a bare mypy next to a `files:`-narrowed one, are accepted."""
+    repo.write(".pre-commit-config.yaml", TORCHMETRICS_LIKE)
+    repo.commit()
+    assert run("check", "--only", "precommit-config").code == 0
+    bare = "      - id: codespell\n"
+    repo.write(".pre-commit-config.yaml", TORCHMETRICS_LIKE.replace(bare, bare + bare, 1))
+    repo.commit()
+    result = run("check", "--only", "precommit-config")
+    assert result.out.splitlines()[:-1] == [
+        ".pre-commit-config.yaml:5:1: precommit-config hook 'codespell' is listed twice: "
+        "the bare entry drops the `additional_dependencies`, `args`, `exclude` of its "
+        "entry at line 6, so pre-commit runs it twice, once without them; remove the bare one"
+    ]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "        args: [--ini, .bandit]\n",
+        "        language_version: python3\n",
+        "        additional_dependencies: [tomli]\n        args: [--fix]\n",
+    ],
+)
+def test_a_bare_copy_is_reported_whatever_the_other_entry_adds(
+    repo: Repo, run: Run, other: str
+) -> None:
+    """Arguments that select a configuration, an interpreter, or fix flags alongside other
+    settings: a bare copy drops them (axolotl's bandit, ansible-lint's debug-statements)."""
+    text = "repos:\n  - repo: https://github.com/PyCQA/bandit\n    rev: 1.9.4\n    hooks:\n"
+    text += "      - id: bandit\n" + other + "      - id: bandit\n"
+    repo.write(".pre-commit-config.yaml", text)
+    repo.commit()
+    result = run("check", "--only", "precommit-config")
+    assert result.code == 1
+    assert "hook 'bandit' is listed twice: the bare entry drops" in result.out
 
 
 # --- configuration in the wrong place --------------------------------------------------

@@ -627,6 +627,60 @@ def test_unconfigured_reads_the_repositorys_own_tip_rules(mergify_repo: Repo, ru
     assert "did you mean 'markdownlint-cli2'?" in result.out
 
 
+# docling's newer Mergify sections: merge protections, their settings, queue rules.
+PROTECTIONS = """\
+merge_protections:
+  - name: Require three reviewers for breaking changes
+    if:
+      - base = main
+      - "title ~= !:"
+    success_conditions:
+      - "#approved-reviews-by >= 3"
+      - check-success = tests
+      - or:
+          - check-success = lint
+          - check-skipped = lint
+merge_protections_settings:
+  reporting_method: check-runs
+  auto_merge_conditions:
+    - check-success = build
+queue_rules:
+  - name: default
+    queue_conditions:
+      - check-success=lint
+    merge_conditions:
+      - status-success=docs
+"""
+
+
+def test_check_names_are_read_in_merge_protections_and_queue_rules(
+    mergify_repo: Repo, run: Run
+) -> None:
+    """A check name in `merge_protections` (docling), `auto_merge_conditions` or
+    `queue_rules` that no job reports is reported with what it does there."""
+    mergify_repo.write(".github/mergify.yml", PROTECTIONS)
+    mergify_repo.write(
+        ".github/workflows/lint.yml", PRECOMMIT_WORKFLOW.replace("pre-commit:", "lint:")
+    )
+    mergify_repo.commit()
+    result = run("check", "--only=mergify-drift")
+    found = [line for line in result.out.splitlines() if " mergify-drift " in line]
+    assert [line.split(" mergify-drift ")[0] for line in found] == [
+        ".github/mergify.yml:8:1:",
+        ".github/mergify.yml:15:1:",
+        ".github/mergify.yml:21:1:",
+    ], result.out
+    assert "`check-success = tests` names no job" in found[0]
+    assert (
+        "so merge protection 'Require three reviewers for breaking changes' never passes"
+        in (found[0])
+    )
+    assert "`check-success = build` names no job" in found[1]
+    assert "so auto-merge never applies" in found[1]
+    assert "`status-success=docs` names no job" in found[2]
+    assert "so queue 'default' never merges" in found[2]
+
+
 # --- the in-place mend, as properties (issue 21 item 10) -------------------------------
 
 _HOOKS = st.from_regex(r"[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,4})?", fullmatch=True).filter(

@@ -6,7 +6,7 @@
 walks it); :func:`find_comment` finds a named rule's ``actions: comment: message:`` with
 where its text starts (:func:`comments`: every rule's); :func:`check_conditions` lists
 every ``check-*`` / ``status-*`` condition (inside ``and:``/``or:``/``not:`` too) with its
-line. No policy here.
+line, in every section Mergify reads conditions from. No policy here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from policytool.errors import FileProblem
@@ -141,6 +141,7 @@ class CheckCondition:
     name: str
     regex: bool
     line: int
+    effect: str = ""  # what a condition that never holds does there
 
 
 def _conditions(root: object, rule: str, line: int) -> Iterator[CheckCondition]:
@@ -175,14 +176,65 @@ def _conditions(root: object, rule: str, line: int) -> Iterator[CheckCondition]:
             yield CheckCondition(rule, item, attribute, value, operator == "~=", item_at)
 
 
+# Where Mergify reads conditions: (top-level section, the keys of each entry holding a
+# conditions list, what a condition that never holds does there). ``merge_protections``
+# is the newer section (``if`` activates a protection, ``success_conditions`` must hold
+# for its check to pass); ``queue_rules`` gate the merge queue.
+CONDITION_SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("pull_request_rules", (("conditions", "so rule '{name}' never matches"),)),
+    (
+        "merge_protections",
+        (
+            ("if", "so merge protection '{name}' never applies"),
+            (
+                "success_conditions",
+                "so merge protection '{name}' never passes and blocks every pull request it "
+                "applies to",
+            ),
+        ),
+    ),
+    (
+        "queue_rules",
+        (
+            ("queue_conditions", "so no pull request enters queue '{name}'"),
+            ("merge_conditions", "so queue '{name}' never merges"),
+            ("conditions", "so queue '{name}' never merges"),
+        ),
+    ),
+    ("priority_rules", (("conditions", "so priority rule '{name}' never matches"),)),
+)
+
+
 def check_conditions(doc: YamlDoc) -> list[CheckCondition]:
-    """Every positive condition of every rule that names a check run or status."""
+    """Every positive condition naming a check run or status: in every rule of
+    ``pull_request_rules``, ``merge_protections`` (``if``, ``success_conditions``),
+    ``queue_rules`` and ``priority_rules``, and in ``merge_protections_settings``'
+    ``auto_merge_conditions``."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return []
     out: list[CheckCondition] = []
-    for index, rule in enumerate(rules_of(doc) or []):
-        if not isinstance(rule, dict):
+    for section, keys in CONDITION_SECTIONS:
+        entries = data.get(section)
+        if not isinstance(entries, list):
             continue
-        name = rule.get("name")
-        conditions = rule.get("conditions")
-        line = key_line(rule, "conditions", item_line(rules_of(doc), index))
-        out += _conditions(conditions, name if isinstance(name, str) else "", line)
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                continue
+            name = entry.get("name")
+            rule = name if isinstance(name, str) else ""
+            at = item_line(entries, index)
+            for key, effect in keys:
+                if key in entry:
+                    line = key_line(entry, key, at)
+                    found = _conditions(entry[key], rule, line)
+                    out += [replace(c, effect=effect.format(name=rule)) for c in found]
+    settings = data.get("merge_protections_settings")
+    if isinstance(settings, dict) and "auto_merge_conditions" in settings:
+        line = key_line(
+            settings, "auto_merge_conditions", key_line(data, "merge_protections_settings")
+        )
+        effect = "so auto-merge never applies"
+        found = _conditions(settings["auto_merge_conditions"], "", line)
+        out += [replace(c, effect=effect) for c in found]
     return sorted(out, key=lambda c: c.line)

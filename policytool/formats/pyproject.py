@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from policytool.core.boundary import resolve_inside
 from policytool.errors import PolicyError, TomlError, UnknownListError
 from policytool.formats import toml
 from policytool.formats.requirement import canonical_name, move_exact_pin, requirement_name
@@ -401,3 +402,65 @@ def pinned_versions(text: str, where: str = "pyproject.toml") -> dict[str, set[s
         if version is not None and name is not None:
             versions.setdefault(name, set()).add(version)
     return versions
+
+
+# At most this many uv workspace members are read for their names.
+MAX_WORKSPACE_MEMBERS = 64
+
+
+def _project_name(path: Path, shown: str) -> str | None:
+    """The ``[project] name`` of one pyproject.toml (None when absent or unreadable)."""
+    try:
+        _text, data = toml.load_file(path, shown)
+    except PolicyError:
+        return None
+    project = data.get("project")
+    name = project.get("name") if isinstance(project, dict) else None
+    return canonical_name(name) if isinstance(name, str) and name else None
+
+
+def own_distributions(root: Path) -> frozenset[str]:
+    """The distributions the repository builds itself, canonical: the root
+    ``pyproject.toml``'s ``[project] name`` and those of its uv workspace members
+    (``[tool.uv.workspace] members``, globs expanded inside the repository, excludes
+    dropped). Unreadable files name nothing."""
+    try:
+        top = resolve_inside(root, "pyproject.toml", "pyproject.toml")
+        if not top.is_file():
+            return frozenset()
+        _text, data = toml.load_file(top, "pyproject.toml")
+    except PolicyError:
+        return frozenset()
+    names: set[str] = set()
+    project = data.get("project")
+    own = project.get("name") if isinstance(project, dict) else None
+    if isinstance(own, str) and own:
+        names.add(canonical_name(own))
+    tool = data.get("tool")
+    uv = tool.get("uv") if isinstance(tool, dict) else None
+    workspace = uv.get("workspace") if isinstance(uv, dict) else None
+    if not isinstance(workspace, dict):
+        return frozenset(names)
+    members = workspace.get("members")
+    excluded = workspace.get("exclude")
+    skip = {e for e in excluded if isinstance(e, str)} if isinstance(excluded, list) else set()
+    seen = 0
+    for member in members if isinstance(members, list) else []:
+        if not isinstance(member, str) or member.startswith("/") or ".." in member:
+            continue
+        if "**" in member:
+            continue  # a recursive glob would walk the whole tree
+        for directory in sorted(root.glob(member)):
+            relpath = directory.relative_to(root).as_posix()
+            if seen >= MAX_WORKSPACE_MEMBERS or any(Path(relpath).match(e) for e in skip):
+                continue
+            seen += 1
+            shown = f"{relpath}/pyproject.toml"
+            try:
+                path = resolve_inside(root, shown, shown)
+            except PolicyError:
+                continue
+            name = _project_name(path, shown) if path.is_file() else None
+            if name is not None:
+                names.add(name)
+    return frozenset(names)

@@ -667,6 +667,7 @@ class _Judge:
         self._allowed: set[str] | None = None
         self._run_by: dict[str, frozenset[str]] | None = None
         self._subsets: dict[tuple[str, ...], LockIndex] = {}
+        self._own: frozenset[str] | None = None
         self._verdicts: dict[tuple[str, bool], Verdict | None] = {}
         self.budget = _Budget()  # one file's: analyse_source starts a new one a file
 
@@ -699,6 +700,18 @@ class _Judge:
             packages = self.config.section(CiFloatingInstallConfig).allow_packages
             self._allowed = {canonicalize_name(n) for n in packages}
         return canonicalize_name(name) in self._allowed
+
+    def own(self, name: str) -> bool:
+        """Whether package ``name`` is one the repository builds itself (its ``[project]``
+        or a uv workspace member's): installed by name from the index it is the newest
+        release on purpose (a benchmark against it, an example image of it), which no
+        lock of the repository holds and a pin would leave behind at every release."""
+        from policytool.formats.pyproject import own_distributions
+        from policytool.formats.requirement import canonical_name
+
+        if self._own is None:
+            self._own = own_distributions(self.config.root)
+        return canonical_name(name) in self._own
 
     def _is_lock(self, path: str) -> bool:
         """Whether an ``-r`` path names a configured lock (however the job spells it)."""
@@ -946,7 +959,7 @@ class _Judge:
         if verdict is None:
             return
         package = verdict.name
-        if package is not None and (constrained or self.allowed(package)):
+        if package is not None and (constrained or self.allowed(package) or self.own(package)):
             return
         message = verdict.message
         if install.upgrade and package is not None:
@@ -1345,7 +1358,11 @@ run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes
 requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
 `<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
 pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
-constrained by `-c FILE`, or by `-r` of a configured lock, passes; words the shell
+constrained by `-c FILE`, or by `-r` of a configured lock, passes; so does a
+distribution the repository builds itself (the root `[project] name` and those of its
+`[tool.uv.workspace] members`), installed by name: from the index that is its newest
+release on purpose (kedro's benchmark against its latest release, docling's example
+image), which no lock of the repository holds. Words the shell
 expands at run time (`$VAR`, `$(...)`, `${{ matrix.x }}`) are not judged. One file's
 shell is read up to 256 KiB and 10,000 words (scripts run by `bash -c` or fed in a
 heredoc included); past that, one finding says the rest is not checked.

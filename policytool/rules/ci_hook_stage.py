@@ -154,9 +154,12 @@ def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding
         )
 
 
-def _pr_gate(doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset()) -> str | None:
+def _pr_gate(
+    doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset(), queue: bool = True
+) -> str | None:
     """How a workflow runs for pull requests: "all", "paths" (only for some paths,
-    ``pull_request: paths:``), or None (never).
+    ``pull_request: paths:``), or None (never); with ``queue`` false, the merge queue
+    (``merge_group``) does not count: how it runs on the pull request itself.
 
     ``workflow_call`` is followed to the local workflows calling this one (``uses:
     ./.github/workflows/NAME.yml``) and their triggers; a workflow no local workflow
@@ -164,7 +167,8 @@ def _pr_gate(doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset()) -> st
     """
     events = triggers_of(doc)
     gates: set[str] = set()
-    for event in set(events) & (PR_EVENTS - {"workflow_call"}):
+    counted = PR_EVENTS - {"workflow_call"} - (set() if queue else {"merge_group"})
+    for event in set(events) & counted:
         settings = events[event]
         narrowed = isinstance(settings, dict) and "paths" in settings
         gates.add("paths" if narrowed else "all")
@@ -174,7 +178,7 @@ def _pr_gate(doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset()) -> st
             gates.add("all")
         for caller in callers:
             if caller.relpath not in seen:
-                gate = _pr_gate(caller, root, seen | {doc.relpath})
+                gate = _pr_gate(caller, root, seen | {doc.relpath}, queue)
                 if gate is not None:
                     gates.add(gate)
     return "all" if "all" in gates else ("paths" if gates else None)
@@ -197,6 +201,7 @@ def _trigger_findings(scan: CiScan, precommit: Model, root: Path) -> Iterator[Fi
         return
     gates = [_pr_gate(doc, root) for doc, _jobs in scan.docs]
     if "all" in gates:
+        yield from _queue_only(scan, root)
         return
     for (doc, _jobs), gate in zip(scan.docs, gates, strict=True):
         events = ", ".join(triggers_of(doc)) or "nothing"
@@ -215,6 +220,31 @@ def _trigger_findings(scan: CiScan, precommit: Model, root: Path) -> Iterator[Fi
             f"this workflow runs pre-commit on {events}{where} but no workflow runs it for "
             f"{'every pull request' if gate == 'paths' else 'pull requests'} (`pull_request` "
             "or `merge_group`), so nothing gates a PR on it",
+        )
+
+
+def _queue_only(scan: CiScan, root: Path) -> Iterator[Finding]:
+    """Workflows that run pre-commit in the merge queue but not on pull requests, while no
+    workflow runs it on every pull request: the queue still gates, but an author sees
+    no result before queueing (and a required check that never reports on the pull
+    request keeps it out of the queue). GitHub's merge-queue setup triggers a required
+    check on both ``pull_request`` and ``merge_group``."""
+    on_prs = [_pr_gate(doc, root, queue=False) for doc, _jobs in scan.docs]
+    if "all" in on_prs:
+        return
+    for (doc, _jobs), gate in zip(scan.docs, on_prs, strict=True):
+        events = triggers_of(doc)
+        if gate is not None or "merge_group" not in events or "workflow_call" in events:
+            continue
+        yield Finding(
+            doc.relpath,
+            key_line(doc.data, "on", 1),
+            1,
+            RULE_ID,
+            f"this workflow runs pre-commit on {', '.join(events)}: in the merge queue but "
+            "not on pull requests (no `pull_request` trigger), and no workflow runs it on "
+            "every pull request, so an author sees no pre-commit result before queueing; "
+            "add `pull_request` next to `merge_group`",
         )
 
 
@@ -308,6 +338,11 @@ only at run time and is never read as a hook name or a stage.
   `workflow_call` from a local workflow that is; a reusable workflow no local workflow
   calls counts as called for every PR), unless pre-commit.ci runs it (a `ci:` section in
   the config);
+- a workflow that runs pre-commit in the merge queue (`merge_group`) also runs it on pull
+  requests (`pull_request`), unless another workflow runs it on every pull request: a
+  queue-only check still gates, but the author sees no result before queueing, and a
+  required check that never reports on the pull request keeps it out of the queue
+  (GitHub's merge-queue setup triggers a required check on both events);
 - every id in a `SKIP` (env or inline) and in pre-commit.ci's `ci: skip:` is a hook;
 - when the manual stage means "run in CI" here, every manual-stage hook is run by some CI
   step (`--hook-stage manual`);

@@ -797,8 +797,8 @@ def _condition_findings(
         close = difflib.get_close_matches(condition.name, plain, n=1, cutoff=0.7)
         effect = (
             "so the pre-commit failure comment is never posted"
-            if condition.rule in tips
-            else f"so rule '{condition.rule}' never matches"
+            if condition.rule in tips and condition.effect.startswith("so rule ")
+            else condition.effect
         )
         notes = [f"did you mean '{close[0]}'?"] if close else []
         notes.append("another app's check goes in [tool.policytool.mergify] external-checks")
@@ -908,10 +908,14 @@ file has none of them gets no finding about it.
 - the configured (or `comment-pre-commit-failure`) message says how to reproduce at all;
 - with the marker comments in the message, the block between them is what `policytool
   sync` writes now;
-- every rule's `check-failure=`/`check-success=` (and `status-*`) conditions name a job
-  of some workflow (matrix jobs as `job (a, b)`, reusable ones as `caller / job`),
-  pre-commit.ci's check, a well-known app's check (DCO, Buildkite, Codecov, Read the Docs,
-  Netlify, CLA bots, CodeQL, Mergify's own...) or one of `external-checks`.
+- every `check-failure=`/`check-success=` (and `status-*`) condition names a job of some
+  workflow, in every section Mergify reads conditions from: `pull_request_rules`,
+  `merge_protections` (`if` and `success_conditions`; a dead one blocks every pull
+  request the protection applies to), `queue_rules`, `priority_rules` and
+  `merge_protections_settings: auto_merge_conditions`. A job name counts (matrix jobs
+  as `job (a, b)`, reusable ones as `caller / job`), so do pre-commit.ci's check, a
+  well-known app's check (DCO, Buildkite, Codecov, Read the Docs, Netlify, CLA bots,
+  CodeQL, Mergify's own...) and the names in `external-checks`.
 
 A message in the maintainers' own words that is right passes: no block is asked for.
 

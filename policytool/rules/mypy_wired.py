@@ -46,6 +46,8 @@ RULE_ID = "mypy-wired"
 SUMMARY = "a mypy configuration is run by some hook or CI command, and a mypy hook has one"
 
 _MYPY_PROGRAMS = frozenset({"mypy", "dmypy"})
+# Options after which mypy checks no file of the repository.
+_NOT_A_CHECK = frozenset({"-c", "--command", "--version", "-V", "--help", "-h"})
 # Variables in front of a program's name: ``${PREFIX}mypy``, ``${VENV}/bin/mypy``.
 _PREFIX_RE = re.compile(r"\A(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
 _SHA_RE = re.compile(r"[0-9a-f]{40}")
@@ -55,14 +57,17 @@ def command_runs_mypy(words: Sequence[str]) -> bool:
     """Whether a command (launchers already dropped, see ``program_of``) runs mypy.
 
     ``mypy src``, ``dmypy run``, ``python tools/mypy.py`` and ``tools/mypy.sh`` do;
-    ``cp .github/workflows/matchers/mypy.json`` or an ``echo`` mentioning mypy does not.
+    ``cp .github/workflows/matchers/mypy.json``, an ``echo`` mentioning mypy, ``mypy
+    --version`` and ``mypy -c "import x"`` (a string, not the repository) do not.
     """
     if not words:
         return False
     # ``${PREFIX}mypy`` (httpx's scripts/check: empty, or ``venv/bin/``) is mypy too.
     program = _PREFIX_RE.sub("", words[0].rsplit("/", 1)[-1])
     if program in _MYPY_PROGRAMS:
-        return True
+        # ``mypy -c "import trio"`` checks a string, not the repository (trio's cache
+        # warm-up); ``mypy --version`` checks nothing.
+        return not any(w in _NOT_A_CHECK or w.startswith("--command=") for w in words[1:])
     if "/" in words[0] and Path(program).stem == "mypy":
         return True
     if program in ("python", "python3", "bash", "sh"):
@@ -130,13 +135,28 @@ _PY_RUNS_MYPY_RE = re.compile(r"""["']d?mypy["']|\bmypy\.api\b|-m\s*d?mypy\b""")
 
 
 @dataclass(frozen=True)
+class Loss:
+    """Why a mypy run cannot fail, and the file and line that make it so (a workflow step,
+    a Makefile recipe or a script line)."""
+
+    why: str
+    relpath: str
+    line: int
+
+
+@dataclass(frozen=True)
 class MypyRun:
     """A CI command that reaches mypy: where, through what, and why it cannot fail (if so)."""
 
     relpath: str
     line: int
     shown: str
-    lost: str | None = None
+    loss: Loss | None = None
+
+    @property
+    def lost(self) -> str | None:
+        """Why the run cannot fail, or None when it can."""
+        return None if self.loss is None else self.loss.why
 
 
 @dataclass
@@ -168,8 +188,9 @@ class _Follower:
         joined = posixpath.normpath(posixpath.join(cwd, word))
         return None if joined.startswith("..") else joined
 
-    def reaches(self, words: Sequence[str], cwd: str, depth: int = 0) -> Iterator[str | None]:
-        """For every way ``words`` runs mypy: why its failure is lost inside (or None)."""
+    def reaches(self, words: Sequence[str], cwd: str, depth: int = 0) -> Iterator[Loss | None]:
+        """For every way ``words`` runs mypy: where and why its failure is lost inside (or
+        None)."""
         command = program_of(words)
         if command_runs_mypy(command):
             yield None
@@ -203,13 +224,13 @@ class _Follower:
             or any(shell in first for shell in _SHELLS)
         ):
             pipefail = "pipefail" in text
-            for _line, inner, lost in shell_statuses(text, pipefail):
-                for inner_lost in self.reaches(inner, cwd, depth + 1):
-                    yield lost or inner_lost
+            for offset, inner, lost in shell_statuses(text, pipefail):
+                for inner_loss in self.reaches(inner, cwd, depth + 1):
+                    yield Loss(lost, relpath, offset + 1) if lost else inner_loss
 
     def _make(
         self, make: tuple[str | None, str | None, list[str]], cwd: str, depth: int
-    ) -> Iterator[str | None]:
+    ) -> Iterator[Loss | None]:
         """The mypy runs of ``make [-C DIR] [-f FILE] TARGET...``."""
         directory, name, targets = make
         where = self._path(cwd, directory) if directory else cwd
@@ -223,6 +244,7 @@ class _Follower:
                 break
         else:
             return
+        assert relpath is not None
         parsed = makefile.parse(text)
         wanted = targets or ([parsed.default] if parsed.default else [])
         seen: set[str] = set()
@@ -234,12 +256,13 @@ class _Follower:
                 continue
             seen.add(target)
             queue[:0] = rule.prerequisites
-            for _line, recipe in rule.recipe:
+            for line, recipe in rule.recipe:
                 flags, command_line = makefile.split_prefix(recipe)
                 ignored = "the `-` prefix of its Makefile recipe ignores its failure"
                 for _offset, inner, lost in shell_statuses(parsed.expand(command_line)):
-                    for inner_lost in self.reaches(inner, where, depth + 1):
-                        yield (ignored if "-" in flags else None) or lost or inner_lost
+                    for inner_loss in self.reaches(inner, where, depth + 1):
+                        why = (ignored if "-" in flags else None) or lost
+                        yield Loss(why, relpath, line) if why else inner_loss
 
 
 def ci_mypy_runs(root: Path) -> list[MypyRun]:
@@ -277,16 +300,18 @@ def _doc_runs(doc: YamlDoc, follower: _Follower) -> list[MypyRun]:
             for row in job.matrix:
                 script = resolve(step.run, row)
                 for offset, words, lost in shell_statuses(script, step.pipefail):
+                    line = step.run_line(offset)
                     for inner in follower.reaches(words, resolve(cwd, row)):
                         shown = " ".join(words)
                         if len(shown) > 80:
                             shown = shown[:77] + "..."
+                        why = lost_step or lost
                         out.append(
                             MypyRun(
                                 doc.relpath,
-                                step.run_line(offset),
+                                line,
                                 shown.replace(UNKNOWN, "${{ … }}"),
-                                lost_step or lost or inner,
+                                Loss(why, doc.relpath, line) if why else inner,
                             )
                         )
     return out
@@ -357,10 +382,13 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
                 "([tool.mypy] in pyproject.toml or mypy.ini), so it checks with defaults",
             )
     idle, said = _never_run(mypy_hooks, model, ctx.config) if model is not None else ([], False)
-    if (config_at is None and not mypy_hooks) or len(idle) < len(mypy_hooks):
-        return  # nothing to wire, or some mypy hook runs
+    if config_at is None and not mypy_hooks:
+        return  # nothing to wire
     runs = ci_mypy_runs(ctx.root)
-    if any(run.lost is None for run in runs) or _tox_or_nox_runs_mypy(ctx.root):
+    hook_runs = len(idle) < len(mypy_hooks)
+    wired = hook_runs or any(run.loss is None for run in runs) or _tox_or_nox_runs_mypy(ctx.root)
+    yield from _cannot_fail(runs, wired)
+    if wired:
         return
     if idle:
         assert model is not None
@@ -378,16 +406,7 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
             )
         return
     if runs:
-        run = runs[0]
-        yield Finding(
-            run.relpath,
-            run.line,
-            1,
-            RULE_ID,
-            f"`{run.shown}` runs mypy but cannot fail the check: {run.lost}; nothing else runs "
-            "mypy",
-        )
-        return
+        return  # each run that cannot fail is reported at its line
     if config_at is None:
         return
     path, line = config_at
@@ -399,6 +418,34 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
         "a mypy configuration exists but no pre-commit hook or workflow step runs mypy; add a hook "
         "(e.g. with `stages: [manual]` so CI runs it)",
     )
+
+
+def _cannot_fail(runs: Sequence[MypyRun], wired: bool) -> Iterator[Finding]:
+    """Each CI mypy run that cannot fail, once, at the line that makes it so: a check that
+    cannot fail checks nothing, whether or not another run of mypy can."""
+    seen: set[tuple[str, int]] = set()
+    for run in runs:
+        loss = run.loss
+        if loss is None or (loss.relpath, loss.line) in seen:
+            continue
+        seen.add((loss.relpath, loss.line))
+        if loss.relpath == run.relpath and loss.line == run.line:
+            what = f"`{run.shown}` runs mypy but"
+        else:
+            what = f"mypy, run here by `{run.shown}` ({run.relpath}:{run.line}),"
+        rest = (
+            "another run of mypy still checks, so this one only hides what it finds; let it fail "
+            "or remove it"
+            if wired
+            else "nothing else runs mypy"
+        )
+        yield Finding(
+            loss.relpath,
+            loss.line,
+            1,
+            RULE_ID,
+            f"{what} cannot fail the check: {loss.why}; {rest}",
+        )
 
 
 def _tox_or_nox_runs_mypy(root: Path) -> bool:
@@ -442,6 +489,7 @@ def _triggers(config: Config) -> Sequence[str]:
         "tox.ini",
         "tox.toml",
         "noxfile.py",
+        *makefile.MAKEFILES,
     )
 
 
@@ -461,7 +509,11 @@ DOC = """\
   Makefiles are read, never run: inside the repository only (a symlink out is not
   followed), at most 256 KiB each, 32 files and 4 levels deep.
 - A mypy run that cannot fail does not count: `mypy || true`, a pipe without
-  `pipefail`, `continue-on-error: true`, `if: false`, a `-` recipe prefix.
+  `pipefail`, `continue-on-error: true`, `if: false`, a `-` recipe prefix. Each such run
+  is a finding at the line that makes it so (the workflow step, the Makefile recipe or
+  the script line), whether or not another run of mypy still checks: a check that cannot
+  fail hides what it finds. `mypy -c "import x"` (a cache warm-up) and `mypy --version`
+  check no file of the repository and are not runs of mypy.
 - A mypy hook counts when it runs: at a commit stage, or at the manual stage only when
   a workflow step that can fail runs `pre-commit run --all-files --hook-stage manual`
   (pre-commit.ci never runs the manual stage). A mypy hook moved to `stages: [manual]`
@@ -484,6 +536,9 @@ pyproject.toml:146:1: mypy-wired a mypy configuration exists but no pre-commit h
 workflow step runs mypy; add a hook (e.g. with `stages: [manual]` so CI runs it)
 .github/workflows/lint.yml:7:1: mypy-wired `mypy src` runs mypy but cannot fail the \
 check: `|| true` swallows its failure; nothing else runs mypy
+Makefile:12:1: mypy-wired mypy, run here by `make lint` (.github/workflows/lint.yml:42), \
+cannot fail the check: `|| true` swallows its failure; another run of mypy still checks, \
+so this one only hides what it finds; let it fail or remove it
 .pre-commit-config.yaml:7:1: mypy-wired hook 'mypy' runs mypy only at the manual stage, \
 which nothing runs (no workflow step runs `pre-commit run --all-files --hook-stage \
 manual`; pre-commit.ci never does), so mypy never runs

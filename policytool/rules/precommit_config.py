@@ -82,21 +82,78 @@ def check_config(ctx: RepoContext) -> Iterator[Finding]:
         )
 
 
+# Arguments that only make a run fix what it finds: the rest of the run is the same check.
+FIX_FLAGS = frozenset(
+    {
+        "--fix",
+        "--fix-only",
+        "--exit-non-zero-on-fix",
+        "--unsafe-fixes",
+        "--show-fixes",
+        "--write",
+        "--write-changes",
+        "-w",
+        "--in-place",
+        "--inplace",
+        "--autofix",
+    }
+)
+# Keys that give a hook's entry a run of its own: other files, file types or stages.
+_OWN_RUN_KEYS = ("files", "types", "types_or", "stages")
+# Keys that only label an entry; a "bare" entry has nothing else besides its ``id``.
+_LABEL_KEYS = frozenset({"id", "name"})
+
+
+def _fix_run(hook: Hook) -> bool:
+    """Whether ``hook``'s only settings are fix flags: the fix half of a fix-then-check pair."""
+    keys = set(hook.node) - _LABEL_KEYS
+    args = hook.text_list("args")
+    return keys == {"args"} and bool(args) and all(arg in FIX_FLAGS for arg in args)
+
+
+def _bare_copy_of(bare: Hook, other: Hook) -> list[str] | None:
+    """The settings of ``other`` that the bare entry ``bare`` drops, when ``bare`` is a copy
+    that lost them: None when ``bare`` is not bare, when ``other`` is the fix run of a
+    fix-then-check pair (``ruff --fix``, then ``ruff``), or when ``other`` has a run of its own
+    (other ``files``, ``types`` or ``stages``: a narrowed extra run)."""
+    if set(bare.node) - _LABEL_KEYS:
+        return None
+    dropped = sorted(set(other.node) - _LABEL_KEYS)
+    if not dropped or _fix_run(other) or any(key in other.node for key in _OWN_RUN_KEYS):
+        return None
+    return dropped
+
+
+def _second_entry(earlier: Hook, hook: Hook) -> tuple[int, str] | None:
+    """(line, message) when ``hook`` lists ``earlier``'s hook again by mistake."""
+    if dict(earlier.node) == dict(hook.node):
+        return hook.line, (
+            f"hook '{hook.id}' is listed twice with the same settings (first at line "
+            f"{earlier.line}): pre-commit runs it twice; remove one"
+        )
+    for bare, other in ((hook, earlier), (earlier, hook)):
+        dropped = _bare_copy_of(bare, other)
+        if dropped is not None:
+            names = ", ".join(f"`{name}`" for name in dropped)
+            them = "them" if len(dropped) > 1 else "it"
+            return bare.line, (
+                f"hook '{hook.id}' is listed twice: the bare entry drops the {names} of its "
+                f"entry at line {other.line}, so pre-commit runs it twice, once without {them}; "
+                "remove the bare one"
+            )
+    return None
+
+
 def _twice(model: Model) -> Iterator[Finding]:
-    """A hook listed again with the same settings (same repository, id and alias)."""
+    """A hook listed again (same repository, id and alias) with the same settings, or as a
+    bare ``- id:`` line that drops the settings of its other entry."""
     first: dict[tuple[str, str, str], list[Hook]] = {}
     for hook in model.hooks:
         key = (normalize_url(hook.repo), hook.id, hook.text("alias"))
         for earlier in first.get(key, []):
-            if dict(earlier.node) == dict(hook.node):
-                yield Finding(
-                    model.relpath,
-                    hook.line,
-                    1,
-                    RULE_ID,
-                    f"hook '{hook.id}' is listed twice with the same settings (first at line "
-                    f"{earlier.line}): pre-commit runs it twice; remove one",
-                )
+            found = _second_entry(earlier, hook)
+            if found is not None:
+                yield Finding(model.relpath, found[0], 1, RULE_ID, found[1])
                 break
         first.setdefault(key, []).append(hook)
 
@@ -118,9 +175,15 @@ reads it:
   repo or in a hook (`defualt_stages`, `stagess`), with the nearest known key; a top-level
   key that holds an anchor (`x-common: &common`) is the usual idiom and is accepted, and so
   are the keys prek adds (`priority`, `env`, `shell`, `minimum_prek_version`...);
-- a hook listed twice with the same settings (same repository, id and `alias`):
-  pre-commit runs it twice. The same hook with other `args`, `files` or an `alias`
-  (vLLM's `pip-compile` entries) is the usual idiom and is accepted;
+- a hook listed twice (same repository, id and `alias`): pre-commit runs it twice. Reported
+  when both entries have the same settings, and when one is a bare `- id:` line next to an
+  entry with settings (`args`, `additional_dependencies`, `exclude`...): the copy runs the
+  hook again without them. Two entries that each say what their run is for are the usual
+  idiom and are accepted: other `args`, `files` or an `alias` (vLLM's `pip-compile`
+  entries); a bare entry next to one with its own `files`, `types` or `stages` (a narrowed
+  extra run); and a bare entry next to one whose only settings are fix flags (`--fix`,
+  `--fix-only`, `--exit-non-zero-on-fix`, `--write`, `--write-changes`...), the
+  fix-then-check pair (`ruff --fix`, then `ruff`);
 - legacy stage names (`commit`, `push`, `merge-commit`): a warning, they still work;
 - a local hook whose entry runs a repo script that does not exist (`python
   tools/check_x.py`, `tools/lint.sh`, or the entry of a `language: script` hook);
