@@ -158,6 +158,24 @@ def test_bump_to_the_current_version_changes_nothing(
     assert snapshot(repo) == before
 
 
+def test_bump_over_a_bots_hand_edit_regenerates_the_lock(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    # Dependabot moves the pin in the input and in the lock text by hand; `bump` to that
+    # version must not say "nothing to bump" and leave a lock whose header disagrees.
+    layered(repo, wheelhouse.path, "delta\ngamma==1.0\n")
+    assert run("lock").code == 0
+    for path in ("requirements/test.in", "requirements/test.txt"):
+        text = (repo.root / path).read_text()
+        repo.write(path, text.replace("gamma==1.0", "gamma==1.1"))
+    assert run("lock", "--check").code == 1
+    result = run("bump", "gamma==1.1", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert "nothing to bump" not in result.err
+    assert pins((repo.root / "requirements/test.txt").read_text())["gamma"] == "1.1"
+    assert run("lock", "--check").code == 0
+
+
 def test_bump_unknown_package_or_version(repo: Repo, run: Run, wheelhouse: Wheelhouse) -> None:
     layered(repo, wheelhouse.path, "delta\n")
     assert run("lock").code == 0

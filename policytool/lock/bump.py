@@ -21,7 +21,7 @@ and the resolver's explanation is the error (exit 2).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -41,6 +41,7 @@ from policytool.engine.locks import (
     watched_files,
 )
 from policytool.errors import PolicyError
+from policytool.formats import lockfile
 from policytool.formats.pyproject import move_pins
 from policytool.formats.requirement import (
     exact_version,
@@ -617,8 +618,14 @@ def _apply(
         for path, v in untouched_pins(config, t.package, skip)
     ]
     pairs = tuple((t.package, t.version) for t in targets)
-    if all(t.old == [t.version] for t in targets) and not new_texts:
+    if (
+        all(t.old == [t.version] for t in targets)
+        and not new_texts
+        and not _hand_edited(config, touched.values())
+    ):
         # Already there: no lock is re-resolved, no hold recorded, nothing announced.
+        # A lock whose body no longer matches its header (a bot moved the pin by hand)
+        # is not "there": it is regenerated, so its hashes come from the index.
         return BumpResult(
             name, version, (), (), "", (), tuple(untouched), plan.notes, dry_run, True, pairs
         )
@@ -694,6 +701,18 @@ def _group_title(group: str | None, pairs: Sequence[tuple[str, str]]) -> str | N
         return None
     count = len(pairs)
     return f"Bump {group}: {count} package{'s' if count != 1 else ''}"
+
+
+def _hand_edited(config: Config, touched: Iterable[Lock]) -> bool:
+    """Whether a touched lock's body no longer matches the body hash in its header."""
+    for item in touched:
+        path = config.root / item.output
+        if not path.is_file():
+            continue
+        parsed = lockfile.parse(decode_text(read_bounded(path, item.output), item.output))
+        if parsed.has_header and lockfile.body_hash(parsed.body) != parsed.body_hash:
+            return True
+    return False
 
 
 def _pinned(config: Config, item: Lock, package: str) -> str | None:
