@@ -171,8 +171,9 @@ def many_file_hashes(
     releases: Sequence[tuple[str, str]], timeout: float = RELEASE_DEADLINE
 ) -> dict[tuple[str, str], set[str] | str]:
     """:func:`file_hashes` of each ``(project, version)``, at most :data:`FILE_WORKERS`
-    requests at a time; the first failure cancels the requests not yet started (its
-    release maps to why, the cancelled ones are left out)."""
+    requests at a time. A release that cannot be listed is asked once more (one slow
+    answer among hundreds is not a verdict); a second failure cancels the requests not
+    yet started (that release maps to why, the cancelled ones are left out)."""
     import concurrent.futures
 
     todo = list(dict.fromkeys(releases))
@@ -180,19 +181,24 @@ def many_file_hashes(
     if not todo:
         return out
     with concurrent.futures.ThreadPoolExecutor(min(FILE_WORKERS, len(todo))) as pool:
-        futures = {
-            pool.submit(file_hashes, name, version, timeout): (name, version)
-            for name, version in todo
-        }
-        for future in concurrent.futures.as_completed(futures):
-            if future.cancelled():
-                continue
-            result = future.result()
-            out[futures[future]] = result
-            if isinstance(result, str):
-                for other in futures:
-                    other.cancel()
-                break
+        pending = {pool.submit(file_hashes, *release, timeout): release for release in todo}
+        retried: set[tuple[str, str]] = set()
+        while pending:
+            done, _waiting = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                release = pending.pop(future)
+                result = future.result()
+                if isinstance(result, str) and release not in retried:
+                    retried.add(release)
+                    pending[pool.submit(file_hashes, *release, timeout)] = release
+                    continue
+                out[release] = result
+                if isinstance(result, str):
+                    for other in pending:
+                        other.cancel()
+                    return out
     return out
 
 

@@ -448,3 +448,36 @@ def test_pip_tools_sdist_hashes_of_many_pins_are_fetched_concurrently(
         server.server_close()
     assert state["requests"] == len(names)  # one per pin
     assert 1 < state["most"] <= FILE_WORKERS
+
+
+def test_many_file_hashes_asks_a_failed_release_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One failed answer among many is asked again; two failures are the verdict."""
+    from policytool.pypi import many_file_hashes
+    from tests.test_lock_bump import serve_json
+
+    files = [{"digests": {"sha256": "A" * 64}}]
+    calls: dict[str, int] = {}
+
+    class Flaky(dict[str, object]):
+        def get(self, key: str, default: object = None) -> object:
+            calls[key] = calls.get(key, 0) + 1
+            if key.startswith("/pypi/flaky/") and calls[key] == 1:
+                return None  # 404 once (per-version and project documents alike)
+            if key.startswith("/pypi/gone/"):
+                return None
+            return {"info": {}, "urls": files}
+
+    base, stop = serve_json(Flaky())
+    try:
+        monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
+        found = many_file_hashes([("ok", "1.0"), ("flaky", "1.0"), ("ok", "1.0")])
+        assert found == {
+            ("ok", "1.0"): {"sha256:" + "a" * 64},
+            ("flaky", "1.0"): {"sha256:" + "a" * 64},
+        }
+        gone = many_file_hashes([("gone", "1.0")])
+    finally:
+        stop()
+    assert calls["/pypi/ok/1.0/json"] == 1  # asked once though listed twice
+    assert "could not list the files of gone 1.0" in str(gone[("gone", "1.0")])
+    assert calls["/pypi/gone/1.0/json"] == 2
