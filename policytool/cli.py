@@ -594,9 +594,14 @@ def rules(name: str | None, fmt: str) -> int:
 @click.option(
     "--dry-run", is_flag=True, help="Print the config and the files it would write; change nothing."
 )
+@click.option(
+    "--schedule",
+    is_flag=True,
+    help="Also write .github/workflows/policytool-bump.yml (weekly outdated + bump PRs).",
+)
 @config_option
 @handle_errors
-def init(dry_run: bool, config_path: Path | None) -> int:
+def init(dry_run: bool, schedule: bool, config_path: Path | None) -> int:
     """Propose a starting [tool.policytool] config and write missing scaffolding.
 
     Reads the repository (header and torch.cuda hook scripts, the headers its files
@@ -608,6 +613,7 @@ def init(dry_run: bool, config_path: Path | None) -> int:
     Examples:
       policytool init --dry-run
       policytool init && policytool baseline
+      policytool init --schedule   # also the weekly bump workflow
     """
     import dataclasses
 
@@ -627,7 +633,7 @@ def init(dry_run: bool, config_path: Path | None) -> int:
     if not dry_run and added:
         config = load_config(config_path or root / "pyproject.toml")
     config = dataclasses.replace(config, root=root) if config.source is None else config
-    for path, status in write_scaffolds(root, config, dry_run):
+    for path, status in write_scaffolds(root, config, dry_run, schedule):
         click.echo(f"{path}: {status}")
     from policytool import __version__
     from policytool.scaffold.ci import action_offer

@@ -6,6 +6,7 @@ no deeper than Python reads. The one HTTP client (:mod:`policytool.pypi` uses it
 
 from __future__ import annotations
 
+import functools
 import http.client
 import socket
 import ssl
@@ -103,11 +104,18 @@ class _HTTPHandler(urllib.request.HTTPHandler):
         return self.do_open(_HTTPConnection, req)
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The default TLS context (certificate and host checks), built once a process:
+    loading the CA bundle costs tens of milliseconds of CPU, once per request before."""
+    return ssl.create_default_context()
+
+
 class _HTTPSHandler(urllib.request.HTTPSHandler):
     """``https://`` through :class:`_HTTPSConnection`, with the default TLS checks."""
 
     def __init__(self) -> None:
-        self._tls = ssl.create_default_context()
+        self._tls = _tls_context()
         super().__init__(context=self._tls)
 
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:

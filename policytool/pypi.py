@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from packaging.version import Version
 
     from policytool.core.memo import RunMemo
@@ -160,6 +162,46 @@ def file_hashes(project: str, version: str, timeout: float = RELEASE_DEADLINE) -
         digests = item.get("digests") if isinstance(item, dict) else None
         if isinstance(digests, dict) and isinstance(digests.get("sha256"), str):
             out.add("sha256:" + digests["sha256"].lower())
+    return out
+
+
+# Requests in flight when the files of many releases are listed (``lock --check
+# --resolve`` of a hashed lock asks once per pin): outdated's and action-pin's number.
+FILE_WORKERS = 8
+
+
+def many_file_hashes(
+    releases: Sequence[tuple[str, str]], timeout: float = RELEASE_DEADLINE
+) -> dict[tuple[str, str], set[str] | str]:
+    """:func:`file_hashes` of each ``(project, version)``, at most :data:`FILE_WORKERS`
+    requests at a time. A release that cannot be listed is asked once more (one slow
+    answer among hundreds is not a verdict); a second failure cancels the requests not
+    yet started (that release maps to why, the cancelled ones are left out)."""
+    import concurrent.futures
+
+    todo = list(dict.fromkeys(releases))
+    out: dict[tuple[str, str], set[str] | str] = {}
+    if not todo:
+        return out
+    with concurrent.futures.ThreadPoolExecutor(min(FILE_WORKERS, len(todo))) as pool:
+        pending = {pool.submit(file_hashes, *release, timeout): release for release in todo}
+        retried: set[tuple[str, str]] = set()
+        while pending:
+            done, _waiting = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                release = pending.pop(future)
+                result = future.result()
+                if isinstance(result, str) and release not in retried:
+                    retried.add(release)
+                    pending[pool.submit(file_hashes, *release, timeout)] = release
+                    continue
+                out[release] = result
+                if isinstance(result, str):
+                    for other in pending:
+                        other.cancel()
+                    return out
     return out
 
 

@@ -384,3 +384,100 @@ def test_preferences_property_versions_kept_hashes_gone() -> None:
         assert all(not p.hashes for p in kept)
 
     prop()
+
+
+def test_pip_tools_sdist_hashes_of_many_pins_are_fetched_concurrently(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`lock --check --resolve` of a hashed pip-tools lock lists every pin's files: at
+    most FILE_WORKERS requests in flight, not one pin after the other."""
+    import json
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from policytool.engine.lock_config import LockConfig
+    from policytool.engine.locks import Lock
+    from policytool.lock.run import _with_sdist_hashes
+    from policytool.pypi import FILE_WORKERS
+
+    names = [f"pkg{n:02d}" for n in range(24)]
+    wheel = {name: f"{n:064x}" for n, name in enumerate(names)}
+    sdist = {name: f"{n + 100:064x}" for n, name in enumerate(names)}
+    state = {"now": 0, "most": 0, "requests": 0}
+    lock_ = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            with lock_:
+                state["now"] += 1
+                state["requests"] += 1
+                state["most"] = max(state["most"], state["now"])
+            time.sleep(0.05)
+            name = self.path.split("/")[2]
+            files = [{"digests": {"sha256": wheel[name]}}, {"digests": {"sha256": sdist[name]}}]
+            data = json.dumps({"info": {}, "urls": files}).encode()
+            with lock_:
+                state["now"] -= 1
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    lock = Lock(LockConfig("t", ("t.in",), "t.txt", backend="pip-tools", hashes=True), (), (), ())
+    resolved = "".join(
+        f"{name}==1.0 \\\n    --hash=sha256:{wheel[name]}\n    # via -r t.in\n" for name in names
+    )
+    honest = "".join(
+        f"{name}==1.0 \\\n    --hash=sha256:{min(wheel[name], sdist[name])} \\\n"
+        f"    --hash=sha256:{max(wheel[name], sdist[name])}\n    # via -r t.in\n"
+        for name in names
+    )
+    try:
+        monkeypatch.setenv(
+            "POLICYTOOL_PYPI_URL", f"http://127.0.0.1:{server.server_address[1]}/pypi"
+        )
+        assert _with_sdist_hashes(lock, honest, resolved) == honest
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert state["requests"] == len(names)  # one per pin
+    assert 1 < state["most"] <= FILE_WORKERS
+
+
+def test_many_file_hashes_asks_a_failed_release_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One failed answer among many is asked again; two failures are the verdict."""
+    from policytool.pypi import many_file_hashes
+    from tests.test_lock_bump import serve_json
+
+    files = [{"digests": {"sha256": "A" * 64}}]
+    calls: dict[str, int] = {}
+
+    class Flaky(dict[str, object]):
+        def get(self, key: str, default: object = None) -> object:
+            calls[key] = calls.get(key, 0) + 1
+            if key.startswith("/pypi/flaky/") and calls[key] == 1:
+                return None  # 404 once (per-version and project documents alike)
+            if key.startswith("/pypi/gone/"):
+                return None
+            return {"info": {}, "urls": files}
+
+    base, stop = serve_json(Flaky())
+    try:
+        monkeypatch.setenv("POLICYTOOL_PYPI_URL", base)
+        found = many_file_hashes([("ok", "1.0"), ("flaky", "1.0"), ("ok", "1.0")])
+        assert found == {
+            ("ok", "1.0"): {"sha256:" + "a" * 64},
+            ("flaky", "1.0"): {"sha256:" + "a" * 64},
+        }
+        gone = many_file_hashes([("gone", "1.0")])
+    finally:
+        stop()
+    assert calls["/pypi/ok/1.0/json"] == 1  # asked once though listed twice
+    assert "could not list the files of gone 1.0" in str(gone[("gone", "1.0")])
+    assert calls["/pypi/gone/1.0/json"] == 2

@@ -140,3 +140,19 @@ def test_init_md_shows_what_init_dry_run_prints_here() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == block.group(1)
+
+
+def test_the_projects_own_locks_record_a_cut_off() -> None:
+    """Each lock of this repository records the cut-off it is derived at, so `bump PKG`
+    (the README tour's `bump ruff`) moves PKG alone, and `lock --check --resolve`
+    derives the lock again from nothing."""
+    from policytool.config import load_config
+    from policytool.engine.lock_config import LockConfig
+    from policytool.formats import lockfile
+
+    config = load_config(ROOT / "pyproject.toml")
+    locks = config.entries(LockConfig)
+    assert locks
+    for lock in locks:
+        parsed = lockfile.parse((ROOT / lock.output).read_text("utf-8"))
+        assert lockfile.settings(parsed).exclude_newer, lock.output

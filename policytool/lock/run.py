@@ -476,22 +476,24 @@ def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
 
     Only for the default index (PyPI), and only when the lock differs from ``resolved``
     in hashes alone; otherwise (or when the files cannot be listed) ``resolved`` as it is.
+    The files of all pins are listed concurrently (:func:`policytool.pypi.many_file_hashes`).
     """
-    from policytool.pypi import file_hashes
+    from policytool.pypi import many_file_hashes
 
     cfg = item.config
     if cfg.index_url or cfg.no_index or cfg.extra_index_urls or cfg.find_links:
         return resolved
     if _without_hashes(current) != _without_hashes(resolved):
         return resolved
-    out: list[str] = []
+    # Each pin with its --hash lines, its (name, version) and hashes; other lines alone.
+    groups: list[tuple[list[str], tuple[str, str] | None, tuple[str, ...]]] = []
     lines = resolved.split("\n")
     index = 0
     while index < len(lines):
         line = lines[index]
         index += 1
         if not line.endswith(" \\") or line[:1].isspace() or line.startswith("#"):
-            out.append(line)
+            groups.append(([line], None, ()))
             continue
         block = [line]
         while index < len(lines) and lines[index].lstrip().startswith("--hash="):
@@ -501,13 +503,20 @@ def _with_sdist_hashes(item: Lock, current: str, resolved: str) -> str:
                 break
         pins = lockfile.parse_pins("\n".join(block) + "\n")
         if len(pins) != 1 or pins[0].version is None:
+            groups.append((block, None, ()))
+        else:
+            groups.append((block, (pins[0].name, pins[0].version), tuple(pins[0].hashes)))
+    files = many_file_hashes([release for _b, release, _h in groups if release is not None])
+    out: list[str] = []
+    for block, release, pinned in groups:
+        if release is None:
             out += block
             continue
-        files = file_hashes(pins[0].name, pins[0].version)
-        if isinstance(files, str):
+        found = files.get(release)
+        if not isinstance(found, set):
             return resolved
-        hashes = sorted(set(pins[0].hashes) | files)
-        out.append(line)
+        hashes = sorted(set(pinned) | found)
+        out.append(block[0])
         out += [
             f"    --hash={digest}" + (" \\" if number < len(hashes) - 1 else "")
             for number, digest in enumerate(hashes)
@@ -522,7 +531,7 @@ def _with_pylock_sdists(item: Lock, current: str, resolved: str) -> str:
 
     Only for the default index (PyPI): another index cannot be asked for its files.
     """
-    from policytool.pypi import file_hashes
+    from policytool.pypi import many_file_hashes
 
     cfg = item.config
     if cfg.index_url or cfg.no_index or cfg.extra_index_urls or cfg.find_links:
@@ -532,9 +541,11 @@ def _with_pylock_sdists(item: Lock, current: str, resolved: str) -> str:
             return resolved
     except pylock.PylockError:
         return resolved
-    for name, version, hashes in pylock.sdist_hashes(current):
-        files = file_hashes(name, version)
-        if not hashes or isinstance(files, str) or not set(hashes) <= files:
+    sdists = pylock.sdist_hashes(current)
+    files = many_file_hashes([(name, version) for name, version, _hashes in sdists])
+    for name, version, hashes in sdists:
+        found = files.get((name, version))
+        if not hashes or not isinstance(found, set) or not set(hashes) <= found:
             return resolved
     return current
 

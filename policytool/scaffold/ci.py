@@ -23,6 +23,9 @@ PRECOMMIT_CONFIG_PATH = ".pre-commit-config.yaml"
 PRECOMMIT_WORKFLOW_PATH = ".github/workflows/pre-commit.yml"
 CODEQL_WORKFLOW_PATH = ".github/workflows/codeql.yml"
 MERGIFY_PATH = ".github/mergify.yml"
+BUMP_WORKFLOW_PATH = ".github/workflows/policytool-bump.yml"
+# The Python of the bump workflow when no lock names one (pre-commit.yml's too).
+BUMP_PYTHON_FALLBACK = "3.12"
 
 
 def _stages(config: Config) -> str:
@@ -111,6 +114,46 @@ def render_codeql_workflow(config: Config) -> str:
     """CodeQL for Python (build-mode: none) on push, pull_request and weekly."""
     branch = config.section(CiConfig).default_branch or "main"
     return render("codeql.yml", {"branch": branch})
+
+
+def _bump_python(config: Config) -> str:
+    """The Python the bump workflow runs: a pip-tools lock's (pip-compile resolves for
+    the running interpreter only), else any lock's ``python-version``, else 3.12."""
+    from policytool.engine.lock_config import LockConfig
+
+    locks = config.entries(LockConfig)
+    for lock in (*[c for c in locks if c.backend == "pip-tools"], *locks):
+        if lock.python_version:
+            return lock.python_version
+    return BUMP_PYTHON_FALLBACK
+
+
+def _install_step(version: str, pip_tools: bool) -> str:
+    """The workflow step installing this policytool, pinned (``ci-floating-install``),
+    with the ``pip-tools`` extra when a lock uses that backend.
+
+    A release installs ``policytool==X.Y.Z`` from PyPI; a development version is on no
+    index, so the pin is written with a comment saying to replace it with a release.
+    """
+    extra = "[pip-tools]" if pip_tools else ""
+    lines = [f"      - name: install policytool {version}"]
+    if not is_release(version):
+        lines += [
+            f"        # policytool {version} is not a release and no index has it: pin the",
+            "        # release you use (`pip install policytool==X.Y.Z`) before enabling this.",
+        ]
+    lines.append(f'        run: python -m pip install "policytool{extra}=={version}"')
+    return "\n".join(lines)
+
+
+def render_bump_workflow(config: Config, version: str | None = None) -> str:
+    """The scheduled workflow running ``outdated`` and one ``bump`` per package it finds
+    unheld, each opening or updating a pull request (``init --schedule``)."""
+    from policytool.engine.lock_config import LockConfig
+
+    pip_tools = any(c.backend == "pip-tools" for c in config.entries(LockConfig))
+    install = _install_step(version or __version__, pip_tools)
+    return render("policytool-bump.yml", {"python": _bump_python(config), "install": install})
 
 
 def _indent(lines: list[str], pad: str) -> str:

@@ -43,6 +43,7 @@ from policytool.scaffold import ci as ci_scaffold
 CREATED = "created"
 EXISTS = "exists, left alone"
 NOT_WANTED = "left out (the repository has its own pre-commit, CI or CodeQL setup)"
+NOT_REQUESTED = "offered: `policytool init --schedule` writes it"
 WOULD_CREATE = "would be created"
 
 
@@ -76,6 +77,9 @@ class Scaffold:
     # Whether the repository wants it: a repository with its own CI setup does not get
     # a second pre-commit workflow or a Mergify rule it never asked for.
     wanted: Callable[[Path, Config], bool] = _always
+    # Written only when asked for (``init --schedule``): a workflow that opens pull
+    # requests on its own is the maintainer's decision, not a default.
+    on_request: bool = False
 
 
 SCAFFOLDS: dict[str, Scaffold] = {}
@@ -138,6 +142,14 @@ register(
         _fresh,
     )
 )
+register(
+    Scaffold(
+        ci_scaffold.BUMP_WORKFLOW_PATH,
+        "weekly workflow: `policytool outdated`, then `bump` and a pull request per package",
+        ci_scaffold.render_bump_workflow,
+        on_request=True,
+    )
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -168,8 +180,13 @@ def scaffold_targets(root: Path) -> dict[str, Path]:
     return {path: resolve_inside(root, path, "init") for path in SCAFFOLDS}
 
 
-def init(root: Path, config: Config, dry_run: bool = False) -> list[tuple[str, str]]:
-    """Write every missing scaffold under ``root``; (path, ``created`` or why not)."""
+def init(
+    root: Path, config: Config, dry_run: bool = False, schedule: bool = False
+) -> list[tuple[str, str]]:
+    """Write every missing scaffold under ``root``; (path, ``created`` or why not).
+
+    ``schedule``: also the scaffolds written only on request (the bump workflow).
+    """
     results: list[tuple[str, str]] = []
     # Decided before anything is written: the pre-commit config written first must not
     # make the repository look like one with its own CI setup to the later scaffolds.
@@ -182,6 +199,9 @@ def init(root: Path, config: Config, dry_run: bool = False) -> list[tuple[str, s
             continue
         if not wanted[scaffold.path]:
             results.append((scaffold.path, NOT_WANTED))
+            continue
+        if scaffold.on_request and not schedule:
+            results.append((scaffold.path, NOT_REQUESTED))
             continue
         if dry_run:
             results.append((scaffold.path, WOULD_CREATE))
