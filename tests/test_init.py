@@ -352,6 +352,24 @@ def test_init_refuses_a_pyproject_it_cannot_read_and_changes_nothing(repo: Repo,
     assert repo.read("pyproject.toml") == b"[project\nname = 1\n"
 
 
+def test_init_configures_the_default_stages_the_repository_states(repo: Repo, run: Run) -> None:
+    # kedro: `default_stages: [pre-commit, manual]`; init writes it down, so a drift from
+    # the repository's own value is judged against that value (not a default).
+    vllm_like(repo)
+    repo.write(".pre-commit-config.yaml", "default_stages: [pre-commit, pre-push]\n" + PRECOMMIT)
+    repo.commit()
+    result = run("init")
+    assert "[tool.policytool.pre-commit]: added" in result.out, result.out
+    data = tomlkit.parse(repo.read("pyproject.toml").decode()).unwrap()
+    assert data["tool"]["policytool"]["pre-commit"]["default-stages"] == ["pre-commit", "pre-push"]
+    repo.commit()
+    assert run("check", "--only", "precommit-default-stages").code == 0
+    narrowed = repo.read(".pre-commit-config.yaml").decode().replace(", pre-push]", "]")
+    repo.write(".pre-commit-config.yaml", narrowed)
+    result = run("check", "--only", "precommit-default-stages")
+    assert result.code == 1 and "pre-push" in result.out, result.out
+
+
 @pytest.mark.parametrize(
     ("pattern", "globs"),
     [

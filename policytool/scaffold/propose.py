@@ -440,21 +440,30 @@ def propose_precommit(config: Config, scaffolded: bool) -> Table | None:
             values["default-stages"] = ["pre-commit", "manual"]
         note = f"the final hook and default_stages of the {pre_commit.file} init writes"
         return Table("pre-commit", values, note) if values else None
-    if pre_commit.final_hook is not None:
-        return None
     model = usable_model(config)
     if model is None or not model.hooks:
         return None
-    last = model.hooks[-1]
-    lines = model.doc.text.splitlines()
-    start = max(0, last.line - 4)
-    # The comments around the last hook: up to three lines above it, and any after it.
-    around = [line for line in lines[start : last.line - 1] if line.lstrip().startswith("#")]
-    around += [line for line in lines[last.line :] if line.lstrip().startswith("#")]
-    said = next((line.strip() for line in around if _LAST_RE.search(line)), None)
-    if said is None:
+    found: dict[str, object] = {}
+    notes: list[str] = []
+    if pre_commit.default_stages is None and model.default_stages:
+        # The repository states its stages: a drift from them (a removed or narrowed
+        # ``default_stages``) is then caught against its own value, not vLLM's.
+        found["default-stages"] = list(model.default_stages)
+        notes.append(f"default_stages: [{', '.join(model.default_stages)}]")
+    if pre_commit.final_hook is None:
+        last = model.hooks[-1]
+        lines = model.doc.text.splitlines()
+        start = max(0, last.line - 4)
+        # The comments around the last hook: up to three lines above it, and any after it.
+        around = [line for line in lines[start : last.line - 1] if line.lstrip().startswith("#")]
+        around += [line for line in lines[last.line :] if line.lstrip().startswith("#")]
+        said = next((line.strip() for line in around if _LAST_RE.search(line)), None)
+        if said is not None:
+            found["final-hook"] = last.id
+            notes.append(said)
+    if not found:
         return None
-    return Table("pre-commit", {"final-hook": last.id}, f"{pre_commit.file} says: {said}")
+    return Table("pre-commit", found, f"{pre_commit.file} says: {'; '.join(notes)}")
 
 
 # The header pip-compile and uv write above a lock: the command on a ``#    `` line.
