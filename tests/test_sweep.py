@@ -248,6 +248,15 @@ def test_ignored_untracked_files_are_not_swept(small_repo: Repo, run: Run) -> No
     assert sweep_json(run) == []
 
 
+def test_untracked_files_count_their_lines_as_added(small_repo: Repo, run: Run) -> None:
+    # A new file not yet added to git is swept whole; the header counts its lines too.
+    small_repo.write("pkg/new.py", "def a(x):\n    return x\n\n\ndef b(y):\n    return y")
+    out = run("sweep").out
+    assert "6 added lines" in out, out
+    small_repo.git("add", "pkg/new.py")
+    assert "6 added lines" in run("sweep").out
+
+
 def test_base_is_the_merge_base(small_repo: Repo, run: Run) -> None:
     small_repo.write("pkg/feature.py", "def feat(a):\n    return a\n")
     small_repo.commit("feature work")

@@ -60,11 +60,13 @@ class SweepResult:
     findings: list[Finding] = field(default_factory=list)
     # Changed Python files that the configured ``exclude`` globs left out.
     excluded: list[str] = field(default_factory=list)
+    # Lines of the swept files that are new as a whole (untracked in the work tree).
+    whole_lines: int = 0
 
     @property
     def added_lines(self) -> int:
         """How many added lines the swept files have (whole new files count every line)."""
-        return sum(len(f.added) for f in self.files if not f.whole)
+        return sum(len(f.added) for f in self.files if not f.whole) + self.whole_lines
 
 
 def sweep_rule_ids() -> list[str]:
@@ -168,6 +170,9 @@ def sweep(
         uses.extend(key_uses)
         if reads is not None:
             parsed[changed.path] = reads
+    result.whole_lines = sum(
+        _line_count(contents.get(f.path, b"")) for f in result.files if f.whole
+    )
     if uses:
         from_uses = {(u.path, u.line, u.col) for u in uses}
         result.findings = [
@@ -180,6 +185,11 @@ def sweep(
         )
     result.findings = sort_findings(_displayable(f) for f in result.findings)
     return result
+
+
+def _line_count(data: bytes) -> int:
+    """Lines of a file's bytes (a last line without a newline counts)."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def _printable(text: str) -> str:
