@@ -82,6 +82,13 @@ class Base:
     two_dot: bool = False
 
 
+# The largest head file sweep reads: a larger one is a note, never read (nor asked of git).
+MAX_FILE_BYTES = 4_000_000
+# Past this many added lines in one file, the file is swept whole (every line counts):
+# line numbers are kept one by one, so a 10-million-line file would cost gigabytes.
+MAX_ADDED_LINES = 1_000_000
+
+
 @dataclass(frozen=True)
 class ChangedFile:
     """One Python file of the change and the head line numbers it adds."""
@@ -247,6 +254,7 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
             raw = line.split(b" ", 2)[2]
             change.touched.add(unquote_path(raw))
     added: set[int] = set()
+    total = 0  # added lines, counted past MAX_ADDED_LINES
     replaced: list[tuple[int, int, bytes]] = []
     hunk: tuple[int, int] | None = None
     for number in range(len(hunks) - 1):
@@ -257,14 +265,19 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
         if match and path is not None:
             first = int(match.group(1))
             count = int(match.group(2)) if match.group(2) is not None else 1
-            added.update(range(first, first + count))
+            total += count
+            if total <= MAX_ADDED_LINES:
+                added.update(range(first, first + count))
             hunk = (first, first + count - 1)
         if hunk is None or hunk[1] < hunk[0]:
             continue
         removed = _REMOVED_RE.findall(text, line_end, hunks[number + 1])
         if removed:
             replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
-    if path is not None and added:
+    if path is not None and total > MAX_ADDED_LINES:
+        moved = old_path if old_path != path else None
+        change.files.append(ChangedFile(path, frozenset(), moved, whole=True))
+    elif path is not None and added:
         moved = old_path if old_path != path else None
         change.files.append(ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced)))
 
@@ -332,7 +345,8 @@ class HeadFiles:
         self.sizes = {path: sizes[blob] for path, blob in self._blobs.items() if blob in sizes}
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes | None]:
-        """The contents of ``paths`` (None when one is missing or not a regular file)."""
+        """The contents of ``paths`` (None when one is missing, not a regular file, or
+        over :data:`MAX_FILE_BYTES`: such a file is never read whole)."""
         result: dict[str, bytes | None] = dict.fromkeys(paths)
         if self.head.kind is HeadKind.WORKTREE:
             for path in paths:
@@ -341,11 +355,16 @@ class HeadFiles:
                     # A symlink is not followed: it may point outside the repository.
                     if stat.S_ISREG(os.lstat(full).st_mode):
                         with open(full, "rb") as handle:
-                            result[path] = handle.read()
+                            data = handle.read(MAX_FILE_BYTES + 1)
+                        result[path] = data if len(data) <= MAX_FILE_BYTES else None
                 except OSError:
                     result[path] = None
             return result
-        blobs = {path: self._blobs[path] for path in paths if path in self._blobs}
+        blobs = {
+            path: self._blobs[path]
+            for path in paths
+            if path in self._blobs and self.sizes.get(path, 0) <= MAX_FILE_BYTES
+        }
         contents = cat_blobs(self.root, sorted(set(blobs.values())))
         for path, blob in blobs.items():
             result[path] = contents.get(blob)
@@ -356,7 +375,7 @@ def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes |
     """The head contents of ``paths`` (None when a path is missing there or not a file)."""
     if head.kind is not HeadKind.WORKTREE and not paths:
         return {}
-    return HeadFiles(root, head, paths, with_sizes=False).read(paths)
+    return HeadFiles(root, head, paths).read(paths)
 
 
 def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
