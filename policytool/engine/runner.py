@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from policytool.config import Config
 from policytool.core.atomic import recording, unwritable_reason, write_atomic
 from policytool.core.boundary import MAX_SOURCE_BYTES, read_bounded
+from policytool.core.forking import single_threaded
 from policytool.core.globs import match_any
 from policytool.core.kinds import is_binary, kind_of
 from policytool.core.text import split_lines
@@ -304,11 +305,12 @@ def _check_chunk(
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
-    """fork on Linux: workers start in milliseconds with the rules already imported."""
+    """fork on Linux: workers start in milliseconds with the rules already imported;
+    spawn there when other threads are alive (a forked copy could deadlock on their locks)."""
     import multiprocessing
 
     if sys.platform == "linux":
-        return multiprocessing.get_context("fork")
+        return multiprocessing.get_context("fork" if single_threaded() else "spawn")
     return multiprocessing.get_context()
 
 
@@ -345,7 +347,7 @@ def run_file_rules(
             if progress is not None and (index % step == 0 or index == len(relpaths)):
                 progress(index, len(relpaths))
         return result
-    if sys.platform == "linux":
+    if sys.platform == "linux" and single_threaded():
         return _run_forked(relpaths, check, workers, progress)
     return _run_pool(config, relpaths, rules, fix, workers, progress)
 
