@@ -150,3 +150,46 @@ def test_a_patch_under_the_line_bound_keeps_its_lines() -> None:
     patch = b"diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -3,0 +4,2 @@\n+x\n+y\n"
     (changed,) = parse_patch(patch).files
     assert (changed.whole, changed.added) == (False, frozenset({4, 5}))
+
+
+def test_sweep_of_a_committed_ten_million_line_file_reads_no_patch_of_it(
+    configured: Repo, run: Run
+) -> None:
+    configured.git("checkout", "-q", "-b", "feature")
+    configured.write("pkg/lines.py", b"x = 1\n" * 2_000_000)  # 12 MB, 2 million lines
+    configured.commit("big")
+    configured.write("pkg/lines.py", b"x = 1\n" * 2_000_001)
+    configured.commit("bigger")
+    before = peak()
+    for base in ("main", "HEAD~1"):  # a new file, then an edit of it
+        result = run("sweep", "--format", "json", "--base", base, "--head", "HEAD")
+        (finding,) = json.loads(result.out)
+        assert (finding["path"], finding["rule"]) == ("pkg/lines.py", "undecodable")
+        assert "12,000,006 bytes, over the 4,000,000-byte sweep limit" in finding["message"]
+    assert grown_mb(before) < 100  # the old --text patch alone was 14 MB, its lines 2 million ints
+
+
+@pytest.mark.parametrize(
+    ("line", "path"),
+    [
+        (b"Binary files /dev/null and b/new.py differ", "new.py"),
+        (b"Binary files a/gone.py and /dev/null differ", None),
+        (b"Binary files a/x and b.py and b/x and b.py differ", "x and b.py"),
+        (b'Binary files "a/t\\tb.py" and "b/t\\tb.py" differ', "t\tb.py"),
+        (b'Binary files /dev/null and "b/n\\nb.py" differ', "n\nb.py"),
+    ],
+)
+def test_the_head_path_of_a_binary_line(line: bytes, path: str | None) -> None:
+    from policytool.sweep.diff import _binary_path
+
+    assert _binary_path(line, None) == path
+
+
+def test_a_binary_line_after_a_rename_names_the_new_path() -> None:
+    patch = (
+        b"diff --git a/old.py b/new.py\nsimilarity index 99%\nrename from old.py\n"
+        b"rename to new.py\nBinary files a/old.py and b/new.py differ\n"
+    )
+    (changed,) = parse_patch(patch).files
+    assert (changed.path, changed.whole) == ("new.py", True)
+    assert parse_patch(patch).touched == {"old.py", "new.py"}
