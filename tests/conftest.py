@@ -146,3 +146,19 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     for pid in forked:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # reaped already: no such child
+
+
+# The warning Python 3.12+ gives when a process with threads forks. The tests of the forked
+# paths themselves fork under pytest-xdist (whose worker has an I/O thread): they use
+# ``forks_allowed`` and this filter; policytool itself forks only with one thread.
+FORK_WARNING = r"ignore:This process \(pid=\d+\) is multi-threaded:DeprecationWarning"
+
+
+@pytest.fixture
+def forks_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fork as the CLI does (one thread) though the test runner has threads of its own."""
+    from policytool.engine import runner
+    from policytool.formats import precommit
+
+    monkeypatch.setattr(runner, "single_threaded", lambda: True)
+    monkeypatch.setattr(precommit, "single_threaded", lambda: True)

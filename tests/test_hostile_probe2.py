@@ -23,7 +23,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule
 from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
-from tests.conftest import Repo, Result
+from tests.conftest import FORK_WARNING, Repo, Result
 from tests.test_hostile_probe import CONFIG, HEADER
 from tests.test_lock import lock_table
 from tests.test_precommit_prefetch import INVALID
@@ -53,6 +53,8 @@ def _killed_in_a_worker(parent: int, forked: list[int]) -> FileRule:
     return FileRule(id="killed", summary="killed", check=check)
 
 
+@pytest.mark.usefixtures("forks_allowed")
+@pytest.mark.filterwarnings(FORK_WARNING)
 @linux_only
 def test_a_check_worker_killed_mid_run_is_one_sentence_and_no_process_is_left(
     tmp_path: Path, no_leftovers: list[int]
@@ -68,6 +70,8 @@ def test_a_check_worker_killed_mid_run_is_one_sentence_and_no_process_is_left(
     assert no_leftovers  # it did fork; the fixture checks each one was reaped
 
 
+@pytest.mark.usefixtures("forks_allowed")
+@pytest.mark.filterwarnings(FORK_WARNING)
 @linux_only
 def test_a_sweep_worker_killed_mid_run_is_one_sentence(
     repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
@@ -89,12 +93,15 @@ def test_a_sweep_worker_killed_mid_run_is_one_sentence(
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(sweep_run, "sweep_file", killed)
+    # Children of earlier tests in this process (a spawn pool's resource tracker lives
+    # as long as its parent) are not this run's.
+    earlier = set(_children())
     result = run("sweep", "--base", "main", "--jobs", "2")
     assert result.code == 2
     assert result.err == (
         "policytool: error: a sweep worker process was killed mid-run; nothing was swept\n"
     )
-    assert not [c for c in _children() if c != os.getpid()]
+    assert not [c for c in _children() if c != os.getpid() and c not in earlier]
 
 
 def _children() -> list[int]:
@@ -111,6 +118,8 @@ def _children() -> list[int]:
 # --- the pre-commit schema child stopped or killed -----------------------------------------
 
 
+@pytest.mark.usefixtures("forks_allowed")
+@pytest.mark.filterwarnings(FORK_WARNING)
 @pytest.mark.skipif(
     sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2,
     reason="the child is started on Linux with two cores only",

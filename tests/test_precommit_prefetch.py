@@ -21,14 +21,18 @@ import pytest
 from policytool.config import load_config
 from policytool.errors import FileProblem
 from policytool.formats import precommit
-from tests.conftest import Repo, Result
+from tests.conftest import FORK_WARNING, Repo, Result
 
 Run = Callable[..., Result]
 
-pytestmark = pytest.mark.skipif(
-    sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2,
-    reason="the child is started on Linux with two cores only",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2,
+        reason="the child is started on Linux with two cores only",
+    ),
+    pytest.mark.usefixtures("forks_allowed"),
+    pytest.mark.filterwarnings(FORK_WARNING),
+]
 
 VALID_WITH_WARNINGS = """\
 default_stages: [pre-commit]

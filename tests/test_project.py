@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -156,3 +157,54 @@ def test_the_projects_own_locks_record_a_cut_off() -> None:
     for lock in locks:
         parsed = lockfile.parse((ROOT / lock.output).read_text("utf-8"))
         assert lockfile.settings(parsed).exclude_newer, lock.output
+
+
+# --- merge leftovers ---------------------------------------------------------------------
+
+# What a conflicted merge, `git mergetool`, `patch` or an editor leave next to a file.
+LEFTOVER_NAME = re.compile(
+    r"(\.orig|\.rej|\.porig|~|\.swp)$|\.(BACKUP|BASE|LOCAL|REMOTE)\.[^/]*$|(^|/)\.#"
+)
+# A conflict hunk's markers (the diff3 base marker too) at the start of a line.
+CONFLICT_MARKER = re.compile(rb"^(<{7}|>{7}|\|{7})( |$)", re.M)
+
+
+def _tracked() -> list[str]:
+    """The files git tracks in this repository (NUL-separated: any name)."""
+    proc = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+    return [name for name in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if name]
+
+
+def test_no_merge_leftover_file_is_tracked() -> None:
+    """No `x.py.orig`, `x.rej`, `x.BASE.py`... is committed (one reached the package once)."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    assert [name for name in _tracked() if LEFTOVER_NAME.search(name)] == []
+
+
+def test_no_tracked_file_holds_conflict_markers() -> None:
+    """No tracked file holds `<<<<<<< `, `||||||| ` or `>>>>>>> ` at the start of a line."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    marked = []
+    for name in _tracked():
+        path = ROOT / name
+        if path.is_file() and not path.is_symlink() and CONFLICT_MARKER.search(path.read_bytes()):
+            marked.append(name)
+    assert marked == []
+
+
+@pytest.mark.parametrize(
+    ("name", "leftover"),
+    [
+        ("policytool/rules/_repo_config.py.orig", True),
+        ("fix.rej", True),
+        ("a/b.BASE.12345.py", True),
+        ("notes.md~", True),
+        ("policytool/origin.py", False),
+        ("docs/BASELINE.md", False),
+        ("tests/test_rej.py", False),
+    ],
+)
+def test_the_leftover_names(name: str, leftover: bool) -> None:
+    assert bool(LEFTOVER_NAME.search(name)) is leftover

@@ -16,8 +16,13 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import FileRule
 from policytool.engine.source import SourceFile
 from policytool.errors import PolicyError
+from tests.conftest import FORK_WARNING
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="forked workers: Linux only")
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="forked workers: Linux only"),
+    pytest.mark.usefixtures("forks_allowed"),
+    pytest.mark.filterwarnings(FORK_WARNING),
+]
 
 FILES = 600  # above PARALLEL_THRESHOLD
 

@@ -139,6 +139,11 @@ def read_text(root: Path, relpath: str) -> str:
 # author controls them, so a huge or endless one is refused before it is read.
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
+# The bound on a source file `check` and `fix` read for the file rules (Python, shell,
+# text): a larger text file is one finding, "not checked", and is never read whole.
+# Parsing 4 MiB of Python takes about 400 MB; the largest .py in vLLM is 330 KB.
+MAX_SOURCE_BYTES = 4 * 1024 * 1024
+
 
 # The FileError reason of a file that is not there (callers tell it from other failures).
 NO_SUCH_FILE = "no such file"

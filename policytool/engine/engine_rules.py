@@ -20,7 +20,10 @@ register_info(
 A file a selected rule looks at cannot be decoded: its bytes are not valid UTF-8 (or not
 valid in the encoding its PEP 263 cookie names, for Python), or it cannot be read at all.
 The finding names the line the first bad byte is on. Binary files (a NUL byte in the
-first 8,000 bytes, git's test) are skipped, not reported.
+first 8,000 bytes, git's test) are skipped, not reported. A text file larger than 4 MiB
+(`core.boundary.MAX_SOURCE_BYTES`) is not read at all: it is one finding, `not checked:
+N bytes, over the 4 MiB limit for a source file`. (The largest `.py` in vLLM is 330 KB;
+files over 4 MiB are generated.)
 
 ## Why
 A file policytool cannot read was not checked: reporting it keeps a rule's silence from

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from policytool.config import Config
 from policytool.core.atomic import recording, unwritable_reason, write_atomic
-from policytool.core.boundary import read_bounded
+from policytool.core.boundary import MAX_SOURCE_BYTES, read_bounded
+from policytool.core.forking import single_threaded
 from policytool.core.globs import match_any
 from policytool.core.kinds import is_binary, kind_of
 from policytool.core.text import split_lines
@@ -167,19 +168,62 @@ def _check_source(source: SourceFile, rules: Sequence[FileRule], config: Config)
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
-def _read(path: str) -> bytes:
-    """The whole file (``os.read``: no buffered file object for each of thousands)."""
+class _TooLarge(Exception):
+    """A file over :data:`MAX_SOURCE_BYTES`: its size and its first 8,000 bytes."""
+
+    def __init__(self, size: int, head: bytes) -> None:
+        super().__init__(size)
+        self.size = size
+        self.head = head
+
+
+def _read(path: str, limit: int = MAX_SOURCE_BYTES) -> bytes:
+    """The whole file (``os.read``: no buffered file object for each of thousands).
+
+    A file larger than ``limit`` is not read: :class:`_TooLarge` carries its head. A file
+    that grows past the limit while it is read is cut there and refused the same way.
+    """
     fd = os.open(path, _READ_FLAGS)
     try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise _TooLarge(size, os.read(fd, 8000))
         parts = []
+        total = 0
         while True:
             part = os.read(fd, 1 << 18)
             if not part:
                 break
             parts.append(part)
+            total += len(part)
+            if total > limit:
+                raise _TooLarge(total, b"".join(parts)[:8000])
     finally:
         os.close(fd)
     return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _too_large(run: _Pass, relpath: str, kind: str | None, big: _TooLarge) -> Finding | None:
+    """The finding for a text file over the bound that a selected rule reads (None for a
+    binary file or one no rule looks at: those are skipped as before)."""
+    if is_binary(big.head):
+        return None
+    kind = kind if kind is not None else kind_of(relpath, big.head[:256])
+    config = run.config
+    if not any(
+        (kinds is None or kind in kinds) and (rule.applies is None or rule.applies(relpath, config))
+        for rule, kinds in run.rules
+    ):
+        return None
+    mib = MAX_SOURCE_BYTES // (1024 * 1024)
+    return Finding(
+        relpath,
+        1,
+        1,
+        "undecodable",
+        f"not checked: {big.size:,} bytes, over the {mib} MiB limit for a source file "
+        "(leave generated files out with `exclude`)",
+    )
 
 
 def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
@@ -194,6 +238,12 @@ def check_file(run: _Pass, relpath: str, into: RunResult) -> None:
         data = _read(path)
     except OSError as exc:
         into.findings.append(Finding(relpath, 1, 1, "undecodable", f"cannot read: {exc.strerror}"))
+        return
+    except _TooLarge as big:
+        finding = _too_large(run, relpath, kind if named else None, big)
+        if finding is not None:
+            into.files_checked += 1
+            into.findings.append(finding)
         return
     if is_binary(data):
         return
@@ -255,11 +305,12 @@ def _check_chunk(
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
-    """fork on Linux: workers start in milliseconds with the rules already imported."""
+    """fork on Linux: workers start in milliseconds with the rules already imported;
+    spawn there when other threads are alive (a forked copy could deadlock on their locks)."""
     import multiprocessing
 
     if sys.platform == "linux":
-        return multiprocessing.get_context("fork")
+        return multiprocessing.get_context("fork" if single_threaded() else "spawn")
     return multiprocessing.get_context()
 
 
@@ -296,7 +347,7 @@ def run_file_rules(
             if progress is not None and (index % step == 0 or index == len(relpaths)):
                 progress(index, len(relpaths))
         return result
-    if sys.platform == "linux":
+    if sys.platform == "linux" and single_threaded():
         return _run_forked(relpaths, check, workers, progress)
     return _run_pool(config, relpaths, rules, fix, workers, progress)
 

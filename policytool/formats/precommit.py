@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policytool.core.forking import single_threaded
 from policytool.core.memo import RunMemo
 from policytool.core.text import parse_json
 from policytool.errors import FileProblem
@@ -413,8 +414,8 @@ def prefetch_schema(root: Path, file: str, memo: RunMemo) -> None:
     answer is only a shortcut: if the child fails, is slow to start or read another text,
     the verdict is computed here, so the findings never depend on it.
     """
-    if sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2:
-        return
+    if sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2 or not single_threaded():
+        return  # a fork with other threads alive could deadlock: the run computes it
     if not (root / file).is_file() or not pre_commit_importable():
         return
     read_fd, write_fd = os.pipe()

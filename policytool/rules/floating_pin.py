@@ -398,10 +398,7 @@ class _Analysis:
         if not entries or source is None:
             return
         relpath = _relpath(source, self.root)
-        try:
-            text = decode_text(source.read_bytes(), str(source))
-        except OSError as exc:
-            raise PolicyError(f"{source}: cannot read for floating-pin: {exc}") from None
+        text = decode_text(read_bounded(source, str(source)), str(source))  # FileError: exit 2
         try:
             items, missing = pyproject_items(text, entries, source)
         except UnknownListError as exc:

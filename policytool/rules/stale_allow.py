@@ -16,10 +16,12 @@ import bisect
 from collections.abc import Callable
 from pathlib import Path
 
+from policytool.core.boundary import MAX_SOURCE_BYTES, read_bounded
 from policytool.core.globs import glob_prefix
 from policytool.core.kinds import is_binary, kind_of
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
+from policytool.errors import FileError
 from policytool.formats.pyimports import FileScan, ScanSyntaxError
 from policytool.rules import forbidden_import as imports
 from policytool.rules import torch_cuda
@@ -115,9 +117,9 @@ def check(ctx: RepoContext) -> list[Finding]:
         """The scan of a matched Python file (None for other files)."""
         if relpath not in scans:
             scan = None
-            try:
-                data = (root / relpath).read_bytes()
-            except OSError:
+            try:  # bounded as the runner reads it: a larger file was not checked
+                data = read_bounded(root / relpath, relpath, MAX_SOURCE_BYTES)
+            except FileError:
                 data = b""
             if (
                 data

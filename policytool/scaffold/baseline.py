@@ -19,7 +19,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.core.atomic import write_atomic
-from policytool.core.boundary import read_bounded
+from policytool.core.boundary import MAX_SOURCE_BYTES, read_bounded
 from policytool.core.discovery import discover
 from policytool.engine.findings import Finding
 from policytool.errors import FileError, PolicyError
@@ -89,7 +89,8 @@ def compute(config: Config, rule_ids: tuple[str, ...], cwd: Path) -> list[Sectio
         per_entry: dict[int, set[str]] = {}
         dirty = sorted({f.path for f in found.get(imports.RULE_ID, ())})
         for relpath in dirty:
-            scan = FileScan(relpath, (config.root / relpath).read_bytes(), config.root / relpath)
+            data = read_bounded(config.root / relpath, relpath, MAX_SOURCE_BYTES)
+            scan = FileScan(relpath, data, config.root / relpath)
             active = imports.active_entries(relpath, effective)
             for index, finding in imports.violations(scan, effective, active):
                 if finding in found[imports.RULE_ID]:

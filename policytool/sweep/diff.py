@@ -22,6 +22,13 @@ from pathlib import Path
 from policytool.core.git import GitJob, blob_sizes, cat_blobs, commit_sha, git_ok, run_git
 from policytool.errors import PolicyError
 
+# The largest head file sweep reads: a larger one is a note, never read (nor asked of git).
+MAX_FILE_BYTES = 4_000_000
+# Past this many added lines in one file, the file is swept whole (every line counts):
+# line numbers are kept one by one, so a 10-million-line file would cost gigabytes.
+MAX_ADDED_LINES = 1_000_000
+
+
 # Options that pin down the patch format whatever the user's git config says.
 _DIFF_FORMAT = (
     "--no-color",
@@ -33,8 +40,10 @@ _DIFF_FORMAT = (
     "-U0",
     "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks with context lines
     "-M",
-    "--text",  # a .py with NUL bytes is diffed too, and reported as not swept
 )
+# Past this size git prints "Binary files ... differ" and no lines (never a patch of
+# gigabytes in memory); the file is then swept whole, so read by size: a note.
+_BIG_FILE = ("-c", f"core.bigFileThreshold={MAX_FILE_BYTES}")
 PY_PATHSPEC = "*.py"
 DEFAULT_BASES = ("origin/main", "main")
 
@@ -236,6 +245,8 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
     hunks.append(end)
     path: str | None = None
     old_path: str | None = None
+    renamed: str | None = None
+    binary: str | None = None  # a binary or huge file's head path: no lines, swept whole
     for line in text[start + 1 : hunks[0]].split(b"\n")[1:]:
         if line.startswith(b"--- "):
             old_path = _header_path(line, b"a/")
@@ -246,7 +257,12 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
         elif line.startswith((b"rename from ", b"rename to ")):
             raw = line.split(b" ", 2)[2]
             change.touched.add(unquote_path(raw))
+            if line.startswith(b"rename to "):
+                renamed = unquote_path(raw)
+        elif line.startswith(b"Binary files ") and line.endswith(b" differ"):
+            binary = _binary_path(line, renamed)
     added: set[int] = set()
+    total = 0  # added lines, counted past MAX_ADDED_LINES
     replaced: list[tuple[int, int, bytes]] = []
     hunk: tuple[int, int] | None = None
     for number in range(len(hunks) - 1):
@@ -257,21 +273,50 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
         if match and path is not None:
             first = int(match.group(1))
             count = int(match.group(2)) if match.group(2) is not None else 1
-            added.update(range(first, first + count))
+            total += count
+            if total <= MAX_ADDED_LINES:
+                added.update(range(first, first + count))
             hunk = (first, first + count - 1)
         if hunk is None or hunk[1] < hunk[0]:
             continue
         removed = _REMOVED_RE.findall(text, line_end, hunks[number + 1])
         if removed:
             replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
-    if path is not None and added:
+    if path is None and binary is not None:
+        change.touched.add(binary)
+        change.files.append(ChangedFile(binary, frozenset(), whole=True))
+    elif path is not None and total > MAX_ADDED_LINES:
+        moved = old_path if old_path != path else None
+        change.files.append(ChangedFile(path, frozenset(), moved, whole=True))
+    elif path is not None and added:
         moved = old_path if old_path != path else None
         change.files.append(ChangedFile(path, frozenset(added), moved, replaced=tuple(replaced)))
 
 
+def _binary_path(line: bytes, renamed: str | None) -> str | None:
+    """The head path of a ``Binary files A and B differ`` line (None: deleted, or not
+    told apart)."""
+    body = line[len(b"Binary files ") : -len(b" differ")]
+    if body.endswith(b"/dev/null"):
+        return None  # deleted
+    if renamed is not None:
+        return renamed
+    if body.startswith(b"/dev/null and "):
+        raw = body[len(b"/dev/null and ") :]
+    elif body.endswith(b'"'):
+        raw = body[body.rfind(b' "b/') + 1 :]  # a quoted name holds no bare `"`
+    else:
+        half = 2 + (len(body) - len(b"a/ and b/")) // 2  # a/X and b/X: the same X
+        if body[half : half + len(b" and b/")] != b" and b/":
+            return None
+        raw = body[half + len(b" and ") :]
+    path = unquote_path(raw)
+    return path[2:] if path.startswith("b/") else None
+
+
 def changed_files(root: Path, base: Base, head: Head) -> Change:
     """The Python files the change adds lines to (with those lines) and all it touches."""
-    args = ["diff", *_DIFF_FORMAT]
+    args = [*_BIG_FILE, "diff", *_DIFF_FORMAT]
     if head.kind is HeadKind.STAGED:
         args += ["--cached", base.sha]
     elif head.kind is HeadKind.REV:
@@ -332,7 +377,8 @@ class HeadFiles:
         self.sizes = {path: sizes[blob] for path, blob in self._blobs.items() if blob in sizes}
 
     def read(self, paths: Sequence[str]) -> dict[str, bytes | None]:
-        """The contents of ``paths`` (None when one is missing or not a regular file)."""
+        """The contents of ``paths`` (None when one is missing, not a regular file, or
+        over :data:`MAX_FILE_BYTES`: such a file is never read whole)."""
         result: dict[str, bytes | None] = dict.fromkeys(paths)
         if self.head.kind is HeadKind.WORKTREE:
             for path in paths:
@@ -341,11 +387,16 @@ class HeadFiles:
                     # A symlink is not followed: it may point outside the repository.
                     if stat.S_ISREG(os.lstat(full).st_mode):
                         with open(full, "rb") as handle:
-                            result[path] = handle.read()
+                            data = handle.read(MAX_FILE_BYTES + 1)
+                        result[path] = data if len(data) <= MAX_FILE_BYTES else None
                 except OSError:
                     result[path] = None
             return result
-        blobs = {path: self._blobs[path] for path in paths if path in self._blobs}
+        blobs = {
+            path: self._blobs[path]
+            for path in paths
+            if path in self._blobs and self.sizes.get(path, 0) <= MAX_FILE_BYTES
+        }
         contents = cat_blobs(self.root, sorted(set(blobs.values())))
         for path, blob in blobs.items():
             result[path] = contents.get(blob)
@@ -356,7 +407,7 @@ def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes |
     """The head contents of ``paths`` (None when a path is missing there or not a file)."""
     if head.kind is not HeadKind.WORKTREE and not paths:
         return {}
-    return HeadFiles(root, head, paths, with_sizes=False).read(paths)
+    return HeadFiles(root, head, paths).read(paths)
 
 
 def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:

@@ -29,6 +29,7 @@ from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules.kwargs_lookup import kwargs_finding
 from policytool.sweep.diff import (
+    MAX_FILE_BYTES,
     Base,
     ChangedFile,
     Head,
@@ -45,7 +46,6 @@ PARALLEL_BYTES = 2_000_000
 CHUNKS_PER_WORKER = 8
 KWARGS_RULE = "kwargs-lookup"
 # A changed file larger than this (generated code, data) is a note, not parsed.
-MAX_FILE_BYTES = 4_000_000
 # One file's findings, kwargs key reads to resolve, keys it reads (None: not parsed).
 FileResult = tuple[list[Finding], list[KeyUse], frozenset[str] | None]
 
@@ -154,7 +154,15 @@ def sweep(
     left_out = [f.path for f in change.files if match_any(f.path, excludes)]
     head_files = HeadFiles(root, head, [f.path for f in files])
     result = SweepResult(resolved, head, excluded=left_out)
-    work = [changed for changed in files if changed.path in head_files.sizes]
+    work = []
+    for changed in files:
+        size = head_files.sizes.get(changed.path)
+        if size is not None and size > MAX_FILE_BYTES:  # a note, never read
+            message = f"{size:,} bytes, over the {MAX_FILE_BYTES:,}-byte sweep limit: not swept"
+            result.files.append(changed)
+            result.findings.append(_note(changed.path, 1, message, "undecodable"))
+        elif size is not None:
+            work.append(changed)
     target = target_version(config)
     uses: list[KeyUse] = []
     parsed: dict[str, frozenset[str]] = {}
