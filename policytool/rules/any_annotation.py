@@ -456,6 +456,14 @@ def _fake_of(
                 else None
             )
             keywords = frozenset(k.arg for k in call.keywords if k.arg)
+            nested = tuple(
+                (k.arg, frozenset(n.arg for n in k.value.keywords if n.arg))
+                for k in call.keywords
+                if k.arg
+                and isinstance(k.value, ast.Call)
+                and k.value.keywords
+                and src.qualname(k.value.func) in _SIMPLE_NAMESPACE
+            )
             result = fakes.mimicked(
                 _finder(src),
                 modules,
@@ -464,6 +472,7 @@ def _fake_of(
                 explicit,
                 keywords,
                 outer_found[1] if outer_found is not None else None,
+                nested,
             )
     memo[id(call)] = result
     return result
