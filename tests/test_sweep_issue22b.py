@@ -184,3 +184,34 @@ def test_a_nested_fake_must_fit_the_field_type(feature: Repo, run: Run, site: Pa
     ]
     assert "stands in for `IndexerMetadata`" in rows[2][3]
     assert "stands in for `CompressorMetadata`" in rows[3][3]
+
+
+def test_a_nested_fake_of_an_open_config_class_does_not_count_against(
+    feature: Repo, run: Run, site: Path
+) -> None:
+    """transformers' ``PretrainedConfig`` takes any attribute a model's config sets
+    (``index_topk``): a nested ``hf_config`` fake with such keys does not make the outer
+    ``ModelConfig`` fake implausible (only a record's fields are all its attributes)."""
+    (site / "enginelib" / "hf.py").write_text(
+        "class PretrainedConfig:\n    model_type: str = ''\n\n"
+        "    def __init__(self, **kwargs: object) -> None:\n"
+        "        for key, value in kwargs.items():\n            setattr(self, key, value)\n"
+    )
+    (site / "enginelib" / "model.py").write_text(
+        "from dataclasses import dataclass\n\nfrom enginelib.hf import PretrainedConfig\n\n\n"
+        "@dataclass\nclass ModelConfig:\n    hf_config: PretrainedConfig\n    model: str = ''\n"
+    )
+    feature.write(
+        "pkg/load.py",
+        "from enginelib.model import ModelConfig\n\n\n"
+        "def load(model_config: ModelConfig) -> int:\n    return 1\n",
+    )
+    feature.write(
+        "tests/test_load.py",
+        "from types import SimpleNamespace\n\nfrom pkg.load import load\n\n\n"
+        "def test_load() -> None:\n"
+        "    load(model_config=SimpleNamespace(hf_config=SimpleNamespace(index_topk=8)))\n",
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows][:1] == [(7, "error")], rows
+    assert "stands in for `ModelConfig`" in rows[0][3]

@@ -51,6 +51,7 @@ _DATA_DECORATORS = re.compile(
     rb"@(?:dataclasses\.)?dataclass\b|@config\b|@attr\.s\b|@attrs\.define\b|@define\b|"
     rb"@frozen\b|@pydantic_dataclass\b"
 )
+_RECORD_BASES = re.compile(rb"\b(?:TypedDict|NamedTuple|BaseModel|Struct)\b")
 _DATA_BASES = re.compile(
     rb"\b(?:TypedDict|Protocol|NamedTuple|BaseModel|Struct|PretrainedConfig|PreTrainedConfig|"
     rb"[A-Za-z0-9_]*Config|[A-Za-z0-9_]*Metadata|[A-Za-z0-9_]*Spec|[A-Za-z0-9_]*Params)\b"
@@ -117,6 +118,11 @@ class _Module:
     fields: dict[str, frozenset[str]]
     # class name -> the names of its bases
     bases: dict[str, tuple[str, ...]]
+    # classes whose attributes are exactly their declared fields (``@dataclass``,
+    # ``TypedDict``, ``NamedTuple``, ``msgspec.Struct``, pydantic): not a ``*Config``
+    # known by name only, such as transformers' ``PretrainedConfig``, which takes any
+    # attribute a model's config sets
+    records: frozenset[str] = frozenset()
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -484,6 +490,7 @@ def parse_module(data: bytes) -> _Module:
     fields = class_fields_text(data)
     bases_of: dict[str, list[str]] = {}
     classes: dict[str, bool] = {}
+    records: set[str] = set()
     for match in _CLASS_RE.finditer(data):
         name = match.group(1).decode()
         start = match.start()
@@ -497,12 +504,13 @@ def parse_module(data: bytes) -> _Module:
             break
         bases = match.group(2) or b""
         bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bases.decode("ascii", "replace"))
-        data_class = bool(
-            any(_DATA_DECORATORS.search(d) for d in decorators)
-            or _DATA_BASES.search(bases)
-            or name.endswith("Config")
+        record = any(_DATA_DECORATORS.search(d) for d in decorators) or bool(
+            _RECORD_BASES.search(bases)
         )
+        data_class = bool(record or _DATA_BASES.search(bases) or name.endswith("Config"))
         classes[name] = data_class
+        if record:
+            records.add(name)
     imports: dict[str, str] = {}
     for match in _FROM_IMPORT_RE.finditer(data):
         module = match.group(1).decode()
@@ -523,6 +531,7 @@ def parse_module(data: bytes) -> _Module:
         imports,
         merged,
         {k: tuple(v) for k, v in bases_of.items()},
+        frozenset(records),
     )
 
 
@@ -618,6 +627,8 @@ class Defined:
     module: str
     data_class: bool
     fields: frozenset[str]
+    # its attributes are exactly its declared fields (see ``_Module.records``)
+    record: bool = False
 
 
 def define(
@@ -637,7 +648,7 @@ def define(
             inherited = define(finder, base, module, MAX_HOPS, depth + 1)
             if inherited is not None:
                 fields = fields | inherited.fields
-        return Defined(relpath, module, parsed.classes[name], fields)
+        return Defined(relpath, module, parsed.classes[name], fields, name in parsed.records)
     target = parsed.imports.get(name)
     if target is None or hops <= 0:
         return None
@@ -805,8 +816,9 @@ def nested_plausible(
     finder: Finder, defined: Defined, nested: tuple[tuple[str, frozenset[str]], ...]
 ) -> bool:
     """Whether each nested fake (keyword, its keywords) can stand in for the class that
-    ``defined``'s module annotates that keyword with, when that is a data class with
-    known attributes (one level; an unknown type does not count against it)."""
+    ``defined``'s module annotates that keyword with, when that is a record (a
+    ``@dataclass``, ``TypedDict``...: its attributes are its fields) with known fields
+    (one level; an unknown or open type, e.g. ``PretrainedConfig``, does not count)."""
     loaded = finder.load(defined.module)
     if loaded is None:
         return True
@@ -817,10 +829,6 @@ def nested_plausible(
             if not cls:
                 continue
             field_type = define(finder, cls, defined.module)
-            if (
-                field_type is not None
-                and field_type.data_class
-                and not plausible(field_type, inner)
-            ):
+            if field_type is not None and field_type.record and not plausible(field_type, inner):
                 return False
     return True
