@@ -215,3 +215,10 @@ def test_a_nested_fake_of_an_open_config_class_does_not_count_against(
     rows = found(run, "any-annotation")
     assert [(r[1], r[2]) for r in rows][:1] == [(7, "error")], rows
     assert "stands in for `ModelConfig`" in rows[0][3]
+    # transformers 5: a dataclass that accepts any keyword (``@strict(accept_kwargs=True)``)
+    (site / "enginelib" / "hf.py").write_text(
+        "from dataclasses import dataclass\n\n\n@strict(accept_kwargs=True)\n"
+        "@dataclass(repr=False)\nclass PretrainedConfig:\n    model_type: str = ''\n"
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows][:1] == [(7, "error")], rows

@@ -504,8 +504,10 @@ def parse_module(data: bytes) -> _Module:
             break
         bases = match.group(2) or b""
         bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bases.decode("ascii", "replace"))
-        record = any(_DATA_DECORATORS.search(d) for d in decorators) or bool(
-            _RECORD_BASES.search(bases)
+        # ``@strict(accept_kwargs=True)`` (transformers 5's ``PreTrainedConfig``) takes
+        # any attribute: a data class, not a record.
+        record = not any(b"accept_kwargs" in d for d in decorators) and (
+            any(_DATA_DECORATORS.search(d) for d in decorators) or bool(_RECORD_BASES.search(bases))
         )
         data_class = bool(record or _DATA_BASES.search(bases) or name.endswith("Config"))
         classes[name] = data_class
