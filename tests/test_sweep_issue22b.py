@@ -152,18 +152,23 @@ def test_a_nested_fake_must_fit_the_field_type(feature: Repo, run: Run, site: Pa
     """vllm-ascend: an attention impl's ``indexer`` (a layer with a ``compressor``
     sub-layer carrying a ``prefix``) was taken for the metadata dataclass that has a
     ``compressor`` field, because the one keyword matched. The nested fake's keywords
-    are not the field type's: ⚠. A nested fake that fits stays ✗."""
+    are not the field type's, so that keyword does not count as a field: ⚠. A nested
+    fake that fits stays ✗, and so does a fake most of whose other keywords are fields
+    (vLLM's dflash2 test: a ``VllmConfig`` fake whose ``load_config`` carries keys
+    ``LoadConfig`` lacks)."""
     (site / "enginelib" / "meta.py").write_text(
         "from dataclasses import dataclass\n\n\n"
         "@dataclass\nclass CompressorMetadata:\n    block_table: int = 0\n"
         "    seq_lens: int = 0\n\n\n"
         "@dataclass\nclass IndexerMetadata:\n    compressor: CompressorMetadata\n\n\n"
-        "@dataclass\nclass AttnMetadata:\n    indexer: IndexerMetadata | None = None\n"
+        "@dataclass\nclass AttnMetadata:\n    indexer: IndexerMetadata | None = None\n\n\n"
+        "@dataclass\nclass BatchMetadata:\n    compressor: CompressorMetadata\n"
+        "    seq_lens: int = 0\n    slots: int = 0\n"
     )
     feature.write(
         "pkg/attn.py",
-        "from enginelib.meta import AttnMetadata\n\n\n"
-        "def forward(meta: AttnMetadata) -> int:\n    return 1\n",
+        "from enginelib.meta import AttnMetadata, BatchMetadata\n\n\n"
+        "def forward(meta: AttnMetadata, batch_meta: BatchMetadata) -> int:\n    return 1\n",
     )
     feature.write(
         "tests/test_attn.py",
@@ -173,6 +178,9 @@ def test_a_nested_fake_must_fit_the_field_type(feature: Repo, run: Run, site: Pa
         "    impl.indexer = SimpleNamespace(compressor=SimpleNamespace(prefix='l.0'))\n"  # 8
         "    impl.indexer = SimpleNamespace(\n"  # 9
         "        compressor=SimpleNamespace(block_table=1, seq_lens=2)\n"  # 10
+        "    )\n"
+        "    batch_meta = SimpleNamespace(\n"  # 12: two of three keywords fit: ✗
+        "        compressor=SimpleNamespace(prefix='l.0'), seq_lens=1, slots=2\n"  # 13: ⚠
         "    )\n",
     )
     rows = found(run, "any-annotation")
@@ -181,6 +189,8 @@ def test_a_nested_fake_must_fit_the_field_type(feature: Repo, run: Run, site: Pa
         (8, "warning"),
         (9, "error"),
         (10, "error"),
+        (12, "error"),
+        (13, "warning"),
     ]
     assert "stands in for `IndexerMetadata`" in rows[2][3]
     assert "stands in for `CompressorMetadata`" in rows[3][3]

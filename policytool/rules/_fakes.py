@@ -711,12 +711,15 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
     return out
 
 
-def plausible(defined: Defined, keywords: frozenset[str]) -> bool:
+def plausible(
+    defined: Defined, keywords: frozenset[str], misfit: frozenset[str] = frozenset()
+) -> bool:
     """Whether a fake with these keywords can stand in for the class: at least half of
-    them (and at least one) are its attribute names, when those are known."""
+    them (and at least one) are its attribute names, when those are known; a keyword in
+    ``misfit`` (its nested fake does not fit the field's type) is not one."""
     if not keywords or not defined.fields:
         return True
-    known = len(keywords & defined.fields)
+    known = len((keywords - misfit) & defined.fields)
     return known >= 1 and 2 * known >= len(keywords)
 
 
@@ -807,24 +810,27 @@ def _mimicked(
         if (
             defined is not None
             and defined.data_class
-            and plausible(defined, keywords)
-            and nested_plausible(finder, defined, nested)
+            and plausible(defined, keywords, misfits(finder, defined, nested))
         ):
             return Mimicked(cls, defined.relpath, how), defined
     return None
 
 
-def nested_plausible(
+def misfits(
     finder: Finder, defined: Defined, nested: tuple[tuple[str, frozenset[str]], ...]
-) -> bool:
-    """Whether each nested fake (keyword, its keywords) can stand in for the class that
-    ``defined``'s module annotates that keyword with, when that is a record (a
-    ``@dataclass``, ``TypedDict``...: its attributes are its fields) with known fields
-    (one level; an unknown or open type, e.g. ``PretrainedConfig``, does not count)."""
+) -> frozenset[str]:
+    """The keywords whose nested fake cannot stand in for the type ``defined``'s module
+    annotates that keyword with, when that type is a record (a ``@dataclass``,
+    ``TypedDict``...: its attributes are its fields) with known fields: such a keyword
+    does not count as one of the class's attributes (one level; an unknown or open type,
+    e.g. ``PretrainedConfig``, does not count against it)."""
+    if not nested:
+        return frozenset()
     loaded = finder.load(defined.module)
     if loaded is None:
-        return True
+        return frozenset()
     parsed = loaded[0]
+    out: set[str] = set()
     for keyword, inner in nested:
         for text in parsed.annotations.get(keyword, ())[:4]:
             cls = _type_name(text)
@@ -832,5 +838,6 @@ def nested_plausible(
                 continue
             field_type = define(finder, cls, defined.module)
             if field_type is not None and field_type.record and not plausible(field_type, inner):
-                return False
-    return True
+                out.add(keyword)
+                break
+    return frozenset(out)
