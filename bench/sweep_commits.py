@@ -16,7 +16,7 @@ before any tuning and never looked at while tuning); figures are reported for ea
 ``findings`` in the JSON are the sweep's findings on every commit, as of the version
 that recorded them (``record``); ``figures`` computes from the JSON alone:
 
-    python bench/sweep_commits.py record  REPO_DIR TREE [--count N]   # sweep, store findings
+    python bench/sweep_commits.py record  REPO_DIR TREE [--count N] [--package NAME=DIR]
     python bench/sweep_commits.py candidates REPO_DIR TREE            # added lines to read
     python bench/sweep_commits.py todo                                # findings needing a label
     python bench/sweep_commits.py figures                             # the tables
@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -70,7 +71,9 @@ def commits_of(repo: Path, count: int) -> list[str]:
     return out.split()
 
 
-def sweep_commit(repo: Path, commit: str) -> list[dict[str, object]]:
+def sweep_commit(
+    repo: Path, commit: str, env: dict[str, str] | None = None
+) -> list[dict[str, object]]:
     """The sweep's findings of ``commit`` against its parent (the work tree at ``commit``)."""
     _git(repo, "checkout", "-q", "--detach", commit)
     proc = subprocess.run(
@@ -93,6 +96,7 @@ def sweep_commit(repo: Path, commit: str) -> list[dict[str, object]]:
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     if proc.returncode != 0:
         raise SystemExit(f"{commit}: {proc.stderr.strip()}")
@@ -100,8 +104,13 @@ def sweep_commit(repo: Path, commit: str) -> list[dict[str, object]]:
     return [f for f in found if f["rule"] in RULES]
 
 
-def record(repo: Path, tree: str, count: int | None) -> None:
-    """Sweep each commit of ``tree`` (newest ``count`` when new) and store the findings."""
+def record(repo: Path, tree: str, count: int | None, packages: list[str] | None = None) -> None:
+    """Sweep each commit of ``tree`` (newest ``count`` when new) and store the findings.
+
+    ``packages``: ``NAME=DIR`` of each package the repository's CI installs (vLLM, the
+    transformers version its requirements pin), its source or unpacked wheel put on the
+    sweep's ``PYTHONPATH`` (``pip download --no-deps NAME==VERSION`` and unzip: nothing
+    is installed or imported); stored in the tree's ``packages`` and reused when omitted."""
     doc = load() if CORPUS.exists() else {"trees": {}, "sites": [], "findings": []}
     trees = doc.setdefault("trees", {})
     assert isinstance(trees, dict)
@@ -117,11 +126,17 @@ def record(repo: Path, tree: str, count: int | None) -> None:
             "held-out": ordered[1::2],
         }
     info = trees[tree]
+    if packages is not None:
+        info["packages"] = packages
+    env = dict(os.environ)
+    dirs = [entry.rsplit("=", 1)[1] for entry in info.get("packages", [])]
+    if dirs:
+        env["PYTHONPATH"] = os.pathsep.join(dirs)
     findings = [f for f in doc.get("findings", []) if f["tree"] != tree]  # type: ignore[union-attr]
     start = _git(repo, "rev-parse", "HEAD").strip()
     try:
         for commit in [*info["tune"], *info["held-out"]]:
-            for f in sweep_commit(repo, commit):
+            for f in sweep_commit(repo, commit, env):
                 findings.append(
                     {
                         "tree": tree,
@@ -267,6 +282,13 @@ def main() -> int:
     rec.add_argument("repo", type=Path)
     rec.add_argument("tree")
     rec.add_argument("--count", type=int, default=None)
+    rec.add_argument(
+        "--package",
+        action="append",
+        default=None,
+        metavar="NAME=DIR",
+        help="a package the repository's CI installs: its source on PYTHONPATH",
+    )
     cand = sub.add_parser("candidates")
     cand.add_argument("repo", type=Path)
     cand.add_argument("tree")
@@ -274,7 +296,7 @@ def main() -> int:
     sub.add_parser("figures")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.repo, args.tree, args.count)
+        record(args.repo, args.tree, args.count, args.package)
     elif args.command == "candidates":
         candidates(args.repo, args.tree)
     elif args.command == "todo":

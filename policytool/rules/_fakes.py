@@ -19,6 +19,7 @@ vLLM's ``@config``), a ``TypedDict``, ``Protocol``, ``NamedTuple``, pydantic mod
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import os
 import re
@@ -50,6 +51,7 @@ _DATA_DECORATORS = re.compile(
     rb"@(?:dataclasses\.)?dataclass\b|@config\b|@attr\.s\b|@attrs\.define\b|@define\b|"
     rb"@frozen\b|@pydantic_dataclass\b"
 )
+_RECORD_BASES = re.compile(rb"\b(?:TypedDict|NamedTuple|BaseModel|Struct)\b")
 _DATA_BASES = re.compile(
     rb"\b(?:TypedDict|Protocol|NamedTuple|BaseModel|Struct|PretrainedConfig|PreTrainedConfig|"
     rb"[A-Za-z0-9_]*Config|[A-Za-z0-9_]*Metadata|[A-Za-z0-9_]*Spec|[A-Za-z0-9_]*Params)\b"
@@ -116,6 +118,11 @@ class _Module:
     fields: dict[str, frozenset[str]]
     # class name -> the names of its bases
     bases: dict[str, tuple[str, ...]]
+    # classes whose attributes are exactly their declared fields (``@dataclass``,
+    # ``TypedDict``, ``NamedTuple``, ``msgspec.Struct``, pydantic): not a ``*Config``
+    # known by name only, such as transformers' ``PretrainedConfig``, which takes any
+    # attribute a model's config sets
+    records: frozenset[str] = frozenset()
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -147,6 +154,12 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
         if parent is None:
             return None
         if isinstance(parent, ast.keyword):
+            if parent.arg == "return_value":
+                # ``patch("pkg.get_config", return_value=fake)``, ``MagicMock(
+                # return_value=fake)`` bound to ``get_config``: what the callable returns.
+                called = parents.get(id(parent))
+                name = _returned_by(called, parents) if isinstance(called, ast.Call) else ""
+                return (name, element, None) if name else None
             return (parent.arg, element, None) if parent.arg else None
         if isinstance(parent, (ast.Assign, ast.AnnAssign)):
             if isinstance(parent, ast.AnnAssign):
@@ -155,6 +168,10 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             else:
                 explicit = None
                 target = parent.targets[0]
+            if isinstance(target, ast.Attribute) and target.attr == "return_value":
+                # ``mock_get_config.return_value = fake``: the patched callable's return.
+                name = _mock_name(target.value, parent, parents)
+                return (name, element, explicit) if name or explicit else None
             name = _target_name(target)
             return (name, element, explicit) if name or explicit else None
         if isinstance(parent, (ast.List, ast.Tuple, ast.Set)) or (
@@ -178,6 +195,106 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             return (name, element, _annotation_name(func.returns)) if name else None
         return None
     return None
+
+
+_PATCHERS = frozenset({"patch", "object", "patch.object", "mock.patch", "mock.patch.object"})
+_MOCKS = frozenset({"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"})
+
+
+def _callee(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _strip_callable(name: str) -> str:
+    """``get_ascend_config`` -> ``ascend_config``: the object a callable returns."""
+    name = name.rsplit(".", 1)[-1].lstrip("_")
+    for prefix in _PREFIXES:
+        name = name.removeprefix(prefix)
+    return name
+
+
+def _patched_name(call: ast.Call) -> str:
+    """The attribute a ``patch("a.b.name")`` / ``patch.object(obj, "name")`` /
+    ``mocker.patch(...)`` call replaces; "" for any other call."""
+    if _callee(call) not in ("patch", "object"):
+        return ""
+    index = 1 if _callee(call) == "object" else 0
+    if len(call.args) > index:
+        arg = call.args[index]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value.rsplit(".", 1)[-1]
+    return ""
+
+
+def _returned_by(call: ast.Call, parents: dict[int, ast.AST], depth: int = 0) -> str:
+    """The object a patched or mock callable returns, by the callable's name: the patch
+    target (``patch("pkg.get_config", ...)``) or the name the mock is bound to."""
+    patched = _patched_name(call)
+    if patched:
+        return _strip_callable(patched)
+    if _callee(call) not in _MOCKS or depth > 2:
+        return ""
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.Assign):
+        return _strip_callable(_target_name(parent.targets[0]))
+    if isinstance(parent, ast.keyword) and parent.arg and parent.arg != "return_value":
+        return _strip_callable(parent.arg)
+    if isinstance(parent, ast.Call):
+        found = _call_binding(parent, call, False)
+        return _strip_callable(found[0]) if found is not None and found[0] else ""
+    return ""
+
+
+def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> str:
+    """The object the mock ``mock`` returns when called (``mock.return_value``): by the
+    attribute it is (``obj.get_config``), or by the patch that made it: a ``@patch``
+    decorator of the test (bottom-most first, after ``self``), ``with patch(...) as
+    mock``, ``mock = patch(...).start()`` / ``mocker.patch(...)`` / ``MagicMock()``."""
+    if isinstance(mock, ast.Attribute):
+        return _strip_callable(mock.attr)
+    if not isinstance(mock, ast.Name):
+        return ""
+    func = _enclosing_function(stmt, parents)
+    if func is None:
+        return ""
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if params and params[0] in ("self", "cls"):
+        params = params[1:]
+    injecting = [
+        d
+        for d in reversed(func.decorator_list)
+        if isinstance(d, ast.Call)
+        and _patched_name(d)
+        and len(d.args) <= (2 if _callee(d) == "object" else 1)
+        and not any(k.arg == "new" for k in d.keywords)
+    ]
+    if mock.id in params:
+        index = params.index(mock.id)
+        if index < len(injecting):
+            return _strip_callable(_patched_name(injecting[index]))
+        return ""
+    for node in ast.walk(func):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                var = item.optional_vars
+                if isinstance(var, ast.Name) and var.id == mock.id:
+                    if isinstance(item.context_expr, ast.Call):
+                        return _strip_callable(_patched_name(item.context_expr))
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == mock.id for t in node.targets
+        ):
+            value = node.value
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "start"
+                and isinstance(value.func.value, ast.Call)
+            ):
+                value = value.func.value
+            if isinstance(value, ast.Call) and _patched_name(value):
+                return _strip_callable(_patched_name(value))
+    return ""
 
 
 def _call_binding(
@@ -269,17 +386,86 @@ def module_file(root: str, base: str) -> tuple[str, str, os.stat_result] | None:
     return None
 
 
+# A class body cut inside a string (an unindented docstring line looks top-level) is
+# read from the AST of the class alone: the cut moves to the next top-level line outside
+# any triple-quoted string, within this many bytes.
+MAX_CLASS_BYTES = 400_000
+_TRIPLE_RE = re.compile(rb'"""|\'\'\'')
+
+
+def _class_end(data: bytes, start: int) -> int:
+    """Where the text reader cuts the class body that starts at ``start``."""
+    after = _TOP_LEVEL_RE.search(data, start + 1)
+    return after.start() if after else len(data)
+
+
+def _fields_of_classdef(node: ast.ClassDef) -> frozenset[str]:
+    """Fields of a class definition: names assigned or annotated in its body, its
+    methods, and ``self.x =`` anywhere in it."""
+    names: set[str] = set()
+    for item in node.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            names.add(item.target.id)
+        elif isinstance(item, ast.Assign):
+            names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+        elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(item.name)
+    for sub in ast.walk(node):
+        if (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.ctx, ast.Store)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id == "self"
+        ):
+            names.add(sub.attr)
+    return frozenset(names)
+
+
+def _class_fields_ast(
+    data: bytes, start: int, end: int, triples: list[int]
+) -> frozenset[str] | None:
+    """The fields of the class at ``start`` from the AST of its text alone, the cut
+    ``end`` moved to the first top-level line after an even number of triple quotes
+    (``triples``: their offsets); None when that is over ``MAX_CLASS_BYTES`` away or the
+    text does not parse."""
+    while (bisect.bisect_left(triples, end) - bisect.bisect_left(triples, start)) % 2:
+        if end >= len(data) or end - start > MAX_CLASS_BYTES:
+            return None
+        end = _class_end(data, end)
+    if end - start > MAX_CLASS_BYTES:
+        return None
+    try:
+        tree = ast.parse(data[start:end])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    node = tree.body[0] if tree.body else None
+    return _fields_of_classdef(node) if isinstance(node, ast.ClassDef) else None
+
+
 def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
     """Module-level classes and their attribute names, read from the text (fast): names
     assigned or annotated at the class body's own indentation, its methods, and
     ``self.x =`` anywhere in the body. An imported module is only looked at for names;
-    parsing it whole would cost more than the test it serves."""
+    parsing it whole would cost more than the test it serves. A body the text cuts
+    inside a string (an odd number of triple quotes: a docstring with an unindented
+    line) is read from the AST of the class alone (:func:`_class_fields_ast`)."""
     classes: dict[str, frozenset[str]] = {}
+    triples: list[int] | None = None
     for match in _CLASS_RE.finditer(data):
         start = match.end()
-        after = _TOP_LEVEL_RE.search(data, start + 1)
-        body = data[start : after.start() if after else len(data)]
-        indent = _INDENT_RE.search(body)
+        end = _class_end(data, start)
+        body = data[start:end]
+        if len(_TRIPLE_RE.findall(body)) % 2:
+            if triples is None:
+                triples = [m.start() for m in _TRIPLE_RE.finditer(data)]
+            from_ast = _class_fields_ast(data, match.start(), end, triples)
+            if from_ast is not None:
+                classes[match.group(1).decode()] = from_ast
+                continue
+        # The own indentation is the first indented line's after the header line (a
+        # comment after ``):`` is no member).
+        newline = body.find(b"\n")
+        indent = _INDENT_RE.search(body, newline + 1) if newline >= 0 else None
         names: set[bytes] = set(_SELF_RE.findall(body))
         if indent is not None:
             own = re.escape(indent.group(1))
@@ -304,6 +490,7 @@ def parse_module(data: bytes) -> _Module:
     fields = class_fields_text(data)
     bases_of: dict[str, list[str]] = {}
     classes: dict[str, bool] = {}
+    records: set[str] = set()
     for match in _CLASS_RE.finditer(data):
         name = match.group(1).decode()
         start = match.start()
@@ -317,12 +504,15 @@ def parse_module(data: bytes) -> _Module:
             break
         bases = match.group(2) or b""
         bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bases.decode("ascii", "replace"))
-        data_class = bool(
-            any(_DATA_DECORATORS.search(d) for d in decorators)
-            or _DATA_BASES.search(bases)
-            or name.endswith("Config")
+        # ``@strict(accept_kwargs=True)`` (transformers 5's ``PreTrainedConfig``) takes
+        # any attribute: a data class, not a record.
+        record = not any(b"accept_kwargs" in d for d in decorators) and (
+            any(_DATA_DECORATORS.search(d) for d in decorators) or bool(_RECORD_BASES.search(bases))
         )
+        data_class = bool(record or _DATA_BASES.search(bases) or name.endswith("Config"))
         classes[name] = data_class
+        if record:
+            records.add(name)
     imports: dict[str, str] = {}
     for match in _FROM_IMPORT_RE.finditer(data):
         module = match.group(1).decode()
@@ -343,6 +533,7 @@ def parse_module(data: bytes) -> _Module:
         imports,
         merged,
         {k: tuple(v) for k, v in bases_of.items()},
+        frozenset(records),
     )
 
 
@@ -438,6 +629,8 @@ class Defined:
     module: str
     data_class: bool
     fields: frozenset[str]
+    # its attributes are exactly its declared fields (see ``_Module.records``)
+    record: bool = False
 
 
 def define(
@@ -457,7 +650,7 @@ def define(
             inherited = define(finder, base, module, MAX_HOPS, depth + 1)
             if inherited is not None:
                 fields = fields | inherited.fields
-        return Defined(relpath, module, parsed.classes[name], fields)
+        return Defined(relpath, module, parsed.classes[name], fields, name in parsed.records)
     target = parsed.imports.get(name)
     if target is None or hops <= 0:
         return None
@@ -518,12 +711,15 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
     return out
 
 
-def plausible(defined: Defined, keywords: frozenset[str]) -> bool:
+def plausible(
+    defined: Defined, keywords: frozenset[str], misfit: frozenset[str] = frozenset()
+) -> bool:
     """Whether a fake with these keywords can stand in for the class: at least half of
-    them (and at least one) are its attribute names, when those are known."""
+    them (and at least one) are its attribute names, when those are known; a keyword in
+    ``misfit`` (its nested fake does not fit the field's type) is not one."""
     if not keywords or not defined.fields:
         return True
-    known = len(keywords & defined.fields)
+    known = len((keywords - misfit) & defined.fields)
     return known >= 1 and 2 * known >= len(keywords)
 
 
@@ -535,16 +731,21 @@ def mimicked(
     explicit: str | None,
     keywords: frozenset[str] = frozenset(),
     outer: Defined | None = None,
+    nested: tuple[tuple[str, frozenset[str]], ...] = (),
 ) -> tuple[Mimicked, Defined] | None:
     """The typed data class that a fake bound to ``name`` stands in for, or None.
 
     ``outer``: the class the enclosing fake stands in for (``vllm_config=SimpleNamespace(
     cache_config=SimpleNamespace(...))``): its module's annotation of the name comes first.
+    ``nested``: (keyword, its fake's keywords) of each fake passed as a keyword of this
+    one: a class whose field of that name is a data class the nested fake cannot stand
+    in for is not what this fake mimics (a layer with a ``compressor`` attribute is not
+    the metadata class with a ``compressor`` field).
     """
-    memo_key = (tuple(modules), name, element, explicit, keywords, outer)
+    memo_key = (tuple(modules), name, element, explicit, keywords, outer, nested)
     if memo_key in finder.answers:
         return finder.answers[memo_key]
-    answer = _mimicked(finder, modules, name, element, explicit, keywords, outer)
+    answer = _mimicked(finder, modules, name, element, explicit, keywords, outer, nested)
     finder.answers[memo_key] = answer
     return answer
 
@@ -557,6 +758,7 @@ def _mimicked(
     explicit: str | None,
     keywords: frozenset[str],
     outer: Defined | None,
+    nested: tuple[tuple[str, frozenset[str]], ...] = (),
 ) -> tuple[Mimicked, Defined] | None:
     """:func:`mimicked`, not memoized."""
     wanted: list[tuple[str, str, str]] = []  # (class, module seen from, how)
@@ -605,6 +807,37 @@ def _mimicked(
             continue
         seen.add((cls, module))
         defined = define(finder, cls, module)
-        if defined is not None and defined.data_class and plausible(defined, keywords):
+        if (
+            defined is not None
+            and defined.data_class
+            and plausible(defined, keywords, misfits(finder, defined, nested))
+        ):
             return Mimicked(cls, defined.relpath, how), defined
     return None
+
+
+def misfits(
+    finder: Finder, defined: Defined, nested: tuple[tuple[str, frozenset[str]], ...]
+) -> frozenset[str]:
+    """The keywords whose nested fake cannot stand in for the type ``defined``'s module
+    annotates that keyword with, when that type is a record (a ``@dataclass``,
+    ``TypedDict``...: its attributes are its fields) with known fields: such a keyword
+    does not count as one of the class's attributes (one level; an unknown or open type,
+    e.g. ``PretrainedConfig``, does not count against it)."""
+    if not nested:
+        return frozenset()
+    loaded = finder.load(defined.module)
+    if loaded is None:
+        return frozenset()
+    parsed = loaded[0]
+    out: set[str] = set()
+    for keyword, inner in nested:
+        for text in parsed.annotations.get(keyword, ())[:4]:
+            cls = _type_name(text)
+            if not cls:
+                continue
+            field_type = define(finder, cls, defined.module)
+            if field_type is not None and field_type.record and not plausible(field_type, inner):
+                out.add(keyword)
+                break
+    return frozenset(out)

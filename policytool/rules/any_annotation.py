@@ -39,7 +39,10 @@ In tests: a new `SimpleNamespace(...)` that stands in for a typed data class (a
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
 = SimpleNamespace(...)`, `runner.moe_config = ...`, `monkeypatch.setattr(obj, "config",
 ...)`, a keyword `f(kv_cache_spec=...)`, a list element, the return of a
-`make_vllm_config()` helper, `cast(T, ...)`), read against the annotations of that name
+`make_vllm_config()` helper, `cast(T, ...)`, a mock's return value: `mock_get_config.
+return_value = ...` under `@patch("pkg.get_ascend_config")`, `with patch(...) as m`,
+`patch(..., return_value=...)` or `MagicMock(return_value=...)` bound to a getter is what
+`get_ascend_config` returns, an `ascend_config`), read against the annotations of that name
 in the modules the test imports and the modules those import (`vllm_config: VllmConfig`,
 `self.rl_config = RlConfig(...)`), a class named like it (`kv_cache_config` ->
 `KVCacheConfig`), and the field annotations of the class an enclosing fake stands in
@@ -47,7 +50,10 @@ for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` 
 or from its keywords (all attributes of a class the test defines or imports). Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
 nothing is imported); at least half of the fake's keywords must be attributes of the
-class. Any other new `SimpleNamespace` (a module of functions, a duck-typed layer or
+class, and a fake passed as one of its keywords must fit that field's type when the
+type is a record (`@dataclass`, `TypedDict`, `msgspec.Struct`...: a layer whose
+`compressor` sub-layer has a `prefix` is not the metadata class with a `compressor`
+field). Any other new `SimpleNamespace` (a module of functions, a duck-typed layer or
 service object, an empty placeholder) is ⚠.
 
 ## Why
@@ -456,6 +462,14 @@ def _fake_of(
                 else None
             )
             keywords = frozenset(k.arg for k in call.keywords if k.arg)
+            nested = tuple(
+                (k.arg, frozenset(n.arg for n in k.value.keywords if n.arg))
+                for k in call.keywords
+                if k.arg
+                and isinstance(k.value, ast.Call)
+                and k.value.keywords
+                and src.qualname(k.value.func) in _SIMPLE_NAMESPACE
+            )
             result = fakes.mimicked(
                 _finder(src),
                 modules,
@@ -464,6 +478,7 @@ def _fake_of(
                 explicit,
                 keywords,
                 outer_found[1] if outer_found is not None else None,
+                nested,
             )
     memo[id(call)] = result
     return result
