@@ -274,3 +274,23 @@ def test_a_whole_run_from_a_mirror_caches_labels_and_catches(
     assert "`init` missed a lock" in text and "gone: Dockerfile: 'absent' not found" in text
     assert (tmp_path / "cache" / "o+tiny.git").is_dir()
     assert dr.ensure_cached(tmp_path / "cache", "o/tiny", commit, None)[1] == commit  # cached now
+
+
+@pytest.mark.parametrize("corpus", ["drift_corpus.json", "drift_unseen.json"])
+def test_every_corpus_entry_is_well_formed(corpus: str) -> None:
+    """Each label and drift of a corpus names a real rule and a known injection."""
+    from policytool.engine.rule_index import RULE_INDEX
+
+    data = json.loads((HERE.parent / corpus).read_text(encoding="utf-8"))
+    names = [entry["name"] for entry in data["repos"]]
+    assert len(names) == len(set(names))
+    for entry in data["repos"]:
+        assert len(entry["commit"]) == 40 and entry["repo"].count("/") == 1
+        for label in entry["findings"]:
+            assert label["rule"] in RULE_INDEX and label["label"] in ("true", "false")
+            assert label["reason"]
+        ids = [drift["id"] for drift in entry["drifts"]]
+        assert len(ids) == len(set(ids))
+        for drift in entry["drifts"]:
+            assert drift["how"] in dr.INJECT, drift["id"]
+            assert all(rule in RULE_INDEX for rule in drift["rule"].split("|")), drift["id"]
