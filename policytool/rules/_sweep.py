@@ -34,8 +34,10 @@ CONFIG_DOC = """\
 ```toml
 [tool.policytool.sweep]
 fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
-             "*validate_config*", "*verify*", "*check_config*", "*setup*",
-             "*init_*", "*_init", "*initialize*"]
+             "*load_checkpoint*", "*load_state_dict*", "*load_model*",
+             "*load_pretrained*", "*validate*", "*verify*", "*check_config*",
+             "*build_config*", "*create_config*", "*parse_config*", "*load_config*",
+             "*setup*", "*bootstrap*", "*init_*", "*_init", "*initialize*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]
