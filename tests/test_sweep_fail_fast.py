@@ -51,13 +51,14 @@ BLOCKING = [
     ("create_connector", "return None"),
     ("_connect_to_peer", "pass"),
     ("setup_device", "x.device = None"),  # a default, nothing logged
-    ("init_cache", "x.cache = {}\n        x.ready = False"),
+    ("init_cache", "x.cache = {}\n        x.model = None"),
 ]
 WARNING = [
     ("record_metrics", "pass"),  # best effort: metrics
     ("abort_request", "pass"),
     ("disconnect", "pass"),
     ("setup_device_2", "x.device = x.fallback()"),  # not a default: computed
+    ("setup_flag", "x.ok = False"),  # a failure flag someone checks, not a default
     ("summarize", "pass"),  # not a fail-fast path
 ]
 

@@ -7,8 +7,9 @@ The seed lists five fail-fast paths for a swallowing broad catch: "init, config
 validation, weight loading, request handling, connector setup". The first three are the
 shared ``[tool.policytool.sweep] fail-fast`` globs (``kwargs-lookup`` reads them too,
 whose own ✗ names only those three); request handling and connector setup are
-broad-except's alone, here. A handler that only assigns a default (``self.x = None``)
-with nothing re-raised or logged swallows the error as surely as ``pass``.
+broad-except's alone, here. A handler that only assigns a default (``self.x = None``, ``{}``,
+``[]``) with nothing re-raised or logged swallows the error as surely as ``pass``; a
+failure flag (``self.ok = False``) records it and is not one.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*disconnect*")
 
 
 def _default_value(value: ast.expr | None) -> bool:
-    """A constant or an empty display/``dict()``-like call: a default, not a computed value."""
+    """``None`` or an empty display/``dict()``-like call: a default standing in for the
+    value that failed (``self.ok = False`` is a failure flag someone checks: not this)."""
     if isinstance(value, ast.Constant):
-        return True
+        return value.value is None
     if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
         return not (value.keys if isinstance(value, ast.Dict) else value.elts)
     return (

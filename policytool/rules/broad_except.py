@@ -24,7 +24,7 @@ wraps it) is not reported, unless it then only `continue`s, returns `None`/`{{}}
 or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
 
 ✗ when the handler only passes, continues, returns None or assigns a default
-(`self.x = None`, nothing logged) **and** sits on a fail-fast path: init, config
+(`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
 validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
 `*bootstrap*`, `*validate*`, `*build_config*`, `*load_checkpoint*`,
 `*load_state_dict*`, ...), request handling (`*handle*request*`, `*add_request*`,
