@@ -15,6 +15,7 @@ failure flag (``self.ok = False``) records it and is not one.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 # Request handling and connector setup (names of the function or one enclosing it).
 REQUEST_AND_CONNECTOR = (
@@ -54,9 +55,35 @@ def _default_value(value: ast.expr | None) -> bool:
     )
 
 
-def assigns_default(body: list[ast.stmt]) -> bool:
+def imports_only(try_stmt: ast.stmt | None) -> bool:
+    """Whether a ``try`` body only imports (``import x``, ``x = importlib.import_module(...)``):
+    an optional dependency, best effort by nature."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    if not body:
+        return False
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
+        if isinstance(value, ast.Call):
+            func = value.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "__import__"):
+                continue
+        return False
+    return True
+
+
+def assigns_default(body: list[ast.stmt], has_comment: Callable[[int], bool]) -> bool:
     """Whether a handler only assigns defaults (``x = None``; ``pass``/``continue``/an
-    empty ``return`` around them): the error is swallowed, nothing re-raised or logged."""
+    empty ``return`` around them): the error is swallowed, nothing re-raised or logged.
+    A comment in the handler saying why (``# never fail startup over this``) makes it a
+    deliberate fallback (``has_comment``: whether a line carries one)."""
+    if not body:
+        return False
+    last = body[-1].end_lineno or body[-1].lineno
+    if any(has_comment(line) for line in range(body[0].lineno - 1, last + 1)):
+        return False
     assigned = False
     for stmt in body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:

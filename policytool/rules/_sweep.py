@@ -34,8 +34,10 @@ CONFIG_DOC = """\
 ```toml
 [tool.policytool.sweep]
 fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
-             "*load_checkpoint*", "*load_state_dict*", "*load_model*",
-             "*load_pretrained*", "*validate*", "*verify*", "*check_config*",
+             "*load_checkpoint*", "*load_state_dict*", "load_model", "*_load_model",
+             "*load_pretrained*", "*validate_config*", "*validate_*config*",
+             "*validate_args*", "*validate_kwargs*", "*validate_options*",
+             "*validate_param*", "*verify*", "*check_config*",
              "*build_config*", "*create_config*", "*parse_config*", "*load_config*",
              "*setup*", "*bootstrap*", "*init_*", "*_init", "*initialize*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]

@@ -26,7 +26,7 @@ or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
 ✗ when the handler only passes, continues, returns None or assigns a default
 (`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
 validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
-`*bootstrap*`, `*validate*`, `*build_config*`, `*load_checkpoint*`,
+`*bootstrap*`, `*validate_args*`, `*build_config*`, `*load_checkpoint*`,
 `*load_state_dict*`, ...), request handling (`*handle*request*`, `*add_request*`,
 `*process*request*`...) or connector setup (`connect`, `*connect_to*`,
 `*create_connector*`, `*handshake*`...); also
@@ -34,7 +34,9 @@ when it only logs the error (a warning, `e` in the message) and carries on there
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
 `init_device`: the run goes on half set up.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
-handlers, `abort`/`disconnect`, removing a temp file, and a fallback that re-raises.
+handlers, `abort`/`disconnect`, removing a temp file, an optional import
+(`try: import x` / `importlib.import_module`), a default assigned under a comment saying
+why, and a fallback that re-raises.
 
 ## Why
 A broad catch turns a fixable bug into silent wrong behaviour: the exception type
@@ -235,8 +237,11 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             for n in ast.walk(stmt)
         )
         fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
-        best_effort = names_match(names, (*BEST_EFFORT, *seed.BEST_EFFORT_MORE)) or _removes_files(
-            src.try_of.get(id(node))
+        tried = src.try_of.get(id(node))
+        best_effort = (
+            names_match(names, (*BEST_EFFORT, *seed.BEST_EFFORT_MORE))
+            or _removes_files(tried)
+            or seed.imports_only(tried)
         )
         if (
             fail_fast
@@ -273,7 +278,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         if not fail_fast and not src.is_test:
             fail_fast = names_match(names, seed.REQUEST_AND_CONNECTOR)
         if (
-            (_swallows(node.body) or seed.assigns_default(node.body))
+            (_swallows(node.body) or seed.assigns_default(node.body, src.has_comment))
             and fail_fast
             and not best_effort
             and not _raises_later(ctx.innermost, node)
