@@ -6,11 +6,17 @@ class or generic that cannot hold it, and a returned literal of another kind."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from policytool.rules._pysource import SourceInfo
+from policytool.rules._sweep_config import SweepConfig
+from policytool.rules._wrong_annotation import _types, annassign_findings
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -218,3 +224,45 @@ def test_a_builtin_return_of_none_is_reported_once(feature: Repo, run: Run) -> N
     )
     feature.commit("add")
     assert len(wrong(run)) == 1
+
+
+# -- property: the None verdict of an annotation ----------------------------------------
+
+NEVER = ["int", "str", "bool", "list[int]", "dict[str, int]", "torch.Tensor", "Callable[[], int]"]
+UNSURE = ["T", "Alias", "Unknown", '"Missing"']
+
+
+@st.composite
+def annotations(draw: st.DrawFn) -> tuple[str, bool | None]:
+    """An annotation text and whether it admits None (None: unsure)."""
+    members = draw(st.lists(st.sampled_from([*NEVER, *UNSURE, "None"]), min_size=1, max_size=4))
+    if len(members) == 1:
+        text = members[0]
+    elif draw(st.booleans()):
+        text = " | ".join(members)
+    else:
+        text = f"Union[{', '.join(members)}]"
+    if draw(st.booleans()):
+        return f"Optional[{text}]", True
+    if "None" in members:
+        return text, True
+    if any(m in UNSURE for m in members):
+        return text, None
+    return text, False
+
+
+@given(annotations())
+@settings(max_examples=200, deadline=None)
+def test_admits_none_says_no_only_when_sure(case: tuple[str, bool | None]) -> None:
+    text, expected = case
+    module = (
+        "from typing import Callable, Optional, TypeVar, Union\nimport torch\n"
+        "from elsewhere import Unknown\nT = TypeVar('T')\nAlias = int\n"
+        f"x: {text} = None\n"
+    )
+    tree = ast.parse(module)
+    src = SourceInfo("m.py", module.encode(), tree, None, SweepConfig())
+    node = tree.body[-1]
+    assert isinstance(node, ast.AnnAssign)
+    assert _types(src).admits_none(node.annotation) is expected
+    assert bool(list(annassign_findings(src, node))) is (expected is False)
