@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""The seed's fail-fast paths for ``broad-except`` beyond the shared ``fail-fast`` list,
-and its swallow forms beyond ``pass`` / ``continue`` / ``return None``.
+"""The pattern's fail-fast paths for ``broad-except`` beyond the shared ``fail-fast``
+list, and its swallow forms beyond ``pass`` / ``continue`` / ``return None``.
 
-The seed lists five fail-fast paths for a swallowing broad catch: "init, config
+The pattern lists five fail-fast paths for a swallowing broad catch: "init, config
 validation, weight loading, request handling, connector setup". The first three are the
 shared ``[tool.policytool.sweep] fail-fast`` globs (``kwargs-lookup`` reads them too,
 whose own ✗ names only those three); request handling and connector setup are
@@ -34,7 +34,7 @@ REQUEST_AND_CONNECTOR = (
     "*register_connector*",
     "*handshake*",
 )
-# Best effort by the seed's own words (metrics, signal handlers) and by nature
+# Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*disconnect*")
 

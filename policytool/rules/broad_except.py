@@ -11,7 +11,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules import _fail_fast as seed
+from policytool.rules import _fail_fast as paths
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
@@ -239,9 +239,9 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
         tried = src.try_of.get(id(node))
         best_effort = (
-            names_match(names, (*BEST_EFFORT, *seed.BEST_EFFORT_MORE))
+            names_match(names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
             or _removes_files(tried)
-            or seed.imports_only(tried)
+            or paths.imports_only(tried)
         )
         if (
             fail_fast
@@ -276,9 +276,9 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 )
             continue
         if not fail_fast and not src.is_test:
-            fail_fast = names_match(names, seed.REQUEST_AND_CONNECTOR)
+            fail_fast = names_match(names, paths.REQUEST_AND_CONNECTOR)
         if (
-            (_swallows(node.body) or seed.assigns_default(node.body, src.has_comment))
+            (_swallows(node.body) or paths.assigns_default(node.body, src.has_comment))
             and fail_fast
             and not best_effort
             and not _raises_later(ctx.innermost, node)

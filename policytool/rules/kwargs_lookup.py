@@ -264,7 +264,7 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     (``base_path``, its path before a rename) already read it from kwargs; else ``""``.
 
     Another base file reading it does not make it old: copying an existing key into one
-    more file is the seed's own example of the ✗ ("copy-pasted across" files)."""
+    more file is the pattern's own example of the ✗ (a guard "copy-pasted across" files)."""
     return "this file read it before the change" if base_path in before.get(key, ()) else ""
 
 
@@ -273,7 +273,7 @@ def kwargs_finding(
 ) -> Finding:
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
-    the change (``before``: the base already read it; the seed's ✗ is for a *new* key)."""
+    the change (``before``: the base already read it; the ✗ is for a *new* key)."""
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []
