@@ -424,18 +424,28 @@ def function_findings(
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
         return
     declared = short(src, node.returns).strip("\"'")
+    annotation_added = src.node_added(node.returns)
+    returns = [
+        ret
+        for ret in kwreads.statements(node.body, scopes=False)
+        if isinstance(ret, ast.Return)
+        and (annotation_added or src.node_added(ret))
+        and not _silenced(src, ret.lineno)
+    ]
+    if not returns:
+        return
     builtin = _builtin_of(src, node.returns)
-    none_wrong = not builtin_none_checked and _types(src).admits_none(node.returns) is False
+    # The None verdict may read an imported module: only when a return gives None.
+    none_wrong = (
+        not builtin_none_checked
+        and any(ret.value is None or _is_none(ret.value) for ret in returns)
+        and _types(src).admits_none(node.returns) is False
+    )
     if not none_wrong and builtin is None:
         return
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
         return  # a generator: its annotation is about what it yields
-    annotation_added = src.node_added(node.returns)
-    for ret in kwreads.statements(node.body, scopes=False):
-        if not isinstance(ret, ast.Return) or not (annotation_added or src.node_added(ret)):
-            continue
-        if _silenced(src, ret.lineno):
-            continue
+    for ret in returns:
         if none_wrong and (ret.value is None or _is_none(ret.value)):
             yield finding(
                 src,
