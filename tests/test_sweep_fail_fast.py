@@ -42,7 +42,7 @@ BLOCKING = [
     ("load_checkpoint", "pass"),  # weight loading
     ("_load_state_dict_into_model", "return None"),
     ("load_model", "return"),
-    ("bootstrap_workers", "pass"),  # init
+    ("init_workers", "pass"),  # init
     ("_validate_args", "pass"),  # config validation
     ("build_config", "return None"),
     ("handle_request", "return None"),  # request handling
@@ -64,6 +64,7 @@ WARNING = [
     ("setup_optional", "x = None"),  # the try body only imports (below)
     ("validate_instance", "pass"),  # a probe, not config validation
     ("_load_modelinfo_from_cache", "return None"),  # a cache
+    ("_decode_prompt_for_bootstrap", "return None"),  # named after init, not init
     ("summarize", "pass"),  # not a fail-fast path
 ]
 

@@ -39,7 +39,7 @@ fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
              "*validate_args*", "*validate_kwargs*", "*validate_options*",
              "*validate_param*", "*verify*", "*check_config*",
              "*build_config*", "*create_config*", "*parse_config*", "*load_config*",
-             "*setup*", "*bootstrap*", "*init_*", "*_init", "*initialize*"]
+             "*setup*", "*init_*", "*_init", "*initialize*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]

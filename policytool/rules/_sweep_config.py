@@ -40,7 +40,6 @@ class SweepConfig:
         "*parse_config*",
         "*load_config*",
         "*setup*",
-        "*bootstrap*",
         "*init_*",
         "*_init",
         "*initialize*",

@@ -26,7 +26,7 @@ or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
 ✗ when the handler only passes, continues, returns None or assigns a default
 (`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
 validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
-`*bootstrap*`, `*validate_args*`, `*build_config*`, `*load_checkpoint*`,
+`*validate_args*`, `*build_config*`, `*load_checkpoint*`,
 `*load_state_dict*`, ...), request handling (`*handle*request*`, `*add_request*`,
 `*process*request*`...) or connector setup (`connect`, `*connect_to*`,
 `*create_connector*`, `*handshake*`...); also
