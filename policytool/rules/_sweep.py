@@ -34,8 +34,12 @@ CONFIG_DOC = """\
 ```toml
 [tool.policytool.sweep]
 fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
-             "*validate_config*", "*verify*", "*check_config*", "*setup*",
-             "*init_*", "*_init", "*initialize*"]
+             "*load_checkpoint*", "*load_state_dict*", "load_model", "*_load_model",
+             "*load_pretrained*", "*validate_config*", "*validate_*config*",
+             "*validate_args*", "*validate_kwargs*", "*validate_options*",
+             "*validate_param*", "*verify*", "*check_config*",
+             "*build_config*", "*create_config*", "*parse_config*", "*load_config*",
+             "*setup*", "*init_*", "*_init", "*initialize*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]

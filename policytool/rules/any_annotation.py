@@ -17,6 +17,7 @@ from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
+from policytool.rules import _wrong_annotation as wrong
 from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
@@ -31,7 +32,15 @@ public or private, module-level, method or nested, whose `def` line the change a
 return type). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
 almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
 annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None or
-falls off its end, `-> None` that returns a value.
+falls off its end, `-> None` that returns a value, `-> T` (a class, `torch.Tensor`, a
+`typing` generic) with an explicit `return None` or bare `return`, and `-> dict[...]`
+(`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
+another kind (`return a, b`). So is an implicit Optional, `x: T = None` as a parameter,
+attribute or dataclass field where `T` cannot hold None: the message says `T | None`.
+Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
+file defines or an absolute import defines as `class`; a `TypeVar`, an alias, an
+unresolvable name, generators, abstract or stub bodies and a line with `# type: ignore`
+or `# noqa` are skipped.
 
 In tests: a new `SimpleNamespace(...)` that stands in for a typed data class (a
 `@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model,
@@ -522,6 +531,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 f"`{short(src, node.target)}: {short(src, node.annotation)}` "
                 "turns the type checker off",
             )
+        yield from wrong.annassign_findings(src, node)
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
@@ -560,6 +570,8 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 f"`{node.name}` returns `{short(src, node.returns)}`: callers get no type checking",
             )
         yield from _wrong_return(src, node)
+        checked = node.returns is not None and _never_none(src, node.returns) is not None
+        yield from wrong.function_findings(src, node, checked)
         params = [a for a in args if a.arg not in ("self", "cls")]
         typed = node.returns is not None or any(a.annotation is not None for a in params)
         if typed or not src.overlaps(node.lineno, node.lineno) or _def_edited(src, node):

@@ -11,6 +11,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fail_fast as paths
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
@@ -22,13 +23,20 @@ tuple) that does not re-raise. A handler that binds the exception and uses it (l
 wraps it) is not reported, unless it then only `continue`s, returns `None`/`{{}}`/`[]`,
 or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
 
-✗ when the handler only passes, continues or returns None **and** sits on a fail-fast
-path (init, config validation, weight loading, request handling, connector setup); also
+✗ when the handler only passes, continues, returns None or assigns a default
+(`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
+validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
+`*validate_args*`, `*build_config*`, `*load_checkpoint*`,
+`*load_state_dict*`, ...), request handling (`*handle*request*`, `*add_request*`,
+`*process*request*`...) or connector setup (`connect`, `*connect_to*`,
+`*create_connector*`, `*handshake*`...); also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
 `init_device`: the run goes on half set up.
-Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, removing a temp
-file, and a fallback that re-raises.
+Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
+handlers, `abort`/`disconnect`, removing a temp file, an optional import
+(`try: import x` / `importlib.import_module`), a default assigned under a comment saying
+why, and a fallback that re-raises.
 
 ## Why
 A broad catch turns a fixable bug into silent wrong behaviour: the exception type
@@ -229,7 +237,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             for n in ast.walk(stmt)
         )
         fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
-        best_effort = names_match(names, BEST_EFFORT) or _removes_files(src.try_of.get(id(node)))
+        tried = src.try_of.get(id(node))
+        best_effort = (
+            names_match(names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
+            or _removes_files(tried)
+            or paths.imports_only(tried)
+        )
         if (
             fail_fast
             and not best_effort
@@ -262,8 +275,10 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     "catch the specific types",
                 )
             continue
+        if not fail_fast and not src.is_test:
+            fail_fast = names_match(names, paths.REQUEST_AND_CONNECTOR)
         if (
-            _swallows(node.body)
+            (_swallows(node.body) or paths.assigns_default(node.body, src.has_comment))
             and fail_fast
             and not best_effort
             and not _raises_later(ctx.innermost, node)

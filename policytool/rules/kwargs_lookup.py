@@ -41,7 +41,10 @@ a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term 
 `and` or the key is set in a block nested in the `if`.
 
 ⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
-another non-test file with no shared module constant (writes such as
+another non-test file with no shared module constant and the key is new to the change
+(not read from kwargs by the base revision of this file, also across a rename: a
+re-indented or moved lookup of the file's old key stays ⚠; a key copied from another file
+is new to this one) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
 fail-fast path (`__init__`, config validation, weight loading) and never passes the
 dict on, so unknown keys are silently dropped. A key popped before the dict is forwarded
@@ -256,13 +259,27 @@ def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool
     return False
 
 
-def kwargs_finding(use: KeyUse, other_files: list[str], constants: list[str]) -> Finding:
+def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
+    """Why ``key`` is not new to the change: the base revision of this file
+    (``base_path``, its path before a rename) already read it from kwargs; else ``""``.
+
+    Another base file reading it does not make it old: copying an existing key into one
+    more file is the pattern's own example of the ✗ (a guard "copy-pasted across" files)."""
+    return "this file read it before the change" if base_path in before.get(key, ()) else ""
+
+
+def kwargs_finding(
+    use: KeyUse, other_files: list[str], constants: list[str], before: str = ""
+) -> Finding:
     """The finding for one key read, given the other non-test files reading the same key
-    from a kwargs dict and the module constants holding it."""
+    from a kwargs dict, the module constants holding it, and why the key is not new to
+    the change (``before``: the base already read it; the ✗ is for a *new* key)."""
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []
         use = dataclasses.replace(use, dropped_on=None)
+    if before and not use.forwarded and 1 <= len(other_files) <= MAX_CLUSTER and not constants:
+        use = dataclasses.replace(use, forwarded=f"not a new key: {before}")
     if 1 <= len(other_files) <= MAX_CLUSTER and not constants and not use.forwarded:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
         message = (

@@ -244,6 +244,9 @@ class KeyHits:
 
     reads: dict[str, set[str]] = field(default_factory=dict)
     constants: dict[str, list[str]] = field(default_factory=dict)
+    # The non-test files of the *base* reading each key (changed files included): a key
+    # read before the change is not one the change introduces.
+    before: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, path: str, found: BlobKeys, wanted: set[str]) -> None:
         """Record what one file of the head holds for the wanted keys."""
@@ -417,6 +420,7 @@ def find_keys(
     hits = KeyHits()
     for key, files in base_hits.reads.items():
         hits.reads[key] = {p for p in files if p not in paths and not is_test(p)}
+        hits.before[key] = {p for p in files if not is_test(p)}
     for key, places in base_hits.constants.items():
         hits.constants[key] = [c for c in places if c.rsplit(":", 1)[0] not in paths]
     unread = sorted(paths - set(changed))

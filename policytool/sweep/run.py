@@ -27,7 +27,7 @@ from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
 from policytool.rules._sweep_config import SweepConfig
-from policytool.rules.kwargs_lookup import kwargs_finding
+from policytool.rules.kwargs_lookup import kwargs_finding, read_before
 from policytool.sweep.diff import (
     MAX_FILE_BYTES,
     Base,
@@ -188,8 +188,11 @@ def sweep(
             for f in result.findings
             if f.rule != KWARGS_RULE or (f.path, f.line, f.col) not in from_uses
         ]
+        renamed = {f.path: f.old_path for f in change.files if f.old_path}
         result.findings.extend(
-            _resolve_keys(root, resolved, head, uses, contents, change.touched, config, parsed)
+            _resolve_keys(
+                root, resolved, head, uses, contents, change.touched, config, parsed, renamed
+            )
         )
     result.findings = sort_findings(_displayable(f) for f in result.findings)
     return result
@@ -383,8 +386,10 @@ def _resolve_keys(
     touched: set[str],
     config: Config,
     parsed: Mapping[str, frozenset[str]],
+    renamed: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """Decide each key read's severity from where else the head reads the same key."""
+    """Decide each key read's severity from where else the head reads the same key, and
+    whether the base already read it (``renamed``: head path -> base path)."""
     tests = config.section(SweepConfig).test_paths
 
     def is_test(path: str) -> bool:
@@ -392,11 +397,13 @@ def _resolve_keys(
         return match_any(path, tests)
 
     hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched, is_test, parsed)
+    moved = renamed or {}
     return [
         kwargs_finding(
             use,
             sorted(hits.reads.get(use.key, set()) - {use.path}),
             hits.constants.get(use.key, []),
+            read_before(use.key, moved.get(use.path, use.path), hits.before),
         )
         for use in uses
     ]

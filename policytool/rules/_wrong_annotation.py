@@ -1,0 +1,471 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Annotations that are provably wrong without a type checker (``any-annotation`` ✗).
+
+Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
+
+* an implicit ``Optional``: a parameter, attribute, variable or dataclass field
+  ``x: T = None`` where ``T`` cannot hold None (ruff RUF013, mypy's
+  ``no_implicit_optional``);
+* ``-> T`` (``T`` cannot hold None; the builtins are :mod:`any_annotation`'s own check)
+  with an explicit ``return None`` or a bare ``return``;
+* ``-> dict[...]`` / ``list`` / ``tuple`` / ``set`` / ``bool`` / ``int`` / ``str`` /
+  ``float`` / ``bytes`` whose function returns a literal of another kind (a tuple display
+  under ``-> dict``, ``{}`` under ``-> set``).
+
+"Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
+``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
+defines, and a class defined (``class X``) in an absolutely imported module of the
+repository or the installed packages (read as text, nothing imported). A ``TypeVar``,
+a type alias, a name that cannot be resolved or an unparsable string answers "unsure".
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from policytool.engine.findings import Finding
+from policytool.rules import _fakes as fakes
+from policytool.rules import _kwreads as kwreads
+from policytool.rules._pysource import SourceInfo
+from policytool.rules._sweep import BLOCK, finding, short
+
+RULE = "any-annotation"
+
+_BUILTINS = frozenset(
+    {
+        "bool",
+        "int",
+        "str",
+        "float",
+        "complex",
+        "bytes",
+        "bytearray",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "type",
+        "range",
+        "slice",
+        "memoryview",
+    }
+)
+# Types from modules that can never hold None (qualified names).
+_KNOWN_NOT_NONE = frozenset(
+    {
+        *(
+            f"{module}.{name}"
+            for module in ("typing", "typing_extensions")
+            for name in (
+                "List",
+                "Dict",
+                "Set",
+                "FrozenSet",
+                "Tuple",
+                "Type",
+                "Callable",
+                "Sequence",
+                "MutableSequence",
+                "Mapping",
+                "MutableMapping",
+                "Iterable",
+                "Iterator",
+                "Generator",
+                "AsyncIterator",
+                "AsyncIterable",
+                "AsyncGenerator",
+                "Awaitable",
+                "Coroutine",
+                "Collection",
+                "Container",
+                "AbstractSet",
+                "MutableSet",
+                "Deque",
+                "DefaultDict",
+                "OrderedDict",
+                "Counter",
+                "Pattern",
+                "Match",
+            )
+        ),
+        *(
+            f"collections.abc.{name}"
+            for name in (
+                "Callable",
+                "Sequence",
+                "MutableSequence",
+                "Mapping",
+                "MutableMapping",
+                "Iterable",
+                "Iterator",
+                "Generator",
+                "AsyncIterator",
+                "AsyncIterable",
+                "AsyncGenerator",
+                "Awaitable",
+                "Coroutine",
+                "Collection",
+                "Container",
+                "Set",
+                "MutableSet",
+            )
+        ),
+        "collections.deque",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.Counter",
+        "pathlib.Path",
+        "torch.Tensor",
+        "torch.device",
+        "torch.dtype",
+        "torch.nn.Module",
+        "numpy.ndarray",
+        "re.Pattern",
+    }
+)
+_ADMITS_NONE = frozenset(
+    {
+        "Any",
+        "object",
+        "None",
+        "typing.Any",
+        "typing_extensions.Any",
+        "typing.Optional",
+        "typing_extensions.Optional",
+        "typing.NoReturn",
+        "typing.Never",
+        "builtins.object",
+        "types.NoneType",
+    }
+)
+_WRAPPERS = frozenset(
+    {
+        "typing.Annotated",
+        "typing_extensions.Annotated",
+        "typing.ClassVar",
+        "typing.Final",
+        "typing_extensions.Final",
+        "typing.Required",
+        "typing.NotRequired",
+        "typing_extensions.Required",
+        "typing_extensions.NotRequired",
+        "typing.ReadOnly",
+        "typing_extensions.ReadOnly",
+        "dataclasses.InitVar",
+    }
+)
+_UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "Union"})
+_LITERALS = frozenset({"typing.Literal", "typing_extensions.Literal"})
+# The kinds of literal a plain builtin return annotation accepts.
+_ACCEPTS = {
+    "dict": {"dict"},
+    "list": {"list"},
+    "tuple": {"tuple"},
+    "set": {"set"},
+    "frozenset": set(),
+    "bool": {"bool"},
+    "int": {"int", "bool"},
+    "float": {"float", "int", "bool"},
+    "str": {"str"},
+    "bytes": {"bytes"},
+}
+_TYPING_BUILTIN = {
+    "typing.Dict": "dict",
+    "typing.List": "list",
+    "typing.Tuple": "tuple",
+    "typing.Set": "set",
+    "typing.FrozenSet": "frozenset",
+}
+_FINDERS: dict[str | None, fakes.Finder] = {}
+
+
+def _literal_kind(value: ast.expr) -> str | None:
+    """The builtin type of a literal display or constant (None: not a literal)."""
+    if isinstance(value, (ast.Dict, ast.DictComp)):
+        return "dict"
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return "list"
+    if isinstance(value, ast.Tuple):
+        return "tuple"
+    if isinstance(value, (ast.Set, ast.SetComp)):
+        return "set"
+    if isinstance(value, ast.JoinedStr):
+        return "str"
+    if isinstance(value, ast.Constant) and value.value is not None and value.value is not ...:
+        return type(value.value).__name__
+    return None
+
+
+class _Types:
+    """Whether annotations of one file admit None (True / False / None for unsure)."""
+
+    def __init__(self, src: SourceInfo) -> None:
+        """Index the file's module-level classes and its other module-level names."""
+        self.src = src
+        classes: set[str] = set()
+        other: set[str] = set()
+        for stmt in src.tree.body:
+            if isinstance(stmt, ast.ClassDef):
+                classes.add(stmt.name)
+            else:
+                for node in ast.walk(stmt) if not isinstance(stmt, ast.FunctionDef) else [stmt]:
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                        other.add(node.id)
+                    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        other.add(node.name)
+        # A name also assigned at module level (``X = None`` fallback, an alias) is unsure.
+        self.classes = classes - other
+        self.rebound = other
+        self.imported: dict[str, tuple[str, str]] = {}
+        for stmt in src.tree.body:
+            if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+                for alias in stmt.names:
+                    self.imported[alias.asname or alias.name] = (stmt.module, alias.name)
+
+    def admits_none(self, annotation: ast.expr) -> bool | None:
+        """True when the annotation holds None, False when it certainly does not."""
+        if isinstance(annotation, ast.Constant):
+            if annotation.value is None:
+                return True
+            if isinstance(annotation.value, str):
+                try:
+                    parsed = ast.parse(annotation.value, mode="eval").body
+                except SyntaxError:
+                    return None
+                return self.admits_none(parsed)
+            return None
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            return self._any_of([annotation.left, annotation.right])
+        if isinstance(annotation, ast.Subscript):
+            outer = self.src.qualname(annotation.value)
+            items = (
+                annotation.slice.elts
+                if isinstance(annotation.slice, ast.Tuple)
+                else [annotation.slice]
+            )
+            if outer in _ADMITS_NONE:
+                return True
+            if outer in _UNIONS:
+                return self._any_of(items)
+            if outer in _WRAPPERS:
+                return self.admits_none(items[0]) if items else None
+            if outer in _LITERALS:
+                return any(isinstance(i, ast.Constant) and i.value is None for i in items)
+            return self._name(annotation.value)
+        if isinstance(annotation, (ast.Name, ast.Attribute)):
+            return self._name(annotation)
+        return None
+
+    def _any_of(self, items: list[ast.expr]) -> bool | None:
+        """A union: True if a member admits None, False if none can, else unsure."""
+        answers = [self.admits_none(item) for item in items]
+        if True in answers:
+            return True
+        return False if answers and all(a is False for a in answers) else None
+
+    def _name(self, node: ast.expr) -> bool | None:
+        """A (dotted) type name: builtins, known library types, classes of the file or of
+        an imported module; unsure otherwise."""
+        name = self.src.qualname(node)
+        if name is None:
+            return None
+        if name in _ADMITS_NONE:
+            return True
+        if name in _KNOWN_NOT_NONE:
+            return False
+        if "." not in name:
+            if name in _BUILTINS and name not in self.rebound and name not in self.src.aliases:
+                return False
+            if name in self.classes:
+                return False
+        if isinstance(node, ast.Name) and node.id in self.imported:
+            module, original = self.imported[node.id]
+            return False if self._defines_class(module, original) else None
+        return None
+
+    def _defines_class(self, module: str, name: str) -> bool:
+        """Whether module ``module`` (repository or installed, read as text) has ``class name``."""
+        finder = _FINDERS.get(self.src.root)
+        if finder is None:
+            if len(_FINDERS) > 8:
+                _FINDERS.clear()
+            finder = _FINDERS[self.src.root] = fakes.Finder(self.src.root)
+        loaded = finder.load(module)
+        return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
+
+
+def _types(src: SourceInfo) -> _Types:
+    """The file's :class:`_Types`, built once."""
+    cached = src.cache.get("wrong_types")
+    if not isinstance(cached, _Types):
+        cached = _Types(src)
+        src.cache["wrong_types"] = cached
+    return cached
+
+
+def _is_none(value: ast.expr | None) -> bool:
+    """``None`` as written (``field(default=None)`` too)."""
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.Call) and not value.args:
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name == "field":
+            return any(k.arg == "default" and _is_none(k.value) for k in value.keywords)
+    return False
+
+
+def _implicit_optional(
+    src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
+) -> Finding | None:
+    """The finding for ``target: annotation = None`` when the annotation cannot hold None
+    (not when the line silences the checker: ``# type: ignore``, a sentinel on purpose)."""
+    if _types(src).admits_none(annotation) is not False or _silenced(src, default.lineno):
+        return None
+    text = short(src, annotation).strip("\"'")
+    return finding(
+        src,
+        annotation,
+        RULE,
+        BLOCK,
+        f"`{target}: {text} = None` (line {default.lineno}): `{text}` does not admit None; "
+        f"annotate `{target}: {text} | None`",
+    )
+
+
+def _silenced(src: SourceInfo, line: int) -> bool:
+    """Whether line ``line`` tells the type checker or linter to accept it."""
+    if not 1 <= line <= len(src.byte_lines):
+        return False
+    text = src.byte_lines[line - 1]
+    return b"#" in text and (b"type: ignore" in text or b"noqa" in text or b"pyright:" in text)
+
+
+def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding]:
+    """An attribute, variable or dataclass field ``x: T = None`` the change adds."""
+    if node.value is None or not _is_none(node.value) or not src.node_added(node):
+        return
+    found = _implicit_optional(src, short(src, node.target), node.annotation, node.value)
+    if found is not None:
+        yield found
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.arg, ast.expr]]:
+    """Each parameter with its default value."""
+    positional = [*node.args.posonlyargs, *node.args.args]
+    for arg, default in zip(
+        positional[len(positional) - len(node.args.defaults) :], node.args.defaults, strict=True
+    ):
+        yield arg, default
+    for arg, kw_default in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True):
+        if kw_default is not None:
+            yield arg, kw_default
+
+
+def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ...]) -> bool:
+    """Whether a decorator's last name is one of ``names``."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        last = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if last in names:
+            return True
+    return False
+
+
+def _is_stub(body: list[ast.stmt]) -> bool:
+    """``...`` / ``pass`` / docstring / ``raise`` bodies."""
+    return all(
+        isinstance(stmt, (ast.Pass, ast.Raise))
+        or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        for stmt in body
+    )
+
+
+def _builtin_of(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """``dict`` for ``dict[str, int]`` / ``Dict[...]`` / ``"dict"``: a plain builtin."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    base = node.value if isinstance(node, ast.Subscript) else node
+    if not isinstance(base, ast.Name | ast.Attribute):
+        return None
+    name = src.qualname(base)
+    if name is None:
+        return None
+    name = _TYPING_BUILTIN.get(name, name)
+    types = _types(src)
+    if name in _ACCEPTS and name not in types.rebound and name not in src.aliases:
+        return name
+    return None
+
+
+def function_findings(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, builtin_none_checked: bool
+) -> Iterator[Finding]:
+    """Implicit-Optional parameters, ``return None`` under a non-None class or generic
+    (``builtin_none_checked``: the caller already judged the builtins), and returned
+    literals of another kind than a builtin return annotation."""
+    for arg, default in _defaults(node):
+        if arg.annotation is None or not _is_none(default):
+            continue
+        if not (src.node_added(arg.annotation) or src.node_added(default)):
+            continue
+        found = _implicit_optional(src, arg.arg, arg.annotation, default)
+        if found is not None:
+            yield found
+    if node.returns is None or _is_stub(node.body):
+        return
+    if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
+        return
+    declared = short(src, node.returns).strip("\"'")
+    annotation_added = src.node_added(node.returns)
+    returns = [
+        ret
+        for ret in kwreads.statements(node.body, scopes=False)
+        if isinstance(ret, ast.Return)
+        and (annotation_added or src.node_added(ret))
+        and not _silenced(src, ret.lineno)
+    ]
+    if not returns:
+        return
+    builtin = _builtin_of(src, node.returns)
+    # The None verdict may read an imported module: only when a return gives None.
+    none_wrong = (
+        not builtin_none_checked
+        and any(ret.value is None or _is_none(ret.value) for ret in returns)
+        and _types(src).admits_none(node.returns) is False
+    )
+    if not none_wrong and builtin is None:
+        return
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
+        return  # a generator: its annotation is about what it yields
+    for ret in returns:
+        if none_wrong and (ret.value is None or _is_none(ret.value)):
+            yield finding(
+                src,
+                ret,
+                RULE,
+                BLOCK,
+                f"`{node.name}` is annotated `-> {declared}` but returns None on line "
+                f"{ret.lineno}; annotate `-> {declared} | None`",
+            )
+            continue
+        if ret.value is None or builtin is None:
+            continue
+        kind = _literal_kind(ret.value)
+        if kind is not None and kind not in _ACCEPTS[builtin]:
+            yield finding(
+                src,
+                ret,
+                RULE,
+                BLOCK,
+                f"`{node.name}` is annotated `-> {declared}` but returns a {kind} "
+                f"(`{short(src, ret.value, 40)}`) on line {ret.lineno}; return a {builtin} "
+                "or fix the annotation",
+            )

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup ✗ is for a change that "introduces a **new** string key duplicated
+across >= 2 files": a key the changed file already read before the change (a
+re-indented, moved or renamed lookup) is not new, ⚠; a key copied into another file is."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+OTHER = "def talk(**kwargs):\n    return kwargs.get('runtime_info')\n"
+OLD = "def forward(**kwargs):\n    return kwargs.get('runtime_info')\n"
+REINDENTED = (
+    "def forward(**kwargs):\n    if kwargs:\n        return kwargs.get('runtime_info')\n"
+    "    return None\n"
+)
+
+
+@pytest.fixture
+def base(repo: Repo) -> Repo:
+    """Two files of main both reading ``runtime_info`` from kwargs; a feature branch."""
+    repo.write("pkg/other.py", OTHER)
+    repo.write("pkg/model.py", OLD)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def rows(run: Run) -> list[tuple[str, int, str, str]]:
+    """(path, line, severity, message) of each kwargs-lookup finding."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return [
+        (f["path"], f["line"], f["severity"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "kwargs-lookup"
+    ]
+
+
+def test_a_reindented_lookup_of_the_files_old_key_stays_a_warning(base: Repo, run: Run) -> None:
+    base.write("pkg/model.py", REINDENTED)
+    base.commit("re-indent")
+    assert [(p, line, sev) for p, line, sev, _m in rows(run)] == [("pkg/model.py", 3, "warning")]
+    assert "not a new key: this file read it before the change" in rows(run)[0][3]
+
+
+def test_a_renamed_file_keeps_its_old_key(base: Repo, run: Run) -> None:
+    body = "".join(f"\n\nCONSTANT_{i} = {i}\n" for i in range(12))
+    base.git("checkout", "-q", "main")
+    base.write("pkg/model.py", OLD + body)
+    base.commit("longer")
+    base.git("checkout", "-q", "-b", "move")
+    base.git("mv", "pkg/model.py", "pkg/renamed_model.py")
+    base.write("pkg/renamed_model.py", REINDENTED + body)
+    base.commit("rename and re-indent")
+    assert [(p, sev) for p, _l, sev, _m in rows(run)] == [("pkg/renamed_model.py", "warning")]
+
+
+def test_a_key_copied_into_a_new_file_is_still_blocking(base: Repo, run: Run) -> None:
+    base.write("pkg/talker.py", "def speak(**kwargs):\n    return kwargs.get('runtime_info')\n")
+    base.commit("copy")
+    found = rows(run)
+    assert [(p, sev) for p, _l, sev, _m in found] == [("pkg/talker.py", "error")]

@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation ✗ for a *wrong* annotation (seed: "actively misleading — e.g. `-> bool`
+that returns `Optional[bool]`"): implicit Optional defaults, ``return None`` under a
+class or generic that cannot hold it, and a returned literal of another kind."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policytool.rules._pysource import SourceInfo
+from policytool.rules._sweep_config import SweepConfig
+from policytool.rules._wrong_annotation import _types, annassign_findings
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """main with one file; the feature branch checked out."""
+    repo.write("README.md", "x\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def wrong(run: Run) -> list[tuple[int, str]]:
+    """(line, message) of each any-annotation ✗."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return [
+        (f["line"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "any-annotation" and f["severity"] == "error"
+    ]
+
+
+IMPLICIT = """\
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Optional, TypeVar, Union
+
+import torch
+
+T = TypeVar("T")
+Alias = Optional[int]
+
+
+class Engine:
+    pass
+
+
+def run(
+    a: int = None,
+    b: torch.Tensor = None,
+    c: Engine = None,
+    d: list[int] = None,
+    e: Optional[int] = None,
+    f: int | None = None,
+    g: Any = None,
+    h: object = None,
+    i: T = None,
+    j: Alias = None,
+    k: "Unknown" = None,
+    m: Union[int, None] = None,
+    n: "Engine" = None,
+    o: int = None,  # type: ignore[assignment]
+    *,
+    p: str = None,
+) -> None:
+    pass
+
+
+@dataclass
+class Cfg:
+    size: int = None
+    name: Optional[str] = None
+    late: dataclasses.InitVar[int | None] = None
+    items: dict[str, int] = field(default=None)
+
+    def __post_init__(self) -> None:
+        self.engine: Engine = None
+        self.other: Engine | None = None
+"""
+
+
+def test_implicit_optional_defaults_are_wrong_and_only_when_certain(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/mod.py", IMPLICIT)
+    feature.commit("add")
+    found = wrong(run)
+    names = sorted(m.split(":", 1)[0].strip("`") for _line, m in found)
+    assert names == ["a", "b", "c", "d", "items", "n", "p", "self.engine", "size"]
+    line, message = next(x for x in found if x[1].startswith("`b:"))
+    assert line == 17
+    assert message == (
+        "`b: torch.Tensor = None` (line 17): `torch.Tensor` does not admit None; "
+        "annotate `b: torch.Tensor | None`"
+    )
+
+
+def test_an_imported_class_is_resolved_in_the_repository(feature: Repo, run: Run) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", "class ModelConfig:\n    pass\n\nAliasConfig = None\n")
+    feature.write(
+        "pkg/use.py",
+        "from pkg.config import AliasConfig, ModelConfig\nfrom elsewhere import Thing\n\n\n"
+        "def f(a: ModelConfig = None, b: AliasConfig = None, c: Thing = None) -> None:\n"
+        "    pass\n",
+    )
+    feature.commit("add")
+    assert [m.split(":", 1)[0] for _l, m in wrong(run)] == ["`a"]
+
+
+def test_only_added_lines_count(feature: Repo, run: Run) -> None:
+    feature.write("pkg/old.py", "def f(a: int = None) -> None:\n    pass\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.write("pkg/old.py", "def f(a: int = None) -> None:\n    pass\n\n\nX = 1\n")
+    feature.commit("edit")
+    assert wrong(run) == []
+
+
+RETURNS = """\
+import abc
+from collections.abc import Callable, Iterator
+
+import torch
+
+
+class Engine:
+    pass
+
+
+def make(flag: bool) -> Engine:
+    if flag:
+        return None
+    return Engine()
+
+
+def reduce(x: torch.Tensor, off: bool) -> torch.Tensor:
+    if off:
+        return
+    return x
+
+
+def maybe(flag: bool) -> Engine | None:
+    if flag:
+        return None
+    return Engine()
+
+
+def gen() -> Iterator[int]:
+    yield 1
+    return None
+
+
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def build(self) -> Engine:
+        return None
+
+    def stub(self) -> Callable[[], int]:
+        raise NotImplementedError
+
+
+def shape() -> dict[str, int]:
+    return 1, 2
+
+
+def kinds() -> set[int]:
+    return {}
+
+
+def number() -> float:
+    return 1
+
+
+def ok() -> tuple[int, int]:
+    return 1, 2
+"""
+
+
+def test_returns_that_contradict_the_annotation(feature: Repo, run: Run) -> None:
+    feature.write("pkg/ret.py", RETURNS)
+    feature.commit("add")
+    assert wrong(run) == [
+        (
+            13,
+            "`make` is annotated `-> Engine` but returns None on line 13; "
+            "annotate `-> Engine | None`",
+        ),
+        (
+            19,
+            "`reduce` is annotated `-> torch.Tensor` but returns None on line 19; "
+            "annotate `-> torch.Tensor | None`",
+        ),
+        (
+            44,
+            "`shape` is annotated `-> dict[str, int]` but returns a tuple (`1, 2`) on "
+            "line 44; return a dict or fix the annotation",
+        ),
+        (
+            48,
+            "`kinds` is annotated `-> set[int]` but returns a dict (`{}`) on line 48; "
+            "return a set or fix the annotation",
+        ),
+    ]
+
+
+def test_a_builtin_return_of_none_is_reported_once(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/b.py", "def f(x: int) -> bool:\n    if x:\n        return None\n    return True\n"
+    )
+    feature.commit("add")
+    assert len(wrong(run)) == 1
+
+
+# -- property: the None verdict of an annotation ----------------------------------------
+
+NEVER = ["int", "str", "bool", "list[int]", "dict[str, int]", "torch.Tensor", "Callable[[], int]"]
+UNSURE = ["T", "Alias", "Unknown", '"Missing"']
+
+
+@st.composite
+def annotations(draw: st.DrawFn) -> tuple[str, bool | None]:
+    """An annotation text and whether it admits None (None: unsure)."""
+    members = draw(st.lists(st.sampled_from([*NEVER, *UNSURE, "None"]), min_size=1, max_size=4))
+    if len(members) == 1:
+        text = members[0]
+    elif draw(st.booleans()):
+        text = " | ".join(members)
+    else:
+        text = f"Union[{', '.join(members)}]"
+    if draw(st.booleans()):
+        return f"Optional[{text}]", True
+    if "None" in members:
+        return text, True
+    if any(m in UNSURE for m in members):
+        return text, None
+    return text, False
+
+
+@given(annotations())
+@settings(max_examples=200, deadline=None)
+def test_admits_none_says_no_only_when_sure(case: tuple[str, bool | None]) -> None:
+    text, expected = case
+    module = (
+        "from typing import Callable, Optional, TypeVar, Union\nimport torch\n"
+        "from elsewhere import Unknown\nT = TypeVar('T')\nAlias = int\n"
+        f"x: {text} = None\n"
+    )
+    tree = ast.parse(module)
+    src = SourceInfo("m.py", module.encode(), tree, None, SweepConfig())
+    node = tree.body[-1]
+    assert isinstance(node, ast.AnnAssign)
+    assert _types(src).admits_none(node.annotation) is expected
+    assert bool(list(annassign_findings(src, node))) is (expected is False)
