@@ -25,8 +25,8 @@ def feature(repo: Repo) -> Repo:
     return repo
 
 
-def severities(run: Run) -> dict[str, str]:
-    """Function name (from the file's ``# in NAME`` layout: one handler each) -> severity."""
+def severities(run: Run) -> dict[int, str]:
+    """Line of each broad-except finding -> its severity."""
     result = run("sweep", "--format", "json", "--fail-on", "never")
     assert result.code == 0, result.err
     return {f["line"]: f["severity"] for f in json.loads(result.out) if f["rule"] == "broad-except"}

@@ -233,7 +233,7 @@ UNSURE = ["T", "Alias", "Unknown", '"Missing"']
 
 
 @st.composite
-def annotations(draw: st.DrawFn) -> tuple[str, bool | None]:
+def annotation_cases(draw: st.DrawFn) -> tuple[str, bool | None]:
     """An annotation text and whether it admits None (None: unsure)."""
     members = draw(st.lists(st.sampled_from([*NEVER, *UNSURE, "None"]), min_size=1, max_size=4))
     if len(members) == 1:
@@ -251,7 +251,7 @@ def annotations(draw: st.DrawFn) -> tuple[str, bool | None]:
     return text, False
 
 
-@given(annotations())
+@given(annotation_cases())
 @settings(max_examples=200, deadline=None)
 def test_admits_none_says_no_only_when_sure(case: tuple[str, bool | None]) -> None:
     text, expected = case
