@@ -131,6 +131,27 @@ def test_only_added_lines_count(feature: Repo, run: Run) -> None:
     assert wrong(run) == []
 
 
+def test_an_edit_inside_an_old_fields_other_arguments_is_not_new(feature: Repo, run: Run) -> None:
+    # accelerate 0413cf9: a typo fixed in a dataclass field's help text; the old
+    # `flag: bool = field(default=None, ...)` is not an annotation the change adds.
+    old = (
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Plugin:\n"
+        "    flag: bool = field(\n        default=None,\n"
+        '        metadata={"help": "loads the checkoint"},\n    )\n'
+    )
+    feature.write("pkg/plugin.py", old)
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.write("pkg/plugin.py", old.replace("checkoint", "checkpoint"))
+    feature.commit("typo")
+    assert wrong(run) == []
+    feature.write("pkg/plugin.py", old.replace("flag: bool", "other: bool"))
+    feature.commit("renamed")
+    assert [line for line, _message in wrong(run)] == [6]
+
+
 RETURNS = """\
 import abc
 from collections.abc import Callable, Iterator

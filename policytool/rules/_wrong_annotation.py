@@ -318,6 +318,15 @@ def _is_none(value: ast.expr | None) -> bool:
     return False
 
 
+def _none_of(value: ast.expr) -> ast.expr:
+    """The ``None`` itself: the constant, or ``field(default=None)``'s keyword value."""
+    if isinstance(value, ast.Call):
+        for keyword in value.keywords:
+            if keyword.arg == "default":
+                return keyword.value
+    return value
+
+
 def _implicit_optional(
     src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
 ) -> Finding | None:
@@ -346,7 +355,13 @@ def _silenced(src: SourceInfo, line: int) -> bool:
 
 def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding]:
     """An attribute, variable or dataclass field ``x: T = None`` the change adds."""
-    if node.value is None or not _is_none(node.value) or not src.node_added(node):
+    if node.value is None or not _is_none(node.value):
+        return
+    # The annotation or its ``None`` must be new: a change inside ``field(...)``'s other
+    # arguments (a help text's typo) does not make an old annotation new.
+    if not any(
+        src.node_added(part) for part in (node.target, node.annotation, _none_of(node.value))
+    ):
         return
     found = _implicit_optional(src, short(src, node.target), node.annotation, node.value)
     if found is not None:
