@@ -165,3 +165,26 @@ def test_a_malformed_adoption_entry_is_one_sentence(repo: Repo, run: Run) -> Non
     result = run("lock", "--check")
     assert result.code == 2
     assert "the adoption entry for requirements/lint.txt needs" in result.err
+
+
+SHA = "5e8866cb0cc249aa2017ad9050b3b83a7ca16f69"
+
+
+def test_a_git_reference_at_a_full_commit_is_an_exact_pin(repo: Repo, run: Run) -> None:
+    # scrapy's docs lock: `name @ git+URL@<40-hex SHA>`, no hash possible for a checkout.
+    git_line = f"gamma @ git+https://github.com/o/gamma.git@{SHA}\n    # via -r requirements/lint.in\n"
+    repo.write("pyproject.toml", CONFIG)
+    repo.write("requirements/lint.in", "alpha>=1\ngamma @ git+https://github.com/o/gamma.git\n")
+    repo.write(LOCK, PIP_COMPILE + git_line)
+    repo.commit("adopt")
+    assert run("baseline").code == 0
+    repo.commit("baseline")
+    checked, found = lock_check(run)
+    assert (checked.code, found) == (0, [])
+    assert check_findings(run) == (0, [])
+    # A branch, a tag or a short SHA names other code tomorrow: not exact.
+    for ref in ("main", "v1.0", SHA[:7]):
+        repo.write(LOCK, PIP_COMPILE + git_line.replace(SHA, ref))
+        checked, found = lock_check(run)
+        assert checked.code == 1
+        assert any("is not an exact pin" in f and f"gamma.git@{ref}'" in f for f in found), found
