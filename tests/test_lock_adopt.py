@@ -172,7 +172,9 @@ SHA = "5e8866cb0cc249aa2017ad9050b3b83a7ca16f69"
 
 def test_a_git_reference_at_a_full_commit_is_an_exact_pin(repo: Repo, run: Run) -> None:
     # scrapy's docs lock: `name @ git+URL@<40-hex SHA>`, no hash possible for a checkout.
-    git_line = f"gamma @ git+https://github.com/o/gamma.git@{SHA}\n    # via -r requirements/lint.in\n"
+    git_line = (
+        f"gamma @ git+https://github.com/o/gamma.git@{SHA}\n    # via -r requirements/lint.in\n"
+    )
     repo.write("pyproject.toml", CONFIG)
     repo.write("requirements/lint.in", "alpha>=1\ngamma @ git+https://github.com/o/gamma.git\n")
     repo.write(LOCK, PIP_COMPILE + git_line)
