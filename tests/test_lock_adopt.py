@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -190,3 +193,16 @@ def test_a_git_reference_at_a_full_commit_is_an_exact_pin(repo: Repo, run: Run) 
         checked, found = lock_check(run)
         assert checked.code == 1
         assert any("is not an exact pin" in f and f"gamma.git@{ref}'" in f for f in found), found
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ref=st.text(alphabet="0123456789abcdefABCDEFghv.-_/", min_size=1, max_size=70),
+    extra=st.sampled_from(["", "#subdirectory=pkg", " ; python_version >= '3.9'"]),
+)
+def test_only_a_full_commit_sha_makes_a_git_reference_exact(ref: str, extra: str) -> None:
+    from policytool.formats.lockfile import Pin
+
+    text = f"gamma @ git+https://github.com/o/gamma.git@{ref}{extra}"
+    full = len(ref) in (40, 64) and all(c in "0123456789abcdefABCDEF" for c in ref)
+    assert Pin("gamma", None, text, 1, ()).exact is full
