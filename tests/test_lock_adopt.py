@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -165,3 +168,41 @@ def test_a_malformed_adoption_entry_is_one_sentence(repo: Repo, run: Run) -> Non
     result = run("lock", "--check")
     assert result.code == 2
     assert "the adoption entry for requirements/lint.txt needs" in result.err
+
+
+SHA = "5e8866cb0cc249aa2017ad9050b3b83a7ca16f69"
+
+
+def test_a_git_reference_at_a_full_commit_is_an_exact_pin(repo: Repo, run: Run) -> None:
+    # scrapy's docs lock: `name @ git+URL@<40-hex SHA>`, no hash possible for a checkout.
+    git_line = (
+        f"gamma @ git+https://github.com/o/gamma.git@{SHA}\n    # via -r requirements/lint.in\n"
+    )
+    repo.write("pyproject.toml", CONFIG)
+    repo.write("requirements/lint.in", "alpha>=1\ngamma @ git+https://github.com/o/gamma.git\n")
+    repo.write(LOCK, PIP_COMPILE + git_line)
+    repo.commit("adopt")
+    assert run("baseline").code == 0
+    repo.commit("baseline")
+    checked, found = lock_check(run)
+    assert (checked.code, found) == (0, [])
+    assert check_findings(run) == (0, [])
+    # A branch, a tag or a short SHA names other code tomorrow: not exact.
+    for ref in ("main", "v1.0", SHA[:7]):
+        repo.write(LOCK, PIP_COMPILE + git_line.replace(SHA, ref))
+        checked, found = lock_check(run)
+        assert checked.code == 1
+        assert any("is not an exact pin" in f and f"gamma.git@{ref}'" in f for f in found), found
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ref=st.text(alphabet="0123456789abcdefABCDEFghv.-_/", min_size=1, max_size=70),
+    extra=st.sampled_from(["", "#subdirectory=pkg", " ; python_version >= '3.9'"]),
+)
+def test_only_a_full_commit_sha_makes_a_git_reference_exact(ref: str, extra: str) -> None:
+    from policytool.formats.lockfile import Pin
+
+    text = f"gamma @ git+https://github.com/o/gamma.git@{ref}{extra}"
+    full = len(ref) in (40, 64) and all(c in "0123456789abcdefABCDEF" for c in ref)
+    assert Pin("gamma", None, text, 1, ()).exact is full

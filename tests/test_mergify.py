@@ -769,3 +769,36 @@ def test_mend_install_pins_only_the_pre_commit_word(
     again = _INSTALL_RE.search(mended)
     assert again is not None
     assert mend_install(mended, *again.span("args"), f"pre-commit=={pin}", pin) == mended
+
+
+@pytest.mark.parametrize(
+    "path", [".mergify.yml", ".mergify.yaml", ".mergify/config.yml", ".github/mergify.yaml"]
+)
+def test_unconfigured_reads_the_file_mergify_reads(repo: Repo, run: Run, path: str) -> None:
+    # tenacity keeps `.mergify.yml`; nothing configures `[tool.policytool.mergify] file`.
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write("requirements/lint.txt", "pre-commit==4.0.1\n")
+    repo.write(path, MERGIFY)
+    repo.commit()
+    result = run("check", "--only=mergify-drift")
+    assert result.code == 1
+    assert (path, line_of(MERGIFY, "mypy-3.10")) in rule_lines(result.out, "mergify-drift")
+
+
+def test_the_first_name_mergify_reads_wins_and_init_adds_no_second(repo: Repo, run: Run) -> None:
+    # Mergify reads `.mergify.yml` before `.github/mergify.yml`; a second file would stop it.
+    repo.write(".mergify.yml", MERGIFY)
+    repo.write(".github/mergify.yml", "pull_request_rules: []\n")
+    repo.write(".pre-commit-config.yaml", PRECOMMIT)
+    repo.write("requirements/lint.txt", "pre-commit==4.0.1\n")
+    repo.commit()
+    lines = rule_lines(run("check", "--only=mergify-drift").out, "mergify-drift")
+    assert lines and {path for path, _ in lines} == {".mergify.yml"}
+
+
+def test_init_writes_no_second_mergify_config(repo: Repo, run: Run) -> None:
+    # A fresh repository (no pre-commit, no workflows) with `.mergify/config.yml`.
+    repo.write(".mergify/config.yml", "pull_request_rules: []\n")
+    repo.commit()
+    assert run("init").code == 0
+    assert not (repo.root / ".github" / "mergify.yml").exists()

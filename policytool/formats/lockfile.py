@@ -54,6 +54,13 @@ EXCLUDE_NEWER = "exclude-newer"
 EXCLUDE_NEWER_PACKAGE = "exclude-newer-package"
 HOLDS = "holds"
 
+# ``name[extras] @ git+URL@SHA`` with a full SHA-1 (40) or SHA-256 (64) object id, an
+# optional ``#egg=``/``#subdirectory=`` fragment and an optional ``; marker``.
+_COMMIT_PINNED_RE = re.compile(
+    r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(?:\[[^\]]*\])?\s*@\s*git\+[^\s#;]+"
+    r"@(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{40})(?:#[^\s;]*)?\s*(?:;.*)?$"
+)
+
 
 def body_hash(body: str) -> str:
     """``sha256:<hex>`` of a lock body, line endings normalised."""
@@ -72,8 +79,20 @@ class Pin:
 
     @property
     def exact(self) -> bool:
-        """``==`` / ``===`` to one version, or a URL requirement that carries a hash."""
-        return self.version is not None or ("@" in self.text and bool(self.hashes))
+        """``==`` / ``===`` to one version, a URL requirement that carries a hash, or a
+        git reference pinned to a full commit SHA (:attr:`commit_pinned`)."""
+        return (
+            self.version is not None
+            or ("@" in self.text and bool(self.hashes))
+            or self.commit_pinned
+        )
+
+    @property
+    def commit_pinned(self) -> bool:
+        """``name @ git+URL@<full commit SHA>``, as pip-compile and uv write a git
+        dependency: the commit names the content, and a VCS checkout has no hash to list.
+        A branch, a tag or a short SHA can name other code tomorrow: not pinned."""
+        return _COMMIT_PINNED_RE.match(self.text) is not None
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,27 @@ class Comment:
         return type(self.message).__name__ == "LiteralScalarString"
 
 
+# Where Mergify looks for its configuration, in its order: it reads the first that exists
+# (docs.mergify.com/configuration/file-format: "Configuration File Name").
+MERGIFY_FILES = (
+    ".mergify.yml",
+    ".mergify.yaml",
+    ".mergify/config.yml",
+    ".mergify/config.yaml",
+    ".github/mergify.yml",
+    ".github/mergify.yaml",
+)
+
+
+def find_mergify(root: Path) -> str | None:
+    """The Mergify config Mergify itself reads in ``root``: the first of
+    :data:`MERGIFY_FILES` that is a file; None when there is none."""
+    for relpath in MERGIFY_FILES:
+        if (root / relpath).is_file():
+            return relpath
+    return None
+
+
 def load_mergify(root: Path, relpath: str) -> YamlDoc | None:
     """The parsed Mergify file; None when absent; :class:`FileProblem` when unusable."""
     doc = load_present(root, relpath)

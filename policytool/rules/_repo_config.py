@@ -119,7 +119,8 @@ register_section("pre-commit", PreCommitConfig, finish=_finish_pre_commit)
 class MergifyConfig:
     """``[tool.policytool.mergify]``: where the pre-commit failure comment lives."""
 
-    file: str = ".github/mergify.yml"
+    # None: the file Mergify reads (formats.mergify.MERGIFY_FILES); see mergify_file().
+    file: str | None = None
     # The rule whose comment carries the pre-commit tip. None: every rule whose comment
     # gives ``pre-commit run`` instructions (and one named comment-pre-commit-failure).
     rule: str | None = None
@@ -132,7 +133,13 @@ document(
     MergifyConfig,
     "The `mergify-drift` rule and `policytool sync`.",
     {
-        "file": KeyDoc("path", "the Mergify config"),
+        "file": KeyDoc(
+            "path",
+            "the Mergify config",
+            "not set: the file Mergify reads, the first of `.mergify.yml`, `.mergify.yaml`, "
+            "`.mergify/config.yml`, `.mergify/config.yaml`, `.github/mergify.yml` and "
+            "`.github/mergify.yaml` that exists (`.github/mergify.yml` when none does)",
+        ),
         "rule": KeyDoc(
             "string",
             "the name of the rule whose comment message carries the pre-commit tip (it must exist)",
@@ -151,6 +158,28 @@ document(
 
 
 register_section("mergify", MergifyConfig)
+
+# Where ``init`` and ``sync`` write a Mergify config when the repository has none.
+MERGIFY_DEFAULT = ".github/mergify.yml"
+
+
+def mergify_file(config: Config) -> str:
+    """The Mergify config the rules read: ``[tool.policytool.mergify] file``, else the one
+    Mergify itself reads (the first of its names that exists), else :data:`MERGIFY_DEFAULT`."""
+    from policytool.formats.mergify import find_mergify
+
+    configured = config.section(MergifyConfig).file
+    if configured is not None:
+        return configured
+    return find_mergify(config.root) or MERGIFY_DEFAULT
+
+
+def mergify_triggers(config: Config) -> tuple[str, ...]:
+    """The paths whose change can change what :func:`mergify_file` reads."""
+    from policytool.formats.mergify import MERGIFY_FILES
+
+    configured = config.section(MergifyConfig).file
+    return (configured,) if configured is not None else MERGIFY_FILES
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ from policytool.rules._ci_scan import (
     widening,
     yaml_data,
 )
-from policytool.rules._repo_config import MergifyConfig
+from policytool.rules._repo_config import mergify_file
 from policytool.rules._yaml_fix import YamlFixCheck
 
 if TYPE_CHECKING:
@@ -1116,7 +1116,7 @@ def _kinds(config: Config) -> list[tuple[str, tuple[str, ...]]]:
         ("action", ACTION_GLOBS),
     ]
     if options.mergify:
-        kinds.append(("mergify", (config.section(MergifyConfig).file,)))
+        kinds.append(("mergify", (mergify_file(config),)))
     kinds += [
         ("pipeline", options.pipelines),
         ("dockerfile", options.dockerfiles),

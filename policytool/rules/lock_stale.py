@@ -11,8 +11,9 @@ per lock:
 - the fingerprint in the header differs from the fingerprint of the current inputs,
   constraints and options (something changed since the lock was written);
 - the body hash differs from the body (the lock was edited by hand);
-- a requirement line is not an exact ``==`` pin;
-- ``hashes = true`` and a pin carries no ``--hash``;
+- a requirement line is not an exact ``==`` pin (nor a git reference at a full commit SHA);
+- ``hashes = true`` and a pin carries no ``--hash`` (a git reference at a full commit SHA
+  has none to carry);
 - a ``pylock.toml`` lock is not a PEP 751 document, or a package lists a file without
   hashes;
 - a requirement of the inputs is missing from the lock, or its pin does not satisfy it
@@ -213,7 +214,7 @@ def check_lock(
                     f"'{pin.name}' lists no file, or a file without hashes",
                 )
             )
-        elif lock.config.hashes and not pin.hashes:
+        elif lock.config.hashes and not pin.hashes and not pin.commit_pinned:
             findings.append(
                 Finding(out, pin.line, 1, RULE_ID, f"'{pin.name}' has no --hash but hashes = true")
             )
@@ -445,7 +446,12 @@ runs the same check):
 - the fingerprint in the header matches the inputs, their includes, the constraint
   files and the options that change resolution;
 - the body hash matches the body (no hand edit);
-- every requirement is an exact `==` pin (with `--hash` when `hashes = true`);
+- every requirement is an exact `==` pin (with `--hash` when `hashes = true`), or a
+  git reference pinned to a full commit SHA (`name @ git+URL@<40 hex>`, as pip-compile
+  and uv write a git dependency): the commit names the content, and a checkout has no
+  hash to list, so it needs none under `hashes = true` (pip's `--require-hashes` mode
+  refuses such a line at install; that is pip's choice). A branch, a tag or a short SHA
+  is not exact: it can name other code tomorrow;
 - a PEP 751 `pylock.toml` lock is a valid document whose every package has a version
   and lists only files with hashes;
 - every requirement of the inputs is in the lock and its pin satisfies it, and every

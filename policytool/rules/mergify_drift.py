@@ -70,7 +70,13 @@ from policytool.formats.yamldoc import (
 )
 from policytool.formats.yamledit import ensure_line_end, newline_of
 from policytool.rules._precommit_model import usable_model
-from policytool.rules._repo_config import CiConfig, MergifyConfig, PreCommitConfig
+from policytool.rules._repo_config import (
+    CiConfig,
+    MergifyConfig,
+    PreCommitConfig,
+    mergify_file,
+    mergify_triggers,
+)
 
 RULE_ID = "mergify-drift"
 BEGIN = (
@@ -142,7 +148,7 @@ def comments_of(config: Config) -> list[Comment]:
     the rule named :data:`DEFAULT_RULE` if there is one; a file with neither has none.
     """
     section = config.section(MergifyConfig)
-    doc = load_mergify(config.root, section.file)
+    doc = load_mergify(config.root, mergify_file(config))
     if doc is None:
         return []
     if section.rule is not None:
@@ -156,7 +162,7 @@ def comment_of(config: Config) -> Comment | None:
     The configured rule's; not set, the tip comment holding the sync markers, else the
     rule named :data:`DEFAULT_RULE`, else the only comment that gives instructions.
     """
-    doc = load_mergify(config.root, config.section(MergifyConfig).file)
+    doc = load_mergify(config.root, mergify_file(config))
     if doc is None:
         return None
     found = comments_of(config)
@@ -450,9 +456,7 @@ def sync(config: Config, write_file: bool) -> SyncResult:
         )
     comment = comment_of(config)  # a FileProblem is the command's one-sentence error
     if comment is None:
-        raise PolicyError(
-            f"{config.section(MergifyConfig).file}: not found; `policytool init` writes one"
-        )
+        raise PolicyError(f"{mergify_file(config)}: not found; `policytool init` writes one")
     relpath = comment.doc.relpath
     current = _current_block(comment.message)
     if not _has_markers(comment.message) and parse_run_commands(comment.message, markdown=True):
@@ -861,7 +865,7 @@ def check(ctx: RepoContext) -> Iterator[Finding]:
     """The tip comments' commands match the hooks; blocks are current; checks exist."""
     config = ctx.config
     try:
-        doc = load_mergify(config.root, config.section(MergifyConfig).file)
+        doc = load_mergify(config.root, mergify_file(config))
         tips = comments_of(config) if doc is not None else []
     except FileProblem as exc:
         yield Finding(exc.relpath, exc.line, 1, RULE_ID, exc.message)
@@ -883,7 +887,7 @@ def fixes(ctx: RepoContext) -> Iterator[Finding]:
 
 def _triggers(config: Config) -> Sequence[str]:
     return (
-        config.section(MergifyConfig).file,
+        *mergify_triggers(config),
         config.section(PreCommitConfig).file,
         "pyproject.toml",
         "requirements/*",

@@ -67,6 +67,14 @@ def _codeql_wanted(root: Path, config: Config) -> bool:
     )
 
 
+def _mergify_wanted(root: Path, config: Config) -> bool:
+    """The Mergify rule: fresh repositories without a Mergify config under any of the
+    names Mergify reads (a second one would stop Mergify evaluating pull requests)."""
+    from policytool.formats.mergify import find_mergify
+
+    return _fresh(root, config) and find_mergify(root) is None
+
+
 @dataclass(frozen=True)
 class Scaffold:
     """One file ``init`` can write: where, what it is for, its content, and whether here."""
@@ -139,7 +147,7 @@ register(
         ci_scaffold.MERGIFY_PATH,
         "Mergify rule commenting how to reproduce a pre-commit failure (with the sync block)",
         ci_scaffold.render_mergify,
-        _fresh,
+        _mergify_wanted,
     )
 )
 register(

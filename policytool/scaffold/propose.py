@@ -549,14 +549,21 @@ def _compile_lock(root: Path, relpath: str, text: str, names: set[str]) -> dict[
             inputs.append(word)
         index += 1
     base = Path(relpath).parent
-    output = output or relpath
-    # Paths as written, from the repository root or from the lock's own directory.
-    for where in (Path(), base):
-        if (where / output).as_posix().removeprefix("./") != relpath:
+    if output is None and inputs and match.group("tool") == "pip-compile":
+        output = _pip_compile_default_output(inputs[0])
+    # Paths are relative to where the command ran: the repository root or the lock's own
+    # directory, whichever the output path leads to the lock (uv without -o prints the
+    # lock: either, when only one has the inputs); never guessed between two.
+    found: list[list[str]] = []
+    for where in dict.fromkeys((Path(), base)):
+        if output is not None and (where / output).as_posix().removeprefix("./") != relpath:
             continue
         paths = [(where / p).as_posix().removeprefix("./") for p in inputs + constraints]
         if not inputs or any(_read(root, p) is None for p in paths):
             continue
+        found.append(paths)
+    if len(found) == 1:
+        paths = found[0]
         entry: dict[str, object] = {
             "name": _lock_name(relpath, names),
             "inputs": paths[: len(inputs)],
@@ -568,6 +575,15 @@ def _compile_lock(root: Path, relpath: str, text: str, names: set[str]) -> dict[
             entry["backend"] = "pip-tools"
         return {**entry, **options}
     return None
+
+
+def _pip_compile_default_output(source: str) -> str:
+    """Where pip-compile writes without ``-o``: ``requirements.txt`` beside a
+    setup.py/setup.cfg/pyproject.toml source, else the source with ``.txt`` for its suffix."""
+    path = Path(source)
+    if path.name in ("setup.py", "setup.cfg", "pyproject.toml"):
+        return (path.parent / "requirements.txt").as_posix()
+    return path.with_suffix(".txt").as_posix()
 
 
 # ``uv export`` options that change what is exported in a way a lock table cannot say:
