@@ -464,7 +464,7 @@ def check_names(doc: YamlDoc, root: Path | None = None) -> list[CheckName]:
             if isinstance(job.name, str):
                 name = resolve(job.name, row)
             elif row:
-                values = ", ".join(v for v in row.values())
+                values = ", ".join(v for k, v in row.items() if "." not in k)
                 name = f"{job_id} ({values})"
             else:
                 name = job_id
