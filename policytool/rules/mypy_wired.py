@@ -251,9 +251,10 @@ class _Follower:
             text = self._text(relpath)
             if text is None:
                 continue
-            needle = command.strip()
+            # tox substitutes ``{posargs:...}``: match the words before the first one.
+            needle = command.strip().split("{", 1)[0].split()[:2]
             for number, line in enumerate(split_lines(text, keepends=False), start=1):
-                if needle and needle in line:
+                if needle and line.split()[:2] == needle:
                     return Loss(why, relpath, number)
             return Loss(why, relpath, 1)
         return Loss(why, "tox.ini", 1)
