@@ -40,8 +40,13 @@ def test_a_commit_stage_hook_counts_only_when_ci_runs_pre_commit(repo: Repo, run
     repo.write(".pre-commit-config.yaml", "ci:\n  autofix_prs: false\n" + MYPY_HOOK)
     repo.commit()
     assert run("check", "--only=mypy-wired").code == 0
-    # So does a workflow step on pull requests; not one on a schedule only.
+    # So does pre-commit.ci set up as a GitHub app only: its badge in the README (pytest).
     repo.write(".pre-commit-config.yaml", MYPY_HOOK)
+    repo.write("README.rst", ".. image:: https://results.pre-commit.ci/badge/github/o/r/main.svg\n")
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+    # So does a workflow step on pull requests; not one on a schedule only.
+    repo.write("README.rst", "x\n")
     repo.write(".github/workflows/lint.yml", _wf("schedule", "pre-commit run --all-files"))
     repo.commit()
     assert rule_lines(run("check", "--only=mypy-wired").out, "mypy-wired") == [

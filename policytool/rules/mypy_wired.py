@@ -424,17 +424,43 @@ def _toxenv(row: Mapping[str, str], *envs: object) -> str | None:
     return None
 
 
-def _ci_runs_hook(hook: Hook, model: Model, scan: CiScan, gating: Mapping[str, bool]) -> bool:
-    """Whether CI runs ``hook`` for pull requests so that it can fail: pre-commit.ci (a
-    ``ci:`` section) at the commit stage, or a workflow step (``run:``, an action, a tox
-    env or make target) that can run and fail, in a workflow that runs for pull requests
+# Files whose mention of pre-commit.ci's results says it runs here: its status badge in
+# the README, or its check named in Mergify's conditions.
+_PRECOMMIT_CI_FILES = ("README.md", "README.rst", "README", ".mergify.yml", ".github/mergify.yml")
+_PRECOMMIT_CI_MARKS = (b"results.pre-commit.ci", b"pre-commit.ci - pr")
+
+
+def _precommit_ci(root: Path, model: Model) -> bool:
+    """Whether pre-commit.ci runs the hooks: a ``ci:`` section, or (set up as a GitHub
+    app, with no section) its badge in the README or its check in Mergify's rules."""
+    if model.uses_precommit_ci:
+        return True
+    for relpath in _PRECOMMIT_CI_FILES:
+        try:
+            real = resolve_inside(root, relpath, relpath)
+            if not real.is_file():
+                continue
+            data = read_bounded(real, relpath, MAX_SCRIPT_BYTES)
+        except (PolicyError, OSError):
+            continue
+        if any(mark in data for mark in _PRECOMMIT_CI_MARKS):
+            return True
+    return False
+
+
+def _ci_runs_hook(
+    hook: Hook, model: Model, scan: CiScan, gating: Mapping[str, bool], precommit_ci: bool
+) -> bool:
+    """Whether CI runs ``hook`` for pull requests so that it can fail: pre-commit.ci (see
+    :func:`_precommit_ci`) at the commit stage, or a workflow step (``run:``, an action,
+    a tox env or make target) that can run and fail, in a workflow that runs for pull requests
     (``gating``: by workflow path), at a stage of the hook; manual-stage hooks only with
     ``--all-files``."""
     stages = model.stages_of(hook)
     manual_only = stages == (MANUAL,)
     committing = stages is None or "pre-commit" in stages or "commit" in stages
     ci_skipped = {hook_id for hook_id, _line in model.ci_skip()}
-    if model.uses_precommit_ci and committing and hook.id not in ci_skipped:
+    if precommit_ci and committing and hook.id not in ci_skipped:
         return True
     for step in scan.steps:
         command = step.command
@@ -473,7 +499,8 @@ def _never_run(hooks: Sequence[Hook], model: Model, config: Config) -> tuple[lis
     if not workflow_paths(config.root):
         # No CI here to run it: a hook at a commit stage is the check there is.
         return [h for h in hooks if model.stages_of(h) == (MANUAL,)], said
-    return [h for h in hooks if not _ci_runs_hook(h, model, scan, gating)], said
+    precommit_ci = _precommit_ci(config.root, model)
+    return [h for h in hooks if not _ci_runs_hook(h, model, scan, gating, precommit_ci)], said
 
 
 def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
@@ -531,7 +558,8 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
                     RULE_ID,
                     f"hook '{hook.id}' runs mypy only where pre-commit runs locally: no CI "
                     "step that can fail runs it for pull requests and pre-commit.ci is not "
-                    "set up (no `ci:` section), so no pull request is checked with mypy",
+                    "set up (no `ci:` section, no pre-commit.ci badge in the README), so no "
+                    "pull request is checked with mypy",
                 )
             elif not said:  # else ci-hook-stage names the step that should run it
                 yield Finding(
