@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import Repo, Result
@@ -152,6 +152,7 @@ _NAME = st.from_regex(r"[A-Z][A-Z0-9_]{0,6}", fullmatch=True)
 _VALUE = st.from_regex(r"[a-z0-9-]{1,8}", fullmatch=True)
 
 
+@settings(max_examples=40, deadline=None)
 @given(st.lists(st.dictionaries(_NAME, _VALUE, min_size=1, max_size=3), min_size=1, max_size=4))
 def test_a_whole_mapping_matrix_value_round_trips(envs: list[dict[str, str]]) -> None:
     from policytool.formats.matrix import mapping_of, matrix_rows
