@@ -680,6 +680,7 @@ def _triggers(config: Config) -> Sequence[str]:
         "tox.toml",
         "noxfile.py",
         *makefile.MAKEFILES,
+        *_PRECOMMIT_CI_FILES,
     )
 
 
@@ -704,10 +705,23 @@ DOC = """\
   the script line), whether or not another run of mypy still checks: a check that cannot
   fail hides what it finds. `mypy -c "import x"` (a cache warm-up) and `mypy --version`
   check no file of the repository and are not runs of mypy.
-- A mypy hook counts when it runs: at a commit stage, or at the manual stage only when
-  a workflow step that can fail runs `pre-commit run --all-files --hook-stage manual`
-  (pre-commit.ci never runs the manual stage). A mypy hook moved to `stages: [manual]`
-  that nothing runs is a finding at the hook.
+- A mypy hook counts when CI runs it for pull requests: at a commit stage when
+  pre-commit.ci runs it (a `ci:` section, its badge in the README or its check in
+  Mergify's rules) or a workflow step that can fail runs `pre-commit run`; at the
+  manual stage only when such a step runs `pre-commit run --all-files --hook-stage
+  manual` (pre-commit.ci never runs the manual stage). A repository without workflows
+  has only its commit-stage hooks. A mypy hook nothing in CI runs (moved to
+  `stages: [manual]`, or at the commit stage of a repository whose CI never runs
+  pre-commit) is a finding at the hook.
+- Only workflows that run for pull requests count (`pull_request`, also narrowed by
+  `paths:`, `pull_request_target`, `merge_group`, or a local caller that has one; the
+  same reading as `ci-hook-stage`) when some workflow does: a mypy step on `push`,
+  `schedule` or `workflow_dispatch` only checks no pull request, and is a finding at
+  the workflow's `on:` when nothing else runs mypy.
+- `tox` is followed into the environment's commands (`-e`, or `TOXENV` from the step,
+  job or workflow `env:`, including a whole-mapping `env: ${{ matrix.env }}`; a `- `
+  prefix ignores mypy's exit code), and `poe TASK` into poethepoet's
+  `[tool.poe.tasks]` (a command string, `cmd`, `shell`, `sequence`, `ref`).
 - A hook that runs mypy has a configuration, and its `--config-file` exists.
 
 Commands are read as commands, not words: `cp .github/workflows/matchers/mypy.json` or
