@@ -64,6 +64,23 @@ def test_a_repository_without_ci_keeps_its_commit_hook(repo: Repo, run: Run) -> 
     assert run("check", "--only=mypy-wired").code == 0
 
 
+def test_ci_out_of_sight_keeps_the_commit_hook(repo: Repo, run: Run) -> None:
+    """ansible-lint passes ``tox -e lint`` (which runs pre-commit) to another repository's
+    reusable workflow: what it runs is not known here, so the hook is not reported."""
+    repo.write("pyproject.toml", "[tool.mypy]\n")
+    repo.write(".pre-commit-config.yaml", MYPY_HOOK)
+    repo.write(".github/workflows/tests.yml", TESTS)
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 1
+    call = (
+        "on: pull_request\njobs:\n  tox:\n    uses: o/devtools/.github/workflows/tox.yml@"
+        "0123456789abcdef0123456789abcdef01234567\n    with:\n      names: tox -e lint\n"
+    )
+    repo.write(".github/workflows/tox.yml", call)
+    repo.commit()
+    assert run("check", "--only=mypy-wired").code == 0
+
+
 def test_a_workflow_that_never_runs_for_pull_requests_does_not_count(repo: Repo, run: Run) -> None:
     repo.write("pyproject.toml", "[tool.mypy]\n")
     repo.write(".github/workflows/tests.yml", TESTS)

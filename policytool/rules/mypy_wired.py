@@ -430,6 +430,29 @@ _PRECOMMIT_CI_FILES = ("README.md", "README.rst", "README", ".mergify.yml", ".gi
 _PRECOMMIT_CI_MARKS = (b"results.pre-commit.ci", b"pre-commit.ci - pr")
 
 
+# CI systems this rule does not read: any of them might run pre-commit.
+_OTHER_CI = (
+    ".buildkite",
+    ".circleci",
+    ".gitlab-ci.yml",
+    "azure-pipelines.yml",
+    ".travis.yml",
+    "Jenkinsfile",
+)
+
+
+def _ci_unread(root: Path) -> bool:
+    """Whether some CI is out of sight: another CI system, or a job calling another
+    repository's reusable workflow (ansible-lint's ``tox -e lint`` passed in ``with:``)."""
+    if any((root / name).exists() for name in _OTHER_CI):
+        return True
+    for doc in load_workflows(root, (b"uses",)).docs:
+        for job in model(doc).jobs:
+            if job.uses is not None and not job.uses.startswith("./"):
+                return True
+    return False
+
+
 def _precommit_ci(root: Path, model: Model) -> bool:
     """Whether pre-commit.ci runs the hooks: a ``ci:`` section, or (set up as a GitHub
     app, with no section) its badge in the README or its check in Mergify's rules."""
@@ -496,8 +519,9 @@ def _never_run(hooks: Sequence[Hook], model: Model, config: Config) -> tuple[lis
         config.section(PreCommitConfig).manual_stage, model.default_stages, scan
     )
     said = meaning == "ci" and bool(workflow_paths(config.root))
-    if not workflow_paths(config.root):
-        # No CI here to run it: a hook at a commit stage is the check there is.
+    if not workflow_paths(config.root) or _ci_unread(config.root):
+        # No CI here to run it (a hook at a commit stage is the check there is), or CI
+        # this rule cannot read (which might run pre-commit): only the manual stage is known.
         return [h for h in hooks if model.stages_of(h) == (MANUAL,)], said
     precommit_ci = _precommit_ci(config.root, model)
     return [h for h in hooks if not _ci_runs_hook(h, model, scan, gating, precommit_ci)], said
