@@ -385,6 +385,50 @@ def workflow_commands(doc: YamlDoc, root: Path | None) -> Iterator[tuple[int, li
                         yield line + offset, shell.program_of(inner), f"tox -e {env}"
 
 
+# --- pull-request gating ---------------------------------------------------------
+
+
+def pr_gate(
+    doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset(), queue: bool = True
+) -> str | None:
+    """How a workflow runs for pull requests: "all", "paths" (only for some paths,
+    ``pull_request: paths:``), or None (never); with ``queue`` false, the merge queue
+    (``merge_group``) does not count: how it runs on the pull request itself.
+
+    ``workflow_call`` is followed to the local workflows calling this one (``uses:
+    ./.github/workflows/NAME.yml``) and their triggers; a workflow no local workflow
+    calls may be called from another repository and counts as run for every PR.
+    """
+    events = triggers_of(doc)
+    gates: set[str] = set()
+    counted = PR_EVENTS - {"workflow_call"} - (set() if queue else {"merge_group"})
+    for event in set(events) & counted:
+        settings = events[event]
+        narrowed = isinstance(settings, dict) and "paths" in settings
+        gates.add("paths" if narrowed else "all")
+    if "workflow_call" in events and "all" not in gates:
+        callers = local_callers(doc.relpath, root)
+        if not callers:
+            gates.add("all")
+        for caller in callers:
+            if caller.relpath not in seen:
+                gate = pr_gate(caller, root, seen | {doc.relpath}, queue)
+                if gate is not None:
+                    gates.add(gate)
+    return "all" if "all" in gates else ("paths" if gates else None)
+
+
+def local_callers(relpath: str, root: Path) -> list[YamlDoc]:
+    """The workflows of the repo with a job calling the local workflow ``relpath``."""
+    wanted = f"./{relpath}"
+    callers = []
+    for doc in load_workflows(root, (relpath.encode(),)).docs:
+        uses = (job.uses for job in model(doc).jobs if job.uses is not None)
+        if any(u.split("@", 1)[0] == wanted for u in uses):
+            callers.append(doc)
+    return callers
+
+
 # --- check runs -----------------------------------------------------------------------
 
 
@@ -420,7 +464,7 @@ def check_names(doc: YamlDoc, root: Path | None = None) -> list[CheckName]:
             if isinstance(job.name, str):
                 name = resolve(job.name, row)
             elif row:
-                values = ", ".join(v for v in row.values())
+                values = ", ".join(v for k, v in row.items() if "." not in k)
                 name = f"{job_id} ({values})"
             else:
                 name = job_id

@@ -21,7 +21,7 @@ from policytool.formats.yamldoc import key_line
 MAX_MATRIX_JOBS = 256
 # A ``${{ ... }}`` expression, and the word that stands for one while a command is read.
 _EXPR_RE = re.compile(r"\$\{\{.*?\}\}")
-_MATRIX_RE = re.compile(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}")
+_MATRIX_RE = re.compile(r"\$\{\{\s*matrix\.([\w-]+(?:\.[\w-]+)?)\s*\}\}")
 UNKNOWN = "\x00expr\x00"
 
 
@@ -32,6 +32,33 @@ def scalar_text(value: object) -> str | None:
     if isinstance(value, (str, int, float)):
         return str(value)
     return None
+
+
+def _items(key: str, value: object) -> dict[str, str] | None:
+    """A matrix value as row entries: ``{key: text}`` for a scalar; for a mapping
+    (``env: {TOXENV: mypy}``) one ``key.sub`` entry per scalar value, as
+    ``${{ matrix.env.TOXENV }}`` reads it (see :func:`mapping_of`); None for a list."""
+    text = scalar_text(value)
+    if text is not None:
+        return {key: text}
+    if isinstance(value, dict):
+        return {f"{key}.{sub}": s for sub, v in value.items() if (s := scalar_text(v)) is not None}
+    return None
+
+
+def mapping_of(value: object, row: Mapping[str, str]) -> dict[str, str] | None:
+    """A mapping-valued key (a step's ``env:``) for one row: a literal mapping with its
+    values resolved, or ``${{ matrix.X }}`` whose row value is a whole mapping (scrapy's
+    ``env: ${{ matrix.env }}`` with rows ``env: {TOXENV: mypy}``); None otherwise."""
+    if isinstance(value, dict):
+        return {str(k): resolve(v, row) for k, v in value.items()}
+    if not isinstance(value, str):
+        return None
+    match = _MATRIX_RE.fullmatch(value.strip())
+    if match is None or "." in match.group(1):
+        return None
+    prefix = match.group(1) + "."
+    return {k[len(prefix) :]: v for k, v in row.items() if k.startswith(prefix)}
 
 
 def _matrix(job: Mapping[str, object]) -> dict[str, object] | None:
@@ -78,15 +105,23 @@ def matrix_rows(job: Mapping[str, object], relpath: str, job_name: str) -> list[
         if key in ("include", "exclude") or not isinstance(values, list):
             continue
         has_axes = True
-        shown = [s for s in (scalar_text(v) for v in values) if s is not None] or [UNKNOWN]
-        rows = [{**row, str(key): value} for row in rows for value in shown]
+        # A mapping on an axis is shown in a job's name, how is not read here.
+        shown = [
+            {str(key): UNKNOWN, **s} if isinstance(v, dict) else s
+            for v in values
+            if (s := _items(str(key), v)) is not None
+        ]
+        shown = shown or [{str(key): UNKNOWN}]
+        rows = [{**row, **items} for row in rows for items in shown]
     if not has_axes:
         rows = []
     include = matrix.get("include")
     if isinstance(include, list):
         for entry in include:
             if isinstance(entry, dict):
-                row = {str(k): s for k, v in entry.items() if (s := scalar_text(v)) is not None}
+                row: dict[str, str] = {}
+                for k, v in entry.items():
+                    row.update(_items(str(k), v) or {})
                 rows.append(row)
     return rows or [{}]
 

@@ -18,13 +18,11 @@ from policytool.config import Config, key_place
 from policytool.engine.findings import Finding
 from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats.gha import (
-    PR_EVENTS,
     WORKFLOW_DIR,
-    load_workflows,
+    pr_gate,
     triggers_of,
     workflow_paths,
 )
-from policytool.formats.gha import model as workflow_model
 from policytool.formats.precommit import MANUAL, Hook, Model
 from policytool.formats.precommit_run import (
     CiScan,
@@ -32,7 +30,7 @@ from policytool.formats.precommit_run import (
     manual_stage_meaning,
     scan_ci,
 )
-from policytool.formats.yamldoc import YamlDoc, key_line
+from policytool.formats.yamldoc import key_line
 from policytool.rules._ci_scan import broken_findings
 from policytool.rules._precommit_model import usable_model
 from policytool.rules._repo_config import CiConfig, PreCommitConfig
@@ -154,52 +152,11 @@ def _manual_findings(scan: CiScan, model: Model, root: Path) -> Iterator[Finding
         )
 
 
-def _pr_gate(
-    doc: YamlDoc, root: Path, seen: frozenset[str] = frozenset(), queue: bool = True
-) -> str | None:
-    """How a workflow runs for pull requests: "all", "paths" (only for some paths,
-    ``pull_request: paths:``), or None (never); with ``queue`` false, the merge queue
-    (``merge_group``) does not count: how it runs on the pull request itself.
-
-    ``workflow_call`` is followed to the local workflows calling this one (``uses:
-    ./.github/workflows/NAME.yml``) and their triggers; a workflow no local workflow
-    calls may be called from another repository and counts as run for every PR.
-    """
-    events = triggers_of(doc)
-    gates: set[str] = set()
-    counted = PR_EVENTS - {"workflow_call"} - (set() if queue else {"merge_group"})
-    for event in set(events) & counted:
-        settings = events[event]
-        narrowed = isinstance(settings, dict) and "paths" in settings
-        gates.add("paths" if narrowed else "all")
-    if "workflow_call" in events and "all" not in gates:
-        callers = _local_callers(doc.relpath, root)
-        if not callers:
-            gates.add("all")
-        for caller in callers:
-            if caller.relpath not in seen:
-                gate = _pr_gate(caller, root, seen | {doc.relpath}, queue)
-                if gate is not None:
-                    gates.add(gate)
-    return "all" if "all" in gates else ("paths" if gates else None)
-
-
-def _local_callers(relpath: str, root: Path) -> list[YamlDoc]:
-    """The workflows of the repo with a job calling the local workflow ``relpath``."""
-    wanted = f"./{relpath}"
-    callers = []
-    for doc in load_workflows(root, (relpath.encode(),)).docs:
-        uses = (job.uses for job in workflow_model(doc).jobs if job.uses is not None)
-        if any(u.split("@", 1)[0] == wanted for u in uses):
-            callers.append(doc)
-    return callers
-
-
 def _trigger_findings(scan: CiScan, precommit: Model, root: Path) -> Iterator[Finding]:
     """Workflows running pre-commit of which none runs for every pull request."""
     if precommit.uses_precommit_ci or not scan.docs:
         return
-    gates = [_pr_gate(doc, root) for doc, _jobs in scan.docs]
+    gates = [pr_gate(doc, root) for doc, _jobs in scan.docs]
     if "all" in gates:
         yield from _queue_only(scan, root)
         return
@@ -229,7 +186,7 @@ def _queue_only(scan: CiScan, root: Path) -> Iterator[Finding]:
     no result before queueing (and a required check that never reports on the pull
     request keeps it out of the queue). GitHub's merge-queue setup triggers a required
     check on both ``pull_request`` and ``merge_group``."""
-    on_prs = [_pr_gate(doc, root, queue=False) for doc, _jobs in scan.docs]
+    on_prs = [pr_gate(doc, root, queue=False) for doc, _jobs in scan.docs]
     if "all" in on_prs:
         return
     for (doc, _jobs), gate in zip(scan.docs, on_prs, strict=True):

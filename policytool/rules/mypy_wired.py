@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,10 +23,11 @@ from policytool.formats.gha import (
     WORKFLOW_DIR,
     load_workflows,
     model,
+    pr_gate,
     workflow_commands,
     workflow_paths,
 )
-from policytool.formats.matrix import UNKNOWN, is_false, is_true, resolve
+from policytool.formats.matrix import UNKNOWN, is_false, is_true, mapping_of, resolve
 from policytool.formats.precommit import MANUAL, Hook, Model
 from policytool.formats.precommit_run import (
     CiScan,
@@ -37,8 +38,8 @@ from policytool.formats.precommit_run import (
 )
 from policytool.formats.shell import program_of
 from policytool.formats.shell import split as tokens
-from policytool.formats.tox import nox_programs
-from policytool.formats.yamldoc import YamlDoc
+from policytool.formats.tox import env_commands, nox_programs, tox_envs
+from policytool.formats.yamldoc import YamlDoc, key_line
 from policytool.rules._precommit_model import usable_model
 from policytool.rules._repo_config import PreCommitConfig
 
@@ -152,6 +153,10 @@ class MypyRun:
     line: int
     shown: str
     loss: Loss | None = None
+    # Whether the workflow runs for pull requests (``pull_request``, ``merge_group``, a
+    # caller that does): a run on ``schedule`` or ``push`` only gates no pull request.
+    gates: bool = True
+    on_line: int = 1  # the workflow's ``on:``
 
     @property
     def lost(self) -> str | None:
@@ -202,6 +207,18 @@ class _Follower:
             yield from self._make(make, cwd, depth)
             return
         program = command[0].rsplit("/", 1)[-1]
+        if program == "tox" and cwd == ".":
+            for env in tox_envs(list(command), self.root) or ():
+                for line in env_commands(self.root, env):
+                    ignored = line.lstrip().startswith("-")
+                    for _offset, inner, lost in shell_statuses(line.lstrip().lstrip("-")):
+                        for inner_loss in self.reaches(inner, cwd, depth + 1):
+                            why = "tox's `- ` prefix ignores its exit code" if ignored else lost
+                            yield self._at(why, line) if why else inner_loss
+            return
+        if program in ("poe", "poethepoet") and cwd == ".":
+            yield from self._poe(command[1:], depth)
+            return
         script = None
         python = False
         if program in _SHELLS or program in _INTERPRETERS:
@@ -227,6 +244,65 @@ class _Follower:
             for offset, inner, lost in shell_statuses(text, pipefail):
                 for inner_loss in self.reaches(inner, cwd, depth + 1):
                     yield Loss(lost, relpath, offset + 1) if lost else inner_loss
+
+    def _at(self, why: str, command: str) -> Loss:
+        """A loss at the line of tox's configuration that holds ``command``."""
+        for relpath in ("tox.ini", "tox.toml", "pyproject.toml"):
+            text = self._text(relpath)
+            if text is None:
+                continue
+            # tox substitutes ``{posargs:...}``: match the words before the first one.
+            needle = command.strip().split("{", 1)[0].split()[:2]
+            for number, line in enumerate(split_lines(text, keepends=False), start=1):
+                if needle and line.split()[:2] == needle:
+                    return Loss(why, relpath, number)
+            return Loss(why, relpath, 1)
+        return Loss(why, "tox.ini", 1)
+
+    def _poe(self, args: Sequence[str], depth: int) -> Iterator[Loss | None]:
+        """The mypy runs of ``poe TASK`` (poethepoet's ``[tool.poe.tasks]`` in
+        pyproject.toml: a command string, ``cmd``, ``shell``, ``sequence`` or ``ref``)."""
+        name = next((a for a in args if not a.startswith("-")), None)
+        text = self._text("pyproject.toml")
+        if name is None or text is None:
+            return
+        try:
+            data = toml.loads(text, "pyproject.toml")
+        except PolicyError:
+            return
+        tool = data.get("tool")
+        poe = tool.get("poe") if isinstance(tool, dict) else None
+        tasks = poe.get("tasks") if isinstance(poe, dict) else None
+        if not isinstance(tasks, dict):
+            return
+        seen: set[str] = set()
+        queue: list[object] = [tasks.get(name)]
+        while queue and len(seen) < 64:
+            task = queue.pop(0)
+            if isinstance(task, dict):
+                ref = task.get("ref")
+                if isinstance(ref, str):
+                    target = ref.split()[0] if ref.split() else ""
+                    if target and target not in seen:
+                        seen.add(target)
+                        queue.append(tasks.get(target))
+                    continue
+                if isinstance(task.get("sequence"), list):
+                    for item in task["sequence"]:
+                        if isinstance(item, str) and item not in seen:
+                            seen.add(item)
+                            queue.append(tasks.get(item))
+                        elif isinstance(item, dict):
+                            queue.append(item)
+                    continue
+                task = task.get("cmd", task.get("shell"))
+            if isinstance(task, list):
+                task = " ".join(str(t) for t in task)
+            if not isinstance(task, str):
+                continue
+            for _offset, inner, lost in shell_statuses(task):
+                for inner_loss in self.reaches(inner, ".", depth + 1):
+                    yield Loss(lost, "pyproject.toml", 1) if lost else inner_loss
 
     def _make(
         self, make: tuple[str | None, str | None, list[str]], cwd: str, depth: int
@@ -265,21 +341,36 @@ class _Follower:
                         yield Loss(why, relpath, line) if why else inner_loss
 
 
+def _pr_ci(root: Path) -> bool:
+    """Whether some workflow runs for pull requests: only then does a workflow that never
+    does (``push`` or ``schedule`` only) leave pull requests unchecked; a repository
+    without pull-request CI has only its ``push`` checks."""
+    needles = (b"pull_request", b"merge_group", b"workflow_call")
+    return any(pr_gate(doc, root) is not None for doc in load_workflows(root, needles).docs)
+
+
+def _gates(doc: YamlDoc, root: Path, pr_ci: bool) -> bool:
+    """Whether a workflow's checks count for pull requests (see :func:`_pr_ci`)."""
+    return not pr_ci or pr_gate(doc, root) is not None
+
+
 def ci_mypy_runs(root: Path) -> list[MypyRun]:
     """Every workflow ``run:`` command that reaches mypy, directly or through a repository
     script or make target, per matrix row, with why it cannot fail (``|| true``,
     ``continue-on-error``, ``if: false``), if it cannot."""
     follower = _Follower(root)
     out: list[MypyRun] = []
+    pr_ci = _pr_ci(root)
     for doc in load_workflows(root, (b"run",)).docs:
-        out += _doc_runs(doc, follower)
+        out += _doc_runs(doc, follower, _gates(doc, root, pr_ci))
     return list(dict.fromkeys(out))
 
 
-def _doc_runs(doc: YamlDoc, follower: _Follower) -> list[MypyRun]:
-    """The mypy runs of one workflow."""
+def _doc_runs(doc: YamlDoc, follower: _Follower, gates: bool) -> list[MypyRun]:
+    """The mypy runs of one workflow (``gates``: whether it checks pull requests)."""
     out: list[MypyRun] = []
-    for job in model(doc).jobs:
+    workflow = model(doc)
+    for job in workflow.jobs:
         job_never = "`if: false` on the job" if is_false(job.if_) else None
         job_lenient = (
             "`continue-on-error: true` on the job" if is_true(job.continue_on_error) else None
@@ -299,8 +390,11 @@ def _doc_runs(doc: YamlDoc, follower: _Follower) -> list[MypyRun]:
             cwd = cwd_value if isinstance(cwd_value, str) else "."
             for row in job.matrix:
                 script = resolve(step.run, row)
+                toxenv = _toxenv(row, step.node.get("env"), job.node.get("env"), workflow.env)
                 for offset, words, lost in shell_statuses(script, step.pipefail):
                     line = step.run_line(offset)
+                    if toxenv and tox_envs(words) == []:
+                        words = [*program_of(words), "-e", toxenv]
                     for inner in follower.reaches(words, resolve(cwd, row)):
                         shown = " ".join(words)
                         if len(shown) > 80:
@@ -312,20 +406,96 @@ def _doc_runs(doc: YamlDoc, follower: _Follower) -> list[MypyRun]:
                                 line,
                                 shown.replace(UNKNOWN, "${{ … }}"),
                                 Loss(why, doc.relpath, line) if why else inner,
+                                gates,
+                                key_line(doc.data, "on", 1),
                             )
                         )
     return out
 
 
-def _manual_stage_run(hook: Hook, scan: CiScan) -> bool:
-    """Whether some CI step that can run and fail runs ``hook`` at the manual stage."""
+def _toxenv(row: Mapping[str, str], *envs: object) -> str | None:
+    """``TOXENV`` from the innermost ``env:`` that sets it (a whole-mapping ``env: ${{
+    matrix.env }}`` expanded from the row); None when unset or known only at run time."""
+    for env in envs:
+        mapping = mapping_of(env, row)
+        if mapping and "TOXENV" in mapping:
+            value = mapping["TOXENV"]
+            return None if UNKNOWN in value or not value.strip() else value.strip()
+    return None
+
+
+# Files whose mention of pre-commit.ci's results says it runs here: its status badge in
+# the README, or its check named in Mergify's conditions.
+_PRECOMMIT_CI_FILES = ("README.md", "README.rst", "README", ".mergify.yml", ".github/mergify.yml")
+_PRECOMMIT_CI_MARKS = (b"results.pre-commit.ci", b"pre-commit.ci - pr")
+
+
+# CI systems this rule does not read: any of them might run pre-commit.
+_OTHER_CI = (
+    ".buildkite",
+    ".circleci",
+    ".gitlab-ci.yml",
+    "azure-pipelines.yml",
+    ".travis.yml",
+    "Jenkinsfile",
+)
+
+
+def _ci_unread(root: Path) -> bool:
+    """Whether some CI is out of sight: another CI system, or a job calling another
+    repository's reusable workflow (ansible-lint's ``tox -e lint`` passed in ``with:``)."""
+    if any((root / name).exists() for name in _OTHER_CI):
+        return True
+    for doc in load_workflows(root, (b"uses",)).docs:
+        for job in model(doc).jobs:
+            if job.uses is not None and not job.uses.startswith("./"):
+                return True
+    return False
+
+
+def _precommit_ci(root: Path, model: Model) -> bool:
+    """Whether pre-commit.ci runs the hooks: a ``ci:`` section, or (set up as a GitHub
+    app, with no section) its badge in the README or its check in Mergify's rules."""
+    if model.uses_precommit_ci:
+        return True
+    for relpath in _PRECOMMIT_CI_FILES:
+        try:
+            real = resolve_inside(root, relpath, relpath)
+            if not real.is_file():
+                continue
+            data = read_bounded(real, relpath, MAX_SCRIPT_BYTES)
+        except (PolicyError, OSError):
+            continue
+        if any(mark in data for mark in _PRECOMMIT_CI_MARKS):
+            return True
+    return False
+
+
+def _ci_runs_hook(
+    hook: Hook, model: Model, scan: CiScan, gating: Mapping[str, bool], precommit_ci: bool
+) -> bool:
+    """Whether CI runs ``hook`` for pull requests so that it can fail: pre-commit.ci (see
+    :func:`_precommit_ci`) at the commit stage, or a workflow step (``run:``, an action,
+    a tox env or make target) that can run and fail, in a workflow that runs for pull requests
+    (``gating``: by workflow path), at a stage of the hook; manual-stage hooks only with
+    ``--all-files``."""
+    stages = model.stages_of(hook)
+    manual_only = stages == (MANUAL,)
+    committing = stages is None or "pre-commit" in stages or "commit" in stages
+    ci_skipped = {hook_id for hook_id, _line in model.ci_skip()}
+    if precommit_ci and committing and hook.id not in ci_skipped:
+        return True
     for step in scan.steps:
         command = step.command
         if step.never_runs is not None or step.cannot_fail is not None:
             continue
-        if not (command.stage == MANUAL or command.unknown):
+        if not gating.get(step.relpath, True):
             continue
-        if not (command.all_files or command.scoped or command.unknown):
+        stage = command.stage or "pre-commit"
+        if not command.unknown and stages is not None and stage not in stages:
+            if not (stage == "pre-commit" and "commit" in stages):
+                continue
+        if manual_only and not (command.all_files or command.scoped or command.unknown):
             continue
         if command.hook not in (None, hook.id) and not command.unknown:
             continue
@@ -336,19 +506,25 @@ def _manual_stage_run(hook: Hook, scan: CiScan) -> bool:
 
 
 def _never_run(hooks: Sequence[Hook], model: Model, config: Config) -> tuple[list[Hook], bool]:
-    """The mypy hooks that never run: manual-stage only while nothing runs that stage
-    (every hook that runs at some other stage runs on commits, or on pre-commit.ci); and
-    whether ``ci-hook-stage`` reports that already (CI is meant to run the manual stage
-    here and has workflows)."""
-    manual = [h for h in hooks if model.stages_of(h) == (MANUAL,)]
-    if not manual:
+    """The mypy hooks CI never runs for pull requests (see :func:`_ci_runs_hook`; in a
+    repository without workflows, the manual-stage ones); and
+    whether ``ci-hook-stage`` reports that already for the manual-stage ones (CI is meant
+    to run the manual stage here and has workflows)."""
+    if not hooks:
         return [], False
     scan = scan_ci(config.root)
+    pr_ci = _pr_ci(config.root)
+    gating = {doc.relpath: _gates(doc, config.root, pr_ci) for doc, _jobs in scan.docs}
     meaning = manual_stage_meaning(
         config.section(PreCommitConfig).manual_stage, model.default_stages, scan
     )
     said = meaning == "ci" and bool(workflow_paths(config.root))
-    return [h for h in manual if not _manual_stage_run(h, scan)], said
+    if not workflow_paths(config.root) or _ci_unread(config.root):
+        # No CI here to run it (a hook at a commit stage is the check there is), or CI
+        # this rule cannot read (which might run pre-commit): only the manual stage is known.
+        return [h for h in hooks if model.stages_of(h) == (MANUAL,)], said
+    precommit_ci = _precommit_ci(config.root, model)
+    return [h for h in hooks if not _ci_runs_hook(h, model, scan, gating, precommit_ci)], said
 
 
 def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
@@ -386,27 +562,42 @@ def check_mypy(ctx: RepoContext) -> Iterator[Finding]:
         return  # nothing to wire
     runs = ci_mypy_runs(ctx.root)
     hook_runs = len(idle) < len(mypy_hooks)
-    wired = hook_runs or any(run.loss is None for run in runs) or _tox_or_nox_runs_mypy(ctx.root)
+    wired = (
+        hook_runs
+        or any(run.loss is None and run.gates for run in runs)
+        or _tox_or_nox_runs_mypy(ctx.root)
+    )
     yield from _cannot_fail(runs, wired)
     if wired:
         return
+    yield from _ungated(runs)
     if idle:
         assert model is not None
-        if said:
-            return  # ci-hook-stage names the step (or the missing one) that should run them
         for hook in idle:
-            yield Finding(
-                model.relpath,
-                hook.line,
-                1,
-                RULE_ID,
-                f"hook '{hook.id}' runs mypy only at the manual stage, which nothing runs (no "
-                "workflow step runs `pre-commit run --all-files --hook-stage manual`; "
-                "pre-commit.ci never does), so mypy never runs",
-            )
+            if model.stages_of(hook) != (MANUAL,):
+                yield Finding(
+                    model.relpath,
+                    hook.line,
+                    1,
+                    RULE_ID,
+                    f"hook '{hook.id}' runs mypy only where pre-commit runs locally: no CI "
+                    "step that can fail runs it for pull requests and pre-commit.ci is not "
+                    "set up (no `ci:` section, no pre-commit.ci badge in the README), so no "
+                    "pull request is checked with mypy",
+                )
+            elif not said:  # else ci-hook-stage names the step that should run it
+                yield Finding(
+                    model.relpath,
+                    hook.line,
+                    1,
+                    RULE_ID,
+                    f"hook '{hook.id}' runs mypy only at the manual stage, which nothing runs "
+                    "(no workflow step runs `pre-commit run --all-files --hook-stage manual`; "
+                    "pre-commit.ci never does), so mypy never runs",
+                )
         return
     if runs:
-        return  # each run that cannot fail is reported at its line
+        return  # each run that cannot fail or gates no pull request is reported at its line
     if config_at is None:
         return
     path, line = config_at
@@ -448,11 +639,34 @@ def _cannot_fail(runs: Sequence[MypyRun], wired: bool) -> Iterator[Finding]:
         )
 
 
+def _ungated(runs: Sequence[MypyRun]) -> Iterator[Finding]:
+    """Each workflow whose mypy runs gate no pull request (``push``, ``schedule``,
+    ``workflow_dispatch`` only), once, at its ``on:``, when nothing else runs mypy for
+    pull requests."""
+    seen: set[str] = set()
+    for run in runs:
+        if run.gates or run.loss is not None or run.relpath in seen:
+            continue
+        seen.add(run.relpath)
+        yield Finding(
+            run.relpath,
+            run.on_line,
+            1,
+            RULE_ID,
+            f"`{run.shown}` (line {run.line}) runs mypy but this workflow never runs for pull "
+            "requests (no `pull_request` or `merge_group` trigger, nor a caller that has "
+            "one), and nothing else runs mypy for them, so no pull request is checked with mypy",
+        )
+
+
 def _tox_or_nox_runs_mypy(root: Path) -> bool:
     """Whether a workflow runs mypy through a tox environment, a nox session or another
     repository's pinned reusable typing workflow."""
     nox_mypy: bool | None = None
+    pr_ci = _pr_ci(root)
     for doc in load_workflows(root, (b"tox", b"nox", b"mypy", b"typing")).docs:
+        if not _gates(doc, root, pr_ci):
+            continue
         if any(_typing_workflow(job.uses) for job in model(doc).jobs):
             return True
         for _line, words, via in workflow_commands(doc, root):
@@ -490,6 +704,7 @@ def _triggers(config: Config) -> Sequence[str]:
         "tox.toml",
         "noxfile.py",
         *makefile.MAKEFILES,
+        *_PRECOMMIT_CI_FILES,
     )
 
 
@@ -514,10 +729,23 @@ DOC = """\
   the script line), whether or not another run of mypy still checks: a check that cannot
   fail hides what it finds. `mypy -c "import x"` (a cache warm-up) and `mypy --version`
   check no file of the repository and are not runs of mypy.
-- A mypy hook counts when it runs: at a commit stage, or at the manual stage only when
-  a workflow step that can fail runs `pre-commit run --all-files --hook-stage manual`
-  (pre-commit.ci never runs the manual stage). A mypy hook moved to `stages: [manual]`
-  that nothing runs is a finding at the hook.
+- A mypy hook counts when CI runs it for pull requests: at a commit stage when
+  pre-commit.ci runs it (a `ci:` section, its badge in the README or its check in
+  Mergify's rules) or a workflow step that can fail runs `pre-commit run`; at the
+  manual stage only when such a step runs `pre-commit run --all-files --hook-stage
+  manual` (pre-commit.ci never runs the manual stage). A repository without workflows
+  has only its commit-stage hooks. A mypy hook nothing in CI runs (moved to
+  `stages: [manual]`, or at the commit stage of a repository whose CI never runs
+  pre-commit) is a finding at the hook.
+- Only workflows that run for pull requests count (`pull_request`, also narrowed by
+  `paths:`, `pull_request_target`, `merge_group`, or a local caller that has one; the
+  same reading as `ci-hook-stage`) when some workflow does: a mypy step on `push`,
+  `schedule` or `workflow_dispatch` only checks no pull request, and is a finding at
+  the workflow's `on:` when nothing else runs mypy.
+- `tox` is followed into the environment's commands (`-e`, or `TOXENV` from the step,
+  job or workflow `env:`, including a whole-mapping `env: ${{ matrix.env }}`; a `- `
+  prefix ignores mypy's exit code), and `poe TASK` into poethepoet's
+  `[tool.poe.tasks]` (a command string, `cmd`, `shell`, `sequence`, `ref`).
 - A hook that runs mypy has a configuration, and its `--config-file` exists.
 
 Commands are read as commands, not words: `cp .github/workflows/matchers/mypy.json` or
