@@ -294,3 +294,23 @@ def test_every_corpus_entry_is_well_formed(corpus: str) -> None:
         for drift in entry["drifts"]:
             assert drift["how"] in dr.INJECT, drift["id"]
             assert all(rule in RULE_INDEX for rule in drift["rule"].split("|")), drift["id"]
+
+
+def test_a_named_section_is_written_between_its_own_markers(tmp_path: Path) -> None:
+    # docs/first-run.md holds the tuned corpus's table and the unseen corpus's: writing
+    # one never touches the other.
+    bench = dr
+    plain_begin, plain_end = bench.markers(None)
+    named_begin, named_end = bench.markers("drift_unseen")
+    page = tmp_path / "page.md"
+    page.write_text(
+        f"intro\n{plain_begin}\nold tuned\n{plain_end}\nmiddle\n{named_begin}\nold\n{named_end}\n"
+    )
+    bench.write_docs(page, "new unseen\n", "drift_unseen")
+    text = page.read_text()
+    assert "old tuned" in text and "new unseen" in text and "\nold\n" not in text
+    bench.write_docs(page, "new tuned\n")
+    text = page.read_text()
+    assert "old tuned" not in text and "new tuned" in text and "new unseen" in text
+    with pytest.raises(bench.HarnessError):
+        bench.write_docs(page, "x\n", "no_such_section")
