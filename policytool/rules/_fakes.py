@@ -841,3 +841,98 @@ def misfits(
                 out.add(keyword)
                 break
     return frozenset(out)
+
+
+# ``def name(`` of a function or method, at any indentation.
+_DEF_TEXT = rb"^[ \t]*(?:async[ \t]+)?def[ \t]+%s[ \t]*\("
+# Signatures read per callee and module (the first few definitions of that name).
+MAX_SIGNATURES = 4
+MAX_SIGNATURE_BYTES = 4000
+
+
+def passed_as(
+    var: str, stmt: ast.AST, parents: dict[int, ast.AST]
+) -> list[tuple[str, int | str]]:
+    """Where the function holding ``stmt`` passes the variable ``var`` to a call: (callee
+    name, positional index or keyword) of each ``f(var)`` / ``obj.meth(a, var)`` /
+    ``f(name=var)`` (a fake bound to a local name stands in for the parameter it is
+    passed to)."""
+    func = _enclosing_function(stmt, parents)
+    if func is None:
+        return []
+    out: list[tuple[str, int | str]] = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _callee(node)
+        if not callee or callee in _MOCKS or callee in _PATCHERS or callee == "SimpleNamespace":
+            continue
+        for index, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and arg.id == var:
+                out.append((callee, index))
+        for keyword in node.keywords:
+            value = keyword.value
+            if keyword.arg and isinstance(value, ast.Name) and value.id == var:
+                out.append((keyword.arg, keyword.arg))
+    return out[:8]
+
+
+@functools.lru_cache(maxsize=4096)
+def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
+    """The parameter names of the first few ``def callee(...)`` in a file (text only: the
+    parameter list is cut at its closing parenthesis and parsed alone)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return ()
+    if len(data) > MAX_MODULE_BYTES:
+        return ()
+    out: list[tuple[str, ...]] = []
+    pattern = re.compile(_DEF_TEXT % re.escape(callee.encode()), re.M)
+    for match in pattern.finditer(data):
+        depth = 1
+        end = match.end()
+        limit = min(len(data), end + MAX_SIGNATURE_BYTES)
+        while end < limit and depth:
+            char = data[end : end + 1]
+            if char == b"(":
+                depth += 1
+            elif char == b")":
+                depth -= 1
+            end += 1
+        if depth:
+            continue
+        text = data[match.end() : end - 1].decode("utf-8", "replace")
+        try:
+            node = ast.parse(f"def f({text}): pass").body[0]
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        assert isinstance(node, ast.FunctionDef)
+        out.append(tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args)))
+        if len(out) >= MAX_SIGNATURES:
+            break
+    return tuple(out)
+
+
+def parameter_names(finder: Finder, modules: list[str], callee: str, index: int) -> list[str]:
+    """The names of the parameter at positional ``index`` of ``def callee(...)`` in the
+    modules (a method's ``self``/``cls`` skipped: the call passes it as the receiver)."""
+    names: list[str] = []
+    for module in modules:
+        found = finder.find(module)
+        if found is None:
+            continue
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            continue
+        for params in _signatures(found[0], info.st_mtime_ns, info.st_size, callee):
+            if params and params[0] in ("self", "cls"):
+                params = params[1:]
+            if index < len(params) and params[index] not in names:
+                names.append(params[index])
+    return names

@@ -489,8 +489,46 @@ def _fake_of(
                 outer_found[1] if outer_found is not None else None,
                 nested,
             )
+            if result is None and name and not element and not explicit:
+                result = _passed_fake(src, call, parents, name, modules, keywords, nested)
     memo[id(call)] = result
     return result
+
+
+def _passed_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    var: str,
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake bound to a local variable (``common_metadata = SimpleNamespace(...)``) that
+    names no class stands in for the parameter the test passes it to
+    (``builder.build(0, common_metadata)`` -> ``build``'s ``common_attn_metadata``,
+    read from ``def build(`` in the modules the test imports or those they import)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Name):
+        return None
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules)) or []
+    tried = {var}
+    for callee, where in fakes.passed_as(var, stmt, parents):
+        if isinstance(where, str):
+            names = [where]
+        else:
+            names = fakes.parameter_names(finder, [*modules, *second], callee, where)
+        for name in names:
+            if name in tried:
+                continue
+            tried.add(name)
+            found = fakes.mimicked(finder, modules, name, False, None, keywords, None, nested)
+            if found is not None:
+                mimics, defined = found
+                how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
 
 
 def any_annotation(src: SourceInfo) -> Iterator[Finding]:
