@@ -850,9 +850,7 @@ MAX_SIGNATURES = 4
 MAX_SIGNATURE_BYTES = 4000
 
 
-def passed_as(
-    var: str, stmt: ast.AST, parents: dict[int, ast.AST]
-) -> list[tuple[str, int | str]]:
+def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tuple[str, int | str]]:
     """Where the function holding ``stmt`` passes the variable ``var`` to a call: (callee
     name, positional index or keyword) of each ``f(var)`` / ``obj.meth(a, var)`` /
     ``f(name=var)`` (a fake bound to a local name stands in for the parameter it is
@@ -865,7 +863,36 @@ def passed_as(
         if not isinstance(node, ast.Call):
             continue
         callee = _callee(node)
-        if not callee or callee in _MOCKS or callee in _PATCHERS or callee == "SimpleNamespace":
+        if callee in ("setattr", "object") and len(node.args) >= 3:
+            # ``monkeypatch.setattr(mod, "get_forward_context", lambda: var)`` /
+            # ``setattr(obj, "config", var)``: the attribute it replaces.
+            attr, value = node.args[1], node.args[2]
+            returned = isinstance(value, ast.Lambda)
+            if isinstance(value, ast.Lambda):
+                value = value.body
+            if (
+                isinstance(attr, ast.Constant)
+                and isinstance(attr.value, str)
+                and isinstance(value, ast.Name)
+                and value.id == var
+            ):
+                name = attr.value.rsplit(".", 1)[-1]
+                out.append((callee, _strip_callable(name) if returned else name))
+            continue
+        if callee in ("patch", "object") or callee in _MOCKS:
+            # ``patch("pkg.get_config", return_value=var)``: what the callable returns.
+            for keyword in node.keywords:
+                value = keyword.value
+                if (
+                    keyword.arg == "return_value"
+                    and isinstance(value, ast.Name)
+                    and value.id == var
+                ):
+                    returned_name = _returned_by(node, parents)
+                    if returned_name:
+                        out.append((callee, returned_name))
+            continue
+        if not callee or callee == "SimpleNamespace":
             continue
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):

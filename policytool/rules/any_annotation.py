@@ -517,8 +517,10 @@ def _passed_fake(
     for callee, where in fakes.passed_as(var, stmt, parents):
         if isinstance(where, str):
             names = [where]
+            label = f"`{where}`, what `{callee}(...)` binds it to"
         else:
             names = fakes.parameter_names(finder, [*modules, *second], callee, where)
+            label = ""
         for name in names:
             if name in tried:
                 continue
@@ -526,7 +528,8 @@ def _passed_fake(
             found = fakes.mimicked(finder, modules, name, False, None, keywords, None, nested)
             if found is not None:
                 mimics, defined = found
-                how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+                how = label or f"the parameter `{name}` of `{callee}` it is passed to"
+                how = f"{how}: {mimics.how}"
                 return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
 

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 22, held-out misses: a test fake bound to a local name that names no class
+stands in for the parameter the test passes it to (``builder.build(0, common_metadata)``
+-> ``build``'s ``common_attn_metadata: CommonAttentionMetadata``) or for the attribute a
+``monkeypatch.setattr(mod, "get_forward_context", lambda: fake)`` replaces."""
+
+from __future__ import annotations
+
+import keyword
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policytool.rules import _fakes as fakes
+from tests.conftest import Repo
+from tests.test_sweep_issue22 import Run, feature, found
+
+__all__ = ["feature"]  # fixtures used by name
+
+_CODE = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass CommonAttentionMetadata:\n"
+    "    slot_mapping: list[int]\n    num_reqs: int = 0\n\n\n"
+    "@dataclass\nclass ForwardContext:\n    num_tokens: int = 0\n\n\n"
+    "def get_forward_context() -> ForwardContext:\n    return ForwardContext()\n\n\n"
+    "class Builder:\n"
+    "    def build(\n        self,\n        prefix: int,\n"
+    "        common_attn_metadata: CommonAttentionMetadata,\n    ) -> int:\n"
+    "        return prefix + common_attn_metadata.num_reqs\n"
+)
+
+
+def test_a_fake_passed_to_a_parameter_or_patched_over_a_getter(feature: Repo, run: Run) -> None:
+    """vllm-ascend (held-out): ``common_metadata = SimpleNamespace(slot_mapping=...)``
+    passed to ``builder.build(0, common_metadata)``, and a forward context patched in
+    through ``lambda: context``, are ✗ naming the class; the same fake passed to a
+    parameter with no class, or to a function the imports do not define, stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/attn.py", _CODE)
+    feature.write(
+        "tests/test_attn.py",
+        "from types import SimpleNamespace\n\nimport pkg.attn as attn\n"
+        "from pkg.attn import Builder\n\n\n"
+        "def test_build():\n"  # 7
+        "    builder = Builder()\n"
+        "    common_metadata = SimpleNamespace(slot_mapping=[1])\n"  # 9: ✗
+        "    builder.build(0, common_metadata)\n"
+        "    thing = SimpleNamespace(slot_mapping=[1])\n"  # 11: the `prefix` parameter: ⚠
+        "    builder.build(thing, 0)\n"
+        "    other = SimpleNamespace(slot_mapping=[1])\n"  # 13: print's: ⚠
+        "    print(other)\n\n\n"
+        "def test_context(monkeypatch):\n"
+        "    context = SimpleNamespace(num_tokens=3)\n"  # 18: ✗
+        '    monkeypatch.setattr(attn, "get_forward_context", lambda: context)\n',
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (9, "error"),
+        (11, "warning"),
+        (13, "warning"),
+        (18, "error"),
+    ]
+    assert "stands in for `CommonAttentionMetadata`" in rows[0][3]
+    assert "`common_attn_metadata` of `build`" in rows[0][3]
+    assert "stands in for `ForwardContext`" in rows[3][3]
+
+
+_NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
+    lambda n: not keyword.iskeyword(n) and n not in ("self", "cls")
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(_NAMES, min_size=1, max_size=6, unique=True),
+    method=st.booleans(),
+    index=st.integers(min_value=0, max_value=7),
+)
+def test_parameter_names_read_from_text_match_the_signature(
+    names: list[str], method: bool, index: int
+) -> None:
+    """Whatever the parameters (annotated, defaulted, across lines), the name at a
+    positional index is the signature's, ``self`` skipped; past the end there is none."""
+    import tempfile
+
+    params = ",\n        ".join(f"{n}: dict[str, int] = {{'a': (1)}}" for n in names)
+    head = "class K:\n    def meth(self, " if method else "def meth("
+    text = f"{head}{params}) -> None:\n        pass\n"
+    with tempfile.TemporaryDirectory() as root:
+        (Path(root) / "mod.py").write_text(text)
+        got = fakes.parameter_names(fakes.Finder(root), ["mod"], "meth", index)
+    assert got == ([names[index]] if index < len(names) else [])
