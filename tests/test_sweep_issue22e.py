@@ -92,3 +92,33 @@ def test_parameter_names_read_from_text_match_the_signature(
         (Path(root) / "mod.py").write_text(text)
         got = fakes.parameter_names(fakes.Finder(root), ["mod"], "meth", index)
     assert got == ([names[index]] if index < len(names) else [])
+
+
+def test_a_fake_of_a_typevar_bound_subclass(feature: Repo, run: Run) -> None:
+    """vllm-ascend (held-out): ``attn_metadata: M`` with ``M = TypeVar("M",
+    bound=SFAMetadata)``; the fake sets ``cp_context``, a field of the data class
+    ``SFACPMetadata(SFAMetadata)`` of that module: ✗ naming the subclass. A fake whose
+    keywords fit no class of the family stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/sfa.py",
+        "from dataclasses import dataclass\nfrom typing import Generic, TypeVar\n\n\n"
+        "@dataclass\nclass SFAMetadata:\n    num_tokens: int = 0\n\n\n"
+        "@dataclass\nclass SFACPMetadata(SFAMetadata):\n    cp_context: int = 0\n\n\n"
+        'M = TypeVar("M", bound=SFAMetadata)\n\n\n'
+        "class Impl(Generic[M]):\n"
+        "    def prepare(self, hidden: int, attn_metadata: M) -> int:\n"
+        "        return hidden\n",
+    )
+    feature.write(
+        "tests/test_sfa.py",
+        "from types import SimpleNamespace\n\nfrom pkg.sfa import Impl\n\n\n"
+        "def test_prepare():\n"
+        "    attn_metadata = SimpleNamespace(cp_context=3)\n"  # 7: ✗ SFACPMetadata
+        "    Impl().prepare(1, attn_metadata)\n"
+        "    attn_metadata = SimpleNamespace(layer_norm=3)\n"  # 9: ⚠
+        "    Impl().prepare(1, attn_metadata)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
+    assert "stands in for `SFACPMetadata`" in rows[0][3]

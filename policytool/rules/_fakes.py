@@ -47,6 +47,14 @@ _SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!
 _FROM_IMPORT_RE = re.compile(
     rb"^[ \t]*from[ \t]+(\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M
 )
+_TYPEVAR_RE = re.compile(
+    rb"^("
+    + _IDENT
+    + rb")[ \t]*=[ \t]*(?:typing\.)?TypeVar\([ \t]*([\"'])"
+    + _IDENT
+    + rb"\2[^)\n]*?\bbound[ \t]*=[ \t]*([\"']?[A-Za-z_][A-Za-z0-9_.]*[\"']?)",
+    re.M,
+)
 _DATA_DECORATORS = re.compile(
     rb"@(?:dataclasses\.)?dataclass\b|@config\b|@attr\.s\b|@attrs\.define\b|@define\b|"
     rb"@frozen\b|@pydantic_dataclass\b"
@@ -123,6 +131,8 @@ class _Module:
     # known by name only, such as transformers' ``PretrainedConfig``, which takes any
     # attribute a model's config sets
     records: frozenset[str] = frozenset()
+    # ``M = TypeVar("M", bound=X)``: M -> X (an annotation ``attn_metadata: M`` takes an X)
+    typevars: tuple[tuple[str, str], ...] = ()
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -534,6 +544,10 @@ def parse_module(data: bytes) -> _Module:
         merged,
         {k: tuple(v) for k, v in bases_of.items()},
         frozenset(records),
+        tuple(
+            (m.group(1).decode(), m.group(3).decode().strip("\"'").rsplit(".", 1)[-1])
+            for m in _TYPEVAR_RE.finditer(data)
+        ),
     )
 
 
@@ -651,6 +665,9 @@ def define(
             if inherited is not None:
                 fields = fields | inherited.fields
         return Defined(relpath, module, parsed.classes[name], fields, name in parsed.records)
+    bound = dict(parsed.typevars).get(name)
+    if bound is not None and bound != name and depth < MAX_HOPS:
+        return define(finder, bound, module, hops, depth + 1)
     target = parsed.imports.get(name)
     if target is None or hops <= 0:
         return None
@@ -807,12 +824,43 @@ def _mimicked(
             continue
         seen.add((cls, module))
         defined = define(finder, cls, module)
+        if defined is None or not defined.data_class:
+            continue
+        if plausible(defined, keywords, misfits(finder, defined, nested)):
+            return Mimicked(cls, defined.relpath, how), defined
+        sub = _subclass(finder, cls, module, keywords, nested)
+        if sub is not None:
+            return Mimicked(sub[0], sub[1].relpath, f"{how}, its subclass"), sub[1]
+    return None
+
+
+def _subclass(
+    finder: Finder,
+    cls: str,
+    module: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[str, Defined] | None:
+    """A data class of ``module`` derived from ``cls`` (or from a TypeVar's bound) that
+    the fake can stand in for when ``cls`` itself cannot: ``attn_metadata: M`` with
+    ``M = TypeVar("M", bound=AscendSFAMetadata)``, a fake with the ``dsa_cp_context`` of
+    ``AscendSFADSACPMetadata(AscendSFAMetadata)``."""
+    loaded = finder.load(module)
+    if loaded is None or not keywords:
+        return None
+    parsed = loaded[0]
+    base = dict(parsed.typevars).get(cls, cls)
+    for name, bases in parsed.bases.items():
+        if base not in bases or name == base:
+            continue
+        defined = define(finder, name, module)
         if (
             defined is not None
             and defined.data_class
+            and defined.fields
             and plausible(defined, keywords, misfits(finder, defined, nested))
         ):
-            return Mimicked(cls, defined.relpath, how), defined
+            return name, defined
     return None
 
 
