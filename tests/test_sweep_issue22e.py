@@ -122,3 +122,22 @@ def test_a_fake_of_a_typevar_bound_subclass(feature: Repo, run: Run) -> None:
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
     assert "stands in for `SFACPMetadata`" in rows[0][3]
+
+
+def test_a_fake_returned_by_a_lambda_patched_over_a_getter(feature: Repo, run: Run) -> None:
+    """vllm-ascend (held-out): ``monkeypatch.setattr(mod, "get_forward_context",
+    lambda: SimpleNamespace(...))`` stands in for what the getter returns, a
+    ``ForwardContext``; over a getter of nothing typed it stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/attn.py", _CODE + "\n\ndef get_rank() -> int:\n    return 0\n")
+    feature.write(
+        "tests/test_ctx.py",
+        "from types import SimpleNamespace\n\nimport pkg.attn as attn\n\n\n"
+        "def test_context(monkeypatch):\n"
+        '    monkeypatch.setattr(attn, "get_forward_context", lambda: SimpleNamespace(\n'
+        "        num_tokens=3))\n"  # 7: ✗
+        '    monkeypatch.setattr(attn, "get_rank", lambda: SimpleNamespace(rank=0))\n',  # ⚠
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
+    assert "stands in for `ForwardContext`" in rows[0][3]

@@ -191,7 +191,11 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             node = parent
             continue
         if isinstance(parent, ast.Call):
-            return _call_binding(parent, node, element)
+            found = _call_binding(parent, node, element)
+            if found is not None and isinstance(node, ast.Lambda) and found[0]:
+                # ``setattr(mod, "get_ascend_config", lambda: fake)``: what it returns.
+                return (_strip_callable(found[0]), found[1], found[2])
+            return found
         if isinstance(parent, ast.Lambda):
             node = parent
             continue
