@@ -50,9 +50,13 @@ def test_a_fake_passed_to_a_parameter_or_patched_over_a_getter(feature: Repo, ru
         "    thing = SimpleNamespace(slot_mapping=[1])\n"  # 11: the `prefix` parameter: ⚠
         "    builder.build(thing, 0)\n"
         "    other = SimpleNamespace(slot_mapping=[1])\n"  # 13: print's: ⚠
-        "    print(other)\n\n\n"
+        "    print(other)\n"
+        "    receiver = SimpleNamespace(slot_mapping=[1])\n"  # 15: `self` of an unbound call: ⚠
+        "    Builder.build(receiver, 0, None)\n"
+        "    meta = SimpleNamespace(slot_mapping=[1])\n"  # 17: ✗, the unbound call's 2nd parameter
+        "    Builder.build(receiver, 0, meta)\n\n\n"
         "def test_context(monkeypatch):\n"
-        "    context = SimpleNamespace(num_tokens=3)\n"  # 18: ✗
+        "    context = SimpleNamespace(num_tokens=3)\n"  # 22: ✗
         '    monkeypatch.setattr(attn, "get_forward_context", lambda: context)\n',
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
@@ -60,11 +64,13 @@ def test_a_fake_passed_to_a_parameter_or_patched_over_a_getter(feature: Repo, ru
         (9, "error"),
         (11, "warning"),
         (13, "warning"),
-        (18, "error"),
+        (15, "warning"),
+        (17, "error"),
+        (22, "error"),
     ]
     assert "stands in for `CommonAttentionMetadata`" in rows[0][3]
     assert "`common_attn_metadata` of `build`" in rows[0][3]
-    assert "stands in for `ForwardContext`" in rows[3][3]
+    assert "stands in for `ForwardContext`" in rows[5][3]
 
 
 _NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(

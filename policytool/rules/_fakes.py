@@ -902,6 +902,13 @@ MAX_SIGNATURES = 4
 MAX_SIGNATURE_BYTES = 4000
 
 
+def _terminal(node: ast.expr) -> str:
+    """``Cls`` of ``Cls`` / ``mod.Cls``; "" for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
 def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tuple[str, int | str]]:
     """Where the function holding ``stmt`` passes the variable ``var`` to a call: (callee
     name, positional index or keyword) of each ``f(var)`` / ``obj.meth(a, var)`` /
@@ -946,15 +953,21 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
             continue
         if not callee or callee == "SimpleNamespace":
             continue
+        # ``Worker.meth(fake, meta)``: called on the class, the first argument is ``self``
+        # (the fake stands in for the receiver, not for a parameter).
+        unbound = isinstance(node.func, ast.Attribute) and _terminal(node.func.value)[:1].isupper()
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):
                 break
             if isinstance(arg, ast.Name) and arg.id == var:
-                out.append((callee, index))
+                if not unbound:
+                    out.append((callee, index))
+                elif index:
+                    out.append((callee, index - 1))
         for keyword in node.keywords:
             value = keyword.value
             if keyword.arg and isinstance(value, ast.Name) and value.id == var:
-                out.append((keyword.arg, keyword.arg))
+                out.append((callee, keyword.arg))
     return out[:8]
 
 

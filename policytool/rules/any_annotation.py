@@ -495,6 +495,11 @@ def _fake_of(
     return result
 
 
+_MOCK_CALLS = frozenset(
+    {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
+)
+
+
 def _passed_fake(
     src: SourceInfo,
     call: ast.Call,
@@ -518,6 +523,8 @@ def _passed_fake(
         if isinstance(where, str):
             names = [where]
             label = f"`{where}`, what `{callee}(...)` binds it to"
+            if callee not in ("setattr", "object", "patch") and callee not in _MOCK_CALLS:
+                label = f"the keyword `{where}` of `{callee}` it is passed as"
         else:
             names = fakes.parameter_names(finder, [*modules, *second], callee, where)
             label = ""
