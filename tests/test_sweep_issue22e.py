@@ -97,7 +97,7 @@ def test_parameter_names_read_from_text_match_the_signature(
     with tempfile.TemporaryDirectory() as root:
         (Path(root) / "mod.py").write_text(text)
         got = fakes.parameter_names(fakes.Finder(root), ["mod"], "meth", index)
-    assert got == ([names[index]] if index < len(names) else [])
+    assert got == ([(names[index], "mod")] if index < len(names) else [])
 
 
 def test_a_fake_of_a_typevar_bound_subclass(feature: Repo, run: Run) -> None:
@@ -147,3 +147,29 @@ def test_a_fake_returned_by_a_lambda_patched_over_a_getter(feature: Repo, run: R
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
     assert "stands in for `ForwardContext`" in rows[0][3]
+
+
+def test_an_unannotated_parameter_of_a_duck_typed_helper_stays_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-ascend (tune, labelled ⚠): a fake passed to ``prepare_lora_indices(
+    lora_context, ...)``, a helper that leaves the parameter unannotated and sets
+    attributes on it, is not the class another module annotates ``lora_context`` with:
+    only the callee's own module's annotation of the parameter counts."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/attn.py", _CODE)
+    feature.write(
+        "pkg/helpers.py",
+        "from pkg.attn import CommonAttentionMetadata\n\n\n"
+        "def apply(common_attn_metadata, x):\n"
+        "    common_attn_metadata.extra = x\n    return x\n",
+    )
+    feature.write(
+        "tests/test_helpers.py",
+        "from types import SimpleNamespace\n\nfrom pkg import helpers\n\n\n"
+        "def test_apply():\n"
+        "    loose = SimpleNamespace(slot_mapping=[1])\n"  # 7: ⚠
+        "    helpers.apply(loose, 0)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning")]

@@ -1010,10 +1010,13 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
     return tuple(out)
 
 
-def parameter_names(finder: Finder, modules: list[str], callee: str, index: int) -> list[str]:
-    """The names of the parameter at positional ``index`` of ``def callee(...)`` in the
-    modules (a method's ``self``/``cls`` skipped: the call passes it as the receiver)."""
-    names: list[str] = []
+def parameter_names(
+    finder: Finder, modules: list[str], callee: str, index: int
+) -> list[tuple[str, str]]:
+    """(name, module) of the parameter at positional ``index`` of each ``def callee(...)``
+    in the modules (a method's ``self``/``cls`` skipped: the call passes it as the
+    receiver)."""
+    names: list[tuple[str, str]] = []
     for module in modules:
         found = finder.find(module)
         if found is None:
@@ -1025,6 +1028,31 @@ def parameter_names(finder: Finder, modules: list[str], callee: str, index: int)
         for params in _signatures(found[0], info.st_mtime_ns, info.st_size, callee):
             if params and params[0] in ("self", "cls"):
                 params = params[1:]
-            if index < len(params) and params[index] not in names:
-                names.append(params[index])
+            if index < len(params) and (params[index], module) not in names:
+                names.append((params[index], module))
     return names
+
+
+def annotated_in(
+    finder: Finder,
+    module: str,
+    name: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the module defining a callee annotates its parameter
+    ``name`` with (there, not in the modules it imports: an unannotated parameter of a
+    duck-typed helper is not the class another package annotates that name with)."""
+    loaded = finder.load(module)
+    if loaded is None:
+        return None
+    parsed, relpath = loaded
+    for text in parsed.annotations.get(name, ())[:8]:
+        cls = _type_name(text)
+        if not cls:
+            continue
+        found = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+        if found is not None:
+            how = f"`{name}: {text.strip()}` in {relpath}"
+            return Mimicked(found[0].name, found[0].where, how), found[1]
+    return None

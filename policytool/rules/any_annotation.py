@@ -520,24 +520,23 @@ def _passed_fake(
     second = finder.second.get(tuple(modules)) or []
     tried = {var}
     for callee, where in fakes.passed_as(var, stmt, parents):
+        found: tuple[fakes.Mimicked, fakes.Defined] | None = None
         if isinstance(where, str):
-            names = [where]
             label = f"`{where}`, what `{callee}(...)` binds it to"
             if callee not in ("setattr", "object", "patch") and callee not in _MOCK_CALLS:
                 label = f"the keyword `{where}` of `{callee}` it is passed as"
+            if where not in tried:
+                tried.add(where)
+                found = fakes.mimicked(finder, modules, where, False, None, keywords, None, nested)
         else:
-            names = fakes.parameter_names(finder, [*modules, *second], callee, where)
-            label = ""
-        for name in names:
-            if name in tried:
-                continue
-            tried.add(name)
-            found = fakes.mimicked(finder, modules, name, False, None, keywords, None, nested)
-            if found is not None:
-                mimics, defined = found
-                how = label or f"the parameter `{name}` of `{callee}` it is passed to"
-                how = f"{how}: {mimics.how}"
-                return fakes.Mimicked(mimics.name, mimics.where, how), defined
+            for name, module in fakes.parameter_names(finder, [*modules, *second], callee, where):
+                label = f"the parameter `{name}` of `{callee}` it is passed to"
+                found = fakes.annotated_in(finder, module, name, keywords, nested)
+                if found is not None:
+                    break
+        if found is not None:
+            mimics, defined = found
+            return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
     return None
 
 
