@@ -47,6 +47,14 @@ _SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!
 _FROM_IMPORT_RE = re.compile(
     rb"^[ \t]*from[ \t]+(\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M
 )
+_TYPEVAR_RE = re.compile(
+    rb"^("
+    + _IDENT
+    + rb")[ \t]*=[ \t]*(?:typing\.)?TypeVar\([ \t]*([\"'])"
+    + _IDENT
+    + rb"\2[^)\n]*?\bbound[ \t]*=[ \t]*([\"']?[A-Za-z_][A-Za-z0-9_.]*[\"']?)",
+    re.M,
+)
 _DATA_DECORATORS = re.compile(
     rb"@(?:dataclasses\.)?dataclass\b|@config\b|@attr\.s\b|@attrs\.define\b|@define\b|"
     rb"@frozen\b|@pydantic_dataclass\b"
@@ -123,6 +131,8 @@ class _Module:
     # known by name only, such as transformers' ``PretrainedConfig``, which takes any
     # attribute a model's config sets
     records: frozenset[str] = frozenset()
+    # ``M = TypeVar("M", bound=X)``: M -> X (an annotation ``attn_metadata: M`` takes an X)
+    typevars: tuple[tuple[str, str], ...] = ()
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -181,7 +191,11 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             node = parent
             continue
         if isinstance(parent, ast.Call):
-            return _call_binding(parent, node, element)
+            found = _call_binding(parent, node, element)
+            if found is not None and isinstance(node, ast.Lambda) and found[0]:
+                # ``setattr(mod, "get_ascend_config", lambda: fake)``: what it returns.
+                return (_strip_callable(found[0]), found[1], found[2])
+            return found
         if isinstance(parent, ast.Lambda):
             node = parent
             continue
@@ -534,6 +548,10 @@ def parse_module(data: bytes) -> _Module:
         merged,
         {k: tuple(v) for k, v in bases_of.items()},
         frozenset(records),
+        tuple(
+            (m.group(1).decode(), m.group(3).decode().strip("\"'").rsplit(".", 1)[-1])
+            for m in _TYPEVAR_RE.finditer(data)
+        ),
     )
 
 
@@ -651,6 +669,9 @@ def define(
             if inherited is not None:
                 fields = fields | inherited.fields
         return Defined(relpath, module, parsed.classes[name], fields, name in parsed.records)
+    bound = dict(parsed.typevars).get(name)
+    if bound is not None and bound != name and depth < MAX_HOPS:
+        return define(finder, bound, module, hops, depth + 1)
     target = parsed.imports.get(name)
     if target is None or hops <= 0:
         return None
@@ -807,12 +828,43 @@ def _mimicked(
             continue
         seen.add((cls, module))
         defined = define(finder, cls, module)
+        if defined is None or not defined.data_class:
+            continue
+        if plausible(defined, keywords, misfits(finder, defined, nested)):
+            return Mimicked(cls, defined.relpath, how), defined
+        sub = _subclass(finder, cls, module, keywords, nested)
+        if sub is not None:
+            return Mimicked(sub[0], sub[1].relpath, f"{how}, its subclass"), sub[1]
+    return None
+
+
+def _subclass(
+    finder: Finder,
+    cls: str,
+    module: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[str, Defined] | None:
+    """A data class of ``module`` derived from ``cls`` (or from a TypeVar's bound) that
+    the fake can stand in for when ``cls`` itself cannot: ``attn_metadata: M`` with
+    ``M = TypeVar("M", bound=AscendSFAMetadata)``, a fake with the ``dsa_cp_context`` of
+    ``AscendSFADSACPMetadata(AscendSFAMetadata)``."""
+    loaded = finder.load(module)
+    if loaded is None or not keywords:
+        return None
+    parsed = loaded[0]
+    base = dict(parsed.typevars).get(cls, cls)
+    for name, bases in parsed.bases.items():
+        if base not in bases or name == base:
+            continue
+        defined = define(finder, name, module)
         if (
             defined is not None
             and defined.data_class
+            and defined.fields
             and plausible(defined, keywords, misfits(finder, defined, nested))
         ):
-            return Mimicked(cls, defined.relpath, how), defined
+            return name, defined
     return None
 
 
@@ -841,3 +893,166 @@ def misfits(
                 out.add(keyword)
                 break
     return frozenset(out)
+
+
+# ``def name(`` of a function or method, at any indentation.
+_DEF_TEXT = rb"^[ \t]*(?:async[ \t]+)?def[ \t]+%s[ \t]*\("
+# Signatures read per callee and module (the first few definitions of that name).
+MAX_SIGNATURES = 4
+MAX_SIGNATURE_BYTES = 4000
+
+
+def _terminal(node: ast.expr) -> str:
+    """``Cls`` of ``Cls`` / ``mod.Cls``; "" for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tuple[str, int | str]]:
+    """Where the function holding ``stmt`` passes the variable ``var`` to a call: (callee
+    name, positional index or keyword) of each ``f(var)`` / ``obj.meth(a, var)`` /
+    ``f(name=var)`` (a fake bound to a local name stands in for the parameter it is
+    passed to)."""
+    func = _enclosing_function(stmt, parents)
+    if func is None:
+        return []
+    out: list[tuple[str, int | str]] = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _callee(node)
+        if callee in ("setattr", "object") and len(node.args) >= 3:
+            # ``monkeypatch.setattr(mod, "get_forward_context", lambda: var)`` /
+            # ``setattr(obj, "config", var)``: the attribute it replaces.
+            attr, value = node.args[1], node.args[2]
+            returned = isinstance(value, ast.Lambda)
+            if isinstance(value, ast.Lambda):
+                value = value.body
+            if (
+                isinstance(attr, ast.Constant)
+                and isinstance(attr.value, str)
+                and isinstance(value, ast.Name)
+                and value.id == var
+            ):
+                name = attr.value.rsplit(".", 1)[-1]
+                out.append((callee, _strip_callable(name) if returned else name))
+            continue
+        if callee in ("patch", "object") or callee in _MOCKS:
+            # ``patch("pkg.get_config", return_value=var)``: what the callable returns.
+            for keyword in node.keywords:
+                value = keyword.value
+                if (
+                    keyword.arg == "return_value"
+                    and isinstance(value, ast.Name)
+                    and value.id == var
+                ):
+                    returned_name = _returned_by(node, parents)
+                    if returned_name:
+                        out.append((callee, returned_name))
+            continue
+        if not callee or callee == "SimpleNamespace":
+            continue
+        # ``Worker.meth(fake, meta)``: called on the class, the first argument is ``self``
+        # (the fake stands in for the receiver, not for a parameter).
+        unbound = isinstance(node.func, ast.Attribute) and _terminal(node.func.value)[:1].isupper()
+        for index, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and arg.id == var:
+                if not unbound:
+                    out.append((callee, index))
+                elif index:
+                    out.append((callee, index - 1))
+        for keyword in node.keywords:
+            value = keyword.value
+            if keyword.arg and isinstance(value, ast.Name) and value.id == var:
+                out.append((callee, keyword.arg))
+    return out[:8]
+
+
+@functools.lru_cache(maxsize=4096)
+def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
+    """The parameter names of the first few ``def callee(...)`` in a file (text only: the
+    parameter list is cut at its closing parenthesis and parsed alone)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return ()
+    if len(data) > MAX_MODULE_BYTES:
+        return ()
+    out: list[tuple[str, ...]] = []
+    pattern = re.compile(_DEF_TEXT % re.escape(callee.encode()), re.M)
+    for match in pattern.finditer(data):
+        depth = 1
+        end = match.end()
+        limit = min(len(data), end + MAX_SIGNATURE_BYTES)
+        while end < limit and depth:
+            char = data[end : end + 1]
+            if char == b"(":
+                depth += 1
+            elif char == b")":
+                depth -= 1
+            end += 1
+        if depth:
+            continue
+        text = data[match.end() : end - 1].decode("utf-8", "replace")
+        try:
+            node = ast.parse(f"def f({text}): pass").body[0]
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        assert isinstance(node, ast.FunctionDef)
+        out.append(tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args)))
+        if len(out) >= MAX_SIGNATURES:
+            break
+    return tuple(out)
+
+
+def parameter_names(
+    finder: Finder, modules: list[str], callee: str, index: int
+) -> list[tuple[str, str]]:
+    """(name, module) of the parameter at positional ``index`` of each ``def callee(...)``
+    in the modules (a method's ``self``/``cls`` skipped: the call passes it as the
+    receiver)."""
+    names: list[tuple[str, str]] = []
+    for module in modules:
+        found = finder.find(module)
+        if found is None:
+            continue
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            continue
+        for params in _signatures(found[0], info.st_mtime_ns, info.st_size, callee):
+            if params and params[0] in ("self", "cls"):
+                params = params[1:]
+            if index < len(params) and (params[index], module) not in names:
+                names.append((params[index], module))
+    return names
+
+
+def annotated_in(
+    finder: Finder,
+    module: str,
+    name: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the module defining a callee annotates its parameter
+    ``name`` with (there, not in the modules it imports: an unannotated parameter of a
+    duck-typed helper is not the class another package annotates that name with)."""
+    loaded = finder.load(module)
+    if loaded is None:
+        return None
+    parsed, relpath = loaded
+    for text in parsed.annotations.get(name, ())[:8]:
+        cls = _type_name(text)
+        if not cls:
+            continue
+        found = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+        if found is not None:
+            how = f"`{name}: {text.strip()}` in {relpath}"
+            return Mimicked(found[0].name, found[0].where, how), found[1]
+    return None

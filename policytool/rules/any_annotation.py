@@ -489,8 +489,55 @@ def _fake_of(
                 outer_found[1] if outer_found is not None else None,
                 nested,
             )
+            if result is None and name and not element and not explicit:
+                result = _passed_fake(src, call, parents, name, modules, keywords, nested)
     memo[id(call)] = result
     return result
+
+
+_MOCK_CALLS = frozenset(
+    {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
+)
+
+
+def _passed_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    var: str,
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake bound to a local variable (``common_metadata = SimpleNamespace(...)``) that
+    names no class stands in for the parameter the test passes it to
+    (``builder.build(0, common_metadata)`` -> ``build``'s ``common_attn_metadata``,
+    read from ``def build(`` in the modules the test imports or those they import)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Name):
+        return None
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules)) or []
+    tried = {var}
+    for callee, where in fakes.passed_as(var, stmt, parents):
+        found: tuple[fakes.Mimicked, fakes.Defined] | None = None
+        if isinstance(where, str):
+            label = f"`{where}`, what `{callee}(...)` binds it to"
+            if callee not in ("setattr", "object", "patch") and callee not in _MOCK_CALLS:
+                label = f"the keyword `{where}` of `{callee}` it is passed as"
+            if where not in tried:
+                tried.add(where)
+                found = fakes.mimicked(finder, modules, where, False, None, keywords, None, nested)
+        else:
+            for name, module in fakes.parameter_names(finder, [*modules, *second], callee, where):
+                label = f"the parameter `{name}` of `{callee}` it is passed to"
+                found = fakes.annotated_in(finder, module, name, keywords, nested)
+                if found is not None:
+                    break
+        if found is not None:
+            mimics, defined = found
+            return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
+    return None
 
 
 def any_annotation(src: SourceInfo) -> Iterator[Finding]:

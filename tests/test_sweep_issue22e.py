@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 22, held-out misses: a test fake bound to a local name that names no class
+stands in for the parameter the test passes it to (``builder.build(0, common_metadata)``
+-> ``build``'s ``common_attn_metadata: CommonAttentionMetadata``) or for the attribute a
+``monkeypatch.setattr(mod, "get_forward_context", lambda: fake)`` replaces."""
+
+from __future__ import annotations
+
+import keyword
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policytool.rules import _fakes as fakes
+from tests.conftest import Repo
+from tests.test_sweep_issue22 import Run, feature, found
+
+__all__ = ["feature"]  # fixtures used by name
+
+_CODE = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass CommonAttentionMetadata:\n"
+    "    slot_mapping: list[int]\n    num_reqs: int = 0\n\n\n"
+    "@dataclass\nclass ForwardContext:\n    num_tokens: int = 0\n\n\n"
+    "def get_forward_context() -> ForwardContext:\n    return ForwardContext()\n\n\n"
+    "class Builder:\n"
+    "    def build(\n        self,\n        prefix: int,\n"
+    "        common_attn_metadata: CommonAttentionMetadata,\n    ) -> int:\n"
+    "        return prefix + common_attn_metadata.num_reqs\n"
+)
+
+
+def test_a_fake_passed_to_a_parameter_or_patched_over_a_getter(feature: Repo, run: Run) -> None:
+    """vllm-ascend (held-out): ``common_metadata = SimpleNamespace(slot_mapping=...)``
+    passed to ``builder.build(0, common_metadata)``, and a forward context patched in
+    through ``lambda: context``, are ✗ naming the class; the same fake passed to a
+    parameter with no class, or to a function the imports do not define, stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/attn.py", _CODE)
+    feature.write(
+        "tests/test_attn.py",
+        "from types import SimpleNamespace\n\nimport pkg.attn as attn\n"
+        "from pkg.attn import Builder\n\n\n"
+        "def test_build():\n"  # 7
+        "    builder = Builder()\n"
+        "    common_metadata = SimpleNamespace(slot_mapping=[1])\n"  # 9: ✗
+        "    builder.build(0, common_metadata)\n"
+        "    thing = SimpleNamespace(slot_mapping=[1])\n"  # 11: the `prefix` parameter: ⚠
+        "    builder.build(thing, 0)\n"
+        "    other = SimpleNamespace(slot_mapping=[1])\n"  # 13: print's: ⚠
+        "    print(other)\n"
+        "    receiver = SimpleNamespace(slot_mapping=[1])\n"  # 15: `self` of an unbound call: ⚠
+        "    Builder.build(receiver, 0, None)\n"
+        "    meta = SimpleNamespace(slot_mapping=[1])\n"  # 17: ✗, the unbound call's 2nd parameter
+        "    Builder.build(receiver, 0, meta)\n\n\n"
+        "def test_context(monkeypatch):\n"
+        "    context = SimpleNamespace(num_tokens=3)\n"  # 22: ✗
+        '    monkeypatch.setattr(attn, "get_forward_context", lambda: context)\n',
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (9, "error"),
+        (11, "warning"),
+        (13, "warning"),
+        (15, "warning"),
+        (17, "error"),
+        (22, "error"),
+    ]
+    assert "stands in for `CommonAttentionMetadata`" in rows[0][3]
+    assert "`common_attn_metadata` of `build`" in rows[0][3]
+    assert "stands in for `ForwardContext`" in rows[5][3]
+
+
+_NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
+    lambda n: not keyword.iskeyword(n) and n not in ("self", "cls")
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(_NAMES, min_size=1, max_size=6, unique=True),
+    method=st.booleans(),
+    index=st.integers(min_value=0, max_value=7),
+)
+def test_parameter_names_read_from_text_match_the_signature(
+    names: list[str], method: bool, index: int
+) -> None:
+    """Whatever the parameters (annotated, defaulted, across lines), the name at a
+    positional index is the signature's, ``self`` skipped; past the end there is none."""
+    import tempfile
+
+    params = ",\n        ".join(f"{n}: dict[str, int] = {{'a': (1)}}" for n in names)
+    head = "class K:\n    def meth(self, " if method else "def meth("
+    text = f"{head}{params}) -> None:\n        pass\n"
+    with tempfile.TemporaryDirectory() as root:
+        (Path(root) / "mod.py").write_text(text)
+        got = fakes.parameter_names(fakes.Finder(root), ["mod"], "meth", index)
+    assert got == ([(names[index], "mod")] if index < len(names) else [])
+
+
+def test_a_fake_of_a_typevar_bound_subclass(feature: Repo, run: Run) -> None:
+    """vllm-ascend (held-out): ``attn_metadata: M`` with ``M = TypeVar("M",
+    bound=SFAMetadata)``; the fake sets ``cp_context``, a field of the data class
+    ``SFACPMetadata(SFAMetadata)`` of that module: ✗ naming the subclass. A fake whose
+    keywords fit no class of the family stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/sfa.py",
+        "from dataclasses import dataclass\nfrom typing import Generic, TypeVar\n\n\n"
+        "@dataclass\nclass SFAMetadata:\n    num_tokens: int = 0\n\n\n"
+        "@dataclass\nclass SFACPMetadata(SFAMetadata):\n    cp_context: int = 0\n\n\n"
+        'M = TypeVar("M", bound=SFAMetadata)\n\n\n'
+        "class Impl(Generic[M]):\n"
+        "    def prepare(self, hidden: int, attn_metadata: M) -> int:\n"
+        "        return hidden\n",
+    )
+    feature.write(
+        "tests/test_sfa.py",
+        "from types import SimpleNamespace\n\nfrom pkg.sfa import Impl\n\n\n"
+        "def test_prepare():\n"
+        "    attn_metadata = SimpleNamespace(cp_context=3)\n"  # 7: ✗ SFACPMetadata
+        "    Impl().prepare(1, attn_metadata)\n"
+        "    attn_metadata = SimpleNamespace(layer_norm=3)\n"  # 9: ⚠
+        "    Impl().prepare(1, attn_metadata)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
+    assert "stands in for `SFACPMetadata`" in rows[0][3]
+
+
+def test_a_fake_returned_by_a_lambda_patched_over_a_getter(feature: Repo, run: Run) -> None:
+    """vllm-ascend (held-out): ``monkeypatch.setattr(mod, "get_forward_context",
+    lambda: SimpleNamespace(...))`` stands in for what the getter returns, a
+    ``ForwardContext``; over a getter of nothing typed it stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/attn.py", _CODE + "\n\ndef get_rank() -> int:\n    return 0\n")
+    feature.write(
+        "tests/test_ctx.py",
+        "from types import SimpleNamespace\n\nimport pkg.attn as attn\n\n\n"
+        "def test_context(monkeypatch):\n"
+        '    monkeypatch.setattr(attn, "get_forward_context", lambda: SimpleNamespace(\n'
+        "        num_tokens=3))\n"  # 7: ✗
+        '    monkeypatch.setattr(attn, "get_rank", lambda: SimpleNamespace(rank=0))\n',  # ⚠
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
+    assert "stands in for `ForwardContext`" in rows[0][3]
+
+
+def test_an_unannotated_parameter_of_a_duck_typed_helper_stays_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-ascend (tune, labelled ⚠): a fake passed to ``prepare_lora_indices(
+    lora_context, ...)``, a helper that leaves the parameter unannotated and sets
+    attributes on it, is not the class another module annotates ``lora_context`` with:
+    only the callee's own module's annotation of the parameter counts."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/attn.py", _CODE)
+    feature.write(
+        "pkg/helpers.py",
+        "from pkg.attn import CommonAttentionMetadata\n\n\n"
+        "def apply(common_attn_metadata, x):\n"
+        "    common_attn_metadata.extra = x\n    return x\n",
+    )
+    feature.write(
+        "tests/test_helpers.py",
+        "from types import SimpleNamespace\n\nfrom pkg import helpers\n\n\n"
+        "def test_apply():\n"
+        "    loose = SimpleNamespace(slot_mapping=[1])\n"  # 7: ⚠
+        "    helpers.apply(loose, 0)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
