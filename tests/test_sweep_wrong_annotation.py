@@ -152,6 +152,44 @@ def test_an_edit_inside_an_old_fields_other_arguments_is_not_new(feature: Repo, 
     assert [line for line, _message in wrong(run)] == [6]
 
 
+CONDITIONAL = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Meta:
+    ip: str
+
+
+def flag(c: int) -> bool:
+    return True if c else None
+
+
+def prepare(c: int) -> Meta:
+    return Meta(ip="x") if c else (None if c < 0 else Meta(ip="y"))
+
+
+def fine(c: int) -> Meta | None:
+    return Meta(ip="x") if c else None
+
+
+def also_fine(c: int) -> bool:
+    return True if c else False
+"""
+
+
+def test_a_conditional_that_may_give_none_contradicts_the_annotation(
+    feature: Repo, run: Run
+) -> None:
+    # The seed's own example: `-> bool` that returns Optional[bool] (verl's
+    # `prepare(self) -> MasterMetadata` returning `MasterMetadata(...) if ... else None`).
+    feature.write("pkg/cond.py", CONDITIONAL)
+    feature.commit("conditional returns")
+    found = wrong(run)
+    assert [line for line, _message in found] == [10, 14], found
+    assert all("may return None" in message for _line, message in found), found
+
+
 RETURNS = """\
 import abc
 from collections.abc import Callable, Iterator

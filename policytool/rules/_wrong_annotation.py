@@ -318,6 +318,17 @@ def _is_none(value: ast.expr | None) -> bool:
     return False
 
 
+def gives_none(value: ast.expr) -> bool:
+    """Whether a returned expression is or may be ``None`` as written: ``None``, or a
+    conditional with a branch that is (the pattern's ``-> bool`` returning
+    ``Optional[bool]``: ``return flag if known else None``)."""
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.IfExp):
+        return gives_none(value.body) or gives_none(value.orelse)
+    return False
+
+
 def _none_of(value: ast.expr) -> ast.expr:
     """The ``None`` itself: the constant, or ``field(default=None)``'s keyword value."""
     if isinstance(value, ast.Call):
@@ -453,7 +464,7 @@ def function_findings(
     # The None verdict may read an imported module: only when a return gives None.
     none_wrong = (
         not builtin_none_checked
-        and any(ret.value is None or _is_none(ret.value) for ret in returns)
+        and any(ret.value is None or gives_none(ret.value) for ret in returns)
         and _types(src).admits_none(node.returns) is False
     )
     if not none_wrong and builtin is None:
@@ -461,13 +472,14 @@ def function_findings(
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
         return  # a generator: its annotation is about what it yields
     for ret in returns:
-        if none_wrong and (ret.value is None or _is_none(ret.value)):
+        if none_wrong and (ret.value is None or gives_none(ret.value)):
+            how = "may return None" if isinstance(ret.value, ast.IfExp) else "returns None"
             yield finding(
                 src,
                 ret,
                 RULE,
                 BLOCK,
-                f"`{node.name}` is annotated `-> {declared}` but returns None on line "
+                f"`{node.name}` is annotated `-> {declared}` but {how} on line "
                 f"{ret.lineno}; annotate `-> {declared} | None`",
             )
             continue

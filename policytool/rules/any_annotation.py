@@ -31,9 +31,10 @@ public or private, module-level, method or nested, whose `def` line the change a
 (besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
 return type). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
 almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
-annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None or
-falls off its end, `-> None` that returns a value, `-> T` (a class, `torch.Tensor`, a
-`typing` generic) with an explicit `return None` or bare `return`, and `-> dict[...]`
+annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None (or
+`x if c else None`) or falls off its end, `-> None` that returns a value, `-> T` (a
+class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare
+`return` or a conditional None, and `-> dict[...]`
 (`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
 another kind (`return a, b`). So is an implicit Optional, `x: T = None` as a parameter,
 attribute or dataclass field where `T` cannot hold None: the message says `T | None`.
@@ -243,8 +244,9 @@ def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | 
         ):
             return f"`{name}` is annotated `-> None` but returns `{short(src, value)}`"
         return None
-    if value is None or (isinstance(value, ast.Constant) and value.value is None):
-        return f"`{name}` is annotated `-> {declared}` but returns None here"
+    if value is None or wrong.gives_none(value):
+        how = "may return None" if isinstance(value, ast.IfExp) else "returns None"
+        return f"`{name}` is annotated `-> {declared}` but {how} here"
     return None
 
 
