@@ -33,7 +33,8 @@ from policytool.rules._sweep import BLOCK, finding, short
 
 RULE = "any-annotation"
 
-_BUILTINS = frozenset(
+# Builtins that can never hold None (any-annotation's return check reads them too).
+BUILTINS = frozenset(
     {
         "bool",
         "int",
@@ -277,7 +278,7 @@ class _Types:
         if name in _KNOWN_NOT_NONE:
             return False
         if "." not in name:
-            if name in _BUILTINS and name not in self.rebound and name not in self.src.aliases:
+            if name in BUILTINS and name not in self.rebound and name not in self.src.aliases:
                 return False
             if name in self.classes:
                 return False

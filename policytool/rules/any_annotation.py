@@ -93,26 +93,8 @@ _ANY_NAMES = frozenset({"Any", "typing.Any", "typing_extensions.Any"})
 _SIMPLE_NAMESPACE = frozenset({"SimpleNamespace", "types.SimpleNamespace"})
 
 # Return annotations that can never hold None: a ``return None`` there is provably wrong.
-_NEVER_NONE = frozenset(
-    {
-        "bool",
-        "int",
-        "str",
-        "float",
-        "complex",
-        "bytes",
-        "bytearray",
-        "list",
-        "dict",
-        "set",
-        "frozenset",
-        "tuple",
-        "typing.List",
-        "typing.Dict",
-        "typing.Set",
-        "typing.FrozenSet",
-        "typing.Tuple",
-    }
+_NEVER_NONE = wrong.BUILTINS | frozenset(
+    f"typing.{name}" for name in ("List", "Dict", "Set", "FrozenSet", "Tuple")
 )
 # ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
 _NEVER_NONE_VALUES = (
