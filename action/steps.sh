@@ -52,7 +52,13 @@ lock-check)
         echo "policytool: no [[tool.policytool.lock]] in pyproject.toml; lock --check skipped"
         exit 0
     fi
-    policytool lock --check --format github
+    args=()
+    if [ -n "$base" ]; then
+        # The base's adoptions: a pull request that edits an adopted lock and re-runs
+        # `baseline` in the same change must not be judged by its own digest.
+        args=(--baseline-from "$base")
+    fi
+    policytool lock --check "${args[@]}" --format github
     ;;
 sweep)
     args=()

@@ -110,6 +110,35 @@ def test_lock_check_step_is_skipped_without_locks_and_runs_with_them(
     assert "::error file=r.txt" in ran.stdout and "lock 'm' does not exist" in ran.stdout
 
 
+def test_lock_check_step_judges_an_adopted_lock_by_the_bases_digest(
+    repo: Repo, tmp_path: Path
+) -> None:
+    # The base adopts a header-less lock; the pull request loosens it and re-runs
+    # `baseline`, so its own baseline accepts the edit. The step reads the base's.
+    config = SPDX + '[[tool.policytool.lock]]\nname = "m"\ninputs = ["r.in"]\noutput = "r.txt"\n'
+    repo.write("pyproject.toml", config)
+    repo.write("r.in", "click\n")
+    repo.write("r.txt", "click==8.1.7\n")
+    adopt = [sys.executable, "-m", "policytool", "baseline"]
+    subprocess.run(adopt, cwd=repo.root, capture_output=True, check=False)
+    repo.commit("base adopts r.txt")
+    base = repo.git("rev-parse", "HEAD").strip()
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo.root), str(origin)], check=True)
+    repo.git("remote", "add", "origin", str(origin))
+    adopted, _, _ = _step(repo.root, tmp_path, "lock-check", base=base)
+    assert adopted.returncode == 0, adopted.stdout + adopted.stderr
+    repo.write("r.txt", "click>=8\n")
+    subprocess.run(adopt, cwd=repo.root, capture_output=True, check=False)
+    repo.commit("the pull request loosens the lock and re-adopts it")
+    on_push, _, _ = _step(repo.root, tmp_path, "lock-check")
+    ran, _, _ = _step(repo.root, tmp_path, "lock-check", base=base)
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "::error file=r.txt" in ran.stdout and "edited since" in ran.stdout, ran.stdout
+    assert on_push.returncode == 1  # the loosened line is a finding either way
+    assert "edited since" not in on_push.stdout
+
+
 def test_sweep_step_reports_the_added_lines_as_the_job_summary(
     pull_request: tuple[Repo, str], tmp_path: Path
 ) -> None:
