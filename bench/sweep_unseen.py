@@ -20,6 +20,11 @@ the labeller's mind, the site has a ``post_run`` field (the new severity) and a
     python bench/sweep_unseen.py todo                   # findings that need a label
     python bench/sweep_unseen.py figures                # the tables (blind and post-run labels)
 
+Every command takes ``--corpus PATH`` for another blind set of the same schema
+(``bench/sweep_blind.json``: the set built after this one was consumed), and ``record``
+takes ``--package NAME==VERSION=DIR`` as ``bench/sweep_commits.py`` does (stored in the
+tree's ``packages``, reused when omitted).
+
 The metrics are ``bench/sweep_commits.py``'s (same sample of ⚠ per tree and rule).
 """
 
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -52,15 +58,24 @@ def save(doc: dict[str, object], path: Path = CORPUS) -> None:
     base.save(doc, path)
 
 
-def record(repo: Path, tree: str) -> None:
-    """Sweep each commit of ``tree`` against its parent and store the findings."""
-    doc = load()
+def record(repo: Path, tree: str, corpus: Path = CORPUS, packages: list[str] | None = None) -> None:
+    """Sweep each commit of ``tree`` against its parent and store the findings.
+
+    ``packages``: ``NAME==VERSION=DIR`` of each package the repository's CI installs, its
+    source or unpacked wheel put on the sweep's ``PYTHONPATH`` (nothing is imported)."""
+    doc = load(corpus)
     info = doc["trees"][tree]  # type: ignore[index]
+    if packages is not None:
+        info["packages"] = packages
+    env = dict(os.environ)
+    dirs = [entry.rsplit("=", 1)[1] for entry in info.get("packages", [])]
+    if dirs:
+        env["PYTHONPATH"] = os.pathsep.join(dirs)
     findings = [f for f in doc["findings"] if f["tree"] != tree]  # type: ignore[attr-defined]
     start = base._git(repo, "rev-parse", "HEAD").strip()
     try:
         for commit in info[SPLIT]:
-            for f in base.sweep_commit(repo, commit):
+            for f in base.sweep_commit(repo, commit, env):
                 findings.append(
                     {
                         "tree": tree,
@@ -75,7 +90,7 @@ def record(repo: Path, tree: str) -> None:
     finally:
         base._git(repo, "checkout", "-q", "--detach", start)
     doc["findings"] = findings
-    save(doc)
+    save(doc, corpus)
 
 
 def labels(doc: dict[str, object], reading: str) -> dict[base.Site, str]:
@@ -149,16 +164,24 @@ def main() -> int:
     """Command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="the blind set's JSON")
     rec = sub.add_parser("record")
     rec.add_argument("repo", type=Path)
     rec.add_argument("tree")
+    rec.add_argument(
+        "--package",
+        action="append",
+        default=None,
+        metavar="NAME==VERSION=DIR",
+        help="a package the repository's CI installs: its source on PYTHONPATH",
+    )
     sub.add_parser("todo")
     sub.add_parser("figures")
     args = parser.parse_args()
     if args.command == "record":
-        record(args.repo, args.tree)
+        record(args.repo, args.tree, args.corpus, args.package)
     elif args.command == "todo":
-        doc = load()
+        doc = load(args.corpus)
         sites = {base._key(s) for s in doc["sites"]}  # type: ignore[attr-defined]
         judged = [f for f in doc["findings"] if f["severity"] == "error"]  # type: ignore[attr-defined]
         judged += base.sampled_warnings(doc)
@@ -166,7 +189,7 @@ def main() -> int:
             if base._key(f) not in sites:
                 print(json.dumps(f, ensure_ascii=False))
     else:
-        print(table(load()))
+        print(table(load(args.corpus)))
     return 0
 
 
