@@ -792,8 +792,18 @@ def test_the_first_name_mergify_reads_wins_and_init_adds_no_second(repo: Repo, r
     repo.write(".pre-commit-config.yaml", PRECOMMIT)
     repo.write("requirements/lint.txt", "pre-commit==4.0.1\n")
     repo.commit()
-    lines = rule_lines(run("check", "--only=mergify-drift").out, "mergify-drift")
-    assert lines and {path for path, _ in lines} == {".mergify.yml"}
+    result = run("check", "--only=mergify-drift")
+    lines = rule_lines(result.out, "mergify-drift")
+    # The drift findings are all in the file Mergify reads; the second file is one finding.
+    assert {path for path, _ in lines} == {".mergify.yml", ".github/mergify.yml"}
+    assert [line for path, line in lines if path == ".github/mergify.yml"] == [1]
+    assert "a second Mergify configuration next to .mergify.yml" in result.out
+
+
+def test_one_mergify_config_is_no_second_config_finding(repo: Repo, run: Run) -> None:
+    repo.write(".mergify/config.yml", "pull_request_rules: []\n")
+    repo.commit()
+    assert "second Mergify" not in run("check", "--only=mergify-drift").out
 
 
 def test_init_writes_no_second_mergify_config(repo: Repo, run: Run) -> None:

@@ -75,6 +75,14 @@ def find_mergify(root: Path) -> str | None:
     return None
 
 
+def all_mergify(root: Path) -> list[str]:
+    """Every one of :data:`MERGIFY_FILES` that is a file in ``root``, in Mergify's order.
+
+    More than one stops Mergify: it evaluates no pull request that would leave two or more
+    in place (docs.mergify.com/configuration/file-format)."""
+    return [relpath for relpath in MERGIFY_FILES if (root / relpath).is_file()]
+
+
 def load_mergify(root: Path, relpath: str) -> YamlDoc | None:
     """The parsed Mergify file; None when absent; :class:`FileProblem` when unusable."""
     doc = load_present(root, relpath)

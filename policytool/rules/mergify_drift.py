@@ -52,6 +52,7 @@ from policytool.formats.gha import (
 from policytool.formats.mergify import (
     CheckCondition,
     Comment,
+    all_mergify,
     check_conditions,
     comment_at,
     comments,
@@ -861,9 +862,25 @@ def _comment_findings(comment: Comment, model: Model, config: Config) -> Iterato
         )
 
 
+def _second_configs(config: Config) -> Iterator[Finding]:
+    """A finding at each Mergify config file after the first: with two, Mergify stops."""
+    found = all_mergify(config.root)
+    for extra in found[1:]:
+        yield Finding(
+            extra,
+            1,
+            1,
+            RULE_ID,
+            f"a second Mergify configuration next to {found[0]}: Mergify evaluates no "
+            "pull request while two are in place; merge them into one file and delete "
+            "the other",
+        )
+
+
 def check(ctx: RepoContext) -> Iterator[Finding]:
     """The tip comments' commands match the hooks; blocks are current; checks exist."""
     config = ctx.config
+    yield from _second_configs(config)
     try:
         doc = load_mergify(config.root, mergify_file(config))
         tips = comments_of(config) if doc is not None else []
@@ -922,6 +939,9 @@ file has none of them gets no finding about it.
   CodeQL, Mergify's own...) and the names in `external-checks`.
 
 A message in the maintainers' own words that is right passes: no block is asked for.
+
+A second Mergify configuration file (say `.mergify.yml` next to `.github/mergify.yml`) is
+a finding at the second: while two are in place Mergify evaluates no pull request.
 
 ## Why
 
