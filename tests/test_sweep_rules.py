@@ -130,7 +130,8 @@ def test_markdown_reporter_row_escaping_and_notes() -> None:
     ]
     out = render(findings, "markdown", {"broad-except": "broad catches"})
     assert out.startswith("## policytool findings\n")
-    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 1 ⚠ | 2 ✗ |"
+    # check's report: its row is the policy dimension; the sweep's is the seed's Code quality.
+    assert out.rstrip("\n").splitlines()[-1] == "| Policy | 1 ⚠ | 2 ✗ |"
     assert "| ✗ | `a\\|b.py:3` | `except Exception:` a \\| b |" in out
     from policytool.engine.findings import render_markdown
 
@@ -147,4 +148,5 @@ def test_check_has_the_markdown_format_too(repo: Repo, run: Run, tmp_path: Path)
     result = run("check", "--only", "spdx-header", "--format", "markdown", "a.py")
     assert result.code == 1
     assert "| `spdx-header` | 0 | 1 |" in result.out
-    assert result.out.rstrip("\n").splitlines()[-1] == "| Code quality | 0 ⚠ | 1 ✗ |"
+    assert result.out.rstrip("\n").splitlines()[-1] == "| Policy | 0 ⚠ | 1 ✗ |"
+    assert "Code quality" not in result.out

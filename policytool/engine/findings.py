@@ -299,6 +299,7 @@ def render(
             files_checked=files_checked,
             accepted=len(accepted),
             accepted_by=accepted_by,
+            dimension=CHECK_DIMENSION,
         )
     return render_text(findings, files_checked, quiet, accepted, accepted_by)
 
@@ -314,11 +315,22 @@ def mark(severity: Severity) -> str:
     return "✗" if severity is Severity.ERROR else "⚠"
 
 
-def quality_row(findings: Sequence[Finding], notes: frozenset[str] = frozenset()) -> str:
-    """``| Code quality | N ⚠ | M ✗ |``; findings of the ``notes`` rules are not counted."""
+# The review report's dimension of each command: the seed's one "Code quality" row is the
+# sweep's; `check`'s findings are policy findings and get a row of their own name.
+SWEEP_DIMENSION = "Code quality"
+CHECK_DIMENSION = "Policy"
+
+
+def quality_row(
+    findings: Sequence[Finding],
+    notes: frozenset[str] = frozenset(),
+    dimension: str = SWEEP_DIMENSION,
+) -> str:
+    """``| Code quality | N ⚠ | M ✗ |`` (``dimension`` names the row); findings of the
+    ``notes`` rules are not counted."""
     counted = [f for f in findings if f.rule not in notes]
     blocking = sum(1 for f in counted if f.severity is Severity.ERROR)
-    return f"| Code quality | {len(counted) - blocking} ⚠ | {blocking} ✗ |"
+    return f"| {dimension} | {len(counted) - blocking} ⚠ | {blocking} ✗ |"
 
 
 @dataclass(frozen=True)
@@ -413,8 +425,10 @@ def render_markdown(
     files_checked: int | None = None,
     accepted: int = 0,
     accepted_by: str = "",
+    dimension: str = SWEEP_DIMENSION,
 ) -> str:
-    """A Markdown report for a review: a count table, a section a rule, the Code quality row.
+    """A Markdown report for a review: a count table, a section a rule, the ``dimension``
+    row (the sweep's Code quality row).
 
     ``rules`` are listed in the count table even with no finding; ``fixes`` adds a
     **Fix:** line under a rule's section; findings of ``notes`` rules (files that could
@@ -465,6 +479,6 @@ def render_markdown(
         "",
         "| Dimension | Warnings | Blocking |",
         "| --- | --- | --- |",
-        quality_row(findings, notes),
+        quality_row(findings, notes, dimension),
     ]
     return "\n".join(out) + "\n"
