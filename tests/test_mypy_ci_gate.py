@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import Repo, Result
-from tests.precommit_helpers import rule_lines
+from tests.precommit_helpers import line_of, rule_lines
 
 Run = Callable[..., Result]
 
@@ -140,6 +140,40 @@ alias = {ref = "typing"}
 """
 
 
+def test_a_swallowing_poe_task_in_its_own_table_is_reported_at_its_header(
+    repo: Repo, run: Run
+) -> None:
+    repo.write(
+        "pyproject.toml",
+        '[tool.mypy]\nstrict = true\n\n[tool.poe.tasks.typing]\nshell = "mypy src || true"\n',
+    )
+    repo.write(
+        ".github/workflows/ci.yaml",
+        "on: pull_request\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: poe typing\n",
+    )
+    repo.commit()
+    assert rule_lines(run("check", "--only=mypy-wired").out, "mypy-wired") == [
+        ("pyproject.toml", 4)
+    ]
+
+
+def test_a_tox_toml_env_that_ignores_mypy_is_reported_at_its_command(repo: Repo, run: Run) -> None:
+    repo.write("pyproject.toml", "[tool.mypy]\nstrict = true\n")
+    repo.write(
+        "tox.toml",
+        'env_list = ["type"]\n\n[env.type]\ndeps = ["mypy"]\ncommands = [["-", "mypy", "src"]]\n',
+    )
+    repo.write(
+        ".github/workflows/ci.yaml",
+        "on: pull_request\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: tox -e type\n",
+    )
+    repo.commit()
+    result = run("check", "--only=mypy-wired")
+    # tox.toml writes the command as a list of strings: the finding is at that line.
+    assert rule_lines(result.out, "mypy-wired") == [("tox.toml", 5)]
+    assert "tox's `- ` prefix" in result.out
+
+
 def test_poethepoet_tasks_are_followed(repo: Repo, run: Run) -> None:
     repo.write("pyproject.toml", POE + 'mypy = "mypy"\n')
     matrix = (
@@ -155,7 +189,8 @@ def test_poethepoet_tasks_are_followed(repo: Repo, run: Run) -> None:
     repo.write(".github/workflows/ci.yaml", matrix.format(task="check-sh"))
     repo.commit()
     result = run("check", "--only=mypy-wired")
-    assert ("pyproject.toml", 1) in rule_lines(result.out, "mypy-wired")
+    # At the line that defines the task, not line 1 of pyproject.toml.
+    assert ("pyproject.toml", line_of(POE, "check-sh =")) in rule_lines(result.out, "mypy-wired")
     assert "`|| true`" in result.out
     # A task that does not run mypy does not count.
     repo.write(".github/workflows/ci.yaml", matrix.format(task="lint"))

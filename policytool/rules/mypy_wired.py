@@ -247,17 +247,20 @@ class _Follower:
 
     def _at(self, why: str, command: str) -> Loss:
         """A loss at the line of tox's configuration that holds ``command``."""
+        # tox substitutes ``{posargs:...}``: match the words before the first one.
+        needle = command.strip().split("{", 1)[0].split()[:2]
+        # tox.toml and [tool.tox] write a command as a list of strings: `["mypy", "src"]`.
+        quoted = ", ".join(f'"{word}"' for word in needle)
+        present: list[str] = []
         for relpath in ("tox.ini", "tox.toml", "pyproject.toml"):
             text = self._text(relpath)
             if text is None:
                 continue
-            # tox substitutes ``{posargs:...}``: match the words before the first one.
-            needle = command.strip().split("{", 1)[0].split()[:2]
+            present.append(relpath)
             for number, line in enumerate(split_lines(text, keepends=False), start=1):
-                if needle and line.split()[:2] == needle:
+                if needle and (line.split()[:2] == needle or quoted in line):
                     return Loss(why, relpath, number)
-            return Loss(why, relpath, 1)
-        return Loss(why, "tox.ini", 1)
+        return Loss(why, present[0] if present else "tox.ini", 1)
 
     def _poe(self, args: Sequence[str], depth: int) -> Iterator[Loss | None]:
         """The mypy runs of ``poe TASK`` (poethepoet's ``[tool.poe.tasks]`` in
@@ -276,24 +279,25 @@ class _Follower:
         if not isinstance(tasks, dict):
             return
         seen: set[str] = set()
-        queue: list[object] = [tasks.get(name)]
+        # (the task whose definition holds it, the task or an inline part of it)
+        queue: list[tuple[str, object]] = [(name, tasks.get(name))]
         while queue and len(seen) < 64:
-            task = queue.pop(0)
+            owner, task = queue.pop(0)
             if isinstance(task, dict):
                 ref = task.get("ref")
                 if isinstance(ref, str):
                     target = ref.split()[0] if ref.split() else ""
                     if target and target not in seen:
                         seen.add(target)
-                        queue.append(tasks.get(target))
+                        queue.append((target, tasks.get(target)))
                     continue
                 if isinstance(task.get("sequence"), list):
                     for item in task["sequence"]:
                         if isinstance(item, str) and item not in seen:
                             seen.add(item)
-                            queue.append(tasks.get(item))
+                            queue.append((item, tasks.get(item)))
                         elif isinstance(item, dict):
-                            queue.append(item)
+                            queue.append((owner, item))
                     continue
                 task = task.get("cmd", task.get("shell"))
             if isinstance(task, list):
@@ -302,7 +306,10 @@ class _Follower:
                 continue
             for _offset, inner, lost in shell_statuses(task):
                 for inner_loss in self.reaches(inner, ".", depth + 1):
-                    yield Loss(lost, "pyproject.toml", 1) if lost else inner_loss
+                    if lost:
+                        yield Loss(lost, "pyproject.toml", _poe_task_line(text, owner))
+                    else:
+                        yield inner_loss
 
     def _make(
         self, make: tuple[str | None, str | None, list[str]], cwd: str, depth: int
@@ -411,6 +418,23 @@ def _doc_runs(doc: YamlDoc, follower: _Follower, gates: bool) -> list[MypyRun]:
                             )
                         )
     return out
+
+
+def _poe_task_line(text: str, name: str) -> int:
+    """The line of pyproject.toml that defines poethepoet task ``name``: its ``NAME =``
+    under ``[tool.poe.tasks]`` or its ``[tool.poe.tasks.NAME]`` table; 1 when not found."""
+    in_tasks = False
+    key = re.compile(rf"""\s*(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')\s*=""")
+    for number, line in enumerate(split_lines(text, keepends=False), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            header = stripped.strip("[]").replace(" ", "")
+            if header in (f"tool.poe.tasks.{name}", f'tool.poe.tasks."{name}"'):
+                return number
+            in_tasks = header == "tool.poe.tasks"
+        elif in_tasks and key.match(line):
+            return number
+    return 1
 
 
 def _toxenv(row: Mapping[str, str], *envs: object) -> str | None:
