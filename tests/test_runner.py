@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -74,12 +76,27 @@ def test_forked_run_matches_the_serial_one(
     assert len(no_leftovers) == min(os.cpu_count() or 1, 8) - 1  # the serial run forked none
 
 
-def _boom_in_a_worker(parent: int, error: BaseException) -> FileRule:
-    """A rule that raises ``error`` in every process but ``parent``."""
+def _boom_in_a_worker(
+    parent: int, error: BaseException, root: Path, tree: Sequence[str]
+) -> FileRule:
+    """A rule that raises ``error`` in every process but ``parent``.
+
+    The parent deals itself chunks too: on a loaded machine it could take every chunk
+    before a forked worker takes one, and nothing would raise. So after the first chunk
+    (checked before the fork) the parent waits, boundedly, until a worker has started one.
+    """
+    first = set(runner._chunks(tree, runner._CHUNKS)[0])
+    started = root / "worker-started"
 
     def check(source: SourceFile, config: Config) -> list[Finding]:
         if os.getpid() != parent:
+            started.touch()
             raise error
+        deadline = time.monotonic() + 30
+        while source.relpath not in first and not started.exists():
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.005)
         return []
 
     return FileRule(id="boom", summary="boom", check=check)
@@ -88,7 +105,8 @@ def _boom_in_a_worker(parent: int, error: BaseException) -> FileRule:
 def test_a_policy_error_in_a_worker_is_raised_here(
     tmp_path: Path, tree: list[str], no_leftovers: list[int]
 ) -> None:
-    rule = _boom_in_a_worker(os.getpid(), PolicyError("pkg/m001.py: cannot write the fix"))
+    error = PolicyError("pkg/m001.py: cannot write the fix")
+    rule = _boom_in_a_worker(os.getpid(), error, tmp_path, tree)
     with pytest.raises(PolicyError, match=r"^pkg/m001.py: cannot write the fix$"):
         runner.run_file_rules(Config(root=tmp_path), tree, [rule])
 
@@ -96,7 +114,7 @@ def test_a_policy_error_in_a_worker_is_raised_here(
 def test_a_crash_in_a_worker_is_raised_here_with_its_traceback(
     tmp_path: Path, tree: list[str], no_leftovers: list[int]
 ) -> None:
-    rule = _boom_in_a_worker(os.getpid(), ZeroDivisionError("worker bug"))
+    rule = _boom_in_a_worker(os.getpid(), ZeroDivisionError("worker bug"), tmp_path, tree)
     with pytest.raises(RuntimeError, match="ZeroDivisionError: worker bug") as caught:
         runner.run_file_rules(Config(root=tmp_path), tree, [rule])
     assert "a worker process failed" in str(caught.value)
