@@ -315,7 +315,7 @@ def mark(severity: Severity) -> str:
     return "✗" if severity is Severity.ERROR else "⚠"
 
 
-# The review report's dimension of each command: the seed's one "Code quality" row is the
+# The review report's dimension of each command: the checklist's one "Code quality" row is the
 # sweep's; `check`'s findings are policy findings and get a row of their own name.
 SWEEP_DIMENSION = "Code quality"
 CHECK_DIMENSION = "Policy"
