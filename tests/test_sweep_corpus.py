@@ -32,7 +32,7 @@ def test_every_entry_has_a_verdict_a_seed_condition_and_a_reason() -> None:
         assert str(entry["condition"]).startswith(("⚠", "✗")), entry
         assert len(str(entry["reason"])) > 10, entry
         assert entry["rule"] in corpus.RULES and entry["severity"] in ("error", "warning")
-        assert entry["label"] in ("before", "after")
+        assert entry["label"] in ("before", "after", "current")
     assert {str(e["tree"]) for e in entries} == {
         "vllm 0.32.0 -> 0.33.0",
         "vllm-omni 0.18.0 -> 0.20.0",
