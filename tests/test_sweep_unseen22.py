@@ -8,11 +8,17 @@ vLLM's run-once post-load hook (hot-copy: not a hot path)."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from policytool.rules._pysource import SourceInfo
+from policytool.rules._sweep_config import SweepConfig
+from policytool.rules._wrong_annotation import _types
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -392,3 +398,49 @@ def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo
         "`except Exception:` on fail-fast path `_get_hf_config_overrides` (called only from "
         "`__init__`) silently swallows every error"
     )
+
+
+# -- property: the None verdict of a dotted name ----------------------------------------
+
+DOTTED_NEVER = ["ray.actor.ActorHandle", "rt.util.Queue", "torch.cuda.Stream", "int"]
+DOTTED_UNSURE = [
+    "npt.DTypeLike",
+    "torch.types.Device",
+    "ray.actor.HandleType",
+    "ray.MaybeHandle",
+    "ray.ModelT",
+    "ray.DEFAULT",
+    "cutlass.Constexpr",
+    "typing.Hashable",
+    "self_module.Inner",
+]
+
+
+@st.composite
+def dotted_cases(draw: st.DrawFn) -> tuple[str, bool | None]:
+    """A union of dotted names and whether it admits None (None: unsure)."""
+    members = draw(
+        st.lists(st.sampled_from([*DOTTED_NEVER, *DOTTED_UNSURE, "None"]), min_size=1, max_size=3)
+    )
+    text = " | ".join(members)
+    if "None" in members:
+        return text, True
+    if any(m in DOTTED_UNSURE for m in members):
+        return text, None
+    return text, False
+
+
+@given(dotted_cases())
+@settings(max_examples=200, deadline=None)
+def test_a_dotted_name_admits_none_only_when_sure(case: tuple[str, bool | None]) -> None:
+    text, expected = case
+    module = (
+        "import cutlass\nimport numpy.typing as npt\nimport ray\nimport ray.util as rt\n"
+        "import torch\nimport typing\n\n\nclass self_module:\n    Inner = None\n\n\n"
+        f"x: {text} = None\n"
+    )
+    tree = ast.parse(module)
+    src = SourceInfo("m.py", module.encode(), tree, None, SweepConfig())
+    node = tree.body[-1]
+    assert isinstance(node, ast.AnnAssign)
+    assert _types(src).admits_none(node.annotation) is expected
