@@ -292,8 +292,8 @@ def test_a_broad_catch_around_the_import_a_patch_function_patches_is_blocking(
         (59, "warning"),  # the failed import is what triggers the patch
     ]
     assert found[0][2] == (
-        "`except Exception:` around the import `_patch_torch_npu_getenv` patches skips the "
-        "patch silently on any error, not only a missing module; catch ImportError"
+        "`except Exception:` around an import in patch function `_patch_torch_npu_getenv` "
+        "skips the patch silently on any error, not only a missing module; catch ImportError"
     )
 
 

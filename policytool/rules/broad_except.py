@@ -320,8 +320,8 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` around the import `{patch}` patches skips the patch silently "
-                "on any error, not only a missing module; catch ImportError",
+                f"`{clause}:` around an import in patch function `{patch}` skips the patch "
+                "silently on any error, not only a missing module; catch ImportError",
             )
             continue
         if swallowed and fail_fast and not best_effort and not _raises_later(ctx.innermost, node):
