@@ -10,12 +10,20 @@ whose own ✗ names only those three); request handling and connector setup are
 broad-except's alone, here. A handler that only assigns a default (``self.x = None``, ``{}``,
 ``[]``) with nothing re-raised or logged swallows the error as surely as ``pass``; a
 failure flag (``self.ok = False``) records it and is not one.
+
+Two more ways onto a fail-fast path, read the way a reviewer reads the code around the
+catch: a private helper (``_name``) that only fail-fast code calls is on that path (a
+config built for the engine by ``_get_hf_config_overrides``, which only ``__init__``
+reaches); and a function that patches what it imports (``*patch*``) is not best effort
+about that import: a broad catch around it skips the patch silently when the import
+fails for any reason but a missing module.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+import fnmatch
+from collections.abc import Callable, Sequence
 
 # Request handling and connector setup (names of the function or one enclosing it).
 REQUEST_AND_CONNECTOR = (
@@ -34,6 +42,11 @@ REQUEST_AND_CONNECTOR = (
     "*register_connector*",
     "*handshake*",
 )
+# Functions that patch what they import: an import-only ``try`` there is not optional.
+PATCHES = ("*patch*",)
+# A helper named for an attempt or an option is best effort by its own name: it does not
+# inherit its callers' fail-fast path.
+ATTEMPTS = ("try_*", "_try_*", "*maybe*", "*optional*", "*best_effort*", "*fallback*")
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*disconnect*")
@@ -61,17 +74,56 @@ def imports_only(try_stmt: ast.stmt | None) -> bool:
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
     if not body:
         return False
+    imported = False
     for stmt in body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            imported = True
             continue
+        if isinstance(stmt, ast.Pass) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Name, ast.Attribute))
+        ):
+            continue  # a bare ``torchaudio``: the name used, nothing run
+        if isinstance(stmt, ast.Return) and (
+            stmt.value is None or isinstance(stmt.value, ast.Constant)
+        ):
+            continue  # ``return`` once the imports succeeded
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
         if isinstance(value, ast.Call):
             func = value.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name in ("import_module", "__import__"):
+                imported = True
                 continue
         return False
-    return True
+    return imported
+
+
+def skips_patch(try_stmt: ast.stmt | None, body: list[ast.stmt]) -> bool:
+    """Whether a failed import skips what follows: the handler returns, continues or
+    assigns a default, or the patch sits in the ``try``'s ``else:``. A handler that only
+    passes on to a fallback (``torchaudio`` missing: patch its loader) skips nothing."""
+    if getattr(try_stmt, "orelse", None):
+        return True
+    return any(isinstance(stmt, (ast.Return, ast.Continue, ast.Assign)) for stmt in body)
+
+
+def gives_up(body: list[ast.stmt], has_comment: Callable[[int], bool]) -> bool:
+    """A handler that assigns a default or returns nothing (``return`` / ``return None``):
+    the shapes a helper's catch must have to count on its callers' fail-fast path. A
+    ``pass`` that falls through to a fallback value (``return 8``) or a ``return False``
+    (a probe's answer) is a fallback by design, not a swallowed failure."""
+    if assigns_default(body, has_comment):
+        return True
+    returned = False
+    for stmt in body:
+        if isinstance(stmt, ast.Return) and (
+            stmt.value is None
+            or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+        ):
+            returned = True
+        elif not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            return False
+    return returned
 
 
 def assigns_default(body: list[ast.stmt], has_comment: Callable[[int], bool]) -> bool:
@@ -101,3 +153,57 @@ def assigns_default(body: list[ast.stmt], has_comment: Callable[[int], bool]) ->
         ):
             return False
     return assigned
+
+
+def _matches(name: str, globs: Sequence[str]) -> bool:
+    """Whether ``name`` matches one of ``globs``."""
+    return any(fnmatch.fnmatchcase(name, glob) for glob in globs)
+
+
+def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
+    """Private functions of the module (``_name``, not dunder) on a fail-fast path by
+    their callers: every use of the name in the file is a call made directly in a
+    function matching ``globs`` or in another such helper (transitively). Name -> the
+    fail-fast function the calls come from. A name used any other way (passed as a
+    callback, called at module level or from other code) is not one."""
+    defined: set[str] = set()
+    uses: dict[str, list[tuple[bool, tuple[str, ...]]]] = {}
+
+    stack: list[tuple[ast.AST, tuple[str, ...], ast.AST | None]] = [(tree, (), None)]
+    while stack:  # iterative: a deeply nested expression does not exhaust the stack
+        node, names, called = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = names
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.add(child.name)
+                inner = (child.name, *names)
+            used = None
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                used = child.id
+            elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
+                used = child.attr
+            if used is not None and used.startswith("_") and not used.endswith("__"):
+                uses.setdefault(used, []).append((child is called, names))
+            stack.append((child, inner, child.func if isinstance(child, ast.Call) else None))
+    found: dict[str, str] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(defined & uses.keys()):
+            if name in found or not name.startswith("_") or _matches(name, ATTEMPTS):
+                continue
+            origin = None
+            for is_call, names in uses[name]:
+                # The function the call runs in: a wrapper defined inside ``__init__``
+                # runs later, not on ``__init__``'s path.
+                caller = names[0] if names else ""
+                fail_fast = caller if caller and _matches(caller, globs) else None
+                inherited = found.get(caller)
+                if not is_call or (fail_fast or inherited) is None:
+                    origin = None
+                    break
+                origin = origin or fail_fast or inherited
+            if origin is not None:
+                found[name] = origin
+                changed = True
+    return found

@@ -23,6 +23,7 @@ a type alias, a name that cannot be resolved or an unparsable string answers "un
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from policytool.engine.findings import Finding
@@ -181,6 +182,20 @@ _TYPING_BUILTIN = {
     "typing.FrozenSet": "frozenset",
 }
 _FINDERS: dict[str | None, fakes.Finder] = {}
+# Modules whose dotted names are typing constructs (aliases, protocols that may hold None).
+_TYPING_MODULES = frozenset(
+    {"typing", "typing_extensions", "collections", "types", "_typeshed", "builtins", "abc"}
+)
+# A class name as written: CamelCase with a lower-case letter (not ``T``, ``DTYPE``, ``_x``).
+_CLASS_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")
+# Names that read as an alias or a type variable, not a class: ``DTypeLike`` (numpy's
+# holds None), ``PathType``, ``OptionalTensor``, ``MaybeConfig``, ``ModelT``, ``TModel``.
+# ``Constexpr`` (CUTLASS' DSL) marks a compile-time value of any type, ``None`` included.
+_ALIAS_NAME_RE = re.compile(
+    r"(Like|Type|Types|Alias|OrNone|T)$|^(Optional|Maybe|Nullable|Union|Any|T[A-Z])|^Constexpr$"
+)
+# Modules of type aliases (``torch.types``, ``numpy.typing``, ``x._typing``, ``x.aliases``).
+_ALIAS_MODULE_RE = re.compile(r"_?(types?|typing|typedefs?|type_hints|type_aliases|aliases)")
 
 
 def _literal_kind(value: ast.expr) -> str | None:
@@ -285,16 +300,47 @@ class _Types:
         if isinstance(node, ast.Name) and node.id in self.imported:
             module, original = self.imported[node.id]
             return False if self._defines_class(module, original) else None
+        if isinstance(node, ast.Attribute):
+            return self._dotted_class(node, name)
         return None
 
-    def _defines_class(self, module: str, name: str) -> bool:
-        """Whether module ``module`` (repository or installed, read as text) has ``class name``."""
+    def _dotted_class(self, node: ast.Attribute, name: str) -> bool | None:
+        """``mod.sub.ClassName`` written dotted through an imported module: a class, which
+        cannot hold None, when its module is not on the path (``ray.actor.ActorHandle``)
+        or defines it there as a class; unsure for a name that reads as an alias or a type
+        variable (``npt.DTypeLike``, ``mod.OptionalX``, ``mod.ModelT``), the typing
+        modules, and a name the module on the path binds otherwise (an alias, a re-export)."""
+        root: ast.expr = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in self.src.aliases:
+            return None  # ``self.Inner``, a local: not a module path
+        module, last = name.rsplit(".", 1)
+        parts = module.split(".")
+        if parts[0] in _TYPING_MODULES or any(_ALIAS_MODULE_RE.fullmatch(p) for p in parts):
+            return None  # ``torch.types.Device`` is ``Optional[...]``
+        if not _CLASS_NAME_RE.fullmatch(last) or _ALIAS_NAME_RE.search(last):
+            return None
+        finder = self._finder()
+        if finder.find(module) is None:
+            return False if finder.find(name) is None else None  # ``a.b.C`` a module: unsure
+        loaded = finder.load(module)
+        if loaded is None:
+            return None
+        return False if last in loaded[0].classes and last not in loaded[0].imports else None
+
+    def _finder(self) -> fakes.Finder:
+        """The module finder of the file's repository (one per root, kept)."""
         finder = _FINDERS.get(self.src.root)
         if finder is None:
             if len(_FINDERS) > 8:
                 _FINDERS.clear()
             finder = _FINDERS[self.src.root] = fakes.Finder(self.src.root)
-        loaded = finder.load(module)
+        return finder
+
+    def _defines_class(self, module: str, name: str) -> bool:
+        """Whether module ``module`` (repository or installed, read as text) has ``class name``."""
+        loaded = self._finder().load(module)
         return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
 
 
@@ -365,9 +411,48 @@ def _silenced(src: SourceInfo, line: int) -> bool:
     return b"#" in text and (b"type: ignore" in text or b"noqa" in text or b"pyright:" in text)
 
 
+def _bool_default(
+    src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
+) -> Finding | None:
+    """The finding for ``target: int = True`` (or ``float``): a flag annotated as a number
+    (a type checker accepts it, a bool being an int; the reader is told a count)."""
+    value = default
+    if isinstance(value, ast.Call) and not value.args:
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name != "field":
+            return None
+        value = next((k.value for k in value.keywords if k.arg == "default"), value)
+    if not (isinstance(value, ast.Constant) and isinstance(value.value, bool)):
+        return None
+    if not isinstance(annotation, ast.Name) or annotation.id not in ("int", "float"):
+        return None
+    types = _types(src)
+    if annotation.id in types.rebound or annotation.id in src.aliases:
+        return None
+    if _silenced(src, value.lineno):
+        return None
+    return finding(
+        src,
+        annotation,
+        RULE,
+        BLOCK,
+        f"`{target}: {annotation.id} = {value.value}` (line {value.lineno}): annotated "
+        f"{annotation.id}, its default is a bool: annotate `{target}: bool`",
+    )
+
+
 def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding]:
-    """An attribute, variable or dataclass field ``x: T = None`` the change adds."""
-    if node.value is None or not _is_none(node.value):
+    """An attribute, variable or dataclass field ``x: T = None`` (or ``x: int = True``)
+    the change adds."""
+    if node.value is not None and not _is_none(node.value):
+        parts = (node.target, node.annotation, _none_of(node.value))
+        if any(src.node_added(part) for part in parts):
+            flag = _bool_default(src, short(src, node.target), node.annotation, node.value)
+            if flag is not None:
+                yield flag
+        return
+    if node.value is None:
         return
     # The annotation or its ``None`` must be new: a change inside ``field(...)``'s other
     # arguments (a help text's typo) does not make an old annotation new.
@@ -439,9 +524,14 @@ def function_findings(
     (``builtin_none_checked``: the caller already judged the builtins), and returned
     literals of another kind than a builtin return annotation."""
     for arg, default in _defaults(node):
-        if arg.annotation is None or not _is_none(default):
+        if arg.annotation is None:
             continue
         if not (src.node_added(arg.annotation) or src.node_added(default)):
+            continue
+        if not _is_none(default):
+            flag = _bool_default(src, arg.arg, arg.annotation, default)
+            if flag is not None:
+                yield flag
             continue
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:

@@ -37,11 +37,15 @@ class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bar
 `return` or a conditional None, and `-> dict[...]`
 (`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
 another kind (`return a, b`). So is an implicit Optional, `x: T = None` as a parameter,
-attribute or dataclass field where `T` cannot hold None: the message says `T | None`.
+attribute or dataclass field where `T` cannot hold None: the message says `T | None`;
+and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
 Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
-file defines or an absolute import defines as `class`; a `TypeVar`, an alias, an
-unresolvable name, generators, abstract or stub bodies and a line with `# type: ignore`
-or `# noqa` are skipped.
+file defines or an absolute import defines as `class`, and a class named dotted through
+an imported module (`ray.actor.ActorHandle`: a CamelCase last part, its module not on
+the path or defining it as `class` there); a `TypeVar`, an alias (a name ending in
+`Like`/`Type`/`T`, starting `Optional`/`Maybe`, or from a types module such as
+`torch.types`, `numpy.typing`), an unresolvable name, generators, abstract or stub
+bodies and a line with `# type: ignore` or `# noqa` are skipped.
 
 In tests: a new `SimpleNamespace(...)` that stands in for a typed data class (a
 `@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model,

@@ -32,11 +32,18 @@ validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
 `*create_connector*`, `*handshake*`...); also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
-`init_device`: the run goes on half set up.
+`init_device`: the run goes on half set up. A private helper (`_name`) whose every use
+in the file is a call made directly in fail-fast code (or in another such helper) is on
+that path too, when its catch assigns a default or returns None (`disk_config = None`
+in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling through
+to a fallback value or a probe's `return False` is not.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
-why, and a fallback that re-raises.
+why, and a fallback that re-raises. An optional import is not best effort in a function
+that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
+patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
+module, and is ✗ ("catch ImportError").
 
 ## Why
 A broad catch turns a fixable bug into silent wrong behaviour: the exception type
@@ -217,6 +224,17 @@ BEST_EFFORT = (
 )
 
 
+def _helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
+    """(helper, fail-fast caller) when the function the catch is in is a private helper
+    only fail-fast code calls (:func:`_fail_fast.called_from`, computed once per file)."""
+    helpers = src.cache.get("fail_fast_helpers")
+    if not isinstance(helpers, dict):
+        helpers = paths.called_from(src.tree, src.config.fail_fast)
+        src.cache["fail_fast_helpers"] = helpers
+    origin = helpers.get(names[-1]) if names else None
+    return (names[-1], origin) if isinstance(origin, str) else None
+
+
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
     """New broad ``except`` clauses that do not re-raise, with the pattern's severities."""
     for node, ctx in src.of_type(ast.ExceptHandler):
@@ -238,10 +256,13 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         )
         fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
         tried = src.try_of.get(id(node))
+        imports = paths.imports_only(tried)
+        # A function that patches what it imports is not best effort about the import.
+        patch = None if src.is_test or not imports else names_match(names, paths.PATCHES)
         best_effort = (
             names_match(names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
             or _removes_files(tried)
-            or paths.imports_only(tried)
+            or (imports and patch is None)
         )
         if (
             fail_fast
@@ -275,12 +296,23 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     "catch the specific types",
                 )
             continue
+        swallowed = _swallows(node.body) or paths.assigns_default(node.body, src.has_comment)
         if not fail_fast and not src.is_test:
             fail_fast = names_match(names, paths.REQUEST_AND_CONNECTOR)
+        via = ""
         if (
-            (_swallows(node.body) or paths.assigns_default(node.body, src.has_comment))
-            and fail_fast
+            not fail_fast
             and not best_effort
+            and not src.is_test
+            and paths.gives_up(node.body, src.has_comment)
+        ):
+            helper = _helper_of(src, names)
+            if helper is not None:
+                fail_fast, via = helper[0], f" (called only from `{helper[1]}`)"
+        if (
+            swallowed
+            and patch
+            and paths.skips_patch(tried, node.body)
             and not _raises_later(ctx.innermost, node)
         ):
             yield finding(
@@ -288,7 +320,17 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` on fail-fast path `{fail_fast}` silently swallows every error",
+                f"`{clause}:` around an import in patch function `{patch}` skips the patch "
+                "silently on any error, not only a missing module; catch ImportError",
+            )
+            continue
+        if swallowed and fail_fast and not best_effort and not _raises_later(ctx.innermost, node):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` on fail-fast path `{fail_fast}`{via} silently swallows every error",
             )
             continue
         what = (

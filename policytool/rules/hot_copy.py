@@ -24,7 +24,8 @@ only when it runs over steps), or inside a per-step or per-request function
 (`request-path` and `hot-path` names; vLLM's `execute_model`, `_preprocess` by
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
-weight loading, `profile_run`, benchmarks) are not hot paths. ⚠ for each such copy.
+weight loading and post-load hooks such as `process_weights_after_loading`,
+`profile_run`, benchmarks) are not hot paths. ⚠ for each such copy.
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on the line or
@@ -62,6 +63,9 @@ COLD = (
     "__post_init__",
     "*load_weight*",
     "*load_model*",
+    # post-load hooks: vLLM's ``process_weights_after_loading`` runs once per model
+    "*after_load*",
+    "*post_load*",
     "profile_run",
     "*profile*",
     "*warmup*",
