@@ -538,9 +538,22 @@ def parse_module(data: bytes) -> _Module:
             local = words[-1] if len(words) == 3 and words[1] == "as" else words[0]
             imports[local] = f"{module}:{words[0]}"
     merged: dict[str, frozenset[str]] = {}
-    for name, own in fields.items():
-        inherited = [fields.get(base, frozenset()) for base in bases_of.get(name, [])]
-        merged[name] = own.union(*inherited)
+
+    def merge(name: str, depth: int) -> frozenset[str]:
+        # A base of the same module, and its bases there (``MLAAttentionSpec(
+        # FullAttentionSpec)``, ``FullAttentionSpec(AttentionSpec)``), a few levels.
+        if name in merged:
+            return merged[name]
+        own = fields.get(name, frozenset())
+        if depth < 6:
+            inherited = [merge(base, depth + 1) for base in bases_of.get(name, []) if base != name]
+            own = own.union(*inherited)
+        if depth == 0:
+            merged[name] = own
+        return own
+
+    for name in fields:
+        merge(name, 0)
     return _Module(
         {k: tuple(v) for k, v in annotations.items()},
         classes,
@@ -588,6 +601,8 @@ class Finder:
         # Per test file: the second tier of modules, and the answers already given.
         self.second: dict[tuple[str, ...], list[str]] = {}
         self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
+        # The work tree's modules that declare record classes (see ``by_fields``).
+        self.records_scanned: list[tuple[str, bytes]] | None = None
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -949,7 +964,8 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
                 ):
                     returned_name = _returned_by(node, parents)
                     if returned_name:
-                        out.append((callee, returned_name))
+                        # the full path when known: its ``def`` says what it returns
+                        out.append((patch_target(node) or callee, returned_name))
             continue
         if not callee or callee == "SimpleNamespace":
             continue
@@ -1056,3 +1072,254 @@ def annotated_in(
             how = f"`{name}: {text.strip()}` in {relpath}"
             return Mimicked(found[0].name, found[0].where, how), found[1]
     return None
+
+
+# The repository's record classes, found by the fields a fake sets (a reviewer greps the
+# tree for ``full_compress_cos:``): the walk's bounds, and the directories it skips.
+MAX_SCAN_FILES = 8000
+MAX_SCAN_BYTES = 120_000_000
+_SKIP_DIRS = frozenset(
+    {
+        "tests",
+        "test",
+        "testing",
+        "node_modules",
+        "build",
+        "dist",
+        "site-packages",
+        "__pycache__",
+        "docs",
+        "examples",
+        "benchmarks",
+    }
+)
+_RECORD_MARK = re.compile(
+    rb"@(?:dataclasses\.)?dataclass\b|@attr\.s\b|@attrs\.define\b|@define\b|@frozen\b|"
+    rb"\b(?:TypedDict|NamedTuple|BaseModel|msgspec\.Struct)\b"
+)
+# A fake matched by its fields alone needs this many attribute names (its own keywords
+# and those of the fakes it holds that fit the fields' types), or one fewer when it is
+# passed to a record class's constructor (``AscendCompressorMetadata(cache=fake)``: the
+# slot is real, only its annotation, ``Any``, says nothing).
+MIN_FIELD_MATCH = 3
+
+
+def _record_sources(finder: Finder) -> list[tuple[str, bytes]]:
+    """(dotted module, text) of each module of the work tree outside tests, docs and
+    examples that declares a record class (read once per finder, bounded)."""
+    if finder.records_scanned is not None:
+        return finder.records_scanned
+    out: list[tuple[str, bytes]] = []
+    root = finder.root
+    if root is not None:
+        seen = 0
+        total = 0
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(
+                d
+                for d in dirnames
+                if not d.startswith(".") and d not in _SKIP_DIRS and d.isidentifier()
+            )
+            for filename in sorted(filenames):
+                if not filename.endswith(".py") or filename.startswith("test_"):
+                    continue
+                seen += 1
+                if seen > MAX_SCAN_FILES or total > MAX_SCAN_BYTES:
+                    finder.records_scanned = out
+                    return out
+                path = os.path.join(dirpath, filename)
+                try:
+                    if not stat.S_ISREG(os.lstat(path).st_mode):
+                        continue  # no symlink followed out of the tree
+                    with open(path, "rb") as handle:
+                        data = handle.read(MAX_MODULE_BYTES + 1)
+                except OSError:
+                    continue
+                total += len(data)
+                if len(data) > MAX_MODULE_BYTES or not _RECORD_MARK.search(data):
+                    continue
+                rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
+                module = rel.removesuffix(".__init__")
+                if all(p.isidentifier() for p in module.split(".")):
+                    out.append((module, data))
+    finder.records_scanned = out
+    return out
+
+
+def _field_type(finder: Finder, defined: Defined, field: str) -> Defined | None:
+    """The record class ``defined``'s module annotates ``field`` with (first such)."""
+    loaded = finder.load(defined.module)
+    if loaded is None:
+        return None
+    for text in loaded[0].annotations.get(field, ())[:4]:
+        cls = _type_name(text)
+        if cls:
+            found = define(finder, cls, defined.module)
+            if found is not None and found.record and found.fields:
+                return found
+    return None
+
+
+def by_fields(
+    finder: Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    in_record: bool,
+    modules: list[str],
+) -> tuple[Mimicked, Defined] | None:
+    """The one record class (``@dataclass``, ``TypedDict``, ``NamedTuple``, attrs,
+    ``msgspec.Struct``, pydantic) of the repository, or of the modules the test reads,
+    that has every keyword of the fake as a field, and for each nested fake a field whose
+    record type has all of that fake's keywords. It takes ``MIN_FIELD_MATCH`` names (one
+    fewer when ``in_record``); classes of one name (copies in two modules) count once, the
+    one with the fewest fields named; two names that fit is no answer."""
+    if not keywords or not finder.root:
+        return None
+    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules))
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = _by_fields(finder, keywords, nested, in_record, modules)
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _by_fields(
+    finder: Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    in_record: bool,
+    modules: list[str],
+) -> tuple[Mimicked, Defined] | None:
+    """:func:`by_fields`, not memoized."""
+    need = MIN_FIELD_MATCH - (1 if in_record else 0)
+    if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
+        return None
+    # The rarest-looking keyword (the longest) must be declared as a field: ``name:``.
+    probe = max(sorted(keywords), key=len)
+    declared = re.compile(rb"^[ \t]+" + re.escape(probe.encode()) + rb"[ \t]*:", re.M)
+    candidates: list[str] = []
+    for module, data in _record_sources(finder):
+        if declared.search(data):
+            candidates.append(module)
+    for module in (*modules, *finder.second.get(tuple(modules), ())):
+        if module not in candidates and finder.find(module) is not None:
+            loaded = finder.load(module)
+            if loaded is not None and probe in loaded[0].annotations:
+                candidates.append(module)
+    fits: dict[str, tuple[int, str, Defined]] = {}
+    for module in candidates[:64]:
+        loaded = finder.load(module)
+        if loaded is None:
+            continue
+        parsed = loaded[0]
+        for cls in parsed.records:
+            defined = define(finder, cls, module)
+            if defined is None or not defined.record or not keywords <= defined.fields:
+                continue
+            score = len(keywords)
+            for keyword, inner in nested:
+                field_type = _field_type(finder, defined, keyword)
+                if field_type is None:
+                    continue
+                if not inner <= field_type.fields:
+                    score = -1
+                    break
+                score += len(inner)
+            if score < need:
+                continue
+            best = fits.get(cls)
+            if best is None or len(defined.fields) < best[0]:
+                fits[cls] = (len(defined.fields), module, defined)
+    if len(fits) != 1:
+        return None
+    cls, (_size, _module, defined) = next(iter(fits.items()))
+    return Mimicked(cls, defined.relpath, "its keywords (all fields of the class)"), defined
+
+
+_RETURNS_RE = re.compile(rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
+
+
+@functools.lru_cache(maxsize=1024)
+def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | None:
+    """The return annotation's text of the first module-level ``def func(...) -> T:`` of
+    a file (text only: the parameter list is skipped to its closing parenthesis)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_MODULE_BYTES:
+        return None
+    match = re.search(
+        rb"^(?:async[ \t]+)?def[ \t]+" + re.escape(func.encode()) + rb"[ \t]*\(", data, re.M
+    )
+    if match is None:
+        return None
+    depth = 1
+    end = match.end()
+    limit = min(len(data), end + MAX_SIGNATURE_BYTES)
+    while end < limit and depth:
+        char = data[end : end + 1]
+        if char == b"(":
+            depth += 1
+        elif char == b")":
+            depth -= 1
+        end += 1
+    if depth:
+        return None
+    returns = _RETURNS_RE.match(data, end)
+    return returns.group(1).decode("utf-8", "replace") if returns else None
+
+
+def patched_return(
+    finder: Finder,
+    target: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class a function patched by its dotted path returns
+    (``patch("vllm.config.get_current_vllm_config", return_value=fake)``: its ``->
+    VllmConfig``), read where it is defined (re-exports followed a few hops)."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module, func = ".".join(parts[:cut]), parts[cut]
+        if cut != len(parts) - 1 or finder.find(module) is None:
+            continue
+        for _hop in range(MAX_HOPS + 1):
+            found = finder.find(module)
+            loaded = finder.load(module)
+            if found is None or loaded is None:
+                return None
+            try:
+                info = os.stat(found[0])
+            except OSError:
+                return None
+            text = _return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
+            if text is not None:
+                cls = _type_name(text)
+                if not cls:
+                    return None
+                hit = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+                if hit is None:
+                    return None
+                how = f"`{func}() -> {text.strip()}` in {found[1]}"
+                return Mimicked(hit[0].name, hit[0].where, how), hit[1]
+            imported = loaded[0].imports.get(func)
+            if imported is None:
+                return None
+            source, _colon, original = imported.partition(":")
+            module = _resolve_relative(source, module, found[1].endswith("__init__.py"))
+            func = original
+        return None
+    return None
+
+
+def patch_target(call: ast.Call) -> str:
+    """The dotted path a ``patch("a.b.name", ...)`` replaces; "" for any other call."""
+    if _callee(call) != "patch" or not call.args:
+        return ""
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and "." in arg.value:
+        return arg.value
+    return ""
