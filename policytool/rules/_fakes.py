@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import functools
 import os
 import re
@@ -43,6 +44,8 @@ _CLASS_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*
 _SELF_NEW_RE = re.compile(rb"\bself\.(" + _IDENT + rb")[ \t]*=[ \t]*([A-Z][A-Za-z0-9_]*)\(")
 _TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
 _INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
+# ``self.moe_config.tp_group = ...``: an attribute the code sets on the object it holds.
+_SET_ON_RE = re.compile(rb"\.(" + _IDENT + rb")\.(" + _IDENT + rb")[ \t]*=(?!=)")
 _SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
 _FROM_IMPORT_RE = re.compile(
     rb"^[ \t]*from[ \t]+(\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M
@@ -133,6 +136,8 @@ class _Module:
     records: frozenset[str] = frozenset()
     # ``M = TypeVar("M", bound=X)``: M -> X (an annotation ``attn_metadata: M`` takes an X)
     typevars: tuple[tuple[str, str], ...] = ()
+    # ``x.name.attr = ...``: name -> the attributes the module sets on what ``name`` holds
+    set_on: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -527,6 +532,9 @@ def parse_module(data: bytes) -> _Module:
         classes[name] = data_class
         if record:
             records.add(name)
+    set_on: dict[str, set[str]] = {}
+    for match in _SET_ON_RE.finditer(data):
+        set_on.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
     imports: dict[str, str] = {}
     for match in _FROM_IMPORT_RE.finditer(data):
         module = match.group(1).decode()
@@ -565,6 +573,7 @@ def parse_module(data: bytes) -> _Module:
             (m.group(1).decode(), m.group(3).decode().strip("\"'").rsplit(".", 1)[-1])
             for m in _TYPEVAR_RE.finditer(data)
         ),
+        {k: frozenset(v) for k, v in set_on.items()},
     )
 
 
@@ -801,6 +810,8 @@ def _mimicked(
     if explicit:
         wanted.extend((explicit, module, "its annotation") for module in modules)
     nameful = bool(name) and name not in _NAMELESS
+    # attributes the code sets on what the name holds (``self.moe_config.tp_group = ...``)
+    extra: frozenset[str] = frozenset()
     if nameful:
         tiers: list[list[str]] = [[outer.module]] if outer is not None else []
         second = finder.second.get(tuple(modules))
@@ -814,6 +825,7 @@ def _mimicked(
                 if loaded is None:
                     continue
                 parsed, relpath = loaded
+                extra |= parsed.set_on.get(name, frozenset())
                 for text in parsed.annotations.get(name, ()):
                     cls = _element_type(text) if element else _type_name(text)
                     if cls:
@@ -845,7 +857,10 @@ def _mimicked(
         defined = define(finder, cls, module)
         if defined is None or not defined.data_class:
             continue
-        if plausible(defined, keywords, misfits(finder, defined, nested)):
+        widened = defined
+        if extra and defined.fields and how.startswith("`"):
+            widened = dataclasses.replace(defined, fields=defined.fields | extra)
+        if plausible(widened, keywords, misfits(finder, defined, nested)):
             return Mimicked(cls, defined.relpath, how), defined
         sub = _subclass(finder, cls, module, keywords, nested)
         if sub is not None:
@@ -1000,8 +1015,17 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
     if len(data) > MAX_MODULE_BYTES:
         return ()
     out: list[tuple[str, ...]] = []
+    start, stop = 0, len(data)
+    if callee[:1].isupper():
+        # ``Cls(config, ...)``: the parameters of its ``__init__`` (in its own body).
+        head = re.search(rb"^class[ \t]+" + re.escape(callee.encode()) + rb"\b", data, re.M)
+        if head is None:
+            return ()
+        start = head.end()
+        stop = _class_end(data, start)
+        callee = "__init__"
     pattern = re.compile(_DEF_TEXT % re.escape(callee.encode()), re.M)
-    for match in pattern.finditer(data):
+    for match in pattern.finditer(data, start, stop):
         depth = 1
         end = match.end()
         limit = min(len(data), end + MAX_SIGNATURE_BYTES)
