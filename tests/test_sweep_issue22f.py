@@ -102,7 +102,10 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
     feature: Repo, run: Run
 ) -> None:
     """Two record classes with every keyword: ⚠ (which one is a guess); two copies of
-    one class (same name in two modules): ✗ naming it, the one with fewer fields."""
+    one class (same name in two modules): ✗ naming it, the one with fewer fields. A
+    module's private record, and a record when the fake's name names a plain class
+    beside it (``input_buffers`` and ``InputBuffers``), are no answer (vLLM release
+    diff: ``_Layer``, ``InputBatch``)."""
     _tree(feature)
     feature.write(
         "pkg/attention/cp.py",
@@ -112,7 +115,10 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
         "    start_pos: list[int] | None = None\n    full_cos: list[int] | None = None\n"
         "    num_reqs_actual: int | None = None\n    cp_metadata: int = 0\n\n\n"
         "@dataclass\nclass Other:\n    alpha: int\n    beta: int\n    gamma: int\n\n\n"
-        "@dataclass\nclass Another:\n    alpha: int\n    beta: int\n    gamma: int\n",
+        "@dataclass\nclass Another:\n    alpha: int\n    beta: int\n    gamma: int\n\n\n"
+        "@dataclass\nclass _Step:\n    rows: int\n    weights: int\n    metadata: int\n\n\n"
+        "class InputBuffers:\n    def __init__(self) -> None:\n        self.ids = 0\n\n\n"
+        "@dataclass\nclass InputBatch:\n    ids: int\n    positions: int\n    seq_lens: int\n",
     )
     feature.write(
         "tests/test_cp.py",
@@ -121,10 +127,23 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
         "    metadata = SimpleNamespace(block_table=[0], start_pos=[1], full_cos=[2])\n"  # 7
         "    Compressor().compute(metadata)\n"
         "    greek = SimpleNamespace(alpha=1, beta=2, gamma=3)\n"  # 9
-        "    Compressor().compute(greek)\n",
+        "    Compressor().compute(greek)\n"
+        "    step = SimpleNamespace(rows=1, weights=2, metadata=3)\n"  # 11: a private class
+        "    Compressor().compute(step)\n"
+        "    input_buffers = SimpleNamespace(ids=1, positions=2, seq_lens=3)\n"  # 13: named
+        "    Compressor().compute(input_buffers)\n"
+        "    batch = SimpleNamespace(ids=1, positions=2, seq_lens=3)\n"  # 15: ✗ InputBatch
+        "    Compressor().compute(batch)\n",
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
-    assert [(r[1], r[2]) for r in rows] == [(7, "error"), (9, "warning")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (7, "error"),
+        (9, "warning"),
+        (11, "warning"),
+        (13, "warning"),
+        (15, "error"),
+    ]
+    assert "stands in for `InputBatch`" in rows[4][3]
     assert "`ReqMetadata` (pkg/attention/dsa.py;" in rows[0][3]
 
 

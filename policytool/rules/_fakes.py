@@ -612,6 +612,7 @@ class Finder:
         self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
         # The work tree's modules that declare record classes (see ``by_fields``).
         self.records_scanned: list[tuple[str, bytes]] | None = None
+        self.field_index: dict[str, list[str]] | None = None
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -1170,6 +1171,25 @@ def _record_sources(finder: Finder) -> list[tuple[str, bytes]]:
     return out
 
 
+# An indented ``name:`` (a field) or ``def name(`` (a method or property).
+_DECLARED_RE = re.compile(
+    rb"^[ \t]+(?:(?:async[ \t]+)?def[ \t]+)?(" + _IDENT + rb")[ \t]*[:(]", re.M
+)
+
+
+def _field_index(finder: Finder) -> dict[str, list[str]]:
+    """Name -> the work tree's record modules that declare it indented (``name:``),
+    built once per finder from :func:`_record_sources`."""
+    if finder.field_index is not None:
+        return finder.field_index
+    index: dict[str, list[str]] = {}
+    for module, data in _record_sources(finder):
+        for name in set(_DECLARED_RE.findall(data)):
+            index.setdefault(name.decode(), []).append(module)
+    finder.field_index = index
+    return index
+
+
 def _field_type(finder: Finder, defined: Defined, field: str) -> Defined | None:
     """The record class ``defined``'s module annotates ``field`` with (first such)."""
     loaded = finder.load(defined.module)
@@ -1190,6 +1210,7 @@ def by_fields(
     nested: tuple[tuple[str, frozenset[str]], ...],
     in_record: bool,
     modules: list[str],
+    name: str = "",
 ) -> tuple[Mimicked, Defined] | None:
     """The one record class (``@dataclass``, ``TypedDict``, ``NamedTuple``, attrs,
     ``msgspec.Struct``, pydantic) of the repository, or of the modules the test reads,
@@ -1199,10 +1220,10 @@ def by_fields(
     one with the fewest fields named; two names that fit is no answer."""
     if not keywords or not finder.root:
         return None
-    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules))
+    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules), name)
     if memo_key in finder.answers:
         return finder.answers[memo_key]
-    answer = _by_fields(finder, keywords, nested, in_record, modules)
+    answer = _by_fields(finder, keywords, nested, in_record, modules, name)
     finder.answers[memo_key] = answer
     return answer
 
@@ -1213,18 +1234,19 @@ def _by_fields(
     nested: tuple[tuple[str, frozenset[str]], ...],
     in_record: bool,
     modules: list[str],
+    name: str,
 ) -> tuple[Mimicked, Defined] | None:
     """:func:`by_fields`, not memoized."""
     need = MIN_FIELD_MATCH - (1 if in_record else 0)
     if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
         return None
-    # The rarest-looking keyword (the longest) must be declared as a field: ``name:``.
-    probe = max(sorted(keywords), key=len)
-    declared = re.compile(rb"^[ \t]+" + re.escape(probe.encode()) + rb"[ \t]*:", re.M)
-    candidates: list[str] = []
-    for module, data in _record_sources(finder):
-        if declared.search(data):
-            candidates.append(module)
+    # Modules declaring every keyword (``name:``), else the rarest one (a field may come
+    # from a base in another module).
+    index = _field_index(finder)
+    probe = min(sorted(keywords), key=lambda k: len(index.get(k, ())))
+    rarest = index.get(probe, [])
+    common = set(rarest).intersection(*(index.get(k, []) for k in keywords))
+    candidates = [m for m in rarest if m in common] or list(rarest)
     for module in (*modules, *finder.second.get(tuple(modules), ())):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
@@ -1237,6 +1259,8 @@ def _by_fields(
             continue
         parsed = loaded[0]
         for cls in parsed.records:
+            if cls.startswith("_"):
+                continue  # a module's private record is no class a test should build
             defined = define(finder, cls, module)
             if defined is None or not defined.record or not keywords <= defined.fields:
                 continue
@@ -1257,6 +1281,14 @@ def _by_fields(
     if len(fits) != 1:
         return None
     cls, (_size, _module, defined) = next(iter(fits.items()))
+    if name and _camel(name) != cls.lower():
+        # ``input_buffers = SimpleNamespace(...)`` beside a plain ``InputBuffers`` class:
+        # the name says what it fakes (a duck-typed object), not the record that shares
+        # its fields.
+        for module in (*candidates[:64], *modules):
+            loaded = finder.load(module)
+            if loaded is not None and any(low == _camel(name) for low, _n in loaded[0].lowered):
+                return None
     return Mimicked(cls, defined.relpath, "its keywords (all fields of the class)"), defined
 
 

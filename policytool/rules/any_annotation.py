@@ -556,7 +556,12 @@ def _fake_of(
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
         if result is None:
             result = fakes.by_fields(
-                _finder(src), keywords, nested, _in_record(src, call, parents, modules), modules
+                _finder(src),
+                keywords,
+                nested,
+                _in_record(src, call, parents, modules),
+                modules,
+                bound[0] if bound is not None else "",
             )
     memo[id(call)] = result
     return result
