@@ -104,8 +104,10 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
     """Two record classes with every keyword: ⚠ (which one is a guess); two copies of
     one class (same name in two modules): ✗ naming it, the one with fewer fields. A
     module's private record, and a record when the fake's name names a plain class
-    beside it (``input_buffers`` and ``InputBuffers``), are no answer (vLLM release
-    diff: ``_Layer``, ``InputBatch``)."""
+    beside it (``input_buffers`` and ``InputBuffers``), or whose name says it is a
+    service object (``stage0_client``), or keywords the class has only as properties
+    (a wrapper's delegating attributes), are no answer (vLLM release diff: ``_Layer``,
+    ``InputBatch``; vllm-omni tests: stage clients, ``OmniRequestOutput``)."""
     _tree(feature)
     feature.write(
         "pkg/attention/cp.py",
@@ -118,7 +120,12 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
         "@dataclass\nclass Another:\n    alpha: int\n    beta: int\n    gamma: int\n\n\n"
         "@dataclass\nclass _Step:\n    rows: int\n    weights: int\n    metadata: int\n\n\n"
         "class InputBuffers:\n    def __init__(self) -> None:\n        self.ids = 0\n\n\n"
-        "@dataclass\nclass InputBatch:\n    ids: int\n    positions: int\n    seq_lens: int\n",
+        "@dataclass\nclass InputBatch:\n    ids: int\n    positions: int\n    seq_lens: int\n\n\n"
+        "@dataclass\nclass StageMeta:\n    stage_type: str\n    final_output: bool\n"
+        "    is_comprehension: bool\n\n\n"
+        "@dataclass\nclass Wrapped:\n    request_id: str\n    inner: int = 0\n\n"
+        "    @property\n    def prompt_ids(self) -> int:\n        return self.inner\n\n"
+        "    @property\n    def outputs(self) -> int:\n        return self.inner\n",
     )
     feature.write(
         "tests/test_cp.py",
@@ -133,7 +140,14 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
         "    input_buffers = SimpleNamespace(ids=1, positions=2, seq_lens=3)\n"  # 13: named
         "    Compressor().compute(input_buffers)\n"
         "    batch = SimpleNamespace(ids=1, positions=2, seq_lens=3)\n"  # 15: ✗ InputBatch
-        "    Compressor().compute(batch)\n",
+        "    Compressor().compute(batch)\n"
+        "    stage0_client = SimpleNamespace(\n"  # 17: a client, not the metadata
+        "        stage_type='llm', final_output=True, is_comprehension=False\n    )\n"
+        "    Compressor().compute(stage0_client)\n"
+        "    meta = SimpleNamespace(stage_type='llm', final_output=True, is_comprehension=False)\n"
+        "    Compressor().compute(meta)\n"  # 21: ✗ StageMeta
+        "    out = SimpleNamespace(request_id='r', prompt_ids=1, outputs=[])\n"  # 23: properties
+        "    Compressor().compute(out)\n",
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [
@@ -142,8 +156,12 @@ def test_two_classes_with_the_fields_is_no_answer_unless_they_share_the_name(
         (11, "warning"),
         (13, "warning"),
         (15, "error"),
+        (17, "warning"),
+        (21, "error"),
+        (23, "warning"),
     ]
     assert "stands in for `InputBatch`" in rows[4][3]
+    assert "stands in for `StageMeta`" in rows[6][3]
     assert "`ReqMetadata` (pkg/attention/dsa.py;" in rows[0][3]
 
 

@@ -613,6 +613,7 @@ class Finder:
         # The work tree's modules that declare record classes (see ``by_fields``).
         self.records_scanned: list[tuple[str, bytes]] | None = None
         self.field_index: dict[str, list[str]] | None = None
+        self.method_index: dict[str, set[str]] = {}
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -1127,6 +1128,31 @@ _RECORD_MARK = re.compile(
 # passed to a record class's constructor (``AscendCompressorMetadata(cache=fake)``: the
 # slot is real, only its annotation, ``Any``, says nothing).
 MIN_FIELD_MATCH = 3
+# Words of a fake's name that say it is a service or layer object, not a record.
+_SERVICE_WORDS = frozenset(
+    {
+        "client",
+        "worker",
+        "engine",
+        "runner",
+        "manager",
+        "model",
+        "layer",
+        "module",
+        "processor",
+        "server",
+        "handler",
+        "connector",
+        "executor",
+        "pipeline",
+        "tokenizer",
+        "backend",
+        "impl",
+        "proc",
+        "pool",
+        "service",
+    }
+)
 
 
 def _record_sources(finder: Finder) -> list[tuple[str, bytes]]:
@@ -1171,22 +1197,26 @@ def _record_sources(finder: Finder) -> list[tuple[str, bytes]]:
     return out
 
 
-# An indented ``name:`` (a field) or ``def name(`` (a method or property).
-_DECLARED_RE = re.compile(
-    rb"^[ \t]+(?:(?:async[ \t]+)?def[ \t]+)?(" + _IDENT + rb")[ \t]*[:(]", re.M
-)
+# An indented ``name:`` (a field), and an indented ``def name(`` (a method or property).
+_DECLARED_RE = re.compile(rb"^[ \t]+(" + _IDENT + rb")[ \t]*:", re.M)
+_METHOD_RE = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+(" + _IDENT + rb")[ \t]*\(", re.M)
 
 
 def _field_index(finder: Finder) -> dict[str, list[str]]:
-    """Name -> the work tree's record modules that declare it indented (``name:``),
-    built once per finder from :func:`_record_sources`."""
+    """Name -> the work tree's record modules that declare it as a field (an indented
+    ``name:``), built once per finder from :func:`_record_sources`; the modules that
+    define it as a method or property go to ``finder.method_index``."""
     if finder.field_index is not None:
         return finder.field_index
     index: dict[str, list[str]] = {}
+    methods: dict[str, set[str]] = {}
     for module, data in _record_sources(finder):
         for name in set(_DECLARED_RE.findall(data)):
             index.setdefault(name.decode(), []).append(module)
+        for name in set(_METHOD_RE.findall(data)):
+            methods.setdefault(name.decode(), set()).add(module)
     finder.field_index = index
+    finder.method_index = methods
     return index
 
 
@@ -1258,6 +1288,10 @@ def _by_fields(
         if loaded is None:
             continue
         parsed = loaded[0]
+        if any(module in finder.method_index.get(k, ()) for k in keywords):
+            # a keyword its module defines as a method or property: a wrapper's
+            # delegating attribute (``OmniRequestOutput.prompt_token_ids``), no field
+            continue
         for cls in parsed.records:
             if cls.startswith("_"):
                 continue  # a module's private record is no class a test should build
@@ -1281,6 +1315,11 @@ def _by_fields(
     if len(fits) != 1:
         return None
     cls, (_size, _module, defined) = next(iter(fits.items()))
+    words = set(re.split(r"[_0-9]+", name.lower()))
+    if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
+        # ``stage0_client = SimpleNamespace(stage_type=...)``: a client (a service object
+        # that copies a few fields of the record), not the record itself.
+        return None
     if name and _camel(name) != cls.lower():
         # ``input_buffers = SimpleNamespace(...)`` beside a plain ``InputBuffers`` class:
         # the name says what it fakes (a duck-typed object), not the record that shares
