@@ -46,7 +46,7 @@ def _tree(feature: Repo) -> None:
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/attention/__init__.py", "")
     feature.write("pkg/attention/dsa.py", _DSA)
-    feature.write("pkg/compressor.py", _COMPRESSOR)
+    feature.write("pkg/compressor.py", "from functools import cache\n" + _COMPRESSOR)
 
 
 def test_a_fake_the_code_annotates_any_is_found_by_its_fields(feature: Repo, run: Run) -> None:
@@ -55,7 +55,8 @@ def test_a_fake_the_code_annotates_any_is_found_by_its_fields(feature: Repo, run
     the test never imports: ✗ naming it. ``cache=SimpleNamespace(req_metadata=req)`` of a
     record class's call (``CompressorMetadata``, its fields ``Any``) with a nested fake
     that fits ``req_metadata``'s type is ``DSAMetadata``, and ``req`` (held by it) is
-    ``ReqMetadata``. Two keywords out of a record call, keywords of two classes
+    ``ReqMetadata`` (a function ``cache`` imported beside it is no class named like the
+    fake). Two keywords out of a record call, keywords of two classes
     (``num_tokens``), or a keyword no class has, stay ⚠."""
     _tree(feature)
     feature.write(

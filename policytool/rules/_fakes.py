@@ -1326,7 +1326,7 @@ def _by_fields(
         # its fields.
         for module in (*candidates[:64], *modules):
             loaded = finder.load(module)
-            if loaded is not None and any(low == _camel(name) for low, _n in loaded[0].lowered):
+            if loaded is not None and any(n.lower() == _camel(name) for n in loaded[0].classes):
                 return None
     return Mimicked(cls, defined.relpath, "its keywords (all fields of the class)"), defined
 
