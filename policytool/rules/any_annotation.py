@@ -56,8 +56,18 @@ return_value = ...` under `@patch("pkg.get_ascend_config")`, `with patch(...) as
 in the modules the test imports and the modules those import (`vllm_config: VllmConfig`,
 `self.rl_config = RlConfig(...)`), a class named like it (`kv_cache_config` ->
 `KVCacheConfig`), and the field annotations of the class an enclosing fake stands in
-for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake);
-or from its keywords (all attributes of a class the test defines or imports). Modules
+for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake,
+directly or through a local name), what a patched function returns (`patch("pkg.
+get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
+of a class the fake is passed to; or from its keywords: all attributes of a class the
+test defines or imports, or all data fields of the one record class (`@dataclass`,
+`TypedDict`, `NamedTuple`, attrs, `msgspec.Struct`, pydantic) of the repository that has
+them, at least three names counting those of the fakes it holds that fit the fields'
+types (two when it is passed to a record class's constructor); not a private class, a
+field only a property has, two classes of different names, a fake named like a plain
+class beside the record (`input_buffers`, `InputBuffers`) or named as a service object
+(`stage0_client`). Attributes the code sets on the object (`self.moe_config.tp_group =
+...`) count as its class's. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
 nothing is imported); at least half of the fake's keywords must be attributes of the
 class, and a fake passed as one of its keywords must fit that field's type when the
