@@ -270,7 +270,8 @@ def test_by_fields_names_the_class_only_when_every_keyword_is_its_field(
 ) -> None:
     """Whatever the fields: a fake whose keywords are some of one class's fields (at
     least three) names it; one keyword that is no field, or fewer than three, names
-    nothing; copies of the class under one name in several modules still name it."""
+    nothing; copies of the class under one name in several modules still name it; the
+    field index built after many lookups answers as the lazy reads do."""
     with tempfile.TemporaryDirectory() as root:
         body = "".join(f"    {name}: int = 0\n" for name in fields)
         for copy in range(copies):
@@ -285,3 +286,9 @@ def test_by_fields_names_the_class_only_when_every_keyword_is_its_field(
             assert got[0].name == "Rec"
         wrong = fakes.by_fields(fakes.Finder(root), keywords | {"zz_not_a_field"}, (), False, [])
         assert wrong is None
+        # After ``LAZY_PROBES`` names the index of the record modules answers: the same.
+        indexed = fakes.Finder(root)
+        indexed.probes.update({f"zz{i}": [] for i in range(fakes.LAZY_PROBES)})
+        again = fakes.by_fields(indexed, keywords, (), False, [])
+        assert (indexed.field_index is not None) == (len(keywords) >= 3)
+        assert (again is None) == (got is None)

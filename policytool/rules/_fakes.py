@@ -610,10 +610,10 @@ class Finder:
         # Per test file: the second tier of modules, and the answers already given.
         self.second: dict[tuple[str, ...], list[str]] = {}
         self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
-        # The work tree's modules that declare record classes (see ``by_fields``).
-        self.records_scanned: list[tuple[str, bytes]] | None = None
+        # The work tree's module texts, and the modules declaring a field (``by_fields``).
+        self.sources: dict[str, bytes] | None = None
+        self.probes: dict[str, list[str]] = {}
         self.field_index: dict[str, list[str]] | None = None
-        self.method_index: dict[str, set[str]] = {}
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -1119,15 +1119,26 @@ _SKIP_DIRS = frozenset(
         "benchmarks",
     }
 )
-_RECORD_MARK = re.compile(
-    rb"@(?:dataclasses\.)?dataclass\b|@attr\.s\b|@attrs\.define\b|@define\b|@frozen\b|"
-    rb"\b(?:TypedDict|NamedTuple|BaseModel|msgspec\.Struct)\b"
+# Text that a module declaring a record class holds (a cheap prefilter: ``in``).
+_RECORD_MARKS = (
+    b"dataclass",
+    b"TypedDict",
+    b"NamedTuple",
+    b"BaseModel",
+    b"Struct",
+    b"@attr",
+    b"@define",
+    b"@frozen",
+    b"@config",
 )
 # A fake matched by its fields alone needs this many attribute names (its own keywords
 # and those of the fakes it holds that fit the fields' types), or one fewer when it is
 # passed to a record class's constructor (``AscendCompressorMetadata(cache=fake)``: the
 # slot is real, only its annotation, ``Any``, says nothing).
 MIN_FIELD_MATCH = 3
+# Names looked up by reading every module (a few ``in`` tests each) before the field
+# index of the record modules is built instead (a change with many fakes).
+LAZY_PROBES = 16
 # Words of a fake's name that say it is a service or layer object, not a record.
 _SERVICE_WORDS = frozenset(
     {
@@ -1155,69 +1166,88 @@ _SERVICE_WORDS = frozenset(
 )
 
 
-def _record_sources(finder: Finder) -> list[tuple[str, bytes]]:
-    """(dotted module, text) of each module of the work tree outside tests, docs and
-    examples that declares a record class (read once per finder, bounded)."""
-    if finder.records_scanned is not None:
-        return finder.records_scanned
-    out: list[tuple[str, bytes]] = []
+def _sources(finder: Finder) -> dict[str, bytes]:
+    """Dotted module -> text of each module of the work tree outside tests, docs and
+    examples (read once per finder, bounded: no symlink followed, at most
+    ``MAX_SCAN_FILES`` files and ``MAX_SCAN_BYTES`` bytes)."""
+    if finder.sources is not None:
+        return finder.sources
+    out: dict[str, bytes] = {}
+    finder.sources = out
     root = finder.root
-    if root is not None:
-        seen = 0
-        total = 0
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(
-                d
-                for d in dirnames
-                if not d.startswith(".") and d not in _SKIP_DIRS and d.isidentifier()
-            )
-            for filename in sorted(filenames):
-                if not filename.endswith(".py") or filename.startswith("test_"):
-                    continue
-                seen += 1
-                if seen > MAX_SCAN_FILES or total > MAX_SCAN_BYTES:
-                    finder.records_scanned = out
-                    return out
-                path = os.path.join(dirpath, filename)
-                try:
-                    if not stat.S_ISREG(os.lstat(path).st_mode):
-                        continue  # no symlink followed out of the tree
-                    with open(path, "rb") as handle:
-                        data = handle.read(MAX_MODULE_BYTES + 1)
-                except OSError:
-                    continue
-                total += len(data)
-                if len(data) > MAX_MODULE_BYTES or not _RECORD_MARK.search(data):
-                    continue
-                rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
-                module = rel.removesuffix(".__init__")
-                if all(p.isidentifier() for p in module.split(".")):
-                    out.append((module, data))
-    finder.records_scanned = out
+    if root is None:
+        return out
+    seen = 0
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and d not in _SKIP_DIRS and d.isidentifier()
+        )
+        for filename in sorted(filenames):
+            if not filename.endswith(".py") or filename.startswith("test_"):
+                continue
+            seen += 1
+            if seen > MAX_SCAN_FILES or total > MAX_SCAN_BYTES:
+                return out
+            path = os.path.join(dirpath, filename)
+            try:
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue  # no symlink followed out of the tree
+                with open(path, "rb") as handle:
+                    data = handle.read(MAX_MODULE_BYTES + 1)
+            except OSError:
+                continue
+            total += len(data)
+            if len(data) > MAX_MODULE_BYTES:
+                continue
+            rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
+            module = rel.removesuffix(".__init__")
+            if all(p.isidentifier() for p in module.split(".")):
+                out[module] = data
     return out
 
 
 # An indented ``name:`` (a field), and an indented ``def name(`` (a method or property).
 _DECLARED_RE = re.compile(rb"^[ \t]+(" + _IDENT + rb")[ \t]*:", re.M)
-_METHOD_RE = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+(" + _IDENT + rb")[ \t]*\(", re.M)
+_METHOD_TEXT = rb"^[ \t]+(?:async[ \t]+)?def[ \t]+%s[ \t]*\("
 
 
-def _field_index(finder: Finder) -> dict[str, list[str]]:
-    """Name -> the work tree's record modules that declare it as a field (an indented
-    ``name:``), built once per finder from :func:`_record_sources`; the modules that
-    define it as a method or property go to ``finder.method_index``."""
+def _declaring(finder: Finder, name: str) -> list[str]:
+    """The work tree's modules that declare ``name`` as a field (an indented ``name:``):
+    for the first ``LAZY_PROBES`` names by reading each module for it, then from an
+    index of every record module's declarations, built once per finder."""
+    if finder.field_index is None and len(finder.probes) >= LAZY_PROBES:
+        index: dict[str, list[str]] = {}
+        for module, data in _sources(finder).items():
+            if any(mark in data for mark in _RECORD_MARKS):
+                for found in set(_DECLARED_RE.findall(data)):
+                    index.setdefault(found.decode(), []).append(module)
+        finder.field_index = index
     if finder.field_index is not None:
-        return finder.field_index
-    index: dict[str, list[str]] = {}
-    methods: dict[str, set[str]] = {}
-    for module, data in _record_sources(finder):
-        for name in set(_DECLARED_RE.findall(data)):
-            index.setdefault(name.decode(), []).append(module)
-        for name in set(_METHOD_RE.findall(data)):
-            methods.setdefault(name.decode(), set()).add(module)
-    finder.field_index = index
-    finder.method_index = methods
-    return index
+        return finder.field_index.get(name, [])
+    if name not in finder.probes:
+        word = name.encode()
+        pattern = re.compile(rb"^[ \t]+" + re.escape(word) + rb"[ \t]*:", re.M)
+        finder.probes[name] = [
+            module
+            for module, data in _sources(finder).items()
+            if word in data and any(mark in data for mark in _RECORD_MARKS) and pattern.search(data)
+        ]
+    return finder.probes[name]
+
+
+def _has_method(finder: Finder, module: str, names: frozenset[str]) -> bool:
+    """Whether the work tree's ``module`` defines one of ``names`` as a method or
+    property (an indented ``def name(``)."""
+    data = _sources(finder).get(module)
+    if data is None:
+        return False
+    return any(
+        name.encode() in data and re.search(_METHOD_TEXT % re.escape(name.encode()), data, re.M)
+        for name in names
+    )
 
 
 def _field_type(finder: Finder, defined: Defined, field: str) -> Defined | None:
@@ -1270,13 +1300,10 @@ def _by_fields(
     need = MIN_FIELD_MATCH - (1 if in_record else 0)
     if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
         return None
-    # Modules declaring every keyword (``name:``), else the rarest one (a field may come
-    # from a base in another module).
-    index = _field_index(finder)
-    probe = min(sorted(keywords), key=lambda k: len(index.get(k, ())))
-    rarest = index.get(probe, [])
-    common = set(rarest).intersection(*(index.get(k, []) for k in keywords))
-    candidates = [m for m in rarest if m in common] or list(rarest)
+    # Modules declaring one keyword as a field (``name:``); the rest may come from bases.
+    # The longest keyword is the likeliest to be rare.
+    probe = max(sorted(keywords), key=len)
+    candidates = list(_declaring(finder, probe))
     for module in (*modules, *finder.second.get(tuple(modules), ())):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
@@ -1288,7 +1315,7 @@ def _by_fields(
         if loaded is None:
             continue
         parsed = loaded[0]
-        if any(module in finder.method_index.get(k, ()) for k in keywords):
+        if _has_method(finder, module, keywords):
             # a keyword its module defines as a method or property: a wrapper's
             # delegating attribute (``OmniRequestOutput.prompt_token_ids``), no field
             continue
