@@ -1300,10 +1300,19 @@ def _by_fields(
     need = MIN_FIELD_MATCH - (1 if in_record else 0)
     if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
         return None
-    # Modules declaring one keyword as a field (``name:``); the rest may come from bases.
-    # The longest keyword is the likeliest to be rare.
+    # Modules declaring every keyword as a field (``name:``), found from the longest one
+    # (the likeliest to be rare): only those are parsed.
     probe = max(sorted(keywords), key=len)
-    candidates = list(_declaring(finder, probe))
+    sources = _sources(finder)
+    patterns = [
+        re.compile(rb"^[ \t]+" + re.escape(k.encode()) + rb"[ \t]*:", re.M)
+        for k in sorted(keywords - {probe})
+    ]
+    candidates = [
+        module
+        for module in _declaring(finder, probe)
+        if all(p.search(sources.get(module, b"")) for p in patterns)
+    ]
     for module in (*modules, *finder.second.get(tuple(modules), ())):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
