@@ -1139,6 +1139,8 @@ MIN_FIELD_MATCH = 3
 # Names looked up by reading every module (a few ``in`` tests each) before the field
 # index of the record modules is built instead (a change with many fakes).
 LAZY_PROBES = 16
+# More modules than this declaring every keyword of a fake: no one class is meant.
+MAX_FIELD_MODULES = 12
 # Words of a fake's name that say it is a service or layer object, not a record.
 _SERVICE_WORDS = frozenset(
     {
@@ -1313,13 +1315,15 @@ def _by_fields(
         for module in _declaring(finder, probe)
         if all(p.search(sources.get(module, b"")) for p in patterns)
     ]
+    if len(candidates) > MAX_FIELD_MODULES:
+        return None  # fields that common single out no class (and parsing them costs)
     for module in (*modules, *finder.second.get(tuple(modules), ())):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
             if loaded is not None and probe in loaded[0].annotations:
                 candidates.append(module)
     fits: dict[str, tuple[int, str, Defined]] = {}
-    for module in candidates[:64]:
+    for module in candidates:
         loaded = finder.load(module)
         if loaded is None:
             continue
