@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import functools
 import os
 import re
@@ -43,6 +44,8 @@ _CLASS_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*
 _SELF_NEW_RE = re.compile(rb"\bself\.(" + _IDENT + rb")[ \t]*=[ \t]*([A-Z][A-Za-z0-9_]*)\(")
 _TOP_LEVEL_RE = re.compile(rb"^(?:class|def|async|@|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
 _INDENT_RE = re.compile(rb"^([ \t]+)\S", re.M)
+# ``self.moe_config.tp_group = ...``: an attribute the code sets on the object it holds.
+_SET_ON_RE = re.compile(rb"\.(" + _IDENT + rb")\.(" + _IDENT + rb")[ \t]*=(?!=)")
 _SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
 _FROM_IMPORT_RE = re.compile(
     rb"^[ \t]*from[ \t]+(\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M
@@ -133,6 +136,8 @@ class _Module:
     records: frozenset[str] = frozenset()
     # ``M = TypeVar("M", bound=X)``: M -> X (an annotation ``attn_metadata: M`` takes an X)
     typevars: tuple[tuple[str, str], ...] = ()
+    # ``x.name.attr = ...``: name -> the attributes the module sets on what ``name`` holds
+    set_on: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -527,6 +532,9 @@ def parse_module(data: bytes) -> _Module:
         classes[name] = data_class
         if record:
             records.add(name)
+    set_on: dict[str, set[str]] = {}
+    for match in _SET_ON_RE.finditer(data):
+        set_on.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
     imports: dict[str, str] = {}
     for match in _FROM_IMPORT_RE.finditer(data):
         module = match.group(1).decode()
@@ -538,9 +546,22 @@ def parse_module(data: bytes) -> _Module:
             local = words[-1] if len(words) == 3 and words[1] == "as" else words[0]
             imports[local] = f"{module}:{words[0]}"
     merged: dict[str, frozenset[str]] = {}
-    for name, own in fields.items():
-        inherited = [fields.get(base, frozenset()) for base in bases_of.get(name, [])]
-        merged[name] = own.union(*inherited)
+
+    def merge(name: str, depth: int) -> frozenset[str]:
+        # A base of the same module, and its bases there (``MLAAttentionSpec(
+        # FullAttentionSpec)``, ``FullAttentionSpec(AttentionSpec)``), a few levels.
+        if name in merged:
+            return merged[name]
+        own = fields.get(name, frozenset())
+        if depth < 6:
+            inherited = [merge(base, depth + 1) for base in bases_of.get(name, []) if base != name]
+            own = own.union(*inherited)
+        if depth == 0:
+            merged[name] = own
+        return own
+
+    for name in fields:
+        merge(name, 0)
     return _Module(
         {k: tuple(v) for k, v in annotations.items()},
         classes,
@@ -552,6 +573,7 @@ def parse_module(data: bytes) -> _Module:
             (m.group(1).decode(), m.group(3).decode().strip("\"'").rsplit(".", 1)[-1])
             for m in _TYPEVAR_RE.finditer(data)
         ),
+        {k: frozenset(v) for k, v in set_on.items()},
     )
 
 
@@ -588,6 +610,10 @@ class Finder:
         # Per test file: the second tier of modules, and the answers already given.
         self.second: dict[tuple[str, ...], list[str]] = {}
         self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
+        # The work tree's module texts, and the modules declaring a field (``by_fields``).
+        self.sources: dict[str, bytes] | None = None
+        self.probes: dict[str, list[str]] = {}
+        self.field_index: dict[str, list[str]] | None = None
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -786,6 +812,8 @@ def _mimicked(
     if explicit:
         wanted.extend((explicit, module, "its annotation") for module in modules)
     nameful = bool(name) and name not in _NAMELESS
+    # attributes the code sets on what the name holds (``self.moe_config.tp_group = ...``)
+    extra: frozenset[str] = frozenset()
     if nameful:
         tiers: list[list[str]] = [[outer.module]] if outer is not None else []
         second = finder.second.get(tuple(modules))
@@ -799,6 +827,7 @@ def _mimicked(
                 if loaded is None:
                     continue
                 parsed, relpath = loaded
+                extra |= parsed.set_on.get(name, frozenset())
                 for text in parsed.annotations.get(name, ()):
                     cls = _element_type(text) if element else _type_name(text)
                     if cls:
@@ -830,7 +859,10 @@ def _mimicked(
         defined = define(finder, cls, module)
         if defined is None or not defined.data_class:
             continue
-        if plausible(defined, keywords, misfits(finder, defined, nested)):
+        widened = defined
+        if extra and defined.fields and how.startswith("`"):
+            widened = dataclasses.replace(defined, fields=defined.fields | extra)
+        if plausible(widened, keywords, misfits(finder, defined, nested)):
             return Mimicked(cls, defined.relpath, how), defined
         sub = _subclass(finder, cls, module, keywords, nested)
         if sub is not None:
@@ -949,7 +981,8 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
                 ):
                     returned_name = _returned_by(node, parents)
                     if returned_name:
-                        out.append((callee, returned_name))
+                        # the full path when known: its ``def`` says what it returns
+                        out.append((patch_target(node) or callee, returned_name))
             continue
         if not callee or callee == "SimpleNamespace":
             continue
@@ -984,8 +1017,17 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
     if len(data) > MAX_MODULE_BYTES:
         return ()
     out: list[tuple[str, ...]] = []
+    start, stop = 0, len(data)
+    if callee[:1].isupper():
+        # ``Cls(config, ...)``: the parameters of its ``__init__`` (in its own body).
+        head = re.search(rb"^class[ \t]+" + re.escape(callee.encode()) + rb"\b", data, re.M)
+        if head is None:
+            return ()
+        start = head.end()
+        stop = _class_end(data, start)
+        callee = "__init__"
     pattern = re.compile(_DEF_TEXT % re.escape(callee.encode()), re.M)
-    for match in pattern.finditer(data):
+    for match in pattern.finditer(data, start, stop):
         depth = 1
         end = match.end()
         limit = min(len(data), end + MAX_SIGNATURE_BYTES)
@@ -1056,3 +1098,363 @@ def annotated_in(
             how = f"`{name}: {text.strip()}` in {relpath}"
             return Mimicked(found[0].name, found[0].where, how), found[1]
     return None
+
+
+# The repository's record classes, found by the fields a fake sets (a reviewer greps the
+# tree for ``full_compress_cos:``): the walk's bounds, and the directories it skips.
+MAX_SCAN_FILES = 8000
+MAX_SCAN_BYTES = 120_000_000
+_SKIP_DIRS = frozenset(
+    {
+        "tests",
+        "test",
+        "testing",
+        "node_modules",
+        "build",
+        "dist",
+        "site-packages",
+        "__pycache__",
+        "docs",
+        "examples",
+        "benchmarks",
+    }
+)
+# Text that a module declaring a record class holds (a cheap prefilter: ``in``).
+_RECORD_MARKS = (
+    b"dataclass",
+    b"TypedDict",
+    b"NamedTuple",
+    b"BaseModel",
+    b"Struct",
+    b"@attr",
+    b"@define",
+    b"@frozen",
+    b"@config",
+)
+# A fake matched by its fields alone needs this many attribute names (its own keywords
+# and those of the fakes it holds that fit the fields' types), or one fewer when it is
+# passed to a record class's constructor (``AscendCompressorMetadata(cache=fake)``: the
+# slot is real, only its annotation, ``Any``, says nothing).
+MIN_FIELD_MATCH = 3
+# Names looked up by reading every module (a few ``in`` tests each) before the field
+# index of the record modules is built instead (a change with many fakes).
+LAZY_PROBES = 16
+# More modules than this declaring every keyword of a fake: no one class is meant.
+MAX_FIELD_MODULES = 12
+# Words of a fake's name that say it is a service or layer object, not a record.
+_SERVICE_WORDS = frozenset(
+    {
+        "client",
+        "worker",
+        "engine",
+        "runner",
+        "manager",
+        "model",
+        "layer",
+        "module",
+        "processor",
+        "server",
+        "handler",
+        "connector",
+        "executor",
+        "pipeline",
+        "tokenizer",
+        "backend",
+        "impl",
+        "proc",
+        "pool",
+        "service",
+    }
+)
+
+
+def _sources(finder: Finder) -> dict[str, bytes]:
+    """Dotted module -> text of each module of the work tree outside tests, docs and
+    examples (read once per finder, bounded: no symlink followed, at most
+    ``MAX_SCAN_FILES`` files and ``MAX_SCAN_BYTES`` bytes)."""
+    if finder.sources is not None:
+        return finder.sources
+    out: dict[str, bytes] = {}
+    finder.sources = out
+    root = finder.root
+    if root is None:
+        return out
+    seen = 0
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and d not in _SKIP_DIRS and d.isidentifier()
+        )
+        for filename in sorted(filenames):
+            if not filename.endswith(".py") or filename.startswith("test_"):
+                continue
+            seen += 1
+            if seen > MAX_SCAN_FILES or total > MAX_SCAN_BYTES:
+                return out
+            path = os.path.join(dirpath, filename)
+            try:
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    continue  # no symlink followed out of the tree
+                with open(path, "rb") as handle:
+                    data = handle.read(MAX_MODULE_BYTES + 1)
+            except OSError:
+                continue
+            total += len(data)
+            if len(data) > MAX_MODULE_BYTES:
+                continue
+            rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
+            module = rel.removesuffix(".__init__")
+            if all(p.isidentifier() for p in module.split(".")):
+                out[module] = data
+    return out
+
+
+# An indented ``name:`` (a field), and an indented ``def name(`` (a method or property).
+_DECLARED_RE = re.compile(rb"^[ \t]+(" + _IDENT + rb")[ \t]*:", re.M)
+_METHOD_TEXT = rb"^[ \t]+(?:async[ \t]+)?def[ \t]+%s[ \t]*\("
+
+
+def _declaring(finder: Finder, name: str) -> list[str]:
+    """The work tree's modules that declare ``name`` as a field (an indented ``name:``):
+    for the first ``LAZY_PROBES`` names by reading each module for it, then from an
+    index of every record module's declarations, built once per finder."""
+    if finder.field_index is None and len(finder.probes) >= LAZY_PROBES:
+        index: dict[str, list[str]] = {}
+        for module, data in _sources(finder).items():
+            if any(mark in data for mark in _RECORD_MARKS):
+                for found in set(_DECLARED_RE.findall(data)):
+                    index.setdefault(found.decode(), []).append(module)
+        finder.field_index = index
+    if finder.field_index is not None:
+        return finder.field_index.get(name, [])
+    if name not in finder.probes:
+        word = name.encode()
+        pattern = re.compile(rb"^[ \t]+" + re.escape(word) + rb"[ \t]*:", re.M)
+        finder.probes[name] = [
+            module
+            for module, data in _sources(finder).items()
+            if word in data and any(mark in data for mark in _RECORD_MARKS) and pattern.search(data)
+        ]
+    return finder.probes[name]
+
+
+def _has_method(finder: Finder, module: str, names: frozenset[str]) -> bool:
+    """Whether the work tree's ``module`` defines one of ``names`` as a method or
+    property (an indented ``def name(``)."""
+    data = _sources(finder).get(module)
+    if data is None:
+        return False
+    return any(
+        name.encode() in data and re.search(_METHOD_TEXT % re.escape(name.encode()), data, re.M)
+        for name in names
+    )
+
+
+def _field_type(finder: Finder, defined: Defined, field: str) -> Defined | None:
+    """The record class ``defined``'s module annotates ``field`` with (first such)."""
+    loaded = finder.load(defined.module)
+    if loaded is None:
+        return None
+    for text in loaded[0].annotations.get(field, ())[:4]:
+        cls = _type_name(text)
+        if cls:
+            found = define(finder, cls, defined.module)
+            if found is not None and found.record and found.fields:
+                return found
+    return None
+
+
+def by_fields(
+    finder: Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    in_record: bool,
+    modules: list[str],
+    name: str = "",
+) -> tuple[Mimicked, Defined] | None:
+    """The one record class (``@dataclass``, ``TypedDict``, ``NamedTuple``, attrs,
+    ``msgspec.Struct``, pydantic) of the repository, or of the modules the test reads,
+    that has every keyword of the fake as a field, and for each nested fake a field whose
+    record type has all of that fake's keywords. It takes ``MIN_FIELD_MATCH`` names (one
+    fewer when ``in_record``); classes of one name (copies in two modules) count once, the
+    one with the fewest fields named; two names that fit is no answer."""
+    if not keywords or not finder.root:
+        return None
+    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules), name)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = _by_fields(finder, keywords, nested, in_record, modules, name)
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _by_fields(
+    finder: Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    in_record: bool,
+    modules: list[str],
+    name: str,
+) -> tuple[Mimicked, Defined] | None:
+    """:func:`by_fields`, not memoized."""
+    need = MIN_FIELD_MATCH - (1 if in_record else 0)
+    if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
+        return None
+    # Modules declaring every keyword as a field (``name:``), found from the longest one
+    # (the likeliest to be rare): only those are parsed.
+    probe = max(sorted(keywords), key=len)
+    sources = _sources(finder)
+    patterns = [
+        re.compile(rb"^[ \t]+" + re.escape(k.encode()) + rb"[ \t]*:", re.M)
+        for k in sorted(keywords - {probe})
+    ]
+    candidates = [
+        module
+        for module in _declaring(finder, probe)
+        if all(p.search(sources.get(module, b"")) for p in patterns)
+    ]
+    if len(candidates) > MAX_FIELD_MODULES:
+        return None  # fields that common single out no class (and parsing them costs)
+    for module in (*modules, *finder.second.get(tuple(modules), ())):
+        if module not in candidates and finder.find(module) is not None:
+            loaded = finder.load(module)
+            if loaded is not None and probe in loaded[0].annotations:
+                candidates.append(module)
+    fits: dict[str, tuple[int, str, Defined]] = {}
+    for module in candidates:
+        loaded = finder.load(module)
+        if loaded is None:
+            continue
+        parsed = loaded[0]
+        if _has_method(finder, module, keywords):
+            # a keyword its module defines as a method or property: a wrapper's
+            # delegating attribute (``OmniRequestOutput.prompt_token_ids``), no field
+            continue
+        for cls in parsed.records:
+            if cls.startswith("_"):
+                continue  # a module's private record is no class a test should build
+            defined = define(finder, cls, module)
+            if defined is None or not defined.record or not keywords <= defined.fields:
+                continue
+            score = len(keywords)
+            for keyword, inner in nested:
+                field_type = _field_type(finder, defined, keyword)
+                if field_type is None:
+                    continue
+                if not inner <= field_type.fields:
+                    score = -1
+                    break
+                score += len(inner)
+            if score < need:
+                continue
+            best = fits.get(cls)
+            if best is None or len(defined.fields) < best[0]:
+                fits[cls] = (len(defined.fields), module, defined)
+    if len(fits) != 1:
+        return None
+    cls, (_size, _module, defined) = next(iter(fits.items()))
+    words = set(re.split(r"[_0-9]+", name.lower()))
+    if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
+        # ``stage0_client = SimpleNamespace(stage_type=...)``: a client (a service object
+        # that copies a few fields of the record), not the record itself.
+        return None
+    if name and _camel(name) != cls.lower():
+        # ``input_buffers = SimpleNamespace(...)`` beside a plain ``InputBuffers`` class:
+        # the name says what it fakes (a duck-typed object), not the record that shares
+        # its fields.
+        for module in (*candidates[:64], *modules):
+            loaded = finder.load(module)
+            if loaded is not None and any(n.lower() == _camel(name) for n in loaded[0].classes):
+                return None
+    return Mimicked(cls, defined.relpath, "its keywords (all fields of the class)"), defined
+
+
+_RETURNS_RE = re.compile(rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
+
+
+@functools.lru_cache(maxsize=1024)
+def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | None:
+    """The return annotation's text of the first module-level ``def func(...) -> T:`` of
+    a file (text only: the parameter list is skipped to its closing parenthesis)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_MODULE_BYTES:
+        return None
+    match = re.search(
+        rb"^(?:async[ \t]+)?def[ \t]+" + re.escape(func.encode()) + rb"[ \t]*\(", data, re.M
+    )
+    if match is None:
+        return None
+    depth = 1
+    end = match.end()
+    limit = min(len(data), end + MAX_SIGNATURE_BYTES)
+    while end < limit and depth:
+        char = data[end : end + 1]
+        if char == b"(":
+            depth += 1
+        elif char == b")":
+            depth -= 1
+        end += 1
+    if depth:
+        return None
+    returns = _RETURNS_RE.match(data, end)
+    return returns.group(1).decode("utf-8", "replace") if returns else None
+
+
+def patched_return(
+    finder: Finder,
+    target: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class a function patched by its dotted path returns
+    (``patch("vllm.config.get_current_vllm_config", return_value=fake)``: its ``->
+    VllmConfig``), read where it is defined (re-exports followed a few hops)."""
+    parts = target.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module, func = ".".join(parts[:cut]), parts[cut]
+        if cut != len(parts) - 1 or finder.find(module) is None:
+            continue
+        for _hop in range(MAX_HOPS + 1):
+            found = finder.find(module)
+            loaded = finder.load(module)
+            if found is None or loaded is None:
+                return None
+            try:
+                info = os.stat(found[0])
+            except OSError:
+                return None
+            text = _return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
+            if text is not None:
+                cls = _type_name(text)
+                if not cls:
+                    return None
+                hit = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+                if hit is None:
+                    return None
+                how = f"`{func}() -> {text.strip()}` in {found[1]}"
+                return Mimicked(hit[0].name, hit[0].where, how), hit[1]
+            imported = loaded[0].imports.get(func)
+            if imported is None:
+                return None
+            source, _colon, original = imported.partition(":")
+            module = _resolve_relative(source, module, found[1].endswith("__init__.py"))
+            func = original
+        return None
+    return None
+
+
+def patch_target(call: ast.Call) -> str:
+    """The dotted path a ``patch("a.b.name", ...)`` replaces; "" for any other call."""
+    if _callee(call) != "patch" or not call.args:
+        return ""
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and "." in arg.value:
+        return arg.value
+    return ""

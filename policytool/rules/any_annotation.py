@@ -60,8 +60,18 @@ return_value = ...` under `@patch("pkg.get_ascend_config")`, `with patch(...) as
 in the modules the test imports and the modules those import (`vllm_config: VllmConfig`,
 `self.rl_config = RlConfig(...)`), a class named like it (`kv_cache_config` ->
 `KVCacheConfig`), and the field annotations of the class an enclosing fake stands in
-for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake);
-or from its keywords (all attributes of a class the test defines or imports). Modules
+for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake,
+directly or through a local name), what a patched function returns (`patch("pkg.
+get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
+of a class the fake is passed to; or from its keywords: all attributes of a class the
+test defines or imports, or all data fields of the one record class (`@dataclass`,
+`TypedDict`, `NamedTuple`, attrs, `msgspec.Struct`, pydantic) of the repository that has
+them, at least three names counting those of the fakes it holds that fit the fields'
+types (two when it is passed to a record class's constructor); not a private class, a
+field only a property has, two classes of different names, a fake named like a plain
+class beside the record (`input_buffers`, `InputBuffers`) or named as a service object
+(`stage0_client`). Attributes the code sets on the object (`self.moe_config.tp_group =
+...`) count as its class's. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
 nothing is imported); at least half of the fake's keywords must be attributes of the
 class, and a fake passed as one of its keywords must fit that field's type when the
@@ -423,7 +433,8 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     """The typed class a ``SimpleNamespace(...)`` in a test stands in for: by what it is
     bound to (the annotation of that name in the code under test, a class named like it,
     the field of the class an enclosing fake stands in for) or by its keywords (all
-    fields of a class the test defines or imports)."""
+    fields of a class the test defines or imports, or of the one record class of the
+    repository that has them all)."""
     found = _fake_of(src, call, 0)
     if found is not None:
         return found[0]
@@ -433,39 +444,115 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     return fakes.Mimicked(by_fields[0], by_fields[1], "its keywords (all fields of the class)")
 
 
+def _is_fake(src: SourceInfo, node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and bool(node.keywords)
+        and src.qualname(node.func) in _SIMPLE_NAMESPACE
+    )
+
+
+def _local_fakes(
+    src: SourceInfo, call: ast.AST, parents: dict[int, ast.AST]
+) -> dict[str, ast.Call]:
+    """Local name -> the ``SimpleNamespace(...)`` the function holding ``call`` binds it to
+    (names bound once only)."""
+    func = fakes._enclosing_function(call, parents)
+    if func is None:
+        return {}
+    memo = src.cache.setdefault("local_fakes", {})
+    assert isinstance(memo, dict)
+    if id(func) in memo:
+        cached: dict[str, ast.Call] = memo[id(func)]
+        return cached
+    bound: dict[str, ast.Call] = {}
+    twice: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                if target.id in bound or target.id in twice:
+                    twice.add(target.id)
+                    bound.pop(target.id, None)
+                elif _is_fake(src, node.value):
+                    assert isinstance(node.value, ast.Call)
+                    bound[target.id] = node.value
+                else:
+                    twice.add(target.id)
+    memo[id(func)] = bound
+    return bound
+
+
+def _nested(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(keyword, its fake's keywords) of each fake passed as a keyword of ``call``,
+    directly or through a local name bound to it."""
+    out: list[tuple[str, frozenset[str]]] = []
+    local: dict[str, ast.Call] | None = None
+    for k in call.keywords:
+        if not k.arg:
+            continue
+        value: ast.AST = k.value
+        if isinstance(value, ast.Name):
+            if local is None:
+                local = _local_fakes(src, call, parents)
+            value = local.get(value.id, value)
+        if isinstance(value, ast.Call) and _is_fake(src, value):
+            out.append((k.arg, frozenset(n.arg for n in value.keywords if n.arg)))
+    return tuple(out)
+
+
+def _in_record(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], modules: list[str]
+) -> bool:
+    """Whether the fake is a keyword of a call of a record class
+    (``AscendCompressorMetadata(cache=fake)``): a real slot, whatever its annotation."""
+    keyword = parents.get(id(call))
+    outer = parents.get(id(keyword)) if isinstance(keyword, ast.keyword) else None
+    if not isinstance(outer, ast.Call):
+        return False
+    name = src.qualname(outer.func) or ""
+    cls = name.rsplit(".", 1)[-1]
+    if not cls[:1].isupper() or cls in _SIMPLE_NAMESPACE:
+        return False
+    module = name.rpartition(".")[0]
+    finder = _finder(src)
+    for where in [module] if module else modules:
+        defined = fakes.define(finder, cls, where)
+        if defined is not None:
+            return defined.record
+    return False
+
+
 def _fake_of(
     src: SourceInfo, call: ast.Call, depth: int
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """:func:`fake_of` by binding, memoized per call (nested fakes ask for their outer)."""
+    """:func:`fake_of` by binding, else by its fields, memoized per call (nested fakes ask
+    for their outer)."""
     memo = src.cache.setdefault("fakes", {})
     assert isinstance(memo, dict)
     if id(call) in memo:
         cached: tuple[fakes.Mimicked, fakes.Defined] | None = memo[id(call)]
         return cached
+    memo[id(call)] = None  # a cycle through local names ends here
     result = None
     if call.keywords:
         parents = _parents(src, call)
+        modules = src.cache.get("modules")
+        if not isinstance(modules, list):
+            modules = list(fakes.imported_modules(src.tree))
+            src.cache["modules"] = modules
+        keywords = frozenset(k.arg for k in call.keywords if k.arg)
+        nested = _nested(src, call, parents)
         bound = fakes.binding(call, parents)
         if bound is not None:
             name, element, explicit = bound
-            modules = src.cache.get("modules")
-            if not isinstance(modules, list):
-                modules = list(fakes.imported_modules(src.tree))
-                src.cache["modules"] = modules
             outer = fakes.outer_call(call, parents)
             outer_found = (
                 _fake_of(src, outer, depth + 1)
                 if outer is not None and depth < 4 and src.qualname(outer.func) in _SIMPLE_NAMESPACE
                 else None
-            )
-            keywords = frozenset(k.arg for k in call.keywords if k.arg)
-            nested = tuple(
-                (k.arg, frozenset(n.arg for n in k.value.keywords if n.arg))
-                for k in call.keywords
-                if k.arg
-                and isinstance(k.value, ast.Call)
-                and k.value.keywords
-                and src.qualname(k.value.func) in _SIMPLE_NAMESPACE
             )
             result = fakes.mimicked(
                 _finder(src),
@@ -479,8 +566,53 @@ def _fake_of(
             )
             if result is None and name and not element and not explicit:
                 result = _passed_fake(src, call, parents, name, modules, keywords, nested)
+            if result is None and name and not element and not explicit and depth < 4:
+                result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
+        if result is None:
+            result = fakes.by_fields(
+                _finder(src),
+                keywords,
+                nested,
+                _in_record(src, call, parents, modules),
+                modules,
+                bound[0] if bound is not None else "",
+            )
     memo[id(call)] = result
     return result
+
+
+def _held_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    var: str,
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    depth: int,
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake bound to a local name that another fake holds as a keyword
+    (``cache = SimpleNamespace(req_metadata=req)``): the field of that keyword in the
+    class the outer fake stands in for."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Name):
+        return None
+    func = fakes._enclosing_function(stmt, parents)
+    if func is None:
+        return None
+    for node in ast.walk(func):
+        if node is call or not _is_fake(src, node):
+            continue
+        assert isinstance(node, ast.Call)
+        for k in node.keywords:
+            if k.arg and isinstance(k.value, ast.Name) and k.value.id == var:
+                outer_found = _fake_of(src, node, depth + 1)
+                if outer_found is None:
+                    continue
+                return fakes.mimicked(
+                    _finder(src), modules, k.arg, False, None, keywords, outer_found[1], nested
+                )
+    return None
 
 
 _MOCK_CALLS = frozenset(
@@ -509,6 +641,14 @@ def _passed_fake(
     tried = {var}
     for callee, where in fakes.passed_as(var, stmt, parents):
         found: tuple[fakes.Mimicked, fakes.Defined] | None = None
+        if isinstance(where, str) and "." in callee:
+            # ``patch("pkg.get_config", return_value=var)``: what ``get_config`` returns.
+            found = fakes.patched_return(finder, callee, keywords, nested)
+            if found is not None:
+                mimics, defined = found
+                how = f"what the patched `{callee}` returns: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), defined
+            callee = "patch"
         if isinstance(where, str):
             label = f"`{where}`, what `{callee}(...)` binds it to"
             if callee not in ("setattr", "object", "patch") and callee not in _MOCK_CALLS:
