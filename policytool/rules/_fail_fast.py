@@ -34,6 +34,9 @@ REQUEST_AND_CONNECTOR = (
     "*register_connector*",
     "*handshake*",
 )
+# Weight loading beyond the shared ``fail-fast`` globs, for ``kwargs-lookup``: diffusers'
+# ``lora_state_dict(cls, path, **kwargs)`` fetches and converts the LoRA weights.
+WEIGHT_LOADING_MORE = ("*lora_state_dict*",)
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*disconnect*")

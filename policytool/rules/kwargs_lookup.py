@@ -19,6 +19,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fail_fast as paths
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import (
     KeyUse,
@@ -110,7 +111,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         keywords: dict[int, tuple[str, ast.Call]] = {}
         star_calls: dict[str, list[ast.Call]] = {}
         ifs = kwreads.if_tests(func)
+        discarded: set[int] = set()  # ids of values computed as a statement, then dropped
         for sub in kwreads.body_nodes(func):
+            if isinstance(sub, ast.Expr):
+                discarded.add(id(sub.value))
             found = kwreads.string_key(sub, names)
             if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
                 reads.append((found[0], found[1], sub))
@@ -133,8 +137,12 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         forwarded = star is not None and any(
             _forwards_to_api(call) for call in star_calls.get(star, ())
         )
-        fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
+        fail_fast = names_match(
+            [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
+        )
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        replaced = _replaces(src).get(func.name) if star is not None else None
+        drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
@@ -142,6 +150,25 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             if name in new_params or src.node_added(read):
                 seen.add((line, key))
                 reason = _FORWARDED if forwarded and name == star else ""
+                if not reason and name == star and replaced is not None:
+                    reason = (
+                        f"`{func.name}` stands in for `{replaced[0]}` (line {replaced[1]}), "
+                        "so the key is that callable's parameter"
+                    )
+                calls = star_calls.get(name, [])
+                if not reason and _released_after(read, discarded, calls):
+                    reason = (
+                        "the key is dropped after the dict went on with `**`: the callee "
+                        "took it as its parameter"
+                    )
+                if dropped_on is not None and name == star and not drop_line and not src.is_test:
+                    # The def line when the change writes it (a new function or
+                    # signature), else the first new read (an old line is not reported).
+                    kwarg = func.args.kwarg
+                    signature = src.overlaps(func.lineno, func.lineno) or (
+                        kwarg is not None and src.node_added(kwarg)
+                    )
+                    drop_line = func.lineno if signature else line
                 goes_on = id(read) in keywords and keywords[id(read)][0] == key
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
@@ -162,13 +189,64 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     key,
                     short(src, read),
                     func.name,
-                    dropped_on if name == star else None,
+                    None,
                     src.is_test,
                     reason,
+                    f"**{name}" if name == star else f"{name}: dict",
                 )
+        if drop_line and star is not None:
+            keys = sorted({key for name, key, _read in reads if name == star})
+            yield KeyUse(
+                src.path,
+                drop_line,
+                func.col_offset + 1 if drop_line == func.lineno else 1,
+                "",
+                ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else ""),
+                func.name,
+                dropped_on,
+                src.is_test,
+                param=f"**{star}",
+                drop_site=True,
+            )
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _released_after(read: ast.AST, discarded: set[int], calls: list[ast.Call]) -> bool:
+    """``kwargs.pop("k", None)`` as a statement (``discarded``: ids of such values) after
+    ``f(**kwargs)``: the callee already took the key; the pop only drops this frame's
+    reference to its value."""
+    return (
+        _pops(read)
+        and id(read) in discarded
+        and any(call.lineno < getattr(read, "lineno", 0) for call in calls)
+    )
+
+
+def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
+    """Function name -> (target, line) of each ``obj.attr = self.f`` / ``obj.attr = f``
+    of the file (computed once): ``f`` stands in for ``obj.attr`` (a wrapper patched over
+    ``model.forward``), so the keys its ``**`` dict receives are that callable's
+    parameters (``input_ids``), not a string protocol of the code base."""
+    cached = src.cache.get("replaces")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[str, tuple[str, int]] = {}
+    for node in kwreads.statements(src.tree.body):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if not isinstance(target, ast.Attribute):
+            continue
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            name = value.attr if value.value.id in ("self", "cls") else None
+        else:
+            name = value.id if isinstance(value, ast.Name) else None
+        if name is not None:
+            found.setdefault(name, (unparse(target, 60), node.lineno))
+    src.cache["replaces"] = found
+    return found
 
 
 def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
@@ -274,6 +352,12 @@ def kwargs_finding(
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
     the change (``before``: the base already read it; the ✗ is for a *new* key)."""
+    if use.drop_site:
+        message = (
+            f"`{use.function}({use.param})` reads {use.text} and never passes the dict on: "
+            f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
+        )
+        return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []
@@ -287,7 +371,9 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
-    message = f"`{use.text}` in `{use.function}(**...)` reads a string key no type checker sees"
+    message = (
+        f"`{use.text}` in `{use.function}({use.param})` reads a string key no type checker sees"
+    )
     if use.dropped_on:
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
     elif constants:
