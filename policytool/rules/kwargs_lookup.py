@@ -20,6 +20,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
+from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import (
     KeyUse,
@@ -177,6 +178,12 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     # Only a dict read and kept (not popped, not forwarded): where it
                     # goes on, the callee decides (above).
                     typed = _typed_params(src).get(key)
+                    library = _library_key(src, func, key) if typed is None else None
+                    if library is not None:
+                        reason = (
+                            f"`{library[1]}`, where base class `{library[0]}` comes from, "
+                            f"declares `{key}`: that library's key, not one of this code base"
+                        )
                     if typed is not None:
                         reason = (
                             f"`{key}` is a typed parameter of `{typed[0]}` (line {typed[1]}) "
@@ -265,6 +272,77 @@ def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
                     found.setdefault(arg.arg, (node.name, arg.lineno))
     src.cache["typed_params"] = found
     return found
+
+
+_FINDERS: dict[tuple[str | None, tuple[str, ...]], fakes.Finder] = {}
+
+
+def _finder(src: SourceInfo) -> fakes.Finder:
+    """The module finder of the file's repository and ``sys.path`` (one per process)."""
+    import sys
+
+    key = (src.root, tuple(sys.path))
+    finder = _FINDERS.get(key)
+    if finder is None:
+        if len(_FINDERS) > 8:
+            _FINDERS.clear()
+        finder = _FINDERS[key] = fakes.Finder(src.root)
+    return finder
+
+
+def _library_bases(src: SourceInfo) -> dict[int, list[tuple[str, str]]]:
+    """id(method) -> (base, module) of each base class of its class imported from an
+    absolute module (``from transformers.processing_utils import ProcessorMixin``,
+    ``import diffusers`` then ``diffusers.X``); computed once a file."""
+    cached = src.cache.get("library_bases")
+    if isinstance(cached, dict):
+        return cached
+    imported: dict[str, str] = {}
+    for node in src.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                imported[alias.asname or alias.name.split(".")[0]] = alias.name
+    found: dict[int, list[tuple[str, str]]] = {}
+    for cls in kwreads.statements(src.tree.body):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        bases: list[tuple[str, str]] = []
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in imported:
+                bases.append((base.id, imported[base.id]))
+            elif isinstance(base, ast.Attribute):
+                text = unparse(base, 200)
+                head, _dot, name = text.rpartition(".")
+                if head.split(".")[0] in imported:
+                    bases.append((name, head))
+        if bases:
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found[id(stmt)] = bases
+    src.cache["library_bases"] = found
+    return found
+
+
+def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[str, str] | None:
+    """(base, module) when a method's class derives from a class of an installed library
+    (not the repository) whose module declares ``key`` as a typed name (a parameter or
+    a field: transformers' ``ProcessingKwargs.text_kwargs`` for a ``ProcessorMixin``
+    subclass's ``__call__(**kwargs)``): the library's API key, read the library's way."""
+    bases = _library_bases(src).get(id(func))
+    if not bases:
+        return None
+    finder = _finder(src)
+    for base, module in bases:
+        found = finder.find(module)
+        if found is None or (finder.root is not None and found[0].startswith(finder.root)):
+            continue  # not installed, or the repository's own module
+        loaded = finder.load(module)
+        if loaded is not None and key in loaded[0].annotations:
+            return base, module
+    return None
 
 
 def _pops(read: ast.AST) -> bool:

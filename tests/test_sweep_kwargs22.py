@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup on the issue-22 corpora: each cause of a wrong or missed ✗, reduced.
+
+- a fail-fast function that drops unknown keys is one ✗, on its def line (diffusers'
+  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys: blind set a);
+- a function standing in for another callable (``model.forward = self._prepare_stage``)
+  receives that callable's parameters (vLLM 0.33 ``benchmarks/forward/pipeline.py``);
+- a key popped after the dict went on with ``**`` only releases the value (lmdeploy's
+  ``kwargs.pop('multimodal', None)`` after ``handle.async_stream_infer(**kwargs)``);
+- a key the library of the class's base declares (transformers' ``ProcessingKwargs``
+  ``text_kwargs`` in a ``ProcessorMixin.__call__(**kwargs)``: vllm-omni 0.20 ming.py);
+- the message names a plain dict parameter as declared, not ``f(**...)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """A repository with one commit on main and a ``feature`` branch checked out."""
+    repo.write("pkg/__init__.py", "")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def rows(run: Run) -> list[tuple[str, int, str, str]]:
+    """(path, line, severity, message) of each kwargs-lookup finding."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return [
+        (f["path"], f["line"], f["severity"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "kwargs-lookup"
+    ]
+
+
+LORA = '''\
+class AceStepLoraLoaderMixin:
+    @classmethod
+    def lora_state_dict(
+        cls,
+        path,
+        **kwargs,
+    ):
+        cache_dir = kwargs.pop("cache_dir", None)
+        token = kwargs.pop("token", None)
+        weight_name = kwargs.pop("weight_name", None)
+        return fetch(path, cache_dir=cache_dir, token=token, weight_name=weight_name)
+'''
+
+
+def test_lora_state_dict_dropping_unknown_keys_is_one_error_on_its_def_line(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/lora.py", LORA)
+    feature.commit("lora")
+    got = rows(run)
+    errors = [(path, line) for path, line, sev, _m in got if sev == "error"]
+    assert errors == [("pkg/lora.py", 3)]  # ``def lora_state_dict(``, as the labeller put it
+    message = next(m for _p, _l, sev, m in got if sev == "error")
+    assert "lora_state_dict(**kwargs)" in message and "silently dropped" in message
+    assert '"cache_dir", "token", "weight_name"' in message
+    assert sorted(line for _p, line, sev, _m in got if sev == "warning") == [8, 9, 10]
+
+
+def test_an_old_fail_fast_function_gets_its_error_on_the_first_new_read(
+    feature: Repo, run: Run
+) -> None:
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/cfg.py", "def validate_options(**kwargs):\n    return 1\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write(
+        "pkg/cfg.py",
+        "def validate_options(**kwargs):\n    m = kwargs.get('mode')\n"
+        "    n = kwargs.get('name')\n    return 1\n",
+    )
+    feature.commit("reads")
+    got = [(line, sev) for _p, line, sev, _m in rows(run)]
+    assert got == [(2, "error"), (2, "warning"), (3, "warning")]  # never the old def line
+
+
+PIPELINE = '''\
+class Pipeline:
+    def run(self, model):
+        model.forward = self._prepare_stage
+
+    def _prepare_stage(self, **inputs):
+        ids = inputs["input_ids"]
+        return ids, inputs["intermediate_tensors"]
+'''
+CAPTURE = '''\
+def forward(**inputs):
+    return inputs["input_ids"], inputs["intermediate_tensors"]
+'''
+
+
+def test_a_function_standing_in_for_forward_reads_its_parameters(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/capture.py", CAPTURE)
+    feature.write("pkg/pipeline.py", PIPELINE)
+    feature.commit("bench")
+    got = [(p, line, sev, m) for p, line, sev, m in rows(run) if p == "pkg/pipeline.py"]
+    assert [(line, sev) for _p, line, sev, _m in got] == [(6, "warning"), (7, "warning")]
+    assert all("stands in for `model.forward` (line 3)" in m for *_rest, m in got)
+    # The other file has no stand-in: still the duplicated key (✗).
+    assert {sev for p, _l, sev, _m in rows(run) if p == "pkg/capture.py"} == {"error"}
+
+
+ENGINE = '''\
+class Engine:
+    async def safe_run(self, handle, **kwargs):
+        generator = handle.async_stream_infer(1, **kwargs)
+        kwargs.pop("multimodal", None)
+        return generator
+'''
+ENGINE_TWIN = '''\
+class Twin:
+    async def stream(self, handle, **kwargs):
+        kwargs.pop("multimodal", None)
+        return handle.async_stream_infer(1, **kwargs)
+'''
+
+
+def test_a_pop_after_the_dict_went_on_releases_the_callees_key(feature: Repo, run: Run) -> None:
+    feature.write("pkg/engine.py", ENGINE)
+    feature.write("pkg/twin.py", ENGINE_TWIN)
+    feature.commit("release")
+    by_path = {p: (sev, m) for p, _l, sev, m in rows(run)}
+    assert by_path["pkg/engine.py"][0] == "warning"
+    assert "dropped after the dict went on" in by_path["pkg/engine.py"][1]
+    # Popped before forwarding (its value withheld from the callee): the duplicate stays ✗.
+    assert by_path["pkg/twin.py"][0] == "error"
+
+
+PROCESSOR = '''\
+from hflib.processing_utils import ProcessorMixin
+
+
+class MingProcessor(ProcessorMixin):
+    def __call__(self, text, **kwargs):
+        return self.tokenizer(text, **kwargs.get("text_kwargs", {}))
+'''
+THINKER = '''\
+def call_hf_processor(**kwargs):
+    return kwargs.get("text_kwargs")
+'''
+
+
+@pytest.fixture
+def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An installed ``hflib`` on sys.path, declaring ``text_kwargs`` as transformers'
+    ``ProcessingKwargs`` does."""
+    root = tmp_path / "site"
+    (root / "hflib").mkdir(parents=True)
+    (root / "hflib" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "hflib" / "processing_utils.py").write_text(
+        "class ProcessingKwargs(TypedDict, total=False):\n    text_kwargs: TextKwargs\n\n\n"
+        "class ProcessorMixin:\n    def __call__(self, *args, **kwargs):\n        pass\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(root))
+    return root
+
+
+def test_a_key_the_base_classs_library_declares_is_that_librarys(
+    feature: Repo, run: Run, library: Path
+) -> None:
+    feature.write("pkg/ming.py", PROCESSOR)
+    feature.write("pkg/thinker.py", THINKER)
+    feature.commit("processor")
+    by_path = {p: (sev, m) for p, _l, sev, m in rows(run)}
+    assert by_path["pkg/ming.py"][0] == "warning"
+    assert "`hflib.processing_utils`, where base class `ProcessorMixin`" in by_path["pkg/ming.py"][1]
+    assert by_path["pkg/thinker.py"][0] == "error"
+
+
+def test_without_the_library_installed_the_key_stays_an_error(feature: Repo, run: Run) -> None:
+    feature.write("pkg/ming.py", PROCESSOR)
+    feature.write("pkg/thinker.py", THINKER)
+    feature.commit("processor")
+    assert {sev for _p, _l, sev, _m in rows(run)} == {"error"}
+
+
+def test_the_message_names_a_plain_dict_parameter_as_declared(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/stage.py",
+        "def resolve(model: str, kwargs: dict[str, object]) -> object:\n"
+        "    return kwargs.pop('stage_overrides', None)\n\n\n"
+        "def forward(**extra):\n    return extra.get('speaker')\n",
+    )
+    feature.commit("stage")
+    messages = [m for _p, _l, _s, m in rows(run)]
+    assert "in `resolve(kwargs: dict)`" in messages[0]
+    assert "in `forward(**extra)`" in messages[1]
+    assert not any("(**...)" in m for m in messages)
