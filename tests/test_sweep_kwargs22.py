@@ -46,7 +46,7 @@ def rows(run: Run) -> list[tuple[str, int, str, str]]:
     ]
 
 
-LORA = '''\
+LORA = """\
 class AceStepLoraLoaderMixin:
     @classmethod
     def lora_state_dict(
@@ -58,7 +58,7 @@ class AceStepLoraLoaderMixin:
         token = kwargs.pop("token", None)
         weight_name = kwargs.pop("weight_name", None)
         return fetch(path, cache_dir=cache_dir, token=token, weight_name=weight_name)
-'''
+"""
 
 
 def test_lora_state_dict_dropping_unknown_keys_is_one_error_on_its_def_line(
@@ -93,7 +93,7 @@ def test_an_old_fail_fast_function_gets_its_error_on_the_first_new_read(
     assert got == [(2, "error"), (2, "warning"), (3, "warning")]  # never the old def line
 
 
-PIPELINE = '''\
+PIPELINE = """\
 class Pipeline:
     def run(self, model):
         model.forward = self._prepare_stage
@@ -101,16 +101,14 @@ class Pipeline:
     def _prepare_stage(self, **inputs):
         ids = inputs["input_ids"]
         return ids, inputs["intermediate_tensors"]
-'''
-CAPTURE = '''\
+"""
+CAPTURE = """\
 def forward(**inputs):
     return inputs["input_ids"], inputs["intermediate_tensors"]
-'''
+"""
 
 
-def test_a_function_standing_in_for_forward_reads_its_parameters(
-    feature: Repo, run: Run
-) -> None:
+def test_a_function_standing_in_for_forward_reads_its_parameters(feature: Repo, run: Run) -> None:
     feature.write("pkg/capture.py", CAPTURE)
     feature.write("pkg/pipeline.py", PIPELINE)
     feature.commit("bench")
@@ -121,19 +119,19 @@ def test_a_function_standing_in_for_forward_reads_its_parameters(
     assert {sev for p, _l, sev, _m in rows(run) if p == "pkg/capture.py"} == {"error"}
 
 
-ENGINE = '''\
+ENGINE = """\
 class Engine:
     async def safe_run(self, handle, **kwargs):
         generator = handle.async_stream_infer(1, **kwargs)
         kwargs.pop("multimodal", None)
         return generator
-'''
-ENGINE_TWIN = '''\
+"""
+ENGINE_TWIN = """\
 class Twin:
     async def stream(self, handle, **kwargs):
         kwargs.pop("multimodal", None)
         return handle.async_stream_infer(1, **kwargs)
-'''
+"""
 
 
 def test_a_pop_after_the_dict_went_on_releases_the_callees_key(feature: Repo, run: Run) -> None:
@@ -147,18 +145,18 @@ def test_a_pop_after_the_dict_went_on_releases_the_callees_key(feature: Repo, ru
     assert by_path["pkg/twin.py"][0] == "error"
 
 
-PROCESSOR = '''\
+PROCESSOR = """\
 from hflib.processing_utils import ProcessorMixin
 
 
 class MingProcessor(ProcessorMixin):
     def __call__(self, text, **kwargs):
         return self.tokenizer(text, **kwargs.get("text_kwargs", {}))
-'''
-THINKER = '''\
+"""
+THINKER = """\
 def call_hf_processor(**kwargs):
     return kwargs.get("text_kwargs")
-'''
+"""
 
 
 @pytest.fixture
@@ -185,7 +183,9 @@ def test_a_key_the_base_classs_library_declares_is_that_librarys(
     feature.commit("processor")
     by_path = {p: (sev, m) for p, _l, sev, m in rows(run)}
     assert by_path["pkg/ming.py"][0] == "warning"
-    assert "`hflib.processing_utils`, where base class `ProcessorMixin`" in by_path["pkg/ming.py"][1]
+    assert (
+        "`hflib.processing_utils`, where base class `ProcessorMixin`" in by_path["pkg/ming.py"][1]
+    )
     assert by_path["pkg/thinker.py"][0] == "error"
 
 
