@@ -134,13 +134,26 @@ class Twin:
 """
 
 
+RPC = """\
+import pickle
+
+
+def call(method, **kwargs):
+    data = pickle.dumps(dict(method=method, kwargs=kwargs))
+    kwargs.pop("multimodal", None)
+    return data
+"""
+
+
 def test_a_pop_after_the_dict_went_on_releases_the_callees_key(feature: Repo, run: Run) -> None:
+    feature.write("pkg/rpc.py", RPC)  # the dict went on as a value (lmdeploy's zmq_rpc.py)
     feature.write("pkg/engine.py", ENGINE)
     feature.write("pkg/twin.py", ENGINE_TWIN)
     feature.commit("release")
     by_path = {p: (sev, m) for p, _l, sev, m in rows(run)}
     assert by_path["pkg/engine.py"][0] == "warning"
-    assert "dropped after the dict went on" in by_path["pkg/engine.py"][1]
+    assert "dropped after the dict went on whole" in by_path["pkg/engine.py"][1]
+    assert by_path["pkg/rpc.py"][0] == "warning"
     # Popped before forwarding (its value withheld from the callee): the duplicate stays ✗.
     assert by_path["pkg/twin.py"][0] == "error"
 

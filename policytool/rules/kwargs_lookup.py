@@ -48,8 +48,10 @@ another non-test file with no shared module constant and the key is new to the c
 re-indented or moved lookup of the file's old key stays ⚠; a key copied from another file
 is new to this one) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
-fail-fast path (`__init__`, config validation, weight loading) and never passes the
-dict on, so unknown keys are silently dropped. A key popped before the dict is forwarded
+fail-fast path (`__init__`, config validation, weight loading, diffusers'
+`lora_state_dict`) and never passes the dict on, so unknown keys are silently dropped:
+one ✗ for the function, on its `def` line when the change writes it (else on its first
+new read), its reads ⚠. A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
 ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
 it goes on to a callee's named parameter: the value passed on under the same name
@@ -58,7 +60,14 @@ it goes on to a callee's named parameter: the value passed on under the same nam
 class of the same file that declares that parameter. So is a key read (not popped) from
 a dict that is not forwarded, when a function of the same file declares it as a typed
 parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name, not a
-copied string protocol. A key read in more than four other
+copied string protocol. So is a key read by a function that stands in for another
+callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is a parameter of
+`forward`), a key popped as a statement after the dict went on whole (`f(**kwargs)`,
+`dict(kwargs=kwargs)`: the callee took it; the pop releases the value), and a key that
+the installed library a method's base class comes from declares as a typed name (a
+`ProcessorMixin` subclass reading `text_kwargs`, a field of transformers'
+`ProcessingKwargs`; without the library on the path the key is judged as the code
+base's). A key read in more than four other
 files is an established convention: ⚠ with the count.
 
 ## Why
@@ -111,6 +120,8 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # dict whole with ``f(**d)``, by the dict's name.
         keywords: dict[int, tuple[str, ast.Call]] = {}
         star_calls: dict[str, list[ast.Call]] = {}
+        # The calls the dict goes to whole: ``f(**d)``, ``f(d)``, ``dict(kwargs=d)``.
+        handed: dict[str, list[ast.Call]] = {}
         ifs = kwreads.if_tests(func)
         discarded: set[int] = set()  # ids of values computed as a statement, then dropped
         for sub in kwreads.body_nodes(func):
@@ -126,6 +137,11 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         keywords[id(k.value)] = (k.arg, sub)
                     elif isinstance(k.value, ast.Name) and k.value.id in names:
                         star_calls.setdefault(k.value.id, []).append(sub)
+                    if isinstance(k.value, ast.Name) and k.value.id in names:
+                        handed.setdefault(k.value.id, []).append(sub)
+                for a in sub.args:
+                    if isinstance(a, ast.Name) and a.id in names:
+                        handed.setdefault(a.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
         passed_on = star is not None and any(
             isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
@@ -156,11 +172,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         f"`{func.name}` stands in for `{replaced[0]}` (line {replaced[1]}), "
                         "so the key is that callable's parameter"
                     )
-                calls = star_calls.get(name, [])
-                if not reason and _released_after(read, discarded, calls):
+                if not reason and _released_after(read, discarded, handed.get(name, [])):
                     reason = (
-                        "the key is dropped after the dict went on with `**`: the callee "
-                        "took it as its parameter"
+                        "the key is dropped after the dict went on whole: the callee "
+                        "took it; the pop releases the value"
                     )
                 if dropped_on is not None and name == star and not drop_line and not src.is_test:
                     # The def line when the change writes it (a new function or
@@ -222,8 +237,8 @@ _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parame
 
 def _released_after(read: ast.AST, discarded: set[int], calls: list[ast.Call]) -> bool:
     """``kwargs.pop("k", None)`` as a statement (``discarded``: ids of such values) after
-    ``f(**kwargs)``: the callee already took the key; the pop only drops this frame's
-    reference to its value."""
+    the dict went on whole (``f(**kwargs)``, ``pickle.dumps(dict(kwargs=kwargs))``): the
+    callee already took the key; the pop only drops this frame's reference to its value."""
     return (
         _pops(read)
         and id(read) in discarded
