@@ -202,6 +202,22 @@ def test_a_key_the_base_classs_library_declares_is_that_librarys(
     assert by_path["pkg/thinker.py"][0] == "error"
 
 
+def test_a_base_named_through_its_module_is_found_too(
+    feature: Repo, run: Run, library: Path
+) -> None:
+    feature.write(
+        "pkg/ming.py",
+        PROCESSOR.replace(
+            "from hflib.processing_utils import ProcessorMixin",
+            "import hflib.processing_utils as pu",
+        ).replace("(ProcessorMixin)", "(pu.ProcessorMixin)"),
+    )
+    feature.write("pkg/thinker.py", THINKER)
+    feature.commit("processor")
+    by_path = {p: sev for p, _l, sev, _m in rows(run)}
+    assert by_path == {"pkg/ming.py": "warning", "pkg/thinker.py": "error"}
+
+
 def test_without_the_library_installed_the_key_stays_an_error(feature: Repo, run: Run) -> None:
     feature.write("pkg/ming.py", PROCESSOR)
     feature.write("pkg/thinker.py", THINKER)

@@ -312,27 +312,30 @@ def _library_bases(src: SourceInfo) -> dict[int, list[tuple[str, str]]]:
     cached = src.cache.get("library_bases")
     if isinstance(cached, dict):
         return cached
+    # Bound name -> the dotted path of what it is bound to.
     imported: dict[str, str] = {}
     for node in src.tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
-                imported[alias.asname or alias.name] = node.module
+                imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                imported[alias.asname or alias.name.split(".")[0]] = alias.name
+                bound = alias.asname or alias.name.split(".")[0]
+                imported[bound] = alias.name if alias.asname else bound
     found: dict[int, list[tuple[str, str]]] = {}
     for cls in kwreads.statements(src.tree.body):
         if not isinstance(cls, ast.ClassDef):
             continue
         bases: list[tuple[str, str]] = []
         for base in cls.bases:
-            if isinstance(base, ast.Name) and base.id in imported:
-                bases.append((base.id, imported[base.id]))
-            elif isinstance(base, ast.Attribute):
-                text = unparse(base, 200)
-                head, _dot, name = text.rpartition(".")
-                if head.split(".")[0] in imported:
-                    bases.append((name, head))
+            if not isinstance(base, (ast.Name, ast.Attribute)):
+                continue
+            first, _dot, rest = unparse(base, 200).partition(".")
+            if first in imported:
+                path = imported[first] + (f".{rest}" if rest else "")
+                module, _dot, name = path.rpartition(".")
+                if module:
+                    bases.append((name, module))
         if bases:
             for stmt in cls.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
