@@ -108,6 +108,16 @@ def forward(**inputs):
 """
 
 
+def test_a_callback_kept_on_self_is_no_stand_in(feature: Repo, run: Run) -> None:
+    feature.write("pkg/capture.py", CAPTURE)
+    feature.write(
+        "pkg/pipeline.py",
+        PIPELINE.replace("model.forward = self._prepare_stage", "self.hook = self._prepare_stage"),
+    )
+    feature.commit("bench")
+    assert {sev for p, _l, sev, _m in rows(run) if p == "pkg/pipeline.py"} == {"error"}
+
+
 def test_a_function_standing_in_for_forward_reads_its_parameters(feature: Repo, run: Run) -> None:
     feature.write("pkg/capture.py", CAPTURE)
     feature.write("pkg/pipeline.py", PIPELINE)

@@ -259,8 +259,10 @@ def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         target, value = node.targets[0], node.value
-        if not isinstance(target, ast.Attribute):
-            continue
+        if not isinstance(target, ast.Attribute) or (
+            isinstance(target.value, ast.Name) and target.value.id in ("self", "cls")
+        ):
+            continue  # ``self.on_done = self._f`` keeps a callback: not a stand-in
         if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
             name = value.attr if value.value.id in ("self", "cls") else None
         else:
