@@ -89,8 +89,8 @@ def test_an_old_fail_fast_function_gets_its_error_on_the_first_new_read(
         "    n = kwargs.get('name')\n    return 1\n",
     )
     feature.commit("reads")
-    got = [(line, sev) for _p, line, sev, _m in rows(run)]
-    assert got == [(2, "error"), (2, "warning"), (3, "warning")]  # never the old def line
+    got = [(line, sev, "silently dropped" in m) for _p, line, sev, m in rows(run)]
+    assert got == [(2, "error", True), (3, "warning", False)]  # never the old def line
 
 
 PIPELINE = """\
@@ -297,3 +297,23 @@ def test_blind_kwargs_cells_meet_the_targets_or_name_the_gap(corpus: str) -> Non
             gap = (corpus, reading, metric) in KWARGS_GAPS
             assert meets != gap, (corpus, reading, metric, hits, total)
     assert seen
+
+
+def test_an_old_init_with_a_new_duplicated_key_is_one_error_on_that_line(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-ascend 99131964: a new ``swa_cache_layer`` read in an old ``__init__(**kwargs)``
+    that drops unknown keys, the key also read in another file: one ✗, not two."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/attn.py", "class A:\n    def __init__(self, **kwargs):\n        pass\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write(
+        "pkg/attn.py",
+        "class A:\n    def __init__(self, **kwargs):\n        self.swa = kwargs.get('swa_layer')\n",
+    )
+    feature.write("pkg/other.py", "def build(**kwargs):\n    return kwargs.get('swa_layer')\n")
+    feature.commit("swa")
+    got = [(line, sev) for p, line, sev, _m in rows(run) if p == "pkg/attn.py"]
+    assert got == [(3, "error")]

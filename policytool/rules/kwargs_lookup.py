@@ -177,14 +177,17 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         "the key is dropped after the dict went on whole: the callee "
                         "took it; the pop releases the value"
                     )
+                carries = None  # this read carries the function's drop ✗
                 if dropped_on is not None and name == star and not drop_line and not src.is_test:
                     # The def line when the change writes it (a new function or
-                    # signature), else the first new read (an old line is not reported).
+                    # signature), else the first new read (an old line is not reported):
+                    # one finding there, the drop or the duplicated key.
                     kwarg = func.args.kwarg
                     signature = src.overlaps(func.lineno, func.lineno) or (
                         kwarg is not None and src.node_added(kwarg)
                     )
                     drop_line = func.lineno if signature else line
+                    carries = None if signature else dropped_on
                 goes_on = id(read) in keywords and keywords[id(read)][0] == key
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
@@ -211,17 +214,17 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     key,
                     short(src, read),
                     func.name,
-                    None,
+                    carries,
                     src.is_test,
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                 )
-        if drop_line and star is not None:
+        if drop_line == func.lineno and star is not None:
             keys = sorted({key for name, key, _read in reads if name == star})
             yield KeyUse(
                 src.path,
                 drop_line,
-                func.col_offset + 1 if drop_line == func.lineno else 1,
+                func.col_offset + 1,
                 "",
                 ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else ""),
                 func.name,
