@@ -62,10 +62,14 @@ def test_a_trailing_comment_above_is_not_the_why(feature: Repo, run: Run) -> Non
         "            traj.append(x_t.clone())\n"  # 6: ✗
         "        # keep each step: the caller mutates x_t in place\n"
         "        traj.append(x_t.clone())\n"  # 8: ⚠ (commented)
+        "        # the model mutates its input\n"
+        "        traj.append(\n"
+        "            x_t.clone(),\n"  # 11: ⚠ (commented above its statement)
+        "        )\n"
         "    return traj\n",
     )
     rows = found(run, "hot-copy")
-    assert [(r[1], r[2]) for r in rows] == [(6, "error"), (8, "warning")]
+    assert [(r[1], r[2]) for r in rows] == [(6, "error"), (8, "warning"), (11, "warning")]
 
 
 def test_deepcopy_of_sampling_params_per_request(feature: Repo, run: Run) -> None:

@@ -64,7 +64,7 @@ If the copy is needed, keep it and add a one-line comment saying why. Not fixabl
 _DEEPCOPY = frozenset({"copy.deepcopy", "deepcopy"})
 _SCHEDULER_RE = re.compile(r"sched|sampling", re.IGNORECASE)
 # What a request call takes besides its prompt: ``generate(ids, deepcopy(effective_params))``.
-_PARAMS_RE = re.compile(r"sched|sampling|(?:^|_)params$", re.IGNORECASE)
+_PARAMS_RE = re.compile(r"sched|sampling|(?:^|[._])params$", re.IGNORECASE)
 # A request object: ``req.sampling_params``, ``request.params``, ``new_req.sampling``.
 _REQUEST_ROOT_RE = re.compile(r"^(?:req|request|[a-z_]*_(?:req|request))$", re.IGNORECASE)
 # Benchmarks measure the copies; they are not a per-step or per-request path.
@@ -122,8 +122,9 @@ def _comment_only(src: SourceInfo, number: int) -> bool:
 
 
 def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
-    """A comment on the call's lines, or on comment-only lines just above it (up to two):
-    the pattern's "aware" case. A trailing comment on the statement above speaks of that
+    """A comment on the call's lines, or on the comment-only line just above it (above
+    the statement's first line when the copy sits on its continuation line): the
+    pattern's "aware" case. A trailing comment on the statement above speaks of that
     statement (``x = x - v * dt  # velocity ...``), not of the copy."""
     first = getattr(node, "lineno", 1)
     last = getattr(node, "end_lineno", None) or first
