@@ -140,7 +140,7 @@ def _handed_to_await(src: SourceInfo, call: ast.Call) -> Iterator[int]:
 
 
 def _created(src: SourceInfo, node: ast.AST) -> bool:
-    """Whether the change created ``node`` (issue 22 item 6): its first line is added
+    """Whether the change created ``node`` (not only edited it): its first line is added
     and that hunk did not replace a line holding the same construct. An old ``await`` or
     ``async with`` with a keyword argument added inside it is not new."""
     first = getattr(node, "lineno", None)
