@@ -81,15 +81,6 @@ CURRENT_KNOWN_GAPS: dict[tuple[str, str], str] = {
         "15/16: a module-level `__getattr__(name) -> Any` (PEP 562 lazy exports) is"
         " reported, where Any is the idiom"
     ),
-    ("hot-copy", "warning"): (
-        "11/13: any loop counts as hot: a benchmark's correctness loop over"
-        " implementations (each needs its own copy) and a one-off weight-loading"
-        " generator whose docstring says why it clones"
-    ),
-    ("async-blocking", "warning"): (
-        "0/1: diff scope: an old `async with lock:` / await pair is reported because a"
-        " keyword argument was added inside the awaited call"
-    ),
 }
 
 

@@ -21,10 +21,13 @@ DOC = f"""\
 ## What it checks
 Inside `async def` code, on added lines: a blocking call (`time.sleep`, `requests.*`,
 `urllib.request.urlopen`, `subprocess.run`/`check_output`/`call`, a blocking
-`queue.get()` (not awaited, not `block=False`), `future.result()` of a thread or
+`queue.get()` (not awaited nor handed to `asyncio.wait_for` / `create_task`, not
+`block=False`), `future.result()` of a thread or
 process future, `open(...).read()`, `path.read_text()`/`read_bytes()`), or an `await`
 while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` ...
-`release()`). Tests report only `time.sleep` and blocking HTTP.
+`release()`) when the change created the lock statement or the `await` (its first line
+is added; a keyword added inside an old `await` is not a new one). Tests report only
+`time.sleep` and blocking HTTP.
 
 ✗ for a blocking call on a serving path (`serving-paths`), or a lock held across an
 `await` in a request-path function on a serving path. Admin paths (profiling,
@@ -117,6 +120,36 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
     return None
 
 
+# Calls that take a coroutine or awaitable: ``asyncio.wait_for(queue.get(), t)`` awaits it.
+_AWAIT_RE = re.compile(rb"\bawait\b")
+_WITH_RE = re.compile(rb"\bwith\b|\.acquire\(")
+_TAKES_AWAITABLE = frozenset(
+    {"wait_for", "create_task", "ensure_future", "shield", "gather", "wait", "timeout"}
+)
+
+
+def _handed_to_await(src: SourceInfo, call: ast.Call) -> Iterator[int]:
+    """ids of the arguments of an ``asyncio`` call that awaits them (a coroutine, not a
+    blocking read): ``asyncio.wait_for(self.queue.get(), timeout=t)``."""
+    name = src.qualname(call.func)
+    func = call.func
+    attr = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if (name is not None and name.startswith("asyncio.")) or attr in ("create_task",):
+        if attr in _TAKES_AWAITABLE:
+            yield from (id(arg) for arg in call.args)
+
+
+def _created(src: SourceInfo, node: ast.AST) -> bool:
+    """Whether the change created ``node`` (not only edited it): its first line is added
+    and that hunk did not replace a line holding the same construct. An old ``await`` or
+    ``async with`` with a keyword argument added inside it is not new."""
+    first = getattr(node, "lineno", None)
+    if first is None or not src.overlaps(first, first):
+        return False
+    word = _AWAIT_RE if isinstance(node, ast.Await) else _WITH_RE
+    return word.search(src.replaced_text(first)) is None
+
+
 def async_blocking(src: SourceInfo) -> Iterator[Finding]:
     """Blocking calls and awaits under a lock, in ``async def`` code only.
 
@@ -131,10 +164,11 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         if isinstance(node, ast.Await):
             awaited.add(id(node.value))
             for lock in ctx.locks:
-                if id(lock) not in sections and (src.node_added(node) or src.node_added(lock)):
+                if id(lock) not in sections and (_created(src, node) or _created(src, lock)):
                     sections[id(lock)] = (lock, ctx, node)
             continue
         assert isinstance(node, ast.Call)
+        awaited.update(_handed_to_await(src, node))
         found = _blocking_call(src, node, id(node) in awaited)
         if found is None or not src.node_added(node):
             continue

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from policytool.config import Config
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
@@ -25,12 +26,18 @@ only when it runs over steps), or inside a per-step or per-request function
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
-`profile_run`, benchmarks) are not hot paths. ⚠ for each such copy.
+`profile_run`, benchmarks) are not hot paths, nor are loops that run once: over the
+model's structure (`model.modules()`), over a checkpoint (`state_dict`, `checkpoint`),
+or in a function that takes one (a `state_dict` / `weights` parameter). Files under
+`benchmarks/` are not swept by this rule. ⚠ for each such copy.
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
-timesteps or sigmas, or any loop of a per-step function) with no comment on the line or
-the two lines above saying why, or a `copy.deepcopy` of a scheduler or sampling config
-on a request path.
+timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
+on a comment-only line just above saying why (a trailing comment of the statement above
+speaks of that statement), or a `copy.deepcopy` of a scheduler or sampling config per
+request: in a request-path function, handed to a request call
+(`llm.generate(ids, deepcopy(params))`), of a request's own config
+(`deepcopy(req.sampling_params)`), or of the config an `async def` was given.
 
 ## Why
 A clone of a GPU tensor is an allocation and a memcpy on every step; a deepcopy of a
@@ -56,6 +63,20 @@ If the copy is needed, keep it and add a one-line comment saying why. Not fixabl
 
 _DEEPCOPY = frozenset({"copy.deepcopy", "deepcopy"})
 _SCHEDULER_RE = re.compile(r"sched|sampling", re.IGNORECASE)
+# What a request call takes besides its prompt: ``generate(ids, deepcopy(effective_params))``.
+_PARAMS_RE = re.compile(r"sched|sampling|(?:^|[._])params$", re.IGNORECASE)
+# A request object: ``req.sampling_params``, ``request.params``, ``new_req.sampling``.
+_REQUEST_ROOT_RE = re.compile(r"^(?:req|request|[a-z_]*_(?:req|request))$", re.IGNORECASE)
+# Benchmarks measure the copies; they are not a per-step or per-request path.
+BENCHMARK_PATHS = ("**/benchmarks/**", "**/benchmark_*.py")
+# A loop over the model's structure or a checkpoint runs once, at load or conversion:
+# ``for m in model.modules()``, ``for k in state_dict``, ``for name, w in weights``.
+_STRUCTURE_RE = re.compile(
+    r"\.(?:named_)?(?:modules|children)\(|state_dict|checkpoint|ckpt|^weights$",
+    re.IGNORECASE,
+)
+# Parameters of a function that converts or streams a checkpoint (run once).
+_LOAD_PARAMS = frozenset({"state_dict", "checkpoint", "ckpt", "weights"})
 
 # Functions that run once (set-up, weight loading, profiling, warm-up): never a hot path.
 COLD = (
@@ -91,18 +112,108 @@ def _copy_kind(src: SourceInfo, call: ast.Call) -> str | None:
     return None
 
 
+def _comment_only(src: SourceInfo, number: int) -> bool:
+    """Whether line ``number`` holds nothing but a comment."""
+    return (
+        1 <= number <= len(src.byte_lines)
+        and src.byte_lines[number - 1].lstrip().startswith(b"#")
+        and src.has_comment(number)
+    )
+
+
 def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
-    """A comment on the call's lines or the two lines above it (the pattern's "aware" case)."""
+    """A comment on the call's lines, or on the comment-only line just above it (above
+    the statement's first line when the copy sits on its continuation line): the
+    pattern's "aware" case. A trailing comment on the statement above speaks of that
+    statement (``x = x - v * dt  # velocity ...``), not of the copy."""
     first = getattr(node, "lineno", 1)
     last = getattr(node, "end_lineno", None) or first
-    return any(src.has_comment(line) for line in range(first - 2, last + 1))
+    if any(src.has_comment(line) for line in range(first, last + 1)):
+        return True
+    if _comment_only(src, first - 1):
+        return True
+    # the copy on a continuation line of a statement whose comment sits above it
+    opened = 2 <= first <= len(src.byte_lines) + 1 and src.byte_lines[first - 2].rstrip().endswith(
+        (b"(", b"[", b"{", b",", b"\\")
+    )
+    return opened and _comment_only(src, first - 2)
+
+
+def _cold_loops(node: ast.Call, function: ast.AST | None) -> bool:
+    """Whether the loops around ``node`` run once: its function takes a checkpoint
+    (``state_dict``, vLLM's ``weights`` stream), or an enclosing loop walks the model's
+    structure or a checkpoint (``model.modules()``, ``state_dict.items()``)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    arguments = function.args
+    names = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    if not names.isdisjoint(_LOAD_PARAMS):
+        return True
+    line = node.lineno
+    for loop in ast.walk(function):
+        if (
+            isinstance(loop, (ast.For, ast.AsyncFor))
+            and loop.lineno < line <= (loop.end_lineno or loop.lineno)
+            and _STRUCTURE_RE.search(unparse(loop.iter, 300))
+        ):
+            return True
+    return False
+
+
+def _root_name(expr: ast.expr) -> str | None:
+    """``req`` of ``req.sampling_params`` / ``req["params"]``; a bare name itself."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _request_args(src: SourceInfo, hot_names: tuple[str, ...]) -> set[int]:
+    """ids of the arguments of calls that start a request (``llm.generate(ids, p)``,
+    ``add_request(...)``): what is copied into one is copied per request."""
+    ids: set[int] = set()
+    for node, _ctx in src.of_type(ast.Call):
+        assert isinstance(node, ast.Call)
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name is not None and names_match([name], hot_names):
+            ids.update(id(arg) for arg in (*node.args, *(k.value for k in node.keywords)))
+    return ids
+
+
+def _per_request_config(
+    src: SourceInfo, call: ast.Call, function: ast.AST | None, request_args: set[int]
+) -> str | None:
+    """Why a ``deepcopy`` of a scheduler / sampling config runs per request, or None.
+
+    It is handed to a request call (``llm_engine.generate(ids, deepcopy(params))``); it
+    copies a request's own config (``deepcopy(req.sampling_params)``); or an ``async def``
+    copies the config it was given (a coroutine per request).
+    """
+    if not call.args:
+        return None
+    arg = call.args[0]
+    text = unparse(arg, 300)
+    if id(call) in request_args and _PARAMS_RE.search(text):
+        return "handed to a request call"
+    if not _SCHEDULER_RE.search(text):
+        return None
+    root = _root_name(arg)
+    if root is not None and root != text and _REQUEST_ROOT_RE.match(root):
+        return f"of request `{root}`"
+    if isinstance(function, ast.AsyncFunctionDef) and root is not None:
+        arguments = function.args
+        params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        if root in params:
+            return f"of parameter `{root}` in `async def {function.name}`"
+    return None
 
 
 def hot_copy(src: SourceInfo) -> Iterator[Finding]:
     """Copies in per-step / per-request code (tests and run-once functions are not hot)."""
-    if src.is_test:
+    if src.is_test or match_any(src.path, BENCHMARK_PATHS):
         return
     hot_names = (*src.config.request_path, *src.config.hot_path)
+    request_args: set[int] | None = None
     for node, ctx in src.of_type(ast.Call):
         assert isinstance(node, ast.Call)
         kind = _copy_kind(src, node)
@@ -112,8 +223,25 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         if names_match(names, COLD) or names_match(names, src.config.fail_fast):
             continue
         hot = names_match(names, hot_names)
+        per_request = None
+        if kind == "deepcopy":
+            if request_args is None:
+                request_args = _request_args(src, src.config.request_path)
+            per_request = _per_request_config(src, node, ctx.innermost, request_args)
+        if per_request is not None:
+            yield finding(
+                src,
+                node,
+                "hot-copy",
+                BLOCK,
+                f"`{short(src, node)}` deep-copies a scheduler/sampling config per request "
+                f"({per_request})",
+            )
+            continue
         if not (ctx.stmt_loop or ctx.step_loop) and hot is None:
             continue  # a comprehension over a list copies once per element, not per step
+        if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
+            continue  # a loop over the model's modules or a checkpoint runs once
         text = short(src, node)
         in_loop = ctx.loop and (ctx.step_loop or hot is not None)
         where = (
@@ -161,7 +289,7 @@ RULE = register(
     sweep_rule(
         "hot-copy",
         "a new `.clone()` / `deepcopy` in a loop or per-step/per-request function; ✗ for an "
-        "uncommented clone in a step loop or a config deepcopy on a request path",
+        "uncommented clone in a step loop or a config deepcopy per request",
         check,
         DOC,
         prefilter=lambda data, config: b"clone" in data or b"deepcopy" in data,
