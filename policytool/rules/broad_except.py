@@ -186,7 +186,11 @@ def _forwards(body: list[ast.stmt], name: str) -> bool:
     ``stream.fail(e)``, ``errors.append(e)``, ``self._error = e``): the caller sees it."""
     for stmt in body:
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Call) and not _is_log_call(ast.Expr(value=node)):
+            if (
+                isinstance(node, ast.Call)
+                and not _is_log_call(ast.Expr(value=node))
+                and not (isinstance(node.func, ast.Name) and node.func.id in _DESCRIBES)
+            ):
                 values = [*node.args, *(k.value for k in node.keywords)]
                 if any(isinstance(v, ast.Name) and v.id == name for v in values):
                     return True
@@ -197,6 +201,10 @@ def _forwards(body: list[ast.stmt], name: str) -> bool:
             ):
                 return True
     return False
+
+
+# Builtins that only describe the exception (``str(e)`` in a message): not handing it on.
+_DESCRIBES = frozenset({"str", "repr", "type", "format", "isinstance", "getattr", "len"})
 
 
 def _says_harmless(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
