@@ -20,26 +20,35 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 DOC = f"""\
 ## What it checks
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
-tuple) that does not re-raise. A handler that binds the exception and uses it (logs it,
-wraps it) is not reported, unless it then only `continue`s, returns `None`/`{{}}`/`[]`,
-or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
+tuple) that does not re-raise: ⚠. A handler that binds the exception and uses it is ⚠
+too (`as e` usually means it is logged: still a catch-all), unless it hands the
+exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
+or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
 
 ✗ when the handler only passes, continues, returns None or assigns a default
 (`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
 validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
 `*validate_args*`, `*build_config*`, `*load_checkpoint*`,
-`*load_state_dict*`, ...), request handling (`*handle*request*`, `*add_request*`,
-`*process*request*`...) or connector setup (`connect`, `*connect_to*`,
+`*load_state_dict*`, ...; also a function whose docstring begins "Initialize ..."),
+request handling (`*handle*request*`, `*add_request*`, `*process*request*`..., and an
+HTTP route: `@app.post("/tokenize")`) or connector setup (`connect`, `*connect_to*`,
 `*create_connector*`, `*handshake*`...); also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
-`init_device`: the run goes on half set up. A private helper (`_name`) whose every use
+`init_device`: the run goes on half set up. Not when what failed is an optimisation the
+code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
+slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
+"non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
+`-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
+In an HTTP route, a handler that logs and goes on with a fallback the client never
+hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠.
+A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
 that path too, when its catch assigns a default or returns None (`disk_config = None`
 in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling through
 to a fallback value or a probe's `return False` is not.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
-handlers, `abort`/`disconnect`, removing a temp file, an optional import
+handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
 why, and a fallback that re-raises. An optional import is not best effort in a function
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
