@@ -389,8 +389,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "on half set up; let it raise or catch the specific types",
             )
             continue
+        # The logged-fallback ✗ needs the code to run in the handler itself: a done-
+        # callback or generator defined inside one runs later (a handshake's callback).
+        handling_here = names_match(names[-1:], paths.REQUEST_AND_CONNECTOR)
+        handling_here = handling_here or paths.route_handler(ctx.innermost)
         if (
-            handling
+            handling_here
             and not best_effort
             and not complete
             and _falls_through_logged(node.body)
@@ -402,8 +406,8 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` in request handling `{handling}` logs every error and carries "
-                "on with a fallback; let it fail the request or catch the specific types",
+                f"`{clause}:` in request handling `{handling_here}` logs every error and "
+                "carries on with a fallback; let it fail the request or catch the specific types",
             )
             continue
         if uses_error:
