@@ -200,8 +200,9 @@ def test_an_http_route_is_request_handling(feature: Repo, run: Run) -> None:
     # failed chat template and formats the prompt by hand (the client never hears): ✗.
     # An error returned in the response, a stream relay defined inside the route (it runs
     # later), a handshake's done-callback (vLLM 0.33 moriio_connector.py:2358: the error
-    # reaches whoever waits on the futures) and a function under `@mock.patch("x")` are
-    # not request handling.
+    # reaches whoever waits on the futures), a named handler that replies with an error
+    # through a queue (vllm-omni mooncake_transfer_engine_connector.py:1238) and a
+    # function under `@mock.patch("x")` are not ✗.
     feature.write(
         "pkg/server.py",
         LOG + "def start(app, tok):\n"
@@ -245,6 +246,14 @@ def test_an_http_route_is_request_handling(feature: Repo, run: Run) -> None:
         "\n"
         "    future.add_done_callback(done_callback)\n"
         "\n"
+        "class Connector:\n"
+        "    def _handle_query_request(self, response_queue, identity, payload):\n"
+        "        try:\n"
+        "            response_queue.put((identity, lookup(payload)))\n"
+        "        except Exception as e:  # m:queue-reply\n"
+        "            logger.error(f'Query request failed: {e}')\n"
+        "            response_queue.put((identity, NOT_FOUND))\n"
+        "\n"
         '@mock.patch("pkg.server.send")\n'
         "def check_send(send):\n"
         "    try:\n"
@@ -258,6 +267,7 @@ def test_an_http_route_is_request_handling(feature: Repo, run: Run) -> None:
         "error-response": "warning",
         "relay": "warning",
         "callback": "warning",
+        "queue-reply": "warning",
         "mock": "warning",
     }
 

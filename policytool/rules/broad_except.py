@@ -40,7 +40,7 @@ code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
 slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
 "non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
 `-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
-In an HTTP route, a handler that logs and goes on with a fallback the client never
+In an HTTP route itself, a handler that logs and goes on with a fallback the client never
 hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠.
 A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
@@ -389,12 +389,14 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "on half set up; let it raise or catch the specific types",
             )
             continue
-        # The logged-fallback ✗ needs the code to run in the handler itself: a done-
-        # callback or generator defined inside one runs later (a handshake's callback).
-        handling_here = names_match(names[-1:], paths.REQUEST_AND_CONNECTOR)
-        handling_here = handling_here or paths.route_handler(ctx.innermost)
+        # The logged-fallback ✗: in an HTTP route itself, where the response is what the
+        # route returns, a handler that neither returns nor raises goes on with a fallback
+        # the client never hears of. Not in a done-callback or generator defined inside
+        # one (it runs later), nor in a named handler that replies through a queue
+        # (``response_queue.put((identity, TRANS_ERROR))``: the error reaches the peer).
+        route = paths.route_handler(ctx.innermost)
         if (
-            handling_here
+            route
             and not best_effort
             and not complete
             and _falls_through_logged(node.body)
@@ -406,7 +408,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` in request handling `{handling_here}` logs every error and "
+                f"`{clause}:` in request handling `{route}` logs every error and "
                 "carries on with a fallback; let it fail the request or catch the specific types",
             )
             continue
