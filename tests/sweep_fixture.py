@@ -190,7 +190,7 @@ class Handler:
         except ValueError:
             return None
 
-    def logged(self) -> None:
+    def push_metrics(self) -> None:
         try:
             self.count += 7
         except Exception as logged_error:

@@ -382,7 +382,9 @@ def test_logged_handlers_that_give_up_or_carry_on_in_requests_are_warnings(
         "        logger.error('x %s', e)\n",
     )
     found = [(r[1], r[3]) for r in rows(run, rule="broad-except")]
-    assert found == [(8, "warning"), (14, "warning"), (20, "warning")]
+    # The seed's ⚠ is any new broad catch: a logged one is still ⚠ ("`as e` usually
+    # means it is logged, but still verify").
+    assert found == [(8, "warning"), (14, "warning"), (20, "warning"), (26, "warning")]
 
 
 # -- any-annotation --------------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import re
 from collections.abc import Callable, Sequence
 
 # Request handling and connector setup (names of the function or one enclosing it).
@@ -52,7 +53,65 @@ ATTEMPTS = ("try_*", "_try_*", "*maybe*", "*optional*", "*best_effort*", "*fallb
 WEIGHT_LOADING_MORE = ("*lora_state_dict*",)
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
-BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*disconnect*")
+BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*cancel*", "*disconnect*")
+# Words of a call that only makes working code faster or leaner (``torch.compile``,
+# ``enable_cudagraph``, ``warmup_compile``, ``enable_vae_slicing``): when it fails the
+# model runs as before, eagerly: a complete fallback, not a half set-up model.
+OPTIMISATIONS = frozenset(
+    {"compile", "cudagraph", "cudagraphs", "warmup", "slicing", "tiling", "xformers"}
+)
+_OPTIMISATION_PAIRS = frozenset({("cuda", "graph"), ("cuda", "graphs"), ("warm", "up")})
+# Words of a call that builds or loads what the model needs: not only an optimisation.
+_BUILDS = frozenset({"load", "pretrained", "connect", "connector", "init", "initialize"})
+# A log message or comment that declares the failure harmless ("non-fatal", "best-effort").
+HARMLESS = re.compile(r"non[- ]?fatal|best[- ]effort", re.IGNORECASE)
+# Decorators that make a function an HTTP route (``@app.post("/tokenize")``): request
+# handling by the pattern's words.
+_ROUTES = frozenset({"get", "post", "put", "delete", "patch", "route", "api_route", "websocket"})
+
+
+def _call_words(call: ast.Call) -> list[str]:
+    """The lower-case ``_`` words of a call's callee name (``enable_vae_slicing``)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return [w for w in str(name).lower().split("_") if w]
+
+
+def optimisation_only(try_stmt: ast.stmt | None) -> bool:
+    """Whether a ``try`` body calls an optimisation (compile, CUDA graph, warm-up, VAE
+    slicing/tiling) and nothing that builds or loads: its failure leaves a working model."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    optimised = False
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            words = _call_words(node)
+            if not _BUILDS.isdisjoint(words):
+                return False
+            pairs = set(zip(words, words[1:], strict=False))
+            if not OPTIMISATIONS.isdisjoint(words) or not _OPTIMISATION_PAIRS.isdisjoint(pairs):
+                optimised = True
+    return optimised
+
+
+def route_handler(func: ast.AST | None) -> str | None:
+    """The function's name when it is decorated as an HTTP route (``@app.post("/tokenize")``,
+    ``@router.get("/health")``: a path, so not ``@mock.patch("x")``), or None. Only the
+    function the code runs in: a generator defined inside a route runs later."""
+    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for deco in func.decorator_list:
+            if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)):
+                continue
+            path = deco.args[0] if deco.args else None
+            if (
+                deco.func.attr in _ROUTES
+                and isinstance(path, ast.Constant)
+                and isinstance(path.value, str)
+                and path.value.startswith("/")
+            ):
+                return func.name
+    return None
 
 
 def _default_value(value: ast.expr | None) -> bool:

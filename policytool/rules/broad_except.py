@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from policytool.config import Config
@@ -19,26 +20,35 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 DOC = f"""\
 ## What it checks
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
-tuple) that does not re-raise. A handler that binds the exception and uses it (logs it,
-wraps it) is not reported, unless it then only `continue`s, returns `None`/`{{}}`/`[]`,
-or carries on inside a request path (`forward`, `handle_*`...): that is ⚠.
+tuple) that does not re-raise: ⚠. A handler that binds the exception and uses it is ⚠
+too (`as e` usually means it is logged: still a catch-all), unless it hands the
+exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
+or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
 
 ✗ when the handler only passes, continues, returns None or assigns a default
 (`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
 validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
 `*validate_args*`, `*build_config*`, `*load_checkpoint*`,
-`*load_state_dict*`, ...), request handling (`*handle*request*`, `*add_request*`,
-`*process*request*`...) or connector setup (`connect`, `*connect_to*`,
+`*load_state_dict*`, ...; also a function whose docstring begins "Initialize ..."),
+request handling (`*handle*request*`, `*add_request*`, `*process*request*`..., and an
+HTTP route: `@app.post("/tokenize")`) or connector setup (`connect`, `*connect_to*`,
 `*create_connector*`, `*handshake*`...); also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
-`init_device`: the run goes on half set up. A private helper (`_name`) whose every use
+`init_device`: the run goes on half set up. Not when what failed is an optimisation the
+code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
+slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
+"non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
+`-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
+In an HTTP route itself, a handler that logs and goes on with a fallback the client never
+hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠.
+A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
 that path too, when its catch assigns a default or returns None (`disk_config = None`
 in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling through
 to a fallback value or a probe's `return False` is not.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
-handlers, `abort`/`disconnect`, removing a temp file, an optional import
+handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
 why, and a fallback that re-raises. An optional import is not best effort in a function
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
@@ -168,6 +178,92 @@ def _logs_and_carries_on(body: list[ast.stmt]) -> bool:
     return logged
 
 
+def _falls_through_logged(body: list[ast.stmt]) -> bool:
+    """A handler that logs first and then computes a fallback, never returning, raising
+    or leaving the loop: the code after the ``try`` carries on as if nothing failed."""
+    if not body or not _is_log_call(body[0]):
+        return False
+    return not any(
+        isinstance(node, (ast.Return, ast.Raise, ast.Break, ast.Continue))
+        for stmt in body
+        for node in ast.walk(stmt)
+    )
+
+
+def _forwards(body: list[ast.stmt], name: str) -> bool:
+    """Whether the handler hands the exception object itself on (``future.set_exception(e)``,
+    ``stream.fail(e)``, ``errors.append(e)``, ``self._error = e``): the caller sees it."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Call)
+                and not _is_log_call(ast.Expr(value=node))
+                and not (isinstance(node.func, ast.Name) and node.func.id in _DESCRIBES)
+            ):
+                values = [*node.args, *(k.value for k in node.keywords)]
+                if any(isinstance(v, ast.Name) and v.id == name for v in values):
+                    return True
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == name
+            ):
+                return True
+    return False
+
+
+# Builtins that only describe the exception (``str(e)`` in a message): not handing it on.
+_DESCRIBES = frozenset({"str", "repr", "type", "format", "isinstance", "getattr", "len"})
+
+
+def _says_harmless(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
+    """Whether the handler's log message or a comment on its lines declares the failure
+    harmless ("non-fatal", "best-effort")."""
+    for stmt in handler.body:
+        if not _is_log_call(stmt):
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if paths.HARMLESS.search(node.value):
+                    return True
+    end = handler.end_lineno or handler.lineno
+    for line in range(handler.lineno, end + 1):
+        if src.has_comment(line):
+            text = src.byte_lines[line - 1].decode("utf-8", "replace")
+            if paths.HARMLESS.search(text.split("#", 1)[1]):
+                return True
+    return False
+
+
+def _answers_false(func: ast.AST | None, body: list[ast.stmt]) -> bool:
+    """Whether the handler returns ``False`` from a function declared ``-> bool``: the
+    predicate's answer (``verify_math_answer``), told to the caller, not a swallow."""
+    returns = getattr(func, "returns", None)
+    if not (isinstance(returns, ast.Name) and returns.id == "bool"):
+        return False
+    return any(
+        isinstance(stmt, ast.Return)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is False
+        for stmt in body
+    )
+
+
+def _doc_says_init(func: ast.AST | None) -> str | None:
+    """The function's name when its docstring begins by saying it initialises ("Eagerly
+    initialize the FusedSDPA operator cache."): init by its own words."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    doc = ast.get_docstring(func, clean=True)
+    first = doc.strip().splitlines()[0] if doc and doc.strip() else ""
+    return func.name if _INIT_DOC.search(first) else None
+
+
+# The docstring's first words: an imperative "Initialize" (after an adverb: "Eagerly
+# initialize ..."), not "... when tensor parallelism is initialized".
+_INIT_DOC = re.compile(r"^(?:\w+ly\s+)?(?:initiali[sz]e|set\s+up)\b", re.IGNORECASE)
+
+
 def _raises(body: list[ast.stmt]) -> bool:
     """Whether the handler raises somewhere (a fallback that re-raises is not a swallow)."""
     for stmt in body:
@@ -255,6 +351,13 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             for n in ast.walk(stmt)
         )
         fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
+        if not fail_fast and not src.is_test:
+            fail_fast = _doc_says_init(ctx.innermost)
+        # Request handling and connector setup: by name, or an HTTP route.
+        handling = None
+        if not src.is_test:
+            handling = names_match(names, paths.REQUEST_AND_CONNECTOR)
+            handling = handling or paths.route_handler(ctx.innermost)
         tried = src.try_of.get(id(node))
         imports = paths.imports_only(tried)
         # A function that patches what it imports is not best effort about the import.
@@ -264,10 +367,15 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             or _removes_files(tried)
             or (imports and patch is None)
         )
+        # An optimisation that failed (torch.compile, CUDA graph -> eager) or a failure the
+        # code declares harmless ("non-fatal"): a complete fallback, logged as asked.
+        complete = paths.optimisation_only(tried) or _says_harmless(src, node)
         if (
             fail_fast
             and not best_effort
+            and not complete
             and _logs_and_carries_on(node.body)
+            and not _answers_false(ctx.innermost, node.body)
             and not _raises_later(ctx.innermost, node)
         ):
             # Logged, and the run goes on half set up ("Device setup failed"): the
@@ -281,24 +389,50 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "on half set up; let it raise or catch the specific types",
             )
             continue
+        # The logged-fallback ✗: in an HTTP route itself, where the response is what the
+        # route returns, a handler that neither returns nor raises goes on with a fallback
+        # the client never hears of. Not in a done-callback or generator defined inside
+        # one (it runs later), nor in a named handler that replies through a queue
+        # (``response_queue.put((identity, TRANS_ERROR))``: the error reaches the peer).
+        route = paths.route_handler(ctx.innermost)
+        if (
+            route
+            and not best_effort
+            and not complete
+            and _falls_through_logged(node.body)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            # The request goes on with a fallback the client never hears of.
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` in request handling `{route}` logs every error and "
+                "carries on with a fallback; let it fail the request or catch the specific types",
+            )
+            continue
         if uses_error:
-            # ``as e`` and e is used (logged, wrapped): not silent. Still ⚠ when it then
-            # gives up quietly or carries on in a request path.
+            # ``as e`` and e is used: logged or wrapped, not silent, but still a broad
+            # catch (⚠), unless the exception object itself is handed on to the caller
+            # or it is logged at a best-effort boundary (the pattern's own fix there).
+            if best_effort or (node.name and _forwards(node.body, node.name)):
+                continue
             request = None if src.is_test else names_match(names, src.config.request_path)
-            if _logs_then_gives_up(node.body) or request:
-                where = f" in request path `{request}`" if request else ""
-                yield finding(
-                    src,
-                    node,
-                    "broad-except",
-                    WARN,
-                    f"`{clause}:` logs every error type and carries on{where}; "
-                    "catch the specific types",
-                )
+            where = f" in request path `{request}`" if request else ""
+            logged = any(_is_log_call(stmt) for stmt in node.body)
+            what = "logs every error type and carries on" if logged else "catches every error type"
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                WARN,
+                f"`{clause}:` {what}{where}; catch the specific types",
+            )
             continue
         swallowed = _swallows(node.body) or paths.assigns_default(node.body, src.has_comment)
-        if not fail_fast and not src.is_test:
-            fail_fast = names_match(names, paths.REQUEST_AND_CONNECTOR)
+        if not fail_fast:
+            fail_fast = handling
         via = ""
         if (
             not fail_fast
