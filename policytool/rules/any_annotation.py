@@ -310,13 +310,37 @@ def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
     return None
 
 
+_RECORD_DECORATOR = re.compile(r"\b(?:dataclass|define|frozen|attr\.s|attrs)\b")
+_RECORD_BASE = re.compile(r"\b(?:TypedDict|NamedTuple|BaseModel|Struct)\b")
+
+
+def _test_records(tree: ast.Module) -> dict[str, frozenset[str]]:
+    """The test file's own record classes (``@dataclass``, ``TypedDict``, ``NamedTuple``,
+    pydantic, ``msgspec.Struct``) and their declared fields: an untyped helper class of
+    the test (``class FakeAsyncOmni:``) is itself a fake, not a real typed class."""
+    out: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        marks = " ".join(ast.unparse(d) for d in node.decorator_list)
+        bases = " ".join(ast.unparse(b) for b in node.bases)
+        if not (_RECORD_DECORATOR.search(marks) or _RECORD_BASE.search(bases)):
+            continue
+        out[node.name] = frozenset(
+            item.target.id
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        )
+    return out
+
+
 def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
     """Classes of the test file and those it imports from modules of the repository."""
     cached = src.cache.get("classes")
     if isinstance(cached, list):
         return cached
     found: list[tuple[str, str, frozenset[str]]] = [
-        (name, src.path, fields) for name, fields in class_fields(src.tree).items()
+        (name, src.path, fields) for name, fields in _test_records(src.tree).items()
     ]
     if src.root is not None:
         for node in src.tree.body:
@@ -334,39 +358,17 @@ def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
             # is a duck-typed stand-in, the ⚠ case.
             loaded = _finder(src).load(node.module)
             kinds = loaded[0].classes if loaded is not None else {}
+            # A keyword the module defines as a method or property is a wrapper's
+            # delegating attribute (``OmniRequestOutput.prompt_token_ids``), no field:
+            # the class's fields then do not name what the fake is.
+            methods = _module_methods(src.root, node.module)
             found.extend(
-                (n, relpath, classes[n]) for n in sorted(wanted) if n in classes and kinds.get(n)
+                (n, relpath, classes[n] - methods)
+                for n in sorted(wanted)
+                if n in classes and kinds.get(n)
             )
     src.cache["classes"] = found
     return found
-
-
-def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
-    """Each module-level class: its annotated fields, methods, ``self.x`` set in ``__init__``."""
-    classes: dict[str, frozenset[str]] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef):
-            continue
-        fields: set[str] = set()
-        for item in node.body:
-            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                fields.add(item.target.id)
-            elif isinstance(item, ast.Assign):
-                fields.update(t.id for t in item.targets if isinstance(t, ast.Name))
-            elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                fields.add(item.name)
-                if item.name not in ("__init__", "__post_init__"):
-                    continue
-                for sub in kwreads.body_nodes(item):
-                    if (
-                        isinstance(sub, ast.Attribute)
-                        and isinstance(sub.ctx, ast.Store)
-                        and isinstance(sub.value, ast.Name)
-                        and sub.value.id == "self"
-                    ):
-                        fields.add(sub.attr)
-        classes[node.name] = frozenset(fields)
-    return classes
 
 
 @functools.lru_cache(maxsize=256)
@@ -381,6 +383,32 @@ def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[
 
 
 MAX_MODULE_BYTES = 2_000_000
+
+
+_METHOD_RE = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\(", re.M)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_methods(path: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """The names of the methods and properties (an indented ``def name(``) of a file."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return frozenset()
+    if len(data) > MAX_MODULE_BYTES:
+        return frozenset()
+    return frozenset(m.decode() for m in _METHOD_RE.findall(data))
+
+
+def _module_methods(root: str, module: str) -> frozenset[str]:
+    """:func:`_parsed_methods` of module ``a.b`` under ``root`` (empty when not there)."""
+    hit = fakes.module_file(root, module.replace(".", "/"))
+    if hit is None:
+        return frozenset()
+    _relpath, path, info = hit
+    return _parsed_methods(path, info.st_mtime_ns, info.st_size)
 
 
 def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[str]]] | None:
@@ -673,7 +701,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
     if src.is_test:
         for node, _ctx in src.of_type(ast.Call):
             assert isinstance(node, ast.Call)
-            if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node):
+            # New when its ``SimpleNamespace(`` is on an added line: a keyword added
+            # inside an old fake does not make the fake new.
+            if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node.func):
                 mimics = fake_of(src, node)
                 if mimics is not None:
                     yield finding(

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 22, round B (release-diff "current" labels): a fake matched by two keywords of
+which one is only a property of the class (a wrapper's delegating attribute), an untyped
+fake class of the test file, an old fake with a keyword added inside it."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.test_sweep_issue22 import Run, feature, found
+
+__all__ = ["feature"]  # fixtures used by name
+
+_OUTPUTS = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass OmniRequestOutput:\n"
+    "    request_id: str = ''\n    finished: bool = True\n    images: list[int] | None = None\n\n"
+    "    @property\n    def prompt_token_ids(self) -> list[int] | None:\n        return None\n"
+)
+
+
+def test_a_property_of_the_class_is_no_field_and_a_test_class_no_real_class(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-omni test_orchestrator.py:670: ``SimpleNamespace(request_id=...,
+    prompt_token_ids=...)`` is an engine request; ``OmniRequestOutput`` has
+    ``prompt_token_ids`` only as a property: ⚠, not ✗ naming it (its fields
+    ``request_id``/``finished`` still name it). test_image_server.py:599: the keywords of
+    an untyped fake class of the same test (``FakeAsyncOmni``) name no real class; a
+    ``@dataclass`` of the test does."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/outputs.py", _OUTPUTS)
+    feature.write(
+        "tests/test_orch.py",
+        "from dataclasses import dataclass\n"
+        "from types import SimpleNamespace\n\n"
+        "from pkg.outputs import OmniRequestOutput\n\n\n"
+        "class FakeAsyncOmni:\n"  # 7
+        "    def __init__(self):\n        self.engine = None\n        self.stage_list = []\n\n\n"
+        "@dataclass\nclass Point:\n    x: int\n    y: int\n\n\n"  # 13-16
+        "def test_run():\n"  # 19
+        "    request = SimpleNamespace(request_id='r', prompt_token_ids=[1])\n"  # 20: ⚠
+        "    out = SimpleNamespace(request_id='r', finished=True)\n"  # 21: ✗
+        "    omni = SimpleNamespace(engine=None, stage_list=[])\n"  # 22: ⚠
+        "    point = SimpleNamespace(x=1, y=2)\n"  # 23: ✗ Point
+        "    assert request and out and omni and point and OmniRequestOutput\n",
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (20, "warning"),
+        (21, "error"),
+        (22, "warning"),
+        (23, "error"),
+    ]
+    assert "`OmniRequestOutput`" in rows[1][3]
+    assert "`Point`" in rows[3][3]
+
+
+def test_a_keyword_added_inside_an_old_fake_does_not_make_it_new(feature: Repo, run: Run) -> None:
+    """vLLM test_ple.py:1993: the change only added ``checkpoint=None`` inside an old
+    ``SimpleNamespace(`` call: no finding; a fake whose ``SimpleNamespace(`` line is
+    added is reported."""
+    feature.git("checkout", "-q", "main")
+    feature.write(
+        "tests/test_ple.py",
+        "from types import SimpleNamespace\n\n\n"
+        "def test_ple():\n"
+        "    cfg = SimpleNamespace(\n"
+        "        hidden=1,\n"
+        "    )\n"
+        "    assert cfg\n",
+    )
+    feature.commit("old fake")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write(
+        "tests/test_ple.py",
+        "from types import SimpleNamespace\n\n\n"
+        "def test_ple():\n"
+        "    cfg = SimpleNamespace(\n"
+        "        hidden=1,\n"
+        "        checkpoint=None,\n"
+        "    )\n"
+        "    other = SimpleNamespace(a=1)\n"
+        "    assert cfg and other\n",
+    )
+    feature.commit("keyword")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(9, "warning")]
+
