@@ -89,3 +89,84 @@ def test_a_keyword_added_inside_an_old_fake_does_not_make_it_new(feature: Repo, 
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(9, "warning")]
 
+
+_CONFIG = (
+    "from dataclasses import dataclass, field\n\n\n"
+    "@dataclass\nclass ParallelConfig:\n    tp: int = 1\n    pp: int = 1\n\n\n"
+    "@dataclass\nclass ModelConfig:\n    model: str = ''\n    dtype: str = 'auto'\n\n\n"
+    "@dataclass\nclass VllmConfig:\n"
+    "    model_config: ModelConfig = field(default_factory=ModelConfig)\n"
+    "    parallel_config: ParallelConfig = field(default_factory=ParallelConfig)\n\n\n"
+    "class Drafter:\n"
+    "    def warmup(self, target_model_config: ModelConfig) -> None:\n"
+    "        pass\n"
+)
+
+
+def test_an_empty_fake_bound_to_a_typed_slot_is_a_fake_of_that_class(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-gaudi test_platform.py:216 ``parallel_config=SimpleNamespace()`` inside a
+    ``VllmConfig`` fake, lmdeploy test_spec_agent.py:460 ``warmup(target_model_config=
+    SimpleNamespace())``: the typed slot is the evidence (✗ naming the class); an empty
+    fake bound to a name only (``config = SimpleNamespace()``, no annotation) stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", _CONFIG)
+    feature.write(
+        "tests/test_platform.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.config import Drafter, VllmConfig\n\n\n"
+        "def test_platform():\n"  # 6
+        "    vllm_config = SimpleNamespace(\n"  # 7: ✗ VllmConfig
+        "        model_config=SimpleNamespace(model='m', dtype='x'),\n"  # 8: ✗ ModelConfig
+        "        parallel_config=SimpleNamespace(),\n"  # 9: ✗ ParallelConfig
+        "    )\n"
+        "    Drafter().warmup(target_model_config=SimpleNamespace())\n"  # 11: ✗ ModelConfig
+        "    model_config = SimpleNamespace()\n"  # 12: ⚠ a name only
+        "    assert vllm_config and model_config and VllmConfig\n",
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (7, "error"),
+        (8, "error"),
+        (9, "error"),
+        (11, "error"),
+        (12, "warning"),
+    ]
+    assert "`ParallelConfig`" in rows[2][3]
+    assert "`ModelConfig`" in rows[3][3]
+
+
+_STATE = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass SchedulerSequence:\n    seq_id: int = 0\n    logical_state: int = -1\n\n\n"
+    "class StateManager:\n"
+    "    def allocate(self, seq: SchedulerSequence) -> None:\n"
+    "        seq.logical_state = 1\n\n\n"
+    "def build_state_manager() -> StateManager:\n    return StateManager()\n"
+)
+
+
+def test_a_fake_passed_positionally_is_the_parameter_it_is_passed_to(
+    feature: Repo, run: Run
+) -> None:
+    """lmdeploy d9b2613 test_state_manager.py:51: ``state_manager.allocate(
+    SimpleNamespace(logical_state=-1))`` passes the fake as ``allocate``'s ``seq:
+    SchedulerSequence``: ✗ naming it (not only when bound to a local named ``seq``); a
+    fake passed to a parameter of no known annotation stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/state.py", _STATE)
+    feature.write(
+        "tests/test_state.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.state import build_state_manager\n\n\n"
+        "def test_allocate():\n"  # 6
+        "    manager = build_state_manager()\n"
+        "    manager.allocate(SimpleNamespace(logical_state=-1))\n"  # 8: ✗
+        "    print(SimpleNamespace(logical_state=-1))\n",  # 9: ⚠
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "warning")]
+    assert "`SchedulerSequence`" in rows[0][3] and "parameter `seq` of `allocate`" in rows[0][3]

@@ -565,7 +565,9 @@ def _fake_of(
         return cached
     memo[id(call)] = None  # a cycle through local names ends here
     result = None
-    if call.keywords:
+    # An empty ``SimpleNamespace()`` counts when what it is bound to is typed (the
+    # binding is the evidence): an annotation, never a name alone.
+    if call.keywords or not call.args:
         parents = _parents(src, call)
         modules = src.cache.get("modules")
         if not isinstance(modules, list):
@@ -596,6 +598,8 @@ def _fake_of(
                 result = _passed_fake(src, call, parents, name, modules, keywords, nested)
             if result is None and name and not element and not explicit and depth < 4:
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
+        if result is None and bound is None:
+            result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = fakes.by_fields(
                 _finder(src),
@@ -605,8 +609,21 @@ def _fake_of(
                 modules,
                 bound[0] if bound is not None else "",
             )
+    if result is not None and not call.keywords:
+        stmt = _parents(src, call).get(id(call))
+        local = isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
+        if not _typed_binding(result[0].how) or (local and "it is passed" not in result[0].how):
+            # a local name's annotation elsewhere is a name match: the parameter the
+            # test passes it to decides
+            result = None
     memo[id(call)] = result
     return result
+
+
+def _typed_binding(how: str) -> bool:
+    """Whether ``how`` a fake was found is an annotation (``x: T``, its own annotation,
+    a function's ``-> T``), not a name or keyword match."""
+    return "the name `" not in how and "its keywords" not in how
 
 
 def _held_fake(
@@ -646,6 +663,43 @@ def _held_fake(
 _MOCK_CALLS = frozenset(
     {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
 )
+
+
+def _positional_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake passed positionally (``manager.allocate(SimpleNamespace(...))``): the
+    annotation of that parameter where the callee is defined (``allocate(self, seq:
+    SchedulerSequence)``)."""
+    outer = parents.get(id(call))
+    if not isinstance(outer, ast.Call) or call not in outer.args:
+        return None
+    index = outer.args.index(call)
+    if any(isinstance(a, ast.Starred) for a in outer.args[:index]):
+        return None
+    callee = fakes._callee(outer)
+    if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
+        return None
+    if isinstance(outer.func, ast.Attribute) and fakes._terminal(outer.func.value)[:1].isupper():
+        if not index:
+            return None  # ``Cls.meth(fake)``: the receiver, no parameter
+        index -= 1
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    for name, module in fakes.parameter_names(finder, [*modules, *second], callee, index):
+        found = fakes.annotated_in(finder, module, name, keywords, nested)
+        if found is not None:
+            mimics, defined = found
+            how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+            return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
 
 
 def _passed_fake(
