@@ -170,3 +170,67 @@ def test_a_fake_passed_positionally_is_the_parameter_it_is_passed_to(
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "warning")]
     assert "`SchedulerSequence`" in rows[0][3] and "parameter `seq` of `allocate`" in rows[0][3]
+
+
+_SCHED = (
+    "from __future__ import annotations\n\n"
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass DiffusionRequestState:\n    sched_req_id: str\n    req: object\n"
+    "    status: int = 0\n\n\n"
+    "@dataclass\nclass NewRequestData:\n    sched_req_id: str\n    req: object\n\n"
+    "    @classmethod\n"
+    "    def from_state(cls, state: DiffusionRequestState) -> NewRequestData:\n"
+    "        return cls(sched_req_id=state.sched_req_id, req=state.req)\n\n\n"
+    "@dataclass\nclass SparseMetadata:\n    block_table: list[int]\n    num_decode_tokens: int\n\n\n"
+    "@dataclass\nclass OtherSparseMetadata:\n    block_table: list[int]\n"
+    "    num_decode_tokens: int\n    req_id_per_token: list[int]\n    extra: int = 0\n\n\n"
+    "def other(metadata: OtherSparseMetadata) -> None:\n    pass\n\n\n"
+    "class Impl:\n"
+    "    def forward(self, q: int, attn_metadata: SparseMetadata) -> None:\n        pass\n"
+)
+
+
+def test_the_parameter_a_fake_reaches_wins_over_a_name_or_keyword_match(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-omni test_diffusion_scheduler.py:103: ``self._state = SimpleNamespace(
+    sched_req_id=..., req=...)`` later goes to ``NewRequestData.from_state(state:
+    DiffusionRequestState)`` (a classmethod called on the class): ✗ naming
+    ``DiffusionRequestState``, not ``NewRequestData`` whose fields it shares. vLLM
+    test_sparse_mla_backends.py:1423: ``metadata`` (annotated ``OtherSparseMetadata``
+    elsewhere) is passed to ``Impl.forward(impl, q, metadata)``'s ``attn_metadata:
+    SparseMetadata``: ✗ naming that, not the name's class; passed to a typed parameter
+    it does not fit: ⚠ (not the other record class with all its keywords). An empty fake held by a fake of no known class stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/sched.py", _SCHED)
+    feature.write(
+        "tests/test_sched.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.sched import Impl, NewRequestData, other\n\n\n"
+        "class StubScheduler:\n"  # 6
+        "    def add_request(self, request):\n"
+        "        self._state = SimpleNamespace(sched_req_id='a', req=request)\n"  # 8: ✗
+        "\n"
+        "    def schedule(self):\n"
+        "        return NewRequestData.from_state(self._state)\n\n\n"
+        "def test_forward():\n"  # 14
+        "    metadata = SimpleNamespace(\n"  # 15: ✗ SparseMetadata (the parameter)
+        "        req_id_per_token=[0], block_table=[0], num_decode_tokens=2\n"
+        "    )\n"
+        "    Impl.forward(Impl(), 1, metadata)\n"
+        "    runner = SimpleNamespace(worker=1, sparse_metadata=SimpleNamespace())\n"  # 19: ⚠ ⚠
+        "    state = SimpleNamespace(block_table=[0], req_id_per_token=[1], extra=2)\n"  # 20: ⚠
+        "    Impl().forward(1, state)\n"
+        "    assert other and runner\n",
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (8, "error"),
+        (15, "error"),
+        (19, "warning"),
+        (19, "warning"),
+        (20, "warning"),
+    ]
+    assert "`DiffusionRequestState`" in rows[0][3] and "parameter `state`" in rows[0][3]
+    assert "`SparseMetadata`" in rows[1][3] and "parameter `attn_metadata`" in rows[1][3]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 from collections.abc import Iterator
 
@@ -466,6 +467,9 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     found = _fake_of(src, call, 0)
     if found is not None:
         return found[0]
+    vetoed = src.cache.get("vetoed")
+    if isinstance(vetoed, set) and id(call) in vetoed:
+        return None  # the typed parameter it reaches is another class
     by_fields = mimicked_class(src, call)
     if by_fields is None:
         return None
@@ -576,6 +580,17 @@ def _fake_of(
         keywords = frozenset(k.arg for k in call.keywords if k.arg)
         nested = _nested(src, call, parents)
         bound = fakes.binding(call, parents)
+        reached = _reached(src, call, parents, modules, keywords, nested)
+        if reached is not None:
+            # The parameter the test passes the fake to is typed: it wins over a class
+            # named like the variable or one sharing its keywords (none when the fake
+            # does not fit it).
+            result = reached[0]
+            vetoed = src.cache.setdefault("vetoed", set())
+            if result is None and isinstance(vetoed, set):
+                vetoed.add(id(call))
+            memo[id(call)] = result
+            return result
         if bound is not None:
             name, element, explicit = bound
             outer = fakes.outer_call(call, parents)
@@ -610,8 +625,13 @@ def _fake_of(
                 bound[0] if bound is not None else "",
             )
     if result is not None and not call.keywords:
-        stmt = _parents(src, call).get(id(call))
+        parents = _parents(src, call)
+        stmt = parents.get(id(call))
         local = isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
+        holder = fakes.outer_call(call, parents)
+        if holder is not None and src.qualname(holder.func) in _SIMPLE_NAMESPACE:
+            # a keyword of another fake: typed only when that fake's class is known
+            local = local or _fake_of(src, holder, depth + 1) is None
         if not _typed_binding(result[0].how) or (local and "it is passed" not in result[0].how):
             # a local name's annotation elsewhere is a name match: the parameter the
             # test passes it to decides
@@ -665,6 +685,148 @@ _MOCK_CALLS = frozenset(
 )
 
 
+def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
+    """(``name`` or ``self.name``, the scope using it) of a fake assigned to a local name
+    (its function) or to an attribute of ``self`` (its class)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target = stmt.targets[0]
+    func = fakes._enclosing_function(stmt, parents)
+    if func is None:
+        return None
+    if isinstance(target, ast.Name):
+        return target.id, func
+    if (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ):
+        owner = parents.get(id(func))
+        if isinstance(owner, ast.ClassDef):
+            return f"self.{target.attr}", owner
+    return None
+
+
+def _is_holder(node: ast.expr, var: str) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == var
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and f"self.{node.attr}" == var
+    )
+
+
+def _raw_parameter(
+    finder: fakes.Finder, modules: list[str], callee: str, index: int, unbound: bool
+) -> list[tuple[str, str]]:
+    """(name, module) of the parameter a positional argument at ``index`` reaches in each
+    ``def callee(...)``: a bound call skips ``self``/``cls``; a call on the class
+    (``Cls.meth(obj, x)``) passes ``self`` itself, a classmethod's ``cls`` is implied."""
+    out: list[tuple[str, str]] = []
+    for module in modules:
+        found = finder.find(module)
+        if found is None:
+            continue
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            continue
+        for params in fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee):
+            at = index
+            if params and (params[0] == "cls" or (params[0] == "self" and not unbound)):
+                at += 1
+            if at < len(params) and params[at] not in ("self", "cls"):
+                if (params[at], module) not in out:
+                    out.append((params[at], module))
+    return out
+
+
+def _reached(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[tuple[fakes.Mimicked, fakes.Defined] | None] | None:
+    """What the parameters a fake held by a local name or ``self.x`` is passed to say:
+    (the typed class one of them annotates and the fake fits,) or (None,) when one is
+    annotated with a typed data class the fake does not fit; None when no parameter
+    reached is annotated with a typed data class (the other evidence decides)."""
+    held = _holder(call, parents)
+    if held is None:
+        return None
+    var, scope = held
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    typed = False
+    seen = 0
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or seen >= 8:
+            continue
+        callee = fakes._callee(node)
+        if not callee or callee in _MOCK_CALLS or src.qualname(node.func) in _SIMPLE_NAMESPACE:
+            continue
+        if callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr"):
+            continue
+        unbound = (
+            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
+        )
+        params: list[tuple[str, str]] = []
+        for index, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if _is_holder(arg, var):
+                seen += 1
+                params += _raw_parameter(finder, [*modules, *second], callee, index, unbound)
+        for k in node.keywords:
+            if k.arg and _is_holder(k.value, var):
+                seen += 1
+                params += [
+                    (k.arg, m)
+                    for m in [*modules, *second]
+                    if any(k.arg in p for p in _all_signatures(finder, m, callee))
+                ]
+        for name, module in params:
+            found = fakes.annotated_in(finder, module, name, keywords, nested)
+            if found is not None:
+                mimics, defined = found
+                how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+                return ((fakes.Mimicked(mimics.name, mimics.where, how), defined),)
+            typed = typed or _typed_parameter(finder, module, name)
+    return (None,) if typed else None
+
+
+def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
+    found = finder.find(module)
+    if found is None:
+        return ()
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return ()
+    return fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee)
+
+
+def _typed_parameter(finder: fakes.Finder, module: str, name: str) -> bool:
+    """Whether ``module`` annotates ``name`` with a typed data class (first few)."""
+    loaded = finder.load(module)
+    if loaded is None:
+        return False
+    for text in loaded[0].annotations.get(name, ())[:8]:
+        cls = fakes._type_name(text)
+        if cls:
+            defined = fakes.define(finder, cls, module)
+            if defined is not None and defined.data_class:
+                return True
+    return False
+
+
 def _positional_fake(
     src: SourceInfo,
     call: ast.Call,
@@ -685,15 +847,14 @@ def _positional_fake(
     callee = fakes._callee(outer)
     if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
         return None
-    if isinstance(outer.func, ast.Attribute) and fakes._terminal(outer.func.value)[:1].isupper():
-        if not index:
-            return None  # ``Cls.meth(fake)``: the receiver, no parameter
-        index -= 1
+    unbound = (
+        isinstance(outer.func, ast.Attribute) and fakes._terminal(outer.func.value)[:1].isupper()
+    )
     finder = _finder(src)
     second = finder.second.get(tuple(modules))
     if second is None:
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
-    for name, module in fakes.parameter_names(finder, [*modules, *second], callee, index):
+    for name, module in _raw_parameter(finder, [*modules, *second], callee, index, unbound):
         found = fakes.annotated_in(finder, module, name, keywords, nested)
         if found is not None:
             mimics, defined = found
