@@ -863,7 +863,10 @@ def _mimicked(
         if extra and defined.fields and how.startswith("`"):
             widened = dataclasses.replace(defined, fields=defined.fields | extra)
         if plausible(widened, keywords, misfits(finder, defined, nested)):
-            return Mimicked(cls, defined.relpath, how), defined
+            # ``attn_metadata: T`` with ``T = TypeVar("T", bound=X)``: the class is X
+            loaded = finder.load(module)
+            bound = dict(loaded[0].typevars).get(cls) if loaded is not None else None
+            return Mimicked(bound or cls, defined.relpath, how), defined
         sub = _subclass(finder, cls, module, keywords, nested)
         if sub is not None:
             return Mimicked(sub[0], sub[1].relpath, f"{how}, its subclass"), sub[1]

@@ -814,7 +814,9 @@ def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tup
 
 
 def _typed_parameter(finder: fakes.Finder, module: str, name: str) -> bool:
-    """Whether ``module`` annotates ``name`` with a typed data class (first few)."""
+    """Whether ``module`` annotates ``name`` with a record class of known fields (first
+    few): a class whose attributes are its fields (an open ``PretrainedConfig`` is
+    not one), which a fake that does not fit cannot stand in for."""
     loaded = finder.load(module)
     if loaded is None:
         return False
@@ -822,7 +824,7 @@ def _typed_parameter(finder: fakes.Finder, module: str, name: str) -> bool:
         cls = fakes._type_name(text)
         if cls:
             defined = fakes.define(finder, cls, module)
-            if defined is not None and defined.data_class:
+            if defined is not None and defined.record and defined.fields:
                 return True
     return False
 
