@@ -234,3 +234,40 @@ def test_the_parameter_a_fake_reaches_wins_over_a_name_or_keyword_match(
     ]
     assert "`DiffusionRequestState`" in rows[0][3] and "parameter `state`" in rows[0][3]
     assert "`SparseMetadata`" in rows[1][3] and "parameter `attn_metadata`" in rows[1][3]
+
+
+def test_a_relative_import_and_a_type_checking_string_annotation(feature: Repo, run: Run) -> None:
+    """xinference test_diffusers_video.py:34: the test imports the code under test
+    relatively (``from ..diffusers import DiffusersVideoModel``) and passes the fake as
+    ``model_spec: "VideoModelFamilyV2"``, imported under ``if TYPE_CHECKING:``: ✗."""
+    feature.write("xinf/__init__.py", "")
+    feature.write("xinf/video/__init__.py", "")
+    feature.write("xinf/video/tests/__init__.py", "")
+    feature.write(
+        "xinf/video/core.py",
+        "from pydantic import BaseModel\n\n\n"
+        "class VideoModelFamilyV2(BaseModel):\n"
+        "    model_ability: list[str]\n    default_generate_config: dict[str, int]\n",
+    )
+    feature.write(
+        "xinf/video/diffusers.py",
+        "from typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from .core import VideoModelFamilyV2\n\n\n"
+        "class DiffusersVideoModel:\n"
+        '    def __init__(self, uid: str, path: str, model_spec: "VideoModelFamilyV2"):\n'
+        "        self.spec = model_spec\n",
+    )
+    feature.write(
+        "xinf/video/tests/test_video.py",
+        "from types import SimpleNamespace\n\n"
+        "from ..diffusers import DiffusersVideoModel\n\n\n"
+        "def test_seed():\n"
+        "    model = DiffusersVideoModel(\n"
+        "        'mock', '/tmp/mock', SimpleNamespace(model_ability=[], default_generate_config={})\n"
+        "    )\n"
+        "    assert model\n",
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if "/tests/" in r[0]]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error")]
+    assert "`VideoModelFamilyV2`" in rows[0][3] and "parameter `model_spec`" in rows[0][3]

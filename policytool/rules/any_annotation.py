@@ -575,7 +575,7 @@ def _fake_of(
         parents = _parents(src, call)
         modules = src.cache.get("modules")
         if not isinstance(modules, list):
-            modules = list(fakes.imported_modules(src.tree))
+            modules = list(fakes.imported_modules(src.tree, src.path))
             src.cache["modules"] = modules
         keywords = frozenset(k.arg for k in call.keywords if k.arg)
         nested = _nested(src, call, parents)
