@@ -271,3 +271,28 @@ def test_a_relative_import_and_a_type_checking_string_annotation(feature: Repo, 
     rows = [r for r in found(run, "any-annotation") if "/tests/" in r[0]]
     assert [(r[1], r[2]) for r in rows] == [(8, "error")]
     assert "`VideoModelFamilyV2`" in rows[0][3] and "parameter `model_spec`" in rows[0][3]
+
+
+def test_a_private_record_the_code_annotates(feature: Repo, run: Run) -> None:
+    """lmdeploy 19a085c test_model_agent.py:279: ``transfer = SimpleNamespace(
+    event=object())`` stands in for ``transfer: _H2DTransfer | None``, a private
+    ``@dataclass`` of the module the test imports: ✗ naming it."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/agent.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass _H2DTransfer:\n    event: object\n    refs: list[int]\n\n\n"
+        "def keep(transfer: _H2DTransfer | None) -> None:\n    pass\n",
+    )
+    feature.write(
+        "tests/test_agent.py",
+        "from types import SimpleNamespace\n\n\n"
+        "def test_h2d():\n"
+        "    from pkg import agent as agent_module\n\n"
+        "    transfer = SimpleNamespace(event=object())\n"
+        "    assert agent_module and transfer\n",
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error")]
+    assert "`_H2DTransfer`" in rows[0][3]

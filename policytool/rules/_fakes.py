@@ -375,7 +375,8 @@ def _type_name(text: str) -> str | None:
     if "[" in text:
         return None
     name = text.rsplit(".", 1)[-1]
-    if not name[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
+    # a private class (``_H2DTransfer``) the code annotates is as real as a public one
+    if not name.lstrip("_")[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
         return None
     return name
 
