@@ -153,8 +153,9 @@ def test_a_fake_passed_positionally_is_the_parameter_it_is_passed_to(
 ) -> None:
     """lmdeploy d9b2613 test_state_manager.py:51: ``state_manager.allocate(
     SimpleNamespace(logical_state=-1))`` passes the fake as ``allocate``'s ``seq:
-    SchedulerSequence``: ✗ naming it (not only when bound to a local named ``seq``); a
-    fake passed to a parameter of no known annotation stays ⚠."""
+    SchedulerSequence``: ✗ naming it (not only when bound to a local named ``seq``), as
+    is each fake of a list a ``for seq in seqs:`` loop passes (test_state_manager.py:41);
+    a fake passed to a parameter of no known annotation stays ⚠."""
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/state.py", _STATE)
     feature.write(
@@ -164,11 +165,14 @@ def test_a_fake_passed_positionally_is_the_parameter_it_is_passed_to(
         "def test_allocate():\n"  # 6
         "    manager = build_state_manager()\n"
         "    manager.allocate(SimpleNamespace(logical_state=-1))\n"  # 8: ✗
-        "    print(SimpleNamespace(logical_state=-1))\n",  # 9: ⚠
+        "    print(SimpleNamespace(logical_state=-1))\n"  # 9: ⚠
+        "    seqs = [SimpleNamespace(logical_state=-1) for _ in range(3)]\n"  # 10: ✗
+        "    for seq in seqs:\n"
+        "        manager.allocate(seq)\n",
     )
     feature.commit("tests")
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
-    assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "warning")]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "warning"), (10, "error")]
     assert "`SchedulerSequence`" in rows[0][3] and "parameter `seq` of `allocate`" in rows[0][3]
 
 

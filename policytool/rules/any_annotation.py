@@ -689,6 +689,13 @@ def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] 
     """(``name`` or ``self.name``, the scope using it) of a fake assigned to a local name
     (its function) or to an attribute of ``self`` (its class)."""
     stmt = parents.get(id(call))
+    element = isinstance(stmt, ast.ListComp) or (
+        isinstance(stmt, (ast.List, ast.Tuple)) and call in stmt.elts
+    )
+    if element:
+        # ``seqs = [SimpleNamespace(...) for _ in range(n)]``: each element, as the
+        # target of a ``for seq in seqs:`` loop (see ``_element_names``).
+        stmt = parents.get(id(stmt))
     if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
         return None
     target = stmt.targets[0]
@@ -696,7 +703,9 @@ def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] 
     if func is None:
         return None
     if isinstance(target, ast.Name):
-        return target.id, func
+        return ("[]" if element else "") + target.id, func
+    if element:
+        return None
     if (
         isinstance(target, ast.Attribute)
         and isinstance(target.value, ast.Name)
@@ -708,9 +717,25 @@ def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] 
     return None
 
 
+def _element_names(scope: ast.AST, var: str) -> str:
+    """``[]seqs`` -> the names that ``for name in seqs:`` loops of ``scope`` bind (each a
+    fake of the list), joined by ``|``; any other ``var`` as it is."""
+    if not var.startswith("[]"):
+        return var
+    names = {
+        node.target.id
+        for node in ast.walk(scope)
+        if isinstance(node, (ast.For, ast.AsyncFor))
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.iter, ast.Name)
+        and node.iter.id == var[2:]
+    }
+    return "|".join(sorted(names))
+
+
 def _is_holder(node: ast.expr, var: str) -> bool:
     if isinstance(node, ast.Name):
-        return node.id == var
+        return node.id in var.split("|")
     return (
         isinstance(node, ast.Attribute)
         and isinstance(node.value, ast.Name)
@@ -760,6 +785,9 @@ def _reached(
     if held is None:
         return None
     var, scope = held
+    var = _element_names(scope, var)
+    if not var:
+        return None
     finder = _finder(src)
     second = finder.second.get(tuple(modules))
     if second is None:
