@@ -300,3 +300,35 @@ def test_a_private_record_the_code_annotates(feature: Repo, run: Run) -> None:
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "error")]
     assert "`_H2DTransfer`" in rows[0][3]
+
+
+def test_an_attribute_a_base_class_of_the_code_types(feature: Repo, run: Run) -> None:
+    """vllm-gaudi test_moe_gate_sync.py:17: ``self.moe_config = SimpleNamespace()`` in
+    a test class derived from ``MoERunner``, whose module annotates ``moe_config:
+    FusedMoEConfig`` (the test imports ``MoERunner`` through two re-exports): ✗."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/moe/runner.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass FusedMoEConfig:\n    num_experts: int\n    top_k: int\n\n\n"
+        "class MoERunner:\n"
+        "    def __init__(self, moe_config: FusedMoEConfig):\n"
+        "        self.moe_config = moe_config\n",
+    )
+    feature.write("pkg/moe/__init__.py", "from pkg.moe.runner import MoERunner\n")
+    feature.write("pkg/layer.py", "from pkg.moe import MoERunner\n")
+    feature.write(
+        "tests/test_gate.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.layer import MoERunner\n\n\n"
+        "class _Bare(MoERunner):\n"
+        "    def __init__(self):\n"
+        "        self.moe_config = SimpleNamespace()\n"  # 8: ✗
+        "        self.gate = SimpleNamespace()\n",  # 9: ⚠ (not annotated)
+    )
+    feature.commit("tests")
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "warning")]
+    assert (
+        "`FusedMoEConfig`" in rows[0][3] and "attribute `moe_config` of `MoERunner`" in rows[0][3]
+    )

@@ -613,6 +613,8 @@ def _fake_of(
                 result = _passed_fake(src, call, parents, name, modules, keywords, nested)
             if result is None and name and not element and not explicit and depth < 4:
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
+            if result is None and name and not element and not explicit:
+                result = _inherited_fake(src, call, parents, modules, keywords, nested)
         if result is None and bound is None:
             result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
@@ -644,6 +646,51 @@ def _typed_binding(how: str) -> bool:
     """Whether ``how`` a fake was found is an annotation (``x: T``, its own annotation,
     a function's ``-> T``), not a name or keyword match."""
     return "the name `" not in how and "its keywords" not in how
+
+
+def _inherited_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake set as ``self.x`` in a test class derived from a class of the code under
+    test (``class _Bare(MoERunner): ... self.moe_config = SimpleNamespace()``): the
+    annotation of ``x`` where that base class is defined."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target = stmt.targets[0]
+    if not (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ):
+        return None
+    func = fakes._enclosing_function(stmt, parents)
+    owner = parents.get(id(func)) if func is not None else None
+    if not isinstance(owner, ast.ClassDef):
+        return None
+    finder = _finder(src)
+    for base in owner.bases[:4]:
+        name = fakes._terminal(base)
+        if not name[:1].isupper():
+            continue
+        for module in modules:
+            defined = fakes.define(finder, name, module)
+            if defined is None:
+                continue
+            found = fakes.mimicked(
+                finder, [defined.module], target.attr, False, None, keywords, None, nested
+            )
+            if found is not None:
+                mimics, data = found
+                how = f"the attribute `{target.attr}` of `{name}`: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), data
+            break
+    return None
 
 
 def _held_fake(
