@@ -440,12 +440,13 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     ("pkg/models/new_model.py", '"runtime_info" in kwargs and', "kwargs-lookup", W),  # "buffer_key"
     ("pkg/models/new_model.py", 'kwargs.pop("twin_key"', "kwargs-lookup", E),  # also in twin.py
     ("pkg/models/twin.py", 'kwargs["twin_key"]', "kwargs-lookup", E),
+    ("pkg/models/new_model.py", 'kwargs.get("size_key", 1)', "kwargs-lookup", W),
     (
         "pkg/models/new_model.py",
-        'kwargs.get("size_key", 1)',
+        "def __init__(self, **kwargs: object) -> None:\n        self.size",
         "kwargs-lookup",
         E,
-    ),  # dropped in __init__
+    ),  # dropped in __init__: one ✗ on the def line
     ("pkg/models/new_model.py", 'kwargs["mode_key"]', "kwargs-lookup", W),  # passed on to super()
     # broad-except
     ("pkg/handlers.py", "except Exception:\n            log.warning", "broad-except", W),

@@ -114,9 +114,11 @@ def test_kwargs_messages_name_the_other_file_and_the_fail_fast_path(
     twin = line_of(fixture_repo, "pkg/models/twin.py", 'kwargs["twin_key"]')
     assert "pkg/models/new_model.py" in by_line[("pkg/models/twin.py", twin, "error")]
     sized = line_of(fixture_repo, "pkg/models/new_model.py", 'kwargs.get("size_key", 1)')
-    message = by_line[("pkg/models/new_model.py", sized, "error")]
-    assert "silently dropped" in message and "__init__" in message
-    assert '`kwargs.get("size_key", 1)`' in message  # quoted as written
+    message = by_line[("pkg/models/new_model.py", sized - 1, "error")]  # the def line
+    assert "silently dropped" in message and "__init__(**kwargs)" in message
+    assert '"size_key"' in message  # the keys it reads
+    read = by_line[("pkg/models/new_model.py", sized, "warning")]
+    assert '`kwargs.get("size_key", 1)`' in read  # quoted as written
 
 
 # -- report formats and exit codes ----------------------------------------------------
@@ -128,8 +130,8 @@ def test_text_report_marks_each_finding_and_ends_with_summary_and_row(
     result = run("sweep")
     assert result.code == 1
     lines = result.out.splitlines()
-    assert lines[-1] == "| Code quality | 26 ⚠ | 18 ✗ |"
-    assert lines[-2] == "45 findings (19 errors, 26 warnings) in 12 files"
+    assert lines[-1] == "| Code quality | 27 ⚠ | 18 ✗ |"
+    assert lines[-2] == "46 findings (19 errors, 27 warnings) in 12 files"
     assert lines[0].startswith("sweep: 12 Python files changed between origin/main (merge-base ")
     assert len(lines) == len(EXPECTED) + 3
     assert "\npkg/handlers.py:13:9: broad-except ⚠ " in result.out  # contract line, unindented
@@ -141,7 +143,7 @@ def test_quiet_text_is_findings_and_row(fixture_repo: Path, run: Run) -> None:
     result = run("sweep", "-q")
     lines = result.out.splitlines()
     assert len(lines) == len(EXPECTED) + 1
-    assert lines[-1] == "| Code quality | 26 ⚠ | 18 ✗ |"
+    assert lines[-1] == "| Code quality | 27 ⚠ | 18 ✗ |"
 
 
 def test_markdown_report(fixture_repo: Path, run: Run) -> None:
@@ -149,7 +151,7 @@ def test_markdown_report(fixture_repo: Path, run: Run) -> None:
     assert result.code == 1
     out = result.out
     assert out.startswith("## Code-quality sweep\n")
-    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 26 ⚠ | 18 ✗ |"
+    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 27 ⚠ | 18 ✗ |"
     assert "| `broad-except` | 8 | 2 |" in out
     assert "\n### `hot-copy`\n" in out
     assert "**Fix:** Move blocking work off the loop" in out

@@ -64,11 +64,6 @@ def test_after_meets_the_precision_targets() -> None:
 # Cells of the "current" labels (today's rules) below target, each with its cause; the
 # test fails when a gap closes (remove it here) or when another cell falls below.
 CURRENT_KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("kwargs-lookup", "error"): (
-        "17/21: common parameter names (model forward()'s input_ids / intermediate_tensors"
-        " in a benchmark's **inputs) and HF ProcessorMixin's text_kwargs / audio_kwargs"
-        " escalated as keys duplicated across files"
-    ),
     ("broad-except", "error"): (
         "5/15: a logged warning with a complete fallback (torch.compile / CUDA graph /"
         " compile warmup -> eager, optional VAE slicing/tiling, best-effort presets) is"

@@ -47,6 +47,9 @@ PATCHES = ("*patch*",)
 # A helper named for an attempt or an option is best effort by its own name: it does not
 # inherit its callers' fail-fast path.
 ATTEMPTS = ("try_*", "_try_*", "*maybe*", "*optional*", "*best_effort*", "*fallback*")
+# Weight loading beyond the shared ``fail-fast`` globs, for ``kwargs-lookup``: diffusers'
+# ``lora_state_dict(cls, path, **kwargs)`` fetches and converts the LoRA weights.
+WEIGHT_LOADING_MORE = ("*lora_state_dict*",)
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*disconnect*")

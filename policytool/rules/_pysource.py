@@ -201,6 +201,12 @@ class KeyUse:
     # dict forwarded with ``f(**kwargs)``, the value passed on as ``f(k=kwargs.get("k"))``),
     # or "" when it is not.
     forwarded: str = ""
+    # How the function takes the dict: ``**kwargs`` (its ``**`` parameter) or
+    # ``mm_kwargs: dict`` (a plain parameter), as the message shows it.
+    param: str = "**..."
+    # The function's own line, not a read: its ``**`` dict is never passed on on a
+    # fail-fast path (``dropped_on``), one ✗ for the function, not one a key.
+    drop_site: bool = False
 
 
 @dataclass

@@ -19,6 +19,8 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fail_fast as paths
+from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import (
     KeyUse,
@@ -46,8 +48,10 @@ another non-test file with no shared module constant and the key is new to the c
 re-indented or moved lookup of the file's old key stays ⚠; a key copied from another file
 is new to this one) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
-fail-fast path (`__init__`, config validation, weight loading) and never passes the
-dict on, so unknown keys are silently dropped. A key popped before the dict is forwarded
+fail-fast path (`__init__`, config validation, weight loading, diffusers'
+`lora_state_dict`) and never passes the dict on, so unknown keys are silently dropped:
+one ✗ for the function, on its `def` line when the change writes it (else on its first
+new read), its reads ⚠. A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
 ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
 it goes on to a callee's named parameter: the value passed on under the same name
@@ -56,7 +60,14 @@ it goes on to a callee's named parameter: the value passed on under the same nam
 class of the same file that declares that parameter. So is a key read (not popped) from
 a dict that is not forwarded, when a function of the same file declares it as a typed
 parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name, not a
-copied string protocol. A key read in more than four other
+copied string protocol. So is a key read by a function that stands in for another
+callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is a parameter of
+`forward`), a key popped as a statement after the dict went on whole (`f(**kwargs)`,
+`dict(kwargs=kwargs)`: the callee took it; the pop releases the value), and a key that
+the installed library a method's base class comes from declares as a typed name (a
+`ProcessorMixin` subclass reading `text_kwargs`, a field of transformers'
+`ProcessingKwargs`; without the library on the path the key is judged as the code
+base's). A key read in more than four other
 files is an established convention: ⚠ with the count.
 
 ## Why
@@ -109,8 +120,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # dict whole with ``f(**d)``, by the dict's name.
         keywords: dict[int, tuple[str, ast.Call]] = {}
         star_calls: dict[str, list[ast.Call]] = {}
+        # The calls the dict goes to whole: ``f(**d)``, ``f(d)``, ``dict(kwargs=d)``.
+        handed: dict[str, list[ast.Call]] = {}
         ifs = kwreads.if_tests(func)
+        discarded: set[int] = set()  # ids of values computed as a statement, then dropped
         for sub in kwreads.body_nodes(func):
+            if isinstance(sub, ast.Expr):
+                discarded.add(id(sub.value))
             found = kwreads.string_key(sub, names)
             if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
                 reads.append((found[0], found[1], sub))
@@ -121,6 +137,11 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         keywords[id(k.value)] = (k.arg, sub)
                     elif isinstance(k.value, ast.Name) and k.value.id in names:
                         star_calls.setdefault(k.value.id, []).append(sub)
+                    if isinstance(k.value, ast.Name) and k.value.id in names:
+                        handed.setdefault(k.value.id, []).append(sub)
+                for a in sub.args:
+                    if isinstance(a, ast.Name) and a.id in names:
+                        handed.setdefault(a.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
         passed_on = star is not None and any(
             isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
@@ -133,8 +154,12 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         forwarded = star is not None and any(
             _forwards_to_api(call) for call in star_calls.get(star, ())
         )
-        fail_fast = names_match([*ctx.names(), func.name], src.config.fail_fast)
+        fail_fast = names_match(
+            [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
+        )
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        replaced = _replaces(src).get(func.name) if star is not None else None
+        drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
@@ -142,6 +167,27 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             if name in new_params or src.node_added(read):
                 seen.add((line, key))
                 reason = _FORWARDED if forwarded and name == star else ""
+                if not reason and name == star and replaced is not None:
+                    reason = (
+                        f"`{func.name}` stands in for `{replaced[0]}` (line {replaced[1]}), "
+                        "so the key is that callable's parameter"
+                    )
+                if not reason and _released_after(read, discarded, handed.get(name, [])):
+                    reason = (
+                        "the key is dropped after the dict went on whole: the callee "
+                        "took it; the pop releases the value"
+                    )
+                carries = None  # this read carries the function's drop ✗
+                if dropped_on is not None and name == star and not drop_line and not src.is_test:
+                    # The def line when the change writes it (a new function or
+                    # signature), else the first new read (an old line is not reported):
+                    # one finding there, the drop or the duplicated key.
+                    kwarg = func.args.kwarg
+                    signature = src.overlaps(func.lineno, func.lineno) or (
+                        kwarg is not None and src.node_added(kwarg)
+                    )
+                    drop_line = func.lineno if signature else line
+                    carries = None if signature else dropped_on
                 goes_on = id(read) in keywords and keywords[id(read)][0] == key
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
@@ -150,6 +196,12 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     # Only a dict read and kept (not popped, not forwarded): where it
                     # goes on, the callee decides (above).
                     typed = _typed_params(src).get(key)
+                    library = _library_key(src, func, key) if typed is None else None
+                    if library is not None:
+                        reason = (
+                            f"`{library[1]}`, where base class `{library[0]}` comes from, "
+                            f"declares `{key}`: that library's key, not one of this code base"
+                        )
                     if typed is not None:
                         reason = (
                             f"`{key}` is a typed parameter of `{typed[0]}` (line {typed[1]}) "
@@ -162,13 +214,66 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     key,
                     short(src, read),
                     func.name,
-                    dropped_on if name == star else None,
+                    carries,
                     src.is_test,
                     reason,
+                    f"**{name}" if name == star else f"{name}: dict",
                 )
+        if drop_line == func.lineno and star is not None:
+            keys = sorted({key for name, key, _read in reads if name == star})
+            yield KeyUse(
+                src.path,
+                drop_line,
+                func.col_offset + 1,
+                "",
+                ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else ""),
+                func.name,
+                dropped_on,
+                src.is_test,
+                param=f"**{star}",
+                drop_site=True,
+            )
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _released_after(read: ast.AST, discarded: set[int], calls: list[ast.Call]) -> bool:
+    """``kwargs.pop("k", None)`` as a statement (``discarded``: ids of such values) after
+    the dict went on whole (``f(**kwargs)``, ``pickle.dumps(dict(kwargs=kwargs))``): the
+    callee already took the key; the pop only drops this frame's reference to its value."""
+    return (
+        _pops(read)
+        and id(read) in discarded
+        and any(call.lineno < getattr(read, "lineno", 0) for call in calls)
+    )
+
+
+def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
+    """Function name -> (target, line) of each ``obj.attr = self.f`` / ``obj.attr = f``
+    of the file (computed once): ``f`` stands in for ``obj.attr`` (a wrapper patched over
+    ``model.forward``), so the keys its ``**`` dict receives are that callable's
+    parameters (``input_ids``), not a string protocol of the code base."""
+    cached = src.cache.get("replaces")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[str, tuple[str, int]] = {}
+    for node in kwreads.statements(src.tree.body):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if not isinstance(target, ast.Attribute) or (
+            isinstance(target.value, ast.Name) and target.value.id in ("self", "cls")
+        ):
+            continue  # ``self.on_done = self._f`` keeps a callback: not a stand-in
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            name = value.attr if value.value.id in ("self", "cls") else None
+        else:
+            name = value.id if isinstance(value, ast.Name) else None
+        if name is not None:
+            found.setdefault(name, (unparse(target, 60), node.lineno))
+    src.cache["replaces"] = found
+    return found
 
 
 def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
@@ -187,6 +292,80 @@ def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
                     found.setdefault(arg.arg, (node.name, arg.lineno))
     src.cache["typed_params"] = found
     return found
+
+
+_FINDERS: dict[tuple[str | None, tuple[str, ...]], fakes.Finder] = {}
+
+
+def _finder(src: SourceInfo) -> fakes.Finder:
+    """The module finder of the file's repository and ``sys.path`` (one per process)."""
+    import sys
+
+    key = (src.root, tuple(sys.path))
+    finder = _FINDERS.get(key)
+    if finder is None:
+        if len(_FINDERS) > 8:
+            _FINDERS.clear()
+        finder = _FINDERS[key] = fakes.Finder(src.root)
+    return finder
+
+
+def _library_bases(src: SourceInfo) -> dict[int, list[tuple[str, str]]]:
+    """id(method) -> (base, module) of each base class of its class imported from an
+    absolute module (``from transformers.processing_utils import ProcessorMixin``,
+    ``import diffusers`` then ``diffusers.X``); computed once a file."""
+    cached = src.cache.get("library_bases")
+    if isinstance(cached, dict):
+        return cached
+    # Bound name -> the dotted path of what it is bound to.
+    imported: dict[str, str] = {}
+    for node in src.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                imported[bound] = alias.name if alias.asname else bound
+    found: dict[int, list[tuple[str, str]]] = {}
+    for cls in kwreads.statements(src.tree.body):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        bases: list[tuple[str, str]] = []
+        for base in cls.bases:
+            if not isinstance(base, (ast.Name, ast.Attribute)):
+                continue
+            first, _dot, rest = unparse(base, 200).partition(".")
+            if first in imported:
+                path = imported[first] + (f".{rest}" if rest else "")
+                module, _dot, name = path.rpartition(".")
+                if module:
+                    bases.append((name, module))
+        if bases:
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found[id(stmt)] = bases
+    src.cache["library_bases"] = found
+    return found
+
+
+def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[str, str] | None:
+    """(base, module) when a method's class derives from a class of an installed library
+    (not the repository) whose module declares ``key`` as a typed name (a parameter or
+    a field: transformers' ``ProcessingKwargs.text_kwargs`` for a ``ProcessorMixin``
+    subclass's ``__call__(**kwargs)``): the library's API key, read the library's way."""
+    bases = _library_bases(src).get(id(func))
+    if not bases:
+        return None
+    finder = _finder(src)
+    for base, module in bases:
+        found = finder.find(module)
+        if found is None or (finder.root is not None and found[0].startswith(finder.root)):
+            continue  # not installed, or the repository's own module
+        loaded = finder.load(module)
+        if loaded is not None and key in loaded[0].annotations:
+            return base, module
+    return None
 
 
 def _pops(read: ast.AST) -> bool:
@@ -274,6 +453,12 @@ def kwargs_finding(
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
     the change (``before``: the base already read it; the ✗ is for a *new* key)."""
+    if use.drop_site:
+        message = (
+            f"`{use.function}({use.param})` reads {use.text} and never passes the dict on: "
+            f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
+        )
+        return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []
@@ -287,7 +472,9 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
-    message = f"`{use.text}` in `{use.function}(**...)` reads a string key no type checker sees"
+    message = (
+        f"`{use.text}` in `{use.function}({use.param})` reads a string key no type checker sees"
+    )
     if use.dropped_on:
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
     elif constants:

@@ -396,7 +396,8 @@ def _resolve_keys(
         """Test files neither escalate nor are escalated."""
         return match_any(path, tests)
 
-    hits = find_keys(root, base, head, {u.key for u in uses}, changed, touched, is_test, parsed)
+    keys = {u.key for u in uses if not u.drop_site}
+    hits = find_keys(root, base, head, keys, changed, touched, is_test, parsed)
     moved = renamed or {}
     return [
         kwargs_finding(

@@ -1,0 +1,319 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup on the issue-22 corpora: each cause of a wrong or missed ✗, reduced.
+
+- a fail-fast function that drops unknown keys is one ✗, on its def line (diffusers'
+  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys: blind set a);
+- a function standing in for another callable (``model.forward = self._prepare_stage``)
+  receives that callable's parameters (vLLM 0.33 ``benchmarks/forward/pipeline.py``);
+- a key popped after the dict went on with ``**`` only releases the value (lmdeploy's
+  ``kwargs.pop('multimodal', None)`` after ``handle.async_stream_infer(**kwargs)``);
+- a key the library of the class's base declares (transformers' ``ProcessingKwargs``
+  ``text_kwargs`` in a ``ProcessorMixin.__call__(**kwargs)``: vllm-omni 0.20 ming.py);
+- the message names a plain dict parameter as declared, not ``f(**...)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """A repository with one commit on main and a ``feature`` branch checked out."""
+    repo.write("pkg/__init__.py", "")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def rows(run: Run) -> list[tuple[str, int, str, str]]:
+    """(path, line, severity, message) of each kwargs-lookup finding."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return [
+        (f["path"], f["line"], f["severity"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "kwargs-lookup"
+    ]
+
+
+LORA = """\
+class AceStepLoraLoaderMixin:
+    @classmethod
+    def lora_state_dict(
+        cls,
+        path,
+        **kwargs,
+    ):
+        cache_dir = kwargs.pop("cache_dir", None)
+        token = kwargs.pop("token", None)
+        weight_name = kwargs.pop("weight_name", None)
+        return fetch(path, cache_dir=cache_dir, token=token, weight_name=weight_name)
+"""
+
+
+def test_lora_state_dict_dropping_unknown_keys_is_one_error_on_its_def_line(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/lora.py", LORA)
+    feature.commit("lora")
+    got = rows(run)
+    errors = [(path, line) for path, line, sev, _m in got if sev == "error"]
+    assert errors == [("pkg/lora.py", 3)]  # ``def lora_state_dict(``, as the labeller put it
+    message = next(m for _p, _l, sev, m in got if sev == "error")
+    assert "lora_state_dict(**kwargs)" in message and "silently dropped" in message
+    assert '"cache_dir", "token", "weight_name"' in message
+    assert sorted(line for _p, line, sev, _m in got if sev == "warning") == [8, 9, 10]
+
+
+def test_an_old_fail_fast_function_gets_its_error_on_the_first_new_read(
+    feature: Repo, run: Run
+) -> None:
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/cfg.py", "def validate_options(**kwargs):\n    return 1\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write(
+        "pkg/cfg.py",
+        "def validate_options(**kwargs):\n    m = kwargs.get('mode')\n"
+        "    n = kwargs.get('name')\n    return 1\n",
+    )
+    feature.commit("reads")
+    got = [(line, sev, "silently dropped" in m) for _p, line, sev, m in rows(run)]
+    assert got == [(2, "error", True), (3, "warning", False)]  # never the old def line
+
+
+PIPELINE = """\
+class Pipeline:
+    def run(self, model):
+        model.forward = self._prepare_stage
+
+    def _prepare_stage(self, **inputs):
+        ids = inputs["input_ids"]
+        return ids, inputs["intermediate_tensors"]
+"""
+CAPTURE = """\
+def forward(**inputs):
+    return inputs["input_ids"], inputs["intermediate_tensors"]
+"""
+
+
+def test_a_callback_kept_on_self_is_no_stand_in(feature: Repo, run: Run) -> None:
+    feature.write("pkg/capture.py", CAPTURE)
+    feature.write(
+        "pkg/pipeline.py",
+        PIPELINE.replace("model.forward = self._prepare_stage", "self.hook = self._prepare_stage"),
+    )
+    feature.commit("bench")
+    assert {sev for p, _l, sev, _m in rows(run) if p == "pkg/pipeline.py"} == {"error"}
+
+
+def test_a_function_standing_in_for_forward_reads_its_parameters(feature: Repo, run: Run) -> None:
+    feature.write("pkg/capture.py", CAPTURE)
+    feature.write("pkg/pipeline.py", PIPELINE)
+    feature.commit("bench")
+    got = [(p, line, sev, m) for p, line, sev, m in rows(run) if p == "pkg/pipeline.py"]
+    assert [(line, sev) for _p, line, sev, _m in got] == [(6, "warning"), (7, "warning")]
+    assert all("stands in for `model.forward` (line 3)" in m for *_rest, m in got)
+    # The other file has no stand-in: still the duplicated key (✗).
+    assert {sev for p, _l, sev, _m in rows(run) if p == "pkg/capture.py"} == {"error"}
+
+
+ENGINE = """\
+class Engine:
+    async def safe_run(self, handle, **kwargs):
+        generator = handle.async_stream_infer(1, **kwargs)
+        kwargs.pop("multimodal", None)
+        return generator
+"""
+ENGINE_TWIN = """\
+class Twin:
+    async def stream(self, handle, **kwargs):
+        kwargs.pop("multimodal", None)
+        return handle.async_stream_infer(1, **kwargs)
+"""
+
+
+RPC = """\
+import pickle
+
+
+def call(method, **kwargs):
+    data = pickle.dumps(dict(method=method, kwargs=kwargs))
+    kwargs.pop("multimodal", None)
+    return data
+"""
+
+
+def test_a_pop_after_the_dict_went_on_releases_the_callees_key(feature: Repo, run: Run) -> None:
+    feature.write("pkg/rpc.py", RPC)  # the dict went on as a value (lmdeploy's zmq_rpc.py)
+    feature.write("pkg/engine.py", ENGINE)
+    feature.write("pkg/twin.py", ENGINE_TWIN)
+    feature.commit("release")
+    by_path = {p: (sev, m) for p, _l, sev, m in rows(run)}
+    assert by_path["pkg/engine.py"][0] == "warning"
+    assert "dropped after the dict went on whole" in by_path["pkg/engine.py"][1]
+    assert by_path["pkg/rpc.py"][0] == "warning"
+    # Popped before forwarding (its value withheld from the callee): the duplicate stays ✗.
+    assert by_path["pkg/twin.py"][0] == "error"
+
+
+PROCESSOR = """\
+from hflib.processing_utils import ProcessorMixin
+
+
+class MingProcessor(ProcessorMixin):
+    def __call__(self, text, **kwargs):
+        return self.tokenizer(text, **kwargs.get("text_kwargs", {}))
+"""
+THINKER = """\
+def call_hf_processor(**kwargs):
+    return kwargs.get("text_kwargs")
+"""
+
+
+@pytest.fixture
+def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An installed ``hflib`` on sys.path, declaring ``text_kwargs`` as transformers'
+    ``ProcessingKwargs`` does."""
+    root = tmp_path / "site"
+    (root / "hflib").mkdir(parents=True)
+    (root / "hflib" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "hflib" / "processing_utils.py").write_text(
+        "class ProcessingKwargs(TypedDict, total=False):\n    text_kwargs: TextKwargs\n\n\n"
+        "class ProcessorMixin:\n    def __call__(self, *args, **kwargs):\n        pass\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(root))
+    return root
+
+
+def test_a_key_the_base_classs_library_declares_is_that_librarys(
+    feature: Repo, run: Run, library: Path
+) -> None:
+    feature.write("pkg/ming.py", PROCESSOR)
+    feature.write("pkg/thinker.py", THINKER)
+    feature.commit("processor")
+    by_path = {p: (sev, m) for p, _l, sev, m in rows(run)}
+    assert by_path["pkg/ming.py"][0] == "warning"
+    assert (
+        "`hflib.processing_utils`, where base class `ProcessorMixin`" in by_path["pkg/ming.py"][1]
+    )
+    assert by_path["pkg/thinker.py"][0] == "error"
+
+
+def test_a_base_named_through_its_module_is_found_too(
+    feature: Repo, run: Run, library: Path
+) -> None:
+    feature.write(
+        "pkg/ming.py",
+        PROCESSOR.replace(
+            "from hflib.processing_utils import ProcessorMixin",
+            "import hflib.processing_utils as pu",
+        ).replace("(ProcessorMixin)", "(pu.ProcessorMixin)"),
+    )
+    feature.write("pkg/thinker.py", THINKER)
+    feature.commit("processor")
+    by_path = {p: sev for p, _l, sev, _m in rows(run)}
+    assert by_path == {"pkg/ming.py": "warning", "pkg/thinker.py": "error"}
+
+
+def test_without_the_library_installed_the_key_stays_an_error(feature: Repo, run: Run) -> None:
+    feature.write("pkg/ming.py", PROCESSOR)
+    feature.write("pkg/thinker.py", THINKER)
+    feature.commit("processor")
+    assert {sev for _p, _l, sev, _m in rows(run)} == {"error"}
+
+
+def test_the_message_names_a_plain_dict_parameter_as_declared(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/stage.py",
+        "def resolve(model: str, kwargs: dict[str, object]) -> object:\n"
+        "    return kwargs.pop('stage_overrides', None)\n\n\n"
+        "def forward(**extra):\n    return extra.get('speaker')\n",
+    )
+    feature.commit("stage")
+    messages = [m for _p, _l, _s, m in rows(run)]
+    assert "in `resolve(kwargs: dict)`" in messages[0]
+    assert "in `forward(**extra)`" in messages[1]
+    assert not any("(**...)" in m for m in messages)
+
+
+# -- the blind sets a and b: kwargs-lookup's cells ------------------------------------
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+TARGETS = {"x-recall": 0.9, "x-precision": 0.9, "w-precision": 0.95}
+_WRITES = (
+    "tpu-inference d134ed20: the new key `num_valid_tokens` is written "
+    '(`extra_kwargs["num_valid_tokens"] = ...`) in layers/vllm/interface/moe.py and read with '
+    "`.get` from a plain `extra_backend_kwargs: dict` in layers/common/moe.py; a write does not "
+    "count as the duplicate. Counting writes in other files was measured on the release "
+    "diffs: +38 ✗ on vllm-omni 0.18 -> 0.20 and +5 on vLLM 0.32 -> 0.33, mostly common names "
+    "(height, width, request_id, architectures, text_config, tokenizer) written into example "
+    "payloads or config dicts: far below 0.9, so left out"
+)
+# (corpus, reading, metric) -> why kwargs-lookup's cell is below target.
+KWARGS_GAPS: dict[tuple[str, str, str], str] = {
+    ("sweep_blind_a", "blind", "w-precision"): (
+        "11/12: lmdeploy's `media_io_kwargs.get('video', {})` on a plain "
+        "`media_io_kwargs: dict[str, Any]` parameter is labelled '-' (no ** signature), where "
+        "the release-diff labels count the same raw-dict read as the seed's ⚠"
+    ),
+    ("sweep_blind_a", "post-run", "w-precision"): "the blind cell above",
+    ("sweep_blind_b", "blind", "x-recall"): "0/3: " + _WRITES,
+    ("sweep_blind_b", "post-run", "x-recall"): "0/2: " + _WRITES,
+}
+
+
+@pytest.mark.parametrize("corpus", ["sweep_blind_a", "sweep_blind_b"])
+def test_blind_kwargs_cells_meet_the_targets_or_name_the_gap(corpus: str) -> None:
+    import importlib.util
+    import sys
+
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("sweep_unseen", BENCH / "sweep_unseen.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sweep_unseen"] = module
+    spec.loader.exec_module(module)
+    doc = module.load(BENCH / f"{corpus}.json")
+    seen = 0
+    for reading in module.READINGS:
+        for (_split, rule, metric), (hits, total) in module.figures(doc, reading).items():
+            if rule != "kwargs-lookup":
+                continue
+            seen += 1
+            meets = hits / total >= TARGETS[metric]
+            gap = (corpus, reading, metric) in KWARGS_GAPS
+            assert meets != gap, (corpus, reading, metric, hits, total)
+    assert seen
+
+
+def test_an_old_init_with_a_new_duplicated_key_is_one_error_on_that_line(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-ascend 99131964: a new ``swa_cache_layer`` read in an old ``__init__(**kwargs)``
+    that drops unknown keys, the key also read in another file: one ✗, not two."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/attn.py", "class A:\n    def __init__(self, **kwargs):\n        pass\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write(
+        "pkg/attn.py",
+        "class A:\n    def __init__(self, **kwargs):\n        self.swa = kwargs.get('swa_layer')\n",
+    )
+    feature.write("pkg/other.py", "def build(**kwargs):\n    return kwargs.get('swa_layer')\n")
+    feature.commit("swa")
+    got = [(line, sev) for p, line, sev, _m in rows(run) if p == "pkg/attn.py"]
+    assert got == [(3, "error")]
