@@ -48,7 +48,8 @@ the path or defining it as `class` there); a `TypeVar`, an alias (a name ending 
 `torch.types`, `numpy.typing`), an unresolvable name, generators, abstract or stub
 bodies and a line with `# type: ignore` or `# noqa` are skipped.
 
-In tests: a new `SimpleNamespace(...)` that stands in for a typed data class (a
+In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
+added inside an old one does not make it new) that stands in for a typed data class (a
 `@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model,
 `msgspec.Struct` or a `*Config` class) is ✗, and the message names the class. What it
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
@@ -64,8 +65,19 @@ in the modules the test imports and the modules those import (`vllm_config: Vllm
 for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake,
 directly or through a local name), what a patched function returns (`patch("pkg.
 get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
-of a class the fake is passed to; or from its keywords: all attributes of a class the
-test defines or imports, or all data fields of the one record class (`@dataclass`,
+of a class the fake is passed to; first of all the parameter of the code under test
+that the fake reaches, by keyword or position, directly, through a local name, `self.x`
+or a list a `for` loop walks (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
+`NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
+over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
+`self.x = ...` in a test class derived from a class of the code reads that class's
+module; a private class an annotation names counts; relative imports of the test are
+followed. An empty `SimpleNamespace()` counts only when bound to such a typed slot (a
+parameter, a field of a fake of a known class, an attribute), never by a name alone.
+Or from its keywords: all data fields (not properties or methods) of a class the test
+imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
+untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
+fields of the one record class (`@dataclass`,
 `TypedDict`, `NamedTuple`, attrs, `msgspec.Struct`, pydantic) of the repository that has
 them, at least three names counting those of the fakes it holds that fit the fields'
 types (two when it is passed to a record class's constructor); not a private class, a
