@@ -317,6 +317,9 @@ def test_an_attribute_a_base_class_of_the_code_types(feature: Repo, run: Run) ->
     )
     feature.write("pkg/moe/__init__.py", "from pkg.moe.runner import MoERunner\n")
     feature.write("pkg/layer.py", "from pkg.moe import MoERunner\n")
+    # the package's config module names a class like it: a name match, no evidence for
+    # an empty fake (the base class's annotation is)
+    feature.write("pkg/config.py", "from pkg.moe.runner import FusedMoEConfig\n")
     feature.write(
         "tests/test_gate.py",
         "from types import SimpleNamespace\n\n"

@@ -648,8 +648,15 @@ def _fake_of(
             local = local or _fake_of(src, holder, depth + 1) is None
         if not _typed_binding(result[0].how) or (local and "it is passed" not in result[0].how):
             # a local name's annotation elsewhere is a name match: the parameter the
-            # test passes it to decides
-            result = None
+            # test passes it to decides (or the base class of ``self``)
+            read = src.cache.get("modules")
+            result = (
+                _inherited_fake(src, call, parents, read, frozenset(), ())
+                if isinstance(read, list)
+                else None
+            )
+            if result is not None and not _typed_binding(result[0].how):
+                result = None
     memo[id(call)] = result
     return result
 
