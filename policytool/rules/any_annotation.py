@@ -893,7 +893,10 @@ def _reached(
                 how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
                 return ((fakes.Mimicked(mimics.name, mimics.where, how), defined),)
             typed = typed or _typed_parameter(finder, module, name)
-    return (None,) if typed else None
+    # A record parameter the fake does not fit is no veto: keyword evidence (all the
+    # fields of another record) still names the class (vllm-ascend's compressor fakes).
+    del typed
+    return None
 
 
 def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
