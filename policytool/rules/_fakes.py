@@ -375,7 +375,8 @@ def _type_name(text: str) -> str | None:
     if "[" in text:
         return None
     name = text.rsplit(".", 1)[-1]
-    if not name[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
+    # a private class (``_H2DTransfer``) the code annotates is as real as a public one
+    if not name.lstrip("_")[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
         return None
     return name
 
@@ -713,15 +714,25 @@ def _camel(name: str) -> str:
     return name.replace("_", "").lower()
 
 
-def imported_modules(tree: ast.Module) -> Iterator[str]:
+def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
     """The absolute modules a test imports (``from a.b import c`` gives ``a.b`` and
-    ``a.b.c``: c may be a module)."""
+    ``a.b.c``: c may be a module); a relative import (``from ..diffusers import M`` in
+    ``pkg/video/tests/test_x.py``) is resolved from the test's ``path`` in the tree."""
     seen: set[str] = set()
+    parts = path[: -len(".py")].split("/") if path.endswith(".py") else []
+    current = ".".join(parts) if all(p.isidentifier() for p in parts) else ""
     # Imports anywhere in the test (tests often import the code under test in a function).
     nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
     for node in nodes:
         found: list[str] = []
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        if isinstance(node, ast.ImportFrom) and node.level and current:
+            base = _resolve_relative(
+                "." * node.level + (node.module or ""), current, parts[-1] == "__init__"
+            )
+            if base:
+                found.append(base)
+                found.extend(f"{base}.{a.name}" for a in node.names if a.name != "*")
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             found.append(node.module)
             found.extend(f"{node.module}.{a.name}" for a in node.names if a.name != "*")
         elif isinstance(node, ast.Import):
@@ -863,7 +874,10 @@ def _mimicked(
         if extra and defined.fields and how.startswith("`"):
             widened = dataclasses.replace(defined, fields=defined.fields | extra)
         if plausible(widened, keywords, misfits(finder, defined, nested)):
-            return Mimicked(cls, defined.relpath, how), defined
+            # ``attn_metadata: T`` with ``T = TypeVar("T", bound=X)``: the class is X
+            loaded = finder.load(module)
+            bound = dict(loaded[0].typevars).get(cls) if loaded is not None else None
+            return Mimicked(bound or cls, defined.relpath, how), defined
         sub = _subclass(finder, cls, module, keywords, nested)
         if sub is not None:
             return Mimicked(sub[0], sub[1].relpath, f"{how}, its subclass"), sub[1]

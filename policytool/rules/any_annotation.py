@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 from collections.abc import Iterator
 
@@ -47,7 +48,8 @@ the path or defining it as `class` there); a `TypeVar`, an alias (a name ending 
 `torch.types`, `numpy.typing`), an unresolvable name, generators, abstract or stub
 bodies and a line with `# type: ignore` or `# noqa` are skipped.
 
-In tests: a new `SimpleNamespace(...)` that stands in for a typed data class (a
+In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
+added inside an old one does not make it new) that stands in for a typed data class (a
 `@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model,
 `msgspec.Struct` or a `*Config` class) is ✗, and the message names the class. What it
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
@@ -63,8 +65,19 @@ in the modules the test imports and the modules those import (`vllm_config: Vllm
 for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake,
 directly or through a local name), what a patched function returns (`patch("pkg.
 get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
-of a class the fake is passed to; or from its keywords: all attributes of a class the
-test defines or imports, or all data fields of the one record class (`@dataclass`,
+of a class the fake is passed to; first of all the parameter of the code under test
+that the fake reaches, by keyword or position, directly, through a local name, `self.x`
+or a list a `for` loop walks (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
+`NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
+over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
+`self.x = ...` in a test class derived from a class of the code reads that class's
+module; a private class an annotation names counts; relative imports of the test are
+followed. An empty `SimpleNamespace()` counts only when bound to such a typed slot (a
+parameter, a field of a fake of a known class, an attribute), never by a name alone.
+Or from its keywords: all data fields (not properties or methods) of a class the test
+imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
+untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
+fields of the one record class (`@dataclass`,
 `TypedDict`, `NamedTuple`, attrs, `msgspec.Struct`, pydantic) of the repository that has
 them, at least three names counting those of the fakes it holds that fit the fields'
 types (two when it is passed to a record class's constructor); not a private class, a
@@ -310,13 +323,37 @@ def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
     return None
 
 
+_RECORD_DECORATOR = re.compile(r"\b(?:dataclass|define|frozen|attr\.s|attrs)\b")
+_RECORD_BASE = re.compile(r"\b(?:TypedDict|NamedTuple|BaseModel|Struct)\b")
+
+
+def _test_records(tree: ast.Module) -> dict[str, frozenset[str]]:
+    """The test file's own record classes (``@dataclass``, ``TypedDict``, ``NamedTuple``,
+    pydantic, ``msgspec.Struct``) and their declared fields: an untyped helper class of
+    the test (``class FakeAsyncOmni:``) is itself a fake, not a real typed class."""
+    out: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        marks = " ".join(ast.unparse(d) for d in node.decorator_list)
+        bases = " ".join(ast.unparse(b) for b in node.bases)
+        if not (_RECORD_DECORATOR.search(marks) or _RECORD_BASE.search(bases)):
+            continue
+        out[node.name] = frozenset(
+            item.target.id
+            for item in node.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        )
+    return out
+
+
 def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
     """Classes of the test file and those it imports from modules of the repository."""
     cached = src.cache.get("classes")
     if isinstance(cached, list):
         return cached
     found: list[tuple[str, str, frozenset[str]]] = [
-        (name, src.path, fields) for name, fields in class_fields(src.tree).items()
+        (name, src.path, fields) for name, fields in _test_records(src.tree).items()
     ]
     if src.root is not None:
         for node in src.tree.body:
@@ -334,39 +371,17 @@ def _known_classes(src: SourceInfo) -> list[tuple[str, str, frozenset[str]]]:
             # is a duck-typed stand-in, the ⚠ case.
             loaded = _finder(src).load(node.module)
             kinds = loaded[0].classes if loaded is not None else {}
+            # A keyword the module defines as a method or property is a wrapper's
+            # delegating attribute (``OmniRequestOutput.prompt_token_ids``), no field:
+            # the class's fields then do not name what the fake is.
+            methods = _module_methods(src.root, node.module)
             found.extend(
-                (n, relpath, classes[n]) for n in sorted(wanted) if n in classes and kinds.get(n)
+                (n, relpath, classes[n] - methods)
+                for n in sorted(wanted)
+                if n in classes and kinds.get(n)
             )
     src.cache["classes"] = found
     return found
-
-
-def class_fields(tree: ast.Module) -> dict[str, frozenset[str]]:
-    """Each module-level class: its annotated fields, methods, ``self.x`` set in ``__init__``."""
-    classes: dict[str, frozenset[str]] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef):
-            continue
-        fields: set[str] = set()
-        for item in node.body:
-            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                fields.add(item.target.id)
-            elif isinstance(item, ast.Assign):
-                fields.update(t.id for t in item.targets if isinstance(t, ast.Name))
-            elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                fields.add(item.name)
-                if item.name not in ("__init__", "__post_init__"):
-                    continue
-                for sub in kwreads.body_nodes(item):
-                    if (
-                        isinstance(sub, ast.Attribute)
-                        and isinstance(sub.ctx, ast.Store)
-                        and isinstance(sub.value, ast.Name)
-                        and sub.value.id == "self"
-                    ):
-                        fields.add(sub.attr)
-        classes[node.name] = frozenset(fields)
-    return classes
 
 
 @functools.lru_cache(maxsize=256)
@@ -381,6 +396,32 @@ def _parsed_classes(path: str, mtime_ns: int, size: int) -> dict[str, frozenset[
 
 
 MAX_MODULE_BYTES = 2_000_000
+
+
+_METHOD_RE = re.compile(rb"^[ \t]+(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*\(", re.M)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_methods(path: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """The names of the methods and properties (an indented ``def name(``) of a file."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return frozenset()
+    if len(data) > MAX_MODULE_BYTES:
+        return frozenset()
+    return frozenset(m.decode() for m in _METHOD_RE.findall(data))
+
+
+def _module_methods(root: str, module: str) -> frozenset[str]:
+    """:func:`_parsed_methods` of module ``a.b`` under ``root`` (empty when not there)."""
+    hit = fakes.module_file(root, module.replace(".", "/"))
+    if hit is None:
+        return frozenset()
+    _relpath, path, info = hit
+    return _parsed_methods(path, info.st_mtime_ns, info.st_size)
 
 
 def _module_classes(root: str, module: str) -> tuple[str, dict[str, frozenset[str]]] | None:
@@ -438,6 +479,9 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     found = _fake_of(src, call, 0)
     if found is not None:
         return found[0]
+    vetoed = src.cache.get("vetoed")
+    if isinstance(vetoed, set) and id(call) in vetoed:
+        return None  # the typed parameter it reaches is another class
     by_fields = mimicked_class(src, call)
     if by_fields is None:
         return None
@@ -537,15 +581,28 @@ def _fake_of(
         return cached
     memo[id(call)] = None  # a cycle through local names ends here
     result = None
-    if call.keywords:
+    # An empty ``SimpleNamespace()`` counts when what it is bound to is typed (the
+    # binding is the evidence): an annotation, never a name alone.
+    if call.keywords or not call.args:
         parents = _parents(src, call)
         modules = src.cache.get("modules")
         if not isinstance(modules, list):
-            modules = list(fakes.imported_modules(src.tree))
+            modules = list(fakes.imported_modules(src.tree, src.path))
             src.cache["modules"] = modules
         keywords = frozenset(k.arg for k in call.keywords if k.arg)
         nested = _nested(src, call, parents)
         bound = fakes.binding(call, parents)
+        reached = _reached(src, call, parents, modules, keywords, nested)
+        if reached is not None:
+            # The parameter the test passes the fake to is typed: it wins over a class
+            # named like the variable or one sharing its keywords (none when the fake
+            # does not fit it).
+            result = reached[0]
+            vetoed = src.cache.setdefault("vetoed", set())
+            if result is None and isinstance(vetoed, set):
+                vetoed.add(id(call))
+            memo[id(call)] = result
+            return result
         if bound is not None:
             name, element, explicit = bound
             outer = fakes.outer_call(call, parents)
@@ -568,6 +625,10 @@ def _fake_of(
                 result = _passed_fake(src, call, parents, name, modules, keywords, nested)
             if result is None and name and not element and not explicit and depth < 4:
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
+            if result is None and name and not element and not explicit:
+                result = _inherited_fake(src, call, parents, modules, keywords, nested)
+        if result is None and bound is None:
+            result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = fakes.by_fields(
                 _finder(src),
@@ -577,8 +638,78 @@ def _fake_of(
                 modules,
                 bound[0] if bound is not None else "",
             )
+    if result is not None and not call.keywords:
+        parents = _parents(src, call)
+        stmt = parents.get(id(call))
+        local = isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
+        holder = fakes.outer_call(call, parents)
+        if holder is not None and src.qualname(holder.func) in _SIMPLE_NAMESPACE:
+            # a keyword of another fake: typed only when that fake's class is known
+            local = local or _fake_of(src, holder, depth + 1) is None
+        if not _typed_binding(result[0].how) or (local and "it is passed" not in result[0].how):
+            # a local name's annotation elsewhere is a name match: the parameter the
+            # test passes it to decides (or the base class of ``self``)
+            read = src.cache.get("modules")
+            result = (
+                _inherited_fake(src, call, parents, read, frozenset(), ())
+                if isinstance(read, list)
+                else None
+            )
+            if result is not None and not _typed_binding(result[0].how):
+                result = None
     memo[id(call)] = result
     return result
+
+
+def _typed_binding(how: str) -> bool:
+    """Whether ``how`` a fake was found is an annotation (``x: T``, its own annotation,
+    a function's ``-> T``), not a name or keyword match."""
+    return "the name `" not in how and "its keywords" not in how
+
+
+def _inherited_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake set as ``self.x`` in a test class derived from a class of the code under
+    test (``class _Bare(MoERunner): ... self.moe_config = SimpleNamespace()``): the
+    annotation of ``x`` where that base class is defined."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target = stmt.targets[0]
+    if not (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ):
+        return None
+    func = fakes._enclosing_function(stmt, parents)
+    owner = parents.get(id(func)) if func is not None else None
+    if not isinstance(owner, ast.ClassDef):
+        return None
+    finder = _finder(src)
+    for base in owner.bases[:4]:
+        name = fakes._terminal(base)
+        if not name[:1].isupper():
+            continue
+        for module in modules:
+            defined = fakes.define(finder, name, module)
+            if defined is None:
+                continue
+            found = fakes.mimicked(
+                finder, [defined.module], target.attr, False, None, keywords, None, nested
+            )
+            if found is not None:
+                mimics, data = found
+                how = f"the attribute `{target.attr}` of `{name}`: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), data
+            break
+    return None
 
 
 def _held_fake(
@@ -618,6 +749,217 @@ def _held_fake(
 _MOCK_CALLS = frozenset(
     {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
 )
+
+
+def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
+    """(``name`` or ``self.name``, the scope using it) of a fake assigned to a local name
+    (its function) or to an attribute of ``self`` (its class)."""
+    stmt = parents.get(id(call))
+    element = isinstance(stmt, ast.ListComp) or (
+        isinstance(stmt, (ast.List, ast.Tuple)) and call in stmt.elts
+    )
+    if element:
+        # ``seqs = [SimpleNamespace(...) for _ in range(n)]``: each element, as the
+        # target of a ``for seq in seqs:`` loop (see ``_element_names``).
+        stmt = parents.get(id(stmt))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target = stmt.targets[0]
+    func = fakes._enclosing_function(stmt, parents)
+    if func is None:
+        return None
+    if isinstance(target, ast.Name):
+        return ("[]" if element else "") + target.id, func
+    if element:
+        return None
+    if (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ):
+        owner = parents.get(id(func))
+        if isinstance(owner, ast.ClassDef):
+            return f"self.{target.attr}", owner
+    return None
+
+
+def _element_names(scope: ast.AST, var: str) -> str:
+    """``[]seqs`` -> the names that ``for name in seqs:`` loops of ``scope`` bind (each a
+    fake of the list), joined by ``|``; any other ``var`` as it is."""
+    if not var.startswith("[]"):
+        return var
+    names = {
+        node.target.id
+        for node in ast.walk(scope)
+        if isinstance(node, (ast.For, ast.AsyncFor))
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.iter, ast.Name)
+        and node.iter.id == var[2:]
+    }
+    return "|".join(sorted(names))
+
+
+def _is_holder(node: ast.expr, var: str) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in var.split("|")
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+        and f"self.{node.attr}" == var
+    )
+
+
+def _raw_parameter(
+    finder: fakes.Finder, modules: list[str], callee: str, index: int, unbound: bool
+) -> list[tuple[str, str]]:
+    """(name, module) of the parameter a positional argument at ``index`` reaches in each
+    ``def callee(...)``: a bound call skips ``self``/``cls``; a call on the class
+    (``Cls.meth(obj, x)``) passes ``self`` itself, a classmethod's ``cls`` is implied."""
+    out: list[tuple[str, str]] = []
+    for module in modules:
+        found = finder.find(module)
+        if found is None:
+            continue
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            continue
+        for params in fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee):
+            at = index
+            if params and (params[0] == "cls" or (params[0] == "self" and not unbound)):
+                at += 1
+            if at < len(params) and params[at] not in ("self", "cls"):
+                if (params[at], module) not in out:
+                    out.append((params[at], module))
+    return out
+
+
+def _reached(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[tuple[fakes.Mimicked, fakes.Defined] | None] | None:
+    """What the parameters a fake held by a local name or ``self.x`` is passed to say:
+    (the typed class one of them annotates and the fake fits,) or (None,) when one is
+    annotated with a typed data class the fake does not fit; None when no parameter
+    reached is annotated with a typed data class (the other evidence decides)."""
+    held = _holder(call, parents)
+    if held is None:
+        return None
+    var, scope = held
+    var = _element_names(scope, var)
+    if not var:
+        return None
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    typed = False
+    seen = 0
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or seen >= 8:
+            continue
+        callee = fakes._callee(node)
+        if not callee or callee in _MOCK_CALLS or src.qualname(node.func) in _SIMPLE_NAMESPACE:
+            continue
+        if callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr"):
+            continue
+        unbound = (
+            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
+        )
+        params: list[tuple[str, str]] = []
+        for index, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if _is_holder(arg, var):
+                seen += 1
+                params += _raw_parameter(finder, [*modules, *second], callee, index, unbound)
+        for k in node.keywords:
+            if k.arg and _is_holder(k.value, var):
+                seen += 1
+                params += [
+                    (k.arg, m)
+                    for m in [*modules, *second]
+                    if any(k.arg in p for p in _all_signatures(finder, m, callee))
+                ]
+        for name, module in params:
+            found = fakes.annotated_in(finder, module, name, keywords, nested)
+            if found is not None:
+                mimics, defined = found
+                how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+                return ((fakes.Mimicked(mimics.name, mimics.where, how), defined),)
+            typed = typed or _typed_parameter(finder, module, name)
+    # A record parameter the fake does not fit is no veto: keyword evidence (all the
+    # fields of another record) still names the class (vllm-ascend's compressor fakes).
+    del typed
+    return None
+
+
+def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
+    found = finder.find(module)
+    if found is None:
+        return ()
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return ()
+    return fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee)
+
+
+def _typed_parameter(finder: fakes.Finder, module: str, name: str) -> bool:
+    """Whether ``module`` annotates ``name`` with a record class of known fields (first
+    few): a class whose attributes are its fields (an open ``PretrainedConfig`` is
+    not one), which a fake that does not fit cannot stand in for."""
+    loaded = finder.load(module)
+    if loaded is None:
+        return False
+    for text in loaded[0].annotations.get(name, ())[:8]:
+        cls = fakes._type_name(text)
+        if cls:
+            defined = fakes.define(finder, cls, module)
+            if defined is not None and defined.record and defined.fields:
+                return True
+    return False
+
+
+def _positional_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake passed positionally (``manager.allocate(SimpleNamespace(...))``): the
+    annotation of that parameter where the callee is defined (``allocate(self, seq:
+    SchedulerSequence)``)."""
+    outer = parents.get(id(call))
+    if not isinstance(outer, ast.Call) or call not in outer.args:
+        return None
+    index = outer.args.index(call)
+    if any(isinstance(a, ast.Starred) for a in outer.args[:index]):
+        return None
+    callee = fakes._callee(outer)
+    if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
+        return None
+    unbound = (
+        isinstance(outer.func, ast.Attribute) and fakes._terminal(outer.func.value)[:1].isupper()
+    )
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    for name, module in _raw_parameter(finder, [*modules, *second], callee, index, unbound):
+        found = fakes.annotated_in(finder, module, name, keywords, nested)
+        if found is not None:
+            mimics, defined = found
+            how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+            return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
 
 
 def _passed_fake(
@@ -673,7 +1015,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
     if src.is_test:
         for node, _ctx in src.of_type(ast.Call):
             assert isinstance(node, ast.Call)
-            if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node):
+            # New when its ``SimpleNamespace(`` is on an added line: a keyword added
+            # inside an old fake does not make the fake new.
+            if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node.func):
                 mimics = fake_of(src, node)
                 if mimics is not None:
                     yield finding(
