@@ -186,7 +186,7 @@ def test_a_conditional_that_may_give_none_contradicts_the_annotation(
     feature.write("pkg/cond.py", CONDITIONAL)
     feature.commit("conditional returns")
     found = wrong(run)
-    assert [line for line, _message in found] == [10, 14], found
+    assert [line for line, _message in found] == [9, 13], found  # the def lines
     assert all("may return None" in message for _line, message in found), found
 
 
@@ -255,24 +255,24 @@ def test_returns_that_contradict_the_annotation(feature: Repo, run: Run) -> None
     feature.commit("add")
     assert wrong(run) == [
         (
-            13,
-            "`make` is annotated `-> Engine` but returns None on line 13; "
+            11,
+            "`make` is annotated `-> Engine` (line 11) but returns None on line 13; "
             "annotate `-> Engine | None`",
         ),
         (
-            19,
-            "`reduce` is annotated `-> torch.Tensor` but returns None on line 19; "
+            17,
+            "`reduce` is annotated `-> torch.Tensor` (line 17) but returns None on line 19; "
             "annotate `-> torch.Tensor | None`",
         ),
         (
-            44,
-            "`shape` is annotated `-> dict[str, int]` but returns a tuple (`1, 2`) on "
-            "line 44; return a dict or fix the annotation",
+            43,
+            "`shape` is annotated `-> dict[str, int]` (line 43) but returns a tuple "
+            "(`1, 2`) on line 44; return a dict or fix the annotation",
         ),
         (
-            48,
-            "`kinds` is annotated `-> set[int]` but returns a dict (`{}`) on line 48; "
-            "return a set or fix the annotation",
+            47,
+            "`kinds` is annotated `-> set[int]` (line 47) but returns a dict (`{}`) on "
+            "line 48; return a set or fix the annotation",
         ),
     ]
 

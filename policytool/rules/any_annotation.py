@@ -7,6 +7,7 @@ wrong return annotations, and ``SimpleNamespace`` test fakes of real classes.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import re
 from collections.abc import Iterator
@@ -230,19 +231,18 @@ def _terminates(body: list[ast.stmt]) -> bool:
     )
 
 
-def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | None) -> str | None:
-    """How ``ret`` contradicts the annotation of function ``name``: a value under
-    ``-> None`` (``declared`` None), None under ``-> declared``; None when it does not."""
+def _contradiction(src: SourceInfo, ret: ast.Return, declared: str | None) -> str | None:
+    """How ``ret`` contradicts the annotation: a value under ``-> None`` (``declared``
+    None), None under ``-> declared``; None when it does not."""
     value = ret.value
     if declared is None:
         if isinstance(value, _NEVER_NONE_VALUES) or (
             isinstance(value, ast.Constant) and value.value is not None
         ):
-            return f"`{name}` is annotated `-> None` but returns `{short(src, value)}`"
+            return f"returns `{short(src, value)}`"
         return None
     if value is None or wrong.gives_none(value):
-        how = "may return None" if isinstance(value, ast.IfExp) else "returns None"
-        return f"`{name}` is annotated `-> {declared}` but {how} here"
+        return "may return None" if isinstance(value, ast.IfExp) else "returns None"
     return None
 
 
@@ -265,16 +265,19 @@ def _wrong_return(
     returns = [n for n in own if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
     declared = None if is_none else _never_none(src, node.returns)
+    contradictions: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
-        message = _contradiction(src, node.name, ret, declared)
-        if message is not None and (annotation_added or src.node_added(ret)):
-            yield finding(src, ret, "any-annotation", BLOCK, message)
+        how = _contradiction(src, ret, declared)
+        if how is not None and (annotation_added or src.node_added(ret)):
+            fix = "fix the annotation" if declared is None else f"annotate `-> {declared} | None`"
+            contradictions.append((ret, how, fix))
+    yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
     if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
         yield finding(
             src,
-            node.returns,
+            node if annotation_added else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -744,9 +747,10 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` returns `{short(src, node.returns)}`: callers get no type checking",
             )
-        yield from _wrong_return(src, node)
         checked = node.returns is not None and _never_none(src, node.returns) is not None
-        yield from wrong.function_findings(src, node, checked)
+        yield from _merged(
+            node.lineno, [*_wrong_return(src, node), *wrong.function_findings(src, node, checked)]
+        )
         params = [a for a in args if a.arg not in ("self", "cls")]
         typed = node.returns is not None or any(a.annotation is not None for a in params)
         if typed or not src.overlaps(node.lineno, node.lineno) or _def_edited(src, node):
@@ -772,6 +776,18 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
             )
+
+
+def _merged(line: int, found: list[Finding]) -> Iterator[Finding]:
+    """``found``, with the ✗ of one function's ``def`` line joined into one finding (one
+    site: its wrong returns, its falling off the end)."""
+    at_def = [f for f in found if f.line == line and f.severity == BLOCK]
+    yield from (f for f in found if not (f.line == line and f.severity == BLOCK))
+    if len(at_def) == 1:
+        yield at_def[0]
+    elif at_def:
+        first = at_def[0]
+        yield dataclasses.replace(first, message="; ".join(f.message for f in at_def))
 
 
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
