@@ -56,8 +56,7 @@ def test_corpus_is_at_least_100_commits_of_three_new_repositories_all_labelled()
 # precision (48/51) counts three ⚠ labels made before any run as wrong: the offloading
 # spec's `config`/`parallel` and the indexer's `request_metadata` (read after the run as
 # the `AscendDSAReqMetadata` the compressor cache holds; the label is kept).
-KNOWN_GAPS: dict[tuple[str, str, str], str] = {
-}
+KNOWN_GAPS: dict[tuple[str, str, str], str] = {}
 # Closed: held-out hot-copy ⚠ precision (3/4: a clone in vLLM's run-once
 # `process_weights_after_loading`) is 3/3 since post-load hooks are on the run-once list.
 

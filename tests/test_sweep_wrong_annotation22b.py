@@ -200,3 +200,85 @@ def test_an_added_return_in_an_old_function_is_reported_on_its_line(repo: Repo, 
     found = wrong(run)
     assert [line for _p, line, _m in found] == [8], found
     assert "returns None on line 8" in found[0][2]
+
+
+DEAD = """\
+import torch
+
+
+def post(logits: torch.Tensor, seq_length: torch.Tensor = None) -> None:
+    loss(logits, seq_length)
+
+
+def crash(hidden: torch.Tensor = None) -> int:
+    return hidden.shape[1]
+
+
+def tested(
+    mask: torch.Tensor = None,
+    scale: float = None,
+    bias: int = None,
+) -> float:
+    mask = mask if mask is not None else torch.ones(1)
+    if not scale:
+        scale = 1.0
+    return scale * (bias or 0)
+
+
+def loss(a: torch.Tensor, b: torch.Tensor | None) -> None:
+    del a, b
+"""
+
+
+def test_an_implicit_optional_parameter_needs_a_body_that_gives_none_a_meaning(
+    feature: Repo, run: Run
+) -> None:
+    # blind a lmdeploy c296beb: ``seq_length: torch.Tensor = None`` only forwarded, its
+    # only caller always passes a tensor: labelled ``-``. A body that dereferences the
+    # parameter unconditionally has a bogus default, not a misleading annotation.
+    feature.write("pkg/dead.py", DEAD)
+    feature.commit("dead")
+    names = [m.split(":", 1)[0].strip("`") for _p, _line, m in wrong(run)]
+    assert names == ["mask", "scale", "bias"], names
+
+
+def test_a_new_tuple_return_under_an_old_class_annotation_or_a_dunder(repo: Repo, run: Run) -> None:
+    # diffusers 8222302 (an old ``-> torch.Tensor`` whose ``(out, lse) if ... else out``
+    # the change splits into ``return out, lse``) and 3e83f43 (a new block's
+    # ``__call__(...) -> PipelineState`` returning ``components, state``, the signature
+    # every block copies from the base class): no finding.
+    old = (
+        "import torch\n\n\ndef attend(q: torch.Tensor, lse: bool) -> torch.Tensor:\n"
+        "    return (q, q) if lse else q\n"
+    )
+    repo.write("pkg/att.py", old)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write(
+        "pkg/att.py",
+        old.replace(
+            "    return (q, q) if lse else q\n", "    if lse:\n        return q, q\n    return q\n"
+        ),
+    )
+    repo.write(
+        "pkg/block.py",
+        "class State:\n    pass\n\n\nclass Block:\n"
+        "    def __call__(self, components: object, state: State) -> State:\n"
+        "        return components, state\n",
+    )
+    repo.commit("reshape")
+    assert wrong(run) == []
+
+
+def test_a_module_getattr_returning_any_is_the_lazy_export_form(feature: Repo, run: Run) -> None:
+    # omni dynin_omni/__init__.py:28: ``def __getattr__(name: str) -> Any`` (PEP 562).
+    feature.write(
+        "pkg/__init__.py",
+        "import importlib\nfrom typing import Any\n\n\n"
+        "def __getattr__(name: str) -> Any:\n    return importlib.import_module(name)\n\n\n"
+        "class Proxy:\n    def __getattr__(self, name: str) -> Any:\n        return name\n",
+    )
+    feature.commit("lazy")
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    lines = [f["line"] for f in json.loads(result.out) if f["rule"] == "any-annotation"]
+    assert lines == [10], lines

@@ -606,6 +606,38 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
         yield found
 
 
+def _tests(node: ast.AST) -> list[ast.expr]:
+    """The expressions ``node`` tests for truth (an ``if``, a ``while``, ``x or y``...)."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return [node.test]
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    if isinstance(node, ast.comprehension):
+        return list(node.ifs)
+    return []
+
+
+def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the body gives parameter ``name``'s None a meaning: ``name is None`` (any
+    comparison with None), or ``name`` tested for truth (``if name``, ``not name``,
+    ``name or default``). Without it the ``= None`` is a dead default (lmdeploy's
+    ``seq_length: torch.Tensor = None``, always passed) or a crash waiting, not an
+    annotation that misleads."""
+    for sub in kwreads.body_nodes(node):
+        if isinstance(sub, ast.Compare):
+            operands = [sub.left, *sub.comparators]
+            if any(isinstance(o, ast.Name) and o.id == name for o in operands) and any(
+                isinstance(o, ast.Constant) and o.value is None for o in operands
+            ):
+                return True
+        for test in _tests(sub):
+            while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test = test.operand
+            if isinstance(test, ast.Name) and test.id == name:
+                return True
+    return False
+
+
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.arg, ast.expr]]:
     """Each parameter with its default value."""
     positional = [*node.args.posonlyargs, *node.args.args]
@@ -674,6 +706,8 @@ def function_findings(
             if flag is not None:
                 yield flag
             continue
+        if not relies_on_none(node, arg.arg):
+            continue  # a dead default (every caller passes it): the annotation tells the truth
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:
             yield found
@@ -722,7 +756,15 @@ def function_findings(
             if kind in _ACCEPTS[builtin]:
                 continue
             fix = f"return a {builtin} or fix the annotation"
-        elif _types(src).holds_literal(node.returns, kind) is False:
+        elif (
+            annotation_added
+            and not (node.name.startswith("__") and node.name.endswith("__"))
+            and _types(src).holds_literal(node.returns, kind) is False
+        ):
+            # A new annotation only (an old ``-> torch.Tensor`` whose tuple return the
+            # change reshapes is not the change's), and no dunder: ``__call__`` /
+            # ``__getitem__`` follow their base's or protocol's signature (diffusers'
+            # blocks are all ``__call__(...) -> PipelineState`` returning a tuple).
             fix = f"add `{kind}` to the annotation or return one of its types"
         else:
             continue

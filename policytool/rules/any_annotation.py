@@ -739,7 +739,13 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                     f"of `{node.name}` has no contract"
                 )
                 yield finding(src, arg.annotation, "any-annotation", WARN, message)
-        if node.returns is not None and src.node_added(node.returns) and _is_any(src, node.returns):
+        lazy_exports = node.name in ("__getattr__", "__dir__") and node in src.tree.body
+        if (
+            node.returns is not None
+            and src.node_added(node.returns)
+            and _is_any(src, node.returns)
+            and not lazy_exports  # a module's ``__getattr__(name) -> Any``: PEP 562's form
+        ):
             yield finding(
                 src,
                 node.returns,
