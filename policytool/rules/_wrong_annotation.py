@@ -606,35 +606,27 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
         yield found
 
 
-def _tests(node: ast.AST) -> list[ast.expr]:
-    """The expressions ``node`` tests for truth (an ``if``, a ``while``, ``x or y``...)."""
-    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
-        return [node.test]
-    if isinstance(node, ast.BoolOp):
-        return list(node.values)
-    if isinstance(node, ast.comprehension):
-        return list(node.ifs)
-    return []
-
-
 def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """Whether the body gives parameter ``name``'s None a meaning: ``name is None`` (any
-    comparison with None), or ``name`` tested for truth (``if name``, ``not name``,
-    ``name or default``). Without it the ``= None`` is a dead default (lmdeploy's
-    ``seq_length: torch.Tensor = None``, always passed) or a crash waiting, not an
-    annotation that misleads."""
+    """Whether parameter ``name``'s None can mean something in the body: compared with
+    None or tested for truth (``x is None``, ``if not x``, ``x or default``), or handed on
+    (passed to a call, stored, returned: the receiver may test it). Not when the body never
+    reads it or only dereferences it (``x.shape``, ``x[0]``, ``x + 1``, ``x(...)``): then
+    the ``= None`` is a dead default or a crash, and ``T | None`` the wrong advice."""
+    parents: dict[int, ast.AST] = {}
     for sub in kwreads.body_nodes(node):
-        if isinstance(sub, ast.Compare):
-            operands = [sub.left, *sub.comparators]
-            if any(isinstance(o, ast.Name) and o.id == name for o in operands) and any(
-                isinstance(o, ast.Constant) and o.value is None for o in operands
-            ):
-                return True
-        for test in _tests(sub):
-            while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-                test = test.operand
-            if isinstance(test, ast.Name) and test.id == name:
-                return True
+        for child in ast.iter_child_nodes(sub):
+            parents[id(child)] = sub
+    for sub in kwreads.body_nodes(node):
+        if not (isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(sub))
+        if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is sub:
+            continue
+        if isinstance(parent, ast.Call) and parent.func is sub:
+            continue
+        if isinstance(parent, (ast.BinOp, ast.AugAssign)):
+            continue
+        return True
     return False
 
 
@@ -707,7 +699,7 @@ def function_findings(
                 yield flag
             continue
         if not relies_on_none(node, arg.arg):
-            continue  # a dead default (every caller passes it): the annotation tells the truth
+            continue  # a dead default: ``T | None`` would be the wrong advice
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:
             yield found

@@ -30,18 +30,28 @@ variable (`*args: Any` / `**kwargs: Any` too: name the parameters or use
 public or private, module-level, method or nested, whose `def` line the change adds
 (a parameter added to an old `def` does not make it new). A function with no parameters
 (besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
-return type). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
+return type). A module's `__getattr__`/`__dir__` returning `Any` (PEP 562 lazy exports)
+is not reported. `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
 almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
 annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None (or
 `x if c else None`) or falls off its end, `-> None` that returns a value, `-> T` (a
 class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare
 `return` or a conditional None, and `-> dict[...]`
 (`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
-another kind (`return a, b`). So is an implicit Optional, `x: T = None` as a parameter,
-attribute or dataclass field where `T` cannot hold None: the message says `T | None`;
+another kind (`return a, b`); a new `-> T` or `-> A | B` (not a dunder's) returning a
+literal no member can hold (`-> torch.Tensor | IntermediateTensors` returning
+`hidden, aux`: a member holds it when it is `tuple`, `Sequence`, a class with bases or
+an unknown name). A wrong return is reported once, at the `def` line when the change
+adds the annotation (its returns listed), else at each added return. So is an implicit
+Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
+attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
+gives None a meaning (`x is None`, `if not x`, `x or default`; a parameter only passed
+on or used unconditionally has a dead default, not a misleading type): the message
+says `T | None`;
 and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
 Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
-file defines or an absolute import defines as `class`, and a class named dotted through
+file defines or an import (absolute or relative) defines as `class`, and a class named
+dotted through
 an imported module (`ray.actor.ActorHandle`: a CamelCase last part, its module not on
 the path or defining it as `class` there); a `TypeVar`, an alias (a name ending in
 `Like`/`Type`/`T`, starting `Optional`/`Maybe`, or from a types module such as
