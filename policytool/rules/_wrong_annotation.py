@@ -750,6 +750,7 @@ def function_findings(
             fix = f"return a {builtin} or fix the annotation"
         elif (
             annotation_added
+            and not (isinstance(node.returns, ast.Constant) and node.returns.value is None)
             and not (node.name.startswith("__") and node.name.endswith("__"))
             and _types(src).holds_literal(node.returns, kind) is False
         ):
@@ -776,6 +777,7 @@ def wrong_returns(
     returns are listed), else one at each added return."""
     if not wrong:
         return
+    wrong = sorted(wrong, key=lambda item: item[0].lineno)
     if annotation_added:
         parts = [f"{how} on line {ret.lineno}" for ret, how, _fix in wrong]
         at = node.returns.lineno if node.returns is not None else node.lineno
