@@ -470,9 +470,10 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     # private functions too: the seed says "fully-untyped signature in production code"
     ("pkg/types_new.py", "def _private_helper(a, b):", "any-annotation", W),
     ("pkg/types_new.py", "def __init__(self, x, y):", "any-annotation", W),
-    ("pkg/types_new.py", "    return None\n\n\ndef first_positive", "any-annotation", E),
+    # a wrong return annotation is reported at the new ``def`` line (one site per function)
+    ("pkg/types_new.py", "def is_ready(flag: int) -> bool:", "any-annotation", E),
     ("pkg/types_new.py", "def first_positive(items: list[int]) -> int:", "any-annotation", E),
-    ("pkg/types_new.py", "return [0]", "any-annotation", E),
+    ("pkg/types_new.py", "def reset(state: list[int]) -> None:", "any-annotation", E),
     ("pkg/renamed.py", "return None  # second is gone", "any-annotation", E),
     ("tests/test_new.py", 'fake(SimpleNamespace(device="cpu"))', "any-annotation", W),
     # mimics pkg/config.py's DeviceConfig, which the test imports

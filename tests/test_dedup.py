@@ -221,8 +221,16 @@ def test_any_annotation_wrong_returns_keep_their_messages() -> None:
     rule = registry.file_rules(["any-annotation"])["any-annotation"]
     found = [(f.line, f.message) for f in rule.check(source, Config())]
     assert [item for item in found if "annotated" in item[1]] == [
-        (3, "`none_but_value` is annotated `-> None` but returns `1`"),
-        (13, "`int_but_none` is annotated `-> int` but returns None here"),  # walk order
-        (11, "`int_but_none` is annotated `-> int` but returns None here"),
+        # a wrong return is one finding at the new def line, its returns listed
+        (
+            1,
+            "`none_but_value` is annotated `-> None` (line 1) but returns `1` on line 3; "
+            "fix the annotation",
+        ),
+        (
+            9,
+            "`int_but_none` is annotated `-> int` (line 9) but returns None on line 11, "
+            "returns None on line 13; annotate `-> int | None`",
+        ),
         (20, "`falls_off` is annotated `-> str` but can fall off its end and return None"),
     ]

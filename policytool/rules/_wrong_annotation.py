@@ -55,6 +55,18 @@ BUILTINS = frozenset(
         "memoryview",
     }
 )
+_LEGACY_TENSORS = (
+    "Long",
+    "Int",
+    "Short",
+    "Char",
+    "Byte",
+    "Bool",
+    "Float",
+    "Double",
+    "Half",
+    "BFloat16",
+)
 # Types from modules that can never hold None (qualified names).
 _KNOWN_NOT_NONE = frozenset(
     {
@@ -121,11 +133,52 @@ _KNOWN_NOT_NONE = frozenset(
         "collections.Counter",
         "pathlib.Path",
         "torch.Tensor",
+        # the legacy typed tensors (``torch.LongTensor``): classes, never None
+        *(
+            f"torch.{kind}Tensor"
+            for kind in (
+                "Long",
+                "Int",
+                "Short",
+                "Char",
+                "Byte",
+                "Bool",
+                "Float",
+                "Double",
+                "Half",
+                "BFloat16",
+            )
+        ),
         "torch.device",
         "torch.dtype",
         "torch.nn.Module",
         "numpy.ndarray",
         "re.Pattern",
+    }
+)
+# Types whose values are never a literal display (a tuple, dict, list, str...).
+_TENSORS = frozenset(
+    {
+        "torch.Tensor",
+        "torch.nn.Module",
+        "torch.device",
+        "torch.dtype",
+        "numpy.ndarray",
+        *(
+            f"torch.{kind}Tensor"
+            for kind in (
+                "Long",
+                "Int",
+                "Short",
+                "Char",
+                "Byte",
+                "Bool",
+                "Float",
+                "Double",
+                "Half",
+                "BFloat16",
+            )
+        ),
     }
 )
 _ADMITS_NONE = frozenset(
@@ -223,9 +276,13 @@ class _Types:
         self.src = src
         classes: set[str] = set()
         other: set[str] = set()
+        # Module-level classes with no base (``object`` aside): hold no literal display.
+        self.baseless: set[str] = set()
         for stmt in src.tree.body:
             if isinstance(stmt, ast.ClassDef):
                 classes.add(stmt.name)
+                if all(isinstance(b, ast.Name) and b.id == "object" for b in stmt.bases):
+                    self.baseless.add(stmt.name)
             else:
                 for node in ast.walk(stmt) if not isinstance(stmt, ast.FunctionDef) else [stmt]:
                     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -237,9 +294,14 @@ class _Types:
         self.rebound = other
         self.imported: dict[str, tuple[str, str]] = {}
         for stmt in src.tree.body:
-            if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+            if not isinstance(stmt, ast.ImportFrom):
+                continue
+            module = stmt.module
+            if stmt.level:
+                module = _relative(src.path, stmt.level, stmt.module)
+            if module:
                 for alias in stmt.names:
-                    self.imported[alias.asname or alias.name] = (stmt.module, alias.name)
+                    self.imported[alias.asname or alias.name] = (module, alias.name)
 
     def admits_none(self, annotation: ast.expr) -> bool | None:
         """True when the annotation holds None, False when it certainly does not."""
@@ -274,6 +336,67 @@ class _Types:
         if isinstance(annotation, (ast.Name, ast.Attribute)):
             return self._name(annotation)
         return None
+
+    def holds_literal(self, annotation: ast.expr, kind: str) -> bool | None:
+        """Whether a literal display of builtin ``kind`` (``tuple``, ``dict``...) fits the
+        annotation: False only when every member of a union certainly rejects it (a builtin
+        of another kind, a tensor, an array, a class without bases); None when unsure."""
+        if isinstance(annotation, ast.Constant):
+            if annotation.value is None:
+                return False
+            if isinstance(annotation.value, str):
+                try:
+                    parsed = ast.parse(annotation.value, mode="eval").body
+                except SyntaxError:
+                    return None
+                return self.holds_literal(parsed, kind)
+            return None
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            return self._all_reject([annotation.left, annotation.right], kind)
+        base: ast.expr = annotation
+        if isinstance(annotation, ast.Subscript):
+            outer = self.src.qualname(annotation.value)
+            items = (
+                annotation.slice.elts
+                if isinstance(annotation.slice, ast.Tuple)
+                else [annotation.slice]
+            )
+            if outer in _UNIONS or outer in ("typing.Optional", "typing_extensions.Optional"):
+                return self._all_reject(items, kind)
+            if outer in _WRAPPERS:
+                return self.holds_literal(items[0], kind) if items else None
+            base = annotation.value
+        if not isinstance(base, (ast.Name, ast.Attribute)):
+            return None
+        name = self.src.qualname(base)
+        if name is None:
+            return None
+        name = _TYPING_BUILTIN.get(name, name)
+        if name in _ACCEPTS:
+            if name in self.rebound or name in self.src.aliases:
+                return None
+            return kind in _ACCEPTS[name]
+        if name in _TENSORS:
+            return False
+        if "." not in name and name in self.classes:
+            return False if name in self.baseless else None
+        if isinstance(base, ast.Name) and base.id in self.imported:
+            module, original = self.imported[base.id]
+            loaded = self._finder().load(module)
+            if loaded is None or original not in loaded[0].classes:
+                return None
+            if original in loaded[0].imports:
+                return None
+            bases = [b for b in loaded[0].bases.get(original, ()) if b != "object"]
+            return False if not bases else None
+        return None
+
+    def _all_reject(self, items: list[ast.expr], kind: str) -> bool | None:
+        """A union: True if a member holds the literal, False if every member rejects it."""
+        answers = [self.holds_literal(item, kind) for item in items]
+        if True in answers:
+            return True
+        return False if answers and all(a is False for a in answers) else None
 
     def _any_of(self, items: list[ast.expr]) -> bool | None:
         """A union: True if a member admits None, False if none can, else unsure."""
@@ -344,6 +467,20 @@ class _Types:
         return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
 
 
+def _relative(path: str, level: int, module: str | None) -> str | None:
+    """The absolute module of ``from ..module import`` in the file at ``path`` (relative to
+    the work tree): ``pkg/sub/a.py`` with level 2 and ``x`` -> ``pkg.x``."""
+    parts = path.replace("\\", "/").removesuffix(".py").split("/")
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    package = parts[:-1]  # ``__init__.py``'s package is its directory, as a module's
+    if level - 1 > len(package):
+        return None
+    package = package[: len(package) - (level - 1)]
+    dotted = ".".join([*package, module] if module else package)
+    return dotted or None
+
+
 def _types(src: SourceInfo) -> _Types:
     """The file's :class:`_Types`, built once."""
     cached = src.cache.get("wrong_types")
@@ -354,14 +491,18 @@ def _types(src: SourceInfo) -> _Types:
 
 
 def _is_none(value: ast.expr | None) -> bool:
-    """``None`` as written (``field(default=None)`` too)."""
+    """``None`` as written (``field(default=None)`` too, and ``field(default_factory=None)``,
+    which leaves the field without a value)."""
     if isinstance(value, ast.Constant):
         return value.value is None
     if isinstance(value, ast.Call) and not value.args:
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         if name == "field":
-            return any(k.arg == "default" and _is_none(k.value) for k in value.keywords)
+            return any(
+                k.arg in ("default", "default_factory") and _is_none(k.value)
+                for k in value.keywords
+            )
     return False
 
 
@@ -380,7 +521,7 @@ def _none_of(value: ast.expr) -> ast.expr:
     """The ``None`` itself: the constant, or ``field(default=None)``'s keyword value."""
     if isinstance(value, ast.Call):
         for keyword in value.keywords:
-            if keyword.arg == "default":
+            if keyword.arg in ("default", "default_factory"):
                 return keyword.value
     return value
 
@@ -465,6 +606,30 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
         yield found
 
 
+def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether parameter ``name``'s None can mean something in the body: compared with
+    None or tested for truth (``x is None``, ``if not x``, ``x or default``), or handed on
+    (passed to a call, stored, returned: the receiver may test it). Not when the body never
+    reads it or only dereferences it (``x.shape``, ``x[0]``, ``x + 1``, ``x(...)``): then
+    the ``= None`` is a dead default or a crash, and ``T | None`` the wrong advice."""
+    parents: dict[int, ast.AST] = {}
+    for sub in kwreads.body_nodes(node):
+        for child in ast.iter_child_nodes(sub):
+            parents[id(child)] = sub
+    for sub in kwreads.body_nodes(node):
+        if not (isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(sub))
+        if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is sub:
+            continue
+        if isinstance(parent, ast.Call) and parent.func is sub:
+            continue
+        if isinstance(parent, (ast.BinOp, ast.AugAssign)):
+            continue
+        return True
+    return False
+
+
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.arg, ast.expr]]:
     """Each parameter with its default value."""
     positional = [*node.args.posonlyargs, *node.args.args]
@@ -533,6 +698,8 @@ def function_findings(
             if flag is not None:
                 yield flag
             continue
+        if not relies_on_none(node, arg.arg):
+            continue  # a dead default: ``T | None`` would be the wrong advice
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:
             yield found
@@ -558,32 +725,77 @@ def function_findings(
         and any(ret.value is None or gives_none(ret.value) for ret in returns)
         and _types(src).admits_none(node.returns) is False
     )
-    if not none_wrong and builtin is None:
+    # A union (``-> torch.Tensor | IntermediateTensors``) is judged only against literals.
+    literals = builtin is None and any(
+        ret.value is not None and _literal_kind(ret.value) is not None for ret in returns
+    )
+    if not none_wrong and builtin is None and not literals:
         return
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
         return  # a generator: its annotation is about what it yields
+    wrong: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
         if none_wrong and (ret.value is None or gives_none(ret.value)):
             how = "may return None" if isinstance(ret.value, ast.IfExp) else "returns None"
-            yield finding(
-                src,
-                ret,
-                RULE,
-                BLOCK,
-                f"`{node.name}` is annotated `-> {declared}` but {how} on line "
-                f"{ret.lineno}; annotate `-> {declared} | None`",
-            )
+            wrong.append((ret, how, f"annotate `-> {declared} | None`"))
             continue
-        if ret.value is None or builtin is None:
+        if ret.value is None:
             continue
         kind = _literal_kind(ret.value)
-        if kind is not None and kind not in _ACCEPTS[builtin]:
-            yield finding(
-                src,
-                ret,
-                RULE,
-                BLOCK,
-                f"`{node.name}` is annotated `-> {declared}` but returns a {kind} "
-                f"(`{short(src, ret.value, 40)}`) on line {ret.lineno}; return a {builtin} "
-                "or fix the annotation",
-            )
+        if kind is None:
+            continue
+        if builtin is not None:
+            if kind in _ACCEPTS[builtin]:
+                continue
+            fix = f"return a {builtin} or fix the annotation"
+        elif (
+            annotation_added
+            and not (isinstance(node.returns, ast.Constant) and node.returns.value is None)
+            and not (node.name.startswith("__") and node.name.endswith("__"))
+            and _types(src).holds_literal(node.returns, kind) is False
+        ):
+            # A new annotation only (an old ``-> torch.Tensor`` whose tuple return the
+            # change reshapes is not the change's), and no dunder: ``__call__`` /
+            # ``__getitem__`` follow their base's or protocol's signature (diffusers'
+            # blocks are all ``__call__(...) -> PipelineState`` returning a tuple).
+            fix = f"add `{kind}` to the annotation or return one of its types"
+        else:
+            continue
+        wrong.append((ret, f"returns a {kind} (`{short(src, ret.value, 40)}`)", fix))
+    yield from wrong_returns(src, node, declared, wrong, annotation_added)
+
+
+def wrong_returns(
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    declared: str,
+    wrong: list[tuple[ast.Return, str, str]],
+    annotation_added: bool,
+) -> Iterator[Finding]:
+    """The findings for returns that contradict ``-> declared``: one at the ``def`` line
+    when the change adds the annotation (where the labels and a reviewer put it; its
+    returns are listed), else one at each added return."""
+    if not wrong:
+        return
+    wrong = sorted(wrong, key=lambda item: item[0].lineno)
+    if annotation_added:
+        parts = [f"{how} on line {ret.lineno}" for ret, how, _fix in wrong]
+        at = node.returns.lineno if node.returns is not None else node.lineno
+        fixes = list(dict.fromkeys(fix for _ret, _how, fix in wrong))
+        yield finding(
+            src,
+            node,
+            RULE,
+            BLOCK,
+            f"`{node.name}` is annotated `-> {declared}` (line {at}) "
+            f"but {', '.join(parts)}; {'; '.join(fixes)}",
+        )
+        return
+    for ret, how, fix in wrong:
+        yield finding(
+            src,
+            ret,
+            RULE,
+            BLOCK,
+            f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
+        )

@@ -7,6 +7,7 @@ wrong return annotations, and ``SimpleNamespace`` test fakes of real classes.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import os
 import re
@@ -30,18 +31,28 @@ variable (`*args: Any` / `**kwargs: Any` too: name the parameters or use
 public or private, module-level, method or nested, whose `def` line the change adds
 (a parameter added to an old `def` does not make it new). A function with no parameters
 (besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
-return type). `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
+return type). A module's `__getattr__`/`__dir__` returning `Any` (PEP 562 lazy exports)
+is not reported. `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
 almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
 annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None (or
 `x if c else None`) or falls off its end, `-> None` that returns a value, `-> T` (a
 class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare
 `return` or a conditional None, and `-> dict[...]`
 (`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
-another kind (`return a, b`). So is an implicit Optional, `x: T = None` as a parameter,
-attribute or dataclass field where `T` cannot hold None: the message says `T | None`;
+another kind (`return a, b`); a new `-> T` or `-> A | B` (not a dunder's) returning a
+literal no member can hold (`-> torch.Tensor | IntermediateTensors` returning
+`hidden, aux`: a member holds it when it is `tuple`, `Sequence`, a class with bases or
+an unknown name). A wrong return is reported once, at the `def` line when the change
+adds the annotation (its returns listed), else at each added return. So is an implicit
+Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
+attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
+gives None a meaning (`x is None`, `if not x`, `x or default`; a parameter only passed
+on or used unconditionally has a dead default, not a misleading type): the message
+says `T | None`;
 and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
 Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
-file defines or an absolute import defines as `class`, and a class named dotted through
+file defines or an import (absolute or relative) defines as `class`, and a class named
+dotted through
 an imported module (`ray.actor.ActorHandle`: a CamelCase last part, its module not on
 the path or defining it as `class` there); a `TypeVar`, an alias (a name ending in
 `Like`/`Type`/`T`, starting `Optional`/`Maybe`, or from a types module such as
@@ -243,19 +254,18 @@ def _terminates(body: list[ast.stmt]) -> bool:
     )
 
 
-def _contradiction(src: SourceInfo, name: str, ret: ast.Return, declared: str | None) -> str | None:
-    """How ``ret`` contradicts the annotation of function ``name``: a value under
-    ``-> None`` (``declared`` None), None under ``-> declared``; None when it does not."""
+def _contradiction(src: SourceInfo, ret: ast.Return, declared: str | None) -> str | None:
+    """How ``ret`` contradicts the annotation: a value under ``-> None`` (``declared``
+    None), None under ``-> declared``; None when it does not."""
     value = ret.value
     if declared is None:
         if isinstance(value, _NEVER_NONE_VALUES) or (
             isinstance(value, ast.Constant) and value.value is not None
         ):
-            return f"`{name}` is annotated `-> None` but returns `{short(src, value)}`"
+            return f"returns `{short(src, value)}`"
         return None
     if value is None or wrong.gives_none(value):
-        how = "may return None" if isinstance(value, ast.IfExp) else "returns None"
-        return f"`{name}` is annotated `-> {declared}` but {how} here"
+        return "may return None" if isinstance(value, ast.IfExp) else "returns None"
     return None
 
 
@@ -278,16 +288,19 @@ def _wrong_return(
     returns = [n for n in own if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
     declared = None if is_none else _never_none(src, node.returns)
+    contradictions: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
-        message = _contradiction(src, node.name, ret, declared)
-        if message is not None and (annotation_added or src.node_added(ret)):
-            yield finding(src, ret, "any-annotation", BLOCK, message)
+        how = _contradiction(src, ret, declared)
+        if how is not None and (annotation_added or src.node_added(ret)):
+            fix = "fix the annotation" if declared is None else f"annotate `-> {declared} | None`"
+            contradictions.append((ret, how, fix))
+    yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
     if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
         yield finding(
             src,
-            node.returns,
+            node if annotation_added else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -1080,7 +1093,13 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                     f"of `{node.name}` has no contract"
                 )
                 yield finding(src, arg.annotation, "any-annotation", WARN, message)
-        if node.returns is not None and src.node_added(node.returns) and _is_any(src, node.returns):
+        lazy_exports = node.name in ("__getattr__", "__dir__") and node in src.tree.body
+        if (
+            node.returns is not None
+            and src.node_added(node.returns)
+            and _is_any(src, node.returns)
+            and not lazy_exports  # a module's ``__getattr__(name) -> Any``: PEP 562's form
+        ):
             yield finding(
                 src,
                 node.returns,
@@ -1088,9 +1107,10 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` returns `{short(src, node.returns)}`: callers get no type checking",
             )
-        yield from _wrong_return(src, node)
         checked = node.returns is not None and _never_none(src, node.returns) is not None
-        yield from wrong.function_findings(src, node, checked)
+        yield from _merged(
+            node.lineno, [*_wrong_return(src, node), *wrong.function_findings(src, node, checked)]
+        )
         params = [a for a in args if a.arg not in ("self", "cls")]
         typed = node.returns is not None or any(a.annotation is not None for a in params)
         if typed or not src.overlaps(node.lineno, node.lineno) or _def_edited(src, node):
@@ -1116,6 +1136,18 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
             )
+
+
+def _merged(line: int, found: list[Finding]) -> Iterator[Finding]:
+    """``found``, with the ✗ of one function's ``def`` line joined into one finding (one
+    site: its wrong returns, its falling off the end)."""
+    at_def = [f for f in found if f.line == line and f.severity == BLOCK]
+    yield from (f for f in found if not (f.line == line and f.severity == BLOCK))
+    if len(at_def) == 1:
+        yield at_def[0]
+    elif at_def:
+        first = at_def[0]
+        yield dataclasses.replace(first, message="; ".join(f.message for f in at_def))
 
 
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
