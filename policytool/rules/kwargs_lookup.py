@@ -444,7 +444,7 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     kwargs, in this file (``base_path``, its path before a rename) or in another non-test
     file; else ``""``.
 
-    The seed's ✗ is for a diff that "introduces a **new** string key": a key the base
+    The ✗ is for a change that introduces a new string key: a key the base
     already reads is an existing option of the code base, and one more copy of it is the
     backlog's duplication (⚠); a key no base file read, that the change reads in two
     files, is the ✗."""
