@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """kwargs-lookup ✗ is for a change that "introduces a **new** string key duplicated
-across >= 2 files": a key the changed file already read before the change (a
-re-indented, moved or renamed lookup) is not new, ⚠; a key copied into another file is."""
+across >= 2 files": a key the base already read (in the changed file: a re-indented,
+moved or renamed lookup; or in another file: one more copy of an existing option, as
+xinference's ``kwargs.pop("instruct")`` and OpenRLHF's ``"n_samples_per_prompt"`` in blind
+set c) is not new, ⚠ naming where it was read; a key no base file read, that the change
+reads in two files, is the ✗."""
 
 from __future__ import annotations
 
@@ -63,8 +66,33 @@ def test_a_renamed_file_keeps_its_old_key(base: Repo, run: Run) -> None:
     assert [(p, sev) for p, _l, sev, _m in rows(run)] == [("pkg/renamed_model.py", "warning")]
 
 
-def test_a_key_copied_into_a_new_file_is_still_blocking(base: Repo, run: Run) -> None:
+def test_a_key_copied_into_a_new_file_is_a_warning_naming_the_old_reader(
+    base: Repo, run: Run
+) -> None:
     base.write("pkg/talker.py", "def speak(**kwargs):\n    return kwargs.get('runtime_info')\n")
     base.commit("copy")
     found = rows(run)
-    assert [(p, sev) for p, _l, sev, _m in found] == [("pkg/talker.py", "error")]
+    assert [(p, sev) for p, _l, sev, _m in found] == [("pkg/talker.py", "warning")]
+    assert "not a new key: pkg/model.py and 1 more read it from kwargs before" in found[0][3]
+
+
+def test_a_key_new_to_the_repository_read_in_two_files_is_blocking(base: Repo, run: Run) -> None:
+    base.write("pkg/talker.py", "def speak(**kwargs):\n    return kwargs.get('voice_seed')\n")
+    base.write("pkg/model.py", OLD + "\n\ndef seed(**kwargs):\n    return kwargs['voice_seed']\n")
+    base.commit("a new key in two files")
+    found = rows(run)
+    assert [(p, sev) for p, _l, sev, _m in found] == [
+        ("pkg/model.py", "error"),
+        ("pkg/talker.py", "error"),
+    ]
+    assert 'key "voice_seed" is also read from **kwargs in pkg/talker.py' in found[0][3]
+
+
+def test_a_key_only_a_test_file_read_before_is_still_new(repo: Repo, run: Run) -> None:
+    repo.write("tests/test_fake.py", "def fake(**kwargs):\n    return kwargs['voice_seed']\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("pkg/a.py", "def a(**kwargs):\n    return kwargs.get('voice_seed')\n")
+    repo.write("pkg/b.py", "def b(**kwargs):\n    return kwargs.get('voice_seed')\n")
+    repo.commit("new key")
+    assert {sev for _p, _l, sev, _m in rows(run)} == {"error"}

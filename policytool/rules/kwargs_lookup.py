@@ -43,10 +43,11 @@ a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term 
 `and` or the key is set in a block nested in the `if`.
 
 ⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
-another non-test file with no shared module constant and the key is new to the change
-(not read from kwargs by the base revision of this file, also across a rename: a
-re-indented or moved lookup of the file's old key stays ⚠; a key copied from another file
-is new to this one) (writes such as
+another non-test file with no shared module constant and the key is new to the
+repository (no non-test file of the base revision read it from kwargs: the change
+introduces the key and repeats it; a re-indented, moved or renamed lookup, or one more
+copy of a key the code base already reads, is the backlog's duplication and stays ⚠,
+naming a file that read it before) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
 fail-fast path (`__init__`, config validation, weight loading, diffusers'
 `lora_state_dict`) and never passes the dict on, so unknown keys are silently dropped:
@@ -439,12 +440,22 @@ def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool
 
 
 def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
-    """Why ``key`` is not new to the change: the base revision of this file
-    (``base_path``, its path before a rename) already read it from kwargs; else ``""``.
+    """Why ``key`` is not new to the change: the base revision already read it from
+    kwargs, in this file (``base_path``, its path before a rename) or in another non-test
+    file; else ``""``.
 
-    Another base file reading it does not make it old: copying an existing key into one
-    more file is the pattern's own example of the ✗ (a guard "copy-pasted across" files)."""
-    return "this file read it before the change" if base_path in before.get(key, ()) else ""
+    The ✗ is for a change that introduces a new string key: a key the base
+    already reads is an existing option of the code base, and one more copy of it is the
+    backlog's duplication (⚠); a key no base file read, that the change reads in two
+    files, is the ✗."""
+    files = before.get(key, set())
+    if base_path in files:
+        return "this file read it before the change"
+    others = sorted(files - {base_path})
+    if not others:
+        return ""
+    more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+    return f"{others[0]}{more} read it from kwargs before the change"
 
 
 def kwargs_finding(
