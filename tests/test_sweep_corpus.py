@@ -63,25 +63,7 @@ def test_after_meets_the_precision_targets() -> None:
 
 # Cells of the "current" labels (today's rules) below target, each with its cause; the
 # test fails when a gap closes (remove it here) or when another cell falls below.
-CURRENT_KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("broad-except", "error"): (
-        "5/15: a logged warning with a complete fallback (torch.compile / CUDA graph /"
-        " compile warmup -> eager, optional VAE slicing/tiling, best-effort presets) is"
-        " escalated as 'carries on half set up'"
-    ),
-    ("any-annotation", "error"): (
-        "21/30: the fake's class is named by a keyword match over the parameter it reaches"
-        " (OmniRequestOutput for an engine request, NewRequestData for a"
-        " DiffusionRequestState, a variable-name match for FlashMLASparseMetadata), an"
-        " untyped test-local fake class (FakeAsyncOmni*) counts as a real typed class, an"
-        " OmegaConf stage config's engine_args is taken for OmniEngineArgs, and an old"
-        " SimpleNamespace is reported because a keyword was added inside it (diff scope)"
-    ),
-    ("any-annotation", "warning"): (
-        "15/16: a module-level `__getattr__(name) -> Any` (PEP 562 lazy exports) is"
-        " reported, where Any is the idiom"
-    ),
-}
+CURRENT_KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 def test_current_labels_meet_the_seed_targets_or_name_the_gap() -> None:
