@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The blind sets built after the unseen split was consumed (issue 22): per set, commits of
+repositories no one had used, their seed sites labelled before any sweep run (each set's
+git history: the labels are committed before its findings), measured by
+``bench/sweep_unseen.py --corpus bench/sweep_blind_X.json figures``.
+
+Sets a, b and c (diffusers, lmdeploy; tpu-inference, vllm-gaudi; xorbitsai/inference,
+OpenRLHF) were measured once with the code they were built against, then consumed: their
+misses were read and causes fixed. Set d (lightllm, FastVideo) was sealed until the last
+merge: nobody tuning the rules opened it. Each cell meets its target or is a known gap with
+its cause; the test fails when a gap closes (remove it) or another cell drops."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_sweep_unseen import TARGETS, _load
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+SETS = sorted(BENCH.glob("sweep_blind_*.json"))
+# Repositories the sweep was tuned or measured on before the blind sets.
+EARLIER = ("sweep_commits.json", "sweep_unseen.json", "drift_corpus.json", "drift_unseen.json")
+# The release diffs of bench/sweep_corpus.json, where the sweep was first tuned.
+TUNED_ON = {"vllm", "vllm-omni"}
+
+
+def _used_before(path: Path) -> set[str]:
+    """The names (lower case, without owner) of every repository an earlier corpus, or an
+    earlier blind set, holds; tree names too."""
+    names: set[str] = set()
+    earlier = [BENCH / name for name in EARLIER] + [p for p in SETS if p.name < path.name]
+    for corpus in earlier:
+        doc = json.loads(corpus.read_text(encoding="utf-8"))
+        trees = doc.get("trees", doc.get("repos", {}))
+        items = list(trees.items()) if isinstance(trees, dict) else [(None, t) for t in trees]
+        for key, info in items:
+            if key is not None:
+                names.add(key.lower())
+            repo = str(info.get("repo", "")) if isinstance(info, dict) else ""
+            # sweep_commits.json names its clones: "sweep22-<owner>+<name>".
+            names.add(repo.replace("+", "/").rsplit("/", 1)[-1].lower())
+    return (names | TUNED_ON) - {""}
+
+
+def test_the_blind_sets_are_at_least_100_commits_of_three_new_repositories() -> None:
+    corpus = _load()
+    commits: list[str] = []
+    repos: set[str] = set()
+    for path in SETS:
+        doc = corpus.load(path)
+        used = _used_before(path)
+        for info in doc["trees"].values():
+            repo = str(info["repo"]).lower()
+            assert repo.count("/") == 1 and repo.split("/")[1] not in used, (path.name, repo)
+            assert info["labelled_at"]
+            repos.add(repo)
+            commits.extend(info["unseen"])
+        for site in doc["sites"]:
+            assert site["seed"] in ("✗", "⚠", "-"), site
+            assert site.get("post_run", "⚠") in ("✗", "⚠", "-"), site
+            assert site["rule"] in corpus.RULES, site
+            assert len(site["reason"]) > 10, site
+        for reading in corpus.READINGS:
+            corpus.figures(doc, reading)  # every ✗ and every sampled ⚠ finding has a label
+    assert len(repos) >= 3 and len(commits) >= 100
+    assert len(set(commits)) == len(commits)
+
+
+_PLAIN_DICT = (
+    "a plain `*_kwargs: dict` / `Mapping` parameter read by key is labelled '-' (no `**` "
+    "signature), where the release-diff labels count the same raw-dict read as the ⚠; "
+    "reporting such a dict only when a `**` dict reaches it was measured and left out: it "
+    "lost three right ✗ whose dict arrives through a lambda"
+)
+_WRITES = (
+    "tpu-inference `num_valid_tokens`: a new key written into a raw dict in one file and "
+    "read with `.get` in another; counting writes as the duplicate gave ~0.3 precision on "
+    "the release diffs (+38 ✗ on vllm-omni, +5 on vLLM, mostly payload and config dicts)"
+)
+_A_FAKES = (
+    "fakes whose only link to their class is a monkeypatched method of an object the code "
+    "types `Any` (diffusers f3175ba: huggingface_hub's `FileEntry` from a fake sandbox's "
+    "`list()`, x3; d6bfaa7: a `logits` output of a patched `model.forward`, x2)"
+)
+_B_EXCEPT = (
+    "2/4: vllm-gaudi `_hpu_sdpa_attention_forward` and tpu-inference "
+    "`_patched_embed_input_ids` catch around a per-request model forward and fall back to "
+    "a slower path with the same result: the shape the release diff's labels call ⚠"
+)
+_C_EXCEPT = (
+    "1/4: a `pass` that falls through to a fallback in `*post_install` (xinference venv "
+    "setup; the rule keeps pass-to-fallback ⚠), `is_vlm_model`, whose only fail-fast caller "
+    "is in another file (no cross-file call graph), and a helper called from HTTP routes "
+    "that passes into a fallback prompt format"
+)
+_D_FAKES = (
+    "13/34 (post-run 13/35), the honest figure of this round: FastVideo "
+    "test_validation.py's 14 fakes reach parameters the code types `Any` with one keyword "
+    "(`text_encoder_configs`) or a keyword 56 modules declare (`arch_config`); "
+    "test_video_generator.py's fakes fit a parent and its subclass (a tie is no answer) or "
+    "an Enum member (enums are no record classes); four `subprocess.CompletedProcess` "
+    "fakes come from a patched stdlib `subprocess.run` (typeshed is not read); lightllm's "
+    "`multimodal_params: MultimodalParams = None` reads as a dead default (the body uses "
+    "it only when the prompt holds image tokens)"
+)
+_D_ASYNC = (
+    "0/4: lightllm serves from `server/`, outside the default `serving-paths` "
+    "(`**/engine/**`, `**/entrypoints/**`, `**/connectors/**`; two are ⚠ there), and two "
+    "blocking calls sit in a sync helper the async `generate` calls on the loop (the rule "
+    "reads `async def` bodies only)"
+)
+_D_EXCEPT_RECALL = (
+    "1/3: a logged `except BaseException` in `_pd_process_generate` (neither a fail-fast "
+    "name nor an HTTP route) and a public helper two calls below `_init_env`"
+)
+# (set, reading, rule, metric) -> why the cell is below target.
+KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
+    ("a", "blind", "any-annotation", "x-recall"): (
+        "29/37: " + _A_FAKES + "; three blind def-line labels whose sites the sweep "
+        "reports per parameter line (post_run '-')"
+    ),
+    ("a", "post-run", "any-annotation", "x-recall"): "29/34: " + _A_FAKES,
+    ("a", "blind", "kwargs-lookup", "w-precision"): "11/12: lmdeploy: " + _PLAIN_DICT,
+    ("a", "post-run", "kwargs-lookup", "w-precision"): "11/12: the blind cell above",
+    ("b", "blind", "any-annotation", "x-recall"): (
+        "38/43: tpu-inference's helper-built VllmConfig/ModelConfig fakes passed to "
+        "`vllm_config: Any`, two MagicMock data fakes (the pattern names SimpleNamespace), "
+        "and a def-line label (post-run 38/42 meets)"
+    ),
+    ("b", "blind", "any-annotation", "w-precision"): (
+        "10/12: two sampled ⚠ are test fakes of a module and a layer "
+        "(test_lm_eval_accuracy.py:114, test_hpu_fused_moe.py:68), labelled '-'"
+    ),
+    ("b", "post-run", "any-annotation", "w-precision"): "10/12: the blind cell above",
+    ("b", "blind", "broad-except", "x-recall"): _B_EXCEPT,
+    ("b", "post-run", "broad-except", "x-recall"): _B_EXCEPT,
+    ("b", "blind", "kwargs-lookup", "x-recall"): "0/3: " + _WRITES,
+    ("b", "post-run", "kwargs-lookup", "x-recall"): "0/2: " + _WRITES,
+    ("c", "blind", "any-annotation", "w-precision"): (
+        "11/12: a test fake passed into production code, labelled '-' blind and ⚠ after "
+        "the run (post_run; 12/12)"
+    ),
+    ("c", "blind", "broad-except", "x-recall"): _C_EXCEPT,
+    ("c", "post-run", "broad-except", "x-recall"): _C_EXCEPT,
+    ("c", "blind", "kwargs-lookup", "w-precision"): (
+        "8/12: openrlhf/xinference " + _PLAIN_DICT + "; a test double recording `env`; two "
+        "`**generate_kwargs` reads labelled '-' blind and ⚠ after the run (post-run 10/12)"
+    ),
+    ("c", "post-run", "kwargs-lookup", "w-precision"): "10/12: " + _PLAIN_DICT,
+    ("d", "blind", "any-annotation", "x-recall"): _D_FAKES,
+    ("d", "post-run", "any-annotation", "x-recall"): _D_FAKES,
+    ("d", "blind", "any-annotation", "w-precision"): (
+        "11/12: an untyped `def` of a test harness under `test/` (not `tests/`), labelled '-'"
+    ),
+    ("d", "post-run", "any-annotation", "w-precision"): "11/12: the blind cell above",
+    ("d", "blind", "async-blocking", "x-recall"): _D_ASYNC,
+    ("d", "post-run", "async-blocking", "x-recall"): _D_ASYNC,
+    ("d", "blind", "broad-except", "x-precision"): (
+        "1/2: lightllm's websocket heartbeat route logs the disconnect that ends its loop and "
+        "cleans up in `finally:`; the route rule read it as carrying on with a fallback"
+    ),
+    ("d", "post-run", "broad-except", "x-precision"): "1/2: the blind cell above",
+    ("d", "blind", "broad-except", "x-recall"): _D_EXCEPT_RECALL,
+    ("d", "post-run", "broad-except", "x-recall"): _D_EXCEPT_RECALL,
+    ("d", "blind", "kwargs-lookup", "w-precision"): "8/10: lightllm: " + _PLAIN_DICT,
+    ("d", "post-run", "kwargs-lookup", "w-precision"): "8/10: the blind cell above",
+}
+
+
+@pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])
+def test_each_blind_cell_meets_its_target_or_is_a_known_gap(path: Path) -> None:
+    corpus = _load()
+    doc = corpus.load(path)
+    name = path.stem.removeprefix("sweep_blind_")
+    for reading in corpus.READINGS:
+        figures = corpus.figures(doc, reading)
+        assert figures, "no figures"
+        for (_split, rule, metric), (hits, total) in sorted(figures.items()):
+            meets = hits / total >= TARGETS[metric]
+            gap = (name, reading, rule, metric) in KNOWN_GAPS
+            assert meets != gap, (name, reading, rule, metric, hits, total)
