@@ -251,7 +251,7 @@ def test_the_message_names_a_plain_dict_parameter_as_declared(feature: Repo, run
 
 # -- the blind sets a and b: kwargs-lookup's cells ------------------------------------
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+
 def test_an_old_init_with_a_new_duplicated_key_is_one_error_on_that_line(
     feature: Repo, run: Run
 ) -> None:
