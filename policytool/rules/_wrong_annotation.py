@@ -55,17 +55,21 @@ BUILTINS = frozenset(
         "memoryview",
     }
 )
-_LEGACY_TENSORS = (
-    "Long",
-    "Int",
-    "Short",
-    "Char",
-    "Byte",
-    "Bool",
-    "Float",
-    "Double",
-    "Half",
-    "BFloat16",
+# The legacy typed tensors (``torch.LongTensor``): classes, never None, never a literal.
+_LEGACY_TENSORS = tuple(
+    f"torch.{kind}Tensor"
+    for kind in (
+        "Long",
+        "Int",
+        "Short",
+        "Char",
+        "Byte",
+        "Bool",
+        "Float",
+        "Double",
+        "Half",
+        "BFloat16",
+    )
 )
 # Types from modules that can never hold None (qualified names).
 _KNOWN_NOT_NONE = frozenset(
@@ -133,22 +137,7 @@ _KNOWN_NOT_NONE = frozenset(
         "collections.Counter",
         "pathlib.Path",
         "torch.Tensor",
-        # the legacy typed tensors (``torch.LongTensor``): classes, never None
-        *(
-            f"torch.{kind}Tensor"
-            for kind in (
-                "Long",
-                "Int",
-                "Short",
-                "Char",
-                "Byte",
-                "Bool",
-                "Float",
-                "Double",
-                "Half",
-                "BFloat16",
-            )
-        ),
+        *_LEGACY_TENSORS,
         "torch.device",
         "torch.dtype",
         "torch.nn.Module",
@@ -164,21 +153,7 @@ _TENSORS = frozenset(
         "torch.device",
         "torch.dtype",
         "numpy.ndarray",
-        *(
-            f"torch.{kind}Tensor"
-            for kind in (
-                "Long",
-                "Int",
-                "Short",
-                "Char",
-                "Byte",
-                "Bool",
-                "Float",
-                "Double",
-                "Half",
-                "BFloat16",
-            )
-        ),
+        *_LEGACY_TENSORS,
     }
 )
 _ADMITS_NONE = frozenset(
