@@ -1018,6 +1018,22 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
     return out[:8]
 
 
+def _past_signature(data: bytes, start: int) -> int | None:
+    """The offset just past the ``)`` closing the parameter list opened before ``start``;
+    None when it does not close within :data:`MAX_SIGNATURE_BYTES`."""
+    depth = 1
+    end = start
+    limit = min(len(data), end + MAX_SIGNATURE_BYTES)
+    while end < limit and depth:
+        char = data[end : end + 1]
+        if char == b"(":
+            depth += 1
+        elif char == b")":
+            depth -= 1
+        end += 1
+    return None if depth else end
+
+
 @functools.lru_cache(maxsize=4096)
 def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
     """The parameter names of the first few ``def callee(...)`` in a file (text only: the
@@ -1042,17 +1058,8 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
         callee = "__init__"
     pattern = re.compile(_DEF_TEXT % re.escape(callee.encode()), re.M)
     for match in pattern.finditer(data, start, stop):
-        depth = 1
-        end = match.end()
-        limit = min(len(data), end + MAX_SIGNATURE_BYTES)
-        while end < limit and depth:
-            char = data[end : end + 1]
-            if char == b"(":
-                depth += 1
-            elif char == b")":
-                depth -= 1
-            end += 1
-        if depth:
+        end = _past_signature(data, match.end())
+        if end is None:
             continue
         text = data[match.end() : end - 1].decode("utf-8", "replace")
         try:
@@ -1405,17 +1412,8 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
     )
     if match is None:
         return None
-    depth = 1
-    end = match.end()
-    limit = min(len(data), end + MAX_SIGNATURE_BYTES)
-    while end < limit and depth:
-        char = data[end : end + 1]
-        if char == b"(":
-            depth += 1
-        elif char == b")":
-            depth -= 1
-        end += 1
-    if depth:
+    end = _past_signature(data, match.end())
+    if end is None:
         return None
     returns = _RETURNS_RE.match(data, end)
     return returns.group(1).decode("utf-8", "replace") if returns else None
