@@ -1074,11 +1074,12 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
 
 
 def parameter_names(
-    finder: Finder, modules: list[str], callee: str, index: int
+    finder: Finder, modules: list[str], callee: str, index: int, unbound: bool = False
 ) -> list[tuple[str, str]]:
-    """(name, module) of the parameter at positional ``index`` of each ``def callee(...)``
-    in the modules (a method's ``self``/``cls`` skipped: the call passes it as the
-    receiver)."""
+    """(name, module) of the parameter a positional argument at ``index`` reaches in each
+    ``def callee(...)`` in the modules: a bound call skips ``self``/``cls`` (the call passes
+    the receiver); with ``unbound`` (``Cls.meth(obj, x)``) the call passes ``self`` itself,
+    and a classmethod's ``cls`` is still implied."""
     names: list[tuple[str, str]] = []
     for module in modules:
         found = finder.find(module)
@@ -1089,10 +1090,12 @@ def parameter_names(
         except OSError:
             continue
         for params in _signatures(found[0], info.st_mtime_ns, info.st_size, callee):
-            if params and params[0] in ("self", "cls"):
-                params = params[1:]
-            if index < len(params) and (params[index], module) not in names:
-                names.append((params[index], module))
+            at = index
+            if params and (params[0] == "cls" or (params[0] == "self" and not unbound)):
+                at += 1
+            if at < len(params) and params[at] not in ("self", "cls"):
+                if (params[at], module) not in names:
+                    names.append((params[at], module))
     return names
 
 

@@ -823,31 +823,6 @@ def _is_holder(node: ast.expr, var: str) -> bool:
     )
 
 
-def _raw_parameter(
-    finder: fakes.Finder, modules: list[str], callee: str, index: int, unbound: bool
-) -> list[tuple[str, str]]:
-    """(name, module) of the parameter a positional argument at ``index`` reaches in each
-    ``def callee(...)``: a bound call skips ``self``/``cls``; a call on the class
-    (``Cls.meth(obj, x)``) passes ``self`` itself, a classmethod's ``cls`` is implied."""
-    out: list[tuple[str, str]] = []
-    for module in modules:
-        found = finder.find(module)
-        if found is None:
-            continue
-        try:
-            info = os.stat(found[0])
-        except OSError:
-            continue
-        for params in fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee):
-            at = index
-            if params and (params[0] == "cls" or (params[0] == "self" and not unbound)):
-                at += 1
-            if at < len(params) and params[at] not in ("self", "cls"):
-                if (params[at], module) not in out:
-                    out.append((params[at], module))
-    return out
-
-
 def _reached(
     src: SourceInfo,
     call: ast.Call,
@@ -890,7 +865,7 @@ def _reached(
                 break
             if _is_holder(arg, var):
                 seen += 1
-                params += _raw_parameter(finder, [*modules, *second], callee, index, unbound)
+                params += fakes.parameter_names(finder, [*modules, *second], callee, index, unbound)
         for k in node.keywords:
             if k.arg and _is_holder(k.value, var):
                 seen += 1
@@ -966,7 +941,7 @@ def _positional_fake(
     second = finder.second.get(tuple(modules))
     if second is None:
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
-    for name, module in _raw_parameter(finder, [*modules, *second], callee, index, unbound):
+    for name, module in fakes.parameter_names(finder, [*modules, *second], callee, index, unbound):
         found = fakes.annotated_in(finder, module, name, keywords, nested)
         if found is not None:
             mimics, defined = found
