@@ -108,9 +108,16 @@ def _children() -> list[int]:
     """The live (not zombie) child processes of this one."""
     found = []
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        for pid in (task / "children").read_text().split():
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            if state != "Z":
+        try:
+            pids = (task / "children").read_text().split()
+        except FileNotFoundError:
+            continue  # a thread that ended after the listing: it has no children to count
+        for pid in pids:
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except FileNotFoundError:
+                continue  # reaped after the listing: not alive
+            if stat.rsplit(")", 1)[1].split()[0] != "Z":
                 found.append(int(pid))
     return found
 
