@@ -10,7 +10,8 @@
   ``kwargs.pop('multimodal', None)`` after ``handle.async_stream_infer(**kwargs)``);
 - a key the library of the class's base declares (transformers' ``ProcessingKwargs``
   ``text_kwargs`` in a ``ProcessorMixin.__call__(**kwargs)``: vllm-omni 0.20 ming.py);
-- the message names a plain dict parameter as declared, not ``f(**...)``.
+- the message names a dict parameter a ``**`` dict is passed to as declared, not
+  ``f(**...)``.
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ def test_the_message_names_a_plain_dict_parameter_as_declared(feature: Repo, run
         "pkg/stage.py",
         "def resolve(model: str, kwargs: dict[str, object]) -> object:\n"
         "    return kwargs.pop('stage_overrides', None)\n\n\n"
-        "def forward(**extra):\n    return extra.get('speaker')\n",
+        "def forward(**extra):\n    resolve('m', extra)\n    return extra.get('speaker')\n",
     )
     feature.commit("stage")
     messages = [m for _p, _l, _s, m in rows(run)]

@@ -57,10 +57,11 @@ def named_params(func: FunctionDef) -> list[ast.arg]:
     return [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
 
 
-def own_dicts(func: FunctionDef) -> set[str]:
-    """The kwargs dicts a function has by its own signature."""
+def own_dicts(func: FunctionDef, plain: bool = True) -> set[str]:
+    """The kwargs dicts a function has by its own signature (``plain=False``: its
+    ``**`` parameter only, not a ``*_kwargs: dict`` parameter)."""
     names = {func.args.kwarg.arg} if func.args.kwarg is not None else set()
-    for arg in named_params(func):
+    for arg in named_params(func) if plain else ():
         if _KWARGS_NAME_RE.search(arg.arg) and _dict_annotation(arg.annotation):
             names.add(arg.arg)
     return names
@@ -166,11 +167,14 @@ def may_have_dicts(data: bytes) -> bool:
     return _PARAM_RE.search(data) is not None
 
 
-def kwargs_dicts(tree: ast.Module) -> dict[FunctionDef, set[str]]:
+def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[str]]:
     """Each function's kwargs dicts: its own, and parameters a kwargs dict of another
-    function of the file is passed to whole (followed to a fixpoint, at most 5 hops)."""
+    function of the file is passed to whole (followed to a fixpoint, at most 5 hops).
+
+    ``plain=False``: only the dicts a ``**`` parameter reaches (its own, and those it is
+    passed to whole), not a plain ``*_kwargs: dict`` parameter."""
     functions = _functions(tree)
-    dicts = {func: own_dicts(func) for func in functions}
+    dicts = {func: own_dicts(func, plain) for func in functions}
     if not any(dicts.values()):
         return {}
     by_name: dict[str, list[FunctionDef]] = {}

@@ -207,6 +207,10 @@ class KeyUse:
     # The function's own line, not a read: its ``**`` dict is never passed on on a
     # fail-fast path (``dropped_on``), one ✗ for the function, not one a key.
     drop_site: bool = False
+    # A plain ``*_kwargs: dict`` parameter that no ``**`` dict reaches: not the seed's ⚠
+    # (no ``**kwargs`` signature), reported only when the new key is repeated in another
+    # file (the seed's ✗).
+    plain: bool = False
 
 
 @dataclass
@@ -323,6 +327,18 @@ class SourceInfo:
         if not isinstance(cached, dict):
             cached = kwreads.kwargs_dicts(self.tree) if kwreads.may_have_dicts(self.data) else {}
             self.cache["kwargs_dicts"] = cached
+        return cached
+
+    def star_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
+        """The part of :meth:`kwargs_dicts` a ``**`` parameter reaches (its own and the
+        parameters it is passed to whole): the seed's ⚠. A plain ``*_kwargs: dict``
+        parameter no ``**`` dict reaches is reported only for the cross-file ✗."""
+        cached = self.cache.get("star_dicts")
+        if not isinstance(cached, dict):
+            full = self.kwargs_dicts()
+            plain = any(len(kwreads.own_dicts(f, False)) < len(kwreads.own_dicts(f)) for f in full)
+            cached = kwreads.kwargs_dicts(self.tree, plain=False) if plain else full
+            self.cache["star_dicts"] = cached
         return cached
 
     def replaced_text(self, line: int) -> bytes:

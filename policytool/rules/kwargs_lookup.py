@@ -42,8 +42,11 @@ dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`
 a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
 `and` or the key is set in a block nested in the `if`.
 
-⚠ for every such read. ✗ when the same key is read from a `**kwargs` parameter in
-another non-test file with no shared module constant and the key is new to the
+⚠ for every such read. A plain dict parameter that no `**` dict of the file is passed
+to (`media_io_kwargs: dict[str, Any]`, `gen_kwargs: Mapping[str, Any]`) has no `**kwargs`
+signature: its reads are not the ⚠, and are reported only as the ✗ for a new key
+repeated in another file (below). ✗ when the same key is read from a `**kwargs`
+parameter (or such a plain dict parameter) in another non-test file with no shared module constant and the key is new to the
 repository (no non-test file of the base revision read it from kwargs: the change
 introduces the key and repeats it; a re-indented, moved or renamed lookup, or one more
 copy of a key the code base already reads, is the backlog's duplication and stays ⚠,
@@ -108,6 +111,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
     """
     contexts = {id(node): ctx for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef)}
     dicts = src.kwargs_dicts()
+    starred = src.star_dicts()
     seen: set[tuple[int, str]] = set()
     params: dict[str, list[frozenset[str]]] | None = None  # the module's callees, when needed
     for func, names in dicts.items():
@@ -219,6 +223,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     src.is_test,
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
+                    plain=name not in starred.get(func, ()),
                 )
         if drop_line == func.lineno and star is not None:
             keys = sorted({key for name, key, _read in reads if name == star})
@@ -460,10 +465,13 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
 
 def kwargs_finding(
     use: KeyUse, other_files: list[str], constants: list[str], before: str = ""
-) -> Finding:
+) -> Finding | None:
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
-    the change (``before``: the base already read it; the ✗ is for a *new* key)."""
+    the change (``before``: the base already read it; the ✗ is for a *new* key).
+
+    None for a read of a plain dict parameter (``use.plain``) that is not the ✗: the
+    seed's ⚠ is for a ``**kwargs`` signature."""
     if use.drop_site:
         message = (
             f"`{use.function}({use.param})` reads {use.text} and never passes the dict on: "
@@ -483,6 +491,8 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if use.plain:
+        return None
     message = (
         f"`{use.text}` in `{use.function}({use.param})` reads a string key no type checker sees"
     )
@@ -508,7 +518,8 @@ def check(source: SourceFile, config: Config) -> list[Finding]:
     uses = list(kwargs_lookup(sweep_info(source, config)))
     if isinstance(source, SweepSource):
         source.key_uses.extend(uses)
-    return [kwargs_finding(use, [], []) for use in uses]
+    found = (kwargs_finding(use, [], []) for use in uses)
+    return [finding for finding in found if finding is not None]
 
 
 RULE = register(

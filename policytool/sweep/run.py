@@ -399,7 +399,7 @@ def _resolve_keys(
     keys = {u.key for u in uses if not u.drop_site}
     hits = find_keys(root, base, head, keys, changed, touched, is_test, parsed)
     moved = renamed or {}
-    return [
+    found = (
         kwargs_finding(
             use,
             sorted(hits.reads.get(use.key, set()) - {use.path}),
@@ -407,4 +407,5 @@ def _resolve_keys(
             read_before(use.key, moved.get(use.path, use.path), hits.before),
         )
         for use in uses
-    ]
+    )
+    return [finding for finding in found if finding is not None]

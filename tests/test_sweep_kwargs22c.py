@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup, issue 22 round C: the seed's ⚠ is "any *new* ``**kwargs`` signature whose
+body does ``kwargs[...]`` / ``kwargs.get(...)`` / ``"..." in kwargs``".
+
+- a plain ``*_kwargs: dict`` / ``Mapping`` parameter read by key (no ``**`` in the
+  signature, no ``**`` dict passed to it) is not that ⚠: three blind labellers marked
+  it '-' (lmdeploy ``media_io_kwargs: dict``, xinference ``apply_audio_seed(kwargs:
+  dict)``, FastVideo ``_build_result_record(gen_kwargs: Mapping)``);
+- the seed's ✗ still holds for it: a new key the change reads in two files with no
+  shared constant (vllm-omni 0.20 ``_call_hf_processor(mm_kwargs: Mapping)`` reading
+  ``voice_name``, which ``**info_dict`` reads in another file);
+- a dict a ``**`` parameter passes on whole stays the ⚠ (the same dict, read elsewhere).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """A repository with one commit on main and a ``feature`` branch checked out."""
+    repo.write("pkg/__init__.py", "")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def rows(run: Run) -> list[tuple[str, int, str, str]]:
+    """(path, line, severity, message) of each kwargs-lookup finding."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return [
+        (f["path"], f["line"], f["severity"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "kwargs-lookup"
+    ]
+
+
+MEDIA = """\
+from typing import Any, Mapping
+
+
+def parse_item(item: dict, media_io_kwargs: dict[str, Any]) -> object:
+    image = media_io_kwargs.get("image", {})
+    video = media_io_kwargs["video"]
+    return image, video, "audio" in media_io_kwargs
+
+
+def build_record(gen_kwargs: Mapping[str, Any], init_kwargs: Mapping[str, Any]) -> dict:
+    return {"frames": gen_kwargs.get("num_frames"), "gpus": init_kwargs.get("num_gpus", 1)}
+
+
+def apply_seed(kwargs: dict) -> None:
+    kwargs.pop("seed", None)
+"""
+
+
+def test_a_plain_dict_parameter_read_by_key_is_not_the_kwargs_warning(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/media.py", MEDIA)
+    feature.commit("media")
+    assert rows(run) == []
+
+
+def test_a_dict_a_double_star_parameter_passes_on_whole_stays_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/stage.py",
+        "def _setup(cfg: dict) -> object:\n"
+        "    return cfg.get('stage_overrides')\n\n\n"
+        "def build(**kwargs):\n"
+        "    return _setup(kwargs)\n",
+    )
+    feature.commit("stage")
+    assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(2, "warning")]
+
+
+PROCESSOR = """\
+from typing import Mapping
+
+
+class Processor:
+    def _call_hf_processor(self, prompt: str, mm_kwargs: Mapping[str, object]) -> object:
+        return mm_kwargs.get("voice_name"), mm_kwargs.get("speaker_hint")
+"""
+
+TALKER = """\
+class Talker:
+    def preprocess(self, input_ids, **info_dict):
+        return info_dict.get("voice_name")
+"""
+
+
+def test_a_plain_dict_reading_a_new_key_another_file_reads_is_still_the_error(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/processor.py", PROCESSOR)
+    feature.write("pkg/talker.py", TALKER)
+    feature.commit("voices")
+    found = sorted((p, line, sev) for p, line, sev, _m in rows(run))
+    # ``speaker_hint`` is read in one file only, from a plain Mapping: nothing.
+    assert found == [("pkg/processor.py", 6, "error"), ("pkg/talker.py", 3, "error")]
+
+
+def test_a_plain_dict_reading_a_key_the_base_already_read_is_nothing(
+    feature: Repo, run: Run
+) -> None:
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/old.py", "def f(**kw):\n    return kw.get('voice_name')\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write("pkg/processor.py", PROCESSOR)
+    feature.commit("voices")
+    assert rows(run) == []
