@@ -44,13 +44,13 @@ a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term 
 
 ⚠ for every such read. A plain dict parameter that no `**` dict of the file is passed
 to (`media_io_kwargs: dict[str, Any]`, `gen_kwargs: Mapping[str, Any]`) has no `**kwargs`
-signature: its reads are not the ⚠, and are reported only as the ✗ for a new key
-repeated in another file (below). ✗ when the same key is read from a `**kwargs`
-parameter (or such a plain dict parameter) in another non-test file with no shared module constant and the key is new to the
-repository (no non-test file of the base revision read it from kwargs: the change
-introduces the key and repeats it; a re-indented, moved or renamed lookup, or one more
-copy of a key the code base already reads, is the backlog's duplication and stays ⚠,
-naming a file that read it before) (writes such as
+signature: its reads are not the ⚠, only the ✗ for a new key repeated in another file
+(below). ✗ when the same key is read from a `**kwargs` parameter (or such a plain dict
+parameter) in another non-test file with no shared module constant and the key is new
+to the repository (no non-test file of the base revision read it from kwargs: the
+change introduces the key and repeats it; a re-indented, moved or renamed lookup, or one
+more copy of a key the code base already reads, is the backlog's duplication and stays
+⚠, naming a file that read it before) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
 fail-fast path (`__init__`, config validation, weight loading, diffusers'
 `lora_state_dict`) and never passes the dict on, so unknown keys are silently dropped:
