@@ -75,7 +75,7 @@ _ENV_DOUBLE = (
     "that records `kwargs[\"env\"]`, labelled '-' (a test double capturing a call); the "
     "seed's words make it ⚠ (a new `**kwargs` signature whose body reads a key), and the "
     "labellers of sets a and d label the same shape ⚠ (lmdeploy `fake_flatten_kv_cache`, "
-    "FastVideo `fake_load_module_from_path` recording `kwargs.get(\"attention_backend\")`, "
+    'FastVideo `fake_load_module_from_path` recording `kwargs.get("attention_backend")`, '
     "seven sites): dropping monkeypatched fakes loses those"
 )
 _WRITES = (

@@ -124,3 +124,32 @@ def test_a_plain_dict_reading_a_key_the_base_already_read_is_nothing(
     feature.write("pkg/processor.py", PROCESSOR)
     feature.commit("voices")
     assert rows(run) == []
+
+
+OLD_TALKER = """\
+def _build_prompt(info_dict: dict) -> object:
+    return info_dict.get("instruct")
+
+
+def preprocess(ids: list[int], **info: object) -> object:
+    return _build_prompt(info_dict=info)
+"""
+
+
+def test_a_key_the_base_read_through_a_dict_passed_by_keyword_is_not_new(
+    feature: Repo, run: Run
+) -> None:
+    """vllm-omni 0.20 omnivoice ``mm_kwargs.get("instruct")``: qwen3_tts_talker already
+    read ``instruct`` from its ``**info_dict``, passed on as ``info_dict=info_dict``; the
+    base's key map (read from the bytes) missed the keyword pass, so the key looked new."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/talker.py", OLD_TALKER)
+    feature.commit("old talker")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write("pkg/voice.py", "def call(**kw):\n    return kw.get('instruct')\n")
+    feature.write("pkg/other.py", "def call(**kw):\n    return kw['instruct']\n")
+    feature.commit("voices")
+    found = rows(run)
+    assert [sev for _p, _l, sev, _m in found] == ["warning", "warning"], found
+    assert all("not a new key: pkg/talker.py read it" in m for _p, _l, _s, m in found), found

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 CACHE_DIR = "policytool-sweep"
-BLOB_CACHE = "blob-keys.v4"
-BASE_PREFIX = "base-keys.v4-"
+BLOB_CACHE = "blob-keys.v5"
+BASE_PREFIX = "base-keys.v5-"
 KEEP_BASES = 8
 
 _QUOTED = rb"[\"']([A-Za-z_][A-Za-z0-9_.\-]*)[\"']"
@@ -90,8 +90,17 @@ def _evidence(data: bytes) -> tuple[bool, bool]:
             or name + b".pop(" in data
             or b" in " + name in data
         )
-        passes = passes or (
-            b"(" + name + b")" in data or b" " + name + b")" in data or b"(" + name + b"," in data
+        # ``f(d)``, ``f(a, d)``, ``f(d, a)`` and the keyword forms ``f(cfg=d)``,
+        # ``f(cfg=d, a)`` (the AST follows a dict passed by keyword too).
+        passes = passes or any(
+            before + name + after in data
+            for before, after in (
+                (b"(", b")"),
+                (b" ", b")"),
+                (b"(", b","),
+                (b"=", b")"),
+                (b"=", b","),
+            )
         )
     return reads, passes
 
@@ -323,7 +332,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
 
 def _header(base_sha: str, count: int) -> str:
     """The first line of a base map: format, base commit, key count."""
-    return f"#policytool-sweep-base-keys v4 {base_sha} {count}"
+    return f"#policytool-sweep-base-keys v5 {base_sha} {count}"
 
 
 def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:
