@@ -207,9 +207,9 @@ class KeyUse:
     # The function's own line, not a read: its ``**`` dict is never passed on on a
     # fail-fast path (``dropped_on``), one ✗ for the function, not one a key.
     drop_site: bool = False
-    # A plain ``*_kwargs: dict`` parameter that no ``**`` dict reaches: not the seed's ⚠
+    # A plain ``*_kwargs: dict`` parameter that no ``**`` dict reaches: not the rule's ⚠
     # (no ``**kwargs`` signature), reported only when the new key is repeated in another
-    # file (the seed's ✗).
+    # file (the ✗).
     plain: bool = False
 
 
@@ -331,7 +331,7 @@ class SourceInfo:
 
     def star_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
         """The part of :meth:`kwargs_dicts` a ``**`` parameter reaches (its own and the
-        parameters it is passed to whole): the seed's ⚠. A plain ``*_kwargs: dict``
+        parameters it is passed to whole): the rule's ⚠. A plain ``*_kwargs: dict``
         parameter no ``**`` dict reaches is reported only for the cross-file ✗."""
         cached = self.cache.get("star_dicts")
         if not isinstance(cached, dict):

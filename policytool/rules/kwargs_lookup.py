@@ -471,7 +471,7 @@ def kwargs_finding(
     the change (``before``: the base already read it; the ✗ is for a *new* key).
 
     None for a read of a plain dict parameter (``use.plain``) that is not the ✗: the
-    seed's ⚠ is for a ``**kwargs`` signature."""
+    rule's ⚠ is for a ``**kwargs`` signature."""
     if use.drop_site:
         message = (
             f"`{use.function}({use.param})` reads {use.text} and never passes the dict on: "
