@@ -162,3 +162,22 @@ def test_a_lock_in_a_helper_the_request_path_awaits_is_on_it(feature: Repo, run:
     rows = found(run, "async-blocking")
     assert [(r[1], r[2]) for r in rows] == [(6, "error"), (19, "warning"), (23, "warning")]
     assert "request path `generate` (it awaits `_alloc_resources`)" in rows[0][3]
+
+
+def test_an_aliased_blocking_import_in_a_helper_is_seen(feature: Repo, run: Run) -> None:
+    """``import requests as rq`` / ``from urllib.request import urlopen as fetch``: the
+    helper's call names no listed word; it is still ✗ on a serving path."""
+    feature.write(
+        "pkg/serving/ids.py",
+        "import requests as rq\n"
+        "from urllib.request import urlopen as fetch\n"
+        "\n\n"
+        "def refill(url):\n"
+        "    fetch(url)\n"  # 6: ✗
+        "    return rq.get(url, timeout=2)\n"  # 7: ✗
+        "\n\n"
+        "async def generate(url):\n"
+        "    return refill(url)\n",
+    )
+    rows = found(run, "async-blocking")
+    assert [(r[1], r[2]) for r in rows] == [(6, "error"), (7, "error")]

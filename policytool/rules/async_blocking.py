@@ -308,9 +308,26 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
     the event loop (at most :data:`DEPTH` calls below it). Tests are left out."""
     if src.is_test or b"async def" not in src.data:
         return
-    if not any(src.overlaps(line, line) for line in lines_holding(src.data, _LISTED_WORDS)):
+    words = list(_LISTED_WORDS)
+    # ``import requests as rq``: ``rq.get(...)`` names none of the words.
+    words.extend(
+        name.encode()
+        for name, target in src.aliases.items()
+        if target.split(".", 1)[0] in ("requests", "urllib") or target == "time.sleep"
+    )
+    lines = [n for n in lines_holding(src.data, words) if src.overlaps(n, n)]
+    if not lines:
         return
-    for helper, caller in _module(src).on_loop(src.config.fail_fast).values():
+    module = _module(src)
+    # Only a sync function spanning such a line can hold one: most files have none, and
+    # then the calls of the async functions are not walked again.
+    if not any(
+        isinstance(func, ast.FunctionDef)
+        and any(func.lineno <= n <= (func.end_lineno or func.lineno) for n in lines)
+        for func in module.defs.values()
+    ):
+        return
+    for helper, caller in module.on_loop(src.config.fail_fast).values():
         for call, _awaited in body_calls(helper):
             found = _blocking_call(src, call, False)
             if found is None or not found[1] or not src.node_added(call):
