@@ -110,10 +110,10 @@ _D_FAKES = (
     "it only when the prompt holds image tokens)"
 )
 _D_ASYNC = (
-    "0/4: lightllm serves from `server/`, outside the default `serving-paths` "
-    "(`**/engine/**`, `**/entrypoints/**`, `**/connectors/**`; two are ⚠ there), and two "
-    "blocking calls sit in a sync helper the async `generate` calls on the loop (the rule "
-    "reads `async def` bodies only)"
+    "2/4: lightllm req_id_generator.py's `requests.get` and `time.sleep` sit in "
+    "`ReqIDGenerator._check_and_set_new_id_range`, reached on the loop from "
+    "`HttpServerManager.generate` in another module (httpserver/manager.py, through "
+    "`self.id_gen.generate_id()`); the rule follows sync helpers inside one module only"
 )
 _D_EXCEPT_RECALL = (
     "1/3: a logged `except BaseException` in `_pd_process_generate` (neither a fail-fast "

@@ -42,7 +42,8 @@ fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
              "*setup*", "*init_*", "*_init", "*initialize*"]
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
-serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]
+serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**", "**/server/**",
+                 "**/serve/**", "**/serving/**", "**/server.py", "**/*_server.py"]
 test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
 exclude = ["**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python

@@ -61,8 +61,20 @@ class SweepConfig:
         "*sample*",
         "*decode*",
     )
-    # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
-    serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
+    # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ (vLLM's
+    # names) and the directories and modules Python serving projects name for their
+    # server (lightllm and TGI ``server/``, lmdeploy and FastChat ``serve/``,
+    # ``serving/``, ``api_server.py``), anywhere.
+    serving_paths: tuple[str, ...] = (
+        "**/engine/**",
+        "**/entrypoints/**",
+        "**/connectors/**",
+        "**/server/**",
+        "**/serve/**",
+        "**/serving/**",
+        "**/server.py",
+        "**/*_server.py",
+    )
     test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
     # tools are swept: the patterns exclude nothing, and they hold real instances.
@@ -86,7 +98,10 @@ document(
         ),
         "request-path": KeyDoc("list of name globs", "functions on a per-request or per-step path"),
         "hot-path": KeyDoc("list of name globs", "more per-step functions, for `hot-copy`"),
-        "serving-paths": KeyDoc("list of path globs", "files on the serving path"),
+        "serving-paths": KeyDoc(
+            "list of path globs",
+            "files on the serving path (an event loop that serves requests)",
+        ),
         "test-paths": KeyDoc("list of path globs", "test files (never a hot or serving path)"),
         "exclude": KeyDoc(
             "list of path globs", "files not swept (the top-level `exclude` applies too)"

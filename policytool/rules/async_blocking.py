@@ -14,7 +14,14 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules._pysource import Ctx, SourceInfo, names_match, sweep_info, unparse
+from policytool.rules._pysource import (
+    Ctx,
+    SourceInfo,
+    lines_holding,
+    names_match,
+    sweep_info,
+    unparse,
+)
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -29,9 +36,20 @@ while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` .
 is added; a keyword added inside an old `await` is not a new one). Tests report only
 `time.sleep` and blocking HTTP.
 
-✗ for a blocking call on a serving path (`serving-paths`), or a lock held across an
-`await` in a request-path function on a serving path. Admin paths (profiling,
-`start_profile`, `stop_profile`, health and metrics endpoints) are ⚠.
+A sync function of the same module that an `async def` calls directly (not handed to
+`asyncio.to_thread` / `run_in_executor`, not in a nested `def` or `lambda`) runs on the
+event loop too: its added `time.sleep` and blocking HTTP calls are reported, up to two
+calls below the `async def` (`generate` -> `self.next_id()` -> `self._refill()`).
+Module-level functions are followed by name, methods through `self.`/`cls.`; a call into
+another module is not followed, nor one into an init or set-up function (`fail-fast`
+names: a lazy start-up the first request triggers runs once).
+
+✗ for `time.sleep` or blocking HTTP on a serving path (`serving-paths`: by default
+`engine/`, `entrypoints/`, `connectors/`, `server/`, `serve/`, `serving/`, `server.py`,
+`*_server.py`), in an `async def` or in a helper it calls; or a lock held across an
+`await` in a request-path function (`request-path`), or in an `async def` such a
+function awaits (up to two levels: `generate` -> `_encode` -> the lock). Admin paths
+(profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠.
 
 ## Why
 The server runs one asyncio event loop: any blocking work on it stalls every
@@ -43,6 +61,10 @@ async def handle(self, req):
     async with self._lock:
         resp = await self._client.call(req)  # ✗ on a serving path
     time.sleep(0.1)  # ✗ on a serving path
+    self._next_id()  # ✗ below, on a serving path: it runs on the loop
+
+def _next_id(self):
+    return requests.get(self.id_server_url, timeout=2)
 ```
 
 ## Fix
@@ -150,8 +172,183 @@ def _created(src: SourceInfo, node: ast.AST) -> bool:
     return word.search(src.replaced_text(first)) is None
 
 
+_Key = tuple[str | None, str]
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+# How many calls deep a function reached from ``async def`` code is followed (the sync
+# helper the async function calls, and the helper's own helper).
+DEPTH = 2
+# The words of a listed blocking call (:func:`_blocking_call`'s ✗ set) in the bytes.
+_LISTED_WORDS = (b"sleep", b"requests", b"urlopen", b"urlretrieve")
+
+
+class _Module:
+    """The module's functions and methods and their direct calls to each other: which
+    sync function runs on the event loop (called, not handed to ``to_thread``, from an
+    ``async def``) and which ``async def`` a request-path function awaits."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        """Index the module-level functions and the methods of module-level classes."""
+        self.defs: dict[_Key, _Def] = {}
+        self.owner: dict[int, str | None] = {}
+        for stmt in tree.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.defs[(None, stmt.name)] = stmt
+                self.owner[id(stmt)] = None
+            elif isinstance(stmt, ast.ClassDef):
+                for item in stmt.body:
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self.defs[(stmt.name, item.name)] = item
+                        self.owner[id(item)] = stmt.name
+        self._callees: dict[int, list[tuple[_Def, bool]]] = {}
+
+    def callees(self, func: _Def) -> list[tuple[_Def, bool]]:
+        """The functions of this module ``func`` calls directly in its own body (not in a
+        nested ``def``/``lambda``, which may run elsewhere): ``helper(...)`` for a
+        module-level function, ``self.helper(...)``/``cls.helper(...)`` for a method of
+        its class, each with whether the call is awaited. A function handed over
+        uncalled (``to_thread(self.helper)``) is not a call."""
+        cached = self._callees.get(id(func))
+        if cached is not None:
+            return cached
+        cls = self.owner.get(id(func))
+        out: list[tuple[_Def, bool]] = []
+        for call, awaited in body_calls(func):
+            target = call.func
+            key: _Key | None = None
+            if isinstance(target, ast.Name):
+                key = (None, target.id)
+            elif (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id in ("self", "cls")
+                and cls is not None
+            ):
+                key = (cls, target.attr)
+            callee = self.defs.get(key) if key is not None else None
+            if callee is not None and callee is not func:
+                out.append((callee, awaited))
+        self._callees[id(func)] = out
+        return out
+
+    def on_loop(self, once: tuple[str, ...]) -> dict[int, tuple[_Def, str]]:
+        """id(sync function) -> (the function, the ``async def`` whose call runs it on
+        the loop), at most :data:`DEPTH` calls below the ``async def``. A function whose
+        name matches ``once`` (init and set-up, the ``fail-fast`` names) is not followed:
+        a lazy set-up the first request triggers runs once, not per request."""
+        reached: dict[int, tuple[_Def, str]] = {}
+        for func in self.defs.values():
+            if not isinstance(func, ast.AsyncFunctionDef):
+                continue
+            frontier: list[_Def] = [func]
+            for _level in range(DEPTH):
+                below: list[_Def] = []
+                for caller in frontier:
+                    for callee, _call in self.callees(caller):
+                        if not isinstance(callee, ast.FunctionDef) or id(callee) in reached:
+                            continue
+                        if names_match([callee.name], once) is not None:
+                            continue
+                        reached[id(callee)] = (callee, func.name)
+                        below.append(callee)
+                frontier = below
+        return reached
+
+    def awaited_by_request(self, request_path: tuple[str, ...]) -> dict[str, str]:
+        """``async def`` name -> the request-path function that awaits it, directly or
+        through one more ``async def`` (:data:`DEPTH` levels)."""
+        reached: dict[str, str] = {}
+        for func in self.defs.values():
+            if not isinstance(func, ast.AsyncFunctionDef):
+                continue
+            if names_match([func.name], request_path) is None:
+                continue
+            frontier: list[_Def] = [func]
+            for _level in range(DEPTH):
+                below: list[_Def] = []
+                for caller in frontier:
+                    for callee, awaited in self.callees(caller):
+                        if not isinstance(callee, ast.AsyncFunctionDef):
+                            continue
+                        if callee.name in reached or not awaited:
+                            continue
+                        reached[callee.name] = func.name
+                        below.append(callee)
+                frontier = below
+        return reached
+
+
+def body_calls(func: _Def) -> Iterator[tuple[ast.Call, bool]]:
+    """(call, whether an ``await`` takes it) in ``func``'s own body, not in a nested
+    ``def``, ``lambda`` or class."""
+    stack: list[ast.AST] = list(func.body)
+    awaited: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Await):
+            awaited.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            yield node, id(node) in awaited
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _module(src: SourceInfo) -> _Module:
+    """The file's :class:`_Module`, built once."""
+    cached = src.cache.get("async_module")
+    if not isinstance(cached, _Module):
+        cached = _Module(src.tree)
+        src.cache["async_module"] = cached
+    return cached
+
+
+def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
+    """Listed blocking calls (``time.sleep``, blocking HTTP) on added lines of a sync
+    function of this module that an ``async def`` calls directly, so that it runs on
+    the event loop (at most :data:`DEPTH` calls below it). Tests are left out."""
+    if src.is_test or b"async def" not in src.data:
+        return
+    words = list(_LISTED_WORDS)
+    # ``import requests as rq``: ``rq.get(...)`` names none of the words.
+    words.extend(
+        name.encode()
+        for name, target in src.aliases.items()
+        if target.split(".", 1)[0] in ("requests", "urllib") or target == "time.sleep"
+    )
+    lines = [n for n in lines_holding(src.data, words) if src.overlaps(n, n)]
+    if not lines:
+        return
+    module = _module(src)
+    # Only a sync function spanning such a line can hold one: most files have none, and
+    # then the calls of the async functions are not walked again.
+    if not any(
+        isinstance(func, ast.FunctionDef)
+        and any(func.lineno <= n <= (func.end_lineno or func.lineno) for n in lines)
+        for func in module.defs.values()
+    ):
+        return
+    for helper, caller in module.on_loop(src.config.fail_fast).values():
+        for call, _awaited in body_calls(helper):
+            found = _blocking_call(src, call, False)
+            if found is None or not found[1] or not src.node_added(call):
+                continue
+            api = found[0]
+            where = f"`{api}` in `{helper.name}`, which `async def {caller}` calls on the loop,"
+            if src.is_serving and names_match([caller, helper.name], ADMIN) is None:
+                yield finding(
+                    src,
+                    call,
+                    "async-blocking",
+                    BLOCK,
+                    f"{where} on a serving path stalls every request",
+                )
+            else:
+                yield finding(src, call, "async-blocking", WARN, f"{where} blocks the event loop")
+
+
 def async_blocking(src: SourceInfo) -> Iterator[Finding]:
-    """Blocking calls and awaits under a lock, in ``async def`` code only.
+    """Blocking calls and awaits under a lock, in ``async def`` code and in the sync
+    functions of the module an ``async def`` calls directly.
 
     A lock held across awaits is reported once, at the ``with``/``acquire`` line, when
     the lock statement or one of the awaits under it is new.
@@ -192,18 +389,27 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{api}` in `async def {function}` blocks the event loop",
             )
+    yield from _helpers_on_loop(src)
     for lock, ctx, await_node in sections.values():
         text = short(src, lock, 40)
         held = f"`{text}` is held across `await` (line {await_node.lineno})"
-        request = names_match(ctx.names(), src.config.request_path)
-        admin = names_match(ctx.names(), ADMIN)
+        names = ctx.names()
+        request = names_match(names, src.config.request_path)
+        admin = names_match(names, ADMIN)
+        path = f"`{request}`"
+        if request is None and not admin:
+            # A helper the request path awaits (``generate`` -> ``_encode`` -> here).
+            caller = _module(src).awaited_by_request(src.config.request_path).get(names[-1])
+            if caller is not None and names_match([caller], ADMIN) is None:
+                request = caller
+                path = f"`{caller}` (it awaits `{names[-1]}`)"
         if request and not admin:
             yield finding(
                 src,
                 lock,
                 "async-blocking",
                 BLOCK,
-                f"{held} on request path `{request}`: it serializes every request",
+                f"{held} on request path {path}: it serializes every request",
             )
         else:
             yield finding(

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 22 round C, async-blocking (blind set d, lightllm): a server under ``server/`` is
+a serving path; a sync helper an ``async def`` of the module calls directly runs on the
+event loop (two calls deep); a lock held across ``await`` in a helper the request path
+awaits is on the request path."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.test_sweep_issue22 import Run, feature, found
+
+__all__ = ["feature"]  # fixtures used by name
+
+
+def test_server_directories_and_modules_are_serving_paths(feature: Repo, run: Run) -> None:
+    """lightllm ``lightllm/server/api_http.py``: ``requests.get`` in ``async def
+    chat_completions`` is ✗ (server/, serve/, serving/, ``*_server.py``); elsewhere ⚠."""
+    body = (
+        "import requests\n"
+        "\n\n"
+        "async def chat_completions(request):\n"
+        "    return requests.get(request.url, timeout=2)\n"
+    )
+    for path in (
+        "pkg/server/api_http.py",
+        "pkg/serve/openai.py",
+        "pkg/serving/chat.py",
+        "pkg/api_server.py",
+        "pkg/utils/fetch.py",
+        "tests/server/test_api.py",
+    ):
+        feature.write(path, body)
+    rows = sorted((r[0], r[2]) for r in found(run, "async-blocking"))
+    assert rows == [
+        ("pkg/api_server.py", "error"),
+        ("pkg/serve/openai.py", "error"),
+        ("pkg/server/api_http.py", "error"),
+        ("pkg/serving/chat.py", "error"),
+        ("pkg/utils/fetch.py", "warning"),
+        ("tests/server/test_api.py", "warning"),
+    ]
+
+
+HELPERS = (
+    "import asyncio\n"
+    "import time\n"
+    "import requests\n"
+    "\n\n"
+    "def fetch_config(url):\n"
+    "    return requests.get(url, timeout=2)\n"  # 7: ✗ (one call below `generate`)
+    "\n\n"
+    "def worker_only(url):\n"
+    "    time.sleep(1)\n"  # 11: run by to_thread / an executor: no finding
+    "\n\n"
+    "def startup_script(url):\n"
+    "    time.sleep(1)\n"  # 15: called by nobody async: no finding
+    "\n\n"
+    "class Ids:\n"
+    "    def next_id(self):\n"
+    "        return self._refill()\n"
+    "\n"
+    "    def _refill(self):\n"
+    "        time.sleep(3)\n"  # 23: ✗ (two calls below `generate`, through `next_id`)
+    "        self.three_deep()\n"
+    "        return requests.get('http://config', timeout=2)\n"  # 25: ✗
+    "\n"
+    "    def three_deep(self):\n"
+    "        time.sleep(3)\n"  # 28: three calls below `generate`: not followed
+    "\n"
+    "    async def generate(self, req):\n"
+    "        cfg = fetch_config(req.url)\n"
+    "        await asyncio.to_thread(worker_only, req.url)\n"
+    "        await asyncio.get_running_loop().run_in_executor(None, lambda: worker_only(1))\n"
+    "        return self.next_id(), cfg\n"
+    "\n"
+    "    async def health(self):\n"
+    "        self._ping()\n"
+    "\n"
+    "    def _ping(self):\n"
+    "        time.sleep(0.1)\n"  # 40: reached from an admin endpoint: ⚠
+    "\n"
+    "    async def execute(self, req):\n"
+    "        if not hasattr(self, 'client'):\n"
+    "            self._init_server()\n"
+    "\n"
+    "    def _init_server(self):\n"
+    "        self._start_server()\n"
+    "\n"
+    "    def _start_server(self):\n"
+    "        time.sleep(1)\n"  # 50: a lazy start-up (through `_init_server`): no finding
+)
+
+
+def test_a_sync_helper_an_async_def_calls_runs_on_the_loop(feature: Repo, run: Run) -> None:
+    """lightllm: ``requests.get``/``time.sleep`` in a sync helper the async ``generate``
+    calls on the loop is ✗ on a serving path, two calls deep; a helper handed to
+    ``to_thread``/``run_in_executor``, called by no ``async def`` or only through an init
+    function (openrlhf: ``execute`` -> ``_init_server`` -> ``_start_server`` polls the new
+    server once) is not reported, an admin caller's helper is ⚠, and off serving paths
+    the helper's call is ⚠."""
+    feature.write("pkg/server/manager.py", HELPERS)
+    feature.write("pkg/utils/manager.py", HELPERS)
+    rows = found(run, "async-blocking")
+    served = [(r[1], r[2]) for r in rows if r[0] == "pkg/server/manager.py"]
+    assert served == [(7, "error"), (23, "error"), (25, "error"), (40, "warning")]
+    assert "`requests.get` in `fetch_config`, which `async def generate` calls" in rows[0][3]
+    other = [(r[1], r[2]) for r in rows if r[0] == "pkg/utils/manager.py"]
+    assert other == [(7, "warning"), (23, "warning"), (25, "warning"), (40, "warning")]
+
+
+def test_an_old_helper_line_is_not_reported(feature: Repo, run: Run) -> None:
+    """Only the helper's added lines count: a new ``async def`` calling an old helper
+    that sleeps reports nothing (the old line is the backlog)."""
+    feature.write(
+        "pkg/server/ids.py",
+        "import time\n\n\ndef refill():\n    time.sleep(3)\n",
+    )
+    feature.commit("old helper")
+    feature.git("checkout", "-q", "-b", "feature2")
+    feature.write(
+        "pkg/server/ids.py",
+        "import time\n\n\ndef refill():\n    time.sleep(3)\n\n\n"
+        "async def generate():\n    refill()\n",
+    )
+    result = run("sweep", "--base", "feature", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    assert '"async-blocking"' not in result.out
+
+
+def test_a_lock_in_a_helper_the_request_path_awaits_is_on_it(feature: Repo, run: Run) -> None:
+    """lightllm ``_alloc_multimodal_resources``: ``async with self._resource_lock:``
+    around ``await self._alloc_resource(img)``, awaited by ``_encode``, awaited by
+    ``generate``: ✗. A helper only started as a task, or awaited by an admin endpoint,
+    stays ⚠."""
+    feature.write(
+        "pkg/server/manager.py",
+        "import asyncio\n"
+        "\n\n"
+        "class Manager:\n"
+        "    async def _alloc_resources(self, params):\n"
+        "        async with self._resource_lock:\n"  # 6: ✗
+        "            for img in params.images:\n"
+        "                await self._alloc(img)\n"
+        "\n"
+        "    async def _encode(self, params):\n"
+        "        await self._alloc_resources(params)\n"
+        "\n"
+        "    async def generate(self, params):\n"
+        "        await self._encode(params)\n"
+        "        asyncio.create_task(self._refresh())\n"
+        "        await self.stats()\n"
+        "\n"
+        "    async def _refresh(self):\n"
+        "        async with self._lock:\n"  # 19: ⚠ (a task, not awaited)
+        "            await self._reload()\n"
+        "\n"
+        "    async def stats(self):\n"
+        "        async with self._stats_lock:\n"  # 23: ⚠ (admin)
+        "            await self._collect()\n",
+    )
+    rows = found(run, "async-blocking")
+    assert [(r[1], r[2]) for r in rows] == [(6, "error"), (19, "warning"), (23, "warning")]
+    assert "request path `generate` (it awaits `_alloc_resources`)" in rows[0][3]
+
+
+def test_an_aliased_blocking_import_in_a_helper_is_seen(feature: Repo, run: Run) -> None:
+    """``import requests as rq`` / ``from urllib.request import urlopen as fetch``: the
+    helper's call names no listed word; it is still ✗ on a serving path."""
+    feature.write(
+        "pkg/serving/ids.py",
+        "import requests as rq\n"
+        "from urllib.request import urlopen as fetch\n"
+        "\n\n"
+        "def refill(url):\n"
+        "    fetch(url)\n"  # 6: ✗
+        "    return rq.get(url, timeout=2)\n"  # 7: ✗
+        "\n\n"
+        "async def generate(url):\n"
+        "    return refill(url)\n",
+    )
+    rows = found(run, "async-blocking")
+    assert [(r[1], r[2]) for r in rows] == [(6, "error"), (7, "error")]
