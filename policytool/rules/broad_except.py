@@ -284,6 +284,82 @@ def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
     )
 
 
+def _is_trivial_end(stmt: ast.stmt) -> bool:
+    """``return`` / ``return None`` / ``pass`` / a string: a statement that adds nothing."""
+    if isinstance(stmt, ast.Pass):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return True
+    return isinstance(stmt, ast.Return) and (
+        stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+    )
+
+
+def _ends_function(func: ast.AST | None, try_stmt: ast.stmt | None) -> bool:
+    """Whether nothing runs after ``try_stmt`` in ``func``: it is the function body's last
+    statement (but for ``return``/``pass``), or the last of a ``with``/``if``/``try``
+    block that is itself last; never inside a loop (falling off a loop body goes round
+    again) nor a ``finally:`` (a catch there guards the cleanup). A handler that falls off such a ``try`` ends the function."""
+    if try_stmt is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    target: ast.stmt = try_stmt
+    body: list[ast.stmt] = func.body
+    # The chain of blocks from the function body down to the try, outermost first.
+    chain: list[tuple[list[ast.stmt], ast.stmt]] = []
+    while True:
+        holder = next((stmt for stmt in body if _contains(stmt, target)), None)
+        if holder is None:
+            return False
+        chain.append((body, holder))
+        if holder is target:
+            break
+        if isinstance(holder, (ast.With, ast.AsyncWith, ast.If)):
+            inner = [b for b in (holder.body, getattr(holder, "orelse", [])) if b]
+        elif isinstance(holder, ast.Try):
+            # Not its ``finally:``: a catch there guards the cleanup, not the work.
+            inner = [holder.body, holder.orelse, *(h.body for h in holder.handlers)]
+        else:
+            return False  # a loop, a match or a nested definition
+        body = next((b for b in inner if any(_contains(stmt, target) for stmt in b)), [])
+        if not body:
+            return False
+    for block, holder in chain:
+        rest = block[block.index(holder) + 1 :]
+        if not all(_is_trivial_end(stmt) for stmt in rest):
+            return False
+    return True
+
+
+def _contains(stmt: ast.stmt, target: ast.stmt) -> bool:
+    """Whether ``target`` is ``stmt`` or sits inside it (by identity)."""
+    return stmt is target or any(node is target for node in ast.walk(stmt))
+
+
+def _ends_by_design(try_stmt: ast.stmt | None) -> bool:
+    """Whether the ``try`` is built to end on an exception: its body runs an endless loop
+    (``while True: await ws.receive_text()``: a disconnect is the loop's only way out) or
+    a ``finally:`` cleans up whatever the failure ends."""
+    if not isinstance(try_stmt, ast.Try):
+        return False
+    if try_stmt.finalbody:
+        return True
+    return any(
+        isinstance(stmt, ast.While)
+        and isinstance(stmt.test, ast.Constant)
+        and bool(stmt.test.value)
+        and not any(isinstance(n, ast.Break) for n in ast.walk(stmt))
+        for stmt in try_stmt.body
+    )
+
+
+def _only_logs(body: list[ast.stmt]) -> bool:
+    """Logging calls and nothing that acts (``pass``, an empty ``return``): the handler
+    reports the error to a log and no one else."""
+    return any(_is_log_call(stmt) for stmt in body) and all(
+        _is_log_call(stmt) or _is_trivial_end(stmt) for stmt in body
+    )
+
+
 def _removes_files(try_stmt: ast.stmt | None) -> bool:
     """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
@@ -395,10 +471,16 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # one (it runs later), nor in a named handler that replies through a queue
         # (``response_queue.put((identity, TRANS_ERROR))``: the error reaches the peer).
         route = paths.route_handler(ctx.innermost)
+        # A ``try`` built to end on its exception (a websocket's endless receive loop, a
+        # ``finally:`` that cleans up) and nothing after it: the handler ends the route,
+        # it does not carry on with a fallback.
+        ends = _ends_function(ctx.innermost, tried)
+        by_design = ends and _ends_by_design(tried)
         if (
             route
             and not best_effort
             and not complete
+            and not by_design
             and _falls_through_logged(node.body)
             and not _raises_later(ctx.innermost, node)
         ):
@@ -410,6 +492,36 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 BLOCK,
                 f"`{clause}:` in request handling `{route}` logs every error and "
                 "carries on with a fallback; let it fail the request or catch the specific types",
+            )
+            continue
+        # A request-path function (``_pd_process_generate``) whose handler only logs and
+        # then ends it: the request stops with a log line, and whoever waits on its
+        # result (a client, a stream's consumer) never hears of the failure.
+        function = ctx.innermost
+        request_fn = (
+            function.name
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and not src.is_test
+            and names_match([function.name], src.config.request_path)
+            else None
+        )
+        if (
+            request_fn
+            and not best_effort
+            and not complete
+            and ends
+            and not by_design
+            and _only_logs(node.body)
+            and not _answers_false(function, node.body)
+        ):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` in request path `{request_fn}` only logs and ends the request: "
+                "whoever waits on its result never hears of the failure; let it raise or "
+                "catch the specific types",
             )
             continue
         if uses_error:

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 22, round C, ``broad-except``: what a handler does after it logs decides. A
+handler that ends a route built to end on its exception (a websocket's endless receive
+loop, cleanup in ``finally:``) is not carrying on with a fallback; a request-path function
+whose handler only logs and then ends leaves whoever waits on it unanswered. Each case is
+the shape a blind set's commit had it in (named in the test)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.conftest import Repo, Result
+from tests.test_sweep_except22b import LOG, by_marker
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """main with one file; the feature branch checked out."""
+    repo.write("README.md", "x\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def test_a_route_that_ends_on_its_exception_is_not_a_fallback(feature: Repo, run: Run) -> None:
+    # lightllm 7066b69c config_server/api_http.py:55: the heartbeat websocket's receive
+    # loop ends on a disconnect; the handler logs it, `finally:` unregisters the peer and
+    # the route returns: ⚠, not "carries on with a fallback". A route whose catch falls
+    # through to a hand-made fallback stays ✗ (openrlhf 06ab51e7, test_sweep_except22b).
+    feature.write(
+        "pkg/api.py",
+        LOG + "@app.websocket('/register')\n"
+        "async def websocket_endpoint(websocket):\n"
+        "    await websocket.accept()\n"
+        "    obj = await websocket.receive_bytes()\n"
+        "    try:\n"
+        "        while True:\n"
+        "            data = await websocket.receive_text()\n"
+        "            assert data == 'heartbeat'\n"
+        "    except (WebSocketDisconnect, Exception) as e:  # m:heartbeat\n"
+        "        logger.error(f'{obj} has error {e}')\n"
+        "    finally:\n"
+        "        registered.pop(obj, None)\n"
+        "    return\n"
+        "\n"
+        "@app.websocket('/stream')\n"
+        "async def stream(websocket):\n"
+        "    try:\n"
+        "        while True:\n"
+        "            await websocket.send_text(next_item())\n"
+        "    except Exception as e:  # m:endless-loop\n"
+        "        logger.warning('stream ended: %s', e)\n"
+        "\n"
+        "@app.post('/tokenize')\n"
+        "async def tokenize(request):\n"
+        "    try:\n"
+        "        text = tok.apply_chat_template(request.messages)\n"
+        "    except Exception as e:  # m:fallback\n"
+        "        logger.warning('template failed: %s', e)\n"
+        "        text = ' '.join(m['content'] for m in request.messages)\n"
+        "    return {'tokens': tok.encode(text)}\n",
+    )
+    assert by_marker(feature, "pkg/api.py", run) == {
+        "heartbeat": "warning",
+        "endless-loop": "warning",
+        "fallback": "error",
+    }
+
+
+def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
+    feature: Repo, run: Run
+) -> None:
+    # lightllm 7066b69c httpserver/pd_loop.py:172: `_pd_process_generate` (the task that
+    # runs one forwarded request) logs `str(e)` and ends: the stream's consumer never gets
+    # a finish: ✗. Not when the handler answers (an error put on the queue), retries in a
+    # loop, cleans up in `finally:`, runs code after the `try`, or the catch guards the
+    # cleanup in a `finally:` (vllm-omni 0.20 video_stream_session.py:325); nor in a
+    # function whose name says nothing of a request.
+    feature.write(
+        "pkg/loop.py",
+        LOG + "async def _pd_process_generate(manager, prompt, queue):\n"
+        "    try:\n"
+        "        async for rid, out in manager.generate(prompt):\n"
+        "            await queue.put((rid, out))\n"
+        "    except BaseException as e:  # m:ends\n"
+        "        logger.error(str(e))\n"
+        "\n"
+        "async def _process_generate_answers(manager, prompt, queue):\n"
+        "    try:\n"
+        "        async for rid, out in manager.generate(prompt):\n"
+        "            await queue.put((rid, out))\n"
+        "    except Exception as e:  # m:answers\n"
+        "        logger.error(str(e))\n"
+        "        await queue.put((None, ERROR))\n"
+        "\n"
+        "async def handle_loop(manager):\n"
+        "    while True:\n"
+        "        try:\n"
+        "            await manager.poll()\n"
+        "        except Exception as e:  # m:retry\n"
+        "            logger.exception(str(e))\n"
+        "\n"
+        "async def generate_stream(manager, prompt, queue):\n"
+        "    try:\n"
+        "        async for out in manager.generate(prompt):\n"
+        "            await queue.put(out)\n"
+        "    except Exception as e:  # m:finally\n"
+        "        logger.error(str(e))\n"
+        "    finally:\n"
+        "        await queue.put(DONE)\n"
+        "\n"
+        "def infer_batch(model, batch):\n"
+        "    try:\n"
+        "        out = model(batch)\n"
+        "    except Exception as e:  # m:goes-on\n"
+        "        logger.warning('failed: %s', e)\n"
+        "        out = None\n"
+        "    return out\n"
+        "\n"
+        "async def handle_session(ws):\n"
+        "    task = start(ws)\n"
+        "    try:\n"
+        "        await run(ws)\n"
+        "    finally:\n"
+        "        task.cancel()\n"
+        "        try:\n"
+        "            await task\n"
+        "        except Exception:  # m:cleanup\n"
+        "            logger.debug('reader task raised', exc_info=True)\n"
+        "\n"
+        "async def poll_masters(client):\n"
+        "    try:\n"
+        "        await client.get('/objs')\n"
+        "    except Exception as e:  # m:not-request\n"
+        "        logger.exception(str(e))\n",
+    )
+    assert by_marker(feature, "pkg/loop.py", run) == {
+        "ends": "error",
+        "answers": "warning",
+        "retry": "warning",
+        "finally": "warning",
+        "goes-on": "warning",
+        "cleanup": "warning",
+        "not-request": "warning",
+    }
