@@ -148,3 +148,59 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
         "cleanup": "warning",
         "not-request": "warning",
     }
+
+
+def test_a_private_helper_only_routes_call_falls_back_for_them(feature: Repo, run: Run) -> None:
+    # openrlhf ea4ac848 agent_func_openai_server_executor.py:47: `_apply_chat_template`,
+    # called only from the `/tokenize` and `/v1/chat/completions` routes, passes a failed
+    # chat template on to a prompt formatted by hand: the routes answer with it and the
+    # client never hears: ✗, as in the route itself. Not when the helper has another
+    # caller, returns its own answer in the handler, or is public.
+    feature.write(
+        "pkg/server.py",
+        LOG + "def _apply_chat_template(tok, messages):\n"
+        "    try:\n"
+        "        return tok.apply_chat_template(messages, tokenize=False)\n"
+        "    except Exception:  # m:route-helper\n"
+        "        pass\n"
+        "    return '\\n'.join(m['content'] for m in messages)\n"
+        "\n"
+        "def _model_name(tok):\n"
+        "    try:\n"
+        "        return tok.name_or_path\n"
+        "    except Exception:  # m:other-caller\n"
+        "        pass\n"
+        "    return 'policy'\n"
+        "\n"
+        "def _count(tok, text):\n"
+        "    try:\n"
+        "        return len(tok.encode(text))\n"
+        "    except Exception:  # m:own-answer\n"
+        "        return -1\n"
+        "\n"
+        "def public_template(tok, messages):\n"
+        "    try:\n"
+        "        return tok.apply_chat_template(messages)\n"
+        "    except Exception:  # m:public\n"
+        "        pass\n"
+        "    return ''\n"
+        "\n"
+        "def start(app, tok):\n"
+        "    @app.post('/tokenize')\n"
+        "    async def tokenize(request):\n"
+        "        text = _apply_chat_template(tok, request.messages)\n"
+        "        return {'tokens': tok.encode(text), 'name': _model_name(tok),\n"
+        "                'n': _count(tok, text), 'p': public_template(tok, [])}\n"
+        "\n"
+        "    @app.post('/v1/chat/completions')\n"
+        "    async def chat(request):\n"
+        "        return {'prompt': _apply_chat_template(tok, request.messages)}\n"
+        "\n"
+        "    return _model_name(tok)\n",
+    )
+    assert by_marker(feature, "pkg/server.py", run) == {
+        "route-helper": "error",
+        "other-caller": "warning",
+        "own-answer": "warning",
+        "public": "warning",
+    }

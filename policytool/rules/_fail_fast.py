@@ -114,6 +114,21 @@ def route_handler(func: ast.AST | None) -> str | None:
     return None
 
 
+def route_names(tree: ast.Module) -> tuple[str, ...]:
+    """The names of the module's functions decorated as HTTP routes (:func:`route_handler`),
+    for :func:`called_from`: a private helper only routes call answers their clients."""
+    return tuple(
+        sorted(
+            {
+                node.name
+                for node in ast.walk(tree)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and route_handler(node) is not None
+            }
+        )
+    )
+
+
 def _default_value(value: ast.expr | None) -> bool:
     """``None`` or an empty display/``dict()``-like call: a default standing in for the
     value that failed (``self.ok = False`` is a failure flag someone checks: not this)."""

@@ -299,7 +299,8 @@ def _ends_function(func: ast.AST | None, try_stmt: ast.stmt | None) -> bool:
     """Whether nothing runs after ``try_stmt`` in ``func``: it is the function body's last
     statement (but for ``return``/``pass``), or the last of a ``with``/``if``/``try``
     block that is itself last; never inside a loop (falling off a loop body goes round
-    again) nor a ``finally:`` (a catch there guards the cleanup). A handler that falls off such a ``try`` ends the function."""
+    again) nor a ``finally:`` (a catch there guards the cleanup). A handler that falls
+    off such a ``try`` ends the function."""
     if try_stmt is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     target: ast.stmt = try_stmt
@@ -405,6 +406,28 @@ def _helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
         src.cache["fail_fast_helpers"] = helpers
     origin = helpers.get(names[-1]) if names else None
     return (names[-1], origin) if isinstance(origin, str) else None
+
+
+def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
+    """(helper, route) when the function the catch is in is a private helper only HTTP
+    routes call (directly or through such helpers; computed once per file)."""
+    helpers = src.cache.get("route_helpers")
+    if not isinstance(helpers, dict):
+        routes = paths.route_names(src.tree) if b"/" in src.data else ()
+        helpers = paths.called_from(src.tree, routes) if routes else {}
+        src.cache["route_helpers"] = helpers
+    origin = helpers.get(names[-1]) if names else None
+    return (names[-1], origin) if isinstance(origin, str) else None
+
+
+def _passes_on(body: list[ast.stmt]) -> bool:
+    """A handler of only ``pass`` (or a string): the code after the ``try`` runs as the
+    fallback."""
+    return all(
+        isinstance(stmt, ast.Pass)
+        or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        for stmt in body
+    )
 
 
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
@@ -524,6 +547,31 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "catch the specific types",
             )
             continue
+        # One call below a route: a private helper only HTTP routes call, whose catch
+        # passes (or logs) on to the fallback after the ``try`` (a prompt formatted by
+        # hand): the route answers with it and the client never hears.
+        if (
+            not fail_fast
+            and not handling
+            and not best_effort
+            and not complete
+            and not src.is_test
+            and (_passes_on(node.body) or _falls_through_logged(node.body))
+            and not ends
+            and not _raises_later(ctx.innermost, node)
+        ):
+            routed = _route_helper_of(src, names)
+            if routed is not None:
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` in `{routed[0]}` (called only from request handling "
+                    f"`{routed[1]}`) goes on with a fallback the client never hears of; "
+                    "let it fail the request or catch the specific types",
+                )
+                continue
         if uses_error:
             # ``as e`` and e is used: logged or wrapped, not silent, but still a broad
             # catch (⚠), unless the exception object itself is handed on to the caller
