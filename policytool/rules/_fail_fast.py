@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 # Request handling and connector setup (names of the function or one enclosing it).
 REQUEST_AND_CONNECTOR = (
@@ -93,6 +93,14 @@ def optimisation_only(try_stmt: ast.stmt | None) -> bool:
             if not OPTIMISATIONS.isdisjoint(words) or not _OPTIMISATION_PAIRS.isdisjoint(pairs):
                 optimised = True
     return optimised
+
+
+def optimisation_name(name: str) -> bool:
+    """Whether a function's own name says it only optimises (``_warmup``,
+    ``_capture_cudagraphs``, ``maybe_compile``): what fails there leaves a working model."""
+    words = [w for w in name.lower().split("_") if w]
+    pairs = set(zip(words, words[1:], strict=False))
+    return not OPTIMISATIONS.isdisjoint(words) or not _OPTIMISATION_PAIRS.isdisjoint(pairs)
 
 
 def route_handler(func: ast.AST | None) -> str | None:
@@ -284,3 +292,127 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
                 found[name] = origin
                 changed = True
     return found
+
+
+# How far up the tree's calls a helper's fail-fast path is looked for, and how many
+# modules may call it (a name called from more is a shared utility, not one path's step).
+MAX_CALL_DEPTH = 3
+MAX_CALLING_MODULES = 12
+
+
+class TreeCalls:
+    """Who calls a function, read from the work tree's modules the way a reviewer greps
+    for ``name(``: the modules whose text holds the name are parsed (once each) and each
+    use is attributed to the function it sits in."""
+
+    def __init__(self, sources: Mapping[str, bytes]) -> None:
+        """``sources``: dotted module -> text (the fake finder's bounded scan)."""
+        self.sources = sources
+        self._parsed: dict[str, ast.Module | None] = {}
+        self._callers: dict[tuple[str, str], tuple[str, ...] | None] = {}
+
+    def _tree(self, module: str) -> ast.Module | None:
+        """The module parsed (None: it does not parse)."""
+        if module not in self._parsed:
+            try:
+                self._parsed[module] = ast.parse(self.sources[module])
+            except (SyntaxError, ValueError, RecursionError):
+                self._parsed[module] = None
+        return self._parsed[module]
+
+    def callers(self, name: str, home: str, home_tree: ast.Module) -> tuple[str, ...] | None:
+        """The names of the functions that call ``name`` (``home`` read from ``home_tree``),
+        or None when it is used any other way (passed on, called at module or class
+        level), in a module that does not parse, or from too many modules."""
+        key = (home, name)
+        if key in self._callers:
+            return self._callers[key]
+        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        modules = [m for m, text in self.sources.items() if m != home and word.search(text)]
+        found: tuple[str, ...] | None = None
+        if len(modules) <= MAX_CALLING_MODULES:
+            trees = [home_tree, *(self._tree(m) for m in modules)]
+            names: list[str] = []
+            for tree in trees:
+                uses = None if tree is None else _calling_functions(tree, name)
+                if uses is None:
+                    names = []
+                    break
+                names.extend(uses)
+            found = tuple(names) if names else None
+        self._callers[key] = found
+        return found
+
+    def reached_from(
+        self, name: str, home: str, home_tree: ast.Module, globs: Sequence[str]
+    ) -> tuple[str, ...] | None:
+        """(fail-fast function, ..., caller of ``name``) when every chain of calls to
+        ``name`` in the tree starts in a function matching ``globs`` within
+        :data:`MAX_CALL_DEPTH` calls; None otherwise (a caller that is not, an attempt
+        or fallback by its name, a use that is not a call, no caller at all)."""
+        return self._reached(name, home, home_tree, globs, MAX_CALL_DEPTH, {name})
+
+    def _reached(
+        self,
+        name: str,
+        home: str,
+        home_tree: ast.Module,
+        globs: Sequence[str],
+        depth: int,
+        seen: set[str],
+    ) -> tuple[str, ...] | None:
+        """:meth:`reached_from`, ``depth`` calls left."""
+        callers = self.callers(name, home, home_tree)
+        if not callers:
+            return None
+        chain: tuple[str, ...] | None = None
+        for caller in sorted(set(callers)):
+            if _matches(caller, globs):
+                chain = chain or (caller,)
+                continue
+            if depth <= 1 or caller in seen or _matches(caller, ATTEMPTS):
+                return None
+            above = self._reached(caller, home, home_tree, globs, depth - 1, seen | {caller})
+            if above is None:
+                return None
+            chain = chain or (*above, caller)
+        return chain
+
+
+def _calling_functions(tree: ast.Module, name: str) -> list[str] | None:
+    """The innermost function of each call of ``name`` (``name(...)``, ``x.name(...)``) in
+    the module; None when a use is not such a call or runs outside any function."""
+    out: list[str] = []
+    called: set[int] = set()
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = child.name
+            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
+                inner = None  # class-level code runs at import; a lambda is passed on
+            if isinstance(child, ast.Call):
+                func = child.func
+                callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if callee == name:
+                    if function is None:
+                        return None
+                    out.append(function)
+                    called.add(id(func))  # the callee itself: not another use
+            used = (
+                child.id
+                if isinstance(child, ast.Name)
+                else child.attr
+                if isinstance(child, ast.Attribute)
+                else None
+            )
+            if (
+                used == name
+                and id(child) not in called
+                and isinstance(getattr(child, "ctx", None), ast.Load)
+            ):
+                return None  # passed on or stored: called from somewhere unknown
+            stack.append((child, inner))
+    return out

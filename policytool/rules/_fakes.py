@@ -1235,6 +1235,12 @@ def _sources(finder: Finder) -> dict[str, bytes]:
     return out
 
 
+def tree_sources(finder: Finder) -> dict[str, bytes]:
+    """The work tree's module texts, as :func:`_sources` reads them (bounded, cached on
+    the finder): for other rules that read the tree (``broad-except``'s callers)."""
+    return _sources(finder)
+
+
 # An indented ``name:`` (a field), and an indented ``def name(`` (a method or property).
 _DECLARED_RE = re.compile(rb"^[ \t]+(" + _IDENT + rb")[ \t]*:", re.M)
 _METHOD_TEXT = rb"^[ \t]+(?:async[ \t]+)?def[ \t]+%s[ \t]*\("

@@ -13,6 +13,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
+from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
@@ -420,6 +421,54 @@ def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | Non
     return (names[-1], origin) if isinstance(origin, str) else None
 
 
+_TREES: dict[str | None, paths.TreeCalls] = {}
+
+
+def _tree_calls(src: SourceInfo) -> paths.TreeCalls | None:
+    """The work tree's call index (one per repository root and process)."""
+    if src.root is None:
+        return None
+    calls = _TREES.get(src.root)
+    if calls is None:
+        if len(_TREES) > 8:
+            _TREES.clear()
+        sources = fakes.tree_sources(fakes.Finder(src.root))
+        calls = _TREES[src.root] = paths.TreeCalls(sources)
+    return calls
+
+
+def _module_name(path: str) -> str:
+    """``pkg/utils/device.py`` -> ``pkg.utils.device`` (``__init__`` dropped)."""
+    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+
+
+def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
+    """(fail-fast function, ..., caller) when every call of ``func`` in the work tree comes,
+    within a few calls, from fail-fast code (:meth:`_fail_fast.TreeCalls.reached_from`)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if func.name.startswith("__") or names_match([func.name], paths.ATTEMPTS):
+        return None
+    if paths.optimisation_name(func.name):
+        return None  # a warm-up or compile step: the model runs without it
+    calls = _tree_calls(src)
+    if calls is None:
+        return None
+    return calls.reached_from(func.name, _module_name(src.path), src.tree, src.config.fail_fast)
+
+
+def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
+    """Logging calls, then ``return`` / ``return None``: the caller gets nothing, the log a
+    line."""
+    return (
+        bool(body)
+        and _is_log_call(body[0])
+        and isinstance(body[-1], ast.Return)
+        and _is_trivial_end(body[-1])
+        and all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in body)
+    )
+
+
 def _passes_on(body: list[ast.stmt]) -> bool:
     """A handler of only ``pass`` (or a string): the code after the ``try`` runs as the
     fallback."""
@@ -570,6 +619,36 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     f"`{clause}:` in `{routed[0]}` (called only from request handling "
                     f"`{routed[1]}`) goes on with a fallback the client never hears of; "
                     "let it fail the request or catch the specific types",
+                )
+                continue
+        # A helper (public too) whose every caller in the work tree is fail-fast code, or
+        # reached only from it within a few calls (``get_gpu_compute_mode`` <-
+        # ``set_sm_limit`` <- ``_init_env`` in another module): a catch that returns None
+        # there leaves the set-up to carry on without what failed.
+        silent = paths.gives_up(node.body, src.has_comment)
+        if (
+            not fail_fast
+            and not handling
+            and not best_effort
+            and not complete
+            and not imports
+            and not src.is_test
+            and (silent or _logs_then_returns_none(node.body))
+            and not (silent and _helper_of(src, names) is not None)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            chain = _reached_from_fail_fast(src, ctx.innermost)
+            if chain is not None:
+                via = "".join(f" via `{step}`" for step in chain[1:])
+                what = "silently swallows every error" if silent else "logs and returns None"
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` in `{names[-1]}` (reached only from fail-fast `{chain[0]}`"
+                    f"{via}) {what}: the set-up carries on without it; let it raise or "
+                    "catch the specific types",
                 )
                 continue
         if uses_error:
