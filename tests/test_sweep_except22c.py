@@ -204,3 +204,85 @@ def test_a_private_helper_only_routes_call_falls_back_for_them(feature: Repo, ru
         "own-answer": "warning",
         "public": "warning",
     }
+
+
+def test_a_helper_every_caller_of_which_is_set_up_is_on_that_path(
+    feature: Repo, run: Run
+) -> None:
+    # lightllm 281fbc79 utils/device_utils.py:164: public `get_gpu_compute_mode` logs and
+    # returns None; its only caller `set_sm_limit` is called only from the visual server's
+    # `_init_env` in another module: the server starts without the SM cap: ✗. Not when a
+    # caller anywhere in the tree is not fail-fast, the helper is passed on as a callback,
+    # nobody calls it, its name says it only optimises (`_warmup`, vllm-omni 0.20
+    # pipeline_internvla_a1.py:211), or it answers `False` (a probe).
+    feature.write(
+        "pkg/utils/device.py",
+        LOG + "def get_mode(index):\n"
+        "    try:\n"
+        "        return query(index)\n"
+        "    except Exception as e:  # m:two-below-init\n"
+        "        logger.warning(f'query failed: {e}')\n"
+        "        return None\n"
+        "\n"
+        "def set_limit(percent, index):\n"
+        "    if get_mode(index) != 'Exclusive':\n"
+        "        return False\n"
+        "    return True\n"
+        "\n"
+        "def read_clock(index):\n"
+        "    try:\n"
+        "        return query(index)\n"
+        "    except Exception as e:  # m:other-caller\n"
+        "        logger.warning(f'query failed: {e}')\n"
+        "        return None\n"
+        "\n"
+        "def read_fan(index):\n"
+        "    try:\n"
+        "        return query(index)\n"
+        "    except Exception:  # m:callback\n"
+        "        return None\n"
+        "\n"
+        "def read_power(index):\n"
+        "    try:\n"
+        "        return query(index)\n"
+        "    except Exception:  # m:uncalled\n"
+        "        return None\n"
+        "\n"
+        "def is_exclusive(index):\n"
+        "    try:\n"
+        "        return query(index) == 'Exclusive'\n"
+        "    except Exception:  # m:probe\n"
+        "        return False\n"
+        "\n"
+        "class Pipeline:\n"
+        "    def __init__(self):\n"
+        "        self._warmup()\n"
+        "\n"
+        "    def _warmup(self):\n"
+        "        try:\n"
+        "            self.policy.forward(fake_batch())\n"
+        "        except Exception as exc:  # m:warmup\n"
+        "            logger.warning('warmup failed: %s', exc)\n"
+        "            return\n",
+    )
+    feature.write(
+        "pkg/server/rpc.py",
+        "from pkg.utils.device import set_limit, read_clock, read_fan, is_exclusive\n"
+        "\n"
+        "def _init_env(port, device):\n"
+        "    set_limit(60, device)\n"
+        "    read_clock(device)\n"
+        "    is_exclusive(device)\n"
+        "    register(read_fan)\n"
+        "\n"
+        "def report(device):\n"
+        "    return read_clock(device)\n",
+    )
+    assert by_marker(feature, "pkg/utils/device.py", run) == {
+        "two-below-init": "error",
+        "other-caller": "warning",
+        "callback": "warning",
+        "uncalled": "warning",
+        "probe": "warning",
+        "warmup": "warning",
+    }

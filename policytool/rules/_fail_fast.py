@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import os
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 
 # Request handling and connector setup (names of the function or one enclosing it).
@@ -298,6 +300,47 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
 # modules may call it (a name called from more is a shared utility, not one path's step).
 MAX_CALL_DEPTH = 3
 MAX_CALLING_MODULES = 12
+# The work trees whose calls are read: a tree with more Python files or bytes outside
+# tests, docs and examples is not read at all (its helpers keep their ⚠), so the reading
+# costs a fraction of a second and never concludes from part of the callers.
+MAX_TREE_FILES = 1500
+MAX_TREE_BYTES = 24_000_000
+
+
+def read_tree(root: str, skip: frozenset[str]) -> dict[str, bytes] | None:
+    """Dotted module -> text of each module of the work tree outside the ``skip``
+    directories and ``test_*.py`` files, no symlink followed; None when the tree holds
+    more than :data:`MAX_TREE_FILES` such files or :data:`MAX_TREE_BYTES` bytes."""
+    paths: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in skip and d.isidentifier()
+        )
+        paths.extend(
+            os.path.join(dirpath, f)
+            for f in sorted(filenames)
+            if f.endswith(".py") and not f.startswith("test_")
+        )
+        if len(paths) > MAX_TREE_FILES:
+            return None
+    out: dict[str, bytes] = {}
+    total = 0
+    for path in paths:
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_TREE_BYTES + 1)
+        except OSError:
+            continue
+        total += len(data)
+        if total > MAX_TREE_BYTES:
+            return None
+        rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
+        module = rel.removesuffix(".__init__")
+        if all(p.isidentifier() for p in module.split(".")):
+            out[module] = data
+    return out
 
 
 class TreeCalls:
@@ -327,8 +370,11 @@ class TreeCalls:
         key = (home, name)
         if key in self._callers:
             return self._callers[key]
-        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-        modules = [m for m, text in self.sources.items() if m != home and word.search(text)]
+        raw = name.encode()
+        word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
+        modules = [
+            m for m, text in self.sources.items() if m != home and raw in text and word.search(text)
+        ]
         found: tuple[str, ...] | None = None
         if len(modules) <= MAX_CALLING_MODULES:
             trees = [home_tree, *(self._tree(m) for m in modules)]

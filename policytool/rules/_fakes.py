@@ -1143,6 +1143,8 @@ _SKIP_DIRS = frozenset(
         "benchmarks",
     }
 )
+# The directories the scans skip, for other rules that read the tree (``broad-except``).
+SKIP_DIRS = _SKIP_DIRS
 # Text that a module declaring a record class holds (a cheap prefilter: ``in``).
 _RECORD_MARKS = (
     b"dataclass",
@@ -1233,12 +1235,6 @@ def _sources(finder: Finder) -> dict[str, bytes]:
             if all(p.isidentifier() for p in module.split(".")):
                 out[module] = data
     return out
-
-
-def tree_sources(finder: Finder) -> dict[str, bytes]:
-    """The work tree's module texts, as :func:`_sources` reads them (bounded, cached on
-    the finder): for other rules that read the tree (``broad-except``'s callers)."""
-    return _sources(finder)
 
 
 # An indented ``name:`` (a field), and an indented ``def name(`` (a method or property).

@@ -421,20 +421,20 @@ def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | Non
     return (names[-1], origin) if isinstance(origin, str) else None
 
 
-_TREES: dict[str | None, paths.TreeCalls] = {}
+_TREES: dict[str, paths.TreeCalls | None] = {}
 
 
 def _tree_calls(src: SourceInfo) -> paths.TreeCalls | None:
-    """The work tree's call index (one per repository root and process)."""
+    """The work tree's call index (one per repository root and process; None: no root, or
+    a tree too large to read, :func:`_fail_fast.read_tree`)."""
     if src.root is None:
         return None
-    calls = _TREES.get(src.root)
-    if calls is None:
+    if src.root not in _TREES:
         if len(_TREES) > 8:
             _TREES.clear()
-        sources = fakes.tree_sources(fakes.Finder(src.root))
-        calls = _TREES[src.root] = paths.TreeCalls(sources)
-    return calls
+        sources = paths.read_tree(src.root, fakes.SKIP_DIRS)
+        _TREES[src.root] = paths.TreeCalls(sources) if sources is not None else None
+    return _TREES[src.root]
 
 
 def _module_name(path: str) -> str:
