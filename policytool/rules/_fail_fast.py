@@ -351,17 +351,19 @@ class TreeCalls:
     def __init__(self, sources: Mapping[str, bytes]) -> None:
         """``sources``: dotted module -> text (the fake finder's bounded scan)."""
         self.sources = sources
-        self._parsed: dict[str, ast.Module | None] = {}
+        self._indexes: dict[str, dict[str, list[str | None]] | None] = {}
         self._callers: dict[tuple[str, str], tuple[str, ...] | None] = {}
 
-    def _tree(self, module: str) -> ast.Module | None:
-        """The module parsed (None: it does not parse)."""
-        if module not in self._parsed:
-            try:
-                self._parsed[module] = ast.parse(self.sources[module])
-            except (SyntaxError, ValueError, RecursionError):
-                self._parsed[module] = None
-        return self._parsed[module]
+    def _index(self, module: str, tree: ast.Module | None) -> dict[str, list[str | None]] | None:
+        """The module's call index (``tree``: already parsed; None: it does not parse)."""
+        if module not in self._indexes:
+            if tree is None:
+                try:
+                    tree = ast.parse(self.sources[module])
+                except (SyntaxError, ValueError, RecursionError):
+                    tree = None
+            self._indexes[module] = _call_index(tree) if tree is not None else None
+        return self._indexes[module]
 
     def callers(self, name: str, home: str, home_tree: ast.Module) -> tuple[str, ...] | None:
         """The names of the functions that call ``name`` (``home`` read from ``home_tree``),
@@ -372,19 +374,22 @@ class TreeCalls:
             return self._callers[key]
         raw = name.encode()
         word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
-        modules = [
-            m for m, text in self.sources.items() if m != home and raw in text and word.search(text)
-        ]
+        modules: list[str] = []
+        for module, text in self.sources.items():
+            if module != home and raw in text and word.search(text):
+                modules.append(module)
+                if len(modules) > MAX_CALLING_MODULES:
+                    break  # a shared utility: no need to find the rest
         found: tuple[str, ...] | None = None
         if len(modules) <= MAX_CALLING_MODULES:
-            trees = [home_tree, *(self._tree(m) for m in modules)]
             names: list[str] = []
-            for tree in trees:
-                uses = None if tree is None else _calling_functions(tree, name)
-                if uses is None:
+            for module in (home, *modules):
+                index = self._index(module, home_tree if module == home else None)
+                uses = [] if index is None else index.get(name, [])
+                if index is None or None in uses:
                     names = []
                     break
-                names.extend(uses)
+                names.extend(use for use in uses if use is not None)
             found = tuple(names) if names else None
         self._callers[key] = found
         return found
@@ -425,10 +430,11 @@ class TreeCalls:
         return chain
 
 
-def _calling_functions(tree: ast.Module, name: str) -> list[str] | None:
-    """The innermost function of each call of ``name`` (``name(...)``, ``x.name(...)``) in
-    the module; None when a use is not such a call or runs outside any function."""
-    out: list[str] = []
+def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
+    """Every name called or used in the module (``name(...)``, ``x.name(...)``, ``name``)
+    -> the innermost function of each call; None for a use that is not a call or a call
+    outside any function (one walk a module, whatever name is asked for)."""
+    out: dict[str, list[str | None]] = {}
     called: set[int] = set()
     stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
     while stack:
@@ -442,23 +448,15 @@ def _calling_functions(tree: ast.Module, name: str) -> list[str] | None:
             if isinstance(child, ast.Call):
                 func = child.func
                 callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if callee == name:
-                    if function is None:
-                        return None
-                    out.append(function)
+                if callee:
+                    out.setdefault(callee, []).append(function)
                     called.add(id(func))  # the callee itself: not another use
-            used = (
-                child.id
-                if isinstance(child, ast.Name)
-                else child.attr
-                if isinstance(child, ast.Attribute)
-                else None
-            )
-            if (
-                used == name
+            elif (
+                isinstance(child, (ast.Name, ast.Attribute))
                 and id(child) not in called
-                and isinstance(getattr(child, "ctx", None), ast.Load)
+                and isinstance(child.ctx, ast.Load)
             ):
-                return None  # passed on or stored: called from somewhere unknown
+                used = child.id if isinstance(child, ast.Name) else child.attr
+                out.setdefault(used, []).append(None)  # passed on or stored
             stack.append((child, inner))
     return out
