@@ -9,9 +9,12 @@ the shape a blind set's commit had it in (named in the test)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from policytool.rules import _fail_fast as paths
+from policytool.rules import _fakes as fakes
 from tests.conftest import Repo, Result
 from tests.test_sweep_except22b import LOG, by_marker
 
@@ -206,9 +209,7 @@ def test_a_private_helper_only_routes_call_falls_back_for_them(feature: Repo, ru
     }
 
 
-def test_a_helper_every_caller_of_which_is_set_up_is_on_that_path(
-    feature: Repo, run: Run
-) -> None:
+def test_a_helper_every_caller_of_which_is_set_up_is_on_that_path(feature: Repo, run: Run) -> None:
     # lightllm 281fbc79 utils/device_utils.py:164: public `get_gpu_compute_mode` logs and
     # returns None; its only caller `set_sm_limit` is called only from the visual server's
     # `_init_env` in another module: the server starts without the SM cap: ✗. Not when a
@@ -286,3 +287,25 @@ def test_a_helper_every_caller_of_which_is_set_up_is_on_that_path(
         "probe": "warning",
         "warmup": "warning",
     }
+
+
+def test_the_tree_read_for_callers_is_bounded_and_whole_or_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The callers are read from the work tree a PR author controls: no symlink followed
+    # out of it, tests/docs/examples skipped, and a tree over the bounds is not read at
+    # all (a part of the callers would make a shared helper look like one path's step).
+    outside = tmp_path / "outside.py"
+    outside.write_text("def leak(): pass\n")
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "pkg" / "a.py").write_text("def a(): pass\n")
+    (root / "pkg" / "link.py").symlink_to(outside)
+    (root / "tests" / "b.py").write_text("def b(): pass\n")
+    assert set(paths.read_tree(str(root), fakes.SKIP_DIRS) or {}) == {"pkg.a"}
+    monkeypatch.setattr(paths, "MAX_TREE_FILES", 1)
+    assert paths.read_tree(str(root), fakes.SKIP_DIRS) is None
+    monkeypatch.setattr(paths, "MAX_TREE_FILES", 10)
+    monkeypatch.setattr(paths, "MAX_TREE_BYTES", 5)
+    assert paths.read_tree(str(root), fakes.SKIP_DIRS) is None

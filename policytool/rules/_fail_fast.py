@@ -16,7 +16,10 @@ catch: a private helper (``_name``) that only fail-fast code calls is on that pa
 config built for the engine by ``_get_hf_config_overrides``, which only ``__init__``
 reaches); and a function that patches what it imports (``*patch*``) is not best effort
 about that import: a broad catch around it skips the patch silently when the import
-fails for any reason but a missing module.
+fails for any reason but a missing module. Beyond one module, :class:`TreeCalls` reads who
+calls a function in the work tree (a bounded tree, read whole or not at all) and follows
+the callers up to three calls to fail-fast code; :func:`route_names` gives the HTTP routes
+a private helper may be reached from.
 """
 
 from __future__ import annotations

@@ -42,12 +42,26 @@ slicing/tiling: the model runs eagerly) or the log or a comment calls the failur
 "non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
 `-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
 In an HTTP route itself, a handler that logs and goes on with a fallback the client never
-hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠.
+hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠,
+and so is a `try` built to end on its exception with nothing after it (a websocket's
+endless receive loop that a disconnect ends, a `finally:` that cleans up). A private
+helper that only routes call, whose catch passes (or logs) on to the fallback after the
+`try` (`_apply_chat_template`), is ✗ as in the route. In a request-path function (the
+`request-path` globs), a handler that only logs and then ends the function
+(`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
+`try` is built to end that way, nor a catch guarding cleanup in a `finally:`.
 A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
 that path too, when its catch assigns a default or returns None (`disk_config = None`
 in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling through
-to a fallback value or a probe's `return False` is not.
+to a fallback value or a probe's `return False` is not. So is a helper, public too,
+whose every caller in the work tree is fail-fast code within three calls, across modules
+(`get_gpu_compute_mode` <- `set_sm_limit` <- `_init_env` in another module), when its
+catch returns None, logged or not. The tree is read only when it holds at most 1,500
+modules and 24 MB outside tests, docs and examples (whole or not at all: never judged on
+part of the callers); a name called from more than 12 modules, passed on as a value or
+called at module level has no one path, and a helper named for an optimisation
+(`_warmup`) is not on it.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
