@@ -16,15 +16,20 @@ catch: a private helper (``_name``) that only fail-fast code calls is on that pa
 config built for the engine by ``_get_hf_config_overrides``, which only ``__init__``
 reaches); and a function that patches what it imports (``*patch*``) is not best effort
 about that import: a broad catch around it skips the patch silently when the import
-fails for any reason but a missing module.
+fails for any reason but a missing module. Beyond one module, :class:`TreeCalls` reads who
+calls a function in the work tree (a bounded tree, read whole or not at all) and follows
+the callers up to three calls to fail-fast code; :func:`route_names` gives the HTTP routes
+a private helper may be reached from.
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import os
 import re
-from collections.abc import Callable, Sequence
+import stat
+from collections.abc import Callable, Mapping, Sequence
 
 # Request handling and connector setup (names of the function or one enclosing it).
 REQUEST_AND_CONNECTOR = (
@@ -95,6 +100,14 @@ def optimisation_only(try_stmt: ast.stmt | None) -> bool:
     return optimised
 
 
+def optimisation_name(name: str) -> bool:
+    """Whether a function's own name says it only optimises (``_warmup``,
+    ``_capture_cudagraphs``, ``maybe_compile``): what fails there leaves a working model."""
+    words = [w for w in name.lower().split("_") if w]
+    pairs = set(zip(words, words[1:], strict=False))
+    return not OPTIMISATIONS.isdisjoint(words) or not _OPTIMISATION_PAIRS.isdisjoint(pairs)
+
+
 def route_handler(func: ast.AST | None) -> str | None:
     """The function's name when it is decorated as an HTTP route (``@app.post("/tokenize")``,
     ``@router.get("/health")``: a path, so not ``@mock.patch("x")``), or None. Only the
@@ -112,6 +125,21 @@ def route_handler(func: ast.AST | None) -> str | None:
             ):
                 return func.name
     return None
+
+
+def route_names(tree: ast.Module) -> tuple[str, ...]:
+    """The names of the module's functions decorated as HTTP routes (:func:`route_handler`),
+    for :func:`called_from`: a private helper only routes call answers their clients."""
+    return tuple(
+        sorted(
+            {
+                node.name
+                for node in ast.walk(tree)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and route_handler(node) is not None
+            }
+        )
+    )
 
 
 def _default_value(value: ast.expr | None) -> bool:
@@ -269,3 +297,169 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
                 found[name] = origin
                 changed = True
     return found
+
+
+# How far up the tree's calls a helper's fail-fast path is looked for, and how many
+# modules may call it (a name called from more is a shared utility, not one path's step).
+MAX_CALL_DEPTH = 3
+MAX_CALLING_MODULES = 12
+# The work trees whose calls are read: a tree with more Python files or bytes outside
+# tests, docs and examples is not read at all (its helpers keep their ⚠), so the reading
+# costs a fraction of a second and never concludes from part of the callers.
+MAX_TREE_FILES = 1500
+MAX_TREE_BYTES = 24_000_000
+
+
+def read_tree(root: str, skip: frozenset[str]) -> dict[str, bytes] | None:
+    """Dotted module -> text of each module of the work tree outside the ``skip``
+    directories and ``test_*.py`` files, no symlink followed; None when the tree holds
+    more than :data:`MAX_TREE_FILES` such files or :data:`MAX_TREE_BYTES` bytes."""
+    paths: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in skip and d.isidentifier()
+        )
+        paths.extend(
+            os.path.join(dirpath, f)
+            for f in sorted(filenames)
+            if f.endswith(".py") and not f.startswith("test_")
+        )
+        if len(paths) > MAX_TREE_FILES:
+            return None
+    out: dict[str, bytes] = {}
+    total = 0
+    for path in paths:
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_TREE_BYTES + 1)
+        except OSError:
+            continue
+        total += len(data)
+        if total > MAX_TREE_BYTES:
+            return None
+        rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
+        module = rel.removesuffix(".__init__")
+        if all(p.isidentifier() for p in module.split(".")):
+            out[module] = data
+    return out
+
+
+class TreeCalls:
+    """Who calls a function, read from the work tree's modules the way a reviewer greps
+    for ``name(``: the modules whose text holds the name are parsed (once each) and each
+    use is attributed to the function it sits in."""
+
+    def __init__(self, sources: Mapping[str, bytes]) -> None:
+        """``sources``: dotted module -> text (the fake finder's bounded scan)."""
+        self.sources = sources
+        self._indexes: dict[str, dict[str, list[str | None]] | None] = {}
+        self._callers: dict[tuple[str, str], tuple[str, ...] | None] = {}
+
+    def _index(self, module: str, tree: ast.Module | None) -> dict[str, list[str | None]] | None:
+        """The module's call index (``tree``: already parsed; None: it does not parse)."""
+        if module not in self._indexes:
+            if tree is None:
+                try:
+                    tree = ast.parse(self.sources[module])
+                except (SyntaxError, ValueError, RecursionError):
+                    tree = None
+            self._indexes[module] = _call_index(tree) if tree is not None else None
+        return self._indexes[module]
+
+    def callers(self, name: str, home: str, home_tree: ast.Module) -> tuple[str, ...] | None:
+        """The names of the functions that call ``name`` (``home`` read from ``home_tree``),
+        or None when it is used any other way (passed on, called at module or class
+        level), in a module that does not parse, or from too many modules."""
+        key = (home, name)
+        if key in self._callers:
+            return self._callers[key]
+        raw = name.encode()
+        word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
+        modules: list[str] = []
+        for module, text in self.sources.items():
+            if module != home and raw in text and word.search(text):
+                modules.append(module)
+                if len(modules) > MAX_CALLING_MODULES:
+                    break  # a shared utility: no need to find the rest
+        found: tuple[str, ...] | None = None
+        if len(modules) <= MAX_CALLING_MODULES:
+            names: list[str] = []
+            for module in (home, *modules):
+                index = self._index(module, home_tree if module == home else None)
+                uses = [] if index is None else index.get(name, [])
+                if index is None or None in uses:
+                    names = []
+                    break
+                names.extend(use for use in uses if use is not None)
+            found = tuple(names) if names else None
+        self._callers[key] = found
+        return found
+
+    def reached_from(
+        self, name: str, home: str, home_tree: ast.Module, globs: Sequence[str]
+    ) -> tuple[str, ...] | None:
+        """(fail-fast function, ..., caller of ``name``) when every chain of calls to
+        ``name`` in the tree starts in a function matching ``globs`` within
+        :data:`MAX_CALL_DEPTH` calls; None otherwise (a caller that is not, an attempt
+        or fallback by its name, a use that is not a call, no caller at all)."""
+        return self._reached(name, home, home_tree, globs, MAX_CALL_DEPTH, {name})
+
+    def _reached(
+        self,
+        name: str,
+        home: str,
+        home_tree: ast.Module,
+        globs: Sequence[str],
+        depth: int,
+        seen: set[str],
+    ) -> tuple[str, ...] | None:
+        """:meth:`reached_from`, ``depth`` calls left."""
+        callers = self.callers(name, home, home_tree)
+        if not callers:
+            return None
+        chain: tuple[str, ...] | None = None
+        for caller in sorted(set(callers)):
+            if _matches(caller, globs):
+                chain = chain or (caller,)
+                continue
+            if depth <= 1 or caller in seen or _matches(caller, ATTEMPTS):
+                return None
+            above = self._reached(caller, home, home_tree, globs, depth - 1, seen | {caller})
+            if above is None:
+                return None
+            chain = chain or (*above, caller)
+        return chain
+
+
+def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
+    """Every name called or used in the module (``name(...)``, ``x.name(...)``, ``name``)
+    -> the innermost function of each call; None for a use that is not a call or a call
+    outside any function (one walk a module, whatever name is asked for)."""
+    out: dict[str, list[str | None]] = {}
+    called: set[int] = set()
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = child.name
+            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
+                inner = None  # class-level code runs at import; a lambda is passed on
+            if isinstance(child, ast.Call):
+                func = child.func
+                callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if callee:
+                    out.setdefault(callee, []).append(function)
+                    called.add(id(func))  # the callee itself: not another use
+            elif (
+                isinstance(child, (ast.Name, ast.Attribute))
+                and id(child) not in called
+                and isinstance(child.ctx, ast.Load)
+            ):
+                used = child.id if isinstance(child, ast.Name) else child.attr
+                out.setdefault(used, []).append(None)  # passed on or stored
+            stack.append((child, inner))
+    return out

@@ -1143,6 +1143,8 @@ _SKIP_DIRS = frozenset(
         "benchmarks",
     }
 )
+# The directories the scans skip, for other rules that read the tree (``broad-except``).
+SKIP_DIRS = _SKIP_DIRS
 # Text that a module declaring a record class holds (a cheap prefilter: ``in``).
 _RECORD_MARKS = (
     b"dataclass",

@@ -13,6 +13,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
+from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
@@ -41,12 +42,26 @@ slicing/tiling: the model runs eagerly) or the log or a comment calls the failur
 "non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
 `-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
 In an HTTP route itself, a handler that logs and goes on with a fallback the client never
-hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠.
+hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠,
+and so is a `try` built to end on its exception with nothing after it (a websocket's
+endless receive loop that a disconnect ends, a `finally:` that cleans up). A private
+helper that only routes call, whose catch passes (or logs) on to the fallback after the
+`try` (`_apply_chat_template`), is ✗ as in the route. In a request-path function (the
+`request-path` globs), a handler that only logs and then ends the function
+(`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
+`try` is built to end that way, nor a catch guarding cleanup in a `finally:`.
 A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
 that path too, when its catch assigns a default or returns None (`disk_config = None`
 in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling through
-to a fallback value or a probe's `return False` is not.
+to a fallback value or a probe's `return False` is not. So is a helper, public too,
+whose every caller in the work tree is fail-fast code within three calls, across modules
+(`get_gpu_compute_mode` <- `set_sm_limit` <- `_init_env` in another module), when its
+catch returns None, logged or not. The tree is read only when it holds at most 1,500
+modules and 24 MB outside tests, docs and examples (whole or not at all: never judged on
+part of the callers); a name called from more than 12 modules, passed on as a value or
+called at module level has no one path, and a helper named for an optimisation
+(`_warmup`) is not on it.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -284,6 +299,83 @@ def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
     )
 
 
+def _is_trivial_end(stmt: ast.stmt) -> bool:
+    """``return`` / ``return None`` / ``pass`` / a string: a statement that adds nothing."""
+    if isinstance(stmt, ast.Pass):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return True
+    return isinstance(stmt, ast.Return) and (
+        stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+    )
+
+
+def _ends_function(func: ast.AST | None, try_stmt: ast.stmt | None) -> bool:
+    """Whether nothing runs after ``try_stmt`` in ``func``: it is the function body's last
+    statement (but for ``return``/``pass``), or the last of a ``with``/``if``/``try``
+    block that is itself last; never inside a loop (falling off a loop body goes round
+    again) nor a ``finally:`` (a catch there guards the cleanup). A handler that falls
+    off such a ``try`` ends the function."""
+    if try_stmt is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    target: ast.stmt = try_stmt
+    body: list[ast.stmt] = func.body
+    # The chain of blocks from the function body down to the try, outermost first.
+    chain: list[tuple[list[ast.stmt], ast.stmt]] = []
+    while True:
+        holder = next((stmt for stmt in body if _contains(stmt, target)), None)
+        if holder is None:
+            return False
+        chain.append((body, holder))
+        if holder is target:
+            break
+        if isinstance(holder, (ast.With, ast.AsyncWith, ast.If)):
+            inner = [b for b in (holder.body, getattr(holder, "orelse", [])) if b]
+        elif isinstance(holder, ast.Try):
+            # Not its ``finally:``: a catch there guards the cleanup, not the work.
+            inner = [holder.body, holder.orelse, *(h.body for h in holder.handlers)]
+        else:
+            return False  # a loop, a match or a nested definition
+        body = next((b for b in inner if any(_contains(stmt, target) for stmt in b)), [])
+        if not body:
+            return False
+    for block, holder in chain:
+        rest = block[block.index(holder) + 1 :]
+        if not all(_is_trivial_end(stmt) for stmt in rest):
+            return False
+    return True
+
+
+def _contains(stmt: ast.stmt, target: ast.stmt) -> bool:
+    """Whether ``target`` is ``stmt`` or sits inside it (by identity)."""
+    return stmt is target or any(node is target for node in ast.walk(stmt))
+
+
+def _ends_by_design(try_stmt: ast.stmt | None) -> bool:
+    """Whether the ``try`` is built to end on an exception: its body runs an endless loop
+    (``while True: await ws.receive_text()``: a disconnect is the loop's only way out) or
+    a ``finally:`` cleans up whatever the failure ends."""
+    if not isinstance(try_stmt, ast.Try):
+        return False
+    if try_stmt.finalbody:
+        return True
+    return any(
+        isinstance(stmt, ast.While)
+        and isinstance(stmt.test, ast.Constant)
+        and bool(stmt.test.value)
+        and not any(isinstance(n, ast.Break) for n in ast.walk(stmt))
+        for stmt in try_stmt.body
+    )
+
+
+def _only_logs(body: list[ast.stmt]) -> bool:
+    """Logging calls and nothing that acts (``pass``, an empty ``return``): the handler
+    reports the error to a log and no one else."""
+    return any(_is_log_call(stmt) for stmt in body) and all(
+        _is_log_call(stmt) or _is_trivial_end(stmt) for stmt in body
+    )
+
+
 def _removes_files(try_stmt: ast.stmt | None) -> bool:
     """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
@@ -329,6 +421,76 @@ def _helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
         src.cache["fail_fast_helpers"] = helpers
     origin = helpers.get(names[-1]) if names else None
     return (names[-1], origin) if isinstance(origin, str) else None
+
+
+def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
+    """(helper, route) when the function the catch is in is a private helper only HTTP
+    routes call (directly or through such helpers; computed once per file)."""
+    helpers = src.cache.get("route_helpers")
+    if not isinstance(helpers, dict):
+        routes = paths.route_names(src.tree) if b"/" in src.data else ()
+        helpers = paths.called_from(src.tree, routes) if routes else {}
+        src.cache["route_helpers"] = helpers
+    origin = helpers.get(names[-1]) if names else None
+    return (names[-1], origin) if isinstance(origin, str) else None
+
+
+_TREES: dict[str, paths.TreeCalls | None] = {}
+
+
+def _tree_calls(src: SourceInfo) -> paths.TreeCalls | None:
+    """The work tree's call index (one per repository root and process; None: no root, or
+    a tree too large to read, :func:`_fail_fast.read_tree`)."""
+    if src.root is None:
+        return None
+    if src.root not in _TREES:
+        if len(_TREES) > 8:
+            _TREES.clear()
+        sources = paths.read_tree(src.root, fakes.SKIP_DIRS)
+        _TREES[src.root] = paths.TreeCalls(sources) if sources is not None else None
+    return _TREES[src.root]
+
+
+def _module_name(path: str) -> str:
+    """``pkg/utils/device.py`` -> ``pkg.utils.device`` (``__init__`` dropped)."""
+    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+
+
+def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
+    """(fail-fast function, ..., caller) when every call of ``func`` in the work tree comes,
+    within a few calls, from fail-fast code (:meth:`_fail_fast.TreeCalls.reached_from`)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if func.name.startswith("__") or names_match([func.name], paths.ATTEMPTS):
+        return None
+    if paths.optimisation_name(func.name):
+        return None  # a warm-up or compile step: the model runs without it
+    calls = _tree_calls(src)
+    if calls is None:
+        return None
+    return calls.reached_from(func.name, _module_name(src.path), src.tree, src.config.fail_fast)
+
+
+def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
+    """Logging calls, then ``return`` / ``return None``: the caller gets nothing, the log a
+    line."""
+    return (
+        bool(body)
+        and _is_log_call(body[0])
+        and isinstance(body[-1], ast.Return)
+        and _is_trivial_end(body[-1])
+        and all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in body)
+    )
+
+
+def _passes_on(body: list[ast.stmt]) -> bool:
+    """A handler of only ``pass`` (or a string): the code after the ``try`` runs as the
+    fallback."""
+    return all(
+        isinstance(stmt, ast.Pass)
+        or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        for stmt in body
+    )
 
 
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
@@ -395,10 +557,16 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # one (it runs later), nor in a named handler that replies through a queue
         # (``response_queue.put((identity, TRANS_ERROR))``: the error reaches the peer).
         route = paths.route_handler(ctx.innermost)
+        # A ``try`` built to end on its exception (a websocket's endless receive loop, a
+        # ``finally:`` that cleans up) and nothing after it: the handler ends the route,
+        # it does not carry on with a fallback.
+        ends = _ends_function(ctx.innermost, tried)
+        by_design = ends and _ends_by_design(tried)
         if (
             route
             and not best_effort
             and not complete
+            and not by_design
             and _falls_through_logged(node.body)
             and not _raises_later(ctx.innermost, node)
         ):
@@ -412,6 +580,91 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "carries on with a fallback; let it fail the request or catch the specific types",
             )
             continue
+        # A request-path function (``_pd_process_generate``) whose handler only logs and
+        # then ends it: the request stops with a log line, and whoever waits on its
+        # result (a client, a stream's consumer) never hears of the failure.
+        function = ctx.innermost
+        request_fn = (
+            function.name
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and not src.is_test
+            and names_match([function.name], src.config.request_path)
+            else None
+        )
+        if (
+            request_fn
+            and not best_effort
+            and not complete
+            and ends
+            and not by_design
+            and _only_logs(node.body)
+            and not _answers_false(function, node.body)
+        ):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` in request path `{request_fn}` only logs and ends the request: "
+                "whoever waits on its result never hears of the failure; let it raise or "
+                "catch the specific types",
+            )
+            continue
+        # One call below a route: a private helper only HTTP routes call, whose catch
+        # passes (or logs) on to the fallback after the ``try`` (a prompt formatted by
+        # hand): the route answers with it and the client never hears.
+        if (
+            not fail_fast
+            and not handling
+            and not best_effort
+            and not complete
+            and not src.is_test
+            and (_passes_on(node.body) or _falls_through_logged(node.body))
+            and not ends
+            and not _raises_later(ctx.innermost, node)
+        ):
+            routed = _route_helper_of(src, names)
+            if routed is not None:
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` in `{routed[0]}` (called only from request handling "
+                    f"`{routed[1]}`) goes on with a fallback the client never hears of; "
+                    "let it fail the request or catch the specific types",
+                )
+                continue
+        # A helper (public too) whose every caller in the work tree is fail-fast code, or
+        # reached only from it within a few calls (``get_gpu_compute_mode`` <-
+        # ``set_sm_limit`` <- ``_init_env`` in another module): a catch that returns None
+        # there leaves the set-up to carry on without what failed.
+        silent = paths.gives_up(node.body, src.has_comment)
+        if (
+            not fail_fast
+            and not handling
+            and not best_effort
+            and not complete
+            and not imports
+            and not src.is_test
+            and (silent or _logs_then_returns_none(node.body))
+            and not (silent and _helper_of(src, names) is not None)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            chain = _reached_from_fail_fast(src, ctx.innermost)
+            if chain is not None:
+                via = "".join(f" via `{step}`" for step in chain[1:])
+                what = "silently swallows every error" if silent else "logs and returns None"
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` in `{names[-1]}` (reached only from fail-fast `{chain[0]}`"
+                    f"{via}) {what}: the set-up carries on without it; let it raise or "
+                    "catch the specific types",
+                )
+                continue
         if uses_error:
             # ``as e`` and e is used: logged or wrapped, not silent, but still a broad
             # catch (⚠), unless the exception object itself is handed on to the caller
