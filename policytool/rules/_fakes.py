@@ -1165,6 +1165,8 @@ MIN_FIELD_MATCH = 3
 LAZY_PROBES = 16
 # More modules than this declaring every keyword of a fake: no one class is meant.
 MAX_FIELD_MODULES = 12
+# Up to this many when they may all be one class chain (a field each subclass re-declares).
+MAX_CHAIN_MODULES = 64
 # Words of a fake's name that say it is a service or layer object, not a record.
 _SERVICE_WORDS = frozenset(
     {
@@ -1297,6 +1299,7 @@ def by_fields(
     in_record: bool,
     modules: list[str],
     name: str = "",
+    slot: bool = False,
 ) -> tuple[Mimicked, Defined] | None:
     """The one record class (``@dataclass``, ``TypedDict``, ``NamedTuple``, attrs,
     ``msgspec.Struct``, pydantic) of the repository, or of the modules the test reads,
@@ -1306,10 +1309,10 @@ def by_fields(
     one with the fewest fields named; two names that fit is no answer."""
     if not keywords or not finder.root:
         return None
-    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules), name)
+    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules), name, slot)
     if memo_key in finder.answers:
         return finder.answers[memo_key]
-    answer = _by_fields(finder, keywords, nested, in_record, modules, name)
+    answer = _by_fields(finder, keywords, nested, in_record, modules, name, slot)
     finder.answers[memo_key] = answer
     return answer
 
@@ -1321,10 +1324,14 @@ def _by_fields(
     in_record: bool,
     modules: list[str],
     name: str,
+    slot: bool,
 ) -> tuple[Mimicked, Defined] | None:
     """:func:`by_fields`, not memoized."""
     need = MIN_FIELD_MATCH - (1 if in_record else 0)
-    if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
+    # Fewer names than that: a reviewer still greps the keyword, and a field declared by
+    # one class chain only (a base and the subclasses that re-declare it) names the base.
+    few = len(keywords) + sum(len(inner) for _k, inner in nested) < need
+    if few and (not keywords or not slot):
         return None
     # Modules declaring every keyword as a field (``name:``), found from the longest one
     # (the likeliest to be rare): only those are parsed.
@@ -1339,8 +1346,9 @@ def _by_fields(
         for module in _declaring(finder, probe)
         if all(p.search(sources.get(module, b"")) for p in patterns)
     ]
-    if len(candidates) > MAX_FIELD_MODULES:
+    if len(candidates) > (MAX_CHAIN_MODULES if few or len(keywords) == 1 else MAX_FIELD_MODULES):
         return None  # fields that common single out no class (and parsing them costs)
+    chain_only = few or len(candidates) > MAX_FIELD_MODULES
     for module in (*modules, *finder.second.get(tuple(modules), ())):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
@@ -1371,14 +1379,18 @@ def _by_fields(
                     score = -1
                     break
                 score += len(inner)
-            if score < need:
+            if score < (1 if few else need):
                 continue
             best = fits.get(cls)
             if best is None or len(defined.fields) < best[0]:
                 fits[cls] = (len(defined.fields), module, defined)
-    if len(fits) != 1:
+    if not fits:
         return None
-    cls, (_size, _module, defined) = next(iter(fits.items()))
+    root = _chain_root(finder, fits)
+    if root is None or (chain_only and len(fits) < 2):
+        return None
+    cls = root
+    _size, _module, defined = fits[cls]
     words = set(re.split(r"[_0-9]+", name.lower()))
     if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
         # ``stage0_client = SimpleNamespace(stage_type=...)``: a client (a service object
@@ -1392,7 +1404,56 @@ def _by_fields(
             loaded = finder.load(module)
             if loaded is not None and any(n.lower() == _camel(name) for n in loaded[0].classes):
                 return None
-    return Mimicked(cls, defined.relpath, "its keywords (all fields of the class)"), defined
+    how = "its keywords (all fields of the class)"
+    if few or len(fits) > 1:
+        named = ", ".join(f"`{k}`" for k in sorted(keywords))
+        plural = "s" if len(keywords) > 1 else ""
+        how = (
+            f"its keyword{plural} {named}, fields of `{cls}` and only of its subclasses"
+            if len(fits) > 1
+            else f"its keyword{plural} {named}, fields of this class only"
+        )
+        if few:
+            how += ", and it is passed to the code under test"
+    return Mimicked(cls, defined.relpath, how), defined
+
+
+def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset[str]:
+    """The names of the bases of class ``cls`` as seen from ``module``, transitively
+    (through imports, :data:`MAX_HOPS` hops each, a few levels)."""
+    loaded = finder.load(module)
+    if loaded is None or depth > 6:
+        return frozenset()
+    parsed, relpath = loaded
+    if cls not in parsed.classes:
+        target = parsed.imports.get(cls)
+        if target is None:
+            return frozenset()
+        source, _colon, original = target.partition(":")
+        absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+        return _lineage(finder, original, absolute, depth + 1)
+    out: set[str] = set()
+    for base in parsed.bases.get(cls, ())[:4]:
+        if base == cls or not base[:1].isupper():
+            continue
+        out.add(base)
+        out |= _lineage(finder, base, module, depth + 1)
+    return frozenset(out)
+
+
+def _chain_root(finder: Finder, fits: dict[str, tuple[int, str, Defined]]) -> str | None:
+    """The one class of ``fits`` that every other one derives from (a base and the
+    subclasses that re-declare or inherit its fields: a reviewer names the most general
+    class declaring them); None when two fits are not of one chain."""
+    if len(fits) == 1:
+        return next(iter(fits))
+    for cls in fits:
+        if all(
+            other == cls or cls in _lineage(finder, other, module)
+            for other, (_size, module, _defined) in fits.items()
+        ):
+            return cls
+    return None
 
 
 _RETURNS_RE = re.compile(rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)

@@ -650,6 +650,7 @@ def _fake_of(
                 _in_record(src, call, parents, modules),
                 modules,
                 bound[0] if bound is not None else "",
+                _reaches_code(src, call, parents, modules),
             )
     if result is not None and not call.keywords:
         parents = _parents(src, call)
@@ -885,6 +886,66 @@ def _reached(
     # fields of another record) still names the class (vllm-ascend's compressor fakes).
     del typed
     return None
+
+
+def _reaches_code(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], modules: list[str]
+) -> bool:
+    """Whether the fake, directly or through the local name or ``self.x`` holding it, is
+    an argument of a function of the code under test (a ``def`` of that name in the
+    modules the test imports or those they import, whose parameter it reaches): a slot
+    of real code the fake fills, whatever that parameter's annotation (``Any``)."""
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    where = [*modules, *second]
+    outer = parents.get(id(call))
+    scope: ast.AST | None = None
+    var = ""
+    if isinstance(outer, ast.Call) and call in outer.args:
+        calls: list[tuple[ast.Call, int | str]] = [(outer, outer.args.index(call))]
+    elif isinstance(outer, ast.keyword) and outer.arg and outer.arg != "return_value":
+        holder = parents.get(id(outer))
+        if not isinstance(holder, ast.Call):
+            return False
+        calls = [(holder, outer.arg)]
+    else:
+        held = _holder(call, parents)
+        if held is None:
+            return False
+        var, scope = held
+        var = _element_names(scope, var)
+        if not var:
+            return False
+        calls = []
+        for node in ast.walk(scope):
+            if not isinstance(node, ast.Call) or len(calls) >= 8:
+                continue
+            for index, arg in enumerate(node.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                if _is_holder(arg, var):
+                    calls.append((node, index))
+            calls.extend((node, k.arg) for k in node.keywords if k.arg and _is_holder(k.value, var))
+    for node, at in calls:
+        callee = fakes._callee(node)
+        if (
+            not callee
+            or callee in _MOCK_CALLS
+            or src.qualname(node.func) in _SIMPLE_NAMESPACE
+            or callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
+        ):
+            continue
+        unbound = (
+            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
+        )
+        if isinstance(at, int):
+            if fakes.parameter_names(finder, where, callee, at, unbound):
+                return True
+        elif any(any(at in p for p in _all_signatures(finder, m, callee)) for m in where):
+            return True
+    return False
 
 
 def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:

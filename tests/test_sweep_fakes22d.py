@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Issue 22 round C, the fakes blind set d missed (FastVideo, read after it was consumed):
+a fake whose keywords fit a base class and its subclass (one class chain: the base is
+the answer), a fake with one keyword that only one class chain declares, passed to the
+code under test (``validation_config: Any``)."""
+
+from __future__ import annotations
+
+from policytool.rules import _fakes as fakes
+from tests.conftest import Repo
+from tests.test_sweep_issue22 import Run, feature, found
+
+__all__ = ["feature"]  # fixtures used by name
+
+_ARGS = (
+    "from dataclasses import dataclass, field\n\n\n"
+    "@dataclass\nclass EncoderConfig:\n    hidden_size: int = 0\n\n\n"
+    "@dataclass\nclass PipelineConfig:\n"
+    "    text_encoder_configs: tuple[EncoderConfig, ...] = field(default_factory=tuple)\n"
+    "    flow_shift: float = 1.0\n\n\n"
+    "@dataclass\nclass WanPipelineConfig(PipelineConfig):\n"
+    "    text_encoder_configs: tuple[EncoderConfig, ...] = field(default_factory=tuple)\n"
+    "    boundary_ratio: float = 0.0\n\n\n"
+    "@dataclass\nclass FastArgs:\n"
+    "    output_type: str = 'pil'\n    pin_cpu_memory: bool = False\n"
+    "    vsa_sparsity: float = 0.0\n    pipeline_config: PipelineConfig | None = None\n\n\n"
+    "@dataclass\nclass TrainingArgs(FastArgs):\n    learning_rate: float = 0.0\n\n\n"
+    "@dataclass\nclass StreamA:\n    all_gather: int = 0\n\n\n"
+    "@dataclass\nclass StreamB:\n    all_gather: int = 0\n"
+)
+_CODE = (
+    "from typing import Any\n\n\n"
+    "class ValidationCallback:\n"
+    "    @staticmethod\n"
+    "    def keep_widths(validation_config: Any, loaded_config: Any) -> None:\n"
+    "        loaded = getattr(loaded_config, 'text_encoder_configs', ())\n"
+    "        for enc in loaded:\n"
+    "            validation_config.text_encoder_configs[0].hidden_size = enc.hidden_size\n\n\n"
+    "def render(args: Any) -> str:\n"
+    "    return str(args.output_type)\n"
+)
+
+
+def _tree(feature: Repo) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/configs.py", _ARGS)
+    feature.write("pkg/validation.py", _CODE)
+
+
+def test_fields_of_a_base_and_its_subclass_name_the_base(feature: Repo, run: Run) -> None:
+    """FastVideo ``_single_video_args()``: every keyword is a field of ``FastArgs`` and
+    of ``TrainingArgs(FastArgs)``: one chain, a reviewer names the base (✗). Two
+    unrelated classes with the fields stay ⚠ (which one is a guess)."""
+    _tree(feature)
+    feature.write(
+        "tests/test_render.py",
+        "from types import SimpleNamespace\n\nfrom pkg.validation import render\n\n\n"
+        "def _args():\n"
+        "    return SimpleNamespace(\n"  # 7: ✗ FastArgs
+        "        output_type='pil', pin_cpu_memory=False, vsa_sparsity=0.0,\n"
+        "        pipeline_config=None,\n    )\n\n\n"
+        "def test_render():\n"
+        "    assert render(_args()) == 'pil'\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error")]
+    assert "stands in for `FastArgs` (pkg/configs.py;" in rows[0][3]
+    assert "only of its subclasses" in rows[0][3]
+
+
+def test_one_keyword_of_one_class_chain_passed_to_the_code_names_the_base(
+    feature: Repo, run: Run
+) -> None:
+    """FastVideo ``test_validation.py``: ``SimpleNamespace(text_encoder_configs=...)``
+    passed to ``keep_widths(validation_config: Any, ...)``: the one keyword is declared by
+    ``PipelineConfig`` and a subclass re-declaring it only: ✗ ``PipelineConfig``. The same
+    fake not passed to the code (an attribute of a test object), a keyword two unrelated
+    classes declare (``all_gather``), or a keyword no class declares, stay ⚠."""
+    _tree(feature)
+    feature.write(
+        "tests/test_validation.py",
+        "from types import SimpleNamespace\n\nfrom pkg.validation import ValidationCallback\n\n\n"
+        "def test_keep():\n"
+        "    validation = SimpleNamespace(text_encoder_configs=())\n"  # 7: ✗
+        "    loaded = SimpleNamespace(text_encoder_configs=())\n"  # 8: ✗
+        "    ValidationCallback.keep_widths(validation, loaded)\n"
+        "    holder = SimpleNamespace()\n"  # 10: ⚠ (empty, bound to nothing typed)
+        "    holder.args = SimpleNamespace(text_encoder_configs=())\n"  # 11: ⚠ not passed
+        "    group = SimpleNamespace(all_gather=1)\n"  # 12: ⚠ two classes
+        "    ValidationCallback.keep_widths(group, loaded)\n"
+        "    other = SimpleNamespace(unknown_field=1)\n"  # 14: ⚠ no class
+        "    ValidationCallback.keep_widths(other, loaded)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (7, "error"),
+        (8, "error"),
+        (10, "warning"),
+        (11, "warning"),
+        (12, "warning"),
+        (14, "warning"),
+    ]
+    assert "stands in for `PipelineConfig` (pkg/configs.py;" in rows[0][3]
+    assert "its keyword `text_encoder_configs`" in rows[0][3]
+    assert "passed to the code under test" in rows[0][3]
+
+
+def test_by_fields_needs_a_slot_for_fewer_names(feature: Repo) -> None:
+    """The API: one keyword names the chain's base only when the fake fills a slot of the
+    code under test."""
+    _tree(feature)
+    finder = fakes.Finder(str(feature.root))
+    keywords = frozenset({"text_encoder_configs"})
+    assert fakes.by_fields(finder, keywords, (), False, []) is None
+    got = fakes.by_fields(finder, keywords, (), False, [], "", True)
+    assert got is not None and got[0].name == "PipelineConfig"
+    two = fakes.by_fields(finder, frozenset({"all_gather"}), (), False, [], "", True)
+    assert two is None
