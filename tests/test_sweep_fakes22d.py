@@ -117,3 +117,50 @@ def test_by_fields_needs_a_slot_for_fewer_names(feature: Repo) -> None:
     assert got is not None and got[0].name == "PipelineConfig"
     two = fakes.by_fields(finder, frozenset({"all_gather"}), (), False, [], "", True)
     assert two is None
+
+
+def test_a_fake_returned_by_a_function_patched_over_subprocess_run(feature: Repo, run: Run) -> None:
+    """FastVideo ``test_pr_test.py``: ``fake_run`` returns ``SimpleNamespace(returncode=0)``
+    and is patched over ``subprocess.run`` (``monkeypatch.setattr(module.subprocess,
+    "run", fake_run)``, ``patch("subprocess.run", side_effect=...)``): the stdlib function
+    has no annotation, its ``return`` builds a ``CompletedProcess``: ✗ naming it. A
+    keyword ``CompletedProcess`` lacks, or a repository function returning a plain
+    (non-record) class, stay ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/runner.py",
+        "import subprocess\n\n\nclass Layer:\n    def __init__(self):\n        self.size = 1\n\n\n"
+        "def make_layer():\n    return Layer()\n\n\n"
+        "def checkout() -> int:\n    return subprocess.run(['git']).returncode\n",
+    )
+    feature.write(
+        "tests/test_runner.py",
+        "import types\nfrom unittest import mock\n\nimport pkg.runner as module\n\n\n"
+        "def test_checkout(monkeypatch):\n"
+        "    def fake_run(command, **kwargs):\n"
+        "        return types.SimpleNamespace(returncode=0)\n"  # 9: ✗
+        "    monkeypatch.setattr(module.subprocess, 'run', fake_run)\n"
+        "    assert module.checkout() == 0\n\n\n"
+        "def test_patch():\n"
+        "    def other(*args, **kwargs):\n"
+        "        return types.SimpleNamespace(returncode=1, stdout='')\n"  # 16: ✗
+        "    def odd(*args, **kwargs):\n"
+        "        return types.SimpleNamespace(returncode=1, pid=3)\n"  # 18: ⚠ no such field
+        "    def layer():\n"
+        "        return types.SimpleNamespace(size=2)\n"  # 20: ⚠ a plain class
+        "    with mock.patch('subprocess.run', side_effect=other):\n"
+        "        assert module.checkout() == 1\n"
+        "    with mock.patch('subprocess.run', side_effect=odd):\n"
+        "        assert module.checkout() == 1\n"
+        "    with mock.patch('pkg.runner.make_layer', side_effect=layer):\n"
+        "        pass\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (9, "error"),
+        (16, "error"),
+        (18, "warning"),
+        (20, "warning"),
+    ]
+    assert "stands in for `CompletedProcess`" in rows[0][3]
+    assert "what the patched `subprocess.run` returns" in rows[0][3]

@@ -26,6 +26,7 @@ import os
 import re
 import stat
 import sys
+import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -1483,6 +1484,52 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
     return returns.group(1).decode("utf-8", "replace") if returns else None
 
 
+# The body of a function read for the class its ``return`` constructs (bytes).
+MAX_FUNCTION_BYTES = 200_000
+
+
+@functools.lru_cache(maxsize=1024)
+def _constructed_return(path: str, mtime_ns: int, size: int, func: str) -> str | None:
+    """The class the first module-level ``def func`` of a file constructs in a
+    ``return Cls(...)`` (its text up to the next top-level line, at most
+    :data:`MAX_FUNCTION_BYTES`, parsed alone): what an unannotated function returns
+    (the stdlib's ``subprocess.run`` -> ``CompletedProcess``)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_MODULE_BYTES:
+        return None
+    match = re.search(
+        rb"^(?:async[ \t]+)?def[ \t]+" + re.escape(func.encode()) + rb"[ \t]*\(", data, re.M
+    )
+    if match is None:
+        return None
+    end = _class_end(data, match.end())
+    if end - match.start() > MAX_FUNCTION_BYTES:
+        return None
+    try:
+        tree = ast.parse(data[match.start() : end])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
+            name = _terminal(node.value.func)
+            if name[:1].isupper():
+                return name
+    return None
+
+
+def _stdlib(path: str) -> bool:
+    """Whether ``path`` is a module of the running Python's standard library (its
+    classes have typed stubs in typeshed), not an installed package."""
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    real = os.path.realpath(path)
+    return real.startswith(stdlib + os.sep) and "site-packages" not in real.split(os.sep)
+
+
 def patched_return(
     finder: Finder,
     target: str,
@@ -1507,6 +1554,25 @@ def patched_return(
             except OSError:
                 return None
             text = _return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
+            built = (
+                _constructed_return(found[0], info.st_mtime_ns, info.st_size, func)
+                if text is None
+                else None
+            )
+            if built is not None:
+                # no annotation: the class its ``return`` builds, when that is a typed
+                # data class or a stdlib class (typeshed types it), and every keyword
+                # of the fake is one of its attributes
+                defined = define(finder, built, module)
+                if (
+                    defined is None
+                    or not (defined.data_class or _stdlib(found[0]))
+                    or not keywords
+                    or not keywords <= defined.fields
+                ):
+                    return None
+                how = f"`{func}()` returns a `{built}` in {found[1]}"
+                return Mimicked(built, defined.relpath, how), defined
             if text is not None:
                 cls = _type_name(text)
                 if not cls:

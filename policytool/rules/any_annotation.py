@@ -643,6 +643,8 @@ def _fake_of(
         if result is None and bound is None:
             result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
+            result = _patched_function_fake(src, call, parents, keywords, nested)
+        if result is None:
             result = fakes.by_fields(
                 _finder(src),
                 keywords,
@@ -885,6 +887,67 @@ def _reached(
     # A record parameter the fake does not fit is no veto: keyword evidence (all the
     # fields of another record) still names the class (vllm-ascend's compressor fakes).
     del typed
+    return None
+
+
+def _patch_targets(scope: ast.AST, func: str) -> list[str]:
+    """The dotted paths a function ``func`` of ``scope`` is patched over:
+    ``monkeypatch.setattr(module.subprocess, "run", func)`` (the object's last name),
+    ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
+    side_effect=func)``, ``patch.object(subprocess, "run", new=func)``."""
+
+    def is_func(node: ast.expr | None) -> bool:
+        return isinstance(node, ast.Name) and node.id == func
+
+    out: list[str] = []
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or len(out) >= 4:
+            continue
+        callee = fakes._callee(node)
+        args = node.args
+        given = [k.value for k in node.keywords if k.arg in ("side_effect", "new")]
+        if callee in ("setattr", "object"):
+            if len(args) >= 3 and (is_func(args[2]) or any(is_func(v) for v in given)):
+                obj, attr = fakes._terminal(args[0]), args[1]
+                if obj and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+                    out.append(f"{obj}.{attr.value}")
+            elif len(args) == 2 and callee == "setattr" and is_func(args[1]):
+                target = args[0]
+                if isinstance(target, ast.Constant) and isinstance(target.value, str):
+                    out.append(target.value)
+        elif callee == "patch" and args and isinstance(args[0], ast.Constant):
+            if any(is_func(v) for v in (*args[1:2], *given)) and isinstance(args[0].value, str):
+                out.append(args[0].value)
+    return [t for t in out if "." in t]
+
+
+def _patched_function_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake a test function returns (``return SimpleNamespace(returncode=0)``) where
+    that function is patched over a real one (``monkeypatch.setattr(module.subprocess,
+    "run", fake_run)``): what the real function returns, by its ``-> T`` or, with no
+    annotation, the class its ``return`` builds (``subprocess.run``: ``CompletedProcess``)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Return) or not keywords:
+        return None
+    func = fakes._enclosing_function(stmt, parents)
+    if func is None:
+        return None
+    scope = fakes._enclosing_function(func, parents) or parents.get(id(func))
+    if scope is None:
+        return None
+    finder = _finder(src)
+    for target in _patch_targets(scope, func.name):
+        found = fakes.patched_return(finder, target, keywords, nested)
+        if found is not None:
+            mimics, defined = found
+            how = f"what the patched `{target}` returns: {mimics.how}"
+            return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
 
 
