@@ -164,3 +164,57 @@ def test_a_fake_returned_by_a_function_patched_over_subprocess_run(feature: Repo
     ]
     assert "stands in for `CompletedProcess`" in rows[0][3]
     assert "what the patched `subprocess.run` returns" in rows[0][3]
+
+
+def test_a_name_the_repository_annotates_with_one_class_names_it(feature: Repo, run: Run) -> None:
+    """tpu-inference ``_vllm_config()`` returns ``SimpleNamespace(additional_config=...,
+    model_config=...)`` for ``resolve_generation_strategy(vllm_config: Any)``; the code it
+    tests imports no ``VllmConfig``, but the repository annotates ``vllm_config:
+    VllmConfig`` everywhere else: ✗ naming it (and its ``model_config`` through the field).
+    A name annotated with two classes, or too seldom, stays ⚠; an empty fake is never
+    typed by a name alone."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/defs.py",
+        "from dataclasses import dataclass, field\n\n\n"
+        "@dataclass\nclass ModelConfig:\n    hf_config: object = None\n\n\n"
+        "@dataclass\nclass EngineConfig:\n    additional_config: dict = field(default_factory=dict)\n"
+        "    model_config: ModelConfig = field(default_factory=ModelConfig)\n\n\n"
+        "@dataclass\nclass OtherConfig:\n    additional_config: dict = field(default_factory=dict)\n",
+    )
+    users = "".join(
+        f"def use{i}(engine_config: EngineConfig, mixed_config: "
+        f"{'EngineConfig' if i % 2 else 'OtherConfig'}) -> None:\n    pass\n\n\n"
+        for i in range(6)
+    )
+    feature.write("pkg/users.py", "from pkg.defs import EngineConfig, OtherConfig\n\n\n" + users)
+    feature.write(
+        "pkg/strategy.py",
+        "from typing import Any\n\n\ndef resolve(engine_config: Any, mixed_config: Any) -> dict:\n"
+        "    return engine_config.additional_config\n",
+    )
+    feature.write(
+        "tests/test_strategy.py",
+        "from types import SimpleNamespace\n\nfrom pkg.strategy import resolve\n\n\n"
+        "def _engine_config(extra=None):\n"
+        "    return SimpleNamespace(\n"  # 7: ✗ EngineConfig
+        "        additional_config=extra or {},\n"
+        "        model_config=SimpleNamespace(hf_config=None),\n"  # 9: ✗ ModelConfig
+        "    )\n\n\n"
+        "def _mixed_config():\n"
+        "    return SimpleNamespace(additional_config={})\n\n\n"  # 14: ⚠ two classes
+        "def _engine_config_empty():\n"
+        "    engine_config = SimpleNamespace()\n"  # 18: ⚠ a name alone
+        "    return engine_config\n\n\n"
+        "def test_resolve():\n"
+        "    assert resolve(_engine_config(), _mixed_config()) == {}\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (7, "error"),
+        (9, "error"),
+        (14, "warning"),
+        (18, "warning"),
+    ]
+    assert "the name `engine_config`, annotated `EngineConfig` 6 times" in rows[0][3]
+    assert "stands in for `ModelConfig`" in rows[1][3]

@@ -1419,6 +1419,72 @@ def _by_fields(
     return Mimicked(cls, defined.relpath, how), defined
 
 
+# A name the work tree's code annotates with one class at least this many times, and in
+# at least this share of its annotations naming a class (``vllm_config: VllmConfig`` in 102
+# of 115): what a fake bound to that name stands in for, where no import reaches it.
+MIN_CONSENSUS = 5
+CONSENSUS_SHARE = 0.8
+
+
+def by_consensus(
+    finder: Finder,
+    name: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the repository annotates ``name`` with nearly everywhere (a
+    reviewer greps ``vllm_config:``), when the fake can stand in for it; memoized."""
+    memo_key = ("consensus", name, keywords, nested)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = None
+    found = _consensus(finder, name)
+    if found is not None:
+        cls, module, count = found
+        defined = define(finder, cls, module)
+        if (
+            defined is not None
+            and defined.data_class
+            and plausible(defined, keywords, misfits(finder, defined, nested))
+        ):
+            how = f"the name `{name}`, annotated `{cls}` {count} times in the repository"
+            answer = Mimicked(cls, defined.relpath, how), defined
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _consensus(finder: Finder, name: str) -> tuple[str, str, int] | None:
+    """(class, a module annotating with it, how often) of :func:`by_consensus`."""
+    if name in _NAMELESS or len(name) < 6 or not name.isidentifier():
+        return None
+    word = name.encode()
+    pattern = re.compile(
+        rb"(?<![A-Za-z0-9_.])" + re.escape(word) + rb"[ \t]*:[ \t]*(?!=)"
+        rb"([\"']?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
+    )
+    counts: dict[str, int] = {}
+    where: dict[str, str] = {}
+    total = 0
+    for module, data in _sources(finder).items():
+        if word not in data:
+            continue
+        for match in pattern.finditer(data):
+            text = match.group(1).decode("utf-8", "replace")
+            if not text.strip("\"'")[:1].isupper():
+                continue  # ``name: int``, a docstring's ``name: the ...``
+            total += 1
+            cls = _type_name(text)
+            if cls:
+                counts[cls] = counts.get(cls, 0) + 1
+                where.setdefault(cls, module)
+    if not counts:
+        return None
+    cls, count = max(sorted(counts.items()), key=lambda item: item[1])
+    if count < MIN_CONSENSUS or count < CONSENSUS_SHARE * total:
+        return None
+    return cls, where[cls], count
+
+
 def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset[str]:
     """The names of the bases of class ``cls`` as seen from ``module``, transitively
     (through imports, :data:`MAX_HOPS` hops each, a few levels)."""

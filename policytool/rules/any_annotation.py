@@ -640,6 +640,8 @@ def _fake_of(
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
             if result is None and name and not element and not explicit:
                 result = _inherited_fake(src, call, parents, modules, keywords, nested)
+            if result is None and name and not element and not explicit and keywords:
+                result = fakes.by_consensus(_finder(src), name, keywords, nested)
         if result is None and bound is None:
             result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
