@@ -218,3 +218,35 @@ def test_a_name_the_repository_annotates_with_one_class_names_it(feature: Repo, 
     ]
     assert "the name `engine_config`, annotated `EngineConfig` 6 times" in rows[0][3]
     assert "stands in for `ModelConfig`" in rows[1][3]
+
+
+def test_a_parametrized_fake_reaches_the_code_through_the_test_parameter(
+    feature: Repo, run: Run
+) -> None:
+    """FastVideo: ``@pytest.mark.parametrize("validation, loaded", [(SimpleNamespace(),
+    SimpleNamespace(text_encoder_configs=())), ...])`` and the test passes ``loaded`` to
+    ``keep_widths(..., loaded_config: Any)``: the fake fills that slot (✗
+    ``PipelineConfig``); an empty one stays ⚠, and so does the fake of a parameter the test
+    passes to nothing of the code."""
+    _tree(feature)
+    feature.write(
+        "tests/test_param.py",
+        "from types import SimpleNamespace\n\nimport pytest\n\n"
+        "from pkg.validation import ValidationCallback\n\n\n"
+        "@pytest.mark.parametrize(\n"
+        "    'validation, loaded',\n"
+        "    [\n"
+        "        (SimpleNamespace(), SimpleNamespace(text_encoder_configs=())),\n"  # 11
+        "    ],\n)\n"
+        "def test_noop(validation, loaded):\n"
+        "    ValidationCallback.keep_widths(validation, loaded)\n\n\n"
+        "@pytest.mark.parametrize('cfg', [SimpleNamespace(text_encoder_configs=())])\n"  # 18
+        "def test_unused(cfg):\n"
+        "    assert cfg\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert sorted((r[1], r[2]) for r in rows) == [
+        (11, "error"),
+        (11, "warning"),
+        (18, "warning"),
+    ]

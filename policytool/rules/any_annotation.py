@@ -455,7 +455,9 @@ def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
     assert isinstance(parents, dict) and isinstance(walked, set)
     line = getattr(call, "lineno", 0)
     for stmt in src.tree.body:
-        if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+        # a decorated ``def``/``class`` starts at its first decorator
+        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        if first <= line <= (stmt.end_lineno or stmt.lineno):
             if id(stmt) not in walked:
                 walked.add(id(stmt))
                 parents[id(stmt)] = src.tree
@@ -953,6 +955,46 @@ def _patched_function_fake(
     return None
 
 
+def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
+    """(argument name, the test function) of a fake that is a value of
+    ``@pytest.mark.parametrize("validation, loaded", [(fake, fake), ...])`` (or of a
+    single-name list): the parameter of the decorated test that receives it."""
+    node: ast.AST = call
+    index = 0
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Tuple):
+        index = parent.elts.index(call) if call in parent.elts else -1
+        node, parent = parent, parents.get(id(parent))
+    if index < 0 or not isinstance(parent, ast.List):
+        return None
+    decorator = parents.get(id(parent))
+    if (
+        not isinstance(decorator, ast.Call)
+        or fakes._callee(decorator) != "parametrize"
+        or len(decorator.args) < 2
+        or decorator.args[1] is not parent
+    ):
+        return None
+    names = decorator.args[0]
+    if isinstance(names, ast.Constant) and isinstance(names.value, str):
+        argnames = [n.strip() for n in names.value.split(",") if n.strip()]
+    elif isinstance(names, (ast.List, ast.Tuple)):
+        argnames = [e.value for e in names.elts if isinstance(e, ast.Constant)]
+    else:
+        return None
+    if node is call and len(argnames) != 1:
+        return None  # a bare value of several names: no one parameter
+    func = parents.get(id(decorator))
+    if (
+        not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+        or decorator not in func.decorator_list
+        or index >= len(argnames)
+        or not isinstance(argnames[index], str)
+    ):
+        return None
+    return str(argnames[index]), func
+
+
 def _reaches_code(
     src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], modules: list[str]
 ) -> bool:
@@ -976,7 +1018,7 @@ def _reaches_code(
             return False
         calls = [(holder, outer.arg)]
     else:
-        held = _holder(call, parents)
+        held = _holder(call, parents) or _parametrized(call, parents)
         if held is None:
             return False
         var, scope = held
