@@ -979,7 +979,9 @@ def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast
     if isinstance(names, ast.Constant) and isinstance(names.value, str):
         argnames = [n.strip() for n in names.value.split(",") if n.strip()]
     elif isinstance(names, (ast.List, ast.Tuple)):
-        argnames = [e.value for e in names.elts if isinstance(e, ast.Constant)]
+        argnames = [
+            e.value for e in names.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
     else:
         return None
     if node is call and len(argnames) != 1:
@@ -989,10 +991,9 @@ def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast
         not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
         or decorator not in func.decorator_list
         or index >= len(argnames)
-        or not isinstance(argnames[index], str)
     ):
         return None
-    return str(argnames[index]), func
+    return argnames[index], func
 
 
 def _reaches_code(
