@@ -250,3 +250,46 @@ def test_a_parametrized_fake_reaches_the_code_through_the_test_parameter(
         (11, "warning"),
         (18, "warning"),
     ]
+
+
+_ENCODERS = (
+    "from dataclasses import dataclass, field\n\n\n"
+    "@dataclass\nclass ArchConfig:\n    mapping: list = field(default_factory=list)\n\n\n"
+    "@dataclass\nclass TextArchConfig(ArchConfig):\n    hidden_size: int = 0\n    text_len: int = 0\n\n\n"
+    "@dataclass\nclass ImageArchConfig(ArchConfig):\n    patch: int = 0\n\n\n"
+    "@dataclass\nclass ModelConfig:\n    arch_config: ArchConfig = field(default_factory=ArchConfig)\n\n\n"
+    "@dataclass\nclass TextConfig(ModelConfig):\n"
+    "    arch_config: ArchConfig = field(default_factory=TextArchConfig)\n\n\n"
+    "@dataclass\nclass ImageConfig(ModelConfig):\n"
+    "    arch_config: ArchConfig = field(default_factory=ImageArchConfig)\n"
+)
+
+
+def test_fits_of_sibling_subclasses_name_their_nearest_common_base(feature: Repo, run: Run) -> None:
+    """FastVideo ``_encoder()``: ``SimpleNamespace(arch_config=SimpleNamespace(hidden_size=
+    ..., text_len=...))``: the classes whose ``arch_config`` type has both fields are the
+    text encoders (``T5Config``, ``LlamaConfig``), siblings under ``TextConfig``, which
+    declares ``arch_config``: ✗ naming it (and the inner fake, through that field's
+    subclasses, ``TextArchConfig``)."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/base.py", _ENCODERS)
+    for name in ("t5", "llama"):
+        feature.write(
+            f"pkg/{name}.py",
+            "from dataclasses import dataclass, field\n\n"
+            "from pkg.base import TextArchConfig, TextConfig\n\n\n"
+            f"@dataclass\nclass {name.title()}Arch(TextArchConfig):\n    vocab: int = 0\n\n\n"
+            f"@dataclass\nclass {name.title()}Config(TextConfig):\n"
+            f"    arch_config: TextArchConfig = field(default_factory={name.title()}Arch)\n",
+        )
+    feature.write(
+        "tests/test_enc.py",
+        "from types import SimpleNamespace\n\n\n"
+        "def _encoder(hidden_size):\n"
+        "    return SimpleNamespace(arch_config=SimpleNamespace(hidden_size=hidden_size, text_len=0))\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    errors = [r for r in rows if r[2] == "error"]
+    assert [r[1] for r in errors] == [5, 5], rows
+    assert any("stands in for `TextConfig` (pkg/base.py;" in r[3] for r in errors), errors
+    assert any("stands in for `TextArchConfig`" in r[3] for r in errors), errors

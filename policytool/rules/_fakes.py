@@ -1387,11 +1387,10 @@ def _by_fields(
                 fits[cls] = (len(defined.fields), module, defined)
     if not fits:
         return None
-    root = _chain_root(finder, fits)
+    root = _chain_root(finder, fits, keywords)
     if root is None or (chain_only and len(fits) < 2):
         return None
-    cls = root
-    _size, _module, defined = fits[cls]
+    cls, defined = root
     words = set(re.split(r"[_0-9]+", name.lower()))
     if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
         # ``stage0_client = SimpleNamespace(stage_type=...)``: a client (a service object
@@ -1508,18 +1507,33 @@ def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset
     return frozenset(out)
 
 
-def _chain_root(finder: Finder, fits: dict[str, tuple[int, str, Defined]]) -> str | None:
+def _chain_root(
+    finder: Finder, fits: dict[str, tuple[int, str, Defined]], keywords: frozenset[str]
+) -> tuple[str, Defined] | None:
     """The one class of ``fits`` that every other one derives from (a base and the
     subclasses that re-declare or inherit its fields: a reviewer names the most general
-    class declaring them); None when two fits are not of one chain."""
+    class declaring them), else their nearest common base when it is a record declaring
+    every keyword (``T5Config``, ``LlamaConfig``... -> ``TextEncoderConfig``); None when
+    the fits are not of one chain."""
     if len(fits) == 1:
-        return next(iter(fits))
-    for cls in fits:
-        if all(
-            other == cls or cls in _lineage(finder, other, module)
-            for other, (_size, module, _defined) in fits.items()
-        ):
-            return cls
+        cls, (_size, _module, defined) = next(iter(fits.items()))
+        return cls, defined
+    lineages = {other: _lineage(finder, other, module) for other, (_s, module, _d) in fits.items()}
+    for cls, (_size, _module, defined) in fits.items():
+        if all(other == cls or cls in lineage for other, lineage in lineages.items()):
+            return cls, defined
+    common = frozenset.intersection(*lineages.values())
+    if not common:
+        return None
+    _first, (_size, module, _defined) = next(iter(fits.items()))
+    for base in sorted(common):
+        found = define(finder, base, module)
+        above = _lineage(finder, base, found.module) if found is not None else frozenset()
+        if found is not None and common - {base} <= above:
+            # the nearest common base: every other common base is above it
+            if found.record and keywords <= found.fields:
+                return base, found
+            return None
     return None
 
 
