@@ -293,3 +293,37 @@ def test_fits_of_sibling_subclasses_name_their_nearest_common_base(feature: Repo
     assert [r[1] for r in errors] == [5, 5], rows
     assert any("stands in for `TextConfig` (pkg/base.py;" in r[3] for r in errors), errors
     assert any("stands in for `TextArchConfig`" in r[3] for r in errors), errors
+
+
+def test_a_fake_of_an_enum_member_in_an_enum_typed_field(feature: Repo, run: Run) -> None:
+    """FastVideo: ``workload_type=SimpleNamespace(value="t2v")`` inside a ``FastArgs``
+    fake, whose field is ``workload_type: WorkloadType`` (a ``str, Enum``): an enum member
+    is a real typed object (✗, use ``WorkloadType.T2V``). A keyword no member has stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/args.py",
+        "from dataclasses import dataclass\nfrom enum import Enum\n\n\n"
+        "class WorkloadType(str, Enum):\n    T2V = 't2v'\n    I2V = 'i2v'\n\n\n"
+        "@dataclass\nclass FastArgs:\n    output_type: str = 'pil'\n"
+        "    workload_type: WorkloadType = WorkloadType.T2V\n",
+    )
+    feature.write(
+        "tests/test_args.py",
+        "from types import SimpleNamespace\n\nfrom pkg.args import FastArgs\n\n\n"
+        "def test_args():\n"
+        "    args: FastArgs = SimpleNamespace(\n"  # 7: ✗ FastArgs
+        "        output_type='pil', workload_type=SimpleNamespace(value='t2v')\n"  # 8: ✗
+        "    )\n"
+        "    other: FastArgs = SimpleNamespace(\n"  # 10: ✗ FastArgs
+        "        output_type='pil', workload_type=SimpleNamespace(mode='t2v')\n"  # 11: ⚠
+        "    )\n"
+        "    assert args and other\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [
+        (7, "error"),
+        (8, "error"),
+        (10, "error"),
+        (11, "warning"),
+    ]
+    assert "stands in for `WorkloadType`" in rows[1][3]

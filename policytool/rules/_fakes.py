@@ -68,6 +68,9 @@ _DATA_BASES = re.compile(
     rb"\b(?:TypedDict|Protocol|NamedTuple|BaseModel|Struct|PretrainedConfig|PreTrainedConfig|"
     rb"[A-Za-z0-9_]*Config|[A-Za-z0-9_]*Metadata|[A-Za-z0-9_]*Spec|[A-Za-z0-9_]*Params)\b"
 )
+_ENUM_BASES = re.compile(rb"\b(?:Enum|IntEnum|StrEnum|Flag|IntFlag)\b")
+# The attributes of an enum member.
+_ENUM_MEMBER = frozenset({"value", "name"})
 # Names a fake is bound to that say nothing about what it fakes.
 _NAMELESS = frozenset(
     {"return_value", "side_effect", "new", "self", "obj", "value", "x", "fake", "mock", "_"}
@@ -530,7 +533,11 @@ def parse_module(data: bytes) -> _Module:
         record = not any(b"accept_kwargs" in d for d in decorators) and (
             any(_DATA_DECORATORS.search(d) for d in decorators) or bool(_RECORD_BASES.search(bases))
         )
-        data_class = bool(record or _DATA_BASES.search(bases) or name.endswith("Config"))
+        # an ``Enum``: its members are typed objects a fake of ``.value`` / ``.name`` mimics
+        enum = bool(_ENUM_BASES.search(bases))
+        if enum:
+            fields[name] = fields.get(name, frozenset()) | _ENUM_MEMBER
+        data_class = bool(record or enum or _DATA_BASES.search(bases) or name.endswith("Config"))
         classes[name] = data_class
         if record:
             records.add(name)
