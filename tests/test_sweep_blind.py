@@ -97,16 +97,6 @@ _C_EXCEPT = (
     "is in another file (no cross-file call graph), and a helper called from HTTP routes "
     "that passes into a fallback prompt format"
 )
-_D_FAKES = (
-    "13/34 (post-run 13/35), the honest figure of this round: FastVideo "
-    "test_validation.py's 14 fakes reach parameters the code types `Any` with one keyword "
-    "(`text_encoder_configs`) or a keyword 56 modules declare (`arch_config`); "
-    "test_video_generator.py's fakes fit a parent and its subclass (a tie is no answer) or "
-    "an Enum member (enums are no record classes); four `subprocess.CompletedProcess` "
-    "fakes come from a patched stdlib `subprocess.run` (typeshed is not read); lightllm's "
-    "`multimodal_params: MultimodalParams = None` reads as a dead default (the body uses "
-    "it only when the prompt holds image tokens)"
-)
 _D_ASYNC = (
     "0/4: lightllm serves from `server/`, outside the default `serving-paths` "
     "(`**/engine/**`, `**/entrypoints/**`, `**/connectors/**`; two are ⚠ there), and two "
@@ -126,11 +116,6 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("a", "post-run", "any-annotation", "x-recall"): "29/34: " + _A_FAKES,
     ("a", "blind", "kwargs-lookup", "w-precision"): "11/12: lmdeploy: " + _PLAIN_DICT,
     ("a", "post-run", "kwargs-lookup", "w-precision"): "11/12: the blind cell above",
-    ("b", "blind", "any-annotation", "x-recall"): (
-        "38/43: tpu-inference's helper-built VllmConfig/ModelConfig fakes passed to "
-        "`vllm_config: Any`, two MagicMock data fakes (the pattern names SimpleNamespace), "
-        "and a def-line label (post-run 38/42 meets)"
-    ),
     ("b", "blind", "any-annotation", "w-precision"): (
         "10/12: two sampled ⚠ are test fakes of a module and a layer "
         "(test_lm_eval_accuracy.py:114, test_hpu_fused_moe.py:68), labelled '-'"
@@ -151,8 +136,6 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "`**generate_kwargs` reads labelled '-' blind and ⚠ after the run (post-run 10/12)"
     ),
     ("c", "post-run", "kwargs-lookup", "w-precision"): "10/12: " + _PLAIN_DICT,
-    ("d", "blind", "any-annotation", "x-recall"): _D_FAKES,
-    ("d", "post-run", "any-annotation", "x-recall"): _D_FAKES,
     ("d", "blind", "any-annotation", "w-precision"): (
         "11/12: an untyped `def` of a test harness under `test/` (not `tests/`), labelled '-'"
     ),
