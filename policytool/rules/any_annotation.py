@@ -94,7 +94,17 @@ them, at least three names counting those of the fakes it holds that fit the fie
 types (two when it is passed to a record class's constructor); not a private class, a
 field only a property has, two classes of different names, a fake named like a plain
 class beside the record (`input_buffers`, `InputBuffers`) or named as a service object
-(`stage0_client`). Attributes the code sets on the object (`self.moe_config.tp_group =
+(`stage0_client`). Fields of several classes of one class chain name the base declaring
+them (`FastVideoArgs`, not `TrainingArgs`), or the nearest common base of sibling
+subclasses when it is a record declaring every keyword; fewer names count when they are
+fields of one class chain only and the fake fills a slot of the code under test (passed to
+a function of it, directly, through a local name, `self.x` or a `parametrize` argument). A
+name the repository annotates with one class nearly everywhere (`vllm_config:
+VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
+test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
+fake_run)`) stands in for what that returns: its `-> T`, or the class its `return` builds
+when a record or a stdlib class (`CompletedProcess`). An `Enum` member (`.value`, `.name`)
+in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
 ...`) count as its class's. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
 nothing is imported); at least half of the fake's keywords must be attributes of the
