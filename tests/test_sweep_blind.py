@@ -103,16 +103,6 @@ _C_EXCEPT = (
     "(the tree's callers are read now) but whose catch returns `False`: a probe's answer, "
     "which the rule keeps ⚠ (`verify_math_answer`)"
 )
-_D_FAKES = (
-    "13/34 (post-run 13/35), the honest figure of this round: FastVideo "
-    "test_validation.py's 14 fakes reach parameters the code types `Any` with one keyword "
-    "(`text_encoder_configs`) or a keyword 56 modules declare (`arch_config`); "
-    "test_video_generator.py's fakes fit a parent and its subclass (a tie is no answer) or "
-    "an Enum member (enums are no record classes); four `subprocess.CompletedProcess` "
-    "fakes come from a patched stdlib `subprocess.run` (typeshed is not read); lightllm's "
-    "`multimodal_params: MultimodalParams = None` reads as a dead default (the body uses "
-    "it only when the prompt holds image tokens)"
-)
 _D_ASYNC = (
     "2/4: lightllm req_id_generator.py's `requests.get` and `time.sleep` sit in "
     "`ReqIDGenerator._check_and_set_new_id_range`, reached on the loop from "
@@ -126,11 +116,6 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "reports per parameter line (post_run '-')"
     ),
     ("a", "post-run", "any-annotation", "x-recall"): "29/34: " + _A_FAKES,
-    ("b", "blind", "any-annotation", "x-recall"): (
-        "38/43: tpu-inference's helper-built VllmConfig/ModelConfig fakes passed to "
-        "`vllm_config: Any`, two MagicMock data fakes (the pattern names SimpleNamespace), "
-        "and a def-line label (post-run 38/42 meets)"
-    ),
     ("b", "blind", "any-annotation", "w-precision"): (
         "10/12: two sampled ⚠ are test fakes of a module and a layer "
         "(test_lm_eval_accuracy.py:114, test_hpu_fused_moe.py:68), labelled '-'"
@@ -151,8 +136,6 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "after the run"
     ),
     ("c", "post-run", "kwargs-lookup", "w-precision"): "11/12: " + _ENV_DOUBLE,
-    ("d", "blind", "any-annotation", "x-recall"): _D_FAKES,
-    ("d", "post-run", "any-annotation", "x-recall"): _D_FAKES,
     ("d", "blind", "any-annotation", "w-precision"): (
         "11/12: an untyped `def` of a test harness under `test/` (not `tests/`), labelled '-'"
     ),

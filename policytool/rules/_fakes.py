@@ -26,6 +26,7 @@ import os
 import re
 import stat
 import sys
+import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -67,6 +68,9 @@ _DATA_BASES = re.compile(
     rb"\b(?:TypedDict|Protocol|NamedTuple|BaseModel|Struct|PretrainedConfig|PreTrainedConfig|"
     rb"[A-Za-z0-9_]*Config|[A-Za-z0-9_]*Metadata|[A-Za-z0-9_]*Spec|[A-Za-z0-9_]*Params)\b"
 )
+_ENUM_BASES = re.compile(rb"\b(?:Enum|IntEnum|StrEnum|Flag|IntFlag)\b")
+# The attributes of an enum member.
+_ENUM_MEMBER = frozenset({"value", "name"})
 # Names a fake is bound to that say nothing about what it fakes.
 _NAMELESS = frozenset(
     {"return_value", "side_effect", "new", "self", "obj", "value", "x", "fake", "mock", "_"}
@@ -529,7 +533,11 @@ def parse_module(data: bytes) -> _Module:
         record = not any(b"accept_kwargs" in d for d in decorators) and (
             any(_DATA_DECORATORS.search(d) for d in decorators) or bool(_RECORD_BASES.search(bases))
         )
-        data_class = bool(record or _DATA_BASES.search(bases) or name.endswith("Config"))
+        # an ``Enum``: its members are typed objects a fake of ``.value`` / ``.name`` mimics
+        enum = bool(_ENUM_BASES.search(bases))
+        if enum:
+            fields[name] = fields.get(name, frozenset()) | _ENUM_MEMBER
+        data_class = bool(record or enum or _DATA_BASES.search(bases) or name.endswith("Config"))
         classes[name] = data_class
         if record:
             records.add(name)
@@ -1167,6 +1175,8 @@ MIN_FIELD_MATCH = 3
 LAZY_PROBES = 16
 # More modules than this declaring every keyword of a fake: no one class is meant.
 MAX_FIELD_MODULES = 12
+# Up to this many when they may all be one class chain (a field each subclass re-declares).
+MAX_CHAIN_MODULES = 64
 # Words of a fake's name that say it is a service or layer object, not a record.
 _SERVICE_WORDS = frozenset(
     {
@@ -1299,6 +1309,7 @@ def by_fields(
     in_record: bool,
     modules: list[str],
     name: str = "",
+    slot: bool = False,
 ) -> tuple[Mimicked, Defined] | None:
     """The one record class (``@dataclass``, ``TypedDict``, ``NamedTuple``, attrs,
     ``msgspec.Struct``, pydantic) of the repository, or of the modules the test reads,
@@ -1308,10 +1319,10 @@ def by_fields(
     one with the fewest fields named; two names that fit is no answer."""
     if not keywords or not finder.root:
         return None
-    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules), name)
+    memo_key = ("by_fields", keywords, nested, in_record, tuple(modules), name, slot)
     if memo_key in finder.answers:
         return finder.answers[memo_key]
-    answer = _by_fields(finder, keywords, nested, in_record, modules, name)
+    answer = _by_fields(finder, keywords, nested, in_record, modules, name, slot)
     finder.answers[memo_key] = answer
     return answer
 
@@ -1323,10 +1334,14 @@ def _by_fields(
     in_record: bool,
     modules: list[str],
     name: str,
+    slot: bool,
 ) -> tuple[Mimicked, Defined] | None:
     """:func:`by_fields`, not memoized."""
     need = MIN_FIELD_MATCH - (1 if in_record else 0)
-    if len(keywords) + sum(len(inner) for _k, inner in nested) < need:
+    # Fewer names than that: a reviewer still greps the keyword, and a field declared by
+    # one class chain only (a base and the subclasses that re-declare it) names the base.
+    few = len(keywords) + sum(len(inner) for _k, inner in nested) < need
+    if few and (not keywords or not slot):
         return None
     # Modules declaring every keyword as a field (``name:``), found from the longest one
     # (the likeliest to be rare): only those are parsed.
@@ -1341,8 +1356,9 @@ def _by_fields(
         for module in _declaring(finder, probe)
         if all(p.search(sources.get(module, b"")) for p in patterns)
     ]
-    if len(candidates) > MAX_FIELD_MODULES:
+    if len(candidates) > (MAX_CHAIN_MODULES if few or len(keywords) == 1 else MAX_FIELD_MODULES):
         return None  # fields that common single out no class (and parsing them costs)
+    chain_only = few or len(candidates) > MAX_FIELD_MODULES
     for module in (*modules, *finder.second.get(tuple(modules), ())):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
@@ -1373,14 +1389,17 @@ def _by_fields(
                     score = -1
                     break
                 score += len(inner)
-            if score < need:
+            if score < (1 if few else need):
                 continue
             best = fits.get(cls)
             if best is None or len(defined.fields) < best[0]:
                 fits[cls] = (len(defined.fields), module, defined)
-    if len(fits) != 1:
+    if not fits:
         return None
-    cls, (_size, _module, defined) = next(iter(fits.items()))
+    root = _chain_root(finder, fits, keywords)
+    if root is None or (chain_only and len(fits) < 2):
+        return None
+    cls, defined = root
     words = set(re.split(r"[_0-9]+", name.lower()))
     if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
         # ``stage0_client = SimpleNamespace(stage_type=...)``: a client (a service object
@@ -1394,7 +1413,137 @@ def _by_fields(
             loaded = finder.load(module)
             if loaded is not None and any(n.lower() == _camel(name) for n in loaded[0].classes):
                 return None
-    return Mimicked(cls, defined.relpath, "its keywords (all fields of the class)"), defined
+    how = "its keywords (all fields of the class)"
+    if few or len(fits) > 1:
+        named = ", ".join(f"`{k}`" for k in sorted(keywords))
+        plural = "s" if len(keywords) > 1 else ""
+        how = (
+            f"its keyword{plural} {named}, fields of `{cls}` and only of its subclasses"
+            if len(fits) > 1
+            else f"its keyword{plural} {named}, fields of this class only"
+        )
+        if few:
+            how += ", and it is passed to the code under test"
+    return Mimicked(cls, defined.relpath, how), defined
+
+
+# A name the work tree's code annotates with one class at least this many times, and in
+# at least this share of its annotations naming a class (``vllm_config: VllmConfig`` in 102
+# of 115): what a fake bound to that name stands in for, where no import reaches it.
+MIN_CONSENSUS = 5
+CONSENSUS_SHARE = 0.8
+
+
+def by_consensus(
+    finder: Finder,
+    name: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the repository annotates ``name`` with nearly everywhere (a
+    reviewer greps ``vllm_config:``), when the fake can stand in for it; memoized."""
+    memo_key = ("consensus", name, keywords, nested)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = None
+    found = _consensus(finder, name)
+    if found is not None:
+        cls, module, count = found
+        defined = define(finder, cls, module)
+        if (
+            defined is not None
+            and defined.data_class
+            and plausible(defined, keywords, misfits(finder, defined, nested))
+        ):
+            how = f"the name `{name}`, annotated `{cls}` {count} times in the repository"
+            answer = Mimicked(cls, defined.relpath, how), defined
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _consensus(finder: Finder, name: str) -> tuple[str, str, int] | None:
+    """(class, a module annotating with it, how often) of :func:`by_consensus`."""
+    if name in _NAMELESS or len(name) < 6 or not name.isidentifier():
+        return None
+    word = name.encode()
+    pattern = re.compile(
+        rb"(?<![A-Za-z0-9_.])" + re.escape(word) + rb"[ \t]*:[ \t]*(?!=)"
+        rb"([\"']?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
+    )
+    counts: dict[str, int] = {}
+    where: dict[str, str] = {}
+    total = 0
+    for module, data in _sources(finder).items():
+        if word not in data:
+            continue
+        for match in pattern.finditer(data):
+            text = match.group(1).decode("utf-8", "replace")
+            if not text.strip("\"'")[:1].isupper():
+                continue  # ``name: int``, a docstring's ``name: the ...``
+            total += 1
+            cls = _type_name(text)
+            if cls:
+                counts[cls] = counts.get(cls, 0) + 1
+                where.setdefault(cls, module)
+    if not counts:
+        return None
+    cls, count = max(sorted(counts.items()), key=lambda item: item[1])
+    if count < MIN_CONSENSUS or count < CONSENSUS_SHARE * total:
+        return None
+    return cls, where[cls], count
+
+
+def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset[str]:
+    """The names of the bases of class ``cls`` as seen from ``module``, transitively
+    (through imports, :data:`MAX_HOPS` hops each, a few levels)."""
+    loaded = finder.load(module)
+    if loaded is None or depth > 6:
+        return frozenset()
+    parsed, relpath = loaded
+    if cls not in parsed.classes:
+        target = parsed.imports.get(cls)
+        if target is None:
+            return frozenset()
+        source, _colon, original = target.partition(":")
+        absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+        return _lineage(finder, original, absolute, depth + 1)
+    out: set[str] = set()
+    for base in parsed.bases.get(cls, ())[:4]:
+        if base == cls or not base[:1].isupper():
+            continue
+        out.add(base)
+        out |= _lineage(finder, base, module, depth + 1)
+    return frozenset(out)
+
+
+def _chain_root(
+    finder: Finder, fits: dict[str, tuple[int, str, Defined]], keywords: frozenset[str]
+) -> tuple[str, Defined] | None:
+    """The one class of ``fits`` that every other one derives from (a base and the
+    subclasses that re-declare or inherit its fields: a reviewer names the most general
+    class declaring them), else their nearest common base when it is a record declaring
+    every keyword (``T5Config``, ``LlamaConfig``... -> ``TextEncoderConfig``); None when
+    the fits are not of one chain."""
+    if len(fits) == 1:
+        cls, (_size, _module, defined) = next(iter(fits.items()))
+        return cls, defined
+    lineages = {other: _lineage(finder, other, module) for other, (_s, module, _d) in fits.items()}
+    for cls, (_size, _module, defined) in fits.items():
+        if all(other == cls or cls in lineage for other, lineage in lineages.items()):
+            return cls, defined
+    common = frozenset.intersection(*lineages.values())
+    if not common:
+        return None
+    _first, (_size, module, _defined) = next(iter(fits.items()))
+    for base in sorted(common):
+        found = define(finder, base, module)
+        above = _lineage(finder, base, found.module) if found is not None else frozenset()
+        if found is not None and common - {base} <= above:
+            # the nearest common base: every other common base is above it
+            if found.record and keywords <= found.fields:
+                return base, found
+            return None
+    return None
 
 
 _RETURNS_RE = re.compile(rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
@@ -1424,6 +1573,52 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
     return returns.group(1).decode("utf-8", "replace") if returns else None
 
 
+# The body of a function read for the class its ``return`` constructs (bytes).
+MAX_FUNCTION_BYTES = 200_000
+
+
+@functools.lru_cache(maxsize=1024)
+def _constructed_return(path: str, mtime_ns: int, size: int, func: str) -> str | None:
+    """The class the first module-level ``def func`` of a file constructs in a
+    ``return Cls(...)`` (its text up to the next top-level line, at most
+    :data:`MAX_FUNCTION_BYTES`, parsed alone): what an unannotated function returns
+    (the stdlib's ``subprocess.run`` -> ``CompletedProcess``)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_MODULE_BYTES:
+        return None
+    match = re.search(
+        rb"^(?:async[ \t]+)?def[ \t]+" + re.escape(func.encode()) + rb"[ \t]*\(", data, re.M
+    )
+    if match is None:
+        return None
+    end = _class_end(data, match.end())
+    if end - match.start() > MAX_FUNCTION_BYTES:
+        return None
+    try:
+        tree = ast.parse(data[match.start() : end])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
+            name = _terminal(node.value.func)
+            if name[:1].isupper():
+                return name
+    return None
+
+
+def _stdlib(path: str) -> bool:
+    """Whether ``path`` is a module of the running Python's standard library (its
+    classes have typed stubs in typeshed), not an installed package."""
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    real = os.path.realpath(path)
+    return real.startswith(stdlib + os.sep) and "site-packages" not in real.split(os.sep)
+
+
 def patched_return(
     finder: Finder,
     target: str,
@@ -1448,6 +1643,25 @@ def patched_return(
             except OSError:
                 return None
             text = _return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
+            built = (
+                _constructed_return(found[0], info.st_mtime_ns, info.st_size, func)
+                if text is None
+                else None
+            )
+            if built is not None:
+                # no annotation: the class its ``return`` builds, when that is a typed
+                # data class or a stdlib class (typeshed types it), and every keyword
+                # of the fake is one of its attributes
+                defined = define(finder, built, module)
+                if (
+                    defined is None
+                    or not (defined.data_class or _stdlib(found[0]))
+                    or not keywords
+                    or not keywords <= defined.fields
+                ):
+                    return None
+                how = f"`{func}()` returns a `{built}` in {found[1]}"
+                return Mimicked(built, defined.relpath, how), defined
             if text is not None:
                 cls = _type_name(text)
                 if not cls:

@@ -94,7 +94,17 @@ them, at least three names counting those of the fakes it holds that fit the fie
 types (two when it is passed to a record class's constructor); not a private class, a
 field only a property has, two classes of different names, a fake named like a plain
 class beside the record (`input_buffers`, `InputBuffers`) or named as a service object
-(`stage0_client`). Attributes the code sets on the object (`self.moe_config.tp_group =
+(`stage0_client`). Fields of several classes of one class chain name the base declaring
+them (`FastVideoArgs`, not `TrainingArgs`), or the nearest common base of sibling
+subclasses when it is a record declaring every keyword; fewer names count when they are
+fields of one class chain only and the fake fills a slot of the code under test (passed to
+a function of it, directly, through a local name, `self.x` or a `parametrize` argument). A
+name the repository annotates with one class nearly everywhere (`vllm_config:
+VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
+test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
+fake_run)`) stands in for what that returns: its `-> T`, or the class its `return` builds
+when a record or a stdlib class (`CompletedProcess`). An `Enum` member (`.value`, `.name`)
+in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
 ...`) count as its class's. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
 nothing is imported); at least half of the fake's keywords must be attributes of the
@@ -455,7 +465,9 @@ def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
     assert isinstance(parents, dict) and isinstance(walked, set)
     line = getattr(call, "lineno", 0)
     for stmt in src.tree.body:
-        if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+        # a decorated ``def``/``class`` starts at its first decorator
+        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        if first <= line <= (stmt.end_lineno or stmt.lineno):
             if id(stmt) not in walked:
                 walked.add(id(stmt))
                 parents[id(stmt)] = src.tree
@@ -640,8 +652,12 @@ def _fake_of(
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
             if result is None and name and not element and not explicit:
                 result = _inherited_fake(src, call, parents, modules, keywords, nested)
+            if result is None and name and not element and not explicit and keywords:
+                result = fakes.by_consensus(_finder(src), name, keywords, nested)
         if result is None and bound is None:
             result = _positional_fake(src, call, parents, modules, keywords, nested)
+        if result is None:
+            result = _patched_function_fake(src, call, parents, keywords, nested)
         if result is None:
             result = fakes.by_fields(
                 _finder(src),
@@ -650,6 +666,7 @@ def _fake_of(
                 _in_record(src, call, parents, modules),
                 modules,
                 bound[0] if bound is not None else "",
+                _reaches_code(src, call, parents, modules),
             )
     if result is not None and not call.keywords:
         parents = _parents(src, call)
@@ -885,6 +902,168 @@ def _reached(
     # fields of another record) still names the class (vllm-ascend's compressor fakes).
     del typed
     return None
+
+
+def _patch_targets(scope: ast.AST, func: str) -> list[str]:
+    """The dotted paths a function ``func`` of ``scope`` is patched over:
+    ``monkeypatch.setattr(module.subprocess, "run", func)`` (the object's last name),
+    ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
+    side_effect=func)``, ``patch.object(subprocess, "run", new=func)``."""
+
+    def is_func(node: ast.expr | None) -> bool:
+        return isinstance(node, ast.Name) and node.id == func
+
+    out: list[str] = []
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or len(out) >= 4:
+            continue
+        callee = fakes._callee(node)
+        args = node.args
+        given = [k.value for k in node.keywords if k.arg in ("side_effect", "new")]
+        if callee in ("setattr", "object"):
+            if len(args) >= 3 and (is_func(args[2]) or any(is_func(v) for v in given)):
+                obj, attr = fakes._terminal(args[0]), args[1]
+                if obj and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+                    out.append(f"{obj}.{attr.value}")
+            elif len(args) == 2 and callee == "setattr" and is_func(args[1]):
+                target = args[0]
+                if isinstance(target, ast.Constant) and isinstance(target.value, str):
+                    out.append(target.value)
+        elif callee == "patch" and args and isinstance(args[0], ast.Constant):
+            if any(is_func(v) for v in (*args[1:2], *given)) and isinstance(args[0].value, str):
+                out.append(args[0].value)
+    return [t for t in out if "." in t]
+
+
+def _patched_function_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake a test function returns (``return SimpleNamespace(returncode=0)``) where
+    that function is patched over a real one (``monkeypatch.setattr(module.subprocess,
+    "run", fake_run)``): what the real function returns, by its ``-> T`` or, with no
+    annotation, the class its ``return`` builds (``subprocess.run``: ``CompletedProcess``)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Return) or not keywords:
+        return None
+    func = fakes._enclosing_function(stmt, parents)
+    if func is None:
+        return None
+    scope = fakes._enclosing_function(func, parents) or parents.get(id(func))
+    if scope is None:
+        return None
+    finder = _finder(src)
+    for target in _patch_targets(scope, func.name):
+        found = fakes.patched_return(finder, target, keywords, nested)
+        if found is not None:
+            mimics, defined = found
+            how = f"what the patched `{target}` returns: {mimics.how}"
+            return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
+
+
+def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
+    """(argument name, the test function) of a fake that is a value of
+    ``@pytest.mark.parametrize("validation, loaded", [(fake, fake), ...])`` (or of a
+    single-name list): the parameter of the decorated test that receives it."""
+    node: ast.AST = call
+    index = 0
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Tuple):
+        index = parent.elts.index(call) if call in parent.elts else -1
+        node, parent = parent, parents.get(id(parent))
+    if index < 0 or not isinstance(parent, ast.List):
+        return None
+    decorator = parents.get(id(parent))
+    if (
+        not isinstance(decorator, ast.Call)
+        or fakes._callee(decorator) != "parametrize"
+        or len(decorator.args) < 2
+        or decorator.args[1] is not parent
+    ):
+        return None
+    names = decorator.args[0]
+    if isinstance(names, ast.Constant) and isinstance(names.value, str):
+        argnames = [n.strip() for n in names.value.split(",") if n.strip()]
+    elif isinstance(names, (ast.List, ast.Tuple)):
+        argnames = [
+            e.value for e in names.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+    else:
+        return None
+    if node is call and len(argnames) != 1:
+        return None  # a bare value of several names: no one parameter
+    func = parents.get(id(decorator))
+    if (
+        not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+        or decorator not in func.decorator_list
+        or index >= len(argnames)
+    ):
+        return None
+    return argnames[index], func
+
+
+def _reaches_code(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], modules: list[str]
+) -> bool:
+    """Whether the fake, directly or through the local name or ``self.x`` holding it, is
+    an argument of a function of the code under test (a ``def`` of that name in the
+    modules the test imports or those they import, whose parameter it reaches): a slot
+    of real code the fake fills, whatever that parameter's annotation (``Any``)."""
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    where = [*modules, *second]
+    outer = parents.get(id(call))
+    scope: ast.AST | None = None
+    var = ""
+    if isinstance(outer, ast.Call) and call in outer.args:
+        calls: list[tuple[ast.Call, int | str]] = [(outer, outer.args.index(call))]
+    elif isinstance(outer, ast.keyword) and outer.arg and outer.arg != "return_value":
+        holder = parents.get(id(outer))
+        if not isinstance(holder, ast.Call):
+            return False
+        calls = [(holder, outer.arg)]
+    else:
+        held = _holder(call, parents) or _parametrized(call, parents)
+        if held is None:
+            return False
+        var, scope = held
+        var = _element_names(scope, var)
+        if not var:
+            return False
+        calls = []
+        for node in ast.walk(scope):
+            if not isinstance(node, ast.Call) or len(calls) >= 8:
+                continue
+            for index, arg in enumerate(node.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                if _is_holder(arg, var):
+                    calls.append((node, index))
+            calls.extend((node, k.arg) for k in node.keywords if k.arg and _is_holder(k.value, var))
+    for node, at in calls:
+        callee = fakes._callee(node)
+        if (
+            not callee
+            or callee in _MOCK_CALLS
+            or src.qualname(node.func) in _SIMPLE_NAMESPACE
+            or callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
+        ):
+            continue
+        unbound = (
+            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
+        )
+        if isinstance(at, int):
+            if fakes.parameter_names(finder, where, callee, at, unbound):
+                return True
+        elif any(any(at in p for p in _all_signatures(finder, m, callee)) for m in where):
+            return True
+    return False
 
 
 def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
