@@ -15,8 +15,9 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
 
 "Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
-defines, and a class defined (``class X``) in an absolutely imported module of the
-repository or the installed packages (read as text, nothing imported). A ``TypeVar``,
+defines, and a class defined (``class X``) in a module imported (absolutely or relatively,
+:func:`~policytool.formats.pyimports.resolve_relative`) from the repository or the
+installed packages (read as text, nothing imported). A ``TypeVar``,
 a type alias, a name that cannot be resolved or an unparsable string answers "unsure".
 """
 
@@ -27,6 +28,7 @@ import re
 from collections.abc import Iterator
 
 from policytool.engine.findings import Finding
+from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo
@@ -273,7 +275,10 @@ class _Types:
                 continue
             module = stmt.module
             if stmt.level:
-                module = _relative(src.path, stmt.level, stmt.module)
+                package = package_of_path(src.path)
+                module = None
+                if package is not None:
+                    module = resolve_relative(package, stmt.level, stmt.module)
             if module:
                 for alias in stmt.names:
                     self.imported[alias.asname or alias.name] = (module, alias.name)
@@ -440,20 +445,6 @@ class _Types:
         """Whether module ``module`` (repository or installed, read as text) has ``class name``."""
         loaded = self._finder().load(module)
         return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
-
-
-def _relative(path: str, level: int, module: str | None) -> str | None:
-    """The absolute module of ``from ..module import`` in the file at ``path`` (relative to
-    the work tree): ``pkg/sub/a.py`` with level 2 and ``x`` -> ``pkg.x``."""
-    parts = path.replace("\\", "/").removesuffix(".py").split("/")
-    if not parts or not all(p.isidentifier() for p in parts):
-        return None
-    package = parts[:-1]  # ``__init__.py``'s package is its directory, as a module's
-    if level - 1 > len(package):
-        return None
-    package = package[: len(package) - (level - 1)]
-    dotted = ".".join([*package, module] if module else package)
-    return dotted or None
 
 
 def _types(src: SourceInfo) -> _Types:
@@ -627,8 +618,9 @@ def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, .
     return False
 
 
-def _is_stub(body: list[ast.stmt]) -> bool:
-    """``...`` / ``pass`` / docstring / ``raise`` bodies."""
+def is_stub(body: list[ast.stmt]) -> bool:
+    """``...`` / ``pass`` / docstring / ``raise`` (``NotImplementedError``) bodies: no
+    return to judge (any-annotation's return checks skip them)."""
     return all(
         isinstance(stmt, (ast.Pass, ast.Raise))
         or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
@@ -678,7 +670,7 @@ def function_findings(
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:
             yield found
-    if node.returns is None or _is_stub(node.body):
+    if node.returns is None or is_stub(node.body):
         return
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
         return

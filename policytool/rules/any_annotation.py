@@ -195,19 +195,6 @@ def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
     return short(src, annotation).strip("\"'") if name in _NEVER_NONE else None
 
 
-def _is_stub(body: list[ast.stmt]) -> bool:
-    """``...`` / ``pass`` / docstring / ``raise NotImplementedError`` bodies."""
-    for stmt in body:
-        if isinstance(stmt, ast.Pass) or (
-            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-        ):
-            continue
-        if isinstance(stmt, ast.Raise):
-            continue
-        return False
-    return True
-
-
 def _breaks_out(body: list[ast.stmt]) -> bool:
     """Whether a ``break`` in ``body`` leaves *this* loop (not a nested loop or function)."""
     stack: list[ast.AST] = list(body)
@@ -273,7 +260,7 @@ def _wrong_return(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
     """``-> bool`` (any never-None builtin) that returns None, or ``-> None`` returning a value."""
-    if node.returns is None or _is_stub(node.body):
+    if node.returns is None or wrong.is_stub(node.body):
         return
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if not is_none and _never_none(src, node.returns) is None:

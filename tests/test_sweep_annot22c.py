@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Round C of issue 22, any-annotation's annotation part: one home for relative imports
+(the fake finder and the wrong-annotation check resolve ``from ..x import Y`` with one
+function, and neither leaves the tree), what "production code" is (a top-level
+``test/`` or ``testing/`` directory is test code), a guarded use of an implicit-Optional
+parameter, and the issue's items 5 and 6."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+
+import pytest
+
+from policytool.formats.pyimports import package_of_path, resolve_relative
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """main with one file; the feature branch checked out."""
+    repo.write("README.md", "x\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def annotation(run: Run) -> list[tuple[str, int, str, str]]:
+    """(path, line, severity, message) of each any-annotation finding."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return sorted(
+        (f["path"], f["line"], f["severity"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "any-annotation"
+    )
+
+
+# -- 1. one home for relative imports ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("package", "level", "module", "expected"),
+    [
+        ("a.b.c", 1, "x", "a.b.c.x"),
+        ("a.b.c", 2, "x", "a.b.x"),
+        ("a.b.c", 3, None, "a"),
+        # One above the top: the repository's root is itself the package.
+        ("a.b.c", 4, "x", "x"),
+        # Further up Python refuses the import; nothing is named, in the tree or out.
+        ("a.b.c", 5, "x", None),
+        ("a.b.c", 7, None, None),
+        ("", 1, "x", "x"),
+        ("", 2, "x", None),
+        ("a", 0, "x", "x"),
+    ],
+)
+def test_resolve_relative(package: str, level: int, module: str | None, expected: str) -> None:
+    assert resolve_relative(package, level, module) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("pkg/sub/a.py", "pkg.sub"),
+        ("pkg/sub/__init__.py", "pkg.sub"),
+        ("a.py", ""),
+        ("pkg/my-tool/a.py", None),
+        ("pkg/a-b.py", None),
+    ],
+)
+def test_package_of_path(path: str, expected: str | None) -> None:
+    assert package_of_path(path) == expected
+
+
+_RECORD = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass {name}:\n    width: int\n    depth: int\n\n\n"
+    "def build_{low}(cfg: {name}) -> int:\n    return cfg.width\n"
+)
+
+
+def _outside(feature: Repo, name: str) -> str:
+    """A module outside the repository defining record class ``name`` and a function
+    taking one (``build_far(cfg: Far)``); its path."""
+    outside = feature.root.parent / "outside"
+    outside.mkdir(exist_ok=True)
+    path = outside / f"{name.lower()}.py"
+    path.write_text(_RECORD.format(name=name, low=name.lower()), encoding="utf-8")
+    return str(path)
+
+
+def test_a_hostile_relative_import_names_no_module_for_a_fake(feature: Repo, run: Run) -> None:
+    """``from ......use import build_cfg`` six levels up from ``a/b/c/test_x.py`` climbs
+    above the top: Python refuses it. The fake finder read it as ``a.use`` (a negative
+    slice) and named the class of ``build_cfg``'s parameter; now it names no module. A
+    module symlinked out of the tree is not read either; three levels up is read (✗)."""
+    feature.write("a/use.py", _RECORD.format(name="Cfg", low="cfg"))
+    os.symlink(_outside(feature, "Far"), feature.root / "a" / "far.py")
+    for package in ("a", "a/b", "a/b/c"):
+        feature.write(f"{package}/__init__.py", "")
+    test = (
+        "from types import SimpleNamespace\n\n"
+        "from {dots}use import build_cfg\n"
+        "from ...far import build_far\n\n\n"
+        "def test_cfg():\n"
+        "    assert build_cfg(SimpleNamespace(width=1, depth=2))\n"
+        "    assert build_far(SimpleNamespace(width=1, depth=2))\n"
+    )
+    feature.write("a/b/c/test_x.py", test.format(dots="......"))
+    feature.write("a/b/c/test_y.py", test.format(dots="..."))
+    feature.commit("hostile")
+    rows = [(r[0], r[1], r[2]) for r in annotation(run)]
+    assert rows == [
+        ("a/b/c/test_x.py", 8, "warning"),
+        ("a/b/c/test_x.py", 9, "warning"),
+        ("a/b/c/test_y.py", 8, "error"),
+        ("a/b/c/test_y.py", 9, "warning"),
+    ], rows
+
+
+def test_a_hostile_relative_import_names_no_class_for_an_annotation(
+    feature: Repo, run: Run
+) -> None:
+    """The wrong-annotation check resolves with the same function: the class of a
+    legitimate relative import cannot hold None (✗), one imported seven levels up or
+    from a module symlinked out of the tree is unknown (no ✗)."""
+    feature.write("a/cfg.py", _RECORD.format(name="Cfg", low="cfg"))
+    os.symlink(_outside(feature, "Far"), feature.root / "a" / "far.py")
+    feature.write("a/__init__.py", "")
+    feature.write("a/b/__init__.py", "")
+    body = "    if c is None:\n        return 0\n    return 1\n"
+    feature.write(
+        "a/b/mod.py",
+        "from ..cfg import Cfg\n"
+        "from .......cfg import Cfg as Up\n"
+        "from ..far import Far\n\n\n"
+        f"def near(c: Cfg = None) -> int:\n{body}\n\n"
+        f"def up(c: Up = None) -> int:\n{body}\n\n"
+        f"def far(c: Far = None) -> int:\n{body}",
+    )
+    feature.commit("hostile")
+    rows = [r for r in annotation(run) if r[2] == "error"]
+    assert [(r[0], r[1]) for r in rows] == [("a/b/mod.py", 6)], rows
+    assert "`c: Cfg = None`" in rows[0][3]
