@@ -147,3 +147,29 @@ def test_a_hostile_relative_import_names_no_class_for_an_annotation(
     rows = [r for r in annotation(run) if r[2] == "error"]
     assert [(r[0], r[1]) for r in rows] == [("a/b/mod.py", 6)], rows
     assert "`c: Cfg = None`" in rows[0][3]
+
+
+# -- 2. what production code is ------------------------------------------------------------
+
+
+def test_a_top_level_test_directory_is_no_production_code(feature: Repo, run: Run) -> None:
+    """lightllm 6b70a02 (blind d): an untyped ``def`` of the harness ``test/model/
+    model_infer.py`` was reported as production code. A top-level ``test/`` or
+    ``testing/`` (pytest's suite) is test code; a ``test`` package inside the code
+    (``django.test``, shipped to users) and ``tests_data/`` stay production code."""
+    untyped = "def overlap_prefill(model, batch):\n    return model(batch)\n"
+    for path in (
+        "test/model/model_infer.py",
+        "testing/helpers.py",
+        "pkg/test/client.py",
+        "pkg/testing/utils.py",
+        "tests_data/make.py",
+    ):
+        feature.write(path, untyped)
+    feature.commit("harness")
+    rows = [(r[0], r[1], r[2]) for r in annotation(run)]
+    assert rows == [
+        ("pkg/test/client.py", 1, "warning"),
+        ("pkg/testing/utils.py", 1, "warning"),
+        ("tests_data/make.py", 1, "warning"),
+    ], rows

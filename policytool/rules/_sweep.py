@@ -43,7 +43,8 @@ fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**"]
-test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
+test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py",
+              "test/**", "testing/**"]  # top-level test/ and testing/ only
 exclude = ["**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python
 ```

@@ -63,7 +63,17 @@ class SweepConfig:
     )
     # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ anywhere.
     serving_paths: tuple[str, ...] = ("**/engine/**", "**/entrypoints/**", "**/connectors/**")
-    test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+    # A ``test/`` or ``testing/`` directory at the top is a test suite (lightllm's harness,
+    # pytest's ``testing/``); inside a package it is often shipped code (``django.test``,
+    # ``numpy.testing``), so only the top-level ones.
+    test_paths: tuple[str, ...] = (
+        "**/tests/**",
+        "**/test_*.py",
+        "**/*_test.py",
+        "**/conftest.py",
+        "test/**",
+        "testing/**",
+    )
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
     # tools are swept: the patterns exclude nothing, and they hold real instances.
     exclude: tuple[str, ...] = (
