@@ -173,3 +173,60 @@ def test_a_top_level_test_directory_is_no_production_code(feature: Repo, run: Ru
         ("pkg/testing/utils.py", 1, "warning"),
         ("tests_data/make.py", 1, "warning"),
     ], rows
+
+
+# -- 3. a guarded use of an implicit-Optional parameter ------------------------------------
+
+_PARAMS = "class MultimodalParams:\n    images: list[int]\n\n\n"
+
+
+def test_a_guarded_use_is_a_use_of_none(feature: Repo, run: Run) -> None:
+    """lightllm 84d35d3 (blind d): ``multimodal_params: MultimodalParams = None`` is read
+    only when the prompt holds image tokens (inside a loop, under an ``if``, after a
+    ``break``): a text-only prompt runs with None, so ``MultimodalParams`` misleads (✗).
+    A body that dereferences it on every path keeps a dead default (no ✗): first thing,
+    on both branches of an ``if``, in a loop that may ``continue``, before a ``raise``."""
+    feature.write(
+        "pkg/model.py",
+        _PARAMS + "def encode(ids: list[int], multimodal_params: MultimodalParams = None):\n"
+        "    out = []\n"
+        "    while True:\n"
+        "        try:\n"
+        "            start = ids.index(1)\n"
+        "            if start + 1 >= len(ids):\n"
+        "                break\n"
+        "            if ids[start + 1] == 2:\n"
+        "                out.append(multimodal_params.images[0])\n"
+        "                ids = ids[start + 2 :]\n"
+        "            else:\n"
+        "                raise ValueError('image token error')\n"
+        "        except ValueError:\n"
+        "            break\n"
+        "    return out\n\n\n"
+        "def early(flag: bool, p: MultimodalParams = None) -> int:\n"
+        "    if not flag:\n"
+        "        return 0\n"
+        "    return p.images[0]\n\n\n"
+        "def first(p: MultimodalParams = None) -> int:\n"
+        "    n = p.images[0]\n"
+        "    return n\n\n\n"
+        "def both(flag: bool, p: MultimodalParams = None) -> int:\n"
+        "    if flag:\n"
+        "        return p.images[0]\n"
+        "    return p.images[1]\n\n\n"
+        "def rebound(p: MultimodalParams = None) -> int:\n"
+        "    p = MultimodalParams()\n"
+        "    return p.images[0]\n\n\n"
+        "def raises(flag: bool, p: MultimodalParams = None) -> int:\n"
+        "    if flag:\n"
+        "        raise ValueError('no')\n"
+        "    with open('x') as handle:\n"
+        "        for line in handle:\n"
+        "            n = p.images[0]\n"
+        "    return n\n",
+    )
+    feature.commit("guarded")
+    rows = [(r[1], r[3]) for r in annotation(run) if r[2] == "error"]
+    assert [line for line, _m in rows] == [5, 22], rows
+    assert "`multimodal_params: MultimodalParams = None`" in rows[0][1]
+    assert "`p: MultimodalParams | None`" in rows[1][1]

@@ -31,7 +31,7 @@ from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
-from policytool.rules._pysource import SourceInfo
+from policytool.rules._pysource import TRY_NODES, SourceInfo
 from policytool.rules._sweep import BLOCK, finding, short
 
 RULE = "any-annotation"
@@ -575,25 +575,129 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
 def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether parameter ``name``'s None can mean something in the body: compared with
     None or tested for truth (``x is None``, ``if not x``, ``x or default``), or handed on
-    (passed to a call, stored, returned: the receiver may test it). Not when the body never
-    reads it or only dereferences it (``x.shape``, ``x[0]``, ``x + 1``, ``x(...)``): then
-    the ``= None`` is a dead default or a crash, and ``T | None`` the wrong advice."""
+    (passed to a call, stored, returned: the receiver may test it), or dereferenced
+    (``x.shape``, ``x[0]``, ``x + 1``, ``x(...)``) only on some paths: a guarded use
+    (``if image_tokens: x.images[i]``, after an early ``return`` or ``break``) leaves the
+    others running with None. Not when the body never reads it, or every path through it
+    dereferences it (or rebinds it) before it ends: then the ``= None`` is a dead default
+    or a crash, and ``T | None`` the wrong advice."""
     parents: dict[int, ast.AST] = {}
     for sub in kwreads.body_nodes(node):
         for child in ast.iter_child_nodes(sub):
             parents[id(child)] = sub
+    dereferenced = False
     for sub in kwreads.body_nodes(node):
         if not (isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)):
             continue
         parent = parents.get(id(sub))
         if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is sub:
+            dereferenced = True
             continue
         if isinstance(parent, ast.Call) and parent.func is sub:
+            dereferenced = True
             continue
         if isinstance(parent, (ast.BinOp, ast.AugAssign)):
+            dereferenced = True
             continue
         return True
-    return False
+    return dereferenced and bool(_Paths(name).run(node.body))
+
+
+# How a path through statements ends without having touched the parameter.
+_NORMAL, _BREAK, _CONTINUE, _RETURN = "normal", "break", "continue", "return"
+
+
+class _Paths:
+    """The ways a block can end on a path that never reads or rebinds one name (an
+    exception ends a path: a ``raise``, or an ``except`` handler, which is left out)."""
+
+    def __init__(self, name: str) -> None:
+        """``name``: the parameter."""
+        self.name = name
+
+    def touches(self, node: ast.AST) -> bool:
+        """Whether ``node`` (not descending into nested functions) names the parameter."""
+        stack: list[ast.AST] = [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name) and sub.id == self.name:
+                return True
+            if sub is not node and isinstance(
+                sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+            ):
+                continue
+            stack.extend(ast.iter_child_nodes(sub))
+        return False
+
+    def run(self, body: list[ast.stmt]) -> frozenset[str]:
+        """How ``body`` can end without touching the parameter (empty: never)."""
+        ends: set[str] = set()
+        going = True  # a path reaches the next statement untouched
+        for stmt in body:
+            if not going:
+                break
+            out = self.statement(stmt)
+            ends |= out - {_NORMAL}
+            going = _NORMAL in out
+        if going:
+            ends.add(_NORMAL)
+        return frozenset(ends)
+
+    def statement(self, stmt: ast.stmt) -> frozenset[str]:
+        """How one statement can end without touching the parameter."""
+        if isinstance(stmt, ast.If):
+            if self.touches(stmt.test):
+                return frozenset()
+            return self.run(stmt.body) | self.run(stmt.orelse)
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            head = stmt.iter if not isinstance(stmt, ast.While) else stmt.test
+            if self.touches(head) or (
+                not isinstance(stmt, ast.While) and self.touches(stmt.target)
+            ):
+                return frozenset()
+            # The body runs at least once (a loop that may not run is still read as one
+            # that does: no path is invented).
+            inner = self.run(stmt.body)
+            forever = (
+                isinstance(stmt, ast.While)
+                and isinstance(stmt.test, ast.Constant)
+                and bool(stmt.test.value)
+            )
+            out = {_RETURN} & inner
+            if _BREAK in inner or (not forever and inner & {_NORMAL, _CONTINUE}):
+                out.add(_NORMAL)
+            return frozenset(out)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            if any(self.touches(item) for item in stmt.items):
+                return frozenset()
+            return self.run(stmt.body)
+        if isinstance(stmt, TRY_NODES):
+            final: list[ast.stmt] = getattr(stmt, "finalbody", [])
+            if final and _NORMAL not in self.run(final):
+                return frozenset()
+            inner = self.run(getattr(stmt, "body", []))
+            orelse: list[ast.stmt] = getattr(stmt, "orelse", [])
+            if orelse and _NORMAL in inner:
+                inner = (inner - {_NORMAL}) | self.run(orelse)
+            return inner
+        if isinstance(stmt, ast.Match):
+            if self.touches(stmt.subject):
+                return frozenset()
+            cases: set[str] = set()
+            for case in stmt.cases:
+                cases |= self.run(case.body)
+            return frozenset(cases)
+        if self.touches(stmt):
+            return frozenset()
+        if isinstance(stmt, ast.Return):
+            return frozenset({_RETURN})
+        if isinstance(stmt, ast.Raise):
+            return frozenset()
+        if isinstance(stmt, ast.Break):
+            return frozenset({_BREAK})
+        if isinstance(stmt, ast.Continue):
+            return frozenset({_CONTINUE})
+        return frozenset({_NORMAL})
 
 
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.arg, ast.expr]]:

@@ -46,9 +46,10 @@ an unknown name). A wrong return is reported once, at the `def` line when the ch
 adds the annotation (its returns listed), else at each added return. So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
-gives None a meaning (`x is None`, `if not x`, `x or default`; a parameter only passed
-on or used unconditionally has a dead default, not a misleading type): the message
-says `T | None`;
+gives None a meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use
+on some paths only: `if image_tokens: x.images[i]`, after an early `return` or
+`break`; a parameter the body never reads, or dereferences on every path, has a dead
+default, not a misleading type): the message says `T | None`;
 and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
 Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
 file defines or an import (absolute or relative) defines as `class`, and a class named
