@@ -230,3 +230,60 @@ def test_a_guarded_use_is_a_use_of_none(feature: Repo, run: Run) -> None:
     assert [line for line, _m in rows] == [5, 22], rows
     assert "`multimodal_params: MultimodalParams = None`" in rows[0][1]
     assert "`p: MultimodalParams | None`" in rows[1][1]
+
+
+# -- the issue's items 5 and 6: cases the round-A tests left out ---------------------------
+
+
+def test_star_args_any_a_generator_and_an_async_method(feature: Repo, run: Run) -> None:
+    """Item 5: ``*args: Any`` is told to name its parameters (not "no contract", the
+    page's own advice for ``**kwargs`` too); a zero-argument generator or coroutine
+    missing only its return type gets "add its return type" or "add `-> None`"."""
+    feature.write(
+        "pkg/m.py",
+        "from typing import Any\n\n\n"
+        "class C:\n"
+        "    def call(self, *args: Any, **kwargs: Any) -> None:\n"  # 5
+        "        del args, kwargs\n\n"
+        "    def items(self):\n"  # 8
+        "        yield 1\n\n"
+        "    async def close(self):\n"  # 11
+        "        self.x = 1\n",
+    )
+    feature.commit("m")
+    rows = [(r[1], r[3]) for r in annotation(run)]
+    assert [line for line, _m in rows] == [5, 5, 8, 11], rows
+    assert all("no contract" not in m and "Unpack[TypedDict]" in m for _l, m in rows[:2])
+    assert {m.split("`")[1] for _l, m in rows[:2]} == {"*args: Any", "**kwargs: Any"}
+    assert rows[2][1].endswith("add its return type")
+    assert rows[3][1].endswith("add `-> None`")
+
+
+def test_only_what_the_change_adds_to_an_old_signature(feature: Repo, run: Run) -> None:
+    """Item 6: an old one-line ``def`` the change rewrites (a parameter added on the
+    ``def`` line) is not new; an ``Any`` parameter added to an old signature is reported
+    on its own line, the old ``Any`` and ``-> Any`` of that signature are not."""
+    feature.git("checkout", "-q", "main")
+    feature.write(
+        "pkg/q.py",
+        "from typing import Any\n\n\n"
+        "class Q:\n"
+        "    def run(self, a):\n"
+        "        return a\n\n"
+        "    def get(\n        self,\n        x: Any,\n    ) -> Any:\n        return x\n",
+    )
+    feature.commit("old")
+    feature.git("checkout", "-q", "-B", "feature")
+    feature.write(
+        "pkg/q.py",
+        "from typing import Any\n\n\n"
+        "class Q:\n"
+        "    def run(self, a, b):\n"  # 5: rewritten, old
+        "        return a + b\n\n"
+        "    def get(\n        self,\n        x: Any,\n"
+        "        y: Any = None,\n"  # 11: added
+        "    ) -> Any:\n        return x or y\n",
+    )
+    feature.commit("edit")
+    rows = [(r[1], r[2], r[3]) for r in annotation(run)]
+    assert rows == [(11, "warning", "parameter `y: Any` of `get` has no contract")], rows
