@@ -185,7 +185,8 @@ def test_a_guarded_use_is_a_use_of_none(feature: Repo, run: Run) -> None:
     only when the prompt holds image tokens (inside a loop, under an ``if``, after a
     ``break``): a text-only prompt runs with None, so ``MultimodalParams`` misleads (✗).
     A body that dereferences it on every path keeps a dead default (no ✗): first thing,
-    on both branches of an ``if``, in a loop that may ``continue``, before a ``raise``."""
+    on both branches of an ``if``, in a loop, after a ``raise``, in each case of an
+    ``if``/``elif`` dispatch without ``else`` (diffusers' solver types)."""
     feature.write(
         "pkg/model.py",
         _PARAMS + "def encode(ids: list[int], multimodal_params: MultimodalParams = None):\n"
@@ -223,6 +224,12 @@ def test_a_guarded_use_is_a_use_of_none(feature: Repo, run: Run) -> None:
         "    with open('x') as handle:\n"
         "        for line in handle:\n"
         "            n = p.images[0]\n"
+        "    return n\n\n\n"
+        "def dispatch(kind: str, p: MultimodalParams = None) -> int:\n"
+        "    if kind == 'a':\n"
+        "        n = p.images[0]\n"
+        "    elif kind == 'b':\n"
+        "        n = p.images[1]\n"
         "    return n\n",
     )
     feature.commit("guarded")

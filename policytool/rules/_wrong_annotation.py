@@ -603,6 +603,22 @@ def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> b
     return dereferenced and bool(_Paths(name).run(node.body))
 
 
+def _dispatch(stmt: ast.If, paths: _Paths) -> bool:
+    """Whether the rest of an ``if``/``elif`` chain ends without an ``else`` and every
+    branch of it uses the parameter on all its paths (its implicit ``else`` is then no
+    path that runs with None: the cases are meant to be exhaustive)."""
+    while True:
+        if paths.touches(stmt.test):
+            return True
+        if paths.run(stmt.body):
+            return False
+        if not stmt.orelse:
+            return True
+        if len(stmt.orelse) != 1 or not isinstance(stmt.orelse[0], ast.If):
+            return False
+        stmt = stmt.orelse[0]
+
+
 # How a path through statements ends without having touched the parameter.
 _NORMAL, _BREAK, _CONTINUE, _RETURN = "normal", "break", "continue", "return"
 
@@ -648,7 +664,14 @@ class _Paths:
         if isinstance(stmt, ast.If):
             if self.touches(stmt.test):
                 return frozenset()
-            return self.run(stmt.body) | self.run(stmt.orelse)
+            body = self.run(stmt.body)
+            rest = stmt.orelse
+            if not body and len(rest) == 1 and isinstance(rest[0], ast.If):
+                # ``if kind == "a": ... x ... elif kind == "b": ... x ...`` with no
+                # ``else``: a dispatch whose every case uses it, not a guard.
+                if _dispatch(rest[0], self):
+                    return frozenset()
+            return body | self.run(rest)
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             head = stmt.iter if not isinstance(stmt, ast.While) else stmt.test
             if self.touches(head) or (
