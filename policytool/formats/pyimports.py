@@ -413,18 +413,13 @@ class FileScan:
         return names
 
     def resolve(self, module: str | None, level: int) -> str:
-        """The absolute module of ``from <level dots><module> import``, for this file."""
+        """The absolute module of ``from <level dots><module> import``, for this file (dots
+        that climb above the top name ``module`` itself: a ban still sees it)."""
         if level == 0:
             return module or ""
         package = _package_of(self.relpath, self.abspath, self.packages)
-        parts = package.split(".") if package else []
-        if level - 1 > len(parts):
-            parts = []
-        else:
-            parts = parts[: len(parts) - (level - 1)]
-        if module:
-            parts.append(module)
-        return ".".join(parts)
+        found = resolve_relative(package, level, module)
+        return found if found is not None else module or ""
 
     # ----- fallback: the whole file ------------------------------------------------------
 
@@ -574,6 +569,35 @@ def _word_hits(data: bytes, word: bytes) -> Iterator[tuple[int, int]]:
         if _whole_word(data, pos, after):
             yield pos, after
         pos = data.find(word, after)
+
+
+def resolve_relative(package: str, level: int, module: str | None) -> str | None:
+    """The absolute module of ``from <level dots><module> import`` in a file of the dotted
+    ``package`` ("" at the top): one dot is ``package``, each more its parent. None when
+    the dots climb above the top (Python refuses the import): a hostile
+    ``from ....... import x`` names no module, inside the tree or out of it. The one home
+    of this rule: the import scan and the sweep's module readers use it.
+    """
+    if level <= 0:
+        return module or ""
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return None
+    parts = parts[: len(parts) - (level - 1)]
+    if module:
+        parts.append(module)
+    return ".".join(parts)
+
+
+def package_of_path(path: str) -> str | None:
+    """The dotted package of the file at repository-relative ``path``, its directory
+    (``pkg/sub/a.py`` and ``pkg/sub/__init__.py`` are both in ``pkg.sub``; a file at the
+    top is in ""); None when a part of the path (its file name too) is no identifier:
+    such a file is no importable module."""
+    parts = path.replace("\\", "/").removesuffix(".py").split("/")
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(parts[:-1])
 
 
 def has_relative_import(data: bytes) -> bool:

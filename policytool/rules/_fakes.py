@@ -30,6 +30,8 @@ import sysconfig
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from policytool.formats.pyimports import package_of_path, resolve_relative
+
 MAX_MODULE_BYTES = 2_000_000
 # Hops followed from an annotation to the class definition (re-exports).
 MAX_HOPS = 3
@@ -661,17 +663,13 @@ class Finder:
 
 
 def _resolve_relative(module: str, current: str, is_package: bool) -> str:
-    """``..x`` from module ``current`` -> absolute dotted name."""
+    """``..x`` from module ``current`` (a package's ``__init__`` when ``is_package``) ->
+    absolute dotted name (:func:`resolve_relative`); "" when the dots climb above the top."""
     dots = len(module) - len(module.lstrip("."))
     if not dots:
         return module
-    parts = current.split(".")
-    if not is_package:
-        parts = parts[:-1]
-    if dots > 1:
-        parts = parts[: len(parts) - (dots - 1)]
-    rest = module[dots:]
-    return ".".join([*parts, rest] if rest else parts)
+    package = current if is_package else current.rpartition(".")[0]
+    return resolve_relative(package, dots, module[dots:]) or ""
 
 
 @dataclass(frozen=True)
@@ -727,16 +725,13 @@ def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
     ``a.b.c``: c may be a module); a relative import (``from ..diffusers import M`` in
     ``pkg/video/tests/test_x.py``) is resolved from the test's ``path`` in the tree."""
     seen: set[str] = set()
-    parts = path[: -len(".py")].split("/") if path.endswith(".py") else []
-    current = ".".join(parts) if all(p.isidentifier() for p in parts) else ""
+    package = package_of_path(path) if path.endswith(".py") else None
     # Imports anywhere in the test (tests often import the code under test in a function).
     nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
     for node in nodes:
         found: list[str] = []
-        if isinstance(node, ast.ImportFrom) and node.level and current:
-            base = _resolve_relative(
-                "." * node.level + (node.module or ""), current, parts[-1] == "__init__"
-            )
+        if isinstance(node, ast.ImportFrom) and node.level and package is not None:
+            base = resolve_relative(package, node.level, node.module)
             if base:
                 found.append(base)
                 found.extend(f"{base}.{a.name}" for a in node.names if a.name != "*")

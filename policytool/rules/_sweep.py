@@ -44,7 +44,8 @@ request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**", "**/server/**",
                  "**/serve/**", "**/serving/**", "**/server.py", "**/*_server.py"]
-test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py"]
+test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py",
+              "test/**", "testing/**"]  # top-level test/ and testing/ only
 exclude = ["**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python
 ```

@@ -75,7 +75,17 @@ class SweepConfig:
         "**/server.py",
         "**/*_server.py",
     )
-    test_paths: tuple[str, ...] = ("**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py")
+    # A ``test/`` or ``testing/`` directory at the top is a test suite (lightllm's harness,
+    # pytest's ``testing/``); inside a package it is often shipped code (``django.test``,
+    # ``numpy.testing``), so only the top-level ones.
+    test_paths: tuple[str, ...] = (
+        "**/tests/**",
+        "**/test_*.py",
+        "**/*_test.py",
+        "**/conftest.py",
+        "test/**",
+        "testing/**",
+    )
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
     # tools are swept: the patterns exclude nothing, and they hold real instances.
     exclude: tuple[str, ...] = (

@@ -15,8 +15,9 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
 
 "Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
-defines, and a class defined (``class X``) in an absolutely imported module of the
-repository or the installed packages (read as text, nothing imported). A ``TypeVar``,
+defines, and a class defined (``class X``) in a module imported (absolutely or relatively,
+:func:`~policytool.formats.pyimports.resolve_relative`) from the repository or the
+installed packages (read as text, nothing imported). A ``TypeVar``,
 a type alias, a name that cannot be resolved or an unparsable string answers "unsure".
 """
 
@@ -27,9 +28,10 @@ import re
 from collections.abc import Iterator
 
 from policytool.engine.findings import Finding
+from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
-from policytool.rules._pysource import SourceInfo
+from policytool.rules._pysource import TRY_NODES, SourceInfo
 from policytool.rules._sweep import BLOCK, finding, short
 
 RULE = "any-annotation"
@@ -273,7 +275,10 @@ class _Types:
                 continue
             module = stmt.module
             if stmt.level:
-                module = _relative(src.path, stmt.level, stmt.module)
+                package = package_of_path(src.path)
+                module = None
+                if package is not None:
+                    module = resolve_relative(package, stmt.level, stmt.module)
             if module:
                 for alias in stmt.names:
                     self.imported[alias.asname or alias.name] = (module, alias.name)
@@ -442,20 +447,6 @@ class _Types:
         return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
 
 
-def _relative(path: str, level: int, module: str | None) -> str | None:
-    """The absolute module of ``from ..module import`` in the file at ``path`` (relative to
-    the work tree): ``pkg/sub/a.py`` with level 2 and ``x`` -> ``pkg.x``."""
-    parts = path.replace("\\", "/").removesuffix(".py").split("/")
-    if not parts or not all(p.isidentifier() for p in parts):
-        return None
-    package = parts[:-1]  # ``__init__.py``'s package is its directory, as a module's
-    if level - 1 > len(package):
-        return None
-    package = package[: len(package) - (level - 1)]
-    dotted = ".".join([*package, module] if module else package)
-    return dotted or None
-
-
 def _types(src: SourceInfo) -> _Types:
     """The file's :class:`_Types`, built once."""
     cached = src.cache.get("wrong_types")
@@ -584,25 +575,152 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
 def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether parameter ``name``'s None can mean something in the body: compared with
     None or tested for truth (``x is None``, ``if not x``, ``x or default``), or handed on
-    (passed to a call, stored, returned: the receiver may test it). Not when the body never
-    reads it or only dereferences it (``x.shape``, ``x[0]``, ``x + 1``, ``x(...)``): then
-    the ``= None`` is a dead default or a crash, and ``T | None`` the wrong advice."""
+    (passed to a call, stored, returned: the receiver may test it), or dereferenced
+    (``x.shape``, ``x[0]``, ``x + 1``, ``x(...)``) only on some paths: a guarded use
+    (``if image_tokens: x.images[i]``, after an early ``return`` or ``break``) leaves the
+    others running with None. Not when the body never reads it, or every path through it
+    dereferences it (or rebinds it) before it ends: then the ``= None`` is a dead default
+    or a crash, and ``T | None`` the wrong advice."""
     parents: dict[int, ast.AST] = {}
     for sub in kwreads.body_nodes(node):
         for child in ast.iter_child_nodes(sub):
             parents[id(child)] = sub
+    dereferenced = False
     for sub in kwreads.body_nodes(node):
         if not (isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)):
             continue
         parent = parents.get(id(sub))
         if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is sub:
+            dereferenced = True
             continue
         if isinstance(parent, ast.Call) and parent.func is sub:
+            dereferenced = True
             continue
         if isinstance(parent, (ast.BinOp, ast.AugAssign)):
+            dereferenced = True
             continue
         return True
-    return False
+    return dereferenced and bool(_Paths(name).run(node.body))
+
+
+def _dispatch(stmt: ast.If, paths: _Paths) -> bool:
+    """Whether the rest of an ``if``/``elif`` chain ends without an ``else`` and every
+    branch of it uses the parameter on all its paths (its implicit ``else`` is then no
+    path that runs with None: the cases are meant to be exhaustive)."""
+    while True:
+        if paths.touches(stmt.test):
+            return True
+        if paths.run(stmt.body):
+            return False
+        if not stmt.orelse:
+            return True
+        if len(stmt.orelse) != 1 or not isinstance(stmt.orelse[0], ast.If):
+            return False
+        stmt = stmt.orelse[0]
+
+
+# How a path through statements ends without having touched the parameter.
+_NORMAL, _BREAK, _CONTINUE, _RETURN = "normal", "break", "continue", "return"
+
+
+class _Paths:
+    """The ways a block can end on a path that never reads or rebinds one name (an
+    exception ends a path: a ``raise``, or an ``except`` handler, which is left out)."""
+
+    def __init__(self, name: str) -> None:
+        """``name``: the parameter."""
+        self.name = name
+
+    def touches(self, node: ast.AST) -> bool:
+        """Whether ``node`` (not descending into nested functions) names the parameter."""
+        stack: list[ast.AST] = [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name) and sub.id == self.name:
+                return True
+            if sub is not node and isinstance(
+                sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+            ):
+                continue
+            stack.extend(ast.iter_child_nodes(sub))
+        return False
+
+    def run(self, body: list[ast.stmt]) -> frozenset[str]:
+        """How ``body`` can end without touching the parameter (empty: never)."""
+        ends: set[str] = set()
+        going = True  # a path reaches the next statement untouched
+        for stmt in body:
+            if not going:
+                break
+            out = self.statement(stmt)
+            ends |= out - {_NORMAL}
+            going = _NORMAL in out
+        if going:
+            ends.add(_NORMAL)
+        return frozenset(ends)
+
+    def statement(self, stmt: ast.stmt) -> frozenset[str]:
+        """How one statement can end without touching the parameter."""
+        if isinstance(stmt, ast.If):
+            if self.touches(stmt.test):
+                return frozenset()
+            body = self.run(stmt.body)
+            rest = stmt.orelse
+            if not body and len(rest) == 1 and isinstance(rest[0], ast.If):
+                # ``if kind == "a": ... x ... elif kind == "b": ... x ...`` with no
+                # ``else``: a dispatch whose every case uses it, not a guard.
+                if _dispatch(rest[0], self):
+                    return frozenset()
+            return body | self.run(rest)
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+            head = stmt.iter if not isinstance(stmt, ast.While) else stmt.test
+            if self.touches(head) or (
+                not isinstance(stmt, ast.While) and self.touches(stmt.target)
+            ):
+                return frozenset()
+            # The body runs at least once (a loop that may not run is still read as one
+            # that does: no path is invented).
+            inner = self.run(stmt.body)
+            forever = (
+                isinstance(stmt, ast.While)
+                and isinstance(stmt.test, ast.Constant)
+                and bool(stmt.test.value)
+            )
+            out = {_RETURN} & inner
+            if _BREAK in inner or (not forever and inner & {_NORMAL, _CONTINUE}):
+                out.add(_NORMAL)
+            return frozenset(out)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            if any(self.touches(item) for item in stmt.items):
+                return frozenset()
+            return self.run(stmt.body)
+        if isinstance(stmt, TRY_NODES):
+            final: list[ast.stmt] = getattr(stmt, "finalbody", [])
+            if final and _NORMAL not in self.run(final):
+                return frozenset()
+            inner = self.run(getattr(stmt, "body", []))
+            orelse: list[ast.stmt] = getattr(stmt, "orelse", [])
+            if orelse and _NORMAL in inner:
+                inner = (inner - {_NORMAL}) | self.run(orelse)
+            return inner
+        if isinstance(stmt, ast.Match):
+            if self.touches(stmt.subject):
+                return frozenset()
+            cases: set[str] = set()
+            for case in stmt.cases:
+                cases |= self.run(case.body)
+            return frozenset(cases)
+        if self.touches(stmt):
+            return frozenset()
+        if isinstance(stmt, ast.Return):
+            return frozenset({_RETURN})
+        if isinstance(stmt, ast.Raise):
+            return frozenset()
+        if isinstance(stmt, ast.Break):
+            return frozenset({_BREAK})
+        if isinstance(stmt, ast.Continue):
+            return frozenset({_CONTINUE})
+        return frozenset({_NORMAL})
 
 
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.arg, ast.expr]]:
@@ -627,8 +745,9 @@ def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, .
     return False
 
 
-def _is_stub(body: list[ast.stmt]) -> bool:
-    """``...`` / ``pass`` / docstring / ``raise`` bodies."""
+def is_stub(body: list[ast.stmt]) -> bool:
+    """``...`` / ``pass`` / docstring / ``raise`` (``NotImplementedError``) bodies: no
+    return to judge (any-annotation's return checks skip them)."""
     return all(
         isinstance(stmt, (ast.Pass, ast.Raise))
         or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
@@ -678,7 +797,7 @@ def function_findings(
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:
             yield found
-    if node.returns is None or _is_stub(node.body):
+    if node.returns is None or is_stub(node.body):
         return
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
         return

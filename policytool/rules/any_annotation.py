@@ -46,9 +46,10 @@ an unknown name). A wrong return is reported once, at the `def` line when the ch
 adds the annotation (its returns listed), else at each added return. So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
-gives None a meaning (`x is None`, `if not x`, `x or default`; a parameter only passed
-on or used unconditionally has a dead default, not a misleading type): the message
-says `T | None`;
+gives None a meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use
+on some paths only: `if image_tokens: x.images[i]`, after an early `return` or
+`break`; a parameter the body never reads, or dereferences on every path, has a dead
+default, not a misleading type): the message says `T | None`;
 and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
 Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
 file defines or an import (absolute or relative) defines as `class`, and a class named
@@ -205,19 +206,6 @@ def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
     return short(src, annotation).strip("\"'") if name in _NEVER_NONE else None
 
 
-def _is_stub(body: list[ast.stmt]) -> bool:
-    """``...`` / ``pass`` / docstring / ``raise NotImplementedError`` bodies."""
-    for stmt in body:
-        if isinstance(stmt, ast.Pass) or (
-            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-        ):
-            continue
-        if isinstance(stmt, ast.Raise):
-            continue
-        return False
-    return True
-
-
 def _breaks_out(body: list[ast.stmt]) -> bool:
     """Whether a ``break`` in ``body`` leaves *this* loop (not a nested loop or function)."""
     stack: list[ast.AST] = list(body)
@@ -283,7 +271,7 @@ def _wrong_return(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
     """``-> bool`` (any never-None builtin) that returns None, or ``-> None`` returning a value."""
-    if node.returns is None or _is_stub(node.body):
+    if node.returns is None or wrong.is_stub(node.body):
         return
     is_none = isinstance(node.returns, ast.Constant) and node.returns.value is None
     if not is_none and _never_none(src, node.returns) is None:
