@@ -1544,11 +1544,9 @@ def _chain_root(
 _RETURNS_RE = re.compile(rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
 
 
-@functools.lru_cache(maxsize=1024)
-def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | None:
-    """The return annotation's text of the first module-level ``def func(...) -> T:`` of
-    a file (text only: the parameter list is skipped to its closing parenthesis)."""
-    del mtime_ns, size
+def _module_def(path: str, func: str) -> tuple[bytes, re.Match[bytes]] | None:
+    """A file's bytes (at most :data:`MAX_MODULE_BYTES`) and the match of its first
+    module-level ``def func(`` line, or None."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_MODULE_BYTES + 1)
@@ -1559,8 +1557,18 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
     match = re.search(
         rb"^(?:async[ \t]+)?def[ \t]+" + re.escape(func.encode()) + rb"[ \t]*\(", data, re.M
     )
-    if match is None:
+    return None if match is None else (data, match)
+
+
+@functools.lru_cache(maxsize=1024)
+def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | None:
+    """The return annotation's text of the first module-level ``def func(...) -> T:`` of
+    a file (text only: the parameter list is skipped to its closing parenthesis)."""
+    del mtime_ns, size
+    found = _module_def(path, func)
+    if found is None:
         return None
+    data, match = found
     end = _past_signature(data, match.end())
     if end is None:
         return None
@@ -1579,18 +1587,10 @@ def _constructed_return(path: str, mtime_ns: int, size: int, func: str) -> str |
     :data:`MAX_FUNCTION_BYTES`, parsed alone): what an unannotated function returns
     (the stdlib's ``subprocess.run`` -> ``CompletedProcess``)."""
     del mtime_ns, size
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_MODULE_BYTES + 1)
-    except OSError:
+    found = _module_def(path, func)
+    if found is None:
         return None
-    if len(data) > MAX_MODULE_BYTES:
-        return None
-    match = re.search(
-        rb"^(?:async[ \t]+)?def[ \t]+" + re.escape(func.encode()) + rb"[ \t]*\(", data, re.M
-    )
-    if match is None:
-        return None
+    data, match = found
     end = _class_end(data, match.end())
     if end - match.start() > MAX_FUNCTION_BYTES:
         return None
