@@ -109,6 +109,59 @@ _D_ASYNC = (
     "`HttpServerManager.generate` in another module (httpserver/manager.py, through "
     "`self.id_gen.generate_id()`); the rule follows sync helpers inside one module only"
 )
+_EF_SEALED = "sealed until round C's code was final; round C moved none of its findings"
+_E_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: torchtune `DiskLogger.__init__(..., **kwargs)` never reads its kwargs: every "
+        "key is dropped at init, and the rule looks for string-key reads"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/1: nemo-rl `_parallelize_model` logs and carries on during worker init; the name "
+        "is no fail-fast name and its callers are not all fail-fast code (⚠)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "5/9: `save_config -> Path` returning None from a logged `except` (a `try` that "
+        "returns taken as covering every path), a test helper's implicit Optional (tests "
+        "are not checked), a wrong return found at its added `return` line, not the labelled "
+        "`def` line, and a `__call__ -> TimerRecord` returning a decorator"
+    ),
+    ("any-annotation", "x-precision"): (
+        "5/7: a retry `for ... else: raise` read as falling off its end (nemo-rl "
+        "virtual_cluster.py:209), and an old tuple return under `-> List` the commit only "
+        "extended (nanotron qwen.py:595)"
+    ),
+    ("any-annotation", "w-precision"): (
+        "16/18: `**extra_options: Any` and `*args: Any` pass-throughs, labelled '-'"
+    ),
+    ("hot-copy", "x-recall"): (
+        "0/1: torchtune `sample(logits.clone(), ...)` in `generate_next_token`, which "
+        "`generate`'s decoding loop calls per step: the clone is not inside the loop itself (⚠)"
+    ),
+}
+_F_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/11: keys read in fail-fast functions that drop the rest (production-stack "
+        "`initialize_routing_logic(**kwargs)` x7, guidellm `ReplayProfile.__init__` x2 whose "
+        "base discards kwargs, TGI `Fp8Linear.from_fp8` x2 on weight loading): ⚠ at each read"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/4: TGI handlers that log at DEBUG and leave `neuron_config = None` around model "
+        "and config loading (x3), and `Weights._has_tensor`'s `return False` in the weight "
+        "loader (a `-> bool` predicate's answer is kept ⚠)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "1/5: production-stack fakes passed as `request: Request` (starlette) to the routes "
+        "under test, and guidellm fakes passed as `prev_benchmark: Benchmark` (pydantic): ⚠"
+    ),
+    ("any-annotation", "w-precision"): (
+        "18/24: five `*args: Any` / `**kwargs: Any` pass-throughs and a local variable's "
+        "`: t.Any` in a function body, labelled '-'"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/1: production-stack `requests.post` in `async def route_request` under `routers/`, "
+        "outside the default `serving-paths` (⚠)"
+    ),
+}
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("a", "blind", "any-annotation", "x-recall"): (
@@ -136,13 +189,13 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "after the run"
     ),
     ("c", "post-run", "kwargs-lookup", "w-precision"): "11/12: " + _ENV_DOUBLE,
-    ("d", "blind", "any-annotation", "x-precision"): (
-        "12/14: lightllm's `multimodal_params: MultimodalParams = None`, read only when the "
-        "prompt holds image tokens, labelled '-' blind and ✗ after the run (post-run 13/14)"
-    ),
     ("d", "blind", "async-blocking", "x-recall"): _D_ASYNC,
     ("d", "post-run", "async-blocking", "x-recall"): _D_ASYNC,
 }
+for _name, _cells in (("e", _E_FIGURES), ("f", _F_FIGURES)):
+    for (_rule, _metric), _why in _cells.items():
+        for _reading in ("blind", "post-run"):
+            KNOWN_GAPS[(_name, _reading, _rule, _metric)] = f"{_why} ({_EF_SEALED})"
 
 
 @pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])
