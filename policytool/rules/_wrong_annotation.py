@@ -893,3 +893,18 @@ def wrong_returns(
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
         )
+
+
+def types_of(src: SourceInfo) -> _Types:
+    """The file's :class:`_Types` (whether its annotations admit None), built once."""
+    return _types(src)
+
+
+def silenced(src: SourceInfo, line: int) -> bool:
+    """Whether line ``line`` has ``# type: ignore`` or ``# noqa``."""
+    return _silenced(src, line)
+
+
+def decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ...]) -> bool:
+    """Whether a decorator's last name is one of ``names``."""
+    return _decorated(node, names)
