@@ -169,3 +169,36 @@ def test_an_except_that_only_logs_falls_off_a_class_annotation(feature: Repo, ru
     assert rows[0][2] == (
         "`save_config` is annotated `-> Path` but can fall off its end and return None"
     )
+
+
+def test_a_rewritten_return_of_the_same_kind_is_not_new_evidence(feature: Repo, run: Run) -> None:
+    """Item 6 (nanotron qwen.py:595): the change adds an element to an old tuple return
+    under an old ``-> List[...]``; the mismatch is as old as the return. A return whose
+    kind the change turns into a tuple, or a new tuple return, is new evidence."""
+    feature.git("checkout", "-q", "main")
+    body = (
+        "from typing import List\n\n\n"
+        "def core(a: int, b: int) -> List[int]:\n"
+        "    return a, b\n\n\n"
+        "def other(a: int, b: int) -> List[int]:\n"
+        "    return [a]\n\n\n"
+        "def third(a: int, b: int) -> List[int]:\n"
+        "    if a:\n"
+        "        b += 1\n"
+        "    return [a, b]\n\n\n"
+        "def flag(a: int) -> bool:\n"
+        "    return None\n"
+    )
+    feature.write("pkg/q.py", body)
+    feature.commit("old")
+    feature.git("checkout", "-q", "-B", "feature")
+    feature.write(
+        "pkg/q.py",
+        body.replace("    return a, b\n", "    return a, b, a + b\n")  # 5: same kind
+        .replace("    return [a]\n", "    return a, b\n")  # 9: list -> tuple
+        .replace("        b += 1\n", "        return a, b\n")  # 14: a new return
+        .replace("    return None\n", "    return  None\n"),  # 19: same kind
+    )
+    feature.commit("edit")
+    rows = [(line, sev) for line, sev, _m in annotation(run)]
+    assert rows == [(9, "error"), (14, "error")], rows

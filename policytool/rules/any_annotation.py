@@ -332,7 +332,15 @@ def _wrong_return(
     contradictions: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
         how = _contradiction(src, ret, declared)
-        if how is not None and (annotation_added or src.node_added(ret)):
+        if how is not None and not annotation_added:
+            given = (
+                "None"
+                if ret.value is None or wrong.gives_none(ret.value)
+                else wrong.literal_kind(ret.value) or "other"
+            )
+            if not src.node_added(ret) or wrong.rewritten_return(src, ret, given):
+                continue  # an old return the change edited: no new evidence
+        if how is not None:
             fix = "fix the annotation" if declared is None else f"annotate `-> {declared} | None`"
             contradictions.append((ret, how, fix))
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
