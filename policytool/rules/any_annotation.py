@@ -39,7 +39,10 @@ return type). A module's `__getattr__`/`__dir__` returning `Any` (PEP 562 lazy e
 is not reported. `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
 almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
 annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None (or
-`x if c else None`) or falls off its end, `-> None` that returns a value, `-> T` (a
+`x if c else None`) or falls off its end (so does `-> T` of a class that cannot hold
+None: a `try` that returns whose `except` only logs or prints; a loop whose `else`
+returns or raises and that no `break` leaves, or a `while True` without a `break`,
+does not fall off), `-> None` that returns a value, `-> T` (a
 class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare
 `return` or a conditional None, and `-> dict[...]`
 (`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
@@ -47,7 +50,10 @@ another kind (`return a, b`); a new `-> T` or `-> A | B` (not a dunder's) return
 literal no member can hold (`-> torch.Tensor | IntermediateTensors` returning
 `hidden, aux`: a member holds it when it is `tuple`, `Sequence`, a class with bases or
 an unknown name). A wrong return is reported once, at the `def` line when the change
-adds the annotation (its returns listed), else at each added return. So is an implicit
+adds the annotation (its returns listed), else at each added return: a return
+whose `return` line the change adds, and not in place of a return of the same kind
+(`return a, b` rewritten as `return a, b, c` under an old `-> List[...]` leaves the
+mismatch as old as it was). So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
 gives None a meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use
