@@ -51,14 +51,15 @@ def test_pass_through_varargs_and_local_any_are_not_reported(feature: Repo, run:
         "\n"
         "    def call(self, *args: Any, **kwargs: Any) -> None:\n"  # 9: pass-through
         "        value: Any = None\n"  # 10: local
-        "        del args, kwargs, value\n"
+        "        self.attr: Any = value\n"  # 11: ⚠ an instance attribute
+        "        del args, kwargs\n"
         "\n"
-        "    def get(self, key: Any) -> Any:\n"  # 13: ⚠ twice
+        "    def get(self, key: Any) -> Any:\n"  # 14: ⚠ twice
         "        class Local:\n"
-        "            field: Any = None\n"  # 15: ⚠ a class's attribute
+        "            field: Any = None\n"  # 16: ⚠ a class's attribute
         "        return key, Local\n"
         "\n\n"
-        "def opts(**extra: dict[str, int]) -> None:\n"  # 19: ✗
+        "def opts(**extra: dict[str, int]) -> None:\n"  # 20: ✗
         "    del extra\n",
     )
     feature.commit("m")
@@ -66,10 +67,11 @@ def test_pass_through_varargs_and_local_any_are_not_reported(feature: Repo, run:
     assert [(line, sev) for line, sev, _m in rows] == [
         (3, "warning"),
         (7, "warning"),
-        (13, "warning"),
-        (13, "warning"),
-        (15, "warning"),
-        (19, "error"),
+        (11, "warning"),
+        (14, "warning"),
+        (14, "warning"),
+        (16, "warning"),
+        (20, "error"),
     ], rows
 
 

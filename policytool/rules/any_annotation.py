@@ -30,9 +30,9 @@ signature, a `: Any` parameter, class attribute or module variable, a `-> Any` r
 or a function with no annotation at all (⚠). Not reported: `*args: Any` /
 `**kwargs: Any`, the standard pass-through form (what is forwarded is the callee's
 contract, which the type checker still applies at the call it forwards to), and a local
-variable's `: Any` inside a function body (no signature: nothing outside the function
-sees it). A function with no annotation at all is reported
-whether public or private, module-level, method or nested, whose `def` line the change adds
+variable's `x: Any` inside a function body (no signature: nothing outside the function
+sees it; `self.x: Any` declares an attribute and is reported). A function with no
+annotation at all is reported whether public or private, module-level, method or nested, whose `def` line the change adds
 (a parameter added to an old `def` does not make it new). A function with no parameters
 (besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
 return type). A module's `__getattr__`/`__dir__` returning `Any` (PEP 562 lazy exports)
@@ -1386,9 +1386,11 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
 
 
 def _local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
-    """Whether ``node`` is a statement of function ``func``'s own body (a local variable,
-    not an attribute of a class defined in it)."""
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    """Whether ``node`` is a local variable of function ``func``: a plain name in its own
+    body (not ``self.x: Any``, an instance attribute, nor a class defined in it)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
+        node.target, ast.Name
+    ):
         return False
     return any(stmt is node for stmt in kwreads.statements(func.body, scopes=False))
 
