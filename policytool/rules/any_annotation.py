@@ -27,48 +27,46 @@ DOC = f"""\
 ## What it checks
 In production code (not `test-paths`), on added lines: `Any` leaking into a new
 signature, a `: Any` parameter, class attribute or module variable, a `-> Any` return,
-or a function with no annotation at all (⚠). Not reported: `*args: Any` /
-`**kwargs: Any`, the standard pass-through form (what is forwarded is the callee's
-contract, which the type checker still applies at the call it forwards to), and a local
-variable's `x: Any` inside a function body (no signature: nothing outside the function
-sees it; `self.x: Any` declares an attribute and is reported). A function with no
-annotation at all is reported whether public or private, module-level, method or nested, whose `def` line the change adds
-(a parameter added to an old `def` does not make it new). A function with no parameters
-(besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
-return type). A module's `__getattr__`/`__dir__` returning `Any` (PEP 562 lazy exports)
-is not reported. `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
-almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
-annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None (or
-`x if c else None`) or falls off its end (so does `-> T` of a class that cannot hold
-None: a `try` that returns whose `except` only logs or prints; a loop whose `else`
-returns or raises and that no `break` leaves, or a `while True` without a `break`,
-does not fall off), `-> None` that returns a value, `-> T` (a
-class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare
-`return` or a conditional None, and `-> dict[...]`
-(`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
-another kind (`return a, b`); a new `-> T` or `-> A | B` (not a dunder's) returning a
-literal no member can hold (`-> torch.Tensor | IntermediateTensors` returning
-`hidden, aux`: a member holds it when it is `tuple`, `Sequence`, a class with bases or
-an unknown name). A wrong return is reported once, at the `def` line when the change
-adds the annotation (its returns listed), else at each added return: a return
-whose `return` line the change adds, and not in place of a return of the same kind
-(`return a, b` rewritten as `return a, b, c` under an old `-> List[...]` leaves the
-mismatch as old as it was). So is an implicit
-Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
-attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
-gives None a meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use
-on some paths only: `if image_tokens: x.images[i]`, after an early `return` or
-`break`; a parameter the body never reads, or dereferences on every path, has a dead
-default, not a misleading type): the message says `T | None`;
-and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
-Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
-file defines or an import (absolute or relative) defines as `class`, and a class named
-dotted through
-an imported module (`ray.actor.ActorHandle`: a CamelCase last part, its module not on
-the path or defining it as `class` there); a `TypeVar`, an alias (a name ending in
-`Like`/`Type`/`T`, starting `Optional`/`Maybe`, or from a types module such as
-`torch.types`, `numpy.typing`), an unresolvable name, generators, abstract or stub
-bodies and a line with `# type: ignore` or `# noqa` are skipped.
+or a function with no annotation at all (⚠). Not reported: `*args: Any` / `**kwargs:
+Any`, the standard pass-through form (what is forwarded is the callee's contract, which
+the type checker still applies at the call it forwards to), and a local variable's `x:
+Any` inside a function body (no signature: nothing outside the function sees it;
+`self.x: Any` declares an attribute and is reported). A function with no annotation at
+all is reported whether public or private, module-level, method or nested, whose `def`
+line the change adds (a parameter added to an old `def` does not make it new). A
+function with no parameters (besides `self`/`cls`) that only lacks its return type gets
+"add `-> None`" (or its return type). A module's `__getattr__`/`__dir__` returning `Any`
+(PEP 562 lazy exports) is not reported. `**kwargs: dict[...]` is ✗: it says every
+*value* is a dict, which is almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A
+provably wrong return annotation is ✗: `-> bool` (any builtin that cannot hold None)
+that returns None (or `x if c else None`) or falls off its end (so does `-> T` of a
+class that cannot hold None: a `try` that returns whose `except` only logs or prints; a
+loop whose `else` returns or raises and that no `break` leaves, or a `while True`
+without a `break`, does not fall off), `-> None` that returns a value, `-> T` (a class,
+`torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
+conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
+`float`, `bytes`) returning a literal of another kind (`return a, b`); a new `-> T` or
+`-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
+IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
+`Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
+the `def` line when the change adds the annotation (its returns listed), else at each
+added return: a return whose `return` line the change adds, and not in place of a return
+of the same kind (`return a, b` rewritten as `return a, b, c` under an old `->
+List[...]` leaves the mismatch as old as it was). So is an implicit Optional, `x: T =
+None` (or `field(default=None)` / `field(default_factory=None)`) as an attribute or
+dataclass field where `T` cannot hold None, or as a parameter whose body gives None a
+meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use on some paths
+only: `if image_tokens: x.images[i]`, after an early `return` or `break`; a parameter
+the body never reads, or dereferences on every path, has a dead default, not a
+misleading type): the message says `T | None`; and a bool default under a number, `flag:
+int = True` (or `float`): "annotate bool". Only what is certain counts: builtins,
+`typing`/`collections.abc` generics, classes the file defines or an import (absolute or
+relative) defines as `class`, and a class named dotted through an imported module
+(`ray.actor.ActorHandle`: a CamelCase last part, its module not on the path or defining
+it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
+starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
+`numpy.typing`), an unresolvable name, generators, abstract or stub bodies and a line
+with `# type: ignore` or `# noqa` are skipped.
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
