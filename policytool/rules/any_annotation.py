@@ -1290,7 +1290,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         return
     for node, ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
-        # A local variable's ``: Any`` in a function body is no signature (the seed's ⚠
+        # A local variable's ``: Any`` in a function body is no signature (the ⚠
         # is ``Any`` leaking into signatures); class and module attributes are.
         if (
             src.node_added(node.annotation)
