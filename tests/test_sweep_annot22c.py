@@ -243,9 +243,10 @@ def test_a_guarded_use_is_a_use_of_none(feature: Repo, run: Run) -> None:
 
 
 def test_star_args_any_a_generator_and_an_async_method(feature: Repo, run: Run) -> None:
-    """Item 5: ``*args: Any`` is told to name its parameters (not "no contract", the
-    page's own advice for ``**kwargs`` too); a zero-argument generator or coroutine
-    missing only its return type gets "add its return type" or "add `-> None`"."""
+    """Item 5: ``*args: Any`` / ``**kwargs: Any`` are the pass-through form, not reported
+    (round D: five labellers in three sets read them "not an instance"); a zero-argument
+    generator or coroutine missing only its return type gets "add its return type" or
+    "add `-> None`"."""
     feature.write(
         "pkg/m.py",
         "from typing import Any\n\n\n"
@@ -259,11 +260,9 @@ def test_star_args_any_a_generator_and_an_async_method(feature: Repo, run: Run) 
     )
     feature.commit("m")
     rows = [(r[1], r[3]) for r in annotation(run)]
-    assert [line for line, _m in rows] == [5, 5, 8, 11], rows
-    assert all("no contract" not in m and "Unpack[TypedDict]" in m for _l, m in rows[:2])
-    assert {m.split("`")[1] for _l, m in rows[:2]} == {"*args: Any", "**kwargs: Any"}
-    assert rows[2][1].endswith("add its return type")
-    assert rows[3][1].endswith("add `-> None`")
+    assert [line for line, _m in rows] == [8, 11], rows
+    assert rows[0][1].endswith("add its return type")
+    assert rows[1][1].endswith("add `-> None`")
 
 
 def test_only_what_the_change_adds_to_an_old_signature(feature: Repo, run: Run) -> None:

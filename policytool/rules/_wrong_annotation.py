@@ -829,6 +829,14 @@ def function_findings(
         return  # a generator: its annotation is about what it yields
     wrong: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
+        if not annotation_added:
+            given = (
+                "None"
+                if ret.value is None or gives_none(ret.value)
+                else _literal_kind(ret.value) or "other"
+            )
+            if rewritten_return(src, ret, given):
+                continue  # an old return the change edited: no new evidence
         if none_wrong and (ret.value is None or gives_none(ret.value)):
             how = "may return None" if isinstance(ret.value, ast.IfExp) else "returns None"
             wrong.append((ret, how, f"annotate `-> {declared} | None`"))
@@ -893,3 +901,69 @@ def wrong_returns(
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
         )
+
+
+def types_of(src: SourceInfo) -> _Types:
+    """The file's :class:`_Types` (whether its annotations admit None), built once."""
+    return _types(src)
+
+
+def silenced(src: SourceInfo, line: int) -> bool:
+    """Whether line ``line`` has ``# type: ignore`` or ``# noqa``."""
+    return _silenced(src, line)
+
+
+def decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ...]) -> bool:
+    """Whether a decorator's last name is one of ``names``."""
+    return _decorated(node, names)
+
+
+_OLD_RETURN_RE = re.compile(rb"^[ \t]*return\b(.*)$", re.M)
+
+
+def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
+    """The kinds (:func:`_literal_kind`, ``"None"``, ``"other"``) of the ``return``
+    statements the hunk holding head ``line`` removed: a continuation line is joined
+    until the value parses (a few lines at most)."""
+    text = src.replaced_text(line)
+    if b"return" not in text:
+        return frozenset()
+    lines = text.splitlines()
+    kinds: set[str] = set()
+    for index, raw in enumerate(lines):
+        match = _OLD_RETURN_RE.match(raw)
+        if match is None:
+            continue
+        value: ast.expr | None = None
+        parsed = False
+        for end in range(index + 1, min(index + 12, len(lines)) + 1):
+            chunk = b"\n".join(lines[index:end]).strip()
+            try:
+                stmt = ast.parse(chunk.decode("utf-8", "replace")).body
+            except SyntaxError:
+                continue
+            if stmt and isinstance(stmt[0], ast.Return):
+                value, parsed = stmt[0].value, True
+            break
+        if not parsed:
+            kinds.add("other")
+        elif value is None or gives_none(value):
+            kinds.add("None")
+        else:
+            kinds.add(_literal_kind(value) or "other")
+    return frozenset(kinds)
+
+
+def rewritten_return(src: SourceInfo, ret: ast.Return, kind: str) -> bool:
+    """Whether an added ``return`` is no new evidence against an old annotation: its
+    ``return`` line is not added (the change edited inside an old one), or the hunk
+    adding it removed a ``return`` of the same ``kind`` (``return a, b`` rewritten as
+    ``return a, b, c``: the mismatch is as old as the old return)."""
+    if not src.overlaps(ret.lineno, ret.lineno):
+        return True
+    return kind in _old_return_kinds(src, ret.lineno)
+
+
+def literal_kind(value: ast.expr) -> str | None:
+    """The builtin type of a literal display or constant (None: not a literal)."""
+    return _literal_kind(value)

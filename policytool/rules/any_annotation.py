@@ -25,40 +25,48 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 
 DOC = f"""\
 ## What it checks
-In production code (not `test-paths`), on added lines: a `: Any` parameter or
-variable (`*args: Any` / `**kwargs: Any` too: name the parameters or use
-`Unpack[TypedDict]`), a `-> Any` return, or a function with no annotation at all (⚠):
-public or private, module-level, method or nested, whose `def` line the change adds
-(a parameter added to an old `def` does not make it new). A function with no parameters
-(besides `self`/`cls`) that only lacks its return type gets "add `-> None`" (or its
-return type). A module's `__getattr__`/`__dir__` returning `Any` (PEP 562 lazy exports)
-is not reported. `**kwargs: dict[...]` is ✗: it says every *value* is a dict, which is
-almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A provably wrong return
-annotation is ✗: `-> bool` (any builtin that cannot hold None) that returns None (or
-`x if c else None`) or falls off its end, `-> None` that returns a value, `-> T` (a
-class, `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare
-`return` or a conditional None, and `-> dict[...]`
-(`list`, `tuple`, `set`, `bool`, `int`, `str`, `float`, `bytes`) returning a literal of
-another kind (`return a, b`); a new `-> T` or `-> A | B` (not a dunder's) returning a
-literal no member can hold (`-> torch.Tensor | IntermediateTensors` returning
-`hidden, aux`: a member holds it when it is `tuple`, `Sequence`, a class with bases or
-an unknown name). A wrong return is reported once, at the `def` line when the change
-adds the annotation (its returns listed), else at each added return. So is an implicit
-Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
-attribute or dataclass field where `T` cannot hold None, or as a parameter whose body
-gives None a meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use
-on some paths only: `if image_tokens: x.images[i]`, after an early `return` or
-`break`; a parameter the body never reads, or dereferences on every path, has a dead
-default, not a misleading type): the message says `T | None`;
-and a bool default under a number, `flag: int = True` (or `float`): "annotate bool".
-Only what is certain counts: builtins, `typing`/`collections.abc` generics, classes the
-file defines or an import (absolute or relative) defines as `class`, and a class named
-dotted through
-an imported module (`ray.actor.ActorHandle`: a CamelCase last part, its module not on
-the path or defining it as `class` there); a `TypeVar`, an alias (a name ending in
-`Like`/`Type`/`T`, starting `Optional`/`Maybe`, or from a types module such as
-`torch.types`, `numpy.typing`), an unresolvable name, generators, abstract or stub
-bodies and a line with `# type: ignore` or `# noqa` are skipped.
+In production code (not `test-paths`), on added lines: `Any` leaking into a new
+signature, a `: Any` parameter, class attribute or module variable, a `-> Any` return,
+or a function with no annotation at all (⚠). Not reported: `*args: Any` / `**kwargs:
+Any`, the standard pass-through form (what is forwarded is the callee's contract, which
+the type checker still applies at the call it forwards to), and a local variable's `x:
+Any` inside a function body (no signature: nothing outside the function sees it;
+`self.x: Any` declares an attribute and is reported). A function with no annotation at
+all is reported whether public or private, module-level, method or nested, whose `def`
+line the change adds (a parameter added to an old `def` does not make it new). A
+function with no parameters (besides `self`/`cls`) that only lacks its return type gets
+"add `-> None`" (or its return type). A module's `__getattr__`/`__dir__` returning `Any`
+(PEP 562 lazy exports) is not reported. `**kwargs: dict[...]` is ✗: it says every
+*value* is a dict, which is almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A
+provably wrong return annotation is ✗: `-> bool` (any builtin that cannot hold None)
+that returns None (or `x if c else None`) or falls off its end (so does `-> T` of a
+class that cannot hold None: a `try` that returns whose `except` only logs or prints; a
+loop whose `else` returns or raises and that no `break` leaves, or a `while True`
+without a `break`, does not fall off), `-> None` that returns a value, `-> T` (a class,
+`torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
+conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
+`float`, `bytes`) returning a literal of another kind (`return a, b`); a new `-> T` or
+`-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
+IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
+`Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
+the `def` line when the change adds the annotation (its returns listed), else at each
+added return: a return whose `return` line the change adds, and not in place of a return
+of the same kind (`return a, b` rewritten as `return a, b, c` under an old `->
+List[...]` leaves the mismatch as old as it was). So is an implicit Optional, `x: T =
+None` (or `field(default=None)` / `field(default_factory=None)`) as an attribute or
+dataclass field where `T` cannot hold None, or as a parameter whose body gives None a
+meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use on some paths
+only: `if image_tokens: x.images[i]`, after an early `return` or `break`; a parameter
+the body never reads, or dereferences on every path, has a dead default, not a
+misleading type): the message says `T | None`; and a bool default under a number, `flag:
+int = True` (or `float`): "annotate bool". Only what is certain counts: builtins,
+`typing`/`collections.abc` generics, classes the file defines or an import (absolute or
+relative) defines as `class`, and a class named dotted through an imported module
+(`ray.actor.ActorHandle`: a CamelCase last part, its module not on the path or defining
+it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
+starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
+`numpy.typing`), an unresolvable name, generators, abstract or stub bodies and a line
+with `# type: ignore` or `# noqa` are skipped.
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
@@ -240,16 +248,55 @@ def _terminates(body: list[ast.stmt]) -> bool:
         orelse: list[ast.stmt] = getattr(last, "orelse", [])
         handlers: list[ast.ExceptHandler] = getattr(last, "handlers", [])
         return _terminates(try_body + orelse) and all(_terminates(h.body) for h in handlers)
-    if isinstance(last, ast.While):
-        forever = isinstance(last.test, ast.Constant) and bool(last.test.value)
-        return forever and not _breaks_out(last.body)
+    if isinstance(last, (ast.For, ast.AsyncFor, ast.While)):
+        # Without a ``break`` out of it, a loop ends only by running its ``else`` (a
+        # retry ``for ... else: raise``), or never (``while True``).
+        if _breaks_out(last.body):
+            return False
+        forever = (
+            isinstance(last, ast.While)
+            and isinstance(last.test, ast.Constant)
+            and bool(last.test.value)
+        )
+        return forever or _terminates(last.orelse)
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
-        return True  # may be a NoReturn call (sys.exit, a raise helper): not provable
+        # May be a NoReturn call (sys.exit, a raise helper): not provable; a logging
+        # call or a ``print`` returns.
+        return not _returning_call(last.value)
     if isinstance(last, ast.Match):
         return True  # exhaustiveness is not provable here
     return (
         isinstance(last, ast.Assert) and isinstance(last.test, ast.Constant) and not last.test.value
     )
+
+
+# Logging methods: ``log.warning(...)`` returns (unlike ``parser.error``, which exits).
+_LOG_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
+)
+# A receiver named as a logger: ``log``, ``logger``, ``self._logger``, ``LOGGER``, ``logging``.
+_LOGGER_RE = re.compile(r"(?i)^_*(log|logger|logging|\w*_logger|\w*_log)$")
+
+
+def _returning_call(call: ast.Call) -> bool:
+    """Whether ``call`` certainly returns: ``print(...)``, ``warnings.warn(...)`` or a
+    logging method of a logger-named receiver (``log.warning``, ``self.logger.info``)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == "print"
+    if not isinstance(func, ast.Attribute) or func.attr not in _LOG_METHODS:
+        return False
+    receiver = func.value
+    name = (
+        receiver.attr
+        if isinstance(receiver, ast.Attribute)
+        else receiver.id
+        if isinstance(receiver, ast.Name)
+        else ""
+    )
+    if name == "warnings":
+        return func.attr == "warn"
+    return _LOGGER_RE.match(name) is not None
 
 
 def _contradiction(src: SourceInfo, ret: ast.Return, declared: str | None) -> str | None:
@@ -289,7 +336,15 @@ def _wrong_return(
     contradictions: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
         how = _contradiction(src, ret, declared)
-        if how is not None and (annotation_added or src.node_added(ret)):
+        if how is not None and not annotation_added:
+            given = (
+                "None"
+                if ret.value is None or wrong.gives_none(ret.value)
+                else wrong.literal_kind(ret.value) or "other"
+            )
+            if not src.node_added(ret) or wrong.rewritten_return(src, ret, given):
+                continue  # an old return the change edited: no new evidence
+        if how is not None:
             fix = "fix the annotation" if declared is None else f"annotate `-> {declared} | None`"
             contradictions.append((ret, how, fix))
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
@@ -303,6 +358,45 @@ def _wrong_return(
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
         )
+
+
+def _class_falls_off(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """``-> T`` (a class or generic that cannot hold None, not a builtin: those are
+    :func:`_wrong_return`'s) whose body can fall off its end: a path returns None
+    (``try: ... return path`` whose ``except`` only logs)."""
+    if (
+        node.returns is None
+        or (isinstance(node.returns, ast.Constant) and node.returns.value is None)
+        or _never_none(src, node.returns) is not None
+        or wrong.is_stub(node.body)
+    ):
+        return
+    annotation_added = src.node_added(node.returns)
+    if not (annotation_added or src.node_added(node.body[-1])) or _terminates(node.body):
+        return
+    if _silenced_def(src, node) or _is_generator(node):
+        return
+    if wrong.decorated(node, ("abstractmethod", "overload", "abstractproperty")):
+        return
+    if wrong.types_of(src).admits_none(node.returns) is not False:
+        return
+    declared = short(src, node.returns).strip("\"'")
+    yield finding(
+        src,
+        node if annotation_added else node.returns,
+        "any-annotation",
+        BLOCK,
+        f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
+    )
+
+
+def _silenced_def(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the ``def`` or its return annotation's line has ``# type: ignore`` / ``# noqa``."""
+    assert node.returns is not None
+    lines = {node.lineno, node.returns.lineno}
+    return any(wrong.silenced(src, line) for line in lines)
 
 
 _CONTAINERS = {
@@ -1194,9 +1288,15 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "under test",
                     )
         return
-    for node, _ctx in src.of_type(ast.AnnAssign):
+    for node, ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
-        if src.node_added(node.annotation) and _is_any(src, node.annotation):
+        # A local variable's ``: Any`` in a function body is no signature (the ⚠
+        # is ``Any`` leaking into signatures); class and module attributes are.
+        if (
+            src.node_added(node.annotation)
+            and _is_any(src, node.annotation)
+            and not _local_variable(node, ctx.innermost)
+        ):
             yield finding(
                 src,
                 node.annotation,
@@ -1225,13 +1325,11 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                     f"`{star}{arg.arg}: {short(src, arg.annotation)}` says every {each} is a "
                     f"{container}; annotate one {each}'s type (or use `Unpack[TypedDict]`)",
                 )
-            elif _is_any(src, arg.annotation):
+            elif not star and _is_any(src, arg.annotation):
+                # ``*args: Any`` / ``**kwargs: Any`` is the standard pass-through form
+                # (what the function forwards is the callee's contract): not reported.
                 message = (
-                    f"`{star}{arg.arg}: {short(src, arg.annotation)}` of `{node.name}` "
-                    "passes every value unchecked; name the parameters or use "
-                    "`Unpack[TypedDict]`"
-                    if star
-                    else f"parameter `{arg.arg}: {short(src, arg.annotation)}` "
+                    f"parameter `{arg.arg}: {short(src, arg.annotation)}` "
                     f"of `{node.name}` has no contract"
                 )
                 yield finding(src, arg.annotation, "any-annotation", WARN, message)
@@ -1251,7 +1349,12 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
             )
         checked = node.returns is not None and _never_none(src, node.returns) is not None
         yield from _merged(
-            node.lineno, [*_wrong_return(src, node), *wrong.function_findings(src, node, checked)]
+            node.lineno,
+            [
+                *_wrong_return(src, node),
+                *_class_falls_off(src, node),
+                *wrong.function_findings(src, node, checked),
+            ],
         )
         params = [a for a in args if a.arg not in ("self", "cls")]
         typed = node.returns is not None or any(a.annotation is not None for a in params)
@@ -1278,6 +1381,16 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
             )
+
+
+def _local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
+    """Whether ``node`` is a local variable of function ``func``: a plain name in its own
+    body (not ``self.x: Any``, an instance attribute, nor a class defined in it)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
+        node.target, ast.Name
+    ):
+        return False
+    return any(stmt is node for stmt in kwreads.statements(func.body, scopes=False))
 
 
 def _merged(line: int, found: list[Finding]) -> Iterator[Finding]:
