@@ -34,7 +34,12 @@ or in a function that takes one (a `state_dict` / `weights` parameter). Files un
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement), or a `copy.deepcopy` of a scheduler or sampling config per
+speaks of that statement); or an uncommented `.clone()` of a whole tensor a name holds
+(not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
+a function of the same module that a step loop (over steps, timesteps, sigmas or the
+tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` calling
+`generate_next_token` runs it once per step (a function called only outside such a loop
+is not per step); or a `copy.deepcopy` of a scheduler or sampling config per
 request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
 (`deepcopy(req.sampling_params)`), or of the config an `async def` was given.
