@@ -133,10 +133,6 @@ _E_FIGURES = {
     ("any-annotation", "w-precision"): (
         "16/18: `**extra_options: Any` and `*args: Any` pass-throughs, labelled '-'"
     ),
-    ("hot-copy", "x-recall"): (
-        "0/1: torchtune `sample(logits.clone(), ...)` in `generate_next_token`, which "
-        "`generate`'s decoding loop calls per step: the clone is not inside the loop itself (⚠)"
-    ),
 }
 _F_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
