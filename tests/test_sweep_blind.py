@@ -153,10 +153,6 @@ _F_FIGURES = {
         "18/24: five `*args: Any` / `**kwargs: Any` pass-throughs and a local variable's "
         "`: t.Any` in a function body, labelled '-'"
     ),
-    ("async-blocking", "x-recall"): (
-        "0/1: production-stack `requests.post` in `async def route_request` under `routers/`, "
-        "outside the default `serving-paths` (⚠)"
-    ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
