@@ -126,10 +126,6 @@ _E_FIGURES = {
         "a wrong return found at its added `return` line, not the labelled `def` line, and a "
         "`__call__ -> TimerRecord` returning a decorator (a call's type is not inferred)"
     ),
-    ("hot-copy", "x-recall"): (
-        "0/1: torchtune `sample(logits.clone(), ...)` in `generate_next_token`, which "
-        "`generate`'s decoding loop calls per step: the clone is not inside the loop itself (⚠)"
-    ),
 }
 _F_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
@@ -145,10 +141,6 @@ _F_FIGURES = {
     ("any-annotation", "x-recall"): (
         "1/5: production-stack fakes passed as `request: Request` (starlette) to the routes "
         "under test, and guidellm fakes passed as `prev_benchmark: Benchmark` (pydantic): ⚠"
-    ),
-    ("async-blocking", "x-recall"): (
-        "0/1: production-stack `requests.post` in `async def route_request` under `routers/`, "
-        "outside the default `serving-paths` (⚠)"
     ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.

@@ -61,7 +61,7 @@ _RECORDED = (
     ast.Await,
 )
 # A loop over these is a per-step loop (diffusion / autoregressive steps).
-_STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
+STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
 # Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _LOCK_WORDS = frozenset({"lock", "rlock", "mutex"})
@@ -539,7 +539,7 @@ class SourceInfo:
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             # Only a copy call in the loop reads ``step_loop``: unparse only then.
             step = ctx.step_loop or (
-                self._wants(node, Ctx()) and _STEP_RE.search(unparse(node.iter, 300)) is not None
+                self._wants(node, Ctx()) and STEP_RE.search(unparse(node.iter, 300)) is not None
             )
             self._walk_body(node.orelse, ctx)
             self._walk_body(node.body, replace(ctx, loop=True, step_loop=step, stmt_loop=True))
@@ -547,7 +547,7 @@ class SourceInfo:
         elif isinstance(node, ast.While):
             # ``while step < num_steps:`` is a loop over steps (autoregressive decoding).
             step = ctx.step_loop or (
-                self._wants(node, Ctx()) and _STEP_RE.search(unparse(node.test, 300)) is not None
+                self._wants(node, Ctx()) and STEP_RE.search(unparse(node.test, 300)) is not None
             )
             looping = replace(ctx, loop=True, step_loop=step, stmt_loop=True)
             self._walk_body(node.orelse, ctx)
@@ -556,7 +556,7 @@ class SourceInfo:
         elif isinstance(node, _COMPREHENSIONS):
             step = ctx.step_loop or (
                 self._wants(node, Ctx())
-                and any(_STEP_RE.search(unparse(g.iter, 300)) for g in node.generators)
+                and any(STEP_RE.search(unparse(g.iter, 300)) for g in node.generators)
             )
             looping = replace(ctx, loop=True, step_loop=step)
             first_gen, *rest = node.generators

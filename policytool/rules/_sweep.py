@@ -43,7 +43,8 @@ fail-fast = ["__init__", "__post_init__", "load_weights", "*load_weight*",
 request-path = ["*request*", "*forward*", "*step*", "*generate*", "*handle*", "*infer*"]
 hot-path = ["execute_model", "_preprocess", "*_process", "*denoise*", "*sample*", "*decode*"]
 serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**", "**/server/**",
-                 "**/serve/**", "**/serving/**", "**/server.py", "**/*_server.py"]
+                 "**/serve/**", "**/serving/**", "**/router/**", "**/routers/**",
+                 "**/routes/**", "**/server.py", "**/*_server.py"]
 test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py",
               "test/**", "testing/**"]  # top-level test/ and testing/ only
 exclude = ["**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]

@@ -64,7 +64,8 @@ class SweepConfig:
     # Path globs (``**`` spans directories): engine/, entrypoints/, connectors/ (vLLM's
     # names) and the directories and modules Python serving projects name for their
     # server (lightllm and TGI ``server/``, lmdeploy and FastChat ``serve/``,
-    # ``serving/``, ``api_server.py``), anywhere.
+    # ``serving/``, ``api_server.py``) and their request routers (production-stack's
+    # ``routers/``, FastAPI ``routes/``), anywhere.
     serving_paths: tuple[str, ...] = (
         "**/engine/**",
         "**/entrypoints/**",
@@ -72,6 +73,9 @@ class SweepConfig:
         "**/server/**",
         "**/serve/**",
         "**/serving/**",
+        "**/router/**",
+        "**/routers/**",
+        "**/routes/**",
         "**/server.py",
         "**/*_server.py",
     )

@@ -45,8 +45,10 @@ another module is not followed, nor one into an init or set-up function (`fail-f
 names: a lazy start-up the first request triggers runs once).
 
 ✗ for `time.sleep` or blocking HTTP on a serving path (`serving-paths`: by default
-`engine/`, `entrypoints/`, `connectors/`, `server/`, `serve/`, `serving/`, `server.py`,
-`*_server.py`), in an `async def` or in a helper it calls; or a lock held across an
+`engine/`, `entrypoints/`, `connectors/`, `server/`, `serve/`, `serving/`, the request
+routers `router/`, `routers/`, `routes/`, `server.py`, `*_server.py`; and, in any
+file but a test, an `async def` an HTTP route decorator registers, `@app.post("/v1/...")`),
+in an `async def` or in a helper it calls; or a lock held across an
 `await` in a request-path function (`request-path`), or in an `async def` such a
 function awaits (up to two levels: `generate` -> `_encode` -> the lock). Admin paths
 (profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠.
@@ -97,6 +99,33 @@ ADMIN = (
 _SUBPROCESS = frozenset(
     {"run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"}
 )
+# ``@app.post("/v1/...")``, ``@router.get(...)``: an HTTP route of a web framework
+# (FastAPI, Starlette, aiohttp, Flask, Sanic): its ``async def`` serves requests.
+_ROUTE_VERBS = frozenset(
+    {"get", "post", "put", "delete", "patch", "route", "api_route", "websocket", "view"}
+)
+
+
+def is_route(function: ast.AST | None) -> bool:
+    """Whether ``function`` is an ``async def`` an HTTP route decorator registers
+    (``@app.post("/generate")``): a request handler of the server, on its serving path."""
+    if not isinstance(function, ast.AsyncFunctionDef):
+        return False
+    for decorator in function.decorator_list:
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr in _ROUTE_VERBS
+            and isinstance(decorator.func.value, ast.Name)
+            and decorator.args
+            and isinstance(decorator.args[0], ast.Constant)
+            and isinstance(decorator.args[0].value, str)
+            and decorator.args[0].value.startswith("/")
+        ):
+            return True
+    return False
+
+
 _QUEUE_RE = re.compile(r"(?:^|[._])(?:q|queue|[a-z_]*_queue|queue_[a-z_]*)$", re.IGNORECASE)
 
 
@@ -373,7 +402,8 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         if src.is_test and not listed:
             continue  # a test's own file or queue reads do not stall a server
         function = ctx.names()[-1]
-        if src.is_serving and listed and not names_match(ctx.names(), ADMIN):
+        serving = src.is_serving or (not src.is_test and is_route(ctx.innermost))
+        if serving and listed and not names_match(ctx.names(), ADMIN):
             yield finding(
                 src,
                 node,

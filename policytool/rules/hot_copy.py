@@ -15,7 +15,7 @@ from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules._pysource import SourceInfo, names_match, sweep_info, unparse
+from policytool.rules._pysource import STEP_RE, SourceInfo, names_match, sweep_info, unparse
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -34,7 +34,12 @@ or in a function that takes one (a `state_dict` / `weights` parameter). Files un
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement), or a `copy.deepcopy` of a scheduler or sampling config per
+speaks of that statement); or an uncommented `.clone()` of a whole tensor a name holds
+(not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
+a function of the same module that a step loop (over steps, timesteps, sigmas or the
+tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` calling
+`generate_next_token` runs it once per step (a function called only outside such a loop
+is not per step); or a `copy.deepcopy` of a scheduler or sampling config per
 request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
 (`deepcopy(req.sampling_params)`), or of the config an `async def` was given.
@@ -160,6 +165,184 @@ def _cold_loops(node: ast.Call, function: ast.AST | None) -> bool:
     return False
 
 
+_FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+# An autoregressive decoding loop: ``for _ in range(max_generated_tokens - 1)``,
+# ``while n < max_new_tokens``.
+_DECODE_RE = re.compile(r"(?:new|generated|gen|max|decode|decoding|output)_tokens", re.IGNORECASE)
+# Words of a cloned name that say it holds no latent or activations: masks, ids and
+# positions, rotary frequencies, weights, configs and sampling params (which have a
+# ``clone()`` of their own).
+_NOT_ACTIVATION = frozenset(
+    {
+        "mask",
+        "masks",
+        "freq",
+        "freqs",
+        "ids",
+        "id",
+        "idx",
+        "index",
+        "indices",
+        "pos",
+        "position",
+        "positions",
+        "weight",
+        "weights",
+        "bias",
+        "param",
+        "params",
+        "sp",
+        "config",
+        "cfg",
+        "options",
+        "args",
+        "kwargs",
+    }
+)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _own_nodes(nodes: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of a statement list, not descending into a nested ``def``/``lambda``/class
+    (their bodies run when they are called, not here)."""
+    stack: list[ast.AST] = list(nodes)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _step_loops(function: _FuncDef) -> Iterator[list[ast.stmt]]:
+    """The bodies (with a ``while``'s test) of ``function``'s outermost step loops: a
+    ``for``/``while`` whose head names steps, timesteps, sigmas or the tokens of a decoding
+    loop, not the model's structure or a checkpoint."""
+    arguments = function.args
+    names = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    if not names.isdisjoint(_LOAD_PARAMS):
+        return
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            looped = node.test if isinstance(node, ast.While) else node.iter
+            head = unparse(looped, 300)
+            if _STRUCTURE_RE.search(head) is None and (
+                STEP_RE.search(head) or _DECODE_RE.search(head)
+            ):
+                yield [ast.Expr(looped), *node.body] if isinstance(node, ast.While) else node.body
+                continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _aliases(function: _FuncDef, module_functions: set[str]) -> dict[str, str]:
+    """Local names bound to a module-level function: ``fn = generate_next_token``,
+    ``fn = custom or generate_next_token``, a parameter defaulting to one."""
+    aliases: dict[str, str] = {}
+
+    def bind(name: str, value: ast.expr | None) -> None:
+        """Bind ``name`` to the module function ``value`` (or an ``or``/``if`` branch of
+        it) names."""
+        options: list[ast.expr | None] = [value]
+        if isinstance(value, ast.BoolOp):
+            options = list(value.values)
+        elif isinstance(value, ast.IfExp):
+            options = [value.body, value.orelse]
+        for option in options:
+            if isinstance(option, ast.Name) and option.id in module_functions:
+                aliases[name] = option.id
+
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = arguments.defaults
+    for arg, default in zip(positional[len(positional) - len(defaults) :], defaults, strict=True):
+        bind(arg.arg, default)
+    for arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        bind(arg.arg, kw_default)
+    for node in _own_nodes(function.body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                bind(target.id, node.value)
+    return aliases
+
+
+def step_callees(tree: ast.Module, once: tuple[str, ...]) -> dict[int, tuple[str, int]]:
+    """id(function) -> (the caller, the call's line) for each function of the module that
+    a step loop (:func:`_step_loops`) of another of its functions calls: it runs once per
+    step (``generate``'s decoding loop -> ``generate_next_token``). Calls resolve to
+    module-level functions by name (or a local alias of one) and to methods of the
+    caller's class through ``self.``/``cls.``. Run-once callers and callees (``once``,
+    :data:`COLD`) are left out."""
+    defs: dict[tuple[str | None, str], _FuncDef] = {}
+    owner: dict[int, str | None] = {}
+    for stmt in tree.body:
+        items = stmt.body if isinstance(stmt, ast.ClassDef) else [stmt]
+        cls = stmt.name if isinstance(stmt, ast.ClassDef) else None
+        for item in items:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs[(cls, item.name)] = item
+                owner[id(item)] = cls
+    module_functions = {name for cls, name in defs if cls is None}
+    reached: dict[int, tuple[str, int]] = {}
+    for function in defs.values():
+        if names_match([function.name], (*COLD, *once)) is not None:
+            continue
+        cls = owner[id(function)]
+        aliases: dict[str, str] | None = None
+        for body in _step_loops(function):
+            for node in _own_nodes(body):
+                if not isinstance(node, ast.Call):
+                    continue
+                target = node.func
+                key: tuple[str | None, str] | None = None
+                if isinstance(target, ast.Name):
+                    if aliases is None:
+                        aliases = _aliases(function, module_functions)
+                    key = (None, aliases.get(target.id, target.id))
+                elif (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id in ("self", "cls")
+                ):
+                    key = (cls, target.attr)
+                callee = defs.get(key) if key is not None else None
+                if (
+                    callee is None
+                    or callee is function
+                    or id(callee) in reached
+                    or names_match([callee.name], (*COLD, *once)) is not None
+                ):
+                    continue
+                reached[id(callee)] = (function.name, node.lineno)
+    return reached
+
+
+def _full_tensor(call: ast.Call, function: _FuncDef) -> bool:
+    """Whether a ``.clone()`` copies a whole tensor a name holds (``logits.clone()``,
+    ``self.hidden.clone()``): not a slice or a call's result (``logits[-1:].clone()``),
+    not an item of a collection ``function`` loops over (``for key, val in cond.items()``),
+    not a mask, ids, frequencies, weights or a config (:data:`_NOT_ACTIVATION`)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+    last = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+    while isinstance(receiver, ast.Attribute):
+        receiver = receiver.value
+    if not isinstance(receiver, ast.Name):
+        return False
+    if not {w.lower() for w in last.split("_")}.isdisjoint(_NOT_ACTIVATION):
+        return False
+    looped = {
+        name.id
+        for loop in _own_nodes(function.body)
+        if isinstance(loop, (ast.For, ast.AsyncFor, ast.comprehension))
+        for name in ast.walk(loop.target)
+        if isinstance(name, ast.Name)
+    }
+    return receiver.id not in looped
+
+
 def _root_name(expr: ast.expr) -> str | None:
     """``req`` of ``req.sampling_params`` / ``req["params"]``; a bare name itself."""
     while isinstance(expr, (ast.Attribute, ast.Subscript)):
@@ -214,6 +397,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         return
     hot_names = (*src.config.request_path, *src.config.hot_path)
     request_args: set[int] | None = None
+    stepped_functions: dict[int, tuple[str, int]] | None = None
     for node, ctx in src.of_type(ast.Call):
         assert isinstance(node, ast.Call)
         kind = _copy_kind(src, node)
@@ -238,12 +422,36 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 f"({per_request})",
             )
             continue
+        text = short(src, node)
+        in_loop = ctx.loop and (ctx.step_loop or hot is not None)
+        function_node = ctx.innermost
+        stepped = None
+        if not in_loop and kind == "clone" and isinstance(function_node, _FuncDef):
+            if stepped_functions is None:
+                stepped_functions = step_callees(src.tree, src.config.fail_fast)
+            stepped = stepped_functions.get(id(function_node))
+        if stepped is not None and isinstance(function_node, _FuncDef):
+            caller, line = stepped
+            function = names[-1]
+            where = f"in `{function}`, which the step loop of `{caller}` runs (line {line}),"
+            if _full_tensor(node, function_node) and not _why_comment(src, node):
+                yield finding(
+                    src,
+                    node,
+                    "hot-copy",
+                    BLOCK,
+                    f"`{text}` {where} copies a whole tensor every step, "
+                    "with no comment saying why",
+                )
+            else:
+                yield finding(
+                    src, node, "hot-copy", WARN, f"`{text}` {where} allocates a copy each step"
+                )
+            continue
         if not (ctx.stmt_loop or ctx.step_loop) and hot is None:
             continue  # a comprehension over a list copies once per element, not per step
         if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
             continue  # a loop over the model's modules or a checkpoint runs once
-        text = short(src, node)
-        in_loop = ctx.loop and (ctx.step_loop or hot is not None)
         where = (
             f"inside a step loop{f' of `{hot}`' if hot else ''}"
             if in_loop
