@@ -600,6 +600,11 @@ def _module_at(path: str, mtime_ns: int, size: int) -> _Module | None:
     return None if len(data) > MAX_MODULE_BYTES else parse_module(data)
 
 
+# Folders of the work tree that hold its importable packages besides the root itself
+# (``src/guidellm/``, ``src/vllm_router/``: the test imports ``guidellm``).
+SRC_LAYOUTS = ("src", "python")
+
+
 class Finder:
     """Finds modules by dotted name in the repository root, then on ``sys.path``."""
 
@@ -607,6 +612,12 @@ class Finder:
         """``root``: the work tree (None: only installed packages)."""
         self.root = os.path.realpath(root) if root is not None else None
         roots = [self.root] if self.root is not None else []
+        if self.root is not None:
+            # a ``src`` layout (``src/pkg/``): the package the tests import lives there
+            for layout in SRC_LAYOUTS:
+                inner = os.path.join(self.root, layout)
+                if os.path.isdir(inner) and not os.path.islink(inner):
+                    roots.append(inner)
         for entry in sys.path:
             if not entry or not os.path.isdir(entry):
                 continue
@@ -695,13 +706,21 @@ def define(
     parsed, relpath = loaded
     if name in parsed.classes:
         fields = parsed.fields.get(name, frozenset())
+        data_class = parsed.classes[name]
+        record = name in parsed.records
         for base in parsed.bases.get(name, ()):
-            if base in parsed.classes or depth >= MAX_HOPS:
-                continue  # a base of the same module is merged already
+            if base == name or depth >= MAX_HOPS:
+                continue
             inherited = define(finder, base, module, MAX_HOPS, depth + 1)
-            if inherited is not None:
-                fields = fields | inherited.fields
-        return Defined(relpath, module, parsed.classes[name], fields, name in parsed.records)
+            if inherited is None:
+                continue
+            if base not in parsed.classes:
+                fields = fields | inherited.fields  # a base of the same module is merged
+            # a subclass of a typed data class is one (``Benchmark(StandardBaseDict)``,
+            # ``StandardBaseDict(StandardBaseModel)``, ``StandardBaseModel(BaseModel)``)
+            data_class = data_class or inherited.data_class
+            record = record or inherited.record
+        return Defined(relpath, module, data_class, fields, record)
     bound = dict(parsed.typevars).get(name)
     if bound is not None and bound != name and depth < MAX_HOPS:
         return define(finder, bound, module, hops, depth + 1)
