@@ -618,6 +618,7 @@ class Finder:
                 inner = os.path.join(self.root, layout)
                 if os.path.isdir(inner) and not os.path.islink(inner):
                     roots.append(inner)
+        self.src_roots = frozenset(roots[1:])
         for entry in sys.path:
             if not entry or not os.path.isdir(entry):
                 continue
@@ -647,7 +648,10 @@ class Finder:
             for root in self.roots:
                 hit = module_file(root, base)
                 if hit is not None:
-                    found = (hit[1], hit[0])
+                    shown = hit[0]
+                    if self.root is not None and root != self.root and root in self.src_roots:
+                        shown = os.path.relpath(hit[1], self.root)  # ``src/pkg/mod.py``
+                    found = (hit[1], shown)
                     break
         self._found[module] = found
         return found
@@ -1140,10 +1144,46 @@ def annotated_in(
         if not cls:
             continue
         found = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+        if found is None:
+            found = typed_stub(finder, cls, module, keywords)
         if found is not None:
             how = f"`{name}: {text.strip()}` in {relpath}"
             return Mimicked(found[0].name, found[0].where, how), found[1]
     return None
+
+
+def _typed_package(finder: Finder, module: str) -> bool:
+    """Whether ``module`` is of an installed package (outside the work tree) that ships a
+    ``py.typed`` marker in its top-level folder (PEP 561: its classes are typed stubs)."""
+    found = finder.find(module)
+    if found is None:
+        return False
+    path = os.path.realpath(found[0])
+    if finder.root is not None and path.startswith(finder.root + os.sep):
+        return False
+    top = module.split(".", 1)[0]
+    folder = os.path.dirname(path)
+    for _ in range(module.count(".") + 1):
+        if os.path.basename(folder) == top:
+            return os.path.isfile(os.path.join(folder, "py.typed"))
+        folder = os.path.dirname(folder)
+    return False
+
+
+def typed_stub(
+    finder: Finder, cls: str, module: str, keywords: frozenset[str]
+) -> tuple[Mimicked, Defined] | None:
+    """A class of a typed installed package (``py.typed``: starlette's ``Request``) that
+    a parameter is annotated with, when every keyword of the fake is one of its
+    attributes: a real typed stub the fake mimics, though no data class."""
+    if not keywords:
+        return None
+    defined = define(finder, cls, module)
+    if defined is None or not defined.fields or not keywords <= defined.fields:
+        return None
+    if not _typed_package(finder, defined.module):
+        return None
+    return Mimicked(cls, defined.relpath, "its annotation"), defined
 
 
 # The repository's record classes, found by the fields a fake sets (a reviewer greps the
