@@ -505,6 +505,9 @@ def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
     return classes
 
 
+_SUBSCRIPT_RE = re.compile(r"\[[^\[\]]*\]")
+
+
 def parse_module(data: bytes) -> _Module:
     """The annotations, classes and ``from`` imports of a module's text."""
     annotations: dict[str, list[str]] = {}
@@ -529,7 +532,11 @@ def parse_module(data: bytes) -> _Module:
                 continue
             break
         bases = match.group(2) or b""
-        bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bases.decode("ascii", "replace"))
+        # a base's type parameters (``Generic[TInitInfo]``, ``Base[_T]``) are no bases
+        outer = bases.decode("ascii", "replace")
+        for _ in range(4):
+            outer = _SUBSCRIPT_RE.sub("", outer)
+        bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", outer)
         # ``@strict(accept_kwargs=True)`` (transformers 5's ``PreTrainedConfig``) takes
         # any attribute: a data class, not a record.
         record = not any(b"accept_kwargs" in d for d in decorators) and (
