@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
 from tests.test_sweep_issue22 import Run, feature, found
 
@@ -145,3 +146,29 @@ def test_a_fake_of_a_typed_installed_class_a_parameter_is_annotated_with(
     if typed:
         assert "stands in for `Request` (webkit/requests.py;" in rows[0][3]
         assert "the parameter `request` of `route_request`" in rows[0][3]
+
+
+def test_a_base_type_parameter_is_no_base(tmp_path: Path) -> None:
+    """vLLM ``class BaseRenderer(ABC, Generic[_T])`` with ``_T = TypeVar("_T",
+    bound=TokenizerConfig)``: the TypeVar's bound is no base, so no data class; a
+    subclass of an imported pydantic model's subclass is one (and a record)."""
+    pkg = tmp_path / "lib"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(
+        "from pydantic import BaseModel\n\n\n"
+        "class OpenAIBaseModel(BaseModel):\n    pass\n\n\n"
+        "class TokenizerConfig:\n    pass\n"
+    )
+    (pkg / "render.py").write_text(
+        "from abc import ABC\nfrom typing import Generic, TypeVar\n\n"
+        "from lib.base import OpenAIBaseModel, TokenizerConfig\n\n"
+        '_T = TypeVar("_T", bound=TokenizerConfig)\n\n\n'
+        "class BaseRenderer(ABC, Generic[_T]):\n    pass\n\n\n"
+        "class ChatRequest(OpenAIBaseModel):\n    model: str = ''\n"
+    )
+    finder = fakes.Finder(str(tmp_path))
+    renderer = fakes.define(finder, "BaseRenderer", "lib.render")
+    assert renderer is not None and not renderer.data_class
+    request = fakes.define(finder, "ChatRequest", "lib.render")
+    assert request is not None and request.data_class and request.record
