@@ -172,3 +172,31 @@ def test_a_base_type_parameter_is_no_base(tmp_path: Path) -> None:
     assert renderer is not None and not renderer.data_class
     request = fakes.define(finder, "ChatRequest", "lib.render")
     assert request is not None and request.data_class and request.record
+
+
+def test_a_fake_of_a_typed_installed_service_class_stays_a_warning(
+    feature: Repo, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake passed as ``worker: Worker`` of a ``py.typed`` installed package (a
+    service object a test stubs, no typed record): ⚠."""
+    pkg = tmp_path / "site" / "webkit"
+    pkg.mkdir(parents=True)
+    (pkg / "py.typed").write_text("")
+    (pkg / "__init__.py").write_text(
+        "class Worker:\n    def __init__(self):\n        self.rank = 0\n        self.device = None\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    feature.write("router/__init__.py", "")
+    feature.write(
+        "router/jobs.py",
+        "from webkit import Worker\n\n\ndef start(worker: Worker) -> int:\n    return worker.rank\n",
+    )
+    feature.write(
+        "tests/test_jobs.py",
+        "from types import SimpleNamespace\n\nfrom router.jobs import start\n\n\n"
+        "def test_start():\n"
+        "    worker = SimpleNamespace(rank=0, device=None)\n"  # 7
+        "    assert start(worker) == 0\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning")]

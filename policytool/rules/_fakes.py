@@ -1182,9 +1182,11 @@ def typed_stub(
 ) -> tuple[Mimicked, Defined] | None:
     """A class of a typed installed package (``py.typed``: starlette's ``Request``) that
     a parameter is annotated with, when every keyword of the fake is one of its
-    attributes: a real typed stub the fake mimics, though no data class."""
-    if not keywords:
-        return None
+    attributes: a real typed stub the fake mimics, though no data class (not a service
+    object: a class named a worker, engine, layer, model...)."""
+    words = {w.lower() for w in re.findall(r"[A-Z]+[a-z0-9]*|[a-z0-9]+", cls)}
+    if not keywords or words & _SERVICE_WORDS:
+        return None  # a worker, engine, layer...: a service object, not a typed record
     defined = define(finder, cls, module)
     if defined is None or not defined.fields or not keywords <= defined.fields:
         return None
