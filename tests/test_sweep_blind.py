@@ -149,10 +149,6 @@ _F_FIGURES = {
         "and config loading (x3), and `Weights._has_tensor`'s `return False` in the weight "
         "loader (a `-> bool` predicate's answer is kept ⚠)"
     ),
-    ("any-annotation", "x-recall"): (
-        "1/5: production-stack fakes passed as `request: Request` (starlette) to the routes "
-        "under test, and guidellm fakes passed as `prev_benchmark: Benchmark` (pydantic): ⚠"
-    ),
     ("any-annotation", "w-precision"): (
         "18/24: five `*args: Any` / `**kwargs: Any` pass-throughs and a local variable's "
         "`: t.Any` in a function body, labelled '-'"
