@@ -8,12 +8,15 @@ a keyword (``f(kv_cache_spec=...)``), an element of a list bound to a name, the 
 value of a ``make_vllm_config()`` helper or of a ``lambda`` patched over
 ``get_ascend_config``. The code under test annotates that name (``vllm_config:
 VllmConfig``, ``self.moe_config: FusedMoEConfig``): the modules the test imports are
-read (from the repository, else from the installed packages on ``sys.path``; text only,
-nothing is imported or run) for such annotations and for class names matching the bound
-name (``kv_cache_config`` -> ``KVCacheConfig``), following re-exports a few hops to the
-class definition. A class is a *typed data class* when it is a ``@dataclass`` (or
-vLLM's ``@config``), a ``TypedDict``, ``Protocol``, ``NamedTuple``, pydantic model,
-``msgspec.Struct``, or a ``*Config`` class.
+read (from the repository, its ``src/`` layout included, else from the installed
+packages on ``sys.path``; text only, nothing is imported or run) for such annotations and
+for class names matching the bound name (``kv_cache_config`` -> ``KVCacheConfig``),
+following re-exports a few hops to the class definition. A class is a *typed data class*
+when it is a ``@dataclass`` (or vLLM's ``@config``), a ``TypedDict``, ``Protocol``,
+``NamedTuple``, pydantic model, ``msgspec.Struct``, or a ``*Config`` class, or derives
+from one (a pydantic model's subclass in another module). A parameter annotated with a
+plain class of a ``py.typed`` installed package (starlette's ``Request``) is a typed
+stub too, when the fake's keywords are all its attributes.
 """
 
 from __future__ import annotations
