@@ -79,9 +79,15 @@ directly or through a local name), what a patched function returns (`patch("pkg.
 get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
 of a class the fake is passed to; first of all the parameter of the code under test
 that the fake reaches, by keyword or position, directly, through a local name, `self.x`
-or a list a `for` loop walks (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
+or a list a `for` loop walks, or as the return of a test helper called in the test
+file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`)
+(`manager.allocate(seq)` -> `seq: SchedulerSequence`,
 `NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
+a parameter annotated with a plain class of a `py.typed` installed package (starlette's
+`Request`; not a service class: a worker, engine, layer...) counts when every keyword
+of the fake is one of its attributes; a subclass of a typed data class is one (a
+pydantic model's subclass in another module); a `src/` layout's packages are read;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
 followed. An empty `SimpleNamespace()` counts only when bound to such a typed slot (a
