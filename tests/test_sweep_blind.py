@@ -138,10 +138,6 @@ _F_FIGURES = {
         "and config loading (x3), and `Weights._has_tensor`'s `return False` in the weight "
         "loader (a `-> bool` predicate's answer is kept ⚠)"
     ),
-    ("any-annotation", "x-recall"): (
-        "1/5: production-stack fakes passed as `request: Request` (starlette) to the routes "
-        "under test, and guidellm fakes passed as `prev_benchmark: Benchmark` (pydantic): ⚠"
-    ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {

@@ -8,12 +8,15 @@ a keyword (``f(kv_cache_spec=...)``), an element of a list bound to a name, the 
 value of a ``make_vllm_config()`` helper or of a ``lambda`` patched over
 ``get_ascend_config``. The code under test annotates that name (``vllm_config:
 VllmConfig``, ``self.moe_config: FusedMoEConfig``): the modules the test imports are
-read (from the repository, else from the installed packages on ``sys.path``; text only,
-nothing is imported or run) for such annotations and for class names matching the bound
-name (``kv_cache_config`` -> ``KVCacheConfig``), following re-exports a few hops to the
-class definition. A class is a *typed data class* when it is a ``@dataclass`` (or
-vLLM's ``@config``), a ``TypedDict``, ``Protocol``, ``NamedTuple``, pydantic model,
-``msgspec.Struct``, or a ``*Config`` class.
+read (from the repository, its ``src/`` layout included, else from the installed
+packages on ``sys.path``; text only, nothing is imported or run) for such annotations and
+for class names matching the bound name (``kv_cache_config`` -> ``KVCacheConfig``),
+following re-exports a few hops to the class definition. A class is a *typed data class*
+when it is a ``@dataclass`` (or vLLM's ``@config``), a ``TypedDict``, ``Protocol``,
+``NamedTuple``, pydantic model, ``msgspec.Struct``, or a ``*Config`` class, or derives
+from one (a pydantic model's subclass in another module). A parameter annotated with a
+plain class of a ``py.typed`` installed package (starlette's ``Request``) is a typed
+stub too, when the fake's keywords are all its attributes.
 """
 
 from __future__ import annotations
@@ -505,6 +508,9 @@ def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
     return classes
 
 
+_SUBSCRIPT_RE = re.compile(r"\[[^\[\]]*\]")
+
+
 def parse_module(data: bytes) -> _Module:
     """The annotations, classes and ``from`` imports of a module's text."""
     annotations: dict[str, list[str]] = {}
@@ -529,7 +535,11 @@ def parse_module(data: bytes) -> _Module:
                 continue
             break
         bases = match.group(2) or b""
-        bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bases.decode("ascii", "replace"))
+        # a base's type parameters (``Generic[TInitInfo]``, ``Base[_T]``) are no bases
+        outer = bases.decode("ascii", "replace")
+        for _ in range(4):
+            outer = _SUBSCRIPT_RE.sub("", outer)
+        bases_of[name] = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", outer)
         # ``@strict(accept_kwargs=True)`` (transformers 5's ``PreTrainedConfig``) takes
         # any attribute: a data class, not a record.
         record = not any(b"accept_kwargs" in d for d in decorators) and (
@@ -600,6 +610,11 @@ def _module_at(path: str, mtime_ns: int, size: int) -> _Module | None:
     return None if len(data) > MAX_MODULE_BYTES else parse_module(data)
 
 
+# Folders of the work tree that hold its importable packages besides the root itself
+# (``src/guidellm/``, ``src/vllm_router/``: the test imports ``guidellm``).
+SRC_LAYOUTS = ("src", "python")
+
+
 class Finder:
     """Finds modules by dotted name in the repository root, then on ``sys.path``."""
 
@@ -607,6 +622,13 @@ class Finder:
         """``root``: the work tree (None: only installed packages)."""
         self.root = os.path.realpath(root) if root is not None else None
         roots = [self.root] if self.root is not None else []
+        if self.root is not None:
+            # a ``src`` layout (``src/pkg/``): the package the tests import lives there
+            for layout in SRC_LAYOUTS:
+                inner = os.path.join(self.root, layout)
+                if os.path.isdir(inner) and not os.path.islink(inner):
+                    roots.append(inner)
+        self.src_roots = frozenset(roots[1:])
         for entry in sys.path:
             if not entry or not os.path.isdir(entry):
                 continue
@@ -636,7 +658,10 @@ class Finder:
             for root in self.roots:
                 hit = module_file(root, base)
                 if hit is not None:
-                    found = (hit[1], hit[0])
+                    shown = hit[0]
+                    if self.root is not None and root != self.root and root in self.src_roots:
+                        shown = os.path.relpath(hit[1], self.root)  # ``src/pkg/mod.py``
+                    found = (hit[1], shown)
                     break
         self._found[module] = found
         return found
@@ -695,13 +720,21 @@ def define(
     parsed, relpath = loaded
     if name in parsed.classes:
         fields = parsed.fields.get(name, frozenset())
+        data_class = parsed.classes[name]
+        record = name in parsed.records
         for base in parsed.bases.get(name, ()):
-            if base in parsed.classes or depth >= MAX_HOPS:
-                continue  # a base of the same module is merged already
+            if base == name or depth >= MAX_HOPS:
+                continue
             inherited = define(finder, base, module, MAX_HOPS, depth + 1)
-            if inherited is not None:
-                fields = fields | inherited.fields
-        return Defined(relpath, module, parsed.classes[name], fields, name in parsed.records)
+            if inherited is None:
+                continue
+            if base not in parsed.classes:
+                fields = fields | inherited.fields  # a base of the same module is merged
+            # a subclass of a typed data class is one (``Benchmark(StandardBaseDict)``,
+            # ``StandardBaseDict(StandardBaseModel)``, ``StandardBaseModel(BaseModel)``)
+            data_class = data_class or inherited.data_class
+            record = record or inherited.record
+        return Defined(relpath, module, data_class, fields, record)
     bound = dict(parsed.typevars).get(name)
     if bound is not None and bound != name and depth < MAX_HOPS:
         return define(finder, bound, module, hops, depth + 1)
@@ -1121,10 +1154,48 @@ def annotated_in(
         if not cls:
             continue
         found = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+        if found is None:
+            found = typed_stub(finder, cls, module, keywords)
         if found is not None:
             how = f"`{name}: {text.strip()}` in {relpath}"
             return Mimicked(found[0].name, found[0].where, how), found[1]
     return None
+
+
+def _typed_package(finder: Finder, module: str) -> bool:
+    """Whether ``module`` is of an installed package (outside the work tree) that ships a
+    ``py.typed`` marker in its top-level folder (PEP 561: its classes are typed stubs)."""
+    found = finder.find(module)
+    if found is None:
+        return False
+    path = os.path.realpath(found[0])
+    if finder.root is not None and path.startswith(finder.root + os.sep):
+        return False
+    top = module.split(".", 1)[0]
+    folder = os.path.dirname(path)
+    for _ in range(module.count(".") + 1):
+        if os.path.basename(folder) == top:
+            return os.path.isfile(os.path.join(folder, "py.typed"))
+        folder = os.path.dirname(folder)
+    return False
+
+
+def typed_stub(
+    finder: Finder, cls: str, module: str, keywords: frozenset[str]
+) -> tuple[Mimicked, Defined] | None:
+    """A class of a typed installed package (``py.typed``: starlette's ``Request``) that
+    a parameter is annotated with, when every keyword of the fake is one of its
+    attributes: a real typed stub the fake mimics, though no data class (not a service
+    object: a class named a worker, engine, layer, model...)."""
+    words = {w.lower() for w in re.findall(r"[A-Z]+[a-z0-9]*|[a-z0-9]+", cls)}
+    if not keywords or words & _SERVICE_WORDS:
+        return None  # a worker, engine, layer...: a service object, not a typed record
+    defined = define(finder, cls, module)
+    if defined is None or not defined.fields or not keywords <= defined.fields:
+        return None
+    if not _typed_package(finder, defined.module):
+        return None
+    return Mimicked(cls, defined.relpath, "its annotation"), defined
 
 
 # The repository's record classes, found by the fields a fake sets (a reviewer greps the

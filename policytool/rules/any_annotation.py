@@ -87,9 +87,15 @@ directly or through a local name), what a patched function returns (`patch("pkg.
 get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
 of a class the fake is passed to; first of all the parameter of the code under test
 that the fake reaches, by keyword or position, directly, through a local name, `self.x`
-or a list a `for` loop walks (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
+or a list a `for` loop walks, or as the return of a test helper called in the test
+file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`)
+(`manager.allocate(seq)` -> `seq: SchedulerSequence`,
 `NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
+a parameter annotated with a plain class of a `py.typed` installed package (starlette's
+`Request`; not a service class: a worker, engine, layer...) counts when every keyword
+of the fake is one of its attributes; a subclass of a typed data class is one (a
+pydantic model's subclass in another module); a `src/` layout's packages are read;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
 followed. An empty `SimpleNamespace()` counts only when bound to such a typed slot (a
@@ -911,7 +917,57 @@ def _element_names(scope: ast.AST, var: str) -> str:
     return "|".join(sorted(names))
 
 
+# Local names bound to a test helper's calls, followed per helper.
+MAX_HELPER_HOLDERS = 12
+
+
+def _helper_holders(call: ast.Call, parents: dict[int, ast.AST]) -> list[tuple[str, ast.AST]]:
+    """A fake a test helper returns (``def _json_request(body): return SimpleNamespace(
+    ...)``): its calls (``()_json_request``, over the module or class defining the
+    helper) and the local names bound to one (``benchmark = _make_mock_benchmark()``,
+    each in its function)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Return):
+        return []
+    func = fakes._enclosing_function(stmt, parents)
+    scope = parents.get(id(func)) if func is not None else None
+    if func is None or not isinstance(scope, (ast.Module, ast.ClassDef)):
+        return []
+    marker = f"(){func.name}"
+    out: list[tuple[str, ast.AST]] = [(marker, scope)]
+    users: list[ast.AST] = []
+    for top in scope.body:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            users.append(top)
+        elif isinstance(top, ast.ClassDef):
+            users.extend(
+                m for m in top.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+            )
+    for user in users:
+        for node in ast.walk(user):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and _is_holder(node.value, marker)
+                and len(out) < MAX_HELPER_HOLDERS
+            ):
+                out.append((node.targets[0].id, user))
+    return out
+
+
 def _is_holder(node: ast.expr, var: str) -> bool:
+    if var.startswith("()"):
+        # a call of the helper returning the fake: ``helper(...)`` / ``self.helper(...)``
+        return isinstance(node, ast.Call) and (
+            (isinstance(node.func, ast.Name) and node.func.id == var[2:])
+            or (
+                isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, (ast.Name))
+                and node.func.value.id in ("self", "cls")
+                and node.func.attr == var[2:]
+            )
+        )
     if isinstance(node, ast.Name):
         return node.id in var.split("|")
     return (
@@ -935,18 +991,38 @@ def _reached(
     annotated with a typed data class the fake does not fit; None when no parameter
     reached is annotated with a typed data class (the other evidence decides)."""
     held = _holder(call, parents)
-    if held is None:
-        return None
-    var, scope = held
-    var = _element_names(scope, var)
-    if not var:
+    holders = [held] if held is not None else _helper_holders(call, parents)
+    if not holders:
         return None
     finder = _finder(src)
     second = finder.second.get(tuple(modules))
     if second is None:
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
-    typed = False
     seen = 0
+    for var, scope in holders:
+        var = _element_names(scope, var)
+        if not var:
+            continue
+        found = _reached_from(src, scope, var, modules, second, keywords, nested, seen)
+        if isinstance(found, tuple):
+            return found
+        seen = found
+    return None
+
+
+def _reached_from(
+    src: SourceInfo,
+    scope: ast.AST,
+    var: str,
+    modules: list[str],
+    second: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    seen: int,
+) -> tuple[tuple[fakes.Mimicked, fakes.Defined]] | int:
+    """:func:`_reached` for one holder ``var`` of ``scope``: the typed class found, else
+    the count of calls read so far (``seen`` before)."""
+    finder = _finder(src)
     for node in ast.walk(scope):
         if not isinstance(node, ast.Call) or seen >= 8:
             continue
@@ -979,11 +1055,9 @@ def _reached(
                 mimics, defined = found
                 how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
                 return ((fakes.Mimicked(mimics.name, mimics.where, how), defined),)
-            typed = typed or _typed_parameter(finder, module, name)
     # A record parameter the fake does not fit is no veto: keyword evidence (all the
     # fields of another record) still names the class (vllm-ascend's compressor fakes).
-    del typed
-    return None
+    return seen
 
 
 def _patch_targets(scope: ast.AST, func: str) -> list[str]:
