@@ -148,8 +148,15 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     if isinstance(a, ast.Name) and a.id in names:
                         handed.setdefault(a.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
+        # Passed on: any use of the dict but a key read, a log line or ``_ = kwargs``
+        # (forwarded, stored, iterated, tested for leftovers: unknown keys are not
+        # silently dropped here).
+        shown = kwreads.shown_only(func, star) if star is not None else set()
         passed_on = star is not None and any(
-            isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
+            isinstance(sub, ast.Name)
+            and sub.id == star
+            and id(sub) not in consumed
+            and id(sub) not in shown
             for sub in kwreads.body_nodes(func)
         )
         # ``super().__init__(**kwargs)`` / ``X.from_pretrained(**kwargs)``: the dict is
@@ -161,10 +168,11 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         )
         fail_fast = names_match(
             [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
-        )
+        ) or (f"{func.name}` (builds `cls`" if kwreads.builds_cls(func) else None)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
         replaced = _replaces(src).get(func.name) if star is not None else None
         drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
+        signature: bool | None = None  # whether the change writes the signature
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
@@ -183,15 +191,18 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         "took it; the pop releases the value"
                     )
                 carries = None  # this read carries the function's drop ✗
-                if dropped_on is not None and name == star and not drop_line and not src.is_test:
+                if dropped_on is not None and name == star and not src.is_test:
                     # The def line when the change writes it (a new function or
-                    # signature), else the first new read (an old line is not reported):
-                    # one finding there, the drop or the duplicated key.
-                    kwarg = func.args.kwarg
-                    signature = src.overlaps(func.lineno, func.lineno) or (
-                        kwarg is not None and src.node_added(kwarg)
-                    )
-                    drop_line = func.lineno if signature else line
+                    # signature: one ✗ for the function), else each new read (an old
+                    # line is not reported): a key the file read before is the old
+                    # plumbing (⚠, decided with the base in ``kwargs_finding``), a new key
+                    # added to it is the ✗.
+                    if signature is None:
+                        kwarg = func.args.kwarg
+                        signature = src.overlaps(func.lineno, func.lineno) or (
+                            kwarg is not None and src.node_added(kwarg)
+                        )
+                    drop_line = drop_line or (func.lineno if signature else line)
                     carries = None if signature else dropped_on
                 goes_on = id(read) in keywords and keywords[id(read)][0] == key
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
@@ -225,6 +236,16 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
                 )
+        if (
+            dropped_on is not None
+            and not src.is_test
+            and not drop_line
+            and not any(name == star for name, _key, _read in reads)
+            and not kwreads.stub(func)
+            and func.args.kwarg is not None
+            and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
+        ):
+            drop_line = func.lineno  # a new ``**kwargs`` the body never uses: all dropped
         if drop_line == func.lineno and star is not None:
             keys = sorted({key for name, key, _read in reads if name == star})
             yield KeyUse(
@@ -444,6 +465,9 @@ def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool
     return False
 
 
+OWN_FILE = "this file read it before the change"
+
+
 def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     """Why ``key`` is not new to the change: the base revision already read it from
     kwargs, in this file (``base_path``, its path before a rename) or in another non-test
@@ -455,7 +479,7 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     files, is the ✗."""
     files = before.get(key, set())
     if base_path in files:
-        return "this file read it before the change"
+        return OWN_FILE
     others = sorted(files - {base_path})
     if not others:
         return ""
@@ -473,11 +497,16 @@ def kwargs_finding(
     None for a read of a plain dict parameter (``use.plain``) that is not the ✗: the
     rule's ⚠ is for a ``**kwargs`` signature."""
     if use.drop_site:
+        reads = f"reads {use.text} and never passes" if use.text else "never reads or passes"
         message = (
-            f"`{use.function}({use.param})` reads {use.text} and never passes the dict on: "
+            f"`{use.function}({use.param})` {reads} the dict on: "
             f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if use.dropped_on and before == OWN_FILE:
+        # The function's old plumbing read this key before: a rewritten read is ⚠; the
+        # ✗ is for a key the change adds to a function that drops unknown keys.
+        use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []
