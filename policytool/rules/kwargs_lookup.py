@@ -242,6 +242,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and not drop_line
             and not any(name == star for name, _key, _read in reads)
             and not kwreads.stub(func)
+            and _own_signature(src, func)
             and func.args.kwarg is not None
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
@@ -393,6 +394,54 @@ def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[
         if loaded is not None and key in loaded[0].annotations:
             return base, module
     return None
+
+
+# Bases that declare no constructor of their own worth matching.
+_NO_SIGNATURE_BASES = frozenset({"object", "ABC", "Protocol", "Generic", "NamedTuple"})
+
+
+def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func`` is not an override of a base class's method of the same name: a
+    module-level function, or a method whose every base (typing's ``Protocol``, ``ABC``
+    and ``Generic`` aside) is a class of this file or of a module found in the repository
+    or on the path that does not declare it. An override's ``**kwargs`` absorbs what the
+    base's callers pass every implementation (vLLM's ``AttentionImpl.__init__``): the
+    interface's, not this signature's keys. A base that cannot be found: not known."""
+    owner = next(
+        (
+            cls
+            for cls in kwreads.statements(src.tree.body)
+            if isinstance(cls, ast.ClassDef) and any(stmt is func for stmt in cls.body)
+        ),
+        None,
+    )
+    if owner is None:
+        return True
+    local = {
+        cls.name: cls for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)
+    }
+    imported: dict[str, str] = {}
+    for node in src.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+    for base in owner.bases:
+        name = unparse(base.value if isinstance(base, ast.Subscript) else base, 200)
+        name = name.rpartition(".")[2]
+        if name in _NO_SIGNATURE_BASES:
+            continue
+        if name in local:
+            if any(
+                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == func.name
+                for stmt in local[name].body
+            ):
+                return False
+            continue
+        module = imported.get(name)
+        loaded = _finder(src).load(module) if module is not None else None
+        if loaded is None or name not in loaded[0].fields or func.name in loaded[0].fields[name]:
+            return False
+    return True
 
 
 def _pops(read: ast.AST) -> bool:
