@@ -142,8 +142,10 @@ def test_a_new_init_that_never_uses_its_kwargs_drops_every_key(feature: Repo, ru
 def test_an_unused_kwargs_on_a_stub_or_an_old_signature_is_not_reported(
     feature: Repo, run: Run
 ) -> None:
-    """An abstract ``__init__`` (``raise NotImplementedError``), a plain method, and an
-    old ``__init__`` whose body alone changes: nothing."""
+    """An abstract ``__init__`` (``raise NotImplementedError``), a plain method, an
+    alternate constructor whose unused ``**kwargs`` matches a sibling's call (TGI's
+    ``GPTQMarlinFP8Linear.from_fp8``), and an old ``__init__`` whose body alone changes:
+    nothing."""
     feature.git("checkout", "-q", "main")
     feature.write("pkg/old.py", "class A:\n    def __init__(self, **kwargs):\n        self.x = 1\n")
     feature.commit("old")
@@ -153,7 +155,9 @@ def test_an_unused_kwargs_on_a_stub_or_an_old_signature_is_not_reported(
     feature.write(
         "pkg/stub.py",
         "class B:\n    def __init__(self, **kwargs):\n        raise NotImplementedError\n\n"
-        "    def run(self, **kwargs):\n        return 1\n",
+        "    def run(self, **kwargs):\n        return 1\n\n"
+        "    @classmethod\n    def from_fp8(cls, weight, **kwargs):\n"
+        "        return cls(weight)\n",
     )
     feature.commit("new")
     assert rows(run) == []

@@ -166,9 +166,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         forwarded = star is not None and any(
             _forwards_to_api(call) for call in star_calls.get(star, ())
         )
-        fail_fast = names_match(
+        by_name = names_match(
             [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
-        ) or (f"{func.name}` (builds `cls`" if kwreads.builds_cls(func) else None)
+        )
+        fail_fast = by_name or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
         replaced = _replaces(src).get(func.name) if star is not None else None
         drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
@@ -238,6 +239,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 )
         if (
             dropped_on is not None
+            and by_name is not None  # an alternate constructor's unused dict: its siblings'
             and not src.is_test
             and not drop_line
             and not any(name == star for name, _key, _read in reads)
