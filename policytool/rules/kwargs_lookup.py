@@ -53,9 +53,15 @@ more copy of a key the code base already reads, is the backlog's duplication and
 ⚠, naming a file that read it before) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
 fail-fast path (`__init__`, config validation, weight loading, diffusers'
-`lora_state_dict`) and never passes the dict on, so unknown keys are silently dropped:
-one ✗ for the function, on its `def` line when the change writes it (else on its first
-new read), its reads ⚠. A key popped before the dict is forwarded
+`lora_state_dict`, an alternate constructor: a `@classmethod` returning `cls(...)`) and
+never passes the dict on, so unknown keys are silently dropped. Passing it on is any use
+but a key read, a log line (`logger.info(f"... {{kwargs}}")`, `print`) or `_ = kwargs`:
+forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
+function on its `def` line when the change writes it (its reads ⚠; also when the body
+never reads the dict at all, unless it is a stub, an alternate constructor, or a method
+overriding one of a base class that declares it: an interface's catch-all); when the
+function is older, a ✗ at the read of each key the change adds to it (a key the file
+read before is ⚠). A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
 ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
 it goes on to a callee's named parameter: the value passed on under the same name
