@@ -35,7 +35,9 @@ import logging
 logger = logging.getLogger(__name__)
 
 
-def initialize_routing_logic(routing_logic, *args, **kwargs):
+def initialize_routing_logic(
+    routing_logic, *args, **kwargs
+) -> object:
     logger.info(f"Initializing routing logic with kwargs: {kwargs}")
     if routing_logic == "session":
         return Session(kwargs.get("session_key"))
@@ -48,7 +50,9 @@ import logging
 logger = logging.getLogger(__name__)
 
 
-def initialize_routing_logic(routing_logic, *args, **kwargs):
+def initialize_routing_logic(
+    routing_logic, *args, **kwargs
+) -> object:
     logger.info(f"Initializing routing logic with kwargs: {kwargs}")
     if routing_logic == "session":
         return Session(
@@ -71,7 +75,7 @@ def test_a_dict_only_logged_is_not_passed_on(feature: Repo, run: Run) -> None:
     feature.write("pkg/router.py", ROUTER_NEW)
     feature.commit("new key")
     got = [(line, sev) for _p, line, sev, _m in rows(run)]
-    assert got == [(10, "warning"), (11, "error")]
+    assert got == [(12, "warning"), (13, "error")]  # the base read session_key
     message = next(m for _p, _l, sev, m in rows(run) if sev == "error")
     assert "initialize_routing_logic" in message and "silently dropped" in message
 
