@@ -111,10 +111,6 @@ _D_ASYNC = (
 )
 _EF_SEALED = "sealed until round C's code was final; round C moved none of its findings"
 _E_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "0/1: torchtune `DiskLogger.__init__(..., **kwargs)` never reads its kwargs: every "
-        "key is dropped at init, and the rule looks for string-key reads"
-    ),
     ("broad-except", "x-recall"): (
         "0/1: nemo-rl `_parallelize_model` logs and carries on during worker init; the name "
         "is no fail-fast name and its callers are not all fail-fast code (⚠)"
