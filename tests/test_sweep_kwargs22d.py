@@ -148,7 +148,8 @@ def test_an_unused_kwargs_on_a_stub_or_an_old_signature_is_not_reported(
 ) -> None:
     """An abstract ``__init__`` (``raise NotImplementedError``), a plain method, an
     alternate constructor whose unused ``**kwargs`` matches a sibling's call (TGI's
-    ``GPTQMarlinFP8Linear.from_fp8``), and an old ``__init__`` whose body alone changes:
+    ``GPTQMarlinFP8Linear.from_fp8``), a ``(*args, **kwargs)`` placeholder (diffusers'
+    dummy objects), and an old ``__init__`` whose body alone changes:
     nothing."""
     feature.git("checkout", "-q", "main")
     feature.write("pkg/old.py", "class A:\n    def __init__(self, **kwargs):\n        self.x = 1\n")
@@ -161,6 +162,9 @@ def test_an_unused_kwargs_on_a_stub_or_an_old_signature_is_not_reported(
         "class B:\n    def __init__(self, **kwargs):\n        raise NotImplementedError\n\n"
         "    def run(self, **kwargs):\n        return 1\n\n"
         "    @classmethod\n    def from_fp8(cls, weight, **kwargs):\n"
+        "        return cls(weight)\n\n\nclass Dummy:\n"
+        "    def __init__(self, *args, **kwargs):\n        requires_backends(self, ['x'])\n\n"
+        "    @classmethod\n    def from_config(cls, **kwargs):\n"
         "        return cls(weight)\n",
     )
     feature.commit("new")

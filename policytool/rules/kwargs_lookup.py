@@ -250,6 +250,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and not drop_line
             and not any(name == star for name, _key, _read in reads)
             and not kwreads.stub(func)
+            and func.args.vararg is None  # ``(*args, **kwargs)``: a placeholder taking anything
             and _own_signature(src, func)
             and func.args.kwarg is not None
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
