@@ -252,7 +252,7 @@ def test_the_sweep_cache_is_never_written_through_a_link_out(
         cache.symlink_to(outside)
     else:
         cache.mkdir()
-        (cache / "blob-keys.v5").symlink_to(outside / "blob-keys.v5")
+        (cache / "blob-keys.v6").symlink_to(outside / "blob-keys.v6")
     result = run("sweep", "--fail-on", "never")
     assert result.code == 0, result.err
     assert "pkg/new.py:2" in result.out  # the answer, without its cache

@@ -111,10 +111,6 @@ _D_ASYNC = (
 )
 _EF_SEALED = "sealed until round C's code was final; round C moved none of its findings"
 _E_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "0/1: torchtune `DiskLogger.__init__(..., **kwargs)` never reads its kwargs: every "
-        "key is dropped at init, and the rule looks for string-key reads"
-    ),
     ("broad-except", "x-recall"): (
         "0/1: nemo-rl `_parallelize_model` logs and carries on during worker init; the name "
         "is no fail-fast name and its callers are not all fail-fast code (⚠)"
@@ -129,9 +125,10 @@ _E_FIGURES = {
 }
 _F_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "0/11: keys read in fail-fast functions that drop the rest (production-stack "
-        "`initialize_routing_logic(**kwargs)` x7, guidellm `ReplayProfile.__init__` x2 whose "
-        "base discards kwargs, TGI `Fp8Linear.from_fp8` x2 on weight loading): ⚠ at each read"
+        "9/13: TGI `Fp8Linear.from_fp8`, whose signature the commit writes, gets its one ✗ "
+        "at the def line (a/d/e's convention) where f labelled the two reads; guidellm "
+        "`ReplayProfile.__init__` forwards kwargs to `super().__init__`, so its ✗ is at the "
+        "base `Profile.__init__` that discards them (`_ = kwargs`), not at its two reads"
     ),
     ("broad-except", "x-recall"): (
         "0/4: TGI handlers that log at DEBUG and leave `neuron_config = None` around model "

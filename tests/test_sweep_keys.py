@@ -48,8 +48,8 @@ def keyed(repo: Repo) -> Repo:
 def test_base_map_is_cached_and_reused(keyed: Repo, run: Run) -> None:
     assert severities(run) == [("pkg/new.py", 2, "known")]
     cache = keyed.root / ".git" / "policytool-sweep"
-    maps = list(cache.glob("base-keys.v5-*"))
-    assert len(maps) == 1 and (cache / "blob-keys.v5").is_file()
+    maps = list(cache.glob("base-keys.v6-*"))
+    assert len(maps) == 1 and (cache / "blob-keys.v6").is_file()
     assert "shared\tR:pkg/old.py" in maps[0].read_text()
     before = maps[0].stat().st_mtime_ns
     assert severities(run) == [("pkg/new.py", 2, "known")]
@@ -63,9 +63,9 @@ def test_corrupt_or_missing_caches_give_the_same_answer(keyed: Repo, run: Run) -
         path.write_bytes(b"\xff\x00garbage\tR\n\tC:x\n")
     assert severities(run) == [("pkg/new.py", 2, "known")]
     # A truncated map (header says more keys than it holds) is recomputed too.
-    (base_map,) = cache.glob("base-keys.v5-*")
+    (base_map,) = cache.glob("base-keys.v6-*")
     text = base_map.read_text()
-    assert text.startswith("#policytool-sweep-base-keys v5 ")
+    assert text.startswith("#policytool-sweep-base-keys v6 ")
     base_map.write_text("\n".join(text.splitlines()[:1]) + "\n")
     assert severities(run) == [("pkg/new.py", 2, "known")]
 
@@ -86,7 +86,7 @@ def test_moved_base_recomputes_its_map(keyed: Repo, run: Run) -> None:
     keyed.write("pkg/new.py", READER.format(key="shared"))
     # The base is now main's new commit, where nobody else reads 'shared'.
     assert severities(run) == [("pkg/new.py", 2, "warning")]
-    assert len(list((keyed.root / ".git" / "policytool-sweep").glob("base-keys.v5-*"))) == 2
+    assert len(list((keyed.root / ".git" / "policytool-sweep").glob("base-keys.v6-*"))) == 2
 
 
 def test_a_file_the_change_edits_counts_with_its_head_content(keyed: Repo, run: Run) -> None:
@@ -249,8 +249,8 @@ def test_a_corrupt_cache_is_discarded_without_traceback(
 ) -> None:
     assert severities(run) == [("pkg/new.py", 2, "known")]
     cache = keyed.root / ".git" / "policytool-sweep"
-    (cache / "blob-keys.v5").write_bytes(garbage)
-    for base_map in cache.glob("base-keys.v5-*"):
+    (cache / "blob-keys.v6").write_bytes(garbage)
+    for base_map in cache.glob("base-keys.v6-*"):
         base_map.unlink()  # force a rebuild from the corrupt blob cache
     result = run("sweep", "--format", "json", "--fail-on", "never")
     assert result.code == 0 and "Traceback" not in result.err, result.err
@@ -258,7 +258,7 @@ def test_a_corrupt_cache_is_discarded_without_traceback(
         ("pkg/new.py", "warning")
     ]
     # And a base map whose header is right but whose body is not UTF-8.
-    (base_map,) = cache.glob("base-keys.v5-*")
+    (base_map,) = cache.glob("base-keys.v6-*")
     header = base_map.read_bytes().split(b"\n", 1)[0]
     count = int(header.rsplit(b" ", 1)[1])
     base_map.write_bytes(header + b"\n" + b"shared\tR:\xff\n" * count)
@@ -274,7 +274,7 @@ def test_the_base_map_scanned_in_worker_processes_is_the_same(
         keyed.write(f"pkg/extra{i}.py", READER.format(key=f"k{i}"))
     serial = severities(run)
     cache = keyed.root / ".git" / "policytool-sweep"
-    base_map = next(cache.glob("base-keys.v5-*")).read_bytes()
+    base_map = next(cache.glob("base-keys.v6-*")).read_bytes()
     for path in cache.iterdir():
         path.unlink()
     monkeypatch.setattr(keys, "PARALLEL_BLOBS", 1)
@@ -283,4 +283,4 @@ def test_the_base_map_scanned_in_worker_processes_is_the_same(
         == serial
         == [(f"pkg/extra{i}.py", 2, "warning") for i in range(6)] + [("pkg/new.py", 2, "known")]
     )
-    assert next(cache.glob("base-keys.v5-*")).read_bytes() == base_map
+    assert next(cache.glob("base-keys.v6-*")).read_bytes() == base_map

@@ -321,3 +321,62 @@ def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) ->
             if found is not None and not defaulted(node, ifs.get(id(node))):
                 assert isinstance(node, ast.expr)
                 yield Read(func, found[0], found[1], node)
+
+
+# Methods whose arguments are only shown (logged, printed), never used: a dict passed
+# to one is not passed on (``logger.info(f"... {kwargs}")``, ``print(kwargs)``).
+_SHOW_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
+)
+
+
+def shown_only(func: FunctionDef, name: str) -> set[int]:
+    """ids of the ``Name`` nodes of ``name`` in ``func``'s body that only show or discard
+    the dict: inside an f-string, an argument of a logging call or ``print``, or
+    ``_ = name`` (``del name`` too). Such a use neither forwards the dict nor rejects
+    its leftover keys, so a function whose other uses are key reads drops unknown keys."""
+    found: set[int] = set()
+    for node in body_nodes(func):
+        if isinstance(node, ast.JoinedStr):
+            found.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name)
+        elif isinstance(node, ast.Call) and (_callee_name(node) or "") in _SHOW_METHODS:
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                for n in ast.walk(arg):
+                    if isinstance(n, ast.Name) and n.id == name:
+                        found.add(id(n))
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and all(isinstance(t, ast.Name) and t.id == "_" for t in node.targets)
+        ):
+            found.add(id(node.value))
+        elif isinstance(node, ast.Delete):
+            found.update(id(t) for t in node.targets if isinstance(t, ast.Name))
+    return found
+
+
+def builds_cls(func: FunctionDef) -> bool:
+    """An alternate constructor: a ``@classmethod`` whose body returns ``cls(...)``
+    (``Fp8Linear.from_fp8(cls, weight, ..., **kwargs)``): it is the class's init path."""
+    if not any(isinstance(d, ast.Name) and d.id == "classmethod" for d in func.decorator_list):
+        return False
+    return any(
+        isinstance(node, ast.Return)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id == "cls"
+        for node in body_nodes(func)
+    )
+
+
+def stub(func: FunctionDef) -> bool:
+    """A body with nothing to run: a docstring, ``pass``, ``...`` or ``raise`` only (an
+    abstract or interface method, whose ``**kwargs`` is the overriders' to read)."""
+    for stmt in func.body:
+        if isinstance(stmt, ast.Pass | ast.Raise):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue
+        return False
+    return True

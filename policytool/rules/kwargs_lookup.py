@@ -53,9 +53,15 @@ more copy of a key the code base already reads, is the backlog's duplication and
 ⚠, naming a file that read it before) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
 fail-fast path (`__init__`, config validation, weight loading, diffusers'
-`lora_state_dict`) and never passes the dict on, so unknown keys are silently dropped:
-one ✗ for the function, on its `def` line when the change writes it (else on its first
-new read), its reads ⚠. A key popped before the dict is forwarded
+`lora_state_dict`, an alternate constructor: a `@classmethod` returning `cls(...)`) and
+never passes the dict on, so unknown keys are silently dropped. Passing it on is any use
+but a key read, a log line (`logger.info(f"... {{kwargs}}")`, `print`) or `_ = kwargs`:
+forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
+function on its `def` line when the change writes it (its reads ⚠; also when the body
+never reads the dict at all, unless it is a stub, an alternate constructor, or a method
+overriding one of a base class that declares it: an interface's catch-all); when the
+function is older, a ✗ at the read of each key the change adds to it (a key the file
+read before is ⚠). A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
 ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
 it goes on to a callee's named parameter: the value passed on under the same name
@@ -148,8 +154,15 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     if isinstance(a, ast.Name) and a.id in names:
                         handed.setdefault(a.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
+        # Passed on: any use of the dict but a key read, a log line or ``_ = kwargs``
+        # (forwarded, stored, iterated, tested for leftovers: unknown keys are not
+        # silently dropped here).
+        shown = kwreads.shown_only(func, star) if star is not None else set()
         passed_on = star is not None and any(
-            isinstance(sub, ast.Name) and sub.id == star and id(sub) not in consumed
+            isinstance(sub, ast.Name)
+            and sub.id == star
+            and id(sub) not in consumed
+            and id(sub) not in shown
             for sub in kwreads.body_nodes(func)
         )
         # ``super().__init__(**kwargs)`` / ``X.from_pretrained(**kwargs)``: the dict is
@@ -159,12 +172,14 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         forwarded = star is not None and any(
             _forwards_to_api(call) for call in star_calls.get(star, ())
         )
-        fail_fast = names_match(
+        by_name = names_match(
             [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
         )
+        fail_fast = by_name or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
         replaced = _replaces(src).get(func.name) if star is not None else None
         drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
+        signature: bool | None = None  # whether the change writes the signature
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
@@ -183,15 +198,18 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         "took it; the pop releases the value"
                     )
                 carries = None  # this read carries the function's drop ✗
-                if dropped_on is not None and name == star and not drop_line and not src.is_test:
+                if dropped_on is not None and name == star and not src.is_test:
                     # The def line when the change writes it (a new function or
-                    # signature), else the first new read (an old line is not reported):
-                    # one finding there, the drop or the duplicated key.
-                    kwarg = func.args.kwarg
-                    signature = src.overlaps(func.lineno, func.lineno) or (
-                        kwarg is not None and src.node_added(kwarg)
-                    )
-                    drop_line = func.lineno if signature else line
+                    # signature: one ✗ for the function), else each new read (an old
+                    # line is not reported): a key the file read before is the old
+                    # plumbing (⚠, decided with the base in ``kwargs_finding``), a new key
+                    # added to it is the ✗.
+                    if signature is None:
+                        kwarg = func.args.kwarg
+                        signature = src.overlaps(func.lineno, func.lineno) or (
+                            kwarg is not None and src.node_added(kwarg)
+                        )
+                    drop_line = drop_line or (func.lineno if signature else line)
                     carries = None if signature else dropped_on
                 goes_on = id(read) in keywords and keywords[id(read)][0] == key
                 if not reason and (goes_on or name in star_calls) and not _pops(read):
@@ -225,6 +243,19 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
                 )
+        if (
+            dropped_on is not None
+            and by_name is not None  # an alternate constructor's unused dict: its siblings'
+            and not src.is_test
+            and not drop_line
+            and not any(name == star for name, _key, _read in reads)
+            and not kwreads.stub(func)
+            and func.args.vararg is None  # ``(*args, **kwargs)``: a placeholder taking anything
+            and _own_signature(src, func)
+            and func.args.kwarg is not None
+            and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
+        ):
+            drop_line = func.lineno  # a new ``**kwargs`` the body never uses: all dropped
         if drop_line == func.lineno and star is not None:
             keys = sorted({key for name, key, _read in reads if name == star})
             yield KeyUse(
@@ -374,6 +405,54 @@ def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[
     return None
 
 
+# Bases that declare no constructor of their own worth matching.
+_NO_SIGNATURE_BASES = frozenset({"object", "ABC", "Protocol", "Generic", "NamedTuple"})
+
+
+def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func`` is not an override of a base class's method of the same name: a
+    module-level function, or a method whose every base (typing's ``Protocol``, ``ABC``
+    and ``Generic`` aside) is a class of this file or of a module found in the repository
+    or on the path that does not declare it. An override's ``**kwargs`` absorbs what the
+    base's callers pass every implementation (vLLM's ``AttentionImpl.__init__``): the
+    interface's, not this signature's keys. A base that cannot be found: not known."""
+    owner = next(
+        (
+            cls
+            for cls in kwreads.statements(src.tree.body)
+            if isinstance(cls, ast.ClassDef) and any(stmt is func for stmt in cls.body)
+        ),
+        None,
+    )
+    if owner is None:
+        return True
+    local = {
+        cls.name: cls for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)
+    }
+    imported: dict[str, str] = {}
+    for node in src.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+    for base in owner.bases:
+        name = unparse(base.value if isinstance(base, ast.Subscript) else base, 200)
+        name = name.rpartition(".")[2]
+        if name in _NO_SIGNATURE_BASES:
+            continue
+        if name in local:
+            if any(
+                isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == func.name
+                for stmt in local[name].body
+            ):
+                return False
+            continue
+        module = imported.get(name)
+        loaded = _finder(src).load(module) if module is not None else None
+        if loaded is None or name not in loaded[0].fields or func.name in loaded[0].fields[name]:
+            return False
+    return True
+
+
 def _pops(read: ast.AST) -> bool:
     """``d.pop("k")``: the key is taken out of the dict (a callee the dict goes on to
     never receives it: this function is the key's reader)."""
@@ -444,6 +523,9 @@ def _param_is_new(src: SourceInfo, func: kwreads.FunctionDef, name: str) -> bool
     return False
 
 
+OWN_FILE = "this file read it before the change"
+
+
 def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     """Why ``key`` is not new to the change: the base revision already read it from
     kwargs, in this file (``base_path``, its path before a rename) or in another non-test
@@ -455,7 +537,7 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     files, is the ✗."""
     files = before.get(key, set())
     if base_path in files:
-        return "this file read it before the change"
+        return OWN_FILE
     others = sorted(files - {base_path})
     if not others:
         return ""
@@ -473,11 +555,16 @@ def kwargs_finding(
     None for a read of a plain dict parameter (``use.plain``) that is not the ✗: the
     rule's ⚠ is for a ``**kwargs`` signature."""
     if use.drop_site:
+        reads = f"reads {use.text} and never passes" if use.text else "never reads or passes"
         message = (
-            f"`{use.function}({use.param})` reads {use.text} and never passes the dict on: "
+            f"`{use.function}({use.param})` {reads} the dict on: "
             f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if use.dropped_on and before == OWN_FILE:
+        # The function's old plumbing read this key before: a rewritten read is ⚠; the
+        # ✗ is for a key the change adds to a function that drops unknown keys.
+        use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
         other_files = []

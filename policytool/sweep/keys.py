@@ -33,15 +33,16 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 CACHE_DIR = "policytool-sweep"
-BLOB_CACHE = "blob-keys.v5"
-BASE_PREFIX = "base-keys.v5-"
+BLOB_CACHE = "blob-keys.v6"
+BASE_PREFIX = "base-keys.v6-"
 KEEP_BASES = 8
 
 _QUOTED = rb"[\"']([A-Za-z_][A-Za-z0-9_.\-]*)[\"']"
 # Cheap evidence that a file may read a kwargs dict: a ``**NAME`` parameter or a
 # ``*kwargs: dict`` one, then ``NAME[`` / ``NAME.get(`` / ``NAME.pop(`` / ``in NAME``.
 # Only such files are parsed; the reads themselves come from the AST (``kwreads``).
-_STAR_RE = re.compile(rb"\*\*[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*[:,)]")
+# (``**kwargs`` may end its line: ``def f(\n    a, **kwargs\n) -> T:``)
+_STAR_RE = re.compile(rb"\*\*[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t\r\n]*[:,)]")
 _PLAIN_RE = re.compile(rb"\b([A-Za-z0-9_]*kwargs)[ \t]*:[ \t]*(?:typing\.)?(?:dict|Dict|Mapping)\b")
 _DIGITS_RE = re.compile(r"[0-9]+")
 # ``NAME = "key"`` at column 0. Matched on "\n" + data + "\n": a literal newline prefix
@@ -332,7 +333,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
 
 def _header(base_sha: str, count: int) -> str:
     """The first line of a base map: format, base commit, key count."""
-    return f"#policytool-sweep-base-keys v5 {base_sha} {count}"
+    return f"#policytool-sweep-base-keys v6 {base_sha} {count}"
 
 
 def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:

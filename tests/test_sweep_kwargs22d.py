@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup, round D of issue 22: the seed's "`**kwargs` plumbing silently drops
+unknown keys on a fail-fast path" on code nobody tuned for (blind sets e and f).
+
+"Drops unknown keys" means: the function reads some keys (or none) and the dict goes
+nowhere else: not forwarded, stored, iterated or tested for leftovers. Showing it in a
+log line (``logger.info(f"... {kwargs}")``) or discarding it (``_ = kwargs``) is not
+passing it on. An alternate constructor (a ``@classmethod`` returning ``cls(...)``) is
+the class's init path. A function the change writes gets one ✗ at its ``def``; an old
+function gets a ✗ at the read of each key the change adds (a key the file read before is
+⚠).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Repo
+from tests.test_sweep_kwargs22 import Run, rows
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """A repository with one commit on main and a ``feature`` branch checked out."""
+    repo.write("pkg/__init__.py", "")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+ROUTER_OLD = """\
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+def initialize_routing_logic(
+    routing_logic, *args, **kwargs
+) -> object:
+    logger.info(f"Initializing routing logic with kwargs: {kwargs}")
+    if routing_logic == "session":
+        return Session(kwargs.get("session_key"))
+    return None
+"""
+
+ROUTER_NEW = """\
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+def initialize_routing_logic(
+    routing_logic, *args, **kwargs
+) -> object:
+    logger.info(f"Initializing routing logic with kwargs: {kwargs}")
+    if routing_logic == "session":
+        return Session(
+            kwargs.get("session_key"),
+            kwargs.get("max_reroute_attempts", 0),
+        )
+    return None
+"""
+
+
+def test_a_dict_only_logged_is_not_passed_on(feature: Repo, run: Run) -> None:
+    """production-stack's ``initialize_routing_logic(**kwargs)`` logs the dict in an
+    f-string: that is not forwarding it, so the new key is the drop ✗; the rewritten read
+    of the key the file read before stays ⚠."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/router.py", ROUTER_OLD)
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write("pkg/router.py", ROUTER_NEW)
+    feature.commit("new key")
+    got = [(line, sev) for _p, line, sev, _m in rows(run)]
+    assert got == [(12, "warning"), (13, "error")]  # the base read session_key
+    message = next(m for _p, _l, sev, m in rows(run) if sev == "error")
+    assert "initialize_routing_logic" in message and "silently dropped" in message
+
+
+def test_a_dict_forwarded_or_checked_for_leftovers_is_not_dropped(feature: Repo, run: Run) -> None:
+    """The same function handing the dict on (``f(**kwargs)``) or rejecting leftovers
+    (``if kwargs: raise``) does not drop unknown keys: ⚠ only."""
+    feature.write(
+        "pkg/a.py",
+        "def init_a(**kwargs):\n    x = kwargs.pop('style')\n    return make(**kwargs)\n",
+    )
+    feature.write(
+        "pkg/b.py",
+        "def init_b(**kwargs):\n    x = kwargs.pop('mode')\n"
+        "    if kwargs:\n        raise TypeError(kwargs)\n    return x\n",
+    )
+    feature.commit("new")
+    got = rows(run)
+    assert {sev for _p, _l, sev, _m in got} == {"warning"}, got
+
+
+FP8 = """\
+class Fp8Linear:
+    def __init__(self, weight, scale, input_scale=None):
+        self.weight = weight
+
+    @classmethod
+    def from_fp8(cls, weight, scale, bias=None, **kwargs):
+        input_scale = kwargs.get("input_scale", None)
+        return cls(weight=weight, scale=scale, input_scale=input_scale)
+"""
+
+
+def test_an_alternate_constructor_is_an_init_path(feature: Repo, run: Run) -> None:
+    """TGI's ``Fp8Linear.from_fp8(cls, ..., **kwargs)`` builds ``cls(...)`` from weights:
+    reading a key and dropping the rest is the init-path ✗ (one, at the def)."""
+    feature.write("pkg/fp8.py", FP8)
+    feature.commit("new")
+    got = [(line, sev) for _p, line, sev, _m in rows(run)]
+    assert got == [(6, "error"), (7, "warning")]
+
+
+LOGGER = """\
+from typing import Protocol
+
+
+class MetricLoggerInterface(Protocol):
+    def log(self, name: str) -> None: ...
+
+
+class DiskLogger(MetricLoggerInterface):
+    def __init__(self, log_dir, output_fmt="txt", filename=None, **kwargs):
+        self.log_dir = log_dir
+        self.output_fmt = output_fmt
+"""
+
+
+def test_a_new_init_that_never_uses_its_kwargs_drops_every_key(feature: Repo, run: Run) -> None:
+    """torchtune's ``DiskLogger.__init__(..., **kwargs)`` never reads or forwards the
+    dict: every key (a misspelt ``output_fmat``) is dropped: ✗ at the def."""
+    feature.write("pkg/log.py", LOGGER)
+    feature.commit("new")
+    got = rows(run)
+    assert [(line, sev) for _p, line, sev, _m in got] == [(9, "error")]
+    assert "never reads or passes the dict on" in got[0][3]
+
+
+def test_an_unused_kwargs_on_a_stub_or_an_old_signature_is_not_reported(
+    feature: Repo, run: Run
+) -> None:
+    """An abstract ``__init__`` (``raise NotImplementedError``), a plain method, an
+    alternate constructor whose unused ``**kwargs`` matches a sibling's call (TGI's
+    ``GPTQMarlinFP8Linear.from_fp8``), a ``(*args, **kwargs)`` placeholder (diffusers'
+    dummy objects), and an old ``__init__`` whose body alone changes:
+    nothing."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/old.py", "class A:\n    def __init__(self, **kwargs):\n        self.x = 1\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write("pkg/old.py", "class A:\n    def __init__(self, **kwargs):\n        self.x = 2\n")
+    feature.write(
+        "pkg/stub.py",
+        "class B:\n    def __init__(self, **kwargs):\n        raise NotImplementedError\n\n"
+        "    def run(self, **kwargs):\n        return 1\n\n"
+        "    @classmethod\n    def from_fp8(cls, weight, **kwargs):\n"
+        "        return cls(weight)\n\n\nclass Dummy:\n"
+        "    def __init__(self, *args, **kwargs):\n        requires_backends(self, ['x'])\n\n"
+        "    @classmethod\n    def from_config(cls, **kwargs):\n"
+        "        return cls(weight)\n",
+    )
+    feature.commit("new")
+    assert rows(run) == []
+
+
+IMPL = """\
+from abc import ABC, abstractmethod
+
+
+class AttentionImpl(ABC):
+    @abstractmethod
+    def __init__(self, num_heads: int, scale: float) -> None:
+        raise NotImplementedError
+
+
+class OctaveImpl(AttentionImpl):
+    def __init__(self, num_heads, scale, **kwargs):
+        self.num_heads = num_heads
+"""
+
+
+def test_an_override_of_a_base_init_keeps_the_interfaces_catch_all(feature: Repo, run: Run) -> None:
+    """vLLM 0.33's ``RocmOctaveAttentionImpl.__init__(..., **kwargs)`` overrides
+    ``AttentionImpl.__init__``: its unused ``**kwargs`` absorbs what the layer passes
+    every backend, not keys of its own: no ✗ (a base in another module of the tree too)."""
+    feature.write("pkg/impl.py", IMPL)
+    feature.write("pkg/base.py", IMPL.split("class OctaveImpl")[0])
+    feature.write(
+        "pkg/other.py",
+        "from pkg.base import AttentionImpl\n\n\nclass Other(AttentionImpl):\n"
+        "    def __init__(self, num_heads, scale, **kwargs):\n        self.n = num_heads\n",
+    )
+    feature.commit("new")
+    assert rows(run) == []
