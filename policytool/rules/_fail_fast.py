@@ -463,3 +463,83 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
                 out.setdefault(used, []).append(None)  # passed on or stored
             stack.append((child, inner))
     return out
+
+
+# Loading what the model needs, read from the ``try`` body the way a reviewer reads it
+# (issue 22, round D): a call that loads a model, config, weights or checkpoint puts the
+# catch on the pattern's "weight loading" path whatever its function is called
+# (``NeuronConfig.from_pretrained`` in ``fetch_model``, ``AutoConfig.from_pretrained`` in
+# ``is_vlm_model``). Callee names, exactly:
+LOAD_CALLS = frozenset(
+    {
+        "from_pretrained",
+        "from_single_file",
+        "load_state_dict",
+        "load_checkpoint",
+        "load_weights",
+        "load_model",
+        "load_config",
+        "load_pretrained",
+        "safe_open",
+        "hf_hub_download",
+        "snapshot_download",
+        "cached_file",
+    }
+)
+# ... and ``load``/``loads`` of ``torch`` or ``safetensors`` (qualified: not ``json.load``,
+# whose file may be anything), ``*load*`` names with one of these words.
+_LOAD_OBJECTS = frozenset(
+    {"weight", "weights", "checkpoint", "ckpt", "state", "pretrained", "safetensors"}
+)
+_LOAD_MODULES = ("torch.", "safetensors.")
+
+
+def load_call(call: ast.Call, qualname: Callable[[ast.expr], str | None]) -> str | None:
+    """The callee's name when ``call`` loads a model, config, weights or checkpoint
+    (:data:`LOAD_CALLS`, ``torch.load``, ``safetensors.torch.load_file``,
+    ``load_sharded_weights``), or None."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if not isinstance(name, str) or not name:
+        return None
+    if name in LOAD_CALLS:
+        return name
+    words = [w for w in name.lower().split("_") if w]
+    if "load" not in words:
+        return None
+    if not _LOAD_OBJECTS.isdisjoint(words):
+        return name
+    if name in ("load", "load_file"):
+        dotted = qualname(func) or ""
+        if dotted.startswith(_LOAD_MODULES):
+            return dotted
+    return None
+
+
+def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> str | None:
+    """The first load call (:func:`load_call`) in a ``try`` body (not its handlers, ``else:``
+    or ``finally:``; not inside a nested definition), or None."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            found = load_call(node, qualname)
+            if found is not None:
+                return found
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return None
+
+
+# Log methods at DEBUG level: a line nobody reads in production is no report of the error.
+DEBUG_LOGS = frozenset({"debug", "debug_once", "trace"})
+
+
+def debug_log(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is a debug-level log call (``logger.debug(...)``)."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    return isinstance(func, ast.Attribute) and func.attr in DEBUG_LOGS
