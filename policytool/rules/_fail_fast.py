@@ -543,3 +543,45 @@ def debug_log(stmt: ast.stmt) -> bool:
         return False
     func = stmt.value.func
     return isinstance(func, ast.Attribute) and func.attr in DEBUG_LOGS
+
+
+def loader_methods(
+    tree: ast.Module, qualname: Callable[[ast.expr], str | None]
+) -> dict[int, tuple[str, frozenset[str]]]:
+    """id of each method of a weight-loading class -> (class name, its method names): a
+    class whose own methods load a model, config, weights or checkpoint (TGI's ``Weights``
+    opens the checkpoint with ``safe_open``): its methods are the loader's code, on the
+    pattern's weight-loading path."""
+    out: dict[int, tuple[str, frozenset[str]]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        methods = [
+            stmt for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        loads = any(
+            isinstance(node, ast.Call) and load_call(node, qualname) is not None
+            for method in methods
+            for node in ast.walk(method)
+        )
+        if loads:
+            names = frozenset(m.name for m in methods)
+            for method in methods:
+                out[id(method)] = (cls.name, names)
+    return out
+
+
+def calls_own_method(try_stmt: ast.stmt | None, methods: frozenset[str]) -> str | None:
+    """The first ``self.<method>(...)`` call of a ``try`` body naming one of ``methods``
+    (the class's own code), or None."""
+    for stmt in getattr(try_stmt, "body", []):
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self"
+                and node.func.attr in methods
+            ):
+                return node.func.attr
+    return None

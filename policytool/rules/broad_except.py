@@ -483,6 +483,15 @@ def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
     )
 
 
+def _loader_methods(src: SourceInfo) -> dict[int, tuple[str, frozenset[str]]]:
+    """:func:`_fail_fast.loader_methods` of the file, computed once."""
+    found = src.cache.get("loader_methods")
+    if not isinstance(found, dict):
+        found = paths.loader_methods(src.tree, src.qualname)
+        src.cache["loader_methods"] = found
+    return found
+
+
 def _continues(body: list[ast.stmt]) -> bool:
     """Whether the handler goes round its loop again (``continue``: the next candidate of a
     chain of attempts), not on with the code after the ``try``."""
@@ -714,6 +723,13 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         loaded = None
         if not (fail_fast or handling or best_effort or complete or imports or src.is_test):
             loaded = paths.loads_in(tried, src.qualname)
+            if loaded is None and b"self" in src.data:
+                # A method of the weight loader (a class whose own methods load the
+                # checkpoint) calling the loader's own code: ``Weights._has_tensor``.
+                owner = _loader_methods(src).get(id(ctx.innermost))
+                own = paths.calls_own_method(tried, owner[1]) if owner is not None else None
+                if owner is not None and own is not None:
+                    loaded = f"{owner[0]}.{own}"
         if (
             loaded is not None
             and not names_match(names[-1:], paths.ATTEMPTS)
