@@ -526,12 +526,12 @@ def _declared_none(func: ast.AST | None, body: list[ast.stmt]) -> bool:
 def _gives_up_quietly(src: SourceInfo, body: list[ast.stmt]) -> bool:
     """A handler that, but for DEBUG-level log lines, passes, continues, returns nothing
     (None, ``False``, an empty value) or assigns a default (``neuron_config = None``), with
-    no comment on its lines saying why: the error is reported to no one."""
+    no comment in its body saying why: the error is reported to no one."""
     end = (body[-1].end_lineno or body[-1].lineno) if body else 0
-    if body and any(src.has_comment(line) for line in range(body[0].lineno - 1, end + 1)):
+    if body and any(src.has_comment(line) for line in range(body[0].lineno, end + 1)):
         return False
     quiet = [stmt for stmt in body if not paths.debug_log(stmt)]
-    return _swallows(quiet) or paths.assigns_default(quiet, src.has_comment)
+    return _swallows(quiet) or paths.assigns_default(quiet, lambda line: False)
 
 
 def _passes_on(body: list[ast.stmt]) -> bool:
