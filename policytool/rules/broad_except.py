@@ -62,6 +62,16 @@ modules and 24 MB outside tests, docs and examples (whole or not at all: never j
 part of the callers); a name called from more than 12 modules, passed on as a value or
 called at module level has no one path, and a helper named for an optimisation
 (`_warmup`) is not on it.
+What the `try` loads puts it on the weight-loading path too, whatever the function is
+called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
+`hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
+checkpoint, calling that class's code: `Weights._has_tensor`) is ✗ when it gives up
+quietly: it passes, returns None/`False`/an empty value or assigns a default, with at most
+a DEBUG-level log (`logger.debug` is no report: `neuron_config = None` after a failed
+`NeuronConfig.from_pretrained`). Not a chain of candidates (`continue`, or a `pass` to
+the next attempt that raises), a `return None` the function declares (`-> int | None`),
+a function named for an attempt (`maybe_*`, `try_*`), nor a handler whose body carries a
+comment saying why.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
