@@ -116,8 +116,11 @@ _E_FIGURES = {
         "key is dropped at init, and the rule looks for string-key reads"
     ),
     ("broad-except", "x-recall"): (
-        "0/1: nemo-rl `_parallelize_model` logs and carries on during worker init; the name "
-        "is no fail-fast name and its callers are not all fail-fast code (⚠)"
+        "0/1: nemo-rl `_parallelize_model` (reached only from `DTensorPolicyWorker.__init__` "
+        "in another module) prints the error and falls back to the HF tp plan: a logged "
+        "fallback to a second implementation whose errors propagate, the shape set f's "
+        "labels and the release diffs' call ⚠ (routing_logic.py:298, "
+        "pipeline_diffusers_adapter.py:258)"
     ),
     ("any-annotation", "x-recall"): (
         "5/9: `save_config -> Path` returning None from a logged `except` (a `try` that "
@@ -143,11 +146,6 @@ _F_FIGURES = {
         "0/11: keys read in fail-fast functions that drop the rest (production-stack "
         "`initialize_routing_logic(**kwargs)` x7, guidellm `ReplayProfile.__init__` x2 whose "
         "base discards kwargs, TGI `Fp8Linear.from_fp8` x2 on weight loading): ⚠ at each read"
-    ),
-    ("broad-except", "x-recall"): (
-        "0/4: TGI handlers that log at DEBUG and leave `neuron_config = None` around model "
-        "and config loading (x3), and `Weights._has_tensor`'s `return False` in the weight "
-        "loader (a `-> bool` predicate's answer is kept ⚠)"
     ),
     ("any-annotation", "x-recall"): (
         "1/5: production-stack fakes passed as `request: Request` (starlette) to the routes "
