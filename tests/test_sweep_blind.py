@@ -97,11 +97,10 @@ _B_EXCEPT = (
     "0.20, all best-effort cleanup (a barrier after a failed sleep, awaiting a cancelled task)"
 )
 _C_EXCEPT = (
-    "2/4: a `pass` that falls through to a fallback in `*post_install` (xinference venv "
-    "setup; the rule keeps pass-to-fallback ⚠, and `post_install` is no fail-fast name), "
-    "and `is_vlm_model`, whose only fail-fast caller is `Actor.__init__` in another file "
-    "(the tree's callers are read now) but whose catch returns `False`: a probe's answer, "
-    "which the rule keeps ⚠ (`verify_math_answer`)"
+    "3/4: a `pass` that falls through to a fallback in `*post_install` (xinference venv "
+    "setup; the rule keeps pass-to-fallback ⚠, and `post_install` is no fail-fast name); "
+    "`is_vlm_model`'s `return False` around `AutoConfig.from_pretrained` is ✗ since round D "
+    "(what the `try` loads)"
 )
 _D_ASYNC = (
     "2/4: lightllm req_id_generator.py's `requests.get` and `time.sleep` sit in "
