@@ -742,6 +742,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     loaded = f"{owner[0]}.{own}"
         if (
             loaded is not None
+            and paths.gives_up(node.body, src.has_comment)
+            and _helper_of(src, names) is not None
+        ):
+            loaded = None  # a helper only fail-fast code calls: its ✗ below names the path
+        if (
+            loaded is not None
             and not names_match(names[-1:], paths.ATTEMPTS)
             and _gives_up_quietly(src, node.body)
             and not _continues(node.body)
