@@ -97,11 +97,10 @@ _B_EXCEPT = (
     "0.20, all best-effort cleanup (a barrier after a failed sleep, awaiting a cancelled task)"
 )
 _C_EXCEPT = (
-    "2/4: a `pass` that falls through to a fallback in `*post_install` (xinference venv "
-    "setup; the rule keeps pass-to-fallback ⚠, and `post_install` is no fail-fast name), "
-    "and `is_vlm_model`, whose only fail-fast caller is `Actor.__init__` in another file "
-    "(the tree's callers are read now) but whose catch returns `False`: a probe's answer, "
-    "which the rule keeps ⚠ (`verify_math_answer`)"
+    "3/4: a `pass` that falls through to a fallback in `*post_install` (xinference venv "
+    "setup; the rule keeps pass-to-fallback ⚠, and `post_install` is no fail-fast name); "
+    "`is_vlm_model`'s `return False` around `AutoConfig.from_pretrained` is ✗ since round D "
+    "(what the `try` loads)"
 )
 _D_ASYNC = (
     "2/4: lightllm req_id_generator.py's `requests.get` and `time.sleep` sit in "
@@ -109,11 +108,17 @@ _D_ASYNC = (
     "`HttpServerManager.generate` in another module (httpserver/manager.py, through "
     "`self.id_gen.generate_id()`); the rule follows sync helpers inside one module only"
 )
-_EF_SEALED = "sealed until round C's code was final; round C moved none of its findings"
+_EF_SEALED = (
+    "sealed until round C's code was final (round C moved none of its findings); consumed "
+    "by round D"
+)
 _E_FIGURES = {
     ("broad-except", "x-recall"): (
-        "0/1: nemo-rl `_parallelize_model` logs and carries on during worker init; the name "
-        "is no fail-fast name and its callers are not all fail-fast code (⚠)"
+        "0/1: nemo-rl `_parallelize_model` (reached only from `DTensorPolicyWorker.__init__` "
+        "in another module) prints the error and falls back to the HF tp plan: a logged "
+        "fallback to a second implementation whose errors propagate, the shape set f's "
+        "labels and the release diffs' call ⚠ (routing_logic.py:298, "
+        "pipeline_diffusers_adapter.py:258)"
     ),
     ("any-annotation", "x-recall"): (
         "6/9 (round D: torchtune `save_config -> Path` whose `except` only logs is found): "
@@ -129,11 +134,6 @@ _F_FIGURES = {
         "at the def line (a/d/e's convention) where f labelled the two reads; guidellm "
         "`ReplayProfile.__init__` forwards kwargs to `super().__init__`, so its ✗ is at the "
         "base `Profile.__init__` that discards them (`_ = kwargs`), not at its two reads"
-    ),
-    ("broad-except", "x-recall"): (
-        "0/4: TGI handlers that log at DEBUG and leave `neuron_config = None` around model "
-        "and config loading (x3), and `Weights._has_tensor`'s `return False` in the weight "
-        "loader (a `-> bool` predicate's answer is kept ⚠)"
     ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.

@@ -386,9 +386,9 @@ def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo
     found = findings(run, "broad-except")
     assert [(line, sev) for line, sev, _m in found] == [
         (15, "error"),
-        (22, "warning"),  # also called from generate
+        (22, "error"),  # also called from generate, but its try loads a config (round D)
         (28, "warning"),  # named for an attempt
-        (34, "warning"),  # passed as a callback
+        (34, "error"),  # passed as a callback, but its try loads a config (round D)
         (40, "warning"),  # logged
         (61, "warning"),  # falls through to a fallback value
         (68, "warning"),  # a probe's answer

@@ -463,3 +463,125 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
                 out.setdefault(used, []).append(None)  # passed on or stored
             stack.append((child, inner))
     return out
+
+
+# Loading what the model needs, read from the ``try`` body the way a reviewer reads it
+# (issue 22, round D): a call that loads a model, config, weights or checkpoint puts the
+# catch on the pattern's "weight loading" path whatever its function is called
+# (``NeuronConfig.from_pretrained`` in ``fetch_model``, ``AutoConfig.from_pretrained`` in
+# ``is_vlm_model``). Callee names, exactly:
+LOAD_CALLS = frozenset(
+    {
+        "from_pretrained",
+        "from_single_file",
+        "load_state_dict",
+        "load_checkpoint",
+        "load_weights",
+        "load_model",
+        "load_config",
+        "load_pretrained",
+        "safe_open",
+        "hf_hub_download",
+        "snapshot_download",
+        "cached_file",
+    }
+)
+# ... and ``load``/``loads`` of ``torch`` or ``safetensors`` (qualified: not ``json.load``,
+# whose file may be anything), ``*load*`` names with one of these words.
+_LOAD_OBJECTS = frozenset(
+    {"weight", "weights", "checkpoint", "ckpt", "state", "pretrained", "safetensors"}
+)
+_LOAD_MODULES = ("torch.", "safetensors.")
+
+
+def load_call(call: ast.Call, qualname: Callable[[ast.expr], str | None]) -> str | None:
+    """The callee's name when ``call`` loads a model, config, weights or checkpoint
+    (:data:`LOAD_CALLS`, ``torch.load``, ``safetensors.torch.load_file``,
+    ``load_sharded_weights``), or None."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if not isinstance(name, str) or not name:
+        return None
+    if name in LOAD_CALLS:
+        return name
+    words = [w for w in name.lower().split("_") if w]
+    if "load" not in words:
+        return None
+    if not _LOAD_OBJECTS.isdisjoint(words):
+        return name
+    if name in ("load", "load_file"):
+        dotted = qualname(func) or ""
+        if dotted.startswith(_LOAD_MODULES):
+            return dotted
+    return None
+
+
+def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> str | None:
+    """The first load call (:func:`load_call`) in a ``try`` body (not its handlers, ``else:``
+    or ``finally:``; not inside a nested definition), or None."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            found = load_call(node, qualname)
+            if found is not None:
+                return found
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return None
+
+
+# Log methods at DEBUG level: a line nobody reads in production is no report of the error.
+DEBUG_LOGS = frozenset({"debug", "debug_once", "trace"})
+
+
+def debug_log(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is a debug-level log call (``logger.debug(...)``)."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    return isinstance(func, ast.Attribute) and func.attr in DEBUG_LOGS
+
+
+def loader_methods(
+    tree: ast.Module, qualname: Callable[[ast.expr], str | None]
+) -> dict[int, tuple[str, frozenset[str]]]:
+    """id of each method of a weight-loading class -> (class name, its method names): a
+    class whose own methods load a model, config, weights or checkpoint (TGI's ``Weights``
+    opens the checkpoint with ``safe_open``): its methods are the loader's code, on the
+    pattern's weight-loading path."""
+    out: dict[int, tuple[str, frozenset[str]]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        methods = [
+            stmt for stmt in cls.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        loads = any(
+            isinstance(node, ast.Call) and load_call(node, qualname) is not None
+            for method in methods
+            for node in ast.walk(method)
+        )
+        if loads:
+            names = frozenset(m.name for m in methods)
+            for method in methods:
+                out[id(method)] = (cls.name, names)
+    return out
+
+
+def calls_own_method(try_stmt: ast.stmt | None, methods: frozenset[str]) -> str | None:
+    """The first ``self.<method>(...)`` call of a ``try`` body naming one of ``methods``
+    (the class's own code), or None."""
+    for stmt in getattr(try_stmt, "body", []):
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self"
+                and node.func.attr in methods
+            ):
+                return node.func.attr
+    return None

@@ -62,6 +62,16 @@ modules and 24 MB outside tests, docs and examples (whole or not at all: never j
 part of the callers); a name called from more than 12 modules, passed on as a value or
 called at module level has no one path, and a helper named for an optimisation
 (`_warmup`) is not on it.
+What the `try` loads puts it on the weight-loading path too, whatever the function is
+called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
+`hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
+checkpoint, calling that class's code: `Weights._has_tensor`) is ✗ when it gives up
+quietly: it passes, returns None/`False`/an empty value or assigns a default, with at most
+a DEBUG-level log (`logger.debug` is no report: `neuron_config = None` after a failed
+`NeuronConfig.from_pretrained`). Not a chain of candidates (`continue`, or a `pass` to
+the next attempt that raises), a `return None` the function declares (`-> int | None`),
+a function named for an attempt (`maybe_*`, `try_*`), nor a handler whose body carries a
+comment saying why.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -483,6 +493,57 @@ def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
     )
 
 
+def _loader_methods(src: SourceInfo) -> dict[int, tuple[str, frozenset[str]]]:
+    """:func:`_fail_fast.loader_methods` of the file, computed once."""
+    found = src.cache.get("loader_methods")
+    if not isinstance(found, dict):
+        found = paths.loader_methods(src.tree, src.qualname)
+        src.cache["loader_methods"] = found
+    return found
+
+
+def _continues(body: list[ast.stmt]) -> bool:
+    """Whether the handler goes round its loop again (``continue``: the next candidate of a
+    chain of attempts), not on with the code after the ``try``."""
+    return any(isinstance(stmt, ast.Continue) for stmt in body)
+
+
+def _declared_none(func: ast.AST | None, body: list[ast.stmt]) -> bool:
+    """Whether the handler returns None from a function whose return annotation admits it
+    (``-> int | None``, ``Optional[str]``): "not found" is the function's declared answer,
+    which its callers must handle."""
+    returns_none = any(
+        isinstance(stmt, ast.Return)
+        and (
+            stmt.value is None
+            or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+        )
+        for stmt in body
+    )
+    returns = getattr(func, "returns", None)
+    if not returns_none or not isinstance(returns, ast.expr):
+        return False
+    for node in ast.walk(returns):
+        if isinstance(node, ast.Constant) and node.value is None:
+            return True
+        if isinstance(node, ast.Name) and node.id == "Optional":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "Optional":
+            return True
+    return False
+
+
+def _gives_up_quietly(src: SourceInfo, body: list[ast.stmt]) -> bool:
+    """A handler that, but for DEBUG-level log lines, passes, continues, returns nothing
+    (None, ``False``, an empty value) or assigns a default (``neuron_config = None``), with
+    no comment in its body saying why: the error is reported to no one."""
+    end = (body[-1].end_lineno or body[-1].lineno) if body else 0
+    if body and any(src.has_comment(line) for line in range(body[0].lineno, end + 1)):
+        return False
+    quiet = [stmt for stmt in body if not paths.debug_log(stmt)]
+    return _swallows(quiet) or paths.assigns_default(quiet, lambda line: False)
+
+
 def _passes_on(body: list[ast.stmt]) -> bool:
     """A handler of only ``pass`` (or a string): the code after the ``try`` runs as the
     fallback."""
@@ -665,6 +726,48 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     "catch the specific types",
                 )
                 continue
+        # Loading a model, config, weights or checkpoint in the ``try`` body puts the catch on
+        # the weight-loading path whatever the function is called; a handler that gives up
+        # there (nothing, None, False, a default), silently or in a DEBUG line nobody reads,
+        # leaves the load's failure unreported.
+        loaded = None
+        if not (fail_fast or handling or best_effort or complete or imports or src.is_test):
+            loaded = paths.loads_in(tried, src.qualname)
+            if loaded is None and b"self" in src.data:
+                # A method of the weight loader (a class whose own methods load the
+                # checkpoint) calling the loader's own code: ``Weights._has_tensor``.
+                owner = _loader_methods(src).get(id(ctx.innermost))
+                own = paths.calls_own_method(tried, owner[1]) if owner is not None else None
+                if owner is not None and own is not None:
+                    loaded = f"{owner[0]}.{own}"
+        if (
+            loaded is not None
+            and paths.gives_up(node.body, src.has_comment)
+            and _helper_of(src, names) is not None
+        ):
+            loaded = None  # a helper only fail-fast code calls: its ✗ below names the path
+        if (
+            loaded is not None
+            and not names_match(names[-1:], paths.ATTEMPTS)
+            and _gives_up_quietly(src, node.body)
+            and not _continues(node.body)
+            and not (_passes_on(node.body) and _raises_later(ctx.innermost, node))
+            and not _declared_none(ctx.innermost, node.body)
+        ):
+            how = (
+                "only logs at DEBUG level and gives up"
+                if any(paths.debug_log(stmt) for stmt in node.body)
+                else "silently swallows every error"
+            )
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` around loading (`{loaded}`) {how}: a failed load carries on "
+                "as if there were nothing to load; let it raise or catch the specific types",
+            )
+            continue
         if uses_error:
             # ``as e`` and e is used: logged or wrapped, not silent, but still a broad
             # catch (⚠), unless the exception object itself is handed on to the caller
