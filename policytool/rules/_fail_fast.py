@@ -465,8 +465,8 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
     return out
 
 
-# Loading what the model needs, read from the ``try`` body the way a reviewer reads it
-# (issue 22, round D): a call that loads a model, config, weights or checkpoint puts the
+# Loading what the model needs, read from the ``try`` body the way a reviewer reads it:
+# a call that loads a model, config, weights or checkpoint puts the
 # catch on the pattern's "weight loading" path whatever its function is called
 # (``NeuronConfig.from_pretrained`` in ``fetch_model``, ``AutoConfig.from_pretrained`` in
 # ``is_vlm_model``). Callee names, exactly:
