@@ -136,6 +136,50 @@ _F_FIGURES = {
         "base `Profile.__init__` that discards them (`_ = kwargs`), not at its two reads"
     ),
 }
+_GH_SEALED = "sealed: recorded once, with round D's final code; the honest figure"
+_G_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "10/14 (main 3/14): fakes whose class only a docstring names (torchtitan "
+        "`update_from_config(config=...)`, no annotation), a class nested in `Trainer` "
+        "(`Trainer.Config`), a `Mock().return_value` fake, fakes passed through "
+        "`setup_motors.__wrapped__(cfg)` with a keyword the class lacks, and a module "
+        "global's implicit Optional (`_buffer: Buffer = None`: only parameters and class "
+        "fields are read)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "10/14: four `SimpleNamespace(from_pretrained=...)` fakes of the CLASS `PeftConfig` "
+        "(a patched module attribute), named by the keyword `PeftConfig=` as a fake of an "
+        "instance; the labeller called one ⚠ blind, the lead the other three '-' after the run"
+    ),
+    ("kwargs-lookup", "w-precision"): (
+        "1/7: old `kwargs.get(...)` reads an lerobot refactor moved into a new function "
+        "(labelled '-': not a new signature's read), and `**kwargs` test stubs standing in "
+        "for `load_dataset`"
+    ),
+}
+_H_FIGURES = {
+    ("kwargs-lookup", "x-precision"): (
+        "0/3: lorax merge strategies' `__init__(..., **kwargs)` catch-alls that read no "
+        "key: round D's 'a new fail-fast `**kwargs` the body never uses drops every key' ✗ "
+        "(set e's labeller: ✗ for torchtune's `DiskLogger`; set h's: '-', a catch-all)"
+    ),
+    ("broad-except", "x-recall"): (
+        "3/4 (main 1/4): `FlashCausalLM.__init__`'s `except Exception: pass` is excused by "
+        "unrelated `raise ValueError` lines further down the function (`_raises_later`)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "5/6: fastchat `make_conv_template(model_path: str = None)`, whose one caller passes "
+        "a value (the body never tests it for None): labelled '-'"
+    ),
+    ("any-annotation", "w-precision"): (
+        "11/12: an untyped `def` of `integration-tests/scripts/`, a benchmark script, labelled '-'"
+    ),
+    ("hot-copy", "x-recall"): (
+        "0/1: fastchat `copy.deepcopy(self.engine_helper.default_gen_cfg)` per request: a "
+        "generation config's name is not a scheduler/sampling name (⚠)"
+    ),
+    ("hot-copy", "w-precision"): "1/2: a `.clone()` under `if False:` (dead debug code)",
+}
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("a", "blind", "any-annotation", "x-recall"): (
@@ -166,10 +210,15 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("d", "blind", "async-blocking", "x-recall"): _D_ASYNC,
     ("d", "post-run", "async-blocking", "x-recall"): _D_ASYNC,
 }
-for _name, _cells in (("e", _E_FIGURES), ("f", _F_FIGURES)):
+for _name, _cells, _when in (
+    ("e", _E_FIGURES, _EF_SEALED),
+    ("f", _F_FIGURES, _EF_SEALED),
+    ("g", _G_FIGURES, _GH_SEALED),
+    ("h", _H_FIGURES, _GH_SEALED),
+):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
-            KNOWN_GAPS[(_name, _reading, _rule, _metric)] = f"{_why} ({_EF_SEALED})"
+            KNOWN_GAPS[(_name, _reading, _rule, _metric)] = f"{_why} ({_when})"
 
 
 @pytest.mark.parametrize("path", SETS, ids=[p.stem for p in SETS])
