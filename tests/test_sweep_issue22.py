@@ -138,6 +138,24 @@ def test_fake_replacing_an_attribute_or_named_like_a_config_class(
     assert "`CacheConfig`" in rows[1][3]
 
 
+def test_a_fake_bound_to_a_class_name_stands_in_for_the_class_not_an_instance(
+    feature: Repo, run: Run, site: Path
+) -> None:
+    """`monkeypatch.setattr(mod, "SchedulerConfig", SimpleNamespace(...))` replaces the
+    class itself (a CamelCase binding holds a class): "build a `SchedulerConfig`" would
+    not do what the test does, so the name is no evidence of an instance (⚠)."""
+    feature.write("pkg/worker.py", "from enginelib.layers import Linear\n\nLAYER = Linear\n")
+    feature.write(
+        "tests/test_worker.py",
+        "from types import SimpleNamespace\n\nfrom pkg import worker\n\n\n"
+        "def test_w(monkeypatch) -> None:\n"
+        "    monkeypatch.setattr(worker, 'SchedulerConfig', SimpleNamespace(max_num_seqs=2))\n"
+        "    worker.scheduler_config = SimpleNamespace(max_num_seqs=2)\n",
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning"), (8, "error")]
+
+
 def test_fake_returned_by_a_helper_or_in_a_list_of_annotated_elements(
     feature: Repo, run: Run, site: Path
 ) -> None:

@@ -883,7 +883,9 @@ def _mimicked(
         # ``moe_config`` -> ``FusedMoEConfig``, ``config`` -> any ``*Config`` (the
         # keyword check below decides which, if any, the fake can stand in for).
         suffix = key.endswith("config")
-        if len(key) >= 6 and not element:
+        # A CamelCase binding (``monkeypatch.setattr(mod, "PeftConfig", fake)``) holds a
+        # class, not an instance: its name says nothing about what an instance is.
+        if len(key) >= 6 and not element and not name[:1].isupper():
             # A package's ``config`` module re-exports its config classes (vLLM's
             # ``vllm.config``): where a reviewer looks up ``scheduler_config``; a module
             # named after the object defines its class (``vllm.sampling_params``).
