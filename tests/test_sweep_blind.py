@@ -146,11 +146,6 @@ _G_FIGURES = {
         "global's implicit Optional (`_buffer: Buffer = None`: only parameters and class "
         "fields are read)"
     ),
-    ("any-annotation", "x-precision"): (
-        "10/14: four `SimpleNamespace(from_pretrained=...)` fakes of the CLASS `PeftConfig` "
-        "(a patched module attribute), named by the keyword `PeftConfig=` as a fake of an "
-        "instance; the labeller called one ⚠ blind, the lead the other three '-' after the run"
-    ),
     ("kwargs-lookup", "w-precision"): (
         "1/7: old `kwargs.get(...)` reads an lerobot refactor moved into a new function "
         "(labelled '-': not a new signature's read), and `**kwargs` test stubs standing in "
