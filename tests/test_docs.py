@@ -145,7 +145,7 @@ def test_default_run_is_offline_and_ci_runs_the_marked_tests() -> None:
     assert "addopts = '-ra -m \"not network and not slow\"'" in options
     assert '"network: ' in options and '"slow: ' in options  # registered markers
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert 'python -m pytest -n auto -m "network or slow"' in ci
+    assert 'python -m pytest -n 4 -m "network or slow"' in ci
     assert "-ne 5 ]" in ci  # "no tests collected" is not a failure
     marked = {
         "test_hooks_tryrepo.py": "@pytest.mark.network\ndef test_try_repo_policytool_repo_hooks(",
