@@ -119,6 +119,12 @@ def names_match(names: Iterable[str], globs: Sequence[str]) -> str | None:
     return None
 
 
+def never_true(test: ast.expr) -> bool:
+    """Whether an ``if`` test is a false constant (``if False:``, ``if 0:``): its body
+    never runs. ``if TYPE_CHECKING:`` is a name, not a constant, and is not one."""
+    return isinstance(test, ast.Constant) and not test.value
+
+
 def is_lock_expr(expr: ast.expr) -> bool:
     """Whether a ``with`` item or ``acquire`` receiver looks like a lock.
 
@@ -566,6 +572,10 @@ class SourceInfo:
                 self._walk_many([node.elt], looping)
             self._walk_many([first_gen.target, *first_gen.ifs, *rest], looping)
             self._walk_many([first_gen.iter], ctx)
+        elif isinstance(node, ast.If) and never_true(node.test):
+            # ``if False:`` / ``if 0:`` guards code that never runs (a debug block): only
+            # its ``else`` branch is walked, so no pattern reports the dead lines.
+            self._walk_body(node.orelse, ctx)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             # Held locks matter only in async code (a nested def starts with none).
             locks = (

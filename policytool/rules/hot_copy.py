@@ -68,6 +68,31 @@ If the copy is needed, keep it and add a one-line comment saying why. Not fixabl
 
 _DEEPCOPY = frozenset({"copy.deepcopy", "deepcopy"})
 _SCHEDULER_RE = re.compile(r"sched|sampling", re.IGNORECASE)
+# A generation config is a sampling config: ``GenerationConfig``, ``generation_config``,
+# ``gen_cfg``, ``generate_params`` (a word of the first set, then one of the second).
+_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_GENERATION_WORDS = frozenset({"gen", "generation", "generate"})
+_CONFIG_WORDS = frozenset({"cfg", "config", "conf", "params"})
+# Types that say nothing of what a value is for: read the name instead.
+_OPAQUE_TYPES = frozenset(
+    {
+        "dict",
+        "Dict",
+        "Mapping",
+        "MutableMapping",
+        "Any",
+        "object",
+        "Optional",
+        "Union",
+        "None",
+        "typing",
+        "t",
+        "list",
+        "List",
+        "tuple",
+        "Tuple",
+    }
+)
 # What a request call takes besides its prompt: ``generate(ids, deepcopy(effective_params))``.
 _PARAMS_RE = re.compile(r"sched|sampling|(?:^|[._])params$", re.IGNORECASE)
 # A request object: ``req.sampling_params``, ``request.params``, ``new_req.sampling``.
@@ -363,6 +388,125 @@ def _request_args(src: SourceInfo, hot_names: tuple[str, ...]) -> set[int]:
     return ids
 
 
+def names_sampling_config(text: str) -> bool:
+    """Whether a name or type names a scheduler or a sampling config (sampling params, a
+    generation config): ``self.scheduler``, ``req.sampling_params``, ``default_gen_cfg``,
+    ``GenerationConfig``."""
+    if _SCHEDULER_RE.search(text):
+        return True
+    words = [w.lower() for w in _WORD_RE.findall(text)]
+    return any(
+        a in _GENERATION_WORDS and b in _CONFIG_WORDS
+        for a, b in zip(words, words[1:], strict=False)
+    )
+
+
+def _type_text(annotation: ast.expr | None) -> str | None:
+    """The class names an annotation holds (``Optional[SamplingParams]`` ->
+    ``SamplingParams``), or None when it says nothing of the value's use (``dict``,
+    ``Any``)."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    names = [
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(annotation)
+        if isinstance(n, (ast.Name, ast.Attribute))
+    ]
+    kept = [n for n in names if n not in _OPAQUE_TYPES]
+    return " ".join(kept) or None
+
+
+def _constructed_type(value: ast.expr | None) -> str | None:
+    """The class a value is built from (``GenerationConfig(top_k=1)``), or None for a call
+    of a function (``dict()``, ``load_config()``) or anything else."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name if name[:1].isupper() and name not in _OPAQUE_TYPES else None
+
+
+def _params(function: _FuncDef) -> dict[str, ast.arg]:
+    """A function's named parameters by name."""
+    arguments = function.args
+    return {a.arg: a for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+
+
+def _binding_type(target: str, node: ast.AST, function: _FuncDef) -> str | None:
+    """The type a statement ``node`` of ``function`` gives ``target`` (a name or
+    ``self.x``): its annotation, its constructor, or the annotation of the parameter it
+    is assigned from; None when the statement does not bind it or does not tell."""
+    if isinstance(node, ast.AnnAssign) and unparse(node.target) == target:
+        return _type_text(node.annotation) or _constructed_type(node.value)
+    if isinstance(node, ast.Assign) and any(unparse(t) == target for t in node.targets):
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in _params(function):
+            return _type_text(_params(function)[value.id].annotation)
+        return _constructed_type(value)
+    return None
+
+
+def _declared_type(tree: ast.Module, expr: ast.expr, function: ast.AST | None) -> str | None:
+    """The type the file gives a copied name or ``self.`` attribute: a parameter's
+    annotation, an annotated or constructed local, or an attribute its class annotates or
+    builds in a method (``self.defaults = GenerationConfig(...)``). None when the file
+    does not tell."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if isinstance(expr, ast.Name):
+        param = _params(function).get(expr.id)
+        if param is not None:
+            return _type_text(param.annotation)
+        for node in _own_nodes(function.body):
+            typed = _binding_type(expr.id, node, function)
+            if typed is not None:
+                return typed
+        return None
+    if not (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id in ("self", "cls")
+    ):
+        return None
+    owner = next(
+        (
+            c
+            for c in ast.walk(tree)
+            if isinstance(c, ast.ClassDef) and any(item is function for item in c.body)
+        ),
+        None,
+    )
+    if owner is None:
+        return None
+    text = unparse(expr)
+    for item in owner.body:
+        if (
+            isinstance(item, ast.AnnAssign)
+            and isinstance(item.target, ast.Name)
+            and item.target.id == expr.attr
+        ):
+            return _type_text(item.annotation)
+    for method in owner.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in _own_nodes(method.body):
+                typed = _binding_type(text, node, method)
+                if typed is not None:
+                    return typed
+    return None
+
+
+def sampling_config(src: SourceInfo, expr: ast.expr, function: ast.AST | None) -> bool:
+    """Whether a copied object is a scheduler or a sampling config: by the type the file
+    declares for it where it does (annotation, constructor), else by its name."""
+    declared = _declared_type(src.tree, expr, function)
+    return names_sampling_config(declared if declared is not None else unparse(expr, 300))
+
+
 def _per_request_config(
     src: SourceInfo, call: ast.Call, function: ast.AST | None, request_args: set[int]
 ) -> str | None:
@@ -378,7 +522,7 @@ def _per_request_config(
     text = unparse(arg, 300)
     if id(call) in request_args and _PARAMS_RE.search(text):
         return "handed to a request call"
-    if not _SCHEDULER_RE.search(text):
+    if not sampling_config(src, arg, function):
         return None
     root = _root_name(arg)
     if root is not None and root != text and _REQUEST_ROOT_RE.match(root):
@@ -474,7 +618,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             kind == "deepcopy"
             and request is not None
             and node.args
-            and _SCHEDULER_RE.search(unparse(node.args[0]))
+            and sampling_config(src, node.args[0], ctx.innermost)
         ):
             yield finding(
                 src,
