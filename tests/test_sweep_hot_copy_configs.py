@@ -47,7 +47,7 @@ def test_deepcopy_of_a_generation_config_per_request(feature: Repo, run: Run) ->
         (16, "warning"),
         (20, "error"),
     ]
-    assert "scheduler/sampling config" in rows[0][3]
+    assert "on request path `generate_stream`" in rows[0][3]
 
 
 def test_code_under_a_constant_false_guard_is_not_reported(feature: Repo, run: Run) -> None:

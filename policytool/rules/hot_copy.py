@@ -527,7 +527,8 @@ def _per_request_config(
     root = _root_name(arg)
     if root is not None and root != text and _REQUEST_ROOT_RE.match(root):
         return f"of request `{root}`"
-    if isinstance(function, ast.AsyncFunctionDef) and root is not None:
+    # ``self``'s attributes are the object's own, not a config the call was given.
+    if isinstance(function, ast.AsyncFunctionDef) and root not in (None, "self", "cls"):
         arguments = function.args
         params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
         if root in params:
