@@ -72,7 +72,16 @@ def test_code_under_a_constant_false_guard_is_not_reported(feature: Repo, run: R
         "            z = targets.clone()\n"  # 15: runs
         "        if steps:\n"
         "            z = targets.clone()\n"  # 17: runs
-        "    return z\n",
+        "    return z\n"
+        "\n\n"
+        "def inspect_latent(latent):\n"
+        "    return latent.clone()\n"  # 22: called only by dead code
+        "\n\n"
+        "def denoise(latent, timesteps):\n"
+        "    for t in timesteps:\n"
+        "        if False:\n"
+        "            inspect_latent(latent)\n"
+        "    return latent\n",
     )
     rows = found(run, "hot-copy")
     assert [(r[1], r[2]) for r in rows] == [(15, "error"), (17, "error")]

@@ -15,7 +15,14 @@ from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules._pysource import STEP_RE, SourceInfo, names_match, sweep_info, unparse
+from policytool.rules._pysource import (
+    STEP_RE,
+    SourceInfo,
+    names_match,
+    never_true,
+    sweep_info,
+    unparse,
+)
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -232,12 +239,15 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 def _own_nodes(nodes: list[ast.stmt]) -> Iterator[ast.AST]:
     """The nodes of a statement list, not descending into a nested ``def``/``lambda``/class
-    (their bodies run when they are called, not here)."""
+    (their bodies run when they are called, not here) nor into the body of an ``if
+    False:`` (it never runs)."""
     stack: list[ast.AST] = list(nodes)
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, _SCOPES):
+        if isinstance(node, ast.If) and never_true(node.test):
+            stack.extend(node.orelse)
+        elif not isinstance(node, _SCOPES):
             stack.extend(ast.iter_child_nodes(node))
 
 
@@ -262,6 +272,9 @@ def _step_loops(function: _FuncDef) -> Iterator[list[ast.stmt]]:
             ):
                 yield [ast.Expr(looped), *node.body] if isinstance(node, ast.While) else node.body
                 continue
+        if isinstance(node, ast.If) and never_true(node.test):
+            stack.extend(node.orelse)  # a loop under ``if False:`` never runs
+            continue
         stack.extend(ast.iter_child_nodes(node))
 
 
