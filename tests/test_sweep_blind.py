@@ -169,11 +169,6 @@ _H_FIGURES = {
     ("any-annotation", "w-precision"): (
         "11/12: an untyped `def` of `integration-tests/scripts/`, a benchmark script, labelled '-'"
     ),
-    ("hot-copy", "x-recall"): (
-        "0/1: fastchat `copy.deepcopy(self.engine_helper.default_gen_cfg)` per request: a "
-        "generation config's name is not a scheduler/sampling name (⚠)"
-    ),
-    ("hot-copy", "w-precision"): "1/2: a `.clone()` under `if False:` (dead debug code)",
 }
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
