@@ -8,9 +8,7 @@ awaits is on the request path."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 
 def test_server_directories_and_modules_are_serving_paths(feature: Repo, run: Run) -> None:

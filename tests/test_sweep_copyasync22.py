@@ -8,9 +8,7 @@ an old lock/await pair is not new because a keyword was added inside it."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 
 def test_run_once_loops_and_benchmarks_are_not_per_step(feature: Repo, run: Run) -> None:

@@ -7,44 +7,8 @@ the shape a real commit or release diff had it in (named in the test)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def by_marker(repo: Repo, path: str, run: Run) -> dict[str, str]:
-    """Marker comment (``# m:NAME``) on an ``except`` line -> its finding's severity
-    (``-`` when the line has no ``broad-except`` finding)."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    severities = {
-        f["line"]: f["severity"]
-        for f in json.loads(result.out)
-        if f["rule"] == "broad-except" and f["path"] == path
-    }
-    out: dict[str, str] = {}
-    text = (repo.root / path).read_text()
-    for number, line in enumerate(text.splitlines(), 1):
-        if "# m:" in line:
-            out[line.split("# m:", 1)[1].strip()] = severities.get(number, "-")
-    return out
-
-
-LOG = "import logging\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n"
+from tests.conftest import Repo
+from tests.sweep_fixture import LOG, Run, by_marker
 
 
 def test_a_logged_optimisation_fallback_on_weight_loading_is_a_warning(

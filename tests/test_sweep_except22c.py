@@ -8,26 +8,14 @@ the shape a blind set's commit had it in (named in the test)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
-from tests.conftest import Repo, Result
-from tests.test_sweep_except22b import LOG, by_marker
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import LOG, Run, by_marker
 
 
 def test_a_route_that_ends_on_its_exception_is_not_a_fallback(feature: Repo, run: Run) -> None:

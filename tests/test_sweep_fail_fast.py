@@ -7,29 +7,9 @@ loading, request handling, connector setup") and its swallow forms (``pass``,
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def severities(run: Run) -> dict[int, str]:
-    """Line of each broad-except finding -> its severity."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return {f["line"]: f["severity"] for f in json.loads(result.out) if f["rule"] == "broad-except"}
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, severities
 
 
 def handler(name: str, body: str) -> str:
@@ -72,7 +52,7 @@ WARNING = [
 def test_the_five_seed_paths_and_the_default_swallow_are_blocking(feature: Repo, run: Run) -> None:
     feature.write("pkg/mod.py", "".join(handler(n, b) for n, b in BLOCKING + WARNING))
     feature.commit("add")
-    found = severities(run)
+    found = severities(run, "broad-except")
     # each handler's ``except`` is the 4th line of its 7-line block (+1 per extra line)
     lines: dict[str, int] = {}
     line = 1

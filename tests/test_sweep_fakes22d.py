@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _ARGS = (
     "from dataclasses import dataclass, field\n\n\n"

@@ -13,9 +13,7 @@ import pytest
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _SCHEMAS = (
     "from pydantic import BaseModel\n\n\n"

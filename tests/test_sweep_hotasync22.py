@@ -7,9 +7,7 @@ request-path ``async def`` of a router is on the serving path (production-stack)
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _GENERATION = (
     "def sample(logits, temperature=1.0):\n"

@@ -5,72 +5,12 @@ item, each in the shape the issue found it in real commits."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def found(run: Run, rule: str) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each finding of ``rule``."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == rule
-    ]
-
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 # -- 1. SimpleNamespace fakes of real typed classes -------------------------------------
-
-
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An "installed" package ``enginelib`` on sys.path (outside the repository), shaped
-    like vLLM: config dataclasses re-exported by ``enginelib.config``, a plain layer."""
-    root = tmp_path / "site"
-    (root / "enginelib" / "config").mkdir(parents=True)
-    (root / "enginelib" / "__init__.py").write_text("")
-    (root / "enginelib" / "config" / "__init__.py").write_text(
-        "from enginelib.config.cache import CacheConfig\n"
-        "from enginelib.config.engine import EngineConfig\n"
-        "from .scheduler import SchedulerConfig\n"
-    )
-    (root / "enginelib" / "config" / "cache.py").write_text(
-        "from dataclasses import dataclass\n\n\n@dataclass\nclass CacheConfig:\n"
-        "    block_size: int = 16\n    num_blocks: int = 0\n"
-    )
-    (root / "enginelib" / "config" / "scheduler.py").write_text(
-        "from dataclasses import dataclass\n\n\n@dataclass\nclass SchedulerConfig:\n"
-        "    max_num_seqs: int = 8\n    chunked: bool = False\n"
-    )
-    (root / "enginelib" / "config" / "engine.py").write_text(
-        "from dataclasses import dataclass, field\n\n"
-        "from enginelib.config.cache import CacheConfig\n\n\n"
-        "@dataclass\nclass EngineConfig:\n"
-        "    cache_config: CacheConfig = field(default_factory=CacheConfig)\n"
-        "    model: str = ''\n"
-    )
-    (root / "enginelib" / "layers.py").write_text(
-        "class Linear:\n    def __init__(self, n: int) -> None:\n        self.weight = n\n"
-    )
-    monkeypatch.syspath_prepend(str(root))
-    return root
 
 
 def test_fake_passed_to_an_annotated_parameter_names_the_installed_class(

@@ -14,10 +14,7 @@ from hypothesis import strategies as st
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found, site
-
-__all__ = ["feature", "site"]  # fixtures used by name
-
+from tests.sweep_fixture import Run, found
 
 # -- the class body reader -------------------------------------------------------------
 

@@ -17,9 +17,7 @@ from hypothesis import strategies as st
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _DSA = (
     "from dataclasses import dataclass\n\n\n"

@@ -7,9 +7,7 @@ fake class of the test file, an old fake with a keyword added inside it."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _OUTPUTS = (
     "from dataclasses import dataclass\n\n\n"

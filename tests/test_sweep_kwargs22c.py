@@ -15,34 +15,17 @@ body does ``kwargs[...]`` / ``kwargs.get(...)`` / ``"..." in kwargs``".
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from functools import partial
 
-import pytest
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """A repository with one commit on main and a ``feature`` branch checked out."""
-    repo.write("pkg/__init__.py", "")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+# ``pkg`` is a package at the base: the change resolves keys and classes through it.
+FEATURE_BASE = {"pkg/__init__.py": ""}
 
 
-def rows(run: Run) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each kwargs-lookup finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "kwargs-lookup"
-    ]
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 MEDIA = """\

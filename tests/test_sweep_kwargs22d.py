@@ -14,19 +14,16 @@ function gets a ✗ at the read of each key the change adds (a key the file read
 
 from __future__ import annotations
 
-import pytest
+from functools import partial
 
 from tests.conftest import Repo
-from tests.test_sweep_kwargs22 import Run, rows
+from tests.sweep_fixture import Run, found
 
+# ``pkg`` is a package at the base: the change resolves keys and classes through it.
+FEATURE_BASE = {"pkg/__init__.py": ""}
 
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """A repository with one commit on main and a ``feature`` branch checked out."""
-    repo.write("pkg/__init__.py", "")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 ROUTER_OLD = """\

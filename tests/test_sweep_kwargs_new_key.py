@@ -9,14 +9,12 @@ reads in two files, is the ✗."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from functools import partial
 
 import pytest
 
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 OTHER = "def talk(**kwargs):\n    return kwargs.get('runtime_info')\n"
 OLD = "def forward(**kwargs):\n    return kwargs.get('runtime_info')\n"
@@ -36,15 +34,8 @@ def base(repo: Repo) -> Repo:
     return repo
 
 
-def rows(run: Run) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each kwargs-lookup finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "kwargs-lookup"
-    ]
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 def test_a_reindented_lookup_of_the_files_old_key_stays_a_warning(base: Repo, run: Run) -> None:

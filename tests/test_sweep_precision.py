@@ -6,40 +6,27 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import Repo, Result
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, sweep_findings
 
-Run = Callable[..., Result]
 Row = tuple[str, int, str, str]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
 
 
 def rows(run: Run, *args: str, rule: str | None = None) -> list[Row]:
     """(path, line, rule, severity) of each finding (of ``rule`` only, when given)."""
-    result = run("sweep", "--format", "json", "--fail-on", "never", *args)
-    assert result.code == 0, result.err
     return [
         (f["path"], f["line"], f["rule"], f["severity"])
-        for f in json.loads(result.out)
+        for f in sweep_findings(run, *args)
         if rule is None or f["rule"] == rule
     ]
 
 
 def messages(run: Run, *args: str, rule: str | None = None) -> list[str]:
     """The message of each finding (of ``rule`` only, when given)."""
-    result = run("sweep", "--format", "json", "--fail-on", "never", *args)
-    return [f["message"] for f in json.loads(result.out) if rule is None or f["rule"] == rule]
+    return [f["message"] for f in sweep_findings(run, *args) if rule is None or f["rule"] == rule]
 
 
 # -- kwargs-lookup ---------------------------------------------------------------------

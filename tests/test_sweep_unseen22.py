@@ -9,45 +9,15 @@ vLLM's run-once post-load hook (hot-copy: not a hot path)."""
 from __future__ import annotations
 
 import ast
-import json
-from collections.abc import Callable
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policytool.rules._pysource import SourceInfo
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules._wrong_annotation import _types
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def findings(run: Run, rule: str) -> list[tuple[int, str, str]]:
-    """(line, severity, message) of each finding of ``rule``."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return sorted(
-        (f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == rule
-    )
-
-
-def errors(run: Run, rule: str) -> dict[int, str]:
-    """Line -> message of each ✗ of ``rule``."""
-    return {line: m for line, sev, m in findings(run, rule) if sev == "error"}
-
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, errors, lines
 
 # -- any-annotation: a dotted class name that cannot hold None ---------------------------
 
@@ -205,7 +175,7 @@ def test_a_clone_in_the_post_load_hook_runs_once(feature: Repo, run: Run) -> Non
     # vllm-ascend 8548ed2: a clone per expert in ``process_weights_after_loading``.
     feature.write("pkg/quant.py", POST_LOAD)
     feature.commit("add")
-    assert [(line, sev) for line, sev, _m in findings(run, "hot-copy")] == [(13, "warning")]
+    assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(13, "warning")]
 
 
 # -- broad-except: a patch function's import, a helper only fail-fast code calls ----------
@@ -282,7 +252,7 @@ def test_a_broad_catch_around_the_import_a_patch_function_patches_is_blocking(
     # patch_getenv`` in the NPU bootstrap's ``_patch_torch_npu_getenv``.
     feature.write("pkg/npu.py", PATCH_IMPORT)
     feature.commit("add")
-    found = findings(run, "broad-except")
+    found = lines(run, "broad-except")
     assert [(line, sev) for line, sev, _m in found] == [
         (7, "error"),
         (15, "error"),
@@ -383,7 +353,7 @@ def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo
     # ``_get_hf_config_overrides``, reached only from the engine's ``__init__``.
     feature.write("pkg/engine.py", HELPERS)
     feature.commit("add")
-    found = findings(run, "broad-except")
+    found = lines(run, "broad-except")
     assert [(line, sev) for line, sev, _m in found] == [
         (15, "error"),
         (22, "error"),  # also called from generate, but its try loads a config (round D)

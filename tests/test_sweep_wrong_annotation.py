@@ -7,38 +7,21 @@ class or generic that cannot hold it, and a returned literal of another kind."""
 from __future__ import annotations
 
 import ast
-import json
-from collections.abc import Callable
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policytool.rules._pysource import SourceInfo
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules._wrong_annotation import _types, annassign_findings
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 
 def wrong(run: Run) -> list[tuple[int, str]]:
     """(line, message) of each any-annotation ✗."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
     return [
-        (f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
+        (line, m) for _, line, severity, m in found(run, "any-annotation") if severity == "error"
     ]
 
 

@@ -7,32 +7,17 @@ a returned tuple no member of a union holds) and where a wrong return is reporte
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 
 def wrong(run: Run) -> list[tuple[str, int, str]]:
-    """(path, line, message) of each any-annotation ✗."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
+    """(path, line, message) of each any-annotation ✗, sorted."""
     return sorted(
-        (f["path"], f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
+        (path, line, m)
+        for path, line, severity, m in found(run, "any-annotation")
+        if severity == "error"
     )
 
 
