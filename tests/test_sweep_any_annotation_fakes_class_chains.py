@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round C, the fakes blind set d missed (FastVideo, read after it was consumed):
-a fake whose keywords fit a base class and its subclass (one class chain: the base is
-the answer), a fake with one keyword that only one class chain declares, passed to the
-code under test (``validation_config: Any``)."""
+"""any-annotation, test fakes and class chains: a fake whose keywords fit a base class and
+its subclass names the base (one class chain), and a fake with one keyword that only one
+class chain declares, passed to the code under test (``validation_config: Any``), is ✗."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round B of issue 22, any-annotation's wrong annotations: the ✗ the blind sets missed
-(a class imported relatively, ``field(default_factory=None)``, the legacy typed tensors,
-a returned tuple no member of a union holds) and where a wrong return is reported."""
+"""any-annotation ✗ for wrong annotations with unions and imports: a class imported
+relatively, ``field(default_factory=None)``, the legacy typed tensors, a returned tuple
+no member of a union holds, and where a wrong return is reported."""
 
 from __future__ import annotations
 

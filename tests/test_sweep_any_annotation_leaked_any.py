@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round D of issue 22, any-annotation's annotation part: the ⚠ is ``Any`` leaking into a
-new signature (``*args: Any`` / ``**kwargs: Any`` pass-throughs and a local variable's
-``: Any`` are not reported), a loop's ``else`` in the fall-off analysis, and a ``try``
-whose ``except`` only logs falling off a ``-> T`` of a class."""
+"""any-annotation, ``Any``: the ⚠ is ``Any`` leaking into a new signature (``*args: Any`` /
+``**kwargs: Any`` pass-throughs and a local variable's ``: Any`` are not reported); a
+loop's ``else`` counts in the fall-off analysis, and a ``try`` whose ``except`` only logs
+falls off a ``-> T`` of a class."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""any-annotation ✗ for a *wrong* annotation (seed: "actively misleading — e.g. `-> bool`
-that returns `Optional[bool]`"): implicit Optional defaults, ``return None`` under a
-class or generic that cannot hold it, and a returned literal of another kind."""
+"""any-annotation ✗ for a *wrong* annotation ("actively misleading — e.g. `-> bool` that
+returns `Optional[bool]`"): implicit Optional defaults, ``return None`` under a class or
+generic that cannot hold it, and a returned literal of another kind."""
 
 from __future__ import annotations
 

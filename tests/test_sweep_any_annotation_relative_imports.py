@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round C of issue 22, any-annotation's annotation part: one home for relative imports
-(the fake finder and the wrong-annotation check resolve ``from ..x import Y`` with one
-function, and neither leaves the tree), what "production code" is (a top-level
-``test/`` or ``testing/`` directory is test code), a guarded use of an implicit-Optional
-parameter, and the issue's items 5 and 6."""
+"""any-annotation, annotations: a relative import (``from ..x import Y``) is resolved by one
+function for the fake finder and the wrong-annotation check, and never leaves the tree;
+a top-level ``test/`` or ``testing/`` directory is test code, not production code; a
+guarded use of an implicit-Optional parameter is not a wrong annotation."""
 
 from __future__ import annotations
 
