@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round D, ``broad-except``: what the ``try`` loads puts a catch on the weight
-loading path, not only the function's name; a DEBUG line is no report of the error. Each
-case is the shape a blind set's commit had it in (named in the test)."""
+"""broad-except, weight loading: what the ``try`` loads puts a catch on the weight loading
+path, not only the function's name; a DEBUG line is no report of the error. Each case is
+the shape a real commit had it in (named in the test)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""broad-except ✗ on the seed's five fail-fast paths ("init, config validation, weight
-loading, request handling, connector setup") and its swallow forms (``pass``,
-``return``, ``return None``, ``continue``, a default assigned with nothing logged)."""
+"""broad-except ✗ on the five fail-fast paths ("init, config validation, weight loading,
+request handling, connector setup") and its swallow forms (``pass``, ``return``,
+``return None``, ``continue``, a default assigned with nothing logged)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round B, ``broad-except``: the ✗ for "logged and carried on" keeps to a
-model left half set up, not a complete fallback; every logged broad catch is still ⚠;
-HTTP routes and "Initialize ..." docstrings put a catch on a fail-fast path. Each case is
-the shape a real commit or release diff had it in (named in the test)."""
+"""broad-except, logged catches: the ✗ for "logged and carried on" keeps to a model left
+half set up, not a complete fallback; every logged broad catch is still ⚠; HTTP routes
+and "Initialize ..." docstrings put a catch on a fail-fast path. Each case is the shape a
+real commit or release diff had it in (named in the test)."""
 
 from __future__ import annotations
 

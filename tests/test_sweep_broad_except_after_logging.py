@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round C, ``broad-except``: what a handler does after it logs decides. A
-handler that ends a route built to end on its exception (a websocket's endless receive
-loop, cleanup in ``finally:``) is not carrying on with a fallback; a request-path function
-whose handler only logs and then ends leaves whoever waits on it unanswered. Each case is
-the shape a blind set's commit had it in (named in the test)."""
+"""broad-except, what a handler does after it logs decides: a handler that ends a route
+built to end on its exception (a websocket's endless receive loop, cleanup in
+``finally:``) is not carrying on with a fallback; a request-path function whose handler
+only logs and then ends leaves whoever waits on it unanswered. Each case is the shape a
+real commit had it in (named in the test)."""
 
 from __future__ import annotations
 
