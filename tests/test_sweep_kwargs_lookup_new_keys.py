@@ -3,9 +3,9 @@
 """kwargs-lookup ✗ is for a change that "introduces a **new** string key duplicated
 across >= 2 files": a key the base already read (in the changed file: a re-indented,
 moved or renamed lookup; or in another file: one more copy of an existing option, as
-xinference's ``kwargs.pop("instruct")`` and OpenRLHF's ``"n_samples_per_prompt"`` in blind
-set c) is not new, ⚠ naming where it was read; a key no base file read, that the change
-reads in two files, is the ✗."""
+xinference's ``kwargs.pop("instruct")`` and OpenRLHF's ``"n_samples_per_prompt"``) is
+not new, ⚠ naming where it was read; a key no base file read, that the change reads in
+two files, is the ✗."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""kwargs-lookup on the issue-22 corpora: each cause of a wrong or missed ✗, reduced.
+"""kwargs-lookup, where a dict goes: each cause of a wrong or missed ✗ on real code, reduced.
 
 - a fail-fast function that drops unknown keys is one ✗, on its def line (diffusers'
-  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys: blind set a);
+  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys);
 - a function standing in for another callable (``model.forward = self._prepare_stage``)
   receives that callable's parameters (vLLM 0.33 ``benchmarks/forward/pipeline.py``);
 - a key popped after the dict went on with ``**`` only releases the value (lmdeploy's
@@ -11,8 +11,7 @@
 - a key the library of the class's base declares (transformers' ``ProcessingKwargs``
   ``text_kwargs`` in a ``ProcessorMixin.__call__(**kwargs)``: vllm-omni 0.20 ming.py);
 - the message names a dict parameter a ``**`` dict is passed to as declared, not
-  ``f(**...)``.
-"""
+  ``f(**...)``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""kwargs-lookup, round D of issue 22: the seed's "`**kwargs` plumbing silently drops
-unknown keys on a fail-fast path" on code nobody tuned for (blind sets e and f).
+"""kwargs-lookup, dropped keys: "``**kwargs`` plumbing silently drops unknown keys on a
+fail-fast path", on real code.
 
 "Drops unknown keys" means: the function reads some keys (or none) and the dict goes
 nowhere else: not forwarded, stored, iterated or tested for leftovers. Showing it in a
@@ -9,8 +9,7 @@ log line (``logger.info(f"... {kwargs}")``) or discarding it (``_ = kwargs``) is
 passing it on. An alternate constructor (a ``@classmethod`` returning ``cls(...)``) is
 the class's init path. A function the change writes gets one ✗ at its ``def``; an old
 function gets a ✗ at the read of each key the change adds (a key the file read before is
-⚠).
-"""
+⚠)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""kwargs-lookup, issue 22 round C: the seed's ⚠ is "any *new* ``**kwargs`` signature whose
-body does ``kwargs[...]`` / ``kwargs.get(...)`` / ``"..." in kwargs``".
+"""kwargs-lookup, new signatures: the ⚠ is "any *new* ``**kwargs`` signature whose body
+does ``kwargs[...]`` / ``kwargs.get(...)`` / ``"..." in kwargs``".
 
 - a plain ``*_kwargs: dict`` / ``Mapping`` parameter read by key (no ``**`` in the
-  signature, no ``**`` dict passed to it) is not that ⚠: three blind labellers marked
-  it '-' (lmdeploy ``media_io_kwargs: dict``, xinference ``apply_audio_seed(kwargs:
-  dict)``, FastVideo ``_build_result_record(gen_kwargs: Mapping)``);
-- the seed's ✗ still holds for it: a new key the change reads in two files with no
-  shared constant (vllm-omni 0.20 ``_call_hf_processor(mm_kwargs: Mapping)`` reading
+  signature, no ``**`` dict passed to it) is not that ⚠ (lmdeploy ``media_io_kwargs:
+  dict``, xinference ``apply_audio_seed(kwargs: dict)``, FastVideo
+  ``_build_result_record(gen_kwargs: Mapping)``);
+- the ✗ still holds for it: a new key the change reads in two files with no shared
+  constant (vllm-omni 0.20 ``_call_hf_processor(mm_kwargs: Mapping)`` reading
   ``voice_name``, which ``**info_dict`` reads in another file);
-- a dict a ``**`` parameter passes on whole stays the ⚠ (the same dict, read elsewhere).
-"""
+- a dict a ``**`` parameter passes on whole stays the ⚠ (the same dict, read elsewhere)."""
 
 from __future__ import annotations
 
