@@ -8,7 +8,7 @@ real commit or release diff had it in (named in the test)."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import LOG, Run, by_marker
+from tests.sweep_fixture import LOG, Run, by_marker, found
 
 
 def test_a_logged_optimisation_fallback_on_weight_loading_is_a_warning(
@@ -259,3 +259,32 @@ def test_a_helper_whose_docstring_says_it_initialises_is_init(feature: Repo, run
         "        return None\n",
     )
     assert by_marker(feature, "pkg/patches.py", run) == {"ensure": "error", "probe": "warning"}
+
+
+def test_logged_and_carried_on_on_an_init_path_is_blocking(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/dev.py",
+        "import logging\n\nlogger = logging.getLogger(__name__)\n\n\n"
+        "class Runner:\n"
+        "    def init_device(self) -> None:\n"
+        "        try:\n"
+        "            self.device = open_device()\n"
+        "        except Exception as e:\n"  # 10: ✗
+        '            logger.warning("Device setup failed: %s", e)\n'
+        "            self.device = None\n"
+        "\n"
+        "    def record_metrics(self) -> None:\n"
+        "        try:\n"
+        "            push()\n"
+        "        except Exception as e:\n"  # 17: best-effort, not ✗ (not reported)
+        '            logger.warning("metrics failed: %s", e)\n'
+        "\n"
+        "    def close(self) -> None:\n"
+        "        try:\n"
+        "            self.device.close()\n"
+        "        except Exception as e:\n"  # 23: cleanup is best effort
+        '            logger.warning("close failed: %s", e)\n',
+    )
+    rows = found(run, "broad-except")
+    assert [(r[1], r[2]) for r in rows] == [(10, "error")]
+    assert "fail-fast path `init_device` logs every error and carries on" in rows[0][3]

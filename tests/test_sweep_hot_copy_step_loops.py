@@ -103,3 +103,40 @@ def test_deepcopy_of_sampling_params_per_request(feature: Repo, run: Run) -> Non
     assert "async def execute" in rows[0][3]
     assert "request call" in rows[1][3]
     assert "request `req`" in rows[2][3]
+
+
+def test_clone_in_any_loop_and_in_step_loops_of_every_shape(feature: Repo, run: Run) -> None:
+    """A clone in a plain loop of an ordinary function is ⚠ (the page's "inside a
+    loop"); per-iteration clones in step loops - `while step < num_steps`, a
+    comprehension over timesteps, the seed's own `for t in timesteps` - are ✗."""
+    feature.write(
+        "pkg/gen.py",
+        "def collect(xs, out):\n"
+        "    for x in xs:\n"
+        "        out.append(x.clone())\n"  # 3: ⚠ (a loop)
+        "\n\n"
+        "def run_ar(x, num_steps):\n"
+        "    step = 0\n"
+        "    traj = []\n"
+        "    while step < num_steps:\n"
+        "        traj.append(x.clone())\n"  # 10: ✗
+        "        step += 1\n"
+        "    return traj\n"
+        "\n\n"
+        "def trajectory(x_t, timesteps):\n"
+        "    return [x_t.clone() for t in timesteps]\n"  # 16: ✗
+        "\n\n"
+        "def image(x_t, timesteps):\n"
+        "    trajectory_latents = []\n"
+        "    for t in timesteps:\n"
+        "        trajectory_latents.append(x_t.clone())\n"  # 22: ✗
+        "    return trajectory_latents\n",
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[1], r[2]) for r in rows] == [
+        (3, "warning"),
+        (10, "error"),
+        (16, "error"),
+        (22, "error"),
+    ]
+    assert "inside a loop" in rows[0][3]

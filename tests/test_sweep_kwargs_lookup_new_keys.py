@@ -87,3 +87,25 @@ def test_a_key_only_a_test_file_read_before_is_still_new(repo: Repo, run: Run) -
     repo.write("pkg/b.py", "def b(**kwargs):\n    return kwargs.get('voice_seed')\n")
     repo.commit("new key")
     assert {sev for _p, _l, sev, _m in rows(run)} == {"error"}
+
+
+def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/a.py",
+        "def build(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",
+    )
+    feature.write(
+        "pkg/b.py",
+        "class W:\n"
+        "    def __init__(self, vllm_config: object, token: str) -> None:\n"
+        "        self.c = vllm_config\n\n\n"
+        "def make(**kwargs):\n"
+        "    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",  # 7
+    )
+    rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
+    by_key = {("vllm_config" if "vllm_config" in r[3].split("`")[1] else "hidden"): r for r in rows}
+    assert by_key["vllm_config"][2] == "warning"
+    assert "typed parameter of `__init__` (line 2)" in by_key["vllm_config"][3]
+    assert by_key["hidden"][2] == "error"  # a string protocol of both files
