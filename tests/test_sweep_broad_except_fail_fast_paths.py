@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, severities
+from tests.sweep_fixture import Run, lines, severities
 
 
 def handler(name: str, body: str) -> str:
@@ -75,3 +75,195 @@ def test_the_shared_fail_fast_list_reaches_kwargs_lookup(feature: Repo, run: Run
     # One ✗ for the function, on its def line; the read itself is ⚠.
     got = [(r["line"], r["severity"], "validate_options" in r["message"]) for r in rows]
     assert got == [(1, "error", True), (2, "warning", True)]
+
+
+# -- broad-except: a patch function's import, a helper only fail-fast code calls ----------
+
+PATCH_IMPORT = """\
+import importlib
+
+
+def _patch_torch_npu_getenv() -> None:
+    try:
+        from torch_npu.utils import patch_getenv
+    except Exception:  # noqa: BLE001
+        return
+    patch_getenv.apply()
+
+
+def _apply_gdn_patch(impl):
+    try:
+        mod = importlib.import_module("fla.ops.gated_delta_rule")
+    except Exception:
+        mod = None
+    return mod
+
+
+def _patch_logged():
+    try:
+        import torch_npu
+    except Exception as e:
+        print(e)
+        return
+    torch_npu.go()
+
+
+def _patch_specific():
+    try:
+        import torch_npu
+    except ImportError:
+        return
+    torch_npu.go()
+
+
+def setup_optional():
+    try:
+        import torch_npu
+    except Exception:
+        return
+    torch_npu.go()
+
+
+def is_npu_available():
+    try:
+        import torch_npu  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def _patch_torchaudio_load():
+    try:
+        import torchcodec
+
+        torchcodec  # noqa: B018
+        return
+    except Exception:
+        pass
+    patch_loader()
+"""
+
+
+def test_a_broad_catch_around_the_import_a_patch_function_patches_is_blocking(
+    feature: Repo, run: Run
+) -> None:
+    # ms-swift 86e55a5: ``except Exception: return`` around ``from torch_npu.utils import
+    # patch_getenv`` in the NPU bootstrap's ``_patch_torch_npu_getenv``.
+    feature.write("pkg/npu.py", PATCH_IMPORT)
+    feature.commit("add")
+    found = lines(run, "broad-except")
+    assert [(line, sev) for line, sev, _m in found] == [
+        (7, "error"),
+        (15, "error"),
+        (23, "warning"),  # logged
+        (40, "warning"),  # set-up, but an optional import: best effort
+        (48, "warning"),  # an availability probe
+        (59, "warning"),  # the failed import is what triggers the patch
+    ]
+    assert found[0][2] == (
+        "`except Exception:` around an import in patch function `_patch_torch_npu_getenv` "
+        "skips the patch silently on any error, not only a missing module; catch ImportError"
+    )
+
+
+HELPERS = """\
+from transformers import AutoConfig
+
+
+class Engine:
+    def __init__(self, model_dir):
+        self.model_dir = model_dir
+        self._prepare_engine_kwargs()
+
+    def _prepare_engine_kwargs(self):
+        self.overrides = self._get_hf_config_overrides()
+
+    def _get_hf_config_overrides(self):
+        try:
+            disk_config = AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            disk_config = None
+        return {"config": disk_config}
+
+    def _used_elsewhere(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            return None
+
+    def _try_load(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            return None
+
+    def _as_callback(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            return None
+
+    def _logged(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception as e:
+            print(e)
+            return {}
+
+    def load_weights(self):
+        self._used_elsewhere()
+        self._try_load()
+        self._logged()
+        register(self._as_callback)
+
+    def generate(self):
+        self._used_elsewhere()
+
+    def setup(self):
+        self._scale = self._scale_factor()
+        self._rvv = self._supports_rvv()
+        self._start_monitor()
+
+    def _scale_factor(self):
+        try:
+            return 2 ** len(self.config.block_out_channels)
+        except Exception:
+            pass
+        return 8
+
+    def _supports_rvv(self):
+        try:
+            return probe()
+        except Exception:
+            return False
+
+    def _start_monitor(self):
+        def _monitor():
+            try:
+                wait()
+            except Exception:
+                return
+        start(_monitor)
+"""
+
+
+def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo, run: Run) -> None:
+    # ms-swift 598053e: ``except Exception: disk_config = None`` in
+    # ``_get_hf_config_overrides``, reached only from the engine's ``__init__``.
+    feature.write("pkg/engine.py", HELPERS)
+    feature.commit("add")
+    found = lines(run, "broad-except")
+    assert [(line, sev) for line, sev, _m in found] == [
+        (15, "error"),
+        (22, "error"),  # also called from generate, but its try loads a config (round D)
+        (28, "warning"),  # named for an attempt
+        (34, "error"),  # passed as a callback, but its try loads a config (round D)
+        (40, "warning"),  # logged
+        (61, "warning"),  # falls through to a fallback value
+        (68, "warning"),  # a probe's answer
+        (75, "warning"),  # in a function the set-up only defines
+    ]
+    assert found[0][2] == (
+        "`except Exception:` on fail-fast path `_get_hf_config_overrides` (called only from "
+        "`__init__`) silently swallows every error"
+    )

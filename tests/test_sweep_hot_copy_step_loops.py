@@ -7,7 +7,7 @@ statement above is not the copy's "why"."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found
+from tests.sweep_fixture import Run, found, lines
 
 
 def test_run_once_loops_and_benchmarks_are_not_per_step(feature: Repo, run: Run) -> None:
@@ -140,3 +140,29 @@ def test_clone_in_any_loop_and_in_step_loops_of_every_shape(feature: Repo, run: 
         (22, "error"),
     ]
     assert "inside a loop" in rows[0][3]
+
+
+# -- hot-copy: a run-once post-load hook ------------------------------------------------
+
+POST_LOAD = """\
+def process_weights_after_loading(self, layer):
+    for expert in layer.experts:
+        self.w.append(expert.clone())
+
+
+def _post_load_hook(self, layer):
+    for expert in layer.experts:
+        self.w.append(expert.clone())
+
+
+def merge(self, layer):
+    for expert in layer.experts:
+        self.w.append(expert.clone())
+"""
+
+
+def test_a_clone_in_the_post_load_hook_runs_once(feature: Repo, run: Run) -> None:
+    # vllm-ascend 8548ed2: a clone per expert in ``process_weights_after_loading``.
+    feature.write("pkg/quant.py", POST_LOAD)
+    feature.commit("add")
+    assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(13, "warning")]
