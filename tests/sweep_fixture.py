@@ -606,6 +606,25 @@ def found(run: Run, rule: str) -> list[tuple[str, int, str, str]]:
     ]
 
 
+# (path, line, rule, severity) of one finding.
+Row = tuple[str, int, str, str]
+
+
+def rows(run: Run, *args: str, rule: str | None = None) -> list[Row]:
+    """(path, line, rule, severity) of each finding of ``sweep ARGS`` (of ``rule`` only,
+    when given), in output order."""
+    return [
+        (f["path"], f["line"], f["rule"], f["severity"])
+        for f in sweep_findings(run, *args)
+        if rule is None or f["rule"] == rule
+    ]
+
+
+def messages(run: Run, *args: str, rule: str | None = None) -> list[str]:
+    """The message of each finding of ``sweep ARGS`` (of ``rule`` only, when given)."""
+    return [f["message"] for f in sweep_findings(run, *args) if rule is None or f["rule"] == rule]
+
+
 def lines(run: Run, rule: str) -> list[tuple[int, str, str]]:
     """(line, severity, message) of each finding of ``rule``, sorted."""
     return sorted((line, severity, message) for _, line, severity, message in found(run, rule))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found
+from tests.sweep_fixture import Run, found, messages, rows
 
 
 def test_fake_passed_to_an_annotated_parameter_names_the_installed_class(
@@ -164,3 +164,26 @@ def test_old_init_with_a_new_parameter_below_is_not_reported(feature: Repo, run:
     )
     rows = found(run, "any-annotation")
     assert [(r[1], r[3]) for r in rows] == [(9, "function `new` has a fully unannotated signature")]
+
+
+def test_simple_namespace_is_blocking_only_when_it_mimics_a_real_class(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/cfg.py",
+        "class ModelConfig:\n    def __init__(self):\n"
+        "        self.hidden_size = 1\n        self.dtype = 'f'\n",
+    )
+    feature.write(
+        "tests/test_x.py",
+        "from types import SimpleNamespace\nfrom pkg.cfg import ModelConfig\n\n"
+        "A = SimpleNamespace(hidden_size=2, dtype='h')\n"
+        "B = SimpleNamespace(anything=1, other=2)\n"
+        "C = ModelConfig\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="any-annotation") if r[0] == "tests/test_x.py"]
+    assert found == [(4, "error"), (5, "warning")]
+    assert any(
+        "stands in for `ModelConfig` (pkg/cfg.py;" in m
+        for m in messages(run, rule="any-annotation")
+    )

@@ -15,7 +15,7 @@ from policytool.rules._pysource import SourceInfo
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules._wrong_annotation import _types, annassign_findings
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found
+from tests.sweep_fixture import Run, found, messages, rows
 
 
 def wrong(run: Run) -> list[tuple[int, str]]:
@@ -313,3 +313,14 @@ def test_admits_none_says_no_only_when_sure(case: tuple[str, bool | None]) -> No
     assert isinstance(node, ast.AnnAssign)
     assert _types(src).admits_none(node.annotation) is expected
     assert bool(list(annassign_findings(src, node))) is (expected is False)
+
+
+def test_kwargs_annotated_as_a_dict_is_a_wrong_annotation(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/a.py",
+        "from typing import Any\n\n\n"
+        "def f(*args: tuple[int, ...], **kwargs: dict[str, Any]) -> None:\n    del args, kwargs\n",
+    )
+    found = sorted((r[1], r[3]) for r in rows(run, rule="any-annotation"))
+    assert found == [(4, "error"), (4, "error")]
+    assert any("says every value is a dict" in m for m in messages(run, rule="any-annotation"))

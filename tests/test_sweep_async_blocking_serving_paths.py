@@ -9,7 +9,7 @@ new because a keyword was added inside it."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found
+from tests.sweep_fixture import Run, found, rows
 
 
 def test_server_directories_and_modules_are_serving_paths(feature: Repo, run: Run) -> None:
@@ -270,3 +270,40 @@ def test_a_router_or_an_http_route_is_on_the_serving_path(feature: Repo, run: Ru
         ("src/vllm_router/routers/routing_logic.py", 5, "error"),
         ("tests/test_app.py", 6, "warning"),
     ], rows
+
+
+def test_blocking_calls_beyond_sleep_and_requests(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/engine/a.py",
+        "import queue\nimport subprocess\n\n"
+        "async def serve(self, fut, pool):\n"
+        "    subprocess.run(['ls'])\n"
+        "    item = self.output_queue.get()\n"
+        "    value = fut.result()\n"
+        "    other = pool.submit(len, 'x').result()\n"
+        "    data = open('big.bin').read()\n"
+        "    ok = await self.async_queue.get()\n"  # awaited: an asyncio queue
+        "    none = self.output_queue.get(block=False)\n"
+        "    return item, value, other, data, ok, none\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="async-blocking")]
+    assert found == [(5, "warning"), (6, "warning"), (7, "warning"), (8, "warning"), (9, "warning")]
+    keyed = "async def get_result(self, rid):\n    return self._out_queue.get(rid)\n"
+    feature.write("pkg/engine/dict_of_futures.py", keyed)
+    feature.write("tests/test_io.py", "async def test_it(p):\n    return open(p).read()\n")
+    assert [r[0] for r in rows(run, rule="async-blocking")] == ["pkg/engine/a.py"] * 5
+
+
+def test_lock_on_an_admin_path_is_a_warning(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/entrypoints/api.py",
+        "import asyncio\n\nclass S:\n"
+        "    async def start_profile(self):\n"
+        "        async with self._profile_lock:\n            await asyncio.sleep(0)\n"
+        "    async def handle_request(self):\n"
+        "        async with self._lock:\n            await asyncio.sleep(0)\n",
+    )
+    assert [(r[1], r[3]) for r in rows(run, rule="async-blocking")] == [
+        (5, "warning"),
+        (8, "error"),
+    ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, lines, severities
+from tests.sweep_fixture import Run, lines, messages, rows, severities
 
 
 def handler(name: str, body: str) -> str:
@@ -267,3 +267,44 @@ def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo
         "`except Exception:` on fail-fast path `_get_hf_config_overrides` (called only from "
         "`__init__`) silently swallows every error"
     )
+
+
+def test_broad_except_blocking_needs_both_swallow_and_fail_fast(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/b.py",
+        "import os\n"
+        "class C:\n"
+        "    def metrics(self):\n"  # swallows, not fail-fast: ⚠
+        "        try:\n            pass\n        except Exception:\n            return None\n"
+        "    def load_weights(self):\n"  # fail-fast, does not swallow: ⚠
+        "        try:\n            pass\n        except Exception:\n            self.ok = False\n"
+        "    def validate_config(self):\n"  # both: ✗
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    def __del__(self):\n"  # best effort: ⚠
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    def setup_cleanup(self):\n"  # cleanup before exit: ⚠
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    def setup_tmp(self, path):\n"  # temp-file removal: ⚠
+        "        try:\n            os.remove(path)\n        except Exception:\n            pass\n"
+        "    def init_fallback(self):\n"  # a fallback that re-raises: nothing
+        "        try:\n            pass\n        except Exception:\n"
+        "            try:\n                pass\n            except OSError:\n                raise\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="broad-except")]
+    assert found == [
+        (6, "warning"),
+        (11, "warning"),
+        (16, "error"),
+        (21, "warning"),
+        (26, "warning"),
+        (31, "warning"),
+    ]
+
+
+def test_broad_except_quotes_the_clause_as_written(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/q.py",
+        "def f():\n    try:\n        pass\n    except (ValueError, Exception):\n        x = 1\n",
+    )
+    (message,) = messages(run, rule="broad-except")
+    assert message.startswith("`except (ValueError, Exception):` ")

@@ -8,7 +8,7 @@ real commit or release diff had it in (named in the test)."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import LOG, Run, by_marker, found
+from tests.sweep_fixture import LOG, Run, by_marker, found, rows
 
 
 def test_a_logged_optimisation_fallback_on_weight_loading_is_a_warning(
@@ -288,3 +288,29 @@ def test_logged_and_carried_on_on_an_init_path_is_blocking(feature: Repo, run: R
     rows = found(run, "broad-except")
     assert [(r[1], r[2]) for r in rows] == [(10, "error")]
     assert "fail-fast path `init_device` logs every error and carries on" in rows[0][3]
+
+
+def test_logged_handlers_that_give_up_or_carry_on_in_requests_are_warnings(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/l.py",
+        "import logging\nlogger = logging.getLogger()\n\n"
+        "def scan(items):\n"
+        "    for i in items:\n"
+        "        try:\n            pass\n        except Exception as e:\n"
+        "            logger.warning('skip %s', e)\n            continue\n"
+        "def lookup():\n"
+        "    try:\n        pass\n    except Exception as e:\n"
+        "        logger.error('x %s', e)\n        return {}\n"
+        "def forward(x):\n"
+        "    try:\n        pass\n    except Exception as e:\n"
+        "        logger.error('x %s', e)\n    return x\n"
+        "def logged_only():\n"
+        "    try:\n        pass\n    except Exception as e:\n"
+        "        logger.error('x %s', e)\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="broad-except")]
+    # The seed's ⚠ is any new broad catch: a logged one is still ⚠ ("`as e` usually
+    # means it is logged, but still verify").
+    assert found == [(8, "warning"), (14, "warning"), (20, "warning"), (26, "warning")]

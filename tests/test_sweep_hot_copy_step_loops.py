@@ -7,7 +7,7 @@ statement above is not the copy's "why"."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found, lines
+from tests.sweep_fixture import Run, found, lines, rows
 
 
 def test_run_once_loops_and_benchmarks_are_not_per_step(feature: Repo, run: Run) -> None:
@@ -166,3 +166,38 @@ def test_a_clone_in_the_post_load_hook_runs_once(feature: Repo, run: Run) -> Non
     feature.write("pkg/quant.py", POST_LOAD)
     feature.commit("add")
     assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(13, "warning")]
+
+
+def test_hot_copy_look_alikes(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/h.py",
+        "import copy\n"
+        "class Runner:\n"
+        "    def __init__(self, x):\n"
+        "        for _ in range(3):\n            self.x = x.clone()\n"  # run once
+        "    def load_weights(self, ws):\n"
+        "        for w in ws:\n            w.clone()\n"
+        "    def profile_run(self, x, steps):\n"
+        "        for _ in steps:\n            x.clone()\n"
+        "    def execute_model(self, x, buf, steps):\n"
+        "        buf.copy_(x)\n"  # the recommended fix
+        "        for _ in steps:\n"
+        "            # x is mutated by the next step,\n"
+        "            # so keep a snapshot\n"
+        "            y = x.clone()\n"  # why-comment two lines up: ⚠ not ✗
+        "        for _ in steps:\n            z = x.clone()\n"  # ✗
+        "        return y, z\n"
+        "    def helper(self, xs):\n"
+        "        return [x.clone() for x in xs]\n"  # not a per-step function
+        "    def _deepstack_process(self, x):\n"
+        "        return x.clone()\n",  # hot-path default name: ⚠
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="hot-copy")]
+    assert found == [(17, "warning"), (19, "error"), (24, "warning")]
+
+
+def test_hot_path_names_are_configurable(feature: Repo, run: Run) -> None:
+    feature.write("pyproject.toml", '[tool.policytool.sweep]\nhot-path = ["my_tick"]\n')
+    feature.write("pkg/t.py", "def my_tick(x):\n    return x.clone()\n")
+    feature.write("pkg/u.py", "def execute_model(x):\n    return x.clone()\n")
+    assert [r[0] for r in rows(run, rule="hot-copy")] == ["pkg/t.py"]

@@ -29,9 +29,8 @@ from policytool.sweep import diff
 from policytool.sweep import run as sweep_run
 from policytool.sweep.diff import ChangedFile
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, sweep_findings
+from tests.sweep_fixture import Run, rows
 
-Row = tuple[str, int, str, str]
 ROOT = Path(__file__).resolve().parent.parent
 
 # Shapes where the pruned walk could lose a node the patterns need.
@@ -293,11 +292,6 @@ def test_import_statements_keeps_the_order_of_the_full_walk() -> None:
 
 
 # -- workers ---------------------------------------------------------------------------
-
-
-def rows(run: Run, *args: str) -> list[Row]:
-    """(path, line, rule, severity) of each finding."""
-    return [(f["path"], f["line"], f["rule"], f["severity"]) for f in sweep_findings(run, *args)]
 
 
 def test_forked_workers_give_the_findings_of_one_process_in_every_chunking(
