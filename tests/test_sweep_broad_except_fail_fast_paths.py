@@ -6,8 +6,6 @@ request handling, connector setup") and its swallow forms (``pass``, ``return``,
 
 from __future__ import annotations
 
-import json
-
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, lines, messages, rows, severities
 
@@ -64,17 +62,6 @@ def test_the_five_seed_paths_and_the_default_swallow_are_blocking(feature: Repo,
         **{name: "error" for name, _ in BLOCKING},
         **{name: "warning" for name, _ in WARNING},
     }
-
-
-def test_the_shared_fail_fast_list_reaches_kwargs_lookup(feature: Repo, run: Run) -> None:
-    """The seed's kwargs-lookup ✗ (unknown keys dropped on config validation)."""
-    feature.write("pkg/v.py", "def validate_options(**kwargs):\n    return kwargs.get('mode')\n")
-    feature.commit("add")
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    rows = [f for f in json.loads(result.out) if f["rule"] == "kwargs-lookup"]
-    # One ✗ for the function, on its def line; the read itself is ⚠.
-    got = [(r["line"], r["severity"], "validate_options" in r["message"]) for r in rows]
-    assert got == [(1, "error", True), (2, "warning", True)]
 
 
 # -- broad-except: a patch function's import, a helper only fail-fast code calls ----------

@@ -13,6 +13,7 @@ function gets a ✗ at the read of each key the change adds (a key the file read
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 from tests.conftest import Repo
@@ -196,3 +197,14 @@ def test_an_override_of_a_base_init_keeps_the_interfaces_catch_all(feature: Repo
     )
     feature.commit("new")
     assert rows(run) == []
+
+
+def test_the_shared_fail_fast_list_reaches_kwargs_lookup(feature: Repo, run: Run) -> None:
+    """The seed's kwargs-lookup ✗ (unknown keys dropped on config validation)."""
+    feature.write("pkg/v.py", "def validate_options(**kwargs):\n    return kwargs.get('mode')\n")
+    feature.commit("add")
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    rows = [f for f in json.loads(result.out) if f["rule"] == "kwargs-lookup"]
+    # One ✗ for the function, on its def line; the read itself is ⚠.
+    got = [(r["line"], r["severity"], "validate_options" in r["message"]) for r in rows]
+    assert got == [(1, "error", True), (2, "warning", True)]
