@@ -22,7 +22,7 @@ def test_a_route_that_ends_on_its_exception_is_not_a_fallback(feature: Repo, run
     # lightllm 7066b69c config_server/api_http.py:55: the heartbeat websocket's receive
     # loop ends on a disconnect; the handler logs it, `finally:` unregisters the peer and
     # the route returns: ⚠, not "carries on with a fallback". A route whose catch falls
-    # through to a hand-made fallback stays ✗ (openrlhf 06ab51e7, test_sweep_except22b).
+    # through to a hand-made fallback stays ✗ (openrlhf 06ab51e7, test_sweep_broad_except_logged).
     feature.write(
         "pkg/api.py",
         LOG + "@app.websocket('/register')\n"
