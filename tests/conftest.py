@@ -79,6 +79,57 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Repo]:
     yield r
 
 
+# The base commit of ``feature``: one file. A test module whose base must make ``pkg`` a
+# package (a key or class resolved through ``pkg``) sets ``FEATURE_BASE`` to its own.
+FEATURE_BASE = {"README.md": "x\n"}
+
+
+@pytest.fixture
+def feature(repo: Repo, request: pytest.FixtureRequest) -> Repo:
+    """``repo`` with one commit on main (``FEATURE_BASE`` of the test module, else a README)
+    and the ``feature`` branch checked out: what the test writes next is the change."""
+    base: dict[str, str] = getattr(request.module, "FEATURE_BASE", FEATURE_BASE)
+    for relpath, content in base.items():
+        repo.write(relpath, content)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An "installed" package ``enginelib`` on sys.path (outside the repository), shaped
+    like vLLM: config dataclasses re-exported by ``enginelib.config``, a plain layer."""
+    root = tmp_path / "site"
+    (root / "enginelib" / "config").mkdir(parents=True)
+    (root / "enginelib" / "__init__.py").write_text("")
+    (root / "enginelib" / "config" / "__init__.py").write_text(
+        "from enginelib.config.cache import CacheConfig\n"
+        "from enginelib.config.engine import EngineConfig\n"
+        "from .scheduler import SchedulerConfig\n"
+    )
+    (root / "enginelib" / "config" / "cache.py").write_text(
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass CacheConfig:\n"
+        "    block_size: int = 16\n    num_blocks: int = 0\n"
+    )
+    (root / "enginelib" / "config" / "scheduler.py").write_text(
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass SchedulerConfig:\n"
+        "    max_num_seqs: int = 8\n    chunked: bool = False\n"
+    )
+    (root / "enginelib" / "config" / "engine.py").write_text(
+        "from dataclasses import dataclass, field\n\n"
+        "from enginelib.config.cache import CacheConfig\n\n\n"
+        "@dataclass\nclass EngineConfig:\n"
+        "    cache_config: CacheConfig = field(default_factory=CacheConfig)\n"
+        "    model: str = ''\n"
+    )
+    (root / "enginelib" / "layers.py").write_text(
+        "class Linear:\n    def __init__(self, n: int) -> None:\n        self.weight = n\n"
+    )
+    monkeypatch.syspath_prepend(str(root))
+    return root
+
+
 @pytest.fixture
 def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     """Run ``policytool ARGS...`` in-process from the current directory."""

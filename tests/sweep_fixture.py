@@ -1,17 +1,28 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""A real git repo for ``policytool sweep``: old violations on ``main``, new ones on ``feature``.
+"""A real git repo for ``policytool sweep``: old violations on ``main``, new ones on ``feature``,
+and the helpers every sweep test reads findings with.
 
 Used by tests/test_sweep*.py and bench/sweep_vs_grep.py. ``EXPECTED`` lists every
 finding the change must produce as (path, unique text on the line, rule, severity);
-every other added line is a look-alike that must not count.
+every other added line is a look-alike that must not count. The ``feature`` fixture
+(one base commit, the ``feature`` branch checked out) is in tests/conftest.py.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from tests.conftest import Repo, Result
+
+# The ``run`` fixture of tests/conftest.py: ``policytool ARGS...`` in-process.
+Run = Callable[..., "Result"]
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -562,3 +573,88 @@ def build(root: Path) -> None:
     (root / "pkg/broken.py").write_text(BROKEN, encoding="utf-8")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "feature")
+
+
+# -- reading findings: every sweep test goes through these ------------------------------
+
+
+class Finding(TypedDict):
+    """One finding of ``policytool sweep --format json``."""
+
+    path: str
+    line: int
+    rule: str
+    severity: str
+    message: str
+
+
+def sweep_findings(run: Run, *args: str) -> list[Finding]:
+    """The findings of ``policytool sweep ARGS`` as JSON, in output order; the run must not
+    fail (``--fail-on never``: exit 0 with findings)."""
+    result = run("sweep", "--format", "json", "--fail-on", "never", *args)
+    assert result.code == 0, result.err
+    findings: list[Finding] = json.loads(result.out)
+    return findings
+
+
+def found(run: Run, rule: str) -> list[tuple[str, int, str, str]]:
+    """(path, line, severity, message) of each finding of ``rule``, in output order."""
+    return [
+        (f["path"], f["line"], f["severity"], f["message"])
+        for f in sweep_findings(run)
+        if f["rule"] == rule
+    ]
+
+
+# (path, line, rule, severity) of one finding.
+Row = tuple[str, int, str, str]
+
+
+def rows(run: Run, *args: str, rule: str | None = None) -> list[Row]:
+    """(path, line, rule, severity) of each finding of ``sweep ARGS`` (of ``rule`` only,
+    when given), in output order."""
+    return [
+        (f["path"], f["line"], f["rule"], f["severity"])
+        for f in sweep_findings(run, *args)
+        if rule is None or f["rule"] == rule
+    ]
+
+
+def messages(run: Run, *args: str, rule: str | None = None) -> list[str]:
+    """The message of each finding of ``sweep ARGS`` (of ``rule`` only, when given)."""
+    return [f["message"] for f in sweep_findings(run, *args) if rule is None or f["rule"] == rule]
+
+
+def lines(run: Run, rule: str) -> list[tuple[int, str, str]]:
+    """(line, severity, message) of each finding of ``rule``, sorted."""
+    return sorted((line, severity, message) for _, line, severity, message in found(run, rule))
+
+
+def errors(run: Run, rule: str) -> dict[int, str]:
+    """Line -> message of each ✗ of ``rule``."""
+    return {line: message for line, severity, message in lines(run, rule) if severity == "error"}
+
+
+def severities(run: Run, rule: str) -> dict[int, str]:
+    """Line of each finding of ``rule`` -> its severity."""
+    return {line: severity for _, line, severity, _ in found(run, rule)}
+
+
+def by_marker(repo: Repo, path: str, run: Run) -> dict[str, str]:
+    """Marker comment (``# m:NAME``) on an ``except`` line -> its finding's severity
+    (``-`` when the line has no ``broad-except`` finding)."""
+    at_line = {
+        f["line"]: f["severity"]
+        for f in sweep_findings(run)
+        if f["rule"] == "broad-except" and f["path"] == path
+    }
+    out: dict[str, str] = {}
+    text = (repo.root / path).read_text()
+    for number, line in enumerate(text.splitlines(), 1):
+        if "# m:" in line:
+            out[line.split("# m:", 1)[1].strip()] = at_line.get(number, "-")
+    return out
+
+
+# The head of a module that logs, shared by the broad-except cases.
+LOG = "import logging\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n"

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Repo, Result
-from tests.sweep_fixture import BASE_FILES, EXPECTED, build, line_of
+from tests.sweep_fixture import BASE_FILES, EXPECTED, Run, build, line_of
 
-Run = Callable[..., Result]
 Key = tuple[str, int, str, str]
 
 

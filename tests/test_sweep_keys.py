@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 
 import pytest
 
 from policytool.sweep.diff import parse_patch, unquote_path
 from policytool.sweep.keys import BlobKeys, scan
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
+from tests.conftest import Repo
+from tests.sweep_fixture import Run
 
 READER = "def r(**kwargs: object) -> object:\n    return kwargs['{key}']\n"
 

@@ -7,7 +7,6 @@ through the shared reporters (markdown with the Code quality row)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from policytool.engine import registry
@@ -22,9 +21,9 @@ from policytool.engine.findings import (
 )
 from policytool.engine.registry import DOC_SECTIONS, SCOPE_ADDED_LINES
 from policytool.engine.source import SourceFile
-from tests.conftest import Repo, Result
+from tests.conftest import Repo
+from tests.sweep_fixture import Run
 
-Run = Callable[..., Result]
 SWEEP_IDS = ("kwargs-lookup", "broad-except", "any-annotation", "hot-copy", "async-blocking")
 
 

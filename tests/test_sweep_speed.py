@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import ast
 import gc
-import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -29,10 +28,9 @@ from policytool.rules import _pysource as source
 from policytool.sweep import diff
 from policytool.sweep import run as sweep_run
 from policytool.sweep.diff import ChangedFile
-from tests.conftest import Repo, Result
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, rows
 
-Run = Callable[..., Result]
-Row = tuple[str, int, str, str]
 ROOT = Path(__file__).resolve().parent.parent
 
 # Shapes where the pruned walk could lose a node the patterns need.
@@ -294,22 +292,6 @@ def test_import_statements_keeps_the_order_of_the_full_walk() -> None:
 
 
 # -- workers ---------------------------------------------------------------------------
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def rows(run: Run, *args: str) -> list[Row]:
-    """(path, line, rule, severity) of each finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never", *args)
-    assert result.code == 0, result.err
-    return [(f["path"], f["line"], f["rule"], f["severity"]) for f in json.loads(result.out)]
 
 
 def test_forked_workers_give_the_findings_of_one_process_in_every_chunking(

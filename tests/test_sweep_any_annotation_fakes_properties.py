@@ -1,15 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round B (release-diff "current" labels): a fake matched by two keywords of
-which one is only a property of the class (a wrapper's delegating attribute), an untyped
-fake class of the test file, an old fake with a keyword added inside it."""
+"""any-annotation, test fakes and properties: a fake matched by two keywords of which one is
+only a property of the class (a wrapper's delegating attribute), an untyped fake class of
+the test file, and an old fake with a keyword added inside it."""
 
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _OUTPUTS = (
     "from dataclasses import dataclass\n\n\n"

@@ -1,32 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round D, ``broad-except``: what the ``try`` loads puts a catch on the weight
-loading path, not only the function's name; a DEBUG line is no report of the error. Each
-case is the shape a blind set's commit had it in (named in the test)."""
+"""broad-except, weight loading: what the ``try`` loads puts a catch on the weight loading
+path, not only the function's name; a DEBUG line is no report of the error. Each case is
+the shape a real commit had it in (named in the test)."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from policytool.rules import _fail_fast as paths
-from tests.conftest import Repo, Result
-from tests.test_sweep_except22b import LOG, by_marker
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import LOG, Run, by_marker
 
 
 def test_a_quiet_catch_around_loading_is_an_error_whatever_the_name(

@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round B, hot-copy and async-blocking: run-once loops are not per-step, a
-deepcopy of a sampling config per request is ✗ wherever the request shows, a comment on
-the statement above is not the copy's "why"; an awaited queue read is not blocking, and
-an old lock/await pair is not new because a keyword was added inside it."""
+"""hot-copy, step loops: run-once loops and benchmarks are not per step, a deepcopy of a
+sampling config per request is ✗ wherever the request shows, and a comment on the
+statement above is not the copy's "why"."""
 
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found, lines, rows
 
 
 def test_run_once_loops_and_benchmarks_are_not_per_step(feature: Repo, run: Run) -> None:
@@ -108,54 +105,99 @@ def test_deepcopy_of_sampling_params_per_request(feature: Repo, run: Run) -> Non
     assert "request `req`" in rows[2][3]
 
 
-def test_awaited_queue_get_is_not_blocking(feature: Repo, run: Run) -> None:
-    """xinference: ``await asyncio.wait_for(self.queue.get(), timeout=t)`` on an
-    ``asyncio.Queue`` hands the coroutine to the loop; a bare ``self.queue.get()`` in
-    async code still blocks (⚠)."""
+def test_clone_in_any_loop_and_in_step_loops_of_every_shape(feature: Repo, run: Run) -> None:
+    """A clone in a plain loop of an ordinary function is ⚠ (the page's "inside a
+    loop"); per-iteration clones in step loops - `while step < num_steps`, a
+    comprehension over timesteps, the seed's own `for t in timesteps` - are ✗."""
     feature.write(
-        "pkg/batch.py",
-        "import asyncio\n"
+        "pkg/gen.py",
+        "def collect(xs, out):\n"
+        "    for x in xs:\n"
+        "        out.append(x.clone())\n"  # 3: ⚠ (a loop)
         "\n\n"
-        "class Batcher:\n"
-        "    async def process(self):\n"
-        "        item = await asyncio.wait_for(self.queue.get(), timeout=0.1)\n"
-        "        task = asyncio.create_task(self.queue.get())\n"
-        "        other = self.queue.get()\n"  # 8: ⚠
-        "        return item, task, other\n",
+        "def run_ar(x, num_steps):\n"
+        "    step = 0\n"
+        "    traj = []\n"
+        "    while step < num_steps:\n"
+        "        traj.append(x.clone())\n"  # 10: ✗
+        "        step += 1\n"
+        "    return traj\n"
+        "\n\n"
+        "def trajectory(x_t, timesteps):\n"
+        "    return [x_t.clone() for t in timesteps]\n"  # 16: ✗
+        "\n\n"
+        "def image(x_t, timesteps):\n"
+        "    trajectory_latents = []\n"
+        "    for t in timesteps:\n"
+        "        trajectory_latents.append(x_t.clone())\n"  # 22: ✗
+        "    return trajectory_latents\n",
     )
-    rows = found(run, "async-blocking")
-    assert [(r[1], r[2]) for r in rows] == [(8, "warning")]
-
-
-def test_an_old_lock_and_await_are_not_new_for_an_added_keyword(feature: Repo, run: Run) -> None:
-    """vLLM async_llm.py 1144 / xinference process_manager.py 518: the change adds a
-    keyword argument inside an old ``await`` under an old ``async with self._lock:``: no
-    finding. A new ``await`` line under the old lock is reported."""
-    body = (
-        "class Engine:\n"
-        "    async def start_profile(self, prefix):\n"
-        "        async with self._profile_lock:\n"
-        "            await self.engine.profile(\n"
-        "                prefix,\n"
-        "            )\n"
-        "\n"
-        "    async def handle_request(self, req):\n"
-        "        async with self._lock:\n"
-        "            x = req.x\n"
-        "        return x\n"
-    )
-    feature.write("pkg/engine/core.py", body)
-    feature.commit("base")
-    feature.git("checkout", "-q", "-b", "feature2")
-    changed = body.replace(
-        "                prefix,\n", "                prefix,\n                kwargs=None,\n"
-    ).replace("            x = req.x\n", "            x = req.x\n            await self.flush()\n")
-    feature.write("pkg/engine/core.py", changed)
-    result = run("sweep", "--base", "feature", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    import json
-
-    rows = [
-        (f["line"], f["severity"]) for f in json.loads(result.out) if f["rule"] == "async-blocking"
+    rows = found(run, "hot-copy")
+    assert [(r[1], r[2]) for r in rows] == [
+        (3, "warning"),
+        (10, "error"),
+        (16, "error"),
+        (22, "error"),
     ]
-    assert rows == [(10, "error")]
+    assert "inside a loop" in rows[0][3]
+
+
+# -- hot-copy: a run-once post-load hook ------------------------------------------------
+
+POST_LOAD = """\
+def process_weights_after_loading(self, layer):
+    for expert in layer.experts:
+        self.w.append(expert.clone())
+
+
+def _post_load_hook(self, layer):
+    for expert in layer.experts:
+        self.w.append(expert.clone())
+
+
+def merge(self, layer):
+    for expert in layer.experts:
+        self.w.append(expert.clone())
+"""
+
+
+def test_a_clone_in_the_post_load_hook_runs_once(feature: Repo, run: Run) -> None:
+    # vllm-ascend 8548ed2: a clone per expert in ``process_weights_after_loading``.
+    feature.write("pkg/quant.py", POST_LOAD)
+    feature.commit("add")
+    assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(13, "warning")]
+
+
+def test_hot_copy_look_alikes(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/h.py",
+        "import copy\n"
+        "class Runner:\n"
+        "    def __init__(self, x):\n"
+        "        for _ in range(3):\n            self.x = x.clone()\n"  # run once
+        "    def load_weights(self, ws):\n"
+        "        for w in ws:\n            w.clone()\n"
+        "    def profile_run(self, x, steps):\n"
+        "        for _ in steps:\n            x.clone()\n"
+        "    def execute_model(self, x, buf, steps):\n"
+        "        buf.copy_(x)\n"  # the recommended fix
+        "        for _ in steps:\n"
+        "            # x is mutated by the next step,\n"
+        "            # so keep a snapshot\n"
+        "            y = x.clone()\n"  # why-comment two lines up: ⚠ not ✗
+        "        for _ in steps:\n            z = x.clone()\n"  # ✗
+        "        return y, z\n"
+        "    def helper(self, xs):\n"
+        "        return [x.clone() for x in xs]\n"  # not a per-step function
+        "    def _deepstack_process(self, x):\n"
+        "        return x.clone()\n",  # hot-path default name: ⚠
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="hot-copy")]
+    assert found == [(17, "warning"), (19, "error"), (24, "warning")]
+
+
+def test_hot_path_names_are_configurable(feature: Repo, run: Run) -> None:
+    feature.write("pyproject.toml", '[tool.policytool.sweep]\nhot-path = ["my_tick"]\n')
+    feature.write("pkg/t.py", "def my_tick(x):\n    return x.clone()\n")
+    feature.write("pkg/u.py", "def execute_model(x):\n    return x.clone()\n")
+    assert [r[0] for r in rows(run, rule="hot-copy")] == ["pkg/t.py"]

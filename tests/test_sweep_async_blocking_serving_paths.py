@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round C, async-blocking (blind set d, lightllm): a server under ``server/`` is
-a serving path; a sync helper an ``async def`` of the module calls directly runs on the
-event loop (two calls deep); a lock held across ``await`` in a helper the request path
-awaits is on the request path."""
+"""async-blocking, serving paths: a server under ``server/`` or a router is a serving path;
+a sync helper an ``async def`` of the module calls directly runs on the event loop (two
+calls deep); a lock held across ``await`` in a helper the request path awaits is on the
+request path; an awaited queue read is not blocking, and an old lock/await pair is not
+new because a keyword was added inside it."""
 
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found, rows
 
 
 def test_server_directories_and_modules_are_serving_paths(feature: Repo, run: Run) -> None:
@@ -181,3 +180,130 @@ def test_an_aliased_blocking_import_in_a_helper_is_seen(feature: Repo, run: Run)
     )
     rows = found(run, "async-blocking")
     assert [(r[1], r[2]) for r in rows] == [(6, "error"), (7, "error")]
+
+
+def test_awaited_queue_get_is_not_blocking(feature: Repo, run: Run) -> None:
+    """xinference: ``await asyncio.wait_for(self.queue.get(), timeout=t)`` on an
+    ``asyncio.Queue`` hands the coroutine to the loop; a bare ``self.queue.get()`` in
+    async code still blocks (⚠)."""
+    feature.write(
+        "pkg/batch.py",
+        "import asyncio\n"
+        "\n\n"
+        "class Batcher:\n"
+        "    async def process(self):\n"
+        "        item = await asyncio.wait_for(self.queue.get(), timeout=0.1)\n"
+        "        task = asyncio.create_task(self.queue.get())\n"
+        "        other = self.queue.get()\n"  # 8: ⚠
+        "        return item, task, other\n",
+    )
+    rows = found(run, "async-blocking")
+    assert [(r[1], r[2]) for r in rows] == [(8, "warning")]
+
+
+def test_an_old_lock_and_await_are_not_new_for_an_added_keyword(feature: Repo, run: Run) -> None:
+    """vLLM async_llm.py 1144 / xinference process_manager.py 518: the change adds a
+    keyword argument inside an old ``await`` under an old ``async with self._lock:``: no
+    finding. A new ``await`` line under the old lock is reported."""
+    body = (
+        "class Engine:\n"
+        "    async def start_profile(self, prefix):\n"
+        "        async with self._profile_lock:\n"
+        "            await self.engine.profile(\n"
+        "                prefix,\n"
+        "            )\n"
+        "\n"
+        "    async def handle_request(self, req):\n"
+        "        async with self._lock:\n"
+        "            x = req.x\n"
+        "        return x\n"
+    )
+    feature.write("pkg/engine/core.py", body)
+    feature.commit("base")
+    feature.git("checkout", "-q", "-b", "feature2")
+    changed = body.replace(
+        "                prefix,\n", "                prefix,\n                kwargs=None,\n"
+    ).replace("            x = req.x\n", "            x = req.x\n            await self.flush()\n")
+    feature.write("pkg/engine/core.py", changed)
+    result = run("sweep", "--base", "feature", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    import json
+
+    rows = [
+        (f["line"], f["severity"]) for f in json.loads(result.out) if f["rule"] == "async-blocking"
+    ]
+    assert rows == [(10, "error")]
+
+
+def test_a_router_or_an_http_route_is_on_the_serving_path(feature: Repo, run: Run) -> None:
+    """production-stack b275117e routers/routing_logic.py:306: ``requests.post`` inside
+    ``async def route_request`` under ``routers/`` is ✗; so is a blocking call in an
+    ``async def`` registered as an HTTP route (``@app.post("/v1/...")``) in any file but
+    a test. An undecorated ``async def`` elsewhere, and a test's route, stay ⚠."""
+    feature.write(
+        "src/vllm_router/routers/routing_logic.py",
+        "import requests\n\n\n"
+        "async def route_request(url, body):\n"
+        "    return requests.post(url, json=body, timeout=10)\n",  # 5: ✗
+    )
+    feature.write(
+        "pkg/app.py",
+        "import time\n\n\n"
+        '@app.post("/v1/generate")\n'
+        "async def generate(body):\n"
+        "    time.sleep(0.1)\n"  # 6: ✗
+        "\n\n"
+        "async def poll(body):\n"
+        "    time.sleep(0.1)\n",  # 10: ⚠
+    )
+    feature.write(
+        "tests/test_app.py",
+        "import time\n\n\n"
+        '@app.post("/v1/generate")\n'
+        "async def fake_generate(body):\n"
+        "    time.sleep(0.1)\n",  # 6: ⚠ (a test)
+    )
+    rows = [(r[0], r[1], r[2]) for r in found(run, "async-blocking")]
+    assert sorted(rows) == [
+        ("pkg/app.py", 6, "error"),
+        ("pkg/app.py", 10, "warning"),
+        ("src/vllm_router/routers/routing_logic.py", 5, "error"),
+        ("tests/test_app.py", 6, "warning"),
+    ], rows
+
+
+def test_blocking_calls_beyond_sleep_and_requests(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/engine/a.py",
+        "import queue\nimport subprocess\n\n"
+        "async def serve(self, fut, pool):\n"
+        "    subprocess.run(['ls'])\n"
+        "    item = self.output_queue.get()\n"
+        "    value = fut.result()\n"
+        "    other = pool.submit(len, 'x').result()\n"
+        "    data = open('big.bin').read()\n"
+        "    ok = await self.async_queue.get()\n"  # awaited: an asyncio queue
+        "    none = self.output_queue.get(block=False)\n"
+        "    return item, value, other, data, ok, none\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="async-blocking")]
+    assert found == [(5, "warning"), (6, "warning"), (7, "warning"), (8, "warning"), (9, "warning")]
+    keyed = "async def get_result(self, rid):\n    return self._out_queue.get(rid)\n"
+    feature.write("pkg/engine/dict_of_futures.py", keyed)
+    feature.write("tests/test_io.py", "async def test_it(p):\n    return open(p).read()\n")
+    assert [r[0] for r in rows(run, rule="async-blocking")] == ["pkg/engine/a.py"] * 5
+
+
+def test_lock_on_an_admin_path_is_a_warning(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/entrypoints/api.py",
+        "import asyncio\n\nclass S:\n"
+        "    async def start_profile(self):\n"
+        "        async with self._profile_lock:\n            await asyncio.sleep(0)\n"
+        "    async def handle_request(self):\n"
+        "        async with self._lock:\n            await asyncio.sleep(0)\n",
+    )
+    assert [(r[1], r[3]) for r in rows(run, rule="async-blocking")] == [
+        (5, "warning"),
+        (8, "error"),
+    ]

@@ -1,40 +1,28 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round C, ``broad-except``: what a handler does after it logs decides. A
-handler that ends a route built to end on its exception (a websocket's endless receive
-loop, cleanup in ``finally:``) is not carrying on with a fallback; a request-path function
-whose handler only logs and then ends leaves whoever waits on it unanswered. Each case is
-the shape a blind set's commit had it in (named in the test)."""
+"""broad-except, what a handler does after it logs decides: a handler that ends a route
+built to end on its exception (a websocket's endless receive loop, cleanup in
+``finally:``) is not carrying on with a fallback; a request-path function whose handler
+only logs and then ends leaves whoever waits on it unanswered. Each case is the shape a
+real commit had it in (named in the test)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
-from tests.conftest import Repo, Result
-from tests.test_sweep_except22b import LOG, by_marker
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import LOG, Run, by_marker
 
 
 def test_a_route_that_ends_on_its_exception_is_not_a_fallback(feature: Repo, run: Run) -> None:
     # lightllm 7066b69c config_server/api_http.py:55: the heartbeat websocket's receive
     # loop ends on a disconnect; the handler logs it, `finally:` unregisters the peer and
     # the route returns: ⚠, not "carries on with a fallback". A route whose catch falls
-    # through to a hand-made fallback stays ✗ (openrlhf 06ab51e7, test_sweep_except22b).
+    # through to a hand-made fallback stays ✗ (openrlhf 06ab51e7, test_sweep_broad_except_logged).
     feature.write(
         "pkg/api.py",
         LOG + "@app.websocket('/register')\n"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""The work-tree scan behind a fake's keyword match is bounded and stays in the tree: a
-pull request controls every file it reads (docs/security.md, "Limits")."""
+"""any-annotation, test fakes: the work-tree scan behind a fake's keyword match is bounded
+and stays in the tree: a pull request controls every file it reads (docs/security.md,
+"Limits")."""
 
 from __future__ import annotations
 

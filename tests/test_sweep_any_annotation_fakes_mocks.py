@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, second round: the seed-✗ test fakes the first round missed (a mock's
-``return_value``, a class body the text reader cut short) and a fake wrongly matched
-through a same-named field, each in the shape the commit corpus found it in."""
+"""any-annotation, test fakes through mocks: a mock's ``return_value`` and a class body the
+text reader would cut short still find the fake's class; a fake is not matched through a
+same-named field of an unrelated class."""
 
 from __future__ import annotations
 
@@ -14,10 +14,7 @@ from hypothesis import strategies as st
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found, site
-
-__all__ = ["feature", "site"]  # fixtures used by name
-
+from tests.sweep_fixture import Run, found
 
 # -- the class body reader -------------------------------------------------------------
 

@@ -1,17 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round C, the fakes blind set d missed (FastVideo, read after it was consumed):
-a fake whose keywords fit a base class and its subclass (one class chain: the base is
-the answer), a fake with one keyword that only one class chain declares, passed to the
-code under test (``validation_config: Any``)."""
+"""any-annotation, test fakes and class chains: a fake whose keywords fit a base class and
+its subclass names the base (one class chain), and a fake with one keyword that only one
+class chain declares, passed to the code under test (``validation_config: Any``), is ✗."""
 
 from __future__ import annotations
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _ARGS = (
     "from dataclasses import dataclass, field\n\n\n"

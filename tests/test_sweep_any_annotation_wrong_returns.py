@@ -1,44 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""any-annotation ✗ for a *wrong* annotation (seed: "actively misleading — e.g. `-> bool`
-that returns `Optional[bool]`"): implicit Optional defaults, ``return None`` under a
-class or generic that cannot hold it, and a returned literal of another kind."""
+"""any-annotation ✗ for a *wrong* annotation ("actively misleading — e.g. `-> bool` that
+returns `Optional[bool]`"): implicit Optional defaults, ``return None`` under a class or
+generic that cannot hold it, and a returned literal of another kind."""
 
 from __future__ import annotations
 
 import ast
-import json
-from collections.abc import Callable
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policytool.rules._pysource import SourceInfo
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules._wrong_annotation import _types, annassign_findings
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found, messages, rows
 
 
 def wrong(run: Run) -> list[tuple[int, str]]:
     """(line, message) of each any-annotation ✗."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
     return [
-        (f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
+        (line, m) for _, line, severity, m in found(run, "any-annotation") if severity == "error"
     ]
 
 
@@ -330,3 +313,14 @@ def test_admits_none_says_no_only_when_sure(case: tuple[str, bool | None]) -> No
     assert isinstance(node, ast.AnnAssign)
     assert _types(src).admits_none(node.annotation) is expected
     assert bool(list(annassign_findings(src, node))) is (expected is False)
+
+
+def test_kwargs_annotated_as_a_dict_is_a_wrong_annotation(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/a.py",
+        "from typing import Any\n\n\n"
+        "def f(*args: tuple[int, ...], **kwargs: dict[str, Any]) -> None:\n    del args, kwargs\n",
+    )
+    found = sorted((r[1], r[3]) for r in rows(run, rule="any-annotation"))
+    assert found == [(4, "error"), (4, "error")]
+    assert any("says every value is a dict" in m for m in messages(run, rule="any-annotation"))

@@ -1,38 +1,23 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round B of issue 22, any-annotation's wrong annotations: the ✗ the blind sets missed
-(a class imported relatively, ``field(default_factory=None)``, the legacy typed tensors,
-a returned tuple no member of a union holds) and where a wrong return is reported."""
+"""any-annotation ✗ for wrong annotations with unions and imports: a class imported
+relatively, ``field(default_factory=None)``, the legacy typed tensors, a returned tuple
+no member of a union holds, and where a wrong return is reported."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 
 def wrong(run: Run) -> list[tuple[str, int, str]]:
-    """(path, line, message) of each any-annotation ✗."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
+    """(path, line, message) of each any-annotation ✗, sorted."""
     return sorted(
-        (f["path"], f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
+        (path, line, m)
+        for path, line, severity, m in found(run, "any-annotation")
+        if severity == "error"
     )
 
 

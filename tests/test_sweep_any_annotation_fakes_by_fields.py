@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, the held-out misses left after round 3 (read after the split was consumed):
-a fake the code annotates ``Any`` found by its fields (the one record class of the
-repository that has them all), a fake held by another fake through a local name, a fake
-returned by a patched function, a fake with an attribute the code sets on the object, a
-subclass whose fields come through bases in another module, a fake passed to a class."""
+"""any-annotation, test fakes found by their fields: a fake the code annotates ``Any`` is
+the one record class of the repository that has all its fields; a fake held by another
+fake through a local name, returned by a patched function, with an attribute the code
+sets on the object, a subclass whose fields come through bases in another module, and a
+fake passed to a class are found too."""
 
 from __future__ import annotations
 
@@ -17,9 +17,7 @@ from hypothesis import strategies as st
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _DSA = (
     "from dataclasses import dataclass\n\n\n"

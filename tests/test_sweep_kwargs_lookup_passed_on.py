@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""kwargs-lookup on the issue-22 corpora: each cause of a wrong or missed ✗, reduced.
+"""kwargs-lookup, where a dict goes: each cause of a wrong or missed ✗ on real code, reduced.
 
 - a fail-fast function that drops unknown keys is one ✗, on its def line (diffusers'
-  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys: blind set a);
+  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys);
 - a function standing in for another callable (``model.forward = self._prepare_stage``)
   receives that callable's parameters (vLLM 0.33 ``benchmarks/forward/pipeline.py``);
 - a key popped after the dict went on with ``**`` only releases the value (lmdeploy's
@@ -11,40 +11,24 @@
 - a key the library of the class's base declares (transformers' ``ProcessingKwargs``
   ``text_kwargs`` in a ``ProcessorMixin.__call__(**kwargs)``: vllm-omni 0.20 ming.py);
 - the message names a dict parameter a ``**`` dict is passed to as declared, not
-  ``f(**...)``.
-"""
+  ``f(**...)``."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Repo, Result
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """A repository with one commit on main and a ``feature`` branch checked out."""
-    repo.write("pkg/__init__.py", "")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+# ``pkg`` is a package at the base: the change resolves keys and classes through it.
+FEATURE_BASE = {"pkg/__init__.py": ""}
 
 
-def rows(run: Run) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each kwargs-lookup finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "kwargs-lookup"
-    ]
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 LORA = """\

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""kwargs-lookup, round D of issue 22: the seed's "`**kwargs` plumbing silently drops
-unknown keys on a fail-fast path" on code nobody tuned for (blind sets e and f).
+"""kwargs-lookup, dropped keys: "``**kwargs`` plumbing silently drops unknown keys on a
+fail-fast path", on real code.
 
 "Drops unknown keys" means: the function reads some keys (or none) and the dict goes
 nowhere else: not forwarded, stored, iterated or tested for leftovers. Showing it in a
@@ -9,24 +9,21 @@ log line (``logger.info(f"... {kwargs}")``) or discarding it (``_ = kwargs``) is
 passing it on. An alternate constructor (a ``@classmethod`` returning ``cls(...)``) is
 the class's init path. A function the change writes gets one ✗ at its ``def``; an old
 function gets a ✗ at the read of each key the change adds (a key the file read before is
-⚠).
-"""
+⚠)."""
 
 from __future__ import annotations
 
-import pytest
+import json
+from functools import partial
 
 from tests.conftest import Repo
-from tests.test_sweep_kwargs22 import Run, rows
+from tests.sweep_fixture import Run, found
 
+# ``pkg`` is a package at the base: the change resolves keys and classes through it.
+FEATURE_BASE = {"pkg/__init__.py": ""}
 
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """A repository with one commit on main and a ``feature`` branch checked out."""
-    repo.write("pkg/__init__.py", "")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 ROUTER_OLD = """\
@@ -200,3 +197,14 @@ def test_an_override_of_a_base_init_keeps_the_interfaces_catch_all(feature: Repo
     )
     feature.commit("new")
     assert rows(run) == []
+
+
+def test_the_shared_fail_fast_list_reaches_kwargs_lookup(feature: Repo, run: Run) -> None:
+    """The seed's kwargs-lookup ✗ (unknown keys dropped on config validation)."""
+    feature.write("pkg/v.py", "def validate_options(**kwargs):\n    return kwargs.get('mode')\n")
+    feature.commit("add")
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    rows = [f for f in json.loads(result.out) if f["rule"] == "kwargs-lookup"]
+    # One ✗ for the function, on its def line; the read itself is ⚠.
+    got = [(r["line"], r["severity"], "validate_options" in r["message"]) for r in rows]
+    assert got == [(1, "error", True), (2, "warning", True)]

@@ -1,40 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round D of issue 22, any-annotation's annotation part: the ⚠ is ``Any`` leaking into a
-new signature (``*args: Any`` / ``**kwargs: Any`` pass-throughs and a local variable's
-``: Any`` are not reported), a loop's ``else`` in the fall-off analysis, and a ``try``
-whose ``except`` only logs falling off a ``-> T`` of a class."""
+"""any-annotation, ``Any``: the ⚠ is ``Any`` leaking into a new signature (``*args: Any`` /
+``**kwargs: Any`` pass-throughs and a local variable's ``: Any`` are not reported); a
+loop's ``else`` counts in the fall-off analysis, and a ``try`` whose ``except`` only logs
+falls off a ``-> T`` of a class."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, lines
 
 
 def annotation(run: Run) -> list[tuple[int, str, str]]:
-    """(line, severity, message) of each any-annotation finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return sorted(
-        (f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation"
-    )
+    """(line, severity, message) of each any-annotation finding, sorted."""
+    return lines(run, "any-annotation")
 
 
 def test_pass_through_varargs_and_local_any_are_not_reported(feature: Repo, run: Run) -> None:

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round D, the fakes blind set f missed (production-stack, guidellm, read after
-it was consumed): the code under test in a ``src`` layout, a pydantic model's subclass
-in another module, a fake a test helper returns, and a class of a typed installed
-package (``py.typed``: starlette's ``Request``) a parameter is annotated with."""
+"""any-annotation, test fakes beyond one package: the code under test in a ``src`` layout,
+a pydantic model's subclass in another module, a fake a test helper returns, and a class
+of a typed installed package (``py.typed``: starlette's ``Request``) a parameter is
+annotated with."""
 
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ import pytest
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _SCHEMAS = (
     "from pydantic import BaseModel\n\n\n"

@@ -1,43 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Round C of issue 22, any-annotation's annotation part: one home for relative imports
-(the fake finder and the wrong-annotation check resolve ``from ..x import Y`` with one
-function, and neither leaves the tree), what "production code" is (a top-level
-``test/`` or ``testing/`` directory is test code), a guarded use of an implicit-Optional
-parameter, and the issue's items 5 and 6."""
+"""any-annotation, annotations: a relative import (``from ..x import Y``) is resolved by one
+function for the fake finder and the wrong-annotation check, and never leaves the tree;
+a top-level ``test/`` or ``testing/`` directory is test code, not production code; a
+guarded use of an implicit-Optional parameter is not a wrong annotation."""
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable
 
 import pytest
 
 from policytool.formats.pyimports import package_of_path, resolve_relative
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 
 def annotation(run: Run) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each any-annotation finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return sorted(
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation"
-    )
+    """(path, line, severity, message) of each any-annotation finding, sorted."""
+    return sorted(found(run, "any-annotation"))
 
 
 # -- 1. one home for relative imports ------------------------------------------------------

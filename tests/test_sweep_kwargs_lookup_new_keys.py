@@ -3,20 +3,18 @@
 """kwargs-lookup ✗ is for a change that "introduces a **new** string key duplicated
 across >= 2 files": a key the base already read (in the changed file: a re-indented,
 moved or renamed lookup; or in another file: one more copy of an existing option, as
-xinference's ``kwargs.pop("instruct")`` and OpenRLHF's ``"n_samples_per_prompt"`` in blind
-set c) is not new, ⚠ naming where it was read; a key no base file read, that the change
-reads in two files, is the ✗."""
+xinference's ``kwargs.pop("instruct")`` and OpenRLHF's ``"n_samples_per_prompt"``) is
+not new, ⚠ naming where it was read; a key no base file read, that the change reads in
+two files, is the ✗."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from functools import partial
 
 import pytest
 
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
 OTHER = "def talk(**kwargs):\n    return kwargs.get('runtime_info')\n"
 OLD = "def forward(**kwargs):\n    return kwargs.get('runtime_info')\n"
@@ -36,15 +34,8 @@ def base(repo: Repo) -> Repo:
     return repo
 
 
-def rows(run: Run) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each kwargs-lookup finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "kwargs-lookup"
-    ]
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 def test_a_reindented_lookup_of_the_files_old_key_stays_a_warning(base: Repo, run: Run) -> None:
@@ -96,3 +87,25 @@ def test_a_key_only_a_test_file_read_before_is_still_new(repo: Repo, run: Run) -
     repo.write("pkg/b.py", "def b(**kwargs):\n    return kwargs.get('voice_seed')\n")
     repo.commit("new key")
     assert {sev for _p, _l, sev, _m in rows(run)} == {"error"}
+
+
+def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/a.py",
+        "def build(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",
+    )
+    feature.write(
+        "pkg/b.py",
+        "class W:\n"
+        "    def __init__(self, vllm_config: object, token: str) -> None:\n"
+        "        self.c = vllm_config\n\n\n"
+        "def make(**kwargs):\n"
+        "    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",  # 7
+    )
+    rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
+    by_key = {("vllm_config" if "vllm_config" in r[3].split("`")[1] else "hidden"): r for r in rows}
+    assert by_key["vllm_config"][2] == "warning"
+    assert "typed parameter of `__init__` (line 2)" in by_key["vllm_config"][3]
+    assert by_key["hidden"][2] == "error"  # a string protocol of both files

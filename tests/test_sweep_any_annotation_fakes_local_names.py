@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, held-out misses: a test fake bound to a local name that names no class
-stands in for the parameter the test passes it to (``builder.build(0, common_metadata)``
--> ``build``'s ``common_attn_metadata: CommonAttentionMetadata``) or for the attribute a
-``monkeypatch.setattr(mod, "get_forward_context", lambda: fake)`` replaces."""
+"""any-annotation, test fakes bound to local names: a fake bound to a name that names no
+class stands in for the parameter the test passes it to (``builder.build(0,
+common_metadata)`` -> ``build``'s ``common_attn_metadata: CommonAttentionMetadata``) or
+for the attribute a ``monkeypatch.setattr(mod, "get_forward_context", lambda: fake)``
+replaces."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ from hypothesis import strategies as st
 
 from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _CODE = (
     "from dataclasses import dataclass\n\n\n"

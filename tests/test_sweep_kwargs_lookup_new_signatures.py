@@ -1,48 +1,30 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""kwargs-lookup, issue 22 round C: the seed's ⚠ is "any *new* ``**kwargs`` signature whose
-body does ``kwargs[...]`` / ``kwargs.get(...)`` / ``"..." in kwargs``".
+"""kwargs-lookup, new signatures: the ⚠ is "any *new* ``**kwargs`` signature whose body
+does ``kwargs[...]`` / ``kwargs.get(...)`` / ``"..." in kwargs``".
 
 - a plain ``*_kwargs: dict`` / ``Mapping`` parameter read by key (no ``**`` in the
-  signature, no ``**`` dict passed to it) is not that ⚠: three blind labellers marked
-  it '-' (lmdeploy ``media_io_kwargs: dict``, xinference ``apply_audio_seed(kwargs:
-  dict)``, FastVideo ``_build_result_record(gen_kwargs: Mapping)``);
-- the seed's ✗ still holds for it: a new key the change reads in two files with no
-  shared constant (vllm-omni 0.20 ``_call_hf_processor(mm_kwargs: Mapping)`` reading
+  signature, no ``**`` dict passed to it) is not that ⚠ (lmdeploy ``media_io_kwargs:
+  dict``, xinference ``apply_audio_seed(kwargs: dict)``, FastVideo
+  ``_build_result_record(gen_kwargs: Mapping)``);
+- the ✗ still holds for it: a new key the change reads in two files with no shared
+  constant (vllm-omni 0.20 ``_call_hf_processor(mm_kwargs: Mapping)`` reading
   ``voice_name``, which ``**info_dict`` reads in another file);
-- a dict a ``**`` parameter passes on whole stays the ⚠ (the same dict, read elsewhere).
-"""
+- a dict a ``**`` parameter passes on whole stays the ⚠ (the same dict, read elsewhere)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from functools import partial
 
-import pytest
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
 
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """A repository with one commit on main and a ``feature`` branch checked out."""
-    repo.write("pkg/__init__.py", "")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+# ``pkg`` is a package at the base: the change resolves keys and classes through it.
+FEATURE_BASE = {"pkg/__init__.py": ""}
 
 
-def rows(run: Run) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each kwargs-lookup finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "kwargs-lookup"
-    ]
+# (path, line, severity, message) of each kwargs-lookup finding.
+rows = partial(found, rule="kwargs-lookup")
 
 
 MEDIA = """\

@@ -1,50 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22, round B, ``broad-except``: the ✗ for "logged and carried on" keeps to a
-model left half set up, not a complete fallback; every logged broad catch is still ⚠;
-HTTP routes and "Initialize ..." docstrings put a catch on a fail-fast path. Each case is
-the shape a real commit or release diff had it in (named in the test)."""
+"""broad-except, logged catches: the ✗ for "logged and carried on" keeps to a model left
+half set up, not a complete fallback; every logged broad catch is still ⚠; HTTP routes
+and "Initialize ..." docstrings put a catch on a fail-fast path. Each case is the shape a
+real commit or release diff had it in (named in the test)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def by_marker(repo: Repo, path: str, run: Run) -> dict[str, str]:
-    """Marker comment (``# m:NAME``) on an ``except`` line -> its finding's severity
-    (``-`` when the line has no ``broad-except`` finding)."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    severities = {
-        f["line"]: f["severity"]
-        for f in json.loads(result.out)
-        if f["rule"] == "broad-except" and f["path"] == path
-    }
-    out: dict[str, str] = {}
-    text = (repo.root / path).read_text()
-    for number, line in enumerate(text.splitlines(), 1):
-        if "# m:" in line:
-            out[line.split("# m:", 1)[1].strip()] = severities.get(number, "-")
-    return out
-
-
-LOG = "import logging\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n"
+from tests.conftest import Repo
+from tests.sweep_fixture import LOG, Run, by_marker, found, rows
 
 
 def test_a_logged_optimisation_fallback_on_weight_loading_is_a_warning(
@@ -295,3 +259,58 @@ def test_a_helper_whose_docstring_says_it_initialises_is_init(feature: Repo, run
         "        return None\n",
     )
     assert by_marker(feature, "pkg/patches.py", run) == {"ensure": "error", "probe": "warning"}
+
+
+def test_logged_and_carried_on_on_an_init_path_is_blocking(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/dev.py",
+        "import logging\n\nlogger = logging.getLogger(__name__)\n\n\n"
+        "class Runner:\n"
+        "    def init_device(self) -> None:\n"
+        "        try:\n"
+        "            self.device = open_device()\n"
+        "        except Exception as e:\n"  # 10: ✗
+        '            logger.warning("Device setup failed: %s", e)\n'
+        "            self.device = None\n"
+        "\n"
+        "    def record_metrics(self) -> None:\n"
+        "        try:\n"
+        "            push()\n"
+        "        except Exception as e:\n"  # 17: best-effort, not ✗ (not reported)
+        '            logger.warning("metrics failed: %s", e)\n'
+        "\n"
+        "    def close(self) -> None:\n"
+        "        try:\n"
+        "            self.device.close()\n"
+        "        except Exception as e:\n"  # 23: cleanup is best effort
+        '            logger.warning("close failed: %s", e)\n',
+    )
+    rows = found(run, "broad-except")
+    assert [(r[1], r[2]) for r in rows] == [(10, "error")]
+    assert "fail-fast path `init_device` logs every error and carries on" in rows[0][3]
+
+
+def test_logged_handlers_that_give_up_or_carry_on_in_requests_are_warnings(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/l.py",
+        "import logging\nlogger = logging.getLogger()\n\n"
+        "def scan(items):\n"
+        "    for i in items:\n"
+        "        try:\n            pass\n        except Exception as e:\n"
+        "            logger.warning('skip %s', e)\n            continue\n"
+        "def lookup():\n"
+        "    try:\n        pass\n    except Exception as e:\n"
+        "        logger.error('x %s', e)\n        return {}\n"
+        "def forward(x):\n"
+        "    try:\n        pass\n    except Exception as e:\n"
+        "        logger.error('x %s', e)\n    return x\n"
+        "def logged_only():\n"
+        "    try:\n        pass\n    except Exception as e:\n"
+        "        logger.error('x %s', e)\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="broad-except")]
+    # The seed's ⚠ is any new broad catch: a logged one is still ⚠ ("`as e` usually
+    # means it is logged, but still verify").
+    assert found == [(8, "warning"), (14, "warning"), (20, "warning"), (26, "warning")]

@@ -1,15 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round D, hot-copy and async-blocking: a function a step loop of its module calls
-runs per step (torchtune's ``generate`` -> ``generate_next_token``); a blocking call in a
-request-path ``async def`` of a router is on the serving path (production-stack)."""
+"""hot-copy, functions a step loop calls: a function a step loop of its module calls runs
+per step (torchtune's ``generate`` -> ``generate_next_token``); a commented callee keeps
+its ⚠, and a run-once callee or one a structure loop calls is never per step."""
 
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _GENERATION = (
     "def sample(logits, temperature=1.0):\n"
@@ -79,40 +77,3 @@ def test_a_commented_or_run_once_callee_is_not_blocking(feature: Repo, run: Run)
     )
     rows = [(r[1], r[2]) for r in found(run, "hot-copy")]
     assert rows == [(4, "warning")], rows
-
-
-def test_a_router_or_an_http_route_is_on_the_serving_path(feature: Repo, run: Run) -> None:
-    """production-stack b275117e routers/routing_logic.py:306: ``requests.post`` inside
-    ``async def route_request`` under ``routers/`` is ✗; so is a blocking call in an
-    ``async def`` registered as an HTTP route (``@app.post("/v1/...")``) in any file but
-    a test. An undecorated ``async def`` elsewhere, and a test's route, stay ⚠."""
-    feature.write(
-        "src/vllm_router/routers/routing_logic.py",
-        "import requests\n\n\n"
-        "async def route_request(url, body):\n"
-        "    return requests.post(url, json=body, timeout=10)\n",  # 5: ✗
-    )
-    feature.write(
-        "pkg/app.py",
-        "import time\n\n\n"
-        '@app.post("/v1/generate")\n'
-        "async def generate(body):\n"
-        "    time.sleep(0.1)\n"  # 6: ✗
-        "\n\n"
-        "async def poll(body):\n"
-        "    time.sleep(0.1)\n",  # 10: ⚠
-    )
-    feature.write(
-        "tests/test_app.py",
-        "import time\n\n\n"
-        '@app.post("/v1/generate")\n'
-        "async def fake_generate(body):\n"
-        "    time.sleep(0.1)\n",  # 6: ⚠ (a test)
-    )
-    rows = [(r[0], r[1], r[2]) for r in found(run, "async-blocking")]
-    assert sorted(rows) == [
-        ("pkg/app.py", 6, "error"),
-        ("pkg/app.py", 10, "warning"),
-        ("src/vllm_router/routers/routing_logic.py", 5, "error"),
-        ("tests/test_app.py", 6, "warning"),
-    ], rows

@@ -1,76 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22: ✗ where the seed says ✗, on code nobody tuned for. One test (or more) per
-item, each in the shape the issue found it in real commits."""
+"""any-annotation ✗ for test fakes of installed classes: a ``SimpleNamespace`` fake passed to
+a parameter annotated with a class of an installed package names that class (and a
+nested fake is the field's type); a fake that replaces an attribute, is named like a
+config class, is bound to a class name, is returned by a helper or sits in a list of
+annotated elements is found too."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
-
-
-def found(run: Run, rule: str) -> list[tuple[str, int, str, str]]:
-    """(path, line, severity, message) of each finding of ``rule``."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["severity"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == rule
-    ]
-
-
-# -- 1. SimpleNamespace fakes of real typed classes -------------------------------------
-
-
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An "installed" package ``enginelib`` on sys.path (outside the repository), shaped
-    like vLLM: config dataclasses re-exported by ``enginelib.config``, a plain layer."""
-    root = tmp_path / "site"
-    (root / "enginelib" / "config").mkdir(parents=True)
-    (root / "enginelib" / "__init__.py").write_text("")
-    (root / "enginelib" / "config" / "__init__.py").write_text(
-        "from enginelib.config.cache import CacheConfig\n"
-        "from enginelib.config.engine import EngineConfig\n"
-        "from .scheduler import SchedulerConfig\n"
-    )
-    (root / "enginelib" / "config" / "cache.py").write_text(
-        "from dataclasses import dataclass\n\n\n@dataclass\nclass CacheConfig:\n"
-        "    block_size: int = 16\n    num_blocks: int = 0\n"
-    )
-    (root / "enginelib" / "config" / "scheduler.py").write_text(
-        "from dataclasses import dataclass\n\n\n@dataclass\nclass SchedulerConfig:\n"
-        "    max_num_seqs: int = 8\n    chunked: bool = False\n"
-    )
-    (root / "enginelib" / "config" / "engine.py").write_text(
-        "from dataclasses import dataclass, field\n\n"
-        "from enginelib.config.cache import CacheConfig\n\n\n"
-        "@dataclass\nclass EngineConfig:\n"
-        "    cache_config: CacheConfig = field(default_factory=CacheConfig)\n"
-        "    model: str = ''\n"
-    )
-    (root / "enginelib" / "layers.py").write_text(
-        "class Linear:\n    def __init__(self, n: int) -> None:\n        self.weight = n\n"
-    )
-    monkeypatch.syspath_prepend(str(root))
-    return root
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found, messages, rows
 
 
 def test_fake_passed_to_an_annotated_parameter_names_the_installed_class(
@@ -181,106 +122,6 @@ def test_fake_returned_by_a_helper_or_in_a_list_of_annotated_elements(
     assert "`EngineConfig`" in rows[-2][3] or "`EngineConfig`" in rows[0][3]
 
 
-# -- 2. hot-copy in loops ---------------------------------------------------------------
-
-
-def test_clone_in_any_loop_and_in_step_loops_of_every_shape(feature: Repo, run: Run) -> None:
-    """A clone in a plain loop of an ordinary function is ⚠ (the page's "inside a
-    loop"); per-iteration clones in step loops - `while step < num_steps`, a
-    comprehension over timesteps, the seed's own `for t in timesteps` - are ✗."""
-    feature.write(
-        "pkg/gen.py",
-        "def collect(xs, out):\n"
-        "    for x in xs:\n"
-        "        out.append(x.clone())\n"  # 3: ⚠ (a loop)
-        "\n\n"
-        "def run_ar(x, num_steps):\n"
-        "    step = 0\n"
-        "    traj = []\n"
-        "    while step < num_steps:\n"
-        "        traj.append(x.clone())\n"  # 10: ✗
-        "        step += 1\n"
-        "    return traj\n"
-        "\n\n"
-        "def trajectory(x_t, timesteps):\n"
-        "    return [x_t.clone() for t in timesteps]\n"  # 16: ✗
-        "\n\n"
-        "def image(x_t, timesteps):\n"
-        "    trajectory_latents = []\n"
-        "    for t in timesteps:\n"
-        "        trajectory_latents.append(x_t.clone())\n"  # 22: ✗
-        "    return trajectory_latents\n",
-    )
-    rows = found(run, "hot-copy")
-    assert [(r[1], r[2]) for r in rows] == [
-        (3, "warning"),
-        (10, "error"),
-        (16, "error"),
-        (22, "error"),
-    ]
-    assert "inside a loop" in rows[0][3]
-
-
-# -- 3. broad-except that logs and carries on, on an init path -------------------------
-
-
-def test_logged_and_carried_on_on_an_init_path_is_blocking(feature: Repo, run: Run) -> None:
-    feature.write(
-        "pkg/dev.py",
-        "import logging\n\nlogger = logging.getLogger(__name__)\n\n\n"
-        "class Runner:\n"
-        "    def init_device(self) -> None:\n"
-        "        try:\n"
-        "            self.device = open_device()\n"
-        "        except Exception as e:\n"  # 10: ✗
-        '            logger.warning("Device setup failed: %s", e)\n'
-        "            self.device = None\n"
-        "\n"
-        "    def record_metrics(self) -> None:\n"
-        "        try:\n"
-        "            push()\n"
-        "        except Exception as e:\n"  # 17: best-effort, not ✗ (not reported)
-        '            logger.warning("metrics failed: %s", e)\n'
-        "\n"
-        "    def close(self) -> None:\n"
-        "        try:\n"
-        "            self.device.close()\n"
-        "        except Exception as e:\n"  # 23: cleanup is best effort
-        '            logger.warning("close failed: %s", e)\n',
-    )
-    rows = found(run, "broad-except")
-    assert [(r[1], r[2]) for r in rows] == [(10, "error")]
-    assert "fail-fast path `init_device` logs every error and carries on" in rows[0][3]
-
-
-# -- 4. kwargs-lookup: common parameter names -------------------------------------------
-
-
-def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(
-    feature: Repo, run: Run
-) -> None:
-    feature.write(
-        "pkg/a.py",
-        "def build(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",
-    )
-    feature.write(
-        "pkg/b.py",
-        "class W:\n"
-        "    def __init__(self, vllm_config: object, token: str) -> None:\n"
-        "        self.c = vllm_config\n\n\n"
-        "def make(**kwargs):\n"
-        "    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",  # 7
-    )
-    rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
-    by_key = {("vllm_config" if "vllm_config" in r[3].split("`")[1] else "hidden"): r for r in rows}
-    assert by_key["vllm_config"][2] == "warning"
-    assert "typed parameter of `__init__` (line 2)" in by_key["vllm_config"][3]
-    assert by_key["hidden"][2] == "error"  # a string protocol of both files
-
-
-# -- 5. any-annotation: private, nested, zero-argument, **kwargs: Any -------------------
-
-
 def test_private_nested_and_zero_argument_functions(feature: Repo, run: Run) -> None:
     feature.write(
         "pkg/m.py",
@@ -309,9 +150,6 @@ def test_private_nested_and_zero_argument_functions(feature: Repo, run: Run) -> 
     assert by_line[14].endswith("add its return type")
 
 
-# -- 6. diff scope: an old def with a parameter added below it --------------------------
-
-
 def test_old_init_with_a_new_parameter_below_is_not_reported(feature: Repo, run: Run) -> None:
     feature.git("checkout", "-q", "main")
     feature.write(
@@ -326,3 +164,26 @@ def test_old_init_with_a_new_parameter_below_is_not_reported(feature: Repo, run:
     )
     rows = found(run, "any-annotation")
     assert [(r[1], r[3]) for r in rows] == [(9, "function `new` has a fully unannotated signature")]
+
+
+def test_simple_namespace_is_blocking_only_when_it_mimics_a_real_class(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/cfg.py",
+        "class ModelConfig:\n    def __init__(self):\n"
+        "        self.hidden_size = 1\n        self.dtype = 'f'\n",
+    )
+    feature.write(
+        "tests/test_x.py",
+        "from types import SimpleNamespace\nfrom pkg.cfg import ModelConfig\n\n"
+        "A = SimpleNamespace(hidden_size=2, dtype='h')\n"
+        "B = SimpleNamespace(anything=1, other=2)\n"
+        "C = ModelConfig\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="any-annotation") if r[0] == "tests/test_x.py"]
+    assert found == [(4, "error"), (5, "warning")]
+    assert any(
+        "stands in for `ModelConfig` (pkg/cfg.py;" in m
+        for m in messages(run, rule="any-annotation")
+    )

@@ -1,0 +1,297 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""broad-except ✗ on the five fail-fast paths ("init, config validation, weight loading,
+request handling, connector setup") and its swallow forms (``pass``, ``return``,
+``return None``, ``continue``, a default assigned with nothing logged)."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, lines, messages, rows, severities
+
+
+def handler(name: str, body: str) -> str:
+    """A function ``name`` whose broad catch runs ``body``."""
+    tried = "import torch" if name == "setup_optional" else "x.go()"
+    return f"def {name}(x):\n    try:\n        {tried}\n    except Exception:\n        {body}\n\n\n"
+
+
+BLOCKING = [
+    ("load_checkpoint", "pass"),  # weight loading
+    ("_load_state_dict_into_model", "return None"),
+    ("load_model", "return"),
+    ("init_workers", "pass"),  # init
+    ("_validate_args", "pass"),  # config validation
+    ("build_config", "return None"),
+    ("handle_request", "return None"),  # request handling
+    ("add_request", "pass"),
+    ("_process_input_request", "return"),
+    ("connect", "pass"),  # connector setup
+    ("create_connector", "return None"),
+    ("_connect_to_peer", "pass"),
+    ("setup_device", "x.device = None"),  # a default, nothing logged
+    ("init_cache", "x.cache = {}\n        x.model = None"),
+]
+WARNING = [
+    ("record_metrics", "pass"),  # best effort: metrics
+    ("abort_request", "pass"),
+    ("disconnect", "pass"),
+    ("setup_device_2", "x.device = x.fallback()"),  # not a default: computed
+    ("setup_flag", "x.ok = False"),  # a failure flag someone checks, not a default
+    ("setup_fingerprint", "# never fail startup over this\n        x.fp = None"),
+    ("setup_optional", "x = None"),  # the try body only imports (below)
+    ("validate_instance", "pass"),  # a probe, not config validation
+    ("_load_modelinfo_from_cache", "return None"),  # a cache
+    ("_decode_prompt_for_bootstrap", "return None"),  # named after init, not init
+    ("summarize", "pass"),  # not a fail-fast path
+]
+
+
+def test_the_five_seed_paths_and_the_default_swallow_are_blocking(feature: Repo, run: Run) -> None:
+    feature.write("pkg/mod.py", "".join(handler(n, b) for n, b in BLOCKING + WARNING))
+    feature.commit("add")
+    found = severities(run, "broad-except")
+    # each handler's ``except`` is the 4th line of its 7-line block (+1 per extra line)
+    lines: dict[str, int] = {}
+    line = 1
+    for name, body in BLOCKING + WARNING:
+        lines[name] = line + 3
+        line += 7 + body.count("\n")
+    got = {name: found.get(at) for name, at in lines.items()}
+    assert got == {
+        **{name: "error" for name, _ in BLOCKING},
+        **{name: "warning" for name, _ in WARNING},
+    }
+
+
+# -- broad-except: a patch function's import, a helper only fail-fast code calls ----------
+
+PATCH_IMPORT = """\
+import importlib
+
+
+def _patch_torch_npu_getenv() -> None:
+    try:
+        from torch_npu.utils import patch_getenv
+    except Exception:  # noqa: BLE001
+        return
+    patch_getenv.apply()
+
+
+def _apply_gdn_patch(impl):
+    try:
+        mod = importlib.import_module("fla.ops.gated_delta_rule")
+    except Exception:
+        mod = None
+    return mod
+
+
+def _patch_logged():
+    try:
+        import torch_npu
+    except Exception as e:
+        print(e)
+        return
+    torch_npu.go()
+
+
+def _patch_specific():
+    try:
+        import torch_npu
+    except ImportError:
+        return
+    torch_npu.go()
+
+
+def setup_optional():
+    try:
+        import torch_npu
+    except Exception:
+        return
+    torch_npu.go()
+
+
+def is_npu_available():
+    try:
+        import torch_npu  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def _patch_torchaudio_load():
+    try:
+        import torchcodec
+
+        torchcodec  # noqa: B018
+        return
+    except Exception:
+        pass
+    patch_loader()
+"""
+
+
+def test_a_broad_catch_around_the_import_a_patch_function_patches_is_blocking(
+    feature: Repo, run: Run
+) -> None:
+    # ms-swift 86e55a5: ``except Exception: return`` around ``from torch_npu.utils import
+    # patch_getenv`` in the NPU bootstrap's ``_patch_torch_npu_getenv``.
+    feature.write("pkg/npu.py", PATCH_IMPORT)
+    feature.commit("add")
+    found = lines(run, "broad-except")
+    assert [(line, sev) for line, sev, _m in found] == [
+        (7, "error"),
+        (15, "error"),
+        (23, "warning"),  # logged
+        (40, "warning"),  # set-up, but an optional import: best effort
+        (48, "warning"),  # an availability probe
+        (59, "warning"),  # the failed import is what triggers the patch
+    ]
+    assert found[0][2] == (
+        "`except Exception:` around an import in patch function `_patch_torch_npu_getenv` "
+        "skips the patch silently on any error, not only a missing module; catch ImportError"
+    )
+
+
+HELPERS = """\
+from transformers import AutoConfig
+
+
+class Engine:
+    def __init__(self, model_dir):
+        self.model_dir = model_dir
+        self._prepare_engine_kwargs()
+
+    def _prepare_engine_kwargs(self):
+        self.overrides = self._get_hf_config_overrides()
+
+    def _get_hf_config_overrides(self):
+        try:
+            disk_config = AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            disk_config = None
+        return {"config": disk_config}
+
+    def _used_elsewhere(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            return None
+
+    def _try_load(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            return None
+
+    def _as_callback(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception:
+            return None
+
+    def _logged(self):
+        try:
+            return AutoConfig.from_pretrained(self.model_dir)
+        except Exception as e:
+            print(e)
+            return {}
+
+    def load_weights(self):
+        self._used_elsewhere()
+        self._try_load()
+        self._logged()
+        register(self._as_callback)
+
+    def generate(self):
+        self._used_elsewhere()
+
+    def setup(self):
+        self._scale = self._scale_factor()
+        self._rvv = self._supports_rvv()
+        self._start_monitor()
+
+    def _scale_factor(self):
+        try:
+            return 2 ** len(self.config.block_out_channels)
+        except Exception:
+            pass
+        return 8
+
+    def _supports_rvv(self):
+        try:
+            return probe()
+        except Exception:
+            return False
+
+    def _start_monitor(self):
+        def _monitor():
+            try:
+                wait()
+            except Exception:
+                return
+        start(_monitor)
+"""
+
+
+def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo, run: Run) -> None:
+    # ms-swift 598053e: ``except Exception: disk_config = None`` in
+    # ``_get_hf_config_overrides``, reached only from the engine's ``__init__``.
+    feature.write("pkg/engine.py", HELPERS)
+    feature.commit("add")
+    found = lines(run, "broad-except")
+    assert [(line, sev) for line, sev, _m in found] == [
+        (15, "error"),
+        (22, "error"),  # also called from generate, but its try loads a config (round D)
+        (28, "warning"),  # named for an attempt
+        (34, "error"),  # passed as a callback, but its try loads a config (round D)
+        (40, "warning"),  # logged
+        (61, "warning"),  # falls through to a fallback value
+        (68, "warning"),  # a probe's answer
+        (75, "warning"),  # in a function the set-up only defines
+    ]
+    assert found[0][2] == (
+        "`except Exception:` on fail-fast path `_get_hf_config_overrides` (called only from "
+        "`__init__`) silently swallows every error"
+    )
+
+
+def test_broad_except_blocking_needs_both_swallow_and_fail_fast(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/b.py",
+        "import os\n"
+        "class C:\n"
+        "    def metrics(self):\n"  # swallows, not fail-fast: ⚠
+        "        try:\n            pass\n        except Exception:\n            return None\n"
+        "    def load_weights(self):\n"  # fail-fast, does not swallow: ⚠
+        "        try:\n            pass\n        except Exception:\n            self.ok = False\n"
+        "    def validate_config(self):\n"  # both: ✗
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    def __del__(self):\n"  # best effort: ⚠
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    def setup_cleanup(self):\n"  # cleanup before exit: ⚠
+        "        try:\n            pass\n        except Exception:\n            pass\n"
+        "    def setup_tmp(self, path):\n"  # temp-file removal: ⚠
+        "        try:\n            os.remove(path)\n        except Exception:\n            pass\n"
+        "    def init_fallback(self):\n"  # a fallback that re-raises: nothing
+        "        try:\n            pass\n        except Exception:\n"
+        "            try:\n                pass\n            except OSError:\n                raise\n",
+    )
+    found = [(r[1], r[3]) for r in rows(run, rule="broad-except")]
+    assert found == [
+        (6, "warning"),
+        (11, "warning"),
+        (16, "error"),
+        (21, "warning"),
+        (26, "warning"),
+        (31, "warning"),
+    ]
+
+
+def test_broad_except_quotes_the_clause_as_written(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/q.py",
+        "def f():\n    try:\n        pass\n    except (ValueError, Exception):\n        x = 1\n",
+    )
+    (message,) = messages(run, rule="broad-except")
+    assert message.startswith("`except (ValueError, Exception):` ")
