@@ -7,9 +7,7 @@ so no sweep rule reports it."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 
 def test_deepcopy_of_a_generation_config_per_request(feature: Repo, run: Run) -> None:
