@@ -514,27 +514,6 @@ def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | Non
     return (names[-1], origin) if isinstance(origin, str) else None
 
 
-_TREES: dict[str, paths.TreeCalls | None] = {}
-
-
-def _tree_calls(src: SourceInfo) -> paths.TreeCalls | None:
-    """The work tree's call index (one per repository root and process; None: no root, or
-    a tree too large to read, :func:`_fail_fast.read_tree`)."""
-    if src.root is None:
-        return None
-    if src.root not in _TREES:
-        if len(_TREES) > 8:
-            _TREES.clear()
-        sources = paths.read_tree(src.root, fakes.SKIP_DIRS)
-        _TREES[src.root] = paths.TreeCalls(sources) if sources is not None else None
-    return _TREES[src.root]
-
-
-def _module_name(path: str) -> str:
-    """``pkg/utils/device.py`` -> ``pkg.utils.device`` (``__init__`` dropped)."""
-    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
-
-
 def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
     """(fail-fast function, ..., caller) when every call of ``func`` in the work tree comes,
     within a few calls, from fail-fast code (:meth:`_fail_fast.TreeCalls.reached_from`)."""
@@ -544,10 +523,11 @@ def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str,
         return None
     if paths.optimisation_name(func.name):
         return None  # a warm-up or compile step: the model runs without it
-    calls = _tree_calls(src)
+    calls = paths.tree_calls(src.root, fakes.SKIP_DIRS)
     if calls is None:
         return None
-    return calls.reached_from(func.name, _module_name(src.path), src.tree, src.config.fail_fast)
+    home = paths.module_name(src.path)
+    return calls.reached_from(func.name, home, src.tree, src.config.fail_fast)
 
 
 def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
