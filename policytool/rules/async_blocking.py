@@ -43,9 +43,13 @@ A sync function of the same module that an `async def` calls directly (not hande
 `asyncio.to_thread` / `run_in_executor`, not in a nested `def` or `lambda`) runs on the
 event loop too: its added `time.sleep` and blocking HTTP calls are reported, up to two
 calls below the `async def` (`generate` -> `self.next_id()` -> `self._refill()`).
-Module-level functions are followed by name, methods through `self.`/`cls.`; a call into
-another module is not followed, nor one into an init or set-up function (`fail-fast`
-names: a lazy start-up the first request triggers runs once).
+Module-level functions are followed by name, methods through `self.`/`cls.`; not a call
+into an init or set-up function (`fail-fast` names: a lazy start-up the first request
+triggers runs once). Across modules, within three calls: a method reached through an
+attribute the caller's class binds to its class in `__init__` (`self.id_gen =
+ReqIDGenerator()` ... `self.id_gen.generate_id()` in `async def generate`), and a function
+reached through its `from ... import`; read from the same bounded work tree as
+`broad-except`'s callers (at most 1,500 modules and 24 MB, else not followed).
 
 ✗ for `time.sleep` or blocking HTTP on a serving path (`serving-paths`: by default
 `engine/`, `entrypoints/`, `connectors/`, `server/`, `serve/`, `serving/`, the request

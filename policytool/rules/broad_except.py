@@ -74,7 +74,11 @@ comment saying why.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
-why, and a fallback that re-raises. An optional import is not best effort in a function
+why, and a fallback that re-raises. A `raise` further down the function counts only when
+it ends the catch's chain of attempts: met on every path past the `try` (after the loop
+of candidates, in the next attempt's handler) or under a test of what the `try` binds
+(`if self.rate is None: raise`); not one testing something else (`if not adapter_id:
+raise` in the `__init__` whose catch passes). An optional import is not best effort in a function
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
 module, and is ✗ ("catch ImportError").
