@@ -102,6 +102,12 @@ _C_EXCEPT = (
     "`is_vlm_model`'s `return False` around `AutoConfig.from_pretrained` is ✗ since round D "
     "(what the `try` loads)"
 )
+_C_ASYNC = (
+    "1/2: openrlhf `load_images`' `requests.get`, which `async def "
+    "SingleTurnAgentExecutor.execute` calls on its loop through `process_prompt_with_images` "
+    "in another module, labelled '-' as a sync function (the labeller read only the `def` "
+    "it sits in)"
+)
 _EF_SEALED = (
     "sealed until round C's code was final (round C moved none of its findings); consumed "
     "by round D"
@@ -193,6 +199,8 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ),
     ("c", "blind", "broad-except", "x-recall"): _C_EXCEPT,
     ("c", "post-run", "broad-except", "x-recall"): _C_EXCEPT,
+    ("c", "blind", "async-blocking", "w-precision"): _C_ASYNC,
+    ("c", "post-run", "async-blocking", "w-precision"): _C_ASYNC,
     ("c", "blind", "kwargs-lookup", "w-precision"): (
         "9/12: " + _ENV_DOUBLE + "; two `**generate_kwargs` reads labelled '-' blind and ⚠ "
         "after the run"
