@@ -346,6 +346,29 @@ def read_tree(root: str, skip: frozenset[str]) -> dict[str, bytes] | None:
     return out
 
 
+_TREES: dict[tuple[str, frozenset[str]], TreeCalls | None] = {}
+
+
+def tree_calls(root: str | None, skip: frozenset[str]) -> TreeCalls | None:
+    """The work tree's :class:`TreeCalls` (one per repository root and process; None: no
+    root, or a tree too large to read, :func:`read_tree`)."""
+    if root is None:
+        return None
+    key = (root, skip)
+    if key not in _TREES:
+        if len(_TREES) > 8:
+            _TREES.clear()
+        sources = read_tree(root, skip)
+        _TREES[key] = TreeCalls(sources) if sources is not None else None
+    return _TREES[key]
+
+
+def module_name(path: str) -> str:
+    """``pkg/utils/device.py`` -> ``pkg.utils.device`` (``__init__`` dropped), the name
+    :func:`read_tree` gives the module at that repository-relative path."""
+    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+
+
 class TreeCalls:
     """Who calls a function, read from the work tree's modules the way a reviewer greps
     for ``name(``: the modules whose text holds the name are parsed (once each) and each
@@ -355,18 +378,39 @@ class TreeCalls:
         """``sources``: dotted module -> text (the fake finder's bounded scan)."""
         self.sources = sources
         self._indexes: dict[str, dict[str, list[str | None]] | None] = {}
+        self._trees: dict[str, ast.Module | None] = {}
         self._callers: dict[tuple[str, str], tuple[str, ...] | None] = {}
+
+    def parsed(self, module: str) -> ast.Module | None:
+        """The module's syntax tree, parsed once (None: it does not parse)."""
+        if module not in self._trees:
+            try:
+                self._trees[module] = ast.parse(self.sources[module])
+            except (SyntaxError, ValueError, RecursionError):
+                self._trees[module] = None
+        return self._trees[module]
 
     def _index(self, module: str, tree: ast.Module | None) -> dict[str, list[str | None]] | None:
         """The module's call index (``tree``: already parsed; None: it does not parse)."""
         if module not in self._indexes:
             if tree is None:
-                try:
-                    tree = ast.parse(self.sources[module])
-                except (SyntaxError, ValueError, RecursionError):
-                    tree = None
+                tree = self.parsed(module)
             self._indexes[module] = _call_index(tree) if tree is not None else None
         return self._indexes[module]
+
+    def naming(self, name: str, home: str) -> list[str] | None:
+        """The modules other than ``home`` whose text holds ``name`` as a word, as a
+        reviewer greps for it; None when more than :data:`MAX_CALLING_MODULES` do (a
+        shared utility: no need to find the rest)."""
+        raw = name.encode()
+        word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
+        modules: list[str] = []
+        for module, text in self.sources.items():
+            if module != home and raw in text and word.search(text):
+                modules.append(module)
+                if len(modules) > MAX_CALLING_MODULES:
+                    return None
+        return modules
 
     def callers(self, name: str, home: str, home_tree: ast.Module) -> tuple[str, ...] | None:
         """The names of the functions that call ``name`` (``home`` read from ``home_tree``),
@@ -375,16 +419,9 @@ class TreeCalls:
         key = (home, name)
         if key in self._callers:
             return self._callers[key]
-        raw = name.encode()
-        word = re.compile(rb"\b" + re.escape(raw) + rb"\b")
-        modules: list[str] = []
-        for module, text in self.sources.items():
-            if module != home and raw in text and word.search(text):
-                modules.append(module)
-                if len(modules) > MAX_CALLING_MODULES:
-                    break  # a shared utility: no need to find the rest
+        modules = self.naming(name, home)
         found: tuple[str, ...] | None = None
-        if len(modules) <= MAX_CALLING_MODULES:
+        if modules is not None:
             names: list[str] = []
             for module in (home, *modules):
                 index = self._index(module, home_tree if module == home else None)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.formats.pyimports import resolve_relative
+from policytool.rules import _fail_fast as tree
+from policytool.rules import _fakes as fakes
 from policytool.rules._pysource import (
     Ctx,
     SourceInfo,
@@ -40,9 +43,13 @@ A sync function of the same module that an `async def` calls directly (not hande
 `asyncio.to_thread` / `run_in_executor`, not in a nested `def` or `lambda`) runs on the
 event loop too: its added `time.sleep` and blocking HTTP calls are reported, up to two
 calls below the `async def` (`generate` -> `self.next_id()` -> `self._refill()`).
-Module-level functions are followed by name, methods through `self.`/`cls.`; a call into
-another module is not followed, nor one into an init or set-up function (`fail-fast`
-names: a lazy start-up the first request triggers runs once).
+Module-level functions are followed by name, methods through `self.`/`cls.`; not a call
+into an init or set-up function (`fail-fast` names: a lazy start-up the first request
+triggers runs once). Across modules, within three calls: a method reached through an
+attribute the caller's class binds to its class in `__init__` (`self.id_gen =
+ReqIDGenerator()` ... `self.id_gen.generate_id()` in `async def generate`), and a function
+reached through its `from ... import`; read from the same bounded work tree as
+`broad-except`'s callers (at most 1,500 modules and 24 MB, else not followed).
 
 ✗ for `time.sleep` or blocking HTTP on a serving path (`serving-paths`: by default
 `engine/`, `entrypoints/`, `connectors/`, `server/`, `serve/`, `serving/`, the request
@@ -331,11 +338,33 @@ def _module(src: SourceInfo) -> _Module:
     return cached
 
 
+def _listed_calls(src: SourceInfo, func: _Def) -> list[tuple[ast.Call, str]]:
+    """The added ``time.sleep`` and blocking HTTP calls (:func:`_blocking_call`'s ✗ set)
+    in ``func``'s own body, with the API each names."""
+    out: list[tuple[ast.Call, str]] = []
+    for call, _awaited in body_calls(func):
+        found = _blocking_call(src, call, False)
+        if found is not None and found[1] and src.node_added(call):
+            out.append((call, found[0]))
+    return out
+
+
+def _helper_finding(src: SourceInfo, call: ast.Call, where: str, names: list[str]) -> Finding:
+    """The finding for a listed blocking call in a helper that runs on the loop: ✗ on a
+    serving path unless an admin function is on the way (``names``), ⚠ otherwise."""
+    if src.is_serving and names_match(names, ADMIN) is None:
+        return finding(
+            src, call, "async-blocking", BLOCK, f"{where} on a serving path stalls every request"
+        )
+    return finding(src, call, "async-blocking", WARN, f"{where} blocks the event loop")
+
+
 def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
     """Listed blocking calls (``time.sleep``, blocking HTTP) on added lines of a sync
     function of this module that an ``async def`` calls directly, so that it runs on
-    the event loop (at most :data:`DEPTH` calls below it). Tests are left out."""
-    if src.is_test or b"async def" not in src.data:
+    the event loop (at most :data:`DEPTH` calls below it), or that an ``async def`` of
+    another module reaches (:func:`_reached_elsewhere`). Tests are left out."""
+    if src.is_test:
         return
     words = list(_LISTED_WORDS)
     # ``import requests as rq``: ``rq.get(...)`` names none of the words.
@@ -350,29 +379,170 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
     module = _module(src)
     # Only a sync function spanning such a line can hold one: most files have none, and
     # then the calls of the async functions are not walked again.
-    if not any(
-        isinstance(func, ast.FunctionDef)
-        and any(func.lineno <= n <= (func.end_lineno or func.lineno) for n in lines)
+    holding = [
+        func
         for func in module.defs.values()
-    ):
+        if isinstance(func, ast.FunctionDef)
+        and any(func.lineno <= n <= (func.end_lineno or func.lineno) for n in lines)
+    ]
+    if not holding:
         return
-    for helper, caller in module.on_loop(src.config.fail_fast).values():
-        for call, _awaited in body_calls(helper):
-            found = _blocking_call(src, call, False)
-            if found is None or not found[1] or not src.node_added(call):
-                continue
-            api = found[0]
+    reached = module.on_loop(src.config.fail_fast) if b"async def" in src.data else {}
+    for helper, caller in reached.values():
+        for call, api in _listed_calls(src, helper):
             where = f"`{api}` in `{helper.name}`, which `async def {caller}` calls on the loop,"
-            if src.is_serving and names_match([caller, helper.name], ADMIN) is None:
-                yield finding(
-                    src,
-                    call,
-                    "async-blocking",
-                    BLOCK,
-                    f"{where} on a serving path stalls every request",
-                )
-            else:
-                yield finding(src, call, "async-blocking", WARN, f"{where} blocks the event loop")
+            yield _helper_finding(src, call, where, [caller, helper.name])
+    for helper in holding:
+        if id(helper) in reached or names_match([helper.name], src.config.fail_fast):
+            continue
+        calls = _listed_calls(src, helper)
+        chain = _reached_elsewhere(src, module, helper) if calls else None
+        if chain is None:
+            continue
+        via = " -> ".join(f"`{step}`" for step in chain[2:])
+        for call, api in calls:
+            where = (
+                f"`{api}` in `{helper.name}`, which `async def {chain[1]}` in `{chain[0]}` "
+                f"reaches on the loop{f' (via {via})' if via else ''},"
+            )
+            yield _helper_finding(src, call, where, [chain[1], *chain[2:], helper.name])
+
+
+# A node of the upward search: (module, class or None, function name).
+_Node = tuple[str, str | None, str]
+
+
+def _reached_elsewhere(src: SourceInfo, module: _Module, helper: _Def) -> tuple[str, ...] | None:
+    """(module, ``Class.async_def``, step, ...) when an ``async def`` reaches ``helper``
+    within :data:`_fail_fast.MAX_CALL_DEPTH` direct calls through at least one call from
+    another module of the work tree: a method through an attribute the caller's class
+    binds to the helper's class in ``__init__`` (``self.id_gen = ReqIDGenerator()`` ...
+    ``self.id_gen.generate_id()``), a module-level function through its import. Calls in
+    this module are followed as :meth:`_Module.on_loop` does; an init or set-up function
+    (the ``fail-fast`` names) is not followed. The tree is the bounded one
+    :func:`_fail_fast.tree_calls` reads (None when it is too large)."""
+    calls = tree.tree_calls(src.root, fakes.SKIP_DIRS)
+    if calls is None:
+        return None
+    home = tree.module_name(src.path)
+    modules: dict[str, _Module | None] = {home: module}
+
+    def module_of(name: str) -> _Module | None:
+        if name not in modules:
+            parsed = calls.parsed(name) if name in calls.sources else None
+            modules[name] = _Module(parsed) if parsed is not None else None
+        return modules[name]
+
+    start: _Node = (home, module.owner.get(id(helper)), helper.name)
+    frontier: list[tuple[_Node, tuple[str, ...], bool]] = [(start, (), False)]
+    seen = {start}
+    for _level in range(tree.MAX_CALL_DEPTH):
+        below: list[tuple[_Node, tuple[str, ...], bool]] = []
+        for node, steps, crossed in frontier:
+            for caller, elsewhere in _callers_of(node, module_of, calls):
+                name = f"{caller[1]}.{caller[2]}" if caller[1] else caller[2]
+                found = module_of(caller[0])
+                func = found.defs.get((caller[1], caller[2])) if found is not None else None
+                if func is None or names_match([caller[2]], src.config.fail_fast):
+                    continue
+                if isinstance(func, ast.AsyncFunctionDef):
+                    if crossed or elsewhere:
+                        return (caller[0], name, *steps)
+                    continue  # in this module: :meth:`_Module.on_loop`'s reading
+                if caller not in seen:
+                    seen.add(caller)
+                    below.append((caller, (caller[2], *steps), crossed or elsewhere))
+        frontier = below
+    return None
+
+
+def _callers_of(
+    node: _Node, module_of: Callable[[str], _Module | None], calls: tree.TreeCalls
+) -> Iterator[tuple[_Node, bool]]:
+    """The functions that call ``node`` directly: in its own module (:meth:`_Module.callees`)
+    and in the other modules whose text names it, each with whether it is elsewhere."""
+    home, cls, name = node
+    own = module_of(home)
+    if own is not None:
+        for key, func in own.defs.items():
+            if any(
+                callee.name == name and own.owner.get(id(callee)) == cls
+                for callee, _awaited in own.callees(func)
+            ):
+                yield (home, key[0], key[1]), False
+    others = calls.naming(name, home)
+    for other in others or []:
+        found = module_of(other)
+        parsed = calls.parsed(other)
+        if found is None or parsed is None:
+            continue
+        imported = _imported_from(parsed, other, home)
+        target = cls if cls is not None else name
+        local = {alias for alias, real in imported.items() if real == target}
+        if not local:
+            continue
+        for key, func in found.defs.items():
+            bound = _bound_to(found, key[0], local) if cls is not None else set()
+            for call, _awaited in body_calls(func):
+                if _calls_through(call, name, local if cls is None else None, bound):
+                    yield (other, key[0], key[1]), True
+                    break
+
+
+def _imported_from(parsed: ast.Module, module: str, home: str) -> dict[str, str]:
+    """Local name -> imported name of each ``from <home> import X [as Y]`` in ``module``
+    (relative or absolute; a tree under ``src/`` imports without the prefix)."""
+    package = module.rpartition(".")[0]
+    out: dict[str, str] = {}
+    for node in ast.walk(parsed):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        resolved = resolve_relative(package, node.level, node.module)
+        if not resolved or not (resolved == home or home.endswith("." + resolved)):
+            continue
+        for alias in node.names:
+            out[alias.asname or alias.name] = alias.name
+    return out
+
+
+def _bound_to(module: _Module, cls: str | None, local: set[str]) -> set[str]:
+    """The attributes ``cls.__init__`` binds to an instance of one of the ``local`` class
+    names (``self.id_gen = ReqIDGenerator(...)``)."""
+    init = module.defs.get((cls, "__init__")) if cls is not None else None
+    out: set[str] = set()
+    for stmt in ast.walk(init) if init is not None else ():
+        if (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name)
+            and stmt.value.func.id in local
+        ):
+            for target in stmt.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    out.add(target.attr)
+    return out
+
+
+def _calls_through(
+    call: ast.Call, name: str, functions: set[str] | None, attributes: set[str]
+) -> bool:
+    """Whether ``call`` is ``alias(...)`` of an imported function (``functions``) or
+    ``self.<attribute>.<name>(...)`` through one of the bound ``attributes``."""
+    func = call.func
+    if functions is not None:
+        return isinstance(func, ast.Name) and func.id in functions
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == name
+        and isinstance(func.value, ast.Attribute)
+        and func.value.attr in attributes
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "self"
+    )
 
 
 def async_blocking(src: SourceInfo) -> Iterator[Finding]:
@@ -458,6 +628,7 @@ RULE = register(
         "in `async def`: a blocking call or an `await` under a lock; ✗ on serving paths",
         check,
         DOC,
-        prefilter=lambda data, config: b"async" in data,
+        # A file without ``async`` may hold a helper another module's ``async def`` reaches.
+        prefilter=lambda data, config: b"async" in data or any(w in data for w in _LISTED_WORDS),
     )
 )

@@ -14,7 +14,6 @@ from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
-from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
@@ -75,7 +74,11 @@ comment saying why.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
-why, and a fallback that re-raises. An optional import is not best effort in a function
+why, and a fallback that re-raises. A `raise` further down the function counts only when
+it ends the catch's chain of attempts: met on every path past the `try` (after the loop
+of candidates, in the next attempt's handler) or under a test of what the `try` binds
+(`if self.rate is None: raise`); not one testing something else (`if not adapter_id:
+raise` in the `__init__` whose catch passes). An optional import is not best effort in a function
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
 module, and is ✗ ("catch ImportError").
@@ -299,13 +302,83 @@ def _raises(body: list[ast.stmt]) -> bool:
 
 
 def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
-    """Whether the function raises after the handler (a ``continue`` to the next
-    fallback that ends in a ``raise``: the error is not swallowed for good)."""
+    """Whether a ``raise`` after the handler ends the chain of attempts the catch belongs
+    to, so the error is not swallowed for good: a raise every path past the ``try`` meets
+    (after the loop of candidates, in its ``else:``, in the next attempt's handler), or one
+    under a test of what the attempt binds (``if self.rate is None: raise``). A raise under
+    a test of anything else (``if not adapter_id: raise``) fires whether or not the
+    attempt failed: no excuse."""
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     end = handler.end_lineno or handler.lineno
+    found = _ancestors_of_raises(func, handler)
+    if found is None:
+        return False
+    tried, raises = found
+    bound = _bound_by(tried)
+    for raise_node, ancestors in raises:
+        if raise_node.lineno <= end:
+            continue
+        if all(
+            _contains(stmt, tried)
+            or isinstance(stmt, (ast.With, ast.AsyncWith, ast.Try))
+            or (isinstance(stmt, (ast.If, ast.While)) and _reads_any(stmt.test, bound))
+            for stmt in ancestors
+        ):
+            return True
+    return False
+
+
+def _ancestors_of_raises(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, handler: ast.ExceptHandler
+) -> tuple[ast.Try, list[tuple[ast.Raise, tuple[ast.stmt, ...]]]] | None:
+    """The ``try`` that ``handler`` belongs to and each ``raise`` of ``func`` (not in a
+    nested definition) with the statements that enclose it, outermost first."""
+    tried: ast.Try | None = None
+    raises: list[tuple[ast.Raise, tuple[ast.stmt, ...]]] = []
+    stack: list[tuple[ast.stmt, tuple[ast.stmt, ...]]] = [(s, ()) for s in func.body]
+    while stack:
+        stmt, ancestors = stack.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.Raise):
+            raises.append((stmt, ancestors))
+            continue
+        if isinstance(stmt, ast.Try) and handler in stmt.handlers:
+            tried = stmt
+        inner = (*ancestors, stmt)
+        for node in ast.iter_child_nodes(stmt):
+            if isinstance(node, ast.stmt):
+                stack.append((node, inner))
+            elif isinstance(node, (ast.ExceptHandler, ast.match_case)):
+                stack.extend((child, inner) for child in node.body)
+    return (tried, raises) if tried is not None else None
+
+
+def _bound_by(tried: ast.Try) -> set[str]:
+    """What the ``try`` and its handlers assign (``x``, ``self.rate``: the source text of
+    each target), the values a later test of the attempt's outcome reads."""
+    bound: set[str] = set()
+    for part in (tried.body, *(h.body for h in tried.handlers), tried.orelse):
+        for stmt in part:
+            for node in ast.walk(stmt):
+                targets: list[ast.expr] = []
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                    targets = [node.target]
+                for target in targets:
+                    for leaf in ast.walk(target):
+                        if isinstance(leaf, (ast.Name, ast.Attribute)):
+                            bound.add(ast.unparse(leaf))
+    return bound
+
+
+def _reads_any(test: ast.expr, bound: set[str]) -> bool:
+    """Whether ``test`` reads one of the ``bound`` names or attributes."""
     return any(
-        isinstance(node, ast.Raise) and node.lineno > end for node in kwreads.body_nodes(func)
+        isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in bound
+        for node in ast.walk(test)
     )
 
 
@@ -445,27 +518,6 @@ def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | Non
     return (names[-1], origin) if isinstance(origin, str) else None
 
 
-_TREES: dict[str, paths.TreeCalls | None] = {}
-
-
-def _tree_calls(src: SourceInfo) -> paths.TreeCalls | None:
-    """The work tree's call index (one per repository root and process; None: no root, or
-    a tree too large to read, :func:`_fail_fast.read_tree`)."""
-    if src.root is None:
-        return None
-    if src.root not in _TREES:
-        if len(_TREES) > 8:
-            _TREES.clear()
-        sources = paths.read_tree(src.root, fakes.SKIP_DIRS)
-        _TREES[src.root] = paths.TreeCalls(sources) if sources is not None else None
-    return _TREES[src.root]
-
-
-def _module_name(path: str) -> str:
-    """``pkg/utils/device.py`` -> ``pkg.utils.device`` (``__init__`` dropped)."""
-    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
-
-
 def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
     """(fail-fast function, ..., caller) when every call of ``func`` in the work tree comes,
     within a few calls, from fail-fast code (:meth:`_fail_fast.TreeCalls.reached_from`)."""
@@ -475,10 +527,11 @@ def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str,
         return None
     if paths.optimisation_name(func.name):
         return None  # a warm-up or compile step: the model runs without it
-    calls = _tree_calls(src)
+    calls = paths.tree_calls(src.root, fakes.SKIP_DIRS)
     if calls is None:
         return None
-    return calls.reached_from(func.name, _module_name(src.path), src.tree, src.config.fail_fast)
+    home = paths.module_name(src.path)
+    return calls.reached_from(func.name, home, src.tree, src.config.fail_fast)
 
 
 def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
