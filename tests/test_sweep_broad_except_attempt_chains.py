@@ -6,23 +6,8 @@ any unrelated ``raise`` of the same function."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import pytest
-
-from tests.conftest import Repo, Result
-from tests.test_sweep_except22b import LOG, by_marker
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import LOG, Run, by_marker
 
 
 def test_an_unrelated_raise_further_down_does_not_excuse_a_swallow(feature: Repo, run: Run) -> None:

@@ -7,9 +7,7 @@ def`` reaches through an attribute its ``__init__`` binds to that class
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 IDS = (
     "import time\n"
