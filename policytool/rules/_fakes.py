@@ -25,11 +25,13 @@ import ast
 import bisect
 import dataclasses
 import functools
+import itertools
 import os
 import re
 import stat
 import sys
 import sysconfig
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -229,9 +231,23 @@ _PATCHERS = frozenset({"patch", "object", "patch.object", "mock.patch", "mock.pa
 _MOCKS = frozenset({"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"})
 
 
+def _unwrapped(func: ast.expr) -> ast.expr:
+    """``f`` of ``f.__wrapped__``: a call through it runs the undecorated ``f``, whose
+    parameters are the ones ``f`` declares."""
+    while isinstance(func, ast.Attribute) and func.attr == "__wrapped__":
+        func = func.value
+    return func
+
+
 def _callee(call: ast.Call) -> str:
-    func = call.func
+    func = _unwrapped(call.func)
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def called_on_class(call: ast.Call) -> bool:
+    """Whether the call is ``Cls.meth(...)`` (its first argument is the receiver)."""
+    func = _unwrapped(call.func)
+    return isinstance(func, ast.Attribute) and _terminal(func.value)[:1].isupper()
 
 
 def _strip_callable(name: str) -> str:
@@ -383,10 +399,13 @@ def _type_name(text: str) -> str | None:
     text = text.split("|")[0].strip()
     if "[" in text:
         return None
-    name = text.rsplit(".", 1)[-1]
+    parts = text.split(".")
+    name = parts[-1]
     # a private class (``_H2DTransfer``) the code annotates is as real as a public one
     if not name.lstrip("_")[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
         return None
+    if len(parts) > 1 and parts[-2][:1].isupper() and parts[-2].isidentifier():
+        return f"{parts[-2]}.{name}"  # a class nested in another (``Trainer.Config``)
     return name
 
 
@@ -509,6 +528,67 @@ def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
 
 
 _SUBSCRIPT_RE = re.compile(r"\[[^\[\]]*\]")
+_NESTED_CLASS_RE = re.compile(
+    rb"^([ \t]+)class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*:", re.M
+)
+# Nested classes read per module (each is parsed alone).
+MAX_NESTED_CLASSES = 64
+
+
+def _nested_classes(data: bytes) -> dict[str, tuple[frozenset[str], list[str], bool, bool]]:
+    """Classes defined in a module-level class's body (``Trainer.Config``), keyed by the
+    qualified name, and by the bare name too when no other class of the module has it
+    (an annotation written inside the outer class says ``Config``): (fields, bases,
+    typed data class, record). A body that does not parse alone is left out."""
+    tops = [(m.start(), m.group(1).decode()) for m in _CLASS_RE.finditer(data)]
+    found: dict[str, tuple[frozenset[str], list[str], bool, bool]] = {}
+    bare: dict[str, list[str]] = {}
+    for match in itertools.islice(_NESTED_CLASS_RE.finditer(data), MAX_NESTED_CLASSES):
+        before = [name for start, name in tops if start < match.start()]
+        if not before:
+            continue
+        outer_start = max(start for start, _name in tops if start < match.start())
+        if _class_end(data, outer_start) <= match.start():
+            continue  # a class inside a function, not in the outer class's body
+        indent = match.group(1)
+        stop = re.compile(rb"^(?!" + re.escape(indent) + rb"[ \t])(?=[ \t]*[^\s#])", re.M)
+        after = stop.search(data, data.find(b"\n", match.end()) + 1 or len(data))
+        end = after.start() if after else len(data)
+        if end - match.start() > MAX_CLASS_BYTES:
+            continue
+        head = data[max(0, match.start() - 400) : match.start()].rstrip(b"\n").split(b"\n")
+        decorators = list(
+            itertools.takewhile(lambda line: line.strip().startswith(b"@"), reversed(head))
+        )
+        text = b"".join(line + b"\n" for line in reversed(decorators)) + data[match.start() : end]
+        try:
+            tree = ast.parse(textwrap.dedent(text.decode("utf-8", "replace")))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = (match.group(3) or b"").decode("ascii", "replace")
+        record = any(_DATA_DECORATORS.search(line) for line in decorators) or bool(
+            _RECORD_BASES.search(bases.encode())
+        )
+        data_class = bool(
+            record or _DATA_BASES.search(bases.encode()) or node.name.endswith("Config")
+        )
+        name = node.name
+        qualified = f"{before[-1]}.{name}"
+        found[qualified] = (
+            _fields_of_classdef(node),
+            re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", _SUBSCRIPT_RE.sub("", bases)),
+            data_class,
+            record,
+        )
+        bare.setdefault(name, []).append(qualified)
+    top_names = {name for _start, name in tops}
+    for name, qualified in bare.items():
+        if len(qualified) == 1 and name not in top_names:
+            found[name] = found[qualified[0]]
+    return found
 
 
 def parse_module(data: bytes) -> _Module:
@@ -553,6 +633,10 @@ def parse_module(data: bytes) -> _Module:
         classes[name] = data_class
         if record:
             records.add(name)
+    for qualified, nested in _nested_classes(data).items():
+        fields[qualified], bases_of[qualified], classes[qualified], record = nested
+        if record:
+            records.add(qualified)
     set_on: dict[str, set[str]] = {}
     for match in _SET_ON_RE.finditer(data):
         set_on.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
@@ -735,6 +819,13 @@ def define(
             data_class = data_class or inherited.data_class
             record = record or inherited.record
         return Defined(relpath, module, data_class, fields, record)
+    if "." in name:
+        # ``Trainer.Config``: the class nested in ``Trainer``, where ``Trainer`` is defined.
+        head, _dot, tail = name.partition(".")
+        outer = define(finder, head, module, hops, depth + 1) if depth < MAX_HOPS else None
+        if outer is not None and outer.module != module:
+            return define(finder, name, outer.module, 0, depth + 1)
+        return None if outer is not None else define(finder, tail, module, hops, depth + 1)
     bound = dict(parsed.typevars).get(name)
     if bound is not None and bound != name and depth < MAX_HOPS:
         return define(finder, bound, module, hops, depth + 1)
@@ -1040,7 +1131,7 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
             continue
         # ``Worker.meth(fake, meta)``: called on the class, the first argument is ``self``
         # (the fake stands in for the receiver, not for a parameter).
-        unbound = isinstance(node.func, ast.Attribute) and _terminal(node.func.value)[:1].isupper()
+        unbound = called_on_class(node)
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):
                 break

@@ -1031,9 +1031,7 @@ def _reached_from(
             continue
         if callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr"):
             continue
-        unbound = (
-            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
-        )
+        unbound = fakes.called_on_class(node)
         params: list[tuple[str, str]] = []
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):
@@ -1211,9 +1209,7 @@ def _reaches_code(
             or callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
         ):
             continue
-        unbound = (
-            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
-        )
+        unbound = fakes.called_on_class(node)
         if isinstance(at, int):
             if fakes.parameter_names(finder, where, callee, at, unbound):
                 return True
@@ -1269,9 +1265,7 @@ def _positional_fake(
     callee = fakes._callee(outer)
     if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
         return None
-    unbound = (
-        isinstance(outer.func, ast.Attribute) and fakes._terminal(outer.func.value)[:1].isupper()
-    )
+    unbound = fakes.called_on_class(outer)
     finder = _finder(src)
     second = finder.second.get(tuple(modules))
     if second is None:
