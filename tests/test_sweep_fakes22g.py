@@ -6,6 +6,8 @@ only the docstring names, or standing in for a class nested in another."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Repo
 from tests.test_sweep_issue22 import Run, feature, found
 
@@ -148,6 +150,78 @@ def test_an_ambiguous_nested_name_names_no_class(feature: Repo, run: Run) -> Non
         "def test_run():\n"
         "    fake = SimpleNamespace(seed=3)\n"  # 7
         "    assert run(fake) == 3\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+_HUB = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\n"
+    "class GitRefs:\n"
+    "    branches: list\n"
+    "    tags: list\n\n\n"
+    "class HfApi:\n"
+    "    def __init__(self, token=None):\n"
+    "        self.token = token\n\n"
+    "    def list_repo_refs(\n"
+    "        self, repo_id: str, *, repo_type: str | None = None\n"
+    "    ) -> GitRefs:\n"
+    "        raise NotImplementedError\n"
+)
+
+
+def _hub(feature: Repo) -> None:
+    feature.write("hub/__init__.py", "from .api import GitRefs, HfApi\n")
+    feature.write("hub/api.py", _HUB)
+    feature.write("robo/__init__.py", "")
+    feature.write(
+        "robo/utils.py",
+        "from hub import HfApi\n\n\ndef versions(repo):\n"
+        "    return HfApi().list_repo_refs(repo).branches\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        "    api = Mock()\n",
+        "    api = Mock(spec=HfApi)\n",
+    ],
+)
+def test_a_fake_a_mocked_method_returns_is_what_the_real_method_returns(
+    feature: Repo, run: Run, make: str
+) -> None:
+    """lerobot ``test_dataset_utils.py``: ``api.list_repo_refs.return_value = fake``
+    where ``api`` is what the patched ``HfApi`` returns (or a ``Mock(spec=HfApi)``):
+    the fake stands in for what ``HfApi.list_repo_refs`` returns, ``-> GitRefs`` (✗)."""
+    _hub(feature)
+    feature.write(
+        "tests/test_utils.py",
+        "from types import SimpleNamespace\nfrom unittest.mock import Mock\n\n"
+        "from hub import HfApi\nfrom robo import utils\n\n\n"
+        "def test_versions(monkeypatch):\n"
+        + make
+        + "    api.list_repo_refs.return_value = SimpleNamespace(branches=[], tags=[])\n"  # 10
+        "    monkeypatch.setattr(utils, 'HfApi', Mock(return_value=api))\n"
+        "    assert utils.versions('r') == []\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(10, "error")]
+    assert "stands in for `GitRefs` (hub/api.py;" in rows[0][3]
+    assert "`HfApi.list_repo_refs`" in rows[0][3]
+
+
+def test_a_fake_an_unknown_mock_method_returns_stays_a_warning(feature: Repo, run: Run) -> None:
+    """A bare ``Mock()`` that stands for no class: its method's fake stays ⚠."""
+    _hub(feature)
+    feature.write(
+        "tests/test_utils.py",
+        "from types import SimpleNamespace\nfrom unittest.mock import Mock\n\n\n"
+        "def test_versions():\n"
+        "    api = Mock()\n"
+        "    api.list_repo_refs.return_value = SimpleNamespace(branches=[], tags=[])\n"  # 7
+        "    assert api.list_repo_refs().tags == []\n",
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]

@@ -1740,6 +1740,60 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
     return returns.group(1).decode("utf-8", "replace") if returns else None
 
 
+@functools.lru_cache(maxsize=1024)
+def _method_returns(path: str, mtime_ns: int, size: int, cls: str, method: str) -> str | None:
+    """The return annotation's text of ``def method(...) -> T:`` in the body of the
+    module-level class ``cls`` of a file (text only, as :func:`_return_annotation`)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_MODULE_BYTES:
+        return None
+    head = re.search(rb"^class[ \t]+" + re.escape(cls.encode()) + rb"\b", data, re.M)
+    if head is None:
+        return None
+    pattern = re.compile(_DEF_TEXT % re.escape(method.encode()), re.M)
+    match = pattern.search(data, head.end(), _class_end(data, head.end()))
+    end = _past_signature(data, match.end()) if match is not None else None
+    returns = _RETURNS_RE.match(data, end) if end is not None else None
+    return returns.group(1).decode("utf-8", "replace") if returns else None
+
+
+def method_return(
+    finder: Finder,
+    cls: str,
+    method: str,
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the method ``cls.method`` is annotated to return (``def
+    list_repo_refs(...) -> GitRefs``), ``cls`` seen from the modules: what a fake set
+    as the return value of that method's mock stands in for."""
+    for module in modules:
+        defined = define(finder, cls, module)
+        found = finder.find(defined.module) if defined is not None else None
+        if defined is None or found is None:
+            continue
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            continue
+        text = _method_returns(found[0], info.st_mtime_ns, info.st_size, cls, method)
+        returned = _type_name(text) if text else None
+        if not returned:
+            return None
+        hit = mimicked(finder, [defined.module], "", False, returned, keywords, None, nested)
+        if hit is None:
+            return None
+        how = f"`{cls}.{method}() -> {text.strip() if text else ''}` in {found[1]}"
+        return Mimicked(hit[0].name, hit[0].where, how), hit[1]
+    return None
+
+
 # The body of a function read for the class its ``return`` constructs (bytes).
 MAX_FUNCTION_BYTES = 200_000
 

@@ -746,6 +746,8 @@ def _fake_of(
             result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = _patched_function_fake(src, call, parents, keywords, nested)
+        if result is None and keywords:
+            result = _mocked_method_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = fakes.by_fields(
                 _finder(src),
@@ -1117,6 +1119,103 @@ def _patched_function_fake(
             how = f"what the patched `{target}` returns: {mimics.how}"
             return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
+
+
+def _mock_class(mock: str, scope: ast.AST) -> str:
+    """The class whose instance the local mock ``mock`` stands for in a test function:
+    ``mock = Mock(spec=Cls)`` / ``create_autospec(Cls)``, or the return value of a mock
+    patched over a class (``setattr(module, "Cls", Mock(return_value=mock))``,
+    ``patch("pkg.Cls", return_value=mock)``); "" when none says."""
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = fakes._callee(node)
+        given = {k.arg: k.value for k in node.keywords if k.arg}
+        if callee in _MOCK_CALLS:
+            spec = given.get("spec") or given.get("spec_set")
+            if callee == "create_autospec" and node.args:
+                spec = node.args[0]
+            if spec is not None and _is_holder_of(node, scope, mock):
+                name = fakes._terminal(spec)
+                if name[:1].isupper():
+                    return name
+        returned = given.get("return_value")
+        if not (isinstance(returned, ast.Name) and returned.id == mock):
+            continue
+        patched = fakes._patched_name(node) if callee in ("patch", "object") else ""
+        if not patched and callee in _MOCK_CALLS:
+            patched = _setattr_name(scope, node)
+        if patched[:1].isupper():
+            return patched
+    return ""
+
+
+def _is_holder_of(call: ast.Call, scope: ast.AST, name: str) -> bool:
+    """Whether ``name = call`` is a statement of the scope."""
+    return any(
+        isinstance(node, ast.Assign)
+        and node.value is call
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        for node in ast.walk(scope)
+    )
+
+
+def _setattr_name(scope: ast.AST, value: ast.Call) -> str:
+    """The attribute ``setattr(obj, "name", value)`` / ``monkeypatch.setattr(...)``
+    replaces with ``value`` (the call itself, or the local name it is bound to)."""
+    names = {
+        t.id
+        for node in ast.walk(scope)
+        if isinstance(node, ast.Assign) and node.value is value
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or fakes._callee(node) != "setattr":
+            continue
+        if len(node.args) < 3 or not isinstance(node.args[1], ast.Constant):
+            continue
+        arg = node.args[2]
+        if arg is value or (isinstance(arg, ast.Name) and arg.id in names):
+            return str(node.args[1].value).rsplit(".", 1)[-1]
+    return ""
+
+
+def _mocked_method_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake set as what a mock's method returns (``api.list_repo_refs.return_value =
+    fake``) where the mock stands for an instance of a class (:func:`_mock_class`):
+    what that class's method is annotated to return."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target = stmt.targets[0]
+    if not (
+        isinstance(target, ast.Attribute)
+        and target.attr == "return_value"
+        and isinstance(target.value, ast.Attribute)
+        and isinstance(target.value.value, ast.Name)
+    ):
+        return None
+    scope = fakes._enclosing_function(stmt, parents)
+    cls = _mock_class(target.value.value.id, scope) if scope is not None else ""
+    if not cls:
+        return None
+    method = target.value.attr
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules)) or []
+    found = fakes.method_return(finder, cls, method, [*modules, *second], keywords, nested)
+    if found is None:
+        return None
+    mimics, defined = found
+    how = f"what the mocked `{cls}.{method}` returns: {mimics.how}"
+    return fakes.Mimicked(mimics.name, mimics.where, how), defined
 
 
 def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
