@@ -225,3 +225,44 @@ def test_a_fake_an_unknown_mock_method_returns_stays_a_warning(feature: Repo, ru
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "    Args:\n        spec (RunSpec): the job's settings.\n",
+        "    :param spec: the job's settings.\n    :type spec: RunSpec\n",
+        "    :param RunSpec spec: the job's settings.\n",
+    ],
+    ids=["google", "sphinx-type", "sphinx-param"],
+)
+def test_a_fake_passed_to_a_parameter_its_docstring_types(
+    feature: Repo, run: Run, doc: str
+) -> None:
+    """torchtitan ``update_from_config(config=...)``: the parameter has no annotation,
+    its docstring names the type (Google or Sphinx style): a reviewer reads it as the
+    annotation, so a fake passed there is ✗ naming the class."""
+    feature.write("job/__init__.py", "")
+    feature.write(
+        "job/configs.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass RunSpec:\n    steps: int = 1\n    seed: int = 0\n",
+    )
+    feature.write(
+        "job/model.py",
+        "from job.configs import RunSpec\n\n\n"
+        "class Model:\n"
+        "    def update_from_config(self, *, spec):\n"
+        '        """Apply the job config.\n\n' + doc + '        """\n'
+        "        self.steps = spec.steps\n",
+    )
+    feature.write(
+        "tests/test_model.py",
+        "from types import SimpleNamespace\n\nfrom job.model import Model\n\n\n"
+        "def test_update():\n"
+        "    runtime = SimpleNamespace(steps=3)\n"  # 7
+        "    Model().update_from_config(spec=runtime)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, "error")]
+    assert "stands in for `RunSpec` (job/configs.py;" in rows[0][3]

@@ -47,6 +47,17 @@ _ANNOTATION_RE = re.compile(
     rb"(?<![A-Za-z0-9_])(" + _IDENT + rb")[ \t]*:[ \t]*(?!=)"
     rb"([\"']?(?:[A-Za-z_][A-Za-z0-9_.]*)(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
 )
+# A docstring's type of a parameter, read as its annotation: Google style ``name (T):``
+# / ``name (T, optional):`` and Sphinx ``:param T name:`` (Sphinx ``:type name: T`` and
+# numpy ``name : T`` are read by the pattern above).
+_DOC_GOOGLE_RE = re.compile(
+    rb"^[ \t]+(" + _IDENT + rb")[ \t]*\(`{0,2}([A-Za-z_][A-Za-z0-9_.]*)`{0,2}"
+    rb"(?:,[ \t]*optional)?\)[ \t]*:",
+    re.M,
+)
+_DOC_SPHINX_RE = re.compile(
+    rb":param[ \t]+([A-Za-z_][A-Za-z0-9_.]*)[ \t]+(" + _IDENT + rb")[ \t]*:"
+)
 _CLASS_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*:", re.M)
 # ``self.name = ClassName(`` (the class an attribute holds).
 _SELF_NEW_RE = re.compile(rb"\bself\.(" + _IDENT + rb")[ \t]*=[ \t]*([A-Z][A-Za-z0-9_]*)\(")
@@ -599,6 +610,10 @@ def parse_module(data: bytes) -> _Module:
         annotations.setdefault(name, []).append(match.group(2).decode())
     for match in _SELF_NEW_RE.finditer(data):
         annotations.setdefault(match.group(1).decode(), []).append(match.group(2).decode())
+    for match in _DOC_GOOGLE_RE.finditer(data):
+        annotations.setdefault(match.group(1).decode(), []).append(match.group(2).decode())
+    for match in _DOC_SPHINX_RE.finditer(data):
+        annotations.setdefault(match.group(2).decode(), []).append(match.group(1).decode())
     fields = class_fields_text(data)
     bases_of: dict[str, list[str]] = {}
     classes: dict[str, bool] = {}
