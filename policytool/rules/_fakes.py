@@ -596,9 +596,9 @@ def _nested_classes(data: bytes) -> dict[str, tuple[frozenset[str], list[str], b
         )
         bare.setdefault(name, []).append(qualified)
     top_names = {name for _start, name in tops}
-    for name, qualified in bare.items():
-        if len(qualified) == 1 and name not in top_names:
-            found[name] = found[qualified[0]]
+    for name, nesting in bare.items():
+        if len(nesting) == 1 and name not in top_names:
+            found[name] = found[nesting[0]]
     return found
 
 

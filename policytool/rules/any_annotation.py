@@ -98,8 +98,15 @@ of the fake is one of its attributes; a subclass of a typed data class is one (a
 pydantic model's subclass in another module); a `src/` layout's packages are read;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
-followed. An empty `SimpleNamespace()` counts only when bound to such a typed slot (a
-parameter, a field of a fake of a known class, an attribute), never by a name alone.
+followed. A parameter's type its docstring names (`config (JobConfig):`, `:type config:
+JobConfig`, `:param JobConfig config:`, `config : JobConfig`) reads as its annotation; a
+class nested in another (`Trainer.Config`, written `Config` inside `Trainer`) is a class;
+a call through `func.__wrapped__(...)` reaches `func`'s parameters; a fake set as what a
+mock's method returns (`api.list_repo_refs.return_value = ...`), where the mock stands
+for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock patched
+over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
+`SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
+fake of a known class, an attribute), never by a name alone.
 Or from its keywords: all data fields (not properties or methods) of a class the test
 imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
 untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
