@@ -110,7 +110,7 @@ def test_a_fake_of_a_nested_class_an_annotation_names_inside_its_outer_class(
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/") and r[1] == 11]
     errors = [r[3] for r in rows if r[2] == "error"]
-    assert any("stands in for `Config` (titan/trainer.py;" in m for m in errors), rows
+    assert any("stands in for `Trainer.Config` (titan/trainer.py;" in m for m in errors), rows
 
 
 def test_a_fake_passed_to_a_parameter_annotated_with_a_dotted_nested_class(

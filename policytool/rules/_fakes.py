@@ -160,6 +160,8 @@ class _Module:
     typevars: tuple[tuple[str, str], ...] = ()
     # ``x.name.attr = ...``: name -> the attributes the module sets on what ``name`` holds
     set_on: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    # a nested class's bare name -> its qualified one (``Config`` -> ``Trainer.Config``)
+    qualified: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -546,13 +548,16 @@ _NESTED_CLASS_RE = re.compile(
 MAX_NESTED_CLASSES = 64
 
 
-def _nested_classes(data: bytes) -> dict[str, tuple[frozenset[str], list[str], bool, bool]]:
+def _nested_classes(
+    data: bytes,
+) -> dict[str, tuple[frozenset[str], list[str], bool, bool, str]]:
     """Classes defined in a module-level class's body (``Trainer.Config``), keyed by the
     qualified name, and by the bare name too when no other class of the module has it
     (an annotation written inside the outer class says ``Config``): (fields, bases,
-    typed data class, record). A body that does not parse alone is left out."""
+    typed data class, record, qualified name). A body that does not parse alone is left
+    out."""
     tops = [(m.start(), m.group(1).decode()) for m in _CLASS_RE.finditer(data)]
-    found: dict[str, tuple[frozenset[str], list[str], bool, bool]] = {}
+    found: dict[str, tuple[frozenset[str], list[str], bool, bool, str]] = {}
     bare: dict[str, list[str]] = {}
     for match in itertools.islice(_NESTED_CLASS_RE.finditer(data), MAX_NESTED_CLASSES):
         before = [name for start, name in tops if start < match.start()]
@@ -593,6 +598,7 @@ def _nested_classes(data: bytes) -> dict[str, tuple[frozenset[str], list[str], b
             re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", _SUBSCRIPT_RE.sub("", bases)),
             data_class,
             record,
+            qualified,
         )
         bare.setdefault(name, []).append(qualified)
     top_names = {name for _start, name in tops}
@@ -648,10 +654,13 @@ def parse_module(data: bytes) -> _Module:
         classes[name] = data_class
         if record:
             records.add(name)
-    for qualified, nested in _nested_classes(data).items():
-        fields[qualified], bases_of[qualified], classes[qualified], record = nested
+    qualified: dict[str, str] = {}
+    for name, nested in _nested_classes(data).items():
+        fields[name], bases_of[name], classes[name], record, full = nested
         if record:
-            records.add(qualified)
+            records.add(name)
+        if full != name:
+            qualified[name] = full
     set_on: dict[str, set[str]] = {}
     for match in _SET_ON_RE.finditer(data):
         set_on.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
@@ -694,6 +703,7 @@ def parse_module(data: bytes) -> _Module:
             for m in _TYPEVAR_RE.finditer(data)
         ),
         {k: frozenset(v) for k, v in set_on.items()},
+        qualified,
     )
 
 
@@ -1021,6 +1031,8 @@ def _mimicked(
             # ``attn_metadata: T`` with ``T = TypeVar("T", bound=X)``: the class is X
             loaded = finder.load(module)
             bound = dict(loaded[0].typevars).get(cls) if loaded is not None else None
+            if loaded is not None and bound is None:
+                bound = loaded[0].qualified.get(cls)  # ``Config`` inside ``Trainer``
             return Mimicked(bound or cls, defined.relpath, how), defined
         sub = _subclass(finder, cls, module, keywords, nested)
         if sub is not None:
