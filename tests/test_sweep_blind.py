@@ -139,12 +139,11 @@ _F_FIGURES = {
 _GH_SEALED = "sealed: recorded once, with round D's final code; the honest figure"
 _G_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "10/14 (main 3/14): fakes whose class only a docstring names (torchtitan "
-        "`update_from_config(config=...)`, no annotation), a class nested in `Trainer` "
-        "(`Trainer.Config`), a `Mock().return_value` fake, fakes passed through "
-        "`setup_motors.__wrapped__(cfg)` with a keyword the class lacks, and a module "
-        "global's implicit Optional (`_buffer: Buffer = None`: only parameters and class "
-        "fields are read)"
+        "12/14 (main 3/14): a fake passed as `config=` to torchtitan's unannotated "
+        "`update_from_config`, whose docstring names `Trainer.Config` in prose only ('When "
+        "*config* is a ``Trainer.Config``', and it accepts any object with a "
+        "`parallelism` field), and a module global's implicit Optional (`_buffer: Buffer "
+        "= None`: only parameters and class fields are read)"
     ),
     ("kwargs-lookup", "w-precision"): (
         "1/7: old `kwargs.get(...)` reads an lerobot refactor moved into a new function "

@@ -25,11 +25,13 @@ import ast
 import bisect
 import dataclasses
 import functools
+import itertools
 import os
 import re
 import stat
 import sys
 import sysconfig
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -44,6 +46,17 @@ _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
 _ANNOTATION_RE = re.compile(
     rb"(?<![A-Za-z0-9_])(" + _IDENT + rb")[ \t]*:[ \t]*(?!=)"
     rb"([\"']?(?:[A-Za-z_][A-Za-z0-9_.]*)(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
+)
+# A docstring's type of a parameter, read as its annotation: Google style ``name (T):``
+# / ``name (T, optional):`` and Sphinx ``:param T name:`` (Sphinx ``:type name: T`` and
+# numpy ``name : T`` are read by the pattern above).
+_DOC_GOOGLE_RE = re.compile(
+    rb"^[ \t]+(" + _IDENT + rb")[ \t]*\(`{0,2}([A-Za-z_][A-Za-z0-9_.]*)`{0,2}"
+    rb"(?:,[ \t]*optional)?\)[ \t]*:",
+    re.M,
+)
+_DOC_SPHINX_RE = re.compile(
+    rb":param[ \t]+([A-Za-z_][A-Za-z0-9_.]*)[ \t]+(" + _IDENT + rb")[ \t]*:"
 )
 _CLASS_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*:", re.M)
 # ``self.name = ClassName(`` (the class an attribute holds).
@@ -147,6 +160,8 @@ class _Module:
     typevars: tuple[tuple[str, str], ...] = ()
     # ``x.name.attr = ...``: name -> the attributes the module sets on what ``name`` holds
     set_on: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    # a nested class's bare name -> its qualified one (``Config`` -> ``Trainer.Config``)
+    qualified: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -229,9 +244,23 @@ _PATCHERS = frozenset({"patch", "object", "patch.object", "mock.patch", "mock.pa
 _MOCKS = frozenset({"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"})
 
 
+def _unwrapped(func: ast.expr) -> ast.expr:
+    """``f`` of ``f.__wrapped__``: a call through it runs the undecorated ``f``, whose
+    parameters are the ones ``f`` declares."""
+    while isinstance(func, ast.Attribute) and func.attr == "__wrapped__":
+        func = func.value
+    return func
+
+
 def _callee(call: ast.Call) -> str:
-    func = call.func
+    func = _unwrapped(call.func)
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def called_on_class(call: ast.Call) -> bool:
+    """Whether the call is ``Cls.meth(...)`` (its first argument is the receiver)."""
+    func = _unwrapped(call.func)
+    return isinstance(func, ast.Attribute) and _terminal(func.value)[:1].isupper()
 
 
 def _strip_callable(name: str) -> str:
@@ -383,10 +412,13 @@ def _type_name(text: str) -> str | None:
     text = text.split("|")[0].strip()
     if "[" in text:
         return None
-    name = text.rsplit(".", 1)[-1]
+    parts = text.split(".")
+    name = parts[-1]
     # a private class (``_H2DTransfer``) the code annotates is as real as a public one
     if not name.lstrip("_")[:1].isupper() or name in _GENERIC_TYPES or not name.isidentifier():
         return None
+    if len(parts) > 1 and parts[-2][:1].isupper() and parts[-2].isidentifier():
+        return f"{parts[-2]}.{name}"  # a class nested in another (``Trainer.Config``)
     return name
 
 
@@ -509,6 +541,71 @@ def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
 
 
 _SUBSCRIPT_RE = re.compile(r"\[[^\[\]]*\]")
+_NESTED_CLASS_RE = re.compile(
+    rb"^([ \t]+)class[ \t]+(" + _IDENT + rb")[ \t]*(\([^)]*\))?[ \t]*:", re.M
+)
+# Nested classes read per module (each is parsed alone).
+MAX_NESTED_CLASSES = 64
+
+
+def _nested_classes(
+    data: bytes,
+) -> dict[str, tuple[frozenset[str], list[str], bool, bool, str]]:
+    """Classes defined in a module-level class's body (``Trainer.Config``), keyed by the
+    qualified name, and by the bare name too when no other class of the module has it
+    (an annotation written inside the outer class says ``Config``): (fields, bases,
+    typed data class, record, qualified name). A body that does not parse alone is left
+    out."""
+    tops = [(m.start(), m.group(1).decode()) for m in _CLASS_RE.finditer(data)]
+    found: dict[str, tuple[frozenset[str], list[str], bool, bool, str]] = {}
+    bare: dict[str, list[str]] = {}
+    for match in itertools.islice(_NESTED_CLASS_RE.finditer(data), MAX_NESTED_CLASSES):
+        before = [name for start, name in tops if start < match.start()]
+        if not before:
+            continue
+        outer_start = max(start for start, _name in tops if start < match.start())
+        if _class_end(data, outer_start) <= match.start():
+            continue  # a class inside a function, not in the outer class's body
+        indent = match.group(1)
+        stop = re.compile(rb"^(?!" + re.escape(indent) + rb"[ \t])(?=[ \t]*[^\s#])", re.M)
+        after = stop.search(data, data.find(b"\n", match.end()) + 1 or len(data))
+        end = after.start() if after else len(data)
+        if end - match.start() > MAX_CLASS_BYTES:
+            continue
+        head = data[max(0, match.start() - 400) : match.start()].rstrip(b"\n").split(b"\n")
+        decorators = list(
+            itertools.takewhile(lambda line: line.strip().startswith(b"@"), reversed(head))
+        )
+        text = b"".join(line + b"\n" for line in reversed(decorators)) + data[match.start() : end]
+        try:
+            tree = ast.parse(textwrap.dedent(text.decode("utf-8", "replace")))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = (match.group(3) or b"").decode("ascii", "replace")
+        record = any(_DATA_DECORATORS.search(line) for line in decorators) or bool(
+            _RECORD_BASES.search(bases.encode())
+        )
+        data_class = bool(
+            record or _DATA_BASES.search(bases.encode()) or node.name.endswith("Config")
+        )
+        name = node.name
+        qualified = f"{before[-1]}.{name}"
+        found[qualified] = (
+            _fields_of_classdef(node),
+            re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", _SUBSCRIPT_RE.sub("", bases)),
+            data_class,
+            record,
+            qualified,
+        )
+        bare.setdefault(name, []).append(qualified)
+    top_names = {name for _start, name in tops}
+    for name, nesting in bare.items():
+        if len(nesting) == 1 and name not in top_names:
+            found[name] = found[nesting[0]]
+    return found
 
 
 def parse_module(data: bytes) -> _Module:
@@ -519,6 +616,10 @@ def parse_module(data: bytes) -> _Module:
         annotations.setdefault(name, []).append(match.group(2).decode())
     for match in _SELF_NEW_RE.finditer(data):
         annotations.setdefault(match.group(1).decode(), []).append(match.group(2).decode())
+    for match in _DOC_GOOGLE_RE.finditer(data):
+        annotations.setdefault(match.group(1).decode(), []).append(match.group(2).decode())
+    for match in _DOC_SPHINX_RE.finditer(data):
+        annotations.setdefault(match.group(2).decode(), []).append(match.group(1).decode())
     fields = class_fields_text(data)
     bases_of: dict[str, list[str]] = {}
     classes: dict[str, bool] = {}
@@ -553,6 +654,13 @@ def parse_module(data: bytes) -> _Module:
         classes[name] = data_class
         if record:
             records.add(name)
+    qualified: dict[str, str] = {}
+    for name, nested in _nested_classes(data).items():
+        fields[name], bases_of[name], classes[name], record, full = nested
+        if record:
+            records.add(name)
+        if full != name:
+            qualified[name] = full
     set_on: dict[str, set[str]] = {}
     for match in _SET_ON_RE.finditer(data):
         set_on.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
@@ -595,6 +703,7 @@ def parse_module(data: bytes) -> _Module:
             for m in _TYPEVAR_RE.finditer(data)
         ),
         {k: frozenset(v) for k, v in set_on.items()},
+        qualified,
     )
 
 
@@ -735,6 +844,13 @@ def define(
             data_class = data_class or inherited.data_class
             record = record or inherited.record
         return Defined(relpath, module, data_class, fields, record)
+    if "." in name:
+        # ``Trainer.Config``: the class nested in ``Trainer``, where ``Trainer`` is defined.
+        head, _dot, tail = name.partition(".")
+        outer = define(finder, head, module, hops, depth + 1) if depth < MAX_HOPS else None
+        if outer is not None and outer.module != module:
+            return define(finder, name, outer.module, 0, depth + 1)
+        return None if outer is not None else define(finder, tail, module, hops, depth + 1)
     bound = dict(parsed.typevars).get(name)
     if bound is not None and bound != name and depth < MAX_HOPS:
         return define(finder, bound, module, hops, depth + 1)
@@ -915,6 +1031,8 @@ def _mimicked(
             # ``attn_metadata: T`` with ``T = TypeVar("T", bound=X)``: the class is X
             loaded = finder.load(module)
             bound = dict(loaded[0].typevars).get(cls) if loaded is not None else None
+            if loaded is not None and bound is None:
+                bound = loaded[0].qualified.get(cls)  # ``Config`` inside ``Trainer``
             return Mimicked(bound or cls, defined.relpath, how), defined
         sub = _subclass(finder, cls, module, keywords, nested)
         if sub is not None:
@@ -1040,7 +1158,7 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
             continue
         # ``Worker.meth(fake, meta)``: called on the class, the first argument is ``self``
         # (the fake stands in for the receiver, not for a parameter).
-        unbound = isinstance(node.func, ast.Attribute) and _terminal(node.func.value)[:1].isupper()
+        unbound = called_on_class(node)
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):
                 break
@@ -1647,6 +1765,60 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
         return None
     returns = _RETURNS_RE.match(data, end)
     return returns.group(1).decode("utf-8", "replace") if returns else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _method_returns(path: str, mtime_ns: int, size: int, cls: str, method: str) -> str | None:
+    """The return annotation's text of ``def method(...) -> T:`` in the body of the
+    module-level class ``cls`` of a file (text only, as :func:`_return_annotation`)."""
+    del mtime_ns, size
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_MODULE_BYTES:
+        return None
+    head = re.search(rb"^class[ \t]+" + re.escape(cls.encode()) + rb"\b", data, re.M)
+    if head is None:
+        return None
+    pattern = re.compile(_DEF_TEXT % re.escape(method.encode()), re.M)
+    match = pattern.search(data, head.end(), _class_end(data, head.end()))
+    end = _past_signature(data, match.end()) if match is not None else None
+    returns = _RETURNS_RE.match(data, end) if end is not None else None
+    return returns.group(1).decode("utf-8", "replace") if returns else None
+
+
+def method_return(
+    finder: Finder,
+    cls: str,
+    method: str,
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the method ``cls.method`` is annotated to return (``def
+    list_repo_refs(...) -> GitRefs``), ``cls`` seen from the modules: what a fake set
+    as the return value of that method's mock stands in for."""
+    for module in modules:
+        defined = define(finder, cls, module)
+        found = finder.find(defined.module) if defined is not None else None
+        if defined is None or found is None:
+            continue
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            continue
+        text = _method_returns(found[0], info.st_mtime_ns, info.st_size, cls, method)
+        returned = _type_name(text) if text else None
+        if not returned:
+            return None
+        hit = mimicked(finder, [defined.module], "", False, returned, keywords, None, nested)
+        if hit is None:
+            return None
+        how = f"`{cls}.{method}() -> {text.strip() if text else ''}` in {found[1]}"
+        return Mimicked(hit[0].name, hit[0].where, how), hit[1]
+    return None
 
 
 # The body of a function read for the class its ``return`` constructs (bytes).

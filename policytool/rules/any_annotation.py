@@ -98,8 +98,15 @@ of the fake is one of its attributes; a subclass of a typed data class is one (a
 pydantic model's subclass in another module); a `src/` layout's packages are read;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
-followed. An empty `SimpleNamespace()` counts only when bound to such a typed slot (a
-parameter, a field of a fake of a known class, an attribute), never by a name alone.
+followed. A parameter's type its docstring names (`config (JobConfig):`, `:type config:
+JobConfig`, `:param JobConfig config:`, `config : JobConfig`) reads as its annotation; a
+class nested in another (`Trainer.Config`, written `Config` inside `Trainer`) is a class;
+a call through `func.__wrapped__(...)` reaches `func`'s parameters; a fake set as what a
+mock's method returns (`api.list_repo_refs.return_value = ...`), where the mock stands
+for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock patched
+over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
+`SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
+fake of a known class, an attribute), never by a name alone.
 Or from its keywords: all data fields (not properties or methods) of a class the test
 imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
 untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
@@ -746,6 +753,8 @@ def _fake_of(
             result = _positional_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = _patched_function_fake(src, call, parents, keywords, nested)
+        if result is None and keywords:
+            result = _mocked_method_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = fakes.by_fields(
                 _finder(src),
@@ -1031,9 +1040,7 @@ def _reached_from(
             continue
         if callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr"):
             continue
-        unbound = (
-            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
-        )
+        unbound = fakes.called_on_class(node)
         params: list[tuple[str, str]] = []
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):
@@ -1119,6 +1126,103 @@ def _patched_function_fake(
             how = f"what the patched `{target}` returns: {mimics.how}"
             return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
+
+
+def _mock_class(mock: str, scope: ast.AST) -> str:
+    """The class whose instance the local mock ``mock`` stands for in a test function:
+    ``mock = Mock(spec=Cls)`` / ``create_autospec(Cls)``, or the return value of a mock
+    patched over a class (``setattr(module, "Cls", Mock(return_value=mock))``,
+    ``patch("pkg.Cls", return_value=mock)``); "" when none says."""
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = fakes._callee(node)
+        given = {k.arg: k.value for k in node.keywords if k.arg}
+        if callee in _MOCK_CALLS:
+            spec = given.get("spec") or given.get("spec_set")
+            if callee == "create_autospec" and node.args:
+                spec = node.args[0]
+            if spec is not None and _is_holder_of(node, scope, mock):
+                name = fakes._terminal(spec)
+                if name[:1].isupper():
+                    return name
+        returned = given.get("return_value")
+        if not (isinstance(returned, ast.Name) and returned.id == mock):
+            continue
+        patched = fakes._patched_name(node) if callee in ("patch", "object") else ""
+        if not patched and callee in _MOCK_CALLS:
+            patched = _setattr_name(scope, node)
+        if patched[:1].isupper():
+            return patched
+    return ""
+
+
+def _is_holder_of(call: ast.Call, scope: ast.AST, name: str) -> bool:
+    """Whether ``name = call`` is a statement of the scope."""
+    return any(
+        isinstance(node, ast.Assign)
+        and node.value is call
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        for node in ast.walk(scope)
+    )
+
+
+def _setattr_name(scope: ast.AST, value: ast.Call) -> str:
+    """The attribute ``setattr(obj, "name", value)`` / ``monkeypatch.setattr(...)``
+    replaces with ``value`` (the call itself, or the local name it is bound to)."""
+    names = {
+        t.id
+        for node in ast.walk(scope)
+        if isinstance(node, ast.Assign) and node.value is value
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or fakes._callee(node) != "setattr":
+            continue
+        if len(node.args) < 3 or not isinstance(node.args[1], ast.Constant):
+            continue
+        arg = node.args[2]
+        if arg is value or (isinstance(arg, ast.Name) and arg.id in names):
+            return str(node.args[1].value).rsplit(".", 1)[-1]
+    return ""
+
+
+def _mocked_method_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake set as what a mock's method returns (``api.list_repo_refs.return_value =
+    fake``) where the mock stands for an instance of a class (:func:`_mock_class`):
+    what that class's method is annotated to return."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target = stmt.targets[0]
+    if not (
+        isinstance(target, ast.Attribute)
+        and target.attr == "return_value"
+        and isinstance(target.value, ast.Attribute)
+        and isinstance(target.value.value, ast.Name)
+    ):
+        return None
+    scope = fakes._enclosing_function(stmt, parents)
+    cls = _mock_class(target.value.value.id, scope) if scope is not None else ""
+    if not cls:
+        return None
+    method = target.value.attr
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules)) or []
+    found = fakes.method_return(finder, cls, method, [*modules, *second], keywords, nested)
+    if found is None:
+        return None
+    mimics, defined = found
+    how = f"what the mocked `{cls}.{method}` returns: {mimics.how}"
+    return fakes.Mimicked(mimics.name, mimics.where, how), defined
 
 
 def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
@@ -1211,9 +1315,7 @@ def _reaches_code(
             or callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
         ):
             continue
-        unbound = (
-            isinstance(node.func, ast.Attribute) and fakes._terminal(node.func.value)[:1].isupper()
-        )
+        unbound = fakes.called_on_class(node)
         if isinstance(at, int):
             if fakes.parameter_names(finder, where, callee, at, unbound):
                 return True
@@ -1269,9 +1371,7 @@ def _positional_fake(
     callee = fakes._callee(outer)
     if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
         return None
-    unbound = (
-        isinstance(outer.func, ast.Attribute) and fakes._terminal(outer.func.value)[:1].isupper()
-    )
+    unbound = fakes.called_on_class(outer)
     finder = _finder(src)
     second = finder.second.get(tuple(modules))
     if second is None:
