@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Issue 22 round E, fakes the consumed set g missed (torchtitan, lerobot): a fake passed
-through ``func.__wrapped__(...)`` (the undecorated function), to a parameter whose type
+"""``any-annotation`` fakes found through a decorator, a docstring, a nested class or a mock
+(torchtitan, lerobot shapes): a fake passed through ``func.__wrapped__(...)`` (the undecorated function), to a parameter whose type
 only the docstring names, or standing in for a class nested in another."""
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Repo
-from tests.test_sweep_issue22 import Run, feature, found
-
-__all__ = ["feature"]  # fixtures used by name
+from tests.sweep_fixture import Run, found
 
 _SETUP = (
     "from dataclasses import dataclass\n\n\n"
