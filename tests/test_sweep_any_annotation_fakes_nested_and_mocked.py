@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """``any-annotation`` fakes found through a decorator, a docstring, a nested class or a mock
-(torchtitan, lerobot shapes): a fake passed through ``func.__wrapped__(...)`` (the undecorated function), to a parameter whose type
-only the docstring names, or standing in for a class nested in another."""
+(torchtitan, lerobot shapes): a fake passed through ``func.__wrapped__(...)`` (the
+undecorated function), to a parameter whose type only the docstring names, or standing in
+for a class nested in another."""
 
 from __future__ import annotations
 
