@@ -249,7 +249,9 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
-                    code="".join(src.segment(read).split()),
+                    code=moved_line(src.byte_lines[line - 1])
+                    if line <= len(src.byte_lines)
+                    else b"",
                     base_def=base_def if name == star and not src.is_test else None,
                 )
         if (
@@ -681,24 +683,29 @@ def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
     return out
 
 
+def moved_line(line: bytes) -> bytes:
+    """A line as a move is matched: without whitespace and trailing commas, so a read
+    re-indented, re-wrapped or turned from ``x = d.get("k")`` into the argument
+    ``x=d.get("k"),`` is the same line."""
+    return b"".join(line.split()).rstrip(b",")
+
+
 def moved_reads(uses: Sequence[KeyUse], removed: Sequence[bytes]) -> set[int]:
-    """Indexes of the reads the change moved: it removes as many copies of the read's
-    code (whitespace aside: re-indented, re-wrapped) as it adds, anywhere in the diff
-    (``git diff --color-moved``). A reviewer reads a moved block as moved, not new."""
-    added: dict[str, int] = {}
+    """Indexes of the reads the change moved: it removes as many lines like the read's
+    (:func:`moved_line`) as it adds, anywhere in the diff (``git diff --color-moved``).
+    A reviewer reads a moved block as moved, not new."""
+    added: dict[bytes, set[tuple[str, int]]] = {}
     for use in uses:
         if use.code and not use.drop_site:
-            added[use.code] = added.get(use.code, 0) + 1
+            added.setdefault(use.code, set()).add((use.path, use.line))
     if not added or not removed:
         return set()
-    # Linear in the removed text, which git already produced (one line a row: a read
-    # never matches across two removed lines).
-    blob = b"\n".join(b"".join(line.split()) for line in removed)
-    moved = {
-        code
-        for code, count in added.items()
-        if blob.count(code.encode("utf-8", "surrogateescape")) >= count
-    }
+    gone: dict[bytes, int] = {}
+    for line in removed:
+        code = moved_line(line)
+        if code in added:
+            gone[code] = gone.get(code, 0) + 1
+    moved = {code for code, lines in added.items() if gone.get(code, 0) >= len(lines)}
     return {index for index, use in enumerate(uses) if use.code in moved and not use.drop_site}
 
 
