@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
+import os
 import re
 from collections.abc import Iterator, Sequence
 
@@ -48,7 +50,7 @@ signature: its reads are not the ⚠, only the ✗ for a new key repeated in ano
 (below). ✗ when the same key is read from a `**kwargs` parameter (or such a plain dict
 parameter) in another non-test file with no shared module constant and the key is new
 to the repository (no non-test file of the base revision read it from kwargs: the
-change introduces the key and repeats it; a re-indented, moved or renamed lookup, or one
+change introduces the key and repeats it; a rewritten or renamed lookup, or one
 more copy of a key the code base already reads, is the backlog's duplication and stays
 ⚠, naming a file that read it before) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
@@ -79,6 +81,15 @@ the installed library a method's base class comes from declares as a typed name 
 `ProcessingKwargs`; without the library on the path the key is judged as the code
 base's). A key read in more than four other
 files is an established convention: ⚠ with the count.
+
+A read the change moves is not new: when the diff removes as many lines like the read's
+line (whitespace and trailing commas aside, so `x = kwargs.get("k")` turned into the
+argument `x=kwargs.get("k"),` is the same line), anywhere in the change, and the base
+already read the key from kwargs, the ⚠ is not reported (a ✗ still is). A fail-fast
+method that hands the dict on only as `super().<method>(**kwargs)` drops unknown keys
+when the base method does: when the change makes it drop them (its own ✗; the base class
+defined in the same file or in the repository module it is imported from), each key the
+method reads is ✗ too, naming the base method.
 
 ## Why
 A raw dict with string keys is fragile by construction: a misspelled key silently
@@ -346,13 +357,27 @@ def _base_method(src: SourceInfo, func: kwreads.FunctionDef) -> tuple[str, int] 
         return None
     relpath, path = where
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(fakes.MAX_MODULE_BYTES + 1)
-        tree = ast.parse(data) if len(data) <= fakes.MAX_MODULE_BYTES else None
-    except (OSError, SyntaxError, ValueError, RecursionError):
+        info = os.stat(path)
+    except OSError:
         return None
+    tree = _module_tree(path, info.st_mtime_ns, info.st_size)
     found = _method_line(tree, name, func.name) if tree is not None else None
     return (relpath, found) if found is not None else None
+
+
+@functools.lru_cache(maxsize=256)
+def _module_tree(path: str, mtime_ns: int, size: int) -> ast.Module | None:
+    """The parsed module at ``path`` (at most ``MAX_MODULE_BYTES`` read; None past it or
+    when it does not parse), cached by its stat: many classes share one base."""
+    del mtime_ns
+    if size > fakes.MAX_MODULE_BYTES:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(fakes.MAX_MODULE_BYTES + 1)
+        return ast.parse(data) if len(data) <= fakes.MAX_MODULE_BYTES else None
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
 
 
 def _method_line(tree: ast.Module, cls_name: str, method: str) -> int | None:
@@ -675,10 +700,7 @@ def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
     for use in uses:
         base = drops.get(use.base_def) if use.base_def is not None else None
         if base is not None and not use.dropped_on and not use.drop_site:
-            where = f"{base.path}:{base.line}"
-            use = dataclasses.replace(
-                use, dropped_on=f"{use.function} (the base `{base.function}` at {where})"
-            )
+            use = dataclasses.replace(use, dropped_on=use.function)
         out.append(use)
     return out
 
@@ -755,6 +777,8 @@ def kwargs_finding(
     )
     if use.dropped_on:
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
+        if use.base_def is not None:
+            message += f" (by the base method at {use.base_def[0]}:{use.base_def[1]})"
     elif constants:
         message += f"; use the constant at {constants[0]}"
     elif other_files and use.forwarded:
