@@ -279,13 +279,14 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
             if total <= MAX_ADDED_LINES:
                 added.update(range(first, first + count))
             hunk = (first, first + count - 1)
-        # In a ``-U0`` hunk the removed lines come first: a hunk whose first line is
-        # added removes none (most of a large patch: never searched).
-        if not text.startswith(b"\n-", line_end):
+        adds = hunk is not None and hunk[1] >= hunk[0]
+        # A hunk that adds nothing (a deleted file's too) is searched only when its first
+        # line is removed, as a ``-U0`` hunk's is: its lines go to ``change.removed``.
+        if not adds and not text.startswith(b"\n-", line_end):
             continue
         removed = _REMOVED_RE.findall(text, line_end, hunks[number + 1])
         change.removed.extend(removed)
-        if hunk is not None and hunk[1] >= hunk[0] and removed:
+        if hunk is not None and adds and removed:
             replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
     if path is None and binary is not None:
         change.touched.add(binary)
