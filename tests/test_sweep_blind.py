@@ -130,10 +130,9 @@ _E_FIGURES = {
 }
 _F_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "9/13: TGI `Fp8Linear.from_fp8`, whose signature the commit writes, gets its one ✗ "
-        "at the def line (a/d/e's convention) where f labelled the two reads; guidellm "
-        "`ReplayProfile.__init__` forwards kwargs to `super().__init__`, so its ✗ is at the "
-        "base `Profile.__init__` that discards them (`_ = kwargs`), not at its two reads"
+        "11/13 (9/13 before the reads handed to a dropping base method were ✗): TGI "
+        "`Fp8Linear.from_fp8`, whose signature the commit writes, gets its one ✗ at the def "
+        "line (a/d/e's convention) where f labelled the two reads"
     ),
 }
 _GH_SEALED = "sealed: recorded once, with round D's final code; the honest figure"
@@ -146,9 +145,10 @@ _G_FIGURES = {
         "= None`: only parameters and class fields are read)"
     ),
     ("kwargs-lookup", "w-precision"): (
-        "1/7: old `kwargs.get(...)` reads an lerobot refactor moved into a new function "
-        "(labelled '-': not a new signature's read), and `**kwargs` test stubs standing in "
-        "for `load_dataset`"
+        "1/7: `**kwargs` test doubles standing in for `load_dataset`, "
+        "`LeRobotDatasetMetadata` and a fake core's `infer_action`, labelled '-' by this "
+        "set (sets a and d label the shape ⚠); the old reads an lerobot refactor moved, "
+        "labelled '-', are no longer reported (a moved line is not new)"
     ),
 }
 _H_FIGURES = {

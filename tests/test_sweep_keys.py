@@ -88,7 +88,11 @@ def test_moved_base_recomputes_its_map(keyed: Repo, run: Run) -> None:
 
 
 def test_a_file_the_change_edits_counts_with_its_head_content(keyed: Repo, run: Run) -> None:
-    # The change also rewrites pkg/old.py so it no longer reads 'shared' (a pure deletion there).
+    # The change also rewrites pkg/old.py so it no longer reads 'shared' (a pure deletion
+    # there); new.py's read is a line of its own (the same line would be a move).
+    keyed.write(
+        "pkg/new.py", READER.format(key="shared").replace("return kwargs", "return 0 or kwargs")
+    )
     keyed.write("pkg/old.py", "def r() -> None:\n    pass\n")
     assert severities(run) == [("pkg/new.py", 2, "warning")]
     # Deleting it altogether: same.

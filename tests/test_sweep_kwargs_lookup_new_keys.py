@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """kwargs-lookup ✗ is for a change that "introduces a **new** string key duplicated
-across >= 2 files": a key the base already read (in the changed file: a re-indented,
-moved or renamed lookup; or in another file: one more copy of an existing option, as
+across >= 2 files": a key the base already read (in the changed file: a rewritten or
+renamed lookup; or in another file: one more copy of an existing option, as
 xinference's ``kwargs.pop("instruct")`` and OpenRLHF's ``"n_samples_per_prompt"``) is
 not new, ⚠ naming where it was read; a key no base file read, that the change reads in
 two files, is the ✗."""
@@ -22,6 +22,10 @@ REINDENTED = (
     "def forward(**kwargs):\n    if kwargs:\n        return kwargs.get('runtime_info')\n"
     "    return None\n"
 )
+# The read's line rewritten, not only re-indented (a re-indented line is a move: nothing).
+REWRITTEN = REINDENTED.replace(
+    "return kwargs.get('runtime_info')", "return kwargs.get('runtime_info') or {}"
+)
 
 
 @pytest.fixture
@@ -38,11 +42,17 @@ def base(repo: Repo) -> Repo:
 rows = partial(found, rule="kwargs-lookup")
 
 
-def test_a_reindented_lookup_of_the_files_old_key_stays_a_warning(base: Repo, run: Run) -> None:
-    base.write("pkg/model.py", REINDENTED)
-    base.commit("re-indent")
+def test_a_rewritten_lookup_of_the_files_old_key_stays_a_warning(base: Repo, run: Run) -> None:
+    base.write("pkg/model.py", REWRITTEN)
+    base.commit("rewrite")
     assert [(p, line, sev) for p, line, sev, _m in rows(run)] == [("pkg/model.py", 3, "warning")]
     assert "not a new key: this file read it before the change" in rows(run)[0][3]
+
+
+def test_a_reindented_lookup_is_moved_not_new(base: Repo, run: Run) -> None:
+    base.write("pkg/model.py", REINDENTED)
+    base.commit("re-indent")
+    assert rows(run) == []
 
 
 def test_a_renamed_file_keeps_its_old_key(base: Repo, run: Run) -> None:
@@ -52,8 +62,8 @@ def test_a_renamed_file_keeps_its_old_key(base: Repo, run: Run) -> None:
     base.commit("longer")
     base.git("checkout", "-q", "-b", "move")
     base.git("mv", "pkg/model.py", "pkg/renamed_model.py")
-    base.write("pkg/renamed_model.py", REINDENTED + body)
-    base.commit("rename and re-indent")
+    base.write("pkg/renamed_model.py", REWRITTEN + body)
+    base.commit("rename and rewrite")
     assert [(p, sev) for p, _l, sev, _m in rows(run)] == [("pkg/renamed_model.py", "warning")]
 
 

@@ -217,6 +217,13 @@ class KeyUse:
     # (no ``**kwargs`` signature), reported only when the new key is repeated in another
     # file (the ✗).
     plain: bool = False
+    # The read's line as :func:`moved_line` normalises it: a change that removes as many
+    # such lines as it adds moved the read (``git diff --color-moved``), it wrote none.
+    code: bytes = b""
+    # (path, line) of the base class method a fail-fast function hands the dict to with
+    # ``super().f(**kwargs)``: when the change makes that method drop unknown keys, the
+    # keys read here feed plumbing that drops the rest.
+    base_def: tuple[str, int] | None = None
 
 
 @dataclass

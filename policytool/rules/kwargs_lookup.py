@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -48,7 +50,7 @@ signature: its reads are not the ⚠, only the ✗ for a new key repeated in ano
 (below). ✗ when the same key is read from a `**kwargs` parameter (or such a plain dict
 parameter) in another non-test file with no shared module constant and the key is new
 to the repository (no non-test file of the base revision read it from kwargs: the
-change introduces the key and repeats it; a re-indented, moved or renamed lookup, or one
+change introduces the key and repeats it; a rewritten or renamed lookup, or one
 more copy of a key the code base already reads, is the backlog's duplication and stays
 ⚠, naming a file that read it before) (writes such as
 `gen_kwargs["k"] = v` and test files do not count), or when the function is on a
@@ -79,6 +81,15 @@ the installed library a method's base class comes from declares as a typed name 
 `ProcessingKwargs`; without the library on the path the key is judged as the code
 base's). A key read in more than four other
 files is an established convention: ⚠ with the count.
+
+A read the change moves is not new: when the diff removes as many lines like the read's
+line (whitespace and trailing commas aside, so `x = kwargs.get("k")` turned into the
+argument `x=kwargs.get("k"),` is the same line), anywhere in the change, and the base
+already read the key from kwargs, the ⚠ is not reported (a ✗ still is). A fail-fast
+method that hands the dict on only as `super().<method>(**kwargs)` drops unknown keys
+when the base method does: when the change makes it drop them (its own ✗; the base class
+defined in the same file or in the repository module it is imported from), each key the
+method reads is ✗ too, naming the base method.
 
 ## Why
 A raw dict with string keys is fragile by construction: a misspelled key silently
@@ -177,6 +188,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         )
         fail_fast = by_name or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        # Handed only to the base class's own method: where that method drops unknown
+        # keys, so does this plumbing (decided with the change's other files).
+        base_def = (
+            _base_method(src, func)
+            if fail_fast and star is not None and _only_to_super(func, star, consumed, shown)
+            else None
+        )
         replaced = _replaces(src).get(func.name) if star is not None else None
         drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
         signature: bool | None = None  # whether the change writes the signature
@@ -242,6 +260,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
+                    code=moved_line(src.byte_lines[line - 1])
+                    if line <= len(src.byte_lines)
+                    else b"",
+                    base_def=base_def if name == star and not src.is_test else None,
                 )
         if (
             dropped_on is not None
@@ -273,6 +295,130 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _super_call(call: ast.Call, method: str) -> bool:
+    """``super().method(...)`` (``super(Cls, self).method(...)`` too)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == method
+        and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name)
+        and func.value.func.id == "super"
+    )
+
+
+def _only_to_super(
+    func: kwreads.FunctionDef, star: str, consumed: set[int], shown: set[int]
+) -> bool:
+    """Whether the ``**star`` dict goes on only as ``super().<same method>(**star)``:
+    every use of it but key reads, log lines and ``_ = star`` is such a call's ``**``."""
+    handed: set[int] = set()
+    for node in kwreads.body_nodes(func):
+        if isinstance(node, ast.Call) and _super_call(node, func.name):
+            handed.update(
+                id(k.value)
+                for k in node.keywords
+                if k.arg is None and isinstance(k.value, ast.Name) and k.value.id == star
+            )
+    if not handed:
+        return False
+    return all(
+        id(node) in handed or id(node) in consumed or id(node) in shown
+        for node in kwreads.body_nodes(func)
+        if isinstance(node, ast.Name) and node.id == star
+    )
+
+
+def _base_method(src: SourceInfo, func: kwreads.FunctionDef) -> tuple[str, int] | None:
+    """(path, line) of the method ``func`` overrides in its class's first base, when that
+    base is a class of this file or of the repository module it is imported from (one
+    module read, bounded like every module the rules read); else None."""
+    owner = next(
+        (
+            cls
+            for cls in kwreads.statements(src.tree.body)
+            if isinstance(cls, ast.ClassDef) and any(stmt is func for stmt in cls.body)
+        ),
+        None,
+    )
+    if owner is None or not owner.bases:
+        return None
+    base = owner.bases[0]
+    name = unparse(base.value if isinstance(base, ast.Subscript) else base, 200)
+    if "." in name:
+        return None
+    found = _method_line(src.tree, name, func.name)
+    if found is not None:
+        return src.path, found
+    where = _imported_from(src, name)
+    if where is None:
+        return None
+    relpath, path = where
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    tree = _module_tree(path, info.st_mtime_ns, info.st_size)
+    found = _method_line(tree, name, func.name) if tree is not None else None
+    return (relpath, found) if found is not None else None
+
+
+@functools.lru_cache(maxsize=256)
+def _module_tree(path: str, mtime_ns: int, size: int) -> ast.Module | None:
+    """The parsed module at ``path`` (at most ``MAX_MODULE_BYTES`` read; None past it or
+    when it does not parse), cached by its stat: many classes share one base."""
+    del mtime_ns
+    if size > fakes.MAX_MODULE_BYTES:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(fakes.MAX_MODULE_BYTES + 1)
+        return ast.parse(data) if len(data) <= fakes.MAX_MODULE_BYTES else None
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def _method_line(tree: ast.Module, cls_name: str, method: str) -> int | None:
+    """The ``def`` line of ``cls_name.method`` at the module's top level, if any."""
+    for cls in tree.body:
+        if isinstance(cls, ast.ClassDef) and cls.name == cls_name:
+            for stmt in cls.body:
+                if (
+                    isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and stmt.name == method
+                ):
+                    return stmt.lineno
+    return None
+
+
+def _imported_from(src: SourceInfo, name: str) -> tuple[str, str] | None:
+    """(repository path, file path) of the repository module ``name`` is imported from
+    (``from .profile import Profile``, ``from pkg.profile import Profile``); None when it
+    is not imported by name or the module is not in the repository."""
+    if src.root is None:
+        return None
+    for node in src.tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if not any((alias.asname or alias.name) == name for alias in node.names):
+            continue
+        if node.level:
+            # Relative: the path of the module from this file's directory.
+            parts = src.path.split("/")[:-1]
+            if node.level - 1 > len(parts):
+                return None
+            parts = parts[: len(parts) - (node.level - 1)]
+            base = "/".join([*parts, *(node.module or "").split(".")]).strip("/")
+            hit = fakes.module_file(src.root, base) if base else None
+            return (hit[0], hit[1]) if hit is not None else None
+        found = _finder(src).find(node.module or "")
+        finder_root = _finder(src).root
+        if found is None or finder_root is None or not found[0].startswith(finder_root + "/"):
+            return None  # installed, not the repository's
+        return found[1], found[0]
+    return None
 
 
 def _released_after(read: ast.AST, discarded: set[int], calls: list[ast.Call]) -> bool:
@@ -545,8 +691,52 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     return f"{others[0]}{more} read it from kwargs before the change"
 
 
+def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
+    """The uses, a read handed on with ``super().f(**kwargs)`` to a base method that the
+    change makes drop unknown keys (its own ✗ among ``uses``) now carrying that drop:
+    the key is one more of the plumbing's keys, and a misspelt one is dropped there."""
+    drops = {(u.path, u.line): u for u in uses if u.drop_site}
+    out: list[KeyUse] = []
+    for use in uses:
+        base = drops.get(use.base_def) if use.base_def is not None else None
+        if base is not None and not use.dropped_on and not use.drop_site:
+            use = dataclasses.replace(use, dropped_on=use.function)
+        out.append(use)
+    return out
+
+
+def moved_line(line: bytes) -> bytes:
+    """A line as a move is matched: without whitespace and trailing commas, so a read
+    re-indented, re-wrapped or turned from ``x = d.get("k")`` into the argument
+    ``x=d.get("k"),`` is the same line."""
+    return b"".join(line.split()).rstrip(b",")
+
+
+def moved_reads(uses: Sequence[KeyUse], removed: Sequence[bytes]) -> set[int]:
+    """Indexes of the reads the change moved: it removes as many lines like the read's
+    (:func:`moved_line`) as it adds, anywhere in the diff (``git diff --color-moved``).
+    A reviewer reads a moved block as moved, not new."""
+    added: dict[bytes, set[tuple[str, int]]] = {}
+    for use in uses:
+        if use.code and not use.drop_site:
+            added.setdefault(use.code, set()).add((use.path, use.line))
+    if not added or not removed:
+        return set()
+    gone: dict[bytes, int] = {}
+    for line in removed:
+        code = moved_line(line)
+        if code in added:
+            gone[code] = gone.get(code, 0) + 1
+    moved = {code for code, lines in added.items() if gone.get(code, 0) >= len(lines)}
+    return {index for index, use in enumerate(uses) if use.code in moved and not use.drop_site}
+
+
 def kwargs_finding(
-    use: KeyUse, other_files: list[str], constants: list[str], before: str = ""
+    use: KeyUse,
+    other_files: list[str],
+    constants: list[str],
+    before: str = "",
+    moved: bool = False,
 ) -> Finding | None:
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
@@ -578,13 +768,17 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
-    if use.plain:
+    if use.plain or (moved and before and not use.dropped_on):
+        # A moved read of a key the base already read is not a new instance (⚠); a
+        # moved read never hides a new key, nor a ✗.
         return None
     message = (
         f"`{use.text}` in `{use.function}({use.param})` reads a string key no type checker sees"
     )
     if use.dropped_on:
         message += f"; unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
+        if use.base_def is not None:
+            message += f" (by the base method at {use.base_def[0]}:{use.base_def[1]})"
     elif constants:
         message += f"; use the constant at {constants[0]}"
     elif other_files and use.forwarded:

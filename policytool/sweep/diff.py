@@ -207,6 +207,8 @@ class Change:
     files: list[ChangedFile] = field(default_factory=list)
     # Old and new paths of every added, modified, renamed or deleted Python file.
     touched: set[str] = field(default_factory=set)
+    # Every line the change removes, deleted files' too (a read it re-adds was moved).
+    removed: list[bytes] = field(default_factory=list)
 
 
 _REMOVED_RE = re.compile(rb"\n-([^\n]*)")
@@ -277,10 +279,14 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
             if total <= MAX_ADDED_LINES:
                 added.update(range(first, first + count))
             hunk = (first, first + count - 1)
-        if hunk is None or hunk[1] < hunk[0]:
+        adds = hunk is not None and hunk[1] >= hunk[0]
+        # A hunk that adds nothing (a deleted file's too) is searched only when its first
+        # line is removed, as a ``-U0`` hunk's is: its lines go to ``change.removed``.
+        if not adds and not text.startswith(b"\n-", line_end):
             continue
         removed = _REMOVED_RE.findall(text, line_end, hunks[number + 1])
-        if removed:
+        change.removed.extend(removed)
+        if hunk is not None and adds and removed:
             replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
     if path is None and binary is not None:
         change.touched.add(binary)

@@ -27,7 +27,12 @@ from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
 from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
 from policytool.rules._sweep_config import SweepConfig
-from policytool.rules.kwargs_lookup import kwargs_finding, read_before
+from policytool.rules.kwargs_lookup import (
+    kwargs_finding,
+    moved_reads,
+    read_before,
+    through_bases,
+)
 from policytool.sweep.diff import (
     MAX_FILE_BYTES,
     Base,
@@ -191,7 +196,16 @@ def sweep(
         renamed = {f.path: f.old_path for f in change.files if f.old_path}
         result.findings.extend(
             _resolve_keys(
-                root, resolved, head, uses, contents, change.touched, config, parsed, renamed
+                root,
+                resolved,
+                head,
+                uses,
+                contents,
+                change.touched,
+                config,
+                parsed,
+                renamed,
+                change.removed,
             )
         )
     result.findings = sort_findings(_displayable(f) for f in result.findings)
@@ -387,6 +401,7 @@ def _resolve_keys(
     config: Config,
     parsed: Mapping[str, frozenset[str]],
     renamed: Mapping[str, str] | None = None,
+    removed: Sequence[bytes] = (),
 ) -> list[Finding]:
     """Decide each key read's severity from where else the head reads the same key, and
     whether the base already read it (``renamed``: head path -> base path)."""
@@ -399,13 +414,16 @@ def _resolve_keys(
     keys = {u.key for u in uses if not u.drop_site}
     hits = find_keys(root, base, head, keys, changed, touched, is_test, parsed)
     moved = renamed or {}
+    uses = through_bases(uses)
+    moved_code = moved_reads(uses, removed)  # ``removed``: every line the change removes
     found = (
         kwargs_finding(
             use,
             sorted(hits.reads.get(use.key, set()) - {use.path}),
             hits.constants.get(use.key, []),
             read_before(use.key, moved.get(use.path, use.path), hits.before),
+            index in moved_code,
         )
-        for use in uses
+        for index, use in enumerate(uses)
     )
     return [finding for finding in found if finding is not None]
