@@ -15,22 +15,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-import pytest
+from tests.conftest import Repo
+from tests.sweep_fixture import Run
 
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """A repository with one commit on main and a ``feature`` branch checked out."""
-    repo.write("pkg/__init__.py", "")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+FEATURE_BASE = {"pkg/__init__.py": ""}
 
 
 def rows(run: Run) -> list[tuple[str, int, str, str]]:
