@@ -359,7 +359,7 @@ def _wrong_return(
     if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
         yield finding(
             src,
-            node if annotation_added else node.returns,
+            node if annotation_added or wrong.def_line_added(src, node) else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -391,7 +391,7 @@ def _class_falls_off(
     declared = short(src, node.returns).strip("\"'")
     yield finding(
         src,
-        node if annotation_added else node.returns,
+        node if annotation_added or wrong.def_line_added(src, node) else node.returns,
         "any-annotation",
         BLOCK,
         f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
