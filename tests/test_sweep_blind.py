@@ -139,12 +139,10 @@ _F_FIGURES = {
 _GH_SEALED = "sealed: recorded once, with round D's final code; the honest figure"
 _G_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "10/14 (main 3/14): fakes whose class only a docstring names (torchtitan "
+        "11/14 (main 3/14): fakes whose class only a docstring names (torchtitan "
         "`update_from_config(config=...)`, no annotation), a class nested in `Trainer` "
-        "(`Trainer.Config`), a `Mock().return_value` fake, fakes passed through "
-        "`setup_motors.__wrapped__(cfg)` with a keyword the class lacks, and a module "
-        "global's implicit Optional (`_buffer: Buffer = None`: only parameters and class "
-        "fields are read)"
+        "(`Trainer.Config`), a `Mock().return_value` fake, and fakes passed through "
+        "`setup_motors.__wrapped__(cfg)` with a keyword the class lacks"
     ),
     ("kwargs-lookup", "w-precision"): (
         "1/7: old `kwargs.get(...)` reads an lerobot refactor moved into a new function "
@@ -161,13 +159,6 @@ _H_FIGURES = {
     ("broad-except", "x-recall"): (
         "3/4 (main 1/4): `FlashCausalLM.__init__`'s `except Exception: pass` is excused by "
         "unrelated `raise ValueError` lines further down the function (`_raises_later`)"
-    ),
-    ("any-annotation", "x-precision"): (
-        "5/6: fastchat `make_conv_template(model_path: str = None)`, whose one caller passes "
-        "a value (the body never tests it for None): labelled '-'"
-    ),
-    ("any-annotation", "w-precision"): (
-        "11/12: an untyped `def` of `integration-tests/scripts/`, a benchmark script, labelled '-'"
     ),
     ("hot-copy", "x-recall"): (
         "0/1: fastchat `copy.deepcopy(self.engine_helper.default_gen_cfg)` per request: a "
