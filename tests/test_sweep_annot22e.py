@@ -193,3 +193,26 @@ def test_an_untyped_def_under_integration_tests_is_test_code(feature: Repo, run:
     feature.commit("add")
     warned = [p for p, _l, _m in findings(run, "warning")]
     assert warned == ["load_tests/filter.py"]
+
+
+def test_a_caller_in_another_module_or_a_test_that_leaves_the_default(
+    feature: Repo, run: Run
+) -> None:
+    # nanotron dataloader_builder.py: ``sequence_sep_tokens: List[int] = None`` handed to
+    # a collator; the tests call the builder without it, so None flows.
+    feature.write(
+        "pkg/builder.py",
+        "def build(size: int, seps: list[int] = None) -> dict:\n"
+        "    return dict(size=size, seps=seps)\n\n\n"
+        "def other(size: int, seps: list[int] = None) -> dict:\n"
+        "    return dict(size=size, seps=seps)\n",
+    )
+    feature.write(
+        "tests/test_builder.py",
+        "from pkg.builder import build, other\n\n\n"
+        "def test_build() -> None:\n    build(1)\n    other(1, [2])\n",
+    )
+    feature.commit("add")
+    names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
+    assert names == ["seps"]
+    assert [p for p, _l, _m in findings(run)] == ["pkg/builder.py"]

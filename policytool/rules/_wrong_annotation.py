@@ -24,7 +24,9 @@ a type alias, a name that cannot be resolved or an unparsable string answers "un
 from __future__ import annotations
 
 import ast
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 
 from policytool.engine.findings import Finding
@@ -669,8 +671,8 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
     """Whether None really reaches parameter ``name`` (the annotation then lies, not only
     the default): the body tests it for None (``x is None``, ``if x``, ``x or d``) or uses
     it on some paths only; it hands it to a function or method of the module, or stores it
-    in ``self.<attr>``, and that one tests it; or a call in the module leaves the default
-    (or passes ``None``). Callers in other modules are not read."""
+    in ``self.<attr>``, and that one tests it; or a call in the module or the work tree
+    leaves the default (or passes ``None``)."""
     if _tests_for_none(kwreads.body_nodes(node), _is_name(name)):
         return True
     if _Paths(name).run(node.body) and _dereferenced(node, name):
@@ -686,7 +688,90 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
             nodes = (sub for method in methods for sub in kwreads.body_nodes(method))
             if _tests_for_none(nodes, _is_self_attr(attr)):
                 return True
-    return _caller_leaves_none(index, owner, node, name)
+    if _caller_leaves_none(owner, node, name, index.calls):
+        return True
+    return _tree_caller_leaves_none(src, owner, node, name)
+
+
+def _tree_caller_leaves_none(
+    src: SourceInfo,
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+) -> bool:
+    """Whether a call in another module of the work tree (tests included) leaves parameter
+    ``name`` at its default or passes ``None``; True when the callers cannot all be read
+    (no root, a tree past the bounds, more than :data:`MAX_CALLING_MODULES` calling
+    modules, a module that does not parse): the value is handed on, and the receiver
+    may test it."""
+    tree = _work_tree(src.root)
+    if tree is None:
+        return True
+    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
+    home = os.path.normpath(src.path)
+    modules = [path for path, text in tree.items() if path != home and word.search(text)]
+    if len(modules) > MAX_CALLING_MODULES:
+        return True
+    for path in modules:
+        try:
+            calls = [sub for sub in ast.walk(ast.parse(tree[path])) if isinstance(sub, ast.Call)]
+        except (SyntaxError, ValueError, RecursionError):
+            return True
+        if _caller_leaves_none(owner, node, name, calls, foreign=True):
+            return True
+    return False
+
+
+# Modules that may call one function before it counts as a shared utility whose callers
+# are not all read; the work tree read for callers is bounded like broad-except's.
+MAX_CALLING_MODULES = 12
+MAX_TREE_FILES = 1500
+MAX_TREE_BYTES = 24_000_000
+_NOT_SOURCE_DIRS = frozenset({"node_modules", "build", "dist", "site-packages", "docs"})
+_TREE_TEXTS: dict[str, dict[str, bytes] | None] = {}
+
+
+def _work_tree(root: str | None) -> dict[str, bytes] | None:
+    """Relative path -> text of each ``.py`` file of the work tree (tests included, no
+    symlink followed), read once per root; None without a root or past
+    :data:`MAX_TREE_FILES` files or :data:`MAX_TREE_BYTES` bytes (never judged on part
+    of the callers)."""
+    if root is None:
+        return None
+    if root in _TREE_TEXTS:
+        return _TREE_TEXTS[root]
+    if len(_TREE_TEXTS) > 8:
+        _TREE_TEXTS.clear()
+    _TREE_TEXTS[root] = found = _read_work_tree(root)
+    return found
+
+
+def _read_work_tree(root: str) -> dict[str, bytes] | None:
+    """:func:`_work_tree`, uncached."""
+    paths: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in _NOT_SOURCE_DIRS
+        )
+        paths.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".py"))
+        if len(paths) > MAX_TREE_FILES:
+            return None
+    out: dict[str, bytes] = {}
+    total = 0
+    for path in paths:
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_TREE_BYTES + 1)
+        except OSError:
+            continue
+        total += len(data)
+        if total > MAX_TREE_BYTES:
+            return None
+        out[os.path.relpath(path, root)] = data
+    return out
 
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -853,25 +938,29 @@ def _stored_as(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Itera
 
 
 def _caller_leaves_none(
-    index: _ModuleIndex,
     owner: ast.ClassDef | None,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
     name: str,
+    calls: list[ast.Call],
+    foreign: bool = False,
 ) -> bool:
-    """Whether a call in the module to ``node`` leaves parameter ``name`` at its default or
-    passes ``None`` (a call with ``*args``/``**kwargs`` is unsure, not counted)."""
+    """Whether one of ``calls`` to ``node`` leaves parameter ``name`` at its default or
+    passes ``None`` (a call with ``*args``/``**kwargs`` is unsure, not counted);
+    ``foreign``: the calls are another module's (a function is then also called as
+    ``module.name(...)``)."""
     method = owner is not None and not _decorated(node, ("staticmethod",))
     called = owner.name if owner is not None and node.name == "__init__" else node.name
     positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
     if method:
         positional = positional[1:]
-    for call in index.calls:
+    for call in calls:
         func = call.func
         if isinstance(func, ast.Name):
             if func.id != called or (owner is not None and node.name != "__init__"):
                 continue
         elif isinstance(func, ast.Attribute):
-            if func.attr != called or owner is None or node.name == "__init__":
+            plain = owner is None or node.name == "__init__"
+            if func.attr != called or (plain and not foreign):
                 continue
         else:
             continue

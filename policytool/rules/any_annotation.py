@@ -50,23 +50,26 @@ conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `st
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
 the `def` line when the change adds the annotation or writes the `def` line (its returns
-listed), else at each added return: a return whose `return` line the change adds, and not in place of a return
-of the same kind (`return a, b` rewritten as `return a, b, c` under an old `->
-List[...]` leaves the mismatch as old as it was). So is an implicit Optional, `x: T =
-None` (or `field(default=None)` / `field(default_factory=None)`) as an attribute or
+listed), else at each added return: a return whose `return` line the change adds, and
+not in place of a return of the same kind (`return a, b` rewritten as `return a, b, c`
+under an old `-> List[...]` leaves the mismatch as old as it was). So is an implicit
+Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
+attribute or
 dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
 class imported from a package that is not installed and the module tests the global for
 None or a function rebinds it: `_buffer: Buffer = None`), or as a parameter None really
 reaches: its body tests it (`x is None`, `if not x`, `x or default`) or uses it on some
 paths only (`if image_tokens: x.images[i]`, after an early `return` or `break`), it
 hands it to a function or `self.` method of the module (or stores it in `self.<attr>`)
-that tests it, or a call in the module leaves the default or passes `None` (callers in
-other modules are not read; a parameter only passed on, stored or returned has an
-inexact default, and one the body never reads, or dereferences on every path, a dead
-one: neither is a misleading type): the message says `T | None`; and a bool default under a number, `flag:
-int = True` (or `float`): "annotate bool". Only what is certain counts: builtins,
-`typing`/`collections.abc` generics, classes the file defines or an import (absolute or
-relative) defines as `class`, and a class named dotted through an imported module
+that tests it, or a call in the work tree (tests too) leaves the default or passes
+`None` (a tree past 1,500 files or 24 MB, or a function called from more than 12
+modules, is not read: the value handed on counts; a parameter only passed on, stored or
+returned has an inexact default, and one the body never reads, or dereferences on every
+path, a dead one: neither is a misleading type): the message says `T | None`; and a bool
+default under a number, `flag: int = True` (or `float`): "annotate bool". Only what is
+certain counts: builtins, `typing`/`collections.abc` generics, classes the file defines
+or an import (absolute or relative) defines as `class`, and a class named dotted through
+an imported module
 (`ray.actor.ActorHandle`: a CamelCase last part, its module not on the path or defining
 it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
 starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
