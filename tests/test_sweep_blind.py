@@ -124,7 +124,8 @@ _E_FIGURES = {
         "6/9 (round D: torchtune `save_config -> Path` whose `except` only logs is found): "
         "a test helper's implicit Optional (wrong annotations in tests are not checked: set "
         "d's labeller called a test dummy '-', and the seed's ⚠ scope is production code), "
-        "a wrong return found at its added `return` line, not the labelled `def` line, and a "
+        "a wrong return found at its added `return` line, not the labelled `def` line (the "
+        "change adds the return under an old `def` line and annotation), and a "
         "`__call__ -> TimerRecord` returning a decorator (a call's type is not inferred)"
     ),
 }
