@@ -219,14 +219,14 @@ def test_an_implicit_optional_parameter_only_dereferenced_is_a_dead_default(
     feature: Repo, run: Run
 ) -> None:
     # A body that only dereferences the parameter (``hidden.shape``) has a bogus default,
-    # not a misleading annotation: ``T | None`` would be the wrong advice. Handed on
-    # (lmdeploy c296beb's ``seq_length``, labelled ``-`` because its only caller always
-    # passes a tensor; diffusers' ``save_function`` whose None selects the default saver,
-    # labelled ✗) it stays reported: the two cannot be told apart from the text.
+    # not a misleading annotation: ``T | None`` would be the wrong advice. Handed on to
+    # a function that never tests it, with no call leaving the default (lmdeploy
+    # c296beb's ``seq_length``, labelled ``-``: its only caller always passes a tensor),
+    # None never reaches it: not reported either.
     feature.write("pkg/dead.py", DEAD)
     feature.commit("dead")
     names = [m.split(":", 1)[0].strip("`") for _p, _line, m in wrong(run)]
-    assert names == ["seq_length", "mask", "scale", "bias"], names
+    assert names == ["mask", "scale", "bias"], names
 
 
 def test_a_new_tuple_return_under_an_old_class_annotation_or_a_dunder(repo: Repo, run: Run) -> None:

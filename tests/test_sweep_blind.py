@@ -124,7 +124,8 @@ _E_FIGURES = {
         "6/9 (round D: torchtune `save_config -> Path` whose `except` only logs is found): "
         "a test helper's implicit Optional (wrong annotations in tests are not checked: set "
         "d's labeller called a test dummy '-', and the seed's ⚠ scope is production code), "
-        "a wrong return found at its added `return` line, not the labelled `def` line, and a "
+        "a wrong return found at its added `return` line, not the labelled `def` line (the "
+        "change adds the return under an old `def` line and annotation), and a "
         "`__call__ -> TimerRecord` returning a decorator (a call's type is not inferred)"
     ),
 }
@@ -138,11 +139,10 @@ _F_FIGURES = {
 _GH_SEALED = "sealed: recorded once, with round D's final code; the honest figure"
 _G_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "12/14 (main 3/14): a fake passed as `config=` to torchtitan's unannotated "
+        "13/14 (main 3/14): a fake passed as `config=` to torchtitan's unannotated "
         "`update_from_config`, whose docstring names `Trainer.Config` in prose only ('When "
         "*config* is a ``Trainer.Config``', and it accepts any object with a "
-        "`parallelism` field), and a module global's implicit Optional (`_buffer: Buffer "
-        "= None`: only parameters and class fields are read)"
+        "`parallelism` field)"
     ),
     ("kwargs-lookup", "w-precision"): (
         "1/7: `**kwargs` test doubles standing in for `load_dataset`, "
@@ -162,13 +162,6 @@ _H_FIGURES = {
         "servicer's `async def DownloadAdapter` reaches per request through "
         "`download_adapter` in another module, labelled '-' as a plain helper (the labeller "
         "read only the `def` it sits in; set d's labeller reads a helper the loop reaches as ✗)"
-    ),
-    ("any-annotation", "x-precision"): (
-        "5/6: fastchat `make_conv_template(model_path: str = None)`, whose one caller passes "
-        "a value (the body never tests it for None): labelled '-'"
-    ),
-    ("any-annotation", "w-precision"): (
-        "11/12: an untyped `def` of `integration-tests/scripts/`, a benchmark script, labelled '-'"
     ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.

@@ -81,7 +81,9 @@ class SweepConfig:
     )
     # A ``test/`` or ``testing/`` directory at the top is a test suite (lightllm's harness,
     # pytest's ``testing/``); inside a package it is often shipped code (``django.test``,
-    # ``numpy.testing``), so only the top-level ones.
+    # ``numpy.testing``), so only the top-level ones. ``integration-tests/`` (TGI, LoRAX:
+    # the suite's harness and scripts) is never an importable package; a ``*_tests/``
+    # directory can be (``load_tests/`` load generators ship as tools): not a test path.
     test_paths: tuple[str, ...] = (
         "**/tests/**",
         "**/test_*.py",
@@ -89,6 +91,7 @@ class SweepConfig:
         "**/conftest.py",
         "test/**",
         "testing/**",
+        "**/integration-tests/**",
     )
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
     # tools are swept: the patterns exclude nothing, and they hold real instances.

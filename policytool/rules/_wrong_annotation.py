@@ -24,8 +24,10 @@ a type alias, a name that cannot be resolved or an unparsable string answers "un
 from __future__ import annotations
 
 import ast
+import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterable, Iterator
 
 from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
@@ -270,7 +272,15 @@ class _Types:
         self.classes = classes - other
         self.rebound = other
         self.imported: dict[str, tuple[str, str]] = {}
+        # ``try: from deep_ep import Buffer`` (an optional dependency): read only for
+        # a module global's annotation (:meth:`uninstalled_class`).
+        self.guarded: dict[str, str] = {}
         for stmt in src.tree.body:
+            if isinstance(stmt, TRY_NODES):
+                for inner in getattr(stmt, "body", []):
+                    if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                        for alias in inner.names:
+                            self.guarded[alias.asname or alias.name] = inner.module
             if not isinstance(stmt, ast.ImportFrom):
                 continue
             module = stmt.module
@@ -432,6 +442,33 @@ class _Types:
             return None
         return False if last in loaded[0].classes and last not in loaded[0].imports else None
 
+    def uninstalled_class(self, annotation: ast.expr) -> bool:
+        """Whether ``annotation`` is a name imported (``from m import Name``, a ``try``
+        import too) from a module that is neither in the repository nor installed, and
+        reads as a class (``Buffer``; not ``DTypeLike``, ``ModelT``): the reading
+        :meth:`_dotted_class` gives a dotted name of an absent module."""
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return False
+        if not isinstance(annotation, ast.Name) or annotation.id in self.rebound:
+            return False
+        name = annotation.id
+        if name in self.imported:
+            module, original = self.imported[name]
+        elif name in self.guarded:
+            module, original = self.guarded[name], name
+        else:
+            return False
+        parts = module.split(".")
+        if parts[0] in _TYPING_MODULES or any(_ALIAS_MODULE_RE.fullmatch(p) for p in parts):
+            return False
+        if not _CLASS_NAME_RE.fullmatch(original) or _ALIAS_NAME_RE.search(original):
+            return False
+        finder = self._finder()
+        return finder.find(module) is None and finder.find(f"{module}.{original}") is None
+
     def _finder(self) -> fakes.Finder:
         """The module finder of the file's repository (one per root, kept)."""
         finder = _FINDERS.get(self.src.root)
@@ -493,11 +530,14 @@ def _none_of(value: ast.expr) -> ast.expr:
 
 
 def _implicit_optional(
-    src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
+    src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr, certain: bool = False
 ) -> Finding | None:
     """The finding for ``target: annotation = None`` when the annotation cannot hold None
-    (not when the line silences the checker: ``# type: ignore``, a sentinel on purpose)."""
-    if _types(src).admits_none(annotation) is not False or _silenced(src, default.lineno):
+    (``certain``: the caller decided so) (not when the line silences the checker:
+    ``# type: ignore``, a sentinel on purpose)."""
+    if _silenced(src, default.lineno):
+        return None
+    if not certain and _types(src).admits_none(annotation) is not False:
         return None
     text = short(src, annotation).strip("\"'")
     return finding(
@@ -568,8 +608,32 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
     ):
         return
     found = _implicit_optional(src, short(src, node.target), node.annotation, node.value)
+    if found is None and _global_left_none(src, node):
+        found = _implicit_optional(
+            src, short(src, node.target), node.annotation, node.value, certain=True
+        )
     if found is not None:
         yield found
+
+
+def _global_left_none(src: SourceInfo, node: ast.AnnAssign) -> bool:
+    """A module global ``_buffer: Buffer = None`` whose class comes from a module that is
+    not installed, and whose None the module reads: it tests it for None or a function
+    rebinds it (``global _buffer``; a lazy init). The type is then a class (by its name),
+    and None is its first value."""
+    if not isinstance(node.target, ast.Name) or not any(s is node for s in src.tree.body):
+        return False
+    if not _types(src).uninstalled_class(node.annotation):
+        return False
+    name = node.target.id
+    if _tests_for_none(ast.walk(src.tree), _is_name(name)):
+        return True
+    return any(
+        isinstance(sub, ast.Global) and name in sub.names
+        for func in ast.walk(src.tree)
+        if isinstance(func, FUNCTIONS)
+        for sub in kwreads.statements(func.body, scopes=False)
+    )
 
 
 def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
@@ -601,6 +665,316 @@ def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> b
             continue
         return True
     return dereferenced and bool(_Paths(name).run(node.body))
+
+
+def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether None really reaches parameter ``name`` (the annotation then lies, not only
+    the default): the body tests it for None (``x is None``, ``if x``, ``x or d``) or uses
+    it on some paths only; it hands it to a function or method of the module, or stores it
+    in ``self.<attr>``, and that one tests it; or a call in the module or the work tree
+    leaves the default (or passes ``None``)."""
+    if _tests_for_none(kwreads.body_nodes(node), _is_name(name)):
+        return True
+    if _Paths(name).run(node.body) and _dereferenced(node, name):
+        return True  # a guarded use: the other paths run with None
+    index = _module_index(src)
+    owner = index.owner.get(id(node))
+    for callee, param in _handed_to(index, owner, node, name):
+        if _tests_for_none(kwreads.body_nodes(callee), _is_name(param)):
+            return True
+    if owner is not None:
+        for attr in _stored_as(node, name):
+            methods = [m for m in owner.body if isinstance(m, FUNCTIONS) and m is not node]
+            nodes = (sub for method in methods for sub in kwreads.body_nodes(method))
+            if _tests_for_none(nodes, _is_self_attr(attr)):
+                return True
+    if _caller_leaves_none(owner, node, name, index.calls):
+        return True
+    return _tree_caller_leaves_none(src, owner, node, name)
+
+
+def _tree_caller_leaves_none(
+    src: SourceInfo,
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+) -> bool:
+    """Whether a call in another module of the work tree (tests included) leaves parameter
+    ``name`` at its default or passes ``None``; True when the callers cannot all be read
+    (no root, a tree past the bounds, more than :data:`MAX_CALLING_MODULES` calling
+    modules, a module that does not parse): the value is handed on, and the receiver
+    may test it."""
+    tree = _work_tree(src.root)
+    if tree is None:
+        return True
+    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
+    home = os.path.normpath(src.path)
+    modules = [path for path, text in tree.items() if path != home and word.search(text)]
+    if len(modules) > MAX_CALLING_MODULES:
+        return True
+    for path in modules:
+        try:
+            calls = [sub for sub in ast.walk(ast.parse(tree[path])) if isinstance(sub, ast.Call)]
+        except (SyntaxError, ValueError, RecursionError):
+            return True
+        if _caller_leaves_none(owner, node, name, calls, foreign=True):
+            return True
+    return False
+
+
+# Modules that may call one function before it counts as a shared utility whose callers
+# are not all read; the work tree read for callers is bounded like broad-except's.
+MAX_CALLING_MODULES = 12
+MAX_TREE_FILES = 1500
+MAX_TREE_BYTES = 24_000_000
+_NOT_SOURCE_DIRS = frozenset({"node_modules", "build", "dist", "site-packages", "docs"})
+_TREE_TEXTS: dict[str, dict[str, bytes] | None] = {}
+
+
+def _work_tree(root: str | None) -> dict[str, bytes] | None:
+    """Relative path -> text of each ``.py`` file of the work tree (tests included, no
+    symlink followed), read once per root; None without a root or past
+    :data:`MAX_TREE_FILES` files or :data:`MAX_TREE_BYTES` bytes (never judged on part
+    of the callers)."""
+    if root is None:
+        return None
+    if root in _TREE_TEXTS:
+        return _TREE_TEXTS[root]
+    if len(_TREE_TEXTS) > 8:
+        _TREE_TEXTS.clear()
+    _TREE_TEXTS[root] = found = _read_work_tree(root)
+    return found
+
+
+def _read_work_tree(root: str) -> dict[str, bytes] | None:
+    """:func:`_work_tree`, uncached."""
+    paths: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(
+            d for d in dirnames if not d.startswith(".") and d not in _NOT_SOURCE_DIRS
+        )
+        paths.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".py"))
+        if len(paths) > MAX_TREE_FILES:
+            return None
+    out: dict[str, bytes] = {}
+    total = 0
+    for path in paths:
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_TREE_BYTES + 1)
+        except OSError:
+            continue
+        total += len(data)
+        if total > MAX_TREE_BYTES:
+            return None
+        out[os.path.relpath(path, root)] = data
+    return out
+
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_Matcher = Callable[[ast.expr], bool]
+
+
+def _is_name(name: str) -> _Matcher:
+    """Matches the local ``name``."""
+    return lambda expr: isinstance(expr, ast.Name) and expr.id == name
+
+
+def _is_self_attr(attr: str) -> _Matcher:
+    """Matches ``self.<attr>``."""
+    return lambda expr: (
+        isinstance(expr, ast.Attribute)
+        and expr.attr == attr
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "self"
+    )
+
+
+def _tests_for_none(nodes: Iterable[ast.AST], matches: _Matcher) -> bool:
+    """Whether one of ``nodes`` tests a matching expression for None or for truth: compared
+    with None, an ``if``/``while``/conditional/``assert`` test, ``not x``, ``x or d``."""
+    for sub in nodes:
+        if isinstance(sub, ast.Compare):
+            sides = [sub.left, *sub.comparators]
+            if any(matches(e) for e in sides) and any(
+                isinstance(e, ast.Constant) and e.value is None for e in sides
+            ):
+                return True
+        elif isinstance(sub, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            if matches(sub.test):
+                return True
+        elif isinstance(sub, ast.UnaryOp) and isinstance(sub.op, ast.Not):
+            if matches(sub.operand):
+                return True
+        elif isinstance(sub, ast.BoolOp) and any(matches(v) for v in sub.values):
+            return True
+    return False
+
+
+def _dereferenced(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the body reads an attribute or an item of ``name``, calls it or computes
+    with it."""
+    for sub in kwreads.body_nodes(node):
+        if isinstance(sub, (ast.Attribute, ast.Subscript)) and _is_name(name)(sub.value):
+            return True
+        if isinstance(sub, ast.Call) and _is_name(name)(sub.func):
+            return True
+        if isinstance(sub, ast.BinOp) and (_is_name(name)(sub.left) or _is_name(name)(sub.right)):
+            return True
+    return False
+
+
+class _ModuleIndex:
+    """The module's functions by name, its classes' methods, and each method's class."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        """Read the module's top-level functions and classes (one level of methods)."""
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.classes: dict[str, ast.ClassDef] = {}
+        self.owner: dict[int, ast.ClassDef] = {}
+        self.calls: list[ast.Call] = []
+        for stmt in tree.body:
+            if isinstance(stmt, FUNCTIONS):
+                self.functions[stmt.name] = stmt
+            elif isinstance(stmt, ast.ClassDef):
+                self.classes[stmt.name] = stmt
+                for member in stmt.body:
+                    if isinstance(member, FUNCTIONS):
+                        self.owner[id(member)] = stmt
+        self.calls = [sub for sub in ast.walk(tree) if isinstance(sub, ast.Call)]
+
+
+def _module_index(src: SourceInfo) -> _ModuleIndex:
+    """The file's :class:`_ModuleIndex`, built once."""
+    cached = src.cache.get("wrong_module_index")
+    if not isinstance(cached, _ModuleIndex):
+        cached = _ModuleIndex(src.tree)
+        src.cache["wrong_module_index"] = cached
+    return cached
+
+
+def _method(owner: ast.ClassDef | None, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """Method ``name`` of class ``owner``."""
+    if owner is None:
+        return None
+    return next((m for m in owner.body if isinstance(m, FUNCTIONS) and m.name == name), None)
+
+
+def _callee(
+    index: _ModuleIndex, owner: ast.ClassDef | None, call: ast.Call
+) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
+    """The module's function (or ``self.``/``cls.`` method of ``owner``) ``call`` calls,
+    with whether its first parameter is bound (``self``)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        target = index.functions.get(func.id)
+        return (target, False) if target is not None else None
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls")
+    ):
+        method = _method(owner, func.attr)
+        return (method, True) if method is not None else None
+    return None
+
+
+def _parameter_for(
+    callee: ast.FunctionDef | ast.AsyncFunctionDef, bound: bool, call: ast.Call, value: ast.expr
+) -> str | None:
+    """The name of ``callee``'s parameter that receives argument ``value`` of ``call``."""
+    positional = [*callee.args.posonlyargs, *callee.args.args][1 if bound else 0 :]
+    for position, arg in enumerate(call.args):
+        if arg is value:
+            if isinstance(arg, ast.Starred) or position >= len(positional):
+                return None
+            return positional[position].arg
+    for keyword in call.keywords:
+        if keyword.value is value:
+            return keyword.arg
+    return None
+
+
+def _handed_to(
+    index: _ModuleIndex,
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]]:
+    """Each (function of the module, parameter) that ``name`` is passed to as is."""
+    for sub in kwreads.body_nodes(node):
+        if not isinstance(sub, ast.Call):
+            continue
+        values = [*sub.args, *(k.value for k in sub.keywords)]
+        passed = [v for v in values if _is_name(name)(v)]
+        if not passed:
+            continue
+        found = _callee(index, owner, sub)
+        if found is None:
+            continue
+        for value in passed:
+            param = _parameter_for(found[0], found[1], sub, value)
+            if param is not None:
+                yield found[0], param
+
+
+def _stored_as(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Iterator[str]:
+    """Each ``self.<attr>`` that ``name`` is assigned to as is."""
+    for stmt in kwreads.statements(node.body, scopes=False):
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            if not _is_name(name)(stmt.value):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    yield target.attr
+
+
+def _caller_leaves_none(
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+    calls: list[ast.Call],
+    foreign: bool = False,
+) -> bool:
+    """Whether one of ``calls`` to ``node`` leaves parameter ``name`` at its default or
+    passes ``None`` (a call with ``*args``/``**kwargs`` is unsure, not counted);
+    ``foreign``: the calls are another module's (a function is then also called as
+    ``module.name(...)``)."""
+    method = owner is not None and not _decorated(node, ("staticmethod",))
+    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+    if method:
+        positional = positional[1:]
+    for call in calls:
+        func = call.func
+        if isinstance(func, ast.Name):
+            if func.id != called or (owner is not None and node.name != "__init__"):
+                continue
+        elif isinstance(func, ast.Attribute):
+            plain = owner is None or node.name == "__init__"
+            if func.attr != called or (plain and not foreign):
+                continue
+        else:
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            continue
+        given: ast.expr | None = None
+        if name in positional and positional.index(name) < len(call.args):
+            given = call.args[positional.index(name)]
+        given = next((k.value for k in call.keywords if k.arg == name), given)
+        if given is None or (isinstance(given, ast.Constant) and given.value is None):
+            return True
+    return False
 
 
 def _dispatch(stmt: ast.If, paths: _Paths) -> bool:
@@ -794,6 +1168,8 @@ def function_findings(
             continue
         if not relies_on_none(node, arg.arg):
             continue  # a dead default: ``T | None`` would be the wrong advice
+        if not none_reaches(src, node, arg.arg):
+            continue  # None is possible but never comes: an inexact default, no lie
         found = _implicit_optional(src, arg.arg, arg.annotation, default)
         if found is not None:
             yield found
@@ -875,12 +1251,13 @@ def wrong_returns(
     annotation_added: bool,
 ) -> Iterator[Finding]:
     """The findings for returns that contradict ``-> declared``: one at the ``def`` line
-    when the change adds the annotation (where the labels and a reviewer put it; its
-    returns are listed), else one at each added return."""
+    when the change adds the annotation or writes the ``def`` line (the wrong annotation
+    is on the def, where a reviewer puts it; its returns are listed), else one at each
+    added return."""
     if not wrong:
         return
     wrong = sorted(wrong, key=lambda item: item[0].lineno)
-    if annotation_added:
+    if annotation_added or def_line_added(src, node):
         parts = [f"{how} on line {ret.lineno}" for ret, how, _fix in wrong]
         at = node.returns.lineno if node.returns is not None else node.lineno
         fixes = list(dict.fromkeys(fix for _ret, _how, fix in wrong))
@@ -901,6 +1278,11 @@ def wrong_returns(
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
         )
+
+
+def def_line_added(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the change adds (or rewrites) the ``def`` line itself."""
+    return src.overlaps(node.lineno, node.lineno)
 
 
 def types_of(src: SourceInfo) -> _Types:

@@ -49,19 +49,27 @@ conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `st
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
-the `def` line when the change adds the annotation (its returns listed), else at each
-added return: a return whose `return` line the change adds, and not in place of a return
-of the same kind (`return a, b` rewritten as `return a, b, c` under an old `->
-List[...]` leaves the mismatch as old as it was). So is an implicit Optional, `x: T =
-None` (or `field(default=None)` / `field(default_factory=None)`) as an attribute or
-dataclass field where `T` cannot hold None, or as a parameter whose body gives None a
-meaning (`x is None`, `if not x`, `x or default`, passing it on, or a use on some paths
-only: `if image_tokens: x.images[i]`, after an early `return` or `break`; a parameter
-the body never reads, or dereferences on every path, has a dead default, not a
-misleading type): the message says `T | None`; and a bool default under a number, `flag:
-int = True` (or `float`): "annotate bool". Only what is certain counts: builtins,
-`typing`/`collections.abc` generics, classes the file defines or an import (absolute or
-relative) defines as `class`, and a class named dotted through an imported module
+the `def` line when the change adds the annotation or writes the `def` line (its returns
+listed), else at each added return: a return whose `return` line the change adds, and
+not in place of a return of the same kind (`return a, b` rewritten as `return a, b, c`
+under an old `-> List[...]` leaves the mismatch as old as it was). So is an implicit
+Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
+attribute or
+dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
+class imported from a package that is not installed and the module tests the global for
+None or a function rebinds it: `_buffer: Buffer = None`), or as a parameter None really
+reaches: its body tests it (`x is None`, `if not x`, `x or default`) or uses it on some
+paths only (`if image_tokens: x.images[i]`, after an early `return` or `break`), it
+hands it to a function or `self.` method of the module (or stores it in `self.<attr>`)
+that tests it, or a call in the work tree (tests too) leaves the default or passes
+`None` (a tree past 1,500 files or 24 MB, or a function called from more than 12
+modules, is not read: the value handed on counts; a parameter only passed on, stored or
+returned has an inexact default, and one the body never reads, or dereferences on every
+path, a dead one: neither is a misleading type): the message says `T | None`; and a bool
+default under a number, `flag: int = True` (or `float`): "annotate bool". Only what is
+certain counts: builtins, `typing`/`collections.abc` generics, classes the file defines
+or an import (absolute or relative) defines as `class`, and a class named dotted through
+an imported module
 (`ray.actor.ActorHandle`: a CamelCase last part, its module not on the path or defining
 it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
 starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
@@ -366,7 +374,7 @@ def _wrong_return(
     if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
         yield finding(
             src,
-            node if annotation_added else node.returns,
+            node if annotation_added or wrong.def_line_added(src, node) else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -398,7 +406,7 @@ def _class_falls_off(
     declared = short(src, node.returns).strip("\"'")
     yield finding(
         src,
-        node if annotation_added else node.returns,
+        node if annotation_added or wrong.def_line_added(src, node) else node.returns,
         "any-annotation",
         BLOCK,
         f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",

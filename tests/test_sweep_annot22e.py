@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation: an implicit Optional is ✗ only when None really reaches the parameter
+(the body or a callee it hands the value to tests it, a caller in the module omits it or
+passes None), a wrong return is reported at the ``def`` line the change adds, and a
+module global's implicit Optional is read like a field's."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from tests.conftest import Repo, Result
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def feature(repo: Repo) -> Repo:
+    """main with one file; the feature branch checked out."""
+    repo.write("README.md", "x\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    return repo
+
+
+def findings(run: Run, severity: str = "error") -> list[tuple[str, int, str]]:
+    """(path, line, message) of each any-annotation finding of ``severity``."""
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    assert result.code == 0, result.err
+    return [
+        (f["path"], f["line"], f["message"])
+        for f in json.loads(result.out)
+        if f["rule"] == "any-annotation" and f["severity"] == severity
+    ]
+
+
+WORKER = """\
+class Worker:
+    def __init__(self, model_path: str, conv_template: str = None) -> None:
+        self.conv = self.make_conv_template(conv_template, model_path)
+
+    def make_conv_template(
+        self,
+        conv_template: str = None,
+        model_path: str = None,
+    ) -> str:
+        if conv_template:
+            return conv_template
+        return load_template(model_path)
+
+
+def load_template(path: str) -> str:
+    return path.upper()
+"""
+
+
+def test_none_must_reach_the_parameter(feature: Repo, run: Run) -> None:
+    # fastchat base_model_worker.py: ``model_path`` is handed on but never tested, and
+    # its one caller passes a value; ``conv_template`` is tested (and handed to the test).
+    feature.write("pkg/worker.py", WORKER)
+    feature.commit("add")
+    names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
+    assert names == ["conv_template", "conv_template"]
+
+
+FLOWS = """\
+class Store:
+    def __init__(self, root: str = None) -> None:
+        self.root = root
+
+    def where(self) -> str:
+        return self.root if self.root is not None else "."
+
+
+def open_it(name: str, mode: str = None) -> str:
+    return name + str(mode)
+
+
+def caller() -> str:
+    return open_it("a")
+
+
+def explicit(name: str, cache: dict = None) -> dict:
+    return dict(name=name, cache=cache)
+
+
+def passes_none() -> dict:
+    return explicit("x", cache=None)
+
+
+class Kept:
+    def __init__(self, path: str = None) -> None:
+        self.path = path
+
+    def size(self) -> int:
+        return len(self.path)
+
+
+def build() -> Kept:
+    return Kept("a")
+"""
+
+
+def test_none_flows_through_a_stored_attribute_or_a_caller_in_the_module(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/flows.py", FLOWS)
+    feature.commit("add")
+    names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
+    assert names == ["cache", "mode", "root"]
+
+
+def test_a_wrong_return_is_reported_at_the_added_def_line(feature: Repo, run: Run) -> None:
+    # The change rewrites the ``def`` line (a new name) and adds the return; the old
+    # ``-> list[int]`` line stays: the wrong annotation is on the def the change wrote.
+    feature.write("pkg/old.py", "def pick(\n    flag: bool,\n) -> list[int]:\n    return [1]\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.write(
+        "pkg/old.py",
+        "def choose(\n    flag: bool,\n) -> list[int]:\n    if flag:\n        return (1, 2)\n"
+        "    return [1]\n",
+    )
+    feature.commit("rename, new return")
+    found = findings(run)
+    assert [(p, line) for p, line, _m in found] == [("pkg/old.py", 1)]
+    assert "returns a tuple (`(1, 2)`) on line 5" in found[0][2]
+
+
+def test_a_wrong_return_added_under_an_old_def_stays_at_its_line(feature: Repo, run: Run) -> None:
+    feature.write("pkg/old.py", "def pick(flag: bool) -> list[int]:\n    return [1]\n")
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.write(
+        "pkg/old.py",
+        "def pick(flag: bool) -> list[int]:\n    if flag:\n        return (1, 2)\n    return [1]\n",
+    )
+    feature.commit("edit")
+    assert [(p, line) for p, line, _m in findings(run)] == [("pkg/old.py", 3)]
+
+
+GLOBAL = """\
+try:
+    from deep_ep import Buffer
+except ImportError as e:
+    raise ImportError("DeepEP is required") from e
+
+from elsewhere import Handle, ModelT
+
+_buffer: Buffer = None
+_handle: Handle = None
+_model: ModelT = None
+_never: Handle = None
+
+
+def get_buffer() -> Buffer:
+    global _buffer
+    if _buffer is None:
+        _buffer = Buffer()
+    return _buffer
+
+
+def set_handle(value: Handle) -> None:
+    global _handle, _model
+    _handle = value
+    _model = value
+"""
+
+
+def test_a_module_globals_implicit_optional_whose_none_the_module_reads(
+    feature: Repo, run: Run
+) -> None:
+    # torchtitan deepep.py: ``_buffer: Buffer = None`` (``Buffer`` from a package not
+    # installed) that the module tests for None or rebinds in a function. ``ModelT``
+    # reads as a type variable; ``_never`` keeps its None forever (no evidence either way).
+    feature.write("pkg/deepep.py", GLOBAL)
+    feature.commit("add")
+    names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
+    assert names == ["_buffer", "_handle"]
+
+
+def test_an_untyped_def_under_integration_tests_is_test_code(feature: Repo, run: Run) -> None:
+    # LoRAX integration-tests/scripts/: a benchmark script of the integration suite.
+    feature.write("integration-tests/scripts/load.py", "def get_local_path(model_id):\n    pass\n")
+    feature.write("load_tests/filter.py", "def main():\n    pass\n")
+    feature.commit("add")
+    warned = [p for p, _l, _m in findings(run, "warning")]
+    assert warned == ["load_tests/filter.py"]
+
+
+def test_a_caller_in_another_module_or_a_test_that_leaves_the_default(
+    feature: Repo, run: Run
+) -> None:
+    # nanotron dataloader_builder.py: ``sequence_sep_tokens: List[int] = None`` handed to
+    # a collator; the tests call the builder without it, so None flows.
+    feature.write(
+        "pkg/builder.py",
+        "def build(size: int, seps: list[int] = None) -> dict:\n"
+        "    return dict(size=size, seps=seps)\n\n\n"
+        "def other(size: int, seps: list[int] = None) -> dict:\n"
+        "    return dict(size=size, seps=seps)\n",
+    )
+    feature.write(
+        "tests/test_builder.py",
+        "from pkg.builder import build, other\n\n\n"
+        "def test_build() -> None:\n    build(1)\n    other(1, [2])\n",
+    )
+    feature.commit("add")
+    names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
+    assert names == ["seps"]
+    assert [p for p, _l, _m in findings(run)] == ["pkg/builder.py"]
