@@ -672,7 +672,8 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
     the default): the body tests it for None (``x is None``, ``if x``, ``x or d``) or uses
     it on some paths only; it hands it to a function or method of the module, or stores it
     in ``self.<attr>``, and that one tests it; or a call in the module or the work tree
-    leaves the default (or passes ``None``)."""
+    leaves the default (or passes ``None``, or a name or ``self.<attr>`` holding None on
+    some path)."""
     if _tests_for_none(kwreads.body_nodes(node), _is_name(name)):
         return True
     if _Paths(name).run(node.body) and _dereferenced(node, name):
