@@ -216,3 +216,52 @@ def test_a_caller_in_another_module_or_a_test_that_leaves_the_default(
     names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
     assert names == ["seps"]
     assert [p for p, _l, _m in findings(run)] == ["pkg/builder.py"]
+
+
+HELD = """\
+from functools import partial
+
+
+def apply(x: int, dispatch_fn: str = None, scale: float = None) -> int:
+    return run(x, dispatch_fn, scale)
+
+
+class Method:
+    def __init__(self) -> None:
+        self.kernel = None
+
+    def forward(self, x: int, dp_size: int, scale: float) -> int:
+        if dp_size > 1:
+            dispatch_fn = partial(print, dp_size)
+        else:
+            dispatch_fn = None
+        return apply(x, dispatch_fn=dispatch_fn, scale=scale)
+
+
+def fuse(w: int, bias: int = None, act: str = None, out: list = None) -> int:
+    return run(w, bias, act, out)
+
+
+class Layer:
+    def __init__(self) -> None:
+        self.bias = None
+        self.act = "relu"
+
+    def step(self, w: int, out: list | None = None) -> int:
+        return fuse(w, self.bias, self.act, out)
+"""
+
+
+def test_a_caller_that_passes_a_variable_holding_none(feature: Repo, run: Run) -> None:
+    # vllm-gaudi hpu_mxfp4.py: ``dispatch_fn = None`` when dp_size == 1, then passed as
+    # ``dispatch_fn=dispatch_fn``; a ``self.`` attribute the class sets to None and a
+    # parameter of the caller defaulting to None carry None too; ``scale`` and ``act``
+    # only ever receive values.
+    feature.write("pkg/held.py", HELD)
+    feature.commit("add")
+    messages = " ".join(m for _p, _l, m in findings(run))
+    assert "`dispatch_fn: str = None`" in messages
+    assert "`bias: int = None`" in messages
+    assert "`out: list = None`" in messages
+    assert "scale" not in messages
+    assert "act" not in messages

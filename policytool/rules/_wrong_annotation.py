@@ -672,7 +672,8 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
     the default): the body tests it for None (``x is None``, ``if x``, ``x or d``) or uses
     it on some paths only; it hands it to a function or method of the module, or stores it
     in ``self.<attr>``, and that one tests it; or a call in the module or the work tree
-    leaves the default (or passes ``None``)."""
+    leaves the default (or passes ``None``, or a name or ``self.<attr>`` holding None on
+    some path)."""
     if _tests_for_none(kwreads.body_nodes(node), _is_name(name)):
         return True
     if _Paths(name).run(node.body) and _dereferenced(node, name):
@@ -715,7 +716,7 @@ def _tree_caller_leaves_none(
         return True
     for path in modules:
         try:
-            calls = [sub for sub in ast.walk(ast.parse(tree[path])) if isinstance(sub, ast.Call)]
+            calls = _Calls(ast.parse(tree[path]))
         except (SyntaxError, ValueError, RecursionError):
             return True
         if _caller_leaves_none(owner, node, name, calls, foreign=True):
@@ -835,7 +836,7 @@ class _ModuleIndex:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.owner: dict[int, ast.ClassDef] = {}
-        self.calls: list[ast.Call] = []
+        self.calls = _Calls(tree)
         for stmt in tree.body:
             if isinstance(stmt, FUNCTIONS):
                 self.functions[stmt.name] = stmt
@@ -844,7 +845,6 @@ class _ModuleIndex:
                 for member in stmt.body:
                     if isinstance(member, FUNCTIONS):
                         self.owner[id(member)] = stmt
-        self.calls = [sub for sub in ast.walk(tree) if isinstance(sub, ast.Call)]
 
 
 def _module_index(src: SourceInfo) -> _ModuleIndex:
@@ -941,11 +941,12 @@ def _caller_leaves_none(
     owner: ast.ClassDef | None,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
     name: str,
-    calls: list[ast.Call],
+    calls: _Calls,
     foreign: bool = False,
 ) -> bool:
     """Whether one of ``calls`` to ``node`` leaves parameter ``name`` at its default or
-    passes ``None`` (a call with ``*args``/``**kwargs`` is unsure, not counted);
+    passes ``None``, or a name or ``self.<attr>`` that holds None on some path (see
+    :meth:`_Calls.may_be_none`; a call with ``*args``/``**kwargs`` is unsure, not counted);
     ``foreign``: the calls are another module's (a function is then also called as
     ``module.name(...)``)."""
     method = owner is not None and not _decorated(node, ("staticmethod",))
@@ -953,7 +954,7 @@ def _caller_leaves_none(
     positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
     if method:
         positional = positional[1:]
-    for call in calls:
+    for call, function, klass in calls.sites:
         func = call.func
         if isinstance(func, ast.Name):
             if func.id != called or (owner is not None and node.name != "__init__"):
@@ -972,9 +973,101 @@ def _caller_leaves_none(
         if name in positional and positional.index(name) < len(call.args):
             given = call.args[positional.index(name)]
         given = next((k.value for k in call.keywords if k.arg == name), given)
-        if given is None or (isinstance(given, ast.Constant) and given.value is None):
+        if given is None or calls.may_be_none(given, function, klass):
             return True
     return False
+
+
+class _Calls:
+    """A module's calls, each with the function and the class it sits in (innermost), and
+    the names and ``self.`` attributes those assign None on some path."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        """Walk the module once (iteratively: deep expressions do not recurse)."""
+        self.tree = tree
+        self.sites: list[
+            tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
+        ] = []
+        self._none: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+        stack: list[
+            tuple[ast.AST, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
+        ] = [(tree, None, None)]
+        while stack:
+            node, function, klass = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.Call):
+                    self.sites.append((child, function, klass))
+                if isinstance(child, FUNCTIONS):
+                    stack.append((child, child, klass))
+                elif isinstance(child, ast.ClassDef):
+                    stack.append((child, None, child))
+                else:
+                    stack.append((child, function, klass))
+
+    def may_be_none(
+        self,
+        value: ast.expr,
+        function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        klass: ast.ClassDef | None,
+    ) -> bool:
+        """Whether an argument is ``None``, a name the calling function (or, when the
+        function does not bind it, the module) assigns None on some path or takes as a
+        parameter defaulting to None, or ``self.<attr>`` the calling class assigns None."""
+        if isinstance(value, ast.Constant):
+            return value.value is None
+        if isinstance(value, ast.Name):
+            if function is not None:
+                held, bound = self._scope(function)
+                if value.id in bound:
+                    return value.id in held
+            return value.id in self._scope(self.tree)[0]
+        if isinstance(value, ast.Attribute) and klass is not None:
+            return _is_self_attr(value.attr)(value) and value.attr in self._scope(klass)[0]
+        return False
+
+    def _scope(self, scope: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
+        """(names holding None, names bound) of a function, a class (its ``self.``
+        attributes and class attributes) or the module, read once."""
+        cached = self._none.get(id(scope))
+        if cached is None:
+            cached = self._none[id(scope)] = _none_held(scope)
+        return cached
+
+
+def _none_held(scope: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
+    """:meth:`_Calls._scope`, uncached: a function's or module's own statements (nested
+    scopes not entered), a class's body and its methods' ``self.<attr> = ...``."""
+    held: set[str] = set()
+    bound: set[str] = set()
+    if isinstance(scope, FUNCTIONS):
+        bound.update(a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg))
+        held.update(arg.arg for arg, default in _defaults(scope) if _is_none(default))
+    body: list[ast.stmt] = getattr(scope, "body", [])
+    in_class = isinstance(scope, ast.ClassDef)
+    for stmt in kwreads.statements(body, scopes=in_class):
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        else:
+            continue
+        for target in targets:
+            if in_class and isinstance(target, ast.Attribute):
+                name = target.attr if _is_self_attr(target.attr)(target) else ""
+            else:
+                name = target.id if isinstance(target, ast.Name) else ""
+            if name:
+                bound.add(name)
+                if gives_none(value):
+                    held.add(name)
+    if isinstance(scope, FUNCTIONS):
+        # a name bound any other way (a loop, ``with``, a tuple) is still the function's
+        bound.update(
+            sub.id
+            for sub in kwreads.body_nodes(scope)
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)
+        )
+    return frozenset(held), frozenset(bound)
 
 
 def _dispatch(stmt: ast.If, paths: _Paths) -> bool:

@@ -62,10 +62,12 @@ reaches: its body tests it (`x is None`, `if not x`, `x or default`) or uses it 
 paths only (`if image_tokens: x.images[i]`, after an early `return` or `break`), it
 hands it to a function or `self.` method of the module (or stores it in `self.<attr>`)
 that tests it, or a call in the work tree (tests too) leaves the default or passes
-`None` (a tree past 1,500 files or 24 MB, or a function called from more than 12
-modules, is not read: the value handed on counts; a parameter only passed on, stored or
-returned has an inexact default, and one the body never reads, or dereferences on every
-path, a dead one: neither is a misleading type): the message says `T | None`; and a bool
+`None`, or a name the calling function (or module) sets to None on some path or takes
+as a parameter defaulting to None, or a `self.<attr>` its class sets to None (a tree
+past 1,500 files or 24 MB, or a function called from more than 12 modules, is not
+read: the value handed on counts; a parameter only passed on, stored or returned has
+an inexact default, and one the body never reads, or dereferences on every path, a dead
+one: neither is a misleading type): the message says `T | None`; and a bool
 default under a number, `flag: int = True` (or `float`): "annotate bool". Only what is
 certain counts: builtins, `typing`/`collections.abc` generics, classes the file defines
 or an import (absolute or relative) defines as `class`, and a class named dotted through
