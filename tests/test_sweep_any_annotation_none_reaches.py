@@ -8,22 +8,9 @@ module global's implicit Optional is read like a field's."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-import pytest
-
-from tests.conftest import Repo, Result
-
-Run = Callable[..., Result]
-
-
-@pytest.fixture
-def feature(repo: Repo) -> Repo:
-    """main with one file; the feature branch checked out."""
-    repo.write("README.md", "x\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    return repo
+from tests.conftest import Repo
+from tests.sweep_fixture import Run
 
 
 def findings(run: Run, severity: str = "error") -> list[tuple[str, int, str]]:
