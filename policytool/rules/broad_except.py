@@ -70,7 +70,11 @@ a DEBUG-level log (`logger.debug` is no report: `neuron_config = None` after a f
 `NeuronConfig.from_pretrained`). Not a chain of candidates (`continue`, or a `pass` to
 the next attempt that raises), a `return None` the function declares (`-> int | None`),
 a function named for an attempt (`maybe_*`, `try_*`), nor a handler whose body carries a
-comment saying why.
+comment saying why. A `*load*` call of a hub repository id (`evaluate.load("org/metric")`)
+is a load too. Where the load is set-up, a handler that logs and goes on with a guess is
+✗ as well: at module level (import time) logging and assigning a constant
+(`judge = None`), or in a helper reached only from fail-fast code (above) logging and
+returning `True`/`False` (`uses_chat_template`: "assuming a chat template").
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying

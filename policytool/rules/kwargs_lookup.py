@@ -61,7 +61,9 @@ but a key read, a log line (`logger.info(f"... {{kwargs}}")`, `print`) or `_ = k
 forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
 function on its `def` line when the change writes it (its reads ⚠; also when the body
 never reads the dict at all, unless it is a stub, an alternate constructor, or a method
-overriding one of a base class that declares it: an interface's catch-all); when the
+overriding one of a base class that declares it with parameters: an interface's
+catch-all; a base method taking only `self` declares none); a `**kwargs` the change adds to
+an old signature and the body never uses gets its ✗ at the added `**kwargs` line; when the
 function is older, a ✗ at the read of each key the change adds to it (a key the file
 read before is ⚠). A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
