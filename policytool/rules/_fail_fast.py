@@ -534,7 +534,8 @@ _LOAD_MODULES = ("torch.", "safetensors.")
 def load_call(call: ast.Call, qualname: Callable[[ast.expr], str | None]) -> str | None:
     """The callee's name when ``call`` loads a model, config, weights or checkpoint
     (:data:`LOAD_CALLS`, ``torch.load``, ``safetensors.torch.load_file``,
-    ``load_sharded_weights``), or None."""
+    ``load_sharded_weights``, a ``*load*`` call of a hub repository id such as
+    ``evaluate.load("org/metric")``), or None."""
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     if not isinstance(name, str) or not name:
@@ -550,7 +551,22 @@ def load_call(call: ast.Call, qualname: Callable[[ast.expr], str | None]) -> str
         dotted = qualname(func) or ""
         if dotted.startswith(_LOAD_MODULES):
             return dotted
+    if call.args and _hub_id(call.args[0]):
+        return name  # ``evaluate.load("org/metric")``: a model hub's repository
     return None
+
+
+# A model hub repository id, ``owner/name``: no file extension, no further path.
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w-]*(?:[.-][\w-]+)*")
+_FILE_SUFFIX = re.compile(r"\.[A-Za-z]{1,5}$")
+
+
+def _hub_id(arg: ast.expr) -> bool:
+    """Whether ``arg`` is a string literal naming a model hub repository (``"org/name"``)."""
+    if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        return False
+    text = arg.value
+    return _HUB_ID.fullmatch(text) is not None and _FILE_SUFFIX.search(text) is None
 
 
 def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> str | None:

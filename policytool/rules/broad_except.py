@@ -70,7 +70,11 @@ a DEBUG-level log (`logger.debug` is no report: `neuron_config = None` after a f
 `NeuronConfig.from_pretrained`). Not a chain of candidates (`continue`, or a `pass` to
 the next attempt that raises), a `return None` the function declares (`-> int | None`),
 a function named for an attempt (`maybe_*`, `try_*`), nor a handler whose body carries a
-comment saying why.
+comment saying why. A `*load*` call of a hub repository id (`evaluate.load("org/metric")`)
+is a load too. Where the load is set-up, a handler that logs and goes on with a guess is
+✗ as well: at module level (import time) logging and assigning a constant
+(`judge = None`), or in a helper reached only from fail-fast code (above) logging and
+returning `True`/`False` (`uses_chat_template`: "assuming a chat template").
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -546,6 +550,21 @@ def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
     )
 
 
+def _logs_and_guesses(body: list[ast.stmt], in_function: bool) -> bool:
+    """Logging calls, then a guess: in a function, ``return True``/``return False`` (an
+    answer the caller cannot tell from a real one); at module level,
+    :func:`_logs_and_carries_on` (``judge = None``)."""
+    if not in_function:
+        return _logs_and_carries_on(body)
+    last = body[-1] if body else None
+    return (
+        isinstance(last, ast.Return)
+        and isinstance(last.value, ast.Constant)
+        and isinstance(last.value.value, bool)
+        and _logs_and_carries_on(body[:-1])
+    )
+
+
 def _loader_methods(src: SourceInfo) -> dict[int, tuple[str, frozenset[str]]]:
     """:func:`_fail_fast.loader_methods` of the file, computed once."""
     found = src.cache.get("loader_methods")
@@ -799,6 +818,34 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and _helper_of(src, names) is not None
         ):
             loaded = None  # a helper only fail-fast code calls: its ✗ below names the path
+        if (
+            loaded is not None
+            and not names_match(names[-1:], paths.ATTEMPTS)
+            and _logs_and_guesses(node.body, ctx.innermost is not None)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            # Logged, then on with a guess (``judge = None`` at import time; ``return
+            # True``, "assuming a chat template", in a helper reached only from
+            # fail-fast code): the load is set-up and the run goes on half loaded.
+            where = (
+                "at import time"
+                if ctx.innermost is None
+                else "".join(
+                    f"{' via' if i else ' in set-up from'} `{step}`"
+                    for i, step in enumerate(_reached_from_fail_fast(src, ctx.innermost) or ())
+                )
+            )
+            if where:
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` around loading (`{loaded}`) {where.strip()} logs every error "
+                    "and carries on with a guessed value; let it raise or catch the specific "
+                    "types",
+                )
+                continue
         if (
             loaded is not None
             and not names_match(names[-1:], paths.ATTEMPTS)

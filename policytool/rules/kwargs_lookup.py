@@ -61,7 +61,9 @@ but a key read, a log line (`logger.info(f"... {{kwargs}}")`, `print`) or `_ = k
 forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
 function on its `def` line when the change writes it (its reads ⚠; also when the body
 never reads the dict at all, unless it is a stub, an alternate constructor, or a method
-overriding one of a base class that declares it: an interface's catch-all); when the
+overriding one of a base class that declares it with parameters: an interface's
+catch-all; a base method taking only `self` declares none); a `**kwargs` the change adds to
+an old signature and the body never uses gets its ✗ at the added `**kwargs` line; when the
 function is older, a ✗ at the read of each key the change adds to it (a key the file
 read before is ⚠). A key popped before the dict is forwarded
 to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
@@ -197,6 +199,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         )
         replaced = _replaces(src).get(func.name) if star is not None else None
         drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
+        unused_at: ast.arg | None = None  # an unused ``**kwargs`` added to an old signature
         signature: bool | None = None  # whether the change writes the signature
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
@@ -277,13 +280,17 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and func.args.kwarg is not None
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
-            drop_line = func.lineno  # a new ``**kwargs`` the body never uses: all dropped
-        if drop_line == func.lineno and star is not None:
+            # A new ``**kwargs`` the body never uses: all dropped. At the def line when
+            # the change writes it, else at the ``**kwargs`` it adds to an old signature.
+            drop_line = func.lineno
+            if not src.overlaps(func.lineno, func.lineno):
+                unused_at = func.args.kwarg
+        if (drop_line == func.lineno or unused_at is not None) and star is not None:
             keys = sorted({key for name, key, _read in reads if name == star})
             yield KeyUse(
                 src.path,
-                drop_line,
-                func.col_offset + 1,
+                unused_at.lineno if unused_at is not None else drop_line,
+                max(unused_at.col_offset - 1, 1) if unused_at is not None else func.col_offset + 1,
                 "",
                 ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else ""),
                 func.name,
@@ -589,14 +596,69 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
             if any(
                 isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == func.name
                 for stmt in local[name].body
-            ):
+            ) and not _takes_nothing(src.tree, name, func.name):
                 return False
             continue
         module = imported.get(name)
         loaded = _finder(src).load(module) if module is not None else None
-        if loaded is None or name not in loaded[0].fields or func.name in loaded[0].fields[name]:
+        if loaded is None or name not in loaded[0].fields:
+            return False
+        if func.name in loaded[0].fields[name] and not _takes_nothing(
+            _base_module(src, module or ""), name, func.name
+        ):
             return False
     return True
+
+
+# Same-module bases followed to find where a class's method is declared.
+_MAX_BASE_STEPS = 5
+
+
+def _declares(tree: ast.Module, cls_name: str, method: str) -> ast.arguments | None:
+    """The parameters of ``method`` as class ``cls_name`` of ``tree`` declares it or
+    inherits it from a base class of the same module (a few steps); None when neither
+    does."""
+    classes = {c.name: c for c in kwreads.statements(tree.body) if isinstance(c, ast.ClassDef)}
+    todo = [cls_name]
+    for _step in range(_MAX_BASE_STEPS):
+        if not todo:
+            break
+        cls = classes.get(todo.pop(0))
+        if cls is None:
+            continue
+        for stmt in cls.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == method:
+                return stmt.args
+        todo.extend(b.id for b in cls.bases if isinstance(b, ast.Name))
+    return None
+
+
+def _takes_nothing(tree: ast.Module | None, cls_name: str, method: str) -> bool:
+    """Whether the base's ``method`` takes no parameter but ``self`` (lm-eval's
+    ``LM.__init__(self)``): a base that declares no keywords for its callers to pass
+    every subclass, so an override's ``**kwargs`` is that subclass's own signature, not
+    an interface's catch-all."""
+    args = _declares(tree, cls_name, method) if tree is not None else None
+    return (
+        args is not None
+        and len(args.posonlyargs) + len(args.args) <= 1
+        and not args.kwonlyargs
+        and args.vararg is None
+        and args.kwarg is None
+    )
+
+
+def _base_module(src: SourceInfo, module: str) -> ast.Module | None:
+    """The parsed module a base class is imported from (bounded like every module the
+    rules read), or None."""
+    found = _finder(src).find(module)
+    if found is None:
+        return None
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return None
+    return _module_tree(found[0], info.st_mtime_ns, info.st_size)
 
 
 def _pops(read: ast.AST) -> bool:
