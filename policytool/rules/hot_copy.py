@@ -33,7 +33,8 @@ only when it runs over steps), or inside a per-step or per-request function
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
-`profile_run`, benchmarks) are not hot paths, nor are loops that run once: over the
+`profile_run`, benchmarks) are not hot paths, nor is module-level code (it runs once, at
+import, unless it loops over steps), nor are loops that run once: over the
 model's structure (`model.modules()`), over a checkpoint (`state_dict`, `checkpoint`),
 or in a function that takes one (a `state_dict` / `weights` parameter). Files under
 `benchmarks/` are not swept by this rule. ⚠ for each such copy.
@@ -41,7 +42,9 @@ or in a function that takes one (a `state_dict` / `weights` parameter). Files un
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement); or an uncommented `.clone()` of a whole tensor a name holds
+speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠); or an
+uncommented `.clone()` of the tensor a `forward` was given (`residual = x.clone()`: its
+activations, copied on every pass); or an uncommented `.clone()` of a whole tensor a name holds
 (not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
 a function of the same module that a step loop (over steps, timesteps, sigmas or the
 tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` calling
@@ -49,8 +52,9 @@ tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` 
 is not per step); or a `copy.deepcopy` of a scheduler or sampling config per
 request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
-(`deepcopy(req.sampling_params)`), or of the config an `async def` was given. A
-generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) is a sampling
+(`deepcopy(req.sampling_params)`), or of the config a function was given (its
+parameter: each call brings one). A generation config (`GenerationConfig`,
+`generation_config`, `gen_cfg`) and generation kwargs (`gen_kwargs`) are a sampling
 config; what the copied object is comes from the type the file gives it where it does
 (a parameter's annotation, `self.defaults = GenerationConfig(...)`), else from its name.
 
@@ -567,8 +571,8 @@ def _per_request_config(
     """Why a ``deepcopy`` of a scheduler / sampling config runs per request, or None.
 
     It is handed to a request call (``llm_engine.generate(ids, deepcopy(params))``); it
-    copies a request's own config (``deepcopy(req.sampling_params)``); or an ``async def``
-    copies the config it was given (a coroutine per request).
+    copies a request's own config (``deepcopy(req.sampling_params)``); or a function
+    copies the config it was given (``model_call(messages, gen_kwargs)``: one per call).
     """
     if not call.args:
         return None
