@@ -52,10 +52,9 @@ tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` 
 is not per step); or a `copy.deepcopy` of a scheduler or sampling config per
 request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
-(`deepcopy(req.sampling_params)`), or of the config a function was given (its
-parameter: each call brings one). A generation config (`GenerationConfig`,
-`generation_config`, `gen_cfg`) and generation kwargs (`gen_kwargs`) are a sampling
-config; what the copied object is comes from the type the file gives it where it does
+(`deepcopy(req.sampling_params)`), or of the config an `async def` was given. A
+generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) and generation
+kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the type the file gives it where it does
 (a parameter's annotation, `self.defaults = GenerationConfig(...)`), else from its name.
 
 ## Why
@@ -571,8 +570,8 @@ def _per_request_config(
     """Why a ``deepcopy`` of a scheduler / sampling config runs per request, or None.
 
     It is handed to a request call (``llm_engine.generate(ids, deepcopy(params))``); it
-    copies a request's own config (``deepcopy(req.sampling_params)``); or a function
-    copies the config it was given (``model_call(messages, gen_kwargs)``: one per call).
+    copies a request's own config (``deepcopy(req.sampling_params)``); or an ``async def``
+    copies the config it was given (a coroutine per request).
     """
     if not call.args:
         return None
@@ -586,10 +585,11 @@ def _per_request_config(
     if root is not None and root != text and _REQUEST_ROOT_RE.match(root):
         return f"of request `{root}`"
     # ``self``'s attributes are the object's own, not a config the call was given.
-    if isinstance(function, _FuncDef) and root not in (None, "self", "cls"):
+    # A plain function given a config may run once (a ``defaults(sampling_params)``
+    # helper); a coroutine is a request's.
+    if isinstance(function, ast.AsyncFunctionDef) and root not in (None, "self", "cls"):
         if root in _params(function):
-            kind = "async def" if isinstance(function, ast.AsyncFunctionDef) else "def"
-            return f"of parameter `{root}` in `{kind} {function.name}`"
+            return f"of parameter `{root}` in `async def {function.name}`"
     return None
 
 
