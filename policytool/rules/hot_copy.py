@@ -54,8 +54,9 @@ request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
 (`deepcopy(req.sampling_params)`), or of the config an `async def` was given. A
 generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) and generation
-kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the type the file gives it where it does
-(a parameter's annotation, `self.defaults = GenerationConfig(...)`), else from its name.
+kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the
+type the file gives it where it does (a parameter's annotation,
+`self.defaults = GenerationConfig(...)`), else from its name.
 
 ## Why
 A clone of a GPU tensor is an allocation and a memcpy on every step; a deepcopy of a
