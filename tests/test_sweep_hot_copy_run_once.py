@@ -45,7 +45,8 @@ def test_a_cloned_loss_is_a_scalar(feature: Repo, run: Run) -> None:
 
 def test_forward_cloning_its_input(feature: Repo, run: Run) -> None:
     """litgpt MoE ``forward``: ``residual_x = x.clone()`` copies the hidden states every
-    forward pass: ✗ uncommented; a clone of another tensor or a commented one stays ⚠."""
+    forward pass: ✗ uncommented; a clone of another tensor, of the input once rebound
+    (vllm-omni's audio encoder) or a commented one stays ⚠."""
     feature.write(
         "pkg/model.py",
         "class MoE:\n"
@@ -57,10 +58,16 @@ def test_forward_cloning_its_input(feature: Repo, run: Run) -> None:
         "class Block:\n"
         "    def forward(self, hidden_states):\n"
         "        # the norm below works in place\n"
-        "        residual = hidden_states.clone()\n",  # 11: ⚠ (commented)
+        "        residual = hidden_states.clone()\n"  # 11: ⚠ (commented)
+        "\n\n"
+        "class AudioEncoder:\n"
+        "    def forward(self, x):\n"
+        "        x = rearrange(x)\n"
+        "        x_ori = x.clone()\n",  # 17: ⚠ (x is no longer the input)
     )
     rows = found(run, "hot-copy")
-    assert [(r[1], r[2]) for r in rows] == [(3, "error"), (5, "warning"), (11, "warning")]
+    expected = [(3, "error"), (5, "warning"), (11, "warning"), (17, "warning")]
+    assert [(r[1], r[2]) for r in rows] == expected
 
 
 def test_generation_kwargs_copied_per_call(feature: Repo, run: Run) -> None:

@@ -411,19 +411,24 @@ def _scalar(call: ast.Call) -> bool:
 
 def _forward_input(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
     """Whether an uncommented ``.clone()`` in a module's ``forward`` copies the tensor
-    ``forward`` was given whole (``residual = x.clone()``): the activations, copied on
-    every forward pass, so every step of a decoding or training loop."""
+    ``forward`` was given whole (``residual = x.clone()``, the parameter not yet rebound):
+    the activations, copied on every forward pass, so every step of a decoding or
+    training loop."""
     if not isinstance(function, _FuncDef) or function.name != "forward":
         return False
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     inputs = positional[1:2] if positional[:1] == ["self"] else positional[:1]
-    return (
-        isinstance(receiver, ast.Name)
-        and receiver.id in inputs
-        and not call.args
-        and not _why_comment(src, call)
+    if not (isinstance(receiver, ast.Name) and receiver.id in inputs and not call.args):
+        return False
+    rebound = any(
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Store)
+        and node.id == receiver.id
+        and node.lineno < call.lineno
+        for node in _own_nodes(function.body)
     )
+    return not rebound and not _why_comment(src, call)
 
 
 def _root_name(expr: ast.expr) -> str | None:
