@@ -33,7 +33,8 @@ only when it runs over steps), or inside a per-step or per-request function
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
-`profile_run`, benchmarks) are not hot paths, nor are loops that run once: over the
+`profile_run`, benchmarks) are not hot paths, nor is module-level code (it runs once, at
+import, unless it loops over steps), nor are loops that run once: over the
 model's structure (`model.modules()`), over a checkpoint (`state_dict`, `checkpoint`),
 or in a function that takes one (a `state_dict` / `weights` parameter). Files under
 `benchmarks/` are not swept by this rule. ⚠ for each such copy.
@@ -41,7 +42,9 @@ or in a function that takes one (a `state_dict` / `weights` parameter). Files un
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement); or an uncommented `.clone()` of a whole tensor a name holds
+speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠); or an
+uncommented `.clone()` of the tensor a `forward` was given (`residual = x.clone()`: its
+activations, copied on every pass); or an uncommented `.clone()` of a whole tensor a name holds
 (not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
 a function of the same module that a step loop (over steps, timesteps, sigmas or the
 tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` calling
@@ -50,9 +53,10 @@ is not per step); or a `copy.deepcopy` of a scheduler or sampling config per
 request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
 (`deepcopy(req.sampling_params)`), or of the config an `async def` was given. A
-generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) is a sampling
-config; what the copied object is comes from the type the file gives it where it does
-(a parameter's annotation, `self.defaults = GenerationConfig(...)`), else from its name.
+generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) and generation
+kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the
+type the file gives it where it does (a parameter's annotation,
+`self.defaults = GenerationConfig(...)`), else from its name.
 
 ## Why
 A clone of a GPU tensor is an allocation and a memcpy on every step; a deepcopy of a
@@ -82,7 +86,9 @@ _SCHEDULER_RE = re.compile(r"sched|sampling", re.IGNORECASE)
 # ``gen_cfg``, ``generate_params`` (a word of the first set, then one of the second).
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _GENERATION_WORDS = frozenset({"gen", "generation", "generate"})
-_CONFIG_WORDS = frozenset({"cfg", "config", "conf", "params"})
+# ``gen_kwargs`` / ``generation_kwargs``: the keyword arguments of a ``generate`` call are
+# its sampling settings.
+_CONFIG_WORDS = frozenset({"cfg", "config", "conf", "params", "kwargs"})
 # Types that say nothing of what a value is for: read the name instead.
 _OPAQUE_TYPES = frozenset(
     {
@@ -234,6 +240,8 @@ _NOT_ACTIVATION = frozenset(
         "kwargs",
     }
 )
+# Words of a cloned name that say it holds a loss or a metric: a scalar, not latents.
+_SCALAR_WORDS = frozenset({"loss", "losses", "metric", "metrics"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -382,6 +390,45 @@ def _full_tensor(call: ast.Call, function: _FuncDef) -> bool:
         if isinstance(name, ast.Name)
     }
     return receiver.id not in looped
+
+
+def _cloned_name(call: ast.Call) -> str:
+    """The name a ``.clone()`` copies, past the method calls before it:
+    ``val_loss.detach().clone()`` -> ``val_loss``, ``self.hidden.clone()`` -> ``hidden``."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+    while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
+        receiver = receiver.func.value
+    if isinstance(receiver, ast.Attribute):
+        return receiver.attr
+    return receiver.id if isinstance(receiver, ast.Name) else ""
+
+
+def _scalar(call: ast.Call) -> bool:
+    """Whether a ``.clone()`` copies a loss or a metric (:data:`_SCALAR_WORDS`): a scalar
+    reduced from a step, not latents or activations."""
+    return not {w.lower() for w in _cloned_name(call).split("_")}.isdisjoint(_SCALAR_WORDS)
+
+
+def _forward_input(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
+    """Whether an uncommented ``.clone()`` in a module's ``forward`` copies the tensor
+    ``forward`` was given whole (``residual = x.clone()``, the parameter not yet rebound):
+    the activations, copied on every forward pass, so every step of a decoding or
+    training loop."""
+    if not isinstance(function, _FuncDef) or function.name != "forward":
+        return False
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    inputs = positional[1:2] if positional[:1] == ["self"] else positional[:1]
+    if not (isinstance(receiver, ast.Name) and receiver.id in inputs and not call.args):
+        return False
+    rebound = any(
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Store)
+        and node.id == receiver.id
+        and node.lineno < call.lineno
+        for node in _own_nodes(function.body)
+    )
+    return not rebound and not _why_comment(src, call)
 
 
 def _root_name(expr: ast.expr) -> str | None:
@@ -544,10 +591,10 @@ def _per_request_config(
     if root is not None and root != text and _REQUEST_ROOT_RE.match(root):
         return f"of request `{root}`"
     # ``self``'s attributes are the object's own, not a config the call was given.
+    # A plain function given a config may run once (a ``defaults(sampling_params)``
+    # helper); a coroutine is a request's.
     if isinstance(function, ast.AsyncFunctionDef) and root not in (None, "self", "cls"):
-        arguments = function.args
-        params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
-        if root in params:
+        if root in _params(function):
             return f"of parameter `{root}` in `async def {function.name}`"
     return None
 
@@ -611,6 +658,8 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue
         if not (ctx.stmt_loop or ctx.step_loop) and hot is None:
             continue  # a comprehension over a list copies once per element, not per step
+        if not ctx.funcs and not ctx.step_loop:
+            continue  # module-level code runs once, at import, unless it loops over steps
         if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
             continue  # a loop over the model's modules or a checkpoint runs once
         where = (
@@ -620,7 +669,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             if hot
             else "inside a loop"
         )
-        if kind == "clone" and in_loop and not _why_comment(src, node):
+        if kind == "clone" and in_loop and not _why_comment(src, node) and not _scalar(node):
             yield finding(
                 src,
                 node,
@@ -643,6 +692,16 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 "hot-copy",
                 BLOCK,
                 f"`{text}` deep-copies a scheduler/sampling config on request path `{request}`",
+            )
+            continue
+        if kind == "clone" and hot is not None and _forward_input(src, node, ctx.innermost):
+            yield finding(
+                src,
+                node,
+                "hot-copy",
+                BLOCK,
+                f"`{text}` {where} copies the whole input activations on every forward pass, "
+                "with no comment saying why",
             )
             continue
         what = "allocates a copy" if kind == "clone" else "walks the whole object graph"
