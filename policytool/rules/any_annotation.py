@@ -1057,6 +1057,14 @@ def _reached_from(
                 seen += 1
                 params += fakes.parameter_names(finder, [*modules, *second], callee, index, unbound)
         for k in node.keywords:
+            depth = _display_depth(k.value, var)
+            if k.arg and depth:
+                seen += 1
+                element = _record_element(finder, [*modules, *second], callee, k.arg, depth)
+                if element is not None:
+                    found = _element_fake(finder, element, keywords, nested)
+                    if found is not None:
+                        return (found,)
             if k.arg and _is_holder(k.value, var):
                 seen += 1
                 params += [
@@ -1073,6 +1081,63 @@ def _reached_from(
     # A record parameter the fake does not fit is no veto: keyword evidence (all the
     # fields of another record) still names the class (vllm-ascend's compressor fakes).
     return seen
+
+
+# Nesting of list and tuple displays a held fake is read through (``[[sample]]``).
+MAX_DISPLAY_DEPTH = 2
+
+
+def _display_depth(node: ast.expr, var: str, depth: int = 0) -> int:
+    """How many list or tuple displays deep the holder ``var`` is an element of ``node``
+    (``[[sample]]``: 2); 0 when it is not inside one."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or depth >= MAX_DISPLAY_DEPTH:
+        return 0
+    for elt in node.elts:
+        if _is_holder(elt, var):
+            return depth + 1
+        inner = _display_depth(elt, var, depth + 1)
+        if inner:
+            return inner
+    return 0
+
+
+def _record_element(
+    finder: fakes.Finder, where: list[str], cls: str, field: str, depth: int
+) -> tuple[str, str, fakes.Defined] | None:
+    """(the element class, the field's annotation, the record) when ``cls`` is a record
+    class whose ``field`` is annotated as a sequence of a class at ``depth``
+    (``rollout_states: list[list[RolloutState]]``), the slot a display's element fills."""
+    if not cls[:1].isupper():
+        return None
+    for module in where:
+        defined = fakes.define(finder, cls, module)
+        if defined is None:
+            continue
+        loaded = finder.load(defined.module)
+        if not defined.record or field not in defined.fields or loaded is None:
+            return None
+        for text in loaded[0].annotations.get(field, ())[:4]:
+            element = fakes.nested_element_type(text, depth)
+            if element:
+                shown = text.strip() + "]" * (text.count("[") - text.count("]"))
+                return element, f"`{cls}.{field}: {shown}`", defined
+        return None
+    return None
+
+
+def _element_fake(
+    finder: fakes.Finder,
+    element: tuple[str, str, fakes.Defined],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """The element class of a record's field a fake is put in, when the fake fits it."""
+    cls, annotation, record = element
+    found = fakes.mimicked(finder, [record.module], "", False, cls, keywords, None, nested)
+    if found is None:
+        return None
+    how = f"an element of {annotation} in {record.relpath}, which it is put in"
+    return fakes.Mimicked(found[0].name, found[0].where, how), found[1]
 
 
 def _patch_targets(scope: ast.AST, func: str) -> list[str]:
