@@ -23,7 +23,9 @@ _RECORDS = (
     "class Other(BaseModel):\n    name: str\n\n\n"
     "@dataclass\nclass Batch:\n"
     "    states: list[list[State]]\n    others: tuple[Other, ...] = ()\n"
-    "    pairs: tuple[State, Other] | None = None\n    count: int = 0\n"
+    "    pairs: tuple[State, Other] | None = None\n    count: int = 0\n\n\n"
+    "def release(groups: list[list[State]], names: list[str]) -> None:\n"
+    "    pass\n"
 )
 
 
@@ -34,13 +36,14 @@ def test_a_fake_put_in_a_records_sequence_field_is_its_element_class(
     ``rollout_states: list[list[RolloutState]]``; two keywords, both fields of the
     element class: ✗ naming it, as for a fake with a keyword the element class lacks (the
     slot is typed). One in a heterogeneous tuple field, and one passed bare to a sequence
-    field, stay ⚠."""
+    field, stay ⚠. A parameter so annotated is a slot too (``release_and_discard_rollout_
+    groups([[trace_owned, rollout_owned]])``): ✗; a list of ``str`` is no class: ⚠."""
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/records.py", _RECORDS)
     feature.write(
         "tests/test_batch.py",
         "from types import SimpleNamespace\n\n"
-        "from pkg.records import Batch\n\n\n"
+        "from pkg.records import Batch, release\n\n\n"
         "def test_batch():\n"  # 6
         "    sample = SimpleNamespace(group_id=1, rollout_id=2)\n"  # 7: ✗ State
         "    Batch(states=[[sample]])\n"
@@ -49,7 +52,11 @@ def test_a_fake_put_in_a_records_sequence_field_is_its_element_class(
         "    pair = SimpleNamespace(group_id=1, rollout_id=2)\n"  # 11: ⚠ which element?
         "    Batch(states=[], pairs=(pair, None))\n"
         "    bare = SimpleNamespace(group_id=1, rollout_id=2)\n"  # 13: ⚠ not an element
-        "    Batch(states=bare)\n",
+        "    Batch(states=bare)\n"
+        "    held = SimpleNamespace(session_id=1, routed=2)\n"  # 15: ✗ State (parameter)
+        "    release([[held]], names=[])\n"
+        "    name = SimpleNamespace(session_id=1, routed=2)\n"  # 17: ⚠ a list of str
+        "    release([], names=[name])\n",
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [
@@ -57,9 +64,11 @@ def test_a_fake_put_in_a_records_sequence_field_is_its_element_class(
         (9, "error"),
         (11, "warning"),
         (13, "warning"),
+        (15, "error"),
+        (17, "warning"),
     ]
     assert "stands in for `State`" in rows[0][3]
-    assert "`Batch.states: list[list[State]]`" in rows[0][3]
+    assert "an element of `states: list[list[State]]` of `Batch`" in rows[0][3]
 
 
 @given(

@@ -1056,15 +1056,29 @@ def _reached_from(
             if _is_holder(arg, var):
                 seen += 1
                 params += fakes.parameter_names(finder, [*modules, *second], callee, index, unbound)
+            depth = _display_depth(arg, var)
+            if depth:
+                seen += 1
+                for name, module in fakes.parameter_names(
+                    finder, [*modules, *second], callee, index, unbound
+                ):
+                    element = _parameter_element(finder, module, name, callee, depth)
+                    found = _element_fake(finder, element, keywords, nested)
+                    if found is not None:
+                        return (found,)
         for k in node.keywords:
             depth = _display_depth(k.value, var)
             if k.arg and depth:
                 seen += 1
                 element = _record_element(finder, [*modules, *second], callee, k.arg, depth)
-                if element is not None:
-                    found = _element_fake(finder, element, keywords, nested)
-                    if found is not None:
-                        return (found,)
+                for module in [*modules, *second] if element is None else []:
+                    if any(k.arg in p for p in _all_signatures(finder, module, callee)):
+                        element = _parameter_element(finder, module, k.arg, callee, depth)
+                        if element is not None:
+                            break
+                found = _element_fake(finder, element, keywords, nested)
+                if found is not None:
+                    return (found,)
             if k.arg and _is_holder(k.value, var):
                 seen += 1
                 params += [
@@ -1103,40 +1117,54 @@ def _display_depth(node: ast.expr, var: str, depth: int = 0) -> int:
 
 def _record_element(
     finder: fakes.Finder, where: list[str], cls: str, field: str, depth: int
-) -> tuple[str, str, fakes.Defined] | None:
-    """(the element class, the field's annotation, the record) when ``cls`` is a record
-    class whose ``field`` is annotated as a sequence of a class at ``depth``
-    (``rollout_states: list[list[RolloutState]]``), the slot a display's element fills."""
+) -> tuple[str, str, str, str] | None:
+    """:func:`_parameter_element` of the field when ``cls`` is a record class with
+    ``field`` (``rollout_states: list[list[RolloutState]]``), the slot a display's
+    element fills."""
     if not cls[:1].isupper():
         return None
     for module in where:
         defined = fakes.define(finder, cls, module)
         if defined is None:
             continue
-        loaded = finder.load(defined.module)
-        if not defined.record or field not in defined.fields or loaded is None:
+        if not defined.record or field not in defined.fields:
             return None
-        for text in loaded[0].annotations.get(field, ())[:4]:
-            element = fakes.nested_element_type(text, depth)
-            if element:
-                shown = text.strip() + "]" * (text.count("[") - text.count("]"))
-                return element, f"`{cls}.{field}: {shown}`", defined
+        return _parameter_element(finder, defined.module, field, cls, depth)
+    return None
+
+
+def _parameter_element(
+    finder: fakes.Finder, module: str, name: str, owner: str, depth: int
+) -> tuple[str, str, str, str] | None:
+    """(the element class, the annotation shown, the module, its path) when ``module``
+    annotates ``name`` (a parameter of ``owner`` or a field of the record ``owner``) as a
+    sequence of a class at ``depth`` (``groups: list[list[RolloutState]]``)."""
+    loaded = finder.load(module)
+    if loaded is None:
         return None
+    for text in loaded[0].annotations.get(name, ())[:4]:
+        element = fakes.nested_element_type(text, depth)
+        if element:
+            shown = text.strip() + "]" * (text.count("[") - text.count("]"))
+            return element, f"`{name}: {shown}` of `{owner}`", module, loaded[1]
     return None
 
 
 def _element_fake(
     finder: fakes.Finder,
-    element: tuple[str, str, fakes.Defined],
+    element: tuple[str, str, str, str] | None,
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """The element class of a record's field a fake is put in, when the fake fits it."""
-    cls, annotation, record = element
-    found = fakes.mimicked(finder, [record.module], "", False, cls, keywords, None, nested)
+    """The typed data class a fake stands in for as an element of a sequence slot (see
+    :func:`_parameter_element`)."""
+    if element is None:
+        return None
+    cls, annotation, module, relpath = element
+    found = fakes.mimicked(finder, [module], "", False, cls, keywords, None, nested)
     if found is None:
         return None
-    how = f"an element of {annotation} in {record.relpath}, which it is put in"
+    how = f"an element of {annotation} in {relpath}, which it is put in"
     return fakes.Mimicked(found[0].name, found[0].where, how), found[1]
 
 
