@@ -96,7 +96,9 @@ get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` par
 of a class the fake is passed to; first of all the parameter of the code under test
 that the fake reaches, by keyword or position, directly, through a local name, `self.x`
 or a list a `for` loop walks, or as the return of a test helper called in the test
-file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`)
+file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`), or as an element of a
+list or tuple display passed to a parameter or record field typed as a sequence of a
+class (`Batch(states=[[sample]])`, `states: list[list[State]]` -> `State`)
 (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
 `NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
