@@ -428,6 +428,35 @@ def _element_type(text: str) -> str | None:
     return _type_name(match.group(1)) if match else None
 
 
+# Containers whose elements a list or tuple display fills (``list[list[X]]``).
+_SEQUENCES = frozenset(
+    {"list", "List", "Sequence", "tuple", "Tuple", "Iterable", "set", "Set", "frozenset"}
+)
+
+
+def nested_element_type(text: str, depth: int) -> str | None:
+    """``X`` of ``list[X]`` at ``depth`` 1, of ``list[list[X]]`` at 2 (``Optional`` or
+    ``| None`` around each level, ``tuple[X, ...]``); None for other shapes."""
+    text = text.strip().strip("\"'")
+    # the module index keeps one bracket level of an annotation (``list[list[X]``)
+    text += "]" * (text.count("[") - text.count("]"))
+    for _level in range(depth):
+        text = text.split("|")[0].strip()
+        match = re.fullmatch(r"(?:typing\.)?(\w+)\[(.*)\]", text, re.S)
+        if match and match.group(1) == "Optional":
+            match = re.fullmatch(r"(?:typing\.)?(\w+)\[(.*)\]", match.group(2).strip(), re.S)
+        if match is None or match.group(1) not in _SEQUENCES:
+            return None
+        inner = match.group(2).strip().removesuffix("...").strip().removesuffix(",").strip()
+        flat = inner
+        while "[" in flat and flat != (flat := re.sub(r"\[[^\[\]]*\]", "", flat)):
+            pass  # the commas inside brackets are an inner type's
+        if "," in flat:
+            return None  # a heterogeneous tuple: which element is meant is unknown
+        text = inner
+    return _type_name(text)
+
+
 def module_file(root: str, base: str) -> tuple[str, str, os.stat_result] | None:
     """(relpath, path, stat) of module path ``base`` (``a/b``) under ``root``:
     ``a/b.py`` or ``a/b/__init__.py``, a regular file that stays inside ``root`` (a

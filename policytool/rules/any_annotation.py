@@ -98,7 +98,9 @@ get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` par
 of a class the fake is passed to; first of all the parameter of the code under test
 that the fake reaches, by keyword or position, directly, through a local name, `self.x`
 or a list a `for` loop walks, or as the return of a test helper called in the test
-file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`)
+file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`), or as an element of a
+list or tuple display passed to a parameter or record field typed as a sequence of a
+class (`Batch(states=[[sample]])`, `states: list[list[State]]` -> `State`)
 (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
 `NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
@@ -1058,7 +1060,29 @@ def _reached_from(
             if _is_holder(arg, var):
                 seen += 1
                 params += fakes.parameter_names(finder, [*modules, *second], callee, index, unbound)
+            depth = _display_depth(arg, var)
+            if depth:
+                seen += 1
+                for name, module in fakes.parameter_names(
+                    finder, [*modules, *second], callee, index, unbound
+                ):
+                    element = _parameter_element(finder, module, name, callee, depth)
+                    found = _element_fake(finder, element, keywords, nested)
+                    if found is not None:
+                        return (found,)
         for k in node.keywords:
+            depth = _display_depth(k.value, var)
+            if k.arg and depth:
+                seen += 1
+                element = _record_element(finder, [*modules, *second], callee, k.arg, depth)
+                for module in [*modules, *second] if element is None else []:
+                    if any(k.arg in p for p in _all_signatures(finder, module, callee)):
+                        element = _parameter_element(finder, module, k.arg, callee, depth)
+                        if element is not None:
+                            break
+                found = _element_fake(finder, element, keywords, nested)
+                if found is not None:
+                    return (found,)
             if k.arg and _is_holder(k.value, var):
                 seen += 1
                 params += [
@@ -1075,6 +1099,77 @@ def _reached_from(
     # A record parameter the fake does not fit is no veto: keyword evidence (all the
     # fields of another record) still names the class (vllm-ascend's compressor fakes).
     return seen
+
+
+# Nesting of list and tuple displays a held fake is read through (``[[sample]]``).
+MAX_DISPLAY_DEPTH = 2
+
+
+def _display_depth(node: ast.expr, var: str, depth: int = 0) -> int:
+    """How many list or tuple displays deep the holder ``var`` is an element of ``node``
+    (``[[sample]]``: 2); 0 when it is not inside one."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or depth >= MAX_DISPLAY_DEPTH:
+        return 0
+    for elt in node.elts:
+        if _is_holder(elt, var):
+            return depth + 1
+        inner = _display_depth(elt, var, depth + 1)
+        if inner:
+            return inner
+    return 0
+
+
+def _record_element(
+    finder: fakes.Finder, where: list[str], cls: str, field: str, depth: int
+) -> tuple[str, str, str, str] | None:
+    """:func:`_parameter_element` of the field when ``cls`` is a record class with
+    ``field`` (``rollout_states: list[list[RolloutState]]``), the slot a display's
+    element fills."""
+    if not cls[:1].isupper():
+        return None
+    for module in where:
+        defined = fakes.define(finder, cls, module)
+        if defined is None:
+            continue
+        if not defined.record or field not in defined.fields:
+            return None
+        return _parameter_element(finder, defined.module, field, cls, depth)
+    return None
+
+
+def _parameter_element(
+    finder: fakes.Finder, module: str, name: str, owner: str, depth: int
+) -> tuple[str, str, str, str] | None:
+    """(the element class, the annotation shown, the module, its path) when ``module``
+    annotates ``name`` (a parameter of ``owner`` or a field of the record ``owner``) as a
+    sequence of a class at ``depth`` (``groups: list[list[RolloutState]]``)."""
+    loaded = finder.load(module)
+    if loaded is None:
+        return None
+    for text in loaded[0].annotations.get(name, ())[:4]:
+        element = fakes.nested_element_type(text, depth)
+        if element:
+            shown = text.strip() + "]" * (text.count("[") - text.count("]"))
+            return element, f"`{name}: {shown}` of `{owner}`", module, loaded[1]
+    return None
+
+
+def _element_fake(
+    finder: fakes.Finder,
+    element: tuple[str, str, str, str] | None,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """The typed data class a fake stands in for as an element of a sequence slot (see
+    :func:`_parameter_element`)."""
+    if element is None:
+        return None
+    cls, annotation, module, relpath = element
+    found = fakes.mimicked(finder, [module], "", False, cls, keywords, None, nested)
+    if found is None:
+        return None
+    how = f"an element of {annotation} in {relpath}, which it is put in"
+    return fakes.Mimicked(found[0].name, found[0].where, how), found[1]
 
 
 def _patch_targets(scope: ast.AST, func: str) -> list[str]:
