@@ -33,6 +33,7 @@ from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
+from policytool.rules._fail_fast import MAX_TREE_BYTES, MAX_TREE_FILES
 from policytool.rules._pysource import TRY_NODES, SourceInfo
 from policytool.rules._sweep import BLOCK, finding, short
 
@@ -725,10 +726,8 @@ def _tree_caller_leaves_none(
 
 
 # Modules that may call one function before it counts as a shared utility whose callers
-# are not all read; the work tree read for callers is bounded like broad-except's.
+# are not all read; the work tree read for callers has broad-except's bounds.
 MAX_CALLING_MODULES = 12
-MAX_TREE_FILES = 1500
-MAX_TREE_BYTES = 24_000_000
 _NOT_SOURCE_DIRS = frozenset({"node_modules", "build", "dist", "site-packages", "docs"})
 _TREE_TEXTS: dict[str, dict[str, bytes] | None] = {}
 
