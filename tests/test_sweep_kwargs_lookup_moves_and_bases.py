@@ -147,6 +147,28 @@ def test_keys_handed_to_a_base_that_drops_the_rest_are_errors(feature: Repo, run
         assert "silently dropped" in message and "pkg/profiles/profile.py:2" in message
 
 
+def test_a_base_whose_old_signature_gains_an_unused_kwargs_drops_the_subclass_keys(
+    feature: Repo, run: Run
+) -> None:
+    """guidellm's ``Profile.__init__``: the change adds ``**kwargs`` to an old multi-line
+    signature (its ✗ sits on the added ``**kwargs`` line, not the old ``def``) and a new
+    subclass reads keys before handing the dict to it: the reads are ✗ too."""
+    old_base = "class Profile:\n    def __init__(\n        self,\n        args,\n    ):\n        self.args = args\n"
+    on_main(feature, {"pkg/profiles/__init__.py": "", "pkg/profiles/profile.py": old_base})
+    feature.write(
+        "pkg/profiles/profile.py",
+        old_base.replace("        args,\n", "        args,\n        **kwargs,\n"),
+    )
+    feature.write("pkg/profiles/replay.py", REPLAY.replace("args, seed", "args"))
+    feature.commit("replay profile")
+    got = {(path, line): (sev, m) for path, line, sev, m in rows(run)}
+    assert got[("pkg/profiles/profile.py", 5)][0] == "error"  # the added ``**kwargs,``
+    for line in (7, 8):
+        sev, message = got[("pkg/profiles/replay.py", line)]
+        assert sev == "error", message
+        assert "pkg/profiles/profile.py:5" in message
+
+
 def test_an_absolute_import_of_the_base_is_followed_too(feature: Repo, run: Run) -> None:
     feature.write("pkg/profiles/__init__.py", "")
     feature.write("pkg/profiles/profile.py", PROFILE)

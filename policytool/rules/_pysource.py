@@ -224,6 +224,9 @@ class KeyUse:
     # ``super().f(**kwargs)``: when the change makes that method drop unknown keys, the
     # keys read here feed plumbing that drops the rest.
     base_def: tuple[str, int] | None = None
+    # A drop site's function ``def`` line (its ✗ may sit on a ``**kwargs`` the change adds
+    # to an old signature): what a subclass's ``base_def`` names.
+    def_line: int = 0
 
 
 @dataclass

@@ -298,6 +298,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 src.is_test,
                 param=f"**{star}",
                 drop_site=True,
+                def_line=func.lineno,
             )
 
 
@@ -757,12 +758,13 @@ def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
     """The uses, a read handed on with ``super().f(**kwargs)`` to a base method that the
     change makes drop unknown keys (its own ✗ among ``uses``) now carrying that drop:
     the key is one more of the plumbing's keys, and a misspelt one is dropped there."""
-    drops = {(u.path, u.line): u for u in uses if u.drop_site}
+    drops = {(u.path, u.def_line or u.line): u for u in uses if u.drop_site}
     out: list[KeyUse] = []
     for use in uses:
         base = drops.get(use.base_def) if use.base_def is not None else None
         if base is not None and not use.dropped_on and not use.drop_site:
-            use = dataclasses.replace(use, dropped_on=use.function)
+            # Named by the line of the base's own ✗, which a reader finds in the report.
+            use = dataclasses.replace(use, dropped_on=use.function, base_def=(base.path, base.line))
         out.append(use)
     return out
 
