@@ -490,11 +490,13 @@ EXPECTED: list[tuple[str, str, str, str]] = [
     ("pkg/diffusion/sampler.py", "trajectory.append(x_t.clone())", "hot-copy", E),
     ("pkg/diffusion/sampler.py", "saved = x_t.clone()", "hot-copy", W),
     ("pkg/diffusion/sampler.py", "cfg_copy = copy.deepcopy(cfg)", "hot-copy", W),
+    # the input of a per-step ``forward`` cloned without a comment: the seed's cache hooks
+    # that clone ``hidden_states`` per step
     (
         "pkg/diffusion/sampler.py",
         "        return x.clone()\n\n    def handle_request",
         "hot-copy",
-        W,
+        E,
     ),
     ("pkg/diffusion/sampler.py", "copy.deepcopy(req.sampling_params)", "hot-copy", E),
     ("pkg/diffusion/sampler.py", "deepcopy(self.scheduler)", "hot-copy", E),
