@@ -310,19 +310,21 @@ MAX_TREE_FILES = 1500
 MAX_TREE_BYTES = 24_000_000
 
 
-def read_tree(root: str, skip: frozenset[str]) -> dict[str, bytes] | None:
-    """Dotted module -> text of each module of the work tree outside the ``skip``
-    directories and ``test_*.py`` files, no symlink followed; None when the tree holds
-    more than :data:`MAX_TREE_FILES` such files or :data:`MAX_TREE_BYTES` bytes."""
+def read_py_files(
+    root: str, keep_dir: Callable[[str], bool], keep_file: Callable[[str], bool]
+) -> dict[str, bytes] | None:
+    """Relative path -> bytes of each ``.py`` file of the work tree under the directories
+    ``keep_dir`` keeps (dot-directories never) whose names ``keep_file`` keeps: regular
+    files only, no symlink followed; None when there are more than
+    :data:`MAX_TREE_FILES` such files or :data:`MAX_TREE_BYTES` bytes, so no reading
+    ever concludes from part of the tree. The one bounded read of a whole tree."""
     paths: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(
-            d for d in dirnames if not d.startswith(".") and d not in skip and d.isidentifier()
-        )
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and keep_dir(d))
         paths.extend(
             os.path.join(dirpath, f)
             for f in sorted(filenames)
-            if f.endswith(".py") and not f.startswith("test_")
+            if f.endswith(".py") and keep_file(f)
         )
         if len(paths) > MAX_TREE_FILES:
             return None
@@ -339,8 +341,23 @@ def read_tree(root: str, skip: frozenset[str]) -> dict[str, bytes] | None:
         total += len(data)
         if total > MAX_TREE_BYTES:
             return None
-        rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
-        module = rel.removesuffix(".__init__")
+        out[os.path.relpath(path, root)] = data
+    return out
+
+
+def read_tree(root: str, skip: frozenset[str]) -> dict[str, bytes] | None:
+    """Dotted module -> text of each module of the work tree outside the ``skip``
+    directories and ``test_*.py`` files (:func:`read_py_files`, its bounds)."""
+    files = read_py_files(
+        root,
+        lambda d: d not in skip and d.isidentifier(),
+        lambda f: not f.startswith("test_"),
+    )
+    if files is None:
+        return None
+    out: dict[str, bytes] = {}
+    for rel, data in files.items():
+        module = rel[: -len(".py")].replace(os.sep, ".").removesuffix(".__init__")
         if all(p.isidentifier() for p in module.split(".")):
             out[module] = data
     return out

@@ -26,14 +26,13 @@ from __future__ import annotations
 import ast
 import os
 import re
-import stat
 from collections.abc import Callable, Iterable, Iterator
 
 from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
-from policytool.rules._fail_fast import MAX_TREE_BYTES, MAX_TREE_FILES
+from policytool.rules._fail_fast import read_py_files
 from policytool.rules._pysource import TRY_NODES, SourceInfo
 from policytool.rules._sweep import BLOCK, finding, short
 
@@ -735,7 +734,7 @@ _TREE_TEXTS: dict[str, dict[str, bytes] | None] = {}
 def _work_tree(root: str | None) -> dict[str, bytes] | None:
     """Relative path -> text of each ``.py`` file of the work tree (tests included, no
     symlink followed), read once per root; None without a root or past
-    :data:`MAX_TREE_FILES` files or :data:`MAX_TREE_BYTES` bytes (never judged on part
+    ``_fail_fast.MAX_TREE_FILES`` files or ``MAX_TREE_BYTES`` bytes (never judged on part
     of the callers)."""
     if root is None:
         return None
@@ -749,29 +748,7 @@ def _work_tree(root: str | None) -> dict[str, bytes] | None:
 
 def _read_work_tree(root: str) -> dict[str, bytes] | None:
     """:func:`_work_tree`, uncached."""
-    paths: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(
-            d for d in dirnames if not d.startswith(".") and d not in _NOT_SOURCE_DIRS
-        )
-        paths.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".py"))
-        if len(paths) > MAX_TREE_FILES:
-            return None
-    out: dict[str, bytes] = {}
-    total = 0
-    for path in paths:
-        try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                continue
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_TREE_BYTES + 1)
-        except OSError:
-            continue
-        total += len(data)
-        if total > MAX_TREE_BYTES:
-            return None
-        out[os.path.relpath(path, root)] = data
-    return out
+    return read_py_files(root, lambda d: d not in _NOT_SOURCE_DIRS, lambda _f: True)
 
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
