@@ -398,6 +398,20 @@ def test_an_adapted_portions_notice_below_the_docstring_is_kept(demo: Repo, run:
     assert demo.read("k.py").decode() == LIC + COP + body
 
 
+def test_spdx_lines_split_by_a_blank_line_below_the_docstring_move_in_one_fix(
+    demo: Repo, run: Run
+) -> None:
+    """Hypothesis found it: the copyright right below the docstring moved, the license
+    one blank line lower did not, and a second fix then moved it (not idempotent)."""
+    body = '"""Doc."""\n' + COP + "\n" + LIC + "x = 1\n# SPDX-License-Identifier: MIT\n"
+    demo.write("split.py", body)
+    assert fix(run, "split.py").code == 1
+    fixed = demo.read("split.py").decode()
+    assert fixed == LIC + COP + '"""Doc."""\n\nx = 1\n# SPDX-License-Identifier: MIT\n'
+    assert fix(run, "split.py").code == 0
+    assert demo.read("split.py").decode() == fixed
+
+
 def test_spdx_lines_deep_in_the_body_are_reported_not_doubled(demo: Repo, run: Run) -> None:
     """A file whose own SPDX block stands 30 lines down gets no second notice: the
     finding names the line and asks for a hand edit; ``fix`` leaves the file as it is."""

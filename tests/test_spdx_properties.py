@@ -19,7 +19,7 @@ import dataclasses
 import os
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from policytool.config import Config
@@ -152,6 +152,11 @@ def newline_styles(data: bytes) -> set[bytes]:
 
 @SETTINGS
 @given(python_files())
+@example(  # CI's draw: SPDX lines below the docstring split by a blank line
+    b'# -*- coding: latin-1 -*-\n"""Module docstring.\n\n# SPDX-License-Identifier: MIT\n"""\n'
+    b"# SPDX-FileCopyrightText: Copyright contributors to the demo project\n\n"
+    b"# SPDX-License-Identifier: Apache-2.0\nx = 1\n# SPDX-License-Identifier: MIT"
+)
 def test_fix_is_idempotent_and_leaves_nothing_fixable(data: bytes) -> None:
     source = source_of(data)
     try:

@@ -171,10 +171,12 @@ def _tag_value(body: str | None, tag: str) -> str | None:
 
 
 def _docstring_block(header: Header) -> list[int]:
-    """Comment lines of the block right after a module docstring that follows the header.
+    """Comment lines between a module docstring that follows the header and the code.
 
-    The one place SPDX lines are moved from: the docstring, blank lines, then a
-    run of ``#`` lines. Found with :mod:`ast`, so text inside strings never counts.
+    The one place SPDX lines are moved from: the comment lines among the blank and
+    ``#`` lines right after the docstring. Blank lines inside that run do not end it, so
+    moving one line up (the blank line it leaves behind) cannot bring another line into
+    reach on a second fix. Found with :mod:`ast`, so text inside strings never counts.
     """
     if header.kind not in PYTHON_KINDS or header.end >= len(header.lines):
         return []
@@ -199,11 +201,12 @@ def _docstring_block(header: Header) -> list[int]:
         return []
     index = node.end_lineno  # 0-based: the line after the docstring
     lines = header.lines
-    while index < len(lines) and not lines[index].strip(" \t\f\r\n"):
-        index += 1
     block = []
-    while index < len(lines) and _body(lines[index], header.prefix) is not None:
-        block.append(index)
+    while index < len(lines):
+        if _body(lines[index], header.prefix) is not None:
+            block.append(index)
+        elif lines[index].strip(" \t\f\r\n"):
+            break  # the code
         index += 1
     return block
 
@@ -273,16 +276,8 @@ def _in_body(header: Header, tag: str) -> int | None:
     if not header.complete:
         header = parse_header(header.text, header.kind, whole=True)
     # The comment and blank lines between the module docstring and the code are not the
-    # body: what is there moves up (the block right after it) or is left as before.
+    # body: what is there moves up or is left as before.
     after_docstring = set(_docstring_block(header))
-    if after_docstring:
-        near = max(after_docstring) + 1
-        while near < len(header.lines) and (
-            not header.lines[near].strip(" \t\f\r\n")
-            or _body(header.lines[near], header.prefix) is not None
-        ):
-            after_docstring.add(near)
-            near += 1
     comments = _comment_lines(header)
     lines = header.lines
     index = header.end
