@@ -225,9 +225,9 @@ def test_too_many_words_is_one_finding_after_those_judged(repo: Repo, run: Run) 
     setup(repo)
     # 9,000 lines (150 KB, under the size limit) but 27,000 words
     repo.write(".ci/run.sh", "#!/bin/sh\npip install black\n" + "pip install a==1\n" * 9_000)
-    began = time.perf_counter()
+    began = time.process_time()
     found = findings(repo, run)
-    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert time.process_time() - began < 3  # CPU seconds: other processes do not count
     assert [(f["line"], str(f["message"])[:40]) for f in found] == [
         (2, "more shell than ci-floating-install read"),
     ]
@@ -249,9 +249,9 @@ def test_many_ignored_problems_in_one_long_command(repo: Repo, run: Run) -> None
         ".ci/run.sh",
         f"#!/bin/sh\npip install \\\n{pinned}  {names}  # policytool: ignore[{RULE}]\n",
     )
-    began = time.perf_counter()
+    began = time.process_time()
     assert findings(repo, run) == []
-    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert time.process_time() - began < 3  # CPU seconds: other processes do not count
 
 
 # --- hostile scripts: each a sensible reading in well under a second --------------------
@@ -277,17 +277,17 @@ HOSTILE_SCRIPTS = {
 def test_hostile_script_is_read_quickly(repo: Repo, run: Run, name: str) -> None:
     setup(repo)
     repo.write(".ci/run.sh", "#!/bin/sh\n" + HOSTILE_SCRIPTS[name])
-    began = time.perf_counter()
+    began = time.process_time()
     found = findings(repo, run)
-    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert time.process_time() - began < 3  # CPU seconds: other processes do not count
     assert any("`black` has no version" in str(f["message"]) for f in found), found
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_SCRIPTS))
 def test_the_shell_reader_never_recurses_on_hostile_scripts(name: str) -> None:
-    began = time.perf_counter()
+    began = time.process_time()
     script = shell.parse(HOSTILE_SCRIPTS[name])
-    assert time.perf_counter() - began < 1
+    assert time.process_time() - began < 1
     assert any(c.argv[:2] == ["pip", "install"] for c in script.commands)
 
 
@@ -307,9 +307,9 @@ def test_hostile_dockerfile_is_read_quickly(repo: Repo, run: Run, name: str) -> 
     setup(repo)
     body = HOSTILE_DOCKERFILES[name]
     repo.write("Dockerfile", f"FROM python:3.12\nRUN pip install black\n{body}")
-    began = time.perf_counter()
+    began = time.process_time()
     found = findings(repo, run)
-    assert time.perf_counter() - began < 3  # on a loaded 2-core machine
+    assert time.process_time() - began < 3  # CPU seconds: other processes do not count
     assert any(f["line"] == 2 for f in found), found
 
 
@@ -317,8 +317,8 @@ def test_workflow_reader_splits_a_megabyte_word_in_linear_time() -> None:
     from policytool.formats.shell import simple_commands
     from policytool.formats.shell import split as tokens
 
-    began = time.perf_counter()
+    began = time.process_time()
     assert tokens("pip install '" + "a" * 1_000_000 + "'") == ["pip", "install", "a" * 1_000_000]
     assert list(simple_commands("echo " + "a" * 100_000))[0][1][0] == "echo"
-    assert time.perf_counter() - began < 1  # shlex took 22 s
+    assert time.process_time() - began < 1  # shlex took 22 s
     assert tokens("pip install 'a b' # c") == ["pip", "install", "a b"]
