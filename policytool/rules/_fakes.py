@@ -1643,8 +1643,8 @@ def _by_fields(
     if root is None:
         return None
     cls, defined = root
-    named = few and len(keywords) >= MIN_NAMED_FIELDS and names_class(name, cls, slot)
-    if (chain_only and len(fits) < 2 and not named) or (few and not slot and not named):
+    by_name = few and len(keywords) >= MIN_NAMED_FIELDS and names_class(name, cls, slot)
+    if (chain_only and len(fits) < 2 and not by_name) or (few and not slot and not by_name):
         return None
     words = set(re.split(r"[_0-9]+", name.lower()))
     if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
@@ -1668,7 +1668,7 @@ def _by_fields(
             if len(fits) > 1
             else f"its keyword{plural} {named}, fields of this class only"
         )
-        if named:
+        if by_name:
             how += f", named by `{name}`"
         if few and slot:
             how += ", and it is passed to the code under test"
