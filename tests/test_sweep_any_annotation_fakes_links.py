@@ -15,14 +15,17 @@ _DATA_LOADER = (
     "@dataclass\nclass VLLMConfig:\n"
     "    vllm_num_engines: int = 1\n    vllm_tensor_parallel_size: int = 1\n"
     "    vllm_gpu_memory_utilization: float = 0.9\n\n\n"
-    "@dataclass\nclass Sampling:\n    temperature: float = 1.0\n    top_p: float = 1.0\n"
+    "@dataclass\nclass Sampling:\n    temperature: float = 1.0\n    request_id: str = ''\n"
 )
 _WORKER = (
     "from pydantic import BaseModel\n\n\n"
     "class WorkerConfig(BaseModel):\n"
     "    model_cfg: object\n    update_weight_bucket_size_in_gb: float = 0.5\n"
-    "    seed: int = 0\n"
+    "    seed: int = 0\n\n\n"
+    "class TrainConfig(BaseModel):\n    model_cfg: object\n    seed: int = 0\n\n\n"
+    "class RequestOutput(BaseModel):\n    request_id: str\n    finished: bool = True\n"
 )
+_STATS = "from dataclasses import dataclass\n\n\n@dataclass\nclass Stats:\n    finished: int = 0\n"
 _ITERATOR = (
     "from typing import Any\n\n\n"
     "class WeightIterator:\n"
@@ -38,6 +41,7 @@ def _tree(feature: Repo) -> None:
     feature.write("pkg/trainer/__init__.py", "")
     feature.write("pkg/trainer/worker.py", _WORKER)
     feature.write("pkg/weights.py", _ITERATOR)
+    feature.write("pkg/stats.py", _STATS)
 
 
 def test_two_fields_of_the_one_class_the_name_names(feature: Repo, run: Run) -> None:
@@ -45,9 +49,11 @@ def test_two_fields_of_the_one_class_the_name_names(feature: Repo, run: Run) -> 
     dataclass ``VLLMConfig``, in a module the test never imports; the helper's name
     names it: ✗. xtuner: ``WeightIterator(config=fake)`` fills a keyword-only
     ``config: Any`` (``def __init__(self, *, config)``), the fake's two keywords are
-    fields of ``WorkerConfig`` only, and ``config`` is the last word of its name: ✗. Two
-    fields under a name that names no class (``sampling``, ``two``, ``engine``), or one
-    keyword, stay ⚠."""
+    fields of ``WorkerConfig`` only, one of them declared by no other module, and
+    ``config`` is the last word of its name: ✗. Two fields under a name that names no
+    class (``sampling``, ``two``, ``engine``), of two classes, one keyword, or a name
+    ending the class's with no field only it declares (``output``: vllm-omni's
+    ``request_id`` and ``finished``, the fields of many records), stay ⚠."""
     _tree(feature)
     feature.write(
         "tests/test_plan.py",
@@ -70,7 +76,12 @@ def test_two_fields_of_the_one_class_the_name_names(feature: Repo, run: Run) -> 
         "    weights.WeightIterator(\n"
         "        config=SimpleNamespace(update_weight_bucket_size_in_gb=1, model_cfg=None),\n"  # 22
         "        engine=SimpleNamespace(update_weight_bucket_size_in_gb=1, model_cfg=None),\n"  # 23
-        "    )\n",
+        "    )\n"
+        "    weights.WeightIterator(\n"
+        "        config=SimpleNamespace(seed=1, model_cfg=None),\n"  # 26: ⚠ two classes
+        "        engine=None,\n    )\n"
+        "    output = SimpleNamespace(request_id='r', finished=True)\n"  # 29: ⚠ common fields
+        "    weights.WeightIterator(config=output, engine=None)\n",
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [
@@ -80,6 +91,8 @@ def test_two_fields_of_the_one_class_the_name_names(feature: Repo, run: Run) -> 
         (17, "warning"),
         (22, "error"),
         (23, "warning"),
+        (26, "warning"),
+        (29, "warning"),
     ]
     assert "stands in for `VLLMConfig` (pkg/data_loader.py;" in rows[0][3]
     assert "named by `vllm_config`" in rows[0][3]

@@ -1644,6 +1644,10 @@ def _by_fields(
         return None
     cls, defined = root
     by_name = few and len(keywords) >= MIN_NAMED_FIELDS and names_class(name, cls, slot)
+    if by_name and _camel(name) != cls.lower():
+        # a name ending the class's (``config``, ``output``) says little: a field no other
+        # module declares (``update_weight_bucket_size_in_gb``) must single it out too
+        by_name = any(len(_declaring(finder, k)) == 1 for k in sorted(keywords))
     if (chain_only and len(fits) < 2 and not by_name) or (few and not slot and not by_name):
         return None
     words = set(re.split(r"[_0-9]+", name.lower()))
