@@ -168,12 +168,14 @@ _IJK_SEALED = (
 )
 _I_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "28/41 (round E 19/41; round F: nine xtuner `RolloutState` fakes in sequence-typed "
-        "slots): nine MagicMock data fakes given a typed class's fields (vLLM `Logprob`, "
+        "30/41 (round E 19/41; round F: nine xtuner `RolloutState` fakes in sequence-typed "
+        "slots; round G: `WorkerConfig` behind a keyword-only `config: Any`, by a field only "
+        "its module declares and the name, and a `cast(Any, ...)` into a `RolloutConfig` "
+        "field): nine MagicMock data fakes given a typed class's fields (vLLM `Logprob`, "
         "`RequestOutput`, lm-eval `Instance`; only `SimpleNamespace` is read as a fake), "
-        "`WorkerConfig` behind a `config: Any`, `DeviceMesh` through a `self.` attribute, a "
-        "`cast` of a fake into a `RolloutConfig` field, and a tokenizer fake of "
-        "`PreTrainedTokenizerBase`"
+        "`DeviceMesh` through a `self.` attribute a sibling subclass annotates (torch is not "
+        "installed for the set), and a tokenizer fake of `PreTrainedTokenizerBase` (a "
+        "tokenizer is read as a service object)"
     ),
     ("hot-copy", "x-recall"): (
         "1/2 (round E 0/2): the sync `model_call`'s `copy.deepcopy(gen_kwargs)`: a sync "
@@ -201,10 +203,11 @@ _J_FIGURES = {
 }
 _K_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "4/10: litellm response fakes a test helper returns (`ModelResponse`, `Choices`, "
-        "`Usage`: pydantic classes of an installed package, ⚠), a `VLLMConfig` fake matched "
-        "by two field names, and two MagicMock data fakes of mcp's `CallToolResult` / "
-        "`TextContent`"
+        "5/10 (round G: a `VLLMConfig` fake, two fields and the helper's name): litellm "
+        "response fakes a test helper returns (`ModelResponse`, `Choices`, `Usage`: pydantic "
+        "classes of an installed package, reached only through a patched `-> Any` helper "
+        "whose body returns `litellm.acompletion(...)`, ⚠), and two MagicMock data fakes of "
+        "mcp's `CallToolResult` / `TextContent`"
     ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.

@@ -219,6 +219,9 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             element = True
             node = parent
             continue
+        if isinstance(parent, ast.Call) and silencing_cast(parent, node):
+            node = parent
+            continue
         if isinstance(parent, ast.Call):
             found = _call_binding(parent, node, element)
             if found is not None and isinstance(node, ast.Lambda) and found[0]:
@@ -370,6 +373,21 @@ def _call_binding(
             attr = name.value.rsplit(".", 1)[-1]
             return (attr, element, None)
     return None
+
+
+# What ``cast(T, x)`` turns ``x`` into when it says nothing of its class.
+_SILENT_TYPES = frozenset({"Any", "typing.Any", "object"})
+
+
+def silencing_cast(call: ast.Call, arg: ast.AST) -> bool:
+    """Whether ``call`` is ``cast(Any, arg)`` (or ``cast(object, arg)``): it turns the
+    checker off for ``arg`` and leaves it in the slot the cast fills, which still says
+    what ``arg`` stands in for."""
+    if _callee(call) != "cast" or len(call.args) != 2 or call.args[1] is not arg:
+        return False
+    kind = call.args[0]
+    text = kind.value if isinstance(kind, ast.Constant) else ast.unparse(kind)
+    return isinstance(text, str) and text.strip() in _SILENT_TYPES
 
 
 def _target_name(target: ast.expr) -> str:
@@ -1222,7 +1240,8 @@ def _past_signature(data: bytes, start: int) -> int | None:
 @functools.lru_cache(maxsize=4096)
 def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
     """The parameter names of the first few ``def callee(...)`` in a file (text only: the
-    parameter list is cut at its closing parenthesis and parsed alone)."""
+    parameter list is cut at its closing parenthesis and parsed alone): the positional
+    ones, then ``*`` and the keyword-only ones when it has some."""
     del mtime_ns, size
     try:
         with open(path, "rb") as handle:
@@ -1252,7 +1271,12 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
         except (SyntaxError, ValueError, RecursionError):
             continue
         assert isinstance(node, ast.FunctionDef)
-        out.append(tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args)))
+        params = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
+        if node.args.kwonlyargs:
+            # keyword-only parameters (``def __init__(self, *, config)``) are slots a
+            # keyword fills too; ``*`` ends the ones a position reaches
+            params += ("*", *(a.arg for a in node.args.kwonlyargs))
+        out.append(params)
         if len(out) >= MAX_SIGNATURES:
             break
     return tuple(out)
@@ -1275,6 +1299,8 @@ def parameter_names(
         except OSError:
             continue
         for params in _signatures(found[0], info.st_mtime_ns, info.st_size, callee):
+            if "*" in params:
+                params = params[: params.index("*")]
             at = index
             if params and (params[0] == "cls" or (params[0] == "self" and not unbound)):
                 at += 1
@@ -1556,7 +1582,9 @@ def _by_fields(
     # Fewer names than that: a reviewer still greps the keyword, and a field declared by
     # one class chain only (a base and the subclasses that re-declare it) names the base.
     few = len(keywords) + sum(len(inner) for _k, inner in nested) < need
-    if few and (not keywords or not slot):
+    # ... or when the name the fake is bound to names the class (checked below).
+    named_fake = bool(name) and len(keywords) >= MIN_NAMED_FIELDS
+    if few and (not keywords or not (slot or named_fake)):
         return None
     # Modules declaring every keyword as a field (``name:``), found from the longest one
     # (the likeliest to be rare): only those are parsed.
@@ -1612,9 +1640,16 @@ def _by_fields(
     if not fits:
         return None
     root = _chain_root(finder, fits, keywords)
-    if root is None or (chain_only and len(fits) < 2):
+    if root is None:
         return None
     cls, defined = root
+    by_name = few and len(keywords) >= MIN_NAMED_FIELDS and names_class(name, cls, slot)
+    if by_name and _camel(name) != cls.lower():
+        # a name ending the class's (``config``, ``output``) says little: a field no other
+        # module declares (``update_weight_bucket_size_in_gb``) must single it out too
+        by_name = any(len(_declaring(finder, k)) == 1 for k in sorted(keywords))
+    if (chain_only and len(fits) < 2 and not by_name) or (few and not slot and not by_name):
+        return None
     words = set(re.split(r"[_0-9]+", name.lower()))
     if any(w in _SERVICE_WORDS and w not in cls.lower() for w in words):
         # ``stage0_client = SimpleNamespace(stage_type=...)``: a client (a service object
@@ -1637,9 +1672,30 @@ def _by_fields(
             if len(fits) > 1
             else f"its keyword{plural} {named}, fields of this class only"
         )
-        if few:
+        if by_name:
+            how += f", named by `{name}`"
+        if few and slot:
             how += ", and it is passed to the code under test"
     return Mimicked(cls, defined.relpath, how), defined
+
+
+# Two fields of one record class name it when the fake's name names the class too.
+MIN_NAMED_FIELDS = 2
+
+
+def names_class(name: str, cls: str, slot: bool) -> bool:
+    """Whether the name a fake is bound to names the class ``cls``: its letters, case
+    and underscores aside (``vllm_config``, ``VLLMConfig``), or, for a fake that fills a
+    slot of the code under test, its last words (``config``, ``WorkerConfig``)."""
+    key = _camel(name)
+    if not key or name in _NAMELESS or name[:1].isupper():
+        return False
+    if key == cls.lower():
+        return True
+    start = len(cls) - len(key)
+    # the name's words end the class's name: ``config`` ends ``WorkerConfig`` at a word
+    # start, ``data`` does not end ``Metadata``
+    return slot and start > 0 and cls.lower().endswith(key) and cls[start].isupper()
 
 
 # A name the work tree's code annotates with one class at least this many times, and in

@@ -85,7 +85,8 @@ added inside an old one does not make it new) that stands in for a typed data cl
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
 = SimpleNamespace(...)`, `runner.moe_config = ...`, `monkeypatch.setattr(obj, "config",
 ...)`, a keyword `f(kv_cache_spec=...)`, a list element, the return of a
-`make_vllm_config()` helper, `cast(T, ...)`, a mock's return value: `mock_get_config.
+`make_vllm_config()` helper, `cast(T, ...)` (`cast(Any, ...)` is read through to the slot
+it fills), a mock's return value: `mock_get_config.
 return_value = ...` under `@patch("pkg.get_ascend_config")`, `with patch(...) as m`,
 `patch(..., return_value=...)` or `MagicMock(return_value=...)` bound to a getter is what
 `get_ascend_config` returns, an `ascend_config`), read against the annotations of that name
@@ -132,7 +133,10 @@ class beside the record (`input_buffers`, `InputBuffers`) or named as a service 
 them (`FastVideoArgs`, not `TrainingArgs`), or the nearest common base of sibling
 subclasses when it is a record declaring every keyword; fewer names count when they are
 fields of one class chain only and the fake fills a slot of the code under test (passed to
-a function of it, directly, through a local name, `self.x` or a `parametrize` argument). A
+a function of it, directly, through a local name, `self.x` or a `parametrize` argument);
+two fields of one record class count when the fake's name names it (`vllm_config` ->
+`VLLMConfig`), or ends its name (`config` -> `WorkerConfig`) for a fake filling a slot
+with a field no other module declares (a keyword reaches a keyword-only parameter too). A
 name the repository annotates with one class nearly everywhere (`vllm_config:
 VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
 test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
