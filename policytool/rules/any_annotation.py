@@ -375,10 +375,10 @@ def _wrong_return(
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
-    if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
+    if not _terminates(node.body) and wrong.falls_off_newly(src, node, annotation_added):
         yield finding(
             src,
-            node if annotation_added or wrong.def_line_added(src, node) else node.returns,
+            node if annotation_added or wrong.signature_added(src, node) else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -399,7 +399,7 @@ def _class_falls_off(
     ):
         return
     annotation_added = src.node_added(node.returns)
-    if not (annotation_added or src.node_added(node.body[-1])) or _terminates(node.body):
+    if not wrong.falls_off_newly(src, node, annotation_added) or _terminates(node.body):
         return
     if _silenced_def(src, node) or _is_generator(node):
         return
@@ -410,7 +410,7 @@ def _class_falls_off(
     declared = short(src, node.returns).strip("\"'")
     yield finding(
         src,
-        node if annotation_added or wrong.def_line_added(src, node) else node.returns,
+        node if annotation_added or wrong.signature_added(src, node) else node.returns,
         "any-annotation",
         BLOCK,
         f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
