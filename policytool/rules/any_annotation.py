@@ -50,12 +50,12 @@ conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `st
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
 the `def` line when the change adds the annotation or edits the signature (a parameter
-added to it too; its returns listed), else at each added return: a return whose `return` line the change adds, and
-not in place of a return of the same kind (`return a, b` rewritten as `return a, b, c`
-under an old `-> List[...]` leaves the mismatch as old as it was). Under an old
-annotation, a fall-off is the change's only when it edits the last statement and either
-the signature or removes a `return`/`raise` of the function (an edit inside the last loop
-of a function that already fell off is not). So is an implicit
+added to it too; its returns listed), else at each added return: a return whose `return`
+line the change adds, and not in place of a return of the same kind (`return a, b`
+rewritten as `return a, b, c` under an old `-> List[...]` leaves the mismatch as old as
+it was). Under an old annotation, a fall-off is the change's only when it edits the last
+statement and either the signature or removes a `return`/`raise` of the function (an
+edit inside the last loop of a function that already fell off is not). So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or
 dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
