@@ -125,8 +125,9 @@ _E_FIGURES = {
         "6/9 (round D: torchtune `save_config -> Path` whose `except` only logs is found): "
         "a test helper's implicit Optional (wrong annotations in tests are not checked: set "
         "d's labeller called a test dummy '-', and the seed's ⚠ scope is production code), "
-        "a wrong return found at its added `return` line, not the labelled `def` line (the "
-        "change adds the return under an old `def` line and annotation), and a "
+        "nemo-rl `shard_by_batch_size`'s tuple return, labelled twice (blind at the `def`, "
+        "after the run at the return): reported at the `def` since the change edits the "
+        "signature, so the return-line label is the one missed, and a "
         "`__call__ -> TimerRecord` returning a decorator (a call's type is not inferred)"
     ),
 }
@@ -177,11 +178,6 @@ _I_FIGURES = {
         "installed for the set), and a tokenizer fake of `PreTrainedTokenizerBase` (a "
         "tokenizer is read as a service object)"
     ),
-    ("hot-copy", "x-recall"): (
-        "1/2 (round E 0/2): the sync `model_call`'s `copy.deepcopy(gen_kwargs)`: a sync "
-        "function's config parameter is not read as per request (a plain helper handed "
-        "`sampling_params` stays quiet), so only the `async def amodel_call` copy is ✗"
-    ),
 }
 _J_FIGURES = {
     ("broad-except", "x-recall"): (
@@ -189,11 +185,11 @@ _J_FIGURES = {
         "`literal_eval`) ending in a fallback value: a chain of attempts stays ⚠"
     ),
     ("any-annotation", "x-precision"): (
-        "16/20 (round E 16/20, main 16/30): three implicit Optionals the body tests but no "
-        "caller leaves to None (labelled '-'; `ModelConfig.model_name`, redeclared by every "
-        "subclass; pass@k `formatted_doc`; G-Pass@k `n`: callers the tree read cannot tell "
-        "apart), and the wrong `-> bool` of `_generate_output` reported on a later commit "
-        "that leaves its `def` untouched"
+        "16/19 (round E 16/20, main 16/30; round G: an old function's fall-off is not "
+        "reported on a later commit that only edits inside its last loop): three implicit "
+        "Optionals the body tests but no caller leaves to None (labelled '-'; "
+        "`ModelConfig.model_name`, redeclared by every subclass; pass@k `formatted_doc`; "
+        "G-Pass@k `n`: callers the tree read cannot tell apart)"
     ),
     ("hot-copy", "w-precision"): (
         "0/1: a `deepcopy` of each task config in a loop at set-up ('-'); a per-item copy in "

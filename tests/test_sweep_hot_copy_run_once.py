@@ -72,16 +72,16 @@ def test_forward_cloning_its_input(feature: Repo, run: Run) -> None:
 
 def test_generation_kwargs_copied_per_call(feature: Repo, run: Run) -> None:
     """lm-evaluation-harness LiteLLM: ``copy.deepcopy(gen_kwargs)`` at the top of
-    ``async def amodel_call`` copies the sampling config of each request: ✗. The sync
-    ``model_call`` twin is not (a plain function given a config may run once), nor a copy
-    of an object's own kwargs or of a non-sampling parameter."""
+    ``async def amodel_call`` copies the sampling config of each request: ✗, and so does
+    its sync twin ``model_call`` (tests/test_sweep_hot_copy_sync_twins.py); a copy of an
+    object's own kwargs or of a non-sampling parameter is not."""
     feature.write(
         "pkg/api.py",
         "import copy\n"
         "\n\n"
         "class LiteLLM:\n"
         "    def model_call(self, messages, *, gen_kwargs=None):\n"
-        "        gen_kwargs = copy.deepcopy(gen_kwargs)\n"  # 6: none
+        "        gen_kwargs = copy.deepcopy(gen_kwargs)\n"  # 6: ✗ (the sync twin)
         "        return self.client.completion(messages, **gen_kwargs)\n"
         "\n"
         "    async def amodel_call(self, messages, gen_kwargs: dict | None = None):\n"
@@ -92,4 +92,4 @@ def test_generation_kwargs_copied_per_call(feature: Repo, run: Run) -> None:
         "        return copy.deepcopy(self.gen_kwargs), copy.deepcopy(results)\n",  # 14: none
     )
     rows = found(run, "hot-copy")
-    assert [(r[1], r[2]) for r in rows] == [(10, "error")]
+    assert [(r[1], r[2]) for r in rows] == [(6, "error"), (10, "error")]

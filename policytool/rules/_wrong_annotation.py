@@ -1320,13 +1320,13 @@ def wrong_returns(
     annotation_added: bool,
 ) -> Iterator[Finding]:
     """The findings for returns that contradict ``-> declared``: one at the ``def`` line
-    when the change adds the annotation or writes the ``def`` line (the wrong annotation
-    is on the def, where a reviewer puts it; its returns are listed), else one at each
-    added return."""
+    when the change adds the annotation or edits the signature (the wrong annotation is
+    on the def the author was rewriting, where a reviewer puts it; its returns are
+    listed), else one at each added return."""
     if not wrong:
         return
     wrong = sorted(wrong, key=lambda item: item[0].lineno)
-    if annotation_added or def_line_added(src, node):
+    if annotation_added or signature_added(src, node):
         parts = [f"{how} on line {ret.lineno}" for ret, how, _fix in wrong]
         at = node.returns.lineno if node.returns is not None else node.lineno
         fixes = list(dict.fromkeys(fix for _ret, _how, fix in wrong))
@@ -1349,9 +1349,37 @@ def wrong_returns(
         )
 
 
-def def_line_added(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether the change adds (or rewrites) the ``def`` line itself."""
-    return src.overlaps(node.lineno, node.lineno)
+def signature_added(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the change adds (or rewrites) a line of the signature: the ``def`` line
+    through the return annotation (a parameter added to an old ``def`` edits it too)."""
+    last = node.lineno
+    if node.returns is not None:
+        last = max(last, node.returns.end_lineno or node.returns.lineno)
+    return src.overlaps(node.lineno, last)
+
+
+# A statement that ends a path: what the base text of a hunk loses when it drops one.
+_OLD_END_RE = re.compile(rb"^[ \t]*(return|raise)\b", re.M)
+
+
+def falls_off_newly(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, annotation_added: bool
+) -> bool:
+    """Whether the change can be what makes ``node`` fall off its end: it adds the return
+    annotation, or it edits the last statement and either rewrites the signature or
+    removes a ``return`` / ``raise`` inside the function. An old function that already
+    fell off (the change only edits inside its last loop) keeps an old mismatch."""
+    if annotation_added:
+        return True
+    if not src.node_added(node.body[-1]):
+        return False
+    if signature_added(src, node):
+        return True
+    last = node.end_lineno or node.lineno
+    return any(
+        first <= last and node.lineno <= end and _OLD_END_RE.search(text) is not None
+        for first, end, text in src.replaced
+    )
 
 
 def types_of(src: SourceInfo) -> _Types:

@@ -49,10 +49,13 @@ conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `st
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
-the `def` line when the change adds the annotation or writes the `def` line (its returns
-listed), else at each added return: a return whose `return` line the change adds, and
-not in place of a return of the same kind (`return a, b` rewritten as `return a, b, c`
-under an old `-> List[...]` leaves the mismatch as old as it was). So is an implicit
+the `def` line when the change adds the annotation or edits the signature (a parameter
+added to it too; its returns listed), else at each added return: a return whose `return`
+line the change adds, and not in place of a return of the same kind (`return a, b`
+rewritten as `return a, b, c` under an old `-> List[...]` leaves the mismatch as old as
+it was). Under an old annotation, a fall-off is the change's only when it edits the last
+statement and either the signature or removes a `return`/`raise` of the function (an
+edit inside the last loop of a function that already fell off is not). So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or
 dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
@@ -379,10 +382,10 @@ def _wrong_return(
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
-    if not _terminates(node.body) and (annotation_added or src.node_added(node.body[-1])):
+    if not _terminates(node.body) and wrong.falls_off_newly(src, node, annotation_added):
         yield finding(
             src,
-            node if annotation_added or wrong.def_line_added(src, node) else node.returns,
+            node if annotation_added or wrong.signature_added(src, node) else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -403,7 +406,7 @@ def _class_falls_off(
     ):
         return
     annotation_added = src.node_added(node.returns)
-    if not (annotation_added or src.node_added(node.body[-1])) or _terminates(node.body):
+    if not wrong.falls_off_newly(src, node, annotation_added) or _terminates(node.body):
         return
     if _silenced_def(src, node) or _is_generator(node):
         return
@@ -414,7 +417,7 @@ def _class_falls_off(
     declared = short(src, node.returns).strip("\"'")
     yield finding(
         src,
-        node if annotation_added or wrong.def_line_added(src, node) else node.returns,
+        node if annotation_added or wrong.signature_added(src, node) else node.returns,
         "any-annotation",
         BLOCK,
         f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",

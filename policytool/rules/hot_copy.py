@@ -52,7 +52,9 @@ tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` 
 is not per step); or a `copy.deepcopy` of a scheduler or sampling config per
 request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
-(`deepcopy(req.sampling_params)`), or of the config an `async def` was given. A
+(`deepcopy(req.sampling_params)`), or of the config an `async def` was given (or its
+sync twin: `model_call` beside `async def amodel_call` in one class serves the same
+requests). A
 generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) and generation
 kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the
 type the file gives it where it does (a parameter's annotation,
@@ -593,9 +595,31 @@ def _per_request_config(
     # ``self``'s attributes are the object's own, not a config the call was given.
     # A plain function given a config may run once (a ``defaults(sampling_params)``
     # helper); a coroutine is a request's.
-    if isinstance(function, ast.AsyncFunctionDef) and root not in (None, "self", "cls"):
+    if isinstance(function, _FuncDef) and root not in (None, "self", "cls"):
         if root in _params(function):
-            return f"of parameter `{root}` in `async def {function.name}`"
+            if isinstance(function, ast.AsyncFunctionDef):
+                return f"of parameter `{root}` in `async def {function.name}`"
+            twin = _async_twin(src.tree, function)
+            if twin is not None:
+                return f"of parameter `{root}` in `{function.name}`, the sync twin of `{twin}`"
+    return None
+
+
+def _async_twin(tree: ast.Module, function: ast.FunctionDef) -> str | None:
+    """``async def amodel_call`` when the class (or module) defining ``model_call`` also
+    defines its ``a``-prefixed coroutine: the sync and async halves of one request call
+    (``completion`` / ``acompletion``) serve the same requests."""
+    wanted = "a" + function.name.lstrip("_")
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.Module, ast.ClassDef)):
+            continue
+        body = scope.body
+        if not any(item is function for item in body):
+            continue
+        for item in body:
+            if isinstance(item, ast.AsyncFunctionDef) and item.name.lstrip("_") == wanted:
+                return f"async def {item.name}"
+        return None
     return None
 
 
