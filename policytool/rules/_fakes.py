@@ -219,6 +219,9 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             element = True
             node = parent
             continue
+        if isinstance(parent, ast.Call) and cast_to_nothing(parent, node):
+            node = parent  # ``cast(Any, fake)`` hides the fake's type, not its slot
+            continue
         if isinstance(parent, ast.Call):
             found = _call_binding(parent, node, element)
             if found is not None and isinstance(node, ast.Lambda) and found[0]:
@@ -305,16 +308,23 @@ def _returned_by(call: ast.Call, parents: dict[int, ast.AST], depth: int = 0) ->
 
 def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> str:
     """The object the mock ``mock`` returns when called (``mock.return_value``): by the
-    attribute it is (``obj.get_config``), or by the patch that made it: a ``@patch``
-    decorator of the test (bottom-most first, after ``self``), ``with patch(...) as
-    mock``, ``mock = patch(...).start()`` / ``mocker.patch(...)`` / ``MagicMock()``."""
+    attribute it is (``obj.get_config``), or by the patch that made it (see
+    :func:`patch_of_mock`)."""
     if isinstance(mock, ast.Attribute):
         return _strip_callable(mock.attr)
+    patcher = patch_of_mock(mock, stmt, parents)
+    return _strip_callable(_patched_name(patcher)) if patcher is not None else ""
+
+
+def patch_of_mock(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> ast.Call | None:
+    """The ``patch(...)`` call that made the mock named ``mock`` in the function holding
+    ``stmt``: a ``@patch`` decorator of the test (bottom-most first, after ``self``),
+    ``with patch(...) as mock``, ``mock = patch(...).start()`` / ``mocker.patch(...)``."""
     if not isinstance(mock, ast.Name):
-        return ""
+        return None
     func = _enclosing_function(stmt, parents)
     if func is None:
-        return ""
+        return None
     params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
     if params and params[0] in ("self", "cls"):
         params = params[1:]
@@ -328,16 +338,14 @@ def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> st
     ]
     if mock.id in params:
         index = params.index(mock.id)
-        if index < len(injecting):
-            return _strip_callable(_patched_name(injecting[index]))
-        return ""
+        return injecting[index] if index < len(injecting) else None
     for node in ast.walk(func):
         if isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 var = item.optional_vars
                 if isinstance(var, ast.Name) and var.id == mock.id:
                     if isinstance(item.context_expr, ast.Call):
-                        return _strip_callable(_patched_name(item.context_expr))
+                        return item.context_expr if _patched_name(item.context_expr) else None
         elif isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == mock.id for t in node.targets
         ):
@@ -350,8 +358,25 @@ def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> st
             ):
                 value = value.func.value
             if isinstance(value, ast.Call) and _patched_name(value):
-                return _strip_callable(_patched_name(value))
-    return ""
+                return value
+    return None
+
+
+# What ``cast`` casts a fake to when the cast only silences the checker.
+_UNTYPED_CASTS = frozenset({"Any", "typing.Any", "object"})
+
+
+def cast_to_nothing(call: ast.Call, arg: ast.AST) -> bool:
+    """Whether ``call`` is ``cast(Any, arg)`` / ``cast(object, arg)``: the value still
+    fills the slot the cast is put in."""
+    func = call.func
+    callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if callee != "cast" or len(call.args) != 2 or call.args[1] is not arg:
+        return False
+    kind = call.args[0]
+    if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
+        return kind.value.strip() in _UNTYPED_CASTS
+    return ast.unparse(kind) in _UNTYPED_CASTS
 
 
 def _call_binding(

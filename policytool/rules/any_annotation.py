@@ -721,7 +721,11 @@ def _fake_of(
         if not isinstance(modules, list):
             modules = list(fakes.imported_modules(src.tree, src.path))
             src.cache["modules"] = modules
-        keywords = frozenset(k.arg for k in call.keywords if k.arg)
+        keywords = (
+            mock_data(src, call, parents)
+            if src.qualname(call.func) not in _SIMPLE_NAMESPACE
+            else frozenset(k.arg for k in call.keywords if k.arg)
+        )
         nested = _nested(src, call, parents)
         bound = fakes.binding(call, parents)
         reached = _reached(src, call, parents, modules, keywords, nested)
@@ -888,6 +892,152 @@ def _held_fake(
 _MOCK_CALLS = frozenset(
     {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
 )
+
+
+# Mocks that can be data fakes (``AsyncMock`` fakes a coroutine function, ``create_autospec``
+# is typed already).
+_DATA_MOCKS = frozenset({"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock"})
+# Keywords and attributes that configure a mock itself, not the object it fakes: a mock
+# given one is a specced mock or a callable, not a data fake.
+_MOCK_CONFIG = frozenset(
+    {"spec", "spec_set", "wraps", "name", "return_value", "side_effect", "unsafe", "new"}
+)
+
+
+def mock_data(src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]) -> frozenset[str]:
+    """The data attributes a new ``MagicMock(...)``/``Mock(...)`` is given: its keywords
+    and, when a function binds it to a local name, the attributes the function assigns
+    on that name (``m.content = [...]``). Empty when it is no data fake: a placeholder,
+    a specced mock, a configured callable (``return_value=``, ``side_effect``), or a
+    mock given a method (``m.load.return_value = ...``, ``m.forward = fake_forward``)."""
+    if call.args or any(k.arg is None or k.arg in _MOCK_CONFIG for k in call.keywords):
+        return frozenset()
+    given = {k.arg for k in call.keywords if k.arg}
+    stmt = parents.get(id(call))
+    func = fakes._enclosing_function(call, parents)
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and func is not None
+    ):
+        assigned = _assigned_on(func, stmt.targets[0].id)
+        if assigned is None:
+            return frozenset()
+        given |= assigned
+    return frozenset(given)
+
+
+def _assigned_on(func: ast.AST, var: str) -> set[str] | None:
+    """The attributes ``func`` assigns on the local ``var`` as data; None when it rebinds
+    ``var`` or configures it as a callable or with a method."""
+    local_defs = {
+        n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    out: set[str] = set()
+    binds = 0
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == var:
+                binds += 1
+                continue
+            chain: list[str] = []
+            while isinstance(target, ast.Attribute):
+                chain.append(target.attr)
+                target = target.value
+            if not (isinstance(target, ast.Name) and target.id == var and chain):
+                continue
+            chain.reverse()
+            if any(a in _MOCK_CONFIG or a.startswith("__") for a in chain):
+                return None  # ``m.return_value = ...``, ``m.load.side_effect = ...``
+            value = node.value
+            if len(chain) == 1 and (
+                isinstance(value, ast.Lambda)
+                or (isinstance(value, ast.Name) and value.id in local_defs)
+                or (isinstance(value, ast.Call) and _configured_mock(value))
+            ):
+                return None  # a method: ``m.forward = fake_forward``
+            out.add(chain[0])
+    return out if binds <= 1 else None
+
+
+def _configured_mock(call: ast.Call) -> bool:
+    """Whether ``call`` builds a mock configured as a callable (``MagicMock(return_value=
+    ...)``, ``AsyncMock()``): what it is assigned to is a method."""
+    callee = fakes._callee(call)
+    if callee == "AsyncMock":
+        return True
+    return callee in _MOCK_CALLS and any(
+        k.arg in ("return_value", "side_effect") for k in call.keywords
+    )
+
+
+def mock_fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
+    """The typed record class a new ``MagicMock``/``Mock`` data fake stands in for: only
+    when the slot it fills is annotated with that class (a parameter it is passed to, a
+    field or an attribute it is set as) or the patched function whose return it is set as
+    returns it, and every attribute it is given is one of the class's. A class named like
+    the mock's name or matching its attribute names alone is not enough (mocks are
+    everywhere in tests; most are services, not data)."""
+    parents = _parents(src, call)
+    data = mock_data(src, call, parents)
+    if not data:
+        return None
+    found = _fake_of(src, call, 0)
+    stmt = parents.get(id(call))
+    local = isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
+    if found is not None and (
+        not _typed_binding(found[0].how) or (local and not _slot_reached(found[0].how))
+    ):
+        found = None  # a local name's annotation elsewhere is a name match
+    if found is None and local:
+        found = _mock_returned_fake(src, call, parents, data)
+    if found is None:
+        return None
+    mimics, defined = found
+    if not (defined.record or defined.data_class) or not data <= defined.fields:
+        return None
+    return mimics
+
+
+def _slot_reached(how: str) -> bool:
+    """Whether ``how`` a fake held by a local name was found is a slot the test puts it
+    in (a parameter it is passed to, an element of a typed sequence it is put in)."""
+    return "it is passed" in how or "which it is put in" in how
+
+
+def _mock_returned_fake(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], data: frozenset[str]
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A mock bound to a local name and set as what a patched function returns
+    (``mock_call.return_value = result`` under ``@patch("pkg.tool.call_tool")``): the
+    class that function's ``def`` is annotated to return."""
+    stmt = parents.get(id(call))
+    func = fakes._enclosing_function(call, parents)
+    if not isinstance(stmt, ast.Assign) or func is None:
+        return None
+    var = stmt.targets[0]
+    assert isinstance(var, ast.Name)
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == var.id
+        ):
+            continue
+        for target in node.targets:
+            if not (isinstance(target, ast.Attribute) and target.attr == "return_value"):
+                continue
+            patcher = fakes.patch_of_mock(target.value, node, parents)
+            dotted = fakes.patch_target(patcher) if patcher is not None else ""
+            found = fakes.patched_return(_finder(src), dotted, data, ()) if dotted else None
+            if found is not None:
+                mimics, defined = found
+                how = f"what the patched `{dotted}` returns: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
 
 
 def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
@@ -1566,6 +1716,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
                         "under test",
                     )
+        yield from _mock_fakes(src)
         return
     for node, ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
@@ -1659,6 +1810,31 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 "any-annotation",
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
+            )
+
+
+def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
+    """✗ for each new ``MagicMock``/``Mock`` data fake of a typed class (see
+    :func:`mock_fake_of`); any other mock is the ordinary test double, no finding."""
+    if b"Mock(" not in src.data:
+        return
+    for node in ast.walk(src.tree):
+        if not (
+            isinstance(node, ast.Call)
+            and fakes._callee(node) in _DATA_MOCKS
+            and src.node_added(node.func)
+        ):
+            continue
+        mocked = mock_fake_of(src, node)
+        if mocked is not None:
+            yield finding(
+                src,
+                node,
+                "any-annotation",
+                BLOCK,
+                f"new `{fakes._callee(node)}` data fake stands in for `{mocked.name}` "
+                f"({mocked.where}; found by {mocked.how}), a real typed class: "
+                f"build a `{mocked.name}` or a typed fake",
             )
 
 
