@@ -107,12 +107,17 @@ def test_a_mock_keyword_fake_in_a_typed_slot(feature: Repo, run: Run) -> None:
 def test_a_mock_set_as_what_a_patched_function_returns(feature: Repo, run: Run, site: Path) -> None:
     """open-instruct: ``mock_result = MagicMock(); mock_result.content = [...]`` then
     ``mock_call.return_value = mock_result`` under ``@patch("pkg.tool._call_tool")``
-    whose ``def`` returns a pydantic ``CallToolResult`` of an installed package."""
+    whose ``def`` returns a pydantic ``CallToolResult`` of an installed package; the
+    ``MagicMock(type=..., text=...)`` in its ``content: list[ContentBlock]`` is the one
+    member of that union it fits, ``TextContent``."""
     (site / "enginelib" / "types.py").write_text(
         "from pydantic import BaseModel\n\n\n"
         "class TextContent(BaseModel):\n    type: str\n    text: str\n\n\n"
+        "class ImageContent(BaseModel):\n    type: str\n    data: str\n\n\n"
+        "class PromptMessage(BaseModel):\n    content: TextContent\n\n\n"
+        "ContentBlock = TextContent | ImageContent\n\n\n"
         "class CallToolResult(BaseModel):\n"
-        "    content: list[TextContent]\n    structuredContent: dict | None = None\n"
+        "    content: list[ContentBlock]\n    structuredContent: dict | None = None\n"
         "    isError: bool = False\n"
     )
     feature.write("pkg/__init__.py", "")
@@ -129,7 +134,7 @@ def test_a_mock_set_as_what_a_patched_function_returns(feature: Repo, run: Run, 
         '    @patch("pkg.tool._call_tool")\n'
         "    def test_execute(self, mock_call):\n"
         "        mock_result = MagicMock()\n"  # 8
-        "        mock_result.content = []\n"
+        '        mock_result.content = [MagicMock(type="text", text="result text")]\n'  # 9
         "        mock_result.structuredContent = None\n"
         "        mock_call.return_value = mock_result\n"
         "\n"
@@ -140,9 +145,11 @@ def test_a_mock_set_as_what_a_patched_function_returns(feature: Repo, run: Run, 
         "        mock_ping.return_value = pong\n",
     )
     rows = _rows(run)
-    assert [(r[0], r[1]) for r in rows] == [(8, "error")]
+    assert [(r[0], r[1]) for r in rows] == [(8, "error"), (9, "error")]
     assert "stands in for `CallToolResult` (" in rows[0][2]
     assert "what the patched `pkg.tool._call_tool` returns" in rows[0][2]
+    assert "stands in for `TextContent` (" in rows[1][2]
+    assert "`content: list[ContentBlock]` of `CallToolResult`" in rows[1][2]
 
 
 def test_a_fake_cast_to_any_still_fills_its_typed_field(feature: Repo, run: Run) -> None:

@@ -977,10 +977,20 @@ def _configured_mock(call: ast.Call) -> bool:
 def mock_fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     """The typed record class a new ``MagicMock``/``Mock`` data fake stands in for: only
     when the slot it fills is annotated with that class (a parameter it is passed to, a
-    field or an attribute it is set as) or the patched function whose return it is set as
+    field or an attribute it is set as, an element of a sequence field of the record
+    another data fake stands in for) or the patched function whose return it is set as
     returns it, and every attribute it is given is one of the class's. A class named like
     the mock's name or matching its attribute names alone is not enough (mocks are
     everywhere in tests; most are services, not data)."""
+    found = _mock_fake(src, call, 0)
+    return found[0] if found is not None else None
+
+
+def _mock_fake(
+    src: SourceInfo, call: ast.Call, depth: int
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """:func:`mock_fake_of`, with the class found (an outer fake's class is read
+    ``depth`` levels up)."""
     parents = _parents(src, call)
     data = mock_data(src, call, parents)
     if not data:
@@ -994,12 +1004,57 @@ def mock_fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
         found = None  # a local name's annotation elsewhere is a name match
     if found is None and local:
         found = _mock_returned_fake(src, call, parents, data)
+    if found is None and depth < 2:
+        found = _mock_element_fake(src, call, parents, data, depth)
     if found is None:
         return None
-    mimics, defined = found
+    defined = found[1]
     if not (defined.record or defined.data_class) or not data <= defined.fields:
         return None
-    return mimics
+    return found
+
+
+def _mock_element_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    data: frozenset[str],
+    depth: int,
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A mock put in a list set as a field of another data fake (``result.content =
+    [MagicMock(type="text", text=...)]``, ``result`` a ``CallToolResult`` fake): the
+    element class of that field (see :func:`fakes.field_element`)."""
+    display = parents.get(id(call))
+    stmt = parents.get(id(display))
+    func = fakes._enclosing_function(call, parents)
+    if not (
+        isinstance(display, ast.List)
+        and isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and func is not None
+    ):
+        return None
+    target = stmt.targets[0]
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return None
+    holder = _bound_call(func, target.value.id)
+    if holder is None or fakes._callee(holder) not in _DATA_MOCKS:
+        return None
+    outer = _mock_fake(src, holder, depth + 1)
+    if outer is None:
+        return None
+    return fakes.field_element(_finder(src), outer[1], outer[0].name, target.attr, data)
+
+
+def _bound_call(func: ast.AST, var: str) -> ast.Call | None:
+    """The call ``func`` binds the local ``var`` to (``var = Call(...)``), when bound once."""
+    bound = [
+        node.value
+        for node in ast.walk(func)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == var for t in node.targets)
+    ]
+    return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
 
 
 def _slot_reached(how: str) -> bool:
