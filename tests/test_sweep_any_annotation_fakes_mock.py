@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -149,7 +150,8 @@ def test_a_mock_set_as_what_a_patched_function_returns(feature: Repo, run: Run, 
     assert "stands in for `CallToolResult` (" in rows[0][2]
     assert "what the patched `pkg.tool._call_tool` returns" in rows[0][2]
     assert "stands in for `TextContent` (" in rows[1][2]
-    assert "`content: list[ContentBlock]` of `CallToolResult`" in rows[1][2]
+    assert "`content: list[ContentBlock]` of `CallToolResult` in " in rows[1][2]
+    assert "the member of `ContentBlock` it fits" in rows[1][2]
 
 
 def test_a_fake_cast_to_any_still_fills_its_typed_field(feature: Repo, run: Run) -> None:
@@ -179,3 +181,55 @@ def test_a_fake_cast_to_any_still_fills_its_typed_field(feature: Repo, run: Run)
     rows = _rows(run)
     assert [(r[0], r[1]) for r in rows] == [(11, "error")]
     assert "stands in for `RolloutConfig` (pkg/info.py;" in rows[0][2]
+
+
+def test_a_mock_named_like_a_class_or_in_a_service_slot_is_no_finding(
+    feature: Repo, run: Run
+) -> None:
+    """A data mock bound to a name a module annotates (``instance``) but put in no slot,
+    and a mock with attributes passed to a parameter typed with a plain service class:
+    no finding (a name match is not enough for a mock; a service is no record)."""
+    _lm_repo(feature)
+    feature.write(
+        "pkg/runner.py",
+        "from pkg.instance import Instance\nfrom pkg.lm import LM\n\n\n"
+        "def run(lm: LM, instance: Instance) -> float:\n"
+        "    return lm.loglikelihood_rolling([instance])[0]\n",
+    )
+    feature.write(
+        "tests/test_runner.py",
+        "from unittest.mock import MagicMock\n\nfrom pkg import runner\n\n\n"
+        "def test_run() -> None:\n"
+        "    instance = MagicMock()\n"
+        "    instance.arguments = ('s',)\n"
+        "    lm = MagicMock()\n"
+        "    lm.max_length = 10\n"
+        "    runner.run(lm, MagicMock(arguments=('s',), tokens=[1]))\n",
+    )
+    assert _rows(run) == []
+
+
+def test_union_alias_members(tmp_path: Path) -> None:
+    """``A | B``, ``X: TypeAlias = ...`` and ``Union[A, B]`` give their members; a single
+    class or a subscripted type is no union alias."""
+    path = tmp_path / "types.py"
+    path.write_text(
+        "Block = TextContent | ImageContent\n"
+        "Alias: TypeAlias = A | mod.B\n"
+        "Old = Union[A, B]\n"
+        "One = TextContent\n"
+        "Many = list[A] | B\n"
+    )
+    info = path.stat()
+    members = {
+        name: fakes._union_alias(str(path), info.st_mtime_ns, info.st_size, name)
+        for name in ("Block", "Alias", "Old", "One", "Many", "Missing")
+    }
+    assert members == {
+        "Block": ("TextContent", "ImageContent"),
+        "Alias": ("A", "mod.B"),
+        "Old": ("A", "B"),
+        "One": (),
+        "Many": (),
+        "Missing": (),
+    }

@@ -2067,5 +2067,5 @@ def field_element(
     if len(fits) != 1:
         return None  # none, or several members it could be
     member, member_defined = fits[0]
-    how = shown if member == element else f"{shown} (`{element}` of which it fits `{member}`)"
+    how = shown if member == element else f"{shown}, the member of `{element}` it fits"
     return Mimicked(member, member_defined.relpath, how), member_defined

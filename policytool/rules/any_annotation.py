@@ -119,6 +119,19 @@ for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock pa
 over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
 `SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
 fake of a known class, an attribute), never by a name alone.
+A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class: given
+data (keywords, or attributes its function assigns on the local name it is bound to:
+`result = MagicMock(); result.content = [...]`), each an attribute of the class, in a slot
+annotated with it: a parameter it is passed to (also as an element of a list passed to
+`requests: list[Instance]`), an attribute it is set as, what a patched function returns
+(`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
+CallToolResult`), or an element of a list set as a sequence field of another data fake
+(`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
+TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
+(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`), a configured
+callable (`return_value=`, `side_effect=`, `AsyncMock`), a mock given a method
+(`m.load.return_value = ...`), one named like a class only. `cast(Any, fake)` still
+fills the slot the cast is put in.
 Or from its keywords: all data fields (not properties or methods) of a class the test
 imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
 untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
