@@ -233,3 +233,27 @@ def test_union_alias_members(tmp_path: Path) -> None:
         "Many": (),
         "Missing": (),
     }
+
+
+def test_a_mock_of_a_plain_config_class_is_no_finding(feature: Repo, run: Run) -> None:
+    """A plain class named ``*Config`` whose ``__init__`` builds its attributes from other
+    objects is no record: a mock given its attributes is the ordinary test double."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/linear.py",
+        "class LinearConfig:\n"
+        "    def __init__(self, engine: object, mesh: object) -> None:\n"
+        "        self.num_proj = 1\n        self.mesh = mesh\n\n\n"
+        "class LinearMethod:\n"
+        "    def __init__(self, linear_config: LinearConfig) -> None:\n"
+        "        self.config = linear_config\n",
+    )
+    feature.write(
+        "tests/test_linear.py",
+        "from unittest.mock import MagicMock\n\nfrom pkg.linear import LinearMethod\n\n\n"
+        "def test_method() -> None:\n"
+        "    linear_config = MagicMock()\n"
+        "    linear_config.num_proj = 1\n"
+        "    LinearMethod(linear_config)\n",
+    )
+    assert _rows(run) == []

@@ -1022,7 +1022,9 @@ def _mock_fake(
     if found is None:
         return None
     defined = found[1]
-    if not (defined.record or defined.data_class) or not data <= defined.fields:
+    # a record (``@dataclass``, pydantic...): a plain class named ``*Config`` whose
+    # ``__init__`` builds its attributes is no data a test could construct instead
+    if not defined.record or not data <= defined.fields:
         return None
     return found
 
