@@ -119,7 +119,8 @@ for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock pa
 over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
 `SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
 fake of a known class, an attribute), never by a name alone.
-A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class: given
+A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
+pydantic, `TypedDict`..., not a plain `*Config` class): given
 data (keywords, or attributes its function assigns on the local name it is bound to:
 `result = MagicMock(); result.content = [...]`), each an attribute of the class, in a slot
 annotated with it: a parameter it is passed to (also as an element of a list passed to
