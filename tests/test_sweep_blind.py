@@ -168,12 +168,13 @@ _IJK_SEALED = (
 )
 _I_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "28/41 (round E 19/41; round F: nine xtuner `RolloutState` fakes in sequence-typed "
-        "slots): nine MagicMock data fakes given a typed class's fields (vLLM `Logprob`, "
-        "`RequestOutput`, lm-eval `Instance`; only `SimpleNamespace` is read as a fake), "
-        "`WorkerConfig` behind a `config: Any`, `DeviceMesh` through a `self.` attribute, a "
-        "`cast` of a fake into a `RolloutConfig` field, and a tokenizer fake of "
-        "`PreTrainedTokenizerBase`"
+        "30/41 (round E 19/41; round F: nine xtuner `RolloutState` fakes in sequence-typed "
+        "slots; round G: lm-eval's MagicMock `Instance` and the `cast(Any, ...)` "
+        "`RolloutConfig` fake): eight MagicMock data fakes of vLLM's `Logprob` and "
+        "`RequestOutput`, which lm-eval's CI does not install (the test is skipped there, "
+        "so no class can be read; `_model_generate` returns no annotation), `WorkerConfig` "
+        "behind a `config: Any`, `DeviceMesh` through a `self.` attribute, and a tokenizer "
+        "fake of `PreTrainedTokenizerBase`"
     ),
     ("hot-copy", "x-recall"): (
         "1/2 (round E 0/2): the sync `model_call`'s `copy.deepcopy(gen_kwargs)`: a sync "
@@ -201,10 +202,10 @@ _J_FIGURES = {
 }
 _K_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "4/10: litellm response fakes a test helper returns (`ModelResponse`, `Choices`, "
-        "`Usage`: pydantic classes of an installed package, ⚠), a `VLLMConfig` fake matched "
-        "by two field names, and two MagicMock data fakes of mcp's `CallToolResult` / "
-        "`TextContent`"
+        "6/10 (round G: mcp's MagicMock `CallToolResult` / `TextContent` data fakes): "
+        "litellm response fakes a test helper returns (`ModelResponse`, `Choices`, "
+        "`Usage`: pydantic classes of an installed package, ⚠) and a `VLLMConfig` fake "
+        "matched by two field names"
     ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.
