@@ -1889,6 +1889,9 @@ def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
     :func:`mock_fake_of`); any other mock is the ordinary test double, no finding."""
     if b"Mock(" not in src.data:
         return
+    lines = src.data.split(b"\n")
+    if not any(b"Mock(" in line and src.overlaps(n, n) for n, line in enumerate(lines, 1)):
+        return  # no added line builds a mock: the tree is not walked
     for node in ast.walk(src.tree):
         if not (
             isinstance(node, ast.Call)
