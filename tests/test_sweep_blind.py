@@ -169,14 +169,15 @@ _IJK_SEALED = (
 )
 _I_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "30/41 (round E 19/41; round F: nine xtuner `RolloutState` fakes in sequence-typed "
+        "31/41 (round E 19/41; round F: nine xtuner `RolloutState` fakes in sequence-typed "
         "slots; round G: `WorkerConfig` behind a keyword-only `config: Any`, by a field only "
-        "its module declares and the name, and a `cast(Any, ...)` into a `RolloutConfig` "
-        "field): nine MagicMock data fakes given a typed class's fields (vLLM `Logprob`, "
-        "`RequestOutput`, lm-eval `Instance`; only `SimpleNamespace` is read as a fake), "
-        "`DeviceMesh` through a `self.` attribute a sibling subclass annotates (torch is not "
-        "installed for the set), and a tokenizer fake of `PreTrainedTokenizerBase` (a "
-        "tokenizer is read as a service object)"
+        "its module declares and the name, a `cast(Any, ...)` into a `RolloutConfig` field, "
+        "and lm-eval's MagicMock `Instance`): eight MagicMock data fakes of vLLM's `Logprob` "
+        "and `RequestOutput`, which lm-eval's CI does not install (the test is skipped there, "
+        "so no class can be read; `_model_generate` returns no annotation), `DeviceMesh` "
+        "through a `self.` attribute a sibling subclass annotates (torch is not installed "
+        "for the set), and a tokenizer fake of `PreTrainedTokenizerBase` (a tokenizer is "
+        "read as a service object)"
     ),
 }
 _J_FIGURES = {
@@ -199,11 +200,11 @@ _J_FIGURES = {
 }
 _K_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "5/10 (round G: a `VLLMConfig` fake, two fields and the helper's name): litellm "
-        "response fakes a test helper returns (`ModelResponse`, `Choices`, `Usage`: pydantic "
-        "classes of an installed package, reached only through a patched `-> Any` helper "
-        "whose body returns `litellm.acompletion(...)`, ⚠), and two MagicMock data fakes of "
-        "mcp's `CallToolResult` / `TextContent`"
+        "7/10 (round G: a `VLLMConfig` fake, two fields and the helper's name; mcp's "
+        "MagicMock `CallToolResult` / `TextContent` data fakes): litellm response fakes a "
+        "test helper returns (`ModelResponse`, `Choices`, `Usage`: pydantic classes of an "
+        "installed package, reached only through a patched `-> Any` helper whose body "
+        "returns `litellm.acompletion(...)`, ⚠)"
     ),
 }
 # (set, reading, rule, metric) -> why the cell is below target.

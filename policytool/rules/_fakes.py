@@ -220,7 +220,7 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
             node = parent
             continue
         if isinstance(parent, ast.Call) and silencing_cast(parent, node):
-            node = parent
+            node = parent  # ``cast(Any, fake)`` hides the fake's type, not its slot
             continue
         if isinstance(parent, ast.Call):
             found = _call_binding(parent, node, element)
@@ -308,16 +308,23 @@ def _returned_by(call: ast.Call, parents: dict[int, ast.AST], depth: int = 0) ->
 
 def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> str:
     """The object the mock ``mock`` returns when called (``mock.return_value``): by the
-    attribute it is (``obj.get_config``), or by the patch that made it: a ``@patch``
-    decorator of the test (bottom-most first, after ``self``), ``with patch(...) as
-    mock``, ``mock = patch(...).start()`` / ``mocker.patch(...)`` / ``MagicMock()``."""
+    attribute it is (``obj.get_config``), or by the patch that made it (see
+    :func:`patch_of_mock`)."""
     if isinstance(mock, ast.Attribute):
         return _strip_callable(mock.attr)
+    patcher = patch_of_mock(mock, stmt, parents)
+    return _strip_callable(_patched_name(patcher)) if patcher is not None else ""
+
+
+def patch_of_mock(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> ast.Call | None:
+    """The ``patch(...)`` call that made the mock named ``mock`` in the function holding
+    ``stmt``: a ``@patch`` decorator of the test (bottom-most first, after ``self``),
+    ``with patch(...) as mock``, ``mock = patch(...).start()`` / ``mocker.patch(...)``."""
     if not isinstance(mock, ast.Name):
-        return ""
+        return None
     func = _enclosing_function(stmt, parents)
     if func is None:
-        return ""
+        return None
     params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
     if params and params[0] in ("self", "cls"):
         params = params[1:]
@@ -331,16 +338,14 @@ def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> st
     ]
     if mock.id in params:
         index = params.index(mock.id)
-        if index < len(injecting):
-            return _strip_callable(_patched_name(injecting[index]))
-        return ""
+        return injecting[index] if index < len(injecting) else None
     for node in ast.walk(func):
         if isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 var = item.optional_vars
                 if isinstance(var, ast.Name) and var.id == mock.id:
                     if isinstance(item.context_expr, ast.Call):
-                        return _strip_callable(_patched_name(item.context_expr))
+                        return item.context_expr if _patched_name(item.context_expr) else None
         elif isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == mock.id for t in node.targets
         ):
@@ -353,8 +358,8 @@ def _mock_name(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) -> st
             ):
                 value = value.func.value
             if isinstance(value, ast.Call) and _patched_name(value):
-                return _strip_callable(_patched_name(value))
-    return ""
+                return value
+    return None
 
 
 def _call_binding(
@@ -2014,3 +2019,89 @@ def patch_target(call: ast.Call) -> str:
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and "." in arg.value:
         return arg.value
     return ""
+
+
+def _module_bytes(path: str) -> bytes | None:
+    """A module's bytes, None when unreadable or over :data:`MAX_MODULE_BYTES`."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError:
+        return None
+    return None if len(data) > MAX_MODULE_BYTES else data
+
+
+@functools.lru_cache(maxsize=1024)
+def _field_annotation(path: str, mtime_ns: int, size: int, cls: str, field: str) -> str | None:
+    """The annotation text of ``field`` in the body of the top-level class ``cls``."""
+    data = _module_bytes(path)
+    if data is None:
+        return None
+    head = re.search(rb"^class[ \t]+" + re.escape(cls.encode()) + rb"\b", data, re.M)
+    if head is None:
+        return None
+    body = data[head.end() : _class_end(data, head.start())]
+    line = re.search(
+        rb"^[ \t]+" + re.escape(field.encode()) + rb"[ \t]*:[ \t]*([^\n=#]+)", body, re.M
+    )
+    return line.group(1).decode("utf-8", "replace").strip() if line else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _union_alias(path: str, mtime_ns: int, size: int, name: str) -> tuple[str, ...]:
+    """The members of a module-level union alias ``name = A | B`` (also ``name:
+    TypeAlias = ...`` and ``Union[A, B]``); () when ``name`` is no such alias."""
+    data = _module_bytes(path)
+    if data is None:
+        return ()
+    line = re.search(
+        rb"^" + re.escape(name.encode()) + rb"[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?="
+        rb"[ \t]*([^\n#]+)",
+        data,
+        re.M,
+    )
+    if line is None:
+        return ()
+    text = line.group(1).decode("utf-8", "replace").strip()
+    union = re.fullmatch(r"(?:typing\.)?Union\[(.*)\]", text)
+    parts = union.group(1).split(",") if union else text.split("|")
+    members = tuple(p.strip() for p in parts)
+    if len(members) < 2 or not all(re.fullmatch(r"[A-Za-z_][\w.]*", m) for m in members):
+        return ()
+    return members
+
+
+def field_element(
+    finder: Finder, defined: Defined, cls: str, field: str, keywords: frozenset[str]
+) -> tuple[Mimicked, Defined] | None:
+    """The record class a fake put in the sequence field ``field`` of the record class
+    ``cls`` (``content: list[ContentBlock]``) stands in for: the element class, or the one
+    member of a union alias (``ContentBlock = TextContent | ImageContent``) that has
+    every attribute the fake is given."""
+    found = finder.find(defined.module)
+    if found is None or not keywords:
+        return None
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return None
+    text = _field_annotation(found[0], info.st_mtime_ns, info.st_size, cls, field)
+    element = nested_element_type(text, 1) if text else None
+    if element is None or text is None:
+        return None
+    shown = f"an element of `{field}: {text}` of `{cls}` in {found[1]}"
+    members = _union_alias(found[0], info.st_mtime_ns, info.st_size, element) or (element,)
+    fits = []
+    for member in members[:8]:
+        member_defined = define(finder, member, defined.module)
+        if (
+            member_defined is not None
+            and member_defined.record
+            and keywords <= member_defined.fields
+        ):
+            fits.append((member, member_defined))
+    if len(fits) != 1:
+        return None  # none, or several members it could be
+    member, member_defined = fits[0]
+    how = shown if member == element else f"{shown}, the member of `{element}` it fits"
+    return Mimicked(member, member_defined.relpath, how), member_defined

@@ -123,6 +123,20 @@ for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock pa
 over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
 `SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
 fake of a known class, an attribute), never by a name alone.
+A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
+pydantic, `TypedDict`..., not a plain `*Config` class): given
+data (keywords, or attributes its function assigns on the local name it is bound to:
+`result = MagicMock(); result.content = [...]`), each an attribute of the class, in a slot
+annotated with it: a parameter it is passed to (also as an element of a list passed to
+`requests: list[Instance]`), an attribute it is set as, what a patched function returns
+(`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
+CallToolResult`), or an element of a list set as a sequence field of another data fake
+(`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
+TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
+(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`), a configured
+callable (`return_value=`, `side_effect=`, `AsyncMock`), a mock given a method
+(`m.load.return_value = ...`), one named like a class only. `cast(Any, fake)` still
+fills the slot the cast is put in.
 Or from its keywords: all data fields (not properties or methods) of a class the test
 imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
 untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
@@ -728,7 +742,11 @@ def _fake_of(
         if not isinstance(modules, list):
             modules = list(fakes.imported_modules(src.tree, src.path))
             src.cache["modules"] = modules
-        keywords = frozenset(k.arg for k in call.keywords if k.arg)
+        keywords = (
+            mock_data(src, call, parents)
+            if src.qualname(call.func) not in _SIMPLE_NAMESPACE
+            else frozenset(k.arg for k in call.keywords if k.arg)
+        )
         nested = _nested(src, call, parents)
         bound = fakes.binding(call, parents)
         reached = _reached(src, call, parents, modules, keywords, nested)
@@ -895,6 +913,209 @@ def _held_fake(
 _MOCK_CALLS = frozenset(
     {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
 )
+
+
+# Mocks that can be data fakes (``AsyncMock`` fakes a coroutine function, ``create_autospec``
+# is typed already).
+_DATA_MOCKS = frozenset({"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock"})
+# Keywords and attributes that configure a mock itself, not the object it fakes: a mock
+# given one is a specced mock or a callable, not a data fake.
+_MOCK_CONFIG = frozenset(
+    {"spec", "spec_set", "wraps", "name", "return_value", "side_effect", "unsafe", "new"}
+)
+
+
+def mock_data(src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]) -> frozenset[str]:
+    """The data attributes a new ``MagicMock(...)``/``Mock(...)`` is given: its keywords
+    and, when a function binds it to a local name, the attributes the function assigns
+    on that name (``m.content = [...]``). Empty when it is no data fake: a placeholder,
+    a specced mock, a configured callable (``return_value=``, ``side_effect``), or a
+    mock given a method (``m.load.return_value = ...``, ``m.forward = fake_forward``)."""
+    if call.args or any(k.arg is None or k.arg in _MOCK_CONFIG for k in call.keywords):
+        return frozenset()
+    given = {k.arg for k in call.keywords if k.arg}
+    stmt = parents.get(id(call))
+    func = fakes._enclosing_function(call, parents)
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and func is not None
+    ):
+        assigned = _assigned_on(func, stmt.targets[0].id)
+        if assigned is None:
+            return frozenset()
+        given |= assigned
+    return frozenset(given)
+
+
+def _assigned_on(func: ast.AST, var: str) -> set[str] | None:
+    """The attributes ``func`` assigns on the local ``var`` as data; None when it rebinds
+    ``var`` or configures it as a callable or with a method."""
+    local_defs = {
+        n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    out: set[str] = set()
+    binds = 0
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == var:
+                binds += 1
+                continue
+            chain: list[str] = []
+            while isinstance(target, ast.Attribute):
+                chain.append(target.attr)
+                target = target.value
+            if not (isinstance(target, ast.Name) and target.id == var and chain):
+                continue
+            chain.reverse()
+            if any(a in _MOCK_CONFIG or a.startswith("__") for a in chain):
+                return None  # ``m.return_value = ...``, ``m.load.side_effect = ...``
+            value = node.value
+            if len(chain) == 1 and (
+                isinstance(value, ast.Lambda)
+                or (isinstance(value, ast.Name) and value.id in local_defs)
+                or (isinstance(value, ast.Call) and _configured_mock(value))
+            ):
+                return None  # a method: ``m.forward = fake_forward``
+            out.add(chain[0])
+    return out if binds <= 1 else None
+
+
+def _configured_mock(call: ast.Call) -> bool:
+    """Whether ``call`` builds a mock configured as a callable (``MagicMock(return_value=
+    ...)``, ``AsyncMock()``): what it is assigned to is a method."""
+    callee = fakes._callee(call)
+    if callee == "AsyncMock":
+        return True
+    return callee in _MOCK_CALLS and any(
+        k.arg in ("return_value", "side_effect") for k in call.keywords
+    )
+
+
+def mock_fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
+    """The typed record class a new ``MagicMock``/``Mock`` data fake stands in for: only
+    when the slot it fills is annotated with that class (a parameter it is passed to, a
+    field or an attribute it is set as, an element of a sequence field of the record
+    another data fake stands in for) or the patched function whose return it is set as
+    returns it, and every attribute it is given is one of the class's. A class named like
+    the mock's name or matching its attribute names alone is not enough (mocks are
+    everywhere in tests; most are services, not data)."""
+    found = _mock_fake(src, call, 0)
+    return found[0] if found is not None else None
+
+
+def _mock_fake(
+    src: SourceInfo, call: ast.Call, depth: int
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """:func:`mock_fake_of`, with the class found (an outer fake's class is read
+    ``depth`` levels up)."""
+    parents = _parents(src, call)
+    data = mock_data(src, call, parents)
+    if not data:
+        return None
+    found = _fake_of(src, call, 0)
+    stmt = parents.get(id(call))
+    local = isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
+    if found is not None and (
+        not _typed_binding(found[0].how) or (local and not _slot_reached(found[0].how))
+    ):
+        found = None  # a local name's annotation elsewhere is a name match
+    if found is None and local:
+        found = _mock_returned_fake(src, call, parents, data)
+    if found is None and depth < 2:
+        found = _mock_element_fake(src, call, parents, data, depth)
+    if found is None:
+        return None
+    defined = found[1]
+    # a record (``@dataclass``, pydantic...): a plain class named ``*Config`` whose
+    # ``__init__`` builds its attributes is no data a test could construct instead
+    if not defined.record or not data <= defined.fields:
+        return None
+    return found
+
+
+def _mock_element_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    data: frozenset[str],
+    depth: int,
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A mock put in a list set as a field of another data fake (``result.content =
+    [MagicMock(type="text", text=...)]``, ``result`` a ``CallToolResult`` fake): the
+    element class of that field (see :func:`fakes.field_element`)."""
+    display = parents.get(id(call))
+    stmt = parents.get(id(display))
+    func = fakes._enclosing_function(call, parents)
+    if not (
+        isinstance(display, ast.List)
+        and isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and func is not None
+    ):
+        return None
+    target = stmt.targets[0]
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return None
+    holder = _bound_call(func, target.value.id)
+    if holder is None or fakes._callee(holder) not in _DATA_MOCKS:
+        return None
+    outer = _mock_fake(src, holder, depth + 1)
+    if outer is None:
+        return None
+    return fakes.field_element(_finder(src), outer[1], outer[0].name, target.attr, data)
+
+
+def _bound_call(func: ast.AST, var: str) -> ast.Call | None:
+    """The call ``func`` binds the local ``var`` to (``var = Call(...)``), when bound once."""
+    bound = [
+        node.value
+        for node in ast.walk(func)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == var for t in node.targets)
+    ]
+    return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
+
+
+def _slot_reached(how: str) -> bool:
+    """Whether ``how`` a fake held by a local name was found is a slot the test puts it
+    in (a parameter it is passed to, an element of a typed sequence it is put in)."""
+    return "it is passed" in how or "which it is put in" in how
+
+
+def _mock_returned_fake(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], data: frozenset[str]
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A mock bound to a local name and set as what a patched function returns
+    (``mock_call.return_value = result`` under ``@patch("pkg.tool.call_tool")``): the
+    class that function's ``def`` is annotated to return."""
+    stmt = parents.get(id(call))
+    func = fakes._enclosing_function(call, parents)
+    if not isinstance(stmt, ast.Assign) or func is None:
+        return None
+    var = stmt.targets[0]
+    assert isinstance(var, ast.Name)
+    for node in ast.walk(func):
+        if not (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == var.id
+        ):
+            continue
+        for target in node.targets:
+            if not (isinstance(target, ast.Attribute) and target.attr == "return_value"):
+                continue
+            patcher = fakes.patch_of_mock(target.value, node, parents)
+            dotted = fakes.patch_target(patcher) if patcher is not None else ""
+            found = fakes.patched_return(_finder(src), dotted, data, ()) if dotted else None
+            if found is not None:
+                mimics, defined = found
+                how = f"what the patched `{dotted}` returns: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
 
 
 def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
@@ -1573,6 +1794,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
                         "under test",
                     )
+        yield from _mock_fakes(src)
         return
     for node, ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
@@ -1666,6 +1888,34 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 "any-annotation",
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
+            )
+
+
+def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
+    """✗ for each new ``MagicMock``/``Mock`` data fake of a typed class (see
+    :func:`mock_fake_of`); any other mock is the ordinary test double, no finding."""
+    if b"Mock(" not in src.data:
+        return
+    lines = src.data.split(b"\n")
+    if not any(b"Mock(" in line and src.overlaps(n, n) for n, line in enumerate(lines, 1)):
+        return  # no added line builds a mock: the tree is not walked
+    for node in ast.walk(src.tree):
+        if not (
+            isinstance(node, ast.Call)
+            and fakes._callee(node) in _DATA_MOCKS
+            and src.node_added(node.func)
+        ):
+            continue
+        mocked = mock_fake_of(src, node)
+        if mocked is not None:
+            yield finding(
+                src,
+                node,
+                "any-annotation",
+                BLOCK,
+                f"new `{fakes._callee(node)}` data fake stands in for `{mocked.name}` "
+                f"({mocked.where}; found by {mocked.how}), a real typed class: "
+                f"build a `{mocked.name}` or a typed fake",
             )
 
 
