@@ -469,9 +469,12 @@ def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
 
 def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
     """Parameter name -> (function, line) of each annotated named parameter of the
-    file's functions (computed once). A key that the same file declares as a typed
-    parameter (``vllm_config: VllmConfig``, ``token: str | None``) is a common parameter
-    name of the code base, not a string protocol copied between files: ⚠, not ✗."""
+    file's functions that the change does not add (computed once). A key that the same
+    file already declares as a typed parameter (``vllm_config: VllmConfig``,
+    ``token: str | None``) is a common parameter name of the code base, not a string
+    protocol copied between files: ⚠, not ✗. A parameter the change adds with the reads
+    (``forward(..., dpace_alpha: float)`` while two files read ``kwargs.get("dpace_alpha")``)
+    is part of the new protocol, no established name."""
     cached = src.cache.get("typed_params")
     if isinstance(cached, dict):
         return cached
@@ -479,7 +482,11 @@ def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
     for node in ast.walk(src.tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-                if arg.annotation is not None and arg.arg not in ("self", "cls"):
+                if (
+                    arg.annotation is not None
+                    and arg.arg not in ("self", "cls")
+                    and not src.node_added(arg)
+                ):
                     found.setdefault(arg.arg, (node.name, arg.lineno))
     src.cache["typed_params"] = found
     return found
