@@ -74,7 +74,9 @@ it goes on to a callee's named parameter: the value passed on under the same nam
 class of the same file that declares that parameter. So is a key read (not popped) from
 a dict that is not forwarded, when a function of the same file declares it as a typed
 parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name, not a
-copied string protocol. So is a key read by a function that stands in for another
+copied string protocol. The declaration must be older than the change: a parameter the
+change adds together with the reads (`forward(..., dpace_alpha: float)` while two files
+read `kwargs.get("dpace_alpha")`) is part of the new key's protocol. So is a key read by a function that stands in for another
 callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is a parameter of
 `forward`), a key popped as a statement after the dict went on whole (`f(**kwargs)`,
 `dict(kwargs=kwargs)`: the callee took it; the pop releases the value), and a key that
