@@ -99,23 +99,44 @@ def test_a_key_only_a_test_file_read_before_is_still_new(repo: Repo, run: Run) -
     assert {sev for _p, _l, sev, _m in rows(run)} == {"error"}
 
 
+TYPED_CLASS = (
+    "class W:\n"
+    "    def __init__(self, vllm_config: object, token: str) -> None:\n"
+    "        self.c = vllm_config\n"
+)
+READS = "\n\ndef make(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n"
+
+
 def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(
-    feature: Repo, run: Run
+    repo: Repo, run: Run
 ) -> None:
-    feature.write(
+    repo.write("pkg/b.py", TYPED_CLASS)
+    repo.commit("base: the typed parameter")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write(
         "pkg/a.py",
         "def build(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",
     )
-    feature.write(
-        "pkg/b.py",
-        "class W:\n"
-        "    def __init__(self, vllm_config: object, token: str) -> None:\n"
-        "        self.c = vllm_config\n\n\n"
-        "def make(**kwargs):\n"
-        "    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",  # 7
-    )
+    repo.write("pkg/b.py", TYPED_CLASS + READS)  # the reads at line 7
+    repo.commit("reads")
     rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
     by_key = {("vllm_config" if "vllm_config" in r[3].split("`")[1] else "hidden"): r for r in rows}
     assert by_key["vllm_config"][2] == "warning"
     assert "typed parameter of `__init__` (line 2)" in by_key["vllm_config"][3]
     assert by_key["hidden"][2] == "error"  # a string protocol of both files
+
+
+def test_a_typed_parameter_the_change_adds_with_the_reads_is_no_common_name(
+    feature: Repo, run: Run
+) -> None:
+    """speculators 21033a7b: ``forward(..., dpace_alpha: float)`` and
+    ``kwargs.get("dpace_alpha", 0.5)`` added together to two model files: a new key of
+    the change, read in both files, not an established parameter name."""
+    feature.write(
+        "pkg/a.py",
+        "def build(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n",
+    )
+    feature.write("pkg/b.py", TYPED_CLASS + READS)
+    rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
+    assert {r[2] for r in rows} == {"error"}
+    assert not any("typed parameter" in r[3] for r in rows)

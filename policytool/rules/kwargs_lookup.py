@@ -74,7 +74,9 @@ it goes on to a callee's named parameter: the value passed on under the same nam
 class of the same file that declares that parameter. So is a key read (not popped) from
 a dict that is not forwarded, when a function of the same file declares it as a typed
 parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name, not a
-copied string protocol. So is a key read by a function that stands in for another
+copied string protocol. The declaration must be older than the change: a parameter the
+change adds together with the reads (`forward(..., dpace_alpha: float)` while two files
+read `kwargs.get("dpace_alpha")`) is part of the new key's protocol. So is a key read by a function that stands in for another
 callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is a parameter of
 `forward`), a key popped as a statement after the dict went on whole (`f(**kwargs)`,
 `dict(kwargs=kwargs)`: the callee took it; the pop releases the value), and a key that
@@ -469,9 +471,12 @@ def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
 
 def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
     """Parameter name -> (function, line) of each annotated named parameter of the
-    file's functions (computed once). A key that the same file declares as a typed
-    parameter (``vllm_config: VllmConfig``, ``token: str | None``) is a common parameter
-    name of the code base, not a string protocol copied between files: ⚠, not ✗."""
+    file's functions that the change does not add (computed once). A key that the same
+    file already declares as a typed parameter (``vllm_config: VllmConfig``,
+    ``token: str | None``) is a common parameter name of the code base, not a string
+    protocol copied between files: ⚠, not ✗. A parameter the change adds with the reads
+    (``forward(..., dpace_alpha: float)`` while two files read ``kwargs.get("dpace_alpha")``)
+    is part of the new protocol, no established name."""
     cached = src.cache.get("typed_params")
     if isinstance(cached, dict):
         return cached
@@ -479,7 +484,11 @@ def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
     for node in ast.walk(src.tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-                if arg.annotation is not None and arg.arg not in ("self", "cls"):
+                if (
+                    arg.annotation is not None
+                    and arg.arg not in ("self", "cls")
+                    and not src.node_added(arg)
+                ):
                     found.setdefault(arg.arg, (node.name, arg.lineno))
     src.cache["typed_params"] = found
     return found
