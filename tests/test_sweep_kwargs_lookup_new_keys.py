@@ -107,9 +107,7 @@ TYPED_CLASS = (
 READS = "\n\ndef make(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n"
 
 
-def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(
-    repo: Repo, run: Run
-) -> None:
+def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(repo: Repo, run: Run) -> None:
     repo.write("pkg/b.py", TYPED_CLASS)
     repo.commit("base: the typed parameter")
     repo.git("checkout", "-q", "-b", "feature")

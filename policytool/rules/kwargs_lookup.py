@@ -44,46 +44,45 @@ dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`
 a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
 `and` or the key is set in a block nested in the `if`.
 
-⚠ for every such read. A plain dict parameter that no `**` dict of the file is passed
-to (`media_io_kwargs: dict[str, Any]`, `gen_kwargs: Mapping[str, Any]`) has no `**kwargs`
+⚠ for every such read. A plain dict parameter that no `**` dict of the file is passed to
+(`media_io_kwargs: dict[str, Any]`, `gen_kwargs: Mapping[str, Any]`) has no `**kwargs`
 signature: its reads are not the ⚠, only the ✗ for a new key repeated in another file
 (below). ✗ when the same key is read from a `**kwargs` parameter (or such a plain dict
-parameter) in another non-test file with no shared module constant and the key is new
-to the repository (no non-test file of the base revision read it from kwargs: the
-change introduces the key and repeats it; a rewritten or renamed lookup, or one
-more copy of a key the code base already reads, is the backlog's duplication and stays
-⚠, naming a file that read it before) (writes such as
-`gen_kwargs["k"] = v` and test files do not count), or when the function is on a
-fail-fast path (`__init__`, config validation, weight loading, diffusers'
-`lora_state_dict`, an alternate constructor: a `@classmethod` returning `cls(...)`) and
-never passes the dict on, so unknown keys are silently dropped. Passing it on is any use
-but a key read, a log line (`logger.info(f"... {{kwargs}}")`, `print`) or `_ = kwargs`:
-forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
-function on its `def` line when the change writes it (its reads ⚠; also when the body
-never reads the dict at all, unless it is a stub, an alternate constructor, or a method
-overriding one of a base class that declares it with parameters: an interface's
-catch-all; a base method taking only `self` declares none); a `**kwargs` the change adds to
-an old signature and the body never uses gets its ✗ at the added `**kwargs` line; when the
-function is older, a ✗ at the read of each key the change adds to it (a key the file
-read before is ⚠). A key popped before the dict is forwarded
-to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's parameter:
-⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not `.pop`) when
-it goes on to a callee's named parameter: the value passed on under the same name
-(`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file without a
-`token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a function or
-class of the same file that declares that parameter. So is a key read (not popped) from
-a dict that is not forwarded, when a function of the same file declares it as a typed
-parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name, not a
-copied string protocol. The declaration must be older than the change: a parameter the
-change adds together with the reads (`forward(..., dpace_alpha: float)` while two files
-read `kwargs.get("dpace_alpha")`) is part of the new key's protocol. So is a key read by a function that stands in for another
-callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is a parameter of
-`forward`), a key popped as a statement after the dict went on whole (`f(**kwargs)`,
-`dict(kwargs=kwargs)`: the callee took it; the pop releases the value), and a key that
-the installed library a method's base class comes from declares as a typed name (a
-`ProcessorMixin` subclass reading `text_kwargs`, a field of transformers'
-`ProcessingKwargs`; without the library on the path the key is judged as the code
-base's). A key read in more than four other
+parameter) in another non-test file with no shared module constant and the key is new to
+the repository (no non-test file of the base revision read it from kwargs: the change
+introduces the key and repeats it; a rewritten or renamed lookup, or one more copy of a
+key the code base already reads, is the backlog's duplication and stays ⚠, naming a file
+that read it before) (writes such as `gen_kwargs["k"] = v` and test files do not count),
+or when the function is on a fail-fast path (`__init__`, config validation, weight
+loading, diffusers' `lora_state_dict`, an alternate constructor: a `@classmethod`
+returning `cls(...)`) and never passes the dict on, so unknown keys are silently
+dropped. Passing it on is any use but a key read, a log line (`logger.info(f"...
+{{kwargs}}")`, `print`) or `_ = kwargs`: forwarding it, storing it, iterating it or
+testing it for leftover keys. One ✗ for the function on its `def` line when the change
+writes it (its reads ⚠; also when the body never reads the dict at all, unless it is a
+stub, an alternate constructor, or a method overriding one of a base class that declares
+it with parameters: an interface's catch-all; a base method taking only `self` declares
+none); a `**kwargs` the change adds to an old signature and the body never uses gets its
+✗ at the added `**kwargs` line; when the function is older, a ✗ at the read of each key
+the change adds to it (a key the file read before is ⚠). A key popped before the dict is
+forwarded to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's
+parameter: ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
+`.pop`) when it goes on to a callee's named parameter: the value passed on under the
+same name (`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file
+without a `token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a
+function or class of the same file that declares that parameter. So is a key read (not
+popped) from a dict that is not forwarded, when a function of the same file declares it
+as a typed parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name,
+not a copied string protocol. The declaration must be older than the change: a parameter
+the change adds together with the reads (`forward(..., dpace_alpha: float)` while two
+files read `kwargs.get("dpace_alpha")`) is part of the new key's protocol. So is a key
+read by a function that stands in for another callable (`model.forward =
+self._prepare_stage`: `inputs["input_ids"]` is a parameter of `forward`), a key popped
+as a statement after the dict went on whole (`f(**kwargs)`, `dict(kwargs=kwargs)`: the
+callee took it; the pop releases the value), and a key that the installed library a
+method's base class comes from declares as a typed name (a `ProcessorMixin` subclass
+reading `text_kwargs`, a field of transformers' `ProcessingKwargs`; without the library
+on the path the key is judged as the code base's). A key read in more than four other
 files is an established convention: ⚠ with the count.
 
 A read the change moves is not new: when the diff removes as many lines like the read's
