@@ -85,7 +85,9 @@ of candidates, in the next attempt's handler) or under a test of what the `try` 
 raise` in the `__init__` whose catch passes). An optional import is not best effort in a function
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
-module, and is ✗ ("catch ImportError").
+module, and is ✗ ("catch ImportError"); so is one that logs the failure (at any level)
+and then returns or continues: the patch is skipped all the same. A handler that keeps
+the error to raise when the patch is needed (`_IMPORT_ERROR = e`) hands it on.
 
 ## Why
 A broad catch turns a fixable bug into silent wrong behaviour: the exception type
