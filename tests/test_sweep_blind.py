@@ -249,10 +249,10 @@ _M_FIGURES = {
         "'-' here as sets h and k do (a catch-all the plugins share with `save_checkpoint`)"
     ),
     ("broad-except", "x-recall"): (
-        "0/3: the NPU RoPE patch's log-and-`continue` when the target model's module fails "
-        "to import, `_build_meta_hf_model_for_collator`'s config load falling back to no "
-        "model, Blaxel's `install_packages` returning `[]` during set-up: ⚠, no fail-fast "
-        "name reaches them"
+        "1/3 (round H: the NPU RoPE patch's logged `continue` around the import of the module "
+        "it patches): `_build_meta_hf_model_for_collator`'s config load falling back to no "
+        "model (a `-> Any | None` it declares), Blaxel's `install_packages` returning `[]` "
+        "during set-up (also called after set-up): ⚠, no fail-fast name reaches them"
     ),
     ("any-annotation", "x-recall"): (
         "4/8: the implicit Optionals `group: ProcessGroup = None` of two Ulysses helpers, "
@@ -265,10 +265,6 @@ _N_FIGURES = {
         "0/4: the new keys `moe_dispatch_fwd_dtype` / `moe_combine_bwd_dtype` read in two "
         "test files' copies of `MoEModelTestContainer.__init__(**kwargs)`: test files do not "
         "count for the duplicated key (their fakes' keys would), ⚠"
-    ),
-    ("broad-except", "x-recall"): (
-        "0/1: float8's import-time patch hiding a failed import of inductor internals "
-        "behind a DEBUG log: the optional-import shape, ⚠"
     ),
     ("any-annotation", "x-recall"): (
         "10/15: tensorboard `ScalarEvent` fakes (x2), an `InferenceConfig` and a "

@@ -142,7 +142,7 @@ def test_a_broad_catch_around_the_import_a_patch_function_patches_is_blocking(
     assert [(line, sev) for line, sev, _m in found] == [
         (7, "error"),
         (15, "error"),
-        (23, "warning"),  # logged
+        (23, "error"),  # logged, and the patch skipped all the same
         (40, "warning"),  # set-up, but an optional import: best effort
         (48, "warning"),  # an availability probe
         (59, "warning"),  # the failed import is what triggers the patch

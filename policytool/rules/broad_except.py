@@ -85,7 +85,9 @@ of candidates, in the next attempt's handler) or under a test of what the `try` 
 raise` in the `__init__` whose catch passes). An optional import is not best effort in a function
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
-module, and is ✗ ("catch ImportError").
+module, and is ✗ ("catch ImportError"); so is one that logs the failure (at any level)
+and then returns or continues: the patch is skipped all the same. A handler that keeps
+the error to raise when the patch is needed (`_IMPORT_ERROR = e`) hands it on.
 
 ## Why
 A broad catch turns a fixable bug into silent wrong behaviour: the exception type
@@ -144,7 +146,12 @@ def _is_log_call(stmt: ast.stmt) -> bool:
         return False
     func = stmt.value.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    return name in _LOG_METHODS
+    return name in _LOG_METHODS or _LEVELLED_LOG.fullmatch(name) is not None
+
+
+# A logger's helpers named by their level for one rank or one time (``warning_rank0``,
+# ``info_rank0_once``, ``error_once``): log calls like ``warning``.
+_LEVELLED_LOG = re.compile(r"(?:debug|info|warning|warn|error|critical)(?:_rank\d+)?(?:_once)?")
 
 
 _LOG_METHODS = frozenset(
@@ -866,6 +873,25 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 BLOCK,
                 f"`{clause}:` around loading (`{loaded}`) {how}: a failed load carries on "
                 "as if there were nothing to load; let it raise or catch the specific types",
+            )
+            continue
+        # A patch function's import that fails for any reason (not only a missing module)
+        # skips the patch; a log line of it does not make the patch optional. An error
+        # kept and handed on (``_IMPORT_ERROR = e``) is raised when the patch is needed.
+        if (
+            patch
+            and paths.skips_patch(tried, node.body)
+            and _logs_then_gives_up(node.body)
+            and not (node.name and _forwards(node.body, node.name))
+            and not _raises_later(ctx.innermost, node)
+        ):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` around an import in patch function `{patch}` logs and skips the "
+                "patch on any error, not only a missing module; catch ImportError",
             )
             continue
         if uses_error:
