@@ -219,8 +219,6 @@ ERRORS = {
     "tab in a plain scalar (libyaml reads it, ruamel not)": "a: x\tb\n",
     "tab before a comment": "a: b\t# c\n",
     "tab as indentation": "a:\n\t- b\n",
-    "a number ruamel cannot convert": "a: -_\n",
-    "a float ruamel cannot convert": "- ._\n",
 }
 
 

@@ -272,7 +272,9 @@ def _plain_scalar(value: str) -> object:
                 return datetime.date(int(date[1]), int(date[2]), int(date[3]))
             except ValueError:
                 raise _Handover(f"not a date {value!r}") from None
-        if _OTHER_TYPED_RE.fullmatch(value):
+        if _OTHER_TYPED_RE.fullmatch(value) and (
+            _has_digit(value) or _INF_NAN_RE.fullmatch(value) or value == "="
+        ):
             raise _Handover(f"typed scalar {value!r}")
     return value
 
@@ -667,10 +669,43 @@ def _backend() -> str:
 
 def _yaml() -> object:
     from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import RoundTripConstructor
+    from ruamel.yaml.nodes import ScalarNode
 
+    class Constructor(RoundTripConstructor):
+        """ruamel's resolver takes a digit-less `-_` for an int and `._` for a float,
+        then fails to convert them; YAML 1.2's core schema and PyYAML (pre-commit) read
+        both as strings, and so does this constructor."""
+
+        # A string where ruamel's own methods promise a number: the point of the override.
+        def construct_yaml_int(self, node: ScalarNode) -> int | str:  # type: ignore[override]
+            if not _has_digit(node.value):
+                text: str = self.construct_yaml_str(node)
+                return text
+            number: int = super().construct_yaml_int(node)
+            return number
+
+        def construct_yaml_float(self, node: ScalarNode) -> float | str:  # type: ignore[override]
+            if not _has_digit(node.value) and not _INF_NAN_RE.fullmatch(node.value):
+                text: str = self.construct_yaml_str(node)
+                return text
+            number: float = super().construct_yaml_float(node)
+            return number
+
+    Constructor.add_constructor("tag:yaml.org,2002:int", Constructor.construct_yaml_int)
+    Constructor.add_constructor("tag:yaml.org,2002:float", Constructor.construct_yaml_float)
     yaml = YAML(typ="rt")
+    yaml.Constructor = Constructor
     yaml.preserve_quotes = True
     return yaml
+
+
+_INF_NAN_RE = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+
+
+def _has_digit(value: object) -> bool:
+    """Whether a scalar's text holds a digit: no number is written without one."""
+    return isinstance(value, str) and any(c.isdigit() for c in value)
 
 
 def parse_ruamel(text: str, relpath: str) -> YamlNode:
@@ -703,8 +738,8 @@ def parse_ruamel(text: str, relpath: str) -> YamlNode:
     except RecursionError:
         raise YamlError(relpath, 1, "nested too deeply to read") from None
     except (ValueError, IndexError) as exc:
-        # ruamel's resolver takes `-_` for an int and `._` for a float, then fails to
-        # convert them (PyYAML, which pre-commit uses, fails the same way).
+        # A scalar ruamel resolves to a type and then fails to build (a digit-less `-_`
+        # or `._` no longer does: see ``_yaml``).
         raise YamlError(relpath, 1, f"invalid YAML: a scalar that cannot be read ({exc})") from None
     return data
 
