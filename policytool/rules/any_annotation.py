@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import operator
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -1400,15 +1401,11 @@ def _element_fake(
     return fakes.Mimicked(found[0].name, found[0].where, how), found[1]
 
 
-def _patch_targets(scope: ast.AST, func: str) -> list[str]:
-    """The dotted paths a function ``func`` of ``scope`` is patched over:
-    ``monkeypatch.setattr(module.subprocess, "run", func)`` (the object's last name),
-    ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
+def _patch_targets(scope: ast.AST, is_func: Callable[[ast.expr | None], bool]) -> list[str]:
+    """The dotted paths a replacement of ``scope`` (a function by its name, a lambda) is
+    patched over: ``monkeypatch.setattr(module.subprocess, "run", func)`` (the object's
+    last name), ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
     side_effect=func)``, ``patch.object(subprocess, "run", new=func)``."""
-
-    def is_func(node: ast.expr | None) -> bool:
-        return isinstance(node, ast.Name) and node.id == func
-
     out: list[str] = []
     for node in ast.walk(scope):
         if not isinstance(node, ast.Call) or len(out) >= 4:
@@ -1431,6 +1428,11 @@ def _patch_targets(scope: ast.AST, func: str) -> list[str]:
     return [t for t in out if "." in t]
 
 
+def _names(name: str, node: ast.expr | None) -> bool:
+    """Whether ``node`` is the bare name ``name``."""
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def _patched_function_fake(
     src: SourceInfo,
     call: ast.Call,
@@ -1443,16 +1445,26 @@ def _patched_function_fake(
     "run", fake_run)``): what the real function returns, by its ``-> T`` or, with no
     annotation, the class its ``return`` builds (``subprocess.run``: ``CompletedProcess``)."""
     stmt = parents.get(id(call))
-    if not isinstance(stmt, ast.Return) or not keywords:
+    if not keywords:
         return None
-    func = fakes._enclosing_function(stmt, parents)
-    if func is None:
+    is_func: Callable[[ast.expr | None], bool]
+    if isinstance(stmt, ast.Lambda) and stmt.body is call:
+        # ``setattr("pkg.get_config", lambda *_a: fake)``: the lambda is the replacement
+        replacement: ast.AST = stmt
+        is_func = functools.partial(operator.is_, stmt)
+    elif isinstance(stmt, ast.Return):
+        func = fakes._enclosing_function(stmt, parents)
+        if func is None:
+            return None
+        replacement = func
+        is_func = functools.partial(_names, func.name)
+    else:
         return None
-    scope = fakes._enclosing_function(func, parents) or parents.get(id(func))
+    scope = fakes._enclosing_function(replacement, parents) or parents.get(id(replacement))
     if scope is None:
         return None
     finder = _finder(src)
-    for target in _patch_targets(scope, func.name):
+    for target in _patch_targets(scope, is_func):
         found = fakes.patched_return(finder, target, keywords, nested)
         if found is not None:
             mimics, defined = found
