@@ -273,6 +273,8 @@ class _Types:
         self.classes = classes - other
         self.rebound = other
         self.imported: dict[str, tuple[str, str]] = {}
+        # Names imported relatively: from the repository's own package, never absent.
+        self.relative: set[str] = set()
         # ``try: from deep_ep import Buffer`` (an optional dependency): read only for
         # a module global's annotation (:meth:`uninstalled_class`).
         self.guarded: dict[str, str] = {}
@@ -293,6 +295,8 @@ class _Types:
             if module:
                 for alias in stmt.names:
                     self.imported[alias.asname or alias.name] = (module, alias.name)
+                    if stmt.level:
+                        self.relative.add(alias.asname or alias.name)
 
     def admits_none(self, annotation: ast.expr) -> bool | None:
         """True when the annotation holds None, False when it certainly does not."""
@@ -456,6 +460,8 @@ class _Types:
         if not isinstance(annotation, ast.Name) or annotation.id in self.rebound:
             return False
         name = annotation.id
+        if name in self.relative:
+            return False  # a module of the package the finder does not read (a symlink)
         if name in self.imported:
             module, original = self.imported[name]
         elif name in self.guarded:

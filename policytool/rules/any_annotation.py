@@ -61,8 +61,9 @@ Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)
 attribute or
 dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
 class imported from a package that is not installed and the module tests the global for
-None or a function rebinds it: `_buffer: Buffer = None`), or as a parameter None really
-reaches: its body tests it (`x is None`, `if not x`, `x or default`) or uses it on some
+None or a function rebinds it: `_buffer: Buffer = None`; a parameter's such class, as
+`from torch.distributed import ProcessGroup`, reads as its dotted spelling does), or as a
+parameter None really reaches: its body tests it (`x is None`, `if not x`, `x or default`) or uses it on some
 paths only (`if image_tokens: x.images[i]`, after an early `return` or `break`), it
 hands it to a function or `self.` method of the module (or stores it in `self.<attr>`)
 that tests it, or a call in the work tree (tests too) leaves the default or passes
@@ -158,7 +159,10 @@ with a field no other module declares (a keyword reaches a keyword-only paramete
 name the repository annotates with one class nearly everywhere (`vllm_config:
 VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
 test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
-fake_run)`) stands in for what that returns: its `-> T`, or the class its `return` builds
+fake_run)`), or returned by a lambda patched so (`monkeypatch.setattr("pkg.get_config",
+lambda *_a: fake)`), stands in for what that returns: its `-> T` (a data class that is no
+record, such as transformers' configs, takes any keyword; a module-level alias such as
+`PretrainedConfig = PreTrainedConfig` names its class), or the class its `return` builds
 when a record or a stdlib class (`CompletedProcess`). An `Enum` member (`.value`, `.name`)
 in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
 ...`) count as its class's. Modules
