@@ -226,9 +226,10 @@ _L_FIGURES = {
         "none has a fail-fast name or is reached only from one"
     ),
     ("any-annotation", "x-recall"): (
-        "2/5: three speculators `SimpleNamespace` fakes of transformers' `PretrainedConfig`, "
-        "linked only by the `-> PretrainedConfig` of the function a test patches "
-        "(`get_verifier_config`, `create_transformer_layer_config`) or by a docstring, ⚠"
+        "4/5 (sealed 2/5; after: a fake a patched lambda or function returns stands in "
+        "for the patched `-> PretrainedConfig`, transformers' alias of an open config): "
+        "`_make_verifier_namespace`'s fake of a `PretrainedConfig`, linked only by its "
+        "docstring, ⚠"
     ),
     ("async-blocking", "x-recall"): (
         "0/1: Qdrant's `async with self._qdrant_lock:` held across `await "
@@ -255,9 +256,9 @@ _M_FIGURES = {
         "during set-up (also called after set-up): ⚠, no fail-fast name reaches them"
     ),
     ("any-annotation", "x-recall"): (
-        "4/8: the implicit Optionals `group: ProcessGroup = None` of two Ulysses helpers, "
-        "and smolagents' MagicMock data fakes of litellm's `ModelResponse` / `Choices`, "
-        "not reported"
+        "6/8 (sealed 4/8; after: `group: ProcessGroup = None`, the class imported by name "
+        "from a package that is not installed, reads as `dist.ProcessGroup`): smolagents' "
+        "MagicMock data fakes of litellm's `ModelResponse` / `Choices`, not reported"
     ),
 }
 _N_FIGURES = {

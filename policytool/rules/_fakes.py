@@ -162,6 +162,8 @@ class _Module:
     set_on: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
     # a nested class's bare name -> its qualified one (``Config`` -> ``Trainer.Config``)
     qualified: dict[str, str] = dataclasses.field(default_factory=dict)
+    # ``PretrainedConfig = PreTrainedConfig`` at module level: a class's other name
+    aliases: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -660,6 +662,10 @@ def _nested_classes(
     return found
 
 
+# A module-level ``NewName = OldName`` of CamelCase names (a deprecated or short name).
+_CLASS_ALIAS_RE = re.compile(rb"^([A-Z][A-Za-z0-9_]*) *= *([A-Z][A-Za-z0-9_]*) *(?:#.*)?$", re.M)
+
+
 def parse_module(data: bytes) -> _Module:
     """The annotations, classes and ``from`` imports of a module's text."""
     annotations: dict[str, list[str]] = {}
@@ -756,6 +762,7 @@ def parse_module(data: bytes) -> _Module:
         ),
         {k: frozenset(v) for k, v in set_on.items()},
         qualified,
+        {m.group(1).decode(): m.group(2).decode() for m in _CLASS_ALIAS_RE.finditer(data)},
     )
 
 
@@ -903,6 +910,9 @@ def define(
         if outer is not None and outer.module != module:
             return define(finder, name, outer.module, 0, depth + 1)
         return None if outer is not None else define(finder, tail, module, hops, depth + 1)
+    alias = parsed.aliases.get(name)
+    if alias is not None and alias != name and depth < MAX_HOPS:
+        return define(finder, alias, module, hops, depth + 1)
     bound = dict(parsed.typevars).get(name)
     if bound is not None and bound != name and depth < MAX_HOPS:
         return define(finder, bound, module, hops, depth + 1)
@@ -1998,7 +2008,11 @@ def patched_return(
                     return None
                 hit = mimicked(finder, [module], "", False, cls, keywords, None, nested)
                 if hit is None:
-                    return None
+                    # a data class that is no record takes attributes it does not
+                    # declare (transformers' configs): the ``-> T`` alone names it
+                    hit = mimicked(finder, [module], "", False, cls, frozenset(), None, nested)
+                    if hit is None or hit[1].record:
+                        return None
                 how = f"`{func}() -> {text.strip()}` in {found[1]}"
                 return Mimicked(hit[0].name, hit[0].where, how), hit[1]
             imported = loaded[0].imports.get(func)

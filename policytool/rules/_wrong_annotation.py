@@ -17,7 +17,8 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
 defines, and a class defined (``class X``) in a module imported (absolutely or relatively,
 :func:`~policytool.formats.pyimports.resolve_relative`) from the repository or the
-installed packages (read as text, nothing imported). A ``TypeVar``,
+installed packages (read as text, nothing imported); for a parameter, a class-like name
+imported from a module that is neither (read as its dotted spelling is). A ``TypeVar``,
 a type alias, a name that cannot be resolved or an unparsable string answers "unsure".
 """
 
@@ -272,6 +273,8 @@ class _Types:
         self.classes = classes - other
         self.rebound = other
         self.imported: dict[str, tuple[str, str]] = {}
+        # Names imported relatively: from the repository's own package, never absent.
+        self.relative: set[str] = set()
         # ``try: from deep_ep import Buffer`` (an optional dependency): read only for
         # a module global's annotation (:meth:`uninstalled_class`).
         self.guarded: dict[str, str] = {}
@@ -292,6 +295,8 @@ class _Types:
             if module:
                 for alias in stmt.names:
                     self.imported[alias.asname or alias.name] = (module, alias.name)
+                    if stmt.level:
+                        self.relative.add(alias.asname or alias.name)
 
     def admits_none(self, annotation: ast.expr) -> bool | None:
         """True when the annotation holds None, False when it certainly does not."""
@@ -455,6 +460,8 @@ class _Types:
         if not isinstance(annotation, ast.Name) or annotation.id in self.rebound:
             return False
         name = annotation.id
+        if name in self.relative:
+            return False  # a module of the package the finder does not read (a symlink)
         if name in self.imported:
             module, original = self.imported[name]
         elif name in self.guarded:
@@ -1239,7 +1246,10 @@ def function_findings(
             continue  # a dead default: ``T | None`` would be the wrong advice
         if not none_reaches(src, node, arg.arg):
             continue  # None is possible but never comes: an inexact default, no lie
-        found = _implicit_optional(src, arg.arg, arg.annotation, default)
+        # A class imported by name from an absent module is read as its dotted
+        # spelling is (``ProcessGroup`` as ``dist.ProcessGroup``): a class.
+        absent = _types(src).uninstalled_class(arg.annotation)
+        found = _implicit_optional(src, arg.arg, arg.annotation, default, certain=absent)
         if found is not None:
             yield found
     if node.returns is None or is_stub(node.body):

@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import operator
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -60,15 +61,16 @@ Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)
 attribute or
 dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
 class imported from a package that is not installed and the module tests the global for
-None or a function rebinds it: `_buffer: Buffer = None`), or as a parameter None really
-reaches: its body tests it (`x is None`, `if not x`, `x or default`) or uses it on some
-paths only (`if image_tokens: x.images[i]`, after an early `return` or `break`), it
-hands it to a function or `self.` method of the module (or stores it in `self.<attr>`)
-that tests it, or a call in the work tree (tests too) leaves the default or passes
-`None`, or a name the calling function (or module) sets to None on some path or takes
-as a parameter defaulting to None, or a `self.<attr>` its class sets to None (a tree
-past 1,500 files or 24 MB, or a function called from more than 12 modules, is not
-read: the value handed on counts; a parameter only passed on, stored or returned has
+None or a function rebinds it: `_buffer: Buffer = None`; a parameter's such class, as
+`from torch.distributed import ProcessGroup`, reads as its dotted spelling does), or as a
+parameter None really reaches: its body tests it (`x is None`, `if not x`, `x or
+default`) or uses it on some paths only (`if image_tokens: x.images[i]`, after an early
+`return` or `break`), it hands it to a function or `self.` method of the module (or
+stores it in `self.<attr>`) that tests it, or a call in the work tree (tests too) leaves
+the default or passes `None`, or a name the calling function (or module) sets to None
+on some path or takes as a parameter defaulting to None, or a `self.<attr>` its class
+sets to None (a tree past 1,500 files or 24 MB, or a function called from more than 12
+modules, is not read: the value handed on counts; a parameter only passed on, stored or returned has
 an inexact default, and one the body never reads, or dereferences on every path, a dead
 one: neither is a misleading type): the message says `T | None`; and a bool
 default under a number, `flag: int = True` (or `float`): "annotate bool". Only what is
@@ -157,7 +159,10 @@ with a field no other module declares (a keyword reaches a keyword-only paramete
 name the repository annotates with one class nearly everywhere (`vllm_config:
 VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
 test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
-fake_run)`) stands in for what that returns: its `-> T`, or the class its `return` builds
+fake_run)`), or returned by a lambda patched so (`monkeypatch.setattr("pkg.get_config",
+lambda *_a: fake)`), stands in for what that returns: its `-> T` (a data class that is no
+record, such as transformers' configs, takes any keyword; a module-level alias such as
+`PretrainedConfig = PreTrainedConfig` names its class), or the class its `return` builds
 when a record or a stdlib class (`CompletedProcess`). An `Enum` member (`.value`, `.name`)
 in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
 ...`) count as its class's. Modules
@@ -1400,15 +1405,11 @@ def _element_fake(
     return fakes.Mimicked(found[0].name, found[0].where, how), found[1]
 
 
-def _patch_targets(scope: ast.AST, func: str) -> list[str]:
-    """The dotted paths a function ``func`` of ``scope`` is patched over:
-    ``monkeypatch.setattr(module.subprocess, "run", func)`` (the object's last name),
-    ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
+def _patch_targets(scope: ast.AST, is_func: Callable[[ast.expr | None], bool]) -> list[str]:
+    """The dotted paths a replacement of ``scope`` (a function by its name, a lambda) is
+    patched over: ``monkeypatch.setattr(module.subprocess, "run", func)`` (the object's
+    last name), ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
     side_effect=func)``, ``patch.object(subprocess, "run", new=func)``."""
-
-    def is_func(node: ast.expr | None) -> bool:
-        return isinstance(node, ast.Name) and node.id == func
-
     out: list[str] = []
     for node in ast.walk(scope):
         if not isinstance(node, ast.Call) or len(out) >= 4:
@@ -1431,6 +1432,11 @@ def _patch_targets(scope: ast.AST, func: str) -> list[str]:
     return [t for t in out if "." in t]
 
 
+def _names(name: str, node: ast.expr | None) -> bool:
+    """Whether ``node`` is the bare name ``name``."""
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def _patched_function_fake(
     src: SourceInfo,
     call: ast.Call,
@@ -1443,16 +1449,26 @@ def _patched_function_fake(
     "run", fake_run)``): what the real function returns, by its ``-> T`` or, with no
     annotation, the class its ``return`` builds (``subprocess.run``: ``CompletedProcess``)."""
     stmt = parents.get(id(call))
-    if not isinstance(stmt, ast.Return) or not keywords:
+    if not keywords:
         return None
-    func = fakes._enclosing_function(stmt, parents)
-    if func is None:
+    is_func: Callable[[ast.expr | None], bool]
+    if isinstance(stmt, ast.Lambda) and stmt.body is call:
+        # ``setattr("pkg.get_config", lambda *_a: fake)``: the lambda is the replacement
+        replacement: ast.AST = stmt
+        is_func = functools.partial(operator.is_, stmt)
+    elif isinstance(stmt, ast.Return):
+        func = fakes._enclosing_function(stmt, parents)
+        if func is None:
+            return None
+        replacement = func
+        is_func = functools.partial(_names, func.name)
+    else:
         return None
-    scope = fakes._enclosing_function(func, parents) or parents.get(id(func))
+    scope = fakes._enclosing_function(replacement, parents) or parents.get(id(replacement))
     if scope is None:
         return None
     finder = _finder(src)
-    for target in _patch_targets(scope, func.name):
+    for target in _patch_targets(scope, is_func):
         found = fakes.patched_return(finder, target, keywords, nested)
         if found is not None:
             mimics, defined = found
