@@ -274,8 +274,9 @@ _N_FIGURES = {
     ),
 }
 _OP_SEALED = (
-    "sealed: recorded with round G's final code and the typed-parameter reading (o and p "
-    "together: ✗ recall 4/11, ✗ precision 4/6, ⚠ precision 41/41)"
+    "sealed: recorded with round G's final code and the typed-parameter reading, then "
+    "with round H's final code, the same findings (o and p together: ✗ recall 4/11, ✗ "
+    "precision 4/6, ⚠ precision 41/41)"
 )
 _O_FIGURES = {
     ("any-annotation", "x-recall"): (
