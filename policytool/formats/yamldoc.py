@@ -39,6 +39,7 @@ edited stays byte-identical, including a BOM, CRLF or CR line endings and commen
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import re
 from collections.abc import Sequence
@@ -273,7 +274,7 @@ def _plain_scalar(value: str) -> object:
             except ValueError:
                 raise _Handover(f"not a date {value!r}") from None
         if _OTHER_TYPED_RE.fullmatch(value) and (
-            _has_digit(value) or _INF_NAN_RE.fullmatch(value) or value == "="
+            _has_digit(value) or _inf_or_nan(value) or value == "="
         ):
             raise _Handover(f"typed scalar {value!r}")
     return value
@@ -282,6 +283,7 @@ def _plain_scalar(value: str) -> object:
 _TAG = "tag:yaml.org,2002:"
 _FLOAT_12_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _INF_RE = re.compile(r"([-+]?)\.(?:inf|Inf|INF)\Z")
+_NANS = frozenset((".nan", ".NaN", ".NAN"))
 
 
 def _core_value(kind: str, raw: str) -> object:
@@ -308,7 +310,7 @@ def _core_value(kind: str, raw: str) -> object:
         inf = _INF_RE.match(raw)
         if inf:
             return float(f"{inf[1]}inf")
-        if raw in (".nan", ".NaN", ".NAN"):
+        if raw in _NANS:
             return float("nan")
     return _UNJUDGEABLE
 
@@ -669,6 +671,17 @@ def _backend() -> str:
 
 def _yaml() -> object:
     from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.Constructor = _constructor()
+    yaml.preserve_quotes = True
+    return yaml
+
+
+@functools.cache
+def _constructor() -> type:
+    """ruamel's round-trip constructor reading digit-less number look-alikes as strings
+    (built once per process)."""
     from ruamel.yaml.constructor import RoundTripConstructor
     from ruamel.yaml.nodes import ScalarNode
 
@@ -686,7 +699,7 @@ def _yaml() -> object:
             return number
 
         def construct_yaml_float(self, node: ScalarNode) -> float | str:  # type: ignore[override]
-            if not _has_digit(node.value) and not _INF_NAN_RE.fullmatch(node.value):
+            if not _has_digit(node.value) and not _inf_or_nan(node.value):
                 text: str = self.construct_yaml_str(node)
                 return text
             number: float = super().construct_yaml_float(node)
@@ -694,13 +707,12 @@ def _yaml() -> object:
 
     Constructor.add_constructor("tag:yaml.org,2002:int", Constructor.construct_yaml_int)
     Constructor.add_constructor("tag:yaml.org,2002:float", Constructor.construct_yaml_float)
-    yaml = YAML(typ="rt")
-    yaml.Constructor = Constructor
-    yaml.preserve_quotes = True
-    return yaml
+    return Constructor
 
 
-_INF_NAN_RE = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
+def _inf_or_nan(value: str) -> bool:
+    """Whether ``value`` spells an infinity or NaN (the numbers written without a digit)."""
+    return value in _NANS or _INF_RE.match(value) is not None
 
 
 def _has_digit(value: object) -> bool:
