@@ -770,12 +770,8 @@ def parse_module(data: bytes) -> _Module:
 def _module_at(path: str, mtime_ns: int, size: int) -> _Module | None:
     """:func:`parse_module` of a file, cached by its stat."""
     del mtime_ns, size
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_MODULE_BYTES + 1)
-    except OSError:
-        return None
-    return None if len(data) > MAX_MODULE_BYTES else parse_module(data)
+    data = _module_bytes(path)
+    return None if data is None else parse_module(data)
 
 
 # Folders of the work tree that hold its importable packages besides the root itself
