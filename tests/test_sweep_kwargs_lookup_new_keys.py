@@ -107,7 +107,14 @@ TYPED_CLASS = (
 READS = "\n\ndef make(**kwargs):\n    return kwargs.get('vllm_config'), kwargs.get('hidden')\n"
 
 
-def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(repo: Repo, run: Run) -> None:
+def test_a_new_key_named_like_a_typed_parameter_of_the_file_is_still_blocking(
+    repo: Repo, run: Run
+) -> None:
+    """llama-factory c4bbac49: `kwargs.get("processor")` added to `save_checkpoint` of both
+    the deepspeed and the fsdp2 plugin, while `save_model(..., processor: ...)` of each
+    file already takes it typed. A parameter name is no kwargs key: no file read
+    `processor` from kwargs before, so the change introduces the key and copies it (✗).
+    Whether a key is established is the base's kwargs reads (the ⚠ "not a new key")."""
     repo.write("pkg/b.py", TYPED_CLASS)
     repo.commit("base: the typed parameter")
     repo.git("checkout", "-q", "-b", "feature")
@@ -118,10 +125,27 @@ def test_key_that_the_file_declares_as_a_typed_parameter_is_a_warning(repo: Repo
     repo.write("pkg/b.py", TYPED_CLASS + READS)  # the reads at line 7
     repo.commit("reads")
     rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
+    assert {r[2] for r in rows} == {"error"}
+    assert not any("typed parameter" in r[3] for r in rows)
+
+
+def test_a_typed_parameter_name_the_base_read_from_kwargs_is_a_warning(
+    repo: Repo, run: Run
+) -> None:
+    """The negative: megatron afa707eb's `kwargs.get('inference_context')` in gpt_model.py,
+    a key hybrid_model.py already read from kwargs: one more copy of an established key
+    (⚠ naming the older reader), typed parameter of the file or not."""
+    repo.write("pkg/b.py", TYPED_CLASS)
+    repo.write("pkg/old.py", "def old(**kwargs):\n    return kwargs['vllm_config']\n")
+    repo.commit("base: the typed parameter and an old reader")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("pkg/a.py", "def build(**kwargs):\n    return kwargs.get('vllm_config')\n")
+    repo.write("pkg/b.py", TYPED_CLASS + READS)
+    repo.commit("reads")
+    rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
     by_key = {("vllm_config" if "vllm_config" in r[3].split("`")[1] else "hidden"): r for r in rows}
     assert by_key["vllm_config"][2] == "warning"
-    assert "typed parameter of `__init__` (line 2)" in by_key["vllm_config"][3]
-    assert by_key["hidden"][2] == "error"  # a string protocol of both files
+    assert "not a new key: pkg/old.py" in by_key["vllm_config"][3]
 
 
 def test_a_typed_parameter_the_change_adds_with_the_reads_is_no_common_name(

@@ -167,14 +167,13 @@ def _kw_rows(run: Run, path: str | None = None) -> dict[tuple[str, int], str]:
     return {(r[0], r[1]): r[3] for r in found if path is None or r[0] == path}
 
 
-def test_a_key_passed_on_as_the_same_keyword_is_the_callees_parameter(
-    feature: Repo, run: Run
-) -> None:
-    """vLLM's tokenizers/registry.py: `fetch(..., token=kwargs.get("token"))`. The value
-    goes on as `token=`, a keyword a type checker matches to the callee's signature: the
-    key is that parameter, not a copied string protocol (⚠, never ✗). A key popped out
-    of the dict, a value renamed on the way, a test (`k="k" in kwargs`) rather than the
-    value, or a callee of the file that does not declare the keyword keep the ✗."""
+def test_a_key_passed_on_as_the_same_keyword_is_still_a_copied_key(feature: Repo, run: Run) -> None:
+    """speculators' dflash/eagle3/peagle `core.py`: `kwargs.get("trust_remote_code",
+    False)` passed on as `trust_remote_code=` is added to three files. Passing the value
+    under the key's own name does not make the literal any less a copy: a misspelt key
+    still silently reads the default, so a new key read in two files is the ✗ (seed: "a
+    **new** string key that is duplicated across ≥2 files"), whatever the callee is. A
+    popped key, a renamed value or a test of the key are the same ✗."""
     reader = (
         "from hub import fetch\n\n\n"
         "def load(name, **kwargs):\n"
@@ -197,14 +196,38 @@ def test_a_key_passed_on_as_the_same_keyword_is_the_callees_parameter(
     )
     found = _kw_rows(run, "pkg/registry.py")
     assert found == {
-        ("pkg/registry.py", 9): "warning",
+        ("pkg/registry.py", 9): "error",
         ("pkg/registry.py", 10): "error",
         ("pkg/registry.py", 11): "error",
         ("pkg/registry.py", 12): "error",
         ("pkg/registry.py", 13): "error",
     }
-    (text,) = [m for m in messages(run, rule="kwargs-lookup") if "'token'" in m and "resolve" in m]
-    assert "goes on as `token=`" in text and "callee's parameter" in text
+    text = messages(run, rule="kwargs-lookup")
+    assert any('key "token" is also read from **kwargs in pkg/processor.py' in m for m in text)
+    assert not any("callee's parameter" in m for m in text)
+
+
+def test_a_passed_on_key_the_base_already_read_stays_a_warning(feature: Repo, run: Run) -> None:
+    """The negative of the copied key: `trust_remote_code=kwargs.get("trust_remote_code")`
+    added to a new file when the code base already read that key from kwargs is one more
+    copy of an established option (⚠ naming the older reader), not a new key."""
+    feature.git("checkout", "-q", "main")
+    feature.write(
+        "pkg/old.py",
+        "def make(**kwargs):\n    return kwargs.get('trust_remote_code', False)\n",
+    )
+    feature.commit("old reader")
+    feature.git("checkout", "-q", "-B", "feature")
+    feature.write(
+        "pkg/new.py",
+        "from transformers import AutoConfig\n\n\n"
+        "def build(path, **kwargs):\n"
+        "    trc = kwargs.get('trust_remote_code', False)\n"
+        "    return AutoConfig.from_pretrained(path, trust_remote_code=trc)\n",
+    )
+    assert _kw_rows(run, "pkg/new.py") == {("pkg/new.py", 5): "warning"}
+    (text,) = messages(run, rule="kwargs-lookup")
+    assert "not a new key: pkg/old.py read it from kwargs before the change" in text
 
 
 def test_a_key_of_a_dict_forwarded_to_a_callee_that_declares_it_is_not_blocking(

@@ -67,23 +67,21 @@ none); a `**kwargs` the change adds to an old signature and the body never uses 
 the change adds to it (a key the file read before is ⚠). A key popped before the dict is
 forwarded to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's
 parameter: ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
-`.pop`) when it goes on to a callee's named parameter: the value passed on under the
-same name (`fetch(token=kwargs.get("token"))`, unless `fetch` is a function of the file
-without a `token` parameter), or the dict forwarded with `WorkerProc(**kwargs)` to a
-function or class of the same file that declares that parameter. So is a key read (not
-popped) from a dict that is not forwarded, when a function of the same file declares it
-as a typed parameter (`vllm_config: VllmConfig`, `token: str`): a common parameter name,
-not a copied string protocol. The declaration must be older than the change: a parameter
-the change adds together with the reads (`forward(..., dpace_alpha: float)` while two
-files read `kwargs.get("dpace_alpha")`) is part of the new key's protocol. So is a key
-read by a function that stands in for another callable (`model.forward =
-self._prepare_stage`: `inputs["input_ids"]` is a parameter of `forward`), a key popped
-as a statement after the dict went on whole (`f(**kwargs)`, `dict(kwargs=kwargs)`: the
-callee took it; the pop releases the value), and a key that the installed library a
-method's base class comes from declares as a typed name (a `ProcessorMixin` subclass
-reading `text_kwargs`, a field of transformers' `ProcessingKwargs`; without the library
-on the path the key is judged as the code base's). A key read in more than four other
-files is an established convention: ⚠ with the count.
+`.pop`) when the dict is forwarded with `WorkerProc(**kwargs)` to a function or class of
+the same file that declares that parameter. So is a key read by a function that stands
+in for another callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is
+a parameter of `forward`), a key popped as a statement after the dict went on whole
+(`f(**kwargs)`, `dict(kwargs=kwargs)`: the callee took it; the pop releases the value),
+and a key that the installed library a method's base class comes from declares as a
+typed name (a `ProcessorMixin` subclass reading `text_kwargs`, a field of transformers'
+`ProcessingKwargs`; without the library on the path the key is judged as the code
+base's). A key read in more than four other files is an established convention: ⚠ with
+the count. Not a reason: a value passed on under the key's own name
+(`from_pretrained(path, trust_remote_code=kwargs.get("trust_remote_code"))`) or a key
+named like a typed parameter of the file (`save_model(..., processor: Processor)`): the
+literal is still written here, a misspelt key still silently reads the default, and
+whether the key is established is what the base read from kwargs (the "not a new key"
+⚠ above), not a parameter's name.
 
 A read the change moves is not new: when the diff removes as many lines like the read's
 line (whitespace and trailing commas aside, so `x = kwargs.get("k")` turned into the
@@ -141,9 +139,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
-        # id(value) -> (keyword, call) of each ``f(k=value)``; the calls forwarding a
-        # dict whole with ``f(**d)``, by the dict's name.
-        keywords: dict[int, tuple[str, ast.Call]] = {}
+        # The calls forwarding a dict whole with ``f(**d)``, by the dict's name.
         star_calls: dict[str, list[ast.Call]] = {}
         # The calls the dict goes to whole: ``f(**d)``, ``f(d)``, ``dict(kwargs=d)``.
         handed: dict[str, list[ast.Call]] = {}
@@ -158,9 +154,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
             elif isinstance(sub, ast.Call):
                 for k in sub.keywords:
-                    if k.arg is not None:
-                        keywords[id(k.value)] = (k.arg, sub)
-                    elif isinstance(k.value, ast.Name) and k.value.id in names:
+                    if k.arg is None and isinstance(k.value, ast.Name) and k.value.id in names:
                         star_calls.setdefault(k.value.id, []).append(sub)
                     if isinstance(k.value, ast.Name) and k.value.id in names:
                         handed.setdefault(k.value.id, []).append(sub)
@@ -233,24 +227,17 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         )
                     drop_line = drop_line or (func.lineno if signature else line)
                     carries = None if signature else dropped_on
-                goes_on = id(read) in keywords and keywords[id(read)][0] == key
-                if not reason and (goes_on or name in star_calls) and not _pops(read):
+                if not reason and name in star_calls and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
-                    reason = _callee_reason(read, key, keywords, star_calls.get(name, []), params)
+                    reason = _callee_reason(key, star_calls.get(name, []), params)
                 if not reason and name not in star_calls and not _pops(read):
                     # Only a dict read and kept (not popped, not forwarded): where it
                     # goes on, the callee decides (above).
-                    typed = _typed_params(src).get(key)
-                    library = _library_key(src, func, key) if typed is None else None
+                    library = _library_key(src, func, key)
                     if library is not None:
                         reason = (
                             f"`{library[1]}`, where base class `{library[0]}` comes from, "
                             f"declares `{key}`: that library's key, not one of this code base"
-                        )
-                    if typed is not None:
-                        reason = (
-                            f"`{key}` is a typed parameter of `{typed[0]}` (line {typed[1]}) "
-                            "in this file: a common parameter name, pass it as one"
                         )
                 yield KeyUse(
                     src.path,
@@ -468,31 +455,6 @@ def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
     return found
 
 
-def _typed_params(src: SourceInfo) -> dict[str, tuple[str, int]]:
-    """Parameter name -> (function, line) of each annotated named parameter of the
-    file's functions that the change does not add (computed once). A key that the same
-    file already declares as a typed parameter (``vllm_config: VllmConfig``,
-    ``token: str | None``) is a common parameter name of the code base, not a string
-    protocol copied between files: ⚠, not ✗. A parameter the change adds with the reads
-    (``forward(..., dpace_alpha: float)`` while two files read ``kwargs.get("dpace_alpha")``)
-    is part of the new protocol, no established name."""
-    cached = src.cache.get("typed_params")
-    if isinstance(cached, dict):
-        return cached
-    found: dict[str, tuple[str, int]] = {}
-    for node in ast.walk(src.tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-                if (
-                    arg.annotation is not None
-                    and arg.arg not in ("self", "cls")
-                    and not src.node_added(arg)
-                ):
-                    found.setdefault(arg.arg, (node.name, arg.lineno))
-    src.cache["typed_params"] = found
-    return found
-
-
 _FINDERS: dict[tuple[str | None, tuple[str, ...]], fakes.Finder] = {}
 
 
@@ -681,24 +643,20 @@ def _pops(read: ast.AST) -> bool:
 
 
 def _callee_reason(
-    read: ast.AST,
     key: str,
-    keywords: dict[int, tuple[str, ast.Call]],
     star_calls: list[ast.Call],
     params: dict[str, list[frozenset[str]]],
 ) -> str:
-    """Why a read that leaves its key in the dict is a callee's parameter, or ``""``.
+    """Why a read that leaves its key in the dict is a callee's parameter, or ``""``:
+    ``f(**d)`` after the read, so the key still reaches ``f``, which must be a function
+    or class of this file declaring ``k`` (a callee taking ``**kwargs`` or one this file
+    cannot see proves nothing).
 
-    ``f(k=d.get("k"))``: the value goes on under the key's own name, a keyword a type
-    checker matches to ``f``'s signature (unless ``f`` is a function of this file that
-    does not declare ``k``). ``f(**d)`` after the read: the key still reaches ``f``,
-    which must be a function or class of this file declaring ``k`` (a callee taking
-    ``**kwargs`` or one this file cannot see proves nothing).
+    A value read and passed on under the key's own name (``f(k=d.get("k"))``) is no
+    such reason: the literal is still written in this file, a misspelt key still
+    silently reads the default, and a copy of it in another file is the seed's
+    duplicated key.
     """
-    keyword = keywords.get(id(read))
-    if keyword is not None and keyword[0] == key and not isinstance(read, ast.Compare):
-        if kwreads.callee_declares(keyword[1], key, params) is not False:
-            return f"the value goes on as `{key}=`, so the key is the callee's parameter"
     for call in star_calls:
         if kwreads.callee_declares(call, key, params):
             callee = unparse(call.func, 60)
