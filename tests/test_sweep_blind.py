@@ -212,12 +212,6 @@ _LMN_SEALED = (
     "with the code before round G and after it; ✗ precision 20/24 -> 20/22); consumed since"
 )
 _L_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "4/7 (sealed 0/7; after: a typed parameter the change adds with the reads is no "
-        "common parameter name, speculators' `per_position_loss_weight` / `dpace_alpha`): "
-        '`kwargs.get("trust_remote_code", False)` added to three model files, whose value '
-        "goes on as `trust_remote_code=` to the hub API, the callee's parameter (⚠)"
-    ),
     ("broad-except", "x-recall"): (
         "0/4: swallows whose fail-fast path shows only in what the function does: "
         "llama-stack's `run_moderation` (a safety provider's request handler) and "
@@ -239,13 +233,13 @@ _L_FIGURES = {
 }
 _M_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        '4/7: the new `"processor"` key read in `deepspeed.py` and `fsdp2.py`, whose '
-        "`save_model(processor: ...)` both files declared before the change (a common "
-        "parameter name, ⚠); Liger's new `apply(cls, **kwargs)` that reads three keys and "
-        "drops the rest while the model is built (`apply` is no fail-fast name)"
+        '6/7 (4/7 before round I: the new `"processor"` key read in `deepspeed.py` and '
+        "`fsdp2.py` is ✗ now that a typed parameter's name no longer makes a key "
+        "established): Liger's new `apply(cls, **kwargs)` that reads three keys and drops "
+        "the rest while the model is built (`apply` is no fail-fast name)"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "4/6: `load_checkpoint(model, path, **kwargs)` of two distributed plugins reads no "
+        "6/8: `load_checkpoint(model, path, **kwargs)` of two distributed plugins reads no "
         "key: the rule's unused fail-fast `**kwargs` ✗ (sets e and i label it ✗), labelled "
         "'-' here as sets h and k do (a catch-all the plugins share with `save_checkpoint`)"
     ),
