@@ -654,8 +654,8 @@ def _callee_reason(
 
     A value read and passed on under the key's own name (``f(k=d.get("k"))``) is no
     such reason: the literal is still written in this file, a misspelt key still
-    silently reads the default, and a copy of it in another file is the seed's
-    duplicated key.
+    silently reads the default, and a copy of it in another file is the duplicated
+    key the ✗ is for.
     """
     for call in star_calls:
         if kwreads.callee_declares(call, key, params):
