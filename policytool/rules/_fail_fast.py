@@ -540,6 +540,22 @@ LOAD_CALLS = frozenset(
         "cached_file",
     }
 )
+# The callees of :data:`LOAD_CALLS` that name a model, its config or its weights by
+# themselves; the rest (``safe_open``, ``hf_hub_download``, ``cached_file``) read a file
+# that may hold anything (an uploaded voice, a cached JSON): only a silent give-up around
+# those counts, a logged one around these.
+MODEL_LOADS = frozenset(
+    {
+        "from_pretrained",
+        "from_single_file",
+        "load_state_dict",
+        "load_checkpoint",
+        "load_weights",
+        "load_model",
+        "load_config",
+        "load_pretrained",
+    }
+)
 # ... and ``load``/``loads`` of ``torch`` or ``safetensors`` (qualified: not ``json.load``,
 # whose file may be anything), ``*load*`` names with one of these words.
 _LOAD_OBJECTS = frozenset(
@@ -586,9 +602,14 @@ def _hub_id(arg: ast.expr) -> bool:
     return _HUB_ID.fullmatch(text) is not None and _FILE_SUFFIX.search(text) is None
 
 
-def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> str | None:
+def loads_in(
+    try_stmt: ast.stmt | None,
+    qualname: Callable[[ast.expr], str | None],
+    only: frozenset[str] | None = None,
+) -> str | None:
     """The first load call (:func:`load_call`) in a ``try`` body (not its handlers, ``else:``
-    or ``finally:``; not inside a nested definition), or None."""
+    or ``finally:``; not inside a nested definition), or None. ``only``: the callee names
+    that count (:data:`MODEL_LOADS`), all loads when None."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
     stack: list[ast.AST] = list(reversed(body))
     while stack:
@@ -597,7 +618,7 @@ def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | Non
             continue
         if isinstance(node, ast.Call):
             found = load_call(node, qualname)
-            if found is not None:
+            if found is not None and (only is None or found in only):
                 return found
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return None
