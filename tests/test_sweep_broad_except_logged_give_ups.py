@@ -110,13 +110,15 @@ def test_a_logged_give_up_around_a_load_is_an_error(feature: Repo, run: Run) -> 
     }
 
 
-def test_a_method_only_the_constructor_calls_that_logs_and_returns_empty_is_an_error(
+def test_a_method_the_constructor_calls_that_logs_and_returns_empty_is_an_error(
     feature: Repo, run: Run
 ) -> None:
-    # smolagents 8e934739 remote_executors.py:784: `install_packages`, called only from the
-    # executors' `__init__`, logs through its own logger (`self.logger.log_error`) and
-    # returns `[]`: the sandbox starts without the packages it was asked for. Kept ⚠: a
-    # method also called outside set-up (`refresh`), one answering `False` (a probe).
+    # smolagents 8e934739 remote_executors.py:784: `install_packages`, called from the
+    # executors' `__init__` (and from `send_tools` before a run), logs through its own
+    # logger (`self.logger.log_error`) and returns `[]`: the sandbox starts without the
+    # packages it was asked for. On a path from set-up, whoever else calls it. Kept ⚠: a
+    # method only code after set-up calls (`refresh`), one answering `False` (a probe), a
+    # warm-up, a method the constructor only hands on as a callback.
     feature.write(
         "pkg/executors.py",
         "class Executor:\n"
@@ -125,9 +127,32 @@ def test_a_method_only_the_constructor_calls_that_logs_and_returns_empty_is_an_e
         "        self.installed = self.install_packages(imports)\n"
         "        self.extras = self.install_extras(imports)\n"
         "        self.ok = self.can_reach()\n"
+        "        self._warmup()\n"
+        "        register(self.on_event)\n"
         "\n"
         "    def refresh(self, imports):\n"
         "        self.extras = self.install_extras(imports)\n"
+        "        self.plugins = self.install_plugins(imports)\n"
+        "\n"
+        "    def install_plugins(self, imports):\n"
+        "        try:\n"
+        "            return run_pip(imports)\n"
+        "        except Exception as e:  # m:after-set-up\n"
+        "            self.logger.log_error(f'Error installing plugins: {e}')\n"
+        "            return []\n"
+        "\n"
+        "    def _warmup(self):\n"
+        "        try:\n"
+        "            self.run('1')\n"
+        "        except Exception as e:  # m:warm-up\n"
+        "            self.logger.log_error(f'warm-up failed: {e}')\n"
+        "            return None\n"
+        "\n"
+        "    def on_event(self, event):\n"
+        "        try:\n"
+        "            return handle(event)\n"
+        "        except Exception:  # m:callback\n"
+        "            return None\n"
         "\n"
         "    def install_packages(self, imports):\n"
         "        try:\n"
@@ -154,6 +179,9 @@ def test_a_method_only_the_constructor_calls_that_logs_and_returns_empty_is_an_e
     )
     assert by_marker(feature, "pkg/executors.py", run) == {
         "init-only": "error",
-        "also-refresh": "warning",
+        "also-refresh": "error",
+        "after-set-up": "warning",
+        "warm-up": "warning",
+        "callback": "warning",
         "probe": "warning",
     }

@@ -676,3 +676,61 @@ def calls_own_method(try_stmt: ast.stmt | None, methods: frozenset[str]) -> str 
             ):
                 return node.func.attr
     return None
+
+
+def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Functions of the module that fail-fast code (a function matching ``globs``) calls,
+    directly or within :data:`MAX_CALL_DEPTH` calls, by a call made in the module
+    (``helper(...)``, ``self.helper(...)``, ``cls.helper(...)``): name -> (fail-fast
+    function, ..., the function's caller). On *a* path from set-up, whoever else calls it:
+    what fails there while ``__init__`` runs leaves the object half set up all the same.
+    Not a function named for an attempt (``try_*``, ``maybe_*``) or an optimisation
+    (``_warmup``), nor through one; a call inside a nested function runs later, not on
+    its enclosing function's path."""
+    defined: set[str] = set()
+    calls: dict[str, set[str]] = {}  # caller -> callees
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.add(child.name)
+                inner = child.name
+            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
+                inner = None
+            if isinstance(child, ast.Call) and function is not None:
+                func = child.func
+                callee = None
+                if isinstance(func, ast.Name):
+                    callee = func.id
+                elif (
+                    isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id in ("self", "cls")
+                ):
+                    callee = func.attr
+                if callee is not None:
+                    calls.setdefault(function, set()).add(callee)
+            stack.append((child, inner))
+    found: dict[str, tuple[str, ...]] = {}
+    frontier: list[tuple[str, tuple[str, ...]]] = [
+        (caller, (caller,)) for caller in sorted(calls) if _matches(caller, globs)
+    ]
+    for _ in range(MAX_CALL_DEPTH):
+        following: list[tuple[str, tuple[str, ...]]] = []
+        for caller, chain in frontier:
+            for callee in sorted(calls.get(caller, ())):
+                if (
+                    callee in found
+                    or callee not in defined
+                    or callee.startswith("__")
+                    or _matches(callee, globs)
+                    or _matches(callee, ATTEMPTS)
+                    or optimisation_name(callee)
+                ):
+                    continue
+                found[callee] = chain
+                following.append((callee, (*chain, callee)))
+        frontier = following
+    return found

@@ -59,11 +59,15 @@ whose every caller in the work tree is fail-fast code within three calls, across
 catch returns None or an empty value (`[]`, `{{}}`; not `False`, a probe's answer), logged
 or not: `install_packages`, called only from the executor's `__init__`, that logs through
 its own logger (`self.logger.log_error`) and returns `[]` starts the sandbox without the
-packages it was asked for. The tree is read only when it holds at most 1,500
-modules and 24 MB outside tests, docs and examples (whole or not at all: never judged on
-part of the callers); a name called from more than 12 modules, passed on as a value or
-called at module level has no one path, and a helper named for an optimisation
-(`_warmup`) is not on it.
+packages it was asked for. The tree is read only when it holds at most 1,500 modules
+and 24 MB outside tests, docs and examples (whole or not at all: never judged on part of
+the callers); a name called from more than 12 modules, passed on as a value or called at
+module level has no one path, and a helper named for an optimisation (`_warmup`) is not
+on it. A function the module's own fail-fast code calls (`self.install_packages(...)` in
+`__init__`, or through up to three calls made in the module) is on that path whoever
+else calls it, with the same handler shapes: what fails there while `__init__` runs
+leaves the object half set up. Not a function named for an attempt or an optimisation,
+nor one set-up only hands on as a callback.
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
@@ -559,6 +563,19 @@ def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str,
     return calls.reached_from(func.name, home, src.tree, src.config.fail_fast)
 
 
+def _reached_in_module(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
+    """(fail-fast function, ..., caller) when fail-fast code of the module calls ``func``
+    within a few calls (:func:`_fail_fast.reached_in_module`, computed once per file)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    reached = src.cache.get("reached_in_module")
+    if not isinstance(reached, dict):
+        reached = paths.reached_in_module(src.tree, src.config.fail_fast)
+        src.cache["reached_in_module"] = reached
+    chain = reached.get(func.name)
+    return chain if isinstance(chain, tuple) else None
+
+
 def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
     """Logging calls, then ``return`` / ``return None`` or an empty value (``[]``, ``{}``,
     ``()``, ``""``): the caller gets an answer it cannot tell from a real "nothing" (no
@@ -840,6 +857,39 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     f"`{clause}:` in `{names[-1]}` (reached only from fail-fast `{chain[0]}`"
                     f"{via}) {what}: the set-up carries on without it; let it raise or "
                     "catch the specific types",
+                )
+                continue
+        # On a path from set-up within the module, whoever else calls it: a method
+        # ``__init__`` calls (``self.install_packages(...)``, directly or through up to
+        # three calls) whose catch returns None or an empty value, logged or not, leaves
+        # the object half set up when it fails there.
+        if (
+            not fail_fast
+            and not handling
+            and not best_effort
+            and not complete
+            and not imports
+            and not src.is_test
+            and (silent or _logs_then_returns_none(node.body))
+            and not (silent and _helper_of(src, names) is not None)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            chain = _reached_in_module(src, ctx.innermost)
+            if chain is not None:
+                via = "".join(f" via `{step}`" for step in chain[1:])
+                what = (
+                    "silently swallows every error"
+                    if silent
+                    else f"logs and returns {_returned(node.body)}"
+                )
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` in `{names[-1]}` (called from fail-fast `{chain[0]}`{via}) "
+                    f"{what}: the set-up carries on without it; let it raise or catch the "
+                    "specific types",
                 )
                 continue
         # Loading a model, config, weights or checkpoint in the ``try`` body puts the catch on
