@@ -118,7 +118,9 @@ def test_a_method_the_constructor_calls_that_logs_and_returns_empty_is_an_error(
     # logger (`self.logger.log_error`) and returns `[]`: the sandbox starts without the
     # packages it was asked for. On a path from set-up, whoever else calls it. Kept ⚠: a
     # method only code after set-up calls (`refresh`), one answering `False` (a probe), a
-    # warm-up, a method the constructor only hands on as a callback.
+    # warm-up, a method the constructor only hands on as a callback, a `return None` the
+    # method declares (`-> str | None`) or one whose docstring calls it best-effort
+    # (vLLM-Omni 0.20 stage_engine_core_client.py:283, `_detect_local_ip`).
     feature.write(
         "pkg/executors.py",
         "class Executor:\n"
@@ -129,10 +131,26 @@ def test_a_method_the_constructor_calls_that_logs_and_returns_empty_is_an_error(
         "        self.ok = self.can_reach()\n"
         "        self._warmup()\n"
         "        register(self.on_event)\n"
+        "        self.host = self._contact_host()\n"
+        "        self.ip = self._local_ip()\n"
+        "\n"
+        "    def _contact_host(self) -> str | None:\n"
+        "        try:\n"
+        "            return resolve(self.address)\n"
+        "        except Exception:  # m:declared-none\n"
+        "            return None\n"
+        "\n"
+        "    def _local_ip(self):\n"
+        '        """Best-effort local IP detection."""\n'
+        "        try:\n"
+        "            return detect()\n"
+        "        except Exception:  # m:best-effort-doc\n"
+        "            return None\n"
         "\n"
         "    def refresh(self, imports):\n"
         "        self.extras = self.install_extras(imports)\n"
         "        self.plugins = self.install_plugins(imports)\n"
+        "        self.host = self._contact_host() or self._local_ip()\n"
         "\n"
         "    def install_plugins(self, imports):\n"
         "        try:\n"
@@ -183,5 +201,7 @@ def test_a_method_the_constructor_calls_that_logs_and_returns_empty_is_an_error(
         "after-set-up": "warning",
         "warm-up": "warning",
         "callback": "warning",
+        "declared-none": "warning",
+        "best-effort-doc": "warning",
         "probe": "warning",
     }

@@ -67,7 +67,9 @@ on it. A function the module's own fail-fast code calls (`self.install_packages(
 `__init__`, or through up to three calls made in the module) is on that path whoever
 else calls it, with the same handler shapes: what fails there while `__init__` runs
 leaves the object half set up. Not a function named for an attempt or an optimisation,
-nor one set-up only hands on as a callback.
+nor one set-up only hands on as a callback, nor a `return None` the function declares
+(`-> str | None`: its callers handle the None) or one whose docstring calls it
+best-effort ("Best-effort local IP detection").
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
@@ -563,6 +565,15 @@ def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str,
     return calls.reached_from(func.name, home, src.tree, src.config.fail_fast)
 
 
+def _doc_says_best_effort(func: ast.AST | None) -> bool:
+    """Whether the function's docstring declares it best effort or its failure non-fatal
+    ("Best-effort local IP detection"): its callers were told to expect nothing back."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    doc = ast.get_docstring(func, clean=True)
+    return bool(doc) and paths.HARMLESS.search(doc or "") is not None
+
+
 def _reached_in_module(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
     """(fail-fast function, ..., caller) when fail-fast code of the module calls ``func``
     within a few calls (:func:`_fail_fast.reached_in_module`, computed once per file)."""
@@ -872,6 +883,8 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not src.is_test
             and (silent or _logs_then_returns_none(node.body))
             and not (silent and _helper_of(src, names) is not None)
+            and not _declared_none(ctx.innermost, node.body)
+            and not _doc_says_best_effort(ctx.innermost)
             and not _raises_later(ctx.innermost, node)
         ):
             chain = _reached_in_module(src, ctx.innermost)
