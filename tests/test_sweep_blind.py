@@ -243,12 +243,6 @@ _M_FIGURES = {
         "key: the rule's unused fail-fast `**kwargs` ✗ (sets e and i label it ✗), labelled "
         "'-' here as sets h and k do (a catch-all the plugins share with `save_checkpoint`)"
     ),
-    ("broad-except", "x-recall"): (
-        "1/3 (round H: the NPU RoPE patch's logged `continue` around the import of the module "
-        "it patches): `_build_meta_hf_model_for_collator`'s config load falling back to no "
-        "model (a `-> Any | None` it declares), Blaxel's `install_packages` returning `[]` "
-        "during set-up (also called after set-up): ⚠, no fail-fast name reaches them"
-    ),
     ("any-annotation", "x-recall"): (
         "6/8 (sealed 4/8; after: `group: ProcessGroup = None`, the class imported by name "
         "from a package that is not installed, reads as `dist.ProcessGroup`): smolagents' "

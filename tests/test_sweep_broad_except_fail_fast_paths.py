@@ -245,7 +245,7 @@ def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo
         (22, "error"),  # also called from generate, but its try loads a config (round D)
         (28, "warning"),  # named for an attempt
         (34, "error"),  # passed as a callback, but its try loads a config (round D)
-        (40, "warning"),  # logged
+        (40, "error"),  # logged, but a failed load hands back nothing (round I)
         (61, "warning"),  # falls through to a fallback value
         (68, "warning"),  # a probe's answer
         (75, "warning"),  # in a function the set-up only defines

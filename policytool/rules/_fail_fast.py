@@ -540,6 +540,22 @@ LOAD_CALLS = frozenset(
         "cached_file",
     }
 )
+# The callees of :data:`LOAD_CALLS` that name a model, its config or its weights by
+# themselves; the rest (``safe_open``, ``hf_hub_download``, ``cached_file``) read a file
+# that may hold anything (an uploaded voice, a cached JSON): only a silent give-up around
+# those counts, a logged one around these.
+MODEL_LOADS = frozenset(
+    {
+        "from_pretrained",
+        "from_single_file",
+        "load_state_dict",
+        "load_checkpoint",
+        "load_weights",
+        "load_model",
+        "load_config",
+        "load_pretrained",
+    }
+)
 # ... and ``load``/``loads`` of ``torch`` or ``safetensors`` (qualified: not ``json.load``,
 # whose file may be anything), ``*load*`` names with one of these words.
 _LOAD_OBJECTS = frozenset(
@@ -586,9 +602,14 @@ def _hub_id(arg: ast.expr) -> bool:
     return _HUB_ID.fullmatch(text) is not None and _FILE_SUFFIX.search(text) is None
 
 
-def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> str | None:
+def loads_in(
+    try_stmt: ast.stmt | None,
+    qualname: Callable[[ast.expr], str | None],
+    only: frozenset[str] | None = None,
+) -> str | None:
     """The first load call (:func:`load_call`) in a ``try`` body (not its handlers, ``else:``
-    or ``finally:``; not inside a nested definition), or None."""
+    or ``finally:``; not inside a nested definition), or None. ``only``: the callee names
+    that count (:data:`MODEL_LOADS`), all loads when None."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
     stack: list[ast.AST] = list(reversed(body))
     while stack:
@@ -597,7 +618,7 @@ def loads_in(try_stmt: ast.stmt | None, qualname: Callable[[ast.expr], str | Non
             continue
         if isinstance(node, ast.Call):
             found = load_call(node, qualname)
-            if found is not None:
+            if found is not None and (only is None or found in only):
                 return found
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return None
@@ -655,3 +676,61 @@ def calls_own_method(try_stmt: ast.stmt | None, methods: frozenset[str]) -> str 
             ):
                 return node.func.attr
     return None
+
+
+def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Functions of the module that fail-fast code (a function matching ``globs``) calls,
+    directly or within :data:`MAX_CALL_DEPTH` calls, by a call made in the module
+    (``helper(...)``, ``self.helper(...)``, ``cls.helper(...)``): name -> (fail-fast
+    function, ..., the function's caller). On *a* path from set-up, whoever else calls it:
+    what fails there while ``__init__`` runs leaves the object half set up all the same.
+    Not a function named for an attempt (``try_*``, ``maybe_*``) or an optimisation
+    (``_warmup``), nor through one; a call inside a nested function runs later, not on
+    its enclosing function's path."""
+    defined: set[str] = set()
+    calls: dict[str, set[str]] = {}  # caller -> callees
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = function
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defined.add(child.name)
+                inner = child.name
+            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
+                inner = None
+            if isinstance(child, ast.Call) and function is not None:
+                func = child.func
+                callee = None
+                if isinstance(func, ast.Name):
+                    callee = func.id
+                elif (
+                    isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id in ("self", "cls")
+                ):
+                    callee = func.attr
+                if callee is not None:
+                    calls.setdefault(function, set()).add(callee)
+            stack.append((child, inner))
+    found: dict[str, tuple[str, ...]] = {}
+    frontier: list[tuple[str, tuple[str, ...]]] = [
+        (caller, (caller,)) for caller in sorted(calls) if _matches(caller, globs)
+    ]
+    for _ in range(MAX_CALL_DEPTH):
+        following: list[tuple[str, tuple[str, ...]]] = []
+        for caller, chain in frontier:
+            for callee in sorted(calls.get(caller, ())):
+                if (
+                    callee in found
+                    or callee not in defined
+                    or callee.startswith("__")
+                    or _matches(callee, globs)
+                    or _matches(callee, ATTEMPTS)
+                    or optimisation_name(callee)
+                ):
+                    continue
+                found[callee] = chain
+                following.append((callee, (*chain, callee)))
+        frontier = following
+    return found

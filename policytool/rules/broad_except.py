@@ -56,11 +56,20 @@ in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling t
 to a fallback value or a probe's `return False` is not. So is a helper, public too,
 whose every caller in the work tree is fail-fast code within three calls, across modules
 (`get_gpu_compute_mode` <- `set_sm_limit` <- `_init_env` in another module), when its
-catch returns None, logged or not. The tree is read only when it holds at most 1,500
-modules and 24 MB outside tests, docs and examples (whole or not at all: never judged on
-part of the callers); a name called from more than 12 modules, passed on as a value or
-called at module level has no one path, and a helper named for an optimisation
-(`_warmup`) is not on it.
+catch returns None or an empty value (`[]`, `{{}}`; not `False`, a probe's answer), logged
+or not: `install_packages`, called only from the executor's `__init__`, that logs through
+its own logger (`self.logger.log_error`) and returns `[]` starts the sandbox without the
+packages it was asked for. The tree is read only when it holds at most 1,500 modules
+and 24 MB outside tests, docs and examples (whole or not at all: never judged on part of
+the callers); a name called from more than 12 modules, passed on as a value or called at
+module level has no one path, and a helper named for an optimisation (`_warmup`) is not
+on it. A function the module's own fail-fast code calls (`self.install_packages(...)` in
+`__init__`, or through up to three calls made in the module) is on that path whoever
+else calls it, with the same handler shapes: what fails there while `__init__` runs
+leaves the object half set up. Not a function named for an attempt or an optimisation,
+nor one set-up only hands on as a callback, nor a `return None` the function declares
+(`-> str | None`: its callers handle the None) or one whose docstring calls it
+best-effort ("Best-effort local IP detection").
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
@@ -75,6 +84,14 @@ is a load too. Where the load is set-up, a handler that logs and goes on with a 
 ✗ as well: at module level (import time) logging and assigning a constant
 (`judge = None`), or in a helper reached only from fail-fast code (above) logging and
 returning `True`/`False` (`uses_chat_template`: "assuming a chat template").
+A load named for the model, its config or its weights (`from_pretrained`,
+`from_single_file`, `load_state_dict`, `load_checkpoint`, `load_weights`, `load_model`,
+`load_config`, `load_pretrained`) whose handler logs and then returns None or an empty
+value is ✗ whatever the function declares: a log line does not make the load optional,
+and the set-up goes on without the model or config it asked for ("fallback to no model").
+Not in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
+file that may hold anything (`safe_open` of an uploaded voice, `hf_hub_download`): there
+only a silent give-up counts.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -150,8 +167,11 @@ def _is_log_call(stmt: ast.stmt) -> bool:
 
 
 # A logger's helpers named by their level for one rank or one time (``warning_rank0``,
-# ``info_rank0_once``, ``error_once``): log calls like ``warning``.
-_LEVELLED_LOG = re.compile(r"(?:debug|info|warning|warn|error|critical)(?:_rank\d+)?(?:_once)?")
+# ``info_rank0_once``, ``error_once``), or with the verb before it (``log_error``,
+# ``log_warning``: smolagents' ``AgentLogger``): log calls like ``warning``.
+_LEVELLED_LOG = re.compile(
+    r"(?:log_)?(?:debug|info|warning|warn|error|critical)(?:_rank\d+)?(?:_once)?"
+)
 
 
 _LOG_METHODS = frozenset(
@@ -545,16 +565,57 @@ def _reached_from_fail_fast(src: SourceInfo, func: ast.AST | None) -> tuple[str,
     return calls.reached_from(func.name, home, src.tree, src.config.fail_fast)
 
 
+def _doc_says_best_effort(func: ast.AST | None) -> bool:
+    """Whether the function's docstring declares it best effort or its failure non-fatal
+    ("Best-effort local IP detection"): its callers were told to expect nothing back."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    doc = ast.get_docstring(func, clean=True)
+    return bool(doc) and paths.HARMLESS.search(doc or "") is not None
+
+
+def _reached_in_module(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...] | None:
+    """(fail-fast function, ..., caller) when fail-fast code of the module calls ``func``
+    within a few calls (:func:`_fail_fast.reached_in_module`, computed once per file)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    reached = src.cache.get("reached_in_module")
+    if not isinstance(reached, dict):
+        reached = paths.reached_in_module(src.tree, src.config.fail_fast)
+        src.cache["reached_in_module"] = reached
+    chain = reached.get(func.name)
+    return chain if isinstance(chain, tuple) else None
+
+
 def _logs_then_returns_none(body: list[ast.stmt]) -> bool:
-    """Logging calls, then ``return`` / ``return None``: the caller gets nothing, the log a
-    line."""
+    """Logging calls, then ``return`` / ``return None`` or an empty value (``[]``, ``{}``,
+    ``()``, ``""``): the caller gets an answer it cannot tell from a real "nothing" (no
+    packages installed, no entries), the log a line. Not ``return False``: a probe's
+    answer."""
     return (
         bool(body)
         and _is_log_call(body[0])
         and isinstance(body[-1], ast.Return)
-        and _is_trivial_end(body[-1])
-        and all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in body)
+        and _returns_nothing(body[-1])
+        and all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in body[:-1])
     )
+
+
+def _returned(body: list[ast.stmt]) -> str:
+    """What the handler's final ``return`` hands back (``None``, ``[]``), for a message."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return) and last.value is not None:
+        return ast.unparse(last.value)
+    return "None"
+
+
+def _returns_nothing(stmt: ast.Return) -> bool:
+    """``return`` / ``return None`` or the return of an empty value (``[]``, ``{}``,
+    ``()``, ``""``, ``dict()``), not ``False`` (an answer) nor ``...``."""
+    value = stmt.value
+    if isinstance(value, ast.Constant):
+        return value.value is None or value.value in ("", b"")
+    return _is_empty_value(value)
 
 
 def _logs_and_guesses(body: list[ast.stmt], in_function: bool) -> bool:
@@ -794,7 +855,11 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             chain = _reached_from_fail_fast(src, ctx.innermost)
             if chain is not None:
                 via = "".join(f" via `{step}`" for step in chain[1:])
-                what = "silently swallows every error" if silent else "logs and returns None"
+                what = (
+                    "silently swallows every error"
+                    if silent
+                    else f"logs and returns {_returned(node.body)}"
+                )
                 yield finding(
                     src,
                     node,
@@ -803,6 +868,41 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                     f"`{clause}:` in `{names[-1]}` (reached only from fail-fast `{chain[0]}`"
                     f"{via}) {what}: the set-up carries on without it; let it raise or "
                     "catch the specific types",
+                )
+                continue
+        # On a path from set-up within the module, whoever else calls it: a method
+        # ``__init__`` calls (``self.install_packages(...)``, directly or through up to
+        # three calls) whose catch returns None or an empty value, logged or not, leaves
+        # the object half set up when it fails there.
+        if (
+            not fail_fast
+            and not handling
+            and not best_effort
+            and not complete
+            and not imports
+            and not src.is_test
+            and (silent or _logs_then_returns_none(node.body))
+            and not (silent and _helper_of(src, names) is not None)
+            and not _declared_none(ctx.innermost, node.body)
+            and not _doc_says_best_effort(ctx.innermost)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            chain = _reached_in_module(src, ctx.innermost)
+            if chain is not None:
+                via = "".join(f" via `{step}`" for step in chain[1:])
+                what = (
+                    "silently swallows every error"
+                    if silent
+                    else f"logs and returns {_returned(node.body)}"
+                )
+                yield finding(
+                    src,
+                    node,
+                    "broad-except",
+                    BLOCK,
+                    f"`{clause}:` in `{names[-1]}` (called from fail-fast `{chain[0]}`{via}) "
+                    f"{what}: the set-up carries on without it; let it raise or catch the "
+                    "specific types",
                 )
                 continue
         # Loading a model, config, weights or checkpoint in the ``try`` body puts the catch on
@@ -873,6 +973,31 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 BLOCK,
                 f"`{clause}:` around loading (`{loaded}`) {how}: a failed load carries on "
                 "as if there were nothing to load; let it raise or catch the specific types",
+            )
+            continue
+        # A load that fails, logged, and the function hands its caller nothing (``return
+        # None``, ``[]``) as if there were nothing to load: a log line does not make a
+        # failed load optional, the set-up goes on without the model or config it asked
+        # for ("fallback to no model"). Not a chain of candidates (``continue``), nor a
+        # failure the log or a comment calls non-fatal (``complete``, above).
+        model_load = (
+            paths.loads_in(tried, src.qualname, paths.MODEL_LOADS) if loaded is not None else None
+        )
+        if (
+            model_load is not None
+            and not names_match(names[-1:], paths.ATTEMPTS)
+            and not paths.optimisation_name(names[-1] if names else "")
+            and _logs_then_returns_none(node.body)
+            and not _raises_later(ctx.innermost, node)
+        ):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` around loading (`{model_load}`) logs every error and returns "
+                f"{_returned(node.body)}: a failed load carries on as if there were "
+                "nothing to load; let it raise or catch the specific types",
             )
             continue
         # A patch function's import that fails for any reason (not only a missing module)
