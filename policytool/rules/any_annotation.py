@@ -1463,10 +1463,22 @@ def _patched_function_fake(
         replacement = func
         is_func = functools.partial(_names, func.name)
     else:
-        return None
+        return _named_patched_fake(src, call, parents, keywords, nested)
     scope = fakes._enclosing_function(replacement, parents) or parents.get(id(replacement))
     if scope is None:
         return None
+    return _patched_over(src, scope, is_func, keywords, nested)
+
+
+def _patched_over(
+    src: SourceInfo,
+    scope: ast.AST,
+    is_func: Callable[[ast.expr | None], bool],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """What the real function a replacement (``is_func``) is patched over in ``scope``
+    returns (see :func:`_patched_function_fake`)."""
     finder = _finder(src)
     for target in _patch_targets(scope, is_func):
         found = fakes.patched_return(finder, target, keywords, nested)
@@ -1476,6 +1488,114 @@ def _patched_function_fake(
             return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
 
+
+
+def _local_flow(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool] | None:
+    """(name, as an element) of the local variable a fake's value is put in: ``v = fake``
+    (False), or ``v = [fake, ...]`` / ``v = iter([fake, ...])`` (True); None otherwise."""
+    node: ast.AST = call
+    parent = parents.get(id(node))
+    element = False
+    if isinstance(parent, (ast.List, ast.Tuple)):
+        element, node = True, parent
+        parent = parents.get(id(node))
+        if (
+            isinstance(parent, ast.Call)
+            and isinstance(parent.func, ast.Name)
+            and parent.func.id == "iter"
+            and len(parent.args) == 1
+            and not parent.keywords
+        ):
+            node, parent = parent, parents.get(id(parent))
+    if (
+        isinstance(parent, ast.Assign)
+        and parent.value is node
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return parent.targets[0].id, element
+    return None
+
+
+def _yields_var(var: str, element: bool, expr: ast.expr | None) -> bool:
+    """Whether ``expr`` is the value of the local ``var`` (``var``), or with ``element``
+    one element of it (``next(var)``, ``var.pop(...)``, ``var[i]``)."""
+    if not element:
+        return _names(var, expr)
+    if isinstance(expr, ast.Subscript):
+        return _names(var, expr.value)
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return False
+    if isinstance(expr.func, ast.Name) and expr.func.id == "next":
+        return len(expr.args) == 1 and _names(var, expr.args[0])
+    return (
+        isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "pop"
+        and _names(var, expr.func.value)
+    )
+
+
+def _own_returns(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
+    """The ``return`` statements of ``func`` itself (not of the functions it nests)."""
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _binds(func: ast.FunctionDef | ast.AsyncFunctionDef, var: str) -> bool:
+    """Whether ``func`` binds ``var`` itself (a parameter or an assignment: a local of
+    its own, not the enclosing function's)."""
+    args = func.args
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    if any(a is not None and a.arg == var for a in params):
+        return True
+    return any(
+        isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)
+        for n in ast.walk(func)
+    )
+
+
+def _named_patched_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake put in a local variable (``result = SimpleNamespace(returncode=1)``, or an
+    element of ``results = iter([...])``) that a replacement returns (``lambda *a, **k:
+    result``, a nested ``def fake_run(...): return next(results)``), where that
+    replacement is patched over a real function in the same test: what the real
+    function returns, as for a fake the replacement returns itself. Data flow only: the
+    name the variable has says nothing."""
+    flow = _local_flow(call, parents)
+    if flow is None:
+        return None
+    var, element = flow
+    scope = fakes._enclosing_function(call, parents)
+    if scope is None:
+        return None
+    for node in ast.walk(scope):
+        is_func: Callable[[ast.expr | None], bool]
+        if isinstance(node, ast.Lambda) and _yields_var(var, element, node.body):
+            is_func = functools.partial(operator.is_, node)
+        elif (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node is not scope
+            and not _binds(node, var)
+            and any(_yields_var(var, element, r.value) for r in _own_returns(node))
+        ):
+            is_func = functools.partial(_names, node.name)
+        else:
+            continue
+        found = _patched_over(src, scope, is_func, keywords, nested)
+        if found is not None:
+            return found
+    return None
 
 def _mock_class(mock: str, scope: ast.AST) -> str:
     """The class whose instance the local mock ``mock`` stands for in a test function:
