@@ -1931,6 +1931,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "under test",
                     )
         yield from _mock_fakes(src)
+        # A wrong annotation misleads in a test helper as it does anywhere: the seed's ✗
+        # for it has no production-only limit (the ⚠ for ``Any`` has).
+        yield from _wrong_annotations(src)
         return
     for node, ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
@@ -2025,6 +2028,25 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
             )
+
+
+def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
+    """The provably wrong annotations of a test file: implicit Optional variables and
+    parameters, and returns that contradict the return annotation."""
+    for node, _ctx in src.of_type(ast.AnnAssign):
+        assert isinstance(node, ast.AnnAssign)
+        yield from wrong.annassign_findings(src, node)
+    for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        checked = node.returns is not None and _never_none(src, node.returns) is not None
+        yield from _merged(
+            node.lineno,
+            [
+                *_wrong_return(src, node),
+                *_class_falls_off(src, node),
+                *wrong.function_findings(src, node, checked),
+            ],
+        )
 
 
 def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
