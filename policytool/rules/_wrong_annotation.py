@@ -11,7 +11,9 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
   with an explicit ``return None`` or a bare ``return``;
 * ``-> dict[...]`` / ``list`` / ``tuple`` / ``set`` / ``bool`` / ``int`` / ``str`` /
   ``float`` / ``bytes`` whose function returns a literal of another kind (a tuple display
-  under ``-> dict``, ``{}`` under ``-> set``).
+  under ``-> dict``, ``{}`` under ``-> set``), or a call of a builtin that always gives
+  one builtin type (``dict.fromkeys(...)`` under ``-> float``, ``tuple(...)`` under
+  ``-> List[X]``) where the file and function leave that builtin's name unbound.
 
 "Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file

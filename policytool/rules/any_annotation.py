@@ -46,7 +46,12 @@ loop whose `else` returns or raises and that no `break` leaves, or a `while True
 without a `break`, does not fall off), `-> None` that returns a value, `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
-`float`, `bytes`) returning a literal of another kind (`return a, b`); a new `-> T` or
+`float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
+builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
+`tuple(...)`, `set(...)`, `frozenset(...)`, `str(...)`, `int(...)`, `float(...)`,
+`bool(...)`, `bytes(...)`, `sorted(...)`, `len(...)`, `repr(...)`, `"sep".join(...)`;
+not when the file or the function binds that name itself): `-> float` returning
+`dict.fromkeys(keys, res)`; a new `-> T` or
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
@@ -81,7 +86,10 @@ an imported module
 it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
 starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
 `numpy.typing`), an unresolvable name, generators, abstract or stub bodies and a line
-with `# type: ignore` or `# noqa` are skipped.
+with `# type: ignore` or `# noqa` are skipped. These wrong annotations are ✗ in test files
+too (a test helper's `plan: str = None` that None reaches, a benchmark's `-> List[float]`
+that falls off its end): the seed's ✗ for a wrong annotation has no production-only
+limit; the ⚠ for `Any` and untyped signatures stays production-only.
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
@@ -163,7 +171,12 @@ fake_run)`), or returned by a lambda patched so (`monkeypatch.setattr("pkg.get_c
 lambda *_a: fake)`), stands in for what that returns: its `-> T` (a data class that is no
 record, such as transformers' configs, takes any keyword; a module-level alias such as
 `PretrainedConfig = PreTrainedConfig` names its class), or the class its `return` builds
-when a record or a stdlib class (`CompletedProcess`). An `Enum` member (`.value`, `.name`)
+when a record or a stdlib class (`CompletedProcess`). So does a fake put in a local
+variable that such a replacement returns (`result = SimpleNamespace(returncode=1, ...)`
+then `lambda *a, **k: result`), or an element of a list or `iter([...])` bound to a local
+that the replacement hands out (`return next(results)`, `results.pop()`, `results[i]`):
+data flow only, the variable's name says nothing, and a replacement binding that name
+itself is not it. An `Enum` member (`.value`, `.name`)
 in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
 ...`) count as its class's. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
@@ -1489,7 +1502,6 @@ def _patched_over(
     return None
 
 
-
 def _local_flow(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool] | None:
     """(name, as an element) of the local variable a fake's value is put in: ``v = fake``
     (False), or ``v = [fake, ...]`` / ``v = iter([fake, ...])`` (True); None otherwise."""
@@ -1596,6 +1608,7 @@ def _named_patched_fake(
         if found is not None:
             return found
     return None
+
 
 def _mock_class(mock: str, scope: ast.AST) -> str:
     """The class whose instance the local mock ``mock`` stands for in a test function:
