@@ -44,6 +44,24 @@ def passes_it_on(value: Any, plan: str = None) -> None:
 def test_all() -> None:
     unread(2)
     passes_it_on(1, plan="x")
+
+
+class Request:
+    def __init__(self, headers: dict, body: dict = None):
+        self.headers = headers
+        self.body = body
+
+
+class DummyStrategy:
+    def make_dummy(self, batch_size: int, target_hidden_size: int = None) -> list:
+        if target_hidden_size is not None:
+            return [target_hidden_size]
+        return []
+
+
+def test_doubles() -> None:
+    assert Request(headers={}).body is None
+    assert DummyStrategy().make_dummy(1) == []
 """
 
 
@@ -52,7 +70,10 @@ def test_a_wrong_annotation_in_a_test_file(feature: Repo, run: Run) -> None:
     test helper that ``create_test_config("m")`` leaves None and that tests ``is not
     None``: ✗. lightllm ``test/benchmark_qps.py``: ``-> List[float]`` whose ``except
     Exception: pass`` falls off: ✗. Not: a None default nothing relies on, one every
-    caller passes, nor ``value: Any`` (the ⚠ for ``Any`` stays production-only)."""
+    caller passes, ``value: Any`` (the ⚠ for ``Any`` stays production-only), nor a
+    method of a test double (production-stack's stub ``Request(headers, body: Dict =
+    None)``, lmdeploy's ``DummyInputsStrategy.make_dummy`` mirroring the production
+    signature): its signature is the API's it stands in for."""
     feature.write("tests/test_helpers.py", HELPERS)
     feature.commit("add")
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]

@@ -86,10 +86,13 @@ an imported module
 it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
 starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
 `numpy.typing`), an unresolvable name, generators, abstract or stub bodies and a line
-with `# type: ignore` or `# noqa` are skipped. These wrong annotations are ✗ in test files
-too (a test helper's `plan: str = None` that None reaches, a benchmark's `-> List[float]`
-that falls off its end): the seed's ✗ for a wrong annotation has no production-only
-limit; the ⚠ for `Any` and untyped signatures stays production-only.
+with `# type: ignore` or `# noqa` are skipped. A test file's own functions (module-level
+or nested in a function) get the same parameter and return checks (a test helper's `plan:
+str = None` that None reaches, a benchmark's `-> List[float]` that falls off its end):
+the seed's ✗ for a wrong annotation has no production-only limit; the ⚠ for `Any` and
+untyped signatures stays production-only, and a method of a class in a test file is not
+checked (a double: a stub `Request`, a `DummyInputsStrategy.make_dummy`, whose signature
+mirrors the API it stands in for).
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
@@ -2044,13 +2047,20 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
 
 
 def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
-    """The provably wrong annotations of a test file: implicit Optional variables and
-    parameters, and returns that contradict the return annotation."""
-    for node, _ctx in src.of_type(ast.AnnAssign):
-        assert isinstance(node, ast.AnnAssign)
-        yield from wrong.annassign_findings(src, node)
+    """The provably wrong annotations of a test file's own functions (module-level or
+    nested in a function): implicit Optional parameters, and returns that contradict the
+    return annotation. Not inside a class: a test file's class is a double (a stub
+    ``Request``, a ``DummyInputsStrategy``) whose signatures mirror the API it stands in
+    for, so a wrong annotation there is that API's (reported where it is written) or a
+    stub's; a helper function's signature is its own contract."""
+    in_class: set[int] = set()
+    for cls in ast.walk(src.tree):
+        if isinstance(cls, ast.ClassDef):
+            in_class.update(id(n) for n in ast.walk(cls) if n is not cls)
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if id(node) in in_class:
+            continue
         checked = node.returns is not None and _never_none(src, node.returns) is not None
         yield from _merged(
             node.lineno,
