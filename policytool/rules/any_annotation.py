@@ -89,7 +89,7 @@ starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
 with `# type: ignore` or `# noqa` are skipped. A test file's own functions (module-level
 or nested in a function) get the same parameter and return checks (a test helper's `plan:
 str = None` that None reaches, a benchmark's `-> List[float]` that falls off its end):
-the seed's ✗ for a wrong annotation has no production-only limit; the ⚠ for `Any` and
+a wrong annotation misleads in a test helper as it does anywhere; the ⚠ for `Any` and
 untyped signatures stays production-only, and a method of a class in a test file is not
 checked (a double: a stub `Request`, a `DummyInputsStrategy.make_dummy`, whose signature
 mirrors the API it stands in for).
@@ -1947,8 +1947,8 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "under test",
                     )
         yield from _mock_fakes(src)
-        # A wrong annotation misleads in a test helper as it does anywhere: the seed's ✗
-        # for it has no production-only limit (the ⚠ for ``Any`` has).
+        # A wrong annotation misleads in a test helper as it does anywhere (the ⚠ for
+        # ``Any`` is about production signatures only).
         yield from _wrong_annotations(src)
         return
     for node, ctx in src.of_type(ast.AnnAssign):
