@@ -122,10 +122,10 @@ _E_FIGURES = {
         "pipeline_diffusers_adapter.py:258)"
     ),
     ("any-annotation", "x-recall"): (
-        "6/9 (round D: torchtune `save_config -> Path` whose `except` only logs is found): "
-        "a test helper's implicit Optional (wrong annotations in tests are not checked: set "
-        "d's labeller called a test dummy '-', and the seed's ⚠ scope is production code), "
-        "nemo-rl `shard_by_batch_size`'s tuple return, labelled twice (blind at the `def`, "
+        "7/9 (round D: torchtune `save_config -> Path` whose `except` only logs is found; "
+        "round I: a test helper function's implicit Optional, `create_test_config`'s "
+        "`custom_parallel_plan: str = None`, now that a test file's own functions are "
+        "checked): nemo-rl `shard_by_batch_size`'s tuple return, labelled twice (blind at the `def`, "
         "after the run at the return): reported at the `def` since the change edits the "
         "signature, so the return-line label is the one missed, and a "
         "`__call__ -> TimerRecord` returning a decorator (a call's type is not inferred)"
@@ -186,8 +186,9 @@ _J_FIGURES = {
         "`literal_eval`) ending in a fallback value: a chain of attempts stays ⚠"
     ),
     ("any-annotation", "x-precision"): (
-        "16/19 (round E 16/20, main 16/30; round G: an old function's fall-off is not "
-        "reported on a later commit that only edits inside its last loop): three implicit "
+        "17/20 (round E 16/20, main 16/30; round G: an old function's fall-off is not "
+        "reported on a later commit that only edits inside its last loop; round I: "
+        "`compute -> float` returning `dict.fromkeys(...)` is found): three implicit "
         "Optionals the body tests but no caller leaves to None (labelled '-'; "
         "`ModelConfig.model_name`, redeclared by every subclass; pass@k `formatted_doc`; "
         "G-Pass@k `n`: callers the tree read cannot tell apart)"
@@ -257,8 +258,9 @@ _N_FIGURES = {
     ),
     ("any-annotation", "x-recall"): (
         "10/15: tensorboard `ScalarEvent` fakes (x2), an `InferenceConfig` and a "
-        "`MultiModuleProcessGroupCollection` fake, ⚠; a test helper's implicit Optional "
-        "(wrong annotations in tests are not checked)"
+        "`MultiModuleProcessGroupCollection` fake, ⚠; a test double's implicit Optional "
+        "(`MockIterator.__init__(local_cp_size: int = None)`: a class's methods in a test "
+        "file are doubles mirroring an API, not checked; its own functions are)"
     ),
 }
 _OP_SEALED = (
@@ -267,11 +269,6 @@ _OP_SEALED = (
     "precision 4/6, ⚠ precision 41/41)"
 )
 _O_FIGURES = {
-    ("any-annotation", "x-recall"): (
-        "3/6 blind, 4/7 after the run: three dspy fakes of `subprocess.CompletedProcess` "
-        "that come back through `lambda *a, **kw: result` or `iter([...])` standing in for "
-        "a patched `subprocess.run` (the direct `return SimpleNamespace(...)` is found), ⚠"
-    ),
     ("broad-except", "x-recall"): (
         '0/1: dspy `react_v2`\'s `except Exception: return {"type": "string"}` around a '
         "JSON-schema build that `ReActV2.__init__` reaches through a helper, ⚠"
@@ -342,9 +339,11 @@ for _name, _cells, _when in (
         for _reading in ("blind", "post-run"):
             KNOWN_GAPS[(_name, _reading, _rule, _metric)] = f"{_why} ({_when})"
 KNOWN_GAPS[("o", "blind", "any-annotation", "x-precision")] = (
-    "3/4: an empty `SimpleNamespace()` standing in for dspy's session parameter typed with "
-    "the Protocol `_MCPToolClient`, labelled ⚠ blind as a service fake and ✗ after the run "
-    "(post_run: the seed names Protocol; 4/4) " + f"({_OP_SEALED})"
+    "6/7 (3/4 before round I found the three `CompletedProcess` fakes a patched "
+    "replacement returns through a local variable): an empty `SimpleNamespace()` standing "
+    "in for dspy's session parameter typed with the Protocol `_MCPToolClient`, labelled ⚠ "
+    "blind as a service fake and ✗ after the run (post_run: the seed names Protocol; 7/7) "
+    + f"({_OP_SEALED})"
 )
 
 

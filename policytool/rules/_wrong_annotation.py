@@ -11,7 +11,9 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
   with an explicit ``return None`` or a bare ``return``;
 * ``-> dict[...]`` / ``list`` / ``tuple`` / ``set`` / ``bool`` / ``int`` / ``str`` /
   ``float`` / ``bytes`` whose function returns a literal of another kind (a tuple display
-  under ``-> dict``, ``{}`` under ``-> set``).
+  under ``-> dict``, ``{}`` under ``-> set``), or a call of a builtin that always gives
+  one builtin type (``dict.fromkeys(...)`` under ``-> float``, ``tuple(...)`` under
+  ``-> List[X]``) where the file and function leave that builtin's name unbound.
 
 "Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
@@ -200,7 +202,7 @@ _ACCEPTS = {
     "list": {"list"},
     "tuple": {"tuple"},
     "set": {"set"},
-    "frozenset": set(),
+    "frozenset": {"frozenset"},
     "bool": {"bool"},
     "int": {"int", "bool"},
     "float": {"float", "int", "bool"},
@@ -246,6 +248,79 @@ def _literal_kind(value: ast.expr) -> str | None:
     if isinstance(value, ast.Constant) and value.value is not None and value.value is not ...:
         return type(value.value).__name__
     return None
+
+
+# Builtins whose call always gives one builtin type (a constructor, ``sorted``, ``len``):
+# ``return dict.fromkeys(keys, 0)`` under ``-> float`` is as certain as a ``{}`` display.
+_BUILTIN_CALLS = {
+    "dict": "dict",
+    "list": "list",
+    "tuple": "tuple",
+    "set": "set",
+    "frozenset": "frozenset",
+    "str": "str",
+    "int": "int",
+    "float": "float",
+    "bool": "bool",
+    "bytes": "bytes",
+    "sorted": "list",
+    "len": "int",
+    "repr": "str",
+}
+# Class methods of those builtins that build an instance of the class itself.
+_BUILTIN_FACTORIES = {("dict", "fromkeys"): "dict", ("bytes", "fromhex"): "bytes"}
+
+
+def _call_kind(value: ast.expr, shadowed: frozenset[str] | set[str]) -> tuple[str, str] | None:
+    """(builtin type, builtin name) of a call of a builtin whose result's type is certain:
+    ``dict(...)``, ``dict.fromkeys(...)``, ``sorted(...)``, ``"-".join(...)``; None for any
+    other call, or when the file (or function) binds that builtin's name itself."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    if isinstance(func, ast.Name):
+        kind = _BUILTIN_CALLS.get(func.id)
+        return (kind, func.id) if kind is not None and func.id not in shadowed else None
+    if not isinstance(func, ast.Attribute):
+        return None
+    receiver = func.value
+    if isinstance(receiver, ast.Name):
+        kind = _BUILTIN_FACTORIES.get((receiver.id, func.attr))
+        if kind is not None and receiver.id not in shadowed:
+            return kind, receiver.id
+        return None
+    if (
+        isinstance(receiver, ast.Constant)
+        and isinstance(receiver.value, str)
+        and func.attr in ("join", "format")
+    ):
+        return "str", ""
+    return None
+
+
+def _bound_names(node: ast.AST) -> set[str]:
+    """The names ``node`` binds anywhere inside it (parameters, assignments, ``def``,
+    ``class``, imports): a builtin name among them is not the builtin there."""
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+            out.add(sub.id)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(sub.name)
+        elif isinstance(sub, ast.arg):
+            out.add(sub.arg)
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".", 1)[0] for a in sub.names)
+    return out
+
+
+def _value_kind(value: ast.expr, shadowed: frozenset[str] | set[str]) -> str | None:
+    """:func:`_literal_kind`, or the builtin type a builtin call certainly gives."""
+    kind = _literal_kind(value)
+    if kind is not None:
+        return kind
+    called = _call_kind(value, shadowed)
+    return called[0] if called is not None else None
 
 
 class _Types:
@@ -1268,6 +1343,8 @@ def function_findings(
     if not returns:
         return
     builtin = _builtin_of(src, node.returns)
+    # builtin names the file binds (module level, or anywhere in this function)
+    shadowed = _types(src).rebound | _bound_names(node) | set(src.aliases)
     # The None verdict may read an imported module: only when a return gives None.
     none_wrong = (
         not builtin_none_checked
@@ -1276,7 +1353,7 @@ def function_findings(
     )
     # A union (``-> torch.Tensor | IntermediateTensors``) is judged only against literals.
     literals = builtin is None and any(
-        ret.value is not None and _literal_kind(ret.value) is not None for ret in returns
+        ret.value is not None and _value_kind(ret.value, shadowed) is not None for ret in returns
     )
     if not none_wrong and builtin is None and not literals:
         return
@@ -1288,7 +1365,7 @@ def function_findings(
             given = (
                 "None"
                 if ret.value is None or gives_none(ret.value)
-                else _literal_kind(ret.value) or "other"
+                else _value_kind(ret.value, shadowed) or "other"
             )
             if rewritten_return(src, ret, given):
                 continue  # an old return the change edited: no new evidence
@@ -1298,7 +1375,7 @@ def function_findings(
             continue
         if ret.value is None:
             continue
-        kind = _literal_kind(ret.value)
+        kind = _value_kind(ret.value, shadowed)
         if kind is None:
             continue
         if builtin is not None:
@@ -1439,7 +1516,7 @@ def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
         elif value is None or gives_none(value):
             kinds.add("None")
         else:
-            kinds.add(_literal_kind(value) or "other")
+            kinds.add(_value_kind(value, frozenset()) or "other")
     return frozenset(kinds)
 
 

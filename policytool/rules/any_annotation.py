@@ -46,7 +46,12 @@ loop whose `else` returns or raises and that no `break` leaves, or a `while True
 without a `break`, does not fall off), `-> None` that returns a value, `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
-`float`, `bytes`) returning a literal of another kind (`return a, b`); a new `-> T` or
+`float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
+builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
+`tuple(...)`, `set(...)`, `frozenset(...)`, `str(...)`, `int(...)`, `float(...)`,
+`bool(...)`, `bytes(...)`, `sorted(...)`, `len(...)`, `repr(...)`, `"sep".join(...)`;
+not when the file or the function binds that name itself): `-> float` returning
+`dict.fromkeys(keys, res)`; a new `-> T` or
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
@@ -81,7 +86,13 @@ an imported module
 it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
 starting `Optional`/`Maybe`, or from a types module such as `torch.types`,
 `numpy.typing`), an unresolvable name, generators, abstract or stub bodies and a line
-with `# type: ignore` or `# noqa` are skipped.
+with `# type: ignore` or `# noqa` are skipped. A test file's own functions (module-level
+or nested in a function) get the same parameter and return checks (a test helper's `plan:
+str = None` that None reaches, a benchmark's `-> List[float]` that falls off its end):
+a wrong annotation misleads in a test helper as it does anywhere; the ⚠ for `Any` and
+untyped signatures stays production-only, and a method of a class in a test file is not
+checked (a double: a stub `Request`, a `DummyInputsStrategy.make_dummy`, whose signature
+mirrors the API it stands in for).
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
@@ -163,7 +174,12 @@ fake_run)`), or returned by a lambda patched so (`monkeypatch.setattr("pkg.get_c
 lambda *_a: fake)`), stands in for what that returns: its `-> T` (a data class that is no
 record, such as transformers' configs, takes any keyword; a module-level alias such as
 `PretrainedConfig = PreTrainedConfig` names its class), or the class its `return` builds
-when a record or a stdlib class (`CompletedProcess`). An `Enum` member (`.value`, `.name`)
+when a record or a stdlib class (`CompletedProcess`). So does a fake put in a local
+variable that such a replacement returns (`result = SimpleNamespace(returncode=1, ...)`
+then `lambda *a, **k: result`), or an element of a list or `iter([...])` bound to a local
+that the replacement hands out (`return next(results)`, `results.pop()`, `results[i]`):
+data flow only, the variable's name says nothing, and a replacement binding that name
+itself is not it. An `Enum` member (`.value`, `.name`)
 in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
 ...`) count as its class's. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
@@ -1463,10 +1479,22 @@ def _patched_function_fake(
         replacement = func
         is_func = functools.partial(_names, func.name)
     else:
-        return None
+        return _named_patched_fake(src, call, parents, keywords, nested)
     scope = fakes._enclosing_function(replacement, parents) or parents.get(id(replacement))
     if scope is None:
         return None
+    return _patched_over(src, scope, is_func, keywords, nested)
+
+
+def _patched_over(
+    src: SourceInfo,
+    scope: ast.AST,
+    is_func: Callable[[ast.expr | None], bool],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """What the real function a replacement (``is_func``) is patched over in ``scope``
+    returns (see :func:`_patched_function_fake`)."""
     finder = _finder(src)
     for target in _patch_targets(scope, is_func):
         found = fakes.patched_return(finder, target, keywords, nested)
@@ -1474,6 +1502,114 @@ def _patched_function_fake(
             mimics, defined = found
             how = f"what the patched `{target}` returns: {mimics.how}"
             return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
+
+
+def _local_flow(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool] | None:
+    """(name, as an element) of the local variable a fake's value is put in: ``v = fake``
+    (False), or ``v = [fake, ...]`` / ``v = iter([fake, ...])`` (True); None otherwise."""
+    node: ast.AST = call
+    parent = parents.get(id(node))
+    element = False
+    if isinstance(parent, (ast.List, ast.Tuple)):
+        element, node = True, parent
+        parent = parents.get(id(node))
+        if (
+            isinstance(parent, ast.Call)
+            and isinstance(parent.func, ast.Name)
+            and parent.func.id == "iter"
+            and len(parent.args) == 1
+            and not parent.keywords
+        ):
+            node, parent = parent, parents.get(id(parent))
+    if (
+        isinstance(parent, ast.Assign)
+        and parent.value is node
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return parent.targets[0].id, element
+    return None
+
+
+def _yields_var(var: str, element: bool, expr: ast.expr | None) -> bool:
+    """Whether ``expr`` is the value of the local ``var`` (``var``), or with ``element``
+    one element of it (``next(var)``, ``var.pop(...)``, ``var[i]``)."""
+    if not element:
+        return _names(var, expr)
+    if isinstance(expr, ast.Subscript):
+        return _names(var, expr.value)
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return False
+    if isinstance(expr.func, ast.Name) and expr.func.id == "next":
+        return len(expr.args) == 1 and _names(var, expr.args[0])
+    return (
+        isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "pop"
+        and _names(var, expr.func.value)
+    )
+
+
+def _own_returns(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
+    """The ``return`` statements of ``func`` itself (not of the functions it nests)."""
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _binds(func: ast.FunctionDef | ast.AsyncFunctionDef, var: str) -> bool:
+    """Whether ``func`` binds ``var`` itself (a parameter or an assignment: a local of
+    its own, not the enclosing function's)."""
+    args = func.args
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    if any(a is not None and a.arg == var for a in params):
+        return True
+    return any(
+        isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)
+        for n in ast.walk(func)
+    )
+
+
+def _named_patched_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake put in a local variable (``result = SimpleNamespace(returncode=1)``, or an
+    element of ``results = iter([...])``) that a replacement returns (``lambda *a, **k:
+    result``, a nested ``def fake_run(...): return next(results)``), where that
+    replacement is patched over a real function in the same test: what the real
+    function returns, as for a fake the replacement returns itself. Data flow only: the
+    name the variable has says nothing."""
+    flow = _local_flow(call, parents)
+    if flow is None:
+        return None
+    var, element = flow
+    scope = fakes._enclosing_function(call, parents)
+    if scope is None:
+        return None
+    for node in ast.walk(scope):
+        is_func: Callable[[ast.expr | None], bool]
+        if isinstance(node, ast.Lambda) and _yields_var(var, element, node.body):
+            is_func = functools.partial(operator.is_, node)
+        elif (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node is not scope
+            and not _binds(node, var)
+            and any(_yields_var(var, element, r.value) for r in _own_returns(node))
+        ):
+            is_func = functools.partial(_names, node.name)
+        else:
+            continue
+        found = _patched_over(src, scope, is_func, keywords, nested)
+        if found is not None:
+            return found
     return None
 
 
@@ -1811,6 +1947,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "under test",
                     )
         yield from _mock_fakes(src)
+        # A wrong annotation misleads in a test helper as it does anywhere (the ⚠ for
+        # ``Any`` is about production signatures only).
+        yield from _wrong_annotations(src)
         return
     for node, ctx in src.of_type(ast.AnnAssign):
         assert isinstance(node, ast.AnnAssign)
@@ -1905,6 +2044,32 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 WARN,
                 f"`{node.name}` takes no arguments but has no return annotation: {hint}",
             )
+
+
+def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
+    """The provably wrong annotations of a test file's own functions (module-level or
+    nested in a function): implicit Optional parameters, and returns that contradict the
+    return annotation. Not inside a class: a test file's class is a double (a stub
+    ``Request``, a ``DummyInputsStrategy``) whose signatures mirror the API it stands in
+    for, so a wrong annotation there is that API's (reported where it is written) or a
+    stub's; a helper function's signature is its own contract."""
+    in_class: set[int] = set()
+    for cls in ast.walk(src.tree):
+        if isinstance(cls, ast.ClassDef):
+            in_class.update(id(n) for n in ast.walk(cls) if n is not cls)
+    for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if id(node) in in_class:
+            continue
+        checked = node.returns is not None and _never_none(src, node.returns) is not None
+        yield from _merged(
+            node.lineno,
+            [
+                *_wrong_return(src, node),
+                *_class_falls_off(src, node),
+                *wrong.function_findings(src, node, checked),
+            ],
+        )
 
 
 def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
