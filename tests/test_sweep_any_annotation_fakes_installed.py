@@ -150,6 +150,29 @@ def test_private_nested_and_zero_argument_functions(feature: Repo, run: Run) -> 
     assert by_line[14].endswith("add its return type")
 
 
+def test_a_module_level_parameter_named_self_is_an_argument(feature: Repo, run: Run) -> None:
+    """Only a method's first parameter is its receiver: ``def run_prolog(self)`` at module
+    level takes an argument, so it is a fully unannotated signature, not a zero-argument
+    function (modelopt's ``fakequant_run_prolog(self)``, assigned onto a worker class)."""
+    feature.write(
+        "pkg/m.py",
+        "def run_prolog(self):\n"  # 1: an argument named self
+        "    self.ready = True\n"
+        "\n\n"
+        "class C:\n"
+        "    @staticmethod\n"
+        "    def make(cls):\n"  # 7: a static method's parameter is an argument too
+        "        return cls\n"
+        "\n"
+        "    def close(self, *, cls):\n"  # 10: a keyword-only `cls` is an argument
+        "        del cls\n",
+    )
+    by_line = {r[1]: r[3] for r in found(run, "any-annotation")}
+    assert by_line[1] == "function `run_prolog` has a fully unannotated signature"
+    assert by_line[10] == "function `close` has a fully unannotated signature"
+    assert 7 in by_line
+
+
 def test_old_init_with_a_new_parameter_below_is_not_reported(feature: Repo, run: Run) -> None:
     feature.git("checkout", "-q", "main")
     feature.write(

@@ -1971,6 +1971,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         yield from wrong.annassign_findings(src, node)
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        positional = [*node.args.posonlyargs, *node.args.args]
         args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
         args += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
         for arg in args:
@@ -2019,7 +2020,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 *wrong.function_findings(src, node, checked),
             ],
         )
-        params = [a for a in args if a.arg not in ("self", "cls")]
+        # Only a method's first parameter is its receiver: a module-level function's
+        # parameter named ``self`` is an ordinary argument (it makes the signature untyped).
+        params = args[1:] if positional and _takes_receiver(src, node, positional[0]) else args
         typed = node.returns is not None or any(a.annotation is not None for a in params)
         if typed or not src.overlaps(node.lineno, node.lineno) or _def_edited(src, node):
             continue  # judged on the ``def`` line the change adds, not on an old def
@@ -2070,6 +2073,28 @@ def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
                 *wrong.function_findings(src, node, checked),
             ],
         )
+
+
+def _takes_receiver(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, first: ast.arg
+) -> bool:
+    """Whether ``first`` is the receiver: ``self``/``cls`` of a function defined in a class
+    body that is no ``@staticmethod`` (the class bodies are walked once per file, and only
+    for a file with such a parameter)."""
+    if first.arg not in ("self", "cls"):
+        return False
+    if any(fakes._terminal(d) == "staticmethod" for d in node.decorator_list):
+        return False
+    methods = src.cache.get("method_ids")
+    if not isinstance(methods, set):
+        methods = {
+            id(item)
+            for cls in ast.walk(src.tree)
+            if isinstance(cls, ast.ClassDef)
+            for item in cls.body
+        }
+        src.cache["method_ids"] = methods
+    return id(node) in methods
 
 
 def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
