@@ -519,31 +519,9 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
     return out
 
 
-# Loading what the model needs, read from the ``try`` body the way a reviewer reads it:
-# a call that loads a model, config, weights or checkpoint puts the
-# catch on the pattern's "weight loading" path whatever its function is called
-# (``NeuronConfig.from_pretrained`` in ``fetch_model``, ``AutoConfig.from_pretrained`` in
-# ``is_vlm_model``). Callee names, exactly:
-LOAD_CALLS = frozenset(
-    {
-        "from_pretrained",
-        "from_single_file",
-        "load_state_dict",
-        "load_checkpoint",
-        "load_weights",
-        "load_model",
-        "load_config",
-        "load_pretrained",
-        "safe_open",
-        "hf_hub_download",
-        "snapshot_download",
-        "cached_file",
-    }
-)
-# The callees of :data:`LOAD_CALLS` that name a model, its config or its weights by
-# themselves; the rest (``safe_open``, ``hf_hub_download``, ``cached_file``) read a file
-# that may hold anything (an uploaded voice, a cached JSON): only a silent give-up around
-# those counts, a logged one around these.
+# The load calls that name a model, its config or its weights by themselves: a logged
+# give-up around these counts; :data:`LOAD_CALLS` adds the ones that read a file that may
+# hold anything (an uploaded voice, a cached JSON), where only a silent give-up counts.
 MODEL_LOADS = frozenset(
     {
         "from_pretrained",
@@ -556,6 +534,13 @@ MODEL_LOADS = frozenset(
         "load_pretrained",
     }
 )
+# Loading what the model needs, read from the ``try`` body the way a reviewer reads it:
+# a call that loads a model, config, weights or checkpoint puts the
+# catch on the pattern's "weight loading" path whatever its function is called
+# (``NeuronConfig.from_pretrained`` in ``fetch_model``, ``AutoConfig.from_pretrained`` in
+# ``is_vlm_model``). Callee names, exactly (``safe_open``, ``hf_hub_download``,
+# ``snapshot_download`` and ``cached_file`` read any file):
+LOAD_CALLS = MODEL_LOADS | {"safe_open", "hf_hub_download", "snapshot_download", "cached_file"}
 # ... and ``load``/``loads`` of ``torch`` or ``safetensors`` (qualified: not ``json.load``,
 # whose file may be anything), ``*load*`` names with one of these words.
 _LOAD_OBJECTS = frozenset(

@@ -841,66 +841,39 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # ``set_sm_limit`` <- ``_init_env`` in another module): a catch that returns None
         # there leaves the set-up to carry on without what failed.
         silent = paths.gives_up(node.body, src.has_comment)
-        if (
-            not fail_fast
-            and not handling
-            and not best_effort
-            and not complete
-            and not imports
-            and not src.is_test
+        # A give-up (silent, or logged then None/empty) outside any other reading, in a
+        # function that raises nothing after it: the two set-up readings below ask who
+        # calls the function.
+        gives_up = (
+            not (fail_fast or handling or best_effort or complete or imports or src.is_test)
             and (silent or _logs_then_returns_none(node.body))
             and not (silent and _helper_of(src, names) is not None)
             and not _raises_later(ctx.innermost, node)
-        ):
+        )
+        what = "silently swallows every error" if silent else ""
+        if gives_up:
+            what = what or f"logs and returns {_returned(node.body)}"
             chain = _reached_from_fail_fast(src, ctx.innermost)
+            called = "reached only from"
+            # On a path from set-up within the module, whoever else calls it: a method
+            # ``__init__`` calls (``self.install_packages(...)``, directly or through up
+            # to three calls) whose catch returns None or an empty value, logged or not,
+            # leaves the object half set up when it fails there.
+            if (
+                chain is None
+                and not _declared_none(ctx.innermost, node.body)
+                and not _doc_says_best_effort(ctx.innermost)
+            ):
+                chain = _reached_in_module(src, ctx.innermost)
+                called = "called from"
             if chain is not None:
                 via = "".join(f" via `{step}`" for step in chain[1:])
-                what = (
-                    "silently swallows every error"
-                    if silent
-                    else f"logs and returns {_returned(node.body)}"
-                )
                 yield finding(
                     src,
                     node,
                     "broad-except",
                     BLOCK,
-                    f"`{clause}:` in `{names[-1]}` (reached only from fail-fast `{chain[0]}`"
-                    f"{via}) {what}: the set-up carries on without it; let it raise or "
-                    "catch the specific types",
-                )
-                continue
-        # On a path from set-up within the module, whoever else calls it: a method
-        # ``__init__`` calls (``self.install_packages(...)``, directly or through up to
-        # three calls) whose catch returns None or an empty value, logged or not, leaves
-        # the object half set up when it fails there.
-        if (
-            not fail_fast
-            and not handling
-            and not best_effort
-            and not complete
-            and not imports
-            and not src.is_test
-            and (silent or _logs_then_returns_none(node.body))
-            and not (silent and _helper_of(src, names) is not None)
-            and not _declared_none(ctx.innermost, node.body)
-            and not _doc_says_best_effort(ctx.innermost)
-            and not _raises_later(ctx.innermost, node)
-        ):
-            chain = _reached_in_module(src, ctx.innermost)
-            if chain is not None:
-                via = "".join(f" via `{step}`" for step in chain[1:])
-                what = (
-                    "silently swallows every error"
-                    if silent
-                    else f"logs and returns {_returned(node.body)}"
-                )
-                yield finding(
-                    src,
-                    node,
-                    "broad-except",
-                    BLOCK,
-                    f"`{clause}:` in `{names[-1]}` (called from fail-fast `{chain[0]}`{via}) "
+                    f"`{clause}:` in `{names[-1]}` ({called} fail-fast `{chain[0]}`{via}) "
                     f"{what}: the set-up carries on without it; let it raise or catch the "
                     "specific types",
                 )
