@@ -29,7 +29,7 @@ import fnmatch
 import os
 import re
 import stat
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 # Request handling and connector setup (names of the function or one enclosing it).
 REQUEST_AND_CONNECTOR = (
@@ -487,35 +487,43 @@ class TreeCalls:
         return chain
 
 
+def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
+    """Every node below ``tree``, parents before children, with the name of the innermost
+    function whose body runs it: None at module level, in a class body (it runs at
+    import) and in a lambda (it is passed on, not run there)."""
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            yield child, function
+            inner = function
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = child.name
+            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
+                inner = None
+            stack.append((child, inner))
+
+
 def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
     """Every name called or used in the module (``name(...)``, ``x.name(...)``, ``name``)
     -> the innermost function of each call; None for a use that is not a call or a call
     outside any function (one walk a module, whatever name is asked for)."""
     out: dict[str, list[str | None]] = {}
     called: set[int] = set()
-    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
-    while stack:
-        node, function = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            inner = function
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                inner = child.name
-            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
-                inner = None  # class-level code runs at import; a lambda is passed on
-            if isinstance(child, ast.Call):
-                func = child.func
-                callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                if callee:
-                    out.setdefault(callee, []).append(function)
-                    called.add(id(func))  # the callee itself: not another use
-            elif (
-                isinstance(child, (ast.Name, ast.Attribute))
-                and id(child) not in called
-                and isinstance(child.ctx, ast.Load)
-            ):
-                used = child.id if isinstance(child, ast.Name) else child.attr
-                out.setdefault(used, []).append(None)  # passed on or stored
-            stack.append((child, inner))
+    for child, function in _nodes_by_function(tree):
+        if isinstance(child, ast.Call):
+            func = child.func
+            callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if callee:
+                out.setdefault(callee, []).append(function)
+                called.add(id(func))  # the callee itself: not another use
+        elif (
+            isinstance(child, (ast.Name, ast.Attribute))
+            and id(child) not in called
+            and isinstance(child.ctx, ast.Load)
+        ):
+            used = child.id if isinstance(child, ast.Name) else child.attr
+            out.setdefault(used, []).append(None)  # passed on or stored
     return out
 
 
@@ -674,30 +682,22 @@ def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple
     its enclosing function's path."""
     defined: set[str] = set()
     calls: dict[str, set[str]] = {}  # caller -> callees
-    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
-    while stack:
-        node, function = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            inner = function
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defined.add(child.name)
-                inner = child.name
-            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
-                inner = None
-            if isinstance(child, ast.Call) and function is not None:
-                func = child.func
-                callee = None
-                if isinstance(func, ast.Name):
-                    callee = func.id
-                elif (
-                    isinstance(func, ast.Attribute)
-                    and isinstance(func.value, ast.Name)
-                    and func.value.id in ("self", "cls")
-                ):
-                    callee = func.attr
-                if callee is not None:
-                    calls.setdefault(function, set()).add(callee)
-            stack.append((child, inner))
+    for child, function in _nodes_by_function(tree):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(child.name)
+        elif isinstance(child, ast.Call) and function is not None:
+            func = child.func
+            callee = None
+            if isinstance(func, ast.Name):
+                callee = func.id
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in ("self", "cls")
+            ):
+                callee = func.attr
+            if callee is not None:
+                calls.setdefault(function, set()).add(callee)
     found: dict[str, tuple[str, ...]] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [
         (caller, (caller,)) for caller in sorted(calls) if _matches(caller, globs)
