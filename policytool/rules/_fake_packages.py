@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""A fake's keywords matched against the record classes of the installed packages the
+code under test imports (one hop from the test).
+
+A test fakes what the code under test receives, and that is often a class of a library
+the code imports, not of the repository (``SimpleNamespace(rfilename=..., size=...)``
+for huggingface_hub's ``RepoSibling``, the entries of ``HfApi().model_info().siblings``).
+A reviewer recognises it by a field name only that class has. The match is trusted only
+when it is that specific:
+
+- the fake sets at least ``MIN_KEYWORDS`` attributes, all fields of one public record
+  class (``@dataclass``, ``TypedDict``, ``NamedTuple``, pydantic, ``msgspec.Struct``,
+  attrs) of one package, and no other record class of the packages read has them all;
+- one of its keywords is declared by that class alone in the packages read, and by no
+  record class of the repository (a field name such as ``path`` or ``size`` that many
+  classes declare names none of them);
+- the packages read are those the test imports and those its imported modules import
+  (top-level package, outside the work tree and the standard library), each small
+  enough to read (``MAX_PACKAGE_FILES`` modules, ``MAX_PACKAGE_BYTES`` bytes: a
+  framework the size of transformers is not scanned).
+
+Only a ``SimpleNamespace`` fake is matched this way (mocks need their slot's annotation).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import stat
+import sysconfig
+from dataclasses import dataclass
+
+from policytool.rules import _fakes as fakes
+
+# Attributes a fake must set to be matched by field names in a package.
+MIN_KEYWORDS = 2
+# A package larger than this is not scanned (cost, and too many classes to single one out).
+MAX_PACKAGE_FILES = 400
+MAX_PACKAGE_BYTES = 8_000_000
+# At most this many packages are read per test file.
+MAX_PACKAGES = 8
+# Test imports resolved by the tail of a module path of the tree (a ``sys.path`` insert).
+MAX_NESTED_IMPORTS = 32
+# Folders of an installed package that hold no classes its users receive.
+_SKIP_DIRS = frozenset({"tests", "test", "testing", "examples", "benchmarks", "docs"})
+
+
+@dataclass(frozen=True)
+class _Index:
+    """The public record classes of one installed package."""
+
+    # field name -> the (module, class) of each record declaring it (``name: T``)
+    by_field: dict[str, tuple[tuple[str, str], ...]]
+    # (module, class) -> the class's attribute names
+    fields: dict[tuple[str, str], frozenset[str]]
+    # (module, class) -> the file to show
+    paths: dict[tuple[str, str], str]
+
+
+def _stdlib(path: str) -> bool:
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    real = os.path.realpath(path)
+    return real.startswith(stdlib + os.sep) and "site-packages" not in real.split(os.sep)
+
+
+@functools.lru_cache(maxsize=64)
+def _package_index(package_dir: str, package: str) -> _Index | None:
+    """The record classes of the package at ``package_dir`` (None when it is too big)."""
+    files: list[tuple[str, str, os.stat_result]] = []
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(package_dir):
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in _SKIP_DIRS and d.isidentifier() and d[:1] != "."
+        )
+        for filename in sorted(filenames):
+            if not filename.endswith(".py"):
+                continue
+            path = os.path.join(dirpath, filename)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            total += info.st_size
+            files.append((path, filename, info))
+            if len(files) > MAX_PACKAGE_FILES or total > MAX_PACKAGE_BYTES:
+                return None
+    by_field: dict[str, list[tuple[str, str]]] = {}
+    fields: dict[tuple[str, str], frozenset[str]] = {}
+    paths: dict[tuple[str, str], str] = {}
+    parent = os.path.dirname(package_dir)
+    for path, _filename, info in files:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(fakes.MAX_MODULE_BYTES + 1)
+        except OSError:
+            continue
+        if len(data) > fakes.MAX_MODULE_BYTES or not any(m in data for m in fakes._RECORD_MARKS):
+            continue
+        parsed = fakes._module_at(path, info.st_mtime_ns, info.st_size)
+        if parsed is None:
+            continue
+        rel = os.path.relpath(path, parent)[: -len(".py")].replace(os.sep, ".")
+        module = rel.removesuffix(".__init__")
+        declared = _declared(data)
+        for cls in sorted(parsed.records):
+            if cls.startswith("_"):
+                continue
+            key = (module, cls)
+            fields[key] = parsed.fields.get(cls, frozenset())
+            paths[key] = os.path.relpath(path, parent)
+            for name in declared.get(cls, ()):
+                by_field.setdefault(name, []).append(key)
+    return _Index({k: tuple(v) for k, v in by_field.items()}, fields, paths)
+
+
+def _declared(data: bytes) -> dict[str, frozenset[str]]:
+    """Module-level class -> the fields its body declares (``name: T`` at the body's own
+    indentation; not a method, not an attribute set in ``__init__``)."""
+    out: dict[str, frozenset[str]] = {}
+    for match in fakes._CLASS_RE.finditer(data):
+        start = match.end()
+        body = data[start : fakes._class_end(data, start)]
+        newline = body.find(b"\n")
+        indent = fakes._INDENT_RE.search(body, newline + 1) if newline >= 0 else None
+        if indent is None:
+            continue
+        member = re.compile(
+            rb"^" + re.escape(indent.group(1)) + rb"([A-Za-z_][A-Za-z0-9_]*)[ \t]*:(?!=)", re.M
+        )
+        out[match.group(1).decode()] = frozenset(n.decode() for n in member.findall(body))
+    return out
+
+
+def _packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]:
+    """(package, its directory) of each installed top-level package that the test or
+    the modules it imports import: outside the work tree and the standard library."""
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    # a test importing ``hub.utils.gguf`` from a folder its conftest puts on ``sys.path``
+    # (``studio/backend/hub/utils/gguf.py``): the one module of the tree ending so
+    unresolved = [m for m in modules if "." in m and finder.find(m) is None]
+    if unresolved:
+        sources = fakes._sources(finder)
+        nested: list[str] = []
+        for module in unresolved[:MAX_NESTED_IMPORTS]:
+            tail = "." + module
+            hits = [m for m in sources if m.endswith(tail)]
+            if len(hits) == 1:
+                nested.append(hits[0])
+        if nested:
+            second = [*second, *fakes.imports_of(finder, nested)]
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    root = finder.root or ""
+    for module in (*modules, *second):
+        top = module.split(".", 1)[0]
+        if not top or top in seen:
+            continue
+        seen.add(top)
+        found = finder.find(top)
+        if found is None or not found[0].endswith("__init__.py"):
+            continue
+        path = os.path.realpath(found[0])
+        if (root and path.startswith(root + os.sep)) or _stdlib(path):
+            continue
+        out.append((top, os.path.dirname(path)))
+        if len(out) >= MAX_PACKAGES:
+            break
+    return out
+
+
+def by_package_fields(
+    finder: fakes.Finder,
+    keywords: frozenset[str],
+    modules: list[str],
+    name: str = "",
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """The one record class of an installed package the code under test imports that
+    has every keyword of the fake as a field, one of them its own (see the module)."""
+    if len(keywords) < MIN_KEYWORDS or not finder.root:
+        return None
+    memo_key = ("by_package_fields", keywords, tuple(modules), name)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = _by_package_fields(finder, keywords, modules, name)
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _by_package_fields(
+    finder: fakes.Finder, keywords: frozenset[str], modules: list[str], name: str
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """:func:`by_package_fields`, not memoized."""
+    words = {w for w in name.lower().replace("-", "_").split("_") if w}
+    declaring: dict[str, list[tuple[str, str, str, _Index]]] = {}
+    for package, package_dir in _packages(finder, modules):
+        index = _package_index(package_dir, package)
+        if index is None:
+            continue
+        for k in keywords:
+            for key in index.by_field.get(k, ()):
+                declaring.setdefault(k, []).append((package, key[0], key[1], index))
+    # a keyword one record class alone declares (``rfilename:``), the repository none
+    fits = {
+        (package, module, cls): (k, index)
+        for k, found in sorted(declaring.items())
+        if len(found) == 1 and not fakes._declaring(finder, k)
+        for package, module, cls, index in found
+        if keywords <= index.fields[(module, cls)]
+    }
+    if len({cls for _p, _m, cls in fits}) != 1:
+        return None  # none, or two classes each own one of them: no one class is meant
+    (package, module, cls), (specific, index) = next(iter(fits.items()))
+    if any(w in fakes._SERVICE_WORDS and w not in cls.lower() for w in words):
+        return None  # a client or a layer that copies a few fields of the record
+    named = ", ".join(f"`{k}`" for k in sorted(keywords))
+    how = (
+        f"its keywords {named}, fields of `{cls}` in the installed `{package}` the code "
+        f"under test imports (`{specific}` is a field of no other class)"
+    )
+    where = index.paths[(module, cls)]
+    defined = fakes.Defined(where, module, True, index.fields[(module, cls)], True)
+    return fakes.Mimicked(cls, where, how), defined
