@@ -137,7 +137,17 @@ def _declared(data: bytes) -> dict[str, frozenset[str]]:
 
 def _packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]:
     """(package, its directory) of each installed top-level package that the test or
-    the modules it imports import: outside the work tree and the standard library."""
+    the modules it imports import: outside the work tree and the standard library
+    (kept per test file with the finder's second tier of modules)."""
+    key = ("<packages>", *modules)
+    kept = finder.second.get(key)
+    if kept is None:
+        kept = finder.second[key] = [f"{t}\0{d}" for t, d in _find_packages(finder, modules)]
+    return [(t, d) for t, _nul, d in (entry.partition("\0") for entry in kept)]
+
+
+def _find_packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]:
+    """:func:`_packages`, not kept."""
     second = finder.second.get(tuple(modules))
     if second is None:
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
