@@ -41,7 +41,8 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "hublib" / "__init__.py").write_text("from .hf_api import HfApi\n")
     (root / "hublib" / "hf_api.py").write_text(HUB_API)
     monkeypatch.syspath_prepend(str(root))
-    _fake_packages._package_index.cache_clear()
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
     return root
 
 
@@ -159,14 +160,20 @@ def test_a_package_too_big_is_not_read(
     tmp_path: Path, hub: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A package over ``MAX_PACKAGE_FILES`` modules (a framework like transformers) is
-    not indexed: the cost would fall on every test file, and its many classes single
-    out none."""
+    not read: the cost would fall on every test file, and its many classes single out
+    none. A small one is read for the lines declaring a field, and only the class
+    declaring it (not the one setting it in ``__post_init__``) is returned."""
     monkeypatch.setattr(_fake_packages, "MAX_PACKAGE_FILES", 1)
     (hub / "hublib" / "extra.py").write_text("X = 1\n")
-    _fake_packages._package_index.cache_clear()
-    assert _fake_packages._package_index(str(hub / "hublib"), "hublib") is None
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
+    assert _fake_packages._package_texts(str(hub / "hublib")) is None
+    assert _fake_packages._declaring_modules(str(hub / "hublib"), "rfilename") == ()
     monkeypatch.setattr(_fake_packages, "MAX_PACKAGE_FILES", 400)
-    _fake_packages._package_index.cache_clear()
-    index = _fake_packages._package_index(str(hub / "hublib"), "hublib")
-    assert index is not None
-    assert index.by_field["rfilename"] == (("hublib.hf_api", "RepoSibling"),)
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
+    hub_dir = str(hub / "hublib")
+    assert _fake_packages._declaring_modules(hub_dir, "rfilename") == ("hublib.hf_api",)
+    found = _fake_packages._declaring(hub_dir, "hublib.hf_api", "rfilename")
+    assert [(c, shown) for c, shown, _names in found] == [("RepoSibling", "hublib/hf_api.py")]
+    assert len(_fake_packages._declaring(hub_dir, "hublib.hf_api", "path")) == 2

@@ -9,12 +9,14 @@ for huggingface_hub's ``RepoSibling``, the entries of ``HfApi().model_info().sib
 A reviewer recognises it by a field name only that class has. The match is trusted only
 when it is that specific:
 
-- the fake sets at least ``MIN_KEYWORDS`` attributes, all fields of one public record
-  class (``@dataclass``, ``TypedDict``, ``NamedTuple``, pydantic, ``msgspec.Struct``,
-  attrs) of one package, and no other record class of the packages read has them all;
-- one of its keywords is declared by that class alone in the packages read, and by no
-  record class of the repository (a field name such as ``path`` or ``size`` that many
-  classes declare names none of them);
+- the fake sets at least ``MIN_KEYWORDS`` attributes, all attributes of one public
+  record class (``@dataclass``, ``TypedDict``, ``NamedTuple``, pydantic,
+  ``msgspec.Struct``, attrs) of one package;
+- one of its keywords is declared (an indented ``name:`` line) in one module alone of
+  the packages read, by that class alone there, and by no record class of the
+  repository (``path`` or ``size``, which many classes declare, name none of them; a
+  class that sets ``self.rfilename`` for compatibility does not declare it); two
+  classes that each own one of the keywords name neither;
 - the packages read are those the test imports and those its imported modules import
   (top-level package, outside the work tree and the standard library), each small
   enough to read (``MAX_PACKAGE_FILES`` modules, ``MAX_PACKAGE_BYTES`` bytes: a
@@ -48,15 +50,11 @@ _SKIP_DIRS = frozenset({"tests", "test", "testing", "examples", "benchmarks", "d
 
 
 @dataclass(frozen=True)
-class _Index:
-    """The public record classes of one installed package."""
+class _Texts:
+    """The modules of one installed package that may declare a record class."""
 
-    # field name -> the (module, class) of each record declaring it (``name: T``)
-    by_field: dict[str, tuple[tuple[str, str], ...]]
-    # (module, class) -> the class's attribute names
-    fields: dict[tuple[str, str], frozenset[str]]
-    # (module, class) -> the file to show
-    paths: dict[tuple[str, str], str]
+    # dotted module -> (its path, the path to show, its text)
+    modules: dict[str, tuple[str, str, bytes]]
 
 
 def _stdlib(path: str) -> bool:
@@ -66,9 +64,10 @@ def _stdlib(path: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _package_index(package_dir: str, package: str) -> _Index | None:
-    """The record classes of the package at ``package_dir`` (None when it is too big)."""
-    files: list[tuple[str, str, os.stat_result]] = []
+def _package_texts(package_dir: str) -> _Texts | None:
+    """The texts of the package's modules that hold a record mark (``dataclass``,
+    ``TypedDict``...), read once; None when the package is too big to read."""
+    files: list[str] = []
     total = 0
     for dirpath, dirnames, filenames in os.walk(package_dir):
         dirnames[:] = sorted(
@@ -85,14 +84,12 @@ def _package_index(package_dir: str, package: str) -> _Index | None:
             if not stat.S_ISREG(info.st_mode):
                 continue
             total += info.st_size
-            files.append((path, filename, info))
+            files.append(path)
             if len(files) > MAX_PACKAGE_FILES or total > MAX_PACKAGE_BYTES:
                 return None
-    by_field: dict[str, list[tuple[str, str]]] = {}
-    fields: dict[tuple[str, str], frozenset[str]] = {}
-    paths: dict[tuple[str, str], str] = {}
     parent = os.path.dirname(package_dir)
-    for path, _filename, info in files:
+    modules: dict[str, tuple[str, str, bytes]] = {}
+    for path in files:
         try:
             with open(path, "rb") as handle:
                 data = handle.read(fakes.MAX_MODULE_BYTES + 1)
@@ -100,21 +97,49 @@ def _package_index(package_dir: str, package: str) -> _Index | None:
             continue
         if len(data) > fakes.MAX_MODULE_BYTES or not any(m in data for m in fakes._RECORD_MARKS):
             continue
-        parsed = fakes._module_at(path, info.st_mtime_ns, info.st_size)
-        if parsed is None:
-            continue
-        rel = os.path.relpath(path, parent)[: -len(".py")].replace(os.sep, ".")
-        module = rel.removesuffix(".__init__")
-        declared = _declared(data)
-        for cls in sorted(parsed.records):
-            if cls.startswith("_"):
-                continue
-            key = (module, cls)
-            fields[key] = parsed.fields.get(cls, frozenset())
-            paths[key] = os.path.relpath(path, parent)
-            for name in declared.get(cls, ()):
-                by_field.setdefault(name, []).append(key)
-    return _Index({k: tuple(v) for k, v in by_field.items()}, fields, paths)
+        shown = os.path.relpath(path, parent)
+        module = shown[: -len(".py")].replace(os.sep, ".").removesuffix(".__init__")
+        modules[module] = (path, shown, data)
+    return _Texts(modules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _declaring_modules(package_dir: str, field: str) -> tuple[str, ...]:
+    """The package's modules with a line declaring ``field`` (an indented ``field:``, a
+    cheap text test: a class field, or a parameter of a multi-line signature)."""
+    texts = _package_texts(package_dir)
+    if texts is None:
+        return ()
+    word = field.encode()
+    line = re.compile(rb"^[ \t]+" + re.escape(word) + rb"[ \t]*:(?!=)", re.M)
+    return tuple(
+        module
+        for module, (_path, _shown, data) in sorted(texts.modules.items())
+        if word in data and line.search(data)
+    )
+
+
+def _declaring(package_dir: str, module: str, field: str) -> list[tuple[str, str, frozenset[str]]]:
+    """(class, path to show, its attribute names) of each public record class of the
+    package's ``module`` that declares ``field`` (``field: T`` in its body)."""
+    texts = _package_texts(package_dir)
+    entry = texts.modules.get(module) if texts is not None else None
+    if entry is None:
+        return []
+    path, shown, data = entry
+    try:
+        info = os.stat(path)
+    except OSError:
+        return []
+    parsed = fakes._module_at(path, info.st_mtime_ns, info.st_size)
+    if parsed is None:
+        return []
+    declared = _declared(data)
+    return [
+        (cls, shown, parsed.fields.get(cls, frozenset()))
+        for cls in sorted(parsed.records)
+        if not cls.startswith("_") and field in declared.get(cls, ())
+    ]
 
 
 def _declared(data: bytes) -> dict[str, frozenset[str]]:
@@ -153,7 +178,8 @@ def _find_packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, 
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
     # a test importing ``hub.utils.gguf`` from a folder its conftest puts on ``sys.path``
     # (``studio/backend/hub/utils/gguf.py``): the one module of the tree ending so
-    unresolved = [m for m in modules if "." in m and finder.find(m) is None]
+    # (only when its top-level package is nowhere: ``vllm.config.X`` names a function)
+    unresolved = [m for m in modules if "." in m and finder.find(m.split(".", 1)[0]) is None]
     if unresolved:
         sources = fakes._sources(finder)
         nested: list[str] = []
@@ -207,25 +233,24 @@ def _by_package_fields(
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
     """:func:`by_package_fields`, not memoized."""
     words = {w for w in name.lower().replace("-", "_").split("_") if w}
-    declaring: dict[str, list[tuple[str, str, str, _Index]]] = {}
-    for package, package_dir in _packages(finder, modules):
-        index = _package_index(package_dir, package)
-        if index is None:
-            continue
-        for k in keywords:
-            for key in index.by_field.get(k, ()):
-                declaring.setdefault(k, []).append((package, key[0], key[1], index))
+    packages = _packages(finder, modules)
     # a keyword one record class alone declares (``rfilename:``), the repository none
-    fits = {
-        (package, module, cls): (k, index)
-        for k, found in sorted(declaring.items())
-        if len(found) == 1 and not fakes._declaring(finder, k)
-        for package, module, cls, index in found
-        if keywords <= index.fields[(module, cls)]
-    }
-    if len({cls for _p, _m, cls in fits}) != 1:
+    fits: dict[tuple[str, str], tuple[str, str, str, frozenset[str]]] = {}
+    for k in sorted(keywords):
+        # declared in one module of the packages read (only that module is parsed)
+        lines = [(p, d, m) for p, d in packages for m in _declaring_modules(d, k)]
+        if len(lines) != 1:
+            continue
+        package, package_dir, module = lines[0]
+        found = _declaring(package_dir, module, k)
+        if len(found) != 1:
+            continue
+        cls, shown, names = found[0]
+        if keywords <= names and not fakes._declaring(finder, k):
+            fits[(module, cls)] = (package, shown, k, names)
+    if len({cls for _m, cls in fits}) != 1:
         return None  # none, or two classes each own one of them: no one class is meant
-    (package, module, cls), (specific, index) = next(iter(fits.items()))
+    (module, cls), (package, where, specific, names) = next(iter(fits.items()))
     if any(w in fakes._SERVICE_WORDS and w not in cls.lower() for w in words):
         return None  # a client or a layer that copies a few fields of the record
     named = ", ".join(f"`{k}`" for k in sorted(keywords))
@@ -233,6 +258,5 @@ def _by_package_fields(
         f"its keywords {named}, fields of `{cls}` in the installed `{package}` the code "
         f"under test imports (`{specific}` is a field of no other class)"
     )
-    where = index.paths[(module, cls)]
-    defined = fakes.Defined(where, module, True, index.fields[(module, cls)], True)
+    defined = fakes.Defined(where, module, True, names, True)
     return fakes.Mimicked(cls, where, how), defined
