@@ -337,9 +337,11 @@ _Q_FIGURES = {
 }
 _R_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "1/10: unsloth's fakes of huggingface_hub's `ModelInfo` / `RepoSibling` and of the "
-        "repo's `Manifest` / `ExpectedFile` returned by patched functions or passed in "
-        "untyped `Sequence` parameters, a `Request` fake passed to a route handler, and "
+        "5/10 (1/10 before round J read the record classes of the installed packages the "
+        "code under test imports: the four `RepoSibling` fakes, by their `rfilename`): "
+        "unsloth's fake of huggingface_hub's `ModelInfo` (`siblings` is a field of three "
+        "classes) and the repo's `Manifest` / `ExpectedFile` returned by patched functions, "
+        "a `Request` fake passed to a route handler, and "
         "openai-agents' `SimpleNamespace(returncode=23)` from a stub of `subprocess.run` "
         "in a script under `.github/`: all ⚠"
     ),

@@ -1575,6 +1575,11 @@ def by_fields(
     if memo_key in finder.answers:
         return finder.answers[memo_key]
     answer = _by_fields(finder, keywords, nested, in_record, modules, name, slot)
+    if answer is None:
+        # not a record of the repository: one of a package the code under test imports
+        from policytool.rules import _fake_packages
+
+        answer = _fake_packages.by_package_fields(finder, keywords, modules, name)
     finder.answers[memo_key] = answer
     return answer
 

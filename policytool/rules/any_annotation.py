@@ -166,7 +166,12 @@ fields of one class chain only and the fake fills a slot of the code under test 
 a function of it, directly, through a local name, `self.x` or a `parametrize` argument);
 two fields of one record class count when the fake's name names it (`vllm_config` ->
 `VLLMConfig`), or ends its name (`config` -> `WorkerConfig`) for a fake filling a slot
-with a field no other module declares (a keyword reaches a keyword-only parameter too). A
+with a field no other module declares (a keyword reaches a keyword-only parameter too).
+Else the record classes of the installed packages that the test or the modules it
+imports import (a package of at most 400 modules): two or more keywords, all fields of
+one class, one of them a field that class alone declares there and no record of the
+repository declares (`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's
+`RepoSibling`; `path`, `size` name no class). A
 name the repository annotates with one class nearly everywhere (`vllm_config:
 VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
 test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",

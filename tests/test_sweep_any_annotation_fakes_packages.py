@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation ✗ for a test fake of a record class of an installed package that the
+code under test imports (one hop from the test): its keywords are all fields of that
+class and one of them is a field no other class declares (unsloth's
+``SimpleNamespace(rfilename=..., size=...)`` for huggingface_hub's ``RepoSibling``).
+Field names many classes declare, a record the repository declares too, a package too
+big to read and a package nobody imports name nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from policytool.rules import _fake_packages
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+HUB_API = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass RepoSibling:\n"
+    "    rfilename: str\n    size: int | None = None\n    blob_id: str | None = None\n\n\n"
+    "@dataclass\nclass RepoFile:\n"
+    "    path: str\n    size: int\n    blob_id: str\n\n"
+    "    def __post_init__(self) -> None:\n"
+    "        self.rfilename = self.path  # backward compatibility\n\n\n"
+    "@dataclass\nclass RepoFolder:\n    path: str\n    tree_id: str\n\n\n"
+    "class HfApi:\n"
+    "    def model_info(self, repo_id: str) -> object:\n        return object()\n"
+)
+
+
+@pytest.fixture
+def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An installed ``hublib`` (outside the repository) with huggingface_hub's listing
+    records: ``RepoSibling`` alone declares ``rfilename`` (``RepoFile`` sets it as a
+    compatibility attribute), ``path`` and ``size`` are declared by several."""
+    root = tmp_path / "site"
+    (root / "hublib").mkdir(parents=True)
+    (root / "hublib" / "__init__.py").write_text("from .hf_api import HfApi\n")
+    (root / "hublib" / "hf_api.py").write_text(HUB_API)
+    monkeypatch.syspath_prepend(str(root))
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
+    return root
+
+
+CODE = (
+    "def plan(siblings: list) -> int:\n"
+    "    from hublib import HfApi\n\n"
+    "    HfApi().model_info('r')\n"
+    "    return sum(s.size for s in siblings)\n"
+)
+
+
+def test_fake_with_a_field_one_package_class_declares_alone(
+    feature: Repo, run: Run, hub: Path
+) -> None:
+    """unsloth: the code under test imports ``hublib``; the test's listing entries
+    ``SimpleNamespace(rfilename=..., size=...)`` are ``RepoSibling``s (✗ naming it), in a
+    list bound to a name or as a keyword of another fake."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write(
+        "tests/test_gguf.py",
+        "from types import SimpleNamespace\n\nfrom pkg.gguf import plan\n\n\n"
+        "def test_plan() -> None:\n"
+        "    siblings = [\n"
+        "        SimpleNamespace(rfilename='a.gguf', size=1),\n"  # 8
+        "        SimpleNamespace(rfilename='b.gguf', size=2),\n"  # 9
+        "    ]\n"
+        "    assert plan(siblings) == 3\n"
+        "    info = SimpleNamespace(siblings=[SimpleNamespace(rfilename='c', size=3)])\n"  # 12
+        "    assert info\n",
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [
+        (8, "error"),
+        (9, "error"),
+        (12, "warning"),  # `siblings`: several records (none here) - the outer stays ⚠
+        (12, "error"),
+    ]
+    assert "stands in for `RepoSibling` (hublib/hf_api.py;" in rows[0][3]
+    assert "installed `hublib` the code under test imports" in rows[0][3]
+    assert "`rfilename` is a field of no other class" in rows[0][3]
+
+
+def test_fake_from_a_folder_the_conftest_puts_on_the_path(
+    feature: Repo, run: Run, hub: Path
+) -> None:
+    """unsloth's ``studio/backend/tests`` import ``hub.utils.gguf`` (a conftest puts
+    ``studio/backend`` on ``sys.path``): the one module of the tree ending so is the
+    code under test, and its imports are read."""
+    feature.write("studio/backend/hub/__init__.py", "")
+    feature.write("studio/backend/hub/utils/__init__.py", "")
+    feature.write("studio/backend/hub/utils/gguf.py", CODE)
+    feature.write(
+        "studio/backend/tests/test_gguf.py",
+        "from types import SimpleNamespace\n\nfrom hub.utils.gguf import plan\n\n\n"
+        "def test_plan() -> None:\n"
+        "    assert plan([SimpleNamespace(rfilename='a.gguf', size=1)]) == 1\n",  # 7
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [(7, "error")]
+    assert "`RepoSibling`" in rows[0][3]
+
+
+def test_common_fields_or_one_keyword_name_nothing(feature: Repo, run: Run, hub: Path) -> None:
+    """``SimpleNamespace(path=..., size=...)`` fits ``RepoFile`` but both names are
+    fields of other classes (no reviewer would name one); ``SimpleNamespace(
+    rfilename=...)`` alone is too little to call it a record; a fake whose name says it
+    is a service (``client``) copies fields, it is no record."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write(
+        "tests/test_gguf.py",
+        "from types import SimpleNamespace\n\nfrom pkg.gguf import plan\n\n\n"
+        "def test_plan() -> None:\n"
+        "    assert plan([SimpleNamespace(path='a', size=1)]) == 1\n"  # 7
+        "    assert plan([SimpleNamespace(rfilename='a')]) == 0\n"  # 8
+        "    client = SimpleNamespace(rfilename='a', size=1)\n"  # 9
+        "    assert client\n",
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning"), (8, "warning"), (9, "warning")]
+
+
+def test_repository_declaring_the_field_or_no_import_names_nothing(
+    feature: Repo, run: Run, hub: Path
+) -> None:
+    """When the repository declares ``rfilename:`` too (its own record) the field no
+    longer singles out the package's class; a test whose code under test never imports
+    the package is no fake of its classes."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write("pkg/other.py", "def f() -> int:\n    return 1\n")
+    feature.write(
+        "pkg/records.py",
+        "from typing import TypedDict\n\n\n"
+        "class Entry(TypedDict):\n    rfilename: str\n    kind: str\n",
+    )
+    feature.write(
+        "tests/test_gguf.py",
+        "from types import SimpleNamespace\n\nfrom pkg.gguf import plan\n\n\n"
+        "def test_plan() -> None:\n"
+        "    assert plan([SimpleNamespace(rfilename='a', size=1)]) == 1\n",  # 7
+    )
+    feature.write(
+        "tests/test_other.py",
+        "from types import SimpleNamespace\n\nfrom pkg.other import f\n\n\n"
+        "def test_f() -> None:\n"
+        "    assert f() and SimpleNamespace(rfilename='a', size=1)\n",  # 7
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("tests/test_gguf.py", 7, "warning"),
+        ("tests/test_other.py", 7, "warning"),
+    ]
+
+
+def test_a_package_too_big_is_not_read(
+    tmp_path: Path, hub: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package over ``MAX_PACKAGE_FILES`` modules (a framework like transformers) is
+    not read: the cost would fall on every test file, and its many classes single out
+    none. A small one is read for the lines declaring a field, and only the class
+    declaring it (not the one setting it in ``__post_init__``) is returned."""
+    monkeypatch.setattr(_fake_packages, "MAX_PACKAGE_FILES", 1)
+    (hub / "hublib" / "extra.py").write_text("X = 1\n")
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
+    assert _fake_packages._package_texts(str(hub / "hublib")) is None
+    assert _fake_packages._declaring_modules(str(hub / "hublib"), "rfilename") == ()
+    monkeypatch.setattr(_fake_packages, "MAX_PACKAGE_FILES", 400)
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
+    hub_dir = str(hub / "hublib")
+    assert _fake_packages._declaring_modules(hub_dir, "rfilename") == ("hublib.hf_api",)
+    found = _fake_packages._declaring(hub_dir, "hublib.hf_api", "rfilename")
+    assert [(c, shown) for c, shown, _names in found] == [("RepoSibling", "hublib/hf_api.py")]
+    assert len(_fake_packages._declaring(hub_dir, "hublib.hf_api", "path")) == 2
