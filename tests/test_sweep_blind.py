@@ -100,14 +100,6 @@ _A_FAKES = (
     "types `Any` (diffusers f3175ba: huggingface_hub's `FileEntry` from a fake sandbox's "
     "`list()`, x3; d6bfaa7: a `logits` output of a patched `model.forward`, x2)"
 )
-_B_EXCEPT = (
-    "2/4: vllm-gaudi `_hpu_sdpa_attention_forward` and tpu-inference "
-    "`_patched_embed_input_ids` catch around a per-request model forward and fall back to "
-    "a slower path with the same result: the shape the release diff's labels call ⚠ (a "
-    "silent swallow on request handling is '⚠ at least' there, muse_reasoning_parser.py:187); "
-    "a silent `pass` in a request-path function as ✗ was measured: five new ✗ on vllm-omni "
-    "0.20, all best-effort cleanup (a barrier after a failed sleep, awaiting a cancelled task)"
-)
 _C_EXCEPT = (
     "3/4: a `pass` that falls through to a fallback in `*post_install` (xinference venv "
     "setup; the rule keeps pass-to-fallback ⚠, and `post_install` is no fail-fast name); "
@@ -161,11 +153,6 @@ _G_FIGURES = {
     ),
 }
 _H_FIGURES = {
-    ("kwargs-lookup", "x-precision"): (
-        "0/3: lorax merge strategies' `__init__(..., **kwargs)` catch-alls that read no "
-        "key: round D's 'a new fail-fast `**kwargs` the body never uses drops every key' ✗ "
-        "(set e's labeller: ✗ for torchtune's `DiskLogger`; set h's: '-', a catch-all)"
-    ),
     ("async-blocking", "x-precision"): (
         "0/1: lorax `map_pbase_model_id_to_s3`'s `requests.get`, which the gRPC aio "
         "servicer's `async def DownloadAdapter` reaches per request through "
@@ -249,11 +236,6 @@ _M_FIGURES = {
         "`fsdp2.py` is ✗ now that a typed parameter's name no longer makes a key "
         "established): Liger's new `apply(cls, **kwargs)` that reads three keys and drops "
         "the rest while the model is built (`apply` is no fail-fast name)"
-    ),
-    ("kwargs-lookup", "x-precision"): (
-        "6/8: `load_checkpoint(model, path, **kwargs)` of two distributed plugins reads no "
-        "key: the rule's unused fail-fast `**kwargs` ✗ (sets e and i label it ✗), labelled "
-        "'-' here as sets h and k do (a catch-all the plugins share with `save_checkpoint`)"
     ),
     ("any-annotation", "x-recall"): (
         "6/8 (sealed 4/8; after: `group: ProcessGroup = None`, the class imported by name "
@@ -395,8 +377,6 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "(test_lm_eval_accuracy.py:114, test_hpu_fused_moe.py:68), labelled '-'"
     ),
     ("b", "post-run", "any-annotation", "w-precision"): "10/12: the blind cell above",
-    ("b", "blind", "broad-except", "x-recall"): _B_EXCEPT,
-    ("b", "post-run", "broad-except", "x-recall"): _B_EXCEPT,
     ("b", "blind", "kwargs-lookup", "x-recall"): "0/3: " + _WRITES,
     ("b", "post-run", "kwargs-lookup", "x-recall"): "0/2: " + _WRITES,
     ("c", "blind", "any-annotation", "w-precision"): (

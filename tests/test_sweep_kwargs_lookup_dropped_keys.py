@@ -208,3 +208,83 @@ def test_the_shared_fail_fast_list_reaches_kwargs_lookup(feature: Repo, run: Run
     # One ✗ for the function, on its def line; the read itself is ⚠.
     got = [(r["line"], r["severity"], "validate_options" in r["message"]) for r in rows]
     assert got == [(1, "error", True), (2, "warning", True)]
+
+
+STRATEGIES = """\
+from abc import ABC
+
+
+class MergeStrategy(ABC):
+    def merge(self, tensors, weights):
+        raise NotImplementedError()
+
+
+class LinearMerge(MergeStrategy):
+    def __init__(self, **kwargs):
+        pass
+
+
+class TiesMerge(MergeStrategy):
+    def __init__(self, density: float, majority_sign_method: str = "total", **kwargs):
+        self.density = density
+        self.majority_sign_method = majority_sign_method
+
+
+class DareLinearMerge(MergeStrategy):
+    def __init__(self, density: float, **kwargs):
+        self.density = density
+
+
+def strategy(name, **params):
+    return {"linear": LinearMerge, "ties": TiesMerge, "dare": DareLinearMerge}[name](**params)
+"""
+
+
+def test_sibling_constructors_with_one_catch_all_are_an_interface(feature: Repo, run: Run) -> None:
+    """lorax's merge strategies: the change writes several classes of one module whose
+    ``__init__`` each end in a ``**kwargs`` they never use; the caller hands one dict of
+    merge parameters to whichever class it picks, so the catch-all is the dispatch's
+    signature, not a fail-fast plumbing of one class: no ✗."""
+    feature.write("pkg/strategies.py", STRATEGIES)
+    feature.commit("new")
+    assert rows(run) == []
+
+
+CKPT = """\
+def save_checkpoint(model, ckpt_dir: str) -> None:
+    model.save(ckpt_dir)
+
+
+def load_checkpoint(model, ckpt_dir: str, **kwargs) -> None:
+    model.load(ckpt_dir)
+"""
+
+
+def test_one_plugin_hook_in_several_modules_is_an_interface(feature: Repo, run: Run) -> None:
+    """llamafactory's distributed plugins: ``load_checkpoint(model, ckpt_dir, **kwargs)``
+    written in both the deepspeed and the fsdp2 module with the dict unused: one hook
+    the trainer calls whichever backend is on, with the same keys: no ✗ for the unused
+    catch-all."""
+    feature.write("pkg/deepspeed.py", CKPT)
+    feature.write("pkg/fsdp2.py", CKPT)
+    feature.commit("new")
+    assert rows(run) == []
+
+
+def test_one_unused_catch_all_of_a_hook_is_still_the_drop(feature: Repo, run: Run) -> None:
+    """The same hook written in one module only: nothing shows a shared interface, so
+    the unused ``**kwargs`` on the loading path is the ✗."""
+    feature.write("pkg/deepspeed.py", CKPT)
+    feature.commit("new")
+    assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(5, "error")]
+
+
+def test_constructors_in_unrelated_modules_are_not_siblings(feature: Repo, run: Run) -> None:
+    """Two classes in two modules, each with an ``__init__`` whose ``**kwargs`` is never
+    used: every class has an ``__init__``, so the shared name shows no interface; each
+    is the ✗."""
+    feature.write("pkg/log.py", LOGGER)
+    feature.write("pkg/other.py", LOGGER.replace("DiskLogger", "FileLogger"))
+    feature.commit("new")
+    got = [(path, line, sev) for path, line, sev, _m in rows(run)]
+    assert sorted(got) == [("pkg/log.py", 9, "error"), ("pkg/other.py", 9, "error")]

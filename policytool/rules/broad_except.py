@@ -70,6 +70,12 @@ leaves the object half set up. Not a function named for an attempt or an optimis
 nor one set-up only hands on as a callback, nor a `return None` the function declares
 (`-> str | None`: its callers handle the None) or one whose docstring calls it
 best-effort ("Best-effort local IP detection").
+A function the module installs over another object's attribute (a monkeypatch:
+`_sdpa_mod.sdpa_attention_forward = _hpu_sdpa_attention_forward`, `setattr(...)`, or a
+lambda or `partial` calling it; the function named for the attribute it replaces, or
+installed by code named for patching; not an attribute of `self`/`cls`) runs wherever
+the replaced code ran, a model's forward for every request: a handler there that only
+passes, continues or returns None is ✗ (nothing logged; a logged one is ⚠).
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
@@ -694,6 +700,86 @@ def _passes_on(body: list[ast.stmt]) -> bool:
     )
 
 
+def _installed_over(src: SourceInfo, func: ast.AST | None) -> str | None:
+    """The attribute a module-level function is installed over (a monkeypatch), or None:
+    the module assigns it, or a lambda or ``partial`` calling it, to an attribute of
+    another object (``_sdpa_mod.sdpa_attention_forward = _hpu_sdpa_attention_forward``,
+    ``model.embed_input_ids = lambda *a: _patched_embed_input_ids(model, orig, *a)``,
+    ``setattr(mod, "forward", f)``), where the function is named for what it replaces
+    (the attribute's name is part of its own) or the assignment sits in code named for
+    patching (``_patch_*``). Not an attribute of ``self``/``cls`` (the object's own
+    callback). Every call of the replaced code runs the function instead."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.col_offset:
+        return None
+    found = src.cache.get("installed_over")
+    if not isinstance(found, dict):
+        found = _installations(src)
+        src.cache["installed_over"] = found
+    got = found.get(func.name)
+    return got if isinstance(got, str) else None
+
+
+def _installations(src: SourceInfo) -> dict[str, str]:
+    """name of a function -> the attribute it is installed over (:func:`_installed_over`)."""
+    out: dict[str, str] = {}
+
+    def installed(value: ast.expr) -> str | None:
+        if isinstance(value, ast.Lambda):
+            value = value.body
+        if isinstance(value, ast.Call):
+            called = value.func
+            if isinstance(called, ast.Name) and called.id == "partial" and value.args:
+                value = value.args[0]
+            elif isinstance(called, ast.Attribute) and called.attr == "partial" and value.args:
+                value = value.args[0]
+            else:
+                value = called
+        return value.id if isinstance(value, ast.Name) else None
+
+    def visit(node: ast.AST, patching: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, patching or "patch" in child.name.lower())
+                continue
+            pairs: list[tuple[ast.expr, str, ast.expr]] = []
+            if isinstance(child, ast.Assign):
+                pairs = [
+                    (t.value, t.attr, child.value)
+                    for t in child.targets
+                    if isinstance(t, ast.Attribute)
+                ]
+            elif (
+                isinstance(child, ast.Expr)
+                and isinstance(child.value, ast.Call)
+                and isinstance(child.value.func, ast.Name)
+                and child.value.func.id == "setattr"
+                and len(child.value.args) == 3
+                and isinstance(child.value.args[1], ast.Constant)
+                and isinstance(child.value.args[1].value, str)
+            ):
+                call = child.value
+                pairs = [(call.args[0], str(getattr(call.args[1], "value", "")), call.args[2])]
+            for owner, attr, value in pairs:
+                name = installed(value)
+                if (
+                    name is None
+                    or (isinstance(owner, ast.Name) and owner.id in ("self", "cls"))
+                    or not (patching or attr.lower() in name.lower() or "patch" in name.lower())
+                ):
+                    continue
+                out.setdefault(name, f"{_owner_text(owner)}.{attr}")
+            visit(child, patching)
+
+    visit(src.tree, False)
+    return out
+
+
+def _owner_text(node: ast.expr) -> str:
+    """A short source text of an owner expression."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
     """New broad ``except`` clauses that do not re-raise, with the pattern's severities."""
     for node, ctx in src.of_type(ast.ExceptHandler):
@@ -1038,6 +1124,21 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "silently on any error, not only a missing module; catch ImportError",
             )
             continue
+        if (
+            not fail_fast
+            and _swallows(node.body)
+            and not best_effort
+            and not complete
+            and not src.is_test
+            and not (imports and patch is None)
+        ):
+            # A monkeypatch: a function installed over another object's attribute runs
+            # wherever the replaced code ran (a model's ``forward``, its embedding of each
+            # request's inputs); its silent give-up changes that code for every caller,
+            # none of whom can hear of it.
+            over = _installed_over(src, ctx.innermost)
+            if over is not None:
+                fail_fast, via = names[-1], f" (installed over `{over}`)"
         if swallowed and fail_fast and not best_effort and not _raises_later(ctx.innermost, node):
             yield finding(
                 src,

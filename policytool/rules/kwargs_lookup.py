@@ -62,11 +62,16 @@ testing it for leftover keys. One ✗ for the function on its `def` line when th
 writes it (its reads ⚠; also when the body never reads the dict at all, unless it is a
 stub, an alternate constructor, or a method overriding one of a base class that declares
 it with parameters: an interface's catch-all; a base method taking only `self` declares
-none); a `**kwargs` the change adds to an old signature and the body never uses gets its
-✗ at the added `**kwargs` line; when the function is older, a ✗ at the read of each key
-the change adds to it (a key the file read before is ⚠). A key popped before the dict is
-forwarded to `super().__init__(**kwargs)` or `X.from_pretrained(**kwargs)` is that API's
-parameter: ⚠ only. So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
+none; or one of several implementations the change writes with the same unused
+`**kwargs`: a function of the same name in two modules (each backend's
+`load_checkpoint(..., **kwargs)`) or the `__init__` of two classes of one module (a family
+of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
+fixes the signature); a `**kwargs` the change adds to an old signature and the body
+never uses gets its ✗ at the added `**kwargs` line; when the function is older, a ✗ at
+the read of each key the change adds to it (a key the file read before is ⚠). A key
+popped before the dict is forwarded to `super().__init__(**kwargs)` or
+`X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only.
+So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
 `.pop`) when the dict is forwarded with `WorkerProc(**kwargs)` to a function or class of
 the same file that declares that parameter. So is a key read by a function that stands
 in for another callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is
@@ -720,13 +725,41 @@ def read_before(key: str, base_path: str, before: dict[str, set[str]]) -> str:
     return f"{others[0]}{more} read it from kwargs before the change"
 
 
+def _interface_catch_alls(uses: Sequence[KeyUse]) -> set[tuple[str, int]]:
+    """The unused-``**kwargs`` drop sites (the body never reads the dict) that the change
+    writes as one of several implementations of the same function: the same name with
+    an unused ``**kwargs`` twice or more in the change (``load_checkpoint`` of each
+    distributed backend's plugin module, the ``__init__`` of each merge-strategy class
+    of one module). Their callers pass one set of keys to whichever implementation is
+    picked, so the catch-all is the interface's signature, fixed by the dispatch, not
+    this function's own: the convention's ✗ is for an unused ``**kwargs`` "whose
+    signature is not fixed by a base class/framework callback". A constructor counts
+    only with its siblings of the same file: every class has an ``__init__``, so two
+    in unrelated files say nothing of a shared interface."""
+    unused = [u for u in uses if u.drop_site and not u.text and not u.in_test]
+    where: dict[str, set[str]] = {}
+    for use in unused:
+        key = f"{use.path}:{use.function}" if use.function == "__init__" else use.function
+        where.setdefault(key, set()).add(f"{use.path}:{use.def_line or use.line}")
+    return {
+        (u.path, u.line)
+        for u in unused
+        if len(where[f"{u.path}:{u.function}" if u.function == "__init__" else u.function]) > 1
+    }
+
+
 def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
     """The uses, a read handed on with ``super().f(**kwargs)`` to a base method that the
     change makes drop unknown keys (its own ✗ among ``uses``) now carrying that drop:
-    the key is one more of the plumbing's keys, and a misspelt one is dropped there."""
+    the key is one more of the plumbing's keys, and a misspelt one is dropped there.
+    Without the unused catch-alls of one interface's implementations
+    (:func:`_interface_catch_alls`): the dispatch fixes their signature."""
+    catch_alls = _interface_catch_alls(uses)
     drops = {(u.path, u.def_line or u.line): u for u in uses if u.drop_site}
     out: list[KeyUse] = []
     for use in uses:
+        if use.drop_site and (use.path, use.line) in catch_alls:
+            continue
         base = drops.get(use.base_def) if use.base_def is not None else None
         if base is not None and not use.dropped_on and not use.drop_site:
             # Named by the line of the base's own ✗, which a reader finds in the report.
