@@ -561,9 +561,47 @@ class _Types:
         return finder
 
     def _defines_class(self, module: str, name: str) -> bool:
-        """Whether module ``module`` (repository or installed, read as text) has ``class name``."""
-        loaded = self._finder().load(module)
-        return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
+        """Whether module ``module`` (repository or installed, read as text) has ``class
+        name``, or re-exports it: imports it (``from .modeling_utils import
+        PreTrainedModel`` in a package's ``__init__``, a ``TYPE_CHECKING`` import too) from
+        a module that does, followed :data:`MAX_REEXPORTS` imports deep. A name reached
+        this way is the class itself, not an alias: an import binds the name to what the
+        other module defines."""
+        finder = self._finder()
+        for _hop in range(MAX_REEXPORTS + 1):
+            loaded = finder.load(module)
+            if loaded is None:
+                return False
+            parsed = loaded[0]
+            if name in parsed.classes and name not in parsed.imports:
+                return True
+            source = parsed.imports.get(name)
+            if source is None or name in parsed.aliases:
+                return False
+            written, _sep, original = source.partition(":")
+            found = finder.find(module)
+            is_package = found is not None and os.path.basename(found[0]) == "__init__.py"
+            target = _absolute(written, module, is_package)
+            if not target or not original or (target, original) == (module, name):
+                return False
+            module, name = target, original
+        return False
+
+
+def _absolute(written: str, current: str, is_package: bool) -> str:
+    """Module ``written`` (``.sub``, ``..x``, ``pkg.mod``) as imported in module ``current``
+    (a package's ``__init__`` when ``is_package``) -> its absolute dotted name; "" when
+    the dots climb above the top."""
+    dots = len(written) - len(written.lstrip("."))
+    if not dots:
+        return written
+    package = current if is_package else current.rpartition(".")[0]
+    return resolve_relative(package, dots, written[dots:]) or ""
+
+
+# Imports followed from a module to the one that defines a class it re-exports (a
+# package's ``__init__`` -> its submodule, or a compatibility shim in between).
+MAX_REEXPORTS = 3
 
 
 def _types(src: SourceInfo) -> _Types:
@@ -1533,3 +1571,4 @@ def rewritten_return(src: SourceInfo, ret: ast.Return, kind: str) -> bool:
 def literal_kind(value: ast.expr) -> str | None:
     """The builtin type of a literal display or constant (None: not a literal)."""
     return _literal_kind(value)
+
