@@ -114,3 +114,31 @@ def test_old_parameter_not_reported(feature: Repo, run: Run) -> None:
     feature.write("pkg/old.py", OLD.replace("return x + 1", "return x + 2"))
     feature.commit("edit")
     assert findings(run) == []
+
+
+LOADER = """\
+import torch
+
+
+class Loader:
+    def load(self, dst: torch.Tensor, src: torch.Tensor, shard_id: str) -> None:
+        dst, src = self._layout(dst, src, shard_id)
+        dst.copy_(src)
+
+    @staticmethod
+    def _layout(
+        dst: torch.Tensor, src: torch.Tensor, shard_id: str
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        if shard_id == "w2":
+            return dst, src
+        return dst.t(), src.t()
+"""
+
+
+def test_tensor_handed_next_to_a_string_selector(feature: Repo, run: Run) -> None:
+    # vLLM's MegaMoE ``_load_weight``: ``src`` is handed to a staticmethod beside the
+    # ``shard_id`` the callee compares to strings; only a value handed on under its own
+    # name counts, and a staticmethod's first parameter is no receiver.
+    feature.write("pkg/loader.py", LOADER)
+    feature.commit("add")
+    assert findings(run) == []

@@ -1629,7 +1629,8 @@ def _forwarded_to_strings(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
 ) -> tuple[str, str, list[str]] | None:
     """(callee, its parameter, the strings) when ``name`` is handed as is to a function,
-    ``self.`` method or class of the module whose parameter is compared only to strings."""
+    ``self.`` method or class of the module whose parameter of the same name is compared
+    only to strings."""
     index = _module_index(src)
     owner = index.owner.get(id(node))
     for sub in kwreads.body_nodes(node):
@@ -1641,10 +1642,13 @@ def _forwarded_to_strings(
         found = _callee(index, owner, sub) or _constructor(index, sub)
         if found is None or found[0] is node:
             continue
+        bound = found[1] and not _decorated(found[0], ("staticmethod",))
         for value in values:
-            param = _parameter_for(found[0], found[1], sub, value)
-            if param is None:
+            # the same name handed on (``moe_router_dtype=moe_router_dtype``): one value
+            # under one meaning, not a tensor passed next to a string selector
+            if _parameter_for(found[0], bound, sub, value) != name:
                 continue
+            param = name
             strings = _strings_only(found[0], param)
             if strings is not None:
                 callee = sub.func.id if isinstance(sub.func, ast.Name) else found[0].name
