@@ -197,9 +197,11 @@ _J_FIGURES = {
         "`literal_eval`) ending in a fallback value: a chain of attempts stays ⚠"
     ),
     ("any-annotation", "x-precision"): (
-        "17/20 (round E 16/20, main 16/30; round G: an old function's fall-off is not "
+        "18/21 (round E 16/20, main 16/30; round G: an old function's fall-off is not "
         "reported on a later commit that only edits inside its last loop; round I: "
-        "`compute -> float` returning `dict.fromkeys(...)` is found): three implicit "
+        "`compute -> float` returning `dict.fromkeys(...)` is found; round J: `serve -> "
+        "MIIClient`, re-exported by `mii.backend`, falling off on the AML path after the "
+        "commit dropped `Union[None, ...]`, ✗ after the run): three implicit "
         "Optionals the body tests but no caller leaves to None (labelled '-'; "
         "`ModelConfig.model_name`, redeclared by every subclass; pass@k `formatted_doc`; "
         "G-Pass@k `n`: callers the tree read cannot tell apart)"
