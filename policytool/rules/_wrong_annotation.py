@@ -561,9 +561,47 @@ class _Types:
         return finder
 
     def _defines_class(self, module: str, name: str) -> bool:
-        """Whether module ``module`` (repository or installed, read as text) has ``class name``."""
-        loaded = self._finder().load(module)
-        return loaded is not None and name in loaded[0].classes and name not in loaded[0].imports
+        """Whether module ``module`` (repository or installed, read as text) has ``class
+        name``, or re-exports it: imports it (``from .modeling_utils import
+        PreTrainedModel`` in a package's ``__init__``, a ``TYPE_CHECKING`` import too) from
+        a module that does, followed :data:`MAX_REEXPORTS` imports deep. A name reached
+        this way is the class itself, not an alias: an import binds the name to what the
+        other module defines."""
+        finder = self._finder()
+        for _hop in range(MAX_REEXPORTS + 1):
+            loaded = finder.load(module)
+            if loaded is None:
+                return False
+            parsed = loaded[0]
+            if name in parsed.classes and name not in parsed.imports:
+                return True
+            source = parsed.imports.get(name)
+            if source is None or name in parsed.aliases:
+                return False
+            written, _sep, original = source.partition(":")
+            found = finder.find(module)
+            is_package = found is not None and os.path.basename(found[0]) == "__init__.py"
+            target = _absolute(written, module, is_package)
+            if not target or not original or (target, original) == (module, name):
+                return False
+            module, name = target, original
+        return False
+
+
+def _absolute(written: str, current: str, is_package: bool) -> str:
+    """Module ``written`` (``.sub``, ``..x``, ``pkg.mod``) as imported in module ``current``
+    (a package's ``__init__`` when ``is_package``) -> its absolute dotted name; "" when
+    the dots climb above the top."""
+    dots = len(written) - len(written.lstrip("."))
+    if not dots:
+        return written
+    package = current if is_package else current.rpartition(".")[0]
+    return resolve_relative(package, dots, written[dots:]) or ""
+
+
+# Imports followed from a module to the one that defines a class it re-exports (a
+# package's ``__init__`` -> its submodule, or a compatibility shim in between).
+MAX_REEXPORTS = 3
 
 
 def _types(src: SourceInfo) -> _Types:
@@ -1327,6 +1365,7 @@ def function_findings(
         found = _implicit_optional(src, arg.arg, arg.annotation, default, certain=absent)
         if found is not None:
             yield found
+    yield from _string_compared(src, node)
     if node.returns is None or is_stub(node.body):
         return
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
@@ -1533,3 +1572,126 @@ def rewritten_return(src: SourceInfo, ret: ast.Return, kind: str) -> bool:
 def literal_kind(value: ast.expr) -> str | None:
     """The builtin type of a literal display or constant (None: not a literal)."""
     return _literal_kind(value)
+
+
+def _strings_only(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[str] | None:
+    """The string literals parameter ``name`` is compared to (``x == "fp32"``, ``x !=
+    "a"``, ``x in ("a", "b")``) when every comparison of it in the body is one of those
+    or a None test (``x is None``); None when it is compared to anything else or to no
+    string."""
+    strings: list[str] = []
+    for sub in kwreads.body_nodes(node):
+        if not isinstance(sub, ast.Compare):
+            continue
+        sides = [sub.left, *sub.comparators]
+        for position, op in enumerate(sub.ops):
+            left, right = sides[position], sides[position + 1]
+            if _is_name(name)(left):
+                other = right
+            elif _is_name(name)(right) and isinstance(op, (ast.Eq, ast.NotEq)):
+                other = left
+            else:
+                continue
+            if isinstance(op, (ast.Is, ast.IsNot)) and _is_none(other):
+                continue
+            if isinstance(op, (ast.Eq, ast.NotEq)) and _is_str(other):
+                assert isinstance(other, ast.Constant)
+                strings.append(str(other.value))
+                continue
+            if (
+                isinstance(op, (ast.In, ast.NotIn))
+                and isinstance(other, (ast.Tuple, ast.List, ast.Set))
+                and other.elts
+                and all(_is_str(e) for e in other.elts)
+            ):
+                strings.extend(str(e.value) for e in other.elts if isinstance(e, ast.Constant))
+                continue
+            return None
+    return strings or None
+
+
+def _is_str(node: ast.expr) -> bool:
+    """A string literal."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _constructor(
+    index: _ModuleIndex, call: ast.Call
+) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
+    """The ``__init__`` of the module's class that ``call`` instantiates (``Exporter(...)``)."""
+    if not isinstance(call.func, ast.Name) or call.func.id not in index.classes:
+        return None
+    init = _method(index.classes[call.func.id], "__init__")
+    return (init, True) if init is not None else None
+
+
+def _forwarded_to_strings(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> tuple[str, str, list[str]] | None:
+    """(callee, its parameter, the strings) when ``name`` is handed as is to a function,
+    ``self.`` method or class of the module whose parameter of the same name is compared
+    only to strings."""
+    index = _module_index(src)
+    owner = index.owner.get(id(node))
+    for sub in kwreads.body_nodes(node):
+        if not isinstance(sub, ast.Call):
+            continue
+        values = [v for v in [*sub.args, *(k.value for k in sub.keywords)] if _is_name(name)(v)]
+        if not values:
+            continue
+        found = _callee(index, owner, sub) or _constructor(index, sub)
+        if found is None or found[0] is node:
+            continue
+        bound = found[1] and not _decorated(found[0], ("staticmethod",))
+        for value in values:
+            # the same name handed on (``moe_router_dtype=moe_router_dtype``): one value
+            # under one meaning, not a tensor passed next to a string selector
+            if _parameter_for(found[0], bound, sub, value) != name:
+                continue
+            param = name
+            strings = _strings_only(found[0], param)
+            if strings is not None:
+                callee = sub.func.id if isinstance(sub.func, ast.Name) else found[0].name
+                return callee, param, strings
+    return None
+
+
+def _string_compared(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """A parameter whose annotation holds no str (``moe_router_dtype: torch.dtype | None``)
+    that the body compares only to string literals (``== "fp32"``), or hands to a function
+    of the module that does: the annotation says what the code never accepts (a
+    ``torch.dtype`` passed is never equal to ``"fp32"`` and silently ignored; a type
+    checker's strict equality reports the comparison)."""
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    for arg in args:
+        if arg.annotation is None or not src.node_added(arg.annotation):
+            continue
+        if _silenced(src, arg.annotation.lineno):
+            continue
+        strings = _strings_only(node, arg.arg)
+        via = None
+        if strings is None:
+            via = _forwarded_to_strings(src, node, arg.arg)
+            if via is None:
+                continue
+            strings = via[2]
+        if _types(src).holds_literal(arg.annotation, "str") is not False:
+            continue
+        text = short(src, arg.annotation).strip("\"'")
+        shown = ", ".join(f'"{s}"' for s in dict.fromkeys(strings))
+        where = (
+            f"is compared only to strings ({shown})"
+            if via is None
+            else f"is handed to `{via[0]}`, whose `{via[1]}` is compared only to strings ({shown})"
+        )
+        yield finding(
+            src,
+            arg.annotation,
+            RULE,
+            BLOCK,
+            f"`{arg.arg}: {text}` (line {arg.annotation.lineno}) {where}: a `{text}` never "
+            f"equals them and is silently ignored; annotate the strings it takes "
+            f"(`str` / `Literal[...]`) or compare `{text}` values",
+        )

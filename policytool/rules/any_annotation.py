@@ -78,9 +78,19 @@ sets to None (a tree past 1,500 files or 24 MB, or a function called from more t
 modules, is not read: the value handed on counts; a parameter only passed on, stored or returned has
 an inexact default, and one the body never reads, or dereferences on every path, a dead
 one: neither is a misleading type): the message says `T | None`; and a bool
-default under a number, `flag: int = True` (or `float`): "annotate bool". Only what is
+default under a number, `flag: int = True` (or `float`): "annotate bool". A parameter
+the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
+None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
+unknown name) whose body compares it only to string literals (`== "fp32"`, `!=`, `in
+("a", "b")`; None tests aside), or hands it as is to a function, `self.` method or class
+of the module whose parameter is so compared, is ✗: a value of the annotated type never
+equals them and is silently ignored (a type checker's strict equality rejects the
+comparison). Only what is
 certain counts: builtins, `typing`/`collections.abc` generics, classes the file defines
-or an import (absolute or relative) defines as `class`, and a class named dotted through
+or an import (absolute or relative) defines as `class` or re-exports from a module
+that does (`from transformers import PreTrainedModel`: the package's `__init__` imports it
+from `modeling_utils`, a `TYPE_CHECKING` import too; followed 3 imports deep), and a class
+named dotted through
 an imported module
 (`ray.actor.ActorHandle`: a CamelCase last part, its module not on the path or defining
 it as `class` there); a `TypeVar`, an alias (a name ending in `Like`/`Type`/`T`,
