@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import gc
 import os
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -500,3 +501,40 @@ def test_a_file_gone_between_listing_and_reading_is_not_swept(
     assert sorted(r[0] for r in rows(run, "--jobs", "2")) == ["pkg/a.py", "pkg/c.py"]
     result = run("sweep", "--fail-on", "never")
     assert "2 Python files changed" in result.out
+
+
+def test_a_swept_file_frees_its_syntax_tree_while_the_collector_is_paused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chunk pauses the cyclic collector, so anything a rule's helper keeps in the
+    file's cache that points back at the file (a reference cycle) would keep its syntax
+    tree alive until the chunk ends: a release diff's thousands of trees at once."""
+    trees: list[weakref.ref[ast.Module]] = []
+    parse = ast.parse
+
+    def recording_parse(*args: object, **kwargs: object) -> ast.Module:
+        tree = parse(*args, **kwargs)  # type: ignore[call-overload]
+        assert isinstance(tree, ast.Module)
+        trees.append(weakref.ref(tree))
+        return tree
+
+    monkeypatch.setattr(ast, "parse", recording_parse)
+    data = (
+        b"from pkg.config import ModelConfig\n\n\n"
+        b"def load(config: ModelConfig = None, steps: int = None) -> int:\n"
+        b"    if config is None:\n"
+        b"        return 0\n"
+        b"    return steps\n"
+    )
+    changed = ChangedFile("pkg/loader.py", frozenset(range(1, 8)), whole=True)
+    rules = sweep_run.sweep_rules()
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        findings, _uses, _reads = sweep_run.sweep_file(ROOT, changed, data, rules, Config(), None)
+        alive = [tree for ref in trees if (tree := ref()) is not None]
+    finally:
+        if paused:
+            gc.enable()
+    assert any(f.rule == "any-annotation" for f in findings)  # the annotation helpers ran
+    assert trees and not alive
