@@ -8,6 +8,7 @@ fake passed to a class are found too."""
 
 from __future__ import annotations
 
+import ast
 import keyword
 import tempfile
 from pathlib import Path
@@ -290,3 +291,67 @@ def test_by_fields_names_the_class_only_when_every_keyword_is_its_field(
         again = fakes.by_fields(indexed, keywords, (), False, [])
         assert (indexed.field_index is not None) == (len(keywords) >= 3)
         assert (again is None) == (got is None)
+
+
+_TYPE_TEXTS = st.sampled_from(
+    [
+        "Config",
+        "'Config'",
+        '"Config"',
+        "Config | None",
+        "Optional[Config]",
+        "pkg.Config",
+        "Other",
+        "int",
+        "the config to use",
+        "= 3",
+        "dict[str, Config]",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(
+        st.tuples(
+            st.sampled_from(["engine_config", "xengine_config", "engine_config2", "cfg"]),
+            st.sampled_from(["", " ", "\t", "  "]),
+            st.sampled_from(["", "    ", "def f(", "x.", "(", "# "]),
+            _TYPE_TEXTS,
+        ),
+        max_size=30,
+    )
+)
+def test_the_annotation_index_answers_as_the_lookups_by_name_do(
+    lines: list[tuple[str, str, str, str]],
+) -> None:
+    """Whatever ``name: Type`` lines the modules hold (quoted, dotted, ``| None``, a prose
+    colon, a prefix that makes another name): after ``CONSENSUS_PROBES`` names the one
+    index of every annotation gives each name the class a lookup of that name alone gives."""
+    with tempfile.TemporaryDirectory() as root:
+        for at in range(0, len(lines), 10):
+            text = "".join(
+                f"{prefix}{name}{space}: {kind}\n"
+                for name, space, prefix, kind in lines[at : at + 10]
+            )
+            (Path(root) / f"mod{at}.py").write_text(text)
+        probed = fakes.Finder(root)
+        indexed = fakes.Finder(root)
+        indexed.annotation_probes.update({f"zz{i}": [] for i in range(fakes.CONSENSUS_PROBES)})
+        for name in ("engine_config", "xengine_config", "engine_config2"):
+            assert fakes._consensus(indexed, name) == fakes._consensus(probed, name)
+            assert fakes._annotations(indexed, name) == fakes._annotations(probed, name)
+        assert indexed.annotation_index is not None
+        assert probed.annotation_index is None
+
+
+def test_imports_are_found_in_the_order_a_full_walk_gives() -> None:
+    """The imports of a module, read without visiting expressions, come in
+    :func:`ast.walk`'s order (the first module that defines a class wins): on every module
+    of this project, which nests imports in functions, ``try`` and ``if`` blocks."""
+    files = sorted(Path(fakes.__file__).parents[1].rglob("*.py"))
+    assert len(files) > 50
+    for path in files:
+        tree = ast.parse(path.read_bytes())
+        walked = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        assert fakes._imports_in(tree) == walked, path

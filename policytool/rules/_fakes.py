@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import collections
 import dataclasses
 import functools
 import itertools
@@ -811,6 +812,9 @@ class Finder:
         self.sources: dict[str, bytes] | None = None
         self.probes: dict[str, list[str]] = {}
         self.field_index: dict[str, list[str]] | None = None
+        # Each ``name: Type`` of the work tree by name (``by_consensus``), the same way.
+        self.annotation_probes: dict[str, list[tuple[str, bytes]]] = {}
+        self.annotation_index: dict[str, list[tuple[str, bytes]]] | None = None
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -927,6 +931,24 @@ def _camel(name: str) -> str:
     return name.replace("_", "").lower()
 
 
+# The nodes that can hold a statement: an import is found without visiting expressions.
+_STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _imports_in(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """The module's import statements, nested ones included, in :func:`ast.walk`'s order
+    (breadth first; expressions, which hold no statement, are skipped)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    queue: collections.deque[ast.AST] = collections.deque([tree])
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+            continue
+        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_HOLDERS))
+    return found
+
+
 def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
     """The absolute modules a test imports (``from a.b import c`` gives ``a.b`` and
     ``a.b.c``: c may be a module); a relative import (``from ..diffusers import M`` in
@@ -934,7 +956,7 @@ def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
     seen: set[str] = set()
     package = package_of_path(path) if path.endswith(".py") else None
     # Imports anywhere in the test (tests often import the code under test in a function).
-    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    nodes = _imports_in(tree)
     for node in nodes:
         found: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.level and package is not None:
@@ -1248,35 +1270,59 @@ def _past_signature(data: bytes, start: int) -> int | None:
     return None if depth else end
 
 
-@functools.lru_cache(maxsize=4096)
-def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
-    """The parameter names of the first few ``def callee(...)`` in a file (text only: the
-    parameter list is cut at its closing parenthesis and parsed alone): the positional
-    ones, then ``*`` and the keyword-only ones when it has some."""
+_DEF_ANY_RE = re.compile(_DEF_TEXT % (b"(" + _IDENT + b")"), re.M)
+_CLASS_HEAD_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")", re.M)
+
+
+@functools.lru_cache(maxsize=256)
+def _definitions(
+    path: str, mtime_ns: int, size: int
+) -> tuple[bytes, dict[str, list[tuple[int, int]]], dict[str, int]] | None:
+    """A file's text, the (start, end) of each ``def name(`` by name and where each
+    top-level ``class Name`` head ends (the first one): read and scanned once per file,
+    however many callees are looked up in it. None: unreadable or past the bound."""
     del mtime_ns, size
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_MODULE_BYTES + 1)
     except OSError:
-        return ()
+        return None
     if len(data) > MAX_MODULE_BYTES:
+        return None
+    defs: dict[str, list[tuple[int, int]]] = {}
+    for match in _DEF_ANY_RE.finditer(data):
+        defs.setdefault(match.group(1).decode(), []).append(match.span())
+    heads: dict[str, int] = {}
+    for match in _CLASS_HEAD_RE.finditer(data):
+        heads.setdefault(match.group(1).decode(), match.end())
+    return data, defs, heads
+
+
+@functools.lru_cache(maxsize=4096)
+def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
+    """The parameter names of the first few ``def callee(...)`` in a file (text only: the
+    parameter list is cut at its closing parenthesis and parsed alone): the positional
+    ones, then ``*`` and the keyword-only ones when it has some."""
+    found = _definitions(path, mtime_ns, size)
+    if found is None:
         return ()
+    data, defs, heads = found
     out: list[tuple[str, ...]] = []
     start, stop = 0, len(data)
     if callee[:1].isupper():
         # ``Cls(config, ...)``: the parameters of its ``__init__`` (in its own body).
-        head = re.search(rb"^class[ \t]+" + re.escape(callee.encode()) + rb"\b", data, re.M)
-        if head is None:
+        if callee not in heads:
             return ()
-        start = head.end()
+        start = heads[callee]
         stop = _class_end(data, start)
         callee = "__init__"
-    pattern = re.compile(_DEF_TEXT % re.escape(callee.encode()), re.M)
-    for match in pattern.finditer(data, start, stop):
-        end = _past_signature(data, match.end())
+    for def_start, def_end in defs.get(callee, ()):
+        if def_start < start or def_end > stop:
+            continue
+        end = _past_signature(data, def_end)
         if end is None:
             continue
-        text = data[match.end() : end - 1].decode("utf-8", "replace")
+        text = data[def_end : end - 1].decode("utf-8", "replace")
         try:
             node = ast.parse(f"def f({text}): pass").body[0]
         except (SyntaxError, ValueError, RecursionError):
@@ -1748,30 +1794,57 @@ def by_consensus(
     return answer
 
 
+# ``name: Type`` with the type's text (a quoted forward reference, a subscript, ``| None``).
+_ANNOTATED_TEXT = (
+    rb"[ \t]*:[ \t]*(?!=)"
+    rb"([\"']?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
+)
+_ANNOTATED_RE = re.compile(rb"(?<![A-Za-z0-9_.])(" + _IDENT + rb")" + _ANNOTATED_TEXT)
+# Names looked up by reading every module before one pass indexes every ``name: Type``
+# (a pass costs about what six lookups do).
+CONSENSUS_PROBES = 8
+
+
+def _annotations(finder: Finder, name: str) -> list[tuple[str, bytes]]:
+    """(module, type text) of each ``name: Type`` in the work tree's modules: for the
+    first ``CONSENSUS_PROBES`` names by reading each module for it, then from an index
+    of every annotation, built once per finder."""
+    if finder.annotation_index is None and len(finder.annotation_probes) >= CONSENSUS_PROBES:
+        index: dict[str, list[tuple[str, bytes]]] = {}
+        for module, data in _sources(finder).items():
+            for match in _ANNOTATED_RE.finditer(data):
+                index.setdefault(match.group(1).decode(), []).append((module, match.group(2)))
+        finder.annotation_index = index
+    if finder.annotation_index is not None:
+        return finder.annotation_index.get(name, [])
+    if name not in finder.annotation_probes:
+        word = name.encode()
+        pattern = re.compile(rb"(?<![A-Za-z0-9_.])" + re.escape(word) + _ANNOTATED_TEXT)
+        finder.annotation_probes[name] = [
+            (module, match.group(1))
+            for module, data in _sources(finder).items()
+            if word in data
+            for match in pattern.finditer(data)
+        ]
+    return finder.annotation_probes[name]
+
+
 def _consensus(finder: Finder, name: str) -> tuple[str, str, int] | None:
     """(class, a module annotating with it, how often) of :func:`by_consensus`."""
     if name in _NAMELESS or len(name) < 6 or not name.isidentifier():
         return None
-    word = name.encode()
-    pattern = re.compile(
-        rb"(?<![A-Za-z0-9_.])" + re.escape(word) + rb"[ \t]*:[ \t]*(?!=)"
-        rb"([\"']?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\n:=]*\])?(?:[ \t]*\|[ \t]*None)?[\"']?)"
-    )
     counts: dict[str, int] = {}
     where: dict[str, str] = {}
     total = 0
-    for module, data in _sources(finder).items():
-        if word not in data:
-            continue
-        for match in pattern.finditer(data):
-            text = match.group(1).decode("utf-8", "replace")
-            if not text.strip("\"'")[:1].isupper():
-                continue  # ``name: int``, a docstring's ``name: the ...``
-            total += 1
-            cls = _type_name(text)
-            if cls:
-                counts[cls] = counts.get(cls, 0) + 1
-                where.setdefault(cls, module)
+    for module, raw in _annotations(finder, name):
+        text = raw.decode("utf-8", "replace")
+        if not text.strip("\"'")[:1].isupper():
+            continue  # ``name: int``, a docstring's ``name: the ...``
+        total += 1
+        cls = _type_name(text)
+        if cls:
+            counts[cls] = counts.get(cls, 0) + 1
+            where.setdefault(cls, module)
     if not counts:
         return None
     cls, count = max(sorted(counts.items()), key=lambda item: item[1])

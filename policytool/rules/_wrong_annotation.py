@@ -27,6 +27,7 @@ a type alias, a name that cannot be resolved or an unparsable string answers "un
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -932,7 +933,8 @@ class _ModuleIndex:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.owner: dict[int, ast.ClassDef] = {}
-        self.calls = _Calls(tree)
+        self.tree = tree
+        self._bodies: dict[int, tuple[list[ast.Compare], list[ast.Call]]] = {}
         for stmt in tree.body:
             if isinstance(stmt, FUNCTIONS):
                 self.functions[stmt.name] = stmt
@@ -941,6 +943,28 @@ class _ModuleIndex:
                 for member in stmt.body:
                     if isinstance(member, FUNCTIONS):
                         self.owner[id(member)] = stmt
+
+    @functools.cached_property
+    def calls(self) -> _Calls:
+        """The module's calls, walked on the first question about them (most files ask none)."""
+        return _Calls(self.tree)
+
+    def body(
+        self, func: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> tuple[list[ast.Compare], list[ast.Call]]:
+        """The comparisons and calls of ``func``'s own body (nested scopes not entered),
+        collected once: each parameter's question reads these, not the whole body."""
+        cached = self._bodies.get(id(func))
+        if cached is None:
+            compares: list[ast.Compare] = []
+            calls: list[ast.Call] = []
+            for sub in kwreads.body_nodes(func):
+                if isinstance(sub, ast.Compare):
+                    compares.append(sub)
+                elif isinstance(sub, ast.Call):
+                    calls.append(sub)
+            cached = self._bodies[id(func)] = (compares, calls)
+        return cached
 
 
 def _module_index(src: SourceInfo) -> _ModuleIndex:
@@ -1574,15 +1598,15 @@ def literal_kind(value: ast.expr) -> str | None:
     return _literal_kind(value)
 
 
-def _strings_only(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[str] | None:
+def _strings_only(
+    index: _ModuleIndex, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> list[str] | None:
     """The string literals parameter ``name`` is compared to (``x == "fp32"``, ``x !=
     "a"``, ``x in ("a", "b")``) when every comparison of it in the body is one of those
     or a None test (``x is None``); None when it is compared to anything else or to no
     string."""
     strings: list[str] = []
-    for sub in kwreads.body_nodes(node):
-        if not isinstance(sub, ast.Compare):
-            continue
+    for sub in index.body(node)[0]:
         sides = [sub.left, *sub.comparators]
         for position, op in enumerate(sub.ops):
             left, right = sides[position], sides[position + 1]
@@ -1633,9 +1657,7 @@ def _forwarded_to_strings(
     only to strings."""
     index = _module_index(src)
     owner = index.owner.get(id(node))
-    for sub in kwreads.body_nodes(node):
-        if not isinstance(sub, ast.Call):
-            continue
+    for sub in index.body(node)[1]:
         values = [v for v in [*sub.args, *(k.value for k in sub.keywords)] if _is_name(name)(v)]
         if not values:
             continue
@@ -1649,7 +1671,7 @@ def _forwarded_to_strings(
             if _parameter_for(found[0], bound, sub, value) != name:
                 continue
             param = name
-            strings = _strings_only(found[0], param)
+            strings = _strings_only(index, found[0], param)
             if strings is not None:
                 callee = sub.func.id if isinstance(sub.func, ast.Name) else found[0].name
                 return callee, param, strings
@@ -1670,7 +1692,7 @@ def _string_compared(
             continue
         if _silenced(src, arg.annotation.lineno):
             continue
-        strings = _strings_only(node, arg.arg)
+        strings = _strings_only(_module_index(src), node, arg.arg)
         via = None
         if strings is None:
             via = _forwarded_to_strings(src, node, arg.arg)

@@ -2071,10 +2071,14 @@ def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
     ``Request``, a ``DummyInputsStrategy``) whose signatures mirror the API it stands in
     for, so a wrong annotation there is that API's (reported where it is written) or a
     stub's; a helper function's signature is its own contract."""
-    in_class: set[int] = set()
-    for cls in ast.walk(src.tree):
-        if isinstance(cls, ast.ClassDef):
-            in_class.update(id(n) for n in ast.walk(cls) if n is not cls)
+    # the functions inside a class, at any depth (a function is a statement: the
+    # statements alone hold them, no expression is visited)
+    in_class = {
+        id(n)
+        for cls in kwreads.statements(src.tree.body)
+        if isinstance(cls, ast.ClassDef)
+        for n in kwreads.statements(cls.body)
+    }
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         if id(node) in in_class:
@@ -2104,7 +2108,8 @@ def _takes_receiver(
     if not isinstance(methods, set):
         methods = {
             id(item)
-            for cls in ast.walk(src.tree)
+            # a class is a statement: the statements alone hold them all (cheap)
+            for cls in kwreads.statements(src.tree.body)
             if isinstance(cls, ast.ClassDef)
             for item in cls.body
         }
