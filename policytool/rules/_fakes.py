@@ -1274,7 +1274,11 @@ _DEF_ANY_RE = re.compile(_DEF_TEXT % (b"(" + _IDENT + b")"), re.M)
 _CLASS_HEAD_RE = re.compile(rb"^class[ \t]+(" + _IDENT + rb")", re.M)
 
 
-@functools.lru_cache(maxsize=256)
+# Files whose text and ``def`` lines are kept (up to MAX_MODULE_BYTES each: bounded memory).
+DEFINITION_FILES = 64
+
+
+@functools.lru_cache(maxsize=DEFINITION_FILES)
 def _definitions(
     path: str, mtime_ns: int, size: int
 ) -> tuple[bytes, dict[str, list[tuple[int, int]]], dict[str, int]] | None:
