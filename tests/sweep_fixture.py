@@ -609,6 +609,15 @@ def found(run: Run, rule: str) -> list[tuple[str, int, str, str]]:
     ]
 
 
+def blocking(run: Run, rule: str) -> list[tuple[str, int, str]]:
+    """(path, line, message) of each ✗ of ``rule``, in output order."""
+    return [
+        (path, line, message)
+        for path, line, severity, message in found(run, rule)
+        if severity == "error"
+    ]
+
+
 # (path, line, rule, severity) of one finding.
 Row = tuple[str, int, str, str]
 

@@ -8,22 +8,8 @@ where it is defined; a re-exported name its module binds otherwise stays unsure.
 
 from __future__ import annotations
 
-import json
-
 from tests.conftest import Repo
-from tests.sweep_fixture import Run
-
-
-def findings(run: Run) -> list[tuple[str, int, str]]:
-    """(path, line, message) of each ✗ any-annotation finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
-    ]
-
+from tests.sweep_fixture import Run, blocking
 
 LIB_INIT = """\
 from typing import TYPE_CHECKING
@@ -72,7 +58,7 @@ def test_reexported_class_tested_for_none(feature: Repo, run: Run) -> None:
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/patch.py", PATCH)
     feature.commit("add")
-    found = [(p, line, m.split(":", 1)[0]) for p, line, m in findings(run)]
+    found = [(p, line, m.split(":", 1)[0]) for p, line, m in blocking(run, "any-annotation")]
     # ``ModelOutput`` re-exported from a module that binds it as an alias (it admits
     # None): unsure, not reported.
     assert found == [("pkg/patch.py", 4, "`model")]
@@ -108,7 +94,7 @@ def test_reexport_chain_is_followed(feature: Repo, run: Run) -> None:
     feature.write("eng/_impl.py", IMPL)
     feature.write("pkg/user.py", CHAIN_USER)
     feature.commit("add")
-    assert [m.split(":", 1)[0] for _p, _l, m in findings(run)] == ["`engine"]
+    assert [m.split(":", 1)[0] for _p, _l, m in blocking(run, "any-annotation")] == ["`engine"]
 
 
 def test_reexported_class_dead_default_not_reported(feature: Repo, run: Run) -> None:
@@ -119,4 +105,4 @@ def test_reexported_class_dead_default_not_reported(feature: Repo, run: Run) -> 
     feature.write("eng/_impl.py", IMPL)
     feature.write("pkg/user.py", UNTESTED_USER)
     feature.commit("add")
-    assert findings(run) == []
+    assert blocking(run, "any-annotation") == []

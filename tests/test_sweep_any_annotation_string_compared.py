@@ -7,22 +7,8 @@ silently ignored; so is a parameter handed as is to a function of the module tha
 
 from __future__ import annotations
 
-import json
-
 from tests.conftest import Repo
-from tests.sweep_fixture import Run
-
-
-def findings(run: Run) -> list[tuple[str, int, str]]:
-    """(path, line, message) of each ✗ any-annotation finding."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
-    ]
-
+from tests.sweep_fixture import Run, blocking
 
 EXPORTER = """\
 import torch
@@ -46,7 +32,7 @@ def test_dtype_compared_to_strings(feature: Repo, run: Run) -> None:
     # Model-Optimizer a94f95dd: the exporter and the public function forwarding to it.
     feature.write("pkg/export.py", EXPORTER)
     feature.commit("add")
-    found = findings(run)
+    found = blocking(run, "any-annotation")
     assert [line for _p, line, _m in found] == [5, 13]
     assert '"fp32", "fp64"' in found[0][2]
     assert "handed to `Exporter`" in found[1][2]
@@ -89,7 +75,7 @@ def test_strings_the_type_holds_or_other_comparisons(feature: Repo, run: Run) ->
     # body that also compares real dtypes handles the annotated type.
     feature.write("pkg/fine.py", FINE)
     feature.commit("add")
-    assert findings(run) == []
+    assert blocking(run, "any-annotation") == []
 
 
 OLD = """\
@@ -113,7 +99,7 @@ def test_old_parameter_not_reported(feature: Repo, run: Run) -> None:
     feature.git("checkout", "-q", "-b", "next")
     feature.write("pkg/old.py", OLD.replace("return x + 1", "return x + 2"))
     feature.commit("edit")
-    assert findings(run) == []
+    assert blocking(run, "any-annotation") == []
 
 
 LOADER = """\
@@ -141,4 +127,4 @@ def test_tensor_handed_next_to_a_string_selector(feature: Repo, run: Run) -> Non
     # name counts, and a staticmethod's first parameter is no receiver.
     feature.write("pkg/loader.py", LOADER)
     feature.commit("add")
-    assert findings(run) == []
+    assert blocking(run, "any-annotation") == []

@@ -7,22 +7,8 @@ class, which cannot hold None, reported when None reaches the parameter."""
 
 from __future__ import annotations
 
-import json
-
 from tests.conftest import Repo
-from tests.sweep_fixture import Run
-
-
-def findings(run: Run) -> list[tuple[str, int, str]]:
-    """(path, line, message) of each any-annotation ✗."""
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    assert result.code == 0, result.err
-    return [
-        (f["path"], f["line"], f["message"])
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and f["severity"] == "error"
-    ]
-
+from tests.sweep_fixture import Run, blocking
 
 ULYSSES = """\
 from typing import Optional
@@ -66,7 +52,9 @@ def test_a_class_imported_by_name_from_an_absent_module(feature: Repo, run: Run)
     # an alias and a type variable (unsure, no finding).
     feature.write("pkg/ulysses.py", ULYSSES)
     feature.commit("add")
-    found = sorted((line, m.split(":", 1)[0].strip("`")) for _p, line, m in findings(run))
+    found = sorted(
+        (line, m.split(":", 1)[0].strip("`")) for _p, line, m in blocking(run, "any-annotation")
+    )
     assert found == [(14, "group"), (19, "group")]
-    message = next(m for _p, line, m in findings(run) if line == 14)
+    message = next(m for _p, line, m in blocking(run, "any-annotation") if line == 14)
     assert "annotate `group: ProcessGroup | None`" in message
