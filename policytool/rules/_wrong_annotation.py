@@ -573,31 +573,18 @@ class _Types:
             loaded = finder.load(module)
             if loaded is None:
                 return False
-            parsed = loaded[0]
+            parsed, relpath = loaded
             if name in parsed.classes and name not in parsed.imports:
                 return True
             source = parsed.imports.get(name)
             if source is None or name in parsed.aliases:
                 return False
             written, _sep, original = source.partition(":")
-            found = finder.find(module)
-            is_package = found is not None and os.path.basename(found[0]) == "__init__.py"
-            target = _absolute(written, module, is_package)
+            target = fakes._resolve_relative(written, module, relpath.endswith("__init__.py"))
             if not target or not original or (target, original) == (module, name):
                 return False
             module, name = target, original
         return False
-
-
-def _absolute(written: str, current: str, is_package: bool) -> str:
-    """Module ``written`` (``.sub``, ``..x``, ``pkg.mod``) as imported in module ``current``
-    (a package's ``__init__`` when ``is_package``) -> its absolute dotted name; "" when
-    the dots climb above the top."""
-    dots = len(written) - len(written.lstrip("."))
-    if not dots:
-        return written
-    package = current if is_package else current.rpartition(".")[0]
-    return resolve_relative(package, dots, written[dots:]) or ""
 
 
 # Imports followed from a module to the one that defines a class it re-exports (a
@@ -1606,13 +1593,14 @@ def _strings_only(
     or a None test (``x is None``); None when it is compared to anything else or to no
     string."""
     strings: list[str] = []
+    is_param = _is_name(name)
     for sub in index.body(node)[0]:
         sides = [sub.left, *sub.comparators]
         for position, op in enumerate(sub.ops):
             left, right = sides[position], sides[position + 1]
-            if _is_name(name)(left):
+            if is_param(left):
                 other = right
-            elif _is_name(name)(right) and isinstance(op, (ast.Eq, ast.NotEq)):
+            elif is_param(right) and isinstance(op, (ast.Eq, ast.NotEq)):
                 other = left
             else:
                 continue
@@ -1657,8 +1645,9 @@ def _forwarded_to_strings(
     only to strings."""
     index = _module_index(src)
     owner = index.owner.get(id(node))
+    is_param = _is_name(name)
     for sub in index.body(node)[1]:
-        values = [v for v in [*sub.args, *(k.value for k in sub.keywords)] if _is_name(name)(v)]
+        values = [v for v in [*sub.args, *(k.value for k in sub.keywords)] if is_param(v)]
         if not values:
             continue
         found = _callee(index, owner, sub) or _constructor(index, sub)
@@ -1670,11 +1659,10 @@ def _forwarded_to_strings(
             # under one meaning, not a tensor passed next to a string selector
             if _parameter_for(found[0], bound, sub, value) != name:
                 continue
-            param = name
-            strings = _strings_only(index, found[0], param)
+            strings = _strings_only(index, found[0], name)
             if strings is not None:
                 callee = sub.func.id if isinstance(sub.func, ast.Name) else found[0].name
-                return callee, param, strings
+                return callee, name, strings
     return None
 
 
