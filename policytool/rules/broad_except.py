@@ -736,41 +736,55 @@ def _installations(src: SourceInfo) -> dict[str, str]:
                 value = called
         return value.id if isinstance(value, ast.Name) else None
 
-    def visit(node: ast.AST, patching: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                visit(child, patching or "patch" in child.name.lower())
-                continue
-            pairs: list[tuple[ast.expr, str, ast.expr]] = []
-            if isinstance(child, ast.Assign):
-                pairs = [
-                    (t.value, t.attr, child.value)
-                    for t in child.targets
-                    if isinstance(t, ast.Attribute)
-                ]
-            elif (
-                isinstance(child, ast.Expr)
-                and isinstance(child.value, ast.Call)
-                and isinstance(child.value.func, ast.Name)
-                and child.value.func.id == "setattr"
-                and len(child.value.args) == 3
-                and isinstance(child.value.args[1], ast.Constant)
-                and isinstance(child.value.args[1].value, str)
+    # Statements only (an assignment or a ``setattr(...)`` call is one; no expression
+    # holds one), iteratively: a deep file recurses nothing. ``patching``: inside a
+    # function named for patching.
+    stack: list[tuple[ast.stmt, bool]] = [(stmt, False) for stmt in reversed(src.tree.body)]
+    while stack:
+        child, patching = stack.pop()
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            patching = patching or "patch" in child.name.lower()
+        pairs: list[tuple[ast.expr, str, ast.expr]] = []
+        if isinstance(child, ast.Assign):
+            pairs = [
+                (t.value, t.attr, child.value)
+                for t in child.targets
+                if isinstance(t, ast.Attribute)
+            ]
+        elif (
+            isinstance(child, ast.Expr)
+            and isinstance(child.value, ast.Call)
+            and isinstance(child.value.func, ast.Name)
+            and child.value.func.id == "setattr"
+            and len(child.value.args) == 3
+            and isinstance(child.value.args[1], ast.Constant)
+            and isinstance(child.value.args[1].value, str)
+        ):
+            call = child.value
+            pairs = [(call.args[0], str(getattr(call.args[1], "value", "")), call.args[2])]
+        for owner, attr, value in pairs:
+            name = installed(value)
+            if (
+                name is None
+                or (isinstance(owner, ast.Name) and owner.id in ("self", "cls"))
+                or not (patching or attr.lower() in name.lower() or "patch" in name.lower())
             ):
-                call = child.value
-                pairs = [(call.args[0], str(getattr(call.args[1], "value", "")), call.args[2])]
-            for owner, attr, value in pairs:
-                name = installed(value)
-                if (
-                    name is None
-                    or (isinstance(owner, ast.Name) and owner.id in ("self", "cls"))
-                    or not (patching or attr.lower() in name.lower() or "patch" in name.lower())
-                ):
-                    continue
-                out.setdefault(name, f"{_owner_text(owner)}.{attr}")
-            visit(child, patching)
-
-    visit(src.tree, False)
+                continue
+            out.setdefault(name, f"{_owner_text(owner)}.{attr}")
+        inner = [
+            s
+            for block in (
+                # in the fields' order (``try``: body, handlers, else, finally)
+                getattr(child, "body", None),
+                *(h.body for h in getattr(child, "handlers", None) or ()),
+                *(c.body for c in getattr(child, "cases", None) or ()),
+                getattr(child, "orelse", None),
+                getattr(child, "finalbody", None),
+            )
+            if isinstance(block, list)
+            for s in block
+        ]
+        stack.extend((s, patching) for s in reversed(inner))
     return out
 
 
