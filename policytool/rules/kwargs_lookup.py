@@ -737,15 +737,14 @@ def _interface_catch_alls(uses: Sequence[KeyUse]) -> set[tuple[str, int]]:
     only with its siblings of the same file: every class has an ``__init__``, so two
     in unrelated files say nothing of a shared interface."""
     unused = [u for u in uses if u.drop_site and not u.text and not u.in_test]
+
+    def interface(use: KeyUse) -> str:
+        return f"{use.path}:{use.function}" if use.function == "__init__" else use.function
+
     where: dict[str, set[str]] = {}
     for use in unused:
-        key = f"{use.path}:{use.function}" if use.function == "__init__" else use.function
-        where.setdefault(key, set()).add(f"{use.path}:{use.def_line or use.line}")
-    return {
-        (u.path, u.line)
-        for u in unused
-        if len(where[f"{u.path}:{u.function}" if u.function == "__init__" else u.function]) > 1
-    }
+        where.setdefault(interface(use), set()).add(f"{use.path}:{use.def_line or use.line}")
+    return {(u.path, u.line) for u in unused if len(where[interface(u)]) > 1}
 
 
 def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
