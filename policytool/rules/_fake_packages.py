@@ -57,8 +57,15 @@ class _Texts:
     modules: dict[str, tuple[str, str, bytes]]
 
 
+@functools.cache
+def _stdlib_dir() -> str:
+    """The standard library's directory, resolved once."""
+    return os.path.realpath(sysconfig.get_paths()["stdlib"])
+
+
 def _stdlib(path: str) -> bool:
-    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    """Whether ``path`` (resolved) is a module of the standard library."""
+    stdlib = _stdlib_dir()
     real = os.path.realpath(path)
     return real.startswith(stdlib + os.sep) and "site-packages" not in real.split(os.sep)
 
@@ -164,11 +171,11 @@ def _packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]
     """(package, its directory) of each installed top-level package that the test or
     the modules it imports import: outside the work tree and the standard library
     (kept per test file with the finder's second tier of modules)."""
-    key = ("<packages>", *modules)
-    kept = finder.second.get(key)
+    key = tuple(modules)
+    kept = finder.packages.get(key)
     if kept is None:
-        kept = finder.second[key] = [f"{t}\0{d}" for t, d in _find_packages(finder, modules)]
-    return [(t, d) for t, _nul, d in (entry.partition("\0") for entry in kept)]
+        kept = finder.packages[key] = _find_packages(finder, modules)
+    return kept
 
 
 def _find_packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]:

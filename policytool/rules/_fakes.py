@@ -807,6 +807,8 @@ class Finder:
         self._loaded: dict[str, tuple[_Module, str] | None] = {}
         # Per test file: the second tier of modules, and the answers already given.
         self.second: dict[tuple[str, ...], list[str]] = {}
+        # (package, its directory) of the installed packages read for those modules.
+        self.packages: dict[tuple[str, ...], list[tuple[str, str]]] = {}
         self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
         # The work tree's module texts, and the modules declaring a field (``by_fields``).
         self.sources: dict[str, bytes] | None = None
