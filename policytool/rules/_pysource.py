@@ -276,6 +276,13 @@ def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
     return SourceInfo(source.relpath, source.data, source.tree, None, config.section(SweepConfig))
 
 
+def clear_info(source: SweepSource) -> None:
+    """Empty the per-rule cache of ``source``'s walked view when one was built (never
+    builds one: a file whose walk failed has nothing to clear)."""
+    if source._info is not None:
+        source._info.cache.clear()
+
+
 class SourceInfo:
     """A parsed changed file with the lines the change adds."""
 

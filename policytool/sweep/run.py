@@ -25,7 +25,7 @@ from policytool.engine.findings import Finding, Severity, sort_findings
 from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, rule_ids_of_group
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
 from policytool.errors import PolicyError
-from policytool.rules._pysource import KeyUse, SweepSource, sweep_info
+from policytool.rules._pysource import KeyUse, SweepSource, clear_info, sweep_info
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules.kwargs_lookup import (
     kwargs_finding,
@@ -357,7 +357,7 @@ def sweep_file(
         # The file's per-rule cache dies with it: a helper that points back at its source
         # makes a cycle, which the paused collector would keep, syntax tree and all, until
         # the chunk ends (436 of vllm-omni's 789 changed files at once).
-        sweep_info(source, config).cache.clear()
+        clear_info(source)
     uses = source.key_uses
     if IGNORE_MARKER in data:
         lines = data.decode("utf-8", "replace").splitlines()
