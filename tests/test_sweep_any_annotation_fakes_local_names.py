@@ -99,6 +99,29 @@ def test_parameter_names_read_from_text_match_the_signature(
     assert got == ([(names[index], "mod")] if index < len(names) else [])
 
 
+def test_a_callee_looked_up_in_many_modules_reads_each_module_text_once(tmp_path: Path) -> None:
+    """A callee is looked up in every module a test reaches (hundreds on a large change)
+    and defined in few: past the bound of kept texts, the modules that do not define it
+    are answered from their names, not read and scanned again for each callee."""
+    count = fakes.DEFINITION_FILES + 8
+    for i in range(count):
+        (tmp_path / f"mod{i}.py").write_text(f"def helper{i}(a, b):\n    pass\n")
+    (tmp_path / "mod0.py").write_text("def meth(config, x):\n    pass\n")
+    finder = fakes.Finder(str(tmp_path))
+    modules = [f"mod{i}" for i in range(count)]
+    fakes._definitions.cache_clear()
+    fakes._defined_names.cache_clear()
+    fakes._signatures.cache_clear()
+    assert fakes.parameter_names(finder, modules, "meth", 0) == [("config", "mod0")]
+    first = fakes._definitions.cache_info().misses
+    assert first == count
+    for callee in ("other", "another", "meth2"):
+        assert fakes.parameter_names(finder, modules, callee, 0) == []
+    assert fakes._definitions.cache_info().misses == first
+    # a module that defines the callee is still read (its text was evicted long ago)
+    assert fakes.parameter_names(finder, modules, "helper3", 1) == [("b", "mod3")]
+
+
 def test_a_fake_of_a_typevar_bound_subclass(feature: Repo, run: Run) -> None:
     """vllm-ascend (held-out): ``attn_metadata: M`` with ``M = TypeVar("M",
     bound=SFAMetadata)``; the fake sets ``cp_context``, a field of the data class
