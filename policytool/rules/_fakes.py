@@ -857,6 +857,24 @@ class Finder:
         return (parsed, relpath) if parsed is not None else None
 
 
+# The finders kept per process, one per work tree and ``sys.path`` (a few: tests sweep
+# many small trees in one process).
+_FINDERS: dict[tuple[str | None, tuple[str, ...]], Finder] = {}
+MAX_FINDERS = 8
+
+
+def finder_for(root: str | None) -> Finder:
+    """The module finder of work tree ``root`` and the current ``sys.path``, shared by
+    every rule of the process: the files of a change ask about the same modules."""
+    key = (root, tuple(sys.path))
+    finder = _FINDERS.get(key)
+    if finder is None:
+        if len(_FINDERS) >= MAX_FINDERS:
+            _FINDERS.clear()
+        finder = _FINDERS[key] = Finder(root)
+    return finder
+
+
 def _resolve_relative(module: str, current: str, is_package: bool) -> str:
     """``..x`` from module ``current`` (a package's ``__init__`` when ``is_package``) ->
     absolute dotted name (:func:`resolve_relative`); "" when the dots climb above the top."""

@@ -217,7 +217,6 @@ _TYPING_BUILTIN = {
     "typing.Set": "set",
     "typing.FrozenSet": "frozenset",
 }
-_FINDERS: dict[str | None, fakes.Finder] = {}
 # Modules whose dotted names are typing constructs (aliases, protocols that may hold None).
 _TYPING_MODULES = frozenset(
     {"typing", "typing_extensions", "collections", "types", "_typeshed", "builtins", "abc"}
@@ -553,13 +552,8 @@ class _Types:
         return finder.find(module) is None and finder.find(f"{module}.{original}") is None
 
     def _finder(self) -> fakes.Finder:
-        """The module finder of the file's repository (one per root, kept)."""
-        finder = _FINDERS.get(self.src.root)
-        if finder is None:
-            if len(_FINDERS) > 8:
-                _FINDERS.clear()
-            finder = _FINDERS[self.src.root] = fakes.Finder(self.src.root)
-        return finder
+        """The module finder of the file's repository (shared by the rules)."""
+        return fakes.finder_for(self.src.root)
 
     def _defines_class(self, module: str, name: str) -> bool:
         """Whether module ``module`` (repository or installed, read as text) has ``class

@@ -642,21 +642,10 @@ def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
     return parents
 
 
-_FINDERS: dict[tuple[str | None, tuple[str, ...]], fakes.Finder] = {}
-
-
 def _finder(src: SourceInfo) -> fakes.Finder:
-    """The module finder of the file's repository (one per process, root and sys.path):
-    the modules it reads are the same for every test file of a change."""
-    import sys
-
-    key = (src.root, tuple(sys.path))
-    finder = _FINDERS.get(key)
-    if finder is None:
-        if len(_FINDERS) > 8:
-            _FINDERS.clear()
-        finder = _FINDERS[key] = fakes.Finder(src.root)
-    return finder
+    """The module finder of the file's repository (shared: the modules it reads are the
+    same for every test file of a change)."""
+    return fakes.finder_for(src.root)
 
 
 def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:

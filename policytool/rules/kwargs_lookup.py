@@ -460,20 +460,9 @@ def _replaces(src: SourceInfo) -> dict[str, tuple[str, int]]:
     return found
 
 
-_FINDERS: dict[tuple[str | None, tuple[str, ...]], fakes.Finder] = {}
-
-
 def _finder(src: SourceInfo) -> fakes.Finder:
-    """The module finder of the file's repository and ``sys.path`` (one per process)."""
-    import sys
-
-    key = (src.root, tuple(sys.path))
-    finder = _FINDERS.get(key)
-    if finder is None:
-        if len(_FINDERS) > 8:
-            _FINDERS.clear()
-        finder = _FINDERS[key] = fakes.Finder(src.root)
-    return finder
+    """The module finder of the file's repository and ``sys.path`` (shared)."""
+    return fakes.finder_for(src.root)
 
 
 def _library_bases(src: SourceInfo) -> dict[int, list[tuple[str, str]]]:
