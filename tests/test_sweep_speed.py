@@ -538,3 +538,20 @@ def test_a_swept_file_frees_its_syntax_tree_while_the_collector_is_paused(
             gc.enable()
     assert any(f.rule == "any-annotation" for f in findings)  # the annotation helpers ran
     assert trees and not alive
+
+
+def test_one_module_finder_per_work_tree_and_sys_path_is_shared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rules that look modules up share one finder per work tree: a module found
+    for one is not looked up again for another. Another ``sys.path`` is another finder
+    (it can find other modules), and the kept finders are bounded."""
+    from policytool.rules import _fakes as fakes
+
+    first = fakes.finder_for(str(tmp_path))
+    assert fakes.finder_for(str(tmp_path)) is first
+    monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
+    assert fakes.finder_for(str(tmp_path)) is not first
+    for i in range(fakes.MAX_FINDERS + 2):
+        fakes.finder_for(str(tmp_path / f"tree{i}"))
+    assert len(fakes._FINDERS) <= fakes.MAX_FINDERS
