@@ -146,6 +146,39 @@ def test_bump_conflicting_with_a_constraint_changes_no_file(
     assert snapshot(repo) == before  # inputs, both locks, no PR body
 
 
+def test_bump_without_a_version_takes_the_newest_its_dependents_allow(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    """delta needs alpha<2 in every version: ``bump alpha`` is 1.0 -> 1.1 in both locks
+    (not 2.0, which no lock holding delta can resolve), and says what holds 2.0 back."""
+    layered(repo, wheelhouse.path, "delta\n", common_in="alpha==1.0\n")
+    assert run("lock").code == 0
+    result = run("bump", "alpha", "--offline", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert repo.read("requirements/common.in") == b"alpha==1.1\n"
+    assert pins(repo.read("requirements/test.txt").decode())["alpha"] == "1.1"
+    assert (
+        "note: alpha 2.0 is out, but the other requirements of lock 'test' hold it at 1.1; "
+        "`policytool outdated` names the dependent that caps it"
+    ) in result.err
+    assert "lock 'common' hold" not in result.err  # common requires nothing else
+    assert run("lock", "--check").code == 0
+
+
+def test_raising_a_bound_stops_at_what_the_dependents_allow(
+    repo: Repo, run: Run, wheelhouse: Wheelhouse
+) -> None:
+    """An input bound ``alpha<1.1`` and delta's ``alpha<2``: ``--raise-bound`` raises the
+    bound to take 1.1, the newest delta allows, not 2.0 (which cannot resolve)."""
+    layered(repo, wheelhouse.path, "delta\nalpha<1.1\n", common_in="alpha==1.0\n")
+    assert run("lock").code == 0
+    result = run("bump", "alpha", "--raise-bound", "--offline", "--pr-body", "pr.md")
+    assert result.code == 0, result.err
+    assert pins(repo.read("requirements/test.txt").decode())["alpha"] == "1.1"
+    assert "alpha<1.1" not in repo.read("requirements/test.in").decode()
+    assert run("lock", "--check").code == 0
+
+
 def test_bump_to_the_current_version_changes_nothing(
     repo: Repo, run: Run, wheelhouse: Wheelhouse
 ) -> None:

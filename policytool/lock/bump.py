@@ -239,16 +239,19 @@ def _choose_version(
     raise_bounds: bool = False,
     context: Mapping[str, Sequence[str]] | None = None,
     series: Sequence[str] = (),
+    explain_holds: bool = False,
 ) -> tuple[str, list[str], tuple[tuple[ReqLine, str], ...]]:
     """The target version, notes, and the input bounds to raise to allow it.
 
     The target is the given version, else the newest every touched lock allows within
-    its bounds, the ``context`` requirements per lock name (the other packages of a group
-    bump's inputs) and the ``series`` specifiers (``--patch``); with ``raise_bounds``, the
-    newest release, and the bounds that exclude it are raised (Dependabot's
-    ``increase``). A given version a bound excludes is a PolicyError naming the bound
-    unless ``raise_bounds``; without a version, a bound holding the newest release back
-    is reported in the notes.
+    its bounds, the ``context`` requirements per lock name (what the lock's other
+    packages are resolved with: a dependent's cap on ``package`` holds it back too) and
+    the ``series`` specifiers (``--patch``); with ``raise_bounds``, the newest release
+    those other requirements allow, and the bounds that exclude it are raised
+    (Dependabot's ``increase``). A given version a bound excludes is a PolicyError naming
+    the bound unless ``raise_bounds``; without a version, a bound holding the newest
+    release back is reported in the notes, and with ``explain_holds`` so is a newer
+    release the lock's other requirements hold back (one more probe per lock).
     """
     from packaging.version import InvalidVersion, Version
 
@@ -270,16 +273,21 @@ def _choose_version(
             for item in touched
         }
         chosen = min(allowed.values(), key=_version_key)
-        if not held or series:
+        if series:
             return chosen, notes, ()
-        newest = max(
-            (
-                newest_version(config, item, package, (context or {}).get(item.name, ()))
+        # Per lock, the newest its other requirements allow, the input bounds aside.
+        within = allowed
+        if held:
+            within = {
+                item.name: newest_version(
+                    config, item, package, (context or {}).get(item.name, ())
+                )
                 for item in touched
-            ),
-            key=_version_key,
-        )
-        if newest == chosen:
+            }
+        newest = max(within.values(), key=_version_key)
+        if explain_holds:
+            notes += _held_by_requirements(config, touched, package, within, context or {})
+        if not held or newest == chosen:
             return chosen, notes, ()
         if not raise_bounds:
             where = ", ".join(f"{line.path}:{line.line} '{line.text}'" for line in held)
@@ -288,7 +296,11 @@ def _choose_version(
                 f"run `policytool bump {package} --raise-bound` to move the bound and take it"
             )
             return chosen, notes, ()
-        version = newest
+        # raising a bound takes what every lock's other requirements allow, no further
+        reachable = min(within.values(), key=_version_key)
+        if reachable == chosen:
+            return chosen, notes, ()
+        version = reachable
     try:
         wanted = Version(version)
     except InvalidVersion:
@@ -320,6 +332,29 @@ def _choose_version(
         notes.append(f"{where}: '{line.text}' raised to '{new}' to allow {version}")
         raised.append((line, version))
     return version, notes, tuple(raised)
+
+
+def _held_by_requirements(
+    config: Config,
+    touched: Sequence[Lock],
+    package: str,
+    within: Mapping[str, str],
+    context: Mapping[str, Sequence[str]],
+) -> list[str]:
+    """A note per lock whose other requirements (``context``) hold ``package`` at
+    ``within`` while its index has a newer release (a dependent's cap on it)."""
+    notes = []
+    for item in touched:
+        if not context.get(item.name):
+            continue  # nothing else to resolve with: nothing holds it but the bounds
+        released = newest_version(config, item, package)
+        if _version_key(released) > _version_key(within[item.name]):
+            notes.append(
+                f"{package} {released} is out, but the other requirements of lock "
+                f"'{item.name}' hold it at {within[item.name]}; `policytool outdated` "
+                "names the dependent that caps it"
+            )
+    return notes
 
 
 def layered_above(locks: Mapping[str, Lock], names: Sequence[str]) -> list[str]:
@@ -389,7 +424,12 @@ def bump(
             where = ", ".join(only) if only else ", ".join(locks)
             hint = _did_you_mean(config, [locks[n] for n in (only or locks) if n in locks], package)
             raise PolicyError(f"{package}: no lock contains it (locks: {where}){hint}")
-        chosen, notes, bounds = _choose_version(config, touched, package, version, raise_bounds)
+        # What the lock's other packages are resolved with, so that the target is one
+        # their caps allow (``delta`` needing ``alpha<2`` holds ``bump alpha`` at 1.x).
+        context = {item.name: _probe_context(config, item, {package: None}) for item in touched}
+        chosen, notes, bounds = _choose_version(
+            config, touched, package, version, raise_bounds, context, explain_holds=True
+        )
         target = _Target(package, chosen, tuple(touched), _old_versions(config, touched, package))
         plan = _Plan((target,), tuple(notes), bounds, None)
         return _apply(config, locks, plan, why, command, report, dry_run, online, progress)
