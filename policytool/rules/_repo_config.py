@@ -216,7 +216,7 @@ document(
             "and a schedule), or GitHub's default setup (no workflow; one running CodeQL too "
             "is a finding)",
             "not set: a CodeQL workflow for python is checked except for its triggers; "
-            "without one the rule is quiet (`policytool init` proposes a choice)",
+            "without one the rule is quiet (`policytool init` prints how to choose)",
         ),
     },
 )

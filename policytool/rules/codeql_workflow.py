@@ -267,7 +267,7 @@ def check_codeql(ctx: RepoContext) -> Iterator[Finding]:
             continue
         yield from problems
     if found or setup != "workflow":
-        return  # not chosen: quiet until the repository opts in (`policytool init` proposes)
+        return  # not chosen: quiet until the repository opts in (`policytool init` says how)
     path, line = _config_place(ctx.config, "codeql", paths[0])
     yield Finding(
         path,
@@ -295,7 +295,7 @@ How CodeQL scans the repo's Python, as the repo chose in `[tool.policytool.ci] c
   default setup is on);
 - not set: a workflow that runs CodeQL for python is checked (but not when it runs: that
   is the repo's choice); without one the rule is quiet until the repo chooses
-  (`policytool init` proposes a choice).
+  (`policytool init` prints how to choose).
 
 Every CodeQL job for python has both steps, does not set a `build-mode` other than `none`
 for python (`none` is the default; no explicit value is needed), and has

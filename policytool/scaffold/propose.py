@@ -19,9 +19,11 @@ it into one ``[tool.policytool.*]`` table, with a note saying where it came from
   outputs, read from the command in their header (hashes included).
 - ``forbidden-import``: one entry per import-linter ``forbidden`` contract
   (``forbidden_modules`` banned in the ``source_modules`` files);
-- ``ci``: ``codeql = "default-setup"`` when the repository has workflows but none runs
-  CodeQL (GitHub's default setup keeps nothing in the repository); a repository
-  without ``.github/`` gets the CodeQL workflow scaffold instead.
+- ``ci``: nothing: whether GitHub's default CodeQL setup scans a repository is a
+  setting of the repository on GitHub, not a file init can read. When workflows exist
+  and none runs CodeQL, init prints the choice as a note instead (the rule stays quiet
+  until it is made); a repository without ``.github/`` gets the CodeQL workflow
+  scaffold.
 
 Proposers only read (repo files through the repository boundary, bounded); nothing runs.
 """
@@ -325,24 +327,24 @@ def propose_torch_cuda(scripts: Sequence[HookScript]) -> Table | None:
     return None
 
 
-def propose_ci(config: Config) -> Table | None:
-    """``codeql = "default-setup"`` for repositories with workflows and no CodeQL one."""
+def propose_ci(config: Config, hints: list[str]) -> None:
+    """A note, not a table, for repositories with workflows and no CodeQL one: GitHub's
+    default setup leaves nothing in the repository, so nothing here says it is on."""
     if config.section(CiConfig).codeql is not None:
-        return None
+        return
     from policytool.formats.gha import workflow_paths
 
     paths = workflow_paths(config.root)
     if not paths:
-        return None
+        return
     for relpath in paths:
         text = _read(config.root, relpath) or ""
         if "github/codeql-action" in text:
-            return None
-    return Table(
-        "ci",
-        {"codeql": "default-setup"},
-        "no workflow runs CodeQL: GitHub's default setup assumed; "
-        'set "workflow" to keep one in the repository',
+            return
+    hints.append(
+        "no workflow runs CodeQL; if GitHub's default setup scans this repository, add "
+        '[tool.policytool.ci] codeql = "default-setup", else codeql = "workflow" and '
+        "`policytool init` writes the workflow (until then codeql-workflow stays quiet)"
     )
 
 
@@ -825,8 +827,8 @@ def propose(config: Config, files: Sequence[str], scaffolded: bool = False) -> P
         propose_precommit(config, scaffolded),
         propose_locks(config, files),
         propose_forbidden_imports(config),
-        propose_ci(config),
     ):
         if table is not None:
             proposal.tables.append(table)
+    propose_ci(config, proposal.hints)
     return proposal
