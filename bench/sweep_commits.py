@@ -131,7 +131,9 @@ def record(repo: Path, tree: str, count: int | None, packages: list[str] | None 
     env = dict(os.environ)
     dirs = [entry.rsplit("=", 1)[1] for entry in info.get("packages", [])]
     if dirs:
-        env["PYTHONPATH"] = os.pathsep.join(dirs)
+        # After the packages, the PYTHONPATH the bench runs with (a worktree's policytool):
+        # without it the sweep would import whichever policytool the interpreter installs.
+        env["PYTHONPATH"] = os.pathsep.join([*dirs, *filter(None, [os.environ.get("PYTHONPATH")])])
     findings = [f for f in doc.get("findings", []) if f["tree"] != tree]  # type: ignore[union-attr]
     start = _git(repo, "rev-parse", "HEAD").strip()
     try:
