@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -297,6 +297,29 @@ def _says_harmless(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
             text = src.byte_lines[line - 1].decode("utf-8", "replace")
             if paths.HARMLESS.search(text.split("#", 1)[1]):
                 return True
+    return _introduced_harmless(src, src.try_of.get(id(handler)))
+
+
+def _introduced_harmless(src: SourceInfo, tried: ast.stmt | None) -> bool:
+    """Whether the comment block introducing the ``try`` (the comment lines right above
+    it, or above the one or two block headers it opens: ``if online:`` then ``try:``)
+    calls the attempt best effort ("Best-effort: a failure must never take down
+    training"): the author declared the failure harmless before writing the catch."""
+    if tried is None:
+        return False
+    line = tried.lineno - 1
+    for _ in range(2):  # the headers of the blocks the ``try`` opens
+        text = src.byte_lines[line - 1].decode("utf-8", "replace") if line >= 1 else ""
+        if not text.rstrip().endswith(":") or text.lstrip().startswith("#"):
+            break
+        line -= 1
+    while line >= 1:
+        text = src.byte_lines[line - 1].decode("utf-8", "replace").strip()
+        if not text.startswith("#"):
+            return False
+        if paths.HARMLESS.search(text):
+            return True
+        line -= 1
     return False
 
 
@@ -700,6 +723,97 @@ def _passes_on(body: list[ast.stmt]) -> bool:
     )
 
 
+def _outcome(body: list[ast.stmt]) -> str | None:
+    """How a handler gives up, for comparing handlers of one ``try``: ``return X`` (X
+    ``False``, None or an empty value) as its source text, ``""`` when it only logs or
+    passes and falls through to the code after the ``try``, None for anything else."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return) and (
+        last.value is None
+        or _is_empty_value(last.value)
+    ):
+        rest = body[:-1]
+        text = ast.unparse(last.value) if last.value is not None else "None"
+        return text if all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in rest) else None
+    if body and all(_is_log_call(stmt) or isinstance(stmt, ast.Pass) for stmt in body):
+        return ""
+    return None
+
+
+def _same_answer_as_expected(
+    src: SourceInfo, tried: ast.stmt | None, handler: ast.ExceptHandler
+) -> str | None:
+    """The types of an earlier handler of the same ``try`` that catches the expected
+    failure by name and gives up the same way as the broad ``handler`` (both return
+    ``False``, or both fall through to the code after the ``try``), when the broad one
+    reports at WARNING level or above: every unexpected error gets the expected answer.
+    None otherwise (a DEBUG line, another answer, no specific handler before it)."""
+    if not isinstance(tried, ast.Try) or handler.type is None:
+        return None
+    index = next((i for i, h in enumerate(tried.handlers) if h is handler), 0)
+    outcome = _outcome(handler.body)
+    if not index or outcome is None:
+        return None
+    if not any(_is_log_call(stmt) and not paths.debug_log(stmt) for stmt in handler.body):
+        return None
+    for earlier in tried.handlers[:index]:
+        if earlier.type is None or _broad_name(src, earlier) is not None:
+            continue
+        types = earlier.type.elts if isinstance(earlier.type, ast.Tuple) else [earlier.type]
+        if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
+            continue  # an interrupt or a cancellation: a signal, not the expected failure
+        if _outcome(earlier.body) == outcome:
+            return short(src, earlier.type)
+    return None
+
+
+# Exceptions that stop the code rather than report a failure of what the ``try`` does.
+_SIGNALS = frozenset(
+    {
+        "KeyboardInterrupt",
+        "SystemExit",
+        "GeneratorExit",
+        "CancelledError",
+        "StopIteration",
+        "StopAsyncIteration",
+    }
+)
+
+
+def _returns_loaded(tried: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> bool:
+    """Whether the ``try`` hands back what it loads, so the handler's None stands in for
+    the model or config: it returns nothing (the load is stored), or a value that is a
+    load or reads a name a load assigned (``config = AutoConfig.from_pretrained(...)``,
+    ``return AutoModel.from_config(config)``). A ``try`` that returns something else made
+    with the load (the text a preview generated) is not a failed load the caller is
+    left without: its None is a missing result."""
+    body: list[ast.stmt] = getattr(tried, "body", [])
+    loaded: set[str] = set()
+    returns: list[ast.expr] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and paths.load_call(node.value, qualname) is not None
+        ):
+            loaded.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.Return) and node.value is not None:
+            returns.append(node.value)
+        stack.extend(ast.iter_child_nodes(node))
+    if not returns:
+        return True
+    return any(
+        (isinstance(leaf, ast.Name) and leaf.id in loaded)
+        or (isinstance(leaf, ast.Call) and paths.load_call(leaf, qualname) is not None)
+        for value in returns
+        for leaf in ast.walk(value)
+    )
+
+
 def _installed_over(src: SourceInfo, func: ast.AST | None) -> str | None:
     """The attribute a module-level function is installed over (a monkeypatch), or None:
     the module assigns it, or a lambda or ``partial`` calling it, to an attribute of
@@ -850,6 +964,26 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 BLOCK,
                 f"`{clause}:` on fail-fast path `{fail_fast}` logs every error and carries "
                 "on half set up; let it raise or catch the specific types",
+            )
+            continue
+        # The expected failure is already caught by name (``except openai.NotFoundError:``)
+        # and the broad catch after it gives every other error (a bug, bad credentials, a
+        # wrong URL) the same answer, logged as a warning: the caller cannot tell "not
+        # there" from "broken".
+        same = (
+            None
+            if src.is_test or best_effort or complete
+            else _same_answer_as_expected(src, tried, node)
+        )
+        if same is not None and not _raises_later(ctx.innermost, node):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` after `except {same}:` gives every other error the expected "
+                "failure's answer: a bug or a broken set-up reads as the expected case; "
+                "let it raise or catch the specific types",
             )
             continue
         # The logged-fallback ✗: in an HTTP route itself, where the response is what the
@@ -1061,6 +1195,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not names_match(names[-1:], paths.ATTEMPTS)
             and not paths.optimisation_name(names[-1] if names else "")
             and _logs_then_returns_none(node.body)
+            and _returns_loaded(tried, src.qualname)
             and not _raises_later(ctx.innermost, node)
         ):
             yield finding(
