@@ -141,6 +141,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         ctx = contexts.get(id(func))
         if ctx is None:
             continue  # the function does not overlap an added line
+        nested = any(
+            isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f is not func
+            for f in ctx.funcs
+        )
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
@@ -260,6 +264,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     if line <= len(src.byte_lines)
                     else b"",
                     base_def=base_def if name == star and not src.is_test else None,
+                    nested=nested,
                 )
         if (
             dropped_on is not None
@@ -799,6 +804,7 @@ def kwargs_finding(
     constants: list[str],
     before: str = "",
     moved: bool = False,
+    test_files: Sequence[str] = (),
 ) -> Finding | None:
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
@@ -818,8 +824,12 @@ def kwargs_finding(
         # ✗ is for a key the change adds to a function that drops unknown keys.
         use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
-        # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
-        other_files = []
+        # A test's fake kwargs are neither the duplicated production key nor a fail-fast
+        # path. A test helper's own (``__init__`` of a test container class, not a fake
+        # defined inside a test) that reads a key new to the repository which other test
+        # files of the change read too (``test_files``): copies of one helper, each with
+        # the literal, drift like production code.
+        other_files = [] if use.nested else list(test_files)
         use = dataclasses.replace(use, dropped_on=None)
     if before and not use.forwarded and 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         use = dataclasses.replace(use, forwarded=f"not a new key: {before}")
