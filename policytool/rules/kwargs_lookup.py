@@ -275,6 +275,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and not kwreads.stub(func)
             and func.args.vararg is None  # ``(*args, **kwargs)``: a placeholder taking anything
             and _own_signature(src, func)
+            and not _family_catch_all(src, func)
             and func.args.kwarg is not None
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
@@ -537,6 +538,44 @@ def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[
         if loaded is not None and key in loaded[0].annotations:
             return base, module
     return None
+
+
+def _unused_kwargs(func: ast.stmt) -> bool:
+    """Whether ``func`` takes a ``**`` dict its body never names."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is None:
+        return False
+    star = func.args.kwarg.arg
+    return not any(
+        isinstance(node, ast.Name) and node.id == star for node in kwreads.body_nodes(func)
+    )
+
+
+def _family_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func``'s unused ``**kwargs`` is its class family's convention: two or
+    more other classes of the module derive from the same base and define the method
+    with ``**kwargs``, and most of them leave it unused too (optimum's dummy input
+    generators: the exporter hands the whole shape dict to whichever generator class it
+    picks). The dispatch fixes the signature, as for the implementations the change
+    writes together. Not when the siblings mostly use theirs (a logger passing its
+    options on to its library): this one alone drops them."""
+    if not _unused_kwargs(func):
+        return False
+    classes = [c for c in kwreads.statements(src.tree.body) if isinstance(c, ast.ClassDef)]
+    owner = next((c for c in classes if any(stmt is func for stmt in c.body)), None)
+    if owner is None or not owner.bases:
+        return False
+    base = unparse(owner.bases[0], 200)
+    siblings = [
+        stmt
+        for cls in classes
+        if cls is not owner and cls.bases and unparse(cls.bases[0], 200) == base
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and stmt.name == func.name
+        and stmt.args.kwarg is not None
+    ]
+    unused = sum(1 for stmt in siblings if _unused_kwargs(stmt))
+    return unused >= 2 and 2 * unused > len(siblings)
 
 
 # Bases that declare no constructor of their own worth matching.
