@@ -148,3 +148,56 @@ def test_a_load_whose_try_returns_something_else_keeps_a_warning(
         "preview": "warning",
         "returns-loaded": "error",
     }
+
+
+def test_a_silent_made_up_answer_on_a_set_up_path_is_an_error(feature: Repo, run: Run) -> None:
+    # dspy 86826b01 react_v2.py:206: `_json_schema_for_annotation` returns `{"type":
+    # "string"}` on any error, unlogged; `__init__` builds the submit tool's schema with
+    # it (via `_make_submit_tool`): a wrong annotation silently becomes a string. Kept ⚠:
+    # the same guess in a function no set-up reaches, one with a comment saying why, and
+    # a logged one.
+    feature.write(
+        "pkg/agent.py",
+        LOG + "class Agent:\n"
+        "    def __init__(self, fields):\n"
+        "        self.tool = self._make_tool(fields)\n"
+        "\n"
+        "    def _make_tool(self, fields):\n"
+        "        args = {name: _schema(f) for name, f in fields.items()}\n"
+        "        return Tool(args=args, note=_noted(fields), said=_said(fields))\n"
+        "\n"
+        "    def describe(self, fields):\n"
+        "        return _free(fields)\n"
+        "\n"
+        "\n"
+        "def _schema(annotation):\n"
+        "    try:\n"
+        "        return TypeAdapter(annotation).json_schema()\n"
+        "    except Exception:  # m:guess\n"
+        "        return {'type': 'string'}\n"
+        "\n"
+        "def _noted(annotation):\n"
+        "    try:\n"
+        "        return TypeAdapter(annotation).json_schema()\n"
+        "    except Exception:  # m:commented\n"
+        "        return {'type': 'string'}  # any annotation pydantic cannot read is text\n"
+        "\n"
+        "def _said(annotation):\n"
+        "    try:\n"
+        "        return TypeAdapter(annotation).json_schema()\n"
+        "    except Exception as e:  # m:logged\n"
+        "        logger.debug('no schema: %s', e)\n"
+        "        return {'type': 'string'}\n"
+        "\n"
+        "def _free(annotation):\n"
+        "    try:\n"
+        "        return TypeAdapter(annotation).json_schema()\n"
+        "    except Exception:  # m:unreached\n"
+        "        return {'type': 'string'}\n",
+    )
+    assert by_marker(feature, "pkg/agent.py", run) == {
+        "guess": "error",
+        "commented": "warning",
+        "logged": "warning",
+        "unreached": "warning",
+    }

@@ -767,6 +767,33 @@ def _same_answer_as_expected(
     return None
 
 
+def _silent_guess(src: SourceInfo, body: list[ast.stmt]) -> bool:
+    """A handler that only returns a non-empty literal (``{"type": "string"}``, ``"c++17"``,
+    ``(0, 0)``), with no log line and no comment saying why: a made-up value standing in
+    for what failed, told to no one."""
+    stmts = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(stmts) != 1 or not isinstance(stmts[0], ast.Return) or stmts[0].value is None:
+        return False
+    value = stmts[0].value
+    if _is_empty_value(value) or not _literal(value):
+        return False
+    end = body[-1].end_lineno or body[-1].lineno
+    return not any(src.has_comment(line) for line in range(body[0].lineno, end + 1))
+
+
+def _literal(node: ast.expr) -> bool:
+    """Whether ``node`` is a literal built of constants only (``{"type": "string"}``)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_literal(elt) for elt in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal(k) for k in node.keys) and all(
+            _literal(v) for v in node.values
+        )
+    return False
+
+
 # Exceptions that stop the code rather than report a failure of what the ``try`` does.
 _SIGNALS = frozenset(
     {
@@ -1075,16 +1102,21 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # ``set_sm_limit`` <- ``_init_env`` in another module): a catch that returns None
         # there leaves the set-up to carry on without what failed.
         silent = paths.gives_up(node.body, src.has_comment)
+        # A made-up answer returned with no word (``return {"type": "string"}``): on a
+        # set-up path, what failed is replaced by a guess nobody hears of.
+        guess = not silent and _silent_guess(src, node.body)
         # A give-up (silent, or logged then None/empty) outside any other reading, in a
         # function that raises nothing after it: the two set-up readings below ask who
         # calls the function.
         gives_up = (
             not (fail_fast or handling or best_effort or complete or imports or src.is_test)
-            and (silent or _logs_then_returns_none(node.body))
+            and (silent or guess or _logs_then_returns_none(node.body))
             and not (silent and _helper_of(src, names) is not None)
             and not _raises_later(ctx.innermost, node)
         )
         what = "silently swallows every error" if silent else ""
+        if guess:
+            what = f"silently returns the guess {_returned(node.body)}"
         if gives_up:
             what = what or f"logs and returns {_returned(node.body)}"
             chain = _reached_from_fail_fast(src, ctx.innermost)
