@@ -974,8 +974,14 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # An optimisation that failed (torch.compile, CUDA graph -> eager) or a failure the
         # code declares harmless ("non-fatal"): a complete fallback, logged as asked.
         complete = paths.optimisation_only(tried) or _says_harmless(src, node)
+        # Connector setup (a connection, a tunnel) is set-up too: a logged give-up there
+        # leaves the run without the connection it asked for. The function itself, not a
+        # callback defined inside one (it runs later, when the connection is made).
+        connecting = (
+            None if fail_fast or src.is_test else names_match(names[-1:], paths.CONNECTOR_SETUP)
+        )
         if (
-            fail_fast
+            (fail_fast or connecting)
             and not best_effort
             and not complete
             and _logs_and_carries_on(node.body)
@@ -989,8 +995,8 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` on fail-fast path `{fail_fast}` logs every error and carries "
-                "on half set up; let it raise or catch the specific types",
+                f"`{clause}:` on fail-fast path `{fail_fast or connecting}` logs every error "
+                "and carries on half set up; let it raise or catch the specific types",
             )
             continue
         # The expected failure is already caught by name (``except openai.NotFoundError:``)
