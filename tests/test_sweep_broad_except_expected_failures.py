@@ -244,3 +244,47 @@ def test_a_logged_give_up_in_connector_setup_is_an_error(feature: Repo, run: Run
         "cleanup": "warning",
         "elsewhere": "warning",
     }
+
+
+def test_a_helper_only_model_loading_entry_points_call_is_on_the_loading_path(
+    feature: Repo, run: Run
+) -> None:
+    # gptqmodel 24525dab models/loader.py:208: `_set_paged_attention_safe_cuda_graphs`,
+    # called only from the loader's `from_pretrained` and `from_quantized` (whose bodies
+    # load the config and weights), returns unlogged when building the generation config
+    # fails: the model loads without the setting. Kept ⚠: the same helper also called
+    # from code that loads nothing.
+    feature.write(
+        "pkg/loader.py",
+        LOG + "def _configure(model):\n"
+        "    try:\n"
+        "        config = build_generation_config(model.config)\n"
+        "    except Exception:  # m:load-helper\n"
+        "        return\n"
+        "    model.generation_config = config\n"
+        "\n"
+        "def _describe(model):\n"
+        "    try:\n"
+        "        text = render(model.config)\n"
+        "    except Exception:  # m:shared-helper\n"
+        "        return\n"
+        "    print(text)\n"
+        "\n"
+        "def ModelLoader(cls):\n"
+        "    def from_quantized(cls, path):\n"
+        "        config = AutoConfig.from_pretrained(path)\n"
+        "        model = build(config)\n"
+        "        _configure(model)\n"
+        "        _describe(model)\n"
+        "        return model\n"
+        "\n"
+        "    cls.from_quantized = classmethod(from_quantized)\n"
+        "    return cls\n"
+        "\n"
+        "def report(model):\n"
+        "    _describe(model)\n",
+    )
+    assert by_marker(feature, "pkg/loader.py", run) == {
+        "load-helper": "error",
+        "shared-helper": "warning",
+    }

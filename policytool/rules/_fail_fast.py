@@ -493,6 +493,11 @@ class TreeCalls:
         return chain
 
 
+def nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
+    """:func:`_nodes_by_function`, for the rules."""
+    return _nodes_by_function(tree)
+
+
 def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
     """Every node below ``tree``, parents before children, with the name of the innermost
     function whose body runs it: None at module level, in a class body (it runs at

@@ -560,10 +560,29 @@ def _helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
     only fail-fast code calls (:func:`_fail_fast.called_from`, computed once per file)."""
     helpers = src.cache.get("fail_fast_helpers")
     if not isinstance(helpers, dict):
-        helpers = paths.called_from(src.tree, src.config.fail_fast)
+        loaders = _model_loaders(src) if b"load" in src.data or b"pretrained" in src.data else ()
+        helpers = paths.called_from(src.tree, (*src.config.fail_fast, *loaders))
         src.cache["fail_fast_helpers"] = helpers
     origin = helpers.get(names[-1]) if names else None
     return (names[-1], origin) if isinstance(origin, str) else None
+
+
+def _model_loaders(src: SourceInfo) -> tuple[str, ...]:
+    """The names of the module's functions whose own body loads a model, its config or
+    its weights (a :data:`_fail_fast.MODEL_LOADS` call: ``AutoConfig.from_pretrained``,
+    ``load_checkpoint``): the model-loading entry points, on the weight-loading path
+    whatever they are called (``from_quantized``). A private helper only they call sets
+    the loaded model up."""
+    found: set[str] = set()
+    for node, function in paths.nodes_by_function(src.tree):
+        if (
+            function is not None
+            and function not in found
+            and isinstance(node, ast.Call)
+            and paths.load_call(node, src.qualname) in paths.MODEL_LOADS
+        ):
+            found.add(function)
+    return tuple(sorted(found))
 
 
 def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
