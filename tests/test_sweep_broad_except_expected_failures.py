@@ -117,9 +117,7 @@ def test_a_comment_introducing_the_try_as_best_effort_keeps_a_warning(
     }
 
 
-def test_a_load_whose_try_returns_something_else_keeps_a_warning(
-    feature: Repo, run: Run
-) -> None:
+def test_a_load_whose_try_returns_something_else_keeps_a_warning(feature: Repo, run: Run) -> None:
     # modelopt 8745a3c3 examples/llm_ptq/vlm_utils.py:166/239: a preview generation loads
     # a processor, generates and returns the text; its logged `return None` is a missing
     # preview, not a model the caller is left without (⚠). Kept ✗: a `try` returning what

@@ -337,8 +337,12 @@ def test_a_new_member_of_a_family_of_catch_alls_keeps_the_familys_signature(
     repo.commit("one more generator")
     assert rows(run) == []
     repo.git("checkout", "-q", "main")
-    forwarding = GENERATORS.replace("        self.width = width", "        self.width = open_(**kwargs)")
-    forwarding = forwarding.replace("        self.length = length", "        self.length = open_(**kwargs)")
+    forwarding = GENERATORS.replace(
+        "        self.width = width", "        self.width = open_(**kwargs)"
+    )
+    forwarding = forwarding.replace(
+        "        self.length = length", "        self.length = open_(**kwargs)"
+    )
     repo.write("pkg/gen.py", forwarding)
     repo.commit("siblings pass theirs on")
     repo.git("checkout", "-q", "-b", "feature2")

@@ -747,10 +747,7 @@ def _outcome(body: list[ast.stmt]) -> str | None:
     ``False``, None or an empty value) as its source text, ``""`` when it only logs or
     passes and falls through to the code after the ``try``, None for anything else."""
     last = body[-1] if body else None
-    if isinstance(last, ast.Return) and (
-        last.value is None
-        or _is_empty_value(last.value)
-    ):
+    if isinstance(last, ast.Return) and (last.value is None or _is_empty_value(last.value)):
         rest = body[:-1]
         text = ast.unparse(last.value) if last.value is not None else "None"
         return text if all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in rest) else None
