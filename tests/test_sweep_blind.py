@@ -246,11 +246,6 @@ _M_FIGURES = {
     ),
 }
 _N_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "0/4: the new keys `moe_dispatch_fwd_dtype` / `moe_combine_bwd_dtype` read in two "
-        "test files' copies of `MoEModelTestContainer.__init__(**kwargs)`: test files do not "
-        "count for the duplicated key (their fakes' keys would), ⚠"
-    ),
     ("any-annotation", "x-recall"): (
         "10/15: tensorboard `ScalarEvent` fakes (x2), an `InferenceConfig` and a "
         "`MultiModuleProcessGroupCollection` fake, ⚠; a test double's implicit Optional "
@@ -264,10 +259,6 @@ _OP_SEALED = (
     "precision 4/6, ⚠ precision 41/41)"
 )
 _O_FIGURES = {
-    ("broad-except", "x-recall"): (
-        '0/1: dspy `react_v2`\'s `except Exception: return {"type": "string"}` around a '
-        "JSON-schema build that `ReActV2.__init__` reaches through a helper, ⚠"
-    ),
 }
 _P_FIGURES = {
     ("any-annotation", "x-recall"): (
@@ -395,11 +386,6 @@ _T_FIGURES = {
         "in `BaseCompressor.__init__`, keys the change repeats in five files, read by `.pop` "
         "where the other files write them (⚠)"
     ),
-    ("broad-except", "x-recall"): (
-        "0/1: an unlogged `except Exception: return` in a helper that all four model-load "
-        "entry points call (`_set_paged_attention_safe_cuda_graphs`); the helper's name "
-        "says nothing of loading and the loads are more than three calls up (⚠)"
-    ),
 }
 _U_FIGURES = {
     ("any-annotation", "x-recall"): (
@@ -407,14 +393,6 @@ _U_FIGURES = {
         "stand-in for `Rollout` (the stored verifiers has renamed the field they fill); an "
         "implicit Optional `endpoint_type: EndpointType = None` forwarded through "
         "`**request` to a body that tests it"
-    ),
-    ("broad-except", "x-recall"): (
-        "0/2: logged give-ups that return on connector set-up (`create_job_tunnel`, "
-        "`is_sandbox_available -> False`): ⚠, the function names say nothing of set-up"
-    ),
-    ("broad-except", "x-precision"): (
-        "0/1: a logged best-effort W&B view creation in the monitor's `__init__` (commented "
-        "'must never take down training'), labelled ⚠"
     ),
     ("kwargs-lookup", "w-precision"): (
         "6/8: a test's fake `mamba_chunk_scan(**kwargs)` asserting on the keys it is given, "

@@ -288,3 +288,64 @@ def test_constructors_in_unrelated_modules_are_not_siblings(feature: Repo, run: 
     feature.commit("new")
     got = [(path, line, sev) for path, line, sev, _m in rows(run)]
     assert sorted(got) == [("pkg/log.py", 9, "error"), ("pkg/other.py", 9, "error")]
+
+
+GENERATORS = """\
+from abc import ABC
+
+
+class DummyGenerator(ABC):
+    def generate(self, name):
+        raise NotImplementedError()
+
+
+class TextGenerator(DummyGenerator):
+    def __init__(self, task, batch_size=2, **kwargs):
+        self.batch_size = batch_size
+
+
+class VisionGenerator(DummyGenerator):
+    def __init__(self, task, width=64, **kwargs):
+        self.width = width
+
+
+class AudioGenerator(DummyGenerator):
+    def __init__(self, task, length=16, **kwargs):
+        self.length = length
+"""
+NEW_GENERATOR = """
+
+class PatchGenerator(DummyGenerator):
+    def __init__(self, task, patches=4, **kwargs):
+        self.patches = patches
+"""
+
+
+def test_a_new_member_of_a_family_of_catch_alls_keeps_the_familys_signature(
+    repo: Repo, run: Run
+) -> None:
+    """optimum b9fa9aa8 input_generators.py:1540: a new `DummyPatchTSTInputGenerator
+    .__init__(..., **kwargs)` that never uses the dict, in a module whose other
+    generators of the same base all take an unused `**kwargs`: the exporter hands the
+    whole shape dict to whichever generator it picks, so the catch-all is the family's
+    signature (no ✗). With siblings that mostly pass theirs on (torchtune's loggers:
+    `wandb.init(**kwargs)`), the one that drops them is still the ✗."""
+    repo.write("pkg/gen.py", GENERATORS)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("pkg/gen.py", GENERATORS + NEW_GENERATOR)
+    repo.commit("one more generator")
+    assert rows(run) == []
+    repo.git("checkout", "-q", "main")
+    forwarding = GENERATORS.replace(
+        "        self.width = width", "        self.width = open_(**kwargs)"
+    )
+    forwarding = forwarding.replace(
+        "        self.length = length", "        self.length = open_(**kwargs)"
+    )
+    repo.write("pkg/gen.py", forwarding)
+    repo.commit("siblings pass theirs on")
+    repo.git("checkout", "-q", "-b", "feature2")
+    repo.write("pkg/gen.py", forwarding + NEW_GENERATOR)
+    repo.commit("one more generator")
+    assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(25, "error")]

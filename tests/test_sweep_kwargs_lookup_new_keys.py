@@ -162,3 +162,47 @@ def test_a_typed_parameter_the_change_adds_with_the_reads_is_no_common_name(
     rows = [r for r in found(run, "kwargs-lookup") if r[0] == "pkg/b.py"]
     assert {r[2] for r in rows} == {"error"}
     assert not any("typed parameter" in r[3] for r in rows)
+
+
+CONTAINER = (
+    "class ModelTestContainer:\n"
+    "    def __init__(self, size, **kwargs):\n"
+    "        self.dtype = kwargs.get('dispatch_dtype', 'bf16')\n"
+)
+FAKE = (
+    "def test_loader(monkeypatch):\n"
+    "    def fake_load(**kwargs):\n"
+    "        return kwargs.get('dispatch_dtype')\n"
+    "    monkeypatch.setattr('pkg.load', fake_load)\n"
+)
+
+
+def test_a_new_key_in_copies_of_a_test_helper_is_blocking(repo: Repo, run: Run) -> None:
+    """megatron 7afe0319: `kwargs.get("moe_dispatch_fwd_dtype", 'bf16')` added to the
+    `MoEModelTestContainer.__init__` of test_paged_stashing.py and of its copy in
+    test_token_dispatcher.py: a key new to the repository, one literal per copy of the
+    helper, that drift like production code (✗). A fake defined inside a test
+    (fastvideo test_load_ltx2.py:120, `fake_load_module_from_path(**kwargs)`) reads the
+    faked callee's key: ⚠, as is a key a base test already read."""
+    repo.write("pkg/__init__.py", "")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("tests/test_a.py", CONTAINER)
+    repo.write("tests/test_b.py", CONTAINER)
+    repo.write("tests/test_c.py", FAKE)
+    repo.commit("copies of a test helper")
+    assert sorted((p, sev) for p, _l, sev, _m in rows(run)) == [
+        ("tests/test_a.py", "error"),
+        ("tests/test_b.py", "error"),
+        ("tests/test_c.py", "warning"),
+    ]
+
+
+def test_a_test_helper_key_a_base_test_read_stays_a_warning(repo: Repo, run: Run) -> None:
+    repo.write("tests/test_old.py", CONTAINER)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("tests/test_a.py", CONTAINER)
+    repo.write("tests/test_b.py", CONTAINER)
+    repo.commit("two more copies")
+    assert {sev for _p, _l, sev, _m in rows(run)} == {"warning"}

@@ -31,14 +31,9 @@ import re
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-# Request handling and connector setup (names of the function or one enclosing it).
-REQUEST_AND_CONNECTOR = (
-    "*handle*request*",
-    "*process*request*",
-    "*add_request*",
-    "*submit_request*",
-    "*serve_request*",
-    "*request_handler*",
+# Connector setup (names of the function or one enclosing it): opening a connection, a
+# handshake, an SSH tunnel to a started server.
+CONNECTOR_SETUP = (
     "connect",
     "_connect",
     "*_connect",
@@ -47,6 +42,17 @@ REQUEST_AND_CONNECTOR = (
     "*make_connector*",
     "*register_connector*",
     "*handshake*",
+    "*tunnel*",
+)
+# Request handling and connector setup.
+REQUEST_AND_CONNECTOR = (
+    "*handle*request*",
+    "*process*request*",
+    "*add_request*",
+    "*submit_request*",
+    "*serve_request*",
+    "*request_handler*",
+    *CONNECTOR_SETUP,
 )
 # Functions that patch what they import: an import-only ``try`` there is not optional.
 PATCHES = ("*patch*",)
@@ -485,6 +491,11 @@ class TreeCalls:
                 return None
             chain = chain or (*above, caller)
         return chain
+
+
+def nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
+    """:func:`_nodes_by_function`, for the rules."""
+    return _nodes_by_function(tree)
 
 
 def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -297,6 +297,29 @@ def _says_harmless(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
             text = src.byte_lines[line - 1].decode("utf-8", "replace")
             if paths.HARMLESS.search(text.split("#", 1)[1]):
                 return True
+    return _introduced_harmless(src, src.try_of.get(id(handler)))
+
+
+def _introduced_harmless(src: SourceInfo, tried: ast.stmt | None) -> bool:
+    """Whether the comment block introducing the ``try`` (the comment lines right above
+    it, or above the one or two block headers it opens: ``if online:`` then ``try:``)
+    calls the attempt best effort ("Best-effort: a failure must never take down
+    training"): the author declared the failure harmless before writing the catch."""
+    if tried is None:
+        return False
+    line = tried.lineno - 1
+    for _ in range(2):  # the headers of the blocks the ``try`` opens
+        text = src.byte_lines[line - 1].decode("utf-8", "replace") if line >= 1 else ""
+        if not text.rstrip().endswith(":") or text.lstrip().startswith("#"):
+            break
+        line -= 1
+    while line >= 1:
+        text = src.byte_lines[line - 1].decode("utf-8", "replace").strip()
+        if not text.startswith("#"):
+            return False
+        if paths.HARMLESS.search(text):
+            return True
+        line -= 1
     return False
 
 
@@ -537,10 +560,29 @@ def _helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
     only fail-fast code calls (:func:`_fail_fast.called_from`, computed once per file)."""
     helpers = src.cache.get("fail_fast_helpers")
     if not isinstance(helpers, dict):
-        helpers = paths.called_from(src.tree, src.config.fail_fast)
+        loaders = _model_loaders(src) if b"load" in src.data or b"pretrained" in src.data else ()
+        helpers = paths.called_from(src.tree, (*src.config.fail_fast, *loaders))
         src.cache["fail_fast_helpers"] = helpers
     origin = helpers.get(names[-1]) if names else None
     return (names[-1], origin) if isinstance(origin, str) else None
+
+
+def _model_loaders(src: SourceInfo) -> tuple[str, ...]:
+    """The names of the module's functions whose own body loads a model, its config or
+    its weights (a :data:`_fail_fast.MODEL_LOADS` call: ``AutoConfig.from_pretrained``,
+    ``load_checkpoint``): the model-loading entry points, on the weight-loading path
+    whatever they are called (``from_quantized``). A private helper only they call sets
+    the loaded model up."""
+    found: set[str] = set()
+    for node, function in paths.nodes_by_function(src.tree):
+        if (
+            function is not None
+            and function not in found
+            and isinstance(node, ast.Call)
+            and paths.load_call(node, src.qualname) in paths.MODEL_LOADS
+        ):
+            found.add(function)
+    return tuple(sorted(found))
 
 
 def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
@@ -700,6 +742,121 @@ def _passes_on(body: list[ast.stmt]) -> bool:
     )
 
 
+def _outcome(body: list[ast.stmt]) -> str | None:
+    """How a handler gives up, for comparing handlers of one ``try``: ``return X`` (X
+    ``False``, None or an empty value) as its source text, ``""`` when it only logs or
+    passes and falls through to the code after the ``try``, None for anything else."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return) and (last.value is None or _is_empty_value(last.value)):
+        rest = body[:-1]
+        text = ast.unparse(last.value) if last.value is not None else "None"
+        return text if all(_is_log_call(stmt) or _is_trivial_end(stmt) for stmt in rest) else None
+    if body and all(_is_log_call(stmt) or isinstance(stmt, ast.Pass) for stmt in body):
+        return ""
+    return None
+
+
+def _same_answer_as_expected(
+    src: SourceInfo, tried: ast.stmt | None, handler: ast.ExceptHandler
+) -> str | None:
+    """The types of an earlier handler of the same ``try`` that catches the expected
+    failure by name and gives up the same way as the broad ``handler`` (both return
+    ``False``, or both fall through to the code after the ``try``), when the broad one
+    reports at WARNING level or above: every unexpected error gets the expected answer.
+    None otherwise (a DEBUG line, another answer, no specific handler before it)."""
+    if not isinstance(tried, ast.Try) or handler.type is None:
+        return None
+    index = next((i for i, h in enumerate(tried.handlers) if h is handler), 0)
+    outcome = _outcome(handler.body)
+    if not index or outcome is None:
+        return None
+    if not any(_is_log_call(stmt) and not paths.debug_log(stmt) for stmt in handler.body):
+        return None
+    for earlier in tried.handlers[:index]:
+        if earlier.type is None or _broad_name(src, earlier) is not None:
+            continue
+        types = earlier.type.elts if isinstance(earlier.type, ast.Tuple) else [earlier.type]
+        if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
+            continue  # an interrupt or a cancellation: a signal, not the expected failure
+        if _outcome(earlier.body) == outcome:
+            return short(src, earlier.type)
+    return None
+
+
+def _silent_guess(src: SourceInfo, body: list[ast.stmt]) -> bool:
+    """A handler that only returns a non-empty literal (``{"type": "string"}``, ``"c++17"``,
+    ``(0, 0)``), with no log line and no comment saying why: a made-up value standing in
+    for what failed, told to no one."""
+    stmts = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(stmts) != 1 or not isinstance(stmts[0], ast.Return) or stmts[0].value is None:
+        return False
+    value = stmts[0].value
+    if _is_empty_value(value) or not _literal(value):
+        return False
+    end = body[-1].end_lineno or body[-1].lineno
+    return not any(src.has_comment(line) for line in range(body[0].lineno, end + 1))
+
+
+def _literal(node: ast.expr) -> bool:
+    """Whether ``node`` is a literal built of constants only (``{"type": "string"}``)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_literal(elt) for elt in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal(k) for k in node.keys) and all(
+            _literal(v) for v in node.values
+        )
+    return False
+
+
+# Exceptions that stop the code rather than report a failure of what the ``try`` does.
+_SIGNALS = frozenset(
+    {
+        "KeyboardInterrupt",
+        "SystemExit",
+        "GeneratorExit",
+        "CancelledError",
+        "StopIteration",
+        "StopAsyncIteration",
+    }
+)
+
+
+def _returns_loaded(tried: ast.stmt | None, qualname: Callable[[ast.expr], str | None]) -> bool:
+    """Whether the ``try`` hands back what it loads, so the handler's None stands in for
+    the model or config: it returns nothing (the load is stored), or a value that is a
+    load or reads a name a load assigned (``config = AutoConfig.from_pretrained(...)``,
+    ``return AutoModel.from_config(config)``). A ``try`` that returns something else made
+    with the load (the text a preview generated) is not a failed load the caller is
+    left without: its None is a missing result."""
+    body: list[ast.stmt] = getattr(tried, "body", [])
+    loaded: set[str] = set()
+    returns: list[ast.expr] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and paths.load_call(node.value, qualname) is not None
+        ):
+            loaded.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.Return) and node.value is not None:
+            returns.append(node.value)
+        stack.extend(ast.iter_child_nodes(node))
+    if not returns:
+        return True
+    return any(
+        (isinstance(leaf, ast.Name) and leaf.id in loaded)
+        or (isinstance(leaf, ast.Call) and paths.load_call(leaf, qualname) is not None)
+        for value in returns
+        for leaf in ast.walk(value)
+    )
+
+
 def _installed_over(src: SourceInfo, func: ast.AST | None) -> str | None:
     """The attribute a module-level function is installed over (a monkeypatch), or None:
     the module assigns it, or a lambda or ``partial`` calling it, to an attribute of
@@ -833,8 +990,14 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # An optimisation that failed (torch.compile, CUDA graph -> eager) or a failure the
         # code declares harmless ("non-fatal"): a complete fallback, logged as asked.
         complete = paths.optimisation_only(tried) or _says_harmless(src, node)
+        # Connector setup (a connection, a tunnel) is set-up too: a logged give-up there
+        # leaves the run without the connection it asked for. The function itself, not a
+        # callback defined inside one (it runs later, when the connection is made).
+        connecting = (
+            None if fail_fast or src.is_test else names_match(names[-1:], paths.CONNECTOR_SETUP)
+        )
         if (
-            fail_fast
+            (fail_fast or connecting)
             and not best_effort
             and not complete
             and _logs_and_carries_on(node.body)
@@ -848,8 +1011,28 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 node,
                 "broad-except",
                 BLOCK,
-                f"`{clause}:` on fail-fast path `{fail_fast}` logs every error and carries "
-                "on half set up; let it raise or catch the specific types",
+                f"`{clause}:` on fail-fast path `{fail_fast or connecting}` logs every error "
+                "and carries on half set up; let it raise or catch the specific types",
+            )
+            continue
+        # The expected failure is already caught by name (``except openai.NotFoundError:``)
+        # and the broad catch after it gives every other error (a bug, bad credentials, a
+        # wrong URL) the same answer, logged as a warning: the caller cannot tell "not
+        # there" from "broken".
+        same = (
+            None
+            if src.is_test or best_effort or complete
+            else _same_answer_as_expected(src, tried, node)
+        )
+        if same is not None and not _raises_later(ctx.innermost, node):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` after `except {same}:` gives every other error the expected "
+                "failure's answer: a bug or a broken set-up reads as the expected case; "
+                "let it raise or catch the specific types",
             )
             continue
         # The logged-fallback ✗: in an HTTP route itself, where the response is what the
@@ -941,16 +1124,21 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # ``set_sm_limit`` <- ``_init_env`` in another module): a catch that returns None
         # there leaves the set-up to carry on without what failed.
         silent = paths.gives_up(node.body, src.has_comment)
+        # A made-up answer returned with no word (``return {"type": "string"}``): on a
+        # set-up path, what failed is replaced by a guess nobody hears of.
+        guess = not silent and _silent_guess(src, node.body)
         # A give-up (silent, or logged then None/empty) outside any other reading, in a
         # function that raises nothing after it: the two set-up readings below ask who
         # calls the function.
         gives_up = (
             not (fail_fast or handling or best_effort or complete or imports or src.is_test)
-            and (silent or _logs_then_returns_none(node.body))
+            and (silent or guess or _logs_then_returns_none(node.body))
             and not (silent and _helper_of(src, names) is not None)
             and not _raises_later(ctx.innermost, node)
         )
         what = "silently swallows every error" if silent else ""
+        if guess:
+            what = f"silently returns the guess {_returned(node.body)}"
         if gives_up:
             what = what or f"logs and returns {_returned(node.body)}"
             chain = _reached_from_fail_fast(src, ctx.innermost)
@@ -1061,6 +1249,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not names_match(names[-1:], paths.ATTEMPTS)
             and not paths.optimisation_name(names[-1] if names else "")
             and _logs_then_returns_none(node.body)
+            and _returns_loaded(tried, src.qualname)
             and not _raises_later(ctx.innermost, node)
         ):
             yield finding(

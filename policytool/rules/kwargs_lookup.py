@@ -141,6 +141,10 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         ctx = contexts.get(id(func))
         if ctx is None:
             continue  # the function does not overlap an added line
+        nested = any(
+            isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f is not func
+            for f in ctx.funcs
+        )
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
@@ -260,6 +264,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     if line <= len(src.byte_lines)
                     else b"",
                     base_def=base_def if name == star and not src.is_test else None,
+                    nested=nested,
                 )
         if (
             dropped_on is not None
@@ -270,6 +275,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and not kwreads.stub(func)
             and func.args.vararg is None  # ``(*args, **kwargs)``: a placeholder taking anything
             and _own_signature(src, func)
+            and not _family_catch_all(src, func)
             and func.args.kwarg is not None
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
@@ -521,6 +527,44 @@ def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[
         if loaded is not None and key in loaded[0].annotations:
             return base, module
     return None
+
+
+def _unused_kwargs(func: ast.stmt) -> bool:
+    """Whether ``func`` takes a ``**`` dict its body never names."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is None:
+        return False
+    star = func.args.kwarg.arg
+    return not any(
+        isinstance(node, ast.Name) and node.id == star for node in kwreads.body_nodes(func)
+    )
+
+
+def _family_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func``'s unused ``**kwargs`` is its class family's convention: two or
+    more other classes of the module derive from the same base and define the method
+    with ``**kwargs``, and most of them leave it unused too (optimum's dummy input
+    generators: the exporter hands the whole shape dict to whichever generator class it
+    picks). The dispatch fixes the signature, as for the implementations the change
+    writes together. Not when the siblings mostly use theirs (a logger passing its
+    options on to its library): this one alone drops them."""
+    if not _unused_kwargs(func):
+        return False
+    classes = [c for c in kwreads.statements(src.tree.body) if isinstance(c, ast.ClassDef)]
+    owner = next((c for c in classes if any(stmt is func for stmt in c.body)), None)
+    if owner is None or not owner.bases:
+        return False
+    base = unparse(owner.bases[0], 200)
+    siblings = [
+        stmt
+        for cls in classes
+        if cls is not owner and cls.bases and unparse(cls.bases[0], 200) == base
+        for stmt in cls.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and stmt.name == func.name
+        and stmt.args.kwarg is not None
+    ]
+    unused = sum(1 for stmt in siblings if _unused_kwargs(stmt))
+    return unused >= 2 and 2 * unused > len(siblings)
 
 
 # Bases that declare no constructor of their own worth matching.
@@ -788,6 +832,7 @@ def kwargs_finding(
     constants: list[str],
     before: str = "",
     moved: bool = False,
+    test_files: Sequence[str] = (),
 ) -> Finding | None:
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
@@ -807,8 +852,12 @@ def kwargs_finding(
         # ✗ is for a key the change adds to a function that drops unknown keys.
         use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
-        # A test's fake kwargs are neither the duplicated production key nor a fail-fast path.
-        other_files = []
+        # A test's fake kwargs are neither the duplicated production key nor a fail-fast
+        # path. A test helper's own (``__init__`` of a test container class, not a fake
+        # defined inside a test) that reads a key new to the repository which other test
+        # files of the change read too (``test_files``): copies of one helper, each with
+        # the literal, drift like production code.
+        other_files = [] if use.nested else list(test_files)
         use = dataclasses.replace(use, dropped_on=None)
     if before and not use.forwarded and 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         use = dataclasses.replace(use, forwarded=f"not a new key: {before}")

@@ -257,6 +257,10 @@ class KeyHits:
     # The non-test files of the *base* reading each key (changed files included): a key
     # read before the change is not one the change introduces.
     before: dict[str, set[str]] = field(default_factory=dict)
+    # The test files of the change reading each key from kwargs, and the base's test
+    # files that read it: a key only tests read is judged among the tests.
+    test_reads: dict[str, set[str]] = field(default_factory=dict)
+    test_before: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, path: str, found: BlobKeys, wanted: set[str]) -> None:
         """Record what one file of the head holds for the wanted keys."""
@@ -431,6 +435,7 @@ def find_keys(
     for key, files in base_hits.reads.items():
         hits.reads[key] = {p for p in files if p not in paths and not is_test(p)}
         hits.before[key] = {p for p in files if not is_test(p)}
+        hits.test_before[key] = {p for p in files if is_test(p)}
     for key, places in base_hits.constants.items():
         hits.constants[key] = [c for c in places if c.rsplit(":", 1)[0] not in paths]
     unread = sorted(paths - set(changed))
@@ -447,6 +452,8 @@ def find_keys(
         else:
             found = scan(data)
         if is_test(path):
+            for key in found.reads & wanted:
+                hits.test_reads.setdefault(key, set()).add(path)
             found = BlobKeys(frozenset(), found.constants)
         hits.add(path, found, wanted)
     for key in hits.constants:

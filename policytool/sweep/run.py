@@ -42,7 +42,7 @@ from policytool.sweep.diff import (
     changed_files,
     resolve_base,
 )
-from policytool.sweep.keys import find_keys, tree_reads, worker_pool
+from policytool.sweep.keys import KeyHits, find_keys, tree_reads, worker_pool
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
@@ -396,6 +396,14 @@ def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None)
     )
 
 
+def _test_copies(use: KeyUse, hits: KeyHits) -> list[str]:
+    """The other test files of the change reading a test's key from kwargs, when no file
+    of the base read it (tests included: the key is new to the repository); else none."""
+    if not use.in_test or hits.before.get(use.key) or hits.test_before.get(use.key):
+        return []
+    return sorted(hits.test_reads.get(use.key, set()) - {use.path})
+
+
 def _resolve_keys(
     root: Path,
     base: Base,
@@ -428,6 +436,7 @@ def _resolve_keys(
             hits.constants.get(use.key, []),
             read_before(use.key, moved.get(use.path, use.path), hits.before),
             index in moved_code,
+            _test_copies(use, hits),
         )
         for index, use in enumerate(uses)
     )
