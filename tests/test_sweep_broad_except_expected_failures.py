@@ -87,6 +87,49 @@ def test_a_broad_catch_giving_the_expected_failures_answer_is_an_error(
     }
 
 
+def test_a_broad_catch_giving_the_functions_own_failure_answer_keeps_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    # vllm-omni's release diff, examples/.../stable_audio_client.py:158: `generate_audio`
+    # prints an error and returns False for a bad status code too, and `main` exits 1 on
+    # False; the broad catch after `except requests.exceptions.Timeout` (print, return
+    # False) reports the failure the way the function always does (⚠). A predicate whose
+    # False means "not there" keeps the ✗.
+    feature.write(
+        "pkg/client.py",
+        LOG + "def generate(url, payload) -> bool:\n"
+        "    try:\n"
+        "        response = post(url, payload)\n"
+        "        if response.status_code != 200:\n"
+        "            print(f'Error: status {response.status_code}')\n"
+        "            return False\n"
+        "        save(response)\n"
+        "        return True\n"
+        "    except TimeoutError:\n"
+        "        print('Error: timed out')\n"
+        "        return False\n"
+        "    except Exception as e:  # m:reported\n"
+        "        print(f'Error: {e}')\n"
+        "        return False\n"
+        "\n"
+        "def available(url) -> bool:\n"
+        "    try:\n"
+        "        if not url:\n"
+        "            return False\n"
+        "        return ping(url)\n"
+        "    except TimeoutError:\n"
+        "        logger.warning('timed out')\n"
+        "        return False\n"
+        "    except Exception as e:  # m:predicate\n"
+        "        logger.warning(f'unexpected: {e}')\n"
+        "        return False\n",
+    )
+    assert by_marker(feature, "pkg/client.py", run) == {
+        "reported": "warning",
+        "predicate": "error",
+    }
+
+
 def test_a_comment_introducing_the_try_as_best_effort_keeps_a_warning(
     feature: Repo, run: Run
 ) -> None:

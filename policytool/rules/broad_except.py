@@ -14,6 +14,7 @@ from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
+from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
@@ -783,6 +784,32 @@ def _same_answer_as_expected(
     return None
 
 
+def _answer_is_failure(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+    """Whether the function gives the handler's answer (``return False``) on a failure it
+    reports without an exception too: an ``if`` whose body logs or prints and returns the
+    same (``if response.status_code != 200: print(...); return False``). Its callers
+    already read that answer as "it failed" (a script exits 1), so the broad catch reports
+    the failure; it does not dress a bug up as the expected case."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not handler.body:
+        return False
+    last = handler.body[-1]
+    if not isinstance(last, ast.Return) or last.value is None:
+        return False
+    answer = ast.dump(last.value)
+    for stmt in kwreads.statements(func.body, scopes=False):
+        if not isinstance(stmt, ast.If):
+            continue
+        end = stmt.body[-1]
+        if (
+            isinstance(end, ast.Return)
+            and end.value is not None
+            and ast.dump(end.value) == answer
+            and any(_is_log_call(s) for s in stmt.body[:-1])
+        ):
+            return True
+    return False
+
+
 def _silent_guess(src: SourceInfo, body: list[ast.stmt]) -> bool:
     """A handler that only returns a non-empty literal (``{"type": "string"}``, ``"c++17"``,
     ``(0, 0)``), with no log line and no comment saying why: a made-up value standing in
@@ -1024,7 +1051,11 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             if src.is_test or best_effort or complete
             else _same_answer_as_expected(src, tried, node)
         )
-        if same is not None and not _raises_later(ctx.innermost, node):
+        if (
+            same is not None
+            and not _raises_later(ctx.innermost, node)
+            and not _answer_is_failure(ctx.innermost, node)
+        ):
             yield finding(
                 src,
                 node,
