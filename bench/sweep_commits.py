@@ -131,7 +131,9 @@ def record(repo: Path, tree: str, count: int | None, packages: list[str] | None 
     env = dict(os.environ)
     dirs = [entry.rsplit("=", 1)[1] for entry in info.get("packages", [])]
     if dirs:
-        env["PYTHONPATH"] = os.pathsep.join(dirs)
+        # the caller's own path (the work tree whose code records) stays after them
+        kept = [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []
+        env["PYTHONPATH"] = os.pathsep.join(dirs + kept)
     findings = [f for f in doc.get("findings", []) if f["tree"] != tree]  # type: ignore[union-attr]
     start = _git(repo, "rev-parse", "HEAD").strip()
     try:
