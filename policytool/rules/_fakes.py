@@ -2168,9 +2168,7 @@ def _parsed_tree(path: str, mtime_ns: int, size: int) -> ast.Module | None:
         return None
 
 
-def _value_class(
-    finder: Finder, func: ast.AST, expr: ast.expr, at: ast.AST
-) -> str | None:
+def _value_class(finder: Finder, func: ast.AST, expr: ast.expr, at: ast.AST) -> str | None:
     """The class a caller's argument is known to be: a name the enclosing function
     annotates (``config: PretrainedConfig = ...``, a parameter's annotation), or binds
     once to a class's method call whose value the repository binds to one class

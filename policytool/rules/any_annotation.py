@@ -1866,7 +1866,9 @@ def _caller_fake(
         if isinstance(at, int):
             slots = fakes.parameter_names(finder, where, callee, at, fakes.called_on_class(node))
         else:
-            slots = [(at, m) for m in where if any(at in p for p in _all_signatures(finder, m, callee))]
+            slots = [
+                (at, m) for m in where if any(at in p for p in _all_signatures(finder, m, callee))
+            ]
         for name, module in slots[:4]:
             found = fakes.callers_pass(finder, callee, name, module, keywords, nested)
             if found is not None:
