@@ -2140,6 +2140,193 @@ def patched_return(
     return None
 
 
+def bound_return(
+    finder: Finder,
+    cls: str,
+    method: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the repository's own code binds what ``cls.method(...)``
+    returns to (``config: PretrainedConfig = AutoConfig.from_pretrained(...)``), when
+    every such binding names the same class: what a fake set as that method's return
+    stands in for where the method itself is not annotated; memoized."""
+    memo_key = ("bound", cls, method, keywords, nested)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = None
+    word = f"{cls}.{method}(".encode()
+    pattern = re.compile(
+        rb"(?<![A-Za-z0-9_.])" + _IDENT + _ANNOTATED_TEXT + rb"[ \t]*=[ \t]*"
+        rb"(?:" + _IDENT + rb"\.)*" + re.escape(word)
+    )
+    found: dict[str, str] = {}
+    for module, data in _sources(finder).items():
+        if word not in data:
+            continue
+        for match in pattern.finditer(data):
+            text = match.group(1).decode("utf-8", "replace")
+            name = _type_name(text)
+            if name:
+                found.setdefault(name, module)
+    if len(found) == 1:
+        name, module = next(iter(found.items()))
+        hit = mimicked(finder, [module], "", False, name, keywords, None, nested)
+        if hit is None:
+            # a data class that is no record takes attributes it does not declare
+            hit = mimicked(finder, [module], "", False, name, frozenset(), None, nested)
+            if hit is not None and hit[1].record:
+                hit = None
+        if hit is not None:
+            how = f"`{cls}.{method}(...)` bound as a `{name}` in {module}"
+            answer = Mimicked(hit[0].name, hit[0].where, how), hit[1]
+    finder.answers[memo_key] = answer
+    return answer
+
+
+# Modules read for the calls that pass a value to a callee's untyped parameter, and the
+# bytes of one such module (parsed whole).
+MAX_CALLER_MODULES = 6
+MAX_CALLER_BYTES = 400_000
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_tree(path: str, mtime_ns: int, size: int) -> ast.Module | None:
+    """A module of the work tree parsed whole (at most :data:`MAX_CALLER_BYTES`)."""
+    del mtime_ns
+    if size > MAX_CALLER_BYTES:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _value_class(finder: Finder, func: ast.AST, expr: ast.expr, at: ast.AST) -> str | None:
+    """The class a caller's argument is known to be: a name the enclosing function
+    annotates (``config: PretrainedConfig = ...``, a parameter's annotation), or binds
+    once to a class's method call whose value the repository binds to one class
+    (:func:`bound_return`)."""
+    if not isinstance(expr, ast.Name):
+        return None
+    var = expr.id
+    annotated: list[ast.expr] = []
+    assigned: list[ast.expr] = []
+    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = func.args
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if a.arg == var and a.annotation is not None:
+                annotated.append(a.annotation)
+    for node in ast.walk(func):
+        if isinstance(node, ast.AnnAssign) and _terminal_name(node.target) == var:
+            annotated.append(node.annotation)
+        elif isinstance(node, ast.Assign) and any(_terminal_name(t) == var for t in node.targets):
+            assigned.append(node.value)
+    if annotated:
+        names = {_type_name(ast.unparse(a)) for a in annotated}
+        return names.pop() if len(names) == 1 else None
+    if len(assigned) != 1 or not isinstance(assigned[0], ast.Call):
+        return None
+    called = assigned[0].func
+    if not isinstance(called, ast.Attribute):
+        return None
+    owner = _terminal(called.value)
+    if not owner[:1].isupper():
+        return None
+    found = bound_return(finder, owner, called.attr, frozenset(), ())
+    return found[0].name if found is not None else None
+
+
+def _terminal_name(node: ast.expr) -> str:
+    """``v`` of a plain name target; "" for any other target."""
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def callers_pass(
+    finder: Finder,
+    callee: str,
+    param: str,
+    module: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[Mimicked, Defined] | None:
+    """The typed data class the code under test's own calls pass for ``callee``'s
+    parameter ``param`` (defined in ``module``, not annotated there): each call in the
+    work tree's modules outside tests whose argument for it is known (a name its
+    function annotates, or binds to a method call the repository binds to one class),
+    when all those known agree; memoized."""
+    memo_key = ("callers", callee, param, module, keywords, nested)
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    finder.answers[memo_key] = None
+    found = finder.find(module)
+    if found is None or not callee.isidentifier():
+        return None
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return None
+    signatures = _signatures(found[0], info.st_mtime_ns, info.st_size, callee)
+    params = next((p for p in signatures if param in p), None)
+    if params is None:
+        return None
+    position = params.index(param) if "*" not in params[: params.index(param)] else -1
+    word = callee.encode() + b"("
+    classes: dict[str, str] = {}
+    read = 0
+    for caller, data in _sources(finder).items():
+        if word not in data:
+            continue
+        where = finder.find(caller)
+        if where is None or read >= MAX_CALLER_MODULES:
+            continue
+        try:
+            stat_ = os.stat(where[0])
+        except OSError:
+            continue
+        read += 1
+        tree = _parsed_tree(where[0], stat_.st_mtime_ns, stat_.st_size)
+        if tree is None:
+            continue
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if not isinstance(node, ast.Call) or _callee(node) != callee:
+                    continue
+                arg = next((k.value for k in node.keywords if k.arg == param), None)
+                if arg is None and position >= 0:
+                    at = position
+                    unbound = called_on_class(node)
+                    if params[0] == "cls" or (params[0] == "self" and not unbound):
+                        at -= 1
+                    if 0 <= at < len(node.args) and not any(
+                        isinstance(a, ast.Starred) for a in node.args[: at + 1]
+                    ):
+                        arg = node.args[at]
+                if arg is None:
+                    continue
+                cls = _value_class(finder, func, arg, node)
+                if cls:
+                    classes.setdefault(cls, caller)
+    if len(classes) != 1:
+        return None
+    cls, caller = next(iter(classes.items()))
+    hit = mimicked(finder, [caller], "", False, cls, keywords, None, nested)
+    if hit is None:
+        # a data class that is no record takes attributes it does not declare
+        hit = mimicked(finder, [caller], "", False, cls, frozenset(), None, nested)
+        if hit is not None and hit[1].record:
+            hit = None
+    if hit is None:
+        return None
+    how = f"what the code's calls of `{callee}` pass for `{param}` (a `{cls}` in {caller})"
+    answer = Mimicked(hit[0].name, hit[0].where, how), hit[1]
+    finder.answers[memo_key] = answer
+    return answer
+
+
 def patch_target(call: ast.Call) -> str:
     """The dotted path a ``patch("a.b.name", ...)`` replaces; "" for any other call."""
     if _callee(call) != "patch" or not call.args:

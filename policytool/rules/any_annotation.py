@@ -818,6 +818,8 @@ def _fake_of(
         if result is None and keywords:
             result = _mocked_method_fake(src, call, parents, modules, keywords, nested)
         if result is None:
+            result = _caller_fake(src, call, parents, modules, keywords, nested)
+        if result is None:
             result = fakes.by_fields(
                 _finder(src),
                 keywords,
@@ -844,6 +846,9 @@ def _fake_of(
                 if isinstance(read, list)
                 else None
             )
+            if result is None and isinstance(read, list):
+                # or the class the code's own calls pass for the parameter it reaches
+                result = _caller_fake(src, call, parents, read, frozenset(), ())
             if result is not None and not _typed_binding(result[0].how):
                 result = None
     memo[id(call)] = result
@@ -1502,6 +1507,12 @@ def _patched_over(
     finder = _finder(src)
     for target in _patch_targets(scope, is_func):
         found = fakes.patched_return(finder, target, keywords, nested)
+        owner, _dot, method = target.rpartition(".")
+        owner = owner.rpartition(".")[2]
+        if found is None and owner[:1].isupper():
+            # a class's method (``setattr(auto.AutoConfig, "from_pretrained", ...)``)
+            # with no ``-> T``: the class the repository binds its value to
+            found = fakes.bound_return(finder, owner, method, keywords, nested)
         if found is not None:
             mimics, defined = found
             how = f"what the patched `{target}` returns: {mimics.how}"
@@ -1767,6 +1778,23 @@ def _reaches_code(
     if second is None:
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
     where = [*modules, *second]
+    for node, at in _reached_calls(src, call, parents):
+        callee = fakes._callee(node)
+        unbound = fakes.called_on_class(node)
+        if isinstance(at, int):
+            if fakes.parameter_names(finder, where, callee, at, unbound):
+                return True
+        elif any(any(at in p for p in _all_signatures(finder, m, callee)) for m in where):
+            return True
+    return False
+
+
+def _reached_calls(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]
+) -> list[tuple[ast.Call, int | str]]:
+    """(call, positional index or keyword) of each call of real code the fake is an
+    argument of, directly or through the local name or ``self.x`` holding it (at most
+    8; mocks, patches and builtins left out)."""
     outer = parents.get(id(call))
     scope: ast.AST | None = None
     var = ""
@@ -1775,16 +1803,16 @@ def _reaches_code(
     elif isinstance(outer, ast.keyword) and outer.arg and outer.arg != "return_value":
         holder = parents.get(id(outer))
         if not isinstance(holder, ast.Call):
-            return False
+            return []
         calls = [(holder, outer.arg)]
     else:
         held = _holder(call, parents) or _parametrized(call, parents)
         if held is None:
-            return False
+            return []
         var, scope = held
         var = _element_names(scope, var)
         if not var:
-            return False
+            return []
         calls = []
         for node in ast.walk(scope):
             if not isinstance(node, ast.Call) or len(calls) >= 8:
@@ -1795,22 +1823,48 @@ def _reaches_code(
                 if _is_holder(arg, var):
                     calls.append((node, index))
             calls.extend((node, k.arg) for k in node.keywords if k.arg and _is_holder(k.value, var))
-    for node, at in calls:
+    return [
+        (node, at)
+        for node, at in calls
+        if fakes._callee(node)
+        and fakes._callee(node) not in _MOCK_CALLS
+        and src.qualname(node.func) not in _SIMPLE_NAMESPACE
+        and fakes._callee(node)
+        not in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
+    ]
+
+
+def _caller_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake passed to an untyped parameter of the code under test (``simple_layer_
+    modules(model_config=fake)``): the class the code's own calls of that function pass
+    for it, when they agree (:func:`fakes.callers_pass`)."""
+    finder = _finder(src)
+    second = finder.second.get(tuple(modules))
+    if second is None:
+        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    where = [*modules, *second]
+    for node, at in _reached_calls(src, call, parents):
         callee = fakes._callee(node)
-        if (
-            not callee
-            or callee in _MOCK_CALLS
-            or src.qualname(node.func) in _SIMPLE_NAMESPACE
-            or callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
-        ):
-            continue
-        unbound = fakes.called_on_class(node)
         if isinstance(at, int):
-            if fakes.parameter_names(finder, where, callee, at, unbound):
-                return True
-        elif any(any(at in p for p in _all_signatures(finder, m, callee)) for m in where):
-            return True
-    return False
+            slots = fakes.parameter_names(finder, where, callee, at, fakes.called_on_class(node))
+        else:
+            slots = [
+                (at, m) for m in where if any(at in p for p in _all_signatures(finder, m, callee))
+            ]
+        for name, module in slots[:4]:
+            found = fakes.callers_pass(finder, callee, name, module, keywords, nested)
+            if found is not None:
+                mimics, defined = found
+                how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
+                return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    return None
 
 
 def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
