@@ -121,7 +121,11 @@ in the modules the test imports and the modules those import (`vllm_config: Vllm
 `KVCacheConfig`), and the field annotations of the class an enclosing fake stands in
 for (`SimpleNamespace(cache_config=SimpleNamespace(...))` inside a `VllmConfig` fake,
 directly or through a local name), what a patched function returns (`patch("pkg.
-get_config", return_value=cfg)`: its `def`'s `-> AppConfig`), the `__init__` parameter
+get_config", return_value=cfg)`: its `def`'s `-> AppConfig`; for an unannotated class
+method, the class the repository binds its value to: `config: PretrainedConfig =
+AutoConfig.from_pretrained(...)` names the fake a patched `from_pretrained` returns),
+the class the code's own calls pass for an untyped parameter the fake is passed to
+(`simple_layer_modules(model_config=...)`, where the code passes a `PretrainedConfig`), the `__init__` parameter
 of a class the fake is passed to; first of all the parameter of the code under test
 that the fake reaches, by keyword or position, directly, through a local name, `self.x`
 or a list a `for` loop walks, or as the return of a test helper called in the test

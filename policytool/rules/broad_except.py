@@ -77,6 +77,15 @@ lambda or `partial` calling it; the function named for the attribute it replaces
 installed by code named for patching; not an attribute of `self`/`cls`) runs wherever
 the replaced code ran, a model's forward for every request: a handler there that only
 passes, continues or returns None is ✗ (nothing logged; a logged one is ⚠).
+A broad catch after a handler that names the expected failure (`except
+openai.NotFoundError:`, `except httpx.NetworkError:`) and gives every other error the
+same answer, logged as a warning (both `return False`, or both on to the code after the
+`try`), is ✗: a bad key or a bug reads as "not there". Not after an interrupt or a
+cancellation, not at DEBUG level, and not when that answer is the function's own
+reported failure (an `if` that prints or logs and returns the same `False`: its caller
+already reads it as failed). A handler that silently returns a made-up literal (`return
+1`, `"c++17"`, no log, no comment) in a function set-up reaches is ✗ like a
+`return None` there.
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the

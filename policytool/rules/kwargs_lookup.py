@@ -70,7 +70,11 @@ fixes the signature); a `**kwargs` the change adds to an old signature and the b
 never uses gets its ✗ at the added `**kwargs` line; when the function is older, a ✗ at
 the read of each key the change adds to it (a key the file read before is ⚠). A key
 popped before the dict is forwarded to `super().__init__(**kwargs)` or
-`X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only.
+`X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only. A new class whose sibling
+classes (same base, same module) mostly leave their `**kwargs` unused shares that
+catch-all (no dropped-keys ✗). A key new to the repository that copies of one test
+helper read in two or more test files is ✗ too (a fake defined inside one test stays
+⚠).
 So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
 `.pop`) when the dict is forwarded with `WorkerProc(**kwargs)` to a function or class of
 the same file that declares that parameter. So is a key read by a function that stands
