@@ -33,6 +33,7 @@ import stat
 import sys
 import sysconfig
 import textwrap
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -2190,20 +2191,64 @@ MAX_CALLER_MODULES = 6
 MAX_CALLER_BYTES = 400_000
 
 
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
 @functools.lru_cache(maxsize=64)
-def _parsed_tree(path: str, mtime_ns: int, size: int) -> ast.Module | None:
-    """A module of the work tree parsed whole (at most :data:`MAX_CALLER_BYTES`)."""
+def _calls_in(
+    path: str, mtime_ns: int, size: int
+) -> dict[str, tuple[tuple[ast.Call, _Function], ...]]:
+    """Callee name -> (call, its innermost enclosing function) of each call in a
+    function of a work tree module, parsed whole once (at most
+    :data:`MAX_CALLER_BYTES`)."""
     del mtime_ns
     if size > MAX_CALLER_BYTES:
-        return None
+        return {}
     try:
         with open(path, "rb") as handle:
-            return ast.parse(handle.read())
+            tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+        return {}
+    out: dict[str, list[tuple[ast.Call, _Function]]] = {}
+    stack: list[tuple[ast.AST, _Function | None]] = [(tree, None)]
+    while stack:
+        node, func = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            func = node
+        elif isinstance(node, ast.Call) and func is not None:
+            name = _callee(node)
+            if name:
+                out.setdefault(name, []).append((node, func))
+        stack.extend((child, func) for child in ast.iter_child_nodes(node))
+    return {name: tuple(calls) for name, calls in out.items()}
 
 
-def _value_class(finder: Finder, func: ast.AST, expr: ast.expr, at: ast.AST) -> str | None:
+# Per finder: the work tree modules that call a name (``name(``), and what the calls of a
+# callee pass for one of its parameters (class, module seen from), both read once.
+_CALLING: weakref.WeakKeyDictionary[Finder, dict[str, list[str]]] = weakref.WeakKeyDictionary()
+_PASSED: weakref.WeakKeyDictionary[Finder, dict[tuple[str, str, str], tuple[str, str] | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def calling_modules(finder: Finder, callee: str) -> list[str]:
+    """The work tree's modules outside tests whose text calls ``callee(`` (not only
+    ``def callee(``; at most :data:`MAX_CALLER_MODULES`), looked up once per finder."""
+    memo = _CALLING.setdefault(finder, {})
+    if callee not in memo:
+        word = callee.encode() + b"("
+        called = re.compile(rb"(?<!def )(?<![A-Za-z0-9_])" + re.escape(word))
+        found: list[str] = []
+        for module, data in _sources(finder).items():
+            if word in data and called.search(data):
+                found.append(module)
+                if len(found) >= MAX_CALLER_MODULES:
+                    break
+        memo[callee] = found
+    return memo[callee]
+
+
+def _value_class(finder: Finder, func: ast.AST, expr: ast.expr) -> str | None:
     """The class a caller's argument is known to be: a name the enclosing function
     annotates (``config: PretrainedConfig = ...``, a parameter's annotation), or binds
     once to a class's method call whose value the repository binds to one class
@@ -2243,6 +2288,51 @@ def _terminal_name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
+def _passed_class(finder: Finder, callee: str, param: str, module: str) -> tuple[str, str] | None:
+    """(class, a caller module) of :func:`callers_pass`: what every call whose argument
+    for ``param`` is known passes, when they agree."""
+    found = finder.find(module)
+    if found is None or not callee.isidentifier():
+        return None
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return None
+    signatures = _signatures(found[0], info.st_mtime_ns, info.st_size, callee)
+    params = next((p for p in signatures if param in p), None)
+    if params is None:
+        return None
+    position = params.index(param) if "*" not in params[: params.index(param)] else -1
+    classes: dict[str, str] = {}
+    for caller in calling_modules(finder, callee):
+        where = finder.find(caller)
+        if where is None:
+            continue
+        try:
+            info = os.stat(where[0])
+        except OSError:
+            continue
+        for node, func in _calls_in(where[0], info.st_mtime_ns, info.st_size).get(callee, ()):
+            arg = next((k.value for k in node.keywords if k.arg == param), None)
+            if arg is None and position >= 0:
+                at = position
+                unbound = called_on_class(node)
+                if params[0] == "cls" or (params[0] == "self" and not unbound):
+                    at -= 1
+                if 0 <= at < len(node.args) and not any(
+                    isinstance(a, ast.Starred) for a in node.args[: at + 1]
+                ):
+                    arg = node.args[at]
+            if arg is None:
+                continue
+            cls = _value_class(finder, func, arg)
+            if cls:
+                classes.setdefault(cls, caller)
+    if len(classes) != 1:
+        return None
+    return next(iter(classes.items()))
+
+
 def callers_pass(
     finder: Finder,
     callee: str,
@@ -2260,59 +2350,13 @@ def callers_pass(
     if memo_key in finder.answers:
         return finder.answers[memo_key]
     finder.answers[memo_key] = None
-    found = finder.find(module)
-    if found is None or not callee.isidentifier():
+    passed = _PASSED.setdefault(finder, {})
+    if (callee, param, module) not in passed:
+        passed[(callee, param, module)] = _passed_class(finder, callee, param, module)
+    value = passed[(callee, param, module)]
+    if value is None:
         return None
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return None
-    signatures = _signatures(found[0], info.st_mtime_ns, info.st_size, callee)
-    params = next((p for p in signatures if param in p), None)
-    if params is None:
-        return None
-    position = params.index(param) if "*" not in params[: params.index(param)] else -1
-    word = callee.encode() + b"("
-    classes: dict[str, str] = {}
-    read = 0
-    for caller, data in _sources(finder).items():
-        if word not in data:
-            continue
-        where = finder.find(caller)
-        if where is None or read >= MAX_CALLER_MODULES:
-            continue
-        try:
-            stat_ = os.stat(where[0])
-        except OSError:
-            continue
-        read += 1
-        tree = _parsed_tree(where[0], stat_.st_mtime_ns, stat_.st_size)
-        if tree is None:
-            continue
-        for func in ast.walk(tree):
-            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for node in ast.walk(func):
-                if not isinstance(node, ast.Call) or _callee(node) != callee:
-                    continue
-                arg = next((k.value for k in node.keywords if k.arg == param), None)
-                if arg is None and position >= 0:
-                    at = position
-                    unbound = called_on_class(node)
-                    if params[0] == "cls" or (params[0] == "self" and not unbound):
-                        at -= 1
-                    if 0 <= at < len(node.args) and not any(
-                        isinstance(a, ast.Starred) for a in node.args[: at + 1]
-                    ):
-                        arg = node.args[at]
-                if arg is None:
-                    continue
-                cls = _value_class(finder, func, arg, node)
-                if cls:
-                    classes.setdefault(cls, caller)
-    if len(classes) != 1:
-        return None
-    cls, caller = next(iter(classes.items()))
+    cls, caller = value
     hit = mimicked(finder, [caller], "", False, cls, keywords, None, nested)
     if hit is None:
         # a data class that is no record takes attributes it does not declare

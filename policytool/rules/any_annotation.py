@@ -1854,13 +1854,23 @@ def _caller_fake(
     if second is None:
         second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
     where = [*modules, *second]
+    sources = fakes._sources(finder)
     for node, at in _reached_calls(src, call, parents):
         callee = fakes._callee(node)
+        # the work tree's own function (its ``def`` in a module read), which the code
+        # calls somewhere: no other file is read for it
+        head = f"def {callee}(".encode()
+        defining = [m for m in where if head in sources.get(m, b"")]
+        if not defining or not fakes.calling_modules(finder, callee):
+            continue
         if isinstance(at, int):
-            slots = fakes.parameter_names(finder, where, callee, at, fakes.called_on_class(node))
+            unbound = fakes.called_on_class(node)
+            slots = fakes.parameter_names(finder, defining, callee, at, unbound)
         else:
             slots = [
-                (at, m) for m in where if any(at in p for p in _all_signatures(finder, m, callee))
+                (at, m)
+                for m in defining
+                if any(at in p for p in _all_signatures(finder, m, callee))
             ]
         for name, module in slots[:4]:
             found = fakes.callers_pass(finder, callee, name, module, keywords, nested)
