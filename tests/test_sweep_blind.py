@@ -258,8 +258,7 @@ _OP_SEALED = (
     "with round H's final code, the same findings (o and p together: ✗ recall 4/11, ✗ "
     "precision 4/6, ⚠ precision 41/41)"
 )
-_O_FIGURES = {
-}
+_O_FIGURES = {}
 _P_FIGURES = {
     ("any-annotation", "x-recall"): (
         "1/3: two llm-foundry `mock_stat = MagicMock()` given `st_size` / `st_mode` and "
@@ -430,7 +429,7 @@ _W_FIGURES = {
         "test never passes, on a `def` line the commit did not change, labelled '-'"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "0/2: `kwargs.get(\"dim\")` in two `size(*args, **kwargs)` overrides mirroring "
+        '0/2: `kwargs.get("dim")` in two `size(*args, **kwargs)` overrides mirroring '
         "torch's `Tensor.size(dim=None)`: a duplicated key to the sweep, a torch parameter "
         "name to the labeller (⚠)"
     ),

@@ -279,9 +279,7 @@ def _choose_version(
         within = allowed
         if held:
             within = {
-                item.name: newest_version(
-                    config, item, package, (context or {}).get(item.name, ())
-                )
+                item.name: newest_version(config, item, package, (context or {}).get(item.name, ()))
                 for item in touched
             }
         newest = max(within.values(), key=_version_key)

@@ -125,11 +125,12 @@ get_config", return_value=cfg)`: its `def`'s `-> AppConfig`; for an unannotated 
 method, the class the repository binds its value to: `config: PretrainedConfig =
 AutoConfig.from_pretrained(...)` names the fake a patched `from_pretrained` returns),
 the class the code's own calls pass for an untyped parameter the fake is passed to
-(`simple_layer_modules(model_config=...)`, where the code passes a `PretrainedConfig`), the `__init__` parameter
-of a class the fake is passed to; first of all the parameter of the code under test
-that the fake reaches, by keyword or position, directly, through a local name, `self.x`
-or a list a `for` loop walks, or as the return of a test helper called in the test
-file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`), or as an element of a
+(`simple_layer_modules(model_config=...)`, where the code passes a `PretrainedConfig`),
+the `__init__` parameter of a class the fake is passed to; first of all the parameter of
+the code under test that the fake reaches, by keyword or position, directly, through a
+local name, `self.x` or a list a `for` loop walks, or as the return of a test helper
+called in the test file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`),
+or as an element of a
 list or tuple display passed to a parameter or record field typed as a sequence of a
 class (`Batch(states=[[sample]])`, `states: list[list[State]]` -> `State`)
 (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
