@@ -12,20 +12,13 @@ from pathlib import Path
 
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
+from tests.test_sweep_any_annotation_fakes_patched_lambdas import CONFIG as PACKAGE_CONFIG
 
-CONFIG = """\
-from dataclasses import dataclass
-
-
-@strict(accept_kwargs=True)
-@dataclass(repr=False)
-class PreTrainedConfig:
-    model_type: str = ""
-    architectures: list[str] | None = None
-
-
-PretrainedConfig = PreTrainedConfig
-
+# The package stub of test_sweep_any_annotation_fakes_patched_lambdas, with two
+# unannotated class methods that return the config.
+CONFIG = (
+    PACKAGE_CONFIG
+    + """
 
 class AutoConfig:
     @classmethod
@@ -38,6 +31,7 @@ class AutoThing:
     def from_pretrained(cls, path, **kwargs):
         return PreTrainedConfig()
 """
+)
 
 LOADER = """\
 from enginelib.hf import AutoConfig, AutoThing, PretrainedConfig
