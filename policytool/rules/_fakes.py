@@ -33,7 +33,6 @@ import stat
 import sys
 import sysconfig
 import textwrap
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -818,6 +817,10 @@ class Finder:
         # Each ``name: Type`` of the work tree by name (``by_consensus``), the same way.
         self.annotation_probes: dict[str, list[tuple[str, bytes]]] = {}
         self.annotation_index: dict[str, list[tuple[str, bytes]]] | None = None
+        # The work tree modules that call a name (``name(``), and what the calls of a
+        # callee pass for one of its parameters (class, caller module): ``callers_pass``.
+        self.calling: dict[str, list[str]] = {}
+        self.passed: dict[tuple[str, str, str], tuple[str, str] | None] = {}
 
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
@@ -2206,7 +2209,10 @@ def _calls_in(
         return {}
     try:
         with open(path, "rb") as handle:
-            tree = ast.parse(handle.read())
+            data = handle.read(MAX_CALLER_BYTES + 1)  # bounded: the file may have grown
+        if len(data) > MAX_CALLER_BYTES:
+            return {}
+        tree = ast.parse(data)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     out: dict[str, list[tuple[ast.Call, _Function]]] = {}
@@ -2223,18 +2229,12 @@ def _calls_in(
     return {name: tuple(calls) for name, calls in out.items()}
 
 
-# Per finder: the work tree modules that call a name (``name(``), and what the calls of a
-# callee pass for one of its parameters (class, module seen from), both read once.
-_CALLING: weakref.WeakKeyDictionary[Finder, dict[str, list[str]]] = weakref.WeakKeyDictionary()
-_PASSED: weakref.WeakKeyDictionary[Finder, dict[tuple[str, str, str], tuple[str, str] | None]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def calling_modules(finder: Finder, callee: str) -> list[str]:
     """The work tree's modules outside tests whose text calls ``callee(`` (not only
     ``def callee(``; at most :data:`MAX_CALLER_MODULES`), looked up once per finder."""
-    memo = _CALLING.setdefault(finder, {})
+    memo = finder.calling
     if callee not in memo:
         word = callee.encode() + b"("
         called = re.compile(rb"(?<!def )(?<![A-Za-z0-9_])" + re.escape(word))
@@ -2350,7 +2350,7 @@ def callers_pass(
     if memo_key in finder.answers:
         return finder.answers[memo_key]
     finder.answers[memo_key] = None
-    passed = _PASSED.setdefault(finder, {})
+    passed = finder.passed
     if (callee, param, module) not in passed:
         passed[(callee, param, module)] = _passed_class(finder, callee, param, module)
     value = passed[(callee, param, module)]
