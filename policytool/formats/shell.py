@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 
 _BLANKS = " \t"
 # Runs of characters with no special meaning, consumed at once.
+# ``NAME=`` / ``NAME+=`` right before ``(``: a bash array assignment.
+_ARRAY_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _PLAIN_RUN = re.compile(r"[^ \t\r\n'\"\\$`<>;&|()]+")
 _DOUBLE_QUOTED_RUN = re.compile(r'[^"\\$`]+')
 _OPERATOR_CHARS = ";&|()"
@@ -471,7 +473,10 @@ class _Parser:
         plain = _PLAIN_RUN.match(text, start, self.end)
         if plain is not None:
             stop = plain.end()
-            if stop == self.end or text[stop] in _WORD_ENDS:
+            if stop == self.end or (
+                text[stop] in _WORD_ENDS
+                and not (text[stop] == "(" and _ARRAY_ASSIGNMENT.fullmatch(text, start, stop))
+            ):
                 # The common word with nothing to unquote or expand: taken at once.
                 self.pos = stop
                 return Word(text[start:stop], start, stop, tuple(range(start, stop))), None
@@ -496,6 +501,13 @@ class _Parser:
                     stop = self._matching_paren(self.pos + 1)
                     keep(self.pos, stop)
                     self.pos = stop
+                    continue
+                if char == "(" and _ARRAY_ASSIGNMENT.fullmatch(text, start, self.pos):
+                    # a bash array ``CMD=(uv run)``: one assignment, not a subshell
+                    stop = self._matching_paren(self.pos + 1)
+                    keep(self.pos, stop)
+                    self.pos = stop
+                    dynamic = True
                     continue
                 break
             if char in "<>":

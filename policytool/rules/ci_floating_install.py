@@ -14,7 +14,10 @@ code blocks of the Mergify comments. A finding is
 - a requirement with an unquoted ``<``/``>`` (``pre-commit>=4.5.1``): the shell reads a
   redirect, installs the package unpinned and writes a file named ``=4.5.1``;
 - ``curl ... | sh`` (or ``wget``, ``| bash``, ``| python``, ``bash <(curl ...)``,
-  ``sh -c "$(curl ...)"``) from an unversioned URL.
+  ``sh -c "$(curl ...)"``) from an unversioned URL;
+- ``uv sync`` / ``uv run`` of a project that commits ``uv.lock`` without ``--locked`` or
+  ``--frozen`` (nor ``UV_LOCKED``/``UV_FROZEN``), when no CI step checks the lock: a
+  stale lock is re-resolved (:mod:`policytool.rules._uv_locked`).
 
 The fix writes ``==VERSION`` from the one version the repo's locks hold (the lookup
 ``floating-pin`` uses), replacing only the specifier characters; everything else stays
@@ -39,6 +42,7 @@ from policytool.engine.registry import RepoContext, RepoRule, register
 from policytool.formats import shell
 from policytool.formats.gha import ACTION_GLOBS, WORKFLOW_GLOBS, Step, action_of, workflow_of
 from policytool.formats.yamldoc import item_pos, scalar_start, value_pos
+from policytool.rules import _uv_locked
 from policytool.rules._ci_config import CiFloatingInstallConfig
 from policytool.rules._ci_scan import (
     FileLines,
@@ -46,6 +50,7 @@ from policytool.rules._ci_scan import (
     Selection,
     SourceFile,
     load_sources,
+    read_source,
     split_analysis,
     widening,
     yaml_data,
@@ -63,7 +68,7 @@ _SHELLS = shell.POSIX_SHELLS
 _INTERPRETERS = shell.INTERPRETERS
 _DOWNLOADERS = shell.DOWNLOADERS
 # Text a snippet must contain to hold a finding (the rest is never parsed).
-_NEEDLES = ("install", "curl", "wget", "uvx", "tool run", "pipx run")
+_NEEDLES = ("install", "curl", "wget", "uvx", "tool run", "pipx run", "sync", "uv run")
 _LAUNCHERS = shell.CONTAINER_LAUNCHERS
 _MAX_DEPTH = 64
 # How deep ``bash -c`` inside a heredoc inside ``bash -c`` ... is followed.
@@ -142,6 +147,10 @@ class Snippet:
     end: int | None = None
     job: str | None = None
     key: tuple[object, ...] = ()  # identifies the snippet among a YAML file's snippets
+    # Variables the snippet runs with (workflow, job and step ``env:``, a job's earlier
+    # ``$GITHUB_ENV`` writes): only whether they are set is used.
+    env_names: frozenset[str] = frozenset()
+    cwd: str | None = ""  # the step's ``working-directory`` ("": the root; None: unknown)
 
 
 def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> OffsetMap:
@@ -201,17 +210,58 @@ def scalar_map(value: str, pos: tuple[int, int] | None, lines: FileLines) -> Off
 # --------------------------------------------------------------------------------------
 
 
-def _run_snippets(relpath: str, steps: Sequence[Step], lines: FileLines) -> Iterator[Snippet]:
-    """The POSIX ``run:`` scripts of a list of steps (pwsh, cmd, python ones are not shell)."""
+def _run_snippets(
+    relpath: str,
+    steps: Sequence[Step],
+    lines: FileLines,
+    env: Mapping[str, object] | None = None,
+    cwd: object = None,
+) -> Iterator[Snippet]:
+    """The POSIX ``run:`` scripts of a list of steps (pwsh, cmd, python ones are not
+    shell); ``env`` and ``cwd`` are what the steps inherit (workflow and job ``env:``,
+    ``defaults.run.working-directory``)."""
+    inherited = _uv_locked.set_names(env)
+    earlier: list[str] = []
     for step in steps:
         if step.run is not None and step.posix:
             omap = scalar_map(step.run, value_pos(step.node, "run"), lines)
-            yield Snippet(relpath, step.run, omap, job=step.job, key=step.path)
+            names = inherited | _uv_locked.set_names(step.env)
+            names |= _uv_locked.exported_names(earlier)
+            where = _directory(step.node.get("working-directory", cwd))
+            yield Snippet(
+                relpath, step.run, omap, job=step.job, key=step.path, env_names=names, cwd=where
+            )
+        if step.run is not None:
+            earlier.append(step.run)
+
+
+def _directory(value: object) -> str | None:
+    """A ``working-directory`` as a repo-relative directory ("" for none, None when it
+    is an expression)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or "${{" in value or "$" in value:
+        return None
+    return value.strip().removeprefix("./").rstrip("/")
+
+
+def _run_defaults(holder: Mapping[str, object]) -> object:
+    """``defaults.run.working-directory`` of a workflow or job mapping (None without)."""
+    defaults = holder.get("defaults")
+    run = defaults.get("run") if isinstance(defaults, dict) else None
+    return run.get("working-directory") if isinstance(run, dict) else None
 
 
 def workflow_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
     """The ``run:`` scripts of a GitHub workflow."""
-    yield from _run_snippets(relpath, list(workflow_of(relpath, data).steps()), lines)
+    workflow = workflow_of(relpath, data)
+    workflow_cwd = _run_defaults(workflow.data)
+    for job in workflow.jobs:
+        env = {**(workflow.env or {}), **(job.env or {})}
+        cwd = _run_defaults(job.node)
+        yield from _run_snippets(
+            relpath, job.steps, lines, env, workflow_cwd if cwd is None else cwd
+        )
 
 
 def action_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator[Snippet]:
@@ -478,6 +528,9 @@ class Problem:
     message: str
     edit: SnippetEdit | None = None
     command_start: int = 0
+    # The ``uv.lock`` a ``uv sync``/``uv run`` problem is about: dropped when some CI
+    # step checks the lock (:func:`_uv_locked.lock_checked`).
+    uv_lock: str | None = None
 
 
 def _shown(text: str, limit: int = 80) -> str:
@@ -816,10 +869,15 @@ class _Judge:
         first = script.commands[0].start if script.commands else 0
         if not self.budget.charge(snippet, first, words=words):
             return
+        exported = snippet.env_names | _uv_locked.set_names(env)
         for command in script.commands:
             install = install_of(command)
             if install is not None:
                 yield from self._install(snippet, install, env)
+            exported |= _uv_locked.script_settles(command)
+            uv_command = _uv_locked.uv_project_command(command)
+            if uv_command is not None:
+                yield from self._uv_project(snippet, uv_command, exported)
         if self.config.section(CiFloatingInstallConfig).download_run:
             yield from self._download_run(snippet, script)
         if depth >= _MAX_NESTING:
@@ -848,6 +906,31 @@ class _Judge:
             yield from self._requirement(snippet, install, text, word, constrained, env)
         if install.tool_spec is not None and not install.tool_spec.dynamic:
             yield from self._tool_spec(snippet, install, text, install.tool_spec)
+
+    def _uv_project(
+        self, snippet: Snippet, found: _uv_locked.UvProjectCommand, env_names: frozenset[str]
+    ) -> Iterator[Problem]:
+        """A ``uv sync``/``uv run`` that may re-resolve the committed ``uv.lock``."""
+        verb = found.verb.value
+        if found.settled or env_names & _uv_locked.settling_names(verb):
+            return
+        if snippet.cwd is None or found.directory is None:
+            return  # where it runs is decided at run time
+        lock = _uv_locked.committed_lock(self.config.root, snippet.cwd, found.directory)
+        if lock is None:
+            return
+        command = found.command
+        text = _shown(snippet.text[command.start : command.end])
+        edit = None
+        if not found.verb.quoted and snippet.text[found.verb.start : found.verb.end] == verb:
+            edit = SnippetEdit(found.verb.end, found.verb.end, " --locked")
+        message = (
+            f"`{text}` re-resolves `{lock}` when it is stale: a change to pyproject.toml "
+            "without `uv lock` runs (and merges) with whatever versions uv finds that day, "
+            "and no CI step checks the lock; add `--locked` (a stale lock fails) or set "
+            "`UV_LOCKED: 1` for the job (`--frozen` installs the lock as written)"
+        )
+        yield Problem(snippet, found.verb.start, message, edit, command.start, lock)
 
     def _tool_spec(
         self, snippet: Snippet, install: Install, text: str, word: shell.Word
@@ -1253,6 +1336,46 @@ def analyse(ctx: RepoContext) -> list[tuple[SourceFile, list[Problem]] | Finding
         kept = [p for p in problems if not _ignored(ignore_lines, p)]
         if kept:
             out.append((source, kept))
+    if any(p.uv_lock for item in out if not isinstance(item, Finding) for p in item[1]):
+        texts = list(_ci_texts(ctx))
+        if _uv_locked.lock_checked(text for _kind, text in texts):
+            out = _without_uv_lock_problems(out, lambda problem: True)
+        elif _uv_locked.settled_somewhere(t for k, t in texts if k in ("workflow", "action")):
+            # a script's or Dockerfile's commands may run with the variable a workflow sets
+            out = _without_uv_lock_problems(out, lambda problem: problem.snippet.job is None)
+    return out
+
+
+def _ci_texts(ctx: RepoContext) -> Iterator[tuple[str, bytes]]:
+    """(kind, bytes) of every CI file of the repository (not only this run's: a lock
+    check may sit in a workflow this run was not given) and of ``.pre-commit-config.yaml``."""
+    from policytool.core.git import git_ls_files, git_root
+
+    root = ctx.root
+    files = git_ls_files(root) if git_root(root) is not None else list(ctx.files)
+    chosen = selection(ctx.config)
+    for relpath in files:
+        kind = "pre-commit" if relpath == ".pre-commit-config.yaml" else None
+        kind = kind or chosen.classify(relpath, b"")
+        if kind is None:
+            continue
+        source = read_source(root, relpath, kind, RULE_ID)
+        if isinstance(source, SourceFile):
+            yield kind, source.raw
+
+
+def _without_uv_lock_problems(
+    items: list[tuple[SourceFile, list[Problem]] | Finding], dropped: Callable[[Problem], bool]
+) -> list[tuple[SourceFile, list[Problem]] | Finding]:
+    """``items`` without the ``uv sync``/``uv run`` problems that ``dropped`` picks."""
+    out: list[tuple[SourceFile, list[Problem]] | Finding] = []
+    for item in items:
+        if isinstance(item, Finding):
+            out.append(item)
+            continue
+        kept = [p for p in item[1] if p.uv_lock is None or not dropped(p)]
+        if kept:
+            out.append((item[0], kept))
     return out
 
 
@@ -1357,7 +1480,15 @@ exact `==` pin (or `--upgrade` of one), a tool
 run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a VCS
 requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
 `<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
-pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. An install
+pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. It also
+reports `uv sync` and `uv run` in a project that commits `uv.lock` (in the directory they
+run in, or above it) without `--locked` or `--frozen` and without `UV_LOCKED`/`UV_FROZEN`
+set (workflow, job or step `env:`, a `$GITHUB_ENV` write, on the command, `export`ed):
+both commands lock first, so a pull request that changes `pyproject.toml` without running
+`uv lock` is tested, and merged, with whatever versions uv resolves that day. The
+repository is left alone when some CI file already checks the lock (`uv lock --check`,
+any `--locked`, `UV_LOCKED`, pre-commit's `uv-lock` hook): that step fails on a stale
+lock. An install
 constrained by `-c FILE`, or by `-r` of a configured lock, passes; so does a
 distribution the repository builds itself (the root `[project] name` and those of its
 `[tool.uv.workspace] members`), installed by name: from the index that is its newest
@@ -1370,7 +1501,8 @@ heredoc included); past that, one finding says the rest is not checked.
 ## Why
 A lock makes `requirements/*.txt` exact, but a job that also runs `pip install uv` gets
 whatever uv is newest that night: the run is not reproducible, and a broken release
-breaks CI with no change in the repository.
+breaks CI with no change in the repository. A committed `uv.lock` is exact only if CI
+refuses a stale one.
 
 ## Example
 ```yaml
@@ -1381,6 +1513,7 @@ jobs:
       - run: |
           pip install uv
           uv pip install pre-commit>=4.5.1
+          uv sync --extra test
 ```
 
 ## Fix
@@ -1392,7 +1525,9 @@ job, or a job that runs its file (`docker build -f docker/Dockerfile.rocm`,
 `bash .ci/install.sh`, `uses: ./.github/actions/setup`), or match its file as a glob
 (`jobs = ["test", ".buildkite/**"]` for a Buildkite pipeline). An install no lock
 claims is reported without a fix (a docs lock never pins a ROCm image), and a package
-in no lock is left alone with the lock to add it to named. Put
+in no lock is left alone with the lock to add it to named. `uv sync` and `uv run` get
+`--locked` written after the verb (`uv sync --locked --extra test`): a stale lock then
+fails the job instead of being re-resolved. Put
 `# policytool: ignore[ci-floating-install]` on any line of a command to accept it.
 
 ## Configuration
