@@ -602,6 +602,31 @@ jobs:
     ],
 )
 
+PINNED_CI_UV_LOCKED = Example(
+    files={
+        ".github/workflows/test.yml": """\
+name: test
+on: [pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+      - run: |
+          uv sync --extra test
+          uv run pytest
+""",
+        "pyproject.toml": '[project]\nname = "demo"\nversion = "0"\ndependencies = []\n',
+        "uv.lock": "version = 1\n",
+    },
+    steps=[
+        Block("pinned-ci-uv-locked"),
+        Run("policytool check --only ci-floating-install"),
+        Run("policytool fix --only ci-floating-install"),
+        Run("git diff -U0"),
+    ],
+)
+
 # -- docs/security.md ---------------------------------------------------------------------
 
 SECURITY_ONE_LINE = Example(
@@ -631,5 +656,6 @@ EXAMPLES: list[Example] = [
     CONFIG_ELSEWHERE,
     FIRST_RUN_ADOPTION,
     PINNED_CI_FIX,
+    PINNED_CI_UV_LOCKED,
     SECURITY_ONE_LINE,
 ]
