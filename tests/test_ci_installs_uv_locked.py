@@ -87,6 +87,8 @@ def test_uv_sync_and_run_without_locked_are_reported(repo: Repo, run: Run) -> No
         "uv tool run --from 'ruff==0.6.0' ruff check",
         "uv lock --upgrade",
         "echo uv sync",
+        "uv sync ${{ inputs.uv_sync_args }}",
+        "uv run $UV_ARGS pytest",
     ],
 )
 def test_commands_that_keep_the_lock_pass(repo: Repo, run: Run, command: str) -> None:

@@ -129,6 +129,8 @@ def uv_project_command(command: shell.Command) -> UvProjectCommand | None:
         word = words[index]
         value = word.value
         index += 1
+        if word.dynamic:
+            return None  # ``uv sync ${{ inputs.args }}``: the flags are decided at run time
         if verb is None and not value.startswith("-"):
             if value not in ("sync", "run"):
                 return None
