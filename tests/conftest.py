@@ -143,6 +143,17 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     return _run
 
 
+@pytest.fixture
+def run_staged(repo: Repo, run: Callable[..., Result]) -> Callable[..., Result]:
+    """:func:`run` after staging every file of ``repo`` (a full run checks tracked files)."""
+
+    def staged(*args: str) -> Result:
+        repo.git("add", "-A")
+        return run(*args)
+
+    return staged
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test that uses the package index (the ``pypi`` fixture) must be marked ``network``,
     so the default run (``-m "not network and not slow"``) stays offline."""

@@ -22,14 +22,9 @@ PYPROJECT = '[project]\nname = "demo"\nversion = "0"\ndependencies = ["click"]\n
 
 
 @pytest.fixture
-def run(repo: Repo, run: Run) -> Run:
+def run(run_staged: Run) -> Run:
     """The CLI runner, after staging every file (a full run checks tracked files)."""
-
-    def staged(*args: str) -> Result:
-        repo.git("add", "-A")
-        return run(*args)
-
-    return staged
+    return run_staged
 
 
 def workflow(steps: str, env: str = "", job_env: str = "") -> str:
