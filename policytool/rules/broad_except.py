@@ -1213,14 +1213,14 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             what = f"silently returns the guess {_returned(node.body)}"
         if gives_up:
             what = what or f"logs and returns {_returned(node.body)}"
-            chain = _reached_from_fail_fast(src, ctx.innermost)
+            # A probe counts only where set-up calls it itself (below): the work tree's
+            # callers are not read for it.
+            chain = None if probe else _reached_from_fail_fast(src, ctx.innermost)
             called = "reached only from"
             # On a path from set-up within the module, whoever else calls it: a method
             # ``__init__`` calls (``self.install_packages(...)``, directly or through up
             # to three calls) whose catch returns None or an empty value, logged or not,
             # leaves the object half set up when it fails there.
-            if probe:
-                chain = None  # a probe counts only where set-up calls it itself (below)
             if (
                 chain is None
                 and not _declared_none(ctx.innermost, node.body)
