@@ -246,8 +246,12 @@ def test_a_private_helper_only_fail_fast_code_calls_is_on_its_path(feature: Repo
         (28, "warning"),  # named for an attempt
         (34, "error"),  # passed as a callback, but its try loads a config (round D)
         (40, "error"),  # logged, but a failed load hands back nothing (round I)
-        (61, "warning"),  # falls through to a fallback value
-        (68, "warning"),  # a probe's answer
+        # ``setup`` calls these two itself: a silent ``pass`` on to the fallback and a
+        # silent probe's ``False`` there are ✗ since round L (outlines'
+        # ``_check_chat_template``, called from ``__init__``, labelled ✗ in set y); reached
+        # only through another helper they stay ⚠ (test_sweep_broad_except_set_up_probes)
+        (61, "error"),
+        (68, "error"),
         (75, "warning"),  # in a function the set-up only defines
     ]
     assert found[0][2] == (

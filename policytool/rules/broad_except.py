@@ -70,7 +70,12 @@ else calls it, with the same handler shapes: what fails there while `__init__` r
 leaves the object half set up. Not a function named for an attempt or an optimisation,
 nor one set-up only hands on as a callback, nor a `return None` the function declares
 (`-> str | None`: its callers handle the None) or one whose docstring calls it
-best-effort ("Best-effort local IP detection").
+best-effort ("Best-effort local IP detection"). A probe that fail-fast code calls itself
+(`self.chat = self._check_chat_template()` in `__init__`) whose catch is only `pass` on to
+its fallback or only `return False`, with no comment on the `except` line or in the
+handler, is ✗ too: its negative answer decides how the object is built, and a bug in the
+probe silently builds it the other way. Not one reached only through another helper (its
+answer is one input among others), nor one that logs or says why.
 A function the module installs over another object's attribute (a monkeypatch:
 `_sdpa_mod.sdpa_attention_forward = _hpu_sdpa_attention_forward`, `setattr(...)`, or a
 lambda or `partial` calling it; the function named for the attribute it replaces, or
@@ -742,6 +747,26 @@ def _gives_up_quietly(src: SourceInfo, body: list[ast.stmt]) -> bool:
     return _swallows(quiet) or paths.assigns_default(quiet, lambda line: False)
 
 
+def _quiet_probe(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
+    """A handler of only ``pass`` or only ``return False``, with no comment on its
+    ``except`` line or in it saying why (``# noqa: BLE001 -- unreadable is "unknown"``): a
+    probe's negative answer given for every error, a bug included."""
+    body = handler.body
+    if not body:
+        return False
+    end = body[-1].end_lineno or body[-1].lineno
+    if any(src.has_comment(line) for line in range(handler.lineno, end + 1)):
+        return False
+    if len(body) != 1:
+        return False
+    stmt = body[0]
+    return isinstance(stmt, ast.Pass) or (
+        isinstance(stmt, ast.Return)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is False
+    )
+
+
 def _passes_on(body: list[ast.stmt]) -> bool:
     """A handler of only ``pass`` (or a string): the code after the ``try`` runs as the
     fallback."""
@@ -1170,9 +1195,16 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # A give-up (silent, or logged then None/empty) outside any other reading, in a
         # function that raises nothing after it: the two set-up readings below ask who
         # calls the function.
+        # A probe's silent negative answer (``pass`` on to the next probe, ``return
+        # False``) with no word in the handler: counted below only in a function the
+        # module's fail-fast code calls directly (``self._check_chat_template()`` in
+        # ``__init__``), where the answer decides how the object is built.
+        probe = (
+            not silent and not guess and _quiet_probe(src, node) and not (imports and patch is None)
+        )
         gives_up = (
             not (fail_fast or handling or best_effort or complete or imports or src.is_test)
-            and (silent or guess or _logs_then_returns_none(node.body))
+            and (silent or guess or probe or _logs_then_returns_none(node.body))
             and not (silent and _helper_of(src, names) is not None)
             and not _raises_later(ctx.innermost, node)
         )
@@ -1181,7 +1213,9 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             what = f"silently returns the guess {_returned(node.body)}"
         if gives_up:
             what = what or f"logs and returns {_returned(node.body)}"
-            chain = _reached_from_fail_fast(src, ctx.innermost)
+            # A probe counts only where set-up calls it itself (below): the work tree's
+            # callers are not read for it.
+            chain = None if probe else _reached_from_fail_fast(src, ctx.innermost)
             called = "reached only from"
             # On a path from set-up within the module, whoever else calls it: a method
             # ``__init__`` calls (``self.install_packages(...)``, directly or through up
@@ -1194,6 +1228,14 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             ):
                 chain = _reached_in_module(src, ctx.innermost)
                 called = "called from"
+            if probe and chain is not None and len(chain) > 1:
+                chain = None
+            if probe and chain is not None:
+                what = (
+                    "silently answers False for every error"
+                    if not _passes_on(node.body)
+                    else "silently falls through to its fallback on every error"
+                )
             if chain is not None:
                 via = "".join(f" via `{step}`" for step in chain[1:])
                 yield finding(

@@ -84,8 +84,11 @@ a parameter of `forward`), a key popped as a statement after the dict went on wh
 and a key that the installed library a method's base class comes from declares as a
 typed name (a `ProcessorMixin` subclass reading `text_kwargs`, a field of transformers'
 `ProcessingKwargs`; without the library on the path the key is judged as the code
-base's). A key read in more than four other files is an established convention: ⚠ with
-the count. Not a reason: a value passed on under the key's own name
+base's), and a key a `(*args, **kwargs)` function also takes positionally in the same
+statement (`dim = args[0] if args else kwargs.get("dim")`: a `size` override mirroring
+`Tensor.size(dim=None)` re-parses a parameter of the signature it stands in for, whose name
+that signature fixes). A key read in more than four other files is an established
+convention: ⚠ with the count. Not a reason: a value passed on under the key's own name
 (`from_pretrained(path, trust_remote_code=kwargs.get("trust_remote_code"))`) or a key
 named like a typed parameter of the file (`save_model(..., processor: Processor)`): the
 literal is still written here, a misspelt key still silently reads the default, and
@@ -221,6 +224,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         f"`{func.name}` stands in for `{replaced[0]}` (line {replaced[1]}), "
                         "so the key is that callable's parameter"
                     )
+                if not reason and name == star and _positional_alternative(func, read):
+                    vararg = func.args.vararg.arg if func.args.vararg is not None else ""
+                    reason = (
+                        f"the value is also taken positionally from `*{vararg}`: the key is "
+                        "the keyword form of a parameter of the signature the function "
+                        "mirrors, not a string key of this code base"
+                    )
                 if not reason and _released_after(read, discarded, handed.get(name, [])):
                     reason = (
                         "the key is dropped after the dict went on whole: the callee "
@@ -306,6 +316,32 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _positional_alternative(func: kwreads.FunctionDef, read: ast.AST) -> bool:
+    """Whether the statement holding ``read`` also reads the function's ``*args``:
+    ``dim = args[0] if args else kwargs.get("dim")``. A ``(*args, **kwargs)`` function
+    taking one value either positionally or under ``"dim"`` re-parses a
+    positional-or-keyword parameter of the signature it stands in for (``size(*args,
+    **kwargs)`` mirroring ``Tensor.size(dim=None)``): the key is that parameter's name,
+    fixed by the mirrored callable, not a string key the code base invents and copies."""
+    vararg = func.args.vararg
+    if vararg is None:
+        return False
+    holder: ast.stmt | None = None
+    for stmt in ast.walk(func):
+        if stmt is func or not isinstance(stmt, ast.stmt):
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if any(node is read for node in ast.walk(stmt)):
+            holder = stmt  # ``ast.walk`` is breadth first: the last match is innermost
+    if holder is None or isinstance(holder, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+        return False
+    return any(
+        isinstance(node, ast.Name) and node.id == vararg.arg and isinstance(node.ctx, ast.Load)
+        for node in ast.walk(holder)
+    )
 
 
 def _super_call(call: ast.Call, method: str) -> bool:
