@@ -960,52 +960,72 @@ _MOCK_CONFIG = frozenset(
 )
 
 
-def mock_data(src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]) -> frozenset[str]:
+def mock_data(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], specced: bool = False
+) -> frozenset[str]:
     """The data attributes a new ``MagicMock(...)``/``Mock(...)`` is given: its keywords
-    and, when a function binds it to a local name, the attributes the function assigns
-    on that name (``m.content = [...]``). Empty when it is no data fake: a placeholder,
-    a specced mock, a configured callable (``return_value=``, ``side_effect``), or a
-    mock given a method (``m.load.return_value = ...``, ``m.forward = fake_forward``)."""
-    if call.args or any(k.arg is None or k.arg in _MOCK_CONFIG for k in call.keywords):
+    and, when a function binds it to a local name or sets it as an attribute
+    (``backend._cfg = Mock()``), the attributes the function assigns on that name or
+    attribute afterwards (``m.content = [...]``, ``backend._cfg.trainer.strategy = s``).
+    Empty when it is no data fake: a placeholder, a configured callable
+    (``return_value=``, ``side_effect``), a mock given a method (``m.load.return_value =
+    ...``, ``m.forward = fake_forward``), or a specced mock unless ``specced`` (then
+    ``spec=``/``spec_set=`` are allowed: :func:`_specced_fake` names the class)."""
+    allowed = _SPEC if specced else frozenset()
+    if call.args or any(
+        k.arg is None or (k.arg in _MOCK_CONFIG and k.arg not in allowed) for k in call.keywords
+    ):
         return frozenset()
-    given = {k.arg for k in call.keywords if k.arg}
+    given = {k.arg for k in call.keywords if k.arg and k.arg not in _SPEC}
     stmt = parents.get(id(call))
     func = fakes._enclosing_function(call, parents)
-    if (
-        isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and func is not None
-    ):
-        assigned = _assigned_on(func, stmt.targets[0].id)
-        if assigned is None:
-            return frozenset()
-        given |= assigned
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and func is not None:
+        path = _attribute_path(stmt.targets[0])
+        if path:
+            assigned = _assigned_on(func, path)
+            if assigned is None:
+                return frozenset()
+            given |= assigned
     return frozenset(given)
 
 
-def _assigned_on(func: ast.AST, var: str) -> set[str] | None:
-    """The attributes ``func`` assigns on the local ``var`` as data; None when it rebinds
-    ``var`` or configures it as a callable or with a method."""
+# The keywords of a specced mock: the class it names is the one it fakes.
+_SPEC = frozenset({"spec", "spec_set"})
+
+
+def _attribute_path(target: ast.expr) -> tuple[str, ...]:
+    """(``name``, ``attr``, ...) of a ``name.attr...`` assignment target; () otherwise."""
+    chain: list[str] = []
+    while isinstance(target, ast.Attribute):
+        chain.append(target.attr)
+        target = target.value
+    if not isinstance(target, ast.Name):
+        return ()
+    chain.append(target.id)
+    return tuple(reversed(chain))
+
+
+def _assigned_on(func: ast.AST, path: tuple[str, ...]) -> set[str] | None:
+    """The attributes ``func`` assigns as data on the local ``path`` (a name, or an
+    attribute ``name.attr`` it sets a mock as); None when it rebinds ``path`` more than
+    once or configures it as a callable or with a method."""
     local_defs = {
         n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     out: set[str] = set()
     binds = 0
+    size = len(path)
     for node in ast.walk(func):
         if not isinstance(node, ast.Assign):
             continue
         for target in node.targets:
-            if isinstance(target, ast.Name) and target.id == var:
+            full = _attribute_path(target)
+            if full == path:
                 binds += 1
                 continue
-            chain: list[str] = []
-            while isinstance(target, ast.Attribute):
-                chain.append(target.attr)
-                target = target.value
-            if not (isinstance(target, ast.Name) and target.id == var and chain):
+            if len(full) <= size or full[:size] != path:
                 continue
-            chain.reverse()
+            chain = full[size:]
             if any(a in _MOCK_CONFIG or a.startswith("__") for a in chain):
                 return None  # ``m.return_value = ...``, ``m.load.side_effect = ...``
             value = node.value
@@ -1048,6 +1068,8 @@ def _mock_fake(
     """:func:`mock_fake_of`, with the class found (an outer fake's class is read
     ``depth`` levels up)."""
     parents = _parents(src, call)
+    if any(k.arg in _SPEC for k in call.keywords):
+        return _specced_fake(src, call, parents)
     data = mock_data(src, call, parents)
     if not data:
         return None
@@ -1070,6 +1092,39 @@ def _mock_fake(
     if not defined.record or not data <= defined.fields:
         return None
     return found
+
+
+def _specced_fake(
+    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A ``MagicMock(spec=Cls)`` given data attributes (``config = MagicMock(spec=
+    TransformerConfig); config.num_moe_experts = 8``): the test names the class it fakes
+    itself. Only when ``Cls`` is a record (``@dataclass``, pydantic...) that has every
+    attribute the mock is given: a specced service (``MagicMock(spec=Engine)``) or a
+    mock given only methods is the ordinary test double."""
+    spec = next(k.value for k in call.keywords if k.arg in _SPEC)
+    data = mock_data(src, call, parents, specced=True)
+    if not data:
+        return None
+    name = src.qualname(spec) or ""
+    cls = name.rsplit(".", 1)[-1]
+    if not cls[:1].isupper():
+        return None
+    module = name.rpartition(".")[0]
+    modules = src.cache.get("modules")
+    if not isinstance(modules, list):
+        modules = list(fakes.imported_modules(src.tree, src.path))
+        src.cache["modules"] = modules
+    finder = _finder(src)
+    for where in [module] if module else modules:
+        defined = fakes.define(finder, cls, where)
+        if defined is None:
+            continue
+        if not defined.record or not data <= defined.fields:
+            return None
+        how = f"its `spec=`, given {', '.join(f'`{a}`' for a in sorted(data))}"
+        return fakes.Mimicked(cls, defined.relpath, how), defined
+    return None
 
 
 def _mock_element_fake(

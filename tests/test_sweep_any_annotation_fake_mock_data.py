@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation, ``Mock``/``MagicMock`` data fakes given their data after creation:
+a ``MagicMock(spec=Record)`` given the record's fields names its class itself, and a mock
+set as an attribute (``backend._cfg = Mock()``) and then given data through that
+attribute (``backend._cfg.trainer.strategy = ...``) is a data fake of the attribute's
+annotated record. A specced service, a specced mock given no data or a method, and an
+attribute mock given only methods are the ordinary test double: no finding."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+_CONFIG = (
+    "from dataclasses import dataclass\n\n\n"
+    "@dataclass\nclass TrainerConfig:\n    strategy: str = 'fsdp'\n    epochs: int = 1\n\n\n"
+    "@dataclass\nclass TransformerConfig:\n"
+    "    num_layers: int = 2\n    num_moe_experts: int | None = None\n"
+    "    moe_token_dispatcher_type: str = 'alltoall'\n\n\n"
+    "@dataclass\nclass TrainConfig:\n    trainer: TrainerConfig\n    seed: int = 0\n"
+)
+_BACKEND = (
+    "from pkg.config import TrainConfig, TransformerConfig\n\n\n"
+    "class Client:\n    def unload(self, name: str) -> None:\n        pass\n\n\n"
+    "class Backend:\n"
+    "    def __init__(self, cfg: TrainConfig, client: Client) -> None:\n"
+    "        self._cfg: TrainConfig = cfg\n"
+    "        self._client: Client = client\n\n"
+    "    def strategy(self) -> str:\n        return self._cfg.trainer.strategy\n\n\n"
+    "def apply_dispatcher(config: TransformerConfig) -> int:\n"
+    "    return config.num_moe_experts or 0\n"
+)
+
+
+def _repo(feature: Repo) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", _CONFIG)
+    feature.write("pkg/backend.py", _BACKEND)
+
+
+def _rows(run: Run) -> list[tuple[int, str, str]]:
+    return [(r[1], r[2], r[3]) for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+
+
+def test_a_specced_mock_given_a_records_fields_names_the_record(feature: Repo, run: Run) -> None:
+    """Megatron-Bridge: ``config = MagicMock(spec=TransformerConfig)`` then
+    ``config.num_moe_experts = 8``: the spec is the class the data fake stands in for."""
+    _repo(feature)
+    feature.write(
+        "tests/test_dispatch.py",
+        "from unittest.mock import MagicMock\n\n"
+        "from pkg.backend import apply_dispatcher\n"
+        "from pkg.config import TransformerConfig\n\n\n"
+        "def test_dispatch() -> None:\n"
+        "    config = MagicMock(spec=TransformerConfig)\n"  # 8
+        "    config.num_moe_experts = 8\n"
+        "    config.moe_token_dispatcher_type = 'flex'\n"
+        "    assert apply_dispatcher(config) == 8\n",
+    )
+    rows = _rows(run)
+    assert [(r[0], r[1]) for r in rows] == [(8, "error")]
+    assert "new `MagicMock` data fake stands in for `TransformerConfig` (pkg/config.py;" in rows[0][2]
+    assert "its `spec=`, given `moe_token_dispatcher_type`, `num_moe_experts`" in rows[0][2]
+
+
+def test_specced_services_placeholders_and_methods_are_no_finding(
+    feature: Repo, run: Run
+) -> None:
+    """``MagicMock(spec=Client)`` (a service class) given an attribute, a specced record
+    given nothing, or given a method's return value: the ordinary test double."""
+    _repo(feature)
+    feature.write(
+        "tests/test_services.py",
+        "from unittest.mock import MagicMock, Mock\n\n"
+        "from pkg.backend import Client, apply_dispatcher\n"
+        "from pkg.config import TransformerConfig\n\n\n"
+        "def test_services() -> None:\n"
+        "    client = MagicMock(spec=Client)\n"
+        "    client.name = 'c'\n"
+        "    placeholder = MagicMock(spec=TransformerConfig)\n"
+        "    configured = Mock(spec=TransformerConfig)\n"
+        "    configured.validate.return_value = True\n"
+        "    configured.num_layers = 2\n"
+        "    outside = MagicMock(spec=TransformerConfig)\n"
+        "    outside.not_a_field = 1\n"
+        "    apply_dispatcher(placeholder)\n"
+        "    apply_dispatcher(configured)\n"
+        "    apply_dispatcher(outside)\n"
+        "    assert client\n",
+    )
+    assert _rows(run) == []
+
+
+def test_a_mock_set_as_an_attribute_then_given_data_through_it(feature: Repo, run: Run) -> None:
+    """SkyRL: ``backend._cfg = Mock()`` then ``backend._cfg.trainer.strategy = strategy``:
+    a data fake of ``TrainConfig`` (the annotation of ``_cfg``); ``backend._client = Mock()``
+    given only a method and a bare ``Mock()`` attribute are no finding."""
+    _repo(feature)
+    feature.write(
+        "tests/test_backend.py",
+        "from unittest.mock import AsyncMock, Mock\n\n"
+        "from pkg.backend import Backend\n\n\n"
+        "def _backend(strategy: str) -> Backend:\n"
+        "    backend = object.__new__(Backend)\n"
+        "    backend._cfg = Mock()\n"  # 8
+        "    backend._cfg.trainer.strategy = strategy\n"
+        "    backend._client = Mock()\n"
+        "    backend._client.unload = AsyncMock()\n"
+        "    backend._other = Mock()\n"
+        "    return backend\n\n\n"
+        "def test_strategy() -> None:\n"
+        "    assert _backend('megatron').strategy() == 'megatron'\n",
+    )
+    rows = _rows(run)
+    assert [(r[0], r[1]) for r in rows] == [(8, "error")]
+    assert "new `Mock` data fake stands in for `TrainConfig` (pkg/config.py;" in rows[0][2]
