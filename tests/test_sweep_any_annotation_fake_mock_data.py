@@ -60,13 +60,13 @@ def test_a_specced_mock_given_a_records_fields_names_the_record(feature: Repo, r
     )
     rows = _rows(run)
     assert [(r[0], r[1]) for r in rows] == [(8, "error")]
-    assert "new `MagicMock` data fake stands in for `TransformerConfig` (pkg/config.py;" in rows[0][2]
+    assert (
+        "new `MagicMock` data fake stands in for `TransformerConfig` (pkg/config.py;" in rows[0][2]
+    )
     assert "its `spec=`, given `moe_token_dispatcher_type`, `num_moe_experts`" in rows[0][2]
 
 
-def test_specced_services_placeholders_and_methods_are_no_finding(
-    feature: Repo, run: Run
-) -> None:
+def test_specced_services_placeholders_and_methods_are_no_finding(feature: Repo, run: Run) -> None:
     """``MagicMock(spec=Client)`` (a service class) given an attribute, a specced record
     given nothing, or given a method's return value: the ordinary test double."""
     _repo(feature)
@@ -115,3 +115,81 @@ def test_a_mock_set_as_an_attribute_then_given_data_through_it(feature: Repo, ru
     rows = _rows(run)
     assert [(r[0], r[1]) for r in rows] == [(8, "error")]
     assert "new `Mock` data fake stands in for `TrainConfig` (pkg/config.py;" in rows[0][2]
+
+
+# -- a keyword match against what the repository says the slot holds -------------------
+
+_AXOLOTL = {
+    "pkg/__init__.py": "",
+    "pkg/dict.py": "class DictDefault(dict):\n    def __getattr__(self, name: str) -> object:\n"
+    "        return self.get(name)\n",
+    "pkg/schema.py": "from pydantic import BaseModel\n\n\n"
+    "class InputConfig(BaseModel):\n"
+    "    layer_offloading: bool = False\n    activation_offloading: str | None = None\n"
+    "    gradient_checkpointing: bool = False\n",
+    "pkg/builders.py": "from pkg.dict import DictDefault\n\n\n"
+    "class Builder:\n    def __init__(self, cfg):\n        self.cfg = cfg\n\n"
+    "    def configure(self, kwargs: dict) -> None:\n"
+    "        if self.cfg.layer_offloading:\n            kwargs['layer_offloading'] = True\n\n\n"
+    + "".join(
+        f"def step_{i}(cfg: DictDefault) -> bool:\n    return bool(cfg.get('x'))\n\n\n"
+        for i in range(6)
+    ),
+}
+
+
+def test_a_keyword_match_to_a_record_where_the_slot_holds_a_plain_class(
+    feature: Repo, run: Run
+) -> None:
+    """axolotl: ``SimpleNamespace(layer_offloading=..., activation_offloading=...)`` passed
+    to the test's ``_kwargs(cfg)``, whose keywords are all fields of the pydantic
+    ``InputConfig`` the test imports, while the code annotates ``cfg`` as the plain
+    ``DictDefault`` (six times, never the record): the field match is no evidence, ⚠."""
+    for relpath, text in _AXOLOTL.items():
+        feature.write(relpath, text)
+    feature.write(
+        "tests/test_builders.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.builders import Builder\n"
+        "from pkg.schema import InputConfig\n\n\n"
+        "def _kwargs(cfg):\n"
+        "    kwargs = {}\n"
+        "    Builder.configure(SimpleNamespace(cfg=cfg), kwargs)\n"
+        "    return kwargs\n\n\n"
+        "def test_offload() -> None:\n"
+        "    kwargs = _kwargs(\n"
+        "        SimpleNamespace(layer_offloading=True, activation_offloading='x')\n"  # 15
+        "    )\n"
+        "    assert kwargs\n"
+        "    assert InputConfig\n",
+    )
+    rows = [r for r in _rows(run) if r[0] == 15]
+    assert [(r[0], r[1]) for r in rows] == [(15, "warning")]
+
+
+def test_a_keyword_match_where_the_slot_has_no_plain_consensus_stays_an_error(
+    feature: Repo, run: Run
+) -> None:
+    """The same fake passed to a helper whose parameter the code never annotates with a
+    plain class (``options``): the keyword match to ``InputConfig`` stands, ✗."""
+    for relpath, text in _AXOLOTL.items():
+        feature.write(relpath, text)
+    feature.write(
+        "tests/test_builders.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.builders import Builder\n"
+        "from pkg.schema import InputConfig\n\n\n"
+        "def _kwargs(options):\n"
+        "    kwargs = {}\n"
+        "    Builder.configure(SimpleNamespace(cfg=options), kwargs)\n"
+        "    return kwargs\n\n\n"
+        "def test_offload() -> None:\n"
+        "    kwargs = _kwargs(\n"
+        "        SimpleNamespace(layer_offloading=True, activation_offloading='x')\n"  # 15
+        "    )\n"
+        "    assert kwargs\n"
+        "    assert InputConfig\n",
+    )
+    rows = [r for r in _rows(run) if r[0] == 15]
+    assert [(r[0], r[1]) for r in rows] == [(15, "error")]
+    assert "stands in for `InputConfig`" in rows[0][2]

@@ -18,6 +18,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fake_slots
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
@@ -661,14 +662,26 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     repository that has them all)."""
     found = _fake_of(src, call, 0)
     if found is not None:
+        if "its keyword" in found[0].how and _plain_slot(src, call, found[0].name):
+            return None
         return found[0]
     vetoed = src.cache.get("vetoed")
     if isinstance(vetoed, set) and id(call) in vetoed:
         return None  # the typed parameter it reaches is another class
     by_fields = mimicked_class(src, call)
-    if by_fields is None:
+    if by_fields is None or _plain_slot(src, call, by_fields[0]):
         return None
     return fakes.Mimicked(by_fields[0], by_fields[1], "its keywords (all fields of the class)")
+
+
+def _plain_slot(src: SourceInfo, call: ast.Call, cls: str) -> bool:
+    """Whether the slot a fake matched to ``cls`` by its keywords only fills is annotated
+    with another, plain class nearly everywhere in the work tree (see
+    :mod:`policytool.rules._fake_slots`): a field-name match is no evidence then."""
+    if src.root is None:
+        return False
+    names = _fake_slots.slot_names(call, _parents(src, call))
+    return bool(names) and _fake_slots.plain_consensus(_finder(src), names, cls) is not None
 
 
 def _is_fake(src: SourceInfo, node: ast.AST) -> bool:
