@@ -154,15 +154,19 @@ over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An emp
 fake of a known class, an attribute), never by a name alone.
 A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
 pydantic, `TypedDict`..., not a plain `*Config` class): given
-data (keywords, or attributes its function assigns on the local name it is bound to:
-`result = MagicMock(); result.content = [...]`), each an attribute of the class, in a slot
+data (keywords, or attributes its function assigns on the local name or the attribute it
+is bound to: `result = MagicMock(); result.content = [...]`, `backend._cfg = Mock();
+backend._cfg.trainer.strategy = ...`), each an attribute of the class, in a slot
 annotated with it: a parameter it is passed to (also as an element of a list passed to
 `requests: list[Instance]`), an attribute it is set as, what a patched function returns
 (`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
 CallToolResult`), or an element of a list set as a sequence field of another data fake
 (`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
-TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
-(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`), a configured
+TextContent | ImageContent` it fits). A specced mock given data names its class itself:
+`config = MagicMock(spec=TransformerConfig); config.num_moe_experts = 8` fakes that
+record when every attribute it is given is one of its fields. Any other mock is no
+finding: a placeholder (`MagicMock()`), a specced mock given no data or a specced
+service (`Mock(spec=HfApi)`, `create_autospec`), a configured
 callable (`return_value=`, `side_effect=`, `AsyncMock`), a mock given a method
 (`m.load.return_value = ...`), one named like a class only. `cast(Any, fake)` still
 fills the slot the cast is put in.
@@ -175,7 +179,10 @@ them, at least three names counting those of the fakes it holds that fit the fie
 types (two when it is passed to a record class's constructor); not a private class, a
 field only a property has, two classes of different names, a fake named like a plain
 class beside the record (`input_buffers`, `InputBuffers`) or named as a service object
-(`stage0_client`). Fields of several classes of one class chain name the base declaring
+(`stage0_client`), or a fake filling a slot (the name it is bound to, or the parameter
+of the test's own helper it is passed to) that the repository annotates with one plain
+class nearly everywhere (`cfg: DictDefault`, five times and 80%: the code consumes
+that, whatever record shares the names). Fields of several classes of one class chain name the base declaring
 them (`FastVideoArgs`, not `TrainingArgs`), or the nearest common base of sibling
 subclasses when it is a record declaring every keyword; fewer names count when they are
 fields of one class chain only and the fake fills a slot of the code under test (passed to
