@@ -162,11 +162,9 @@ annotated with it: a parameter it is passed to (also as an element of a list pas
 (`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
 CallToolResult`), or an element of a list set as a sequence field of another data fake
 (`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
-TextContent | ImageContent` it fits). A specced mock given data names its class itself:
-`config = MagicMock(spec=TransformerConfig); config.num_moe_experts = 8` fakes that
-record when every attribute it is given is one of its fields. Any other mock is no
-finding: a placeholder (`MagicMock()`), a specced mock given no data or a specced
-service (`Mock(spec=HfApi)`, `create_autospec`), a configured
+TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
+(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`: its attribute
+names and `isinstance` are the class's, even when given data), a configured
 callable (`return_value=`, `side_effect=`, `AsyncMock`), a mock given a method
 (`m.load.return_value = ...`), one named like a class only. `cast(Any, fake)` still
 fills the slot the cast is put in.
@@ -182,10 +180,11 @@ class beside the record (`input_buffers`, `InputBuffers`) or named as a service 
 (`stage0_client`), or a fake filling a slot (the name it is bound to, or the parameter
 of the test's own helper it is passed to) that the repository annotates with one plain
 class nearly everywhere (`cfg: DictDefault`, five times and 80%: the code consumes
-that, whatever record shares the names). Fields of several classes of one class chain name the base declaring
-them (`FastVideoArgs`, not `TrainingArgs`), or the nearest common base of sibling
-subclasses when it is a record declaring every keyword; fewer names count when they are
-fields of one class chain only and the fake fills a slot of the code under test (passed to
+that, whatever record shares the names). Fields of several classes of one class chain
+name the base declaring them (`FastVideoArgs`, not `TrainingArgs`), or the nearest
+common base of sibling subclasses when it is a record declaring every keyword; fewer
+names count when they are fields of one class chain only and the fake fills a slot of
+the code under test (passed to
 a function of it, directly, through a local name, `self.x` or a `parametrize` argument);
 two fields of one record class count when the fake's name names it (`vllm_config` ->
 `VLLMConfig`), or ends its name (`config` -> `WorkerConfig`) for a fake filling a slot
@@ -980,23 +979,19 @@ _MOCK_CONFIG = frozenset(
 )
 
 
-def mock_data(
-    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], specced: bool = False
-) -> frozenset[str]:
+def mock_data(src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]) -> frozenset[str]:
     """The data attributes a new ``MagicMock(...)``/``Mock(...)`` is given: its keywords
     and, when a function binds it to a local name or sets it as an attribute
     (``backend._cfg = Mock()``), the attributes the function assigns on that name or
     attribute afterwards (``m.content = [...]``, ``backend._cfg.trainer.strategy = s``).
-    Empty when it is no data fake: a placeholder, a configured callable
-    (``return_value=``, ``side_effect``), a mock given a method (``m.load.return_value =
-    ...``, ``m.forward = fake_forward``), or a specced mock unless ``specced`` (then
-    ``spec=``/``spec_set=`` are allowed: :func:`_specced_fake` names the class)."""
-    allowed = _SPEC if specced else frozenset()
-    if call.args or any(
-        k.arg is None or (k.arg in _MOCK_CONFIG and k.arg not in allowed) for k in call.keywords
-    ):
+    Empty when it is no data fake: a placeholder, a specced mock (``spec=`` keeps the
+    class's attribute names and ``isinstance``; sets b and k label it no fake, and vLLM
+    specs its heavy configs so), a configured callable (``return_value=``,
+    ``side_effect``), or a mock given a method (``m.load.return_value = ...``,
+    ``m.forward = fake_forward``)."""
+    if call.args or any(k.arg is None or k.arg in _MOCK_CONFIG for k in call.keywords):
         return frozenset()
-    given = {k.arg for k in call.keywords if k.arg and k.arg not in _SPEC}
+    given = {k.arg for k in call.keywords if k.arg}
     stmt = parents.get(id(call))
     func = fakes._enclosing_function(call, parents)
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and func is not None:
@@ -1007,10 +1002,6 @@ def mock_data(
                 return frozenset()
             given |= assigned
     return frozenset(given)
-
-
-# The keywords of a specced mock: the class it names is the one it fakes.
-_SPEC = frozenset({"spec", "spec_set"})
 
 
 def _attribute_path(target: ast.expr) -> tuple[str, ...]:
@@ -1088,8 +1079,6 @@ def _mock_fake(
     """:func:`mock_fake_of`, with the class found (an outer fake's class is read
     ``depth`` levels up)."""
     parents = _parents(src, call)
-    if any(k.arg in _SPEC for k in call.keywords):
-        return _specced_fake(src, call, parents)
     data = mock_data(src, call, parents)
     if not data:
         return None
@@ -1112,39 +1101,6 @@ def _mock_fake(
     if not defined.record or not data <= defined.fields:
         return None
     return found
-
-
-def _specced_fake(
-    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]
-) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """A ``MagicMock(spec=Cls)`` given data attributes (``config = MagicMock(spec=
-    TransformerConfig); config.num_moe_experts = 8``): the test names the class it fakes
-    itself. Only when ``Cls`` is a record (``@dataclass``, pydantic...) that has every
-    attribute the mock is given: a specced service (``MagicMock(spec=Engine)``) or a
-    mock given only methods is the ordinary test double."""
-    spec = next(k.value for k in call.keywords if k.arg in _SPEC)
-    data = mock_data(src, call, parents, specced=True)
-    if not data:
-        return None
-    name = src.qualname(spec) or ""
-    cls = name.rsplit(".", 1)[-1]
-    if not cls[:1].isupper():
-        return None
-    module = name.rpartition(".")[0]
-    modules = src.cache.get("modules")
-    if not isinstance(modules, list):
-        modules = list(fakes.imported_modules(src.tree, src.path))
-        src.cache["modules"] = modules
-    finder = _finder(src)
-    for where in [module] if module else modules:
-        defined = fakes.define(finder, cls, where)
-        if defined is None:
-            continue
-        if not defined.record or not data <= defined.fields:
-            return None
-        how = f"its `spec=`, given {', '.join(f'`{a}`' for a in sorted(data))}"
-        return fakes.Mimicked(cls, defined.relpath, how), defined
-    return None
 
 
 def _mock_element_fake(
