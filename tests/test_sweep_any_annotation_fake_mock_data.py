@@ -110,7 +110,12 @@ _AXOLOTL = {
     "    layer_offloading: bool = False\n    activation_offloading: str | None = None\n"
     "    gradient_checkpointing: bool = False\n",
     "pkg/builders.py": "from pkg.dict import DictDefault\n\n\n"
-    "class Builder:\n    def __init__(self, cfg):\n        self.cfg = cfg\n\n"
+    # docstrings' ``cfg: The ...`` name no class: they do not dilute the consensus
+    + "".join(
+        f'def doc_{i}(cfg):\n    """Args:\n        cfg: The config.\n    """\n\n\n'
+        for i in range(2)
+    )
+    + "class Builder:\n    def __init__(self, cfg):\n        self.cfg = cfg\n\n"
     "    def configure(self, kwargs: dict) -> None:\n"
     "        if self.cfg.layer_offloading:\n            kwargs['layer_offloading'] = True\n\n\n"
     + "".join(

@@ -53,26 +53,41 @@ def plain_consensus(finder: fakes.Finder, names: list[str], cls: str) -> str | N
     for name in names:
         if not name.isidentifier() or name in fakes._NAMELESS:
             continue
-        counts: dict[str, int] = {}
-        where: dict[str, str] = {}
-        total = 0
-        for key in (name, f"_{name.lstrip('_')}"):
-            for module, raw in fakes._annotations(finder, key):
-                text = raw.decode("utf-8", "replace")
-                if not text.strip("\"'")[:1].isupper():
-                    continue
-                total += 1
-                found = fakes._type_name(text)
-                if found:
-                    counts[found] = counts.get(found, 0) + 1
-                    where.setdefault(found, module)
-        if not counts:
-            continue
-        top, count = max(sorted(counts.items()), key=lambda item: item[1])
-        if top == cls or count < MIN_SLOT_CONSENSUS or count < SLOT_SHARE * total:
-            continue
-        defined = fakes.define(finder, top, where[top])
-        if defined is None or defined.record or defined.data_class:
-            continue  # another record (a base, a sibling): the keyword match decides
-        return top
+        if name not in finder.slot_classes:
+            finder.slot_classes[name] = _slot_class(finder, name)
+        top = finder.slot_classes[name]
+        if top is not None and top != cls:
+            return top
     return None
+
+
+def _slot_class(finder: fakes.Finder, name: str) -> str | None:
+    """The plain class of :func:`plain_consensus` for one name, whatever the record. Only
+    annotations naming a class defined or imported where they are written count (a
+    docstring's ``cfg: The config`` names none)."""
+    counts: dict[str, int] = {}
+    where: dict[str, str] = {}
+    for key in (name, f"_{name.lstrip('_')}"):
+        for module, raw in fakes._annotations(finder, key):
+            text = raw.decode("utf-8", "replace")
+            if not text.strip("\"'")[:1].isupper():
+                continue
+            found = fakes._type_name(text)
+            if found:
+                counts[found] = counts.get(found, 0) + 1
+                where.setdefault(found, module)
+    kinds: dict[str, fakes.Defined] = {}
+    for found in sorted(counts, key=lambda c: -counts[c])[:6]:
+        defined = fakes.define(finder, found, where[found])
+        if defined is not None:
+            kinds[found] = defined
+    total = sum(counts[c] for c in kinds)
+    if not kinds:
+        return None
+    top = max(sorted(kinds), key=lambda c: counts[c])
+    if counts[top] < MIN_SLOT_CONSENSUS or counts[top] < SLOT_SHARE * total:
+        return None
+    defined = kinds[top]
+    if defined.record or defined.data_class:
+        return None  # another record (a base, a sibling): the keyword match decides
+    return top
