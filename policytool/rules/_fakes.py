@@ -810,6 +810,8 @@ class Finder:
         # (package, its directory) of the installed packages read for those modules.
         self.packages: dict[tuple[str, ...], list[tuple[str, str]]] = {}
         self.answers: dict[tuple[object, ...], tuple[Mimicked, Defined] | None] = {}
+        # The plain class the work tree annotates a slot name with (``_fake_slots``).
+        self.slot_classes: dict[str, str | None] = {}
         # The work tree's module texts, and the modules declaring a field (``by_fields``).
         self.sources: dict[str, bytes] | None = None
         self.probes: dict[str, list[str]] = {}
@@ -2227,8 +2229,6 @@ def _calls_in(
                 out.setdefault(name, []).append((node, func))
         stack.extend((child, func) for child in ast.iter_child_nodes(node))
     return {name: tuple(calls) for name, calls in out.items()}
-
-
 
 
 def calling_modules(finder: Finder, callee: str) -> list[str]:

@@ -18,6 +18,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fake_slots
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
@@ -153,15 +154,17 @@ over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An emp
 fake of a known class, an attribute), never by a name alone.
 A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
 pydantic, `TypedDict`..., not a plain `*Config` class): given
-data (keywords, or attributes its function assigns on the local name it is bound to:
-`result = MagicMock(); result.content = [...]`), each an attribute of the class, in a slot
+data (keywords, or attributes its function assigns on the local name or the attribute it
+is bound to: `result = MagicMock(); result.content = [...]`, `backend._cfg = Mock();
+backend._cfg.trainer.strategy = ...`), each an attribute of the class, in a slot
 annotated with it: a parameter it is passed to (also as an element of a list passed to
 `requests: list[Instance]`), an attribute it is set as, what a patched function returns
 (`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
 CallToolResult`), or an element of a list set as a sequence field of another data fake
 (`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
 TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
-(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`), a configured
+(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`: its attribute
+names and `isinstance` are the class's, even when given data), a configured
 callable (`return_value=`, `side_effect=`, `AsyncMock`), a mock given a method
 (`m.load.return_value = ...`), one named like a class only. `cast(Any, fake)` still
 fills the slot the cast is put in.
@@ -174,10 +177,14 @@ them, at least three names counting those of the fakes it holds that fit the fie
 types (two when it is passed to a record class's constructor); not a private class, a
 field only a property has, two classes of different names, a fake named like a plain
 class beside the record (`input_buffers`, `InputBuffers`) or named as a service object
-(`stage0_client`). Fields of several classes of one class chain name the base declaring
-them (`FastVideoArgs`, not `TrainingArgs`), or the nearest common base of sibling
-subclasses when it is a record declaring every keyword; fewer names count when they are
-fields of one class chain only and the fake fills a slot of the code under test (passed to
+(`stage0_client`), or a fake filling a slot (the name it is bound to, or the parameter
+of the test's own helper it is passed to) that the repository annotates with one plain
+class nearly everywhere (`cfg: DictDefault`, five times and 80%: the code consumes
+that, whatever record shares the names). Fields of several classes of one class chain
+name the base declaring them (`FastVideoArgs`, not `TrainingArgs`), or the nearest
+common base of sibling subclasses when it is a record declaring every keyword; fewer
+names count when they are fields of one class chain only and the fake fills a slot of
+the code under test (passed to
 a function of it, directly, through a local name, `self.x` or a `parametrize` argument);
 two fields of one record class count when the fake's name names it (`vllm_config` ->
 `VLLMConfig`), or ends its name (`config` -> `WorkerConfig`) for a fake filling a slot
@@ -661,14 +668,26 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     repository that has them all)."""
     found = _fake_of(src, call, 0)
     if found is not None:
+        if "its keyword" in found[0].how and _plain_slot(src, call, found[0].name):
+            return None
         return found[0]
     vetoed = src.cache.get("vetoed")
     if isinstance(vetoed, set) and id(call) in vetoed:
         return None  # the typed parameter it reaches is another class
     by_fields = mimicked_class(src, call)
-    if by_fields is None:
+    if by_fields is None or _plain_slot(src, call, by_fields[0]):
         return None
     return fakes.Mimicked(by_fields[0], by_fields[1], "its keywords (all fields of the class)")
+
+
+def _plain_slot(src: SourceInfo, call: ast.Call, cls: str) -> bool:
+    """Whether the slot a fake matched to ``cls`` by its keywords only fills is annotated
+    with another, plain class nearly everywhere in the work tree (see
+    :mod:`policytool.rules._fake_slots`): a field-name match is no evidence then."""
+    if src.root is None:
+        return False
+    names = _fake_slots.slot_names(call, _parents(src, call))
+    return bool(names) and _fake_slots.plain_consensus(_finder(src), names, cls) is not None
 
 
 def _is_fake(src: SourceInfo, node: ast.AST) -> bool:
@@ -962,50 +981,62 @@ _MOCK_CONFIG = frozenset(
 
 def mock_data(src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]) -> frozenset[str]:
     """The data attributes a new ``MagicMock(...)``/``Mock(...)`` is given: its keywords
-    and, when a function binds it to a local name, the attributes the function assigns
-    on that name (``m.content = [...]``). Empty when it is no data fake: a placeholder,
-    a specced mock, a configured callable (``return_value=``, ``side_effect``), or a
-    mock given a method (``m.load.return_value = ...``, ``m.forward = fake_forward``)."""
+    and, when a function binds it to a local name or sets it as an attribute
+    (``backend._cfg = Mock()``), the attributes the function assigns on that name or
+    attribute afterwards (``m.content = [...]``, ``backend._cfg.trainer.strategy = s``).
+    Empty when it is no data fake: a placeholder, a specced mock (``spec=`` keeps the
+    class's attribute names and ``isinstance``; sets b and k label it no fake, and vLLM
+    specs its heavy configs so), a configured callable (``return_value=``,
+    ``side_effect``), or a mock given a method (``m.load.return_value = ...``,
+    ``m.forward = fake_forward``)."""
     if call.args or any(k.arg is None or k.arg in _MOCK_CONFIG for k in call.keywords):
         return frozenset()
     given = {k.arg for k in call.keywords if k.arg}
     stmt = parents.get(id(call))
     func = fakes._enclosing_function(call, parents)
-    if (
-        isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and func is not None
-    ):
-        assigned = _assigned_on(func, stmt.targets[0].id)
-        if assigned is None:
-            return frozenset()
-        given |= assigned
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and func is not None:
+        path = _attribute_path(stmt.targets[0])
+        if path:
+            assigned = _assigned_on(func, path)
+            if assigned is None:
+                return frozenset()
+            given |= assigned
     return frozenset(given)
 
 
-def _assigned_on(func: ast.AST, var: str) -> set[str] | None:
-    """The attributes ``func`` assigns on the local ``var`` as data; None when it rebinds
-    ``var`` or configures it as a callable or with a method."""
+def _attribute_path(target: ast.expr) -> tuple[str, ...]:
+    """(``name``, ``attr``, ...) of a ``name.attr...`` assignment target; () otherwise."""
+    chain: list[str] = []
+    while isinstance(target, ast.Attribute):
+        chain.append(target.attr)
+        target = target.value
+    if not isinstance(target, ast.Name):
+        return ()
+    chain.append(target.id)
+    return tuple(reversed(chain))
+
+
+def _assigned_on(func: ast.AST, path: tuple[str, ...]) -> set[str] | None:
+    """The attributes ``func`` assigns as data on the local ``path`` (a name, or an
+    attribute ``name.attr`` it sets a mock as); None when it rebinds ``path`` more than
+    once or configures it as a callable or with a method."""
     local_defs = {
         n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     out: set[str] = set()
     binds = 0
+    size = len(path)
     for node in ast.walk(func):
         if not isinstance(node, ast.Assign):
             continue
         for target in node.targets:
-            if isinstance(target, ast.Name) and target.id == var:
+            full = _attribute_path(target)
+            if full == path:
                 binds += 1
                 continue
-            chain: list[str] = []
-            while isinstance(target, ast.Attribute):
-                chain.append(target.attr)
-                target = target.value
-            if not (isinstance(target, ast.Name) and target.id == var and chain):
+            if len(full) <= size or full[:size] != path:
                 continue
-            chain.reverse()
+            chain = full[size:]
             if any(a in _MOCK_CONFIG or a.startswith("__") for a in chain):
                 return None  # ``m.return_value = ...``, ``m.load.side_effect = ...``
             value = node.value
