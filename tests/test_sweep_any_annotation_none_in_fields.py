@@ -151,3 +151,49 @@ def test_a_nested_function_is_not_called_by_another_modules_same_name(
     )
     feature.commit("add")
     assert names(run) == ["stream"]
+
+
+TOKENIZER = """\
+from typing import Optional, Union
+
+
+class Tokenizer:
+    def encode(self, prompt: str | list[dict], tools: list[str] = []) -> list[int]:
+        if isinstance(prompt, str):
+            return [len(prompt)]
+        elif isinstance(prompt, list):
+            return [len(prompt), len(tools)]
+
+    def size(self, item: Union[str, bytes]) -> list[int]:
+        if isinstance(item, str):
+            return [1]
+        elif isinstance(item, (bytes, bytearray)):
+            return [2]
+
+    def width(self, item: Optional[str]) -> list[int]:
+        if isinstance(item, str):
+            return [1]
+
+    def depth(self, item: str | list[int] | dict[str, int]) -> list[int]:
+        if isinstance(item, str):
+            return [1]
+        elif isinstance(item, list):
+            return item
+"""
+
+
+def test_a_fall_off_only_the_parameter_annotation_excludes_is_no_wrong_return(
+    feature: Repo, run: Run
+) -> None:
+    # nemo-skills ``encode(prompt: str | list[dict]) -> list[int]``: an ``isinstance``
+    # chain over every member of the parameter's annotation; ``width`` falls off for
+    # ``None`` (its annotation admits it), ``depth`` for a dict.
+    feature.write("pkg/tokenizer.py", TOKENIZER)
+    feature.commit("add")
+    result = run("sweep", "--format", "json", "--fail-on", "never")
+    found = sorted(
+        f["message"].split("`")[1]
+        for f in json.loads(result.out)
+        if f["rule"] == "any-annotation" and "fall off" in f["message"]
+    )
+    assert found == ["depth", "width"]

@@ -840,6 +840,105 @@ def _rejects_none(body: list[ast.stmt], name: str) -> bool:
     return False
 
 
+def exhaustive_dispatch(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, terminates: Callable[[list[ast.stmt]], bool]
+) -> bool:
+    """Whether ``node`` can fall off its end only with a parameter of a type its own
+    annotation excludes: the body ends in an ``if``/``elif`` chain (no ``else``) of
+    ``isinstance(p, ...)`` tests of one parameter, each branch ending the function
+    (``terminates``), whose classes cover every member of ``p``'s annotation
+    (``prompt: str | list[dict]`` and ``isinstance(prompt, str)`` / ``isinstance(prompt,
+    list)``). Under the declared types the fall-through is unreachable: the return
+    annotation is not what misleads."""
+    if not node.body or not isinstance(node.body[-1], ast.If):
+        return False
+    stmt: ast.If = node.body[-1]
+    param: str | None = None
+    covered: set[str] = set()
+    while True:
+        test = stmt.test
+        if not (
+            isinstance(test, ast.Call)
+            and _is_name("isinstance")(test.func)
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and param in (None, test.args[0].id)
+        ):
+            return False
+        param = test.args[0].id
+        kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+        for kind in kinds:
+            name = _type_name(kind)
+            if name is None:
+                return False
+            covered.add(name)
+        if not terminates(stmt.body):
+            return False
+        if not stmt.orelse:
+            break
+        if len(stmt.orelse) != 1 or not isinstance(stmt.orelse[0], ast.If):
+            return False
+        stmt = stmt.orelse[0]
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    arg = next((a for a in args if a.arg == param), None)
+    if arg is None or arg.annotation is None:
+        return False
+    members = _members(arg.annotation)
+    return members is not None and members <= covered
+
+
+def _type_name(node: ast.expr) -> str | None:
+    """``list`` for ``list`` / ``typing.List`` / ``list[int]`` / ``"List[int]"``, the last
+    name of a dotted class, ``None`` for ``None``; None when not a plain class."""
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return "None"
+        if isinstance(node.value, str):
+            try:
+                return _type_name(ast.parse(node.value, mode="eval").body)
+            except SyntaxError:
+                return None
+        return None
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Name):
+        name = node.id
+    elif isinstance(node, ast.Attribute):
+        name = node.attr
+    else:
+        return None
+    return _TYPING_BUILTIN.get(f"typing.{name}", name)
+
+
+def _members(annotation: ast.expr) -> set[str] | None:
+    """The classes a parameter annotation admits (``str | list[dict]`` -> str, list;
+    ``Optional[X]`` -> X, None); None when one is not a plain class."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _members(node.left), _members(node.right)
+        return None if left is None or right is None else left | right
+    if isinstance(node, ast.Subscript):
+        base = _type_name(node.value)
+        if base in ("Union", "Optional"):
+            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            found: set[str] = {"None"} if base == "Optional" else set()
+            for item in items:
+                more = _members(item)
+                if more is None:
+                    return None
+                found |= more
+            return found
+    name = _type_name(node)
+    if name is None or name in ("Any", "object", "Union", "Optional"):
+        return None
+    return {name}
+
+
 def _global_left_none(src: SourceInfo, node: ast.AnnAssign) -> bool:
     """A module global ``_buffer: Buffer = None`` whose class comes from a module that is
     not installed, and whose None the module reads: it tests it for None or a function

@@ -437,7 +437,11 @@ def _wrong_return(
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
-    if not _terminates(node.body) and wrong.falls_off_newly(src, node, annotation_added):
+    if (
+        not _terminates(node.body)
+        and wrong.falls_off_newly(src, node, annotation_added)
+        and not wrong.exhaustive_dispatch(node, _terminates)
+    ):
         yield finding(
             src,
             node if annotation_added or wrong.signature_added(src, node) else node.returns,
@@ -463,6 +467,8 @@ def _class_falls_off(
     annotation_added = src.node_added(node.returns)
     if not wrong.falls_off_newly(src, node, annotation_added) or _terminates(node.body):
         return
+    if wrong.exhaustive_dispatch(node, _terminates):
+        return  # falls off only with a parameter its own annotation excludes
     if _silenced_def(src, node) or _is_generator(node):
         return
     if wrong.decorated(node, ("abstractmethod", "overload", "abstractproperty")):
