@@ -710,12 +710,233 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
     ):
         return
     found = _implicit_optional(src, short(src, node.target), node.annotation, node.value)
+    if found is not None and not field_none_reaches(src, node):
+        return  # a field no construction leaves None: the default is a placeholder
     if found is None and _global_left_none(src, node):
         found = _implicit_optional(
             src, short(src, node.target), node.annotation, node.value, certain=True
         )
     if found is not None:
         yield found
+
+
+def field_none_reaches(src: SourceInfo, node: ast.AnnAssign) -> bool:
+    """Whether None really reaches field ``x: T = None`` of a module-level class that
+    has no ``__init__`` of its own (a dataclass, a pydantic or attrs model: its
+    constructor takes the fields), as it does for a parameter: False when the class's
+    ``__post_init__`` rejects None (``if not isinstance(self.x, int): raise``,
+    ``assert self.x is not None``: None is a required-field placeholder), or when every
+    construction of the class in the module and the work tree passes ``x`` by keyword
+    with a value that never holds None (``Meta(seq_lens=seq_lens, ...)``). True whenever
+    unsure: no construction found, a positional or ``**`` argument, a subclass, ``cls(...)``
+    in its methods, callers past :data:`MAX_CALLING_MODULES` or unreadable."""
+    if not isinstance(node.target, ast.Name):
+        return True
+    index = _module_index(src)
+    klass = next((c for c in index.classes.values() if any(s is node for s in c.body)), None)
+    if klass is None:
+        return True
+    name = node.target.id
+    post_init = _method(klass, "__post_init__")
+    if post_init is not None and _rejects_none(post_init.body, name):
+        return False
+    if _method(klass, "__init__") is not None or _method(klass, "__new__") is not None:
+        return True
+    for sub in ast.walk(klass):
+        if isinstance(sub, ast.Call) and _is_name("cls")(sub.func):
+            return True  # an alternate constructor: what it passes is not read here
+    found = _constructions(index.calls, klass.name, name, src.tree)
+    if found is None:
+        return True
+    tree = _work_tree(src.root)
+    if tree is None:
+        return True
+    word = re.compile(rb"\b" + re.escape(klass.name.encode()) + rb"\b")
+    home = os.path.normpath(src.path)
+    modules = [path for path, text in tree.items() if path != home and word.search(text)]
+    if len(modules) > MAX_CALLING_MODULES:
+        return True
+    for path in modules:
+        try:
+            calls = _Calls(ast.parse(tree[path]))
+        except (SyntaxError, ValueError, RecursionError):
+            return True
+        more = _constructions(calls, klass.name, name, calls.tree)
+        if more is None:
+            return True
+        found += more
+    return found == 0
+
+
+def _constructions(calls: _Calls, klass: str, name: str, tree: ast.Module) -> int | None:
+    """How many calls of ``calls`` construct class ``klass`` passing field ``name`` by
+    keyword a value that never holds None; None when one leaves it out, may pass None,
+    passes arguments positionally or by ``**``, or the module subclasses ``klass``."""
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, ast.ClassDef) and any(
+            (isinstance(b, ast.Name) and b.id == klass)
+            or (isinstance(b, ast.Attribute) and b.attr == klass)
+            for b in stmt.bases
+        ):
+            return None
+    count = 0
+    for call, function, owner in calls.sites:
+        func = call.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if called != klass:
+            continue
+        if call.args or any(k.arg is None for k in call.keywords):
+            return None
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if given is None or calls.may_be_none(given, function, owner):
+            return None
+        count += 1
+    return count
+
+
+def _rejects_none(body: list[ast.stmt], name: str) -> bool:
+    """Whether one of ``body``'s own statements raises when ``self.<name>`` is None: an
+    ``if`` testing it alone (``self.x is None``, ``not self.x``, ``not isinstance(self.x,
+    T)``) whose block ends in ``raise``, or an ``assert`` (``self.x is not None``,
+    ``self.x``, ``isinstance(self.x, T)``)."""
+    attr = _is_self_attr(name)
+
+    def holds(test: ast.expr) -> bool:
+        """``test`` is true only when ``self.<name>`` is set."""
+        if attr(test):
+            return True
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            other = test.comparators[0]
+            return (
+                isinstance(test.ops[0], ast.IsNot)
+                and attr(test.left)
+                and isinstance(other, ast.Constant)
+                and other.value is None
+            )
+        return (
+            isinstance(test, ast.Call)
+            and _is_name("isinstance")(test.func)
+            and len(test.args) == 2
+            and attr(test.args[0])
+        )
+
+    for stmt in body:
+        if isinstance(stmt, ast.Assert) and holds(stmt.test):
+            return True
+        if isinstance(stmt, ast.If) and stmt.body and isinstance(stmt.body[-1], ast.Raise):
+            test = stmt.test
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                if holds(test.operand):
+                    return True
+            elif (
+                isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.Is)
+                and attr(test.left)
+                and isinstance(test.comparators[0], ast.Constant)
+                and test.comparators[0].value is None
+            ):
+                return True
+    return False
+
+
+def exhaustive_dispatch(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, terminates: Callable[[list[ast.stmt]], bool]
+) -> bool:
+    """Whether ``node`` can fall off its end only with a parameter of a type its own
+    annotation excludes: the body ends in an ``if``/``elif`` chain (no ``else``) of
+    ``isinstance(p, ...)`` tests of one parameter, each branch ending the function
+    (``terminates``), whose classes cover every member of ``p``'s annotation
+    (``prompt: str | list[dict]`` and ``isinstance(prompt, str)`` / ``isinstance(prompt,
+    list)``). Under the declared types the fall-through is unreachable: the return
+    annotation is not what misleads."""
+    if not node.body or not isinstance(node.body[-1], ast.If):
+        return False
+    stmt: ast.If = node.body[-1]
+    param: str | None = None
+    covered: set[str] = set()
+    while True:
+        test = stmt.test
+        if not (
+            isinstance(test, ast.Call)
+            and _is_name("isinstance")(test.func)
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and param in (None, test.args[0].id)
+        ):
+            return False
+        param = test.args[0].id
+        kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+        for kind in kinds:
+            name = _type_name(kind)
+            if name is None:
+                return False
+            covered.add(name)
+        if not terminates(stmt.body):
+            return False
+        if not stmt.orelse:
+            break
+        if len(stmt.orelse) != 1 or not isinstance(stmt.orelse[0], ast.If):
+            return False
+        stmt = stmt.orelse[0]
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    arg = next((a for a in args if a.arg == param), None)
+    if arg is None or arg.annotation is None:
+        return False
+    members = _members(arg.annotation)
+    return members is not None and members <= covered
+
+
+def _type_name(node: ast.expr) -> str | None:
+    """``list`` for ``list`` / ``typing.List`` / ``list[int]`` / ``"List[int]"``, the last
+    name of a dotted class, ``None`` for ``None``; None when not a plain class."""
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return "None"
+        if isinstance(node.value, str):
+            try:
+                return _type_name(ast.parse(node.value, mode="eval").body)
+            except SyntaxError:
+                return None
+        return None
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Name):
+        name = node.id
+    elif isinstance(node, ast.Attribute):
+        name = node.attr
+    else:
+        return None
+    return _TYPING_BUILTIN.get(f"typing.{name}", name)
+
+
+def _members(annotation: ast.expr) -> set[str] | None:
+    """The classes a parameter annotation admits (``str | list[dict]`` -> str, list;
+    ``Optional[X]`` -> X, None); None when one is not a plain class."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _members(node.left), _members(node.right)
+        return None if left is None or right is None else left | right
+    if isinstance(node, ast.Subscript):
+        base = _type_name(node.value)
+        if base in ("Union", "Optional"):
+            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            found: set[str] = {"None"} if base == "Optional" else set()
+            for item in items:
+                more = _members(item)
+                if more is None:
+                    return None
+                found |= more
+            return found
+    name = _type_name(node)
+    if name is None or name in ("Any", "object", "Union", "Optional"):
+        return None
+    return {name}
 
 
 def _global_left_none(src: SourceInfo, node: ast.AnnAssign) -> bool:
@@ -793,6 +1014,11 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
                 return True
     if _caller_leaves_none(owner, node, name, index.calls):
         return True
+    if id(node) in index.nested:
+        # A function defined inside another cannot be called by its name from another
+        # module: a same-named call there is another function's (a CUTLASS host
+        # ``fwd(..., stream: CUstream = None)`` closure), no evidence that None comes.
+        return False
     return _tree_caller_leaves_none(src, owner, node, name)
 
 
@@ -924,6 +1150,25 @@ class _ModuleIndex:
                 for member in stmt.body:
                     if isinstance(member, FUNCTIONS):
                         self.owner[id(member)] = stmt
+
+    @functools.cached_property
+    def nested(self) -> frozenset[int]:
+        """The ids of the functions defined inside another function (at any depth)."""
+        found: set[int] = set()
+        stack: list[tuple[ast.AST, bool]] = [(self.tree, False)]
+        while stack:
+            node, inside = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, FUNCTIONS):
+                    if inside:
+                        found.add(id(child))
+                    stack.append((child, True))
+                elif isinstance(child, ast.ClassDef):
+                    # its methods may be called by attribute on an instance handed out
+                    stack.append((child, False))
+                elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+                    stack.append((child, inside))
+        return frozenset(found)
 
     @functools.cached_property
     def calls(self) -> _Calls:

@@ -44,7 +44,10 @@ provably wrong return annotation is ✗: `-> bool` (any builtin that cannot hold
 that returns None (or `x if c else None`) or falls off its end (so does `-> T` of a
 class that cannot hold None: a `try` that returns whose `except` only logs or prints; a
 loop whose `else` returns or raises and that no `break` leaves, or a `while True`
-without a `break`, does not fall off), `-> None` that returns a value, `-> T` (a class,
+without a `break`, does not fall off; nor does a last `if`/`elif` chain of
+`isinstance(p, ...)` tests, each returning, whose classes cover every member of the
+parameter's own annotation, `prompt: str | list[dict]`: it falls through only with a
+value the declared types exclude), `-> None` that returns a value, `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
 `float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
@@ -65,7 +68,12 @@ statement and either the signature or removes a `return`/`raise` of the function
 edit inside the last loop of a function that already fell off is not). So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or
-dataclass field where `T` cannot hold None (a module global too when `T` is a CamelCase
+dataclass field where `T` cannot hold None and None can reach it (not when the class's
+`__post_init__` raises or asserts unless it is set, `if not isinstance(self.x, int):
+raise`, a required-field placeholder; nor when the class has no `__init__` of its own and
+every construction of it in the module and the work tree passes the field by keyword a
+value that never holds None; a positional or `**` argument, a subclass, `cls(...)` or no
+construction found leave it reported) (a module global too when `T` is a CamelCase
 class imported from a package that is not installed and the module tests the global for
 None or a function rebinds it: `_buffer: Buffer = None`; a parameter's such class, as
 `from torch.distributed import ProcessGroup`, reads as its dotted spelling does), or as a
@@ -75,9 +83,11 @@ default`) or uses it on some paths only (`if image_tokens: x.images[i]`, after a
 stores it in `self.<attr>`) that tests it, or a call in the work tree (tests too) leaves
 the default or passes `None`, or a name the calling function (or module) sets to None
 on some path or takes as a parameter defaulting to None, or a `self.<attr>` its class
-sets to None (a tree past 1,500 files or 24 MB, or a function called from more than 12
-modules, is not read: the value handed on counts; a parameter only passed on, stored or returned has
-an inexact default, and one the body never reads, or dereferences on every path, a dead
+sets to None (a function nested in another is called by that name only in its own
+module: another module's same-named call is not its caller; a tree past 1,500 files or
+24 MB, or a function called from more than 12 modules, is not read: the value handed on
+counts; a parameter only passed on, stored or returned has an inexact default, and one
+the body never reads, or dereferences on every path, a dead
 one: neither is a misleading type): the message says `T | None`; and a bool
 default under a number, `flag: int = True` (or `float`): "annotate bool". A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
@@ -444,7 +454,11 @@ def _wrong_return(
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
-    if not _terminates(node.body) and wrong.falls_off_newly(src, node, annotation_added):
+    if (
+        not _terminates(node.body)
+        and wrong.falls_off_newly(src, node, annotation_added)
+        and not wrong.exhaustive_dispatch(node, _terminates)
+    ):
         yield finding(
             src,
             node if annotation_added or wrong.signature_added(src, node) else node.returns,
@@ -470,6 +484,8 @@ def _class_falls_off(
     annotation_added = src.node_added(node.returns)
     if not wrong.falls_off_newly(src, node, annotation_added) or _terminates(node.body):
         return
+    if wrong.exhaustive_dispatch(node, _terminates):
+        return  # falls off only with a parameter its own annotation excludes
     if _silenced_def(src, node) or _is_generator(node):
         return
     if wrong.decorated(node, ("abstractmethod", "overload", "abstractproperty")):
