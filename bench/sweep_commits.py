@@ -38,6 +38,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "sweep_commits.json"
@@ -134,7 +135,8 @@ def record(repo: Path, tree: str, count: int | None, packages: list[str] | None 
         # the caller's own path (the work tree whose code records) stays after them
         kept = [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []
         env["PYTHONPATH"] = os.pathsep.join(dirs + kept)
-    findings = [f for f in doc.get("findings", []) if f["tree"] != tree]  # type: ignore[union-attr]
+    stored = cast("list[dict[str, object]]", doc.get("findings", []))
+    findings = [f for f in stored if f["tree"] != tree]
     start = _git(repo, "rev-parse", "HEAD").strip()
     try:
         for commit in [*info["tune"], *info["held-out"]]:

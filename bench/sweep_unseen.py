@@ -36,6 +36,7 @@ import os
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -113,7 +114,7 @@ def figures(
     when a judged finding (every ✗, the sampled ⚠) has no label."""
     sites = labels(doc, reading)
     out: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
-    findings = doc["findings"]  # type: ignore[attr-defined]
+    findings = cast("list[dict[str, object]]", doc["findings"])
     errors = {base._key(f) for f in findings if f["severity"] == "error"}
     missing: list[base.Site] = []
     for f in findings:
