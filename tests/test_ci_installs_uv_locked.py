@@ -194,6 +194,24 @@ def test_the_lock_is_found_where_the_command_runs(repo: Repo, run: Run) -> None:
     ]
 
 
+def test_a_lock_outside_the_repository_is_never_read(repo: Repo, run: Run) -> None:
+    """The PR writes the paths: ``--directory ..`` and a symlink out of the repository
+    both reach a ``uv.lock`` outside it; neither is looked at, so neither is judged."""
+    outside = repo.root.parent / "outside"
+    outside.mkdir()
+    (outside / "uv.lock").write_text("version = 1\n")
+    (repo.root.parent / "uv.lock").write_text("version = 1\n")
+    (repo.root / "linked").symlink_to(outside, target_is_directory=True)
+    repo.write("pyproject.toml", PYPROJECT)
+    steps = (
+        "      - run: uv sync --directory ..\n"
+        "      - run: uv --project ../outside sync\n"
+        "      - run: uv sync\n        working-directory: linked\n"
+    )
+    repo.write(".github/workflows/ci.yml", workflow(steps))
+    assert uv_findings(run) == []
+
+
 def test_scripts_and_dockerfiles_are_read(repo: Repo, run: Run) -> None:
     """A CI script and a Dockerfile ``RUN``; a Dockerfile ``ENV UV_FROZEN=1`` settles it."""
     project(repo)

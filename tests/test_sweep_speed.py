@@ -555,3 +555,20 @@ def test_one_module_finder_per_work_tree_and_sys_path_is_shared(
     for i in range(fakes.MAX_FINDERS + 2):
         fakes.finder_for(str(tmp_path / f"tree{i}"))
     assert len(fakes._FINDERS) <= fakes.MAX_FINDERS
+
+
+def test_a_test_files_second_tier_is_read_once_whoever_asks_first(tmp_path: Path) -> None:
+    """The modules a test's imports import (the second tier) are read on the first ask,
+    by any reading, and kept: no reading sees an empty tier because another one has not
+    run yet (three readings used to read the kept tier without filling it)."""
+    from policytool.rules import _fakes as fakes
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "engine.py").write_text("from pkg.config import EngineConfig\n")
+    (tmp_path / "pkg" / "config.py").write_text("class EngineConfig:\n    size: int\n")
+    finder = fakes.Finder(str(tmp_path))
+    assert finder.second == {}
+    tier = finder.second_tier(["pkg.engine"])
+    assert tier == ["pkg.config"]
+    assert finder.second_tier(["pkg.engine"]) is tier

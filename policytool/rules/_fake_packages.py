@@ -180,9 +180,7 @@ def _packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]
 
 def _find_packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, str]]:
     """:func:`_packages`, not kept."""
-    second = finder.second.get(tuple(modules))
-    if second is None:
-        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    second = finder.second_tier(modules)
     # a test importing ``hub.utils.gguf`` from a folder its conftest puts on ``sys.path``
     # (``studio/backend/hub/utils/gguf.py``): the one module of the tree ending so
     # (only when its top-level package is nowhere: ``vllm.config.X`` names a function)

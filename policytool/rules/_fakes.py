@@ -824,6 +824,14 @@ class Finder:
         self.calling: dict[str, list[str]] = {}
         self.passed: dict[tuple[str, str, str], tuple[str, str] | None] = {}
 
+    def second_tier(self, modules: list[str]) -> list[str]:
+        """The modules ``modules`` import from (:func:`imports_of`), read once per test
+        file's modules: every reading sees the same tier, whatever asked first."""
+        key = tuple(modules)
+        if key not in self.second:
+            self.second[key] = imports_of(self, modules)
+        return self.second[key]
+
     def find(self, module: str) -> tuple[str, str] | None:
         """(path, path to show) of module ``a.b``: ``a/b.py`` or ``a/b/__init__.py``."""
         if module in self._found:
@@ -1085,9 +1093,7 @@ def _mimicked(
     extra: frozenset[str] = frozenset()
     if nameful:
         tiers: list[list[str]] = [[outer.module]] if outer is not None else []
-        second = finder.second.get(tuple(modules))
-        if second is None:
-            second = finder.second[tuple(modules)] = imports_of(finder, modules)
+        second = finder.second_tier(modules)
         tiers.append(modules)
         tiers.append(second)
         for tier in tiers:
@@ -1711,7 +1717,7 @@ def _by_fields(
     if len(candidates) > (MAX_CHAIN_MODULES if few or len(keywords) == 1 else MAX_FIELD_MODULES):
         return None  # fields that common single out no class (and parsing them costs)
     chain_only = few or len(candidates) > MAX_FIELD_MODULES
-    for module in (*modules, *finder.second.get(tuple(modules), ())):
+    for module in (*modules, *finder.second_tier(modules)):
         if module not in candidates and finder.find(module) is not None:
             loaded = finder.load(module)
             if loaded is not None and probe in loaded[0].annotations:

@@ -1326,9 +1326,7 @@ def _reached(
     if not holders:
         return None
     finder = _finder(src)
-    second = finder.second.get(tuple(modules))
-    if second is None:
-        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    second = finder.second_tier(modules)
     seen = 0
     for var, scope in holders:
         var = _element_names(scope, var)
@@ -1768,7 +1766,7 @@ def _mocked_method_fake(
         return None
     method = target.value.attr
     finder = _finder(src)
-    second = finder.second.get(tuple(modules)) or []
+    second = finder.second_tier(modules)
     found = fakes.method_return(finder, cls, method, [*modules, *second], keywords, nested)
     if found is None:
         return None
@@ -1826,9 +1824,7 @@ def _reaches_code(
     modules the test imports or those they import, whose parameter it reaches): a slot
     of real code the fake fills, whatever that parameter's annotation (``Any``)."""
     finder = _finder(src)
-    second = finder.second.get(tuple(modules))
-    if second is None:
-        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    second = finder.second_tier(modules)
     where = [*modules, *second]
     for node, at in _reached_calls(src, call, parents):
         callee = fakes._callee(node)
@@ -1898,9 +1894,7 @@ def _caller_fake(
     modules(model_config=fake)``): the class the code's own calls of that function pass
     for it, when they agree (:func:`fakes.callers_pass`)."""
     finder = _finder(src)
-    second = finder.second.get(tuple(modules))
-    if second is None:
-        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    second = finder.second_tier(modules)
     where = [*modules, *second]
     sources = fakes._sources(finder)
     for node, at in _reached_calls(src, call, parents):
@@ -1978,9 +1972,7 @@ def _positional_fake(
         return None
     unbound = fakes.called_on_class(outer)
     finder = _finder(src)
-    second = finder.second.get(tuple(modules))
-    if second is None:
-        second = finder.second[tuple(modules)] = fakes.imports_of(finder, modules)
+    second = finder.second_tier(modules)
     for name, module in fakes.parameter_names(finder, [*modules, *second], callee, index, unbound):
         found = fakes.annotated_in(finder, module, name, keywords, nested)
         if found is not None:
@@ -2007,7 +1999,7 @@ def _passed_fake(
     if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Name):
         return None
     finder = _finder(src)
-    second = finder.second.get(tuple(modules)) or []
+    second = finder.second_tier(modules)
     tried = {var}
     for callee, where in fakes.passed_as(var, stmt, parents):
         found: tuple[fakes.Mimicked, fakes.Defined] | None = None
