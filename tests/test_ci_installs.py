@@ -189,6 +189,10 @@ CLEAN_FORMS = [
     "uv tool run ruff@0.6.0 format",
     "pipx run 'black==24.1.0' --check .",
     "uvx --with=tox-uv==1.0 tox@4.0 run -e docs",
+    "uv run --with 'ruff==0.6.0' ruff check",
+    "uv run pytest --with anything",
+    "uv run --with-editable ./plugins/a pytest",
+    "uv run --with-requirements requirements/ci.lock pytest",
     "uv tool install --from 'ruff==0.6.0' ruff-lsp",
     "pip install -rrequirements/ci.lock",
     "pip install -e./plugins/a",
@@ -896,6 +900,10 @@ def test_config_mistakes_are_one_sentence_exit_2(
         ("uvx --with tox-uv tox run -e docs", ["`tox-uv` has no version", "`tox@VERSION`"]),
         ("pipx run black .", ["`black@24.1.0`"]),
         ("uv tool run --from ruff ruff", ["`ruff` has no version"]),
+        # ``uv run --with PKG``: PKG installs for the run, outside the locks (Megatron-LM's
+        # ``uv run --with slack-sdk python ...``); the command after it is not one
+        ("uv run --with slack-sdk python x.py --with y", ["`slack-sdk` has no version"]),
+        ("uv run --no-project --with=ruff ruff check", ["(fix: lock 'ci' holds 0.6.0)"]),
     ],
 )
 def test_tools_run_by_uvx_and_pipx_run(

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from policytool.formats import shell
@@ -280,6 +280,7 @@ _WORDS = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_WORDS, min_size=1, max_size=8))
+@example(["uv", "sync", "uv", "--locked"])  # found by this test: a stray word ended `sync`
 def test_parsing_any_command_line_never_fails(words: list[str]) -> None:
     """Any word sequence parses to no command or one whose verb is ``sync``/``run``, and
     a command that names ``--locked``/``--frozen`` before its own command is settled."""

@@ -137,7 +137,9 @@ def uv_project_command(command: shell.Command) -> UvProjectCommand | None:
             verb = word
             continue
         if not value.startswith("-"):
-            break  # ``uv run CMD ...``: the rest is the command's own
+            if verb is not None and verb.value == "run":
+                break  # ``uv run CMD ...``: the rest is the command's own
+            continue  # ``sync`` takes no positional word (uv refuses one): read on
         option, eq, inline = value.partition("=")
         if option in _PROJECT_OPTIONS:
             given = word if eq else (words[index] if index < len(words) else None)

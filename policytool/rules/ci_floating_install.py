@@ -343,7 +343,7 @@ def mergify_snippets(relpath: str, data: YamlNode, lines: FileLines) -> Iterator
 class Install:
     """One install command, its tool and what it installs."""
 
-    tool: str  # "pip", "uv pip", "uv tool", "pipx", "run" (uvx, uv tool run, pipx run)
+    tool: str  # "pip", "uv pip", "uv tool", "pipx", "run" (uvx, uv tool run, pipx run), "uv run"
     command: shell.Command
     requirements: tuple[shell.Word, ...]
     editables: tuple[shell.Word, ...]
@@ -394,6 +394,10 @@ def install_of(command: shell.Command) -> Install | None:
             tool, rest = "uv tool", words[index + 2 :]
         elif sub == ["tool", "run"]:
             tool, rest = "run", words[index + 2 :]
+        elif sub[:1] == ["run"]:
+            # ``uv run --with slack-sdk python x.py``: the ``--with`` packages install
+            # for the run, outside any lock; the command after them is no requirement
+            tool, rest = "uv run", words[index + 1 :]
     elif program == "uvx" or (program == "pipx" and values[1:2] == ["run"]):
         tool, rest = "run", words[1:] if program == "uvx" else words[2:]
     elif program == "pipx" and values[1:2] in (["install"], ["inject"]):
@@ -492,8 +496,12 @@ def _install_args(tool: str, command: shell.Command, args: Sequence[shell.Word])
                     break
             continue
         positional.append(word)
-        if tool == "run":
+        if tool in ("run", "uv run"):
             break  # the rest is the tool's own command line
+    if tool == "uv run":
+        return Install(
+            tool, command, tuple(extra), tuple(editables), tuple(files), constrained, upgrade
+        )
     if tool == "run":
         spec = None if specs or not positional else positional[0]
         requirements = (*specs, *extra)
@@ -1477,7 +1485,8 @@ Every package a CI job installs is pinned. The rule reads the shell of GitHub wo
 It reports `pip install`, `pip3`, `python -m pip` (`python3.11 -mpip`, `python -Im pip`,
 `py -m pip`), `uv pip install`, `uv tool install`, `pipx install` of a package without an
 exact `==` pin (or `--upgrade` of one), a tool
-run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a VCS
+run by `uvx`/`uv tool run`/`pipx run` without a version (`uvx ruff@0.6.0` passes), a
+package `uv run --with` adds for the run without a version, a VCS
 requirement on a branch or tag, a URL without a hash, a requirement whose unquoted
 `<`/`>` the shell reads as a redirect (`pip install pre-commit>=4.5.1` installs any
 pre-commit and writes a file named `=4.5.1`), and `curl ... | sh` installers. It also
