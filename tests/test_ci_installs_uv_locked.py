@@ -6,6 +6,7 @@ re-resolve (no ``--locked``, no ``--frozen``, no lock check anywhere), and its f
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from policytool.formats import shell
+from policytool.rules import _uv_locked
 from policytool.rules._uv_locked import uv_project_command
 from tests.conftest import Repo, Result
 
@@ -210,6 +212,20 @@ def test_a_lock_outside_the_repository_is_never_read(repo: Repo, run: Run) -> No
     )
     repo.write(".github/workflows/ci.yml", workflow(steps))
     assert uv_findings(run) == []
+
+
+def test_a_hostile_directory_depth_is_not_walked(repo: Repo, run: Run) -> None:
+    """A 5,000-level ``--directory`` (the PR writes it) is not looked up level by level:
+    past :data:`MAX_PROJECT_DEPTH` the command is not judged, at once."""
+    project(repo)
+    deep = "/".join(["d"] * 5000)
+    lines = "".join(f"          uv sync --directory {deep}/{i}\n" for i in range(40))
+    repo.write(".github/workflows/ci.yml", workflow(f"      - run: |\n{lines}"))
+    started = time.perf_counter()
+    assert uv_findings(run) == []
+    assert time.perf_counter() - started < 5
+    assert _uv_locked.committed_lock(repo.root, "", "/".join(["sub"] * 32)) == "uv.lock"
+    assert _uv_locked.committed_lock(repo.root, "", "/".join(["sub"] * 33)) is None
 
 
 def test_scripts_and_dockerfiles_are_read(repo: Repo, run: Run) -> None:

@@ -48,6 +48,8 @@ _VALUE_OPTIONS = frozenset(
     """.split()
 )
 _PROJECT_OPTIONS = frozenset({"--directory", "--project"})
+# How many directories deep a project's lock is looked for (the PR writes the path).
+MAX_PROJECT_DEPTH = 32
 # A CI line that checks the lock: ``uv lock --check``, any uv command with ``--locked``,
 # ``UV_LOCKED`` set, or pre-commit's ``uv-lock`` hook (it fails when it rewrites the lock).
 _LOCK_CHECK_RE = re.compile(
@@ -175,6 +177,8 @@ def committed_lock(root: Path, cwd: str, directory: str) -> str | None:
     if joined.startswith("../") or joined == ".." or posixpath.isabs(joined):
         return None
     parts = [] if joined == "." else joined.split("/")
+    if len(parts) > MAX_PROJECT_DEPTH:
+        return None  # deeper than any project: not looked up (each level costs a stat)
     while True:
         relpath = "/".join([*parts, "uv.lock"])
         try:
