@@ -101,6 +101,18 @@ class Ctx:
         return [f.name for f in self.funcs if not isinstance(f, ast.Lambda)]
 
 
+def unquoted(annotation: ast.expr) -> ast.expr | None:
+    """The annotation a string annotation (``"Optional[Foo]"``) holds, parsed; any other
+    annotation as it is. None when the string is no expression: it does not parse, holds
+    a NUL (``"\\x00"``: a ValueError on Python 3.10), or nests past the parser's depth."""
+    if not (isinstance(annotation, ast.Constant) and isinstance(annotation.value, str)):
+        return annotation
+    try:
+        return ast.parse(annotation.value, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def unparse(node: ast.AST, limit: int = 2000) -> str:
     """``ast.unparse`` of a node, bounded: a node nested too deep to unparse gives ``...``."""
     try:

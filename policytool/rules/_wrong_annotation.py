@@ -37,7 +37,7 @@ from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._fail_fast import read_py_files
-from policytool.rules._pysource import TRY_NODES, SourceInfo
+from policytool.rules._pysource import TRY_NODES, SourceInfo, unquoted
 from policytool.rules._sweep import BLOCK, finding, short
 
 RULE = "any-annotation"
@@ -379,11 +379,8 @@ class _Types:
             if annotation.value is None:
                 return True
             if isinstance(annotation.value, str):
-                try:
-                    parsed = ast.parse(annotation.value, mode="eval").body
-                except SyntaxError:
-                    return None
-                return self.admits_none(parsed)
+                parsed = unquoted(annotation)
+                return None if parsed is None else self.admits_none(parsed)
             return None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._any_of([annotation.left, annotation.right])
@@ -415,11 +412,8 @@ class _Types:
             if annotation.value is None:
                 return False
             if isinstance(annotation.value, str):
-                try:
-                    parsed = ast.parse(annotation.value, mode="eval").body
-                except SyntaxError:
-                    return None
-                return self.holds_literal(parsed, kind)
+                parsed = unquoted(annotation)
+                return None if parsed is None else self.holds_literal(parsed, kind)
             return None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._all_reject([annotation.left, annotation.right], kind)
@@ -527,14 +521,10 @@ class _Types:
         import too) from a module that is neither in the repository nor installed, and
         reads as a class (``Buffer``; not ``DTypeLike``, ``ModelT``): the reading
         :meth:`_dotted_class` gives a dotted name of an absent module."""
-        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-            try:
-                annotation = ast.parse(annotation.value, mode="eval").body
-            except SyntaxError:
-                return False
-        if not isinstance(annotation, ast.Name) or annotation.id in self.rebound:
+        parsed = unquoted(annotation)
+        if not isinstance(parsed, ast.Name) or parsed.id in self.rebound:
             return False
-        name = annotation.id
+        name = parsed.id
         if name in self.relative:
             return False  # a module of the package the finder does not read (a symlink)
         if name in self.imported:
@@ -894,10 +884,8 @@ def _type_name(node: ast.expr) -> str | None:
         if node.value is None:
             return "None"
         if isinstance(node.value, str):
-            try:
-                return _type_name(ast.parse(node.value, mode="eval").body)
-            except SyntaxError:
-                return None
+            parsed = unquoted(node)
+            return None if parsed is None else _type_name(parsed)
         return None
     if isinstance(node, ast.Subscript):
         node = node.value
@@ -913,12 +901,9 @@ def _type_name(node: ast.expr) -> str | None:
 def _members(annotation: ast.expr) -> set[str] | None:
     """The classes a parameter annotation admits (``str | list[dict]`` -> str, list;
     ``Optional[X]`` -> X, None); None when one is not a plain class."""
-    node = annotation
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
+    node = unquoted(annotation)
+    if node is None:
+        return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         left, right = _members(node.left), _members(node.right)
         return None if left is None or right is None else left | right
@@ -1570,12 +1555,9 @@ def is_stub(body: list[ast.stmt]) -> bool:
 
 def _builtin_of(src: SourceInfo, annotation: ast.expr) -> str | None:
     """``dict`` for ``dict[str, int]`` / ``Dict[...]`` / ``"dict"``: a plain builtin."""
-    node = annotation
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
+    node = unquoted(annotation)
+    if node is None:
+        return None
     base = node.value if isinstance(node, ast.Subscript) else node
     if not isinstance(base, ast.Name | ast.Attribute):
         return None

@@ -22,7 +22,7 @@ from policytool.rules import _fake_slots
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
-from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info
+from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, unquoted
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -277,11 +277,8 @@ def _is_any(src: SourceInfo, annotation: ast.expr | None) -> bool:
     if annotation is None:
         return False
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            parsed = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return False
-        return _is_any(src, parsed)
+        parsed = unquoted(annotation)
+        return parsed is not None and _is_any(src, parsed)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return _is_any(src, annotation.left) or _is_any(src, annotation.right)
     if isinstance(annotation, ast.Subscript):
@@ -302,12 +299,9 @@ def _annotation_base(src: SourceInfo, annotation: ast.expr) -> str | None:
 
     A string annotation is parsed first; one that does not parse names nothing.
     """
-    node = annotation
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
+    node = unquoted(annotation)
+    if node is None:
+        return None
     base = node.value if isinstance(node, ast.Subscript) else node
     return src.qualname(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
 

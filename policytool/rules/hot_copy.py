@@ -22,6 +22,7 @@ from policytool.rules._pysource import (
     never_true,
     sweep_info,
     unparse,
+    unquoted,
 )
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
@@ -472,11 +473,9 @@ def _type_text(annotation: ast.expr | None) -> str | None:
     ``Any``)."""
     if annotation is None:
         return None
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
+    annotation = unquoted(annotation)
+    if annotation is None:
+        return None
     names = [
         n.id if isinstance(n, ast.Name) else n.attr
         for n in ast.walk(annotation)
