@@ -738,20 +738,9 @@ def field_none_reaches(src: SourceInfo, node: ast.AnnAssign) -> bool:
     found = _constructions(index.calls, klass.name, name, src.tree)
     if found is None:
         return True
-    tree = _work_tree(src.root)
-    if tree is None:
-        return True
     word = re.compile(rb"\b" + re.escape(klass.name.encode()) + rb"\b")
-    home = os.path.normpath(src.path)
-    modules = [path for path, text in tree.items() if path != home and word.search(text)]
-    if len(modules) > MAX_CALLING_MODULES:
-        return True
-    for path in modules:
-        try:
-            calls = _Calls(ast.parse(tree[path]))
-        except (SyntaxError, ValueError, RecursionError):
-            return True
-        more = _constructions(calls, klass.name, name, calls.tree)
+    for calls in _other_modules_calls(src, word):
+        more = None if calls is None else _constructions(calls, klass.name, name, calls.tree)
         if more is None:
             return True
         found += more
@@ -1018,23 +1007,35 @@ def _tree_caller_leaves_none(
     (no root, a tree past the bounds, more than :data:`MAX_CALLING_MODULES` calling
     modules, a module that does not parse): the value is handed on, and the receiver
     may test it."""
-    tree = _work_tree(src.root)
-    if tree is None:
-        return True
     called = owner.name if owner is not None and node.name == "__init__" else node.name
     word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
+    return any(
+        calls is None or _caller_leaves_none(owner, node, name, calls, foreign=True)
+        for calls in _other_modules_calls(src, word)
+    )
+
+
+def _other_modules_calls(src: SourceInfo, word: re.Pattern[bytes]) -> Iterator[_Calls | None]:
+    """The calls of each other module of the work tree whose text ``word`` matches, parsed
+    one at a time (a caller stops at its first answer); a single None when they cannot all
+    be read: no root, a tree past the bounds, more than :data:`MAX_CALLING_MODULES` such
+    modules, or (in its turn) a module that does not parse. The one caller scan of
+    parameters and fields alike."""
+    tree = _work_tree(src.root)
+    if tree is None:
+        yield None
+        return
     home = os.path.normpath(src.path)
     modules = [path for path, text in tree.items() if path != home and word.search(text)]
     if len(modules) > MAX_CALLING_MODULES:
-        return True
+        yield None
+        return
     for path in modules:
         try:
-            calls = _Calls(ast.parse(tree[path]))
+            yield _Calls(ast.parse(tree[path]))
         except (SyntaxError, ValueError, RecursionError):
-            return True
-        if _caller_leaves_none(owner, node, name, calls, foreign=True):
-            return True
-    return False
+            yield None
+            return
 
 
 # Modules that may call one function before it counts as a shared utility whose callers
