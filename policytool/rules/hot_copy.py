@@ -406,6 +406,14 @@ def _cloned_name(call: ast.Call) -> str:
     return receiver.id if isinstance(receiver, ast.Name) else ""
 
 
+def _not_activation(call: ast.Call) -> bool:
+    """Whether a ``.clone()`` copies a tensor its name says is no latent or activations
+    (:data:`_NOT_ACTIVATION`: ``attn_mask.clone().detach()``, ``input_ids.clone()``): the
+    ✗ is for the latents/activations an AR or diffusion step carries."""
+    words = {w.lower() for w in _cloned_name(call).split("_")}
+    return not words.isdisjoint(_NOT_ACTIVATION)
+
+
 def _scalar(call: ast.Call) -> bool:
     """Whether a ``.clone()`` copies a loss or a metric (:data:`_SCALAR_WORDS`): a scalar
     reduced from a step, not latents or activations."""
@@ -692,7 +700,13 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             if hot
             else "inside a loop"
         )
-        if kind == "clone" and in_loop and not _why_comment(src, node) and not _scalar(node):
+        if (
+            kind == "clone"
+            and in_loop
+            and not _why_comment(src, node)
+            and not _scalar(node)
+            and not _not_activation(node)
+        ):
             yield finding(
                 src,
                 node,

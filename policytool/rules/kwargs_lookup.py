@@ -887,9 +887,11 @@ def kwargs_finding(
             f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
-    if use.dropped_on and before == OWN_FILE:
-        # The function's old plumbing read this key before: a rewritten read is ⚠; the
-        # ✗ is for a key the change adds to a function that drops unknown keys.
+    if use.dropped_on and before and not use.drop_site:
+        # The function's old plumbing read this key before, or the code base did (a
+        # sibling implementation of the same interface reads it: ``draft_model_dir`` in
+        # every model wrapper): a read of an existing option in an old signature is ⚠;
+        # the ✗ is for a key the change adds to a function that drops unknown keys.
         use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast
