@@ -86,7 +86,9 @@ A broad catch after a handler that names the expected failure (`except
 openai.NotFoundError:`, `except httpx.NetworkError:`) and gives every other error the
 same answer, logged as a warning (both `return False`, or both on to the code after the
 `try`), is ✗: a bad key or a bug reads as "not there". Not after an interrupt or a
-cancellation, not at DEBUG level, and not when that answer is the function's own
+cancellation, nor after `except ImportError:` (the code is built to run without the
+package, so what the `try` does is optional: NUMA pinning skipped, logged, is its
+best-effort boundary), not at DEBUG level, and not when that answer is the function's own
 reported failure (an `if` that prints or logs and returns the same `False`: its caller
 already reads it as failed). A handler that silently returns a made-up literal (`return
 1`, `"c++17"`, no log, no comment) in a function set-up reaches is ✗ like a
@@ -110,7 +112,10 @@ A load named for the model, its config or its weights (`from_pretrained`,
 `load_config`, `load_pretrained`) whose handler logs and then returns None or an empty
 value is ✗ whatever the function declares: a log line does not make the load optional,
 and the set-up goes on without the model or config it asked for ("fallback to no model").
-Not in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
+Not when the `try` returns what another function makes of the load
+(`self._get_onnx_export_info(model.load_model())`: metadata for a report; a constructor
+given the loaded config, `AutoModel.from_config(config)`, is the model),
+nor in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
 file that may hold anything (`safe_open` of an uploaded voice, `hf_hub_download`): there
 only a silent give-up counts.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
@@ -124,7 +129,9 @@ raise` in the `__init__` whose catch passes). An optional import is not best eff
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
 module, and is ✗ ("catch ImportError"); so is one that logs the failure (at any level)
-and then returns or continues: the patch is skipped all the same. A handler that keeps
+and then returns or continues: the patch is skipped all the same, unless the function
+answers every other failure the same way, logged (`if OLD not in source: logger.info(...);
+return False` in a `-> bool` patch): its caller reads `False` as "not patched". A handler that keeps
 the error to raise when the patch is needed (`_IMPORT_ERROR = e`) hands it on.
 
 ## Why

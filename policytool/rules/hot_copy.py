@@ -43,7 +43,9 @@ or in a function that takes one (a `state_dict` / `weights` parameter). Files un
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠); or an
+speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠) or what its
+name says is no latent or activations (a mask, ids, positions, frequencies, weights:
+`attn_mask.clone()` edited per step, ⚠); or an
 uncommented `.clone()` of the tensor a `forward` was given (`residual = x.clone()`: its
 activations, copied on every pass); or an uncommented `.clone()` of a whole tensor a name holds
 (not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in

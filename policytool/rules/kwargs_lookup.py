@@ -68,7 +68,9 @@ none; or one of several implementations the change writes with the same unused
 of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
 fixes the signature); a `**kwargs` the change adds to an old signature and the body
 never uses gets its ✗ at the added `**kwargs` line; when the function is older, a ✗ at
-the read of each key the change adds to it (a key the file read before is ⚠). A key
+the read of each key the change adds to it (a key the file read before is ⚠, and so is
+one another file read from kwargs before the change: `kwargs.get("draft_model_dir")` added
+to one more model wrapper is an existing option, not a new key). A key
 popped before the dict is forwarded to `super().__init__(**kwargs)` or
 `X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only. A new class whose sibling
 classes (same base, same module) mostly leave their `**kwargs` unused shares that
