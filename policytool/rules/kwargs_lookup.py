@@ -68,9 +68,7 @@ none; or one of several implementations the change writes with the same unused
 of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
 fixes the signature); a `**kwargs` the change adds to an old signature and the body
 never uses gets its ✗ at the added `**kwargs` line; when the function is older, a ✗ at
-the read of each key the change adds to it (a key the file read before is ⚠, and so is
-one another file read from kwargs before the change: `kwargs.get("draft_model_dir")` added
-to one more model wrapper is an existing option, not a new key). A key
+the read of each key the change adds to it (a key the file read before is ⚠). A key
 popped before the dict is forwarded to `super().__init__(**kwargs)` or
 `X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only. A new class whose sibling
 classes (same base, same module) mostly leave their `**kwargs` unused shares that
@@ -889,11 +887,9 @@ def kwargs_finding(
             f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
-    if use.dropped_on and before and not use.drop_site:
-        # The function's old plumbing read this key before, or the code base did (a
-        # sibling implementation of the same interface reads it: ``draft_model_dir`` in
-        # every model wrapper): a read of an existing option in an old signature is ⚠;
-        # the ✗ is for a key the change adds to a function that drops unknown keys.
+    if use.dropped_on and before == OWN_FILE:
+        # The function's old plumbing read this key before: a rewritten read is ⚠; the
+        # ✗ is for a key the change adds to a function that drops unknown keys.
         use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
         # A test's fake kwargs are neither the duplicated production key nor a fail-fast
