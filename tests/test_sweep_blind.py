@@ -359,10 +359,6 @@ _S_FIGURES = {
         '0/1: `SGLANGModel.__init__`\'s new `kwargs.get("draft_model_dir")` in a '
         "`**kwargs` signature that already dropped keys before the change"
     ),
-    ("hot-copy", "x-precision"): (
-        "0/1: an attention-mask `.clone()` per EAGLE training step, labelled ⚠ (the ✗ is "
-        "for latents and activations in a decode or diffusion loop)"
-    ),
     ("broad-except", "x-precision"): (
         "0/2 (round I's logged give-up reading; no ✗ before it): two example-script "
         "generation previews whose `try` holds an `AutoProcessor.from_pretrained` and whose "
@@ -425,10 +421,6 @@ _V_FIGURES = {
         "0/1: an unlogged `return None` in a NUMA probe that worker start-up calls and "
         "falls back from (⚠: a probe with a fallback)"
     ),
-    ("broad-except", "x-precision"): (
-        "0/1: a logged optional-import guard (`return False`) in a best-effort vLLM patch, "
-        "reported ✗ as a catch around an import on a patch path, labelled ⚠"
-    ),
 }
 _W_FIGURES = {
     ("any-annotation", "x-precision"): (
@@ -482,8 +474,9 @@ _ZA_FIGURES = {
         "`HfApi` methods) and `JobInfo` (`Mock(id=...)` given `.owner`/`.url`): no finding"
     ),
     ("broad-except", "x-precision"): (
-        "0/2: `except Exception: payload = {}` in a route that then answers 400, and a "
-        "logged optional NUMA pinning step after `except ImportError`, labelled ⚠"
+        "0/1 (0/2 before round M, which reads a broad catch after `except ImportError:` "
+        "as the best-effort boundary of an optional feature: the logged NUMA pinning): "
+        "`except Exception: payload = {}` in a route that then answers 400, labelled ⚠"
     ),
     ("broad-except", "w-precision"): (
         "11/12: a forked test child's `except Exception:` writing `FAILURE` for the parent "
@@ -505,10 +498,6 @@ _ZB_FIGURES = {
         "fakes of vLLM's `RequestOutput`/`CompletionOutput` and of a `PreTrainedConfig` "
         "(`vision_config=SimpleNamespace(depth=24)`) where nothing the test calls names the "
         "class: ⚠"
-    ),
-    ("broad-except", "x-precision"): (
-        "0/1: a logged `return {}` in `_capture_export_info`, best-effort exporter metadata "
-        "for the results, reported ✗ as a load failure, labelled ⚠"
     ),
     ("hot-copy", "w-precision"): (
         "3/5: a one-off `deepcopy` in a conversion pass and a runtime-env merge at set-up, "

@@ -86,7 +86,9 @@ A broad catch after a handler that names the expected failure (`except
 openai.NotFoundError:`, `except httpx.NetworkError:`) and gives every other error the
 same answer, logged as a warning (both `return False`, or both on to the code after the
 `try`), is ✗: a bad key or a bug reads as "not there". Not after an interrupt or a
-cancellation, not at DEBUG level, and not when that answer is the function's own
+cancellation, nor after `except ImportError:` (the code is built to run without the
+package, so what the `try` does is optional: NUMA pinning skipped, logged, is its
+best-effort boundary), not at DEBUG level, and not when that answer is the function's own
 reported failure (an `if` that prints or logs and returns the same `False`: its caller
 already reads it as failed). A handler that silently returns a made-up literal (`return
 1`, `"c++17"`, no log, no comment) in a function set-up reaches is ✗ like a
@@ -110,7 +112,10 @@ A load named for the model, its config or its weights (`from_pretrained`,
 `load_config`, `load_pretrained`) whose handler logs and then returns None or an empty
 value is ✗ whatever the function declares: a log line does not make the load optional,
 and the set-up goes on without the model or config it asked for ("fallback to no model").
-Not in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
+Not when the `try` returns what another function makes of the load
+(`self._get_onnx_export_info(model.load_model())`: metadata for a report; a constructor
+given the loaded config, `AutoModel.from_config(config)`, is the model),
+nor in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
 file that may hold anything (`safe_open` of an uploaded voice, `hf_hub_download`): there
 only a silent give-up counts.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
@@ -124,7 +129,9 @@ raise` in the `__init__` whose catch passes). An optional import is not best eff
 that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
 module, and is ✗ ("catch ImportError"); so is one that logs the failure (at any level)
-and then returns or continues: the patch is skipped all the same. A handler that keeps
+and then returns or continues: the patch is skipped all the same, unless the function
+answers every other failure the same way, logged (`if OLD not in source: logger.info(...);
+return False` in a `-> bool` patch): its caller reads `False` as "not patched". A handler that keeps
 the error to raise when the patch is needed (`_IMPORT_ERROR = e`) hands it on.
 
 ## Why
@@ -813,6 +820,11 @@ def _same_answer_as_expected(
         types = earlier.type.elts if isinstance(earlier.type, ast.Tuple) else [earlier.type]
         if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
             continue  # an interrupt or a cancellation: a signal, not the expected failure
+        if any(short(src, t).rsplit(".", 1)[-1] in _MISSING_DEPENDENCY for t in types):
+            # The code is built to run without the package (``except ImportError:``
+            # skips it): what the ``try`` does is optional, and a broken install that
+            # gets the same logged "skipped" is the pattern's logged best-effort boundary.
+            return None
         if _outcome(earlier.body) == outcome:
             return short(src, earlier.type)
     return None
@@ -871,6 +883,10 @@ def _literal(node: ast.expr) -> bool:
     return False
 
 
+# The expected failure of an optional dependency: the package is not installed.
+_MISSING_DEPENDENCY = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
 # Exceptions that stop the code rather than report a failure of what the ``try`` does.
 _SIGNALS = frozenset(
     {
@@ -914,8 +930,38 @@ def _returns_loaded(tried: ast.stmt | None, qualname: Callable[[ast.expr], str |
         (isinstance(leaf, ast.Name) and leaf.id in loaded)
         or (isinstance(leaf, ast.Call) and paths.load_call(leaf, qualname) is not None)
         for value in returns
-        for leaf in ast.walk(value)
+        for leaf in _returned_leaves(value, qualname)
     )
+
+
+def _returned_leaves(
+    value: ast.expr, qualname: Callable[[ast.expr], str | None]
+) -> Iterator[ast.AST]:
+    """The nodes of a returned value, without the arguments of a call that neither
+    loads nor builds: ``self._get_export_info(model.load_model())`` returns what another
+    function made of the load (its metadata), not the load. A load's own arguments, a
+    constructor's (a class, ``AutoModel.from_config(config)``: the model built from the
+    loaded config) and a receiver (``from_pretrained(...).to(device)``) count."""
+    stack: list[ast.AST] = [value]
+    while stack:
+        node = stack.pop()
+        yield node
+        if (
+            isinstance(node, ast.Call)
+            and paths.load_call(node, qualname) is None
+            and not _builds(node)
+        ):
+            stack.append(node.func)  # the receiver only, not what is handed to the call
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _builds(call: ast.Call) -> bool:
+    """Whether a call constructs an object: a class (``Model(config)``, a capitalised
+    name) or an alternative constructor (``AutoModel.from_config``, ``from_*``)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return isinstance(name, str) and (name[:1].isupper() or name.startswith("from_"))
 
 
 def _installed_over(src: SourceInfo, func: ast.AST | None) -> str | None:
@@ -1353,6 +1399,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and _logs_then_gives_up(node.body)
             and not (node.name and _forwards(node.body, node.name))
             and not _raises_later(ctx.innermost, node)
+            and not _answer_is_failure(ctx.innermost, node)
         ):
             yield finding(
                 src,

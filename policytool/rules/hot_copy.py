@@ -43,7 +43,9 @@ or in a function that takes one (a `state_dict` / `weights` parameter). Files un
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠); or an
+speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠) or what its
+name says is no latent or activations (a mask, ids, positions, frequencies, weights:
+`attn_mask.clone()` edited per step, ⚠); or an
 uncommented `.clone()` of the tensor a `forward` was given (`residual = x.clone()`: its
 activations, copied on every pass); or an uncommented `.clone()` of a whole tensor a name holds
 (not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
@@ -406,6 +408,14 @@ def _cloned_name(call: ast.Call) -> str:
     return receiver.id if isinstance(receiver, ast.Name) else ""
 
 
+def _not_activation(call: ast.Call) -> bool:
+    """Whether a ``.clone()`` copies a tensor its name says is no latent or activations
+    (:data:`_NOT_ACTIVATION`: ``attn_mask.clone().detach()``, ``input_ids.clone()``): the
+    ✗ is for the latents/activations an AR or diffusion step carries."""
+    words = {w.lower() for w in _cloned_name(call).split("_")}
+    return not words.isdisjoint(_NOT_ACTIVATION)
+
+
 def _scalar(call: ast.Call) -> bool:
     """Whether a ``.clone()`` copies a loss or a metric (:data:`_SCALAR_WORDS`): a scalar
     reduced from a step, not latents or activations."""
@@ -692,7 +702,13 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             if hot
             else "inside a loop"
         )
-        if kind == "clone" and in_loop and not _why_comment(src, node) and not _scalar(node):
+        if (
+            kind == "clone"
+            and in_loop
+            and not _why_comment(src, node)
+            and not _scalar(node)
+            and not _not_activation(node)
+        ):
             yield finding(
                 src,
                 node,
