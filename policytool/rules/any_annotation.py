@@ -18,6 +18,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fake_slots
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
@@ -851,6 +852,11 @@ def _fake_of(
             result = _patched_function_fake(src, call, parents, keywords, nested)
         if result is None and keywords:
             result = _mocked_method_fake(src, call, parents, modules, keywords, nested)
+        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
+            # (a mock data fake reads it after its other readings: see _mock_fake)
+            result = replaced.replaced_return(
+                _finder(src), modules, call, parents, keywords, nested
+            )
         if result is None:
             result = _caller_fake(src, call, parents, modules, keywords, nested)
         if result is None:
@@ -871,7 +877,8 @@ def _fake_of(
         if holder is not None and src.qualname(holder.func) in _SIMPLE_NAMESPACE:
             # a keyword of another fake: typed only when that fake's class is known
             local = local or _fake_of(src, holder, depth + 1) is None
-        if not _typed_binding(result[0].how) or (local and "it is passed" not in result[0].how):
+        flowed = "it is passed" in result[0].how or _REPLACED in result[0].how
+        if not _typed_binding(result[0].how) or (local and not flowed):
             # a local name's annotation elsewhere is a name match: the parameter the
             # test passes it to decides (or the base class of ``self``)
             read = src.cache.get("modules")
@@ -887,6 +894,10 @@ def _fake_of(
                 result = None
     memo[id(call)] = result
     return result
+
+
+# How a fake found as what a replaced callable returns says so (data flow, no name).
+_REPLACED = "what the replaced `"
 
 
 def _typed_binding(how: str) -> bool:
@@ -1101,6 +1112,10 @@ def _mock_fake(
         found = None  # a local name's annotation elsewhere is a name match
     if found is None and local:
         found = _mock_returned_fake(src, call, parents, data)
+    if found is None:
+        modules = src.cache.get("modules")
+        if isinstance(modules, list):
+            found = replaced.replaced_return(_finder(src), modules, call, parents, data, ())
     if found is None and depth < 2:
         found = _mock_element_fake(src, call, parents, data, depth)
     if found is None:
@@ -1158,8 +1173,9 @@ def _bound_call(func: ast.AST, var: str) -> ast.Call | None:
 
 def _slot_reached(how: str) -> bool:
     """Whether ``how`` a fake held by a local name was found is a slot the test puts it
-    in (a parameter it is passed to, an element of a typed sequence it is put in)."""
-    return "it is passed" in how or "which it is put in" in how
+    in (a parameter it is passed to, an element of a typed sequence it is put in, what a
+    replaced callable returns)."""
+    return "it is passed" in how or "which it is put in" in how or _REPLACED in how
 
 
 def _mock_returned_fake(
