@@ -21,6 +21,9 @@ from policytool.rules import _fakes as fakes
 # Hops through local names and ``.return_value`` chains.
 MAX_DEPTH = 5
 
+# How a fake found here says so (data flow, no name): see ``any_annotation``.
+REPLACED = "what the replaced `"
+
 _MOCK_CALLS = frozenset({"MagicMock", "Mock", "NonCallableMagicMock", "create_autospec"})
 
 
@@ -37,8 +40,8 @@ class Stands:
 
 
 def _func_return(finder: fakes.Finder, dotted: str) -> tuple[str, str] | None:
-    """(class name, module it is seen from) a module function ``a.b.f`` is annotated to
-    return (``-> HfApi``), re-exports followed a few hops."""
+    """(return annotation text, module it is seen from) of a module function ``a.b.f``
+    (``-> HfApi``), re-exports followed a few hops."""
     module, _dot, func = dotted.rpartition(".")
     if not module or finder.find(module) is None:
         return None
@@ -53,8 +56,7 @@ def _func_return(finder: fakes.Finder, dotted: str) -> tuple[str, str] | None:
             return None
         text = fakes._return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
         if text is not None:
-            cls = fakes._type_name(text)
-            return (cls, module) if cls else None
+            return text, module
         imported = loaded[0].imports.get(func)
         if imported is None:
             return None
@@ -67,7 +69,7 @@ def _func_return(finder: fakes.Finder, dotted: str) -> tuple[str, str] | None:
 def _method_return(
     finder: fakes.Finder, cls: str, module: str, method: str
 ) -> tuple[str, str] | None:
-    """(class name, module) the method ``cls.method`` is annotated to return."""
+    """(return annotation text, module) of the method ``cls.method``."""
     defined = fakes.define(finder, cls, module)
     found = finder.find(defined.module) if defined is not None else None
     if defined is None or found is None:
@@ -77,8 +79,30 @@ def _method_return(
     except OSError:
         return None
     text = fakes._method_returns(found[0], info.st_mtime_ns, info.st_size, cls, method)
-    returned = fakes._type_name(text) if text else None
-    return (returned, defined.module) if returned else None
+    return (text, defined.module) if text else None
+
+
+def returned_text(finder: fakes.Finder, callable_: Stands) -> tuple[str, str] | None:
+    """(return annotation text, module) of a replaced function or method."""
+    if callable_.kind == "func":
+        return _func_return(finder, callable_.ref)
+    if callable_.kind == "method":
+        return _method_return(finder, callable_.ref, callable_.module, callable_.method)
+    return None
+
+
+def _declares(finder: fakes.Finder, module: str, callee: str, param: str) -> bool:
+    """Whether ``module`` defines ``def callee(...)`` (or class ``callee``'s
+    ``__init__``) with a parameter ``param``."""
+    found = finder.find(module)
+    if found is None:
+        return False
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return False
+    signatures = fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee)
+    return any(param in params for params in signatures)
 
 
 def _class_of(name: str, modules: list[str], finder: fakes.Finder) -> str:
@@ -125,12 +149,9 @@ class Reader:
         if callable_.kind == "class":
             module, _dot, cls = callable_.ref.rpartition(".")
             return Stands("instance", cls, module)
-        found = None
-        if callable_.kind == "func":
-            found = _func_return(self.finder, callable_.ref)
-        elif callable_.kind == "method":
-            found = _method_return(self.finder, callable_.ref, callable_.module, callable_.method)
-        return Stands("instance", found[0], found[1]) if found is not None else None
+        found = returned_text(self.finder, callable_)
+        returned = fakes._type_name(found[0]) if found is not None else None
+        return Stands("instance", returned, found[1]) if found is not None and returned else None
 
     def stands(self, expr: ast.expr, at: ast.AST, depth: int = 0) -> Stands | None:
         """What ``expr`` (read at the node ``at`` of the test function) stands for."""
@@ -163,7 +184,7 @@ class Reader:
             if isinstance(value, ast.Attribute):
                 return self.stands(value, at, depth + 1)
             if isinstance(value, ast.Call):
-                return self._built(value)
+                return self._built(value) or self._passed(value, expr.id)
             return None
         if not bound:
             return self._parameter(expr.id) or self._class(expr.id)
@@ -182,6 +203,36 @@ class Reader:
         if isinstance(call.func, ast.Name) and callee[:1].isupper():
             module = _class_of(callee, self.modules, self.finder)
             return Stands("instance", callee, module) if module else None
+        return None
+
+    def _passed(self, call: ast.Call, var: str) -> Stands | None:
+        """A bare ``MagicMock()`` bound to ``var`` and passed to a parameter of the code
+        under test annotated with a class (``Controller(scheduler=scheduler)``, ``def
+        __init__(self, scheduler: Scheduler)``): an instance of that class, read in the
+        module that defines the callee."""
+        if fakes._callee(call) not in _MOCK_CALLS or call.args or call.keywords:
+            return None
+        stmt = self.parents.get(id(call))
+        if stmt is None:
+            return None
+        modules = [*self.modules, *self.finder.second_tier(self.modules)]
+        for callee, where in fakes.passed_as(var, stmt, self.parents)[:4]:
+            if callee in ("setattr", "object", "patch") or callee in _MOCK_CALLS:
+                continue
+            if isinstance(where, int):
+                named = fakes.parameter_names(self.finder, modules, callee, where)
+            else:
+                named = [(where, m) for m in modules if _declares(self.finder, m, callee, where)]
+            for param, module in named[:2]:
+                loaded = self.finder.load(module)
+                texts = loaded[0].annotations.get(param, ()) if loaded is not None else ()
+                classes = {fakes._type_name(t) for t in texts[:8]}
+                if len(classes) != 1:
+                    continue
+                cls = classes.pop()
+                defined = fakes.define(self.finder, cls, module) if cls else None
+                if cls and defined is not None:
+                    return Stands("instance", cls, defined.module)
         return None
 
     def _parameter(self, name: str) -> Stands | None:
@@ -209,13 +260,20 @@ def _named(stands: Stands) -> str:
 
 
 def _uses(node: ast.expr, fake: ast.expr, var: str) -> bool:
-    """Whether ``node`` is the fake (or the local ``var`` it is bound to), or a list/
-    tuple display holding it (a ``side_effect`` sequence)."""
-    if node is fake or (var and isinstance(node, ast.Name) and node.id == var):
-        return True
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return any(_uses(e, fake, var) for e in node.elts)
-    return False
+    """Whether ``node`` is the fake or the local ``var`` it is bound to."""
+    return node is fake or (bool(var) and isinstance(node, ast.Name) and node.id == var)
+
+
+def _given(value: ast.expr, fake: ast.expr, var: str, effect: bool) -> bool | None:
+    """How a ``return_value`` (``effect`` False) or ``side_effect`` value gives the
+    fake: True as an element of what one call returns (``return_value=[fake]``), False
+    as what a call returns (``return_value=fake``, ``side_effect=[fake, ...]``), None
+    when it does not."""
+    if not effect and _uses(value, fake, var):
+        return False
+    if isinstance(value, (ast.List, ast.Tuple)) and any(_uses(e, fake, var) for e in value.elts):
+        return effect is False
+    return None
 
 
 def replaced_callables(
@@ -223,11 +281,12 @@ def replaced_callables(
     modules: list[str],
     call: ast.Call,
     parents: dict[int, ast.AST],
-) -> list[tuple[Stands, str]]:
-    """Each replaced callable whose return ``call`` (a fake) is, with the text of the
-    replacement (``api.run_job.return_value``): the fake (or the local name it is bound
-    to) is given as ``return_value=``/``side_effect=[...]`` of a ``patch(...)``, or
-    assigned to ``<mock>.return_value`` / ``<mock>.side_effect = [...]``."""
+) -> list[tuple[Stands, bool]]:
+    """Each replaced callable whose return ``call`` (a fake) is, and whether the fake is
+    an element of that return: the fake (or the local name it is bound to) is given as
+    ``return_value=``/``side_effect=[...]`` of a ``patch(...)``, or assigned to
+    ``<mock>.return_value`` / ``<mock>.side_effect = [...]``, where the mock is read
+    back to the real callable (:class:`Reader`)."""
     scope = fakes._enclosing_function(call, parents)
     if scope is None:
         return []
@@ -240,29 +299,28 @@ def replaced_callables(
     ):
         var = stmt.targets[0].id
     reader = Reader(finder, modules, scope, parents)
-    out: list[tuple[Stands, str]] = []
+    out: list[tuple[Stands, bool]] = []
     for node in ast.walk(scope):
         if len(out) >= 4:
             break
         if isinstance(node, ast.Call) and fakes._callee(node) in ("patch", "object"):
-            given = [k.value for k in node.keywords if k.arg in ("return_value", "side_effect")]
-            if any(_uses(v, call, var) for v in given):
-                replaced = reader._patched(node, 0)
-                if replaced is not None:
-                    out.append((replaced, _named(replaced)))
+            for k in node.keywords:
+                if k.arg not in ("return_value", "side_effect"):
+                    continue
+                element = _given(k.value, call, var, k.arg == "side_effect")
+                replaced = reader._patched(node, 0) if element is not None else None
+                if replaced is not None and replaced.kind in ("func", "method"):
+                    out.append((replaced, bool(element)))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if not (
-                isinstance(target, ast.Attribute)
-                and target.attr in ("return_value", "side_effect")
-                and _uses(node.value, call, var)
+                isinstance(target, ast.Attribute) and target.attr in ("return_value", "side_effect")
             ):
                 continue
-            if target.attr == "side_effect" and not isinstance(node.value, (ast.List, ast.Tuple)):
-                continue
-            replaced = reader.stands(target.value, node)
+            element = _given(node.value, call, var, target.attr == "side_effect")
+            replaced = reader.stands(target.value, node) if element is not None else None
             if replaced is not None and replaced.kind in ("func", "method"):
-                out.append((replaced, ast.unparse(target)))
+                out.append((replaced, bool(element)))
     return out
 
 
@@ -275,19 +333,126 @@ def replaced_return(
     nested: tuple[tuple[str, frozenset[str]], ...],
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
     """The typed data class a fake stands in for as what a replaced callable returns
-    (see :func:`replaced_callables`): the real callable's return annotation, when every
-    keyword of the fake fits it (:func:`fakes.mimicked`)."""
-    for replaced, text in replaced_callables(finder, modules, call, parents):
-        if replaced.kind == "func":
+    (see :func:`replaced_callables`): the real callable's return annotation (its
+    sequence's element type for an element), when the fake's keywords fit it
+    (:func:`fakes.mimicked`)."""
+    for replaced, element in replaced_callables(finder, modules, call, parents):
+        found = None
+        if replaced.kind == "func" and not element:
             found = fakes.patched_return(finder, replaced.ref, keywords, nested)
-        elif replaced.kind == "method":
+        elif replaced.kind == "method" and not element:
             found = fakes.method_return(
                 finder, replaced.ref, replaced.method, [replaced.module], keywords, nested
             )
         else:
-            found = None
+            text = returned_text(finder, replaced)
+            head = text[0].strip().split("[", 1)[0].rsplit(".", 1)[-1] if text else ""
+            cls = fakes._element_type(text[0]) if text and head in fakes._SEQUENCES else None
+            hit = (
+                fakes.mimicked(finder, [text[1]], "", False, cls, keywords, None, nested)
+                if text and cls
+                else None
+            )
+            if text and hit is not None:
+                how = f"an element of `{_named(replaced)}() -> {text[0].strip()}`"
+                found = fakes.Mimicked(hit[0].name, hit[0].where, how), hit[1]
         if found is not None:
             mimics, defined = found
-            how = f"what the replaced `{text}` returns: {mimics.how}"
+            how = f"{REPLACED}{_named(replaced)}` returns: {mimics.how}"
             return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
+
+
+def _yields_class(node: ast.expr, cls: str) -> bool:
+    """Whether an installed value is the class ``cls`` or a callable giving it or an
+    instance of it (``FakeParser``, ``lambda name: FakeParser``, ``staticmethod(lambda
+    *a: FakeParser())``)."""
+    if isinstance(node, ast.Call) and fakes._callee(node) in ("staticmethod", "classmethod"):
+        node = node.args[0] if len(node.args) == 1 else node
+    if isinstance(node, ast.Lambda):
+        node = node.body
+        if isinstance(node, ast.Call) and not node.args and not node.keywords:
+            node = node.func
+    return isinstance(node, ast.Name) and node.id == cls
+
+
+def _unwrapped_type(text: str) -> str | None:
+    """``X`` of ``type[X]`` / ``Type[X]`` / ``X``."""
+    text = text.strip().strip("\"'")
+    for wrapper in ("type[", "Type[", "typing.Type["):
+        if text.startswith(wrapper) and text.endswith("]"):
+            text = text[len(wrapper) : -1]
+    return fakes._type_name(text)
+
+
+def installed_for(
+    finder: fakes.Finder, modules: list[str], cls: str, scope: ast.AST
+) -> tuple[str, str, str] | None:
+    """(real class, module it is seen from, how) a hand-written fake class ``cls`` is
+    installed for in ``scope``: set over a class (``monkeypatch.setattr(mod, "LLMEngine",
+    FakeEngine)``), or as what a class's method returns (``monkeypatch.setattr(
+    ToolParserManager, "get_tool_parser", staticmethod(lambda name: FakeParser))``,
+    whose ``-> type[ToolParser]`` names the class)."""
+    wide = [*modules, *finder.second_tier(modules)]
+    for node in ast.walk(scope):
+        if not (
+            isinstance(node, ast.Call)
+            and fakes._callee(node) in ("setattr", "object")
+            and len(node.args) >= 3
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            continue
+        attr = node.args[1].value.rsplit(".", 1)[-1]
+        value = node.args[2]
+        if isinstance(value, ast.Name) and value.id == cls and attr[:1].isupper():
+            module = _class_of(attr, wide, finder)
+            if module:
+                return attr, module, f"`{cls}` is set over `{attr}`"
+            continue
+        owner = fakes._terminal(node.args[0])
+        if not (_yields_class(value, cls) and owner[:1].isupper()):
+            continue
+        module = _class_of(owner, wide, finder)
+        found = _method_return(finder, owner, module, attr) if module else None
+        real = _unwrapped_type(found[0]) if found is not None else None
+        if found is not None and real:
+            how = f"`{cls}` is installed as what `{owner}.{attr}() -> {found[0].strip()}` gives"
+            return real, found[1], how
+    return None
+
+
+def installed_method_fake(
+    finder: fakes.Finder,
+    modules: list[str],
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake a method of a hand-written fake class returns (``return SimpleNamespace(
+    tools_called=True, ...)`` in ``FakeParser.extract_tool_calls``), where the test
+    installs that class for a real one (:func:`installed_for`): what the real class's
+    same-named method is annotated to return."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Return) or not keywords:
+        return None
+    func = parents.get(id(stmt))
+    holder = parents.get(id(func)) if func is not None else None
+    if not (
+        isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and isinstance(holder, ast.ClassDef)
+    ):
+        return None
+    scope = fakes._enclosing_function(holder, parents) or parents.get(id(holder))
+    if scope is None:
+        return None
+    real = installed_for(finder, modules, holder.name, scope)
+    if real is None:
+        return None
+    found = fakes.method_return(finder, real[0], func.name, [real[1]], keywords, nested)
+    if found is None:
+        return None
+    mimics, defined = found
+    how = f"{REPLACED}{holder.name}.{func.name}` returns ({real[2]}): {mimics.how}"
+    return fakes.Mimicked(mimics.name, mimics.where, how), defined

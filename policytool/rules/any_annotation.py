@@ -857,6 +857,10 @@ def _fake_of(
             result = replaced.replaced_return(
                 _finder(src), modules, call, parents, keywords, nested
             )
+        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
+            result = replaced.installed_method_fake(
+                _finder(src), modules, call, parents, keywords, nested
+            )
         if result is None:
             result = _caller_fake(src, call, parents, modules, keywords, nested)
         if result is None:
@@ -897,7 +901,7 @@ def _fake_of(
 
 
 # How a fake found as what a replaced callable returns says so (data flow, no name).
-_REPLACED = "what the replaced `"
+_REPLACED = replaced.REPLACED
 
 
 def _typed_binding(how: str) -> bool:
