@@ -160,7 +160,22 @@ class nested in another (`Trainer.Config`, written `Config` inside `Trainer`) is
 a call through `func.__wrapped__(...)` reaches `func`'s parameters; a fake set as what a
 mock's method returns (`api.list_repo_refs.return_value = ...`), where the mock stands
 for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock patched
-over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
+over `HfApi`), is what that method is annotated to return (`-> GitRefs`). More
+generally, what the code under test gets in a fake's place when the fake is what a
+*replaced* callable returns is that callable's real return: the fake (or the local name
+bound to it) given as `return_value=` / `side_effect=[...]` of `patch(...)` /
+`patch.object(...)`, or set as `<mock>.return_value` / `<mock>.side_effect = [...]`, where
+the mock is read back, by data flow only, to the real callable: `patch("pkg.get_api") as
+api_cls; api = api_cls.return_value; api.run_job.return_value = job` (`get_api() ->
+HfApi`, `HfApi.run_job() -> JobInfo`), `patch.object(api, "get_endpoint", ...)` with `api
+= HfApi(...)` or a parameter `api: HfApi`, a bare `MagicMock()` passed to a parameter of
+the code annotated with a class (`Controller(scheduler=scheduler)`, `scheduler:
+Scheduler`); an element of a `return_value=[fake]` fakes the element type of a `->
+list[Worker]`. A hand-written fake class is no ✗ itself, but the test installs it for a
+real class (`monkeypatch.setattr(mod, "LLMEngine", FakeEngine)`, or as what a class's
+method gives: `setattr(ToolParserManager, "get_tool_parser", staticmethod(lambda name:
+FakeParser))` with `-> type[ToolParser]`): a fake one of its methods returns stands in for
+what the real class's same-named method is annotated to return. An empty
 `SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
 fake of a known class, an attribute), never by a name alone.
 A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
@@ -171,7 +186,8 @@ backend._cfg.trainer.strategy = ...`), each an attribute of the class, in a slot
 annotated with it: a parameter it is passed to (also as an element of a list passed to
 `requests: list[Instance]`), an attribute it is set as, what a patched function returns
 (`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
-CallToolResult`), or an element of a list set as a sequence field of another data fake
+CallToolResult`) or any replaced callable returns (read as for a `SimpleNamespace`
+above), or an element of a list set as a sequence field of another data fake
 (`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
 TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
 (`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`: its attribute
