@@ -466,12 +466,11 @@ _Z_FIGURES = {
 }
 _ZA_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "0/24: `SimpleNamespace` results of a hand-written `FakeParser.extract_tool_calls` "
-        "standing in for vLLM's pydantic `ExtractedToolCallInformation`/`ToolCall`/"
-        "`FunctionCall` (⚠: the fake class's method has no annotation to name them); Mock "
-        "data fakes of AReaL's `Worker` given `.ip`/`.worker_ports` after creation, "
-        "huggingface_hub's `InferenceEndpoint` (`Mock(raw=...)` returned by patched "
-        "`HfApi` methods) and `JobInfo` (`Mock(id=...)` given `.owner`/`.url`): no finding"
+        "21/24 (0/24 before round M read a fake as what a replaced callable returns and "
+        "the methods of a fake class installed for a real one): a `Worker` MagicMock the "
+        "test never hands to the code (`worker1`, unused), and two `JobInfo` mocks set as "
+        "what `HfApi.wait_for_job` returns, an `@overload`ed method (`-> JobInfo: ...` "
+        "first, `JobInfo | list[JobInfo]` last): no finding"
     ),
     ("broad-except", "x-precision"): (
         "0/1 (0/2 before round M, which reads a broad catch after `except ImportError:` "

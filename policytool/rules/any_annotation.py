@@ -18,6 +18,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fake_slots
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
@@ -159,7 +160,22 @@ class nested in another (`Trainer.Config`, written `Config` inside `Trainer`) is
 a call through `func.__wrapped__(...)` reaches `func`'s parameters; a fake set as what a
 mock's method returns (`api.list_repo_refs.return_value = ...`), where the mock stands
 for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock patched
-over `HfApi`), is what that method is annotated to return (`-> GitRefs`). An empty
+over `HfApi`), is what that method is annotated to return (`-> GitRefs`). More
+generally, what the code under test gets in a fake's place when the fake is what a
+*replaced* callable returns is that callable's real return: the fake (or the local name
+bound to it) given as `return_value=` / `side_effect=[...]` of `patch(...)` /
+`patch.object(...)`, or set as `<mock>.return_value` / `<mock>.side_effect = [...]`, where
+the mock is read back, by data flow only, to the real callable: `patch("pkg.get_api") as
+api_cls; api = api_cls.return_value; api.run_job.return_value = job` (`get_api() ->
+HfApi`, `HfApi.run_job() -> JobInfo`), `patch.object(api, "get_endpoint", ...)` with `api
+= HfApi(...)` or a parameter `api: HfApi`, a bare `MagicMock()` passed to a parameter of
+the code annotated with a class (`Controller(scheduler=scheduler)`, `scheduler:
+Scheduler`); an element of a `return_value=[fake]` fakes the element type of a `->
+list[Worker]`. A hand-written fake class is no ✗ itself, but the test installs it for a
+real class (`monkeypatch.setattr(mod, "LLMEngine", FakeEngine)`, or as what a class's
+method gives: `setattr(ToolParserManager, "get_tool_parser", staticmethod(lambda name:
+FakeParser))` with `-> type[ToolParser]`): a fake one of its methods returns stands in for
+what the real class's same-named method is annotated to return. An empty
 `SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
 fake of a known class, an attribute), never by a name alone.
 A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
@@ -170,7 +186,8 @@ backend._cfg.trainer.strategy = ...`), each an attribute of the class, in a slot
 annotated with it: a parameter it is passed to (also as an element of a list passed to
 `requests: list[Instance]`), an attribute it is set as, what a patched function returns
 (`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
-CallToolResult`), or an element of a list set as a sequence field of another data fake
+CallToolResult`) or any replaced callable returns (read as for a `SimpleNamespace`
+above), or an element of a list set as a sequence field of another data fake
 (`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
 TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
 (`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`: its attribute
@@ -851,6 +868,15 @@ def _fake_of(
             result = _patched_function_fake(src, call, parents, keywords, nested)
         if result is None and keywords:
             result = _mocked_method_fake(src, call, parents, modules, keywords, nested)
+        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
+            # (a mock data fake reads it after its other readings: see _mock_fake)
+            result = replaced.replaced_return(
+                _finder(src), modules, call, parents, keywords, nested
+            )
+        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
+            result = replaced.installed_method_fake(
+                _finder(src), modules, call, parents, keywords, nested
+            )
         if result is None:
             result = _caller_fake(src, call, parents, modules, keywords, nested)
         if result is None:
@@ -871,7 +897,8 @@ def _fake_of(
         if holder is not None and src.qualname(holder.func) in _SIMPLE_NAMESPACE:
             # a keyword of another fake: typed only when that fake's class is known
             local = local or _fake_of(src, holder, depth + 1) is None
-        if not _typed_binding(result[0].how) or (local and "it is passed" not in result[0].how):
+        flowed = "it is passed" in result[0].how or _REPLACED in result[0].how
+        if not _typed_binding(result[0].how) or (local and not flowed):
             # a local name's annotation elsewhere is a name match: the parameter the
             # test passes it to decides (or the base class of ``self``)
             read = src.cache.get("modules")
@@ -887,6 +914,10 @@ def _fake_of(
                 result = None
     memo[id(call)] = result
     return result
+
+
+# How a fake found as what a replaced callable returns says so (data flow, no name).
+_REPLACED = replaced.REPLACED
 
 
 def _typed_binding(how: str) -> bool:
@@ -1101,6 +1132,10 @@ def _mock_fake(
         found = None  # a local name's annotation elsewhere is a name match
     if found is None and local:
         found = _mock_returned_fake(src, call, parents, data)
+    if found is None:
+        modules = src.cache.get("modules")
+        if isinstance(modules, list):
+            found = replaced.replaced_return(_finder(src), modules, call, parents, data, ())
     if found is None and depth < 2:
         found = _mock_element_fake(src, call, parents, data, depth)
     if found is None:
@@ -1158,8 +1193,9 @@ def _bound_call(func: ast.AST, var: str) -> ast.Call | None:
 
 def _slot_reached(how: str) -> bool:
     """Whether ``how`` a fake held by a local name was found is a slot the test puts it
-    in (a parameter it is passed to, an element of a typed sequence it is put in)."""
-    return "it is passed" in how or "which it is put in" in how
+    in (a parameter it is passed to, an element of a typed sequence it is put in, what a
+    replaced callable returns)."""
+    return "it is passed" in how or "which it is put in" in how or _REPLACED in how
 
 
 def _mock_returned_fake(
