@@ -38,7 +38,9 @@ weight loading and post-load hooks such as `process_weights_after_loading`,
 import, unless it loops over steps), nor are loops that run once: over the
 model's structure (`model.modules()`), over a checkpoint (`state_dict`, `checkpoint`),
 or in a function that takes one (a `state_dict` / `weights` parameter). Files under
-`benchmarks/` are not swept by this rule. ⚠ for each such copy.
+`benchmarks/` are not swept by this rule. ⚠ for each such copy. A `.clone()` whose
+receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` line and
+is new only when that line is added (rewriting the receiver's first line is no new copy).
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
@@ -161,6 +163,23 @@ def _copy_kind(src: SourceInfo, call: ast.Call) -> str | None:
     if src.qualname(call.func) in _DEEPCOPY:
         return "deepcopy"
     return None
+
+
+def _clone_site(call: ast.Call) -> ast.AST:
+    """Where a ``.clone()`` call's copy is: the ``clone`` name, when the receiver spans
+    lines before it (``model(\n...\n)[0].clone()``). The finding points there, and the
+    copy is new only when that line is added: a change that rewrites the receiver's first
+    line leaves an old copy old."""
+    func = call.func
+    end_line, end_col = getattr(func, "end_lineno", None), getattr(func, "end_col_offset", None)
+    if not isinstance(func, ast.Attribute) or end_line is None or end_col is None:
+        return call
+    if end_line == call.lineno:
+        return call
+    site = ast.Name(id=func.attr, ctx=ast.Load())
+    site.lineno, site.col_offset = end_line, max(end_col - len(func.attr), 0)
+    site.end_lineno, site.end_col_offset = call.end_lineno, call.end_col_offset
+    return site
 
 
 def _comment_only(src: SourceInfo, number: int) -> bool:
@@ -642,7 +661,10 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
     for node, ctx in src.of_type(ast.Call):
         assert isinstance(node, ast.Call)
         kind = _copy_kind(src, node)
-        if kind is None or not src.node_added(node):
+        if kind is None:
+            continue
+        site = _clone_site(node) if kind == "clone" else node
+        if not src.node_added(site):
             continue
         names = ctx.names()
         if names_match(names, COLD) or names_match(names, src.config.fail_fast):
@@ -656,7 +678,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         if per_request is not None:
             yield finding(
                 src,
-                node,
+                site,
                 "hot-copy",
                 BLOCK,
                 f"`{short(src, node)}` deep-copies a scheduler/sampling config per request "
@@ -678,7 +700,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             if _full_tensor(node, function_node) and not _why_comment(src, node):
                 yield finding(
                     src,
-                    node,
+                    site,
                     "hot-copy",
                     BLOCK,
                     f"`{text}` {where} copies a whole tensor every step, "
@@ -686,7 +708,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 )
             else:
                 yield finding(
-                    src, node, "hot-copy", WARN, f"`{text}` {where} allocates a copy each step"
+                    src, site, "hot-copy", WARN, f"`{text}` {where} allocates a copy each step"
                 )
             continue
         if not (ctx.stmt_loop or ctx.step_loop) and hot is None:
@@ -711,7 +733,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         ):
             yield finding(
                 src,
-                node,
+                site,
                 "hot-copy",
                 BLOCK,
                 f"`{text}` {where} allocates and copies a tensor every iteration, "
@@ -727,7 +749,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         ):
             yield finding(
                 src,
-                node,
+                site,
                 "hot-copy",
                 BLOCK,
                 f"`{text}` deep-copies a scheduler/sampling config on request path `{request}`",
@@ -736,7 +758,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         if kind == "clone" and hot is not None and _forward_input(src, node, ctx.innermost):
             yield finding(
                 src,
-                node,
+                site,
                 "hot-copy",
                 BLOCK,
                 f"`{text}` {where} copies the whole input activations on every forward pass, "
@@ -744,7 +766,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             )
             continue
         what = "allocates a copy" if kind == "clone" else "walks the whole object graph"
-        yield finding(src, node, "hot-copy", WARN, f"`{text}` {where} {what} each time")
+        yield finding(src, site, "hot-copy", WARN, f"`{text}` {where} {what} each time")
 
 
 def check(source: SourceFile, config: Config) -> list[Finding]:
