@@ -521,7 +521,10 @@ _ZC_FIGURES = {
 }
 
 
-_ZDE_SEALED = "sealed: labelled blind during round M, recorded with a5641a6, main before round M"
+_ZDE_SEALED = (
+    "sealed: labelled blind during round M, recorded with a5641a6 (main before round M) "
+    "and with round M's merged code: the same findings"
+)
 _ZD_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "0/2: `**kwargs` added to bitsandbytes' `Params4bit.__new__` and `Int8Params.__new__` "
