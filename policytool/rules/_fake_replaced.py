@@ -45,24 +45,10 @@ def _func_return(finder: fakes.Finder, dotted: str) -> tuple[str, str] | None:
     module, _dot, func = dotted.rpartition(".")
     if not module or finder.find(module) is None:
         return None
-    for _hop in range(fakes.MAX_HOPS + 1):
-        found = finder.find(module)
-        loaded = finder.load(module)
-        if found is None or loaded is None:
-            return None
-        try:
-            info = os.stat(found[0])
-        except OSError:
-            return None
-        text = fakes._return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
+    for path, _where, info, home, name in fakes.function_homes(finder, module, func):
+        text = fakes._return_annotation(path, info.st_mtime_ns, info.st_size, name)
         if text is not None:
-            return text, module
-        imported = loaded[0].imports.get(func)
-        if imported is None:
-            return None
-        source, _colon, original = imported.partition(":")
-        module = fakes._resolve_relative(source, module, found[1].endswith("__init__.py"))
-        func = original
+            return text, home
     return None
 
 

@@ -2100,18 +2100,10 @@ def patched_return(
         module, func = ".".join(parts[:cut]), parts[cut]
         if cut != len(parts) - 1 or finder.find(module) is None:
             continue
-        for _hop in range(MAX_HOPS + 1):
-            found = finder.find(module)
-            loaded = finder.load(module)
-            if found is None or loaded is None:
-                return None
-            try:
-                info = os.stat(found[0])
-            except OSError:
-                return None
-            text = _return_annotation(found[0], info.st_mtime_ns, info.st_size, func)
+        for path, where, info, home, name in function_homes(finder, module, func):
+            text = _return_annotation(path, info.st_mtime_ns, info.st_size, name)
             built = (
-                _constructed_return(found[0], info.st_mtime_ns, info.st_size, func)
+                _constructed_return(path, info.st_mtime_ns, info.st_size, name)
                 if text is None
                 else None
             )
@@ -2119,37 +2111,57 @@ def patched_return(
                 # no annotation: the class its ``return`` builds, when that is a typed
                 # data class or a stdlib class (typeshed types it), and every keyword
                 # of the fake is one of its attributes
-                defined = define(finder, built, module)
+                defined = define(finder, built, home)
                 if (
                     defined is None
-                    or not (defined.data_class or _stdlib(found[0]))
+                    or not (defined.data_class or _stdlib(path))
                     or not keywords
                     or not keywords <= defined.fields
                 ):
                     return None
-                how = f"`{func}()` returns a `{built}` in {found[1]}"
+                how = f"`{name}()` returns a `{built}` in {where}"
                 return Mimicked(built, defined.relpath, how), defined
             if text is not None:
                 cls = _type_name(text)
                 if not cls:
                     return None
-                hit = mimicked(finder, [module], "", False, cls, keywords, None, nested)
+                hit = mimicked(finder, [home], "", False, cls, keywords, None, nested)
                 if hit is None:
                     # a data class that is no record takes attributes it does not
                     # declare (transformers' configs): the ``-> T`` alone names it
-                    hit = mimicked(finder, [module], "", False, cls, frozenset(), None, nested)
+                    hit = mimicked(finder, [home], "", False, cls, frozenset(), None, nested)
                     if hit is None or hit[1].record:
                         return None
-                how = f"`{func}() -> {text.strip()}` in {found[1]}"
+                how = f"`{name}() -> {text.strip()}` in {where}"
                 return Mimicked(hit[0].name, hit[0].where, how), hit[1]
-            imported = loaded[0].imports.get(func)
-            if imported is None:
-                return None
-            source, _colon, original = imported.partition(":")
-            module = _resolve_relative(source, module, found[1].endswith("__init__.py"))
-            func = original
         return None
     return None
+
+
+def function_homes(
+    finder: Finder, module: str, func: str
+) -> Iterator[tuple[str, str, os.stat_result, str, str]]:
+    """(file, its name for messages, its stat, module, function name) of ``module`` and
+    then of each module it re-exports ``func`` from (``from .x import f as func``), at
+    most :data:`MAX_HOPS` hops: where a caller looks for the function's ``def`` until it
+    finds what it reads there. Ends at a module that cannot be read or does not import
+    the name."""
+    for _hop in range(MAX_HOPS + 1):
+        found = finder.find(module)
+        loaded = finder.load(module)
+        if found is None or loaded is None:
+            return
+        try:
+            info = os.stat(found[0])
+        except OSError:
+            return
+        yield found[0], found[1], info, module, func
+        imported = loaded[0].imports.get(func)
+        if imported is None:
+            return
+        source, _colon, original = imported.partition(":")
+        module = _resolve_relative(source, module, found[1].endswith("__init__.py"))
+        func = original
 
 
 def bound_return(
