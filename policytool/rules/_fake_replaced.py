@@ -159,7 +159,7 @@ class Reader:
             return self._patched(patcher, depth)
         bound = [
             node.value
-            for node in ast.walk(self.scope)
+            for node in fakes.walked(self.scope)
             if isinstance(node, ast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
@@ -286,7 +286,7 @@ def replaced_callables(
         var = stmt.targets[0].id
     reader = Reader(finder, modules, scope, parents)
     out: list[tuple[Stands, bool]] = []
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         if len(out) >= 4:
             break
         if isinstance(node, ast.Call) and fakes._callee(node) in ("patch", "object"):
@@ -380,7 +380,7 @@ def installed_for(
     ToolParserManager, "get_tool_parser", staticmethod(lambda name: FakeParser))``,
     whose ``-> type[ToolParser]`` names the class)."""
     wide = [*modules, *finder.second_tier(modules)]
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         if not (
             isinstance(node, ast.Call)
             and fakes._callee(node) in ("setattr", "object")

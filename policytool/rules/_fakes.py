@@ -172,6 +172,15 @@ class _Module:
         return tuple((n.lower(), n) for n in (*self.classes, *self.imports))
 
 
+@functools.lru_cache(maxsize=256)
+def walked(node: ast.AST) -> tuple[ast.AST, ...]:
+    """``ast.walk(node)`` as a tuple, kept for the last 256 nodes asked: every fake of a
+    test function reads that function's nodes (where it is bound, patched, passed), and a
+    test with hundreds of fakes walked the same function hundreds of times per reading.
+    The trees are never changed after parsing, so the walk stays true."""
+    return tuple(ast.walk(node))
+
+
 def outer_call(call: ast.Call, parents: dict[int, ast.AST]) -> ast.Call | None:
     """The call whose keyword (directly, or through a list/dict) ``call`` is."""
     node: ast.AST = call
@@ -342,7 +351,7 @@ def patch_of_mock(mock: ast.expr, stmt: ast.AST, parents: dict[int, ast.AST]) ->
     if mock.id in params:
         index = params.index(mock.id)
         return injecting[index] if index < len(injecting) else None
-    for node in ast.walk(func):
+    for node in walked(func):
         if isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 var = item.optional_vars
@@ -526,7 +535,7 @@ def _fields_of_classdef(node: ast.ClassDef) -> frozenset[str]:
             names.update(t.id for t in item.targets if isinstance(t, ast.Name))
         elif isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(item.name)
-    for sub in ast.walk(node):
+    for sub in walked(node):
         if (
             isinstance(sub, ast.Attribute)
             and isinstance(sub.ctx, ast.Store)
@@ -1232,7 +1241,7 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
     if func is None:
         return []
     out: list[tuple[str, int | str]] = []
-    for node in ast.walk(func):
+    for node in walked(func):
         if not isinstance(node, ast.Call):
             continue
         callee = _callee(node)
@@ -2281,7 +2290,7 @@ def _value_class(finder: Finder, func: ast.AST, expr: ast.expr) -> str | None:
         for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
             if a.arg == var and a.annotation is not None:
                 annotated.append(a.annotation)
-    for node in ast.walk(func):
+    for node in walked(func):
         if isinstance(node, ast.AnnAssign) and _terminal_name(node.target) == var:
             annotated.append(node.annotation)
         elif isinstance(node, ast.Assign) and any(_terminal_name(t) == var for t in node.targets):

@@ -674,7 +674,7 @@ def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
             if id(stmt) not in walked:
                 walked.add(id(stmt))
                 parents[id(stmt)] = src.tree
-                for parent in ast.walk(stmt):
+                for parent in fakes.walked(stmt):
                     for child in ast.iter_child_nodes(parent):
                         parents[id(child)] = parent
             break
@@ -740,7 +740,7 @@ def _local_fakes(
         return cached
     bound: dict[str, ast.Call] = {}
     twice: set[str] = set()
-    for node in ast.walk(func):
+    for node in fakes.walked(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
@@ -990,7 +990,7 @@ def _held_fake(
     func = fakes._enclosing_function(stmt, parents)
     if func is None:
         return None
-    for node in ast.walk(func):
+    for node in fakes.walked(func):
         if node is call or not _is_fake(src, node):
             continue
         assert isinstance(node, ast.Call)
@@ -1062,12 +1062,12 @@ def _assigned_on(func: ast.AST, path: tuple[str, ...]) -> set[str] | None:
     attribute ``name.attr`` it sets a mock as); None when it rebinds ``path`` more than
     once or configures it as a callable or with a method."""
     local_defs = {
-        n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        n.name for n in fakes.walked(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     out: set[str] = set()
     binds = 0
     size = len(path)
-    for node in ast.walk(func):
+    for node in fakes.walked(func):
         if not isinstance(node, ast.Assign):
             continue
         for target in node.targets:
@@ -1184,7 +1184,7 @@ def _bound_call(func: ast.AST, var: str) -> ast.Call | None:
     """The call ``func`` binds the local ``var`` to (``var = Call(...)``), when bound once."""
     bound = [
         node.value
-        for node in ast.walk(func)
+        for node in fakes.walked(func)
         if isinstance(node, ast.Assign)
         and any(isinstance(t, ast.Name) and t.id == var for t in node.targets)
     ]
@@ -1210,7 +1210,7 @@ def _mock_returned_fake(
         return None
     var = stmt.targets[0]
     assert isinstance(var, ast.Name)
-    for node in ast.walk(func):
+    for node in fakes.walked(func):
         if not (
             isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Name)
@@ -1269,7 +1269,7 @@ def _element_names(scope: ast.AST, var: str) -> str:
         return var
     names = {
         node.target.id
-        for node in ast.walk(scope)
+        for node in fakes.walked(scope)
         if isinstance(node, (ast.For, ast.AsyncFor))
         and isinstance(node.target, ast.Name)
         and isinstance(node.iter, ast.Name)
@@ -1305,7 +1305,7 @@ def _helper_holders(call: ast.Call, parents: dict[int, ast.AST]) -> list[tuple[s
                 m for m in top.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
             )
     for user in users:
-        for node in ast.walk(user):
+        for node in fakes.walked(user):
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
@@ -1382,7 +1382,7 @@ def _reached_from(
     """:func:`_reached` for one holder ``var`` of ``scope``: the typed class found, else
     the count of calls read so far (``seen`` before)."""
     finder = _finder(src)
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         if not isinstance(node, ast.Call) or seen >= 8:
             continue
         callee = fakes._callee(node)
@@ -1516,7 +1516,7 @@ def _patch_targets(scope: ast.AST, is_func: Callable[[ast.expr | None], bool]) -
     last name), ``monkeypatch.setattr("subprocess.run", func)``, ``patch("subprocess.run",
     side_effect=func)``, ``patch.object(subprocess, "run", new=func)``."""
     out: list[str] = []
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         if not isinstance(node, ast.Call) or len(out) >= 4:
             continue
         callee = fakes._callee(node)
@@ -1665,7 +1665,7 @@ def _binds(func: ast.FunctionDef | ast.AsyncFunctionDef, var: str) -> bool:
         return True
     return any(
         isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(func)
+        for n in fakes.walked(func)
     )
 
 
@@ -1689,7 +1689,7 @@ def _named_patched_fake(
     scope = fakes._enclosing_function(call, parents)
     if scope is None:
         return None
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         is_func: Callable[[ast.expr | None], bool]
         if isinstance(node, ast.Lambda) and _yields_var(var, element, node.body):
             is_func = functools.partial(operator.is_, node)
@@ -1713,7 +1713,7 @@ def _mock_class(mock: str, scope: ast.AST) -> str:
     ``mock = Mock(spec=Cls)`` / ``create_autospec(Cls)``, or the return value of a mock
     patched over a class (``setattr(module, "Cls", Mock(return_value=mock))``,
     ``patch("pkg.Cls", return_value=mock)``); "" when none says."""
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         if not isinstance(node, ast.Call):
             continue
         callee = fakes._callee(node)
@@ -1743,7 +1743,7 @@ def _is_holder_of(call: ast.Call, scope: ast.AST, name: str) -> bool:
         isinstance(node, ast.Assign)
         and node.value is call
         and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-        for node in ast.walk(scope)
+        for node in fakes.walked(scope)
     )
 
 
@@ -1752,12 +1752,12 @@ def _setattr_name(scope: ast.AST, value: ast.Call) -> str:
     replaces with ``value`` (the call itself, or the local name it is bound to)."""
     names = {
         t.id
-        for node in ast.walk(scope)
+        for node in fakes.walked(scope)
         if isinstance(node, ast.Assign) and node.value is value
         for t in node.targets
         if isinstance(t, ast.Name)
     }
-    for node in ast.walk(scope):
+    for node in fakes.walked(scope):
         if not isinstance(node, ast.Call) or fakes._callee(node) != "setattr":
             continue
         if len(node.args) < 3 or not isinstance(node.args[1], ast.Constant):
@@ -1892,7 +1892,7 @@ def _reached_calls(
         if not var:
             return []
         calls = []
-        for node in ast.walk(scope):
+        for node in fakes.walked(scope):
             if not isinstance(node, ast.Call) or len(calls) >= 8:
                 continue
             for index, arg in enumerate(node.args):
@@ -2060,15 +2060,40 @@ def _passed_fake(
     return None
 
 
+# What naming a file's new fakes may cost, in fakes x lines of the function each sits in:
+# the readings walk that function once or more per fake, so one test function of
+# thousands of fakes took minutes (quadratic). Real tests stay far below (the largest
+# seen: 66 fakes in one vllm-omni test file); past it a fake is reported unnamed (⚠).
+MAX_FAKE_READING = 300_000
+
+
+class _FakeBudget:
+    """What is left of :data:`MAX_FAKE_READING` in one file."""
+
+    def __init__(self) -> None:
+        self.left = MAX_FAKE_READING
+
+    def take(self, function: ast.AST | None) -> bool:
+        """Spend one fake's reading in ``function`` (module level: one line); False once
+        the file's budget is spent."""
+        lines = 1
+        if function is not None:
+            first = getattr(function, "lineno", 1)
+            lines = (getattr(function, "end_lineno", None) or first) - first + 1
+        self.left -= lines
+        return self.left >= 0
+
+
 def any_annotation(src: SourceInfo) -> Iterator[Finding]:
     """``Any`` and untyped signatures in production code, wrong returns, test fakes."""
     if src.is_test:
-        for node, _ctx in src.of_type(ast.Call):
+        budget = _FakeBudget()
+        for node, ctx in src.of_type(ast.Call):
             assert isinstance(node, ast.Call)
             # New when its ``SimpleNamespace(`` is on an added line: a keyword added
             # inside an old fake does not make the fake new.
             if src.qualname(node.func) in _SIMPLE_NAMESPACE and src.node_added(node.func):
-                mimics = fake_of(src, node)
+                mimics = fake_of(src, node) if budget.take(ctx.innermost) else None
                 if mimics is not None:
                     yield finding(
                         src,
@@ -2086,9 +2111,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "any-annotation",
                         WARN,
                         "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
-                        "under test",
+                        "under test" + ("" if budget.left >= 0 else _unread()),
                     )
-        yield from _mock_fakes(src)
+        yield from _mock_fakes(src, budget)
         # A wrong annotation misleads in a test helper as it does anywhere (the ⚠ for
         # ``Any`` is about production signatures only).
         yield from _wrong_annotations(src)
@@ -2244,20 +2269,33 @@ def _takes_receiver(
     return id(node) in methods
 
 
-def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
+def _unread(prefix: str = "not named: ") -> str:
+    """How a message says the file's fake budget was spent."""
+    return (
+        f" ({prefix}this file's new fakes are read up to {MAX_FAKE_READING:,} "
+        "fake-lines, and it has more)"
+    )
+
+
+def _mock_fakes(src: SourceInfo, budget: _FakeBudget) -> Iterator[Finding]:
     """✗ for each new ``MagicMock``/``Mock`` data fake of a typed class (see
-    :func:`mock_fake_of`); any other mock is the ordinary test double, no finding."""
+    :func:`mock_fake_of`); any other mock is the ordinary test double, no finding. Past
+    the file's budget one ⚠ says how many new mocks were not read."""
     if b"Mock(" not in src.data:
         return
     lines = src.data.split(b"\n")
     if not any(b"Mock(" in line and src.overlaps(n, n) for n, line in enumerate(lines, 1)):
         return  # no added line builds a mock: the tree is not walked
+    unread: list[ast.Call] = []
     for node in ast.walk(src.tree):
         if not (
             isinstance(node, ast.Call)
             and fakes._callee(node) in _DATA_MOCKS
             and src.node_added(node.func)
         ):
+            continue
+        if not budget.take(fakes._enclosing_function(node, _parents(src, node))):
+            unread.append(node)
             continue
         mocked = mock_fake_of(src, node)
         if mocked is not None:
@@ -2270,6 +2308,14 @@ def _mock_fakes(src: SourceInfo) -> Iterator[Finding]:
                 f"({mocked.where}; found by {mocked.how}), a real typed class: "
                 f"build a `{mocked.name}` or a typed fake",
             )
+    if unread:
+        yield finding(
+            src,
+            unread[0],
+            "any-annotation",
+            WARN,
+            f"{len(unread)} new mocks from here on were not read for data fakes" + _unread(""),
+        )
 
 
 def _local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation's fake naming is bounded per file: each fake's readings walk the test
+function it sits in, so a pull request adding one test function of thousands of fakes
+made the sweep quadratic (500 `SimpleNamespace` + 500 mocks: 75 s; 4,000 of each: more
+than 10 minutes). Past the bound a fake is reported unnamed, and unread mocks get one ⚠:
+nothing is hidden."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from policytool.rules import any_annotation
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, sweep_findings
+
+FEATURE_BASE = {
+    "pkg/__init__.py": "",
+    "pkg/records.py": (
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\n"
+        "class Point:\n"
+        "    x: int\n"
+        "    y: int\n\n\n"
+        "def norm(point: Point) -> int:\n"
+        "    return point.x + point.y\n"
+    ),
+}
+
+
+def _test_file(fakes: int) -> str:
+    """One test function: ``fakes`` SimpleNamespace fakes of ``Point`` passed to ``norm``,
+    and as many bare mocks given a return value."""
+    lines = [
+        "from types import SimpleNamespace",
+        "from unittest.mock import MagicMock",
+        "from pkg.records import norm",
+        "",
+        "",
+        "def test_many():",
+    ]
+    for i in range(fakes):
+        lines.append(f"    assert norm(SimpleNamespace(x={i}, y=1)) == {i + 1}")
+        lines.append(f"    m{i} = MagicMock()")
+        lines.append(f"    m{i}.run.return_value = {i}")
+    return "\n".join(lines) + "\n"
+
+
+def _fakes_found(run: Run) -> list[tuple[int, str, str]]:
+    return [
+        (f["line"], f["severity"], f["message"])
+        for f in sweep_findings(run, "--jobs", "1")
+        if f["rule"] == "any-annotation"
+    ]
+
+
+def test_fakes_past_the_budget_are_reported_unnamed(
+    feature: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The function spans 3 * 8 + 1 lines: a budget of 100 fake-lines names 4 fakes.
+    monkeypatch.setattr(any_annotation, "MAX_FAKE_READING", 100)
+    feature.write("tests/test_many.py", _test_file(8))
+    feature.commit("add")
+    found = _fakes_found(run)
+    named = [line for line, sev, msg in found if sev == "error" and "`Point`" in msg]
+    unnamed = [line for line, sev, msg in found if "not named" in msg]
+    assert named == [7, 10, 13, 16]
+    assert unnamed == [19, 22, 25, 28]
+    mocks = [msg for _line, _sev, msg in found if "new mocks from here on" in msg]
+    assert mocks == [
+        "8 new mocks from here on were not read for data fakes (this file's new fakes are "
+        "read up to 100 fake-lines, and it has more)"
+    ]
+
+
+def test_the_real_budget_names_every_fake_of_an_ordinary_test(feature: Repo, run: Run) -> None:
+    feature.write("tests/test_many.py", _test_file(60))
+    feature.commit("add")
+    found = _fakes_found(run)
+    assert len([1 for _l, sev, _m in found if sev == "error"]) == 60
+    assert not [m for _l, _s, m in found if "not named" in m or "not read" in m]
+
+
+def test_a_thousand_fakes_in_one_function_stay_fast(feature: Repo, run: Run) -> None:
+    feature.write("tests/test_many.py", _test_file(1000))
+    feature.commit("add")
+    start = time.perf_counter()
+    found = _fakes_found(run)
+    elapsed = time.perf_counter() - start
+    assert len([1 for _l, _s, m in found if "SimpleNamespace" in m]) == 1000
+    assert elapsed < 60, elapsed
