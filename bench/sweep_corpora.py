@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""Every labelled sweep corpus, rebuilt and re-recorded from this checkout on a new machine.
+
+The labels live in ``bench/sweep_blind_*.json``, ``bench/sweep_unseen.json`` and
+``bench/sweep_commits.json`` (a *set* is the part of the name after ``sweep_``'s prefix:
+``a`` .. ``ze``, ``unseen``, ``commits``); the clones and packages they were recorded
+with do not: this script brings them back, records every tree with this checkout's code
+and sums the figures.
+
+    # clone each tree's repository from a directory of mirrors (``owner+name/repo`` git
+    # directories, as the search tool's fetch leaves them, or plain clones)
+    python bench/sweep_corpora.py clones --mirrors /work/.mirror [SET ...]
+    # record every tree (findings written into the set's JSON), two sets at a time
+    python bench/sweep_corpora.py record --jobs 2 [SET ...]
+    # ✗ recall, ✗ precision and ⚠ precision summed over sets, per rule
+    python bench/sweep_corpora.py totals [--reading blind|post-run] [SET ...]
+    # findings that differ between this checkout's JSONs and another checkout's
+    python bench/sweep_corpora.py diff OTHER_CHECKOUT [SET ...]
+
+Without SET every set is meant. Clones go to ``bench/.cache/clones/owner+name`` and
+packages to ``bench/.cache/packages`` (``pip download --no-deps NAME==VERSION``, the
+wheel unzipped; vLLM from its source release as ``bench/_vllm.py`` fetches it): nothing
+is installed or imported. A tree's ``packages`` entries keep the directory they were
+first recorded with; the rebuilt directories go on the sweep's ``PYTHONPATH`` after
+them, so the JSONs do not change with the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import _vllm  # noqa: E402
+import sweep_commits  # noqa: E402
+import sweep_unseen  # noqa: E402
+
+CACHE = HERE / ".cache"
+CLONES = CACHE / "clones"
+PACKAGES = CACHE / "packages"
+METRICS = ("x-recall", "x-precision", "w-precision")
+# A snapshot that lacks a blob outside the Python sources (docling, datatrove) is
+# checked out sparsely: what the sweep reads; without YAML and Markdown when a blob of
+# those is missing too (pydantic-ai's test cassettes).
+SPARSE = (
+    ("*.py", "*.pyi", "py.typed", "*.toml", "*.cfg", "*.ini", "*.yaml", "*.yml", "*.md"),
+    ("*.py", "*.pyi", "py.typed", "*.toml", "*.cfg", "*.ini"),
+)
+
+
+def set_path(name: str) -> Path:
+    """The JSON of set ``name``."""
+    if name in ("unseen", "commits"):
+        return HERE / f"sweep_{name}.json"
+    return HERE / f"sweep_blind_{name}.json"
+
+
+def all_sets() -> list[str]:
+    """Every set, blind sets in the order they were sealed, then the older two."""
+    blind = sorted(
+        (p.stem.removeprefix("sweep_blind_") for p in HERE.glob("sweep_blind_*.json")),
+        key=lambda s: (len(s), s),
+    )
+    return [*blind, "unseen", "commits"]
+
+
+def _trees(name: str) -> dict[str, dict[str, object]]:
+    doc = sweep_commits.load(set_path(name))
+    trees = doc["trees"]
+    assert isinstance(trees, dict)
+    return trees
+
+
+def repo_of(info: dict[str, object], tree: str) -> str:
+    """``owner/name`` of a tree (the first corpus stored ``sweep22-owner+name``)."""
+    repo = str(info.get("repo", tree))
+    return repo.removeprefix("sweep22-").replace("+", "/")
+
+
+def clone_dir(repo: str) -> Path:
+    """Where the clone of ``owner/name`` lives."""
+    return CLONES / repo.replace("/", "+")
+
+
+def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def make_clone(repo: str, mirrors: Path) -> Path:
+    """Clone ``owner/name`` from its mirror once; a snapshot missing a blob is checked
+    out sparsely (see :data:`SPARSE`); nothing is left behind when every way fails."""
+    target = clone_dir(repo)
+    if (target / ".git").is_dir():
+        return target
+    source = mirrors / repo.replace("/", "+")
+    if (source / "repo").is_dir():
+        source = source / "repo"
+    if not source.is_dir():
+        raise SystemExit(f"{repo}: no mirror at {source}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    proc = _run("git", "clone", "-q", str(source), str(target))
+    if proc.returncode == 0:
+        return target
+    for patterns in SPARSE:
+        _run("rm", "-rf", str(target))
+        proc = _run("git", "clone", "-q", "--no-checkout", str(source), str(target))
+        if proc.returncode != 0:
+            break
+        _run("git", "sparse-checkout", "set", "--no-cone", *patterns, cwd=target)
+        proc = _run("git", "checkout", "-q", "-f", "HEAD", cwd=target)
+        if proc.returncode == 0:
+            print(f"{repo}: sparse checkout of {' '.join(patterns)}", file=sys.stderr)
+            return target
+    _run("rm", "-rf", str(target))
+    raise SystemExit(f"{repo}: {proc.stderr.strip()[-500:]}")
+
+
+def package_dir(spec: str) -> Path:
+    """The unpacked ``NAME==VERSION`` (the part of a tree's ``packages`` entry before
+    its ``=DIR``), downloaded once."""
+    name, version = spec.split("==", 1)
+    if name == "vllm":
+        return _vllm.vllm_tree(version)
+    target = PACKAGES / f"{name}-{version}"
+    if target.is_dir():
+        return target
+    PACKAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=PACKAGES) as tmp:
+        # Only the Python sources are read, so a wheel built for another CPython or a
+        # newer manylinux serves as well (megatron-core 0.19.2 has cp312+ wheels only).
+        for target_python in ((), *(("--python-version", v) for v in ("3.12", "3.13"))):
+            platforms = ("--platform", "manylinux_2_28_x86_64") if target_python else ()
+            proc = _run(
+                sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                "--only-binary", ":all:", *target_python, *platforms,
+                f"{name}=={version}", "-d", tmp,
+            )  # fmt: skip
+            wheels = list(Path(tmp).glob("*.whl"))
+            if wheels:
+                break
+        else:
+            raise SystemExit(f"{spec}: no wheel ({proc.stderr.strip()[-300:]})")
+        unpacked = Path(tmp) / "unpacked"
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            wheel.extractall(unpacked)
+        os.replace(unpacked, target)
+    return target
+
+
+def _specs(info: dict[str, object]) -> list[str]:
+    entries = info.get("packages") or []
+    assert isinstance(entries, list)
+    return [str(entry).rsplit("=", 1)[0] for entry in entries]
+
+
+def record_set(name: str) -> str:
+    """Record every tree of set ``name`` from its clone; a line for the log."""
+    path = set_path(name)
+    for tree, info in _trees(name).items():
+        repo = clone_dir(repo_of(info, tree))
+        if not (repo / ".git").is_dir():
+            raise SystemExit(f"{name}/{tree}: no clone at {repo} (run `clones` first)")
+        dirs = [str(package_dir(spec)) for spec in _specs(info)]
+        kept = os.environ.get("PYTHONPATH", "")
+        # after the stored directories (which record() puts first), so that a machine
+        # that still has them reads the very files the set was recorded with
+        os.environ["PYTHONPATH"] = os.pathsep.join([*dirs, *([kept] if kept else [])])
+        try:
+            if name == "commits":
+                sweep_commits.record(repo, tree, None)
+            else:
+                sweep_unseen.record(repo, tree, path)
+        finally:
+            os.environ["PYTHONPATH"] = kept
+    return f"{name}: recorded"
+
+
+def _record_apart(name: str) -> int:
+    """Record set ``name`` in a process of its own; its exit status."""
+    return subprocess.run(
+        [sys.executable, __file__, "record", "--jobs", "1", name], check=False
+    ).returncode
+
+
+def totals(names: list[str], reading: str) -> str:
+    """The figures of ``names`` summed per rule (``commits`` by its own metric, both
+    splits together), as a Markdown table."""
+    sums: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for name in names:
+        doc = sweep_commits.load(set_path(name))
+        if name == "commits":
+            figs = {(k[1], k[2]): v for k, v in sweep_commits.figures(doc).items()}
+        else:
+            figs = {(k[1], k[2]): v for k, v in sweep_unseen.figures(doc, reading).items()}
+        for key, (hit, tot) in figs.items():
+            sums[key][0] += hit
+            sums[key][1] += tot
+    lines = ["| rule | ✗ recall | ✗ precision | ⚠ precision |", "| --- | --- | --- | --- |"]
+    for rule in [*sweep_commits.RULES, "all"]:
+        cells = []
+        for metric in METRICS:
+            if rule == "all":
+                hit = sum(v[0] for k, v in sums.items() if k[1] == metric)
+                tot = sum(v[1] for k, v in sums.items() if k[1] == metric)
+            else:
+                hit, tot = sums.get((rule, metric), (0, 0))
+            cells.append(f"{hit}/{tot} ({hit / tot:.2f})" if tot else "-")
+        lines.append(f"| `{rule}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _findings(path: Path) -> set[tuple[object, ...]]:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        (f["tree"], f["commit"], f["path"], f["line"], f["rule"], f["severity"], f["message"])
+        for f in doc["findings"]
+    }
+
+
+def diff(other: Path, names: list[str]) -> int:
+    """Print the findings that differ from ``other``'s JSONs; the number of differences."""
+    count = 0
+    for name in names:
+        theirs = other / "bench" / set_path(name).name
+        if not theirs.is_file():
+            continue
+        mine, old = _findings(set_path(name)), _findings(theirs)
+        for sign, group in (("-", old - mine), ("+", mine - old)):
+            for f in sorted(group, key=str):
+                print(f"{name} {sign} {f[0]} {str(f[1])[:10]} {f[2]}:{f[3]} {f[4]} {f[5]}: {f[6]}")
+                count += 1
+    return count
+
+
+def main() -> int:
+    """Command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    clones = sub.add_parser("clones", help="clone each tree's repository from its mirror")
+    clones.add_argument("--mirrors", type=Path, required=True)
+    record = sub.add_parser("record", help="record every tree with this checkout's code")
+    record.add_argument("--jobs", type=int, default=2)
+    tot = sub.add_parser("totals", help="figures summed over sets")
+    tot.add_argument("--reading", choices=sweep_unseen.READINGS, default="post-run")
+    other = sub.add_parser("diff", help="findings that differ from another checkout's")
+    other.add_argument("other", type=Path)
+    for command in (clones, record, tot, other):
+        command.add_argument("sets", nargs="*", metavar="SET")
+    args = parser.parse_args()
+    names: list[str] = args.sets or all_sets()
+    unknown = [n for n in names if not set_path(n).is_file()]
+    if unknown:
+        parser.error(f"no such set: {', '.join(unknown)} (known: {' '.join(all_sets())})")
+    if args.command == "clones":
+        for name in names:
+            for tree, info in _trees(name).items():
+                print(f"{name}/{tree}: {make_clone(repo_of(info, tree), args.mirrors)}")
+                for spec in _specs(info):
+                    print(f"  {spec}: {package_dir(spec)}")
+    elif args.command == "record" and args.jobs <= 1:
+        for name in names:
+            print(record_set(name), flush=True)
+    elif args.command == "record":
+        # one process per set: a set's trees share its JSON, sets share nothing
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            failed = [
+                name
+                for name, code in zip(names, pool.map(_record_apart, names), strict=True)
+                if code != 0
+            ]
+        if failed:
+            print(f"failed: {' '.join(failed)}", file=sys.stderr)
+            return 1
+    elif args.command == "totals":
+        print(totals(names, args.reading))
+    else:
+        return 1 if diff(args.other, names) else 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

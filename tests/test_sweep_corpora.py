@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``bench/sweep_corpora.py``: the labelled corpora rebuilt on a new machine (clones from
+mirrors, a snapshot missing a blob checked out sparsely) and their figures summed."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _load() -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("sweep_corpora", BENCH / "sweep_corpora.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sweep_corpora"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def _mirror(root: Path, files: dict[str, str]) -> Path:
+    """A ``owner+name/repo`` git directory as the fetch leaves it, holding ``files``."""
+    work = root / "work"
+    work.mkdir()
+    _git(work, "init", "-q")
+    for name, text in files.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text, encoding="utf-8")
+    _git(work, "add", ".")
+    _git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    mirror = root / "mirrors" / "owner+name" / "repo"
+    # the git directory itself: its objects loose, so one can go missing
+    shutil.copytree(work / ".git", mirror)
+    return mirror
+
+
+def _drop_blob(mirror: Path, path: str) -> None:
+    """Delete one file's blob from the mirror: a snapshot that did not arrive whole."""
+    blob = _git(mirror, "rev-parse", f"HEAD:{path}")
+    (mirror / "objects" / blob[:2] / blob[2:]).unlink()
+
+
+def test_sets_are_every_labelled_json() -> None:
+    corpora = _load()
+    names = corpora.all_sets()
+    assert names[0] == "a" and names[-2:] == ["unseen", "commits"]
+    assert names.index("z") < names.index("za") < names.index("ze")
+    for name in names:
+        assert corpora.set_path(name).is_file(), name
+    assert corpora.repo_of({"repo": "sweep22-vllm-project+vllm-ascend"}, "x") == (
+        "vllm-project/vllm-ascend"
+    )
+
+
+def test_totals_sum_each_sets_figures() -> None:
+    corpora = _load()
+    unseen = sys.modules["sweep_unseen"]
+    figs = [unseen.figures(unseen.load(corpora.set_path(name)), "blind") for name in ("zc", "zd")]
+    table = corpora.totals(["zc", "zd"], "blind")
+    for rule in corpora.sweep_commits.RULES:
+        hit = sum(f.get(("unseen", rule, "x-precision"), (0, 0))[0] for f in figs)
+        tot = sum(f.get(("unseen", rule, "x-precision"), (0, 0))[1] for f in figs)
+        row = next(line for line in table.splitlines() if line.startswith(f"| `{rule}` |"))
+        cell = row.split(" | ")[2]
+        assert cell == (f"{hit}/{tot} ({hit / tot:.2f})" if tot else "-"), (rule, row)
+
+
+def test_clone_from_mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpora = _load()
+    mirror = _mirror(tmp_path, {"pkg/a.py": "x = 1\n", "README.md": "hi\n"})
+    monkeypatch.setattr(corpora, "CLONES", tmp_path / "clones")
+    clone = corpora.make_clone("owner/name", mirror.parent.parent)
+    assert (clone / "pkg" / "a.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert (clone / "README.md").is_file()
+    assert corpora.make_clone("owner/name", tmp_path / "nowhere") == clone  # cloned once
+
+
+def test_missing_blob_outside_python_is_checked_out_sparsely(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpora = _load()
+    mirror = _mirror(tmp_path, {"pkg/a.py": "x = 1\n", "docs/cassette.yaml": "k: v\n"})
+    _drop_blob(mirror, "docs/cassette.yaml")
+    monkeypatch.setattr(corpora, "CLONES", tmp_path / "clones")
+    clone = corpora.make_clone("owner/name", mirror.parent.parent)
+    assert (clone / "pkg" / "a.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert not (clone / "docs" / "cassette.yaml").exists()
+
+
+def test_missing_python_blob_fails_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpora = _load()
+    mirror = _mirror(tmp_path, {"pkg/a.py": "x = 1\n"})
+    _drop_blob(mirror, "pkg/a.py")
+    monkeypatch.setattr(corpora, "CLONES", tmp_path / "clones")
+    with pytest.raises(SystemExit, match="owner/name"):
+        corpora.make_clone("owner/name", mirror.parent.parent)
+    assert not (tmp_path / "clones" / "owner+name").exists()
