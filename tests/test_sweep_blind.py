@@ -551,14 +551,83 @@ _ZE_FIGURES = {
         "dict is forwarded with `**`; ✗ at the other reads"
     ),
     ("any-annotation", "x-recall"): (
-        "6/11: `SimpleNamespace(text=...)` chunks of a faked mlx-vlm `stream_generate` "
+        "6/11 blind, 7/12 post-run: `SimpleNamespace(text=...)` chunks of a faked mlx-vlm "
+        "`stream_generate` "
         "(package not stored): ⚠; `MagicMock(returncode=0)` returned by a fake "
         "`subprocess.run` (`CompletedProcess`): no finding"
     ),
     ("any-annotation", "x-precision"): (
-        "6/11: implicit Optionals labelled '-': a `hidden_states: Tensor = None` the body "
-        "rejects with ValueError, three HF-style forward inputs the body only forwards, a "
-        "nested function both callers pass a value"
+        "6/11 blind, 7/11 post-run: implicit Optionals labelled '-': a `hidden_states: "
+        "Tensor = None` the body looks up in `**kwargs` and rejects with ValueError, three "
+        "HF-style forward inputs the body only forwards; a nested function's `max_length` "
+        "labelled '-' as 'both callers pass a value' is ✗ post-run (its second caller "
+        "leaves the default and the body tests it)"
+    ),
+}
+
+_ZFG_SEALED = (
+    "sealed: labelled blind during round N, recorded with 2926bad (main before round N) "
+    "and with round N's merged code"
+)
+_OLD_DROPPING_INIT = (
+    "a key read added to an old `__init__(**kwargs)` that drops unknown keys, reported ✗ "
+    "at the read (set f's labels); labelled ⚠: the dropping predates the commit"
+)
+_ZF_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: optimum-intel's `export_feature`, a key new in this commit passed by name in "
+        "one file and read from `**kwargs` in another: ⚠"
+    ),
+    ("kwargs-lookup", "x-precision"): "0/2: " + _OLD_DROPPING_INIT + " (`trust_remote_code`)",
+    ("broad-except", "x-recall"): (
+        "0/11: eight bare `except:` around ktransformers' import-time `torch_npu` set-up "
+        "whose `try` also imports the project's own modules (⚠ to the sweep: an optional "
+        "import guard), a bare `except: pass` around NPU settings at CLI start-up and a "
+        "retry after any error on the generation path in files that do not parse at those "
+        "commits, an unlogged `except Exception: pass` while writing a flag into an "
+        "exported model (⚠)"
+    ),
+    ("broad-except", "w-precision"): "10/11: one sampled catch labelled '-'",
+    ("any-annotation", "x-recall"): (
+        "0/4: two `SimpleNamespace` configs of transformers' `Qwen3VLMoeConfig` (⚠, the "
+        "class not named), `bsz_tensors: torch.tensor = None` twice (`torch.tensor` is a "
+        "function, no type: no finding)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "0/2: implicit Optionals a maintainer keeps: an HF-style `position_embeddings` the "
+        "body only forwards and its one caller supplies, a `prefill_l: list[int] = None` "
+        "the body sums and its one caller passes"
+    ),
+    ("hot-copy", "x-precision"): (
+        "2/3: `residual.contiguous().clone()`, the aligned twin of the line above whose "
+        "comment explains both copies, labelled ⚠"
+    ),
+    ("hot-copy", "w-precision"): "3/4: one sampled copy labelled '-'",
+}
+_ZG_FIGURES = {
+    ("kwargs-lookup", "x-precision"): "1/2: " + _OLD_DROPPING_INIT + " (ROLL's `mode`)",
+    ("broad-except", "x-recall"): (
+        "1/2: an unlogged `except Exception: pass` around `get_cached_module_file` before "
+        "`from_pretrained` (model loading): ⚠"
+    ),
+    ("broad-except", "x-precision"): (
+        "1/2: a CI dependency-analysis script under `.github/scripts/` whose `get_init_"
+        "imports` prints the error and carries on, labelled ⚠ (no fail-fast path)"
+    ),
+    ("broad-except", "w-precision"): "8/9: one sampled catch labelled '-'",
+    ("any-annotation", "x-recall"): (
+        '4/13: `torch_dtype: Optional[torch.dtype] = "auto"` three times (a string '
+        "default: no finding); MagicMock data fakes of megatron-core's model config, "
+        "`requests.Response` from a patched `requests.get`, pytriton's `TensorSpec`: no "
+        "finding"
+    ),
+    ("any-annotation", "x-precision"): (
+        "4/6: `megatron_checkpoint_filepath: str = None` twice, only passed on or picked "
+        "by `model_format`, labelled '-'"
+    ),
+    ("hot-copy", "x-precision"): (
+        "0/3: `old_log_probs.clone()` once per RL training step (no latent or activations "
+        "of an AR or diffusion loop), labelled ⚠"
     ),
 }
 
@@ -618,6 +687,8 @@ for _name, _cells, _when in (
     ("zc", _ZC_FIGURES, _ZC_SEALED),
     ("zd", _ZD_FIGURES, _ZDE_SEALED),
     ("ze", _ZE_FIGURES, _ZDE_SEALED),
+    ("zf", _ZF_FIGURES, _ZFG_SEALED),
+    ("zg", _ZG_FIGURES, _ZFG_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
