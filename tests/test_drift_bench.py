@@ -8,10 +8,8 @@ machinery honest offline, so a broken injection cannot pass as a missed drift.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -19,18 +17,14 @@ from types import ModuleType
 import pytest
 import yaml
 
+from tests.bench_modules import load_bench
 from tests.conftest import GIT_ENV, Result
 
 HERE = Path(__file__).resolve().parent.parent / "bench" / "drift_recall.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("drift_recall", HERE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["drift_recall"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("drift_recall")
 
 
 dr = _bench()

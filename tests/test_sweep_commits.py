@@ -7,22 +7,17 @@ its cause; the test fails when a gap closes (remove it) or another cell drops.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests.bench_modules import load_bench
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "sweep_commits.py"
 TARGETS = {"x-recall": 0.9, "x-precision": 0.9, "w-precision": 0.95}
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sweep_commits", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sweep_commits"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("sweep_commits")
 
 
 def test_corpus_is_at_least_100_commits_of_three_new_repositories_all_labelled() -> None:

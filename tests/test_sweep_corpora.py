@@ -5,7 +5,6 @@ mirrors, a snapshot missing a blob checked out sparsely) and their figures summe
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -14,17 +13,13 @@ from types import ModuleType
 
 import pytest
 
+from tests.bench_modules import load_bench
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def _load() -> ModuleType:
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("sweep_corpora", BENCH / "sweep_corpora.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sweep_corpora"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("sweep_corpora")
 
 
 def _git(cwd: Path, *args: str) -> str:

@@ -6,22 +6,17 @@ history; ``current``: ✗ >= 0.9, ⚠ >= 0.95 per rule, the gaps named with thei
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
+
+from tests.bench_modules import load_bench
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "sweep_corpus.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sweep_corpus", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sweep_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("sweep_corpus")
 
 
 def test_every_entry_has_a_verdict_a_seed_condition_and_a_reason() -> None:

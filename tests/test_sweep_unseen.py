@@ -9,24 +9,18 @@ when a gap closes (remove it) or another cell drops. The findings are recorded b
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests.bench_modules import load_bench
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 TARGETS = {"x-recall": 0.9, "x-precision": 0.9, "w-precision": 0.95}
 
 
 def _load() -> ModuleType:
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("sweep_unseen", BENCH / "sweep_unseen.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sweep_unseen"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("sweep_unseen")
 
 
 def test_unseen_corpus_is_new_repositories_labelled_blind() -> None:

@@ -5,26 +5,20 @@ sweep finds every true case the greps find and none of their false ones."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.bench_modules import load_bench
 from tests.sweep_fixture import build
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "sweep_vs_grep.py"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sweep_vs_grep", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sweep_vs_grep"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("sweep_vs_grep")
 
 
 @pytest.mark.skipif(
