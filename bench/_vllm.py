@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""Fetch the vLLM source release the benchmarks run on, once, into ``bench/.cache``.
+"""Fetch the vLLM source release the benchmarks run on (or another project's, such as
+vllm-omni's, for the release diffs), once, into ``bench/.cache``.
 
 ``pip download --no-deps --no-binary :all: vllm==VERSION`` (pip's configuration and
 ``PIP_*`` switched off) fetches and unpacks the sdist, then tries to build its metadata,
@@ -27,16 +28,21 @@ TREES = Path(os.environ.get("POLICYTOOL_TREES", "/work/trees"))
 
 
 def vllm_tree(version: str = VERSION) -> Path:
-    """The extracted ``vllm-VERSION`` source tree, downloading it on first use.
+    """The extracted ``vllm-VERSION`` source tree, downloading it on first use."""
+    return source_tree("vllm", version)
+
+
+def source_tree(project: str, version: str) -> Path:
+    """The extracted ``PROJECT-VERSION`` source release, downloading it on first use.
 
     ``pip download`` of the sdist fetches and unpacks it, then tries to prepare its
-    metadata, which needs vLLM's build requirements (torch==X, no sdist exists) and
-    fails. ``--no-clean`` keeps the unpacked tree, which is all the benchmarks need.
+    metadata, which needs the project's build requirements (vLLM's torch==X has no sdist)
+    and may fail. ``--no-clean`` keeps the unpacked tree, which is all the benchmarks need.
     """
-    shared = TREES / f"vllm-{version}"
+    shared = TREES / f"{project}-{version}"
     if (shared / "pyproject.toml").is_file():
         return shared  # the team's unpacked copy (read only: benches copy it first)
-    target = CACHE / f"vllm-{version}"
+    target = CACHE / f"{project}-{version}"
     if (target / "pyproject.toml").is_file():
         return target
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -54,7 +60,7 @@ def vllm_tree(version: str = VERSION) -> Path:
             "--no-binary",
             ":all:",
             "--no-clean",
-            f"vllm=={version}",
+            f"{project}=={version}",
             "-d",
             str(tmp / "out"),
         ],
@@ -63,7 +69,7 @@ def vllm_tree(version: str = VERSION) -> Path:
         text=True,
         check=False,
     )
-    archives = list((tmp / "out").glob(f"vllm-{version}.tar.gz"))
+    archives = list((tmp / "out").glob("*.tar.gz"))
     if archives:
         with tarfile.open(archives[0]) as tar:
             tar.extractall(tmp / "x", filter="data")
@@ -71,7 +77,7 @@ def vllm_tree(version: str = VERSION) -> Path:
     else:
         found = [p.parent for p in tmp.glob("pip-*/*/pyproject.toml")]
         if not found:
-            sys.exit(f"pip download of vllm=={version} failed:\n{proc.stdout}{proc.stderr}")
+            sys.exit(f"pip download of {project}=={version} failed:\n{proc.stdout}{proc.stderr}")
         unpacked = found[0]
     unpacked.rename(target)
     shutil.rmtree(tmp, ignore_errors=True)

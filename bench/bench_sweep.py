@@ -51,7 +51,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _vllm import CACHE, VERSION, vllm_tree  # noqa: E402
+from _vllm import CACHE, VERSION, source_tree, vllm_tree  # noqa: E402
 
 WORK = CACHE / "sweep-bench"
 CHANGED_FILES = 50
@@ -251,21 +251,25 @@ CHECKLIST_GREPS = (
 )
 
 
-def build_release(rebuild: bool) -> Path:
-    """A repo with vLLM 0.32.0 on ``main`` and 0.33.0 on ``feature``."""
-    root = WORK / "release"
+def build_release(
+    rebuild: bool, project: str = "vllm", old_version: str = "0.32.0", new_version: str = VERSION
+) -> Path:
+    """A repo with ``project``'s ``old_version`` source release on ``main`` and
+    ``new_version`` on ``feature`` (vLLM 0.32.0 -> 0.33.0 by default)."""
+    default = (project, old_version, new_version) == ("vllm", "0.32.0", VERSION)
+    root = WORK / ("release" if default else f"release-{project}-{old_version}-{new_version}")
     marker = root / ".bench-ready"
     if marker.is_file() and not rebuild:
         return root
     if root.exists():
         shutil.rmtree(root)
-    old, new = vllm_tree("0.32.0"), vllm_tree(VERSION)
+    old, new = source_tree(project, old_version), source_tree(project, new_version)
     root.mkdir(parents=True)
     for child in old.iterdir():
         (_copy if child.is_dir() else os.link)(child, root / child.name)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A", "-f")
-    git(root, "commit", "-q", "-m", "vllm 0.32.0")
+    git(root, "commit", "-q", "-m", f"{project} {old_version}")
     git(root, "checkout", "-q", "-b", "feature")
     for child in root.iterdir():
         if child.name != ".git":
@@ -273,7 +277,7 @@ def build_release(rebuild: bool) -> Path:
     for child in new.iterdir():
         (_copy if child.is_dir() else os.link)(child, root / child.name)
     git(root, "add", "-A", "-f")
-    git(root, "commit", "-q", "-m", "vllm 0.33.0")
+    git(root, "commit", "-q", "-m", f"{project} {new_version}")
     marker.write_text("ready")
     return root
 

@@ -17,6 +17,10 @@ and sums the figures.
     python bench/sweep_corpora.py totals [--reading blind|post-run] [SET ...]
     # findings that differ between this checkout's JSONs and another checkout's
     python bench/sweep_corpora.py diff OTHER_CHECKOUT [SET ...]
+    # the findings of the two release diffs (vLLM 0.32.0 -> 0.33.0, vllm-omni 0.18.0 ->
+    # 0.20.0; the source releases made into git repos), and what moved between two runs
+    python bench/sweep_corpora.py releases OUT.json
+    python bench/sweep_corpora.py releases-diff BEFORE.json AFTER.json
 
 Without SET every set is meant. Clones go to ``bench/.cache/clones/owner+name`` and
 packages to ``bench/.cache/packages`` (``pip download --no-deps NAME==VERSION``, the
@@ -34,8 +38,9 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -43,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _vllm  # noqa: E402
+import bench_sweep  # noqa: E402
 import sweep_commits  # noqa: E402
 import sweep_unseen  # noqa: E402
 
@@ -50,6 +56,8 @@ CACHE = HERE / ".cache"
 CLONES = CACHE / "clones"
 PACKAGES = CACHE / "packages"
 METRICS = ("x-recall", "x-precision", "w-precision")
+# The release diffs every rule change is checked on: (project, old, new) source releases.
+RELEASES = (("vllm", "0.32.0", "0.33.0"), ("vllm-omni", "0.18.0", "0.20.0"))
 # A snapshot that lacks a blob outside the Python sources (docling, datatrove) is
 # checked out sparsely: what the sweep reads; without YAML and Markdown when a blob of
 # those is missing too (pydantic-ai's test cassettes).
@@ -243,6 +251,44 @@ def diff(other: Path, names: list[str]) -> int:
     return count
 
 
+def releases(out: Path) -> None:
+    """Sweep each release diff of :data:`RELEASES` (``main`` the old release, ``feature``
+    the new) with this checkout's code; write ``{"PROJECT OLD -> NEW": findings}``."""
+    found: dict[str, list[dict[str, object]]] = {}
+    for project, old, new in RELEASES:
+        root = bench_sweep.build_release(False, project, old, new)
+        start = time.perf_counter()
+        proc = _run(
+            sys.executable, "-m", "policytool", "sweep", "--base", "main", "--two-dot",
+            "--head", "feature", "--format", "json", "--fail-on", "never", cwd=root,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"{project}: {proc.stderr.strip()[-500:]}")
+        name = f"{project} {old} -> {new}"
+        found[name] = json.loads(proc.stdout)
+        counts = sorted(Counter(f"{f['rule']} {f['severity']}" for f in found[name]).items())
+        took = time.perf_counter() - start
+        print(f"{name}: {len(found[name])} findings in {took:.1f} s: {dict(counts)}")
+    out.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def releases_diff(before: Path, after: Path) -> int:
+    """Print the release-diff findings that moved between two ``releases`` files; how many."""
+    old = json.loads(before.read_text(encoding="utf-8"))
+    new = json.loads(after.read_text(encoding="utf-8"))
+    count = 0
+    for name in sorted(set(old) | set(new)):
+        key = ("path", "line", "rule", "severity", "message")
+        mine = {tuple(f[k] for k in key) for f in new.get(name, [])}
+        theirs = {tuple(f[k] for k in key) for f in old.get(name, [])}
+        for sign, group in (("-", theirs - mine), ("+", mine - theirs)):
+            for f in sorted(group, key=str):
+                print(f"{name} {sign} {f[0]}:{f[1]} {f[2]} {f[3]}: {f[4]}")
+                count += 1
+    print(f"{count} findings moved", file=sys.stderr)
+    return count
+
+
 def main() -> int:
     """Command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -257,7 +303,17 @@ def main() -> int:
     other.add_argument("other", type=Path)
     for command in (clones, record, tot, other):
         command.add_argument("sets", nargs="*", metavar="SET")
+    rel = sub.add_parser("releases", help="sweep the release diffs into a JSON file")
+    rel.add_argument("out", type=Path)
+    rel_diff = sub.add_parser("releases-diff", help="release-diff findings that moved")
+    rel_diff.add_argument("before", type=Path)
+    rel_diff.add_argument("after", type=Path)
     args = parser.parse_args()
+    if args.command == "releases":
+        releases(args.out)
+        return 0
+    if args.command == "releases-diff":
+        return 1 if releases_diff(args.before, args.after) else 0
     names: list[str] = args.sets or all_sets()
     unknown = [n for n in names if not set_path(n).is_file()]
     if unknown:

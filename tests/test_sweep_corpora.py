@@ -5,6 +5,7 @@ mirrors, a snapshot missing a blob checked out sparsely) and their figures summe
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -107,3 +108,21 @@ def test_missing_python_blob_fails_and_leaves_nothing(
     with pytest.raises(SystemExit, match="owner/name"):
         corpora.make_clone("owner/name", mirror.parent.parent)
     assert not (tmp_path / "clones" / "owner+name").exists()
+
+
+def test_releases_diff_prints_what_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpora = _load()
+    kept = {"path": "a.py", "line": 3, "rule": "hot-copy", "severity": "error", "message": "m"}
+    moved = {**kept, "line": 4}
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    before.write_text(json.dumps({"vllm 1 -> 2": [kept, moved]}), encoding="utf-8")
+    after.write_text(json.dumps({"vllm 1 -> 2": [kept, {**moved, "line": 5}]}), encoding="utf-8")
+    assert corpora.releases_diff(before, after) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "vllm 1 -> 2 - a.py:4 hot-copy error: m",
+        "vllm 1 -> 2 + a.py:5 hot-copy error: m",
+    ]
+    assert corpora.releases_diff(before, before) == 0
