@@ -252,3 +252,49 @@ def test_a_caller_that_passes_a_variable_holding_none(feature: Repo, run: Run) -
     assert "`out: list = None`" in messages
     assert "scale" not in messages
     assert "act" not in messages
+
+
+FORWARDS = """\
+class Wrapper(Base):
+    def forward(
+        self,
+        input_ids: list = None,
+        mask: int = None,
+        cache_idx: int = None,
+    ) -> int:
+        hidden = self.model(input_ids=input_ids, mask=mask)
+        return self.attn.pre_attn(hidden, cache_idx=cache_idx) + self.head(hidden)
+
+
+def lce_forward(
+    self,
+    input_ids: list = None,
+    labels: list = None,
+) -> int:
+    out = self.model(input_ids=input_ids)
+    return self.loss(out, labels=labels)
+
+
+class Helper:
+    def loss(self, out: int, labels: list | None = None) -> int:
+        return out if labels is None else out + len(labels)
+"""
+
+
+def test_a_value_only_handed_to_an_instance_attributes_call(feature: Repo, run: Run) -> None:
+    # optimum-habana modeling_video_llava.py / Liger-Kernel ministral.py: an HF-style
+    # ``input_ids: torch.LongTensor = None`` copied from upstream and only passed to
+    # ``self.model(...)`` (the upstream model, whose parameters are Optional) is no lie
+    # of the change; gemma's ``cache_idx`` handed to ``self.self_attn.pre_attn_forward``
+    # and ``labels`` handed to ``self.loss`` (a method of a class of the module) still are.
+    feature.write("pkg/wrapper.py", FORWARDS)
+    feature.write(
+        "tests/test_wrapper.py",
+        "from pkg.wrapper import Wrapper, lce_forward\n\n\n"
+        "def test_forward() -> None:\n"
+        "    Wrapper().forward()\n"
+        "    lce_forward(Wrapper())\n",
+    )
+    feature.commit("add")
+    names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
+    assert names == ["cache_idx", "labels"]

@@ -964,6 +964,40 @@ def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> b
     return dereferenced and bool(_Paths(name).run(node.body))
 
 
+def _forwarded_to_attribute(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> bool:
+    """Whether every read of parameter ``name`` passes it as is to a call of an instance
+    attribute that no class of the module defines as a method: ``self.model(input_ids=
+    input_ids)``, a submodule or a stored callable whose own signature the module does not
+    show (an HF-style forward copied from upstream hands its inputs to the upstream model,
+    whose parameters are Optional). Not ``self.<attr>.<method>(...)``, a method of the
+    module's classes, ``super()``, ``cls.`` or a plain function: those receivers are read."""
+    index = _module_index(src)
+    methods = {
+        member.name
+        for klass in index.classes.values()
+        for member in klass.body
+        if isinstance(member, FUNCTIONS)
+    }
+    receivers: set[int] = set()
+    for sub in index.body(node)[1]:
+        func = sub.func
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+            and func.attr not in methods
+        ):
+            receivers.update(id(v) for v in (*sub.args, *(k.value for k in sub.keywords)))
+    reads = [
+        sub
+        for sub in kwreads.body_nodes(node)
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)
+    ]
+    return bool(reads) and all(id(read) in receivers for read in reads)
+
+
 def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether None really reaches parameter ``name`` (the annotation then lies, not only
     the default): the body tests it for None (``x is None``, ``if x``, ``x or d``) or uses
@@ -1590,6 +1624,8 @@ def function_findings(
             continue
         if not relies_on_none(node, arg.arg):
             continue  # a dead default: ``T | None`` would be the wrong advice
+        if _forwarded_to_attribute(src, node, arg.arg):
+            continue  # the receiver's own signature says what it takes
         if not none_reaches(src, node, arg.arg):
             continue  # None is possible but never comes: an inexact default, no lie
         # A class imported by name from an absent module is read as its dotted
