@@ -18,8 +18,8 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fake_owner, _fake_slots
 from policytool.rules import _fake_replaced as replaced
-from policytool.rules import _fake_slots
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
@@ -235,7 +235,14 @@ that the replacement hands out (`return next(results)`, `results.pop()`, `result
 data flow only, the variable's name says nothing, and a replacement binding that name
 itself is not it. An `Enum` member (`.value`, `.name`)
 in an enum-typed slot counts. Attributes the code sets on the object (`self.moe_config.tp_group =
-...`) count as its class's. Modules
+...`) count as its class's. A fake set as an attribute of a real object the test builds
+(`recipe = Recipe.__new__(Recipe)`, `object.__new__(Backend)`, `Backend(...)`,
+`Mock(spec=Backend)`, a parameter or a test helper annotated with the class) stands in for
+the type that class or a base declares for the attribute: `attr: T` in its body, `self.attr:
+T`, or `self.attr = f(...)` with `f`'s `-> T` or its docstring's `Returns:` type
+(`recipe.dist_env = SimpleNamespace(...)`, `self.dist_env = initialize_distributed(...)`
+returning `DistInfo`); an untyped or mixed assignment, or a plain service class there,
+leaves it ⚠. Modules
 are read from the repository, else from the installed packages on `sys.path` (as text:
 nothing is imported); at least half of the fake's keywords must be attributes of the
 class, and a fake passed as one of its keywords must fit that field's type when the
@@ -860,6 +867,8 @@ def _fake_of(
                 result = _held_fake(src, call, parents, name, modules, keywords, nested, depth)
             if result is None and name and not element and not explicit:
                 result = _inherited_fake(src, call, parents, modules, keywords, nested)
+            if result is None and name and not element and not explicit:
+                result = _owner_fake(src, call, parents, modules, keywords, nested)
             if result is None and name and not element and not explicit and keywords:
                 result = fakes.by_consensus(_finder(src), name, keywords, nested)
         if result is None and bound is None:
@@ -969,6 +978,41 @@ def _inherited_fake(
                 return fakes.Mimicked(mimics.name, mimics.where, how), data
             break
     return None
+
+
+def _owner_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake set as an attribute of a real object the test builds (``recipe =
+    Recipe.__new__(Recipe); recipe.dist_env = SimpleNamespace(...)``): the type the
+    object's class declares for that attribute (see :mod:`policytool.rules._fake_owner`)."""
+    stmt = parents.get(id(call))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or stmt.value is not call:
+        return None
+    target = stmt.targets[0]
+    if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
+        return None
+    func = fakes._enclosing_function(stmt, parents)
+    if func is None:
+        return None
+    cls = _fake_owner.owner_class(target.value, func, src.tree)
+    if not cls:
+        return None
+    finder = _finder(src)
+    found = _fake_owner.attribute_type(finder, modules, cls, target.attr)
+    if found is None:
+        return None
+    defined, name, how = found
+    if not defined.data_class or not fakes.plausible(
+        defined, keywords, fakes.misfits(finder, defined, nested)
+    ):
+        return None
+    return fakes.Mimicked(name, defined.relpath, how), defined
 
 
 def _held_fake(
