@@ -971,8 +971,9 @@ def _forwarded_to_attribute(
     attribute that no class of the module defines as a method: ``self.model(input_ids=
     input_ids)``, a submodule or a stored callable whose own signature the module does not
     show (an HF-style forward copied from upstream hands its inputs to the upstream model,
-    whose parameters are Optional). Not ``self.<attr>.<method>(...)``, a method of the
-    module's classes, ``super()``, ``cls.`` or a plain function: those receivers are read."""
+    whose parameters are Optional; a method inherited from another module's class reads
+    the same here). Not ``self.<attr>.<method>(...)``, a method of the module's classes,
+    ``super()``, ``cls.`` or a plain function: those receivers are read."""
     index = _module_index(src)
     methods = {
         member.name

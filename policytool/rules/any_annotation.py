@@ -89,7 +89,10 @@ module: another module's same-named call is not its caller; a tree past 1,500 fi
 24 MB, or a function called from more than 12 modules, is not read: the value handed on
 counts; a parameter only passed on, stored or returned has an inexact default, and one
 the body never reads, or dereferences on every path, a dead
-one: neither is a misleading type): the message says `T | None`; and a bool
+one: neither is a misleading type; nor is one whose every read hands it to a call of an
+instance attribute no class of the module defines as a method, `self.model(input_ids=
+input_ids)` in an HF-style forward copied from upstream: the receiver, a submodule or a
+method inherited from another module, states what it takes): the message says `T | None`; and a bool
 default under a number, `flag: int = True` (or `float`): "annotate bool". A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
