@@ -185,16 +185,6 @@ _J_FIGURES = {
         "1/2 (round E 0/2): a dataset parser's chain of parse attempts (`json.loads`, then "
         "`literal_eval`) ending in a fallback value: a chain of attempts stays ⚠"
     ),
-    ("any-annotation", "x-precision"): (
-        "18/21 (round E 16/20, main 16/30; round G: an old function's fall-off is not "
-        "reported on a later commit that only edits inside its last loop; round I: "
-        "`compute -> float` returning `dict.fromkeys(...)` is found; round J: `serve -> "
-        "MIIClient`, re-exported by `mii.backend`, falling off on the AML path after the "
-        "commit dropped `Union[None, ...]`, ✗ after the run): three implicit "
-        "Optionals the body tests but no caller leaves to None (labelled '-'; "
-        "`ModelConfig.model_name`, redeclared by every subclass; pass@k `formatted_doc`; "
-        "G-Pass@k `n`: callers the tree read cannot tell apart)"
-    ),
     ("hot-copy", "w-precision"): (
         "0/1: a `deepcopy` of each task config in a loop at set-up ('-'); a per-item copy in "
         "an ordinary loop is labelled ⚠ elsewhere (LMCache), and no general reading tells "
@@ -285,7 +275,8 @@ _QRS_SEALED = (
 )
 _IMPLICIT_OPTIONALS = (
     "implicit Optionals judged against the labels: the sweep's ✗ where None never reaches "
-    "a body that tests it (a forwarded `input_ids`, `vlm_img_dir`, `w: np.ndarray`; the "
+    "a body that tests it (`vlm_img_dir`, `w: np.ndarray`; an `input_ids` only handed to "
+    "`self.model(...)` until round N; the "
     "`stream: cuda.CUstream = None` of CUTLASS host functions nested in their factories "
     "is no longer reported since round L: another module's same-named call is not theirs); "
     "Liger's `model: "
@@ -303,7 +294,8 @@ _Q_FIGURES = {
         "returning a `saved_tensors_hooks` subclass (" + _IMPLICIT_OPTIONALS + ")"
     ),
     ("any-annotation", "x-precision"): (
-        "4/7 (0/7 before round J, 4/11 before round L, which reads that the work tree "
+        "4/6 (4/7 before round N, which no longer reports Liger's HF-style `input_ids` "
+        "only handed to `self.model(...)`; 0/7 before round J, 4/11 before round L, which reads that the work tree "
         "annotates `cfg` as the plain `DictDefault` 172 times and that a nested CUTLASS host "
         "function's `stream` is not reached by another module's same-named call): two "
         "axolotl fakes (`axolotl_cfg=SimpleNamespace(...)` held by a trainer stub) matched "
@@ -411,11 +403,13 @@ _VWXY_SEALED = (
 )
 _V_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "3/9: DeepSpeed's `SimpleNamespace(fwd_mem=..., bwd_mem=...)` `ProfilingResult` fakes "
+        "4/9 (3/9 before round N, which finds `backend._cfg = Mock()` by the type the "
+        "backend's class assigns to `_cfg`): DeepSpeed's `SimpleNamespace(fwd_mem=..., "
+        "bwd_mem=...)` `ProfilingResult` fakes "
         "stored in a dict the code indexes, and a `CompileConfig` fake passed positionally to "
         "an untyped `compile_config`; megatron-core's `TransformerConfig` as an untyped "
-        "`model_config`; two Mock data fakes given attributes after they are made "
-        "(`backend._cfg = Mock()`, `step_output.metrics = ...`)"
+        "`model_config`; a Mock data fake given attributes after it is made "
+        "(`step_output.metrics = ...`)"
     ),
     ("broad-except", "x-recall"): (
         "0/1: an unlogged `return None` in a NUMA probe that worker start-up calls and "
@@ -434,12 +428,14 @@ _W_FIGURES = {
 }
 _X_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "32/58: transformers' model configs and model outputs (`PreTrainedConfig`, "
+        "35/58 (32/58 before round N, which finds three `recipe.dist_env` fakes by the "
+        "`DistInfo` the recipe class assigns, its helper's docstring `Returns:` type): "
+        "transformers' model configs and model outputs (`PreTrainedConfig`, "
         "`BaseModelOutputWithPast`, `.logits` outputs) where no annotation names the class "
         "and transformers is too big to read whole; fakes of `ConfigContainer` and its "
         "fields passed to a module a fixture loads by path (`spec_from_file_location`: no "
-        "import names it); attributes of a recipe object (`recipe.dist_env`, "
-        "`recipe.distributed_config`) its class never annotates; three Mock data fakes; "
+        "import names it); `recipe.distributed_config`, unpacked from an unannotated helper's "
+        "tuple; three Mock data fakes; "
         "torch's `MixedPrecisionPolicy` (torch not stored)"
     ),
 }
@@ -557,11 +553,11 @@ _ZE_FIGURES = {
         "`subprocess.run` (`CompletedProcess`): no finding"
     ),
     ("any-annotation", "x-precision"): (
-        "6/11 blind, 7/11 post-run: implicit Optionals labelled '-': a `hidden_states: "
-        "Tensor = None` the body looks up in `**kwargs` and rejects with ValueError, three "
-        "HF-style forward inputs the body only forwards; a nested function's `max_length` "
-        "labelled '-' as 'both callers pass a value' is ✗ post-run (its second caller "
-        "leaves the default and the body tests it)"
+        "6/8 blind, 7/8 post-run (6/11 before round N, which no longer reports three "
+        "HF-style forward inputs only handed to `self.model(...)`): a `hidden_states: "
+        "Tensor = None` the body looks up in `**kwargs` and rejects with ValueError, "
+        "labelled '-'; a nested function's `max_length` labelled '-' as 'both callers pass a "
+        "value' is ✗ post-run (its second caller leaves the default and the body tests it)"
     ),
 }
 
@@ -594,9 +590,9 @@ _ZF_FIGURES = {
         "function, no type: no finding)"
     ),
     ("any-annotation", "x-precision"): (
-        "0/2: implicit Optionals a maintainer keeps: an HF-style `position_embeddings` the "
-        "body only forwards and its one caller supplies, a `prefill_l: list[int] = None` "
-        "the body sums and its one caller passes"
+        "0/1 (0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
+        "only handed to `self.<attr>(...)`): an implicit Optional a maintainer keeps, a "
+        "`prefill_l: list[int] = None` the body sums and its one caller passes"
     ),
     ("hot-copy", "x-precision"): (
         "2/3: `residual.contiguous().clone()`, the aligned twin of the line above whose "
