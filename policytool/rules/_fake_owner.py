@@ -10,8 +10,6 @@ attribute's name says nothing by itself."""
 from __future__ import annotations
 
 import ast
-import functools
-import os
 import re
 
 from policytool.rules import _fakes as fakes
@@ -87,29 +85,12 @@ def owner_class(
     return ""
 
 
-@functools.lru_cache(maxsize=512)
-def _parsed(path: str, mtime_ns: int, size: int) -> ast.Module | None:
-    """The syntax tree of a module file, cached by its stat."""
-    del mtime_ns, size
-    data = fakes._module_bytes(path)
-    if data is None:
-        return None
-    try:
-        return ast.parse(data)
-    except (SyntaxError, ValueError):
-        return None
-
-
 def _tree(finder: fakes.Finder, module: str) -> tuple[ast.Module, str] | None:
     """(syntax tree, path to show) of a module the finder finds."""
     found = finder.find(module)
     if found is None:
         return None
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return None
-    tree = _parsed(found[0], info.st_mtime_ns, info.st_size)
+    tree = fakes.module_tree(found[0])
     return (tree, found[1]) if tree is not None else None
 
 

@@ -2408,6 +2408,36 @@ def patch_target(call: ast.Call) -> str:
     return ""
 
 
+# Parsed modules kept (a base class's, the class declaring an attribute): many readings
+# share one module, and each tree is up to MAX_MODULE_BYTES of source: bounded memory.
+PARSED_MODULES = 256
+
+
+def module_tree(path: str) -> ast.Module | None:
+    """The parsed module at ``path``, cached by its stat; None when it cannot be read, is
+    over :data:`MAX_MODULE_BYTES` or does not parse (nesting too deep included)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return _parsed_module(path, info.st_mtime_ns, info.st_size)
+
+
+@functools.lru_cache(maxsize=PARSED_MODULES)
+def _parsed_module(path: str, mtime_ns: int, size: int) -> ast.Module | None:
+    """:func:`module_tree` for one stat of the file."""
+    del mtime_ns
+    if size > MAX_MODULE_BYTES:
+        return None
+    data = _module_bytes(path)
+    if data is None:
+        return None
+    try:
+        return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def _module_bytes(path: str) -> bytes | None:
     """A module's bytes, None when unreadable or over :data:`MAX_MODULE_BYTES`."""
     try:

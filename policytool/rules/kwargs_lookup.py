@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
-import os
 import re
 from collections.abc import Iterator, Sequence
 
@@ -403,28 +401,9 @@ def _base_method(src: SourceInfo, func: kwreads.FunctionDef) -> tuple[str, int] 
     if where is None:
         return None
     relpath, path = where
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    tree = _module_tree(path, info.st_mtime_ns, info.st_size)
+    tree = fakes.module_tree(path)
     found = _method_line(tree, name, func.name) if tree is not None else None
     return (relpath, found) if found is not None else None
-
-
-@functools.lru_cache(maxsize=256)
-def _module_tree(path: str, mtime_ns: int, size: int) -> ast.Module | None:
-    """The parsed module at ``path`` (at most ``MAX_MODULE_BYTES`` read; None past it or
-    when it does not parse), cached by its stat: many classes share one base."""
-    del mtime_ns
-    if size > fakes.MAX_MODULE_BYTES:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(fakes.MAX_MODULE_BYTES + 1)
-        return ast.parse(data) if len(data) <= fakes.MAX_MODULE_BYTES else None
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        return None
 
 
 def _method_line(tree: ast.Module, cls_name: str, method: str) -> int | None:
@@ -701,13 +680,7 @@ def _base_module(src: SourceInfo, module: str) -> ast.Module | None:
     """The parsed module a base class is imported from (bounded like every module the
     rules read), or None."""
     found = _finder(src).find(module)
-    if found is None:
-        return None
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return None
-    return _module_tree(found[0], info.st_mtime_ns, info.st_size)
+    return fakes.module_tree(found[0]) if found is not None else None
 
 
 def _pops(read: ast.AST) -> bool:
