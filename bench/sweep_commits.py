@@ -154,6 +154,9 @@ def record(repo: Path, tree: str, count: int | None, packages: list[str] | None 
                 )
     finally:
         _git(repo, "checkout", "-q", "--detach", start)
+    # in the order of the trees, whichever was recorded last: a re-record moves nothing
+    order = {str(name): i for i, name in enumerate(cast("dict[str, object]", doc["trees"]))}
+    findings.sort(key=lambda f: order.get(str(f["tree"]), len(order)))
     doc["findings"] = findings
     save(doc)
 
