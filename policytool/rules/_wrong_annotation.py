@@ -933,7 +933,9 @@ def _global_left_none(src: SourceInfo, node: ast.AnnAssign) -> bool:
     )
 
 
-def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+def relies_on_none(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> bool:
     """Whether parameter ``name``'s None can mean something in the body: compared with
     None or tested for truth (``x is None``, ``if not x``, ``x or default``), or handed on
     (passed to a call, stored, returned: the receiver may test it), or dereferenced
@@ -942,15 +944,8 @@ def relies_on_none(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> b
     others running with None. Not when the body never reads it, or every path through it
     dereferences it (or rebinds it) before it ends: then the ``= None`` is a dead default
     or a crash, and ``T | None`` the wrong advice."""
-    parents: dict[int, ast.AST] = {}
-    for sub in kwreads.body_nodes(node):
-        for child in ast.iter_child_nodes(sub):
-            parents[id(child)] = sub
     dereferenced = False
-    for sub in kwreads.body_nodes(node):
-        if not (isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)):
-            continue
-        parent = parents.get(id(sub))
+    for sub, parent in _module_index(src).reads(node).get(name, ()):
         if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is sub:
             dereferenced = True
             continue
@@ -975,28 +970,9 @@ def _forwarded_to_attribute(
     the same here). Not ``self.<attr>.<method>(...)``, a method of the module's classes,
     ``super()``, ``cls.`` or a plain function: those receivers are read."""
     index = _module_index(src)
-    methods = {
-        member.name
-        for klass in index.classes.values()
-        for member in klass.body
-        if isinstance(member, FUNCTIONS)
-    }
-    receivers: set[int] = set()
-    for sub in index.body(node)[1]:
-        func = sub.func
-        if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "self"
-            and func.attr not in methods
-        ):
-            receivers.update(id(v) for v in (*sub.args, *(k.value for k in sub.keywords)))
-    reads = [
-        sub
-        for sub in kwreads.body_nodes(node)
-        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Load)
-    ]
-    return bool(reads) and all(id(read) in receivers for read in reads)
+    reads = index.reads(node).get(name, ())
+    receivers = index.attribute_call_args(node)
+    return bool(reads) and all(id(read) in receivers for read, _parent in reads)
 
 
 def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
@@ -1163,6 +1139,8 @@ class _ModuleIndex:
         self.owner: dict[int, ast.ClassDef] = {}
         self.tree = tree
         self._bodies: dict[int, tuple[list[ast.Compare], list[ast.Call]]] = {}
+        self._reads: dict[int, dict[str, list[tuple[ast.Name, ast.AST | None]]]] = {}
+        self._attribute_args: dict[int, frozenset[int]] = {}
         for stmt in tree.body:
             if isinstance(stmt, FUNCTIONS):
                 self.functions[stmt.name] = stmt
@@ -1211,6 +1189,54 @@ class _ModuleIndex:
                 elif isinstance(sub, ast.Call):
                     calls.append(sub)
             cached = self._bodies[id(func)] = (compares, calls)
+        return cached
+
+    def reads(
+        self, func: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> dict[str, list[tuple[ast.Name, ast.AST | None]]]:
+        """Each name ``func``'s own body reads -> (the ``Name``, its parent node) per read,
+        in body order: one walk for all its parameters (a function of thousands of
+        parameters is not walked once per parameter)."""
+        cached = self._reads.get(id(func))
+        if cached is None:
+            nodes = list(kwreads.body_nodes(func))
+            parents: dict[int, ast.AST] = {}
+            for sub in nodes:
+                for child in ast.iter_child_nodes(sub):
+                    parents[id(child)] = sub
+            cached = {}
+            for sub in nodes:
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                    cached.setdefault(sub.id, []).append((sub, parents.get(id(sub))))
+            self._reads[id(func)] = cached
+        return cached
+
+    @functools.cached_property
+    def method_names(self) -> frozenset[str]:
+        """The names of the methods of the module's top-level classes."""
+        return frozenset(
+            member.name
+            for klass in self.classes.values()
+            for member in klass.body
+            if isinstance(member, FUNCTIONS)
+        )
+
+    def attribute_call_args(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
+        """The ids of the values ``func`` passes as is to a call of ``self.<attr>(...)``
+        whose ``attr`` no class of the module defines as a method."""
+        cached = self._attribute_args.get(id(func))
+        if cached is None:
+            found: set[int] = set()
+            for call in self.body(func)[1]:
+                callee = call.func
+                if (
+                    isinstance(callee, ast.Attribute)
+                    and isinstance(callee.value, ast.Name)
+                    and callee.value.id == "self"
+                    and callee.attr not in self.method_names
+                ):
+                    found.update(id(v) for v in (*call.args, *(k.value for k in call.keywords)))
+            cached = self._attribute_args[id(func)] = frozenset(found)
         return cached
 
 
@@ -1623,7 +1649,7 @@ def function_findings(
             if flag is not None:
                 yield flag
             continue
-        if not relies_on_none(node, arg.arg):
+        if not relies_on_none(src, node, arg.arg):
             continue  # a dead default: ``T | None`` would be the wrong advice
         if _forwarded_to_attribute(src, node, arg.arg):
             continue  # the receiver's own signature says what it takes
