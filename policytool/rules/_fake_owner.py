@@ -17,7 +17,6 @@ from policytool.rules import _fakes as fakes
 # Bases followed from the object's class to the one declaring the attribute.
 MAX_BASES = 4
 
-_MOCKS = frozenset({"Mock", "MagicMock", "NonCallableMagicMock", "NonCallableMock"})
 # A Google-style docstring's ``Returns:`` section whose first line names the type.
 _RETURNS_DOC_RE = re.compile(
     r"^[ \t]*Returns?:[ \t]*\n[ \t]+`{0,2}([A-Za-z_][A-Za-z0-9_.]*)`{0,2}[ \t]*(?::|\n|$)",
@@ -39,12 +38,8 @@ def _built_class(value: ast.expr) -> str:
     func = value.func
     if isinstance(func, ast.Attribute) and func.attr == "__new__":
         return _class_name(value.args[0]) if value.args else ""
-    callee = fakes._callee(value)
-    if callee in _MOCKS:
-        spec = next((k.value for k in value.keywords if k.arg in ("spec", "spec_set")), None)
-        return _class_name(spec)
-    if callee == "create_autospec":
-        return _class_name(value.args[0]) if value.args else ""
+    if fakes._callee(value) in fakes._MOCKS:
+        return fakes.spec_class(value)
     if isinstance(func, ast.Name) and func.id[:1].isupper():
         return func.id
     return ""

@@ -272,6 +272,20 @@ def _callee(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
+def spec_class(call: ast.Call) -> str:
+    """The class a specced mock stands for: ``Mock(spec=Cls)`` (``spec_set=``, any mock
+    class of :data:`_MOCKS`) or ``create_autospec(Cls)``; "" when the call is no specced
+    mock or its spec is no class name."""
+    callee = _callee(call)
+    if callee not in _MOCKS:
+        return ""
+    spec = next((k.value for k in call.keywords if k.arg in ("spec", "spec_set")), None)
+    if callee == "create_autospec" and call.args:
+        spec = call.args[0]
+    name = _terminal(spec) if spec is not None else ""
+    return name if name[:1].isupper() else ""
+
+
 def called_on_class(call: ast.Call) -> bool:
     """Whether the call is ``Cls.meth(...)`` (its first argument is the receiver)."""
     func = _unwrapped(call.func)

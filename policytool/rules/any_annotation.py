@@ -1765,14 +1765,9 @@ def _mock_class(mock: str, scope: ast.AST) -> str:
             continue
         callee = fakes._callee(node)
         given = {k.arg: k.value for k in node.keywords if k.arg}
-        if callee in _MOCK_CALLS:
-            spec = given.get("spec") or given.get("spec_set")
-            if callee == "create_autospec" and node.args:
-                spec = node.args[0]
-            if spec is not None and _is_holder_of(node, scope, mock):
-                name = fakes._terminal(spec)
-                if name[:1].isupper():
-                    return name
+        specced = fakes.spec_class(node)
+        if specced and _is_holder_of(node, scope, mock):
+            return specced
         returned = given.get("return_value")
         if not (isinstance(returned, ast.Name) and returned.id == mock):
             continue
