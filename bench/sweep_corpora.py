@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -90,10 +91,18 @@ def _trees(name: str) -> dict[str, dict[str, object]]:
     return trees
 
 
+# What a repository and a package spec may be: the JSONs come from pull requests too, and
+# each names a directory under bench/.cache.
+_REPO_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*")
+_SPEC_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*==[A-Za-z0-9][A-Za-z0-9_.+!-]*")
+
+
 def repo_of(info: dict[str, object], tree: str) -> str:
     """``owner/name`` of a tree (the first corpus stored ``sweep22-owner+name``)."""
-    repo = str(info.get("repo", tree))
-    return repo.removeprefix("sweep22-").replace("+", "/")
+    repo = str(info.get("repo", tree)).removeprefix("sweep22-").replace("+", "/")
+    if not _REPO_RE.fullmatch(repo) or ".." in repo:
+        raise SystemExit(f"{tree}: not an owner/name repository: {repo!r}")
+    return repo
 
 
 def clone_dir(repo: str) -> Path:
@@ -137,6 +146,8 @@ def make_clone(repo: str, mirrors: Path) -> Path:
 def package_dir(spec: str) -> Path:
     """The unpacked ``NAME==VERSION`` (the part of a tree's ``packages`` entry before
     its ``=DIR``), downloaded once."""
+    if not _SPEC_RE.fullmatch(spec) or ".." in spec:
+        raise SystemExit(f"not a NAME==VERSION package: {spec!r}")
     name, version = spec.split("==", 1)
     if name == "vllm":
         return _vllm.vllm_tree(version)

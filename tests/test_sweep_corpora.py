@@ -126,3 +126,17 @@ def test_releases_diff_prints_what_moved(
         "vllm 1 -> 2 + a.py:5 hot-copy error: m",
     ]
     assert corpora.releases_diff(before, before) == 0
+
+
+@pytest.mark.parametrize("repo", ["../../etc/x", "owner/..", "owner", "a/b/c", "/abs/path"])
+def test_a_repository_name_that_leaves_the_cache_is_refused(repo: str) -> None:
+    corpora = _load()
+    with pytest.raises(SystemExit, match="not an owner/name"):
+        corpora.repo_of({"repo": repo}, "tree")
+
+
+@pytest.mark.parametrize("spec", ["../x==1", "x==../../1", "x", "x==1/2"])
+def test_a_package_spec_that_leaves_the_cache_is_refused(spec: str) -> None:
+    corpora = _load()
+    with pytest.raises(SystemExit, match="not a NAME==VERSION"):
+        corpora.package_dir(spec)
