@@ -18,7 +18,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules import _fake_owner, _fake_slots
+from policytool.rules import _fake_hf, _fake_owner, _fake_slots
 from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
@@ -901,6 +901,8 @@ def _fake_of(
                 bound[0] if bound is not None else "",
                 _reaches_code(src, call, parents, modules),
             )
+        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
+            result = _hf_fake(src, call, parents, modules, keywords)
     if result is not None and not call.keywords:
         parents = _parents(src, call)
         stmt = parents.get(id(call))
@@ -926,6 +928,23 @@ def _fake_of(
                 result = None
     memo[id(call)] = result
     return result
+
+
+def _hf_fake(
+    src: SourceInfo,
+    call: ast.Call,
+    parents: dict[int, ast.AST],
+    modules: list[str],
+    keywords: frozenset[str],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A fake of transformers' model config or of a ``forward``'s ``ModelOutput`` (see
+    :mod:`policytool.rules._fake_hf`): the slot names it fills are what it is bound to,
+    the test helper's parameter or the ``parametrize`` argument it is."""
+    slots = _fake_slots.slot_names(call, parents)
+    parametrized = _parametrized(call, parents)
+    if parametrized is not None:
+        slots = [*slots, parametrized[0]]
+    return _fake_hf.hf_fake(_finder(src), modules, call, parents, keywords, slots)
 
 
 # How a fake found as what a replaced callable returns says so (data flow, no name).
