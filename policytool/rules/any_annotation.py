@@ -223,7 +223,16 @@ Else the record classes of the installed packages that the test or the modules i
 imports import (a package of at most 400 modules): two or more keywords, all fields of
 one class, one of them a field that class alone declares there and no record of the
 repository declares (`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's
-`RepoSibling`; `path`, `size` name no class). A
+`RepoSibling`; `path`, `size` name no class). When the test or a module it imports
+imports transformers (installed), a fake filling a slot named `config` or `*config` (its
+binding, the test helper's parameter or the `parametrize` argument) whose keywords are all
+attributes of transformers' `PreTrainedConfig` or of one model config class
+(`SimpleNamespace(text_config=..., vision_config=...)`, `mixer_config =
+SimpleNamespace(_attn_implementation=...)`; several model configs name the base), or
+what a function named `*forward*` returns whose keywords are all fields of a `ModelOutput`
+dataclass of `modeling_outputs.py` (`return SimpleNamespace(logits=logits)`: the smallest
+one), stands in for that class, read from the installed package (a `tokenizer` with
+`pad_token_id` fills no config slot). A
 name the repository annotates with one class nearly everywhere (`vllm_config:
 VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
 test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
