@@ -157,3 +157,25 @@ def test_repository_not_importing_transformers_stays_warning(
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+def test_output_keywords_of_several_classes_name_the_base(
+    feature: Repo, run: Run, transformers: Path
+) -> None:
+    """diffusers: ``return SimpleNamespace(logits=logits)`` from a monkeypatched
+    ``forward``: ``logits`` is a field of several ``ModelOutput`` dataclasses, so the
+    message names the base and lists them."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write(
+        "tests/test_gguf.py",
+        "from types import SimpleNamespace\n\nfrom pkg.gguf import step\n\n\n"
+        "def test_step(monkeypatch) -> None:\n"
+        "    def fake_forward(ids):\n"
+        "        return SimpleNamespace(logits=ids)\n"  # 8
+        "\n"
+        "    assert step(fake_forward, 1) == 1\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error")]
+    assert "stands in for `ModelOutput` (transformers/modeling_outputs.py;" in rows[0][3]
+    assert "`CausalLMOutput`, `CausalLMOutputWithPast`" in rows[0][3]

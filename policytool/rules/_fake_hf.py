@@ -199,14 +199,14 @@ def _config_class(classes: _Classes, keywords: frozenset[str]) -> tuple[str, str
     return fits[0] if len(fits) == 1 else (name, where)
 
 
-def _output_class(classes: _Classes, keywords: frozenset[str]) -> tuple[str, int] | None:
-    """(class, how many classes fit) of the smallest ``ModelOutput`` dataclass having
-    every keyword as a field (the first of them in the module on a tie)."""
-    fits = [(len(fields), cls) for cls, fields in classes.outputs if keywords <= fields]
+def _output_class(classes: _Classes, keywords: frozenset[str]) -> tuple[str, list[str]] | None:
+    """(class, the classes that fit) of the ``ModelOutput`` dataclass having every keyword
+    as a field: the one that does, else the base ``ModelOutput`` (``logits`` alone is a
+    field of many; which one the real model returns is not said by the keyword)."""
+    fits = [cls for cls, fields in classes.outputs if keywords <= fields]
     if not fits:
         return None
-    smallest = min(size for size, _cls in fits)
-    return next(cls for size, cls in fits if size == smallest), len(fits)
+    return (fits[0] if len(fits) == 1 else "ModelOutput"), fits
 
 
 def hf_fake(
@@ -235,14 +235,14 @@ def hf_fake(
         found = _output_class(classes, keywords)
         if found is None:
             return None
-        cls, count = found
+        cls, fits = found
         where = f"{PACKAGE}/modeling_outputs.py"
+        listed = ", ".join(f"`{c}`" for c in fits[:3]) + (", ..." if len(fits) > 3 else "")
         how = (
             f"what a fake `forward` returns, with {named}, fields of the `ModelOutput` "
-            f"dataclass `{cls}` of the installed {PACKAGE}"
-            + (f" (the smallest of {count} with them)" if count > 1 else "")
+            f"dataclass {listed} of the installed {PACKAGE}"
         )
-        fields = next(f for c, f in classes.outputs if c == cls)
+        fields = dict(classes.outputs).get(cls, keywords)
         defined = fakes.Defined(where, f"{PACKAGE}.modeling_outputs", True, fields)
         return fakes.Mimicked(cls, where, how), defined
     config = _config_class(classes, keywords)
