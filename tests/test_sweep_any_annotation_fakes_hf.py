@@ -179,3 +179,26 @@ def test_output_keywords_of_several_classes_name_the_base(
     assert [(r[1], r[2]) for r in rows] == [(8, "error")]
     assert "stands in for `ModelOutput` (transformers/modeling_outputs.py;" in rows[0][3]
     assert "`CausalLMOutput`, `CausalLMOutputWithPast`" in rows[0][3]
+
+
+def test_code_imported_through_importorskip_reads_the_tree_imports(
+    feature: Repo, run: Run, transformers: Path
+) -> None:
+    """axolotl: the test reaches the trainer through ``pytest.importorskip(...)`` (no
+    import statement); the work tree's code imports transformers, so the fake model's
+    ``forward`` output is a ``ModelOutput``."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write(
+        "tests/test_kd.py",
+        "from types import SimpleNamespace\n\nimport pytest\n\n"
+        'trainer = pytest.importorskip("pkg.gguf")\n\n\n'
+        "class Tiny:\n"
+        "    def forward(self, ids):\n"
+        "        return SimpleNamespace(loss=None, logits=ids, past_key_values=None)\n"  # 10
+        "\n\n"
+        "def test_step() -> None:\n"
+        "    assert trainer.step(Tiny().forward, 1) == 1\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(10, "error")]
+    assert "stands in for `CausalLMOutputWithPast`" in rows[0][3]

@@ -156,12 +156,34 @@ def _classes(package_dir: str) -> _Classes | None:
     return _Classes(base, configs, tuple(outputs))
 
 
+_IMPORTS_PACKAGE = re.compile(rb"^[ \t]*(?:from|import)[ \t]+transformers\b", re.M)
+
+
 def _package_dir(finder: fakes.Finder, modules: list[str]) -> str | None:
-    """The installed transformers the test or a module it imports imports."""
+    """The installed transformers the test or a module it imports imports, else the one
+    installed when the work tree's own code imports it (a test importing the code under
+    test through ``pytest.importorskip("pkg.trainer")`` names no module)."""
     for top, package_dir in _fake_packages._packages(finder, modules):
         if top == PACKAGE:
             return package_dir
-    return None
+    if PACKAGE not in finder.tops:
+        finder.tops[PACKAGE] = _tree_package(finder)
+    return finder.tops[PACKAGE]
+
+
+def _tree_package(finder: fakes.Finder) -> str | None:
+    """:func:`_package_dir`'s installed transformers imported by the work tree's code
+    (read once per finder, bounded as :func:`policytool.rules._fakes._sources`)."""
+    found = finder.find(PACKAGE)
+    if found is None or not found[0].endswith("__init__.py"):
+        return None
+    path = os.path.realpath(found[0])
+    root = finder.root or ""
+    if root and path.startswith(root + os.sep):
+        return None
+    if not any(_IMPORTS_PACKAGE.search(data) for data in fakes._sources(finder).values()):
+        return None
+    return os.path.dirname(path)
 
 
 def _config_slot(names: list[str]) -> bool:

@@ -846,6 +846,8 @@ class Finder:
         # callee pass for one of its parameters (class, caller module): ``callers_pass``.
         self.calling: dict[str, list[str]] = {}
         self.passed: dict[tuple[str, str, str], tuple[str, str] | None] = {}
+        # An installed package the work tree's code imports -> its directory (``_fake_hf``).
+        self.tops: dict[str, str | None] = {}
 
     def second_tier(self, modules: list[str]) -> list[str]:
         """The modules ``modules`` import from (:func:`imports_of`), read once per test
