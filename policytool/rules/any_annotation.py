@@ -224,7 +224,7 @@ imports import (a package of at most 400 modules): two or more keywords, all fie
 one class, one of them a field that class alone declares there and no record of the
 repository declares (`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's
 `RepoSibling`; `path`, `size` name no class). When the test or a module it imports
-imports transformers (installed), a fake filling a slot named `config` or `*config` (its
+imports transformers (installed), or the work tree's code does, a fake filling a slot named `config` or `*config` (its
 binding, the test helper's parameter or the `parametrize` argument) whose keywords are all
 attributes of transformers' `PreTrainedConfig` or of one model config class
 (`SimpleNamespace(text_config=..., vision_config=...)`, `mixer_config =
