@@ -111,11 +111,8 @@ def test_config_and_output_fakes_name_the_transformers_class(
         (18, "error"),
     ]
     by_line = {r[1]: r[3] for r in rows}
-    assert (
-        "stands in for `QwenConfig` (transformers/models/qwen/configuration_qwen.py;"
-        in (by_line[7])
-    )
-    assert "stands in for `QwenTextConfig`" in by_line[8]
+    assert "stands in for `PreTrainedConfig` (transformers/configuration_utils.py;" in (by_line[7])
+    assert "(as `QwenTextConfig`)" in by_line[8]
     assert "stands in for `PreTrainedConfig` (transformers/configuration_utils.py;" in (by_line[12])
     assert (
         "stands in for `CausalLMOutputWithPast` (transformers/modeling_outputs.py;" in (by_line[18])
@@ -202,3 +199,30 @@ def test_code_imported_through_importorskip_reads_the_tree_imports(
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(10, "error")]
     assert "stands in for `CausalLMOutputWithPast`" in rows[0][3]
+
+
+def test_a_record_of_the_repository_with_the_keywords_wins(
+    feature: Repo, run: Run, transformers: Path
+) -> None:
+    """fastvideo: the repository's own ``@dataclass BaseEncoderOutput`` has the fake
+    encoder ``forward``'s keywords; it is named, not transformers' ``ModelOutput``."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write(
+        "pkg/records.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass EncoderOutput:\n"
+        "    last_hidden_state: object = None\n    hidden_states: object = None\n",
+    )
+    feature.write(
+        "tests/test_enc.py",
+        "from types import SimpleNamespace\n\nfrom pkg.gguf import step\n"
+        "from pkg.records import EncoderOutput\n\n\n"
+        "def forward(ids):\n"
+        "    return SimpleNamespace(last_hidden_state=ids, hidden_states=None)\n"  # 8
+        "\n\n"
+        "def test_step() -> None:\n"
+        "    assert step(forward, 1) and EncoderOutput\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error")]
+    assert "stands in for `EncoderOutput`" in rows[0][3]

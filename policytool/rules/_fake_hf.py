@@ -207,18 +207,14 @@ def forward_return(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
     return False
 
 
-def _config_class(classes: _Classes, keywords: frozenset[str]) -> tuple[str, str] | None:
-    """(class, its module path) of the config the keywords are attributes of: the base
-    when they are all its own, else the one model config having the rest (the base
-    when several do: the code's slot is typed with the base)."""
-    name, where, attributes = classes.base
-    rest = keywords - attributes
+def _config_fits(classes: _Classes, keywords: frozenset[str]) -> list[str] | None:
+    """The model config classes having every keyword the base config lacks as an
+    attribute (empty when the base has them all); None when no config has them."""
+    rest = keywords - classes.base[2]
     if not rest:
-        return name, where
-    fits = [(cls, shown) for cls, (shown, own) in classes.configs.items() if rest <= own]
-    if not fits:
-        return None
-    return fits[0] if len(fits) == 1 else (name, where)
+        return []
+    fits = [cls for cls, (_shown, own) in classes.configs.items() if rest <= own]
+    return fits or None
 
 
 def _output_class(classes: _Classes, keywords: frozenset[str]) -> tuple[str, list[str]] | None:
@@ -267,14 +263,16 @@ def hf_fake(
         fields = dict(classes.outputs).get(cls, keywords)
         defined = fakes.Defined(where, f"{PACKAGE}.modeling_outputs", True, fields)
         return fakes.Mimicked(cls, where, how), defined
-    config = _config_class(classes, keywords)
-    if config is None:
+    configs = _config_fits(classes, keywords)
+    if configs is None:
         return None
-    cls, where = config
+    # the code's slot is typed with the base; the model configs having them are listed
+    cls, where, _attributes = classes.base
     slot = next(n for n in slots if n.lower().rstrip("_").endswith("config"))
+    some = ", ".join(f"`{c}`" for c in configs[:3]) + (", ..." if len(configs) > 3 else "")
     how = (
         f"the config slot `{slot}` it fills, with {named}, attributes of transformers' "
-        f"`{cls}` in the installed {PACKAGE} the code under test imports"
+        f"`{cls}`" + (f" (as {some})" if configs else "") + f" in the installed {PACKAGE}"
     )
     module = where[: -len(".py")].replace("/", ".")
     return fakes.Mimicked(cls, where, how), fakes.Defined(where, module, True, frozenset())

@@ -224,15 +224,17 @@ imports import (a package of at most 400 modules): two or more keywords, all fie
 one class, one of them a field that class alone declares there and no record of the
 repository declares (`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's
 `RepoSibling`; `path`, `size` name no class). When the test or a module it imports
-imports transformers (installed), or the work tree's code does, a fake filling a slot named `config` or `*config` (its
-binding, the test helper's parameter or the `parametrize` argument) whose keywords are all
-attributes of transformers' `PreTrainedConfig` or of one model config class
+imports transformers (installed), or the work tree's code does, and nothing above named
+a class: a fake filling a slot named `config` or `*config` (its binding, the test
+helper's parameter or the `parametrize` argument) whose keywords are all attributes of
+transformers' `PreTrainedConfig` or of one model config class with it
 (`SimpleNamespace(text_config=..., vision_config=...)`, `mixer_config =
-SimpleNamespace(_attn_implementation=...)`; several model configs name the base), or
-what a function named `*forward*` returns whose keywords are all fields of a `ModelOutput`
-dataclass of `modeling_outputs.py` (`return SimpleNamespace(logits=logits)`: the smallest
-one), stands in for that class, read from the installed package (a `tokenizer` with
-`pad_token_id` fills no config slot). A
+SimpleNamespace(_attn_implementation=...)`) stands in for `PreTrainedConfig` (the
+model configs that have them listed), and what a function named `*forward*` returns
+whose keywords are all fields of a `ModelOutput` dataclass of `modeling_outputs.py`
+(`return SimpleNamespace(logits=logits)`) stands in for it (`ModelOutput` when several
+have them), read from the installed package (a `tokenizer` with `pad_token_id` fills no
+config slot). A
 name the repository annotates with one class nearly everywhere (`vllm_config:
 VllmConfig`, five times and 80% of its class annotations) names it. A fake returned by a
 test function patched over a real one (`monkeypatch.setattr(module.subprocess, "run",
@@ -721,7 +723,12 @@ def fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
     if isinstance(vetoed, set) and id(call) in vetoed:
         return None  # the typed parameter it reaches is another class
     by_fields = mimicked_class(src, call)
-    if by_fields is None or _plain_slot(src, call, by_fields[0]):
+    if by_fields is None:
+        # last: transformers' config / ``ModelOutput`` (a class of the repository or the
+        # test sharing the keywords is nearer)
+        found = _hf_fake(src, call)
+        return found[0] if found is not None else None
+    if _plain_slot(src, call, by_fields[0]):
         return None
     return fakes.Mimicked(by_fields[0], by_fields[1], "its keywords (all fields of the class)")
 
@@ -910,8 +917,6 @@ def _fake_of(
                 bound[0] if bound is not None else "",
                 _reaches_code(src, call, parents, modules),
             )
-        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
-            result = _hf_fake(src, call, parents, modules, keywords)
     if result is not None and not call.keywords:
         parents = _parents(src, call)
         stmt = parents.get(id(call))
@@ -939,16 +944,18 @@ def _fake_of(
     return result
 
 
-def _hf_fake(
-    src: SourceInfo,
-    call: ast.Call,
-    parents: dict[int, ast.AST],
-    modules: list[str],
-    keywords: frozenset[str],
-) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """A fake of transformers' model config or of a ``forward``'s ``ModelOutput`` (see
-    :mod:`policytool.rules._fake_hf`): the slot names it fills are what it is bound to,
-    the test helper's parameter or the ``parametrize`` argument it is."""
+def _hf_fake(src: SourceInfo, call: ast.Call) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """A ``SimpleNamespace`` fake of transformers' model config or of a ``forward``'s
+    ``ModelOutput`` (see :mod:`policytool.rules._fake_hf`): the slot names it fills are
+    what it is bound to, the test helper's parameter or the ``parametrize`` argument it
+    is."""
+    keywords = frozenset(k.arg for k in call.keywords if k.arg)
+    modules = src.cache.get("modules")
+    if not keywords or not isinstance(modules, list):
+        return None
+    if src.qualname(call.func) not in _SIMPLE_NAMESPACE:
+        return None
+    parents = _parents(src, call)
     slots = _fake_slots.slot_names(call, parents)
     parametrized = _parametrized(call, parents)
     if parametrized is not None:
