@@ -683,7 +683,7 @@ def _literal_default(
             annotation,
             RULE,
             BLOCK,
-            f"`{target}: {annotation.id} = {value.value}` (line {value.lineno}): annotated "
+            f"`{target}: {annotation.id} = {value.value!r}` (line {value.lineno}): annotated "
             f"{annotation.id}, its default is a bool: annotate `{target}: bool`",
         )
     if types.holds_literal(annotation, kind) is not False:
