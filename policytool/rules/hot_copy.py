@@ -28,8 +28,10 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 
 DOC = f"""\
 ## What it checks
-A new `.clone()` or `copy.deepcopy(...)` inside any `for`/`while` loop (a comprehension
-only when it runs over steps), or inside a per-step or per-request function
+A new `.clone()` inside any `for`/`while` loop (a comprehension only when it runs over
+steps), a new `copy.deepcopy(...)` inside a step loop (over steps, timesteps, sigmas; a
+deepcopy per item of a plain loop, the jobs a launcher submits or the task configs a
+registry builds, is set-up work), or either inside a per-step or per-request function
 (`request-path` and `hot-path` names; vLLM's `execute_model`, `_preprocess` by
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
@@ -717,6 +719,11 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue  # module-level code runs once, at import, unless it loops over steps
         if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
             continue  # a loop over the model's modules or a checkpoint runs once
+        if kind == "deepcopy" and hot is None and not ctx.step_loop:
+            # A deepcopy per item of a plain loop (the jobs a launcher submits, the task
+            # configs a registry builds, the entries a merge copies) is set-up work: a
+            # config walked per step or per request is the pattern, not per item.
+            continue
         where = (
             f"inside a step loop{f' of `{hot}`' if hot else ''}"
             if in_loop
