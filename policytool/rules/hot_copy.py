@@ -16,10 +16,10 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules._pysource import (
-    STEP_RE,
     SourceInfo,
     names_match,
     never_true,
+    step_loop_head,
     sweep_info,
     unparse,
     unquoted,
@@ -45,7 +45,9 @@ receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` li
 is new only when that line is added (rewriting the receiver's first line is no new copy).
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
-timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
+timesteps or sigmas, or any loop of a per-step function; not a training loop, `for
+global_step in range(max_steps)` or over epochs: one copy per optimisation step is no
+AR or diffusion step, ⚠ as any loop's) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
 speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠) or what its
 name says is no latent or activations (a mask, ids, positions, frequencies, weights:
@@ -301,8 +303,9 @@ def _step_loops(function: _FuncDef) -> Iterator[list[ast.stmt]]:
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             looped = node.test if isinstance(node, ast.While) else node.iter
             head = unparse(looped, 300)
+            target = "" if isinstance(node, ast.While) else unparse(node.target, 80)
             if _STRUCTURE_RE.search(head) is None and (
-                STEP_RE.search(head) or _DECODE_RE.search(head)
+                step_loop_head(head, target) or _DECODE_RE.search(head)
             ):
                 yield [ast.Expr(looped), *node.body] if isinstance(node, ast.While) else node.body
                 continue
