@@ -197,3 +197,73 @@ def test_a_dotted_name_admits_none_only_when_sure(case: tuple[str, bool | None])
     node = tree.body[-1]
     assert isinstance(node, ast.AnnAssign)
     assert _types(src).admits_none(node.annotation) is expected
+
+
+# -- any-annotation: a literal default of a kind the annotation cannot hold ---------------
+
+LITERAL_DEFAULT = """\
+from dataclasses import dataclass
+from typing import Literal, Optional, Union
+
+import torch
+
+
+class Plain:
+    pass
+
+
+def load(
+    path: str,
+    torch_dtype: Optional[torch.dtype] = "auto",
+    device: torch.device = "cuda",
+    maybe_device: Optional[torch.device] = "cpu",
+    either: Union[torch.dtype, str] = "auto",
+    mode: Literal["a", "b"] = "a",
+    plain: Plain = "x",
+    count: int = 1.5,
+    ratio: float = 1,
+    name: str = b"raw",
+) -> None:
+    pass
+
+
+def silenced(torch_dtype: torch.dtype = "auto") -> None:  # type: ignore[assignment]
+    pass
+
+
+@dataclass
+class Args:
+    dtype: "torch.dtype" = "bf16"
+    steps: int = 3
+"""
+
+
+def test_a_literal_default_the_annotation_cannot_hold_is_wrong(feature: Repo, run: Run) -> None:
+    # Export-Deploy 0d8d86b: ``torch_dtype: Optional[torch.dtype] = "auto"``.
+    feature.write("pkg/load.py", LITERAL_DEFAULT)
+    feature.commit("add")
+    found = errors(run, "any-annotation")
+    assert sorted(m.split(":", 1)[0] for m in found.values()) == [
+        "`count",
+        "`dtype",
+        "`name",
+        "`plain",
+        "`torch_dtype",
+    ]
+    assert found[13] == (
+        '`torch_dtype: Optional[torch.dtype] = "auto"` (line 13): annotated '
+        "`Optional[torch.dtype]`, its default is a str: add `str` to the annotation or give "
+        "a default of the annotated type"
+    )
+
+
+def test_a_literal_default_on_an_old_line_is_not_new(feature: Repo, run: Run) -> None:
+    text = 'import torch\n\n\ndef f(d: torch.dtype = "auto") -> None:\n    pass\n'
+    feature.write("pkg/old.py", text)
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.write("pkg/old.py", text + "\n\nX = 1\n")
+    feature.commit("edit")
+    assert errors(run, "any-annotation") == {}

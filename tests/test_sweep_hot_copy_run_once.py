@@ -93,3 +93,28 @@ def test_generation_kwargs_copied_per_call(feature: Repo, run: Run) -> None:
     )
     rows = found(run, "hot-copy")
     assert [(r[1], r[2]) for r in rows] == [(6, "error"), (10, "error")]
+
+
+def test_a_deepcopy_per_item_of_a_plain_loop_is_set_up(feature: Repo, run: Run) -> None:
+    """NeMo-Skills' launcher deep-copies its eval kwargs once per job it submits, lighteval
+    its task config once per task: no finding; a deepcopy in a step loop, or a clone in a
+    plain loop, is still ⚠."""
+    feature.write(
+        "pkg/launch.py",
+        "import copy\n"
+        "\n"
+        "\n"
+        "def submit_all(jobs, eval_kwargs):\n"
+        "    for job in jobs:\n"
+        "        kwargs = copy.deepcopy(eval_kwargs)\n"  # 6: none
+        "        submit(job, **kwargs)\n"
+        "\n"
+        "\n"
+        "def train(history, state, num_steps):\n"
+        "    for step in range(num_steps):\n"
+        "        history.append(copy.deepcopy(state))\n"  # 12: ⚠
+        "    for item in history:\n"
+        "        item.grads = item.weights.clone()\n",  # 14: ⚠
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[1], r[2]) for r in rows] == [(12, "warning"), (14, "warning")]

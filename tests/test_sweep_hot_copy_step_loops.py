@@ -201,3 +201,22 @@ def test_hot_path_names_are_configurable(feature: Repo, run: Run) -> None:
     feature.write("pkg/t.py", "def my_tick(x):\n    return x.clone()\n")
     feature.write("pkg/u.py", "def execute_model(x):\n    return x.clone()\n")
     assert [r[0] for r in rows(run, rule="hot-copy")] == ["pkg/t.py"]
+
+
+def test_a_training_loop_is_no_step_loop(feature: Repo, run: Run) -> None:
+    """ROLL's RLVR pipeline clones ``old_log_probs`` once per ``global_step`` of its
+    training loop: ⚠ as a loop's copy, not the ✗ of an AR/diffusion step loop; the same
+    clone in a timesteps loop stays ✗."""
+    feature.write(
+        "pkg/pipeline.py",
+        "def run(self, batch, timesteps):\n"
+        "    for global_step in range(self.config.max_steps):\n"
+        '        batch["ref"] = batch["old_log_probs"].clone()\n'  # 3: ⚠
+        "    for epoch in range(self.num_epochs):\n"
+        "        for step in range(self.steps_per_epoch):\n"
+        "            state = self.state.clone()\n"  # 6: ⚠
+        "    for t in timesteps:\n"
+        '        latents = batch["latents"].clone()\n',  # 8: ✗
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[1], r[2]) for r in rows] == [(3, "warning"), (6, "warning"), (8, "error")]

@@ -26,9 +26,9 @@ def test_the_sync_twin_of_a_request_coroutine_copies_per_request(feature: Repo, 
         "        gen_kwargs = copy.deepcopy(gen_kwargs)\n"  # 10: ✗ (a coroutine)
         "        return await self.api.acompletion(messages, **gen_kwargs)\n"
         "\n"
-        "    def defaults(self, gen_kwargs):\n"
-        "        for _ in range(2):\n"
-        "            gen_kwargs = copy.deepcopy(gen_kwargs)\n"  # 15: ⚠ (no twin)
+        "    def defaults(self, gen_kwargs, num_steps):\n"
+        "        for _ in range(num_steps):\n"
+        "            gen_kwargs = copy.deepcopy(gen_kwargs)\n"  # 15: ⚠ (no twin; a step loop)
         "        return gen_kwargs\n"
         "\n"
         "    async def adefaults_other(self, gen_kwargs):\n"

@@ -86,7 +86,7 @@ def test_a_key_new_to_the_repository_read_in_two_files_is_blocking(base: Repo, r
         ("pkg/model.py", "error"),
         ("pkg/talker.py", "error"),
     ]
-    assert 'key "voice_seed" is also read from **kwargs in pkg/talker.py' in found[0][3]
+    assert 'key "voice_seed" is also read from a kwargs dict in pkg/talker.py' in found[0][3]
 
 
 def test_a_key_only_a_test_file_read_before_is_still_new(repo: Repo, run: Run) -> None:

@@ -61,7 +61,19 @@ _RECORDED = (
     ast.Await,
 )
 # A loop over these is a per-step loop (diffusion / autoregressive steps).
-STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
+_STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
+# A training loop (``for global_step in range(max_steps)``, ``for epoch in ...``) runs a
+# whole optimisation step per iteration: not the AR/diffusion step loop whose per-step
+# copies add up (its copies are a loop's, ⚠).
+_TRAINING_RE = re.compile(r"global_step|epoch|(?<![a-z])train", re.IGNORECASE)
+
+
+def step_loop_head(looped: str, target: str = "") -> bool:
+    """Whether a loop over ``looped`` (a ``for``'s iterable, a ``while``'s test) bound to
+    ``target`` runs per step: it names steps, sigmas or denoising, and no training loop."""
+    return _STEP_RE.search(looped) is not None and _TRAINING_RE.search(f"{target} {looped}") is None
+
+
 # Words of a ``with``/``acquire`` target's name that make it a lock (snake and camel case).
 _WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _LOCK_WORDS = frozenset({"lock", "rlock", "mutex"})
@@ -577,7 +589,8 @@ class SourceInfo:
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             # Only a copy call in the loop reads ``step_loop``: unparse only then.
             step = ctx.step_loop or (
-                self._wants(node, Ctx()) and STEP_RE.search(unparse(node.iter, 300)) is not None
+                self._wants(node, Ctx())
+                and step_loop_head(unparse(node.iter, 300), unparse(node.target, 80))
             )
             self._walk_body(node.orelse, ctx)
             self._walk_body(node.body, replace(ctx, loop=True, step_loop=step, stmt_loop=True))
@@ -585,7 +598,7 @@ class SourceInfo:
         elif isinstance(node, ast.While):
             # ``while step < num_steps:`` is a loop over steps (autoregressive decoding).
             step = ctx.step_loop or (
-                self._wants(node, Ctx()) and STEP_RE.search(unparse(node.test, 300)) is not None
+                self._wants(node, Ctx()) and step_loop_head(unparse(node.test, 300))
             )
             looping = replace(ctx, loop=True, step_loop=step, stmt_loop=True)
             self._walk_body(node.orelse, ctx)
@@ -594,7 +607,10 @@ class SourceInfo:
         elif isinstance(node, _COMPREHENSIONS):
             step = ctx.step_loop or (
                 self._wants(node, Ctx())
-                and any(STEP_RE.search(unparse(g.iter, 300)) for g in node.generators)
+                and any(
+                    step_loop_head(unparse(g.iter, 300), unparse(g.target, 80))
+                    for g in node.generators
+                )
             )
             looping = replace(ctx, loop=True, step_loop=step)
             first_gen, *rest = node.generators

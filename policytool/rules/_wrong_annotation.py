@@ -650,11 +650,18 @@ def _silenced(src: SourceInfo, line: int) -> bool:
     return b"#" in text and (b"type: ignore" in text or b"noqa" in text or b"pyright:" in text)
 
 
-def _bool_default(
+# Types whose APIs take a string spelling of a value (``torch.device("cuda")`` and every
+# ``.to("cuda")``): a ``"cuda"`` default under ``torch.device`` is narrow, not a lie.
+_STRING_SPELLED = frozenset({"torch.device"})
+
+
+def _literal_default(
     src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
 ) -> Finding | None:
-    """The finding for ``target: int = True`` (or ``float``): a flag annotated as a number
-    (a type checker accepts it, a bool being an int; the reader is told a count)."""
+    """The finding for a constant default the annotation cannot hold: ``flag: int = True``
+    (a type checker accepts it, a bool being an int; the reader is told a count), or
+    ``torch_dtype: Optional[torch.dtype] = "auto"`` (the body must handle a value the
+    annotation hides; mypy's "incompatible default")."""
     value = default
     if isinstance(value, ast.Call) and not value.args:
         func = value.func
@@ -662,22 +669,39 @@ def _bool_default(
         if name != "field":
             return None
         value = next((k.value for k in value.keywords if k.arg == "default"), value)
-    if not (isinstance(value, ast.Constant) and isinstance(value.value, bool)):
+    if not isinstance(value, ast.Constant) or _silenced(src, value.lineno):
         return None
-    if not isinstance(annotation, ast.Name) or annotation.id not in ("int", "float"):
+    kind = _literal_kind(value)
+    if kind not in ("bool", "int", "float", "str", "bytes"):
         return None
     types = _types(src)
-    if annotation.id in types.rebound or annotation.id in src.aliases:
+    if kind == "bool" and isinstance(annotation, ast.Name) and annotation.id in ("int", "float"):
+        if annotation.id in types.rebound or annotation.id in src.aliases:
+            return None
+        return finding(
+            src,
+            annotation,
+            RULE,
+            BLOCK,
+            f"`{target}: {annotation.id} = {value.value!r}` (line {value.lineno}): annotated "
+            f"{annotation.id}, its default is a bool: annotate `{target}: bool`",
+        )
+    if types.holds_literal(annotation, kind) is not False:
         return None
-    if _silenced(src, value.lineno):
+    if kind == "str" and any(
+        isinstance(node, (ast.Name, ast.Attribute)) and src.qualname(node) in _STRING_SPELLED
+        for node in ast.walk(annotation)
+    ):
         return None
+    declared = short(src, annotation)
     return finding(
         src,
         annotation,
         RULE,
         BLOCK,
-        f"`{target}: {annotation.id} = {value.value}` (line {value.lineno}): annotated "
-        f"{annotation.id}, its default is a bool: annotate `{target}: bool`",
+        f"`{target}: {declared} = {short(src, value, 40)}` (line {value.lineno}): annotated "
+        f"`{declared}`, its default is a {kind}: add `{kind}` to the annotation or give a "
+        f"default of the annotated type",
     )
 
 
@@ -687,7 +711,7 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
     if node.value is not None and not _is_none(node.value):
         parts = (node.target, node.annotation, _none_of(node.value))
         if any(src.node_added(part) for part in parts):
-            flag = _bool_default(src, short(src, node.target), node.annotation, node.value)
+            flag = _literal_default(src, short(src, node.target), node.annotation, node.value)
             if flag is not None:
                 yield flag
         return
@@ -1645,7 +1669,7 @@ def function_findings(
         if not (src.node_added(arg.annotation) or src.node_added(default)):
             continue
         if not _is_none(default):
-            flag = _bool_default(src, arg.arg, arg.annotation, default)
+            flag = _literal_default(src, arg.arg, arg.annotation, default)
             if flag is not None:
                 yield flag
             continue

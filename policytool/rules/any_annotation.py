@@ -92,8 +92,12 @@ the body never reads, or dereferences on every path, a dead
 one: neither is a misleading type; nor is one whose every read hands it to a call of an
 instance attribute no class of the module defines as a method, `self.model(input_ids=
 input_ids)` in an HF-style forward copied from upstream: the receiver, a submodule or a
-method inherited from another module, states what it takes): the message says `T | None`; and a bool
-default under a number, `flag: int = True` (or `float`): "annotate bool". A parameter
+method inherited from another module, states what it takes): the message says `T | None`; a bool
+default under a number, `flag: int = True` (or `float`): "annotate bool"; and a constant
+default of a kind the annotation certainly rejects (a builtin, a tensor, a class without
+bases), `torch_dtype: Optional[torch.dtype] = "auto"`: the body must handle a value the
+annotation hides (a string under `torch.device` is not reported: torch takes device
+strings wherever it takes a device). A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
 unknown name) whose body compares it only to string literals (`== "fp32"`, `!=`, `in

@@ -121,7 +121,15 @@ only a silent give-up counts.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
-why, and a fallback that re-raises. A `raise` further down the function counts only when
+why, and a fallback that re-raises. A bare `except:`
+at import time (module level) around more than a third-party import is ✗ though: a `try`
+that imports and then runs code (a backend probe, `import torch_npu; use_npu =
+torch_npu.npu.is_available()`) or imports a module of the package itself, whose handler
+only passes or sets flags (`use_npu = False`) with no comment saying why: every error,
+KeyboardInterrupt and the project's own import bugs included, silently selects the other
+code path ("catch ImportError"). A third-party import alone (`from sgl_kernel import
+quant`, `HAS_KERNEL = False`) stays ⚠.
+A `raise` further down the function counts only when
 it ends the catch's chain of attempts: met on every path past the `try` (after the loop
 of candidates, in the next attempt's handler) or under a test of what the `try` binds
 (`if self.rate is None: raise`); not one testing something else (`if not adapter_id:
@@ -774,6 +782,51 @@ def _quiet_probe(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
     )
 
 
+def _package_of(path: str) -> str | None:
+    """The top-level package a module's repository path puts it in (``ktransformers`` for
+    ``ktransformers/util/utils.py``, past a ``src/`` layout), None for a top-level script."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[0] in ("src", "python"):
+        parts = parts[1:]
+    return parts[0] if len(parts) > 1 and parts[0].isidentifier() else None
+
+
+def _import_time_probe(src: SourceInfo, tried: ast.stmt | None, handler: ast.ExceptHandler) -> str:
+    """What a bare ``except:`` at import time hides when its ``try`` is more than an
+    optional import: ``"a backend probe"`` when the ``try`` imports and then runs code
+    (``use_npu = torch_npu.npu.is_available()``), ``"the project's own imports"`` when it
+    imports a module of the package itself; "" otherwise. Only for a handler that
+    silently passes or sets flags (``use_npu = False``), with no comment saying why."""
+    body = handler.body
+    if handler.type is not None or not isinstance(tried, ast.Try) or not body:
+        return ""
+    end = body[-1].end_lineno or body[-1].lineno
+    if any(src.has_comment(line) for line in range(handler.lineno, end + 1)):
+        return ""
+    for stmt in body:
+        flag = (
+            isinstance(stmt, ast.Assign)
+            and all(isinstance(target, ast.Name) for target in stmt.targets)
+            and isinstance(stmt.value, ast.Constant)
+        )
+        if not (flag or isinstance(stmt, ast.Pass)):
+            return ""
+    package = _package_of(src.path)
+    imported = own = ran = False
+    for stmt in tried.body:
+        if isinstance(stmt, ast.Import):
+            imported = True
+            own = own or any(alias.name.split(".")[0] == package for alias in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom):
+            imported = True
+            own = own or bool(stmt.level) or (stmt.module or "").split(".")[0] == package
+        elif any(isinstance(node, ast.Call) for node in ast.walk(stmt)):
+            ran = True
+    if not imported:
+        return ""
+    return "the project's own imports" if own else "a backend probe" if ran else ""
+
+
 def _passes_on(body: list[ast.stmt]) -> bool:
     """A handler of only ``pass`` (or a string): the code after the ``try`` runs as the
     fallback."""
@@ -1086,6 +1139,22 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             handling = names_match(names, paths.REQUEST_AND_CONNECTOR)
             handling = handling or paths.route_handler(ctx.innermost)
         tried = src.try_of.get(id(node))
+        # A bare ``except:`` at import time around more than an optional import (a backend
+        # probe, the package's own modules): every error, KeyboardInterrupt included, and
+        # the project's own import bugs silently select the other code path.
+        hidden = (
+            "" if src.is_test or ctx.innermost is not None else _import_time_probe(src, tried, node)
+        )
+        if hidden:
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"bare `except:` at import time around {hidden} silently swallows every "
+                "error, KeyboardInterrupt and the project's own bugs included; catch ImportError",
+            )
+            continue
         imports = paths.imports_only(tried)
         # A function that patches what it imports is not best effort about the import.
         patch = None if src.is_test or not imports else names_match(names, paths.PATCHES)

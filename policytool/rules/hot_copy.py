@@ -16,10 +16,10 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules._pysource import (
-    STEP_RE,
     SourceInfo,
     names_match,
     never_true,
+    step_loop_head,
     sweep_info,
     unparse,
     unquoted,
@@ -28,8 +28,10 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 
 DOC = f"""\
 ## What it checks
-A new `.clone()` or `copy.deepcopy(...)` inside any `for`/`while` loop (a comprehension
-only when it runs over steps), or inside a per-step or per-request function
+A new `.clone()` inside any `for`/`while` loop (a comprehension only when it runs over
+steps), a new `copy.deepcopy(...)` inside a step loop (over steps, timesteps, sigmas; a
+deepcopy per item of a plain loop, the jobs a launcher submits or the task configs a
+registry builds, is set-up work), or either inside a per-step or per-request function
 (`request-path` and `hot-path` names; vLLM's `execute_model`, `_preprocess` by
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
@@ -43,7 +45,9 @@ receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` li
 is new only when that line is added (rewriting the receiver's first line is no new copy).
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
-timesteps or sigmas, or any loop of a per-step function) with no comment on its line or
+timesteps or sigmas, or any loop of a per-step function; not a training loop, `for
+global_step in range(max_steps)` or over epochs: one copy per optimisation step is no
+AR or diffusion step, ⚠ as any loop's) with no comment on its line or
 on a comment-only line just above saying why (a trailing comment of the statement above
 speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠) or what its
 name says is no latent or activations (a mask, ids, positions, frequencies, weights:
@@ -299,8 +303,9 @@ def _step_loops(function: _FuncDef) -> Iterator[list[ast.stmt]]:
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             looped = node.test if isinstance(node, ast.While) else node.iter
             head = unparse(looped, 300)
+            target = "" if isinstance(node, ast.While) else unparse(node.target, 80)
             if _STRUCTURE_RE.search(head) is None and (
-                STEP_RE.search(head) or _DECODE_RE.search(head)
+                step_loop_head(head, target) or _DECODE_RE.search(head)
             ):
                 yield [ast.Expr(looped), *node.body] if isinstance(node, ast.While) else node.body
                 continue
@@ -717,6 +722,11 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue  # module-level code runs once, at import, unless it loops over steps
         if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
             continue  # a loop over the model's modules or a checkpoint runs once
+        if kind == "deepcopy" and hot is None and not ctx.step_loop:
+            # A deepcopy per item of a plain loop (the jobs a launcher submits, the task
+            # configs a registry builds, the entries a merge copies) is set-up work: a
+            # config walked per step or per request is the pattern, not per item.
+            continue
         where = (
             f"inside a step loop{f' of `{hot}`' if hot else ''}"
             if in_loop

@@ -877,7 +877,7 @@ def kwargs_finding(
     if 1 <= len(other_files) <= MAX_CLUSTER and not constants and not use.forwarded:
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
         message = (
-            f'`{use.text}`: key "{use.key}" is also read from **kwargs in {shown} '
+            f'`{use.text}`: key "{use.key}" is also read from a kwargs dict in {shown} '
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
