@@ -29,7 +29,6 @@ import ast
 import functools
 import os
 import re
-import stat
 from dataclasses import dataclass
 
 from policytool.rules import _fake_packages
@@ -41,14 +40,6 @@ MAX_CONFIG_FILES = 1500
 MAX_CONFIG_BYTES = 24_000_000
 # How far up from the fake the ``return`` of a ``forward`` may be (through a lambda).
 _MAX_UP = 3
-
-_CLASS_HEAD = re.compile(rb"^class[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(\([^)]*\))?[ \t]*:", re.M)
-_NEXT_TOP = re.compile(rb"^(?:class|def|async|@|if|try|[A-Za-z_][A-Za-z0-9_.]*[ \t]*[=:(])", re.M)
-_FIELD = re.compile(rb"^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*:(?!=)[^\n]*$", re.M)
-_SELF_SET = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)")
-_PROPERTY = re.compile(rb"@property[ \t]*\n[ \t]+def[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
-_INIT = re.compile(rb"def[ \t]+__init__[ \t]*\(([^)]*)\)", re.S)
-_PARAM = re.compile(rb"(?:^|,)\s*\**([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass(frozen=True)
@@ -63,63 +54,27 @@ class _Classes:
     outputs: tuple[tuple[str, frozenset[str]], ...]
 
 
-def _read(path: str, limit: int) -> bytes | None:
-    """A regular file's bytes, None when missing or past ``limit``."""
-    try:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
-    except OSError:
-        return None
-    return data if len(data) <= limit else None
-
-
-def _class_bodies(data: bytes) -> list[tuple[str, bytes, bytes]]:
-    """(name, bases text, body) of each module-level class of a module's text."""
-    out: list[tuple[str, bytes, bytes]] = []
-    for match in _CLASS_HEAD.finditer(data):
-        after = _NEXT_TOP.search(data, match.end())
-        body = data[match.end() : after.start() if after else len(data)]
-        out.append((match.group(1).decode(), match.group(2) or b"", body))
-    return out
-
-
-def _attributes(body: bytes) -> frozenset[str]:
-    """The attributes a config class body declares: annotated fields at any indentation
-    of the body (a dataclass field), ``self.x =``, properties and ``__init__``
-    parameters (transformers 4's configs take their fields as parameters)."""
-    names = {m.decode() for m in _FIELD.findall(body)}
-    names.update(m.decode() for m in _SELF_SET.findall(body))
-    names.update(m.decode() for m in _PROPERTY.findall(body))
-    init = _INIT.search(body)
-    if init is not None:
-        names.update(m.decode() for m in _PARAM.findall(init.group(1)))
-    names.discard("self")
-    names.discard("kwargs")
-    return frozenset(names)
-
-
-def _output_fields(body: bytes) -> frozenset[str]:
-    """The fields of a ``ModelOutput`` dataclass body (``name: T = None`` lines)."""
-    return frozenset(m.decode() for m in _FIELD.findall(body) if not m.startswith(b"_"))
+def _attributes(module: fakes._Module, name: str, public: bool = False) -> frozenset[str]:
+    """The attributes :func:`policytool.rules._fakes.parse_module` reads for class
+    ``name`` (fields, ``self.x =``, methods and properties, those of its bases in the
+    same module); ``public``: without ``_private`` ones (a ``ModelOutput``'s fields)."""
+    names = module.fields.get(name, frozenset())
+    return frozenset(n for n in names if not n.startswith("_")) if public else names
 
 
 @functools.lru_cache(maxsize=8)
 def _classes(package_dir: str) -> _Classes | None:
     """:class:`_Classes` of the transformers installed at ``package_dir``, read once;
     None when it has no config base or its model configs are too many to read."""
-    base_data = _read(os.path.join(package_dir, "configuration_utils.py"), fakes.MAX_MODULE_BYTES)
+    base_data = fakes._module_bytes(os.path.join(package_dir, "configuration_utils.py"))
     if base_data is None:
         return None
-    base: tuple[str, str, frozenset[str]] | None = None
-    for name, _bases, body in _class_bodies(base_data):
-        if name in ("PreTrainedConfig", "PretrainedConfig"):
-            base = (name, f"{PACKAGE}/configuration_utils.py", _attributes(body))
-            break
-    if base is None:
+    base_module = fakes.parse_module(base_data)
+    spellings = ("PreTrainedConfig", "PretrainedConfig")
+    name = next((n for n in spellings if n in base_module.fields), "")
+    if not name:
         return None
+    base = (name, f"{PACKAGE}/configuration_utils.py", _attributes(base_module, name))
     configs: dict[str, tuple[str, frozenset[str]]] = {}
     models = os.path.join(package_dir, "models")
     try:
@@ -138,21 +93,24 @@ def _classes(package_dir: str) -> _Classes | None:
             if not (filename.startswith("configuration_") and filename.endswith(".py")):
                 continue
             files += 1
-            data = _read(os.path.join(folder_dir, filename), fakes.MAX_MODULE_BYTES)
+            data = fakes._module_bytes(os.path.join(folder_dir, filename))
             if data is None:
                 continue
             total += len(data)
             if files > MAX_CONFIG_FILES or total > MAX_CONFIG_BYTES:
                 return None
             shown = f"{PACKAGE}/models/{folder}/{filename}"
-            for name, _bases, body in _class_bodies(data):
-                if name.endswith("Config") and not name.startswith("_"):
-                    configs.setdefault(name, (shown, _attributes(body)))
+            module = fakes.parse_module(data)
+            for cls in module.fields:
+                if cls.endswith("Config") and not cls.startswith("_"):
+                    configs.setdefault(cls, (shown, _attributes(module, cls)))
     outputs: list[tuple[str, frozenset[str]]] = []
-    out_data = _read(os.path.join(package_dir, "modeling_outputs.py"), fakes.MAX_MODULE_BYTES)
-    for name, bases, body in _class_bodies(out_data or b""):
-        if b"Output" in bases:
-            outputs.append((name, _output_fields(body)))
+    out_module = fakes.parse_module(
+        fakes._module_bytes(os.path.join(package_dir, "modeling_outputs.py")) or b""
+    )
+    for cls, bases in out_module.bases.items():
+        if any("Output" in b for b in bases):
+            outputs.append((cls, _attributes(out_module, cls, public=True)))
     return _Classes(base, configs, tuple(outputs))
 
 
