@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,13 +143,21 @@ def test_a_bool_default_under_int_says_annotate_bool(feature: Repo, run: Run) ->
     )
 
 
-def test_a_bool_default_on_an_old_line_is_not_new(feature: Repo, run: Run) -> None:
-    feature.write("pkg/old.py", "def f(a: int = True) -> None:\n    pass\n")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def f(a: int = True) -> None:\n    pass\n",
+        'import torch\n\n\ndef f(d: torch.dtype = "auto") -> None:\n    pass\n',
+    ],
+    ids=["bool-under-int", "str-under-dtype"],
+)
+def test_a_wrong_default_on_an_old_line_is_not_new(feature: Repo, run: Run, text: str) -> None:
+    feature.write("pkg/old.py", text)
     feature.commit("old")
     feature.git("checkout", "-q", "main")
     feature.git("merge", "-q", "feature")
     feature.git("checkout", "-q", "-b", "next")
-    feature.write("pkg/old.py", "def f(a: int = True) -> None:\n    pass\n\n\nX = 1\n")
+    feature.write("pkg/old.py", text + "\n\nX = 1\n")
     feature.commit("edit")
     assert errors(run, "any-annotation") == {}
 
@@ -255,15 +264,3 @@ def test_a_literal_default_the_annotation_cannot_hold_is_wrong(feature: Repo, ru
         "`Optional[torch.dtype]`, its default is a str: add `str` to the annotation or give "
         "a default of the annotated type"
     )
-
-
-def test_a_literal_default_on_an_old_line_is_not_new(feature: Repo, run: Run) -> None:
-    text = 'import torch\n\n\ndef f(d: torch.dtype = "auto") -> None:\n    pass\n'
-    feature.write("pkg/old.py", text)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
-    feature.write("pkg/old.py", text + "\n\nX = 1\n")
-    feature.commit("edit")
-    assert errors(run, "any-annotation") == {}
