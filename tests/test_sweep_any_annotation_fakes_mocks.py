@@ -41,6 +41,22 @@ def test_fields_after_a_header_comment_and_an_unindented_docstring_line() -> Non
     assert fields["After"] == {"x"}
 
 
+def test_a_docstring_example_names_no_field() -> None:
+    """transformers' ``ColPaliConfig``: its docstring's example ``model =
+    ColPaliForRetrieval(config)`` sits at the body's indentation; it is no attribute (a
+    ``SimpleNamespace(model=...)`` config fake was named after it)."""
+    text = (
+        b"class ColPaliConfig(PreTrainedConfig):\n"
+        b'    r"""\n    Example:\n\n    model = ColPaliForRetrieval(config)\n'
+        b'    self.fake = 1\n    """\n\n'
+        b"    vlm_config: dict | None = None\n\n"
+        b"    def __init__(self, text_config=None):\n"
+        b"        '''Doc.'''\n        self.text_config = text_config\n"
+    )
+    fields = fakes.class_fields_text(text)
+    assert fields["ColPaliConfig"] == {"vlm_config", "__init__", "text_config"}
+
+
 _NAMES = st.lists(
     st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(
         lambda n: not keyword.iskeyword(n) and not keyword.issoftkeyword(n)

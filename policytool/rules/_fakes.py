@@ -530,6 +530,9 @@ def module_file(root: str, base: str) -> tuple[str, str, os.stat_result] | None:
 # any triple-quoted string, within this many bytes.
 MAX_CLASS_BYTES = 400_000
 _TRIPLE_RE = re.compile(rb'"""|\'\'\'')
+# A triple-quoted string: a class docstring's example (``model = ColPaliForRetrieval(
+# config)`` at the body's indentation) names no attribute.
+_TRIPLE_STRING_RE = re.compile(rb'[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\')')
 
 
 def _class_end(data: bytes, start: int) -> int:
@@ -601,6 +604,8 @@ def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
             if from_ast is not None:
                 classes[match.group(1).decode()] = from_ast
                 continue
+        # Strings keep their lines (the indentation below is read from code lines).
+        body = _TRIPLE_STRING_RE.sub(lambda m: b"\n" * m.group().count(b"\n"), body)
         # The own indentation is the first indented line's after the header line (a
         # comment after ``):`` is no member).
         newline = body.find(b"\n")
