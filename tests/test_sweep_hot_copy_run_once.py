@@ -97,8 +97,8 @@ def test_generation_kwargs_copied_per_call(feature: Repo, run: Run) -> None:
 
 def test_a_deepcopy_per_item_of_a_plain_loop_is_set_up(feature: Repo, run: Run) -> None:
     """NeMo-Skills' launcher deep-copies its eval kwargs once per job it submits, lighteval
-    its task config once per task: no finding; a deepcopy in a step loop, or a clone in a
-    plain loop, is still ⚠."""
+    its task config once per task: no finding; a deepcopy in a step loop, a sampling
+    config's (vllm-omni's request defaults) or a clone in a plain loop, is still ⚠."""
     feature.write(
         "pkg/launch.py",
         "import copy\n"
@@ -114,7 +114,12 @@ def test_a_deepcopy_per_item_of_a_plain_loop_is_set_up(feature: Repo, run: Run) 
         "    for step in range(num_steps):\n"
         "        history.append(copy.deepcopy(state))\n"  # 12: ⚠
         "    for item in history:\n"
-        "        item.grads = item.weights.clone()\n",  # 14: ⚠
+        "        item.grads = item.weights.clone()\n"  # 14: ⚠
+        "\n"
+        "\n"
+        "def defaults(self):\n"
+        "    for params in self.default_sampling_params_list:\n"
+        "        return copy.deepcopy(params)\n",  # 19: ⚠ (a sampling config)
     )
     rows = found(run, "hot-copy")
-    assert [(r[1], r[2]) for r in rows] == [(12, "warning"), (14, "warning")]
+    assert [(r[1], r[2]) for r in rows] == [(12, "warning"), (14, "warning"), (19, "warning")]

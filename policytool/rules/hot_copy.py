@@ -31,7 +31,8 @@ DOC = f"""\
 A new `.clone()` inside any `for`/`while` loop (a comprehension only when it runs over
 steps), a new `copy.deepcopy(...)` inside a step loop (over steps, timesteps, sigmas; a
 deepcopy per item of a plain loop, the jobs a launcher submits or the task configs a
-registry builds, is set-up work), or either inside a per-step or per-request function
+registry builds, is set-up work, unless it copies a scheduler or sampling config), or
+either inside a per-step or per-request function
 (`request-path` and `hot-path` names; vLLM's `execute_model`, `_preprocess` by
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
@@ -605,6 +606,26 @@ def sampling_config(src: SourceInfo, expr: ast.expr, function: ast.AST | None) -
     return names_sampling_config(declared if declared is not None else unparse(expr, 300))
 
 
+def _copies_sampling_config(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
+    """Whether a ``deepcopy`` copies a scheduler or sampling config: its argument, or the
+    iterable a loop binds it from (``for params in default_sampling_params_list``)."""
+    if not call.args:
+        return False
+    arg = call.args[0]
+    if sampling_config(src, arg, function):
+        return True
+    if not isinstance(arg, ast.Name) or function is None:
+        return False
+    return any(
+        isinstance(loop, (ast.For, ast.AsyncFor))
+        and isinstance(loop.target, ast.Name)
+        and loop.target.id == arg.id
+        and loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno)
+        and sampling_config(src, loop.iter, function)
+        for loop in ast.walk(function)
+    )
+
+
 def _per_request_config(
     src: SourceInfo, call: ast.Call, function: ast.AST | None, request_args: set[int]
 ) -> str | None:
@@ -722,10 +743,16 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue  # module-level code runs once, at import, unless it loops over steps
         if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
             continue  # a loop over the model's modules or a checkpoint runs once
-        if kind == "deepcopy" and hot is None and not ctx.step_loop:
+        if (
+            kind == "deepcopy"
+            and hot is None
+            and not ctx.step_loop
+            and not _copies_sampling_config(src, node, ctx.innermost)
+        ):
             # A deepcopy per item of a plain loop (the jobs a launcher submits, the task
             # configs a registry builds, the entries a merge copies) is set-up work: a
-            # config walked per step or per request is the pattern, not per item.
+            # config walked per step or per request is the pattern, not per item. A
+            # sampling config found in a loop (the defaults a request starts from) stays.
             continue
         where = (
             f"inside a step loop{f' of `{hot}`' if hot else ''}"
