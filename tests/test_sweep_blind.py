@@ -476,15 +476,11 @@ _ZA_FIGURES = {
 
 _ZB_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "6/18: MagicMock data fakes of a transformers model config (`vision_config` given "
-        "after creation) and of Olive's pydantic `Metric`: no finding; `SimpleNamespace` "
-        "fakes of vLLM's `RequestOutput`/`CompletionOutput` and of a `PreTrainedConfig` "
-        "(`vision_config=SimpleNamespace(depth=24)`) where nothing the test calls names the "
-        "class: ⚠"
-    ),
-    ("hot-copy", "w-precision"): (
-        "3/5: a one-off `deepcopy` in a conversion pass and a runtime-env merge at set-up, "
-        "labelled '-'"
+        "7/18 (6/18 before round O named transformers' `PreTrainedConfig` for "
+        "`vision_config=SimpleNamespace(depth=24)`): MagicMock data fakes of a transformers "
+        "model config (`vision_config` given after creation) and of Olive's pydantic "
+        "`Metric`: no finding; `SimpleNamespace` fakes of vLLM's `RequestOutput`/"
+        "`CompletionOutput` where nothing the test calls names the class: ⚠"
     ),
 }
 
@@ -564,21 +560,22 @@ _ZF_FIGURES = {
     ),
     ("kwargs-lookup", "x-precision"): "0/2: " + _OLD_DROPPING_INIT + " (`trust_remote_code`)",
     ("broad-except", "x-recall"): (
-        "0/11: eight bare `except:` around ktransformers' import-time `torch_npu` set-up "
-        "whose `try` also imports the project's own modules (⚠ to the sweep: an optional "
-        "import guard), a bare `except: pass` around NPU settings at CLI start-up and a "
-        "retry after any error on the generation path in files that do not parse at those "
-        "commits, an unlogged `except Exception: pass` while writing a flag into an "
-        "exported model (⚠)"
+        "8/11 (0/11 before round O's import-time reading: eight bare `except:` around "
+        "ktransformers' `torch_npu` set-up or the project's own imports): a bare `except: "
+        "pass` around NPU settings at CLI start-up and a retry after any error on the "
+        "generation path in files that do not parse at those commits, an unlogged `except "
+        "Exception: pass` while writing a flag into an exported model (⚠)"
     ),
-    ("broad-except", "w-precision"): "10/11: one sampled catch labelled '-'",
+    ("broad-except", "w-precision"): (
+        "8/11: one sampled catch labelled '-', and the eight right ⚠ that became ✗ left the sample"
+    ),
     ("any-annotation", "x-recall"): (
-        "0/4: two `SimpleNamespace` configs of transformers' `Qwen3VLMoeConfig` (⚠, the "
-        "class not named), `bsz_tensors: torch.tensor = None` twice (`torch.tensor` is a "
-        "function, no type: no finding)"
+        "2/4 (0/4 before round O named `PretrainedConfig` for two `SimpleNamespace` "
+        "configs of `Qwen3VLMoeConfig`): `bsz_tensors: torch.tensor = None` twice "
+        "(`torch.tensor` is a function, no type: no finding)"
     ),
     ("any-annotation", "x-precision"): (
-        "0/1 (0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
+        "2/3 (0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
         "only handed to `self.<attr>(...)`): an implicit Optional a maintainer keeps, a "
         "`prefill_l: list[int] = None` the body sums and its one caller passes"
     ),
@@ -600,18 +597,68 @@ _ZG_FIGURES = {
     ),
     ("broad-except", "w-precision"): "8/9: one sampled catch labelled '-'",
     ("any-annotation", "x-recall"): (
-        '4/13: `torch_dtype: Optional[torch.dtype] = "auto"` three times (a string '
-        "default: no finding); MagicMock data fakes of megatron-core's model config, "
-        "`requests.Response` from a patched `requests.get`, pytriton's `TensorSpec`: no "
-        "finding"
+        '7/13 (4/13 before round O reported `torch_dtype: Optional[torch.dtype] = "auto"`, '
+        "a string default under a dtype, three times): MagicMock data fakes of "
+        "megatron-core's model config, `requests.Response` from a patched `requests.get`, "
+        "pytriton's `TensorSpec`: no finding"
     ),
     ("any-annotation", "x-precision"): (
-        "4/6: `megatron_checkpoint_filepath: str = None` twice, only passed on or picked "
+        "7/9: `megatron_checkpoint_filepath: str = None` twice, only passed on or picked "
         "by `model_format`, labelled '-'"
     ),
-    ("hot-copy", "x-precision"): (
-        "0/3: `old_log_probs.clone()` once per RL training step (no latent or activations "
-        "of an AR or diffusion loop), labelled ⚠"
+}
+
+_ZHI_SEALED = (
+    "sealed: labelled blind during round O, recorded with 15704c9 (main before round O) "
+    "and with round O's merged code: no finding moved"
+)
+_ZH_FIGURES = {
+    ("broad-except", "x-recall"): (
+        "0/2: open-r1's router catch `except Exception: pass` around `await sandbox.kill()` "
+        "in a request handler, twice: ⚠ (no serving path read there)"
+    ),
+    ("broad-except", "x-precision"): (
+        "0/2: a reward's `except Exception as e` after `except (TypeError, ValueError)` "
+        "that prints the error and returns 0.0, labelled ⚠ (logged, no fail-fast path)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "3/11 blind, 3/9 post-run: `-> float` rewards returning a list built in the body "
+        "(four commits), `-> list[float]` returning Nones (twice): no finding (a local name "
+        "bound to a list literal is not read as the returned kind); blind, two def-line "
+        "sites of a multi-line signature labelled at its `->` line (post_run '-')"
+    ),
+}
+_ZI_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/2: forge's `DatasetActor.__init__(..., **kwargs)` never using the dict (no "
+        "finding), and `TensorBoardLogger.__init__`'s dropped keys reported on its `def` "
+        "line, labelled on the `**kwargs` line"
+    ),
+    ("kwargs-lookup", "x-precision"): (
+        "0/4: kvpress's `kwargs[\"position_embeddings\"]` read from a forward hook's plain "
+        "`kwargs: dict` in three files, labelled '-' (this labeller's convention: not a "
+        "`**kwargs` signature); the logger's `def` line above"
+    ),
+    ("broad-except", "w-precision"): (
+        "4/7: three test catches that re-raise through `pytest.fail` or return an "
+        "`AssertionError`, labelled '-'"
+    ),
+    ("any-annotation", "x-recall"): (
+        "8/12: `-> [str, str]` (a list display as the annotation), `gpu_ids: int` given a "
+        "list, `actor_cls: ForgeActor` given a class, `position_embeddings: torch.Tensor` "
+        "given a tuple: no finding (no call-site types are read)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "8/12: a `store: MultiProcessStore = None` only stored, and three DuoAttention "
+        "`field(init=False, default=None)` set in a post-init hook, labelled '-'"
+    ),
+    ("hot-copy", "x-recall"): (
+        "0/1: kvpress's `hidden_states.detach().clone()` appended per decoding step from a "
+        "forward hook (the step loop is the model's): ⚠"
+    ),
+    ("async-blocking", "x-precision"): (
+        "0/1: an `asyncio.Condition` held across `wait_for`, which releases it while "
+        "waiting, labelled ⚠"
     ),
 }
 
@@ -674,6 +721,8 @@ for _name, _cells, _when in (
     ("ze", _ZE_FIGURES, _ZDE_SEALED),
     ("zf", _ZF_FIGURES, _ZFG_SEALED),
     ("zg", _ZG_FIGURES, _ZFG_SEALED),
+    ("zh", _ZH_FIGURES, _ZHI_SEALED),
+    ("zi", _ZI_FIGURES, _ZHI_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
