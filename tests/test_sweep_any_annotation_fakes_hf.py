@@ -64,6 +64,7 @@ def transformers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     _fake_packages._package_texts.cache_clear()
     _fake_hf._classes.cache_clear()
+    _fake_hf._model_configs.cache_clear()
     return root
 
 

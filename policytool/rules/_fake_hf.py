@@ -44,12 +44,13 @@ _MAX_UP = 3
 
 @dataclass(frozen=True)
 class _Classes:
-    """What an installed transformers declares: config classes and output dataclasses."""
+    """What an installed transformers declares: its config base and output dataclasses
+    (the model configs are read apart, only when a fake needs them)."""
 
+    # the installed package's directory
+    package_dir: str
     # the base config class's name, its module path (shown) and attributes
     base: tuple[str, str, frozenset[str]]
-    # model config class -> (its module path, its own attributes)
-    configs: dict[str, tuple[str, frozenset[str]]]
     # ModelOutput dataclass -> its fields, in the order of modeling_outputs.py
     outputs: tuple[tuple[str, frozenset[str]], ...]
 
@@ -65,7 +66,7 @@ def _attributes(module: fakes._Module, name: str, public: bool = False) -> froze
 @functools.lru_cache(maxsize=8)
 def _classes(package_dir: str) -> _Classes | None:
     """:class:`_Classes` of the transformers installed at ``package_dir``, read once;
-    None when it has no config base or its model configs are too many to read."""
+    None when it has no config base."""
     base_data = fakes._module_bytes(os.path.join(package_dir, "configuration_utils.py"))
     if base_data is None:
         return None
@@ -75,7 +76,22 @@ def _classes(package_dir: str) -> _Classes | None:
     if not name:
         return None
     base = (name, f"{PACKAGE}/configuration_utils.py", _attributes(base_module, name))
-    configs: dict[str, tuple[str, frozenset[str]]] = {}
+    outputs: list[tuple[str, frozenset[str]]] = []
+    out_module = fakes.parse_module(
+        fakes._module_bytes(os.path.join(package_dir, "modeling_outputs.py")) or b""
+    )
+    for cls, bases in out_module.bases.items():
+        if any("Output" in b for b in bases):
+            outputs.append((cls, _attributes(out_module, cls, public=True)))
+    return _Classes(package_dir, base, tuple(outputs))
+
+
+@functools.lru_cache(maxsize=8)
+def _model_configs(package_dir: str) -> dict[str, frozenset[str]] | None:
+    """The model config classes (``models/*/configuration_*.py``) of the transformers at
+    ``package_dir`` and their attributes, read once (about 0.6 s for 850 classes); None
+    when they are too many to read."""
+    configs: dict[str, frozenset[str]] = {}
     models = os.path.join(package_dir, "models")
     try:
         folders = sorted(os.listdir(models))
@@ -99,19 +115,11 @@ def _classes(package_dir: str) -> _Classes | None:
             total += len(data)
             if files > MAX_CONFIG_FILES or total > MAX_CONFIG_BYTES:
                 return None
-            shown = f"{PACKAGE}/models/{folder}/{filename}"
             module = fakes.parse_module(data)
             for cls in module.fields:
                 if cls.endswith("Config") and not cls.startswith("_"):
-                    configs.setdefault(cls, (shown, _attributes(module, cls)))
-    outputs: list[tuple[str, frozenset[str]]] = []
-    out_module = fakes.parse_module(
-        fakes._module_bytes(os.path.join(package_dir, "modeling_outputs.py")) or b""
-    )
-    for cls, bases in out_module.bases.items():
-        if any("Output" in b for b in bases):
-            outputs.append((cls, _attributes(out_module, cls, public=True)))
-    return _Classes(base, configs, tuple(outputs))
+                    configs.setdefault(cls, _attributes(module, cls))
+    return configs
 
 
 _IMPORTS_PACKAGE = re.compile(rb"^[ \t]*(?:from|import)[ \t]+transformers\b", re.M)
@@ -167,11 +175,13 @@ def forward_return(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
 
 def _config_fits(classes: _Classes, keywords: frozenset[str]) -> list[str] | None:
     """The model config classes having every keyword the base config lacks as an
-    attribute (empty when the base has them all); None when no config has them."""
+    attribute (empty when the base has them all: no model config is read); None when no
+    config has them."""
     rest = keywords - classes.base[2]
     if not rest:
         return []
-    fits = [cls for cls, (_shown, own) in classes.configs.items() if rest <= own]
+    configs = _model_configs(classes.package_dir)
+    fits = [cls for cls, own in (configs or {}).items() if rest <= own]
     return fits or None
 
 
