@@ -29,7 +29,7 @@ from policytool.rules import _kwreads as kwreads
 from policytool.rules._sweep_config import SweepConfig
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # ``try``, and ``try``/``except*`` where the running Python has it (3.11+).
 TRY_NODES: tuple[type[ast.stmt], ...] = tuple(
     t for t in (ast.Try, getattr(ast, "TryStar", None)) if isinstance(t, type)
@@ -604,7 +604,7 @@ class SourceInfo:
             self._walk_body(node.orelse, ctx)
             self._walk_body(node.body, looping)
             self._walk_many([node.test], looping)
-        elif isinstance(node, _COMPREHENSIONS):
+        elif isinstance(node, COMPREHENSIONS):
             step = ctx.step_loop or (
                 self._wants(node, Ctx())
                 and any(

@@ -13,7 +13,9 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
   ``float`` / ``bytes`` whose function returns a literal of another kind (a tuple display
   under ``-> dict``, ``{}`` under ``-> set``), or a call of a builtin that always gives
   one builtin type (``dict.fromkeys(...)`` under ``-> float``, ``tuple(...)`` under
-  ``-> List[X]``) where the file and function leave that builtin's name unbound.
+  ``-> List[X]``) where the file and function leave that builtin's name unbound, or a
+  local name every binding of which gives one such kind (``rewards = []`` then
+  ``return rewards`` under ``-> float``).
 
 "Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
@@ -37,7 +39,7 @@ from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._fail_fast import read_py_files
-from policytool.rules._pysource import TRY_NODES, SourceInfo, unquoted
+from policytool.rules._pysource import COMPREHENSIONS, TRY_NODES, SourceInfo, unquoted
 from policytool.rules._sweep import BLOCK, finding, short
 
 RULE = "any-annotation"
@@ -321,6 +323,72 @@ def _value_kind(value: ast.expr, shadowed: frozenset[str] | set[str]) -> str | N
         return kind
     called = _call_kind(value, shadowed)
     return called[0] if called is not None else None
+
+
+# Kinds an augmented assignment keeps (``rows += [...]``, ``seen |= {...}``).
+_AUGMENTED_KEEP = frozenset({"list", "tuple", "set", "dict"})
+
+
+def _local_kinds(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, shadowed: frozenset[str] | set[str]
+) -> dict[str, str]:
+    """The local names of ``node`` whose every binding in its own scope gives one builtin
+    kind (``metrics = []`` then ``metrics.append(...)``: a list); a parameter, a
+    ``global``/``nonlocal`` name or one bound any other way (a loop, ``with``, unpacking,
+    walrus) is left out."""
+    arguments = node.args
+    params = {
+        a.arg
+        for a in (
+            *arguments.posonlyargs,
+            *arguments.args,
+            *arguments.kwonlyargs,
+            *(x for x in (arguments.vararg, arguments.kwarg) if x is not None),
+        )
+    }
+    kinds: dict[str, set[str]] = {}
+    excluded: set[str] = set(params)
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            excluded.add(current.name)
+            continue
+        if isinstance(current, (ast.Lambda, *COMPREHENSIONS)):
+            continue
+        if isinstance(current, (ast.Global, ast.Nonlocal)):
+            excluded.update(current.names)
+        elif isinstance(current, ast.Assign) and (
+            len(current.targets) == 1 and isinstance(current.targets[0], ast.Name)
+        ):
+            kind = _value_kind(current.value, shadowed)
+            kinds.setdefault(current.targets[0].id, set()).add(kind or "other")
+            stack.append(current.value)
+            continue
+        elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name):
+            if current.value is None:
+                continue
+            kind = _value_kind(current.value, shadowed)
+            kinds.setdefault(current.target.id, set()).add(kind or "other")
+            stack.append(current.value)
+            continue
+        elif isinstance(current, ast.AugAssign) and isinstance(current.target, ast.Name):
+            kinds.setdefault(current.target.id, set()).add("augmented")
+            stack.append(current.value)
+            continue
+        elif isinstance(current, ast.Name) and isinstance(current.ctx, (ast.Store, ast.Del)):
+            excluded.add(current.id)
+        stack.extend(ast.iter_child_nodes(current))
+    out: dict[str, str] = {}
+    for name, found in kinds.items():
+        plain = found - {"augmented"}
+        if name in excluded or len(plain) != 1:
+            continue
+        (kind,) = plain
+        if kind == "other" or ("augmented" in found and kind not in _AUGMENTED_KEEP):
+            continue
+        out[name] = kind
+    return out
 
 
 class _Types:
@@ -1704,6 +1772,17 @@ def function_findings(
     builtin = _builtin_of(src, node.returns)
     # builtin names the file binds (module level, or anywhere in this function)
     shadowed = _types(src).rebound | _bound_names(node) | set(src.aliases)
+    # ``return metrics`` after ``metrics = []``: the local's one kind is the returned kind
+    locals_ = _local_kinds(node, shadowed) if builtin is not None else {}
+
+    def returned_kind(value: ast.expr) -> str | None:
+        """The builtin kind ``value`` certainly gives: a literal, a builtin call, or a local
+        every binding of which gives one kind (judged against a builtin annotation)."""
+        kind = _value_kind(value, shadowed)
+        if kind is None and isinstance(value, ast.Name):
+            kind = locals_.get(value.id)
+        return kind
+
     # The None verdict may read an imported module: only when a return gives None.
     none_wrong = (
         not builtin_none_checked
@@ -1712,7 +1791,7 @@ def function_findings(
     )
     # A union (``-> torch.Tensor | IntermediateTensors``) is judged only against literals.
     literals = builtin is None and any(
-        ret.value is not None and _value_kind(ret.value, shadowed) is not None for ret in returns
+        ret.value is not None and returned_kind(ret.value) is not None for ret in returns
     )
     if not none_wrong and builtin is None and not literals:
         return
@@ -1724,7 +1803,7 @@ def function_findings(
             given = (
                 "None"
                 if ret.value is None or gives_none(ret.value)
-                else _value_kind(ret.value, shadowed) or "other"
+                else returned_kind(ret.value) or "other"
             )
             if rewritten_return(src, ret, given):
                 continue  # an old return the change edited: no new evidence
@@ -1734,7 +1813,7 @@ def function_findings(
             continue
         if ret.value is None:
             continue
-        kind = _value_kind(ret.value, shadowed)
+        kind = returned_kind(ret.value)
         if kind is None:
             continue
         if builtin is not None:

@@ -55,7 +55,9 @@ conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `st
 builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
 `tuple(...)`, `set(...)`, `frozenset(...)`, `str(...)`, `int(...)`, `float(...)`,
 `bool(...)`, `bytes(...)`, `sorted(...)`, `len(...)`, `repr(...)`, `"sep".join(...)`;
-not when the file or the function binds that name itself): `-> float` returning
+not when the file or the function binds that name itself), or a local name every binding
+of which gives one such kind (`rewards = []`, appended to, `return rewards`; not a name
+also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; a new `-> T` or
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
