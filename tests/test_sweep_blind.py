@@ -239,7 +239,9 @@ _M_FIGURES = {
 }
 _N_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "10/15: tensorboard `ScalarEvent` fakes (x2), an `InferenceConfig` and a "
+        "11/16 (a `-> dict[...]` returning `list(...)` through a local, found by round O "
+        "and labelled ✗ after the run): tensorboard `ScalarEvent` fakes (x2), an "
+        "`InferenceConfig` and a "
         "`MultiModuleProcessGroupCollection` fake, ⚠; a test double's implicit Optional "
         "(`MockIterator.__init__(local_cp_size: int = None)`: a class's methods in a test "
         "file are doubles mirroring an API, not checked; its own functions are)"
@@ -570,12 +572,13 @@ _ZF_FIGURES = {
         "8/11: one sampled catch labelled '-', and the eight right ⚠ that became ✗ left the sample"
     ),
     ("any-annotation", "x-recall"): (
-        "2/4 (0/4 before round O named `PretrainedConfig` for two `SimpleNamespace` "
-        "configs of `Qwen3VLMoeConfig`): `bsz_tensors: torch.tensor = None` twice "
-        "(`torch.tensor` is a function, no type: no finding)"
+        "3/5 (0/4 before round O named `PretrainedConfig` for two `SimpleNamespace` "
+        "configs of `Qwen3VLMoeConfig`; a `-> List[InputInfo]` returning a dict built in "
+        "the body, found by round O and labelled ✗ after the run): `bsz_tensors: "
+        "torch.tensor = None` twice (`torch.tensor` is a function, no type: no finding)"
     ),
     ("any-annotation", "x-precision"): (
-        "2/3 (0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
+        "3/4 (0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
         "only handed to `self.<attr>(...)`): an implicit Optional a maintainer keeps, a "
         "`prefill_l: list[int] = None` the body sums and its one caller passes"
     ),
@@ -622,10 +625,11 @@ _ZH_FIGURES = {
         "that prints the error and returns 0.0, labelled ⚠ (logged, no fail-fast path)"
     ),
     ("any-annotation", "x-recall"): (
-        "3/11 blind, 3/9 post-run: `-> float` rewards returning a list built in the body "
-        "(four commits), `-> list[float]` returning Nones (twice): no finding (a local name "
-        "bound to a list literal is not read as the returned kind); blind, two def-line "
-        "sites of a multi-line signature labelled at its `->` line (post_run '-')"
+        "3/11 blind, 3/9 post-run as sealed; 7/11, 7/9 since round O's late reading of a "
+        "local bound to a list (`-> float` rewards returning the list the body builds, four "
+        "commits), tuned on these sites after the seal: `-> list[float]` returning Nones "
+        "(twice): no finding; blind, two def-line sites of a multi-line signature labelled "
+        "at its `->` line (post_run '-')"
     ),
 }
 _ZI_FIGURES = {
