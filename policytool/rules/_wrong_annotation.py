@@ -773,9 +773,45 @@ def _literal_default(
     )
 
 
+# A display written as an annotation and the type it meant.
+_DISPLAY_TYPES = {ast.List: "tuple", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict"}
+
+
+def display_annotation(src: SourceInfo, annotation: ast.expr | None, where: str) -> Finding | None:
+    """The finding for an annotation that is a literal display, ``-> [str, str]`` or ``x:
+    (int, str)``: no type (a type checker rejects it; the reader cannot tell a list from a
+    tuple), when the change writes it."""
+    if annotation is None or not src.node_added(annotation):
+        return None
+    meant = _DISPLAY_TYPES.get(type(annotation))
+    if meant is None or _silenced(src, annotation.lineno):
+        return None
+    parts: list[ast.expr | None]
+    if isinstance(annotation, ast.Dict):
+        parts = [*annotation.keys[:1], *annotation.values[:1]]
+    elif isinstance(annotation, (ast.List, ast.Tuple, ast.Set)):
+        parts = list(annotation.elts)
+    else:
+        return None
+    items = ", ".join(short(src, part) for part in parts if part is not None)
+    return finding(
+        src,
+        annotation,
+        RULE,
+        BLOCK,
+        f"{where} is annotated with a {type(annotation).__name__.lower()} display "
+        f"`{short(src, annotation)}` (line {annotation.lineno}), which is no type: annotate "
+        f"`{meant}[{items}]`",
+    )
+
+
 def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding]:
     """An attribute, variable or dataclass field ``x: T = None`` (or ``x: int = True``)
-    the change adds."""
+    the change adds, or one annotated with a display."""
+    shown = display_annotation(src, node.annotation, f"`{short(src, node.target)}`")
+    if shown is not None:
+        yield shown
+        return
     if node.value is not None and not _is_none(node.value):
         parts = (node.target, node.annotation, _none_of(node.value))
         if any(src.node_added(part) for part in parts):
@@ -1731,6 +1767,15 @@ def function_findings(
     """Implicit-Optional parameters, ``return None`` under a non-None class or generic
     (``builtin_none_checked``: the caller already judged the builtins), and returned
     literals of another kind than a builtin return annotation."""
+    arguments = node.args
+    for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+        shown = display_annotation(src, arg.annotation, f"parameter `{arg.arg}`")
+        if shown is not None:
+            yield shown
+    shown = display_annotation(src, node.returns, f"`{node.name}`'s return")
+    if shown is not None:
+        yield shown
+        return
     for arg, default in _defaults(node):
         if arg.annotation is None:
             continue

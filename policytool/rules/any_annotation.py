@@ -58,7 +58,9 @@ builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `
 not when the file or the function binds that name itself), or a local name every binding
 of which gives one such kind (`rewards = []`, appended to, `return rewards`; not a name
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
-`dict.fromkeys(keys, res)`; a new `-> T` or
+`dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
+`ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
+a new `-> T` or
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
