@@ -648,12 +648,13 @@ _ZI_FIGURES = {
         "`AssertionError`, labelled '-'"
     ),
     ("any-annotation", "x-recall"): (
-        "8/12: `-> [str, str]` (a list display as the annotation), `gpu_ids: int` given a "
-        "list, `actor_cls: ForgeActor` given a class, `position_embeddings: torch.Tensor` "
-        "given a tuple: no finding (no call-site types are read)"
+        "8/12 as sealed, 9/12 since round O's late display reading (`-> [str, str]`, tuned "
+        "on this site after the seal): `gpu_ids: int` given a list, `actor_cls: ForgeActor` "
+        "given a class, `position_embeddings: torch.Tensor` given a tuple: no finding (no "
+        "call-site types are read)"
     ),
     ("any-annotation", "x-precision"): (
-        "8/12: a `store: MultiProcessStore = None` only stored, and three DuoAttention "
+        "9/13: a `store: MultiProcessStore = None` only stored, and three DuoAttention "
         "`field(init=False, default=None)` set in a post-init hook, labelled '-'"
     ),
     ("hot-copy", "x-recall"): (
