@@ -7,8 +7,10 @@ per-request code.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from policytool.config import Config
 from policytool.core.globs import match_any
@@ -214,7 +216,41 @@ def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
     return opened and _comment_only(src, first - 2)
 
 
-def _cold_loops(node: ast.Call, function: ast.AST | None) -> bool:
+@dataclass(frozen=True)
+class _Loop:
+    """A ``for`` of a function: its lines, the name it binds, whether it walks the model's
+    structure or a checkpoint."""
+
+    first: int
+    last: int
+    target: str
+    structure: bool
+    node: ast.For | ast.AsyncFor
+
+
+def _loops(src: SourceInfo, function: ast.AST) -> list[_Loop]:
+    """The ``for`` loops of ``function``, indexed once per function (every copy in a
+    function with thousands of copies asks)."""
+    key = f"hot-copy:loops:{id(function)}"
+    cached = src.cache.get(key)
+    if isinstance(cached, list):
+        return cached
+    loops = [
+        _Loop(
+            loop.lineno,
+            loop.end_lineno or loop.lineno,
+            loop.target.id if isinstance(loop.target, ast.Name) else "",
+            _STRUCTURE_RE.search(unparse(loop.iter, 300)) is not None,
+            loop,
+        )
+        for loop in ast.walk(function)
+        if isinstance(loop, (ast.For, ast.AsyncFor))
+    ]
+    src.cache[key] = loops
+    return loops
+
+
+def _cold_loops(src: SourceInfo, node: ast.Call, function: ast.AST | None) -> bool:
     """Whether the loops around ``node`` run once: its function takes a checkpoint
     (``state_dict``, vLLM's ``weights`` stream), or an enclosing loop walks the model's
     structure or a checkpoint (``model.modules()``, ``state_dict.items()``)."""
@@ -225,14 +261,7 @@ def _cold_loops(node: ast.Call, function: ast.AST | None) -> bool:
     if not names.isdisjoint(_LOAD_PARAMS):
         return True
     line = node.lineno
-    for loop in ast.walk(function):
-        if (
-            isinstance(loop, (ast.For, ast.AsyncFor))
-            and loop.lineno < line <= (loop.end_lineno or loop.lineno)
-            and _STRUCTURE_RE.search(unparse(loop.iter, 300))
-        ):
-            return True
-    return False
+    return any(loop.structure and loop.first < line <= loop.last for loop in _loops(src, function))
 
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -561,7 +590,7 @@ def _declared_type(tree: ast.Module, expr: ast.expr, function: ast.AST | None) -
         param = _params(function).get(expr.id)
         if param is not None:
             return _type_text(param.annotation)
-        for node in _own_nodes(function.body):
+        for node in _bindings(function).get(expr.id, ()):
             typed = _binding_type(expr.id, node, function)
             if typed is not None:
                 return typed
@@ -572,14 +601,7 @@ def _declared_type(tree: ast.Module, expr: ast.expr, function: ast.AST | None) -
         and expr.value.id in ("self", "cls")
     ):
         return None
-    owner = next(
-        (
-            c
-            for c in ast.walk(tree)
-            if isinstance(c, ast.ClassDef) and any(item is function for item in c.body)
-        ),
-        None,
-    )
+    owner = _owners(tree).get(id(function))
     if owner is None:
         return None
     text = unparse(expr)
@@ -592,18 +614,53 @@ def _declared_type(tree: ast.Module, expr: ast.expr, function: ast.AST | None) -
             return _type_text(item.annotation)
     for method in owner.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for node in _own_nodes(method.body):
+            for node in _bindings(method).get(text, ()):
                 typed = _binding_type(text, node, method)
                 if typed is not None:
                     return typed
     return None
 
 
+@functools.lru_cache(maxsize=256)
+def _bindings(function: _FuncDef) -> dict[str, list[ast.stmt]]:
+    """The assignments of ``function``'s own body by target text (``x``, ``self.x``), in
+    the order :func:`_own_nodes` meets them: read once per function, however many copies
+    ask for a type."""
+    out: dict[str, list[ast.stmt]] = {}
+    for node in _own_nodes(function.body):
+        if isinstance(node, ast.AnnAssign):
+            out.setdefault(unparse(node.target), []).append(node)
+        elif isinstance(node, ast.Assign):
+            for target in {unparse(t) for t in node.targets}:
+                out.setdefault(target, []).append(node)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _owners(tree: ast.Module) -> dict[int, ast.ClassDef]:
+    """id(method) -> the class whose body defines it, for every class of ``tree``."""
+    return {
+        id(item): klass
+        for klass in ast.walk(tree)
+        if isinstance(klass, ast.ClassDef)
+        for item in klass.body
+    }
+
+
 def sampling_config(src: SourceInfo, expr: ast.expr, function: ast.AST | None) -> bool:
     """Whether a copied object is a scheduler or a sampling config: by the type the file
     declares for it where it does (annotation, constructor), else by its name."""
+    text = unparse(expr, 300)
+    # one answer per function and expression: a function may copy the same name thousands
+    # of times, and the declared type is read from its whole body
+    key = f"hot-copy:sampling:{id(function)}:{text}"
+    cached = src.cache.get(key)
+    if isinstance(cached, bool):
+        return cached
     declared = _declared_type(src.tree, expr, function)
-    return names_sampling_config(declared if declared is not None else unparse(expr, 300))
+    answer = names_sampling_config(declared if declared is not None else text)
+    src.cache[key] = answer
+    return answer
 
 
 def _copies_sampling_config(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
@@ -617,12 +674,10 @@ def _copies_sampling_config(src: SourceInfo, call: ast.Call, function: ast.AST |
     if not isinstance(arg, ast.Name) or function is None:
         return False
     return any(
-        isinstance(loop, (ast.For, ast.AsyncFor))
-        and isinstance(loop.target, ast.Name)
-        and loop.target.id == arg.id
-        and loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno)
-        and sampling_config(src, loop.iter, function)
-        for loop in ast.walk(function)
+        loop.target == arg.id
+        and loop.first <= call.lineno <= loop.last
+        and sampling_config(src, loop.node.iter, function)
+        for loop in _loops(src, function)
     )
 
 
@@ -741,7 +796,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue  # a comprehension over a list copies once per element, not per step
         if not ctx.funcs and not ctx.step_loop:
             continue  # module-level code runs once, at import, unless it loops over steps
-        if hot is None and not ctx.step_loop and _cold_loops(node, ctx.innermost):
+        if hot is None and not ctx.step_loop and _cold_loops(src, node, ctx.innermost):
             continue  # a loop over the model's modules or a checkpoint runs once
         if (
             kind == "deepcopy"
