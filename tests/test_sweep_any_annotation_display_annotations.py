@@ -2,7 +2,8 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """any-annotation ✗ for an annotation that is a literal display (forge's ``get_info(self)
 -> [str, str]``): no type; the message says the type it meant. Not a display nested in a
-real type (``Callable[[int], str]``), nor an old annotation."""
+real type (``Callable[[int], str]``); an old one is not new
+(``test_sweep_any_annotation_none_and_bool_defaults``)."""
 
 from __future__ import annotations
 
@@ -37,15 +38,3 @@ def test_a_display_annotation_is_no_type(feature: Repo, run: Run) -> None:
     )
     assert "parameter `ids` is annotated with a tuple display `(int, str)`" in rows[1][3]
     assert "annotate `dict[str, int]`" in rows[2][3]
-
-
-def test_an_old_display_annotation_is_not_new(feature: Repo, run: Run) -> None:
-    text = "def f() -> [str, str]:\n    return 'a', 'b'\n"
-    feature.write("pkg/old.py", text)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
-    feature.write("pkg/old.py", text + "\n\nX = 1\n")
-    feature.commit("edit")
-    assert [r for r in found(run, "any-annotation") if r[2] == "error"] == []
