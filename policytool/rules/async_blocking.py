@@ -58,7 +58,10 @@ file but a test, an `async def` an HTTP route decorator registers, `@app.post("/
 in an `async def` or in a helper it calls; or a lock held across an
 `await` in a request-path function (`request-path`), or in an `async def` such a
 function awaits (up to two levels: `generate` -> `_encode` -> the lock). Admin paths
-(profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠.
+(profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠. A test
+function (`test_*` in a test file) that holds a lock across an `await` is exercising the
+lock (that unloading waits for it, that a request meanwhile gets a 409): no finding; its
+blocking calls are still reported.
 
 ## Why
 The server runs one asyncio event loop: any blocking work on it stalls every
@@ -591,6 +594,10 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             )
     yield from _helpers_on_loop(src)
     for lock, ctx, await_node in sections.values():
+        if src.is_test and any(name.startswith("test") for name in ctx.names()):
+            # A test holding a lock across an await is exercising it (that a second
+            # request waits, or gets a 409): the contention is what the test is about.
+            continue
         text = short(src, lock, 40)
         held = f"`{text}` is held across `await` (line {await_node.lineno})"
         names = ctx.names()

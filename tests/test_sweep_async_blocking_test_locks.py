@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""async-blocking in tests: a test function that holds a lock across an ``await`` is
+exercising the lock (AReaL's data-service tests take the worker's lock and check that an
+unload waits, or that a fetch meanwhile gets a 409): no finding. A helper of the test file
+that holds one is still reported, and so is a blocking call in a test."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+TEST = (
+    "import asyncio\n"  # 1
+    "import time\n"
+    "\n\n"
+    "async def test_unload_waits_for_the_state_lock(worker):\n"  # 5
+    "    await worker.state.lock.acquire()\n"  # 6: the test's subject
+    "    task = asyncio.create_task(worker.unload())\n"
+    "    await asyncio.sleep(0.05)\n"
+    "    assert not task.done()\n"
+    "    worker.state.lock.release()\n"  # 10
+    "\n\n"
+    "class TestFetch:\n"
+    "    async def test_fetch_gets_409_while_unloading(self, worker):\n"
+    "        async with worker.datasets_lock:\n"  # 15: the test's subject
+    "            reply = await worker.fetch('d')\n"
+    "        assert reply.status == 409\n"
+    "\n\n"
+    "async def _hold(worker):\n"  # 20
+    "    async with worker.lock:\n"  # 21: ⚠, a helper's lock
+    "        await asyncio.sleep(1)\n"
+    "\n\n"
+    "async def test_blocking_sleep(worker):\n"  # 25
+    "    time.sleep(1)\n"  # 26: ⚠, still blocks the loop
+)
+
+
+def test_a_test_holding_a_lock_across_an_await_is_no_finding(feature: Repo, run: Run) -> None:
+    feature.write("tests/test_worker.py", TEST)
+    feature.commit("tests")
+    rows = [(line, severity) for _path, line, severity, _msg in found(run, "async-blocking")]
+    assert rows == [(21, "warning"), (26, "warning")]
+
+
+def test_the_same_lock_outside_a_test_file_is_reported(feature: Repo, run: Run) -> None:
+    feature.write("pkg/worker_checks.py", TEST)
+    feature.commit("code")
+    lines = sorted(line for _path, line, _sev, _msg in found(run, "async-blocking"))
+    assert {6, 15, 21, 26} <= set(lines)
