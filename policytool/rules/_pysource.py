@@ -62,10 +62,17 @@ _RECORDED = (
 )
 # A loop over these is a per-step loop (diffusion / autoregressive steps).
 _STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
-# A training loop (``for global_step in range(max_steps)``, ``for epoch in ...``) runs a
-# whole optimisation step per iteration: not the AR/diffusion step loop whose per-step
-# copies add up (its copies are a loop's, ⚠).
-_TRAINING_RE = re.compile(r"global_step|epoch|(?<![a-z])train", re.IGNORECASE)
+# A training loop (``for global_step in range(max_steps)``, ``for epoch in ...``, a
+# gradient-accumulation loop ``for _ in range(args.gradient_accumulation_steps)`` over
+# micro-batches) runs an optimisation step (or part of one) per iteration: not the
+# AR/diffusion step loop whose per-step copies add up (its copies are a loop's, ⚠).
+_TRAINING_RE = re.compile(r"global_step|epoch|(?<![a-z])train|accum|micro", re.IGNORECASE)
+
+
+def training_name(name: str) -> bool:
+    """Whether a function's name says it runs training (``train_step``,
+    ``_train_microbatch``, ``training_step``): its loops are an optimisation step's."""
+    return _TRAINING_RE.search(name) is not None
 
 
 def step_loop_head(looped: str, target: str = "") -> bool:

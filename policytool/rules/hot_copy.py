@@ -23,6 +23,7 @@ from policytool.rules._pysource import (
     never_true,
     step_loop_head,
     sweep_info,
+    training_name,
     unparse,
     unquoted,
 )
@@ -49,12 +50,18 @@ is new only when that line is added (rewriting the receiver's first line is no n
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
 timesteps or sigmas, or any loop of a per-step function; not a training loop, `for
-global_step in range(max_steps)` or over epochs: one copy per optimisation step is no
-AR or diffusion step, ⚠ as any loop's) with no comment on its line or
-on a comment-only line just above saying why (a trailing comment of the statement above
-speaks of that statement), unless it copies a loss or a metric (a scalar, ⚠) or what its
-name says is no latent or activations (a mask, ids, positions, frequencies, weights:
-`attn_mask.clone()` edited per step, ⚠); or an
+global_step in range(max_steps)`, over epochs, or a gradient-accumulation loop over
+micro-batches, `for _ in range(args.gradient_accumulation_steps)`: one copy per
+optimisation step is no AR or diffusion step, ⚠ as any loop's; so are the copies of a
+function such a loop calls, and a loop of a function named for training, `train_step`)
+with no comment on its line or on a comment-only line just above saying why (a trailing
+comment of the statement above speaks of that statement), unless it copies a loss or a
+metric (a scalar, ⚠), or what its name says is no latent or activations (a mask, ids,
+positions, frequencies, weights: `attn_mask.clone()` edited per step; a name ending in a
+token, `next_token`, the sampled token ids; an item's name is its collection's,
+`new_tokens[-i]`: ⚠), or the loop ends right after it (a `return` or `raise` follows it
+in its block, or a `break` of the function's outermost loop: the EOS branch's `yield
+cur_token.clone(); break` copies once, ⚠); or an
 uncommented `.clone()` of the tensor a `forward` was given (`residual = x.clone()`: its
 activations, copied on every pass); or an uncommented `.clone()` of a whole tensor a name holds
 (not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
@@ -70,7 +77,9 @@ requests). A
 generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) and generation
 kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the
 type the file gives it where it does (a parameter's annotation,
-`self.defaults = GenerationConfig(...)`), else from its name.
+`self.defaults = GenerationConfig(...)`), else from its name. A deepcopy with a comment
+on its own line saying why (`kwargs = copy.deepcopy(gen_kwargs)  # keys are popped
+below`) is ⚠.
 
 ## Why
 A clone of a GPU tensor is an allocation and a memcpy on every step; a deepcopy of a
@@ -187,6 +196,16 @@ def _clone_site(call: ast.Call) -> ast.AST:
     site.lineno, site.col_offset = end_line, max(end_col - len(func.attr), 0)
     site.end_lineno, site.end_col_offset = call.end_lineno, call.end_col_offset
     return site
+
+
+def _commented(src: SourceInfo, node: ast.AST) -> bool:
+    """Whether a comment sits on the copy's own lines (``kwargs = copy.deepcopy(gen_kwargs)
+    # edge case for repeats > 1``): the seed's "keep it and add a one-line comment saying
+    why". A comment-only line above a request call speaks of the call (``# Generate one
+    continuation``), so only the copy's lines count for a deepcopy."""
+    first = getattr(node, "lineno", 1)
+    last = getattr(node, "end_lineno", None) or first
+    return any(src.has_comment(line) for line in range(first, last + 1))
 
 
 def _comment_only(src: SourceInfo, number: int) -> bool:
@@ -452,11 +471,17 @@ def _full_tensor(call: ast.Call, function: _FuncDef) -> bool:
 
 
 def _cloned_name(call: ast.Call) -> str:
-    """The name a ``.clone()`` copies, past the method calls before it:
-    ``val_loss.detach().clone()`` -> ``val_loss``, ``self.hidden.clone()`` -> ``hidden``."""
+    """The name a ``.clone()`` copies, past the method calls and subscripts before it:
+    ``val_loss.detach().clone()`` -> ``val_loss``, ``self.hidden.clone()`` -> ``hidden``,
+    ``new_tokens[-i].clone()`` -> ``new_tokens`` (an item says what its collection holds)."""
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else call.func
-    while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
-        receiver = receiver.func.value
+    while True:
+        if isinstance(receiver, ast.Subscript):
+            receiver = receiver.value
+        elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
+            receiver = receiver.func.value
+        else:
+            break
     if isinstance(receiver, ast.Attribute):
         return receiver.attr
     return receiver.id if isinstance(receiver, ast.Name) else ""
@@ -464,10 +489,109 @@ def _cloned_name(call: ast.Call) -> str:
 
 def _not_activation(call: ast.Call) -> bool:
     """Whether a ``.clone()`` copies a tensor its name says is no latent or activations
-    (:data:`_NOT_ACTIVATION`: ``attn_mask.clone().detach()``, ``input_ids.clone()``): the
-    ✗ is for the latents/activations an AR or diffusion step carries."""
-    words = {w.lower() for w in _cloned_name(call).split("_")}
-    return not words.isdisjoint(_NOT_ACTIVATION)
+    (:data:`_NOT_ACTIVATION`: ``attn_mask.clone().detach()``, ``input_ids.clone()``; a name
+    ending in a token, ``next_token``, ``new_tokens``: the sampled token ids): the ✗ is for
+    the latents/activations an AR or diffusion step carries."""
+    words = [w.lower() for w in _cloned_name(call).split("_")]
+    return not _NOT_ACTIVATION.isdisjoint(words) or words[-1] in _TOKEN_WORDS
+
+
+# The last word of a name holding token ids (``next_token``, ``cur_token``,
+# ``new_tokens``); ``per_token_logps`` ends in its values' word, log-probabilities.
+_TOKEN_WORDS = frozenset({"token", "tokens"})
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+# Statements that leave the loop (``continue`` starts the next iteration).
+_EXITS = (ast.Break, ast.Return, ast.Raise)
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a statement sits: the node whose statement list holds it (a ``try`` for an
+    ``except`` clause's, a ``match`` for a ``case``'s), its index there, and that list's
+    first unconditional ``break``/``return``/``raise`` with its index."""
+
+    owner: ast.AST
+    index: int
+    exit_index: int
+    exit: ast.stmt | None
+
+
+def _places(src: SourceInfo, function: ast.AST) -> tuple[dict[int, _Place], dict[int, ast.stmt]]:
+    """Each statement's :class:`_Place`, and the statement each call is in, indexed once
+    per function (a function of thousands of copies asks for each)."""
+    key = f"hot-copy:places:{id(function)}"
+    cached = src.cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    places: dict[int, _Place] = {}
+    statement_of: dict[int, ast.stmt] = {}
+    holders: list[tuple[ast.AST, ast.AST]] = [(function, function)]
+    while holders:
+        node, owner = holders.pop()
+        for _field, value in ast.iter_fields(node):
+            if not isinstance(value, list):
+                continue
+            statements = [v for v in value if isinstance(v, ast.stmt)]
+            exit_index, exit_node = next(
+                ((i, st) for i, st in enumerate(statements) if isinstance(st, _EXITS)),
+                (len(statements), None),
+            )
+            for index, statement in enumerate(statements):
+                places[id(statement)] = _Place(owner, index, exit_index, exit_node)
+                holders.append((statement, statement))
+            # an ``except`` clause's or a ``case``'s statements belong to the ``try``/``match``
+            holders.extend(
+                (v, owner) for v in value if isinstance(v, (ast.excepthandler, ast.match_case))
+            )
+        if isinstance(node, ast.stmt) and node is owner:
+            # the calls of this statement's own expressions (not of its nested statements)
+            stack: list[ast.AST] = [
+                child
+                for child in ast.iter_child_nodes(node)
+                if not isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case))
+            ]
+            while stack:
+                child = stack.pop()
+                if isinstance(child, _SCOPES):
+                    continue
+                if isinstance(child, ast.Call):
+                    statement_of[id(child)] = node
+                stack.extend(ast.iter_child_nodes(child))
+    src.cache[key] = (places, statement_of)
+    return places, statement_of
+
+
+def _runs_once(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
+    """Whether the loop around ``call`` ends right after it: a ``return``/``raise`` follows
+    its statement in its block (or in a block around it, inside the loop), or a ``break``
+    of the function's outermost loop does (torchchat's EOS branch, ``yield
+    cur_token.clone(), next_prob.clone()`` then ``break``). The copy is made once, as the
+    loop ends, not every step."""
+    if function is None:
+        return False
+    places, statement_of = _places(src, function)
+    node: ast.AST | None = statement_of.get(id(call))
+    exit_kind = ""  # what follows the copy in its block: "break", "return" (or raise)
+    left = False  # the loop a ``break`` leaves is found
+    while node is not None and node is not function:
+        place = places.get(id(node))
+        if place is None:
+            return False
+        in_loop = isinstance(place.owner, _LOOPS)
+        if not exit_kind:
+            if place.exit is not None and place.index < place.exit_index:
+                exit_kind = "break" if isinstance(place.exit, ast.Break) else "return"
+            elif in_loop:
+                return False  # the loop around the copy goes on after it
+        if in_loop:
+            if exit_kind == "return":
+                return True
+            if left:
+                return False  # the loop the ``break`` leaves runs inside another loop
+            left = True
+        node = place.owner
+    # no statement loop around the copy (a comprehension's): the exit ends no loop of it
+    return left
 
 
 def _scalar(call: ast.Call) -> bool:
@@ -761,13 +885,14 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 src,
                 site,
                 "hot-copy",
-                BLOCK,
+                WARN if _commented(src, node) else BLOCK,
                 f"`{short(src, node)}` deep-copies a scheduler/sampling config per request "
                 f"({per_request})",
             )
             continue
         text = short(src, node)
-        in_loop = ctx.loop and (ctx.step_loop or hot is not None)
+        # a loop of a training step function (``train_step``) is an optimisation step's
+        in_loop = ctx.loop and (ctx.step_loop or (hot is not None and not training_name(hot)))
         function_node = ctx.innermost
         stepped = None
         if not in_loop and kind == "clone" and isinstance(function_node, _FuncDef):
@@ -816,9 +941,11 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             if hot
             else "inside a loop"
         )
+        once = kind == "clone" and in_loop and _runs_once(src, node, ctx.innermost)
         if (
             kind == "clone"
             and in_loop
+            and not once
             and not _why_comment(src, node)
             and not _scalar(node)
             and not _not_activation(node)
@@ -843,7 +970,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 src,
                 site,
                 "hot-copy",
-                BLOCK,
+                WARN if _commented(src, node) else BLOCK,
                 f"`{text}` deep-copies a scheduler/sampling config on request path `{request}`",
             )
             continue
@@ -855,6 +982,11 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 BLOCK,
                 f"`{text}` {where} copies the whole input activations on every forward pass, "
                 "with no comment saying why",
+            )
+            continue
+        if once:
+            yield finding(
+                src, site, "hot-copy", WARN, f"`{text}` {where} allocates a copy as the loop ends"
             )
             continue
         what = "allocates a copy" if kind == "clone" else "walks the whole object graph"
