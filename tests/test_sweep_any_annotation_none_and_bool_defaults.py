@@ -149,8 +149,9 @@ def test_a_bool_default_under_int_says_annotate_bool(feature: Repo, run: Run) ->
         "def f(a: int = True) -> None:\n    pass\n",
         'import torch\n\n\ndef f(d: torch.dtype = "auto") -> None:\n    pass\n',
         "def f() -> [str, str]:\n    return 'a', 'b'\n",
+        "from typing import Optional\n\n\ndef f(x=Optional[int]):\n    return x\n",
     ],
-    ids=["bool-under-int", "str-under-dtype", "display-annotation"],
+    ids=["bool-under-int", "str-under-dtype", "display-annotation", "type-as-default"],
 )
 def test_a_wrong_annotation_on_an_old_line_is_not_new(feature: Repo, run: Run, text: str) -> None:
     feature.write("pkg/old.py", text)

@@ -773,6 +773,64 @@ def _literal_default(
     )
 
 
+# Typing constructs that are only ever a type (a default of one is an annotation typed
+# after ``=`` instead of ``:``); the builtin generics count when subscripted.
+_TYPE_ONLY = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "typing_extensions")
+    for name in (
+        "Optional",
+        "Union",
+        "List",
+        "Dict",
+        "Tuple",
+        "Set",
+        "FrozenSet",
+        "Callable",
+        "Sequence",
+        "Mapping",
+        "Iterable",
+        "Literal",
+        "Type",
+    )
+)
+_BUILTIN_GENERICS = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
+
+
+def _is_type_expression(src: SourceInfo, value: ast.expr) -> bool:
+    """Whether ``value`` is certainly a type, never a value: ``Optional[Dict[str, Any]]``,
+    ``typing.List[int]``, ``list[int]``, ``Union[list[dict], None]``, ``X | Optional[Y]``."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+        return _is_type_expression(src, value.left) or _is_type_expression(src, value.right)
+    if not isinstance(value, ast.Subscript):
+        return False
+    base = value.value
+    if isinstance(base, ast.Name) and base.id in _BUILTIN_GENERICS:
+        return base.id not in _types(src).rebound and base.id not in src.aliases
+    return src.qualname(base) in _TYPE_ONLY
+
+
+def _type_as_default(src: SourceInfo, target: str, default: ast.expr) -> Finding | None:
+    """The finding for an unannotated parameter whose default is a type (``batch=
+    Optional[Dict[str, Any]]``: ``=`` typed for ``:``). The default is the typing object,
+    never None, so ``if batch is not None`` always holds; a type checker sees no
+    annotation."""
+    if not src.node_added(default) or _silenced(src, default.lineno):
+        return None
+    if not _is_type_expression(src, default):
+        return None
+    written = short(src, default, 60)
+    return finding(
+        src,
+        default,
+        RULE,
+        BLOCK,
+        f"parameter `{target}={written}` (line {default.lineno}): its default is a type, "
+        f"not a value (`=` written for `:`): annotate `{target}: {written}` and give it a "
+        "default value",
+    )
+
+
 # A display written as an annotation and the type it meant.
 _DISPLAY_TYPES = {ast.List: "tuple", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict"}
 
@@ -1778,6 +1836,9 @@ def function_findings(
         return
     for arg, default in _defaults(node):
         if arg.annotation is None:
+            typo = _type_as_default(src, arg.arg, default)
+            if typo is not None:
+                yield typo
             continue
         if not (src.node_added(arg.annotation) or src.node_added(default)):
             continue

@@ -60,7 +60,9 @@ of which gives one such kind (`rewards = []`, appended to, `return rewards`; not
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
 `ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
-a new `-> T` or
+an unannotated parameter whose default is a type, `batch=Optional[Dict[str, Any]]` (`=`
+written for `:`: the default is the typing object, never None; a subscripted typing
+construct or builtin generic, `list[int]`, `X | Optional[Y]`); a new `-> T` or
 `-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
 IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
 `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
