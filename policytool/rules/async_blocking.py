@@ -236,6 +236,8 @@ class _Module:
                         self.defs[(stmt.name, item.name)] = item
                         self.owner[id(item)] = stmt.name
         self._callees: dict[int, list[tuple[_Def, bool]]] = {}
+        # :meth:`awaited_by_request` by request-path globs: asked once a held lock.
+        self._awaited: dict[tuple[str, ...], dict[str, str]] = {}
 
     def callees(self, func: _Def) -> list[tuple[_Def, bool]]:
         """The functions of this module ``func`` calls directly in its own body (not in a
@@ -291,8 +293,12 @@ class _Module:
 
     def awaited_by_request(self, request_path: tuple[str, ...]) -> dict[str, str]:
         """``async def`` name -> the request-path function that awaits it, directly or
-        through one more ``async def`` (:data:`DEPTH` levels)."""
+        through one more ``async def`` (:data:`DEPTH` levels); computed once."""
+        cached = self._awaited.get(request_path)
+        if cached is not None:
+            return cached
         reached: dict[str, str] = {}
+        self._awaited[request_path] = reached
         for func in self.defs.values():
             if not isinstance(func, ast.AsyncFunctionDef):
                 continue
