@@ -340,30 +340,47 @@ def declaring_calls(
     return first
 
 
-def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
+def defaulted(
+    node: ast.AST,
+    parent_if: ast.If | None,
+    memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] | None = None,
+) -> bool:
     """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read
     (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``,
-    and when the key is set in a block nested in the ``if``)."""
+    and when the key is set in a block nested in the ``if``). ``memo``: the ``if``
+    statements' terms and assignments read once (one ``if`` of thousands of terms)."""
     if parent_if is None or not isinstance(node, ast.Compare):
         return False
-    if not isinstance(node.ops[0], ast.NotIn) or all(
-        t is not node for t in _conjuncts(parent_if.test)
-    ):
+    if not isinstance(node.ops[0], ast.NotIn):
+        return False
+    facts = memo.get(id(parent_if)) if memo is not None else None
+    if facts is None:
+        facts = _if_defaults(parent_if)
+        if memo is not None:
+            memo[id(parent_if)] = facts
+    terms, assigned = facts
+    if id(node) not in terms:
         return False
     key = node.left.value if isinstance(node.left, ast.Constant) else None
     dict_name = node.comparators[0].id if isinstance(node.comparators[0], ast.Name) else None
+    return dict_name is not None and (dict_name, key) in assigned
+
+
+def _if_defaults(parent_if: ast.If) -> tuple[frozenset[int], frozenset[tuple[str, object]]]:
+    """(ids of the terms of the ``if``'s test, (dict, key) of each ``d[key] = ...`` its
+    block holds, nested blocks included) for :func:`defaulted`."""
+    assigned: set[tuple[str, object]] = set()
     for stmt in statements(parent_if.body):
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 if (
                     isinstance(target, ast.Subscript)
                     and isinstance(target.value, ast.Name)
-                    and target.value.id == dict_name
                     and isinstance(target.slice, ast.Constant)
-                    and target.slice.value == key
                 ):
-                    return True
-    return False
+                    assigned.add((target.value.id, target.slice.value))
+    terms = frozenset(id(t) for t in _conjuncts(parent_if.test))
+    return terms, frozenset(assigned)
 
 
 def _conjuncts(test: ast.expr) -> list[ast.expr]:
@@ -387,9 +404,10 @@ def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) ->
     """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
     for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
         ifs = if_tests(func)
+        memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
         for node in body_nodes(func):
             found = string_key(node, names)
-            if found is not None and not defaulted(node, ifs.get(id(node))):
+            if found is not None and not defaulted(node, ifs.get(id(node)), memo):
                 assert isinstance(node, ast.expr)
                 yield Read(func, found[0], found[1], node)
 

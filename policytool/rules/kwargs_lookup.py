@@ -160,12 +160,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # The calls the dict goes to whole: ``f(**d)``, ``f(d)``, ``dict(kwargs=d)``.
         handed: dict[str, list[ast.Call]] = {}
         ifs = kwreads.if_tests(func)
+        defaults: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
         discarded: set[int] = set()  # ids of values computed as a statement, then dropped
         for sub in kwreads.body_nodes(func):
             if isinstance(sub, ast.Expr):
                 discarded.add(id(sub.value))
             found = kwreads.string_key(sub, names)
-            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
+            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub)), defaults):
                 reads.append((found[0], found[1], sub))
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
             elif isinstance(sub, ast.Call):
@@ -276,9 +277,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
-                    code=moved_line(src.byte_lines[line - 1])
-                    if line <= len(src.byte_lines)
-                    else b"",
+                    code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
                     nested=nested,
                 )
@@ -842,6 +841,18 @@ def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
             use = dataclasses.replace(use, dropped_on=use.function, base_def=(base.path, base.line))
         out.append(use)
     return out
+
+
+def _moved_code(src: SourceInfo, line: int) -> bytes:
+    """:func:`moved_line` of head line ``line`` (empty past the end), once a line: one
+    line of thousands of reads is not split again for each."""
+    codes = src.cache.setdefault("moved_codes", {})
+    assert isinstance(codes, dict)
+    code = codes.get(line)
+    if not isinstance(code, bytes):
+        code = moved_line(src.byte_lines[line - 1]) if line <= len(src.byte_lines) else b""
+        codes[line] = code
+    return code
 
 
 def moved_line(line: bytes) -> bytes:
