@@ -51,14 +51,14 @@ def test_thousands_of_acquired_locks_stay_fast(feature: Repo, run: Run) -> None:
 
 
 def test_thousands_of_locked_helpers_stay_fast(feature: Repo, run: Run) -> None:
-    feature.write("pkg/helpers.py", _helpers(3000))
+    feature.write("pkg/helpers.py", _helpers(6000))
     feature.commit("add")
     start = time.perf_counter()
     found = [f for f in sweep_findings(run, "--jobs", "1") if f["rule"] == "async-blocking"]
     elapsed = time.perf_counter() - start
     # Each helper's lock is held across its await (⚠); the one ``generate`` awaits is on
     # the request path (✗).
-    assert [f["line"] for f in found] == [3 + 4 * i for i in range(3000)]
-    assert [f["severity"] for f in found] == ["warning"] * 2999 + ["error"]
-    assert "`generate` (it awaits `_helper2999`)" in found[-1]["message"]
+    assert [f["line"] for f in found] == [3 + 4 * i for i in range(6000)]
+    assert [f["severity"] for f in found] == ["warning"] * 5999 + ["error"]
+    assert "`generate` (it awaits `_helper5999`)" in found[-1]["message"]
     assert elapsed < 30, elapsed
