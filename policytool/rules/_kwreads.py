@@ -180,6 +180,7 @@ def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[
     by_name: dict[str, list[FunctionDef]] = {}
     for func in functions:
         by_name.setdefault(func.name, []).append(func)
+    callees = _Callees(by_name, dicts)
     # Only functions holding a kwargs dict are walked for calls passing it on; a
     # function that receives one joins the work list (at most 5 hops deep).
     calls_of: dict[FunctionDef, list[ast.Call]] = {}
@@ -195,40 +196,90 @@ def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[
         if depth >= 5:
             continue
         for call in calls_of[func]:
-            targets = by_name[_callee_name(call) or ""]
-            before = {id(t): len(dicts[t]) for t in targets}
-            if _pass_on(call, dicts[func], targets, dicts):
-                work.extend((t, depth + 1) for t in targets if len(dicts[t]) > before[id(t)])
+            grown = callees.pass_on(call, dicts[func])
+            work.extend((t, depth + 1) for t in grown)
     return {func: names for func, names in dicts.items() if names}
 
 
-def _pass_on(
-    call: ast.Call,
-    names: set[str],
-    targets: list[FunctionDef],
-    dicts: dict[FunctionDef, set[str]],
-) -> bool:
-    """Mark the parameters of ``targets`` that ``call`` passes a kwargs dict to."""
-    changed = False
-    method = isinstance(call.func, ast.Attribute)
-    for index, arg in enumerate(call.args):
-        if isinstance(arg, ast.Name) and arg.id in names:
-            for target in targets:
+class _Callees:
+    """Passing kwargs dicts on to the functions of a name, each parameter a call fills
+    marked once: a dict passed at a position (of a method call or not) or under a keyword
+    to the functions of one name marks the same parameters whichever call passes it, so
+    a second such call marks nothing and is skipped (thousands of functions of one name
+    calling it stay linear)."""
+
+    def __init__(
+        self, by_name: dict[str, list[FunctionDef]], dicts: dict[FunctionDef, set[str]]
+    ) -> None:
+        """Index nothing yet: a name's parameters are read when a call passes a dict."""
+        self.by_name = by_name
+        self.dicts = dicts
+        # (name, method call, position) and (name, keyword) already passed on.
+        self.done: set[tuple[str, bool, int | str]] = set()
+        # (name, method call) -> position -> (function, its parameter there), in order.
+        self._positions: dict[tuple[str, bool], list[list[tuple[FunctionDef, str]]]] = {}
+        # name -> keyword -> the functions of the name declaring it, in order.
+        self._keywords: dict[str, dict[str, list[FunctionDef]]] = {}
+        # id(function) -> its position among the functions of its name.
+        self._order = {id(f): i for funcs in by_name.values() for i, f in enumerate(funcs)}
+
+    def _at(self, name: str, method: bool) -> list[list[tuple[FunctionDef, str]]]:
+        """The parameters of the functions of ``name`` by position (after ``self``/``cls``
+        for a method call)."""
+        found = self._positions.get((name, method))
+        if found is None:
+            found = self._positions[(name, method)] = []
+            for target in self.by_name[name]:
                 params = [*target.args.posonlyargs, *target.args.args]
                 if method and params and params[0].arg in ("self", "cls"):
                     params = params[1:]
-                if index < len(params) and params[index].arg not in dicts[target]:
-                    dicts[target].add(params[index].arg)
-                    changed = True
-    for keyword in call.keywords:
-        value = keyword.value
-        if keyword.arg and isinstance(value, ast.Name) and value.id in names:
-            for target in targets:
-                wanted = {a.arg for a in named_params(target)}
-                if keyword.arg in wanted and keyword.arg not in dicts[target]:
-                    dicts[target].add(keyword.arg)
-                    changed = True
-    return changed
+                for index, param in enumerate(params):
+                    if index == len(found):
+                        found.append([])
+                    found[index].append((target, param.arg))
+        return found
+
+    def _declaring(self, name: str) -> dict[str, list[FunctionDef]]:
+        """The functions of ``name`` by the keywords they declare."""
+        found = self._keywords.get(name)
+        if found is None:
+            found = self._keywords[name] = {}
+            for target in self.by_name[name]:
+                for arg in {a.arg for a in named_params(target)}:
+                    found.setdefault(arg, []).append(target)
+        return found
+
+    def _mark(
+        self, pairs: Iterator[tuple[FunctionDef, str]], grown: dict[int, FunctionDef]
+    ) -> None:
+        """Add each parameter to its function's dicts (``grown``: the functions changed)."""
+        for target, param in pairs:
+            if param not in self.dicts[target]:
+                self.dicts[target].add(param)
+                grown[id(target)] = target
+
+    def pass_on(self, call: ast.Call, names: set[str]) -> list[FunctionDef]:
+        """Mark the parameters of the functions ``call`` names that it passes a kwargs
+        dict (one of ``names``) to; the functions whose dicts grew, in their order."""
+        name = _callee_name(call) or ""
+        method = isinstance(call.func, ast.Attribute)
+        grown: dict[int, FunctionDef] = {}
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Name) and arg.id in names:
+                if (name, method, index) in self.done:
+                    continue
+                self.done.add((name, method, index))
+                at = self._at(name, method)
+                self._mark(iter(at[index] if index < len(at) else ()), grown)
+        for keyword in call.keywords:
+            value = keyword.value
+            if keyword.arg and isinstance(value, ast.Name) and value.id in names:
+                if (name, False, keyword.arg) in self.done:
+                    continue
+                self.done.add((name, False, keyword.arg))
+                targets = self._declaring(name).get(keyword.arg, [])
+                self._mark(((t, keyword.arg) for t in targets), grown)
+        return sorted(grown.values(), key=lambda t: self._order[id(t)])
 
 
 def keyword_params(tree: ast.Module) -> dict[str, list[frozenset[str]]]:
@@ -269,30 +320,67 @@ def callee_declares(
     return all(key in params for params in found)
 
 
-def defaulted(node: ast.AST, parent_if: ast.If | None) -> bool:
+def declaring_calls(
+    calls: list[ast.Call], index: dict[str, list[frozenset[str]]]
+) -> dict[str, ast.Call]:
+    """Key -> the first of ``calls`` whose callee declares it (:func:`callee_declares`
+    True), for every key at once: a function of thousands of reads and ``f(**d)`` calls
+    asks each call's callee once, not once a read."""
+    first: dict[str, ast.Call] = {}
+    asked: set[str] = set()
+    for call in calls:
+        name = _callee_name(call) or ""
+        if name in asked:
+            continue  # a later call of the same callee declares the same keys
+        asked.add(name)
+        found = index.get(name)
+        if found:
+            for key in frozenset.intersection(*found):
+                first.setdefault(key, call)
+    return first
+
+
+def defaulted(
+    node: ast.AST,
+    parent_if: ast.If | None,
+    memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] | None = None,
+) -> bool:
     """``if "k" not in kwargs: kwargs["k"] = v``: a default being set, not a key read
     (also when the absence is one term of an ``and``: ``if m and "k" not in kwargs:``,
-    and when the key is set in a block nested in the ``if``)."""
+    and when the key is set in a block nested in the ``if``). ``memo``: the ``if``
+    statements' terms and assignments read once (one ``if`` of thousands of terms)."""
     if parent_if is None or not isinstance(node, ast.Compare):
         return False
-    if not isinstance(node.ops[0], ast.NotIn) or all(
-        t is not node for t in _conjuncts(parent_if.test)
-    ):
+    if not isinstance(node.ops[0], ast.NotIn):
+        return False
+    facts = memo.get(id(parent_if)) if memo is not None else None
+    if facts is None:
+        facts = _if_defaults(parent_if)
+        if memo is not None:
+            memo[id(parent_if)] = facts
+    terms, assigned = facts
+    if id(node) not in terms:
         return False
     key = node.left.value if isinstance(node.left, ast.Constant) else None
     dict_name = node.comparators[0].id if isinstance(node.comparators[0], ast.Name) else None
+    return dict_name is not None and (dict_name, key) in assigned
+
+
+def _if_defaults(parent_if: ast.If) -> tuple[frozenset[int], frozenset[tuple[str, object]]]:
+    """(ids of the terms of the ``if``'s test, (dict, key) of each ``d[key] = ...`` its
+    block holds, nested blocks included) for :func:`defaulted`."""
+    assigned: set[tuple[str, object]] = set()
     for stmt in statements(parent_if.body):
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 if (
                     isinstance(target, ast.Subscript)
                     and isinstance(target.value, ast.Name)
-                    and target.value.id == dict_name
                     and isinstance(target.slice, ast.Constant)
-                    and target.slice.value == key
                 ):
-                    return True
-    return False
+                    assigned.add((target.value.id, target.slice.value))
+    terms = frozenset(id(t) for t in _conjuncts(parent_if.test))
+    return terms, frozenset(assigned)
 
 
 def _conjuncts(test: ast.expr) -> list[ast.expr]:
@@ -316,9 +404,10 @@ def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) ->
     """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
     for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
         ifs = if_tests(func)
+        memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
         for node in body_nodes(func):
             found = string_key(node, names)
-            if found is not None and not defaulted(node, ifs.get(id(node))):
+            if found is not None and not defaulted(node, ifs.get(id(node)), memo):
                 assert isinstance(node, ast.expr)
                 yield Read(func, found[0], found[1], node)
 

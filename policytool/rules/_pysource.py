@@ -358,6 +358,8 @@ class SourceInfo:
         )
         # Outside async code, expressions are walked only on these lines (None: all).
         self._expr_lines = self._call_lines() if self.want_exprs else []
+        # id(lock expression) -> its text (:meth:`_lock_text`).
+        self._lock_texts: dict[int, str] = {}
         self._walk_all(tree.body, Ctx())
 
     # -- added lines -------------------------------------------------------------------
@@ -551,9 +553,19 @@ class SourceInfo:
                 held = replace(held, locks=(*held.locks, acquired))
             released = _acquired_lock(stmt, "release")
             if released is not None:
-                text = unparse(released)
-                held = replace(held, locks=tuple(x for x in held.locks if unparse(x) != text))
+                text = self._lock_text(released)
+                held = replace(
+                    held, locks=tuple(x for x in held.locks if self._lock_text(x) != text)
+                )
         self._stack.extend(reversed(queued))
+
+    def _lock_text(self, lock: ast.expr) -> str:
+        """A held lock's source text, unparsed once: each ``release()`` compares it with
+        every lock still held (thousands of acquires then releases stay linear in text)."""
+        text = self._lock_texts.get(id(lock))
+        if text is None:
+            text = self._lock_texts[id(lock)] = unparse(lock)
+        return text
 
     def _walk_many(self, nodes: Iterable[ast.AST | None], ctx: Ctx) -> None:
         """Queue each node of ``nodes`` in ``ctx`` (None entries and expressions the

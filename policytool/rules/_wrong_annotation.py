@@ -33,6 +33,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
@@ -909,47 +910,77 @@ def field_none_reaches(src: SourceInfo, node: ast.AnnAssign) -> bool:
     if not isinstance(node.target, ast.Name):
         return True
     index = _module_index(src)
-    klass = next((c for c in index.classes.values() if any(s is node for s in c.body)), None)
-    if klass is None:
+    facts = _field_classes(src, index).get(id(node))
+    if facts is None:
         return True
+    klass = facts.klass
     name = node.target.id
-    post_init = _method(klass, "__post_init__")
-    if post_init is not None and _rejects_none(post_init.body, name):
+    if facts.post_init is not None and _rejects_none(facts.post_init.body, name):
         return False
-    if _method(klass, "__init__") is not None or _method(klass, "__new__") is not None:
+    if facts.own_init:
         return True
-    for sub in ast.walk(klass):
-        if isinstance(sub, ast.Call) and _is_name("cls")(sub.func):
-            return True  # an alternate constructor: what it passes is not read here
-    found = _constructions(index.calls, klass.name, name, src.tree)
+    if facts.builds_cls:
+        return True  # an alternate constructor: what it passes is not read here
+    found = _constructions(index.calls, klass.name, name)
     if found is None:
         return True
     word = re.compile(rb"\b" + re.escape(klass.name.encode()) + rb"\b")
     for calls in _other_modules_calls(src, word):
-        more = None if calls is None else _constructions(calls, klass.name, name, calls.tree)
+        more = None if calls is None else _constructions(calls, klass.name, name)
         if more is None:
             return True
         found += more
     return found == 0
 
 
-def _constructions(calls: _Calls, klass: str, name: str, tree: ast.Module) -> int | None:
+@dataclass(frozen=True)
+class _FieldClass:
+    """What :func:`field_none_reaches` reads of the class holding a field, read once a
+    class (not once for each of its fields)."""
+
+    klass: ast.ClassDef
+    post_init: ast.FunctionDef | ast.AsyncFunctionDef | None
+    # An ``__init__`` or ``__new__`` of its own: the constructor is not the fields'.
+    own_init: bool
+    # A ``cls(...)`` call in it: an alternate constructor.
+    builds_cls: bool
+
+
+def _field_classes(src: SourceInfo, index: _ModuleIndex) -> dict[int, _FieldClass]:
+    """id(statement) -> the facts of the module-level class whose body holds it (the
+    first such class of ``index.classes``), built once a file."""
+    cached = src.cache.get("field_classes")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[int, _FieldClass] = {}
+    for klass in index.classes.values():
+        facts: _FieldClass | None = None
+        for stmt in klass.body:
+            if id(stmt) in found:
+                continue
+            if facts is None:
+                facts = _FieldClass(
+                    klass,
+                    _method(klass, "__post_init__"),
+                    _method(klass, "__init__") is not None or _method(klass, "__new__") is not None,
+                    any(
+                        isinstance(sub, ast.Call) and _is_name("cls")(sub.func)
+                        for sub in ast.walk(klass)
+                    ),
+                )
+            found[id(stmt)] = facts
+    src.cache["field_classes"] = found
+    return found
+
+
+def _constructions(calls: _Calls, klass: str, name: str) -> int | None:
     """How many calls of ``calls`` construct class ``klass`` passing field ``name`` by
     keyword a value that never holds None; None when one leaves it out, may pass None,
     passes arguments positionally or by ``**``, or the module subclasses ``klass``."""
-    for stmt in ast.walk(tree):
-        if isinstance(stmt, ast.ClassDef) and any(
-            (isinstance(b, ast.Name) and b.id == klass)
-            or (isinstance(b, ast.Attribute) and b.attr == klass)
-            for b in stmt.bases
-        ):
-            return None
+    if klass in calls.bases():
+        return None
     count = 0
-    for call, function, owner in calls.sites:
-        func = call.func
-        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-        if called != klass:
-            continue
+    for call, function, owner in calls.named(klass):
         if call.args or any(k.arg is None for k in call.keywords):
             return None
         given = next((k.value for k in call.keywords if k.arg == name), None)
@@ -1104,19 +1135,45 @@ def _global_left_none(src: SourceInfo, node: ast.AnnAssign) -> bool:
     not installed, and whose None the module reads: it tests it for None or a function
     rebinds it (``global _buffer``; a lazy init). The type is then a class (by its name),
     and None is its first value."""
-    if not isinstance(node.target, ast.Name) or not any(s is node for s in src.tree.body):
+    globals_ = _module_globals(src)
+    if not isinstance(node.target, ast.Name) or id(node) not in globals_.statements:
         return False
     if not _types(src).uninstalled_class(node.annotation):
         return False
     name = node.target.id
-    if _tests_for_none(ast.walk(src.tree), _is_name(name)):
-        return True
-    return any(
-        isinstance(sub, ast.Global) and name in sub.names
-        for func in ast.walk(src.tree)
-        if isinstance(func, FUNCTIONS)
-        for sub in kwreads.statements(func.body, scopes=False)
+    return name in globals_.tested or name in globals_.declared
+
+
+@dataclass(frozen=True)
+class _Globals:
+    """What :func:`_global_left_none` reads of the whole module, read once a file (not
+    once for each module global): its own statements, the names anything in it tests
+    for None or truth (:func:`_tests_for_none`), and those a function declares
+    ``global``."""
+
+    statements: frozenset[int]
+    tested: frozenset[str]
+    declared: frozenset[str]
+
+
+def _module_globals(src: SourceInfo) -> _Globals:
+    """The file's :class:`_Globals`, built once."""
+    cached = src.cache.get("module_globals")
+    if isinstance(cached, _Globals):
+        return cached
+    tested: set[str] = set()
+    declared: set[str] = set()
+    for sub in ast.walk(src.tree):
+        tested.update(t.id for t in _tested(sub) if isinstance(t, ast.Name))
+        if isinstance(sub, FUNCTIONS):
+            for stmt in kwreads.statements(sub.body, scopes=False):
+                if isinstance(stmt, ast.Global):
+                    declared.update(stmt.names)
+    found = _Globals(
+        frozenset(id(s) for s in src.tree.body), frozenset(tested), frozenset(declared)
     )
+    src.cache["module_globals"] = found
+    return found
 
 
 def relies_on_none(
@@ -1142,7 +1199,7 @@ def relies_on_none(
             dereferenced = True
             continue
         return True
-    return dereferenced and bool(_Paths(name).run(node.body))
+    return dereferenced and bool(_Paths(name, _named(src)).run(node.body))
 
 
 def _forwarded_to_attribute(
@@ -1168,20 +1225,20 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
     in ``self.<attr>``, and that one tests it; or a call in the module or the work tree
     leaves the default (or passes ``None``, or a name or ``self.<attr>`` holding None on
     some path)."""
-    if _tests_for_none(kwreads.body_nodes(node), _is_name(name)):
+    facts = _body_facts(src, node)
+    if name in facts.tested_names:
         return True
-    if _Paths(name).run(node.body) and _dereferenced(node, name):
+    if _Paths(name, _named(src)).run(node.body) and _dereferenced(node, name):
         return True  # a guarded use: the other paths run with None
     index = _module_index(src)
     owner = index.owner.get(id(node))
-    for callee, param in _handed_to(index, owner, node, name):
-        if _tests_for_none(kwreads.body_nodes(callee), _is_name(param)):
+    for callee, param in _handed_to(index, owner, facts, name):
+        if param in _body_facts(src, callee).tested_names:
             return True
     if owner is not None:
-        for attr in _stored_as(node, name):
-            methods = [m for m in owner.body if isinstance(m, FUNCTIONS) and m is not node]
-            nodes = (sub for method in methods for sub in kwreads.body_nodes(method))
-            if _tests_for_none(nodes, _is_self_attr(attr)):
+        for attr in facts.stored.get(name, ()):
+            methods = [m for m in _methods(src, owner) if m is not node]
+            if any(attr in _body_facts(src, method).tested_attrs for method in methods):
                 return True
     if _caller_leaves_none(owner, node, name, index.calls):
         return True
@@ -1222,16 +1279,30 @@ def _other_modules_calls(src: SourceInfo, word: re.Pattern[bytes]) -> Iterator[_
     if tree is None:
         yield None
         return
-    home = os.path.normpath(src.path)
-    modules = [path for path, text in tree.items() if path != home and word.search(text)]
+    # The modules a word names, and the calls of the last modules read, are kept for
+    # the file: every field and parameter of a class asks with the class's name again.
+    searched = src.cache.setdefault("calling_modules", {})
+    parsed = src.cache.setdefault("calling_parsed", {})
+    assert isinstance(searched, dict) and isinstance(parsed, dict)
+    modules = searched.get(word.pattern)
+    if not isinstance(modules, list):
+        home = os.path.normpath(src.path)
+        modules = [path for path, text in tree.items() if path != home and word.search(text)]
+        searched[word.pattern] = modules
     if len(modules) > MAX_CALLING_MODULES:
         yield None
         return
     for path in modules:
-        try:
-            yield _Calls(ast.parse(tree[path]))
-        except (SyntaxError, ValueError, RecursionError):
-            yield None
+        if path not in parsed:
+            if len(parsed) >= 2 * MAX_CALLING_MODULES:
+                parsed.clear()  # bounded: a tree's parsed modules would not all fit
+            try:
+                parsed[path] = _Calls(ast.parse(tree[path]))
+            except (SyntaxError, ValueError, RecursionError):
+                parsed[path] = None
+        calls = parsed[path]
+        yield calls
+        if calls is None:
             return
 
 
@@ -1480,17 +1551,12 @@ def _parameter_for(
 def _handed_to(
     index: _ModuleIndex,
     owner: ast.ClassDef | None,
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    facts: _BodyFacts,
     name: str,
 ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str]]:
-    """Each (function of the module, parameter) that ``name`` is passed to as is."""
-    for sub in kwreads.body_nodes(node):
-        if not isinstance(sub, ast.Call):
-            continue
-        values = [*sub.args, *(k.value for k in sub.keywords)]
-        passed = [v for v in values if _is_name(name)(v)]
-        if not passed:
-            continue
+    """Each (function of the module, parameter) that ``name`` is passed to as is, by the
+    calls of the function whose :class:`_BodyFacts` are ``facts``."""
+    for sub, passed in facts.handed.get(name, ()):
         found = _callee(index, owner, sub)
         if found is None:
             continue
@@ -1500,20 +1566,90 @@ def _handed_to(
                 yield found[0], param
 
 
-def _stored_as(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Iterator[str]:
-    """Each ``self.<attr>`` that ``name`` is assigned to as is."""
-    for stmt in kwreads.statements(node.body, scopes=False):
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            if not _is_name(name)(stmt.value):
-                continue
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            for target in targets:
-                if (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                ):
-                    yield target.attr
+class _BodyFacts:
+    """What :func:`none_reaches` asks of a function's body for each of its parameters,
+    read in one walk (not one walk a parameter): the names and ``self.<attr>`` it tests
+    for None or truth (:func:`_tests_for_none`), the calls each name is passed to as is,
+    and the ``self.<attr>`` each name is stored in."""
+
+    def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Walk ``func``'s body once."""
+        self.tested_names: set[str] = set()
+        self.tested_attrs: set[str] = set()
+        # name -> (call, the values of the call that are the name), in body order.
+        self.handed: dict[str, list[tuple[ast.Call, list[ast.expr]]]] = {}
+        # name -> each ``self.<attr>`` it is assigned to as is.
+        self.stored: dict[str, list[str]] = {}
+        for sub in kwreads.body_nodes(func):
+            for tested in _tested(sub):
+                if isinstance(tested, ast.Name):
+                    self.tested_names.add(tested.id)
+                elif _is_self_attr(tested.attr)(tested):
+                    self.tested_attrs.add(tested.attr)
+            if isinstance(sub, ast.Call):
+                values = [*sub.args, *(k.value for k in sub.keywords)]
+                passed: dict[str, list[ast.expr]] = {}
+                for value in values:
+                    if isinstance(value, ast.Name):
+                        passed.setdefault(value.id, []).append(value)
+                for passed_name, given in passed.items():
+                    self.handed.setdefault(passed_name, []).append((sub, given))
+        for stmt in kwreads.statements(func.body, scopes=False):
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Name):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"
+                    ):
+                        self.stored.setdefault(stmt.value.id, []).append(target.attr)
+
+
+def _tested(sub: ast.AST) -> Iterator[ast.Name | ast.Attribute]:
+    """The names and attributes ``sub`` tests for None or for truth, as
+    :func:`_tests_for_none` reads a node."""
+    candidates: list[ast.expr] = []
+    if isinstance(sub, ast.Compare):
+        sides = [sub.left, *sub.comparators]
+        if any(isinstance(e, ast.Constant) and e.value is None for e in sides):
+            candidates = sides
+    elif isinstance(sub, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        candidates = [sub.test]
+    elif isinstance(sub, ast.UnaryOp) and isinstance(sub.op, ast.Not):
+        candidates = [sub.operand]
+    elif isinstance(sub, ast.BoolOp):
+        candidates = sub.values
+    for expr in candidates:
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            yield expr
+
+
+def _named(src: SourceInfo) -> dict[int, frozenset[str]]:
+    """The file's memo of :meth:`_Paths.touches`: id(node) -> the names it holds."""
+    cached = src.cache.setdefault("touched_names", {})
+    assert isinstance(cached, dict)
+    return cached
+
+
+def _body_facts(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> _BodyFacts:
+    """``func``'s :class:`_BodyFacts`, read once a file."""
+    cached = src.cache.setdefault("body_facts", {})
+    assert isinstance(cached, dict)
+    found = cached.get(id(func))
+    if not isinstance(found, _BodyFacts):
+        found = cached[id(func)] = _BodyFacts(func)
+    return found
+
+
+def _methods(src: SourceInfo, owner: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The methods of class ``owner``, listed once a file."""
+    cached = src.cache.setdefault("class_methods", {})
+    assert isinstance(cached, dict)
+    found = cached.get(id(owner))
+    if not isinstance(found, list):
+        found = cached[id(owner)] = [m for m in owner.body if isinstance(m, FUNCTIONS)]
+    return found
 
 
 def _caller_leaves_none(
@@ -1533,7 +1669,7 @@ def _caller_leaves_none(
     positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
     if method:
         positional = positional[1:]
-    for call, function, klass in calls.sites:
+    for call, function, klass in calls.named(called):
         func = call.func
         if isinstance(func, ast.Name):
             if func.id != called or (owner is not None and node.name != "__init__"):
@@ -1557,6 +1693,10 @@ def _caller_leaves_none(
     return False
 
 
+# A call, with the function and the class it sits in (innermost).
+_Site = tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
+
+
 class _Calls:
     """A module's calls, each with the function and the class it sits in (innermost), and
     the names and ``self.`` attributes those assign None on some path."""
@@ -1568,6 +1708,9 @@ class _Calls:
             tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
         ] = []
         self._none: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+        # Called name -> its sites (:meth:`named`).
+        self._named: dict[str, list[_Site]] | None = None
+        self._bases: frozenset[str] | None = None
         stack: list[
             tuple[ast.AST, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
         ] = [(tree, None, None)]
@@ -1582,6 +1725,31 @@ class _Calls:
                     stack.append((child, None, child))
                 else:
                     stack.append((child, function, klass))
+
+    def named(self, name: str) -> list[_Site]:
+        """The :attr:`sites` calling ``name`` (``name(...)``, ``x.name(...)``), in order;
+        indexed once, so asking for each parameter of each function stays linear."""
+        if self._named is None:
+            self._named = {}
+            for site in self.sites:
+                func = site[0].func
+                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if isinstance(called, str):
+                    self._named.setdefault(called, []).append(site)
+        return self._named.get(name, [])
+
+    def bases(self) -> frozenset[str]:
+        """The names of the classes the module's classes derive from (``B`` for ``(B)``
+        and ``(m.B)``), read once: asked for each field of each class."""
+        if self._bases is None:
+            self._bases = frozenset(
+                base.id if isinstance(base, ast.Name) else base.attr
+                for stmt in ast.walk(self.tree)
+                if isinstance(stmt, ast.ClassDef)
+                for base in stmt.bases
+                if isinstance(base, (ast.Name, ast.Attribute))
+            )
+        return self._bases
 
     def may_be_none(
         self,
@@ -1673,23 +1841,29 @@ class _Paths:
     """The ways a block can end on a path that never reads or rebinds one name (an
     exception ends a path: a ``raise``, or an ``except`` handler, which is left out)."""
 
-    def __init__(self, name: str) -> None:
-        """``name``: the parameter."""
+    def __init__(self, name: str, named: dict[int, frozenset[str]] | None = None) -> None:
+        """``name``: the parameter; ``named``: the names each node holds, shared by the
+        parameters of a file (each parameter asks of the same statements)."""
         self.name = name
+        self.named = {} if named is None else named
 
     def touches(self, node: ast.AST) -> bool:
         """Whether ``node`` (not descending into nested functions) names the parameter."""
-        stack: list[ast.AST] = [node]
-        while stack:
-            sub = stack.pop()
-            if isinstance(sub, ast.Name) and sub.id == self.name:
-                return True
-            if sub is not node and isinstance(
-                sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-            ):
-                continue
-            stack.extend(ast.iter_child_nodes(sub))
-        return False
+        names = self.named.get(id(node))
+        if names is None:
+            found: set[str] = set()
+            stack: list[ast.AST] = [node]
+            while stack:
+                sub = stack.pop()
+                if isinstance(sub, ast.Name):
+                    found.add(sub.id)
+                if sub is not node and isinstance(
+                    sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+                ):
+                    continue
+                stack.extend(ast.iter_child_nodes(sub))
+            names = self.named[id(node)] = frozenset(found)
+        return self.name in names
 
     def run(self, body: list[ast.stmt]) -> frozenset[str]:
         """How ``body`` can end without touching the parameter (empty: never)."""

@@ -7,6 +7,7 @@ wrong return annotations, and ``SimpleNamespace`` test fakes of real classes.
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import functools
 import operator
@@ -698,17 +699,29 @@ def _parents(src: SourceInfo, call: ast.AST) -> dict[int, ast.AST]:
     walked = src.cache.setdefault("parents_walked", set())
     assert isinstance(parents, dict) and isinstance(walked, set)
     line = getattr(call, "lineno", 0)
-    for stmt in src.tree.body:
-        # a decorated ``def``/``class`` starts at its first decorator
-        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-        if first <= line <= (stmt.end_lineno or stmt.lineno):
-            if id(stmt) not in walked:
-                walked.add(id(stmt))
-                parents[id(stmt)] = src.tree
-                for parent in fakes.walked(stmt):
-                    for child in ast.iter_child_nodes(parent):
-                        parents[id(child)] = parent
-            break
+    spans = src.cache.get("top_spans")
+    if not isinstance(spans, tuple):
+        # (first lines, last lines) of the top-level statements, in order: a decorated
+        # ``def``/``class`` starts at its first decorator. Statements do not overlap, so
+        # the last lines never decrease: the first statement holding a line is found by
+        # bisection (not a scan of the module for each fake).
+        spans = src.cache["top_spans"] = (
+            [
+                min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+                for stmt in src.tree.body
+            ],
+            [stmt.end_lineno or stmt.lineno for stmt in src.tree.body],
+        )
+    firsts, lasts = spans
+    index = bisect.bisect_left(lasts, line)
+    if index < len(lasts) and firsts[index] <= line:
+        stmt = src.tree.body[index]
+        if id(stmt) not in walked:
+            walked.add(id(stmt))
+            parents[id(stmt)] = src.tree
+            for parent in fakes.walked(stmt):
+                for child in ast.iter_child_nodes(parent):
+                    parents[id(child)] = parent
     return parents
 
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Callable, Iterator
 
@@ -239,6 +240,10 @@ class _Module:
                         self.defs[(stmt.name, item.name)] = item
                         self.owner[id(item)] = stmt.name
         self._callees: dict[int, list[tuple[_Def, bool]]] = {}
+        # (class, name) -> the functions calling it (:meth:`callers`).
+        self._callers: dict[_Key, list[_Key]] | None = None
+        # :meth:`awaited_by_request` by request-path globs: asked once a held lock.
+        self._awaited: dict[tuple[str, ...], dict[str, str]] = {}
 
     def callees(self, func: _Def) -> list[tuple[_Def, bool]]:
         """The functions of this module ``func`` calls directly in its own body (not in a
@@ -269,6 +274,19 @@ class _Module:
         self._callees[id(func)] = out
         return out
 
+    def callers(self, key: _Key) -> list[_Key]:
+        """The functions of this module that call the function ``key`` directly
+        (:meth:`callees` read backwards), in the order of :attr:`defs`; indexed once, not
+        once for each function asked about."""
+        if self._callers is None:
+            self._callers = {}
+            for caller, func in self.defs.items():
+                for callee, _awaited in self.callees(func):
+                    found = self._callers.setdefault((self.owner.get(id(callee)), callee.name), [])
+                    if not found or found[-1] != caller:
+                        found.append(caller)
+        return self._callers.get(key, [])
+
     def on_loop(self, once: tuple[str, ...]) -> dict[int, tuple[_Def, str]]:
         """id(sync function) -> (the function, the ``async def`` whose call runs it on
         the loop), at most :data:`DEPTH` calls below the ``async def``. A function whose
@@ -294,8 +312,12 @@ class _Module:
 
     def awaited_by_request(self, request_path: tuple[str, ...]) -> dict[str, str]:
         """``async def`` name -> the request-path function that awaits it, directly or
-        through one more ``async def`` (:data:`DEPTH` levels)."""
+        through one more ``async def`` (:data:`DEPTH` levels); computed once."""
+        cached = self._awaited.get(request_path)
+        if cached is not None:
+            return cached
         reached: dict[str, str] = {}
+        self._awaited[request_path] = reached
         for func in self.defs.values():
             if not isinstance(func, ast.AsyncFunctionDef):
                 continue
@@ -385,8 +407,7 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
     holding = [
         func
         for func in module.defs.values()
-        if isinstance(func, ast.FunctionDef)
-        and any(func.lineno <= n <= (func.end_lineno or func.lineno) for n in lines)
+        if isinstance(func, ast.FunctionDef) and _spans(lines, func.lineno, func.end_lineno)
     ]
     if not holding:
         return
@@ -409,6 +430,12 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
                 f"reaches on the loop{f' (via {via})' if via else ''},"
             )
             yield _helper_finding(src, call, where, [chain[1], *chain[2:], helper.name])
+
+
+def _spans(lines: list[int], first: int, last: int | None) -> bool:
+    """Whether one of the sorted ``lines`` lies in ``first..last``."""
+    index = bisect.bisect_left(lines, first)
+    return index < len(lines) and lines[index] <= (last or first)
 
 
 # A node of the upward search: (module, class or None, function name).
@@ -467,12 +494,8 @@ def _callers_of(
     home, cls, name = node
     own = module_of(home)
     if own is not None:
-        for key, func in own.defs.items():
-            if any(
-                callee.name == name and own.owner.get(id(callee)) == cls
-                for callee, _awaited in own.callees(func)
-            ):
-                yield (home, key[0], key[1]), False
+        for key in own.callers((cls, name)):
+            yield (home, key[0], key[1]), False
     others = calls.naming(name, home)
     for other in others or []:
         found = module_of(other)

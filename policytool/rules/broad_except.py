@@ -391,7 +391,7 @@ def _raises(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+def _raises_later(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
     """Whether a ``raise`` after the handler ends the chain of attempts the catch belongs
     to, so the error is not swallowed for good: a raise every path past the ``try`` meets
     (after the loop of candidates, in its ``else:``, in the next attempt's handler), or one
@@ -401,48 +401,104 @@ def _raises_later(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     end = handler.end_lineno or handler.lineno
-    found = _ancestors_of_raises(func, handler)
-    if found is None:
+    index = _blocks(src, func)
+    tried = index.try_of.get(id(handler))
+    if tried is None:
         return False
-    tried, raises = found
-    bound = _bound_by(tried)
-    for raise_node, ancestors in raises:
+    # The ``try`` and the statements holding it: a raise's ancestor among them holds
+    # the attempt (found by identity, not by walking each ancestor again).
+    holding = {id(stmt) for stmt in index.ancestors(tried)}
+    bound = index.bound_by(tried)
+    for raise_node, ancestors in index.raises:
         if raise_node.lineno <= end:
             continue
         if all(
-            _contains(stmt, tried)
+            id(stmt) in holding
             or isinstance(stmt, (ast.With, ast.AsyncWith, ast.Try))
-            or (isinstance(stmt, (ast.If, ast.While)) and _reads_any(stmt.test, bound))
+            or (isinstance(stmt, (ast.If, ast.While)) and index.reads_any(stmt.test, bound))
             for stmt in ancestors
         ):
             return True
     return False
 
 
-def _ancestors_of_raises(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, handler: ast.ExceptHandler
-) -> tuple[ast.Try, list[tuple[ast.Raise, tuple[ast.stmt, ...]]]] | None:
-    """The ``try`` that ``handler`` belongs to and each ``raise`` of ``func`` (not in a
-    nested definition) with the statements that enclose it, outermost first."""
-    tried: ast.Try | None = None
-    raises: list[tuple[ast.Raise, tuple[ast.stmt, ...]]] = []
-    stack: list[tuple[ast.stmt, tuple[ast.stmt, ...]]] = [(s, ()) for s in func.body]
-    while stack:
-        stmt, ancestors = stack.pop()
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        if isinstance(stmt, ast.Raise):
-            raises.append((stmt, ancestors))
-            continue
-        if isinstance(stmt, ast.Try) and handler in stmt.handlers:
-            tried = stmt
-        inner = (*ancestors, stmt)
-        for node in ast.iter_child_nodes(stmt):
-            if isinstance(node, ast.stmt):
-                stack.append((node, inner))
-            elif isinstance(node, (ast.ExceptHandler, ast.match_case)):
-                stack.extend((child, inner) for child in node.body)
-    return (tried, raises) if tried is not None else None
+class _Blocks:
+    """One function's statements indexed once (not a walk of the function per handler):
+    where each statement sits, its ``raise`` statements with their ancestors, the ``try``
+    of each handler; what a ``try`` binds and the names a test reads, kept when asked.
+
+    Nested ``def``/``class`` bodies are not entered: a ``try`` there is another scope's.
+    """
+
+    def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Index ``func``'s own statements."""
+        # id(statement) -> (the list holding it, its index there, the statement owning
+        # that list: None for the function body; the ``try``/``match`` for a handler's
+        # or a case's body).
+        self.at: dict[int, tuple[list[ast.stmt], int, ast.stmt | None]] = {}
+        # Each ``raise`` with the statements enclosing it, outermost first.
+        self.raises: list[tuple[ast.Raise, tuple[ast.stmt, ...]]] = []
+        # id(handler) -> its ``try`` (``try``/``except*`` is not one).
+        self.try_of: dict[int, ast.Try] = {}
+        self._bound: dict[int, set[str]] = {}
+        self._reads: dict[int, set[str]] = {}
+        stack: list[tuple[list[ast.stmt], ast.stmt | None, tuple[ast.stmt, ...]]] = [
+            (func.body, None, ())
+        ]
+        while stack:
+            block, owner, ancestors = stack.pop()
+            for position, stmt in enumerate(block):
+                self.at[id(stmt)] = (block, position, owner)
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                if isinstance(stmt, ast.Raise):
+                    self.raises.append((stmt, ancestors))
+                    continue
+                inner = (*ancestors, stmt)
+                for name in ("body", "orelse", "finalbody"):
+                    held = getattr(stmt, name, None)
+                    if held:
+                        stack.append((held, stmt, inner))
+                for part in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+                    if isinstance(stmt, ast.Try):
+                        self.try_of[id(part)] = stmt
+                    stack.append((part.body, stmt, inner))
+
+    def ancestors(self, stmt: ast.stmt) -> Iterator[ast.stmt]:
+        """``stmt`` and the statements of the function holding it, innermost first."""
+        node: ast.stmt | None = stmt
+        while node is not None:
+            yield node
+            node = self.at[id(node)][2] if id(node) in self.at else None
+
+    def bound_by(self, tried: ast.Try) -> set[str]:
+        """:func:`_bound_by`, once a ``try``."""
+        found = self._bound.get(id(tried))
+        if found is None:
+            found = self._bound[id(tried)] = _bound_by(tried)
+        return found
+
+    def reads_any(self, test: ast.expr, bound: set[str]) -> bool:
+        """Whether ``test`` reads one of the ``bound`` names or attributes (its names and
+        attributes unparsed once a test)."""
+        texts = self._reads.get(id(test))
+        if texts is None:
+            texts = self._reads[id(test)] = {
+                ast.unparse(node)
+                for node in ast.walk(test)
+                if isinstance(node, (ast.Name, ast.Attribute))
+            }
+        return not texts.isdisjoint(bound)
+
+
+def _blocks(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> _Blocks:
+    """``func``'s :class:`_Blocks`, built once a function."""
+    cached = src.cache.setdefault("broad_blocks", {})
+    assert isinstance(cached, dict)
+    index = cached.get(id(func))
+    if not isinstance(index, _Blocks):
+        index = cached[id(func)] = _Blocks(func)
+    return index
 
 
 def _bound_by(tried: ast.Try) -> set[str]:
@@ -464,14 +520,6 @@ def _bound_by(tried: ast.Try) -> set[str]:
     return bound
 
 
-def _reads_any(test: ast.expr, bound: set[str]) -> bool:
-    """Whether ``test`` reads one of the ``bound`` names or attributes."""
-    return any(
-        isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) in bound
-        for node in ast.walk(test)
-    )
-
-
 def _is_trivial_end(stmt: ast.stmt) -> bool:
     """``return`` / ``return None`` / ``pass`` / a string: a statement that adds nothing."""
     if isinstance(stmt, ast.Pass):
@@ -483,7 +531,7 @@ def _is_trivial_end(stmt: ast.stmt) -> bool:
     )
 
 
-def _ends_function(func: ast.AST | None, try_stmt: ast.stmt | None) -> bool:
+def _ends_function(src: SourceInfo, func: ast.AST | None, try_stmt: ast.stmt | None) -> bool:
     """Whether nothing runs after ``try_stmt`` in ``func``: it is the function body's last
     statement (but for ``return``/``pass``), or the last of a ``with``/``if``/``try``
     block that is itself last; never inside a loop (falling off a loop body goes round
@@ -491,37 +539,26 @@ def _ends_function(func: ast.AST | None, try_stmt: ast.stmt | None) -> bool:
     off such a ``try`` ends the function."""
     if try_stmt is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    target: ast.stmt = try_stmt
-    body: list[ast.stmt] = func.body
-    # The chain of blocks from the function body down to the try, outermost first.
-    chain: list[tuple[list[ast.stmt], ast.stmt]] = []
-    while True:
-        holder = next((stmt for stmt in body if _contains(stmt, target)), None)
-        if holder is None:
-            return False
-        chain.append((body, holder))
-        if holder is target:
+    index = _blocks(src, func)
+    if id(try_stmt) not in index.at:
+        return False  # in a nested class body: not this function's own block
+    # The chain of blocks from the ``try`` up to the function body.
+    chain: list[tuple[list[ast.stmt], int]] = []
+    for holder in index.ancestors(try_stmt):
+        block, position, owner = index.at[id(holder)]
+        chain.append((block, position))
+        if owner is None:
             break
-        if isinstance(holder, (ast.With, ast.AsyncWith, ast.If)):
-            inner = [b for b in (holder.body, getattr(holder, "orelse", [])) if b]
-        elif isinstance(holder, ast.Try):
+        if isinstance(owner, ast.Try):
             # Not its ``finally:``: a catch there guards the cleanup, not the work.
-            inner = [holder.body, holder.orelse, *(h.body for h in holder.handlers)]
-        else:
-            return False  # a loop, a match or a nested definition
-        body = next((b for b in inner if any(_contains(stmt, target) for stmt in b)), [])
-        if not body:
-            return False
-    for block, holder in chain:
-        rest = block[block.index(holder) + 1 :]
-        if not all(_is_trivial_end(stmt) for stmt in rest):
+            if block is owner.finalbody:
+                return False
+        elif not isinstance(owner, (ast.With, ast.AsyncWith, ast.If)):
+            return False  # a loop, a match
+    for block, position in chain:
+        if not all(_is_trivial_end(stmt) for stmt in block[position + 1 :]):
             return False
     return True
-
-
-def _contains(stmt: ast.stmt, target: ast.stmt) -> bool:
-    """Whether ``target`` is ``stmt`` or sits inside it (by identity)."""
-    return stmt is target or any(node is target for node in ast.walk(stmt))
 
 
 def _ends_by_design(try_stmt: ast.stmt | None) -> bool:
@@ -861,29 +898,64 @@ def _same_answer_as_expected(
     None otherwise (a DEBUG line, another answer, no specific handler before it)."""
     if not isinstance(tried, ast.Try) or handler.type is None:
         return None
-    index = next((i for i, h in enumerate(tried.handlers) if h is handler), 0)
+    expected = _expected_answers(src, tried)
+    index = expected.position.get(id(handler), 0)
     outcome = _outcome(handler.body)
     if not index or outcome is None:
         return None
     if not any(_is_log_call(stmt) and not paths.debug_log(stmt) for stmt in handler.body):
         return None
-    for earlier in tried.handlers[:index]:
-        if earlier.type is None or _broad_name(src, earlier) is not None:
-            continue
-        types = earlier.type.elts if isinstance(earlier.type, ast.Tuple) else [earlier.type]
-        if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
-            continue  # an interrupt or a cancellation: a signal, not the expected failure
-        if any(short(src, t).rsplit(".", 1)[-1] in _MISSING_DEPENDENCY for t in types):
-            # The code is built to run without the package (``except ImportError:``
-            # skips it): what the ``try`` does is optional, and a broken install that
-            # gets the same logged "skipped" is the pattern's logged best-effort boundary.
-            return None
-        if _outcome(earlier.body) == outcome:
-            return short(src, earlier.type)
-    return None
+    # The first earlier handler that decides: one catching a missing dependency (None),
+    # or one giving up the same way (its types).
+    same = expected.first.get(outcome, index)
+    if same >= index or expected.missing < same:
+        return None
+    same_type = tried.handlers[same].type
+    return short(src, same_type) if same_type is not None else None
 
 
-def _answer_is_failure(func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+class _Expected:
+    """What each handler of one ``try`` answers, read once a ``try`` (not once for each
+    of its broad handlers): a ``try`` of thousands of handlers stays linear."""
+
+    def __init__(self, src: SourceInfo, tried: ast.Try) -> None:
+        """Index the handlers of ``tried``."""
+        # id(handler) -> its position among the handlers.
+        self.position = {id(h): i for i, h in enumerate(tried.handlers)}
+        # The position of the first handler of a missing dependency (``except
+        # ImportError:``), and of the first giving up each way (:func:`_outcome`), among
+        # the specific handlers that catch a failure (not a signal).
+        self.missing = len(tried.handlers)
+        self.first: dict[str, int] = {}
+        for i, earlier in enumerate(tried.handlers):
+            if earlier.type is None or _broad_name(src, earlier) is not None:
+                continue
+            types = earlier.type.elts if isinstance(earlier.type, ast.Tuple) else [earlier.type]
+            if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
+                continue  # an interrupt or a cancellation: a signal, not the expected failure
+            if any(short(src, t).rsplit(".", 1)[-1] in _MISSING_DEPENDENCY for t in types):
+                # The code is built to run without the package (``except ImportError:``
+                # skips it): what the ``try`` does is optional, and a broken install that
+                # gets the same logged "skipped" is the pattern's logged best-effort
+                # boundary.
+                self.missing = min(self.missing, i)
+                continue
+            outcome = _outcome(earlier.body)
+            if outcome is not None:
+                self.first.setdefault(outcome, i)
+
+
+def _expected_answers(src: SourceInfo, tried: ast.Try) -> _Expected:
+    """``tried``'s :class:`_Expected`, built once a ``try``."""
+    cached = src.cache.setdefault("broad_expected", {})
+    assert isinstance(cached, dict)
+    found = cached.get(id(tried))
+    if not isinstance(found, _Expected):
+        found = cached[id(tried)] = _Expected(src, tried)
+    return found
+
+
+def _answer_is_failure(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
     """Whether the function gives the handler's answer (``return False``) on a failure it
     reports without an exception too: an ``if`` whose body logs or prints and returns the
     same (``if response.status_code != 200: print(...); return False``). Its callers
@@ -894,19 +966,28 @@ def _answer_is_failure(func: ast.AST | None, handler: ast.ExceptHandler) -> bool
     last = handler.body[-1]
     if not isinstance(last, ast.Return) or last.value is None:
         return False
-    answer = ast.dump(last.value)
-    for stmt in kwreads.statements(func.body, scopes=False):
-        if not isinstance(stmt, ast.If):
-            continue
-        end = stmt.body[-1]
-        if (
-            isinstance(end, ast.Return)
-            and end.value is not None
-            and ast.dump(end.value) == answer
-            and any(_is_log_call(s) for s in stmt.body[:-1])
-        ):
-            return True
-    return False
+    return ast.dump(last.value) in _failure_answers(src, func)
+
+
+def _failure_answers(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The answers (``ast.dump`` of the returned value) of ``func``'s ``if`` blocks that log
+    or print and then return, read once a function (not once a handler)."""
+    cached = src.cache.setdefault("broad_failure_answers", {})
+    assert isinstance(cached, dict)
+    found = cached.get(id(func))
+    if not isinstance(found, set):
+        found = cached[id(func)] = set()
+        for stmt in kwreads.statements(func.body, scopes=False):
+            if not isinstance(stmt, ast.If):
+                continue
+            end = stmt.body[-1]
+            if (
+                isinstance(end, ast.Return)
+                and end.value is not None
+                and any(_is_log_call(s) for s in stmt.body[:-1])
+            ):
+                found.add(ast.dump(end.value))
+    return found
 
 
 def _silent_guess(src: SourceInfo, body: list[ast.stmt]) -> bool:
@@ -1178,7 +1259,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not complete
             and _logs_and_carries_on(node.body)
             and not _answers_false(ctx.innermost, node.body)
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         ):
             # Logged, and the run goes on half set up ("Device setup failed"): the
             # fail-fast path swallows the error all the same.
@@ -1202,8 +1283,8 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         )
         if (
             same is not None
-            and not _raises_later(ctx.innermost, node)
-            and not _answer_is_failure(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
+            and not _answer_is_failure(src, ctx.innermost, node)
         ):
             yield finding(
                 src,
@@ -1224,7 +1305,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         # A ``try`` built to end on its exception (a websocket's endless receive loop, a
         # ``finally:`` that cleans up) and nothing after it: the handler ends the route,
         # it does not carry on with a fallback.
-        ends = _ends_function(ctx.innermost, tried)
+        ends = _ends_function(src, ctx.innermost, tried)
         by_design = ends and _ends_by_design(tried)
         if (
             route
@@ -1232,7 +1313,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not complete
             and not by_design
             and _falls_through_logged(node.body)
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         ):
             # The request goes on with a fallback the client never hears of.
             yield finding(
@@ -1285,7 +1366,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not src.is_test
             and (_passes_on(node.body) or _falls_through_logged(node.body))
             and not ends
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         ):
             routed = _route_helper_of(src, names)
             if routed is not None:
@@ -1321,7 +1402,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             not (fail_fast or handling or best_effort or complete or imports or src.is_test)
             and (silent or guess or probe or _logs_then_returns_none(node.body))
             and not (silent and _helper_of(src, names) is not None)
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         )
         what = "silently swallows every error" if silent else ""
         if guess:
@@ -1387,7 +1468,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             loaded is not None
             and not names_match(names[-1:], paths.ATTEMPTS)
             and _logs_and_guesses(node.body, ctx.innermost is not None)
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         ):
             # Logged, then on with a guess (``judge = None`` at import time; ``return
             # True``, "assuming a chat template", in a helper reached only from
@@ -1416,7 +1497,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not names_match(names[-1:], paths.ATTEMPTS)
             and _gives_up_quietly(src, node.body)
             and not _continues(node.body)
-            and not (_passes_on(node.body) and _raises_later(ctx.innermost, node))
+            and not (_passes_on(node.body) and _raises_later(src, ctx.innermost, node))
             and not _declared_none(ctx.innermost, node.body)
         ):
             how = (
@@ -1447,7 +1528,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and not paths.optimisation_name(names[-1] if names else "")
             and _logs_then_returns_none(node.body)
             and _returns_loaded(tried, src.qualname)
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         ):
             yield finding(
                 src,
@@ -1467,8 +1548,8 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             and paths.skips_patch(tried, node.body)
             and _logs_then_gives_up(node.body)
             and not (node.name and _forwards(node.body, node.name))
-            and not _raises_later(ctx.innermost, node)
-            and not _answer_is_failure(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
+            and not _answer_is_failure(src, ctx.innermost, node)
         ):
             yield finding(
                 src,
@@ -1514,7 +1595,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             swallowed
             and patch
             and paths.skips_patch(tried, node.body)
-            and not _raises_later(ctx.innermost, node)
+            and not _raises_later(src, ctx.innermost, node)
         ):
             yield finding(
                 src,
@@ -1540,7 +1621,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             over = _installed_over(src, ctx.innermost)
             if over is not None:
                 fail_fast, via = names[-1], f" (installed over `{over}`)"
-        if swallowed and fail_fast and not best_effort and not _raises_later(ctx.innermost, node):
+        if (
+            swallowed
+            and fail_fast
+            and not best_effort
+            and not _raises_later(src, ctx.innermost, node)
+        ):
             yield finding(
                 src,
                 node,

@@ -155,15 +155,18 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         consumed: set[int] = set()
         # The calls forwarding a dict whole with ``f(**d)``, by the dict's name.
         star_calls: dict[str, list[ast.Call]] = {}
+        # Each dict's keys its ``f(**d)`` callees declare (:func:`_callee_reason`).
+        declaring: dict[str, dict[str, ast.Call]] = {}
         # The calls the dict goes to whole: ``f(**d)``, ``f(d)``, ``dict(kwargs=d)``.
         handed: dict[str, list[ast.Call]] = {}
         ifs = kwreads.if_tests(func)
+        defaults: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
         discarded: set[int] = set()  # ids of values computed as a statement, then dropped
         for sub in kwreads.body_nodes(func):
             if isinstance(sub, ast.Expr):
                 discarded.add(id(sub.value))
             found = kwreads.string_key(sub, names)
-            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub))):
+            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub)), defaults):
                 reads.append((found[0], found[1], sub))
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
             elif isinstance(sub, ast.Call):
@@ -222,7 +225,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         f"`{func.name}` stands in for `{replaced[0]}` (line {replaced[1]}), "
                         "so the key is that callable's parameter"
                     )
-                if not reason and name == star and _positional_alternative(func, read):
+                if not reason and name == star and _positional_alternative(src, func, read):
                     vararg = func.args.vararg.arg if func.args.vararg is not None else ""
                     reason = (
                         f"the value is also taken positionally from `*{vararg}`: the key is "
@@ -250,7 +253,9 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     carries = None if signature else dropped_on
                 if not reason and name in star_calls and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
-                    reason = _callee_reason(key, star_calls.get(name, []), params)
+                    if name not in declaring:
+                        declaring[name] = kwreads.declaring_calls(star_calls[name], params)
+                    reason = _callee_reason(key, declaring[name])
                 if not reason and name not in star_calls and not _pops(read):
                     # Only a dict read and kept (not popped, not forwarded): where it
                     # goes on, the callee decides (above).
@@ -272,9 +277,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
-                    code=moved_line(src.byte_lines[line - 1])
-                    if line <= len(src.byte_lines)
-                    else b"",
+                    code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
                     nested=nested,
                 )
@@ -316,7 +319,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
 
 
-def _positional_alternative(func: kwreads.FunctionDef, read: ast.AST) -> bool:
+def _positional_alternative(src: SourceInfo, func: kwreads.FunctionDef, read: ast.AST) -> bool:
     """Whether the statement holding ``read`` also reads the function's ``*args``:
     ``dim = args[0] if args else kwargs.get("dim")``. A ``(*args, **kwargs)`` function
     taking one value either positionally or under ``"dim"`` re-parses a
@@ -326,20 +329,53 @@ def _positional_alternative(func: kwreads.FunctionDef, read: ast.AST) -> bool:
     vararg = func.args.vararg
     if vararg is None:
         return False
-    holder: ast.stmt | None = None
-    for stmt in ast.walk(func):
-        if stmt is func or not isinstance(stmt, ast.stmt):
-            continue
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        if any(node is read for node in ast.walk(stmt)):
-            holder = stmt  # ``ast.walk`` is breadth first: the last match is innermost
+    cached = src.cache.setdefault("positional_holders", {})
+    assert isinstance(cached, dict)
+    holders = cached.get(id(func))
+    if not isinstance(holders, _Holders):
+        holders = cached[id(func)] = _Holders(func, vararg.arg)
+    holder = holders.holder.get(id(read))
     if holder is None or isinstance(holder, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
         return False
-    return any(
-        isinstance(node, ast.Name) and node.id == vararg.arg and isinstance(node.ctx, ast.Load)
-        for node in ast.walk(holder)
-    )
+    return holders.reads_vararg(holder)
+
+
+class _Holders:
+    """The innermost statement holding each node of a function (a nested ``def`` or
+    ``class`` statement is never one; the function itself neither), found in one walk,
+    and whether a statement reads ``*args``, once a statement: a function of thousands of
+    reads (or one statement of thousands) is not walked again for each."""
+
+    def __init__(self, func: kwreads.FunctionDef, vararg: str) -> None:
+        """Index ``func``'s nodes."""
+        self.vararg = vararg
+        # id(node) -> the innermost statement holding it (itself for a statement).
+        self.holder: dict[int, ast.stmt] = {}
+        self._reads: dict[int, bool] = {}
+        stack: list[tuple[ast.AST, ast.stmt | None]] = [
+            (child, None) for child in ast.iter_child_nodes(func)
+        ]
+        while stack:
+            node, holder = stack.pop()
+            if isinstance(node, ast.stmt) and not isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            ):
+                holder = node
+            if holder is not None:
+                self.holder[id(node)] = holder
+            stack.extend((child, holder) for child in ast.iter_child_nodes(node))
+
+    def reads_vararg(self, holder: ast.stmt) -> bool:
+        """Whether ``holder`` loads the ``*args`` name anywhere in it."""
+        found = self._reads.get(id(holder))
+        if found is None:
+            found = self._reads[id(holder)] = any(
+                isinstance(node, ast.Name)
+                and node.id == self.vararg
+                and isinstance(node.ctx, ast.Load)
+                for node in ast.walk(holder)
+            )
+        return found
 
 
 def _super_call(call: ast.Call, method: str) -> bool:
@@ -693,29 +729,23 @@ def _pops(read: ast.AST) -> bool:
     )
 
 
-def _callee_reason(
-    key: str,
-    star_calls: list[ast.Call],
-    params: dict[str, list[frozenset[str]]],
-) -> str:
+def _callee_reason(key: str, declaring: dict[str, ast.Call]) -> str:
     """Why a read that leaves its key in the dict is a callee's parameter, or ``""``:
     ``f(**d)`` after the read, so the key still reaches ``f``, which must be a function
     or class of this file declaring ``k`` (a callee taking ``**kwargs`` or one this file
-    cannot see proves nothing).
+    cannot see proves nothing). ``declaring``: the first such call of each key
+    (:func:`kwreads.declaring_calls` of the dict's ``f(**d)`` calls).
 
     A value read and passed on under the key's own name (``f(k=d.get("k"))``) is no
     such reason: the literal is still written in this file, a misspelt key still
     silently reads the default, and a copy of it in another file is the duplicated
     key the ✗ is for.
     """
-    for call in star_calls:
-        if kwreads.callee_declares(call, key, params):
-            callee = unparse(call.func, 60)
-            return (
-                f"the dict is forwarded with `**` to `{callee}`, "
-                "so the key is the callee's parameter"
-            )
-    return ""
+    call = declaring.get(key)
+    if call is None:
+        return ""
+    callee = unparse(call.func, 60)
+    return f"the dict is forwarded with `**` to `{callee}`, so the key is the callee's parameter"
 
 
 _API_SUFFIXES = ("from_pretrained", "from_config")
@@ -811,6 +841,18 @@ def through_bases(uses: Sequence[KeyUse]) -> list[KeyUse]:
             use = dataclasses.replace(use, dropped_on=use.function, base_def=(base.path, base.line))
         out.append(use)
     return out
+
+
+def _moved_code(src: SourceInfo, line: int) -> bytes:
+    """:func:`moved_line` of head line ``line`` (empty past the end), once a line: one
+    line of thousands of reads is not split again for each."""
+    codes = src.cache.setdefault("moved_codes", {})
+    assert isinstance(codes, dict)
+    code = codes.get(line)
+    if not isinstance(code, bytes):
+        code = moved_line(src.byte_lines[line - 1]) if line <= len(src.byte_lines) else b""
+        codes[line] = code
+    return code
 
 
 def moved_line(line: bytes) -> bytes:

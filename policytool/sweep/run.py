@@ -10,6 +10,7 @@ another file?) is answered once from a per-blob index (``keys``).
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import gc
 import os
@@ -396,12 +397,27 @@ def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None)
     )
 
 
-def _test_copies(use: KeyUse, hits: KeyHits) -> list[str]:
+def _test_copies(use: KeyUse, hits: KeyHits, ordered: dict[str, list[str]]) -> list[str]:
     """The other test files of the change reading a test's key from kwargs, when no file
-    of the base read it (tests included: the key is new to the repository); else none."""
+    of the base read it (tests included: the key is new to the repository); else none
+    (``ordered``: each key's test files, sorted once)."""
     if not use.in_test or hits.before.get(use.key) or hits.test_before.get(use.key):
         return []
-    return sorted(hits.test_reads.get(use.key, set()) - {use.path})
+    return _without(ordered, hits.test_reads, use.key, use.path)
+
+
+def _without(
+    ordered: dict[str, list[str]], reads: Mapping[str, set[str]], key: str, path: str
+) -> list[str]:
+    """The files of ``reads[key]`` but ``path``, sorted; each key's files are sorted once
+    (kept in ``ordered``)."""
+    files = ordered.get(key)
+    if files is None:
+        files = ordered[key] = sorted(reads.get(key, set()))
+    if path not in reads.get(key, ()):
+        return files  # shared: the findings only read it
+    index = bisect.bisect_left(files, path)
+    return files[:index] + files[index + 1 :]
 
 
 def _resolve_keys(
@@ -429,14 +445,18 @@ def _resolve_keys(
     moved = renamed or {}
     uses = through_bases(uses)
     moved_code = moved_reads(uses, removed)  # ``removed``: every line the change removes
+    # Each key's reading files sorted once (thousands of files reading one key would sort
+    # them again for each read): a read's other files are that list without its own.
+    ordered: dict[str, list[str]] = {}
+    tests_ordered: dict[str, list[str]] = {}
     found = (
         kwargs_finding(
             use,
-            sorted(hits.reads.get(use.key, set()) - {use.path}),
+            _without(ordered, hits.reads, use.key, use.path),
             hits.constants.get(use.key, []),
             read_before(use.key, moved.get(use.path, use.path), hits.before),
             index in moved_code,
-            _test_copies(use, hits),
+            _test_copies(use, hits, tests_ordered),
         )
         for index, use in enumerate(uses)
     )

@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup is linear in a function's reads and in the functions of one name: each
+read of a ``(*args, **kwargs)`` function walked the whole function for the statement
+holding it (4,000 reads: over a minute), each read of a dict forwarded with ``f(**d)``
+asked every such call's callee again (4,000: 21 s; 10,000 over a minute), and each call passing a dict on to
+a name marked the parameters of every function of that name again (4,000 functions
+``f`` calling ``f``: over a minute); one line of thousands of reads was normalised
+again for each (8,000: 11 s) and each term of an ``if`` of thousands of ``"k" not in
+kwargs`` read the whole test and block again (8,000: 52 s). The statements holding a
+function's nodes are indexed once a function, the keys each dict's callees declare once
+a dict, a (name, position or keyword) a dict is passed to is marked once, a line's
+normalised text once a line and an ``if``'s terms and defaults once an ``if``."""
+
+from __future__ import annotations
+
+import time
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, sweep_findings
+
+
+def _positional(count: int) -> str:
+    """A ``(*args, **kwargs)`` function of ``count`` reads; the last also reads ``args``."""
+    lines = ["def forward(self, *args, **kwargs):"]
+    lines += [f"    a{i} = kwargs.get('key{i}')" for i in range(count)]
+    lines += ["    dim = args[0] if args else kwargs.get('dim')", "    return dim"]
+    return "\n".join(lines) + "\n"
+
+
+def _forwarded(count: int) -> str:
+    """``count`` reads, each followed by ``target(**kwargs)``; ``target`` declares key0."""
+    lines = [
+        "def target(key0=None, **kw):",
+        "    return kw",
+        "",
+        "",
+        "def forward(self, **kwargs):",
+    ]
+    for i in range(count):
+        lines += [f"    a{i} = kwargs.get('key{i}')", "    target(**kwargs)"]
+    return "\n".join(lines) + "\n"
+
+
+def _same_name(count: int) -> str:
+    """``count`` functions ``f``, each passing its ``**kwargs`` to ``f`` whole."""
+    lines = []
+    for i in range(count):
+        lines += ["def f(x, **kwargs):", f"    f(kwargs, k{i}=kwargs)"]
+        lines += [f"    return kwargs.get('k{i}')", "", ""]
+    return "\n".join(lines) + "\n"
+
+
+# Another file of the change reading the same keys: a key repeated across files is the ✗,
+# unless the read is a callee's or a mirrored signature's parameter.
+_OTHER = """\
+def other(**kwargs):
+    return kwargs.get('key0'), kwargs.get('key1'), kwargs.get('dim')
+"""
+
+
+def _kwargs_findings(run: Run, path: str) -> tuple[list[tuple[int, str, str]], float]:
+    """(line, severity, message) of the kwargs-lookup findings in ``path``; the seconds."""
+    start = time.perf_counter()
+    found = sweep_findings(run, "--jobs", "1")
+    elapsed = time.perf_counter() - start
+    return [
+        (f["line"], f["severity"], f["message"])
+        for f in found
+        if f["rule"] == "kwargs-lookup" and f["path"] == path
+    ], elapsed
+
+
+def test_thousands_of_reads_beside_args_stay_fast(feature: Repo, run: Run) -> None:
+    feature.write("pkg/other.py", _OTHER)
+    feature.write("pkg/positional.py", _positional(4000))
+    feature.commit("add")
+    found, elapsed = _kwargs_findings(run, "pkg/positional.py")
+    # The read that also takes the value from ``*args`` mirrors a parameter: a key the
+    # other file repeats stays ⚠ there; the others are ✗.
+    assert [line for line, _severity, _message in found] == list(range(2, 4003))
+    assert [(line, sev) for line, sev, _message in found if sev == "error"] == [
+        (2, "error"),
+        (3, "error"),
+    ]
+    assert "taken positionally" in found[-1][2]
+    assert elapsed < 30, elapsed
+
+
+def test_thousands_of_forwarded_reads_stay_fast(feature: Repo, run: Run) -> None:
+    feature.write("pkg/other.py", _OTHER)
+    feature.write("pkg/forwarded.py", _forwarded(10000))
+    feature.commit("add")
+    found, elapsed = _kwargs_findings(run, "pkg/forwarded.py")
+    # ``key0`` is a parameter of the callee the dict is forwarded to: ⚠ though the other
+    # file reads it; ``key1`` is the ✗.
+    assert len(found) == 10000
+    assert [(line, sev) for line, sev, _message in found[:2]] == [(6, "warning"), (8, "error")]
+    assert "forwarded with `**` to `target`" in found[0][2]
+    assert all("forwarded" not in message for _line, _sev, message in found[1:])
+    assert elapsed < 30, elapsed
+
+
+def test_thousands_of_functions_of_one_name_stay_fast(feature: Repo, run: Run) -> None:
+    feature.write("pkg/same.py", _same_name(4000))
+    feature.commit("add")
+    found, elapsed = _kwargs_findings(run, "pkg/same.py")
+    assert [line for line, _severity, _message in found] == [3 + 5 * i for i in range(4000)]
+    assert elapsed < 30, elapsed
+
+
+def test_one_line_of_thousands_of_reads_stays_fast(feature: Repo, run: Run) -> None:
+    count = 30000
+    reads = ", ".join(f"'k{i}': kwargs['k{i}']" for i in range(count))
+    feature.write("pkg/line.py", f"def forward(**kwargs):\n    return {{{reads}}}\n")
+    feature.commit("add")
+    found, elapsed = _kwargs_findings(run, "pkg/line.py")
+    # Each read is reported, all on line 2 (its normalised text for move detection is
+    # computed once for the line, not once a read).
+    assert len(found) == count
+    assert {line for line, _severity, _message in found} == {2}
+    assert elapsed < 30, elapsed
+
+
+def test_an_if_of_thousands_of_absent_keys_stays_fast(feature: Repo, run: Run) -> None:
+    count = 8000
+    test = " and ".join(f"'k{i}' not in kwargs" for i in range(count))
+    # Every key but the last gets its default in the block: only the last is a read.
+    body = "".join(f"        kwargs['k{i}'] = {i}\n" for i in range(count - 1))
+    source = f"def forward(**kwargs):\n    if {test}:\n{body}    return kwargs\n"
+    feature.write("pkg/defaults.py", source)
+    feature.commit("add")
+    found, elapsed = _kwargs_findings(run, "pkg/defaults.py")
+    assert [(line, severity) for line, severity, _message in found] == [(2, "warning")]
+    assert f"'k{count - 1}'" in found[0][2]
+    assert elapsed < 30, elapsed
