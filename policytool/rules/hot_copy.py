@@ -200,7 +200,7 @@ def _clone_site(call: ast.Call) -> ast.AST:
 
 def _commented(src: SourceInfo, node: ast.AST) -> bool:
     """Whether a comment sits on the copy's own lines (``kwargs = copy.deepcopy(gen_kwargs)
-    # edge case for repeats > 1``): the seed's "keep it and add a one-line comment saying
+    # edge case for repeats > 1``): the pattern's "keep it and add a one-line comment saying
     why". A comment-only line above a request call speaks of the call (``# Generate one
     continuation``), so only the copy's lines count for a deepcopy."""
     first = getattr(node, "lineno", 1)
