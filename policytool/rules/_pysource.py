@@ -17,9 +17,10 @@ import re
 import sys
 import tokenize
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TypeVar, cast
 
 from policytool.config import Config
 from policytool.core.globs import match_any
@@ -310,11 +311,15 @@ def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
     return SourceInfo(source.relpath, source.data, source.tree, None, config.section(SweepConfig))
 
 
+# What :meth:`SourceInfo.per_node` builds.
+_Built = TypeVar("_Built")
+
+
 def clear_info(source: SweepSource) -> None:
     """Empty the per-rule cache of ``source``'s walked view when one was built (never
     builds one: a file whose walk failed has nothing to clear)."""
     if source._info is not None:
-        source._info.cache.clear()
+        source._info.clear_memos()
 
 
 class SourceInfo:
@@ -341,6 +346,8 @@ class SourceInfo:
         self.nodes: list[tuple[ast.AST, Ctx]] = []
         # Per-file memo of what the patterns derive once (e.g. known classes).
         self.cache: dict[str, object] = {}
+        # Per-node memo (:meth:`per_node`): kind -> id(node) -> what was built from it.
+        self._per_node: dict[str, dict[int, object]] = {}
         # id(except handler) -> its try statement.
         self.try_of: dict[int, ast.stmt] = {}
         # Where the file's modules are read from (class fields a test fake mimics).
@@ -408,6 +415,22 @@ class SourceInfo:
         return b""
 
     # -- names -------------------------------------------------------------------------
+
+    def clear_memos(self) -> None:
+        """Forget what the rules derived (:attr:`cache`, :meth:`per_node`)."""
+        self.cache.clear()
+        self._per_node.clear()
+
+    def per_node(self, kind: str, node: ast.AST, build: Callable[[], _Built]) -> _Built:
+        """What ``build`` derives from ``node`` (a function's index of loops, blocks or
+        statements), built once per file: a rule asks for it at every copy, handler or
+        read of the function, and building it each time made a rule quadratic in a file a
+        pull request controls."""
+        memo = self._per_node.setdefault(kind, {})
+        key = id(node)
+        if key not in memo:
+            memo[key] = build()
+        return cast(_Built, memo[key])
 
     def _collect_aliases(self) -> dict[str, str]:
         """Local name -> dotted module path, from every import statement in the file."""

@@ -1634,22 +1634,14 @@ def _named(src: SourceInfo) -> dict[int, frozenset[str]]:
 
 def _body_facts(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> _BodyFacts:
     """``func``'s :class:`_BodyFacts`, read once a file."""
-    cached = src.cache.setdefault("body_facts", {})
-    assert isinstance(cached, dict)
-    found = cached.get(id(func))
-    if not isinstance(found, _BodyFacts):
-        found = cached[id(func)] = _BodyFacts(func)
-    return found
+    return src.per_node("body_facts", func, lambda: _BodyFacts(func))
 
 
 def _methods(src: SourceInfo, owner: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """The methods of class ``owner``, listed once a file."""
-    cached = src.cache.setdefault("class_methods", {})
-    assert isinstance(cached, dict)
-    found = cached.get(id(owner))
-    if not isinstance(found, list):
-        found = cached[id(owner)] = [m for m in owner.body if isinstance(m, FUNCTIONS)]
-    return found
+    return src.per_node(
+        "class_methods", owner, lambda: [m for m in owner.body if isinstance(m, FUNCTIONS)]
+    )
 
 
 def _caller_leaves_none(

@@ -493,12 +493,7 @@ class _Blocks:
 
 def _blocks(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> _Blocks:
     """``func``'s :class:`_Blocks`, built once a function."""
-    cached = src.cache.setdefault("broad_blocks", {})
-    assert isinstance(cached, dict)
-    index = cached.get(id(func))
-    if not isinstance(index, _Blocks):
-        index = cached[id(func)] = _Blocks(func)
-    return index
+    return src.per_node("broad_blocks", func, lambda: _Blocks(func))
 
 
 def _bound_by(tried: ast.Try) -> set[str]:
@@ -947,12 +942,7 @@ class _Expected:
 
 def _expected_answers(src: SourceInfo, tried: ast.Try) -> _Expected:
     """``tried``'s :class:`_Expected`, built once a ``try``."""
-    cached = src.cache.setdefault("broad_expected", {})
-    assert isinstance(cached, dict)
-    found = cached.get(id(tried))
-    if not isinstance(found, _Expected):
-        found = cached[id(tried)] = _Expected(src, tried)
-    return found
+    return src.per_node("broad_expected", tried, lambda: _Expected(src, tried))
 
 
 def _answer_is_failure(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandler) -> bool:

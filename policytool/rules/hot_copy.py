@@ -250,11 +250,12 @@ class _Loop:
 def _loops(src: SourceInfo, function: ast.AST) -> list[_Loop]:
     """The ``for`` loops of ``function``, indexed once per function (every copy in a
     function with thousands of copies asks)."""
-    key = f"hot-copy:loops:{id(function)}"
-    cached = src.cache.get(key)
-    if isinstance(cached, list):
-        return cached
-    loops = [
+    return src.per_node("hot-copy:loops", function, lambda: _index_loops(function))
+
+
+def _index_loops(function: ast.AST) -> list[_Loop]:
+    """:func:`_loops`, built."""
+    return [
         _Loop(
             loop.lineno,
             loop.end_lineno or loop.lineno,
@@ -265,8 +266,6 @@ def _loops(src: SourceInfo, function: ast.AST) -> list[_Loop]:
         for loop in ast.walk(function)
         if isinstance(loop, (ast.For, ast.AsyncFor))
     ]
-    src.cache[key] = loops
-    return loops
 
 
 def _cold_loops(src: SourceInfo, node: ast.Call, function: ast.AST | None) -> bool:
@@ -519,10 +518,11 @@ class _Place:
 def _places(src: SourceInfo, function: ast.AST) -> tuple[dict[int, _Place], dict[int, ast.stmt]]:
     """Each statement's :class:`_Place`, and the statement each call is in, indexed once
     per function (a function of thousands of copies asks for each)."""
-    key = f"hot-copy:places:{id(function)}"
-    cached = src.cache.get(key)
-    if isinstance(cached, tuple):
-        return cached
+    return src.per_node("hot-copy:places", function, lambda: _index_places(function))
+
+
+def _index_places(function: ast.AST) -> tuple[dict[int, _Place], dict[int, ast.stmt]]:
+    """:func:`_places`, built."""
     places: dict[int, _Place] = {}
     statement_of: dict[int, ast.stmt] = {}
     holders: list[tuple[ast.AST, ast.AST]] = [(function, function)]
@@ -557,7 +557,6 @@ def _places(src: SourceInfo, function: ast.AST) -> tuple[dict[int, _Place], dict
                 if isinstance(child, ast.Call):
                     statement_of[id(child)] = node
                 stack.extend(ast.iter_child_nodes(child))
-    src.cache[key] = (places, statement_of)
     return places, statement_of
 
 

@@ -329,11 +329,7 @@ def _positional_alternative(src: SourceInfo, func: kwreads.FunctionDef, read: as
     vararg = func.args.vararg
     if vararg is None:
         return False
-    cached = src.cache.setdefault("positional_holders", {})
-    assert isinstance(cached, dict)
-    holders = cached.get(id(func))
-    if not isinstance(holders, _Holders):
-        holders = cached[id(func)] = _Holders(func, vararg.arg)
+    holders = src.per_node("positional_holders", func, lambda: _Holders(func, vararg.arg))
     holder = holders.holder.get(id(read))
     if holder is None or isinstance(holder, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
         return False
