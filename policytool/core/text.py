@@ -52,6 +52,13 @@ def encode_like(original: bytes, text: str) -> bytes:
     return BOM + data if original.startswith(BOM) else data
 
 
+# What ``ast.parse`` raises on Python text a pull request controls: not Python
+# (SyntaxError), a NUL byte (ValueError), nesting past the parser's reach (RecursionError
+# on 3.11+, MemoryError "parser stack overflowed" on 3.13 and at 40,000 levels). The one
+# list every parse of such text catches.
+PYTHON_PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
 def parse_json(data: bytes | str) -> object:
     """``json.loads``, with nesting too deep for the parser a ``ValueError`` too.
 

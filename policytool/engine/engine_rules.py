@@ -58,7 +58,12 @@ register_info(
 ## What it checks
 A Python file that a rule needs to parse (forbidden-import, torch-cuda, ...) is not
 valid Python for the interpreter running policytool; the finding gives the parser's line,
-column and message.
+column and message. In `policytool sweep`, also a file nested deeper than that
+Python's parser reaches (`nested too deeply for Python 3.11`: Python cannot compile it
+either), and a file one sweep rule could not follow to the bottom of some nesting
+(`nested too deeply for hot-copy to read`): that rule's reading of the file is lost, the
+other rules still report, and a comment in the file cannot drop the finding, so a pull
+request cannot pass a finding by nesting something past a rule's reach.
 
 ## Why
 Rules that read the syntax tree cannot check a file that does not parse; reporting it

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policytool.core.text import BOM
+from policytool.core.text import BOM, PYTHON_PARSE_ERRORS
 
 # Strings (triple-quoted first) and comments: the parts of a file that are not code.
 # String prefixes (r, b, f...) do not change where a literal ends, so they are not needed.
@@ -368,7 +368,7 @@ class FileScan:
             for _ in range(4):
                 try:
                     tree = ast.parse(snippet)
-                except (SyntaxError, ValueError):
+                except PYTHON_PARSE_ERRORS:
                     if not self._is_code_at(pos):
                         return None  # inside a string: no more attempts
                     # Odd bracket counts (a bracket in a comment): try a few more lines.
@@ -432,6 +432,8 @@ class FileScan:
                 raise ScanSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
             except ValueError as exc:  # NUL bytes and the like
                 raise ScanSyntaxError(str(exc), 1, 1) from None
+            except (RecursionError, MemoryError):
+                raise ScanSyntaxError("nested too deeply to parse", 1, 1) from None
         return self._tree
 
     def _fall_back_to_tree(

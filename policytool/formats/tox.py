@@ -18,6 +18,7 @@ import shlex
 from pathlib import Path
 
 from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.errors import PolicyError, TomlError
 from policytool.formats import toml
 
@@ -132,7 +133,7 @@ def nox_programs(root: Path) -> set[str]:
         return set()
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
+    except PYTHON_PARSE_ERRORS:
         return set()
     found: set[str] = set()
     for node in ast.walk(tree):

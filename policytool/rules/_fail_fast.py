@@ -31,6 +31,8 @@ import re
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
+from policytool.core.text import PYTHON_PARSE_ERRORS
+
 # Connector setup (names of the function or one enclosing it): opening a connection, a
 # handshake, an SSH tunnel to a started server.
 CONNECTOR_SETUP = (
@@ -409,7 +411,7 @@ class TreeCalls:
         if module not in self._trees:
             try:
                 self._trees[module] = ast.parse(self.sources[module])
-            except (SyntaxError, ValueError, RecursionError):
+            except PYTHON_PARSE_ERRORS:
                 self._trees[module] = None
         return self._trees[module]
 

@@ -36,6 +36,7 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.formats.pyimports import package_of_path, resolve_relative
 
 MAX_MODULE_BYTES = 2_000_000
@@ -578,7 +579,7 @@ def _class_fields_ast(
         return None
     try:
         tree = ast.parse(data[start:end])
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except PYTHON_PARSE_ERRORS:
         return None
     node = tree.body[0] if tree.body else None
     return _fields_of_classdef(node) if isinstance(node, ast.ClassDef) else None
@@ -662,7 +663,7 @@ def _nested_classes(
         text = b"".join(line + b"\n" for line in reversed(decorators)) + data[match.start() : end]
         try:
             tree = ast.parse(textwrap.dedent(text.decode("utf-8", "replace")))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        except PYTHON_PARSE_ERRORS:
             continue
         node = tree.body[0] if tree.body else None
         if not isinstance(node, ast.ClassDef):
@@ -1408,7 +1409,7 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
         text = data[def_end : end - 1].decode("utf-8", "replace")
         try:
             node = ast.parse(f"def f({text}): pass").body[0]
-        except (SyntaxError, ValueError, RecursionError):
+        except PYTHON_PARSE_ERRORS:
             continue
         assert isinstance(node, ast.FunctionDef)
         params = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
@@ -2098,7 +2099,7 @@ def _constructed_return(path: str, mtime_ns: int, size: int, func: str) -> str |
         return None
     try:
         tree = ast.parse(data[match.start() : end])
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except PYTHON_PARSE_ERRORS:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Call):
@@ -2263,7 +2264,7 @@ def _calls_in(
         if len(data) > MAX_CALLER_BYTES:
             return {}
         tree = ast.parse(data)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    except (OSError, *PYTHON_PARSE_ERRORS):
         return {}
     out: dict[str, list[tuple[ast.Call, _Function]]] = {}
     stack: list[tuple[ast.AST, _Function | None]] = [(tree, None)]
@@ -2455,7 +2456,7 @@ def _parsed_module(path: str, mtime_ns: int, size: int) -> ast.Module | None:
         return None
     try:
         return ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except PYTHON_PARSE_ERRORS:
         return None
 
 

@@ -24,7 +24,7 @@ from typing import TypeVar, cast
 
 from policytool.config import Config
 from policytool.core.globs import match_any
-from policytool.core.text import BOM
+from policytool.core.text import BOM, PYTHON_PARSE_ERRORS
 from policytool.engine.source import SourceFile
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._sweep_config import SweepConfig
@@ -129,8 +129,22 @@ def unquoted(annotation: ast.expr) -> ast.expr | None:
         return annotation
     try:
         return ast.parse(annotation.value, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except PYTHON_PARSE_ERRORS:
         return None
+
+
+def union_members(node: ast.expr) -> list[ast.expr]:
+    """The members of an ``A | B | C`` chain, left to right (``node`` itself when it is
+    no ``|``), without recursion: a 2,000-member union is a tree 2,000 deep."""
+    members: list[ast.expr] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.BinOp) and isinstance(item.op, ast.BitOr):
+            stack.extend((item.right, item.left))
+        else:
+            members.append(item)
+    return members
 
 
 def unparse(node: ast.AST, limit: int = 2000) -> str:

@@ -35,12 +35,19 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._fail_fast import read_py_files
-from policytool.rules._pysource import COMPREHENSIONS, TRY_NODES, SourceInfo, unquoted
+from policytool.rules._pysource import (
+    COMPREHENSIONS,
+    TRY_NODES,
+    SourceInfo,
+    union_members,
+    unquoted,
+)
 from policytool.rules._sweep import BLOCK, finding, short
 
 RULE = "any-annotation"
@@ -452,7 +459,7 @@ class _Types:
                 return None if parsed is None else self.admits_none(parsed)
             return None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            return self._any_of([annotation.left, annotation.right])
+            return self._any_of(union_members(annotation))
         if isinstance(annotation, ast.Subscript):
             outer = self.src.qualname(annotation.value)
             items = (
@@ -485,7 +492,7 @@ class _Types:
                 return None if parsed is None else self.holds_literal(parsed, kind)
             return None
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            return self._all_reject([annotation.left, annotation.right], kind)
+            return self._all_reject(union_members(annotation), kind)
         base: ast.expr = annotation
         if isinstance(annotation, ast.Subscript):
             outer = self.src.qualname(annotation.value)
@@ -674,10 +681,13 @@ def gives_none(value: ast.expr) -> bool:
     """Whether a returned expression is or may be ``None`` as written: ``None``, or a
     conditional with a branch that is (the pattern's ``-> bool`` returning
     ``Optional[bool]``: ``return flag if known else None``)."""
-    if isinstance(value, ast.Constant):
-        return value.value is None
-    if isinstance(value, ast.IfExp):
-        return gives_none(value.body) or gives_none(value.orelse)
+    stack = [value]  # a chain of conditionals is a deep tree: no recursion
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Constant) and item.value is None:
+            return True
+        if isinstance(item, ast.IfExp):
+            stack.extend((item.orelse, item.body))
     return False
 
 
@@ -802,7 +812,7 @@ def _is_type_expression(src: SourceInfo, value: ast.expr) -> bool:
     """Whether ``value`` is certainly a type, never a value: ``Optional[Dict[str, Any]]``,
     ``typing.List[int]``, ``list[int]``, ``Union[list[dict], None]``, ``X | Optional[Y]``."""
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
-        return _is_type_expression(src, value.left) or _is_type_expression(src, value.right)
+        return any(_is_type_expression(src, member) for member in union_members(value))
     if not isinstance(value, ast.Subscript):
         return False
     base = value.value
@@ -1111,8 +1121,13 @@ def _members(annotation: ast.expr) -> set[str] | None:
     if node is None:
         return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        left, right = _members(node.left), _members(node.right)
-        return None if left is None or right is None else left | right
+        union: set[str] = set()
+        for member in union_members(node):
+            admitted = _members(member)
+            if admitted is None:
+                return None
+            union |= admitted
+        return union
     if isinstance(node, ast.Subscript):
         base = _type_name(node.value)
         if base in ("Union", "Optional"):
@@ -1298,7 +1313,7 @@ def _other_modules_calls(src: SourceInfo, word: re.Pattern[bytes]) -> Iterator[_
                 parsed.clear()  # bounded: a tree's parsed modules would not all fit
             try:
                 parsed[path] = _Calls(ast.parse(tree[path]))
-            except (SyntaxError, ValueError, RecursionError):
+            except PYTHON_PARSE_ERRORS:
                 parsed[path] = None
         calls = parsed[path]
         yield calls
@@ -2216,7 +2231,7 @@ def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
             chunk = b"\n".join(lines[index:end]).strip()
             try:
                 stmt = ast.parse(chunk.decode("utf-8", "replace")).body
-            except SyntaxError:
+            except PYTHON_PARSE_ERRORS:
                 continue
             if stmt and isinstance(stmt[0], ast.Return):
                 value, parsed = stmt[0].value, True

@@ -24,7 +24,7 @@ from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
-from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, unquoted
+from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, union_members, unquoted
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -329,7 +329,7 @@ def _is_any(src: SourceInfo, annotation: ast.expr | None) -> bool:
         parsed = unquoted(annotation)
         return parsed is not None and _is_any(src, parsed)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return _is_any(src, annotation.left) or _is_any(src, annotation.right)
+        return any(_is_any(src, member) for member in union_members(annotation))
     if isinstance(annotation, ast.Subscript):
         outer = src.qualname(annotation.value)
         if outer in ("Optional", "Union", "typing.Optional", "typing.Union"):
@@ -385,6 +385,14 @@ def _terminates(body: list[ast.stmt]) -> bool:
     if isinstance(last, (ast.Return, ast.Raise)):
         return True
     if isinstance(last, ast.If):
+        # An ``elif`` chain is an ``If`` in each ``orelse``: followed by a loop, not by
+        # recursion, so a 2,000-branch chain is read like a short one.
+        while isinstance(last, ast.If) and len(last.orelse) == 1:
+            if not _terminates(last.body):
+                return False
+            if not isinstance(last.orelse[0], ast.If):
+                return _terminates(last.orelse)
+            last = last.orelse[0]
         return _terminates(last.body) and _terminates(last.orelse)
     if isinstance(last, (ast.With, ast.AsyncWith)):
         return _terminates(last.body)

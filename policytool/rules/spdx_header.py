@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from policytool.config import Config
 from policytool.core.globs import match_any
 from policytool.core.kinds import COMMENT_PREFIX_BY_KIND
-from policytool.core.text import split_lines
+from policytool.core.text import PYTHON_PARSE_ERRORS, split_lines
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import Edit, Fix, Verify
 from policytool.engine.registry import FileRule, register
@@ -186,7 +186,7 @@ def _docstring_block(header: Header) -> list[int]:
         header = parse_header(header.text, header.kind, whole=True)
     try:
         tree = ast.parse(header.text)
-    except (SyntaxError, ValueError):
+    except PYTHON_PARSE_ERRORS:
         return []
     if not tree.body:
         return []

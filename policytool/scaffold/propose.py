@@ -39,6 +39,7 @@ from pathlib import Path
 
 from policytool.config import Config
 from policytool.core.boundary import read_bounded, resolve_inside
+from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.engine.lock_config import LockConfig
 from policytool.errors import PolicyError
 from policytool.rules._repo_config import CiConfig, PreCommitConfig
@@ -263,7 +264,7 @@ def _strings(text: str) -> list[str]:
     """The string literals of a Python script (none when it does not parse)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except PYTHON_PARSE_ERRORS:
         return []
     return [
         node.value
@@ -285,7 +286,7 @@ def _string_sets(text: str) -> list[tuple[str, list[str]]]:
     """(name, strings) of module-level ``NAME = {"a", "b"}`` / lists / tuples of strings."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except PYTHON_PARSE_ERRORS:
         return []
     found = []
     for node in tree.body:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from policytool.core.atomic import write_atomic
 from policytool.core.git import cat_blobs, run_git
+from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.errors import PolicyError, WriteError
 from policytool.rules import _kwreads as kwreads
 from policytool.sweep.diff import Base, Head, read_head
@@ -231,7 +232,7 @@ def scan(data: bytes) -> BlobKeys:
     if passes:
         try:
             reads = tree_reads(ast.parse(data))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        except PYTHON_PARSE_ERRORS:
             reads = frozenset()
     elif maybe:
         reads = text_reads(data)

@@ -343,17 +343,30 @@ def sweep_file(
         source.tree  # noqa: B018 - parse once up front; every rule relies on it
     except SyntaxError as exc:
         return [_syntax_finding(path, exc, target)], [], None
-    except (ValueError, MemoryError, RecursionError) as exc:
+    except (RecursionError, MemoryError):
+        # Nesting past the parser's reach (3.13 says MemoryError, "parser stack
+        # overflowed"): Python itself cannot compile what its parser cannot build, so the
+        # file is broken for this interpreter, like a syntax error, not one to pass unswept.
+        return [_too_deep_to_parse(path, target)], [], None
+    except ValueError as exc:
         return [_note(path, 1, f"cannot parse the head version, not swept: {exc}")], [], None
     findings: list[Finding] = []
+    unread: list[str] = []  # rules that could not read the file
+    reads: frozenset[str] | None = None
     try:
         for rule in rules:
             if rule.prefilter is None or rule.prefilter(data, config):
-                findings.extend(rule.check(source, config))
-        reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
-    except RecursionError:
-        message = "nested too deeply to sweep (expression depth); not swept"
-        return [_note(path, 1, message)], [], None
+                # One rule that cannot follow an expression this deep costs that rule's
+                # reading of the file, as a ✗: the other rules still report, and a pull
+                # request cannot pass a finding by nesting something past a rule's reach.
+                try:
+                    findings.extend(rule.check(source, config))
+                except RecursionError:
+                    unread.append(rule.id)
+        try:
+            reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
+        except RecursionError:
+            unread.extend([] if KWARGS_RULE in unread else [KWARGS_RULE])
     finally:
         # The file's per-rule cache dies with it: a helper that points back at its source
         # makes a cycle, which the paused collector would keep, syntax tree and all, until
@@ -365,12 +378,42 @@ def sweep_file(
         ignored, _bare = parse_ignores(lines, path, python=True)
         findings = apply_ignores(findings, ignored)
         uses = [u for u in uses if KWARGS_RULE not in ignored.get(u.line, ())]
+    # After the ignores: a comment in the file cannot drop them.
+    findings.extend(_too_deep_for(path, rule) for rule in unread)
     return findings, uses, reads
 
 
 def _note(path: str, line: int, message: str, rule: str = "syntax-error") -> Finding:
     """A file the sweep could not look at: a warning, not counted in the Code quality row."""
     return Finding(path, line, 1, rule, message, Severity.WARNING)
+
+
+def _too_deep_for(path: str, rule: str) -> Finding:
+    """✗: ``rule`` could not read the file, an expression in it being nested past the
+    reach of Python's recursion limit (a 1,000-member ``int | ... | None``)."""
+    message = (
+        f"nested too deeply for {rule} to read (Python's recursion limit): not swept by "
+        f"{rule}; split the expression"
+    )
+    return Finding(path, 1, 1, "syntax-error", message, Severity.ERROR)
+
+
+def _too_deep_to_parse(path: str, target: tuple[int, int] | None) -> Finding:
+    """A file nested too deeply for this Python's parser: ✗, as Python cannot compile it
+    either, unless the project targets a newer Python (whose parser reaches deeper)."""
+    running = sys.version_info[:2]
+    here = ".".join(map(str, running))
+    if target is not None and target > running:
+        wanted = ".".join(map(str, target))
+        return _note(
+            path,
+            1,
+            f"nested too deeply for Python {here}, which runs policytool, to parse, and the "
+            f"project targets Python {wanted}: not swept; run the sweep on Python {wanted} "
+            "or newer",
+        )
+    message = f"cannot parse the head version, not swept: nested too deeply for Python {here}"
+    return Finding(path, 1, 1, "syntax-error", message, Severity.ERROR)
 
 
 def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None) -> Finding:
