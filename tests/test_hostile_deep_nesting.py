@@ -66,7 +66,9 @@ DEEP_SHAPES = {
     "union-field": f"class C:\n    x: {_union(DEPTH)} = None\n",
     "union-return": f"def f(v: int) -> {_union(DEPTH)}:\n    return v\n",
     "string-union": f"def f(v: {_union(DEPTH)!r} = None) -> None:\n    return None\n",
-    "conditional-return": "def f(v: int) -> bool:\n    return " + "True if v else " * DEPTH + "None\n",
+    "conditional-return": "def f(v: int) -> bool:\n    return "
+    + "True if v else " * DEPTH
+    + "None\n",
     "elif-chain": "def f(x: int) -> int:\n" + _elifs(DEPTH, "return 1"),
     "elif-loop": "def decode_step(x: int, t: object) -> None:\n    for _ in range(3):\n"
     + _elifs(DEPTH, "y = t.clone()", " " * 8),
@@ -158,7 +160,7 @@ def _past_the_parser() -> str:
 def test_a_file_too_deep_for_the_parser_is_an_error(feature: Repo, run: Run) -> None:
     feature.write("pkg/deep.py", CATCH + _past_the_parser())
     (finding,) = sweep_findings(run)
-    here = "%d.%d" % sys.version_info[:2]
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
     assert (finding["rule"], finding["severity"]) == ("syntax-error", "error")
     assert finding["message"] == (
         f"cannot parse the head version, not swept: nested too deeply for Python {here}"
