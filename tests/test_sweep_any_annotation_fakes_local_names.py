@@ -111,7 +111,7 @@ def test_a_callee_looked_up_in_many_modules_reads_each_module_text_once(tmp_path
     modules = [f"mod{i}" for i in range(count)]
     fakes._definitions.cache_clear()
     fakes._defined_names.cache_clear()
-    fakes._signatures.cache_clear()
+    fakes._signature_args.cache_clear()
     assert fakes.parameter_names(finder, modules, "meth", 0) == [("config", "mod0")]
     first = fakes._definitions.cache_info().misses
     assert first == count

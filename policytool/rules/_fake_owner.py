@@ -113,7 +113,7 @@ def _returns(
     if target is None or depth >= fakes.MAX_HOPS:
         return None
     source, _colon, original = target.partition(":")
-    absolute = fakes._resolve_relative(source, module, loaded[1].endswith("__init__.py"))
+    absolute = fakes.absolute_module(source, module, loaded[1].endswith("__init__.py"))
     return _returns(finder, absolute, original, depth + 1)
 
 

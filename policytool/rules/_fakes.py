@@ -807,6 +807,29 @@ def _module_at(path: str, mtime_ns: int, size: int) -> _Module | None:
 # Folders of the work tree that hold its importable packages besides the root itself
 # (``src/guidellm/``, ``src/vllm_router/``: the test imports ``guidellm``).
 SRC_LAYOUTS = ("src", "python")
+# Top-level folders whose name is no identifier (``mooncake-wheel/mooncake/``) cannot be
+# imported as packages: they can only be module roots, as their tests' ``sys.path`` makes
+# them. At most this many are read.
+MAX_FOLDER_ROOTS = 32
+
+
+def folder_roots(root: str) -> list[str]:
+    """The top-level folders of ``root`` that are module roots by their name (not an
+    identifier, not hidden, no symlink), sorted, at most :data:`MAX_FOLDER_ROOTS`."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    found: list[str] = []
+    for entry in entries:
+        name = entry.name
+        if name.isidentifier() or name.startswith(".") or name in _SKIP_DIRS:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            found.append(entry.path)
+            if len(found) == MAX_FOLDER_ROOTS:
+                break
+    return found
 
 
 class Finder:
@@ -822,6 +845,7 @@ class Finder:
                 inner = os.path.join(self.root, layout)
                 if os.path.isdir(inner) and not os.path.islink(inner):
                     roots.append(inner)
+            roots.extend(folder_roots(self.root))
         self.src_roots = frozenset(roots[1:])
         for entry in sys.path:
             if not entry or not os.path.isdir(entry):
@@ -920,7 +944,7 @@ def finder_for(root: str | None) -> Finder:
     return finder
 
 
-def _resolve_relative(module: str, current: str, is_package: bool) -> str:
+def absolute_module(module: str, current: str, is_package: bool) -> str:
     """``..x`` from module ``current`` (a package's ``__init__`` when ``is_package``) ->
     absolute dotted name (:func:`resolve_relative`); "" when the dots climb above the top."""
     dots = len(module) - len(module.lstrip("."))
@@ -985,7 +1009,7 @@ def define(
     if target is None or hops <= 0:
         return None
     source, _colon, original = target.partition(":")
-    absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+    absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
     found = define(finder, original, absolute, hops - 1, depth)
     if found is None:
         found = define(finder, original, f"{absolute}.{original}", hops - 1, depth)
@@ -1057,7 +1081,7 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
         parsed, relpath = loaded
         for target in parsed.imports.values():
             source = target.partition(":")[0]
-            absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+            absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
             if absolute and absolute not in seen:
                 seen.add(absolute)
                 out.append(absolute)
@@ -1381,17 +1405,19 @@ def _defined_names(path: str, mtime_ns: int, size: int) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
-    """The parameter names of the first few ``def callee(...)`` in a file (text only: the
-    parameter list is cut at its closing parenthesis and parsed alone): the positional
-    ones, then ``*`` and the keyword-only ones when it has some."""
+def _signature_args(
+    path: str, mtime_ns: int, size: int, callee: str
+) -> tuple[tuple[str, ast.arguments], ...]:
+    """(source parsed, parameters) of the first few ``def callee(...)`` in a file (text
+    only: the parameter list is cut at its closing parenthesis and parsed alone as
+    ``def f(...): pass``); a class's are its ``__init__``'s."""
     if callee not in _defined_names(path, mtime_ns, size):
         return ()
     found = _definitions(path, mtime_ns, size)
     if found is None:
         return ()
     data, defs, heads = found
-    out: list[tuple[str, ...]] = []
+    out: list[tuple[str, ast.arguments]] = []
     start, stop = 0, len(data)
     if callee[:1].isupper():
         # ``Cls(config, ...)``: the parameters of its ``__init__`` (in its own body).
@@ -1407,20 +1433,51 @@ def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple
         if end is None:
             continue
         text = data[def_end : end - 1].decode("utf-8", "replace")
+        source = f"def f({text}): pass"
         try:
-            node = ast.parse(f"def f({text}): pass").body[0]
+            node = ast.parse(source).body[0]
         except PYTHON_PARSE_ERRORS:
             continue
         assert isinstance(node, ast.FunctionDef)
-        params = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
-        if node.args.kwonlyargs:
-            # keyword-only parameters (``def __init__(self, *, config)``) are slots a
-            # keyword fills too; ``*`` ends the ones a position reaches
-            params += ("*", *(a.arg for a in node.args.kwonlyargs))
-        out.append(params)
+        out.append((source, node.args))
         if len(out) >= MAX_SIGNATURES:
             break
     return tuple(out)
+
+
+def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
+    """The parameter names of the first few ``def callee(...)`` in a file: the positional
+    ones, then ``*`` and the keyword-only ones when it has some."""
+    out: list[tuple[str, ...]] = []
+    for _source, args in _signature_args(path, mtime_ns, size, callee):
+        params = tuple(a.arg for a in (*args.posonlyargs, *args.args))
+        if args.kwonlyargs:
+            # keyword-only parameters (``def __init__(self, *, config)``) are slots a
+            # keyword fills too; ``*`` ends the ones a position reaches
+            params += ("*", *(a.arg for a in args.kwonlyargs))
+        out.append(params)
+    return tuple(out)
+
+
+def parameter_annotations(finder: Finder, module: str, callee: str, name: str) -> tuple[str, ...]:
+    """The annotations of parameter ``name`` in each ``def callee(...)`` of ``module``, as
+    written (none for an unannotated parameter: what another function of the module
+    annotates a parameter of the same name with is not this one's)."""
+    found = finder.find(module)
+    if found is None:
+        return ()
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return ()
+    texts: list[str] = []
+    for source, args in _signature_args(found[0], info.st_mtime_ns, info.st_size, callee):
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if arg.arg == name and arg.annotation is not None:
+                text = ast.get_source_segment(source, arg.annotation)  # as written
+                if text:
+                    texts.append(text)
+    return tuple(texts)
 
 
 def parameter_names(
@@ -1451,21 +1508,81 @@ def parameter_names(
     return names
 
 
+# The attributes of ``torch.Tensor`` a fake of one sets (``TensorBase`` in torch's
+# ``_C/__init__.pyi``). torch ships ``py.typed``: a fake made only of them, passed where
+# the code under test declares ``torch.Tensor``, mimics a class with a real typed stub
+# (a meta tensor, ``torch.empty(shape, dtype=dtype, device="meta")``, is the real one).
+TENSOR_ATTRIBUTES = frozenset(
+    {
+        "dtype",
+        "shape",
+        "device",
+        "ndim",
+        "layout",
+        "requires_grad",
+        "grad",
+        "grad_fn",
+        "data",
+        "is_leaf",
+        "is_cuda",
+        "is_cpu",
+        "is_meta",
+        "is_sparse",
+        "is_quantized",
+        "is_nested",
+        "itemsize",
+        "nbytes",
+        "names",
+    }
+)
+
+
+def _names_tensor(text: str, parsed: _Module) -> bool:
+    """Whether an annotation's text is ``torch.Tensor`` (also ``Optional[...]``, ``| None``,
+    or a ``Tensor`` the module imports from torch)."""
+    text = text.strip().strip("\"'").strip()
+    for wrapper in ("Optional[", "typing.Optional["):
+        if text.startswith(wrapper) and text.endswith("]"):
+            text = text[len(wrapper) : -1]
+    members = {member.strip() for member in text.split("|")} - {"None"}
+    if len(members) != 1:
+        return False
+    (member,) = members
+    if member == "torch.Tensor":
+        return parsed.imports.get("torch", "torch") == "torch"
+    return member == "Tensor" and parsed.imports.get("Tensor", "").split(":")[0] == "torch"
+
+
 def annotated_in(
     finder: Finder,
     module: str,
     name: str,
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
+    callee: str = "",
 ) -> tuple[Mimicked, Defined] | None:
     """The typed data class the module defining a callee annotates its parameter
     ``name`` with (there, not in the modules it imports: an unannotated parameter of a
-    duck-typed helper is not the class another package annotates that name with)."""
+    duck-typed helper is not the class another package annotates that name with), or
+    ``torch.Tensor`` for a fake made of tensor attributes only, when ``callee``'s own
+    ``def`` annotates ``name`` so (``Tensor`` is too common a word to borrow from
+    another function). ``callee``'s own annotations are read first."""
     loaded = finder.load(module)
     if loaded is None:
         return None
     parsed, relpath = loaded
-    for text in parsed.annotations.get(name, ())[:8]:
+    own = parameter_annotations(finder, module, callee, name) if callee else ()
+    texts = [*own, *(t for t in parsed.annotations.get(name, ()) if t not in own)]
+    for text in texts[:8]:
+        if (
+            text in own
+            and keywords
+            and keywords <= TENSOR_ATTRIBUTES
+            and _names_tensor(text, parsed)
+        ):
+            how = f"`{name}: {text.strip()}` in {relpath}"
+            tensor = Defined(relpath, module, data_class=False, fields=TENSOR_ATTRIBUTES)
+            return Mimicked("torch.Tensor", relpath, how), tensor
         cls = _type_name(text)
         if not cls:
             continue
@@ -1599,33 +1716,36 @@ def _sources(finder: Finder) -> dict[str, bytes]:
         return out
     seen = 0
     total = 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(
-            d
-            for d in dirnames
-            if not d.startswith(".") and d not in _SKIP_DIRS and d.isidentifier()
-        )
-        for filename in sorted(filenames):
-            if not filename.endswith(".py") or filename.startswith("test_"):
-                continue
-            seen += 1
-            if seen > MAX_SCAN_FILES or total > MAX_SCAN_BYTES:
-                return out
-            path = os.path.join(dirpath, filename)
-            try:
-                if not stat.S_ISREG(os.lstat(path).st_mode):
-                    continue  # no symlink followed out of the tree
-                with open(path, "rb") as handle:
-                    data = handle.read(MAX_MODULE_BYTES + 1)
-            except OSError:
-                continue
-            total += len(data)
-            if len(data) > MAX_MODULE_BYTES:
-                continue
-            rel = os.path.relpath(path, root)[: -len(".py")].replace(os.sep, ".")
-            module = rel.removesuffix(".__init__")
-            if all(p.isidentifier() for p in module.split(".")):
-                out[module] = data
+    # Each module root: the tree, then each folder named as no package can be, whose
+    # modules are named from it (``mooncake-wheel/mooncake/x.py`` is ``mooncake.x``).
+    for base in (root, *folder_roots(root)):
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(
+                d
+                for d in dirnames
+                if not d.startswith(".") and d not in _SKIP_DIRS and d.isidentifier()
+            )
+            for filename in sorted(filenames):
+                if not filename.endswith(".py") or filename.startswith("test_"):
+                    continue
+                seen += 1
+                if seen > MAX_SCAN_FILES or total > MAX_SCAN_BYTES:
+                    return out
+                path = os.path.join(dirpath, filename)
+                try:
+                    if not stat.S_ISREG(os.lstat(path).st_mode):
+                        continue  # no symlink followed out of the tree
+                    with open(path, "rb") as handle:
+                        data = handle.read(MAX_MODULE_BYTES + 1)
+                except OSError:
+                    continue
+                total += len(data)
+                if len(data) > MAX_MODULE_BYTES:
+                    continue
+                rel = os.path.relpath(path, base)[: -len(".py")].replace(os.sep, ".")
+                module = rel.removesuffix(".__init__")
+                if all(p.isidentifier() for p in module.split(".")):
+                    out.setdefault(module, data)
     return out
 
 
@@ -1949,7 +2069,7 @@ def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset
         if target is None:
             return frozenset()
         source, _colon, original = target.partition(":")
-        absolute = _resolve_relative(source, module, relpath.endswith("__init__.py"))
+        absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
         return _lineage(finder, original, absolute, depth + 1)
     out: set[str] = set()
     for base in parsed.bases.get(cls, ())[:4]:
@@ -2191,7 +2311,7 @@ def function_homes(
         if imported is None:
             return
         source, _colon, original = imported.partition(":")
-        module = _resolve_relative(source, module, found[1].endswith("__init__.py"))
+        module = absolute_module(source, module, found[1].endswith("__init__.py"))
         func = original
 
 

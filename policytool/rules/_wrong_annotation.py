@@ -640,7 +640,7 @@ class _Types:
             if source is None or name in parsed.aliases:
                 return False
             written, _sep, original = source.partition(":")
-            target = fakes._resolve_relative(written, module, relpath.endswith("__init__.py"))
+            target = fakes.absolute_module(written, module, relpath.endswith("__init__.py"))
             if not target or not original or (target, original) == (module, name):
                 return False
             module, name = target, original

@@ -1542,7 +1542,7 @@ def _reached_from(
                     if any(k.arg in p for p in _all_signatures(finder, m, callee))
                 ]
         for name, module in params:
-            found = fakes.annotated_in(finder, module, name, keywords, nested)
+            found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
             if found is not None:
                 mimics, defined = found
                 how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
@@ -2112,7 +2112,7 @@ def _positional_fake(
     finder = _finder(src)
     second = finder.second_tier(modules)
     for name, module in fakes.parameter_names(finder, [*modules, *second], callee, index, unbound):
-        found = fakes.annotated_in(finder, module, name, keywords, nested)
+        found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
         if found is not None:
             mimics, defined = found
             how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
@@ -2156,10 +2156,21 @@ def _passed_fake(
             if where not in tried:
                 tried.add(where)
                 found = fakes.mimicked(finder, modules, where, False, None, keywords, None, nested)
+            if found is None and callee not in ("setattr", "object", "patch", *_MOCK_CALLS):
+                # ``verifier(q=fake)``: the annotation of the callee's parameter ``q``,
+                # where the callee is defined, as for a fake passed positionally.
+                for module in [*modules, *second]:
+                    if any(where in params for params in _all_signatures(finder, module, callee)):
+                        found = fakes.annotated_in(
+                            finder, module, where, keywords, nested, callee=callee
+                        )
+                        if found is not None:
+                            label = f"the parameter `{where}` of `{callee}` it is passed to"
+                            break
         else:
             for name, module in fakes.parameter_names(finder, [*modules, *second], callee, where):
                 label = f"the parameter `{name}` of `{callee}` it is passed to"
-                found = fakes.annotated_in(finder, module, name, keywords, nested)
+                found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
                 if found is not None:
                     break
         if found is not None:
