@@ -140,6 +140,49 @@ def test_a_new_init_that_never_uses_its_kwargs_drops_every_key(feature: Repo, ru
     assert "never reads or passes the dict on" in got[0][3]
 
 
+DATAMODULE = """\
+from typing import Any, Optional
+
+
+class DataHooks:
+    pass
+
+
+class DataModule(DataHooks):
+    def __init__(self) -> None:
+        super().__init__()
+        self.trainer: Optional[object] = None
+"""
+
+
+def test_an_init_taking_anything_that_sets_itself_up_drops_every_key(
+    feature: Repo, run: Run
+) -> None:
+    """Lightning's ``LightningDataModule.__init__`` went from ``(self)`` to ``(self, *args:
+    Any, **kwargs: Any)``, calling ``super().__init__()`` and setting its attributes with
+    neither: every keyword a subclass passes up (a misspelt one too) is dropped: ✗ at the
+    ``**kwargs`` added to the old signature. (A placeholder that sets nothing up, diffusers'
+    dummy objects, stays quiet: the next test.) Forwarding ``*args`` alone still drops
+    the keywords: ✗; forwarding both: nothing."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/dm.py", DATAMODULE)
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    new = "def __init__(self, *args: Any, **kwargs: Any) -> None:"
+    feature.write("pkg/dm.py", DATAMODULE.replace("def __init__(self) -> None:", new))
+    got = rows(run)
+    assert [(line, sev) for _p, line, sev, _m in got] == [(9, "error")]
+    assert "`__init__(**kwargs)` never reads or passes the dict on" in got[0][3]
+    forwards_args = DATAMODULE.replace("def __init__(self) -> None:", new).replace(
+        "super().__init__()", "super().__init__(*args)"
+    )
+    feature.write("pkg/dm.py", forwards_args)
+    assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(9, "error")]
+    feature.write("pkg/dm.py", forwards_args.replace("(*args)", "(*args, **kwargs)"))
+    assert rows(run) == []
+
+
 def test_an_unused_kwargs_on_a_stub_or_an_old_signature_is_not_reported(
     feature: Repo, run: Run
 ) -> None:

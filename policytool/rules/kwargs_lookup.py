@@ -288,7 +288,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and not drop_line
             and not any(name == star for name, _key, _read in reads)
             and not kwreads.stub(func)
-            and func.args.vararg is None  # ``(*args, **kwargs)``: a placeholder taking anything
+            and not _placeholder(func)
             and _own_signature(src, func)
             and not _family_catch_all(src, func)
             and func.args.kwarg is not None
@@ -659,12 +659,58 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
             ) and not _takes_nothing(src.tree, name, func.name):
                 return False
             continue
-        module = imported.get(name)
-        loaded = _finder(src).load(module) if module is not None else None
-        if loaded is None or name not in loaded[0].fields:
+        home = _class_home(src, imported.get(name), name)
+        if home is None:
             return False
-        if func.name in loaded[0].fields[name] and not _takes_nothing(
-            _base_module(src, module or ""), name, func.name
+        module, fields = home
+        if func.name in fields and not _takes_nothing(_base_module(src, module), name, func.name):
+            return False
+    return True
+
+
+# Re-exports followed to the module that defines an imported base class.
+_MAX_REEXPORTS = 3
+
+
+def _class_home(
+    src: SourceInfo, module: str | None, name: str
+) -> tuple[str, frozenset[str]] | None:
+    """(defining module, attribute names) of class ``name`` imported from ``module``,
+    through the re-exports of a package's ``__init__`` (Lightning's ``from
+    lightning.pytorch.core.mixins import HyperparametersMixin``, defined in
+    ``mixins/hparams_mixin.py``), a few hops; None when it is not found."""
+    finder = _finder(src)
+    for _hop in range(_MAX_REEXPORTS + 1):
+        loaded = finder.load(module) if module else None
+        if loaded is None:
+            return None
+        parsed, relpath = loaded
+        if name in parsed.fields:
+            return module or "", parsed.fields[name]
+        target = parsed.imports.get(name)
+        if target is None:
+            return None
+        source, _colon, name = target.partition(":")
+        module = fakes.absolute_module(source, module or "", relpath.endswith("__init__.py"))
+    return None
+
+
+def _placeholder(func: kwreads.FunctionDef) -> bool:
+    """A ``(*args, **kwargs)`` function that uses neither and sets nothing on ``self``:
+    a placeholder taking anything (diffusers' dummy objects, whose ``__init__`` only
+    calls ``requires_backends``), not an initializer that drops the keys it is given
+    (Lightning's ``LightningDataModule.__init__`` sets its attributes: ✗)."""
+    vararg = func.args.vararg
+    if vararg is None:
+        return False
+    for node in kwreads.body_nodes(func):
+        if isinstance(node, ast.Name) and node.id == vararg.arg:
+            return False  # ``*args`` goes on: the keywords alone are dropped
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
         ):
             return False
     return True
