@@ -677,6 +677,44 @@ _ZK_FIGURES = {
     ),
 }
 
+_ZLM_SEALED = (
+    "sealed: labelled blind during round Q, recorded with 18d107b (main before round Q): "
+    "zl and zm together ✗ recall 2/20, ✗ precision 2/2, ⚠ precision 36/39; round Q was "
+    "then tuned on their fakes (a keyword-passed `torch.Tensor` slot, a package under "
+    "`mooncake-wheel/`) and Lightning's dropped `(*args, **kwargs)`"
+)
+_ZL_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "10/12 (0/12 as sealed): two `SimpleNamespace(name=...)` returned by a "
+        "monkeypatched `importlib.metadata.files` stand in for the stdlib's `PackagePath`: "
+        "⚠ (what a patched stdlib function returns is not read)"
+    ),
+    ("broad-except", "w-precision"): (
+        "0/1: `except Exception as e: pytest.fail(...)` in a test, which reports the error, "
+        "labelled '-'"
+    ),
+}
+_ZM_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: xformers' `LowerTriangularMask.__new__(cls, *, _subtensor=None, "
+        "device='cpu', **kwargs)` never using the dict: no finding (`__new__` is no "
+        "fail-fast name, and its keys are usually `__init__`'s)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/1: `except Exception: return torch.ones(...)` around `get_active_ranks` in a "
+        "helper whose mask feeds `connect()`: ⚠ (the helper is no fail-fast name)"
+    ),
+    ("broad-except", "w-precision"): (
+        "4/6: sampled ⚠ on a request handler that returns the error to the client as a "
+        "500 and on test-helper failure flags that end in a raised failure, labelled '-'"
+    ),
+    ("any-annotation", "x-recall"): (
+        "4/5 (2/5 as sealed): `_OptimalPolicy.__call__ -> bool` returning torch's "
+        "`CheckpointPolicy` enum members: no finding (an enum member is not read as a "
+        "literal)"
+    ),
+}
+
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("a", "blind", "any-annotation", "x-recall"): (
@@ -740,6 +778,8 @@ for _name, _cells, _when in (
     ("zi", _ZI_FIGURES, _ZHI_SEALED),
     ("zj", _ZJ_FIGURES, _ZJK_SEALED),
     ("zk", _ZK_FIGURES, _ZJK_SEALED),
+    ("zl", _ZL_FIGURES, _ZLM_SEALED),
+    ("zm", _ZM_FIGURES, _ZLM_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):

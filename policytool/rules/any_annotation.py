@@ -164,8 +164,12 @@ class (`Batch(states=[[sample]])`, `states: list[list[State]]` -> `State`)
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
 a parameter annotated with a plain class of a `py.typed` installed package (starlette's
 `Request`; not a service class: a worker, engine, layer...) counts when every keyword
-of the fake is one of its attributes; a subclass of a typed data class is one (a
-pydantic model's subclass in another module); a `src/` layout's packages are read;
+of the fake is one of its attributes; a fake made only of tensor attributes (`dtype`,
+`shape`, `ndim`, `is_cuda`...) passed where the callee's own `def` declares
+`torch.Tensor` stands in for `torch.Tensor` (torch ships typed stubs; a meta tensor is
+the real thing); a subclass of a typed data class is one (a pydantic model's subclass
+in another module); a `src/` layout's packages are read, and so are those under a
+top-level folder no package can be named after (`mooncake-wheel/mooncake/`);
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
 followed. A parameter's type its docstring names (`config (JobConfig):`, `:type config:

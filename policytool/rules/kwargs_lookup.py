@@ -58,7 +58,10 @@ dropped. Passing it on is any use but a key read, a log line (`logger.info(f"...
 {{kwargs}}")`, `print`) or `_ = kwargs`: forwarding it, storing it, iterating it or
 testing it for leftover keys. One ✗ for the function on its `def` line when the change
 writes it (its reads ⚠; also when the body never reads the dict at all, unless it is a
-stub, an alternate constructor, or a method overriding one of a base class that declares
+stub, a `(*args, **kwargs)` placeholder that uses neither and sets nothing on `self`
+(diffusers' dummy objects; Lightning's `LightningDataModule.__init__(self, *args,
+**kwargs)`, which sets its attributes, drops every key: ✗), an alternate constructor, or
+a method overriding one of a base class (followed through a package's re-exports) that declares
 it with parameters: an interface's catch-all; a base method taking only `self` declares
 none; or one of several implementations the change writes with the same unused
 `**kwargs`: a function of the same name in two modules (each backend's
