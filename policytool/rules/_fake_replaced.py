@@ -80,15 +80,7 @@ def returned_text(finder: fakes.Finder, callable_: Stands) -> tuple[str, str] | 
 def _declares(finder: fakes.Finder, module: str, callee: str, param: str) -> bool:
     """Whether ``module`` defines ``def callee(...)`` (or class ``callee``'s
     ``__init__``) with a parameter ``param``."""
-    found = finder.find(module)
-    if found is None:
-        return False
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return False
-    signatures = fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee)
-    return any(param in params for params in signatures)
+    return any(param in params for params in fakes.signatures_in(finder, module, callee))
 
 
 def _class_of(name: str, modules: list[str], finder: fakes.Finder) -> str:

@@ -1445,11 +1445,26 @@ def _signature_args(
     return tuple(out)
 
 
-def _signatures(path: str, mtime_ns: int, size: int, callee: str) -> tuple[tuple[str, ...], ...]:
-    """The parameter names of the first few ``def callee(...)`` in a file: the positional
-    ones, then ``*`` and the keyword-only ones when it has some."""
+def module_signatures(
+    finder: Finder, module: str, callee: str
+) -> tuple[tuple[str, ast.arguments], ...]:
+    """:func:`_signature_args` of ``def callee(...)`` in ``module`` (none when the module
+    is not found or cannot be read)."""
+    found = finder.find(module)
+    if found is None:
+        return ()
+    try:
+        info = os.stat(found[0])
+    except OSError:
+        return ()
+    return _signature_args(found[0], info.st_mtime_ns, info.st_size, callee)
+
+
+def signatures_in(finder: Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
+    """The parameter names of the first few ``def callee(...)`` in ``module``: the
+    positional ones, then ``*`` and the keyword-only ones when it has some."""
     out: list[tuple[str, ...]] = []
-    for _source, args in _signature_args(path, mtime_ns, size, callee):
+    for _source, args in module_signatures(finder, module, callee):
         params = tuple(a.arg for a in (*args.posonlyargs, *args.args))
         if args.kwonlyargs:
             # keyword-only parameters (``def __init__(self, *, config)``) are slots a
@@ -1463,15 +1478,8 @@ def parameter_annotations(finder: Finder, module: str, callee: str, name: str) -
     """The annotations of parameter ``name`` in each ``def callee(...)`` of ``module``, as
     written (none for an unannotated parameter: what another function of the module
     annotates a parameter of the same name with is not this one's)."""
-    found = finder.find(module)
-    if found is None:
-        return ()
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return ()
     texts: list[str] = []
-    for source, args in _signature_args(found[0], info.st_mtime_ns, info.st_size, callee):
+    for source, args in module_signatures(finder, module, callee):
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
             if arg.arg == name and arg.annotation is not None:
                 text = ast.get_source_segment(source, arg.annotation)  # as written
@@ -1489,14 +1497,7 @@ def parameter_names(
     and a classmethod's ``cls`` is still implied."""
     names: list[tuple[str, str]] = []
     for module in modules:
-        found = finder.find(module)
-        if found is None:
-            continue
-        try:
-            info = os.stat(found[0])
-        except OSError:
-            continue
-        for params in _signatures(found[0], info.st_mtime_ns, info.st_size, callee):
+        for params in signatures_in(finder, module, callee):
             if "*" in params:
                 params = params[: params.index("*")]
             at = index
@@ -2460,15 +2461,9 @@ def _terminal_name(node: ast.expr) -> str:
 def _passed_class(finder: Finder, callee: str, param: str, module: str) -> tuple[str, str] | None:
     """(class, a caller module) of :func:`callers_pass`: what every call whose argument
     for ``param`` is known passes, when they agree."""
-    found = finder.find(module)
-    if found is None or not callee.isidentifier():
+    if not callee.isidentifier():
         return None
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return None
-    signatures = _signatures(found[0], info.st_mtime_ns, info.st_size, callee)
-    params = next((p for p in signatures if param in p), None)
+    params = next((p for p in signatures_in(finder, module, callee) if param in p), None)
     if params is None:
         return None
     position = params.index(param) if "*" not in params[: params.index(param)] else -1

@@ -11,7 +11,6 @@ import bisect
 import dataclasses
 import functools
 import operator
-import os
 import re
 from collections.abc import Callable, Iterator
 
@@ -1531,7 +1530,7 @@ def _reached_from(
                 seen += 1
                 element = _record_element(finder, [*modules, *second], callee, k.arg, depth)
                 for module in [*modules, *second] if element is None else []:
-                    if any(k.arg in p for p in _all_signatures(finder, module, callee)):
+                    if any(k.arg in p for p in fakes.signatures_in(finder, module, callee)):
                         element = _parameter_element(finder, module, k.arg, callee, depth)
                         if element is not None:
                             break
@@ -1543,7 +1542,7 @@ def _reached_from(
                 params += [
                     (k.arg, m)
                     for m in [*modules, *second]
-                    if any(k.arg in p for p in _all_signatures(finder, m, callee))
+                    if any(k.arg in p for p in fakes.signatures_in(finder, m, callee))
                 ]
         for name, module in params:
             found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
@@ -1974,7 +1973,7 @@ def _reaches_code(
         if isinstance(at, int):
             if fakes.parameter_names(finder, where, callee, at, unbound):
                 return True
-        elif any(any(at in p for p in _all_signatures(finder, m, callee)) for m in where):
+        elif any(any(at in p for p in fakes.signatures_in(finder, m, callee)) for m in where):
             return True
     return False
 
@@ -2054,7 +2053,7 @@ def _caller_fake(
             slots = [
                 (at, m)
                 for m in defining
-                if any(at in p for p in _all_signatures(finder, m, callee))
+                if any(at in p for p in fakes.signatures_in(finder, m, callee))
             ]
         for name, module in slots[:4]:
             found = fakes.callers_pass(finder, callee, name, module, keywords, nested)
@@ -2063,17 +2062,6 @@ def _caller_fake(
                 how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
                 return fakes.Mimicked(mimics.name, mimics.where, how), defined
     return None
-
-
-def _all_signatures(finder: fakes.Finder, module: str, callee: str) -> tuple[tuple[str, ...], ...]:
-    found = finder.find(module)
-    if found is None:
-        return ()
-    try:
-        info = os.stat(found[0])
-    except OSError:
-        return ()
-    return fakes._signatures(found[0], info.st_mtime_ns, info.st_size, callee)
 
 
 def _typed_parameter(finder: fakes.Finder, module: str, name: str) -> bool:
@@ -2164,7 +2152,8 @@ def _passed_fake(
                 # ``verifier(q=fake)``: the annotation of the callee's parameter ``q``,
                 # where the callee is defined, as for a fake passed positionally.
                 for module in [*modules, *second]:
-                    if any(where in params for params in _all_signatures(finder, module, callee)):
+                    signatures = fakes.signatures_in(finder, module, callee)
+                    if any(where in params for params in signatures):
                         found = fakes.annotated_in(
                             finder, module, where, keywords, nested, callee=callee
                         )
