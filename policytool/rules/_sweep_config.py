@@ -92,6 +92,7 @@ class SweepConfig:
         "test/**",
         "testing/**",
         "**/integration-tests/**",
+        "qa/**",  # a top-level QA suite (Triton's and TransformerEngine's L0_* tests)
     )
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
     # tools are swept: the patterns exclude nothing, and they hold real instances.
