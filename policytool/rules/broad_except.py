@@ -21,7 +21,8 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 DOC = f"""\
 ## What it checks
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
-tuple) that does not re-raise: ⚠. A handler that binds the exception and uses it is ⚠
+tuple) that does not re-raise (a test's `self.fail(...)` / `pytest.fail(...)` raises
+the failure with the error: no finding): ⚠. A handler that binds the exception and uses it is ⚠
 too (`as e` usually means it is logged: still a catch-all), unless it hands the
 exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
 or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
@@ -383,12 +384,25 @@ _INIT_DOC = re.compile(r"^(?:\w+ly\s+)?(?:initiali[sz]e|set\s+up)\b", re.IGNOREC
 
 
 def _raises(body: list[ast.stmt]) -> bool:
-    """Whether the handler raises somewhere (a fallback that re-raises is not a swallow)."""
+    """Whether the handler raises somewhere (a fallback that re-raises is not a swallow),
+    also through a test's ``self.fail(...)`` / ``pytest.fail(...)``, which raise the
+    failure with the error in it (twenty such test catches labelled '-' in five sets)."""
     for stmt in body:
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Raise):
+            if isinstance(node, ast.Raise) or _fails_test(node):
                 return True
     return False
+
+
+def _fails_test(node: ast.AST) -> bool:
+    """``self.fail(...)`` or ``pytest.fail(...)``: a call that raises the test's failure."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "fail"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("self", "pytest")
+    )
 
 
 def _raises_later(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandler) -> bool:

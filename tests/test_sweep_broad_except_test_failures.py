@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""broad-except: a test's catch that hands the error to ``self.fail(...)`` or
+``pytest.fail(...)`` raises the test's failure with it, like a ``raise``: no finding
+(Triton's readiness tests, torchrec's ITEP tests, Lightning's throughput test). A catch
+that only logs in a test, or a ``fail`` of another object, is still reported."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+UNITTEST = """\
+import logging
+import unittest
+
+import pytest
+
+logger = logging.getLogger(__name__)
+
+
+class ReadyTest(unittest.TestCase):
+    def test_ready(self) -> None:
+        try:
+            self.client.is_server_ready()
+        except Exception as ex:
+            self.fail(f"unexpected error {ex}")
+
+    def test_logged(self) -> None:
+        try:
+            self.client.is_server_ready()
+        except Exception as ex:  # 19
+            logger.warning("not ready: %s", ex)
+
+
+def test_monitor(monitor) -> None:
+    try:
+        monitor.compute()
+    except Exception as e:
+        pytest.fail(f"compute raised {e}")
+
+
+def test_other(monitor, job) -> None:
+    try:
+        monitor.compute()
+    except Exception as e:  # 33
+        job.fail(str(e))
+"""
+
+
+def test_a_test_catch_that_fails_the_test_is_not_reported(feature: Repo, run: Run) -> None:
+    feature.write("tests/test_ready.py", UNITTEST)
+    rows = found(run, "broad-except")
+    assert [(r[1], r[2]) for r in rows] == [(19, "warning"), (33, "warning")]
