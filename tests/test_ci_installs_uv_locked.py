@@ -297,6 +297,7 @@ _WORDS = st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_WORDS, min_size=1, max_size=8))
 @example(["uv", "sync", "uv", "--locked"])  # found by this test: a stray word ended `sync`
+@example(["uv", "sync", "--directory", "--locked"])  # found by this test: an option as a value
 def test_parsing_any_command_line_never_fails(words: list[str]) -> None:
     """Any word sequence parses to no command or one whose verb is ``sync``/``run``, and
     a command that names ``--locked``/``--frozen`` before its own command is settled."""

@@ -143,8 +143,14 @@ def uv_project_command(command: shell.Command) -> UvProjectCommand | None:
                 break  # ``uv run CMD ...``: the rest is the command's own
             continue  # ``sync`` takes no positional word (uv refuses one): read on
         option, eq, inline = value.partition("=")
+        # The word after an option that takes a value is that value, unless it is an
+        # option itself: uv (clap) refuses ``--directory --locked`` ("a value is
+        # required"), so ``--locked`` there is still read as the flag.
+        following = words[index] if index < len(words) else None
+        if following is not None and following.value.startswith("-"):
+            following = None
         if option in _PROJECT_OPTIONS:
-            given = word if eq else (words[index] if index < len(words) else None)
+            given = word if eq else following
             if given is None or given.dynamic:
                 directory = None
             elif directory is not None:
@@ -154,7 +160,7 @@ def uv_project_command(command: shell.Command) -> UvProjectCommand | None:
             _SYNC_SETTLING if verb.value == "sync" else _RUN_SETTLING
         ):
             settled = True
-        if not eq and option in _VALUE_OPTIONS:
+        if not eq and option in _VALUE_OPTIONS and following is not None:
             index += 1
     if verb is None:
         return None
