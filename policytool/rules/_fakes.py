@@ -453,13 +453,18 @@ def _annotation_name(annotation: ast.expr | None) -> str | None:
         return None
 
 
-def _type_name(text: str) -> str | None:
-    """The class a type annotation's text names (``Optional[X]``, ``X | None``)."""
+def _bare_annotation(text: str) -> str:
+    """An annotation's text without quotes and an ``Optional[...]`` around it."""
     text = text.strip().strip("\"'").strip()
     for wrapper in ("Optional[", "typing.Optional["):
         if text.startswith(wrapper) and text.endswith("]"):
             text = text[len(wrapper) : -1]
-    text = text.split("|")[0].strip()
+    return text
+
+
+def _type_name(text: str) -> str | None:
+    """The class a type annotation's text names (``Optional[X]``, ``X | None``)."""
+    text = _bare_annotation(text).split("|")[0].strip()
     if "[" in text:
         return None
     parts = text.split(".")
@@ -839,13 +844,15 @@ class Finder:
         """``root``: the work tree (None: only installed packages)."""
         self.root = os.path.realpath(root) if root is not None else None
         roots = [self.root] if self.root is not None else []
+        # ``mooncake-wheel/``: module roots by their name (listed once per finder)
+        self.folder_roots = folder_roots(self.root) if self.root is not None else []
         if self.root is not None:
             # a ``src`` layout (``src/pkg/``): the package the tests import lives there
             for layout in SRC_LAYOUTS:
                 inner = os.path.join(self.root, layout)
                 if os.path.isdir(inner) and not os.path.islink(inner):
                     roots.append(inner)
-            roots.extend(folder_roots(self.root))
+            roots.extend(self.folder_roots)
         self.src_roots = frozenset(roots[1:])
         for entry in sys.path:
             if not entry or not os.path.isdir(entry):
@@ -1541,11 +1548,7 @@ TENSOR_ATTRIBUTES = frozenset(
 def _names_tensor(text: str, parsed: _Module) -> bool:
     """Whether an annotation's text is ``torch.Tensor`` (also ``Optional[...]``, ``| None``,
     or a ``Tensor`` the module imports from torch)."""
-    text = text.strip().strip("\"'").strip()
-    for wrapper in ("Optional[", "typing.Optional["):
-        if text.startswith(wrapper) and text.endswith("]"):
-            text = text[len(wrapper) : -1]
-    members = {member.strip() for member in text.split("|")} - {"None"}
+    members = {member.strip() for member in _bare_annotation(text).split("|")} - {"None"}
     if len(members) != 1:
         return False
     (member,) = members
@@ -1719,7 +1722,7 @@ def _sources(finder: Finder) -> dict[str, bytes]:
     total = 0
     # Each module root: the tree, then each folder named as no package can be, whose
     # modules are named from it (``mooncake-wheel/mooncake/x.py`` is ``mooncake.x``).
-    for base in (root, *folder_roots(root)):
+    for base in (root, *finder.folder_roots):
         for dirpath, dirnames, filenames in os.walk(base):
             dirnames[:] = sorted(
                 d

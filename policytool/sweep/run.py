@@ -398,27 +398,12 @@ def _too_deep_for(path: str, rule: str) -> Finding:
     return Finding(path, 1, 1, "syntax-error", message, Severity.ERROR)
 
 
-def _too_deep_to_parse(path: str, target: tuple[int, int] | None) -> Finding:
-    """A file nested too deeply for this Python's parser: ✗, as Python cannot compile it
-    either, unless the project targets a newer Python (whose parser reaches deeper)."""
-    running = sys.version_info[:2]
-    here = ".".join(map(str, running))
-    if target is not None and target > running:
-        wanted = ".".join(map(str, target))
-        return _note(
-            path,
-            1,
-            f"nested too deeply for Python {here}, which runs policytool, to parse, and the "
-            f"project targets Python {wanted}: not swept; run the sweep on Python {wanted} "
-            "or newer",
-        )
-    message = f"cannot parse the head version, not swept: nested too deeply for Python {here}"
-    return Finding(path, 1, 1, "syntax-error", message, Severity.ERROR)
-
-
-def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None) -> Finding:
-    """A file that does not parse: ✗, unless it may be syntax newer than this Python."""
-    line = exc.lineno or 1
+def _unparsed(
+    path: str, line: int, target: tuple[int, int] | None, what: str, detail: str
+) -> Finding:
+    """A file this Python cannot parse (``what`` it does: "does not parse"; ``detail``:
+    the parser's words): ✗, unless the project targets a newer Python, whose parser may
+    take it (newer syntax, deeper nesting): then a note."""
     running = sys.version_info[:2]
     if target is not None and target > running:
         wanted = ".".join(map(str, target))
@@ -426,18 +411,25 @@ def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None)
         return _note(
             path,
             line,
-            f"does not parse on Python {here}, which runs policytool, and the project targets "
+            f"{what} on Python {here}, which runs policytool, and the project targets "
             f"Python {wanted}: not swept; run the sweep on Python {wanted} or newer",
         )
     version = f" for Python {target[0]}.{target[1]}" if target is not None else ""
-    return Finding(
-        path,
-        line,
-        1,
-        "syntax-error",
-        f"cannot parse the head version{version}, not swept: {exc.msg}",
-        Severity.ERROR,
-    )
+    message = f"cannot parse the head version{version}, not swept: {detail}"
+    return Finding(path, line, 1, "syntax-error", message, Severity.ERROR)
+
+
+def _too_deep_to_parse(path: str, target: tuple[int, int] | None) -> Finding:
+    """A file nested too deeply for this Python's parser (Python cannot compile it
+    either)."""
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    detail = f"nested too deeply for Python {here}"
+    return _unparsed(path, 1, target, "is nested too deeply to parse", detail)
+
+
+def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None) -> Finding:
+    """A file that does not parse: ✗, unless it may be syntax newer than this Python."""
+    return _unparsed(path, exc.lineno or 1, target, "does not parse", exc.msg)
 
 
 def _test_copies(use: KeyUse, hits: KeyHits, ordered: dict[str, list[str]]) -> list[str]:
