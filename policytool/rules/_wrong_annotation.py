@@ -2,7 +2,7 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """Annotations that are provably wrong without a type checker (``any-annotation`` ✗).
 
-Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
+Four shapes, each judged on the syntax tree alone and skipped whenever unsure:
 
 * an implicit ``Optional``: a parameter, attribute, variable or dataclass field
   ``x: T = None`` where ``T`` cannot hold None (ruff RUF013, mypy's
@@ -15,7 +15,9 @@ Three shapes, each judged on the syntax tree alone and skipped whenever unsure:
   one builtin type (``dict.fromkeys(...)`` under ``-> float``, ``tuple(...)`` under
   ``-> List[X]``) where the file and function leave that builtin's name unbound, or a
   local name every binding of which gives one such kind (``rewards = []`` then
-  ``return rewards`` under ``-> float``).
+  ``return rewards`` under ``-> float``);
+* ``typing.Self`` in the signature of a function no class encloses (PEP 673: it names
+  no class there).
 
 "Cannot hold None" is decided only for what is certain: builtins, the ``typing`` and
 ``collections.abc`` generics, ``torch.Tensor`` and ``numpy.ndarray``, a class the file
@@ -872,6 +874,74 @@ def display_annotation(src: SourceInfo, annotation: ast.expr | None, where: str)
         f"`{short(src, annotation)}` (line {annotation.lineno}), which is no type: annotate "
         f"`{meant}[{items}]`",
     )
+
+
+# Where ``typing``'s ``Self`` is imported from.
+_SELF = frozenset({"typing.Self", "typing_extensions.Self"})
+
+
+def _class_functions(src: SourceInfo) -> set[int]:
+    """The functions a class encloses, at any depth (a function is a statement: the
+    statements alone hold them), once per file."""
+    cached = src.cache.get("class_function_ids")
+    if not isinstance(cached, set):
+        cached = {
+            id(stmt)
+            for cls in kwreads.statements(src.tree.body)
+            if isinstance(cls, ast.ClassDef)
+            for stmt in kwreads.statements(cls.body)
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        src.cache["class_function_ids"] = cached
+    return cached
+
+
+def _names_self(src: SourceInfo, annotation: ast.expr | None) -> bool:
+    """Whether an annotation (a string one parsed) names ``typing.Self``."""
+    node = unquoted(annotation) if annotation is not None else None
+    if node is None:
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            if _names_self(src, sub):  # ``list["Self"]``
+                return True
+        elif isinstance(sub, ast.Name | ast.Attribute) and src.qualname(sub) in _SELF:
+            return True
+    return False
+
+
+def self_outside_class(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Finding | None:
+    """``Self`` in the signature the change writes for a function no class encloses
+    (``def load(path) -> "Self"``, moved out of a class to module level): it names no
+    class there (PEP 673; mypy and pyright reject it), so the reader cannot tell what
+    comes back. Not for a module-level function whose first parameter is ``self`` or
+    ``cls``: a method a class is given later (``cls.f = classmethod(f)``)."""
+    if id(node) in _class_functions(src):
+        return None
+    positional = [*node.args.posonlyargs, *node.args.args]
+    if positional and positional[0].arg in ("self", "cls"):
+        return None
+    args = [*positional, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg]
+    for annotation in [node.returns, *(a.annotation for a in args if a is not None)]:
+        if annotation is None or not src.node_added(annotation):
+            continue
+        if _silenced(src, annotation.lineno) or not _names_self(src, annotation):
+            continue
+        # on the ``def`` line when the change writes it (the node it creates), where a
+        # reviewer reads a signature; on the annotation when only that is edited
+        where: ast.AST = node if src.overlaps(node.lineno, node.lineno) else annotation
+        return finding(
+            src,
+            where,
+            RULE,
+            BLOCK,
+            f"`{short(src, annotation)}` in `{node.name}` (line {annotation.lineno}), a "
+            "function no class encloses: `Self` names no class there (type checkers "
+            "reject it); annotate the class itself",
+        )
+    return None
 
 
 def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding]:
@@ -2015,6 +2085,9 @@ def function_findings(
     if shown is not None:
         yield shown
         return
+    outside = self_outside_class(src, node)
+    if outside is not None:
+        yield outside
     for arg, default in _defaults(node):
         if arg.annotation is None:
             typo = _type_as_default(src, arg.arg, default)

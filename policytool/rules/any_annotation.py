@@ -60,6 +60,10 @@ of which gives one such kind (`rewards = []`, appended to, `return rewards`; not
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
 `ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
+`typing.Self` (quoted or not) in the signature of a function no class encloses, `def
+load(path) -> "Self"` moved out of a class to module level: it names no class there (PEP
+673; mypy and pyright reject it), reported at the `def` line (not a module-level function
+whose first parameter is `self` or `cls`, a method a class is given later);
 an unannotated parameter whose default is a type, `batch=Optional[Dict[str, Any]]` (`=`
 written for `:`: the default is the typing object, never None; a subscripted typing
 construct or builtin generic, `list[int]`, `X | Optional[Y]`); a new `-> T` or
