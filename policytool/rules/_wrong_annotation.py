@@ -880,7 +880,7 @@ def display_annotation(src: SourceInfo, annotation: ast.expr | None, where: str)
 _SELF = frozenset({"typing.Self", "typing_extensions.Self"})
 
 
-def _class_functions(src: SourceInfo) -> set[int]:
+def class_functions(src: SourceInfo) -> set[int]:
     """The functions a class encloses, at any depth (a function is a statement: the
     statements alone hold them), once per file."""
     cached = src.cache.get("class_function_ids")
@@ -918,7 +918,7 @@ def self_outside_class(
     class there (PEP 673; mypy and pyright reject it), so the reader cannot tell what
     comes back. Not for a module-level function whose first parameter is ``self`` or
     ``cls``: a method a class is given later (``cls.f = classmethod(f)``)."""
-    if id(node) in _class_functions(src):
+    if id(node) in class_functions(src):
         return None
     positional = [*node.args.posonlyargs, *node.args.args]
     if positional and positional[0].arg in ("self", "cls"):

@@ -2339,14 +2339,7 @@ def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
     ``Request``, a ``DummyInputsStrategy``) whose signatures mirror the API it stands in
     for, so a wrong annotation there is that API's (reported where it is written) or a
     stub's; a helper function's signature is its own contract."""
-    # the functions inside a class, at any depth (a function is a statement: the
-    # statements alone hold them, no expression is visited)
-    in_class = {
-        id(n)
-        for cls in kwreads.statements(src.tree.body)
-        if isinstance(cls, ast.ClassDef)
-        for n in kwreads.statements(cls.body)
-    }
+    in_class = wrong.class_functions(src)
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         if id(node) in in_class:
