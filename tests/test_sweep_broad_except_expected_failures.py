@@ -87,6 +87,64 @@ def test_a_broad_catch_giving_the_expected_failures_answer_is_an_error(
     }
 
 
+def test_handlers_falling_through_to_no_answer_keep_a_warning(feature: Repo, run: Run) -> None:
+    # huggingface/kernels a1491174 correctness_template.py:81 (`except AssertionError:`
+    # prints FAILED, `except Exception as e:` prints ERROR with the type, and the loop
+    # goes on), olmocr grpo_train.py:269 (each handler logs an error as the method of
+    # side effects ends) and fairseq2 recipes/__init__.py:56 (each handler logs, then
+    # `sys.exit(exit_code)`): no answer is given, the log line tells the cases apart.
+    # Falling through to `return False` is the expected failure's answer (above).
+    feature.write(
+        "pkg/harness.py",
+        LOG + "import sys\n"
+        "\n"
+        "def check_shapes(cases):\n"
+        "    for shape in cases:\n"
+        "        try:\n"
+        "            run_shape(shape)\n"
+        "            print('PASSED')\n"
+        "        except AssertionError as e:\n"
+        "            print(f'FAILED: {e}')\n"
+        "        except Exception as e:  # m:loop\n"
+        "            print(f'ERROR: {type(e).__name__}: {e}')\n"
+        "\n"
+        "class Sync:\n"
+        "    def upload(self, path):\n"
+        "        try:\n"
+        "            push(path)\n"
+        "        except TimeoutError:\n"
+        "            logger.error('sync timed out')\n"
+        "        except Exception as e:  # m:method-end\n"
+        "            logger.error(f'sync failed: {e}')\n"
+        "\n"
+        "def main(argv) -> None:\n"
+        "    exit_code = 1\n"
+        "    try:\n"
+        "        exit_code = run(argv)\n"
+        "    except RuntimeError:\n"
+        "        logger.error('internal error')\n"
+        "    except Exception:  # m:exit\n"
+        "        logger.error('unexpected error')\n"
+        "    sys.exit(exit_code)\n"
+        "\n"
+        "def available(client) -> bool:\n"
+        "    try:\n"
+        "        client.ping()\n"
+        "        return True\n"
+        "    except ConnectionError:\n"
+        "        logger.warning('down')\n"
+        "    except Exception as e:  # m:answer\n"
+        "        logger.warning(f'cannot tell: {e}')\n"
+        "    return None\n",
+    )
+    assert by_marker(feature, "pkg/harness.py", run) == {
+        "loop": "warning",
+        "method-end": "warning",
+        "exit": "warning",
+        "answer": "error",
+    }
+
+
 def test_a_broad_catch_giving_the_functions_own_failure_answer_keeps_a_warning(
     feature: Repo, run: Run
 ) -> None:

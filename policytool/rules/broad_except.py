@@ -898,19 +898,24 @@ def _outcome(body: list[ast.stmt]) -> str | None:
 
 
 def _same_answer_as_expected(
-    src: SourceInfo, tried: ast.stmt | None, handler: ast.ExceptHandler
+    src: SourceInfo, func: ast.AST | None, tried: ast.stmt | None, handler: ast.ExceptHandler
 ) -> str | None:
     """The types of an earlier handler of the same ``try`` that catches the expected
     failure by name and gives up the same way as the broad ``handler`` (both return
-    ``False``, or both fall through to the code after the ``try``), when the broad one
-    reports at WARNING level or above: every unexpected error gets the expected answer.
-    None otherwise (a DEBUG line, another answer, no specific handler before it)."""
+    ``False``, or both fall through to the ``return False`` right after the ``try``), when
+    the broad one reports at WARNING level or above: every unexpected error gets the
+    expected answer. None otherwise (a DEBUG line, another answer, no specific handler
+    before it, or handlers that fall through to no answer: a loop's next round, the end of
+    a method of side effects, a CLI's ``sys.exit(code)``, where the log line they print is
+    what tells the cases apart)."""
     if not isinstance(tried, ast.Try) or handler.type is None:
         return None
     expected = _expected_answers(src, tried)
     index = expected.position.get(id(handler), 0)
     outcome = _outcome(handler.body)
     if not index or outcome is None:
+        return None
+    if outcome == "" and not _answers_next(src, func, tried):
         return None
     if not any(_is_log_call(stmt) and not paths.debug_log(stmt) for stmt in handler.body):
         return None
@@ -921,6 +926,20 @@ def _same_answer_as_expected(
         return None
     same_type = tried.handlers[same].type
     return short(src, same_type) if same_type is not None else None
+
+
+def _answers_next(src: SourceInfo, func: ast.AST | None, tried: ast.Try) -> bool:
+    """Whether the statement right after ``tried`` in its block returns an answer of
+    giving up (``return False``, ``return None``, an empty value): what a handler that
+    falls through gives its caller."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    place = _blocks(src, func).at.get(id(tried))
+    if place is None:
+        return False
+    block, position, _owner = place
+    after = block[position + 1] if position + 1 < len(block) else None
+    return isinstance(after, ast.Return) and (after.value is None or _is_empty_value(after.value))
 
 
 class _Expected:
@@ -1283,7 +1302,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         same = (
             None
             if src.is_test or best_effort or complete
-            else _same_answer_as_expected(src, tried, node)
+            else _same_answer_as_expected(src, ctx.innermost, tried, node)
         )
         if (
             same is not None
