@@ -298,3 +298,29 @@ def test_a_value_only_handed_to_an_instance_attributes_call(feature: Repo, run: 
     feature.commit("add")
     names = sorted(m.split(":", 1)[0].strip("`") for _p, _l, m in findings(run))
     assert names == ["cache_idx", "labels"]
+
+
+LOADER = """\
+class Processor:
+    def load_dataset(self, config: dict, split_name: str = None, data_dir: str = None):
+        def _load(builder=None, data_dir=None):
+            kwargs = {"path": builder}
+            if split_name is not None:
+                kwargs["split"] = split_name
+            if data_dir:
+                kwargs["data_dir"] = data_dir
+            return load(**kwargs)
+
+        return _load(config["builder"])
+"""
+
+
+def test_a_closure_testing_the_parameter_relies_on_its_none(feature: Repo, run: Run) -> None:
+    """fms-hf-tuning's `load_dataset(..., splitName: str = None)`: only the helper nested in
+    it reads the parameter, testing `is not None`; a nested function's own parameter of
+    the same name (`data_dir`) is another variable."""
+    feature.write("pkg/processor.py", LOADER)
+    feature.commit("add")
+    found = findings(run)
+    assert [(f[0], f[1]) for f in found] == [("pkg/processor.py", 2)]
+    assert "`split_name: str = None`" in found[0][2]

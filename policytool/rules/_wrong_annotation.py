@@ -1271,7 +1271,10 @@ def relies_on_none(
     (``if image_tokens: x.images[i]``, after an early ``return`` or ``break``) leaves the
     others running with None. Not when the body never reads it, or every path through it
     dereferences it (or rebinds it) before it ends: then the ``= None`` is a dead default
-    or a crash, and ``T | None`` the wrong advice."""
+    or a crash, and ``T | None`` the wrong advice. A function nested in the body that
+    tests it (a closure) relies on its None too."""
+    if name in _body_facts(src, node).closure_tested:
+        return True
     dereferenced = False
     for sub, parent in _module_index(src).reads(node).get(name, ()):
         if isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is sub:
@@ -1311,7 +1314,7 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
     leaves the default (or passes ``None``, or a name or ``self.<attr>`` holding None on
     some path)."""
     facts = _body_facts(src, node)
-    if name in facts.tested_names:
+    if name in facts.tested_names or name in facts.closure_tested:
         return True
     if _Paths(name, _named(src)).run(node.body) and _dereferenced(node, name):
         return True  # a guarded use: the other paths run with None
@@ -1665,12 +1668,22 @@ class _BodyFacts:
         self.handed: dict[str, list[tuple[ast.Call, list[ast.expr]]]] = {}
         # name -> each ``self.<attr>`` it is assigned to as is.
         self.stored: dict[str, list[str]] = {}
+        # The names a function or lambda nested in the body tests for None or truth,
+        # other than its own parameters: a closure reading the parameter (``def
+        # _load(): if split is not None: ...``) tests the value the outer call got.
+        self.closure_tested: set[str] = set()
         for sub in kwreads.body_nodes(func):
             for tested in _tested(sub):
                 if isinstance(tested, ast.Name):
                     self.tested_names.add(tested.id)
                 elif _is_self_attr(tested.attr)(tested):
                     self.tested_attrs.add(tested.attr)
+            if isinstance(sub, (*FUNCTIONS, ast.Lambda)):
+                own = {a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg)}
+                for inner in ast.walk(sub):
+                    self.closure_tested.update(
+                        t.id for t in _tested(inner) if isinstance(t, ast.Name) and t.id not in own
+                    )
             if isinstance(sub, ast.Call):
                 values = [*sub.args, *(k.value for k in sub.keywords)]
                 passed: dict[str, list[ast.expr]] = {}

@@ -88,13 +88,14 @@ construction found leave it reported) (a module global too when `T` is a CamelCa
 class imported from a package that is not installed and the module tests the global for
 None or a function rebinds it: `_buffer: Buffer = None`; a parameter's such class, as
 `from torch.distributed import ProcessGroup`, reads as its dotted spelling does), or as a
-parameter None really reaches: its body tests it (`x is None`, `if not x`, `x or
-default`) or uses it on some paths only (`if image_tokens: x.images[i]`, after an early
-`return` or `break`), it hands it to a function or `self.` method of the module (or
-stores it in `self.<attr>`) that tests it, or a call in the work tree (tests too) leaves
-the default or passes `None`, or a name the calling function (or module) sets to None
-on some path or takes as a parameter defaulting to None, or a `self.<attr>` its class
-sets to None (a function nested in another is called by that name only in its own
+parameter None really reaches: its body (or a function nested in it) tests it (`x is
+None`, `if not x`, `x or default`) or uses it on some paths only (`if image_tokens:
+x.images[i]`, after an early `return` or `break`), it hands it to a function or `self.`
+method of the module (or stores it in `self.<attr>`) that tests it, or a call in the
+work tree (tests too) leaves the default or passes `None`, or a name the calling
+function (or module) sets to None on some path or takes as a parameter defaulting to
+None, or a `self.<attr>` its class sets to None (a function nested in another is called
+by that name only in its own
 module: another module's same-named call is not its caller; a tree past 1,500 files or
 24 MB, or a function called from more than 12 modules, is not read: the value handed on
 counts; a parameter only passed on, stored or returned has an inexact default, and one
