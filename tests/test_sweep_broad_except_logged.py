@@ -116,13 +116,24 @@ def test_a_logged_broad_catch_is_reported_unless_forwarded_or_best_effort(
         "    try:\n"
         "        stats.push()\n"
         "    except Exception as e:  # m:metrics\n"
-        "        logger.warning('metrics push failed: %s', e)\n",
+        "        logger.warning('metrics push failed: %s', e)\n"
+        "\n"
+        "def train(path):\n"
+        "    try:\n"
+        "        model = load_vision(path)\n"
+        "    except Exception as e:  # m:formatted\n"
+        "        logger.info('not a vision model: {}'.format(e))\n"
+        "        model = None\n"
+        "    return model\n",
     )
+    # m:formatted: fms-hf-tuning 47e80cef `"...{}".format(name, e)` in the log line
+    # describes the error, as `str(e)` does; it is no hand-on (it had no finding at all).
     assert by_marker(feature, "pkg/serve.py", run) == {
         "logged": "warning",
         "tuple": "warning",
         "forwarded": "-",
         "metrics": "-",
+        "formatted": "warning",
     }
 
 

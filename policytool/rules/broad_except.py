@@ -295,6 +295,8 @@ def _forwards(body: list[ast.stmt], name: str) -> bool:
                 isinstance(node, ast.Call)
                 and not _is_log_call(ast.Expr(value=node))
                 and not (isinstance(node.func, ast.Name) and node.func.id in _DESCRIBES)
+                # ``"failed: {}".format(e)`` in a message describes it too
+                and not (isinstance(node.func, ast.Attribute) and node.func.attr == "format")
             ):
                 values = [*node.args, *(k.value for k in node.keywords)]
                 if any(isinstance(v, ast.Name) and v.id == name for v in values):
