@@ -842,7 +842,7 @@ _ZR_FIGURES = {
 _ZS_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         '0/3: the new key `"is_final"` written in `callback.py` and read in `trainingstate'
-        '.py` from a state dict (⚠ at the reads: no `**kwargs`; the `not in` test is not read)'
+        ".py` from a state dict (⚠ at the reads: no `**kwargs`; the `not in` test is not read)"
     ),
     ("kwargs-lookup", "x-precision"): (
         '0/3: `kwargs["column_names"]` read in two files, which the base read from a plain '
@@ -852,8 +852,8 @@ _ZS_FIGURES = {
     ("broad-except", "x-recall"): (
         "0/2: a rendezvous compare-and-set's `except Exception: return -1` (no fail-fast "
         "name) and a widened `except Exception` around a vision model's `from_pretrained` "
-        "that sets `model = None` and falls back (no finding: the commit edits an old "
-        "handler's type)"
+        "that logs, sets `model = None` and falls back to the causal-LM loader: ⚠ (no "
+        "finding before round R read its `'...'.format(e)` log line as handing the error on)"
     ),
     ("any-annotation", "x-recall"): (
         "25/30 (24/30 as sealed): fakes of a plain rendezvous handler class, of "
