@@ -899,6 +899,49 @@ def _outcome(body: list[ast.stmt]) -> str | None:
     return None
 
 
+# An ``except`` clause of named types, as the base wrote it: ``except ClientError as e:``.
+_SPECIFIC_CLAUSE = re.compile(
+    rb"^[ \t]*except[ \t]*\(?[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)"
+    rb"[ \t]*,?[ \t]*\)?[ \t]*(?:as[ \t]+\w+[ \t]*)?:",
+    re.M,
+)
+
+
+def _widened_from(src: SourceInfo, handler: ast.ExceptHandler) -> str | None:
+    """The specific types the base caught where the change writes this broad handler
+    (``except ClientError:`` rewritten ``except Exception:``): the one ``except`` clause
+    of the lines its hunk replaced, when it named no broad type. None for a new handler,
+    a hunk that replaced several clauses or none."""
+    old = src.replaced_text(handler.lineno)
+    if b"except" not in old:
+        return None
+    clauses = _SPECIFIC_CLAUSE.findall(old)
+    if len(clauses) != 1 or len(re.findall(rb"^[ \t]*except\b", old, re.M)) != 1:
+        return None
+    types = clauses[0].decode("utf-8", "replace")
+    names = {t.strip().rsplit(".", 1)[-1] for t in types.split(",")}
+    if names & {"Exception", "BaseException"}:
+        return None
+    return " ".join(types.split())
+
+
+def _commented(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
+    """Whether a line of the handler's body, or one between its ``except`` line and its
+    first statement, carries a comment (one saying why the catch is broad)."""
+    end = handler.end_lineno or handler.lineno
+    return any(src.has_comment(line) for line in range(handler.lineno + 1, end + 1))
+
+
+def _ends_false(body: list[ast.stmt]) -> bool:
+    """Whether the handler ends ``return False``: a probe's answer (``is_available``)."""
+    last = body[-1] if body else None
+    return (
+        isinstance(last, ast.Return)
+        and isinstance(last.value, ast.Constant)
+        and last.value.value is False
+    )
+
+
 def _same_answer_as_expected(
     src: SourceInfo, func: ast.AST | None, tried: ast.stmt | None, handler: ast.ExceptHandler
 ) -> str | None:
@@ -1601,6 +1644,24 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
                 "broad-except",
                 WARN,
                 f"`{clause}:` {what}{where}; catch the specific types",
+            )
+            continue
+        widened = None if src.is_test or best_effort else _widened_from(src, node)
+        if (
+            widened is not None
+            and _gives_up_quietly(src, node.body)
+            and not _commented(src, node)
+            and not _ends_false(node.body)
+            and not _raises_later(src, ctx.innermost, node)
+        ):
+            yield finding(
+                src,
+                node,
+                "broad-except",
+                BLOCK,
+                f"`{clause}:` replaces `except {widened}:` and gives up silently: every "
+                f"error, a bug included, now reads as the {widened} it expected; let it "
+                "raise or catch the specific types",
             )
             continue
         swallowed = _swallows(node.body) or paths.assigns_default(node.body, src.has_comment)
