@@ -15,7 +15,8 @@ Four shapes, each judged on the syntax tree alone and skipped whenever unsure:
   one builtin type (``dict.fromkeys(...)`` under ``-> float``, ``tuple(...)`` under
   ``-> List[X]``) where the file and function leave that builtin's name unbound, or a
   local name every binding of which gives one such kind (``rewards = []`` then
-  ``return rewards`` under ``-> float``);
+  ``return rewards`` under ``-> float``), or ``-> tuple[X]`` (exactly one item)
+  returning a tuple of another length;
 * ``typing.Self`` in the signature of a function no class encloses (PEP 673: it names
   no class there).
 
@@ -2170,6 +2171,9 @@ def function_findings(
         return
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
         return  # a generator: its annotation is about what it yields
+    # ``-> tuple[str]``: exactly one item (``tuple[str, ...]`` is any number)
+    single = _single_item_tuple(src, node.returns) if builtin == "tuple" else None
+    lengths = _tuple_lengths(node) if single is not None else {}
     wrong: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
         if not annotation_added:
@@ -2185,6 +2189,16 @@ def function_findings(
             wrong.append((ret, how, f"annotate `-> {declared} | None`"))
             continue
         if ret.value is None:
+            continue
+        items = _returned_items(ret.value, lengths) if single is not None else None
+        if items is not None:
+            wrong.append(
+                (
+                    ret,
+                    f"returns {items} (`{short(src, ret.value, 40)}`)",
+                    f"annotate `-> tuple[{single}, ...]`",
+                )
+            )
             continue
         kind = returned_kind(ret.value)
         if kind is None:
@@ -2208,6 +2222,81 @@ def function_findings(
             continue
         wrong.append((ret, f"returns a {kind} (`{short(src, ret.value, 40)}`)", fix))
     yield from wrong_returns(src, node, declared, wrong, annotation_added)
+
+
+def _single_item_tuple(src: SourceInfo, annotation: ast.expr) -> str | None:
+    """``str`` for ``-> tuple[str]`` / ``Tuple[str]``: a tuple of exactly one item, which
+    a type checker holds every return to (``tuple[str, ...]`` is the one of any length);
+    None for any other annotation."""
+    node = unquoted(annotation)
+    if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Tuple):
+        return None
+    if isinstance(node.slice, ast.Constant) and node.slice.value is ...:
+        return None
+    return short(src, node.slice)
+
+
+def _tuple_lengths(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[int, bool]]:
+    """The local names of ``node`` bound once to a tuple display (``names = ("w", "s")``)
+    and otherwise only extended with ``+=`` of displays: name -> (its fewest items,
+    whether that count is exact: no ``+=``). A parameter or a name bound any other way
+    is left out."""
+    arguments = node.args
+    dropped = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    found: dict[str, tuple[int, bool]] = {}
+    for stmt in kwreads.statements(node.body, scopes=False):
+        targets: list[ast.expr] = []
+        if isinstance(stmt, ast.Assign):
+            targets = list(stmt.targets)
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            targets = [
+                t
+                for t in ast.walk(stmt)
+                if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)
+            ]
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            dropped.add(stmt.name)
+            continue
+        else:
+            continue
+        value = getattr(stmt, "value", None)
+        display = isinstance(value, ast.Tuple) and not any(
+            isinstance(e, ast.Starred) for e in value.elts
+        )
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                continue
+            name = target.id
+            if isinstance(stmt, ast.Assign) and len(targets) == 1 and display and name not in found:
+                assert isinstance(value, ast.Tuple)
+                found[name] = (len(value.elts), True)
+            elif (
+                isinstance(stmt, ast.AugAssign)
+                and isinstance(stmt.op, ast.Add)
+                and display
+                and name in found
+            ):
+                found[name] = (found[name][0], False)
+            else:
+                dropped.add(name)
+    return {name: seen for name, seen in found.items() if name not in dropped}
+
+
+def _returned_items(value: ast.expr, lengths: dict[str, tuple[int, bool]]) -> str | None:
+    """How many items a returned tuple certainly holds when that cannot be one: a display
+    (``return "a", "b"``) or a local of :func:`_tuple_lengths`; None when it may be one."""
+    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        count = len(value.elts)
+        return None if count == 1 else f"{count} items"
+    if isinstance(value, ast.Name) and value.id in lengths:
+        fewest, exact = lengths[value.id]
+        if exact and fewest != 1:
+            return f"{fewest} items"
+        if not exact and fewest >= 2:
+            return f"{fewest} or more items"
+    return None
 
 
 def wrong_returns(

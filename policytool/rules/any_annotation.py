@@ -60,6 +60,9 @@ of which gives one such kind (`rewards = []`, appended to, `return rewards`; not
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
 `ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
+`-> tuple[str]` (one item; `tuple[str, ...]` is any number) returning a tuple of another
+length: a display (`return a, b`) or a local bound once to one and only grown with `+=`
+of displays (`names = ("w", "s")`, `names += (...)`: two or more);
 `typing.Self` (quoted or not) in the signature of a function no class encloses, `def
 load(path) -> "Self"` moved out of a class to module level: it names no class there (PEP
 673; mypy and pyright reject it), reported at the `def` line (not a module-level function
