@@ -175,3 +175,23 @@ def test_a_widened_catch_in_a_test_is_not_judged_so(feature: Repo, run: Run) -> 
     feature.write("tests/test_index.py", HEAD)
     feature.commit("catch everything")
     assert "error" not in by_marker(feature, "tests/test_index.py", run).values()
+
+
+def test_a_hunk_that_writes_several_handlers_is_a_rewrite(feature: Repo, run: Run) -> None:
+    """One specific clause replaced by a hunk that writes two broad ones (a function
+    rewritten, not a catch widened): neither is read as the widened clause, and the map
+    of widened clauses is built once a file, not once a handler."""
+    feature.write(
+        "pkg/index.py",
+        BASE.replace(
+            "    except botocore.exceptions.ClientError:\n        return None\n\n\n"
+            "def read_logged",
+            "    except Exception:  # m:first\n        return None\n    try:\n"
+            "        return client.get(url + '/')\n    except Exception:  # m:second\n"
+            "        return None\n\n\ndef read_logged",
+            1,
+        ),
+    )
+    feature.commit("rewrite read_index")
+    marks = by_marker(feature, "pkg/index.py", run)
+    assert marks == {"first": "warning", "second": "warning"}

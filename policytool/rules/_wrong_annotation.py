@@ -2251,9 +2251,16 @@ def _tuple_lengths(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tu
         elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
             targets = [stmt.target]
         elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            # the names the statement itself binds (its body's statements come next)
+            bound = (
+                [stmt.target]
+                if isinstance(stmt, (ast.For, ast.AsyncFor))
+                else [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+            )
             targets = [
                 t
-                for t in ast.walk(stmt)
+                for b in bound
+                for t in ast.walk(b)
                 if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)
             ]
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

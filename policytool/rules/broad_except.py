@@ -907,22 +907,46 @@ _SPECIFIC_CLAUSE = re.compile(
 )
 
 
+# A line that opens an ``except`` clause.
+_EXCEPT_LINE = re.compile(rb"^[ \t]*except\b", re.M)
+
+
 def _widened_from(src: SourceInfo, handler: ast.ExceptHandler) -> str | None:
     """The specific types the base caught where the change writes this broad handler
-    (``except ClientError:`` rewritten ``except Exception:``): the one ``except`` clause
-    of the lines its hunk replaced, when it named no broad type. None for a new handler,
-    a hunk that replaced several clauses or none."""
-    old = src.replaced_text(handler.lineno)
-    if b"except" not in old:
-        return None
-    clauses = _SPECIFIC_CLAUSE.findall(old)
-    if len(clauses) != 1 or len(re.findall(rb"^[ \t]*except\b", old, re.M)) != 1:
-        return None
-    types = clauses[0].decode("utf-8", "replace")
-    names = {t.strip().rsplit(".", 1)[-1] for t in types.split(",")}
-    if names & {"Exception", "BaseException"}:
-        return None
-    return " ".join(types.split())
+    (``except ClientError:`` rewritten ``except Exception:``), from :func:`_widened`."""
+    return _widened(src).get(handler.lineno)
+
+
+def _widened(src: SourceInfo) -> dict[int, str]:
+    """Head line of each ``except`` clause the change writes in place of one base clause
+    -> the types the base clause named: a hunk that replaced exactly one ``except``
+    clause, naming no broad type, with exactly one. Built once a file (every hunk read
+    once, not once a handler: a hunk of thousands of handlers stays linear); a hunk that
+    replaced several clauses, or writes several, is a rewrite, not a widening."""
+    cached = src.cache.get("widened_clauses")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[int, str] = {}
+    for first, last, old in src.replaced:
+        if b"except" not in old or len(_EXCEPT_LINE.findall(old)) != 1:
+            continue
+        clauses = _SPECIFIC_CLAUSE.findall(old)
+        written = [
+            line
+            for line in range(first, min(last, len(src.byte_lines)) + 1)
+            if _EXCEPT_LINE.match(src.byte_lines[line - 1])
+        ]
+        if len(clauses) != 1 or len(written) != 1:
+            continue
+        types = clauses[0].decode("utf-8", "replace")
+        if {t.strip().rsplit(".", 1)[-1] for t in types.split(",")} & {
+            "Exception",
+            "BaseException",
+        }:
+            continue
+        found[written[0]] = " ".join(types.split())
+    src.cache["widened_clauses"] = found
+    return found
 
 
 def _commented(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
@@ -930,16 +954,6 @@ def _commented(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
     first statement, carries a comment (one saying why the catch is broad)."""
     end = handler.end_lineno or handler.lineno
     return any(src.has_comment(line) for line in range(handler.lineno + 1, end + 1))
-
-
-def _ends_false(body: list[ast.stmt]) -> bool:
-    """Whether the handler ends ``return False``: a probe's answer (``is_available``)."""
-    last = body[-1] if body else None
-    return (
-        isinstance(last, ast.Return)
-        and isinstance(last.value, ast.Constant)
-        and last.value.value is False
-    )
 
 
 def _same_answer_as_expected(
@@ -1651,7 +1665,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
             widened is not None
             and _gives_up_quietly(src, node.body)
             and not _commented(src, node)
-            and not _ends_false(node.body)
+            and _outcome(node.body) != "False"  # a probe's answer (``is_available``)
             and not _raises_later(src, ctx.innermost, node)
         ):
             yield finding(
