@@ -34,7 +34,7 @@ MODULE_FUNCTIONS = """\
 from __future__ import annotations
 
 import typing
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typing_extensions as te
 
@@ -68,6 +68,14 @@ def silenced(path: str) -> Self:  # type: ignore[misc]
 
 def _attached(cls, path: str) -> Self:
     return cls(path)
+
+
+def kind(name: str) -> Literal["Self", "Other"]:
+    return "Self"
+
+
+def noted(x: Annotated[int, "Self-describing"]) -> int:
+    return x
 
 
 class Table:

@@ -898,16 +898,27 @@ def class_functions(src: SourceInfo) -> set[int]:
 
 
 def _names_self(src: SourceInfo, annotation: ast.expr | None) -> bool:
-    """Whether an annotation (a string one parsed) names ``typing.Self``."""
+    """Whether an annotation (a string one parsed) names ``typing.Self``; a string
+    inside it is a forward reference (``list["Self"]``), but not a ``Literal["Self"]``
+    value nor ``Annotated``'s metadata after its type."""
     node = unquoted(annotation) if annotation is not None else None
-    if node is None:
-        return False
-    for sub in ast.walk(node):
+    stack = [node] if node is not None else []
+    while stack:
+        sub = stack.pop()
         if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-            if _names_self(src, sub):  # ``list["Self"]``
+            if _names_self(src, sub):
                 return True
-        elif isinstance(sub, ast.Name | ast.Attribute) and src.qualname(sub) in _SELF:
+            continue
+        if isinstance(sub, ast.Name | ast.Attribute) and src.qualname(sub) in _SELF:
             return True
+        if isinstance(sub, ast.Subscript):
+            head = (src.qualname(sub.value) or "").rsplit(".", 1)[-1]
+            if head == "Literal":
+                continue
+            if head == "Annotated" and isinstance(sub.slice, ast.Tuple) and sub.slice.elts:
+                stack.append(sub.slice.elts[0])
+                continue
+        stack.extend(ast.iter_child_nodes(sub))
     return False
 
 
