@@ -184,8 +184,7 @@ def test_a_hunk_that_writes_several_handlers_is_a_rewrite(feature: Repo, run: Ru
     feature.write(
         "pkg/index.py",
         BASE.replace(
-            "    except botocore.exceptions.ClientError:\n        return None\n\n\n"
-            "def read_logged",
+            "    except botocore.exceptions.ClientError:\n        return None\n\n\ndef read_logged",
             "    except Exception:  # m:first\n        return None\n    try:\n"
             "        return client.get(url + '/')\n    except Exception:  # m:second\n"
             "        return None\n\n\ndef read_logged",

@@ -902,7 +902,7 @@ def _names_self(src: SourceInfo, annotation: ast.expr | None) -> bool:
     inside it is a forward reference (``list["Self"]``), but not a ``Literal["Self"]``
     value nor ``Annotated``'s metadata after its type."""
     node = unquoted(annotation) if annotation is not None else None
-    stack = [node] if node is not None else []
+    stack: list[ast.AST] = [node] if node is not None else []
     while stack:
         sub = stack.pop()
         if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
