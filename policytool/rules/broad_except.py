@@ -5,17 +5,18 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Iterator
 
 from policytool.config import Config
-from policytool.engine.findings import Finding
+from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
-from policytool.rules._pysource import SourceInfo, names_match, sweep_info
+from policytool.rules._pysource import Ctx, SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -1274,6 +1275,565 @@ def _owner_text(node: ast.expr) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+# The readings below share what they know of one handler (its clause, its path, what its
+# ``try`` does) through :class:`_Handler`, each fact computed at most once and only when a
+# reading asks; each reading is one of the pattern's cases, tried in :data:`READINGS`'s
+# order, and the first that answers decides.
+
+
+class _Handler:
+    """One new broad ``except`` clause and the facts its readings share."""
+
+    def __init__(self, src: SourceInfo, node: ast.ExceptHandler, ctx: Ctx, caught: str) -> None:
+        self.src = src
+        self.node = node
+        self.ctx = ctx
+        self.caught = caught
+        self.names = ctx.names()
+        self.function = ctx.innermost
+        self.tried = src.try_of.get(id(node))
+        clause = f"except {short(src, node.type)}" if node.type is not None else "except"
+        self.clause = clause + (f" as {node.name}" if node.name else "")
+
+    def report(self, severity: Severity, message: str) -> Finding:
+        """A broad-except finding on this handler."""
+        return finding(self.src, self.node, "broad-except", severity, message)
+
+    @functools.cached_property
+    def uses_error(self) -> bool:
+        """Whether the body reads the bound exception (``as e`` and ``e`` used)."""
+        name = self.node.name
+        return bool(name) and any(
+            isinstance(n, ast.Name) and n.id == name
+            for stmt in self.node.body
+            for n in ast.walk(stmt)
+        )
+
+    @functools.cached_property
+    def fail_fast(self) -> str | None:
+        """The shared fail-fast glob an enclosing function matches, or the ``__init__``-like
+        role its docstring gives it."""
+        if self.src.is_test:
+            return None
+        return names_match(self.names, self.src.config.fail_fast) or _doc_says_init(self.function)
+
+    @functools.cached_property
+    def handling(self) -> str | None:
+        """Request handling or connector setup: by name, or an HTTP route."""
+        if self.src.is_test:
+            return None
+        return names_match(self.names, paths.REQUEST_AND_CONNECTOR) or paths.route_handler(
+            self.function
+        )
+
+    @functools.cached_property
+    def imports(self) -> bool:
+        """Whether the ``try`` only imports (an optional import)."""
+        return bool(paths.imports_only(self.tried))
+
+    @functools.cached_property
+    def patch(self) -> str | None:
+        """The ``*patch*`` function whose import the ``try`` is: not best effort about it."""
+        if self.src.is_test or not self.imports:
+            return None
+        return names_match(self.names, paths.PATCHES)
+
+    @functools.cached_property
+    def optional_import(self) -> bool:
+        """An optional import outside a patch function: best effort by nature."""
+        return self.imports and self.patch is None
+
+    @functools.cached_property
+    def best_effort(self) -> bool:
+        """Best effort by name (metrics, cleanup), by what it does (removing temp files) or
+        an optional import."""
+        return bool(
+            names_match(self.names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
+            or _removes_files(self.tried)
+            or self.optional_import
+        )
+
+    @functools.cached_property
+    def complete(self) -> bool:
+        """An optimisation that failed (torch.compile, CUDA graph -> eager) or a failure the
+        code declares harmless ("non-fatal"): a complete fallback, logged as asked."""
+        return paths.optimisation_only(self.tried) or _says_harmless(self.src, self.node)
+
+    @functools.cached_property
+    def raises_later(self) -> bool:
+        """Whether a ``raise`` further down ends the catch's chain of attempts."""
+        return _raises_later(self.src, self.function, self.node)
+
+    @functools.cached_property
+    def ends(self) -> bool:
+        """Whether nothing but a trivial end follows the ``try`` in its function."""
+        return _ends_function(self.src, self.function, self.tried)
+
+    @functools.cached_property
+    def by_design(self) -> bool:
+        """A ``try`` built to end on its exception (an endless receive loop, a ``finally:``
+        that cleans up) with nothing after it."""
+        return self.ends and _ends_by_design(self.tried)
+
+    @functools.cached_property
+    def silent(self) -> bool:
+        """Whether the handler gives up with no word (pass, None, a default)."""
+        return paths.gives_up(self.node.body, self.src.has_comment)
+
+    @functools.cached_property
+    def loaded(self) -> str | None:
+        """The load (model, config, weights, a loader's own method) the ``try`` runs, off
+        every named path; None for a helper only fail-fast code calls (its ✗ names the
+        path)."""
+        src = self.src
+        if (
+            self.fail_fast
+            or self.handling
+            or self.best_effort
+            or self.complete
+            or self.imports
+            or src.is_test
+        ):
+            return None
+        loaded = paths.loads_in(self.tried, src.qualname)
+        if loaded is None and b"self" in src.data:
+            # A method of the weight loader (a class whose own methods load the
+            # checkpoint) calling the loader's own code: ``Weights._has_tensor``.
+            owner = _loader_methods(src).get(id(self.function))
+            own = paths.calls_own_method(self.tried, owner[1]) if owner is not None else None
+            if owner is not None and own is not None:
+                loaded = f"{owner[0]}.{own}"
+        if loaded is not None and self.silent and _helper_of(src, self.names) is not None:
+            return None
+        return loaded
+
+    @functools.cached_property
+    def attempt(self) -> bool:
+        """A function named for an attempt (``try_*``, ``maybe_*``): best effort by name."""
+        return names_match(self.names[-1:], paths.ATTEMPTS) is not None
+
+    @functools.cached_property
+    def swallow_path(self) -> tuple[str, str] | None:
+        """The fail-fast path a silent swallow is on, with how it is reached: a named path,
+        request handling, a helper only fail-fast code calls, or a monkeypatch installed
+        over another object's code."""
+        src, body = self.src, self.node.body
+        path = self.fail_fast or self.handling
+        if path:
+            return path, ""
+        if self.best_effort or src.is_test:
+            return None
+        if paths.gives_up(body, src.has_comment):
+            helper = _helper_of(src, self.names)
+            if helper is not None:
+                return helper[0], f" (called only from `{helper[1]}`)"
+        if _swallows(body) and not self.complete and not self.optional_import:
+            # A monkeypatch runs wherever the replaced code ran (a model's ``forward``);
+            # its silent give-up changes that code for every caller, none of whom hears.
+            over = _installed_over(src, self.function)
+            if over is not None:
+                return self.names[-1], f" (installed over `{over}`)"
+        return None
+
+
+# A reading's answer: a finding (reported, and no other reading is tried), None (the next
+# reading is tried) or STOP (no finding at all: the catch hands its error on).
+class _Stop:
+    """A reading's answer that no finding is due and no other reading is to be tried."""
+
+
+STOP = _Stop()
+Reading = Callable[[_Handler], Finding | _Stop | None]
+
+
+def _import_time_bare(h: _Handler) -> Finding | None:
+    """A bare ``except:`` at import time around more than an optional import (a backend
+    probe, the package's own modules): every error, KeyboardInterrupt included, and the
+    project's own import bugs silently select the other code path."""
+    if h.src.is_test or h.function is not None:
+        return None
+    hidden = _import_time_probe(h.src, h.tried, h.node)
+    if not hidden:
+        return None
+    return h.report(
+        BLOCK,
+        f"bare `except:` at import time around {hidden} silently swallows every "
+        "error, KeyboardInterrupt and the project's own bugs included; catch ImportError",
+    )
+
+
+def _logged_on_fail_fast(h: _Handler) -> Finding | None:
+    """Logged, and the run goes on half set up ("Device setup failed") on a fail-fast
+    path or in connector setup (the function itself, not a callback defined inside one:
+    it runs later, when the connection is made)."""
+    connecting = (
+        None if h.fail_fast or h.src.is_test else names_match(h.names[-1:], paths.CONNECTOR_SETUP)
+    )
+    path = h.fail_fast or connecting
+    if (
+        not path
+        or h.best_effort
+        or h.complete
+        or not _logs_and_carries_on(h.node.body)
+        or _answers_false(h.function, h.node.body)
+        or h.raises_later
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` on fail-fast path `{path}` logs every error "
+        "and carries on half set up; let it raise or catch the specific types",
+    )
+
+
+def _expected_failure_answer(h: _Handler) -> Finding | None:
+    """The expected failure is already caught by name (``except openai.NotFoundError:``)
+    and the broad catch after it gives every other error (a bug, bad credentials, a wrong
+    URL) the same answer: the caller cannot tell "not there" from "broken"."""
+    if h.src.is_test or h.best_effort or h.complete:
+        return None
+    same = _same_answer_as_expected(h.src, h.function, h.tried, h.node)
+    if same is None or h.raises_later or _answer_is_failure(h.src, h.function, h.node):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` after `except {same}:` gives every other error the expected "
+        "failure's answer: a bug or a broken set-up reads as the expected case; "
+        "let it raise or catch the specific types",
+    )
+
+
+def _route_fallback(h: _Handler) -> Finding | None:
+    """In an HTTP route itself, where the response is what the route returns, a handler
+    that neither returns nor raises goes on with a fallback the client never hears of. Not
+    in a done-callback or generator defined inside one (it runs later), nor in a named
+    handler that replies through a queue (the error reaches the peer)."""
+    route = paths.route_handler(h.function)
+    if (
+        not route
+        or h.best_effort
+        or h.complete
+        or h.by_design
+        or not _falls_through_logged(h.node.body)
+        or h.raises_later
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` in request handling `{route}` logs every error and "
+        "carries on with a fallback; let it fail the request or catch the specific types",
+    )
+
+
+def _request_path_only_logs(h: _Handler) -> Finding | None:
+    """A request-path function (``_pd_process_generate``) whose handler only logs and then
+    ends it: whoever waits on its result (a client, a stream's consumer) never hears."""
+    function = h.function
+    if (
+        not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        or h.src.is_test
+        or not names_match([function.name], h.src.config.request_path)
+    ):
+        return None
+    if (
+        h.best_effort
+        or h.complete
+        or not h.ends
+        or h.by_design
+        or not _only_logs(h.node.body)
+        or _answers_false(function, h.node.body)
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` in request path `{function.name}` only logs and ends the request: "
+        "whoever waits on its result never hears of the failure; let it raise or "
+        "catch the specific types",
+    )
+
+
+def _route_helper_fallback(h: _Handler) -> Finding | None:
+    """One call below a route: a private helper only HTTP routes call, whose catch passes
+    (or logs) on to the fallback after the ``try`` (a prompt formatted by hand)."""
+    body = h.node.body
+    if (
+        h.fail_fast
+        or h.handling
+        or h.best_effort
+        or h.complete
+        or h.src.is_test
+        or not (_passes_on(body) or _falls_through_logged(body))
+        or h.ends
+        or h.raises_later
+    ):
+        return None
+    routed = _route_helper_of(h.src, h.names)
+    if routed is None:
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` in `{routed[0]}` (called only from request handling "
+        f"`{routed[1]}`) goes on with a fallback the client never hears of; "
+        "let it fail the request or catch the specific types",
+    )
+
+
+def _set_up_gives_up(h: _Handler) -> Finding | None:
+    """A give-up (silent, a made-up answer, a probe's quiet negative, or logged then
+    None/empty) in a function set-up reaches: every caller in the work tree is fail-fast
+    code within a few calls (``get_gpu_compute_mode`` <- ``set_sm_limit`` <- ``_init_env``),
+    or the module's own set-up calls it (``self.install_packages(...)`` in ``__init__``).
+    A probe's answer counts only where set-up calls it directly: there it decides how the
+    object is built."""
+    src, body = h.src, h.node.body
+    if h.fail_fast or h.handling or h.best_effort or h.complete or h.imports or src.is_test:
+        return None
+    silent = h.silent
+    # A made-up answer returned with no word (``return {"type": "string"}``).
+    guess = not silent and _silent_guess(src, body)
+    probe = not silent and not guess and _quiet_probe(src, h.node)
+    if not (silent or guess or probe or _logs_then_returns_none(body)):
+        return None
+    if (silent and _helper_of(src, h.names) is not None) or h.raises_later:
+        return None
+    what = "silently swallows every error" if silent else ""
+    if guess:
+        what = f"silently returns the guess {_returned(body)}"
+    what = what or f"logs and returns {_returned(body)}"
+    chain = None if probe else _reached_from_fail_fast(src, h.function)
+    called = "reached only from"
+    if (
+        chain is None
+        and not _declared_none(h.function, body)
+        and not _doc_says_best_effort(h.function)
+    ):
+        chain = _reached_in_module(src, h.function)
+        called = "called from"
+    if chain is None or (probe and len(chain) > 1):
+        return None
+    if probe:
+        what = (
+            "silently answers False for every error"
+            if not _passes_on(body)
+            else "silently falls through to its fallback on every error"
+        )
+    via = "".join(f" via `{step}`" for step in chain[1:])
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` in `{h.names[-1]}` ({called} fail-fast `{chain[0]}`{via}) "
+        f"{what}: the set-up carries on without it; let it raise or catch the "
+        "specific types",
+    )
+
+
+def _load_logged_guess(h: _Handler) -> Finding | None:
+    """A load that is set-up, logged, then on with a guess (``judge = None`` at import
+    time; ``return True``, "assuming a chat template", in a helper reached only from
+    fail-fast code): the run goes on half loaded."""
+    if (
+        h.loaded is None
+        or h.attempt
+        or not _logs_and_guesses(h.node.body, h.function is not None)
+        or h.raises_later
+    ):
+        return None
+    where = (
+        "at import time"
+        if h.function is None
+        else "".join(
+            f"{' via' if i else ' in set-up from'} `{step}`"
+            for i, step in enumerate(_reached_from_fail_fast(h.src, h.function) or ())
+        )
+    )
+    if not where:
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` around loading (`{h.loaded}`) {where.strip()} logs every error "
+        "and carries on with a guessed value; let it raise or catch the specific types",
+    )
+
+
+def _load_given_up(h: _Handler) -> Finding | None:
+    """Loading a model, config, weights or checkpoint puts the catch on the weight-loading
+    path whatever the function is called; a handler that gives up there (nothing, None,
+    False, a default), silently or in a DEBUG line nobody reads, hides the failed load.
+    Not a chain of candidates (``continue``), nor a ``return None`` the function
+    declares."""
+    body = h.node.body
+    if (
+        h.loaded is None
+        or h.attempt
+        or not _gives_up_quietly(h.src, body)
+        or _continues(body)
+        or (_passes_on(body) and h.raises_later)
+        or _declared_none(h.function, body)
+    ):
+        return None
+    how = (
+        "only logs at DEBUG level and gives up"
+        if any(paths.debug_log(stmt) for stmt in body)
+        else "silently swallows every error"
+    )
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` around loading (`{h.loaded}`) {how}: a failed load carries on "
+        "as if there were nothing to load; let it raise or catch the specific types",
+    )
+
+
+def _model_load_returns_none(h: _Handler) -> Finding | None:
+    """A model, config or weights load that fails, logged, and the function hands its
+    caller nothing (``return None``, ``[]``): a log line does not make the load optional
+    ("fallback to no model")."""
+    if h.loaded is None:
+        return None
+    model_load = paths.loads_in(h.tried, h.src.qualname, paths.MODEL_LOADS)
+    if (
+        model_load is None
+        or h.attempt
+        or paths.optimisation_name(h.names[-1] if h.names else "")
+        or not _logs_then_returns_none(h.node.body)
+        or not _returns_loaded(h.tried, h.src.qualname)
+        or h.raises_later
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` around loading (`{model_load}`) logs every error and returns "
+        f"{_returned(h.node.body)}: a failed load carries on as if there were "
+        "nothing to load; let it raise or catch the specific types",
+    )
+
+
+def _patch_import_logged(h: _Handler) -> Finding | None:
+    """A patch function's import that fails for any reason (not only a missing module)
+    skips the patch; a log line of it does not make the patch optional. An error kept and
+    handed on (``_IMPORT_ERROR = e``) is raised when the patch is needed."""
+    body = h.node.body
+    if (
+        not h.patch
+        or not paths.skips_patch(h.tried, body)
+        or not _logs_then_gives_up(body)
+        or (h.node.name and _forwards(body, h.node.name))
+        or h.raises_later
+        or _answer_is_failure(h.src, h.function, h.node)
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` around an import in patch function `{h.patch}` logs and skips the "
+        "patch on any error, not only a missing module; catch ImportError",
+    )
+
+
+def _error_used(h: _Handler) -> Finding | _Stop | None:
+    """``as e`` and e is used: logged or wrapped, not silent, but still a broad catch
+    (⚠); none when the exception object itself is handed on to the caller or logged at a
+    best-effort boundary (the pattern's own fix there)."""
+    if not h.uses_error:
+        return None
+    if h.best_effort or (h.node.name and _forwards(h.node.body, h.node.name)):
+        return STOP
+    request = None if h.src.is_test else names_match(h.names, h.src.config.request_path)
+    where = f" in request path `{request}`" if request else ""
+    logged = any(_is_log_call(stmt) for stmt in h.node.body)
+    what = "logs every error type and carries on" if logged else "catches every error type"
+    return h.report(WARN, f"`{h.clause}:` {what}{where}; catch the specific types")
+
+
+def _widened_silently(h: _Handler) -> Finding | None:
+    """A specific catch the change widened to a broad one that gives up silently: every
+    error, a bug included, now reads as the one it expected. Not a probe's ``return
+    False`` (``is_available``), nor a handler whose comment says why."""
+    if h.src.is_test or h.best_effort:
+        return None
+    widened = _widened_from(h.src, h.node)
+    if (
+        widened is None
+        or not _gives_up_quietly(h.src, h.node.body)
+        or _commented(h.src, h.node)
+        or _outcome(h.node.body) == "False"
+        or h.raises_later
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` replaces `except {widened}:` and gives up silently: every "
+        f"error, a bug included, now reads as the {widened} it expected; let it "
+        "raise or catch the specific types",
+    )
+
+
+def _swallowed(body: list[ast.stmt], src: SourceInfo) -> bool:
+    """Whether the handler swallows the error: ``pass``/``continue``/``return None`` or a
+    default assigned with nothing said."""
+    return _swallows(body) or paths.assigns_default(body, src.has_comment)
+
+
+def _patch_import_skipped(h: _Handler) -> Finding | None:
+    """A patch function's import swallowed silently: the patch is skipped on any error,
+    not only a missing module."""
+    if (
+        not h.patch
+        or not _swallowed(h.node.body, h.src)
+        or not paths.skips_patch(h.tried, h.node.body)
+        or h.raises_later
+    ):
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` around an import in patch function `{h.patch}` skips the patch "
+        "silently on any error, not only a missing module; catch ImportError",
+    )
+
+
+def _swallowed_on_fail_fast(h: _Handler) -> Finding | None:
+    """The pattern's own ✗: ``pass``/``continue``/``return None`` (or a default assigned
+    with no word) on a fail-fast path."""
+    if not _swallowed(h.node.body, h.src) or h.best_effort:
+        return None
+    on = h.swallow_path
+    if on is None or h.raises_later:
+        return None
+    return h.report(
+        BLOCK, f"`{h.clause}:` on fail-fast path `{on[0]}`{on[1]} silently swallows every error"
+    )
+
+
+def _broad_catch(h: _Handler) -> Finding:
+    """Any other new broad catch: the pattern's ⚠."""
+    what = (
+        "catches everything, even KeyboardInterrupt"
+        if not h.caught
+        else "silently swallows every error type"
+        if _swallows(h.node.body)
+        else "catches every error type"
+    )
+    return h.report(WARN, f"`{h.clause}:` {what}; catch the specific types")
+
+
+# The pattern's readings of one handler, in order: the first that answers decides.
+READINGS: tuple[Reading, ...] = (
+    _import_time_bare,
+    _logged_on_fail_fast,
+    _expected_failure_answer,
+    _route_fallback,
+    _request_path_only_logs,
+    _route_helper_fallback,
+    _set_up_gives_up,
+    _load_logged_guess,
+    _load_given_up,
+    _model_load_returns_none,
+    _patch_import_logged,
+    _error_used,
+    _widened_silently,
+    _patch_import_skipped,
+    _swallowed_on_fail_fast,
+    _broad_catch,
+)
+
+
 def broad_except(src: SourceInfo) -> Iterator[Finding]:
     """New broad ``except`` clauses that do not re-raise, with the pattern's severities."""
     for node, ctx in src.of_type(ast.ExceptHandler):
@@ -1284,467 +1844,13 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         caught = _broad_name(src, node)
         if caught is None or _raises(node.body):
             continue
-        clause = f"except {short(src, node.type)}" if node.type is not None else "except"
-        if node.name:
-            clause += f" as {node.name}"
-        names = ctx.names()
-        uses_error = bool(node.name) and any(
-            isinstance(n, ast.Name) and n.id == node.name
-            for stmt in node.body
-            for n in ast.walk(stmt)
-        )
-        fail_fast = None if src.is_test else names_match(names, src.config.fail_fast)
-        if not fail_fast and not src.is_test:
-            fail_fast = _doc_says_init(ctx.innermost)
-        # Request handling and connector setup: by name, or an HTTP route.
-        handling = None
-        if not src.is_test:
-            handling = names_match(names, paths.REQUEST_AND_CONNECTOR)
-            handling = handling or paths.route_handler(ctx.innermost)
-        tried = src.try_of.get(id(node))
-        # A bare ``except:`` at import time around more than an optional import (a backend
-        # probe, the package's own modules): every error, KeyboardInterrupt included, and
-        # the project's own import bugs silently select the other code path.
-        hidden = (
-            "" if src.is_test or ctx.innermost is not None else _import_time_probe(src, tried, node)
-        )
-        if hidden:
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"bare `except:` at import time around {hidden} silently swallows every "
-                "error, KeyboardInterrupt and the project's own bugs included; catch ImportError",
-            )
-            continue
-        imports = paths.imports_only(tried)
-        # A function that patches what it imports is not best effort about the import.
-        patch = None if src.is_test or not imports else names_match(names, paths.PATCHES)
-        best_effort = (
-            names_match(names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
-            or _removes_files(tried)
-            or (imports and patch is None)
-        )
-        # An optimisation that failed (torch.compile, CUDA graph -> eager) or a failure the
-        # code declares harmless ("non-fatal"): a complete fallback, logged as asked.
-        complete = paths.optimisation_only(tried) or _says_harmless(src, node)
-        # Connector setup (a connection, a tunnel) is set-up too: a logged give-up there
-        # leaves the run without the connection it asked for. The function itself, not a
-        # callback defined inside one (it runs later, when the connection is made).
-        connecting = (
-            None if fail_fast or src.is_test else names_match(names[-1:], paths.CONNECTOR_SETUP)
-        )
-        if (
-            (fail_fast or connecting)
-            and not best_effort
-            and not complete
-            and _logs_and_carries_on(node.body)
-            and not _answers_false(ctx.innermost, node.body)
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            # Logged, and the run goes on half set up ("Device setup failed"): the
-            # fail-fast path swallows the error all the same.
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` on fail-fast path `{fail_fast or connecting}` logs every error "
-                "and carries on half set up; let it raise or catch the specific types",
-            )
-            continue
-        # The expected failure is already caught by name (``except openai.NotFoundError:``)
-        # and the broad catch after it gives every other error (a bug, bad credentials, a
-        # wrong URL) the same answer, logged as a warning: the caller cannot tell "not
-        # there" from "broken".
-        same = (
-            None
-            if src.is_test or best_effort or complete
-            else _same_answer_as_expected(src, ctx.innermost, tried, node)
-        )
-        if (
-            same is not None
-            and not _raises_later(src, ctx.innermost, node)
-            and not _answer_is_failure(src, ctx.innermost, node)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` after `except {same}:` gives every other error the expected "
-                "failure's answer: a bug or a broken set-up reads as the expected case; "
-                "let it raise or catch the specific types",
-            )
-            continue
-        # The logged-fallback ✗: in an HTTP route itself, where the response is what the
-        # route returns, a handler that neither returns nor raises goes on with a fallback
-        # the client never hears of. Not in a done-callback or generator defined inside
-        # one (it runs later), nor in a named handler that replies through a queue
-        # (``response_queue.put((identity, TRANS_ERROR))``: the error reaches the peer).
-        route = paths.route_handler(ctx.innermost)
-        # A ``try`` built to end on its exception (a websocket's endless receive loop, a
-        # ``finally:`` that cleans up) and nothing after it: the handler ends the route,
-        # it does not carry on with a fallback.
-        ends = _ends_function(src, ctx.innermost, tried)
-        by_design = ends and _ends_by_design(tried)
-        if (
-            route
-            and not best_effort
-            and not complete
-            and not by_design
-            and _falls_through_logged(node.body)
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            # The request goes on with a fallback the client never hears of.
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` in request handling `{route}` logs every error and "
-                "carries on with a fallback; let it fail the request or catch the specific types",
-            )
-            continue
-        # A request-path function (``_pd_process_generate``) whose handler only logs and
-        # then ends it: the request stops with a log line, and whoever waits on its
-        # result (a client, a stream's consumer) never hears of the failure.
-        function = ctx.innermost
-        request_fn = (
-            function.name
-            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and not src.is_test
-            and names_match([function.name], src.config.request_path)
-            else None
-        )
-        if (
-            request_fn
-            and not best_effort
-            and not complete
-            and ends
-            and not by_design
-            and _only_logs(node.body)
-            and not _answers_false(function, node.body)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` in request path `{request_fn}` only logs and ends the request: "
-                "whoever waits on its result never hears of the failure; let it raise or "
-                "catch the specific types",
-            )
-            continue
-        # One call below a route: a private helper only HTTP routes call, whose catch
-        # passes (or logs) on to the fallback after the ``try`` (a prompt formatted by
-        # hand): the route answers with it and the client never hears.
-        if (
-            not fail_fast
-            and not handling
-            and not best_effort
-            and not complete
-            and not src.is_test
-            and (_passes_on(node.body) or _falls_through_logged(node.body))
-            and not ends
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            routed = _route_helper_of(src, names)
-            if routed is not None:
-                yield finding(
-                    src,
-                    node,
-                    "broad-except",
-                    BLOCK,
-                    f"`{clause}:` in `{routed[0]}` (called only from request handling "
-                    f"`{routed[1]}`) goes on with a fallback the client never hears of; "
-                    "let it fail the request or catch the specific types",
-                )
-                continue
-        # A helper (public too) whose every caller in the work tree is fail-fast code, or
-        # reached only from it within a few calls (``get_gpu_compute_mode`` <-
-        # ``set_sm_limit`` <- ``_init_env`` in another module): a catch that returns None
-        # there leaves the set-up to carry on without what failed.
-        silent = paths.gives_up(node.body, src.has_comment)
-        # A made-up answer returned with no word (``return {"type": "string"}``): on a
-        # set-up path, what failed is replaced by a guess nobody hears of.
-        guess = not silent and _silent_guess(src, node.body)
-        # A give-up (silent, or logged then None/empty) outside any other reading, in a
-        # function that raises nothing after it: the two set-up readings below ask who
-        # calls the function.
-        # A probe's silent negative answer (``pass`` on to the next probe, ``return
-        # False``) with no word in the handler: counted below only in a function the
-        # module's fail-fast code calls directly (``self._check_chat_template()`` in
-        # ``__init__``), where the answer decides how the object is built.
-        probe = (
-            not silent and not guess and _quiet_probe(src, node) and not (imports and patch is None)
-        )
-        gives_up = (
-            not (fail_fast or handling or best_effort or complete or imports or src.is_test)
-            and (silent or guess or probe or _logs_then_returns_none(node.body))
-            and not (silent and _helper_of(src, names) is not None)
-            and not _raises_later(src, ctx.innermost, node)
-        )
-        what = "silently swallows every error" if silent else ""
-        if guess:
-            what = f"silently returns the guess {_returned(node.body)}"
-        if gives_up:
-            what = what or f"logs and returns {_returned(node.body)}"
-            # A probe counts only where set-up calls it itself (below): the work tree's
-            # callers are not read for it.
-            chain = None if probe else _reached_from_fail_fast(src, ctx.innermost)
-            called = "reached only from"
-            # On a path from set-up within the module, whoever else calls it: a method
-            # ``__init__`` calls (``self.install_packages(...)``, directly or through up
-            # to three calls) whose catch returns None or an empty value, logged or not,
-            # leaves the object half set up when it fails there.
-            if (
-                chain is None
-                and not _declared_none(ctx.innermost, node.body)
-                and not _doc_says_best_effort(ctx.innermost)
-            ):
-                chain = _reached_in_module(src, ctx.innermost)
-                called = "called from"
-            if probe and chain is not None and len(chain) > 1:
-                chain = None
-            if probe and chain is not None:
-                what = (
-                    "silently answers False for every error"
-                    if not _passes_on(node.body)
-                    else "silently falls through to its fallback on every error"
-                )
-            if chain is not None:
-                via = "".join(f" via `{step}`" for step in chain[1:])
-                yield finding(
-                    src,
-                    node,
-                    "broad-except",
-                    BLOCK,
-                    f"`{clause}:` in `{names[-1]}` ({called} fail-fast `{chain[0]}`{via}) "
-                    f"{what}: the set-up carries on without it; let it raise or catch the "
-                    "specific types",
-                )
-                continue
-        # Loading a model, config, weights or checkpoint in the ``try`` body puts the catch on
-        # the weight-loading path whatever the function is called; a handler that gives up
-        # there (nothing, None, False, a default), silently or in a DEBUG line nobody reads,
-        # leaves the load's failure unreported.
-        loaded = None
-        if not (fail_fast or handling or best_effort or complete or imports or src.is_test):
-            loaded = paths.loads_in(tried, src.qualname)
-            if loaded is None and b"self" in src.data:
-                # A method of the weight loader (a class whose own methods load the
-                # checkpoint) calling the loader's own code: ``Weights._has_tensor``.
-                owner = _loader_methods(src).get(id(ctx.innermost))
-                own = paths.calls_own_method(tried, owner[1]) if owner is not None else None
-                if owner is not None and own is not None:
-                    loaded = f"{owner[0]}.{own}"
-        if (
-            loaded is not None
-            and paths.gives_up(node.body, src.has_comment)
-            and _helper_of(src, names) is not None
-        ):
-            loaded = None  # a helper only fail-fast code calls: its ✗ below names the path
-        if (
-            loaded is not None
-            and not names_match(names[-1:], paths.ATTEMPTS)
-            and _logs_and_guesses(node.body, ctx.innermost is not None)
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            # Logged, then on with a guess (``judge = None`` at import time; ``return
-            # True``, "assuming a chat template", in a helper reached only from
-            # fail-fast code): the load is set-up and the run goes on half loaded.
-            where = (
-                "at import time"
-                if ctx.innermost is None
-                else "".join(
-                    f"{' via' if i else ' in set-up from'} `{step}`"
-                    for i, step in enumerate(_reached_from_fail_fast(src, ctx.innermost) or ())
-                )
-            )
-            if where:
-                yield finding(
-                    src,
-                    node,
-                    "broad-except",
-                    BLOCK,
-                    f"`{clause}:` around loading (`{loaded}`) {where.strip()} logs every error "
-                    "and carries on with a guessed value; let it raise or catch the specific "
-                    "types",
-                )
-                continue
-        if (
-            loaded is not None
-            and not names_match(names[-1:], paths.ATTEMPTS)
-            and _gives_up_quietly(src, node.body)
-            and not _continues(node.body)
-            and not (_passes_on(node.body) and _raises_later(src, ctx.innermost, node))
-            and not _declared_none(ctx.innermost, node.body)
-        ):
-            how = (
-                "only logs at DEBUG level and gives up"
-                if any(paths.debug_log(stmt) for stmt in node.body)
-                else "silently swallows every error"
-            )
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` around loading (`{loaded}`) {how}: a failed load carries on "
-                "as if there were nothing to load; let it raise or catch the specific types",
-            )
-            continue
-        # A load that fails, logged, and the function hands its caller nothing (``return
-        # None``, ``[]``) as if there were nothing to load: a log line does not make a
-        # failed load optional, the set-up goes on without the model or config it asked
-        # for ("fallback to no model"). Not a chain of candidates (``continue``), nor a
-        # failure the log or a comment calls non-fatal (``complete``, above).
-        model_load = (
-            paths.loads_in(tried, src.qualname, paths.MODEL_LOADS) if loaded is not None else None
-        )
-        if (
-            model_load is not None
-            and not names_match(names[-1:], paths.ATTEMPTS)
-            and not paths.optimisation_name(names[-1] if names else "")
-            and _logs_then_returns_none(node.body)
-            and _returns_loaded(tried, src.qualname)
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` around loading (`{model_load}`) logs every error and returns "
-                f"{_returned(node.body)}: a failed load carries on as if there were "
-                "nothing to load; let it raise or catch the specific types",
-            )
-            continue
-        # A patch function's import that fails for any reason (not only a missing module)
-        # skips the patch; a log line of it does not make the patch optional. An error
-        # kept and handed on (``_IMPORT_ERROR = e``) is raised when the patch is needed.
-        if (
-            patch
-            and paths.skips_patch(tried, node.body)
-            and _logs_then_gives_up(node.body)
-            and not (node.name and _forwards(node.body, node.name))
-            and not _raises_later(src, ctx.innermost, node)
-            and not _answer_is_failure(src, ctx.innermost, node)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` around an import in patch function `{patch}` logs and skips the "
-                "patch on any error, not only a missing module; catch ImportError",
-            )
-            continue
-        if uses_error:
-            # ``as e`` and e is used: logged or wrapped, not silent, but still a broad
-            # catch (⚠), unless the exception object itself is handed on to the caller
-            # or it is logged at a best-effort boundary (the pattern's own fix there).
-            if best_effort or (node.name and _forwards(node.body, node.name)):
-                continue
-            request = None if src.is_test else names_match(names, src.config.request_path)
-            where = f" in request path `{request}`" if request else ""
-            logged = any(_is_log_call(stmt) for stmt in node.body)
-            what = "logs every error type and carries on" if logged else "catches every error type"
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                WARN,
-                f"`{clause}:` {what}{where}; catch the specific types",
-            )
-            continue
-        widened = None if src.is_test or best_effort else _widened_from(src, node)
-        if (
-            widened is not None
-            and _gives_up_quietly(src, node.body)
-            and not _commented(src, node)
-            and _outcome(node.body) != "False"  # a probe's answer (``is_available``)
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` replaces `except {widened}:` and gives up silently: every "
-                f"error, a bug included, now reads as the {widened} it expected; let it "
-                "raise or catch the specific types",
-            )
-            continue
-        swallowed = _swallows(node.body) or paths.assigns_default(node.body, src.has_comment)
-        if not fail_fast:
-            fail_fast = handling
-        via = ""
-        if (
-            not fail_fast
-            and not best_effort
-            and not src.is_test
-            and paths.gives_up(node.body, src.has_comment)
-        ):
-            helper = _helper_of(src, names)
-            if helper is not None:
-                fail_fast, via = helper[0], f" (called only from `{helper[1]}`)"
-        if (
-            swallowed
-            and patch
-            and paths.skips_patch(tried, node.body)
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` around an import in patch function `{patch}` skips the patch "
-                "silently on any error, not only a missing module; catch ImportError",
-            )
-            continue
-        if (
-            not fail_fast
-            and _swallows(node.body)
-            and not best_effort
-            and not complete
-            and not src.is_test
-            and not (imports and patch is None)
-        ):
-            # A monkeypatch: a function installed over another object's attribute runs
-            # wherever the replaced code ran (a model's ``forward``, its embedding of each
-            # request's inputs); its silent give-up changes that code for every caller,
-            # none of whom can hear of it.
-            over = _installed_over(src, ctx.innermost)
-            if over is not None:
-                fail_fast, via = names[-1], f" (installed over `{over}`)"
-        if (
-            swallowed
-            and fail_fast
-            and not best_effort
-            and not _raises_later(src, ctx.innermost, node)
-        ):
-            yield finding(
-                src,
-                node,
-                "broad-except",
-                BLOCK,
-                f"`{clause}:` on fail-fast path `{fail_fast}`{via} silently swallows every error",
-            )
-            continue
-        what = (
-            "catches everything, even KeyboardInterrupt"
-            if not caught
-            else "silently swallows every error type"
-            if _swallows(node.body)
-            else "catches every error type"
-        )
-        yield finding(
-            src, node, "broad-except", WARN, f"`{clause}:` {what}; catch the specific types"
-        )
+        handler = _Handler(src, node, ctx, caught)
+        for reading in READINGS:
+            answer = reading(handler)
+            if isinstance(answer, Finding):
+                yield answer
+            if answer is not None:
+                break
 
 
 def check(source: SourceFile, config: Config) -> list[Finding]:
