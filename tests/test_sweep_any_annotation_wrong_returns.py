@@ -324,3 +324,19 @@ def test_kwargs_annotated_as_a_dict_is_a_wrong_annotation(feature: Repo, run: Ru
     found = sorted((r[1], r[3]) for r in rows(run, rule="any-annotation"))
     assert found == [(4, "error"), (4, "error")]
     assert any("says every value is a dict" in m for m in messages(run, rule="any-annotation"))
+
+
+def test_star_args_of_fixed_length_tuples_type_each_argument(feature: Repo, run: Run) -> None:
+    """``*cfgs: tuple[str, str]`` says each positional argument is a pair, which the body
+    unpacks: right. One item or ``...`` describes the whole ``args`` tuple: wrong."""
+    feature.write(
+        "pkg/a.py",
+        "from typing import Tuple\n\n\n"
+        "def package(*cfgs: tuple[str, str]) -> list[str]:\n"
+        "    return [name + cfg for name, cfg in cfgs]\n\n\n"
+        'def labels(*pairs: "Tuple[str, int, bool]") -> int:\n    return len(pairs)\n\n\n'
+        "def view(*shape: Tuple[int]) -> int:\n    return len(shape)\n\n\n"
+        "def grads(*tensors: tuple[float, ...]) -> int:\n    return len(tensors)\n",
+    )
+    assert [line for line, _ in wrong(run)] == [12, 16]
+    assert all("says every positional argument is a tuple" in m for _, m in wrong(run))

@@ -40,7 +40,9 @@ line the change adds (a parameter added to an old `def` does not make it new). A
 function with no parameters (besides `self`/`cls`) that only lacks its return type gets
 "add `-> None`" (or its return type). A module's `__getattr__`/`__dir__` returning `Any`
 (PEP 562 lazy exports) is not reported. `**kwargs: dict[...]` is ✗: it says every
-*value* is a dict, which is almost never meant (`**kwargs: Unpack[SomeTypedDict]` is). A
+*value* is a dict, which is almost never meant (`**kwargs: Unpack[SomeTypedDict]` is); so
+is `*args: Tuple[int]` or `Tuple[Tensor, ...]` (every positional argument a tuple), but not
+`*pairs: tuple[str, str]`, a fixed-length tuple that types each argument as a pair. A
 provably wrong return annotation is ✗: `-> bool` (any builtin that cannot hold None)
 that returns None (or `x if c else None`) or falls off its end (so does `-> T` of a
 class that cannot hold None: a `try` that returns whose `except` only logs or prints; a
@@ -583,9 +585,26 @@ _CONTAINERS = {
 }
 
 
-def _container(src: SourceInfo, annotation: ast.expr) -> str | None:
-    """``dict`` / ``list`` / ... when a ``*args``/``**kwargs`` annotation is a container."""
-    return _CONTAINERS.get(_annotation_base(src, annotation) or "")
+def _container(src: SourceInfo, annotation: ast.expr, star: str) -> str | None:
+    """``dict`` / ``list`` / ... when a ``*args``/``**kwargs`` annotation is a container.
+
+    Not ``*pairs: tuple[str, str]``: a tuple of fixed length (two or more items) types
+    each positional argument as a pair, which is what it means (``for name, cfg in
+    pairs``); ``*shape: Tuple[int]`` and ``*tensors: Tuple[Tensor, ...]`` describe the
+    whole ``args`` tuple instead."""
+    kind = _CONTAINERS.get(_annotation_base(src, annotation) or "")
+    if kind == "tuple" and star == "*":
+        node = unquoted(annotation)
+        items = node.slice if isinstance(node, ast.Subscript) else None
+        if (
+            isinstance(items, ast.Tuple)
+            and len(items.elts) >= 2
+            and not any(
+                isinstance(item, ast.Constant) and item.value is Ellipsis for item in items.elts
+            )
+        ):
+            return None
+    return kind
 
 
 def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
@@ -2265,7 +2284,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
             if arg.annotation is None or not src.node_added(arg.annotation):
                 continue
             star = "**" if arg is node.args.kwarg else "*" if arg is node.args.vararg else ""
-            container = _container(src, arg.annotation) if star else None
+            container = _container(src, arg.annotation, star) if star else None
             if container is not None:
                 each = "value" if star == "**" else "positional argument"
                 yield finding(
