@@ -70,8 +70,10 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
     # runs one forwarded request) logs `str(e)` and ends: the stream's consumer never gets
     # a finish: ✗. Not when the handler answers (an error put on the queue), retries in a
     # loop, cleans up in `finally:`, runs code after the `try`, or the catch guards the
-    # cleanup in a `finally:` (vllm-omni 0.20 video_stream_session.py:325); nor in a
-    # function whose name says nothing of a request.
+    # cleanup in a `finally:` (vllm-omni 0.20 video_stream_session.py:325), or a comment
+    # in the handler says why it goes on (aiperf a58de00b dataset_manager.py:162,
+    # `_generate_inputs_json_file`: an optional file); nor in a function whose name says
+    # nothing of a request.
     feature.write(
         "pkg/loop.py",
         LOG + "async def _pd_process_generate(manager, prompt, queue):\n"
@@ -128,7 +130,14 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
         "    try:\n"
         "        await client.get('/objs')\n"
         "    except Exception as e:  # m:not-request\n"
-        "        logger.exception(str(e))\n",
+        "        logger.exception(str(e))\n"
+        "\n"
+        "async def _generate_inputs_json_file(self, path):\n"
+        "    try:\n"
+        "        await write_inputs(path)\n"
+        "    except Exception as e:  # m:says-why\n"
+        "        # Log as warning, but continue to run the benchmark\n"
+        "        logger.warning(f'Error generating {path}: {e}')\n",
     )
     assert by_marker(feature, "pkg/loop.py", run) == {
         "ends": "error",
@@ -138,6 +147,7 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
         "goes-on": "warning",
         "cleanup": "warning",
         "not-request": "warning",
+        "says-why": "warning",
     }
 
 

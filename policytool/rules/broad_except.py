@@ -51,7 +51,9 @@ helper that only routes call, whose catch passes (or logs) on to the fallback af
 `try` (`_apply_chat_template`), is ✗ as in the route. In a request-path function (the
 `request-path` globs), a handler that only logs and then ends the function
 (`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
-`try` is built to end that way, nor a catch guarding cleanup in a `finally:`.
+`try` is built to end that way, nor a catch guarding cleanup in a `finally:`, nor a
+handler whose comment says why it goes on (`# Log as warning, but continue to run the
+benchmark` in `_generate_inputs_json_file`, writing an optional file).
 A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
 that path too, when its catch assigns a default or returns None (`disk_config = None`
@@ -1542,6 +1544,7 @@ def _request_path_only_logs(h: _Handler) -> Finding | None:
         or h.by_design
         or not _only_logs(h.node.body)
         or _answers_false(function, h.node.body)
+        or _commented(h.src, h.node)
     ):
         return None
     return h.report(
