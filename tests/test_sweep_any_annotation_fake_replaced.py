@@ -117,6 +117,45 @@ def test_a_mock_element_of_what_a_typed_parameters_method_returns(feature: Repo,
     assert "an element of `Api.list_jobs() -> list[JobInfo]`" in rows[0][2]
 
 
+def test_an_async_mock_passed_to_a_protocol_parameter(feature: Repo, run: Run) -> None:
+    """NeMo Evaluator: ``sandbox = AsyncMock()`` passed to ``patch_sdk(sandbox)``
+    (``sandbox: Sandbox``, a ``Protocol`` whose stub ``async def exec(...) ->
+    ExecResult: ...`` is one line), ``sandbox.exec.return_value = MagicMock(stdout=...,
+    stderr=..., return_code=0)``: a data fake of the ``ExecResult`` dataclass."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/sandbox.py",
+        "from dataclasses import dataclass\nfrom typing import Protocol\n\n\n"
+        "@dataclass\nclass ExecResult:\n    stdout: str\n    stderr: str\n    return_code: int\n\n\n"
+        "class Sandbox(Protocol):\n"
+        "    async def exec(self, command: str, timeout: float = 1.0) -> ExecResult: ...\n\n"
+        "    async def stop(self) -> None: ...\n",
+    )
+    feature.write(
+        "pkg/patches.py",
+        "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from pkg.sandbox import Sandbox\n\n\n"
+        'async def patch_sdk(sandbox: "Sandbox") -> None:\n'
+        '    await sandbox.exec("true")\n',
+    )
+    feature.write(
+        "tests/test_patches.py",
+        "from unittest.mock import AsyncMock, MagicMock\n\nfrom pkg.patches import patch_sdk\n\n\n"
+        "async def test_patch() -> None:\n"
+        "    sandbox = AsyncMock()\n"
+        '    sandbox.exec.return_value = MagicMock(stdout="ok", stderr="", return_code=0)\n'  # 8
+        "    await patch_sdk(sandbox)\n\n\n"
+        "async def test_unpassed() -> None:\n"
+        "    box = AsyncMock()\n"
+        '    box.exec.return_value = MagicMock(stdout="ok", stderr="", return_code=0)\n'  # 14
+        "    await box.exec()\n",
+    )
+    rows = _rows(run)
+    assert [(r[0], r[1]) for r in rows] == [(8, "error")]
+    assert "stands in for `ExecResult` (pkg/sandbox.py;" in rows[0][2]
+    assert "`Sandbox.exec() -> ExecResult`" in rows[0][2]
+
+
 _PARSERS = (
     "from pydantic import BaseModel\n\n\n"
     "class FunctionCall(BaseModel):\n    name: str\n    arguments: str\n\n\n"

@@ -340,3 +340,47 @@ def test_star_args_of_fixed_length_tuples_type_each_argument(feature: Repo, run:
     )
     assert [line for line, _ in wrong(run)] == [12, 16]
     assert all("says every positional argument is a tuple" in m for _, m in wrong(run))
+
+
+def test_kwargs_annotated_as_an_optional_dict_is_a_wrong_annotation(
+    feature: Repo, run: Run
+) -> None:
+    """``**kwargs: Optional[dict]`` says each value is a dict or None (guidance's engine);
+    ``Optional[int]`` and ``dict | list`` are no container of every value."""
+    feature.write(
+        "pkg/a.py",
+        "from typing import Optional, Union\n\n\n"
+        "def a(**kwargs: Optional[dict]) -> None:\n    del kwargs\n\n\n"
+        "def b(**kwargs: dict | None) -> None:\n    del kwargs\n\n\n"
+        "def c(**kwargs: 'Union[None, dict[str, int]]') -> None:\n    del kwargs\n\n\n"
+        "def d(**kwargs: Optional[int]) -> None:\n    del kwargs\n\n\n"
+        "def e(**kwargs: dict | list) -> None:\n    del kwargs\n",
+    )
+    assert [line for line, _ in wrong(run)] == [4, 8, 12]
+    assert all("says every value is a dict" in m for _, m in wrong(run))
+
+
+def test_a_method_annotated_none_that_returns_self(feature: Repo, run: Run) -> None:
+    """torchrl's ``lock_(self, ...) -> None`` returns ``self`` (callers chaining it get the
+    instance the annotation denies). Not a ``staticmethod`` whose first parameter happens
+    to be called ``self``, a module-level function, or a method that rebinds ``self``."""
+    feature.write(
+        "pkg/a.py",
+        "class Spec:\n"
+        "    def lock_(self, recurse: bool = False) -> None:\n"
+        "        self.locked = recurse\n"
+        "        return self\n\n"  # 4
+        "    @staticmethod\n"
+        "    def other(self) -> None:\n"
+        "        return self\n\n"
+        "    def swap(self) -> None:\n"
+        "        self = self.copy()\n"
+        "        return self\n\n"
+        "    def copy(self) -> 'Spec':\n"
+        "        return Spec()\n\n\n"
+        "def free(self) -> None:\n"
+        "    return self\n",
+    )
+    found = wrong(run)
+    assert [line for line, _ in found] == [2]
+    assert "returns `self` on line 4" in found[0][1]

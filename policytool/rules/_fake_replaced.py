@@ -24,7 +24,9 @@ MAX_DEPTH = 5
 # How a fake found here says so (data flow, no name): see ``any_annotation``.
 REPLACED = "what the replaced `"
 
-_MOCK_CALLS = frozenset({"MagicMock", "Mock", "NonCallableMagicMock", "create_autospec"})
+_MOCK_CALLS = frozenset(
+    {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
+)
 
 
 @dataclass(frozen=True)

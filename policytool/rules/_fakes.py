@@ -2114,7 +2114,10 @@ def _chain_root(
     return None
 
 
-_RETURNS_RE = re.compile(rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
+# ``-> T:`` ending its line, or a stub's ``-> T: ...`` (a ``Protocol``'s method).
+_RETURNS_RE = re.compile(
+    rb"[ \t]*->[ \t]*([^\n#]+?)[ \t]*:[ \t]*(?:(?:\.\.\.|pass)[ \t]*)?(?:#[^\n]*)?$", re.M
+)
 
 
 def _module_def(path: str, func: str) -> tuple[bytes, re.Match[bytes]] | None:

@@ -39,7 +39,8 @@ all is reported whether public or private, module-level, method or nested, whose
 line the change adds (a parameter added to an old `def` does not make it new). A
 function with no parameters (besides `self`/`cls`) that only lacks its return type gets
 "add `-> None`" (or its return type). A module's `__getattr__`/`__dir__` returning `Any`
-(PEP 562 lazy exports) is not reported. `**kwargs: dict[...]` is ✗: it says every
+(PEP 562 lazy exports) is not reported. `**kwargs: dict[...]` (or `Optional[dict]`) is ✗:
+it says every
 *value* is a dict, which is almost never meant (`**kwargs: Unpack[SomeTypedDict]` is); so
 is `*args: Tuple[int]` or `Tuple[Tensor, ...]` (every positional argument a tuple), but not
 `*pairs: tuple[str, str]`, a fixed-length tuple that types each argument as a pair. A
@@ -50,7 +51,8 @@ loop whose `else` returns or raises and that no `break` leaves, or a `while True
 without a `break`, does not fall off; nor does a last `if`/`elif` chain of
 `isinstance(p, ...)` tests, each returning, whose classes cover every member of the
 parameter's own annotation, `prompt: str | list[dict]`: it falls through only with a
-value the declared types exclude), `-> None` that returns a value, `-> T` (a class,
+value the declared types exclude), `-> None` that returns a value (a literal, a display,
+or a method's own `self`), `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
 `float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
@@ -187,7 +189,8 @@ class nested in another (`Trainer.Config`, written `Config` inside `Trainer`) is
 a call through `func.__wrapped__(...)` reaches `func`'s parameters; a fake set as what a
 mock's method returns (`api.list_repo_refs.return_value = ...`), where the mock stands
 for an instance of a class (`Mock(spec=HfApi)`, or the return value of a mock patched
-over `HfApi`), is what that method is annotated to return (`-> GitRefs`). More
+over `HfApi`), is what that method is annotated to return (`-> GitRefs`; a `Protocol`'s
+one-line stub `-> ExecResult: ...` too). More
 generally, what the code under test gets in a fake's place when the fake is what a
 *replaced* callable returns is that callable's real return: the fake (or the local name
 bound to it) given as `return_value=` / `side_effect=[...]` of `patch(...)` /
@@ -195,7 +198,8 @@ bound to it) given as `return_value=` / `side_effect=[...]` of `patch(...)` /
 the mock is read back, by data flow only, to the real callable: `patch("pkg.get_api") as
 api_cls; api = api_cls.return_value; api.run_job.return_value = job` (`get_api() ->
 HfApi`, `HfApi.run_job() -> JobInfo`), `patch.object(api, "get_endpoint", ...)` with `api
-= HfApi(...)` or a parameter `api: HfApi`, a bare `MagicMock()` passed to a parameter of
+= HfApi(...)` or a parameter `api: HfApi`, a bare `MagicMock()` (or `AsyncMock()`, whose
+methods' `return_value` is what they are awaited to) passed to a parameter of
 the code annotated with a class (`Controller(scheduler=scheduler)`, `scheduler:
 Scheduler`); an element of a `return_value=[fake]` fakes the element type of a `->
 list[Worker]`. A hand-written fake class is no ✗ itself, but the test installs it for a
@@ -467,19 +471,38 @@ def _returning_call(call: ast.Call) -> bool:
     return _LOGGER_RE.match(name) is not None
 
 
-def _contradiction(src: SourceInfo, ret: ast.Return, declared: str | None) -> str | None:
+def _contradiction(
+    src: SourceInfo, ret: ast.Return, declared: str | None, receiver: bool = False
+) -> str | None:
     """How ``ret`` contradicts the annotation: a value under ``-> None`` (``declared``
-    None), None under ``-> declared``; None when it does not."""
+    None; ``receiver``: ``self`` is the method's instance), None under ``-> declared``;
+    None when it does not."""
     value = ret.value
     if declared is None:
-        if isinstance(value, _NEVER_NONE_VALUES) or (
-            isinstance(value, ast.Constant) and value.value is not None
+        if (
+            isinstance(value, _NEVER_NONE_VALUES)
+            or (isinstance(value, ast.Constant) and value.value is not None)
+            or (receiver and isinstance(value, ast.Name) and value.id == "self")
         ):
             return f"returns `{short(src, value)}`"
         return None
     if value is None or wrong.gives_none(value):
         return "may return None" if isinstance(value, ast.IfExp) else "returns None"
     return None
+
+
+def _takes_self(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` is a method whose first parameter ``self`` is its instance (never
+    None): a class encloses it, it is no ``staticmethod`` and it never rebinds ``self``."""
+    params = [*node.args.posonlyargs, *node.args.args]
+    if not params or params[0].arg != "self" or id(node) not in wrong.class_functions(src):
+        return False
+    if wrong.decorated(node, ("staticmethod",)):
+        return False
+    return not any(
+        isinstance(n, ast.Name) and n.id == "self" and isinstance(n.ctx, ast.Store)
+        for n in kwreads.body_nodes(node)
+    )
 
 
 def _wrong_return(
@@ -501,9 +524,10 @@ def _wrong_return(
     returns = [n for n in own if isinstance(n, ast.Return)]
     annotation_added = src.node_added(node.returns)
     declared = None if is_none else _never_none(src, node.returns)
+    receiver = is_none and _takes_self(src, node)
     contradictions: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
-        how = _contradiction(src, ret, declared)
+        how = _contradiction(src, ret, declared, receiver)
         if how is not None and not annotation_added:
             given = (
                 "None"
@@ -585,6 +609,25 @@ _CONTAINERS = {
 }
 
 
+def _without_none(src: SourceInfo, node: ast.expr | None) -> ast.expr | None:
+    """The type an ``Optional[T]`` / ``T | None`` / ``Union[T, None]`` holds besides None
+    (``**kwargs: Optional[dict]`` says each value is a dict or None); ``node`` itself when
+    it is no such union."""
+    if isinstance(node, ast.Subscript) and src.qualname(node.value) in (
+        "typing.Optional",
+        "typing.Union",
+    ):
+        members = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if src.qualname(node.value) == "typing.Optional":
+            return members[0] if len(members) == 1 else None
+    elif isinstance(node, ast.BinOp):
+        members = union_members(node)
+    else:
+        return node
+    rest = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+    return rest[0] if len(rest) == 1 and len(members) == 2 else None
+
+
 def _container(src: SourceInfo, annotation: ast.expr, star: str) -> str | None:
     """``dict`` / ``list`` / ... when a ``*args``/``**kwargs`` annotation is a container.
 
@@ -592,9 +635,11 @@ def _container(src: SourceInfo, annotation: ast.expr, star: str) -> str | None:
     each positional argument as a pair, which is what it means (``for name, cfg in
     pairs``); ``*shape: Tuple[int]`` and ``*tensors: Tuple[Tensor, ...]`` describe the
     whole ``args`` tuple instead."""
-    kind = _CONTAINERS.get(_annotation_base(src, annotation) or "")
+    node = _without_none(src, unquoted(annotation))
+    if node is None:
+        return None
+    kind = _CONTAINERS.get(_annotation_base(src, node) or "")
     if kind == "tuple" and star == "*":
-        node = unquoted(annotation)
         items = node.slice if isinstance(node, ast.Subscript) else None
         if (
             isinstance(items, ast.Tuple)
