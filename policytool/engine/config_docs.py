@@ -36,7 +36,8 @@ NOTE = (
 )
 SECTIONS_MARK = "@sections@"
 EXAMPLE_MARK = "@example@"
-_HEADER_RE = re.compile(r"^\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+# A table header; its name ends on a non-blank (``[^\]]+?\s*`` is quadratic on blanks).
+_HEADER_RE = re.compile(r"^\[\[?\s*([^\]]*?[^\]\s])\s*\]\]?\s*(?:#.*)?$")
 
 
 @dataclasses.dataclass(frozen=True)

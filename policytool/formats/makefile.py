@@ -23,7 +23,9 @@ from policytool.errors import PolicyError
 # The files make reads, in its order.
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 # ``name:`` or ``name::`` but not ``name := value`` / ``name ?= value``; no recipe prefix.
-_RULE_RE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)\s*([^;#]*)(?:;\s*(.*))?$")
+# The targets end on a non-blank character: a lazy group before ``\s*`` would retry every
+# split of a long blank run (quadratic on a hostile line).
+_RULE_RE = re.compile(r"^([^\s:=#](?:[^:=#]*[^\s:=#])?)\s*::?(?!=)\s*([^;#]*)(?:;\s*(.*))?$")
 _ASSIGN_RE = re.compile(
     r"^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}|\?|\+)?=\s*(.*)$"
 )

@@ -23,6 +23,9 @@ MAX_MATRIX_JOBS = 256
 _EXPR_RE = re.compile(r"\$\{\{.*?\}\}")
 _MATRIX_RE = re.compile(r"\$\{\{\s*matrix\.([\w-]+(?:\.[\w-]+)?)\s*\}\}")
 UNKNOWN = "\x00expr\x00"
+# ``${{ expr }}``, the expression ending on a non-blank (``(.*?)\s*`` would retry every
+# split of a long blank run).
+_EXPRESSION_RE = re.compile(r"\$\{\{\s*((?:.*\S)?)\s*\}\}")
 
 
 def scalar_text(value: object) -> str | None:
@@ -144,7 +147,7 @@ def is_false(condition: object) -> bool:
     if not isinstance(condition, str):
         return False
     text = condition.strip()
-    match = re.fullmatch(r"\$\{\{\s*(.*?)\s*\}\}", text)
+    match = _EXPRESSION_RE.fullmatch(text)
     return (match.group(1) if match else text) in ("false", "0")
 
 

@@ -23,8 +23,8 @@ from policytool.formats.yamldoc import YamlDoc, item_line, key_line, load_presen
 # ``[-][#]attribute OP value``: Mergify's condition syntax (``:`` is an old ``=``).
 _CONDITION_RE = re.compile(
     r"^\s*(?P<negated>-)?(?P<count>#)?(?P<attribute>[a-z][a-z-]*)\s*"
-    r"(?P<operator>~=|!=|>=|<=|=|:|>|<)\s*(?P<value>.*?)\s*$"
-)
+    r"(?P<operator>~=|!=|>=|<=|=|:|>|<)\s*(?P<value>(?:.*\S)?)\s*$"
+)  # the value ends on a non-blank: ``.*?\s*$`` is quadratic on a long blank run
 
 
 @dataclass(frozen=True)

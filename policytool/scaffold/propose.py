@@ -49,7 +49,11 @@ _LICENSE_RE = re.compile(
     r"SPDX-License-Identifier:[ \t]*([A-Za-z0-9][A-Za-z0-9.+\-]*"
     r"(?:[ \t]+(?:AND|OR|WITH)[ \t]+[A-Za-z0-9][A-Za-z0-9.+\-]*)*)"
 )
-_COPYRIGHT_RE = re.compile(r"SPDX-FileCopyrightText:[ \t]*([^\"'\r\n{}\\]+?)[ \t]*[\"'\r\n]")
+# The holder ends on a non-blank character (a lazy group before ``[ \t]*`` is quadratic
+# on a long blank run).
+_COPYRIGHT_RE = re.compile(
+    r"SPDX-FileCopyrightText:[ \t]*([^\"'\r\n{}\\]*?[^\s\"'{}\\])[ \t]*[\"'\r\n]"
+)
 # pre-commit (identify) file types -> policytool file kinds.
 _KIND_BY_TYPE = {
     "python": "python",
