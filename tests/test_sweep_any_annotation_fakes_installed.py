@@ -40,7 +40,7 @@ def test_fake_passed_to_an_annotated_parameter_names_the_installed_class(
     assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "error")]
     assert "stands in for `EngineConfig` (enginelib/config/engine.py;" in rows[0][3]
     assert "`engine_config: EngineConfig` in pkg/runner.py" in rows[0][3]
-    assert "build a `EngineConfig` or a typed fake" in rows[0][3]
+    assert "build `EngineConfig(...)` or a typed fake" in rows[0][3]
     assert "stands in for `CacheConfig` (enginelib/config/cache.py;" in rows[1][3]
 
 
@@ -83,7 +83,7 @@ def test_a_fake_bound_to_a_class_name_stands_in_for_the_class_not_an_instance(
     feature: Repo, run: Run, site: Path
 ) -> None:
     """`monkeypatch.setattr(mod, "SchedulerConfig", SimpleNamespace(...))` replaces the
-    class itself (a CamelCase binding holds a class): "build a `SchedulerConfig`" would
+    class itself (a CamelCase binding holds a class): "build `SchedulerConfig(...)`" would
     not do what the test does, so the name is no evidence of an instance (⚠)."""
     feature.write("pkg/worker.py", "from enginelib.layers import Linear\n\nLAYER = Linear\n")
     feature.write(

@@ -2286,7 +2286,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         BLOCK,
                         f"new `SimpleNamespace` fake stands in for `{mimics.name}` "
                         f"({mimics.where}; found by {mimics.how}), a real typed class: "
-                        f"build a `{mimics.name}` or a typed fake",
+                        f"build `{mimics.name}(...)` or a typed fake",
                     )
                 else:
                     yield finding(
@@ -2483,7 +2483,7 @@ def _mock_fakes(src: SourceInfo, budget: _FakeBudget) -> Iterator[Finding]:
                 BLOCK,
                 f"new `{fakes._callee(node)}` data fake stands in for `{mocked.name}` "
                 f"({mocked.where}; found by {mocked.how}), a real typed class: "
-                f"build a `{mocked.name}` or a typed fake",
+                f"build `{mocked.name}(...)` or a typed fake",
             )
     if unread:
         yield finding(
