@@ -147,6 +147,29 @@ def union_members(node: ast.expr) -> list[ast.expr]:
     return members
 
 
+# The typing constructs that spell a union (``Union[A, B]``, ``Optional[A]``): resolved
+# through the file's imports, or bare (``from typing import *``).
+_UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "Union"})
+_OPTIONALS = frozenset({"typing.Optional", "typing_extensions.Optional", "Optional"})
+
+
+def union_items(src: SourceInfo, node: ast.expr) -> list[ast.expr] | None:
+    """The members of a union annotation, left to right: ``A | B``, ``Union[A, B]``, and
+    ``Optional[A]`` as ``A`` and a ``None`` constant. None when ``node`` is no union (a
+    string annotation is read by the caller, :func:`unquoted`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return union_members(node)
+    if not isinstance(node, ast.Subscript):
+        return None
+    outer = src.qualname(node.value)
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if outer in _UNIONS:
+        return items
+    if outer in _OPTIONALS:
+        return [*items, ast.copy_location(ast.Constant(value=None), node)]
+    return None
+
+
 def unparse(node: ast.AST, limit: int = 2000) -> str:
     """``ast.unparse`` of a node, bounded: a node nested too deep to unparse gives ``...``."""
     try:

@@ -48,6 +48,7 @@ from policytool.rules._pysource import (
     COMPREHENSIONS,
     TRY_NODES,
     SourceInfo,
+    union_items,
     union_members,
     unquoted,
 )
@@ -208,7 +209,6 @@ _WRAPPERS = frozenset(
         "dataclasses.InitVar",
     }
 )
-_UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "Union"})
 _LITERALS = frozenset({"typing.Literal", "typing_extensions.Literal"})
 # The kinds of literal a plain builtin return annotation accepts.
 _ACCEPTS = {
@@ -461,8 +461,9 @@ class _Types:
                 parsed = unquoted(annotation)
                 return None if parsed is None else self.admits_none(parsed)
             return None
-        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            return self._any_of(union_members(annotation))
+        members = union_items(self.src, annotation)
+        if members is not None:
+            return self._any_of(members)
         if isinstance(annotation, ast.Subscript):
             outer = self.src.qualname(annotation.value)
             items = (
@@ -472,8 +473,6 @@ class _Types:
             )
             if outer in _ADMITS_NONE:
                 return True
-            if outer in _UNIONS:
-                return self._any_of(items)
             if outer in _WRAPPERS:
                 return self.admits_none(items[0]) if items else None
             if outer in _LITERALS:
@@ -494,8 +493,9 @@ class _Types:
                 parsed = unquoted(annotation)
                 return None if parsed is None else self.holds_literal(parsed, kind)
             return None
-        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            return self._all_reject(union_members(annotation), kind)
+        members = union_items(self.src, annotation)
+        if members is not None:
+            return self._all_reject(members, kind)
         base: ast.expr = annotation
         if isinstance(annotation, ast.Subscript):
             outer = self.src.qualname(annotation.value)
@@ -504,8 +504,6 @@ class _Types:
                 if isinstance(annotation.slice, ast.Tuple)
                 else [annotation.slice]
             )
-            if outer in _UNIONS or outer in ("typing.Optional", "typing_extensions.Optional"):
-                return self._all_reject(items, kind)
             if outer in _WRAPPERS:
                 return self.holds_literal(items[0], kind) if items else None
             base = annotation.value
@@ -1129,7 +1127,9 @@ def _rejects_none(body: list[ast.stmt], name: str) -> bool:
 
 
 def exhaustive_dispatch(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, terminates: Callable[[list[ast.stmt]], bool]
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    terminates: Callable[[list[ast.stmt]], bool],
 ) -> bool:
     """Whether ``node`` can fall off its end only with a parameter of a type its own
     annotation excludes: the body ends in an ``if``/``elif`` chain (no ``else``) of
@@ -1171,7 +1171,7 @@ def exhaustive_dispatch(
     arg = next((a for a in args if a.arg == param), None)
     if arg is None or arg.annotation is None:
         return False
-    members = _members(arg.annotation)
+    members = _members(src, arg.annotation)
     return members is not None and members <= covered
 
 
@@ -1196,31 +1196,21 @@ def _type_name(node: ast.expr) -> str | None:
     return _TYPING_BUILTIN.get(f"typing.{name}", name)
 
 
-def _members(annotation: ast.expr) -> set[str] | None:
+def _members(src: SourceInfo, annotation: ast.expr) -> set[str] | None:
     """The classes a parameter annotation admits (``str | list[dict]`` -> str, list;
     ``Optional[X]`` -> X, None); None when one is not a plain class."""
     node = unquoted(annotation)
     if node is None:
         return None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+    members = union_items(src, node)
+    if members is not None:
         union: set[str] = set()
-        for member in union_members(node):
-            admitted = _members(member)
+        for member in members:
+            admitted = _members(src, member)
             if admitted is None:
                 return None
             union |= admitted
         return union
-    if isinstance(node, ast.Subscript):
-        base = _type_name(node.value)
-        if base in ("Union", "Optional"):
-            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            found: set[str] = {"None"} if base == "Optional" else set()
-            for item in items:
-                more = _members(item)
-                if more is None:
-                    return None
-                found |= more
-            return found
     name = _type_name(node)
     if name is None or name in ("Any", "object", "Union", "Optional"):
         return None

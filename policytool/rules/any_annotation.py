@@ -23,7 +23,7 @@ from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
-from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, union_members, unquoted
+from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, union_items, unquoted
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -345,17 +345,10 @@ def _is_any(src: SourceInfo, annotation: ast.expr | None) -> bool:
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         parsed = unquoted(annotation)
         return parsed is not None and _is_any(src, parsed)
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return any(_is_any(src, member) for member in union_members(annotation))
+    members = union_items(src, annotation)
+    if members is not None:
+        return any(_is_any(src, member) for member in members)
     if isinstance(annotation, ast.Subscript):
-        outer = src.qualname(annotation.value)
-        if outer in ("Optional", "Union", "typing.Optional", "typing.Union"):
-            inner = (
-                annotation.slice.elts
-                if isinstance(annotation.slice, ast.Tuple)
-                else [annotation.slice]
-            )
-            return any(_is_any(src, item) for item in inner)
         return False
     return src.qualname(annotation) in _ANY_NAMES
 
@@ -545,7 +538,7 @@ def _wrong_return(
     if (
         not _terminates(node.body)
         and wrong.falls_off_newly(src, node, annotation_added)
-        and not wrong.exhaustive_dispatch(node, _terminates)
+        and not wrong.exhaustive_dispatch(src, node, _terminates)
     ):
         yield finding(
             src,
@@ -572,7 +565,7 @@ def _class_falls_off(
     annotation_added = src.node_added(node.returns)
     if not wrong.falls_off_newly(src, node, annotation_added) or _terminates(node.body):
         return
-    if wrong.exhaustive_dispatch(node, _terminates):
+    if wrong.exhaustive_dispatch(src, node, _terminates):
         return  # falls off only with a parameter its own annotation excludes
     if _silenced_def(src, node) or _is_generator(node):
         return
@@ -613,16 +606,10 @@ def _without_none(src: SourceInfo, node: ast.expr | None) -> ast.expr | None:
     """The type an ``Optional[T]`` / ``T | None`` / ``Union[T, None]`` holds besides None
     (``**kwargs: Optional[dict]`` says each value is a dict or None); ``node`` itself when
     it is no such union."""
-    if isinstance(node, ast.Subscript) and src.qualname(node.value) in (
-        "typing.Optional",
-        "typing.Union",
-    ):
-        members = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if src.qualname(node.value) == "typing.Optional":
-            return members[0] if len(members) == 1 else None
-    elif isinstance(node, ast.BinOp):
-        members = union_members(node)
-    else:
+    if node is None:
+        return None
+    members = union_items(src, node)
+    if members is None:
         return node
     rest = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
     return rest[0] if len(rest) == 1 and len(members) == 2 else None
