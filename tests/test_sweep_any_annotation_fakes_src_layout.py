@@ -198,3 +198,87 @@ def test_a_fake_of_a_typed_installed_service_class_stays_a_warning(
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+@pytest.mark.parametrize(
+    ("project", "package_root", "marker"),
+    [
+        ("python/batch", "python/batch", "pyproject.toml"),  # aibrix: ``python/aibrix/``
+        ("sdk", "sdk", "setup.py"),  # a project folder at the top
+        ("packages/batch", "packages/batch/src", "pyproject.toml"),  # a src layout member
+        ("python/batch", "python/batch", None),  # no project file: no import root
+    ],
+)
+def test_a_fake_of_a_class_in_a_project_folder_of_a_monorepo(
+    feature: Repo, run: Run, project: str, package_root: str, marker: str | None
+) -> None:
+    """aibrix keeps its package in ``python/aibrix/`` (its own ``pyproject.toml``); its
+    tests import ``aibrix.batch``, which CI installs from there. The keyword fake of the
+    typed ``status`` field of the imported module's record is ✗, as in a one-project
+    repository. A folder with no project file is no import root (and the
+    fields alone name no class: another module has the same records)."""
+    if marker is not None:
+        feature.write(f"{project}/{marker}", "")
+    feature.write(f"{package_root}/batch/__init__.py", "")
+    feature.write(
+        f"{package_root}/batch/entity.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass JobStatus:\n    state: str\n    created_at: float\n\n\n"
+        "@dataclass\nclass Job:\n    job_id: str\n    status: JobStatus\n",
+    )
+    # another project's records with the same fields: the fields alone name neither
+    feature.write(
+        "tools/report/records.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass RunStatus:\n    state: str\n    created_at: float\n\n\n"
+        "@dataclass\nclass Run:\n    job_id: str\n    status: RunStatus\n",
+    )
+    feature.write(
+        f"{project}/tests/test_jobs.py",
+        "from types import SimpleNamespace\n\nfrom batch.entity import Job\n\n\n"
+        "def test_job():\n"
+        "    job = SimpleNamespace(job_id='a', status=SimpleNamespace(state='x', created_at=0))\n"
+        "    assert isinstance(job, Job) is False\n",
+    )
+    feature.commit("monorepo")
+    errors = [r for r in found(run, "any-annotation") if "/tests/" in r[0] and r[2] == "error"]
+    named = sorted((r[1], r[3].split("`")[3]) for r in errors)
+    assert named == ([(7, "JobStatus")] if marker else [])
+
+
+def test_project_folders_are_bounded_and_never_followed_through_links(tmp_path: Path) -> None:
+    """A project folder is one or two levels down, not a package itself, reached without
+    a symlink; a folder listing more than ``MAX_LISTED`` entries is not read."""
+    (tmp_path / "python" / "proj").mkdir(parents=True)
+    (tmp_path / "python" / "proj" / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "setup.py").write_text("")
+    (tmp_path / "deep" / "a" / "b").mkdir(parents=True)
+    (tmp_path / "deep" / "a" / "b" / "setup.py").write_text("")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / "pyproject.toml").write_text("")
+    (tmp_path / "linked").symlink_to(outside, target_is_directory=True)
+    assert fakes.project_roots(str(tmp_path)) == [str(tmp_path / "python" / "proj")]
+    crowded = tmp_path / "crowded"
+    crowded.mkdir()
+    for i in range(fakes.MAX_LISTED + 1):
+        (crowded / f"d{i}").mkdir()
+    (crowded / "d0" / "pyproject.toml").write_text("")
+    assert fakes.project_roots(str(tmp_path)) == [str(tmp_path / "python" / "proj")]
+
+
+def test_the_second_tier_skips_the_standard_library_and_the_test_runner(
+    tmp_path: Path,
+) -> None:
+    """huggingface/kernels: the test imports ``pytest`` (some thirty ``_pytest`` modules)
+    and the standard library; those filled the tier's budget before huggingface_hub's
+    ``hf_api``, whose ``branches: list[GitRefInfo]`` names what the fake mimics."""
+    (tmp_path / "code.py").write_text(
+        "import os\nimport json\nimport pytest\nfrom _pytest.fixtures import fixture\n"
+        "from hub.api import Api\nfrom hub import models\n"
+    )
+    finder = fakes.Finder(str(tmp_path))
+    assert fakes.imports_of(finder, ["code"]) == ["hub.api", "hub"]
+    assert fakes.imports_of(finder, ["code"], limit=1) == ["hub.api"]

@@ -837,6 +837,58 @@ def folder_roots(root: str) -> list[str]:
     return found
 
 
+# A folder holding one of these is a project of its own (``python/aibrix/pyproject.toml``
+# in a monorepo): CI installs it, so its packages import from that folder.
+PROJECT_FILES = ("pyproject.toml", "setup.py")
+# A folder with more entries than this is read no further for project folders.
+MAX_LISTED = 4096
+
+
+def _listed(path: str) -> list[os.DirEntry[str]]:
+    """The folders of ``path`` (no symlink, not hidden, not a folder of tests or
+    builds), sorted by name; none when it cannot be read or is too large to list."""
+    try:
+        with os.scandir(path) as entries:
+            listed = list(itertools.islice(entries, MAX_LISTED + 1))
+    except OSError:
+        return []
+    if len(listed) > MAX_LISTED:
+        return []
+    return sorted(
+        (
+            entry
+            for entry in listed
+            if not entry.name.startswith(".")
+            and entry.name not in _SKIP_DIRS
+            and entry.is_dir(follow_symlinks=False)
+        ),
+        key=lambda entry: entry.name,
+    )
+
+
+def _is_project(path: str) -> bool:
+    """Whether ``path`` holds a project file and is no package itself."""
+    return not os.path.isfile(os.path.join(path, "__init__.py")) and any(
+        os.path.isfile(os.path.join(path, name)) for name in PROJECT_FILES
+    )
+
+
+def project_roots(root: str) -> list[str]:
+    """The folders one or two levels below ``root`` that are projects of their own
+    (:data:`PROJECT_FILES`: ``python/aibrix/``, ``sdk/``), their ``src/`` when they
+    have one, sorted, at most :data:`MAX_FOLDER_ROOTS`."""
+    found: list[str] = []
+    for top in _listed(root):
+        for folder in (top, *_listed(top.path)):
+            if not _is_project(folder.path):
+                continue
+            inner = os.path.join(folder.path, "src")
+            found.append(inner if os.path.isdir(inner) else folder.path)
+            if len(found) == MAX_FOLDER_ROOTS:
+                return found
+    return found
+
+
 class Finder:
     """Finds modules by dotted name in the repository root, then on ``sys.path``."""
 
@@ -853,6 +905,7 @@ class Finder:
                 if os.path.isdir(inner) and not os.path.islink(inner):
                     roots.append(inner)
             roots.extend(self.folder_roots)
+            roots.extend(r for r in project_roots(self.root) if r not in roots)
         self.src_roots = frozenset(roots[1:])
         for entry in sys.path:
             if not entry or not os.path.isdir(entry):
@@ -1071,10 +1124,15 @@ def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
                 yield module
 
 
+# Second-tier modules that never declare what a test fakes: the standard library's and
+# the test runner's (``import pytest`` brings some thirty ``_pytest`` modules).
+_TIERLESS = frozenset({*sys.stdlib_module_names, "pytest", "_pytest"})
+
+
 def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]:
-    """The modules that ``modules`` import from (one hop, at most ``limit``): the code
-    under test annotates the names a fake is bound to, or the modules it imports do.
-    The repository's own modules are read first."""
+    """The modules that ``modules`` import from (one hop, at most ``limit``, not those of
+    :data:`_TIERLESS`): the code under test annotates the names a fake is bound to, or
+    the modules it imports do. The repository's own modules are read first."""
     out: list[str] = []
     seen = set(modules)
     root = finder.root
@@ -1091,6 +1149,8 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
             absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
             if absolute and absolute not in seen:
                 seen.add(absolute)
+                if absolute.partition(".")[0] in _TIERLESS:
+                    continue
                 out.append(absolute)
                 if len(out) >= limit:
                     return out
