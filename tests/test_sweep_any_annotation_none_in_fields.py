@@ -179,6 +179,25 @@ class Tokenizer:
             return [1]
         elif isinstance(item, list):
             return item
+
+    def client(self, client: str | bytes) -> list[int]:
+        if isinstance(client, bytes):
+            return [2]
+
+        if isinstance(client, str):
+            return [1]
+
+    def partial(self, client: str | bytes | int) -> list[int]:
+        if isinstance(client, bytes):
+            return [2]
+        if isinstance(client, str):
+            return [1]
+
+    def late(self, client: str | bytes) -> list[int]:
+        if isinstance(client, bytes):
+            print(client)
+        if isinstance(client, str):
+            return [1]
 """
 
 
@@ -187,7 +206,10 @@ def test_a_fall_off_only_the_parameter_annotation_excludes_is_no_wrong_return(
 ) -> None:
     # nemo-skills ``encode(prompt: str | list[dict]) -> list[int]``: an ``isinstance``
     # chain over every member of the parameter's annotation; ``width`` falls off for
-    # ``None`` (its annotation admits it), ``depth`` for a dict.
+    # ``None`` (its annotation admits it), ``depth`` for a dict. instructor's
+    # ``from_fireworks``: two ``if`` statements that each return read as one chain
+    # (``client``); not when they miss a member (``partial``) or the first one can fall
+    # through (``late``).
     feature.write("pkg/tokenizer.py", TOKENIZER)
     feature.commit("add")
     result = run("sweep", "--format", "json", "--fail-on", "never")
@@ -196,4 +218,4 @@ def test_a_fall_off_only_the_parameter_annotation_excludes_is_no_wrong_return(
         for f in json.loads(result.out)
         if f["rule"] == "any-annotation" and "fall off" in f["message"]
     )
-    assert found == ["depth", "width"]
+    assert found == ["depth", "late", "partial", "width"]

@@ -1132,16 +1132,40 @@ def exhaustive_dispatch(
     terminates: Callable[[list[ast.stmt]], bool],
 ) -> bool:
     """Whether ``node`` can fall off its end only with a parameter of a type its own
-    annotation excludes: the body ends in an ``if``/``elif`` chain (no ``else``) of
+    annotation excludes: the body ends in ``if``/``elif`` chains (no ``else``) of
     ``isinstance(p, ...)`` tests of one parameter, each branch ending the function
     (``terminates``), whose classes cover every member of ``p``'s annotation
     (``prompt: str | list[dict]`` and ``isinstance(prompt, str)`` / ``isinstance(prompt,
-    list)``). Under the declared types the fall-through is unreachable: the return
-    annotation is not what misleads."""
-    if not node.body or not isinstance(node.body[-1], ast.If):
-        return False
-    stmt: ast.If = node.body[-1]
+    list)``). Consecutive ``if`` statements whose branches end the function read as one
+    chain (instructor's ``if isinstance(client, AsyncFireworks): return ...`` then ``if
+    isinstance(client, Fireworks): return ...``). Under the declared types the
+    fall-through is unreachable: the return annotation is not what misleads."""
     param: str | None = None
+    covered: set[str] = set()
+    for stmt in reversed(node.body):
+        if not isinstance(stmt, ast.If):
+            break
+        chain = _isinstance_chain(stmt, param, terminates)
+        if chain is None:
+            break
+        param, classes = chain
+        covered |= classes
+    if param is None:
+        return False
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    arg = next((a for a in args if a.arg == param), None)
+    if arg is None or arg.annotation is None:
+        return False
+    members = _members(src, arg.annotation)
+    return members is not None and members <= covered
+
+
+def _isinstance_chain(
+    stmt: ast.If, param: str | None, terminates: Callable[[list[ast.stmt]], bool]
+) -> tuple[str, set[str]] | None:
+    """(parameter, classes) of an ``if``/``elif`` chain with no ``else`` of
+    ``isinstance(p, ...)`` tests of one parameter (``param`` when given), each branch
+    ending the function; None for any other statement."""
     covered: set[str] = set()
     while True:
         test = stmt.test
@@ -1152,27 +1176,21 @@ def exhaustive_dispatch(
             and isinstance(test.args[0], ast.Name)
             and param in (None, test.args[0].id)
         ):
-            return False
+            return None
         param = test.args[0].id
         kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
         for kind in kinds:
             name = _type_name(kind)
             if name is None:
-                return False
+                return None
             covered.add(name)
         if not terminates(stmt.body):
-            return False
+            return None
         if not stmt.orelse:
-            break
+            return param, covered
         if len(stmt.orelse) != 1 or not isinstance(stmt.orelse[0], ast.If):
-            return False
+            return None
         stmt = stmt.orelse[0]
-    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-    arg = next((a for a in args if a.arg == param), None)
-    if arg is None or arg.annotation is None:
-        return False
-    members = _members(src, arg.annotation)
-    return members is not None and members <= covered
 
 
 def _type_name(node: ast.expr) -> str | None:
