@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from functools import partial
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -240,6 +242,33 @@ def test_an_override_of_a_base_init_keeps_the_interfaces_catch_all(feature: Repo
     )
     feature.commit("new")
     assert rows(run) == []
+
+
+@pytest.mark.parametrize(
+    ("imports", "base", "dropped"),
+    [
+        ("from typing import Iterator", "Iterator[T]", True),  # torchdata's ``BaseNode``
+        ("import collections.abc as cabc", "cabc.Mapping", True),
+        ("import typing", "typing.Iterable[T]", True),
+        ("from pkg.mine import Iterator", "Iterator[T]", False),  # a class of its own: unknown
+    ],
+)
+def test_an_abstract_collection_base_declares_no_catch_all(
+    feature: Repo, run: Run, imports: str, base: str, dropped: bool
+) -> None:
+    """torchdata's root ``class BaseNode(Iterator[T])`` with ``__init__(self, *args,
+    **kwargs)`` that sets a flag and drops every key: typing's and ``collections.abc``'s
+    abstract collections declare no ``__init__`` whose keywords the catch-all absorbs,
+    so it is the dropped-keys ✗, as with no base. A base of the same name imported from
+    elsewhere is still unknown."""
+    feature.write(
+        "pkg/node.py",
+        f"{imports}\nfrom typing import TypeVar\n\nT = TypeVar('T')\n\n\n"
+        f"class BaseNode({base}):\n"
+        "    def __init__(self, *args, **kwargs):\n        self.ready = False\n",
+    )
+    feature.commit("node")
+    assert [r[2] for r in rows(run)] == (["error"] if dropped else [])
 
 
 def test_the_shared_fail_fast_list_reaches_kwargs_lookup(feature: Repo, run: Run) -> None:

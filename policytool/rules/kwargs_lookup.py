@@ -623,6 +623,26 @@ def _family_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
 
 # Bases that declare no constructor of their own worth matching.
 _NO_SIGNATURE_BASES = frozenset({"object", "ABC", "Protocol", "Generic", "NamedTuple"})
+# The abstract collections (``class BaseNode(Iterator[T])``): no method of theirs takes
+# keywords a subclass's ``**kwargs`` would absorb, when imported from these modules.
+_ABSTRACT_BASES = frozenset(
+    {
+        "AsyncIterable",
+        "AsyncIterator",
+        "Collection",
+        "Container",
+        "Iterable",
+        "Iterator",
+        "Mapping",
+        "MutableMapping",
+        "MutableSequence",
+        "MutableSet",
+        "Reversible",
+        "Sequence",
+        "Sized",
+    }
+)
+_ABSTRACT_HOMES = frozenset({"typing", "typing_extensions", "collections.abc"})
 
 
 def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
@@ -651,9 +671,12 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
             for alias in node.names:
                 imported[alias.asname or alias.name] = node.module
     for base in owner.bases:
-        name = unparse(base.value if isinstance(base, ast.Subscript) else base, 200)
-        name = name.rpartition(".")[2]
+        base_name = base.value if isinstance(base, ast.Subscript) else base
+        name = unparse(base_name, 200).rpartition(".")[2]
         if name in _NO_SIGNATURE_BASES:
+            continue
+        package, _dot, last = (src.qualname(base_name) or "").rpartition(".")
+        if last in _ABSTRACT_BASES and package in _ABSTRACT_HOMES:
             continue
         if name in local:
             if any(
