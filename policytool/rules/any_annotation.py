@@ -51,7 +51,8 @@ loop whose `else` returns or raises and that no `break` leaves, or a `while True
 without a `break`, does not fall off; nor does a last `if`/`elif` chain of
 `isinstance(p, ...)` tests, each returning, whose classes cover every member of the
 parameter's own annotation, `prompt: str | list[dict]`: it falls through only with a
-value the declared types exclude), `-> None` that returns a value (a literal, a display,
+value the declared types exclude; consecutive `if` statements that each return read as
+one chain), `-> None` that returns a value (a literal, a display,
 or a method's own `self`), `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
@@ -180,7 +181,10 @@ of the fake is one of its attributes; a fake made only of tensor attributes (`dt
 `torch.Tensor` stands in for `torch.Tensor` (torch ships typed stubs; a meta tensor is
 the real thing); a subclass of a typed data class is one (a pydantic model's subclass
 in another module); a `src/` layout's packages are read, and so are those under a
-top-level folder no package can be named after (`mooncake-wheel/mooncake/`);
+top-level folder no package can be named after (`mooncake-wheel/mooncake/`) and under
+a folder one or two levels down with its own `pyproject.toml` or `setup.py`, a project
+of a monorepo (`python/aibrix/`, or its `src/`); the second tier of modules (those the
+test's imports import, the first 80) leaves out the standard library's and pytest's;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
 followed. A parameter's type its docstring names (`config (JobConfig):`, `:type config:
