@@ -248,7 +248,8 @@ def test_a_fake_of_a_class_in_a_project_folder_of_a_monorepo(
 
 def test_project_folders_are_bounded_and_never_followed_through_links(tmp_path: Path) -> None:
     """A project folder is one or two levels down, not a package itself, reached without
-    a symlink; a folder listing more than ``MAX_LISTED`` entries is not read."""
+    a symlink (nor is its ``src``); a folder listing more than ``MAX_LISTED`` entries is
+    not read."""
     (tmp_path / "python" / "proj").mkdir(parents=True)
     (tmp_path / "python" / "proj" / "pyproject.toml").write_text("")
     (tmp_path / "pkg").mkdir()
@@ -260,6 +261,7 @@ def test_project_folders_are_bounded_and_never_followed_through_links(tmp_path: 
     outside.mkdir()
     (outside / "pyproject.toml").write_text("")
     (tmp_path / "linked").symlink_to(outside, target_is_directory=True)
+    (tmp_path / "python" / "proj" / "src").symlink_to(outside, target_is_directory=True)
     assert fakes.project_roots(str(tmp_path)) == [str(tmp_path / "python" / "proj")]
     crowded = tmp_path / "crowded"
     crowded.mkdir()

@@ -883,7 +883,9 @@ def project_roots(root: str) -> list[str]:
             if not _is_project(folder.path):
                 continue
             inner = os.path.join(folder.path, "src")
-            found.append(inner if os.path.isdir(inner) else folder.path)
+            # a ``src`` that links elsewhere would read modules outside the repository
+            inside = os.path.isdir(inner) and not os.path.islink(inner)
+            found.append(inner if inside else folder.path)
             if len(found) == MAX_FOLDER_ROOTS:
                 return found
     return found

@@ -64,8 +64,8 @@ stub, a `(*args, **kwargs)` placeholder that uses neither and sets nothing on `s
 a method overriding one of a base class (followed through a package's re-exports) that declares
 it with parameters: an interface's catch-all; a base method taking only `self` declares
 none, and neither do the abstract collections of `typing` and `collections.abc`
-(`class BaseNode(Iterator[T])`); or one of several implementations the change writes with the same unused
-`**kwargs`: a function of the same name in two modules (each backend's
+(`class BaseNode(Iterator[T])`); or one of several implementations the change writes
+with the same unused `**kwargs`: a function of the same name in two modules (each backend's
 `load_checkpoint(..., **kwargs)`) or the `__init__` of two classes of one module (a family
 of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
 fixes the signature); a `**kwargs` the change adds to an old signature and the body
