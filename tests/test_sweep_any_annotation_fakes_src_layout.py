@@ -284,3 +284,9 @@ def test_the_second_tier_skips_the_standard_library_and_the_test_runner(
     finder = fakes.Finder(str(tmp_path))
     assert fakes.imports_of(finder, ["code"]) == ["hub.api", "hub"]
     assert fakes.imports_of(finder, ["code"], limit=1) == ["hub.api"]
+    # a package of the repository named like a module of the standard library is its own
+    (tmp_path / "profile").mkdir()
+    (tmp_path / "profile" / "__init__.py").write_text("")
+    (tmp_path / "code.py").write_text("import os\nfrom profile.stats import Stats\n")
+    finder = fakes.Finder(str(tmp_path))
+    assert fakes.imports_of(finder, ["code"]) == ["profile.stats"]

@@ -1131,6 +1131,14 @@ def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
 _TIERLESS = frozenset({*sys.stdlib_module_names, "pytest", "_pytest"})
 
 
+def _in_tree(finder: Finder, module: str) -> bool:
+    """Whether ``module`` is found in the work tree (a package of the repository named
+    like a module of the standard library: ``profile``, ``code``)."""
+    found = finder.find(module)
+    root = finder.root
+    return bool(root and found and found[0].startswith(root + os.sep))
+
+
 def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]:
     """The modules that ``modules`` import from (one hop, at most ``limit``, not those of
     :data:`_TIERLESS`): the code under test annotates the names a fake is bound to, or
@@ -1151,7 +1159,8 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
             absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
             if absolute and absolute not in seen:
                 seen.add(absolute)
-                if absolute.partition(".")[0] in _TIERLESS:
+                top = absolute.partition(".")[0]
+                if top in _TIERLESS and not _in_tree(finder, top):
                     continue
                 out.append(absolute)
                 if len(out) >= limit:
