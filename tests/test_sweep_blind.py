@@ -1063,6 +1063,76 @@ _ZZD_FIGURES = {
     ),
 }
 
+_ZZEFG_SEALED = (
+    "sealed: labelled blind after round T, recorded with 74e4538: zze, zzf and zzg "
+    "together ✗ recall 11/40, ✗ precision 11/19, ⚠ precision 68/74 (no tuning after)"
+)
+_ZZE_FIGURES = {
+    ("kwargs-lookup", "w-precision"): (
+        "4/9: reads in test recorders of the keys a fake captured, and `kwargs.pop(...)` "
+        "of a plain `kwargs: dict` parameter, labelled '-' (set zi's plain-dict "
+        "convention; over all sets such reads were ⚠ 13 times in 17)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/5: `except Exception: pass` in a bnb-dequantizing helper of the MLX loader "
+        "(×2), and three catches of unsloth's device-map planner that return a default "
+        "or skip a field while reading the config at model load: no fail-fast name (⚠)"
+    ),
+    ("broad-except", "x-precision"): (
+        "0/1: `except Exception: return` around an import in an `unpatch_*` helper of "
+        "benchmarks and tests (its name matches `*patch*`, the functions that patch what "
+        "they import), labelled ⚠"
+    ),
+    ("broad-except", "w-precision"): (
+        "11/12: a CI script's dry-run handler that logs the traceback and returns exit "
+        "status 1, and a websocket handler that reports the error to the client, labelled "
+        "'-'"
+    ),
+    ("any-annotation", "x-recall"): (
+        "1/4: a `SimpleNamespace(loader=object())` fake of importlib's `ModuleSpec` and "
+        "an empty fake set as a fake model's `config` (standing in for "
+        "`PretrainedConfig`), and a `response` fake given to huggingface_hub's "
+        "`GatedRepoError` (no annotation names it): ⚠"
+    ),
+}
+_ZZF_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        '1/7: helm\'s new `"split"` key read in two files, twice from `**kwargs` (⚠) and '
+        "once from the stored `self.kwargs` (no finding); optimum-nvidia's three "
+        "`_from_pretrained(**model_kwargs)` that read some keys and drop the rest, "
+        "labelled on the `**model_kwargs` line where the sweep reports the `def` line "
+        "(two) or reports nothing (the third forwards the dict to a helper that pops)"
+    ),
+    ("kwargs-lookup", "x-precision"): (
+        "1/8: five new `.get` reads in an older `_from_pretrained(**model_kwargs)` that "
+        "drops keys (✗ at each new read, by the rule's design for an old function), "
+        "labelled ⚠ because the drop predates them; two dropped-keys ✗ on `def` lines, "
+        "labelled '-' because the blind ✗ sit on the `**model_kwargs` lines"
+    ),
+    ("any-annotation", "x-recall"): (
+        "4/10 blind, 4/7 post-run: `-> Path` returning a tuple and a list (a class of "
+        "the standard library with bases: not known to reject a display), `has_moe(self) "
+        '-> bool` returning `getattr(self, "moe_num_experts", 1)`, and three wrong '
+        "tensor returns labelled on their `) -> T:` lines, reported on the `def` lines "
+        "(post_run '-' on the duplicates)"
+    ),
+}
+_ZZG_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: `QuantizationArgs.__init__(self, **kwargs)` setting only the keys it has "
+        "as attributes (`if hasattr(self, k)`): iterating the dict is handing it on"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/1: `except Exception as e: log.warning(...); continue` in llama-models' "
+        "`load_bpe_file`, a tokenizer loader (no fail-fast name: ⚠)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "0/7: garak's fakes of openai's `Completion`, `ChatCompletion` and their "
+        "choices returned by hand-written fake clients' `create` methods, and "
+        "`SimpleNamespace` stand-ins for openai's resource objects: ⚠"
+    ),
+}
+
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("a", "blind", "any-annotation", "x-recall"): (
@@ -1145,6 +1215,9 @@ for _name, _cells, _when in (
     ("zzb", _ZZB_FIGURES, _ZZBCD_SEALED),
     ("zzc", _ZZC_FIGURES, _ZZBCD_SEALED),
     ("zzd", _ZZD_FIGURES, _ZZBCD_SEALED),
+    ("zze", _ZZE_FIGURES, _ZZEFG_SEALED),
+    ("zzf", _ZZF_FIGURES, _ZZEFG_SEALED),
+    ("zzg", _ZZG_FIGURES, _ZZEFG_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
