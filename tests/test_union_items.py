@@ -6,9 +6,11 @@ every any-annotation reading, so each spelling of a union reads the same everywh
 from __future__ import annotations
 
 import ast
+import time
 
 import pytest
 
+from policytool.rules import _fakes as fakes
 from policytool.rules._pysource import SourceInfo, union_items
 from policytool.rules._sweep_config import SweepConfig
 from tests.conftest import Repo
@@ -85,3 +87,58 @@ def test_every_spelling_reads_the_same_in_each_reading(
     assert (11, "error") in rows
     assert not any(line == 15 for line, _ in rows)
     assert (19, "warning") in rows
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("int | None", ["int", "None"]),
+        ("'Optional[Foo]'", ["Foo", "None"]),
+        ("typing.Optional[Foo]", ["Foo", "None"]),
+        ("typing_extensions.Union[Foo, Bar]", ["Foo", "Bar"]),
+        ("Union[dict[str, int], None]", ["dict[str, int]", "None"]),
+        ("Optional[list[A | B]]", ["list[A | B]", "None"]),
+        ("Optional[QuantizeConfig | Dict]", ["QuantizeConfig", "Dict", "None"]),
+        ("A | Union[B, Optional[C]]", ["A", "B", "C", "None"]),
+        ("Callable[[int], str] | None", ["Callable[[int], str]", "None"]),
+        ("list[Foo]", ["list[Foo]"]),
+        ("Maybe[Foo]", ["Maybe[Foo]"]),
+    ],
+)
+def test_union_text_members_reads_each_spelling_of_the_index_text(
+    text: str, expected: list[str]
+) -> None:
+    """The module index keeps annotations as text: its reader splits them the way
+    ``union_items`` splits nodes, at the top level only."""
+    assert fakes.union_text_members(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Optional[Config]", "Config"),
+        ("None | Config", "Config"),
+        ("Union[Config, None]", "Config"),
+        ("'pkg.Config | None'", "Config"),
+        ("Optional[list[Config]]", None),
+        ("None", None),
+    ],
+)
+def test_the_class_an_annotation_text_names(text: str, name: str | None) -> None:
+    assert fakes._type_name(text) == name
+
+
+def test_a_hostile_annotation_text_is_read_in_linear_time() -> None:
+    """A pull request's annotation text of a megabyte: bars and commas, and unions
+    nested 100,000 deep (only the first ``MAX_UNION_EXPANSIONS`` are opened)."""
+    text = "Union[" + "A | " * 200_000 + "B, " * 100_000 + "C]"
+    started = time.perf_counter()
+    members = fakes.union_text_members(text)
+    assert len(members) == 300_001
+    deep = "Optional[" * 100_000 + "X" + "]" * 100_000
+    nested = fakes.union_text_members(deep)
+    assert nested[1:] == ["None"] * fakes.MAX_UNION_EXPANSIONS
+    assert nested[0].startswith("Optional[Optional[")
+    wide = fakes.union_text_members("Union[" * 100_000 + "X, Y" + "]" * 100_000)
+    assert time.perf_counter() - started < 4.0
+    assert len(wide) == 1 and wide[0].startswith("Union[Union[")

@@ -453,18 +453,66 @@ def _annotation_name(annotation: ast.expr | None) -> str | None:
         return None
 
 
-def _bare_annotation(text: str) -> str:
-    """An annotation's text without quotes and an ``Optional[...]`` around it."""
-    text = text.strip().strip("\"'").strip()
-    for wrapper in ("Optional[", "typing.Optional["):
-        if text.startswith(wrapper) and text.endswith("]"):
-            text = text[len(wrapper) : -1]
-    return text
+def _split_top(text: str, separator: str) -> list[str]:
+    """``text`` split at each ``separator`` outside brackets (one pass)."""
+    if separator not in text:
+        return [text]
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for index, char in enumerate(text):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return parts
+
+
+def union_text_members(text: str) -> list[str]:
+    """The members of an annotation's text, left to right, without quotes: ``A | B``,
+    ``Union[A, B]`` and ``Optional[A]`` (``A`` and ``None``), nested ones too
+    (``Optional[A | B]``); the text itself when it is no union. The text reading of
+    :func:`_pysource.union_items`, for the annotations the module index keeps as text.
+    At most :data:`MAX_UNION_EXPANSIONS` unions are opened (each is a pass over its
+    text): deeper ones stay whole."""
+    members: list[str] = []
+    stack = [text.strip().strip("\"'").strip()]
+    opened = 0
+    while stack:
+        parts = _split_top(stack.pop(), "|")
+        if len(parts) > 1:
+            stack.extend(reversed(parts))
+            continue
+        part = parts[0].strip()
+        match = _UNION_TEXT_RE.fullmatch(part) if opened < MAX_UNION_EXPANSIONS else None
+        if match is None:
+            members.append(part)
+            continue
+        opened += 1
+        items = [item.strip() for item in _split_top(match.group(2), ",")]
+        if match.group(1) == "Optional":
+            items.append("None")
+        stack.extend(reversed(items))
+    return members
+
+
+MAX_UNION_EXPANSIONS = 8
+# ``Optional[...]`` / ``Union[...]``, bare or from typing / typing_extensions.
+_UNION_TEXT_RE = re.compile(r"(?:typing(?:_extensions)?\.)?(Optional|Union)\[(.*)\]", re.S)
+
+
+def _first_member(text: str) -> str:
+    """The first member of an annotation's text that is not ``None`` ("" for none)."""
+    return next((m for m in union_text_members(text) if m and m != "None"), "")
 
 
 def _type_name(text: str) -> str | None:
     """The class a type annotation's text names (``Optional[X]``, ``X | None``)."""
-    text = _bare_annotation(text).split("|")[0].strip()
+    text = _first_member(text)
     if "[" in text:
         return None
     parts = text.split(".")
@@ -496,10 +544,8 @@ def nested_element_type(text: str, depth: int) -> str | None:
     # the module index keeps one bracket level of an annotation (``list[list[X]``)
     text += "]" * (text.count("[") - text.count("]"))
     for _level in range(depth):
-        text = text.split("|")[0].strip()
+        text = _first_member(text)
         match = re.fullmatch(r"(?:typing\.)?(\w+)\[(.*)\]", text, re.S)
-        if match and match.group(1) == "Optional":
-            match = re.fullmatch(r"(?:typing\.)?(\w+)\[(.*)\]", match.group(2).strip(), re.S)
         if match is None or match.group(1) not in _SEQUENCES:
             return None
         inner = match.group(2).strip().removesuffix("...").strip().removesuffix(",").strip()
@@ -1619,7 +1665,7 @@ TENSOR_ATTRIBUTES = frozenset(
 def _names_tensor(text: str, parsed: _Module) -> bool:
     """Whether an annotation's text is ``torch.Tensor`` (also ``Optional[...]``, ``| None``,
     or a ``Tensor`` the module imports from torch)."""
-    members = {member.strip() for member in _bare_annotation(text).split("|")} - {"None"}
+    members = set(union_text_members(text)) - {"None"}
     if len(members) != 1:
         return False
     (member,) = members
