@@ -472,6 +472,12 @@ def _split_top(text: str, separator: str) -> list[str]:
     return parts
 
 
+# At most this many ``Optional[...]`` / ``Union[...]`` of one annotation's text are opened.
+MAX_UNION_EXPANSIONS = 8
+# ``Optional[...]`` / ``Union[...]``, bare or from typing / typing_extensions.
+_UNION_TEXT_RE = re.compile(r"(?:typing(?:_extensions)?\.)?(Optional|Union)\[(.*)\]", re.S)
+
+
 def union_text_members(text: str) -> list[str]:
     """The members of an annotation's text, left to right, without quotes: ``A | B``,
     ``Union[A, B]`` and ``Optional[A]`` (``A`` and ``None``), nested ones too
@@ -498,11 +504,6 @@ def union_text_members(text: str) -> list[str]:
             items.append("None")
         stack.extend(reversed(items))
     return members
-
-
-MAX_UNION_EXPANSIONS = 8
-# ``Optional[...]`` / ``Union[...]``, bare or from typing / typing_extensions.
-_UNION_TEXT_RE = re.compile(r"(?:typing(?:_extensions)?\.)?(Optional|Union)\[(.*)\]", re.S)
 
 
 def _first_member(text: str) -> str:
