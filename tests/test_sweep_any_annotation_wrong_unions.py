@@ -257,6 +257,40 @@ def test_a_new_tuple_return_under_an_old_class_annotation_or_a_dunder(repo: Repo
     assert wrong(run) == []
 
 
+def test_a_rewritten_signature_keeps_its_annotation_over_a_new_return_kind(
+    repo: Repo, run: Run
+) -> None:
+    # optimum-nvidia 3a87537: ``convert_and_build(..., engine_save_path=None) -> Path`` gains
+    # a parameter and its return becomes ``folder, folder.relative_to(root)``: the change
+    # rewrites the signature and states the old ``-> Path`` anew over a tuple (✗ at the
+    # def); a new ``-> Path`` returning a list is one too. A body-only edit is not.
+    build = "def build(root: Path) -> Path:\n    folder = root / 'engines'\n    return folder\n"
+    keep = build.replace("build", "keep")
+    old = f"from pathlib import Path\n\n\n{build}\n\n{keep}"
+    repo.write("pkg/hub.py", old)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    tuple_return = "    return folder, folder.relative_to(root)\n"
+    new = old.replace(
+        build,
+        "def build(root: Path, save: Path | None = None) -> Path:\n"
+        "    folder = root / 'engines'\n" + tuple_return,
+    ).replace(keep, keep.replace("    return folder\n", tuple_return))
+    assert new.count(tuple_return) == 2
+    repo.write("pkg/hub.py", new)
+    repo.write(
+        "pkg/whisper.py",
+        "from pathlib import Path\n\n\ndef convert(root: Path) -> Path:\n"
+        "    return [root / 'encoder', root / 'decoder']\n",
+    )
+    repo.commit("tuple")
+    found_lines = [(path, line) for path, line, _m in wrong(run)]
+    assert found_lines == [("pkg/hub.py", 4), ("pkg/whisper.py", 4)], found_lines
+    messages = [m for _p, _l, m in wrong(run)]
+    assert "`build` is annotated `-> Path` (line 4) but returns a tuple" in messages[0]
+    assert "returns a list" in messages[1]
+
+
 def test_a_module_getattr_returning_any_is_the_lazy_export_form(feature: Repo, run: Run) -> None:
     # omni dynin_omni/__init__.py:28: ``def __getattr__(name: str) -> Any`` (PEP 562).
     feature.write(

@@ -167,7 +167,9 @@ _KNOWN_NOT_NONE = frozenset(
         "re.Pattern",
     }
 )
-# Types whose values are never a literal display (a tuple, dict, list, str...).
+# Types whose values are never a literal display (a tuple, dict, list, str...): tensors,
+# arrays and the stdlib's paths (``-> Path`` returning ``folder, rel``; on Python 3.13
+# ``pathlib`` is a package that re-exports ``Path``, so its class is not read there).
 _TENSORS = frozenset(
     {
         "torch.Tensor",
@@ -176,6 +178,10 @@ _TENSORS = frozenset(
         "torch.dtype",
         "numpy.ndarray",
         *_LEGACY_TENSORS,
+        *(
+            f"pathlib.{name}"
+            for name in ("Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath")
+        ),
     }
 )
 _ADMITS_NONE = frozenset(
@@ -2227,13 +2233,15 @@ def function_findings(
                 continue
             fix = f"return a {builtin} or fix the annotation"
         elif (
-            annotation_added
+            (annotation_added or signature_added(src, node))
             and not (isinstance(node.returns, ast.Constant) and node.returns.value is None)
             and not (node.name.startswith("__") and node.name.endswith("__"))
             and _types(src).holds_literal(node.returns, kind) is False
         ):
-            # A new annotation only (an old ``-> torch.Tensor`` whose tuple return the
-            # change reshapes is not the change's), and no dunder: ``__call__`` /
+            # A new annotation or signature only (an old ``-> torch.Tensor`` whose tuple
+            # return the change reshapes in the body alone is not the change's; a change
+            # that rewrites the signature and keeps the annotation over a new return kind
+            # states it anew), and no dunder: ``__call__`` /
             # ``__getitem__`` follow their base's or protocol's signature (diffusers'
             # blocks are all ``__call__(...) -> PipelineState`` returning a tuple).
             fix = f"add `{kind}` to the annotation or return one of its types"

@@ -75,9 +75,11 @@ whose first parameter is `self` or `cls`, a method a class is given later);
 an unannotated parameter whose default is a type, `batch=Optional[Dict[str, Any]]` (`=`
 written for `:`: the default is the typing object, never None; a subscripted typing
 construct or builtin generic, `list[int]`, `X | Optional[Y]`); a new `-> T` or
-`-> A | B` (not a dunder's) returning a literal no member can hold (`-> torch.Tensor |
-IntermediateTensors` returning `hidden, aux`: a member holds it when it is `tuple`,
-`Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
+`-> A | B` (not a dunder's), or an old one over a signature the change rewrites
+(`convert_and_build(..., engine_save_path=None) -> Path` now returning `folder, rel`),
+returning a literal no member can hold (`-> torch.Tensor | IntermediateTensors`
+returning `hidden, aux`; pathlib's `Path` holds none either: a member holds it when it is
+`tuple`, `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
 the `def` line when the change adds the annotation or edits the signature (a parameter
 added to it too; its returns listed), else at each added return: a return whose `return`
 line the change adds, and not in place of a return of the same kind (`return a, b`
