@@ -1110,11 +1110,11 @@ _ZZF_FIGURES = {
         "labelled '-' because the blind ✗ sit on the `**model_kwargs` lines"
     ),
     ("any-annotation", "x-recall"): (
-        "4/10 blind, 4/7 post-run: `-> Path` returning a tuple and a list (a class of "
-        "the standard library with bases: not known to reject a display), `has_moe(self) "
-        '-> bool` returning `getattr(self, "moe_num_experts", 1)`, and three wrong '
-        "tensor returns labelled on their `) -> T:` lines, reported on the `def` lines "
-        "(post_run '-' on the duplicates)"
+        "6/11 blind, 6/7 post-run (4/10 and 4/7 before round U read `-> Path` over a "
+        "rewritten signature): `has_moe(self) -> bool` returning "
+        '`getattr(self, "moe_num_experts", 1)`, and four wrong returns labelled on a '
+        "signature line after the `def` line they are reported on (post_run '-' on the "
+        "duplicates)"
     ),
 }
 _ZZG_FIGURES = {
@@ -1130,6 +1130,66 @@ _ZZG_FIGURES = {
         "0/7: garak's fakes of openai's `Completion`, `ChatCompletion` and their "
         "choices returned by hand-written fake clients' `create` methods, and "
         "`SimpleNamespace` stand-ins for openai's resource objects: ⚠"
+    ),
+}
+
+_ZZHIJ_SEALED = (
+    "sealed: labelled blind after round T, recorded with 00af9a4: zzh, zzi and zzj "
+    "together ✗ recall 22/61, ✗ precision 22/23, ⚠ precision 83/83 (no tuning after)"
+)
+_ZZH_FIGURES = {
+    ("broad-except", "x-recall"): (
+        "0/2: `except Exception:` that assigns a fallback (`mesh = None` while LoRA "
+        "weights are restored, `hints = {}` while component sockets are built), labelled "
+        "✗ as silent swallows; no log, but no `pass`/`return None`/`continue`: ⚠"
+    ),
+    ("any-annotation", "x-recall"): (
+        "9/28: maxtext's `SimpleNamespace` configs read through `pyconfig` where the code "
+        "annotates `config: Config` with `Config = Any` (labelled as fakes of the "
+        "pydantic `MaxTextConfig`), fakes of jax's `Mesh` and `Device` (jax's wheel at "
+        "hand, jaxlib not), and a fake `self` of maxtext's `Attention` module: ⚠"
+    ),
+}
+_ZZI_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "4/11: `generator_seed: int = None` and `device_map: str = None` of an "
+        "`__init__` that only stores them on `self` (an inexact default by the rule's "
+        "reading: no finding), "
+        "`-> ModuleSpec` over rewritten signatures returning another class, `-> None` "
+        "returning the async save request, and `-> NeMoMultimodalConversation` returning "
+        "a `FailedConversion()` (no literal: not judged)"
+    ),
+    ("hot-copy", "x-recall"): (
+        "1/2: a frame-logits `.clone()` in the per-frame body of a CUDA-graph `while` "
+        "loop (a function the graph calls per step, no Python loop around it)"
+    ),
+}
+_ZZJ_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "3/7: three keys a new simulator file copies from another with no shared "
+        "constant, ⚠ as not new to the repository (the seed's 'new string key'; the "
+        "labeller calls the copy ✗), and `batch_use_async` read in `BatchEngine.__init__` "
+        "and spelled as a keyword two layers up (a write, not a kwargs read)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/2: `except Exception: return default_value` reading a timeout from the "
+        "environment, and a bare `except:` retrying in an example server's start-up "
+        "ping loop: no fail-fast name (⚠)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "3/6: `_compute_f1_score -> str` returning a local bound to `0.0` or to a "
+        "computed ratio (one binding no literal: not judged), "
+        "and two example parameters typed `str` that receive a dict and a bool (no "
+        "literal returned or compared: not judged)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "3/4: `_submit_bulk_run -> dict` falling off its end, reported because the change "
+        "rewrites its signature (adds `**kwargs`) and its last statement; labelled '-' as "
+        "backlog (the `def` and `-> dict` lines unchanged)"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/1: `time.sleep(15)` in an `async def` of an evaluation simulator's HTTP "
+        "client, labelled ✗ as an async connector; no serving path: ⚠"
     ),
 }
 
@@ -1218,6 +1278,9 @@ for _name, _cells, _when in (
     ("zze", _ZZE_FIGURES, _ZZEFG_SEALED),
     ("zzf", _ZZF_FIGURES, _ZZEFG_SEALED),
     ("zzg", _ZZG_FIGURES, _ZZEFG_SEALED),
+    ("zzh", _ZZH_FIGURES, _ZZHIJ_SEALED),
+    ("zzi", _ZZI_FIGURES, _ZZHIJ_SEALED),
+    ("zzj", _ZZJ_FIGURES, _ZZHIJ_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
