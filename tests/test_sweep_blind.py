@@ -1193,6 +1193,50 @@ _ZZJ_FIGURES = {
     ),
 }
 
+_ZZKLM_SEALED = (
+    "sealed: labelled blind after round U, recorded with b62ee45: zzk, zzl and zzm "
+    "together ✗ recall 17/46, ✗ precision 17/21, ⚠ precision 79/81 (no tuning after)"
+)
+_ZZK_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "9/26: deepeval's fakes of anthropic's `TextBlock`, `ThinkingBlock`, `Message`, "
+        "`Usage` and `Messages` resources and of openai's logprob models, held by fake "
+        "clients no annotation reaches; evalscope's fakes of its `DataAdapter`, "
+        "`TaskState` and `BatchReviewer` set as attributes or passed to untyped "
+        "helpers, and a fake client's `post` returning `BenchmarkData`: ⚠"
+    ),
+    ("any-annotation", "x-precision"): (
+        "9/11: two `construct_node_verbose_log -> str` that fall off their end, reported "
+        "because the change adds a keyword-only parameter and edits the last statement; "
+        "labelled '-' as an older fall-through"
+    ),
+}
+_ZZL_FIGURES = {
+    ("kwargs-lookup", "x-precision"): (
+        "0/2: ignite's `_SerialModel.__init__(_backend=None, **kwargs)` (mirrors the "
+        "factory signature of its sibling models) and a nested `func(obj, **kwargs)` "
+        "callback whose keys the caller fixes, labelled '-' where the sweep calls the "
+        "unused dict a drop"
+    ),
+    ("any-annotation", "x-recall"): (
+        "0/2: `lambda: SimpleNamespace(world_size=..., rank=...)` patched over "
+        "physicsnemo's `DistributedManager` class (a class, not a function returning "
+        "one, is replaced): ⚠"
+    ),
+}
+_ZZM_FIGURES = {
+    ("broad-except", "x-recall"): (
+        "2/9: catches that log or pass around Qwen-Agent's MCP connection and resource "
+        "listing, a prompt translation, a metric judge's NaN and a query distribution "
+        "builder: no fail-fast name (⚠)"
+    ),
+    ("hot-copy", "x-recall"): (
+        "0/3: `copy.deepcopy(generate_cfg)` and of a request's `extra_body` once per chat "
+        "call, outside any loop, in functions whose names are no request path "
+        "(`_chat_stream`, `_chat_no_stream`, `_complete_create`): no finding"
+    ),
+}
+
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("a", "blind", "any-annotation", "x-recall"): (
@@ -1281,6 +1325,9 @@ for _name, _cells, _when in (
     ("zzh", _ZZH_FIGURES, _ZZHIJ_SEALED),
     ("zzi", _ZZI_FIGURES, _ZZHIJ_SEALED),
     ("zzj", _ZZJ_FIGURES, _ZZHIJ_SEALED),
+    ("zzk", _ZZK_FIGURES, _ZZKLM_SEALED),
+    ("zzl", _ZZL_FIGURES, _ZZKLM_SEALED),
+    ("zzm", _ZZM_FIGURES, _ZZKLM_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
@@ -1303,6 +1350,11 @@ KNOWN_GAPS[("ze", "blind", "hot-copy", "x-recall")] = (
     "them at the `clone` line since 6e4b89e (post_run '-' on the second site: 14/14; "
     "the same fix took away two ✗ on statements whose first line only was rewritten) "
     + f"({_ZDE_SEALED})"
+)
+KNOWN_GAPS[("zzm", "blind", "async-blocking", "w-precision")] = (
+    "0/2: ragas examples' synchronous helpers calling `urlretrieve`, themselves called "
+    "from an `async def`, labelled '-' blind and ⚠ after the run (post_run: the caller "
+    f"is async; 2/2) ({_ZZKLM_SEALED})"
 )
 KNOWN_GAPS[("o", "blind", "any-annotation", "x-precision")] = (
     "6/7 (3/4 before round I found the three `CompletedProcess` fakes a patched "
