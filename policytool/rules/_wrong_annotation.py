@@ -170,7 +170,7 @@ _KNOWN_NOT_NONE = frozenset(
 # Types whose values are never a literal display (a tuple, dict, list, str...): tensors,
 # arrays and the stdlib's paths (``-> Path`` returning ``folder, rel``; on Python 3.13
 # ``pathlib`` is a package that re-exports ``Path``, so its class is not read there).
-_TENSORS = frozenset(
+_NEVER_A_DISPLAY = frozenset(
     {
         "torch.Tensor",
         "torch.nn.Module",
@@ -491,7 +491,8 @@ class _Types:
     def holds_literal(self, annotation: ast.expr, kind: str) -> bool | None:
         """Whether a literal display of builtin ``kind`` (``tuple``, ``dict``...) fits the
         annotation: False only when every member of a union certainly rejects it (a builtin
-        of another kind, a tensor, an array, a class without bases); None when unsure."""
+        of another kind, a tensor, an array, a path, a class without bases); None when
+        unsure."""
         if isinstance(annotation, ast.Constant):
             if annotation.value is None:
                 return False
@@ -523,7 +524,7 @@ class _Types:
             if name in self.rebound or name in self.src.aliases:
                 return None
             return kind in _ACCEPTS[name]
-        if name in _TENSORS:
+        if name in _NEVER_A_DISPLAY:
             return False
         if "." not in name and name in self.classes:
             return False if name in self.baseless else None
