@@ -865,29 +865,7 @@ SRC_LAYOUTS = ("src", "python")
 MAX_FOLDER_ROOTS = 32
 
 
-def folder_roots(root: str) -> list[str]:
-    """The top-level folders of ``root`` that are module roots by their name (not an
-    identifier, not hidden, no symlink), sorted, at most :data:`MAX_FOLDER_ROOTS`."""
-    try:
-        entries = sorted(os.scandir(root), key=lambda entry: entry.name)
-    except OSError:
-        return []
-    found: list[str] = []
-    for entry in entries:
-        name = entry.name
-        if name.isidentifier() or name.startswith(".") or name in _SKIP_DIRS:
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            found.append(entry.path)
-            if len(found) == MAX_FOLDER_ROOTS:
-                break
-    return found
-
-
-# A folder holding one of these is a project of its own (``python/aibrix/pyproject.toml``
-# in a monorepo): CI installs it, so its packages import from that folder.
-PROJECT_FILES = ("pyproject.toml", "setup.py")
-# A folder with more entries than this is read no further for project folders.
+# A folder with more entries than this is read no further for module roots.
 MAX_LISTED = 4096
 
 
@@ -911,6 +889,19 @@ def _listed(path: str) -> list[os.DirEntry[str]]:
         ),
         key=lambda entry: entry.name,
     )
+
+
+def folder_roots(root: str) -> list[str]:
+    """The top-level folders of ``root`` that are module roots by their name (not an
+    identifier; not hidden, no symlink: :func:`_listed`), sorted, at most
+    :data:`MAX_FOLDER_ROOTS`."""
+    found = [entry.path for entry in _listed(root) if not entry.name.isidentifier()]
+    return found[:MAX_FOLDER_ROOTS]
+
+
+# A folder holding one of these is a project of its own (``python/aibrix/pyproject.toml``
+# in a monorepo): CI installs it, so its packages import from that folder.
+PROJECT_FILES = ("pyproject.toml", "setup.py")
 
 
 def _is_project(path: str) -> bool:
