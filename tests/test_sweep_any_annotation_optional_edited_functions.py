@@ -105,3 +105,72 @@ def test_a_return_added_under_an_untouched_signature_stays_at_the_return(
     )
     _edit(feature, "pkg/shard.py", SHARD, new)
     assert list(errors(run, "any-annotation")) == [11]
+
+
+# A ``-> dict`` that never returns (deepeval's ``construct_node_verbose_log`` shape: an
+# ``if``/``elif`` chain over node kinds with no ``else``).
+VERBOSE = """\
+def verbose_log(
+    node: object,
+) -> str:
+    if node.kind == "a":
+        text = "a"
+    elif node.kind == "b":
+        text = "b"
+"""
+
+
+def test_a_new_parameter_over_an_old_fall_off_is_not_the_changes(feature: Repo, run: Run) -> None:
+    # promptflow e8d564b, deepeval 1e8e8de: the change adds a parameter and edits the last
+    # statement; the base function fell off its `-> str` end the same way.
+    new = VERBOSE.replace("    node: object,\n", "    node: object,\n    verdict: str = '',\n")
+    new = new.replace('text = "b"', 'text = "b" + verdict')
+    _edit(feature, "pkg/nodes.py", VERBOSE, new)
+    assert errors(run, "any-annotation") == {}
+
+
+def test_a_new_parameter_and_a_new_fall_off_are_the_changes(feature: Repo, run: Run) -> None:
+    # The base returned on every path; the change adds a parameter and an `elif` that
+    # does not return.
+    old = VERBOSE.replace('text = "a"', 'return "a"').replace('text = "b"', 'return "b"')
+    old = old.replace('    elif node.kind == "b":\n', "    else:\n")
+    new = old.replace("    node: object,\n", "    node: object,\n    verdict: str = '',\n")
+    new = new.replace("    else:\n", "    elif verdict:\n        print(verdict)\n    else:\n")
+    new = new.replace(
+        '    else:\n        return "b"\n', '    elif node.kind == "b":\n        return "b"\n'
+    )
+    _edit(feature, "pkg/nodes.py", old, new)
+    found = errors(run, "any-annotation")
+    assert list(found) == [1]
+    assert "can fall off its end" in found[1]
+
+
+def test_the_same_fall_off_under_a_new_annotation_is_the_changes(feature: Repo, run: Run) -> None:
+    # The change writes the annotation itself: the mismatch is the change's own.
+    new = VERBOSE.replace("-> str", "-> dict").replace(
+        "    node: object,\n", "    node: object,\n    x=1,\n"
+    )
+    _edit(feature, "pkg/nodes.py", VERBOSE, new)
+    assert list(errors(run, "any-annotation")) == [1]
+
+
+def test_the_base_of_a_renamed_file_is_read_at_its_old_path(feature: Repo, run: Run) -> None:
+    feature.write("pkg/old_nodes.py", VERBOSE)
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.git("mv", "pkg/old_nodes.py", "pkg/nodes.py")
+    new = VERBOSE.replace("    node: object,\n", "    node: object,\n    verdict: str = '',\n")
+    feature.write("pkg/nodes.py", new.replace('text = "b"', 'text = "b" + verdict'))
+    feature.commit("rename and edit")
+    assert errors(run, "any-annotation") == {}
+
+
+def test_a_base_that_does_not_parse_leaves_the_fall_off_reported(feature: Repo, run: Run) -> None:
+    # Nothing can be read from the base: the change is judged by its lines alone.
+    broken = VERBOSE + "def broken(:\n"
+    new = VERBOSE.replace("    node: object,\n", "    node: object,\n    verdict: str = '',\n")
+    _edit(feature, "pkg/nodes.py", broken, new.replace('text = "b"', 'text = "b" + verdict'))
+    found = errors(run, "any-annotation")
+    assert list(found) == [1]

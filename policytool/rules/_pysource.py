@@ -314,6 +314,8 @@ class SweepSource(SourceFile):
     added: frozenset[int] | None = None
     # The base lines each hunk replaced (see ChangedFile.replaced).
     replaced: tuple[tuple[int, int, bytes], ...] = ()
+    # Reads the file's base version (None: it has none); only a rule that needs it calls.
+    read_base: Callable[[], bytes | None] | None = None
     target: tuple[int, int] | None = None
     key_uses: list[KeyUse] = field(default_factory=list)
     _info: SourceInfo | None = field(default=None, repr=False)
@@ -340,6 +342,7 @@ def sweep_info(source: SourceFile, config: Config) -> SourceInfo:
                 source.relpath, source.data, source.tree, source.added, config.section(SweepConfig)
             )
             source._info.replaced = source.replaced
+            source._info.read_base = source.read_base
             relpath = source.relpath
             abspath = str(source.abspath)
             if abspath.endswith(relpath):
@@ -391,6 +394,8 @@ class SourceInfo:
         self.root: str | None = None
         # (first, last, base text) of each hunk that replaced base lines.
         self.replaced: tuple[tuple[int, int, bytes], ...] = ()
+        # Reads the base version of the file (None: no base; see :meth:`base_tree`).
+        self.read_base: Callable[[], bytes | None] | None = None
         self.aliases = self._collect_aliases()
         # Expressions are walked only when a pattern looks at calls in them (a copy, an
         # async def, a test fake): otherwise statements are enough, 5-10x fewer nodes.
@@ -450,6 +455,21 @@ class SourceInfo:
             if first <= line <= last:
                 return text
         return b""
+
+    def base_tree(self) -> ast.Module | None:
+        """The base version of the file, parsed once when a rule first asks (None: no
+        base version, or one that does not parse)."""
+        if "base_tree" not in self.cache:
+            tree: ast.Module | None = None
+            data = self.read_base() if self.read_base is not None else None
+            if data is not None:
+                try:
+                    tree = ast.parse(data, filename=self.path)
+                except PYTHON_PARSE_ERRORS:
+                    tree = None
+            self.cache["base_tree"] = tree
+        cached = self.cache["base_tree"]
+        return cached if isinstance(cached, ast.Module) else None
 
     # -- names -------------------------------------------------------------------------
 

@@ -86,7 +86,11 @@ line the change adds, and not in place of a return of the same kind (`return a, 
 rewritten as `return a, b, c` under an old `-> List[...]` leaves the mismatch as old as
 it was). Under an old annotation, a fall-off is the change's only when it edits the last
 statement and either the signature or removes a `return`/`raise` of the function (an
-edit inside the last loop of a function that already fell off is not). So is an implicit
+edit inside the last loop of a function that already fell off is not), and the base
+version of the file has no function of that name in the same classes, under the same
+annotation, that could already fall off its end (a parameter added to a function that
+never returned on every path edits an old mismatch; a base that does not parse is no
+evidence). So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or
 dataclass field where `T` cannot hold None and None can reach it (not when the class's
@@ -545,6 +549,7 @@ def _wrong_return(
         not _terminates(node.body)
         and wrong.falls_off_newly(src, node, annotation_added)
         and not wrong.exhaustive_dispatch(src, node, _terminates)
+        and (annotation_added or not _fell_off_before(src, node))
     ):
         yield finding(
             src,
@@ -579,6 +584,8 @@ def _class_falls_off(
         return
     if wrong.types_of(src).admits_none(node.returns) is not False:
         return
+    if not annotation_added and _fell_off_before(src, node):
+        return
     declared = short(src, node.returns).strip("\"'")
     yield finding(
         src,
@@ -587,6 +594,67 @@ def _class_falls_off(
         BLOCK,
         f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
     )
+
+
+def _fell_off_before(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the base version of the file has this function (the one of its name in the
+    same classes and functions), under the same return annotation, and it could already
+    fall off its end: the change edits an old mismatch (a parameter added to a function
+    that never returned on every path), not one it makes. Not a stub or a generator
+    there: a body the change writes in place of ``...`` is new."""
+    base = src.base_tree()
+    if base is None or node.returns is None:
+        return False
+    heads = _functions_by_path(src)
+    path = next((key for key, found in heads.items() if node in found), None)
+    if path is None or len(heads[path]) != 1:
+        return False
+    olds = src.per_node("base_functions", base, lambda: _scoped_functions(base)).get(path, [])
+    if len(olds) != 1:
+        return False
+    old = olds[0]
+    return (
+        old.returns is not None
+        and ast.dump(old.returns) == ast.dump(node.returns)
+        and not wrong.is_stub(old.body)
+        and not _is_generator(old)
+        and not _terminates(old.body)
+    )
+
+
+def _functions_by_path(src: SourceInfo) -> dict[tuple[str, ...], list[kwreads.FunctionDef]]:
+    """The head tree's functions by :func:`_scoped_functions` path, built once."""
+    return src.per_node("head_functions", src.tree, lambda: _scoped_functions(src.tree))
+
+
+def _scoped_functions(tree: ast.Module) -> dict[tuple[str, ...], list[kwreads.FunctionDef]]:
+    """Every function of ``tree`` by the names of the classes and functions holding it
+    and its own (``("Batcher", "_generate_output")``); a name defined twice in one scope
+    (an ``if``/``else`` pair, ``@overload``s) lists each definition."""
+    found: dict[tuple[str, ...], list[kwreads.FunctionDef]] = {}
+    todo: list[tuple[tuple[str, ...], list[ast.stmt]]] = [((), tree.body)]
+    while todo:
+        path, body = todo.pop()
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                key = (*path, stmt.name)
+                found.setdefault(key, []).append(stmt)
+                todo.append((key, stmt.body))
+            elif isinstance(stmt, ast.ClassDef):
+                todo.append(((*path, stmt.name), stmt.body))
+            else:
+                todo.append((path, list(_nested_statements(stmt))))
+    return found
+
+
+def _nested_statements(stmt: ast.stmt) -> Iterator[ast.stmt]:
+    """The statements directly inside a compound statement (an ``if``'s branches, a
+    ``try``'s handlers, a ``match``'s cases)."""
+    for child in ast.iter_child_nodes(stmt):
+        if isinstance(child, ast.stmt):
+            yield child
+        elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
+            yield from child.body
 
 
 def _silenced_def(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -103,6 +103,9 @@ class ChangedFile:
     # (first head line, last head line, the base lines they replace) of each hunk that
     # removes lines: whether an added ``**kwargs`` line only edits an old one.
     replaced: tuple[tuple[int, int, bytes], ...] = ()
+    # The base commit the hunks are against (None: the file has no base version, an
+    # untracked new file): its version is read only when a rule asks (:func:`read_base`).
+    base: str | None = None
 
 
 def _is_shallow(root: Path) -> bool:
@@ -336,6 +339,7 @@ def changed_files(root: Path, base: Base, head: Head) -> Change:
             root, ["ls-files", "-z", "--others", "--exclude-standard", "--", PY_PATHSPEC]
         )
     change = parse_patch(git_ok(root, [*args, "--", PY_PATHSPEC], "git diff failed"))
+    change.files = [dataclasses.replace(f, base=base.sha) for f in change.files]
     if untracked is not None:
         for raw in untracked.output("git ls-files failed").split(b"\0"):
             if raw:
@@ -414,6 +418,12 @@ def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes |
     if head.kind is not HeadKind.WORKTREE and not paths:
         return {}
     return HeadFiles(root, head, paths).read(paths)
+
+
+def read_base(root: Path, sha: str, path: str) -> bytes | None:
+    """The version of ``path`` in commit ``sha`` (None when it is missing there, not a
+    regular file, or over :data:`MAX_FILE_BYTES`)."""
+    return read_head(root, Head(HeadKind.REV, sha, sha), [path])[path]
 
 
 def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:

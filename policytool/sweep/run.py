@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import gc
 import os
 import sys
@@ -41,6 +42,7 @@ from policytool.sweep.diff import (
     Head,
     HeadFiles,
     changed_files,
+    read_base,
     resolve_base,
 )
 from policytool.sweep.keys import KeyHits, find_keys, tree_reads, worker_pool
@@ -332,6 +334,11 @@ def sweep_file(
         "python",
         added=None if changed.whole else changed.added,
         replaced=changed.replaced,
+        read_base=(
+            functools.partial(read_base, root, changed.base, changed.old_path or changed.path)
+            if changed.base is not None
+            else None
+        ),
         target=target,
     )
     if len(data) > MAX_FILE_BYTES:
