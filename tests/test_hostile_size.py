@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from policytool.core.boundary import MAX_SOURCE_BYTES
-from policytool.sweep.diff import MAX_ADDED_LINES, parse_patch
+from policytool.sweep.diff import MAX_ADDED_LINES, MAX_FILE_BYTES, parse_patch, read_base
 from tests.conftest import Repo, Result
 
 Run = Callable[..., Result]
@@ -193,3 +193,19 @@ def test_a_binary_line_after_a_rename_names_the_new_path() -> None:
     (changed,) = parse_patch(patch).files
     assert (changed.path, changed.whole) == ("new.py", True)
     assert parse_patch(patch).touched == {"old.py", "new.py"}
+
+
+def test_a_base_version_is_read_bounded_and_only_as_a_regular_file(repo: Repo) -> None:
+    """``read_base`` (a rule asking for a changed file's base version): the file's bytes;
+    None for a path missing there, a symlink (it may point outside the repository), a
+    file over the sweep's size limit (never read whole), or a commit git cannot list."""
+    repo.write("pkg/mod.py", "def f() -> int:\n    return 1\n")
+    os.symlink("/etc/passwd", repo.root / "pkg" / "link.py")
+    sparse(repo, "pkg/huge.py", MAX_FILE_BYTES + 1)
+    repo.commit("base")
+    sha = repo.git("rev-parse", "HEAD").strip()
+    assert read_base(repo.root, sha, "pkg/mod.py") == b"def f() -> int:\n    return 1\n"
+    assert read_base(repo.root, sha, "pkg/missing.py") is None
+    assert read_base(repo.root, sha, "pkg/link.py") is None
+    assert read_base(repo.root, sha, "pkg/huge.py") is None
+    assert read_base(repo.root, "0" * 40, "pkg/mod.py") is None

@@ -422,8 +422,12 @@ def read_head(root: Path, head: Head, paths: Sequence[str]) -> dict[str, bytes |
 
 def read_base(root: Path, sha: str, path: str) -> bytes | None:
     """The version of ``path`` in commit ``sha`` (None when it is missing there, not a
-    regular file, or over :data:`MAX_FILE_BYTES`)."""
-    return read_head(root, Head(HeadKind.REV, sha, sha), [path])[path]
+    regular file, over :data:`MAX_FILE_BYTES`, or git cannot list it: a rule reading the
+    base then has no evidence and judges the change's lines alone)."""
+    try:
+        return read_head(root, Head(HeadKind.REV, sha, sha), [path])[path]
+    except PolicyError:
+        return None
 
 
 def _head_blobs(root: Path, head: Head, paths: Sequence[str]) -> dict[str, str]:
