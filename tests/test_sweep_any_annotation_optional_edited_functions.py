@@ -46,14 +46,17 @@ def shard(
 """
 
 
-def _edit(feature: Repo, path: str, old: str, new: str) -> None:
-    """Commit ``old`` at ``path`` on main, then ``new`` on a branch off it."""
+def _edit(feature: Repo, path: str, old: str, new: str, renamed: str | None = None) -> None:
+    """Commit ``old`` at ``path`` on main, then ``new`` on a branch off it (at ``renamed``,
+    moved there with ``git mv``, when given)."""
     feature.write(path, old)
     feature.commit("old")
     feature.git("checkout", "-q", "main")
     feature.git("merge", "-q", "feature")
     feature.git("checkout", "-q", "-b", "next")
-    feature.write(path, new)
+    if renamed is not None:
+        feature.git("mv", path, renamed)
+    feature.write(renamed or path, new)
     feature.commit("edit")
 
 
@@ -155,15 +158,9 @@ def test_the_same_fall_off_under_a_new_annotation_is_the_changes(feature: Repo, 
 
 
 def test_the_base_of_a_renamed_file_is_read_at_its_old_path(feature: Repo, run: Run) -> None:
-    feature.write("pkg/old_nodes.py", VERBOSE)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
-    feature.git("mv", "pkg/old_nodes.py", "pkg/nodes.py")
     new = VERBOSE.replace("    node: object,\n", "    node: object,\n    verdict: str = '',\n")
-    feature.write("pkg/nodes.py", new.replace('text = "b"', 'text = "b" + verdict'))
-    feature.commit("rename and edit")
+    new = new.replace('text = "b"', 'text = "b" + verdict')
+    _edit(feature, "pkg/old_nodes.py", VERBOSE, new, renamed="pkg/nodes.py")
     assert errors(run, "any-annotation") == {}
 
 
