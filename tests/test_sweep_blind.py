@@ -1281,7 +1281,7 @@ _ZZP_FIGURES = {
         "`auth_test()` in `attach_routes`: no fail-fast name (⚠)"
     ),
     ("any-annotation", "x-recall"): (
-        "1/3: two fakes of agno's `AgentOS` passed as `os: \"AgentOS\"`, a service class "
+        '1/3: two fakes of agno\'s `AgentOS` passed as `os: "AgentOS"`, a service class '
         "(⚠ by the rule's design; the labeller calls it ✗)"
     ),
     ("any-annotation", "x-precision"): "1/6: five of " + _MOCK_CONVENTION,

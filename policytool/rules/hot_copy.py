@@ -298,6 +298,8 @@ def _takes_checkpoint(function: _FuncDef) -> bool:
         a.arg in _LOAD_PARAMS or a.arg.endswith(_LOAD_SUFFIXES)
         for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
     )
+
+
 # An autoregressive decoding loop: ``for _ in range(max_generated_tokens - 1)``,
 # ``while n < max_new_tokens``.
 _DECODE_RE = re.compile(r"(?:new|generated|gen|max|decode|decoding|output)_tokens", re.IGNORECASE)
