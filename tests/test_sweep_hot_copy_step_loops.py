@@ -45,6 +45,35 @@ def test_run_once_loops_and_benchmarks_are_not_per_step(feature: Repo, run: Run)
     assert [(r[0], r[1], r[2]) for r in rows] == [("pkg/runner.py", 23, "warning")]
 
 
+def test_a_conversion_or_correctness_check_runs_once(feature: Repo, run: Run) -> None:
+    """gpt-neox's ``convert_model(hf_state_dict, ...)`` clones per layer while it builds
+    the converted checkpoint; helion's ``correctness_check`` clones each shape's input
+    for the kernel and its reference: no finding. A forward's ``attn_weights`` is an
+    activation, not a checkpoint: its loop stays ⚠."""
+    feature.write(
+        "tools/convert.py",
+        "def convert_model(hf_state_dict, hf_config, tp_ranks):\n"
+        "    out = {}\n"
+        "    for layer in range(hf_config.num_layers):\n"
+        "        out[layer] = hf_state_dict[layer].clone()\n"  # 4: run once
+        "    return out\n"
+        "\n\n"
+        "def correctness_check():\n"
+        "    for shape in SHAPES:\n"
+        "        qkv = make(shape)\n"
+        "        ref = qkv.clone()\n"  # 11: run once
+        "        kernel(qkv, ref)\n"
+        "\n\n"
+        "def mix(attn_weights, heads):\n"
+        "    outs = []\n"
+        "    for h in heads:\n"
+        "        outs.append(attn_weights[h].clone())\n"  # 18: ⚠
+        "    return outs\n",
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[0], r[1], r[2]) for r in rows] == [("tools/convert.py", 18, "warning")]
+
+
 def test_a_trailing_comment_above_is_not_the_why(feature: Repo, run: Run) -> None:
     """vllm-omni bagel 2025: ``x_t = x_t - v_t * dts[i]  # velocity ...`` then
     ``trajectory_latents.append(x_t.clone())`` two lines below is ✗ like its twins; a

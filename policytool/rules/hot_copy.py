@@ -40,10 +40,12 @@ either inside a per-step or per-request function
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
-`profile_run`, benchmarks) are not hot paths, nor is module-level code (it runs once, at
-import, unless it loops over steps), nor are loops that run once: over the
-model's structure (`model.modules()`), over a checkpoint (`state_dict`, `checkpoint`),
-or in a function that takes one (a `state_dict` / `weights` parameter). Files under
+`profile_run`, benchmarks, a kernel's `correctness_check` against its reference) are not
+hot paths, nor is module-level code (it runs once, at import, unless it loops over
+steps), nor are loops that run once: over the model's structure (`model.modules()`),
+over a checkpoint (`state_dict`, `checkpoint`), or in a function that takes one (a
+`state_dict` / `weights` parameter, or one named `*_state_dict`, `*_checkpoint`,
+`*_ckpt`: a conversion script's `convert_model(hf_state_dict, ...)`). Files under
 `benchmarks/` are not swept by this rule. ⚠ for each such copy. A `.clone()` whose
 receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` line and
 is new only when that line is added (rewriting the receiver's first line is no new copy).
@@ -144,8 +146,11 @@ _STRUCTURE_RE = re.compile(
     r"\.(?:named_)?(?:modules|children)\(|state_dict|checkpoint|ckpt|^weights$",
     re.IGNORECASE,
 )
-# Parameters of a function that converts or streams a checkpoint (run once).
+# Parameters of a function that converts or streams a checkpoint (run once): these
+# names, or (but ``weights``: ``attn_weights`` is an activation) a name ending in
+# ``_<name>`` (``hf_state_dict`` of a conversion script).
 _LOAD_PARAMS = frozenset({"state_dict", "checkpoint", "ckpt", "weights"})
+_LOAD_SUFFIXES = ("_state_dict", "_checkpoint", "_ckpt")
 
 # Functions that run once (set-up, weight loading, profiling, warm-up): never a hot path.
 COLD = (
@@ -166,6 +171,8 @@ COLD = (
     "*setup*",
     "*benchmark*",
     "*test*",
+    # a kernel's check against its reference implementation, run once per shape
+    "*correctness*",
 )
 
 
@@ -274,15 +281,25 @@ def _cold_loops(src: SourceInfo, node: ast.Call, function: ast.AST | None) -> bo
     structure or a checkpoint (``model.modules()``, ``state_dict.items()``)."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    arguments = function.args
-    names = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
-    if not names.isdisjoint(_LOAD_PARAMS):
+    if _takes_checkpoint(function):
         return True
     line = node.lineno
     return any(loop.structure and loop.first < line <= loop.last for loop in _loops(src, function))
 
 
 _FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _takes_checkpoint(function: _FuncDef) -> bool:
+    """Whether ``function`` takes a checkpoint to convert or stream (:data:`_LOAD_PARAMS`,
+    :data:`_LOAD_SUFFIXES`): its loops run once per checkpoint, not per step."""
+    arguments = function.args
+    return any(
+        a.arg in _LOAD_PARAMS or a.arg.endswith(_LOAD_SUFFIXES)
+        for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+    )
+
+
 # An autoregressive decoding loop: ``for _ in range(max_generated_tokens - 1)``,
 # ``while n < max_new_tokens``.
 _DECODE_RE = re.compile(r"(?:new|generated|gen|max|decode|decoding|output)_tokens", re.IGNORECASE)
@@ -339,9 +356,7 @@ def _step_loops(function: _FuncDef) -> Iterator[list[ast.stmt]]:
     """The bodies (with a ``while``'s test) of ``function``'s outermost step loops: a
     ``for``/``while`` whose head names steps, timesteps, sigmas or the tokens of a decoding
     loop, not the model's structure or a checkpoint."""
-    arguments = function.args
-    names = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
-    if not names.isdisjoint(_LOAD_PARAMS):
+    if _takes_checkpoint(function):
         return
     stack: list[ast.AST] = list(function.body)
     while stack:
