@@ -646,10 +646,6 @@ _ZJ_FIGURES = {
         "4/9: five implicit-Optional `NeoXArgs` fields, two always computed before a read, "
         "three read nowhere at their commit, labelled '-'"
     ),
-    ("hot-copy", "w-precision"): (
-        "6/7: a clone per tensor-parallel chunk in an offline checkpoint conversion "
-        "script, labelled '-'"
-    ),
 }
 _ZK_FIGURES = {
     ("broad-except", "x-recall"): (
@@ -767,9 +763,9 @@ _ZP_FIGURES = {
         "= False)`, which only tests its truth, labelled '-' (None acts as False there)"
     ),
     ("hot-copy", "w-precision"): (
-        "0/4: helion's `correctness_check` cloning each benchmark shape's inputs before "
-        "both kernels mutate them (a loop over shapes, no step loop), and tensordict's "
-        "`consolidate()` copying a non-contiguous tensor on one branch, labelled '-'"
+        "0/1 (0/4 before round V read helion's `correctness_check`, cloning each "
+        "benchmark shape's inputs, as run once): tensordict's `consolidate()` copying a "
+        "non-contiguous tensor on one branch, labelled '-'"
     ),
 }
 _ZQ_FIGURES = {
