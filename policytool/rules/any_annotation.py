@@ -605,8 +605,8 @@ def _fell_off_before(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionD
     base = src.base_tree()
     if base is None or node.returns is None:
         return False
-    heads = _functions_by_path(src)
-    path = next((key for key, found in heads.items() if node in found), None)
+    heads = src.per_node("head_functions", src.tree, lambda: _scoped_functions(src.tree))
+    path = next((key for key, found in heads.items() if any(f is node for f in found)), None)
     if path is None or len(heads[path]) != 1:
         return False
     olds = src.per_node("base_functions", base, lambda: _scoped_functions(base)).get(path, [])
@@ -622,11 +622,6 @@ def _fell_off_before(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionD
     )
 
 
-def _functions_by_path(src: SourceInfo) -> dict[tuple[str, ...], list[kwreads.FunctionDef]]:
-    """The head tree's functions by :func:`_scoped_functions` path, built once."""
-    return src.per_node("head_functions", src.tree, lambda: _scoped_functions(src.tree))
-
-
 def _scoped_functions(tree: ast.Module) -> dict[tuple[str, ...], list[kwreads.FunctionDef]]:
     """Every function of ``tree`` by the names of the classes and functions holding it
     and its own (``("Batcher", "_generate_output")``); a name defined twice in one scope
@@ -635,26 +630,13 @@ def _scoped_functions(tree: ast.Module) -> dict[tuple[str, ...], list[kwreads.Fu
     todo: list[tuple[tuple[str, ...], list[ast.stmt]]] = [((), tree.body)]
     while todo:
         path, body = todo.pop()
-        for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for stmt in kwreads.statements(body, scopes=False):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 key = (*path, stmt.name)
-                found.setdefault(key, []).append(stmt)
+                if not isinstance(stmt, ast.ClassDef):
+                    found.setdefault(key, []).append(stmt)
                 todo.append((key, stmt.body))
-            elif isinstance(stmt, ast.ClassDef):
-                todo.append(((*path, stmt.name), stmt.body))
-            else:
-                todo.append((path, list(_nested_statements(stmt))))
     return found
-
-
-def _nested_statements(stmt: ast.stmt) -> Iterator[ast.stmt]:
-    """The statements directly inside a compound statement (an ``if``'s branches, a
-    ``try``'s handlers, a ``match``'s cases)."""
-    for child in ast.iter_child_nodes(stmt):
-        if isinstance(child, ast.stmt):
-            yield child
-        elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
-            yield from child.body
 
 
 def _silenced_def(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
