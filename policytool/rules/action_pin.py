@@ -474,13 +474,6 @@ class _RefReader:
         return Remote({**self.tags, **self.peeled}, self.heads)
 
 
-def _parse_refs(out: bytes) -> Remote:
-    """The :class:`Remote` of a whole ls-remote output."""
-    reader = _RefReader()
-    reader.feed(out)
-    return reader.remote()
-
-
 def _limit_memory(pid: int) -> None:
     """Cap git's heap at :data:`MAX_GIT_MEMORY` (Linux): git reads a remote's whole ref
     list before it prints a line, so the byte cap alone would not bound its memory. The

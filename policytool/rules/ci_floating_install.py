@@ -82,7 +82,6 @@ _PIP_RE = re.compile(r"pip(?:\d+(?:\.\d+)?)?")
 _VERSION_SEGMENT_RE = re.compile(r"/v?\d+(?:\.\d+)+/")
 # A plain exact pin (``name==1.2.3``): the verdict is known without parsing it.
 _EXACT_PIN_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?==\d+(?:\.\d+)*")
-_NAME_PREFIX_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*===?")
 # Options of pip / uv pip / pipx / uv tool install that take a value.
 _VALUE_OPTIONS = frozenset(
     """
@@ -568,12 +567,6 @@ def _runs_stdin(words: Sequence[shell.Word], start: int = 0) -> bool:
             continue
         return False  # a script file
     return True
-
-
-def _dynamic_prefix_pinned(word: shell.Word) -> bool:
-    """Whether a word with an expansion starts with a literal ``name==`` pin."""
-    literal = word.value.split("$", 1)[0].split("`", 1)[0]
-    return _NAME_PREFIX_RE.match(literal) is not None
 
 
 def _uv_tool_at(value: str) -> tuple[str, str] | None:

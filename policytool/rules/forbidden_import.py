@@ -109,12 +109,6 @@ def plan_of(config: Config) -> _Plan:
     return config.memo.value(("imports.plan",), lambda: _Plan(config))
 
 
-def entry_allows(config: Config, index: int) -> AllowList:
-    """The allow entries of forbidden-import entry ``index``."""
-    entry = config.entries(ForbiddenImportConfig)[index]
-    return allow_entries(config, entry.allow, entry.allowlist_file, (TABLE, index))
-
-
 def banned_prefix(name: str, bans: dict[str, list[int]]) -> str | None:
     """The shortest banned module that is ``name`` or a package above it."""
     if not name:
