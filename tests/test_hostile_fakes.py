@@ -3,8 +3,8 @@
 """any-annotation's fake naming is bounded per file: each fake's readings walk the test
 function it sits in, so a pull request adding one test function of thousands of fakes
 made the sweep quadratic (500 `SimpleNamespace` + 500 mocks: 75 s; 4,000 of each: more
-than 10 minutes). Past the bound a fake is reported unnamed, and unread mocks get one ⚠:
-nothing is hidden."""
+than 10 minutes). Past the bound a fake is reported unnamed: nothing is hidden. Mocks
+are no fakes of the rule (a mock is typed as ``Any``): they cost the budget nothing."""
 
 from __future__ import annotations
 
@@ -68,11 +68,7 @@ def test_fakes_past_the_budget_are_reported_unnamed(
     unnamed = [line for line, sev, msg in found if "not named" in msg]
     assert named == [7, 10, 13, 16]
     assert unnamed == [19, 22, 25, 28]
-    mocks = [msg for _line, _sev, msg in found if "new mocks from here on" in msg]
-    assert mocks == [
-        "8 new mocks from here on were not read for data fakes (this file's new fakes are "
-        "read up to 100 fake-lines, and it has more)"
-    ]
+    assert not [msg for _line, _sev, msg in found if "mock" in msg.lower()]
 
 
 def test_the_real_budget_names_every_fake_of_an_ordinary_test(feature: Repo, run: Run) -> None:

@@ -68,13 +68,11 @@ def test_a_fake_set_on_an_attribute_a_base_class_types(feature: Repo, run: Run) 
     assert "the attribute `dist_env` of `SFTRecipe`" in rows[0][2]
 
 
-def test_a_mock_data_fake_set_on_an_attribute_a_return_annotation_types(
-    feature: Repo, run: Run
-) -> None:
-    """SkyRL: ``backend = object.__new__(Backend); backend._cfg = Mock();
-    backend._cfg.trainer = ...`` where ``Backend`` sets ``self._cfg = _build(...)`` and
-    ``_build(...) -> TrainConfig`` (a ``@dataclass`` with ``trainer``): ✗; the same mock
-    set on an attribute the class leaves untyped (``self._other = None``) is no finding."""
+def test_a_fake_set_on_an_attribute_a_return_annotation_types(feature: Repo, run: Run) -> None:
+    """SkyRL: ``backend = object.__new__(Backend); backend._cfg = SimpleNamespace(trainer=
+    ...)`` where ``Backend`` sets ``self._cfg = _build(...)`` and ``_build(...) ->
+    TrainConfig`` (a ``@dataclass`` with ``trainer``): ✗; the same fake set on an attribute
+    the class leaves untyped (``self._other = None``) is ⚠."""
     feature.write("pkg/__init__.py", "")
     feature.write(
         "pkg/backend.py",
@@ -91,16 +89,14 @@ def test_a_mock_data_fake_set_on_an_attribute_a_return_annotation_types(
     )
     feature.write(
         "tests/test_backend.py",
-        "from unittest.mock import Mock\n\nfrom pkg.backend import Backend\n\n\n"
+        "from types import SimpleNamespace\n\nfrom pkg.backend import Backend\n\n\n"
         "def _backend() -> Backend:\n"
         "    backend = object.__new__(Backend)\n"
-        "    backend._cfg = Mock()\n"  # 8
-        '    backend._cfg.trainer = "fsdp"\n'
-        "    backend._other = Mock()\n"
-        '    backend._other.trainer = "fsdp"\n'
+        '    backend._cfg = SimpleNamespace(trainer="fsdp")\n'  # 8
+        '    backend._other = SimpleNamespace(trainer="fsdp")\n'
         "    return backend\n",
     )
     rows = _rows(run)
-    assert [(r[0], r[1]) for r in rows] == [(8, "error")]
-    assert "new `Mock` data fake stands in for `TrainConfig` (pkg/backend.py;" in rows[0][2]
+    assert [(r[0], r[1]) for r in rows] == [(8, "error"), (9, "warning")]
+    assert "new `SimpleNamespace` fake stands in for `TrainConfig` (pkg/backend.py;" in rows[0][2]
     assert "`_build` -> `TrainConfig`" in rows[0][2]

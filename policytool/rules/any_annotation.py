@@ -219,23 +219,12 @@ FakeParser))` with `-> type[ToolParser]`): a fake one of its methods returns sta
 what the real class's same-named method is annotated to return. An empty
 `SimpleNamespace()` counts only when bound to such a typed slot (a parameter, a field of a
 fake of a known class, an attribute), never by a name alone.
-A new `Mock(...)`/`MagicMock(...)` counts only as a data fake of a record class (`@dataclass`,
-pydantic, `TypedDict`..., not a plain `*Config` class): given
-data (keywords, or attributes its function assigns on the local name or the attribute it
-is bound to: `result = MagicMock(); result.content = [...]`, `backend._cfg = Mock();
-backend._cfg.trainer.strategy = ...`), each an attribute of the class, in a slot
-annotated with it: a parameter it is passed to (also as an element of a list passed to
-`requests: list[Instance]`), an attribute it is set as, what a patched function returns
-(`mock_call.return_value = result` under `@patch("pkg.tool.call_tool")`: its `def`'s `->
-CallToolResult`) or any replaced callable returns (read as for a `SimpleNamespace`
-above), or an element of a list set as a sequence field of another data fake
-(`content: list[ContentBlock]`: the one member of the union alias `ContentBlock =
-TextContent | ImageContent` it fits). Any other mock is no finding: a placeholder
-(`MagicMock()`), a specced mock (`Mock(spec=...)`, `create_autospec`: its attribute
-names and `isinstance` are the class's, even when given data), a configured
-callable (`return_value=`, `side_effect=`, `AsyncMock`), a mock given a method
-(`m.load.return_value = ...`), one named like a class only. `cast(Any, fake)` still
-fills the slot the cast is put in.
+A mock (`Mock`, `MagicMock`, `AsyncMock`, `create_autospec`) is no fake of this rule,
+whatever data it is given: the ✗ names `SimpleNamespace`, whose root cause is the `Any`
+a fake forces into the code under test, and typeshed declares `class
+NonCallableMock(Base, Any)`, so mypy accepts a mock where a typed class is expected
+(`route(MagicMock())` with `team: Team` checks; `route(SimpleNamespace(...))` does not).
+`cast(Any, fake)` still fills the slot the cast is put in.
 Or from its keywords: all data fields (not properties or methods) of a class the test
 imports, or a record class (`@dataclass`, pydantic...) the test file itself defines (an
 untyped helper class of the test, `FakeAsyncOmni`, is itself a fake), or all data
@@ -993,11 +982,7 @@ def _fake_of(
         if not isinstance(modules, list):
             modules = list(fakes.imported_modules(src.tree, src.path))
             src.cache["modules"] = modules
-        keywords = (
-            mock_data(src, call, parents)
-            if src.qualname(call.func) not in _SIMPLE_NAMESPACE
-            else frozenset(k.arg for k in call.keywords if k.arg)
-        )
+        keywords = frozenset(k.arg for k in call.keywords if k.arg)
         nested = _nested(src, call, parents)
         bound = fakes.binding(call, parents)
         reached = _reached(src, call, parents, modules, keywords, nested)
@@ -1045,12 +1030,11 @@ def _fake_of(
             result = _patched_function_fake(src, call, parents, keywords, nested)
         if result is None and keywords:
             result = _mocked_method_fake(src, call, parents, modules, keywords, nested)
-        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
-            # (a mock data fake reads it after its other readings: see _mock_fake)
+        if result is None and keywords:
             result = replaced.replaced_return(
                 _finder(src), modules, call, parents, keywords, nested
             )
-        if result is None and keywords and src.qualname(call.func) in _SIMPLE_NAMESPACE:
+        if result is None and keywords:
             result = replaced.installed_method_fake(
                 _finder(src), modules, call, parents, keywords, nested
             )
@@ -1239,226 +1223,6 @@ def _held_fake(
 _MOCK_CALLS = frozenset(
     {"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"}
 )
-
-
-# Mocks that can be data fakes (``AsyncMock`` fakes a coroutine function, ``create_autospec``
-# is typed already).
-_DATA_MOCKS = frozenset({"Mock", "MagicMock", "NonCallableMock", "NonCallableMagicMock"})
-# Keywords and attributes that configure a mock itself, not the object it fakes: a mock
-# given one is a specced mock or a callable, not a data fake.
-_MOCK_CONFIG = frozenset(
-    {"spec", "spec_set", "wraps", "name", "return_value", "side_effect", "unsafe", "new"}
-)
-
-
-def mock_data(src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]) -> frozenset[str]:
-    """The data attributes a new ``MagicMock(...)``/``Mock(...)`` is given: its keywords
-    and, when a function binds it to a local name or sets it as an attribute
-    (``backend._cfg = Mock()``), the attributes the function assigns on that name or
-    attribute afterwards (``m.content = [...]``, ``backend._cfg.trainer.strategy = s``).
-    Empty when it is no data fake: a placeholder, a specced mock (``spec=`` keeps the
-    class's attribute names and ``isinstance``; sets b and k label it no fake, and vLLM
-    specs its heavy configs so), a configured callable (``return_value=``,
-    ``side_effect``), or a mock given a method (``m.load.return_value = ...``,
-    ``m.forward = fake_forward``)."""
-    if call.args or any(k.arg is None or k.arg in _MOCK_CONFIG for k in call.keywords):
-        return frozenset()
-    given = {k.arg for k in call.keywords if k.arg}
-    stmt = parents.get(id(call))
-    func = fakes._enclosing_function(call, parents)
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and func is not None:
-        path = _attribute_path(stmt.targets[0])
-        if path:
-            assigned = _assigned_on(func, path)
-            if assigned is None:
-                return frozenset()
-            given |= assigned
-    return frozenset(given)
-
-
-def _attribute_path(target: ast.expr) -> tuple[str, ...]:
-    """(``name``, ``attr``, ...) of a ``name.attr...`` assignment target; () otherwise."""
-    chain: list[str] = []
-    while isinstance(target, ast.Attribute):
-        chain.append(target.attr)
-        target = target.value
-    if not isinstance(target, ast.Name):
-        return ()
-    chain.append(target.id)
-    return tuple(reversed(chain))
-
-
-def _assigned_on(func: ast.AST, path: tuple[str, ...]) -> set[str] | None:
-    """The attributes ``func`` assigns as data on the local ``path`` (a name, or an
-    attribute ``name.attr`` it sets a mock as); None when it rebinds ``path`` more than
-    once or configures it as a callable or with a method."""
-    local_defs = {
-        n.name for n in fakes.walked(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-    out: set[str] = set()
-    binds = 0
-    size = len(path)
-    for node in fakes.walked(func):
-        if not isinstance(node, ast.Assign):
-            continue
-        for target in node.targets:
-            full = _attribute_path(target)
-            if full == path:
-                binds += 1
-                continue
-            if len(full) <= size or full[:size] != path:
-                continue
-            chain = full[size:]
-            if any(a in _MOCK_CONFIG or a.startswith("__") for a in chain):
-                return None  # ``m.return_value = ...``, ``m.load.side_effect = ...``
-            value = node.value
-            if len(chain) == 1 and (
-                isinstance(value, ast.Lambda)
-                or (isinstance(value, ast.Name) and value.id in local_defs)
-                or (isinstance(value, ast.Call) and _configured_mock(value))
-            ):
-                return None  # a method: ``m.forward = fake_forward``
-            out.add(chain[0])
-    return out if binds <= 1 else None
-
-
-def _configured_mock(call: ast.Call) -> bool:
-    """Whether ``call`` builds a mock configured as a callable (``MagicMock(return_value=
-    ...)``, ``AsyncMock()``): what it is assigned to is a method."""
-    callee = fakes._callee(call)
-    if callee == "AsyncMock":
-        return True
-    return callee in _MOCK_CALLS and any(
-        k.arg in ("return_value", "side_effect") for k in call.keywords
-    )
-
-
-def mock_fake_of(src: SourceInfo, call: ast.Call) -> fakes.Mimicked | None:
-    """The typed record class a new ``MagicMock``/``Mock`` data fake stands in for: only
-    when the slot it fills is annotated with that class (a parameter it is passed to, a
-    field or an attribute it is set as, an element of a sequence field of the record
-    another data fake stands in for) or the patched function whose return it is set as
-    returns it, and every attribute it is given is one of the class's. A class named like
-    the mock's name or matching its attribute names alone is not enough (mocks are
-    everywhere in tests; most are services, not data)."""
-    found = _mock_fake(src, call, 0)
-    return found[0] if found is not None else None
-
-
-def _mock_fake(
-    src: SourceInfo, call: ast.Call, depth: int
-) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """:func:`mock_fake_of`, with the class found (an outer fake's class is read
-    ``depth`` levels up)."""
-    parents = _parents(src, call)
-    data = mock_data(src, call, parents)
-    if not data:
-        return None
-    found = _fake_of(src, call, 0)
-    stmt = parents.get(id(call))
-    local = isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
-    if found is not None and (
-        not _typed_binding(found[0].how) or (local and not _slot_reached(found[0].how))
-    ):
-        found = None  # a local name's annotation elsewhere is a name match
-    if found is None and local:
-        found = _mock_returned_fake(src, call, parents, data)
-    if found is None:
-        modules = src.cache.get("modules")
-        if isinstance(modules, list):
-            found = replaced.replaced_return(_finder(src), modules, call, parents, data, ())
-    if found is None and depth < 2:
-        found = _mock_element_fake(src, call, parents, data, depth)
-    if found is None:
-        return None
-    defined = found[1]
-    # a record (``@dataclass``, pydantic...): a plain class named ``*Config`` whose
-    # ``__init__`` builds its attributes is no data a test could construct instead
-    if not defined.record or not data <= defined.fields:
-        return None
-    return found
-
-
-def _mock_element_fake(
-    src: SourceInfo,
-    call: ast.Call,
-    parents: dict[int, ast.AST],
-    data: frozenset[str],
-    depth: int,
-) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """A mock put in a list set as a field of another data fake (``result.content =
-    [MagicMock(type="text", text=...)]``, ``result`` a ``CallToolResult`` fake): the
-    element class of that field (see :func:`fakes.field_element`)."""
-    display = parents.get(id(call))
-    stmt = parents.get(id(display))
-    func = fakes._enclosing_function(call, parents)
-    if not (
-        isinstance(display, ast.List)
-        and isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and func is not None
-    ):
-        return None
-    target = stmt.targets[0]
-    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
-        return None
-    holder = _bound_call(func, target.value.id)
-    if holder is None or fakes._callee(holder) not in _DATA_MOCKS:
-        return None
-    outer = _mock_fake(src, holder, depth + 1)
-    if outer is None:
-        return None
-    return fakes.field_element(_finder(src), outer[1], outer[0].name, target.attr, data)
-
-
-def _bound_call(func: ast.AST, var: str) -> ast.Call | None:
-    """The call ``func`` binds the local ``var`` to (``var = Call(...)``), when bound once."""
-    bound = [
-        node.value
-        for node in fakes.walked(func)
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == var for t in node.targets)
-    ]
-    return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
-
-
-def _slot_reached(how: str) -> bool:
-    """Whether ``how`` a fake held by a local name was found is a slot the test puts it
-    in (a parameter it is passed to, an element of a typed sequence it is put in, what a
-    replaced callable returns)."""
-    return "it is passed" in how or "which it is put in" in how or _REPLACED in how
-
-
-def _mock_returned_fake(
-    src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST], data: frozenset[str]
-) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """A mock bound to a local name and set as what a patched function returns
-    (``mock_call.return_value = result`` under ``@patch("pkg.tool.call_tool")``): the
-    class that function's ``def`` is annotated to return."""
-    stmt = parents.get(id(call))
-    func = fakes._enclosing_function(call, parents)
-    if not isinstance(stmt, ast.Assign) or func is None:
-        return None
-    var = stmt.targets[0]
-    assert isinstance(var, ast.Name)
-    for node in fakes.walked(func):
-        if not (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == var.id
-        ):
-            continue
-        for target in node.targets:
-            if not (isinstance(target, ast.Attribute) and target.attr == "return_value"):
-                continue
-            patcher = fakes.patch_of_mock(target.value, node, parents)
-            dotted = fakes.patch_target(patcher) if patcher is not None else ""
-            found = fakes.patched_return(_finder(src), dotted, data, ()) if dotted else None
-            if found is not None:
-                mimics, defined = found
-                how = f"what the patched `{dotted}` returns: {mimics.how}"
-                return fakes.Mimicked(mimics.name, mimics.where, how), defined
-    return None
 
 
 def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] | None:
@@ -2179,22 +1943,6 @@ def _caller_fake(
     return None
 
 
-def _typed_parameter(finder: fakes.Finder, module: str, name: str) -> bool:
-    """Whether ``module`` annotates ``name`` with a record class of known fields (first
-    few): a class whose attributes are its fields (an open ``PretrainedConfig`` is
-    not one), which a fake that does not fit cannot stand in for."""
-    loaded = finder.load(module)
-    if loaded is None:
-        return False
-    for text in loaded[0].annotations.get(name, ())[:8]:
-        cls = fakes._type_name(text)
-        if cls:
-            defined = fakes.define(finder, cls, module)
-            if defined is not None and defined.record and defined.fields:
-                return True
-    return False
-
-
 def _positional_fake(
     src: SourceInfo,
     call: ast.Call,
@@ -2340,7 +2088,6 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                         "new `SimpleNamespace` fake in a test: it forces `Any` into the code "
                         "under test" + ("" if budget.left >= 0 else _unread()),
                     )
-        yield from _mock_fakes(src, budget)
         # A wrong annotation misleads in a test helper as it does anywhere (the ⚠ for
         # ``Any`` is about production signatures only).
         yield from _wrong_annotations(src)
@@ -2495,47 +2242,6 @@ def _unread(prefix: str = "not named: ") -> str:
         f" ({prefix}this file's new fakes are read up to {MAX_FAKE_READING:,} "
         "fake-lines, and it has more)"
     )
-
-
-def _mock_fakes(src: SourceInfo, budget: _FakeBudget) -> Iterator[Finding]:
-    """✗ for each new ``MagicMock``/``Mock`` data fake of a typed class (see
-    :func:`mock_fake_of`); any other mock is the ordinary test double, no finding. Past
-    the file's budget one ⚠ says how many new mocks were not read."""
-    if b"Mock(" not in src.data:
-        return
-    lines = src.data.split(b"\n")
-    if not any(b"Mock(" in line and src.overlaps(n, n) for n, line in enumerate(lines, 1)):
-        return  # no added line builds a mock: the tree is not walked
-    unread: list[ast.Call] = []
-    for node in ast.walk(src.tree):
-        if not (
-            isinstance(node, ast.Call)
-            and fakes._callee(node) in _DATA_MOCKS
-            and src.node_added(node.func)
-        ):
-            continue
-        if not budget.take(fakes._enclosing_function(node, _parents(src, node))):
-            unread.append(node)
-            continue
-        mocked = mock_fake_of(src, node)
-        if mocked is not None:
-            yield finding(
-                src,
-                node,
-                "any-annotation",
-                BLOCK,
-                f"new `{fakes._callee(node)}` data fake stands in for `{mocked.name}` "
-                f"({mocked.where}; found by {mocked.how}), a real typed class: "
-                f"build `{mocked.name}(...)` or a typed fake",
-            )
-    if unread:
-        yield finding(
-            src,
-            unread[0],
-            "any-annotation",
-            WARN,
-            f"{len(unread)} new mocks from here on were not read for data fakes" + _unread(""),
-        )
 
 
 def _local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
