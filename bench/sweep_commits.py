@@ -194,10 +194,17 @@ def split_of(doc: dict[str, object], tree: str, commit: str) -> str:
     return "tune" if commit in info["tune"] else "held-out"
 
 
+def _label(site: dict[str, object]) -> str:
+    """The site's label: its ``post_run`` reading when it has one, else its ``seed``."""
+    return str(site.get("post_run", site["seed"]))
+
+
 def figures(doc: dict[str, object]) -> dict[tuple[str, str, str], tuple[int, int]]:
     """(split, rule, metric) -> (hits, total); metric: ``x-recall``, ``x-precision``,
-    ``w-precision``. Raises SystemExit when a judged finding has no label."""
-    sites = {_key(s): str(s["seed"]) for s in doc["sites"]}  # type: ignore[attr-defined]
+    ``w-precision``. A site's ``post_run`` (a later reading with its ``post_run_reason``,
+    such as a settled convention) replaces its ``seed``. Raises SystemExit when a judged
+    finding has no label."""
+    sites = {_key(s): _label(s) for s in doc["sites"]}  # type: ignore[attr-defined]
     out: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     errors = {
         _key(f)
@@ -224,7 +231,7 @@ def figures(doc: dict[str, object]) -> dict[tuple[str, str, str], tuple[int, int
         cell[1] += 1
         cell[0] += seed in ("⚠", "✗")
     for s in doc["sites"]:  # type: ignore[attr-defined]
-        if s["seed"] != "✗":
+        if _label(s) != "✗":
             continue
         cell = out[(split_of(doc, s["tree"], s["commit"]), s["rule"], "x-recall")]
         cell[1] += 1
