@@ -3,7 +3,9 @@
 """broad-except: a test's catch that hands the error to ``self.fail(...)`` or
 ``pytest.fail(...)`` raises the test's failure with it, like a ``raise``: no finding
 (Triton's readiness tests, torchrec's ITEP tests, Lightning's throughput test). A catch
-that only logs in a test, or a ``fail`` of another object, is still reported."""
+that only logs in a test, or a ``fail`` of another object, is still reported. So does a
+script's catch that reports and ends the process (``sys.exit(1)``, ``os._exit(1)``), and an
+``exit`` of another object is still reported."""
 
 from __future__ import annotations
 
@@ -52,3 +54,38 @@ def test_a_test_catch_that_fails_the_test_is_not_reported(feature: Repo, run: Ru
     feature.write("tests/test_ready.py", UNITTEST)
     rows = found(run, "broad-except")
     assert [(r[1], r[2]) for r in rows] == [(19, "warning"), (33, "warning")]
+
+
+SCRIPT = """\
+import os
+import sys
+
+
+def main(config) -> None:
+    try:
+        validate(config)
+    except Exception as e:
+        print(f"invalid config: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
+def serve(server) -> None:
+    try:
+        server.run()
+    except Exception:
+        os._exit(1)
+
+
+def run_job(job) -> None:
+    try:
+        job.start()
+    except Exception as e:  # 23
+        print(e)
+        job.exit(1)
+"""
+
+
+def test_a_catch_that_ends_the_process_is_not_reported(feature: Repo, run: Run) -> None:
+    feature.write("pkg/cli.py", SCRIPT)
+    rows = found(run, "broad-except")
+    assert [(r[1], r[2]) for r in rows] == [(23, "warning")]

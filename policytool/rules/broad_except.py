@@ -23,7 +23,8 @@ DOC = f"""\
 ## What it checks
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
 tuple) that does not re-raise (a test's `self.fail(...)` / `pytest.fail(...)` raises
-the failure with the error: no finding): ⚠. A handler that binds the exception and uses it is ⚠
+the failure with the error, and `sys.exit(1)` / `os._exit(1)` ends the process: no
+finding): ⚠. A handler that binds the exception and uses it is ⚠
 too (`as e` usually means it is logged: still a catch-all), unless it hands the
 exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
 or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
@@ -391,12 +392,24 @@ _INIT_DOC = re.compile(r"^(?:\w+ly\s+)?(?:initiali[sz]e|set\s+up)\b", re.IGNOREC
 def _raises(body: list[ast.stmt]) -> bool:
     """Whether the handler raises somewhere (a fallback that re-raises is not a swallow),
     also through a test's ``self.fail(...)`` / ``pytest.fail(...)``, which raise the
-    failure with the error in it (twenty such test catches labelled '-' in five sets)."""
+    failure with the error in it (twenty such test catches labelled '-' in five sets), or
+    ends the process (``sys.exit(1)`` raises ``SystemExit``; ``os._exit(1)``): a script's
+    catch that reports and exits non-zero fails loudly."""
     for stmt in body:
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Raise) or _fails_test(node):
+            if isinstance(node, ast.Raise) or _fails_test(node) or _exits(node):
                 return True
     return False
+
+
+def _exits(node: ast.AST) -> bool:
+    """``sys.exit(...)`` or ``os._exit(...)``: a call that ends the process."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and (node.func.value.id, node.func.attr) in (("sys", "exit"), ("os", "_exit"))
+    )
 
 
 def _fails_test(node: ast.AST) -> bool:
