@@ -3,9 +3,10 @@
 """broad-except: a test's catch that hands the error to ``self.fail(...)`` or
 ``pytest.fail(...)`` raises the test's failure with it, like a ``raise``: no finding
 (Triton's readiness tests, torchrec's ITEP tests, Lightning's throughput test). A catch
-that only logs in a test, or a ``fail`` of another object, is still reported. So does a
-script's catch that reports and ends the process (``sys.exit(1)``, ``os._exit(1)``), and an
-``exit`` of another object is still reported."""
+that only logs in a test, or a ``fail`` of another object, is still reported. A script's
+catch that reports and ends the process with a failing status (``sys.exit(1)``,
+``os._exit(1)``) fails as loudly: no finding; an ``exit`` of another object, or
+``sys.exit(0)``, which reports success, is still reported."""
 
 from __future__ import annotations
 
@@ -82,10 +83,24 @@ def run_job(job) -> None:
     except Exception as e:  # 23
         print(e)
         job.exit(1)
+
+
+def probe(host) -> None:
+    try:
+        host.ping()
+    except Exception:  # 31
+        sys.exit(0)
+
+
+def stop(host) -> None:
+    try:
+        host.stop()
+    except Exception:  # 38
+        sys.exit()
 """
 
 
 def test_a_catch_that_ends_the_process_is_not_reported(feature: Repo, run: Run) -> None:
     feature.write("pkg/cli.py", SCRIPT)
     rows = found(run, "broad-except")
-    assert [(r[1], r[2]) for r in rows] == [(23, "warning")]
+    assert [(r[1], r[2]) for r in rows] == [(23, "warning"), (31, "warning"), (38, "warning")]
