@@ -535,7 +535,9 @@ _ZF_FIGURES = {
         "Exception: pass` while writing a flag into an exported model (⚠)"
     ),
     ("broad-except", "w-precision"): (
-        "8/11: one sampled catch labelled '-', and the eight right ⚠ that became ✗ left the sample"
+        "10/11 (8/11 before round W read a test script's `sys.exit(1)` after the traceback "
+        "as a re-raise, twice): one sampled catch labelled '-', and the eight right ⚠ that "
+        "became ✗ left the sample"
     ),
     ("any-annotation", "x-recall"): (
         "3/5 (0/4 before round O named `PretrainedConfig` for two `SimpleNamespace` "
@@ -564,7 +566,6 @@ _ZG_FIGURES = {
         "1/2: a CI dependency-analysis script under `.github/scripts/` whose `get_init_"
         "imports` prints the error and carries on, labelled ⚠ (no fail-fast path)"
     ),
-    ("broad-except", "w-precision"): "8/9: one sampled catch labelled '-'",
     ("any-annotation", "x-precision"): (
         "6/8 (7/9 before round W, when a MagicMock data fake of megatron-core's "
         "`TransformerConfig` labelled ✗ was ✗): `megatron_checkpoint_filepath: str = None` twice, only passed on or picked "
@@ -810,10 +811,6 @@ _ZR_FIGURES = {
         "`__init__.py` for a kernel card (the `*_init` fail-fast glob matches a noun), and "
         "`kernels info`'s metadata download whose `metadata = None` before the `try` says "
         "it is optional, labelled ⚠"
-    ),
-    ("broad-except", "w-precision"): (
-        "9/10: a CLI's `print(..., file=sys.stderr); sys.exit(1)`, labelled '-' (exits "
-        "non-zero; five such sites in the sets labelled '-', three ⚠)"
     ),
     ("any-annotation", "x-recall"): (
         "6/12: fakes of `kernels_data.Metadata` (a class of a `.pyi` stub, no data class), "
@@ -1314,11 +1311,6 @@ _ZZR_FIGURES = {
         "skips a file, an LLM cache middleware's `...`, a prompt builder's `return ''`: "
         "no fail-fast name the rule reads (⚠); the two ✗ the sweep gives (`get_creation_"
         "date`) were labelled ⚠ blind and ✗ after the run"
-    ),
-    ("broad-except", "w-precision"): (
-        "10/12: graphrag's `validate_config` handlers that log and `sys.exit(1)`, labelled "
-        "'-' as a re-raise; the seed's ⚠ is any new broad catch, and sets a, b and z label "
-        "the same shape ⚠ (sets zf, zg and zr '-')"
     ),
     ("kwargs-lookup", "x-recall"): (
         "0/2 post-run, 0/8 blind: two connector set-ups whose `**kwargs` the body reads "
