@@ -414,9 +414,7 @@ def _exits(node: ast.AST) -> bool:
     ):
         return False
     status = node.args[0] if node.args else None
-    return not (
-        status is None or (isinstance(status, ast.Constant) and status.value in (0, None))
-    )
+    return not (status is None or (isinstance(status, ast.Constant) and status.value in (0, None)))
 
 
 def _fails_test(node: ast.AST) -> bool:
