@@ -111,17 +111,34 @@ def check(host) -> None:
         host.check()
     except Exception:
         sys.exit("check failed")
+
+
+def script(host) -> None:
+    try:
+        host.run()
+    except Exception as e:
+        print(e)
+        exit(1)
+
+
+def prompt(host) -> None:
+    try:
+        host.ask()
+    except Exception:  # 67
+        quit()
 """
 
 
 def test_a_catch_that_ends_the_process_is_not_reported(feature: Repo, run: Run) -> None:
     feature.write("pkg/cli.py", SCRIPT)
     rows = found(run, "broad-except")
-    # 23: another object's exit; 31, 38, 45: sys.exit(0), sys.exit(), sys.exit(None)
-    # report success. sys.exit(1), os._exit(1) and sys.exit("message") fail loudly.
+    # 23: another object's exit; 31, 38, 45, 67: sys.exit(0), sys.exit(), sys.exit(None),
+    # quit() report success. sys.exit(1), os._exit(1), sys.exit("message") and the
+    # builtin exit(1) fail loudly.
     assert [(r[1], r[2]) for r in rows] == [
         (23, "warning"),
         (31, "warning"),
         (38, "warning"),
         (45, "warning"),
+        (67, "warning"),
     ]

@@ -23,8 +23,8 @@ DOC = f"""\
 ## What it checks
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
 tuple) that does not re-raise (a test's `self.fail(...)` / `pytest.fail(...)` raises
-the failure with the error, and `sys.exit(1)` / `os._exit(1)` ends the process with a
-failing status: no finding): ⚠. A handler that binds the exception and uses it is ⚠
+the failure with the error, and `sys.exit(1)` / `os._exit(1)` / `exit(1)` ends the process
+with a failing status: no finding): ⚠. A handler that binds the exception and uses it is ⚠
 too (`as e` usually means it is logged: still a catch-all), unless it hands the
 exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
 or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
@@ -393,8 +393,8 @@ def _raises(body: list[ast.stmt]) -> bool:
     """Whether the handler raises somewhere (a fallback that re-raises is not a swallow),
     also through a test's ``self.fail(...)`` / ``pytest.fail(...)``, which raise the
     failure with the error in it (twenty such test catches labelled '-' in five sets), or
-    ends the process (``sys.exit(1)`` raises ``SystemExit``; ``os._exit(1)``): a script's
-    catch that reports and exits non-zero fails loudly."""
+    ends the process (``sys.exit(1)`` and the builtin ``exit(1)`` raise ``SystemExit``;
+    ``os._exit(1)``): a script's catch that reports and exits non-zero fails loudly."""
     for stmt in body:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Raise) or _fails_test(node) or _exits(node):
@@ -403,15 +403,20 @@ def _raises(body: list[ast.stmt]) -> bool:
 
 
 def _exits(node: ast.AST) -> bool:
-    """``sys.exit(...)`` or ``os._exit(...)`` with a failing status: a call that ends the
-    process loudly. ``sys.exit()``, ``sys.exit(0)`` and ``sys.exit(None)`` report success,
-    which hides the error like a ``return``."""
-    if not (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and (node.func.value.id, node.func.attr) in (("sys", "exit"), ("os", "_exit"))
-    ):
+    """``sys.exit(...)``, ``os._exit(...)`` or the builtin ``exit(...)`` / ``quit(...)``
+    (also ``from sys import exit``) with a failing status: a call that ends the process
+    loudly. ``sys.exit()``, ``sys.exit(0)`` and ``sys.exit(None)`` report success, which
+    hides the error like a ``return``."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        if not (
+            isinstance(func.value, ast.Name)
+            and (func.value.id, func.attr) in (("sys", "exit"), ("os", "_exit"))
+        ):
+            return False
+    elif not (isinstance(func, ast.Name) and func.id in ("exit", "quit")):
         return False
     status = node.args[0] if node.args else None
     return not (status is None or (isinstance(status, ast.Constant) and status.value in (0, None)))
