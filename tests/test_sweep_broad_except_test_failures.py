@@ -80,7 +80,7 @@ def serve(server) -> None:
 def run_job(job) -> None:
     try:
         job.start()
-    except Exception as e:  # 23
+    except Exception as e:  # 25
         print(e)
         job.exit(1)
 
@@ -142,3 +142,49 @@ def test_a_catch_that_ends_the_process_is_not_reported(feature: Repo, run: Run) 
         (45, "warning"),
         (67, "warning"),
     ]
+
+
+HIDDEN = """\
+import sys
+
+
+def load(path, errors) -> object:
+    try:
+        return open(path).read()
+    except Exception:  # 7
+        def _never() -> None:
+            sys.exit(1)
+
+        return None
+
+
+def read(path, errors) -> object:
+    try:
+        return open(path).read()
+    except Exception:  # 17
+        _ = lambda: pytest.fail("x")
+        return None
+
+
+def parse(path, errors) -> object:
+    try:
+        return open(path).read()
+    except Exception as e:  # 25
+        class _Keep:
+            def keep(self) -> None:
+                errors.append(e)
+                raise ValueError
+
+        return None
+"""
+
+
+def test_a_raise_or_exit_in_a_helper_the_handler_never_calls_hides_nothing(
+    feature: Repo, run: Run
+) -> None:
+    """A hostile change cannot silence a swallow by defining, inside the handler, a
+    function, lambda or class that would raise, exit or hand the error on: only the
+    handler's own code is read."""
+    feature.write("pkg/loaders.py", HIDDEN)
+    rows = found(run, "broad-except")
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning"), (17, "warning"), (25, "warning")]

@@ -24,7 +24,8 @@ DOC = f"""\
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
 tuple) that does not re-raise (a test's `self.fail(...)` / `pytest.fail(...)` raises
 the failure with the error, and `sys.exit(1)` / `os._exit(1)` / `exit(1)` ends the process
-with a failing status: no finding): ⚠. A handler that binds the exception and uses it is ⚠
+with a failing status: no finding; only the handler's own code counts, not a function,
+lambda or class it defines): ⚠. A handler that binds the exception and uses it is ⚠
 too (`as e` usually means it is logged: still a catch-all), unless it hands the
 exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
 or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
@@ -278,6 +279,22 @@ def _logs_and_carries_on(body: list[ast.stmt]) -> bool:
     return logged
 
 
+# Code a nested ``def``, ``class`` or ``lambda`` holds runs only when called, if ever.
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _handler_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node the handler's own code runs, without entering a nested function, class
+    or lambda: a ``raise`` or ``sys.exit(1)`` in a helper the handler defines and never
+    calls must not read as the handler failing loudly (nor hide its finding)."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _NESTED_SCOPES):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
 def _falls_through_logged(body: list[ast.stmt]) -> bool:
     """A handler that logs first and then computes a fallback, never returning, raising
     or leaving the loop: the code after the ``try`` carries on as if nothing failed."""
@@ -285,32 +302,30 @@ def _falls_through_logged(body: list[ast.stmt]) -> bool:
         return False
     return not any(
         isinstance(node, (ast.Return, ast.Raise, ast.Break, ast.Continue))
-        for stmt in body
-        for node in ast.walk(stmt)
+        for node in _handler_nodes(body)
     )
 
 
 def _forwards(body: list[ast.stmt], name: str) -> bool:
     """Whether the handler hands the exception object itself on (``future.set_exception(e)``,
     ``stream.fail(e)``, ``errors.append(e)``, ``self._error = e``): the caller sees it."""
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if (
-                isinstance(node, ast.Call)
-                and not _is_log_call(ast.Expr(value=node))
-                and not (isinstance(node.func, ast.Name) and node.func.id in _DESCRIBES)
-                # ``"failed: {}".format(e)`` in a message describes it too
-                and not (isinstance(node.func, ast.Attribute) and node.func.attr == "format")
-            ):
-                values = [*node.args, *(k.value for k in node.keywords)]
-                if any(isinstance(v, ast.Name) and v.id == name for v in values):
-                    return True
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == name
-            ):
+    for node in _handler_nodes(body):
+        if (
+            isinstance(node, ast.Call)
+            and not _is_log_call(ast.Expr(value=node))
+            and not (isinstance(node.func, ast.Name) and node.func.id in _DESCRIBES)
+            # ``"failed: {}".format(e)`` in a message describes it too
+            and not (isinstance(node.func, ast.Attribute) and node.func.attr == "format")
+        ):
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(v, ast.Name) and v.id == name for v in values):
                 return True
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+        ):
+            return True
     return False
 
 
@@ -395,11 +410,10 @@ def _raises(body: list[ast.stmt]) -> bool:
     failure with the error in it (twenty such test catches labelled '-' in five sets), or
     ends the process (``sys.exit(1)`` and the builtin ``exit(1)`` raise ``SystemExit``;
     ``os._exit(1)``): a script's catch that reports and exits non-zero fails loudly."""
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Raise) or _fails_test(node) or _exits(node):
-                return True
-    return False
+    return any(
+        isinstance(node, ast.Raise) or _fails_test(node) or _exits(node)
+        for node in _handler_nodes(body)
+    )
 
 
 def _exits(node: ast.AST) -> bool:
