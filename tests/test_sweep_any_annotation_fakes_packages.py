@@ -175,5 +175,189 @@ def test_a_package_too_big_is_not_read(
     hub_dir = str(hub / "hublib")
     assert _fake_packages._declaring_modules(hub_dir, "rfilename") == ("hublib.hf_api",)
     found = _fake_packages._declaring(hub_dir, "hublib.hf_api", "rfilename")
-    assert [(c, shown) for c, shown, _names in found] == [("RepoSibling", "hublib/hf_api.py")]
+    assert [(c, shown) for c, shown, _names, _bases in found] == [
+        ("RepoSibling", "hublib/hf_api.py")
+    ]
     assert len(_fake_packages._declaring(hub_dir, "hublib.hf_api", "path")) == 2
+
+
+# A generated SDK (openai's shape): three response models share `model`, `choices` and
+# `usage`, their `choices` hold different `Choice` classes, and a request TypedDict has
+# the message's fields, as another has some of them. `choices` is declared in three
+# modules: rare enough.
+SDK_MODULES = {
+    "completion.py": (
+        "from typing import List, Optional\n\nfrom pydantic import BaseModel\n\n"
+        "from .usage import CompletionUsage\n\n\n"
+        "class CompletionChoice(BaseModel):\n"
+        "    finish_reason: str\n    index: int\n    text: str\n\n\n"
+        "class Completion(BaseModel):\n"
+        "    id: str\n    choices: List[CompletionChoice]\n    model: str\n"
+        "    usage: Optional[CompletionUsage] = None\n"
+    ),
+    "chat_completion.py": (
+        "from typing import List, Optional\n\nfrom pydantic import BaseModel\n\n"
+        "from .message import ChatCompletionMessage\nfrom .usage import CompletionUsage\n\n\n"
+        "class Choice(BaseModel):\n"
+        "    finish_reason: str\n    index: int\n    message: ChatCompletionMessage\n\n\n"
+        "class ChatCompletion(BaseModel):\n"
+        "    id: str\n    choices: List[Choice]\n    created: int\n    model: str\n"
+        "    usage: Optional[CompletionUsage] = None\n"
+    ),
+    "chat_completion_chunk.py": (
+        "from typing import List, Optional\n\nfrom pydantic import BaseModel\n\n"
+        "from .usage import CompletionUsage\n\n\n"
+        "class ChoiceDeltaToolCall(BaseModel):\n"
+        "    index: int\n    id: Optional[str] = None\n    type: Optional[str] = None\n\n\n"
+        "class ChoiceDelta(BaseModel):\n"
+        "    content: Optional[str] = None\n    refusal: Optional[str] = None\n"
+        "    role: Optional[str] = None\n"
+        "    tool_calls: Optional[List[ChoiceDeltaToolCall]] = None\n\n\n"
+        "class Choice(BaseModel):\n"
+        "    delta: ChoiceDelta\n    finish_reason: Optional[str] = None\n    index: int\n\n\n"
+        "class ChatCompletionChunk(BaseModel):\n"
+        "    id: str\n    choices: List[Choice]\n    created: int\n    model: str\n"
+        "    usage: Optional[CompletionUsage] = None\n"
+    ),
+    "message.py": (
+        "from typing import Optional\n\nfrom pydantic import BaseModel\n\n\n"
+        "class ChatCompletionMessage(BaseModel):\n"
+        "    content: Optional[str] = None\n    refusal: Optional[str] = None\n"
+        "    role: str\n    tool_calls: Optional[list] = None\n"
+    ),
+    "message_param.py": (
+        "from typing_extensions import TypedDict\n\n\n"
+        "class AssistantMessageParam(TypedDict, total=False):\n"
+        "    content: str\n    name: str\n    role: str\n    tool_calls: list\n"
+    ),
+    "user_message_param.py": (
+        "from typing_extensions import TypedDict\n\n\n"
+        "class UserMessageParam(TypedDict, total=False):\n"
+        "    content: str\n    name: str\n    role: str\n"
+    ),
+    "usage.py": (
+        "from pydantic import BaseModel\n\n\n"
+        "class CompletionUsage(BaseModel):\n"
+        "    completion_tokens: int\n    prompt_tokens: int\n    total_tokens: int\n"
+    ),
+}
+
+
+@pytest.fixture
+def sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An installed ``sdklib`` shaped like openai's generated models."""
+    root = tmp_path / "site"
+    (root / "sdklib" / "types").mkdir(parents=True)
+    (root / "sdklib" / "__init__.py").write_text("class Client:\n    pass\n")
+    (root / "sdklib" / "types" / "__init__.py").write_text("")
+    for name, text in SDK_MODULES.items():
+        (root / "sdklib" / "types" / name).write_text(text)
+    monkeypatch.syspath_prepend(str(root))
+    _fake_packages._package_texts.cache_clear()
+    _fake_packages._declaring_modules.cache_clear()
+    return root
+
+
+WRAPPER = (
+    "from sdklib import Client\n\n\n"
+    "def text_of(response: object) -> str:\n"
+    "    return str(response)\n"
+)
+
+
+def test_fake_of_a_model_its_siblings_share_fields_with(feature: Repo, run: Run, sdk: Path) -> None:
+    """langfuse: ``SimpleNamespace(model=..., choices=[SimpleNamespace(delta=...,
+    finish_reason=...)], usage=...)`` sets no field one class alone declares, but
+    ``choices`` is rare and the element's ``delta`` fits only the chunk's ``Choice``:
+    ✗ naming ``ChatCompletionChunk``, and the nested fakes through its field types
+    (an element of ``Optional[List[ChoiceDeltaToolCall]]`` too).
+    With ``message`` the element it is ``ChatCompletion``; with no element to tell, the
+    class leaving the fewest fields unset is named and the others listed."""
+    feature.write("pkg/wrap.py", WRAPPER)
+    feature.write(
+        "tests/test_wrap.py",
+        "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+        "def test_chunk() -> None:\n"
+        "    chunk = SimpleNamespace(\n"  # 7
+        "        model='m',\n"
+        "        choices=[\n"
+        "            SimpleNamespace(\n"  # 10
+        "                delta=SimpleNamespace(\n"  # 11
+        "                    role='assistant', tool_calls=[SimpleNamespace(index=0, id='c')]\n"
+        "                ),\n"
+        "                finish_reason=None,\n"
+        "            )\n"
+        "        ],\n"
+        "        usage=SimpleNamespace(prompt_tokens=3, completion_tokens=1, total_tokens=4),\n"
+        "    )\n"
+        "    assert text_of(chunk)\n"
+        "    done = SimpleNamespace(\n"  # 20
+        "        model='m', choices=[SimpleNamespace(message='x')], usage=None\n"  # 21
+        "    )\n"
+        "    assert text_of(done)\n"
+        "    assert text_of(SimpleNamespace(model='m', choices=[], usage=None))\n",  # 24
+    )
+    rows = [(r[1], r[2], r[3]) for r in found(run, "any-annotation")]
+    named = {
+        line: message.split("stands in for `", 1)[1].split("`", 1)[0] for line, _s, message in rows
+    }
+    assert [(line, severity) for line, severity, _m in rows] == [
+        (7, "error"),
+        (10, "error"),
+        (11, "error"),
+        (12, "error"),
+        (17, "error"),
+        (20, "error"),
+        (21, "error"),
+        (24, "error"),
+    ]
+    assert named == {
+        7: "ChatCompletionChunk",
+        10: "Choice",
+        11: "ChoiceDelta",
+        12: "ChoiceDeltaToolCall",
+        17: "CompletionUsage",
+        20: "ChatCompletion",
+        21: "Choice",
+        24: "Completion",
+    }
+    assert "in the installed `sdklib` the code under test imports)" in rows[0][2]
+    # an element of a list field under ``Optional``, the annotation shown whole
+    assert "`tool_calls: Optional[List[ChoiceDeltaToolCall]]` in" in rows[3][2]
+    assert "so do `ChatCompletion`, `ChatCompletionChunk`" in rows[-1][2]
+
+
+def test_shared_fields_need_three_keywords_a_rare_one_and_no_typed_dict(
+    feature: Repo, run: Run, sdk: Path
+) -> None:
+    """Two keywords (``model``, ``choices``) are too few to call a fake a model; a fake
+    whose keywords only ``TypedDict`` classes have (read by key, where the fake is read
+    by attribute) mimics no class of the package."""
+    feature.write("pkg/wrap.py", WRAPPER)
+    feature.write(
+        "tests/test_wrap.py",
+        "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+        "def test_few() -> None:\n"
+        "    assert text_of(SimpleNamespace(model='m', choices=[]))\n"  # 7
+        "    assert text_of(SimpleNamespace(role='a', content='b', name='n'))\n",  # 8
+    )
+    rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
+    assert rows == [(7, "warning"), (8, "warning")]
+
+
+def test_shared_fields_of_a_package_the_code_never_imports_name_nothing(
+    feature: Repo, run: Run, sdk: Path
+) -> None:
+    """The same fake in a test whose code under test does not import ``sdklib``: the
+    package is not read, the fake stays ⚠."""
+    feature.write(
+        "pkg/plain.py", "def text_of(response: object) -> str:\n    return str(response)\n"
+    )
+    feature.write(
+        "tests/test_plain.py",
+        "from types import SimpleNamespace\n\nfrom pkg.plain import text_of\n\n\n"
+        "def test_plain() -> None:\n"
+        "    assert text_of(SimpleNamespace(model='m', choices=[], usage=None))\n",  # 7
+    )
+    rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
+    assert rows == [(7, "warning")]

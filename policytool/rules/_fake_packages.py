@@ -22,6 +22,13 @@ when it is that specific:
   enough to read (``MAX_PACKAGE_FILES`` modules, ``MAX_PACKAGE_BYTES`` bytes: a
   framework the size of transformers is not scanned).
 
+A generated SDK declares most fields in several models (openai's ``model``, ``choices``
+and ``usage`` in ``Completion``, ``ChatCompletion`` and ``ChatCompletionChunk``), so no
+keyword is one class's own. A fake of ``fakes.MIN_FIELD_MATCH`` keywords or more, one of
+them declared in at most ``MAX_SHARED_MODULES`` modules, is matched against the classes
+declaring them all instead (:func:`_by_shared_fields`); the nested fakes tell the models
+apart, and the others as good are named in the message.
+
 Only a ``SimpleNamespace`` fake is matched this way (mocks need their slot's annotation).
 """
 
@@ -38,9 +45,14 @@ from policytool.rules import _fakes as fakes
 
 # Attributes a fake must set to be matched by field names in a package.
 MIN_KEYWORDS = 2
-# A package larger than this is not scanned (cost, and too many classes to single one out).
-MAX_PACKAGE_FILES = 400
-MAX_PACKAGE_BYTES = 8_000_000
+# A package larger than this is not scanned (cost: a generated SDK such as openai, 1,500
+# modules and 11 MB of pydantic models, is read in 0.12 s; transformers is not read).
+MAX_PACKAGE_FILES = 2000
+MAX_PACKAGE_BYTES = 16_000_000
+# A keyword declared in at most this many modules of the packages read is rare enough to
+# narrow a fake of ``fakes.MIN_FIELD_MATCH`` keywords or more to the few classes that
+# declare every one (``choices`` in openai).
+MAX_SHARED_MODULES = fakes.MAX_FIELD_MODULES
 # At most this many packages are read per test file.
 MAX_PACKAGES = 8
 # Test imports resolved by the tail of a module path of the tree (a ``sys.path`` insert).
@@ -126,9 +138,11 @@ def _declaring_modules(package_dir: str, field: str) -> tuple[str, ...]:
     )
 
 
-def _declaring(package_dir: str, module: str, field: str) -> list[tuple[str, str, frozenset[str]]]:
-    """(class, path to show, its attribute names) of each public record class of the
-    package's ``module`` that declares ``field`` (``field: T`` in its body)."""
+def _declaring(
+    package_dir: str, module: str, field: str
+) -> list[tuple[str, str, frozenset[str], tuple[str, ...]]]:
+    """(class, path to show, its attribute names, its bases) of each public record class
+    of the package's ``module`` that declares ``field`` (``field: T`` in its body)."""
     texts = _package_texts(package_dir)
     entry = texts.modules.get(module) if texts is not None else None
     if entry is None:
@@ -143,7 +157,7 @@ def _declaring(package_dir: str, module: str, field: str) -> list[tuple[str, str
         return []
     declared = _declared(data)
     return [
-        (cls, shown, parsed.fields.get(cls, frozenset()))
+        (cls, shown, parsed.fields.get(cls, frozenset()), parsed.bases.get(cls, ()))
         for cls in sorted(parsed.records)
         if not cls.startswith("_") and field in declared.get(cls, ())
     ]
@@ -218,23 +232,30 @@ def _find_packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, 
 def by_package_fields(
     finder: fakes.Finder,
     keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
     modules: list[str],
     name: str = "",
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
     """The one record class of an installed package the code under test imports that
-    has every keyword of the fake as a field, one of them its own (see the module)."""
+    has every keyword of the fake as a field, one of them its own, or else the record
+    classes that have them all, one of the keywords rare (see the module); ``nested``
+    (keyword, its fake's keywords) rules out a class whose field type they do not fit."""
     if len(keywords) < MIN_KEYWORDS or not finder.root:
         return None
-    memo_key = ("by_package_fields", keywords, tuple(modules), name)
+    memo_key = ("by_package_fields", keywords, nested, tuple(modules), name)
     if memo_key in finder.answers:
         return finder.answers[memo_key]
-    answer = _by_package_fields(finder, keywords, modules, name)
+    answer = _by_package_fields(finder, keywords, nested, modules, name)
     finder.answers[memo_key] = answer
     return answer
 
 
 def _by_package_fields(
-    finder: fakes.Finder, keywords: frozenset[str], modules: list[str], name: str
+    finder: fakes.Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    modules: list[str],
+    name: str,
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
     """:func:`by_package_fields`, not memoized."""
     words = {w for w in name.lower().replace("-", "_").split("_") if w}
@@ -250,18 +271,77 @@ def _by_package_fields(
         found = _declaring(package_dir, module, k)
         if len(found) != 1:
             continue
-        cls, shown, names = found[0]
+        cls, shown, names, _bases = found[0]
         if keywords <= names and not fakes._declaring(finder, k):
             fits[(module, cls)] = (package, shown, k, names)
-    if len({cls for _m, cls in fits}) != 1:
-        return None  # none, or two classes each own one of them: no one class is meant
-    (module, cls), (package, where, specific, names) = next(iter(fits.items()))
+    if len(fits) > 1 and len({cls for _m, cls in fits}) != 1:
+        return None  # two classes each own one of them: no one class is meant
+    named = ", ".join(f"`{k}`" for k in sorted(keywords))
+    if fits:
+        (module, cls), (package, where, specific, names) = next(iter(fits.items()))
+        how = (
+            f"its keywords {named}, fields of `{cls}` in the installed `{package}` the "
+            f"code under test imports (`{specific}` is a field of no other class)"
+        )
+    else:
+        shared = _by_shared_fields(finder, keywords, nested, packages)
+        if shared is None:
+            return None
+        (package, module, cls, where, names), others = shared
+        also = f"; so do {', '.join(f'`{o}`' for o in others)}" if others else ""
+        how = (
+            f"its keywords {named}, fields of `{cls}` in the installed `{package}` the "
+            f"code under test imports{also}"
+        )
     if any(w in fakes._SERVICE_WORDS and w not in cls.lower() for w in words):
         return None  # a client or a layer that copies a few fields of the record
-    named = ", ".join(f"`{k}`" for k in sorted(keywords))
-    how = (
-        f"its keywords {named}, fields of `{cls}` in the installed `{package}` the code "
-        f"under test imports (`{specific}` is a field of no other class)"
-    )
     defined = fakes.Defined(where, module, True, names, True)
     return fakes.Mimicked(cls, where, how), defined
+
+
+def _by_shared_fields(
+    finder: fakes.Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    packages: list[tuple[str, str]],
+) -> tuple[tuple[str, str, str, str, frozenset[str]], list[str]] | None:
+    """The record classes of one package declaring every keyword, found through the
+    rarest keyword (declared in at most ``MAX_SHARED_MODULES`` modules, by no record
+    class of the repository), when the fake sets ``fakes.MIN_FIELD_MATCH`` keywords or
+    more: ``SimpleNamespace(model=..., choices=[...], usage=...)`` is one of openai's
+    completion models. A ``TypedDict`` is left out (read by key, where a
+    ``SimpleNamespace`` is read by attribute), and so is a class whose field types the
+    nested fakes do not fit (:func:`fakes.misfits`). Named is the class whose field
+    types the nested fakes fit best (``choices=[SimpleNamespace(delta=...)]`` is a
+    ``ChatCompletionChunk``), then the one with the fewest fields the fake leaves unset;
+    the others as good are listed."""
+    if len(keywords) < fakes.MIN_FIELD_MATCH:
+        return None  # ``path`` and ``size``: two names many a record has
+    rare: list[tuple[int, str, list[tuple[str, str, str]]]] = []
+    for k in sorted(keywords):
+        lines = [(p, d, m) for p, d in packages for m in _declaring_modules(d, k)]
+        if 0 < len(lines) <= MAX_SHARED_MODULES and not fakes._declaring(finder, k):
+            rare.append((len(lines), k, lines))
+    if not rare:
+        return None
+    _count, key, lines = min(rare)
+    fits: list[tuple[int, int, str, str, str, str, frozenset[str]]] = []
+    for package, package_dir, module in lines:
+        for cls, shown, names, bases in _declaring(package_dir, module, key):
+            if not keywords <= names or "TypedDict" in bases:
+                continue
+            defined = fakes.Defined(shown, module, True, names, True)
+            if fakes.misfits(finder, defined, nested):
+                continue
+            # the nested fakes' keywords that are fields of the field types they fill
+            fitted = 0
+            for keyword, inner in nested:
+                field_type = fakes._field_type(finder, defined, keyword)
+                fitted += len(inner & field_type.fields) if field_type is not None else 0
+            fits.append((-fitted, len(names - keywords), module, cls, package, shown, names))
+    if not fits or len({fit[4] for fit in fits}) != 1:
+        return None  # none, or classes of two packages: no one library is meant
+    fits.sort()
+    best, _unset, module, cls, package, shown, names = fits[0]
+    others = sorted({fit[3] for fit in fits[1:] if fit[0] == best} - {cls})
+    return (package, module, cls, shown, names), others

@@ -1275,9 +1275,16 @@ def _mimicked(
                 parsed, relpath = loaded
                 extra |= parsed.set_on.get(name, frozenset())
                 for text in parsed.annotations.get(name, ()):
-                    cls = _element_type(text) if element else _type_name(text)
+                    # ``tool_calls: Optional[List[ChoiceDeltaToolCall]]`` for an element
+                    cls = (
+                        _element_type(text) or nested_element_type(text, 1)
+                        if element
+                        else _type_name(text)
+                    )
                     if cls:
-                        wanted.append((cls, module, f"`{name}: {text.strip()}` in {relpath}"))
+                        # the module index keeps one bracket level (``Optional[List[X]``)
+                        shown = text.strip() + "]" * (text.count("[") - text.count("]"))
+                        wanted.append((cls, module, f"`{name}: {shown}` in {relpath}"))
         key = _camel(name)
         # ``moe_config`` -> ``FusedMoEConfig``, ``config`` -> any ``*Config`` (the
         # keyword check below decides which, if any, the fake can stand in for).
@@ -1370,7 +1377,9 @@ def misfits(
     out: set[str] = set()
     for keyword, inner in nested:
         for text in parsed.annotations.get(keyword, ())[:4]:
-            cls = _type_name(text)
+            # ``usage: Optional[Usage]`` for ``usage=fake``, ``choices: List[Choice]`` for
+            # ``choices=[fake]``
+            cls = _type_name(text) or nested_element_type(text, 1)
             if not cls:
                 continue
             field_type = define(finder, cls, defined.module)
@@ -1909,7 +1918,7 @@ def _field_type(finder: Finder, defined: Defined, field: str) -> Defined | None:
     if loaded is None:
         return None
     for text in loaded[0].annotations.get(field, ())[:4]:
-        cls = _type_name(text)
+        cls = _type_name(text) or nested_element_type(text, 1)
         if cls:
             found = define(finder, cls, defined.module)
             if found is not None and found.record and found.fields:
@@ -1942,7 +1951,7 @@ def by_fields(
         # not a record of the repository: one of a package the code under test imports
         from policytool.rules import _fake_packages
 
-        answer = _fake_packages.by_package_fields(finder, keywords, modules, name)
+        answer = _fake_packages.by_package_fields(finder, keywords, nested, modules, name)
     finder.answers[memo_key] = answer
     return answer
 

@@ -247,10 +247,17 @@ two fields of one record class count when the fake's name names it (`vllm_config
 `VLLMConfig`), or ends its name (`config` -> `WorkerConfig`) for a fake filling a slot
 with a field no other module declares (a keyword reaches a keyword-only parameter too).
 Else the record classes of the installed packages that the test or the modules it
-imports import (a package of at most 400 modules): two or more keywords, all fields of
-one class, one of them a field that class alone declares there and no record of the
-repository declares (`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's
-`RepoSibling`; `path`, `size` name no class). When the test or a module it imports
+imports import (a package of at most 2,000 modules and 16 MB: openai's generated SDK is
+read, transformers is not): two or more keywords, all fields of one class, one of them a
+field that class alone declares there and no record of the repository declares
+(`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's `RepoSibling`; `path`,
+`size` name no class); or three or more keywords, one of them declared in at most 12
+modules of the package and by no record of the repository, all fields of classes there
+(a `TypedDict` aside: it is read by key): the class whose field types the nested fakes
+fit best (a fake in a list display fills the field's element type), then the one whose
+fields the fake leaves fewest unset, is named, with the others as good
+(`SimpleNamespace(model=..., choices=[SimpleNamespace(delta=...)], usage=...)` ->
+openai's `ChatCompletionChunk`). When the test or a module it imports
 imports transformers (installed), or the work tree's code does, and nothing above named
 a class: a fake filling a slot named `config` or `*config` (its binding, the test
 helper's parameter or the `parametrize` argument) whose keywords are all attributes of
@@ -924,19 +931,23 @@ def _nested(
     src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]
 ) -> tuple[tuple[str, frozenset[str]], ...]:
     """(keyword, its fake's keywords) of each fake passed as a keyword of ``call``,
-    directly or through a local name bound to it."""
+    directly or through a local name bound to it, or as an element of a list or tuple
+    display (``choices=[SimpleNamespace(delta=...)]``: the field's element type)."""
     out: list[tuple[str, frozenset[str]]] = []
     local: dict[str, ast.Call] | None = None
     for k in call.keywords:
         if not k.arg:
             continue
-        value: ast.AST = k.value
-        if isinstance(value, ast.Name):
-            if local is None:
-                local = _local_fakes(src, call, parents)
-            value = local.get(value.id, value)
-        if isinstance(value, ast.Call) and _is_fake(src, value):
-            out.append((k.arg, frozenset(n.arg for n in value.keywords if n.arg)))
+        values = k.value.elts if isinstance(k.value, (ast.List, ast.Tuple)) else [k.value]
+        for value in values:
+            if isinstance(value, ast.Name):
+                if local is None:
+                    local = _local_fakes(src, call, parents)
+                value = local.get(value.id, value)
+            if isinstance(value, ast.Call) and _is_fake(src, value):
+                entry = (k.arg, frozenset(n.arg for n in value.keywords if n.arg))
+                if entry not in out:
+                    out.append(entry)
     return tuple(out)
 
 
