@@ -235,6 +235,26 @@ SDK_MODULES = {
         "class UserMessageParam(TypedDict, total=False):\n"
         "    content: str\n    name: str\n    role: str\n"
     ),
+    "events.py": (
+        "from typing import Literal\n\nfrom pydantic import BaseModel\n\n\n"
+        "class ContentBlockStartEvent(BaseModel):\n"
+        "    type: Literal['content_block_start']\n    index: int\n    content_block: object\n\n\n"
+        "class ContentBlockStopEvent(BaseModel):\n"
+        "    type: Literal['content_block_stop']\n    index: int\n\n\n"
+        "class FileEntry(BaseModel):\n"
+        "    name: str\n    path: str\n    type: Literal['file', 'dir', 'symlink']\n"
+    ),
+    "beta/__init__.py": "",
+    "beta/beta_events.py": (
+        "from typing import Literal\n\nfrom pydantic import BaseModel\n\n\n"
+        "class BetaContentBlockStartEvent(BaseModel):\n"
+        "    type: Literal['content_block_start']\n    index: int\n    content_block: object\n"
+    ),
+    "event_params.py": (
+        "from typing import Literal\n\nfrom typing_extensions import TypedDict\n\n\n"
+        "class ContentBlockHaltParam(TypedDict, total=False):\n"
+        "    type: Literal['content_block_halt']\n    index: int\n"
+    ),
     "usage.py": (
         "from pydantic import BaseModel\n\n\n"
         "class CompletionUsage(BaseModel):\n"
@@ -249,6 +269,7 @@ def sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "site"
     (root / "sdklib" / "types").mkdir(parents=True)
     (root / "sdklib" / "__init__.py").write_text("class Client:\n    pass\n")
+    (root / "sdklib" / "types" / "beta").mkdir()
     (root / "sdklib" / "types" / "__init__.py").write_text("")
     for name, text in SDK_MODULES.items():
         (root / "sdklib" / "types" / name).write_text(text)
@@ -358,6 +379,59 @@ def test_shared_fields_of_a_package_the_code_never_imports_name_nothing(
         "from types import SimpleNamespace\n\nfrom pkg.plain import text_of\n\n\n"
         "def test_plain() -> None:\n"
         "    assert text_of(SimpleNamespace(model='m', choices=[], usage=None))\n",  # 7
+    )
+    rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
+    assert rows == [(7, "warning")]
+
+
+def test_fake_named_by_the_tag_its_model_declares(feature: Repo, run: Run, sdk: Path) -> None:
+    """pipecat: ``SimpleNamespace(type="content_block_start", content_block=...)`` sets
+    two keywords many models declare, but the value is the tag one model declares as
+    ``type: Literal["content_block_start"]``: ✗ naming it (the shallower module first, the
+    beta copy listed). A tag no model declares, a keyword the model lacks, a tag only a
+    ``TypedDict`` declares (read by key) and a field no model tags name nothing."""
+    feature.write("pkg/wrap.py", WRAPPER)
+    feature.write(
+        "tests/test_wrap.py",
+        "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+        "def test_events() -> None:\n"
+        "    start = SimpleNamespace(type='content_block_start', content_block=None)\n"  # 7
+        "    assert text_of(start)\n"
+        "    assert text_of(SimpleNamespace(type='content_block_end', index=0))\n"  # 9
+        "    assert text_of(SimpleNamespace(type='content_block_start', extra=1))\n"  # 10
+        "    assert text_of(SimpleNamespace(type='content_block_halt', index=0))\n"  # 11
+        "    assert text_of(SimpleNamespace(kind='content_block_start', index=0))\n"  # 12
+        "    assert text_of(SimpleNamespace(type='dir', path='/out'))\n",  # 13
+    )
+    rows = [(r[1], r[2], r[3]) for r in found(run, "any-annotation")]
+    assert [(line, severity) for line, severity, _m in rows] == [
+        (7, "error"),
+        (9, "warning"),
+        (10, "warning"),
+        (11, "warning"),
+        (12, "warning"),
+        (13, "error"),  # one of the values of `Literal['file', 'dir', 'symlink']`
+    ]
+    assert "stands in for `FileEntry`" in rows[-1][2]
+    message = rows[0][2]
+    assert "stands in for `ContentBlockStartEvent` (sdklib/types/events.py;" in message
+    assert (
+        'its `type="content_block_start"`, a `Literal` value of `ContentBlockStartEvent.type`'
+        in message
+    )
+    assert "so do `BetaContentBlockStartEvent`" in message
+
+
+def test_a_tag_of_a_package_the_code_never_imports_names_nothing(
+    feature: Repo, run: Run, sdk: Path
+) -> None:
+    """The tagged fake in a test whose code under test does not import ``sdklib``: ⚠."""
+    feature.write("pkg/plain.py", "def text_of(event: object) -> str:\n    return str(event)\n")
+    feature.write(
+        "tests/test_plain.py",
+        "from types import SimpleNamespace\n\nfrom pkg.plain import text_of\n\n\n"
+        "def test_plain() -> None:\n"
+        "    assert text_of(SimpleNamespace(type='content_block_start', index=0))\n",  # 7
     )
     rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
     assert rows == [(7, "warning")]

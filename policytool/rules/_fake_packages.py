@@ -27,7 +27,9 @@ and ``usage`` in ``Completion``, ``ChatCompletion`` and ``ChatCompletionChunk``)
 keyword is one class's own. A fake of ``fakes.MIN_FIELD_MATCH`` keywords or more, one of
 them declared in at most ``MAX_SHARED_MODULES`` modules, is matched against the classes
 declaring them all instead (:func:`_by_shared_fields`); the nested fakes tell the models
-apart, and the others as good are named in the message.
+apart, and the others as good are named in the message. And a fake that sets a field to
+the literal a model declares as its type (``type="content_block_start"`` for
+``type: Literal["content_block_start"]``) stands in for that model (:func:`by_tag`).
 
 Only a ``SimpleNamespace`` fake is matched this way (mocks need their slot's annotation).
 """
@@ -53,6 +55,10 @@ MAX_PACKAGE_BYTES = 16_000_000
 # narrow a fake of ``fakes.MIN_FIELD_MATCH`` keywords or more to the few classes that
 # declare every one (``choices`` in openai).
 MAX_SHARED_MODULES = fakes.MAX_FIELD_MODULES
+# A tag a generated SDK's model declares (``type: Literal["content_block_start"]``): an
+# identifier or a dotted event name (``response.output_text.delta``), three characters
+# at least.
+_TAG_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{2,63}")
 # At most this many packages are read per test file.
 MAX_PACKAGES = 8
 # Test imports resolved by the tail of a module path of the tree (a ``sys.path`` insert).
@@ -313,8 +319,9 @@ def _by_shared_fields(
     ``SimpleNamespace`` is read by attribute), and so is a class whose field types the
     nested fakes do not fit (:func:`fakes.misfits`). Named is the class whose field
     types the nested fakes fit best (``choices=[SimpleNamespace(delta=...)]`` is a
-    ``ChatCompletionChunk``), then the one with the fewest fields the fake leaves unset;
-    the others as good are listed."""
+    ``ChatCompletionChunk``), then the one with the fewest fields the fake leaves unset,
+    then the one in the shallower module (``types.X``, not ``types.beta.X``); the others
+    as good are listed."""
     if len(keywords) < fakes.MIN_FIELD_MATCH:
         return None  # ``path`` and ``size``: two names many a record has
     rare: list[tuple[int, str, list[tuple[str, str, str]]]] = []
@@ -325,7 +332,7 @@ def _by_shared_fields(
     if not rare:
         return None
     _count, key, lines = min(rare)
-    fits: list[tuple[int, int, str, str, str, str, frozenset[str]]] = []
+    fits: list[tuple[int, int, int, str, str, str, str, frozenset[str]]] = []
     for package, package_dir, module in lines:
         for cls, shown, names, bases in _declaring(package_dir, module, key):
             if not keywords <= names or "TypedDict" in bases:
@@ -338,10 +345,106 @@ def _by_shared_fields(
             for keyword, inner in nested:
                 field_type = fakes._field_type(finder, defined, keyword)
                 fitted += len(inner & field_type.fields) if field_type is not None else 0
-            fits.append((-fitted, len(names - keywords), module, cls, package, shown, names))
-    if not fits or len({fit[4] for fit in fits}) != 1:
+            fits.append(
+                (-fitted, len(names - keywords), module.count("."), module, cls, package)
+                + (shown, names)
+            )
+    if not fits or len({fit[5] for fit in fits}) != 1:
         return None  # none, or classes of two packages: no one library is meant
+    # the shallower module on a tie: ``types.raw_message_start_event``, not ``types.beta.``
     fits.sort()
-    best, _unset, module, cls, package, shown, names = fits[0]
-    others = sorted({fit[3] for fit in fits[1:] if fit[0] == best} - {cls})
+    best, _unset, _depth, module, cls, package, shown, names = fits[0]
+    others = sorted({fit[4] for fit in fits[1:] if fit[0] == best} - {cls})
     return (package, module, cls, shown, names), others
+
+
+def by_tag(
+    finder: fakes.Finder,
+    keywords: frozenset[str],
+    tags: tuple[tuple[str, str], ...],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    modules: list[str],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """The record class of an installed package the code under test imports whose field's
+    ``Literal`` type lists the string the fake sets it to, every keyword a field of it:
+    ``SimpleNamespace(type="content_block_start", content_block=...)`` is anthropic's
+    ``RawContentBlockStartEvent`` (``type: Literal["content_block_start"]``). A
+    generated SDK tags each model of a union so; the tag names the model where its
+    field names (``type``, ``index``) name none. Classes of one package only; a
+    ``TypedDict`` aside; ranked as :func:`_by_shared_fields` ranks them."""
+    tags = tuple((k, v) for k, v in tags if k in keywords and _TAG_VALUE.fullmatch(v))
+    if not tags or not finder.root:
+        return None
+    memo_key = ("by_tag", keywords, tags, nested, tuple(modules))
+    if memo_key in finder.answers:
+        return finder.answers[memo_key]
+    answer = _by_tag(finder, keywords, tags, nested, _packages(finder, modules))
+    finder.answers[memo_key] = answer
+    return answer
+
+
+def _by_tag(
+    finder: fakes.Finder,
+    keywords: frozenset[str],
+    tags: tuple[tuple[str, str], ...],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    packages: list[tuple[str, str]],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """:func:`by_tag`, not memoized."""
+    fits: list[tuple[int, int, int, str, str, str, str, frozenset[str]]] = []
+    found_tag = ("", "")
+    for field, value in tags:
+        # ``Literal["file"]``, or one of several (``Literal["file", "dir", "symlink"]``)
+        line = re.compile(
+            rb"^[ \t]+" + re.escape(field.encode()) + rb"[ \t]*:[ \t]*(?:typing\.)?Literal\["
+            rb"[^\]\n]*[\"']" + re.escape(value.encode()) + rb"[\"'][^\]\n]*\]",
+            re.M,
+        )
+        for package, package_dir in packages:
+            texts = _package_texts(package_dir)
+            if texts is None:
+                continue
+            for module in _declaring_modules(package_dir, field):
+                data = texts.modules[module][2]
+                if value.encode() not in data or not line.search(data):
+                    continue
+                tagged = _tagged_classes(data, line)
+                for cls, shown, names, bases in _declaring(package_dir, module, field):
+                    if cls not in tagged or "TypedDict" in bases or not keywords <= names:
+                        continue
+                    defined = fakes.Defined(shown, module, True, names, True)
+                    if fakes.misfits(finder, defined, nested):
+                        continue
+                    fitted = 0
+                    for keyword, inner in nested:
+                        field_type = fakes._field_type(finder, defined, keyword)
+                        fitted += len(inner & field_type.fields) if field_type is not None else 0
+                    fits.append(
+                        (-fitted, len(names - keywords), module.count("."), module, cls)
+                        + (package, shown, names)
+                    )
+                    found_tag = (field, value)
+        if fits:
+            break  # the first tag that names a class decides
+    if not fits or len({fit[5] for fit in fits}) != 1:
+        return None  # none, or classes of two packages: no one library is meant
+    fits.sort()  # as in _by_shared_fields
+    best, _unset, _depth, module, cls, package, where, names = fits[0]
+    others = sorted({fit[4] for fit in fits[1:] if fit[0] == best} - {cls})
+    also = f"; so do {', '.join(f'`{o}`' for o in others)}" if others else ""
+    field, value = found_tag
+    how = (
+        f'its `{field}="{value}"`, a `Literal` value of `{cls}.{field}` in the installed '
+        f"`{package}` the code under test imports{also}"
+    )
+    return fakes.Mimicked(cls, where, how), fakes.Defined(where, module, True, names, True)
+
+
+def _tagged_classes(data: bytes, line: re.Pattern[bytes]) -> frozenset[str]:
+    """Module-level classes whose own body holds a line matching ``line``."""
+    out: set[str] = set()
+    for match in fakes._CLASS_RE.finditer(data):
+        start = match.end()
+        if line.search(data, start, fakes._class_end(data, start)):
+            out.add(match.group(1).decode())
+    return frozenset(out)

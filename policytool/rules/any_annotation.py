@@ -18,7 +18,7 @@ from policytool.config import Config
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules import _fake_hf, _fake_owner, _fake_slots
+from policytool.rules import _fake_hf, _fake_owner, _fake_packages, _fake_slots
 from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
@@ -257,7 +257,11 @@ modules of the package and by no record of the repository, all fields of classes
 fit best (a fake in a list display fills the field's element type), then the one whose
 fields the fake leaves fewest unset, is named, with the others as good
 (`SimpleNamespace(model=..., choices=[SimpleNamespace(delta=...)], usage=...)` ->
-openai's `ChatCompletionChunk`). When the test or a module it imports
+openai's `ChatCompletionChunk`); or, nothing else naming a class, a keyword set to a
+string that a record class there lists in that field's `Literal` type, every keyword a
+field of that class: a generated SDK's tag (`SimpleNamespace(type="content_block_start",
+content_block=...)` -> anthropic's `RawContentBlockStartEvent`, the shallower module
+before its `beta` copy). When the test or a module it imports
 imports transformers (installed), or the work tree's code does, and nothing above named
 a class: a fake filling a slot named `config` or `*config` (its binding, the test
 helper's parameter or the `parametrize` argument) whose keywords are all attributes of
@@ -1061,6 +1065,15 @@ def _fake_of(
                 bound[0] if bound is not None else "",
                 _reaches_code(src, call, parents, modules),
             )
+        if result is None and keywords:
+            # ``SimpleNamespace(type="content_block_start", ...)``: the tag one model of
+            # an installed SDK declares as its ``type: Literal[...]``
+            tags = tuple(
+                (k.arg, k.value.value)
+                for k in call.keywords
+                if k.arg and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+            )
+            result = _fake_packages.by_tag(_finder(src), keywords, tags, nested, modules)
     if result is not None and not call.keywords:
         parents = _parents(src, call)
         stmt = parents.get(id(call))
