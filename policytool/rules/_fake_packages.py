@@ -59,6 +59,8 @@ MAX_SHARED_MODULES = fakes.MAX_FIELD_MODULES
 # identifier or a dotted event name (``response.output_text.delta``), three characters
 # at least.
 _TAG_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{2,63}")
+# A quoted string inside ``Literal[...]``.
+_QUOTED = re.compile(rb"[\"']([^\"'\n]*)[\"']")
 # At most this many packages are read per test file.
 MAX_PACKAGES = 8
 # Test imports resolved by the tail of a module path of the tree (a ``sys.path`` insert).
@@ -404,10 +406,8 @@ def _by_tag(
             texts = _package_texts(package_dir)
             if texts is None:
                 continue
-            for module in _declaring_modules(package_dir, field):
+            for module in _tag_index(package_dir, field).get(value, ()):
                 data = texts.modules[module][2]
-                if value.encode() not in data or not line.search(data):
-                    continue
                 tagged = _tagged_classes(data, line)
                 for cls, shown, names, bases in _declaring(package_dir, module, field):
                     if cls not in tagged or "TypedDict" in bases or not keywords <= names:
@@ -438,6 +438,27 @@ def _by_tag(
         f"`{package}` the code under test imports{also}"
     )
     return fakes.Mimicked(cls, where, how), fakes.Defined(where, module, True, names, True)
+
+
+@functools.lru_cache(maxsize=256)
+def _tag_index(package_dir: str, field: str) -> dict[str, tuple[str, ...]]:
+    """Each string the package's modules list in a ``field: Literal[...]`` line -> those
+    modules: built once per field, so that each fake's tag is looked up, not searched
+    for (a test of thousands of tagged fakes costs one pass over the package)."""
+    texts = _package_texts(package_dir)
+    if texts is None:
+        return {}
+    line = re.compile(
+        rb"^[ \t]+" + re.escape(field.encode()) + rb"[ \t]*:[ \t]*(?:typing\.)?Literal\["
+        rb"([^\]\n]*)\]",
+        re.M,
+    )
+    out: dict[str, dict[str, None]] = {}
+    for module in _declaring_modules(package_dir, field):
+        for match in line.finditer(texts.modules[module][2]):
+            for value in _QUOTED.findall(match.group(1)):
+                out.setdefault(value.decode("utf-8", "replace"), {})[module] = None
+    return {value: tuple(modules) for value, modules in out.items()}
 
 
 def _tagged_classes(data: bytes, line: re.Pattern[bytes]) -> frozenset[str]:
