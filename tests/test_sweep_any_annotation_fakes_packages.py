@@ -41,9 +41,15 @@ def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "hublib").mkdir(parents=True)
     (root / "hublib" / "__init__.py").write_text("from .hf_api import HfApi\n")
     (root / "hublib" / "hf_api.py").write_text(HUB_API)
+    return _installed(root, monkeypatch)
+
+
+def _installed(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``root`` put on ``sys.path`` as a site directory, the package caches emptied."""
     monkeypatch.syspath_prepend(str(root))
     _fake_packages._package_texts.cache_clear()
     _fake_packages._declaring_modules.cache_clear()
+    _fake_packages._tag_index.cache_clear()
     return root
 
 
@@ -274,10 +280,7 @@ def sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "sdklib" / "types" / "__init__.py").write_text("")
     for name, text in SDK_MODULES.items():
         (root / "sdklib" / "types" / name).write_text(text)
-    monkeypatch.syspath_prepend(str(root))
-    _fake_packages._package_texts.cache_clear()
-    _fake_packages._declaring_modules.cache_clear()
-    return root
+    return _installed(root, monkeypatch)
 
 
 WRAPPER = (
@@ -285,6 +288,14 @@ WRAPPER = (
     "def text_of(response: object) -> str:\n"
     "    return str(response)\n"
 )
+
+
+def _write_wrap_test(feature: Repo, test_source: str) -> None:
+    """``pkg/wrap.py`` (importing ``sdklib``) and ``tests/test_wrap.py``: the imports,
+    then ``test_source`` from line 6."""
+    feature.write("pkg/wrap.py", WRAPPER)
+    header = "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+    feature.write("tests/test_wrap.py", header + test_source)
 
 
 def test_fake_of_a_model_its_siblings_share_fields_with(feature: Repo, run: Run, sdk: Path) -> None:
@@ -295,10 +306,8 @@ def test_fake_of_a_model_its_siblings_share_fields_with(feature: Repo, run: Run,
     (an element of ``Optional[List[ChoiceDeltaToolCall]]`` too).
     With ``message`` the element it is ``ChatCompletion``; with no element to tell, the
     class leaving the fewest fields unset is named and the others listed."""
-    feature.write("pkg/wrap.py", WRAPPER)
-    feature.write(
-        "tests/test_wrap.py",
-        "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+    _write_wrap_test(
+        feature,
         "def test_chunk() -> None:\n"
         "    chunk = SimpleNamespace(\n"  # 7
         "        model='m',\n"
@@ -355,10 +364,8 @@ def test_shared_fields_need_three_keywords_a_rare_one_and_no_typed_dict(
     """Two keywords (``model``, ``choices``) are too few to call a fake a model; a fake
     whose keywords only ``TypedDict`` classes have (read by key, where the fake is read
     by attribute) mimics no class of the package."""
-    feature.write("pkg/wrap.py", WRAPPER)
-    feature.write(
-        "tests/test_wrap.py",
-        "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+    _write_wrap_test(
+        feature,
         "def test_few() -> None:\n"
         "    assert text_of(SimpleNamespace(model='m', choices=[]))\n"  # 7
         "    assert text_of(SimpleNamespace(role='a', content='b', name='n'))\n",  # 8
@@ -367,34 +374,14 @@ def test_shared_fields_need_three_keywords_a_rare_one_and_no_typed_dict(
     assert rows == [(7, "warning"), (8, "warning")]
 
 
-def test_shared_fields_of_a_package_the_code_never_imports_name_nothing(
-    feature: Repo, run: Run, sdk: Path
-) -> None:
-    """The same fake in a test whose code under test does not import ``sdklib``: the
-    package is not read, the fake stays ⚠."""
-    feature.write(
-        "pkg/plain.py", "def text_of(response: object) -> str:\n    return str(response)\n"
-    )
-    feature.write(
-        "tests/test_plain.py",
-        "from types import SimpleNamespace\n\nfrom pkg.plain import text_of\n\n\n"
-        "def test_plain() -> None:\n"
-        "    assert text_of(SimpleNamespace(model='m', choices=[], usage=None))\n",  # 7
-    )
-    rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
-    assert rows == [(7, "warning")]
-
-
 def test_fake_named_by_the_tag_its_model_declares(feature: Repo, run: Run, sdk: Path) -> None:
     """pipecat: ``SimpleNamespace(type="content_block_start", content_block=...)`` sets
     two keywords many models declare, but the value is the tag one model declares as
     ``type: Literal["content_block_start"]``: ✗ naming it (the shallower module first, the
     beta copy listed). A tag no model declares, a keyword the model lacks, a tag only a
     ``TypedDict`` declares (read by key) and a field no model tags name nothing."""
-    feature.write("pkg/wrap.py", WRAPPER)
-    feature.write(
-        "tests/test_wrap.py",
-        "from types import SimpleNamespace\n\nfrom pkg.wrap import text_of\n\n\n"
+    _write_wrap_test(
+        feature,
         "def test_events() -> None:\n"
         "    start = SimpleNamespace(type='content_block_start', content_block=None)\n"  # 7
         "    assert text_of(start)\n"
@@ -423,16 +410,25 @@ def test_fake_named_by_the_tag_its_model_declares(feature: Repo, run: Run, sdk: 
     assert "so do `BetaContentBlockStartEvent`" in message
 
 
-def test_a_tag_of_a_package_the_code_never_imports_names_nothing(
-    feature: Repo, run: Run, sdk: Path
+@pytest.mark.parametrize(
+    "fake",
+    [
+        "SimpleNamespace(model='m', choices=[], usage=None)",
+        "SimpleNamespace(type='content_block_start', index=0)",
+    ],
+    ids=["shared-fields", "tag"],
+)
+def test_a_package_the_code_never_imports_names_nothing(
+    feature: Repo, run: Run, sdk: Path, fake: str
 ) -> None:
-    """The tagged fake in a test whose code under test does not import ``sdklib``: ⚠."""
+    """The SDK's fakes (by shared fields, by a tag) in a test whose code under test does
+    not import ``sdklib``: the package is not read, the fake stays ⚠."""
     feature.write("pkg/plain.py", "def text_of(event: object) -> str:\n    return str(event)\n")
     feature.write(
         "tests/test_plain.py",
         "from types import SimpleNamespace\n\nfrom pkg.plain import text_of\n\n\n"
         "def test_plain() -> None:\n"
-        "    assert text_of(SimpleNamespace(type='content_block_start', index=0))\n",  # 7
+        f"    assert text_of({fake})\n",  # 7
     )
     rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
     assert rows == [(7, "warning")]
@@ -455,10 +451,7 @@ def test_thousands_of_tagged_fakes_cost_one_pass_over_the_package(
             f"class Event{i}(BaseModel):\n"
             f"    type: Literal['event.kind_{i}']\n    index: int\n" + "    # padding\n" * 200
         )
-    monkeypatch.syspath_prepend(str(root))
-    _fake_packages._package_texts.cache_clear()
-    _fake_packages._declaring_modules.cache_clear()
-    _fake_packages._tag_index.cache_clear()
+    _installed(root, monkeypatch)
     feature.write(
         "pkg/wrap.py",
         "from biglib import Client\n\n\ndef f(e: object) -> str:\n    return str(e)\n",

@@ -284,23 +284,20 @@ def _by_package_fields(
             fits[(module, cls)] = (package, shown, k, names)
     if len(fits) > 1 and len({cls for _m, cls in fits}) != 1:
         return None  # two classes each own one of them: no one class is meant
-    named = ", ".join(f"`{k}`" for k in sorted(keywords))
     if fits:
         (module, cls), (package, where, specific, names) = next(iter(fits.items()))
-        how = (
-            f"its keywords {named}, fields of `{cls}` in the installed `{package}` the "
-            f"code under test imports (`{specific}` is a field of no other class)"
-        )
+        tail = f" (`{specific}` is a field of no other class)"
     else:
         shared = _by_shared_fields(finder, keywords, nested, packages)
         if shared is None:
             return None
         (package, module, cls, where, names), others = shared
-        also = f"; so do {', '.join(f'`{o}`' for o in others)}" if others else ""
-        how = (
-            f"its keywords {named}, fields of `{cls}` in the installed `{package}` the "
-            f"code under test imports{also}"
-        )
+        tail = _as_good(others)
+    named = ", ".join(f"`{k}`" for k in sorted(keywords))
+    how = (
+        f"its keywords {named}, fields of `{cls}` in the installed `{package}` the code "
+        f"under test imports{tail}"
+    )
     if any(w in fakes._SERVICE_WORDS and w not in cls.lower() for w in words):
         return None  # a client or a layer that copies a few fields of the record
     defined = fakes.Defined(where, module, True, names, True)
@@ -312,7 +309,7 @@ def _by_shared_fields(
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
     packages: list[tuple[str, str]],
-) -> tuple[tuple[str, str, str, str, frozenset[str]], list[str]] | None:
+) -> tuple[_Candidate, list[str]] | None:
     """The record classes of one package declaring every keyword, found through the
     rarest keyword (declared in at most ``MAX_SHARED_MODULES`` modules, by no record
     class of the repository), when the fake sets ``fakes.MIN_FIELD_MATCH`` keywords or
@@ -334,30 +331,52 @@ def _by_shared_fields(
     if not rare:
         return None
     _count, key, lines = min(rare)
-    fits: list[tuple[int, int, int, str, str, str, str, frozenset[str]]] = []
-    for package, package_dir, module in lines:
-        for cls, shown, names, bases in _declaring(package_dir, module, key):
-            if not keywords <= names or "TypedDict" in bases:
-                continue
-            defined = fakes.Defined(shown, module, True, names, True)
-            if fakes.misfits(finder, defined, nested):
-                continue
-            # the nested fakes' keywords that are fields of the field types they fill
-            fitted = 0
-            for keyword, inner in nested:
-                field_type = fakes._field_type(finder, defined, keyword)
-                fitted += len(inner & field_type.fields) if field_type is not None else 0
-            fits.append(
-                (-fitted, len(names - keywords), module.count("."), module, cls, package)
-                + (shown, names)
-            )
-    if not fits or len({fit[5] for fit in fits}) != 1:
+    candidates = [
+        (package, module, cls, shown, names)
+        for package, package_dir, module in lines
+        for cls, shown, names, bases in _declaring(package_dir, module, key)
+        if keywords <= names and "TypedDict" not in bases
+    ]
+    return _best_fit(finder, keywords, nested, candidates)
+
+
+def _as_good(others: list[str]) -> str:
+    """The message's tail naming the classes that fit as well as the one named."""
+    return f"; so do {', '.join(f'`{o}`' for o in others)}" if others else ""
+
+
+# (package, module, class, path to show, its fields) of a record class a fake may mimic
+_Candidate = tuple[str, str, str, str, frozenset[str]]
+
+
+def _best_fit(
+    finder: fakes.Finder,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+    candidates: list[_Candidate],
+) -> tuple[_Candidate, list[str]] | None:
+    """The candidate the fake stands in for, with the names of the others as good: a
+    class whose field types the nested fakes do not fit is out; then the one whose field
+    types they fit best (their keywords that are fields there), the one whose fields the
+    fake leaves fewest unset, the one in the shallower module (``types.X`` before
+    ``types.beta.X``). None when none is left or they come from two packages."""
+    ranked: list[tuple[int, int, int, _Candidate]] = []
+    for candidate in candidates:
+        package, module, cls, shown, names = candidate
+        defined = fakes.Defined(shown, module, True, names, True)
+        if fakes.misfits(finder, defined, nested):
+            continue
+        fitted = 0
+        for keyword, inner in nested:
+            field_type = fakes._field_type(finder, defined, keyword)
+            fitted += len(inner & field_type.fields) if field_type is not None else 0
+        ranked.append((-fitted, len(names - keywords), module.count("."), candidate))
+    if not ranked or len({entry[3][0] for entry in ranked}) != 1:
         return None  # none, or classes of two packages: no one library is meant
-    # the shallower module on a tie: ``types.raw_message_start_event``, not ``types.beta.``
-    fits.sort()
-    best, _unset, _depth, module, cls, package, shown, names = fits[0]
-    others = sorted({fit[4] for fit in fits[1:] if fit[0] == best} - {cls})
-    return (package, module, cls, shown, names), others
+    ranked.sort(key=lambda entry: (*entry[:3], entry[3][1], entry[3][2]))
+    best = ranked[0]
+    others = sorted({e[3][2] for e in ranked[1:] if e[0] == best[0]} - {best[3][2]})
+    return best[3], others
 
 
 def by_tag(
@@ -393,8 +412,7 @@ def _by_tag(
     packages: list[tuple[str, str]],
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
     """:func:`by_tag`, not memoized."""
-    fits: list[tuple[int, int, int, str, str, str, str, frozenset[str]]] = []
-    found_tag = ("", "")
+    found = None
     for field, value in tags:
         # ``Literal["file"]``, or one of several (``Literal["file", "dir", "symlink"]``)
         line = re.compile(
@@ -402,40 +420,27 @@ def _by_tag(
             rb"[^\]\n]*[\"']" + re.escape(value.encode()) + rb"[\"'][^\]\n]*\]",
             re.M,
         )
+        candidates: list[_Candidate] = []
         for package, package_dir in packages:
             texts = _package_texts(package_dir)
             if texts is None:
                 continue
             for module in _tag_index(package_dir, field).get(value, ()):
-                data = texts.modules[module][2]
-                tagged = _tagged_classes(data, line)
-                for cls, shown, names, bases in _declaring(package_dir, module, field):
-                    if cls not in tagged or "TypedDict" in bases or not keywords <= names:
-                        continue
-                    defined = fakes.Defined(shown, module, True, names, True)
-                    if fakes.misfits(finder, defined, nested):
-                        continue
-                    fitted = 0
-                    for keyword, inner in nested:
-                        field_type = fakes._field_type(finder, defined, keyword)
-                        fitted += len(inner & field_type.fields) if field_type is not None else 0
-                    fits.append(
-                        (-fitted, len(names - keywords), module.count("."), module, cls)
-                        + (package, shown, names)
-                    )
-                    found_tag = (field, value)
-        if fits:
+                tagged = _tagged_classes(texts.modules[module][2], line)
+                candidates.extend(
+                    (package, module, cls, shown, names)
+                    for cls, shown, names, bases in _declaring(package_dir, module, field)
+                    if cls in tagged and "TypedDict" not in bases and keywords <= names
+                )
+        found = _best_fit(finder, keywords, nested, candidates) if candidates else None
+        if found is not None:
             break  # the first tag that names a class decides
-    if not fits or len({fit[5] for fit in fits}) != 1:
-        return None  # none, or classes of two packages: no one library is meant
-    fits.sort()  # as in _by_shared_fields
-    best, _unset, _depth, module, cls, package, where, names = fits[0]
-    others = sorted({fit[4] for fit in fits[1:] if fit[0] == best} - {cls})
-    also = f"; so do {', '.join(f'`{o}`' for o in others)}" if others else ""
-    field, value = found_tag
+    if found is None:
+        return None
+    (package, module, cls, where, names), others = found
     how = (
         f'its `{field}="{value}"`, a `Literal` value of `{cls}.{field}` in the installed '
-        f"`{package}` the code under test imports{also}"
+        f"`{package}` the code under test imports{_as_good(others)}"
     )
     return fakes.Mimicked(cls, where, how), fakes.Defined(where, module, True, names, True)
 
