@@ -87,3 +87,22 @@ def test_a_thousand_fakes_in_one_function_stay_fast(feature: Repo, run: Run) -> 
     elapsed = time.perf_counter() - start
     assert len([1 for _l, _s, m in found if "SimpleNamespace" in m]) == 1000
     assert elapsed < 60, elapsed
+
+
+def test_a_display_of_thousands_of_fakes_stays_linear(feature: Repo, run: Run) -> None:
+    """A module-level list of 30,000 fakes, each with keywords of its own: each element's
+    holder was found by a linear search of the display (quadratic: 18 s here against
+    2 s), and the outer fake's nested fakes were deduplicated the same way; each is
+    reported ⚠."""
+    elements = ",\n".join(f"    SimpleNamespace(k{i}=1)" for i in range(30000))
+    feature.write(
+        "tests/test_display.py",
+        "from types import SimpleNamespace\n\nfrom pkg.records import norm\n\n"
+        f"X = SimpleNamespace(a=1, items=[\n{elements},\n])\n",
+    )
+    feature.commit("add")
+    start = time.perf_counter()
+    found = _fakes_found(run)
+    elapsed = time.perf_counter() - start
+    assert len([1 for _l, sev, _m in found if sev == "warning"]) == 30001
+    assert elapsed < 8, elapsed

@@ -538,12 +538,22 @@ _SEQUENCES = frozenset(
 )
 
 
+def balanced(text: str) -> str:
+    """An annotation's text with the closing brackets the module index cuts (it keeps one
+    bracket level: ``Optional[List[X]``)."""
+    return text + "]" * (text.count("[") - text.count("]"))
+
+
+def _field_class(text: str) -> str | None:
+    """The class a field's annotation holds: ``usage: Optional[Usage]`` for ``usage=fake``,
+    ``choices: List[Choice]`` for ``choices=[fake]``."""
+    return _type_name(text) or nested_element_type(text, 1)
+
+
 def nested_element_type(text: str, depth: int) -> str | None:
     """``X`` of ``list[X]`` at ``depth`` 1, of ``list[list[X]]`` at 2 (``Optional`` or
     ``| None`` around each level, ``tuple[X, ...]``); None for other shapes."""
-    text = text.strip().strip("\"'")
-    # the module index keeps one bracket level of an annotation (``list[list[X]``)
-    text += "]" * (text.count("[") - text.count("]"))
+    text = balanced(text.strip().strip("\"'"))
     for _level in range(depth):
         text = _first_member(text)
         match = re.fullmatch(r"(?:typing\.)?(\w+)\[(.*)\]", text, re.S)
@@ -1282,8 +1292,7 @@ def _mimicked(
                         else _type_name(text)
                     )
                     if cls:
-                        # the module index keeps one bracket level (``Optional[List[X]``)
-                        shown = text.strip() + "]" * (text.count("[") - text.count("]"))
+                        shown = balanced(text.strip())
                         wanted.append((cls, module, f"`{name}: {shown}` in {relpath}"))
         key = _camel(name)
         # ``moe_config`` -> ``FusedMoEConfig``, ``config`` -> any ``*Config`` (the
@@ -1377,9 +1386,7 @@ def misfits(
     out: set[str] = set()
     for keyword, inner in nested:
         for text in parsed.annotations.get(keyword, ())[:4]:
-            # ``usage: Optional[Usage]`` for ``usage=fake``, ``choices: List[Choice]`` for
-            # ``choices=[fake]``
-            cls = _type_name(text) or nested_element_type(text, 1)
+            cls = _field_class(text)
             if not cls:
                 continue
             field_type = define(finder, cls, defined.module)
@@ -1918,7 +1925,7 @@ def _field_type(finder: Finder, defined: Defined, field: str) -> Defined | None:
     if loaded is None:
         return None
     for text in loaded[0].annotations.get(field, ())[:4]:
-        cls = _type_name(text) or nested_element_type(text, 1)
+        cls = _field_class(text)
         if cls:
             found = define(finder, cls, defined.module)
             if found is not None and found.record and found.fields:

@@ -931,27 +931,31 @@ def _local_fakes(
     return bound
 
 
+# Elements of a list or tuple display read as nested fakes (the first few tell the
+# element type; a pull request's display of thousands of fakes made each reading of the
+# outer fake quadratic).
+MAX_DISPLAY_FAKES = 8
+
+
 def _nested(
     src: SourceInfo, call: ast.Call, parents: dict[int, ast.AST]
 ) -> tuple[tuple[str, frozenset[str]], ...]:
     """(keyword, its fake's keywords) of each fake passed as a keyword of ``call``,
     directly or through a local name bound to it, or as an element of a list or tuple
     display (``choices=[SimpleNamespace(delta=...)]``: the field's element type)."""
-    out: list[tuple[str, frozenset[str]]] = []
+    out: dict[tuple[str, frozenset[str]], None] = {}  # in order, each once
     local: dict[str, ast.Call] | None = None
     for k in call.keywords:
         if not k.arg:
             continue
         values = k.value.elts if isinstance(k.value, (ast.List, ast.Tuple)) else [k.value]
-        for value in values:
+        for value in values[:MAX_DISPLAY_FAKES]:
             if isinstance(value, ast.Name):
                 if local is None:
                     local = _local_fakes(src, call, parents)
                 value = local.get(value.id, value)
             if isinstance(value, ast.Call) and _is_fake(src, value):
-                entry = (k.arg, frozenset(n.arg for n in value.keywords if n.arg))
-                if entry not in out:
-                    out.append(entry)
+                out[(k.arg, frozenset(n.arg for n in value.keywords if n.arg))] = None
     return tuple(out)
 
 
@@ -1253,9 +1257,9 @@ def _holder(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast.AST] 
     """(``name`` or ``self.name``, the scope using it) of a fake assigned to a local name
     (its function) or to an attribute of ``self`` (its class)."""
     stmt = parents.get(id(call))
-    element = isinstance(stmt, ast.ListComp) or (
-        isinstance(stmt, (ast.List, ast.Tuple)) and call in stmt.elts
-    )
+    # a list or tuple display holds its children as elements (``call in stmt.elts`` was a
+    # linear search per fake: a display of 30,000 fakes took 14 s)
+    element = isinstance(stmt, (ast.ListComp, ast.List, ast.Tuple))
     if element:
         # ``seqs = [SimpleNamespace(...) for _ in range(n)]``: each element, as the
         # target of a ``for seq in seqs:`` loop (see ``_element_names``).
@@ -1506,7 +1510,7 @@ def _parameter_element(
     for text in loaded[0].annotations.get(name, ())[:4]:
         element = fakes.nested_element_type(text, depth)
         if element:
-            shown = text.strip() + "]" * (text.count("[") - text.count("]"))
+            shown = fakes.balanced(text.strip())
             return element, f"`{name}: {shown}` of `{owner}`", module, loaded[1]
     return None
 
