@@ -128,6 +128,50 @@ def test_a_record_fake_passed_by_keyword_names_the_annotated_class(feature: Repo
     assert "stands in for `RunOptions`" in rows[0][3]
 
 
+MESH = """\
+from dataclasses import dataclass
+from typing import Any
+
+Config = Any
+
+
+@dataclass
+class Mesh:
+    shape: dict
+    devices: list
+
+
+class AttentionOp:
+    def __init__(self, config: Config, mesh: Mesh, heads: int = 1) -> None:
+        self.mesh = mesh
+"""
+
+
+def test_a_fake_written_as_a_keyword_argument_names_the_parameter_class(
+    feature: Repo, run: Run
+) -> None:
+    """maxtext: ``AttentionOp(config=config, mesh=SimpleNamespace(shape={}))``, the fake
+    written in the call: the annotation of ``mesh`` where ``AttentionOp`` is defined
+    names ``Mesh`` (✗), as for a fake held by a name first. A keyword whose parameter is
+    ``Any`` (an alias) or which the callee lacks names nothing (⚠)."""
+    feature.write("pkg/attention.py", MESH)
+    feature.write(
+        "tests/test_attention.py",
+        "from types import SimpleNamespace\n\nfrom pkg.attention import AttentionOp\n\n\n"
+        "def test_op() -> None:\n"
+        "    op = AttentionOp(\n"
+        "        config=SimpleNamespace(causal_block_size=4),\n"  # 8
+        "        mesh=SimpleNamespace(shape={'context': 2}),\n"  # 9
+        "    )\n"
+        "    assert op.mesh.shape\n"
+        "    assert AttentionOp(None, None, grid=SimpleNamespace(shape={}))\n",  # 12
+    )
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [(8, "warning"), (9, "error"), (12, "warning")]
+    assert "stands in for `Mesh`" in rows[1][3]
+    assert "the parameter `mesh` of `AttentionOp` it is passed to: `mesh: Mesh`" in rows[1][3]
+
+
 MOONCAKE_CONFIG = """\
 from dataclasses import dataclass
 

@@ -195,3 +195,35 @@ def test_an_unannotated_parameter_of_a_duck_typed_helper_stays_a_warning(
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+def test_a_config_class_in_a_module_imported_as_a_submodule(feature: Repo, run: Run) -> None:
+    """maxtext: the code under test reaches ``MaxTextConfig`` only through ``from
+    maxtext.configs import types`` (a module of a package, not a name its ``__init__``
+    defines): that module is read like the others the code imports, and the fake bound
+    to ``config`` (its parameter typed ``Config = Any``) stands in for it (✗)."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/configs/__init__.py", "")
+    feature.write(
+        "pkg/configs/types.py",
+        "from pydantic import BaseModel\n\n\n"
+        "class MaxTextConfig(BaseModel):\n    causal_block_size: int = 1\n    heads: int = 1\n",
+    )
+    feature.write(
+        "pkg/attention.py",
+        "from typing import Any\n\nfrom pkg.configs import types\n\nConfig = Any\n\n\n"
+        "def load() -> types.MaxTextConfig:\n    return types.MaxTextConfig()\n\n\n"
+        "class AttentionOp:\n"
+        "    def __init__(self, config: Config) -> None:\n        self.config = config\n",
+    )
+    feature.write(
+        "tests/test_attention.py",
+        "from types import SimpleNamespace\n\nfrom pkg.attention import AttentionOp\n\n\n"
+        "def test_op() -> None:\n"
+        "    config = SimpleNamespace(causal_block_size=4)\n"  # 7
+        "    assert AttentionOp(config=config).config is config\n",
+    )
+    named = "stands in for `MaxTextConfig` (pkg/configs/types.py; found by the name `config`"
+    assert [(r[1], r[2], named in r[3]) for r in found(run, "any-annotation")] == [
+        (7, "error", True)
+    ]

@@ -411,6 +411,68 @@ def test_fake_named_by_the_tag_its_model_declares(feature: Repo, run: Run, sdk: 
 
 
 @pytest.mark.parametrize(
+    ("types_init", "severity"),
+    [
+        ("from .sdk_types import ChatCompletion\n", "error"),
+        ("class ChatCompletion:\n    pass\n", "warning"),
+    ],
+    ids=["reexported", "own-class"],
+)
+def test_a_model_reached_through_the_repositorys_own_reexports(
+    feature: Repo, run: Run, sdk: Path, types_init: str, severity: str
+) -> None:
+    """camel: the code under test imports ``ChatCompletion`` from its own ``pkg.types``,
+    whose ``__init__`` takes it from ``.sdk_types``, which takes it from ``sdklib``: the
+    name is followed to the installed package, whose models the test's fakes mimic (✗).
+    A class ``pkg.types`` defines itself leads nowhere (⚠)."""
+    feature.write("pkg/types/__init__.py", types_init)
+    feature.write(
+        "pkg/types/sdk_types.py", "from sdklib.types.chat_completion import ChatCompletion\n"
+    )
+    feature.write(
+        "pkg/adapter.py",
+        "from pkg.types import ChatCompletion\n\n\n"
+        "def adapt(event: object) -> ChatCompletion:\n    raise NotImplementedError\n",
+    )
+    fake = "SimpleNamespace(type='content_block_start', content_block=None)"
+    feature.write(
+        "tests/test_adapter.py",
+        "from types import SimpleNamespace\n\nfrom pkg.adapter import adapt\n\n\n"
+        f"def test_adapt() -> None:\n    adapt({fake})\n",  # 7
+    )
+    rows = [(r[1], r[2], r[3]) for r in found(run, "any-annotation")]
+    assert [(line, severity) for line, severity, _m in rows] == [(7, severity)]
+    assert ("stands in for `ContentBlockStartEvent`" in rows[0][2]) == (severity == "error")
+
+
+def test_a_preview_apis_model_loses_a_tie(feature: Repo, run: Run, sdk: Path) -> None:
+    """openai's ``types.responses.Response`` and ``types.beta.BetaResponse`` declare the
+    same fields at the same depth: the stable API's model is named, the preview's
+    listed (alphabetically ``beta`` would come first)."""
+    event = (
+        "from pydantic import BaseModel\n\n\nclass {name}(BaseModel):\n"
+        "    id: str\n    incomplete_details: object\n    output: list\n"
+    )
+    stable = sdk / "sdklib" / "types" / "responses"
+    stable.mkdir()
+    (stable / "__init__.py").write_text("")
+    (stable / "response.py").write_text(event.format(name="Response"))
+    (sdk / "sdklib" / "types" / "beta" / "beta_response.py").write_text(
+        event.format(name="BetaResponse")
+    )
+    _installed(sdk, pytest.MonkeyPatch())
+    _write_wrap_test(
+        feature,
+        "def test_response() -> None:\n"
+        "    assert text_of(SimpleNamespace(id='r', incomplete_details=None, output=[]))\n",  # 7
+    )
+    rows = [(r[1], r[2], r[3]) for r in found(run, "any-annotation")]
+    assert [(line, severity) for line, severity, _m in rows] == [(7, "error")]
+    assert "stands in for `Response` (sdklib/types/responses/response.py;" in rows[0][2]
+    assert "so do `BetaResponse`" in rows[0][2]
+
+
+@pytest.mark.parametrize(
     "fake",
     [
         "SimpleNamespace(model='m', choices=[], usage=None)",

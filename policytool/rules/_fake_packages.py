@@ -65,6 +65,9 @@ _QUOTED = re.compile(rb"[\"']([^\"'\n]*)[\"']")
 MAX_PACKAGES = 8
 # Test imports resolved by the tail of a module path of the tree (a ``sys.path`` insert).
 MAX_NESTED_IMPORTS = 32
+# Module path components of a package's preview API (``openai.types.beta``): its models
+# lose a tie to the stable API's.
+_PREVIEW = frozenset({"beta", "alpha", "preview", "experimental"})
 # Folders of an installed package that hold no classes its users receive.
 _SKIP_DIRS = frozenset({"tests", "test", "testing", "examples", "benchmarks", "docs"})
 
@@ -357,10 +360,11 @@ def _best_fit(
 ) -> tuple[_Candidate, list[str]] | None:
     """The candidate the fake stands in for, with the names of the others as good: a
     class whose field types the nested fakes do not fit is out; then the one whose field
-    types they fit best (their keywords that are fields there), the one whose fields the
-    fake leaves fewest unset, the one in the shallower module (``types.X`` before
-    ``types.beta.X``). None when none is left or they come from two packages."""
-    ranked: list[tuple[int, int, int, _Candidate]] = []
+    types they fit best (their keywords that are fields there), the one outside a preview
+    API (:data:`_PREVIEW`), the one whose fields the fake leaves fewest unset, the one in
+    the shallower module (``types.X`` before ``types.beta.X``). None when none is
+    left or they come from two packages."""
+    ranked: list[tuple[int, bool, int, int, _Candidate]] = []
     for candidate in candidates:
         package, module, cls, shown, names = candidate
         defined = fakes.Defined(shown, module, True, names, True)
@@ -370,13 +374,16 @@ def _best_fit(
         for keyword, inner in nested:
             field_type = fakes._field_type(finder, defined, keyword)
             fitted += len(inner & field_type.fields) if field_type is not None else 0
-        ranked.append((-fitted, len(names - keywords), module.count("."), candidate))
-    if not ranked or len({entry[3][0] for entry in ranked}) != 1:
+        # a stable API's model before its preview's (``types.responses.Response``, not
+        # ``types.beta.BetaResponse``)
+        preview = bool(_PREVIEW & set(module.split(".")))
+        ranked.append((-fitted, preview, len(names - keywords), module.count("."), candidate))
+    if not ranked or len({entry[4][0] for entry in ranked}) != 1:
         return None  # none, or classes of two packages: no one library is meant
-    ranked.sort(key=lambda entry: (*entry[:3], entry[3][1], entry[3][2]))
+    ranked.sort(key=lambda entry: (*entry[:4], entry[4][1], entry[4][2]))
     best = ranked[0]
-    others = sorted({e[3][2] for e in ranked[1:] if e[0] == best[0]} - {best[3][2]})
-    return best[3], others
+    others = sorted({e[4][2] for e in ranked[1:] if e[0] == best[0]} - {best[4][2]})
+    return best[4], others
 
 
 def by_tag(

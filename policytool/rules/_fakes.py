@@ -1203,17 +1203,71 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
             continue
         parsed, relpath = loaded
         for target in parsed.imports.values():
-            source = target.partition(":")[0]
+            source, _, name = target.partition(":")
             absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
-            if absolute and absolute not in seen:
-                seen.add(absolute)
-                top = absolute.partition(".")[0]
+            if not absolute:
+                continue
+            found = (
+                absolute,
+                _submodule(finder, absolute, name),
+                *_reexported(finder, absolute, name),
+            )
+            for imported in found:
+                if not imported or imported in seen:
+                    continue
+                seen.add(imported)
+                top = imported.partition(".")[0]
                 if top in _TIERLESS and not _in_tree(finder, top):
                     continue
-                out.append(absolute)
+                out.append(imported)
                 if len(out) >= limit:
                     return out
     return out
+
+
+# Re-exports followed for one imported name (``camel.types`` -> ``.openai_types`` ->
+# ``openai.types.chat``).
+MAX_REEXPORT_HOPS = 3
+
+
+def _reexported(finder: Finder, module: str, name: str) -> list[str]:
+    """The modules a name imported from the work tree's ``module`` comes from, when the
+    module only re-exports it (``from camel.types import ChatCompletion``, which
+    ``camel/types/__init__.py`` imports from ``.openai_types``, which imports it from
+    ``openai.types.chat``): the code under test holds that class, so the module that
+    defines it is read as if imported directly. Stops at the first module outside the
+    tree or that defines the name."""
+    out: list[str] = []
+    current = module
+    for _ in range(MAX_REEXPORT_HOPS):
+        if not _in_tree(finder, current):
+            break
+        loaded = finder.load(current)
+        if loaded is None:
+            break
+        parsed, relpath = loaded
+        target = parsed.imports.get(name)
+        if target is None:
+            break
+        source, _, name = target.partition(":")
+        current = absolute_module(source, current, relpath.endswith("__init__.py"))
+        if not current or current in out:
+            break
+        out.append(current)
+    return out
+
+
+def _submodule(finder: Finder, package: str, name: str) -> str | None:
+    """``package.name`` when ``from package import name`` imports a module of the
+    package (``from maxtext.configs import types``), else None: one ``stat`` per
+    lower-case name imported from a package, none for a module's classes."""
+    if not name.islower() or not name.isidentifier():
+        return None
+    found = finder.find(package)
+    if found is None or not found[0].endswith("__init__.py"):
+        return None
+    hit = module_file(os.path.dirname(found[0]), name)
+    return f"{package}.{name}" if hit is not None else None
 
 
 def plausible(

@@ -1016,6 +1016,10 @@ def _fake_of(
             memo[id(call)] = result
             return result
         if bound is not None:
+            # ``AttentionOp(mesh=SimpleNamespace(...))``: the parameter's annotation, like
+            # a held fake's (the name ``mesh`` is only a name)
+            result = _argument_fake(src, call, parents, modules, keywords, nested)
+        if bound is not None and result is None:
             name, element, explicit = bound
             outer = fakes.outer_call(call, parents)
             outer_found = (
@@ -1044,7 +1048,7 @@ def _fake_of(
             if result is None and name and not element and not explicit and keywords:
                 result = fakes.by_consensus(_finder(src), name, keywords, nested)
         if result is None and bound is None:
-            result = _positional_fake(src, call, parents, modules, keywords, nested)
+            result = _argument_fake(src, call, parents, modules, keywords, nested)
         if result is None:
             result = _patched_function_fake(src, call, parents, keywords, nested)
         if result is None and keywords:
@@ -1971,7 +1975,7 @@ def _caller_fake(
     return None
 
 
-def _positional_fake(
+def _argument_fake(
     src: SourceInfo,
     call: ast.Call,
     parents: dict[int, ast.AST],
@@ -1979,22 +1983,37 @@ def _positional_fake(
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
-    """A fake passed positionally (``manager.allocate(SimpleNamespace(...))``): the
-    annotation of that parameter where the callee is defined (``allocate(self, seq:
-    SchedulerSequence)``)."""
+    """A fake passed straight to a call, positionally (``manager.allocate(
+    SimpleNamespace(...))``) or by keyword (``AttentionOp(mesh=SimpleNamespace(...))``):
+    the annotation of that parameter where the callee is defined (``allocate(self, seq:
+    SchedulerSequence)``, ``mesh: Mesh``)."""
     outer = parents.get(id(call))
-    if not isinstance(outer, ast.Call) or call not in outer.args:
-        return None
-    index = outer.args.index(call)
-    if any(isinstance(a, ast.Starred) for a in outer.args[:index]):
+    slot: int | str
+    if isinstance(outer, ast.keyword) and outer.arg:
+        slot = outer.arg
+        outer = parents.get(id(outer))
+        if not isinstance(outer, ast.Call):
+            return None
+    elif isinstance(outer, ast.Call) and call in outer.args:
+        slot = outer.args.index(call)
+        if any(isinstance(a, ast.Starred) for a in outer.args[:slot]):
+            return None
+    else:
         return None
     callee = fakes._callee(outer)
     if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
         return None
-    unbound = fakes.called_on_class(outer)
     finder = _finder(src)
-    second = finder.second_tier(modules)
-    for name, module in fakes.parameter_names(finder, [*modules, *second], callee, index, unbound):
+    where = [*modules, *finder.second_tier(modules)]
+    if isinstance(slot, int):
+        params = fakes.parameter_names(finder, where, callee, slot, fakes.called_on_class(outer))
+    else:
+        params = [
+            (slot, m)
+            for m in where
+            if any(slot in p for p in fakes.signatures_in(finder, m, callee))
+        ]
+    for name, module in params:
         found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
         if found is not None:
             mimics, defined = found
