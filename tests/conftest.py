@@ -67,6 +67,15 @@ class Repo:
         self.git("commit", "-q", "--allow-empty", "-m", message)
         return self.git("rev-parse", "HEAD").strip()
 
+    def on_main(self, files: dict[str, str], message: str = "base") -> None:
+        """Commit ``files`` on ``main`` (the base of the change) and check out ``feature``
+        again, from there: what a test writes next is the change."""
+        self.git("checkout", "-q", "main")
+        for relpath, content in files.items():
+            self.write(relpath, content)
+        self.commit(message)
+        self.git("checkout", "-q", "-B", "feature")
+
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Repo]:

@@ -57,10 +57,7 @@ def test_cross_file_escalation_needs_real_kwargs_reads_not_writes_or_tests(
 
 
 def test_a_test_reading_a_shared_key_is_not_escalated(feature: Repo, run: Run) -> None:
-    feature.git("checkout", "-q", "main")
-    feature.write("pkg/real.py", "def r(**kw):\n    return kw.get('shared')\n")
-    feature.commit("reader")
-    feature.git("checkout", "-q", "-B", "feature")
+    feature.on_main({"pkg/real.py": "def r(**kw):\n    return kw.get('shared')\n"}, "reader")
     feature.write("tests/test_mock.py", "def mock(**kwargs):\n    return kwargs['shared']\n")
     assert [r[3] for r in rows(run, rule="kwargs-lookup")] == ["warning"]
 

@@ -882,6 +882,38 @@ def display_annotation(src: SourceInfo, annotation: ast.expr | None, where: str)
     )
 
 
+# Builtin functions written where a type goes (``List[callable]``, ``x: any``): a type
+# checker rejects them ("not valid as a type"), and the reader is told nothing. The type
+# each one's writer meant.
+_FUNCTIONS_AS_TYPES = {"callable": "Callable[..., T]", "any": "Any"}
+
+
+def function_as_type(src: SourceInfo, annotation: ast.expr | None, where: str) -> Finding | None:
+    """The finding for an annotation that names the builtin function ``callable`` or
+    ``any`` as a type, at any depth (``List[callable]``, ``Dict[str, any]``), when the
+    change writes it and the file binds neither name itself."""
+    if annotation is None or not src.node_added(annotation):
+        return None
+    if _silenced(src, annotation.lineno):
+        return None
+    types = _types(src)
+    for node in ast.walk(annotation):
+        if not isinstance(node, ast.Name) or node.id not in _FUNCTIONS_AS_TYPES:
+            continue
+        if node.id in types.rebound or node.id in src.aliases:
+            continue
+        return finding(
+            src,
+            annotation,
+            RULE,
+            BLOCK,
+            f"{where} is annotated `{short(src, annotation)}` (line {annotation.lineno}): "
+            f"`{node.id}` is a builtin function, not a type: annotate "
+            f"`{_FUNCTIONS_AS_TYPES[node.id]}`",
+        )
+    return None
+
+
 # Where ``typing``'s ``Self`` is imported from.
 _SELF = frozenset({"typing.Self", "typing_extensions.Self"})
 
@@ -2119,9 +2151,18 @@ def function_findings(
     arguments = node.args
     for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
         shown = display_annotation(src, arg.annotation, f"parameter `{arg.arg}`")
+        if shown is None:
+            shown = function_as_type(src, arg.annotation, f"parameter `{arg.arg}`")
         if shown is not None:
             yield shown
+    for star in (arguments.vararg, arguments.kwarg):
+        if star is not None:
+            shown = function_as_type(src, star.annotation, f"parameter `{star.arg}`")
+            if shown is not None:
+                yield shown
     shown = display_annotation(src, node.returns, f"`{node.name}`'s return")
+    if shown is None:
+        shown = function_as_type(src, node.returns, f"`{node.name}`'s return")
     if shown is not None:
         yield shown
         return

@@ -65,6 +65,9 @@ of which gives one such kind (`rewards = []`, appended to, `return rewards`; not
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
 `ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
+a parameter or return annotation naming the builtin function `callable` or `any` as a
+type, at any depth (`reward_fns: List[callable]`, `-> any`; not when the file binds the
+name itself): a type checker rejects it, the message names `Callable[..., T]` or `Any`;
 `-> tuple[str]` (one item; `tuple[str, ...]` is any number) returning a tuple of another
 length: a display (`return a, b`) or a local bound once to one and only grown with `+=`
 of displays (`names = ("w", "s")`, `names += (...)`: two or more);

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation ✗ for an annotation naming the builtin function ``callable`` or ``any``
+as a type (ColossalChat's ``reward_fns: List[callable]``): a type checker rejects it
+("not valid as a type") and it tells the reader nothing. Not when the file binds the
+name itself, not in a string, not on a line the change keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+REWARD = """\
+from typing import Any, Dict, List
+
+
+class VerifiableReward:
+    def __init__(self, reward_fns: List[callable], **kwargs: float) -> None:
+        self.reward_fns = reward_fns
+
+
+def score(value: any) -> float:
+    return float(value)
+
+
+def pick(table: Dict[str, any], *hooks: callable) -> callable:
+    return hooks[0]
+
+
+def fine(value: "any", hook: Any) -> object:
+    return value
+"""
+
+
+def test_a_builtin_function_written_as_a_type(feature: Repo, run: Run) -> None:
+    feature.write("pkg/reward.py", REWARD)
+    rows = found(run, "any-annotation")
+    blocking = [(line, message) for _p, line, severity, message in rows if severity == "error"]
+    assert [line for line, _m in blocking] == [5, 9, 13]
+    assert (
+        "`callable` is a builtin function, not a type: annotate `Callable[..., T]`"
+        in (blocking[0][1])
+    )
+    assert "parameter `value` is annotated `any` (line 9)" in blocking[1][1]
+    # one finding for the line, naming each annotation
+    assert "`Dict[str, any]`" in blocking[2][1] and "`pick`'s return" in blocking[2][1]
+
+
+@pytest.mark.parametrize(
+    "binding",
+    ["from mylib import callable\n", "any = object\n"],
+    ids=["imported", "assigned"],
+)
+def test_a_name_the_file_binds_is_its_own(feature: Repo, run: Run, binding: str) -> None:
+    feature.write(
+        "pkg/own.py",
+        binding + "\n\ndef f(hook: callable, value: any) -> None:\n    return None\n",
+    )
+    rows = found(run, "any-annotation")
+    name = "callable" if "callable" in binding else "any"
+    assert not any(f"`{name}` is a builtin function" in m for _p, _l, _s, m in rows)
+
+
+def test_an_old_annotation_is_not_the_changes(feature: Repo, run: Run) -> None:
+    feature.on_main({"pkg/old.py": "def f(hook: callable) -> None:\n    return None\n"})
+    feature.write("pkg/old.py", "def f(hook: callable) -> None:\n    return None\n\n\nX = 1\n")
+    assert not any("builtin function" in m for _p, _l, _s, m in found(run, "any-annotation"))
