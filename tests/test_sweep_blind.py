@@ -193,7 +193,8 @@ _J_FIGURES = {
 }
 _K_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "5/10 blind, 5/8 post-run (7/10 from round G, which found a `VLLMConfig` fake by two "
+        "6/11 blind, 6/9 post-run (one more from round Y, litgpt's `function: callable`, a builtin "
+        "function as a type, labelled ✗ after the run; 7/10 from round G, which found a `VLLMConfig` fake by two "
         "fields and the helper's name and mcp's MagicMock `CallToolResult` / `TextContent` "
         "data fakes, to round V; those two mocks are "
         + _MOCKS_SETTLED
@@ -237,15 +238,17 @@ _M_FIGURES = {
     ),
 }
 _M_BLIND_RECALL = (
-    "6/8 blind, 6/6 post-run (sealed 4/8; after: `group: ProcessGroup = None`, the class "
+    "7/9 blind, 7/7 post-run (sealed 4/8; one more from round Y, `attn_fn: Optional[callable]`, "
+    "labelled ✗ after the run; after: `group: ProcessGroup = None`, the class "
     "imported by name from a package that is not installed, reads as `dist.ProcessGroup`): "
     "smolagents' MagicMock data fakes of litellm's `ModelResponse` / `Choices`, " + _MOCKS_SETTLED
 )
 _N_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "11/16 (a `-> dict[...]` returning `list(...)` through a local, found by round O "
-        "and labelled ✗ after the run): tensorboard `ScalarEvent` fakes (x2), an "
-        "`InferenceConfig` and a "
+        "12/16 (a `-> dict[...]` returning `list(...)` through a local, found by round O "
+        "and labelled ✗ after the run; an `InferenceConfig` fake bound to `config`, found "
+        "since round Y reads a module imported from its package by name): tensorboard "
+        "`ScalarEvent` fakes (x2) and a "
         "`MultiModuleProcessGroupCollection` fake, ⚠; a test double's implicit Optional "
         "(`MockIterator.__init__(local_cp_size: int = None)`: a class's methods in a test "
         "file are doubles mirroring an API, not checked; its own functions are)"
@@ -360,7 +363,8 @@ _T_FIGURES = {
 }
 _U_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "13/18 (12/17 before round P read nemo-skills' `tools=Union[list[dict], None]`, a "
+        "15/20 (13/18 before round Y read `dict[str, any]` as a builtin function written as a "
+        "type, twice, labelled ✗ after the run; 12/17 before round P read nemo-skills' `tools=Union[list[dict], None]`, a "
         "type written as a default, labelled ✗ after the run): verifiers' pydantic "
         "`TimeSplit` / `Error` fakes nested in a duck-typed "
         "stand-in for `Rollout` (the stored verifiers has renamed the field they fill); an "
@@ -450,7 +454,9 @@ _ZA_FIGURES = {
 
 _ZB_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "7/18 blind, 7/14 post-run (6/18 before round O named transformers' "
+        "9/20 blind, 9/16 post-run (7/18 and 7/14 before round Y read `tuple[list, callable]` as "
+        "a builtin function written as a type, twice, labelled ✗ after the run; 6/18 before "
+        "round O named transformers' "
         "`PreTrainedConfig` for `vision_config=SimpleNamespace(depth=24)`): four MagicMock "
         "data fakes of a transformers model config (`vision_config` given after creation) "
         "and of Olive's pydantic `Metric`, "
@@ -650,7 +656,8 @@ _ZK_FIGURES = {
         "`max_seq_length` in a server's `__init__`: ⚠ (no init or loading path read there)"
     ),
     ("any-annotation", "x-recall"): (
-        "2/3 (1/3 as sealed; round P reads a type written as a default, "
+        "3/4 (1/3 as sealed; round P reads a type written as a default, round Y `target: "
+        "callable`, labelled ✗ after the run; "
         "`batch=Optional[Dict[str, Any]]`): `initialize_generator(args) -> type` returning "
         "an instance: no finding (what a class call returns is not read)"
     ),
@@ -831,12 +838,14 @@ _ZS_FIGURES = {
         "finding before round R read its `'...'.format(e)` log line as handing the error on)"
     ),
     ("any-annotation", "x-recall"): (
-        "25/30 (24/30 as sealed): fakes of a plain rendezvous handler class, of "
+        "26/31 (24/30 as sealed; round Y's `render_template: callable`, labelled ✗ after the "
+        "run, one more): fakes of a plain rendezvous handler class, of "
         "`LogAnalysisCycleResult` and of `os.stat_result` twice (⚠: no data class found), "
         "and `max_seq_length: str = None` given an int (the int is not read)"
     ),
     ("any-annotation", "x-precision"): (
-        "26/37 (26/38 before round V read the base version of a fall-off's function: "
+        "27/38 (with round Y's `render_template: callable`, labelled ✗ after the run; 26/38 "
+        "before round V read the base version of a fall-off's function: "
         "`launch_agent -> Dict[int, Any]` already fell off): eleven implicit-Optional "
         "fields and parameters of fms-hf-tuning that are only passed on, stored or "
         "dereferenced, labelled '-' (the sets' rule: ✗ when the code branches on None; "
@@ -957,7 +966,8 @@ _ZZ_FIGURES = {
         "line, labelled '-' after the run because the blind ✗ sits on the `**kwargs` line"
     ),
     ("any-annotation", "x-recall"): (
-        "1/2 (0/2 as sealed): `set_json_types_in_feature(...) -> None` returning its "
+        "2/3 (0/2 as sealed; round Y's `list[Union[callable, Tool]]`, labelled ✗ after the run, "
+        "one more): `set_json_types_in_feature(...) -> None` returning its "
         "parameter `feature`, "
         "which every caller uses: a parameter may be None, so the value is not proven"
     ),
@@ -1125,10 +1135,13 @@ _ZZH_FIGURES = {
         "✗ as silent swallows; no log, but no `pass`/`return None`/`continue`: ⚠"
     ),
     ("any-annotation", "x-recall"): (
-        "9/28: maxtext's `SimpleNamespace` configs read through `pyconfig` where the code "
-        "annotates `config: Config` with `Config = Any` (labelled as fakes of the "
-        "pydantic `MaxTextConfig`), fakes of jax's `Mesh` and `Device` (jax's wheel at "
-        "hand, jaxlib not), and a fake `self` of maxtext's `Attention` module: ⚠"
+        "18/28 (9/28 before round Y read `maxtext.configs.types`, which the code imports from "
+        "its package by name, and a fake written as a keyword argument against that "
+        "parameter's `mesh: Mesh`): six `MaxTextConfig` fakes no binding names (passed "
+        "positionally where `config: Config` is `Any`, or bound to other names), two `Mesh` "
+        "fakes (one in a dict later spread with `**`), a fake of jax's `Device` (jax's "
+        "wheel at hand, jaxlib not) and a fake `self` of "
+        "maxtext's `Attention` module: ⚠"
     ),
 }
 _ZZI_FIGURES = {
@@ -1243,9 +1256,10 @@ _ZZO_FIGURES = {
         "⚠ as a best-effort metrics boundary where the sweep reads init (✗)"
     ),
     ("any-annotation", "x-recall"): (
-        "2/29: 22 fakes of openai's Responses models (`Response`, `ResponseUsage`, the "
-        "stream events) passed to adapter functions typed `Any`, where openai's package "
-        "is too large to match fields in; a fake of docker's `Container`; "
+        "22/29 (2/29 before round X read packages as large as openai and round Y followed the "
+        "adapter's `camel.types` re-export to openai: 20 of its Responses models): the "
+        "`ResponseUsage` fake a test helper returns and an `IncompleteDetails` fake inside a "
+        "conditional expression; a fake of docker's `Container`; "
         "`-> Future[list]` returning a future of a tuple (no literal: not judged): ⚠ or "
         "no finding"
     ),
@@ -1371,6 +1385,36 @@ _ZZT_FIGURES = {
     ),
 }
 
+_ZZU_SEALED = (
+    "sealed: labelled blind after round X, recorded with 4baead3 (round X's final code): "
+    "zzu ✗ recall 15/55, ✗ precision 15/15, ⚠ precision 39/40"
+)
+_ZZU_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "16/30 blind, 16/29 post-run (15/30 and 15/29 as sealed; round Y reads "
+        "`List[callable]`, a builtin function as a type, tuned on this set): seven "
+        "implicit-Optional defaults no None reaches (a `Histogram = None` stored and never "
+        "tested, `List[torch.Tensor] = None` indexed on every path: the earlier sets' "
+        "settled reading is '-', this set's brief gave `x: int = None` as a plain ✗), two "
+        "`vocab_size: int` parameters the body tests for None, openai's token-detail fakes "
+        "nested in a usage fake, and one blind ✗ on a signature's annotation line that "
+        "the sweep reports on its `def` line"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "0/26: ColossalChat keys one file reads from `**kwargs` and another writes where "
+        "the dict is built or lists in a filter of keys (only reads from `**kwargs` count; "
+        "a reading of other spellings was tried and left out: 13 right, 17 wrong over the "
+        "corpora), reward keys copied from files that read them before (not new: ⚠), and "
+        "openllmetry's reads of the plain `kwargs` dict wrapt hands a wrapper (no `**` "
+        "parameter) and of `meter_provider`, read in some fifteen instrumentors (⚠ with "
+        "the count)"
+    ),
+    ("broad-except", "w-precision"): (
+        "13/14: a handler that puts the exception on a queue its consumer re-raises "
+        "(strands' concurrent tool executor), labelled '-'"
+    ),
+}
+
 for _name, _cells, _when in (
     ("e", _E_FIGURES, _EF_SEALED),
     ("f", _F_FIGURES, _EF_SEALED),
@@ -1440,6 +1484,7 @@ for _name, _cells, _when in (
     ("zzr", _ZZR_FIGURES, _ZZQRS_SEALED),
     ("zzs", _ZZS_FIGURES, _ZZQRS_SEALED),
     ("zzt", _ZZT_FIGURES, _ZZT_SEALED),
+    ("zzu", _ZZU_FIGURES, _ZZU_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
@@ -1483,7 +1528,8 @@ for _name, _why, _when in (
     ("m", _M_BLIND_RECALL, _LMN_SEALED),
     (
         "p",
-        "1/3 blind, 1/1 post-run: two llm-foundry `mock_stat = MagicMock()` given `st_size` / "
+        "2/4 blind, 2/2 post-run (round Y's `meta: Optional[Dict[str, any]]`, labelled ✗ after "
+        "the run, one more found): two llm-foundry `mock_stat = MagicMock()` given `st_size` / "
         "`st_mode` and patched in as the return of `os.stat`, " + _MOCKS_SETTLED,
         _OP_SEALED,
     ),
