@@ -11,6 +11,7 @@ from __future__ import annotations
 import keyword
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -171,37 +172,72 @@ def test_a_fake_returned_by_a_lambda_patched_over_a_getter(feature: Repo, run: R
     assert "stands in for `ForwardContext`" in rows[0][3]
 
 
-def test_an_unannotated_parameter_of_a_duck_typed_helper_stays_a_warning(
-    feature: Repo, run: Run
+@pytest.mark.parametrize(
+    ("parameter", "severity"),
+    [("common_attn_metadata", "error"), ("ctx", "warning")],
+)
+def test_a_fake_passed_to_an_unannotated_parameter_is_read_by_its_name(
+    feature: Repo, run: Run, parameter: str, severity: str
 ) -> None:
-    """vllm-ascend (tune, labelled ⚠): a fake passed to ``prepare_lora_indices(
-    lora_context, ...)``, a helper that leaves the parameter unannotated and sets
-    attributes on it, is not the class another module annotates ``lora_context`` with:
-    only the callee's own module's annotation of the parameter counts."""
+    """vllm-ascend (tune): a fake passed to ``prepare_lora_indices(lora_context, ...)``, a
+    helper that leaves the parameter unannotated and sets attributes on it, still mimics
+    the ``@dataclass`` vLLM builds and passes there (``MoELoRAContext``): the parameter's
+    name is read as a keyword's would be (✗ naming the class); a name that names no class
+    (``ctx``) leaves the fake ⚠."""
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/attn.py", _CODE)
     feature.write(
         "pkg/helpers.py",
         "from pkg.attn import CommonAttentionMetadata\n\n\n"
-        "def apply(common_attn_metadata, x):\n"
-        "    common_attn_metadata.extra = x\n    return x\n",
+        f"def apply({parameter}, x):\n"
+        f"    {parameter}.extra = x\n    return x\n",
     )
     feature.write(
         "tests/test_helpers.py",
         "from types import SimpleNamespace\n\nfrom pkg import helpers\n\n\n"
         "def test_apply():\n"
-        "    loose = SimpleNamespace(slot_mapping=[1])\n"  # 7: ⚠
+        "    loose = SimpleNamespace(slot_mapping=[1])\n"  # 7
         "    helpers.apply(loose, 0)\n",
     )
     rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
-    assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+    assert [(r[1], r[2]) for r in rows] == [(7, severity)]
+    named = "stands in for `CommonAttentionMetadata` (pkg/attn.py; found by the parameter"
+    assert (named in rows[0][3]) == (severity == "error")
 
 
-def test_a_config_class_in_a_module_imported_as_a_submodule(feature: Repo, run: Run) -> None:
+@pytest.mark.parametrize(
+    ("body", "severity", "how"),
+    [
+        (
+            "    config = SimpleNamespace(causal_block_size=4)\n"
+            "    assert AttentionOp(config=config).config is config\n",
+            "error",
+            "found by the name `config`",
+        ),
+        # passed positionally: the parameter's name is read as a keyword's would be
+        (
+            "    assert resolve(SimpleNamespace(causal_block_size=4), 1)\n",
+            "error",
+            "found by the parameter `config` of `resolve` it is passed to: the name `config`",
+        ),
+        (
+            "    cfg = SimpleNamespace(causal_block_size=4)\n    assert resolve(cfg, 1)\n",
+            "error",
+            "found by the parameter `config` of `resolve` it is passed to: the name `config`",
+        ),
+        # an empty fake needs a typed binding, a name is not one
+        ("    assert resolve(SimpleNamespace(), 1)\n", "warning", ""),
+    ],
+    ids=["bound-to-config", "positional", "held-positional", "empty"],
+)
+def test_a_config_class_in_a_module_imported_as_a_submodule(
+    feature: Repo, run: Run, body: str, severity: str, how: str
+) -> None:
     """maxtext: the code under test reaches ``MaxTextConfig`` only through ``from
     maxtext.configs import types`` (a module of a package, not a name its ``__init__``
     defines): that module is read like the others the code imports, and the fake bound
-    to ``config`` (its parameter typed ``Config = Any``) stands in for it (✗)."""
+    to ``config`` (its parameter typed ``Config = Any``) stands in for it (✗), as does
+    one passed positionally to a parameter named ``config``."""
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/configs/__init__.py", "")
     feature.write(
@@ -213,17 +249,15 @@ def test_a_config_class_in_a_module_imported_as_a_submodule(feature: Repo, run: 
         "pkg/attention.py",
         "from typing import Any\n\nfrom pkg.configs import types\n\nConfig = Any\n\n\n"
         "def load() -> types.MaxTextConfig:\n    return types.MaxTextConfig()\n\n\n"
+        "def resolve(config: Config, kind: int) -> int:\n    return kind\n\n\n"
         "class AttentionOp:\n"
         "    def __init__(self, config: Config) -> None:\n        self.config = config\n",
     )
     feature.write(
         "tests/test_attention.py",
-        "from types import SimpleNamespace\n\nfrom pkg.attention import AttentionOp\n\n\n"
-        "def test_op() -> None:\n"
-        "    config = SimpleNamespace(causal_block_size=4)\n"  # 7
-        "    assert AttentionOp(config=config).config is config\n",
+        "from types import SimpleNamespace\n\nfrom pkg.attention import AttentionOp, resolve\n\n\n"
+        "def test_op() -> None:\n" + body,  # 7
     )
-    named = "stands in for `MaxTextConfig` (pkg/configs/types.py; found by the name `config`"
-    assert [(r[1], r[2], named in r[3]) for r in found(run, "any-annotation")] == [
-        (7, "error", True)
-    ]
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [(7, severity)]
+    assert f"stands in for `MaxTextConfig` (pkg/configs/types.py; {how}" in rows[0][3] or not how

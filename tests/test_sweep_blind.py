@@ -1135,10 +1135,11 @@ _ZZH_FIGURES = {
         "✗ as silent swallows; no log, but no `pass`/`return None`/`continue`: ⚠"
     ),
     ("any-annotation", "x-recall"): (
-        "18/28 (9/28 before round Y read `maxtext.configs.types`, which the code imports from "
-        "its package by name, and a fake written as a keyword argument against that "
-        "parameter's `mesh: Mesh`): six `MaxTextConfig` fakes no binding names (passed "
-        "positionally where `config: Config` is `Any`, or bound to other names), two `Mesh` "
+        "19/28 (9/28 before round Y read `maxtext.configs.types`, which the code imports from "
+        "its package by name, a fake written as a keyword argument against that "
+        "parameter's `mesh: Mesh`, and a fake passed positionally where `config: Config` "
+        "is `Any` by the parameter's name): five `MaxTextConfig` fakes no binding or "
+        "parameter name names (bound to other names), two `Mesh` "
         "fakes (one in a dict later spread with `**`), a fake of jax's `Device` (jax's "
         "wheel at hand, jaxlib not) and a fake `self` of "
         "maxtext's `Attention` module: ⚠"

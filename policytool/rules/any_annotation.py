@@ -193,7 +193,12 @@ in another module); a `src/` layout's packages are read, and so are those under 
 top-level folder no package can be named after (`mooncake-wheel/mooncake/`) and under
 a folder one or two levels down with its own `pyproject.toml` or `setup.py`, a project
 of a monorepo (`python/aibrix/`, or its `src/`); the second tier of modules (those the
-test's imports import, the first 80) leaves out the standard library's and pytest's;
+test's imports import, the first 80) leaves out the standard library's and pytest's, and
+holds a module imported from its package by name (`from maxtext.configs import types`)
+and, for a name the repository only re-exports, the module defining it, up to three
+imports (`camel.types` -> `.openai_types` -> `openai.types.chat`); a fake passed
+positionally to a parameter no typed class annotates (`config: Config`, `Config = Any`)
+is read by the parameter's name, as one passed by that keyword is;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
 followed. A parameter's type its docstring names (`config (JobConfig):`, `:type config:
@@ -2022,7 +2027,32 @@ def _argument_fake(
             mimics, defined = found
             how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
             return fakes.Mimicked(mimics.name, mimics.where, how), defined
+    if isinstance(slot, int):
+        # by keyword the parameter's name is the binding already (``mimicked`` read it)
+        found, label = _named_by_parameter(src, modules, params, callee, keywords, nested)
+        if found is not None:
+            mimics, defined = found
+            return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
     return None
+
+
+def _named_by_parameter(
+    src: SourceInfo,
+    modules: list[str],
+    params: list[tuple[str, str]],
+    callee: str,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[tuple[fakes.Mimicked, fakes.Defined] | None, str]:
+    """A fake passed positionally to a parameter no typed class annotates (``config:
+    Config`` with ``Config = Any``): what the parameter's name names, as a fake passed by
+    that keyword would be read (``_resolve_attention_type(SimpleNamespace(...), t)`` ->
+    ``config`` -> ``MaxTextConfig``); the first parameter name found decides."""
+    if not params:
+        return None, ""
+    name = params[0][0]
+    label = f"the parameter `{name}` of `{callee}` it is passed to"
+    return fakes.mimicked(_finder(src), modules, name, False, None, keywords, None, nested), label
 
 
 def _passed_fake(
@@ -2074,11 +2104,14 @@ def _passed_fake(
                             label = f"the parameter `{where}` of `{callee}` it is passed to"
                             break
         else:
-            for name, module in fakes.parameter_names(finder, [*modules, *second], callee, where):
+            params = fakes.parameter_names(finder, [*modules, *second], callee, where)
+            for name, module in params:
                 label = f"the parameter `{name}` of `{callee}` it is passed to"
                 found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
                 if found is not None:
                     break
+            if found is None:
+                found, label = _named_by_parameter(src, modules, params, callee, keywords, nested)
         if found is not None:
             mimics, defined = found
             return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
