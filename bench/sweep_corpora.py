@@ -219,12 +219,13 @@ def totals(names: list[str], reading: str) -> str:
     for name in names:
         doc = sweep_commits.load(set_path(name))
         if name == "commits":
-            figs = {(k[1], k[2]): v for k, v in sweep_commits.figures(doc).items()}
+            figs = sweep_commits.figures(doc)
         else:
-            figs = {(k[1], k[2]): v for k, v in sweep_unseen.figures(doc, reading).items()}
-        for key, (hit, tot) in figs.items():
-            sums[key][0] += hit
-            sums[key][1] += tot
+            figs = sweep_unseen.figures(doc, reading)
+        # a corpus with two splits (commits: tune, held-out) adds both to the rule's cell
+        for (_split, rule, metric), (hit, tot) in figs.items():
+            sums[(rule, metric)][0] += hit
+            sums[(rule, metric)][1] += tot
     lines = ["| rule | ✗ recall | ✗ precision | ⚠ precision |", "| --- | --- | --- | --- |"]
     for rule in [*sweep_commits.RULES, "all"]:
         cells = []

@@ -76,6 +76,24 @@ def test_totals_sum_each_sets_figures() -> None:
         assert cell == (f"{hit}/{tot} ({hit / tot:.2f})" if tot else "-"), (rule, row)
 
 
+def test_totals_add_both_splits_of_the_commits_corpus() -> None:
+    """``commits`` has two splits (tune, held-out): a rule's cell is their sum, not the
+    last split read."""
+    corpora = _load()
+    doc = corpora.sweep_commits.load(corpora.set_path("commits"))
+    figs = corpora.sweep_commits.figures(doc)
+    table = corpora.totals(["commits"], "post-run")
+    for rule in corpora.sweep_commits.RULES:
+        for column, metric in enumerate(("x-recall", "x-precision", "w-precision"), start=1):
+            cells = [v for (_split, r, m), v in figs.items() if (r, m) == (rule, metric)]
+            hit, tot = sum(c[0] for c in cells), sum(c[1] for c in cells)
+            row = next(line for line in table.splitlines() if line.startswith(f"| `{rule}` |"))
+            cell = row.strip("| ").split(" | ")[column]
+            assert cell == (f"{hit}/{tot} ({hit / tot:.2f})" if tot else "-"), (rule, metric)
+    splits = {split for split, _r, _m in figs}
+    assert splits == {"tune", "held-out"}
+
+
 def test_clone_from_mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     corpora = _load()
     mirror = _mirror(tmp_path, {"pkg/a.py": "x = 1\n", "README.md": "hi\n"})
