@@ -1423,13 +1423,16 @@ _ZZV_SEALED = (
 )
 _ZZV_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "10/26 blind, 10/25 post-run: openinference's fakes of a class the test reaches "
+        "12/26 blind, 12/25 post-run (10/26 and 10/25 as sealed; round Y's reading of "
+        "a builtin function as a type, tuned on zzu, finds InternEvo's two "
+        "`async_upload_fn: callable`, a shape the brief revised after zzu named): "
+        "openinference's fakes of a class the test reaches "
         "only through a monkeypatched or wrapped call (six `SimpleNamespace(data=...)` "
         "returned by a patched cohere `RawV2Client.embed`, cohere's `HttpResponse`; two "
         "google-adk `BaseAgent` fakes cast to `Any` as a wrapper's `instance`; a fake "
-        "google-genai client set on agno's `Gemini`; a generic pydantic model fake), and "
-        "InternEvo's wrong annotations no rule reads (`Dict[int, nn.Module]` holding lists, "
-        "a `-> Tuple[None, Tensor]` returning five values, two `async_upload_fn: callable`), "
+        "google-genai client nested in a fake of agno's `Gemini`; a generic pydantic "
+        "model fake), and InternEvo's wrong annotations no rule reads (`Dict[int, nn.Module]` holding lists, "
+        "a `-> Tuple[None, Tensor]` returning five values), "
         "and, blind only, a `-> Tensor` returning a tuple labelled on its annotation line, "
         "which the sweep reports ✗ on the signature's `def` line (labelled ✗ there after the "
         "run, '-' here)"
