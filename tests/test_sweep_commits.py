@@ -59,8 +59,16 @@ _OLD_FAKES = (
     "records, labelled ✗ after the run, were ✗; since round W a mock is no fake of the "
     "rule and those sites read '-' (post_run: the settled convention).)"
 )
+_LORA_CONTEXTS = (
+    "five `SimpleNamespace` contexts vllm-ascend 33657a2's test_lora.py passes to its MoE "
+    "LoRA helpers (labelled ⚠ blind, ✗ after the run: vLLM's `MoELoRAContext` is a "
+    "`@dataclass`) are given keywords the class does not declare, the "
+    "`split_lora_indices`/`permuted_lora_indices`/`exchanged_lora_indices` the helpers "
+    "set on it, so no class is read as theirs; eight others are ✗"
+)
 KNOWN_GAPS: dict[tuple[str, str, str], str] = {
-    ("tune", "any-annotation", "x-recall"): "22/25: " + _OLD_FAKES,
+    ("tune", "any-annotation", "x-recall"): "30/38: " + _OLD_FAKES + "; " + _LORA_CONTEXTS,
+    ("all", "any-annotation", "x-recall"): "74/86 (held-out 44/48): the tune cell's misses",
 }
 # Closed: held-out hot-copy ⚠ precision (3/4: a clone in vLLM's run-once
 # `process_weights_after_loading`) is 3/3 since post-load hooks are on the run-once list.
