@@ -206,6 +206,47 @@ def test_a_fake_passed_to_an_unannotated_parameter_is_read_by_its_name(
 
 
 @pytest.mark.parametrize(
+    ("annotation", "severity"),
+    [("", "error"), (": Any", "error"), (': "Request"', "warning")],
+    ids=["unannotated", "any", "plain-class"],
+)
+def test_a_parameter_a_plain_class_annotates_is_not_read_by_its_name(
+    feature: Repo, run: Run, annotation: str, severity: str
+) -> None:
+    """vLLM 0.33 (release diff): ``connector.get_loaded_kv_cache_group_ids(
+    SimpleNamespace(...))`` where the method takes ``request: "Request"``, a class but no
+    data class: the fake stands in for ``Request`` (⚠), not for the data class another
+    module annotates a ``request`` with; unannotated or ``Any``, the name is read (✗)."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/core.py",
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass EngineCoreRequest:\n    request_id: str\n\n\n"
+        "class Request:\n"
+        "    @classmethod\n"
+        "    def from_engine(cls, request: EngineCoreRequest) -> 'Request':\n"
+        "        return cls()\n",
+    )
+    feature.write(
+        "pkg/connector.py",
+        "from typing import Any\n\nfrom pkg.core import Request\n\n\n"
+        "class Connector:\n"
+        f"    def loaded(self, request{annotation}) -> int:\n"
+        "        return 0\n",
+    )
+    feature.write(
+        "tests/test_connector.py",
+        "from types import SimpleNamespace\n\nfrom pkg.connector import Connector\n\n\n"
+        "def test_loaded():\n"
+        "    assert Connector().loaded(SimpleNamespace(request_id='r')) == 0\n",  # 7
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+    assert [(r[1], r[2]) for r in rows] == [(7, severity)]
+    named = "stands in for `EngineCoreRequest` (pkg/core.py; found by the parameter `request`"
+    assert (named in rows[0][3]) == (severity == "error")
+
+
+@pytest.mark.parametrize(
     ("body", "severity", "how"),
     [
         (

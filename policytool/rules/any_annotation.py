@@ -2044,15 +2044,24 @@ def _named_by_parameter(
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
 ) -> tuple[tuple[fakes.Mimicked, fakes.Defined] | None, str]:
-    """A fake passed positionally to a parameter no typed class annotates (``config:
-    Config`` with ``Config = Any``): what the parameter's name names, as a fake passed by
-    that keyword would be read (``_resolve_attention_type(SimpleNamespace(...), t)`` ->
-    ``config`` -> ``MaxTextConfig``); the first parameter name found decides."""
+    """A fake passed positionally to a parameter no class annotates (none, ``Any``, or
+    ``config: Config`` with ``Config = Any``): what the parameter's name names, as a fake
+    passed by that keyword would be read (``_resolve_attention_type(SimpleNamespace(...),
+    t)`` -> ``config`` -> ``MaxTextConfig``); the first parameter name found decides. A
+    parameter annotated with a class that is no data class (``request: "Request"``) says
+    what the fake stands in for: its name is not read."""
     if not params:
         return None, ""
-    name = params[0][0]
+    finder = _finder(src)
+    name, module = params[0]
+    for text in fakes.parameter_annotations(finder, module, callee, name):
+        cls = fakes._type_name(text)
+        defined = fakes.define(finder, cls, module) if cls else None
+        # ``Config = Any`` resolves to typing's ``Any``, a class since Python 3.11
+        if defined is not None and defined.module != "typing":
+            return None, ""
     label = f"the parameter `{name}` of `{callee}` it is passed to"
-    return fakes.mimicked(_finder(src), modules, name, False, None, keywords, None, nested), label
+    return fakes.mimicked(finder, modules, name, False, None, keywords, None, nested), label
 
 
 def _passed_fake(
