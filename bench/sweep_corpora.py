@@ -17,6 +17,8 @@ and sums the figures.
     python bench/sweep_corpora.py totals [--reading blind|post-run] [SET ...]
     # findings that differ between this checkout's JSONs and another checkout's
     python bench/sweep_corpora.py diff OTHER_CHECKOUT [SET ...]
+    # each judged site where the sweep and the labels disagree (miss, wrong ✗, wrong ⚠)
+    python bench/sweep_corpora.py misses [--reading blind|post-run] [--rule RULE] [SET ...]
     # the findings of the two release diffs (vLLM 0.32.0 -> 0.33.0, vllm-omni 0.18.0 ->
     # 0.20.0; the source releases made into git repos), and what moved between two runs
     python bench/sweep_corpora.py releases OUT.json
@@ -263,6 +265,48 @@ def diff(other: Path, names: list[str]) -> int:
     return count
 
 
+def disagreements(doc: dict[str, object], reading: str, rule: str | None = None) -> list[str]:
+    """One line per judged site where the sweep and the labels (``reading``) disagree,
+    the label's reason and the finding's message under it: ``miss`` (labelled ✗, no ✗
+    there), ``wrong-x`` (a ✗ labelled otherwise), ``wrong-w`` (a sampled ⚠ labelled
+    '-'). What a round reads before it changes a rule."""
+    labels = sweep_unseen.labels(doc, reading)
+    reasons = {
+        sweep_commits._key(s): str(s.get("reason", ""))
+        for s in doc["sites"]  # type: ignore[attr-defined]
+    }
+    messages = {
+        sweep_commits._key(f): str(f["message"])
+        for f in doc["findings"]  # type: ignore[attr-defined]
+    }
+    errors = {
+        sweep_commits._key(f)
+        for f in doc["findings"]  # type: ignore[attr-defined]
+        if f["severity"] == "error"
+    }
+    found: list[tuple[str, tuple[str, str, str, int, str], str]] = []
+    for site, label in labels.items():
+        if label == "✗" and site not in errors:
+            found.append(("miss", site, label))
+    for site in errors:
+        if labels.get(site, "unlabelled") != "✗":
+            found.append(("wrong-x", site, labels.get(site, "unlabelled")))
+    for f in sweep_commits.sampled_warnings(doc):
+        site = sweep_commits._key(f)
+        if labels.get(site, "unlabelled") not in ("⚠", "✗"):
+            found.append(("wrong-w", site, labels.get(site, "unlabelled")))
+    lines: list[str] = []
+    for kind, (tree, commit, path, line, rule_name), label in sorted(found):
+        if rule is not None and rule_name != rule:
+            continue
+        site = (tree, commit, path, line, rule_name)
+        lines.append(f"{kind} {rule_name} {tree} {commit[:8]} {path}:{line} label {label}")
+        lines.append(f"    label: {reasons.get(site, '')[:300]}")
+        if site in messages:
+            lines.append(f"    found: {messages[site][:300]}")
+    return lines
+
+
 def releases(out: Path) -> None:
     """Sweep each release diff of :data:`RELEASES` (``main`` the old release, ``feature``
     the new) with this checkout's code; write ``{"PROJECT OLD -> NEW": findings}``."""
@@ -313,7 +357,10 @@ def main() -> int:
     tot.add_argument("--reading", choices=sweep_unseen.READINGS, default="post-run")
     other = sub.add_parser("diff", help="findings that differ from another checkout's")
     other.add_argument("other", type=Path)
-    for command in (clones, record, tot, other):
+    miss = sub.add_parser("misses", help="judged sites where the sweep and the labels differ")
+    miss.add_argument("--reading", choices=sweep_unseen.READINGS, default="post-run")
+    miss.add_argument("--rule", choices=sweep_commits.RULES)
+    for command in (clones, record, tot, other, miss):
         command.add_argument("sets", nargs="*", metavar="SET")
     rel = sub.add_parser("releases", help="sweep the release diffs into a JSON file")
     rel.add_argument("out", type=Path)
@@ -352,6 +399,11 @@ def main() -> int:
             return 1
     elif args.command == "totals":
         print(totals(names, args.reading))
+    elif args.command == "misses":
+        for name in names:
+            doc = sweep_commits.load(set_path(name))
+            for line in disagreements(doc, args.reading, args.rule):
+                print(f"{name} {line}" if not line.startswith(" ") else line)
     else:
         return 1 if diff(args.other, names) else 0
     return 0

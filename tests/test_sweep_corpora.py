@@ -94,6 +94,46 @@ def test_totals_add_both_splits_of_the_commits_corpus() -> None:
     assert splits == {"tune", "held-out"}
 
 
+def test_misses_lists_each_kind_of_disagreement_under_each_reading() -> None:
+    """A ✗ site with no ✗ is a miss, a ✗ on a site labelled otherwise is wrong, a
+    sampled ⚠ labelled '-' is wrong; agreement is not listed; ``post_run`` decides only
+    under the post-run reading; ``--rule`` keeps one rule."""
+    corpora = _load()
+
+    def entry(line: int, rule: str = "any-annotation") -> dict[str, object]:
+        return {"tree": "t", "commit": "c" * 40, "path": "a.py", "line": line, "rule": rule}
+
+    doc: dict[str, object] = {
+        "sites": [
+            {**entry(1), "seed": "✗", "reason": "missed fake"},
+            {**entry(2), "seed": "⚠", "reason": "only a warning"},
+            {**entry(3), "seed": "-", "reason": "not an instance"},
+            {**entry(4), "seed": "✗", "reason": "found"},
+            {**entry(5), "seed": "⚠", "post_run": "✗", "reason": "relabelled"},
+            {**entry(6, "broad-except"), "seed": "✗", "reason": "missed handler"},
+        ],
+        "findings": [
+            {**entry(2), "severity": "error", "message": "too strong"},
+            {**entry(3), "severity": "warning", "message": "no instance"},
+            {**entry(4), "severity": "error", "message": "right"},
+            {**entry(5), "severity": "error", "message": "right after the run"},
+        ],
+    }
+    blind = corpora.disagreements(doc, "blind")
+    heads = [line.split(" label ")[0] for line in blind if not line.startswith(" ")]
+    assert heads == [
+        "miss any-annotation t cccccccc a.py:1",
+        "miss broad-except t cccccccc a.py:6",
+        "wrong-w any-annotation t cccccccc a.py:3",
+        "wrong-x any-annotation t cccccccc a.py:2",
+        "wrong-x any-annotation t cccccccc a.py:5",
+    ]
+    assert "    label: missed fake" in blind and "    found: too strong" in blind
+    post = corpora.disagreements(doc, "post-run", "any-annotation")
+    assert [line for line in post if "a.py:5" in line] == []
+    assert not any("broad-except" in line for line in post)
+
+
 def test_clone_from_mirror(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     corpora = _load()
     mirror = _mirror(tmp_path, {"pkg/a.py": "x = 1\n", "README.md": "hi\n"})
