@@ -197,8 +197,9 @@ test's imports import, the first 80) leaves out the standard library's and pytes
 holds a module imported from its package by name (`from maxtext.configs import types`)
 and, for a name the repository only re-exports, the module defining it, up to three
 imports (`camel.types` -> `.openai_types` -> `openai.types.chat`); a fake passed
-positionally to a parameter no typed class annotates (`config: Config`, `Config = Any`)
-is read by the parameter's name, as one passed by that keyword is;
+positionally to a parameter no class annotates (none, `Any`, or `config: Config` with
+`Config = Any`; not `request: "Request"`, a class that is no data class: ⚠) is read by
+the parameter's name, as one passed by that keyword is;
 `self.x = ...` in a test class derived from a class of the code reads that class's
 module; a private class an annotation names counts; relative imports of the test are
 followed. A parameter's type its docstring names (`config (JobConfig):`, `:type config:
@@ -2011,29 +2012,47 @@ def _argument_fake(
     callee = fakes._callee(outer)
     if not callee or src.qualname(outer.func) in _SIMPLE_NAMESPACE or callee in _MOCK_CALLS:
         return None
+    unbound = fakes.called_on_class(outer)
+    return _parameter_fake(src, modules, callee, slot, unbound, keywords, nested)
+
+
+def _parameter_fake(
+    src: SourceInfo,
+    modules: list[str],
+    callee: str,
+    slot: int | str,
+    unbound: bool,
+    keywords: frozenset[str],
+    nested: tuple[tuple[str, frozenset[str]], ...],
+) -> tuple[fakes.Mimicked, fakes.Defined] | None:
+    """What a fake given to ``callee``'s parameter ``slot`` (its position, or its keyword)
+    stands in for: that parameter's annotation where the callee is defined, in the
+    modules the test imports or those they import; for a positional one no class
+    annotates, the class its name names (:func:`_named_by_parameter`; by keyword the
+    name is the fake's binding already)."""
     finder = _finder(src)
     where = [*modules, *finder.second_tier(modules)]
     if isinstance(slot, int):
-        params = fakes.parameter_names(finder, where, callee, slot, fakes.called_on_class(outer))
+        params = fakes.parameter_names(finder, where, callee, slot, unbound)
     else:
         params = [
             (slot, m)
             for m in where
             if any(slot in p for p in fakes.signatures_in(finder, m, callee))
         ]
+    found: tuple[fakes.Mimicked, fakes.Defined] | None = None
+    label = ""
     for name, module in params:
         found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
         if found is not None:
-            mimics, defined = found
-            how = f"the parameter `{name}` of `{callee}` it is passed to: {mimics.how}"
-            return fakes.Mimicked(mimics.name, mimics.where, how), defined
-    if isinstance(slot, int):
-        # by keyword the parameter's name is the binding already (``mimicked`` read it)
+            label = f"the parameter `{name}` of `{callee}` it is passed to"
+            break
+    if found is None and isinstance(slot, int):
         found, label = _named_by_parameter(src, modules, params, callee, keywords, nested)
-        if found is not None:
-            mimics, defined = found
-            return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
-    return None
+    if found is None:
+        return None
+    mimics, defined = found
+    return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
 
 
 def _named_by_parameter(
@@ -2081,7 +2100,6 @@ def _passed_fake(
     if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Name):
         return None
     finder = _finder(src)
-    second = finder.second_tier(modules)
     tried = {var}
     for callee, where in fakes.passed_as(var, stmt, parents):
         found: tuple[fakes.Mimicked, fakes.Defined] | None = None
@@ -2103,24 +2121,13 @@ def _passed_fake(
             if found is None and callee not in ("setattr", "object", "patch", *_MOCK_CALLS):
                 # ``verifier(q=fake)``: the annotation of the callee's parameter ``q``,
                 # where the callee is defined, as for a fake passed positionally.
-                for module in [*modules, *second]:
-                    signatures = fakes.signatures_in(finder, module, callee)
-                    if any(where in params for params in signatures):
-                        found = fakes.annotated_in(
-                            finder, module, where, keywords, nested, callee=callee
-                        )
-                        if found is not None:
-                            label = f"the parameter `{where}` of `{callee}` it is passed to"
-                            break
+                passed = _parameter_fake(src, modules, callee, where, False, keywords, nested)
+                if passed is not None:
+                    return passed
         else:
-            params = fakes.parameter_names(finder, [*modules, *second], callee, where)
-            for name, module in params:
-                label = f"the parameter `{name}` of `{callee}` it is passed to"
-                found = fakes.annotated_in(finder, module, name, keywords, nested, callee=callee)
-                if found is not None:
-                    break
-            if found is None:
-                found, label = _named_by_parameter(src, modules, params, callee, keywords, nested)
+            passed = _parameter_fake(src, modules, callee, where, False, keywords, nested)
+            if passed is not None:
+                return passed
         if found is not None:
             mimics, defined = found
             return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
