@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from policytool.rules import _fake_packages
+from policytool.rules import _fake_packages, _fakes
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -494,6 +494,65 @@ def test_a_package_the_code_never_imports_names_nothing(
     )
     rows = [(r[1], r[2]) for r in found(run, "any-annotation")]
     assert rows == [(7, "warning")]
+
+
+@pytest.mark.parametrize(
+    ("import_line", "severity"),
+    [
+        ("import sdklib\n", "error"),
+        ("import os, sdklib.types as types\n", "error"),
+        ("import importlib\n\nsdk = importlib.import_module('sdklib')\n", "error"),
+        (
+            "from pkg.deps import require_dependency\n\nsdk = require_dependency('sdklib')\n",
+            "error",
+        ),
+        (
+            "from pkg.deps import require_dependency\n\nsdk = require_dependency('nosuchlib')\n",
+            "warning",
+        ),
+        ("NAME = 'sdklib'\n", "warning"),
+        ("import json\n", "warning"),
+    ],
+    ids=["import", "import-as", "import-module", "project-helper", "missing", "string", "other"],
+)
+def test_a_package_the_code_imports_whole_or_by_name_at_run_time(
+    feature: Repo, run: Run, sdk: Path, import_line: str, severity: str
+) -> None:
+    """deepeval: ``anthropic_model.py`` gets the SDK with ``require_dependency(
+    "anthropic", ...)`` and names none of its classes; the test's content blocks
+    ``SimpleNamespace(type="text", text=...)`` are the SDK's ``TextBlock`` all the same.
+    A package imported whole (``import sdklib``) or by a literal name given to an import
+    call is read like one a ``from`` import names; a name that is no installed package,
+    a string no import call is given, or another package leave the fake ⚠."""
+    feature.write("pkg/deps.py", "def require_dependency(name: str) -> object:\n    return name\n")
+    feature.write(
+        "pkg/stream.py",
+        import_line + "\n\ndef text_of(event: object) -> str:\n    return str(event)\n",
+    )
+    feature.write(
+        "tests/test_stream.py",
+        "from types import SimpleNamespace\n\nfrom pkg.stream import text_of\n\n\n"
+        "def test_stream() -> None:\n"
+        "    assert text_of(SimpleNamespace(type='content_block_start', index=0))\n",  # 7
+    )
+    rows = [(r[1], r[2], r[3]) for r in found(run, "any-annotation")]
+    assert [(line, sev) for line, sev, _m in rows] == [(7, severity)]
+    assert ("stands in for `ContentBlockStartEvent`" in rows[0][2]) == (severity == "error")
+
+
+def test_packages_imported_whole_are_read_in_order_and_bounded() -> None:
+    """A module importing thousands of packages (a hostile pull request's) keeps the first
+    ``MAX_WHOLE_PACKAGES``, each once, ``import`` lines before run-time imports; a ``from``
+    import, an attribute call and a non-literal name are none of them."""
+    lines = [f"import p{i}, p{i}.sub as s{i}\n" for i in range(500)]
+    data = "".join(lines).encode()
+    kept = _fakes._whole_packages(data)
+    assert kept == tuple(f"p{i}" for i in range(_fakes.MAX_WHOLE_PACKAGES))
+    data = (
+        b"from a import b\nimport c\nx = importlib.import_module('d.e')\n"
+        b"y = require_dependency(\n    \"f\",\n)\nz = import_module(name)\nw = obj.run('g')\n"
+    )
+    assert _fakes._whole_packages(data) == ("c", "d", "f")
 
 
 def test_thousands_of_tagged_fakes_cost_one_pass_over_the_package(

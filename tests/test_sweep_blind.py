@@ -1189,9 +1189,11 @@ _ZZKLM_SEALED = (
 )
 _ZZK_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "9/26: deepeval's fakes of anthropic's `TextBlock`, `ThinkingBlock`, `Message`, "
-        "`Usage` and `Messages` resources and of openai's logprob models, held by fake "
-        "clients no annotation reaches; evalscope's fakes of its `DataAdapter`, "
+        "15/26 (9/26 before round Z read the packages the code under test imports whole "
+        "or by a literal name given to an import call: deepeval's `require_dependency("
+        '"anthropic")` names anthropic\'s `TextBlock`, `ThinkingBlock`, `Message` and '
+        "`Usage` to six fakes): deepeval's fakes of anthropic's `Messages` resources and of "
+        "openai's logprob models, held by fake clients no annotation reaches; evalscope's fakes of its `DataAdapter`, "
         "`TaskState` and `BatchReviewer` set as attributes or passed to untyped "
         "helpers, and a fake client's `post` returning `BenchmarkData`: ⚠"
     ),
@@ -1472,7 +1474,7 @@ _ZZW_FIGURES = {
         "2/15: wrong annotations only data flow shows: parameter annotations the callers "
         "contradict (xDiT's `tuple[str]` given tuples of 2 to 20 prefixes, four times; "
         "`Optional[torch.device]` given an f-string `cuda:N`, twice; lmms-eval's "
-        "`_norm_label(name: str)` given `pred.get(\"label\")`, twice; a `Dict[str, str]` "
+        '`_norm_label(name: str)` given `pred.get("label")`, twice; a `Dict[str, str]` '
         "given int values), and xDiT's counters annotated `Optional[int]` that the setters "
         "fill with 0-d tensors (three attributes and a `-> Optional[int]` returning them)"
     ),

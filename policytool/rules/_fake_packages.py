@@ -223,7 +223,9 @@ def _find_packages(finder: fakes.Finder, modules: list[str]) -> list[tuple[str, 
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     root = finder.root or ""
-    for module in (*modules, *second):
+    # last: a package the code under test imports whole, named by none of its classes
+    whole = fakes.whole_packages_of(finder, modules)
+    for module in (*modules, *second, *whole):
         top = module.split(".", 1)[0]
         if not top or top in seen:
             continue

@@ -71,6 +71,14 @@ _SELF_RE = re.compile(rb"\bself\.([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!
 _FROM_IMPORT_RE = re.compile(
     rb"^[ \t]*from[ \t]+(\.*[A-Za-z0-9_.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.M
 )
+# ``import anthropic`` / ``import openai.types as t, httpx``: the top-level packages.
+_PLAIN_IMPORT_RE = re.compile(rb"^[ \t]*import[ \t]+([A-Za-z_][A-Za-z0-9_., \t]*)", re.M)
+# A package imported by name at run time: ``importlib.import_module("anthropic")``,
+# ``__import__("openai")``, a project's ``require_dependency("anthropic", ...)``.
+_DYNAMIC_IMPORT_RE = re.compile(
+    rb"\b[A-Za-z_]*(?:[Ii]mport|[Rr]equire)[A-Za-z_]*[ \t]*\([ \t\n]*[\"']([A-Za-z_][A-Za-z0-9_]*)"
+    rb"[\"'.]"
+)
 _TYPEVAR_RE = re.compile(
     rb"^("
     + _IDENT
@@ -166,6 +174,10 @@ class _Module:
     qualified: dict[str, str] = dataclasses.field(default_factory=dict)
     # ``PretrainedConfig = PreTrainedConfig`` at module level: a class's other name
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)
+    # top-level packages imported whole (``import anthropic``) or by name at run time
+    # (``importlib.import_module("anthropic")``): where the module's objects come from,
+    # though it names none of their classes
+    packages: tuple[str, ...] = ()
 
     @functools.cached_property
     def lowered(self) -> tuple[tuple[str, str], ...]:
@@ -855,7 +867,34 @@ def parse_module(data: bytes) -> _Module:
         {k: frozenset(v) for k, v in set_on.items()},
         qualified,
         {m.group(1).decode(): m.group(2).decode() for m in _CLASS_ALIAS_RE.finditer(data)},
+        _whole_packages(data),
     )
+
+
+# At most this many packages imported whole are kept per module: each is looked up on
+# ``sys.path`` when a test's fakes are matched.
+MAX_WHOLE_PACKAGES = 64
+
+
+def _whole_packages(data: bytes) -> tuple[str, ...]:
+    """The top-level packages ``data`` imports whole or by a literal name at run time
+    (:data:`_PLAIN_IMPORT_RE`, :data:`_DYNAMIC_IMPORT_RE`), in the order written, at most
+    :data:`MAX_WHOLE_PACKAGES`."""
+    found: dict[str, None] = {}
+    names = itertools.chain(
+        (
+            words[0].split(".", 1)[0]
+            for match in _PLAIN_IMPORT_RE.finditer(data)
+            for part in match.group(1).decode("ascii", "replace").split(",")
+            if (words := part.split())
+        ),
+        (match.group(1).decode() for match in _DYNAMIC_IMPORT_RE.finditer(data)),
+    )
+    for name in names:
+        found.setdefault(name, None)
+        if len(found) >= MAX_WHOLE_PACKAGES:
+            break
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1223,6 +1262,21 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
                 if len(out) >= limit:
                     return out
     return out
+
+
+def whole_packages_of(finder: Finder, modules: list[str]) -> list[str]:
+    """The top-level packages the work tree's ``modules`` import whole or by name at
+    run time (``import anthropic``, ``require_dependency("anthropic")``): the objects
+    the code under test gets from such a package are what its tests fake, though no
+    ``from`` import names their classes."""
+    out: dict[str, None] = {}
+    for module in modules:
+        if not _in_tree(finder, module):
+            continue
+        loaded = finder.load(module)
+        if loaded is not None:
+            out.update(dict.fromkeys(loaded[0].packages))
+    return list(out)
 
 
 # Re-exports followed for one imported name (``camel.types`` -> ``.openai_types`` ->
