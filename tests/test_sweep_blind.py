@@ -1509,6 +1509,58 @@ _ZZW_FIGURES = {
     ),
 }
 
+_ZZX_SEALED = (
+    "sealed: labelled blind during round Z from bench/sweep_brief.md as of 26eb721 (which "
+    "called a line re-indented within its file a move), recorded with d29f37b (round Z's "
+    "code): zzx ✗ recall 13/39 blind, 13/38 post-run, ✗ precision 13/64, ⚠ precision 51/52"
+)
+_ZZX_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "13/31 blind, 13/30 post-run (a blind ✗ on the `->` line of a multi-line signature "
+        "is reported on its `def` line, labelled there after the run): parameter "
+        "annotations the callers contradict (fish-speech's `audio_masks: torch.Tensor` and "
+        "`audio_parts: torch.Tensor` given None from `encode_for_inference`, six times; a "
+        "`list[str]` given a dict; `FishTokenizer` given an `AutoTokenizer`, three times; "
+        "DiffSynth's `list[int]` parameters of a function copied from torch given ints "
+        "under `# type: ignore[arg-type]`, four times, and its `-> list[int]` returning "
+        "an int), a `-> tuple[Tensor, Tensor, Tensor]` returning None members, and "
+        "`np.array` written as a type"
+    ),
+    ("any-annotation", "x-precision"): (
+        "13/60: 47 implicit Optionals of DiffSynth-Studio (a commit dropped `Optional[...]` "
+        "from some forty pipeline `__call__` parameters so its WebUI can dispatch on the "
+        "bare type) that the sweep reports because a caller leaves the default and the "
+        "body hands the value on (stores it in the pipeline's inputs dict, forwards it), "
+        "where the settled reading (brief reading 2) labels a parameter the body only "
+        "stores or forwards '-'"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/2: fish-speech's logged `return None` in `load_json`, called on every request "
+        "(⚠: no request-path name), and `except Exception as e: pass` around a base64 "
+        "decode in a pydantic request validator (⚠: a validator is no fail-fast name)"
+    ),
+    ("broad-except", "x-precision"): (
+        "0/1: fish-speech's logged handler in the web UI's `clean_infer_cache` (a "
+        "request-path name by its word `infer`), labelled ⚠ as best-effort cleanup"
+    ),
+    ("broad-except", "w-precision"): (
+        "11/12: a handler re-indented with its text unchanged, which this set's brief "
+        "called a move ('-')"
+    ),
+    ("hot-copy", "x-precision"): (
+        "0/3: fish-speech's `decode_one_token(...).clone()` of the sampled token ids (⚠: "
+        "ids, not activations, in a call the name reading does not see), and "
+        "`y[:, prompt_length:].clone()` of the generated ids per segment of "
+        "`generate_long`, once re-indented ('-' by this set's brief) and once new (⚠)"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "0/6: DiffSynth's unused `**kwargs` on two training launchers and a VAE's "
+        "`__init__` (no fail-fast name the rule reads: `launch_training_task`), and three "
+        "`kwargs.get(...)` keys of a new LoRA wrapper that another file spells only as "
+        "dict keys and tuple items, not as kwargs reads (⚠)"
+    ),
+}
+
 for _name, _cells, _when in (
     ("e", _E_FIGURES, _EF_SEALED),
     ("f", _F_FIGURES, _EF_SEALED),
@@ -1581,6 +1633,7 @@ for _name, _cells, _when in (
     ("zzu", _ZZU_FIGURES, _ZZU_SEALED),
     ("zzv", _ZZV_FIGURES, _ZZV_SEALED),
     ("zzw", _ZZW_FIGURES, _ZZW_SEALED),
+    ("zzx", _ZZX_FIGURES, _ZZX_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
