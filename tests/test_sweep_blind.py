@@ -1561,6 +1561,58 @@ _ZZX_FIGURES = {
     ),
 }
 
+_ZZY_SEALED = (
+    "sealed: labelled blind at the end of round Z from bench/sweep_brief.md as of f4f4dba, "
+    "recorded with 0fa2039 (round Z before its dict-display reading) and with round Z's "
+    "final code, the same findings both times: zzy ✗ recall 18/36, ✗ precision 18/20, ⚠ "
+    "precision 38/51; two sampled ⚠ labelled after the run"
+)
+_ZZY_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "16/27: SpecForge fakes of its own pydantic config sections handed to untyped "
+        "helpers or returned by a fake (`SimpleNamespace(model=..., training=...)` for "
+        "`Config`, the tracker args for `TrackingConfig`), a `SampleRef` dataclass fake in "
+        "a list, a model-config fake returned by a patched `AutoConfig.from_pretrained`; "
+        "nunchaku's `tuple[Image, str]` with `Image` the PIL module (a module written as a "
+        "type), a `-> Tuple[Tensor, Tensor]` one branch of which returns a bare tensor, and "
+        "two test parameters annotated `str` given paths or None"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "2/3: nunchaku's `PuLIDPipeline.__init__(..., *args, **kwargs)`, which neither "
+        "reads nor passes on either (found by reading; the base had the same unused "
+        "`**kwargs`, and the change only adds `folder_path` to the rewrapped signature: the "
+        "rule reports a drop the change makes)"
+    ),
+    ("kwargs-lookup", "x-precision"): (
+        "2/3: FunASR's `SileroVad.__init__(**kwargs)` reading one key, labelled ⚠: "
+        "`AutoModel.build_model` constructs every model as `model_class(**model_conf)`, a "
+        "dispatch that fixes the signature (no caller in the diff shows it)"
+    ),
+    ("kwargs-lookup", "w-precision"): (
+        "10/18: eight reads of test fakes' captured `**kwargs` (`fake_chunk_kda`, a "
+        "`_timestamps_stub`, a `DummyAutoModel`), labelled '-' as this set's brief said; the "
+        "brief now follows the seed and the earlier sets (123 such reads ⚠, 38 '-')"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/1: FunASR's unlogged `except Exception: return None` in `_get_punc_tokens` on "
+        "`AutoModel`'s inference path (no request-path name the rule reads: ⚠)"
+    ),
+    ("broad-except", "w-precision"): (
+        "7/10: SpecForge handlers that collect the error and raise it at the end of the "
+        "function (after a cross-rank sync), read by the labeller as a re-raise ('-')"
+    ),
+    ("hot-copy", "x-recall"): (
+        "0/5: nunchaku's uncommented `.clone()` of the full activations in a TeaCache "
+        "forward factory and in the first-block cache helpers, called once per denoising "
+        "step from a forward the pipeline's step loop runs in another module (⚠: the step "
+        "loop is not in the file)"
+    ),
+    ("hot-copy", "w-precision"): (
+        "3/5: two `v.clone() * alpha / rank` in a LoRA key converter's loop over a state "
+        "dict (load time: '-'; the loop is over `tensors.items()`, not a checkpoint name)"
+    ),
+}
+
 for _name, _cells, _when in (
     ("e", _E_FIGURES, _EF_SEALED),
     ("f", _F_FIGURES, _EF_SEALED),
@@ -1634,6 +1686,7 @@ for _name, _cells, _when in (
     ("zzv", _ZZV_FIGURES, _ZZV_SEALED),
     ("zzw", _ZZW_FIGURES, _ZZW_SEALED),
     ("zzx", _ZZX_FIGURES, _ZZX_SEALED),
+    ("zzy", _ZZY_FIGURES, _ZZY_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
