@@ -124,7 +124,10 @@ _E_FIGURES = {
         "pipeline_diffusers_adapter.py:258)"
     ),
     ("any-annotation", "x-recall"): (
-        "8/10 (7/9 before round S, whose after-run label on nemo-rl's `create_worker(..., "
+        "7/10 (8/10 before round Z left a parameter only stored as a dict display's value "
+        "unreported: the test helper `create_test_config`'s `custom_parallel_plan: str = "
+        "None`, put in the config dict it returns, is missed again; 7/9 before round S, whose "
+        "after-run label on nemo-rl's `create_worker(..., "
         "**extra_options: Optional[Dict[str, Any]])` is found; "
         "round D: torchtune `save_config -> Path` whose `except` only logs is found; "
         "round I: a test helper function's implicit Optional, `create_test_config`'s "
@@ -363,7 +366,10 @@ _T_FIGURES = {
 }
 _U_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "15/20 (13/18 before round Y read `dict[str, any]` as a builtin function written as a "
+        "13/20 (15/20 before round Z left a parameter only stored as a dict display's value "
+        "unreported: nemo-skills' two `endpoint_type: EndpointType = None` put in a request "
+        "dict handed on to a body that tests None, now missed; 13/18 before round Y read "
+        "`dict[str, any]` as a builtin function written as a "
         "type, twice, labelled ✗ after the run; 12/17 before round P read nemo-skills' `tools=Union[list[dict], None]`, a "
         "type written as a default, labelled ✗ after the run): verifiers' pydantic "
         "`TimeSplit` / `Error` fakes nested in a duck-typed "
@@ -1527,12 +1533,13 @@ _ZZX_FIGURES = {
         "`np.array` written as a type"
     ),
     ("any-annotation", "x-precision"): (
-        "13/60: 47 implicit Optionals of DiffSynth-Studio (a commit dropped `Optional[...]` "
-        "from some forty pipeline `__call__` parameters so its WebUI can dispatch on the "
-        "bare type) that the sweep reports because a caller leaves the default and the "
-        "body hands the value on (stores it in the pipeline's inputs dict, forwards it), "
-        "where the settled reading (brief reading 2) labels a parameter the body only "
-        "stores or forwards '-'"
+        "13/23 (13/60 as recorded with d29f37b): ten implicit Optionals of DiffSynth-Studio "
+        "that a caller leaves at None and the body forwards to another function, labelled "
+        "'-' by the settled reading (brief reading 2: a parameter the body only stores or "
+        "forwards). A commit there dropped `Optional[...]` from some forty pipeline "
+        "`__call__` parameters so its WebUI can dispatch on the bare type; round Z's "
+        "dict-display reading, read from this set, leaves the 37 the body only stores in the "
+        "pipeline's inputs dict unreported"
     ),
     ("broad-except", "x-recall"): (
         "0/2: fish-speech's logged `return None` in `load_json`, called on every request "

@@ -1365,6 +1365,20 @@ def _forwarded_to_attribute(
     return bool(reads) and all(id(read) in receivers for read, _parent in reads)
 
 
+def _stored_in_dict_only(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> bool:
+    """Whether every read of parameter ``name`` is a value of a dict display (a pipeline's
+    ``inputs = {"seed": seed, ...}``): the body only stores it, which the settled reading
+    of an implicit Optional does not call relying on None (the units that read the dict
+    may test it, or not; the labellers of sets m to zzx label such a parameter '-')."""
+    reads = _module_index(src).reads(node).get(name, ())
+    return bool(reads) and all(
+        isinstance(parent, ast.Dict) and any(value is read for value in parent.values)
+        for read, parent in reads
+    )
+
+
 def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether None really reaches parameter ``name`` (the annotation then lies, not only
     the default): the body tests it for None (``x is None``, ``if x``, ``x or d``) or uses
@@ -2186,6 +2200,8 @@ def function_findings(
             continue  # a dead default: ``T | None`` would be the wrong advice
         if _forwarded_to_attribute(src, node, arg.arg):
             continue  # the receiver's own signature says what it takes
+        if _stored_in_dict_only(src, node, arg.arg):
+            continue  # only stored: whoever reads the dict decides what None means
         if not none_reaches(src, node, arg.arg):
             continue  # None is possible but never comes: an inexact default, no lie
         # A class imported by name from an absent module is read as its dotted

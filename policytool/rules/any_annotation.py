@@ -120,7 +120,9 @@ the body never reads, or dereferences on every path, a dead
 one: neither is a misleading type; nor is one whose every read hands it to a call of an
 instance attribute no class of the module defines as a method, `self.model(input_ids=
 input_ids)` in an HF-style forward copied from upstream: the receiver, a submodule or a
-method inherited from another module, states what it takes): the message says `T | None`; a bool
+method inherited from another module, states what it takes; nor one the body only stores
+as a value of a dict display, a pipeline's `inputs = {{"seed": seed, ...}}`: whoever reads
+the dict decides what None means): the message says `T | None`; a bool
 default under a number, `flag: int = True` (or `float`): "annotate bool"; and a constant
 default of a kind the annotation certainly rejects (a builtin, a tensor, a class without
 bases), `torch_dtype: Optional[torch.dtype] = "auto"`: the body must handle a value the
