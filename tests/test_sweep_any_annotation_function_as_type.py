@@ -67,3 +67,54 @@ def test_an_old_annotation_is_not_the_changes(feature: Repo, run: Run) -> None:
     feature.on_main({"pkg/old.py": "def f(hook: callable) -> None:\n    return None\n"})
     feature.write("pkg/old.py", "def f(hook: callable) -> None:\n    return None\n\n\nX = 1\n")
     assert not any("builtin function" in m for _p, _l, _s, m in found(run, "any-annotation"))
+
+
+FACTORIES = """\
+import numpy as np
+import torch
+from PIL import Image
+
+
+def run(image: Image.Image, seed: int) -> tuple[Image, str]:
+    return image, ""
+
+
+def load(audio: np.array = None, mask: torch.tensor = None) -> np.ndarray:
+    return np.zeros(1)
+
+
+def keep(tensor: torch.Tensor, picture: "Image") -> Image.Image:
+    return picture
+"""
+
+
+def test_a_factory_or_a_module_written_as_a_type(feature: Repo, run: Run) -> None:
+    """nunchaku's `-> tuple[Image, str]` with `from PIL import Image` (the module, whose
+    class is `Image.Image`), DiffSynth's `input_audio: np.array = None` and a
+    `torch.tensor` annotation: ✗ naming the type meant. `Image.Image`, `torch.Tensor`,
+    `np.ndarray` and a string annotation are not."""
+    feature.write("pkg/media.py", FACTORIES)
+    rows = found(run, "any-annotation")
+    blocking = [(line, message) for _p, line, severity, message in rows if severity == "error"]
+    assert [line for line, _m in blocking] == [6, 10]
+    assert (
+        "`Image` is a module (PIL.Image), not a type: annotate `PIL.Image.Image`"
+        in (blocking[0][1])
+    )
+    assert (
+        "`np.array` is a function (numpy.array), not a type: annotate `numpy.ndarray`"
+        in (blocking[1][1])
+    )
+    assert "`torch.tensor` is a function (torch.tensor), not a type" in blocking[1][1]
+
+
+def test_a_local_name_like_a_factory_is_its_own(feature: Repo, run: Run) -> None:
+    """A class of the file's own named `Image`, or an `np` imported from another library,
+    names nothing: only a name the file's imports resolve to the factory or module
+    counts."""
+    feature.write(
+        "pkg/own.py",
+        "import mylib as np\n\n\nclass Image:\n    pass\n\n\n"
+        "def f(picture: Image, values: np.array) -> None:\n    return None\n",
+    )
+    assert not any(s == "error" for _p, _l, s, _m in found(run, "any-annotation"))

@@ -545,14 +545,10 @@ _ZF_FIGURES = {
         "as a re-raise, twice): one sampled catch labelled '-', and the eight right ⚠ that "
         "became ✗ left the sample"
     ),
-    ("any-annotation", "x-recall"): (
-        "3/5 (0/4 before round O named `PretrainedConfig` for two `SimpleNamespace` "
-        "configs of `Qwen3VLMoeConfig`; a `-> List[InputInfo]` returning a dict built in "
-        "the body, found by round O and labelled ✗ after the run): `bsz_tensors: "
-        "torch.tensor = None` twice (`torch.tensor` is a function, no type: no finding)"
-    ),
     ("any-annotation", "x-precision"): (
-        "3/4 (0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
+        "5/6 (3/4 before round Z read `torch.tensor` written as a type: the two "
+        "`bsz_tensors: torch.tensor = None` labelled ✗ are found, and the cell's ✗ recall "
+        "is 5/5; 0/2 with 2926bad: round N no longer reports an HF-style `position_embeddings` "
         "only handed to `self.<attr>(...)`): an implicit Optional a maintainer keeps, a "
         "`prefill_l: list[int] = None` the body sums and its one caller passes"
     ),
@@ -1106,13 +1102,6 @@ _ZZF_FIGURES = {
         "labelled ⚠ because the drop predates them; two dropped-keys ✗ on `def` lines, "
         "labelled '-' because the blind ✗ sit on the `**model_kwargs` lines"
     ),
-    ("any-annotation", "x-recall"): (
-        "6/11 blind, 6/7 post-run (4/10 and 4/7 before round U read `-> Path` over a "
-        "rewritten signature): `has_moe(self) -> bool` returning "
-        '`getattr(self, "moe_num_experts", 1)`, and four wrong returns labelled on a '
-        "signature line after the `def` line they are reported on (post_run '-' on the "
-        "duplicates)"
-    ),
 }
 _ZZG_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
@@ -1522,18 +1511,19 @@ _ZZX_SEALED = (
 )
 _ZZX_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "13/31 blind, 13/30 post-run (a blind ✗ on the `->` line of a multi-line signature "
+        "14/31 blind, 14/30 post-run (13/31 and 13/30 before round Z read `np.array` written "
+        "as a type; a blind ✗ on the `->` line of a multi-line signature "
         "is reported on its `def` line, labelled there after the run): parameter "
         "annotations the callers contradict (fish-speech's `audio_masks: torch.Tensor` and "
         "`audio_parts: torch.Tensor` given None from `encode_for_inference`, six times; a "
         "`list[str]` given a dict; `FishTokenizer` given an `AutoTokenizer`, three times; "
         "DiffSynth's `list[int]` parameters of a function copied from torch given ints "
         "under `# type: ignore[arg-type]`, four times, and its `-> list[int]` returning "
-        "an int), a `-> tuple[Tensor, Tensor, Tensor]` returning None members, and "
-        "`np.array` written as a type"
+        "an int), and a `-> tuple[Tensor, Tensor, Tensor]` returning None members"
     ),
     ("any-annotation", "x-precision"): (
-        "13/23 (13/60 as recorded with d29f37b): ten implicit Optionals of DiffSynth-Studio "
+        "14/24 (13/23 before round Z's factory reading found `np.array` written as a type, "
+        "13/60 as recorded with d29f37b): ten implicit Optionals of DiffSynth-Studio "
         "that a caller leaves at None and the body forwards to another function, labelled "
         "'-' by the settled reading (brief reading 2: a parameter the body only stores or "
         "forwards). A commit there dropped `Optional[...]` from some forty pipeline "
@@ -1576,12 +1566,12 @@ _ZZY_SEALED = (
 )
 _ZZY_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "16/27: SpecForge fakes of its own pydantic config sections handed to untyped "
+        "18/27 (16/27 before round Z read the PIL module written as a type: nunchaku's two "
+        "`-> tuple[Image, str]` found): SpecForge fakes of its own pydantic config sections handed to untyped "
         "helpers or returned by a fake (`SimpleNamespace(model=..., training=...)` for "
         "`Config`, the tracker args for `TrackingConfig`), a `SampleRef` dataclass fake in "
         "a list, a model-config fake returned by a patched `AutoConfig.from_pretrained`; "
-        "nunchaku's `tuple[Image, str]` with `Image` the PIL module (a module written as a "
-        "type), a `-> Tuple[Tensor, Tensor]` one branch of which returns a bare tensor, and "
+        "nunchaku's `-> Tuple[Tensor, Tensor]` one branch of which returns a bare tensor, and "
         "two test parameters annotated `str` given paths or None"
     ),
     ("kwargs-lookup", "x-recall"): (
@@ -1704,6 +1694,14 @@ for _metric, _figure in (("x-recall", "0/3"), ("x-precision", "0/3")):
         "(dropped keys), labelled ✗ at the read; the sweep gives the ✗ on the `def` line and "
         "⚠ at the read (post_run: placement only, 3/3) " + f"({_VWXY_SEALED})"
     )
+KNOWN_GAPS[("zzf", "blind", "any-annotation", "x-recall")] = (
+    "10/15 blind, 10/11 post-run (6/11 and 6/7 before round Z read `np.array` written as a "
+    "type: four such annotations of optimum-nvidia's weight converters, labelled ✗ after "
+    "the run; 4/10 and 4/7 before round U read `-> Path` over a rewritten signature): "
+    '`has_moe(self) -> bool` returning `getattr(self, "moe_num_experts", 1)`, and four '
+    "wrong returns labelled on a signature line after the `def` line they are reported on "
+    f"(post_run '-' on the duplicates) ({_ZZEFG_SEALED})"
+)
 KNOWN_GAPS[("zz", "blind", "broad-except", "x-precision")] = (
     "0/1: a bare `except:` in `LlamaCppEngine.__init__`, labelled ⚠ blind (a comment "
     "above the `try` says why) and ✗ after the run (post_run: the comment is not in the "

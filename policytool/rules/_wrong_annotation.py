@@ -886,32 +886,55 @@ def display_annotation(src: SourceInfo, annotation: ast.expr | None, where: str)
 # checker rejects them ("not valid as a type"), and the reader is told nothing. The type
 # each one's writer meant.
 _FUNCTIONS_AS_TYPES = {"callable": "Callable[..., T]", "any": "Any"}
+# Well-known factories and modules written where their type belongs (by the dotted name
+# the file's imports resolve them to): what it is, and the type meant.
+_NOT_TYPES = {
+    "torch.tensor": ("a function", "torch.Tensor"),
+    "numpy.array": ("a function", "numpy.ndarray"),
+    "PIL.Image": ("a module", "PIL.Image.Image"),
+}
 
 
 def function_as_type(src: SourceInfo, annotation: ast.expr | None, where: str) -> Finding | None:
-    """The finding for an annotation that names the builtin function ``callable`` or
-    ``any`` as a type, at any depth (``List[callable]``, ``Dict[str, any]``), when the
-    change writes it and the file binds neither name itself."""
+    """The finding for an annotation that names a function or a module as a type, at any
+    depth (:func:`_not_types`), when the change writes it."""
     if annotation is None or not src.node_added(annotation):
         return None
     if _silenced(src, annotation.lineno):
         return None
-    types = _types(src)
-    for node in ast.walk(annotation):
-        if not isinstance(node, ast.Name) or node.id not in _FUNCTIONS_AS_TYPES:
-            continue
-        if node.id in types.rebound or node.id in src.aliases:
-            continue
+    for named in _not_types(src, annotation):
         return finding(
             src,
             annotation,
             RULE,
             BLOCK,
-            f"{where} is annotated `{short(src, annotation)}` (line {annotation.lineno}): "
-            f"`{node.id}` is a builtin function, not a type: annotate "
-            f"`{_FUNCTIONS_AS_TYPES[node.id]}`",
+            f"{where} is annotated `{short(src, annotation)}` (line {annotation.lineno}): " + named,
         )
     return None
+
+
+def _not_types(src: SourceInfo, annotation: ast.expr) -> Iterator[str]:
+    """What is no type in ``annotation``, and the type meant: the builtin function
+    ``callable`` or ``any`` (``List[callable]``, ``Dict[str, any]``) when the file binds
+    neither name itself, and a well-known factory or module (:data:`_NOT_TYPES`) by the
+    dotted name the file's imports resolve it to (`np.array`, `Image` imported with
+    ``from PIL import Image``; whole dotted names only: ``Image.Image`` is the class)."""
+    types = _types(src)
+    inner = {id(node.value) for node in ast.walk(annotation) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Name) and node.id in _FUNCTIONS_AS_TYPES:
+            if node.id not in types.rebound and node.id not in src.aliases:
+                yield (
+                    f"`{node.id}` is a builtin function, not a type: annotate "
+                    f"`{_FUNCTIONS_AS_TYPES[node.id]}`"
+                )
+            continue
+        if not isinstance(node, (ast.Name, ast.Attribute)) or id(node) in inner:
+            continue
+        dotted = src.qualname(node)
+        if dotted in _NOT_TYPES:
+            what, meant = _NOT_TYPES[dotted]
+            yield f"`{short(src, node)}` is {what} ({dotted}), not a type: annotate `{meant}`"
 
 
 # Where ``typing``'s ``Self`` is imported from.
