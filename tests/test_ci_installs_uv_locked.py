@@ -298,6 +298,7 @@ _WORDS = st.sampled_from(
 @given(st.lists(_WORDS, min_size=1, max_size=8))
 @example(["uv", "sync", "uv", "--locked"])  # found by this test: a stray word ended `sync`
 @example(["uv", "sync", "--directory", "--locked"])  # found by this test: an option as a value
+@example(["uv", "--directory", "sync", "--locked", "sync"])  # found by this test: its own oracle
 def test_parsing_any_command_line_never_fails(words: list[str]) -> None:
     """Any word sequence parses to no command or one whose verb is ``sync``/``run``, and
     a command that names ``--locked``/``--frozen`` before its own command is settled."""
@@ -307,8 +308,10 @@ def test_parsing_any_command_line_never_fails(words: list[str]) -> None:
         if found is None:
             continue
         assert found.verb.value in ("sync", "run")
-        tail = [w.value for w in shell.unwrap(command)]
-        verb_at = tail.index(found.verb.value)
-        options = tail[verb_at + 1 :]
+        unwrapped = list(shell.unwrap(command))
+        # the verb's own position: the same word may come earlier as a value
+        # (`uv --directory sync --locked sync`)
+        verb_at = next(i for i, w in enumerate(unwrapped) if w.start == found.verb.start)
+        options = [w.value for w in unwrapped[verb_at + 1 :]]
         if found.verb.value == "sync" and ("--locked" in options or "--frozen" in options):
             assert found.settled
