@@ -18,7 +18,9 @@ when it is that specific:
   class that sets ``self.rfilename`` for compatibility does not declare it); two
   classes that each own one of the keywords name neither;
 - the packages read are those the test imports and those its imported modules import
-  (top-level package, outside the work tree and the standard library), each small
+  (top-level package, outside the work tree and the standard library; last, those the
+  work tree's imported modules import whole or by a literal name at run time:
+  :func:`fakes.whole_packages_of`), each small
   enough to read (``MAX_PACKAGE_FILES`` modules, ``MAX_PACKAGE_BYTES`` bytes: a
   framework the size of transformers is not scanned).
 
