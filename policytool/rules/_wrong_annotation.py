@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from policytool.core.globs import match_any
 from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
@@ -1409,6 +1410,27 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
     in ``self.<attr>``, and that one tests it; or a call in the module or the work tree
     leaves the default (or passes ``None``, or a name or ``self.<attr>`` holding None on
     some path)."""
+    if _body_tests_none(src, node, name):
+        return True
+    index = _module_index(src)
+    owner = index.owner.get(id(node))
+    if _caller_leaves_none(owner, node, name, index.calls):
+        return True
+    if id(node) in index.nested:
+        # A function defined inside another cannot be called by its name from another
+        # module: a same-named call there is another function's (a CUTLASS host
+        # ``fwd(..., stream: CUstream = None)`` closure), no evidence that None comes.
+        return False
+    return _tree_caller_leaves_none(src, owner, node, name)
+
+
+def _body_tests_none(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> bool:
+    """Whether the function expects None in parameter ``name``: its body (or a closure)
+    tests it for None or truth, or uses it on some paths only; or it hands it to a
+    function or ``self.`` method of the module, or stores it in ``self.<attr>``, and that
+    one tests it."""
     facts = _body_facts(src, node)
     if name in facts.tested_names or name in facts.closure_tested:
         return True
@@ -1424,14 +1446,7 @@ def none_reaches(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, 
             methods = [m for m in _methods(src, owner) if m is not node]
             if any(attr in _body_facts(src, method).tested_attrs for method in methods):
                 return True
-    if _caller_leaves_none(owner, node, name, index.calls):
-        return True
-    if id(node) in index.nested:
-        # A function defined inside another cannot be called by its name from another
-        # module: a same-named call there is another function's (a CUTLASS host
-        # ``fwd(..., stream: CUstream = None)`` closure), no evidence that None comes.
-        return False
-    return _tree_caller_leaves_none(src, owner, node, name)
+    return False
 
 
 def _tree_caller_leaves_none(
@@ -1481,7 +1496,7 @@ def _other_modules_calls(src: SourceInfo, word: re.Pattern[bytes]) -> Iterator[_
             if len(parsed) >= 2 * MAX_CALLING_MODULES:
                 parsed.clear()  # bounded: a tree's parsed modules would not all fit
             try:
-                parsed[path] = _Calls(ast.parse(tree[path]))
+                parsed[path] = _Calls(ast.parse(tree[path]), path)
             except PYTHON_PARSE_ERRORS:
                 parsed[path] = None
         calls = parsed[path]
@@ -1850,19 +1865,49 @@ def _caller_leaves_none(
     :meth:`_Calls.may_be_none`; a call with ``*args``/``**kwargs`` is unsure, not counted);
     ``foreign``: the calls are another module's (a function is then also called as
     ``module.name(...)``)."""
+    return any(
+        given is None or calls.may_be_none(given, function, klass)
+        for _call, given, function, klass in _arguments(owner, node, name, calls, foreign)
+    )
+
+
+def _arguments(
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+    calls: _Calls,
+    foreign: bool = False,
+    strict: bool = False,
+) -> Iterator[_Given]:
+    """Each call of ``calls`` that may call ``node``, with the value it gives parameter
+    ``name`` (None: it leaves the default) and the function and class the call sits in; a
+    call with ``*args``/``**kwargs`` is skipped (its values cannot be placed). ``foreign``:
+    another module's calls (a function is then also called as ``module.name(...)``).
+    ``strict``: only calls that certainly call ``node``: ``f(...)`` of a function the module
+    defines or (``foreign``) imports by name, ``C(...)`` for ``C.__init__`` likewise, and
+    ``self.m(...)`` / ``cls.m(...)`` / ``C.m(...)`` in the home module's class ``C``."""
     method = owner is not None and not _decorated(node, ("staticmethod",))
     called = owner.name if owner is not None and node.name == "__init__" else node.name
     positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
     if method:
         positional = positional[1:]
+    plain = owner is None or node.name == "__init__"
+    if strict and foreign and (not plain or called not in calls.imported_names):
+        return
     for call, function, klass in calls.named(called):
         func = call.func
         if isinstance(func, ast.Name):
-            if func.id != called or (owner is not None and node.name != "__init__"):
+            if func.id != called or not plain:
                 continue
         elif isinstance(func, ast.Attribute):
-            plain = owner is None or node.name == "__init__"
             if func.attr != called or (plain and not foreign):
+                continue
+            if strict and not (
+                not plain
+                and klass is owner
+                and isinstance(func.value, ast.Name)
+                and func.value.id in ("self", "cls", owner.name if owner is not None else "")
+            ):
                 continue
         else:
             continue
@@ -1874,22 +1919,211 @@ def _caller_leaves_none(
         if name in positional and positional.index(name) < len(call.args):
             given = call.args[positional.index(name)]
         given = next((k.value for k in call.keywords if k.arg == name), given)
-        if given is None or calls.may_be_none(given, function, klass):
-            return True
-    return False
+        yield call, given, function, klass
+
+
+def caller_contradictions(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """Parameters whose annotation, new in the change, a call certainly made to the
+    function contradicts with what it passes as written: ``None`` where the annotation
+    holds no None (and the default is not None: that one is the implicit Optional's
+    finding), a literal or display of a builtin kind it rejects (a string for
+    ``torch.Tensor``, an int for ``list[int]``; not a string for ``torch.device``, whose
+    APIs take its spelling, and not an int for ``bool``), a tuple display of other than
+    one item for ``tuple[X]``. The callers read are the module's own calls and those of
+    the work tree's modules that import the function by name (a same-named call
+    elsewhere may be another function's); past :data:`MAX_CALLING_MODULES` modules the
+    tree is not read. One finding a parameter, at its first contradicting call."""
+    if _decorated(node, ("overload", "abstractmethod")):
+        return
+    index = _module_index(src)
+    owner = index.owner.get(id(node))
+    arguments = node.args
+    params = [*arguments.posonlyargs, *arguments.args]
+    if owner is not None and not _decorated(node, ("staticmethod",)):
+        params = params[1:]
+    defaults = {id(arg): default for arg, default in _defaults(node)}
+    checked = [
+        arg
+        for arg in (*params, *arguments.kwonlyargs)
+        if arg.annotation is not None
+        and src.node_added(arg.annotation)
+        and not _silenced(src, arg.annotation.lineno)
+    ]
+    if not checked:
+        return
+    if owner is None and index.functions.get(node.name) is not node:
+        if id(node) not in index.nested:
+            return  # redefined (``if``/``else`` variants): a call's target is unsure
+    for arg in checked:
+        default = defaults.get(id(arg))
+        none_default = default is not None and _is_none(default)
+        found = _contradicting_call(src, owner, node, arg, none_default, index)
+        if found is not None:
+            yield found
+
+
+def _contradicting_call(
+    src: SourceInfo,
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    arg: ast.arg,
+    none_default: bool,
+    index: _ModuleIndex,
+) -> Finding | None:
+    """:func:`caller_contradictions` for one parameter: the home module's calls first, then
+    the tree's importing modules (the function's own name, or its class's for
+    ``__init__``)."""
+    assert arg.annotation is not None
+    annotation = arg.annotation
+    modules: list[_Calls | None] = [index.calls]
+    nested = id(node) in index.nested
+    expects_none: list[bool] = []  # read once, on the first None a caller passes
+
+    def contradicts(given: ast.expr | None) -> str | None:
+        """:func:`_contradicts`; a None counts only where the function expects it (a body
+        that only stores or forwards it is the implicit Optional's '-', the pattern's
+        reading of a None that means nothing)."""
+        why = _contradicts(src, annotation, given, none_default)
+        if why == "None":
+            if not expects_none:
+                expects_none.append(_body_tests_none(src, node, arg.arg))
+            return why if expects_none[0] else None
+        return why
+
+    for calls in modules:
+        assert calls is not None
+        for call, given, _function, _klass in _arguments(
+            owner, node, arg.arg, calls, foreign=False, strict=True
+        ):
+            why = contradicts(given)
+            if why is not None:
+                return _contradiction(src, owner, arg, node, call, calls, why)
+    if nested or (owner is not None and node.name != "__init__"):
+        return None  # a method is called by ``self.`` in its own module only (strict)
+    called = owner.name if owner is not None else node.name
+    word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
+    for calls in _other_modules_calls(src, word):
+        if calls is None:
+            return None
+        if not src.is_test and match_any(calls.path, src.config.test_paths):
+            continue  # a test passes a wrong value on purpose, to see it rejected
+        for call, given, _function, _klass in _arguments(
+            owner, node, arg.arg, calls, foreign=True, strict=True
+        ):
+            why = contradicts(given)
+            if why is not None:
+                return _contradiction(src, owner, arg, node, call, calls, why)
+    return None
+
+
+def _contradicts(
+    src: SourceInfo, annotation: ast.expr, given: ast.expr | None, none_default: bool
+) -> str | None:
+    """What ``given`` is when the annotation certainly cannot hold it (``"None"``, ``"a
+    str"``, ``"a tuple of 2 items"``); None when it may."""
+    if given is None:
+        return None
+    types = _types(src)
+    if _is_none(given):
+        if none_default or types.admits_none(annotation) is not False:
+            return None
+        return "None"
+    if isinstance(given, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in given.elts):
+        if len(given.elts) != 1 and any(
+            _builtin_of(src, member) == "tuple" and _single_item_tuple(src, member) is not None
+            for member in union_items(src, annotation) or [annotation]
+        ):
+            return f"a tuple of {len(given.elts)} items"
+    kind = _literal_kind(given)
+    if kind is None:
+        return None
+    if isinstance(given, (ast.List, ast.Tuple, ast.Set)) and _candidates(types, annotation, given):
+        return None
+    if kind in _NUMBERS and _names_number(src, annotation):
+        # ``flag=1`` for a ``bool``, ``execution_timeout=60.0`` for an ``int``: a number
+        # for a number, which reads the same; not a contradiction worth a ✗
+        return None
+    if types.holds_literal(annotation, kind) is not False:
+        return None
+    if kind == "str" and any(
+        isinstance(sub, (ast.Name, ast.Attribute)) and src.qualname(sub) in _STRING_SPELLED
+        for sub in ast.walk(annotation)
+    ):
+        return None
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def _candidates(types: _Types, annotation: ast.expr, given: ast.List | ast.Tuple | ast.Set) -> bool:
+    """Whether a display lists values each of which the annotation holds: candidates for
+    a search space (Intel Neural Compressor's ``RTNConfig(use_sym=[True, False])`` under
+    ``use_sym: bool`` builds its tuning grid), a convention of the API, not a mistake."""
+    kinds = [
+        _literal_kind(item.operand if isinstance(item, ast.UnaryOp) else item)  # ``-1``
+        for item in given.elts
+    ]
+    return bool(kinds) and all(
+        kind is not None and types.holds_literal(annotation, kind) is True for kind in kinds
+    )
+
+
+_NUMBERS = frozenset({"bool", "int", "float", "complex"})
+
+
+def _names_number(src: SourceInfo, annotation: ast.expr) -> bool:
+    """Whether a builtin number is a member of the annotation (``bool``, ``int``,
+    ``Optional[float]``)."""
+    members = union_items(src, annotation) or [annotation]
+    return any(isinstance(m, ast.Name) and m.id in _NUMBERS for m in members)
+
+
+def _contradiction(
+    src: SourceInfo,
+    owner: ast.ClassDef | None,
+    arg: ast.arg,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    call: ast.Call,
+    calls: _Calls,
+    what: str,
+) -> Finding:
+    """The finding at ``arg``'s annotation for a call passing ``what``."""
+    assert arg.annotation is not None
+    declared = short(src, arg.annotation).strip("\"'")
+    where = f"line {call.lineno}" if not calls.path else f"{calls.path}:{call.lineno}"
+    name = owner.name if owner is not None and node.name == "__init__" else node.name
+    fix = (
+        f"annotate `{arg.arg}: {declared} | None`"
+        if what == "None"
+        else "annotate what the callers pass or fix the call"
+    )
+    return finding(
+        src,
+        arg.annotation,
+        RULE,
+        BLOCK,
+        f"`{arg.arg}: {declared}` of `{name}` is contradicted by a caller: the call at "
+        f"{where} passes {what}; {fix}",
+    )
 
 
 # A call, with the function and the class it sits in (innermost).
 _Site = tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
+# A call, the value it gives one parameter (None: the default), its function and class.
+_Given = tuple[
+    ast.Call, ast.expr | None, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None
+]
 
 
 class _Calls:
     """A module's calls, each with the function and the class it sits in (innermost), and
     the names and ``self.`` attributes those assign None on some path."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        """Walk the module once (iteratively: deep expressions do not recurse)."""
+    def __init__(self, tree: ast.Module, path: str = "") -> None:
+        """Walk the module once (iteratively: deep expressions do not recurse); ``path``
+        names another module of the work tree in a message (empty: the file itself)."""
         self.tree = tree
+        self.path = path
         self.sites: list[
             tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
         ] = []
@@ -1923,6 +2157,18 @@ class _Calls:
                 if isinstance(called, str):
                     self._named.setdefault(called, []).append(site)
         return self._named.get(name, [])
+
+    @functools.cached_property
+    def imported_names(self) -> frozenset[str]:
+        """The names the module binds by a ``from`` import (``from m import f`` binds
+        ``f``; ``f as g`` binds ``g``, read as not ``f``), read once."""
+        return frozenset(
+            alias.name
+            for stmt in ast.walk(self.tree)
+            if isinstance(stmt, ast.ImportFrom)
+            for alias in stmt.names
+            if alias.asname is None or alias.asname == alias.name
+        )
 
     def bases(self) -> frozenset[str]:
         """The names of the classes the module's classes derive from (``B`` for ``(B)``
@@ -2186,11 +2432,14 @@ def function_findings(
     (``builtin_none_checked``: the caller already judged the builtins), and returned
     literals of another kind than a builtin return annotation."""
     arguments = node.args
+    # The parameter lines already reported: a caller's contradiction adds no second ✗.
+    reported: set[int] = set()
     for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
         shown = display_annotation(src, arg.annotation, f"parameter `{arg.arg}`")
         if shown is None:
             shown = function_as_type(src, arg.annotation, f"parameter `{arg.arg}`")
         if shown is not None:
+            reported.add(shown.line)
             yield shown
     for star in (arguments.vararg, arguments.kwarg):
         if star is not None:
@@ -2217,6 +2466,7 @@ def function_findings(
         if not _is_none(default):
             flag = _literal_default(src, arg.arg, arg.annotation, default)
             if flag is not None:
+                reported.add(flag.line)
                 yield flag
             continue
         if not relies_on_none(src, node, arg.arg):
@@ -2232,7 +2482,11 @@ def function_findings(
         absent = _types(src).uninstalled_class(arg.annotation)
         found = _implicit_optional(src, arg.arg, arg.annotation, default, certain=absent)
         if found is not None:
+            reported.add(found.line)
             yield found
+    for contradicted in caller_contradictions(src, node):
+        if contradicted.line not in reported:
+            yield contradicted
     yield from _string_compared(src, node)
     if node.returns is None or is_stub(node.body):
         return

@@ -130,7 +130,26 @@ default under a number, `flag: int = True` (or `float`): "annotate bool"; and a 
 default of a kind the annotation certainly rejects (a builtin, a tensor, a class without
 bases), `torch_dtype: Optional[torch.dtype] = "auto"`: the body must handle a value the
 annotation hides (a string under `torch.device` is not reported: torch takes device
-strings wherever it takes a device). A parameter
+strings wherever it takes a device).
+A parameter annotation the change writes that a caller contradicts with what it passes
+as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
+under an annotation that holds none (its default not None, else it is the implicit
+Optional above) where the function expects None (its body tests it, uses it on some paths
+only, or hands it to a function or `self.` method that tests it: FastChat's
+`register_worker(..., worker_status: dict, ...)` given `None` by `refresh_all_workers`
+and testing `if not worker_status`); a literal or display of a builtin kind the annotation
+certainly rejects (`lora_ref_impl(y, x, [wa, wa], ...)` for `wa: torch.Tensor`; not a
+string for `torch.device`, a number for a number, `60.0` for an `int`, or a display
+listing candidates each of which the annotation holds: `RTNConfig(use_sym=[True, False])`
+builds a tuning grid); a
+tuple display of other than one item for `tuple[X]`. Only calls that certainly reach the
+function count: the module's own `f(...)`, `C(...)` for `C.__init__`, `self.m(...)` /
+`cls.m(...)` / `C.m(...)` in its class, and the calls of the work tree's modules that
+import the name with `from` (at most 12 such modules; a test module's calls only for a
+test's own helper: a test passes a wrong value on purpose, to see it rejected); not a
+function defined twice at module level, a call with `*args`/`**kwargs`, or a parameter
+line that silences the checker. The message names the call and what it passes.
+A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
 unknown name) whose body compares it only to string literals (`== "fp32"`, `!=`, `in
