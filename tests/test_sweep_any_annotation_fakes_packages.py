@@ -592,3 +592,19 @@ def test_thousands_of_tagged_fakes_cost_one_pass_over_the_package(
     index = _fake_packages._tag_index.cache_info()
     assert (index.misses, index.hits) == (1, 3000)  # one pass, then lookups
     assert elapsed < 60, elapsed
+
+
+def test_a_generated_sdk_of_thousands_of_small_modules_is_read(tmp_path: Path) -> None:
+    """anthropic 2.x ships 3,357 modules in 8.8 MB: past the first module bound (2,000)
+    but small. The default bounds read it, so its models name a test's fakes."""
+    package = tmp_path / "sdklib"
+    (package / "types").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    for index in range(2500):
+        (package / "types" / f"m{index}.py").write_text(f"X{index} = {index}\n")
+    (package / "types" / "text_block.py").write_text(
+        "from pydantic import BaseModel\n\n\nclass TextBlock(BaseModel):\n    text: str\n"
+    )
+    _fake_packages._package_texts.cache_clear()
+    texts = _fake_packages._package_texts(str(package))
+    assert texts is not None and "sdklib.types.text_block" in texts.modules

@@ -283,9 +283,9 @@ Else the record classes of the installed packages that the test or the modules i
 imports import (by a `from` import, or, read last, a whole `import anthropic` or a
 literal name given to an import call at run time:
 `importlib.import_module("anthropic")`, deepeval's `require_dependency("anthropic")`; a
-package of at most 2,000 modules and 16 MB: openai's generated SDK is read, transformers
-is not): two or more keywords, all fields of one class, one of them a field that class
-alone declares there and no record of the repository declares
+package of at most 4,000 modules and 16 MB: the generated SDKs of openai and anthropic are
+read, transformers is not): two or more keywords, all fields of one class, one of them a
+field that class alone declares there and no record of the repository declares
 (`SimpleNamespace(rfilename=..., size=...)` -> huggingface_hub's `RepoSibling`; `path`,
 `size` name no class); or three or more keywords, one of them declared in at most 12
 modules of the package and by no record of the repository, all fields of classes there
