@@ -1610,6 +1610,46 @@ _ZZY_FIGURES = {
     ),
 }
 
+_ZZZ_SEALED = (
+    "sealed: labelled blind at the start of round AA from bench/sweep_brief.md as of "
+    "3a4c89b, recorded with d8b4cad (round AA's caller reading; the same findings as round "
+    "Z's a8ae76d): zzz ✗ recall 1/44, ✗ precision 1/1, ⚠ precision 47/47; then with the "
+    "package bound read from its anthropic fakes; one site labelled after the run"
+)
+_ZZZ_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "12/27 (1/27 before round AA read packages of up to 4,000 modules, which reaches "
+        "anthropic 2.x: eleven fakes of its `TextBlock`, `ThinkingBlock` and stream events "
+        "found): ten opencompass fakes of dashscope's `GenerationResponse`, `GenerationOutput`, "
+        "`Choice` and `Message`, whose fields many response classes of the package declare; "
+        "three fakes of anthropic's `Message` with its one keyword `content`; metaflow's "
+        "`yaml_parser(...) -> dict` returning `yaml.safe_load(...)`, and opencompass's "
+        "`_parse_grid_reference(ref: str)` whose caller passes a dataset column's dict"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "0/4: metaflow's new `extended_resources` key read from `self._kwargs` (the stored "
+        "`**kwargs`, not a `**kwargs` parameter) in two files; agentscope's `offset` key "
+        "written by a router and read from `**kwargs` in a storage, and its chunker's "
+        "`**kwargs` whose unknown keys its docstring says are ignored (no fail-fast name the "
+        "rule reads)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/9: handlers each label calls a fail-fast path by judgement (metaflow's step "
+        "execution, pip environment setup, a Step Functions command builder, extension "
+        "packaging at import; opencompass's HF dtype fallback while loading a model and a "
+        "gold-answer parser; agentscope's chat-turn assembly and a permission check), none "
+        "under a name the rule reads as one (⚠)"
+    ),
+    ("hot-copy", "x-recall"): (
+        "0/2: opencompass's `deepcopy` of a TurboMind generation config and of an OpenAI "
+        "client's extra kwargs per prompt, in helpers no request-path name or caller marks"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/2: agentscope's distributed session lock held across the awaits of "
+        "`ChatService._run_impl` (⚠: the chat service is not a serving path the rule reads)"
+    ),
+}
+
 for _name, _cells, _when in (
     ("e", _E_FIGURES, _EF_SEALED),
     ("f", _F_FIGURES, _EF_SEALED),
@@ -1684,6 +1724,7 @@ for _name, _cells, _when in (
     ("zzw", _ZZW_FIGURES, _ZZW_SEALED),
     ("zzx", _ZZX_FIGURES, _ZZX_SEALED),
     ("zzy", _ZZY_FIGURES, _ZZY_SEALED),
+    ("zzz", _ZZZ_FIGURES, _ZZZ_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
