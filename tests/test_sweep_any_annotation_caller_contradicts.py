@@ -195,3 +195,36 @@ def test_a_none_counts_where_the_body_expects_it(
     )
     messages = _blocking(run)
     assert ("passes None" in messages.get(1, "")) is reported
+
+
+def test_each_nested_helper_is_called_in_its_own_scope(feature: Repo, run: Run) -> None:
+    # vLLM 0.33's tests/renderers/chat_utils/test_item_tracker.py: two tests each define
+    # an async ``_fetch`` helper, one taking ``name: str``, the other ``should_fail: bool``
+    feature.write(
+        "tests/test_tracker.py",
+        "def test_one() -> None:\n"
+        "    def _fetch(name: str, delay: float) -> str:\n        return name\n\n"
+        "    _fetch('video-0', 0.02)\n\n\n"
+        "def test_two() -> None:\n"
+        "    def _fetch(should_fail: bool, delay: float) -> bool:\n        return should_fail\n\n"
+        "    _fetch(True, 0)\n\n\n"
+        "def test_three() -> None:\n"
+        "    def _fetch(count: int) -> int:\n        return count\n\n"
+        "    _fetch('three')\n",
+    )
+    blocking = _blocking(run)
+    assert [line for line, m in blocking.items() if "contradicted by a caller" in m] == [16]
+    assert "`count: int` of `_fetch`" in blocking[16] and "line 19 passes a str" in blocking[16]
+
+
+def test_a_module_function_is_not_called_where_a_nested_one_shadows_it(
+    feature: Repo, run: Run
+) -> None:
+    feature.write(
+        "pkg/shadow.py",
+        "def label(name: str) -> str:\n    return name or '?'\n\n\n"
+        "def use() -> None:\n"
+        "    def label(flag: bool) -> bool:\n        return flag\n\n"
+        "    label(None)\n",
+    )
+    assert not any("contradicted by a caller" in m for m in _blocking(run).values())

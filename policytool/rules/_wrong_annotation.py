@@ -1609,21 +1609,49 @@ class _ModuleIndex:
     @functools.cached_property
     def nested(self) -> frozenset[int]:
         """The ids of the functions defined inside another function (at any depth)."""
-        found: set[int] = set()
-        stack: list[tuple[ast.AST, bool]] = [(self.tree, False)]
+        return frozenset(self._scopes)
+
+    @functools.cached_property
+    def _scopes(self) -> dict[int, tuple[str, int, int]]:
+        """Each function defined inside another (at any depth) -> (its name, the first and
+        last line of the function that defines it): where its name is bound."""
+        found: dict[int, tuple[str, int, int]] = {}
+        stack: list[tuple[ast.AST, ast.FunctionDef | ast.AsyncFunctionDef | None]] = [
+            (self.tree, None)
+        ]
         while stack:
             node, inside = stack.pop()
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, FUNCTIONS):
-                    if inside:
-                        found.add(id(child))
-                    stack.append((child, True))
+                    if inside is not None:
+                        end = inside.end_lineno or inside.lineno
+                        found[id(child)] = (child.name, inside.lineno, end)
+                    stack.append((child, child))
                 elif isinstance(child, ast.ClassDef):
                     # its methods may be called by attribute on an instance handed out
-                    stack.append((child, False))
+                    stack.append((child, None))
                 elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
                     stack.append((child, inside))
-        return frozenset(found)
+        return found
+
+    def binds_here(self, node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
+        """Whether ``call``, by ``node``'s name, is within the scope that binds ``node``:
+        a nested function is called inside the function defining it, and a module-level
+        one not inside a function that defines its own function of that name (two test
+        functions each defining a helper ``_fetch`` call each their own)."""
+        scope = self._scopes.get(id(node))
+        if scope is not None:
+            return scope[1] <= call.lineno <= scope[2] and not any(
+                name == node.name
+                and other != id(node)
+                and first <= call.lineno <= last
+                and scope[1] <= first
+                for other, (name, first, last) in self._scopes.items()
+            )
+        return not any(
+            name == node.name and first <= call.lineno <= last
+            for name, first, last in self._scopes.values()
+        )
 
     @functools.cached_property
     def calls(self) -> _Calls:
@@ -1997,6 +2025,8 @@ def _contradicting_call(
         for call, given, _function, _klass in _arguments(
             owner, node, arg.arg, calls, foreign=False, strict=True
         ):
+            if owner is None and not index.binds_here(node, call):
+                continue
             why = contradicts(given)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)

@@ -146,9 +146,12 @@ tuple display of other than one item for `tuple[X]`. Only calls that certainly r
 function count: the module's own `f(...)`, `C(...)` for `C.__init__`, `self.m(...)` /
 `cls.m(...)` / `C.m(...)` in its class, and the calls of the work tree's modules that
 import the name with `from` (at most 12 such modules; a test module's calls only for a
-test's own helper: a test passes a wrong value on purpose, to see it rejected); not a
-function defined twice at module level, a call with `*args`/`**kwargs`, or a parameter
-line that silences the checker. The message names the call and what it passes.
+test's own helper: a test passes a wrong value on purpose, to see it rejected); a
+function nested in another is called only inside the function defining it, and a
+module-level one not where a function of its name nested there shadows it (two tests
+each defining a helper `_fetch` call each their own); not a function defined twice at
+module level, a call with `*args`/`**kwargs`, or a parameter line that silences the
+checker. The message names the call and what it passes.
 A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
