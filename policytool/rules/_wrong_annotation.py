@@ -1981,15 +1981,31 @@ def caller_contradictions(
     ]
     if not checked:
         return
+    plain = owner is None or node.name == "__init__"
+    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    home = _called_in_text(src.data, called, method=not plain)
+    if not home and (not plain or _work_tree(src.root) is None):
+        return  # no call in the module, and no other module read: nothing to judge
     if owner is None and index.functions.get(node.name) is not node:
         if id(node) not in index.nested:
             return  # redefined (``if``/``else`` variants): a call's target is unsure
     for arg in checked:
         default = defaults.get(id(arg))
         none_default = default is not None and _is_none(default)
-        found = _contradicting_call(src, owner, node, arg, none_default, index)
+        found = _contradicting_call(src, owner, node, arg, none_default, index, home)
         if found is not None:
             yield found
+
+
+def _called_in_text(data: bytes, called: str, method: bool) -> bool:
+    """Whether the module's text may call ``called``: ``called(`` beyond its ``def`` and
+    ``class`` lines (``.called(`` for a method). A byte count that spares walking the
+    module's calls for the many functions it never calls (a call written ``f (x)``, with
+    a space, is not seen; ``my_f(`` is, and the walk then finds no call)."""
+    word = called.encode() + b"("
+    if method:
+        return b"." + word in data
+    return data.count(word) > data.count(b"def " + word) + data.count(b"class " + word)
 
 
 def _contradicting_call(
@@ -1999,13 +2015,14 @@ def _contradicting_call(
     arg: ast.arg,
     none_default: bool,
     index: _ModuleIndex,
+    home: bool,
 ) -> Finding | None:
-    """:func:`caller_contradictions` for one parameter: the home module's calls first, then
-    the tree's importing modules (the function's own name, or its class's for
-    ``__init__``)."""
+    """:func:`caller_contradictions` for one parameter: the home module's calls first
+    (``home``: its text may call the function), then the tree's importing modules (the
+    function's own name, or its class's for ``__init__``)."""
     assert arg.annotation is not None
     annotation = arg.annotation
-    modules: list[_Calls | None] = [index.calls]
+    modules: list[_Calls | None] = [index.calls] if home else []
     nested = id(node) in index.nested
     expects_none: list[bool] = []  # read once, on the first None a caller passes
 
