@@ -32,10 +32,11 @@ a type alias, a name that cannot be resolved or an unparsable string answers "un
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from policytool.core.globs import match_any
@@ -1997,6 +1998,37 @@ def caller_contradictions(
             yield found
 
 
+def _home_calls(
+    src: SourceInfo,
+    index: _ModuleIndex,
+    owner: ast.ClassDef | None,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> _Calls:
+    """The module's calls that may call ``node``: all of them when another question has
+    walked them already, else those on the lines where its name is followed by ``(``
+    (kept per name for the file)."""
+    if "calls" in index.__dict__:  # the cached walk of every call, already made
+        return index.calls
+    plain = owner is None or node.name == "__init__"
+    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    word = (b"" if plain else b".") + called.encode() + b"("
+    kept = src.cache.setdefault("home_calls", {})
+    assert isinstance(kept, dict)
+    found = kept.get(word)
+    if not isinstance(found, _Calls):
+        data = src.data
+        lines: list[int] = []
+        line, last, at = 1, 0, data.find(word)
+        while at != -1:
+            line += data.count(b"\n", last, at)
+            last = at
+            if not lines or lines[-1] != line:
+                lines.append(line)
+            at = data.find(word, at + 1)
+        found = kept[word] = _Calls(src.tree, lines=lines)
+    return found
+
+
 def _called_in_text(data: bytes, called: str, method: bool) -> bool:
     """Whether the module's text may call ``called``: ``called(`` beyond its ``def`` and
     ``class`` lines (``.called(`` for a method). A byte count that spares walking the
@@ -2022,7 +2054,13 @@ def _contradicting_call(
     function's own name, or its class's for ``__init__``)."""
     assert arg.annotation is not None
     annotation = arg.annotation
-    modules: list[_Calls | None] = [index.calls] if home else []
+    modules: list[_Calls | None] = [_home_calls(src, index, owner, node)] if home else []
+    # Scopes matter for a function not at the module's top level, or whose name another
+    # ``def`` binds too; a lone top-level function is what every call of its name calls.
+    scoped = owner is None and (
+        index.functions.get(node.name) is not node
+        or src.data.count(b"def " + node.name.encode() + b"(") > 1
+    )
     nested = id(node) in index.nested
     expects_none: list[bool] = []  # read once, on the first None a caller passes
 
@@ -2042,13 +2080,15 @@ def _contradicting_call(
         for call, given, _function, _klass in _arguments(
             owner, node, arg.arg, calls, foreign=False, strict=True
         ):
-            if owner is None and not index.binds_here(node, call):
+            if scoped and not index.binds_here(node, call):
                 continue
             why = contradicts(given)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)
     if nested or (owner is not None and node.name != "__init__"):
         return None  # a method is called by ``self.`` in its own module only (strict)
+    if _work_tree(src.root) is None:
+        return None
     called = owner.name if owner is not None else node.name
     word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
     for calls in _other_modules_calls(src, word):
@@ -2154,6 +2194,17 @@ def _contradiction(
     )
 
 
+def _spans(node: ast.AST, lines: Sequence[int]) -> bool:
+    """Whether ``node`` spans one of the sorted ``lines`` (a node without a position,
+    ``ast.arguments`` or an operator, may hold one)."""
+    first: int | None = getattr(node, "lineno", None)
+    if first is None:
+        return True
+    last: int = getattr(node, "end_lineno", None) or first
+    at = bisect.bisect_left(lines, first)
+    return at < len(lines) and lines[at] <= last
+
+
 # A call, with the function and the class it sits in (innermost).
 _Site = tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
 # A call, the value it gives one parameter (None: the default), its function and class.
@@ -2166,9 +2217,13 @@ class _Calls:
     """A module's calls, each with the function and the class it sits in (innermost), and
     the names and ``self.`` attributes those assign None on some path."""
 
-    def __init__(self, tree: ast.Module, path: str = "") -> None:
+    def __init__(
+        self, tree: ast.Module, path: str = "", lines: Sequence[int] | None = None
+    ) -> None:
         """Walk the module once (iteratively: deep expressions do not recurse); ``path``
-        names another module of the work tree in a message (empty: the file itself)."""
+        names another module of the work tree in a message (empty: the file itself);
+        ``lines`` (sorted): only the nodes spanning one of them are entered, the calls a
+        text search placed there (a walk of a few branches, not of the module)."""
         self.tree = tree
         self.path = path
         self.sites: list[
@@ -2184,6 +2239,8 @@ class _Calls:
         while stack:
             node, function, klass = stack.pop()
             for child in ast.iter_child_nodes(node):
+                if lines is not None and not _spans(child, lines):
+                    continue
                 if isinstance(child, ast.Call):
                     self.sites.append((child, function, klass))
                 if isinstance(child, FUNCTIONS):
