@@ -228,3 +228,23 @@ def test_a_module_function_is_not_called_where_a_nested_one_shadows_it(
         "    label(None)\n",
     )
     assert not any("contradicted by a caller" in m for m in _blocking(run).values())
+
+
+@pytest.mark.parametrize(
+    ("imported", "counted"),
+    [
+        ("from pkg.lib import label", True),
+        ("from .lib import label", True),
+        ("from pkg import label", True),  # re-exported by the package
+        ("from other.names import label", False),  # another module's function
+        ("from pkg.lib import label as tag", False),  # called as ``tag``, read as unsure
+    ],
+)
+def test_an_import_names_the_function_by_its_module(
+    feature: Repo, run: Run, imported: str, counted: bool
+) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/lib.py", "def label(name: str) -> str:\n    return name or '?'\n")
+    feature.write("pkg/user.py", f"{imported}\n\n\ndef use() -> None:\n    label(None)\n")
+    messages = _blocking(run)
+    assert ("pkg/user.py:5 passes None" in messages.get(1, "")) is counted

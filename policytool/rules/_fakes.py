@@ -830,16 +830,7 @@ def parse_module(data: bytes) -> _Module:
     set_on: dict[str, set[str]] = {}
     for match in _SET_ON_RE.finditer(data):
         set_on.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
-    imports: dict[str, str] = {}
-    for match in _FROM_IMPORT_RE.finditer(data):
-        module = match.group(1).decode()
-        names = match.group(2).decode().strip("()")
-        for part in names.replace("\n", " ").split(","):
-            words = part.split("#", 1)[0].split()
-            if not words:
-                continue
-            local = words[-1] if len(words) == 3 and words[1] == "as" else words[0]
-            imports[local] = f"{module}:{words[0]}"
+    imports = {local: f"{module}:{name}" for module, name, local in from_imports(data)}
     merged: dict[str, frozenset[str]] = {}
 
     def merge(name: str, depth: int) -> frozenset[str]:
@@ -873,6 +864,20 @@ def parse_module(data: bytes) -> _Module:
         {m.group(1).decode(): m.group(2).decode() for m in _CLASS_ALIAS_RE.finditer(data)},
         _whole_packages(data),
     )
+
+
+def from_imports(data: bytes) -> Iterator[tuple[str, str, str]]:
+    """(module, name, the name it is bound to) of each ``from module import name [as
+    local]`` in ``data``, at any indentation, parenthesised lists included."""
+    for match in _FROM_IMPORT_RE.finditer(data):
+        module = match.group(1).decode()
+        names = match.group(2).decode().strip("()")
+        for part in names.replace("\n", " ").split(","):
+            words = part.split("#", 1)[0].split()
+            if not words:
+                continue
+            local = words[-1] if len(words) == 3 and words[1] == "as" else words[0]
+            yield module, words[0], local
 
 
 # At most this many packages imported whole are kept per module: each is looked up on

@@ -1482,13 +1482,46 @@ def _other_modules_calls(src: SourceInfo, word: re.Pattern[bytes]) -> Iterator[_
     # The modules a word names, and the calls of the last modules read, are kept for
     # the file: every field and parameter of a class asks with the class's name again.
     searched = src.cache.setdefault("calling_modules", {})
-    parsed = src.cache.setdefault("calling_parsed", {})
-    assert isinstance(searched, dict) and isinstance(parsed, dict)
+    assert isinstance(searched, dict)
     modules = searched.get(word.pattern)
     if not isinstance(modules, list):
         home = os.path.normpath(src.path)
         modules = [path for path, text in tree.items() if path != home and word.search(text)]
         searched[word.pattern] = modules
+    yield from _modules_calls(src, tree, modules)
+
+
+def _importing_modules_calls(src: SourceInfo, name: str) -> Iterator[_Calls | None]:
+    """:func:`_other_modules_calls` for the other modules of the work tree that import
+    ``name`` by a ``from`` import (as itself, not aliased), found in an index of the
+    tree's ``from`` imports built once per tree: no scan of the tree per name."""
+    tree = _work_tree(src.root)
+    importers = _importers(src.root)
+    if tree is None or importers is None:
+        yield None
+        return
+    home = os.path.normpath(src.path)
+    parts = home.removesuffix(".py").split(os.sep)
+    # ``from pkg.lib import f`` / ``from .lib import f`` for pkg/lib.py, or ``from pkg
+    # import f`` (re-exported by the package): a same-named import of another module's
+    # function is not this one's call
+    homes = {parts[-1], parts[-2] if len(parts) > 1 else ""} - {"__init__", ""}
+    modules = [
+        path
+        for path, module in importers.get(name, ())
+        if path != home and module.rsplit(".", 1)[-1] in homes
+    ]
+    yield from _modules_calls(src, tree, modules)
+
+
+def _modules_calls(
+    src: SourceInfo, tree: dict[str, bytes], modules: list[str]
+) -> Iterator[_Calls | None]:
+    """The calls of each of ``modules``, parsed one at a time and kept for the file; a
+    single None past :data:`MAX_CALLING_MODULES` modules, or (in its turn) for a module
+    that does not parse."""
+    parsed = src.cache.setdefault("calling_parsed", {})
+    assert isinstance(parsed, dict)
     if len(modules) > MAX_CALLING_MODULES:
         yield None
         return
@@ -1511,6 +1544,31 @@ def _other_modules_calls(src: SourceInfo, word: re.Pattern[bytes]) -> Iterator[_
 MAX_CALLING_MODULES = 12
 _NOT_SOURCE_DIRS = frozenset({"node_modules", "build", "dist", "site-packages", "docs"})
 _TREE_TEXTS: dict[str, dict[str, bytes] | None] = {}
+
+
+_IMPORTERS: dict[str, dict[str, tuple[tuple[str, str], ...]] | None] = {}
+
+
+def _importers(root: str | None) -> dict[str, tuple[tuple[str, str], ...]] | None:
+    """Each name the work tree's modules import by a ``from`` import, unaliased -> (the
+    importing module's relative path, the module named in the import), read once per
+    root; None without a readable tree."""
+    if root is None:
+        return None
+    if root not in _IMPORTERS:
+        if len(_IMPORTERS) > 8:
+            _IMPORTERS.clear()
+        tree = _work_tree(root)
+        found: dict[str, dict[tuple[str, str], None]] | None = None
+        if tree is not None:
+            found = {}
+            for path, text in tree.items():
+                if b"import" in text:
+                    for module, name, local in fakes.from_imports(text):
+                        if local == name:
+                            found.setdefault(name, {})[(path, module)] = None
+        _IMPORTERS[root] = None if found is None else {k: tuple(v) for k, v in found.items()}
+    return _IMPORTERS[root]
 
 
 def _work_tree(root: str | None) -> dict[str, bytes] | None:
@@ -2087,11 +2145,8 @@ def _contradicting_call(
                 return _contradiction(src, owner, arg, node, call, calls, why)
     if nested or (owner is not None and node.name != "__init__"):
         return None  # a method is called by ``self.`` in its own module only (strict)
-    if _work_tree(src.root) is None:
-        return None
     called = owner.name if owner is not None else node.name
-    word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
-    for calls in _other_modules_calls(src, word):
+    for calls in _importing_modules_calls(src, called):
         if calls is None:
             return None
         if not src.is_test and match_any(calls.path, src.config.test_paths):

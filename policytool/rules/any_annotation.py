@@ -145,7 +145,8 @@ builds a tuning grid); a
 tuple display of other than one item for `tuple[X]`. Only calls that certainly reach the
 function count: the module's own `f(...)`, `C(...)` for `C.__init__`, `self.m(...)` /
 `cls.m(...)` / `C.m(...)` in its class, and the calls of the work tree's modules that
-import the name with `from` (at most 12 such modules; a test module's calls only for a
+import the name with `from` from its module or package (`from pkg.lib import f`, `from
+.lib import f`, `from pkg import f`; at most 12 such modules; a test module's calls only for a
 test's own helper: a test passes a wrong value on purpose, to see it rejected); a
 function nested in another is called only inside the function defining it, and a
 module-level one not where a function of its name nested there shadows it (two tests
