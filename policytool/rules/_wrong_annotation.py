@@ -744,6 +744,17 @@ def _silenced(src: SourceInfo, line: int) -> bool:
 _STRING_SPELLED = frozenset({"torch.device"})
 
 
+def _rejects_literal(src: SourceInfo, annotation: ast.expr, kind: str) -> bool:
+    """Whether the annotation certainly cannot hold a literal of builtin ``kind``, a
+    string under ``torch.device`` aside (its APIs take the spelling)."""
+    if _types(src).holds_literal(annotation, kind) is not False:
+        return False
+    return kind != "str" or not any(
+        isinstance(node, (ast.Name, ast.Attribute)) and src.qualname(node) in _STRING_SPELLED
+        for node in ast.walk(annotation)
+    )
+
+
 def _literal_default(
     src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
 ) -> Finding | None:
@@ -775,12 +786,7 @@ def _literal_default(
             f"`{target}: {annotation.id} = {value.value!r}` (line {value.lineno}): annotated "
             f"{annotation.id}, its default is a bool: annotate `{target}: bool`",
         )
-    if types.holds_literal(annotation, kind) is not False:
-        return None
-    if kind == "str" and any(
-        isinstance(node, (ast.Name, ast.Attribute)) and src.qualname(node) in _STRING_SPELLED
-        for node in ast.walk(annotation)
-    ):
+    if not _rejects_literal(src, annotation, kind):
         return None
     declared = short(src, annotation)
     return finding(
@@ -2187,12 +2193,7 @@ def _contradicts(
         # ``flag=1`` for a ``bool``, ``execution_timeout=60.0`` for an ``int``: a number
         # for a number, which reads the same; not a contradiction worth a ✗
         return None
-    if types.holds_literal(annotation, kind) is not False:
-        return None
-    if kind == "str" and any(
-        isinstance(sub, (ast.Name, ast.Attribute)) and src.qualname(sub) in _STRING_SPELLED
-        for sub in ast.walk(annotation)
-    ):
+    if not _rejects_literal(src, annotation, kind):
         return None
     return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
