@@ -1650,6 +1650,47 @@ _ZZZ_FIGURES = {
     ),
 }
 
+_ZZZA_SEALED = (
+    "sealed: labelled blind at the end of round AA from bench/sweep_brief.md as of "
+    "3a4c89b, recorded only with round AA's final code (ca31487): zzza ✗ recall 13/24, ✗ "
+    "precision 13/18, ⚠ precision 42/44; one finding labelled after the run"
+)
+_ZZZA_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/4: rllm's `**kwargs` that four `__init__`s never read (VerlEngine, whose "
+        "signature line the change re-adds for an annotation; Daytona's sandbox, which pops "
+        "the keys it knows and never checks the rest; a cookbook's `Solver` and `Judge`)"
+    ),
+    ("kwargs-lookup", "x-precision"): (
+        "0/3: rllm's reads of a key only one file reads (`total_training_steps`, `hooks`) "
+        "inside an `__init__` or `init_*` that drops unknown keys, labelled ⚠ at the read "
+        "(the labeller split on a new key read inside a dropping function)"
+    ),
+    ("kwargs-lookup", "w-precision"): (
+        '11/12: atropos\'s `kwargs.pop("model", None)`, whose value is thrown away: a '
+        "deletion, '-' by the set's labeller"
+    ),
+    ("broad-except", "x-recall"): (
+        "1/6: quack's three `except Exception: pass` around pinning the compile pool's GPU "
+        "architecture (a forkserver preload, an executor's arch probe, a worker initializer), "
+        "rllm's readiness poll of a sandbox and a training run's dataset-entry resolver, none "
+        "under a name the rule reads as fail-fast (⚠)"
+    ),
+    ("broad-except", "x-precision"): (
+        "1/2: rllm's logged handler moved with its function from another file in the same "
+        "commit (re-indented, `config` renamed `self.config`), '-' as a move"
+    ),
+    ("broad-except", "w-precision"): (
+        "17/18: rllm's teardown handler moved verbatim from a deleted module with its class "
+        "renamed, '-' as a move"
+    ),
+    ("any-annotation", "x-recall"): (
+        "12/14: rllm's `__iter__(self) -> Iterator[list[dict[str, Any]]]` and "
+        "`interleave_tasks(batch: list[dict], ...)`, whose data are `Task` objects a caller "
+        "several modules away builds"
+    ),
+}
+
 for _name, _cells, _when in (
     ("e", _E_FIGURES, _EF_SEALED),
     ("f", _F_FIGURES, _EF_SEALED),
@@ -1725,6 +1766,7 @@ for _name, _cells, _when in (
     ("zzx", _ZZX_FIGURES, _ZZX_SEALED),
     ("zzy", _ZZY_FIGURES, _ZZY_SEALED),
     ("zzz", _ZZZ_FIGURES, _ZZZ_SEALED),
+    ("zzza", _ZZZA_FIGURES, _ZZZA_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
