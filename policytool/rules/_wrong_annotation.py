@@ -2048,7 +2048,7 @@ def caller_contradictions(
         return
     plain = owner is None or node.name == "__init__"
     called = owner.name if owner is not None and node.name == "__init__" else node.name
-    home = _called_in_text(src.data, called, method=not plain)
+    home = _called_in_text(src, called, method=not plain)
     if not home and (not plain or _work_tree(src.root) is None):
         return  # no call in the module, and no other module read: nothing to judge
     if owner is None and index.functions.get(node.name) is not node:
@@ -2093,15 +2093,69 @@ def _home_calls(
     return found
 
 
-def _called_in_text(data: bytes, called: str, method: bool) -> bool:
+class _TextCalls:
+    """How often a module's text writes ``name(``: as a call, after ``def `` / ``class ``
+    (a definition), and after ``.`` (a method or attribute call), counted per name
+    for the module's first :data:`_TEXT_QUESTIONS` questions (one byte count each), then
+    read in one pass (a module of thousands of functions asked about each of them would
+    otherwise be searched once per function)."""
+
+    def __init__(self, data: bytes) -> None:
+        """Keep the text; count nothing yet."""
+        self.data = data
+        self.asked = 0
+        self._counts: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int]] | None = None
+
+    def written(self, name: str) -> tuple[int, int, int]:
+        """(times ``name(`` is written, of those after ``def ``/``class ``, after ``.``)."""
+        word = name.encode()
+        self.asked += 1
+        if self._counts is None and self.asked <= _TEXT_QUESTIONS:
+            call = word + b"("
+            data = self.data
+            defined = data.count(b"def " + call) + data.count(b"class " + call)
+            return data.count(call), defined, data.count(b"." + call)
+        if self._counts is None:
+            self._counts = self._count_all()
+        calls, defs, attrs = self._counts
+        return calls.get(word, 0), defs.get(word, 0), attrs.get(word, 0)
+
+    def _count_all(self) -> tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int]]:
+        """:meth:`written` for every name, in one pass over the text."""
+        calls: dict[bytes, int] = {}
+        defs: dict[bytes, int] = {}
+        attrs: dict[bytes, int] = {}
+        data = self.data
+        for match in _NAME_CALLED_RE.finditer(data):
+            name, start = match.group(1), match.start()
+            calls[name] = calls.get(name, 0) + 1
+            if data[start - 4 : start] == b"def " or data[start - 6 : start] == b"class ":
+                defs[name] = defs.get(name, 0) + 1
+            elif data[start - 1 : start] == b".":
+                attrs[name] = attrs.get(name, 0) + 1
+        return calls, defs, attrs
+
+
+# Questions a module's text answers by byte counts before it is read in one pass.
+_TEXT_QUESTIONS = 16
+_NAME_CALLED_RE = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)\(")
+
+
+def _text_calls(src: SourceInfo) -> _TextCalls:
+    """The file's :class:`_TextCalls`, made once."""
+    found = src.cache.get("text_calls")
+    if not isinstance(found, _TextCalls):
+        found = src.cache["text_calls"] = _TextCalls(src.data)
+    return found
+
+
+def _called_in_text(src: SourceInfo, called: str, method: bool) -> bool:
     """Whether the module's text may call ``called``: ``called(`` beyond its ``def`` and
-    ``class`` lines (``.called(`` for a method). A byte count that spares walking the
-    module's calls for the many functions it never calls (a call written ``f (x)``, with
-    a space, is not seen; ``my_f(`` is, and the walk then finds no call)."""
-    word = called.encode() + b"("
-    if method:
-        return b"." + word in data
-    return data.count(word) > data.count(b"def " + word) + data.count(b"class " + word)
+    ``class`` lines (``.called(`` for a method). It spares walking the module's calls
+    for the many functions it never calls (a call written ``f (x)``, with a space, is
+    not seen; ``my_f(`` is, and the walk then finds no call)."""
+    calls, defined, attribute = _text_calls(src).written(called)
+    return attribute > 0 if method else calls > defined
 
 
 def _contradicting_call(
@@ -2122,8 +2176,7 @@ def _contradicting_call(
     # Scopes matter for a function not at the module's top level, or whose name another
     # ``def`` binds too; a lone top-level function is what every call of its name calls.
     scoped = owner is None and (
-        index.functions.get(node.name) is not node
-        or src.data.count(b"def " + node.name.encode() + b"(") > 1
+        index.functions.get(node.name) is not node or _text_calls(src).written(node.name)[1] > 1
     )
     nested = id(node) in index.nested
     expects_none: list[bool] = []  # read once, on the first None a caller passes
