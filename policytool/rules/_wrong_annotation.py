@@ -1467,7 +1467,7 @@ def _tree_caller_leaves_none(
     (no root, a tree past the bounds, more than :data:`MAX_CALLING_MODULES` calling
     modules, a module that does not parse): the value is handed on, and the receiver
     may test it."""
-    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    called = _called_name(owner, node)
     word = re.compile(rb"\b" + re.escape(called.encode()) + rb"\s*\(")
     return any(
         calls is None or _caller_leaves_none(owner, node, name, calls, foreign=True)
@@ -1946,6 +1946,11 @@ def _methods(src: SourceInfo, owner: ast.ClassDef) -> list[ast.FunctionDef | ast
     )
 
 
+def _called_name(owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """The name a call of ``node`` is written with: its class's for ``C.__init__``."""
+    return owner.name if owner is not None and node.name == "__init__" else node.name
+
+
 def _caller_leaves_none(
     owner: ast.ClassDef | None,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
@@ -1976,17 +1981,17 @@ def _arguments(
     ``name`` (None: it leaves the default) and the function and class the call sits in; a
     call with ``*args``/``**kwargs`` is skipped (its values cannot be placed). ``foreign``:
     another module's calls (a function is then also called as ``module.name(...)``).
-    ``strict``: only calls that certainly call ``node``: ``f(...)`` of a function the module
-    defines or (``foreign``) imports by name, ``C(...)`` for ``C.__init__`` likewise, and
-    ``self.m(...)`` / ``cls.m(...)`` / ``C.m(...)`` in the home module's class ``C``."""
+    ``strict``: only calls that certainly call ``node`` (the caller picks modules that
+    define or import it): ``f(...)``, ``C(...)`` for ``C.__init__``, and ``self.m(...)`` /
+    ``cls.m(...)`` / ``C.m(...)`` in the home module's class ``C``."""
     method = owner is not None and not _decorated(node, ("staticmethod",))
-    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    called = _called_name(owner, node)
     positional = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
     if method:
         positional = positional[1:]
     plain = owner is None or node.name == "__init__"
-    if strict and foreign and (not plain or called not in calls.imported_names):
-        return
+    if strict and foreign and not plain:
+        return  # a method is called by ``self.`` in its own module only
     for call, function, klass in calls.named(called):
         func = call.func
         if isinstance(func, ast.Name):
@@ -2047,7 +2052,7 @@ def caller_contradictions(
     if not checked:
         return
     plain = owner is None or node.name == "__init__"
-    called = owner.name if owner is not None and node.name == "__init__" else node.name
+    called = _called_name(owner, node)
     home = _called_in_text(src, called, method=not plain)
     if not home and (not plain or _work_tree(src.root) is None):
         return  # no call in the module, and no other module read: nothing to judge
@@ -2069,15 +2074,16 @@ def _home_calls(
     node: ast.FunctionDef | ast.AsyncFunctionDef,
 ) -> _Calls:
     """The module's calls that may call ``node``: all of them when another question has
-    walked them already, else those on the lines where its name is followed by ``(``
-    (kept per name for the file)."""
-    if "calls" in index.__dict__:  # the cached walk of every call, already made
-        return index.calls
-    plain = owner is None or node.name == "__init__"
-    called = owner.name if owner is not None and node.name == "__init__" else node.name
-    word = (b"" if plain else b".") + called.encode() + b"("
+    walked them already or past :data:`_TEXT_QUESTIONS` names, else those on the lines
+    where its name is followed by ``(`` (kept per name for the file)."""
     kept = src.cache.setdefault("home_calls", {})
     assert isinstance(kept, dict)
+    if "calls" in index.__dict__ or len(kept) >= _TEXT_QUESTIONS:
+        # the walk of every call, made already or now, once past a few names: a module
+        # of thousands of functions is walked once, not searched and pruned once each
+        return index.calls
+    plain = owner is None or node.name == "__init__"
+    word = (b"" if plain else b".") + _called_name(owner, node).encode() + b"("
     found = kept.get(word)
     if not isinstance(found, _Calls):
         data = src.data
@@ -2204,7 +2210,7 @@ def _contradicting_call(
                 return _contradiction(src, owner, arg, node, call, calls, why)
     if nested or (owner is not None and node.name != "__init__"):
         return None  # a method is called by ``self.`` in its own module only (strict)
-    called = owner.name if owner is not None else node.name
+    called = _called_name(owner, node)
     for calls in _importing_modules_calls(src, called):
         if calls is None:
             return None
@@ -2287,7 +2293,7 @@ def _contradiction(
     assert arg.annotation is not None
     declared = short(src, arg.annotation).strip("\"'")
     where = f"line {call.lineno}" if not calls.path else f"{calls.path}:{call.lineno}"
-    name = owner.name if owner is not None and node.name == "__init__" else node.name
+    name = _called_name(owner, node)
     fix = (
         f"annotate `{arg.arg}: {declared} | None`"
         if what == "None"
@@ -2370,18 +2376,6 @@ class _Calls:
                 if isinstance(called, str):
                     self._named.setdefault(called, []).append(site)
         return self._named.get(name, [])
-
-    @functools.cached_property
-    def imported_names(self) -> frozenset[str]:
-        """The names the module binds by a ``from`` import (``from m import f`` binds
-        ``f``; ``f as g`` binds ``g``, read as not ``f``), read once."""
-        return frozenset(
-            alias.name
-            for stmt in ast.walk(self.tree)
-            if isinstance(stmt, ast.ImportFrom)
-            for alias in stmt.names
-            if alias.asname is None or alias.asname == alias.name
-        )
 
     def bases(self) -> frozenset[str]:
         """The names of the classes the module's classes derive from (``B`` for ``(B)``
