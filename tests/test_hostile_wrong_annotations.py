@@ -130,3 +130,16 @@ def test_thousands_of_annotated_functions_called_with_literals_stay_fast(
     # f0 .. f4998 are each called once, by the next, with a string for ``x: int``
     assert contradicted == [1 + 4 * i for i in range(4999)]
     assert elapsed < 30, elapsed
+
+
+def test_a_tree_file_that_is_not_utf8_is_read_without_a_traceback(feature: Repo, run: Run) -> None:
+    """The caller reading indexes every ``from`` import of the work tree: a module whose
+    import line holds bytes that are not UTF-8 (``from x import a\\xff``) raised
+    UnicodeDecodeError out of the sweep; it now names nothing and the sweep goes on."""
+    feature.write("pkg/lib.py", "def label(name: str) -> str:\n    return name or '?'\n")
+    feature.write("pkg/user.py", "from pkg.lib import label\n\nlabel(None)\n")
+    feature.write("pkg/broken.py", b"from x import a\xff\xfe, b\n")
+    found, _elapsed = _annotation_findings(run)
+    assert [(path, line) for path, line, m in found if "contradicted by a caller" in m] == [
+        ("pkg/lib.py", 1)
+    ]

@@ -868,10 +868,11 @@ def parse_module(data: bytes) -> _Module:
 
 def from_imports(data: bytes) -> Iterator[tuple[str, str, str]]:
     """(module, name, the name it is bound to) of each ``from module import name [as
-    local]`` in ``data``, at any indentation, parenthesised lists included."""
+    local]`` in ``data``, at any indentation, parenthesised lists included. Bytes that
+    are not UTF-8 (a hostile or broken file) read as replacement characters: no name."""
     for match in _FROM_IMPORT_RE.finditer(data):
-        module = match.group(1).decode()
-        names = match.group(2).decode().strip("()")
+        module = match.group(1).decode("ascii")  # the pattern's own characters
+        names = match.group(2).decode("utf-8", "replace").strip("()")
         for part in names.replace("\n", " ").split(","):
             words = part.split("#", 1)[0].split()
             if not words:
