@@ -140,9 +140,10 @@ _E_FIGURES = {
 }
 _F_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "11/14 (9/13 before the reads handed to a dropping base method were ✗): TGI "
-        "`Fp8Linear.from_fp8`, whose signature the commit writes, gets its one ✗ at the def "
-        "line (a/d/e's convention) where f labelled the two reads; guidellm "
+        "11/15 blind, 11/14 post-run (9/13 before the reads handed to a dropping base "
+        "method were ✗): TGI `Fp8Linear.from_fp8`, whose signature the commit writes, gets "
+        "its one ✗ at the `**kwargs` line (labelled there after round AB's placement fix; "
+        "the blind ✗ at its `def` line is '-' post-run) where f labelled the two reads; guidellm "
         "`Profile.__init__`'s drop, labelled after a run at its old `def` line, is reported "
         "at the `**kwargs` the change adds (labelled there too)"
     ),
@@ -528,11 +529,11 @@ _OLD_DROPPING_INIT = (
     "at the read (set f's labels); labelled ⚠: the dropping predates the commit"
 )
 _ZF_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "0/1: optimum-intel's `export_feature`, a key new in this commit passed by name in "
-        "one file and read from `**kwargs` in another: ⚠"
+    ("kwargs-lookup", "x-precision"): (
+        "1/3 (0/2 before round AB read a loop popping named keys as passing nothing on: "
+        "optimum-intel's `export_feature`, labelled ✗, is now the ✗ of a dropping "
+        "`__init__`): " + _OLD_DROPPING_INIT + " (`trust_remote_code`)"
     ),
-    ("kwargs-lookup", "x-precision"): "0/2: " + _OLD_DROPPING_INIT + " (`trust_remote_code`)",
     ("broad-except", "x-recall"): (
         "8/11 (0/11 before round O's import-time reading: eight bare `except:` around "
         "ktransformers' `torch_npu` set-up or the project's own imports): a bare `except: "
@@ -598,14 +599,13 @@ _ZH_FIGURES = {
 }
 _ZI_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "0/2: forge's `DatasetActor.__init__(..., **kwargs)` never using the dict (no "
-        "finding), and `TensorBoardLogger.__init__`'s dropped keys reported on its `def` "
-        "line, labelled on the `**kwargs` line"
+        "1/2 (0/2 before round AB put a dropped-keys ✗ on the `**kwargs` line): forge's "
+        "`DatasetActor.__init__(..., **kwargs)` never using the dict (no finding)"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "0/4: kvpress's `kwargs[\"position_embeddings\"]` read from a forward hook's plain "
+        "1/4: kvpress's `kwargs[\"position_embeddings\"]` read from a forward hook's plain "
         "`kwargs: dict` in three files, labelled '-' (this labeller's convention: not a "
-        "`**kwargs` signature); the logger's `def` line above"
+        "`**kwargs` signature)"
     ),
     ("broad-except", "w-precision"): (
         "4/6 (4/7 before a test's `pytest.fail` in a handler read as a raise, after round "
@@ -956,16 +956,12 @@ _ZY_FIGURES = {
 }
 _ZZ_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        '4/12 (8/16 post-run): the new key `"extra_body"` guarded by `if ... not in '
+        "5/12 blind, 9/16 post-run (4/12 and 8/16 before round AB put a dropped-keys ✗ on "
+        'the `**kwargs` line): the new key `"extra_body"` guarded by `if ... not in '
         'kwargs:` in two files (setting a default is no read), `"top_k"` popped where an '
         "older constructor read it (⚠), and two `__init__(..., **kwargs)` that never read "
         "them while overriding a base `__init__` with parameters (an interface's "
         "catch-all: no dropped-keys ✗)"
-    ),
-    ("kwargs-lookup", "x-precision"): (
-        '4/9 blind, 8/9 post-run: four reads of the new `"extra_body"` labelled ⚠ '
-        "blind and ✗ after the run, and the dropped-keys ✗ the sweep puts on the `def` "
-        "line, labelled '-' after the run because the blind ✗ sits on the `**kwargs` line"
     ),
     ("any-annotation", "x-recall"): (
         "2/3 (0/2 as sealed; round Y's `list[Union[callable, Tool]]`, labelled ✗ after the run, "
@@ -1090,17 +1086,15 @@ _ZZE_FIGURES = {
 }
 _ZZF_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        '1/7: helm\'s new `"split"` key read in two files, twice from `**kwargs` (⚠) and '
-        "once from the stored `self.kwargs` (no finding); optimum-nvidia's three "
-        "`_from_pretrained(**model_kwargs)` that read some keys and drop the rest, "
-        "labelled on the `**model_kwargs` line where the sweep reports the `def` line "
-        "(two) or reports nothing (the third forwards the dict to a helper that pops)"
+        "3/7 (1/7 before round AB put a dropped-keys ✗ on the `**kwargs` line): helm's "
+        'new `"split"` key read in two files, twice from `**kwargs` (⚠) and once from the '
+        "stored `self.kwargs` (no finding); optimum-nvidia's third "
+        "`_from_pretrained(**model_kwargs)`, which forwards the dict to a helper that pops"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "1/8: five new `.get` reads in an older `_from_pretrained(**model_kwargs)` that "
-        "drops keys (✗ at each new read, by the rule's design for an old function), "
-        "labelled ⚠ because the drop predates them; two dropped-keys ✗ on `def` lines, "
-        "labelled '-' because the blind ✗ sit on the `**model_kwargs` lines"
+        "3/8: five new `.get` reads in an older `_from_pretrained(**model_kwargs)` that "
+        "drops keys (✗ at each new read, by the rule's design for an old function, as the "
+        "brief settles it from set zzzb on), labelled ⚠ because the drop predates them"
     ),
 }
 _ZZG_FIGURES = {
@@ -1657,14 +1651,16 @@ _ZZZA_SEALED = (
 )
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "0/4: rllm's `**kwargs` that four `__init__`s never read (VerlEngine, whose "
-        "signature line the change re-adds for an annotation; Daytona's sandbox, which pops "
-        "the keys it knows and never checks the rest; a cookbook's `Solver` and `Judge`)"
+        "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
+        "on: Daytona's sandbox): rllm's `**kwargs` that three `__init__`s never read "
+        "(VerlEngine, whose signature line the change re-adds for an annotation; a "
+        "cookbook's `Solver` and `Judge`)"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "0/3: rllm's reads of a key only one file reads (`total_training_steps`, `hooks`) "
+        "1/4: rllm's reads of a key only one file reads (`total_training_steps`, `hooks`) "
         "inside an `__init__` or `init_*` that drops unknown keys, labelled ⚠ at the read "
-        "(the labeller split on a new key read inside a dropping function)"
+        "(the labeller split on a new key read inside a dropping function, which the brief "
+        "settles as ✗ from set zzzb on)"
     ),
     ("kwargs-lookup", "w-precision"): (
         '11/12: atropos\'s `kwargs.pop("model", None)`, whose value is thrown away: a '
@@ -1785,6 +1781,21 @@ KNOWN_GAPS[("zzf", "blind", "any-annotation", "x-recall")] = (
     "wrong returns labelled on a signature line after the `def` line they are reported on "
     f"(post_run '-' on the duplicates) ({_ZZEFG_SEALED})"
 )
+KNOWN_GAPS[("zz", "blind", "kwargs-lookup", "x-precision")] = (
+    '5/9 blind, 9/9 post-run: four reads of the new `"extra_body"` labelled ⚠ blind and ✗ '
+    f"after the run ({_ZYZ_SEALED})"
+)
+for _name, _figure, _sites, _when in (
+    ("a", "2/4", "diffusers' two new `lora_state_dict(cls, ..., **kwargs)`", ""),
+    ("e", "1/2", "torchtune's rewritten `DiskLogger.__init__(..., **kwargs)`", _EF_SEALED),
+):
+    KNOWN_GAPS[(_name, "blind", "kwargs-lookup", "x-recall")] = (
+        f"{_figure} blind, all post-run: {_sites}, labelled blind at the multi-line "
+        "signature's `def` line before the brief fixed the site on the line declaring "
+        "`**kwargs`, where the sweep reports it since round AB (labelled there after the "
+        "run; post_run '-' on the `def` line: placement, same verdict)"
+        + (f" ({_when})" if _when else "")
+    )
 KNOWN_GAPS[("zz", "blind", "broad-except", "x-precision")] = (
     "0/1: a bare `except:` in `LlamaCppEngine.__init__`, labelled ⚠ blind (a comment "
     "above the `try` says why) and ✗ after the run (post_run: the comment is not in the "

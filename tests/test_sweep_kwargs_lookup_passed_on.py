@@ -2,8 +2,9 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """kwargs-lookup, where a dict goes: each cause of a wrong or missed ✗ on real code, reduced.
 
-- a fail-fast function that drops unknown keys is one ✗, on its def line (diffusers'
-  new ``lora_state_dict(cls, path, **kwargs)``, which pops ten keys);
+- a fail-fast function that drops unknown keys is one ✗, on the line declaring
+  ``**kwargs`` (diffusers' new ``lora_state_dict(cls, path, **kwargs)``, which pops ten
+  keys; rllm's Daytona sandbox, which pops the keys it names in a loop);
 - a function standing in for another callable (``model.forward = self._prepare_stage``)
   receives that callable's parameters (vLLM 0.33 ``benchmarks/forward/pipeline.py``);
 - a key popped after the dict went on with ``**`` only releases the value (lmdeploy's
@@ -46,14 +47,16 @@ class AceStepLoraLoaderMixin:
 """
 
 
-def test_lora_state_dict_dropping_unknown_keys_is_one_error_on_its_def_line(
+def test_lora_state_dict_dropping_unknown_keys_is_one_error_on_its_kwargs_line(
     feature: Repo, run: Run
 ) -> None:
     feature.write("pkg/lora.py", LORA)
     feature.commit("lora")
     got = rows(run)
     errors = [(path, line) for path, line, sev, _m in got if sev == "error"]
-    assert errors == [("pkg/lora.py", 3)]  # ``def lora_state_dict(``, as the labeller put it
+    # ``**kwargs,`` of the multi-line signature, where the brief puts the site (sets zi,
+    # zz and zzf; sets a, e and f, labelled before the brief fixed it, used the def line).
+    assert errors == [("pkg/lora.py", 6)]
     message = next(m for _p, _l, sev, m in got if sev == "error")
     assert "lora_state_dict(**kwargs)" in message and "silently dropped" in message
     assert '"cache_dir", "token", "weight_name"' in message
@@ -257,3 +260,62 @@ def test_an_old_init_with_a_new_duplicated_key_is_one_error_on_that_line(
     feature.commit("swa")
     got = [(line, sev) for p, line, sev, _m in rows(run) if p == "pkg/attn.py"]
     assert got == [(3, "error")]
+
+
+SANDBOX = """\
+class Sandbox:
+    def __init__(
+        self,
+        name,
+        **kwargs,
+    ):
+        self.timeout = kwargs.pop("create_timeout", 120.0)
+        base = {{}}
+        for key in ("env_vars", "labels"):
+            if key in kwargs:
+                base[key] = kwargs.pop(key)
+        keys = {{"cpu", "memory"}}
+        if keys & kwargs.keys():
+            {iteration}
+        self.base = base
+"""
+# rllm's Daytona sandbox: pops the keys it names, drops the rest.
+POPS_NAMED = "base['res'] = {k: kwargs.pop(k) for k in list(kwargs.keys()) if k in keys}"
+
+
+@pytest.mark.parametrize(
+    "iteration",
+    [
+        POPS_NAMED,
+        "base['res'] = {k: v for k, v in kwargs.items() if k in keys}",
+        "base['n'] = len(keys)",
+        "for k in list(kwargs):\n                if k in keys:\n                    base[k] = kwargs.pop(k)",
+    ],
+)
+def test_popping_only_named_keys_passes_nothing_on(feature: Repo, run: Run, iteration: str) -> None:
+    """Reads under a computed key and an iteration keeping keys of a named collection
+    leave the other keys in the dict: one ✗ for the drop, on the ``**kwargs`` line."""
+    feature.write("pkg/sandbox.py", SANDBOX.format(iteration=iteration))
+    feature.commit("sandbox")
+    got = rows(run)
+    assert [(line, sev) for _p, line, sev, _m in got if sev == "error"] == [(5, "error")]
+    assert '"create_timeout"' in next(m for *_r, sev, m in got if sev == "error")
+
+
+@pytest.mark.parametrize(
+    "iteration",
+    [
+        "base['rest'] = {k: v for k, v in kwargs.items() if k not in keys}",
+        "base['all'] = {k: kwargs.pop(k) for k in list(kwargs)}",
+        "if kwargs: raise TypeError(sorted(kwargs))",
+        "for k in list(kwargs):\n                base[k] = kwargs.pop(k)",
+    ],
+)
+def test_keeping_or_rejecting_the_rest_passes_it_on(
+    feature: Repo, run: Run, iteration: str
+) -> None:
+    """The keys left over go somewhere (kept whole, kept but for a named few, rejected):
+    no dropped keys, so only the ⚠ of the string-key read."""
+    feature.write("pkg/sandbox.py", SANDBOX.format(iteration=iteration))
+    feature.commit("sandbox")
+    assert {sev for _p, _l, sev, _m in rows(run)} == {"warning"}

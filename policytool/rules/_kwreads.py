@@ -445,6 +445,89 @@ def shown_only(func: FunctionDef, name: str) -> set[int]:
     return found
 
 
+def named_keys_only(func: FunctionDef, name: str) -> set[int]:
+    """ids of the ``Name`` nodes of ``name`` in ``func``'s body that only take out keys
+    the code names: a read under a computed key (``name.pop(key)``, ``name[key]``,
+    ``key in name``), ``KNOWN & name.keys()``, and an iteration that keeps only keys in a
+    named collection (``{k: name.pop(k) for k in list(name) if k in KNOWN}``, a ``for``
+    whose body is one ``if k in KNOWN:``). Like a string-key read, none of them passes the
+    keys left over on: rllm's Daytona sandbox pops its resource keys so and drops the
+    rest (an ``if k not in SKIP`` filter passes the rest on, and is not one of these)."""
+    found: set[int] = set()
+    for node in body_nodes(func):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            if _is_name(node.value, name):
+                found.add(id(node.value))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in READ_METHODS and _is_name(node.func.value, name) and node.args:
+                found.add(id(node.func.value))
+        elif isinstance(node, ast.Compare):
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, (ast.In, ast.NotIn)) and _is_name(right, name):
+                    found.add(id(right))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            for side in (node.left, node.right):
+                held = _iterated_dict(side, name)
+                if held is not None:
+                    found.add(id(held))
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            for gen in node.generators:
+                held = _iterated_dict(gen.iter, name)
+                if held is not None and any(
+                    _kept_if_in(test, gen.target, name) for test in gen.ifs
+                ):
+                    found.add(id(held))
+        elif isinstance(node, ast.For) and len(node.body) == 1 and not node.orelse:
+            only = node.body[0]
+            held = _iterated_dict(node.iter, name)
+            if (
+                held is not None
+                and isinstance(only, ast.If)
+                and not only.orelse
+                and _kept_if_in(only.test, node.target, name)
+            ):
+                found.add(id(held))
+    return found
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _iterated_dict(node: ast.expr, name: str) -> ast.Name | None:
+    """The ``Name`` of ``name`` iterated by ``node``: ``name``, ``name.keys()`` /
+    ``.items()``, either wrapped in ``list(...)``."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "list"
+        and len(node.args) == 1
+    ):
+        node = node.args[0]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("keys", "items")
+        and not node.args
+    ):
+        node = node.func.value
+    return node if isinstance(node, ast.Name) and node.id == name else None
+
+
+def _kept_if_in(test: ast.expr, target: ast.expr, name: str) -> bool:
+    """``test`` is ``<key> in KNOWN``, ``<key>`` being ``target`` (or its first item, for
+    ``k, v in d.items()``) and ``KNOWN`` not the dict itself."""
+    key = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In)
+        and isinstance(key, ast.Name)
+        and _is_name(test.left, key.id)
+        and not any(_is_name(n, name) for n in ast.walk(test.comparators[0]))
+    )
+
+
 def builds_cls(func: FunctionDef) -> bool:
     """An alternate constructor: a ``@classmethod`` whose body returns ``cls(...)``
     (``Fp8Linear.from_fp8(cls, weight, ..., **kwargs)``): it is the class's init path."""

@@ -54,10 +54,13 @@ that read it before) (writes such as `gen_kwargs["k"] = v` and test files do not
 or when the function is on a fail-fast path (`__init__`, config validation, weight
 loading, diffusers' `lora_state_dict`, an alternate constructor: a `@classmethod`
 returning `cls(...)`) and never passes the dict on, so unknown keys are silently
-dropped. Passing it on is any use but a key read, a log line (`logger.info(f"...
-{{kwargs}}")`, `print`) or `_ = kwargs`: forwarding it, storing it, iterating it or
-testing it for leftover keys. One ✗ for the function on its `def` line when the change
-writes it (its reads ⚠; also when the body never reads the dict at all, unless it is a
+dropped. Passing it on is any use but a key read (also under a computed key:
+`kwargs.pop(k)`, `k in kwargs`), a log line (`logger.info(f"... {{kwargs}}")`, `print`),
+`_ = kwargs`, or an iteration keeping only keys of a named collection (`{{k:
+kwargs.pop(k) for k in list(kwargs) if k in RESOURCE_KEYS}}`, `KNOWN & kwargs.keys()`):
+forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
+function when the change writes its signature, on the line declaring `**kwargs` (its
+reads ⚠; also when the body never reads the dict at all, unless it is a
 stub, a `(*args, **kwargs)` placeholder that uses neither and sets nothing on `self`
 (diffusers' dummy objects; Lightning's `LightningDataModule.__init__(self, *args,
 **kwargs)`, which sets its attributes, drops every key: ✗), an alternate constructor, or
@@ -186,7 +189,11 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # Passed on: any use of the dict but a key read, a log line or ``_ = kwargs``
         # (forwarded, stored, iterated, tested for leftovers: unknown keys are not
         # silently dropped here).
-        shown = kwreads.shown_only(func, star) if star is not None else set()
+        shown = (
+            kwreads.shown_only(func, star) | kwreads.named_keys_only(func, star)
+            if star is not None
+            else set()
+        )
         passed_on = star is not None and any(
             isinstance(sub, ast.Name)
             and sub.id == star
@@ -214,8 +221,8 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             else None
         )
         replaced = _replaces(src).get(func.name) if star is not None else None
-        drop_line = 0  # where the function's one ✗ for the drop goes, once a read is new
-        unused_at: ast.arg | None = None  # an unused ``**kwargs`` added to an old signature
+        drop_read = False  # a new read carries the function's drop or places its ✗
+        signature_drop = False  # the function's one ✗ for the drop goes on its signature
         signature: bool | None = None  # whether the change writes the signature
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
@@ -253,7 +260,8 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                         signature = src.overlaps(func.lineno, func.lineno) or (
                             kwarg is not None and src.node_added(kwarg)
                         )
-                    drop_line = drop_line or (func.lineno if signature else line)
+                    drop_read = True
+                    signature_drop = signature_drop or signature
                     carries = None if signature else dropped_on
                 if not reason and name in star_calls and not _pops(read):
                     params = kwreads.keyword_params(src.tree) if params is None else params
@@ -289,7 +297,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             dropped_on is not None
             and by_name is not None  # an alternate constructor's unused dict: its siblings'
             and not src.is_test
-            and not drop_line
+            and not drop_read
             and not any(name == star for name, _key, _read in reads)
             and not kwreads.stub(func)
             and not _placeholder(func)
@@ -298,17 +306,18 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and func.args.kwarg is not None
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
-            # A new ``**kwargs`` the body never uses: all dropped. At the def line when
-            # the change writes it, else at the ``**kwargs`` it adds to an old signature.
-            drop_line = func.lineno
-            if not src.overlaps(func.lineno, func.lineno):
-                unused_at = func.args.kwarg
-        if (drop_line == func.lineno or unused_at is not None) and star is not None:
+            # A new ``**kwargs`` the body never uses: all dropped.
+            signature_drop = True
+        if signature_drop and star is not None:
+            # On the line declaring ``**kwargs`` when the change adds it (a multi-line
+            # signature puts it lines below the ``def``), else on the ``def`` line.
+            kwarg = func.args.kwarg
+            at = kwarg if kwarg is not None and src.node_added(kwarg) else None
             keys = sorted({key for name, key, _read in reads if name == star})
             yield KeyUse(
                 src.path,
-                unused_at.lineno if unused_at is not None else drop_line,
-                max(unused_at.col_offset - 1, 1) if unused_at is not None else func.col_offset + 1,
+                at.lineno if at is not None else func.lineno,
+                max(at.col_offset - 1, 1) if at is not None else func.col_offset + 1,
                 "",
                 ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else ""),
                 func.name,
