@@ -149,11 +149,26 @@ def test_a_new_parameter_and_a_new_fall_off_are_the_changes(feature: Repo, run: 
 
 
 def test_the_same_fall_off_under_a_new_annotation_is_the_changes(feature: Repo, run: Run) -> None:
-    # The change writes the annotation itself: the mismatch is the change's own.
+    # The change writes the annotation itself: the mismatch is the change's own, on the
+    # line carrying ``->``.
     new = VERBOSE.replace("-> str", "-> dict").replace(
         "    node: object,\n", "    node: object,\n    x=1,\n"
     )
     _edit(feature, "pkg/nodes.py", VERBOSE, new)
+    assert list(errors(run, "any-annotation")) == [4]
+
+
+def test_a_parameter_added_over_an_old_arrow_line_reports_the_def_line(
+    feature: Repo, run: Run
+) -> None:
+    # The change edits the signature but not the ``->`` line: the def line is the added
+    # line of the signature the wrong annotation belongs to.
+    base = 'def label(\n    node: object,\n) -> str:\n    return "x"\n'
+    new = (
+        "def label(\n    node: object,\n    quiet: bool = False,\n) -> str:\n"
+        '    if quiet:\n        return None\n    return "x"\n'
+    )
+    _edit(feature, "pkg/nodes.py", base, new)
     assert list(errors(run, "any-annotation")) == [1]
 
 

@@ -149,9 +149,11 @@ def test_a_returned_tuple_that_no_member_of_the_union_holds(feature: Repo, run: 
     ], found
 
 
-def test_a_wrong_return_is_one_finding_at_the_def_line(feature: Repo, run: Run) -> None:
-    # verl 11f14a7 / 15be595: labelled at the ``def`` line, reported at the return line
-    # (two rows for one site). Several wrong returns of one new def: one finding.
+def test_a_wrong_return_is_one_finding_at_the_arrow_line(feature: Repo, run: Run) -> None:
+    # verl 11f14a7 / 15be595: labelled at the signature, reported at the return line
+    # (two rows for one site). Several wrong returns of one new def: one finding, on the
+    # line carrying ``->`` (the brief's site; sets zh, zzf, zzu, zzv, zzx and zzzb label a
+    # multi-line signature's wrong return there).
     feature.write(
         "pkg/prof.py",
         "from typing import Any\n"
@@ -165,7 +167,7 @@ def test_a_wrong_return_is_one_finding_at_the_def_line(feature: Repo, run: Run) 
     )
     feature.commit("prof")
     found = wrong(run)
-    assert [(line) for _p, line, _m in found] == [4], found
+    assert [(line) for _p, line, _m in found] == [6], found
     message = found[0][2]
     assert "(line 6)" in message and "line 8" in message and "line 9" in message, message
 

@@ -249,7 +249,9 @@ _M_BLIND_RECALL = (
 )
 _N_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "12/16 (a `-> dict[...]` returning `list(...)` through a local, found by round O "
+        "12/17 blind, 12/16 post-run (a wrong return labelled blind at a multi-line signature's "
+        "`def` line and reported on its `->` line since round AB; a `-> dict[...]` returning "
+        "`list(...)` through a local, found by round O "
         "and labelled ✗ after the run; an `InferenceConfig` fake bound to `config`, found "
         "since round Y reads a module imported from its package by name): tensorboard "
         "`ScalarEvent` fakes (x2) and a "
@@ -612,7 +614,8 @@ _ZI_FIGURES = {
         "Q): two test catches that return an `AssertionError`, labelled '-'"
     ),
     ("any-annotation", "x-recall"): (
-        "8/12 as sealed, 9/12 since round O's late display reading (`-> [str, str]`, tuned "
+        "8/12 as sealed, 9/12 since round O's late display reading (9/13 blind since round AB "
+        "reports a wrong return on its `->` line, not the `def` line labelled blind; `-> [str, str]`, tuned "
         "on this site after the seal): `gpu_ids: int` given a list, `actor_cls: ForgeActor` "
         "given a class, `position_embeddings: torch.Tensor` given a tuple: no finding (no "
         "call-site types are read)"
@@ -876,7 +879,9 @@ _ZTU_SEALED = (
 )
 _ZT_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "14/18 (11/18 as sealed): the abstract `compression_param_names(...) -> tuple[str]` "
+        "14/19 blind, 14/18 post-run (11/18 as sealed; a wrong return labelled blind at its "
+        "`def` line, reported on its `->` line since round AB): the abstract "
+        "`compression_param_names(...) -> tuple[str]` "
         "whose body only raises (its overrides are found), and three `SimpleNamespace(type="
         "...)` returned by a patched `torch.accelerator.current_accelerator()`, whose "
         "`torch.device` is no data class (⚠)"
@@ -1774,13 +1779,26 @@ for _metric, _figure in (("x-recall", "0/3"), ("x-precision", "0/3")):
         "⚠ at the read (post_run: placement only, 3/3) " + f"({_VWXY_SEALED})"
     )
 KNOWN_GAPS[("zzf", "blind", "any-annotation", "x-recall")] = (
-    "10/15 blind, 10/11 post-run (6/11 and 6/7 before round Z read `np.array` written as a "
+    "10/16 blind, 10/11 post-run (10/15 blind before round AB reported whisper's wrong return "
+    "on its `->` line, not the `def` line labelled blind; 6/11 and 6/7 before round Z read "
+    "`np.array` written as a "
     "type: four such annotations of optimum-nvidia's weight converters, labelled ✗ after "
     "the run; 4/10 and 4/7 before round U read `-> Path` over a rewritten signature): "
     '`has_moe(self) -> bool` returning `getattr(self, "moe_num_experts", 1)`, and four '
     "wrong returns labelled on a signature line after the `def` line they are reported on "
     f"(post_run '-' on the duplicates) ({_ZZEFG_SEALED})"
 )
+for _name, _figure, _site, _when in (
+    ("b", "40/45", "vllm-gaudi's `deepseek_v2` wrong return", ""),
+    ("zf", "5/6", "optimum-intel's `openvino/utils.py` wrong return", _ZFG_SEALED),
+    ("zzm", "6/7", "Qwen-Agent's `llm/base.py` wrong return", _ZZKLM_SEALED),
+):
+    KNOWN_GAPS[(_name, "blind", "any-annotation", "x-recall")] = (
+        f"{_figure} blind, all post-run: {_site}, labelled blind at its multi-line "
+        "signature's `def` line before the brief fixed the site on the line carrying `->`, "
+        "where the sweep reports it since round AB (labelled there after the run; post_run "
+        "'-' on the `def` line: placement, same verdict)" + (f" ({_when})" if _when else "")
+    )
 KNOWN_GAPS[("zz", "blind", "kwargs-lookup", "x-precision")] = (
     '5/9 blind, 9/9 post-run: four reads of the new `"extra_body"` labelled ⚠ blind and ✗ '
     f"after the run ({_ZYZ_SEALED})"

@@ -2882,10 +2882,10 @@ def wrong_returns(
     wrong: list[tuple[ast.Return, str, str]],
     annotation_added: bool,
 ) -> Iterator[Finding]:
-    """The findings for returns that contradict ``-> declared``: one at the ``def`` line
-    when the change adds the annotation or edits the signature (the wrong annotation is
-    on the def the author was rewriting, where a reviewer puts it; its returns are
-    listed), else one at each added return."""
+    """The findings for returns that contradict ``-> declared``: one at the signature
+    (:func:`return_site`) when the change adds the annotation or edits the signature (the
+    wrong annotation is on the def the author was rewriting, where a reviewer puts it;
+    its returns are listed), else one at each added return."""
     if not wrong:
         return
     wrong = sorted(wrong, key=lambda item: item[0].lineno)
@@ -2895,7 +2895,7 @@ def wrong_returns(
         fixes = list(dict.fromkeys(fix for _ret, _how, fix in wrong))
         yield finding(
             src,
-            node,
+            return_site(src, node),
             RULE,
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` (line {at}) "
@@ -2910,6 +2910,16 @@ def wrong_returns(
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
         )
+
+
+def return_site(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+    """Where a wrong return annotation of a signature the change writes is reported: the
+    line carrying ``->`` when the change adds it (where a reviewer and the labelling
+    brief put it; a multi-line signature has it lines below the ``def``), else the
+    ``def`` line."""
+    if node.returns is not None and src.node_added(node.returns):
+        return node.returns
+    return node
 
 
 def signature_added(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

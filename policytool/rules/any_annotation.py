@@ -593,7 +593,9 @@ def _wrong_return(
     ):
         yield finding(
             src,
-            node if annotation_added or wrong.signature_added(src, node) else node.returns,
+            wrong.return_site(src, node)
+            if annotation_added or wrong.signature_added(src, node)
+            else node.returns,
             "any-annotation",
             BLOCK,
             f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -629,7 +631,9 @@ def _class_falls_off(
     declared = short(src, node.returns).strip("\"'")
     yield finding(
         src,
-        node if annotation_added or wrong.signature_added(src, node) else node.returns,
+        wrong.return_site(src, node)
+        if annotation_added or wrong.signature_added(src, node)
+        else node.returns,
         "any-annotation",
         BLOCK,
         f"`{node.name}` is annotated `-> {declared}` but can fall off its end and return None",
@@ -2284,7 +2288,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
             )
         checked = node.returns is not None and _never_none(src, node.returns) is not None
         yield from _merged(
-            node.lineno,
+            getattr(wrong.return_site(src, node), "lineno", node.lineno),
             [
                 *_wrong_return(src, node),
                 *_class_falls_off(src, node),
@@ -2334,7 +2338,7 @@ def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
             continue
         checked = node.returns is not None and _never_none(src, node.returns) is not None
         yield from _merged(
-            node.lineno,
+            getattr(wrong.return_site(src, node), "lineno", node.lineno),
             [
                 *_wrong_return(src, node),
                 *_class_falls_off(src, node),
@@ -2385,8 +2389,8 @@ def _local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
 
 
 def _merged(line: int, found: list[Finding]) -> Iterator[Finding]:
-    """``found``, with the ✗ of one function's ``def`` line joined into one finding (one
-    site: its wrong returns, its falling off the end)."""
+    """``found``, with the ✗ of one function's signature line (:func:`wrong.return_site`)
+    joined into one finding (one site: its wrong returns, its falling off the end)."""
     at_def = [f for f in found if f.line == line and f.severity == BLOCK]
     yield from (f for f in found if not (f.line == line and f.severity == BLOCK))
     if len(at_def) == 1:
