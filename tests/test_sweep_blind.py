@@ -1654,6 +1654,44 @@ _ZZZA_SEALED = (
     "3a4c89b, recorded only with round AA's final code (ca31487): zzza ✗ recall 13/24, ✗ "
     "precision 13/18, ⚠ precision 42/44; one finding labelled after the run"
 )
+_ZZZB_SEALED = (
+    "sealed: labelled blind before round AB's rule changes were recorded, from "
+    "bench/sweep_brief.md as of 34a449d (its clarifications after set zzza), first recorded "
+    "with ac1a260 (round AB's kwargs-lookup changes): ✗ recall 14/41 blind, 16/43 post-run, "
+    "✗ precision 14/21 and 16/21, ⚠ precision 42/47; round AB's later return-site and "
+    "value-default readings were read from it (tuned)"
+)
+_ZZZB_MOVES = (
+    "defs moved verbatim to a new file (InternVL's `FlickrDataset` into `dataset.py`, "
+    "marker's streamlit helpers into `scripts/common.py`), '-' by reading 8: the sweep "
+    "reads no move across files for any-annotation"
+)
+_ZZZB_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "18/38 blind, 20/40 post-run (13/38 and 15/40 as sealed): marker's extractors' "
+        "Optional results reaching `List`/`Dict` annotations modules away (seven), "
+        "`CharClass: Char = get_block_class(...)` (a call returning `Type[Block]`, twice), "
+        "returns of a class or another model (`-> Optional[BaseModel]`, `-> str`); "
+        "mergekit's None keys of multimerge (four), `_patch_mr` given floats, a `-> str` "
+        "property returning an Optional field, `TensorLoader.get` returning `safe_open`, and "
+        "a moved `-> Tuple[...]` whose rewritten body returns two items: caller and "
+        "return-value data flow the sweep does not follow"
+    ),
+    ("any-annotation", "x-precision"): (
+        "18/24 blind, 20/24 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
+        "= None` labelled '-' blind, ✗ after the run: the body tests it and the chat model "
+        "omits it): InternLM2ForSequenceClassification's two, which nothing in the "
+        "repository calls ('-', reading 2 read strictly); marker's re-wrapped "
+        "`openai_api_key: Annotated[str, ...] = None`, whose field line is old; and "
+        "`pillow_image_to_base64_string(img: Image)`, one of the " + _ZZZB_MOVES
+    ),
+    ("any-annotation", "w-precision"): "13/18: five fully untyped " + _ZZZB_MOVES,
+    ("broad-except", "x-recall"): (
+        "1/3: mergekit's `infer_architecture_info` handlers that log and return "
+        "`(None, None, None)`, judged fail-fast (architecture inference feeds merge "
+        "planning) by their labeller, under no name the rule reads as one (⚠)"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -1768,6 +1806,7 @@ for _name, _cells, _when in (
     ("zzy", _ZZY_FIGURES, _ZZY_SEALED),
     ("zzz", _ZZZ_FIGURES, _ZZZ_SEALED),
     ("zzza", _ZZZA_FIGURES, _ZZZA_SEALED),
+    ("zzzb", _ZZZB_FIGURES, _ZZZB_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):

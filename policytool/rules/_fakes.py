@@ -2309,6 +2309,12 @@ def _consensus(finder: Finder, name: str) -> tuple[str, str, int] | None:
     return cls, where[cls], count
 
 
+def lineage(finder: Finder, cls: str, module: str) -> frozenset[str]:
+    """The names of the bases of class ``cls`` as seen from ``module``, transitively
+    (:func:`_lineage`)."""
+    return _lineage(finder, cls, module)
+
+
 def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset[str]:
     """The names of the bases of class ``cls`` as seen from ``module``, transitively
     (through imports, :data:`MAX_HOPS` hops each, a few levels)."""

@@ -627,6 +627,33 @@ class _Types:
         finder = self._finder()
         return finder.find(module) is None and finder.find(f"{module}.{original}") is None
 
+    def class_lineage(self, name: str, depth: int = 0) -> frozenset[str] | None:
+        """``name`` and the names of its bases, transitively, when ``name`` is certainly
+        a class: a module-level class of the file (not rebound) or one an imported
+        module defines (:meth:`_defines_class`); None when it may be anything else."""
+        if depth > 4:
+            return None
+        if name in self.classes:
+            found = {name}
+            for stmt in self.src.tree.body:
+                if not (isinstance(stmt, ast.ClassDef) and stmt.name == name):
+                    continue
+                for base in stmt.bases[:4]:
+                    written = base.attr if isinstance(base, ast.Attribute) else None
+                    if isinstance(base, ast.Name):
+                        written = base.id
+                    if not written or written == name:
+                        continue
+                    found.add(written)
+                    found |= self.class_lineage(written, depth + 1) or frozenset()
+            return frozenset(found)
+        if name in self.imported and name not in self.rebound:
+            module, original = self.imported[name]
+            if not self._defines_class(module, original):
+                return None
+            return frozenset({name, original}) | fakes.lineage(self._finder(), original, module)
+        return None
+
     def _finder(self) -> fakes.Finder:
         """The module finder of the file's repository (shared by the rules)."""
         return fakes.finder_for(self.src.root)
@@ -755,6 +782,108 @@ def _rejects_literal(src: SourceInfo, annotation: ast.expr, kind: str) -> bool:
     )
 
 
+def _display_or_class_default(
+    src: SourceInfo, target: str, annotation: ast.expr, value: ast.expr
+) -> Finding | None:
+    """The finding for a display or a class as a default or field value the annotation
+    cannot hold: ``converter_block_types: List[BlockTypes] = (...)`` (a tuple under
+    ``List``), ``Tuple[BlockTypes] = (a, b)`` (two items for a one-item tuple), or
+    ``default_llm_service: BaseService = GoogleGeminiService`` (the class where an
+    instance is annotated; ``Tuple[BaseProcessor, ...] = (EquationProcessor,)`` too)."""
+    if not src.node_added(annotation) and (value.end_lineno or value.lineno) != value.lineno:
+        # One more class in an old multi-line tuple (``default_processors`` gaining a
+        # processor) is not the change writing the annotation or the value.
+        return None
+    declared = short(src, annotation)
+    what: str | None = None
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+        what = _contradicts(src, _unwrapped_annotation(src, annotation) or annotation, value, True)
+        fix = "annotate what it holds or give a value of the annotated type"
+    if what is None:
+        held = _class_for_instance(src, annotation, value)
+        if held is None:
+            return None
+        what, fix = held
+    return finding(
+        src,
+        annotation,
+        RULE,
+        BLOCK,
+        f"`{target}: {declared} = {short(src, value, 40)}` (line {value.lineno}): annotated "
+        f"`{declared}`, its value is {what}: {fix}",
+    )
+
+
+def _unwrapped_annotation(src: SourceInfo, annotation: ast.expr) -> ast.expr | None:
+    """The annotation without ``Annotated[...]`` and quotes."""
+    node = unquoted(annotation)
+    for _hop in range(4):
+        if not (
+            isinstance(node, ast.Subscript)
+            and src.qualname(node.value) in _WRAPPERS
+            and isinstance(node.slice, ast.Tuple)
+            and node.slice.elts
+        ):
+            break
+        node = unquoted(node.slice.elts[0])
+    return node
+
+
+# Annotations of instances only: what a class (a ``type``) can never be.
+_ELEMENT_CONTAINERS = frozenset(
+    {"tuple", "list", "set", "frozenset", "typing.Tuple", "typing.List", "typing.Set",
+     "typing.FrozenSet", "typing.Sequence", "collections.abc.Sequence"}
+)  # fmt: skip
+
+
+def _class_for_instance(
+    src: SourceInfo, annotation: ast.expr, value: ast.expr
+) -> tuple[str, str] | None:
+    """(what the value is, the fix) when ``value`` is a class, or a display of classes,
+    where the annotation names an instance of the class or of one of its bases: the
+    class object is no instance of its own bases (``type[Base]`` holds it)."""
+    node = _unwrapped_annotation(src, annotation)
+    if node is None:
+        return None
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        outer = src.qualname(node.value) if isinstance(node, ast.Subscript) else None
+        if not isinstance(node, ast.Subscript) or outer not in _ELEMENT_CONTAINERS:
+            return None
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        element = items[0] if items else None
+        if element is None or not value.elts:
+            return None
+        names = [e.id for e in value.elts if isinstance(e, ast.Name)]
+        if len(names) != len(value.elts) or not all(
+            _instance_of_base(src, element, name) for name in names
+        ):
+            return None
+        shown = short(src, element)
+        return (
+            f"classes ({', '.join(f'`{n}`' for n in names[:3])}), not `{shown}` instances",
+            f"annotate the element `type[{shown}]`",
+        )
+    if isinstance(value, ast.Name) and _instance_of_base(src, node, value.id):
+        shown = short(src, node)
+        return f"the class `{value.id}`, not an instance", f"annotate `type[{shown}]`"
+    return None
+
+
+def _instance_of_base(src: SourceInfo, annotation: ast.expr, name: str) -> bool:
+    """Whether every member of ``annotation`` (None aside) names ``name`` or a base of
+    it, ``name`` certainly being a class."""
+    members = union_items(src, annotation) or [annotation]
+    plain = [m for m in members if not _is_none(m)]
+    if not plain or not all(isinstance(m, (ast.Name, ast.Attribute)) for m in plain):
+        return False
+    lineage = _types(src).class_lineage(name)
+    if lineage is None:
+        return False
+    return all(
+        (m.id if isinstance(m, ast.Name) else getattr(m, "attr", "")) in lineage for m in plain
+    )
+
+
 def _literal_default(
     src: SourceInfo, target: str, annotation: ast.expr, default: ast.expr
 ) -> Finding | None:
@@ -769,8 +898,10 @@ def _literal_default(
         if name != "field":
             return None
         value = next((k.value for k in value.keywords if k.arg == "default"), value)
-    if not isinstance(value, ast.Constant) or _silenced(src, value.lineno):
+    if _silenced(src, value.lineno):
         return None
+    if not isinstance(value, ast.Constant):
+        return _display_or_class_default(src, target, annotation, value)
     kind = _literal_kind(value)
     if kind not in ("bool", "int", "float", "str", "bytes"):
         return None

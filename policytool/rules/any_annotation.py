@@ -85,9 +85,10 @@ construct or builtin generic, `list[int]`, `X | Optional[Y]`); a new `-> T` or
 (`convert_and_build(..., engine_save_path=None) -> Path` now returning `folder, rel`),
 returning a literal no member can hold (`-> torch.Tensor | IntermediateTensors`
 returning `hidden, aux`; pathlib's `Path` holds none either: a member holds it when it is
-`tuple`, `Sequence`, a class with bases or an unknown name). A wrong return is reported once, at
-the `def` line when the change adds the annotation or edits the signature (a parameter
-added to it too; its returns listed), else at each added return: a return whose `return`
+`tuple`, `Sequence`, a class with bases or an unknown name). A wrong return is reported once, on
+the line carrying `->` when the change adds the annotation or that line (a multi-line
+signature has it below the `def`), on the `def` line when the change edits the signature
+elsewhere (a parameter added to it; its returns listed), else at each added return: a return whose `return`
 line the change adds, and not in place of a return of the same kind (`return a, b`
 rewritten as `return a, b, c` under an old `-> List[...]` leaves the mismatch as old as
 it was). Under an old annotation, a fall-off is the change's only when it edits the last
@@ -130,7 +131,15 @@ default under a number, `flag: int = True` (or `float`): "annotate bool"; and a 
 default of a kind the annotation certainly rejects (a builtin, a tensor, a class without
 bases), `torch_dtype: Optional[torch.dtype] = "auto"`: the body must handle a value the
 annotation hides (a string under `torch.device` is not reported: torch takes device
-strings wherever it takes a device).
+strings wherever it takes a device). A field or default whose value the annotation
+cannot hold is ✗ too, when the change writes the annotation (or a one-line value): a
+display of another kind (`converter_block_types: List[BlockTypes] = (...)`, a tuple), a
+tuple of other than one item under `Tuple[X]` (also inside `Annotated[...]`), and a
+class, or a display of classes, where an instance of it or of one of its bases is
+annotated (`default_llm_service: BaseService = GoogleGeminiService`, `default_processors:
+Tuple[BaseProcessor, ...] = (EquationProcessor,)`: annotate `type[BaseService]`); a class
+the module or an imported module defines, its bases followed through imports; a name
+bound otherwise may be an instance and is not read.
 A parameter annotation the change writes that a caller contradicts with what it passes
 as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
 under an annotation that holds none (its default not None, else it is the implicit
