@@ -794,7 +794,6 @@ def _display_or_class_default(
         # One more class in an old multi-line tuple (``default_processors`` gaining a
         # processor) is not the change writing the annotation or the value.
         return None
-    declared = short(src, annotation)
     what: str | None = None
     if isinstance(value, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
         what = _contradicts(src, _unwrapped_annotation(src, annotation) or annotation, value, True)
@@ -804,13 +803,22 @@ def _display_or_class_default(
         if held is None:
             return None
         what, fix = held
+    return _default_finding(src, target, annotation, value, f"its value is {what}: {fix}")
+
+
+def _default_finding(
+    src: SourceInfo, target: str, annotation: ast.expr, value: ast.expr, verdict: str
+) -> Finding:
+    """The ✗ at ``annotation`` for a default or field value it cannot hold: ``verdict``
+    says what the value is and the fix."""
+    declared = short(src, annotation)
     return finding(
         src,
         annotation,
         RULE,
         BLOCK,
         f"`{target}: {declared} = {short(src, value, 40)}` (line {value.lineno}): annotated "
-        f"`{declared}`, its value is {what}: {fix}",
+        f"`{declared}`, {verdict}",
     )
 
 
@@ -919,15 +927,13 @@ def _literal_default(
         )
     if not _rejects_literal(src, annotation, kind):
         return None
-    declared = short(src, annotation)
-    return finding(
+    return _default_finding(
         src,
+        target,
         annotation,
-        RULE,
-        BLOCK,
-        f"`{target}: {declared} = {short(src, value, 40)}` (line {value.lineno}): annotated "
-        f"`{declared}`, its default is a {kind}: add `{kind}` to the annotation or give a "
-        f"default of the annotated type",
+        value,
+        f"its default is a {kind}: add `{kind}` to the annotation or give a default of the "
+        "annotated type",
     )
 
 

@@ -85,18 +85,18 @@ construct or builtin generic, `list[int]`, `X | Optional[Y]`); a new `-> T` or
 (`convert_and_build(..., engine_save_path=None) -> Path` now returning `folder, rel`),
 returning a literal no member can hold (`-> torch.Tensor | IntermediateTensors`
 returning `hidden, aux`; pathlib's `Path` holds none either: a member holds it when it is
-`tuple`, `Sequence`, a class with bases or an unknown name). A wrong return is reported once, on
-the line carrying `->` when the change adds the annotation or that line (a multi-line
-signature has it below the `def`), on the `def` line when the change edits the signature
-elsewhere (a parameter added to it; its returns listed), else at each added return: a return whose `return`
-line the change adds, and not in place of a return of the same kind (`return a, b`
-rewritten as `return a, b, c` under an old `-> List[...]` leaves the mismatch as old as
-it was). Under an old annotation, a fall-off is the change's only when it edits the last
-statement and either the signature or removes a `return`/`raise` of the function (an
-edit inside the last loop of a function that already fell off is not), and the base
-version of the file has no function of that name in the same classes, under the same
-annotation, that could already fall off its end (a parameter added to a function that
-never returned on every path edits an old mismatch; a base that does not parse is no
+`tuple`, `Sequence`, a class with bases or an unknown name). A wrong return is reported
+once, on the line carrying `->` when the change adds the annotation or that line (a
+multi-line signature has it below the `def`), on the `def` line when the change edits the
+signature elsewhere (a parameter added to it; its returns listed), else at each added
+return: a return whose `return` line the change adds, and not in place of a return of the
+same kind (`return a, b` rewritten as `return a, b, c` under an old `-> List[...]` leaves
+the mismatch as old as it was). Under an old annotation, a fall-off is the change's only
+when it edits the last statement and either the signature or removes a `return`/`raise` of
+the function (an edit inside the last loop of a function that already fell off is not),
+and the base version of the file has no function of that name in the same classes, under
+the same annotation, that could already fall off its end (a parameter added to a function
+that never returned on every path edits an old mismatch; a base that does not parse is no
 evidence). So is an implicit
 Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
 attribute or
