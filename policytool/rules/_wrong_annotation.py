@@ -434,6 +434,8 @@ class _Types:
         # A name also assigned at module level (``X = None`` fallback, an alias) is unsure.
         self.classes = classes - other
         self.rebound = other
+        self._lineages: dict[str, frozenset[str] | None] = {}
+        self._bases: dict[str, list[str]] | None = None
         self.imported: dict[str, tuple[str, str]] = {}
         # Names imported relatively: from the repository's own package, never absent.
         self.relative: set[str] = set()
@@ -630,29 +632,41 @@ class _Types:
     def class_lineage(self, name: str, depth: int = 0) -> frozenset[str] | None:
         """``name`` and the names of its bases, transitively, when ``name`` is certainly
         a class: a module-level class of the file (not rebound) or one an imported
-        module defines (:meth:`_defines_class`); None when it may be anything else."""
+        module defines (:meth:`_defines_class`); None when it may be anything else.
+        Once per name: a display of thousands of class names reads each class once."""
         if depth > 4:
             return None
+        if name in self._lineages:
+            return self._lineages[name]
+        found: frozenset[str] | None = None
         if name in self.classes:
-            found = {name}
-            for stmt in self.src.tree.body:
-                if not (isinstance(stmt, ast.ClassDef) and stmt.name == name):
-                    continue
-                for base in stmt.bases[:4]:
-                    written = base.attr if isinstance(base, ast.Attribute) else None
-                    if isinstance(base, ast.Name):
-                        written = base.id
-                    if not written or written == name:
-                        continue
-                    found.add(written)
-                    found |= self.class_lineage(written, depth + 1) or frozenset()
-            return frozenset(found)
-        if name in self.imported and name not in self.rebound:
+            seen = {name}
+            for base in self._local_bases().get(name, ())[:4]:
+                if base != name:
+                    seen.add(base)
+                    seen |= self.class_lineage(base, depth + 1) or frozenset()
+            found = frozenset(seen)
+        elif name in self.imported and name not in self.rebound:
             module, original = self.imported[name]
-            if not self._defines_class(module, original):
-                return None
-            return frozenset({name, original}) | fakes.lineage(self._finder(), original, module)
-        return None
+            if self._defines_class(module, original):
+                lineage = fakes.lineage(self._finder(), original, module)
+                found = frozenset({name, original}) | lineage
+        if depth == 0:
+            self._lineages[name] = found
+        return found
+
+    def _local_bases(self) -> dict[str, list[str]]:
+        """The written base names of each module-level class of the file, read once."""
+        if self._bases is None:
+            self._bases = {}
+            for stmt in self.src.tree.body:
+                if isinstance(stmt, ast.ClassDef):
+                    self._bases.setdefault(stmt.name, []).extend(
+                        base.id if isinstance(base, ast.Name) else base.attr
+                        for base in stmt.bases
+                        if isinstance(base, (ast.Name, ast.Attribute))
+                    )
+        return self._bases
 
     def _finder(self) -> fakes.Finder:
         """The module finder of the file's repository (shared by the rules)."""
@@ -863,7 +877,7 @@ def _class_for_instance(
             return None
         names = [e.id for e in value.elts if isinstance(e, ast.Name)]
         if len(names) != len(value.elts) or not all(
-            _instance_of_base(src, element, name) for name in names
+            _instance_of_base(src, element, name) for name in dict.fromkeys(names)
         ):
             return None
         shown = short(src, element)
