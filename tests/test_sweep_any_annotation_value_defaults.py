@@ -162,3 +162,60 @@ def test_one_more_item_in_an_old_multi_line_value_is_not_reported(feature: Repo,
     )
     feature.commit("one more")
     assert wrong(run) == []
+
+
+BLOCKS = """\
+from typing import Type
+
+
+class Block:
+    pass
+
+
+class Char(Block):
+    pass
+
+
+def get_block_class(kind: str) -> Type[Block]:
+    return Char
+
+
+def make_char() -> Char:
+    return Char()
+"""
+
+
+@pytest.mark.parametrize(
+    ("statement", "reported"),
+    [
+        # marker 3f7a416b: ``CharClass: Char = get_block_class(BlockTypes.Char)``
+        ('char_class: Char = get_block_class("char")', True),
+        ("char_class: Block = local_class()", True),
+        ('char_class: Optional[Char] = get_block_class("char")', True),
+        ('char_class: Type[Block] = get_block_class("char")', False),
+        ("char: Char = make_char()", False),
+        ("char: Char = Char()", False),
+        ('char: int = get_block_class("char")', False),
+    ],
+)
+def test_a_call_returning_a_class_under_an_instance_annotation(
+    feature: Repo, run: Run, statement: str, reported: bool
+) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/blocks.py", BLOCKS)
+    feature.write(
+        "pkg/conv.py",
+        "from typing import Optional, Type\n"
+        "from pkg.blocks import Block, Char, get_block_class, make_char\n"
+        "\n\n"
+        'def local_class() -> "type[Block]":\n'
+        "    return Char\n"
+        "\n\n"
+        "def build() -> None:\n"
+        f"    {statement}\n",
+    )
+    feature.commit("build")
+    got = wrong(run)
+    assert [line for line, _m in got] == ([10] if reported else []), got
+    if reported:
+        assert "its value is a class" in got[0][1] and "annotate `type[" in got[0][1], got

@@ -1668,9 +1668,8 @@ _ZZZB_MOVES = (
 )
 _ZZZB_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "18/38 blind, 20/40 post-run (13/38 and 15/40 as sealed): marker's extractors' "
+        "20/38 blind, 22/40 post-run (13/38 and 15/40 as sealed): marker's extractors' "
         "Optional results reaching `List`/`Dict` annotations modules away (seven), "
-        "`CharClass: Char = get_block_class(...)` (a call returning `Type[Block]`, twice), "
         "returns of a class or another model (`-> Optional[BaseModel]`, `-> str`); "
         "mergekit's None keys of multimerge (four), `_patch_mr` given floats, a `-> str` "
         "property returning an Optional field, `TensorLoader.get` returning `safe_open`, and "
@@ -1678,7 +1677,7 @@ _ZZZB_FIGURES = {
         "return-value data flow the sweep does not follow"
     ),
     ("any-annotation", "x-precision"): (
-        "18/24 blind, 20/24 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
+        "20/26 blind, 22/26 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
         "= None` labelled '-' blind, ✗ after the run: the body tests it and the chat model "
         "omits it): InternLM2ForSequenceClassification's two, which nothing in the "
         "repository calls ('-', reading 2 read strictly); marker's re-wrapped "

@@ -45,13 +45,7 @@ def _func_return(finder: fakes.Finder, dotted: str) -> tuple[str, str] | None:
     """(return annotation text, module it is seen from) of a module function ``a.b.f``
     (``-> HfApi``), re-exports followed a few hops."""
     module, _dot, func = dotted.rpartition(".")
-    if not module or finder.find(module) is None:
-        return None
-    for path, _where, info, home, name in fakes.function_homes(finder, module, func):
-        text = fakes._return_annotation(path, info.st_mtime_ns, info.st_size, name)
-        if text is not None:
-            return text, home
-    return None
+    return fakes.function_return(finder, module, func) if module else None
 
 
 def _method_return(

@@ -2580,6 +2580,18 @@ def function_homes(
         func = original
 
 
+def function_return(finder: Finder, module: str, func: str) -> tuple[str, str] | None:
+    """(return annotation text, module it is seen from) of module function ``func`` of
+    ``module`` (``-> HfApi``), re-exports followed a few hops (:func:`function_homes`)."""
+    if finder.find(module) is None:
+        return None
+    for path, _where, info, home, name in function_homes(finder, module, func):
+        text = _return_annotation(path, info.st_mtime_ns, info.st_size, name)
+        if text is not None:
+            return text, home
+    return None
+
+
 def bound_return(
     finder: Finder,
     cls: str,

@@ -52,6 +52,7 @@ from policytool.rules._pysource import (
     SourceInfo,
     union_items,
     union_members,
+    unparse,
     unquoted,
 )
 from policytool.rules._sweep import BLOCK, finding, short
@@ -655,6 +656,25 @@ class _Types:
             self._lineages[name] = found
         return found
 
+    def returned_type(self, name: str) -> str | None:
+        """The return annotation's text of function ``name``: a module-level ``def`` of
+        the file (the only binding of the name) or one an imported module defines."""
+        defs = [
+            stmt
+            for stmt in self.src.tree.body
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name
+        ]
+        if defs:
+            only = defs[0]
+            if len(defs) > 1 or only.returns is None or name in self.classes:
+                return None
+            return unparse(only.returns, 200)
+        if name in self.imported and name not in self.rebound:
+            module, original = self.imported[name]
+            found = fakes.function_return(self._finder(), module, original)
+            return found[0] if found is not None else None
+        return None
+
     def _local_bases(self) -> dict[str, list[str]]:
         """The written base names of each module-level class of the file, read once."""
         if self._bases is None:
@@ -888,7 +908,37 @@ def _class_for_instance(
     if isinstance(value, ast.Name) and _instance_of_base(src, node, value.id):
         shown = short(src, node)
         return f"the class `{value.id}`, not an instance", f"annotate `type[{shown}]`"
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        returned = _types(src).returned_type(value.func.id)
+        returned = returned.strip("\"'") if returned else None
+        held = _TYPE_OF_RE.fullmatch(returned) if returned else None
+        if held is not None and _names_classes(src, node):
+            shown = short(src, node)
+            return (
+                f"a class (`{value.func.id}(...)` returns `{returned}`), not an instance",
+                f"annotate `type[{shown}]`",
+            )
     return None
+
+
+# A return annotation of a class object: ``Type[Block]``, ``type[Block]``.
+_TYPE_OF_RE = re.compile(r"(?:typing\.)?(?:Type|type)\[\s*[A-Za-z_][\w.]*\s*\]")
+
+
+def _names_classes(src: SourceInfo, annotation: ast.expr) -> bool:
+    """Whether every member of ``annotation`` (None aside) is a plain name of a class
+    that is certainly a class and no metaclass (``type`` not among its bases)."""
+    members = union_items(src, annotation) or [annotation]
+    plain = [m for m in members if not _is_none(m)]
+    if not plain or not all(isinstance(m, ast.Name) for m in plain):
+        return False
+    types = _types(src)
+    for member in plain:
+        assert isinstance(member, ast.Name)
+        lineage = types.class_lineage(member.id)
+        if lineage is None or "type" in lineage or member.id in _ACCEPTS:
+            return False
+    return True
 
 
 def _instance_of_base(src: SourceInfo, annotation: ast.expr, name: str) -> bool:
@@ -917,9 +967,8 @@ def _literal_default(
     if isinstance(value, ast.Call) and not value.args:
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if name != "field":
-            return None
-        value = next((k.value for k in value.keywords if k.arg == "default"), value)
+        if name == "field":
+            value = next((k.value for k in value.keywords if k.arg == "default"), value)
     if _silenced(src, value.lineno):
         return None
     if not isinstance(value, ast.Constant):

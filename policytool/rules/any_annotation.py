@@ -137,9 +137,10 @@ display of another kind (`converter_block_types: List[BlockTypes] = (...)`, a tu
 tuple of other than one item under `Tuple[X]` (also inside `Annotated[...]`), and a
 class, or a display of classes, where an instance of it or of one of its bases is
 annotated (`default_llm_service: BaseService = GoogleGeminiService`, `default_processors:
-Tuple[BaseProcessor, ...] = (EquationProcessor,)`: annotate `type[BaseService]`); a class
-the module or an imported module defines, its bases followed through imports; a name
-bound otherwise may be an instance and is not read.
+Tuple[BaseProcessor, ...] = (EquationProcessor,)`: annotate `type[BaseService]`), or
+where a call returns a class (`CharClass: Char = get_block_class(...)`, the function
+annotated `-> Type[Block]`); a class the module or an imported module defines, its bases
+followed through imports; a name bound otherwise may be an instance and is not read.
 A parameter annotation the change writes that a caller contradicts with what it passes
 as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
 under an annotation that holds none (its default not None, else it is the implicit
