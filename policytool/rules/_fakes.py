@@ -2309,13 +2309,7 @@ def _consensus(finder: Finder, name: str) -> tuple[str, str, int] | None:
     return cls, where[cls], count
 
 
-def lineage(finder: Finder, cls: str, module: str) -> frozenset[str]:
-    """The names of the bases of class ``cls`` as seen from ``module``, transitively
-    (:func:`_lineage`)."""
-    return _lineage(finder, cls, module)
-
-
-def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset[str]:
+def lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset[str]:
     """The names of the bases of class ``cls`` as seen from ``module``, transitively
     (through imports, :data:`MAX_HOPS` hops each, a few levels)."""
     loaded = finder.load(module)
@@ -2328,13 +2322,13 @@ def _lineage(finder: Finder, cls: str, module: str, depth: int = 0) -> frozenset
             return frozenset()
         source, _colon, original = target.partition(":")
         absolute = absolute_module(source, module, relpath.endswith("__init__.py"))
-        return _lineage(finder, original, absolute, depth + 1)
+        return lineage(finder, original, absolute, depth + 1)
     out: set[str] = set()
     for base in parsed.bases.get(cls, ())[:4]:
         if base == cls or not base[:1].isupper():
             continue
         out.add(base)
-        out |= _lineage(finder, base, module, depth + 1)
+        out |= lineage(finder, base, module, depth + 1)
     return frozenset(out)
 
 
@@ -2349,7 +2343,7 @@ def _chain_root(
     if len(fits) == 1:
         cls, (_size, _module, defined) = next(iter(fits.items()))
         return cls, defined
-    lineages = {other: _lineage(finder, other, module) for other, (_s, module, _d) in fits.items()}
+    lineages = {other: lineage(finder, other, module) for other, (_s, module, _d) in fits.items()}
     for cls, (_size, _module, defined) in fits.items():
         if all(other == cls or cls in lineage for other, lineage in lineages.items()):
             return cls, defined
@@ -2359,7 +2353,7 @@ def _chain_root(
     _first, (_size, module, _defined) = next(iter(fits.items()))
     for base in sorted(common):
         found = define(finder, base, module)
-        above = _lineage(finder, base, found.module) if found is not None else frozenset()
+        above = lineage(finder, base, found.module) if found is not None else frozenset()
         if found is not None and common - {base} <= above:
             # the nearest common base: every other common base is above it
             if found.record and keywords <= found.fields:

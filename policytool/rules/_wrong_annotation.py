@@ -436,7 +436,10 @@ class _Types:
         self.classes = classes - other
         self.rebound = other
         self._lineages: dict[str, frozenset[str] | None] = {}
-        self._bases: dict[str, list[str]] | None = None
+        self._top: (
+            tuple[dict[str, list[str]], dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]]
+            | None
+        ) = None
         self.imported: dict[str, tuple[str, str]] = {}
         # Names imported relatively: from the repository's own package, never absent.
         self.relative: set[str] = set()
@@ -642,7 +645,7 @@ class _Types:
         found: frozenset[str] | None = None
         if name in self.classes:
             seen = {name}
-            for base in self._local_bases().get(name, ())[:4]:
+            for base in self._top_level()[0].get(name, ())[:4]:
                 if base != name:
                     seen.add(base)
                     seen |= self.class_lineage(base, depth + 1) or frozenset()
@@ -659,11 +662,7 @@ class _Types:
     def returned_type(self, name: str) -> str | None:
         """The return annotation's text of function ``name``: a module-level ``def`` of
         the file (the only binding of the name) or one an imported module defines."""
-        defs = [
-            stmt
-            for stmt in self.src.tree.body
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name
-        ]
+        defs = self._top_level()[1].get(name)
         if defs:
             only = defs[0]
             if len(defs) > 1 or only.returns is None or name in self.classes:
@@ -675,18 +674,25 @@ class _Types:
             return found[0] if found is not None else None
         return None
 
-    def _local_bases(self) -> dict[str, list[str]]:
-        """The written base names of each module-level class of the file, read once."""
-        if self._bases is None:
-            self._bases = {}
+    def _top_level(
+        self,
+    ) -> tuple[dict[str, list[str]], dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]]:
+        """The written base names of each module-level class of the file and its
+        module-level ``def``s by name, read in one pass the first time they are asked."""
+        if self._top is None:
+            bases: dict[str, list[str]] = {}
+            defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
             for stmt in self.src.tree.body:
                 if isinstance(stmt, ast.ClassDef):
-                    self._bases.setdefault(stmt.name, []).extend(
+                    bases.setdefault(stmt.name, []).extend(
                         base.id if isinstance(base, ast.Name) else base.attr
                         for base in stmt.bases
                         if isinstance(base, (ast.Name, ast.Attribute))
                     )
-        return self._bases
+                elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defs.setdefault(stmt.name, []).append(stmt)
+            self._top = (bases, defs)
+        return self._top
 
     def _finder(self) -> fakes.Finder:
         """The module finder of the file's repository (shared by the rules)."""
@@ -909,10 +915,10 @@ def _class_for_instance(
         shown = short(src, node)
         return f"the class `{value.id}`, not an instance", f"annotate `type[{shown}]`"
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-        returned = _types(src).returned_type(value.func.id)
+        # the annotation first: a class-typed local is common, a call returning a class rare
+        returned = _types(src).returned_type(value.func.id) if _names_classes(src, node) else None
         returned = returned.strip("\"'") if returned else None
-        held = _TYPE_OF_RE.fullmatch(returned) if returned else None
-        if held is not None and _names_classes(src, node):
+        if returned and _TYPE_OF_RE.fullmatch(returned):
             shown = short(src, node)
             return (
                 f"a class (`{value.func.id}(...)` returns `{returned}`), not an instance",
@@ -925,34 +931,34 @@ def _class_for_instance(
 _TYPE_OF_RE = re.compile(r"(?:typing\.)?(?:Type|type)\[\s*[A-Za-z_][\w.]*\s*\]")
 
 
+def _member_names(src: SourceInfo, annotation: ast.expr) -> list[ast.Name | ast.Attribute]:
+    """The members of ``annotation`` (a union's, None aside) when each is a plain or
+    dotted name; empty when one is anything else."""
+    members = [m for m in union_items(src, annotation) or [annotation] if not _is_none(m)]
+    named = [m for m in members if isinstance(m, (ast.Name, ast.Attribute))]
+    return named if len(named) == len(members) else []
+
+
 def _names_classes(src: SourceInfo, annotation: ast.expr) -> bool:
     """Whether every member of ``annotation`` (None aside) is a plain name of a class
     that is certainly a class and no metaclass (``type`` not among its bases)."""
-    members = union_items(src, annotation) or [annotation]
-    plain = [m for m in members if not _is_none(m)]
-    if not plain or not all(isinstance(m, ast.Name) for m in plain):
-        return False
+    members = _member_names(src, annotation)
     types = _types(src)
-    for member in plain:
-        assert isinstance(member, ast.Name)
-        lineage = types.class_lineage(member.id)
-        if lineage is None or "type" in lineage or member.id in _ACCEPTS:
-            return False
-    return True
+
+    def certain_class(name: str) -> bool:
+        lineage = types.class_lineage(name)
+        return lineage is not None and "type" not in lineage and name not in _ACCEPTS
+
+    return bool(members) and all(isinstance(m, ast.Name) and certain_class(m.id) for m in members)
 
 
 def _instance_of_base(src: SourceInfo, annotation: ast.expr, name: str) -> bool:
     """Whether every member of ``annotation`` (None aside) names ``name`` or a base of
     it, ``name`` certainly being a class."""
-    members = union_items(src, annotation) or [annotation]
-    plain = [m for m in members if not _is_none(m)]
-    if not plain or not all(isinstance(m, (ast.Name, ast.Attribute)) for m in plain):
-        return False
-    lineage = _types(src).class_lineage(name)
-    if lineage is None:
-        return False
-    return all(
-        (m.id if isinstance(m, ast.Name) else getattr(m, "attr", "")) in lineage for m in plain
+    members = _member_names(src, annotation)
+    lineage = _types(src).class_lineage(name) if members else None
+    return lineage is not None and all(
+        (m.id if isinstance(m, ast.Name) else m.attr) in lineage for m in members
     )
 
 
