@@ -240,6 +240,13 @@ _M_FIGURES = {
         "established): Liger's new `apply(cls, **kwargs)` that reads three keys and drops "
         "the rest while the model is built (`apply` is no fail-fast name)"
     ),
+    ("kwargs-lookup", "x-precision"): (
+        '6/7 (7/7 before round AC): `kwargs.get("require_logits", False)` in Liger\'s new '
+        "`apply(cls, **kwargs)`, a key the change also writes on `kernel_kwargs` in "
+        "`model_engine.py` (✗ since round AC: new, and spelled in another file's kwargs "
+        "dict), labelled ⚠ at the read (its labeller put the function's one ✗ on its `def` "
+        "line)"
+    ),
 }
 _M_BLIND_RECALL = (
     "7/9 blind, 7/7 post-run (sealed 4/8; one more from round Y, `attn_fn: Optional[callable]`, "
@@ -828,8 +835,10 @@ _ZR_FIGURES = {
 }
 _ZS_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        '0/3: the new key `"is_final"` written in `callback.py` and read in `trainingstate'
-        ".py` from a state dict (⚠ at the reads: no `**kwargs`; the `not in` test is not read)"
+        "2/3 (0/3 before round AC read a new key spelled in another file's kwargs dict): "
+        'the `"is_final" not in kwargs` test in `callback.py` that sets its default, which '
+        "is no read (the two reads in `trainingstate.py` are ✗ now: `callback.py` writes "
+        '`kwargs["is_final"]`)'
     ),
     ("kwargs-lookup", "x-precision"): (
         '0/3: `kwargs["column_names"]` read in two files, which the base read from a plain '
@@ -1091,13 +1100,15 @@ _ZZE_FIGURES = {
 }
 _ZZF_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "3/7 (1/7 before round AB put a dropped-keys ✗ on the `**kwargs` line): helm's "
-        'new `"split"` key read in two files, twice from `**kwargs` (⚠) and once from the '
-        "stored `self.kwargs` (no finding); optimum-nvidia's third "
+        "5/7 (1/7 before round AB put a dropped-keys ✗ on the `**kwargs` line, 3/7 before "
+        "round AC read a new key spelled in another file's kwargs dict: helm's two "
+        '`"split"` reads): the read of the stored `self.kwargs["split"]` in the scenario '
+        "(no finding: not a `**kwargs` read); optimum-nvidia's third "
         "`_from_pretrained(**model_kwargs)`, which forwards the dict to a helper that pops"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "3/8: five new `.get` reads in an older `_from_pretrained(**model_kwargs)` that "
+        "5/10 (3/8 before round AC): five new `.get` reads in an older "
+        "`_from_pretrained(**model_kwargs)` that "
         "drops keys (✗ at each new read, by the rule's design for an old function, as the "
         "brief settles it from set zzzb on), labelled ⚠ because the drop predates them"
     ),
@@ -1347,6 +1358,13 @@ _ZZS_FIGURES = {
     ),
 }
 
+_C_SAMPLING_PARAMS = (
+    "0/1 (no ✗ before round AC): OpenRLHF's example agent reading `kwargs.get(\"sampling_"
+    'params", None)`, a key the change also puts in the `kwargs = {"sampling_params": ...}` '
+    "dict `vllm_engine_async.py` hands the agent (✗ since round AC: new, and spelled in "
+    "another file's kwargs dict), labelled ⚠ (read in one file)"
+)
+
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("b", "blind", "any-annotation", "w-precision"): (
@@ -1369,6 +1387,8 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "after the run"
     ),
     ("c", "post-run", "kwargs-lookup", "w-precision"): "11/12: " + _ENV_DOUBLE,
+    ("c", "blind", "kwargs-lookup", "x-precision"): _C_SAMPLING_PARAMS,
+    ("c", "post-run", "kwargs-lookup", "x-precision"): _C_SAMPLING_PARAMS,
 }
 _ZZT_SEALED = (
     "sealed: labelled blind after round W, recorded with 378dbe1 (round W's final code): "
@@ -1398,10 +1418,11 @@ _ZZU_FIGURES = {
         "the sweep reports on its `def` line"
     ),
     ("kwargs-lookup", "x-recall"): (
-        "0/26: ColossalChat keys one file reads from `**kwargs` and another writes where "
-        "the dict is built or lists in a filter of keys (only reads from `**kwargs` count; "
-        "a reading of other spellings was tried and left out: 13 right, 17 wrong over the "
-        "corpora), reward keys copied from files that read them before (not new: ⚠), and "
+        "6/26 (0/26 before round AC read a new key spelled in another file's kwargs dict: "
+        "the four metric keys `consumer.py` builds a dict of for `**`, two reward keys a "
+        "filter of `reward_model_kwargs` lists): ColossalChat keys spelled elsewhere only "
+        "outside a kwargs dict (a config display, `max_new_tokens` read before), reward "
+        "keys copied from files that read them before (not new: ⚠), and "
         "openllmetry's reads of the plain `kwargs` dict wrapt hands a wrapper (no `**` "
         "parameter) and of `meter_provider`, read in some fifteen instrumentors (⚠ with "
         "the count)"

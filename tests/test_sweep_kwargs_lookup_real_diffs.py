@@ -37,8 +37,8 @@ def test_editing_the_annotation_of_an_old_kwargs_does_not_report_old_reads(
 def test_cross_file_escalation_needs_real_kwargs_reads_not_writes_or_tests(
     feature: Repo, run: Run
 ) -> None:
-    feature.write(  # a local dict with `kw` in its name, written to: not a read of **kwargs
-        "pkg/gen.py", "def gen(prompt):\n    gen_kwargs = {}\n    gen_kwargs['prompt'] = prompt\n"
+    feature.write(  # a local dict written to, not a kwargs dict: neither a read nor a spelling
+        "pkg/gen.py", "def gen(prompt):\n    gen_args = {}\n    gen_args['prompt'] = prompt\n"
     )
     feature.write(  # a test's fake reads it: tests do not count
         "tests/test_gen.py", "def fake(**kwargs):\n    return kwargs['prompt']\n"

@@ -50,8 +50,14 @@ parameter) in another non-test file with no shared module constant and the key i
 the repository (no non-test file of the base revision read it from kwargs: the change
 introduces the key and repeats it; a rewritten or renamed lookup, or one more copy of a
 key the code base already reads, is the backlog's duplication and stays ⚠, naming a file
-that read it before) (writes such as `gen_kwargs["k"] = v` and test files do not count),
-or when the function is on a fail-fast path (`__init__`, config validation, weight
+that read it before) (test files do not count); ✗ too when the change spells such a new
+key as a literal of a kwargs dict in another non-test file whose base version did not hold
+the literal: written or tested on a dict named like one (`step_kwargs["k"] = v`, `"k" in
+self.kwargs`), a display bound to such a name or handed on with `**` (`f(**{{"k": v}})`,
+`extra = {{}}; extra["k"] = v; f(**extra)`), or the key list filtering one
+(`reward_kwargs = {{k: v for k, v in cfg.items() if k in ["k", ...]}}`): the writer's half
+of the same string protocol (a comment, a docstring, `__all__` or another dict is not a
+spelling); or when the function is on a fail-fast path (`__init__`, config validation, weight
 loading, diffusers' `lora_state_dict`, an alternate constructor: a `@classmethod`
 returning `cls(...)`) and never passes the dict on, so unknown keys are silently
 dropped. Passing it on is any use but a key read (also under a computed key:
@@ -966,10 +972,14 @@ def kwargs_finding(
     before: str = "",
     moved: bool = False,
     test_files: Sequence[str] = (),
+    spelled: Sequence[str] = (),
 ) -> Finding | None:
     """The finding for one key read, given the other non-test files reading the same key
     from a kwargs dict, the module constants holding it, and why the key is not new to
     the change (``before``: the base already read it; the ✗ is for a *new* key).
+    ``spelled``: the other non-test files whose added lines spell the key as a literal
+    none of them held before (the writer's half of a new key: ``{"k": v}`` handed on
+    with ``**``, ``k in ["k", ...]``).
 
     None for a read of a plain dict parameter (``use.plain``) that is not the ✗: the
     rule's ⚠ is for a ``**kwargs`` signature."""
@@ -998,6 +1008,18 @@ def kwargs_finding(
         shown = ", ".join(other_files[:3]) + (" ..." if len(other_files) > 3 else "")
         message = (
             f'`{use.text}`: key "{use.key}" is also read from a kwargs dict in {shown} '
+            "with no shared module constant"
+        )
+        return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if (
+        spelled
+        and len(spelled) <= MAX_CLUSTER
+        and not (other_files or constants or before or moved)
+        and not (use.forwarded or use.plain or use.in_test)
+    ):
+        shown = ", ".join(spelled[:3]) + (" ..." if len(spelled) > 3 else "")
+        message = (
+            f'`{use.text}`: key "{use.key}" is new and the change also spells it in {shown} '
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)

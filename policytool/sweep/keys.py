@@ -460,3 +460,156 @@ def find_keys(
     for key in hits.constants:
         hits.constants[key].sort()
     return hits
+
+
+def _kwargs_named(node: ast.expr, starred: frozenset[str]) -> bool:
+    """Whether ``node`` names a kwargs dict: ``kwargs``, ``self.kwargs``,
+    ``reward_model_kwargs``, or a name the module hands on with ``**``."""
+    name = node.id if isinstance(node, ast.Name) else ""
+    if isinstance(node, ast.Attribute):
+        name = node.attr
+    return bool(name) and (name.lower().endswith("kwargs") or name in starred)
+
+
+def _literal(node: ast.AST | None) -> str | None:
+    """The identifier-like string of a constant, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value if _KEY_RE.fullmatch(node.value) else None
+    return None
+
+
+def _display_keys(node: ast.AST) -> Iterator[ast.expr | None]:
+    """The keys of a dict display, or of a ``{k: v for ... if k in [...]}`` filter's list."""
+    if isinstance(node, ast.Dict):
+        yield from node.keys
+    elif isinstance(node, ast.DictComp):
+        for comp in node.generators:
+            for test in comp.ifs:
+                if isinstance(test, ast.Compare) and isinstance(
+                    test.comparators[0], (ast.List, ast.Tuple, ast.Set)
+                ):
+                    yield from test.comparators[0].elts
+
+
+def kwargs_spellings(tree: ast.Module, lines: frozenset[int] | None) -> frozenset[str]:
+    """The keys a module spells as literals of a kwargs dict on ``lines`` (every line when
+    None): written or read on a dict named like one (``kwargs["k"] = v``,
+    ``self.kwargs["k"]``, ``"k" in gen_kwargs``), a display of one (``reward_kwargs =
+    {"k": v}``, ``f(**{"k": v})``, a display bound to a name handed on with ``**``) or the
+    key list filtering one (``{k: v for k, v in cfg.items() if k in ["k", ...]}``)."""
+    starred = frozenset(
+        k.value.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for k in node.keywords
+        if k.arg is None and isinstance(k.value, ast.Name)
+    )
+    found: set[str] = set()
+
+    def add(key: ast.AST | None) -> None:
+        text = _literal(key)
+        if text is not None and (lines is None or getattr(key, "lineno", 0) in lines):
+            found.add(text)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and _kwargs_named(node.value, starred):
+            add(node.slice)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "pop", "setdefault")
+            and _kwargs_named(node.func.value, starred)
+            and node.args
+        ):
+            add(node.args[0])
+        elif (
+            isinstance(node, ast.Compare)
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and _kwargs_named(node.comparators[0], starred)
+        ):
+            add(node.left)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if node.value is not None and any(_kwargs_named(t, starred) for t in targets):
+                for key in _display_keys(node.value):
+                    add(key)
+        elif isinstance(node, ast.keyword) and (
+            node.arg is None or node.arg.lower().endswith("kwargs")
+        ):
+            for key in _display_keys(node.value):
+                add(key)
+    return frozenset(found)
+
+
+_QUOTED_RE = re.compile(_QUOTED)
+
+
+def _literals(data: bytes) -> frozenset[str]:
+    """Every identifier-like quoted string in ``data`` (one pass; where a key may be)."""
+    return frozenset(m.decode("ascii") for m in _QUOTED_RE.findall(data))
+
+
+@dataclass
+class Spellings:
+    """Where a change's added lines spell a key as a literal of a kwargs dict in a file
+    that did not hold the literal before: the other half of a new key the change reads
+    from ``**kwargs`` in one file and writes, displays or filters in another
+    (``{"raw_reward": r}`` handed on with ``**``, ``kwargs["is_final"] = False``,
+    ``{k: v for k, v in cfg.items() if k in ["max_length", ...]}``) with no shared
+    constant.
+
+    ``files`` maps each non-test file of the change to its added line numbers (None:
+    every line); ``contents`` holds their head bytes; ``base_text`` reads a head path's
+    base version (None: the file is new). A file is parsed, and its base read, only when
+    its text holds a candidate key quoted, once each."""
+
+    files: Mapping[str, frozenset[int] | None]
+    contents: Mapping[str, bytes]
+    base_text: Callable[[str], bytes | None]
+    _bases: dict[str, frozenset[str]] = field(default_factory=dict)
+    _heads: dict[str, frozenset[str]] = field(default_factory=dict)
+    _spelled: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def _base(self, path: str) -> frozenset[str]:
+        """The quoted strings of ``path``'s base version (none: a new file)."""
+        if path not in self._bases:
+            data = self.base_text(path)
+            self._bases[path] = _literals(data) if data is not None else frozenset()
+        return self._bases[path]
+
+    def _head(self, path: str) -> frozenset[str]:
+        """The quoted strings of ``path``'s head version, read once: a change with
+        thousands of new keys checks each against a set, not the text."""
+        if path not in self._heads:
+            data = self.contents.get(path)
+            self._heads[path] = _literals(data) if data is not None else frozenset()
+        return self._heads[path]
+
+    def _keys(self, path: str) -> frozenset[str]:
+        """:func:`kwargs_spellings` of ``path`` on its added lines, parsed once."""
+        if path not in self._spelled:
+            try:
+                tree = ast.parse(self.contents[path])
+            except PYTHON_PARSE_ERRORS:
+                tree = None
+            self._spelled[path] = (
+                kwargs_spellings(tree, self.files[path]) if tree is not None else frozenset()
+            )
+        return self._spelled[path]
+
+    def new_in(self, key: str, path: str) -> bool:
+        """Whether ``path``'s base version (if any) never spelled ``key`` as a literal."""
+        return key not in self._base(path)
+
+    def other_files(self, key: str, path: str) -> list[str]:
+        """The files other than ``path`` whose added lines spell ``key`` as a kwargs
+        literal and whose base versions did not hold it (sorted); none when ``path``
+        itself held the literal before."""
+        found = sorted(
+            other
+            for other in self.files
+            if other != path and key in self._head(other) and key in self._keys(other)
+        )
+        if not found or not self.new_in(key, path):
+            return []
+        return [other for other in found if self.new_in(key, other)]

@@ -45,7 +45,7 @@ from policytool.sweep.diff import (
     read_base,
     resolve_base,
 )
-from policytool.sweep.keys import KeyHits, find_keys, tree_reads, worker_pool
+from policytool.sweep.keys import KeyHits, Spellings, find_keys, tree_reads, worker_pool
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
@@ -209,6 +209,7 @@ def sweep(
                 parsed,
                 renamed,
                 change.removed,
+                [(f.path, f.added, f.whole) for f in result.files],
             )
         )
     result.findings = sort_findings(_displayable(f) for f in result.findings)
@@ -448,6 +449,21 @@ def _test_copies(use: KeyUse, hits: KeyHits, ordered: dict[str, list[str]]) -> l
     return _without(ordered, hits.test_reads, use.key, use.path)
 
 
+def _may_be_spelled(use: KeyUse, hits: KeyHits) -> bool:
+    """Whether a read could be the ✗ of a new key spelled in another file: a ``**kwargs``
+    read in production code of a key no file read from kwargs before the change, read
+    in no other file and held by no constant (the spelled files are read only then)."""
+    return not (
+        use.in_test
+        or use.plain
+        or use.drop_site
+        or use.forwarded
+        or hits.before.get(use.key)
+        or hits.constants.get(use.key)
+        or len(hits.reads.get(use.key, ())) > (use.path in hits.reads.get(use.key, ()))
+    )
+
+
 def _without(
     ordered: dict[str, list[str]], reads: Mapping[str, set[str]], key: str, path: str
 ) -> list[str]:
@@ -473,9 +489,11 @@ def _resolve_keys(
     parsed: Mapping[str, frozenset[str]],
     renamed: Mapping[str, str] | None = None,
     removed: Sequence[bytes] = (),
+    added: Sequence[tuple[str, frozenset[int], bool]] = (),
 ) -> list[Finding]:
     """Decide each key read's severity from where else the head reads the same key, and
-    whether the base already read it (``renamed``: head path -> base path)."""
+    whether the base already read it (``renamed``: head path -> base path; ``added``:
+    each swept file's added lines, where a new key may be spelled outside a read)."""
     tests = config.section(SweepConfig).test_paths
 
     def is_test(path: str) -> bool:
@@ -485,6 +503,11 @@ def _resolve_keys(
     keys = {u.key for u in uses if not u.drop_site}
     hits = find_keys(root, base, head, keys, changed, touched, is_test, parsed)
     moved = renamed or {}
+    spellings = Spellings(
+        {path: None if whole else lines for path, lines, whole in added if not is_test(path)},
+        changed,
+        lambda path: read_base(root, base.sha, moved.get(path, path)),
+    )
     uses = through_bases(uses)
     moved_code = moved_reads(uses, removed)  # ``removed``: every line the change removes
     # Each key's reading files sorted once (thousands of files reading one key would sort
@@ -499,6 +522,7 @@ def _resolve_keys(
             read_before(use.key, moved.get(use.path, use.path), hits.before),
             index in moved_code,
             _test_copies(use, hits, tests_ordered),
+            spellings.other_files(use.key, use.path) if _may_be_spelled(use, hits) else [],
         )
         for index, use in enumerate(uses)
     )
