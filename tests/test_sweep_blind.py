@@ -1712,6 +1712,45 @@ _ZZZB_FIGURES = {
         "planning) by their labeller, under no name the rule reads as one (⚠)"
     ),
 }
+_ZZZC_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of a1204ab (unchanged since "
+    "34a449d), first recorded with 93ae6b3 (round AC's kwargs-lookup reading): ✗ recall "
+    "2/21, ✗ precision 2/4, ⚠ precision 33/34; SWE-agent's pyproject.toml is invalid TOML "
+    "(a missing comma) at 11 of its 24 commits, which the sweep refuses with that error "
+    "(no findings there)"
+)
+_ZZZC_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "1/5: autotrain's `token: bool = Depends(api_auth)` on two routes (FastAPI injects "
+        "`api_auth`'s str token), mmengine's moved `_get_batch_size(dataloader: dict)` "
+        "whose body branches on `isinstance(dataloader, DataLoader)` for a caller passing "
+        "one, and SWE-agent's `_run_attempt(...) -> StepOutput` returning `AgentRunResult` "
+        "at a commit the sweep refuses (its pyproject.toml is invalid TOML)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "1/3: mmengine's `initializer: Callable = None` and `initargs: tuple = None` in "
+        "`track_parallel_progress`, which only forwards them to `init_pool`, where the None "
+        "test is: '-' by reading 2's forward clause (the sweep reads the callers omitting "
+        "them)"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/10: eight blocking calls (`requests`, `time.sleep`) in sync functions that "
+        "autotrain's `async def` FastAPI handlers call through runners and helpers, judged "
+        "✗ through the call chain by the labeller (the rule reads the `async def` body), "
+        "and two `get_session().get(...)` inside `async def api_logs`: huggingface_hub's "
+        "requests session, which the rule does not know"
+    ),
+    ("broad-except", "x-recall"): (
+        "1/6: mmengine's three handlers around registering optional optimizers at import "
+        "(warn and carry on), autotrain's dreambooth dataset download at training setup and "
+        "SWE-agent's `default_factory` that turns an unreadable challenge file into "
+        "`dict()`, judged fail-fast by purpose, under no name the rule reads as one (⚠)"
+    ),
+    ("broad-except", "w-precision"): (
+        "14/15: autotrain's process-kill handler moved from `app.py` into "
+        "`app_utils.get_running_jobs` in the same commit, '-' as a move"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -1827,6 +1866,7 @@ for _name, _cells, _when in (
     ("zzz", _ZZZ_FIGURES, _ZZZ_SEALED),
     ("zzza", _ZZZA_FIGURES, _ZZZA_SEALED),
     ("zzzb", _ZZZB_FIGURES, _ZZZB_SEALED),
+    ("zzzc", _ZZZC_FIGURES, _ZZZC_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
