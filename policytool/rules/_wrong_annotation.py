@@ -768,6 +768,57 @@ def gives_none(value: ast.expr) -> bool:
     return False
 
 
+# A return annotation's text that admits None as written: ``Optional[X]``, ``X | None``,
+# ``Union[X, None]`` (read from text: an imported function's annotation names its own
+# module's imports).
+_OPTIONAL_TEXT_RE = re.compile(
+    r"^(?:typing\.|t\.)?Optional\[|\|\s*None\s*(?:\||$)|^None\s*\||"
+    r"^(?:typing\.|t\.)?Union\[(?:.*,\s*)?None\s*(?:,.*)?\]$"
+)
+
+
+def optional_call(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr
+) -> str | None:
+    """``value`` as written is a call of a function annotated to return an Optional: its
+    ``-> ...`` text, else None. The callee is certain: a module-level ``def`` of the file
+    (the name's only binding) or a function an imported module defines, or
+    ``self.method(...)`` of the class defining ``node``; a name ``node`` binds is not."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    text: str | None = None
+    if isinstance(func, ast.Name):
+        if func.id in _bound_names(node) or func.id in {a.arg for a in _all_args(node)}:
+            return None
+        text = _types(src).returned_type(func.id)
+    elif (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    ):
+        method = _method(_module_index(src).owner.get(id(node)), func.attr)
+        if method is not None and method.returns is not None:
+            returns = unquoted(method.returns)
+            text = unparse(returns, 200) if returns is not None else None
+    if text is None:
+        return None
+    text = text.strip().strip("\"'")
+    return text if _OPTIONAL_TEXT_RE.search(text) else None
+
+
+def optional_how(src: SourceInfo, value: ast.expr, text: str) -> str:
+    """How a return of an Optional call contradicts a never-None annotation."""
+    return f"returns `{short(src, value, 40)}`, annotated `-> {text}`"
+
+
+def _all_args(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    """Every parameter of ``node``."""
+    args = node.args
+    star = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *star]
+
+
 def _none_of(value: ast.expr) -> ast.expr:
     """The ``None`` itself: the constant, or ``field(default=None)``'s keyword value."""
     if isinstance(value, ast.Call):
@@ -2931,9 +2982,14 @@ def function_findings(
         return kind
 
     # The None verdict may read an imported module: only when a return gives None.
+    optional = {
+        id(ret): text
+        for ret in returns
+        if ret.value is not None and (text := optional_call(src, node, ret.value)) is not None
+    }
     none_wrong = (
         not builtin_none_checked
-        and any(ret.value is None or gives_none(ret.value) for ret in returns)
+        and (optional or any(ret.value is None or gives_none(ret.value) for ret in returns))
         and _types(src).admits_none(node.returns) is False
     )
     # A union (``-> torch.Tensor | IntermediateTensors``) is judged only against literals.
@@ -2960,6 +3016,10 @@ def function_findings(
         if none_wrong and (ret.value is None or gives_none(ret.value)):
             how = "may return None" if isinstance(ret.value, ast.IfExp) else "returns None"
             wrong.append((ret, how, f"annotate `-> {declared} | None`"))
+            continue
+        if none_wrong and id(ret) in optional and ret.value is not None:
+            how = optional_how(src, ret.value, optional[id(ret)])
+            wrong.append((ret, how, f"annotate `-> {declared} | None` or handle the None"))
             continue
         if ret.value is None:
             continue

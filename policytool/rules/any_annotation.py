@@ -55,7 +55,11 @@ value the declared types exclude; consecutive `if` statements that each return r
 one chain), `-> None` that returns a value (a literal, a display,
 or a method's own `self`), `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
-conditional None, and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
+conditional None, or with a `return` of a call whose function is annotated to return an
+Optional (`-> Optional[X]`, `-> X | None`, `Union[X, None]`; the function a
+module-level `def` of the file that is the name's only binding, one an imported module
+defines, or `self.method(...)` of the same class; not `f(x) or default`, not a name the
+function binds), and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
 `float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
 builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
 `tuple(...)`, `set(...)`, `frozenset(...)`, `str(...)`, `int(...)`, `float(...)`,
@@ -525,11 +529,15 @@ def _returning_call(call: ast.Call) -> bool:
 
 
 def _contradiction(
-    src: SourceInfo, ret: ast.Return, declared: str | None, receiver: bool = False
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    ret: ast.Return,
+    declared: str | None,
+    receiver: bool = False,
 ) -> str | None:
-    """How ``ret`` contradicts the annotation: a value under ``-> None`` (``declared``
-    None; ``receiver``: ``self`` is the method's instance), None under ``-> declared``;
-    None when it does not."""
+    """How ``ret`` of ``node`` contradicts the annotation: a value under ``-> None``
+    (``declared`` None; ``receiver``: ``self`` is the method's instance), None or a call
+    annotated to return an Optional under ``-> declared``; None when it does not."""
     value = ret.value
     if declared is None:
         if (
@@ -541,6 +549,9 @@ def _contradiction(
         return None
     if value is None or wrong.gives_none(value):
         return "may return None" if isinstance(value, ast.IfExp) else "returns None"
+    optional = wrong.optional_call(src, node, value)
+    if optional is not None:
+        return wrong.optional_how(src, value, optional)
     return None
 
 
@@ -580,7 +591,7 @@ def _wrong_return(
     receiver = is_none and _takes_self(src, node)
     contradictions: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
-        how = _contradiction(src, ret, declared, receiver)
+        how = _contradiction(src, node, ret, declared, receiver)
         if how is not None and not annotation_added:
             given = (
                 "None"

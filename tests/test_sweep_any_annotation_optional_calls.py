@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation ✗ for a return annotation that cannot hold None over a ``return`` of a
+call whose function is annotated to return an Optional: the seed's own example, ``-> bool``
+that returns ``Optional[bool]``, one call away (mergekit's ``-> str`` property handing on
+an Optional, marker's extractors). The callee must be certain: a module-level ``def`` of
+the file (its only binding), a function an imported module of the repository defines, or
+``self.method(...)`` of the same class."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+FIND = """\
+from typing import List, Optional, Union
+
+
+class Page:
+    pass
+
+
+def find(name: str) -> Optional[str]:
+    return name or None
+
+
+def pages(name: str) -> "Optional[Page]":
+    return Page() if name else None
+
+
+def new_style(name: str) -> str | None:
+    return name or None
+
+
+def none_first(name: str) -> Union[None, str]:
+    return name or None
+
+
+def listed(name: str) -> List[Optional[str]]:
+    return [name or None]
+"""
+
+
+def errors(run: Run) -> list[tuple[int, str]]:
+    """(line, message) of each any-annotation ✗ in ``pkg/use.py``."""
+    return sorted(
+        (line, m)
+        for path, line, severity, m in found(run, "any-annotation")
+        if severity == "error" and path == "pkg/use.py"
+    )
+
+
+def _write(feature: Repo, body: str, find: str = FIND) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/find.py", find)
+    feature.write("pkg/use.py", body)
+    feature.commit("use")
+
+
+@pytest.mark.parametrize(
+    ("callee", "annotation"),
+    [
+        ("find", "str"),
+        ("pages", "Page"),
+        ("new_style", "str"),
+        ("none_first", "str"),
+    ],
+)
+def test_a_return_of_an_imported_optional_call_is_blocking(
+    feature: Repo, run: Run, callee: str, annotation: str
+) -> None:
+    _write(
+        feature,
+        f"from pkg.find import Page, {callee}\n\n\n"
+        f"def must(name: str) -> {annotation}:\n"
+        f"    return {callee}(name)\n",
+    )
+    [(line, message)] = errors(run)
+    assert line == 4
+    assert f"returns `{callee}(name)`, annotated `-> " in message
+    assert f"annotate `-> {annotation} | None`" in message
+
+
+def test_a_module_function_of_the_file_is_read(feature: Repo, run: Run) -> None:
+    _write(
+        feature,
+        "from typing import Optional\n\n\n"
+        "def lookup(key: str) -> Optional[int]:\n"
+        "    return {'a': 1}.get(key)\n\n\n"
+        "def count(key: str) -> int:\n"
+        "    return lookup(key)\n",
+    )
+    assert [line for line, _m in errors(run)] == [8]
+
+
+def test_a_method_of_the_class_is_read(feature: Repo, run: Run) -> None:
+    _write(
+        feature,
+        "from typing import Optional\n\n\n"
+        "class Definition:\n"
+        "    def _key(self) -> Optional[str]:\n"
+        "        return None\n\n"
+        "    @property\n"
+        "    def num_layers_key(self) -> str:\n"
+        "        return self._key()\n",
+    )
+    [(line, message)] = errors(run)
+    assert line == 9
+    assert "returns `self._key()`, annotated `-> Optional[str]`" in message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the caller's annotation admits None
+        "from pkg.find import find\n\n\ndef maybe(name: str) -> str | None:\n"
+        "    return find(name)\n",
+        # an Optional inside a container is not the return's None
+        "from typing import List\nfrom pkg.find import listed\n\n\n"
+        "def all_of(name: str) -> List[str]:\n    return listed(name)\n",
+        # a default handles the None
+        "from pkg.find import find\n\n\ndef must(name: str) -> str:\n    return find(name) or ''\n",
+        # the name is the function's own parameter, not the module's function
+        "def must(name: str, find) -> str:\n    return find(name)\n",
+        # a local rebinding
+        "from pkg.find import find\n\n\ndef must(name: str) -> str:\n"
+        "    find = str.upper\n    return find(name)\n",
+        # a generator's annotation is about what it yields
+        "from typing import Iterator\nfrom pkg.find import find\n\n\n"
+        "def each(name: str) -> Iterator[str]:\n    yield name\n    return find(name)\n",
+    ],
+)
+def test_no_finding_when_none_is_handled_or_the_callee_uncertain(
+    feature: Repo, run: Run, body: str
+) -> None:
+    _write(feature, body)
+    assert errors(run) == []
+
+
+def test_a_function_defined_twice_is_not_certain(feature: Repo, run: Run) -> None:
+    _write(
+        feature,
+        "from typing import Optional\n\n\n"
+        "def lookup(key: str) -> Optional[int]:\n    return None\n\n\n"
+        "def lookup(key: str) -> int:\n    return 1\n\n\n"
+        "def count(key: str) -> int:\n    return lookup(key)\n",
+    )
+    assert errors(run) == []
+
+
+def test_an_old_return_in_an_old_function_is_not_reported(feature: Repo, run: Run) -> None:
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/find.py", FIND)
+    body = "from pkg.find import find\n\n\ndef must(name: str) -> str:\n    return find(name)\n"
+    feature.write("pkg/use.py", body)
+    feature.commit("old")
+    feature.git("checkout", "-q", "-B", "feature")
+    feature.write("pkg/use.py", body + "\n\ndef other() -> int:\n    return 1\n")
+    feature.commit("unrelated")
+    assert errors(run) == []
