@@ -161,3 +161,73 @@ def test_an_old_return_in_an_old_function_is_not_reported(feature: Repo, run: Ru
     feature.write("pkg/use.py", body + "\n\ndef other() -> int:\n    return 1\n")
     feature.commit("unrelated")
     assert errors(run) == []
+
+
+ARCH = """\
+from typing import Optional
+
+from pydantic import BaseModel
+
+
+class Definition(BaseModel):
+    num_layers_config_key: Optional[str] = None
+    name: str = ""
+
+
+class ArchitectureInfo(BaseModel):
+    definition: Definition
+    cached: Optional[int] = None
+
+    def __init__(self, **data):
+        super().__init__(**data)
+        self.loaded: "Optional[dict]" = None
+
+{method}
+"""
+
+
+@pytest.mark.parametrize(
+    ("method", "declared"),
+    [
+        (
+            "    def num_layers_config_key(self) -> str:\n"
+            "        return self.definition.num_layers_config_key\n",
+            "Optional[str]",
+        ),
+        ("    def size(self) -> int:\n        return self.cached\n", "Optional[int]"),
+        ("    def state(self) -> dict:\n        return self.loaded\n", "Optional[dict]"),
+    ],
+)
+def test_a_return_of_an_optional_attribute_is_blocking(
+    feature: Repo, run: Run, method: str, declared: str
+) -> None:
+    _write(feature, ARCH.format(method=method))
+    [(line, message)] = errors(run)
+    assert line == 19
+    assert f"declared `{declared}`" in message
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        # narrowed before the return
+        "    def size(self) -> int:\n"
+        "        assert self.cached is not None\n        return self.cached\n",
+        "    def size(self) -> int:\n"
+        "        if self.cached is None:\n            raise ValueError\n        return self.cached\n",
+        # a field that is not Optional
+        "    def name(self) -> str:\n        return self.definition.name\n",
+        # an attribute of an attribute the class does not annotate with a module class
+        "    def other(self) -> str:\n        return self.missing.num_layers_config_key\n",
+        # the annotation admits None
+        "    def size(self) -> Optional[int]:\n        return self.cached\n",
+        # None only until a set-up method sets it (forge's `policy_version`)
+        "    def setup(self):\n        self.cached = 0\n\n"
+        "    def size(self) -> int:\n        return self.cached\n",
+    ],
+)
+def test_no_finding_for_a_narrowed_or_unknown_attribute(
+    feature: Repo, run: Run, method: str
+) -> None:
+    _write(feature, ARCH.format(method=method))
+    assert errors(run) == []

@@ -1689,16 +1689,17 @@ _ZZZB_MOVES = (
 )
 _ZZZB_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "20/38 blind, 22/40 post-run (13/38 and 15/40 as sealed): marker's extractors' "
+        "21/38 blind, 23/40 post-run (13/38 and 15/40 as sealed; 20/38 and 22/40 before round "
+        "AC read mergekit's `-> str` returning an Optional field): marker's extractors' "
         "Optional results reaching `List`/`Dict` annotations modules away (seven), "
         "returns of a class or another model (`-> Optional[BaseModel]`, `-> str`); "
-        "mergekit's None keys of multimerge (four), `_patch_mr` given floats, a `-> str` "
-        "property returning an Optional field, `TensorLoader.get` returning `safe_open`, and "
+        "mergekit's None keys of multimerge (four), `_patch_mr` given floats, "
+        "`TensorLoader.get` returning `safe_open`, and "
         "a moved `-> Tuple[...]` whose rewritten body returns two items: caller and "
         "return-value data flow the sweep does not follow"
     ),
     ("any-annotation", "x-precision"): (
-        "20/26 blind, 22/26 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
+        "21/27 blind, 23/27 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
         "= None` labelled '-' blind, ✗ after the run: the body tests it and the chat model "
         "omits it): InternLM2ForSequenceClassification's two, which nothing in the "
         "repository calls ('-', reading 2 read strictly); marker's re-wrapped "
@@ -1734,11 +1735,12 @@ _ZZZC_FIGURES = {
         "them)"
     ),
     ("async-blocking", "x-recall"): (
-        "0/10: eight blocking calls (`requests`, `time.sleep`) in sync functions that "
+        "2/10 (0/10 as sealed; round AC read huggingface_hub's `get_session()` verbs): eight "
+        "blocking calls (`requests`, `time.sleep`) in sync functions that "
         "autotrain's `async def` FastAPI handlers call through runners and helpers, judged "
-        "✗ through the call chain by the labeller (the rule reads the `async def` body), "
-        "and two `get_session().get(...)` inside `async def api_logs`: huggingface_hub's "
-        "requests session, which the rule does not know"
+        "✗ through the call chain by the labeller (the rule follows at most three calls, "
+        "through a module's functions, an import or an attribute bound in `__init__`, not "
+        "through a local runner object)"
     ),
     ("broad-except", "x-recall"): (
         "1/6: mmengine's three handlers around registering optional optimizers at import "

@@ -777,15 +777,119 @@ _OPTIONAL_TEXT_RE = re.compile(
 )
 
 
-def optional_call(
+def optional_value(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr
+) -> str | None:
+    """The annotation admitting None that ``value`` as written carries, else None: a call
+    of a function annotated to return an Optional (:func:`_optional_call`), or an
+    attribute of ``self`` (or of a field of ``self``) that the class annotates Optional
+    and the function reads nowhere else, so no test narrows it
+    (:func:`_optional_attribute`)."""
+    if isinstance(value, ast.Call):
+        return _optional_call(src, node, value)
+    if isinstance(value, ast.Attribute):
+        return _optional_attribute(src, node, value)
+    return None
+
+
+def _optional_attribute(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Attribute
+) -> str | None:
+    """``self.key`` or ``self.definition.key`` where the class defining ``node`` annotates
+    ``key`` (or ``definition`` with a class of the module that annotates ``key``) with an
+    Optional, a class field or a ``self.key: T`` in a method; None when the function
+    reads the attribute anywhere but this return (an ``if``, an ``assert`` narrows it)."""
+    chain: list[str] = []
+    base: ast.expr = value
+    while isinstance(base, ast.Attribute) and len(chain) < 3:
+        chain.insert(0, base.attr)
+        base = base.value
+    if not (isinstance(base, ast.Name) and base.id == "self") or len(chain) > 2:
+        return None
+    index = _module_index(src)
+    owner = index.owner.get(id(node))
+    for hop in chain[:-1]:
+        annotation = _declared(owner, hop) if owner is not None else None
+        owner = index.classes.get(annotation.id) if isinstance(annotation, ast.Name) else None
+    declared = _declared(owner, chain[-1]) if owner is not None else None
+    if declared is None or owner is None:
+        return None
+    if len(chain) == 1 and _set_by_a_method(owner, chain[0]):
+        return None  # None until a set-up method sets it (forge's ``policy_version``)
+    written = unparse(value, 200)
+    reads = sum(
+        1
+        for sub in kwreads.body_nodes(node)
+        if isinstance(sub, ast.Attribute) and unparse(sub, 200) == written
+    )
+    if reads != 1:
+        return None
+    text = unparse(declared, 200).strip("\"'")
+    return text if _OPTIONAL_TEXT_RE.search(text) else None
+
+
+def _set_by_a_method(owner: ast.ClassDef, name: str) -> bool:
+    """Whether a method of ``owner`` assigns ``self.name`` a value that is not None: the
+    Optional is a state before that method runs (``setup``, a lazy load), not a value the
+    class hands out as it is."""
+    for stmt in owner.body:
+        if not isinstance(stmt, FUNCTIONS):
+            continue
+        for sub in kwreads.body_nodes(stmt):
+            targets = (
+                sub.targets
+                if isinstance(sub, ast.Assign)
+                else [sub.target]
+                if isinstance(sub, ast.AnnAssign) and sub.value is not None
+                else []
+            )
+            value = sub.value if isinstance(sub, (ast.Assign, ast.AnnAssign)) else None
+            if value is None or _is_none(value):
+                continue
+            if any(
+                isinstance(t, ast.Attribute)
+                and t.attr == name
+                and isinstance(t.value, ast.Name)
+                and t.value.id == "self"
+                for t in targets
+            ):
+                return True
+    return False
+
+
+def _declared(owner: ast.ClassDef, name: str) -> ast.expr | None:
+    """The annotation class ``owner`` gives attribute ``name``: a field of its body or a
+    ``self.name: T`` of one of its methods (the only one), else None."""
+    found: list[ast.expr] = []
+    for stmt in owner.body:
+        if (
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and stmt.target.id == name
+        ):
+            found.append(stmt.annotation)
+        elif isinstance(stmt, FUNCTIONS):
+            found.extend(
+                sub.annotation
+                for sub in kwreads.body_nodes(stmt)
+                if isinstance(sub, ast.AnnAssign)
+                and isinstance(sub.target, ast.Attribute)
+                and sub.target.attr == name
+                and isinstance(sub.target.value, ast.Name)
+                and sub.target.value.id == "self"
+            )
+    if len(found) != 1:
+        return None
+    return unquoted(found[0])
+
+
+def _optional_call(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
 ) -> str | None:
     """``value`` as written is a call of a function annotated to return an Optional: its
     ``-> ...`` text, else None. The callee is certain: a module-level ``def`` of the file
     (the name's only binding) or a function an imported module defines, or
     ``self.method(...)`` of the class defining ``node``; a name ``node`` binds is not."""
-    if not isinstance(value, ast.Call):
-        return None
     func = value.func
     text: str | None = None
     if isinstance(func, ast.Name):
@@ -808,8 +912,9 @@ def optional_call(
 
 
 def optional_how(src: SourceInfo, value: ast.expr, text: str) -> str:
-    """How a return of an Optional call contradicts a never-None annotation."""
-    return f"returns `{short(src, value, 40)}`, annotated `-> {text}`"
+    """How a return of an Optional call or attribute contradicts a never-None annotation."""
+    declared = f"annotated `-> {text}`" if isinstance(value, ast.Call) else f"declared `{text}`"
+    return f"returns `{short(src, value, 40)}`, {declared}"
 
 
 def _all_args(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
@@ -2985,7 +3090,7 @@ def function_findings(
     optional = {
         id(ret): text
         for ret in returns
-        if ret.value is not None and (text := optional_call(src, node, ret.value)) is not None
+        if ret.value is not None and (text := optional_value(src, node, ret.value)) is not None
     }
     none_wrong = (
         not builtin_none_checked

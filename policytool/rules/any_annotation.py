@@ -59,7 +59,11 @@ conditional None, or with a `return` of a call whose function is annotated to re
 Optional (`-> Optional[X]`, `-> X | None`, `Union[X, None]`; the function a
 module-level `def` of the file that is the name's only binding, one an imported module
 defines, or `self.method(...)` of the same class; not `f(x) or default`, not a name the
-function binds), and `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
+function binds) or of `self.key` / `self.definition.key` that the class (or the module's
+class it annotates `definition` with) declares Optional, a field or a `self.key: T`, when
+the function reads it nowhere else (an `assert` or `if` on it narrows) and no method sets
+`self.key` to a value (a set-up method's field is None only before it runs), and
+`-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
 `float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
 builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
 `tuple(...)`, `set(...)`, `frozenset(...)`, `str(...)`, `int(...)`, `float(...)`,
@@ -549,7 +553,7 @@ def _contradiction(
         return None
     if value is None or wrong.gives_none(value):
         return "may return None" if isinstance(value, ast.IfExp) else "returns None"
-    optional = wrong.optional_call(src, node, value)
+    optional = wrong.optional_value(src, node, value)
     if optional is not None:
         return wrong.optional_how(src, value, optional)
     return None

@@ -30,11 +30,12 @@ from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, swe
 
 DOC = f"""\
 ## What it checks
-Inside `async def` code, on added lines: a blocking call (`time.sleep`, `requests.*`,
-`urllib.request.urlopen`, `subprocess.run`/`check_output`/`call`, a blocking
-`queue.get()` (not awaited nor handed to `asyncio.wait_for` / `create_task`, not
-`block=False`), `future.result()` of a thread or
-process future, `open(...).read()`, `path.read_text()`/`read_bytes()`), or an `await`
+Inside `async def` code, on added lines: a blocking call (`time.sleep`, `requests.*`, a
+verb of a session a call gives (`requests.Session().get(...)`, huggingface_hub's
+`get_session().get(...)`), `urllib.request.urlopen`,
+`subprocess.run`/`check_output`/`call`, a blocking `queue.get()` (not awaited nor
+handed to `asyncio.wait_for` / `create_task`, not `block=False`), `future.result()` of a
+thread or process future, `open(...).read()`, `path.read_text()`/`read_bytes()`), or an `await`
 while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` ...
 `release()`) when the change created the lock statement or the `await` (its first line
 is added; a keyword added inside an old `await` is not a new one). Tests report only
@@ -92,6 +93,19 @@ use an async client (`httpx.AsyncClient`, `aiohttp`). Release the lock before th
 
 _HTTP_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "request"})
 _URLLIB_CALLS = frozenset({"urllib.request.urlopen", "urllib.request.urlretrieve", "urlopen"})
+# Calls giving a blocking HTTP session whose verbs block like ``requests.get``: requests'
+# own, and huggingface_hub's shared session (a ``requests.Session`` before 1.0, an
+# ``httpx.Client`` since; sync either way).
+_SESSIONS = frozenset(
+    {
+        "requests.Session",
+        "requests.session",
+        "requests.sessions.Session",
+        "huggingface_hub.get_session",
+        "huggingface_hub.utils.get_session",
+        "huggingface_hub.utils._http.get_session",
+    }
+)
 
 # Admin endpoints and tools: a lock held there does not serialize the request path.
 ADMIN = (
@@ -155,6 +169,10 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
         return None
     attr = call.func.attr
     receiver = call.func.value
+    if attr in _HTTP_VERBS and isinstance(receiver, ast.Call):
+        session = src.qualname(receiver.func)
+        if session in _SESSIONS:
+            return f"{session}().{attr}", True
     if attr in ("read", "readlines") and isinstance(receiver, ast.Call):
         if src.qualname(receiver.func) == "open":
             return f"open(...).{attr}() (file I/O)", False
@@ -218,7 +236,7 @@ _Def = ast.FunctionDef | ast.AsyncFunctionDef
 # helper the async function calls, and the helper's own helper).
 DEPTH = 2
 # The words of a listed blocking call (:func:`_blocking_call`'s ✗ set) in the bytes.
-_LISTED_WORDS = (b"sleep", b"requests", b"urlopen", b"urlretrieve")
+_LISTED_WORDS = (b"sleep", b"requests", b"urlopen", b"urlretrieve", b"get_session")
 
 
 class _Module:
