@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """any-annotation ✗ for a return annotation that cannot hold None over a ``return`` of a
-call whose function is annotated to return an Optional: the seed's own example, ``-> bool``
+call whose function is annotated to return an Optional: the checklist's own example, ``-> bool``
 that returns ``Optional[bool]``, one call away (mergekit's ``-> str`` property handing on
 an Optional, marker's extractors). The callee must be certain: a module-level ``def`` of
 the file (its only binding), a function an imported module of the repository defines, or

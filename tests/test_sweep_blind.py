@@ -240,13 +240,6 @@ _M_FIGURES = {
         "established): Liger's new `apply(cls, **kwargs)` that reads three keys and drops "
         "the rest while the model is built (`apply` is no fail-fast name)"
     ),
-    ("kwargs-lookup", "x-precision"): (
-        '6/7 (7/7 before round AC): `kwargs.get("require_logits", False)` in Liger\'s new '
-        "`apply(cls, **kwargs)`, a key the change also writes on `kernel_kwargs` in "
-        "`model_engine.py` (✗ since round AC: new, and spelled in another file's kwargs "
-        "dict), labelled ⚠ at the read (its labeller put the function's one ✗ on its `def` "
-        "line)"
-    ),
 }
 _M_BLIND_RECALL = (
     "7/9 blind, 7/7 post-run (sealed 4/8; one more from round Y, `attn_fn: Optional[callable]`, "
@@ -1100,15 +1093,15 @@ _ZZE_FIGURES = {
 }
 _ZZF_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "5/7 (1/7 before round AB put a dropped-keys ✗ on the `**kwargs` line, 3/7 before "
-        "round AC read a new key spelled in another file's kwargs dict: helm's two "
-        '`"split"` reads): the read of the stored `self.kwargs["split"]` in the scenario '
-        "(no finding: not a `**kwargs` read); optimum-nvidia's third "
+        "3/7 (1/7 before round AB put a dropped-keys ✗ on the `**kwargs` line): helm's "
+        'new `"split"` key read in two files, twice from `**kwargs` (⚠: the scenario that '
+        "spells it in its stored kwargs dict is in a sibling package, `scenarios/` beside "
+        "`metrics/`, which round AC's reading of another file's spelling leaves out) and "
+        "once from the stored `self.kwargs` (no finding); optimum-nvidia's third "
         "`_from_pretrained(**model_kwargs)`, which forwards the dict to a helper that pops"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "5/10 (3/8 before round AC): five new `.get` reads in an older "
-        "`_from_pretrained(**model_kwargs)` that "
+        "3/8: five new `.get` reads in an older `_from_pretrained(**model_kwargs)` that "
         "drops keys (✗ at each new read, by the rule's design for an old function, as the "
         "brief settles it from set zzzb on), labelled ⚠ because the drop predates them"
     ),
@@ -1358,13 +1351,6 @@ _ZZS_FIGURES = {
     ),
 }
 
-_C_SAMPLING_PARAMS = (
-    "0/1 (no ✗ before round AC): OpenRLHF's example agent reading `kwargs.get(\"sampling_"
-    'params", None)`, a key the change also puts in the `kwargs = {"sampling_params": ...}` '
-    "dict `vllm_engine_async.py` hands the agent (✗ since round AC: new, and spelled in "
-    "another file's kwargs dict), labelled ⚠ (read in one file)"
-)
-
 # (set, reading, rule, metric) -> why the cell is below target.
 KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
     ("b", "blind", "any-annotation", "w-precision"): (
@@ -1387,8 +1373,6 @@ KNOWN_GAPS: dict[tuple[str, str, str, str], str] = {
         "after the run"
     ),
     ("c", "post-run", "kwargs-lookup", "w-precision"): "11/12: " + _ENV_DOUBLE,
-    ("c", "blind", "kwargs-lookup", "x-precision"): _C_SAMPLING_PARAMS,
-    ("c", "post-run", "kwargs-lookup", "x-precision"): _C_SAMPLING_PARAMS,
 }
 _ZZT_SEALED = (
     "sealed: labelled blind after round W, recorded with 378dbe1 (round W's final code): "
@@ -1649,7 +1633,9 @@ _ZZZ_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "0/4: metaflow's new `extended_resources` key read from `self._kwargs` (the stored "
         "`**kwargs`, not a `**kwargs` parameter) in two files; agentscope's `offset` key "
-        "written by a router and read from `**kwargs` in a storage, and its chunker's "
+        "written by a router and read from `**kwargs` in a storage (sibling packages, "
+        "`_router/` beside `storage/`: round AC's reading of another file's spelling "
+        "leaves them out), and its chunker's "
         "`**kwargs` whose unknown keys its docstring says are ignored (no fail-fast name the "
         "rule reads)"
     ),

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -185,3 +187,25 @@ def test_a_key_written_on_a_kwargs_named_dict_counts(repo: Repo, run: Run) -> No
     )
     repo.commit("engine")
     assert [(p, sev) for p, _l, sev, _m in rows(run)] == [("pkg/consumer.py", "error")]
+
+
+@pytest.mark.parametrize(
+    ("reader", "writer", "severity"),
+    [
+        # a package enclosing the reader's: the caller that builds the dict
+        ("pkg/reward/fn.py", "pkg/consumer.py", "error"),
+        ("pkg/consumer.py", "pkg/reward/fn.py", "error"),
+        # sibling packages: two models of a large change that both name a key
+        ("pkg/models/a/fn.py", "pkg/models/b/loop.py", "warning"),
+        # a file at the repository's root encloses everything: no evidence
+        ("pkg/consumer.py", "loop.py", "warning"),
+    ],
+)
+def test_the_other_file_is_in_the_same_or_an_enclosing_package(
+    repo: Repo, run: Run, reader: str, writer: str, severity: str
+) -> None:
+    _branch(repo)
+    repo.write(reader, READER)
+    repo.write(writer, WRITER)
+    repo.commit("raw rewards")
+    assert [(p, sev) for p, _l, sev, _m in rows(run)] == [(reader, severity)]

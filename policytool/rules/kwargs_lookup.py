@@ -51,14 +51,15 @@ the repository (no non-test file of the base revision read it from kwargs: the c
 introduces the key and repeats it; a rewritten or renamed lookup, or one more copy of a
 key the code base already reads, is the backlog's duplication and stays ⚠, naming a file
 that read it before) (test files do not count); ✗ too when the change spells such a new
-key as a literal of a kwargs dict in another non-test file whose base version did not hold
-the literal: written or tested on a dict named like one (`step_kwargs["k"] = v`, `"k" in
+key as a literal of a kwargs dict in another non-test file of the same package or of one
+enclosing it (below the repository's root) whose base version did not hold the literal:
+written or tested on a dict named like one (`step_kwargs["k"] = v`, `"k" in
 self.kwargs`), a display bound to such a name or handed on with `**` (`f(**{{"k": v}})`,
 `extra = {{}}; extra["k"] = v; f(**extra)`), or the key list filtering one
 (`reward_kwargs = {{k: v for k, v in cfg.items() if k in ["k", ...]}}`): the writer's half
 of the same string protocol (a comment, a docstring, `__all__` or another dict is not a
-spelling); or when the function is on a fail-fast path (`__init__`, config validation, weight
-loading, diffusers' `lora_state_dict`, an alternate constructor: a `@classmethod`
+spelling); or when the function is on a fail-fast path (`__init__`, config validation,
+weight loading, diffusers' `lora_state_dict`, an alternate constructor: a `@classmethod`
 returning `cls(...)`) and never passes the dict on, so unknown keys are silently
 dropped. Passing it on is any use but a key read (also under a computed key:
 `kwargs.pop(k)`, `k in kwargs`), a log line (`logger.info(f"... {{kwargs}}")`, `print`),

@@ -544,6 +544,17 @@ def kwargs_spellings(tree: ast.Module, lines: frozenset[int] | None) -> frozense
 _QUOTED_RE = re.compile(_QUOTED)
 
 
+def _nearby(path: str, other: str) -> bool:
+    """Whether two files sit in one package or one in a package enclosing the other's
+    (``distributed/consumer.py`` and ``distributed/reward/reward_fn.py``), below the
+    repository's root: where one piece of code builds the dict another reads. Two
+    unrelated models of a large change that both name a ``"patch_size"`` are not."""
+    here, there = os.path.dirname(path), os.path.dirname(other)
+    if not here or not there:
+        return False
+    return here == there or here.startswith(there + "/") or there.startswith(here + "/")
+
+
 def _literals(data: bytes) -> frozenset[str]:
     """Every identifier-like quoted string in ``data`` (one pass; where a key may be)."""
     return frozenset(m.decode("ascii") for m in _QUOTED_RE.findall(data))
@@ -552,7 +563,8 @@ def _literals(data: bytes) -> frozenset[str]:
 @dataclass
 class Spellings:
     """Where a change's added lines spell a key as a literal of a kwargs dict in a file
-    that did not hold the literal before: the other half of a new key the change reads
+    of the same package or one enclosing it (:func:`_nearby`) that did not hold the
+    literal before: the other half of a new key the change reads
     from ``**kwargs`` in one file and writes, displays or filters in another
     (``{"raw_reward": r}`` handed on with ``**``, ``kwargs["is_final"] = False``,
     ``{k: v for k, v in cfg.items() if k in ["max_length", ...]}``) with no shared
@@ -608,7 +620,10 @@ class Spellings:
         found = sorted(
             other
             for other in self.files
-            if other != path and key in self._head(other) and key in self._keys(other)
+            if other != path
+            and _nearby(path, other)
+            and key in self._head(other)
+            and key in self._keys(other)
         )
         if not found or not self.new_in(key, path):
             return []
