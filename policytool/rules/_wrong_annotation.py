@@ -832,6 +832,7 @@ def _set_by_a_method(owner: ast.ClassDef, name: str) -> bool:
     """Whether a method of ``owner`` assigns ``self.name`` a value that is not None: the
     Optional is a state before that method runs (``setup``, a lazy load), not a value the
     class hands out as it is."""
+    is_self = _is_self_attr(name)
     for stmt in owner.body:
         if not isinstance(stmt, FUNCTIONS):
             continue
@@ -846,13 +847,7 @@ def _set_by_a_method(owner: ast.ClassDef, name: str) -> bool:
             value = sub.value if isinstance(sub, (ast.Assign, ast.AnnAssign)) else None
             if value is None or _is_none(value):
                 continue
-            if any(
-                isinstance(t, ast.Attribute)
-                and t.attr == name
-                and isinstance(t.value, ast.Name)
-                and t.value.id == "self"
-                for t in targets
-            ):
+            if any(is_self(t) for t in targets):
                 return True
     return False
 
