@@ -809,12 +809,12 @@ def _optional_attribute(
     index = _module_index(src)
     owner = index.owner.get(id(node))
     for hop in chain[:-1]:
-        annotation = _declared(owner, hop) if owner is not None else None
+        annotation = _declared(src, owner, hop) if owner is not None else None
         owner = index.classes.get(annotation.id) if isinstance(annotation, ast.Name) else None
-    declared = _declared(owner, chain[-1]) if owner is not None else None
+    declared = _declared(src, owner, chain[-1]) if owner is not None else None
     if declared is None or owner is None:
         return None
-    if len(chain) == 1 and _set_by_a_method(owner, chain[0]):
+    if len(chain) == 1 and chain[0] in _class_attributes(src, owner).set_to_value:
         return None  # None until a set-up method sets it (forge's ``policy_version``)
     written = unparse(value, 200)
     reads = sum(
@@ -828,54 +828,55 @@ def _optional_attribute(
     return text if _OPTIONAL_TEXT_RE.search(text) else None
 
 
-def _set_by_a_method(owner: ast.ClassDef, name: str) -> bool:
-    """Whether a method of ``owner`` assigns ``self.name`` a value that is not None: the
-    Optional is a state before that method runs (``setup``, a lazy load), not a value the
-    class hands out as it is."""
-    is_self = _is_self_attr(name)
+@dataclass
+class _ClassAttributes:
+    """What one class says of its attributes: the annotations it gives each (a field of
+    its body, a ``self.name: T`` in a method) and the names a method sets to a value that
+    is not None (the Optional is then a state before that method runs: ``setup``, a lazy
+    load). Read in one walk of the class's methods, once per class."""
+
+    declared: dict[str, list[ast.expr]]
+    set_to_value: frozenset[str]
+
+
+def _class_attributes(src: SourceInfo, owner: ast.ClassDef) -> _ClassAttributes:
+    """:class:`_ClassAttributes` of ``owner``, kept on the module index (a class of
+    thousands of properties is walked once, not once per property)."""
+    cache = _module_index(src).class_attributes
+    found = cache.get(id(owner))
+    if found is not None:
+        return found
+    declared: dict[str, list[ast.expr]] = {}
+    set_to_value: set[str] = set()
     for stmt in owner.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            declared.setdefault(stmt.target.id, []).append(stmt.annotation)
         if not isinstance(stmt, FUNCTIONS):
             continue
         for sub in kwreads.body_nodes(stmt):
-            targets = (
-                sub.targets
-                if isinstance(sub, ast.Assign)
-                else [sub.target]
-                if isinstance(sub, ast.AnnAssign) and sub.value is not None
-                else []
-            )
-            value = sub.value if isinstance(sub, (ast.Assign, ast.AnnAssign)) else None
-            if value is None or _is_none(value):
+            if not isinstance(sub, (ast.Assign, ast.AnnAssign)):
                 continue
-            if any(is_self(t) for t in targets):
-                return True
-    return False
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            value = sub.value
+            for target in targets:
+                if not (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    continue
+                if isinstance(sub, ast.AnnAssign):
+                    declared.setdefault(target.attr, []).append(sub.annotation)
+                if value is not None and not _is_none(value):
+                    set_to_value.add(target.attr)
+    found = cache[id(owner)] = _ClassAttributes(declared, frozenset(set_to_value))
+    return found
 
 
-def _declared(owner: ast.ClassDef, name: str) -> ast.expr | None:
-    """The annotation class ``owner`` gives attribute ``name``: a field of its body or a
-    ``self.name: T`` of one of its methods (the only one), else None."""
-    found: list[ast.expr] = []
-    for stmt in owner.body:
-        if (
-            isinstance(stmt, ast.AnnAssign)
-            and isinstance(stmt.target, ast.Name)
-            and stmt.target.id == name
-        ):
-            found.append(stmt.annotation)
-        elif isinstance(stmt, FUNCTIONS):
-            found.extend(
-                sub.annotation
-                for sub in kwreads.body_nodes(stmt)
-                if isinstance(sub, ast.AnnAssign)
-                and isinstance(sub.target, ast.Attribute)
-                and sub.target.attr == name
-                and isinstance(sub.target.value, ast.Name)
-                and sub.target.value.id == "self"
-            )
-    if len(found) != 1:
-        return None
-    return unquoted(found[0])
+def _declared(src: SourceInfo, owner: ast.ClassDef, name: str) -> ast.expr | None:
+    """The one annotation class ``owner`` gives attribute ``name``, else None."""
+    found = _class_attributes(src, owner).declared.get(name, [])
+    return unquoted(found[0]) if len(found) == 1 else None
 
 
 def _optional_call(
@@ -888,7 +889,7 @@ def _optional_call(
     func = value.func
     text: str | None = None
     if isinstance(func, ast.Name):
-        if func.id in _bound_names(node) or func.id in {a.arg for a in _all_args(node)}:
+        if func.id in _bound_names(node):  # parameters and locals too
             return None
         text = _types(src).returned_type(func.id)
     elif (
@@ -910,13 +911,6 @@ def optional_how(src: SourceInfo, value: ast.expr, text: str) -> str:
     """How a return of an Optional call or attribute contradicts a never-None annotation."""
     declared = f"annotated `-> {text}`" if isinstance(value, ast.Call) else f"declared `{text}`"
     return f"returns `{short(src, value, 40)}`, {declared}"
-
-
-def _all_args(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
-    """Every parameter of ``node``."""
-    args = node.args
-    star = [a for a in (args.vararg, args.kwarg) if a is not None]
-    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *star]
 
 
 def _none_of(value: ast.expr) -> ast.expr:
@@ -2015,6 +2009,8 @@ class _ModuleIndex:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.owner: dict[int, ast.ClassDef] = {}
+        # :func:`_class_attributes` of each class asked, by id
+        self.class_attributes: dict[int, _ClassAttributes] = {}
         self.tree = tree
         self._bodies: dict[int, tuple[list[ast.Compare], list[ast.Call]]] = {}
         self._reads: dict[int, dict[str, list[tuple[ast.Name, ast.AST | None]]]] = {}
