@@ -15,7 +15,7 @@ import enum
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,6 +212,13 @@ class Change:
     touched: set[str] = field(default_factory=set)
     # Every line the change removes, deleted files' too (a read it re-adds was moved).
     removed: list[bytes] = field(default_factory=list)
+    # (base path, start, end): the slice of ``removed`` each file's lines are.
+    removed_spans: list[tuple[str, int, int]] = field(default_factory=list)
+
+    def removed_by_path(self) -> Iterator[tuple[str, list[bytes]]]:
+        """Each base path the change removes lines from, with those lines in order."""
+        for path, start, end in self.removed_spans:
+            yield path, self.removed[start:end]
 
 
 _REMOVED_RE = re.compile(rb"\n-([^\n]*)")
@@ -270,6 +277,7 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
     total = 0  # added lines, counted past MAX_ADDED_LINES
     replaced: list[tuple[int, int, bytes]] = []
     hunk: tuple[int, int] | None = None
+    first_removed = len(change.removed)
     for number in range(len(hunks) - 1):
         line_end = text.find(b"\n", hunks[number] + 1, hunks[number + 1])
         if line_end < 0:
@@ -291,6 +299,9 @@ def _parse_file_patch(text: bytes, start: int, end: int, change: Change) -> None
         change.removed.extend(removed)
         if hunk is not None and adds and removed:
             replaced.append((hunk[0], hunk[1], b"\n".join(removed)))
+    base_path = old_path or path
+    if base_path is not None and len(change.removed) > first_removed:
+        change.removed_spans.append((base_path, first_removed, len(change.removed)))
     if path is None and binary is not None:
         change.touched.add(binary)
         change.files.append(ChangedFile(binary, frozenset(), whole=True))

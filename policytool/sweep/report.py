@@ -28,6 +28,12 @@ def scope_line(result: SweepResult) -> str:
             "`exclude` (`[tool.policytool.sweep] exclude = []` sweeps "
             f"{'it' if count == 1 else 'them'})"
         )
+    if result.moved:
+        count = result.moved
+        line += (
+            f"; {count} {'finding' if count == 1 else 'findings'} on code moved from "
+            "another file of the change not reported"
+        )
     return line
 
 

@@ -46,6 +46,7 @@ from policytool.sweep.diff import (
     resolve_base,
 )
 from policytool.sweep.keys import KeyHits, Spellings, find_keys, tree_reads, worker_pool
+from policytool.sweep.moves import MovedCode
 
 # Parse in worker processes from this many changed files (or this many bytes) on.
 PARALLEL_FILES = 64
@@ -70,6 +71,8 @@ class SweepResult:
     excluded: list[str] = field(default_factory=list)
     # Lines of the swept files that are new as a whole (untracked in the work tree).
     whole_lines: int = 0
+    # Findings left out because their code moved here from another file of the change.
+    moved: int = 0
 
     @property
     def added_lines(self) -> int:
@@ -212,8 +215,51 @@ def sweep(
                 [(f.path, f.added, f.whole) for f in result.files],
             )
         )
+    moved = MovedCode(change.removed_by_path())
+    if moved:
+        kept = _not_moved(result.findings, moved, result.files, contents, config)
+        result.moved = len(result.findings) - len(kept)
+        result.findings = kept
     result.findings = sort_findings(_displayable(f) for f in result.findings)
     return result
+
+
+def _not_moved(
+    findings: Sequence[Finding],
+    moved: MovedCode,
+    files: Sequence[ChangedFile],
+    contents: Mapping[str, bytes],
+    config: Config,
+) -> list[Finding]:
+    """``findings`` but those of the sweep's rules on code the change moved from another
+    file (:mod:`policytool.sweep.moves`)."""
+    rules = set(sweep_rule_ids())
+    tests = config.section(SweepConfig).test_paths
+    by_path = {changed.path: changed for changed in files if changed.path in contents}
+    # git numbers lines at "\n" only, as the added line numbers do
+    lines = {path: contents[path].split(b"\n") for path in by_path}
+    moved.count_added((lines[path], _added(changed)) for path, changed in by_path.items())
+    kept = []
+    for finding in findings:
+        changed = by_path.get(finding.path)
+        if finding.rule in rules and changed is not None:
+            own = {changed.path, changed.old_path or changed.path}
+            alike = functools.partial(_same_kind, tests, match_any(finding.path, tests))
+            if moved.moved(lines[finding.path], _added(changed), finding.line, own, alike):
+                continue
+        kept.append(finding)
+    return kept
+
+
+def _same_kind(tests: Sequence[str], test: bool, path: str) -> bool:
+    """Whether ``path`` is test code when ``test`` says the destination is (a test helper
+    moved into production code is new there)."""
+    return match_any(path, tests) == test
+
+
+def _added(changed: ChangedFile) -> frozenset[int] | None:
+    """The file's added line numbers; None when every line counts."""
+    return None if changed.whole else changed.added
 
 
 def _line_count(data: bytes) -> int:
