@@ -118,3 +118,48 @@ def test_a_local_name_like_a_factory_is_its_own(feature: Repo, run: Run) -> None
         "def f(picture: Image, values: np.array) -> None:\n    return None\n",
     )
     assert not any(s == "error" for _p, _l, s, _m in found(run, "any-annotation"))
+
+
+VARIABLES = """\
+import torch
+
+
+def interpolate(path: str, dtype: str | None) -> str:
+    model_kwargs: dict[str, any] = {}
+    hook: "callable" = print
+    if dtype is not None:
+        model_kwargs["torch_dtype"] = dtype
+    return path
+
+
+class Trainer:
+    progress: callable
+    scale: torch.tensor = None
+    fine: dict[str, object] = {}
+
+    def __init__(self) -> None:
+        self.hooks: list[callable] = []
+"""
+
+
+def test_a_variable_attribute_or_field_annotation_too(feature: Repo, run: Run) -> None:
+    """instructlab's `model_kwargs: dict[str, any] = {}` in a function body: mypy rejects
+    `any` as a type there as in a signature. Class attributes, dataclass-style fields and
+    `self.x: T` are annotations too; a string annotation is not read."""
+    feature.write("pkg/vars.py", VARIABLES)
+    blocking = [
+        (line, message)
+        for _p, line, severity, message in found(run, "any-annotation")
+        if severity == "error"
+    ]
+    assert [line for line, _m in blocking] == [5, 13, 14, 18]
+    assert "`model_kwargs` is annotated `dict[str, any]` (line 5)" in blocking[0][1]
+    assert "annotate `Any`" in blocking[0][1]
+    assert "`torch.tensor` is a function (torch.tensor)" in blocking[2][1]
+    assert "`self.hooks` is annotated `list[callable]`" in blocking[3][1]
+
+
+def test_an_old_variable_annotation_is_not_the_changes(feature: Repo, run: Run) -> None:
+    feature.on_main({"pkg/old.py": "def f() -> None:\n    x: any = 1\n    return None\n"})
+    feature.write("pkg/old.py", "def f() -> None:\n    x: any = 1\n    return None\n\n\nY = 2\n")
+    assert not any("builtin function" in m for _p, _l, _s, m in found(run, "any-annotation"))

@@ -1377,8 +1377,12 @@ def self_outside_class(
 
 def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding]:
     """An attribute, variable or dataclass field ``x: T = None`` (or ``x: int = True``)
-    the change adds, or one annotated with a display."""
-    shown = display_annotation(src, node.annotation, f"`{short(src, node.target)}`")
+    the change adds, or one annotated with a display, a function or a module
+    (``model_kwargs: dict[str, any] = {}``: a type checker rejects it in a body too)."""
+    name = f"`{short(src, node.target)}`"
+    shown = display_annotation(src, node.annotation, name) or function_as_type(
+        src, node.annotation, name
+    )
     if shown is not None:
         yield shown
         return

@@ -73,12 +73,13 @@ of which gives one such kind (`rewards = []`, appended to, `return rewards`; not
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
 `ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
-a parameter or return annotation naming the builtin function `callable` or `any` as a
-type, at any depth (`reward_fns: List[callable]`, `-> any`; not when the file binds the
-name itself): a type checker rejects it, the message names `Callable[..., T]` or `Any`;
-so is a well-known factory or module written as a type, by the name the file's imports
-resolve it to: `torch.tensor` (`torch.Tensor`), `np.array` (`numpy.ndarray`), `Image`
-imported with `from PIL import Image` (the module; its class is `Image.Image`);
+a parameter, return, attribute or variable annotation naming the builtin function
+`callable` or `any` as a type, at any depth (`reward_fns: List[callable]`, `-> any`,
+`model_kwargs: dict[str, any] = {{}}`; not when the file binds the name itself): a type
+checker rejects it, the message names `Callable[..., T]` or `Any`; so is a well-known
+factory or module written as a type, by the name the file's imports resolve it to:
+`torch.tensor` (`torch.Tensor`), `np.array` (`numpy.ndarray`), `Image` imported with
+`from PIL import Image` (the module; its class is `Image.Image`);
 `-> tuple[str]` (one item; `tuple[str, ...]` is any number) returning a tuple of another
 length: a display (`return a, b`) or a local bound once to one and only grown with `+=`
 of displays (`names = ("w", "s")`, `names += (...)`: two or more);
