@@ -40,13 +40,18 @@ either inside a per-step or per-request function
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
-`profile_run`, benchmarks, a kernel's `correctness_check` against its reference) are not
+`profile_run`, benchmarks, a kernel's `correctness_check` against its reference, saving
+a model or checkpoint: `save_pretrained`, `save_checkpoint`, `save_hf_adapter`) are not
 hot paths, nor is module-level code (it runs once, at import, unless it loops over
 steps), nor are loops that run once: over the model's structure (`model.modules()`),
 over a checkpoint (`state_dict`, `checkpoint`), or in a function that takes one (a
 `state_dict` / `weights` parameter, or one named `*_state_dict`, `*_checkpoint`,
-`*_ckpt`: a conversion script's `convert_model(hf_state_dict, ...)`). Files under
-`benchmarks/` are not swept by this rule. ⚠ for each such copy. A `.clone()` whose
+`*_ckpt`: a conversion script's `convert_model(hf_state_dict, ...)`), or over a name the
+function loads a checkpoint into (`tensors = load_state_dict_in_safetensors(path)`, then
+`for k, v in tensors.items()`). Nor is the branch of a lazy set-up, which runs on the
+first call only (`if self.compiled_fn is None:` ... `self.compiled_fn = compile(...)`).
+Files under `benchmarks/` and `exporters/` (an export runs once per model) are not
+swept by this rule. ⚠ for each such copy. A `.clone()` whose
 receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` line and
 is new only when that line is added (rewriting the receiver's first line is no new copy).
 
@@ -57,7 +62,9 @@ micro-batches, `for _ in range(args.gradient_accumulation_steps)`: one copy per
 optimisation step is no AR or diffusion step, ⚠ as any loop's; so are the copies of a
 function such a loop calls, and a loop of a function named for training, `train_step`)
 with no comment on its line or on a comment-only line just above saying why (a trailing
-comment of the statement above speaks of that statement), unless it copies a loss or a
+comment of the statement above speaks of that statement, unless that statement is a copy
+too: `h = h.contiguous().clone()  # break aliasing` explains the `r = r.contiguous().clone()`
+under it), unless it copies a loss or a
 metric (a scalar, ⚠), or what its name says is no latent or activations (a mask, ids,
 positions, frequencies, weights: `attn_mask.clone()` edited per step; a name ending in a
 token, `next_token`, the sampled token ids; an item's name is its collection's,
@@ -140,6 +147,9 @@ _PARAMS_RE = re.compile(r"sched|sampling|(?:^|[._])params$", re.IGNORECASE)
 _REQUEST_ROOT_RE = re.compile(r"^(?:req|request|[a-z_]*_(?:req|request))$", re.IGNORECASE)
 # Benchmarks measure the copies; they are not a per-step or per-request path.
 BENCHMARK_PATHS = ("**/benchmarks/**", "**/benchmark_*.py")
+# Exporters run once per exported model (optimum's ``exporters/``: the dummy inputs an
+# ONNX or OpenVINO export traces with), not per step or per request.
+EXPORT_PATHS = ("**/exporters/**",)
 # A loop over the model's structure or a checkpoint runs once, at load or conversion:
 # ``for m in model.modules()``, ``for k in state_dict``, ``for name, w in weights``.
 _STRUCTURE_RE = re.compile(
@@ -169,6 +179,14 @@ COLD = (
     "*capture*",
     "*init_*",
     "*setup*",
+    # saving a model or a checkpoint: once per save, not per step (not every ``*save*``:
+    # a KV connector's ``save_kv_layer`` runs for every layer of every forward)
+    "*save_pretrained*",
+    "*save_checkpoint*",
+    "*save_model*",
+    "*save_hf*",
+    "*save_*adapter*",
+    "*save_lora*",
     "*benchmark*",
     "*test*",
     # a kernel's check against its reference implementation, run once per shape
@@ -224,11 +242,17 @@ def _comment_only(src: SourceInfo, number: int) -> bool:
     )
 
 
+# A line that makes a copy, and how many such lines in a row one comment may explain.
+_COPY_LINE = re.compile(rb"\.clone\(|deepcopy\(")
+_COPY_RUN = 8
+
+
 def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
     """A comment on the call's lines, or on the comment-only line just above it (above
     the statement's first line when the copy sits on its continuation line): the
     pattern's "aware" case. A trailing comment on the statement above speaks of that
-    statement (``x = x - v * dt  # velocity ...``), not of the copy."""
+    statement (``x = x - v * dt  # velocity ...``), not of the copy, unless that
+    statement is a copy too: one comment explains a run of copies."""
     first = getattr(node, "lineno", 1)
     last = getattr(node, "end_lineno", None) or first
     if any(src.has_comment(line) for line in range(first, last + 1)):
@@ -239,7 +263,18 @@ def _why_comment(src: SourceInfo, node: ast.AST) -> bool:
     opened = 2 <= first <= len(src.byte_lines) + 1 and src.byte_lines[first - 2].rstrip().endswith(
         (b"(", b"[", b"{", b",", b"\\")
     )
-    return opened and _comment_only(src, first - 2)
+    if opened and _comment_only(src, first - 2):
+        return True
+    # The next copy of a run under one comment (``h = h.contiguous().clone()  # break
+    # aliasing`` then ``r = r.contiguous().clone()``): the comment speaks of the run.
+    line = first - 1
+    for _ in range(_COPY_RUN):
+        if not 1 <= line <= len(src.byte_lines) or not _COPY_LINE.search(src.byte_lines[line - 1]):
+            return False
+        if src.has_comment(line) or _comment_only(src, line - 1):
+            return True
+        line -= 1
+    return False
 
 
 @dataclass(frozen=True)
@@ -262,17 +297,49 @@ def _loops(src: SourceInfo, function: ast.AST) -> list[_Loop]:
 
 def _index_loops(function: ast.AST) -> list[_Loop]:
     """:func:`_loops`, built."""
+    loaded = _loaded_checkpoints(function) if isinstance(function, _FuncDef) else set()
     return [
         _Loop(
             loop.lineno,
             loop.end_lineno or loop.lineno,
             loop.target.id if isinstance(loop.target, ast.Name) else "",
-            _STRUCTURE_RE.search(unparse(loop.iter, 300)) is not None,
+            _STRUCTURE_RE.search(unparse(loop.iter, 300)) is not None
+            or _iterated_name(loop.iter) in loaded,
             loop,
         )
         for loop in ast.walk(function)
         if isinstance(loop, (ast.For, ast.AsyncFor))
     ]
+
+
+def _loaded_checkpoints(function: _FuncDef) -> set[str]:
+    """Local names the function binds to a checkpoint it loads: ``tensors =
+    load_state_dict_in_safetensors(path)`` (a call whose name says state dict, checkpoint
+    or ckpt), whatever else it binds them to (``tensors = input_lora``, the same dict
+    passed in)."""
+    return {
+        name
+        for name, bindings in _bindings(function).items()
+        if any(
+            isinstance(b, ast.Assign | ast.AnnAssign)
+            and isinstance(b.value, ast.Call)
+            and _STRUCTURE_RE.search(unparse(b.value.func, 200)) is not None
+            for b in bindings
+        )
+    }
+
+
+def _iterated_name(expr: ast.expr) -> str | None:
+    """The local name a loop walks: ``tensors`` of ``tensors``, ``tensors.items()``,
+    ``.keys()``, ``.values()``."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in ("items", "keys", "values")
+        and not expr.args
+    ):
+        expr = expr.func.value
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _cold_loops(src: SourceInfo, node: ast.Call, function: ast.AST | None) -> bool:
@@ -608,6 +675,62 @@ def _runs_once(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> boo
     return left
 
 
+def _first_call_only(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
+    """Whether the copy sits in the body of an ``if self.x is None:`` (or ``if not
+    self.x:``) that sets ``self.x``: a lazy set-up that runs on the first call only
+    (thunder's ``forward``: ``if self.compiled_fn is None:``, a deepcopy of the graph to
+    restore, ``self.compiled_fn = compile(...)``)."""
+    if function is None:
+        return False
+    places, statement_of = _places(src, function)
+    node: ast.AST | None = statement_of.get(id(call))
+    while node is not None and node is not function:
+        place = places.get(id(node))
+        if place is None:
+            return False
+        owner = place.owner
+        if isinstance(owner, ast.If) and any(statement is node for statement in owner.body):
+            unset = _unset_attribute(owner.test)
+            if unset is not None and _sets(owner.body, unset):
+                return True
+        node = owner
+    return False
+
+
+def _unset_attribute(test: ast.expr) -> str | None:
+    """``self.x`` of a test ``self.x is None`` / ``not self.x``."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        subject: ast.expr = test.left
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        subject = test.operand
+    else:
+        return None
+    if (
+        isinstance(subject, ast.Attribute)
+        and isinstance(subject.value, ast.Name)
+        and subject.value.id == "self"
+    ):
+        return f"self.{subject.attr}"
+    return None
+
+
+def _sets(body: list[ast.stmt], target: str) -> bool:
+    """Whether ``body`` assigns ``target`` (``self.x``) anywhere in it."""
+    for statement in body:
+        for node in _own_nodes([statement]):
+            if isinstance(node, ast.Assign) and any(unparse(t) == target for t in node.targets):
+                return True
+            if isinstance(node, ast.AnnAssign | ast.AugAssign) and unparse(node.target) == target:
+                return True
+    return False
+
+
 def _scalar(call: ast.Call) -> bool:
     """Whether a ``.clone()`` copies a loss or a metric (:data:`_SCALAR_WORDS`): a scalar
     reduced from a step, not latents or activations."""
@@ -872,7 +995,7 @@ def _async_twin(tree: ast.Module, function: ast.FunctionDef) -> str | None:
 
 def hot_copy(src: SourceInfo) -> Iterator[Finding]:
     """Copies in per-step / per-request code (tests and run-once functions are not hot)."""
-    if src.is_test or match_any(src.path, BENCHMARK_PATHS):
+    if src.is_test or match_any(src.path, (*BENCHMARK_PATHS, *EXPORT_PATHS)):
         return
     hot_names = (*src.config.request_path, *src.config.hot_path)
     request_args: set[int] | None = None
@@ -888,6 +1011,8 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         names = ctx.names()
         if names_match(names, COLD) or names_match(names, src.config.fail_fast):
             continue
+        if _first_call_only(src, node, ctx.innermost):
+            continue  # lazy set-up: the first call makes the copy, no other
         hot = names_match(names, hot_names)
         per_request = None
         if kind == "deepcopy":
