@@ -48,3 +48,43 @@ def test_the_same_lock_outside_a_test_file_is_reported(feature: Repo, run: Run) 
     feature.commit("code")
     lines = sorted(line for _path, line, _sev, _msg in found(run, "async-blocking"))
     assert {6, 15, 21, 26} <= set(lines)
+
+
+FAKES = (
+    "import time\n"  # 1
+    "import requests\n"
+    "\n\n"
+    "def test_runner_times_out(runner):\n"  # 5
+    "    class BlockingFakeAnalyzer:\n"
+    "        async def run(self, kwargs):\n"
+    "            time.sleep(0.5)\n"  # 8: the slow work the fake stands in for
+    "            return []\n"
+    "\n"  # 10
+    "    class FetchingFake:\n"
+    "        async def run(self, url):\n"
+    "            return requests.get(url)\n"  # 13: HTTP is no stand-in
+    "\n"
+    "    runner.analyzer = BlockingFakeAnalyzer()\n"  # 15
+    "\n"
+    "class TestSleep:\n"
+    "    async def test_sleeps(self):\n"
+    "        time.sleep(0.1)\n"  # 19: the test itself blocks its loop
+    "\n\n"
+    "class TritonPythonModel:\n"
+    "    async def execute(self, requests):\n"
+    "        time.sleep(0.2)\n"  # 24: a QA model the tests serve is code under test
+)
+
+
+def test_a_fake_s_sleep_stands_in_for_slow_work(feature: Repo, run: Run) -> None:
+    """nvidia-resiliency-ext's ``BlockingFakeLogAnalyzer.run``, a class its test defines,
+    sleeps to simulate the synchronous work the change moves off the loop: no finding.
+    Blocking HTTP in a fake, a test method's own sleep and a module-level model of a QA
+    directory (triton's ``qa/`` models, labelled ⚠) are still reported."""
+    feature.write("tests/test_runner.py", FAKES)
+    rows = found(run, "async-blocking")
+    assert [(line, severity) for _p, line, severity, _m in rows] == [
+        (13, "warning"),
+        (19, "warning"),
+        (24, "warning"),
+    ]

@@ -39,7 +39,10 @@ thread or process future, `open(...).read()`, `path.read_text()`/`read_bytes()`)
 while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` ...
 `release()`) when the change created the lock statement or the `await` (its first line
 is added; a keyword added inside an old `await` is not a new one). Tests report only
-`time.sleep` and blocking HTTP.
+`time.sleep` and blocking HTTP, and not the `time.sleep` of a fake's method (an `async
+def` taking `self`, not a `test*`, of a class a test function defines:
+`BlockingFakeLogAnalyzer.run` sleeps to stand in for the slow synchronous work the test
+exercises; a module-level class, a QA model the tests serve, is still read).
 
 A sync function of the same module that an `async def` calls directly (not handed to
 `asyncio.to_thread` / `run_in_executor`, not in a nested `def` or `lambda`) runs on the
@@ -615,6 +618,8 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         api, listed = found
         if src.is_test and not listed:
             continue  # a test's own file or queue reads do not stall a server
+        if src.is_test and api == "time.sleep" and _fake_method(ctx):
+            continue  # a test's fake sleeps on purpose: the slow work it stands in for
         function = ctx.names()[-1]
         serving = src.is_serving or (not src.is_test and is_route(ctx.innermost))
         if serving and listed and not names_match(ctx.names(), ADMIN):
@@ -663,6 +668,18 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             yield finding(
                 src, lock, "async-blocking", WARN, f"{held} in `async def {ctx.names()[-1]}`"
             )
+
+
+def _fake_method(ctx: Ctx) -> bool:
+    """Whether the node's function is a method (``self`` first, not a ``test*``) of a
+    class a test function defines: a fake (``BlockingFakeLogAnalyzer.run`` sleeps to
+    stand in for the slow synchronous work the test exercises). A module-level class of a
+    test directory (a QA model served for the tests) is code under test."""
+    function = ctx.innermost
+    if not isinstance(function, ast.AsyncFunctionDef) or function.name.startswith("test"):
+        return False
+    positional = [*function.args.posonlyargs, *function.args.args]
+    return len(ctx.funcs) >= 2 and bool(positional) and positional[0].arg == "self"
 
 
 def check(source: SourceFile, config: Config) -> list[Finding]:
