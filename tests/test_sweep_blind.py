@@ -456,9 +456,6 @@ _ZA_FIGURES = {
         "11/12: a forked test child's `except Exception:` writing `FAILURE` for the parent "
         "to assert on, labelled '-'"
     ),
-    ("hot-copy", "w-precision"): (
-        "0/1: `tensor.clone().float()` per parameter at a checkpoint save, labelled '-'"
-    ),
 }
 
 _ZB_FIGURES = {
@@ -555,11 +552,6 @@ _ZF_FIGURES = {
         "only handed to `self.<attr>(...)`): an implicit Optional a maintainer keeps, a "
         "`prefill_l: list[int] = None` the body sums and its one caller passes"
     ),
-    ("hot-copy", "x-precision"): (
-        "2/3: `residual.contiguous().clone()`, the aligned twin of the line above whose "
-        "comment explains both copies, labelled ⚠"
-    ),
-    ("hot-copy", "w-precision"): "3/4: one sampled copy labelled '-'",
 }
 _ZG_FIGURES = {
     ("kwargs-lookup", "x-precision"): "1/2: " + _OLD_DROPPING_INIT + " (ROLL's `mode`)",
@@ -739,8 +731,8 @@ _ZO_FIGURES = {
         "traceback before returning None, labelled ⚠ (logged)"
     ),
     ("broad-except", "w-precision"): (
-        "7/9: a QA model generator that prints the error and returns False to its caller, "
-        "twice, labelled '-'"
+        "6/8 (7/9 before round AD left out a handler moved from another file): a QA model "
+        "generator that prints the error and returns False to its caller, twice, labelled '-'"
     ),
     ("any-annotation", "x-recall"): (
         "0/3: `-> None | List[tuple[str, str]]` returning `TritonLoraConfig` dataclasses, "
@@ -757,14 +749,14 @@ _ZPQ_SEALED = (
 )
 _ZP_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "7/10 (4/10 as sealed): tensordict's `save(...) -> None` returning `data.memmap("
+        '3/10 blind, 3/6 post-run (7/10 before round AD: tensordict\'s three `-> "Self"` '
+        "module functions and helion's `**kwargs: dict` launcher, labelled ✗ blind, were "
+        "moved verbatim from another file in the same commit, which the sweep leaves out: "
+        "post_run '-' by the brief's reading 8; 4/10 as sealed): tensordict's `save(...) -> "
+        "None` returning `data.memmap("
         "...)` (a returned call is not read: it may give None), and helion's two "
         "`SimpleNamespace(codegen_name=..., backend_name=...)` returned by the patched "
         "`CompileEnvironment.current`, a plain class (no data class: ⚠)"
-    ),
-    ("any-annotation", "x-precision"): (
-        "7/8: tensordict's `lazy_stack: bool = None` handed to `from_list(lazy_stack: bool "
-        "= False)`, which only tests its truth, labelled '-' (None acts as False there)"
     ),
     ("hot-copy", "w-precision"): (
         "0/1 (0/4 before round V read helion's `correctness_check`, cloning each "
@@ -814,7 +806,8 @@ _ZR_FIGURES = {
         "time is no fail-fast name)"
     ),
     ("broad-except", "x-precision"): (
-        "0/3 (0/5 as sealed): `_find_torch_ext_init`, twice, which looks up a package's "
+        "0/2 (0/5 as sealed, 0/3 before round AD left out the helper moved into `cli/`): "
+        "`_find_torch_ext_init`, which looks up a package's "
         "`__init__.py` for a kernel card (the `*_init` fail-fast glob matches a noun), and "
         "`kernels info`'s metadata download whose `metadata = None` before the `try` says "
         "it is optional, labelled ⚠"
@@ -866,10 +859,6 @@ _ZS_FIGURES = {
         "0/3: an asyncio lock held across `await asyncio.shield(...)` and two `time.sleep` "
         "on the attribution service's loop: ⚠ (`attribution/svc/` is no serving path by "
         "the default globs)"
-    ),
-    ("async-blocking", "w-precision"): (
-        "3/5: two test fakes whose `async def run` sleeps on purpose to stand for the "
-        "blocking work the commit moves to a thread, labelled '-'"
     ),
 }
 
@@ -955,10 +944,6 @@ _ZY_FIGURES = {
     ("broad-except", "w-precision"): (
         "8/9: a hand-written `pytest.raises` (`try: ...; except Exception as e: assert "
         "...`) in a test, labelled '-'"
-    ),
-    ("hot-copy", "w-precision"): (
-        "0/1: `copy.deepcopy(graph)` in a loop that runs it once, while `compiled_fn is "
-        "None`, to restore the graph Inductor mutates, labelled '-'"
     ),
 }
 _ZZ_FIGURES = {
@@ -1438,10 +1423,6 @@ _ZZV_FIGURES = {
         "which the sweep reports ✗ on the signature's `def` line (labelled ✗ there after the "
         "run, '-' here)"
     ),
-    ("any-annotation", "w-precision"): (
-        "16/18: two sampled ⚠ on InternEvo's `BaseOptimizer` methods, a class moved from "
-        "another file with edits around it (the sweep reads the lines as new), labelled '-'"
-    ),
     ("broad-except", "x-recall"): (
         "0/6: five `except Exception: return None` in langgraph's example dump script "
         "(a recovery tool's decode hooks: ✗ by the labeller's reading of a load path), and "
@@ -1493,13 +1474,10 @@ _ZZW_FIGURES = {
         "10/12: xDiT's old `check_aiter` handler re-indented into and out of an `if` block "
         "(the sweep reads a re-indented line as added; labelled '-' as moved)"
     ),
-    ("hot-copy", "x-precision"): (
-        "0/1: LTX2's `audio_hidden_states.clone()` per block per step, covered by the "
-        "explanatory comment on the twin line above it (labelled ⚠)"
-    ),
     ("hot-copy", "w-precision"): (
-        "1/2: LightX2V's `patch_tokens.clone()` moved a few lines down inside the same loop "
-        "(labelled '-' as moved)"
+        "2/3 (1/2 before round AD read one comment over a run of copies): LightX2V's "
+        "`patch_tokens.clone()` moved a few lines down inside the same loop (labelled '-' as "
+        "moved; the brief counts such a line as added from set zzy on)"
     ),
     ("kwargs-lookup", "x-recall"): (
         "0/2: lmms-eval's swanlab logger reads the new key `exp_name` from `**kwargs`; the "
@@ -1608,10 +1586,6 @@ _ZZY_FIGURES = {
         "step from a forward the pipeline's step loop runs in another module (⚠: the step "
         "loop is not in the file)"
     ),
-    ("hot-copy", "w-precision"): (
-        "3/5: two `v.clone() * alpha / rank` in a LoRA key converter's loop over a state "
-        "dict (load time: '-'; the loop is over `tensors.items()`, not a checkpoint name)"
-    ),
 }
 
 _ZZZ_SEALED = (
@@ -1668,11 +1642,6 @@ _ZZZB_SEALED = (
     "✗ precision 14/21 and 16/21, ⚠ precision 42/47; round AB's later return-site and "
     "value-default readings were read from it (tuned)"
 )
-_ZZZB_MOVES = (
-    "defs moved verbatim to a new file (InternVL's `FlickrDataset` into `dataset.py`, "
-    "marker's streamlit helpers into `scripts/common.py`), '-' by reading 8: the sweep "
-    "reads no move across files for any-annotation"
-)
 _ZZZB_FIGURES = {
     ("any-annotation", "x-recall"): (
         "21/38 blind, 23/40 post-run (13/38 and 15/40 as sealed; 20/38 and 22/40 before round "
@@ -1685,14 +1654,20 @@ _ZZZB_FIGURES = {
         "return-value data flow the sweep does not follow"
     ),
     ("any-annotation", "x-precision"): (
-        "21/27 blind, 23/27 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
+        "21/26 blind, 23/26 post-run (two InternLM2ForCausalLM `input_ids: torch.LongTensor "
         "= None` labelled '-' blind, ✗ after the run: the body tests it and the chat model "
         "omits it): InternLM2ForSequenceClassification's two, which nothing in the "
-        "repository calls ('-', reading 2 read strictly); marker's re-wrapped "
-        "`openai_api_key: Annotated[str, ...] = None`, whose field line is old; and "
-        "`pillow_image_to_base64_string(img: Image)`, one of the " + _ZZZB_MOVES
+        "repository calls ('-', reading 2 read strictly), and marker's re-wrapped "
+        "`openai_api_key: Annotated[str, ...] = None`, whose field line is old (21/27 and "
+        "23/27 before round AD left out `pillow_image_to_base64_string(img: Image)`, moved "
+        "verbatim to a new file)"
     ),
-    ("any-annotation", "w-precision"): "13/18: five fully untyped " + _ZZZB_MOVES,
+    ("any-annotation", "w-precision"): (
+        "17/18 (13/18 before round AD left code moved from another file out): InternVL's "
+        "`FlickrDataset.__len__`, moved verbatim with its class, whose lines the change adds "
+        "twice (the new COCO dataset has the same `__len__`): a block added more often than "
+        "removed is new to the sweep, '-' by reading 8"
+    ),
     ("broad-except", "x-recall"): (
         "1/3: mergekit's `infer_architecture_info` handlers that log and return "
         "`(None, None, None)`, judged fail-fast (architecture inference feeds merge "
@@ -1739,6 +1714,36 @@ _ZZZC_FIGURES = {
         "`app_utils.get_running_jobs` in the same commit, '-' as a move"
     ),
 }
+_ZZZD_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of ec9b8b7 (unchanged since "
+    "34a449d), first recorded with ec9b8b7 (round AC's final code): ✗ recall 2/15, ✗ "
+    "precision 2/2, ⚠ precision 34/38"
+)
+_ZZZD_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "3/10 (2/10 as sealed; round AD read `any` written as a variable's type, "
+        "instructlab's `model_kwargs: dict[str, any]`, from this set): mlx-lm's three "
+        "`SimpleNamespace(sequences=...)` fakes of `GenerationContext` passed to an "
+        "unannotated `_process_control_tokens(ctx, ...)` (one keyword, no annotation to "
+        "read the class from), its `Tuple[Dict[str, Any]]` field and parameter (the "
+        "function's return is reported), a callback annotated `List[Any]` that a caller "
+        "hands a generator, and instructlab's `self.lr_scheduler: Callable` holding an "
+        "LRScheduler"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/5: instructlab's `has_timm_vision_tower` probe (`except Exception: pass`, then "
+        "`return False`) that `Model.__init__` calls and its granite-checkpoint loader's "
+        "bare `except:` (a context manager `setup_model` enters in another module), "
+        "keras-hub's two handlers of `convert_weights` (HF weight conversion at "
+        "`from_preset`), and mlx-lm's `share.main` swallowing its own ValueError: fail-fast "
+        "by purpose, under no name the rule reads as one (⚠)"
+    ),
+    ("kwargs-lookup", "w-precision"): (
+        "4/6: keras-hub's `_resolve_dtype(self, config, kwargs)`, a plain dict parameter "
+        "the file hands its `**kwargs` dict to (the sweep follows it; the brief's reading 4 "
+        "labels a plain dict parameter '-')"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -1765,10 +1770,6 @@ _ZZZA_FIGURES = {
     ("broad-except", "x-precision"): (
         "1/2: rllm's logged handler moved with its function from another file in the same "
         "commit (re-indented, `config` renamed `self.config`), '-' as a move"
-    ),
-    ("broad-except", "w-precision"): (
-        "17/18: rllm's teardown handler moved verbatim from a deleted module with its class "
-        "renamed, '-' as a move"
     ),
     ("any-annotation", "x-recall"): (
         "12/14: rllm's `__iter__(self) -> Iterator[list[dict[str, Any]]]` and "
@@ -1855,6 +1856,7 @@ for _name, _cells, _when in (
     ("zzza", _ZZZA_FIGURES, _ZZZA_SEALED),
     ("zzzb", _ZZZB_FIGURES, _ZZZB_SEALED),
     ("zzzc", _ZZZC_FIGURES, _ZZZC_SEALED),
+    ("zzzd", _ZZZD_FIGURES, _ZZZD_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
@@ -1878,7 +1880,6 @@ KNOWN_GAPS[("zzf", "blind", "any-annotation", "x-recall")] = (
 for _name, _figure, _site, _when in (
     ("b", "40/45", "vllm-gaudi's `deepseek_v2` wrong return", ""),
     ("zf", "5/6", "optimum-intel's `openvino/utils.py` wrong return", _ZFG_SEALED),
-    ("zzm", "6/7", "Qwen-Agent's `llm/base.py` wrong return", _ZZKLM_SEALED),
 ):
     KNOWN_GAPS[(_name, "blind", "any-annotation", "x-recall")] = (
         f"{_figure} blind, all post-run: {_site}, labelled blind at its multi-line "
@@ -1886,6 +1887,33 @@ for _name, _figure, _site, _when in (
         "where the sweep reports it since round AB (labelled there after the run; post_run "
         "'-' on the `def` line: placement, same verdict)" + (f" ({_when})" if _when else "")
     )
+for _rule, _figure, _site in (
+    (
+        "any-annotation",
+        "7/8",
+        "fastchat's `conv_template: str = None` in `BaseModelWorker.__init__`, moved "
+        "verbatim from `model_worker.py` into the new `base_model_worker.py`",
+    ),
+    (
+        "broad-except",
+        "3/4",
+        "lorax's `except Exception: pass` of `FlashCausalLM.__init__`, moved verbatim from "
+        "`flash_llama.py`",
+    ),
+):
+    KNOWN_GAPS[("h", "blind", _rule, "x-recall")] = (
+        f"{_figure} blind, all post-run: {_site}, labelled ✗ blind; the sweep leaves code "
+        "moved from another file of the change out since round AD (post_run '-' by the "
+        f"brief's reading 8, settled after this set was labelled) ({_GH_SEALED})"
+    )
+KNOWN_GAPS[("zzm", "blind", "any-annotation", "x-recall")] = (
+    "4/7 blind, all post-run (6/7 before round AD: ragas' two `**kwargs: t.Dict[str, t.Any]`, "
+    "labelled ✗ blind, moved verbatim from `llm_based.py` in the same commit, which the "
+    "sweep leaves out: post_run '-' by the brief's reading 8): Qwen-Agent's `llm/base.py` "
+    "wrong return, labelled blind at its multi-line signature's `def` line before the brief "
+    "fixed the site on the line carrying `->` (post_run '-' there: placement, same verdict) "
+    f"({_ZZKLM_SEALED})"
+)
 KNOWN_GAPS[("zz", "blind", "kwargs-lookup", "x-precision")] = (
     '5/9 blind, 9/9 post-run: four reads of the new `"extra_body"` labelled ⚠ blind and ✗ '
     f"after the run ({_ZYZ_SEALED})"
