@@ -188,10 +188,9 @@ block = st.lists(
 def test_any_block_removed_from_one_file_and_added_to_another_is_moved(
     block: list[str], before: int, at: st.DataObject
 ) -> None:
-    moved = MovedCode([("old.py", _lines(["# kept"] + block))])
     head = _lines(["# new"] * before + block)
     added = frozenset(range(before + 1, len(head) + 1))
-    moved.count_added([(head, added)])
+    moved = MovedCode([("old.py", _lines(["# kept", *block]))], [(head, added)])
     line = at.draw(st.integers(before + 1, len(head)))
     assert moved.moved(head, added, line, {"new.py"}, _any)
     # the same block removed from the file itself is a move within it: new
@@ -204,18 +203,16 @@ def test_any_block_removed_from_one_file_and_added_to_another_is_moved(
 
 @given(block=block)
 def test_a_block_added_more_often_than_removed_is_never_moved(block: list[str]) -> None:
-    moved = MovedCode([("old.py", _lines(block))])
-    head = _lines(block + ["# between"] + block)
+    head = _lines([*block, "# between", *block])
     added = frozenset(range(1, len(head) + 1))
-    moved.count_added([(head, added)])
+    moved = MovedCode([("old.py", _lines(block))], [(head, added)])
     assert not any(moved.moved(head, added, n, {"new.py"}, _any) for n in range(1, len(head) + 1))
 
 
 def test_many_repeated_removed_lines_cost_little() -> None:
     lines = [b"    x = x.clone()"] * 200_000 + [f"y{i} = {i}".encode() for i in range(200_000)]
     started = time.perf_counter()
-    moved = MovedCode([("old.py", lines)])
     head = lines[:1000]
-    moved.count_added([(head, None)])
+    moved = MovedCode([("old.py", lines)], [(head, None)])
     assert all(moved.moved(head, None, n, {"new.py"}, _any) for n in range(1, 1001))
     assert time.perf_counter() - started < 10

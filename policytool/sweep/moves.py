@@ -39,6 +39,20 @@ def _shingles(texts: Sequence[bytes]) -> Iterator[Shingle]:
         yield tuple(texts[start : start + SHINGLE])
 
 
+def _runs_within(texts: Sequence[bytes], kept: set[bytes]) -> Iterator[list[bytes]]:
+    """The runs of at least :data:`SHINGLE` lines of ``texts`` that are all in ``kept``."""
+    run: list[bytes] = []
+    for text in texts:
+        if text in kept:
+            run.append(text)
+            continue
+        if len(run) >= SHINGLE:
+            yield run
+        run = []
+    if len(run) >= SHINGLE:
+        yield run
+
+
 def _added_runs(lines: Sequence[bytes], added: frozenset[int] | None) -> Iterator[list[bytes]]:
     """The non-blank lines of each run of consecutive added lines (``added`` None: the
     whole file is one run)."""
@@ -66,27 +80,46 @@ class MovedCode:
     into a new module and copied once more beside it, neither copy is told apart.
     """
 
-    def __init__(self, removed: Iterable[tuple[str, Sequence[bytes]]]) -> None:
-        """Index each path's removed lines (``removed``: the path and its lines, in order)
-        by every :data:`SHINGLE` non-blank lines in a row."""
-        self._removed: dict[Shingle, Counter[str]] = {}
-        self._added: Counter[Shingle] = Counter()
-        for path, lines in removed:
-            for shingle in _shingles([n for n in map(_normal, lines) if n]):
-                self._removed.setdefault(shingle, Counter())[path] += 1
+    def __init__(
+        self,
+        removed: Iterable[tuple[str, Sequence[bytes]]],
+        added: Iterable[tuple[Sequence[bytes], frozenset[int] | None]],
+    ) -> None:
+        """Index the removed blocks the change also adds, and count how often it adds each.
+
+        ``removed`` holds each path the change removes lines from with those lines, in
+        order; ``added`` each changed file's lines with its added line numbers (None: every
+        line), read once, one file at a time. Only a run of added lines that some file
+        also removes can be a moved block: the rest (most of a large change) is dropped
+        line by line before any block is formed.
+        """
+        lost = [(path, [n for n in map(_normal, lines) if n]) for path, lines in removed]
+        lost_lines = {text for _path, texts in lost for text in texts}
+        fragments: list[list[bytes]] = []  # runs of added lines every one of which is lost
+        for lines, numbers in added:
+            for run in _added_runs(lines, numbers):
+                fragments.extend(_runs_within(run, lost_lines))
+        found_lines = {text for fragment in fragments for text in fragment}
+        # shingle -> path -> how often that path loses it (plain dicts: tens of thousands)
+        self._removed: dict[Shingle, dict[str, int]] = {}
+        for path, texts in lost:
+            for run in _runs_within(texts, found_lines):
+                for shingle in _shingles(run):
+                    where = self._removed.get(shingle)
+                    if where is None:
+                        self._removed[shingle] = {path: 1}
+                    else:
+                        where[path] = where.get(path, 0) + 1
+        self._added: Counter[Shingle] = Counter(
+            shingle
+            for fragment in fragments
+            for shingle in _shingles(fragment)
+            if shingle in self._removed
+        )
 
     def __bool__(self) -> bool:
-        """Whether the change removes any block at all."""
+        """Whether the change adds any block it removes elsewhere."""
         return bool(self._removed)
-
-    def count_added(self, files: Iterable[tuple[Sequence[bytes], frozenset[int] | None]]) -> None:
-        """Count how often the change adds each removed block: ``files`` holds each
-        changed file's lines and its added line numbers (None: every line)."""
-        for lines, added in files:
-            for run in _added_runs(lines, added):
-                for shingle in _shingles(run):
-                    if shingle in self._removed:
-                        self._added[shingle] += 1
 
     def moved(
         self,
@@ -99,8 +132,7 @@ class MovedCode:
         """Whether head line ``line`` (1-based) of a file whose lines are ``lines`` sits in
         a block the change removed from a file other than ``own`` (its head and base
         paths) that ``alike`` accepts, at least as often as it adds it. ``added`` holds
-        the file's added line numbers (None: every line); :meth:`count_added` has seen
-        every file."""
+        the file's added line numbers (None: every line)."""
 
         def is_added(number: int) -> bool:
             return 1 <= number <= len(lines) and (added is None or number in added)

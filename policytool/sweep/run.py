@@ -14,6 +14,7 @@ import bisect
 import dataclasses
 import functools
 import gc
+import itertools
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,7 @@ from policytool.rules.kwargs_lookup import (
 from policytool.sweep.diff import (
     MAX_FILE_BYTES,
     Base,
+    Change,
     ChangedFile,
     Head,
     HeadFiles,
@@ -215,9 +217,8 @@ def sweep(
                 [(f.path, f.added, f.whole) for f in result.files],
             )
         )
-    moved = MovedCode(change.removed_by_path())
-    if moved:
-        kept = _not_moved(result.findings, moved, result.files, contents, config)
+    if change.removed_spans:
+        kept = _not_moved(result.findings, change, result.files, contents, config)
         result.moved = len(result.findings) - len(kept)
         result.findings = kept
     result.findings = sort_findings(_displayable(f) for f in result.findings)
@@ -226,7 +227,7 @@ def sweep(
 
 def _not_moved(
     findings: Sequence[Finding],
-    moved: MovedCode,
+    change: Change,
     files: Sequence[ChangedFile],
     contents: Mapping[str, bytes],
     config: Config,
@@ -236,19 +237,26 @@ def _not_moved(
     rules = set(sweep_rule_ids())
     tests = config.section(SweepConfig).test_paths
     by_path = {changed.path: changed for changed in files if changed.path in contents}
-    # git numbers lines at "\n" only, as the added line numbers do
-    lines = {path: contents[path].split(b"\n") for path in by_path}
-    moved.count_added((lines[path], _added(changed)) for path, changed in by_path.items())
-    kept = []
-    for finding in findings:
-        changed = by_path.get(finding.path)
-        if finding.rule in rules and changed is not None:
-            own = {changed.path, changed.old_path or changed.path}
-            alike = functools.partial(_same_kind, tests, match_any(finding.path, tests))
-            if moved.moved(lines[finding.path], _added(changed), finding.line, own, alike):
-                continue
-        kept.append(finding)
-    return kept
+    # Two passes, one file's lines held at a time (a release diff changes thousands):
+    # every added block is counted before any finding is judged. git numbers lines at
+    # "\n" only, as the added line numbers do.
+    moved = MovedCode(
+        change.removed_by_path(),
+        ((contents[path].split(b"\n"), _added(changed)) for path, changed in by_path.items()),
+    )
+    if not moved:
+        return list(findings)
+    gone: set[int] = set()
+    judged = [f for f in findings if f.rule in rules and f.path in by_path]
+    for path, group in itertools.groupby(
+        sorted(judged, key=lambda f: f.path), key=lambda f: f.path
+    ):
+        changed = by_path[path]
+        lines = contents[path].split(b"\n")
+        own = {changed.path, changed.old_path or changed.path}
+        alike = functools.partial(_same_kind, tests, match_any(path, tests))
+        gone.update(id(f) for f in group if moved.moved(lines, _added(changed), f.line, own, alike))
+    return [f for f in findings if id(f) not in gone]
 
 
 def _same_kind(tests: Sequence[str], test: bool, path: str) -> bool:
