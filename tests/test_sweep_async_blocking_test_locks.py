@@ -88,3 +88,35 @@ def test_a_fake_s_sleep_stands_in_for_slow_work(feature: Repo, run: Run) -> None
         (19, "warning"),
         (24, "warning"),
     ]
+
+
+CONDITION = (
+    "import asyncio\n"  # 1
+    "\n\n"
+    "class Policy:\n"
+    "    async def generate(self, request):\n"  # 5
+    "        async with self.request_lock:\n"  # 6: only the condition's own wait: ⚠
+    "            await self.request_lock.wait_for(lambda: self.accepting_requests)\n"
+    "            self.scheduler.add_request(request)\n"
+    "        async with self.request_lock:\n"  # 9: waits on another condition: held
+    "            await self.other_lock.wait()\n"
+    "        async with self.request_lock:\n"  # 11: a real await under the lock
+    "            await self.request_lock.wait()\n"
+    "            await self.engine.step()\n"
+)
+
+
+def test_a_condition_s_own_wait_releases_it(feature: Repo, run: Run) -> None:
+    """forge's ``async with self.request_lock: await self.request_lock.wait_for(...)`` on
+    the request path: an ``asyncio.Condition`` releases its lock while it waits, so no
+    request is serialized behind it: ⚠ (an await in the critical section, as labelled),
+    not ✗. Another awaitable under the lock still holds it."""
+    feature.write("pkg/policy.py", CONDITION)
+    rows = found(run, "async-blocking")
+    assert [(line, severity) for _p, line, severity, _m in rows] == [
+        (6, "warning"),
+        (9, "error"),
+        (11, "error"),
+    ]
+    assert "its own `self.request_lock.wait_for(" in rows[0][3]
+    assert "(it releases the lock)" in rows[0][3]

@@ -63,7 +63,10 @@ file but a test, an `async def` an HTTP route decorator registers, `@app.post("/
 in an `async def` or in a helper it calls; or a lock held across an
 `await` in a request-path function (`request-path`), or in an `async def` such a
 function awaits (up to two levels: `generate` -> `_encode` -> the lock). Admin paths
-(profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠. A test
+(profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠, and so
+is a lock whose only awaits are its own `await cond.wait()` / `wait_for(...)`: an
+`asyncio.Condition` releases its lock while it waits (`async with self.request_lock:
+await self.request_lock.wait_for(ready)`), so no request queues behind it. A test
 function (`test_*` in a test file) that holds a lock across an `await` is exercising the
 lock (that unloading waits for it, that a request meanwhile gets a 409): no finding; its
 blocking calls are still reported.
@@ -599,7 +602,9 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
     A lock held across awaits is reported once, at the ``with``/``acquire`` line, when
     the lock statement or one of the awaits under it is new.
     """
-    sections: dict[int, tuple[ast.expr, Ctx, ast.Await]] = {}
+    # lock -> (lock, where, the await shown, whether every await so far is the held
+    # condition's own wait)
+    sections: dict[int, tuple[ast.expr, Ctx, ast.Await, bool]] = {}
     awaited: set[int] = set()
     for node, ctx in src.of_type(ast.Call, ast.Await):
         if not ctx.in_async:
@@ -607,8 +612,12 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         if isinstance(node, ast.Await):
             awaited.add(id(node.value))
             for lock in ctx.locks:
-                if id(lock) not in sections and (_created(src, node) or _created(src, lock)):
-                    sections[id(lock)] = (lock, ctx, node)
+                waits = _waits_on(node, lock)
+                known = sections.get(id(lock))
+                if known is not None and (waits or not known[3]):
+                    continue
+                if _created(src, node) or _created(src, lock):
+                    sections[id(lock)] = (lock, ctx, node, waits)
             continue
         assert isinstance(node, ast.Call)
         awaited.update(_handed_to_await(src, node))
@@ -639,7 +648,7 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
                 f"`{api}` in `async def {function}` blocks the event loop",
             )
     yield from _helpers_on_loop(src)
-    for lock, ctx, await_node in sections.values():
+    for lock, ctx, await_node, only_waits in sections.values():
         if src.is_test and any(name.startswith("test") for name in ctx.names()):
             # A test holding a lock across an await is exercising it (that a second
             # request waits, or gets a 409): the contention is what the test is about.
@@ -656,7 +665,11 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             if caller is not None and names_match([caller], ADMIN) is None:
                 request = caller
                 path = f"`{caller}` (it awaits `{names[-1]}`)"
-        if request and not admin:
+        if only_waits:
+            # A condition's own wait releases the lock while it waits: nothing queues
+            # behind it (⚠, an await in the critical section, never ✗).
+            held += f", its own `{short(src, await_node.value, 40)}` (it releases the lock)"
+        if request and not admin and not only_waits:
             yield finding(
                 src,
                 lock,
@@ -668,6 +681,20 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             yield finding(
                 src, lock, "async-blocking", WARN, f"{held} in `async def {ctx.names()[-1]}`"
             )
+
+
+def _waits_on(node: ast.Await, lock: ast.expr) -> bool:
+    """Whether ``node`` awaits the held lock's own ``wait()`` / ``wait_for()``: an
+    ``asyncio.Condition`` releases its lock while it waits (forge's ``async with
+    self.request_lock: await self.request_lock.wait_for(...)``), so no request queues
+    behind that await."""
+    call = node.value
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("wait", "wait_for")
+        and unparse(call.func.value, 200) == unparse(lock, 200)
+    )
 
 
 def _fake_method(ctx: Ctx) -> bool:
