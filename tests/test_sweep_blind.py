@@ -620,10 +620,6 @@ _ZI_FIGURES = {
         "0/1: kvpress's `hidden_states.detach().clone()` appended per decoding step from a "
         "forward hook (the step loop is the model's): ⚠"
     ),
-    ("async-blocking", "x-precision"): (
-        "0/1: an `asyncio.Condition` held across `wait_for`, which releases it while "
-        "waiting, labelled ⚠"
-    ),
 }
 
 _ZJK_SEALED = (
