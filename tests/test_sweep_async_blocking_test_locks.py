@@ -50,6 +50,11 @@ def test_the_same_lock_outside_a_test_file_is_reported(feature: Repo, run: Run) 
     assert {6, 15, 21, 26} <= set(lines)
 
 
+def _severities(run: Run) -> list[tuple[int, str]]:
+    """(line, severity) of each async-blocking finding."""
+    return [(line, severity) for _p, line, severity, _m in found(run, "async-blocking")]
+
+
 FAKES = (
     "import time\n"  # 1
     "import requests\n"
@@ -82,12 +87,7 @@ def test_a_fake_s_sleep_stands_in_for_slow_work(feature: Repo, run: Run) -> None
     Blocking HTTP in a fake, a test method's own sleep and a module-level model of a QA
     directory (triton's ``qa/`` models, labelled ⚠) are still reported."""
     feature.write("tests/test_runner.py", FAKES)
-    rows = found(run, "async-blocking")
-    assert [(line, severity) for _p, line, severity, _m in rows] == [
-        (13, "warning"),
-        (19, "warning"),
-        (24, "warning"),
-    ]
+    assert _severities(run) == [(13, "warning"), (19, "warning"), (24, "warning")]
 
 
 CONDITION = (
@@ -112,11 +112,7 @@ def test_a_condition_s_own_wait_releases_it(feature: Repo, run: Run) -> None:
     request is serialized behind it: ⚠ (an await in the critical section, as labelled),
     not ✗. Another awaitable under the lock still holds it."""
     feature.write("pkg/policy.py", CONDITION)
-    rows = found(run, "async-blocking")
-    assert [(line, severity) for _p, line, severity, _m in rows] == [
-        (6, "warning"),
-        (9, "error"),
-        (11, "error"),
-    ]
-    assert "its own `self.request_lock.wait_for(" in rows[0][3]
-    assert "(it releases the lock)" in rows[0][3]
+    assert _severities(run) == [(6, "warning"), (9, "error"), (11, "error")]
+    message = found(run, "async-blocking")[0][3]
+    assert "its own `self.request_lock.wait_for(" in message
+    assert "(it releases the lock)" in message
