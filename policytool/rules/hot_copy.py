@@ -680,7 +680,7 @@ def _first_call_only(src: SourceInfo, call: ast.Call, function: ast.AST | None) 
     self.x:``) that sets ``self.x``: a lazy set-up that runs on the first call only
     (thunder's ``forward``: ``if self.compiled_fn is None:``, a deepcopy of the graph to
     restore, ``self.compiled_fn = compile(...)``)."""
-    if function is None:
+    if not isinstance(function, _FuncDef):
         return False
     places, statement_of = _places(src, function)
     node: ast.AST | None = statement_of.get(id(call))
@@ -691,7 +691,11 @@ def _first_call_only(src: SourceInfo, call: ast.Call, function: ast.AST | None) 
         owner = place.owner
         if isinstance(owner, ast.If) and any(statement is node for statement in owner.body):
             unset = _unset_attribute(owner.test)
-            if unset is not None and _sets(owner.body, unset):
+            # the branch assigns what it tests (the function's one index of assignments)
+            first, last = owner.body[0].lineno, owner.body[-1].end_lineno or owner.lineno
+            if unset is not None and any(
+                first <= bound.lineno <= last for bound in _bindings(function).get(unset, ())
+            ):
                 return True
         node = owner
     return False
@@ -718,17 +722,6 @@ def _unset_attribute(test: ast.expr) -> str | None:
     ):
         return f"self.{subject.attr}"
     return None
-
-
-def _sets(body: list[ast.stmt], target: str) -> bool:
-    """Whether ``body`` assigns ``target`` (``self.x``) anywhere in it."""
-    for statement in body:
-        for node in _own_nodes([statement]):
-            if isinstance(node, ast.Assign) and any(unparse(t) == target for t in node.targets):
-                return True
-            if isinstance(node, ast.AnnAssign | ast.AugAssign) and unparse(node.target) == target:
-                return True
-    return False
 
 
 def _scalar(call: ast.Call) -> bool:
