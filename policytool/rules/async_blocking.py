@@ -62,8 +62,12 @@ routers `router/`, `routers/`, `routes/`, `server.py`, `*_server.py`; and, in an
 file but a test, an `async def` an HTTP route decorator registers, `@app.post("/v1/...")`),
 in an `async def` or in a helper it calls; or a lock held across an
 `await` in a request-path function (`request-path`), or in an `async def` such a
-function awaits (up to two levels: `generate` -> `_encode` -> the lock). Admin paths
-(profiling, `start_profile`, `stop_profile`, health and metrics endpoints) are ⚠, and so
+function awaits (up to two levels: `generate` -> `_encode` -> the lock). ✗ too for a
+`time.sleep` on the loop in any file but a test, on any path: `await asyncio.sleep(...)`
+is its exact non-blocking twin, so it is never a trade-off, only a stall of everything
+the loop runs (LitServe's batching loop, a service's retry back-off); blocking HTTP off
+the serving paths stays ⚠. Admin paths (profiling, `start_profile`, `stop_profile`,
+health and metrics endpoints, vLLM's `sleep` mode) are ⚠, and so
 is a lock whose only awaits are its own `await cond.wait()` / `wait_for(...)`: an
 `asyncio.Condition` releases its lock while it waits (`async with self.request_lock:
 await self.request_lock.wait_for(ready)`), so no request queues behind it. A test
@@ -122,7 +126,12 @@ ADMIN = (
     "*stats*",
     "*admin*",
     "*debug*",
-    "*sleep*",
+    # vLLM's sleep mode (``sleep``, ``is_sleeping``), not a helper that sleeps on the
+    # loop (``_sleep_with_backoff``).
+    "sleep",
+    "*_sleep",
+    "*sleeping*",
+    "*sleep_mode*",
     "*wake_up*",
     "*reset*cache*",
     "*shutdown*",
@@ -398,13 +407,35 @@ def _listed_calls(src: SourceInfo, func: _Def) -> list[tuple[ast.Call, str]]:
     return out
 
 
-def _helper_finding(src: SourceInfo, call: ast.Call, where: str, names: list[str]) -> Finding:
-    """The finding for a listed blocking call in a helper that runs on the loop: ✗ on a
-    serving path unless an admin function is on the way (``names``), ⚠ otherwise."""
-    if src.is_serving and names_match(names, ADMIN) is None:
-        return finding(
-            src, call, "async-blocking", BLOCK, f"{where} on a serving path stalls every request"
-        )
+def _blocking_finding(
+    src: SourceInfo, call: ast.Call, api: str, where: str, names: list[str], serving: bool
+) -> Finding:
+    """The finding for a listed blocking call ``api`` that runs on the loop (``where``).
+
+    ✗ on a serving path unless an admin function is on the way (``names``); ✗ too for a
+    ``time.sleep`` in code that is not a test, wherever it runs: it has an exact
+    non-blocking twin, ``await asyncio.sleep(...)``, so on an event loop it is never a
+    trade-off, only a stall of everything the loop runs (LitServe's batching loop, a
+    service's retry back-off). ⚠ otherwise: a blocking HTTP client off the serving path
+    may be all a library offers."""
+    if names_match(names, ADMIN) is None:
+        if serving:
+            return finding(
+                src,
+                call,
+                "async-blocking",
+                BLOCK,
+                f"{where} on a serving path stalls every request",
+            )
+        if api == "time.sleep" and not src.is_test:
+            return finding(
+                src,
+                call,
+                "async-blocking",
+                BLOCK,
+                f"{where} stalls everything the event loop runs; "
+                "`await asyncio.sleep(...)` yields instead",
+            )
     return finding(src, call, "async-blocking", WARN, f"{where} blocks the event loop")
 
 
@@ -439,7 +470,7 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
     for helper, caller in reached.values():
         for call, api in _listed_calls(src, helper):
             where = f"`{api}` in `{helper.name}`, which `async def {caller}` calls on the loop,"
-            yield _helper_finding(src, call, where, [caller, helper.name])
+            yield _blocking_finding(src, call, api, where, [caller, helper.name], src.is_serving)
     for helper in holding:
         if id(helper) in reached or names_match([helper.name], src.config.fail_fast):
             continue
@@ -453,7 +484,8 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
                 f"`{api}` in `{helper.name}`, which `async def {chain[1]}` in `{chain[0]}` "
                 f"reaches on the loop{f' (via {via})' if via else ''},"
             )
-            yield _helper_finding(src, call, where, [chain[1], *chain[2:], helper.name])
+            names = [chain[1], *chain[2:], helper.name]
+            yield _blocking_finding(src, call, api, where, names, src.is_serving)
 
 
 def _spans(lines: list[int], first: int, last: int | None) -> bool:
@@ -629,24 +661,12 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             continue  # a test's own file or queue reads do not stall a server
         if src.is_test and api == "time.sleep" and _fake_method(ctx):
             continue  # a test's fake sleeps on purpose: the slow work it stands in for
-        function = ctx.names()[-1]
+        where = f"`{api}` in `async def {ctx.names()[-1]}`"
+        if not listed:
+            yield finding(src, node, "async-blocking", WARN, f"{where} blocks the event loop")
+            continue
         serving = src.is_serving or (not src.is_test and is_route(ctx.innermost))
-        if serving and listed and not names_match(ctx.names(), ADMIN):
-            yield finding(
-                src,
-                node,
-                "async-blocking",
-                BLOCK,
-                f"`{api}` in `async def {function}` on a serving path stalls every request",
-            )
-        else:
-            yield finding(
-                src,
-                node,
-                "async-blocking",
-                WARN,
-                f"`{api}` in `async def {function}` blocks the event loop",
-            )
+        yield _blocking_finding(src, node, api, where, ctx.names(), serving)
     yield from _helpers_on_loop(src)
     for lock, ctx, await_node, only_waits in sections.values():
         if src.is_test and any(name.startswith("test") for name in ctx.names()):
