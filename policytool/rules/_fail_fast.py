@@ -67,6 +67,15 @@ WEIGHT_LOADING_MORE = ("*lora_state_dict*",)
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*cancel*", "*disconnect*")
+# Telemetry and tracing modules (infinity's ``telemetry.py``, the OpenTelemetry
+# instrumentations under ``instrumentation/``): best effort by nature, a failure there
+# must never take down the code it observes (the brief's "telemetry" boundary).
+TELEMETRY_PATHS = (
+    "**/telemetry/**",
+    "**/*telemetry*.py",
+    "**/instrumentation/**",
+    "**/tracing/**",
+)
 # Words of a call that only makes working code faster or leaner (``torch.compile``,
 # ``enable_cudagraph``, ``warmup_compile``, ``enable_vae_slicing``): when it fails the
 # model runs as before, eagerly: a complete fallback, not a half set-up model.

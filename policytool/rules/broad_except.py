@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from policytool.config import Config
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding, Severity
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
@@ -124,6 +125,9 @@ given the loaded config, `AutoModel.from_config(config)`, is the model),
 nor in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
 file that may hold anything (`safe_open` of an uploaded voice, `hf_hub_download`): there
 only a silent give-up counts.
+A telemetry or tracing module (`telemetry/`, `*telemetry*.py`, `instrumentation/`,
+`tracing/`) is on no init or request path: a tracer must never take down what it traces,
+so its `__init__` or request hook carrying on is best effort (⚠).
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -1349,17 +1353,24 @@ class _Handler:
         )
 
     @functools.cached_property
+    def observes(self) -> bool:
+        """Whether the file is a telemetry or tracing module: what its ``__init__`` sets up
+        and its request functions handle is the observation, not the work observed, so a
+        failure there is best effort (a tracer must never take down what it traces)."""
+        return match_any(self.src.path, paths.TELEMETRY_PATHS)
+
+    @functools.cached_property
     def fail_fast(self) -> str | None:
         """The shared fail-fast glob an enclosing function matches, or the ``__init__``-like
         role its docstring gives it."""
-        if self.src.is_test:
+        if self.src.is_test or self.observes:
             return None
         return names_match(self.names, self.src.config.fail_fast) or _doc_says_init(self.function)
 
     @functools.cached_property
     def handling(self) -> str | None:
         """Request handling or connector setup: by name, or an HTTP route."""
-        if self.src.is_test:
+        if self.src.is_test or self.observes:
             return None
         return names_match(self.names, paths.REQUEST_AND_CONNECTOR) or paths.route_handler(
             self.function
@@ -1571,6 +1582,7 @@ def _request_path_only_logs(h: _Handler) -> Finding | None:
     if (
         not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
         or h.src.is_test
+        or h.observes
         or not names_match([function.name], h.src.config.request_path)
     ):
         return None
