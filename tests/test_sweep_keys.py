@@ -10,7 +10,7 @@ import os
 import pytest
 
 from policytool.sweep.diff import parse_patch, unquote_path
-from policytool.sweep.keys import BlobKeys, scan
+from policytool.sweep.keys import BASE_PREFIX, BLOB_CACHE, BlobKeys, scan
 from tests.conftest import Repo
 from tests.sweep_fixture import Run
 
@@ -46,12 +46,25 @@ def keyed(repo: Repo) -> Repo:
 def test_base_map_is_cached_and_reused(keyed: Repo, run: Run) -> None:
     assert severities(run) == [("pkg/new.py", 2, "known")]
     cache = keyed.root / ".git" / "policytool-sweep"
-    maps = list(cache.glob("base-keys.v6-*"))
-    assert len(maps) == 1 and (cache / "blob-keys.v6").is_file()
+    maps = list(cache.glob(f"{BASE_PREFIX}*"))
+    assert len(maps) == 1 and (cache / BLOB_CACHE).is_file()
     assert "shared\tR:pkg/old.py" in maps[0].read_text()
     before = maps[0].stat().st_mtime_ns
     assert severities(run) == [("pkg/new.py", 2, "known")]
     assert maps[0].stat().st_mtime_ns == before  # read, not recomputed
+
+
+def test_caches_of_an_older_format_are_dropped(keyed: Repo, run: Run) -> None:
+    """A scan that reads more (a key on the line after its bracket) makes a new format:
+    the maps and blob cache an older version wrote are removed, not left to grow."""
+    cache = keyed.root / ".git" / "policytool-sweep"
+    cache.mkdir(parents=True, exist_ok=True)
+    older = [cache / "base-keys.v6-0123abcd", cache / "blob-keys.v6"]
+    for path in older:
+        path.write_text("#policytool-sweep-base-keys v6 0123abcd 0\n")
+    assert severities(run) == [("pkg/new.py", 2, "known")]
+    assert not any(path.exists() for path in older)
+    assert (cache / BLOB_CACHE).is_file() and list(cache.glob(f"{BASE_PREFIX}*"))
 
 
 def test_corrupt_or_missing_caches_give_the_same_answer(keyed: Repo, run: Run) -> None:
@@ -61,9 +74,9 @@ def test_corrupt_or_missing_caches_give_the_same_answer(keyed: Repo, run: Run) -
         path.write_bytes(b"\xff\x00garbage\tR\n\tC:x\n")
     assert severities(run) == [("pkg/new.py", 2, "known")]
     # A truncated map (header says more keys than it holds) is recomputed too.
-    (base_map,) = cache.glob("base-keys.v6-*")
+    (base_map,) = cache.glob(f"{BASE_PREFIX}*")
     text = base_map.read_text()
-    assert text.startswith("#policytool-sweep-base-keys v6 ")
+    assert text.startswith("#policytool-sweep-base-keys v7 ")
     base_map.write_text("\n".join(text.splitlines()[:1]) + "\n")
     assert severities(run) == [("pkg/new.py", 2, "known")]
 
@@ -84,7 +97,7 @@ def test_moved_base_recomputes_its_map(keyed: Repo, run: Run) -> None:
     keyed.write("pkg/new.py", READER.format(key="shared"))
     # The base is now main's new commit, where nobody else reads 'shared'.
     assert severities(run) == [("pkg/new.py", 2, "warning")]
-    assert len(list((keyed.root / ".git" / "policytool-sweep").glob("base-keys.v6-*"))) == 2
+    assert len(list((keyed.root / ".git" / "policytool-sweep").glob(f"{BASE_PREFIX}*"))) == 2
 
 
 def test_a_file_the_change_edits_counts_with_its_head_content(keyed: Repo, run: Run) -> None:
@@ -144,6 +157,17 @@ def test_scan_finds_reads_of_real_kwargs_dicts_and_constants_not_lookalikes() ->
     assert BlobKeys.decode(later.encode()) == later
     # A cache line with a non-ASCII digit ("²" passes str.isdigit) is skipped, not a crash.
     assert BlobKeys.decode("C\u00b2:k\tR:r") == BlobKeys(frozenset({"r"}), ())
+    # A key on the line after the bracket (black's layout of a read with a long default)
+    # is read, as the AST reads it.
+    wrapped = scan(
+        b"def f(**kwargs):\n"
+        b"    n = kwargs.get(\n"
+        b'        "max_num_patches",\n'
+        b"        max(a * b, c),\n"
+        b"    )\n"
+        b"    return n, kwargs[\n        'dim'\n    ]\n"
+    )
+    assert wrapped.reads == {"max_num_patches", "dim"}
     # A file that passes a dict on is parsed; when it does not parse, it reads nothing.
     assert scan(b"def f(**kw):\n    g(kw)\n    return kw['x'] +\n") == BlobKeys()
 
@@ -251,8 +275,8 @@ def test_a_corrupt_cache_is_discarded_without_traceback(
 ) -> None:
     assert severities(run) == [("pkg/new.py", 2, "known")]
     cache = keyed.root / ".git" / "policytool-sweep"
-    (cache / "blob-keys.v6").write_bytes(garbage)
-    for base_map in cache.glob("base-keys.v6-*"):
+    (cache / BLOB_CACHE).write_bytes(garbage)
+    for base_map in cache.glob(f"{BASE_PREFIX}*"):
         base_map.unlink()  # force a rebuild from the corrupt blob cache
     result = run("sweep", "--format", "json", "--fail-on", "never")
     assert result.code == 0 and "Traceback" not in result.err, result.err
@@ -260,7 +284,7 @@ def test_a_corrupt_cache_is_discarded_without_traceback(
         ("pkg/new.py", "warning")
     ]
     # And a base map whose header is right but whose body is not UTF-8.
-    (base_map,) = cache.glob("base-keys.v6-*")
+    (base_map,) = cache.glob(f"{BASE_PREFIX}*")
     header = base_map.read_bytes().split(b"\n", 1)[0]
     count = int(header.rsplit(b" ", 1)[1])
     base_map.write_bytes(header + b"\n" + b"shared\tR:\xff\n" * count)
@@ -276,7 +300,7 @@ def test_the_base_map_scanned_in_worker_processes_is_the_same(
         keyed.write(f"pkg/extra{i}.py", READER.format(key=f"k{i}"))
     serial = severities(run)
     cache = keyed.root / ".git" / "policytool-sweep"
-    base_map = next(cache.glob("base-keys.v6-*")).read_bytes()
+    base_map = next(cache.glob(f"{BASE_PREFIX}*")).read_bytes()
     for path in cache.iterdir():
         path.unlink()
     monkeypatch.setattr(keys, "PARALLEL_BLOBS", 1)
@@ -285,4 +309,4 @@ def test_the_base_map_scanned_in_worker_processes_is_the_same(
         == serial
         == [(f"pkg/extra{i}.py", 2, "warning") for i in range(6)] + [("pkg/new.py", 2, "known")]
     )
-    assert next(cache.glob("base-keys.v6-*")).read_bytes() == base_map
+    assert next(cache.glob(f"{BASE_PREFIX}*")).read_bytes() == base_map

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 CACHE_DIR = "policytool-sweep"
-BLOB_CACHE = "blob-keys.v6"
-BASE_PREFIX = "base-keys.v6-"
+BLOB_CACHE = "blob-keys.v7"
+BASE_PREFIX = "base-keys.v7-"
 KEEP_BASES = 8
 
 _QUOTED = rb"[\"']([A-Za-z_][A-Za-z0-9_.\-]*)[\"']"
@@ -138,11 +138,13 @@ def text_reads(data: bytes) -> frozenset[str]:
         body = data[end.end() : stop.start() if stop else len(data)]
         for name in names:
             word = re.escape(name)
+            # A key may sit on the line after the bracket (``kwargs.get(\n    "k",``),
+            # as black writes a read whose default is long: the AST reads it, so must this.
             for read in re.finditer(
-                rb"\b" + word + rb"[ \t]*\[[ \t]*" + _QUOTED + rb"[ \t]*\](?![ \t]*=[^=])"
+                rb"\b" + word + rb"[ \t]*\[\s*" + _QUOTED + rb"\s*\](?![ \t]*=[^=])"
                 rb"|\b"
                 + word
-                + rb"[ \t]*\.[ \t]*(?:get|pop)[ \t]*\([ \t]*"
+                + rb"[ \t]*\.[ \t]*(?:get|pop)[ \t]*\(\s*"
                 + _QUOTED
                 + rb"|"
                 + _QUOTED
@@ -338,7 +340,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
 
 def _header(base_sha: str, count: int) -> str:
     """The first line of a base map: format, base commit, key count."""
-    return f"#policytool-sweep-base-keys v6 {base_sha} {count}"
+    return f"#policytool-sweep-base-keys v7 {base_sha} {count}"
 
 
 def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:
@@ -399,12 +401,19 @@ def _base_hits(root: Path, base_sha: str, wanted: set[str]) -> KeyHits:
 
 
 def _prune(cache_dir: Path) -> None:
-    """Keep the newest :data:`KEEP_BASES` base maps."""
+    """Keep the newest :data:`KEEP_BASES` base maps; drop the maps and blob cache of an
+    older format (a scan that read less: their answers are not this version's)."""
     try:
         maps = sorted(
             cache_dir.glob(f"{BASE_PREFIX}*"), key=lambda p: p.stat().st_mtime, reverse=True
         )
-        for old in maps[KEEP_BASES:]:
+        stale = [
+            p
+            for pattern in ("base-keys.v*", "blob-keys.v*")
+            for p in cache_dir.glob(pattern)
+            if p.name != BLOB_CACHE and not p.name.startswith(BASE_PREFIX)
+        ]
+        for old in (*maps[KEEP_BASES:], *stale):
             old.unlink()
     except OSError:
         return
