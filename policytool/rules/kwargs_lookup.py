@@ -36,7 +36,8 @@ DOC = f"""\
 ## What it checks
 A function with a `**kwargs` parameter that reads string keys from it
 (`kwargs["k"]`, `kwargs.get("k")`, `kwargs.pop("k")`, `"k" in kwargs`), on lines a change
-adds, or anywhere in its body when the change adds the `**kwargs` parameter itself. A
+adds (a line from the lookup to its key: a rewritten default alone is no new read), or
+anywhere in its body when the change adds the `**kwargs` parameter itself. A
 dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
 `def _setup(self, kwargs: dict)`) is followed within the file. Setting a default is not
 a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
@@ -235,7 +236,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
                 continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
-            if name in new_params or src.node_added(read):
+            if name in new_params or _read_added(src, read):
                 seen.add((line, key))
                 reason = _FORWARDED if forwarded and name == star else ""
                 if not reason and name == star and replaced is not None:
@@ -337,6 +338,17 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _read_added(src: SourceInfo, read: ast.AST) -> bool:
+    """Whether the change adds the read itself: a line from the lookup to its key
+    (``kwargs.get(`` ... ``"k",``), not only the default after it. mlx-vlm rewrote the
+    default of an old ``kwargs.get(\n "max_num_patches",\n max(...),\n)``: the same read
+    of the same key, no new lookup (the brief's site is the lookup line)."""
+    if isinstance(read, ast.Call) and read.args:
+        key = read.args[0]
+        return src.overlaps(read.lineno, getattr(key, "end_lineno", None) or key.lineno)
+    return src.node_added(read)
 
 
 def _positional_alternative(src: SourceInfo, func: kwreads.FunctionDef, read: ast.AST) -> bool:
