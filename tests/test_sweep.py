@@ -130,8 +130,8 @@ def test_text_report_marks_each_finding_and_ends_with_summary_and_row(
     result = run("sweep")
     assert result.code == 1
     lines = result.out.splitlines()
-    assert lines[-1] == "| Code quality | 26 ⚠ | 19 ✗ |"
-    assert lines[-2] == "46 findings (20 errors, 26 warnings) in 12 files"
+    assert lines[-1] == "| Code quality | 25 ⚠ | 20 ✗ |"
+    assert lines[-2] == "46 findings (21 errors, 25 warnings) in 12 files"
     assert lines[0].startswith("sweep: 12 Python files changed between origin/main (merge-base ")
     assert len(lines) == len(EXPECTED) + 3
     assert "\npkg/handlers.py:13:9: broad-except ⚠ " in result.out  # contract line, unindented
@@ -143,7 +143,7 @@ def test_quiet_text_is_findings_and_row(fixture_repo: Path, run: Run) -> None:
     result = run("sweep", "-q")
     lines = result.out.splitlines()
     assert len(lines) == len(EXPECTED) + 1
-    assert lines[-1] == "| Code quality | 26 ⚠ | 19 ✗ |"
+    assert lines[-1] == "| Code quality | 25 ⚠ | 20 ✗ |"
 
 
 def test_markdown_report(fixture_repo: Path, run: Run) -> None:
@@ -151,7 +151,7 @@ def test_markdown_report(fixture_repo: Path, run: Run) -> None:
     assert result.code == 1
     out = result.out
     assert out.startswith("## Code-quality sweep\n")
-    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 26 ⚠ | 19 ✗ |"
+    assert out.rstrip("\n").splitlines()[-1] == "| Code quality | 25 ⚠ | 20 ✗ |"
     assert "| `broad-except` | 8 | 2 |" in out
     assert "\n### `hot-copy`\n" in out
     assert "**Fix:** Move blocking work off the loop" in out
