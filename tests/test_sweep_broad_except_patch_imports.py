@@ -86,3 +86,33 @@ def test_a_logged_catch_that_skips_the_patch_is_blocking(feature: Repo, run: Run
         "`_patch_inductor_min_max_codegen` logs and skips the patch on any error, not only "
         "a missing module; catch ImportError"
     )
+
+
+UNPATCH = """\
+def unpatch_banded_attention():
+    \"\"\"Restore the sdpa entry the patch wrapped.\"\"\"
+    try:
+        from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+    except Exception:
+        return
+    ALL_ATTENTION_FUNCTIONS["sdpa"] = ORIGINAL
+
+
+def patch_banded_attention():
+    try:
+        from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+    except Exception:
+        return
+    ALL_ATTENTION_FUNCTIONS["sdpa"] = BANDED
+"""
+
+
+def test_undoing_a_patch_is_not_a_patch_function(feature: Repo, run: Run) -> None:
+    """unsloth-zoo 3e01fafd: ``unpatch_*`` restores what a patch replaced; when the import
+    fails nothing was patched to undo, so its catch is the plain broad catch (⚠), while the
+    patch itself stays ✗."""
+    feature.write("pkg/patches.py", UNPATCH)
+    feature.commit("add")
+    found = lines(run, "broad-except")
+    assert [(line, sev) for line, sev, _m in found] == [(5, "warning"), (13, "error")]
+    assert "patch function `patch_banded_attention`" in found[1][2]

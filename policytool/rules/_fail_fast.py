@@ -58,6 +58,9 @@ REQUEST_AND_CONNECTOR = (
 )
 # Functions that patch what they import: an import-only ``try`` there is not optional.
 PATCHES = ("*patch*",)
+# ... but undoing a patch is not patching: when the import fails, nothing was patched to
+# undo (unsloth-zoo's ``unpatch_muse_glimmer_banded_sliding_attention`` restoring sdpa).
+UNPATCHES = ("*unpatch*",)
 # A helper named for an attempt or an option is best effort by its own name: it does not
 # inherit its callers' fail-fast path.
 ATTEMPTS = ("try_*", "_try_*", "*maybe*", "*optional*", "*best_effort*", "*fallback*")

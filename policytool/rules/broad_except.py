@@ -144,7 +144,8 @@ it ends the catch's chain of attempts: met on every path past the `try` (after t
 of candidates, in the next attempt's handler) or under a test of what the `try` binds
 (`if self.rate is None: raise`); not one testing something else (`if not adapter_id:
 raise` in the `__init__` whose catch passes). An optional import is not best effort in a function
-that patches what it imports (`*patch*`): a broad catch that then returns (or leaves the
+that patches what it imports (`*patch*`; not `*unpatch*`, which only restores what a
+patch replaced): a broad catch that then returns (or leaves the
 patch to the `try`'s `else:`) skips the patch silently on any error, not only a missing
 module, and is ✗ ("catch ImportError"); so is one that logs the failure (at any level)
 and then returns or continues: the patch is skipped all the same, unless the function
@@ -1386,7 +1387,10 @@ class _Handler:
         """The ``*patch*`` function whose import the ``try`` is: not best effort about it."""
         if self.src.is_test or not self.imports:
             return None
-        return names_match(self.names, paths.PATCHES)
+        patching = names_match(self.names, paths.PATCHES)
+        if patching is not None and names_match([patching], paths.UNPATCHES) is not None:
+            return None  # restoring what a patch replaced: nothing to skip if it fails
+        return patching
 
     @functools.cached_property
     def optional_import(self) -> bool:
