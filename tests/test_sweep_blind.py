@@ -1052,11 +1052,6 @@ _ZZE_FIGURES = {
         "(×2), and three catches of unsloth's device-map planner that return a default "
         "or skip a field while reading the config at model load: no fail-fast name (⚠)"
     ),
-    ("broad-except", "x-precision"): (
-        "0/1: `except Exception: return` around an import in an `unpatch_*` helper of "
-        "benchmarks and tests (its name matches `*patch*`, the functions that patch what "
-        "they import), labelled ⚠"
-    ),
     ("broad-except", "w-precision"): (
         "11/12: a CI script's dry-run handler that logs the traceback and returns exit "
         "status 1, and a websocket handler that reports the error to the client, labelled "
