@@ -34,8 +34,10 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 CACHE_DIR = "policytool-sweep"
-BLOB_CACHE = "blob-keys.v7"
-BASE_PREFIX = "base-keys.v7-"
+# The cache format: bumped whenever the scan reads more, so no older answer is reused.
+CACHE_FORMAT = "v7"
+BLOB_CACHE = f"blob-keys.{CACHE_FORMAT}"
+BASE_PREFIX = f"base-keys.{CACHE_FORMAT}-"
 KEEP_BASES = 8
 
 _QUOTED = rb"[\"']([A-Za-z_][A-Za-z0-9_.\-]*)[\"']"
@@ -340,7 +342,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
 
 def _header(base_sha: str, count: int) -> str:
     """The first line of a base map: format, base commit, key count."""
-    return f"#policytool-sweep-base-keys v7 {base_sha} {count}"
+    return f"#policytool-sweep-base-keys {CACHE_FORMAT} {base_sha} {count}"
 
 
 def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:
