@@ -221,6 +221,8 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         )
         fail_fast = by_name or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
+        if dropped_on is not None and not src.is_test and _interface_catch_all(src, func):
+            dropped_on = None  # the base's ``**kwargs`` fixes the signature: not its drop
         # Handed only to the base class's own method: where that method drops unknown
         # keys, so does this plumbing (decided with the change's other files).
         base_def = (
@@ -681,24 +683,13 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     or on the path that does not declare it. An override's ``**kwargs`` absorbs what the
     base's callers pass every implementation (vLLM's ``AttentionImpl.__init__``): the
     interface's, not this signature's keys. A base that cannot be found: not known."""
-    owner = next(
-        (
-            cls
-            for cls in kwreads.statements(src.tree.body)
-            if isinstance(cls, ast.ClassDef) and any(stmt is func for stmt in cls.body)
-        ),
-        None,
-    )
+    owner = _owner(src, func)
     if owner is None:
         return True
     local = {
         cls.name: cls for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)
     }
-    imported: dict[str, str] = {}
-    for node in src.tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                imported[alias.asname or alias.name] = node.module
+    imported = _imported_modules(src)
     for base in owner.bases:
         base_name = base.value if isinstance(base, ast.Subscript) else base
         name = unparse(base_name, 200).rpartition(".")[2]
@@ -721,6 +712,57 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
         if func.name in fields and not _takes_nothing(_base_module(src, module), name, func.name):
             return False
     return True
+
+
+def _owner(src: SourceInfo, func: kwreads.FunctionDef) -> ast.ClassDef | None:
+    """The class of the module whose body defines ``func``, or None."""
+    return next(
+        (
+            cls
+            for cls in kwreads.statements(src.tree.body)
+            if isinstance(cls, ast.ClassDef) and any(stmt is func for stmt in cls.body)
+        ),
+        None,
+    )
+
+
+def _imported_modules(src: SourceInfo) -> dict[str, str]:
+    """The module each name of ``from <module> import <name>`` comes from (absolute
+    imports at the module's top level)."""
+    imported: dict[str, str] = {}
+    for node in src.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+    return imported
+
+
+def _interface_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func`` overrides a base class method that itself takes ``**kwargs``
+    (optimum-intel's ``IPEXModel.__init__``, huggingface_hub's
+    ``ModelHubMixin._from_pretrained(**model_kwargs)``): the family's callers hand every
+    implementation the same dict (``cls(model, **kwargs)`` after ``from_pretrained``
+    took its share), so dropping the keys one class does not read is the interface's
+    contract, a signature the base class fixes (reading 4), not this function's silent
+    drop. A base of this file or of a module found in the repository or on the path."""
+    owner = _owner(src, func)
+    if owner is None:
+        return False
+    local = {cls.name for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)}
+    imported = _imported_modules(src)
+    for base in owner.bases:
+        name = unparse(base.value if isinstance(base, ast.Subscript) else base, 200)
+        name = name.rpartition(".")[2]
+        tree: ast.Module | None = src.tree
+        if name not in local:
+            home = _class_home(src, imported.get(name), name)
+            if home is None or func.name not in home[1]:
+                continue
+            tree = _base_module(src, home[0])
+        args = _declares(tree, name, func.name) if tree is not None else None
+        if args is not None and args.kwarg is not None:
+            return True
+    return False
 
 
 # Re-exports followed to the module that defines an imported base class.
