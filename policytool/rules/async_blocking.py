@@ -65,8 +65,11 @@ in an `async def` or in a helper it calls; or a lock held across an
 function awaits (up to two levels: `generate` -> `_encode` -> the lock). ✗ too for a
 `time.sleep` on the loop in any file but a test, on any path: `await asyncio.sleep(...)`
 is its exact non-blocking twin, so it is never a trade-off, only a stall of everything
-the loop runs (LitServe's batching loop, a service's retry back-off); blocking HTTP off
-the serving paths stays ⚠. Admin paths (profiling, `start_profile`, `stop_profile`,
+the loop runs (LitServe's batching loop, a service's retry back-off). Not under a
+program's entry coroutine (`async def main`, `_main`, `async_main`, `amain`, or what its
+module hands `asyncio.run`/`anyio.run`): there the sleep stalls the program's own
+start-up (a harness polling for its browser), ⚠. Blocking HTTP off the serving paths
+stays ⚠. Admin paths (profiling, `start_profile`, `stop_profile`,
 health and metrics endpoints, vLLM's `sleep` mode) are ⚠, and so
 is a lock whose only awaits are its own `await cond.wait()` / `wait_for(...)`: an
 `asyncio.Condition` releases its lock while it waits (`async with self.request_lock:
@@ -136,6 +139,11 @@ ADMIN = (
     "*reset*cache*",
     "*shutdown*",
 )
+# A program's entry coroutine (``asyncio.run(main())``): what a ``time.sleep`` there
+# stalls is the program's own start-up, before it has anything running beside it on the
+# loop, not a service (verifiers' browser harness polls for Chromium from ``main``).
+ENTRY_POINTS = ("main", "_main", "async_main", "amain")
+_LOOP_RUNNERS = frozenset({"asyncio.run", "anyio.run", "trio.run", "uvloop.run"})
 _SUBPROCESS = frozenset(
     {"run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"}
 )
@@ -407,17 +415,53 @@ def _listed_calls(src: SourceInfo, func: _Def) -> list[tuple[ast.Call, str]]:
     return out
 
 
+def run_targets(src: SourceInfo) -> frozenset[str]:
+    """The coroutine functions the module hands to an event loop's runner:
+    ``asyncio.run(main())``, ``anyio.run(main)``."""
+    if b"run(" not in src.data:
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(src.tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        if src.qualname(node.func) not in _LOOP_RUNNERS:
+            continue
+        target = node.args[0]
+        if isinstance(target, ast.Call):
+            target = target.func
+        if isinstance(target, ast.Name):
+            found.add(target.id)
+    return frozenset(found)
+
+
+def is_entry(src: SourceInfo | None, name: str) -> bool:
+    """Whether the ``async def`` ``name`` is a program's entry coroutine: named so
+    (:data:`ENTRY_POINTS`), or handed to ``asyncio.run`` by its module ``src`` (None: a
+    module not read here)."""
+    return names_match([name], ENTRY_POINTS) is not None or (
+        src is not None and name in run_targets(src)
+    )
+
+
 def _blocking_finding(
-    src: SourceInfo, call: ast.Call, api: str, where: str, names: list[str], serving: bool
+    src: SourceInfo,
+    call: ast.Call,
+    api: str,
+    where: str,
+    names: list[str],
+    serving: bool,
+    entry: bool = False,
 ) -> Finding:
-    """The finding for a listed blocking call ``api`` that runs on the loop (``where``).
+    """The finding for a listed blocking call ``api`` that runs on the loop (``where``);
+    ``entry``: the ``async def`` it runs under is a program's entry (:func:`is_entry`).
 
     ✗ on a serving path unless an admin function is on the way (``names``); ✗ too for a
-    ``time.sleep`` in code that is not a test, wherever it runs: it has an exact
-    non-blocking twin, ``await asyncio.sleep(...)``, so on an event loop it is never a
-    trade-off, only a stall of everything the loop runs (LitServe's batching loop, a
-    service's retry back-off). ⚠ otherwise: a blocking HTTP client off the serving path
-    may be all a library offers."""
+    ``time.sleep`` in code that is not a test, wherever it runs, but from a program's
+    entry coroutine (``main``, or what the module hands ``asyncio.run``): it has an
+    exact non-blocking twin, ``await asyncio.sleep(...)``, so on an event loop it is
+    never a trade-off, only a stall of everything the loop runs (LitServe's batching
+    loop, a service's retry back-off). ⚠ otherwise: a blocking HTTP client off the
+    serving path may be all a library offers."""
     if names_match(names, ADMIN) is None:
         if serving:
             return finding(
@@ -427,7 +471,7 @@ def _blocking_finding(
                 BLOCK,
                 f"{where} on a serving path stalls every request",
             )
-        if api == "time.sleep" and not src.is_test:
+        if api == "time.sleep" and not src.is_test and not entry:
             return finding(
                 src,
                 call,
@@ -470,7 +514,15 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
     for helper, caller in reached.values():
         for call, api in _listed_calls(src, helper):
             where = f"`{api}` in `{helper.name}`, which `async def {caller}` calls on the loop,"
-            yield _blocking_finding(src, call, api, where, [caller, helper.name], src.is_serving)
+            yield _blocking_finding(
+                src,
+                call,
+                api,
+                where,
+                [caller, helper.name],
+                src.is_serving,
+                is_entry(src, caller),
+            )
     for helper in holding:
         if id(helper) in reached or names_match([helper.name], src.config.fail_fast):
             continue
@@ -485,7 +537,9 @@ def _helpers_on_loop(src: SourceInfo) -> Iterator[Finding]:
                 f"reaches on the loop{f' (via {via})' if via else ''},"
             )
             names = [chain[1], *chain[2:], helper.name]
-            yield _blocking_finding(src, call, api, where, names, src.is_serving)
+            yield _blocking_finding(
+                src, call, api, where, names, src.is_serving, is_entry(None, chain[1])
+            )
 
 
 def _spans(lines: list[int], first: int, last: int | None) -> bool:
@@ -666,7 +720,8 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             yield finding(src, node, "async-blocking", WARN, f"{where} blocks the event loop")
             continue
         serving = src.is_serving or (not src.is_test and is_route(ctx.innermost))
-        yield _blocking_finding(src, node, api, where, ctx.names(), serving)
+        entry = is_entry(src, ctx.names()[-1])
+        yield _blocking_finding(src, node, api, where, ctx.names(), serving, entry)
     yield from _helpers_on_loop(src)
     for lock, ctx, await_node, only_waits in sections.values():
         if src.is_test and any(name.startswith("test") for name in ctx.names()):
