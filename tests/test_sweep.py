@@ -542,6 +542,13 @@ def test_what_counts_as_a_lock(small_repo: Repo, run: Run) -> None:
         "            await asyncio.sleep(0)\n"
         "    async def d(self) -> None:\n"
         "        async with self.cacheLock:\n"
+        "            await asyncio.sleep(0)\n"
+        # A file whose path names a lock is still a file (verifiers' flock file handle).
+        "    async def e(self) -> None:\n"
+        '        with Path("/tmp/gateway.lock").open("a") as lock:\n'
+        "            await asyncio.sleep(0)\n"
+        "    async def f(self) -> None:\n"
+        '        with open(self.lock_dir + "/x.lock") as lock:\n'
         "            await asyncio.sleep(0)\n",
     )
     result = run("sweep", "--format", "json", "--fail-on", "never")
