@@ -873,8 +873,11 @@ def from_imports(data: bytes) -> Iterator[tuple[str, str, str]]:
     for match in _FROM_IMPORT_RE.finditer(data):
         module = match.group(1).decode("ascii")  # the pattern's own characters
         names = match.group(2).decode("utf-8", "replace").strip("()")
-        for part in names.replace("\n", " ").split(","):
-            words = part.split("#", 1)[0].split()
+        # A comment ends at its line (``model_info,  # noqa: F401`` on every line of
+        # huggingface_hub's ``__init__``): strip each before the lines are joined.
+        names = " ".join(line.split("#", 1)[0] for line in names.split("\n"))
+        for part in names.split(","):
+            words = part.split()
             if not words:
                 continue
             local = words[-1] if len(words) == 3 and words[1] == "as" else words[0]
@@ -2405,6 +2408,48 @@ def _return_annotation(path: str, mtime_ns: int, size: int, func: str) -> str | 
 
 
 @functools.lru_cache(maxsize=1024)
+def _bound_alias(path: str, mtime_ns: int, size: int, func: str) -> tuple[str, str] | None:
+    """(class, method) when a file binds the module-level name ``func`` to a method of a
+    module-level instance (huggingface_hub's ``api = HfApi()`` ... ``model_info =
+    api.model_info``) or of a class (``func = Cls.method``): the function a caller
+    imports is that method."""
+    del mtime_ns, size
+    data = _module_bytes(path)
+    if data is None:
+        return None
+    bound = re.search(
+        rb"^" + re.escape(func.encode()) + rb"[ \t]*=[ \t]*(\w+)\.(\w+)[ \t]*(?:#[^\n]*)?$",
+        data,
+        re.M,
+    )
+    if bound is None:
+        return None
+    owner, method = bound.group(1).decode(), bound.group(2).decode()
+    if not owner[:1].isupper():
+        built = re.search(
+            rb"^" + re.escape(bound.group(1)) + rb"[ \t]*=[ \t]*([A-Z]\w*)\(", data, re.M
+        )
+        if built is None:
+            return None
+        owner = built.group(1).decode()
+    return owner, method
+
+
+def _function_annotation(path: str, info: os.stat_result, func: str) -> tuple[str, str] | None:
+    """(return annotation text, the callable's name for messages) of the module function
+    ``func`` of a file: its own ``def``, or the method it is bound to
+    (:func:`_bound_alias`)."""
+    text = _return_annotation(path, info.st_mtime_ns, info.st_size, func)
+    if text is not None:
+        return text, func
+    alias = _bound_alias(path, info.st_mtime_ns, info.st_size, func)
+    if alias is None:
+        return None
+    text = _method_returns(path, info.st_mtime_ns, info.st_size, *alias)
+    return (text, f"{alias[0]}.{alias[1]}") if text is not None else None
+
+
+@functools.lru_cache(maxsize=1024)
 def _method_returns(path: str, mtime_ns: int, size: int, cls: str, method: str) -> str | None:
     """The return annotation's text of ``def method(...) -> T:`` in the body of the
     module-level class ``cls`` of a file (text only, as :func:`_return_annotation`)."""
@@ -2511,12 +2556,14 @@ def patched_return(
         if cut != len(parts) - 1 or finder.find(module) is None:
             continue
         for path, where, info, home, name in function_homes(finder, module, func):
-            text = _return_annotation(path, info.st_mtime_ns, info.st_size, name)
+            annotated = _function_annotation(path, info, name)
+            text = annotated[0] if annotated is not None else None
             built = (
                 _constructed_return(path, info.st_mtime_ns, info.st_size, name)
                 if text is None
                 else None
             )
+            name = annotated[1] if annotated is not None else name
             if built is not None:
                 # no annotation: the class its ``return`` builds, when that is a typed
                 # data class or a stdlib class (typeshed types it), and every keyword
@@ -2580,9 +2627,9 @@ def function_return(finder: Finder, module: str, func: str) -> tuple[str, str] |
     if finder.find(module) is None:
         return None
     for path, _where, info, home, name in function_homes(finder, module, func):
-        text = _return_annotation(path, info.st_mtime_ns, info.st_size, name)
-        if text is not None:
-            return text, home
+        annotated = _function_annotation(path, info, name)
+        if annotated is not None:
+            return annotated[0], home
     return None
 
 
