@@ -76,7 +76,7 @@ def test_corrupt_or_missing_caches_give_the_same_answer(keyed: Repo, run: Run) -
     # A truncated map (header says more keys than it holds) is recomputed too.
     (base_map,) = cache.glob(f"{BASE_PREFIX}*")
     text = base_map.read_text()
-    assert text.startswith("#policytool-sweep-base-keys v7 ")
+    assert text.startswith("#policytool-sweep-base-keys v8 ")
     base_map.write_text("\n".join(text.splitlines()[:1]) + "\n")
     assert severities(run) == [("pkg/new.py", 2, "known")]
 
@@ -149,6 +149,8 @@ def test_scan_finds_reads_of_real_kwargs_dicts_and_constants_not_lookalikes() ->
     )
     assert found.reads == {"one", "two", "three", "passed", "plain_key"}
     assert found.constants == (("const_key", 1),)
+    # ... but the repository read "prompt" by key: from a local ``*_kwargs`` dict.
+    assert found.local == {"prompt"}
     later = scan(
         b"import os\n\nA_KEY: str = 'a_key'\nB = 'b_key'  # note\n  C = 'indented'\nD = \"last\""
     )
@@ -170,6 +172,50 @@ def test_scan_finds_reads_of_real_kwargs_dicts_and_constants_not_lookalikes() ->
     assert wrapped.reads == {"max_num_patches", "dim"}
     # A file that passes a dict on is parsed; when it does not parse, it reads nothing.
     assert scan(b"def f(**kw):\n    g(kw)\n    return kw['x'] +\n") == BlobKeys()
+
+
+def test_scan_reads_keys_of_local_kwargs_dicts_apart() -> None:
+    """``fn_kwargs["k"]`` / ``self.model_kwargs.get("k")`` are keys the repository read
+    (fms-hf-tuning's ``fn_kwargs = handler.arguments["fn_kwargs"]``); a write, a bare
+    ``kwargs`` local and a name that only ends in ``kwargs`` are not."""
+    found = scan(
+        b"def run(handler):\n"
+        b'    fn_kwargs = handler.arguments["fn_kwargs"]\n'
+        b'    columns = fn_kwargs["column_names"]\n'
+        b'    fn_kwargs["written"] = 1\n'
+        b'    fn_kwargs["compared"] == 1\n'
+        b'    n = self.model_kwargs.get(\n        "max_len", 4)\n'
+        b'    m = gen_kwargs.pop("seed", None)\n'
+        b'    k = kwargs["bare"]\n'
+        b'    j = mykwargs["joined"]\n'
+    )
+    assert found.reads == frozenset()
+    assert found.local == {"column_names", "compared", "max_len", "seed"}
+    assert BlobKeys.decode(found.encode()) == found
+
+
+def test_a_key_a_local_kwargs_dict_read_before_is_not_new(repo: Repo, run: Run) -> None:
+    """fms-hf-tuning 2f379f10: two new handlers read ``kwargs["column_names"]``, which
+    the base read as ``fn_kwargs["column_names"]``: the key is the repository's, so the
+    two reads are ⚠ (not the ✗ of a new key read in two files)."""
+    repo.write(
+        "tuning/processors.py",
+        "def execute(handler: Handler) -> list[str]:\n"
+        '    fn_kwargs = handler.arguments["fn_kwargs"]\n'
+        '    return fn_kwargs["column_names"]\n',
+    )
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    reader = (
+        "def {name}(element: object, **kwargs: object) -> object:\n    return kwargs['{key}']\n"
+    )
+    repo.write("tuning/handlers.py", reader.format(name="select", key="column_names"))
+    repo.write("tuning/more.py", reader.format(name="remove", key="column_names"))
+    assert severities(run) == [("tuning/handlers.py", 2, "known"), ("tuning/more.py", 2, "known")]
+    # A key no file read before, read in both: the ✗.
+    repo.write("tuning/handlers.py", reader.format(name="select", key="fresh_key"))
+    repo.write("tuning/more.py", reader.format(name="remove", key="fresh_key"))
+    assert severities(run) == [("tuning/handlers.py", 2, "error"), ("tuning/more.py", 2, "error")]
 
 
 def test_unquote_path() -> None:

@@ -48,7 +48,8 @@ a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term 
 signature: its reads are not the ⚠, only the ✗ for a new key repeated in another file
 (below). ✗ when the same key is read from a `**kwargs` parameter (or such a plain dict
 parameter) in another non-test file with no shared module constant and the key is new to
-the repository (no non-test file of the base revision read it from kwargs: the change
+the repository (no non-test file of the base revision read it from kwargs, nor by key
+from a dict a `*_kwargs` name holds, fms-hf-tuning's `fn_kwargs["column_names"]`: the change
 introduces the key and repeats it; a rewritten or renamed lookup, or one more copy of a
 key the code base already reads, is the backlog's duplication and stays ⚠, naming a file
 that read it before) (test files do not count); ✗ too when the change spells such a new
@@ -81,7 +82,11 @@ with the same unused `**kwargs`: a function of the same name in two modules (eac
 of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
 fixes the signature); a `**kwargs` the change adds to an old signature and the body
 never uses gets its ✗ at the added `**kwargs` line; when the function is older, a ✗ at
-the read of each key the change adds to it (a key the file read before is ⚠). A key
+the read of each key the change adds to it (a key the file read before is ⚠). No
+dropped-keys ✗ for a method overriding a base method that itself takes `**kwargs`
+(optimum-intel's `IPEXModel.__init__`, huggingface_hub's `ModelHubMixin._from_pretrained(
+**model_kwargs)`): the family's callers hand every implementation one dict, so the base
+class fixes the signature; its new reads are ⚠. A key
 popped before the dict is forwarded to `super().__init__(**kwargs)` or
 `X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only. A new class whose sibling
 classes (same base, same module) mostly leave their `**kwargs` unused shares that

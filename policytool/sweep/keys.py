@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 CACHE_DIR = "policytool-sweep"
 # The cache format: bumped whenever the scan reads more, so no older answer is reused.
-CACHE_FORMAT = "v7"
+CACHE_FORMAT = "v8"
 BLOB_CACHE = f"blob-keys.{CACHE_FORMAT}"
 BASE_PREFIX = f"base-keys.{CACHE_FORMAT}-"
 KEEP_BASES = 8
@@ -62,25 +62,33 @@ class BlobKeys:
     reads: frozenset[str] = frozenset()
     # key -> line of ``NAME = "key"``
     constants: tuple[tuple[str, int], ...] = ()
+    # Keys read from a dict a ``*_kwargs`` name holds that is no parameter of its
+    # function (``fn_kwargs = ...["fn_kwargs"]; fn_kwargs["column_names"]``): the
+    # repository read them before, though from no ``**kwargs`` signature.
+    local: frozenset[str] = frozenset()
 
     def encode(self) -> str:
         """One cache line body (after the blob id)."""
         parts = [f"R:{k}" for k in sorted(self.reads)]
         parts += [f"C{line}:{k}" for k, line in self.constants]
+        parts += [f"L:{k}" for k in sorted(self.local)]
         return "\t".join(parts)
 
     @classmethod
     def decode(cls, text: str) -> BlobKeys:
         """The inverse of :meth:`encode`."""
         reads: set[str] = set()
+        local: set[str] = set()
         constants: list[tuple[str, int]] = []
         for part in text.split("\t"):
             kind, _colon, key = part.partition(":")
             if kind == "R":
                 reads.add(key)
+            elif kind == "L":
+                local.add(key)
             elif kind.startswith("C") and _DIGITS_RE.fullmatch(kind[1:]):
                 constants.append((key, int(kind[1:])))  # ASCII digits only: not "²"
-        return cls(frozenset(reads), tuple(constants))
+        return cls(frozenset(reads), tuple(constants), frozenset(local))
 
 
 def _evidence(data: bytes) -> tuple[bool, bool]:
@@ -224,6 +232,28 @@ def _scan_blobs(root: Path, blobs: list[str]) -> dict[str, BlobKeys]:
     return found
 
 
+# ``fn_kwargs["k"]`` (not an assignment) / ``model_kwargs.get("k")``: a read of a dict
+# that a ``*_kwargs`` name holds.
+_LOCAL_READ_RE = re.compile(
+    rb"\b[A-Za-z0-9_]*_kwargs[ \t]*(?:\[\s*"
+    + _QUOTED
+    + rb"\s*\](?![ \t]*=[^=])|\.[ \t]*(?:get|pop)[ \t]*\(\s*"
+    + _QUOTED
+    + rb")"
+)
+
+
+def local_reads(data: bytes) -> frozenset[str]:
+    """The keys read from dicts ``*_kwargs`` names hold (:data:`_LOCAL_READ_RE`), from
+    the text: what the repository read by key outside a ``**kwargs`` signature."""
+    if b"_kwargs" not in data:
+        return frozenset()
+    return frozenset(
+        (match.group(1) or match.group(2)).decode("ascii")
+        for match in _LOCAL_READ_RE.finditer(data)
+    )
+
+
 def scan(data: bytes) -> BlobKeys:
     """The kwargs keys a file reads and the string constants it defines.
 
@@ -240,7 +270,7 @@ def scan(data: bytes) -> BlobKeys:
             reads = frozenset()
     elif maybe:
         reads = text_reads(data)
-    return BlobKeys(reads, constants(data))
+    return BlobKeys(reads, constants(data), local_reads(data) - reads)
 
 
 def constants(data: bytes) -> tuple[tuple[str, int], ...]:
@@ -266,11 +296,16 @@ class KeyHits:
     # files that read it: a key only tests read is judged among the tests.
     test_reads: dict[str, set[str]] = field(default_factory=dict)
     test_before: dict[str, set[str]] = field(default_factory=dict)
+    # The files reading each key from a local ``*_kwargs`` dict (BlobKeys.local); the
+    # base's count in ``before``.
+    local: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, path: str, found: BlobKeys, wanted: set[str]) -> None:
-        """Record what one file of the head holds for the wanted keys."""
+        """Record what one file holds for the wanted keys."""
         for key in found.reads & wanted:
             self.reads.setdefault(key, set()).add(path)
+        for key in found.local & wanted:
+            self.local.setdefault(key, set()).add(path)
         for key, line in found.constants:
             if key in wanted:
                 self.constants.setdefault(key, []).append(f"{path}:{line}")
@@ -335,7 +370,7 @@ def _compute_base(root: Path, base_sha: str, cache_dir: Path | None) -> dict[str
         if rest:
             found = BlobKeys.decode(rest.decode("utf-8", "replace"))
             path = raw_path.decode("utf-8", "surrogateescape")
-            for key in found.reads | {k for k, _line in found.constants}:
+            for key in found.reads | found.local | {k for k, _line in found.constants}:
                 by_key.setdefault(key, KeyHits()).add(path, found, {key})
     return by_key
 
@@ -346,7 +381,7 @@ def _header(base_sha: str, count: int) -> str:
 
 
 def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:
-    """A header line, then one line a key: ``key<TAB>R:path<TAB>C:path:line...``.
+    """A header line, then one line a key: ``key<TAB>R:path<TAB>C:path:line<TAB>L:path...``.
 
     Paths with tabs or newlines are left out.
     """
@@ -357,6 +392,9 @@ def _encode_base(base_sha: str, by_key: Mapping[str, KeyHits]) -> bytes:
             f"R:{p}" for p in sorted(hits.reads.get(key, ())) if "\t" not in p and "\n" not in p
         ]
         parts += [f"C:{c}" for c in hits.constants.get(key, []) if "\t" not in c and "\n" not in c]
+        parts += [
+            f"L:{p}" for p in sorted(hits.local.get(key, ())) if "\t" not in p and "\n" not in p
+        ]
         lines.append("\t".join([key, *parts]))
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
 
@@ -379,6 +417,8 @@ def _decode_base(data: bytes, base_sha: str, wanted: set[str]) -> KeyHits | None
                 hits.reads.setdefault(key, set()).add(where)
             elif kind == "C":
                 hits.constants.setdefault(key, []).append(where)
+            elif kind == "L":
+                hits.local.setdefault(key, set()).add(where)
     return hits
 
 
@@ -448,6 +488,9 @@ def find_keys(
         hits.reads[key] = {p for p in files if p not in paths and not is_test(p)}
         hits.before[key] = {p for p in files if not is_test(p)}
         hits.test_before[key] = {p for p in files if is_test(p)}
+    for key, files in base_hits.local.items():
+        # read by key before, from a local ``*_kwargs`` dict: not a key the change adds
+        hits.before.setdefault(key, set()).update(p for p in files if not is_test(p))
     for key, places in base_hits.constants.items():
         hits.constants[key] = [c for c in places if c.rsplit(":", 1)[0] not in paths]
     unread = sorted(paths - set(changed))
