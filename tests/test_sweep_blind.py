@@ -813,11 +813,6 @@ _ZS_FIGURES = {
         "is no read (the two reads in `trainingstate.py` are ✗ now: `callback.py` writes "
         '`kwargs["is_final"]`)'
     ),
-    ("kwargs-lookup", "x-precision"): (
-        '0/3: `kwargs["column_names"]` read in two files, which the base read from a plain '
-        "`fn_kwargs` dict (the key is not new; only reads from a `**kwargs` count as "
-        "before), labelled ⚠"
-    ),
     ("broad-except", "x-recall"): (
         "0/2: a rendezvous compare-and-set's `except Exception: return -1` (no fail-fast "
         "name) and a widened `except Exception` around a vision model's `from_pretrained` "
