@@ -417,7 +417,15 @@ def _listed_calls(src: SourceInfo, func: _Def) -> list[tuple[ast.Call, str]]:
 
 def run_targets(src: SourceInfo) -> frozenset[str]:
     """The coroutine functions the module hands to an event loop's runner:
-    ``asyncio.run(main())``, ``anyio.run(main)``."""
+    ``asyncio.run(main())``, ``anyio.run(main)`` (walked once a file)."""
+    cached = src.cache.get("run_targets")
+    if not isinstance(cached, frozenset):
+        cached = src.cache["run_targets"] = _handed_to_runners(src)
+    return cached
+
+
+def _handed_to_runners(src: SourceInfo) -> frozenset[str]:
+    """:func:`run_targets`, walked."""
     if b"run(" not in src.data:
         return frozenset()
     found: set[str] = set()
