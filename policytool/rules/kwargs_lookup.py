@@ -681,6 +681,43 @@ _ABSTRACT_BASES = frozenset(
 _ABSTRACT_HOMES = frozenset({"typing", "typing_extensions", "collections.abc"})
 
 
+@dataclasses.dataclass(frozen=True)
+class _BaseHome:
+    """One base class of a method's class: its name, the module tree that defines it
+    (this file's for a local class; None when not found or not parsed), and for an
+    imported one its attribute names (None when the class is not found)."""
+
+    name: str
+    node: ast.expr
+    local: bool
+    tree: ast.Module | None
+    fields: frozenset[str] | None
+
+
+def _base_homes(src: SourceInfo, func: kwreads.FunctionDef) -> Iterator[_BaseHome]:
+    """Each base of the class whose body defines ``func`` (none for a module-level
+    function), resolved in this file or through its ``from`` imports (re-exports
+    followed a few hops)."""
+    owner = _owner(src, func)
+    if owner is None:
+        return
+    local = {cls.name for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)}
+    imported = _imported_modules(src)
+    for base in owner.bases:
+        node = base.value if isinstance(base, ast.Subscript) else base
+        name = unparse(node, 200).rpartition(".")[2]
+        if name in local:
+            yield _BaseHome(name, node, True, src.tree, None)
+            continue
+        home = _class_home(src, imported.get(name), name)
+        if home is None:
+            yield _BaseHome(name, node, False, None, None)
+            continue
+        module, fields = home
+        tree = _base_module(src, module) if func.name in fields else None
+        yield _BaseHome(name, node, False, tree, fields)
+
+
 def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     """Whether ``func`` is not an override of a base class's method of the same name: a
     module-level function, or a method whose every base (typing's ``Protocol``, ``ABC``
@@ -688,33 +725,25 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     or on the path that does not declare it. An override's ``**kwargs`` absorbs what the
     base's callers pass every implementation (vLLM's ``AttentionImpl.__init__``): the
     interface's, not this signature's keys. A base that cannot be found: not known."""
-    owner = _owner(src, func)
-    if owner is None:
-        return True
-    local = {
+    classes = {
         cls.name: cls for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)
     }
-    imported = _imported_modules(src)
-    for base in owner.bases:
-        base_name = base.value if isinstance(base, ast.Subscript) else base
-        name = unparse(base_name, 200).rpartition(".")[2]
-        if name in _NO_SIGNATURE_BASES:
+    for base in _base_homes(src, func):
+        if base.name in _NO_SIGNATURE_BASES:
             continue
-        package, _dot, last = (src.qualname(base_name) or "").rpartition(".")
+        package, _dot, last = (src.qualname(base.node) or "").rpartition(".")
         if last in _ABSTRACT_BASES and package in _ABSTRACT_HOMES:
             continue
-        if name in local:
+        if base.local:
             if any(
                 isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == func.name
-                for stmt in local[name].body
-            ) and not _takes_nothing(src.tree, name, func.name):
+                for stmt in classes[base.name].body
+            ) and not _takes_nothing(src.tree, base.name, func.name):
                 return False
             continue
-        home = _class_home(src, imported.get(name), name)
-        if home is None:
+        if base.fields is None:
             return False
-        module, fields = home
-        if func.name in fields and not _takes_nothing(_base_module(src, module), name, func.name):
+        if func.name in base.fields and not _takes_nothing(base.tree, base.name, func.name):
             return False
     return True
 
@@ -750,21 +779,8 @@ def _interface_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     took its share), so dropping the keys one class does not read is the interface's
     contract, a signature the base class fixes (reading 4), not this function's silent
     drop. A base of this file or of a module found in the repository or on the path."""
-    owner = _owner(src, func)
-    if owner is None:
-        return False
-    local = {cls.name for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)}
-    imported = _imported_modules(src)
-    for base in owner.bases:
-        name = unparse(base.value if isinstance(base, ast.Subscript) else base, 200)
-        name = name.rpartition(".")[2]
-        tree: ast.Module | None = src.tree
-        if name not in local:
-            home = _class_home(src, imported.get(name), name)
-            if home is None or func.name not in home[1]:
-                continue
-            tree = _base_module(src, home[0])
-        args = _declares(tree, name, func.name) if tree is not None else None
+    for base in _base_homes(src, func):
+        args = _declares(base.tree, base.name, func.name) if base.tree is not None else None
         if args is not None and args.kwarg is not None:
             return True
     return False
