@@ -67,6 +67,59 @@ def own_dicts(func: FunctionDef, plain: bool = True) -> set[str]:
     return names
 
 
+# Calls whose result holds a record's fields, not the keys of the dict they were built
+# from: pydantic's ``model_dump`` / ``dict``, ``dataclasses.asdict``, ``_asdict``.
+_RECORD_DUMPS = frozenset({"model_dump", "dict", "to_dict", "_asdict"})
+
+
+def _record_dump(value: ast.expr) -> bool:
+    """``Params(**kwargs).model_dump()``, ``asdict(cfg)``, or a dict display merging only
+    such dumps (``{**p.model_dump(), **p.retry.model_dump()}``): a record's fields."""
+    if isinstance(value, ast.Dict):
+        return bool(value.keys) and all(
+            key is None and _record_dump(part)
+            for key, part in zip(value.keys, value.values, strict=True)
+        )
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in _RECORD_DUMPS
+    return isinstance(func, ast.Name) and func.id == "asdict"
+
+
+def rebound(func: FunctionDef, names: set[str]) -> dict[str, int]:
+    """Name -> the last line of the statement from which one of ``names`` holds a
+    record's fields: the first statement of the body itself (not one in a branch, which
+    may not run) assigning the name a record's dump (nv-ingest's ``kwargs =
+    resolved.model_dump(...)``, ``kwargs = Params(**kwargs).model_dump()``). Later reads
+    are of validated fields, not the caller's keywords. Any other value may still hold
+    them (``kwargs = merged`` after ``merged.update(kwargs)``, ``{**kwargs, "k": v}``)."""
+    found: dict[str, int] = {}
+    for stmt in func.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        else:
+            continue
+        if (
+            isinstance(target, ast.Name)
+            and target.id in names
+            and target.id not in found
+            and _record_dump(value)
+        ):
+            found[target.id] = stmt.end_lineno or stmt.lineno
+    return found
+
+
+def live(node: ast.AST, name: str, rebound_at: dict[str, int]) -> bool:
+    """Whether ``node`` (a read or call using ``name``) comes before ``name`` is rebound
+    (:func:`rebound`), so it still sees the caller's keywords."""
+    at = rebound_at.get(name)
+    return at is None or getattr(node, "lineno", 0) <= at
+
+
 def body_nodes(func: FunctionDef) -> Iterator[ast.AST]:
     """Every node of ``func``'s body, not descending into nested functions or classes."""
     stack: list[ast.AST] = list(reversed(func.body))
@@ -184,6 +237,7 @@ def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[
     # Only functions holding a kwargs dict are walked for calls passing it on; a
     # function that receives one joins the work list (at most 5 hops deep).
     calls_of: dict[FunctionDef, list[ast.Call]] = {}
+    rebound_in: dict[FunctionDef, dict[str, int]] = {}
     work = [(func, 0) for func, names in dicts.items() if names]
     while work:
         func, depth = work.pop()
@@ -195,8 +249,12 @@ def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[
             ]
         if depth >= 5:
             continue
+        if func not in rebound_in:
+            rebound_in[func] = rebound(func, dicts[func])
         for call in calls_of[func]:
-            grown = callees.pass_on(call, dicts[func])
+            at = rebound_in[func]
+            names = {n for n in dicts[func] if live(call, n, at)} if at else dicts[func]
+            grown = callees.pass_on(call, names)
             work.extend((t, depth + 1) for t in grown)
     return {func: names for func, names in dicts.items() if names}
 
@@ -405,9 +463,14 @@ def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) ->
     for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
         ifs = if_tests(func)
         memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
+        at = rebound(func, names)
         for node in body_nodes(func):
             found = string_key(node, names)
-            if found is not None and not defaulted(node, ifs.get(id(node)), memo):
+            if (
+                found is not None
+                and live(node, found[0], at)
+                and not defaulted(node, ifs.get(id(node)), memo)
+            ):
                 assert isinstance(node, ast.expr)
                 yield Read(func, found[0], found[1], node)
 
@@ -485,6 +548,90 @@ def named_keys_only(func: FunctionDef, name: str) -> set[int]:
                 and isinstance(only, ast.If)
                 and not only.orelse
                 and _kept_if_in(only.test, node.target, name)
+            ):
+                found.add(id(held))
+    return found
+
+
+def functions_by_name(tree: ast.Module) -> dict[str, list[FunctionDef]]:
+    """The module's functions and methods (nested ones too) by name."""
+    found: dict[str, list[FunctionDef]] = {}
+    for func in _functions(tree):
+        found.setdefault(func.name, []).append(func)
+    return found
+
+
+def _handed(arg: ast.expr, name: str) -> ast.Name | None:
+    """The ``Name`` of ``name`` when ``arg`` is the dict itself or a copy, ``dict(name)``."""
+    if (
+        isinstance(arg, ast.Call)
+        and isinstance(arg.func, ast.Name)
+        and arg.func.id == "dict"
+        and len(arg.args) == 1
+        and not arg.keywords
+    ):
+        arg = arg.args[0]
+    return arg if isinstance(arg, ast.Name) and arg.id == name else None
+
+
+def _param_at(call: ast.Call, target: FunctionDef, index: int | str) -> str | None:
+    """The parameter of ``target`` that position ``index`` (after ``self``/``cls`` for a
+    method call) or keyword ``index`` of ``call`` fills."""
+    if isinstance(index, str):
+        return index if index in {a.arg for a in named_params(target)} else None
+    params = [*target.args.posonlyargs, *target.args.args]
+    if isinstance(call.func, ast.Attribute) and params and params[0].arg in ("self", "cls"):
+        params = params[1:]
+    return params[index].arg if index < len(params) else None
+
+
+def _reads_keys_only(target: FunctionDef, param: str) -> bool:
+    """Every use of ``param`` in ``target``'s body takes out a key the code names (a
+    string-key read, :func:`named_keys_only`) or only shows the dict: a check of named
+    keys, which keeps none of the others."""
+    uses = [n for n in body_nodes(target) if isinstance(n, ast.Name) and n.id == param]
+    if not uses:
+        return False
+    keyed = {
+        id(n)
+        for node in body_nodes(target)
+        if string_key(node, {param}) is not None
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name)
+    }
+    keyed |= named_keys_only(target, param) | shown_only(target, param)
+    return all(id(n) in keyed for n in uses)
+
+
+def checked_only(func: FunctionDef, name: str, by_name: dict[str, list[FunctionDef]]) -> set[int]:
+    """ids of the ``Name`` nodes of ``name`` in ``func``'s body that hand the dict (or
+    ``dict(name)``) to a function of the module whose parameter there only has keys read
+    by name (``by_name``: :func:`functions_by_name`). nv-ingest's
+    ``_assert_no_remote_endpoints(dict(kwargs), ...)`` reads the endpoint keys it names
+    and raises on them: the keys it does not name are not passed on, so an
+    ``__init__(**kwargs)`` calling it still drops them."""
+    found: set[int] = set()
+    for node in body_nodes(func):
+        if not isinstance(node, ast.Call):
+            continue
+        targets = by_name.get(_callee_name(node) or "", [])
+        if not targets or any(t is func for t in targets):
+            continue
+        handed: list[tuple[ast.Name, int | str]] = [
+            (held, index)
+            for index, arg in enumerate(node.args)
+            if (held := _handed(arg, name)) is not None
+        ]
+        handed += [
+            (held, k.arg)
+            for k in node.keywords
+            if k.arg is not None and (held := _handed(k.value, name)) is not None
+        ]
+        for held, index in handed:
+            params = [_param_at(node, target, index) for target in targets]
+            if all(
+                param is not None and _reads_keys_only(target, param)
+                for target, param in zip(targets, params, strict=True)
             ):
                 found.add(id(held))
     return found

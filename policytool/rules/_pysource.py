@@ -444,6 +444,13 @@ class SourceInfo:
             self.cache["kwargs_dicts"] = cached
         return cached
 
+    def functions_by_name(self) -> dict[str, list[kwreads.FunctionDef]]:
+        """:func:`kwreads.functions_by_name` of the tree, computed once."""
+        cached = self.cache.get("functions_by_name")
+        if not isinstance(cached, dict):
+            cached = self.cache["functions_by_name"] = kwreads.functions_by_name(self.tree)
+        return cached
+
     def star_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
         """The part of :meth:`kwargs_dicts` a ``**`` parameter reaches (its own and the
         parameters it is passed to whole): the rule's ⚠. A plain ``*_kwargs: dict``

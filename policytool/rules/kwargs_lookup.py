@@ -43,14 +43,20 @@ dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`
 a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
 `and` or the key is set in a block nested in the `if`.
 
+A name the body rebinds to a record's dump (`kwargs = resolved.model_dump()`, `kwargs =
+Params(**kwargs).model_dump()`, `asdict(...)`, a display merging only dumps), in a
+statement of the body itself (not of a branch), holds validated fields from there on:
+its later reads and the calls it goes to are not the caller's keywords.
+
 ⚠ for every such read. A plain dict parameter that no `**` dict of the file is passed to
-(`media_io_kwargs: dict[str, Any]`, `gen_kwargs: Mapping[str, Any]`) has no `**kwargs`
-signature: its reads are not the ⚠, only the ✗ for a new key repeated in another file
-(below). ✗ when the same key is read from a `**kwargs` parameter (or such a plain dict
-parameter) in another non-test file with no shared module constant and the key is new to
-the repository (no non-test file of the base revision read it from kwargs, nor by key
-from a dict a `*_kwargs` name holds, fms-hf-tuning's `fn_kwargs["column_names"]`: the change
-introduces the key and repeats it; a rewritten or renamed lookup, or one more copy of a
+(`media_io_kwargs: dict[str, Any]`, a hook's `kwargs: dict`) has no `**kwargs`
+signature: its reads are not reported (its keys are fixed by whoever builds the dict),
+but they count as another file reading a key (below). ✗ when the same key is read from
+a `**kwargs` parameter (or such a plain dict parameter) in another non-test file with
+no shared module constant and the key is new to the repository (no non-test file of
+the base revision read it from kwargs, nor by key from a dict a `*_kwargs` name holds,
+fms-hf-tuning's `fn_kwargs["column_names"]`: the change introduces the key and repeats
+it; a rewritten or renamed lookup, or one more copy of a
 key the code base already reads, is the backlog's duplication and stays ⚠, naming a file
 that read it before) (test files do not count); ✗ too when the change spells such a new
 key as a literal of a kwargs dict in another non-test file of the same package or of one
@@ -65,9 +71,11 @@ weight loading, diffusers' `lora_state_dict`, an alternate constructor: a `@clas
 returning `cls(...)`) and never passes the dict on, so unknown keys are silently
 dropped. Passing it on is any use but a key read (also under a computed key:
 `kwargs.pop(k)`, `k in kwargs`), a log line (`logger.info(f"... {{kwargs}}")`, `print`),
-`_ = kwargs`, or an iteration keeping only keys of a named collection (`{{k:
-kwargs.pop(k) for k in list(kwargs) if k in RESOURCE_KEYS}}`, `KNOWN & kwargs.keys()`):
-forwarding it, storing it, iterating it or testing it for leftover keys. One ✗ for the
+`_ = kwargs`, an iteration keeping only keys of a named collection (`{{k:
+kwargs.pop(k) for k in list(kwargs) if k in RESOURCE_KEYS}}`, `KNOWN & kwargs.keys()`),
+or handing it (or `dict(kwargs)`) to a function of the file that only reads keys it
+names (nv-ingest's `_assert_no_remote_endpoints(dict(kwargs), ...)`): forwarding it,
+storing it, iterating it or testing it for leftover keys. One ✗ for the
 function when the change writes its signature, on the line declaring `**kwargs` (its
 reads ⚠; also when the body never reads the dict at all, unless it is a
 stub, a `(*args, **kwargs)` placeholder that uses neither and sets nothing on `self`
@@ -182,21 +190,32 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         ifs = kwreads.if_tests(func)
         defaults: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
         discarded: set[int] = set()  # ids of values computed as a statement, then dropped
+        # Reads and calls after a name is rebound see another value (``kwreads.rebound``).
+        rebound_at = kwreads.rebound(func, names)
         for sub in kwreads.body_nodes(func):
             if isinstance(sub, ast.Expr):
                 discarded.add(id(sub.value))
             found = kwreads.string_key(sub, names)
             if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub)), defaults):
-                reads.append((found[0], found[1], sub))
+                if kwreads.live(sub, found[0], rebound_at):
+                    reads.append((found[0], found[1], sub))
                 consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
             elif isinstance(sub, ast.Call):
                 for k in sub.keywords:
-                    if k.arg is None and isinstance(k.value, ast.Name) and k.value.id in names:
+                    if not isinstance(k.value, ast.Name) or not kwreads.live(
+                        sub, k.value.id, rebound_at
+                    ):
+                        continue
+                    if k.arg is None and k.value.id in names:
                         star_calls.setdefault(k.value.id, []).append(sub)
-                    if isinstance(k.value, ast.Name) and k.value.id in names:
+                    if k.value.id in names:
                         handed.setdefault(k.value.id, []).append(sub)
                 for a in sub.args:
-                    if isinstance(a, ast.Name) and a.id in names:
+                    if (
+                        isinstance(a, ast.Name)
+                        and a.id in names
+                        and kwreads.live(sub, a.id, rebound_at)
+                    ):
                         handed.setdefault(a.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
         # Passed on: any use of the dict but a key read, a log line or ``_ = kwargs``
@@ -207,13 +226,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             if star is not None
             else set()
         )
-        passed_on = star is not None and any(
-            isinstance(sub, ast.Name)
-            and sub.id == star
-            and id(sub) not in consumed
-            and id(sub) not in shown
-            for sub in kwreads.body_nodes(func)
-        )
+        passed_on = star is not None and _passed_on(func, star, consumed, shown)
         # ``super().__init__(**kwargs)`` / ``X.from_pretrained(**kwargs)``: the dict is
         # forwarded to a base class or a hub API whose parameters the keys are
         # (``tokenizer``, ``vision_config``...): their repetition is that API's, not a
@@ -225,6 +238,12 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
         )
         fail_fast = by_name or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
+        if fail_fast and star is not None and passed_on and not src.is_test:
+            # Handed only to a check of named keys: the other keys still go nowhere.
+            checked = kwreads.checked_only(func, star, src.functions_by_name())
+            if checked:
+                shown |= checked
+                passed_on = _passed_on(func, star, consumed, shown)
         dropped_on = fail_fast if fail_fast and star is not None and not passed_on else None
         if dropped_on is not None and not src.is_test and _interface_catch_all(src, func):
             dropped_on = None  # the base's ``**kwargs`` fixes the signature: not its drop
@@ -345,6 +364,16 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
+
+
+def _passed_on(func: kwreads.FunctionDef, star: str, consumed: set[int], kept: set[int]) -> bool:
+    """Whether ``func`` uses its ``**`` dict other than by the key reads (``consumed``)
+    and the uses that keep no other key (``kept``): forwarded, stored, iterated."""
+    done = consumed | kept
+    return any(
+        isinstance(sub, ast.Name) and sub.id == star and id(sub) not in done
+        for sub in kwreads.body_nodes(func)
+    )
 
 
 def _read_added(src: SourceInfo, read: ast.AST) -> bool:
@@ -1057,8 +1086,12 @@ def kwargs_finding(
     none of them held before (the writer's half of a new key: ``{"k": v}`` handed on
     with ``**``, ``k in ["k", ...]``).
 
-    None for a read of a plain dict parameter (``use.plain``) that is not the ✗: the
-    rule's ⚠ is for a ``**kwargs`` signature."""
+    None for a read of a plain dict parameter (``use.plain``): the rule is for a
+    ``**kwargs`` signature (a hook's ``kwargs: dict``, a model dump handed to a helper
+    holds keys a signature or a schema fixed); such a read still counts as another
+    file reading the key for a ``**kwargs`` read's ✗."""
+    if use.plain:
+        return None
     if use.drop_site:
         reads = f"reads {use.text} and never passes" if use.text else "never reads or passes"
         message = (
@@ -1091,7 +1124,7 @@ def kwargs_finding(
         spelled
         and len(spelled) <= MAX_CLUSTER
         and not (other_files or constants or before or moved)
-        and not (use.forwarded or use.plain or use.in_test)
+        and not (use.forwarded or use.in_test)
     ):
         shown = ", ".join(spelled[:3]) + (" ..." if len(spelled) > 3 else "")
         message = (
@@ -1099,7 +1132,7 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
-    if use.plain or (moved and before and not use.dropped_on):
+    if moved and before and not use.dropped_on:
         # A moved read of a key the base already read is not a new instance (⚠); a
         # moved read never hides a new key, nor a ✗.
         return None
