@@ -1412,6 +1412,84 @@ def annassign_findings(src: SourceInfo, node: ast.AnnAssign) -> Iterator[Finding
         yield found
 
 
+# Container annotations whose item (list, set) or value (dict) type a ``None`` put in
+# them contradicts: ``qualname -> index of the item type among the subscript's items``.
+_ITEM_TYPES = {
+    "list": 0,
+    "typing.List": 0,
+    "set": 0,
+    "typing.Set": 0,
+    "dict": 1,
+    "typing.Dict": 1,
+}
+# Methods putting their last argument into a list or set.
+_PUTS = frozenset({"append", "add", "insert"})
+
+
+def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Finding | None:
+    """A local ``all_text: List[str] = []`` that its own function then gives ``None``
+    (``all_text.append(None)``, ``.add(None)``, ``.insert(i, None)``, or ``d[k] = None``
+    under ``Dict[K, V]``) while the item type certainly does not admit None: a container
+    annotation whose values are another type (nv-ingest's OCR stages keep None as the
+    "no text" sentinel). Only a new annotation, and only a literal ``None``."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    target, annotation = node.target, node.annotation
+    if not isinstance(target, ast.Name) or not isinstance(annotation, ast.Subscript):
+        return None
+    if not src.node_added(annotation) or _silenced(src, annotation.lineno):
+        return None
+    index = _ITEM_TYPES.get(src.qualname(annotation.value) or "")
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    if index is None or len(items) != index + 1:
+        return None
+    item = items[index]
+    put = _none_put(func, target.id, index == 1)
+    if put is None or _silenced(src, put.lineno) or _types(src).admits_none(item) is not False:
+        return None
+    declared, shown = short(src, annotation), short(src, item)
+    return finding(
+        src,
+        annotation,
+        RULE,
+        BLOCK,
+        f"`{target.id}: {declared}` is given `None` (line {put.lineno}): `{shown}` does not "
+        f"admit None; annotate `{shown} | None` as its item type",
+    )
+
+
+def _none_put(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, keyed: bool
+) -> ast.stmt | ast.expr | None:
+    """The first node of ``func``'s body putting a literal ``None`` into list or set
+    ``name`` (``keyed``: into dict ``name``, ``name[k] = None``)."""
+    for sub in kwreads.body_nodes(func):
+        if keyed:
+            if (
+                isinstance(sub, ast.Assign)
+                and _is_none(sub.value)
+                and any(
+                    isinstance(t, ast.Subscript)
+                    and isinstance(t.value, ast.Name)
+                    and t.value.id == name
+                    for t in sub.targets
+                )
+            ):
+                return sub
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr in _PUTS
+            and isinstance(sub.func.value, ast.Name)
+            and sub.func.value.id == name
+            and sub.args
+            and _is_none(sub.args[-1])
+            and len(sub.args) == (2 if sub.func.attr == "insert" else 1)
+        ):
+            return sub
+    return None
+
+
 def field_none_reaches(src: SourceInfo, node: ast.AnnAssign) -> bool:
     """Whether None really reaches field ``x: T = None`` of a module-level class that
     has no ``__init__`` of its own (a dataclass, a pydantic or attrs model: its

@@ -150,6 +150,10 @@ Tuple[BaseProcessor, ...] = (EquationProcessor,)`: annotate `type[BaseService]`)
 where a call returns a class (`CharClass: Char = get_block_class(...)`, the function
 annotated `-> Type[Block]`); a class the module or an imported module defines, its bases
 followed through imports; a name bound otherwise may be an instance and is not read.
+A local container the change annotates whose own function then puts a literal `None`
+in it is ✗ when the item type certainly holds none (nv-ingest's `all_text: List[str] =
+[]` then `all_text.append(None)` as a "no text" sentinel; `.add(None)`, `.insert(i,
+None)`, `d[k] = None` under `Dict[K, V]`).
 A parameter annotation the change writes that a caller contradicts with what it passes
 as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
 under an annotation that holds none (its default not None, else it is the implicit
@@ -2270,6 +2274,10 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 "turns the type checker off",
             )
         yield from wrong.annassign_findings(src, node)
+        if _local_variable(node, ctx.innermost):
+            given_none = wrong.none_items(src, node, ctx.innermost)
+            if given_none is not None:
+                yield given_none
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         positional = [*node.args.posonlyargs, *node.args.args]
