@@ -239,6 +239,55 @@ def test_the_message_names_a_plain_dict_parameter_as_declared(feature: Repo, run
     assert not any("(**...)" in m for m in messages)
 
 
+LAMBDA_ENGINE = """\
+class AsyncEngine:
+    def __init__(self, model: str, **kwargs) -> None:
+        self.stages = self._resolve(
+            model, default_stage_cfg_factory=lambda: self._default_stage_cfg(kwargs)
+        )
+
+    def _resolve(self, model, default_stage_cfg_factory):
+        return default_stage_cfg_factory()
+
+    @staticmethod
+    def _default_stage_cfg(kwargs: dict[str, object]) -> list:
+        return [{{"profiler": kwargs.get("enable_ar_profiler", False)}}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("factory", "line"),
+    [
+        pytest.param("lambda: self._default_stage_cfg(kwargs)", 12, id="closes-over-it"),
+        # ``__init__``'s own ``**kwargs`` then goes nowhere: the dropped-keys ✗.
+        pytest.param("lambda kwargs: self._default_stage_cfg(kwargs)", 2, id="its-own-param"),
+    ],
+)
+def test_a_dict_a_lambda_of_the_body_passes_on_is_followed(
+    feature: Repo, run: Run, factory: str, line: int
+) -> None:
+    """vllm-omni 0.20's ``AsyncOmniEngine`` hands its ``**kwargs`` to
+    ``_create_default_diffusion_stage_cfg(kwargs: dict)`` from a deferred
+    ``lambda:``: the static method reads the engine's keywords (``enable_ar_profiler``,
+    also popped in ``omni_base.py``: ✗, judged right in the release corpus). Round AG
+    stopped reporting plain dict parameters; the lambda's call is what makes this one
+    the ``**`` dict's. A lambda taking its own ``kwargs`` passes that, not the dict."""
+    feature.write(
+        "pkg/engine.py",
+        LAMBDA_ENGINE.format().replace("lambda: self._default_stage_cfg(kwargs)", factory),
+    )
+    feature.write(
+        "pkg/base.py",
+        "class OmniBase:\n"
+        "    def __init__(self, **kwargs) -> None:\n"
+        '        self.profile = kwargs.pop("enable_ar_profiler", False)\n'
+        "        self.rest = kwargs\n",
+    )
+    feature.commit("engine")
+    found_rows = [(p, at, sev) for p, at, sev, _m in rows(run) if p == "pkg/engine.py"]
+    assert found_rows == [("pkg/engine.py", line, "error")]
+
+
 # -- the blind sets a and b: kwargs-lookup's cells ------------------------------------
 
 

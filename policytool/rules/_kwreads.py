@@ -120,6 +120,20 @@ def live(node: ast.AST, name: str, rebound_at: dict[str, int]) -> bool:
     return at is None or getattr(node, "lineno", 0) <= at
 
 
+def with_lambdas(func: FunctionDef, names: set[str]) -> Iterator[ast.AST]:
+    """:func:`body_nodes`, and the nodes of each ``lambda`` of the body that none of
+    ``names`` is a parameter of: a deferred call closes over the function's dict
+    (vllm-omni's ``default_stage_cfg_factory=lambda:
+    self._create_default_diffusion_stage_cfg(kwargs)``)."""
+    for node in body_nodes(func):
+        yield node
+        if isinstance(node, ast.Lambda):
+            params = {a.arg for a in (*node.args.posonlyargs, *node.args.args)}
+            params |= {a.arg for a in node.args.kwonlyargs}
+            if not names & params:
+                yield from ast.walk(node.body)
+
+
 def body_nodes(func: FunctionDef) -> Iterator[ast.AST]:
     """Every node of ``func``'s body, not descending into nested functions or classes."""
     stack: list[ast.AST] = list(reversed(func.body))
@@ -244,7 +258,7 @@ def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[
         if func not in calls_of:
             calls_of[func] = [
                 node
-                for node in body_nodes(func)
+                for node in with_lambdas(func, dicts[func])
                 if isinstance(node, ast.Call) and (_callee_name(node) or "") in by_name
             ]
         if depth >= 5:

@@ -372,7 +372,7 @@ def _passed_on(func: kwreads.FunctionDef, star: str, consumed: set[int], kept: s
     done = consumed | kept
     return any(
         isinstance(sub, ast.Name) and sub.id == star and id(sub) not in done
-        for sub in kwreads.body_nodes(func)
+        for sub in kwreads.with_lambdas(func, {star})
     )
 
 
