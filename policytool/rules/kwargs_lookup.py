@@ -39,7 +39,8 @@ A function with a `**kwargs` parameter that reads string keys from it
 adds (a line from the lookup to its key: a rewritten default alone is no new read), or
 anywhere in its body when the change adds the `**kwargs` parameter itself. A
 dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
-`def _setup(self, kwargs: dict)`) is followed within the file. Setting a default is not
+`def _setup(self, kwargs: dict)`, also from a `lambda` of the body) is followed within
+the file. Setting a default is not
 a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
 `and` or the key is set in a block nested in the `if`.
 
