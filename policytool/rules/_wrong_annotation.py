@@ -1426,6 +1426,16 @@ _ITEM_TYPES = {
 _PUTS = frozenset({"append", "add", "insert"})
 
 
+def local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
+    """Whether ``node`` is a local variable of function ``func``: a plain name in its own
+    body (not ``self.x: Any``, an instance attribute, nor a class defined in it)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
+        node.target, ast.Name
+    ):
+        return False
+    return any(stmt is node for stmt in kwreads.statements(func.body, scopes=False))
+
+
 def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Finding | None:
     """A local ``all_text: List[str] = []`` that its own function then gives ``None``
     (``all_text.append(None)``, ``.add(None)``, ``.insert(i, None)``, or ``d[k] = None``
@@ -1444,6 +1454,8 @@ def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Fi
     if index is None or len(items) != index + 1:
         return None
     item = items[index]
+    if not local_variable(node, func):
+        return None  # an attribute or a class's field: its writers are elsewhere
     put = _none_put(func, target.id, index == 1)
     if put is None or _silenced(src, put.lineno) or _types(src).admits_none(item) is not False:
         return None

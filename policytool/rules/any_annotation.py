@@ -2263,7 +2263,7 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         if (
             src.node_added(node.annotation)
             and _is_any(src, node.annotation)
-            and not _local_variable(node, ctx.innermost)
+            and not wrong.local_variable(node, ctx.innermost)
         ):
             yield finding(
                 src,
@@ -2274,10 +2274,10 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
                 "turns the type checker off",
             )
         yield from wrong.annassign_findings(src, node)
-        if _local_variable(node, ctx.innermost):
-            given_none = wrong.none_items(src, node, ctx.innermost)
-            if given_none is not None:
-                yield given_none
+        # ``none_items`` filters cheaply first: the locality walk runs for few nodes.
+        given_none = wrong.none_items(src, node, ctx.innermost)
+        if given_none is not None:
+            yield given_none
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         positional = [*node.args.posonlyargs, *node.args.args]
@@ -2410,16 +2410,6 @@ def _unread(prefix: str = "not named: ") -> str:
         f" ({prefix}this file's new fakes are read up to {MAX_FAKE_READING:,} "
         "fake-lines, and it has more)"
     )
-
-
-def _local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
-    """Whether ``node`` is a local variable of function ``func``: a plain name in its own
-    body (not ``self.x: Any``, an instance attribute, nor a class defined in it)."""
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
-        node.target, ast.Name
-    ):
-        return False
-    return any(stmt is node for stmt in kwreads.statements(func.body, scopes=False))
 
 
 def _merged(line: int, found: list[Finding]) -> Iterator[Finding]:
