@@ -1803,7 +1803,7 @@ _ZZZH_SEALED = (
 )
 _ZZZH_FIGURES = {
     ("broad-except", "x-recall"): (
-        "0/2: aiter's unlogged `except Exception: arch = \"\"` around `get_rocm_arch()` "
+        '0/2: aiter\'s unlogged `except Exception: arch = ""` around `get_rocm_arch()` '
         "in `default_f8_type()`, which then picks the FP8 type of the wrong architecture "
         "(kernel construction, a judgement call by its labeller), and earth2studio's "
         "`except Exception: pass` around `create_sync_redis_client()` in its health "
