@@ -13,8 +13,12 @@ run): any other value may still hold the caller's keys (``{**kwargs, ...}``,
 
 from __future__ import annotations
 
+import ast
+import time
+
 import pytest
 
+from policytool.rules import _kwreads as kwreads
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -196,3 +200,21 @@ def test_an_init_handing_its_dict_to_a_check_of_named_keys_still_drops_the_rest(
     rows = found(run, "kwargs-lookup")
     assert [(r[0], r[1], r[2]) for r in rows] == [("pkg/fused.py", 20, severity)]
     assert ("silently dropped" in rows[0][3]) == (severity == "error")
+
+
+def test_thousands_of_calls_of_one_check_read_the_check_once() -> None:
+    """A pull request's ``__init__`` calling one check of named keys 3,000 times, the
+    check reading 3,000 keys: the check is read once, not once a call (bounded work on
+    hostile input)."""
+    reads = "\n".join(f'    x{i} = kw.get("k{i}")' for i in range(3000))
+    calls = "\n".join("        _check(dict(kwargs))" for _ in range(3000))
+    tree = ast.parse(
+        f"def _check(kw):\n{reads}\n\n\nclass A:\n    def __init__(self, **kwargs):\n{calls}\n"
+    )
+    init = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "__init__"
+    )
+    started = time.perf_counter()
+    handed = kwreads.checked_only(init, "kwargs", kwreads.functions_by_name(tree))
+    assert time.perf_counter() - started < 5
+    assert len(handed) == 3000

@@ -617,6 +617,16 @@ def _reads_keys_only(target: FunctionDef, param: str) -> bool:
     return all(id(n) in keyed for n in uses)
 
 
+def _memo_reads_keys_only(
+    memo: dict[tuple[int, str], bool], target: FunctionDef, param: str
+) -> bool:
+    """:func:`_reads_keys_only`, asked once per function and parameter."""
+    key = (id(target), param)
+    if key not in memo:
+        memo[key] = _reads_keys_only(target, param)
+    return memo[key]
+
+
 def checked_only(func: FunctionDef, name: str, by_name: dict[str, list[FunctionDef]]) -> set[int]:
     """ids of the ``Name`` nodes of ``name`` in ``func``'s body that hand the dict (or
     ``dict(name)``) to a function of the module whose parameter there only has keys read
@@ -625,6 +635,9 @@ def checked_only(func: FunctionDef, name: str, by_name: dict[str, list[FunctionD
     and raises on them: the keys it does not name are not passed on, so an
     ``__init__(**kwargs)`` calling it still drops them."""
     found: set[int] = set()
+    # (id(target), param) -> the answer: a body of thousands of calls of one check reads
+    # the check once.
+    memo: dict[tuple[int, str], bool] = {}
     for node in body_nodes(func):
         if not isinstance(node, ast.Call):
             continue
@@ -644,7 +657,7 @@ def checked_only(func: FunctionDef, name: str, by_name: dict[str, list[FunctionD
         for held, index in handed:
             params = [_param_at(node, target, index) for target in targets]
             if all(
-                param is not None and _reads_keys_only(target, param)
+                param is not None and _memo_reads_keys_only(memo, target, param)
                 for target, param in zip(targets, params, strict=True)
             ):
                 found.add(id(held))
