@@ -1454,10 +1454,11 @@ def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Fi
     if index is None or len(items) != index + 1:
         return None
     item = items[index]
-    if not local_variable(node, func):
-        return None  # an attribute or a class's field: its writers are elsewhere
-    put = _none_put(func, target.id, index == 1)
-    if put is None or _silenced(src, put.lineno) or _types(src).admits_none(item) is not False:
+    puts = _none_puts(src, func)
+    put = (puts.keyed if index == 1 else puts.listed).get(target.id)
+    if put is None or id(node) not in puts.local or _silenced(src, put.lineno):
+        return None  # no None put, or an attribute or a class's field (writers elsewhere)
+    if _types(src).admits_none(item) is not False:
         return None
     declared, shown = short(src, annotation), short(src, item)
     return finding(
@@ -1470,36 +1471,49 @@ def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Fi
     )
 
 
-def _none_put(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, keyed: bool
-) -> ast.stmt | ast.expr | None:
-    """The first node of ``func``'s body putting a literal ``None`` into list or set
-    ``name`` (``keyed``: into dict ``name``, ``name[k] = None``)."""
+@dataclass(frozen=True)
+class _NonePuts:
+    """What a function's body puts a literal ``None`` into, read in one walk: the first
+    such node by list or set name (``x.append(None)``) and by dict name (``d[k] =
+    None``), and the ids of its own annotated locals (:func:`local_variable`)."""
+
+    listed: dict[str, ast.expr]
+    keyed: dict[str, ast.stmt]
+    local: frozenset[int]
+
+
+def _none_puts(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> _NonePuts:
+    """:class:`_NonePuts` of ``func``, once per function (a pull request's thousands of
+    annotated locals share one walk)."""
+    memo = src.cache.setdefault("none_puts", {})
+    assert isinstance(memo, dict)
+    found = memo.get(id(func))
+    if isinstance(found, _NonePuts):
+        return found
+    listed: dict[str, ast.expr] = {}
+    keyed: dict[str, ast.stmt] = {}
     for sub in kwreads.body_nodes(func):
-        if keyed:
-            if (
-                isinstance(sub, ast.Assign)
-                and _is_none(sub.value)
-                and any(
-                    isinstance(t, ast.Subscript)
-                    and isinstance(t.value, ast.Name)
-                    and t.value.id == name
-                    for t in sub.targets
-                )
-            ):
-                return sub
+        if isinstance(sub, ast.Assign) and _is_none(sub.value):
+            for t in sub.targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                    keyed.setdefault(t.value.id, sub)
         elif (
             isinstance(sub, ast.Call)
             and isinstance(sub.func, ast.Attribute)
             and sub.func.attr in _PUTS
             and isinstance(sub.func.value, ast.Name)
-            and sub.func.value.id == name
             and sub.args
             and _is_none(sub.args[-1])
             and len(sub.args) == (2 if sub.func.attr == "insert" else 1)
         ):
-            return sub
-    return None
+            listed.setdefault(sub.func.value.id, sub)
+    local = frozenset(
+        id(stmt)
+        for stmt in kwreads.statements(func.body, scopes=False)
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+    )
+    found = memo[id(func)] = _NonePuts(listed, keyed, local)
+    return found
 
 
 def field_none_reaches(src: SourceInfo, node: ast.AnnAssign) -> bool:
