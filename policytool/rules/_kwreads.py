@@ -244,9 +244,7 @@ def kwargs_dicts(tree: ast.Module, plain: bool = True) -> dict[FunctionDef, set[
     dicts = {func: own_dicts(func, plain) for func in functions}
     if not any(dicts.values()):
         return {}
-    by_name: dict[str, list[FunctionDef]] = {}
-    for func in functions:
-        by_name.setdefault(func.name, []).append(func)
+    by_name = _by_name(functions)
     callees = _Callees(by_name, dicts)
     # Only functions holding a kwargs dict are walked for calls passing it on; a
     # function that receives one joins the work list (at most 5 hops deep).
@@ -567,12 +565,17 @@ def named_keys_only(func: FunctionDef, name: str) -> set[int]:
     return found
 
 
-def functions_by_name(tree: ast.Module) -> dict[str, list[FunctionDef]]:
-    """The module's functions and methods (nested ones too) by name."""
+def _by_name(functions: list[FunctionDef]) -> dict[str, list[FunctionDef]]:
+    """``functions`` by name, each name's in order."""
     found: dict[str, list[FunctionDef]] = {}
-    for func in _functions(tree):
+    for func in functions:
         found.setdefault(func.name, []).append(func)
     return found
+
+
+def functions_by_name(tree: ast.Module) -> dict[str, list[FunctionDef]]:
+    """The module's functions and methods (nested ones too) by name."""
+    return _by_name(_functions(tree))
 
 
 def _handed(arg: ast.expr, name: str) -> ast.Name | None:
