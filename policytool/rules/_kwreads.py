@@ -470,21 +470,29 @@ def if_tests(func: FunctionDef) -> dict[int, ast.If]:
     }
 
 
+def key_reads(
+    func: FunctionDef, names: set[str], rebound_at: dict[str, int]
+) -> Iterator[tuple[Read, bool]]:
+    """Each string-key read of one of ``names`` in ``func``'s body that is not a default
+    being set (:func:`defaulted`), with whether it still sees the caller's keywords
+    (:func:`live`): the one reading of a function's key reads, for :func:`reads` and
+    the rule's own walk (which also counts a dead read's names as used)."""
+    ifs = if_tests(func)
+    memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
+    for node in body_nodes(func):
+        found = string_key(node, names)
+        if found is not None and not defaulted(node, ifs.get(id(node)), memo):
+            assert isinstance(node, ast.expr)
+            yield Read(func, found[0], found[1], node), live(node, found[0], rebound_at)
+
+
 def reads(tree: ast.Module, dicts: dict[FunctionDef, set[str]] | None = None) -> Iterator[Read]:
-    """Every string-key read of a kwargs dict in the module (``dicts``: already computed)."""
+    """Every string-key read of a kwargs dict in the module (``dicts``: already computed)
+    that sees the caller's keywords."""
     for func, names in (kwargs_dicts(tree) if dicts is None else dicts).items():
-        ifs = if_tests(func)
-        memo: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
-        at = rebound(func, names)
-        for node in body_nodes(func):
-            found = string_key(node, names)
-            if (
-                found is not None
-                and live(node, found[0], at)
-                and not defaulted(node, ifs.get(id(node)), memo)
-            ):
-                assert isinstance(node, ast.expr)
-                yield Read(func, found[0], found[1], node)
+        for read, is_live in key_reads(func, names, rebound(func, names)):
+            if is_live:
+                yield read
 
 
 # Methods whose arguments are only shown (logged, printed), never used: a dict passed

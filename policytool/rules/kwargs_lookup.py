@@ -188,20 +188,19 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         declaring: dict[str, dict[str, ast.Call]] = {}
         # The calls the dict goes to whole: ``f(**d)``, ``f(d)``, ``dict(kwargs=d)``.
         handed: dict[str, list[ast.Call]] = {}
-        ifs = kwreads.if_tests(func)
-        defaults: dict[int, tuple[frozenset[int], frozenset[tuple[str, object]]]] = {}
         discarded: set[int] = set()  # ids of values computed as a statement, then dropped
         # Reads and calls after a name is rebound see another value (``kwreads.rebound``).
         rebound_at = kwreads.rebound(func, names)
+        read_nodes: set[int] = set()
+        for key_read, is_live in kwreads.key_reads(func, names, rebound_at):
+            if is_live:
+                reads.append((key_read.name, key_read.key, key_read.node))
+            read_nodes.add(id(key_read.node))
+            consumed.update(id(n) for n in ast.walk(key_read.node) if isinstance(n, ast.Name))
         for sub in kwreads.body_nodes(func):
             if isinstance(sub, ast.Expr):
                 discarded.add(id(sub.value))
-            found = kwreads.string_key(sub, names)
-            if found is not None and not kwreads.defaulted(sub, ifs.get(id(sub)), defaults):
-                if kwreads.live(sub, found[0], rebound_at):
-                    reads.append((found[0], found[1], sub))
-                consumed.update(id(n) for n in ast.walk(sub) if isinstance(n, ast.Name))
-            elif isinstance(sub, ast.Call):
+            if isinstance(sub, ast.Call) and id(sub) not in read_nodes:
                 for k in sub.keywords:
                     if not isinstance(k.value, ast.Name) or not kwreads.live(
                         sub, k.value.id, rebound_at
