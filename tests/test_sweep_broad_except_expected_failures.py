@@ -387,3 +387,62 @@ def test_a_helper_only_model_loading_entry_points_call_is_on_the_loading_path(
         "load-helper": "error",
         "shared-helper": "warning",
     }
+
+
+def test_a_broad_catch_after_a_handler_of_bug_classes_keeps_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    # open-r1 86f9471f / 9915e06f rewards.py:502/529 (`except (TypeError, ValueError):
+    # return 0.0` around `float(...)`, then `except Exception as e: print(...); return
+    # 0.0`) and optimum-neuron 8307e2a5 neuron_device_memory.py:274 (`except
+    # RuntimeError:`, then a broad catch giving the same None): the first handler catches
+    # what a bug raises too, so it names no expected failure (both labelled ⚠). A specific
+    # class beside them (`except (KeyError, ValueError)`) still names one. The same
+    # optimum-neuron catch also follows `except PermissionError:`, in the CLI's `main()`:
+    # its None goes to no caller, the printed line is the report (⚠).
+    feature.write(
+        "pkg/reward.py",
+        LOG + "def score(execution) -> float:\n"
+        "    try:\n"
+        "        return float(execution.text)\n"
+        "    except (TypeError, ValueError):\n"
+        "        return 0.0\n"
+        "    except Exception as e:  # m:conversion\n"
+        "        logger.warning(f'score failed: {e}')\n"
+        "        return 0.0\n"
+        "\n"
+        "def usage(device):\n"
+        "    try:\n"
+        "        return query(device)\n"
+        "    except RuntimeError:\n"
+        "        logger.warning('no device')\n"
+        "        return None\n"
+        "    except Exception as e:  # m:runtime\n"
+        "        logger.warning(f'cannot read usage: {e}')\n"
+        "        return None\n"
+        "\n"
+        "def cached(table, key) -> bool:\n"
+        "    try:\n"
+        "        return bool(table[key])\n"
+        "    except (KeyError, ValueError):\n"
+        "        return False\n"
+        "    except Exception as e:  # m:specific\n"
+        "        logger.warning(f'lookup failed: {e}')\n"
+        "        return False\n"
+        "\n"
+        "def main():\n"
+        "    try:\n"
+        "        return report(read_all())\n"
+        "    except PermissionError:\n"
+        "        logger.warning('permission denied, try sudo')\n"
+        "        return None\n"
+        "    except Exception as e:  # m:main\n"
+        "        logger.warning(f'unexpected error: {e}')\n"
+        "        return None\n",
+    )
+    assert by_marker(feature, "pkg/reward.py", run) == {
+        "conversion": "warning",
+        "runtime": "warning",
+        "specific": "error",
+        "main": "warning",
+    }

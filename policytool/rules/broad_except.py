@@ -95,11 +95,14 @@ same answer, logged as a warning (both `return False`, or both on to the code af
 `try`), is ✗: a bad key or a bug reads as "not there". Not after an interrupt or a
 cancellation, nor after `except ImportError:` (the code is built to run without the
 package, so what the `try` does is optional: NUMA pinning skipped, logged, is its
-best-effort boundary), not at DEBUG level, and not when that answer is the function's own
-reported failure (an `if` that prints or logs and returns the same `False`: its caller
-already reads it as failed). A handler that silently returns a made-up literal (`return
-1`, `"c++17"`, no log, no comment) in a function set-up reaches is ✗ like a
-`return None` there.
+best-effort boundary), nor after a handler of only the errors a bug raises too
+(`TypeError`, `ValueError`, `RuntimeError`, `AttributeError`, `AssertionError`: it
+names no expected failure), not in a CLI's `main()` (its answer goes to no caller: the
+printed line is the report), not at DEBUG level, and not when that answer is the
+function's own reported failure (an `if` that prints or logs and returns the same
+`False`: its caller already reads it as failed). A handler that silently returns a
+made-up literal (`return 1`, `"c++17"`, no log, no comment) in a function set-up
+reaches is ✗ like a `return None` there.
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
@@ -1010,9 +1013,11 @@ def _same_answer_as_expected(
     the broad one reports at WARNING level or above: every unexpected error gets the
     expected answer. None otherwise (a DEBUG line, another answer, no specific handler
     before it, or handlers that fall through to no answer: a loop's next round, the end of
-    a method of side effects, a CLI's ``sys.exit(code)``, where the log line they print is
-    what tells the cases apart)."""
+    a method of side effects, a CLI's ``sys.exit(code)`` or its ``main()`` whose answer no
+    caller reads, where the log line they print is what tells the cases apart)."""
     if not isinstance(tried, ast.Try) or handler.type is None:
+        return None
+    if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.name == "main":
         return None
     expected = _expected_answers(src, tried)
     index = expected.position.get(id(handler), 0)
@@ -1065,6 +1070,8 @@ class _Expected:
             types = earlier.type.elts if isinstance(earlier.type, ast.Tuple) else [earlier.type]
             if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
                 continue  # an interrupt or a cancellation: a signal, not the expected failure
+            if all(short(src, t).rsplit(".", 1)[-1] in _BUG_CLASSES for t in types):
+                continue  # what a bug raises too: it names no expected failure
             if any(short(src, t).rsplit(".", 1)[-1] in _MISSING_DEPENDENCY for t in types):
                 # The code is built to run without the package (``except ImportError:``
                 # skips it): what the ``try`` does is optional, and a broken install that
@@ -1158,6 +1165,15 @@ _SIGNALS = frozenset(
         "StopIteration",
         "StopAsyncIteration",
     }
+)
+
+
+# The classes of error a bug raises as readily as a failure does (open-r1's reward
+# ``except (TypeError, ValueError): return 0.0`` around a conversion, a CLI's ``except
+# RuntimeError:``): a handler of only these names no expected failure, so a broad catch
+# after it giving the same answer mixes up nothing the first one did not.
+_BUG_CLASSES = frozenset(
+    {"TypeError", "ValueError", "RuntimeError", "AttributeError", "AssertionError"}
 )
 
 
