@@ -140,21 +140,24 @@ def test_setting_a_default_under_a_compound_condition_is_not_a_read(
 def test_keys_of_a_dict_forwarded_with_double_star_are_not_blocking(
     feature: Repo, run: Run
 ) -> None:
-    """`kwargs.pop("tokenizer")` before `super().__init__(**kwargs)`: the key is the
-    forwarded API's parameter (two HF processors doing it are not a copied protocol).
-    A dict forwarded to the code base's own function keeps the ✗ (the fixture's case)."""
+    """`tokenizer = kwargs.pop("tokenizer")` before `super().__init__(image_processor,
+    tokenizer, **kwargs)`: the key is the forwarded API's parameter, handed on again (two
+    HF processors doing it are not a copied protocol). A dict forwarded to the code
+    base's own function keeps the ✗ (the fixture's case)."""
     feature.git("checkout", "-q", "main")
     feature.write(
         "pkg/a.py",
-        "class A:\n    def __init__(self, **kwargs):\n"
-        "        self.t = kwargs.pop('tokenizer', None)\n        super().__init__(**kwargs)\n",
+        "class A:\n    def __init__(self, image_processor, **kwargs):\n"
+        "        tokenizer = kwargs.pop('tokenizer', None)\n"
+        "        super().__init__(image_processor, tokenizer, **kwargs)\n",
     )
     feature.commit("a")
     feature.git("checkout", "-q", "-B", "feature")
     feature.write(
         "pkg/b.py",
-        "class B:\n    def __init__(self, **kwargs):\n"
-        "        self.t = kwargs.pop('tokenizer', None)\n        super().__init__(**kwargs)\n",
+        "class B:\n    def __init__(self, image_processor, **kwargs):\n"
+        "        tokenizer = kwargs.pop('tokenizer', None)\n"
+        "        super().__init__(image_processor, tokenizer, **kwargs)\n",
     )
     assert [r[3] for r in rows(run, rule="kwargs-lookup")] == ["warning"]
     assert "forwarded with `**`" in messages(run, rule="kwargs-lookup")[0]

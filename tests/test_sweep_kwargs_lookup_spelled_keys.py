@@ -123,6 +123,31 @@ def test_a_key_forwarded_to_the_base_class_stays_a_warning(repo: Repo, run: Run)
     assert [sev for _p, _l, sev, _m in rows(run)] == ["warning"]
 
 
+@pytest.mark.parametrize(
+    ("forward", "severity"),
+    [
+        # optimum-executorch c60fbe73 object_detection.py:41: the pop takes the key out
+        # before `from_pretrained(path, **kwargs)`: the loader's own key (labelled ✗)
+        ("AutoModel.from_pretrained(path, **kwargs)", "error"),
+        # handed on again by name: the callee's parameter after all
+        ("AutoModel.from_pretrained(path, raw_reward=raw, **kwargs)", "warning"),
+    ],
+)
+def test_a_key_popped_before_the_dict_is_forwarded_is_the_functions_own(
+    repo: Repo, run: Run, forward: str, severity: str
+) -> None:
+    _branch(repo)
+    repo.write(
+        "pkg/consumer.py",
+        "def load(path, **kwargs):\n"
+        "    raw = kwargs.pop('raw_reward', None)\n"
+        f"    return {forward}, raw\n",
+    )
+    repo.write("pkg/loop.py", WRITER)
+    repo.commit("pop")
+    assert [sev for _p, _l, sev, _m in rows(run)] == [severity]
+
+
 def test_a_read_of_a_plain_dict_parameter_is_not_reported(repo: Repo, run: Run) -> None:
     _branch(repo)
     repo.write(
@@ -195,8 +220,14 @@ def test_a_key_written_on_a_kwargs_named_dict_counts(repo: Repo, run: Run) -> No
         # a package enclosing the reader's: the caller that builds the dict
         ("pkg/reward/fn.py", "pkg/consumer.py", "error"),
         ("pkg/consumer.py", "pkg/reward/fn.py", "error"),
-        # sibling packages: two models of a large change that both name a key
-        ("pkg/models/a/fn.py", "pkg/models/b/loop.py", "warning"),
+        # sibling packages of one top-level package, in a change of one piece:
+        # optimum-executorch's CLI (optimum/commands/export/executorch.py) writes
+        # `kwargs["gguf_file"]` that a task loader (optimum/exporters/executorch/tasks/)
+        # reads; tpu-inference's layers/vllm/interface/ and layers/common/
+        ("pkg/models/a/fn.py", "pkg/models/b/loop.py", "error"),
+        ("src/pkg/exporters/tasks/fn.py", "src/pkg/commands/export.py", "error"),
+        # another top-level package: no evidence of one protocol
+        ("pkg/consumer.py", "other/loop.py", "warning"),
         # a file at the repository's root encloses everything: no evidence
         ("pkg/consumer.py", "loop.py", "warning"),
     ],
@@ -209,3 +240,19 @@ def test_the_other_file_is_in_the_same_or_an_enclosing_package(
     repo.write(writer, WRITER)
     repo.commit("raw rewards")
     assert [(p, sev) for p, _l, sev, _m in rows(run)] == [(reader, severity)]
+
+
+@pytest.mark.parametrize(("others", "severity"), [(23, "error"), (24, "warning")])
+def test_sibling_packages_count_only_in_a_change_of_one_piece(
+    repo: Repo, run: Run, others: int, severity: str
+) -> None:
+    # The vllm-omni 0.18 -> 0.20 release diff (hundreds of files): two unrelated models
+    # both naming "patch_size" are not one protocol. The enclosing-package reading
+    # still holds there; sibling packages count up to 25 non-test files changed.
+    _branch(repo)
+    repo.write("pkg/models/a/fn.py", READER)
+    repo.write("pkg/models/b/loop.py", WRITER)
+    for i in range(others):
+        repo.write(f"pkg/more/m{i}.py", f"VALUE_{i} = {i}\n")
+    repo.commit("raw rewards and more")
+    assert [(p, sev) for p, _l, sev, _m in rows(run)] == [("pkg/models/a/fn.py", severity)]

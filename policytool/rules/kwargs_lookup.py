@@ -61,7 +61,10 @@ it; a rewritten or renamed lookup, or one more copy of a
 key the code base already reads, is the backlog's duplication and stays ⚠, naming a file
 that read it before) (test files do not count); ✗ too when the change spells such a new
 key as a literal of a kwargs dict in another non-test file of the same package or of one
-enclosing it (below the repository's root) whose base version did not hold the literal:
+enclosing it (below the repository's root; in a change of at most 25 non-test files,
+one piece of work, any file of the same top-level package: optimum-executorch's CLI
+writing `kwargs["gguf_file"]` that a task loader reads) whose base version did not hold
+the literal:
 written or tested on a dict named like one (`step_kwargs["k"] = v`, `"k" in
 self.kwargs`), a display bound to such a name or handed on with `**` (`f(**{{"k": v}})`,
 `extra = {{}}; extra["k"] = v; f(**extra)`), or the key list filtering one
@@ -95,9 +98,12 @@ the read of each key the change adds to it (a key the file read before is ⚠). 
 dropped-keys ✗ for a method overriding a base method that itself takes `**kwargs`
 (optimum-intel's `IPEXModel.__init__`, huggingface_hub's `ModelHubMixin._from_pretrained(
 **model_kwargs)`): the family's callers hand every implementation one dict, so the base
-class fixes the signature; its new reads are ⚠. A key
-popped before the dict is forwarded to `super().__init__(**kwargs)` or
-`X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only. A new class whose sibling
+class fixes the signature; its new reads are ⚠. A key read
+before the dict is forwarded to `super().__init__(**kwargs)` or
+`X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only; a key popped out first
+is too when the call is handed its value again (`tokenizer = kwargs.pop("tokenizer")`,
+`super().__init__(image_processor, tokenizer, **kwargs)`), and otherwise the function's
+own (the callee never sees it). A new class whose sibling
 classes (same base, same module) mostly leave their `**kwargs` unused shares that
 catch-all (no dropped-keys ✗). A key new to the repository that copies of one test
 helper read in two or more test files is ✗ too (a fake defined inside one test stays
@@ -264,7 +270,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
             if name in new_params or _read_added(src, read):
                 seen.add((line, key))
-                reason = _FORWARDED if forwarded and name == star else ""
+                reason = (
+                    _FORWARDED
+                    if forwarded
+                    and name == star
+                    and not _popped_own(func, read, key, star_calls.get(star, []))
+                    else ""
+                )
                 if not reason and name == star and replaced is not None:
                     reason = (
                         f"`{func.name}` stands in for `{replaced[0]}` (line {replaced[1]}), "
@@ -906,6 +918,32 @@ def _base_module(src: SourceInfo, module: str) -> ast.Module | None:
     rules read), or None."""
     found = _finder(src).find(module)
     return fakes.module_tree(found[0]) if found is not None else None
+
+
+def _popped_own(func: kwreads.FunctionDef, read: ast.AST, key: str, calls: list[ast.Call]) -> bool:
+    """``kwargs.pop("image_size")`` before ``X.from_pretrained(path, **kwargs)``: the pop
+    takes the key out, so the callee never receives it (optimum-executorch's object
+    detection loader): the function's own key, not the callee's parameter. Not when a
+    call the dict goes to is handed the value again: by the key's name
+    (``torch_dtype=torch_dtype``), or as the local the pop was assigned to (an HF
+    processor's ``tokenizer = kwargs.pop("tokenizer")``, then ``super().__init__(
+    image_processor, tokenizer, **kwargs)``)."""
+    if not _pops(read):
+        return False
+    held = {
+        target.id
+        for stmt in kwreads.body_nodes(func)
+        if isinstance(stmt, ast.Assign) and stmt.value is read
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    }
+    for call in calls:
+        if any(k.arg == key for k in call.keywords):
+            return False
+        values = [*call.args, *(k.value for k in call.keywords if k.arg is not None)]
+        if any(isinstance(v, ast.Name) and v.id in held for v in values):
+            return False
+    return True
 
 
 def _pops(read: ast.AST) -> bool:

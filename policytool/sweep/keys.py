@@ -609,6 +609,29 @@ def _nearby(path: str, other: str) -> bool:
     return here == there or here.startswith(there + "/") or there.startswith(here + "/")
 
 
+# A change of at most this many non-test Python files is one piece of work (the size the
+# labelling brief reads as one commit, not a bulk one): a new key it spells in one
+# package of the project and reads in another is one protocol.
+ONE_PIECE = 25
+# Layout directories above a project's top-level package (``src/pkg/...``).
+_LAYOUT_DIRS = frozenset({"src", "python", "lib"})
+
+
+def _same_project_package(path: str, other: str) -> bool:
+    """Whether two files sit under one top-level package below the root (``optimum/``
+    for ``optimum/commands/export/executorch.py`` and
+    ``optimum/exporters/executorch/tasks/causal_lm.py``), past a layout directory."""
+
+    def top(p: str) -> str:
+        parts = p.split("/")[:-1]
+        while parts and parts[0] in _LAYOUT_DIRS:
+            parts = parts[1:]
+        return parts[0] if parts else ""
+
+    here = top(path)
+    return bool(here) and here == top(other)
+
+
 def _literals(data: bytes) -> frozenset[str]:
     """Every identifier-like quoted string in ``data`` (one pass; where a key may be)."""
     return frozenset(m.decode("ascii") for m in _QUOTED_RE.findall(data))
@@ -617,7 +640,8 @@ def _literals(data: bytes) -> frozenset[str]:
 @dataclass
 class Spellings:
     """Where a change's added lines spell a key as a literal of a kwargs dict in a file
-    of the same package or one enclosing it (:func:`_nearby`) that did not hold the
+    of the same package or one enclosing it (:func:`_nearby`; in a change of one piece,
+    :data:`ONE_PIECE`, any file of the same top-level package) that did not hold the
     literal before: the other half of a new key the change reads
     from ``**kwargs`` in one file and writes, displays or filters in another
     (``{"raw_reward": r}`` handed on with ``**``, ``kwargs["is_final"] = False``,
@@ -671,11 +695,12 @@ class Spellings:
         """The files other than ``path`` whose added lines spell ``key`` as a kwargs
         literal and whose base versions did not hold it (sorted); none when ``path``
         itself held the literal before."""
+        one_piece = len(self.files) <= ONE_PIECE
         found = sorted(
             other
             for other in self.files
             if other != path
-            and _nearby(path, other)
+            and (_nearby(path, other) or (one_piece and _same_project_package(path, other)))
             and key in self._head(other)
             and key in self._keys(other)
         )
