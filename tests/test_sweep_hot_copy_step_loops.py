@@ -74,6 +74,30 @@ def test_a_conversion_or_correctness_check_runs_once(feature: Repo, run: Run) ->
     assert [(r[0], r[1], r[2]) for r in rows] == [("tools/convert.py", 18, "warning")]
 
 
+def test_a_finite_difference_gradient_check_runs_once(feature: Repo, run: Run) -> None:
+    """warp 1168a568 autograd.py:970-987: ``jacobian_fd`` clones an output four times per
+    (input, output) pair of one gradient check, outside the loop over probes (labelled
+    '-'); torch-style ``gradcheck`` and ``check_grad`` are the same verification. A
+    function merely named ``fold`` (no ``_fd`` suffix) keeps its ⚠."""
+    feature.write(
+        "pkg/autograd.py",
+        "def jacobian_fd(function, inputs, outputs):\n"
+        "    for i, o in pairs(inputs, outputs):\n"
+        "        left = wp.clone(outputs[o])\n"  # 3: run once
+        "        probe(function, left)\n"
+        "\n\n"
+        "def gradcheck(function, inputs):\n"
+        "    for x in inputs:\n"
+        "        probe(function, x.clone())\n"  # 9: run once
+        "\n\n"
+        "def fold(function, inputs):\n"
+        "    for x in inputs:\n"
+        "        probe(function, x.clone())\n",  # 14: ⚠
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[0], r[1], r[2]) for r in rows] == [("pkg/autograd.py", 14, "warning")]
+
+
 def test_a_trailing_comment_above_is_not_the_why(feature: Repo, run: Run) -> None:
     """vllm-omni bagel 2025: ``x_t = x_t - v_t * dts[i]  # velocity ...`` then
     ``trajectory_latents.append(x_t.clone())`` two lines below is ✗ like its twins; a

@@ -40,7 +40,8 @@ either inside a per-step or per-request function
 default), in production code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
-`profile_run`, benchmarks, a kernel's `correctness_check` against its reference, saving
+`profile_run`, benchmarks, a kernel's `correctness_check` against its reference, a
+finite-difference gradient check (`jacobian_fd`, `gradcheck`), saving
 a model or checkpoint: `save_pretrained`, `save_checkpoint`, `save_hf_adapter`) are not
 hot paths, nor is module-level code (it runs once, at import, unless it loops over
 steps), nor are loops that run once: over the model's structure (`model.modules()`),
@@ -191,6 +192,13 @@ COLD = (
     "*test*",
     # a kernel's check against its reference implementation, run once per shape
     "*correctness*",
+    # a finite-difference gradient check against autodiff (warp's ``jacobian_fd``: a
+    # few buffers per input/output pair of one verification call)
+    "*gradcheck*",
+    "*grad_check*",
+    "*check_grad*",
+    "*finite_diff*",
+    "*_fd",
 )
 
 
