@@ -1669,6 +1669,8 @@ def exhaustive_dispatch(
     chain (instructor's ``if isinstance(client, AsyncFireworks): return ...`` then ``if
     isinstance(client, Fireworks): return ...``). Under the declared types the
     fall-through is unreachable: the return annotation is not what misleads."""
+    if _enum_dispatch(src, node, terminates):
+        return True
     param: str | None = None
     covered: set[str] = set()
     for stmt in reversed(node.body):
@@ -1687,6 +1689,120 @@ def exhaustive_dispatch(
         return False
     members = _members(src, arg.annotation)
     return members is not None and members <= covered
+
+
+def _enum_dispatch(
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    terminates: Callable[[list[ast.stmt]], bool],
+) -> bool:
+    """Whether ``node``'s body ends in ``if`` chains comparing one name with members of
+    one ``Enum`` (``if vlm == VLM.PALIGEMMA: return ...``, ``is``, ``in (VLM.A, VLM.B)``),
+    each branch ending the function, that cover every member of that enum (supervision's
+    ``from_vlm`` after ``vlm = validate_vlm_parameters(...)``): the fall-through is a
+    value outside the enum, not a path the return annotation hides."""
+    subject: str | None = None
+    enum: str | None = None
+    covered: set[str] = set()
+    for stmt in reversed(node.body):
+        if not isinstance(stmt, ast.If):
+            break
+        current: ast.If | None = stmt
+        while current is not None:
+            tested = _enum_test(current.test)
+            if tested is None or not terminates(current.body):
+                return False
+            name, cls, compared = tested
+            if subject not in (None, name) or enum not in (None, cls):
+                return False
+            subject, enum = name, cls
+            covered |= compared
+            if not current.orelse:
+                current = None
+            elif len(current.orelse) == 1 and isinstance(current.orelse[0], ast.If):
+                current = current.orelse[0]
+            else:
+                return False
+    if enum is None:
+        return False
+    members = _enum_members(src, enum)
+    return members is not None and members <= covered
+
+
+def _enum_test(test: ast.expr) -> tuple[str, str, set[str]] | None:
+    """(name, enum class, members) of ``name == E.M`` / ``name is E.M`` / ``name in
+    (E.A, E.B)``; None for any other test."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.ops[0], (ast.Eq, ast.Is, ast.In))
+    ):
+        return None
+    right = test.comparators[0]
+    if isinstance(test.ops[0], ast.In):
+        if not isinstance(right, (ast.Tuple, ast.List, ast.Set)) or not right.elts:
+            return None
+        values = right.elts
+    else:
+        values = [right]
+    classes: set[str] = set()
+    members: set[str] = set()
+    for value in values:
+        if not (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)):
+            return None
+        classes.add(value.value.id)
+        members.add(value.attr)
+    if len(classes) != 1:
+        return None
+    return test.left.id, classes.pop(), members
+
+
+# The standard library's enum bases: their class-level names are the members.
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
+
+
+def _enum_members(src: SourceInfo, name: str) -> frozenset[str] | None:
+    """The members of enum class ``name``: defined in this module, or imported by ``from
+    <module> import name`` (an absolute module of the work tree or the path); None when
+    it is not found or not an ``Enum``."""
+    tree: ast.Module | None = src.tree
+    if not any(
+        isinstance(c, ast.ClassDef) and c.name == name for c in kwreads.statements(src.tree.body)
+    ):
+        module = next(
+            (
+                stmt.module
+                for stmt in src.tree.body
+                if isinstance(stmt, ast.ImportFrom)
+                and stmt.module
+                and not stmt.level
+                and any((a.asname or a.name) == name and a.name == name for a in stmt.names)
+            ),
+            None,
+        )
+        found = fakes.finder_for(src.root).find(module) if module is not None else None
+        tree = fakes.module_tree(found[0]) if found is not None else None
+    if tree is None:
+        return None
+    cls = next(
+        (
+            c
+            for c in kwreads.statements(tree.body)
+            if isinstance(c, ast.ClassDef) and c.name == name
+        ),
+        None,
+    )
+    if cls is None or not any(fakes._terminal(b) in _ENUM_BASES for b in cls.bases):
+        return None
+    members = {
+        target.id
+        for stmt in cls.body
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+        if isinstance(target, ast.Name) and not target.id.startswith("_")
+    }
+    return frozenset(members) if members else None
 
 
 def _isinstance_chain(
@@ -3207,6 +3323,8 @@ def function_findings(
     # ``-> tuple[str]``: exactly one item (``tuple[str, ...]`` is any number)
     single = _single_item_tuple(src, node.returns) if builtin == "tuple" else None
     lengths = _tuple_lengths(node) if single is not None else {}
+    # ``-> tuple[A, B, C]``: exactly that many items
+    arity = _tuple_arity(node.returns) if builtin == "tuple" else None
     wrong: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
         if not annotation_added:
@@ -3234,6 +3352,16 @@ def function_findings(
                     ret,
                     f"returns {items} (`{short(src, ret.value, 40)}`)",
                     f"annotate `-> tuple[{single}, ...]`",
+                )
+            )
+            continue
+        count = _display_items(ret.value) if arity is not None else None
+        if count is not None and count != arity:
+            wrong.append(
+                (
+                    ret,
+                    f"returns {count} items (`{short(src, ret.value, 40)}`)",
+                    f"return {arity} items or fix the annotation",
                 )
             )
             continue
@@ -3273,6 +3401,26 @@ def _single_item_tuple(src: SourceInfo, annotation: ast.expr) -> str | None:
     if isinstance(node.slice, ast.Constant) and node.slice.value is ...:
         return None
     return short(src, node.slice)
+
+
+def _tuple_arity(annotation: ast.expr) -> int | None:
+    """3 for ``-> tuple[A, B, C]`` / ``Tuple[A, B, C]``: a tuple of exactly that many
+    items (two or more; ``tuple[A, ...]`` is any number); None for any other annotation."""
+    node = unquoted(annotation)
+    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple):
+        return None
+    items = node.slice.elts
+    if any(isinstance(e, ast.Constant) and e.value is ... for e in items):
+        return None
+    return len(items) if len(items) >= 2 else None
+
+
+def _display_items(value: ast.expr) -> int | None:
+    """How many items a returned tuple display holds (``return out, weights``: 2); None
+    for anything else or a display with a ``*`` item."""
+    if isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return len(value.elts)
+    return None
 
 
 def _tuple_lengths(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[int, bool]]:

@@ -52,7 +52,10 @@ without a `break`, does not fall off; nor does a last `if`/`elif` chain of
 `isinstance(p, ...)` tests, each returning, whose classes cover every member of the
 parameter's own annotation, `prompt: str | list[dict]`: it falls through only with a
 value the declared types exclude; consecutive `if` statements that each return read as
-one chain), `-> None` that returns a value (a literal, a display,
+one chain; nor do `if` chains comparing one name with members of one `Enum`, `if vlm ==
+VLM.PALIGEMMA:` / `is` / `in (VLM.A, VLM.B)`, each returning, that cover every member of
+that enum, of this module or imported from one: only a value outside it falls through),
+`-> None` that returns a value (a literal, a display,
 or a method's own `self`), `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, or with a `return` of a call whose function is annotated to return an
@@ -82,7 +85,9 @@ factory or module written as a type, by the name the file's imports resolve it t
 `from PIL import Image` (the module; its class is `Image.Image`);
 `-> tuple[str]` (one item; `tuple[str, ...]` is any number) returning a tuple of another
 length: a display (`return a, b`) or a local bound once to one and only grown with `+=`
-of displays (`names = ("w", "s")`, `names += (...)`: two or more);
+of displays (`names = ("w", "s")`, `names += (...)`: two or more); `-> tuple[A, B, C]`
+(a fixed length of two or more) returning a display of another length (`return out,
+weights`; not a display with a `*` item);
 `typing.Self` (quoted or not) in the signature of a function no class encloses, `def
 load(path) -> "Self"` moved out of a class to module level: it names no class there (PEP
 673; mypy and pyright reject it), reported at the `def` line (not a module-level function
@@ -200,7 +205,11 @@ str = None` that None reaches, a benchmark's `-> List[float]` that falls off its
 a wrong annotation misleads in a test helper as it does anywhere; the ⚠ for `Any` and
 untyped signatures stays production-only, and a method of a class in a test file is not
 checked (a double: a stub `Request`, a `DummyInputsStrategy.make_dummy`, whose signature
-mirrors the API it stands in for).
+mirrors the API it stands in for), nor is a function the test builds to be rejected:
+one its own scope uses inside a `with pytest.raises(...)` / `with
+self.assertRaises...(...)` block (warp's test kernel `def f4(x: float) -> float: return`
+launched under `assertRaisesRegex(WarpCodegenTypeError, ...)`: the wrong annotation is
+what the test checks).
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
@@ -2366,10 +2375,13 @@ def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
     for, so a wrong annotation there is that API's (reported where it is written) or a
     stub's; a helper function's signature is its own contract."""
     in_class = wrong.class_functions(src)
-    for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+    for node, ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         if id(node) in in_class:
             continue
+        outer = [f for f in ctx.funcs if f is not node]
+        if node.name in _expected_rejected(src, outer[-1] if outer else src.tree):
+            continue  # built to be rejected: the wrong annotation is what the test checks
         checked = node.returns is not None and _never_none(src, node.returns) is not None
         yield from _merged(
             getattr(wrong.return_site(src, node), "lineno", node.lineno),
@@ -2379,6 +2391,43 @@ def _wrong_annotations(src: SourceInfo) -> Iterator[Finding]:
                 *wrong.function_findings(src, node, checked),
             ],
         )
+
+
+# The context managers a test asserts an error with: ``pytest.raises``,
+# ``self.assertRaises``, ``test.assertRaisesRegex``.
+_RAISES = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+
+
+def _expected_rejected(src: SourceInfo, scope: ast.AST) -> frozenset[str]:
+    """The names a test's ``scope`` (a function, or the module) uses inside its own ``with
+    pytest.raises(...):`` / ``with self.assertRaises...(...):`` blocks: what it expects to
+    be rejected (warp's test kernel ``def f4(x: float) -> float: return``, launched
+    under ``assertRaisesRegex(WarpCodegenTypeError, ...)``). Read once a scope."""
+    cache = src.cache.setdefault("expected_rejected", {})
+    assert isinstance(cache, dict)
+    found = cache.get(id(scope))
+    if isinstance(found, frozenset):
+        return found
+    names: set[str] = set()
+    stack: list[ast.AST] = list(getattr(scope, "body", []))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+            isinstance(item.context_expr, ast.Call)
+            and fakes._terminal(item.context_expr.func) in _RAISES
+            for item in node.items
+        ):
+            names.update(
+                n.id
+                for stmt in node.body
+                for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            )
+        stack.extend(ast.iter_child_nodes(node))
+    cache[id(scope)] = frozen = frozenset(names)
+    return frozen
 
 
 def _takes_receiver(
