@@ -234,6 +234,13 @@ _L_FIGURES = {
     ),
 }
 _M_FIGURES = {
+    ("kwargs-lookup", "x-precision"): (
+        '6/7 (7/7 before round AH): Liger\'s `kwargs.get("require_logits")` in the new '
+        "`apply(cls, **kwargs)`, a key new to the repository that the same change spells in "
+        "`v1/core/model_engine.py` (a sibling package, counted in a change of one piece since "
+        "round AH), ✗ as a duplicated key; labelled ⚠ at the read, the function's "
+        "dropped-keys ✗ being on its `def` line"
+    ),
     ("kwargs-lookup", "x-recall"): (
         '6/7 (4/7 before round I: the new `"processor"` key read in `deepspeed.py` and '
         "`fsdp2.py` is ✗ now that a typed parameter's name no longer makes a key "
@@ -506,12 +513,16 @@ _ZE_FIGURES = {
         "dict is forwarded with `**`; ✗ at the other reads"
     ),
     ("any-annotation", "x-recall"): (
-        "6/11 blind, 7/10 post-run: `SimpleNamespace(text=...)` chunks of a faked mlx-vlm "
+        "7/12 blind, 8/11 post-run (6/11 and 7/10 before round AH read a fixed-length "
+        "tuple return and found the Whisper forward's, ✗ after the run): "
+        "`SimpleNamespace(text=...)` chunks of a faked mlx-vlm "
         "`stream_generate` (package not stored): ⚠; two `MagicMock(returncode=0)` returned "
         "by a fake `subprocess.run` (`CompletedProcess`), " + _MOCKS_SETTLED
     ),
     ("any-annotation", "x-precision"): (
-        "6/8 blind, 7/8 post-run (6/11 before round N, which no longer reports three "
+        "7/9 blind, 8/9 post-run (6/8 and 7/8 before round AH's fixed-length tuple "
+        "reading added the Whisper forward's 3-tuple annotation over a 2-tuple return, "
+        "right after the run; 6/11 before round N, which no longer reports three "
         "HF-style forward inputs only handed to `self.model(...)`): a `hidden_states: "
         "Tensor = None` the body looks up in `**kwargs` and rejects with ValueError, "
         "labelled '-'; a nested function's `max_length` labelled '-' as 'both callers pass a "
@@ -575,8 +586,10 @@ _ZH_FIGURES = {
         "in a request handler, twice: ⚠ (no serving path read there)"
     ),
     ("broad-except", "x-precision"): (
-        "0/2: a reward's `except Exception as e` after `except (TypeError, ValueError)` "
-        "that prints the error and returns 0.0, labelled ⚠ (logged, no fail-fast path)"
+        "0/1 (0/2 before round AH, which reads a handler of only the errors a bug raises "
+        "too, `except (TypeError, ValueError)`, as naming no expected failure): a reward's "
+        "`except Exception as e` after `except asyncio.TimeoutError` that prints the error "
+        "and returns 0.0, labelled ⚠ (logged, no fail-fast path)"
     ),
     ("any-annotation", "x-recall"): (
         "3/11 blind, 3/9 post-run as sealed; 7/11, 7/9 since round O's late reading of a "
@@ -848,7 +861,9 @@ _ZTU_SEALED = (
 )
 _ZT_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "14/19 blind, 14/18 post-run (11/18 as sealed; a wrong return labelled blind at its "
+        "15/20 blind, 15/19 post-run (14/19 and 14/18 before round AH found "
+        "`sparse24_bitmask_compress`'s 3-tuple annotation over 2-tuple returns, ✗ after the "
+        "run; 11/18 as sealed; a wrong return labelled blind at its "
         "`def` line, reported on its `->` line since round AB): the abstract "
         "`compression_param_names(...) -> tuple[str]` "
         "whose body only raises (its overrides are found), and three `SimpleNamespace(type="
@@ -1184,10 +1199,6 @@ _ZZN_FIGURES = {
         "0/1: `except Exception: return {}` around `load_full_config` in a plugin "
         "script's helper: no fail-fast name (⚠)"
     ),
-    ("broad-except", "x-precision"): (
-        "0/1: `except Exception as e:` after `except RuntimeError:` in a CLI `main()` that "
-        "prints the error, labelled ⚠ where the sweep reads the shared answer as ✗"
-    ),
     ("any-annotation", "x-recall"): (
         "4/6: two `SimpleNamespace(id=...)` records of a mocked vector store's `list()`, "
         "labelled as fakes of the pydantic `OutputData` each of mem0's 22 stores defines "
@@ -1369,7 +1380,9 @@ _ZZV_SEALED = (
 )
 _ZZV_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "12/26 blind, 12/25 post-run (10/26 and 10/25 as sealed; round Y's reading of "
+        "13/26 blind, 13/25 post-run (12/26 and 12/25 before round AH read a fixed-length "
+        "tuple return: InternEvo's `-> Tuple[None, Tensor]` returning five values; 10/26 "
+        "and 10/25 as sealed; round Y's reading of "
         "a builtin function as a type, tuned on zzu, finds InternEvo's two "
         "`async_upload_fn: callable`, a shape the brief revised after zzu named): "
         "openinference's fakes of a class the test reaches "
@@ -1377,8 +1390,8 @@ _ZZV_FIGURES = {
         "returned by a patched cohere `RawV2Client.embed`, cohere's `HttpResponse`; two "
         "google-adk `BaseAgent` fakes cast to `Any` as a wrapper's `instance`; a fake "
         "google-genai client nested in a fake of agno's `Gemini`; a generic pydantic "
-        "model fake), and InternEvo's wrong annotations no rule reads (`Dict[int, nn.Module]` holding lists, "
-        "a `-> Tuple[None, Tensor]` returning five values), "
+        "model fake), and InternEvo's `Dict[int, nn.Module]` holding lists (no rule reads "
+        "it), "
         "and, blind only, a `-> Tensor` returning a tuple labelled on its annotation line, "
         "which the sweep reports ✗ on the signature's `def` line (labelled ✗ there after the "
         "run, '-' here)"
@@ -1816,6 +1829,24 @@ _ZZZH_FIGURES = {
         "a `functools.partial`: a caller's type the rule does not follow (no finding)"
     ),
 }
+_ZZZI_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of f7fec18 (unchanged since "
+    "34a449d), first recorded with f7fec18 (round AG's final code): ✗ recall 4/19, ✗ "
+    "precision 4/9, ⚠ precision 34/39"
+)
+_ZZZI_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "4/9 (1/9 before round AH read a fixed-length tuple return: whisper's 3-tuple "
+        "annotation over a 2-tuple return, supervision's 5-tuple over early 4-tuple "
+        "returns, twice): optimum-executorch's three tokenizer annotations that their "
+        "callers' classes contradict (`TokenizersBackend` or `PreTrainedTokenizer` where "
+        "another tokenizer class is passed), `granularity: str` whose callers pass torchao "
+        "`PerAxis`/`PerGroup` objects, and supervision's test parameter `exception: "
+        "Exception` used as `with exception:` over `DoesNotRaise()` / `pytest.raises(...)` "
+        "(a judgement call by its labeller): callers' and parametrize values' types the "
+        "rule does not follow (no finding)"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -1934,6 +1965,7 @@ for _name, _cells, _when in (
     ("zzzf", _ZZZF_FIGURES, _ZZZF_SEALED),
     ("zzzg", _ZZZG_FIGURES, _ZZZG_SEALED),
     ("zzzh", _ZZZH_FIGURES, _ZZZH_SEALED),
+    ("zzzi", _ZZZI_FIGURES, _ZZZI_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
@@ -1950,12 +1982,13 @@ for _metric, _figure in (("x-recall", "0/3"), ("x-precision", "0/3")):
 KNOWN_GAPS[("zzf", "blind", "kwargs-lookup", "x-recall")] = KNOWN_GAPS[
     ("zzf", "post-run", "kwargs-lookup", "x-recall")
 ] = (
-    "1/7 blind, 1/5 post-run (3/7 before round AF; 1/7 before round AB put a dropped-keys "
+    "3/7 blind, 3/5 post-run (1/7 and 1/5 before round AH counted a spelling in a sibling "
+    'package of a change of one piece: helm\'s new `"split"` key, twice; 3/7 before round '
+    "AF; 1/7 before round AB put a dropped-keys "
     "✗ on the `**kwargs` line): optimum-nvidia's two `_from_pretrained(**model_kwargs)` "
     "drops, labelled ✗ blind, whose signature huggingface_hub's `ModelHubMixin` fixes (⚠ "
-    'after the run); helm\'s new `"split"` key read in two files, twice from `**kwargs` '
-    "(⚠: the scenario that spells it in its stored kwargs dict is in a sibling package, "
-    "`scenarios/` beside `metrics/`) and once from the stored `self.kwargs` (no finding); "
+    'after the run); helm\'s third read of `"split"`, from the stored `self.kwargs` (no '
+    "finding); "
     "optimum-nvidia's third `_from_pretrained(**model_kwargs)`, which forwards the dict to "
     "a helper that pops (" + _ZZEFG_SEALED + ")"
 )
