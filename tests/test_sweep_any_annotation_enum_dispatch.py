@@ -8,10 +8,8 @@ or over a class that is no ``Enum``, still falls off."""
 
 from __future__ import annotations
 
-import json
-
 from tests.conftest import Repo
-from tests.sweep_fixture import Run
+from tests.sweep_fixture import Run, messages
 
 KINDS = """\
 from enum import Enum
@@ -94,10 +92,5 @@ def test_a_dispatch_over_every_enum_member_does_not_fall_off(feature: Repo, run:
         "pkg/detections.py", DETECTIONS.replace("from pkg", "from enum import Enum\nfrom pkg")
     )
     feature.commit("add")
-    result = run("sweep", "--format", "json", "--fail-on", "never")
-    falls = sorted(
-        f["message"].split("`")[1]
-        for f in json.loads(result.out)
-        if f["rule"] == "any-annotation" and "fall off" in f["message"]
-    )
+    falls = sorted(m.split("`")[1] for m in messages(run, rule="any-annotation") if "fall off" in m)
     assert falls == ["missing", "mixed", "plain"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
@@ -132,6 +132,18 @@ def with_lambdas(func: FunctionDef, names: set[str]) -> Iterator[ast.AST]:
             params |= {a.arg for a in node.args.kwonlyargs}
             if not names & params:
                 yield from ast.walk(node.body)
+
+
+def names_bound_to(nodes: Iterable[ast.AST], value: ast.AST) -> set[str]:
+    """The plain names an ``=`` statement among ``nodes`` binds to ``value`` itself
+    (``tokenizer = kwargs.pop("tokenizer")``, ``fake = SimpleNamespace(...)``)."""
+    return {
+        target.id
+        for node in nodes
+        if isinstance(node, ast.Assign) and node.value is value
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
 
 
 def body_nodes(func: FunctionDef) -> Iterator[ast.AST]:

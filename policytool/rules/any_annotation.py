@@ -1855,13 +1855,7 @@ def _is_holder_of(call: ast.Call, scope: ast.AST, name: str) -> bool:
 def _setattr_name(scope: ast.AST, value: ast.Call) -> str:
     """The attribute ``setattr(obj, "name", value)`` / ``monkeypatch.setattr(...)``
     replaces with ``value`` (the call itself, or the local name it is bound to)."""
-    names = {
-        t.id
-        for node in fakes.walked(scope)
-        if isinstance(node, ast.Assign) and node.value is value
-        for t in node.targets
-        if isinstance(t, ast.Name)
-    }
+    names = kwreads.names_bound_to(fakes.walked(scope), value)
     for node in fakes.walked(scope):
         if not isinstance(node, ast.Call) or fakes._callee(node) != "setattr":
             continue

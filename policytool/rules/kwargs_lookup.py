@@ -930,13 +930,7 @@ def _popped_own(func: kwreads.FunctionDef, read: ast.AST, key: str, calls: list[
     image_processor, tokenizer, **kwargs)``)."""
     if not _pops(read):
         return False
-    held = {
-        target.id
-        for stmt in kwreads.body_nodes(func)
-        if isinstance(stmt, ast.Assign) and stmt.value is read
-        for target in stmt.targets
-        if isinstance(target, ast.Name)
-    }
+    held = kwreads.names_bound_to(kwreads.body_nodes(func), read)
     for call in calls:
         if any(k.arg == key for k in call.keywords):
             return False
