@@ -1765,44 +1765,67 @@ _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 def _enum_members(src: SourceInfo, name: str) -> frozenset[str] | None:
     """The members of enum class ``name``: defined in this module, or imported by ``from
     <module> import name`` (an absolute module of the work tree or the path); None when
-    it is not found or not an ``Enum``."""
-    tree: ast.Module | None = src.tree
-    if not any(
-        isinstance(c, ast.ClassDef) and c.name == name for c in kwreads.statements(src.tree.body)
-    ):
-        module = next(
-            (
-                stmt.module
-                for stmt in src.tree.body
-                if isinstance(stmt, ast.ImportFrom)
-                and stmt.module
-                and not stmt.level
-                and any((a.asname or a.name) == name and a.name == name for a in stmt.names)
-            ),
-            None,
+    it is not found or not an ``Enum``. Each module's classes and imports are indexed
+    once, and each name answered once (a file of thousands of dispatching functions)."""
+    answers = src.per_node("enum_members", src.tree, dict[str, frozenset[str] | None])
+    if name in answers:
+        return answers[name]
+    cls = _classes_by_name(src, src.tree).get(name)
+    if cls is None:
+        module = src.per_node("from_imports", src.tree, lambda: _from_imports(src.tree)).get(name)
+        cls = _module_classes(src, module).get(name) if module is not None else None
+    members: frozenset[str] | None = None
+    if cls is not None and any(fakes._terminal(b) in _ENUM_BASES for b in cls.bases):
+        members = (
+            frozenset(
+                target.id
+                for stmt in cls.body
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+                for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                if isinstance(target, ast.Name) and not target.id.startswith("_")
+            )
+            or None
         )
-        found = fakes.finder_for(src.root).find(module) if module is not None else None
-        tree = fakes.module_tree(found[0]) if found is not None else None
-    if tree is None:
-        return None
-    cls = next(
-        (
-            c
-            for c in kwreads.statements(tree.body)
-            if isinstance(c, ast.ClassDef) and c.name == name
-        ),
-        None,
-    )
-    if cls is None or not any(fakes._terminal(b) in _ENUM_BASES for b in cls.bases):
-        return None
-    members = {
-        target.id
-        for stmt in cls.body
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign))
-        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-        if isinstance(target, ast.Name) and not target.id.startswith("_")
+    answers[name] = members
+    return members
+
+
+def _classes_by_name(src: SourceInfo, tree: ast.Module) -> dict[str, ast.ClassDef]:
+    """The classes of this file's statements by name (the first of each), built once."""
+    return src.per_node("classes_by_name", tree, lambda: _classes_of(tree))
+
+
+def _module_classes(src: SourceInfo, module: str) -> dict[str, ast.ClassDef]:
+    """The classes of an imported module (work tree or path) by name, read once per
+    module name; empty when it is not found."""
+    cache = src.cache.setdefault("module_classes", {})
+    assert isinstance(cache, dict)
+    found = cache.get(module)
+    if not isinstance(found, dict):
+        where = fakes.finder_for(src.root).find(module)
+        tree = fakes.module_tree(where[0]) if where is not None else None
+        found = cache[module] = _classes_of(tree) if tree is not None else {}
+    return found
+
+
+def _classes_of(tree: ast.Module) -> dict[str, ast.ClassDef]:
+    """The classes of a module's statements by name (the first of each)."""
+    found: dict[str, ast.ClassDef] = {}
+    for stmt in kwreads.statements(tree.body):
+        if isinstance(stmt, ast.ClassDef):
+            found.setdefault(stmt.name, stmt)
+    return found
+
+
+def _from_imports(tree: ast.Module) -> dict[str, str]:
+    """Name -> the absolute module of each top-level ``from <module> import name``."""
+    return {
+        alias.name: stmt.module
+        for stmt in tree.body
+        if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level
+        for alias in stmt.names
+        if (alias.asname or alias.name) == alias.name
     }
-    return frozenset(members) if members else None
 
 
 def _isinstance_chain(
