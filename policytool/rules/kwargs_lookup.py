@@ -264,17 +264,20 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         drop_read = False  # a new read carries the function's drop or places its ✗
         signature_drop = False  # the function's one ✗ for the drop goes on its signature
         signature: bool | None = None  # whether the change writes the signature
+        handed_again: _HandedAgain | None = None  # read once, at the first forwarded read
         for name, key, read in reads:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
                 continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
             if name in new_params or _read_added(src, read):
                 seen.add((line, key))
+                if forwarded and name == star and handed_again is None:
+                    handed_again = _HandedAgain(func, star_calls.get(star, []))
                 reason = (
                     _FORWARDED
                     if forwarded
                     and name == star
-                    and not _popped_own(func, read, key, star_calls.get(star, []))
+                    and not (handed_again is not None and handed_again.popped_own(read, key))
                     else ""
                 )
                 if not reason and name == star and replaced is not None:
@@ -920,24 +923,38 @@ def _base_module(src: SourceInfo, module: str) -> ast.Module | None:
     return fakes.module_tree(found[0]) if found is not None else None
 
 
-def _popped_own(func: kwreads.FunctionDef, read: ast.AST, key: str, calls: list[ast.Call]) -> bool:
-    """``kwargs.pop("image_size")`` before ``X.from_pretrained(path, **kwargs)``: the pop
-    takes the key out, so the callee never receives it (optimum-executorch's object
-    detection loader): the function's own key, not the callee's parameter. Not when a
-    call the dict goes to is handed the value again: by the key's name
-    (``torch_dtype=torch_dtype``), or as the local the pop was assigned to (an HF
-    processor's ``tokenizer = kwargs.pop("tokenizer")``, then ``super().__init__(
-    image_processor, tokenizer, **kwargs)``)."""
-    if not _pops(read):
-        return False
-    held = kwreads.names_bound_to(kwreads.body_nodes(func), read)
-    for call in calls:
-        if any(k.arg == key for k in call.keywords):
+class _HandedAgain:
+    """What the calls a dict goes on to whole are handed again besides it, read once per
+    function (a pull request's function of thousands of pops stays linear)."""
+
+    def __init__(self, func: kwreads.FunctionDef, calls: list[ast.Call]) -> None:
+        """Index the keywords and names ``calls`` pass, and the names each value of
+        ``func``'s body is bound to."""
+        self.keywords = {k.arg for call in calls for k in call.keywords if k.arg is not None}
+        self.names = {
+            v.id
+            for call in calls
+            for v in [*call.args, *(k.value for k in call.keywords if k.arg is not None)]
+            if isinstance(v, ast.Name)
+        }
+        self.bound: dict[int, set[str]] = {}
+        for node in kwreads.body_nodes(func):
+            if isinstance(node, ast.Assign):
+                self.bound.setdefault(id(node.value), set()).update(
+                    kwreads.names_bound_to([node], node.value)
+                )
+
+    def popped_own(self, read: ast.AST, key: str) -> bool:
+        """``kwargs.pop("image_size")`` before ``X.from_pretrained(path, **kwargs)``: the
+        pop takes the key out, so the callee never receives it (optimum-executorch's
+        object detection loader): the function's own key, not the callee's parameter.
+        Not when a call the dict goes to is handed the value again: by the key's name
+        (``torch_dtype=torch_dtype``), or as the local the pop was assigned to (an HF
+        processor's ``tokenizer = kwargs.pop("tokenizer")``, then ``super().__init__(
+        image_processor, tokenizer, **kwargs)``)."""
+        if not _pops(read) or key in self.keywords:
             return False
-        values = [*call.args, *(k.value for k in call.keywords if k.arg is not None)]
-        if any(isinstance(v, ast.Name) and v.id in held for v in values):
-            return False
-    return True
+        return not (self.bound.get(id(read), set()) & self.names)
 
 
 def _pops(read: ast.AST) -> bool:
