@@ -30,6 +30,7 @@ class Plain:
 
 DETECTIONS = """\
 from pkg.kinds import VLM, Plain
+from pkg.kinds import VLM as Kind
 
 
 class Local(Enum):
@@ -60,6 +61,11 @@ class Detections:
         if kind == Local.X:
             return cls()
         if kind == Local.Y:
+            return cls()
+
+    @classmethod
+    def renamed(cls, kind: Kind) -> "Detections":
+        if kind in (Kind.PALIGEMMA, Kind.QWEN, Kind.FLORENCE_2):
             return cls()
 
     @classmethod

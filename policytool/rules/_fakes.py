@@ -1072,6 +1072,11 @@ class Finder:
         self._found[module] = found
         return found
 
+    def tree(self, module: str) -> ast.Module | None:
+        """The parsed module ``a.b`` (:func:`module_tree`, bounded and cached), or None."""
+        found = self.find(module)
+        return module_tree(found[0]) if found is not None else None
+
     def load(self, module: str) -> tuple[_Module, str] | None:
         """The parsed module and its path to show (looked up once per finder)."""
         if module in self._loaded:

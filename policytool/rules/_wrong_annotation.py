@@ -1764,16 +1764,18 @@ _ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 
 def _enum_members(src: SourceInfo, name: str) -> frozenset[str] | None:
     """The members of enum class ``name``: defined in this module, or imported by ``from
-    <module> import name`` (an absolute module of the work tree or the path); None when
-    it is not found or not an ``Enum``. Each module's classes and imports are indexed
-    once, and each name answered once (a file of thousands of dispatching functions)."""
+    <module> import name`` (an absolute module of the work tree or the path, as the file's
+    import aliases read it); None when it is not found or not an ``Enum``. Each module's
+    classes are indexed once, and each name answered once (a file of thousands of
+    dispatching functions)."""
     answers = src.per_node("enum_members", src.tree, dict[str, frozenset[str] | None])
     if name in answers:
         return answers[name]
     cls = _classes_by_name(src, src.tree).get(name)
     if cls is None:
-        module = src.per_node("from_imports", src.tree, lambda: _from_imports(src.tree)).get(name)
-        cls = _module_classes(src, module).get(name) if module is not None else None
+        # ``from <module> import name`` (or ``... import Name as name``): src.aliases
+        module, _dot, imported = src.aliases.get(name, "").rpartition(".")
+        cls = _module_classes(src, module).get(imported) if module else None
     members: frozenset[str] | None = None
     if cls is not None and any(fakes._terminal(b) in _ENUM_BASES for b in cls.bases):
         members = (
@@ -1802,8 +1804,7 @@ def _module_classes(src: SourceInfo, module: str) -> dict[str, ast.ClassDef]:
     assert isinstance(cache, dict)
     found = cache.get(module)
     if not isinstance(found, dict):
-        where = fakes.finder_for(src.root).find(module)
-        tree = fakes.module_tree(where[0]) if where is not None else None
+        tree = fakes.finder_for(src.root).tree(module)
         found = cache[module] = _classes_of(tree) if tree is not None else {}
     return found
 
@@ -1815,17 +1816,6 @@ def _classes_of(tree: ast.Module) -> dict[str, ast.ClassDef]:
         if isinstance(stmt, ast.ClassDef):
             found.setdefault(stmt.name, stmt)
     return found
-
-
-def _from_imports(tree: ast.Module) -> dict[str, str]:
-    """Name -> the absolute module of each top-level ``from <module> import name``."""
-    return {
-        alias.name: stmt.module
-        for stmt in tree.body
-        if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level
-        for alias in stmt.names
-        if (alias.asname or alias.name) == alias.name
-    }
 
 
 def _isinstance_chain(

@@ -919,8 +919,7 @@ def _takes_nothing(tree: ast.Module | None, cls_name: str, method: str) -> bool:
 def _base_module(src: SourceInfo, module: str) -> ast.Module | None:
     """The parsed module a base class is imported from (bounded like every module the
     rules read), or None."""
-    found = _finder(src).find(module)
-    return fakes.module_tree(found[0]) if found is not None else None
+    return _finder(src).tree(module)
 
 
 class _HandedAgain:
