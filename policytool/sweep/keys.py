@@ -28,6 +28,7 @@ from policytool.core.git import cat_blobs, run_git
 from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.errors import PolicyError, WriteError
 from policytool.rules import _kwreads as kwreads
+from policytool.rules._fakes import SRC_LAYOUTS
 from policytool.sweep.diff import Base, Head, read_head
 
 if TYPE_CHECKING:
@@ -613,8 +614,6 @@ def _nearby(path: str, other: str) -> bool:
 # labelling brief reads as one commit, not a bulk one): a new key it spells in one
 # package of the project and reads in another is one protocol.
 ONE_PIECE = 25
-# Layout directories above a project's top-level package (``src/pkg/...``).
-_LAYOUT_DIRS = frozenset({"src", "python", "lib"})
 
 
 def _same_project_package(path: str, other: str) -> bool:
@@ -624,7 +623,7 @@ def _same_project_package(path: str, other: str) -> bool:
 
     def top(p: str) -> str:
         parts = p.split("/")[:-1]
-        while parts and parts[0] in _LAYOUT_DIRS:
+        while parts and parts[0] in SRC_LAYOUTS:
             parts = parts[1:]
         return parts[0] if parts else ""
 
