@@ -73,7 +73,9 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
     # cleanup in a `finally:` (vllm-omni 0.20 video_stream_session.py:325), or a comment
     # in the handler says why it goes on (aiperf a58de00b dataset_manager.py:162,
     # `_generate_inputs_json_file`: an optional file); nor in a function whose name says
-    # nothing of a request.
+    # nothing of a request, one named for an attempt (aibrix aec215cb batch_manager.py:734,
+    # `_complete_request_and_maybe_persist`), or a logged removal of a cache (fish-speech
+    # 12915468 webui/manage.py:139, `clean_infer_cache`): both labelled ⚠.
     feature.write(
         "pkg/loop.py",
         LOG + "async def _pd_process_generate(manager, prompt, queue):\n"
@@ -137,7 +139,21 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
         "        await write_inputs(path)\n"
         "    except Exception as e:  # m:says-why\n"
         "        # Log as warning, but continue to run the benchmark\n"
-        "        logger.warning(f'Error generating {path}: {e}')\n",
+        "        logger.warning(f'Error generating {path}: {e}')\n"
+        "\n"
+        "async def _complete_request_and_maybe_persist(self, meta, req_id):\n"
+        "    meta.complete_one_request(req_id)\n"
+        "    try:\n"
+        "        await self.apply_job_changes(meta)\n"
+        "    except Exception:  # m:maybe\n"
+        "        logger.warning('Failed to persist the transition', exc_info=True)\n"
+        "\n"
+        "def clean_infer_cache():\n"
+        "    try:\n"
+        "        shutil.rmtree(CACHE)\n"
+        "        logger.info(f'Deleted cached audios: {CACHE}')\n"
+        "    except Exception as e:  # m:removes-cache\n"
+        "        logger.info(f'An error occurred: {e}')\n",
     )
     assert by_marker(feature, "pkg/loop.py", run) == {
         "ends": "error",
@@ -148,6 +164,8 @@ def test_a_request_path_handler_that_only_logs_and_ends_is_an_error(
         "cleanup": "warning",
         "not-request": "warning",
         "says-why": "warning",
+        "maybe": "warning",
+        "removes-cache": "warning",
     }
 
 

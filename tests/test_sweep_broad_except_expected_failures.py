@@ -446,3 +446,43 @@ def test_a_broad_catch_after_a_handler_of_bug_classes_keeps_a_warning(
         "specific": "error",
         "main": "warning",
     }
+
+
+def test_a_broad_catch_giving_the_answer_bugs_already_get_keeps_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    # open-r1 9915e06f rewards.py:529: `except (TypeError, ValueError): return 0.0`, then
+    # `except asyncio.TimeoutError: print(...); return 0.0`, then the broad catch printing
+    # the error and returning 0.0: the code gives 0.0 to what a bug raises already, so 0.0
+    # means "no score", not "timed out" (labelled ⚠). With no handler of bug classes giving
+    # that answer, the timeout's answer is the expected failure's (✗).
+    feature.write(
+        "pkg/sandbox.py",
+        LOG + "async def run_script(script) -> float:\n"
+        "    try:\n"
+        "        return float(await execute(script))\n"
+        "    except (TypeError, ValueError):\n"
+        "        return 0.0\n"
+        "    except TimeoutError:\n"
+        "        logger.warning('timed out')\n"
+        "        return 0.0\n"
+        "    except Exception as e:  # m:bugs-answered\n"
+        "        logger.warning(f'sandbox failed: {e}')\n"
+        "        return 0.0\n"
+        "\n"
+        "async def run_other(script) -> float:\n"
+        "    try:\n"
+        "        return float(await execute(script))\n"
+        "    except (TypeError, ValueError):\n"
+        "        return -1.0\n"
+        "    except TimeoutError:\n"
+        "        logger.warning('timed out')\n"
+        "        return 0.0\n"
+        "    except Exception as e:  # m:timeout-answer\n"
+        "        logger.warning(f'sandbox failed: {e}')\n"
+        "        return 0.0\n",
+    )
+    assert by_marker(feature, "pkg/sandbox.py", run) == {
+        "bugs-answered": "warning",
+        "timeout-answer": "error",
+    }

@@ -7,7 +7,7 @@ request handling, connector setup") and its swallow forms (``pass``, ``return``,
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, lines, messages, rows, severities
+from tests.sweep_fixture import Run, by_marker, lines, messages, rows, severities
 
 
 def handler(name: str, body: str) -> str:
@@ -299,3 +299,39 @@ def test_broad_except_quotes_the_clause_as_written(feature: Repo, run: Run) -> N
     )
     (message,) = messages(run, rule="broad-except")
     assert message.startswith("`except (ValueError, Exception):` ")
+
+
+def test_an_init_that_names_a_package_init_file_is_not_set_up(feature: Repo, run: Run) -> None:
+    # Export-Deploy bf2eea0c nemo_dependencies.py:91 (`get_init_imports`, parsing each
+    # `__init__.py`) and kernels 7dbc786f kernel_card_utils.py:100 (`_find_torch_ext_init`,
+    # looking for `torch-ext/<name>/__init__.py`): "init" is the package file, the function
+    # reads modules and sets nothing up (both labelled ⚠). `init_workers` spelling no file
+    # is set-up (✗), and so is an `__init__` whatever strings it holds.
+    feature.write(
+        "pkg/scan.py",
+        "import os\n"
+        "\n"
+        "def get_init_imports(module_dir):\n"
+        "    try:\n"
+        "        return parse(os.path.join(module_dir, '__init__.py'))\n"
+        "    except Exception:  # m:init-file\n"
+        "        return {}\n"
+        "\n"
+        "def init_workers(pool):\n"
+        "    try:\n"
+        "        pool.start()\n"
+        "    except Exception:  # m:set-up\n"
+        "        pass\n"
+        "\n"
+        "class Loader:\n"
+        "    def __init__(self, root):\n"
+        "        try:\n"
+        "            self.init = parse(os.path.join(root, '__init__.py'))\n"
+        "        except Exception:  # m:constructor\n"
+        "            pass\n",
+    )
+    assert by_marker(feature, "pkg/scan.py", run) == {
+        "init-file": "warning",
+        "set-up": "error",
+        "constructor": "error",
+    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from policytool.config import Config
 from policytool.core.globs import match_any
@@ -17,7 +17,7 @@ from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
-from policytool.rules._pysource import Ctx, SourceInfo, names_match, sweep_info
+from policytool.rules._pysource import Ctx, FunctionNode, SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -35,7 +35,9 @@ or logs it at a best-effort boundary (below), where logging is the pattern's own
 (`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
 validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
 `*validate_args*`, `*build_config*`, `*load_checkpoint*`,
-`*load_state_dict*`, ...; also a function whose docstring begins "Initialize ..."),
+`*load_state_dict*`, ...; also a function whose docstring begins "Initialize ...";
+not an "init" that is a package's `__init__.py`, spelt in the function's body:
+`get_init_imports`, `_find_torch_ext_init` read modules),
 request handling (`*handle*request*`, `*add_request*`, `*process*request*`..., and an
 HTTP route: `@app.post("/tokenize")`) or connector setup (`connect`, `*connect_to*`,
 `*create_connector*`, `*handshake*`...); also
@@ -56,7 +58,10 @@ helper that only routes call, whose catch passes (or logs) on to the fallback af
 (`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
 `try` is built to end that way, nor a catch guarding cleanup in a `finally:`, nor a
 handler whose comment says why it goes on (`# Log as warning, but continue to run the
-benchmark` in `_generate_inputs_json_file`, writing an optional file).
+benchmark` in `_generate_inputs_json_file`, writing an optional file), nor in a
+function named for an attempt (`_complete_request_and_maybe_persist`) or a `try` that
+only removes files and logs (`clean_infer_cache`: the request's answer does not wait on
+it).
 A private helper (`_name`) whose every use
 in the file is a call made directly in fail-fast code (or in another such helper) is on
 that path too, when its catch assigns a default or returns None (`disk_config = None`
@@ -82,7 +87,9 @@ best-effort ("Best-effort local IP detection"). A probe that fail-fast code call
 its fallback or only `return False`, with no comment on the `except` line or in the
 handler, is ✗ too: its negative answer decides how the object is built, and a bug in the
 probe silently builds it the other way. Not one reached only through another helper (its
-answer is one input among others), nor one that logs or says why.
+answer is one input among others), nor one that logs or says why. A comment in the
+handler saying what the failure means ("LoRA is enabled but its list is not provided or
+malformed?") puts the choice on the record: ⚠.
 A function the module installs over another object's attribute (a monkeypatch:
 `_sdpa_mod.sdpa_attention_forward = _hpu_sdpa_attention_forward`, `setattr(...)`, or a
 lambda or `partial` calling it; the function named for the attribute it replaces, or
@@ -96,13 +103,14 @@ same answer, logged as a warning (both `return False`, or both on to the code af
 cancellation, nor after `except ImportError:` (the code is built to run without the
 package, so what the `try` does is optional: NUMA pinning skipped, logged, is its
 best-effort boundary), nor after a handler of only the errors a bug raises too
-(`TypeError`, `ValueError`, `RuntimeError`, `AttributeError`, `AssertionError`: it
-names no expected failure), not in a CLI's `main()` (its answer goes to no caller: the
-printed line is the report), not at DEBUG level, and not when that answer is the
-function's own reported failure (an `if` that prints or logs and returns the same
-`False`: its caller already reads it as failed). A handler that silently returns a
-made-up literal (`return 1`, `"c++17"`, no log, no comment) in a function set-up
-reaches is ✗ like a `return None` there.
+(`TypeError`, `ValueError`, `RuntimeError`, `AttributeError`, `AssertionError`: it names
+no expected failure) or after one giving the same answer (open-r1's reward: 0.0 for a
+bad conversion, a timeout and every other error means "no score"), not in a CLI's
+`main()` (its answer goes to no caller: the printed line is the report), not at DEBUG
+level, and not when that answer is the function's own reported failure (an `if` that
+prints or logs and returns the same `False`: its caller already reads it as failed). A
+handler that silently returns a made-up literal (`return 1`, `"c++17"`, no log, no
+comment) in a function set-up reaches is ✗ like a `return None` there.
 What the `try` loads puts it on the weight-loading path too, whatever the function is
 called: a catch around `from_pretrained`, `load_state_dict`, `torch.load`, `safe_open`,
 `hf_hub_download`/`snapshot_download` (or a method of a class whose own methods load the
@@ -397,6 +405,30 @@ def _answers_false(func: ast.AST | None, body: list[ast.stmt]) -> bool:
     )
 
 
+def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | None:
+    """The first enclosing function whose name matches a shared fail-fast glob, outermost
+    first, except one whose "init" is a package's ``__init__.py`` (``get_init_imports``,
+    ``_find_torch_ext_init``: its body spells the file's name): that reads modules, it
+    sets nothing up."""
+    for func in funcs:
+        if isinstance(func, ast.Lambda):
+            continue
+        if names_match([func.name], src.config.fail_fast) is None:
+            continue
+        spells = functools.partial(_spells_init_file, func)
+        if func.name.startswith("__") or not src.per_node("names_init_file", func, spells):
+            return func.name
+    return None
+
+
+def _spells_init_file(func: FunctionNode) -> bool:
+    """Whether a string in the function's body names a package's ``__init__.py``."""
+    return any(
+        isinstance(node, ast.Constant) and isinstance(node.value, str) and "__init__" in node.value
+        for node in ast.walk(func)
+    )
+
+
 def _doc_says_init(func: ast.AST | None) -> str | None:
     """The function's name when its docstring begins by saying it initialises ("Eagerly
     initialize the FusedSDPA operator cache."): init by its own words."""
@@ -645,9 +677,12 @@ def _only_logs(body: list[ast.stmt]) -> bool:
     )
 
 
-def _removes_files(try_stmt: ast.stmt | None) -> bool:
-    """Whether the ``try`` body only removes files (temp-file cleanup is best effort)."""
+def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
+    """Whether the ``try`` body only removes files (temp-file cleanup is best effort);
+    ``logged``: log calls around the removal count too (``rmtree(d)`` then ``logger.info``)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    if logged:
+        body = [stmt for stmt in body if not _is_log_call(stmt)]
     if not body:
         return False
     for stmt in body:
@@ -1012,9 +1047,10 @@ def _same_answer_as_expected(
     ``False``, or both fall through to the ``return False`` right after the ``try``), when
     the broad one reports at WARNING level or above: every unexpected error gets the
     expected answer. None otherwise (a DEBUG line, another answer, no specific handler
-    before it, or handlers that fall through to no answer: a loop's next round, the end of
-    a method of side effects, a CLI's ``sys.exit(code)`` or its ``main()`` whose answer no
-    caller reads, where the log line they print is what tells the cases apart)."""
+    before it, a handler of only bug classes giving that answer first, or handlers that fall
+    through to no answer: a loop's next round, the end of a method of side effects, a CLI's
+    ``sys.exit(code)`` or its ``main()`` whose answer no caller reads, where the log line
+    they print is what tells the cases apart)."""
     if not isinstance(tried, ast.Try) or handler.type is None:
         return None
     if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and func.name == "main":
@@ -1031,7 +1067,11 @@ def _same_answer_as_expected(
     # The first earlier handler that decides: one catching a missing dependency (None),
     # or one giving up the same way (its types).
     same = expected.first.get(outcome, index)
-    if same >= index or expected.missing < same:
+    if (
+        same >= index
+        or expected.missing < same
+        or expected.bug_answered.get(outcome, index) < index
+    ):
         return None
     same_type = tried.handlers[same].type
     return short(src, same_type) if same_type is not None else None
@@ -1064,6 +1104,8 @@ class _Expected:
         # the specific handlers that catch a failure (not a signal).
         self.missing = len(tried.handlers)
         self.first: dict[str, int] = {}
+        # The position of the first handler of only bug classes giving up each way.
+        self.bug_answered: dict[str, int] = {}
         for i, earlier in enumerate(tried.handlers):
             if earlier.type is None or _broad_name(src, earlier) is not None:
                 continue
@@ -1071,7 +1113,14 @@ class _Expected:
             if any(short(src, t).rsplit(".", 1)[-1] in _SIGNALS for t in types):
                 continue  # an interrupt or a cancellation: a signal, not the expected failure
             if all(short(src, t).rsplit(".", 1)[-1] in _BUG_CLASSES for t in types):
-                continue  # what a bug raises too: it names no expected failure
+                # What a bug raises too: it names no expected failure. The code gives its
+                # answer to bugs already (open-r1's reward: ``except (TypeError,
+                # ValueError): return 0.0``, then a timeout's and every other error's
+                # 0.0), so that answer means "no result", not the expected failure's.
+                answer = _outcome(earlier.body)
+                if answer is not None:
+                    self.bug_answered.setdefault(answer, i)
+                continue
             if any(short(src, t).rsplit(".", 1)[-1] in _MISSING_DEPENDENCY for t in types):
                 # The code is built to run without the package (``except ImportError:``
                 # skips it): what the ``try`` does is optional, and a broken install that
@@ -1382,7 +1431,7 @@ class _Handler:
         role its docstring gives it."""
         if self.src.is_test or self.observes:
             return None
-        return names_match(self.names, self.src.config.fail_fast) or _doc_says_init(self.function)
+        return _fail_fast_name(self.src, self.ctx.funcs) or _doc_says_init(self.function)
 
     @functools.cached_property
     def handling(self) -> str | None:
@@ -1608,6 +1657,12 @@ def _request_path_only_logs(h: _Handler) -> Finding | None:
         return None
     if (
         h.best_effort
+        # An attempt by its own name (aibrix's ``_complete_request_and_maybe_persist``):
+        # what it may skip is not the request's answer.
+        or names_match([function.name], paths.ATTEMPTS)
+        # Removing a cache, logged (fish-speech's ``clean_infer_cache``): the request's
+        # answer does not wait on it. The catch keeps its ⚠.
+        or _removes_files(h.tried, logged=True)
         or h.complete
         or not h.ends
         or h.by_design
@@ -1667,6 +1722,10 @@ def _set_up_gives_up(h: _Handler) -> Finding | None:
     if not (silent or guess or probe or _logs_then_returns_none(body)):
         return None
     if (silent and _helper_of(src, h.names) is not None) or h.raises_later:
+        return None
+    if _commented(src, h.node):
+        # The handler says what the failure means (Triton's "LoRA is enabled but its list
+        # is not provided or malformed?"): a choice on the record, as on the request path.
         return None
     what = "silently swallows every error" if silent else ""
     if guess:
