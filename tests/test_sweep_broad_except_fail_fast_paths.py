@@ -7,7 +7,7 @@ request handling, connector setup") and its swallow forms (``pass``, ``return``,
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, by_marker, lines, messages, rows, severities
+from tests.sweep_fixture import Run, by_marker, found, lines, messages, rows, severities
 
 
 def handler(name: str, body: str) -> str:
@@ -334,4 +334,71 @@ def test_an_init_that_names_a_package_init_file_is_not_set_up(feature: Repo, run
         "init-file": "warning",
         "set-up": "error",
         "constructor": "error",
+    }
+
+
+WORDING = """\
+import pickle
+import torch
+
+
+def _unsafe_globals(path: str) -> str:
+    try:
+        found = torch.serialization.get_unsafe_globals_in_checkpoint(path)
+    except Exception:
+        found = []
+    return f" Unsupported globals: {found}." if found else ""
+
+
+def _torch_load(path: str):
+    try:
+        return torch.load(path, weights_only=True)
+    except pickle.UnpicklingError as e:
+        raise RuntimeError(f"blocked.{_unsafe_globals(path)}") from e
+
+
+def resume_checkpoint(model: torch.nn.Module, path: str) -> None:
+    model.load_state_dict(_torch_load(path))
+"""
+
+
+def test_a_helper_wording_the_error_a_load_raises_is_off_the_path(feature: Repo, run: Run) -> None:
+    # timm a346c76b models/_helpers.py:36: `_checkpoint_unsafe_globals`, called only
+    # inside the `raise RuntimeError(...)` of `_torch_load`'s handler to name the unsafe
+    # globals in the message, falls back to `[]` on any error: the load raises whatever
+    # it does (labelled ⚠). Called before the raise instead, the same helper is on the
+    # loading path (✗). (No marker comments: a comment on the handler says why.)
+    feature.write("pkg/wording.py", WORDING)
+    called = WORDING.replace(
+        'raise RuntimeError(f"blocked.{_unsafe_globals(path)}") from e',
+        "_unsafe_globals(path)\n        raise",
+    )
+    feature.write("pkg/called.py", called)
+    feature.commit("add")
+    got = {(path, line): sev for path, line, sev, _m in found(run, "broad-except")}
+    assert got == {("pkg/wording.py", 8): "warning", ("pkg/called.py", 8): "error"}
+
+
+def test_a_try_that_only_stops_or_closes_something_is_best_effort(feature: Repo, run: Run) -> None:
+    # Gym fa437efe swebench/app.py:304: in the `verify` route, a bare `except:` around
+    # `await original_sandbox.stop()` after the patch is read prints the traceback and
+    # goes on (labelled ⚠): a teardown. The same catch around starting the sandbox is ✗.
+    feature.write(
+        "pkg/app.py",
+        "async def verify(self, body):\n"
+        "    sandbox = await self.start()\n"
+        "    patch = await sandbox.read_patch()\n"
+        "    try:\n"
+        "        await sandbox.stop()\n"
+        "    except:  # m:teardown\n"
+        "        print('Failed to stop the sandbox', format_exc())\n"
+        "    try:\n"
+        "        await self.eval_sandbox.start()\n"
+        "    except:  # m:start\n"
+        "        print('Failed to start the sandbox', format_exc())\n"
+        "    return patch\n",
+    )
+    assert by_marker(feature, "pkg/app.py", run) == {
+        "teardown": "warning",
+        "start": "error",
     }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""broad-except in a telemetry or tracing module: a tracer must never take down what it
+"""broad-except in a telemetry, tracing or profiling module: a tracer must never take down what it
 traces, so its ``__init__`` or request hook that logs a failure and carries on is best
 effort (⚠), where the same code in the engine is ✗ (infinity's PostHog start-up in
 ``telemetry.py``; an OpenInference instrumentation's request-attribute extractor)."""
@@ -55,6 +55,8 @@ def test_a_telemetry_module_is_on_no_init_or_request_path(
         "pkg/telemetry/posthog.py",
         "python/instrumentation/openinference-cohere/src/oi/cohere/_extractor.py",
         "pkg/tracing/spans.py",
+        "grain/_src/core/profiler.py",  # grain c06d4565: a worker's profiler server
+        "pkg/profiling/trace.py",
     ):
         feature.write(path, body)
     rows = {r[0]: (r[1], r[2], r[3]) for r in found(run, "broad-except")}
@@ -62,7 +64,9 @@ def test_a_telemetry_module_is_on_no_init_or_request_path(
     assert (line, severity) == (10, "error")
     assert engine_message in message
     assert sorted(rows) == [
+        "grain/_src/core/profiler.py",
         "pkg/product_telemetry.py",
+        "pkg/profiling/trace.py",
         "pkg/telemetry.py",
         "pkg/telemetry/posthog.py",
         "pkg/tracing/spans.py",

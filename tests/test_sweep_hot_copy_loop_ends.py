@@ -131,3 +131,29 @@ def test_a_deepcopy_commented_on_its_line_is_a_warning(feature: Repo, run: Run) 
     feature.commit("add")
     found = [(line, sev) for line, sev, _m in lines(run, "hot-copy")]
     assert found == [(7, "warning"), (9, "error"), (11, "error")]
+
+
+def test_an_optimizer_steps_loops_over_parameters(feature: Repo, run: Run) -> None:
+    """timm 85bb3304 optim/sgdp.py:79: SGDP's `step` walks `self.param_groups` and
+    clones each momentum buffer (`d_p = buf.clone()`, mutated in place after): one
+    optimisation step's copies, per parameter, not an AR/diffusion step's (labelled ⚠).
+    A `step` whose loop is not over an optimizer's parameters keeps the ✗."""
+    feature.write(
+        "pkg/optim.py",
+        "class SGDP(Optimizer):\n"
+        "    def step(self, closure=None):\n"
+        "        for group in self.param_groups:\n"
+        "            for p in group['params']:\n"
+        "                buf = self.state[p]['momentum']\n"
+        "                d_p = buf.clone()\n"  # 6
+        "                p.add_(d_p, alpha=-group['lr'])\n"
+        "\n\n"
+        "class Sampler:\n"
+        "    def step(self, latents, blocks):\n"
+        "        for block in blocks:\n"
+        "            latents = block(latents.clone())\n"  # 13
+        "        return latents\n",
+    )
+    feature.commit("add")
+    found = {line: sev for line, sev, _m in lines(run, "hot-copy")}
+    assert found == {6: "warning", 13: "error"}, found

@@ -421,3 +421,68 @@ def test_a_new_member_of_a_family_of_catch_alls_keeps_the_familys_signature(
     repo.write("pkg/gen.py", forwarding + NEW_GENERATOR)
     repo.commit("one more generator")
     assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(25, "error")]
+
+
+def test_a_torch_module_constructor_absorbs_no_keys_of_a_base(feature: Repo, run: Run) -> None:
+    """timm 89f26b9f eva.py:392 adds `**kwargs` to `EvaBlockPostNorm.__init__`, an
+    `nn.Module` that never reads it: a misspelt block argument is dropped (labelled ✗).
+    `nn.Module.__init__(self, *args, **kwargs)` raises on any argument, so it is no
+    catch-all the subclass inherits, whether torch is installed or not, however it is
+    imported. A base of the repository whose `__init__` takes `**kwargs` still is one (no
+    finding)."""
+    files = {
+        "pkg/eva.py": "import torch.nn as nn\n\nclass Block(nn.Module):\n",
+        "pkg/vit.py": "from torch import nn\n\nclass Block(nn.Module):\n",
+        "pkg/mlp.py": "from torch.nn import Module\n\nclass Block(Module):\n",
+        "pkg/child.py": (
+            "class Base:\n"
+            "    def __init__(self, dim, **kwargs):\n"
+            "        self.extra = kwargs\n"
+            "\n"
+            "class Block(Base):\n"
+        ),
+    }
+    init = (
+        "    def __init__(self, dim: int, device=None):\n"
+        "        super().__init__()\n"
+        "        self.dim = dim\n"
+    )
+    feature.git("checkout", "-q", "main")
+    for path, head in files.items():
+        feature.write(path, head + init)
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    for path, head in files.items():
+        feature.write(path, head + init.replace("device=None):", "device=None, **kwargs):"))
+    got = rows(run)
+    assert sorted((p, line, sev) for p, line, sev, _m in got) == [
+        ("pkg/eva.py", 4, "error"),
+        ("pkg/mlp.py", 4, "error"),
+        ("pkg/vit.py", 4, "error"),
+    ]
+    assert all("`__init__(**kwargs)` never reads or passes the dict on" in r[3] for r in got)
+
+
+def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
+    feature: Repo, run: Run
+) -> None:
+    """grain c06d4565 profiler.py:38: the no-op `TraceAnnotation` stand-in's
+    `__init__(self, *args, **kwargs)` only runs `del args, kwargs` (labelled '-'): a
+    placeholder taking anything, as one that never names them. Forwarding `*args` while
+    deleting `kwargs` still drops the keywords (✗)."""
+    feature.write(
+        "pkg/profiler.py",
+        "class TraceAnnotation(object):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        del args, kwargs\n"
+        "        pass\n"
+        "\n"
+        "class Span:\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        del kwargs\n"
+        "        super().__init__(*args)\n",
+    )
+    feature.commit("new")
+    got = rows(run)
+    assert [(line, sev) for _p, line, sev, _m in got] == [(7, "error")]

@@ -70,14 +70,18 @@ WEIGHT_LOADING_MORE = ("*lora_state_dict*",)
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*cancel*", "*disconnect*")
-# Telemetry and tracing modules (infinity's ``telemetry.py``, the OpenTelemetry
-# instrumentations under ``instrumentation/``): best effort by nature, a failure there
+# Telemetry, tracing and profiling modules (infinity's ``telemetry.py``, the
+# OpenTelemetry instrumentations under ``instrumentation/``, grain's ``profiler.py``
+# starting a profiler server in each worker): best effort by nature, a failure there
 # must never take down the code it observes (the brief's "telemetry" boundary).
 TELEMETRY_PATHS = (
     "**/telemetry/**",
     "**/*telemetry*.py",
     "**/instrumentation/**",
     "**/tracing/**",
+    "**/profiler/**",
+    "**/profiling/**",
+    "**/*profiler*.py",
 )
 # Words of a call that only makes working code faster or leaner (``torch.compile``,
 # ``enable_cudagraph``, ``warmup_compile``, ``enable_vae_slicing``): when it fails the
@@ -275,13 +279,17 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
     their callers: every use of the name in the file is a call made directly in a
     function matching ``globs`` or in another such helper (transitively). Name -> the
     fail-fast function the calls come from. A name used any other way (passed as a
-    callback, called at module level or from other code) is not one."""
+    callback, called at module level or from other code) is not one, nor one called to
+    word the error a ``raise`` raises (timm's ``_checkpoint_unsafe_globals`` in the
+    message of the ``RuntimeError`` a failed load raises): the raise happens whatever
+    the helper does, so the set-up does not go on without it."""
     defined: set[str] = set()
     uses: dict[str, list[tuple[bool, tuple[str, ...]]]] = {}
 
-    stack: list[tuple[ast.AST, tuple[str, ...], ast.AST | None]] = [(tree, (), None)]
+    # (node, enclosing function names, the callee of a call node, inside a ``raise``)
+    stack: list[tuple[ast.AST, tuple[str, ...], ast.AST | None, bool]] = [(tree, (), None, False)]
     while stack:  # iterative: a deeply nested expression does not exhaust the stack
-        node, names, called = stack.pop()
+        node, names, called, raising = stack.pop()
         for child in ast.iter_child_nodes(node):
             inner = names
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -293,8 +301,15 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
             elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
                 used = child.attr
             if used is not None and used.startswith("_") and not used.endswith("__"):
-                uses.setdefault(used, []).append((child is called, names))
-            stack.append((child, inner, child.func if isinstance(child, ast.Call) else None))
+                uses.setdefault(used, []).append((child is called and not raising, names))
+            stack.append(
+                (
+                    child,
+                    inner,
+                    child.func if isinstance(child, ast.Call) else None,
+                    raising or isinstance(child, ast.Raise),
+                )
+            )
     found: dict[str, str] = {}
     changed = True
     while changed:
@@ -512,10 +527,15 @@ def nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
     return _nodes_by_function(tree)
 
 
-def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
+def _nodes_by_function(
+    tree: ast.Module, *, off_path_raises: bool = False
+) -> Iterator[tuple[ast.AST, str | None]]:
     """Every node below ``tree``, parents before children, with the name of the innermost
     function whose body runs it: None at module level, in a class body (it runs at
-    import) and in a lambda (it is passed on, not run there)."""
+    import) and in a lambda (it is passed on, not run there). ``off_path_raises``: None
+    inside a ``raise`` too, for the fail-fast paths: a call wording the error raised
+    (timm's ``_checkpoint_unsafe_globals`` in a failed load's message) is not a step
+    the set-up goes on without, the raise happens whatever it does."""
     stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
     while stack:
         node, function = stack.pop()
@@ -524,7 +544,9 @@ def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]
             inner = function
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = child.name
-            elif isinstance(child, (ast.ClassDef, ast.Lambda)):
+            elif isinstance(child, (ast.ClassDef, ast.Lambda)) or (
+                off_path_raises and isinstance(child, ast.Raise)
+            ):
                 inner = None
             stack.append((child, inner))
 
@@ -535,7 +557,7 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
     outside any function (one walk a module, whatever name is asked for)."""
     out: dict[str, list[str | None]] = {}
     called: set[int] = set()
-    for child, function in _nodes_by_function(tree):
+    for child, function in _nodes_by_function(tree, off_path_raises=True):
         if isinstance(child, ast.Call):
             func = child.func
             callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
@@ -707,7 +729,7 @@ def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple
     its enclosing function's path."""
     defined: set[str] = set()
     calls: dict[str, set[str]] = {}  # caller -> callees
-    for child, function in _nodes_by_function(tree):
+    for child, function in _nodes_by_function(tree, off_path_raises=True):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(child.name)
         elif isinstance(child, ast.Call) and function is not None:

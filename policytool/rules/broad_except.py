@@ -62,21 +62,23 @@ benchmark` in `_generate_inputs_json_file`, writing an optional file), nor in a
 function named for an attempt (`_complete_request_and_maybe_persist`) or a `try` that
 only removes files and logs (`clean_infer_cache`: the request's answer does not wait on
 it).
-A private helper (`_name`) whose every use
-in the file is a call made directly in fail-fast code (or in another such helper) is on
-that path too, when its catch assigns a default or returns None (`disk_config = None`
-in `_get_hf_config_overrides`, reached only from `__init__`); a `pass` falling through
-to a fallback value or a probe's `return False` is not. So is a helper, public too,
+A private helper (`_name`) whose every use in the file is a call made directly in
+fail-fast code (or in another such helper) is on that path too, when its catch assigns a
+default or returns None (`disk_config = None` in `_get_hf_config_overrides`, reached
+only from `__init__`); a `pass` falling through to a fallback value or a probe's `return
+False` is not, nor a helper called to word the error a `raise` raises
+(`_checkpoint_unsafe_globals` in a failed load's message). So is a helper, public too,
 whose every caller in the work tree is fail-fast code within three calls, across modules
 (`get_gpu_compute_mode` <- `set_sm_limit` <- `_init_env` in another module), when its
-catch returns None or an empty value (`[]`, `{{}}`; not `False`, a probe's answer), logged
-or not: `install_packages`, called only from the executor's `__init__`, that logs through
-its own logger (`self.logger.log_error`) and returns `[]` starts the sandbox without the
-packages it was asked for. The tree is read only when it holds at most 1,500 modules
-and 24 MB outside tests, docs and examples (whole or not at all: never judged on part of
-the callers); a name called from more than 12 modules, passed on as a value or called at
-module level has no one path, and a helper named for an optimisation (`_warmup`) is not
-on it. A function the module's own fail-fast code calls (`self.install_packages(...)` in
+catch returns None or an empty value (`[]`, `{{}}`; not `False`, a probe's answer),
+logged or not: `install_packages`, called only from the executor's `__init__`, that logs
+through its own logger (`self.logger.log_error`) and returns `[]` starts the sandbox
+without the packages it was asked for. The tree is read only when it holds at most 1,500
+modules and 24 MB outside tests, docs and examples (whole or not at all: never judged on
+part of the callers); a name called from more than 12 modules, passed on as a value or
+called at module level has no one path, and a helper named for an optimisation
+(`_warmup`) is not on it. A function the module's own fail-fast code calls
+(`self.install_packages(...)` in
 `__init__`, or through up to three calls made in the module) is on that path whoever
 else calls it, with the same handler shapes: what fails there while `__init__` runs
 leaves the object half set up. Not a function named for an attempt or an optimisation,
@@ -136,10 +138,12 @@ given the loaded config, `AutoModel.from_config(config)`, is the model),
 nor in a warm-up (`_warmup`) or a function named for an attempt, nor around a read of a
 file that may hold anything (`safe_open` of an uploaded voice, `hf_hub_download`): there
 only a silent give-up counts.
-A telemetry or tracing module (`telemetry/`, `*telemetry*.py`, `instrumentation/`,
-`tracing/`) is on no init or request path: a tracer must never take down what it traces,
-so its `__init__` or request hook carrying on is best effort (⚠).
-Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
+A telemetry, tracing or profiling module (`telemetry/`, `*telemetry*.py`,
+`instrumentation/`, `tracing/`, `profiler/`, `profiling/`, `*profiler*.py`) is on no
+init or request path: a tracer must never take down what it traces, so its `__init__`,
+worker init hook or request hook carrying on is best effort (⚠).
+Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, a `try` that only
+stops or closes something (`await sandbox.stop()`), metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
 why, and a fallback that re-raises. A bare `except:`
@@ -677,9 +681,9 @@ def _only_logs(body: list[ast.stmt]) -> bool:
     )
 
 
-def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
-    """Whether the ``try`` body only removes files (temp-file cleanup is best effort);
-    ``logged``: log calls around the removal count too (``rmtree(d)`` then ``logger.info``)."""
+def _only_calls(try_stmt: ast.stmt | None, names: frozenset[str], *, logged: bool) -> bool:
+    """Whether the ``try`` body only calls (or awaits) functions named in ``names``;
+    ``logged``: log calls around them count too (``rmtree(d)`` then ``logger.info``)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
     if logged:
         body = [stmt for stmt in body if not _is_log_call(stmt)]
@@ -687,13 +691,33 @@ def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
         return False
     for stmt in body:
         value = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(value, ast.Await):
+            value = value.value
         if not isinstance(value, ast.Call):
             return False
         func = value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if name not in ("remove", "unlink", "rmtree", "rmdir", "removedirs", "cleanup"):
+        if name not in names:
             return False
     return True
+
+
+_REMOVALS = frozenset({"remove", "unlink", "rmtree", "rmdir", "removedirs", "cleanup"})
+# Stopping or closing a resource (``await sandbox.stop()``, ``proc.kill()``): a teardown,
+# best effort as a ``close`` method is.
+_TEARDOWNS = frozenset({"stop", "close", "aclose", "kill", "terminate", "shutdown"})
+
+
+def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
+    """Whether the ``try`` body only removes files (temp-file cleanup is best effort);
+    ``logged``: log calls around the removal count too (``rmtree(d)`` then ``logger.info``)."""
+    return _only_calls(try_stmt, _REMOVALS, logged=logged)
+
+
+def _tears_down(try_stmt: ast.stmt | None) -> bool:
+    """Whether the ``try`` body only stops or closes something (Gym's ``await
+    original_sandbox.stop()`` after the patch is read): best effort by nature."""
+    return _only_calls(try_stmt, _TEARDOWNS, logged=False)
 
 
 # Functions whose broad catch is best effort by nature: never ✗.
@@ -1469,6 +1493,7 @@ class _Handler:
         return bool(
             names_match(self.names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
             or _removes_files(self.tried)
+            or _tears_down(self.tried)
             or self.optional_import
         )
 

@@ -61,7 +61,8 @@ timesteps or sigmas, or any loop of a per-step function; not a training loop, `f
 global_step in range(max_steps)`, over epochs, or a gradient-accumulation loop over
 micro-batches, `for _ in range(args.gradient_accumulation_steps)`: one copy per
 optimisation step is no AR or diffusion step, ⚠ as any loop's; so are the copies of a
-function such a loop calls, and a loop of a function named for training, `train_step`)
+function such a loop calls, a loop of a function named for training, `train_step`, and
+the loops of an optimizer's `step` over `self.param_groups`: per parameter, not per step)
 with no comment on its line or on a comment-only line just above saying why (a trailing
 comment of the statement above speaks of that statement, unless that statement is a copy
 too: `h = h.contiguous().clone()  # break aliasing` explains the `r = r.contiguous().clone()`
@@ -348,6 +349,25 @@ def _iterated_name(expr: ast.expr) -> str | None:
     ):
         expr = expr.func.value
     return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _optimizer_step(src: SourceInfo, function: ast.AST | None) -> bool:
+    """Whether the function walks an optimizer's ``self.param_groups`` (timm's SGDP
+    ``step``): one optimisation step, whose loops go over the parameters, not the steps,
+    like a ``train_step``'s."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+
+    def walks_param_groups() -> bool:
+        return any(
+            isinstance(node, ast.Attribute)
+            and node.attr == "param_groups"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            for node in ast.walk(function)
+        )
+
+    return src.per_node("optimizer_step", function, walks_param_groups)
 
 
 def _cold_loops(src: SourceInfo, node: ast.Call, function: ast.AST | None) -> bool:
@@ -1032,7 +1052,14 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue
         text = short(src, node)
         # a loop of a training step function (``train_step``) is an optimisation step's
-        in_loop = ctx.loop and (ctx.step_loop or (hot is not None and not training_name(hot)))
+        in_loop = ctx.loop and (
+            ctx.step_loop
+            or (
+                hot is not None
+                and not training_name(hot)
+                and not _optimizer_step(src, ctx.innermost)
+            )
+        )
         function_node = ctx.innermost
         stepped = None
         if not in_loop and kind == "clone" and isinstance(function_node, _FuncDef):

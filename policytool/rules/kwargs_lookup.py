@@ -82,12 +82,14 @@ names (nv-ingest's `_assert_no_remote_endpoints(dict(kwargs), ...)`): forwarding
 storing it, iterating it or testing it for leftover keys. One ✗ for the
 function when the change writes its signature, on the line declaring `**kwargs` (its
 reads ⚠; also when the body never reads the dict at all, unless it is a
-stub, a `(*args, **kwargs)` placeholder that uses neither and sets nothing on `self`
+stub, a `(*args, **kwargs)` placeholder that uses neither (`del args, kwargs` is no use)
+and sets nothing on `self`
 (diffusers' dummy objects; Lightning's `LightningDataModule.__init__(self, *args,
 **kwargs)`, which sets its attributes, drops every key: ✗), an alternate constructor, or
 a method overriding one of a base class (followed through a package's re-exports) that declares
 it with parameters: an interface's catch-all; a base method taking only `self` declares
-none, and neither do the abstract collections of `typing` and `collections.abc`
+none, nor does torch's `nn.Module.__init__` (its `*args, **kwargs` raise on any
+argument), and neither do the abstract collections of `typing` and `collections.abc`
 (`class BaseNode(Iterator[T])`); or one of several implementations the change writes
 with the same unused `**kwargs`: a function of the same name in two modules (each backend's
 `load_checkpoint(..., **kwargs)`) or the `__init__` of two classes of one module (a family
@@ -703,6 +705,19 @@ def _family_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
 
 # Bases that declare no constructor of their own worth matching.
 _NO_SIGNATURE_BASES = frozenset({"object", "ABC", "Protocol", "Generic", "NamedTuple"})
+# torch's ``nn.Module``: its ``__init__(self, *args, **kwargs)`` raises on any argument
+# it is handed (the catch-all is for cooperative multiple inheritance), so a module's own
+# ``__init__(**kwargs)`` absorbs no keys of the base's callers (timm's
+# ``EvaBlockPostNorm``): its constructor declares no parameters worth matching.
+_TORCH_MODULES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
+def _no_signature_base(src: SourceInfo, func: kwreads.FunctionDef, base: ast.expr) -> bool:
+    """Whether ``base`` declares no ``func`` of its own worth matching: a torch module's
+    constructor."""
+    return func.name == "__init__" and src.qualname(base) in _TORCH_MODULES
+
+
 # The abstract collections (``class BaseNode(Iterator[T])``): no method of theirs takes
 # keywords a subclass's ``**kwargs`` would absorb, when imported from these modules.
 _ABSTRACT_BASES = frozenset(
@@ -773,7 +788,7 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
         cls.name: cls for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)
     }
     for base in _base_homes(src, func):
-        if base.name in _NO_SIGNATURE_BASES:
+        if base.name in _NO_SIGNATURE_BASES or _no_signature_base(src, func, base.node):
             continue
         package, _dot, last = (src.qualname(base.node) or "").rpartition(".")
         if last in _ABSTRACT_BASES and package in _ABSTRACT_HOMES:
@@ -824,6 +839,8 @@ def _interface_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     contract, a signature the base class fixes (reading 4), not this function's silent
     drop. A base of this file or of a module found in the repository or on the path."""
     for base in _base_homes(src, func):
+        if _no_signature_base(src, func, base.node):
+            continue
         args = _declares(base.tree, base.name, func.name) if base.tree is not None else None
         if args is not None and args.kwarg is not None:
             return True
@@ -860,14 +877,21 @@ def _class_home(
 def _placeholder(func: kwreads.FunctionDef) -> bool:
     """A ``(*args, **kwargs)`` function that uses neither and sets nothing on ``self``:
     a placeholder taking anything (diffusers' dummy objects, whose ``__init__`` only
-    calls ``requires_backends``), not an initializer that drops the keys it is given
+    calls ``requires_backends``; grain's no-op ``TraceAnnotation``, whose ``__init__``
+    only deletes both), not an initializer that drops the keys it is given
     (Lightning's ``LightningDataModule.__init__`` sets its attributes: ✗)."""
     vararg = func.args.vararg
     if vararg is None:
         return False
     for node in kwreads.body_nodes(func):
-        if isinstance(node, ast.Name) and node.id == vararg.arg:
-            return False  # ``*args`` goes on: the keywords alone are dropped
+        if (
+            isinstance(node, ast.Name)
+            and node.id == vararg.arg
+            and not isinstance(node.ctx, ast.Del)
+        ):
+            # ``*args`` goes on: the keywords alone are dropped. ``del args, kwargs``
+            # (grain's no-op ``TraceAnnotation``) says both are ignored on purpose.
+            return False
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.ctx, ast.Store)
