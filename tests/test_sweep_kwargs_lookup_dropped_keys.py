@@ -486,3 +486,31 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
     feature.commit("new")
     got = rows(run)
     assert [(line, sev) for _p, line, sev, _m in got] == [(7, "error")]
+
+
+def test_a_base_is_found_through_a_renamed_import_or_its_module(feature: Repo, run: Run) -> None:
+    """A base imported under another name (`from pkg.base import Base as B`) or named
+    through its module (`import pkg.base as base`, `base.Base`) is read from that module
+    like a plainly imported one: a base declaring no `__init__` leaves the new unused
+    `**kwargs` the subclass's own (✗); one whose `__init__` takes `**kwargs` makes it the
+    interface's catch-all (no finding)."""
+    feature.write(
+        "pkg/base.py",
+        "class Base:\n"
+        "    def run(self) -> None:\n"
+        "        pass\n"
+        "\n"
+        "class Open:\n"
+        "    def __init__(self, **kwargs):\n"
+        "        self.options = kwargs\n",
+    )
+    init = "    def __init__(self, dim: int, **kwargs):\n        self.dim = dim\n"
+    feature.write("pkg/renamed.py", "from pkg.base import Base as B\n\nclass Child(B):\n" + init)
+    feature.write("pkg/dotted.py", "import pkg.base as base\n\nclass Child(base.Base):\n" + init)
+    feature.write("pkg/open.py", "from pkg import base\n\nclass Child(base.Open):\n" + init)
+    feature.commit("new")
+    got = rows(run)
+    assert sorted((p, line, sev) for p, line, sev, _m in got) == [
+        ("pkg/dotted.py", 4, "error"),
+        ("pkg/renamed.py", 4, "error"),
+    ]

@@ -755,20 +755,21 @@ class _BaseHome:
 
 def _base_homes(src: SourceInfo, func: kwreads.FunctionDef) -> Iterator[_BaseHome]:
     """Each base of the class whose body defines ``func`` (none for a module-level
-    function), resolved in this file or through its ``from`` imports (re-exports
-    followed a few hops)."""
+    function), resolved in this file or through its imports (the file's import aliases:
+    ``from m import Base as B``, ``import m`` then ``m.Base``; re-exports followed a few
+    hops)."""
     owner = _owner(src, func)
     if owner is None:
         return
     local = {cls.name for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)}
-    imported = _imported_modules(src)
     for base in owner.bases:
         node = base.value if isinstance(base, ast.Subscript) else base
         name = unparse(node, 200).rpartition(".")[2]
-        if name in local:
+        if isinstance(node, ast.Name) and name in local:
             yield _BaseHome(name, node, True, src.tree, None)
             continue
-        home = _class_home(src, imported.get(name), name)
+        module, _dot, defined = (src.qualname(node) or "").rpartition(".")
+        home = _class_home(src, module, defined) if module else None
         if home is None:
             yield _BaseHome(name, node, False, None, None)
             continue
@@ -817,17 +818,6 @@ def _owner(src: SourceInfo, func: kwreads.FunctionDef) -> ast.ClassDef | None:
         ),
         None,
     )
-
-
-def _imported_modules(src: SourceInfo) -> dict[str, str]:
-    """The module each name of ``from <module> import <name>`` comes from (absolute
-    imports at the module's top level)."""
-    imported: dict[str, str] = {}
-    for node in src.tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                imported[alias.asname or alias.name] = node.module
-    return imported
 
 
 def _interface_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
