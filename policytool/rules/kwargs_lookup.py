@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 
 from policytool.config import Config
@@ -665,6 +666,56 @@ def _library_key(src: SourceInfo, func: kwreads.FunctionDef, key: str) -> tuple[
     return None
 
 
+class _Classes:
+    """A module's classes, indexed once a module tree (a file of thousands of classes is
+    not scanned again for each of their methods): by name (the last definition wins, as
+    the module's namespace does), the class each method statement belongs to, and the
+    classes by their first base as written. Sibling families are answered once a (base,
+    method) pair."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        """Index the classes of ``tree``'s top-level statements."""
+        classes = [c for c in kwreads.statements(tree.body) if isinstance(c, ast.ClassDef)]
+        self.by_name = {c.name: c for c in classes}
+        self.owner: dict[int, ast.ClassDef] = {}
+        self.by_first_base: dict[str, list[ast.ClassDef]] = {}
+        for cls in classes:
+            for stmt in cls.body:
+                self.owner.setdefault(id(stmt), cls)
+            if cls.bases:
+                self.by_first_base.setdefault(unparse(cls.bases[0], 200), []).append(cls)
+        # (first base, method) -> [(class, whether its ``**`` dict is unused)]
+        self._families: dict[tuple[str, str], list[tuple[ast.ClassDef, bool]]] = {}
+
+    def family(self, base: str, method: str) -> list[tuple[ast.ClassDef, bool]]:
+        """The methods named ``method`` taking a ``**`` dict in the classes whose first
+        base is ``base``: each one's class, and whether it leaves the dict unused."""
+        key = (base, method)
+        found = self._families.get(key)
+        if found is None:
+            found = [
+                (cls, _unused_kwargs(stmt))
+                for cls in self.by_first_base.get(base, ())
+                for stmt in cls.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and stmt.name == method
+                and stmt.args.kwarg is not None
+            ]
+            self._families[key] = found
+        return found
+
+
+_CLASS_INDEXES: weakref.WeakKeyDictionary[ast.Module, _Classes] = weakref.WeakKeyDictionary()
+
+
+def _classes(tree: ast.Module) -> _Classes:
+    """``tree``'s :class:`_Classes`, built once a tree (this file's, or a base's module)."""
+    index = _CLASS_INDEXES.get(tree)
+    if index is None:
+        index = _CLASS_INDEXES[tree] = _Classes(tree)
+    return index
+
+
 def _unused_kwargs(func: ast.stmt) -> bool:
     """Whether ``func`` takes a ``**`` dict its body never names."""
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is None:
@@ -685,21 +736,16 @@ def _family_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     options on to its library): this one alone drops them."""
     if not _unused_kwargs(func):
         return False
-    classes = [c for c in kwreads.statements(src.tree.body) if isinstance(c, ast.ClassDef)]
-    owner = next((c for c in classes if any(stmt is func for stmt in c.body)), None)
+    index = _classes(src.tree)
+    owner = index.owner.get(id(func))
     if owner is None or not owner.bases:
         return False
-    base = unparse(owner.bases[0], 200)
     siblings = [
-        stmt
-        for cls in classes
-        if cls is not owner and cls.bases and unparse(cls.bases[0], 200) == base
-        for stmt in cls.body
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and stmt.name == func.name
-        and stmt.args.kwarg is not None
+        unused
+        for cls, unused in index.family(unparse(owner.bases[0], 200), func.name)
+        if cls is not owner
     ]
-    unused = sum(1 for stmt in siblings if _unused_kwargs(stmt))
+    unused = sum(siblings)
     return unused >= 2 and 2 * unused > len(siblings)
 
 
@@ -761,7 +807,7 @@ def _base_homes(src: SourceInfo, func: kwreads.FunctionDef) -> Iterator[_BaseHom
     owner = _owner(src, func)
     if owner is None:
         return
-    local = {cls.name for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)}
+    local = _classes(src.tree).by_name
     for base in owner.bases:
         node = base.value if isinstance(base, ast.Subscript) else base
         name = unparse(node, 200).rpartition(".")[2]
@@ -785,9 +831,7 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     or on the path that does not declare it. An override's ``**kwargs`` absorbs what the
     base's callers pass every implementation (vLLM's ``AttentionImpl.__init__``): the
     interface's, not this signature's keys. A base that cannot be found: not known."""
-    classes = {
-        cls.name: cls for cls in kwreads.statements(src.tree.body) if isinstance(cls, ast.ClassDef)
-    }
+    classes = _classes(src.tree).by_name
     for base in _base_homes(src, func):
         if base.name in _NO_SIGNATURE_BASES or _no_signature_base(src, func, base.node):
             continue
@@ -810,14 +854,7 @@ def _own_signature(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
 
 def _owner(src: SourceInfo, func: kwreads.FunctionDef) -> ast.ClassDef | None:
     """The class of the module whose body defines ``func``, or None."""
-    return next(
-        (
-            cls
-            for cls in kwreads.statements(src.tree.body)
-            if isinstance(cls, ast.ClassDef) and any(stmt is func for stmt in cls.body)
-        ),
-        None,
-    )
+    return _classes(src.tree).owner.get(id(func))
 
 
 def _interface_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
@@ -900,7 +937,7 @@ def _declares(tree: ast.Module, cls_name: str, method: str) -> ast.arguments | N
     """The parameters of ``method`` as class ``cls_name`` of ``tree`` declares it or
     inherits it from a base class of the same module (a few steps); None when neither
     does."""
-    classes = {c.name: c for c in kwreads.statements(tree.body) if isinstance(c, ast.ClassDef)}
+    classes = _classes(tree).by_name
     todo = [cls_name]
     for _step in range(_MAX_BASE_STEPS):
         if not todo:
