@@ -470,7 +470,8 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
     """grain c06d4565 profiler.py:38: the no-op `TraceAnnotation` stand-in's
     `__init__(self, *args, **kwargs)` only runs `del args, kwargs` (labelled '-'): a
     placeholder taking anything, as one that never names them. Forwarding `*args` while
-    deleting `kwargs` still drops the keywords (✗)."""
+    deleting `kwargs` still drops the keywords (✗). vllm-omni 0.20's `ResnetBlock(...,
+    **_: object)` names the extra keys as ignored the same way (no finding)."""
     feature.write(
         "pkg/profiler.py",
         "class TraceAnnotation(object):\n"
@@ -481,7 +482,11 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
         "class Span:\n"
         "    def __init__(self, *args, **kwargs):\n"
         "        del kwargs\n"
-        "        super().__init__(*args)\n",
+        "        super().__init__(*args)\n"
+        "\n"
+        "class ResnetBlock:\n"
+        "    def __init__(self, *, in_channels: int, **_: object) -> None:\n"
+        "        self.in_channels = in_channels\n",
     )
     feature.commit("new")
     got = rows(run)

@@ -83,8 +83,8 @@ names (nv-ingest's `_assert_no_remote_endpoints(dict(kwargs), ...)`): forwarding
 storing it, iterating it or testing it for leftover keys. One ✗ for the
 function when the change writes its signature, on the line declaring `**kwargs` (its
 reads ⚠; also when the body never reads the dict at all, unless it is a
-stub, a `(*args, **kwargs)` placeholder that uses neither (`del args, kwargs` is no use)
-and sets nothing on `self`
+stub, a dict named `_` (`**_`: ignored on purpose), a `(*args, **kwargs)` placeholder
+that uses neither (`del args, kwargs` is no use) and sets nothing on `self`
 (diffusers' dummy objects; Lightning's `LightningDataModule.__init__(self, *args,
 **kwargs)`, which sets its attributes, drops every key: ✗), an alternate constructor, or
 a method overriding one of a base class (followed through a package's re-exports) that declares
@@ -356,6 +356,9 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and _own_signature(src, func)
             and not _family_catch_all(src, func)
             and func.args.kwarg is not None
+            # ``**_`` names the extra keys as ignored on purpose (vllm-omni's
+            # ``ResnetBlock(..., **_: object)``), as ``del kwargs`` does: not silent.
+            and not func.args.kwarg.arg.startswith("_")
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
             # A new ``**kwargs`` the body never uses: all dropped.
