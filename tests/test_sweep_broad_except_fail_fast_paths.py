@@ -383,6 +383,8 @@ def test_a_try_that_only_stops_or_closes_something_is_best_effort(feature: Repo,
     # Gym fa437efe swebench/app.py:304: in the `verify` route, a bare `except:` around
     # `await original_sandbox.stop()` after the patch is read prints the traceback and
     # goes on (labelled ⚠): a teardown. The same catch around starting the sandbox is ✗.
+    # A logged teardown keeps its ⚠ (open-r1 9915e06f rewards.py:535, `sandbox.kill()` in
+    # a `finally:`, labelled ⚠), as a catch in a `close` method does not.
     feature.write(
         "pkg/app.py",
         "async def verify(self, body):\n"
@@ -396,9 +398,14 @@ def test_a_try_that_only_stops_or_closes_something_is_best_effort(feature: Repo,
         "        await self.eval_sandbox.start()\n"
         "    except:  # m:start\n"
         "        print('Failed to start the sandbox', format_exc())\n"
+        "    try:\n"
+        "        await sandbox.kill()\n"
+        "    except Exception as e:  # m:logged\n"
+        "        print(f'Error from kill: {e}')\n"
         "    return patch\n",
     )
     assert by_marker(feature, "pkg/app.py", run) == {
         "teardown": "warning",
         "start": "error",
+        "logged": "warning",
     }

@@ -469,8 +469,10 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
 ) -> None:
     """grain c06d4565 profiler.py:38: the no-op `TraceAnnotation` stand-in's
     `__init__(self, *args, **kwargs)` only runs `del args, kwargs` (labelled '-'): a
-    placeholder taking anything, as one that never names them. Forwarding `*args` while
-    deleting `kwargs` still drops the keywords (✗). vllm-omni 0.20's `ResnetBlock(...,
+    placeholder taking anything in a class whose methods all do nothing, as one that
+    never names them. orbax c8606033 gcp_storage_client.py:828: `LustreClient`, a
+    working client, deletes both the same way (labelled ✗: a misspelt client option is
+    lost). Forwarding `*args` while deleting `kwargs` still drops the keywords (✗). vllm-omni 0.20's `ResnetBlock(...,
     **_: object)` names the extra keys as ignored the same way (no finding)."""
     feature.write(
         "pkg/profiler.py",
@@ -478,6 +480,9 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
         "    def __init__(self, *args, **kwargs):\n"
         "        del args, kwargs\n"
         "        pass\n"
+        "\n"
+        "    def __exit__(self, exc_type, exc_value, traceback):\n"
+        "        del exc_type, exc_value, traceback\n"
         "\n"
         "class Span:\n"
         "    def __init__(self, *args, **kwargs):\n"
@@ -488,9 +493,21 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
         "    def __init__(self, *, in_channels: int, **_: object) -> None:\n"
         "        self.in_channels = in_channels\n",
     )
+    feature.write(
+        "pkg/clients.py",
+        "class LustreClient:\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        del args, kwargs\n"
+        "\n"
+        "    def delete(self, path):\n"
+        "        remove(path)\n",
+    )
     feature.commit("new")
     got = rows(run)
-    assert [(line, sev) for _p, line, sev, _m in got] == [(7, "error")]
+    assert sorted((p, line, sev) for p, line, sev, _m in got) == [
+        ("pkg/clients.py", 2, "error"),
+        ("pkg/profiler.py", 10, "error"),
+    ]
 
 
 def test_a_base_is_found_through_a_renamed_import_or_its_module(feature: Repo, run: Run) -> None:

@@ -142,8 +142,9 @@ A telemetry, tracing or profiling module (`telemetry/`, `*telemetry*.py`,
 `instrumentation/`, `tracing/`, `profiler/`, `profiling/`, `*profiler*.py`) is on no
 init or request path: a tracer must never take down what it traces, so its `__init__`,
 worker init hook or request hook carrying on is best effort (⚠).
-Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, a `try` that only
-stops or closes something (`await sandbox.stop()`), metrics, signal
+A `try` that only stops or closes something (`await sandbox.stop()`, `proc.kill()`) is
+a teardown: never ✗, and its ⚠ stays, logged or not.
+Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
 why, and a fallback that re-raises. A bare `except:`
@@ -704,7 +705,7 @@ def _only_calls(try_stmt: ast.stmt | None, names: frozenset[str], *, logged: boo
 
 _REMOVALS = frozenset({"remove", "unlink", "rmtree", "rmdir", "removedirs", "cleanup"})
 # Stopping or closing a resource (``await sandbox.stop()``, ``proc.kill()``): a teardown,
-# best effort as a ``close`` method is.
+# never on the path its function is on (:func:`_teardown`).
 _TEARDOWNS = frozenset({"stop", "close", "aclose", "kill", "terminate", "shutdown"})
 
 
@@ -716,7 +717,7 @@ def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
 
 def _tears_down(try_stmt: ast.stmt | None) -> bool:
     """Whether the ``try`` body only stops or closes something (Gym's ``await
-    original_sandbox.stop()`` after the patch is read): best effort by nature."""
+    original_sandbox.stop()`` after the patch is read)."""
     return _only_calls(try_stmt, _TEARDOWNS, logged=False)
 
 
@@ -1493,7 +1494,6 @@ class _Handler:
         return bool(
             names_match(self.names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
             or _removes_files(self.tried)
-            or _tears_down(self.tried)
             or self.optional_import
         )
 
@@ -1891,11 +1891,27 @@ def _error_used(h: _Handler) -> Finding | _Stop | None:
         return None
     if h.best_effort or (h.node.name and _forwards(h.node.body, h.node.name)):
         return STOP
+    return _error_used_warning(h)
+
+
+def _error_used_warning(h: _Handler) -> Finding:
+    """The ⚠ of a handler that uses the exception it binds."""
     request = None if h.src.is_test else names_match(h.names, h.src.config.request_path)
     where = f" in request path `{request}`" if request else ""
     logged = any(_is_log_call(stmt) for stmt in h.node.body)
     what = "logs every error type and carries on" if logged else "catches every error type"
     return h.report(WARN, f"`{h.clause}:` {what}{where}; catch the specific types")
+
+
+def _teardown(h: _Handler) -> Finding | None:
+    """A ``try`` that only stops or closes something (Gym's ``await
+    original_sandbox.stop()`` in the ``verify`` route): a teardown, best effort by
+    nature, so never ✗ on the path it sits on; the broad catch keeps its ⚠, logged or
+    not (the earlier sets labelled such catches ⚠: open-r1's ``sandbox.kill()`` in a
+    ``finally:``, NeMo-RL's policy shutdown in its tests)."""
+    if h.best_effort or not _tears_down(h.tried):
+        return None  # in a ``close``, a ``cleanup``: its own best-effort boundary
+    return _error_used_warning(h) if h.uses_error else _broad_catch(h)
 
 
 def _widened_silently(h: _Handler) -> Finding | None:
@@ -1971,6 +1987,7 @@ def _broad_catch(h: _Handler) -> Finding:
 
 # The pattern's readings of one handler, in order: the first that answers decides.
 READINGS: tuple[Reading, ...] = (
+    _teardown,
     _import_time_bare,
     _logged_on_fail_fast,
     _expected_failure_answer,

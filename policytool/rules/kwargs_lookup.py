@@ -84,7 +84,8 @@ storing it, iterating it or testing it for leftover keys. One ✗ for the
 function when the change writes its signature, on the line declaring `**kwargs` (its
 reads ⚠; also when the body never reads the dict at all, unless it is a
 stub, a dict named `_` (`**_`: ignored on purpose), a `(*args, **kwargs)` placeholder
-that uses neither (`del args, kwargs` is no use) and sets nothing on `self`
+that uses neither (`del args, kwargs` is no use in a class whose methods all do nothing,
+a null object) and sets nothing on `self`
 (diffusers' dummy objects; Lightning's `LightningDataModule.__init__(self, *args,
 **kwargs)`, which sets its attributes, drops every key: ✗), an alternate constructor, or
 a method overriding one of a base class (followed through a package's re-exports) that declares
@@ -352,7 +353,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and not drop_read
             and not any(name == star for name, _key, _read in reads)
             and not kwreads.stub(func)
-            and not _placeholder(func)
+            and not _placeholder(func, _owner(src, func))
             and _own_signature(src, func)
             and not _family_catch_all(src, func)
             and func.args.kwarg is not None
@@ -904,23 +905,26 @@ def _class_home(
     return None
 
 
-def _placeholder(func: kwreads.FunctionDef) -> bool:
+def _placeholder(func: kwreads.FunctionDef, owner: ast.ClassDef | None) -> bool:
     """A ``(*args, **kwargs)`` function that uses neither and sets nothing on ``self``:
     a placeholder taking anything (diffusers' dummy objects, whose ``__init__`` only
-    calls ``requires_backends``; grain's no-op ``TraceAnnotation``, whose ``__init__``
-    only deletes both), not an initializer that drops the keys it is given
-    (Lightning's ``LightningDataModule.__init__`` sets its attributes: ✗)."""
+    calls ``requires_backends``; grain's no-op ``TraceAnnotation``, a class of methods
+    that do nothing, whose ``__init__`` only deletes both), not an initializer that
+    drops the keys it is given (Lightning's ``LightningDataModule.__init__`` sets its
+    attributes: ✗; orbax's ``LustreClient``, a working client whose ``__init__`` deletes
+    both: ✗)."""
     vararg = func.args.vararg
     if vararg is None:
         return False
+    null = owner is not None and _does_nothing(owner)
     for node in kwreads.body_nodes(func):
         if (
             isinstance(node, ast.Name)
             and node.id == vararg.arg
-            and not isinstance(node.ctx, ast.Del)
+            and not (null and isinstance(node.ctx, ast.Del))
         ):
-            # ``*args`` goes on: the keywords alone are dropped. ``del args, kwargs``
-            # (grain's no-op ``TraceAnnotation``) says both are ignored on purpose.
+            # ``*args`` goes on (or is deleted by a class that works): the keywords
+            # alone are dropped.
             return False
         if (
             isinstance(node, ast.Attribute)
@@ -928,6 +932,27 @@ def _placeholder(func: kwreads.FunctionDef) -> bool:
             and isinstance(node.value, ast.Name)
             and node.value.id == "self"
         ):
+            return False
+    return True
+
+
+def _does_nothing(cls: ast.ClassDef) -> bool:
+    """Whether every method of ``cls`` does nothing: a docstring, ``pass``, ``...``,
+    ``del`` of its parameters and ``return None`` only (a null object standing in for
+    a real one)."""
+    for stmt in cls.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in stmt.body:
+            if isinstance(inner, (ast.Pass, ast.Delete)):
+                continue
+            if isinstance(inner, ast.Expr) and isinstance(inner.value, ast.Constant):
+                continue  # a docstring or ``...``
+            if isinstance(inner, ast.Return) and (
+                inner.value is None
+                or (isinstance(inner.value, ast.Constant) and inner.value.value is None)
+            ):
+                continue
             return False
     return True
 
