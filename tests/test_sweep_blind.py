@@ -565,10 +565,6 @@ _ZG_FIGURES = {
         "1/2: an unlogged `except Exception: pass` around `get_cached_module_file` before "
         "`from_pretrained` (model loading): ⚠"
     ),
-    ("broad-except", "x-precision"): (
-        "1/2: a CI dependency-analysis script under `.github/scripts/` whose `get_init_"
-        "imports` prints the error and carries on, labelled ⚠ (no fail-fast path)"
-    ),
     ("any-annotation", "x-precision"): (
         "6/8 (7/9 before round W, when a MagicMock data fake of megatron-core's "
         "`TransformerConfig` labelled ✗ was ✗): `megatron_checkpoint_filepath: str = None` twice, only passed on or picked "
@@ -584,12 +580,6 @@ _ZH_FIGURES = {
     ("broad-except", "x-recall"): (
         "0/2: open-r1's router catch `except Exception: pass` around `await sandbox.kill()` "
         "in a request handler, twice: ⚠ (no serving path read there)"
-    ),
-    ("broad-except", "x-precision"): (
-        "0/1 (0/2 before round AH, which reads a handler of only the errors a bug raises "
-        "too, `except (TypeError, ValueError)`, as naming no expected failure): a reward's "
-        "`except Exception as e` after `except asyncio.TimeoutError` that prints the error "
-        "and returns 0.0, labelled ⚠ (logged, no fail-fast path)"
     ),
     ("any-annotation", "x-recall"): (
         "3/11 blind, 3/9 post-run as sealed; 7/11, 7/9 since round O's late reading of a "
@@ -725,10 +715,6 @@ _ZO_FIGURES = {
         "0/1: `except Exception: return None` in Triton's `_parse_lora_configs`, run at "
         "engine start-up: ⚠ (the helper is no fail-fast name)"
     ),
-    ("broad-except", "x-precision"): (
-        "0/1: the `multi_lora.json` handler of the same function, which prints the "
-        "traceback before returning None, labelled ⚠ (logged)"
-    ),
     ("broad-except", "w-precision"): (
         "6/8 (7/9 before round AD left out a handler moved from another file): a QA model "
         "generator that prints the error and returns False to its caller, twice, labelled '-'"
@@ -801,11 +787,10 @@ _ZR_FIGURES = {
         "time is no fail-fast name)"
     ),
     ("broad-except", "x-precision"): (
-        "0/2 (0/5 as sealed, 0/3 before round AD left out the helper moved into `cli/`): "
-        "`_find_torch_ext_init`, which looks up a package's "
-        "`__init__.py` for a kernel card (the `*_init` fail-fast glob matches a noun), and "
-        "`kernels info`'s metadata download whose `metadata = None` before the `try` says "
-        "it is optional, labelled ⚠"
+        '0/1 (0/2 before round AI read an "init" spelt as a package\'s `__init__.py` in '
+        "the function's body as no set-up: `_find_torch_ext_init`; 0/5 as sealed, 0/3 "
+        "before round AD left out the helper moved into `cli/`): `kernels info`'s metadata "
+        "download whose `metadata = None` before the `try` says it is optional, labelled ⚠"
     ),
     ("any-annotation", "x-recall"): (
         "6/12: fakes of `kernels_data.Metadata` (a class of a `.pyi` stub, no data class), "
@@ -994,10 +979,6 @@ _ZZB_FIGURES = {
         "genai-bench loads its dataset, and aibrix's `except Exception: return False` "
         "around `inspect.signature` on the runtime's wait-ready start-up: no fail-fast "
         "name (⚠)"
-    ),
-    ("broad-except", "x-precision"): (
-        "0/1: a best-effort state write in aibrix's batch manager that logs with "
-        "`exc_info` (the final save still carries the status), labelled ⚠"
     ),
     ("any-annotation", "x-recall"): (
         "5/11 (1/11 as sealed): openai's `ChatCompletionChunk` fakes a hand-written "
@@ -1487,10 +1468,6 @@ _ZZX_FIGURES = {
         "(⚠: no request-path name), and `except Exception as e: pass` around a base64 "
         "decode in a pydantic request validator (⚠: a validator is no fail-fast name)"
     ),
-    ("broad-except", "x-precision"): (
-        "0/1: fish-speech's logged handler in the web UI's `clean_infer_cache` (a "
-        "request-path name by its word `infer`), labelled ⚠ as best-effort cleanup"
-    ),
     ("broad-except", "w-precision"): (
         "11/12: a handler re-indented with its text unchanged, which this set's brief "
         "called a move ('-')"
@@ -1502,8 +1479,9 @@ _ZZX_FIGURES = {
         "`generate_long`, once re-indented ('-' by this set's brief) and once new (⚠)"
     ),
     ("kwargs-lookup", "x-recall"): (
-        "0/6: DiffSynth's unused `**kwargs` on two training launchers and a VAE's "
-        "`__init__` (no fail-fast name the rule reads: `launch_training_task`), and three "
+        "1/6 (0/6 before round AI read torch's `nn.Module.__init__` as declaring no "
+        "parameters: the VAE's `__init__`): DiffSynth's unused `**kwargs` on two training "
+        "launchers (no fail-fast name the rule reads: `launch_training_task`), and three "
         "`kwargs.get(...)` keys of a new LoRA wrapper that another file spells only as "
         "dict keys and tuple items, not as kwargs reads (⚠)"
     ),
@@ -1525,14 +1503,10 @@ _ZZY_FIGURES = {
         "nunchaku's `-> Tuple[Tensor, Tensor]` one branch of which returns a bare tensor, and "
         "two test parameters annotated `str` given paths or None"
     ),
-    ("kwargs-lookup", "x-recall"): (
-        "2/3: nunchaku's `PuLIDPipeline.__init__(..., *args, **kwargs)`, which neither "
-        "reads nor passes on either (found by reading; the base had the same unused "
-        "`**kwargs`, and the change only adds `folder_path` to the rewrapped signature: the "
-        "rule reports a drop the change makes)"
-    ),
     ("kwargs-lookup", "x-precision"): (
-        "2/3: FunASR's `SileroVad.__init__(**kwargs)` reading one key, labelled ⚠: "
+        "3/4 (2/3 before round AI found nunchaku's `PuLIDPipeline.__init__(..., *args, "
+        "**kwargs)`, an `nn.Module` that neither reads nor passes on either): FunASR's "
+        "`SileroVad.__init__(**kwargs)` reading one key, labelled ⚠: "
         "`AutoModel.build_model` constructs every model as `model_class(**model_conf)`, a "
         "dispatch that fixes the signature (no caller in the diff shows it)"
     ),
@@ -1847,6 +1821,29 @@ _ZZZI_FIGURES = {
         "rule does not follow (no finding)"
     ),
 }
+_ZZZJ_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of a22b1b3 (unchanged since "
+    "34a449d), first recorded with a22b1b3 (round AH's final code): ✗ recall 2/14, ✗ "
+    "precision 3/8, ⚠ precision 39/39"
+)
+_ZZZJ_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "2/10: Gym's six test `SimpleNamespace` fakes of the opensandbox SDK's pydantic "
+        "models (`Execution`, `SandboxStatus`, `SandboxInfo`) returned by hand-written fake "
+        "services, or of a Responses output item whose type a parametrize list names (⚠: "
+        "the fake service stands in for a class the rule does not follow), grain's "
+        "`state: dict[int, Any]` whose callers pass JSON's string keys, and timm's `device: "
+        "Optional[torch.device]` given `'cpu'` by its one caller through an untyped "
+        "`task` (callers' types the rule does not follow: no finding)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/3: Gym's `except Exception: return None` / `return True` in the two helpers of "
+        "its config parser's openai-version check, whose docstrings and comments declare "
+        '"constraint unknown" the fallback (judgement calls by the labeller), and the '
+        "opencode agent's bare `except:` around the sandboxed run in `responses`, a "
+        "request handler by no name or decorator the rule reads (⚠)"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -1966,6 +1963,7 @@ for _name, _cells, _when in (
     ("zzzg", _ZZZG_FIGURES, _ZZZG_SEALED),
     ("zzzh", _ZZZH_FIGURES, _ZZZH_SEALED),
     ("zzzi", _ZZZI_FIGURES, _ZZZI_SEALED),
+    ("zzzj", _ZZZJ_FIGURES, _ZZZJ_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
