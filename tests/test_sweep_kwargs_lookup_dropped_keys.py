@@ -472,8 +472,9 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
     placeholder taking anything in a class whose methods all do nothing, as one that
     never names them. orbax c8606033 gcp_storage_client.py:828: `LustreClient`, a
     working client, deletes both the same way (labelled ✗: a misspelt client option is
-    lost). Forwarding `*args` while deleting `kwargs` still drops the keywords (✗). vllm-omni 0.20's `ResnetBlock(...,
-    **_: object)` names the extra keys as ignored the same way (no finding)."""
+    lost). Forwarding `*args` while deleting `kwargs` still drops the keywords (✗).
+    vllm-omni 0.20's `ResnetBlock(..., **_: object)` names the extra keys as ignored: ⚠,
+    not ✗ (renaming the dict does not hide the drop)."""
     feature.write(
         "pkg/profiler.py",
         "class TraceAnnotation(object):\n"
@@ -487,8 +488,10 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
         "class Span:\n"
         "    def __init__(self, *args, **kwargs):\n"
         "        del kwargs\n"
-        "        super().__init__(*args)\n"
-        "\n"
+        "        super().__init__(*args)\n",
+    )
+    feature.write(
+        "pkg/blocks.py",
         "class ResnetBlock:\n"
         "    def __init__(self, *, in_channels: int, **_: object) -> None:\n"
         "        self.in_channels = in_channels\n",
@@ -505,9 +508,11 @@ def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
     feature.commit("new")
     got = rows(run)
     assert sorted((p, line, sev) for p, line, sev, _m in got) == [
+        ("pkg/blocks.py", 2, "warning"),
         ("pkg/clients.py", 2, "error"),
         ("pkg/profiler.py", 10, "error"),
     ]
+    assert any("names the keys it drops as ignored" in r[3] for r in got)
 
 
 def test_a_base_is_found_through_a_renamed_import_or_its_module(feature: Repo, run: Run) -> None:

@@ -82,10 +82,10 @@ or handing it (or `dict(kwargs)`) to a function of the file that only reads keys
 names (nv-ingest's `_assert_no_remote_endpoints(dict(kwargs), ...)`): forwarding it,
 storing it, iterating it or testing it for leftover keys. One ✗ for the
 function when the change writes its signature, on the line declaring `**kwargs` (its
-reads ⚠; also when the body never reads the dict at all, unless it is a
-stub, a dict named `_` (`**_`: ignored on purpose), a `(*args, **kwargs)` placeholder
-that uses neither (`del args, kwargs` is no use in a class whose methods all do nothing,
-a null object) and sets nothing on `self`
+reads ⚠; a dict named `_`, `**_`, names the keys as ignored on purpose: ⚠; also when
+the body never reads the dict at all, unless it is a stub, a `(*args, **kwargs)`
+placeholder that uses neither (`del args, kwargs` is no use in a class whose methods all
+do nothing, a null object) and sets nothing on `self`
 (diffusers' dummy objects; Lightning's `LightningDataModule.__init__(self, *args,
 **kwargs)`, which sets its attributes, drops every key: ✗), an alternate constructor, or
 a method overriding one of a base class (followed through a package's re-exports) that declares
@@ -357,9 +357,6 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and _own_signature(src, func)
             and not _family_catch_all(src, func)
             and func.args.kwarg is not None
-            # ``**_`` names the extra keys as ignored on purpose (vllm-omni's
-            # ``ResnetBlock(..., **_: object)``), as ``del kwargs`` does: not silent.
-            and not func.args.kwarg.arg.startswith("_")
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
             # A new ``**kwargs`` the body never uses: all dropped.
@@ -1220,6 +1217,16 @@ def kwargs_finding(
     if use.plain:
         return None
     if use.drop_site:
+        if use.param.startswith("**_"):
+            # ``**_`` names the extra keys as ignored on purpose (vllm-omni's
+            # ``ResnetBlock(..., **_: object)``): not silent, but a misspelt key goes with
+            # them, and renaming the dict must not hide the drop.
+            message = (
+                f"`{use.function}({use.param})` names the keys it drops as ignored: "
+                f"unknown keys, a misspelt one too, are dropped on fail-fast path "
+                f"`{use.dropped_on}`"
+            )
+            return Finding(use.path, use.line, use.col, "kwargs-lookup", message, WARN)
         reads = f"reads {use.text} and never passes" if use.text else "never reads or passes"
         message = (
             f"`{use.function}({use.param})` {reads} the dict on: "
