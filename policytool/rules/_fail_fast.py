@@ -284,32 +284,22 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
     message of the ``RuntimeError`` a failed load raises): the raise happens whatever
     the helper does, so the set-up does not go on without it."""
     defined: set[str] = set()
-    uses: dict[str, list[tuple[bool, tuple[str, ...]]]] = {}
-
-    # (node, enclosing function names, the callee of a call node, inside a ``raise``)
-    stack: list[tuple[ast.AST, tuple[str, ...], ast.AST | None, bool]] = [(tree, (), None, False)]
-    while stack:  # iterative: a deeply nested expression does not exhaust the stack
-        node, names, called, raising = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            inner = names
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defined.add(child.name)
-                inner = (child.name, *names)
-            used = None
-            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
-                used = child.id
-            elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
-                used = child.attr
-            if used is not None and used.startswith("_") and not used.endswith("__"):
-                uses.setdefault(used, []).append((child is called and not raising, names))
-            stack.append(
-                (
-                    child,
-                    inner,
-                    child.func if isinstance(child, ast.Call) else None,
-                    raising or isinstance(child, ast.Raise),
-                )
-            )
+    # name -> (whether the use is a call, the function it runs in: None at module level,
+    # in a class body, a lambda or a ``raise``) for each use
+    uses: dict[str, list[tuple[bool, str | None]]] = {}
+    callees: set[int] = set()
+    for child, function in _nodes_by_function(tree):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(child.name)
+        elif isinstance(child, ast.Call):
+            callees.add(id(child.func))  # parents come first: the callee is seen next
+        used = None
+        if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+            used = child.id
+        elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
+            used = child.attr
+        if used is not None and used.startswith("_") and not used.endswith("__"):
+            uses.setdefault(used, []).append((id(child) in callees, function))
     found: dict[str, str] = {}
     changed = True
     while changed:
@@ -318,10 +308,10 @@ def called_from(tree: ast.Module, globs: Sequence[str]) -> dict[str, str]:
             if name in found or not name.startswith("_") or _matches(name, ATTEMPTS):
                 continue
             origin = None
-            for is_call, names in uses[name]:
+            for is_call, function in uses[name]:
                 # The function the call runs in: a wrapper defined inside ``__init__``
                 # runs later, not on ``__init__``'s path.
-                caller = names[0] if names else ""
+                caller = function or ""
                 fail_fast = caller if caller and _matches(caller, globs) else None
                 inherited = found.get(caller)
                 if not is_call or (fail_fast or inherited) is None:
@@ -527,15 +517,12 @@ def nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
     return _nodes_by_function(tree)
 
 
-def _nodes_by_function(
-    tree: ast.Module, *, off_path_raises: bool = False
-) -> Iterator[tuple[ast.AST, str | None]]:
+def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]:
     """Every node below ``tree``, parents before children, with the name of the innermost
     function whose body runs it: None at module level, in a class body (it runs at
-    import) and in a lambda (it is passed on, not run there). ``off_path_raises``: None
-    inside a ``raise`` too, for the fail-fast paths: a call wording the error raised
-    (timm's ``_checkpoint_unsafe_globals`` in a failed load's message) is not a step
-    the set-up goes on without, the raise happens whatever it does."""
+    import), in a lambda (it is passed on, not run there) and in a ``raise`` (a call
+    wording the error raised, timm's ``_checkpoint_unsafe_globals`` in a failed load's
+    message, is no step of the function's path: the raise happens whatever it does)."""
     stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
     while stack:
         node, function = stack.pop()
@@ -544,9 +531,7 @@ def _nodes_by_function(
             inner = function
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = child.name
-            elif isinstance(child, (ast.ClassDef, ast.Lambda)) or (
-                off_path_raises and isinstance(child, ast.Raise)
-            ):
+            elif isinstance(child, (ast.ClassDef, ast.Lambda, ast.Raise)):
                 inner = None
             stack.append((child, inner))
 
@@ -557,7 +542,7 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
     outside any function (one walk a module, whatever name is asked for)."""
     out: dict[str, list[str | None]] = {}
     called: set[int] = set()
-    for child, function in _nodes_by_function(tree, off_path_raises=True):
+    for child, function in _nodes_by_function(tree):
         if isinstance(child, ast.Call):
             func = child.func
             callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
@@ -729,7 +714,7 @@ def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple
     its enclosing function's path."""
     defined: set[str] = set()
     calls: dict[str, set[str]] = {}  # caller -> callees
-    for child, function in _nodes_by_function(tree, off_path_raises=True):
+    for child, function in _nodes_by_function(tree):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(child.name)
         elif isinstance(child, ast.Call) and function is not None:
