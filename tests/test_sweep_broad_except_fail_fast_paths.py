@@ -306,7 +306,8 @@ def test_an_init_that_names_a_package_init_file_is_not_set_up(feature: Repo, run
     # `__init__.py`) and kernels 7dbc786f kernel_card_utils.py:100 (`_find_torch_ext_init`,
     # looking for `torch-ext/<name>/__init__.py`): "init" is the package file, the function
     # reads modules and sets nothing up (both labelled ⚠). `init_workers` spelling no file
-    # is set-up (✗), and so is an `__init__` whatever strings it holds.
+    # is set-up (✗), and so is an `__init__` whatever strings it holds, or a function
+    # fail-fast by another word (`setup_package` writing an `__init__.py`).
     feature.write(
         "pkg/scan.py",
         "import os\n"
@@ -323,6 +324,12 @@ def test_an_init_that_names_a_package_init_file_is_not_set_up(feature: Repo, run
         "    except Exception:  # m:set-up\n"
         "        pass\n"
         "\n"
+        "def setup_package(root):\n"
+        "    try:\n"
+        "        write(os.path.join(root, '__init__.py'))\n"
+        "    except Exception:  # m:setup\n"
+        "        pass\n"
+        "\n"
         "class Loader:\n"
         "    def __init__(self, root):\n"
         "        try:\n"
@@ -333,6 +340,7 @@ def test_an_init_that_names_a_package_init_file_is_not_set_up(feature: Repo, run
     assert by_marker(feature, "pkg/scan.py", run) == {
         "init-file": "warning",
         "set-up": "error",
+        "setup": "error",
         "constructor": "error",
     }
 

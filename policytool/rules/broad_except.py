@@ -420,8 +420,10 @@ def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | Non
             continue
         if names_match([func.name], src.config.fail_fast) is None:
             continue
+        if func.name.startswith("__") or "init" not in func.name.lower():
+            return func.name  # ``__init__`` itself, or fail-fast by another word
         spells = functools.partial(_spells_init_file, func)
-        if func.name.startswith("__") or not src.per_node("names_init_file", func, spells):
+        if not src.per_node("names_init_file", func, spells):
             return func.name
     return None
 
