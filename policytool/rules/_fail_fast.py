@@ -32,6 +32,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from policytool.core.text import PYTHON_PARSE_ERRORS
+from policytool.rules._pyast import last_name
 
 # Connector setup (names of the function or one enclosing it): opening a connection, a
 # handshake, an SSH tunnel to a started server.
@@ -102,7 +103,7 @@ _ROUTES = frozenset({"get", "post", "put", "delete", "patch", "route", "api_rout
 def _call_words(call: ast.Call) -> list[str]:
     """The lower-case ``_`` words of a call's callee name (``enable_vae_slicing``)."""
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = last_name(func)
     return [w for w in str(name).lower().split("_") if w]
 
 
@@ -204,7 +205,7 @@ def imports_only(try_stmt: ast.stmt | None) -> bool:
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr)) else None
         if isinstance(value, ast.Call):
             func = value.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            name = last_name(func)
             if name in ("import_module", "__import__"):
                 imported = True
                 continue
@@ -545,7 +546,7 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
     for child, function in _nodes_by_function(tree):
         if isinstance(child, ast.Call):
             func = child.func
-            callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            callee = last_name(func)
             if callee:
                 out.setdefault(callee, []).append(function)
                 called.add(id(func))  # the callee itself: not another use
@@ -554,7 +555,7 @@ def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
             and id(child) not in called
             and isinstance(child.ctx, ast.Load)
         ):
-            used = child.id if isinstance(child, ast.Name) else child.attr
+            used = last_name(child)
             out.setdefault(used, []).append(None)  # passed on or stored
     return out
 
@@ -595,7 +596,7 @@ def load_call(call: ast.Call, qualname: Callable[[ast.expr], str | None]) -> str
     ``load_sharded_weights``, a ``*load*`` call of a hub repository id such as
     ``evaluate.load("org/metric")``), or None."""
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = last_name(func)
     if not isinstance(name, str) or not name:
         return None
     if name in LOAD_CALLS:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.formats.pyimports import package_of_path, resolve_relative
+from policytool.rules._pyast import last_name
 
 MAX_MODULE_BYTES = 2_000_000
 # Hops followed from an annotation to the class definition (re-exports).
@@ -286,7 +287,7 @@ def _unwrapped(func: ast.expr) -> ast.expr:
 
 def _callee(call: ast.Call) -> str:
     func = _unwrapped(call.func)
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return last_name(func)
 
 
 def spec_class(call: ast.Call) -> str:
@@ -411,7 +412,7 @@ def _call_binding(
     """``setattr(obj, "name", fake)`` / ``monkeypatch.setattr(obj, "name", fake)`` /
     ``patch.object(obj, "name", fake)`` / ``cast(T, fake)``."""
     func = call.func
-    callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    callee = last_name(func)
     if callee == "cast" and len(call.args) == 2 and call.args[1] is arg:
         explicit = _annotation_name(call.args[0])
         return ("", element, explicit) if explicit else None

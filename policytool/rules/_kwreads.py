@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from policytool.rules._pyast import last_name
+
 FunctionDef = ast.FunctionDef | ast.AsyncFunctionDef
 
 READ_METHODS = frozenset({"get", "pop"})
@@ -230,11 +232,7 @@ def _functions(tree: ast.Module) -> list[FunctionDef]:
 
 def _callee_name(call: ast.Call) -> str | None:
     """``g`` for ``g(...)`` and ``self.g(...)`` / ``cls.g(...)`` / ``obj.g(...)``."""
-    if isinstance(call.func, ast.Name):
-        return call.func.id
-    if isinstance(call.func, ast.Attribute):
-        return call.func.attr
-    return None
+    return last_name(call.func) or None
 
 
 # Bytes that a file with a kwargs dict parameter must hold (a cheap test before the walk).

@@ -46,6 +46,7 @@ from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._fail_fast import read_py_files
+from policytool.rules._pyast import last_name
 from policytool.rules._pysource import (
     COMPREHENSIONS,
     TRY_NODES,
@@ -685,7 +686,7 @@ class _Types:
             for stmt in self.src.tree.body:
                 if isinstance(stmt, ast.ClassDef):
                     bases.setdefault(stmt.name, []).extend(
-                        base.id if isinstance(base, ast.Name) else base.attr
+                        last_name(base)
                         for base in stmt.bases
                         if isinstance(base, (ast.Name, ast.Attribute))
                     )
@@ -745,7 +746,7 @@ def _is_none(value: ast.expr | None) -> bool:
         return value.value is None
     if isinstance(value, ast.Call) and not value.args:
         func = value.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        name = last_name(func)
         if name == "field":
             return any(
                 k.arg in ("default", "default_factory") and _is_none(k.value)
@@ -1102,9 +1103,7 @@ def _instance_of_base(src: SourceInfo, annotation: ast.expr, name: str) -> bool:
     it, ``name`` certainly being a class."""
     members = _member_names(src, annotation)
     lineage = _types(src).class_lineage(name) if members else None
-    return lineage is not None and all(
-        (m.id if isinstance(m, ast.Name) else m.attr) in lineage for m in members
-    )
+    return lineage is not None and all(last_name(m) in lineage for m in members)
 
 
 def _literal_default(
@@ -1117,7 +1116,7 @@ def _literal_default(
     value = default
     if isinstance(value, ast.Call) and not value.args:
         func = value.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        name = last_name(func)
         if name == "field":
             value = next((k.value for k in value.keywords if k.arg == "default"), value)
     if _silenced(src, value.lineno):
@@ -2961,9 +2960,8 @@ class _Calls:
         if self._named is None:
             self._named = {}
             for site in self.sites:
-                func = site[0].func
-                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-                if isinstance(called, str):
+                called = last_name(site[0].func)
+                if called:
                     self._named.setdefault(called, []).append(site)
         return self._named.get(name, [])
 
@@ -2972,7 +2970,7 @@ class _Calls:
         and ``(m.B)``), read once: asked for each field of each class."""
         if self._bases is None:
             self._bases = frozenset(
-                base.id if isinstance(base, ast.Name) else base.attr
+                last_name(base)
                 for stmt in ast.walk(self.tree)
                 if isinstance(stmt, ast.ClassDef)
                 for base in stmt.bases
@@ -3188,7 +3186,7 @@ def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, .
     """Whether a decorator's last name is one of ``names``."""
     for decorator in node.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        last = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        last = last_name(target)
         if last in names:
             return True
     return False

@@ -18,6 +18,7 @@ from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import resolve_relative
 from policytool.rules import _fail_fast as tree
 from policytool.rules import _fakes as fakes
+from policytool.rules._pyast import last_name
 from policytool.rules._pysource import (
     Ctx,
     SourceInfo,
@@ -236,7 +237,7 @@ def _handed_to_await(src: SourceInfo, call: ast.Call) -> Iterator[int]:
     blocking read): ``asyncio.wait_for(self.queue.get(), timeout=t)``."""
     name = src.qualname(call.func)
     func = call.func
-    attr = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    attr = last_name(func)
     if (name is not None and name.startswith("asyncio.")) or attr in ("create_task",):
         if attr in _TAKES_AWAITABLE:
             yield from (id(arg) for arg in call.args)

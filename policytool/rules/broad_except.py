@@ -17,6 +17,7 @@ from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
+from policytool.rules._pyast import last_name
 from policytool.rules._pysource import Ctx, FunctionNode, SourceInfo, names_match, sweep_info
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
@@ -225,7 +226,7 @@ def _is_log_call(stmt: ast.stmt) -> bool:
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return False
     func = stmt.value.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = last_name(func)
     return name in _LOG_METHODS or _LEVELLED_LOG.fullmatch(name) is not None
 
 
@@ -699,7 +700,7 @@ def _only_calls(try_stmt: ast.stmt | None, names: frozenset[str], *, logged: boo
         if not isinstance(value, ast.Call):
             return False
         func = value.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        name = last_name(func)
         if name not in names:
             return False
     return True
@@ -1313,7 +1314,7 @@ def _builds(call: ast.Call) -> bool:
     """Whether a call constructs an object: a class (``Model(config)``, a capitalised
     name) or an alternative constructor (``AutoModel.from_config``, ``from_*``)."""
     func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = last_name(func)
     return isinstance(name, str) and (name[:1].isupper() or name.startswith("from_"))
 
 

@@ -17,6 +17,7 @@ from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules._pyast import last_name
 from policytool.rules._pysource import (
     SourceInfo,
     names_match,
@@ -562,7 +563,7 @@ def _full_tensor(call: ast.Call, function: _FuncDef) -> bool:
     not an item of a collection ``function`` loops over (``for key, val in cond.items()``),
     not a mask, ids, frequencies, weights or a config (:data:`_NOT_ACTIVATION`)."""
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else call.func
-    last = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+    last = last_name(receiver)
     while isinstance(receiver, ast.Attribute):
         receiver = receiver.value
     if not isinstance(receiver, ast.Name):
@@ -793,9 +794,8 @@ def _request_args(src: SourceInfo, hot_names: tuple[str, ...]) -> set[int]:
     ids: set[int] = set()
     for node, _ctx in src.of_type(ast.Call):
         assert isinstance(node, ast.Call)
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name is not None and names_match([name], hot_names):
+        name = last_name(node.func)
+        if name and names_match([name], hot_names):
             ids.update(id(arg) for arg in (*node.args, *(k.value for k in node.keywords)))
     return ids
 
@@ -837,7 +837,7 @@ def _constructed_type(value: ast.expr | None) -> str | None:
     if not isinstance(value, ast.Call):
         return None
     func = value.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = last_name(func)
     return name if name[:1].isupper() and name not in _OPAQUE_TYPES else None
 
 
