@@ -76,3 +76,21 @@ def test_a_try_of_thousands_of_handlers_stays_fast(feature: Repo, run: Run) -> N
     assert {f["severity"] for f in found} == {"error"}
     assert all("after `except NotFound:`" in f["message"] for f in found)
     assert elapsed < 30, elapsed
+
+
+def test_thousands_of_handlers_setting_an_exit_status_stay_fast(feature: Repo, run: Run) -> None:
+    """Each handler sets ``code = 1`` and the exit after its ``try`` is looked for a few
+    statements on, not through the rest of the block: 4,000 in one function stay linear."""
+    lines = ["import os", "", "", "def child(work):"]
+    for _ in range(4000):
+        lines += ["    try:", "        work()", "    except Exception:", "        code = 1"]
+    lines += ["    os._exit(code)"]
+    feature.write("pkg/fork.py", "\n".join(lines) + "\n")
+    feature.commit("add")
+    start = time.perf_counter()
+    found = [f for f in sweep_findings(run, "--jobs", "1") if f["rule"] == "broad-except"]
+    elapsed = time.perf_counter() - start
+    # Only the last handler's status reaches the exit; every other one is a catch-all.
+    assert len(found) == 3999
+    assert 4 + 4 * 4000 - 1 not in {f["line"] for f in found}
+    assert elapsed < 30, elapsed

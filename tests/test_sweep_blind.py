@@ -813,13 +813,16 @@ _ZS_FIGURES = {
         "finding before round R read its `'...'.format(e)` log line as handing the error on)"
     ),
     ("any-annotation", "x-recall"): (
-        "26/31 (24/30 as sealed; round Y's `render_template: callable`, labelled ✗ after the "
+        "27/32 (26/31 before round AJ read a fixed-length tuple's None item: "
+        "`train -> tuple[SFTTrainer, dict]` returning `None, None`, labelled ✗ after the run; "
+        "24/30 as sealed; round Y's `render_template: callable`, labelled ✗ after the "
         "run, one more): fakes of a plain rendezvous handler class, of "
         "`LogAnalysisCycleResult` and of `os.stat_result` twice (⚠: no data class found), "
         "and `max_seq_length: str = None` given an int (the int is not read)"
     ),
     ("any-annotation", "x-precision"): (
-        "27/38 (with round Y's `render_template: callable`, labelled ✗ after the run; 26/38 "
+        "28/39 (27/38 before round AJ's fixed-length tuple reading; with round Y's "
+        "`render_template: callable`, labelled ✗ after the run; 26/38 "
         "before round V read the base version of a fall-off's function: "
         "`launch_agent -> Dict[int, Any]` already fell off): eleven implicit-Optional "
         "fields and parameters of fms-hf-tuning that are only passed on, stored or "
@@ -1443,7 +1446,9 @@ _ZZX_SEALED = (
 )
 _ZZX_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "14/31 blind, 14/30 post-run (13/31 and 13/30 before round Z read `np.array` written "
+        "15/31 blind, 15/30 post-run (14/31 and 14/30 before round AJ read fish-speech's "
+        "`-> tuple[Tensor, Tensor, Tensor]` returning `values, None, None`; 13/31 and 13/30 "
+        "before round Z read `np.array` written "
         "as a type; a blind ✗ on the `->` line of a multi-line signature "
         "is reported on its `def` line, labelled there after the run): parameter "
         "annotations the callers contradict (fish-speech's `audio_masks: torch.Tensor` and "
@@ -1451,10 +1456,11 @@ _ZZX_FIGURES = {
         "`list[str]` given a dict; `FishTokenizer` given an `AutoTokenizer`, three times; "
         "DiffSynth's `list[int]` parameters of a function copied from torch given ints "
         "under `# type: ignore[arg-type]`, four times, and its `-> list[int]` returning "
-        "an int), and a `-> tuple[Tensor, Tensor, Tensor]` returning None members"
+        "an int)"
     ),
     ("any-annotation", "x-precision"): (
-        "14/24 (13/23 before round Z's factory reading found `np.array` written as a type, "
+        "15/25 (14/24 before round AJ's fixed-length tuple reading; 13/23 before round Z's "
+        "factory reading found `np.array` written as a type, "
         "13/60 as recorded with d29f37b): ten implicit Optionals of DiffSynth-Studio "
         "that a caller leaves at None and the body forwards to another function, labelled "
         "'-' by the settled reading (brief reading 2: a parameter the body only stores or "
@@ -1844,6 +1850,53 @@ _ZZZJ_FIGURES = {
         "request handler by no name or decorator the rule reads (⚠)"
     ),
 }
+_ZZZK_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of bd5f209 (unchanged since "
+    "34a449d), first recorded with bd5f209 (round AI's final code): ✗ recall 6/20, ✗ "
+    "precision 6/8, ⚠ precision 46/49"
+)
+_ZZZK_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/7: ComfyUI's Hunyuan VAE `Encoder`/`Decoder.__init__(..., **_)`, four times, "
+        "labelled ✗ (one shared config dict handed to both; the sweep reads two classes "
+        "of one module with the same unused dict as a family whose dispatch fixes the "
+        "signature, and `**_` as ignored on purpose: no finding), a new key "
+        '`"conditioning_byt5small"` written into another dict in a second file and read '
+        "from a `**kwargs` the function forwards (⚠), modelscope's filter keeping only a "
+        "builder config's fields in `load_dataset_builder` (no fail-fast name: no finding) "
+        "and `trust_remote_code` added to an `__init__` that forwards its dict to a "
+        "builder dropping it downstream (⚠: seven other files read the key before)"
+    ),
+    ("kwargs-lookup", "w-precision"): (
+        "11/12: logfire's `_configure_timeout(kwargs: dict[str, Any])` reading "
+        "`kwargs.get('timeout')` from a plain dict parameter, labelled '-' (the sweep "
+        "reads it as a dict of keywords passed on whole)"
+    ),
+    ("broad-except", "x-recall"): (
+        "1/5: logfire's `except Exception: pass` around a git-hash lookup whose comment "
+        "says git may be missing (⚠; a judgement call by the labeller) and a resource "
+        "detector that warns and is skipped (⚠), modelscope's split discovery whose "
+        'docstring declares "an empty set if discovery fails" (⚠) and ComfyUI\'s Rodin '
+        "download retry that logs and returns the path of a file never downloaded (⚠)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "6/8 (5/8 before round AJ read a fixed-length tuple's None item: ComfyUI's "
+        "`forward -> Tuple[torch.Tensor, dict]` returning `z, None`): logfire's test "
+        "`SimpleNamespace` standing in for mkdocs' `Page`, passed to a function the test "
+        "loads from a file path with mkdocs stubbed (⚠), and `_validate_or_warn -> "
+        "ResponseT` returning `cast('ResponseT', data)` of data that failed validation "
+        "(`: Any` ⚠)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "6/7: ComfyUI's `timeout: int = None` that the body forwards to a function whose "
+        "own parameter tests it, labelled '-' by the brief's reading 2 (forwarded only)"
+    ),
+    ("hot-copy", "w-precision"): (
+        "1/2 (0/1 before round AJ read an encoder's layer loop: `CLIPEncoder.forward`'s "
+        "per-layer clone, ✗ then, ⚠ now as labelled): ComfyUI's `d[k] = v.clone()` over "
+        "a conditioning dict's items once before a training loop, labelled '-'"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -1964,6 +2017,7 @@ for _name, _cells, _when in (
     ("zzzh", _ZZZH_FIGURES, _ZZZH_SEALED),
     ("zzzi", _ZZZI_FIGURES, _ZZZI_SEALED),
     ("zzzj", _ZZZJ_FIGURES, _ZZZJ_SEALED),
+    ("zzzk", _ZZZK_FIGURES, _ZZZK_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):

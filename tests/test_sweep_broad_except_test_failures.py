@@ -188,3 +188,62 @@ def test_a_raise_or_exit_in_a_helper_the_handler_never_calls_hides_nothing(
     feature.write("pkg/loaders.py", HIDDEN)
     rows = found(run, "broad-except")
     assert [(r[1], r[2]) for r in rows] == [(7, "warning"), (17, "warning"), (25, "warning")]
+
+
+# logfire 3f689314 tests/test_configure.py:1434 (labelled '-'): a forked child reports
+# the error through a pipe and ends with the failing status its handler set.
+STATUS = """\
+import os
+
+
+def child(write_fd, work) -> None:
+    try:
+        result = work()
+        exit_code = 0
+    except BaseException as error:
+        result = repr(error)
+        exit_code = 1
+    os.write(write_fd, result.encode())
+    os._exit(exit_code)
+
+
+def passing(write_fd, work) -> None:
+    try:
+        result = work()
+        code = 1
+    except BaseException as error:  # 19
+        result = repr(error)
+        code = 0
+    os.write(write_fd, result.encode())
+    os._exit(code)
+
+
+def rebound(write_fd, work) -> None:
+    try:
+        result = work()
+        code = 0
+    except BaseException as error:  # 30
+        result = repr(error)
+        code = 1
+    code = 0
+    os._exit(code)
+
+
+def guarded(work, strict) -> None:
+    try:
+        work()
+    except Exception:  # 40
+        status = 1
+    if strict:
+        os._exit(status)
+"""
+
+
+def test_a_failing_status_set_for_the_exit_after_the_try_is_not_reported(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/fork.py", STATUS)
+    rows = found(run, "broad-except")
+    # 19: the handler's status is 0; 30: bound again before the exit; 40: the exit is
+    # conditional. Only the handler whose `1` reaches `os._exit` is no finding.
+    assert [r[1] for r in rows] == [19, 30, 40]

@@ -157,3 +157,28 @@ def test_an_optimizer_steps_loops_over_parameters(feature: Repo, run: Run) -> No
     feature.commit("add")
     found = {line: sev for line, sev, _m in lines(run, "hot-copy")}
     assert found == {6: "warning", 13: "error"}, found
+
+
+def test_an_encoders_layer_loop_is_not_a_step_loop(feature: Repo, run: Run) -> None:
+    """ComfyUI 3412d53b comfy/clip_model.py:78: `CLIPEncoder.forward` clones each
+    layer's hidden states (`all_intermediate.append(x.unsqueeze(1).clone())`): an
+    encoder runs once per prompt or image, not per AR/diffusion step (labelled ⚠). The
+    same loop in a decoder's `forward` (ktransformers' per-layer clones in the decode
+    forward, labelled ✗ in set zf) keeps the ✗, as does an encoder-decoder's."""
+    layers = (
+        "    def forward(self, x):\n"
+        "        hidden = []\n"
+        "        for layer in self.layers:\n"
+        "            x = layer(x)\n"
+        "            hidden.append(x.unsqueeze(1).clone())\n"
+        "        return x, hidden\n"
+    )
+    feature.write(
+        "pkg/model.py",
+        f"class CLIPEncoder(nn.Module):\n{layers}\n\n"  # clone on line 6
+        f"class TextDecoder(nn.Module):\n{layers}\n\n"  # 15
+        f"class T5EncoderDecoder(nn.Module):\n{layers}",  # 24
+    )
+    feature.commit("add")
+    found = {line: sev for line, sev, _m in lines(run, "hot-copy")}
+    assert found == {6: "warning", 15: "error", 24: "error"}, found

@@ -874,8 +874,9 @@ def from_imports(data: bytes) -> Iterator[tuple[str, str, str]]:
     for match in _FROM_IMPORT_RE.finditer(data):
         module = match.group(1).decode("ascii")  # the pattern's own characters
         names = match.group(2).decode("utf-8", "replace").strip("()")
-        # A comment ends at its line (``model_info,  # noqa: F401`` on every line of
-        # huggingface_hub's ``__init__``): strip each before the lines are joined.
+        # A comment ends at its line (huggingface_hub's ``__init__`` ends every name of
+        # an import list with a noqa comment naming F401): strip each before the lines
+        # are joined.
         names = " ".join(line.split("#", 1)[0] for line in names.split("\n"))
         for part in names.split(","):
             words = part.split()

@@ -3376,6 +3376,17 @@ def function_findings(
                 )
             )
             continue
+        slot = _none_item(src, node.returns, ret.value) if count is not None else None
+        if slot is not None:
+            place, item = slot
+            wrong.append(
+                (
+                    ret,
+                    f"returns None as item {place} (`{short(src, ret.value, 40)}`)",
+                    f"annotate item {place} `{item} | None`",
+                )
+            )
+            continue
         kind = returned_kind(ret.value)
         if kind is None:
             continue
@@ -3424,6 +3435,28 @@ def _tuple_arity(annotation: ast.expr) -> int | None:
     if any(isinstance(e, ast.Constant) and e.value is ... for e in items):
         return None
     return len(items) if len(items) >= 2 else None
+
+
+def _none_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[int, str] | None:
+    """(1-based place, item annotation) of the first ``None`` a returned tuple display
+    puts where ``-> tuple[A, B]`` declares an item that cannot hold None (``return z,
+    None`` under ``-> Tuple[torch.Tensor, dict]``); None when every item fits or is
+    unsure. Only a display of the declared arity is read (the caller checks it)."""
+    node = unquoted(annotation)
+    if not (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+    ):
+        return None
+    for place, (item, given) in enumerate(zip(node.slice.elts, value.elts, strict=True), start=1):
+        if (
+            isinstance(given, ast.Constant)
+            and given.value is None
+            and _types(src).admits_none(item) is False
+        ):
+            return place, short(src, item)
+    return None
 
 
 def _display_items(value: ast.expr) -> int | None:

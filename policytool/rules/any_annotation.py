@@ -87,7 +87,8 @@ factory or module written as a type, by the name the file's imports resolve it t
 length: a display (`return a, b`) or a local bound once to one and only grown with `+=`
 of displays (`names = ("w", "s")`, `names += (...)`: two or more); `-> tuple[A, B, C]`
 (a fixed length of two or more) returning a display of another length (`return out,
-weights`; not a display with a `*` item);
+weights`; not a display with a `*` item), or of that length with `None` where an item
+cannot hold it (`-> Tuple[torch.Tensor, dict]` returning `z, None`);
 `typing.Self` (quoted or not) in the signature of a function no class encloses, `def
 load(path) -> "Self"` moved out of a class to module level: it names no class there (PEP
 673; mypy and pyright reject it), reported at the `def` line (not a module-level function

@@ -26,11 +26,13 @@ DOC = f"""\
 A new bare `except:`, `except Exception:` or `except BaseException:` (also inside a
 tuple) that does not re-raise (a test's `self.fail(...)` / `pytest.fail(...)` raises
 the failure with the error, and `sys.exit(1)` / `os._exit(1)` / `exit(1)` ends the process
-with a failing status: no finding; only the handler's own code counts, not a function,
-lambda or class it defines): ⚠. A handler that binds the exception and uses it is ⚠
-too (`as e` usually means it is logged: still a catch-all), unless it hands the
-exception itself on (`future.set_exception(e)`, `stream.fail(e)`, `errors.append(e)`)
-or logs it at a best-effort boundary (below), where logging is the pattern's own fix.
+with a failing status, as does a status the handler sets, `exit_code = 1`, that
+`os._exit(exit_code)` ends the process with right after the `try`: no finding; only the
+handler's own code counts, not a function, lambda or class it defines): ⚠. A handler
+that binds the exception and uses it is ⚠ too (`as e` usually means it is logged: still
+a catch-all), unless it hands the exception itself on (`future.set_exception(e)`,
+`stream.fail(e)`, `errors.append(e)`) or logs it at a best-effort boundary (below),
+where logging is the pattern's own fix.
 
 ✗ when the handler only passes, continues, returns None or assigns a default
 (`self.x = None`, `{{}}`, `[]`; nothing logged) **and** sits on a fail-fast path: init, config
@@ -482,6 +484,55 @@ def _exits(node: ast.AST) -> bool:
         return False
     status = node.args[0] if node.args else None
     return not (status is None or (isinstance(status, ast.Constant) and status.value in (0, None)))
+
+
+_EXIT_WITHIN = 8
+
+
+def _exits_after(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+    """Whether the handler sets a failing exit status that ends the process right after
+    its ``try``: ``exit_code = 1`` in the handler, then ``os._exit(exit_code)`` among
+    the statements that follow the ``try`` in its block, with the name not bound again
+    between (logfire's forked test child reports the error through a pipe, then exits).
+    Like ``sys.exit(1)`` in the handler itself, the failure ends the process loudly."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    failing = {
+        target.id
+        for stmt in handler.body
+        if isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Constant)
+        and type(stmt.value.value) is int
+        and stmt.value.value != 0
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    }
+    if not failing:
+        return False
+    index = _blocks(src, func)
+    tried = index.try_of.get(id(handler))
+    placed = index.at.get(id(tried)) if tried is not None else None
+    if placed is None:
+        return False
+    block, position, _owner = placed
+    # The exit ends the reporting right after the ``try`` (logfire's is 4 statements
+    # on); a bounded look keeps a block of thousands of such handlers linear.
+    for stmt in block[position + 1 : position + 1 + _EXIT_WITHIN]:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and len(call.args) == 1
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id in failing
+            and _exits(call)
+        ):
+            return True
+        if any(
+            isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in failing
+            for node in ast.walk(stmt)
+        ):
+            return False
+    return False
 
 
 def _fails_test(node: ast.AST) -> bool:
@@ -2018,7 +2069,7 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         if not src.overlaps(node.lineno, last or node.lineno):
             continue
         caught = _broad_name(src, node)
-        if caught is None or _raises(node.body):
+        if caught is None or _raises(node.body) or _exits_after(src, ctx.innermost, node):
             continue
         handler = _Handler(src, node, ctx, caught)
         for reading in READINGS:

@@ -63,7 +63,9 @@ global_step in range(max_steps)`, over epochs, or a gradient-accumulation loop o
 micro-batches, `for _ in range(args.gradient_accumulation_steps)`: one copy per
 optimisation step is no AR or diffusion step, ⚠ as any loop's; so are the copies of a
 function such a loop calls, a loop of a function named for training, `train_step`, and
-the loops of an optimizer's `step` over `self.param_groups`: per parameter, not per step)
+the loops of an optimizer's `step` over `self.param_groups`: per parameter, not per step,
+and the loops of an encoder's methods, `CLIPEncoder.forward`, not an `EncoderDecoder`'s:
+an encoder runs once per prompt or image, its loop goes over the layers of one pass)
 with no comment on its line or on a comment-only line just above saying why (a trailing
 comment of the statement above speaks of that statement, unless that statement is a copy
 too: `h = h.contiguous().clone()  # break aliasing` explains the `r = r.contiguous().clone()`
@@ -369,6 +371,15 @@ def _optimizer_step(src: SourceInfo, function: ast.AST | None) -> bool:
         )
 
     return src.per_node("optimizer_step", function, walks_param_groups)
+
+
+def _encoder_method(src: SourceInfo, function: ast.AST | None) -> bool:
+    """Whether the function is a method of an encoder class (ComfyUI's ``CLIPEncoder``, a
+    ``T5EncoderModel``, a VAE ``Encoder``; not an ``EncoderDecoder``): an encoder runs once
+    per input (a prompt, an image), not once per AR or diffusion step, so the loop of its
+    ``forward`` goes over layers of one pass."""
+    owner = _owners(src.tree).get(id(function))
+    return owner is not None and "Encoder" in owner.name and "Decoder" not in owner.name
 
 
 def _cold_loops(src: SourceInfo, node: ast.Call, function: ast.AST | None) -> bool:
@@ -1058,6 +1069,7 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
                 hot is not None
                 and not training_name(hot)
                 and not _optimizer_step(src, ctx.innermost)
+                and not _encoder_method(src, ctx.innermost)
             )
         )
         function_node = ctx.innermost
