@@ -180,5 +180,13 @@ def test_an_encoders_layer_loop_is_not_a_step_loop(feature: Repo, run: Run) -> N
         f"class T5EncoderDecoder(nn.Module):\n{layers}",  # 24
     )
     feature.commit("add")
-    found = {line: sev for line, sev, _m in lines(run, "hot-copy")}
-    assert found == {6: "warning", 15: "error", 24: "error"}, found
+    rows = {line: (sev, message) for line, sev, message in lines(run, "hot-copy")}
+    assert {line: sev for line, (sev, _m) in rows.items()} == {
+        6: "warning",
+        15: "error",
+        24: "error",
+    }, rows
+    assert rows[6][1] == (
+        "`x.unsqueeze(1).clone()` inside the layer loop of encoder method `forward` "
+        "allocates a copy each time"
+    )

@@ -1063,15 +1063,14 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             continue
         text = short(src, node)
         # a loop of a training step function (``train_step``) is an optimisation step's
-        in_loop = ctx.loop and (
-            ctx.step_loop
-            or (
-                hot is not None
-                and not training_name(hot)
-                and not _optimizer_step(src, ctx.innermost)
-                and not _encoder_method(src, ctx.innermost)
-            )
+        per_step = (
+            hot is not None and not training_name(hot) and not _optimizer_step(src, ctx.innermost)
         )
+        # the layer loop of an encoder's method: one pass per input, not a step loop
+        encoder_loop = (
+            ctx.loop and not ctx.step_loop and per_step and _encoder_method(src, ctx.innermost)
+        )
+        in_loop = ctx.loop and (ctx.step_loop or (per_step and not encoder_loop))
         function_node = ctx.innermost
         stepped = None
         if not in_loop and kind == "clone" and isinstance(function_node, _FuncDef):
@@ -1116,6 +1115,8 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         where = (
             f"inside a step loop{f' of `{hot}`' if hot else ''}"
             if in_loop
+            else f"inside the layer loop of encoder method `{hot}`"
+            if encoder_loop
             else f"in per-step/per-request function `{hot}`"
             if hot
             else "inside a loop"
