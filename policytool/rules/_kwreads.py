@@ -514,9 +514,10 @@ _SHOW_METHODS = frozenset(
 
 def shown_only(func: FunctionDef, name: str) -> set[int]:
     """ids of the ``Name`` nodes of ``name`` in ``func``'s body that only show or discard
-    the dict: inside an f-string, an argument of a logging call or ``print``, or
-    ``_ = name`` (``del name`` too). Such a use neither forwards the dict nor rejects
-    its leftover keys, so a function whose other uses are key reads drops unknown keys."""
+    the dict: inside an f-string, an argument of a logging call or ``print``,
+    ``bool(name)`` / ``len(name)``, or ``_ = name`` (``del name`` too). Such a use
+    neither forwards the dict nor rejects its leftover keys, so a function whose other
+    uses are key reads drops unknown keys."""
     found: set[int] = set()
     for node in body_nodes(func):
         if isinstance(node, ast.JoinedStr):
@@ -535,6 +536,14 @@ def shown_only(func: FunctionDef, name: str) -> set[int]:
             found.add(id(node.value))
         elif isinstance(node, ast.Delete):
             found.update(id(t) for t in node.targets if isinstance(t, ast.Name))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("bool", "len")
+            and len(node.args) == 1
+            and _is_name(node.args[0], name)
+        ):
+            found.add(id(node.args[0]))  # whether there are keys: none goes on
     return found
 
 
@@ -571,16 +580,24 @@ def named_keys_only(func: FunctionDef, name: str) -> set[int]:
                 ):
                     found.add(id(held))
         elif isinstance(node, ast.For) and len(node.body) == 1 and not node.orelse:
-            only = node.body[0]
             held = _iterated_dict(node.iter, name)
-            if (
-                held is not None
-                and isinstance(only, ast.If)
-                and not only.orelse
-                and _kept_if_in(only.test, node.target, name)
-            ):
+            if held is not None and _keyed_chain(node.body[0], node.target, name):
                 found.add(id(held))
     return found
+
+
+def _keyed_chain(stmt: ast.stmt, target: ast.expr, name: str) -> bool:
+    """``stmt`` is an ``if``/``elif`` chain each of whose tests names the keys it keeps
+    (:func:`_kept_if_in`) and that has no final ``else``: a key no test names is left
+    alone. llama-models' ``QuantizationArgs.__init__`` sets ``scheme`` and each key with
+    ``hasattr(self, k)``, and drops the rest."""
+    while isinstance(stmt, ast.If) and _kept_if_in(stmt.test, target, name):
+        if not stmt.orelse:
+            return True
+        if len(stmt.orelse) != 1:
+            return False
+        stmt = stmt.orelse[0]
+    return False
 
 
 def _by_name(functions: list[FunctionDef]) -> dict[str, list[FunctionDef]]:
@@ -710,17 +727,116 @@ def _iterated_dict(node: ast.expr, name: str) -> ast.Name | None:
 
 
 def _kept_if_in(test: ast.expr, target: ast.expr, name: str) -> bool:
-    """``test`` is ``<key> in KNOWN``, ``<key>`` being ``target`` (or its first item, for
-    ``k, v in d.items()``) and ``KNOWN`` not the dict itself."""
+    """``test`` is ``<key> in KNOWN``, ``<key> == "k"`` or ``hasattr(obj, <key>)``,
+    ``<key>`` being ``target`` (or its first item, for ``k, v in d.items()``) and
+    ``KNOWN`` not the dict itself."""
     key = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-    return (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.In)
-        and isinstance(key, ast.Name)
-        and _is_name(test.left, key.id)
-        and not any(_is_name(n, name) for n in ast.walk(test.comparators[0]))
-    )
+    if not isinstance(key, ast.Name):
+        return False
+    if isinstance(test, ast.Call):
+        return (
+            isinstance(test.func, ast.Name)
+            and test.func.id == "hasattr"
+            and len(test.args) == 2
+            and _is_name(test.args[1], key.id)
+            and not _is_name(test.args[0], name)
+        )
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not _is_name(test.left, key.id):
+        return False
+    known = test.comparators[0]
+    if isinstance(test.ops[0], ast.Eq):
+        return isinstance(known, ast.Constant) and isinstance(known.value, str)
+    return isinstance(test.ops[0], ast.In) and not any(_is_name(n, name) for n in ast.walk(known))
+
+
+@dataclass(frozen=True)
+class Built:
+    """What :func:`builds_filtered` found: the callable built, the filter's line, and the
+    uses of the dict's own name that hold the filtered dict (a filter rebinding the name:
+    its target and the ``**name`` after it)."""
+
+    callee: str
+    line: int
+    kept: frozenset[int]
+
+
+def builds_filtered(func: FunctionDef, name: str) -> Built | None:
+    """The callable ``func`` builds from its dict ``name`` filtered down to the keys that
+    callable takes: ``{k: v for k, v in name.items() if k in VALID}`` handed with ``**``
+    to a call of ``C``, ``VALID`` computed from ``C`` (its ``dataclasses.fields``, its
+    signature's parameters, through any names between). torchrec's
+    ``create_model_config(model_name, **kwargs)`` keeps the fields of the config class it
+    builds: a misspelt option is dropped on that class's init path."""
+    # Each filter statement and its comprehension, by the name it binds.
+    filters: dict[str, tuple[ast.Assign, ast.DictComp]] = {}
+    for node in body_nodes(func):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.DictComp)
+            and len(node.value.generators) == 1
+        ):
+            gen = node.value.generators[0]
+            if _iterated_dict(gen.iter, name) is not None and any(
+                isinstance(test, ast.Compare) and _kept_if_in(test, gen.target, name)
+                for test in gen.ifs
+            ):
+                filters[node.targets[0].id] = (node, node.value)
+    if not filters:
+        return None
+    bound: dict[str, set[str]] | None = None  # the names each assignment reads, once
+    sources: dict[str, set[str]] = {}  # the names each filter's test reads, through those
+    for node in body_nodes(func):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        for k in node.keywords:
+            held = k.value if k.arg is None and isinstance(k.value, ast.Name) else None
+            found = filters.get(held.id) if held is not None else None
+            if held is None or found is None or held.lineno <= found[0].lineno:
+                continue
+            assign, comp = found
+            if held.id not in sources:
+                bound = _assignments(func) if bound is None else bound
+                tests = [
+                    t.comparators[0] for t in comp.generators[0].ifs if isinstance(t, ast.Compare)
+                ]
+                sources[held.id] = _sources(bound, tests)
+            if node.func.id in sources[held.id]:
+                kept = {id(assign.targets[0]), id(held)} if held.id == name else set()
+                return Built(node.func.id, assign.lineno, frozenset(kept))
+    return None
+
+
+def _assignments(func: FunctionDef) -> dict[str, set[str]]:
+    """The names each name ``func`` assigns is computed from (all its assignments)."""
+    bound: dict[str, set[str]] = {}
+    for node in body_nodes(func):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            used = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            bound.setdefault(node.targets[0].id, set()).update(used)
+    return bound
+
+
+def _sources(bound: dict[str, set[str]], exprs: list[ast.expr]) -> set[str]:
+    """The names ``exprs`` read, and those the assignments to them read (``bound``:
+    :func:`_assignments`), through up to eight names between (``_valid =
+    set(fields(cls))``, ``_valid = _valid | params``): a bounded walk, so a hostile body
+    of chained assignments costs eight passes."""
+    found = {n.id for e in exprs for n in ast.walk(e) if isinstance(n, ast.Name)}
+    frontier = set(found)
+    for _ in range(8):
+        frontier = {u for name in frontier for u in bound.get(name, ())} - found
+        if not frontier:
+            break
+        found |= frontier
+    return found
 
 
 def builds_cls(func: FunctionDef) -> bool:

@@ -73,11 +73,17 @@ self.kwargs`), a display bound to such a name or handed on with `**` (`f(**{{"k"
 of the same string protocol (a comment, a docstring, `__all__` or another dict is not a
 spelling); or when the function is on a fail-fast path (`__init__`, config validation,
 weight loading, diffusers' `lora_state_dict`, an alternate constructor: a `@classmethod`
-returning `cls(...)`) and never passes the dict on, so unknown keys are silently
-dropped. Passing it on is any use but a key read (also under a computed key:
-`kwargs.pop(k)`, `k in kwargs`), a log line (`logger.info(f"... {{kwargs}}")`, `print`),
-`_ = kwargs`, an iteration keeping only keys of a named collection (`{{k:
-kwargs.pop(k) for k in list(kwargs) if k in RESOURCE_KEYS}}`, `KNOWN & kwargs.keys()`),
+returning `cls(...)`; a function building a class from the dict filtered down to that
+class's keys, `C(**{{k: v for k, v in kwargs.items() if k in VALID}})` with `VALID`
+computed from `C` (`fields(C)`, its signature; through up to eight names between):
+torchrec's `create_model_config`, modelscope's `load_dataset_builder`) and never passes
+the dict on, so unknown keys are silently dropped. Passing it on is any use but a key
+read (also under a computed key: `kwargs.pop(k)`, `k in kwargs`), a log line
+(`logger.info(f"... {{kwargs}}")`, `print`), `_ = kwargs`, `bool(kwargs)` /
+`len(kwargs)`, an iteration keeping only keys of a named collection (`{{k:
+kwargs.pop(k) for k in list(kwargs) if k in RESOURCE_KEYS}}`, `KNOWN & kwargs.keys()`,
+a `for` over its items whose one `if`/`elif` chain, with no final `else`, tests `k in
+KNOWN`, `k == "name"` or `hasattr(self, k)`: llama-models' `QuantizationArgs.__init__`),
 or handing it (or `dict(kwargs)`) to a function of the file that only reads keys it
 names (nv-ingest's `_assert_no_remote_endpoints(dict(kwargs), ...)`): forwarding it,
 storing it, iterating it or testing it for leftover keys. One ✗ for the
@@ -97,7 +103,9 @@ with the same unused `**kwargs`: a function of the same name in two modules (eac
 `load_checkpoint(..., **kwargs)`) or the `__init__` of two classes of one module (a family
 of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
 fixes the signature); a `**kwargs` the change adds to an old signature and the body
-never uses gets its ✗ at the added `**kwargs` line; when the function is older, a ✗ at
+never uses gets its ✗ at the added `**kwargs` line; a filter down to the keys of the
+class built that the change adds to an older function, at the filter's line (naming the
+class: "keeps only the keys `builder_cls` takes"); when the function is older, a ✗ at
 the read of each key the change adds to it (a key the file read before is ⚠). No
 dropped-keys ✗ for a method overriding a base method that itself takes `**kwargs`
 (optimum-intel's `IPEXModel.__init__`, huggingface_hub's `ModelHubMixin._from_pretrained(
@@ -231,11 +239,13 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # Passed on: any use of the dict but a key read, a log line or ``_ = kwargs``
         # (forwarded, stored, iterated, tested for leftovers: unknown keys are not
         # silently dropped here).
-        shown = (
-            kwreads.shown_only(func, star) | kwreads.named_keys_only(func, star)
-            if star is not None
-            else set()
-        )
+        named = kwreads.named_keys_only(func, star) if star is not None else set()
+        shown = (kwreads.shown_only(func, star) | named) if star is not None else set()
+        # Filtered down to the keys of the class it builds (``C(**{k: v ... if k in
+        # VALID})``, VALID from C's fields): that class's init path, which drops the rest.
+        built = kwreads.builds_filtered(func, star) if star is not None else None
+        if built is not None:
+            shown |= built.kept
         passed_on = star is not None and _passed_on(func, star, consumed, shown)
         # ``super().__init__(**kwargs)`` / ``X.from_pretrained(**kwargs)``: the dict is
         # forwarded to a base class or a hub API whose parameters the keys are
@@ -247,7 +257,11 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         by_name = names_match(
             [*ctx.names(), func.name], (*src.config.fail_fast, *paths.WEIGHT_LOADING_MORE)
         )
-        fail_fast = by_name or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
+        fail_fast = (
+            by_name
+            or (f"{func.name} -> cls()" if kwreads.builds_cls(func) else None)
+            or (f"{func.name} -> {built.callee}()" if built is not None else None)
+        )
         if fail_fast and star is not None and passed_on and not src.is_test:
             # Handed only to a check of named keys: the other keys still go nowhere.
             checked = kwreads.checked_only(func, star, src.functions_by_name())
@@ -361,24 +375,56 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         ):
             # A new ``**kwargs`` the body never uses: all dropped.
             signature_drop = True
+        filter_drop = (
+            dropped_on is not None
+            and built is not None
+            and not src.is_test
+            and not drop_read
+            and not signature_drop
+            and not _family_catch_all(src, func)
+        )
+        if filter_drop and built is not None and star is not None:
+            if src.overlaps(func.lineno, func.lineno) or (
+                func.args.kwarg is not None and src.node_added(func.args.kwarg)
+            ):
+                signature_drop = True  # a new function's drop: on its signature
+            elif src.overlaps(built.line, built.line):
+                # An old function the change makes filter its dict: on the filter.
+                yield KeyUse(
+                    src.path,
+                    built.line,
+                    func.col_offset + 1,
+                    "",
+                    "",
+                    func.name,
+                    dropped_on,
+                    src.is_test,
+                    param=f"**{star}",
+                    drop_site=True,
+                    def_line=func.lineno,
+                    filtered_for=built.callee,
+                )
         if signature_drop and star is not None:
             # On the line declaring ``**kwargs`` when the change adds it (a multi-line
             # signature puts it lines below the ``def``), else on the ``def`` line.
             kwarg = func.args.kwarg
             at = kwarg if kwarg is not None and src.node_added(kwarg) else None
             keys = sorted({key for name, key, _read in reads if name == star})
+            text = ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else "")
             yield KeyUse(
                 src.path,
                 at.lineno if at is not None else func.lineno,
                 max(at.col_offset - 1, 1) if at is not None else func.col_offset + 1,
                 "",
-                ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else ""),
+                # Keys taken out under a computed name (``if hasattr(self, k)``).
+                text or ("only the keys its tests keep" if named else ""),
                 func.name,
                 dropped_on,
                 src.is_test,
                 param=f"**{star}",
                 drop_site=True,
                 def_line=func.lineno,
+                filtered_for=built.callee if filter_drop and built is not None else "",
             )
 
 
@@ -1227,6 +1273,13 @@ def kwargs_finding(
                 f"`{use.dropped_on}`"
             )
             return Finding(use.path, use.line, use.col, "kwargs-lookup", message, WARN)
+        if use.filtered_for:
+            message = (
+                f"`{use.function}({use.param})` keeps only the keys `{use.filtered_for}` "
+                f"takes and drops the rest: a misspelt key is silently dropped on "
+                f"fail-fast path `{use.dropped_on}`"
+            )
+            return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
         reads = f"reads {use.text} and never passes" if use.text else "never reads or passes"
         message = (
             f"`{use.function}({use.param})` {reads} the dict on: "
