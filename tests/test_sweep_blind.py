@@ -353,12 +353,10 @@ _S_FIGURES = {
         "bound from a call: not provably a value)"
     ),
     ("any-annotation", "x-precision"): "4/6 (1/3 before round J): " + _IMPLICIT_OPTIONALS,
-    ("kwargs-lookup", "x-recall"): (
-        "0/1: `_create_new_data_cls(data_cls, **kwargs)` keeps only the keys that are "
-        "fields of a dataclass at worker start-up; no fail-fast name"
-    ),
     ("kwargs-lookup", "x-precision"): (
-        '0/1: `SGLANGModel.__init__`\'s new `kwargs.get("draft_model_dir")` in a '
+        "1/2 (0/1 before round AK read a filter down to the fields of the dataclass built, "
+        "`_create_new_data_cls(data_cls, **kwargs)`, as its init path): "
+        '`SGLANGModel.__init__`\'s new `kwargs.get("draft_model_dir")` in a '
         "`**kwargs` signature that already dropped keys before the change"
     ),
 }
@@ -560,7 +558,12 @@ _ZF_FIGURES = {
     ),
 }
 _ZG_FIGURES = {
-    ("kwargs-lookup", "x-precision"): "1/2: " + _OLD_DROPPING_INIT + " (ROLL's `mode`)",
+    ("kwargs-lookup", "x-precision"): (
+        "2/3 (1/2 before round AK read an `if hasattr(config, k)` loop as keeping only the "
+        "keys it tests: Export-Deploy's setup, ✗ labelled after the run): "
+        + _OLD_DROPPING_INIT
+        + " (ROLL's `mode`)"
+    ),
     ("broad-except", "x-recall"): (
         "1/2: an unlogged `except Exception: pass` around `get_cached_module_file` before "
         "`from_pretrained` (model loading): ⚠"
@@ -1059,10 +1062,6 @@ _ZZF_FIGURES = {
     ),
 }
 _ZZG_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "0/1: `QuantizationArgs.__init__(self, **kwargs)` setting only the keys it has "
-        "as attributes (`if hasattr(self, k)`): iterating the dict is handing it on"
-    ),
     ("broad-except", "x-recall"): (
         "0/1: `except Exception as e: log.warning(...); continue` in llama-models' "
         "`load_bpe_file`, a tokenizer loader (no fail-fast name: ⚠)"
@@ -1857,13 +1856,14 @@ _ZZZK_SEALED = (
 )
 _ZZZK_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
-        "0/7: ComfyUI's Hunyuan VAE `Encoder`/`Decoder.__init__(..., **_)`, four times, "
+        "1/7 (0/7 before round AK read modelscope's filter keeping only a builder "
+        "config's fields in `load_dataset_builder` as that builder's init path): "
+        "ComfyUI's Hunyuan VAE `Encoder`/`Decoder.__init__(..., **_)`, four times, "
         "labelled ✗ (one shared config dict handed to both; the sweep reads two classes "
         "of one module with the same unused dict as a family whose dispatch fixes the "
         "signature, and `**_` as ignored on purpose: no finding), a new key "
         '`"conditioning_byt5small"` written into another dict in a second file and read '
-        "from a `**kwargs` the function forwards (⚠), modelscope's filter keeping only a "
-        "builder config's fields in `load_dataset_builder` (no fail-fast name: no finding) "
+        "from a `**kwargs` the function forwards (⚠) "
         "and `trust_remote_code` added to an `__init__` that forwards its dict to a "
         "builder dropping it downstream (⚠: seven other files read the key before)"
     ),
@@ -1895,6 +1895,34 @@ _ZZZK_FIGURES = {
         "1/2 (0/1 before round AJ read an encoder's layer loop: `CLIPEncoder.forward`'s "
         "per-layer clone, ✗ then, ⚠ now as labelled): ComfyUI's `d[k] = v.clone()` over "
         "a conditioning dict's items once before a training loop, labelled '-'"
+    ),
+}
+_ZZZL_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 49f1888 (unchanged since "
+    "34a449d), first recorded with 49f1888 (round AJ's final code): ✗ recall 5/8, ✗ "
+    "precision 5/6, ⚠ precision 44/46"
+)
+_ZZZL_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: VLMEvalKit's Gemma4 `__init__(..., **kwargs)`, which stores the leftover "
+        "keys in `self.kwargs` for a vLLM branch that reads only `max_new_tokens` "
+        "(stored: passed on, no finding)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "5/7: SciDocBench's `eval_json_match(..., answer: dict)` whose body rebinds "
+        "`answer` and then branches on a list (no finding), and inspect_ai's test "
+        "`SimpleNamespace(input_tokens=42)` returned by a stub's `count_tokens` for "
+        "anthropic's `MessageTokensCount` (⚠: the fake is returned by a method of a "
+        "duck-typed stand-in, no parameter or attribute names the class)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "5/6: VLMEvalKit's `system_prompt: str = None` forwarded only to "
+        "`BaseAPI.__init__`, labelled '-' by the brief's reading 2; a caller leaves the "
+        "default, so the `str` annotation does not hold (mypy rejects it): ✗ kept"
+    ),
+    ("broad-except", "w-precision"): (
+        "16/18: a CI script's two `except Exception as exc: return [f'failed ...: {exc}']` "
+        "whose message becomes a reported difference before `sys.exit(1)`, labelled '-'"
     ),
 }
 _ZZZA_FIGURES = {
@@ -2018,6 +2046,7 @@ for _name, _cells, _when in (
     ("zzzi", _ZZZI_FIGURES, _ZZZI_SEALED),
     ("zzzj", _ZZZJ_FIGURES, _ZZZJ_SEALED),
     ("zzzk", _ZZZK_FIGURES, _ZZZK_SEALED),
+    ("zzzl", _ZZZL_FIGURES, _ZZZL_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
