@@ -310,6 +310,10 @@ class KeyUse:
     # before building it (:func:`kwreads.builds_filtered`), "" for any other drop.
     filtered_for: str = ""
 
+    def with_filter(self, callee: str) -> KeyUse:
+        """This drop site, made by a filter keeping only the keys ``callee`` takes."""
+        return replace(self, filtered_for=callee)
+
 
 @dataclass
 class SweepSource(SourceFile):

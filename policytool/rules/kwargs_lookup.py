@@ -390,20 +390,9 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                 signature_drop = True  # a new function's drop: on its signature
             elif src.overlaps(built.line, built.line):
                 # An old function the change makes filter its dict: on the filter.
-                yield KeyUse(
-                    src.path,
-                    built.line,
-                    func.col_offset + 1,
-                    "",
-                    "",
-                    func.name,
-                    dropped_on,
-                    src.is_test,
-                    param=f"**{star}",
-                    drop_site=True,
-                    def_line=func.lineno,
-                    filtered_for=built.callee,
-                )
+                yield _drop_site(
+                    src, func, star, (built.line, func.col_offset + 1), "", dropped_on
+                ).with_filter(built.callee)
         if signature_drop and star is not None:
             # On the line declaring ``**kwargs`` when the change adds it (a multi-line
             # signature puts it lines below the ``def``), else on the ``def`` line.
@@ -411,21 +400,43 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             at = kwarg if kwarg is not None and src.node_added(kwarg) else None
             keys = sorted({key for name, key, _read in reads if name == star})
             text = ", ".join(f'"{k}"' for k in keys[:3]) + (" ..." if len(keys) > 3 else "")
-            yield KeyUse(
-                src.path,
-                at.lineno if at is not None else func.lineno,
-                max(at.col_offset - 1, 1) if at is not None else func.col_offset + 1,
-                "",
+            site = _drop_site(
+                src,
+                func,
+                star,
+                (at.lineno, max(at.col_offset - 1, 1))
+                if at is not None
+                else (func.lineno, func.col_offset + 1),
                 # Keys taken out under a computed name (``if hasattr(self, k)``).
                 text or ("only the keys its tests keep" if named else ""),
-                func.name,
                 dropped_on,
-                src.is_test,
-                param=f"**{star}",
-                drop_site=True,
-                def_line=func.lineno,
-                filtered_for=built.callee if filter_drop and built is not None else "",
             )
+            yield site.with_filter(built.callee) if filter_drop and built is not None else site
+
+
+def _drop_site(
+    src: SourceInfo,
+    func: kwreads.FunctionDef,
+    star: str,
+    at: tuple[int, int],
+    text: str,
+    dropped_on: str | None,
+) -> KeyUse:
+    """The function's one drop ✗ site at ``at`` (line, column): ``text`` names the keys
+    it reads."""
+    return KeyUse(
+        src.path,
+        at[0],
+        at[1],
+        "",
+        text,
+        func.name,
+        dropped_on,
+        src.is_test,
+        param=f"**{star}",
+        drop_site=True,
+        def_line=func.lineno,
+    )
 
 
 _FORWARDED = "the dict is forwarded with `**`, so the key is the callee's parameter"
