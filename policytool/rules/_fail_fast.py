@@ -423,6 +423,16 @@ class TreeCalls:
         self._indexes: dict[str, dict[str, list[str | None]] | None] = {}
         self._trees: dict[str, ast.Module | None] = {}
         self._callers: dict[tuple[str, str], tuple[str, ...] | None] = {}
+        # The dotted names modules sit in: a package when it is a module itself (an
+        # ``__init__.py``), a plain directory of scripts otherwise.
+        self._parents = {module.rpartition(".")[0] for module in sources}
+
+    def packaged(self, module: str) -> bool:
+        """Whether ``module`` belongs to a package: it is one (an ``__init__.py`` with
+        modules below) or its directory's ``__init__.py`` is in the tree. A file outside
+        any (``benchmarks/decoders/run.py``, ``.github/get_info.py``) is a script."""
+        parent = module.rpartition(".")[0]
+        return bool(parent and parent in self.sources) or module in self._parents
 
     def parsed(self, module: str) -> ast.Module | None:
         """The module's syntax tree, parsed once (None: it does not parse)."""
@@ -438,7 +448,9 @@ class TreeCalls:
         if module not in self._indexes:
             if tree is None:
                 tree = self.parsed(module)
-            self._indexes[module] = _call_index(tree) if tree is not None else None
+            self._indexes[module] = (
+                _call_index(tree, self.packaged(module)) if tree is not None else None
+            )
         return self._indexes[module]
 
     def naming(self, name: str, home: str) -> list[str] | None:
@@ -501,9 +513,13 @@ class TreeCalls:
             return None
         chain: tuple[str, ...] | None = None
         for caller in sorted(set(callers)):
-            if _matches(caller, globs):
+            if (caller == IMPORT_TIME and depth == MAX_CALL_DEPTH) or _matches(caller, globs):
+                # The import counts only as the direct caller: a helper three calls
+                # below a module's top level may be an app's run (a streamlit page).
                 chain = chain or (caller,)
                 continue
+            if caller == IMPORT_TIME:
+                return None
             if depth <= 1 or caller in seen or _matches(caller, ATTEMPTS):
                 return None
             above = self._reached(caller, home, home_tree, globs, depth - 1, seen | {caller})
@@ -537,18 +553,63 @@ def _nodes_by_function(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None]]
             stack.append((child, inner))
 
 
-def _call_index(tree: ast.Module) -> dict[str, list[str | None]]:
+# The caller of a call the module makes as it is imported (its top-level statements, a
+# class body): the package's set-up, a fail-fast path (kernels' ``__init__.py`` calling
+# ``_add_additional_dll_paths()``, flash-attention setting a config default from
+# ``_is_cuda_12()``).
+IMPORT_TIME = "<import>"
+
+
+def _import_time_calls(tree: ast.Module) -> set[int]:
+    """ids of the calls ``tree`` runs as it is imported: in its top-level statements and
+    class bodies (an ``if``, ``try`` or ``with`` block too), not in a function, a
+    ``lambda`` (called later) or a ``raise`` (wording an error). None in a script (a
+    module with an ``if __name__ == "__main__":`` block): its top level is the program's
+    run, whose probes and reports are no package's set-up."""
+    found: set[int] = set()
+    if any(_main_guard(stmt) for stmt in tree.body):
+        return found
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Raise)):
+            continue
+        if isinstance(node, ast.Call):
+            found.add(id(node))
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _main_guard(stmt: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``."""
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+def _call_index(tree: ast.Module, packaged: bool) -> dict[str, list[str | None]]:
     """Every name called or used in the module (``name(...)``, ``x.name(...)``, ``name``)
-    -> the innermost function of each call; None for a use that is not a call or a call
-    outside any function (one walk a module, whatever name is asked for)."""
+    -> the innermost function of each call; :data:`IMPORT_TIME` for a call run at
+    import of a module of a package (``packaged``); None for a use that is not a call or
+    any other call outside a function (one walk a module, whatever name is asked for)."""
     out: dict[str, list[str | None]] = {}
     called: set[int] = set()
+    at_import = _import_time_calls(tree) if packaged else set()
     for child, function in _nodes_by_function(tree):
         if isinstance(child, ast.Call):
             func = child.func
             callee = last_name(func)
             if callee:
-                out.setdefault(callee, []).append(function)
+                caller = function
+                if caller is None and id(child) in at_import:
+                    caller = IMPORT_TIME
+                out.setdefault(callee, []).append(caller)
                 called.add(id(func))  # the callee itself: not another use
         elif (
             isinstance(child, (ast.Name, ast.Attribute))
@@ -704,7 +765,9 @@ def calls_own_method(try_stmt: ast.stmt | None, methods: frozenset[str]) -> str 
     return None
 
 
-def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple[str, ...]]:
+def reached_in_module(
+    tree: ast.Module, globs: Sequence[str], packaged: bool
+) -> dict[str, tuple[str, ...]]:
     """Functions of the module that fail-fast code (a function matching ``globs``) calls,
     directly or within :data:`MAX_CALL_DEPTH` calls, by a call made in the module
     (``helper(...)``, ``self.helper(...)``, ``cls.helper(...)``): name -> (fail-fast
@@ -712,12 +775,17 @@ def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple
     what fails there while ``__init__`` runs leaves the object half set up all the same.
     Not a function named for an attempt (``try_*``, ``maybe_*``) or an optimisation
     (``_warmup``), nor through one; a call inside a nested function runs later, not on
-    its enclosing function's path."""
+    its enclosing function's path. A call run at import (:data:`IMPORT_TIME`) is set-up
+    when the module belongs to a package (``packaged``: :meth:`TreeCalls.packaged`)."""
     defined: set[str] = set()
     calls: dict[str, set[str]] = {}  # caller -> callees
+    at_import = _import_time_calls(tree) if packaged else set()
     for child, function in _nodes_by_function(tree):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(child.name)
+        elif isinstance(child, ast.Call) and function is None and id(child) in at_import:
+            if isinstance(child.func, ast.Name):
+                calls.setdefault(IMPORT_TIME, set()).add(child.func.id)
         elif isinstance(child, ast.Call) and function is not None:
             func = child.func
             callee = None
@@ -735,6 +803,17 @@ def reached_in_module(tree: ast.Module, globs: Sequence[str]) -> dict[str, tuple
     frontier: list[tuple[str, tuple[str, ...]]] = [
         (caller, (caller,)) for caller in sorted(calls) if _matches(caller, globs)
     ]
+    # What the module's import runs directly (not what that calls in turn: see
+    # :meth:`TreeCalls._reached`).
+    found.update(
+        (callee, (IMPORT_TIME,))
+        for callee in sorted(calls.get(IMPORT_TIME, ()))
+        if callee in defined
+        and not callee.startswith("__")
+        and not _matches(callee, globs)
+        and not _matches(callee, ATTEMPTS)
+        and not optimisation_name(callee)
+    )
     for _ in range(MAX_CALL_DEPTH):
         following: list[tuple[str, tuple[str, ...]]] = []
         for caller, chain in frontier:

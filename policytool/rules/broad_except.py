@@ -78,20 +78,25 @@ logged or not: `install_packages`, called only from the executor's `__init__`, t
 through its own logger (`self.logger.log_error`) and returns `[]` starts the sandbox
 without the packages it was asked for. The tree is read only when it holds at most 1,500
 modules and 24 MB outside tests, docs and examples (whole or not at all: never judged on
-part of the callers); a name called from more than 12 modules, passed on as a value or
-called at module level has no one path, and a helper named for an optimisation
-(`_warmup`) is not on it. A function the module's own fail-fast code calls
-(`self.install_packages(...)` in
-`__init__`, or through up to three calls made in the module) is on that path whoever
-else calls it, with the same handler shapes: what fails there while `__init__` runs
-leaves the object half set up. Not a function named for an attempt or an optimisation,
-nor one set-up only hands on as a callback, nor a `return None` the function declares
-(`-> str | None`: its callers handle the None) or one whose docstring calls it
-best-effort ("Best-effort local IP detection"). A probe that fail-fast code calls itself
-(`self.chat = self._check_chat_template()` in `__init__`) whose catch is only `pass` on to
-its fallback or only `return False`, with no comment on the `except` line or in the
-handler, is ✗ too: its negative answer decides how the object is built, and a bug in the
-probe silently builds it the other way. Not one reached only through another helper (its
+part of the callers); a name called from more than 12 modules or passed on as a value
+has no one path, and a helper named for an optimisation (`_warmup`) is not on it. A call
+the package runs as it is imported (a module's top-level statements, a class body; not a
+`lambda`, a function or a `raise`) is its set-up too, for the function it calls itself
+(not what that calls in turn) in a module of a package (not a script: a file outside any
+package, or one with an `if __name__ == "__main__":` block): kernels' `__init__.py`
+running `_add_additional_dll_paths()`, flash-attention setting a config default from
+`_is_cuda_12()` ("reached only at import", "called at import"). A function the module's
+own fail-fast code calls (`self.install_packages(...)` in `__init__`, or through up to
+three calls made in the module, or directly by its import) is on that path whoever else
+calls it, with the same handler shapes: what fails there while `__init__` runs leaves
+the object half set up. Not a function named for an attempt or an optimisation, nor one
+set-up only hands on as a callback, nor a `return None` the function declares (`-> str |
+None`: its callers handle the None) or one whose docstring calls it best-effort
+("Best-effort local IP detection"). A probe that fail-fast code calls itself (`self.chat
+= self._check_chat_template()` in `__init__`) whose catch is only `pass` on to its
+fallback or only `return False`, with no comment on the `except` line or in the handler,
+is ✗ too: its negative answer decides how the object is built, and a bug in the probe
+silently builds it the other way. Not one reached only through another helper (its
 answer is one input among others), nor one that logs or says why. A comment in the
 handler saying what the failure means ("LoRA is enabled but its list is not provided or
 malformed?") puts the choice on the record: ⚠.
@@ -869,7 +874,11 @@ def _reached_in_module(src: SourceInfo, func: ast.AST | None) -> tuple[str, ...]
         return None
     reached = src.cache.get("reached_in_module")
     if not isinstance(reached, dict):
-        reached = paths.reached_in_module(src.tree, src.config.fail_fast)
+        calls = paths.tree_calls(src.root, fakes.SKIP_DIRS)
+        # A script's top level is its program's run, no package's set-up; unknown in a
+        # tree too large to read.
+        packaged = calls is not None and calls.packaged(paths.module_name(src.path))
+        reached = paths.reached_in_module(src.tree, src.config.fail_fast, packaged)
         src.cache["reached_in_module"] = reached
     chain = reached.get(func.name)
     return chain if isinstance(chain, tuple) else None
@@ -1811,14 +1820,14 @@ def _set_up_gives_up(h: _Handler) -> Finding | None:
         what = f"silently returns the guess {_returned(body)}"
     what = what or f"logs and returns {_returned(body)}"
     chain = None if probe else _reached_from_fail_fast(src, h.function)
-    called = "reached only from"
+    called = "reached only"
     if (
         chain is None
         and not _declared_none(h.function, body)
         and not _doc_says_best_effort(h.function)
     ):
         chain = _reached_in_module(src, h.function)
-        called = "called from"
+        called = "called"
     if chain is None or (probe and len(chain) > 1):
         return None
     if probe:
@@ -1828,9 +1837,10 @@ def _set_up_gives_up(h: _Handler) -> Finding | None:
             else "silently falls through to its fallback on every error"
         )
     via = "".join(f" via `{step}`" for step in chain[1:])
+    origin = "at import" if chain[0] == paths.IMPORT_TIME else f"from fail-fast `{chain[0]}`"
     return h.report(
         BLOCK,
-        f"`{h.clause}:` in `{h.names[-1]}` ({called} fail-fast `{chain[0]}`{via}) "
+        f"`{h.clause}:` in `{h.names[-1]}` ({called} {origin}{via}) "
         f"{what}: the set-up carries on without it; let it raise or catch the "
         "specific types",
     )
