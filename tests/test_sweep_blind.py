@@ -503,6 +503,12 @@ _ZD_FIGURES = {
     ("broad-except", "w-precision"): (
         "11/12: a test script's catch that records the error and exits 1 at the end, labelled '-'"
     ),
+    ("broad-except", "x-precision"): (
+        "0/1 (none before round AK read a call a package's module runs at import as its "
+        "set-up): bitsandbytes' `get_gaudi_sw_version()`, run at import to set "
+        "`GAUDI_SW_VER`, setting `None` on any error; labelled ⚠ as a version probe whose "
+        "failure is its answer"
+    ),
 }
 _ZE_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
@@ -754,10 +760,10 @@ _ZP_FIGURES = {
 }
 _ZQ_FIGURES = {
     ("broad-except", "x-recall"): (
-        "0/2: flash-attention's `_is_cuda_12()`, run at import to set a config default, "
-        "swallowing any failure with `pass` (a function of no fail-fast name), and "
-        "LitServe's `_handle_error_response` logging only at DEBUG on the request path "
-        "(a DEBUG log reads as a log): ⚠"
+        "1/2 (0/2 before round AK read a call a package's module runs at import as its "
+        "set-up: flash-attention's `_is_cuda_12()`, run at import to set a config "
+        "default): LitServe's `_handle_error_response` logging only at DEBUG on the "
+        "request path (a DEBUG log reads as a log): ⚠"
     ),
     ("broad-except", "w-precision"): (
         "10/11: an MCP handler's catch that sends the error text to the client as a 500, "
@@ -786,8 +792,9 @@ _ZRS_SEALED = (
 _ZR_FIGURES = {
     ("broad-except", "x-recall"): (
         "0/1: kernels' `_windows.py`, `except Exception: pass` around "
-        "`os.add_dll_directory` at `import kernels` (a later DLL error hides it): ⚠ (import "
-        "time is no fail-fast name)"
+        "`os.add_dll_directory` at `import kernels` (a later DLL error hides it): ⚠ (the "
+        'handler\'s comment, "Ignore if already added or permission issues", puts the '
+        "choice on the record)"
     ),
     ("broad-except", "x-precision"): (
         '0/1 (0/2 before round AI read an "init" spelt as a package\'s `__init__.py` in '
