@@ -799,33 +799,32 @@ def reached_in_module(
                 callee = func.attr
             if callee is not None:
                 calls.setdefault(function, set()).add(callee)
-    found: dict[str, tuple[str, ...]] = {}
+
+    def on_path(callee: str) -> bool:
+        """A function of the module a set-up step may be: not a dunder, not fail-fast
+        itself (its own chain starts there), not named for an attempt or an
+        optimisation."""
+        return (
+            callee in defined
+            and not callee.startswith("__")
+            and not _matches(callee, globs)
+            and not _matches(callee, ATTEMPTS)
+            and not optimisation_name(callee)
+        )
+
+    # What the module's import runs directly (not what that calls in turn: see
+    # :meth:`TreeCalls._reached`).
+    found: dict[str, tuple[str, ...]] = {
+        callee: (IMPORT_TIME,) for callee in sorted(calls.get(IMPORT_TIME, ())) if on_path(callee)
+    }
     frontier: list[tuple[str, tuple[str, ...]]] = [
         (caller, (caller,)) for caller in sorted(calls) if _matches(caller, globs)
     ]
-    # What the module's import runs directly (not what that calls in turn: see
-    # :meth:`TreeCalls._reached`).
-    found.update(
-        (callee, (IMPORT_TIME,))
-        for callee in sorted(calls.get(IMPORT_TIME, ()))
-        if callee in defined
-        and not callee.startswith("__")
-        and not _matches(callee, globs)
-        and not _matches(callee, ATTEMPTS)
-        and not optimisation_name(callee)
-    )
     for _ in range(MAX_CALL_DEPTH):
         following: list[tuple[str, tuple[str, ...]]] = []
         for caller, chain in frontier:
             for callee in sorted(calls.get(caller, ())):
-                if (
-                    callee in found
-                    or callee not in defined
-                    or callee.startswith("__")
-                    or _matches(callee, globs)
-                    or _matches(callee, ATTEMPTS)
-                    or optimisation_name(callee)
-                ):
+                if callee in found or not on_path(callee):
                     continue
                 found[callee] = chain
                 following.append((callee, (*chain, callee)))
