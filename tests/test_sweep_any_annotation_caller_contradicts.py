@@ -230,6 +230,23 @@ def test_a_module_function_is_not_called_where_a_nested_one_shadows_it(
     assert not any("contradicted by a caller" in m for m in _blocking(run).values())
 
 
+def test_a_fixture_is_not_called_where_a_test_takes_its_value(feature: Repo, run: Run) -> None:
+    # bionemo's ``tokenizer(recipe_path: Path)`` fixture (set zzzm): the tests take the
+    # fixture's value as their ``tokenizer`` parameter and call it with a list
+    feature.write(
+        "tests/test_tok.py",
+        "from pathlib import Path\n\nimport pytest\n\n\n"
+        "@pytest.fixture\ndef tokenizer(recipe_path: Path):\n    return load(recipe_path)\n\n\n"
+        "def test_pad(tokenizer):\n    tokenizer(['GG', 'GGGG'])\n\n\n"
+        "def test_local():\n    tokenizer = make()\n    tokenizer(['GG'])\n\n\n"
+        "def test_direct():\n    tokenizer(['GG'])\n",
+    )
+    blocking = _blocking(run)
+    # only the call of the module's own ``tokenizer`` (line 21) contradicts it
+    assert [line for line, m in blocking.items() if "contradicted by a caller" in m] == [7]
+    assert "line 21 passes a list" in blocking[7]
+
+
 @pytest.mark.parametrize(
     ("imported", "counted"),
     [

@@ -43,6 +43,7 @@ from policytool.core.globs import match_any
 from policytool.core.text import PYTHON_PARSE_ERRORS
 from policytool.engine.findings import Finding
 from policytool.formats.pyimports import package_of_path, resolve_relative
+from policytool.rules import _ancestry as ancestry
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._fail_fast import read_py_files
@@ -675,6 +676,14 @@ class _Types:
             return found[0] if found is not None else None
         return None
 
+    def only_def(self, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The module-level ``def`` of the file named ``name``, when it is the name's only
+        binding (not a class, not redefined)."""
+        defs = self._top_level()[1].get(name)
+        if not defs or len(defs) > 1 or name in self.classes:
+            return None
+        return defs[0]
+
     def _top_level(
         self,
     ) -> tuple[dict[str, list[str]], dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]]:
@@ -884,28 +893,137 @@ def _optional_call(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
 ) -> str | None:
     """``value`` as written is a call of a function annotated to return an Optional: its
-    ``-> ...`` text, else None. The callee is certain: a module-level ``def`` of the file
-    (the name's only binding) or a function an imported module defines, or
-    ``self.method(...)`` of the class defining ``node``; a name ``node`` binds is not."""
+    ``-> ...`` text, else None (:func:`_callee_returns`)."""
+    text = _callee_returns(src, node, value)
+    return text if text is not None and _OPTIONAL_TEXT_RE.search(text) else None
+
+
+def _callee_returns(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
+) -> str | None:
+    """The return annotation's text of the function ``value`` calls, when the callee is
+    certain (:func:`_called_function`)."""
+    return _called_function(src, node, value)[0]
+
+
+def _called_function(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
+) -> tuple[str | None, ast.FunctionDef | ast.AsyncFunctionDef | None]:
+    """(the return annotation's text, the ``def`` when it is the file's) of the function
+    ``value`` calls, when the callee is certain: a module-level ``def`` of the file (the
+    name's only binding) or a function an imported module defines (its text only), or
+    ``self.method(...)`` of the class defining ``node``, defined there once (``@overload``
+    variants answer by the call); a name ``node`` binds is not."""
     func = value.func
     text: str | None = None
+    callee: ast.FunctionDef | ast.AsyncFunctionDef | None = None
     if isinstance(func, ast.Name):
         if func.id in _bound_names(node):  # parameters and locals too
-            return None
+            return None, None
         text = _types(src).returned_type(func.id)
+        callee = _types(src).only_def(func.id)
     elif (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
         and func.value.id == "self"
     ):
-        method = _method(_module_index(src).owner.get(id(node)), func.attr)
-        if method is not None and method.returns is not None:
+        owner = _module_index(src).owner.get(id(node))
+        method = _method(owner, func.attr)
+        defined = (
+            sum(isinstance(m, FUNCTIONS) and m.name == func.attr for m in owner.body)
+            if owner is not None
+            else 0
+        )
+        if method is not None and method.returns is not None and defined == 1:
             returns = unquoted(method.returns)
             text = unparse(returns, 200) if returns is not None else None
+            callee = method
+    return (None if text is None else text.strip().strip("\"'")), callee
+
+
+# Builtin kinds a return annotation's member names as written (``Tuple[float, dict]``).
+_KIND_NAMES = {
+    **{name: name for name in ("dict", "list", "tuple", "set", "frozenset", "str", "bytes")},
+    **{name: name for name in ("int", "float", "bool")},
+    "Dict": "dict",
+    "List": "list",
+    "Tuple": "tuple",
+    "Set": "set",
+    "FrozenSet": "frozenset",
+}
+
+
+def _article(kind: str) -> str:
+    """``an`` before ``int``, ``a`` before ``float``."""
+    return "an" if kind[:1] in "aeiou" else "a"
+
+
+def _annotated_kinds(text: str) -> tuple[list[str], bool]:
+    """The builtin kinds the members of a return annotation's text name as written
+    (``float | tuple[float, dict]``: float, tuple), and whether every member names one
+    (a member naming anything else gives none). Read from text: the callee may be
+    another module's."""
+    try:
+        parsed = ast.parse(text, mode="eval").body
+    except PYTHON_PARSE_ERRORS:
+        return [], False
+    members = union_members(parsed)
+    if len(members) == 1 and isinstance(parsed, ast.Subscript):
+        outer = last_name(parsed.value)
+        if outer in ("Union", "Optional"):
+            slice_ = parsed.slice
+            members = list(slice_.elts) if isinstance(slice_, ast.Tuple) else [slice_]
+    kinds: list[str] = []
+    for member in members:
+        base = member.value if isinstance(member, ast.Subscript) else member
+        if isinstance(base, ast.Name) and base.id in _KIND_NAMES:
+            kinds.append(_KIND_NAMES[base.id])
+        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+            if base.value.id in ("typing", "t") and base.attr in _KIND_NAMES:
+                kinds.append(_KIND_NAMES[base.attr])
+    return kinds, len(kinds) == len(members)
+
+
+def _contradicts_itself(
+    src: SourceInfo, callee: ast.FunctionDef | ast.AsyncFunctionDef, kinds: list[str]
+) -> bool:
+    """Whether ``callee``, whose annotation names only the builtin ``kinds``, returns a
+    value of a kind none of them holds (lighteval's ``g_pass_at_k(...) -> float``
+    returning its ``metrics`` dict): its own annotation is the wrong one, not the
+    caller's that trusts the value."""
+    shadowed = _types(src).rebound | _bound_names(callee) | set(src.aliases)
+    locals_ = _local_kinds(callee, shadowed)
+    for ret in kwreads.statements(callee.body, scopes=False):
+        if not isinstance(ret, ast.Return) or ret.value is None:
+            continue
+        kind = _value_kind(ret.value, shadowed)
+        if kind is None and isinstance(ret.value, ast.Name):
+            kind = locals_.get(ret.value.id)
+        if kind is not None and not any(kind in _ACCEPTS[k] for k in kinds):
+            return True
+    return False
+
+
+def _rejected_call_kind(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, builtin: str
+) -> tuple[str, str] | None:
+    """(kind, the callee's annotation text) when ``value`` calls a function whose return
+    annotation names a builtin kind ``-> builtin`` rejects: ``-> float`` over ``return
+    self.generate_score(...)`` annotated ``-> float | tuple[float, dict]``. Not when the
+    callee (read when it is the file's) returns a kind its own annotation rejects: the
+    callee's annotation is then the one to doubt."""
+    if not isinstance(value, ast.Call):
+        return None
+    text, callee = _called_function(src, node, value)
     if text is None:
         return None
-    text = text.strip().strip("\"'")
-    return text if _OPTIONAL_TEXT_RE.search(text) else None
+    kinds, complete = _annotated_kinds(text)
+    if callee is not None and complete and _contradicts_itself(src, callee, kinds):
+        return None
+    for kind in kinds:
+        if kind not in _ACCEPTS[builtin]:
+            return kind, text
+    return None
 
 
 def optional_how(src: SourceInfo, value: ast.expr, text: str) -> str:
@@ -2775,6 +2893,7 @@ def _contradicting_call(
     )
     nested = id(node) in index.nested
     expects_none: list[bool] = []  # read once, on the first None a caller passes
+    bound: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # names each caller binds
 
     def contradicts(given: ast.expr | None) -> str | None:
         """:func:`_contradicts`; a None counts only where the function expects it (a body
@@ -2789,10 +2908,12 @@ def _contradicting_call(
 
     for calls in modules:
         assert calls is not None
-        for call, given, _function, _klass in _arguments(
+        for call, given, function, _klass in _arguments(
             owner, node, arg.arg, calls, foreign=False, strict=True
         ):
             if scoped and not index.binds_here(node, call):
+                continue
+            if _shadowed(call, function, bound):
                 continue
             why = contradicts(given)
             if why is not None:
@@ -2805,13 +2926,60 @@ def _contradicting_call(
             return None
         if not src.is_test and match_any(calls.path, src.config.test_paths):
             continue  # a test passes a wrong value on purpose, to see it rejected
-        for call, given, _function, _klass in _arguments(
+        for call, given, function, _klass in _arguments(
             owner, node, arg.arg, calls, foreign=True, strict=True
         ):
+            if _shadowed(call, function, bound):
+                continue
             why = contradicts(given)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)
     return None
+
+
+def _shadowed(
+    call: ast.Call,
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+    bound: dict[int, tuple[ast.AST, frozenset[str]]],
+) -> bool:
+    """Whether ``name(...)`` calls a name the calling function binds itself (a parameter,
+    an assignment): pytest's ``def test_x(tokenizer): tokenizer([...])`` calls the value
+    the ``tokenizer`` fixture gave, not the fixture. ``bound``: each function (kept, so
+    its id stays its own) with its bound names, read once per question (a function may
+    hold thousands of the calls)."""
+    if function is None or not isinstance(call.func, ast.Name):
+        return False
+    known = bound.get(id(function))
+    if known is None:
+        known = bound[id(function)] = (function, _value_names(function))
+    return call.func.id in known[1]
+
+
+def _value_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names ``function`` binds to a value in its own scope: its parameters, and what
+    it assigns, loops over, imports or takes from ``with``; not a nested ``def`` or
+    ``class`` (a call of that is a call of the nested function, judged by its scope)."""
+    arguments = function.args
+    names = {
+        a.arg
+        for a in (
+            *arguments.posonlyargs,
+            *arguments.args,
+            *arguments.kwonlyargs,
+            *(x for x in (arguments.vararg, arguments.kwarg) if x is not None),
+        )
+    }
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".", 1)[0] for a in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(names)
 
 
 def _contradicts(
@@ -3328,6 +3496,10 @@ def function_findings(
         ret.value is not None and returned_kind(ret.value) is not None for ret in returns
     )
     if not none_wrong and builtin is None and not literals:
+        if annotation_added or signature_added(src, node):
+            yield from wrong_returns(
+                src, node, declared, _other_classes_built(src, node, returns), annotation_added
+            )
         return
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
         return  # a generator: its annotation is about what it yields
@@ -3388,6 +3560,19 @@ def function_findings(
             )
             continue
         kind = returned_kind(ret.value)
+        if kind is None and builtin is not None:
+            rejected = _rejected_call_kind(src, node, ret.value, builtin)
+            if rejected is not None and (annotation_added or signature_added(src, node)):
+                other, text = rejected
+                wrong.append(
+                    (
+                        ret,
+                        f"returns `{short(src, ret.value, 40)}`, annotated `-> {text}` "
+                        f"({_article(other)} {other} is not {_article(builtin)} {builtin})",
+                        f"return {_article(builtin)} {builtin} or fix the annotation",
+                    )
+                )
+            continue
         if kind is None:
             continue
         if builtin is not None:
@@ -3411,6 +3596,134 @@ def function_findings(
             continue
         wrong.append((ret, f"returns a {kind} (`{short(src, ret.value, 40)}`)", fix))
     yield from wrong_returns(src, node, declared, wrong, annotation_added)
+
+
+def _other_classes_built(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, returns: list[ast.Return]
+) -> list[tuple[ast.Return, str, str]]:
+    """The returns of ``node`` that build a repository class (``return CacheFileLazy(...)``)
+    deriving from no class its return annotation names (``-> FileCacheLazy``), each
+    member of which is a repository class too (:mod:`_ancestry`: a class from outside
+    could be a base of anything, a ``Protocol`` is structural). A dunder follows its
+    base's or protocol's signature: none."""
+    if node.returns is None or (node.name.startswith("__") and node.name.endswith("__")):
+        return []
+    built = [
+        (ret, ret.value.func.id)
+        for ret in returns
+        if isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name)
+    ]
+    annotation = unquoted(node.returns)
+    if not built or annotation is None:
+        return []
+    members = union_items(src, annotation) or [annotation]
+    declared = [m for m in members if not _is_none(m)]
+    if not declared or not all(isinstance(m, ast.Name) for m in declared):
+        return []
+    module = _module_of(src.path)
+    family = _family(src)
+    classes: list[ancestry.ClassId] = []
+    for member in declared:
+        assert isinstance(member, ast.Name)
+        found = family.resolve(module, member.id)
+        if not isinstance(found, ancestry.ClassId) or family.structural(found):
+            return []
+        classes.append(found)
+    names = " or ".join(f"`{m.id}`" for m in declared if isinstance(m, ast.Name))
+    bound = _bound_names(node)
+    wrong: list[tuple[ast.Return, str, str]] = []
+    for ret, called in built:
+        if called in bound or called in {c.name for c in classes}:
+            continue
+        made = family.resolve(module, called)
+        if not isinstance(made, ancestry.ClassId):
+            continue
+        lineage = family.ancestors(made)
+        if lineage is None or any(c in lineage for c in classes):
+            continue
+        assert ret.value is not None
+        wrong.append(
+            (
+                ret,
+                f"returns `{short(src, ret.value, 40)}`",
+                f"`{called}` is not a {names}: annotate the class it returns (or a shared base)",
+            )
+        )
+    return wrong
+
+
+def _module_of(path: str) -> str:
+    """The dotted module of the file at repository-relative ``path``."""
+    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+
+
+def _family(src: SourceInfo) -> ancestry.Ancestry:
+    """The class hierarchy reader of the file's repository, with the file's own text
+    (the change's) read for its module; built once per file."""
+    cached = src.cache.get("ancestry")
+    if not isinstance(cached, ancestry.Ancestry):
+        cached = ancestry.Ancestry(fakes.finder_for(src.root))
+        cached.add_module(_module_of(src.path), src.path, src.tree)
+        src.cache["ancestry"] = cached
+    return cached
+
+
+def constructs_class(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr | None
+) -> bool:
+    """Whether ``value`` builds an instance of a class: a call of a name that is certainly
+    a class (of the file, or one an imported module defines) and that ``node`` does not
+    rebind. Never None, unlike a call of anything else (``return logger.warning(...)``
+    ends a ``-> None`` function early)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        return False
+    name = value.func.id
+    if name in _bound_names(node):
+        return False
+    return _types(src).class_lineage(name) is not None
+
+
+def binds_value(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether ``name`` is a parameter of ``node`` without a None default (``self`` and
+    ``cls`` aside: the caller judges a receiver), or a local it binds to something other
+    than ``None`` at least once (an assignment, a loop, ``with``): returned, a value. A
+    call (awaited or not) of a function annotated ``-> None`` gives None: forge's
+    ``result = await self._push_weights_DEPRECATED(...)`` holds nothing."""
+    if name in ("self", "cls"):
+        return False
+    arguments = node.args
+    if name in {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}:
+        return not any(arg.arg == name and _is_none(default) for arg, default in _defaults(node))
+
+    def value(given: ast.expr | None) -> bool:
+        """Whether an assigned expression may be other than None."""
+        if given is None or _is_none(given):
+            return False
+        called = given.value if isinstance(given, ast.Await) else given
+        if isinstance(called, ast.Call):
+            text = _called_function(src, node, called)[0]
+            return text != "None"
+        return True
+
+    for sub in kwreads.statements(node.body, scopes=False):
+        if isinstance(sub, ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == name for t in sub.targets):
+                if value(sub.value):
+                    return True
+        elif isinstance(sub, ast.AnnAssign):
+            if isinstance(sub.target, ast.Name) and sub.target.id == name:
+                if value(sub.value):
+                    return True
+        elif isinstance(sub, (ast.For, ast.AsyncFor)):
+            if isinstance(sub.target, ast.Name) and sub.target.id == name:
+                return True
+        elif isinstance(sub, (ast.With, ast.AsyncWith)):
+            if any(
+                isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name
+                for item in sub.items
+            ):
+                return True
+    return False
 
 
 def _single_item_tuple(src: SourceInfo, annotation: ast.expr) -> str | None:

@@ -55,8 +55,10 @@ value the declared types exclude; consecutive `if` statements that each return r
 one chain; nor do `if` chains comparing one name with members of one `Enum`, `if vlm ==
 VLM.PALIGEMMA:` / `is` / `in (VLM.A, VLM.B)`, each returning, that cover every member of
 that enum, of this module or imported from one: only a value outside it falls through),
-`-> None` that returns a value (a literal, a display,
-or a method's own `self`), `-> T` (a class,
+`-> None` that returns a value (a literal, a display, a method's own `self`, a class it
+builds, or a name it binds to a value: a parameter without a None default, a local it
+assigns, loops over or takes from `with`; NeMo's `save_checkpoint(...) -> None` returning
+its `async_save_request`; not a call of anything else, which may give None), `-> T` (a class,
 `torch.Tensor`, a `typing` generic) with an explicit `return None`, a bare `return` or a
 conditional None, or with a `return` of a call whose function is annotated to return an
 Optional (`-> Optional[X]`, `-> X | None`, `Union[X, None]`; the function a
@@ -74,7 +76,18 @@ builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `
 not when the file or the function binds that name itself), or a local name every binding
 of which gives one such kind (`rewards = []`, appended to, `return rewards`; not a name
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
-`dict.fromkeys(keys, res)`; an annotation that is a literal display, `-> [str, str]` or
+`dict.fromkeys(keys, res)`; under a signature the change writes, a call of a function
+(the same certain callees as for an Optional above, a method defined once: not an
+`@overload`ed one) annotated with a union naming a builtin kind the declared builtin
+rejects, `-> float` returning `self.generate_score(...)` annotated `-> float |
+tuple[float, dict]`; under a new `-> C` (or `C | None`, a union of classes; not a
+dunder's) a return of `D(...)` where `C` and `D` are classes of the repository and `D`
+derives from no member (`to_cache(...) -> FileCacheLazy` returning a sibling
+`CacheFileLazy(...)`): the bases are read through the repository's modules as written
+(`Base[T]` as `Base`), a base from outside the repository ends the walk, since it cannot
+derive from a repository class, and a `Protocol` member, a star import, a computed base, a
+repository module that cannot be read or a hierarchy past 12 classes leave it unreported;
+an annotation that is a literal display, `-> [str, str]` or
 `ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
 a parameter, return, attribute or variable annotation naming the builtin function
 `callable` or `any` as a type, at any depth (`reward_fns: List[callable]`, `-> any`,
@@ -179,7 +192,9 @@ import the name with `from` from its module or package (`from pkg.lib import f`,
 test's own helper: a test passes a wrong value on purpose, to see it rejected); a
 function nested in another is called only inside the function defining it, and a
 module-level one not where a function of its name nested there shadows it (two tests
-each defining a helper `_fetch` call each their own); not a function defined twice at
+each defining a helper `_fetch` call each their own), nor where the calling function
+binds the name to a value itself (a test's `tokenizer` parameter is the value of the
+`tokenizer` fixture: `tokenizer([...])` calls that value); not a function defined twice at
 module level, a call with `*args`/`**kwargs`, or a parameter line that silences the
 checker. The message names the call and what it passes.
 A parameter
@@ -555,14 +570,17 @@ def _contradiction(
     receiver: bool = False,
 ) -> str | None:
     """How ``ret`` of ``node`` contradicts the annotation: a value under ``-> None``
-    (``declared`` None; ``receiver``: ``self`` is the method's instance), None or a call
+    (``declared`` None; ``receiver``: ``self`` is the method's instance; a name the
+    function binds to a value, a class built), None or a call
     annotated to return an Optional under ``-> declared``; None when it does not."""
     value = ret.value
     if declared is None:
-        if (
+        if value is not None and (
             isinstance(value, _NEVER_NONE_VALUES)
             or (isinstance(value, ast.Constant) and value.value is not None)
             or (receiver and isinstance(value, ast.Name) and value.id == "self")
+            or (isinstance(value, ast.Name) and wrong.binds_value(src, node, value.id))
+            or wrong.constructs_class(src, node, value)
         ):
             return f"returns `{short(src, value)}`"
         return None
