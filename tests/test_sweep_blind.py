@@ -256,7 +256,9 @@ _M_BLIND_RECALL = (
 )
 _N_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "12/17 blind, 12/16 post-run (a wrong return labelled blind at a multi-line signature's "
+        "13/18 blind, 13/17 post-run (12/17 and 12/16 before round AL read "
+        "`quantize_model_to_mxfp8(...) -> None` returning `model`, labelled ✗ after the "
+        "run; a wrong return labelled blind at a multi-line signature's "
         "`def` line and reported on its `->` line since round AB; a `-> dict[...]` returning "
         "`list(...)` through a local, found by round O "
         "and labelled ✗ after the run; an `InferenceConfig` fake bound to `config`, found "
@@ -344,15 +346,18 @@ _R_FIGURES = {
 }
 _S_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "4/7 (1/7 before round J, whose string reading reaches the exporter's and "
+        "5/7 (4/7 before round AL read a `-> None` returning a local bound from a call "
+        "that is not `-> None` itself, `new_determine_available_memory`'s `results`; 1/7 "
+        "before round J, whose string reading reaches the exporter's and "
         "importer's `moe_router_dtype: torch.dtype | None` compared only to strings and "
         "the public function of the same module forwarding to the exporter): the two "
         "forwarders whose receiver is in another module (`import_mcore_gpt_from_hf` -> "
-        "`GPTModelImporter`, the vLLM fake-quant export entry point), and "
-        "`new_determine_available_memory(self) -> None` returning vLLM's result (a name "
-        "bound from a call: not provably a value)"
+        "`GPTModelImporter`, the vLLM fake-quant export entry point)"
     ),
-    ("any-annotation", "x-precision"): "4/6 (1/3 before round J): " + _IMPLICIT_OPTIONALS,
+    ("any-annotation", "x-precision"): (
+        "5/7 (4/6 before round AL's `-> None` reading added a right ✗; 1/3 before round J): "
+        + _IMPLICIT_OPTIONALS
+    ),
     ("kwargs-lookup", "x-precision"): (
         "1/2 (0/1 before round AK read a filter down to the fields of the dataclass built, "
         "`_create_new_data_cls(data_cls, **kwargs)`, as its init path): "
@@ -743,7 +748,9 @@ _ZPQ_SEALED = (
 )
 _ZP_FIGURES = {
     ("any-annotation", "x-recall"): (
-        '3/10 blind, 3/6 post-run (7/10 before round AD: tensordict\'s three `-> "Self"` '
+        "4/11 blind, 4/7 post-run (3/10 and 3/6 before round AL read `consolidate(...) -> "
+        "None` given a `return TensorDictFuture(...)`, labelled ✗ after the run; 7/10 "
+        'before round AD: tensordict\'s three `-> "Self"` '
         "module functions and helion's `**kwargs: dict` launcher, labelled ✗ blind, were "
         "moved verbatim from another file in the same commit, which the sweep leaves out: "
         "post_run '-' by the brief's reading 8; 4/10 as sealed): tensordict's `save(...) -> "
@@ -926,11 +933,11 @@ _ZYZ_SEALED = (
 )
 _ZY_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "2/6: four returns a type checker would reject: `-> FileCacheLazy` returning a "
-        "sibling class's `CacheFileLazy(...)` (and `-> DirectLazy` a `MockLazy(...)`), `-> "
-        "bytes` returning the inner store's `(bytes, SourceInfo)` pair, and `-> Trace | "
-        "list[BoundSymbolInterface]` whose `Trace` member no path returns: the classes' "
-        "lineage and the callee's return are not read"
+        "4/6 (2/6 before round AL read the classes' lineage: `-> FileCacheLazy` returning "
+        "a sibling class's `CacheFileLazy(...)`, `-> DirectLazy` a `MockLazy(...)`): two "
+        "returns a type checker would reject, `-> bytes` returning the inner store's "
+        "`(bytes, SourceInfo)` pair (a method of another class, not read) and `-> Trace | "
+        "list[BoundSymbolInterface]` whose `Trace` member no path returns"
     ),
     ("broad-except", "w-precision"): (
         "8/9: a hand-written `pytest.raises` (`try: ...; except Exception as e: assert "
@@ -945,12 +952,6 @@ _ZZ_FIGURES = {
         "older constructor read it (⚠), and two `__init__(..., **kwargs)` that never read "
         "them while overriding a base `__init__` with parameters (an interface's "
         "catch-all: no dropped-keys ✗)"
-    ),
-    ("any-annotation", "x-recall"): (
-        "2/3 (0/2 as sealed; round Y's `list[Union[callable, Tool]]`, labelled ✗ after the run, "
-        "one more): `set_json_types_in_feature(...) -> None` returning its "
-        "parameter `feature`, "
-        "which every caller uses: a parameter may be None, so the value is not proven"
     ),
     ("hot-copy", "w-precision"): (
         "0/1: a copy in datasets' `_step`, which builds the dataset `.step()` returns "
@@ -1103,12 +1104,15 @@ _ZZH_FIGURES = {
 }
 _ZZI_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "4/11: `generator_seed: int = None` and `device_map: str = None` of an "
+        "6/13 (4/11 before round AL read `-> None` returning the async save request and "
+        "`-> NeMoMultimodalConversation` returning a `FailedConversion()`, both labelled "
+        "blind at the `def` line and found at the `->` line of their multi-line signatures, "
+        "labelled there after the run: the two `def`-line sites stay missed): "
+        "`generator_seed: int = None` and `device_map: str = None` of an "
         "`__init__` that only stores them on `self` (an inexact default by the rule's "
         "reading: no finding), "
-        "`-> ModuleSpec` over rewritten signatures returning another class, `-> None` "
-        "returning the async save request, and `-> NeMoMultimodalConversation` returning "
-        "a `FailedConversion()` (no literal: not judged)"
+        "`-> ModuleSpec` over rewritten signatures returning what a function of another "
+        "module returns"
     ),
     ("hot-copy", "x-recall"): (
         "1/2: a frame-logits `.clone()` in the per-frame body of a CUDA-graph `while` "
@@ -1932,6 +1936,44 @@ _ZZZL_FIGURES = {
         "whose message becomes a reported difference before `sys.exit(1)`, labelled '-'"
     ),
 }
+_ZZZM_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 6ca093b (unchanged since "
+    "34a449d), first recorded with 6ca093b (round AK's final code): ✗ recall 1/19, ✗ "
+    "precision 1/8, ⚠ precision 45/46"
+)
+_ZZZM_FIGURES = {
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: bionemo's `SimpleCodonDataset.__init__(..., **kwargs)`, which never reads "
+        "them, built through a `Partial(dataset_class, ...)` config (no finding: the "
+        "dataset's construction is not read as an init path by name)"
+    ),
+    ("any-annotation", "x-recall"): (
+        "6/12 (0/12 as sealed; round AL reads trulens' six `-> float` methods returning "
+        "`self.generate_score(...)`, annotated `-> float | tuple[float, dict]`): axlearn's "
+        "two `SimpleNamespace` fakes written in place of the `BertConfig(...)` the test "
+        "built before, trulens' three fakes of google-genai's `GenerateContentResponse` "
+        "and of its own `GoogleEndpoint` (⚠: a return value and an attribute the fake "
+        "stands in for, no parameter or patch names the class), and `expected: "
+        "List[float] = []` appended `row.get(...)` values that may be None"
+    ),
+    ("broad-except", "x-recall"): (
+        "1/6: axlearn's replica-restart fan-out in a gRPC handler (⚠: the handler is "
+        "not named as a request path), and bionemo's prefetch thread's silent "
+        "`except Exception: self._prefetch_result = StopIteration()` in four synced "
+        "copies (⚠: a data loader's background fetch is not a fail-fast path by name)"
+    ),
+    ("broad-except", "w-precision"): (
+        "14/15: axlearn's TPU health check that logs, writes the error type and falls "
+        "through to `sys.exit(-1)`, labelled '-' (the exit is after the `try`, not in "
+        "the handler)"
+    ),
+    ("hot-copy", "x-precision"): (
+        "0/6: bionemo's `split_sample_by_num_tokens` cloning each field of one data "
+        "sample, in three synced copies, labelled ⚠: the `*sample*` per-step glob reads "
+        "a data sample as sampling (narrowing the glob was measured and not taken: it "
+        "also drops vllm-omni's `_ras_sample_one`, a sampler)"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -2054,6 +2096,7 @@ for _name, _cells, _when in (
     ("zzzj", _ZZZJ_FIGURES, _ZZZJ_SEALED),
     ("zzzk", _ZZZK_FIGURES, _ZZZK_SEALED),
     ("zzzl", _ZZZL_FIGURES, _ZZZL_SEALED),
+    ("zzzm", _ZZZM_FIGURES, _ZZZM_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
@@ -2103,9 +2146,11 @@ for _name, _figure, _site, _when in (
 for _rule, _figure, _site in (
     (
         "any-annotation",
-        "7/8",
+        "8/9",
         "fastchat's `conv_template: str = None` in `BaseModelWorker.__init__`, moved "
-        "verbatim from `model_worker.py` into the new `base_model_worker.py`",
+        "verbatim from `model_worker.py` into the new `base_model_worker.py` (7/8 before "
+        "round AL read lorax's `_start_container(...) -> None` returning its `container`, "
+        "labelled ✗ after the run)",
     ),
     (
         "broad-except",
