@@ -2893,7 +2893,6 @@ def _contradicting_call(
     )
     nested = id(node) in index.nested
     expects_none: list[bool] = []  # read once, on the first None a caller passes
-    bound: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # names each caller binds
 
     def contradicts(given: ast.expr | None) -> str | None:
         """:func:`_contradicts`; a None counts only where the function expects it (a body
@@ -2913,7 +2912,7 @@ def _contradicting_call(
         ):
             if scoped and not index.binds_here(node, call):
                 continue
-            if _shadowed(call, function, bound):
+            if _shadowed(call, function, calls):
                 continue
             why = contradicts(given)
             if why is not None:
@@ -2929,7 +2928,7 @@ def _contradicting_call(
         for call, given, function, _klass in _arguments(
             owner, node, arg.arg, calls, foreign=True, strict=True
         ):
-            if _shadowed(call, function, bound):
+            if _shadowed(call, function, calls):
                 continue
             why = contradicts(given)
             if why is not None:
@@ -2938,27 +2937,26 @@ def _contradicting_call(
 
 
 def _shadowed(
-    call: ast.Call,
-    function: ast.FunctionDef | ast.AsyncFunctionDef | None,
-    bound: dict[int, tuple[ast.AST, frozenset[str]]],
+    call: ast.Call, function: ast.FunctionDef | ast.AsyncFunctionDef | None, calls: _Calls
 ) -> bool:
     """Whether ``name(...)`` calls a name the calling function binds itself (a parameter,
     an assignment): pytest's ``def test_x(tokenizer): tokenizer([...])`` calls the value
-    the ``tokenizer`` fixture gave, not the fixture. ``bound``: each function (kept, so
-    its id stays its own) with its bound names, read once per question (a function may
-    hold thousands of the calls)."""
+    the ``tokenizer`` fixture gave, not the fixture. Each calling function's names are
+    read once per module (kept by ``calls``, whose tree holds the function)."""
     if function is None or not isinstance(call.func, ast.Name):
         return False
-    known = bound.get(id(function))
-    if known is None:
-        known = bound[id(function)] = (function, _value_names(function))
-    return call.func.id in known[1]
+    names = calls.value_names.get(id(function))
+    if names is None:
+        names = calls.value_names[id(function)] = _value_names(function)
+    return call.func.id in names
 
 
 def _value_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     """The names ``function`` binds to a value in its own scope: its parameters, and what
-    it assigns, loops over, imports or takes from ``with``; not a nested ``def`` or
-    ``class`` (a call of that is a call of the nested function, judged by its scope)."""
+    its statements assign, loop over, import or take from ``with`` (statements only, not
+    every expression: a function of thousands of lines is asked once per module); not a
+    nested ``def`` or ``class`` (a call of that is a call of the nested function, judged
+    by its scope)."""
     arguments = function.args
     names = {
         a.arg
@@ -2969,16 +2967,18 @@ def _value_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[
             *(x for x in (arguments.vararg, arguments.kwarg) if x is not None),
         )
     }
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((a.asname or a.name).split(".", 1)[0] for a in node.names)
-        stack.extend(ast.iter_child_nodes(node))
+    for stmt in kwreads.statements(function.body, scopes=False):
+        targets: list[ast.expr] = []
+        if isinstance(stmt, ast.Assign):
+            targets = stmt.targets
+        elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".", 1)[0] for a in stmt.names)
+        for target in targets:
+            names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return frozenset(names)
 
 
@@ -3105,6 +3105,8 @@ class _Calls:
         # Called name -> its sites (:meth:`named`).
         self._named: dict[str, list[_Site]] | None = None
         self._bases: frozenset[str] | None = None
+        # Calling function id -> the names it binds to a value (:func:`_shadowed`).
+        self.value_names: dict[int, frozenset[str]] = {}
         stack: list[
             tuple[ast.AST, ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
         ] = [(tree, None, None)]
@@ -3561,8 +3563,12 @@ def function_findings(
             continue
         kind = returned_kind(ret.value)
         if kind is None and builtin is not None:
-            rejected = _rejected_call_kind(src, node, ret.value, builtin)
-            if rejected is not None and (annotation_added or signature_added(src, node)):
+            rejected = (
+                _rejected_call_kind(src, node, ret.value, builtin)
+                if annotation_added or signature_added(src, node)
+                else None
+            )
+            if rejected is not None:
                 other, text = rejected
                 wrong.append(
                     (
@@ -3620,6 +3626,17 @@ def _other_classes_built(
     declared = [m for m in members if not _is_none(m)]
     if not declared or not all(isinstance(m, ast.Name) for m in declared):
         return []
+    names = {m.id for m in declared if isinstance(m, ast.Name)}
+    bound = _bound_names(node)
+    # ``-> C`` returning ``C(...)``, or a call of a function (a lower-case name): nothing
+    # to read; the hierarchy is read only for another class's construction
+    built = [
+        (ret, called)
+        for ret, called in built
+        if called not in bound | names and called[:1].isupper()
+    ]
+    if not built:
+        return []
     module = _module_of(src.path)
     family = _family(src)
     classes: list[ancestry.ClassId] = []
@@ -3629,12 +3646,9 @@ def _other_classes_built(
         if not isinstance(found, ancestry.ClassId) or family.structural(found):
             return []
         classes.append(found)
-    names = " or ".join(f"`{m.id}`" for m in declared if isinstance(m, ast.Name))
-    bound = _bound_names(node)
+    shown = " or ".join(f"`{m.id}`" for m in declared if isinstance(m, ast.Name))
     wrong: list[tuple[ast.Return, str, str]] = []
     for ret, called in built:
-        if called in bound or called in {c.name for c in classes}:
-            continue
         made = family.resolve(module, called)
         if not isinstance(made, ancestry.ClassId):
             continue
@@ -3646,7 +3660,7 @@ def _other_classes_built(
             (
                 ret,
                 f"returns `{short(src, ret.value, 40)}`",
-                f"`{called}` is not a {names}: annotate the class it returns (or a shared base)",
+                f"`{called}` is not a {shown}: annotate the class it returns (or a shared base)",
             )
         )
     return wrong
