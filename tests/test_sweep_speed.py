@@ -210,6 +210,10 @@ def _corpus() -> dict[str, bytes]:
     return files
 
 
+# Slow: it sweeps this repository's whole package and sweep tests twice (pruned and
+# full), which grows with every rule (27 s and 16 s on two cores at round AL); CI runs it
+# once, in the `network or slow` run, not once per Python.
+@pytest.mark.slow
 @pytest.mark.parametrize("every", [1, 3])
 def test_the_pruned_walk_finds_what_the_full_walk_finds(
     monkeypatch: pytest.MonkeyPatch, every: int
