@@ -46,7 +46,7 @@ from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _ancestry as ancestry
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
-from policytool.rules._fail_fast import read_py_files
+from policytool.rules._fail_fast import module_name, read_py_files
 from policytool.rules._pyast import last_name
 from policytool.rules._pysource import (
     COMPREHENSIONS,
@@ -893,17 +893,9 @@ def _optional_call(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
 ) -> str | None:
     """``value`` as written is a call of a function annotated to return an Optional: its
-    ``-> ...`` text, else None (:func:`_callee_returns`)."""
-    text = _callee_returns(src, node, value)
+    ``-> ...`` text, else None (:func:`_called_function`)."""
+    text = _called_function(src, node, value)[0]
     return text if text is not None and _OPTIONAL_TEXT_RE.search(text) else None
-
-
-def _callee_returns(
-    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
-) -> str | None:
-    """The return annotation's text of the function ``value`` calls, when the callee is
-    certain (:func:`_called_function`)."""
-    return _called_function(src, node, value)[0]
 
 
 def _called_function(
@@ -943,13 +935,8 @@ def _called_function(
 
 # Builtin kinds a return annotation's member names as written (``Tuple[float, dict]``).
 _KIND_NAMES = {
-    **{name: name for name in ("dict", "list", "tuple", "set", "frozenset", "str", "bytes")},
-    **{name: name for name in ("int", "float", "bool")},
-    "Dict": "dict",
-    "List": "list",
-    "Tuple": "tuple",
-    "Set": "set",
-    "FrozenSet": "frozenset",
+    **{name: name for name in _ACCEPTS},
+    **{qualified.rsplit(".", 1)[1]: kind for qualified, kind in _TYPING_BUILTIN.items()},
 }
 
 
@@ -3637,7 +3624,7 @@ def _other_classes_built(
     ]
     if not built:
         return []
-    module = _module_of(src.path)
+    module = module_name(src.path)
     family = _family(src)
     classes: list[ancestry.ClassId] = []
     for member in declared:
@@ -3666,18 +3653,13 @@ def _other_classes_built(
     return wrong
 
 
-def _module_of(path: str) -> str:
-    """The dotted module of the file at repository-relative ``path``."""
-    return path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
-
-
 def _family(src: SourceInfo) -> ancestry.Ancestry:
     """The class hierarchy reader of the file's repository, with the file's own text
     (the change's) read for its module; built once per file."""
     cached = src.cache.get("ancestry")
     if not isinstance(cached, ancestry.Ancestry):
         cached = ancestry.Ancestry(fakes.finder_for(src.root))
-        cached.add_module(_module_of(src.path), src.path, src.tree)
+        cached.add_module(module_name(src.path), src.path, src.tree)
         src.cache["ancestry"] = cached
     return cached
 
