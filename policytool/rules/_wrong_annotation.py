@@ -910,7 +910,7 @@ def _called_function(
     text: str | None = None
     callee: ast.FunctionDef | ast.AsyncFunctionDef | None = None
     if isinstance(func, ast.Name):
-        if func.id in _bound_names(node):  # parameters and locals too
+        if func.id in _module_index(src).bound_names(node):  # parameters and locals too
             return None, None
         text = _types(src).returned_type(func.id)
         callee = _types(src).only_def(func.id)
@@ -978,7 +978,7 @@ def _contradicts_itself(
     value of a kind none of them holds (lighteval's ``g_pass_at_k(...) -> float``
     returning its ``metrics`` dict): its own annotation is the wrong one, not the
     caller's that trusts the value."""
-    shadowed = _types(src).rebound | _bound_names(callee) | set(src.aliases)
+    shadowed = _types(src).rebound | _module_index(src).bound_names(callee) | set(src.aliases)
     locals_ = _local_kinds(callee, shadowed)
     for ret in kwreads.statements(callee.body, scopes=False):
         if not isinstance(ret, ast.Return) or ret.value is None:
@@ -1005,12 +1005,13 @@ def _rejected_call_kind(
     if text is None:
         return None
     kinds, complete = _annotated_kinds(text)
-    if callee is not None and complete and _contradicts_itself(src, callee, kinds):
+    rejected = next((kind for kind in kinds if kind not in _ACCEPTS[builtin]), None)
+    # the callee's own returns are read only when its annotation would be reported
+    if rejected is None or (
+        callee is not None and complete and _contradicts_itself(src, callee, kinds)
+    ):
         return None
-    for kind in kinds:
-        if kind not in _ACCEPTS[builtin]:
-            return kind, text
-    return None
+    return rejected, text
 
 
 def optional_how(src: SourceInfo, value: ast.expr, text: str) -> str:
@@ -2356,6 +2357,7 @@ class _ModuleIndex:
         self._bodies: dict[int, tuple[list[ast.Compare], list[ast.Call]]] = {}
         self._reads: dict[int, dict[str, list[tuple[ast.Name, ast.AST | None]]]] = {}
         self._attribute_args: dict[int, frozenset[int]] = {}
+        self._bound: dict[int, frozenset[str]] = {}
         for stmt in tree.body:
             if isinstance(stmt, FUNCTIONS):
                 self.functions[stmt.name] = stmt
@@ -2364,6 +2366,14 @@ class _ModuleIndex:
                 for member in stmt.body:
                     if isinstance(member, FUNCTIONS):
                         self.owner[id(member)] = stmt
+
+    def bound_names(self, node: ast.AST) -> frozenset[str]:
+        """:func:`_bound_names` of ``node``, walked once (a function is asked once per
+        parameter, call and return it holds)."""
+        found = self._bound.get(id(node))
+        if found is None:
+            found = self._bound[id(node)] = frozenset(_bound_names(node))
+        return found
 
     @functools.cached_property
     def nested(self) -> frozenset[int]:
@@ -3457,7 +3467,7 @@ def function_findings(
         return
     builtin = _builtin_of(src, node.returns)
     # builtin names the file binds (module level, or anywhere in this function)
-    shadowed = _types(src).rebound | _bound_names(node) | set(src.aliases)
+    shadowed = _types(src).rebound | _module_index(src).bound_names(node) | set(src.aliases)
     # ``return metrics`` after ``metrics = []``: the local's one kind is the returned kind
     locals_ = _local_kinds(node, shadowed) if builtin is not None else {}
 
@@ -3614,7 +3624,7 @@ def _other_classes_built(
     if not declared or not all(isinstance(m, ast.Name) for m in declared):
         return []
     names = {m.id for m in declared if isinstance(m, ast.Name)}
-    bound = _bound_names(node)
+    bound = _module_index(src).bound_names(node)
     # ``-> C`` returning ``C(...)``, or a call of a function (a lower-case name): nothing
     # to read; the hierarchy is read only for another class's construction
     built = [
@@ -3674,7 +3684,7 @@ def constructs_class(
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
         return False
     name = value.func.id
-    if name in _bound_names(node):
+    if name in _module_index(src).bound_names(node):
         return False
     return _types(src).class_lineage(name) is not None
 
