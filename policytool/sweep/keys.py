@@ -552,13 +552,19 @@ def kwargs_spellings(tree: ast.Module, lines: frozenset[int] | None) -> frozense
     ``self.kwargs["k"]``, ``"k" in gen_kwargs``), a display of one (``reward_kwargs =
     {"k": v}``, ``f(**{"k": v})``, a display bound to a name handed on with ``**``) or the
     key list filtering one (``{k: v for k, v in cfg.items() if k in ["k", ...]}``)."""
-    starred = frozenset(
-        k.value.id
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        for k in node.keywords
-        if k.arg is None and isinstance(k.value, ast.Name)
-    )
+    # One walk (a module of thousands of lines is read for each key a change spells):
+    # the names handed on with ``**`` and the nodes that may spell a key, read after.
+    starred: set[str] = set()
+    candidates: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword):
+            if node.arg is None and isinstance(node.value, ast.Name):
+                starred.add(node.value.id)
+            if node.arg is None or node.arg.lower().endswith("kwargs"):
+                candidates.append(node)
+        elif isinstance(node, (ast.Subscript, ast.Call, ast.Compare, ast.Assign, ast.AnnAssign)):
+            candidates.append(node)
+    named = frozenset(starred)
     found: set[str] = set()
 
     def add(key: ast.AST | None) -> None:
@@ -566,31 +572,29 @@ def kwargs_spellings(tree: ast.Module, lines: frozenset[int] | None) -> frozense
         if text is not None and (lines is None or getattr(key, "lineno", 0) in lines):
             found.add(text)
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and _kwargs_named(node.value, starred):
+    for node in candidates:
+        if isinstance(node, ast.Subscript) and _kwargs_named(node.value, named):
             add(node.slice)
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("get", "pop", "setdefault")
-            and _kwargs_named(node.func.value, starred)
+            and _kwargs_named(node.func.value, named)
             and node.args
         ):
             add(node.args[0])
         elif (
             isinstance(node, ast.Compare)
             and isinstance(node.ops[0], (ast.In, ast.NotIn))
-            and _kwargs_named(node.comparators[0], starred)
+            and _kwargs_named(node.comparators[0], named)
         ):
             add(node.left)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if node.value is not None and any(_kwargs_named(t, starred) for t in targets):
+            if node.value is not None and any(_kwargs_named(t, named) for t in targets):
                 for key in _display_keys(node.value):
                     add(key)
-        elif isinstance(node, ast.keyword) and (
-            node.arg is None or node.arg.lower().endswith("kwargs")
-        ):
+        elif isinstance(node, ast.keyword):
             for key in _display_keys(node.value):
                 add(key)
     return frozenset(found)
@@ -658,6 +662,7 @@ class Spellings:
     _bases: dict[str, frozenset[str]] = field(default_factory=dict)
     _heads: dict[str, frozenset[str]] = field(default_factory=dict)
     _spelled: dict[str, frozenset[str]] = field(default_factory=dict)
+    _near: dict[str, list[str]] = field(default_factory=dict)
 
     def _base(self, path: str) -> frozenset[str]:
         """The quoted strings of ``path``'s base version (none: a new file)."""
@@ -677,14 +682,32 @@ class Spellings:
     def _keys(self, path: str) -> frozenset[str]:
         """:func:`kwargs_spellings` of ``path`` on its added lines, parsed once."""
         if path not in self._spelled:
-            try:
-                tree = ast.parse(self.contents[path])
-            except PYTHON_PARSE_ERRORS:
-                tree = None
+            data = self.contents[path]
+            tree = None
+            # a kwargs dict is named ``...kwargs`` or handed on with ``**``: a file that
+            # spells neither (a list of names that happen to match) is not parsed
+            if b"**" in data or b"kwargs" in data.lower():
+                try:
+                    tree = ast.parse(data)
+                except PYTHON_PARSE_ERRORS:
+                    tree = None
             self._spelled[path] = (
                 kwargs_spellings(tree, self.files[path]) if tree is not None else frozenset()
             )
         return self._spelled[path]
+
+    def _neighbours(self, path: str) -> list[str]:
+        """The files other than ``path`` where a key it reads may be spelled (sorted),
+        found once a path: thousands of keys read in one file ask the same."""
+        if path not in self._near:
+            one_piece = len(self.files) <= ONE_PIECE
+            self._near[path] = sorted(
+                other
+                for other in self.files
+                if other != path
+                and (_nearby(path, other) or (one_piece and _same_project_package(path, other)))
+            )
+        return self._near[path]
 
     def new_in(self, key: str, path: str) -> bool:
         """Whether ``path``'s base version (if any) never spelled ``key`` as a literal."""
@@ -694,15 +717,11 @@ class Spellings:
         """The files other than ``path`` whose added lines spell ``key`` as a kwargs
         literal and whose base versions did not hold it (sorted); none when ``path``
         itself held the literal before."""
-        one_piece = len(self.files) <= ONE_PIECE
-        found = sorted(
+        found = [
             other
-            for other in self.files
-            if other != path
-            and (_nearby(path, other) or (one_piece and _same_project_package(path, other)))
-            and key in self._head(other)
-            and key in self._keys(other)
-        )
+            for other in self._neighbours(path)
+            if key in self._head(other) and key in self._keys(other)
+        ]
         if not found or not self.new_in(key, path):
             return []
         return [other for other in found if self.new_in(key, other)]
