@@ -1047,6 +1047,8 @@ class Finder:
         self.passed: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         # An installed package the work tree's code imports -> its directory (``_fake_hf``).
         self.tops: dict[str, str | None] = {}
+        # (module, class) -> the attributes it declares with a type (``typed_attributes``)
+        self.typed: dict[tuple[str, str], frozenset[str]] = {}
 
     def second_tier(self, modules: list[str]) -> list[str]:
         """The modules ``modules`` import from (:func:`imports_of`), read once per test
@@ -1454,7 +1456,12 @@ def _mimicked(
             continue
         seen.add((cls, module))
         defined = define(finder, cls, module)
-        if defined is None or not defined.data_class:
+        if defined is None:
+            continue
+        if not defined.data_class:
+            # a plain class whose attributes the fake sets are all typed: a typed stub
+            if typed_class(finder, cls, defined, keywords):
+                return Mimicked(cls, defined.relpath, how), defined
             continue
         widened = defined
         if extra and defined.fields and how.startswith("`"):
@@ -1882,15 +1889,82 @@ def typed_stub(
     a parameter is annotated with, when every keyword of the fake is one of its
     attributes: a real typed stub the fake mimics, though no data class (not a service
     object: a class named a worker, engine, layer, model...)."""
-    words = {w.lower() for w in re.findall(r"[A-Z]+[a-z0-9]*|[a-z0-9]+", cls)}
-    if not keywords or words & _SERVICE_WORDS:
-        return None  # a worker, engine, layer...: a service object, not a typed record
     defined = define(finder, cls, module)
-    if defined is None or not defined.fields or not keywords <= defined.fields:
+    if defined is None or not _stub_like(cls, defined, keywords):
         return None
-    if not _typed_package(finder, defined.module):
+    if not _typed_package(finder, defined.module) and not typed_class(
+        finder, cls, defined, keywords
+    ):
         return None
     return Mimicked(cls, defined.relpath, "its annotation"), defined
+
+
+def _stub_like(cls: str, defined: Defined, keywords: frozenset[str]) -> bool:
+    """Whether a fake setting ``keywords`` may mimic the plain class ``cls``: each is one
+    of its attributes, and its name is no service word (a worker, engine, layer...: a
+    service object, not a typed record)."""
+    words = {w.lower() for w in re.findall(r"[A-Z]+[a-z0-9]*|[a-z0-9]+", cls)}
+    return bool(keywords) and not words & _SERVICE_WORDS and keywords <= defined.fields
+
+
+def typed_class(finder: Finder, cls: str, defined: Defined, keywords: frozenset[str]) -> bool:
+    """Whether ``cls``, a plain class of the work tree, is a typed stub for a fake
+    setting ``keywords``: :func:`_stub_like`, and the class declares each with a type
+    (:func:`typed_attributes`)."""
+    return _stub_like(cls, defined, keywords) and keywords <= typed_attributes(
+        finder, cls, defined.module
+    )
+
+
+def typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
+    """The attributes class ``cls`` of a work-tree ``module`` declares with a type: ``x:
+    T`` in its body, ``self.x: T = ...`` in a method, a ``@property`` with ``-> T``. A
+    fake setting only such attributes mimics a typed class (evalscope's ``TaskState``,
+    whose ``sample_id`` is a typed property), though no record; installed packages are
+    typed stubs by their ``py.typed`` marker instead (:func:`_typed_package`)."""
+    key = (module, cls)
+    if key not in finder.typed:
+        finder.typed[key] = _typed_attributes(finder, cls, module)
+    return finder.typed[key]
+
+
+def _typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
+    """:func:`typed_attributes`, not memoized."""
+    found = finder.find(module)
+    if found is None or finder.root is None:
+        return frozenset()
+    if not os.path.realpath(found[0]).startswith(finder.root + os.sep):
+        return frozenset()
+    tree = finder.tree(module)
+    node = next(
+        (
+            n
+            for n in (tree.body if tree is not None else ())
+            if isinstance(n, ast.ClassDef) and n.name == cls
+        ),
+        None,
+    )
+    if node is None:
+        return frozenset()
+    typed: set[str] = set()
+    for stmt in node.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            typed.add(stmt.target.id)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            decorators = {_terminal(d) for d in stmt.decorator_list}
+            if "property" in decorators or "cached_property" in decorators:
+                if stmt.returns is not None:
+                    typed.add(stmt.name)
+                continue
+            for sub in ast.walk(stmt):
+                if (
+                    isinstance(sub, ast.AnnAssign)
+                    and isinstance(sub.target, ast.Attribute)
+                    and isinstance(sub.target.value, ast.Name)
+                    and sub.target.value.id == "self"
+                ):
+                    typed.add(sub.target.attr)
+    return frozenset(typed)
 
 
 # The repository's record classes, found by the fields a fake sets (a reviewer greps the

@@ -338,11 +338,34 @@ def _bound_names(node: ast.AST) -> set[str]:
     return out
 
 
-def _value_kind(value: ast.expr, shadowed: frozenset[str] | set[str]) -> str | None:
-    """:func:`_literal_kind`, or the builtin type a builtin call certainly gives."""
+# Awaited calls whose result is certainly a builtin: ``await asyncio.gather(...)`` is a
+# list of the results (a ``-> Tuple[Any, dict]`` over it is wrong).
+_AWAITED_KINDS = {"asyncio.gather": "list"}
+
+
+def _value_kind(
+    value: ast.expr, shadowed: frozenset[str] | set[str], src: SourceInfo | None = None
+) -> str | None:
+    """:func:`_literal_kind`, or the builtin type a builtin call certainly gives (or, with
+    the file ``src`` to resolve its imports, an awaited :data:`_AWAITED_KINDS` call)."""
     kind = _literal_kind(value)
     if kind is not None:
         return kind
+    if isinstance(value, ast.Await):
+        call = value.value
+        if src is None or not isinstance(call, ast.Call):
+            return None
+        head = call.func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        # the module imports the name and never rebinds it: the standard library's
+        if not (
+            isinstance(head, ast.Name)
+            and head.id in src.aliases
+            and head.id not in _types(src).rebound
+        ):
+            return None
+        return _AWAITED_KINDS.get(src.qualname(call.func) or "")
     called = _call_kind(value, shadowed)
     return called[0] if called is not None else None
 
@@ -352,7 +375,9 @@ _AUGMENTED_KEEP = frozenset({"list", "tuple", "set", "dict"})
 
 
 def _local_kinds(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, shadowed: frozenset[str] | set[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    shadowed: frozenset[str] | set[str],
+    src: SourceInfo | None = None,
 ) -> dict[str, str]:
     """The local names of ``node`` whose every binding in its own scope gives one builtin
     kind (``metrics = []`` then ``metrics.append(...)``: a list); a parameter, a
@@ -383,14 +408,14 @@ def _local_kinds(
         elif isinstance(current, ast.Assign) and (
             len(current.targets) == 1 and isinstance(current.targets[0], ast.Name)
         ):
-            kind = _value_kind(current.value, shadowed)
+            kind = _value_kind(current.value, shadowed, src)
             kinds.setdefault(current.targets[0].id, set()).add(kind or "other")
             stack.append(current.value)
             continue
         elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name):
             if current.value is None:
                 continue
-            kind = _value_kind(current.value, shadowed)
+            kind = _value_kind(current.value, shadowed, src)
             kinds.setdefault(current.target.id, set()).add(kind or "other")
             stack.append(current.value)
             continue
@@ -979,11 +1004,11 @@ def _contradicts_itself(
     returning its ``metrics`` dict): its own annotation is the wrong one, not the
     caller's that trusts the value."""
     shadowed = _types(src).rebound | _module_index(src).bound_names(callee) | set(src.aliases)
-    locals_ = _local_kinds(callee, shadowed)
+    locals_ = _local_kinds(callee, shadowed, src)
     for ret in kwreads.statements(callee.body, scopes=False):
         if not isinstance(ret, ast.Return) or ret.value is None:
             continue
-        kind = _value_kind(ret.value, shadowed)
+        kind = _value_kind(ret.value, shadowed, src)
         if kind is None and isinstance(ret.value, ast.Name):
             kind = locals_.get(ret.value.id)
         if kind is not None and not any(kind in _ACCEPTS[k] for k in kinds):
@@ -3469,12 +3494,12 @@ def function_findings(
     # builtin names the file binds (module level, or anywhere in this function)
     shadowed = _types(src).rebound | _module_index(src).bound_names(node) | set(src.aliases)
     # ``return metrics`` after ``metrics = []``: the local's one kind is the returned kind
-    locals_ = _local_kinds(node, shadowed) if builtin is not None else {}
+    locals_ = _local_kinds(node, shadowed, src) if builtin is not None else {}
 
     def returned_kind(value: ast.expr) -> str | None:
         """The builtin kind ``value`` certainly gives: a literal, a builtin call, or a local
         every binding of which gives one kind (judged against a builtin annotation)."""
-        kind = _value_kind(value, shadowed)
+        kind = _value_kind(value, shadowed, src)
         if kind is None and isinstance(value, ast.Name):
             kind = locals_.get(value.id)
         return kind
@@ -3983,7 +4008,7 @@ def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
         elif value is None or gives_none(value):
             kinds.add("None")
         else:
-            kinds.add(_value_kind(value, frozenset()) or "other")
+            kinds.add(_value_kind(value, frozenset(), src) or "other")
     return frozenset(kinds)
 
 

@@ -73,7 +73,8 @@ the function reads it nowhere else (an `assert` or `if` on it narrows) and no me
 builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
 `tuple(...)`, `set(...)`, `frozenset(...)`, `str(...)`, `int(...)`, `float(...)`,
 `bool(...)`, `bytes(...)`, `sorted(...)`, `len(...)`, `repr(...)`, `"sep".join(...)`;
-not when the file or the function binds that name itself), or a local name every binding
+not when the file or the function binds that name itself; and `await asyncio.gather(...)`,
+a list, when the module imports `asyncio` and never rebinds it), or a local name every binding
 of which gives one such kind (`rewards = []`, appended to, `return rewards`; not a name
 also bound by a call, a loop, unpacking or as a parameter): `-> float` returning
 `dict.fromkeys(keys, res)`; under a signature the change writes, a call of a function
@@ -261,7 +262,11 @@ class (`Batch(states=[[sample]])`, `states: list[list[State]]` -> `State`)
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
 a parameter annotated with a plain class of a `py.typed` installed package (starlette's
 `Request`; not a service class: a worker, engine, layer...) counts when every keyword
-of the fake is one of its attributes; a fake made only of tensor attributes (`dtype`,
+of the fake is one of its attributes, and so does a plain class of the repository, found
+by the slot's annotation or name, when the class declares every keyword with a type
+(`x: T` in its body, `self.x: T = ...`, a `@property` with `-> T`: evalscope's
+`task_state = SimpleNamespace(sample_id=2)` for `TaskState`, whose `sample_id` is a typed
+property); a fake made only of tensor attributes (`dtype`,
 `shape`, `ndim`, `is_cuda`...) passed where the callee's own `def` declares
 `torch.Tensor` stands in for `torch.Tensor` (torch ships typed stubs; a meta tensor is
 the real thing); a subclass of a typed data class is one (a pydantic model's subclass

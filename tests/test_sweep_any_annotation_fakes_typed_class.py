@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation, test fakes of a plain typed class of the repository: evalscope's
+``task_state = SimpleNamespace(sample_id=2)`` stands in for ``TaskState``, no dataclass
+but a class whose ``sample_id`` is a typed property. Every attribute the fake sets must
+be one the class declares with a type (``x: T`` in its body, ``self.x: T = ...``, a
+``@property`` with ``-> T``); a class named like a service object is never one."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+_STATE = (
+    "class TaskState:\n"
+    "    label: str\n\n"
+    "    def __init__(self, sample_id: int) -> None:\n"
+    "        self._sample_id = sample_id\n"
+    "        self.score: float = 0.0\n"
+    "        self.notes = []\n\n"
+    "    @property\n"
+    "    def sample_id(self) -> int:\n"
+    "        return self._sample_id\n\n"
+    "    @property\n"
+    "    def raw(self):\n"
+    "        return self._sample_id\n\n\n"
+    "class TaskRunner:\n"
+    "    @property\n"
+    "    def sample_id(self) -> int:\n"
+    "        return 0\n\n\n"
+    "def review(task_state: TaskState, runner: TaskRunner) -> int:\n"
+    "    return task_state.sample_id + runner.sample_id\n"
+)
+
+
+def _rows(run: Run) -> list[tuple[int, str, str]]:
+    """(line, severity, message) of the any-annotation findings in the test file."""
+    return [(r[1], r[2], r[3]) for r in found(run, "any-annotation") if r[0].startswith("tests/")]
+
+
+def test_a_fake_of_typed_attributes_only_stands_in_for_the_plain_class(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/state.py", _STATE)
+    feature.write(
+        "tests/test_review.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.state import review\n\n\n"
+        "def test_review():\n"  # 6
+        "    task_state = SimpleNamespace(sample_id=2)\n"  # 7: ✗ by the name, a property
+        "    other = SimpleNamespace(score=1.0, label='a')\n"  # 8: ⚠ (no slot names it)
+        "    review(task_state=SimpleNamespace(score=1.0, label='a'), runner=None)\n"  # 9: ✗
+        "    assert task_state and other\n",
+    )
+    feature.commit("tests")
+    rows = _rows(run)
+    assert [(line, severity) for line, severity, _m in rows] == [
+        (7, "error"),
+        (8, "warning"),
+        (9, "error"),
+    ]
+    assert "`TaskState` (pkg/state.py" in rows[0][2]
+    assert "`TaskState`" in rows[2][2]
+
+
+def test_an_untyped_attribute_or_a_service_class_keeps_the_fake_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/state.py", _STATE)
+    feature.write(
+        "tests/test_review.py",
+        "from types import SimpleNamespace\n\n"
+        "from pkg.state import review\n\n\n"
+        "def test_review():\n"  # 6
+        "    task_state = SimpleNamespace(sample_id=2, notes=[])\n"  # 7: `notes` untyped
+        "    state = SimpleNamespace(raw=1)\n"  # 8: a property without `->`
+        "    review(task_state=state, runner=SimpleNamespace(sample_id=1))\n"  # 9: a runner
+        "    assert task_state\n",
+    )
+    feature.commit("tests")
+    assert [(line, severity) for line, severity, _m in _rows(run)] == [
+        (7, "warning"),
+        (8, "warning"),
+        (9, "warning"),
+    ]
