@@ -4,7 +4,10 @@
 ``task_state = SimpleNamespace(sample_id=2)`` stands in for ``TaskState``, no dataclass
 but a class whose ``sample_id`` is a typed property. Every attribute the fake sets must
 be one the class declares with a type (``x: T`` in its body, ``self.x: T = ...``, a
-``@property`` with ``-> T``); a class named like a service object is never one."""
+``@property`` with ``-> T``), and the class must be shaped like a record: no base but
+``Generic``, no more public methods (a ``__call__`` among them) than typed attributes,
+no name of a service object (vLLM's ``GroupCoordinator`` is a service a test fakes for
+want of a process group)."""
 
 from __future__ import annotations
 
@@ -28,8 +31,24 @@ _STATE = (
     "    @property\n"
     "    def sample_id(self) -> int:\n"
     "        return 0\n\n\n"
+    "class GroupCoordinator:\n"
+    "    rank: int\n\n"
+    "    def all_gather(self, x: int) -> int:\n"
+    "        return x\n\n"
+    "    def barrier(self) -> None:\n"
+    "        pass\n\n\n"
+    "class Base:\n"
+    "    pass\n\n\n"
+    "class SubState(Base):\n"
+    "    rank: int\n\n\n"
+    "class Layers:\n"
+    "    rank: int\n\n"
+    "    def __call__(self, x: int) -> int:\n"
+    "        return x\n\n\n"
     "def review(task_state: TaskState, runner: TaskRunner) -> int:\n"
-    "    return task_state.sample_id + runner.sample_id\n"
+    "    return task_state.sample_id + runner.sample_id\n\n\n"
+    "def gather(group: GroupCoordinator, state: SubState, layers: Layers) -> int:\n"
+    "    return group.rank + state.rank + layers.rank\n"
 )
 
 
@@ -72,11 +91,14 @@ def test_an_untyped_attribute_or_a_service_class_keeps_the_fake_a_warning(
     feature.write(
         "tests/test_review.py",
         "from types import SimpleNamespace\n\n"
-        "from pkg.state import review\n\n\n"
+        "from pkg.state import gather, review\n\n\n"
         "def test_review():\n"  # 6
         "    task_state = SimpleNamespace(sample_id=2, notes=[])\n"  # 7: `notes` untyped
         "    state = SimpleNamespace(raw=1)\n"  # 8: a property without `->`
         "    review(task_state=state, runner=SimpleNamespace(sample_id=1))\n"  # 9: a runner
+        "    gather(group=SimpleNamespace(rank=0), state=None, layers=None)\n"  # 10: service
+        "    gather(group=None, state=SimpleNamespace(rank=0), layers=None)\n"  # 11: a base
+        "    gather(group=None, state=None, layers=SimpleNamespace(rank=0))\n"  # 12: callable
         "    assert task_state\n",
     )
     feature.commit("tests")
@@ -84,4 +106,7 @@ def test_an_untyped_attribute_or_a_service_class_keeps_the_fake_a_warning(
         (7, "warning"),
         (8, "warning"),
         (9, "warning"),
+        (10, "warning"),
+        (11, "warning"),
+        (12, "warning"),
     ]

@@ -1918,10 +1918,15 @@ def typed_class(finder: Finder, cls: str, defined: Defined, keywords: frozenset[
 
 def typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
     """The attributes class ``cls`` of a work-tree ``module`` declares with a type: ``x:
-    T`` in its body, ``self.x: T = ...`` in a method, a ``@property`` with ``-> T``. A
-    fake setting only such attributes mimics a typed class (evalscope's ``TaskState``,
-    whose ``sample_id`` is a typed property), though no record; installed packages are
-    typed stubs by their ``py.typed`` marker instead (:func:`_typed_package`)."""
+    T`` in its body, ``self.x: T = ...`` in a method, a ``@property`` with ``-> T``, when
+    the class is shaped like a record: no base but ``Generic`` (a subclass, an ``ABC`` or
+    an ``nn.Module`` is an interface or a service), and no more public methods than typed
+    attributes (vLLM's ``GroupCoordinator``, 37 methods over 15 typed attributes, is a
+    service object a test fakes for want of a process group), and no ``__call__`` (a
+    callable class runs something). A fake setting only such
+    attributes mimics a typed class (evalscope's ``TaskState``, 15 typed properties and
+    6 methods), though no data class; installed packages are typed stubs by their
+    ``py.typed`` marker instead (:func:`_typed_package`)."""
     key = (module, cls)
     if key not in finder.typed:
         finder.typed[key] = _typed_attributes(finder, cls, module)
@@ -1944,9 +1949,14 @@ def _typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
         ),
         None,
     )
-    if node is None:
+    if node is None or node.keywords:
         return frozenset()
+    for base in node.bases:
+        head = base.value if isinstance(base, ast.Subscript) else base
+        if _terminal(head) not in ("object", "Generic"):
+            return frozenset()
     typed: set[str] = set()
+    methods = 0
     for stmt in node.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             typed.add(stmt.target.id)
@@ -1956,6 +1966,9 @@ def _typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
                 if stmt.returns is not None:
                     typed.add(stmt.name)
                 continue
+            if stmt.name == "__call__":
+                return frozenset()  # a callable class runs something: no record
+            methods += not stmt.name.startswith("_")
             for sub in ast.walk(stmt):
                 if (
                     isinstance(sub, ast.AnnAssign)
@@ -1964,7 +1977,8 @@ def _typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
                     and sub.target.value.id == "self"
                 ):
                     typed.add(sub.target.attr)
-    return frozenset(typed)
+    public = sum(not name.startswith("_") for name in typed)
+    return frozenset(typed) if methods <= public else frozenset()
 
 
 # The repository's record classes, found by the fields a fake sets (a reviewer greps the

@@ -266,7 +266,9 @@ of the fake is one of its attributes, and so does a plain class of the repositor
 by the slot's annotation or name, when the class declares every keyword with a type
 (`x: T` in its body, `self.x: T = ...`, a `@property` with `-> T`: evalscope's
 `task_state = SimpleNamespace(sample_id=2)` for `TaskState`, whose `sample_id` is a typed
-property); a fake made only of tensor attributes (`dtype`,
+property) and is shaped like a record: no base but `Generic`, no `__call__`, no more
+public methods than typed attributes (vLLM's `GroupCoordinator`, a service a test fakes
+for want of a process group, stays ⚠); a fake made only of tensor attributes (`dtype`,
 `shape`, `ndim`, `is_cuda`...) passed where the callee's own `def` declares
 `torch.Tensor` stands in for `torch.Tensor` (torch ships typed stubs; a meta tensor is
 the real thing); a subclass of a typed data class is one (a pydantic model's subclass
