@@ -52,28 +52,33 @@ _STATE = (
 )
 
 
-def _rows(run: Run) -> list[tuple[int, str, str]]:
-    """(line, severity, message) of the any-annotation findings in the test file."""
+def _rows(feature: Repo, run: Run, imports: str, body: str) -> list[tuple[int, str, str]]:
+    """Commit ``pkg/state.py`` and a test file importing ``imports`` from it whose
+    ``test_review`` body (line 6 on) is ``body``: (line, severity, message) of the
+    any-annotation findings in the test file."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/state.py", _STATE)
+    feature.write(
+        "tests/test_review.py",
+        f"from types import SimpleNamespace\n\nfrom pkg.state import {imports}\n\n\n"
+        f"def test_review():\n{body}",
+    )
+    feature.commit("tests")
     return [(r[1], r[2], r[3]) for r in found(run, "any-annotation") if r[0].startswith("tests/")]
 
 
 def test_a_fake_of_typed_attributes_only_stands_in_for_the_plain_class(
     feature: Repo, run: Run
 ) -> None:
-    feature.write("pkg/__init__.py", "")
-    feature.write("pkg/state.py", _STATE)
-    feature.write(
-        "tests/test_review.py",
-        "from types import SimpleNamespace\n\n"
-        "from pkg.state import review\n\n\n"
-        "def test_review():\n"  # 6
+    rows = _rows(
+        feature,
+        run,
+        "review",
         "    task_state = SimpleNamespace(sample_id=2)\n"  # 7: ✗ by the name, a property
         "    other = SimpleNamespace(score=1.0, label='a')\n"  # 8: ⚠ (no slot names it)
         "    review(task_state=SimpleNamespace(score=1.0, label='a'), runner=None)\n"  # 9: ✗
         "    assert task_state and other\n",
     )
-    feature.commit("tests")
-    rows = _rows(run)
     assert [(line, severity) for line, severity, _m in rows] == [
         (7, "error"),
         (8, "warning"),
@@ -86,13 +91,10 @@ def test_a_fake_of_typed_attributes_only_stands_in_for_the_plain_class(
 def test_an_untyped_attribute_or_a_service_class_keeps_the_fake_a_warning(
     feature: Repo, run: Run
 ) -> None:
-    feature.write("pkg/__init__.py", "")
-    feature.write("pkg/state.py", _STATE)
-    feature.write(
-        "tests/test_review.py",
-        "from types import SimpleNamespace\n\n"
-        "from pkg.state import gather, review\n\n\n"
-        "def test_review():\n"  # 6
+    rows = _rows(
+        feature,
+        run,
+        "gather, review",
         "    task_state = SimpleNamespace(sample_id=2, notes=[])\n"  # 7: `notes` untyped
         "    state = SimpleNamespace(raw=1)\n"  # 8: a property without `->`
         "    review(task_state=state, runner=SimpleNamespace(sample_id=1))\n"  # 9: a runner
@@ -101,8 +103,7 @@ def test_an_untyped_attribute_or_a_service_class_keeps_the_fake_a_warning(
         "    gather(group=None, state=None, layers=SimpleNamespace(rank=0))\n"  # 12: callable
         "    assert task_state\n",
     )
-    feature.commit("tests")
-    assert [(line, severity) for line, severity, _m in _rows(run)] == [
+    assert [(line, severity) for line, severity, _m in rows] == [
         (7, "warning"),
         (8, "warning"),
         (9, "warning"),
