@@ -2051,13 +2051,6 @@ _ZZZN_FIGURES = {
         'finding), and `kwargs.get("vmem_limit_bytes")`, a new key the change spells in '
         "two other files on dicts not named as kwargs (`user_block_sizes.get(...)`: ⚠)"
     ),
-    ("kwargs-lookup", "w-precision"): (
-        "6/10: numba-cuda's four `kwargs.pop(...)` in `_BaseVectorize` classmethods that "
-        "take the dict `Vectorize.__new__(cls, func, **kws)` hands them whole, labelled '-' "
-        "by reading 4 (a plain dict parameter); the rule follows a `**kwargs` dict passed "
-        "on whole, which sets s, u, zy, zzb and zzl label ⚠ and zza, zze, zzy, zzzd and "
-        "zzzk '-'"
-    ),
 }
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (

@@ -70,6 +70,32 @@ def test_a_dict_a_double_star_parameter_passes_on_whole_stays_a_warning(
     assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(2, "warning")]
 
 
+def test_a_dict_handed_whole_to_a_public_function_is_that_functions_own_parameter(
+    feature: Repo, run: Run
+) -> None:
+    """numba-cuda's ``Vectorize.__new__(cls, func, **kws)`` hands ``kws`` to the public
+    classmethods ``get_identity(cls, kwargs)``...: a plain dict parameter of their own
+    API (the brief's reading 4), not the caller's ``**kwargs`` read; a private helper's
+    read still is."""
+    feature.write(
+        "pkg/vectorize.py",
+        "class Base:\n"
+        "    @classmethod\n"
+        "    def get_identity(cls, kwargs):\n"  # 3
+        "        return kwargs.pop('identity', None)\n\n"  # 4: public, no finding
+        "    @classmethod\n"
+        "    def _get_cache(cls, kwargs):\n"
+        "        return kwargs.pop('cache', False)\n\n\n"  # 8: private helper, ⚠
+        "class Vectorize(Base):\n"
+        "    def __new__(cls, func, **kws):\n"
+        "        identity = cls.get_identity(kws)\n"
+        "        cache = cls._get_cache(kws)\n"
+        "        return identity, cache\n",
+    )
+    feature.commit("vectorize")
+    assert [(line, sev) for _p, line, sev, _m in rows(run)] == [(8, "warning")]
+
+
 PROCESSOR = """\
 from typing import Mapping
 

@@ -39,11 +39,13 @@ A function with a `**kwargs` parameter that reads string keys from it
 (`kwargs["k"]`, `kwargs.get("k")`, `kwargs.pop("k")`, `"k" in kwargs`), on lines a change
 adds (a line from the lookup to its key: a rewritten default alone is no new read), or
 anywhere in its body when the change adds the `**kwargs` parameter itself. A
-dict passed on whole from `**kwargs` to a plain parameter (`self._setup(kwargs)`, then
-`def _setup(self, kwargs: dict)`, also from a `lambda` of the body) is followed within
-the file. Setting a default is not
-a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the test is one term of an
-`and` or the key is set in a block nested in the `if`.
+dict passed on whole from `**kwargs` to a plain parameter of a private helper
+(`self._setup(kwargs)`, then `def _setup(self, kwargs: dict)`, also from a `lambda` of
+the body) is followed within the file; a public function or method taking it
+(numba-cuda's `get_identity(cls, kwargs)` classmethods, given `Vectorize.__new__`'s
+`**kws`) has a plain dict parameter of its own API, whose reads are not reported.
+Setting a default is not a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the
+test is one term of an `and` or the key is set in a block nested in the `if`.
 
 A name the body rebinds to a record's dump (`kwargs = resolved.model_dump()`, `kwargs =
 Params(**kwargs).model_dump()`, `asdict(...)`, a display merging only dumps), in a
@@ -210,8 +212,14 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         # Reads and calls after a name is rebound see another value (``kwreads.rebound``).
         rebound_at = kwreads.rebound(func, names)
         read_nodes: set[int] = set()
+        # A dict handed whole to a public function is its plain dict parameter, an API of
+        # its own (numba's ``get_identity(cls, kwargs)`` classmethods): its reads are not
+        # the caller's ``**kwargs`` reads. A private helper (``self._setup(kwargs)``) is
+        # the caller's body split out: its reads are.
+        private = func.name.startswith("_") and not func.name.endswith("__")
+        followed = set() if private else names - kwreads.own_dicts(func)
         for key_read, is_live in kwreads.key_reads(func, names, rebound_at):
-            if is_live:
+            if is_live and key_read.name not in followed:
                 reads.append((key_read.name, key_read.key, key_read.node))
             read_nodes.add(id(key_read.node))
             consumed.update(id(n) for n in ast.walk(key_read.node) if isinstance(n, ast.Name))
