@@ -664,6 +664,32 @@ def _class_fields_ast(
     return _fields_of_classdef(node) if isinstance(node, ast.ClassDef) else None
 
 
+def _class_node(path: str, cls: str) -> ast.ClassDef | None:
+    """The module-level ``class cls`` of the module at ``path``, parsed from its own text
+    alone (cut as :func:`class_fields_text` cuts it; bounded by ``MAX_CLASS_BYTES``): a
+    module's whole tree is not parsed, nor kept, for one class."""
+    data = _module_bytes(path)
+    if data is None:
+        return None
+    match = re.search(rb"^class[ \t]+" + re.escape(cls.encode()) + rb"\b", data, re.M)
+    if match is None:
+        return None
+    end = _class_end(data, match.end())
+    triples = [m.start() for m in _TRIPLE_RE.finditer(data)]
+    while (bisect.bisect_left(triples, end) - bisect.bisect_left(triples, match.start())) % 2:
+        if end >= len(data) or end - match.start() > MAX_CLASS_BYTES:
+            return None
+        end = _class_end(data, end)
+    if end - match.start() > MAX_CLASS_BYTES:
+        return None
+    try:
+        tree = ast.parse(data[match.start() : end])
+    except PYTHON_PARSE_ERRORS:
+        return None
+    node = tree.body[0] if tree.body else None
+    return node if isinstance(node, ast.ClassDef) and node.name == cls else None
+
+
 def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
     """Module-level classes and their attribute names, read from the text (fast): names
     assigned or annotated at the class body's own indentation, its methods, and
@@ -1940,15 +1966,7 @@ def _typed_attributes(finder: Finder, cls: str, module: str) -> frozenset[str]:
         return frozenset()
     if not os.path.realpath(found[0]).startswith(finder.root + os.sep):
         return frozenset()
-    tree = finder.tree(module)
-    node = next(
-        (
-            n
-            for n in (tree.body if tree is not None else ())
-            if isinstance(n, ast.ClassDef) and n.name == cls
-        ),
-        None,
-    )
+    node = _class_node(found[0], cls)
     if node is None or node.keywords:
         return frozenset()
     for base in node.bases:
