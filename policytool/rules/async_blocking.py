@@ -707,9 +707,11 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         if isinstance(node, ast.Await):
             awaited.add(id(node.value))
             for lock in ctx.locks:
-                waits = _waits_on(node, lock)
                 known = sections.get(id(lock))
-                if known is not None and (waits or not known[3]):
+                if known is not None and not known[3]:
+                    continue  # settled: an await other than its condition's own wait
+                waits = _waits_on(node, lock)
+                if known is not None and waits:
                     continue
                 if _created(src, node) or _created(src, lock):
                     sections[id(lock)] = (lock, ctx, node, waits)
