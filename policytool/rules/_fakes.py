@@ -643,13 +643,10 @@ def _fields_of_classdef(node: ast.ClassDef) -> frozenset[str]:
     return frozenset(names)
 
 
-def _class_fields_ast(
-    data: bytes, start: int, end: int, triples: list[int]
-) -> frozenset[str] | None:
-    """The fields of the class at ``start`` from the AST of its text alone, the cut
-    ``end`` moved to the first top-level line after an even number of triple quotes
-    (``triples``: their offsets); None when that is over ``MAX_CLASS_BYTES`` away or the
-    text does not parse."""
+def _parsed_class(data: bytes, start: int, end: int, triples: list[int]) -> ast.ClassDef | None:
+    """The class at ``start`` parsed from its text alone, the cut ``end`` moved to the
+    first top-level line after an even number of triple quotes (``triples``: their
+    offsets); None when that is over ``MAX_CLASS_BYTES`` away or the text does not parse."""
     while (bisect.bisect_left(triples, end) - bisect.bisect_left(triples, start)) % 2:
         if end >= len(data) or end - start > MAX_CLASS_BYTES:
             return None
@@ -661,33 +658,31 @@ def _class_fields_ast(
     except PYTHON_PARSE_ERRORS:
         return None
     node = tree.body[0] if tree.body else None
-    return _fields_of_classdef(node) if isinstance(node, ast.ClassDef) else None
+    return node if isinstance(node, ast.ClassDef) else None
+
+
+def _class_fields_ast(
+    data: bytes, start: int, end: int, triples: list[int]
+) -> frozenset[str] | None:
+    """The fields of the class at ``start`` from the AST of its text alone
+    (:func:`_parsed_class`)."""
+    node = _parsed_class(data, start, end, triples)
+    return _fields_of_classdef(node) if node is not None else None
 
 
 def _class_node(path: str, cls: str) -> ast.ClassDef | None:
     """The module-level ``class cls`` of the module at ``path``, parsed from its own text
-    alone (cut as :func:`class_fields_text` cuts it; bounded by ``MAX_CLASS_BYTES``): a
-    module's whole tree is not parsed, nor kept, for one class."""
+    alone (cut as :func:`class_fields_text` cuts it, :func:`_parsed_class`): a module's
+    whole tree is not parsed, nor kept, for one class."""
     data = _module_bytes(path)
     if data is None:
         return None
     match = re.search(rb"^class[ \t]+" + re.escape(cls.encode()) + rb"\b", data, re.M)
     if match is None:
         return None
-    end = _class_end(data, match.end())
     triples = [m.start() for m in _TRIPLE_RE.finditer(data)]
-    while (bisect.bisect_left(triples, end) - bisect.bisect_left(triples, match.start())) % 2:
-        if end >= len(data) or end - match.start() > MAX_CLASS_BYTES:
-            return None
-        end = _class_end(data, end)
-    if end - match.start() > MAX_CLASS_BYTES:
-        return None
-    try:
-        tree = ast.parse(data[match.start() : end])
-    except PYTHON_PARSE_ERRORS:
-        return None
-    node = tree.body[0] if tree.body else None
-    return node if isinstance(node, ast.ClassDef) and node.name == cls else None
+    node = _parsed_class(data, match.start(), _class_end(data, match.end()), triples)
+    return node if node is not None and node.name == cls else None
 
 
 def class_fields_text(data: bytes) -> dict[str, frozenset[str]]:
@@ -1918,8 +1913,8 @@ def typed_stub(
     defined = define(finder, cls, module)
     if defined is None or not _stub_like(cls, defined, keywords):
         return None
-    if not _typed_package(finder, defined.module) and not typed_class(
-        finder, cls, defined, keywords
+    if not _typed_package(finder, defined.module) and not keywords <= typed_attributes(
+        finder, cls, defined.module
     ):
         return None
     return Mimicked(cls, defined.relpath, "its annotation"), defined
