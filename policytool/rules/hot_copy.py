@@ -19,6 +19,7 @@ from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules._pyast import last_name
 from policytool.rules._pysource import (
+    COMPREHENSIONS,
     SourceInfo,
     names_match,
     never_true,
@@ -58,7 +59,9 @@ receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` li
 is new only when that line is added (rewriting the receiver's first line is no new copy).
 
 ✗ for a `.clone()` inside a step loop (a `for`/`while`/comprehension over steps,
-timesteps or sigmas, or any loop of a per-step function; not a training loop, `for
+timesteps or sigmas, or any loop of a per-step function but one over a mapping's
+fields, `for key, value in sample.items()`, which copies each field of one item once;
+not a training loop, `for
 global_step in range(max_steps)`, over epochs, or a gradient-accumulation loop over
 micro-batches, `for _ in range(args.gradient_accumulation_steps)`: one copy per
 optimisation step is no AR or diffusion step, ⚠ as any loop's; so are the copies of a
@@ -715,6 +718,54 @@ def _runs_once(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> boo
     return left
 
 
+_MAPPING_VIEWS = frozenset({"items", "keys", "values"})
+
+
+def _over_fields(iterable: ast.expr) -> bool:
+    """Whether a loop walks a mapping's fields (``sample.items()``, ``batch.keys()``)."""
+    return (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Attribute)
+        and iterable.func.attr in _MAPPING_VIEWS
+        and not iterable.args
+    )
+
+
+def _field_loops_only(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
+    """Whether every loop around ``call`` in its function walks a mapping's fields: ``for
+    key, value in sample.items(): ... value.clone()`` copies each field of one item once,
+    so a function named for a step (``split_sample_by_num_tokens``) does not make it a
+    step loop."""
+    if function is None:
+        return False
+    places, statement_of = _places(src, function)
+    statement = statement_of.get(id(call))
+    if statement is None:
+        return False
+    iterables = [
+        generator.iter
+        for node in ast.walk(statement)
+        if isinstance(node, COMPREHENSIONS) and _contains(node, call)
+        for generator in node.generators
+    ]
+    node: ast.AST = statement
+    while node is not function:
+        place = places.get(id(node))
+        if place is None:
+            return False
+        node = place.owner
+        if isinstance(node, ast.While):
+            return False
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            iterables.append(node.iter)
+    return bool(iterables) and all(_over_fields(iterable) for iterable in iterables)
+
+
+def _contains(tree: ast.AST, target: ast.AST) -> bool:
+    """Whether ``target`` is ``tree`` or one of its descendants."""
+    return any(node is target for node in ast.walk(tree))
+
+
 def _first_call_only(src: SourceInfo, call: ast.Call, function: ast.AST | None) -> bool:
     """Whether the copy sits in the body of an ``if self.x is None:`` (or ``if not
     self.x:``) that sets ``self.x``: a lazy set-up that runs on the first call only
@@ -1070,7 +1121,10 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         encoder_loop = (
             ctx.loop and not ctx.step_loop and per_step and _encoder_method(src, ctx.innermost)
         )
-        in_loop = ctx.loop and (ctx.step_loop or (per_step and not encoder_loop))
+        in_loop = ctx.loop and (
+            ctx.step_loop
+            or (per_step and not encoder_loop and not _field_loops_only(src, node, ctx.innermost))
+        )
         function_node = ctx.innermost
         stepped = None
         if not in_loop and kind == "clone" and isinstance(function_node, _FuncDef):
