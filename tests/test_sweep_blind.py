@@ -2003,12 +2003,6 @@ _ZZZM_FIGURES = {
         "through to `sys.exit(-1)`, labelled '-' (the exit is after the `try`, not in "
         "the handler)"
     ),
-    ("hot-copy", "x-precision"): (
-        "0/6: bionemo's `split_sample_by_num_tokens` cloning each field of one data "
-        "sample, in three synced copies, labelled ⚠: the `*sample*` per-step glob reads "
-        "a data sample as sampling (narrowing the glob was measured and not taken: it "
-        "also drops vllm-omni's `_ras_sample_one`, a sampler)"
-    ),
 }
 _ZZZN_SEALED = (
     "sealed: labelled blind from bench/sweep_brief.md as of 027f774 (unchanged since "
