@@ -165,3 +165,48 @@ def test_a_key_the_base_read_through_a_dict_passed_by_keyword_is_not_new(
     found = rows(run)
     assert [sev for _p, _l, sev, _m in found] == ["warning", "warning"], found
     assert all("not a new key: pkg/talker.py read it" in m for _p, _l, _s, m in found), found
+
+
+OLD_CONVERTER = """\
+def convert(slides, **kwargs):
+    out = []
+    for shape in slides:
+        client = kwargs.get("llm_client")
+        model = kwargs.get("llm_model")
+        out.append((shape, client, model))
+    return out
+"""
+
+WRAPPED_CONVERTER = """\
+def convert(slides, **kwargs):
+    out = []
+
+    def get_shape_content(shape, **kwargs):
+        client = kwargs.get("llm_client")
+        model = kwargs.get("llm_model")
+        detail = kwargs.get("llm_detail")
+        out.append((shape, client, model, detail))
+
+    for shape in slides:
+        get_shape_content(shape, **kwargs)
+    return out
+"""
+
+
+def test_old_reads_a_new_nested_function_wraps_are_not_new_reads(feature: Repo, run: Run) -> None:
+    """markitdown e82e0c1 ``_pptx_converter.py``: a new nested ``def
+    get_shape_content(shape, **kwargs)`` wraps the untouched ``kwargs.get("llm_client")``
+    and ``kwargs.get("llm_model")`` that read the enclosing ``**kwargs`` before: no new
+    lookup, no finding (labelled '-' after the run). A key the change adds there is a new
+    read (⚠)."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/pptx.py", OLD_CONVERTER)
+    feature.commit("old converter")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write("pkg/pptx.py", WRAPPED_CONVERTER)
+    feature.commit("wrap")
+    found = rows(run)
+    assert [(path, line, sev) for path, line, sev, _m in found] == [
+        ("pkg/pptx.py", 7, "warning")
+    ], found

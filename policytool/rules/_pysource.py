@@ -309,6 +309,10 @@ class KeyUse:
     # A drop site's filter: the callable whose keys the function keeps from its dict
     # before building it (:func:`kwreads.builds_filtered`), "" for any other drop.
     filtered_for: str = ""
+    # A read on a line the change does not touch, reported because the dict it reads is
+    # a parameter the change adds (a new nested ``def f(shape, **kwargs)`` wrapping old
+    # reads of the enclosing function's ``**kwargs``).
+    unchanged: bool = False
 
     def with_filter(self, callee: str) -> KeyUse:
         """This drop site, made by a filter keeping only the keys ``callee`` takes."""

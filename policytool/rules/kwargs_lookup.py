@@ -367,6 +367,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
                     nested=nested,
+                    unchanged=not _read_added(src, read),
                 )
         if (
             dropped_on is not None
@@ -1338,6 +1339,10 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if use.unchanged and before == OWN_FILE:
+        # An untouched line reading a key this file read before: the change wrapped the
+        # old read in a new function (its own ``**kwargs``), it wrote no lookup.
+        return None
     if moved and before and not use.dropped_on:
         # A moved read of a key the base already read is not a new instance (⚠); a
         # moved read never hides a new key, nor a ✗.
