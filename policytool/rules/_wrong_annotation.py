@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import functools
 import os
 import re
@@ -57,7 +58,7 @@ from policytool.rules._pysource import (
     unparse,
     unquoted,
 )
-from policytool.rules._sweep import BLOCK, finding, short
+from policytool.rules._sweep import BLOCK, WARN, finding, short
 
 RULE = "any-annotation"
 
@@ -979,6 +980,8 @@ def _annotated_kinds(text: str) -> tuple[list[str], bool]:
         parsed = ast.parse(text, mode="eval").body
     except PYTHON_PARSE_ERRORS:
         return [], False
+    if isinstance(parsed, ast.Tuple):
+        return ["tuple"], True  # ``-> (dict, dict)``: no type, but it states a tuple
     members = union_members(parsed)
     if len(members) == 1 and isinstance(parsed, ast.Subscript):
         outer = last_name(parsed.value)
@@ -1369,6 +1372,31 @@ def display_annotation(src: SourceInfo, annotation: ast.expr | None, where: str)
         f"`{short(src, annotation)}` (line {annotation.lineno}), which is no type: annotate "
         f"`{meant}[{items}]`",
     )
+
+
+def _display_shape_kept(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node``'s return annotation is a tuple display (``-> (dict, bool)``) that
+    each of its own returns keeps: a tuple display of as many items, none of them a
+    ``None`` where the display names a type that cannot hold it (``return {}, False``).
+    The annotation is still no type (⚠), but it misleads no reader about the shape; a
+    return of another shape, of None or of a value not shown (``converter(path)``) is
+    the ✗."""
+    annotation = node.returns
+    if not isinstance(annotation, ast.Tuple):
+        return False
+    returns = [r for r in kwreads.statements(node.body, scopes=False) if isinstance(r, ast.Return)]
+    if not returns or any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)
+    ):
+        return False
+    for ret in returns:
+        value = ret.value
+        if not isinstance(value, ast.Tuple) or _display_items(value) != len(annotation.elts):
+            return False
+        for item, given in zip(annotation.elts, value.elts, strict=True):
+            if _is_none(given) and _types(src).admits_none(item) is not True:
+                return False
+    return True
 
 
 # Builtin functions written where a type goes (``List[callable]``, ``x: any``): a type
@@ -3434,6 +3462,12 @@ def function_findings(
             if shown is not None:
                 yield shown
     shown = display_annotation(src, node.returns, f"`{node.name}`'s return")
+    if shown is not None and _display_shape_kept(src, node):
+        shown = dataclasses.replace(
+            shown,
+            severity=WARN,
+            message=shown.message + " (every return gives the tuple it states)",
+        )
     if shown is None:
         shown = function_as_type(src, node.returns, f"`{node.name}`'s return")
     if shown is not None:
@@ -3481,6 +3515,7 @@ def function_findings(
         return
     declared = short(src, node.returns).strip("\"'")
     annotation_added = src.node_added(node.returns)
+    yield from _generator_as_builtin(src, node, declared, annotation_added)
     returns = [
         ret
         for ret in kwreads.statements(node.body, scopes=False)
@@ -3584,6 +3619,22 @@ def function_findings(
             )
             continue
         kind = returned_kind(ret.value)
+        generator = (
+            _called_generator(src, node, ret.value)
+            if kind is None
+            and builtin is not None
+            and (annotation_added or signature_added(src, node))
+            else None
+        )
+        if generator is not None and builtin is not None:
+            wrong.append(
+                (
+                    ret,
+                    f"returns `{short(src, ret.value, 40)}`, a generator (`{generator}` yields)",
+                    f"annotate `-> Iterator[...]` or return {_article(builtin)} {builtin}",
+                )
+            )
+            continue
         if kind is None and builtin is not None:
             rejected = (
                 _rejected_call_kind(src, node, ret.value, builtin)
@@ -3624,6 +3675,112 @@ def function_findings(
             continue
         wrong.append((ret, f"returns a {kind} (`{short(src, ret.value, 40)}`)", fix))
     yield from wrong_returns(src, node, declared, wrong, annotation_added)
+
+
+# Decorators that leave a generator function a generator function when called.
+_PLAIN_METHOD_DECORATORS = ("staticmethod", "classmethod")
+
+
+def _plain_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """The first ``yield`` of ``node`` when calling it gives a generator: its body yields
+    and no decorator but ``staticmethod``/``classmethod`` wraps it (``@contextmanager``,
+    a pytest fixture: the caller gets what the decorator makes of it)."""
+    if any(
+        last_name(d.func if isinstance(d, ast.Call) else d) not in _PLAIN_METHOD_DECORATORS
+        for d in node.decorator_list
+    ):
+        return None
+    return next(
+        (n for n in kwreads.body_nodes(node) if isinstance(n, (ast.Yield, ast.YieldFrom))),
+        None,
+    )
+
+
+def _generator_as_builtin(
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    declared: str,
+    annotation_added: bool,
+) -> Iterator[Finding]:
+    """A generator function annotated with a builtin (``-> list`` over ``yield from
+    values``, SWE-bench's ``get_all_loop``): calling it gives a generator, never that
+    builtin (a type checker rejects the annotation). When the change writes the
+    annotation, the signature or a ``yield``."""
+    builtin = _builtin_of(src, node.returns) if node.returns is not None else None
+    if builtin is None:
+        return
+    first = _plain_generator(node)
+    if first is None:
+        return
+    yields = [n for n in kwreads.body_nodes(node) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+    if not (
+        annotation_added or signature_added(src, node) or any(src.node_added(y) for y in yields)
+    ):
+        return
+    site = return_site(src, node)
+    if _silenced(src, getattr(site, "lineno", node.lineno)):
+        return
+    iterator = "AsyncIterator" if isinstance(node, ast.AsyncFunctionDef) else "Iterator"
+    yield finding(
+        src,
+        site,
+        RULE,
+        BLOCK,
+        f"`{node.name}` is annotated `-> {declared}` but is a generator (it yields on line "
+        f"{first.lineno}): calling it gives a generator, not {_article(builtin)} {builtin}; "
+        f"annotate `-> {iterator}[...]`",
+    )
+
+
+def _called_generator(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr
+) -> str | None:
+    """The name of the generator function ``value`` calls, when the callee is certain (a
+    module-level ``def`` of the file, the name's only binding, or ``self.method(...)`` of
+    the class defining ``node``, defined there once) and calling it gives a generator; a
+    local bound once to such a call (``issues = self.get_all_loop(...)``) too."""
+    call = _only_binding(node, value.id) if isinstance(value, ast.Name) else value
+    if not isinstance(call, ast.Call):
+        return None
+    func = call.func
+    callee: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    if isinstance(func, ast.Name):
+        if func.id in _module_index(src).bound_names(node):
+            return None
+        callee = _types(src).only_def(func.id)
+    elif (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    ):
+        owner = _module_index(src).owner.get(id(node))
+        if owner is not None and (
+            sum(isinstance(m, FUNCTIONS) and m.name == func.attr for m in owner.body) == 1
+        ):
+            callee = _method(owner, func.attr)
+    if callee is None or _plain_generator(callee) is None:
+        return None
+    return callee.name
+
+
+def _only_binding(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.expr | None:
+    """The value of ``name = value``, when that is the function's only binding of
+    ``name`` (no parameter, loop target, other assignment or ``global``)."""
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    if name in params:
+        return None
+    value: ast.expr | None = None
+    stores = 0
+    for sub in kwreads.body_nodes(node):
+        if isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
+            return None
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
+            stores += 1
+        elif isinstance(sub, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in sub.targets
+        ):
+            value = sub.value if len(sub.targets) == 1 else None
+    return value if stores == 1 else None
 
 
 def _other_classes_built(

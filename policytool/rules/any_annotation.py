@@ -89,7 +89,20 @@ derives from no member (`to_cache(...) -> FileCacheLazy` returning a sibling
 derive from a repository class, and a `Protocol` member, a star import, a computed base, a
 repository module that cannot be read or a hierarchy past 12 classes leave it unreported;
 an annotation that is a literal display, `-> [str, str]` or
-`ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`);
+`ids: (int, str)`, which is no type (the message names the type meant, `tuple[str, str]`;
+a return tuple display that every return keeps, `-> (dict, bool)` over `return {{}},
+False`, each a display of as many items and none a `None` where the display names a type
+that cannot hold it, is ⚠: no type, but no reader is misled about the shape; a function
+returning a call of one under another builtin, `-> dict` over `return kept(...)`, returns
+the tuple it states, ✗);
+a generator function (its body yields; no decorator but `staticmethod`/`classmethod`
+wraps it, `@contextmanager` makes something else of it) annotated with a builtin,
+`get_all_loop(...) -> list` over `yield from values`, when the change writes the
+annotation, the signature or a `yield`: calling it gives a generator (the message says
+`Iterator[...]`, `AsyncIterator[...]` for an `async def`), and so does a function with
+a builtin annotation returning a call of such a generator of the file (a module-level
+`def`, `self.method(...)`) directly or through a local bound once to it (`issues =
+self.get_all_loop(...)`, `return issues`);
 a parameter, return, attribute or variable annotation naming the builtin function
 `callable` or `any` as a type, at any depth (`reward_fns: List[callable]`, `-> any`,
 `model_kwargs: dict[str, any] = {{}}`; not when the file binds the name itself): a type
