@@ -97,3 +97,55 @@ def test_an_old_generator_annotation_is_not_the_changes(feature: Repo, run: Run)
     )
     feature.commit("edit")
     assert _rows(run) == []
+
+
+OLD_STREAM = """\
+from typing import Tuple
+
+
+async def generate(queue, grouped) -> Tuple[int, str]:
+    async for item in queue:
+        if grouped:
+            yield item, "x"
+
+
+def collect(pages) -> list:
+    out = []
+    for page in pages:
+        out.append(page)
+    return out
+"""
+
+NEW_STREAM = """\
+from typing import Tuple
+
+
+async def generate(queue, grouped) -> Tuple[int, str]:
+    async for item in queue:
+        yield item, "x"
+
+
+def collect(pages) -> list:
+    for page in pages:
+        yield page
+"""
+
+
+def test_a_yield_the_change_reindents_is_the_bases_a_new_one_is_the_changes(
+    feature: Repo, run: Run
+) -> None:
+    """lightllm 7066b69c ``generate -> Tuple[...]``: an async generator before the
+    change, whose ``yield`` the change only moves out of an ``if``: the base's mismatch,
+    no finding. ``collect -> list`` returned a list before; the change makes it yield:
+    ✗."""
+    feature.git("checkout", "-q", "main")
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/collect.py", OLD_STREAM)
+    feature.commit("old")
+    feature.git("checkout", "-q", "feature")
+    feature.git("merge", "-q", "main")
+    feature.write("pkg/collect.py", NEW_STREAM)
+    feature.commit("stream")
+    rows = _rows(run)
+    assert [(line, severity) for line, severity, _m in rows] == [(9, "error")], rows
+    assert "is a generator (it yields on line 11)" in rows[0][2]

@@ -863,3 +863,20 @@ def stub(func: FunctionDef) -> bool:
             continue
         return False
     return True
+
+
+def scoped_functions(tree: ast.Module) -> dict[tuple[str, ...], list[FunctionDef]]:
+    """Every function of ``tree`` by the names of the classes and functions holding it
+    and its own (``("Batcher", "_generate_output")``); a name defined twice in one scope
+    (an ``if``/``else`` pair, ``@overload``s) lists each definition."""
+    found: dict[tuple[str, ...], list[FunctionDef]] = {}
+    todo: list[tuple[tuple[str, ...], list[ast.stmt]]] = [((), tree.body)]
+    while todo:
+        path, body = todo.pop()
+        for stmt in statements(body, scopes=False):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                key = (*path, stmt.name)
+                if not isinstance(stmt, ast.ClassDef):
+                    found.setdefault(key, []).append(stmt)
+                todo.append((key, stmt.body))
+    return found

@@ -496,6 +496,23 @@ class SourceInfo:
         cached = self.cache["base_tree"]
         return cached if isinstance(cached, ast.Module) else None
 
+    def base_function(self, node: kwreads.FunctionDef) -> kwreads.FunctionDef | None:
+        """The base version of ``node``: the one function of its name in the same classes
+        and functions of the base file (None: no base file, none, or more than one, in
+        either version)."""
+        base = self.base_tree()
+        if base is None:
+            return None
+        heads = self.per_node(
+            "head_functions", self.tree, lambda: kwreads.scoped_functions(self.tree)
+        )
+        path = next((key for key, found in heads.items() if any(f is node for f in found)), None)
+        if path is None or len(heads[path]) != 1:
+            return None
+        olds = self.per_node("base_functions", base, lambda: kwreads.scoped_functions(base))
+        found = olds.get(path, [])
+        return found[0] if len(found) == 1 else None
+
     # -- names -------------------------------------------------------------------------
 
     def clear_memos(self) -> None:

@@ -3696,6 +3696,12 @@ def _plain_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr |
     )
 
 
+def _first_yield(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """:func:`_plain_generator`, read once per function (thousands of returns may call
+    one function of a pull request's making, whose body is walked for a ``yield``)."""
+    return src.per_node("first-yield", node, lambda: _plain_generator(node))
+
+
 def _generator_as_builtin(
     src: SourceInfo,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
@@ -3705,17 +3711,14 @@ def _generator_as_builtin(
     """A generator function annotated with a builtin (``-> list`` over ``yield from
     values``, SWE-bench's ``get_all_loop``): calling it gives a generator, never that
     builtin (a type checker rejects the annotation). When the change writes the
-    annotation, the signature or a ``yield``."""
+    annotation or the signature, or makes the function a generator."""
     builtin = _builtin_of(src, node.returns) if node.returns is not None else None
     if builtin is None:
         return
-    first = _plain_generator(node)
+    first = _first_yield(src, node)
     if first is None:
         return
-    yields = [n for n in kwreads.body_nodes(node) if isinstance(n, (ast.Yield, ast.YieldFrom))]
-    if not (
-        annotation_added or signature_added(src, node) or any(src.node_added(y) for y in yields)
-    ):
+    if not (annotation_added or signature_added(src, node) or _made_a_generator(src, node)):
         return
     site = return_site(src, node)
     if _silenced(src, getattr(site, "lineno", node.lineno)):
@@ -3730,6 +3733,17 @@ def _generator_as_builtin(
         f"{first.lineno}): calling it gives a generator, not {_article(builtin)} {builtin}; "
         f"annotate `-> {iterator}[...]`",
     )
+
+
+def _made_a_generator(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the change adds a ``yield`` to a function its base version (the same name
+    in the same classes) did not make a generator: one re-indented under a new block
+    (lightllm's ``generate -> Tuple[...]``, an async generator before) is the base's."""
+    yields = [n for n in kwreads.body_nodes(node) if isinstance(n, (ast.Yield, ast.YieldFrom))]
+    if not any(src.node_added(y) for y in yields):
+        return False
+    old = src.base_function(node)
+    return old is None or _first_yield(src, old) is None
 
 
 def _called_generator(
@@ -3758,7 +3772,7 @@ def _called_generator(
             sum(isinstance(m, FUNCTIONS) and m.name == func.attr for m in owner.body) == 1
         ):
             callee = _method(owner, func.attr)
-    if callee is None or _plain_generator(callee) is None:
+    if callee is None or _first_yield(src, callee) is None:
         return None
     return callee.name
 

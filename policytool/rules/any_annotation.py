@@ -724,41 +724,16 @@ def _fell_off_before(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionD
     fall off its end: the change edits an old mismatch (a parameter added to a function
     that never returned on every path), not one it makes. Not a stub or a generator
     there: a body the change writes in place of ``...`` is new."""
-    base = src.base_tree()
-    if base is None or node.returns is None:
-        return False
-    heads = src.per_node("head_functions", src.tree, lambda: _scoped_functions(src.tree))
-    path = next((key for key, found in heads.items() if any(f is node for f in found)), None)
-    if path is None or len(heads[path]) != 1:
-        return False
-    olds = src.per_node("base_functions", base, lambda: _scoped_functions(base)).get(path, [])
-    if len(olds) != 1:
-        return False
-    old = olds[0]
+    old = src.base_function(node)
     return (
-        old.returns is not None
+        old is not None
+        and old.returns is not None
+        and node.returns is not None
         and ast.dump(old.returns) == ast.dump(node.returns)
         and not wrong.is_stub(old.body)
         and not _is_generator(old)
         and not _terminates(old.body)
     )
-
-
-def _scoped_functions(tree: ast.Module) -> dict[tuple[str, ...], list[kwreads.FunctionDef]]:
-    """Every function of ``tree`` by the names of the classes and functions holding it
-    and its own (``("Batcher", "_generate_output")``); a name defined twice in one scope
-    (an ``if``/``else`` pair, ``@overload``s) lists each definition."""
-    found: dict[tuple[str, ...], list[kwreads.FunctionDef]] = {}
-    todo: list[tuple[tuple[str, ...], list[ast.stmt]]] = [((), tree.body)]
-    while todo:
-        path, body = todo.pop()
-        for stmt in kwreads.statements(body, scopes=False):
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                key = (*path, stmt.name)
-                if not isinstance(stmt, ast.ClassDef):
-                    found.setdefault(key, []).append(stmt)
-                todo.append((key, stmt.body))
-    return found
 
 
 def _silenced_def(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
