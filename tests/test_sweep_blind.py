@@ -2046,6 +2046,62 @@ _ZZZN_FIGURES = {
         "two other files on dicts not named as kwargs (`user_block_sizes.get(...)`: ⚠)"
     ),
 }
+_ZZZO_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 85dd498 (unchanged since "
+    "34a449d), first recorded with 85dd498 (round AM's final code): ✗ recall 7/33, ✗ "
+    "precision 7/15, ⚠ precision 36/42"
+)
+_ZZZO_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "10/19 (6/19 as sealed; round AN reads a generator annotated with a builtin and "
+        "the calls returning one, and a callee's tuple display as a tuple: SWE-bench's "
+        "`get_all_loop`/`get_all_issues`/`get_all_pulls -> list`, `get_eval_reports_for_dir "
+        "-> dict`): SWE-bench's `-> tuple[str, list[str]]` and two `-> tuple[str, str]` "
+        "whose list holds (text, timestamp) tuples, a decoder layer's `forward` tuple whose "
+        "second item is attention weights, two `dict[str, str]` holding `Path` values and "
+        "two `str` parameters their callers give a `Path` (item types and a caller's "
+        "values of another class are not read), and markitdown's local `stream_info: str "
+        "| None = None` later bound to a `StreamInfo(...)` (a local annotation)"
+    ),
+    ("any-annotation", "x-precision"): (
+        "10/16: SWE-bench's six implicit Optionals (`subprocess_args: dict = None` twice, "
+        "`save_path: str = None`, `repo: str = None`, whose bodies test None while every "
+        "caller passes a value, and `env: dict = None` twice, only forwarded to "
+        "`subprocess.run`), labelled '-' by the brief's reading 2 (the sweep's None reading "
+        "takes a body's None test, or a caller in the module leaving the default, alone)"
+    ),
+    ("any-annotation", "w-precision"): (
+        "17/18: monarch's `_stop_worker_mesh(self, mesh: Any, ...)`, moved from another "
+        "file with a parameter dropped, labelled '-' by reading 8 (its changed `def` line "
+        "is not among the lines removed)"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/1: markitdown's MCP tool `async def convert_to_markdown` returning "
+        "`MarkItDown().convert_uri(uri).markdown`, whose blocking `requests` get is a "
+        "method of a class of another module (not followed: no finding)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/6: SWE-bench's two `except Exception as e:` that log, sleep and return None "
+        "inside a `@retry` model-API call (a script's outbound request, no request path by "
+        "name), two bare `except:` falling back from a script's imports to the package's "
+        "relative ones, the bm25 index worker's and the dataset load's bare `except:` (⚠: "
+        "path judgements no name the rule reads states)"
+    ),
+    ("broad-except", "w-precision"): (
+        "15/18: monarch's `_stop_worker_mesh` handler, moved with edits (reading 8), and "
+        "two test probes whose `except BaseException as err:` returns the error's name "
+        "for the test to assert, labelled '-' (the error goes to the assertion)"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "1/7: markitdown's `enable_builtins(**kwargs)` reading four keys new to it "
+        "(`llm_prompt`, `docintel_credential`, `docintel_file_types`, "
+        "`docintel_api_version`), labelled ✗ as init plumbing that drops unknown keys "
+        "(`__init__` hands the same dict to `enable_plugins`, and `enable_builtins` is no "
+        "init path by name: ⚠), and `keep_data_uris` read in `_CustomMarkdownify.__init__("
+        "**options)` before `super().__init__(**options)` (read as markdownify's parameter: "
+        "⚠) and from the stored `self.options` (no finding)"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -2170,6 +2226,7 @@ for _name, _cells, _when in (
     ("zzzl", _ZZZL_FIGURES, _ZZZL_SEALED),
     ("zzzm", _ZZZM_FIGURES, _ZZZM_SEALED),
     ("zzzn", _ZZZN_FIGURES, _ZZZN_SEALED),
+    ("zzzo", _ZZZO_FIGURES, _ZZZO_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
