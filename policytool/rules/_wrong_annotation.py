@@ -924,38 +924,48 @@ def _optional_call(
     return text if text is not None and _OPTIONAL_TEXT_RE.search(text) else None
 
 
-def _called_function(
-    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
-) -> tuple[str | None, ast.FunctionDef | ast.AsyncFunctionDef | None]:
-    """(the return annotation's text, the ``def`` when it is the file's) of the function
-    ``value`` calls, when the callee is certain: a module-level ``def`` of the file (the
-    name's only binding) or a function an imported module defines (its text only), or
-    ``self.method(...)`` of the class defining ``node``, defined there once (``@overload``
-    variants answer by the call); a name ``node`` binds is not."""
-    func = value.func
-    text: str | None = None
-    callee: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+def _file_callee(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The file's own ``def`` that ``call`` certainly calls: a module-level ``def`` (the
+    name's only binding, not a name ``node`` binds) or ``self.method(...)`` of the class
+    defining ``node``, defined there once."""
+    func = call.func
     if isinstance(func, ast.Name):
         if func.id in _module_index(src).bound_names(node):  # parameters and locals too
-            return None, None
-        text = _types(src).returned_type(func.id)
-        callee = _types(src).only_def(func.id)
-    elif (
+            return None
+        return _types(src).only_def(func.id)
+    if (
         isinstance(func, ast.Attribute)
         and isinstance(func.value, ast.Name)
         and func.value.id == "self"
     ):
         owner = _module_index(src).owner.get(id(node))
-        method = _method(owner, func.attr)
-        defined = (
-            sum(isinstance(m, FUNCTIONS) and m.name == func.attr for m in owner.body)
-            if owner is not None
-            else 0
-        )
-        if method is not None and method.returns is not None and defined == 1:
-            returns = unquoted(method.returns)
-            text = unparse(returns, 200) if returns is not None else None
-            callee = method
+        if owner is None:
+            return None
+        defined = sum(isinstance(m, FUNCTIONS) and m.name == func.attr for m in owner.body)
+        return _method(owner, func.attr) if defined == 1 else None
+    return None
+
+
+def _called_function(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.Call
+) -> tuple[str | None, ast.FunctionDef | ast.AsyncFunctionDef | None]:
+    """(the return annotation's text, the ``def`` when it is the file's) of the function
+    ``value`` calls, when the callee is certain (:func:`_file_callee`), or a function an
+    imported module defines (its text only); ``@overload`` variants answer by the call."""
+    func = value.func
+    text: str | None = None
+    callee = _file_callee(src, node, value)
+    if isinstance(func, ast.Name):
+        if func.id in _module_index(src).bound_names(node):
+            return None, None
+        text = _types(src).returned_type(func.id)
+    elif callee is not None and callee.returns is not None:
+        returns = unquoted(callee.returns)
+        text = unparse(returns, 200) if returns is not None else None
+    else:
+        callee = None
     return (None if text is None else text.strip().strip("\"'")), callee
 
 
@@ -3756,22 +3766,7 @@ def _called_generator(
     call = _only_binding(node, value.id) if isinstance(value, ast.Name) else value
     if not isinstance(call, ast.Call):
         return None
-    func = call.func
-    callee: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-    if isinstance(func, ast.Name):
-        if func.id in _module_index(src).bound_names(node):
-            return None
-        callee = _types(src).only_def(func.id)
-    elif (
-        isinstance(func, ast.Attribute)
-        and isinstance(func.value, ast.Name)
-        and func.value.id == "self"
-    ):
-        owner = _module_index(src).owner.get(id(node))
-        if owner is not None and (
-            sum(isinstance(m, FUNCTIONS) and m.name == func.attr for m in owner.body) == 1
-        ):
-            callee = _method(owner, func.attr)
+    callee = _file_callee(src, node, call)
     if callee is None or _first_yield(src, callee) is None:
         return None
     return callee.name
