@@ -51,6 +51,9 @@ code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
 slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
 "non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
 `-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
+In a function a retry decorator wraps (`@retry(...)` of tenacity, retrying, retry or
+stamina, `@backoff.on_exception(...)`, by the file's imports), a handler that returns
+is ✗: the decorator retries only what the function raises, so no error is ever retried.
 In an HTTP route itself, a handler that logs and goes on with a fallback the client never
 hears of (formatting the prompt by hand) is ✗; an error returned in the response is ⚠,
 and so is a `try` built to end on its exception with nothing after it (a websocket's
@@ -1669,6 +1672,47 @@ def _import_time_bare(h: _Handler) -> Finding | None:
     )
 
 
+# Retry decorators by the package that defines them: ``@retry(...)`` (tenacity, retrying,
+# retry, stamina) and ``@backoff.on_exception(...)`` call the function again when it raises.
+_RETRY_PACKAGES = frozenset({"tenacity", "retrying", "retry", "stamina", "backoff"})
+_RETRY_DECORATORS = frozenset({"retry", "on_exception"})
+
+
+def _retry_decorator(src: SourceInfo, func: FunctionNode | None) -> str | None:
+    """The retry decorator of ``func`` as written (``retry``), when one of the retry
+    packages defines it (by the file's imports): it retries only what the function
+    raises."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    for decorator in func.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = src.qualname(target)
+        if name is None or "." not in name:
+            continue
+        package, last = name.split(".", 1)[0], name.rsplit(".", 1)[1]
+        if package in _RETRY_PACKAGES and last in _RETRY_DECORATORS:
+            return short(src, target)
+    return None
+
+
+def _retry_defeated(h: _Handler) -> Finding | None:
+    """A broad catch in a function a retry decorator wraps (SWE-bench's ``@retry(...)``
+    ``call_anthropic``) whose handler returns: the decorator retries only what the
+    function raises, so every error, a rate limit too, now returns at once and the
+    retry never fires."""
+    if h.src.is_test or not h.node.body or not isinstance(h.node.body[-1], ast.Return):
+        return None
+    decorator = _retry_decorator(h.src, h.function)
+    if decorator is None or h.raises_later:
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` returns from `@{decorator}`-decorated `{h.names[-1]}`: the "
+        "decorator retries only what the function raises, so no error is ever retried; "
+        "let it raise or catch the specific types",
+    )
+
+
 def _logged_on_fail_fast(h: _Handler) -> Finding | None:
     """Logged, and the run goes on half set up ("Device setup failed") on a fail-fast
     path or in connector setup (the function itself, not a callback defined inside one:
@@ -2053,6 +2097,7 @@ def _broad_catch(h: _Handler) -> Finding:
 READINGS: tuple[Reading, ...] = (
     _teardown,
     _import_time_bare,
+    _retry_defeated,
     _logged_on_fail_fast,
     _expected_failure_answer,
     _route_fallback,
