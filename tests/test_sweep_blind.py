@@ -2081,11 +2081,11 @@ _ZZZO_FIGURES = {
         "method of a class of another module (not followed: no finding)"
     ),
     ("broad-except", "x-recall"): (
-        "0/6: SWE-bench's two `except Exception as e:` that log, sleep and return None "
-        "inside a `@retry` model-API call (a script's outbound request, no request path by "
-        "name), two bare `except:` falling back from a script's imports to the package's "
-        "relative ones, the bm25 index worker's and the dataset load's bare `except:` (⚠: "
-        "path judgements no name the rule reads states)"
+        "2/6 (0/6 as sealed; round AN reads a handler returning inside a retry "
+        "package's decorator: SWE-bench's two `@retry` model-API calls): two bare "
+        "`except:` falling back from a script's imports to the package's relative ones, "
+        "the bm25 index worker's and the dataset load's bare `except:` (⚠: path "
+        "judgements no name the rule reads states)"
     ),
     ("broad-except", "w-precision"): (
         "15/18: monarch's `_stop_worker_mesh` handler, moved with edits (reading 8), and "
