@@ -86,12 +86,13 @@ def test_a_generator_annotated_with_a_builtin_and_its_callers(feature: Repo, run
 def test_an_old_generator_annotation_is_not_the_changes(feature: Repo, run: Run) -> None:
     """The generator and its annotation are the base's; the change edits another line of
     its body that does not yield: no new evidence, no finding."""
-    feature.git("checkout", "-q", "main")
-    feature.write("pkg/__init__.py", "")
-    feature.write("pkg/collect.py", "def pages(fetch) -> list:\n    yield from fetch()\n")
-    feature.commit("old")
-    feature.git("checkout", "-q", "feature")
-    feature.git("merge", "-q", "main")
+    feature.on_main(
+        {
+            "pkg/__init__.py": "",
+            "pkg/collect.py": "def pages(fetch) -> list:\n    yield from fetch()\n",
+        },
+        "old",
+    )
     feature.write(
         "pkg/collect.py", "def pages(fetch) -> list:\n    fetch = fetch\n    yield from fetch()\n"
     )
@@ -138,12 +139,7 @@ def test_a_yield_the_change_reindents_is_the_bases_a_new_one_is_the_changes(
     change, whose ``yield`` the change only moves out of an ``if``: the base's mismatch,
     no finding. ``collect -> list`` returned a list before; the change makes it yield:
     ✗."""
-    feature.git("checkout", "-q", "main")
-    feature.write("pkg/__init__.py", "")
-    feature.write("pkg/collect.py", OLD_STREAM)
-    feature.commit("old")
-    feature.git("checkout", "-q", "feature")
-    feature.git("merge", "-q", "main")
+    feature.on_main({"pkg/__init__.py": "", "pkg/collect.py": OLD_STREAM}, "old")
     feature.write("pkg/collect.py", NEW_STREAM)
     feature.commit("stream")
     rows = _rows(run)

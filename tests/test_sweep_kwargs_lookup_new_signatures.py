@@ -128,11 +128,7 @@ def test_a_plain_dict_reading_a_new_key_makes_the_other_files_double_star_read_t
 def test_a_plain_dict_reading_a_key_the_base_already_read_is_nothing(
     feature: Repo, run: Run
 ) -> None:
-    feature.git("checkout", "-q", "main")
-    feature.write("pkg/old.py", "def f(**kw):\n    return kw.get('voice_name')\n")
-    feature.commit("old")
-    feature.git("checkout", "-q", "feature")
-    feature.git("merge", "-q", "main")
+    feature.on_main({"pkg/old.py": "def f(**kw):\n    return kw.get('voice_name')\n"}, "old")
     feature.write("pkg/processor.py", PROCESSOR)
     feature.commit("voices")
     assert rows(run) == []
@@ -154,11 +150,7 @@ def test_a_key_the_base_read_through_a_dict_passed_by_keyword_is_not_new(
     """vllm-omni 0.20 omnivoice ``mm_kwargs.get("instruct")``: qwen3_tts_talker already
     read ``instruct`` from its ``**info_dict``, passed on as ``info_dict=info_dict``; the
     base's key map (read from the bytes) missed the keyword pass, so the key looked new."""
-    feature.git("checkout", "-q", "main")
-    feature.write("pkg/talker.py", OLD_TALKER)
-    feature.commit("old talker")
-    feature.git("checkout", "-q", "feature")
-    feature.git("merge", "-q", "main")
+    feature.on_main({"pkg/talker.py": OLD_TALKER}, "old talker")
     feature.write("pkg/voice.py", "def call(**kw):\n    return kw.get('instruct')\n")
     feature.write("pkg/other.py", "def call(**kw):\n    return kw['instruct']\n")
     feature.commit("voices")
@@ -199,11 +191,7 @@ def test_old_reads_a_new_nested_function_wraps_are_not_new_reads(feature: Repo, 
     and ``kwargs.get("llm_model")`` that read the enclosing ``**kwargs`` before: no new
     lookup, no finding (labelled '-' after the run). A key the change adds there is a new
     read (⚠)."""
-    feature.git("checkout", "-q", "main")
-    feature.write("pkg/pptx.py", OLD_CONVERTER)
-    feature.commit("old converter")
-    feature.git("checkout", "-q", "feature")
-    feature.git("merge", "-q", "main")
+    feature.on_main({"pkg/pptx.py": OLD_CONVERTER}, "old converter")
     feature.write("pkg/pptx.py", WRAPPED_CONVERTER)
     feature.commit("wrap")
     found = rows(run)
