@@ -98,7 +98,9 @@ the tuple it states, ✗);
 a generator function (its body yields; no decorator but `staticmethod`/`classmethod`
 wraps it, `@contextmanager` makes something else of it) annotated with a builtin,
 `get_all_loop(...) -> list` over `yield from values`, when the change writes the
-annotation, the signature or a `yield`: calling it gives a generator (the message says
+annotation or the signature, or adds a `yield` to a function its base version did not
+make a generator (a `yield` only re-indented is the base's): calling it gives a
+generator (the message says
 `Iterator[...]`, `AsyncIterator[...]` for an `async def`), and so does a function with
 a builtin annotation returning a call of such a generator of the file (a module-level
 `def`, `self.method(...)`) directly or through a local bound once to it (`issues =
