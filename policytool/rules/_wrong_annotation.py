@@ -3525,7 +3525,8 @@ def function_findings(
         return
     declared = short(src, node.returns).strip("\"'")
     annotation_added = src.node_added(node.returns)
-    yield from _generator_as_builtin(src, node, declared, annotation_added)
+    builtin = _builtin_of(src, node.returns)
+    yield from _generator_as_builtin(src, node, declared, builtin, annotation_added)
     returns = [
         ret
         for ret in kwreads.statements(node.body, scopes=False)
@@ -3535,7 +3536,6 @@ def function_findings(
     ]
     if not returns:
         return
-    builtin = _builtin_of(src, node.returns)
     # builtin names the file binds (module level, or anywhere in this function)
     shadowed = _types(src).rebound | _module_index(src).bound_names(node) | set(src.aliases)
     # ``return metrics`` after ``metrics = []``: the local's one kind is the returned kind
@@ -3716,13 +3716,13 @@ def _generator_as_builtin(
     src: SourceInfo,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
     declared: str,
+    builtin: str | None,
     annotation_added: bool,
 ) -> Iterator[Finding]:
     """A generator function annotated with a builtin (``-> list`` over ``yield from
     values``, SWE-bench's ``get_all_loop``): calling it gives a generator, never that
     builtin (a type checker rejects the annotation). When the change writes the
     annotation or the signature, or makes the function a generator."""
-    builtin = _builtin_of(src, node.returns) if node.returns is not None else None
     if builtin is None:
         return
     first = _first_yield(src, node)
@@ -3749,8 +3749,10 @@ def _made_a_generator(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunction
     """Whether the change adds a ``yield`` to a function its base version (the same name
     in the same classes) did not make a generator: one re-indented under a new block
     (lightllm's ``generate -> Tuple[...]``, an async generator before) is the base's."""
-    yields = [n for n in kwreads.body_nodes(node) if isinstance(n, (ast.Yield, ast.YieldFrom))]
-    if not any(src.node_added(y) for y in yields):
+    if not any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) and src.node_added(n)
+        for n in kwreads.body_nodes(node)
+    ):
         return False
     old = src.base_function(node)
     return old is None or _first_yield(src, old) is None

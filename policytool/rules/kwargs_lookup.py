@@ -295,7 +295,8 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             line = getattr(read, "lineno", func.lineno)
             if (line, key) in seen:
                 continue  # `"k" in kwargs and kwargs["k"]`: one finding a key a line
-            if name in new_params or _read_added(src, read):
+            added = _read_added(src, read)
+            if name in new_params or added:
                 seen.add((line, key))
                 if forwarded and name == star and handed_again is None:
                     handed_again = _HandedAgain(func, star_calls.get(star, []))
@@ -367,7 +368,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
                     nested=nested,
-                    unchanged=not _read_added(src, read),
+                    unchanged=not added,
                 )
         if (
             dropped_on is not None
