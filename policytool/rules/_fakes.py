@@ -1065,6 +1065,8 @@ class Finder:
         # The work tree modules that call a name (``name(``), and what the calls of a
         # callee pass for one of its parameters (class, caller module): ``callers_pass``.
         self.calling: dict[str, list[str]] = {}
+        # The work tree modules that define a name (``def name(``): ``defining_modules``.
+        self.defining: dict[str, list[str]] = {}
         self.passed: dict[tuple[str, str, str], tuple[str, str] | None] = {}
         # An installed package the work tree's code imports -> its directory (``_fake_hf``).
         self.tops: dict[str, str | None] = {}
@@ -2838,6 +2840,25 @@ def calling_modules(finder: Finder, callee: str) -> list[str]:
             if word in data and called.search(data):
                 found.append(module)
                 if len(found) >= MAX_CALLER_MODULES:
+                    break
+        memo[callee] = found
+    return memo[callee]
+
+
+def defining_modules(finder: Finder, callee: str) -> list[str]:
+    """The work tree's modules outside tests that define ``callee`` (``def callee(`` at
+    any indentation; at most two: a name defined twice names no one function), looked
+    up once per finder. Where a reviewer greps for a function the test reaches through
+    an object nothing resolves (a fixture's module, ``recipe_runner.sync_layout(...)``)."""
+    memo = finder.defining
+    if callee not in memo:
+        word = callee.encode()
+        pattern = re.compile(_DEF_TEXT % re.escape(word), re.M)
+        found: list[str] = []
+        for module, data in _sources(finder).items():
+            if word in data and pattern.search(data):
+                found.append(module)
+                if len(found) >= 2:
                     break
         memo[callee] = found
     return memo[callee]

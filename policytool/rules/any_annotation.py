@@ -2116,14 +2116,14 @@ def _parameter_fake(
     name is the fake's binding already)."""
     finder = _finder(src)
     where = [*modules, *finder.second_tier(modules)]
-    if isinstance(slot, int):
-        params = fakes.parameter_names(finder, where, callee, slot, unbound)
-    else:
-        params = [
-            (slot, m)
-            for m in where
-            if any(slot in p for p in fakes.signatures_in(finder, m, callee))
-        ]
+    params = _slot_params(finder, where, callee, slot, unbound)
+    if not params and not any(fakes.signatures_in(finder, m, callee) for m in where):
+        # Defined in no module the test reaches by its imports (a fixture hands the test
+        # the module): the one function of that name in the work tree, as a reviewer
+        # greps for it; a name defined twice names neither.
+        homes = fakes.defining_modules(finder, callee)
+        if len(homes) == 1:
+            params = _slot_params(finder, homes, callee, slot, unbound)
     found: tuple[fakes.Mimicked, fakes.Defined] | None = None
     label = ""
     for name, module in params:
@@ -2137,6 +2137,18 @@ def _parameter_fake(
         return None
     mimics, defined = found
     return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
+
+
+def _slot_params(
+    finder: fakes.Finder, where: list[str], callee: str, slot: int | str, unbound: bool
+) -> list[tuple[str, str]]:
+    """(parameter name, module) that ``slot`` (a position, or a keyword) of a call of
+    ``callee`` reaches in each ``def callee(...)`` of the modules ``where``."""
+    if isinstance(slot, int):
+        return fakes.parameter_names(finder, where, callee, slot, unbound)
+    return [
+        (slot, m) for m in where if any(slot in p for p in fakes.signatures_in(finder, m, callee))
+    ]
 
 
 def _named_by_parameter(

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation ✗ for a test fake passed to a function the test reaches through an
+object nothing resolves (a fixture that loads a script as a module:
+``recipe_runner.sync_model_pipeline_layout(config, ...)``, Megatron-Bridge 546021ac): the
+one ``def`` of that name in the work tree, as a reviewer greps for it. A name defined
+twice names neither, and a callee the test's imports define is read there, not by name."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+CONFIG = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class ModelConfig:
+    num_layers: int
+    pipeline_stages: int
+
+
+@dataclass
+class ConfigContainer:
+    model: ModelConfig
+    seed: int = 0
+"""
+
+RUNNER = """\
+from pkg.config import ConfigContainer
+
+
+def sync_model_pipeline_layout(config: ConfigContainer, stages: int) -> None:
+    config.model.pipeline_stages = stages
+"""
+
+TEST = """\
+import importlib.util
+from types import ModuleType, SimpleNamespace
+
+import pytest
+
+
+@pytest.fixture
+def recipe_runner() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("runner", "scripts/runner.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_layout(recipe_runner: ModuleType) -> None:
+    config = SimpleNamespace(model=None, seed=1)
+    recipe_runner.sync_model_pipeline_layout(config, 2)
+"""
+FAKE_LINE = TEST.splitlines().index("    config = SimpleNamespace(model=None, seed=1)") + 1
+
+
+def test_a_fake_passed_to_the_one_function_of_that_name_is_an_error(
+    feature: Repo, run: Run
+) -> None:
+    """``scripts/runner.py`` is imported by nothing the test imports: its ``def`` is found
+    by name, and its ``config: ConfigContainer`` names the class the fake stands in for."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", CONFIG)
+    feature.write("scripts/runner.py", RUNNER)
+    feature.write("tests/test_runner.py", TEST)
+    rows = found(run, "any-annotation")
+    assert [(r[1], r[2]) for r in rows] == [(FAKE_LINE, "error")]
+    assert "stands in for `ConfigContainer`" in rows[0][3]
+    assert (
+        "the parameter `config` of `sync_model_pipeline_layout` it is passed to: "
+        "`config: ConfigContainer` in scripts/runner.py" in rows[0][3]
+    )
+
+
+def test_a_name_defined_twice_names_no_function(feature: Repo, run: Run) -> None:
+    """A second ``def sync_model_pipeline_layout`` elsewhere in the tree (unannotated):
+    which one the fixture loads is not known, so the fake stays ⚠."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", CONFIG)
+    feature.write("scripts/runner.py", RUNNER)
+    feature.write(
+        "scripts/legacy_runner.py",
+        "def sync_model_pipeline_layout(config, stages):\n    config.stages = stages\n",
+    )
+    feature.write("tests/test_runner.py", TEST)
+    rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_runner.py"]
+    assert [(r[1], r[2]) for r in rows] == [(FAKE_LINE, "warning")]
+
+
+def test_a_definition_in_a_test_module_is_not_read(feature: Repo, run: Run) -> None:
+    """The one ``def`` of the name lives in a test helper: a fake's slot is the code
+    under test's, not another test's, so nothing is found by name."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", CONFIG)
+    feature.write("tests/helpers/runner.py", RUNNER)
+    feature.write("tests/test_runner.py", TEST)
+    rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_runner.py"]
+    assert [(r[1], r[2]) for r in rows] == [(FAKE_LINE, "warning")]
+
+
+def test_a_callee_the_imports_define_is_not_looked_up_by_name(feature: Repo, run: Run) -> None:
+    """The test imports a module that defines the callee, unannotated: that definition
+    is the one called, so an annotated function of the same name elsewhere says
+    nothing (⚠)."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", CONFIG)
+    feature.write("scripts/runner.py", RUNNER)
+    feature.write(
+        "pkg/layout.py", "def sync_model_pipeline_layout(config, stages):\n    return None\n"
+    )
+    feature.write(
+        "tests/test_runner.py",
+        "from types import SimpleNamespace\n\nfrom pkg import layout\n\n\n"
+        "def test_layout() -> None:\n"
+        "    config = SimpleNamespace(model=None, seed=1)\n"  # 7
+        "    layout.sync_model_pipeline_layout(config, 2)\n",
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_runner.py"]
+    assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
