@@ -191,7 +191,7 @@ class Reader:
             return None
         modules = [*self.modules, *self.finder.second_tier(self.modules)]
         for callee, where in fakes.passed_as(var, stmt, self.parents)[:4]:
-            if callee in ("setattr", "object", "patch") or callee in _MOCK_CALLS:
+            if callee in fakes.SETTERS or callee == "patch" or callee in _MOCK_CALLS:
                 continue
             if isinstance(where, int):
                 named = fakes.parameter_names(self.finder, modules, callee, where)
@@ -371,7 +371,7 @@ def installed_for(
     for node in fakes.walked(scope):
         if not (
             isinstance(node, ast.Call)
-            and fakes._callee(node) in ("setattr", "object")
+            and fakes._callee(node) in fakes.SETTERS
             and len(node.args) >= 3
             and isinstance(node.args[1], ast.Constant)
             and isinstance(node.args[1].value, str)

@@ -273,6 +273,10 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
     return None
 
 
+# Calls that set an attribute by name, ``(obj, "name", value)``: ``setattr``,
+# ``monkeypatch.setattr``, ``patch.object`` and ``object.__setattr__`` (the bypass of a
+# frozen dataclass's or a pydantic model's own ``__setattr__``).
+SETTERS = frozenset({"setattr", "object", "__setattr__"})
 _PATCHERS = frozenset({"patch", "object", "patch.object", "mock.patch", "mock.patch.object"})
 _MOCKS = frozenset({"MagicMock", "Mock", "AsyncMock", "NonCallableMagicMock", "create_autospec"})
 
@@ -416,7 +420,7 @@ def _call_binding(
     if callee == "cast" and len(call.args) == 2 and call.args[1] is arg:
         explicit = _annotation_name(call.args[0])
         return ("", element, explicit) if explicit else None
-    if callee in ("setattr", "object") and len(call.args) >= 3 and call.args[2] is arg:
+    if callee in SETTERS and len(call.args) >= 3 and call.args[2] is arg:
         name = call.args[1]
         if isinstance(name, ast.Constant) and isinstance(name.value, str):
             attr = name.value.rsplit(".", 1)[-1]
@@ -1586,7 +1590,7 @@ def passed_as(var: str, stmt: ast.AST, parents: dict[int, ast.AST]) -> list[tupl
         if not isinstance(node, ast.Call):
             continue
         callee = _callee(node)
-        if callee in ("setattr", "object") and len(node.args) >= 3:
+        if callee in SETTERS and len(node.args) >= 3:
             # ``monkeypatch.setattr(mod, "get_forward_context", lambda: var)`` /
             # ``setattr(obj, "config", var)``: the attribute it replaces.
             attr, value = node.args[1], node.args[2]

@@ -1514,7 +1514,7 @@ def _reached_from(
         callee = fakes._callee(node)
         if not callee or callee in _MOCK_CALLS or src.qualname(node.func) in _SIMPLE_NAMESPACE:
             continue
-        if callee in ("setattr", "object", "patch", "cast", "isinstance", "getattr"):
+        if callee in (*fakes.SETTERS, "patch", "cast", "isinstance", "getattr"):
             continue
         unbound = fakes.called_on_class(node)
         params: list[tuple[str, str]] = []
@@ -1648,7 +1648,7 @@ def _patch_targets(scope: ast.AST, is_func: Callable[[ast.expr | None], bool]) -
         callee = fakes._callee(node)
         args = node.args
         given = [k.value for k in node.keywords if k.arg in ("side_effect", "new")]
-        if callee in ("setattr", "object"):
+        if callee in fakes.SETTERS:
             if len(args) >= 3 and (is_func(args[2]) or any(is_func(v) for v in given)):
                 obj, attr = fakes._terminal(args[0]), args[1]
                 if obj and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
@@ -2023,7 +2023,7 @@ def _reached_calls(
         and fakes._callee(node) not in _MOCK_CALLS
         and src.qualname(node.func) not in _SIMPLE_NAMESPACE
         and fakes._callee(node)
-        not in ("setattr", "object", "patch", "cast", "isinstance", "getattr", "hasattr")
+        not in (*fakes.SETTERS, "patch", "cast", "isinstance", "getattr", "hasattr")
     ]
 
 
@@ -2209,12 +2209,12 @@ def _passed_fake(
             callee = "patch"
         if isinstance(where, str):
             label = f"`{where}`, what `{callee}(...)` binds it to"
-            if callee not in ("setattr", "object", "patch") and callee not in _MOCK_CALLS:
+            if callee not in (*fakes.SETTERS, "patch") and callee not in _MOCK_CALLS:
                 label = f"the keyword `{where}` of `{callee}` it is passed as"
             if where not in tried:
                 tried.add(where)
                 found = fakes.mimicked(finder, modules, where, False, None, keywords, None, nested)
-            if found is None and callee not in ("setattr", "object", "patch", *_MOCK_CALLS):
+            if found is None and callee not in (*fakes.SETTERS, "patch", *_MOCK_CALLS):
                 # ``verifier(q=fake)``: the annotation of the callee's parameter ``q``,
                 # where the callee is defined, as for a fake passed positionally.
                 passed = _parameter_fake(src, modules, callee, where, False, keywords, nested)

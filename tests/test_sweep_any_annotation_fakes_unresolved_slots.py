@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
-"""any-annotation ✗ for a test fake passed to a function the test reaches through an
-object nothing resolves (a fixture that loads a script as a module:
-``recipe_runner.sync_model_pipeline_layout(config, ...)``, Megatron-Bridge 546021ac): the
-one ``def`` of that name in the work tree, as a reviewer greps for it. A name defined
-twice names neither, and a callee the test's imports define is read there, not by name."""
+"""any-annotation ✗ for a test fake in a slot only a reviewer's reading resolves.
+
+- Passed to a function the test reaches through an object nothing resolves (a fixture
+  that loads a script as a module: ``recipe_runner.sync_model_pipeline_layout(config,
+  ...)``, Megatron-Bridge 546021ac): the one ``def`` of that name in the work tree, as a
+  reviewer greps for it. A name defined twice names neither, and a callee the test's
+  imports define is read there, not by name.
+- Set with ``object.__setattr__(obj, "name", fake)``: the attribute it replaces, as for
+  ``setattr``.
+"""
 
 from __future__ import annotations
 
@@ -120,3 +125,62 @@ def test_a_callee_the_imports_define_is_not_looked_up_by_name(feature: Repo, run
     )
     rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_runner.py"]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+PROVIDER = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class EndpointConfig:
+    url: str
+    retries: int = 3
+
+
+class Provider:
+    endpoint_config: EndpointConfig
+
+    def __init__(self, url: str) -> None:
+        self.endpoint_config = EndpointConfig(url)
+"""
+
+
+def test_a_fake_set_with_object_setattr_stands_in_for_the_attribute(
+    feature: Repo, run: Run
+) -> None:
+    """``object.__setattr__(provider, "endpoint_config", SimpleNamespace(...))`` (the
+    bypass of a frozen dataclass's or pydantic model's own ``__setattr__``, trulens
+    2fe85d1d) replaces the attribute as ``setattr`` does: the class its annotation names."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/provider.py", PROVIDER)
+    feature.write(
+        "tests/test_provider.py",
+        "from types import SimpleNamespace\n\nfrom pkg.provider import Provider\n\n\n"
+        "def test_provider() -> None:\n"
+        "    provider = object.__new__(Provider)\n"
+        '    object.__setattr__(provider, "endpoint_config", SimpleNamespace(url="x"))\n'  # 8
+        '    setattr(provider, "endpoint_config", SimpleNamespace(url="y"))\n'  # 9
+        "    fake = SimpleNamespace(url='z', retries=1)\n"  # 10
+        '    object.__setattr__(provider, "endpoint_config", fake)\n',
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_provider.py"]
+    assert [(r[1], r[2]) for r in rows] == [(8, "error"), (9, "error"), (10, "error")]
+    assert all("stands in for `EndpointConfig`" in r[3] for r in rows)
+
+
+def test_object_setattr_of_an_unannotated_attribute_stays_a_warning(
+    feature: Repo, run: Run
+) -> None:
+    """The attribute ``object.__setattr__`` sets is annotated nowhere (and names no
+    class): nothing says what the fake stands in for (⚠)."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/provider.py", PROVIDER)
+    feature.write(
+        "tests/test_provider.py",
+        "from types import SimpleNamespace\n\nfrom pkg.provider import Provider\n\n\n"
+        "def test_provider() -> None:\n"
+        "    provider = object.__new__(Provider)\n"
+        '    object.__setattr__(provider, "handle", SimpleNamespace(url="x"))\n',  # 8
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_provider.py"]
+    assert [(r[1], r[2]) for r in rows] == [(8, "warning")]
