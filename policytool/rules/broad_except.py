@@ -165,7 +165,12 @@ torch_npu.npu.is_available()`) or imports a module of the package itself, whose 
 only passes or sets flags (`use_npu = False`) with no comment saying why: every error,
 KeyboardInterrupt and the project's own import bugs included, silently selects the other
 code path ("catch ImportError"). A third-party import alone (`from sgl_kernel import
-quant`, `HAS_KERNEL = False`) stays ⚠.
+quant`, `HAS_KERNEL = False`) stays ⚠. On a fail-fast path by name (the `fail-fast`
+globs), a bare `except:` that carries on with a fallback (a second
+`AutoTokenizer.from_pretrained(...)` in `__init__`, `self.max_seq_length = 128`) is ✗
+whatever its body: the pattern names the bare form on such a path, and it catches
+KeyboardInterrupt and SystemExit too. `except Exception:` with the same fallback stays
+⚠, as does a fallback the code calls "best-effort"/"non-fatal".
 A `raise` further down the function counts only when
 it ends the catch's chain of attempts: met on every path past the `try` (after the loop
 of candidates, in the next attempt's handler) or under a test of what the `try` binds
@@ -2081,6 +2086,22 @@ def _swallowed_on_fail_fast(h: _Handler) -> Finding | None:
     )
 
 
+def _bare_on_fail_fast(h: _Handler) -> Finding | None:
+    """A bare ``except:`` on a fail-fast path by name that carries on with a fallback
+    (another load, a made-up default: ultravox's ``UltravoxPipeline.__init__`` loading a
+    second tokenizer, torchchat's server ``__init__`` substituting a sequence length): the
+    pattern's ✗ names the bare form on such a path whatever its body, and it catches
+    KeyboardInterrupt and SystemExit too. Not a declared-harmless or optimisation
+    fallback, nor a best-effort function."""
+    if h.caught or not h.fail_fast or h.best_effort or h.complete or h.raises_later:
+        return None
+    return h.report(
+        BLOCK,
+        f"bare `except:` on fail-fast path `{h.fail_fast}` catches everything, "
+        "KeyboardInterrupt included, and carries on with a fallback; catch the specific types",
+    )
+
+
 def _broad_catch(h: _Handler) -> Finding:
     """Any other new broad catch: the pattern's ⚠."""
     what = (
@@ -2112,6 +2133,7 @@ READINGS: tuple[Reading, ...] = (
     _widened_silently,
     _patch_import_skipped,
     _swallowed_on_fail_fast,
+    _bare_on_fail_fast,
     _broad_catch,
 )
 
