@@ -249,7 +249,7 @@ added inside an old one does not make it new) that stands in for a typed data cl
 `msgspec.Struct` or a `*Config` class) is ✗, and the message names the class. What it
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
 = SimpleNamespace(...)`, `runner.moe_config = ...`, `monkeypatch.setattr(obj, "config",
-...)`, a keyword `f(kv_cache_spec=...)`, a list element, the return of a
+...)`, `object.__setattr__(obj, "config", ...)`, a keyword `f(kv_cache_spec=...)`, a list element, the return of a
 `make_vllm_config()` helper, `cast(T, ...)` (`cast(Any, ...)` is read through to the slot
 it fills), a mock's return value: `mock_get_config.
 return_value = ...` under `@patch("pkg.get_ascend_config")`, `with patch(...) as m`,
@@ -273,7 +273,10 @@ or as an element of a
 list or tuple display passed to a parameter or record field typed as a sequence of a
 class (`Batch(states=[[sample]])`, `states: list[list[State]]` -> `State`)
 (`manager.allocate(seq)` -> `seq: SchedulerSequence`,
-`NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`): it wins
+`NewRequestData.from_state(self._state)` -> `state: DiffusionRequestState`; a callee no
+module the test reaches by its imports defines, called on an object nothing resolves,
+such as a fixture's module, is read at the one `def` of that name in the work tree
+outside tests, as a reviewer greps for it, and a name defined twice names none): it wins
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
 a parameter annotated with a plain class of a `py.typed` installed package (starlette's
 `Request`; not a service class: a worker, engine, layer...) counts when every keyword
