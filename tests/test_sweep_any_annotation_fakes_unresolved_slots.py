@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -125,6 +127,34 @@ def test_a_callee_the_imports_define_is_not_looked_up_by_name(feature: Repo, run
     )
     rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_runner.py"]
     assert [(r[1], r[2]) for r in rows] == [(7, "warning")]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # imported by name from a module neither the tree nor the path holds: that
+        # module's function, not the tree's namesake
+        "from runnerlib import sync_model_pipeline_layout\n"
+        "    sync_model_pipeline_layout(config, 2)\n",
+        # called on an imported module: the same
+        "import runnerlib\n    runnerlib.sync_model_pipeline_layout(config, 2)\n",
+    ],
+)
+def test_a_callee_of_an_imported_module_is_not_looked_up_by_name(
+    feature: Repo, run: Run, call: str
+) -> None:
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/config.py", CONFIG)
+    feature.write("scripts/runner.py", RUNNER)
+    feature.write(
+        "tests/test_runner.py",
+        "from types import SimpleNamespace\n\n\n"
+        "def test_layout() -> None:\n"
+        "    config = SimpleNamespace(model=None, seed=1)\n"  # 5
+        "    " + call,
+    )
+    rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_runner.py"]
+    assert [(r[1], r[2]) for r in rows] == [(5, "warning")]
 
 
 PROVIDER = """\

@@ -23,6 +23,7 @@ from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules import _wrong_annotation as wrong
+from policytool.rules._pyast import last_name
 from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, union_items, unquoted
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
@@ -249,9 +250,9 @@ added inside an old one does not make it new) that stands in for a typed data cl
 `msgspec.Struct` or a `*Config` class) is ✗, and the message names the class. What it
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
 = SimpleNamespace(...)`, `runner.moe_config = ...`, `monkeypatch.setattr(obj, "config",
-...)`, `object.__setattr__(obj, "config", ...)`, a keyword `f(kv_cache_spec=...)`, a list element, the return of a
-`make_vllm_config()` helper, `cast(T, ...)` (`cast(Any, ...)` is read through to the slot
-it fills), a mock's return value: `mock_get_config.
+...)`, `object.__setattr__(obj, "config", ...)`, a keyword `f(kv_cache_spec=...)`, a
+list element, the return of a `make_vllm_config()` helper, `cast(T, ...)` (`cast(Any,
+...)` is read through to the slot it fills), a mock's return value: `mock_get_config.
 return_value = ...` under `@patch("pkg.get_ascend_config")`, `with patch(...) as m`,
 `patch(..., return_value=...)` or `MagicMock(return_value=...)` bound to a getter is what
 `get_ascend_config` returns, an `ascend_config`), read against the annotations of that name
@@ -2120,7 +2121,11 @@ def _parameter_fake(
     finder = _finder(src)
     where = [*modules, *finder.second_tier(modules)]
     params = _slot_params(finder, where, callee, slot, unbound)
-    if not params and not any(fakes.signatures_in(finder, m, callee) for m in where):
+    if (
+        not params
+        and not any(fakes.signatures_in(finder, m, callee) for m in where)
+        and _receiver_unresolved(src, callee)
+    ):
         # Defined in no module the test reaches by its imports (a fixture hands the test
         # the module): the one function of that name in the work tree, as a reviewer
         # greps for it; a name defined twice names neither.
@@ -2140,6 +2145,38 @@ def _parameter_fake(
         return None
     mimics, defined = found
     return fakes.Mimicked(mimics.name, mimics.where, f"{label}: {mimics.how}"), defined
+
+
+def _receiver_unresolved(src: SourceInfo, callee: str) -> bool:
+    """Whether the test calls ``callee`` only as a method of an object no import of the
+    file binds (``recipe_runner.sync_layout(...)`` on a fixture's module,
+    ``self.runner.step(...)``): what a reviewer looks up by name in the work tree. Not a
+    name the file imports (``from lib import f``, found in ``lib`` or not at all, however
+    broken the import), nor a call on an imported module or class (``m.f(...)``: ``m``'s
+    function), nor a plain call (``f(...)``: a name of the file itself)."""
+    memo = src.cache.setdefault("receiver_unresolved", {})
+    assert isinstance(memo, dict)
+    if callee in memo:
+        return bool(memo[callee])
+    imported: set[str] = set()
+    calls: list[ast.Call] = []
+    for node in ast.walk(src.tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                imported.add(bound.split(".", 1)[0] if isinstance(node, ast.Import) else bound)
+        elif isinstance(node, ast.Call) and last_name(node.func) == callee:
+            calls.append(node)
+    unresolved = bool(calls) and callee not in imported
+    for call in calls:
+        root = call.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if root is call.func or (isinstance(root, ast.Name) and root.id in imported):
+            unresolved = False
+            break
+    memo[callee] = unresolved
+    return unresolved
 
 
 def _slot_params(
