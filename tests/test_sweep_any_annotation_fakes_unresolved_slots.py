@@ -175,19 +175,26 @@ class Provider:
 """
 
 
-def test_a_fake_set_with_object_setattr_stands_in_for_the_attribute(
-    feature: Repo, run: Run
-) -> None:
-    """``object.__setattr__(provider, "endpoint_config", SimpleNamespace(...))`` (the
-    bypass of a frozen dataclass's or pydantic model's own ``__setattr__``, trulens
-    2fe85d1d) replaces the attribute as ``setattr`` does: the class its annotation names."""
+def _provider_test(feature: Repo, body: str) -> None:
+    """A test of ``Provider`` whose body sets its attributes; pkg/provider.py written."""
     feature.write("pkg/__init__.py", "")
     feature.write("pkg/provider.py", PROVIDER)
     feature.write(
         "tests/test_provider.py",
         "from types import SimpleNamespace\n\nfrom pkg.provider import Provider\n\n\n"
         "def test_provider() -> None:\n"
-        "    provider = object.__new__(Provider)\n"
+        "    provider = object.__new__(Provider)\n" + body,  # the body starts at line 8
+    )
+
+
+def test_a_fake_set_with_object_setattr_stands_in_for_the_attribute(
+    feature: Repo, run: Run
+) -> None:
+    """``object.__setattr__(provider, "endpoint_config", SimpleNamespace(...))`` (the
+    bypass of a frozen dataclass's or pydantic model's own ``__setattr__``, trulens
+    2fe85d1d) replaces the attribute as ``setattr`` does: the class its annotation names."""
+    _provider_test(
+        feature,
         '    object.__setattr__(provider, "endpoint_config", SimpleNamespace(url="x"))\n'  # 8
         '    setattr(provider, "endpoint_config", SimpleNamespace(url="y"))\n'  # 9
         "    fake = SimpleNamespace(url='z', retries=1)\n"  # 10
@@ -203,14 +210,8 @@ def test_object_setattr_of_an_unannotated_attribute_stays_a_warning(
 ) -> None:
     """The attribute ``object.__setattr__`` sets is annotated nowhere (and names no
     class): nothing says what the fake stands in for (⚠)."""
-    feature.write("pkg/__init__.py", "")
-    feature.write("pkg/provider.py", PROVIDER)
-    feature.write(
-        "tests/test_provider.py",
-        "from types import SimpleNamespace\n\nfrom pkg.provider import Provider\n\n\n"
-        "def test_provider() -> None:\n"
-        "    provider = object.__new__(Provider)\n"
-        '    object.__setattr__(provider, "handle", SimpleNamespace(url="x"))\n',  # 8
+    _provider_test(
+        feature, '    object.__setattr__(provider, "handle", SimpleNamespace(url="x"))\n'
     )
     rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_provider.py"]
     assert [(r[1], r[2]) for r in rows] == [(8, "warning")]
