@@ -43,13 +43,20 @@ not an "init" that is a package's `__init__.py`, spelt in the function's body:
 `get_init_imports`, `_find_torch_ext_init` read modules),
 request handling (`*handle*request*`, `*add_request*`, `*process*request*`..., and an
 HTTP route: `@app.post("/tokenize")`) or connector setup (`connect`, `*connect_to*`,
-`*create_connector*`, `*handshake*`...); also
+`*create_connector*`, `*handshake*`...; not a function named for an attempt,
+`maybe_init_submodules`, whatever its name or docstring says: best effort by its name);
+also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
 `init_device`: the run goes on half set up. Not when what failed is an optimisation the
 code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
 slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
-"non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠. Nor a
+"non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠, and so
+is a silent one the comment introducing the `try` calls best-effort, or a `try` that
+only upgrades working defaults set before it (`self.head = "#"`, then `try:` a probe and
+`self.head = "≡"`: the object is set up either way; a default of None, False, 0 or empty
+is no working one, and a `try` with an `else:` or binding anything else is no upgrade).
+Nor a
 `-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
 In a function a retry decorator wraps (`@retry(...)` of tenacity, retrying, retry or
 stamina, `@backoff.on_exception(...)`, by the file's imports), a handler that returns
@@ -412,6 +419,56 @@ def _introduced_harmless(src: SourceInfo, tried: ast.stmt | None) -> bool:
     return False
 
 
+def _working_literal(node: ast.expr) -> type | None:
+    """The type of a literal that works as a value (``"#"``, ``8``, ``True``), or None
+    for anything else, and for a literal that stands for nothing (None, False, 0, "")."""
+    if not isinstance(node, ast.Constant) or node.value is None:
+        return None
+    value = node.value
+    if isinstance(value, (str, bytes, int, float)) and not value and value is not True:
+        return None
+    return type(value)
+
+
+def _upgrades_defaults(src: SourceInfo, func: ast.AST | None, tried: ast.stmt | None) -> bool:
+    """Whether the ``try`` only upgrades working defaults its function set before it
+    (aider's Spinner: ASCII glyphs first, then the Unicode ones when the terminal takes
+    them): every assignment in its body rebinds a name or attribute that a statement
+    before the ``try`` (in its block or one enclosing it) bound to a literal that works
+    as a value (not None, False, 0 or empty), to a literal of the same type; its other
+    statements are calls (the probe), and it has no ``else:``. A failure leaves the
+    defaults: the object is set up either way."""
+    if (
+        not isinstance(tried, ast.Try)
+        or tried.orelse
+        or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ):
+        return False
+    blocks = _blocks(src, func)
+    preset: dict[str, type] = {}
+    for stmt in blocks.ancestors(tried):
+        place = blocks.at.get(id(stmt))
+        if place is None:
+            break
+        block, position, _owner = place
+        for earlier in block[:position]:
+            if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1:
+                kind = _working_literal(earlier.value)
+                if kind is not None:
+                    preset.setdefault(ast.unparse(earlier.targets[0]), kind)
+    upgraded = False
+    for stmt in tried.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            kind = preset.get(ast.unparse(stmt.targets[0]))
+            if kind is not None and _working_literal(stmt.value) is kind:
+                upgraded = True
+                continue
+        return False
+    return upgraded
+
+
 def _answers_false(func: ast.AST | None, body: list[ast.stmt]) -> bool:
     """Whether the handler returns ``False`` from a function declared ``-> bool``: the
     predicate's answer (``verify_math_answer``), told to the caller, not a swallow."""
@@ -436,6 +493,8 @@ def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | Non
             continue
         if names_match([func.name], src.config.fail_fast) is None:
             continue
+        if names_match([func.name], paths.ATTEMPTS) is not None:
+            continue  # ``maybe_init_submodules``: an attempt by its own name, best effort
         if func.name.startswith("__") or "init" not in func.name.lower():
             return func.name  # ``__init__`` itself, or fail-fast by another word
         spells = functools.partial(_spells_init_file, func)
@@ -1524,10 +1583,13 @@ class _Handler:
     @functools.cached_property
     def fail_fast(self) -> str | None:
         """The shared fail-fast glob an enclosing function matches, or the ``__init__``-like
-        role its docstring gives it."""
+        role its docstring gives it; none for a function named for an attempt."""
         if self.src.is_test or self.observes:
             return None
-        return _fail_fast_name(self.src, self.ctx.funcs) or _doc_says_init(self.function)
+        named = _fail_fast_name(self.src, self.ctx.funcs)
+        if named is not None or self.attempt:
+            return named  # a function named for an attempt is best effort, whatever it says
+        return _doc_says_init(self.function)
 
     @functools.cached_property
     def handling(self) -> str | None:
@@ -1570,9 +1632,14 @@ class _Handler:
 
     @functools.cached_property
     def complete(self) -> bool:
-        """An optimisation that failed (torch.compile, CUDA graph -> eager) or a failure the
-        code declares harmless ("non-fatal"): a complete fallback, logged as asked."""
-        return paths.optimisation_only(self.tried) or _says_harmless(self.src, self.node)
+        """An optimisation that failed (torch.compile, CUDA graph -> eager), a failure the
+        code declares harmless ("non-fatal"), or an upgrade of working defaults set before
+        the ``try``: a complete fallback."""
+        return (
+            paths.optimisation_only(self.tried)
+            or _says_harmless(self.src, self.node)
+            or _upgrades_defaults(self.src, self.function, self.tried)
+        )
 
     @functools.cached_property
     def raises_later(self) -> bool:
@@ -2075,8 +2142,9 @@ def _patch_import_skipped(h: _Handler) -> Finding | None:
 
 def _swallowed_on_fail_fast(h: _Handler) -> Finding | None:
     """The pattern's own ✗: ``pass``/``continue``/``return None`` (or a default assigned
-    with no word) on a fail-fast path."""
-    if not _swallowed(h.node.body, h.src) or h.best_effort:
+    with no word) on a fail-fast path. Not a complete fallback (an optimisation, a failure
+    the code calls best-effort, working defaults set before the ``try``)."""
+    if not _swallowed(h.node.body, h.src) or h.best_effort or h.complete:
         return None
     on = h.swallow_path
     if on is None or h.raises_later:
