@@ -456,15 +456,18 @@ _W_FIGURES = {
 }
 _X_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "38/58 blind, 38/55 post-run (three Mock data fakes " + _MOCKS_SETTLED + "; 32/58 "
+        "41/58 blind, 41/55 post-run (three Mock data fakes " + _MOCKS_SETTLED + "; 32/58 "
         "before round N, which finds three `recipe.dist_env` fakes by the "
-        "`DistInfo` the recipe class assigns, its helper's docstring `Returns:` type): "
+        "`DistInfo` the recipe class assigns, its helper's docstring `Returns:` type; 38/58 "
+        "before round AO, which reads the three `ConfigContainer` fakes passed to "
+        "`recipe_runner.sync_model_pipeline_layout`, a module a fixture loads by path, at "
+        "the one `def` of that name): "
         "transformers' model configs and model outputs (`PreTrainedConfig`, "
         "`BaseModelOutputWithPast`, `.logits` outputs) where no annotation names the class "
-        "and transformers is too big to read whole; fakes of `ConfigContainer` and its "
-        "fields passed to a module a fixture loads by path (`spec_from_file_location`: no "
-        "import names it); `recipe.distributed_config`, unpacked from an unannotated helper's "
-        "tuple; "
+        "and transformers is too big to read whole; fakes of `ConfigContainer`'s "
+        "fields (`validation=SimpleNamespace(...)` inside a config fake whose slot no "
+        "annotation names); `recipe.distributed_config`, unpacked from an unannotated "
+        "helper's tuple; "
         "torch's `MixedPrecisionPolicy` (torch not stored)"
     ),
 }
@@ -684,9 +687,10 @@ _ZJ_FIGURES = {
 }
 _ZK_FIGURES = {
     ("broad-except", "x-recall"): (
-        "1/3: `except Exception: continue` over torchchat's checkpoint loaders (weight "
-        "loading, then an assert without the cause) and a bare `except:` setting a default "
-        "`max_seq_length` in a server's `__init__`: ⚠ (no init or loading path read there)"
+        "2/3 (1/3 before round AO reads a bare `except:` on a fail-fast path carrying on "
+        "with a fallback: the default `max_seq_length` in a server's `__init__`): "
+        "`except Exception: continue` over torchchat's checkpoint loaders (weight loading, "
+        "then an assert without the cause): ⚠ (no loading path read there)"
     ),
     ("any-annotation", "x-recall"): (
         "3/4 (1/3 as sealed; round P reads a type written as a default, round Y `target: "
@@ -2104,8 +2108,8 @@ _ZZZO_FIGURES = {
 }
 _ZZZP_SEALED = (
     "sealed: labelled blind from bench/sweep_brief.md as of 86399ed (unchanged since "
-    "34a449d), first recorded with 86399ed (round AN's final code): ✗ recall 10/24, ✗ "
-    "precision 11/32, ⚠ precision 42/43"
+    "34a449d), first recorded with 86399ed (round AN's final code): ✗ recall ten of 24, ✗ "
+    "precision eleven of 32, ⚠ precision 42 of 43"
 )
 _ZZZP_FIGURES = {
     ("any-annotation", "x-recall"): (
@@ -2126,19 +2130,16 @@ _ZZZP_FIGURES = {
         "marks it ✗)"
     ),
     ("broad-except", "x-precision"): (
-        "0/7: aider's Spinner unicode probes in `__init__` (`except Exception: pass` after "
-        "the ASCII glyphs are set, three commits, and `_supports_unicode`'s `return "
-        "False`), `Commands.__init__`'s realpath of a path already stored, data-juicer's "
-        "`is_notebook` probe for the logger's set-up and a docs build script's logged "
-        "`maybe_init_submodules`, labelled ⚠ as display or best-effort probes (the "
-        "pattern's ✗ names `except Exception: pass` on an init path)"
-    ),
-    ("broad-except", "x-recall"): (
-        "0/1: ultravox's bare `except:` around the first tokenizer load in "
-        "`UltravoxPipeline.__init__`"
+        "1/3 (0/7 as sealed; round AO reads working defaults set before the `try`, a "
+        "`try` introduced as best-effort and a function named for an attempt as complete "
+        "fallbacks: aider's three Spinner probes in `__init__`, `Commands.__init__`'s "
+        "realpath of a path already stored, data-juicer's `maybe_init_submodules`): "
+        "aider's `_supports_unicode` and data-juicer's `is_notebook`, probes whose `return "
+        "False` `__init__`/`setup_logger` reads, labelled ⚠ as display probes (sets y and "
+        "zzw label such probes ✗)"
     ),
     ("broad-except", "w-precision"): (
-        "14/15: data-juicer's `is_valid_tag` handler moved from conf.py to "
+        "13/14: data-juicer's `is_valid_tag` handler moved from conf.py to "
         "build_versions.py, '-' as a move"
     ),
     ("kwargs-lookup", "x-recall"): (
