@@ -13,8 +13,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from policytool.rules import _fakes as fakes
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -215,3 +218,31 @@ def test_object_setattr_of_an_unannotated_attribute_stays_a_warning(
     )
     rows = [r for r in found(run, "any-annotation") if r[0] == "tests/test_provider.py"]
     assert [(r[1], r[2]) for r in rows] == [(8, "warning")]
+
+
+def test_the_def_index_answers_as_the_lazy_reads_do(tmp_path: Path) -> None:
+    """After ``LAZY_PROBES`` names the index of every module's ``def`` names answers
+    (built once: a test of hundreds of such calls reads the tree once): the same
+    modules, a test module's ``def`` left out, two at most."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text(
+        "def one(x):\n    return x\n\n\nclass C:\n    async def twice(self):\n        pass\n"
+    )
+    (tmp_path / "pkg" / "b.py").write_text("def twice():\n    pass\n\n\ndef thrice():\n    pass\n")
+    (tmp_path / "pkg" / "c.py").write_text("def thrice():\n    pass\n")
+    (tmp_path / "pkg" / "d.py").write_text("def thrice():\n    pass\n")
+    (tmp_path / "tests" / "helpers.py").write_text("def one(x):\n    return x\n")
+    names = ("one", "twice", "thrice", "none")
+    lazy = fakes.Finder(str(tmp_path))
+    answers = {name: fakes.defining_modules(lazy, name) for name in names}
+    assert lazy.def_index is None
+    assert answers["one"] == ["pkg.a"]
+    assert sorted(answers["twice"]) == ["pkg.a", "pkg.b"]
+    assert len(answers["thrice"]) == 2
+    assert answers["none"] == []
+    indexed = fakes.Finder(str(tmp_path))
+    indexed.defining.update({f"zz{i}": [] for i in range(fakes.LAZY_PROBES)})
+    assert {name: fakes.defining_modules(indexed, name) for name in names} == answers
+    assert indexed.def_index is not None

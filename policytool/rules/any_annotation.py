@@ -2154,29 +2154,40 @@ def _receiver_unresolved(src: SourceInfo, callee: str) -> bool:
     name the file imports (``from lib import f``, found in ``lib`` or not at all, however
     broken the import), nor a call on an imported module or class (``m.f(...)``: ``m``'s
     function), nor a plain call (``f(...)``: a name of the file itself)."""
-    memo = src.cache.setdefault("receiver_unresolved", {})
-    assert isinstance(memo, dict)
-    if callee in memo:
-        return bool(memo[callee])
-    imported: set[str] = set()
-    calls: list[ast.Call] = []
-    for node in ast.walk(src.tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                bound = alias.asname or alias.name
-                imported.add(bound.split(".", 1)[0] if isinstance(node, ast.Import) else bound)
-        elif isinstance(node, ast.Call) and last_name(node.func) == callee:
-            calls.append(node)
-    unresolved = bool(calls) and callee not in imported
-    for call in calls:
-        root = call.func
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if root is call.func or (isinstance(root, ast.Name) and root.id in imported):
-            unresolved = False
-            break
-    memo[callee] = unresolved
-    return unresolved
+    calls = src.per_node("call_roots", src.tree, lambda: _CallRoots(src.tree))
+    found = calls.roots.get(callee)
+    if not found or callee in calls.imported or "" in found:
+        return False
+    return found.isdisjoint(calls.imported)
+
+
+class _CallRoots:
+    """The names a file's imports bind, and for each name called the root names of its
+    calls' receivers (``""`` for a plain ``f(...)``, ``runner`` for
+    ``runner.cfg.f(...)``, ``"."`` for a receiver that is no name): one walk of the
+    file, however many callees are asked about."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        """Walk ``tree`` once."""
+        imported: set[str] = set()
+        roots: dict[str, set[str]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    plain = isinstance(node, ast.Import)
+                    imported.add(bound.split(".", 1)[0] if plain else bound)
+            elif isinstance(node, ast.Call) and (name := last_name(node.func)):
+                root = node.func
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                held = roots.setdefault(name, set())
+                if root is node.func:
+                    held.add("")
+                else:
+                    held.add(root.id if isinstance(root, ast.Name) else ".")
+        self.imported = frozenset(imported)
+        self.roots = {name: frozenset(held) for name, held in roots.items()}
 
 
 def _slot_params(
