@@ -425,8 +425,8 @@ def _working_literal(node: ast.expr) -> type | None:
     if not isinstance(node, ast.Constant) or node.value is None:
         return None
     value = node.value
-    if isinstance(value, (str, bytes, int, float)) and not value and value is not True:
-        return None
+    if isinstance(value, (str, bytes, int, float)) and not value:
+        return None  # "", 0, False (a bool is an int)
     return type(value)
 
 
