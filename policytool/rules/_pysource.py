@@ -27,6 +27,7 @@ from policytool.core.globs import match_any
 from policytool.core.text import BOM, PYTHON_PARSE_ERRORS
 from policytool.engine.source import SourceFile
 from policytool.rules import _kwreads as kwreads
+from policytool.rules._pyast import last_name
 from policytool.rules._sweep_config import SweepConfig
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -60,6 +61,7 @@ _RECORDED = (
     ast.AnnAssign,
     ast.Call,
     ast.Await,
+    ast.Yield,
 )
 # A loop over these is a per-step loop (diffusion / autoregressive steps).
 _STEP_RE = re.compile(r"step|sigma|\bts\b|denois", re.IGNORECASE)
@@ -227,6 +229,76 @@ def _acquired_lock(stmt: ast.stmt, method: str) -> ast.expr | None:
     ):
         return value.func.value
     return None
+
+
+# A lock word in the bytes: only then can a generator of the module hold one.
+_LOCK_BYTES_RE = re.compile(rb"(?i)lock|mutex")
+# ``contextlib.asynccontextmanager(gen)()``: a generator made a context manager where
+# it is entered.
+_CONTEXT_WRAPPERS = frozenset({"asynccontextmanager", "contextmanager"})
+_BODIES = ("body", "orelse", "finalbody")
+
+
+# A generator's lock held at its ``yield``: (the lock, the ``yield``).
+HeldYield = tuple[ast.expr, ast.expr]
+
+
+def _yields_holding(body: Sequence[ast.stmt], outer: dict[str, ast.expr]) -> HeldYield | None:
+    """The lock a statement list still holds at a ``yield`` (inside ``with lock:``, or
+    after ``X.acquire()`` with no ``X.release()`` before it, in this list or one it is
+    nested in; not in a nested ``def``) and that ``yield``; None when it holds none.
+    ``outer``: the locks held on entry, by text."""
+    held = dict(outer)
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        acquired = _acquired_lock(stmt, "acquire")
+        if acquired is not None:
+            held[unparse(acquired)] = acquired
+            continue
+        released = _acquired_lock(stmt, "release")
+        if released is not None:
+            held.pop(unparse(released), None)
+            continue
+        nested = [getattr(stmt, name, None) for name in _BODIES]
+        nested += [handler.body for handler in getattr(stmt, "handlers", ())]
+        nested += [case.body for case in getattr(stmt, "cases", ())]
+        lists = [b for b in nested if isinstance(b, list) and b]
+        body_list = getattr(stmt, "body", None)
+        for block in lists:
+            inner = held
+            if block is body_list and isinstance(stmt, (ast.With, ast.AsyncWith)):
+                items = [i.context_expr for i in stmt.items if is_lock_expr(i.context_expr)]
+                inner = {**held, **{unparse(lock): lock for lock in items}}
+            found = _yields_holding(block, inner)
+            if found is not None:
+                return found
+        if lists or not held:
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                return next(reversed(held.values())), node
+    return None
+
+
+def _lock_generators(tree: ast.Module) -> dict[str, tuple[FunctionNode, HeldYield]]:
+    """The module's functions and methods that yield while they hold a lock, by name
+    (llama-cpp-python's ``get_llama_proxy``: ``await lock.acquire()`` ... ``yield
+    proxy`` ... ``lock.release()``), with the lock and the ``yield``: what a caller
+    runs inside ``async with`` of one runs under that lock."""
+    found: dict[str, tuple[FunctionNode, HeldYield]] = {}
+    scopes: list[Sequence[ast.stmt]] = [tree.body]
+    while scopes:
+        for stmt in scopes.pop():
+            if isinstance(stmt, ast.ClassDef):
+                scopes.append(stmt.body)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(stmt)
+            ):
+                held = _yields_holding(stmt.body, {})
+                if held is not None:
+                    found[stmt.name] = (stmt, held)
+    return found
 
 
 def lines_holding(data: bytes, words: Iterable[bytes]) -> list[int]:
@@ -427,6 +499,13 @@ class SourceInfo:
         self._expr_lines = self._call_lines() if self.want_exprs else []
         # id(lock expression) -> its text (:meth:`_lock_text`).
         self._lock_texts: dict[int, str] = {}
+        # The module's generators that yield while they hold a lock (a context manager
+        # or a FastAPI dependency): ``async with`` of one holds that lock.
+        self.lock_generators = (
+            _lock_generators(tree)
+            if self.want_exprs and b"yield" in data and _LOCK_BYTES_RE.search(data)
+            else {}
+        )
         self._walk_all(tree.body, Ctx())
 
     # -- added lines -------------------------------------------------------------------
@@ -445,6 +524,29 @@ class SourceInfo:
             return False
         last = getattr(node, "end_lineno", None) or first
         return self.overlaps(first, last)
+
+    def lock_generator(self, expr: ast.expr) -> str | None:
+        """The name of the module's lock-holding generator a ``with`` item enters:
+        ``get_proxy()``, ``self._slot()``, ``contextlib.asynccontextmanager(get_proxy)()``
+        (llama-cpp-python's server wraps its FastAPI dependency so); None otherwise."""
+        if not self.lock_generators or not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        if isinstance(func, ast.Call) and len(func.args) == 1 and not expr.args:
+            # ``asynccontextmanager(gen)()``: the wrapper called at once.
+            if last_name(func.func) in _CONTEXT_WRAPPERS:
+                func = func.args[0]
+        if isinstance(func, ast.Name):
+            name = func.id
+        elif (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+        ):
+            name = func.attr
+        else:
+            return None
+        return name if name in self.lock_generators else None
 
     def kwargs_dicts(self) -> dict[kwreads.FunctionDef, set[str]]:
         """:func:`kwreads.kwargs_dicts` of the tree, computed once (none without a
@@ -768,7 +870,12 @@ class SourceInfo:
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             # Held locks matter only in async code (a nested def starts with none).
             locks = (
-                tuple(item.context_expr for item in node.items if is_lock_expr(item.context_expr))
+                tuple(
+                    item.context_expr
+                    for item in node.items
+                    if is_lock_expr(item.context_expr)
+                    or self.lock_generator(item.context_expr) is not None
+                )
                 if ctx.in_async
                 else ()
             )

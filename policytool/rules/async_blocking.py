@@ -139,6 +139,11 @@ ADMIN = (
     "*wake_up*",
     "*reset*cache*",
     "*shutdown*",
+    # An RL trainer's weight push pauses generation on purpose (forge's
+    # ``update_weights``, lmdeploy's ``_run_weights_update``).
+    "*update_weight*",
+    "*weights_update*",
+    "*weight_update*",
 )
 # A program's entry coroutine (``asyncio.run(main())``): what a ``time.sleep`` there
 # stalls is the program's own start-up, before it has anything running beside it on the
@@ -227,6 +232,7 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
 # Calls that take a coroutine or awaitable: ``asyncio.wait_for(queue.get(), t)`` awaits it.
 _AWAIT_RE = re.compile(rb"\bawait\b")
 _WITH_RE = re.compile(rb"\bwith\b|\.acquire\(")
+_YIELD_RE = re.compile(rb"\byield\b")
 _TAKES_AWAITABLE = frozenset(
     {"wait_for", "create_task", "ensure_future", "shield", "gather", "wait", "timeout"}
 )
@@ -250,8 +256,32 @@ def _created(src: SourceInfo, node: ast.AST) -> bool:
     first = getattr(node, "lineno", None)
     if first is None or not src.overlaps(first, first):
         return False
-    word = _AWAIT_RE if isinstance(node, ast.Await) else _WITH_RE
-    return word.search(src.replaced_text(first)) is None
+    replaced = src.replaced_text(first)
+    if isinstance(node, ast.Await):
+        return _AWAIT_RE.search(replaced) is None
+    if isinstance(node, (ast.Yield, ast.YieldFrom)):
+        return _YIELD_RE.search(replaced) is None
+    if _WITH_RE.search(replaced) is None:
+        return True
+    # A lock the replaced lines never named is new, though they held another ``with``
+    # (llama-cpp-python wraps its old ``async with inner_send_chan:`` in the
+    # dependency's lock).
+    name = (src.lock_generator(node) if isinstance(node, ast.expr) else None) or last_name(
+        node.func if isinstance(node, ast.Call) else node
+    )
+    return bool(name) and name.encode() not in replaced
+
+
+def _newly_awaited(src: SourceInfo, lock: ast.expr) -> bool:
+    """Whether the line taking ``lock`` is an ``await`` the change created
+    (``lock.acquire()`` made ``await lock.acquire()``: an asyncio lock now, held on the
+    loop)."""
+    line = lock.lineno
+    return (
+        src.overlaps(line, line)
+        and _AWAIT_RE.search(src.byte_lines[line - 1]) is not None
+        and _AWAIT_RE.search(src.replaced_text(line)) is None
+    )
 
 
 _Key = tuple[str | None, str]
@@ -699,18 +729,21 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
     """
     # lock -> (lock, where, the await shown, whether every await so far is the held
     # condition's own wait)
-    sections: dict[int, tuple[ast.expr, Ctx, ast.Await, bool]] = {}
+    sections: dict[int, tuple[ast.expr, Ctx, ast.expr, bool]] = {}
     awaited: set[int] = set()
-    for node, ctx in src.of_type(ast.Call, ast.Await):
+    for node, ctx in src.of_type(ast.Call, ast.Await, ast.Yield):
         if not ctx.in_async:
             continue
-        if isinstance(node, ast.Await):
-            awaited.add(id(node.value))
+        if isinstance(node, (ast.Await, ast.Yield)):
+            # A ``yield`` under a lock (an async context manager, a FastAPI dependency)
+            # holds it across every await of the caller's ``async with`` body.
+            if isinstance(node, ast.Await):
+                awaited.add(id(node.value))
             for lock in ctx.locks:
                 known = sections.get(id(lock))
                 if known is not None and not known[3]:
                     continue  # settled: an await other than its condition's own wait
-                waits = _waits_on(node, lock)
+                waits = isinstance(node, ast.Await) and _waits_on(node, lock)
                 if known is not None and waits:
                     continue
                 if _created(src, node) or _created(src, lock):
@@ -734,24 +767,49 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         entry = is_entry(src, ctx.names()[-1])
         yield _blocking_finding(src, node, api, where, ctx.names(), serving, entry)
     yield from _helpers_on_loop(src)
+    for function, (lock, yielded) in src.lock_generators.values():
+        # The ``yield`` of a lock-holding generator may be an old line: a new lock taken
+        # before it is held across it all the same.
+        if (
+            isinstance(function, ast.AsyncFunctionDef)
+            and id(lock) not in sections
+            and (_created(src, lock) or _created(src, yielded) or _newly_awaited(src, lock))
+        ):
+            sections[id(lock)] = (lock, Ctx((function,)), yielded, False)
     for lock, ctx, await_node, only_waits in sections.values():
         if src.is_test and any(name.startswith("test") for name in ctx.names()):
             # A test holding a lock across an await is exercising it (that a second
             # request waits, or gets a 409): the contention is what the test is about.
             continue
-        text = short(src, lock, 40)
-        held = f"`{text}` is held across `await` (line {await_node.lineno})"
+        generator = src.lock_generator(lock)
+        text = (
+            f"the lock `{generator}()` holds at its `yield`"
+            if generator is not None
+            else f"`{short(src, lock, 40)}`"
+        )
+        across = (
+            f"`yield` (line {await_node.lineno}), so across its caller's awaits,"
+            if isinstance(await_node, (ast.Yield, ast.YieldFrom))
+            else f"`await` (line {await_node.lineno})"
+        )
+        held = f"{text} is held across {across}"
         names = ctx.names()
         request = names_match(names, src.config.request_path)
         admin = names_match(names, ADMIN)
         path = f"`{request}`"
+        if request is None and not admin and (src.is_serving or is_route(ctx.innermost)):
+            # A server module's coroutine, or an HTTP route's: what it serializes is the
+            # requests it serves, as a blocking call there stalls them.
+            request = names[-1]
+            kind = "a serving path's coroutine" if src.is_serving else "an HTTP route"
+            path = f"`{request}` ({kind})"
         if request is None and not admin:
             # A helper the request path awaits (``generate`` -> ``_encode`` -> here).
             caller = _module(src).awaited_by_request(src.config.request_path).get(names[-1])
             if caller is not None and names_match([caller], ADMIN) is None:
                 request = caller
                 path = f"`{caller}` (it awaits `{names[-1]}`)"
-        if only_waits:
+        if only_waits and isinstance(await_node, ast.Await):
             # A condition's own wait releases the lock while it waits: nothing queues
             # behind it (⚠, an await in the critical section, never ✗).
             held += f", its own `{short(src, await_node.value, 40)}` (it releases the lock)"
