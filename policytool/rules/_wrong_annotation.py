@@ -3519,6 +3519,7 @@ def function_findings(
         if contradicted.line not in reported:
             yield contradicted
     yield from _string_compared(src, node)
+    yield from _isinstance_handled(src, node)
     if node.returns is None or is_stub(node.body):
         return
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
@@ -4314,4 +4315,97 @@ def _string_compared(
             f"`{arg.arg}: {text}` (line {arg.annotation.lineno}) {where}: a `{text}` never "
             f"equals them and is silently ignored; annotate the strings it takes "
             f"(`str` / `Literal[...]`) or compare `{text}` values",
+        )
+
+
+# The builtin containers and scalars an ``isinstance`` branch may handle: disjoint from
+# each other but for the numeric tower (``int`` where ``float`` is annotated is PEP 484's
+# promotion, ``bool`` is an ``int``), which :data:`_ACCEPTS` already spells.
+_HANDLED_KINDS = frozenset({"dict", "list", "tuple", "set", "frozenset", "str", "bytes"})
+
+
+def _raises_only(body: list[ast.stmt]) -> bool:
+    """Whether a branch only rejects (``raise``, ``assert``, a docstring or ``pass``):
+    a guard against misuse, which the annotation agrees with."""
+    return all(
+        isinstance(stmt, (ast.Raise, ast.Assert, ast.Pass))
+        or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        for stmt in body
+    )
+
+
+def _isinstance_handled(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """A parameter annotated as one builtin container or string kind (``n: dict``) that
+    the body tests for another (``if isinstance(n, list): return [visit(x) for x in n]``)
+    and handles in that branch: the function takes what its annotation rejects, by
+    design (llama-cpp-python's JSON-schema ``visit(n: dict)``, called on every list and
+    scalar of the schema). A branch that only raises is a guard the annotation agrees
+    with; a parameter the function rebinds is not the value its callers passed."""
+    params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    annotated = {
+        arg.arg: (arg.annotation, kind)
+        for arg in params
+        if arg.annotation is not None
+        and src.node_added(arg.annotation)
+        and not _silenced(src, arg.annotation.lineno)
+        and (kind := _builtin_of(src, arg.annotation)) in _HANDLED_KINDS
+    }
+    if not annotated:
+        return
+    shadowed = _types(src).rebound | set(src.aliases)
+    tests: list[tuple[ast.If, str, list[str]]] = []
+    for stmt in kwreads.statements(node.body, scopes=False):
+        if not isinstance(stmt, ast.If) or _raises_only(stmt.body):
+            continue
+        test = stmt.test
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and test.func.id not in shadowed
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and test.args[0].id in annotated
+        ):
+            continue
+        name = test.args[0].id
+        kind = annotated[name][1]
+        kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+        other = [
+            k.id
+            for k in kinds
+            if isinstance(k, ast.Name)
+            and k.id in _HANDLED_KINDS
+            and k.id != kind
+            and k.id not in shadowed
+        ]
+        if other:
+            tests.append((stmt, name, other))
+    if not tests:
+        return
+    # A parameter the function rebinds (``n = json.loads(n)``) is no longer the value
+    # its callers passed.
+    rebound = {
+        target.id
+        for target in ast.walk(node)
+        if isinstance(target, ast.Name) and isinstance(target.ctx, (ast.Store, ast.Del))
+    }
+    reported: set[str] = set()
+    for stmt, name, other in tests:
+        if name in rebound or name in reported:
+            continue
+        reported.add(name)
+        annotation = annotated[name][0]
+        text = short(src, annotation).strip("\"'")
+        handled = " | ".join(dict.fromkeys(other))
+        yield finding(
+            src,
+            annotation,
+            RULE,
+            BLOCK,
+            f"`{name}: {text}` (line {annotation.lineno}) is handled as `{handled}` "
+            f"too (`{short(src, stmt.test, 60)}`, line {stmt.lineno}): the function takes what "
+            f"its annotation rejects; annotate `{text} | {handled}`",
         )
