@@ -221,7 +221,13 @@ unknown name) whose body compares it only to string literals (`== "fp32"`, `!=`,
 ("a", "b")`; None tests aside), or hands it as is to a function, `self.` method or class
 of the module whose parameter is so compared, is ✗: a value of the annotated type never
 equals them and is silently ignored (a type checker's strict equality rejects the
-comparison). Only what is
+comparison). So is a parameter the change annotates as one builtin container or string
+kind (`dict`, `list`, `tuple`, `set`, `frozenset`, `str`, `bytes`, their `typing`
+spellings) that the body tests for another (`def visit(n: dict):` ... `if isinstance(n,
+list): return [visit(x) for x in n]`) and handles in that branch: the function takes
+what its annotation rejects, by design. Not a branch that only raises or asserts (a guard
+the annotation agrees with), a parameter the function rebinds (`items = list(items)`), a
+union, or the numeric tower (`x: float` tested for `int`). Only what is
 certain counts: builtins, `typing`/`collections.abc` generics, classes the file defines
 or an import (absolute or relative) defines as `class` or re-exports from a module
 that does (`from transformers import PreTrainedModel`: the package's `__init__` imports it

@@ -39,7 +39,15 @@ handed to `asyncio.wait_for` / `create_task`, not `block=False`), `future.result
 thread or process future, `open(...).read()`, `path.read_text()`/`read_bytes()`), or an `await`
 while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` ...
 `release()`) when the change created the lock statement or the `await` (its first line
-is added; a keyword added inside an old `await` is not a new one). Tests report only
+is added; a keyword added inside an old `await` is not a new one; an old `with` of
+another object that the change wraps in a lock does not make the lock old). A generator
+of the module that still holds a lock at its `yield` (an async context manager, a
+FastAPI dependency: llama-cpp-python's `get_llama_proxy` takes its model lock, then
+`yield proxy`) holds it across everything its caller awaits: the lock is reported held
+across the `yield`, and `async with get_proxy():`, `async with self._slot():` or `async
+with contextlib.asynccontextmanager(get_proxy)():` is a lock statement whose awaits are
+held under it (a lock taken with a new `await lock.acquire()` counts as new, though its
+`yield` is an old line). Tests report only
 `time.sleep` and blocking HTTP, and not the `time.sleep` of a fake's method (an `async
 def` taking `self`, not a `test*`, of a class a test function defines:
 `BlockingFakeLogAnalyzer.run` sleeps to stand in for the slow synchronous work the test
@@ -63,7 +71,9 @@ routers `router/`, `routers/`, `routes/`, `server.py`, `*_server.py`; and, in an
 file but a test, an `async def` an HTTP route decorator registers, `@app.post("/v1/...")`),
 in an `async def` or in a helper it calls; or a lock held across an
 `await` in a request-path function (`request-path`), or in an `async def` such a
-function awaits (up to two levels: `generate` -> `_encode` -> the lock). ✗ too for a
+function awaits (up to two levels: `generate` -> `_encode` -> the lock), or in any
+`async def` of a serving path's module or of an HTTP route (what it serializes is the
+requests it serves, as a blocking call there stalls them). ✗ too for a
 `time.sleep` on the loop in any file but a test, on any path: `await asyncio.sleep(...)`
 is its exact non-blocking twin, so it is never a trade-off, only a stall of everything
 the loop runs (LitServe's batching loop, a service's retry back-off). Not under a
@@ -71,7 +81,8 @@ program's entry coroutine (`async def main`, `_main`, `async_main`, `amain`, or 
 module hands `asyncio.run`/`anyio.run`): there the sleep stalls the program's own
 start-up (a harness polling for its browser), ⚠. Blocking HTTP off the serving paths
 stays ⚠. Admin paths (profiling, `start_profile`, `stop_profile`,
-health and metrics endpoints, vLLM's `sleep` mode) are ⚠, and so
+health and metrics endpoints, vLLM's `sleep` mode, an RL trainer's weight push:
+`update_weights`, `_run_weights_update`) are ⚠, and so
 is a lock whose only awaits are its own `await cond.wait()` / `wait_for(...)`: an
 `asyncio.Condition` releases its lock while it waits (`async with self.request_lock:
 await self.request_lock.wait_for(ready)`), so no request queues behind it. A test

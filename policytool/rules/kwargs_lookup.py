@@ -45,7 +45,11 @@ the body) is followed within the file; a public function or method taking it
 (numba-cuda's `get_identity(cls, kwargs)` classmethods, given `Vectorize.__new__`'s
 `**kws`) has a plain dict parameter of its own API, whose reads are not reported.
 Setting a default is not a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the
-test is one term of an `and` or the key is set in a block nested in the `if`.
+test is one term of an `and` or the key is set in a block nested in the `if`. A
+`**kwargs: Unpack[SomeTypedDict]` (PEP 692) is typed: a type checker checks each
+caller's keywords against the TypedDict and flags a read of a key it does not declare,
+so neither its reads nor its unused keys are reported (Fast-LLM's `preprocess(...,
+**kwargs: Unpack[BlockSequenceKwargs])` reading `kwargs["cache_position"]`).
 
 A name the body rebinds to a record's dump (`kwargs = resolved.model_dump()`, `kwargs =
 Params(**kwargs).model_dump()`, `asdict(...)`, a display merging only dumps), in a
