@@ -14,23 +14,28 @@ from __future__ import annotations
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
+# The server's dependency, lines 1-14 of srv/server/app.py in every version.
+APP_HEAD = (
+    "import contextlib\n"  # 1
+    "from anyio import Lock\n"
+    "\n"
+    "inner_lock = Lock()\n"
+    "\n"  # 5
+    "\n"
+    "async def get_proxy():\n"
+    "    await inner_lock.acquire()\n"
+    "    try:\n"
+    "        yield object()\n"  # 10
+    "    finally:\n"
+    "        inner_lock.release()\n"
+    "\n\n"
+)
+
 FEATURE_BASE = {
     "README.md": "base\n",
     # An old route whose ``async with`` the change wraps in the dependency's lock.
-    "srv/server/app.py": (
-        "import contextlib\n"  # 1
-        "from anyio import Lock\n"
-        "\n"
-        "inner_lock = Lock()\n"
-        "\n"  # 5
-        "\n"
-        "async def get_proxy():\n"
-        "    await inner_lock.acquire()\n"
-        "    try:\n"
-        "        yield object()\n"  # 10
-        "    finally:\n"
-        "        inner_lock.release()\n"
-        "\n\n"
+    "srv/server/app.py": APP_HEAD
+    + (
         "async def publish(chan, call):\n"  # 15
         "    async with chan:\n"
         "        await chan.send(await call())\n"
@@ -169,23 +174,13 @@ def test_an_old_with_wrapped_in_a_new_lock_is_new(feature: Repo, run: Run) -> No
     # replaced lines held a ``with``, but never this lock.
     feature.write(
         "srv/server/app.py",
-        "import contextlib\n"  # 1
-        "from anyio import Lock\n"
-        "\n"
-        "inner_lock = Lock()\n"
-        "\n"  # 5
-        "\n"
-        "async def get_proxy():\n"
-        "    await inner_lock.acquire()\n"
-        "    try:\n"
-        "        yield object()\n"  # 10
-        "    finally:\n"
-        "        inner_lock.release()\n"
-        "\n\n"
-        "async def publish(chan, call):\n"  # 15
-        "    async with contextlib.asynccontextmanager(get_proxy)() as proxy:\n"  # 16: ✗
-        "        async with chan:\n"
-        "            await chan.send(await call(proxy))\n",
+        APP_HEAD
+        + (
+            "async def publish(chan, call):\n"  # 15
+            "    async with contextlib.asynccontextmanager(get_proxy)() as proxy:\n"  # 16: ✗
+            "        async with chan:\n"
+            "            await chan.send(await call(proxy))\n"
+        ),
     )
     feature.commit("wrap")
     assert _rows(run) == [("srv/server/app.py", 16, "error")]
@@ -195,23 +190,13 @@ def test_an_old_lock_reindented_is_not_new(feature: Repo, run: Run) -> None:
     # The same ``async with chan:`` re-indented under a new ``if``: no lock is new.
     feature.write(
         "srv/server/app.py",
-        "import contextlib\n"
-        "from anyio import Lock\n"
-        "\n"
-        "inner_lock = Lock()\n"
-        "\n"
-        "\n"
-        "async def get_proxy():\n"
-        "    await inner_lock.acquire()\n"
-        "    try:\n"
-        "        yield object()\n"
-        "    finally:\n"
-        "        inner_lock.release()\n"
-        "\n\n"
-        "async def publish(chan, call, ready=True):\n"
-        "    if ready:\n"
-        "        async with chan:\n"
-        "            await chan.send(await call())\n",
+        APP_HEAD
+        + (
+            "async def publish(chan, call, ready=True):\n"
+            "    if ready:\n"
+            "        async with chan:\n"
+            "            await chan.send(await call())\n"
+        ),
     )
     feature.commit("reindent")
     assert _rows(run) == []
