@@ -55,8 +55,8 @@ def _dict_annotation(annotation: ast.expr | None) -> bool:
 
 def typed_kwargs(annotation: ast.expr | None) -> bool:
     """Whether a ``**kwargs`` annotation is ``Unpack[SomeTypedDict]`` (PEP 692): a type
-    checker sees every key, checks each caller's keywords against the TypedDict, and
-    flags a read of a key it does not declare. No string key of it is unseen."""
+    checker checks each caller's keywords against the TypedDict and flags a read of a
+    key it does not declare, so a misspelt key is an error, never a silent default."""
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         return annotation.value.split("[", 1)[0].strip().rpartition(".")[2] == "Unpack"
     if not isinstance(annotation, ast.Subscript):
@@ -75,8 +75,7 @@ def named_params(func: FunctionDef) -> list[ast.arg]:
 def own_dicts(func: FunctionDef, plain: bool = True) -> set[str]:
     """The kwargs dicts a function has by its own signature (``plain=False``: its
     ``**`` parameter only, not a ``*_kwargs: dict`` parameter)."""
-    kwarg = func.args.kwarg
-    names = {kwarg.arg} if kwarg is not None and not typed_kwargs(kwarg.annotation) else set()
+    names = {func.args.kwarg.arg} if func.args.kwarg is not None else set()
     for arg in named_params(func) if plain else ():
         if _KWARGS_NAME_RE.search(arg.arg) and _dict_annotation(arg.annotation):
             names.add(arg.arg)

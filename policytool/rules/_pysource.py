@@ -385,6 +385,10 @@ class KeyUse:
     # a parameter the change adds (a new nested ``def f(shape, **kwargs)`` wrapping old
     # reads of the enclosing function's ``**kwargs``).
     unchanged: bool = False
+    # A ``**kwargs: Unpack[SomeTypedDict]`` read: the key is still spelled as a string
+    # (⚠), but a type checker checks it against the TypedDict, so it is never the ✗ of a
+    # key that drifts silently.
+    typed: bool = False
 
     def with_filter(self, callee: str) -> KeyUse:
         """This drop site, made by a filter keeping only the keys ``callee`` takes."""

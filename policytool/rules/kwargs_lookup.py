@@ -48,8 +48,9 @@ Setting a default is not a read: `if "k" not in kwargs: kwargs["k"] = v`, also w
 test is one term of an `and` or the key is set in a block nested in the `if`. A
 `**kwargs: Unpack[SomeTypedDict]` (PEP 692) is typed: a type checker checks each
 caller's keywords against the TypedDict and flags a read of a key it does not declare,
-so neither its reads nor its unused keys are reported (Fast-LLM's `preprocess(...,
-**kwargs: Unpack[BlockSequenceKwargs])` reading `kwargs["cache_position"]`).
+so a misspelt key is an error, never a silent default. Its reads are still keys spelled
+as strings (⚠, the message says the key is typed), never ✗: no drift between files, and
+its unused keys are not dropped silently.
 
 A name the body rebinds to a record's dump (`kwargs = resolved.model_dump()`, `kwargs =
 Params(**kwargs).model_dump()`, `asdict(...)`, a display merging only dumps), in a
@@ -248,6 +249,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     ):
                         handed.setdefault(a.id, []).append(sub)
         star = func.args.kwarg.arg if func.args.kwarg is not None else None
+        typed = func.args.kwarg is not None and kwreads.typed_kwargs(func.args.kwarg.annotation)
         # Passed on: any use of the dict but a key read, a log line or ``_ = kwargs``
         # (forwarded, stored, iterated, tested for leftovers: unknown keys are not
         # silently dropped here).
@@ -369,6 +371,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
+                    typed=typed and name == star,
                     code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
                     nested=nested,
@@ -385,6 +388,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and _own_signature(src, func)
             and not _family_catch_all(src, func)
             and func.args.kwarg is not None
+            and not typed  # callers' unknown keys are type errors, not silent drops
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
         ):
             # A new ``**kwargs`` the body never uses: all dropped.
@@ -1311,6 +1315,18 @@ def kwargs_finding(
             f"unknown keys are silently dropped on fail-fast path `{use.dropped_on}`"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if use.typed:
+        # ``**kwargs: Unpack[TD]``: the string key is the pattern (⚠), but the TypedDict
+        # declares it, so a misspelling is a type error: no drift, no silent drop (✗).
+        return Finding(
+            use.path,
+            use.line,
+            use.col,
+            "kwargs-lookup",
+            f"`{use.text}` in `{use.function}({use.param})` reads a key by its string; "
+            "`Unpack[...]` types it, so a type checker checks it against the TypedDict",
+            WARN,
+        )
     if use.dropped_on and before == OWN_FILE:
         # The function's old plumbing read this key before: a rewritten read is ⚠; the
         # ✗ is for a key the change adds to a function that drops unknown keys.
