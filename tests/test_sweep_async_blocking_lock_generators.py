@@ -286,3 +286,61 @@ def test_a_lock_in_an_http_route_serializes_its_requests(feature: Repo, run: Run
     feature.commit("route")
     assert _rows(run) == [("srv/api/app.py", 10, "error"), ("srv/api/app.py", 15, "warning")]
     assert "`embeddings` (an HTTP route)" in _messages(run)[10]
+
+
+def test_a_generator_every_caller_enters_without_awaiting_holds_across_nothing(
+    feature: Repo, run: Run
+) -> None:
+    # AReaL's worker app: ``_locked_active_state`` yields the state under its lock to
+    # handlers that only read it. Handed to ``Depends`` it would hold across the route.
+    state = (
+        "import contextlib\n"  # 1
+        "\n\n"
+        "@contextlib.asynccontextmanager\n"
+        "async def _locked_state(state):\n"  # 5
+        "    async with state.lock:\n"  # 6: ⚠ only when handed on
+        "        yield state\n"
+        "\n\n"
+        "async def fetch(state):\n"  # 10
+        "    async with _locked_state(state) as s:\n"
+        "        return s.samples\n"
+        "\n\n"
+        "async def reset(state):\n"  # 15
+        "    async with _locked_state(state) as s:\n"
+        "        s.epoch = 0\n"
+    )
+    feature.write("srv/worker/app.py", state)
+    feature.write("srv/worker/deps.py", state + "\n\nDEPENDENCY = Depends(_locked_state)\n")
+    feature.commit("state")
+    assert _rows(run) == [("srv/worker/deps.py", 6, "warning")]
+
+
+def test_a_tests_lock_holding_generator_is_a_fixture_or_a_fake(feature: Repo, run: Run) -> None:
+    feature.write(
+        "tests/test_locking.py",
+        "import contextlib\n"
+        "\n\n"
+        "class FakeBus:\n"
+        "    @contextlib.asynccontextmanager\n"
+        "    async def acquire_lock(self, key):\n"
+        "        async with self._test_lock:\n"
+        "            yield\n",
+    )
+    feature.commit("fake")
+    assert _rows(run) == []
+
+
+def test_a_module_named_for_health_is_admin(feature: Repo, run: Run) -> None:
+    body = (
+        "class Probe:\n"
+        "    async def probe_once(self):\n"
+        "        async with self._probe_lock:\n"  # 3: ✗ in a server module, ⚠ in health.py
+        "            await self._probe()\n"
+    )
+    feature.write("srv/serve/core/health.py", body)
+    feature.write("srv/serve/core/prober.py", body)
+    feature.commit("probes")
+    assert _rows(run) == [
+        ("srv/serve/core/health.py", 3, "warning"),
+        ("srv/serve/core/prober.py", 3, "error"),
+    ]

@@ -47,9 +47,11 @@ FastAPI dependency: llama-cpp-python's `get_llama_proxy` takes its model lock, t
 across the `yield`, and `async with get_proxy():`, `async with self._slot():` or `async
 with contextlib.asynccontextmanager(get_proxy)():` is a lock statement whose awaits are
 held under it (a lock taken with a new `await lock.acquire()` counts as new, though its
-`yield` is an old line). Tests report only
-`time.sleep` and blocking HTTP, and not the `time.sleep` of a fake's method (an `async
-def` taking `self`, not a `test*`, of a class a test function defines:
+`yield` is an old line). Not in a test file (a fixture, or a fake of the lock), and not
+when every `async with` of the generator in its module awaits nothing and the module
+hands it nowhere else (AReaL's `_locked_active_state`, whose handlers only read state).
+Tests report only `time.sleep` and blocking HTTP, and not the `time.sleep` of a fake's
+method (an `async def` taking `self`, not a `test*`, of a class a test function defines:
 `BlockingFakeLogAnalyzer.run` sleeps to stand in for the slow synchronous work the test
 exercises; a module-level class, a QA model the tests serve, is still read).
 
@@ -82,7 +84,8 @@ module hands `asyncio.run`/`anyio.run`): there the sleep stalls the program's ow
 start-up (a harness polling for its browser), ⚠. Blocking HTTP off the serving paths
 stays ⚠. Admin paths (profiling, `start_profile`, `stop_profile`,
 health and metrics endpoints, vLLM's `sleep` mode, an RL trainer's weight push:
-`update_weights`, `_run_weights_update`) are ⚠, and so
+`update_weights`, `_run_weights_update`; any function of a module named for one, such
+as lmdeploy's `serve/core/health.py`) are ⚠, and so
 is a lock whose only awaits are its own `await cond.wait()` / `wait_for(...)`: an
 `asyncio.Condition` releases its lock while it waits (`async with self.request_lock:
 await self.request_lock.wait_for(ready)`), so no request queues behind it. A test
@@ -281,6 +284,36 @@ def _created(src: SourceInfo, node: ast.AST) -> bool:
         node.func if isinstance(node, ast.Call) else node
     )
     return bool(name) and name.encode() not in replaced
+
+
+def _module_stem(path: str) -> str:
+    """``health`` for ``pkg/serve/core/health.py``."""
+    return path.rpartition("/")[2].removesuffix(".py")
+
+
+def _entered_without_await(src: SourceInfo, generator: str) -> bool:
+    """Whether the module enters lock-holding ``generator`` only with ``with``/``async
+    with`` blocks that await nothing, and names it nowhere else (no ``Depends(gen)``,
+    no handing it on): then the lock it holds at its ``yield`` is held across no await.
+    False when the module never enters it (its callers are elsewhere)."""
+    entered = 0
+    for node in ast.walk(src.tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            if not any(src.lock_generator(item.context_expr) == generator for item in node.items):
+                continue
+            entered += 1
+            if any(isinstance(sub, ast.Await) for stmt in node.body for sub in ast.walk(stmt)):
+                return False
+    if not entered:
+        return False
+    named = sum(
+        1
+        for node in ast.walk(src.tree)
+        if (isinstance(node, ast.Name) and node.id == generator)
+        or (isinstance(node, ast.Attribute) and node.attr == generator)
+    )
+    # Each ``with gen()`` names it once; any other mention hands it on.
+    return named <= entered
 
 
 def _newly_awaited(src: SourceInfo, lock: ast.expr) -> bool:
@@ -792,6 +825,14 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             # A test holding a lock across an await is exercising it (that a second
             # request waits, or gets a 409): the contention is what the test is about.
             continue
+        if isinstance(await_node, (ast.Yield, ast.YieldFrom)) and (
+            src.is_test or _entered_without_await(src, ctx.names()[-1])
+        ):
+            # A test's generator holding a lock is a fixture or a fake of the lock; a
+            # module whose every ``async with`` of it awaits nothing (AReaL's
+            # ``_locked_active_state``, whose handlers only read state) holds it across
+            # no await.
+            continue
         generator = src.lock_generator(lock)
         text = (
             f"the lock `{generator}()` holds at its `yield`"
@@ -806,7 +847,9 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         held = f"{text} is held across {across}"
         names = ctx.names()
         request = names_match(names, src.config.request_path)
-        admin = names_match(names, ADMIN)
+        # A module named for an admin concern (lmdeploy's ``serve/core/health.py``) is
+        # admin whatever its functions are called (``probe_once``).
+        admin = names_match([*names, _module_stem(src.path)], ADMIN)
         path = f"`{request}`"
         if request is None and not admin and (src.is_serving or is_route(ctx.innermost)):
             # A server module's coroutine, or an HTTP route's: what it serializes is the
