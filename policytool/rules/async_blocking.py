@@ -851,18 +851,18 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
         # admin whatever its functions are called (``probe_once``).
         admin = names_match([*names, _module_stem(src.path)], ADMIN)
         path = f"`{request}`"
-        if request is None and not admin and (src.is_serving or is_route(ctx.innermost)):
-            # A server module's coroutine, or an HTTP route's: what it serializes is the
-            # requests it serves, as a blocking call there stalls them.
-            request = names[-1]
-            kind = "a serving path's coroutine" if src.is_serving else "an HTTP route"
-            path = f"`{request}` ({kind})"
         if request is None and not admin:
             # A helper the request path awaits (``generate`` -> ``_encode`` -> here).
             caller = _module(src).awaited_by_request(src.config.request_path).get(names[-1])
             if caller is not None and names_match([caller], ADMIN) is None:
                 request = caller
                 path = f"`{caller}` (it awaits `{names[-1]}`)"
+        if request is None and not admin and (src.is_serving or is_route(ctx.innermost)):
+            # A server module's coroutine, or an HTTP route's: what it serializes is the
+            # requests it serves, as a blocking call there stalls them.
+            request = names[-1]
+            kind = "a serving path's coroutine" if src.is_serving else "an HTTP route"
+            path = f"`{request}` ({kind})"
         if only_waits and isinstance(await_node, ast.Await):
             # A condition's own wait releases the lock while it waits: nothing queues
             # behind it (⚠, an await in the critical section, never ✗).
