@@ -250,6 +250,13 @@ SERVER_LOCKS = (
     "    async def update_weights(self, weights):\n"
     "        async with self._lock:\n"  # 10: ⚠, a weight push pauses on purpose
     "            await self._load(weights)\n"
+    "\n"
+    "    async def _refresh(self):\n"
+    "        async with self._lock:\n"  # 14: ⚠, a background task no request awaits
+    "            await self._reload()\n"
+    "\n"
+    "    def start(self):\n"
+    "        asyncio.create_task(self._refresh())\n"
 )
 
 
@@ -260,8 +267,10 @@ def test_a_lock_in_a_server_module_serializes_its_requests(feature: Repo, run: R
     assert _rows(run) == [
         ("srv/batching/engine.py", 6, "warning"),
         ("srv/batching/engine.py", 10, "warning"),
+        ("srv/batching/engine.py", 14, "warning"),
         ("srv/serving/engine.py", 6, "error"),
         ("srv/serving/engine.py", 10, "warning"),
+        ("srv/serving/engine.py", 14, "warning"),
     ]
 
 

@@ -75,7 +75,8 @@ in an `async def` or in a helper it calls; or a lock held across an
 `await` in a request-path function (`request-path`), or in an `async def` such a
 function awaits (up to two levels: `generate` -> `_encode` -> the lock), or in any
 `async def` of a serving path's module or of an HTTP route (what it serializes is the
-requests it serves, as a blocking call there stalls them). ✗ too for a
+requests it serves, as a blocking call there stalls them; not a coroutine the module
+only starts as a background task, `asyncio.create_task(self._refresh())`). ✗ too for a
 `time.sleep` on the loop in any file but a test, on any path: `await asyncio.sleep(...)`
 is its exact non-blocking twin, so it is never a trade-off, only a stall of everything
 the loop runs (LitServe's batching loop, a service's retry back-off). Not under a
@@ -247,6 +248,10 @@ def _blocking_call(src: SourceInfo, call: ast.Call, awaited: bool) -> tuple[str,
 _AWAIT_RE = re.compile(rb"\bawait\b")
 _WITH_RE = re.compile(rb"\bwith\b|\.acquire\(")
 _YIELD_RE = re.compile(rb"\byield\b")
+# Calls that start a coroutine in the background (:meth:`_Module.started_as_tasks`).
+_TASK_STARTERS = frozenset(
+    {"create_task", "ensure_future", "run_coroutine_threadsafe", "start_soon", "spawn"}
+)
 _TAKES_AWAITABLE = frozenset(
     {"wait_for", "create_task", "ensure_future", "shield", "gather", "wait", "timeout"}
 )
@@ -360,6 +365,23 @@ class _Module:
         self._callers: dict[_Key, list[_Key]] | None = None
         # :meth:`awaited_by_request` by request-path globs: asked once a held lock.
         self._awaited: dict[tuple[str, ...], dict[str, str]] = {}
+        self._tree = tree
+        self._tasks: frozenset[str] | None = None
+
+    def started_as_tasks(self) -> frozenset[str]:
+        """Names of the coroutines the module starts as background tasks
+        (``asyncio.create_task(self._refresh())``, ``ensure_future``,
+        ``run_coroutine_threadsafe``, a task group's ``start_soon``): no request awaits
+        them, so a lock they hold serializes no request by itself. Read once."""
+        if self._tasks is None:
+            self._tasks = frozenset(
+                last_name(node.args[0].func if isinstance(node.args[0], ast.Call) else node.args[0])
+                for node in ast.walk(self._tree)
+                if isinstance(node, ast.Call)
+                and node.args
+                and last_name(node.func) in _TASK_STARTERS
+            )
+        return self._tasks
 
     def callees(self, func: _Def) -> list[tuple[_Def, bool]]:
         """The functions of this module ``func`` calls directly in its own body (not in a
@@ -857,7 +879,12 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             if caller is not None and names_match([caller], ADMIN) is None:
                 request = caller
                 path = f"`{caller}` (it awaits `{names[-1]}`)"
-        if request is None and not admin and (src.is_serving or is_route(ctx.innermost)):
+        if (
+            request is None
+            and not admin
+            and (src.is_serving or is_route(ctx.innermost))
+            and names[-1] not in _module(src).started_as_tasks()
+        ):
             # A server module's coroutine, or an HTTP route's: what it serializes is the
             # requests it serves, as a blocking call there stalls them.
             request = names[-1]
