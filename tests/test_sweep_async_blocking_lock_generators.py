@@ -353,3 +353,28 @@ def test_a_module_named_for_health_is_admin(feature: Repo, run: Run) -> None:
         ("srv/serve/core/health.py", 3, "warning"),
         ("srv/serve/core/prober.py", 3, "error"),
     ]
+
+
+def test_a_nested_generator_entered_without_awaiting_holds_across_nothing(
+    feature: Repo, run: Run
+) -> None:
+    # AReaL's ``_locked_active_state`` is nested in its app factory; its routes enter it
+    # and only read state.
+    feature.write(
+        "srv/worker/app.py",
+        "import contextlib\n"
+        "\n\n"
+        "def create_app(state):\n"
+        "    @contextlib.asynccontextmanager\n"
+        "    async def _locked_state():\n"
+        "        async with state.lock:\n"
+        "            yield state\n"
+        "\n"
+        "    async def fetch():\n"
+        "        async with _locked_state() as s:\n"
+        "            return s.samples\n"
+        "\n"
+        "    return fetch\n",
+    )
+    feature.commit("nested")
+    assert _rows(run) == []

@@ -282,22 +282,18 @@ def _yields_holding(body: Sequence[ast.stmt], outer: dict[str, ast.expr]) -> Hel
 
 
 def _lock_generators(tree: ast.Module) -> dict[str, tuple[FunctionNode, HeldYield]]:
-    """The module's functions and methods that yield while they hold a lock, by name
-    (llama-cpp-python's ``get_llama_proxy``: ``await lock.acquire()`` ... ``yield
-    proxy`` ... ``lock.release()``), with the lock and the ``yield``: what a caller
-    runs inside ``async with`` of one runs under that lock."""
+    """The module's functions, methods and nested functions that yield while they hold a
+    lock, by name (llama-cpp-python's ``get_llama_proxy``: ``await lock.acquire()`` ...
+    ``yield proxy`` ... ``lock.release()``; AReaL's ``_locked_active_state`` nested in
+    its app factory), with the lock and the ``yield``: what a caller runs inside ``async
+    with`` of one runs under that lock. Each statement is read once, by the function
+    that holds it."""
     found: dict[str, tuple[FunctionNode, HeldYield]] = {}
-    scopes: list[Sequence[ast.stmt]] = [tree.body]
-    while scopes:
-        for stmt in scopes.pop():
-            if isinstance(stmt, ast.ClassDef):
-                scopes.append(stmt.body)
-            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(stmt)
-            ):
-                held = _yields_holding(stmt.body, {})
-                if held is not None:
-                    found[stmt.name] = (stmt, held)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            held = _yields_holding(node.body, {})
+            if held is not None:
+                found[node.name] = (node, held)
     return found
 
 

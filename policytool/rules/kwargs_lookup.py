@@ -1317,16 +1317,10 @@ def kwargs_finding(
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
     if use.typed:
         # ``**kwargs: Unpack[TD]``: the string key is the pattern (⚠), but the TypedDict
-        # declares it, so a misspelling is a type error: no drift, no silent drop (✗).
-        return Finding(
-            use.path,
-            use.line,
-            use.col,
-            "kwargs-lookup",
-            f"`{use.text}` in `{use.function}({use.param})` reads a key by its string; "
-            "`Unpack[...]` types it, so a type checker checks it against the TypedDict",
-            WARN,
-        )
+        # declares it, so a misspelling is a type error: no drift between files, no
+        # silent drop (no ✗).
+        use = dataclasses.replace(use, dropped_on=None)
+        other_files, spelled = [], []
     if use.dropped_on and before == OWN_FILE:
         # The function's old plumbing read this key before: a rewritten read is ⚠; the
         # ✗ is for a key the change adds to a function that drops unknown keys.
@@ -1337,7 +1331,7 @@ def kwargs_finding(
         # defined inside a test) that reads a key new to the repository which other test
         # files of the change read too (``test_files``): copies of one helper, each with
         # the literal, drift like production code.
-        other_files = [] if use.nested else list(test_files)
+        other_files = [] if use.nested or use.typed else list(test_files)
         use = dataclasses.replace(use, dropped_on=None)
     if before and not use.forwarded and 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         use = dataclasses.replace(use, forwarded=f"not a new key: {before}")
@@ -1368,6 +1362,12 @@ def kwargs_finding(
         # A moved read of a key the base already read is not a new instance (⚠); a
         # moved read never hides a new key, nor a ✗.
         return None
+    if use.typed:
+        message = (
+            f"`{use.text}` in `{use.function}({use.param})` reads a key by its string; "
+            "`Unpack[...]` types it, so a type checker checks it against the TypedDict"
+        )
+        return Finding(use.path, use.line, use.col, "kwargs-lookup", message, WARN)
     message = (
         f"`{use.text}` in `{use.function}({use.param})` reads a string key no type checker sees"
     )
