@@ -2151,6 +2151,41 @@ _ZZZP_FIGURES = {
         "class's fields)"
     ),
 }
+_ZZZQ_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 5079e11 (unchanged since "
+    "34a449d), first recorded with 5079e11 (round AO's final code): ✗ recall none of 11, "
+    "✗ precision none of 8, ⚠ precision 23 of 24"
+)
+_ZZZQ_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "2/3 (0/3 as sealed; round AP reads a parameter the body handles as another "
+        "builtin kind: llama-cpp-python's two `visit(n: dict)` walking lists): "
+        "`prepare_request_resources(llama_proxy: LlamaProxy, ...)`, whose callers pass the "
+        "module's `Optional[LlamaProxy]` and whose body tests it for None"
+    ),
+    ("any-annotation", "x-precision"): (
+        "2/4 (0/2 as sealed): llama-cpp-python's two `BuiltinRule(deps: list = None)`, "
+        "labelled '-' by the brief's reading 2 as every call passes a list (the split "
+        "noted in round AN)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/3: llama-cpp-python's grammar fallbacks, `except Exception` around "
+        "`from_json_schema` carrying on with the generic JSON grammar in a chat "
+        "handler (one re-raises when its flag is off), labelled ✗ as request handling; "
+        "over every corpus such a fallback is labelled ⚠ far more often than ✗"
+    ),
+    ("kwargs-lookup", "x-precision"): (
+        "0/6: mteb's encoder wrappers whose `__init__(..., **kwargs)` reads no key, "
+        "labelled '-' because the loader passes every wrapper `revision=` and `device=` "
+        "and `EncoderProtocol.__init__` declares `**kwargs` (lm-eval's registry-built "
+        "models in set i, the same shape, are labelled ✗)"
+    ),
+    ("kwargs-lookup", "w-precision"): (
+        "4/5: Fast-LLM's `kwargs[\"cache_position\"]` of a `**kwargs: "
+        "Unpack[BlockSequenceKwargs]`, labelled '-' as typed (sets zzze and zzzm label "
+        "such reads ⚠, 29 to 2)"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -2277,6 +2312,7 @@ for _name, _cells, _when in (
     ("zzzn", _ZZZN_FIGURES, _ZZZN_SEALED),
     ("zzzo", _ZZZO_FIGURES, _ZZZO_SEALED),
     ("zzzp", _ZZZP_FIGURES, _ZZZP_SEALED),
+    ("zzzq", _ZZZQ_FIGURES, _ZZZQ_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
