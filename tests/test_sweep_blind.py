@@ -1595,13 +1595,14 @@ _ZZZ_SEALED = (
 )
 _ZZZ_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "12/27 (1/27 before round AA read packages of up to 4,000 modules, which reaches "
+        "13/27 (1/27 before round AA read packages of up to 4,000 modules, which reaches "
         "anthropic 2.x: eleven fakes of its `TextBlock`, `ThinkingBlock` and stream events "
-        "found): ten opencompass fakes of dashscope's `GenerationResponse`, `GenerationOutput`, "
-        "`Choice` and `Message`, whose fields many response classes of the package declare; "
-        "three fakes of anthropic's `Message` with its one keyword `content`; metaflow's "
-        "`yaml_parser(...) -> dict` returning `yaml.safe_load(...)`, and opencompass's "
-        "`_parse_grid_reference(ref: str)` whose caller passes a dataset column's dict"
+        "found; 12/27 before round AP read opencompass's `_parse_grid_reference(ref: str)`, "
+        "whose body handles a dict too): ten opencompass fakes of dashscope's "
+        "`GenerationResponse`, `GenerationOutput`, `Choice` and `Message`, whose fields many "
+        "response classes of the package declare; three fakes of anthropic's `Message` with "
+        "its one keyword `content`; metaflow's `yaml_parser(...) -> dict` returning "
+        "`yaml.safe_load(...)`"
     ),
     ("kwargs-lookup", "x-recall"): (
         "0/4: metaflow's new `extended_resources` key read from `self._kwargs` (the stored "
