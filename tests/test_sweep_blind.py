@@ -2182,7 +2182,7 @@ _ZZZQ_FIGURES = {
         "models in set i, the same shape, are labelled ✗)"
     ),
     ("kwargs-lookup", "w-precision"): (
-        "4/5: Fast-LLM's `kwargs[\"cache_position\"]` of a `**kwargs: "
+        '4/5: Fast-LLM\'s `kwargs["cache_position"]` of a `**kwargs: '
         "Unpack[BlockSequenceKwargs]`, labelled '-' as typed (sets zzze and zzzm label "
         "such reads ⚠, 29 to 2)"
     ),
