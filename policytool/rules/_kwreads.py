@@ -59,11 +59,7 @@ def typed_kwargs(annotation: ast.expr | None) -> bool:
     key it does not declare, so a misspelt key is an error, never a silent default."""
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         return annotation.value.split("[", 1)[0].strip().rpartition(".")[2] == "Unpack"
-    if not isinstance(annotation, ast.Subscript):
-        return False
-    base = annotation.value
-    name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
-    return name == "Unpack"
+    return isinstance(annotation, ast.Subscript) and last_name(annotation.value) == "Unpack"
 
 
 def named_params(func: FunctionDef) -> list[ast.arg]:
