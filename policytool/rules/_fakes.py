@@ -1274,7 +1274,7 @@ def imported_modules(tree: ast.Module, path: str = "") -> Iterator[str]:
 _TIERLESS = frozenset({*sys.stdlib_module_names, "pytest", "_pytest"})
 
 
-def _in_tree(finder: Finder, module: str) -> bool:
+def in_tree(finder: Finder, module: str) -> bool:
     """Whether ``module`` is found in the work tree (a package of the repository named
     like a module of the standard library: ``profile``, ``code``)."""
     found = finder.find(module)
@@ -1312,7 +1312,7 @@ def imports_of(finder: Finder, modules: list[str], limit: int = 80) -> list[str]
                     continue
                 seen.add(imported)
                 top = imported.partition(".")[0]
-                if top in _TIERLESS and not _in_tree(finder, top):
+                if top in _TIERLESS and not in_tree(finder, top):
                     continue
                 out.append(imported)
                 if len(out) >= limit:
@@ -1327,7 +1327,7 @@ def whole_packages_of(finder: Finder, modules: list[str]) -> list[str]:
     ``from`` import names their classes."""
     out: dict[str, None] = {}
     for module in modules:
-        if not _in_tree(finder, module):
+        if not in_tree(finder, module):
             continue
         loaded = finder.load(module)
         if loaded is not None:
@@ -1350,7 +1350,7 @@ def _reexported(finder: Finder, module: str, name: str) -> list[str]:
     out: list[str] = []
     current = module
     for _ in range(MAX_REEXPORT_HOPS):
-        if not _in_tree(finder, current):
+        if not in_tree(finder, current):
             break
         loaded = finder.load(current)
         if loaded is None:

@@ -117,7 +117,11 @@ the read of each key the change adds to it (a key the file read before is ⚠). 
 dropped-keys ✗ for a method overriding a base method that itself takes `**kwargs`
 (optimum-intel's `IPEXModel.__init__`, huggingface_hub's `ModelHubMixin._from_pretrained(
 **model_kwargs)`): the family's callers hand every implementation one dict, so the base
-class fixes the signature; its new reads are ⚠. A key read
+class fixes the signature; its new reads are ⚠. Nor for a method that starts with the
+parameters of a repository `Protocol`'s method taking `**kwargs` (in a module the file
+imports, or one those import), then adds only defaulted options (mteb's encoder
+wrappers and `EncoderProtocol.__init__(self, model_name, revision, *, device=None,
+**kwargs)`): the structural interface fixes it as a base class would. A key read
 before the dict is forwarded to `super().__init__(**kwargs)` or
 `X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only; a key popped out first
 is too when the call is handed its value again (`tokenizer = kwargs.pop("tokenizer")`,
@@ -390,6 +394,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and func.args.kwarg is not None
             and not typed  # callers' unknown keys are type errors, not silent drops
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
+            and not _protocol_catch_all(src, func)
         ):
             # A new ``**kwargs`` the body never uses: all dropped.
             signature_drop = True
@@ -823,6 +828,77 @@ def _family_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
     ]
     unused = sum(siblings)
     return unused >= 2 and 2 * unused > len(siblings)
+
+
+# Repository modules read for a ``Protocol`` a class conforms to: those the file imports
+# and those they import (one more hop).
+_MAX_PROTOCOL_MODULES = 60
+
+
+def _parameters(args: ast.arguments) -> list[tuple[str, bool]]:
+    """(name, has a default) of each named parameter of a method, ``self``/``cls``
+    aside, in order."""
+    positional = [*args.posonlyargs, *args.args]
+    defaulted = len(positional) - len(args.defaults)
+    found = [(a.arg, i >= defaulted) for i, a in enumerate(positional)]
+    found += [
+        (a.arg, d is not None) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    ]
+    return found[1:] if found and found[0][0] in ("self", "cls") else found
+
+
+def _conforms(method: ast.arguments, protocol: ast.arguments) -> bool:
+    """Whether ``method`` takes the ``protocol`` method's named parameters, in order,
+    then only parameters with defaults (an implementation's own options)."""
+    mine, theirs = _parameters(method), _parameters(protocol)
+    if [name for name, _default in mine[: len(theirs)]] != [name for name, _d in theirs]:
+        return False
+    return all(default for _name, default in mine[len(theirs) :])
+
+
+def _is_protocol(cls: ast.ClassDef) -> bool:
+    """Whether ``cls`` names ``Protocol`` (or ``Protocol[T]``) among its bases."""
+    for base in cls.bases:
+        node = base.value if isinstance(base, ast.Subscript) else base
+        if (isinstance(node, ast.Name) and node.id == "Protocol") or (
+            isinstance(node, ast.Attribute) and node.attr == "Protocol"
+        ):
+            return True
+    return False
+
+
+def _protocol_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func``'s unused ``**kwargs`` is a repository ``Protocol``'s: a
+    ``Protocol`` class in a module the file imports, or one those modules import,
+    declares a method of the same name with ``**kwargs`` and the same named parameters
+    the method starts with (mteb's ``EncoderProtocol.__init__(self, model_name,
+    revision, *, device=None, **kwargs)``, which each encoder wrapper's ``__init__``
+    copies before its own defaulted options: the loader hands each the same keywords).
+    The structural interface fixes the signature, as a base class's does. Text of the
+    repository only; nothing is imported."""
+    owner = _owner(src, func)
+    if owner is None or func.args.kwarg is None:
+        return False
+    finder = _finder(src)
+    imported = fakes.imported_modules(src.tree, src.path)
+    first = [m for m in imported if fakes.in_tree(finder, m)]
+    second = [m for m in fakes.imports_of(finder, first) if fakes.in_tree(finder, m)]
+    for module in [*first, *second][:_MAX_PROTOCOL_MODULES]:
+        tree = finder.tree(module)
+        if tree is None:
+            continue
+        for cls in _classes(tree).by_name.values():
+            if not _is_protocol(cls):
+                continue
+            for stmt in cls.body:
+                if (
+                    isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and stmt.name == func.name
+                    and stmt.args.kwarg is not None
+                    and _conforms(func.args, stmt.args)
+                ):
+                    return True
+    return False
 
 
 # Bases that declare no constructor of their own worth matching.

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""kwargs-lookup: a class whose method copies a repository ``Protocol``'s signature,
+``**kwargs`` included, implements that structural interface. mteb's
+``EncoderProtocol.__init__(self, model_name, revision, *, device=None, **kwargs)`` is
+what its loader calls every encoder wrapper with; each wrapper's ``__init__`` starts
+with those parameters, adds its own defaulted options and leaves ``**kwargs`` unused
+(set zzzq's labeller: '-', the Protocol fixes the signature). No dropped-keys ✗ then,
+as for a base class that declares ``**kwargs``. A class whose ``__init__`` does not
+start with the Protocol's parameters, or that adds a parameter without a default, is
+its own signature: ✗ as before."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+PROTOCOLS = (
+    "from typing import Any, Protocol\n"
+    "\n\n"
+    "class EncoderProtocol(Protocol):\n"
+    "    def __init__(\n"
+    "        self, model_name: str, revision: str | None, *, device: str | None = None,\n"
+    "        **kwargs: Any,\n"
+    "    ) -> None: ...\n"
+)
+
+
+def _wrapper(name: str, params: str) -> str:
+    """A wrapper module whose class ``name`` has ``__init__(self, <params>, **kwargs)``
+    and never uses ``kwargs``."""
+    return (
+        "from typing import Any\n"  # 1
+        "\n"
+        "from pkg.meta import ModelMeta\n"
+        "\n\n"  # 5
+        f"class {name}:\n"
+        f"    def __init__(self, {params}, **kwargs: Any) -> None:\n"  # 7
+        "        self.model_name = model_name\n"
+        "\n\n"
+        f"meta = ModelMeta(loader={name})\n"
+    )
+
+
+def _setup(feature: Repo) -> None:
+    """The repository: the Protocol in one module, the registry that imports it (the
+    wrappers import only the registry: the Protocol is one hop further)."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/protocols.py", PROTOCOLS)
+    feature.write(
+        "pkg/meta.py",
+        "from collections.abc import Callable\n"
+        "from typing import TYPE_CHECKING\n"
+        "\n"
+        "if TYPE_CHECKING:\n"
+        "    from pkg.protocols import EncoderProtocol\n"
+        "\n\n"
+        "class ModelMeta:\n"
+        "    def __init__(self, loader: 'Callable[..., EncoderProtocol]') -> None:\n"
+        "        self.loader = loader\n",
+    )
+
+
+def test_a_wrapper_that_copies_the_protocols_signature_drops_nothing_of_its_own(
+    feature: Repo, run: Run
+) -> None:
+    _setup(feature)
+    feature.write(
+        "pkg/videomae.py",
+        _wrapper("VideoMAEWrapper", "model_name: str, revision: str | None, *, device=None"),
+    )
+    # The Protocol's parameters, then the wrapper's own options, each with a default.
+    feature.write(
+        "pkg/cosmos.py",
+        _wrapper("CosmosWrapper", "model_name, revision, device=None, num_frames: int = 8"),
+    )
+    feature.commit("two wrappers")
+    assert found(run, "kwargs-lookup") == []
+
+
+def test_a_signature_of_its_own_still_drops_its_keys(feature: Repo, run: Run) -> None:
+    _setup(feature)
+    # Not the Protocol's parameters: its own constructor (mteb's Bedrock wrapper).
+    feature.write("pkg/bedrock.py", _wrapper("NovaWrapper", "model_id: str = 'nova', region='x'"))
+    # The Protocol's parameters, then one the loader never passes and that has no
+    # default: not a conforming implementation.
+    feature.write("pkg/radio.py", _wrapper("RadioWrapper", "model_name, revision, device, size"))
+    feature.commit("two wrappers")
+    rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
+    assert rows == [("pkg/bedrock.py", 7, "error"), ("pkg/radio.py", 7, "error")]
+
+
+def test_a_class_named_protocol_without_kwargs_fixes_nothing(feature: Repo, run: Run) -> None:
+    feature.write("pkg/__init__.py", "")
+    # The Protocol declares no ``**kwargs``: a wrapper's catch-all is its own.
+    feature.write(
+        "pkg/meta.py",
+        "from typing import Protocol\n"
+        "\n\n"
+        "class EncoderProtocol(Protocol):\n"
+        "    def __init__(self, model_name: str, revision: str) -> None: ...\n"
+        "\n\n"
+        "class ModelMeta:\n"
+        "    def __init__(self, loader) -> None:\n"
+        "        self.loader = loader\n",
+    )
+    feature.write("pkg/ps3.py", _wrapper("PS3Wrapper", "model_name, revision"))
+    feature.commit("a wrapper")
+    rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
+    assert rows == [("pkg/ps3.py", 7, "error")]
