@@ -51,3 +51,21 @@ def test_an_added_clone_line_under_an_old_receiver_is_reported(feature: Repo, ru
     feature.write("pkg/third.py", _LOOP.format(call="transformer"))
     feature.commit("clone it")
     assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(6, "error")]
+
+
+def test_a_clone_given_arguments_a_tensor_does_not_take_is_no_copy(feature: Repo, run: Run) -> None:
+    # graphiti 4674e1ed decorators.py: `driver.clone(database=gid)` per group id of a
+    # request, a database driver's handle sharing its connection (set zzzr: '-'); the
+    # tensor clones beside it stay reported, `memory_format=` included.
+    feature.write(
+        "pkg/search.py",
+        "async def handle_request(driver, group_ids, x):\n"
+        "    for gid in group_ids:\n"
+        "        session = driver.clone(database=gid)\n"  # 3: another object's method
+        "        other = driver.clone(gid)\n"  # 4: positional: not a tensor's either
+        "        y = x.clone(memory_format=None)\n"  # 5
+        "        z = x.clone()\n"  # 6
+        "        await session.run(other, y, z)\n",
+    )
+    feature.commit("add")
+    assert [line for line, _sev, _m in lines(run, "hot-copy")] == [5, 6]

@@ -53,7 +53,10 @@ over a checkpoint (`state_dict`, `checkpoint`), or in a function that takes one 
 function loads a checkpoint into (`tensors = load_state_dict_in_safetensors(path)`, then
 `for k, v in tensors.items()`). Nor is the branch of a lazy set-up, which runs on the
 first call only (`if self.compiled_fn is None:` ... `self.compiled_fn = compile(...)`).
-Files under `benchmarks/` and `exporters/` (an export runs once per model) are not
+Nor is a `.clone(...)` given a positional argument or a keyword that torch's
+`Tensor.clone` (`memory_format`) and tensordict's (`recurse`) do not take: another
+object's method (graphiti's `driver.clone(database=gid)`, a driver handle sharing its
+connection). Files under `benchmarks/` and `exporters/` (an export runs once per model) are not
 swept by this rule. ⚠ for each such copy. A `.clone()` whose
 receiver spans lines (`model(\n...\n)[0].clone()`) is reported at its `clone` line and
 is new only when that line is added (rewriting the receiver's first line is no new copy).
@@ -209,12 +212,20 @@ COLD = (
 )
 
 
+# The keywords of torch's ``Tensor.clone`` (and tensordict's ``TensorDict.clone``): a
+# ``.clone`` given anything else is another object's method (a database driver's handle,
+# ``driver.clone(database=gid)``), no copy of tensors.
+_CLONE_KEYWORDS = frozenset({"memory_format", "recurse"})
+
+
 def _copy_kind(src: SourceInfo, call: ast.Call) -> str | None:
     """``clone`` / ``deepcopy`` for the copy calls the pattern looks at.
 
     ``dst.copy_(src)`` into a pre-allocated buffer is the recommended fix, not a copy.
     """
     if isinstance(call.func, ast.Attribute) and call.func.attr == "clone":
+        if call.args or any(k.arg not in _CLONE_KEYWORDS for k in call.keywords):
+            return None  # no tensor's clone: graphiti's ``driver.clone(database=gid)``
         return "clone"
     if src.qualname(call.func) in _DEEPCOPY:
         return "deepcopy"
