@@ -257,7 +257,8 @@ def by_package_fields(
     has every keyword of the fake as a field, one of them its own, or else the record
     classes that have them all, one of the keywords rare (see the module); ``nested``
     (keyword, its fake's keywords) rules out a class whose field type they do not fit."""
-    if len(keywords) < MIN_KEYWORDS or not finder.root:
+    evidence = len(keywords) + sum(len(inner) for _k, inner in nested)
+    if not keywords or evidence < MIN_KEYWORDS or not finder.root:
         return None
     memo_key = ("by_package_fields", keywords, nested, tuple(modules), name)
     if memo_key in finder.answers:
@@ -279,7 +280,7 @@ def _by_package_fields(
     packages = _packages(finder, modules)
     # a keyword one record class alone declares (``rfilename:``), the repository none
     fits: dict[tuple[str, str], tuple[str, str, str, frozenset[str]]] = {}
-    for k in sorted(keywords):
+    for k in sorted(keywords) if len(keywords) >= MIN_KEYWORDS else ():
         # declared in one module of the packages read (only that module is parsed)
         lines = [(p, d, m) for p, d in packages for m in _declaring_modules(d, k)]
         if len(lines) != 1:
@@ -330,7 +331,11 @@ def _by_shared_fields(
     ``ChatCompletionChunk``), then the one with the fewest fields the fake leaves unset,
     then the one in the shallower module (``types.X``, not ``types.beta.X``); the others
     as good are listed."""
-    if len(keywords) < fakes.MIN_FIELD_MATCH:
+    # Fewer keywords than that count when the fakes it holds name fields of those
+    # fields' types, each of them (``SimpleNamespace(choices=[choice])`` holding
+    # ``SimpleNamespace(message=...)``: a completion's choices, each with a message).
+    thin = len(keywords) < fakes.MIN_FIELD_MATCH
+    if thin and not any(inner for _k, inner in nested):
         return None  # ``path`` and ``size``: two names many a record has
     rare: list[tuple[int, str, list[tuple[str, str, str]]]] = []
     for k in sorted(keywords):
@@ -346,7 +351,7 @@ def _by_shared_fields(
         for cls, shown, names, bases in _declaring(package_dir, module, key)
         if keywords <= names and "TypedDict" not in bases
     ]
-    return _best_fit(finder, keywords, nested, candidates)
+    return _best_fit(finder, keywords, nested, candidates, thin)
 
 
 def _as_good(others: list[str]) -> str:
@@ -363,13 +368,16 @@ def _best_fit(
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
     candidates: list[_Candidate],
+    every_nested_fits: bool = False,
 ) -> tuple[_Candidate, list[str]] | None:
     """The candidate the fake stands in for, with the names of the others as good: a
     class whose field types the nested fakes do not fit is out; then the one whose field
     types they fit best (their keywords that are fields there), the one outside a preview
     API (:data:`_PREVIEW`), the one whose fields the fake leaves fewest unset, the one in
     the shallower module (``types.X`` before ``types.beta.X``). None when none is
-    left or they come from two packages."""
+    left or they come from two packages. ``every_nested_fits``: a candidate must have
+    each nested fake's every keyword as a field of that field's type (a fake of few
+    keywords of its own is told by what it holds)."""
     ranked: list[tuple[int, bool, int, int, _Candidate]] = []
     for candidate in candidates:
         package, module, cls, shown, names = candidate
@@ -380,6 +388,8 @@ def _best_fit(
         for keyword, inner in nested:
             field_type = fakes._field_type(finder, defined, keyword)
             fitted += len(inner & field_type.fields) if field_type is not None else 0
+        if every_nested_fits and fitted < sum(len(inner) for _k, inner in nested):
+            continue
         # a stable API's model before its preview's (``types.responses.Response``, not
         # ``types.beta.BetaResponse``)
         preview = bool(_PREVIEW & set(module.split(".")))

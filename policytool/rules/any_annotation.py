@@ -377,8 +377,12 @@ modules of the package and by no record of the repository, all fields of classes
 fit best (a fake in a list display fills the field's element type), then the one whose
 fields the fake leaves fewest unset, is named, with the others as good
 (`SimpleNamespace(model=..., choices=[SimpleNamespace(delta=...)], usage=...)` ->
-openai's `ChatCompletionChunk`); or, nothing else naming a class, a keyword set to a
-string that a record class there lists in that field's `Literal` type, every keyword a
+openai's `ChatCompletionChunk`); fewer keywords do when the fakes they hold each set
+only fields of the candidate's field type (graphiti's `SimpleNamespace(choices=[choice])`
+with `choice = SimpleNamespace(message=message)` -> `ChatCompletion`, and `choice`, an
+element held through a local name, that module's `Choice`); or, nothing else naming a
+class, a keyword set to a string that a record class there lists in that field's
+`Literal` type, every keyword a
 field of that class: a generated SDK's tag (`SimpleNamespace(type="content_block_start",
 content_block=...)` -> anthropic's `RawContentBlockStartEvent`, the shallower module
 before its `beta` copy). When the test or a module it imports
@@ -1338,8 +1342,9 @@ def _held_fake(
     depth: int,
 ) -> tuple[fakes.Mimicked, fakes.Defined] | None:
     """A fake bound to a local name that another fake holds as a keyword
-    (``cache = SimpleNamespace(req_metadata=req)``): the field of that keyword in the
-    class the outer fake stands in for."""
+    (``cache = SimpleNamespace(req_metadata=req)``), or as an element of a list or tuple
+    display there (``SimpleNamespace(choices=[choice])``): the field of that keyword in
+    the class the outer fake stands in for (its element type for a display)."""
     stmt = parents.get(id(call))
     if not isinstance(stmt, ast.Assign) or not isinstance(stmt.targets[0], ast.Name):
         return None
@@ -1351,12 +1356,18 @@ def _held_fake(
             continue
         assert isinstance(node, ast.Call)
         for k in node.keywords:
-            if k.arg and isinstance(k.value, ast.Name) and k.value.id == var:
+            display = isinstance(k.value, (ast.List, ast.Tuple))
+            values = (
+                k.value.elts[:MAX_DISPLAY_FAKES]
+                if isinstance(k.value, (ast.List, ast.Tuple))
+                else [k.value]
+            )
+            if k.arg and any(isinstance(v, ast.Name) and v.id == var for v in values):
                 outer_found = _fake_of(src, node, depth + 1)
                 if outer_found is None:
                     continue
                 return fakes.mimicked(
-                    _finder(src), modules, k.arg, False, None, keywords, outer_found[1], nested
+                    _finder(src), modules, k.arg, display, None, keywords, outer_found[1], nested
                 )
     return None
 
