@@ -2206,6 +2206,11 @@ def _body_tests_none(
             return True
     if owner is not None:
         for attr in facts.stored.get(name, ()):
+            # The method storing it tests it after the store (``self.cfg = cfg`` then
+            # ``if self.cfg is not None:`` in one ``__init__``); a test before it reads
+            # the attribute's older value (``if self.cache is None: self.cache = c``).
+            if facts.attr_tested_at.get(attr, 0) > facts.stored_at.get((name, attr), 0):
+                return True
             methods = [m for m in _methods(src, owner) if m is not node]
             if any(attr in _body_facts(src, method).tested_attrs for method in methods):
                 return True
@@ -2635,10 +2640,14 @@ class _BodyFacts:
         """Walk ``func``'s body once."""
         self.tested_names: set[str] = set()
         self.tested_attrs: set[str] = set()
+        # ``self.<attr>`` tested -> the last line testing it (read after a store?)
+        self.attr_tested_at: dict[str, int] = {}
         # name -> (call, the values of the call that are the name), in body order.
         self.handed: dict[str, list[tuple[ast.Call, list[ast.expr]]]] = {}
         # name -> each ``self.<attr>`` it is assigned to as is.
         self.stored: dict[str, list[str]] = {}
+        # (name, attr) -> the first line storing the name in ``self.<attr>``
+        self.stored_at: dict[tuple[str, str], int] = {}
         # The names a function or lambda nested in the body tests for None or truth,
         # other than its own parameters: a closure reading the parameter (``def
         # _load(): if split is not None: ...``) tests the value the outer call got.
@@ -2649,6 +2658,8 @@ class _BodyFacts:
                     self.tested_names.add(tested.id)
                 elif _is_self_attr(tested.attr)(tested):
                     self.tested_attrs.add(tested.attr)
+                    line = self.attr_tested_at.get(tested.attr, 0)
+                    self.attr_tested_at[tested.attr] = max(line, tested.lineno)
             if isinstance(sub, (*FUNCTIONS, ast.Lambda)):
                 own = {a.arg for a in ast.walk(sub.args) if isinstance(a, ast.arg)}
                 for inner in ast.walk(sub):
@@ -2673,6 +2684,7 @@ class _BodyFacts:
                         and target.value.id == "self"
                     ):
                         self.stored.setdefault(stmt.value.id, []).append(target.attr)
+                        self.stored_at.setdefault((stmt.value.id, target.attr), stmt.lineno)
 
 
 def _tested(sub: ast.AST) -> Iterator[ast.Name | ast.Attribute]:

@@ -157,7 +157,9 @@ None or a function rebinds it: `_buffer: Buffer = None`; a parameter's such clas
 parameter None really reaches: its body (or a function nested in it) tests it (`x is
 None`, `if not x`, `x or default`) or uses it on some paths only (`if image_tokens:
 x.images[i]`, after an early `return` or `break`), it hands it to a function or `self.`
-method of the module (or stores it in `self.<attr>`) that tests it, or a call in the
+method of the module that tests it (or stores it in `self.<attr>`, which another
+method tests, or the storing one after the store: speechbrain's `self.bnb_config =
+bnb_config` then `if self.bnb_config is not None:`), or a call in the
 work tree (tests too) leaves the default or passes `None`, or a name the calling
 function (or module) sets to None on some path or takes as a parameter defaulting to
 None, or a `self.<attr>` its class sets to None (a function nested in another is called
