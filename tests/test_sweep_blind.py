@@ -847,9 +847,11 @@ _ZR_FIGURES = {
         "download whose `metadata = None` before the `try` says it is optional, labelled ⚠"
     ),
     ("any-annotation", "x-recall"): (
-        "6/12: fakes of `kernels_data.Metadata` (a class of a `.pyi` stub, no data class), "
+        "7/12 (6/12 before round AQ read a fake of one keyword by the fake it holds: one "
+        "`GitRefs`, `SimpleNamespace(branches=[SimpleNamespace(name=...)])`): fakes of "
+        "`kernels_data.Metadata` (a class of a `.pyi` stub, no data class), "
         "of huggingface_hub's `RepoUrl` (a `str` subclass) twice, of `GitRefs` set as a "
-        "`Mock()` method's `return_value` twice (⚠), and torchcodec's `seek(...) -> bytes` "
+        "`Mock()` method's `return_value` once (⚠), and torchcodec's `seek(...) -> bytes` "
         "returning `file.seek`'s int (a call's result is not typed)"
     ),
 }
@@ -1112,9 +1114,10 @@ _ZZG_FIGURES = {
         "`load_bpe_file`, a tokenizer loader (no fail-fast name: ⚠)"
     ),
     ("any-annotation", "x-recall"): (
-        "0/7: garak's fakes of openai's `Completion`, `ChatCompletion` and their "
-        "choices returned by hand-written fake clients' `create` methods, and "
-        "`SimpleNamespace` stand-ins for openai's resource objects: ⚠"
+        "4/7 (0/7 before round AQ read a fake of one keyword by the fake it holds: garak's "
+        "fakes of openai's `Completion`, `ChatCompletion` and their choices returned by "
+        "hand-written fake clients' `create` methods): three `SimpleNamespace` stand-ins "
+        "for openai's resource objects (`chat`, a `Completions` resource's `_client`): ⚠"
     ),
 }
 
@@ -1595,12 +1598,13 @@ _ZZZ_SEALED = (
 )
 _ZZZ_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "13/27 (1/27 before round AA read packages of up to 4,000 modules, which reaches "
+        "19/27 (1/27 before round AA read packages of up to 4,000 modules, which reaches "
         "anthropic 2.x: eleven fakes of its `TextBlock`, `ThinkingBlock` and stream events "
         "found; 12/27 before round AP read opencompass's `_parse_grid_reference(ref: str)`, "
-        "whose body handles a dict too): ten opencompass fakes of dashscope's "
-        "`GenerationResponse`, `GenerationOutput`, `Choice` and `Message`, whose fields many "
-        "response classes of the package declare; three fakes of anthropic's `Message` with "
+        "whose body handles a dict too; 13/27 before round AQ read a fake of one keyword by "
+        "the fake it holds: six of them): four opencompass fakes of dashscope's "
+        "`GenerationResponse` and `GenerationOutput` whose `output` holds a fake of `text` "
+        "alone, a field many response classes of the package declare; three fakes of anthropic's `Message` with "
         "its one keyword `content`; metaflow's `yaml_parser(...) -> dict` returning "
         "`yaml.safe_load(...)`"
     ),
@@ -2176,15 +2180,49 @@ _ZZZQ_FIGURES = {
         "over every corpus such a fallback is labelled ⚠ far more often than ✗"
     ),
     ("kwargs-lookup", "x-precision"): (
-        "0/6: mteb's encoder wrappers whose `__init__(..., **kwargs)` reads no key, "
-        "labelled '-' because the loader passes every wrapper `revision=` and `device=` "
-        "and `EncoderProtocol.__init__` declares `**kwargs` (lm-eval's registry-built "
-        "models in set i, the same shape, are labelled ✗)"
+        "0/1 (0/6 before round AQ read a method copying a repository `Protocol`'s "
+        "signature with `**kwargs`: five of mteb's encoder wrappers, whose `__init__` "
+        "starts with `EncoderProtocol.__init__`'s parameters): mteb's Bedrock wrapper, "
+        "whose `__init__(model_id=..., region_name=..., **kwargs)` reads no key, labelled "
+        "'-' because the loader passes every wrapper `revision=` and `device=` "
+        "(lm-eval's registry-built models in set i, the same shape, are labelled ✗)"
     ),
     ("kwargs-lookup", "w-precision"): (
         '4/5: Fast-LLM\'s `kwargs["cache_position"]` of a `**kwargs: '
         "Unpack[BlockSequenceKwargs]`, labelled '-' as typed (sets zzze and zzzm label "
         "such reads ⚠, 29 to 2)"
+    ),
+}
+_ZZZR_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 293d196 (unchanged since "
+    "34a449d), first recorded with 293d196 (round AP's final code): ✗ recall 9 of 27, "
+    "✗ precision 9 of 11, ⚠ precision 28 of 30"
+)
+_ZZZR_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "17/26 (9/26 as sealed; round AQ reads a fake of one keyword by the fake it holds, "
+        "graphiti's openai `ChatCompletion` and `Choice` fakes, and a parameter stored in "
+        "`self.<attr>` and tested there in the same `__init__`): graphiti's "
+        "`SimpleNamespace(output_text=...)` fakes of openai's `ParsedResponse` (a property "
+        "of the model, no field) twice, a fake of `ParsedChatCompletionMessage` "
+        "(`parsed=`) and the `ParsedChoice` holding it, `httpx.Response` handed to "
+        "`openai.RateLimitError(response=...)` (a constructor the class inherits); "
+        "fairchem's `regress_config=SimpleNamespace(direct_forces=True)` (a `@dataclass` "
+        "the repository assigns to that attribute in modules the test never imports); "
+        "speechbrain's `hx: Optional[bool]` handed a tensor and `adapter_class: "
+        "nn.Module` called as a constructor; fairchem's `Literal` annotation under a "
+        "`ty:ignore`"
+    ),
+    ("any-annotation", "x-precision"): (
+        "17/19 (9/11 as sealed): speechbrain's `FetchConfig` fields `revision: str = None` "
+        "and `huggingface_cache_dir: str = None`, labelled '-' as only stored and handed "
+        "to `hf_hub_download` (the brief's reading 2; over every corpus a parameter only "
+        "handed on is labelled ✗ 19 times and '-' 29 times)"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "0/1: speechbrain's `TorchAutocast.__init__(self, *args, **kwargs)`, which hands "
+        "the dict to `torch.autocast` on one branch and drops it for a `nullcontext()` on "
+        "the other (⚠ at its `dtype` read)"
     ),
 }
 _ZZZA_FIGURES = {
@@ -2314,6 +2352,7 @@ for _name, _cells, _when in (
     ("zzzo", _ZZZO_FIGURES, _ZZZO_SEALED),
     ("zzzp", _ZZZP_FIGURES, _ZZZP_SEALED),
     ("zzzq", _ZZZQ_FIGURES, _ZZZQ_SEALED),
+    ("zzzr", _ZZZR_FIGURES, _ZZZR_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
