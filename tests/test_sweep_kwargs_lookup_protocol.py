@@ -108,3 +108,49 @@ def test_a_class_named_protocol_without_kwargs_fixes_nothing(feature: Repo, run:
     feature.commit("a wrapper")
     rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
     assert rows == [("pkg/ps3.py", 7, "error")]
+
+
+def test_a_protocol_of_kwargs_alone_excuses_nothing(feature: Repo, run: Run) -> None:
+    """Hostile: every signature fits ``__init__(self, **kwargs)``, so a pull request
+    that adds such a ``Protocol`` beside its wrapper must not hide the dropped keys."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/meta.py",
+        "from typing import Any, Protocol\n"
+        "\n\n"
+        "class Anything(Protocol):\n"
+        "    def __init__(self, **kwargs: Any) -> None: ...\n"
+        "\n\n"
+        "class ModelMeta:\n"
+        "    def __init__(self, loader) -> None:\n"
+        "        self.loader = loader\n",
+    )
+    feature.write("pkg/bedrock.py", _wrapper("NovaWrapper", "model_id: str = 'nova', region='x'"))
+    feature.commit("a wrapper and a catch-all Protocol")
+    rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
+    assert rows == [("pkg/bedrock.py", 7, "error")]
+
+
+def test_a_file_importing_thousands_of_modules_reads_a_bounded_few(feature: Repo, run: Run) -> None:
+    """Hostile: a wrapper that imports 1,500 repository modules, the Protocol's last.
+    Only the first 60 are read for a ``Protocol`` (and their imports are not followed
+    past that cap): the Protocol is never reached and the ✗ stands, in bounded time."""
+    feature.write("pkg/__init__.py", "")
+    feature.write("pkg/protocols.py", PROTOCOLS)
+    count = 1500
+    for i in range(count):
+        # Each imports the next: following every module's imports would walk them all.
+        feature.write(f"pkg/m{i}.py", f"from pkg.m{i + 1} import X\nX = 1\n")
+    feature.write(f"pkg/m{count}.py", "from pkg.protocols import EncoderProtocol\nX = 1\n")
+    imports = "".join(f"import pkg.m{i}\n" for i in range(count))
+    feature.write(
+        "pkg/radio.py",
+        imports
+        + "import pkg.protocols\n\n\n"
+        + "class RadioWrapper:\n"
+        + "    def __init__(self, model_name, revision, device=None, **kwargs) -> None:\n"
+        + "        self.model_name = model_name\n",
+    )
+    feature.commit("a wrapper importing everything")
+    rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
+    assert rows == [("pkg/radio.py", count + 5, "error")]

@@ -121,7 +121,9 @@ class fixes the signature; its new reads are ⚠. Nor for a method that starts w
 parameters of a repository `Protocol`'s method taking `**kwargs` (in a module the file
 imports, or one those import), then adds only defaulted options (mteb's encoder
 wrappers and `EncoderProtocol.__init__(self, model_name, revision, *, device=None,
-**kwargs)`): the structural interface fixes it as a base class would. A key read
+**kwargs)`): the structural interface fixes it as a base class would. A `Protocol`
+method of `**kwargs` alone excuses nothing (every signature would fit it, so a pull
+request could add one to hide the ✗), and at most 60 modules are read for one. A key read
 before the dict is forwarded to `super().__init__(**kwargs)` or
 `X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only; a key popped out first
 is too when the call is handed its value again (`tokenizer = kwargs.pop("tokenizer")`,
@@ -867,22 +869,24 @@ def _is_protocol(cls: ast.ClassDef) -> bool:
     return False
 
 
-def _protocol_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
-    """Whether ``func``'s unused ``**kwargs`` is a repository ``Protocol``'s: a
-    ``Protocol`` class in a module the file imports, or one those modules import,
-    declares a method of the same name with ``**kwargs`` and the same named parameters
-    the method starts with (mteb's ``EncoderProtocol.__init__(self, model_name,
-    revision, *, device=None, **kwargs)``, which each encoder wrapper's ``__init__``
-    copies before its own defaulted options: the loader hands each the same keywords).
-    The structural interface fixes the signature, as a base class's does. Text of the
-    repository only; nothing is imported."""
-    owner = _owner(src, func)
-    if owner is None or func.args.kwarg is None:
-        return False
+def _protocol_methods(src: SourceInfo) -> list[tuple[str, ast.arguments]]:
+    """(name, parameters) of each method with ``**kwargs`` and at least one named
+    parameter that a repository ``Protocol`` declares, in a module the file imports or one
+    those modules import (at most :data:`_MAX_PROTOCOL_MODULES` read; computed once per
+    file). A method of ``**kwargs`` alone is left out: every signature would conform to
+    it, so a pull request could add one to excuse any dropped key."""
+    cached = src.cache.get("protocol_methods")
+    if isinstance(cached, list):
+        return cached
     finder = _finder(src)
     imported = fakes.imported_modules(src.tree, src.path)
-    first = [m for m in imported if fakes.in_tree(finder, m)]
-    second = [m for m in fakes.imports_of(finder, first) if fakes.in_tree(finder, m)]
+    first = [m for m in imported if fakes.in_tree(finder, m)][:_MAX_PROTOCOL_MODULES]
+    second = [
+        m
+        for m in fakes.imports_of(finder, first, limit=_MAX_PROTOCOL_MODULES)
+        if fakes.in_tree(finder, m)
+    ]
+    found: list[tuple[str, ast.arguments]] = []
     for module in [*first, *second][:_MAX_PROTOCOL_MODULES]:
         tree = finder.tree(module)
         if tree is None:
@@ -890,15 +894,30 @@ def _protocol_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
         for cls in _classes(tree).by_name.values():
             if not _is_protocol(cls):
                 continue
-            for stmt in cls.body:
-                if (
-                    isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    and stmt.name == func.name
-                    and stmt.args.kwarg is not None
-                    and _conforms(func.args, stmt.args)
-                ):
-                    return True
-    return False
+            found += [
+                (stmt.name, stmt.args)
+                for stmt in cls.body
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and stmt.args.kwarg is not None
+                and _parameters(stmt.args)
+            ]
+    src.cache["protocol_methods"] = found
+    return found
+
+
+def _protocol_catch_all(src: SourceInfo, func: kwreads.FunctionDef) -> bool:
+    """Whether ``func``'s unused ``**kwargs`` is a repository ``Protocol``'s: one of
+    :func:`_protocol_methods` has its name and the named parameters the method starts
+    with (mteb's ``EncoderProtocol.__init__(self, model_name, revision, *, device=None,
+    **kwargs)``, which each encoder wrapper's ``__init__`` copies before its own
+    defaulted options: the loader hands each the same keywords). The structural
+    interface fixes the signature, as a base class's does. Text of the repository only;
+    nothing is imported."""
+    if _owner(src, func) is None or func.args.kwarg is None:
+        return False
+    return any(
+        name == func.name and _conforms(func.args, args) for name, args in _protocol_methods(src)
+    )
 
 
 # Bases that declare no constructor of their own worth matching.
