@@ -12,6 +12,8 @@ its own signature: ✗ as before."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -61,6 +63,22 @@ def _setup(feature: Repo) -> None:
     )
 
 
+def _setup_beside(feature: Repo, protocol: str) -> None:
+    """The repository: ``protocol`` (a class's text) in the registry module the
+    wrappers import, beside the registry's ``ModelMeta``."""
+    feature.write("pkg/__init__.py", "")
+    feature.write(
+        "pkg/meta.py",
+        "from typing import Any, Protocol\n"
+        "\n\n"
+        f"{protocol}"
+        "\n\n"
+        "class ModelMeta:\n"
+        "    def __init__(self, loader: Any) -> None:\n"
+        "        self.loader = loader\n",
+    )
+
+
 def test_a_wrapper_that_copies_the_protocols_signature_drops_nothing_of_its_own(
     feature: Repo, run: Run
 ) -> None:
@@ -90,45 +108,32 @@ def test_a_signature_of_its_own_still_drops_its_keys(feature: Repo, run: Run) ->
     assert rows == [("pkg/bedrock.py", 7, "error"), ("pkg/radio.py", 7, "error")]
 
 
-def test_a_class_named_protocol_without_kwargs_fixes_nothing(feature: Repo, run: Run) -> None:
-    feature.write("pkg/__init__.py", "")
-    # The Protocol declares no ``**kwargs``: a wrapper's catch-all is its own.
-    feature.write(
-        "pkg/meta.py",
-        "from typing import Protocol\n"
-        "\n\n"
-        "class EncoderProtocol(Protocol):\n"
-        "    def __init__(self, model_name: str, revision: str) -> None: ...\n"
-        "\n\n"
-        "class ModelMeta:\n"
-        "    def __init__(self, loader) -> None:\n"
-        "        self.loader = loader\n",
-    )
-    feature.write("pkg/ps3.py", _wrapper("PS3Wrapper", "model_name, revision"))
-    feature.commit("a wrapper")
+@pytest.mark.parametrize(
+    ("protocol", "wrapper"),
+    [
+        # The Protocol declares no ``**kwargs``: a wrapper's catch-all is its own.
+        (
+            "class EncoderProtocol(Protocol):\n"
+            "    def __init__(self, model_name: str, revision: str) -> None: ...\n",
+            _wrapper("PS3Wrapper", "model_name, revision"),
+        ),
+        # Hostile: every signature fits ``__init__(self, **kwargs)``, so a pull request
+        # that adds such a ``Protocol`` beside its wrapper must not hide the dropped keys.
+        (
+            "class Anything(Protocol):\n    def __init__(self, **kwargs: Any) -> None: ...\n",
+            _wrapper("NovaWrapper", "model_id: str = 'nova', region='x'"),
+        ),
+    ],
+    ids=["no-kwargs", "kwargs-alone"],
+)
+def test_a_protocol_that_fixes_no_signature_excuses_nothing(
+    feature: Repo, run: Run, protocol: str, wrapper: str
+) -> None:
+    _setup_beside(feature, protocol)
+    feature.write("pkg/wrapper.py", wrapper)
+    feature.commit("a wrapper beside a Protocol")
     rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
-    assert rows == [("pkg/ps3.py", 7, "error")]
-
-
-def test_a_protocol_of_kwargs_alone_excuses_nothing(feature: Repo, run: Run) -> None:
-    """Hostile: every signature fits ``__init__(self, **kwargs)``, so a pull request
-    that adds such a ``Protocol`` beside its wrapper must not hide the dropped keys."""
-    feature.write("pkg/__init__.py", "")
-    feature.write(
-        "pkg/meta.py",
-        "from typing import Any, Protocol\n"
-        "\n\n"
-        "class Anything(Protocol):\n"
-        "    def __init__(self, **kwargs: Any) -> None: ...\n"
-        "\n\n"
-        "class ModelMeta:\n"
-        "    def __init__(self, loader) -> None:\n"
-        "        self.loader = loader\n",
-    )
-    feature.write("pkg/bedrock.py", _wrapper("NovaWrapper", "model_id: str = 'nova', region='x'"))
-    feature.commit("a wrapper and a catch-all Protocol")
-    rows = [(path, line, sev) for path, line, sev, _msg in found(run, "kwargs-lookup")]
-    assert rows == [("pkg/bedrock.py", 7, "error")]
+    assert rows == [("pkg/wrapper.py", 7, "error")]
 
 
 def test_a_file_importing_thousands_of_modules_reads_a_bounded_few(feature: Repo, run: Run) -> None:
