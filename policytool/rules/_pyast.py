@@ -16,3 +16,14 @@ def last_name(node: ast.AST | None) -> str:
     if isinstance(node, ast.Name):
         return node.id
     return ""
+
+
+def parameter_defaults(args: ast.arguments) -> list[tuple[ast.arg, ast.expr | None]]:
+    """Each named parameter (positional, then keyword-only) with its default, or None
+    when it has none: ``*args`` and ``**kwargs`` aside."""
+    positional = [*args.posonlyargs, *args.args]
+    padded: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    return [
+        *zip(positional, [*padded, *args.defaults], strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]

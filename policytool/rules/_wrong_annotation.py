@@ -48,7 +48,7 @@ from policytool.rules import _ancestry as ancestry
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._fail_fast import module_name, read_py_files
-from policytool.rules._pyast import last_name
+from policytool.rules._pyast import last_name, parameter_defaults
 from policytool.rules._pysource import (
     COMPREHENSIONS,
     TRY_NODES,
@@ -3414,14 +3414,9 @@ class _Paths:
 
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.arg, ast.expr]]:
     """Each parameter with its default value."""
-    positional = [*node.args.posonlyargs, *node.args.args]
-    for arg, default in zip(
-        positional[len(positional) - len(node.args.defaults) :], node.args.defaults, strict=True
-    ):
-        yield arg, default
-    for arg, kw_default in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True):
-        if kw_default is not None:
-            yield arg, kw_default
+    for arg, default in parameter_defaults(node.args):
+        if default is not None:
+            yield arg, default
 
 
 def _decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ...]) -> bool:

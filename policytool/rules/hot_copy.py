@@ -17,7 +17,7 @@ from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
-from policytool.rules._pyast import last_name
+from policytool.rules._pyast import last_name, parameter_defaults
 from policytool.rules._pysource import (
     COMPREHENSIONS,
     SourceInfo,
@@ -516,13 +516,8 @@ def _aliases(function: _FuncDef, module_functions: set[str]) -> dict[str, str]:
             if isinstance(option, ast.Name) and option.id in module_functions:
                 aliases[name] = option.id
 
-    arguments = function.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    defaults = arguments.defaults
-    for arg, default in zip(positional[len(positional) - len(defaults) :], defaults, strict=True):
+    for arg, default in parameter_defaults(function.args):
         bind(arg.arg, default)
-    for arg, kw_default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
-        bind(arg.arg, kw_default)
     for node in _own_nodes(function.body):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]

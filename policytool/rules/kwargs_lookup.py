@@ -23,6 +23,7 @@ from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
+from policytool.rules._pyast import last_name, parameter_defaults
 from policytool.rules._pysource import (
     KeyUse,
     SourceInfo,
@@ -840,12 +841,7 @@ _MAX_PROTOCOL_MODULES = 60
 def _parameters(args: ast.arguments) -> list[tuple[str, bool]]:
     """(name, has a default) of each named parameter of a method, ``self``/``cls``
     aside, in order."""
-    positional = [*args.posonlyargs, *args.args]
-    defaulted = len(positional) - len(args.defaults)
-    found = [(a.arg, i >= defaulted) for i, a in enumerate(positional)]
-    found += [
-        (a.arg, d is not None) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    ]
+    found = [(a.arg, d is not None) for a, d in parameter_defaults(args)]
     return found[1:] if found and found[0][0] in ("self", "cls") else found
 
 
@@ -860,13 +856,9 @@ def _conforms(method: ast.arguments, protocol: ast.arguments) -> bool:
 
 def _is_protocol(cls: ast.ClassDef) -> bool:
     """Whether ``cls`` names ``Protocol`` (or ``Protocol[T]``) among its bases."""
-    for base in cls.bases:
-        node = base.value if isinstance(base, ast.Subscript) else base
-        if (isinstance(node, ast.Name) and node.id == "Protocol") or (
-            isinstance(node, ast.Attribute) and node.attr == "Protocol"
-        ):
-            return True
-    return False
+    return any(
+        last_name(b.value if isinstance(b, ast.Subscript) else b) == "Protocol" for b in cls.bases
+    )
 
 
 def _protocol_methods(src: SourceInfo) -> list[tuple[str, ast.arguments]]:
