@@ -163,3 +163,23 @@ def test_an_old_variable_annotation_is_not_the_changes(feature: Repo, run: Run) 
     feature.on_main({"pkg/old.py": "def f() -> None:\n    x: any = 1\n    return None\n"})
     feature.write("pkg/old.py", "def f() -> None:\n    x: any = 1\n    return None\n\n\nY = 2\n")
     assert not any("builtin function" in m for _p, _l, _s, m in found(run, "any-annotation"))
+
+
+def test_a_lambda_written_as_a_field_type(feature: Repo, run: Run) -> None:
+    # ChatLearn b854befa megatron_config.py (set zzzs, ✗): a converter put where the
+    # dataclass field's type goes; a lambda in a default or a metadata is no annotation.
+    feature.write(
+        "pkg/config.py",
+        "from dataclasses import dataclass, field\n"
+        "\n"
+        "\n"
+        "@dataclass\n"
+        "class MegatronConfig:\n"
+        "    attention_backend: lambda name: Backend[name] = field(default='auto')\n"  # 6
+        "    parse: object = field(default=lambda s: s.strip())\n"
+        "    hook: 'Callable[[str], str]' = field(default_factory=lambda: str.strip)\n",
+    )
+    rows = found(run, "any-annotation")
+    blocking = [(line, message) for _p, line, severity, message in rows if severity == "error"]
+    assert [line for line, _m in blocking] == [6]
+    assert "a `lambda` is a function, not a type" in blocking[0][1]

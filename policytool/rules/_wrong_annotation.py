@@ -1441,14 +1441,19 @@ def function_as_type(src: SourceInfo, annotation: ast.expr | None, where: str) -
 
 
 def _not_types(src: SourceInfo, annotation: ast.expr) -> Iterator[str]:
-    """What is no type in ``annotation``, and the type meant: the builtin function
-    ``callable`` or ``any`` (``List[callable]``, ``Dict[str, any]``) when the file binds
+    """What is no type in ``annotation``, and the type meant: a ``lambda``, the builtin
+    function ``callable`` or ``any`` (``List[callable]``, ``Dict[str, any]``) when the file binds
     neither name itself, and a well-known factory or module (:data:`_NOT_TYPES`) by the
     dotted name the file's imports resolve it to (`np.array`, `Image` imported with
     ``from PIL import Image``; whole dotted names only: ``Image.Image`` is the class)."""
     types = _types(src)
     inner = {id(node.value) for node in ast.walk(annotation) if isinstance(node, ast.Attribute)}
     for node in ast.walk(annotation):
+        if isinstance(node, ast.Lambda):
+            # a converter written where the type goes (``backend: lambda s: Backend[s]``):
+            # no checker reads a function as a type
+            yield "a `lambda` is a function, not a type: annotate the type it returns"
+            continue
         if isinstance(node, ast.Name) and node.id in _FUNCTIONS_AS_TYPES:
             if node.id not in types.rebound and node.id not in src.aliases:
                 yield (
@@ -3888,6 +3893,59 @@ def constructs_class(
     if name in _module_index(src).bound_names(node):
         return False
     return _types(src).class_lineage(name) is not None
+
+
+def _name_uses(stmt: ast.stmt, name: str) -> tuple[bool, bool]:
+    """(binds, reads): whether ``stmt`` stores or loads the local ``name``, nested
+    functions and classes left out (their names are their own)."""
+    binds = reads = False
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and node.id == name:
+            if isinstance(node.ctx, ast.Load):
+                reads = True
+            else:
+                binds = True
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            binds = True
+        if node is not stmt and isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return binds, reads
+
+
+def left_none(node: ast.FunctionDef | ast.AsyncFunctionDef, ret: ast.Return) -> int | None:
+    """The line of the first ``if`` when ``ret`` (the function's last statement) returns
+    a local the body set to None and then rebinds only in ``if`` statements without an
+    ``else`` (``outputs = None``, ``if self.is_engine: outputs = ...``, ``return
+    outputs``): when no condition holds, None is returned. None when anything else binds
+    or reads the name after the ``= None`` (a test narrows it, a loop may bind it)."""
+    value = ret.value
+    if not (isinstance(value, ast.Name) and node.body and node.body[-1] is ret):
+        return None
+    name = value.id
+    first: int | None = None
+    initialised = False
+    for stmt in node.body[:-1]:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id == name
+            and _is_none(stmt.value)
+        ):
+            initialised, first = True, None  # set (again) to None: what follows decides
+            continue
+        binds, reads = _name_uses(stmt, name)
+        if not (binds or reads):
+            continue
+        if not initialised or reads or not isinstance(stmt, ast.If) or stmt.orelse:
+            return None
+        first = first or stmt.lineno
+    return first
 
 
 def binds_value(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
