@@ -17,6 +17,7 @@ from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
+from policytool.rules import _fail_fast as paths
 from policytool.rules._pyast import last_name, parameter_defaults
 from policytool.rules._pysource import (
     COMPREHENSIONS,
@@ -1082,6 +1083,22 @@ def _async_twin(tree: ast.Module, function: ast.FunctionDef) -> str | None:
     return None
 
 
+def _request_helper_chain(src: SourceInfo, function: ast.AST | None) -> tuple[str, ...] | None:
+    """(request-path function, ..., caller) when request-path code of the module (a
+    function matching the ``request-path`` globs) calls ``function`` within a few calls
+    (``generate`` -> ``self.preprocess_data(...)``): what it copies, it copies per
+    request, whoever else calls it. The reading broad-except makes of set-up code
+    (:func:`_fail_fast.reached_in_module`), computed once per file."""
+    if not isinstance(function, _FuncDef):
+        return None
+    reached = src.cache.get("hot-copy:request-helpers")
+    if not isinstance(reached, dict):
+        reached = paths.reached_in_module(src.tree, src.config.request_path, False)
+        src.cache["hot-copy:request-helpers"] = reached
+    chain = reached.get(function.name)
+    return chain if isinstance(chain, tuple) else None
+
+
 def hot_copy(src: SourceInfo) -> Iterator[Finding]:
     """Copies in per-step / per-request code (tests and run-once functions are not hot)."""
     if src.is_test or match_any(src.path, (*BENCHMARK_PATHS, *EXPORT_PATHS)):
@@ -1119,6 +1136,19 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
             )
             continue
         text = short(src, node)
+        chain = None
+        if kind == "deepcopy" and hot is None and node.args:
+            chain = _request_helper_chain(src, ctx.innermost)
+        if chain is not None and sampling_config(src, node.args[0], ctx.innermost):
+            path = " -> ".join(f"`{n}`" for n in (*chain, names[-1]))
+            yield finding(
+                src,
+                site,
+                "hot-copy",
+                WARN if _commented(src, node) else BLOCK,
+                f"`{text}` deep-copies a scheduler/sampling config on the request path ({path})",
+            )
+            continue
         # a loop of a training step function (``train_step``) is an optimisation step's
         per_step = (
             hot is not None and not training_name(hot) and not _optimizer_step(src, ctx.innermost)
