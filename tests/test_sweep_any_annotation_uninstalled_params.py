@@ -58,3 +58,36 @@ def test_a_class_imported_by_name_from_an_absent_module(feature: Repo, run: Run)
     assert found == [(14, "group"), (19, "group")]
     message = next(m for _p, line, m in blocking(run, "any-annotation") if line == 14)
     assert "annotate `group: ProcessGroup | None`" in message
+
+
+GRAPH = """\
+from langgraph.graph import StateGraph
+from elsewhere import GraphT
+
+
+class MathAgent:
+    def build_graph(self) -> StateGraph:
+        workflow = StateGraph(dict)
+        workflow.add_node("agent", self.call_model)
+        self.graph = workflow.compile()
+
+    def build_generic(self) -> GraphT:
+        self.graph = StateGraph(dict).compile()
+
+    def build_stub(self) -> StateGraph:
+        raise NotImplementedError
+"""
+
+
+def test_a_return_class_from_an_absent_module_that_the_body_never_returns(
+    feature: Repo, run: Run
+) -> None:
+    # ChatLearn 854668fa / fbd819dd agent graphs (set zzzs, ✗ twice): `-> StateGraph`
+    # (langgraph, not installed where the sweep runs) over a body that only stores the
+    # compiled graph: it returns None. `GraphT` reads as a type variable (unsure); a body
+    # that raises never falls off.
+    feature.write("pkg/agent.py", GRAPH)
+    feature.commit("add")
+    found = blocking(run, "any-annotation")
+    assert [line for _p, line, _m in found] == [6]
+    assert "`build_graph` is annotated `-> StateGraph` but can fall off its end" in found[0][2]

@@ -627,6 +627,9 @@ def _contradiction(
     optional = wrong.optional_value(src, node, value)
     if optional is not None:
         return wrong.optional_how(src, value, optional)
+    unset = wrong.left_none(node, ret)
+    if unset is not None:
+        return f"returns `{short(src, value)}` (None unless the `if` on line {unset} runs)"
     return None
 
 
@@ -720,7 +723,10 @@ def _class_falls_off(
         return
     if wrong.decorated(node, ("abstractmethod", "overload", "abstractproperty")):
         return
-    if wrong.types_of(src).admits_none(node.returns) is not False:
+    types = wrong.types_of(src)
+    # A class imported by name from an absent module (``StateGraph`` of langgraph where
+    # it is not installed) is read as the parameters' reading reads it: a class.
+    if types.admits_none(node.returns) is not False and not types.uninstalled_class(node.returns):
         return
     if not annotation_added and _fell_off_before(src, node):
         return
