@@ -45,9 +45,15 @@ it says every
 *value* is a dict, which is almost never meant (`**kwargs: Unpack[SomeTypedDict]` is); so
 is `*args: Tuple[int]` or `Tuple[Tensor, ...]` (every positional argument a tuple), but not
 `*pairs: tuple[str, str]`, a fixed-length tuple that types each argument as a pair. A
-provably wrong return annotation is ✗: `-> bool` (any builtin that cannot hold None)
-that returns None (or `x if c else None`) or falls off its end (so does `-> T` of a
-class that cannot hold None: a `try` that returns whose `except` only logs or prints; a
+provably wrong return annotation is ✗: `-> bool` (any builtin that cannot hold None,
+`List[Dict]` too) that returns None (or `x if c else None`, or, as its last statement,
+a local the body sets to None and then binds again only under `if` statements without
+an `else`, reading it nowhere else: `outputs = None`, `if self.is_engine: outputs =
+...`, `return outputs` is None whenever no condition holds; a loop, an `else`, a test of
+the name or an unconditional rebinding decide otherwise) or falls off its end (so does `-> T` of a
+class that cannot hold None, a CamelCase class imported from a package that is not
+installed too, `-> StateGraph` over a body that only stores the graph it builds: a `try`
+that returns whose `except` only logs or prints; a
 loop whose `else` returns or raises and that no `break` leaves, or a `while True`
 without a `break`, does not fall off; nor does a last `if`/`elif` chain of
 `isinstance(p, ...)` tests, each returning, whose classes cover every member of the
@@ -68,7 +74,7 @@ defines, or `self.method(...)` of the same class; not `f(x) or default`, not a n
 function binds) or of `self.key` / `self.definition.key` that the class (or the module's
 class it annotates `definition` with) declares Optional, a field or a `self.key: T`, when
 the function reads it nowhere else (an `assert` or `if` on it narrows) and no method sets
-`self.key` to a value (a set-up method's field is None only before it runs), and
+`self.key` to a value (a set-up method's field is None only before it runs),, and
 `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
 `float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
 builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
@@ -107,7 +113,8 @@ a builtin annotation returning a call of such a generator of the file (a module-
 `def`, `self.method(...)`) directly or through a local bound once to it (`issues =
 self.get_all_loop(...)`, `return issues`);
 a parameter, return, attribute or variable annotation naming the builtin function
-`callable` or `any` as a type, at any depth (`reward_fns: List[callable]`, `-> any`,
+`callable` or `any`, or a `lambda`, as a type, at any depth (`reward_fns:
+List[callable]`, `-> any`, `backend: lambda s: Backend[s] = field(...)`,
 `model_kwargs: dict[str, any] = {{}}`; not when the file binds the name itself): a type
 checker rejects it, the message names `Callable[..., T]` or `Any`; so is a well-known
 factory or module written as a type, by the name the file's imports resolve it to:

@@ -94,7 +94,10 @@ request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
 (`deepcopy(req.sampling_params)`), or of the config an `async def` was given (or its
 sync twin: `model_call` beside `async def amodel_call` in one class serves the same
-requests). A
+requests), or in a function the module's request-path code calls within three calls
+(`generate` -> `self.preprocess_data(query)`, whose loop copies the sampling config per
+query; `_generate` -> `_get_generation_kwargs`): it copies per request whoever else
+calls it, as broad-except reads a function set-up code calls. A
 generation config (`GenerationConfig`, `generation_config`, `gen_cfg`) and generation
 kwargs (`gen_kwargs`) are a sampling config; what the copied object is comes from the
 type the file gives it where it does (a parameter's annotation,
