@@ -1088,6 +1088,56 @@ def _implicit_optional(
     )
 
 
+# FastAPI's dependency markers: the parameter is given what the dependency returns.
+_DEPENDS = frozenset({"fastapi.Depends", "fastapi.params.Depends", "fastapi.Security"})
+
+
+def _injected_optional(
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    target: str,
+    annotation: ast.expr,
+    default: ast.expr,
+) -> Finding | None:
+    """``p: T = Depends(get_p)`` where ``get_p`` (a ``def`` of the file or one an imported
+    module defines) is annotated ``-> T | None`` and the body tests ``p`` for None or
+    truth: FastAPI hands ``p`` what ``get_p`` returns, None included, so ``T`` is the
+    implicit Optional of a ``= None`` default (openhands' ``provider_tokens:
+    PROVIDER_TOKEN_TYPE = Depends(get_provider_tokens)``). Only when ``T`` is the
+    dependency's annotation without its None, as written: then the author wrote the two
+    apart."""
+    if not (
+        isinstance(default, ast.Call)
+        and default.args
+        and src.qualname(default.func) in _DEPENDS
+        and isinstance(default.args[0], (ast.Name, ast.Attribute))
+    ):
+        return None
+    if _silenced(src, default.lineno) or not _body_tests_none(src, node, target):
+        return None
+    # the dependency called bare, as FastAPI calls it: its ``-> ...`` by the call reading
+    call = ast.copy_location(ast.Call(func=default.args[0], args=[], keywords=[]), default)
+    returned = _optional_call(src, node, call)
+    if returned is None:
+        return None
+    text = short(src, annotation).strip("\"'")
+    members = {m.strip() for m in re.split(r"\|", returned)}
+    if members != {text, "None"} and returned not in (
+        f"Optional[{text}]",
+        f"typing.Optional[{text}]",
+    ):
+        return None
+    dependency = short(src, default.args[0])
+    return finding(
+        src,
+        annotation,
+        RULE,
+        BLOCK,
+        f"`{target}: {text}` is given what `Depends({dependency})` returns, `{returned}`, "
+        f"and the body tests it for None; annotate `{target}: {text} | None`",
+    )
+
+
 def _silenced(src: SourceInfo, line: int) -> bool:
     """Whether line ``line`` tells the type checker or linter to accept it."""
     if not 1 <= line <= len(src.byte_lines):
@@ -3508,6 +3558,8 @@ def function_findings(
             continue
         if not _is_none(default):
             flag = _literal_default(src, arg.arg, arg.annotation, default)
+            if flag is None:
+                flag = _injected_optional(src, node, arg.arg, arg.annotation, default)
             if flag is not None:
                 reported.add(flag.line)
                 yield flag

@@ -180,7 +180,13 @@ instance attribute no class of the module defines as a method, `self.model(input
 input_ids)` in an HF-style forward copied from upstream: the receiver, a submodule or a
 method inherited from another module, states what it takes; nor one the body only stores
 as a value of a dict display, a pipeline's `inputs = {{"seed": seed, ...}}`: whoever reads
-the dict decides what None means): the message says `T | None`; a bool
+the dict decides what None means): the message says `T | None`; so is a FastAPI
+dependency's parameter, `provider_tokens: TOKENS = Depends(get_provider_tokens)` where
+the dependency (of the file or an imported module) is annotated `-> TOKENS | None` and
+the body tests the parameter (`if provider_tokens:`): FastAPI hands it what the
+dependency returns, None included (only when the parameter's annotation is the
+dependency's without its None, as written; one only dereferenced or forwarded is not
+read); a bool
 default under a number, `flag: int = True` (or `float`): "annotate bool"; and a constant
 default of a kind the annotation certainly rejects (a builtin, a tensor, a class without
 bases), `torch_dtype: Optional[torch.dtype] = "auto"`: the body must handle a value the

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation: ``p: T = Depends(get_p)`` where ``get_p`` is annotated ``-> T | None``
+and the body tests ``p``: FastAPI hands the parameter what the dependency returns, None
+included, so ``T`` is an implicit Optional the body relies on (set zzzs: openhands
+d099c21f ``provider_tokens: PROVIDER_TOKEN_TYPE = Depends(get_provider_tokens)``, ✗).
+Not when the body only dereferences or forwards it (set zzzs: '-' twice), nor when the
+dependency's annotation is another type than ``T | None``."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, blocking
+
+FEATURE_BASE = {
+    "pkg/__init__.py": "",
+    "pkg/auth.py": (
+        "from typing import Optional\n"
+        "\n"
+        "TOKENS = dict[str, str]\n"
+        "\n"
+        "\n"
+        "async def get_tokens(request) -> TOKENS | None:\n"
+        "    return request.state.tokens\n"
+        "\n"
+        "\n"
+        "async def get_store(request) -> Optional['Store']:\n"
+        "    return request.state.store\n"
+        "\n"
+        "\n"
+        "async def get_user(request) -> 'User | None':\n"
+        "    return request.state.user\n"
+    ),
+}
+
+ROUTES = """\
+from fastapi import APIRouter, Depends
+
+from pkg.auth import TOKENS, get_store, get_tokens, get_user
+
+app = APIRouter()
+
+
+@app.post("/start")
+async def start(
+    tokens: TOKENS = Depends(get_tokens),
+    store: "Store" = Depends(get_store),
+    user: str = Depends(get_user),
+):
+    if tokens:
+        log(list(tokens))
+    else:
+        log("no tokens")
+    await store.save(user.upper())
+
+
+@app.post("/stop")
+async def stop(store: "Store" = Depends(get_store), tokens: TOKENS = Depends(get_tokens)):
+    await store.stop(tokens)
+"""
+
+
+def test_a_dependency_that_may_give_none_to_a_tested_parameter(feature: Repo, run: Run) -> None:
+    feature.write("pkg/routes.py", ROUTES)
+    feature.commit("add")
+    found = blocking(run, "any-annotation")
+    # `store` is dereferenced and `user`'s dependency returns another type; `stop` only
+    # dereferences and forwards: each left to its own reading
+    assert [(path, line) for path, line, _m in found] == [("pkg/routes.py", 10)]
+    assert (
+        "`tokens: TOKENS` is given what `Depends(get_tokens)` returns, `TOKENS | None`"
+        in found[0][2]
+    )
+    assert "annotate `tokens: TOKENS | None`" in found[0][2]
+
+
+def test_an_optional_parameter_is_kept(feature: Repo, run: Run) -> None:
+    feature.write(
+        "pkg/routes.py",
+        ROUTES.replace("tokens: TOKENS = Depends", "tokens: TOKENS | None = Depends"),
+    )
+    feature.commit("add")
+    assert blocking(run, "any-annotation") == []
