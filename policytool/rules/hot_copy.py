@@ -966,13 +966,27 @@ def _declared_type(tree: ast.Module, expr: ast.expr, function: ast.AST | None) -
             and item.target.id == expr.attr
         ):
             return _type_text(item.annotation)
+    return _attribute_types(owner).get(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _attribute_types(owner: ast.ClassDef) -> dict[str, str]:
+    """``self.x`` / ``cls.x`` -> the type the first method of ``owner`` (in its body's
+    order) that tells gives it: read once per class, not once per copy (a class of
+    thousands of methods each copying ``self.sampling_params`` asked every method for
+    every copy)."""
+    types: dict[str, str] = {}
     for method in owner.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for node in _bindings(method).get(text, ()):
-                typed = _binding_type(text, node, method)
-                if typed is not None:
-                    return typed
-    return None
+            for text, nodes in _bindings(method).items():
+                if text in types or not text.startswith(("self.", "cls.")):
+                    continue
+                for node in nodes:
+                    typed = _binding_type(text, node, method)
+                    if typed is not None:
+                        types[text] = typed
+                        break
+    return types
 
 
 @functools.lru_cache(maxsize=256)
