@@ -18,6 +18,7 @@ from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
 from policytool.rules import _fail_fast as paths
+from policytool.rules import _fakes as fakes
 from policytool.rules._pyast import last_name, parameter_defaults
 from policytool.rules._pysource import (
     COMPREHENSIONS,
@@ -54,7 +55,11 @@ over a checkpoint (`state_dict`, `checkpoint`), or in a function that takes one 
 function loads a checkpoint into (`tensors = load_state_dict_in_safetensors(path)`, then
 `for k, v in tensors.items()`). Nor is the branch of a lazy set-up, which runs on the
 first call only (`if self.compiled_fn is None:` ... `self.compiled_fn = compile(...)`).
-Nor is a `.clone(...)` given a positional argument or a keyword that torch's
+Nor is a function whose every caller in the work tree is such set-up code within three
+calls (`model_setup` -> `self.get_dtensor(...)` -> its nested `update_sharded_sd`, a
+clone per parameter while the checkpoint loads), read as broad-except reads set-up
+helpers; not one named for the request or hot path or called through one (a framework
+calls `forward` and `generate` where no grep of the tree sees it). Nor is a `.clone(...)` given a positional argument or a keyword that torch's
 `Tensor.clone` (`memory_format`) and tensordict's (`recurse`) do not take: another
 object's method (graphiti's `driver.clone(database=gid)`, a driver handle sharing its
 connection). Files under `benchmarks/` and `exporters/` (an export runs once per model) are not
@@ -1100,6 +1105,36 @@ def _async_twin(tree: ast.Module, function: ast.FunctionDef) -> str | None:
     return None
 
 
+def _called_only_cold(
+    src: SourceInfo, function: ast.AST | None, names: list[str], hot: tuple[str, ...]
+) -> bool:
+    """Whether every call of ``function`` in the work tree comes, within three calls, from
+    code that runs once (:data:`COLD` or the ``fail-fast`` globs: ``model_setup`` ->
+    ``get_dtensor`` -> its nested ``update_sharded_sd``), as broad-except reads a helper
+    of set-up code (:meth:`_fail_fast.TreeCalls.reached_from`). Not a function named for
+    the request or hot path, nor one inside or called through such a function (a
+    framework calls ``forward`` or ``generate`` where no grep of the tree sees it), nor a
+    dunder; none where the tree is too large to read (``names``: the enclosing
+    functions and classes)."""
+    if not isinstance(function, _FuncDef) or function.name.startswith("__"):
+        return False
+    if names_match(names, hot) is not None:
+        return False
+    key = f"hot-copy:cold:{id(function)}"
+    cached = src.cache.get(key)
+    if isinstance(cached, bool):
+        return cached
+    calls = paths.tree_calls(src.root, fakes.SKIP_DIRS)
+    home = paths.module_name(src.path)
+    chain = None
+    if calls is not None:
+        globs = (*COLD, *src.config.fail_fast)
+        chain = calls.reached_from(function.name, home, src.tree, globs)
+    cold = chain is not None and names_match(list(chain[1:]), hot) is None
+    src.cache[key] = cold
+    return cold
+
+
 def _request_helper_chain(src: SourceInfo, function: ast.AST | None) -> tuple[str, ...] | None:
     """(request-path function, ..., caller) when request-path code of the module (a
     function matching the ``request-path`` globs) calls ``function`` within a few calls
@@ -1134,6 +1169,8 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         names = ctx.names()
         if names_match(names, COLD) or names_match(names, src.config.fail_fast):
             continue
+        if _called_only_cold(src, ctx.innermost, names, hot_names):
+            continue  # every caller in the work tree is set-up code: it runs once
         if _first_call_only(src, node, ctx.innermost):
             continue  # lazy set-up: the first call makes the copy, no other
         hot = names_match(names, hot_names)
