@@ -59,7 +59,8 @@ Nor is a function whose every caller in the work tree is such set-up code within
 calls (`model_setup` -> `self.get_dtensor(...)` -> its nested `update_sharded_sd`, a
 clone per parameter while the checkpoint loads), read as broad-except reads set-up
 helpers; not one named for the request or hot path or called through one (a framework
-calls `forward` and `generate` where no grep of the tree sees it). Nor is a `.clone(...)` given a positional argument or a keyword that torch's
+calls `forward` and `generate` where no grep of the tree sees it). Nor is a
+`.clone(...)` given a positional argument or a keyword that torch's
 `Tensor.clone` (`memory_format`) and tensordict's (`recurse`) do not take: another
 object's method (graphiti's `driver.clone(database=gid)`, a driver handle sharing its
 connection). Files under `benchmarks/` and `exporters/` (an export runs once per model) are not
