@@ -1625,8 +1625,10 @@ _ZZZ_FIGURES = {
         "under a name the rule reads as one (⚠)"
     ),
     ("hot-copy", "x-recall"): (
-        "0/2: opencompass's `deepcopy` of a TurboMind generation config and of an OpenAI "
-        "client's extra kwargs per prompt, in helpers no request-path name or caller marks"
+        "1/2 (0/2 before round AR read a helper the request path calls: the TurboMind "
+        "generation config `_generate` -> `_get_generation_kwargs` copies): opencompass's "
+        "`deepcopy` of an OpenAI client's extra kwargs per prompt, a name that says no "
+        "sampling config"
     ),
     ("async-blocking", "x-recall"): (
         "0/2: agentscope's distributed session lock held across the awaits of "
@@ -2225,6 +2227,38 @@ _ZZZR_FIGURES = {
         "the other (⚠ at its `dtype` read)"
     ),
 }
+_ZZZS_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of d018728 (unchanged since "
+    "34a449d), first recorded with d018728 (round AQ's final code): ✗ recall 11 of 35, "
+    "✗ precision 11 of 11, ⚠ precision 40 of 41; one site labelled after the run"
+)
+_ZZZS_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "12/19 (6/19 as sealed; round AR reads a local left None unless an `if` runs, a "
+        "fall-off under a class from an absent package, a `lambda` as a type and a FastAPI "
+        "dependency's Optional): ChatLearn's `Tuple[BaseModule]` annotating the "
+        "variable-length `*models` tuple twice, a `List[Dict[str, Any]]` parameter given "
+        "replay-buffer objects, `Dict[str, ShardedTensorInfo]` keyed by int ids, "
+        "`List[Tuple[str, torch.Tensor]]` given sglang's `LocalSerializedTensor` dataclass, "
+        "Megatron's `moe_freq_type` parser function named in a string annotation under "
+        "`TYPE_CHECKING` (Megatron not installed); nncf's test dataclass `ref: set[str]` "
+        "built with ints"
+    ),
+    ("broad-except", "x-recall"): (
+        "2/11: openhands' `except Exception: pass` / `return False` after a handler of "
+        "`ValueError, TypeError` (errors a bug raises too) in route helpers, twice; a "
+        "sandbox pause loop whose comment says why it goes on; the `pwsh --version` probes "
+        "of a search over candidates, twice; a local `.env` generator script's "
+        "print-and-continue, twice; ChatLearn's package `__init__` printing the traceback "
+        "of its own imports under a comment saying why (Sphinx); nncf's `_maybe_*` probe "
+        "of the OpenVINO version (a name for an attempt)"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "1/2: ChatLearn's `VLLMModule.__init__` re-signed from `(*args, **kwargs)` to named "
+        "parameters and `**kwargs`: the keys it reads and drops are the old function's, "
+        "so the drop is not the change's"
+    ),
+}
 _ZZZA_FIGURES = {
     ("kwargs-lookup", "x-recall"): (
         "1/4 (0/4 before round AB read a loop popping the keys it names as passing nothing "
@@ -2353,6 +2387,7 @@ for _name, _cells, _when in (
     ("zzzp", _ZZZP_FIGURES, _ZZZP_SEALED),
     ("zzzq", _ZZZQ_FIGURES, _ZZZQ_SEALED),
     ("zzzr", _ZZZR_FIGURES, _ZZZR_SEALED),
+    ("zzzs", _ZZZS_FIGURES, _ZZZS_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
