@@ -1121,7 +1121,7 @@ def _injected_optional(
     if returned is None:
         return None
     text = short(src, annotation).strip("\"'")
-    members = {m.strip() for m in re.split(r"\|", returned)}
+    members = {m.strip() for m in returned.split("|")}
     if members != {text, "None"} and returned not in (
         f"Optional[{text}]",
         f"typing.Optional[{text}]",

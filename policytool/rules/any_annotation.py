@@ -74,7 +74,7 @@ defines, or `self.method(...)` of the same class; not `f(x) or default`, not a n
 function binds) or of `self.key` / `self.definition.key` that the class (or the module's
 class it annotates `definition` with) declares Optional, a field or a `self.key: T`, when
 the function reads it nowhere else (an `assert` or `if` on it narrows) and no method sets
-`self.key` to a value (a set-up method's field is None only before it runs),, and
+`self.key` to a value (a set-up method's field is None only before it runs), and
 `-> dict[...]` (`list`, `tuple`, `set`, `bool`, `int`, `str`,
 `float`, `bytes`) returning a literal of another kind (`return a, b`), or a call of a
 builtin that always gives one builtin type (`dict(...)`, `dict.fromkeys(...)`, `list(...)`,
