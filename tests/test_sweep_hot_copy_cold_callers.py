@@ -58,3 +58,16 @@ def test_a_request_path_function_is_never_read_as_cold(feature: Repo, run: Run) 
     feature.commit("add")
     # a loop of the per-request function's own: the ✗ of a step loop
     assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(6, "error")]
+
+
+def test_a_string_naming_the_function_keeps_the_finding(feature: Repo, run: Run) -> None:
+    # Hostile: the hot path calls the helper by a string (`getattr(self, "name")`), which
+    # no call index sees, and one set-up call would otherwise make it read as cold.
+    feature.write(
+        "pkg/fsdp.py",
+        _MODULE
+        + "\n    def sync(self):\n"
+        + '        return getattr(self, "get_dtensor")(self.model, self.names)\n',
+    )
+    feature.commit("add")
+    assert [(line, sev) for line, sev, _m in lines(run, "hot-copy")] == [(6, "warning")]

@@ -423,6 +423,7 @@ class TreeCalls:
         self._indexes: dict[str, dict[str, list[str | None]] | None] = {}
         self._trees: dict[str, ast.Module | None] = {}
         self._callers: dict[tuple[str, str], tuple[str, ...] | None] = {}
+        self._strings: dict[str, str | None] = {}
         # The dotted names modules sit in: a package when it is a module itself (an
         # ``__init__.py``), a plain directory of scripts otherwise.
         self._parents = {module.rpartition(".")[0] for module in sources}
@@ -489,14 +490,47 @@ class TreeCalls:
         self._callers[key] = found
         return found
 
+    def named_in_strings(self, name: str, home: str, home_tree: ast.Module) -> bool:
+        """Whether a string of ``home`` or of a module naming ``name`` holds it as a word
+        (``getattr(self, "copy_latents")``, a registry's ``"pkg.m.copy_latents"``): a
+        caller no call index sees, so none of :meth:`callers` is the whole story. True
+        when too many modules name it to look."""
+        modules = self.naming(name, home)
+        if modules is None:
+            return True
+        word = re.compile(r"\b" + re.escape(name) + r"\b")
+        for module in (home, *modules):
+            if module not in self._strings:
+                tree = home_tree if module == home else self.parsed(module)
+                self._strings[module] = (
+                    None
+                    if tree is None
+                    else "\n".join(
+                        node.value
+                        for node in ast.walk(tree)
+                        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    )
+                )
+            strings = self._strings[module]  # a module's strings joined, read once
+            if strings is None or word.search(strings) is not None:
+                return True
+        return False
+
     def reached_from(
-        self, name: str, home: str, home_tree: ast.Module, globs: Sequence[str]
+        self,
+        name: str,
+        home: str,
+        home_tree: ast.Module,
+        globs: Sequence[str],
+        strings_call: bool = False,
     ) -> tuple[str, ...] | None:
         """(fail-fast function, ..., caller of ``name``) when every chain of calls to
         ``name`` in the tree starts in a function matching ``globs`` within
         :data:`MAX_CALL_DEPTH` calls; None otherwise (a caller that is not, an attempt
-        or fallback by its name, a use that is not a call, no caller at all)."""
-        return self._reached(name, home, home_tree, globs, MAX_CALL_DEPTH, {name})
+        or fallback by its name, a use that is not a call, no caller at all). With
+        ``strings_call``, a string naming a function on the way
+        (:meth:`named_in_strings`) is a caller no index sees: None."""
+        return self._reached(name, home, home_tree, globs, MAX_CALL_DEPTH, {name}, strings_call)
 
     def _reached(
         self,
@@ -506,8 +540,11 @@ class TreeCalls:
         globs: Sequence[str],
         depth: int,
         seen: set[str],
+        strings_call: bool,
     ) -> tuple[str, ...] | None:
         """:meth:`reached_from`, ``depth`` calls left."""
+        if strings_call and self.named_in_strings(name, home, home_tree):
+            return None
         callers = self.callers(name, home, home_tree)
         if not callers:
             return None
@@ -522,7 +559,9 @@ class TreeCalls:
                 return None
             if depth <= 1 or caller in seen or _matches(caller, ATTEMPTS):
                 return None
-            above = self._reached(caller, home, home_tree, globs, depth - 1, seen | {caller})
+            above = self._reached(
+                caller, home, home_tree, globs, depth - 1, seen | {caller}, strings_call
+            )
             if above is None:
                 return None
             chain = chain or (*above, caller)

@@ -1115,8 +1115,9 @@ def _called_only_cold(
     of set-up code (:meth:`_fail_fast.TreeCalls.reached_from`). Not a function named for
     the request or hot path, nor one inside or called through such a function (a
     framework calls ``forward`` or ``generate`` where no grep of the tree sees it), nor a
-    dunder; none where the tree is too large to read (``names``: the enclosing
-    functions and classes)."""
+    dunder, nor one a string names (``getattr(self, "name")``: a call no index sees);
+    none where the tree is too large to read (``names``: the enclosing functions and
+    classes)."""
     if not isinstance(function, _FuncDef) or function.name.startswith("__"):
         return False
     if names_match(names, hot) is not None:
@@ -1130,7 +1131,10 @@ def _called_only_cold(
     chain = None
     if calls is not None:
         globs = (*COLD, *src.config.fail_fast)
-        chain = calls.reached_from(function.name, home, src.tree, globs)
+        # a string naming a function on the way may be a call no index sees
+        # (``getattr(self, "name")()`` on the hot path): a pull request could hide a
+        # copy behind one set-up call otherwise
+        chain = calls.reached_from(function.name, home, src.tree, globs, strings_call=True)
     cold = chain is not None and names_match(list(chain[1:]), hot) is None
     src.cache[key] = cold
     return cold
