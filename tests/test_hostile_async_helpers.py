@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -26,6 +28,7 @@ def _helpers(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.timing
 def test_thousands_of_sleeping_helpers_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/helpers.py", _helpers(6000))
     feature.write(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -37,6 +39,7 @@ def _helpers(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.timing
 def test_thousands_of_acquired_locks_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/acquire.py", _acquires(5000))
     feature.commit("add")
@@ -50,6 +53,7 @@ def test_thousands_of_acquired_locks_stay_fast(feature: Repo, run: Run) -> None:
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_locked_helpers_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/helpers.py", _helpers(6000))
     feature.commit("add")
@@ -76,6 +80,7 @@ def _generator(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.timing
 def test_a_lock_holding_generator_with_thousands_of_locks_stays_fast(
     feature: Repo, run: Run
 ) -> None:

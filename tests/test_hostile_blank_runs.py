@@ -59,6 +59,7 @@ HOSTILE: list[tuple[str, Callable[[Path], object]]] = [
 
 
 @pytest.mark.parametrize("work", [w for _n, w in HOSTILE], ids=[n for n, _w in HOSTILE])
+@pytest.mark.timing
 def test_a_megabyte_blank_run_is_read_in_linear_time(
     tmp_path: Path, work: Callable[[Path], object]
 ) -> None:

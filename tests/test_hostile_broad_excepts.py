@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -51,6 +53,7 @@ def _handlers(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.timing
 def test_a_function_of_thousands_of_try_blocks_stays_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/engine/m.py", _attempts(4000))
     feature.commit("add")
@@ -65,6 +68,7 @@ def test_a_function_of_thousands_of_try_blocks_stays_fast(feature: Repo, run: Ru
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_a_try_of_thousands_of_handlers_stays_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/h.py", _handlers(2000))
     feature.commit("add")
@@ -78,6 +82,7 @@ def test_a_try_of_thousands_of_handlers_stays_fast(feature: Repo, run: Run) -> N
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_handlers_setting_an_exit_status_stay_fast(feature: Repo, run: Run) -> None:
     """Each handler sets ``code = 1`` and the exit after its ``try`` is looked for a few
     statements on, not through the rest of the block: 4,000 in one function stay linear."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -29,6 +31,7 @@ def _copies(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.timing
 def test_a_function_of_thousands_of_deepcopies_stays_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/copies.py", _copies(3000))
     feature.commit("add")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -34,6 +36,7 @@ def _tests(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.timing
 def test_thousands_of_test_functions_with_fakes_stay_fast(feature: Repo, run: Run) -> None:
     count = 10000
     feature.write("tests/test_fake.py", _tests(count))

@@ -79,6 +79,7 @@ def test_the_real_budget_names_every_fake_of_an_ordinary_test(feature: Repo, run
     assert not [m for _l, _s, m in found if "not named" in m or "not read" in m]
 
 
+@pytest.mark.timing
 def test_a_thousand_fakes_in_one_function_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("tests/test_many.py", _test_file(1000))
     feature.commit("add")
@@ -89,6 +90,7 @@ def test_a_thousand_fakes_in_one_function_stay_fast(feature: Repo, run: Run) -> 
     assert elapsed < 60, elapsed
 
 
+@pytest.mark.timing
 def test_a_display_of_thousands_of_fakes_stays_linear(feature: Repo, run: Run) -> None:
     """A module-level list of 30,000 fakes, each with keywords of its own: each element's
     holder was found by a linear search of the display (quadratic: 18 s here against
@@ -108,6 +110,7 @@ def test_a_display_of_thousands_of_fakes_stays_linear(feature: Repo, run: Run) -
     assert elapsed < 8, elapsed
 
 
+@pytest.mark.timing
 def test_a_thousand_calls_on_unresolved_objects_stay_linear(feature: Repo, run: Run) -> None:
     """2,000 fakes, each passed to its own method of a fixture's object
     (``runner.callee_7(fake)``): each callee is looked up by its one ``def`` in the work

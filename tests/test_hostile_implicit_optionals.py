@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -40,6 +42,7 @@ def _optionals(run: Run) -> list[str]:
     ]
 
 
+@pytest.mark.timing
 def test_a_function_of_thousands_of_implicit_optionals_stays_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/layer.py", _forward(3000, "self.model"))
     feature.commit("add")

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
 
+@pytest.mark.timing
 def test_thousands_of_files_reading_one_key_stay_fast(feature: Repo, run: Run) -> None:
     count = 12000
     for i in range(count):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -71,6 +73,7 @@ def _kwargs_findings(run: Run, path: str) -> tuple[list[tuple[int, str, str]], f
     ], elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_reads_beside_args_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/other.py", _OTHER)
     feature.write("pkg/positional.py", _positional(4000))
@@ -87,6 +90,7 @@ def test_thousands_of_reads_beside_args_stay_fast(feature: Repo, run: Run) -> No
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_forwarded_reads_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/other.py", _OTHER)
     feature.write("pkg/forwarded.py", _forwarded(10000))
@@ -101,6 +105,7 @@ def test_thousands_of_forwarded_reads_stay_fast(feature: Repo, run: Run) -> None
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_functions_of_one_name_stay_fast(feature: Repo, run: Run) -> None:
     feature.write("pkg/same.py", _same_name(4000))
     feature.commit("add")
@@ -109,6 +114,7 @@ def test_thousands_of_functions_of_one_name_stay_fast(feature: Repo, run: Run) -
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_one_line_of_thousands_of_reads_stays_fast(feature: Repo, run: Run) -> None:
     count = 30000
     reads = ", ".join(f"'k{i}': kwargs['k{i}']" for i in range(count))
@@ -122,6 +128,7 @@ def test_one_line_of_thousands_of_reads_stays_fast(feature: Repo, run: Run) -> N
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_an_if_of_thousands_of_absent_keys_stays_fast(feature: Repo, run: Run) -> None:
     count = 8000
     test = " and ".join(f"'k{i}' not in kwargs" for i in range(count))
@@ -136,6 +143,7 @@ def test_an_if_of_thousands_of_absent_keys_stays_fast(feature: Repo, run: Run) -
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_new_keys_spelled_in_many_files_stay_fast(feature: Repo, run: Run) -> None:
     """Each new key is looked up in a set of each other file's quoted strings, and a file
     is parsed once for its kwargs spellings: 4,000 keys against 40 files that each write
@@ -157,6 +165,7 @@ def test_thousands_of_new_keys_spelled_in_many_files_stay_fast(feature: Repo, ru
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_pops_before_forwarding_stay_fast(feature: Repo, run: Run) -> None:
     # Round AH's pop reading first walked the function for each pop to find the name the
     # popped value is bound to: 3,000 pops before `AutoModel.from_pretrained(path,
@@ -174,6 +183,7 @@ def test_thousands_of_pops_before_forwarding_stay_fast(feature: Repo, run: Run) 
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_classes_with_unused_kwargs_stay_fast(feature: Repo, run: Run) -> None:
     # Each method's class, its siblings of one base and the module's classes by name
     # were found by scanning the module again for every method: 1,000 classes of

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -28,6 +30,7 @@ def _timed(run: Run, rule: str) -> tuple[list[tuple[int, str, str]], float]:
     return [(f["line"], f["severity"], f["message"]) for f in found if f["rule"] == rule], elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_ifs_rebinding_a_returned_local_stay_fast(feature: Repo, run: Run) -> None:
     count = 5000
     lines = ["def pick(flags: list) -> list:", "    outputs = None"]
@@ -42,6 +45,7 @@ def test_thousands_of_ifs_rebinding_a_returned_local_stay_fast(feature: Repo, ru
     assert elapsed < 10, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_routes_with_an_optional_dependency_stay_fast(feature: Repo, run: Run) -> None:
     count = 2000
     lines = [
@@ -71,6 +75,7 @@ def test_thousands_of_routes_with_an_optional_dependency_stay_fast(feature: Repo
     assert elapsed < 15, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_request_helpers_copying_a_config_stay_fast(feature: Repo, run: Run) -> None:
     count = 2000
     lines = ["import copy", "", "", "class Api:"]

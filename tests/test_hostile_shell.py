@@ -313,6 +313,7 @@ def test_hostile_dockerfile_is_read_quickly(repo: Repo, run: Run, name: str) -> 
     assert any(f["line"] == 2 for f in found), found
 
 
+@pytest.mark.timing
 def test_workflow_reader_splits_a_megabyte_word_in_linear_time() -> None:
     from policytool.formats.shell import simple_commands
     from policytool.formats.shell import split as tokens

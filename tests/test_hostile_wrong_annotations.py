@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, sweep_findings
 
@@ -35,6 +37,7 @@ def _optional(found: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
     return [(path, line) for path, line, message in found if "None" in message and "=" in message]
 
 
+@pytest.mark.timing
 def test_thousands_of_functions_calling_each_other_stay_fast(feature: Repo, run: Run) -> None:
     names = [f"p{k}" for k in range(10)]
     params = ", ".join(f"{name}: int = None" for name in names)
@@ -54,6 +57,7 @@ def test_thousands_of_functions_calling_each_other_stay_fast(feature: Repo, run:
     assert elapsed < 15, elapsed
 
 
+@pytest.mark.timing
 def test_a_thousand_stored_parameters_stay_fast(feature: Repo, run: Run) -> None:
     count = 1500
     params = ", ".join(f"a{i}: int = None" for i in range(count))
@@ -76,6 +80,7 @@ def test_a_thousand_stored_parameters_stay_fast(feature: Repo, run: Run) -> None
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_dataclass_fields_stay_fast(feature: Repo, run: Run) -> None:
     count = 2000
     fields = [f"    f{i}: int = None" for i in range(count)]
@@ -99,6 +104,7 @@ def test_thousands_of_dataclass_fields_stay_fast(feature: Repo, run: Run) -> Non
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_module_globals_stay_fast(feature: Repo, run: Run) -> None:
     lines = ["from notinstalled_pkg_xyz import Buffer", ""]
     lines += [f"_buf{i}: Buffer = None" for i in range(4000)]
@@ -112,6 +118,7 @@ def test_thousands_of_module_globals_stay_fast(feature: Repo, run: Run) -> None:
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_annotated_functions_called_with_literals_stay_fast(
     feature: Repo, run: Run
 ) -> None:
@@ -132,6 +139,7 @@ def test_thousands_of_annotated_functions_called_with_literals_stay_fast(
     assert elapsed < 30, elapsed
 
 
+@pytest.mark.timing
 def test_thousands_of_class_valued_fields_stay_fast(feature: Repo, run: Run) -> None:
     # Round AB reads a field's value against its annotation, following each class's
     # bases: 2,000 subclasses, 2,000 fields each holding one, and a display of 50,000 class
@@ -166,6 +174,7 @@ def test_a_tree_file_that_is_not_utf8_is_read_without_a_traceback(feature: Repo,
     ]
 
 
+@pytest.mark.timing
 def test_thousands_of_returns_of_one_large_generator_stay_fast(feature: Repo, run: Run) -> None:
     """A function of 20,000 statements that yields once at its end, called by the returns
     of 3,000 functions annotated ``-> list``: the callee's body is walked for a ``yield``

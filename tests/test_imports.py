@@ -406,6 +406,7 @@ def test_a_file_without_a_banned_word_is_not_walked() -> None:
     ],
     ids=["backslash-strings", "crlf", "brackets", "code"],
 )
+@pytest.mark.timing
 def test_long_continued_lines_scan_in_linear_time(
     repo: Repo, run: Run, line: bytes, first: bytes, last: bytes, expected: int
 ) -> None:

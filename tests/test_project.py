@@ -86,6 +86,36 @@ def test_ci_runs_the_supported_pythons_the_project_declares() -> None:
     assert matrix == versions
 
 
+def test_ci_repeats_leave_out_only_the_time_bounds() -> None:
+    """The repeats on other Pythons run the default selection minus the ``timing`` tests."""
+    import re
+
+    options = _pyproject()["tool"]
+    assert isinstance(options, dict)
+    addopts = options["pytest"]["ini_options"]["addopts"]
+    default = re.search(r'-m "([^"]*)"', addopts)
+    assert default is not None
+    repeat = re.search(r'pytest -n auto -m "([^"]*)"\n', (ROOT / ".ci/run").read_text())
+    assert repeat is not None
+    assert repeat.group(1) == f"{default.group(1)} and not timing"
+
+
+def test_every_time_bound_test_carries_the_timing_mark() -> None:
+    """A test named for a time bound on hostile input carries the ``timing`` mark the repeats skip."""
+    import ast
+    import re
+
+    named = re.compile(r"stays?_(fast|linear)|linear_time|cost_little|cost_one_pass")
+    unmarked = []
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and named.search(node.name):
+                marks = [ast.unparse(d) for d in node.decorator_list]
+                if "pytest.mark.timing" not in marks:
+                    unmarked.append(f"{path.name}::{node.name}")
+    assert unmarked == []
+
+
 def _fake_python(path: Path, version: str) -> None:
     """An executable that answers the version probe as Python ``version`` would."""
     path.parent.mkdir(parents=True, exist_ok=True)

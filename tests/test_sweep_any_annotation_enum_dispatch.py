@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, messages
 
@@ -104,6 +106,7 @@ def test_a_dispatch_over_every_enum_member_does_not_fall_off(feature: Repo, run:
     assert falls == ["missing", "mixed", "plain"]
 
 
+@pytest.mark.timing
 def test_thousands_of_dispatching_functions_stay_fast(feature: Repo, run: Run) -> None:
     # Round AH's enum reading first scanned the module's statements for the enum class
     # once per function: 3,000 functions dispatching over an imported enum took 30 s.

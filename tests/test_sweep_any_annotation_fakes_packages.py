@@ -555,6 +555,7 @@ def test_packages_imported_whole_are_read_in_order_and_bounded() -> None:
     assert _fakes._whole_packages(data) == ("c", "d", "f")
 
 
+@pytest.mark.timing
 def test_thousands_of_tagged_fakes_cost_one_pass_over_the_package(
     tmp_path: Path, feature: Repo, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:

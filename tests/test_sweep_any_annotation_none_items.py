@@ -92,6 +92,7 @@ def test_an_old_annotation_is_not_the_changes(feature: Repo, run: Run) -> None:
     assert [r for r in found(run, "any-annotation") if r[2] == "error"] == []
 
 
+@pytest.mark.timing
 def test_thousands_of_annotated_locals_share_one_walk(feature: Repo, run: Run) -> None:
     """A pull request's function of 2,000 annotated lists, each given None: one walk of
     the body for all of them (each its own walk took quadratic time), every one found."""

@@ -235,6 +235,7 @@ def test_no_finding_for_a_narrowed_or_unknown_attribute(
     assert errors(run) == []
 
 
+@pytest.mark.timing
 def test_thousands_of_optional_properties_stay_fast(feature: Repo, run: Run) -> None:
     """A class's attributes are read in one walk of its methods, kept for the module: a
     class of 2,000 Optional fields and 2,000 properties returning them is not 2,000 walks

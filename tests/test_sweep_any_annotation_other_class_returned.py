@@ -15,6 +15,8 @@ from __future__ import annotations
 import time
 from functools import partial
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -200,6 +202,7 @@ def test_a_body_edit_of_an_old_signature_is_not_reported(feature: Repo, run: Run
     assert got == [(9, "error")]
 
 
+@pytest.mark.timing
 def test_a_deep_or_cyclic_hierarchy_is_bounded(feature: Repo, run: Run) -> None:
     """A 3,000-class chain: unsure past the bound, no ✗. A cycle across two modules
     ends where it meets itself: ``A`` derives from no ``T`` either way, one ✗. The sweep

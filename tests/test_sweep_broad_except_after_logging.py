@@ -305,6 +305,7 @@ def test_a_helper_every_caller_of_which_is_set_up_is_on_that_path(feature: Repo,
     }
 
 
+@pytest.mark.timing
 def test_the_tree_read_for_callers_is_bounded_and_whole_or_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

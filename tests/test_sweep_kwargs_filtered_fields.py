@@ -15,6 +15,8 @@ from __future__ import annotations
 import time
 from functools import partial
 
+import pytest
+
 from tests.conftest import Repo
 from tests.sweep_fixture import Run, found
 
@@ -144,6 +146,7 @@ def test_an_init_setting_only_the_attributes_it_has(feature: Repo, run: Run) -> 
     assert "reads only the keys its tests keep" in got[0][3]
 
 
+@pytest.mark.timing
 def test_a_hostile_body_of_filters_and_chains_is_bounded(feature: Repo, run: Run) -> None:
     """Thousands of filtered calls and a long chain of names between the class and the
     filter: the walk back from the filter stops after eight names, each filter once."""

@@ -136,6 +136,7 @@ def test_a_protocol_that_fixes_no_signature_excuses_nothing(
     assert rows == [("pkg/wrapper.py", 7, "error")]
 
 
+@pytest.mark.timing
 def test_a_file_importing_thousands_of_modules_reads_a_bounded_few(feature: Repo, run: Run) -> None:
     """Hostile: a wrapper that imports 1,500 repository modules, the Protocol's last.
     Only the first 60 are read for a ``Protocol`` (and their imports are not followed

@@ -202,6 +202,7 @@ def test_an_init_handing_its_dict_to_a_check_of_named_keys_still_drops_the_rest(
     assert ("silently dropped" in rows[0][3]) == (severity == "error")
 
 
+@pytest.mark.timing
 def test_thousands_of_calls_of_one_check_read_the_check_once() -> None:
     """A pull request's ``__init__`` calling one check of named keys 3,000 times, the
     check reading 3,000 keys: the check is read once, not once a call (bounded work on

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -209,6 +210,7 @@ def test_a_block_added_more_often_than_removed_is_never_moved(block: list[str]) 
     assert not any(moved.moved(head, added, n, {"new.py"}, _any) for n in range(1, len(head) + 1))
 
 
+@pytest.mark.timing
 def test_many_repeated_removed_lines_cost_little() -> None:
     lines = [b"    x = x.clone()"] * 200_000 + [f"y{i} = {i}".encode() for i in range(200_000)]
     started = time.perf_counter()

@@ -39,6 +39,7 @@ def test_3000_deep_is_one_sentence_not_recursion_error(opener: str, closer: str)
     assert time.perf_counter() - start < 0.5
 
 
+@pytest.mark.timing
 def test_load_file_is_bounded(tmp_path: Path) -> None:
     big = tmp_path / "pyproject.toml"
     big.write_bytes(b"# " + b"x" * MAX_CONFIG_BYTES + b"\n")

@@ -128,6 +128,7 @@ def test_the_class_an_annotation_text_names(text: str, name: str | None) -> None
     assert fakes._type_name(text) == name
 
 
+@pytest.mark.timing
 def test_a_hostile_annotation_text_is_read_in_linear_time() -> None:
     """A pull request's annotation text of a megabyte: bars and commas, and unions
     nested 100,000 deep (only the first ``MAX_UNION_EXPANSIONS`` are opened)."""

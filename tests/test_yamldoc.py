@@ -399,6 +399,7 @@ def test_alias_bomb_is_one_sentence_fast(backend: str) -> None:
     assert timed(parse) < 0.5
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("backend", ["fast", "ruamel"])
 def test_alias_bomb_behind_a_handover_to_ruamel_is_bounded(backend: str) -> None:
     # A `%YAML` directive hands the whole text to ruamel before any alias is counted;
