@@ -183,3 +183,39 @@ def test_a_lambda_written_as_a_field_type(feature: Repo, run: Run) -> None:
     blocking = [(line, message) for _p, line, severity, message in rows if severity == "error"]
     assert [line for line, _m in blocking] == [6]
     assert "a `lambda` is a function, not a type" in blocking[0][1]
+
+
+NAMEDTUPLES = """\
+import collections
+from collections import namedtuple
+
+Point = namedtuple("Point", "x y")
+
+
+def hook(param_names: list[str], incompatible_keys: namedtuple) -> None:
+    del param_names, incompatible_keys
+
+
+def other(keys: collections.namedtuple) -> None:
+    del keys
+
+
+def fine(point: Point) -> Point:
+    return point
+"""
+
+
+def test_namedtuple_written_as_a_type(feature: Repo, run: Run) -> None:
+    """FlagScale's `incompatible_keys: namedtuple` (set zzzt): the factory, not a class;
+    the class it makes (`Point`) is a type."""
+    feature.write("pkg/peft.py", NAMEDTUPLES)
+    blocking = [
+        (line, message)
+        for _p, line, severity, message in found(run, "any-annotation")
+        if severity == "error"
+    ]
+    assert [line for line, _m in blocking] == [7, 11]
+    assert (
+        "`namedtuple` is a function (collections.namedtuple), not a type: "
+        "annotate `typing.NamedTuple`" in blocking[0][1]
+    )

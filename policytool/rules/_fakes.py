@@ -96,9 +96,14 @@ _DATA_DECORATORS = re.compile(
     rb"@(?:dataclasses\.)?dataclass\b|@config\b|@attr\.s\b|@attrs\.define\b|@define\b|"
     rb"@frozen\b|@pydantic_dataclass\b"
 )
-_RECORD_BASES = re.compile(rb"\b(?:TypedDict|NamedTuple|BaseModel|Struct)\b")
+# The bases that make a class a typed record. ``SQLModel`` is pydantic's ``BaseModel``
+# with table columns (gpustack's ``Cluster``).
+RECORD_BASE_NAMES = ("TypedDict", "NamedTuple", "BaseModel", "SQLModel", "Struct")
+_RECORD_BASES = re.compile(rb"\b(?:" + "|".join(RECORD_BASE_NAMES).encode() + rb")\b")
 _DATA_BASES = re.compile(
-    rb"\b(?:TypedDict|Protocol|NamedTuple|BaseModel|Struct|PretrainedConfig|PreTrainedConfig|"
+    rb"\b(?:Protocol|PretrainedConfig|PreTrainedConfig|"
+    + "|".join(RECORD_BASE_NAMES).encode()
+    + rb"|"
     rb"[A-Za-z0-9_]*Config|[A-Za-z0-9_]*Metadata|[A-Za-z0-9_]*Spec|[A-Za-z0-9_]*Params)\b"
 )
 _ENUM_BASES = re.compile(rb"\b(?:Enum|IntEnum|StrEnum|Flag|IntFlag)\b")
@@ -213,6 +218,15 @@ def outer_call(call: ast.Call, parents: dict[int, ast.AST]) -> ast.Call | None:
     return None
 
 
+def _comprehended(parent: ast.AST, node: ast.AST) -> bool:
+    """Whether ``node`` is what comprehension ``parent`` builds each element from:
+    ``[SimpleNamespace(name=f"w{i}") for i in range(5)]`` holds fakes as a display does
+    (not a fake in the ``for`` or ``if`` part)."""
+    if isinstance(parent, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return node is parent.elt
+    return isinstance(parent, ast.DictComp) and node is parent.value
+
+
 def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str | None] | None:
     """(bound name, is an element of a container bound to it, explicit class) of a
     ``SimpleNamespace(...)`` call; None when it is bound to nothing that names it."""
@@ -243,8 +257,10 @@ def binding(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, bool, str
                 return (name, element, explicit) if name or explicit else None
             name = _target_name(target)
             return (name, element, explicit) if name or explicit else None
-        if isinstance(parent, (ast.List, ast.Tuple, ast.Set)) or (
-            isinstance(parent, ast.Dict) and node in parent.values
+        if (
+            isinstance(parent, (ast.List, ast.Tuple, ast.Set))
+            or (isinstance(parent, ast.Dict) and node in parent.values)
+            or _comprehended(parent, node)
         ):
             element = True
             node = parent
@@ -2029,6 +2045,7 @@ _RECORD_MARKS = (
     b"TypedDict",
     b"NamedTuple",
     b"BaseModel",
+    b"SQLModel",
     b"Struct",
     b"@attr",
     b"@define",

@@ -1469,6 +1469,8 @@ _NOT_TYPES = {
     "torch.tensor": ("a function", "torch.Tensor"),
     "numpy.array": ("a function", "numpy.ndarray"),
     "PIL.Image": ("a module", "PIL.Image.Image"),
+    # ``incompatible_keys: namedtuple`` (FlagScale): the factory, not the class it makes
+    "collections.namedtuple": ("a function", "typing.NamedTuple"),
 }
 
 
@@ -3631,8 +3633,18 @@ def function_findings(
     )
     if not none_wrong and builtin is None and not literals:
         if annotation_added or signature_added(src, node):
+            scalars = [
+                (ret, f"returns `{short(src, ret.value, 40)}`, a Python number", fix)
+                for ret in returns
+                if ret.value is not None
+                and (fix := _scalar_for_array(src, node.returns, ret.value)) is not None
+            ]
             yield from wrong_returns(
-                src, node, declared, _other_classes_built(src, node, returns), annotation_added
+                src,
+                node,
+                declared,
+                scalars or _other_classes_built(src, node, returns),
+                annotation_added,
             )
         return
     if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(node)):
@@ -3679,6 +3691,17 @@ def function_findings(
                     ret,
                     f"returns {count} items (`{short(src, ret.value, 40)}`)",
                     f"return {arity} items or fix the annotation",
+                )
+            )
+            continue
+        scalar = _scalar_item(src, node.returns, ret.value) if count is not None else None
+        if scalar is not None and (annotation_added or signature_added(src, node)):
+            place, item = scalar
+            wrong.append(
+                (
+                    ret,
+                    f"returns a Python number as item {place} (`{short(src, ret.value, 40)}`)",
+                    f"annotate item {place} `float` (not `{item}`) or return the array",
                 )
             )
             continue
@@ -4085,6 +4108,60 @@ def _none_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[
             and given.value is None
             and _types(src).admits_none(item) is False
         ):
+            return place, short(src, item)
+    return None
+
+
+# Array and tensor classes whose ``.item()`` / ``.tolist()`` give Python numbers or lists.
+_ARRAYS = frozenset({"numpy.ndarray", "torch.Tensor", "jax.Array"})
+_UNBOXES = frozenset({"item", "tolist"})
+
+
+def _names_array(src: SourceInfo, annotation: ast.expr) -> bool:
+    """Whether an annotation is an array or tensor class (``np.ndarray``,
+    ``torch.Tensor``, ``torch.FloatTensor``) by the dotted name the imports give it."""
+    node = unquoted(annotation)
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return False
+    dotted = src.qualname(node) or ""
+    return dotted in _ARRAYS or (dotted.startswith("torch.") and dotted.endswith("Tensor"))
+
+
+def _unboxed(value: ast.expr) -> bool:
+    """``x.item()`` or ``x.tolist()``: a Python number or list out of an array."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in _UNBOXES
+        and not value.args
+        and not value.keywords
+    )
+
+
+def _scalar_for_array(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> str | None:
+    """The fix when ``-> np.ndarray`` / ``-> torch.Tensor`` returns ``x.item()`` (a Python
+    number) or ``x.tolist()`` (a list); None otherwise."""
+    if not (_unboxed(value) and _names_array(src, annotation)):
+        return None
+    assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+    meant = "float" if value.func.attr == "item" else "list[float]"
+    return f"annotate `-> {meant}` or return the array"
+
+
+def _scalar_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[int, str] | None:
+    """(1-based place, item annotation) of the first item of a returned tuple display that
+    is ``x.item()`` / ``x.tolist()`` where ``-> tuple[A, B]`` declares an array or tensor
+    (optuna's ``return fval.item(), grad.ravel()`` under ``-> tuple[np.ndarray,
+    np.ndarray]``). Only a display of the declared arity is read (the caller checks it)."""
+    node = unquoted(annotation)
+    if not (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+    ):
+        return None
+    for place, (item, given) in enumerate(zip(node.slice.elts, value.elts, strict=True), start=1):
+        if _unboxed(given) and _names_array(src, item):
             return place, short(src, item)
     return None
 

@@ -119,7 +119,13 @@ List[callable]`, `-> any`, `backend: lambda s: Backend[s] = field(...)`,
 checker rejects it, the message names `Callable[..., T]` or `Any`; so is a well-known
 factory or module written as a type, by the name the file's imports resolve it to:
 `torch.tensor` (`torch.Tensor`), `np.array` (`numpy.ndarray`), `Image` imported with
-`from PIL import Image` (the module; its class is `Image.Image`);
+`from PIL import Image` (the module; its class is `Image.Image`), `namedtuple` (the
+factory; `typing.NamedTuple` or the class it made is the type);
+an array or tensor annotation (`np.ndarray`, `torch.Tensor`, `torch.FloatTensor`) over a
+returned `x.item()` (a Python number) or `x.tolist()` (a list), directly or as an item
+of a returned tuple display under `-> tuple[A, B]` (optuna's `return fval.item(),
+grad.ravel()` under `-> tuple[np.ndarray, np.ndarray]`), when the change writes the
+annotation or the signature;
 `-> tuple[str]` (one item; `tuple[str, ...]` is any number) returning a tuple of another
 length: a display (`return a, b`) or a local bound once to one and only grown with `+=`
 of displays (`names = ("w", "s")`, `names += (...)`: two or more); `-> tuple[A, B, C]`
@@ -267,7 +273,8 @@ what the test checks).
 
 In tests: a new `SimpleNamespace(...)` (its `SimpleNamespace(` line added: a keyword
 added inside an old one does not make it new) that stands in for a typed data class (a
-`@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model,
+`@dataclass`, vLLM `@config`, `TypedDict`, `Protocol`, `NamedTuple`, pydantic model
+(`SQLModel` too: gpustack's table classes `Cluster`, `Principal`),
 `msgspec.Struct` or a `*Config` class) is ✗, and the message names the class. What it
 stands in for is found the way a reviewer does: from what it is bound to (`vllm_config
 = SimpleNamespace(...)`, `runner.moe_config = ...`, `monkeypatch.setattr(obj, "config",
@@ -343,7 +350,11 @@ HfApi`, `HfApi.run_job() -> JobInfo`), `patch.object(api, "get_endpoint", ...)` 
 = HfApi(...)` or a parameter `api: HfApi`, a bare `MagicMock()` (or `AsyncMock()`, whose
 methods' `return_value` is what they are awaited to) passed to a parameter of
 the code annotated with a class (`Controller(scheduler=scheduler)`, `scheduler:
-Scheduler`); an element of a `return_value=[fake]` fakes the element type of a `->
+Scheduler`); each element of a comprehension of fakes (`workers = [SimpleNamespace(
+name=f"w{{i}}") for i in range(5)]`) is a fake as each of a display is, and the list
+handed on whole fills the element type of the parameter it is passed to (`workers:
+List[Worker]`), which decides over another annotation of the name; an element of a
+`return_value=[fake]` fakes the element type of a `->
 list[Worker]`. A hand-written fake class is no ✗ itself, but the test installs it for a
 real class (`monkeypatch.setattr(mod, "LLMEngine", FakeEngine)`, or as what a class's
 method gives: `setattr(ToolParserManager, "get_tool_parser", staticmethod(lambda name:
@@ -842,7 +853,7 @@ def mimicked_class(src: SourceInfo, call: ast.Call) -> tuple[str, str] | None:
 
 
 _RECORD_DECORATOR = re.compile(r"\b(?:dataclass|define|frozen|attr\.s|attrs)\b")
-_RECORD_BASE = re.compile(r"\b(?:TypedDict|NamedTuple|BaseModel|Struct)\b")
+_RECORD_BASE = re.compile(r"\b(?:" + "|".join(fakes.RECORD_BASE_NAMES) + r")\b")
 
 
 def _test_records(tree: ast.Module) -> dict[str, frozenset[str]]:
@@ -1527,6 +1538,15 @@ def _reached(
     second = finder.second_tier(modules)
     seen = 0
     for var, scope in holders:
+        if var.startswith("[]"):
+            # ``workers = [SimpleNamespace(...) for i in range(5)]`` handed on whole:
+            # each fake fills the element type of the parameter it is passed to
+            found = _reached_from(
+                src, scope, var[2:], modules, second, keywords, nested, seen, listed=True
+            )
+            if isinstance(found, tuple):
+                return found
+            seen = found
         var = _element_names(scope, var)
         if not var:
             continue
@@ -1546,9 +1566,11 @@ def _reached_from(
     keywords: frozenset[str],
     nested: tuple[tuple[str, frozenset[str]], ...],
     seen: int,
+    listed: bool = False,
 ) -> tuple[tuple[fakes.Mimicked, fakes.Defined]] | int:
     """:func:`_reached` for one holder ``var`` of ``scope``: the typed class found, else
-    the count of calls read so far (``seen`` before)."""
+    the count of calls read so far (``seen`` before). ``listed``: ``var`` holds a list of
+    the fakes, so passing it fills a parameter's element type."""
     finder = _finder(src)
     for node in fakes.walked(scope):
         if not isinstance(node, ast.Call) or seen >= 8:
@@ -1563,10 +1585,10 @@ def _reached_from(
         for index, arg in enumerate(node.args):
             if isinstance(arg, ast.Starred):
                 break
-            if _is_holder(arg, var):
+            if _is_holder(arg, var) and not listed:
                 seen += 1
                 params += fakes.parameter_names(finder, [*modules, *second], callee, index, unbound)
-            depth = _display_depth(arg, var)
+            depth = int(_is_holder(arg, var)) if listed else _display_depth(arg, var)
             if depth:
                 seen += 1
                 for name, module in fakes.parameter_names(
@@ -1577,7 +1599,7 @@ def _reached_from(
                     if found is not None:
                         return (found,)
         for k in node.keywords:
-            depth = _display_depth(k.value, var)
+            depth = int(_is_holder(k.value, var)) if listed else _display_depth(k.value, var)
             if k.arg and depth:
                 seen += 1
                 element = _record_element(finder, [*modules, *second], callee, k.arg, depth)
@@ -1589,7 +1611,7 @@ def _reached_from(
                 found = _element_fake(finder, element, keywords, nested)
                 if found is not None:
                     return (found,)
-            if k.arg and _is_holder(k.value, var):
+            if k.arg and _is_holder(k.value, var) and not listed:
                 seen += 1
                 params += [
                     (k.arg, m)
