@@ -57,7 +57,11 @@ only upgrades working defaults set before it (`self.head = "#"`, then `try:` a p
 `self.head = "≡"`: the object is set up either way; a default of None, False, 0 or empty
 is no working one, and a `try` with an `else:` or binding anything else is no upgrade).
 Nor a
-`-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer).
+`-> bool` predicate that logs and returns `False` (`verify_math_answer`: the answer),
+nor a function returning `True` when it succeeds whose handler logs and returns `False`
+when every call of it in the module acts on that answer (`if not load_model():` ending
+in `sys.exit(1)`, a `raise` or a `return`; `assert load_model()`): the callers fail loudly;
+a call that drops the answer, or none in the module, keeps the ✗.
 In a function a retry decorator wraps (`@retry(...)` of tenacity, retrying, retry or
 stamina, `@backoff.on_exception(...)`, by the file's imports), a handler that returns
 is ✗: the decorator retries only what the function raises, so no error is ever retried.
@@ -481,6 +485,85 @@ def _answers_false(func: ast.AST | None, body: list[ast.stmt]) -> bool:
         and stmt.value.value is False
         for stmt in body
     )
+
+
+def _answers_status(src: SourceInfo, func: ast.AST | None, body: list[ast.stmt]) -> bool:
+    """Whether the handler returns ``False`` from a function that returns ``True`` when it
+    succeeds, and every call of it in the module tests the answer (``if not
+    load_model(): sys.exit(1)``, FlagScale's servers): a status told to callers that act
+    on it, as a ``-> bool`` predicate's answer is; not a swallow. A call that drops the
+    answer (``load_model()`` alone, ``if not load_model(): pass``), or no call in the
+    module, leaves the catch as it is."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not body:
+        return False
+    last = body[-1]
+    if not (
+        isinstance(last, ast.Return)
+        and isinstance(last.value, ast.Constant)
+        and last.value.value is False
+    ):
+        return False
+    if not any(
+        isinstance(stmt, ast.Return)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is True
+        for stmt in kwreads.statements(func.body, scopes=False)
+    ):
+        return False
+    calls, tested = _status_calls(src)
+    return calls.get(func.name, 0) > 0 and tested.get(func.name, 0) == calls[func.name]
+
+
+def _status_calls(src: SourceInfo) -> tuple[dict[str, int], dict[str, int]]:
+    """(calls, calls whose answer an ``assert`` or an ``if`` that acts on a failure tests,
+    ``not`` aside) of each function name (``f(...)``, ``self.f(...)``) of the module, read
+    once a file."""
+    cached = src.cache.get("broad_status_calls")
+    if isinstance(cached, tuple):
+        return cached
+    calls: dict[str, int] = {}
+    tested: dict[str, int] = {}
+    for node in ast.walk(src.tree):
+        if isinstance(node, ast.Call):
+            name = _called_name(node)
+            if name:
+                calls[name] = calls.get(name, 0) + 1
+        elif (isinstance(node, ast.If) and _acts_on_failure(node.body)) or isinstance(
+            node, ast.Assert
+        ):
+            test = node.test
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test = test.operand
+            if isinstance(test, ast.Await):
+                test = test.value
+            name = _called_name(test) if isinstance(test, ast.Call) else None
+            if name:
+                tested[name] = tested.get(name, 0) + 1
+    src.cache["broad_status_calls"] = (calls, tested)
+    return calls, tested
+
+
+def _acts_on_failure(body: list[ast.stmt]) -> bool:
+    """Whether an ``if`` body ends by raising, exiting non-zero or returning: it hands the
+    failure on (``if not load_model(): pass`` would hide it)."""
+    end = body[-1]
+    return isinstance(end, (ast.Raise, ast.Return)) or (
+        isinstance(end, ast.Expr) and _exits(end.value)
+    )
+
+
+def _called_name(call: ast.Call) -> str | None:
+    """``f`` of ``f(...)`` or ``self.f(...)``; None for any other callee."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    ):
+        return func.attr
+    return None
 
 
 def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | None:
@@ -1799,6 +1882,7 @@ def _logged_on_fail_fast(h: _Handler) -> Finding | None:
         or h.complete
         or not _logs_and_carries_on(h.node.body)
         or _answers_false(h.function, h.node.body)
+        or _answers_status(h.src, h.function, h.node.body)
         or h.raises_later
     ):
         return None
