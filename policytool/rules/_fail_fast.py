@@ -125,6 +125,29 @@ def optimisation_only(try_stmt: ast.stmt | None) -> bool:
     return optimised
 
 
+# What a ``generate_*`` function makes when it is no model generation: a file written for a
+# person or a launcher (FlagScale's ``generate_patch_file``, ``_generate_run_script_serve``).
+_ARTIFACTS = frozenset(
+    {
+        "file", "files", "script", "scripts", "patch", "patches", "dockerfile",
+        "makefile", "readme", "manifest", "cmd", "command", "commands", "launcher",
+    }
+)  # fmt: skip
+# (not ``json``, ``yaml`` or ``report``: ``generate_json(prompt)`` is a model's output)
+_GENERATES = frozenset({"gen", "generate"})
+
+
+def artifact_generator(name: str) -> bool:
+    """Whether a function's name says it generates a file artifact (``generate_patch_file``,
+    ``_generate_run_script_serve``, ``gen_launch_cmd``): a ``*generate*`` name that is no
+    model's generation, run once per artifact, not per request or step."""
+    words = [w for w in name.lower().split("_") if w]
+    for index, word in enumerate(words):
+        if word in _GENERATES:
+            return not _ARTIFACTS.isdisjoint(words[index + 1 :])
+    return False
+
+
 def optimisation_name(name: str) -> bool:
     """Whether a function's own name says it only optimises (``_warmup``,
     ``_capture_cudagraphs``, ``maybe_compile``): what fails there leaves a working model."""

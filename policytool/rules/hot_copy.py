@@ -41,7 +41,9 @@ deepcopy per item of a plain loop, the jobs a launcher submits or the task confi
 registry builds, is set-up work, unless it copies a scheduler or sampling config), or
 either inside a per-step or per-request function
 (`request-path` and `hot-path` names; vLLM's `execute_model`, `_preprocess` by
-default), in production code. `dst.copy_(src)` into a pre-allocated
+default; a name that says it generates a file artifact, `generate_patch_file`,
+`_generate_run_script_serve`, `gen_launch_cmd`, is no model's `generate`), in production
+code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
 `profile_run`, benchmarks, a kernel's `correctness_check` against its reference, a
@@ -1179,6 +1181,8 @@ def hot_copy(src: SourceInfo) -> Iterator[Finding]:
         if _first_call_only(src, node, ctx.innermost):
             continue  # lazy set-up: the first call makes the copy, no other
         hot = names_match(names, hot_names)
+        if hot is not None and paths.artifact_generator(hot):
+            hot = None  # ``generate_patch_file``: a file made once, not a request's generation
         per_request = None
         if kind == "deepcopy":
             if request_args is None:
