@@ -35,6 +35,8 @@ OTHER_TOOLS_ONLY = {
     "(repo rules at one commit); no sweep round read its Python code before set ze",
     "torchmetrics": "drift_corpus.json holds its Mergify, pre-commit and CI files for "
     "`check` (repo rules at one commit); no sweep round read its Python code before set zv",
+    "optuna": "drift_unseen.json holds its CI workflow files for `check` (an unpinned "
+    "install, repo rules at one commit); no sweep round read its Python code before set zzzt",
 }
 
 # Repositories whose name an earlier corpus holds for another project (a tree named
