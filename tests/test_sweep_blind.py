@@ -2229,6 +2229,35 @@ _ZZZR_FIGURES = {
         "the other (⚠ at its `dtype` read)"
     ),
 }
+_ZZZT_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 68ddc68 (the clarifications "
+    "added after set zzzs), first recorded with 1214cc4 (round AR's final code): ✗ recall "
+    "22 of 46, ✗ precision 22 of 26, ⚠ precision 34 of 39"
+)
+_ZZZT_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "34/45 (22/45 as sealed; round AS reads comprehensions of fakes, SQLModel records, "
+        "`namedtuple` as a type and `.item()` under an array annotation): gpustack's fakes "
+        "of a `PaginatedList` return through a mocked client, of a `WorkloadStatus` "
+        "handed to an unannotated parameter, of `Cluster` rows a patched unannotated "
+        "`Cluster.all()` returns through a test helper, of `GPUDeviceStatus` elements "
+        "through a helper and `parametrize`, of a `BackendRunner` returned by a patched "
+        "function annotated with a union, of the model record an unannotated attribute "
+        "holds; optuna's `list[np.ndarray]` given 1-tuples through `args_list` twice, an "
+        "`np.ndarray` parameter given `[0]`, and a test's `type[...]` parameter given "
+        "lambdas through a `parametrize` list twice"
+    ),
+    ("any-annotation", "w-precision"): (
+        "16/17: gpustack's harness `SimpleNamespace(subscribe=AsyncMock(), ...)` that "
+        "bundles the test's mocks and is never handed to the code under test, labelled "
+        "'-' (a judgement call the brief leaves open)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/1: FlagScale's `extract_actions_from_tokens`, a method of another module that "
+        "the Flask `/infer` route calls, logging and substituting a zero action chunk per "
+        "token (⚠: the rule reads a route's private helpers in its own module only)"
+    ),
+}
 _ZZZS_SEALED = (
     "sealed: labelled blind from bench/sweep_brief.md as of d018728 (unchanged since "
     "34a449d), first recorded with d018728 (round AQ's final code): ✗ recall 11 of 35, "
@@ -2390,6 +2419,7 @@ for _name, _cells, _when in (
     ("zzzq", _ZZZQ_FIGURES, _ZZZQ_SEALED),
     ("zzzr", _ZZZR_FIGURES, _ZZZR_SEALED),
     ("zzzs", _ZZZS_FIGURES, _ZZZS_SEALED),
+    ("zzzt", _ZZZT_FIGURES, _ZZZT_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
