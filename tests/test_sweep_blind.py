@@ -1556,11 +1556,12 @@ _ZZY_SEALED = (
 )
 _ZZY_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "18/27 (16/27 before round Z read the PIL module written as a type: nunchaku's two "
-        "`-> tuple[Image, str]` found): SpecForge fakes of its own pydantic config sections handed to untyped "
+        "19/27 (16/27 before round Z read the PIL module written as a type: nunchaku's two "
+        "`-> tuple[Image, str]` found; round AS read a comprehension of `SampleRef` "
+        "fakes): SpecForge fakes of its own pydantic config sections handed to untyped "
         "helpers or returned by a fake (`SimpleNamespace(model=..., training=...)` for "
-        "`Config`, the tracker args for `TrackingConfig`), a `SampleRef` dataclass fake in "
-        "a list, a model-config fake returned by a patched `AutoConfig.from_pretrained`; "
+        "`Config`, the tracker args for `TrackingConfig`), "
+        "a model-config fake returned by a patched `AutoConfig.from_pretrained`; "
         "nunchaku's `-> Tuple[Tensor, Tensor]` one branch of which returns a bare tensor, and "
         "two test parameters annotated `str` given paths or None"
     ),
