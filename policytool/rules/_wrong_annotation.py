@@ -4090,19 +4090,30 @@ def _tuple_arity(annotation: ast.expr) -> int | None:
     return len(items) if len(items) >= 2 else None
 
 
-def _none_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[int, str] | None:
-    """(1-based place, item annotation) of the first ``None`` a returned tuple display
-    puts where ``-> tuple[A, B]`` declares an item that cannot hold None (``return z,
-    None`` under ``-> Tuple[torch.Tensor, dict]``); None when every item fits or is
-    unsure. Only a display of the declared arity is read (the caller checks it)."""
+def _paired_items(
+    annotation: ast.expr, value: ast.expr
+) -> Iterator[tuple[int, ast.expr, ast.expr]]:
+    """(1-based place, item annotation, returned item) of a returned tuple display under
+    ``-> tuple[A, B]``; nothing for another annotation or value. Only a display of the
+    declared arity is read (the callers check it)."""
     node = unquoted(annotation)
-    if not (
+    if (
         isinstance(node, ast.Subscript)
         and isinstance(node.slice, ast.Tuple)
         and isinstance(value, ast.Tuple)
     ):
-        return None
-    for place, (item, given) in enumerate(zip(node.slice.elts, value.elts, strict=True), start=1):
+        for place, (item, given) in enumerate(
+            zip(node.slice.elts, value.elts, strict=True), start=1
+        ):
+            yield place, item, given
+
+
+def _none_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[int, str] | None:
+    """(1-based place, item annotation) of the first ``None`` a returned tuple display
+    puts where ``-> tuple[A, B]`` declares an item that cannot hold None (``return z,
+    None`` under ``-> Tuple[torch.Tensor, dict]``); None when every item fits or is
+    unsure."""
+    for place, item, given in _paired_items(annotation, value):
         if (
             isinstance(given, ast.Constant)
             and given.value is None
@@ -4152,15 +4163,8 @@ def _scalar_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tupl
     """(1-based place, item annotation) of the first item of a returned tuple display that
     is ``x.item()`` / ``x.tolist()`` where ``-> tuple[A, B]`` declares an array or tensor
     (optuna's ``return fval.item(), grad.ravel()`` under ``-> tuple[np.ndarray,
-    np.ndarray]``). Only a display of the declared arity is read (the caller checks it)."""
-    node = unquoted(annotation)
-    if not (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.Tuple)
-        and isinstance(value, ast.Tuple)
-    ):
-        return None
-    for place, (item, given) in enumerate(zip(node.slice.elts, value.elts, strict=True), start=1):
+    np.ndarray]``)."""
+    for place, item, given in _paired_items(annotation, value):
         if _unboxed(given) and _names_array(src, item):
             return place, short(src, item)
     return None
