@@ -5,8 +5,9 @@ handler logs and returns ``False`` tells its callers it failed. When every call 
 the module acts on that answer (FlagScale's servers: ``if not load_model(): ...
 sys.exit(1)``, set zzzt), the failure ends the process loudly: ⚠, as a ``-> bool``
 predicate's ``False`` is. A call that drops the answer, a test that does nothing with it
-(``if not load_model(): pass``, which a pull request could add to hide the ✗), or no
-call in the module at all keeps the ✗."""
+(``if not load_model(): pass``, which a pull request could add to hide the ✗), the
+function handed on as a callback (whose answer someone else gets), or no call in the
+module at all keeps the ✗."""
 
 from __future__ import annotations
 
@@ -42,8 +43,20 @@ SERVER = LOG + (
         ("    if not load_model():\n        pass\n", "error"),
         ("    if not load_model():\n        sys.exit(1)\n    load_model()\n", "error"),
         ("    pass\n", "error"),
+        ("    if not load_model():\n        sys.exit(1)\n    run_later(load_model)\n", "error"),
+        ("    if not load_model():\n        sys.exit(1)\n    server.load_model()\n", "error"),
     ],
-    ids=["exits", "raises", "asserted", "dropped", "ignored", "once-dropped", "no-call"],
+    ids=[
+        "exits",
+        "raises",
+        "asserted",
+        "dropped",
+        "ignored",
+        "once-dropped",
+        "no-call",
+        "handed-on",
+        "dropped-on-another-object",
+    ],
 )
 def test_a_failure_answer_its_callers_act_on(
     feature: Repo, run: Run, calls: str, severity: str

@@ -61,7 +61,8 @@ Nor a
 nor a function returning `True` when it succeeds whose handler logs and returns `False`
 when every call of it in the module acts on that answer (`if not load_model():` ending
 in `sys.exit(1)`, a `raise` or a `return`; `assert load_model()`): the callers fail loudly;
-a call that drops the answer, or none in the module, keeps the ✗.
+a call that drops the answer (on any object), the function handed on as a callback, or
+no call in the module keeps the ✗.
 In a function a retry decorator wraps (`@retry(...)` of tenacity, retrying, retry or
 stamina, `@backoff.on_exception(...)`, by the file's imports), a handler that returns
 is ✗: the decorator retries only what the function raises, so no error is ever retried.
@@ -510,24 +511,25 @@ def _answers_status(src: SourceInfo, func: ast.AST | None, body: list[ast.stmt])
         for stmt in kwreads.statements(func.body, scopes=False)
     ):
         return False
-    calls, tested = _status_calls(src)
-    return calls.get(func.name, 0) > 0 and tested.get(func.name, 0) == calls[func.name]
+    uses, tested = _status_calls(src)
+    return uses.get(func.name, 0) > 0 and tested.get(func.name, 0) == uses[func.name]
 
 
 def _status_calls(src: SourceInfo) -> tuple[dict[str, int], dict[str, int]]:
-    """(calls, calls whose answer an ``assert`` or an ``if`` that acts on a failure tests,
-    ``not`` aside) of each function name (``f(...)``, ``self.f(...)``) of the module, read
-    once a file."""
+    """(uses, calls whose answer an ``assert`` or an ``if`` that acts on a failure tests,
+    ``not`` aside) of each name of the module, read once a file. A use is any read of the
+    name (``f(...)``, ``x.f(...)``, or ``f`` handed on as a callback, whose answer
+    someone else gets)."""
     cached = src.cache.get("broad_status_calls")
     if isinstance(cached, tuple):
         return cached
-    calls: dict[str, int] = {}
+    uses: dict[str, int] = {}
     tested: dict[str, int] = {}
     for node in ast.walk(src.tree):
-        if isinstance(node, ast.Call):
-            name = _called_name(node)
+        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+            name = last_name(node)
             if name:
-                calls[name] = calls.get(name, 0) + 1
+                uses[name] = uses.get(name, 0) + 1
         elif (isinstance(node, ast.If) and _acts_on_failure(node.body)) or isinstance(
             node, ast.Assert
         ):
@@ -536,11 +538,11 @@ def _status_calls(src: SourceInfo) -> tuple[dict[str, int], dict[str, int]]:
                 test = test.operand
             if isinstance(test, ast.Await):
                 test = test.value
-            name = _called_name(test) if isinstance(test, ast.Call) else None
+            name = last_name(test.func) if isinstance(test, ast.Call) else ""
             if name:
                 tested[name] = tested.get(name, 0) + 1
-    src.cache["broad_status_calls"] = (calls, tested)
-    return calls, tested
+    src.cache["broad_status_calls"] = (uses, tested)
+    return uses, tested
 
 
 def _acts_on_failure(body: list[ast.stmt]) -> bool:
@@ -550,20 +552,6 @@ def _acts_on_failure(body: list[ast.stmt]) -> bool:
     return isinstance(end, (ast.Raise, ast.Return)) or (
         isinstance(end, ast.Expr) and _exits(end.value)
     )
-
-
-def _called_name(call: ast.Call) -> str | None:
-    """``f`` of ``f(...)`` or ``self.f(...)``; None for any other callee."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if (
-        isinstance(func, ast.Attribute)
-        and isinstance(func.value, ast.Name)
-        and func.value.id == "self"
-    ):
-        return func.attr
-    return None
 
 
 def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | None:
