@@ -4124,7 +4124,7 @@ def _none_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[
 
 
 # Array and tensor classes whose ``.item()`` / ``.tolist()`` give Python numbers or lists.
-_ARRAYS = frozenset({"numpy.ndarray", "torch.Tensor", "jax.Array"})
+_ARRAYS = frozenset({"numpy.ndarray", "torch.Tensor", "jax.Array", *_LEGACY_TENSORS})
 _UNBOXES = frozenset({"item", "tolist"})
 
 
@@ -4134,8 +4134,7 @@ def _names_array(src: SourceInfo, annotation: ast.expr) -> bool:
     node = unquoted(annotation)
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return False
-    dotted = src.qualname(node) or ""
-    return dotted in _ARRAYS or (dotted.startswith("torch.") and dotted.endswith("Tensor"))
+    return src.qualname(node) in _ARRAYS
 
 
 def _unboxed(value: ast.expr) -> bool:
