@@ -3586,6 +3586,9 @@ def function_findings(
             yield contradicted
     yield from _string_compared(src, node)
     yield from _isinstance_handled(src, node)
+    for held in _single_tuple_as_sequence(src, node):
+        if held.line not in reported:
+            yield held
     if node.returns is None or is_stub(node.body):
         return
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
@@ -4076,6 +4079,93 @@ def _single_item_tuple(src: SourceInfo, annotation: ast.expr) -> str | None:
     if isinstance(node.slice, ast.Constant) and node.slice.value is ...:
         return None
     return short(src, node.slice)
+
+
+def _sequence_use(node: ast.AST, name: str, parents: dict[int, ast.AST]) -> str | None:
+    """How ``node``, a read of the name ``name``, treats it as a tuple of any length
+    (``for x in name``, ``len(name)``, ``name[1]``, ``name[i]``, ``name[1:]``, ``*name``,
+    ``x in name``), or None: ``name[0]`` and a plain pass-on say nothing."""
+    parent = parents.get(id(node))
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return f"`for ... in {name}`"
+    if (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id == "len"
+        and parent.args == [node]
+    ):
+        return f"`len({name})`"
+    if isinstance(parent, ast.Starred):
+        return f"`*{name}`"
+    if isinstance(parent, ast.Compare) and node in parent.comparators:
+        index = parent.comparators.index(node)
+        if isinstance(parent.ops[index], (ast.In, ast.NotIn)):
+            return f"`... in {name}`"
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        index = parent.slice
+        if isinstance(index, ast.Slice):
+            return f"`{name}[...:...]`"
+        if isinstance(index, ast.Constant) and isinstance(index.value, int):
+            return None if index.value == 0 else f"`{name}[{index.value}]`"
+        if isinstance(index, ast.UnaryOp) and isinstance(index.operand, ast.Constant):
+            return f"`{name}[{unparse(index)}]`"
+        if isinstance(index, ast.Name):
+            return f"`{name}[{index.id}]`"
+    return None
+
+
+def _single_tuple_as_sequence(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """A parameter annotated ``tuple[X]`` (exactly one item; also inside ``Optional``),
+    new in the change, that the function's own body treats as a tuple of any length: it
+    loops over it, takes its ``len``, indexes past its one item, slices, unpacks or
+    searches it. The author meant ``tuple[X, ...]``; a type checker rejects every caller
+    passing two items."""
+    params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    checked: dict[str, ast.expr] = {}
+    items: dict[str, str] = {}
+    for arg in params:
+        annotation = arg.annotation
+        if annotation is None or not src.node_added(annotation):
+            continue
+        if _silenced(src, annotation.lineno):
+            continue
+        members = union_items(src, unquoted(annotation)) or [annotation]
+        for member in members:
+            item = _single_item_tuple(src, member) if _builtin_of(src, member) == "tuple" else None
+            if item is not None:
+                checked[arg.arg] = annotation
+                items[arg.arg] = item
+    if not checked:
+        return
+    parents: dict[int, ast.AST] = {}
+    reads: dict[str, list[ast.Name]] = {}
+    for sub in kwreads.body_nodes(node):
+        for child in ast.iter_child_nodes(sub):
+            parents[id(child)] = sub
+        if isinstance(sub, ast.Name) and sub.id in checked:
+            if isinstance(sub.ctx, ast.Load):
+                reads.setdefault(sub.id, []).append(sub)
+            else:
+                checked.pop(sub.id)  # rebound: the annotation no longer speaks for it
+    for name, annotation in checked.items():
+        use = next(
+            (u for read in reads.get(name, ()) if (u := _sequence_use(read, name, parents))),
+            None,
+        )
+        if use is None:
+            continue
+        text = short(src, annotation).strip("\"'")
+        yield finding(
+            src,
+            annotation,
+            RULE,
+            BLOCK,
+            f"`{name}: {text}` (line {annotation.lineno}) is a tuple of exactly one item, "
+            f"but `{node.name}` uses it as a tuple of any length ({use}): write "
+            f"`tuple[{items[name]}, ...]`",
+        )
 
 
 def _tuple_arity(annotation: ast.expr) -> int | None:
