@@ -68,6 +68,10 @@ def handed_on(kv: Tuple[int]) -> None:
     print(kv)
 
 
+def unparsable(kv: "Tuple[int") -> int:
+    return len(kv)
+
+
 def nested(kv: Tuple[int]) -> object:
     def inner(kv: list[int]) -> int:
         return len(kv)
@@ -93,7 +97,8 @@ def test_a_one_item_tuple_used_as_any_length(feature: Repo, run: Run) -> None:
 
 def test_what_a_one_item_tuple_may_do(feature: Repo, run: Run) -> None:
     """Its one item read, a name rebound before use, the any-length spelling, a fixed
-    arity of two, a plain pass-on, and a nested function's own parameter: no ✗."""
+    arity of two, a plain pass-on, a string annotation that does not parse, and a nested
+    function's own parameter: no ✗."""
     feature.write("pkg/fine.py", FINE)
     assert blocking(run, "any-annotation") == []
 

@@ -4098,8 +4098,8 @@ def _sequence_use(node: ast.AST, name: str, parents: dict[int, ast.AST]) -> str 
     if isinstance(parent, ast.Starred):
         return f"`*{name}`"
     if isinstance(parent, ast.Compare) and node in parent.comparators:
-        index = parent.comparators.index(node)
-        if isinstance(parent.ops[index], (ast.In, ast.NotIn)):
+        place = parent.comparators.index(node)
+        if isinstance(parent.ops[place], (ast.In, ast.NotIn)):
             return f"`... in {name}`"
     if isinstance(parent, ast.Subscript) and parent.value is node:
         index = parent.slice
@@ -4131,7 +4131,7 @@ def _single_tuple_as_sequence(
             continue
         if _silenced(src, annotation.lineno):
             continue
-        members = union_items(src, unquoted(annotation)) or [annotation]
+        members = union_items(src, unquoted(annotation) or annotation) or [annotation]
         for member in members:
             item = _single_item_tuple(src, member) if _builtin_of(src, member) == "tuple" else None
             if item is not None:
