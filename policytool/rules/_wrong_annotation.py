@@ -413,6 +413,16 @@ def _local_kinds(
             kinds.setdefault(current.targets[0].id, set()).add(kind or "other")
             stack.append(current.value)
             continue
+        elif isinstance(current, ast.Assign) and _paired_display(current):
+            # ``relax, keep = {}, {}``: each name bound to its own item of the display
+            target, value = current.targets[0], current.value
+            assert isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple)
+            for bound, item in zip(target.elts, value.elts, strict=True):
+                assert isinstance(bound, ast.Name)
+                kind = _value_kind(item, shadowed, src)
+                kinds.setdefault(bound.id, set()).add(kind or "other")
+            stack.append(current.value)
+            continue
         elif isinstance(current, ast.AnnAssign) and isinstance(current.target, ast.Name):
             if current.value is None:
                 continue
@@ -437,6 +447,43 @@ def _local_kinds(
             continue
         out[name] = kind
     return out
+
+
+def _paired_display(assign: ast.Assign) -> bool:
+    """Whether ``assign`` is ``a, b = x, y``: plain names, a tuple display of as many
+    items, no starred item."""
+    if len(assign.targets) != 1:
+        return False
+    target, value = assign.targets[0], assign.value
+    return (
+        isinstance(target, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+        and len(target.elts) == len(value.elts)
+        and all(isinstance(e, ast.Name) for e in target.elts)
+        and not any(isinstance(e, ast.Starred) for e in value.elts)
+    )
+
+
+def _parameter_kinds(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> dict[str, str]:
+    """The parameters of ``node`` annotated with a plain builtin (``discrete_dims:
+    dict[int, list[float]]``) that its own scope never rebinds: what they hold when
+    returned."""
+    arguments = node.args
+    kinds = {
+        arg.arg: builtin
+        for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+        if arg.annotation is not None and (builtin := _builtin_of(src, arg.annotation))
+    }
+    if kinds:
+        for sub in kwreads.body_nodes(node):
+            if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
+                kinds.pop(sub.id, None)
+            elif isinstance(sub, (ast.Global, ast.Nonlocal)):
+                for name in sub.names:
+                    kinds.pop(name, None)
+    return kinds
 
 
 class _Types:
@@ -2828,10 +2875,22 @@ def _arguments(
     plain = owner is None or node.name == "__init__"
     if strict and foreign and not plain:
         return  # a method is called by ``self.`` in its own module only
-    for call, function, klass in calls.named(called):
+    sites = calls.named(called)
+    if owner is not None and node.name == "__init__":
+        sites = [*sites, *calls.named("__init__")]
+    for call, function, klass in sites:
         func = call.func
         if isinstance(func, ast.Name):
             if func.id != called or not plain:
+                continue
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "__init__"
+            and owner is not None
+            and called != "__init__"
+        ):
+            # ``super().__init__(...)`` in a class of the module deriving from ``owner``
+            if not (_super_call(func.value) and klass is not None and _derives(klass, owner)):
                 continue
         elif isinstance(func, ast.Attribute):
             if func.attr != called or (plain and not foreign):
@@ -2854,6 +2913,22 @@ def _arguments(
             given = call.args[positional.index(name)]
         given = next((k.value for k in call.keywords if k.arg == name), given)
         yield call, given, function, klass
+
+
+def _super_call(value: ast.expr) -> bool:
+    """``super()`` (no arguments)."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "super"
+        and not value.args
+    )
+
+
+def _derives(klass: ast.ClassDef, owner: ast.ClassDef) -> bool:
+    """Whether ``klass`` names ``owner`` among its bases (``class B(A)`` /
+    ``class B(m.A)``): its ``super().__init__`` is ``owner.__init__``."""
+    return klass is not owner and any(last_name(base) == owner.name for base in klass.bases)
 
 
 def caller_contradictions(
@@ -2889,7 +2964,7 @@ def caller_contradictions(
         return
     plain = owner is None or node.name == "__init__"
     called = _called_name(owner, node)
-    home = _called_in_text(src, called, method=not plain)
+    home = _called_in_text(src, called, method=not plain) or _super_inits(src, owner, node)
     if not home and (not plain or _work_tree(src.root) is None):
         return  # no call in the module, and no other module read: nothing to judge
     if owner is None and index.functions.get(node.name) is not node:
@@ -2903,6 +2978,17 @@ def caller_contradictions(
             yield found
 
 
+def _super_inits(
+    src: SourceInfo, owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> bool:
+    """Whether ``node`` is ``owner.__init__`` and a class of the module deriving from
+    ``owner`` writes ``super().__init__(``: calls of it the text search for ``owner(``
+    does not see."""
+    if owner is None or node.name != "__init__" or b"super().__init__(" not in src.data:
+        return False
+    return any(isinstance(c, ast.ClassDef) and _derives(c, owner) for c in src.tree.body)
+
+
 def _home_calls(
     src: SourceInfo,
     index: _ModuleIndex,
@@ -2914,7 +3000,7 @@ def _home_calls(
     where its name is followed by ``(`` (kept per name for the file)."""
     kept = src.cache.setdefault("home_calls", {})
     assert isinstance(kept, dict)
-    if "calls" in index.__dict__ or len(kept) >= _TEXT_QUESTIONS:
+    if "calls" in index.__dict__ or len(kept) >= _TEXT_QUESTIONS or _super_inits(src, owner, node):
         # the walk of every call, made already or now, once past a few names: a module
         # of thousands of functions is walked once, not searched and pruned once each
         return index.calls
@@ -3023,15 +3109,31 @@ def _contradicting_call(
     nested = id(node) in index.nested
     expects_none: list[bool] = []  # read once, on the first None a caller passes
 
-    def contradicts(given: ast.expr | None) -> str | None:
-        """:func:`_contradicts`; a None counts only where the function expects it (a body
-        that only stores or forwards it is the implicit Optional's '-', the pattern's
-        reading of a None that means nothing)."""
+    def contradicts(
+        given: ast.expr | None, function: ast.FunctionDef | ast.AsyncFunctionDef | None
+    ) -> str | None:
+        """:func:`_contradicts`, or the calling function's own parameter defaulting to
+        None handed on as it came (``super().__init__(model, posterior_transform)``); a
+        None counts only where the function expects it (a body that only stores or
+        forwards it is the implicit Optional's '-', the pattern's reading of a None that
+        means nothing)."""
         why = _contradicts(src, annotation, given, none_default)
-        if why == "None":
+        forwarded = (
+            why is None
+            and not none_default
+            and isinstance(given, ast.Name)
+            and function is not None
+            and _forwards_none_default(function, given.id)
+            and _types(src).admits_none(annotation) is False
+        )
+        if why == "None" or forwarded:
             if not expects_none:
                 expects_none.append(_body_tests_none(src, node, arg.arg))
-            return why if expects_none[0] else None
+            if not expects_none[0]:
+                return None
+        if forwarded:
+            assert isinstance(given, ast.Name)
+            return f"`{given.id}`, its own parameter defaulting to None"
         return why
 
     for calls in modules:
@@ -3043,7 +3145,7 @@ def _contradicting_call(
                 continue
             if _shadowed(call, function, calls):
                 continue
-            why = contradicts(given)
+            why = contradicts(given, function)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)
     if nested or (owner is not None and node.name != "__init__"):
@@ -3059,10 +3161,25 @@ def _contradicting_call(
         ):
             if _shadowed(call, function, calls):
                 continue
-            why = contradicts(given)
+            why = contradicts(given, function)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)
     return None
+
+
+def _forwards_none_default(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether ``name`` is a parameter of ``function`` defaulting to None that its body
+    hands on as it came: never rebound, never tested for None or truth (a caller that
+    narrows it first passes no None)."""
+    if not any(arg.arg == name and _is_none(default) for arg, default in _defaults(function)):
+        return False
+    nodes = list(kwreads.body_nodes(function))
+    if any(
+        isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load)
+        for sub in nodes
+    ):
+        return False
+    return not _tests_for_none(nodes, _is_name(name))
 
 
 def _shadowed(
@@ -3610,6 +3727,10 @@ def function_findings(
     shadowed = _types(src).rebound | _module_index(src).bound_names(node) | set(src.aliases)
     # ``return metrics`` after ``metrics = []``: the local's one kind is the returned kind
     locals_ = _local_kinds(node, shadowed, src) if builtin is not None else {}
+    if builtin == "tuple":
+        # ``return discrete_dims, fn`` under ``-> tuple[list[int], ...]``: a parameter's
+        # own builtin annotation is what it holds (an item's kind, below)
+        locals_ = {**_parameter_kinds(src, node), **locals_}
 
     def returned_kind(value: ast.expr) -> str | None:
         """The builtin kind ``value`` certainly gives: a literal, a builtin call, or a local
@@ -3658,6 +3779,9 @@ def function_findings(
     # ``-> tuple[A, B, C]``: exactly that many items
     arity = _tuple_arity(node.returns) if builtin == "tuple" else None
     wrong: list[tuple[ast.Return, str, str]] = []
+    # items of another kind written into an old return: reported at that return (the
+    # change's evidence), even when the change edits the signature too
+    edited_items: list[tuple[ast.Return, str, str]] = []
     for ret in returns:
         if not annotation_added:
             given = (
@@ -3666,7 +3790,29 @@ def function_findings(
                 else returned_kind(ret.value) or "other"
             )
             if rewritten_return(src, ret, given):
-                continue  # an old return the change edited: no new evidence
+                # an old return the change edited: no new evidence, but for an item of
+                # another kind the change wrote into it
+                edited = (
+                    _kind_item(src, node.returns, ret.value, returned_kind)
+                    if arity and ret.value is not None
+                    else None
+                )
+                if edited is not None and new_item(src, ret, edited[0]):
+                    edited_items.append(_item_of_kind(src, ret, edited))
+                slot = (
+                    _none_item(src, node.returns, ret.value)
+                    if arity and ret.value is not None and edited is None
+                    else None
+                )
+                if slot is not None and ret.value is not None and new_item(src, ret, slot[0]):
+                    edited_items.append(
+                        (
+                            ret,
+                            f"returns None as item {slot[0]} (`{short(src, ret.value, 40)}`)",
+                            f"annotate item {slot[0]} `{slot[1]} | None`",
+                        )
+                    )
+                continue
         if none_wrong and (ret.value is None or gives_none(ret.value)):
             how = "may return None" if isinstance(ret.value, ast.IfExp) else "returns None"
             wrong.append((ret, how, f"annotate `-> {declared} | None`"))
@@ -3718,6 +3864,10 @@ def function_findings(
                     f"annotate item {place} `{item} | None`",
                 )
             )
+            continue
+        mismatched = _kind_item(src, node.returns, ret.value, returned_kind) if count else None
+        if mismatched is not None:
+            wrong.append(_item_of_kind(src, ret, mismatched))
             continue
         kind = returned_kind(ret.value)
         generator = (
@@ -3776,6 +3926,14 @@ def function_findings(
             continue
         wrong.append((ret, f"returns a {kind} (`{short(src, ret.value, 40)}`)", fix))
     yield from wrong_returns(src, node, declared, wrong, annotation_added)
+    for ret, how, fix in edited_items:
+        yield finding(
+            src,
+            ret,
+            RULE,
+            BLOCK,
+            f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
+        )
 
 
 # Decorators that leave a generator function a generator function when called.
@@ -4203,14 +4361,49 @@ def _none_item(src: SourceInfo, annotation: ast.expr, value: ast.expr) -> tuple[
     puts where ``-> tuple[A, B]`` declares an item that cannot hold None (``return z,
     None`` under ``-> Tuple[torch.Tensor, dict]``); None when every item fits or is
     unsure."""
+    types = _types(src)
     for place, item, given in _paired_items(annotation, value):
-        if (
-            isinstance(given, ast.Constant)
-            and given.value is None
-            and _types(src).admits_none(item) is False
-        ):
+        if not (isinstance(given, ast.Constant) and given.value is None):
+            continue
+        admits = types.admits_none(item)
+        # a class imported from a package not installed here (gpytorch's ``Kernel``) is
+        # read as a class, as a parameter's is
+        if admits is False or (admits is None and types.uninstalled_class(item)):
             return place, short(src, item)
     return None
+
+
+def _kind_item(
+    src: SourceInfo,
+    annotation: ast.expr,
+    value: ast.expr,
+    kind_of: Callable[[ast.expr], str | None],
+) -> tuple[int, str, str] | None:
+    """(1-based place, item annotation, the kind given) of the first item of a returned
+    tuple display whose builtin annotation (``list[int]`` in ``-> tuple[list[int],
+    ...]``) cannot hold the kind ``kind_of`` certainly gives for it (a dict display, a
+    local only ever bound to one, a parameter annotated ``dict``); None when none."""
+    for place, item, given in _paired_items(annotation, value):
+        builtin = _builtin_of(src, item)
+        if builtin is None:
+            continue
+        kind = kind_of(given)
+        if kind is not None and kind != "None" and kind not in _ACCEPTS[builtin]:
+            return place, short(src, item), kind
+    return None
+
+
+def _item_of_kind(
+    src: SourceInfo, ret: ast.Return, mismatched: tuple[int, str, str]
+) -> tuple[ast.Return, str, str]:
+    """The wrong return (statement, what it returns, the fix) for :func:`_kind_item`."""
+    place, item, kind = mismatched
+    assert ret.value is not None
+    return (
+        ret,
+        f"returns {_article(kind)} {kind} as item {place} (`{short(src, ret.value, 40)}`)",
+        f"annotate item {place} `{kind}` (not `{item}`) or return the annotated kind",
+    )
 
 
 # Array and tensor classes whose ``.item()`` / ``.tolist()`` give Python numbers or lists.
@@ -4435,21 +4628,20 @@ def decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ..
 _OLD_RETURN_RE = re.compile(rb"^[ \t]*return\b(.*)$", re.M)
 
 
-def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
-    """The kinds (:func:`_literal_kind`, ``"None"``, ``"other"``) of the ``return``
-    statements the hunk holding head ``line`` removed: a continuation line is joined
-    until the value parses (a few lines at most)."""
+def _old_returns(src: SourceInfo, line: int) -> list[ast.Return | None]:
+    """The ``return`` statements the hunk holding head ``line`` removed (None for one
+    whose value does not parse): a continuation line is joined until the value parses
+    (a few lines at most)."""
     text = src.replaced_text(line)
     if b"return" not in text:
-        return frozenset()
+        return []
     lines = text.splitlines()
-    kinds: set[str] = set()
+    found: list[ast.Return | None] = []
     for index, raw in enumerate(lines):
         match = _OLD_RETURN_RE.match(raw)
         if match is None:
             continue
-        value: ast.expr | None = None
-        parsed = False
+        parsed: ast.Return | None = None
         for end in range(index + 1, min(index + 12, len(lines)) + 1):
             chunk = b"\n".join(lines[index:end]).strip()
             try:
@@ -4457,15 +4649,41 @@ def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
             except PYTHON_PARSE_ERRORS:
                 continue
             if stmt and isinstance(stmt[0], ast.Return):
-                value, parsed = stmt[0].value, True
+                parsed = stmt[0]
             break
-        if not parsed:
+        found.append(parsed)
+    return found
+
+
+def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
+    """The kinds (:func:`_literal_kind`, ``"None"``, ``"other"``) of the ``return``
+    statements the hunk holding head ``line`` removed."""
+    kinds: set[str] = set()
+    for ret in _old_returns(src, line):
+        if ret is None:
             kinds.add("other")
-        elif value is None or gives_none(value):
+        elif ret.value is None or gives_none(ret.value):
             kinds.add("None")
         else:
-            kinds.add(_value_kind(value, frozenset(), src) or "other")
+            kinds.add(_value_kind(ret.value, frozenset(), src) or "other")
     return frozenset(kinds)
+
+
+def new_item(src: SourceInfo, ret: ast.Return, place: int) -> bool:
+    """Whether item ``place`` (1-based) of an added ``return a, b`` is new text: no
+    ``return`` display the hunk removed held the same text there (``return keep, fn``
+    replacing ``return dims, fn``: item 1 is the change's; item 2 is as old as before)."""
+    if not src.overlaps(ret.lineno, ret.lineno) or not isinstance(ret.value, ast.Tuple):
+        return False
+    text = unparse(ret.value.elts[place - 1])
+    for old in _old_returns(src, ret.lineno):
+        if old is None:
+            return False
+        value = old.value
+        if isinstance(value, ast.Tuple) and len(value.elts) >= place:
+            if unparse(value.elts[place - 1]) == text:
+                return False
+    return True
 
 
 def rewritten_return(src: SourceInfo, ret: ast.Return, kind: str) -> bool:
