@@ -1911,18 +1911,23 @@ def annotated_in(
 
 def _typed_package(finder: Finder, module: str) -> bool:
     """Whether ``module`` is of an installed package (outside the work tree) that ships a
-    ``py.typed`` marker in its top-level folder (PEP 561: its classes are typed stubs)."""
+    ``py.typed`` marker in its package folder (PEP 561: its classes are typed stubs)."""
     found = finder.find(module)
     if found is None:
         return False
     path = os.path.realpath(found[0])
     if finder.root is not None and path.startswith(finder.root + os.sep):
         return False
+    # The marker sits in the distribution's own package: the top-level folder, or for a
+    # namespace package (``azure.ai.agents``, ``google.cloud.storage``) the subpackage
+    # under it; any folder from the module's up to the top-level one.
     top = module.split(".", 1)[0]
     folder = os.path.dirname(path)
     for _ in range(module.count(".") + 1):
+        if os.path.isfile(os.path.join(folder, "py.typed")):
+            return True
         if os.path.basename(folder) == top:
-            return os.path.isfile(os.path.join(folder, "py.typed"))
+            return False
         folder = os.path.dirname(folder)
     return False
 

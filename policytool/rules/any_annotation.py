@@ -2181,6 +2181,16 @@ def _parameter_fake(
     finder = _finder(src)
     where = [*modules, *finder.second_tier(modules)]
     params = _slot_params(finder, where, callee, slot, unbound)
+    if not params and callee[:1].isupper():
+        # ``SubmitToolOutputsAction(submit_tool_outputs=fake)``: a class the test imports
+        # from a package's ``__init__`` that re-exports it; its ``__init__`` is where the
+        # class is defined
+        home = next(
+            (d.module for m in modules if (d := fakes.define(finder, callee, m)) is not None),
+            None,
+        )
+        if home is not None and home not in where:
+            params = _slot_params(finder, [home], callee, slot, unbound)
     if (
         not params
         and not any(fakes.signatures_in(finder, m, callee) for m in where)
