@@ -18,7 +18,14 @@ from policytool.rules import _fail_fast as paths
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
 from policytool.rules._pyast import last_name
-from policytool.rules._pysource import Ctx, FunctionNode, SourceInfo, names_match, sweep_info
+from policytool.rules._pysource import (
+    TRY_NODES,
+    Ctx,
+    FunctionNode,
+    SourceInfo,
+    names_match,
+    sweep_info,
+)
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -1604,6 +1611,46 @@ def _installations(src: SourceInfo) -> dict[str, str]:
     return out
 
 
+def _reports_caught(src: SourceInfo, func: FunctionNode | None, tried: ast.stmt | None) -> bool:
+    """Whether ``tried`` sits in the body of an ``except ... as e:`` of the same function
+    and its own body reads ``e``: it reports a failure already caught (the last-ditch
+    ``send_json({"content": f"Unexpected error: {e}"})`` of a route's outer handler), not
+    an attempt of its own (a fallback load reads no ``e``)."""
+    if func is None or tried is None:
+        return False
+    caught = src.per_node("caught_around_tries", func, lambda: _caught_around_tries(func))
+    names = caught.get(id(tried))
+    body: list[ast.stmt] = getattr(tried, "body", [])
+    if not names:
+        return False
+    return any(
+        isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
+        for stmt in body
+        for n in ast.walk(stmt)
+    )
+
+
+def _caught_around_tries(func: FunctionNode) -> dict[int, frozenset[str]]:
+    """id of each ``try`` of ``func``'s own body that sits in an ``except ... as name:``
+    body -> the names those enclosing handlers bind."""
+    out: dict[int, frozenset[str]] = {}
+    stack: list[tuple[ast.AST, frozenset[str]]] = [
+        (stmt, frozenset()) for stmt in getattr(func, "body", []) if isinstance(stmt, ast.AST)
+    ]
+    while stack:
+        node, names = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, TRY_NODES) and names:
+            out[id(node)] = names
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            inner = names | {node.name}
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+            continue
+        stack.extend((child, names) for child in ast.iter_child_nodes(node))
+    return out
+
+
 def _owner_text(node: ast.expr) -> str:
     """A short source text of an owner expression."""
     text = ast.unparse(node)
@@ -1693,12 +1740,13 @@ class _Handler:
 
     @functools.cached_property
     def best_effort(self) -> bool:
-        """Best effort by name (metrics, cleanup), by what it does (removing temp files) or
-        an optional import."""
+        """Best effort by name (metrics, cleanup), by what it does (removing temp files,
+        reporting an error an enclosing handler caught) or an optional import."""
         return bool(
             names_match(self.names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
             or _removes_files(self.tried)
             or self.optional_import
+            or _reports_caught(self.src, self.function, self.tried)
         )
 
     @functools.cached_property
