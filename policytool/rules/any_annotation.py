@@ -131,7 +131,18 @@ length: a display (`return a, b`) or a local bound once to one and only grown wi
 of displays (`names = ("w", "s")`, `names += (...)`: two or more); `-> tuple[A, B, C]`
 (a fixed length of two or more) returning a display of another length (`return out,
 weights`; not a display with a `*` item), or of that length with `None` where an item
-cannot hold it (`-> Tuple[torch.Tensor, dict]` returning `z, None`);
+cannot hold it (`-> Tuple[torch.Tensor, dict]` returning `z, None`; a class imported
+from a package not installed, gpytorch's `Kernel`, reads as one that cannot), or with an
+item of a builtin kind its builtin item annotation rejects (`-> tuple[list[int], ...]`
+returning `dims_to_keep, fn` where `dims_to_relax, dims_to_keep = {{}}, {{}}`, or a
+parameter annotated `dict[...]` the function never rebinds); an old `return` the change
+rewrites is read for the items whose text it changes (`return mean, None` in place of
+`return mean, task_kernel`: item 2 is the change's), reported at that return;
+a parameter the change annotates `tuple[X]` (one item, also inside `Optional`) that its
+own function uses as a tuple of any length: loops over it, takes its `len`, indexes it
+past item 0 or by a name, slices, unpacks (`*shape`) or searches it (`x in names`), as
+chatlearn's `models: Tuple[BaseModule]` looped over: the message says `tuple[X, ...]`
+(not a name the function rebinds first);
 `typing.Self` (quoted or not) in the signature of a function no class encloses, `def
 load(path) -> "Self"` moved out of a class to module level: it names no class there (PEP
 673; mypy and pyright reject it), reported at the `def` line (not a module-level function
@@ -222,8 +233,14 @@ certainly rejects (`lora_ref_impl(y, x, [wa, wa], ...)` for `wa: torch.Tensor`; 
 string for `torch.device`, a number for a number, `60.0` for an `int`, or a display
 listing candidates each of which the annotation holds: `RTNConfig(use_sym=[True, False])`
 builds a tuning grid); a
-tuple display of other than one item for `tuple[X]`. Only calls that certainly reach the
-function count: the module's own `f(...)`, `C(...)` for `C.__init__`, `self.m(...)` /
+tuple display of other than one item for `tuple[X]`; the calling function's own
+parameter defaulting to None, handed on as it came (never rebound or tested for None
+there), to a parameter the function expects None in (botorch's `super().__init__(model,
+posterior_transform)` from a subclass taking `posterior_transform: PosteriorTransform |
+None = None`, the base annotating `posterior_transform: PosteriorTransform` and testing
+`if posterior_transform is not None:`). Only calls that certainly reach the
+function count: the module's own `f(...)`, `C(...)` and a subclass's `super().__init__(...)`
+in the module for `C.__init__`, `self.m(...)` /
 `cls.m(...)` / `C.m(...)` in its class, and the calls of the work tree's modules that
 import the name with `from` from its module or package (`from pkg.lib import f`, `from
 .lib import f`, `from pkg import f`; at most 12 such modules; a test module's calls only for a
@@ -294,7 +311,10 @@ method, the class the repository binds its value to: `config: PretrainedConfig =
 AutoConfig.from_pretrained(...)` names the fake a patched `from_pretrained` returns),
 the class the code's own calls pass for an untyped parameter the fake is passed to
 (`simple_layer_modules(model_config=...)`, where the code passes a `PretrainedConfig`),
-the `__init__` parameter of a class the fake is passed to; first of all the parameter of
+the `__init__` parameter of a class the fake is passed to (read where the class is
+defined when the test imports it from a package `__init__` that re-exports it:
+`SubmitToolOutputsAction(submit_tool_outputs=SimpleNamespace(...))` of azure-ai-agents'
+`models` package); first of all the parameter of
 the code under test that the fake reaches, by keyword or position, directly, through a
 local name, `self.x` or a list a `for` loop walks, or as the return of a test helper
 called in the test file (`route(_json_request(b))`, `bench = _make_mock_benchmark()`),
@@ -308,7 +328,9 @@ such as a fixture's module, is read at the one `def` of that name in the work tr
 outside tests, as a reviewer greps for it, and a name defined twice names none): it wins
 over a name or keyword match, and a record parameter the fake does not fit leaves it ⚠;
 a parameter annotated with a plain class of a `py.typed` installed package (starlette's
-`Request`; not a service class: a worker, engine, layer...) counts when every keyword
+`Request`; the marker in the top-level package or, for a namespace package such as
+`azure.ai.agents`, in the subpackage; not a service class: a worker, engine, layer...)
+counts when every keyword
 of the fake is one of its attributes, and so does a plain class of the repository, found
 by the slot's annotation or name, when the class declares every keyword with a type
 (`x: T` in its body, `self.x: T = ...`, a `@property` with `-> T`: evalscope's

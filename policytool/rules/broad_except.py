@@ -177,7 +177,10 @@ a teardown: never ✗, and its ⚠ stays, logged or not.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
-why, and a fallback that re-raises. A bare `except:`
+why, a fallback that re-raises, and a `try` inside `except ... as e:` whose body reports
+`e` (a route's last-ditch `send_json({{"content": f"Unexpected error: {{e}}"}})` after the
+error was logged: the failure is already being handled; a second attempt in a handler,
+reading no `e`, is a fallback and keeps its ✗). A bare `except:`
 at import time (module level) around more than a third-party import is ✗ though: a `try`
 that imports and then runs code (a backend probe, `import torch_npu; use_npu =
 torch_npu.npu.is_available()`) or imports a module of the package itself, whose handler
