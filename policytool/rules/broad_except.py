@@ -34,8 +34,13 @@ A new bare `except:`, `except Exception:` or `except BaseException:` (also insid
 tuple) that does not re-raise (a test's `self.fail(...)` / `pytest.fail(...)` raises
 the failure with the error, and `sys.exit(1)` / `os._exit(1)` / `exit(1)` ends the process
 with a failing status, as does a status the handler sets, `exit_code = 1`, that
-`os._exit(exit_code)` ends the process with right after the `try`: no finding; only the
-handler's own code counts, not a function, lambda or class it defines): ⚠. A handler
+`os._exit(exit_code)` ends the process with right after the `try`, or a failure the
+handler records in a local, `failures.append((path, exc))` / `failed += 1`, that its
+function turns into a failing end in a statement of its own body past the handler, `if
+failures:` raising, exiting non-zero or returning a non-zero int, or `return 1 if failed
+else 0`, a returned status only where the module exits with it, `sys.exit(main())`: no
+finding; only the handler's own code counts, not a function, lambda or class it
+defines): ⚠. A handler
 that binds the exception and uses it is ⚠ too (`as e` usually means it is logged: still
 a catch-all), unless it hands the exception itself on (`future.set_exception(e)`,
 `stream.fail(e)`, `errors.append(e)`) or logs it at a best-effort boundary (below),
@@ -686,6 +691,89 @@ def _exits_after(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandl
         ):
             return False
     return False
+
+
+def _collected_failure(src: SourceInfo, func: ast.AST | None, handler: ast.ExceptHandler) -> bool:
+    """Whether the handler records the failure in a local of its function
+    (``failures.append((path, exc))``, ``failed += 1``, ``failed = True``) that the
+    function, past the handler, turns into a failing end in a statement of its own body:
+    ``if failures:`` (``len(failures)``, ``failed > 0``, an ``or`` of such) whose block
+    raises, exits with a failing status or returns a non-zero int, or ``return 1 if
+    failed else 0``; a returned status counts only when the module ends the process with
+    the function's answer (``sys.exit(main())``). A CI script collecting every failure and
+    exiting 1 reports them all: nothing is swallowed."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    marks: set[str] = set()
+    for stmt in handler.body:
+        value = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ("append", "add", "extend")
+            and isinstance(value.func.value, ast.Name)
+        ):
+            marks.add(value.func.value.id)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            marks.add(stmt.target.id)
+        elif (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Constant)
+            and stmt.value.value is True
+        ):
+            marks.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    if not marks:
+        return False
+    status = re.search(rb"exit\(\s*" + re.escape(func.name.encode()) + rb"\(", src.data)
+    end = handler.end_lineno or handler.lineno
+    for stmt in func.body:
+        if stmt.lineno <= end:
+            continue
+        if isinstance(stmt, ast.If) and _tests_marks(stmt.test, marks):
+            if any(
+                isinstance(node, ast.Raise)
+                or _exits(node)
+                or (status is not None and isinstance(node, ast.Return) and _failing(node.value))
+                for node in _handler_nodes(stmt.body)
+            ):
+                return True
+        if (
+            status is not None
+            and isinstance(stmt, ast.Return)
+            and isinstance(stmt.value, ast.IfExp)
+            and _tests_marks(stmt.value.test, marks)
+            and _failing(stmt.value.body)
+        ):
+            return True
+    return False
+
+
+def _tests_marks(test: ast.expr, marks: set[str]) -> bool:
+    """Whether ``test`` is true when one of ``marks`` holds a failure: the name itself,
+    ``len(name)``, ``name > 0`` / ``name != 0``, or an ``or`` of such (not an ``and``,
+    which another operand can keep false)."""
+    if isinstance(test, ast.BoolOp):
+        return isinstance(test.op, ast.Or) and any(_tests_marks(v, marks) for v in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        zero = test.comparators[0]
+        if not (isinstance(zero, ast.Constant) and zero.value == 0):
+            return False
+        if not isinstance(test.ops[0], (ast.Gt, ast.NotEq)):
+            return False
+        test = test.left
+    if (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "len"
+        and len(test.args) == 1
+    ):
+        test = test.args[0]
+    return isinstance(test, ast.Name) and test.id in marks
+
+
+def _failing(value: ast.expr | None) -> bool:
+    """A non-zero int constant: a failing exit status returned."""
+    return isinstance(value, ast.Constant) and type(value.value) is int and value.value != 0
 
 
 def _fails_test(node: ast.AST) -> bool:
@@ -2337,7 +2425,12 @@ def broad_except(src: SourceInfo) -> Iterator[Finding]:
         if not src.overlaps(node.lineno, last or node.lineno):
             continue
         caught = _broad_name(src, node)
-        if caught is None or _raises(node.body) or _exits_after(src, ctx.innermost, node):
+        if (
+            caught is None
+            or _raises(node.body)
+            or _exits_after(src, ctx.innermost, node)
+            or _collected_failure(src, ctx.innermost, node)
+        ):
             continue
         handler = _Handler(src, node, ctx, caught)
         for reading in READINGS:
