@@ -2527,6 +2527,7 @@ class _ModuleIndex:
         self.class_attributes: dict[int, _ClassAttributes] = {}
         self.tree = tree
         self._bodies: dict[int, tuple[list[ast.Compare], list[ast.Call]]] = {}
+        self._compared: dict[int, dict[str, list[ast.Compare]]] = {}
         self._reads: dict[int, dict[str, list[tuple[ast.Name, ast.AST | None]]]] = {}
         self._attribute_args: dict[int, frozenset[int]] = {}
         self._bound: dict[int, frozenset[str]] = {}
@@ -2614,6 +2615,22 @@ class _ModuleIndex:
                 elif isinstance(sub, ast.Call):
                     calls.append(sub)
             cached = self._bodies[id(func)] = (compares, calls)
+        return cached
+
+    def compared(
+        self, func: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> dict[str, list[ast.Compare]]:
+        """Each name a comparison of ``func``'s own body has as one of its sides -> those
+        comparisons, in body order, each once: a parameter's question reads its own."""
+        cached = self._compared.get(id(func))
+        if cached is None:
+            cached = self._compared[id(func)] = {}
+            for sub in self.body(func)[0]:
+                names = {
+                    side.id for side in (sub.left, *sub.comparators) if isinstance(side, ast.Name)
+                }
+                for name in names:
+                    cached.setdefault(name, []).append(sub)
         return cached
 
     def reads(
@@ -2877,7 +2894,7 @@ def _arguments(
         return  # a method is called by ``self.`` in its own module only
     sites = calls.named(called)
     if owner is not None and node.name == "__init__":
-        sites = [*sites, *calls.named("__init__")]
+        sites = [*sites, *calls.super_inits(owner.name)]
     for call, function, klass in sites:
         func = call.func
         if isinstance(func, ast.Name):
@@ -2986,7 +3003,15 @@ def _super_inits(
     does not see."""
     if owner is None or node.name != "__init__" or b"super().__init__(" not in src.data:
         return False
-    return any(isinstance(c, ast.ClassDef) and _derives(c, owner) for c in src.tree.body)
+    bases = src.cache.get("top_level_bases")
+    if not isinstance(bases, frozenset):
+        bases = src.cache["top_level_bases"] = frozenset(
+            last_name(base)
+            for c in src.tree.body
+            if isinstance(c, ast.ClassDef)
+            for base in c.bases
+        )
+    return owner.name in bases
 
 
 def _home_calls(
@@ -3351,6 +3376,7 @@ class _Calls:
         # Called name -> its sites (:meth:`named`).
         self._named: dict[str, list[_Site]] | None = None
         self._bases: frozenset[str] | None = None
+        self._super_inits: dict[str, list[_Site]] | None = None
         # Calling function id -> the names it binds to a value (:func:`_shadowed`).
         self.value_names: dict[int, frozenset[str]] = {}
         stack: list[
@@ -3380,6 +3406,26 @@ class _Calls:
                 if called:
                     self._named.setdefault(called, []).append(site)
         return self._named.get(name, [])
+
+    def super_inits(self, base: str) -> list[_Site]:
+        """The :attr:`sites` writing ``super().__init__(...)`` in a class that names
+        ``base`` among its bases, indexed once (a module of thousands of subclasses asked
+        about each ``__init__`` stays linear)."""
+        if self._super_inits is None:
+            self._super_inits = {}
+            for site in self.named("__init__"):
+                call, _function, klass = site
+                func = call.func
+                if (
+                    klass is None
+                    or not isinstance(func, ast.Attribute)
+                    or not _super_call(func.value)
+                ):
+                    continue
+                for name in {last_name(b) for b in klass.bases}:
+                    if name:
+                        self._super_inits.setdefault(name, []).append(site)
+        return self._super_inits.get(base, [])
 
     def bases(self) -> frozenset[str]:
         """The names of the classes the module's classes derive from (``B`` for ``(B)``
@@ -4710,7 +4756,7 @@ def _strings_only(
     string."""
     strings: list[str] = []
     is_param = _is_name(name)
-    for sub in index.body(node)[0]:
+    for sub in index.compared(node).get(name, ()):
         sides = [sub.left, *sub.comparators]
         for position, op in enumerate(sub.ops):
             left, right = sides[position], sides[position + 1]
@@ -4753,6 +4799,21 @@ def _constructor(
     return (init, True) if init is not None else None
 
 
+def _names_handed(calls: Iterable[ast.Call]) -> dict[str, list[tuple[ast.Call, list[ast.Name]]]]:
+    """Name -> each call handing it on as an argument (positional or keyword), with
+    those arguments: read once per function, so asking for each of thousands of
+    parameters stays linear."""
+    out: dict[str, list[tuple[ast.Call, list[ast.Name]]]] = {}
+    for call in calls:
+        by_name: dict[str, list[ast.Name]] = {}
+        for value in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(value, ast.Name):
+                by_name.setdefault(value.id, []).append(value)
+        for name, values in by_name.items():
+            out.setdefault(name, []).append((call, values))
+    return out
+
+
 def _forwarded_to_strings(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
 ) -> tuple[str, str, list[str]] | None:
@@ -4761,11 +4822,8 @@ def _forwarded_to_strings(
     only to strings."""
     index = _module_index(src)
     owner = index.owner.get(id(node))
-    is_param = _is_name(name)
-    for sub in index.body(node)[1]:
-        values = [v for v in [*sub.args, *(k.value for k in sub.keywords)] if is_param(v)]
-        if not values:
-            continue
+    handed = src.per_node("names_handed", node, lambda: _names_handed(index.body(node)[1]))
+    for sub, values in handed.get(name, ()):
         found = _callee(index, owner, sub) or _constructor(index, sub)
         if found is None or found[0] is node:
             continue

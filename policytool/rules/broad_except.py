@@ -724,42 +724,52 @@ def _collected_failure(src: SourceInfo, func: ast.AST | None, handler: ast.Excep
             marks.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     if not marks:
         return False
+    ends = src.per_node("failing_ends", func, lambda: _failing_ends(src, func))
+    last = handler.end_lineno or handler.lineno
+    return any(ends.get(mark, 0) > last for mark in marks)
+
+
+def _failing_ends(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
+    """For each name a statement of ``func``'s own body turns into a failing end (see
+    :func:`_collected_failure`), the last line of such a statement: read once per
+    function, so a function of thousands of handlers stays linear."""
     status = re.search(rb"exit\(\s*" + re.escape(func.name.encode()) + rb"\(", src.data)
-    end = handler.end_lineno or handler.lineno
+    out: dict[str, int] = {}
     for stmt in func.body:
-        if stmt.lineno <= end:
-            continue
-        if isinstance(stmt, ast.If) and _tests_marks(stmt.test, marks):
-            if any(
-                isinstance(node, ast.Raise)
-                or _exits(node)
-                or (status is not None and isinstance(node, ast.Return) and _failing(node.value))
-                for node in _handler_nodes(stmt.body)
-            ):
-                return True
-        if (
+        names: set[str] = set()
+        if isinstance(stmt, ast.If) and any(
+            isinstance(node, ast.Raise)
+            or _exits(node)
+            or (status is not None and isinstance(node, ast.Return) and _failing(node.value))
+            for node in _handler_nodes(stmt.body)
+        ):
+            names = _tested_names(stmt.test)
+        elif (
             status is not None
             and isinstance(stmt, ast.Return)
             and isinstance(stmt.value, ast.IfExp)
-            and _tests_marks(stmt.value.test, marks)
             and _failing(stmt.value.body)
         ):
-            return True
-    return False
+            names = _tested_names(stmt.value.test)
+        for name in names:
+            out[name] = stmt.lineno
+    return out
 
 
-def _tests_marks(test: ast.expr, marks: set[str]) -> bool:
-    """Whether ``test`` is true when one of ``marks`` holds a failure: the name itself,
+def _tested_names(test: ast.expr) -> set[str]:
+    """The names whose holding a failure makes ``test`` true: the name itself,
     ``len(name)``, ``name > 0`` / ``name != 0``, or an ``or`` of such (not an ``and``,
     which another operand can keep false)."""
     if isinstance(test, ast.BoolOp):
-        return isinstance(test.op, ast.Or) and any(_tests_marks(v, marks) for v in test.values)
+        if not isinstance(test.op, ast.Or):
+            return set()
+        return {name for value in test.values for name in _tested_names(value)}
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         zero = test.comparators[0]
         if not (isinstance(zero, ast.Constant) and zero.value == 0):
-            return False
+            return set()
         if not isinstance(test.ops[0], (ast.Gt, ast.NotEq)):
-            return False
+            return set()
         test = test.left
     if (
         isinstance(test, ast.Call)
@@ -768,7 +778,7 @@ def _tests_marks(test: ast.expr, marks: set[str]) -> bool:
         and len(test.args) == 1
     ):
         test = test.args[0]
-    return isinstance(test, ast.Name) and test.id in marks
+    return {test.id} if isinstance(test, ast.Name) else set()
 
 
 def _failing(value: ast.expr | None) -> bool:
