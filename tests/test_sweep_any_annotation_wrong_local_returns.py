@@ -2,8 +2,10 @@
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 """any-annotation ✗ for a builtin return annotation whose function returns a local name
 every binding of which gives another builtin kind (open-r1's rewards: ``rewards = []``,
-appended to, ``return rewards`` under ``-> float``). Not a name bound also another way
-(a call, a loop, unpacking, a parameter), nor a kind the annotation accepts."""
+appended to, ``return rewards`` under ``-> float``; ``first, rest = [], []`` binds each
+name to its own item of the display). Not a name bound also another way (a call, a loop,
+unpacking anything but a display of as many items, a parameter), nor a kind the
+annotation accepts."""
 
 from __future__ import annotations
 
@@ -55,6 +57,11 @@ def unpacked(items: list[int]) -> str:
     return first
 
 
+def unpacked_call(items: list[int]) -> str:
+    first, rest = split(items)
+    return first
+
+
 def build(items: list[str]) -> dict[str, int]:
     return {}
 """
@@ -64,6 +71,7 @@ def test_a_local_of_one_other_kind_contradicts_the_annotation(feature: Repo, run
     feature.write("pkg/rewards.py", LOCALS)
     feature.commit("add")
     rows = [r for r in found(run, "any-annotation") if r[2] == "error"]
-    assert [r[1] for r in rows] == [1, 8]
+    assert [r[1] for r in rows] == [1, 8, 40]
     assert "returns a list (`rewards`)" in rows[0][3]
     assert "returns a dict (`out`)" in rows[1][3]
+    assert "returns a list (`first`)" in rows[2][3]
