@@ -224,3 +224,22 @@ def test_a_fake_given_to_a_reexported_model_of_a_namespace_package(
     if typed:
         assert "stands in for `SubmitDetails`" in rows[0][3]
         assert "the parameter `details` of `SubmitAction` it is passed to" in rows[0][3]
+
+
+@pytest.mark.parametrize("rewritten", ["return a, b, None", "return (a,)", "return a, None"])
+def test_an_old_return_rewritten_to_another_length(feature: Repo, run: Run, rewritten: str) -> None:
+    """An old ``return a, b`` under an old ``-> tuple[Kernel, Kernel]`` rewritten to
+    another length is the arity reading's (and as old as before): read without pairing
+    items of displays of unequal length (TransformerEngine's commit crashed the sweep
+    with a ``zip`` of unequal lengths before); the same length with a new ``None`` item
+    is ✗."""
+    old = (
+        "from gpkit.kernels import Kernel\n\n\n"
+        "def pair(a: Kernel, b: Kernel) -> tuple[Kernel, Kernel]:\n"
+        "    return a, b\n"
+    )
+    feature.on_main({"pkg/pair.py": old})
+    feature.write("pkg/pair.py", old.replace("return a, b", rewritten))
+    rows = blocking(run, "any-annotation")
+    expected = [5] if rewritten == "return a, None" else []
+    assert [line for _p, line, _m in rows] == expected

@@ -3838,16 +3838,23 @@ def function_findings(
             if rewritten_return(src, ret, given):
                 # an old return the change edited: no new evidence, but for an item of
                 # another kind the change wrote into it
+                # only a display of the declared arity pairs its items (another length is
+                # the arity reading's, and this return is as old as before)
+                paired = (
+                    arity is not None
+                    and ret.value is not None
+                    and _display_items(ret.value) == arity
+                )
                 edited = (
                     _kind_item(src, node.returns, ret.value, returned_kind)
-                    if arity and ret.value is not None
+                    if paired and ret.value is not None
                     else None
                 )
                 if edited is not None and new_item(src, ret, edited[0]):
                     edited_items.append(_item_of_kind(src, ret, edited))
                 slot = (
                     _none_item(src, node.returns, ret.value)
-                    if arity and ret.value is not None and edited is None
+                    if paired and ret.value is not None and edited is None
                     else None
                 )
                 if slot is not None and ret.value is not None and new_item(src, ret, slot[0]):
