@@ -184,8 +184,8 @@ handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional impor
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
 why, a fallback that re-raises, and a `try` inside `except ... as e:` whose body reports
 `e` (a route's last-ditch `send_json({{"content": f"Unexpected error: {{e}}"}})` after the
-error was logged: the failure is already being handled; a second attempt in a handler,
-reading no `e`, is a fallback and keeps its ✗). A bare `except:`
+error was logged: the failure is already being handled; its ⚠ stays, logged or not; a
+second attempt in a handler, reading no `e`, is a fallback and keeps its ✗). A bare `except:`
 at import time (module level) around more than a third-party import is ✗ though: a `try`
 that imports and then runs code (a backend probe, `import torch_npu; use_npu =
 torch_npu.npu.is_available()`) or imports a module of the package itself, whose handler
@@ -1847,8 +1847,14 @@ class _Handler:
             names_match(self.names, (*BEST_EFFORT, *paths.BEST_EFFORT_MORE))
             or _removes_files(self.tried)
             or self.optional_import
-            or _reports_caught(self.src, self.function, self.tried)
+            or self.reports_caught
         )
+
+    @functools.cached_property
+    def reports_caught(self) -> bool:
+        """Whether the ``try`` reports an error an enclosing handler caught (never ✗, but
+        still the ⚠ of any new broad catch, logged or not)."""
+        return _reports_caught(self.src, self.function, self.tried)
 
     @functools.cached_property
     def complete(self) -> bool:
@@ -2290,7 +2296,9 @@ def _error_used(h: _Handler) -> Finding | _Stop | None:
     best-effort boundary (the pattern's own fix there)."""
     if not h.uses_error:
         return None
-    if h.best_effort or (h.node.name and _forwards(h.node.body, h.node.name)):
+    if (h.best_effort and not h.reports_caught) or (
+        h.node.name and _forwards(h.node.body, h.node.name)
+    ):
         return STOP
     return _error_used_warning(h)
 
