@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
@@ -599,6 +600,15 @@ def sweep_findings(run: Run, *args: str) -> list[Finding]:
     assert result.code == 0, result.err
     findings: list[Finding] = json.loads(result.out)
     return findings
+
+
+def timed(run: Run, rule: str) -> tuple[list[tuple[int, str]], float]:
+    """(line, severity) of ``rule``'s findings with one process (``--jobs 1``: the time
+    bound is a single process's), and the seconds the sweep took."""
+    start = time.perf_counter()
+    findings = sweep_findings(run, "--jobs", "1")
+    elapsed = time.perf_counter() - start
+    return [(f["line"], f["severity"]) for f in findings if f["rule"] == rule], elapsed
 
 
 def found(run: Run, rule: str) -> list[tuple[str, int, str, str]]:

@@ -12,17 +12,9 @@ import time
 import pytest
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, sweep_findings
+from tests.sweep_fixture import Run, sweep_findings, timed
 
 FEATURE_BASE = {"pkg/__init__.py": ""}
-
-
-def _timed(run: Run, rule: str) -> tuple[list[tuple[int, str]], float]:
-    """(line, severity) of ``rule``'s findings; the seconds the sweep took."""
-    start = time.perf_counter()
-    found = sweep_findings(run, "--jobs", "1")
-    elapsed = time.perf_counter() - start
-    return [(f["line"], f["severity"]) for f in found if f["rule"] == rule], elapsed
 
 
 @pytest.mark.timing
@@ -75,6 +67,6 @@ def test_thousands_of_status_answering_loaders_stay_fast(feature: Repo, run: Run
     for i in range(count):
         lines += [f"    if not load_model{i}():", "        sys.exit(1)"]
     feature.write("pkg/serve.py", "\n".join(lines) + "\n")
-    found, elapsed = _timed(run, "broad-except")
+    found, elapsed = timed(run, "broad-except")
     assert len(found) == count and {sev for _l, sev in found} == {"warning"}
     assert elapsed < 15, elapsed

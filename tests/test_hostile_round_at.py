@@ -8,22 +8,12 @@ base once), and a function of thousands of one-item tuple parameters each looped
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, sweep_findings
+from tests.sweep_fixture import Run, timed
 
 FEATURE_BASE = {"pkg/__init__.py": ""}
-
-
-def _timed(run: Run, rule: str) -> tuple[list[tuple[int, str]], float]:
-    """(line, severity) of ``rule``'s findings; the seconds the sweep took."""
-    start = time.perf_counter()
-    found = sweep_findings(run, "--jobs", "1")
-    elapsed = time.perf_counter() - start
-    return [(f["line"], f["severity"]) for f in found if f["rule"] == rule], elapsed
 
 
 @pytest.mark.timing
@@ -39,7 +29,7 @@ def test_thousands_of_collecting_handlers_stay_fast(feature: Repo, run: Run) -> 
         lines += [f"    if bad{i}:", "        return 1"]
     lines += ["    return 0", "", "", "sys.exit(main())"]
     feature.write("scripts/check.py", "\n".join(lines) + "\n")
-    found, elapsed = _timed(run, "broad-except")
+    found, elapsed = timed(run, "broad-except")
     assert len(found) == count // 2 and {sev for _l, sev in found} == {"warning"}
     assert elapsed < 15, elapsed
 
@@ -62,7 +52,7 @@ def test_thousands_of_subclasses_handing_on_none_stay_fast(feature: Repo, run: R
             "",
         ]
     feature.write("pkg/acq.py", "\n".join(lines))
-    found, elapsed = _timed(run, "any-annotation")
+    found, elapsed = timed(run, "any-annotation")
     assert len([1 for _l, sev in found if sev == "error"]) == count
     assert elapsed < 20, elapsed
 
@@ -76,7 +66,7 @@ def test_thousands_of_one_item_tuple_parameters_stay_fast(feature: Repo, run: Ru
         "pkg/shapes.py",
         f"def sizes({params}) -> int:\n    total = 0\n{body}\n    return total\n",
     )
-    found, elapsed = _timed(run, "any-annotation")
+    found, elapsed = timed(run, "any-annotation")
     # one line carries every parameter: one finding naming them
     assert [sev for _l, sev in found] == ["error"]
     assert elapsed < 15, elapsed
@@ -93,6 +83,6 @@ def test_thousands_of_string_compared_parameters_stay_fast(feature: Repo, run: R
         f"    if p{i} == 'fp32':\n        n += 1\n    use(p{i}, n)\n" for i in range(count)
     )
     feature.write("pkg/modes.py", f"def modes(\n{params}) -> int:\n    n = 0\n{body}    return n\n")
-    found, elapsed = _timed(run, "any-annotation")
+    found, elapsed = timed(run, "any-annotation")
     assert [sev for _l, sev in found] == ["error"] * count
     assert elapsed < 15, elapsed

@@ -3980,13 +3980,7 @@ def function_findings(
         wrong.append((ret, f"returns a {kind} (`{short(src, ret.value, 40)}`)", fix))
     yield from wrong_returns(src, node, declared, wrong, annotation_added)
     for ret, how, fix in edited_items:
-        yield finding(
-            src,
-            ret,
-            RULE,
-            BLOCK,
-            f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
-        )
+        yield _at_return(src, node, declared, ret, how, fix)
 
 
 # Decorators that leave a generator function a generator function when called.
@@ -4611,13 +4605,25 @@ def wrong_returns(
         )
         return
     for ret, how, fix in wrong:
-        yield finding(
-            src,
-            ret,
-            RULE,
-            BLOCK,
-            f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
-        )
+        yield _at_return(src, node, declared, ret, how, fix)
+
+
+def _at_return(
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    declared: str,
+    ret: ast.Return,
+    how: str,
+    fix: str,
+) -> Finding:
+    """The ✗ at one added ``return`` that contradicts ``-> declared``."""
+    return finding(
+        src,
+        ret,
+        RULE,
+        BLOCK,
+        f"`{node.name}` is annotated `-> {declared}` but {how} on line {ret.lineno}; {fix}",
+    )
 
 
 def return_site(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
