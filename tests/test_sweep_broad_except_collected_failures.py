@@ -5,8 +5,8 @@
 return 1`` under ``sys.exit(main())``, ``return 1 if failed else 0``, ``if failures:
 raise``) reports every failure: no finding, as ``sys.exit(1)`` in the handler gives none
 (Arize phoenix's CI scripts, set zzzu, labelled '-'). A record nothing turns into a
-failure, a test another operand can keep false, or a returned status nobody exits with
-keeps the ⚠."""
+failure, a test another operand can keep false, a `raise SystemExit(0)` (success), or a
+returned status nobody exits with keeps the ⚠."""
 
 from __future__ import annotations
 
@@ -64,6 +64,28 @@ def quiet(dry_run: bool) -> None:
         raise SystemExit(1)
 
 
+def exits_zero() -> None:
+    bad = []
+    for path in sys.argv[1:]:
+        try:
+            compile_file(path)
+        except Exception:  # m:exit-zero
+            bad.append(path)
+    if bad:
+        raise SystemExit(0)
+
+
+def exits_message() -> None:
+    bad = []
+    for path in sys.argv[1:]:
+        try:
+            compile_file(path)
+        except Exception:  # m:exit-message
+            bad.append(path)
+    if bad:
+        raise SystemExit(f"bad: {bad}")
+
+
 def report_only() -> None:
     bad = []
     for path in sys.argv[1:]:
@@ -89,6 +111,9 @@ def test_a_failure_collected_then_turned_into_a_failing_end(feature: Repo, run: 
         "counted": "-",
         "raised": "-",
         "and-test": "warning",
+        # success reported: the catch stays (a change cannot hide it by exiting 0)
+        "exit-zero": "warning",
+        "exit-message": "-",
         "printed": "warning",
     }
 

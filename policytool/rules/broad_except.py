@@ -37,10 +37,10 @@ with a failing status, as does a status the handler sets, `exit_code = 1`, that
 `os._exit(exit_code)` ends the process with right after the `try`, or a failure the
 handler records in a local, `failures.append((path, exc))` / `failed += 1`, that its
 function turns into a failing end in a statement of its own body past the handler, `if
-failures:` raising, exiting non-zero or returning a non-zero int, or `return 1 if failed
-else 0`, a returned status only where the module exits with it, `sys.exit(main())`: no
-finding; only the handler's own code counts, not a function, lambda or class it
-defines): ⚠. A handler
+failures:` raising (not `SystemExit(0)`), exiting non-zero or returning a non-zero int,
+or `return 1 if failed else 0`, a returned status only where the module exits with it,
+`sys.exit(main())`: no finding; only the handler's own code counts, not a function,
+lambda or class it defines): ⚠. A handler
 that binds the exception and uses it is ⚠ too (`as e` usually means it is logged: still
 a catch-all), unless it hands the exception itself on (`future.set_exception(e)`,
 `stream.fail(e)`, `errors.append(e)`) or logs it at a best-effort boundary (below),
@@ -738,7 +738,7 @@ def _failing_ends(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef)
     for stmt in func.body:
         names: set[str] = set()
         if isinstance(stmt, ast.If) and any(
-            isinstance(node, ast.Raise)
+            _raises_failure(node)
             or _exits(node)
             or (status is not None and isinstance(node, ast.Return) and _failing(node.value))
             for node in _handler_nodes(stmt.body)
@@ -754,6 +754,22 @@ def _failing_ends(src: SourceInfo, func: ast.FunctionDef | ast.AsyncFunctionDef)
         for name in names:
             out[name] = stmt.lineno
     return out
+
+
+def _raises_failure(node: ast.AST) -> bool:
+    """A ``raise`` that fails: not ``raise SystemExit`` / ``SystemExit(0)`` /
+    ``SystemExit(None)``, which end the process reporting success (a pull request could
+    otherwise collect its failures and exit 0 to hide the catch)."""
+    if not isinstance(node, ast.Raise):
+        return False
+    exc = node.exc
+    if exc is None:
+        return True
+    call = exc if isinstance(exc, ast.Call) else None
+    if last_name(call.func if call is not None else exc) != "SystemExit":
+        return True
+    status = call.args[0] if call is not None and call.args else None
+    return not (status is None or (isinstance(status, ast.Constant) and status.value in (0, None)))
 
 
 def _tested_names(test: ast.expr) -> set[str]:
