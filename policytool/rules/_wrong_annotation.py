@@ -4687,15 +4687,37 @@ def decorated(node: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ..
 _OLD_RETURN_RE = re.compile(rb"^[ \t]*return\b(.*)$", re.M)
 
 
-def _old_returns(src: SourceInfo, line: int) -> list[ast.Return | None]:
-    """The ``return`` statements the hunk holding head ``line`` removed (None for one
-    whose value does not parse): a continuation line is joined until the value parses
-    (a few lines at most)."""
+@dataclass(frozen=True)
+class _OldReturns:
+    """What the ``return`` statements one hunk removed were: their kinds
+    (:func:`_literal_kind`, ``"None"``, ``"other"``), the (1-based place, text) of each
+    item of those that were tuple displays, and whether one did not parse."""
+
+    kinds: frozenset[str]
+    items: frozenset[tuple[int, str]]
+    unparsed: bool
+
+
+_NO_OLD_RETURNS = _OldReturns(frozenset(), frozenset(), False)
+
+
+def _old_returns(src: SourceInfo, line: int) -> _OldReturns:
+    """:class:`_OldReturns` of the hunk holding head ``line``, read once a hunk (asked
+    for each added return, a hunk of thousands of them was parsed thousands of times): a
+    continuation line is joined until the value parses (a few lines at most)."""
     text = src.replaced_text(line)
     if b"return" not in text:
-        return []
+        return _NO_OLD_RETURNS
+    memo = src.cache.setdefault("old_returns", {})
+    assert isinstance(memo, dict)
+    # the hunk's bytes object, kept alive by the source: its identity names the hunk
+    cached = memo.get(id(text))
+    if isinstance(cached, _OldReturns):
+        return cached
     lines = text.splitlines()
-    found: list[ast.Return | None] = []
+    kinds: set[str] = set()
+    items: set[tuple[int, str]] = set()
+    unparsed = False
     for index, raw in enumerate(lines):
         match = _OLD_RETURN_RE.match(raw)
         if match is None:
@@ -4710,22 +4732,25 @@ def _old_returns(src: SourceInfo, line: int) -> list[ast.Return | None]:
             if stmt and isinstance(stmt[0], ast.Return):
                 parsed = stmt[0]
             break
-        found.append(parsed)
+        if parsed is None:
+            kinds.add("other")
+            unparsed = True
+            continue
+        value = parsed.value
+        if value is None or gives_none(value):
+            kinds.add("None")
+        else:
+            kinds.add(_value_kind(value, frozenset(), src) or "other")
+        if isinstance(value, ast.Tuple):
+            items.update((place, unparse(e)) for place, e in enumerate(value.elts, start=1))
+    found = memo[id(text)] = _OldReturns(frozenset(kinds), frozenset(items), unparsed)
     return found
 
 
 def _old_return_kinds(src: SourceInfo, line: int) -> frozenset[str]:
     """The kinds (:func:`_literal_kind`, ``"None"``, ``"other"``) of the ``return``
     statements the hunk holding head ``line`` removed."""
-    kinds: set[str] = set()
-    for ret in _old_returns(src, line):
-        if ret is None:
-            kinds.add("other")
-        elif ret.value is None or gives_none(ret.value):
-            kinds.add("None")
-        else:
-            kinds.add(_value_kind(ret.value, frozenset(), src) or "other")
-    return frozenset(kinds)
+    return _old_returns(src, line).kinds
 
 
 def new_item(src: SourceInfo, ret: ast.Return, place: int) -> bool:
@@ -4734,15 +4759,10 @@ def new_item(src: SourceInfo, ret: ast.Return, place: int) -> bool:
     replacing ``return dims, fn``: item 1 is the change's; item 2 is as old as before)."""
     if not src.overlaps(ret.lineno, ret.lineno) or not isinstance(ret.value, ast.Tuple):
         return False
-    text = unparse(ret.value.elts[place - 1])
-    for old in _old_returns(src, ret.lineno):
-        if old is None:
-            return False
-        value = old.value
-        if isinstance(value, ast.Tuple) and len(value.elts) >= place:
-            if unparse(value.elts[place - 1]) == text:
-                return False
-    return True
+    old = _old_returns(src, ret.lineno)
+    if old.unparsed:
+        return False
+    return (place, unparse(ret.value.elts[place - 1])) not in old.items
 
 
 def rewritten_return(src: SourceInfo, ret: ast.Return, kind: str) -> bool:
