@@ -56,6 +56,12 @@ def rebound(kv: Tuple[int]) -> int:
     return len(kv)
 
 
+def rebound_twice(kv: Tuple[int]) -> int:
+    kv = (1, 2)
+    kv = (3, 4, 5)
+    return len(kv)
+
+
 def any_length(kv: Tuple[int, ...]) -> int:
     return len(kv)
 
@@ -96,8 +102,8 @@ def test_a_one_item_tuple_used_as_any_length(feature: Repo, run: Run) -> None:
 
 
 def test_what_a_one_item_tuple_may_do(feature: Repo, run: Run) -> None:
-    """Its one item read, a name rebound before use, the any-length spelling, a fixed
-    arity of two, a plain pass-on, a string annotation that does not parse, and a nested
+    """Its one item read, a name rebound before use (once or twice), the any-length
+    spelling, a fixed arity of two, a plain pass-on, a string annotation that does not parse, and a nested
     function's own parameter: no ✗."""
     feature.write("pkg/fine.py", FINE)
     assert blocking(run, "any-annotation") == []

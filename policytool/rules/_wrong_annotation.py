@@ -4286,11 +4286,11 @@ def _single_item_tuple(src: SourceInfo, annotation: ast.expr) -> str | None:
     return short(src, node.slice)
 
 
-def _sequence_use(node: ast.AST, name: str, parents: dict[int, ast.AST]) -> str | None:
-    """How ``node``, a read of the name ``name``, treats it as a tuple of any length
-    (``for x in name``, ``len(name)``, ``name[1]``, ``name[i]``, ``name[1:]``, ``*name``,
-    ``x in name``), or None: ``name[0]`` and a plain pass-on say nothing."""
-    parent = parents.get(id(node))
+def _sequence_use(node: ast.Name, name: str, parent: ast.AST | None) -> str | None:
+    """How ``node``, a read of the name ``name`` whose parent node is ``parent``, treats it
+    as a tuple of any length (``for x in name``, ``len(name)``, ``name[1]``, ``name[i]``,
+    ``name[1:]``, ``*name``, ``x in name``), or None: ``name[0]`` and a plain pass-on say
+    nothing."""
     if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
         return f"`for ... in {name}`"
     if (
@@ -4344,19 +4344,22 @@ def _single_tuple_as_sequence(
                 items[arg.arg] = item
     if not checked:
         return
-    parents: dict[int, ast.AST] = {}
-    reads: dict[str, list[ast.Name]] = {}
-    for sub in kwreads.body_nodes(node):
-        for child in ast.iter_child_nodes(sub):
-            parents[id(child)] = sub
-        if isinstance(sub, ast.Name) and sub.id in checked:
-            if isinstance(sub.ctx, ast.Load):
-                reads.setdefault(sub.id, []).append(sub)
-            else:
-                checked.pop(sub.id)  # rebound: the annotation no longer speaks for it
+    reads = _module_index(src).reads(node)
+    # a name the body rebinds: the annotation no longer speaks for it
+    rebound = {
+        sub.id
+        for sub in kwreads.body_nodes(node)
+        if isinstance(sub, ast.Name) and sub.id in checked and not isinstance(sub.ctx, ast.Load)
+    }
     for name, annotation in checked.items():
+        if name in rebound:
+            continue
         use = next(
-            (u for read in reads.get(name, ()) if (u := _sequence_use(read, name, parents))),
+            (
+                u
+                for read, parent in reads.get(name, ())
+                if (u := _sequence_use(read, name, parent)) is not None
+            ),
             None,
         )
         if use is None:
