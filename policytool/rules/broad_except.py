@@ -640,7 +640,12 @@ def _exits(node: ast.AST) -> bool:
             return False
     elif not (isinstance(func, ast.Name) and func.id in ("exit", "quit")):
         return False
-    status = node.args[0] if node.args else None
+    return _failing_status(node.args[0] if node.args else None)
+
+
+def _failing_status(status: ast.expr | None) -> bool:
+    """Whether an exit status (``sys.exit``'s or ``SystemExit``'s argument) reports a
+    failure: not absent, ``0`` or ``None``."""
     return not (status is None or (isinstance(status, ast.Constant) and status.value in (0, None)))
 
 
@@ -768,8 +773,7 @@ def _raises_failure(node: ast.AST) -> bool:
     call = exc if isinstance(exc, ast.Call) else None
     if last_name(call.func if call is not None else exc) != "SystemExit":
         return True
-    status = call.args[0] if call is not None and call.args else None
-    return not (status is None or (isinstance(status, ast.Constant) and status.value in (0, None)))
+    return _failing_status(call.args[0] if call is not None and call.args else None)
 
 
 def _tested_names(test: ast.expr) -> set[str]:
