@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 import click
 
 from policytool.config import Config, load_config
+from policytool.engine.crash import debugging
 from policytool.engine.findings import (
     FORMATS,
     Finding,
@@ -1254,7 +1255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()  # the reader went away (`| head`): nothing left to tell it
         return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the top-level guard: no traceback reaches a user
-        if os.environ.get("POLICYTOOL_DEBUG"):
+        if debugging():
             raise
         click.echo(
             f"policytool: error: internal error ({type(exc).__name__}: "

@@ -249,6 +249,7 @@ def test_rules_group_lists_its_members(run: Run) -> None:
     assert [line.split()[0] for line in engine.splitlines()] == [
         "bare-ignore",
         "baseline-stale",
+        "rule-error",
         "syntax-error",
         "undecodable",
     ]

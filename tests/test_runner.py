@@ -111,9 +111,23 @@ def test_a_policy_error_in_a_worker_is_raised_here(
         runner.run_file_rules(Config(root=tmp_path), tree, [rule])
 
 
-def test_a_crash_in_a_worker_is_raised_here_with_its_traceback(
-    tmp_path: Path, tree: list[str], no_leftovers: list[int]
+def test_a_rule_crashing_in_a_worker_is_a_finding_for_its_file(
+    tmp_path: Path, tree: list[str], no_leftovers: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A rule's bug costs that rule's reading of each file it raises on (rule-error)."""
+    monkeypatch.delenv("POLICYTOOL_DEBUG", raising=False)
+    rule = _boom_in_a_worker(os.getpid(), ZeroDivisionError("worker bug"), tmp_path, tree)
+    result = runner.run_file_rules(Config(root=tmp_path), tree, [rule])
+    crashed = [f for f in result.findings if f.rule == "rule-error"]
+    assert crashed and all("boom stopped on an internal error" in f.message for f in crashed)
+    assert result.files_checked == FILES + 1
+
+
+def test_a_crash_in_a_worker_is_raised_here_with_its_traceback(
+    tmp_path: Path, tree: list[str], no_leftovers: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``POLICYTOOL_DEBUG`` the rule's error is raised, with the worker's traceback."""
+    monkeypatch.setenv("POLICYTOOL_DEBUG", "1")
     rule = _boom_in_a_worker(os.getpid(), ZeroDivisionError("worker bug"), tmp_path, tree)
     with pytest.raises(RuntimeError, match="ZeroDivisionError: worker bug") as caught:
         runner.run_file_rules(Config(root=tmp_path), tree, [rule])

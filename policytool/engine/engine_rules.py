@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: Copyright contributors to the policytool project
 # ruff: noqa: E501 - the docs quote real output lines, which are longer than code lines
-"""The ids the engine itself reports (undecodable, syntax-error, bare-ignore) and their docs.
+"""The ids the engine itself reports (undecodable, syntax-error, rule-error, bare-ignore, ...) and their docs.
 
 They have no check function of their own: the runner reports them while reading and
 parsing files. Registered for ``policytool rules`` and docs/rules/.
@@ -87,6 +87,40 @@ uses (a file written for 3.12 may not parse on 3.10). `policytool fix` does not 
 ## Configuration
 None. Exclude files that are not meant to be Python (templates) with
 `[tool.policytool] exclude = [...]`.
+""",
+    )
+)
+register_info(
+    RuleInfo(
+        "rule-error",
+        "a rule stopped on an internal error and did not read a file",
+        doc="""\
+## What it checks
+A rule raised an error nobody foresaw while reading one file: a bug in policytool, met
+on a shape of code its authors did not think of. The finding names the rule, the error
+and its text (cut at 200 characters, control characters escaped); that rule's reading of
+that file is lost, and every other rule and file is still checked. `POLICYTOOL_DEBUG=1`
+raises the error instead, with its traceback. A configuration error a rule reports on
+purpose (exit 2 with one sentence) is not caught here.
+
+## Why
+Before, one such error stopped the whole command (`policytool: error: internal error
+...`, exit 2): a 700-file release sweep lost to one file. Silently skipping the file
+would be worse: a pull request could then hide a finding by writing the shape that
+breaks a rule. So the error is a finding of its own that fails the run, and neither a
+`# policytool: ignore` comment in the file nor the baseline can accept it.
+
+## Example
+```text
+pkg/model.py:1:1: rule-error any-annotation stopped on an internal error (ValueError: zip() argument 2 is shorter than argument 1) and did not read this file; please report it to the policytool maintainers with this line (POLICYTOOL_DEBUG=1 shows the traceback)
+```
+
+## Fix
+Report it, with the line and, if you can, the file or a cut-down copy of it. Until a
+release fixes it, `--skip RULE` leaves the rule out of the run.
+
+## Configuration
+None.
 """,
     )
 )

@@ -243,7 +243,9 @@ def register_info(info: RuleInfo) -> RuleInfo:
 
 # Findings the engine itself reports; ``--only`` keeps them (a file that cannot be
 # read or parsed was not checked), ``--skip`` can drop them.
-ENGINE_RULE_IDS = frozenset({"undecodable", "syntax-error", "bare-ignore", "baseline-stale"})
+ENGINE_RULE_IDS = frozenset(
+    {"undecodable", "syntax-error", "bare-ignore", "baseline-stale", "rule-error"}
+)
 # The groups of rules, usable in ``--only`` / ``--skip``; each rule declares its own.
 GROUPS = ("source", "lock", "repo", "ci", "sweep")
 # Which module under ``policytool.rules`` registers each id, from the generated index

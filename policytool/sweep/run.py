@@ -24,6 +24,7 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.core.git import git_root
 from policytool.core.globs import match_any
+from policytool.engine.crash import debugging, rule_error
 from policytool.engine.findings import Finding, Severity, sort_findings
 from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, rule_ids_of_group
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
@@ -414,6 +415,7 @@ def sweep_file(
         return [_note(path, 1, f"cannot parse the head version, not swept: {exc}")], [], None
     findings: list[Finding] = []
     unread: list[str] = []  # rules that could not read the file
+    crashed: list[Finding] = []  # a rule's own bug: that rule's reading lost, said as ✗
     reads: frozenset[str] | None = None
     try:
         for rule in rules:
@@ -425,10 +427,20 @@ def sweep_file(
                     findings.extend(rule.check(source, config))
                 except RecursionError:
                     unread.append(rule.id)
+                except PolicyError:
+                    raise  # a deliberate stop (a bad configuration): exit 2 with its sentence
+                except Exception as exc:  # noqa: BLE001 - reported below as rule-error, a ✗
+                    if debugging():
+                        raise
+                    crashed.append(rule_error(path, rule.id, exc))
         try:
             reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
         except RecursionError:
             unread.extend([] if KWARGS_RULE in unread else [KWARGS_RULE])
+        except Exception as exc:  # noqa: BLE001 - reported below as rule-error, a ✗
+            if debugging():
+                raise
+            crashed.append(rule_error(path, KWARGS_RULE, exc))
     finally:
         # The file's per-rule cache dies with it: a helper that points back at its source
         # makes a cycle, which the paused collector would keep, syntax tree and all, until
@@ -442,6 +454,7 @@ def sweep_file(
         uses = [u for u in uses if KWARGS_RULE not in ignored.get(u.line, ())]
     # After the ignores: a comment in the file cannot drop them.
     findings.extend(_too_deep_for(path, rule) for rule in unread)
+    findings.extend(crashed)
     return findings, uses, reads
 
 
