@@ -103,7 +103,10 @@ def test_a_rebinding_that_may_keep_the_callers_keys_does_not_end_them(
 def test_a_dump_handed_to_a_helper_after_the_rebinding_is_no_kwargs_dict(
     feature: Repo, run: Run
 ) -> None:
-    """Before round AG: ⚠ at the helper's read (the ``**`` dict passed on whole)."""
+    """Before round AG: ⚠ at the helper's read (the ``**`` dict passed on whole). A
+    helper's read is no ⚠ since round AU (reading 4); it is still the ✗ of a new key
+    repeated in two files while the helper gets the caller's dict, and not once it gets
+    the dump."""
     body = (
         "        kwargs = ExtractParams(**kwargs).model_dump()\n"
         "        self._append_tasks(kwargs)\n"
@@ -111,26 +114,22 @@ def test_a_dump_handed_to_a_helper_after_the_rebinding_is_no_kwargs_dict(
         "    def _append_tasks(self, options):\n"
         '        self.batch = options.get("inference_batch_size", 8)\n'
     )
-    feature.write("pkg/params.py", "class ExtractParams:\n    pass\n")
-    feature.write("pkg/batch.py", INGESTOR.format(cls="Batch", body=body))
-    feature.commit("helper")
+    _write(feature, body)
     assert found(run, "kwargs-lookup") == []
-    # Handed on before the rebinding, the helper reads the caller's keys: ⚠.
-    feature.write(
-        "pkg/batch.py",
-        INGESTOR.format(
-            cls="Batch",
-            body=body.replace(
-                "        kwargs = ExtractParams(**kwargs).model_dump()\n"
-                "        self._append_tasks(kwargs)\n",
-                "        self._append_tasks(kwargs)\n"
-                "        kwargs = ExtractParams(**kwargs).model_dump()\n",
-            ),
+    # Handed on before the rebinding, each helper reads the caller's keys: the new key
+    # read in two files is the ✗.
+    _write(
+        feature,
+        body.replace(
+            "        kwargs = ExtractParams(**kwargs).model_dump()\n"
+            "        self._append_tasks(kwargs)\n",
+            "        self._append_tasks(kwargs)\n"
+            "        kwargs = ExtractParams(**kwargs).model_dump()\n",
         ),
     )
-    feature.commit("handed first")
-    assert [(r[0], r[1], r[2]) for r in found(run, "kwargs-lookup")] == [
-        ("pkg/batch.py", 10, "warning")
+    assert sorted((r[0], r[1], r[2]) for r in found(run, "kwargs-lookup")) == [
+        ("pkg/batch.py", 10, "error"),
+        ("pkg/fused.py", 10, "error"),
     ]
 
 

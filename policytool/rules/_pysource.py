@@ -357,10 +357,15 @@ class KeyUse:
     # The function's own line, not a read: its ``**`` dict is never passed on on a
     # fail-fast path (``dropped_on``), one ✗ for the function, not one a key.
     drop_site: bool = False
-    # A plain ``*_kwargs: dict`` parameter that no ``**`` dict reaches: not the rule's ⚠
-    # (no ``**kwargs`` signature), reported only when the new key is repeated in another
-    # file (the ✗).
+    # A plain ``*_kwargs: dict`` parameter that no ``**`` dict reaches: never reported
+    # (its keys are fixed by whoever builds the dict), but another file's read of the
+    # key for a ``**kwargs`` read's ✗.
     plain: bool = False
+    # A plain parameter another function's ``**`` dict is handed to whole (a private
+    # helper's ``def _setup(self, options)`` given ``self._setup(kwargs)``): not the ⚠
+    # (its own signature is no ``**kwargs``), but the ✗ of a new key repeated in another
+    # file, as a read of a stored kwargs dict is.
+    handed: bool = False
     # The read's line as :func:`moved_line` normalises it: a change that removes as many
     # such lines as it adds moved the read (``git diff --color-moved``), it wrote none.
     code: bytes = b""

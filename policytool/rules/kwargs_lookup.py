@@ -42,9 +42,12 @@ adds (a line from the lookup to its key: a rewritten default alone is no new rea
 anywhere in its body when the change adds the `**kwargs` parameter itself. A
 dict passed on whole from `**kwargs` to a plain parameter of a private helper
 (`self._setup(kwargs)`, then `def _setup(self, kwargs: dict)`, also from a `lambda` of
-the body) is followed within the file; a public function or method taking it
-(numba-cuda's `get_identity(cls, kwargs)` classmethods, given `Vectorize.__new__`'s
-`**kws`) has a plain dict parameter of its own API, whose reads are not reported.
+the body) is followed within the file: the helper's reads are no ⚠ (its own signature
+takes a plain dict, not `**kwargs`: sentry's `_set_responses_api_input_data(span,
+kwargs, integration)`), but a new key it repeats in another file is the ✗ below; a
+public function or method taking it (numba-cuda's `get_identity(cls, kwargs)`
+classmethods, given `Vectorize.__new__`'s `**kws`) has a plain dict parameter of its
+own API, whose reads are not followed.
 Setting a default is not a read: `if "k" not in kwargs: kwargs["k"] = v`, also when the
 test is one term of an `and` or the key is set in a block nested in the `if`. A
 `**kwargs: Unpack[SomeTypedDict]` (PEP 692) is typed: a type checker checks each
@@ -378,6 +381,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     reason,
                     f"**{name}" if name == star else f"{name}: dict",
                     plain=name not in starred.get(func, ()),
+                    handed=name != star and name in starred.get(func, ()),
                     typed=typed and name == star,
                     code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
@@ -1441,6 +1445,11 @@ def kwargs_finding(
             "with no shared module constant"
         )
         return Finding(use.path, use.line, use.col, "kwargs-lookup", message, BLOCK)
+    if use.handed:
+        # A dict another function's ``**kwargs`` hands whole to this one's plain
+        # parameter (``self._setup(kwargs)``): no ``**kwargs`` signature here, so not the
+        # ⚠; a new key it repeats across files is still the ✗ above.
+        return None
     if use.unchanged and before == OWN_FILE:
         # An untouched line reading a key this file read before: the change wrapped the
         # old read in a new function (its own ``**kwargs``), it wrote no lookup.
