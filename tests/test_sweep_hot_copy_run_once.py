@@ -70,6 +70,34 @@ def test_forward_cloning_its_input(feature: Repo, run: Run) -> None:
     assert [(r[1], r[2]) for r in rows] == expected
 
 
+def test_forward_cloning_a_batch_object_is_no_activations_copy(feature: Repo, run: Run) -> None:
+    """pytorch_geometric's ``GPSE.forward(self, batch)``: ``batch = batch.clone()`` copies
+    a graph ``Batch`` to rewrite it, not the latents/activations of a step loop (set
+    zzzv, labelled ⚠); an input annotated as another type is no tensor either, one
+    annotated ``torch.Tensor`` is (✗)."""
+    feature.write(
+        "pkg/gnn.py",
+        "import torch\n"
+        "\n\n"
+        "class GPSE:\n"
+        "    def forward(self, batch):\n"
+        "        batch = batch.clone()\n"  # 6: ⚠
+        "        return batch\n"
+        "\n\n"
+        "class Encoder:\n"
+        "    def forward(self, graph: Data) -> Data:\n"
+        "        keep = graph.clone()\n"  # 12: ⚠
+        "        return keep\n"
+        "\n\n"
+        "class Head:\n"
+        "    def forward(self, feats: torch.Tensor) -> torch.Tensor:\n"
+        "        keep = feats.clone()\n"  # 18: ✗
+        "        return keep\n",
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[1], r[2]) for r in rows] == [(6, "warning"), (12, "warning"), (18, "error")]
+
+
 def test_generation_kwargs_copied_per_call(feature: Repo, run: Run) -> None:
     """lm-evaluation-harness LiteLLM: ``copy.deepcopy(gen_kwargs)`` at the top of
     ``async def amodel_call`` copies the sampling config of each request: ✗, and so does

@@ -1743,6 +1743,63 @@ def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Fi
     )
 
 
+# Receivers whose ``.get(x)`` is a request or another call that returns its result, not
+# a lookup that misses: ``requests.get(url)``, ``self.session.get(url)``.
+_NOT_MAPPINGS = frozenset({"requests", "httpx", "aiohttp", "session", "client", "api", "http"})
+# Lookups that give None for a missing name whatever the program does.
+_ENV_LOOKUPS = frozenset({"os.getenv", "os.environ.get"})
+
+
+def optional_lookup(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Finding | None:
+    """``x: T = d.get("k")`` (one argument: no default) under an annotation that certainly
+    rejects None, new in the change: the lookup gives None for a missing key, so the
+    annotation lies when it is missing. ✗ for an environment lookup (``os.getenv("K")``,
+    ``os.environ.get("K")``: unset is always possible), and for any other ``.get`` when
+    its own function then tests the name for None or truth (sentry's ``messages: "Union[
+    str, ...]" = kwargs.get("input")`` followed by ``if messages is None``): the code
+    says None comes. Not a request (``requests.get(url)``, ``self.client.get(...)``)."""
+    value = node.value
+    if not (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and isinstance(node.target, ast.Name)
+        and len(value.args) == 1
+        and not value.keywords
+        and not isinstance(value.args[0], ast.Starred)
+    ):
+        return None
+    qualified = src.qualname(value.func)
+    env = qualified in _ENV_LOOKUPS
+    if not env:
+        receiver = value.func.value
+        root = receiver
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        words = {last_name(receiver) or "", root.id if isinstance(root, ast.Name) else ""}
+        if value.func.attr != "get" or not _NOT_MAPPINGS.isdisjoint(w.lower() for w in words):
+            return None
+    if not (src.node_added(node.annotation) or src.node_added(value)):
+        return None
+    if _silenced(src, node.lineno) or _types(src).admits_none(node.annotation) is not False:
+        return None
+    name = node.target.id
+    if not env and not (
+        isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and name in _body_facts(src, func).tested_names
+    ):
+        return None
+    declared = short(src, node.annotation).strip("\"'")
+    why = "unset" if env else "missing"
+    return finding(
+        src,
+        node.annotation,
+        RULE,
+        BLOCK,
+        f"`{name}: {declared}` is given `{short(src, value)}`, None when the key is {why}: "
+        f"`{declared}` does not admit None; annotate `{declared} | None` or give a default",
+    )
+
+
 @dataclass(frozen=True)
 class _NonePuts:
     """What a function's body puts a literal ``None`` into, read in one walk: the first

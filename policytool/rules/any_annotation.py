@@ -222,6 +222,12 @@ A local container the change annotates whose own function then puts a literal `N
 in it is ✗ when the item type certainly holds none (nv-ingest's `all_text: List[str] =
 []` then `all_text.append(None)` as a "no text" sentinel; `.add(None)`, `.insert(i,
 None)`, `d[k] = None` under `Dict[K, V]`).
+A name the change annotates and binds to a lookup that may miss, `x: T = d.get("k")` with
+no default, is ✗ when `T` certainly holds no None: an environment lookup
+(`API_KEY: str = os.getenv("API_KEY")`, `os.environ.get`) always, another `.get` when its
+function then tests the name for None or truth (sentry's `messages: "Union[str, ...]" =
+kwargs.get("input")` and later `if messages is None: return`); not a request
+(`requests.get(url)`, `self.session.get(url)`).
 A parameter annotation the change writes that a caller contradicts with what it passes
 as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
 under an annotation that holds none (its default not None, else it is the implicit
@@ -2452,6 +2458,9 @@ def any_annotation(src: SourceInfo) -> Iterator[Finding]:
         given_none = wrong.none_items(src, node, ctx.innermost)
         if given_none is not None:
             yield given_none
+        looked_up = wrong.optional_lookup(src, node, ctx.innermost)
+        if looked_up is not None:
+            yield looked_up
     for node, _ctx in src.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         positional = [*node.args.posonlyargs, *node.args.args]

@@ -92,7 +92,9 @@ token, `next_token`, the sampled token ids; an item's name is its collection's,
 in its block, or a `break` of the function's outermost loop: the EOS branch's `yield
 cur_token.clone(); break` copies once, ⚠); or an
 uncommented `.clone()` of the tensor a `forward` was given (`residual = x.clone()`: its
-activations, copied on every pass); or an uncommented `.clone()` of a whole tensor a name holds
+activations, copied on every pass; not an input annotated as another type, nor one named
+`batch` or `data`: pytorch_geometric's `GPSE.forward(self, batch)` copies a graph
+`Batch`, ⚠); or an uncommented `.clone()` of a whole tensor a name holds
 (not a slice, an item of a collection, a mask, ids, frequencies, weights or a config) in
 a function of the same module that a step loop (over steps, timesteps, sigmas or the
 tokens of a decoding loop) calls: `generate`'s `for _ in range(max_new_tokens)` calling
@@ -847,9 +849,17 @@ def _forward_input(src: SourceInfo, call: ast.Call, function: ast.AST | None) ->
     if not isinstance(function, _FuncDef) or function.name != "forward":
         return False
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
-    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
-    inputs = positional[1:2] if positional[:1] == ["self"] else positional[:1]
-    if not (isinstance(receiver, ast.Name) and receiver.id in inputs and not call.args):
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if positional[:1] and positional[0].arg == "self":
+        positional = positional[1:]
+    first = positional[0] if positional else None
+    if not (
+        first is not None
+        and isinstance(receiver, ast.Name)
+        and receiver.id == first.arg
+        and not call.args
+        and _holds_activations(first)
+    ):
         return False
     rebound = any(
         isinstance(node, ast.Name)
@@ -859,6 +869,21 @@ def _forward_input(src: SourceInfo, call: ast.Call, function: ast.AST | None) ->
         for node in _own_nodes(function.body)
     )
     return not rebound and not _why_comment(src, call)
+
+
+# ``forward(self, batch)``: a batch object (pytorch_geometric's ``Batch`` of a graph, a
+# dict of tensors), copied to be rewritten, not the latents/activations a step carries.
+_CONTAINER_INPUTS = frozenset({"batch", "data"})
+
+
+def _holds_activations(param: ast.arg) -> bool:
+    """Whether ``forward``'s input may be the activations tensor: annotated as a tensor
+    or array (``x: torch.Tensor``), or unannotated and not named as a batch container
+    (pytorch_geometric's ``GPSE.forward(self, batch)`` clones a graph ``Batch``)."""
+    if param.annotation is not None:
+        text = ast.unparse(param.annotation)
+        return "Tensor" in text or "Array" in text
+    return param.arg not in _CONTAINER_INPUTS
 
 
 def _root_name(expr: ast.expr) -> str | None:
