@@ -5,7 +5,8 @@ certainly rejects None: the lookup gives None for a missing key, so the annotati
 An environment lookup (``os.getenv("K")``, ``os.environ.get("K")``) can always be unset;
 any other ``.get`` is reported when its function tests the name for None or truth
 (sentry's ``messages: "Union[str, ...]" = kwargs.get("input")`` then ``if messages is
-None: return``, set zzzv). A default, an Optional annotation, a request
+None: return``, set zzzv; ``SequenceNotStr[str]``, a generic class of a package not
+read, holds no None). A default, an Optional annotation, a request
 (``requests.get(url)``) or an untested name say nothing."""
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ def embed(kwargs: "dict[str, object]") -> None:
     print(messages)
 
 
+def embed_generic(kwargs: "dict[str, object]") -> None:
+    texts: "Union[str, SequenceNotStr[str]]" = kwargs.get("input")
+    if texts is None:
+        return
+
+
 class Loader:
     def load(self, cfg: dict) -> str:
         name: str = cfg.get("name")
@@ -36,7 +43,7 @@ class Loader:
 
 FINE = """\
 import os
-from typing import Optional
+from typing import Optional, Union
 
 import requests
 
@@ -64,7 +71,8 @@ def client_call(self, url: str) -> None:
 def optional(cfg: dict) -> None:
     name: Optional[str] = cfg.get("name")
     other: str | None = cfg.get("other")
-    if name is None or other is None:
+    nested: "Union[str, Optional[int]]" = cfg.get("nested")
+    if name is None or other is None or nested is None:
         return
 
 
@@ -82,11 +90,12 @@ def test_a_lookup_that_may_miss_under_an_annotation_rejecting_none(feature: Repo
         ("pkg/lookups.py", 4),
         ("pkg/lookups.py", 5),
         ("pkg/lookups.py", 9),
-        ("pkg/lookups.py", 17),
+        ("pkg/lookups.py", 16),
+        ("pkg/lookups.py", 23),
     ]
     assert found_here[0][2] == (
-        '`API_KEY: str` is given `os.getenv("API_KEY")`, None when the key is unset: `str` '
-        "does not admit None; annotate `str | None` or give a default"
+        '`API_KEY: str` is given `os.getenv("API_KEY")`, None when the key is unset, which '
+        "the annotation does not admit; add `| None` to it or give a default"
     )
     assert (
         '`messages: Union[str, list[str]]` is given `kwargs.get("input")`, None when '

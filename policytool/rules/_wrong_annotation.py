@@ -1750,6 +1750,28 @@ _NOT_MAPPINGS = frozenset({"requests", "httpx", "aiohttp", "session", "client", 
 _ENV_LOOKUPS = frozenset({"os.getenv", "os.environ.get"})
 
 
+def _holds_no_none(src: SourceInfo, annotation: ast.expr) -> bool:
+    """Whether ``annotation`` certainly holds no None, counting a generic class written
+    with its parameters (``SequenceNotStr[str]``, imported from a package not read) as a
+    class: a subscripted name that is no typing form is an instance's type, never None.
+    Only for a lookup's annotation, whose ``T | None`` advice costs nothing when wrong."""
+    parsed = unquoted(annotation) if isinstance(annotation, ast.Constant) else annotation
+    if parsed is None:
+        return False
+    members = union_items(src, parsed) or [parsed]
+    types = _types(src)
+    for member in members:
+        answer = types.admits_none(member)
+        if answer is False:
+            continue
+        if answer is None and isinstance(member, ast.Subscript):
+            outer = src.qualname(member.value) or ""
+            if not (outer.startswith(("typing", "collections")) or outer in _ADMITS_NONE):
+                continue
+        return False
+    return True
+
+
 def optional_lookup(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Finding | None:
     """``x: T = d.get("k")`` (one argument: no default) under an annotation that certainly
     rejects None, new in the change: the lookup gives None for a missing key, so the
@@ -1780,7 +1802,7 @@ def optional_lookup(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) 
             return None
     if not (src.node_added(node.annotation) or src.node_added(value)):
         return None
-    if _silenced(src, node.lineno) or _types(src).admits_none(node.annotation) is not False:
+    if _silenced(src, node.lineno) or not _holds_no_none(src, node.annotation):
         return None
     name = node.target.id
     if not env and not (
@@ -1795,8 +1817,8 @@ def optional_lookup(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) 
         node.annotation,
         RULE,
         BLOCK,
-        f"`{name}: {declared}` is given `{short(src, value)}`, None when the key is {why}: "
-        f"`{declared}` does not admit None; annotate `{declared} | None` or give a default",
+        f"`{name}: {declared}` is given `{short(src, value)}`, None when the key is {why}, "
+        "which the annotation does not admit; add `| None` to it or give a default",
     )
 
 

@@ -226,7 +226,9 @@ A name the change annotates and binds to a lookup that may miss, `x: T = d.get("
 no default, is ✗ when `T` certainly holds no None: an environment lookup
 (`API_KEY: str = os.getenv("API_KEY")`, `os.environ.get`) always, another `.get` when its
 function then tests the name for None or truth (sentry's `messages: "Union[str, ...]" =
-kwargs.get("input")` and later `if messages is None: return`); not a request
+kwargs.get("input")` and later `if messages is None: return`; a generic class written
+with its parameters, `SequenceNotStr[str]`, counts as holding no None even from a package
+not read); not a request
 (`requests.get(url)`, `self.session.get(url)`).
 A parameter annotation the change writes that a caller contradicts with what it passes
 as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
