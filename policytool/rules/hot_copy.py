@@ -874,15 +874,19 @@ def _forward_input(src: SourceInfo, call: ast.Call, function: ast.AST | None) ->
 # ``forward(self, batch)``: a batch object (pytorch_geometric's ``Batch`` of a graph, a
 # dict of tensors), copied to be rewritten, not the latents/activations a step carries.
 _CONTAINER_INPUTS = frozenset({"batch", "data"})
+# Annotations that say nothing about what the input holds.
+_OPEN_ANNOTATIONS = frozenset({"object", "Any", "typing.Any", "t.Any"})
 
 
 def _holds_activations(param: ast.arg) -> bool:
     """Whether ``forward``'s input may be the activations tensor: annotated as a tensor
-    or array (``x: torch.Tensor``), or unannotated and not named as a batch container
-    (pytorch_geometric's ``GPSE.forward(self, batch)`` clones a graph ``Batch``)."""
+    or array (``x: torch.Tensor``), or unannotated (or ``object``, ``Any``) and not named
+    as a batch container (pytorch_geometric's ``GPSE.forward(self, batch)`` clones a graph
+    ``Batch``)."""
     if param.annotation is not None:
-        text = ast.unparse(param.annotation)
-        return "Tensor" in text or "Array" in text
+        text = ast.unparse(param.annotation).strip("\"'")
+        if text not in _OPEN_ANNOTATIONS:
+            return any(word in text for word in ("Tensor", "Array", "ndarray"))
     return param.arg not in _CONTAINER_INPUTS
 
 
