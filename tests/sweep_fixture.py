@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
+    from policytool.engine.findings import Finding as EngineFinding
+    from policytool.engine.registry import FileRule
     from tests.conftest import Repo, Result
 
 # The ``run`` fixture of tests/conftest.py: ``policytool ARGS...`` in-process.
@@ -681,3 +683,34 @@ def by_marker(repo: Repo, path: str, run: Run) -> dict[str, str]:
 
 # The head of a module that logs, shared by the broad-except cases.
 LOG = "import logging\nimport torch\n\nlogger = logging.getLogger(__name__)\n\n\n"
+
+
+# A ✗ a file holds whatever else it adds: a device set-up that logs and carries on
+# (broad-except on line 9).
+INIT_CATCH = """\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def init_device(cfg: object) -> None:
+    try:
+        cfg.setup()
+    except Exception as e:
+        log.warning("Device setup failed: %s", e)
+
+
+"""
+
+
+def sweep_data(
+    data: bytes, rules: list[FileRule], path: str = "pkg/deep.py"
+) -> list[EngineFinding]:
+    """The findings of ``rules`` on ``data`` swept whole as the file ``path`` (no git)."""
+    from policytool.config import Config
+    from policytool.sweep import run as sweep_run
+    from policytool.sweep.diff import ChangedFile
+
+    changed = ChangedFile(path, frozenset(), whole=True)
+    findings, _uses, _reads = sweep_run.sweep_file(Path("."), changed, data, rules, Config(), None)
+    return findings

@@ -16,38 +16,21 @@ import ast
 import json
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 
 import pytest
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
-from policytool.engine.registry import FileRule
 from policytool.engine.source import SourceFile
 from policytool.rules._pysource import SweepSource
 from policytool.rules._sweep import sweep_rule
 from policytool.sweep import run as sweep_run
-from policytool.sweep.diff import ChangedFile
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, sweep_findings
+from tests.sweep_fixture import INIT_CATCH, Run, sweep_data, sweep_findings
 
 DEPTH = 1100  # past the recursion limit of 1,000, within every supported parser's reach
 
-# A ✗ the file holds whatever else it adds.
-CATCH = """\
-import logging
-
-log = logging.getLogger(__name__)
-
-
-def init_device(cfg: object) -> None:
-    try:
-        cfg.setup()
-    except Exception as e:
-        log.warning("Device setup failed: %s", e)
-
-
-"""
+CATCH = INIT_CATCH  # a ✗ the file holds whatever else it adds
 
 
 def _union(count: int) -> str:
@@ -118,19 +101,13 @@ def _recursive_check(source: SourceFile, config: Config) -> Iterable[Finding]:
 RECURSIVE = sweep_rule("recursive-walk", "walks recursively", _recursive_check, doc="")
 
 
-def _sweep(data: bytes, rules: list[FileRule]) -> list[Finding]:
-    changed = ChangedFile("pkg/deep.py", frozenset(), whole=True)
-    findings, _uses, _reads = sweep_run.sweep_file(Path("."), changed, data, rules, Config(), None)
-    return findings
-
-
 def test_a_rule_that_cannot_follow_the_nesting_costs_only_its_own_reading() -> None:
     deep = "X = " + "+".join(["1"] * DEPTH) + "\n"
     data = (CATCH + deep).encode()
     rules = [RECURSIVE, *sweep_run.sweep_rules()]
-    found = {(f.rule, f.severity.value, f.line) for f in _sweep(data, rules)}
+    found = {(f.rule, f.severity.value, f.line) for f in sweep_data(data, rules)}
     assert ("broad-except", "error", 9) in found
-    (unread,) = [f for f in _sweep(data, rules) if f.rule == "syntax-error"]
+    (unread,) = [f for f in sweep_data(data, rules) if f.rule == "syntax-error"]
     assert unread.severity.value == "error"
     assert unread.message == (
         "nested too deeply for recursive-walk to read (Python's recursion limit): not swept "
@@ -138,12 +115,12 @@ def test_a_rule_that_cannot_follow_the_nesting_costs_only_its_own_reading() -> N
     )
     # The file's own comment cannot drop it.
     ignored = (f"{CATCH}{deep.rstrip()}  # policytool: ignore[syntax-error]\n").encode()
-    assert [f.rule for f in _sweep(ignored, [RECURSIVE])] == ["syntax-error"]
+    assert [f.rule for f in sweep_data(ignored, [RECURSIVE])] == ["syntax-error"]
 
 
 def test_a_shallow_file_passes_the_recursive_rule() -> None:
     """The same rule on a shallow file: no finding (the ✗ above is the depth's)."""
-    assert _sweep((CATCH + "X = 1 + 1\n").encode(), [RECURSIVE]) == []
+    assert sweep_data((CATCH + "X = 1 + 1\n").encode(), [RECURSIVE]) == []
 
 
 def _past_the_parser() -> str:

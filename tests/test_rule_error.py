@@ -28,27 +28,11 @@ from policytool.errors import ConfigError
 from policytool.rules._pysource import SweepSource
 from policytool.rules._sweep import sweep_rule
 from policytool.sweep import run as sweep_run
-from policytool.sweep.diff import ChangedFile
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, sweep_findings
+from tests.sweep_fixture import INIT_CATCH, Run, sweep_data, sweep_findings
 
-# A ✗ of a real rule on line 9, under a def annotated ``-> None``.
-SOURCE = """\
-import logging
-
-log = logging.getLogger(__name__)
-
-
-def init_device(cfg: object) -> None:
-    try:
-        cfg.setup()
-    except Exception as e:
-        log.warning("Device setup failed: %s", e)
-
-
-def helper(x: int):
-    return x
-"""
+# A ✗ of a real rule on line 9, under a def annotated ``-> None``; and one more def.
+SOURCE = INIT_CATCH + "def helper(x: int):\n    return x\n"
 
 
 def _returns_named(source: SourceFile, config: Config) -> Iterable[Finding]:
@@ -65,9 +49,7 @@ BUGGY = sweep_rule("returns-named", "reads every return annotation", _returns_na
 
 
 def _sweep(data: bytes, rules: list[FileRule]) -> list[Finding]:
-    changed = ChangedFile("pkg/dev.py", frozenset(), whole=True)
-    findings, _uses, _reads = sweep_run.sweep_file(Path("."), changed, data, rules, Config(), None)
-    return findings
+    return sweep_data(data, rules, "pkg/dev.py")
 
 
 def test_a_rule_that_raises_costs_only_its_own_reading(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,19 +56,23 @@ def test_a_plain_dict_parameter_read_by_key_is_not_the_kwargs_warning(
     assert rows(run) == []
 
 
+STAGE = """\
+def _setup(cfg: dict) -> object:
+    return cfg.get('stage_overrides')
+
+
+def build(**kwargs):
+    return _setup(kwargs)
+"""
+
+
 def test_a_dict_a_double_star_parameter_passes_on_whole_is_no_warning_in_the_helper(
     feature: Repo, run: Run
 ) -> None:
     """The helper's ``cfg: dict`` is a plain dict parameter, not a ``**kwargs`` signature
     (the brief's reading 4: '-'; sentry's ``_set_responses_api_input_data(span, kwargs,
     integration)``, set zzzv). Before round AU: ⚠."""
-    feature.write(
-        "pkg/stage.py",
-        "def _setup(cfg: dict) -> object:\n"
-        "    return cfg.get('stage_overrides')\n\n\n"
-        "def build(**kwargs):\n"
-        "    return _setup(kwargs)\n",
-    )
+    feature.write("pkg/stage.py", STAGE)
     feature.commit("stage")
     assert rows(run) == []
 
@@ -78,13 +82,7 @@ def test_a_helpers_read_of_a_new_key_another_file_reads_is_the_error(
 ) -> None:
     """The helper still reads the caller's keys: a new key it repeats in another file's
     ``**kwargs`` read with no shared constant is the ✗, at both reads."""
-    feature.write(
-        "pkg/stage.py",
-        "def _setup(cfg: dict) -> object:\n"
-        "    return cfg.get('stage_overrides')\n\n\n"
-        "def build(**kwargs):\n"
-        "    return _setup(kwargs)\n",
-    )
+    feature.write("pkg/stage.py", STAGE)
     feature.write("pkg/other.py", "def run(**kw):\n    return kw.get('stage_overrides')\n")
     feature.commit("stage")
     assert sorted((p, line, sev) for p, line, sev, _m in rows(run)) == [
