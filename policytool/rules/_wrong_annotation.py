@@ -3831,6 +3831,7 @@ def function_findings(
     for held in _single_tuple_as_sequence(src, node):
         if held.line not in reported:
             yield held
+    yield from _none_put_returned(src, node)
     if node.returns is None or is_stub(node.body):
         return
     if _decorated(node, ("abstractmethod", "overload", "abstractproperty")):
@@ -4396,6 +4397,67 @@ def _sequence_use(node: ast.Name, name: str, parent: ast.AST | None) -> str | No
         if isinstance(index, ast.Name):
             return f"`{name}[{index.id}]`"
     return None
+
+
+def _none_put_returned(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """A local list or set the function returns under ``-> list[X]`` (``set[X]``) after
+    putting a literal ``None`` in it (``rewards.append(None)`` for a reward it could not
+    compute: open-r1's ``code_reward -> list[float]``), or a local dict under ``-> dict[K,
+    V]`` given ``d[k] = None``, where the item type certainly holds no None: a container
+    annotation whose values are another type. Reported at the ``->`` line when the change
+    writes the annotation, else at the ``None`` put the change adds; one a function. A
+    local the function annotates itself is :func:`none_items`' (at its own annotation)."""
+    returns = node.returns
+    annotation = unquoted(returns) if returns is not None else None
+    if returns is None or not isinstance(annotation, ast.Subscript):
+        return
+    if _silenced(src, returns.lineno):
+        return
+    index = _ITEM_TYPES.get(src.qualname(annotation.value) or "")
+    slots = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    if index is None or len(slots) != index + 1:
+        return
+    puts = _none_puts(src, node)
+    put_in = puts.keyed if index == 1 else puts.listed
+    if not put_in:
+        return
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    annotated = {
+        stmt.target.id
+        for stmt in kwreads.statements(node.body, scopes=False)
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+    }
+    bound = _module_index(src).bound_names(node)
+    for ret in kwreads.statements(node.body, scopes=False):
+        if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Name)):
+            continue
+        name = ret.value.id
+        put = put_in.get(name)
+        if put is None or name in params or name in annotated or name not in bound:
+            continue
+        site: ast.AST | None = (
+            returns
+            if src.node_added(returns)
+            else put
+            if src.node_added(put) and not _silenced(src, put.lineno)
+            else None
+        )
+        item = slots[index]
+        if site is None or _types(src).admits_none(item) is not False:
+            continue
+        declared, shown = short(src, annotation), short(src, item)
+        yield finding(
+            src,
+            site,
+            RULE,
+            BLOCK,
+            f"`{node.name}` is annotated `-> {declared}` (line {returns.lineno}) but the "
+            f"`{name}` it returns is given `None` (line {put.lineno}): `{shown}` does not "
+            f"admit None; annotate `{shown} | None` as its item type",
+        )
+        return
 
 
 def _single_tuple_as_sequence(

@@ -221,7 +221,11 @@ followed through imports; a name bound otherwise may be an instance and is not r
 A local container the change annotates whose own function then puts a literal `None`
 in it is ✗ when the item type certainly holds none (nv-ingest's `all_text: List[str] =
 []` then `all_text.append(None)` as a "no text" sentinel; `.add(None)`, `.insert(i,
-None)`, `d[k] = None` under `Dict[K, V]`).
+None)`, `d[k] = None` under `Dict[K, V]`). So is a local list, set or dict the
+function returns under `-> list[X]` (`set[X]`, `dict[K, X]`) after putting a literal
+`None` in it, `X` holding none (open-r1's `code_reward -> list[float]` appending `None`
+for a reward it could not compute): at the `->` line when the change writes the
+annotation, else at the `None` the change adds.
 A name the change annotates and binds to a lookup that may miss, `x: T = d.get("k")` with
 no default, is ✗ when `T` certainly holds no None: an environment lookup
 (`API_KEY: str = os.getenv("API_KEY")`, `os.environ.get`) always, another `.get` when its
