@@ -638,9 +638,11 @@ _ZH_FIGURES = {
     ("any-annotation", "x-recall"): (
         "3/11 blind, 3/9 post-run as sealed; 7/11, 7/9 since round O's late reading of a "
         "local bound to a list (`-> float` rewards returning the list the body builds, four "
-        "commits), tuned on these sites after the seal: `-> list[float]` returning Nones "
-        "(twice): no finding; blind, two def-line sites of a multi-line signature labelled "
-        "at its `->` line (post_run '-')"
+        "commits), tuned on these sites after the seal; 8/11, 8/9 since round AU reads "
+        "`code_reward -> list[float]` returning the list it appends `None` to: "
+        "`cf_code_reward -> list[float]` returning gathered results that hold None: no "
+        "finding; blind, two def-line sites of a multi-line signature labelled at its `->` "
+        "line (post_run '-')"
     ),
 }
 _ZI_FIGURES = {
