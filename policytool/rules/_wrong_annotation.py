@@ -1698,6 +1698,26 @@ _ITEM_TYPES = {
 _PUTS = frozenset({"append", "add", "insert"})
 
 
+def _container_item(src: SourceInfo, annotation: ast.Subscript) -> tuple[int, ast.expr] | None:
+    """Where a ``None`` put in a container of this annotation lands: ``(0, X)`` for
+    ``list[X]``/``set[X]`` (what ``append``/``add`` put), ``(1, V)`` for ``dict[K, V]``
+    (what ``d[k] = ...`` sets); None for any other annotation."""
+    index = _ITEM_TYPES.get(src.qualname(annotation.value) or "")
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    if index is None or len(items) != index + 1:
+        return None
+    return index, items[index]
+
+
+def _none_item_advice(src: SourceInfo, item: ast.expr, put: ast.AST) -> str:
+    """The end of a None-put finding: where the ``None`` is given, and the fix."""
+    shown = short(src, item)
+    return (
+        f"is given `None` (line {getattr(put, 'lineno', 0)}): `{shown}` does not admit None; "
+        f"annotate `{shown} | None` as its item type"
+    )
+
+
 def local_variable(node: ast.AnnAssign, func: ast.AST | None) -> bool:
     """Whether ``node`` is a local variable of function ``func``: a plain name in its own
     body (not ``self.x: Any``, an instance attribute, nor a class defined in it)."""
@@ -1721,26 +1741,19 @@ def none_items(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Fi
         return None
     if not src.node_added(annotation) or _silenced(src, annotation.lineno):
         return None
-    index = _ITEM_TYPES.get(src.qualname(annotation.value) or "")
-    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-    if index is None or len(items) != index + 1:
+    slot = _container_item(src, annotation)
+    if slot is None:
         return None
-    item = items[index]
+    index, item = slot
     puts = _none_puts(src, func)
     put = (puts.keyed if index == 1 else puts.listed).get(target.id)
     if put is None or id(node) not in puts.local or _silenced(src, put.lineno):
         return None  # no None put, or an attribute or a class's field (writers elsewhere)
     if _types(src).admits_none(item) is not False:
         return None
-    declared, shown = short(src, annotation), short(src, item)
-    return finding(
-        src,
-        annotation,
-        RULE,
-        BLOCK,
-        f"`{target.id}: {declared}` is given `None` (line {put.lineno}): `{shown}` does not "
-        f"admit None; annotate `{shown} | None` as its item type",
-    )
+    declared = short(src, annotation)
+    advice = _none_item_advice(src, item, put)
+    return finding(src, annotation, RULE, BLOCK, f"`{target.id}: {declared}` {advice}")
 
 
 # Receivers whose ``.get(x)`` is a request or another call that returns its result, not
@@ -4415,10 +4428,10 @@ def _none_put_returned(
         return
     if _silenced(src, returns.lineno):
         return
-    index = _ITEM_TYPES.get(src.qualname(annotation.value) or "")
-    slots = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
-    if index is None or len(slots) != index + 1:
+    slot = _container_item(src, annotation)
+    if slot is None:
         return
+    index, item = slot
     puts = _none_puts(src, node)
     put_in = puts.keyed if index == 1 else puts.listed
     if not put_in:
@@ -4444,19 +4457,12 @@ def _none_put_returned(
             if src.node_added(put) and not _silenced(src, put.lineno)
             else None
         )
-        item = slots[index]
         if site is None or _types(src).admits_none(item) is not False:
             continue
-        declared, shown = short(src, annotation), short(src, item)
-        yield finding(
-            src,
-            site,
-            RULE,
-            BLOCK,
-            f"`{node.name}` is annotated `-> {declared}` (line {returns.lineno}) but the "
-            f"`{name}` it returns is given `None` (line {put.lineno}): `{shown}` does not "
-            f"admit None; annotate `{shown} | None` as its item type",
-        )
+        declared = short(src, annotation)
+        advice = _none_item_advice(src, item, put)
+        message = f"`{node.name}` is annotated `-> {declared}` (line {returns.lineno}) but "
+        yield finding(src, site, RULE, BLOCK, message + f"the `{name}` it returns {advice}")
         return
 
 
