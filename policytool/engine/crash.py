@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from policytool.engine.findings import Finding, Severity, escape_controls
+from policytool.errors import PolicyError
 
 RULE_ERROR = "rule-error"
 DEBUG_VARIABLE = "POLICYTOOL_DEBUG"
@@ -39,3 +40,13 @@ def rule_error(relpath: str, rule_id: str, exc: Exception) -> Finding:
     )
     # Never accepted by a baseline: a pull request's baseline could otherwise keep it.
     return Finding(relpath, 1, 1, RULE_ERROR, message, Severity.ERROR, acceptable=False)
+
+
+def crash_finding(relpath: str, rule_id: str, exc: Exception) -> Finding:
+    """What a guard around one rule on one file does with ``exc``: re-raise it when it is
+    a deliberate stop (a :class:`PolicyError`, a bad configuration: exit 2 with its
+    sentence) or when ``POLICYTOOL_DEBUG`` asks for the traceback; else its
+    :func:`rule_error`."""
+    if isinstance(exc, PolicyError) or debugging():
+        raise exc
+    return rule_error(relpath, rule_id, exc)

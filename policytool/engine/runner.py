@@ -25,7 +25,7 @@ from policytool.core.forking import single_threaded
 from policytool.core.globs import match_any
 from policytool.core.kinds import is_binary, kind_of
 from policytool.core.text import split_lines
-from policytool.engine.crash import debugging, rule_error
+from policytool.engine.crash import crash_finding
 from policytool.engine.findings import Finding
 from policytool.engine.fixes import fixed_data
 from policytool.engine.registry import (
@@ -163,12 +163,8 @@ def _check_source(source: SourceFile, rules: Sequence[FileRule], config: Config)
     for rule in rules:
         try:
             findings.extend(rule.check(source, config))
-        except PolicyError:
-            raise  # a deliberate stop (a bad configuration): exit 2 with its sentence
-        except Exception as exc:  # noqa: BLE001 - reported as rule-error: it fails the run
-            if debugging():
-                raise
-            findings.append(rule_error(source.relpath, rule.id, exc))
+        except Exception as exc:  # noqa: BLE001 - a rule-error finding, or raised again
+            findings.append(crash_finding(source.relpath, rule.id, exc))
     return findings
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from policytool.config import Config
 from policytool.core.git import git_root
 from policytool.core.globs import match_any
-from policytool.engine.crash import debugging, rule_error
+from policytool.engine.crash import crash_finding
 from policytool.engine.findings import Finding, Severity, sort_findings
 from policytool.engine.registry import SCOPE_ADDED_LINES, FileRule, file_rules, rule_ids_of_group
 from policytool.engine.runner import IGNORE_MARKER, apply_ignores, parse_ignores
@@ -427,20 +427,14 @@ def sweep_file(
                     findings.extend(rule.check(source, config))
                 except RecursionError:
                     unread.append(rule.id)
-                except PolicyError:
-                    raise  # a deliberate stop (a bad configuration): exit 2 with its sentence
-                except Exception as exc:  # noqa: BLE001 - reported below as rule-error, a ✗
-                    if debugging():
-                        raise
-                    crashed.append(rule_error(path, rule.id, exc))
+                except Exception as exc:  # noqa: BLE001 - a rule-error ✗ below, or raised again
+                    crashed.append(crash_finding(path, rule.id, exc))
         try:
             reads = tree_reads(source.tree, sweep_info(source, config).kwargs_dicts())
         except RecursionError:
             unread.extend([] if KWARGS_RULE in unread else [KWARGS_RULE])
-        except Exception as exc:  # noqa: BLE001 - reported below as rule-error, a ✗
-            if debugging():
-                raise
-            crashed.append(rule_error(path, KWARGS_RULE, exc))
+        except Exception as exc:  # noqa: BLE001 - a rule-error ✗ below, or raised again
+            crashed.append(crash_finding(path, KWARGS_RULE, exc))
     finally:
         # The file's per-rule cache dies with it: a helper that points back at its source
         # makes a cycle, which the paused collector would keep, syntax tree and all, until
