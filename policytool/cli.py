@@ -898,7 +898,13 @@ def sweep_command(
         head = Head(HeadKind.REV, head_rev)
     else:
         head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
-    result = sweep(load_config(config_path), base, head, Path.cwd(), two_dot, jobs)
+    if head_rev is not None and config_path is None:
+        from policytool.sweep.head_config import load_config_at
+
+        config = load_config_at(head_rev)  # the commit swept is judged by its own table
+    else:
+        config = load_config(config_path)
+    result = sweep(config, base, head, Path.cwd(), two_dot, jobs)
     click.echo(render_sweep(result, fmt, quiet, max_repeats), nl=False)
     if fail_on == "never" or not result.findings:
         return EXIT_CLEAN

@@ -148,6 +148,8 @@ class Config:
 
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None
+    # The whole pyproject.toml the table was read from (its ``[project]`` too), as parsed.
+    document: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
     exclude: tuple[str, ...] = ()
     # The sections written (or given by a caller): one value per single section, every
     # entry of a repeated one in order. A section not here has its defaults.
@@ -543,13 +545,22 @@ def load_config(config_path: Path | None = None, cwd: Path | None = None) -> Con
         raise ConfigError(f"{config_path}: cannot read config: {exc.reason}") from None
     except PolicyError as exc:
         raise ConfigError(str(exc)) from None
+    return config_from_document(text, data, config_path, config_path)
+
+
+def config_from_document(
+    text: str, data: Mapping[str, object], source: Path, shown: Path
+) -> Config:
+    """:class:`Config` of a parsed ``pyproject.toml`` (``text``, ``data``) standing at
+    ``source`` (its directory is the root); errors name ``shown``, which differs from
+    ``source`` when the text was read from a commit (``REV:pyproject.toml``)."""
     tool = data.get("tool", {})
     table = tool.get("policytool", {}) if isinstance(tool, dict) else {}
-    ctx = ConfigContext(config_path, text, data)
+    ctx = ConfigContext(shown, text, data)
     if not isinstance(table, dict):
         raise ctx.error(("tool", "policytool"), "[tool.policytool] must be a table")
     base = _build_top(table, ctx)
-    return dataclasses.replace(base, root=config_path.parent, source=config_path)
+    return dataclasses.replace(base, root=source.parent, source=source, document=data)
 
 
 def key_place(config: Config, where: KeyPath) -> tuple[str, int]:

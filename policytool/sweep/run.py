@@ -99,7 +99,7 @@ def target_version(config: Config) -> tuple[int, int] | None:
     """The Python the swept code targets: the config key, else requires-python's floor."""
     text = config.section(SweepConfig).target_version
     if text is None:
-        text = _requires_python_floor(config.source)
+        text = _requires_python_floor(config.document)
     if text is None:
         return None
     parts = text.strip().split(".")
@@ -111,20 +111,13 @@ def target_version(config: Config) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
-def _requires_python_floor(pyproject: Path | None) -> str | None:
-    """``X.Y``, the lowest Python ``[project] requires-python`` allows, if it says one."""
-    if pyproject is None:
-        return None
+def _requires_python_floor(document: Mapping[str, object]) -> str | None:
+    """``X.Y``, the lowest Python ``[project] requires-python`` of the config's
+    ``pyproject.toml`` (``document``, as parsed) allows, if it says one."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.version import InvalidVersion, Version
 
-    from policytool.formats import toml
-
-    try:
-        _text, data = toml.load_file(pyproject, str(pyproject))
-    except PolicyError:
-        return None  # load_config already read it; a race is not the sweep's business
-    project = data.get("project")
+    project = document.get("project")
     spec = project.get("requires-python") if isinstance(project, dict) else None
     if not isinstance(spec, str):
         return None

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""The configuration a sweep of ``--head REV`` reads: ``[tool.policytool]`` as REV has it.
+
+The sweep judges REV's files, so it reads REV's exclude globs, test paths and target
+Python too, not the work tree's (which may be another branch, or a tip whose
+``pyproject.toml`` no longer parses while the older commit's did). The work tree only
+says which ``pyproject.toml`` is meant (:func:`policytool.config.find_pyproject`, else the
+one at the git root); its text comes from the commit, bounded like any config file. A
+commit without that file has the defaults. ``--config FILE`` still reads FILE as it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from policytool.config import Config, config_from_document, find_pyproject, load_config
+from policytool.core.boundary import MAX_CONFIG_BYTES
+from policytool.core.git import commit_sha, git_root
+from policytool.core.text import decode_text
+from policytool.errors import ConfigError, PolicyError
+from policytool.formats import toml
+from policytool.sweep.diff import Head, HeadFiles, HeadKind
+
+
+def load_config_at(rev: str, cwd: Path | None = None) -> Config:
+    """``[tool.policytool]`` of the ``pyproject.toml`` the work tree points at, as commit
+    ``rev`` has it (the defaults when ``rev`` has no such file; outside git, or a
+    pyproject outside the work tree: the work tree's, as :func:`load_config` reads it)."""
+    cwd = (cwd or Path.cwd()).resolve()
+    root = git_root(cwd)
+    if root is None:
+        return load_config(None, cwd)
+    sha = commit_sha(root, rev)
+    if sha is None:
+        raise PolicyError(f"{root}: --head {rev}: no such commit in this repository")
+    found = find_pyproject(cwd)
+    source = found.resolve() if found is not None else root / "pyproject.toml"
+    if not source.is_relative_to(root):
+        return load_config(None, cwd)
+    relative = source.relative_to(root).as_posix()
+    shown = f"{rev}:{relative}"
+    files = HeadFiles(root, Head(HeadKind.REV, rev, sha), [relative])
+    size = files.sizes.get(relative)
+    if size is None:
+        return Config(root=source.parent)
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{shown}: {size} bytes, over the {MAX_CONFIG_BYTES}-byte limit")
+    data = files.read([relative])[relative]
+    if data is None:
+        return Config(root=source.parent)
+    try:
+        text = decode_text(data, shown)
+        document = toml.loads(text, shown)
+    except PolicyError as exc:  # undecodable bytes, invalid TOML: one sentence naming REV
+        raise ConfigError(str(exc)) from None
+    return config_from_document(text, document, source, Path(shown))
