@@ -203,7 +203,7 @@ document(
 # Fields that are not TOML keys; ``configured`` marks a section built from a table the
 # repository wrote (policies nobody chose stay off).
 _INTERNAL_FIELDS = frozenset(
-    {"root", "source", "memo", "sections", "_by_type", "variant", "configured"}
+    {"root", "source", "document", "memo", "sections", "_by_type", "variant", "configured"}
 )
 
 
