@@ -2555,6 +2555,7 @@ def _read_work_tree(root: str) -> dict[str, bytes] | None:
 
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _Matcher = Callable[[ast.expr], bool]
 
 
@@ -3227,7 +3228,9 @@ def _contradicting_call(
     expects_none: list[bool] = []  # read once, on the first None a caller passes
 
     def contradicts(
-        given: ast.expr | None, function: ast.FunctionDef | ast.AsyncFunctionDef | None
+        given: ast.expr | None,
+        function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        call: ast.Call,
     ) -> str | None:
         """:func:`_contradicts`, or the calling function's own parameter defaulting to
         None handed on as it came (``super().__init__(model, posterior_transform)``); a
@@ -3240,7 +3243,7 @@ def _contradicting_call(
             and not none_default
             and isinstance(given, ast.Name)
             and function is not None
-            and _forwards_none_default(function, given.id)
+            and _forwards_none_default(function, given.id, call)
             and _types(src).admits_none(annotation) is False
         )
         if why == "None" or forwarded:
@@ -3262,7 +3265,7 @@ def _contradicting_call(
                 continue
             if _shadowed(call, function, calls):
                 continue
-            why = contradicts(given, function)
+            why = contradicts(given, function, call)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)
     if nested or (owner is not None and node.name != "__init__"):
@@ -3278,25 +3281,73 @@ def _contradicting_call(
         ):
             if _shadowed(call, function, calls):
                 continue
-            why = contradicts(given, function)
+            why = contradicts(given, function, call)
             if why is not None:
                 return _contradiction(src, owner, arg, node, call, calls, why)
     return None
 
 
-def _forwards_none_default(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+def _forwards_none_default(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call | None = None
+) -> bool:
     """Whether ``name`` is a parameter of ``function`` defaulting to None that its body
-    hands on as it came: never rebound, never tested for None or truth (a caller that
-    narrows it first passes no None)."""
+    hands on as it came: not rebound, not tested for None or truth (a caller that narrows
+    it first passes no None). With ``call`` (not in a loop), only what runs before it
+    counts: the statements above the call's own and the tests inside that statement
+    (``self.f(m) if m is not None else d``); the call's own assignment rebinds the name
+    after the value went in (kornia's ``mask = self.fix_mask(mask, reference_signal)``)."""
     if not any(arg.arg == name and _is_none(default) for arg, default in _defaults(function)):
         return False
     nodes = list(kwreads.body_nodes(function))
+    chain = _statement_chain(function.body, call) if call is not None else None
+    if chain is not None and not any(isinstance(s, LOOPS) for s in chain):
+        statement = chain[-1]
+        start = (statement.lineno, statement.col_offset)
+        inside = {id(sub) for sub in ast.walk(statement)}
+        earlier = [
+            sub
+            for sub in nodes
+            if id(sub) not in inside
+            and (getattr(sub, "lineno", 0), getattr(sub, "col_offset", 0)) < start
+        ]
+        # a compound statement holding the call (an ``if`` around it) tests before it
+        tests = [*earlier, *(sub for sub in nodes if id(sub) in inside), *chain[:-1]]
+        rebinds = earlier
+    else:
+        tests = rebinds = nodes
     if any(
         isinstance(sub, ast.Name) and sub.id == name and not isinstance(sub.ctx, ast.Load)
-        for sub in nodes
+        for sub in rebinds
     ):
         return False
-    return not _tests_for_none(nodes, _is_name(name))
+    return not _tests_for_none(tests, _is_name(name))
+
+
+def _statement_chain(body: list[ast.stmt], target: ast.AST) -> list[ast.stmt] | None:
+    """The statements from ``body`` down to the innermost one holding ``target`` (nested
+    functions and classes not entered), or None when no statement of ``body`` holds it."""
+    for statement in body:
+        if isinstance(statement, (*FUNCTIONS, ast.ClassDef)):
+            continue
+        if not any(sub is target for sub in ast.walk(statement)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list):
+                stmts = [s for s in inner if isinstance(s, ast.stmt)]
+                for handler in inner:
+                    if isinstance(handler, ast.ExceptHandler):
+                        stmts.extend(handler.body)
+                found = _statement_chain(stmts, target)
+                if found is not None:
+                    return [statement, *found]
+        if isinstance(statement, ast.Match):
+            for case in statement.cases:
+                found = _statement_chain(case.body, target)
+                if found is not None:
+                    return [statement, *found]
+        return [statement]
+    return None
 
 
 def _shadowed(
