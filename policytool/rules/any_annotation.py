@@ -250,7 +250,11 @@ parameter defaulting to None, handed on as it came (never rebound or tested for 
 there), to a parameter the function expects None in (botorch's `super().__init__(model,
 posterior_transform)` from a subclass taking `posterior_transform: PosteriorTransform |
 None = None`, the base annotating `posterior_transform: PosteriorTransform` and testing
-`if posterior_transform is not None:`). Only calls that certainly reach the
+`if posterior_transform is not None:`); for a call in no loop only what runs before it
+counts, the statements above the call's own and a guard in that statement, so the call's
+own assignment rebinding the name with its result hands the None in first (kornia's
+`mask = self.fix_mask(mask, reference_signal)` in `__init__(..., mask: torch.Tensor |
+None = None)`, `fix_mask(mask: torch.Tensor, ...)` testing `if mask is None:`). Only calls that certainly reach the
 function count: the module's own `f(...)`, `C(...)` and a subclass's `super().__init__(...)`
 in the module for `C.__init__`, `self.m(...)` /
 `cls.m(...)` / `C.m(...)` in its class, and the calls of the work tree's modules that
