@@ -113,3 +113,17 @@ def test_the_heads_requires_python_sets_the_target(repo: Repo, run: Run) -> None
     result = run("sweep", "--base", "main", "--head", "feature", "--format", "json")
     rules = {f["rule"] for f in json.loads(result.out)}
     assert rules == {"syntax-error"}, result.out
+
+
+def test_a_linked_pyproject_at_the_head_is_not_followed(repo: Repo, run: Run) -> None:
+    """A pull request that turns pyproject.toml into a link (to a file of excludes) gets
+    the defaults: the link is not read, so it cannot widen what the sweep leaves out."""
+    base(repo, {"README.md": "x\n"})
+    repo.git("checkout", "-q", "-B", "feature", "main")
+    repo.write("conf/policy.toml", EXCLUDE_GEN)
+    (repo.root / "pyproject.toml").symlink_to("conf/policy.toml")
+    repo.write("gen/g.py", UNTYPED)
+    repo.commit("link")
+    repo.git("checkout", "-q", "main")
+    result = run("sweep", "--base", "main", "--head", "feature", "--format", "json")
+    assert swept_paths(result) == {"gen/g.py"}

@@ -254,9 +254,9 @@ None = None`, the base annotating `posterior_transform: PosteriorTransform` and 
 counts, the statements above the call's own and a guard in that statement, so the call's
 own assignment rebinding the name with its result hands the None in first (kornia's
 `mask = self.fix_mask(mask, reference_signal)` in `__init__(..., mask: torch.Tensor |
-None = None)`, `fix_mask(mask: torch.Tensor, ...)` testing `if mask is None:`). Only calls that certainly reach the
-function count: the module's own `f(...)`, `C(...)` and a subclass's `super().__init__(...)`
-in the module for `C.__init__`, `self.m(...)` /
+None = None)`, `fix_mask(mask: torch.Tensor, ...)` testing `if mask is None:`). Only
+calls that certainly reach the function count: the module's own `f(...)`, `C(...)` and
+a subclass's `super().__init__(...)` in the module for `C.__init__`, `self.m(...)` /
 `cls.m(...)` / `C.m(...)` in its class, and the calls of the work tree's modules that
 import the name with `from` from its module or package (`from pkg.lib import f`, `from
 .lib import f`, `from pkg import f`; at most 12 such modules; a test module's calls only for a

@@ -7,7 +7,8 @@ Python too, not the work tree's (which may be another branch, or a tip whose
 ``pyproject.toml`` no longer parses while the older commit's did). The work tree only
 says which ``pyproject.toml`` is meant (:func:`policytool.config.find_pyproject`, else the
 one at the git root); its text comes from the commit, bounded like any config file. A
-commit without that file has the defaults. ``--config FILE`` still reads FILE as it is.
+commit without that file as a regular file (absent, or a link, which is not followed)
+has the defaults. ``--config FILE`` still reads FILE as it is.
 """
 
 from __future__ import annotations
