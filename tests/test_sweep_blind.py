@@ -2221,6 +2221,22 @@ _ZZZR_FIGURES = {
         "the other (⚠ at its `dtype` read)"
     ),
 }
+_ZZZW_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 9e9593d (the clarifications "
+    "added after set zzzv), first recorded with a7d729c (round AU's final code): ✗ recall "
+    "1 of 4, ✗ precision 1 of 1, ⚠ precision 24 of 24"
+)
+_ZZZW_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "2/4 (1/4 as sealed; round AV reads kornia's `mask = self.fix_mask(mask, "
+        "reference_signal)`, the caller's own None default handed in before the call's "
+        "assignment rebinds it): stable-baselines3's test callback whose `_on_step -> bool` "
+        "returns a numpy bool and a tensor on purpose (judgement call), and "
+        "`obs_space_info`'s re-added `return keys, shapes, dtypes  # type: ignore"
+        "[return-value]` whose `keys`, declared `List[str]`, hold a Tuple space's int "
+        "indices or None (the keys of a dict built per space kind)"
+    ),
+}
 _ZZZV_SEALED = (
     "sealed: labelled blind from bench/sweep_brief.md as of 05f3451 (the clarifications "
     "added after set zzzu), first recorded with 138c8cb (round AT's final code): ✗ recall "
@@ -2479,6 +2495,7 @@ for _name, _cells, _when in (
     ("zzzt", _ZZZT_FIGURES, _ZZZT_SEALED),
     ("zzzu", _ZZZU_FIGURES, _ZZZU_SEALED),
     ("zzzv", _ZZZV_FIGURES, _ZZZV_SEALED),
+    ("zzzw", _ZZZW_FIGURES, _ZZZW_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
