@@ -104,7 +104,10 @@ request: in a request-path function, handed to a request call
 (`llm.generate(ids, deepcopy(params))`), of a request's own config
 (`deepcopy(req.sampling_params)`), or of the config an `async def` was given (or its
 sync twin: `model_call` beside `async def amodel_call` in one class serves the same
-requests), or in a function the module's request-path code calls within three calls
+requests; or of a function given the request's content with it, `messages`, a
+`prompt`, a `query` or `input_ids`: qwen-agent's `_chat_no_stream(self, messages,
+generate_cfg)` copies `generate_cfg` on every chat call), or in a function the
+module's request-path code calls within three calls
 (`generate` -> `self.preprocess_data(query)`, whose loop copies the sampling config per
 query; `_generate` -> `_get_generation_kwargs`): it copies per request whoever else
 calls it, as broad-except reads a function set-up code calls. A
@@ -1116,7 +1119,21 @@ def _per_request_config(
             twin = _async_twin(src.tree, function)
             if twin is not None:
                 return f"of parameter `{root}` in `{function.name}`, the sync twin of `{twin}`"
+            content = next((p for p in _params(function) if p in _REQUEST_CONTENT), None)
+            if content is not None:
+                return (
+                    f"of parameter `{root}` in `{function.name}`, given the request's "
+                    f"`{content}` with it"
+                )
     return None
+
+
+# What one request asks a model, as a parameter: a function given it with the sampling
+# config serves that request (qwen-agent's ``_chat_no_stream(self, messages,
+# generate_cfg)`` deep-copying ``generate_cfg`` on every chat call), not a defaults helper.
+_REQUEST_CONTENT = frozenset(
+    {"messages", "prompt", "prompts", "query", "queries", "conversation", "input_ids"}
+)
 
 
 def _async_twin(tree: ast.Module, function: ast.FunctionDef) -> str | None:
