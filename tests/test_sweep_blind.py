@@ -1214,9 +1214,10 @@ _ZZM_FIGURES = {
         "builder: no fail-fast name (⚠)"
     ),
     ("hot-copy", "x-recall"): (
-        "0/3: `copy.deepcopy(generate_cfg)` and of a request's `extra_body` once per chat "
-        "call, outside any loop, in functions whose names are no request path "
-        "(`_chat_stream`, `_chat_no_stream`, `_complete_create`): no finding"
+        "2/3 (0/3 before round AV reads a sampling config copied beside the request's "
+        "`messages`): `kwargs['extra_body'] = copy.deepcopy(kwargs.get('extra_body', {}))` "
+        "once per completion call in `_complete_create(*args, **kwargs)`, a closure whose "
+        "name is no request path and whose signature names no request content: no finding"
     ),
 }
 
