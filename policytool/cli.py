@@ -898,10 +898,10 @@ def sweep_command(
         head = Head(HeadKind.REV, head_rev)
     else:
         head = Head(HeadKind.STAGED if staged else HeadKind.WORKTREE)
-    if head_rev is not None and config_path is None:
-        from policytool.sweep.head_config import load_config_at
+    if config_path is None:
+        from policytool.sweep.head_config import load_config_of
 
-        config = load_config_at(head_rev)  # the commit swept is judged by its own table
+        config = load_config_of(head)  # what is swept is judged by its own table
     else:
         config = load_config(config_path)
     result = sweep(config, base, head, Path.cwd(), two_dot, jobs)

@@ -127,3 +127,29 @@ def test_a_linked_pyproject_at_the_head_is_not_followed(repo: Repo, run: Run) ->
     repo.git("checkout", "-q", "main")
     result = run("sweep", "--base", "main", "--head", "feature", "--format", "json")
     assert swept_paths(result) == {"gen/g.py"}
+
+
+def test_staged_reads_the_table_the_index_has(repo: Repo, run: Run) -> None:
+    """``--staged`` sweeps what is staged with the table that is staged: an unstaged edit of
+    pyproject.toml (here, an exclude that would hide the staged file) is not what the
+    commit will hold."""
+    base(repo, {"pyproject.toml": "[project]\nname = 'x'\n"})
+    repo.write("gen/g.py", UNTYPED)
+    repo.git("add", "gen/g.py")
+    repo.write("pyproject.toml", EXCLUDE_GEN)  # not staged
+    result = run("sweep", "--base", "main", "--staged", "--format", "json")
+    assert swept_paths(result) == {"gen/g.py"}
+    assert swept_paths(run("sweep", "--base", "main", "--format", "json")) == set()
+    repo.git("add", "pyproject.toml")
+    assert swept_paths(run("sweep", "--base", "main", "--staged", "--format", "json")) == set()
+
+
+def test_a_broken_staged_table_is_exit_2_naming_the_index(repo: Repo, run: Run) -> None:
+    base(repo, {"pyproject.toml": EXCLUDE_GEN})
+    repo.write("pyproject.toml", "[tool.policytool\n")
+    repo.git("add", "pyproject.toml")
+    repo.write("pyproject.toml", EXCLUDE_GEN)  # the work tree's is sound again
+    result = run("sweep", "--base", "main", "--staged")
+    assert result.code == 2
+    assert result.err.startswith("policytool: error: :pyproject.toml: invalid TOML")
+    assert run("sweep", "--base", "main").code == 0
