@@ -114,6 +114,18 @@ def _is_shallow(root: Path) -> bool:
     return proc.returncode == 0 and proc.stdout.strip() == b"true"
 
 
+def resolve_head(root: Path, head: Head) -> Head:
+    """``head`` with the sha of its commit filled in (``--head REV``'s, else ``HEAD``'s,
+    the commit the index and the working tree are compared from)."""
+    head_rev = head.rev if head.kind is HeadKind.REV and head.rev is not None else "HEAD"
+    head_sha = commit_sha(root, head_rev)
+    if head_sha is None:
+        if head.kind is HeadKind.REV:
+            raise PolicyError(f"{root}: --head {head_rev}: no such commit in this repository")
+        raise PolicyError(f"{root}: the repository has no commit yet; commit once, then sweep")
+    return dataclasses.replace(head, sha=head_sha)
+
+
 def resolve_base(
     root: Path, base: str | None, head: Head, two_dot: bool = False
 ) -> tuple[Base, Head]:
@@ -135,13 +147,9 @@ def resolve_base(
                 f"{root}: neither origin/main nor main exists; "
                 "pass --base REV to say what to compare with"
             )
+    head = resolve_head(root, head)
     head_rev = head.rev if head.kind is HeadKind.REV and head.rev is not None else "HEAD"
-    head_sha = commit_sha(root, head_rev)
-    if head_sha is None:
-        if head.kind is HeadKind.REV:
-            raise PolicyError(f"{root}: --head {head_rev}: no such commit in this repository")
-        raise PolicyError(f"{root}: the repository has no commit yet; commit once, then sweep")
-    head = dataclasses.replace(head, sha=head_sha)
+    head_sha = str(head.sha)
     if two_dot:
         return Base(name, base_sha, two_dot=True), head
     proc = run_git(root, ["merge-base", base_sha, head_sha])

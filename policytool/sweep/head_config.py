@@ -18,11 +18,11 @@ from pathlib import Path
 
 from policytool.config import Config, config_from_document, find_pyproject, load_config
 from policytool.core.boundary import MAX_CONFIG_BYTES
-from policytool.core.git import commit_sha, git_root
+from policytool.core.git import git_root
 from policytool.core.text import decode_text
 from policytool.errors import ConfigError, PolicyError
 from policytool.formats import toml
-from policytool.sweep.diff import Head, HeadFiles, HeadKind
+from policytool.sweep.diff import Head, HeadFiles, HeadKind, resolve_head
 
 
 def load_config_of(head: Head, cwd: Path | None = None) -> Config:
@@ -36,11 +36,7 @@ def load_config_of(head: Head, cwd: Path | None = None) -> Config:
     if root is None or head.kind is HeadKind.WORKTREE:
         return load_config(None, cwd)
     if head.kind is HeadKind.REV:
-        rev = str(head.rev)
-        sha = commit_sha(root, rev)
-        if sha is None:
-            raise PolicyError(f"{root}: --head {rev}: no such commit in this repository")
-        head = Head(HeadKind.REV, rev, sha)
+        head = resolve_head(root, head)
     found = find_pyproject(cwd)
     source = found.resolve() if found is not None else root / "pyproject.toml"
     if not source.is_relative_to(root):
