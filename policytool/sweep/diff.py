@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policytool.core.git import GitJob, blob_sizes, cat_blobs, commit_sha, git_ok, run_git
+from policytool.engine.findings import escape_controls
 from policytool.errors import PolicyError
 
 # The largest head file sweep reads: a larger one is a note, never read (nor asked of git).
@@ -114,9 +115,39 @@ def _is_shallow(root: Path) -> bool:
     return proc.returncode == 0 and proc.stdout.strip() == b"true"
 
 
+# unmerged paths named in the refusal of a ``--staged`` sweep; the rest are counted
+MAX_UNMERGED_SHOWN = 5
+
+
+def refuse_unmerged_index(root: Path) -> None:
+    """Refuse a ``--staged`` sweep while the index holds unmerged paths (a merge or
+    rebase stopped on conflicts): a conflicted file has no one staged content, so it
+    would be left out of the sweep without a word. git will not commit such an index
+    either, and pre-commit refuses it the same way."""
+    output = git_ok(root, ["ls-files", "--unmerged", "-z"], "git ls-files failed")
+    paths: dict[str, None] = {}  # one entry per path, not per conflict stage
+    for record in output.split(b"\0"):
+        _meta, tab, raw = record.partition(b"\t")
+        if tab:
+            paths[escape_controls(raw.decode("utf-8", "surrogateescape"))] = None
+    if not paths:
+        return
+    shown = ", ".join(list(paths)[:MAX_UNMERGED_SHOWN])
+    more = len(paths) - MAX_UNMERGED_SHOWN
+    if more > 0:
+        shown += f" and {more} more"
+    raise PolicyError(
+        f"{root}: the index has unmerged paths ({shown}); resolve the conflicts and "
+        "`git add` the files, then sweep --staged (it judges what the commit will hold)"
+    )
+
+
 def resolve_head(root: Path, head: Head) -> Head:
     """``head`` with the sha of its commit filled in (``--head REV``'s, else ``HEAD``'s,
-    the commit the index and the working tree are compared from)."""
+    the commit the index and the working tree are compared from); an index with unmerged
+    paths is refused for ``--staged`` (:func:`refuse_unmerged_index`)."""
+    if head.kind is HeadKind.STAGED:
+        refuse_unmerged_index(root)
     head_rev = head.rev if head.kind is HeadKind.REV and head.rev is not None else "HEAD"
     head_sha = commit_sha(root, head_rev)
     if head_sha is None:

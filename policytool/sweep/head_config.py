@@ -35,8 +35,7 @@ def load_config_of(head: Head, cwd: Path | None = None) -> Config:
     root = git_root(cwd)
     if root is None or head.kind is HeadKind.WORKTREE:
         return load_config(None, cwd)
-    if head.kind is HeadKind.REV:
-        head = resolve_head(root, head)
+    head = resolve_head(root, head)  # REV's sha; an unmerged index is refused here
     found = find_pyproject(cwd)
     source = found.resolve() if found is not None else root / "pyproject.toml"
     if not source.is_relative_to(root):
