@@ -169,6 +169,14 @@ CONTAINER = (
     "    def __init__(self, size, **kwargs):\n"
     "        self.dtype = kwargs.get('dispatch_dtype', 'bf16')\n"
 )
+MOCK_BUILDER = (
+    "from unittest.mock import Mock\n"
+    "def create_mock_run(**kwargs):\n"
+    "    run = Mock()\n"
+    "    run.parent_run_id = kwargs.get('parent_run_id', None)\n"
+    "    run.name = kwargs.get('name', 'test_run')\n"
+    "    return run\n"
+)
 FAKE = (
     "def test_loader(monkeypatch):\n"
     "    def fake_load(**kwargs):\n"
@@ -177,32 +185,40 @@ FAKE = (
 )
 
 
-def test_a_new_key_in_copies_of_a_test_helper_is_blocking(repo: Repo, run: Run) -> None:
-    """megatron 7afe0319: `kwargs.get("moe_dispatch_fwd_dtype", 'bf16')` added to the
-    `MoEModelTestContainer.__init__` of test_paged_stashing.py and of its copy in
-    test_token_dispatcher.py: a key new to the repository, one literal per copy of the
-    helper, that drift like production code (✗). A fake defined inside a test
-    (fastvideo test_load_ltx2.py:120, `fake_load_module_from_path(**kwargs)`) reads the
-    faked callee's key: ⚠, as is a key a base test already read."""
+def test_a_new_key_in_copies_of_a_test_helper_is_a_warning(repo: Repo, run: Run) -> None:
+    """The kwargs ✗ is production code's: a new key read by copies of a test helper
+    fails the tests that use it, it never ships. chainlit 27b9075f: three test files
+    each add ``create_mock_run(**kwargs)`` reading ``kwargs.get("parent_run_id", None)``
+    and ten more keys (33 ✗ before, every one labelled ⚠ blind); megatron 7afe0319's
+    two copies of a test container's ``__init__`` alike; a fake defined inside a test
+    reads the faked callee's key (⚠)."""
     repo.write("pkg/__init__.py", "")
     repo.commit("base")
     repo.git("checkout", "-q", "-b", "feature")
     repo.write("tests/test_a.py", CONTAINER)
     repo.write("tests/test_b.py", CONTAINER)
     repo.write("tests/test_c.py", FAKE)
-    repo.commit("copies of a test helper")
-    assert sorted((p, sev) for p, _l, sev, _m in rows(run)) == [
-        ("tests/test_a.py", "error"),
-        ("tests/test_b.py", "error"),
-        ("tests/test_c.py", "warning"),
-    ]
+    for name in ("async", "sync", "chain"):
+        repo.write(f"backend/tests/langchain/test_{name}.py", MOCK_BUILDER)
+    repo.commit("copies of test helpers")
+    found_rows = rows(run)
+    assert len(found_rows) == 3 + 3 * 2
+    assert {sev for _p, _l, sev, _m in found_rows} == {"warning"}
 
 
-def test_a_test_helper_key_a_base_test_read_stays_a_warning(repo: Repo, run: Run) -> None:
-    repo.write("tests/test_old.py", CONTAINER)
+def test_a_new_key_in_production_copies_stays_blocking(repo: Repo, run: Run) -> None:
+    """The same helper copied into two production modules: the duplicated new key (✗)."""
+    repo.write("pkg/__init__.py", "")
     repo.commit("base")
     repo.git("checkout", "-q", "-b", "feature")
+    repo.write("pkg/a.py", CONTAINER)
+    repo.write("pkg/b.py", CONTAINER)
     repo.write("tests/test_a.py", CONTAINER)
-    repo.write("tests/test_b.py", CONTAINER)
-    repo.commit("two more copies")
-    assert {sev for _p, _l, sev, _m in rows(run)} == {"warning"}
+    repo.commit("copies")
+    found_rows = rows(run)
+    assert {(p, sev) for p, _l, sev, _m in found_rows} == {
+        ("pkg/a.py", "error"),
+        ("pkg/b.py", "error"),
+        ("tests/test_a.py", "warning"),
+    }
+    assert any("also read from a kwargs dict in pkg/b.py" in m for *_r, m in found_rows)

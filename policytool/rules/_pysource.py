@@ -376,9 +376,6 @@ class KeyUse:
     # A drop site's function ``def`` line (its ✗ may sit on a ``**kwargs`` the change adds
     # to an old signature): what a subclass's ``base_def`` names.
     def_line: int = 0
-    # A read in a function defined inside another function (a test's fake handed to
-    # ``monkeypatch``): its keys are the faked callee's, never a test helper's own.
-    nested: bool = False
     # A drop site's filter: the callable whose keys the function keeps from its dict
     # before building it (:func:`kwreads.builds_filtered`), "" for any other drop.
     filtered_for: str = ""

@@ -132,12 +132,7 @@ before the dict is forwarded to `super().__init__(**kwargs)` or
 `X.from_pretrained(**kwargs)` is that API's parameter: ⚠ only; a key popped out first
 is too when the call is handed its value again (`tokenizer = kwargs.pop("tokenizer")`,
 `super().__init__(image_processor, tokenizer, **kwargs)`), and otherwise the function's
-own (the callee never sees it). A new class whose sibling
-classes (same base, same module) mostly leave their `**kwargs` unused shares that
-catch-all (no dropped-keys ✗). A key new to the repository that copies of one test
-helper read in two or more test files is ✗ too (a fake defined inside one test stays
-⚠).
-So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
+own (the callee never sees it). So is a key that a read leaves in the dict (`[]`, `.get`, `in`; not
 `.pop`) when the dict is forwarded with `WorkerProc(**kwargs)` to a function or class of
 the same file that declares that parameter. So is a key read by a function that stands
 in for another callable (`model.forward = self._prepare_stage`: `inputs["input_ids"]` is
@@ -155,7 +150,11 @@ convention: ⚠ with the count. Not a reason: a value passed on under the key's 
 named like a typed parameter of the file (`save_model(..., processor: Processor)`): the
 literal is still written here, a misspelt key still silently reads the default, and
 whether the key is established is what the base read from kwargs (the "not a new key"
-⚠ above), not a parameter's name.
+⚠ above), not a parameter's name. A new class whose sibling classes (same base, same
+module) mostly leave their `**kwargs` unused shares that catch-all (no dropped-keys ✗).
+Test code never gets the ✗: copies of one test helper reading a new key in two or more
+test files (chainlit's three `create_mock_run(**kwargs)`) fail the tests that use them
+and never ship (⚠).
 
 A read the change moves is not new: when the diff removes as many lines like the read's
 line (whitespace and trailing commas aside, so `x = kwargs.get("k")` turned into the
@@ -210,10 +209,6 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
         ctx = contexts.get(id(func))
         if ctx is None:
             continue  # the function does not overlap an added line
-        nested = any(
-            isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f is not func
-            for f in ctx.funcs
-        )
         new_params = {name for name in names if _param_is_new(src, func, name)}
         reads: list[tuple[str, str, ast.AST]] = []
         consumed: set[int] = set()
@@ -385,7 +380,6 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
                     typed=typed and name == star,
                     code=_moved_code(src, line),
                     base_def=base_def if name == star and not src.is_test else None,
-                    nested=nested,
                     unchanged=not added,
                 )
         if (
@@ -1366,7 +1360,6 @@ def kwargs_finding(
     constants: list[str],
     before: str = "",
     moved: bool = False,
-    test_files: Sequence[str] = (),
     spelled: Sequence[str] = (),
 ) -> Finding | None:
     """The finding for one key read, given the other non-test files reading the same key
@@ -1417,12 +1410,10 @@ def kwargs_finding(
         # ✗ is for a key the change adds to a function that drops unknown keys.
         use = dataclasses.replace(use, dropped_on=None)
     if use.in_test:
-        # A test's fake kwargs are neither the duplicated production key nor a fail-fast
-        # path. A test helper's own (``__init__`` of a test container class, not a fake
-        # defined inside a test) that reads a key new to the repository which other test
-        # files of the change read too (``test_files``): copies of one helper, each with
-        # the literal, drift like production code.
-        other_files = [] if use.nested or use.typed else list(test_files)
+        # A test's kwargs are neither the duplicated production key nor a fail-fast path:
+        # copies of a test helper reading one new key (chainlit's three
+        # ``create_mock_run(**kwargs)``) fail their own tests, never ship (⚠).
+        other_files = []
         use = dataclasses.replace(use, dropped_on=None)
     if before and not use.forwarded and 1 <= len(other_files) <= MAX_CLUSTER and not constants:
         use = dataclasses.replace(use, forwarded=f"not a new key: {before}")

@@ -293,10 +293,6 @@ class KeyHits:
     # The non-test files of the *base* reading each key (changed files included): a key
     # read before the change is not one the change introduces.
     before: dict[str, set[str]] = field(default_factory=dict)
-    # The test files of the change reading each key from kwargs, and the base's test
-    # files that read it: a key only tests read is judged among the tests.
-    test_reads: dict[str, set[str]] = field(default_factory=dict)
-    test_before: dict[str, set[str]] = field(default_factory=dict)
     # The files reading each key from a local ``*_kwargs`` dict (BlobKeys.local); the
     # base's count in ``before``.
     local: dict[str, set[str]] = field(default_factory=dict)
@@ -488,7 +484,6 @@ def find_keys(
     for key, files in base_hits.reads.items():
         hits.reads[key] = {p for p in files if p not in paths and not is_test(p)}
         hits.before[key] = {p for p in files if not is_test(p)}
-        hits.test_before[key] = {p for p in files if is_test(p)}
     for key, files in base_hits.local.items():
         # read by key before, from a local ``*_kwargs`` dict: not a key the change adds
         hits.before.setdefault(key, set()).update(p for p in files if not is_test(p))
@@ -508,8 +503,6 @@ def find_keys(
         else:
             found = scan(data)
         if is_test(path):
-            for key in found.reads & wanted:
-                hits.test_reads.setdefault(key, set()).add(path)
             found = BlobKeys(frozenset(), found.constants)
         hits.add(path, found, wanted)
     for key in hits.constants:

@@ -494,15 +494,6 @@ def _syntax_finding(path: str, exc: SyntaxError, target: tuple[int, int] | None)
     return _unparsed(path, exc.lineno or 1, target, "does not parse", exc.msg)
 
 
-def _test_copies(use: KeyUse, hits: KeyHits, ordered: dict[str, list[str]]) -> list[str]:
-    """The other test files of the change reading a test's key from kwargs, when no file
-    of the base read it (tests included: the key is new to the repository); else none
-    (``ordered``: each key's test files, sorted once)."""
-    if not use.in_test or hits.before.get(use.key) or hits.test_before.get(use.key):
-        return []
-    return _without(ordered, hits.test_reads, use.key, use.path)
-
-
 def _may_be_spelled(use: KeyUse, hits: KeyHits) -> bool:
     """Whether a read could be the ✗ of a new key spelled in another file: a ``**kwargs``
     read in production code of a key no file read from kwargs before the change, read
@@ -567,7 +558,6 @@ def _resolve_keys(
     # Each key's reading files sorted once (thousands of files reading one key would sort
     # them again for each read): a read's other files are that list without its own.
     ordered: dict[str, list[str]] = {}
-    tests_ordered: dict[str, list[str]] = {}
     found = (
         kwargs_finding(
             use,
@@ -575,7 +565,6 @@ def _resolve_keys(
             hits.constants.get(use.key, []),
             read_before(use.key, moved.get(use.path, use.path), hits.before),
             index in moved_code,
-            _test_copies(use, hits, tests_ordered),
             spellings.other_files(use.key, use.path) if _may_be_spelled(use, hits) else [],
         )
         for index, use in enumerate(uses)
