@@ -120,6 +120,28 @@ def test_config_and_output_fakes_name_the_transformers_class(
     )
 
 
+def test_a_cfg_slot_is_a_config_slot(feature: Repo, run: Run, transformers: Path) -> None:
+    """TransformerLens 7f2ba97b / c624e734: ``cfg = SimpleNamespace(model_type="glm4_moe",
+    architectures=[])`` handed to ``determine_architecture_from_hf_config(cfg)``, and
+    ``layer0_cfg = SimpleNamespace(_attn_implementation="sdpa")``: ``cfg`` is a config's
+    short name (✗, naming the slot); a ``*_cfg`` whose keywords no config has stays ⚠
+    (axolotl's ``axolotl_cfg=SimpleNamespace(expert_parallel_size=2)``)."""
+    feature.write("pkg/gguf.py", CODE)
+    feature.write(
+        "tests/test_arch.py",
+        "from types import SimpleNamespace\n\nfrom pkg.gguf import n_layers\n\n\n"
+        "def test_arch() -> None:\n"
+        "    cfg = SimpleNamespace(model_type='glm4_moe', _attn_implementation='eager')\n"  # 7
+        "    layer0_cfg = SimpleNamespace(_attn_implementation='sdpa')\n"  # 8
+        "    trainer_cfg = SimpleNamespace(expert_parallel_size=2)\n"  # 9
+        "    assert n_layers and cfg and layer0_cfg and trainer_cfg\n",
+    )
+    rows = {r[1]: r for r in found(run, "any-annotation") if r[0] == "tests/test_arch.py"}
+    assert {line: row[2] for line, row in rows.items()} == {7: "error", 8: "error", 9: "warning"}
+    assert "found by the config slot `cfg` it fills" in rows[7][3]
+    assert "found by the config slot `layer0_cfg` it fills" in rows[8][3]
+
+
 def test_other_slots_keywords_or_repositories_stay_warnings(
     feature: Repo, run: Run, transformers: Path, tmp_path: Path
 ) -> None:

@@ -11,7 +11,7 @@ repository uses transformers and both the slot and the keywords say so:
 
 - the test or a module it imports imports ``transformers`` (installed, outside the work
   tree: see :func:`policytool.rules._fake_packages._packages`);
-- a config: the fake fills a slot named ``config`` or ``*config`` (what it is bound to,
+- a config: the fake fills a slot named ``config``, ``*config`` or ``*cfg`` (what it is bound to,
   the parameter of the test's own helper or of a ``parametrize`` it fills) and every
   keyword is an attribute of ``PreTrainedConfig`` or of one model config class (its
   fields, ``self.x =`` and ``__init__`` parameters), read from the installed package;
@@ -152,10 +152,15 @@ def _tree_package(finder: fakes.Finder) -> str | None:
     return os.path.dirname(path)
 
 
+def _config_name(name: str) -> bool:
+    """Whether ``name`` is ``config`` or ends so (``hf_config``, ``text_config``,
+    ``mixer_config``), or in its common short form ``cfg`` (``layer0_cfg``)."""
+    return name.lower().rstrip("_").endswith(("config", "cfg"))
+
+
 def _config_slot(names: list[str]) -> bool:
-    """Whether one of the slot's names is ``config`` or ends so (``hf_config``,
-    ``text_config``, ``mixer_config``)."""
-    return any(n.lower().rstrip("_").endswith("config") for n in names)
+    """Whether one of the slot's names is a config's (:func:`_config_name`)."""
+    return any(_config_name(n) for n in names)
 
 
 def forward_return(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
@@ -236,7 +241,7 @@ def hf_fake(
         return None
     # the code's slot is typed with the base; the model configs having them are listed
     cls, where, _attributes = classes.base
-    slot = next(n for n in slots if n.lower().rstrip("_").endswith("config"))
+    slot = next(n for n in slots if _config_name(n))
     some = ", ".join(f"`{c}`" for c in configs[:3]) + (", ..." if len(configs) > 3 else "")
     how = (
         f"the config slot `{slot}` it fills, with {named}, attributes of transformers' "

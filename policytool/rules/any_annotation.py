@@ -451,7 +451,7 @@ field of that class: a generated SDK's tag (`SimpleNamespace(type="content_block
 content_block=...)` -> anthropic's `RawContentBlockStartEvent`, the shallower module
 before its `beta` copy). When the test or a module it imports
 imports transformers (installed), or the work tree's code does, and nothing above named
-a class: a fake filling a slot named `config` or `*config` (its binding, the test
+a class: a fake filling a slot named `config`, `*config` or `*cfg` (its binding, the test
 helper's parameter or the `parametrize` argument) whose keywords are all attributes of
 transformers' `PreTrainedConfig` or of one model config class with it
 (`SimpleNamespace(text_config=..., vision_config=...)`, `mixer_config =
