@@ -74,6 +74,28 @@ def test_a_conversion_or_correctness_check_runs_once(feature: Repo, run: Run) ->
     assert [(r[0], r[1], r[2]) for r in rows] == [("tools/convert.py", 18, "warning")]
 
 
+def test_an_environment_checker_runs_once(feature: Repo, run: Run) -> None:
+    """Gymnasium 39fd79c6 / ca89ed37: ``check_step_determinism`` (called by
+    ``check_env``) snapshots the env's RNG with ``deepcopy`` to step twice and compare:
+    a verification run once, not a per-step function for all its name says ``step``
+    (labelled '-'). The env's own ``step`` copying its state stays reported."""
+    feature.write(
+        "gymnasium/utils/env_checker.py",
+        "from copy import deepcopy\n\n\n"
+        "def check_step_determinism(env, seed=123):\n"
+        "    seeded_rng = deepcopy(env.unwrapped._np_random)\n"  # 5: run once
+        "    return seeded_rng\n\n\n"
+        "def check_env_spaces(env):\n"
+        "    return deepcopy(env.observation_space)\n"  # 10: run once
+        "\n\n"
+        "class Env:\n"
+        "    def step(self, action):\n"
+        "        return deepcopy(self.state)\n",  # 15: per step
+    )
+    rows = found(run, "hot-copy")
+    assert [(r[0], r[1]) for r in rows] == [("gymnasium/utils/env_checker.py", 15)]
+
+
 def test_a_finite_difference_gradient_check_runs_once(feature: Repo, run: Run) -> None:
     """warp 1168a568 autograd.py:970-987: ``jacobian_fd`` clones an output four times per
     (input, output) pair of one gradient check, outside the loop over probes (labelled

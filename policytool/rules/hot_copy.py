@@ -47,7 +47,8 @@ code. `dst.copy_(src)` into a pre-allocated
 buffer is the recommended fix, not a finding; functions that run once (`__init__`,
 weight loading and post-load hooks such as `process_weights_after_loading`,
 `profile_run`, benchmarks, a kernel's `correctness_check` against its reference, a
-finite-difference gradient check (`jacobian_fd`, `gradcheck`), saving
+finite-difference gradient check (`jacobian_fd`, `gradcheck`), an environment checker
+(`check_env`, `check_step_determinism`), saving
 a model or checkpoint: `save_pretrained`, `save_checkpoint`, `save_hf_adapter`) are not
 hot paths, nor is module-level code (it runs once, at import, unless it loops over
 steps), nor are loops that run once: over the model's structure (`model.modules()`),
@@ -219,6 +220,10 @@ COLD = (
     "*test*",
     # a kernel's check against its reference implementation, run once per shape
     "*correctness*",
+    # an environment checker: it steps a copy twice to compare (Gymnasium's
+    # ``check_env`` -> ``check_step_determinism`` snapshots the RNG with a deepcopy)
+    "*determinism*",
+    "check_env*",
     # a finite-difference gradient check against autodiff (warp's ``jacobian_fd``: a
     # few buffers per input/output pair of one verification call)
     "*gradcheck*",
