@@ -177,8 +177,9 @@ A telemetry, tracing or profiling module (`telemetry/`, `*telemetry*.py`,
 `instrumentation/`, `tracing/`, `profiler/`, `profiling/`, `*profiler*.py`) is on no
 init or request path: a tracer must never take down what it traces, so its `__init__`,
 worker init hook or request hook carrying on is best effort (⚠).
-A `try` that only stops or closes something (`await sandbox.stop()`, `proc.kill()`) is
-a teardown: never ✗, and its ⚠ stays, logged or not.
+A `try` that only stops or closes something (`await sandbox.stop()`, `proc.kill()`), or
+only awaits a task already running to let it end (`await task` once its error is in
+hand), is a teardown: never ✗, and its ⚠ stays, logged or not.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -1042,7 +1043,17 @@ def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
 
 def _tears_down(try_stmt: ast.stmt | None) -> bool:
     """Whether the ``try`` body only stops or closes something (Gym's ``await
-    original_sandbox.stop()`` after the patch is read)."""
+    original_sandbox.stop()`` after the patch is read), or only awaits a task already
+    running to let it end (chainlit's ``await task`` once the MCP session runner has
+    reported its error: a join, not the work that failed)."""
+    body: list[ast.stmt] = getattr(try_stmt, "body", [])
+    if (
+        len(body) == 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Await)
+        and isinstance(body[0].value.value, (ast.Name, ast.Attribute))
+    ):
+        return True
     return _only_calls(try_stmt, _TEARDOWNS, logged=False)
 
 
@@ -2334,7 +2345,8 @@ def _error_used_warning(h: _Handler) -> Finding:
 
 def _teardown(h: _Handler) -> Finding | None:
     """A ``try`` that only stops or closes something (Gym's ``await
-    original_sandbox.stop()`` in the ``verify`` route): a teardown, best effort by
+    original_sandbox.stop()`` in the ``verify`` route) or awaits a running task to let it
+    end (chainlit's ``await task`` in ``connect_mcp``): a teardown, best effort by
     nature, so never ✗ on the path it sits on; the broad catch keeps its ⚠, logged or
     not (the earlier sets labelled such catches ⚠: open-r1's ``sandbox.kill()`` in a
     ``finally:``, NeMo-RL's policy shutdown in its tests)."""
