@@ -173,9 +173,13 @@ def test_a_module_globals_implicit_optional_whose_none_the_module_reads(
     assert names == ["_buffer", "_handle"]
 
 
-def test_an_untyped_def_under_integration_tests_is_test_code(feature: Repo, run: Run) -> None:
+def test_an_untyped_def_under_integration_or_e2e_tests_is_test_code(
+    feature: Repo, run: Run
+) -> None:
     # LoRAX integration-tests/scripts/: a benchmark script of the integration suite.
     feature.write("integration-tests/scripts/load.py", "def get_local_path(model_id):\n    pass\n")
+    # chainlit cypress/e2e/thread_resume/main.py: an app only the Cypress specs run
+    feature.write("cypress/e2e/thread_resume/main.py", "async def start():\n    pass\n")
     feature.write("load_tests/filter.py", "def main():\n    pass\n")
     feature.commit("add")
     warned = [p for p, _l, _m in findings(run, "warning")]

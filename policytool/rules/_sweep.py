@@ -46,7 +46,7 @@ serving-paths = ["**/engine/**", "**/entrypoints/**", "**/connectors/**", "**/se
                  "**/serve/**", "**/serving/**", "**/router/**", "**/routers/**",
                  "**/routes/**", "**/server.py", "**/*_server.py"]
 test-paths = ["**/tests/**", "**/test_*.py", "**/*_test.py", "**/conftest.py",
-              "test/**", "testing/**", "**/integration-tests/**"]
+              "test/**", "testing/**", "**/integration-tests/**", "**/e2e/**", "qa/**"]
 exclude = ["**/_generated/**", "**/generated/**", "**/*_pb2.py", "**/*_pb2_grpc.py"]
 target-version = "3.10"   # default: the lower bound of [project] requires-python
 ```

@@ -92,6 +92,9 @@ class SweepConfig:
         "test/**",
         "testing/**",
         "**/integration-tests/**",
+        # an end-to-end suite (haystack's top-level ``e2e/``; chainlit's ``cypress/e2e/``
+        # apps, which only its Cypress specs run)
+        "**/e2e/**",
         "qa/**",  # a top-level QA suite (Triton's and TransformerEngine's L0_* tests)
     )
     # Not swept: generated code (the top-level exclude too). Examples, benchmarks and
