@@ -5,7 +5,8 @@ certainly rejects None: the lookup gives None for a missing key, so the annotati
 An environment lookup (``os.getenv("K")``, ``os.environ.get("K")``) can always be unset;
 any other ``.get`` is reported when its function tests the name for None or truth
 (sentry's ``messages: "Union[str, ...]" = kwargs.get("input")`` then ``if messages is
-None: return``, set zzzv; ``SequenceNotStr[str]``, a generic class of a package not
+None: return``, set zzzv; chainlit's ``spec: AskFileSpec = files_spec.get(ask_parent_id,
+None)`` then ``if not spec``, set zzzx; ``SequenceNotStr[str]``, a generic class of a package not
 read, holds no None). A default, an Optional annotation, a request
 (``requests.get(url)``) or an untested name say nothing."""
 
@@ -39,6 +40,16 @@ class Loader:
     def load(self, cfg: dict) -> str:
         name: str = cfg.get("name")
         return name or "default"
+
+
+class AskFileSpec:
+    accept: list
+
+
+def upload(session: object, ask_parent_id: "str | None" = None) -> None:
+    spec: AskFileSpec = session.files_spec.get(ask_parent_id, None)
+    if not spec and ask_parent_id:
+        raise ValueError("no spec")
 """
 
 FINE = """\
@@ -68,11 +79,24 @@ def client_call(self, url: str) -> None:
         return
 
 
+def session_call(url: str) -> None:
+    page: bytes = requests.Session().get(url)
+    if not page:
+        return
+
+
 def optional(cfg: dict) -> None:
     name: Optional[str] = cfg.get("name")
     other: str | None = cfg.get("other")
     nested: "Union[str, Optional[int]]" = cfg.get("nested")
     if name is None or other is None or nested is None:
+        return
+
+
+def defaulted(cfg: dict, spare: str) -> None:
+    name: str = cfg.get("name", "anon")
+    other: str = cfg.get("other", spare)
+    if not name or not other:
         return
 
 
@@ -92,6 +116,7 @@ def test_a_lookup_that_may_miss_under_an_annotation_rejecting_none(feature: Repo
         ("pkg/lookups.py", 9),
         ("pkg/lookups.py", 16),
         ("pkg/lookups.py", 23),
+        ("pkg/lookups.py", 32),
     ]
     assert found_here[0][2] == (
         '`API_KEY: str` is given `os.getenv("API_KEY")`, None when the key is unset, which '

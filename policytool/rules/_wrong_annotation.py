@@ -1786,21 +1786,28 @@ def _holds_no_none(src: SourceInfo, annotation: ast.expr) -> bool:
 
 
 def optional_lookup(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) -> Finding | None:
-    """``x: T = d.get("k")`` (one argument: no default) under an annotation that certainly
-    rejects None, new in the change: the lookup gives None for a missing key, so the
+    """``x: T = d.get("k")`` (no default, or ``None`` spelled out) under an annotation that
+    certainly rejects None, new in the change: the lookup gives None for a missing key, so the
     annotation lies when it is missing. ✗ for an environment lookup (``os.getenv("K")``,
     ``os.environ.get("K")``: unset is always possible), and for any other ``.get`` when
     its own function then tests the name for None or truth (sentry's ``messages: "Union[
-    str, ...]" = kwargs.get("input")`` followed by ``if messages is None``): the code
-    says None comes. Not a request (``requests.get(url)``, ``self.client.get(...)``)."""
+    str, ...]" = kwargs.get("input")`` followed by ``if messages is None``; chainlit's
+    ``spec: AskFileSpec = session.files_spec.get(ask_parent_id, None)`` followed by ``if
+    not spec``): the code says None comes. Not a request (``requests.get(url)``,
+    ``self.client.get(...)``)."""
     value = node.value
     if not (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and isinstance(node.target, ast.Name)
-        and len(value.args) == 1
+        and 1 <= len(value.args) <= 2
         and not value.keywords
-        and not isinstance(value.args[0], ast.Starred)
+        and not any(isinstance(arg, ast.Starred) for arg in value.args)
+        # ``.get(k, None)``: the default spelled out is the same None
+        and (
+            len(value.args) == 1
+            or (isinstance(value.args[1], ast.Constant) and value.args[1].value is None)
+        )
     ):
         return None
     qualified = src.qualname(value.func)
@@ -1810,7 +1817,11 @@ def optional_lookup(src: SourceInfo, node: ast.AnnAssign, func: ast.AST | None) 
         root = receiver
         while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
             root = root.func if isinstance(root, ast.Call) else root.value
-        words = {last_name(receiver) or "", root.id if isinstance(root, ast.Name) else ""}
+        # the object whose ``get`` it is; the chain's root too unless that object is an
+        # attribute by name (``session.files_spec.get(k)`` is a mapping of a session)
+        words = {last_name(receiver) or ""}
+        if not isinstance(receiver, ast.Attribute) and isinstance(root, ast.Name):
+            words.add(root.id)
         if value.func.attr != "get" or not _NOT_MAPPINGS.isdisjoint(w.lower() for w in words):
             return None
     if not (src.node_added(node.annotation) or src.node_added(value)):

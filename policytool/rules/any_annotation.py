@@ -227,13 +227,15 @@ function returns under `-> list[X]` (`set[X]`, `dict[K, X]`) after putting a lit
 for a reward it could not compute): at the `->` line when the change writes the
 annotation, else at the `None` the change adds.
 A name the change annotates and binds to a lookup that may miss, `x: T = d.get("k")` with
-no default, is ✗ when `T` certainly holds no None: an environment lookup
-(`API_KEY: str = os.getenv("API_KEY")`, `os.environ.get`) always, another `.get` when its
-function then tests the name for None or truth (sentry's `messages: "Union[str, ...]" =
-kwargs.get("input")` and later `if messages is None: return`; a generic class written
-with its parameters, `SequenceNotStr[str]`, counts as holding no None even from a package
-not read); not a request
-(`requests.get(url)`, `self.session.get(url)`).
+no default or `None` spelled out (`d.get("k", None)`), is ✗ when `T` certainly holds no
+None: an environment lookup (`API_KEY: str = os.getenv("API_KEY")`, `os.environ.get`)
+always, another `.get` when its function then tests the name for None or truth (sentry's
+`messages: "Union[str, ...]" = kwargs.get("input")` and later `if messages is None:
+return`; a generic class written with its parameters, `SequenceNotStr[str]`, counts as
+holding no None even from a package not read; chainlit's `spec: AskFileSpec =
+session.files_spec.get(ask_parent_id, None)` and then `if not spec`); not a request
+(`requests.get(url)`, `self.session.get(url)`; a mapping attribute of a session,
+`session.files_spec`, is no request).
 A parameter annotation the change writes that a caller contradicts with what it passes
 as written is ✗ (the pattern's "a parameter annotation its callers contradict"): `None`
 under an annotation that holds none (its default not None, else it is the implicit
