@@ -419,34 +419,43 @@ def test_a_try_that_only_stops_or_closes_something_is_best_effort(feature: Repo,
     }
 
 
-def test_awaiting_a_running_task_to_let_it_end_is_a_teardown(feature: Repo, run: Run) -> None:
+def test_joining_a_task_that_is_ending_is_a_teardown(feature: Repo, run: Run) -> None:
     # chainlit b03561a2 server.py:1489/1509: in `connect_mcp`, once the session runner
-    # task has reported its error (or the user callback failed and the stop event is
-    # set), `try: await task / except BaseException: pass` lets the task end, then the
-    # route answers 400 with the error (labelled ⚠, as langgraph's `await anext_task` and
-    # chainlit's `await self.task`). Awaiting the connect call itself stays ✗.
+    # task has reported its error (then the route answers 400), or after the stop event
+    # is set, `try: await task / except BaseException: pass` lets the task end (labelled
+    # ⚠, as langgraph's `await anext_task` after `anext_task.cancel()`). An `await task`
+    # the function goes on from may be the work's own failure, and awaiting the connect
+    # call itself is the work: both stay ✗.
     feature.write(
         "pkg/server.py",
         "import asyncio\n\nfrom fastapi import FastAPI\n\napp = FastAPI()\n\n\n"
         "@app.post('/mcp')\n"
-        "async def connect_mcp(payload, runner, client):\n"
+        "async def connect_mcp(payload, runner, client, stop_event):\n"
         "    task = asyncio.create_task(runner())\n"
-        "    try:\n"
-        "        await task\n"
-        "    except BaseException:  # m:join\n"
-        "        pass\n"
+        "    if payload.failed:\n"
+        "        try:\n"
+        "            await task\n"
+        "        except BaseException:  # m:join\n"
+        "            pass\n"
+        "        return {'status': 400}\n"
+        "    stop_event.set()\n"
         "    try:\n"
         "        await self.task\n"
-        "    except BaseException:  # m:attr\n"
+        "    except BaseException:  # m:stopped\n"
+        "        pass\n"
+        "    try:\n"
+        "        await task\n"
+        "    except BaseException:  # m:goes_on\n"
         "        pass\n"
         "    try:\n"
         "        await client.connect(payload)\n"
         "    except BaseException:  # m:work\n"
         "        pass\n"
-        "    return {'status': 400}\n",
+        "    return {'status': 200}\n",
     )
     assert by_marker(feature, "pkg/server.py", run) == {
         "join": "warning",
-        "attr": "warning",
+        "stopped": "warning",
+        "goes_on": "error",
         "work": "error",
     }

@@ -178,8 +178,9 @@ A telemetry, tracing or profiling module (`telemetry/`, `*telemetry*.py`,
 init or request path: a tracer must never take down what it traces, so its `__init__`,
 worker init hook or request hook carrying on is best effort (⚠).
 A `try` that only stops or closes something (`await sandbox.stop()`, `proc.kill()`), or
-only awaits a task already running to let it end (`await task` once its error is in
-hand), is a teardown: never ✗, and its ⚠ stays, logged or not.
+only joins a task that is ending (`await task` right after `task.cancel()` or a stop
+event's `set()`, or right before the function returns or raises), is a teardown: never
+✗, and its ⚠ stays, logged or not.
 Best-effort code is never ✗: `__del__`, `close`/`cleanup`/`shutdown`, metrics, signal
 handlers, `abort`/`cancel`/`disconnect`, removing a temp file, an optional import
 (`try: import x` / `importlib.import_module`), a default assigned under a comment saying
@@ -1041,20 +1042,55 @@ def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
     return _only_calls(try_stmt, _REMOVALS, logged=logged)
 
 
-def _tears_down(try_stmt: ast.stmt | None) -> bool:
+def _tears_down(try_stmt: ast.stmt | None, function: ast.AST | None) -> bool:
     """Whether the ``try`` body only stops or closes something (Gym's ``await
-    original_sandbox.stop()`` after the patch is read), or only awaits a task already
-    running to let it end (chainlit's ``await task`` once the MCP session runner has
-    reported its error: a join, not the work that failed)."""
+    original_sandbox.stop()`` after the patch is read), or only joins a task that is
+    ending (:func:`_joins_ending_task`)."""
+    return _only_calls(try_stmt, _TEARDOWNS, logged=False) or _joins_ending_task(try_stmt, function)
+
+
+def _joins_ending_task(try_stmt: ast.stmt | None, function: ast.AST | None) -> bool:
+    """Whether the ``try`` body only awaits a task already running (``await task``,
+    ``await self.task``) that is ending: the statement before the ``try`` cancels it or
+    sets a stop event (``task.cancel()``, ``stop_event.set()``: langgraph's pump, chainlit's
+    MCP session), or the statement after it ends the function (chainlit's ``connect_mcp``
+    joins its runner once its error is in hand, then answers 400). A join, not the work
+    that failed; an ``await task`` the function goes on from is not (the task's error may
+    be the work's own)."""
     body: list[ast.stmt] = getattr(try_stmt, "body", [])
-    if (
+    if not (
         len(body) == 1
         and isinstance(body[0], ast.Expr)
         and isinstance(body[0].value, ast.Await)
         and isinstance(body[0].value.value, (ast.Name, ast.Attribute))
+        and isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
     ):
+        return False
+    for stmt in kwreads.statements(function.body, scopes=False):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list) and try_stmt in block:
+                return _ending(block, block.index(try_stmt))
+        for holder in getattr(stmt, "handlers", None) or ():
+            if try_stmt in holder.body:
+                return _ending(holder.body, holder.body.index(try_stmt))
+    if try_stmt in function.body:
+        return _ending(function.body, function.body.index(try_stmt))
+    return False
+
+
+def _ending(block: list[ast.stmt], index: int) -> bool:
+    """Whether the statement before ``block[index]`` cancels a task or sets an event, or
+    the one after it returns or raises (see :func:`_joins_ending_task`)."""
+    if index + 1 < len(block) and isinstance(block[index + 1], (ast.Return, ast.Raise)):
         return True
-    return _only_calls(try_stmt, _TEARDOWNS, logged=False)
+    before = block[index - 1] if index > 0 else None
+    call = before.value if isinstance(before, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("cancel", "set")
+    )
 
 
 # Functions whose broad catch is best effort by nature: never ✗.
@@ -2350,7 +2386,7 @@ def _teardown(h: _Handler) -> Finding | None:
     nature, so never ✗ on the path it sits on; the broad catch keeps its ⚠, logged or
     not (the earlier sets labelled such catches ⚠: open-r1's ``sandbox.kill()`` in a
     ``finally:``, NeMo-RL's policy shutdown in its tests)."""
-    if h.best_effort or not _tears_down(h.tried):
+    if h.best_effort or not _tears_down(h.tried, h.function):
         return None  # in a ``close``, a ``cleanup``: its own best-effort boundary
     return _error_used_warning(h) if h.uses_error else _broad_catch(h)
 
