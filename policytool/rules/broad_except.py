@@ -1042,14 +1042,18 @@ def _removes_files(try_stmt: ast.stmt | None, *, logged: bool = False) -> bool:
     return _only_calls(try_stmt, _REMOVALS, logged=logged)
 
 
-def _tears_down(try_stmt: ast.stmt | None, function: ast.AST | None) -> bool:
+def _tears_down(src: SourceInfo, try_stmt: ast.stmt | None, function: ast.AST | None) -> bool:
     """Whether the ``try`` body only stops or closes something (Gym's ``await
     original_sandbox.stop()`` after the patch is read), or only joins a task that is
     ending (:func:`_joins_ending_task`)."""
-    return _only_calls(try_stmt, _TEARDOWNS, logged=False) or _joins_ending_task(try_stmt, function)
+    return _only_calls(try_stmt, _TEARDOWNS, logged=False) or _joins_ending_task(
+        src, try_stmt, function
+    )
 
 
-def _joins_ending_task(try_stmt: ast.stmt | None, function: ast.AST | None) -> bool:
+def _joins_ending_task(
+    src: SourceInfo, try_stmt: ast.stmt | None, function: ast.AST | None
+) -> bool:
     """Whether the ``try`` body only awaits a task already running (``await task``,
     ``await self.task``) that is ending: the statement before the ``try`` cancels it or
     sets a stop event (``task.cancel()``, ``stop_event.set()``: langgraph's pump, chainlit's
@@ -1066,17 +1070,8 @@ def _joins_ending_task(try_stmt: ast.stmt | None, function: ast.AST | None) -> b
         and isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
     ):
         return False
-    for stmt in kwreads.statements(function.body, scopes=False):
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(stmt, name, None)
-            if isinstance(block, list) and try_stmt in block:
-                return _ending(block, block.index(try_stmt))
-        for holder in getattr(stmt, "handlers", None) or ():
-            if try_stmt in holder.body:
-                return _ending(holder.body, holder.body.index(try_stmt))
-    if try_stmt in function.body:
-        return _ending(function.body, function.body.index(try_stmt))
-    return False
+    found = _blocks(src, function).at.get(id(try_stmt))  # the block holding it, indexed once
+    return found is not None and _ending(found[0], found[1])
 
 
 def _ending(block: list[ast.stmt], index: int) -> bool:
@@ -2381,12 +2376,12 @@ def _error_used_warning(h: _Handler) -> Finding:
 
 def _teardown(h: _Handler) -> Finding | None:
     """A ``try`` that only stops or closes something (Gym's ``await
-    original_sandbox.stop()`` in the ``verify`` route) or awaits a running task to let it
-    end (chainlit's ``await task`` in ``connect_mcp``): a teardown, best effort by
+    original_sandbox.stop()`` in the ``verify`` route) or joins a task that is ending
+    (chainlit's ``await task`` in ``connect_mcp``): a teardown, best effort by
     nature, so never ✗ on the path it sits on; the broad catch keeps its ⚠, logged or
     not (the earlier sets labelled such catches ⚠: open-r1's ``sandbox.kill()`` in a
     ``finally:``, NeMo-RL's policy shutdown in its tests)."""
-    if h.best_effort or not _tears_down(h.tried, h.function):
+    if h.best_effort or not _tears_down(h.src, h.tried, h.function):
         return None  # in a ``close``, a ``cleanup``: its own best-effort boundary
     return _error_used_warning(h) if h.uses_error else _broad_catch(h)
 
