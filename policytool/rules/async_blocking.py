@@ -28,12 +28,19 @@ from policytool.rules._pysource import (
     unparse,
 )
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
+from policytool.rules._sync_clients import client_request
 
 DOC = f"""\
 ## What it checks
 Inside `async def` code, on added lines: a blocking call (`time.sleep`, `requests.*`, a
 verb of a session a call gives (`requests.Session().get(...)`, huggingface_hub's
-`get_session().get(...)`), `urllib.request.urlopen`,
+`get_session().get(...)`), a request through a synchronous SDK client the module binds
+(`self.client.query(...)` where the class sets `self.client = boto3.client(...)`; a name
+bound to `OpenAI()`, `Anthropic()`, `httpx.Client()` (its HTTP verbs), `HfApi()`,
+`InferenceClient()`, or a parameter annotated as one, botocore's `BaseClient` too; only
+when every binding of the name is such a client; not a boto3 call that makes no request,
+`get_paginator`, `exceptions`; not in a test, whose client talks to a mock transport),
+`urllib.request.urlopen`,
 `subprocess.run`/`check_output`/`call`, a blocking `queue.get()` (not awaited nor
 handed to `asyncio.wait_for` / `create_task`, not `block=False`), `future.result()` of a
 thread or process future, `open(...).read()`, `path.read_text()`/`read_bytes()`), or an `await`
@@ -112,7 +119,8 @@ def _next_id(self):
 
 ## Fix
 Move blocking work off the loop with `asyncio.to_thread(...)` or `run_in_executor`, or
-use an async client (`httpx.AsyncClient`, `aiohttp`). Release the lock before the
+use an async client (`httpx.AsyncClient`, `aiohttp`, `AsyncOpenAI`, `AsyncAnthropic`,
+aioboto3, `AsyncInferenceClient`). Release the lock before the
 `await`, or restructure so the critical section holds no `await`. Not fixable by
 `policytool fix`.
 
@@ -817,8 +825,15 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             continue
         assert isinstance(node, ast.Call)
         awaited.update(_handed_to_await(src, node))
+        if not src.node_added(node):
+            continue
         found = _blocking_call(src, node, id(node) in awaited)
-        if found is None or not src.node_added(node):
+        if found is None and id(node) not in awaited and not src.is_test:
+            # A test's synchronous SDK client talks to a mock transport, not a server.
+            cls = _module(src).owner.get(id(ctx.funcs[0])) if ctx.funcs else None
+            request = client_request(src, node, ctx, cls)
+            found = (request, True) if request is not None else None
+        if found is None:
             continue
         api, listed = found
         if src.is_test and not listed:
