@@ -3903,6 +3903,9 @@ def function_findings(
             yield contradicted
     yield from _string_compared(src, node)
     yield from _isinstance_handled(src, node)
+    for used in _missing_attribute(src, node):
+        if used.line not in reported:
+            yield used
     for held in _single_tuple_as_sequence(src, node):
         if held.line not in reported:
             yield held
@@ -5123,6 +5126,91 @@ def _string_compared(
             f"`{arg.arg}: {text}` (line {arg.annotation.lineno}) {where}: a `{text}` never "
             f"equals them and is silently ignored; annotate the strings it takes "
             f"(`str` / `Literal[...]`) or compare `{text}` values",
+        )
+
+
+# An instance of each builtin a parameter annotation may name, to ask for an attribute
+# (on an instance: ``str.mro`` is the class's, not a string's).
+_INSTANCES: dict[str, object] = {
+    "dict": {},
+    "list": [],
+    "tuple": (),
+    "set": set(),
+    "frozenset": frozenset(),
+    "bool": False,
+    "int": 0,
+    "float": 0.0,
+    "str": "",
+    "bytes": b"",
+}
+# Attributes these builtins gained in a Python later than the oldest this runs on: had
+# on every version, so the verdict does not depend on the interpreter.
+_NEWER_ATTRIBUTES = frozenset({"bit_count", "is_integer", "from_number"})
+# Calls that test what a value is: a body asking them duck-types its parameter.
+_TYPE_TESTS = frozenset({"isinstance", "hasattr", "getattr", "type", "callable", "issubclass"})
+
+
+def _missing_attribute(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """A parameter annotated as a builtin (``entry: str``, ``question: dict``) whose
+    attribute the body reads or sets though no such builtin has it (``entry.setdefault``,
+    ``question.to_dict()``): its callers pass something else (tritonparse's ``entry:
+    str``, given a trace dict; a ``dict`` that is a pandas row); a type checker reports
+    the attribute. Not when the function rebinds the parameter, tests what it is
+    (``isinstance``, ``hasattr``, ``getattr``, ``type``) or catches ``AttributeError``."""
+    params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    annotated = {
+        arg.arg: (arg.annotation, kind)
+        for arg in params
+        if arg.annotation is not None
+        and src.node_added(arg.annotation)
+        and not _silenced(src, arg.annotation.lineno)
+        and (kind := _builtin_of(src, arg.annotation)) in _INSTANCES
+    }
+    if not annotated:
+        return
+    used: dict[str, ast.Attribute] = {}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            annotated.pop(sub.id, None)  # rebound: no longer what the callers passed
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Name)
+            and sub.func.id in _TYPE_TESTS
+            and sub.args
+            and isinstance(sub.args[0], ast.Name)
+        ):
+            annotated.pop(sub.args[0].id, None)
+        elif isinstance(sub, ast.ExceptHandler) and "AttributeError" in unparse(
+            sub.type or ast.Constant(None), 200
+        ):
+            return  # duck typing: the function expects attributes to be missing
+        elif isinstance(sub, ast.Match):
+            return
+    if not annotated:
+        return
+    for sub in kwreads.body_nodes(node):
+        if (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id in annotated
+            and sub.value.id not in used
+            and sub.attr not in _NEWER_ATTRIBUTES
+            and not hasattr(_INSTANCES[annotated[sub.value.id][1]], sub.attr)
+        ):
+            used[sub.value.id] = sub
+    for name, attribute in used.items():
+        annotation, kind = annotated[name]
+        text = short(src, annotation).strip("\"'")
+        yield finding(
+            src,
+            annotation,
+            RULE,
+            BLOCK,
+            f"`{name}: {text}` (line {annotation.lineno}) is used as another type: the body "
+            f"reads `{name}.{attribute.attr}` (line {attribute.lineno}), which no `{kind}` "
+            f"has; annotate what the callers pass",
         )
 
 

@@ -283,7 +283,14 @@ spellings) that the body tests for another (`def visit(n: dict):` ... `if isinst
 list): return [visit(x) for x in n]`) and handles in that branch: the function takes
 what its annotation rejects, by design. Not a branch that only raises or asserts (a guard
 the annotation agrees with), a parameter the function rebinds (`items = list(items)`), a
-union, or the numeric tower (`x: float` tested for `int`). Only what is
+union, or the numeric tower (`x: float` tested for `int`). So is a parameter the change
+annotates as a builtin (`str`, `int`, `float`, `bool`, `bytes`, `dict`, `list`, `tuple`,
+`set`, `frozenset`, their `typing` spellings) whose attribute the body reads or sets
+though no such builtin has it (tritonparse's `entry: str` ... `entry.setdefault(...)`,
+given a trace dict; `question: dict` ... `question.to_dict()`, a pandas row): the
+callers pass another type, which a type checker reports. Not when the function rebinds
+the parameter, tests what it is (`isinstance`, `hasattr`, `getattr`, `type`,
+`callable`), catches `AttributeError` or matches it (`match`). Only what is
 certain counts: builtins, `typing`/`collections.abc` generics, classes the file defines
 or an import (absolute or relative) defines as `class` or re-exports from a module
 that does (`from transformers import PreTrainedModel`: the package's `__init__` imports it
