@@ -156,3 +156,27 @@ def test_a_test_client_talks_to_a_mock(feature: Repo, run: Run) -> None:
     )
     feature.commit("test")
     assert _rows(run) == []
+
+
+def test_a_client_handed_in_or_built_is_one_binding(feature: Repo, run: Run) -> None:
+    # chainlit's DynamoDB layer: a client the caller hands in (typed with the mypy-boto3
+    # stubs), else one it builds
+    feature.write(
+        "pkg/data/dynamodb.py",
+        "from typing import TYPE_CHECKING, Optional\n"
+        "import boto3\n\n"
+        "if TYPE_CHECKING:\n"
+        "    from mypy_boto3_dynamodb import DynamoDBClient\n\n\n"
+        "class Layer:\n"
+        '    def __init__(self, client: Optional["DynamoDBClient"] = None, other=None):\n'
+        "        if client:\n"
+        "            self.client = client\n"
+        "        else:\n"
+        '            self.client = boto3.client("dynamodb")\n'
+        "        self.other = other\n\n"
+        "    async def threads(self):\n"
+        '        self.other.query(TableName="t")\n'
+        '        return self.client.query(TableName="t")\n',
+    )
+    feature.commit("layer")
+    assert _rows(run) == [(18, "warning")]

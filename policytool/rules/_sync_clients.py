@@ -14,10 +14,17 @@ does; every SDK named here has an async twin (aioboto3, ``AsyncOpenAI``,
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from policytool.rules._pysource import Ctx, FunctionNode, SourceInfo, unparse, unquoted
+from policytool.rules._pysource import (
+    Ctx,
+    FunctionNode,
+    SourceInfo,
+    union_members,
+    unparse,
+    unquoted,
+)
 
 # A name's binding: the client it holds, or None when something else is bound to it.
 _Bound = dict[str, "_Sdk | None"]
@@ -82,6 +89,10 @@ _ANNOTATIONS: dict[str, _Sdk] = {
     **{name: sdk for name, sdk in CONSTRUCTORS.items() if not name.endswith(".client")},
     "botocore.client.BaseClient": _BOTO3,
 }
+# ``Optional[X]`` / ``Union[X, None]`` spellings of a parameter's annotation.
+_OPTIONALS = frozenset({"typing.Optional", "typing.Union", "Optional", "Union"})
+# The mypy-boto3 / types-boto3 stub packages: each ``...Client`` class is a boto3 client.
+_BOTO3_STUBS = ("mypy_boto3_", "types_boto3_")
 # Bytes a module using one of these holds (most modules name none: nothing is indexed).
 _WORDS = (b"boto3", b"botocore", b"openai", b"anthropic", b"httpx", b"huggingface_hub")
 _SESSIONS = frozenset({"boto3.Session", "boto3.session.Session"})
@@ -105,10 +116,33 @@ def _constructed(src: SourceInfo, value: ast.expr | None) -> _Sdk | None:
 
 
 def _annotated(src: SourceInfo, annotation: ast.expr | None) -> _Sdk | None:
-    """The client a parameter annotation names (``OpenAI``, ``"BaseClient"``)."""
+    """The client a parameter annotation names (``OpenAI``, ``"BaseClient"``,
+    ``Optional["DynamoDBClient"]`` from the mypy-boto3 stubs)."""
     node = unquoted(annotation) if annotation is not None else None
+    if isinstance(node, ast.Subscript) and src.qualname(node.value) in _OPTIONALS:
+        node = unquoted(node.slice)
+    if node is not None:
+        members = [
+            m for m in union_members(node) if not (isinstance(m, ast.Constant) and m.value is None)
+        ]
+        node = unquoted(members[0]) if len(members) == 1 else None
     name = src.qualname(node) if node is not None else None
-    return _ANNOTATIONS.get(name) if name is not None else None
+    if name is None:
+        return None
+    if name.startswith(_BOTO3_STUBS) and name.endswith("Client"):
+        return _BOTO3
+    return _ANNOTATIONS.get(name)
+
+
+def _own_nodes(func: FunctionNode) -> Iterator[ast.AST]:
+    """The nodes of ``func``'s body, not inside a nested function or class."""
+    stack: list[ast.AST] = [] if isinstance(func, ast.Lambda) else list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
 
 
 class _Bindings:
@@ -118,10 +152,12 @@ class _Bindings:
 
     def __init__(self, src: SourceInfo) -> None:
         """Read the module-level assignments and each module-level class's ``self.X =``
-        assignments, once."""
+        assignments (a constructor, or a parameter annotated as a client), once."""
         self.src = src
+        self._param_cache: dict[int, _Bound] = {}
+        self._locals: dict[int, _Bound] = {}
         self.names = self._settled(
-            (target.id, stmt.value)
+            (target.id, stmt.value, {})
             for stmt in src.tree.body
             if isinstance(stmt, ast.Assign | ast.AnnAssign)
             for target in _targets(stmt)
@@ -131,23 +167,40 @@ class _Bindings:
         for stmt in src.tree.body:
             if isinstance(stmt, ast.ClassDef):
                 self.attrs[stmt.name] = self._settled(
-                    (target.attr, node.value)
-                    for node in ast.walk(stmt)
+                    (target.attr, node.value, self._params(method))
+                    for method in ast.walk(stmt)
+                    if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
+                    for node in _own_nodes(method)
                     if isinstance(node, ast.Assign | ast.AnnAssign)
                     for target in _targets(node)
                     if isinstance(target, ast.Attribute)
                     and isinstance(target.value, ast.Name)
                     and target.value.id == "self"
                 )
-        self._locals: dict[int, _Bound] = {}
 
-    def _settled(self, bindings: Iterable[tuple[str, ast.expr | None]]) -> _Bound:
-        """Name -> the client every binding of it gives, or None when another value is
-        bound to it too (a ``None`` value aside: an attribute set up later)."""
+    def _params(self, func: FunctionNode) -> _Bound:
+        """``func``'s parameters: the client each is annotated as, or None."""
+        cached = self._param_cache.get(id(func))
+        if cached is None:
+            args = func.args
+            cached = self._param_cache[id(func)] = {
+                arg.arg: _annotated(self.src, arg.annotation)
+                for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+            }
+        return cached
+
+    def _settled(self, bindings: Iterable[tuple[str, ast.expr | None, _Bound]]) -> _Bound:
+        """Name -> the client every binding of it gives (a constructor, or a parameter
+        of the binding function annotated as one), or None when another value is bound
+        to it too (a ``None`` value aside: an attribute set up later)."""
         seen: dict[str, set[_Sdk | None]] = {}
-        for name, value in bindings:
+        for name, value, params in bindings:
             given = seen.setdefault(name, set())
-            if not (isinstance(value, ast.Constant) and value.value is None):
+            if isinstance(value, ast.Constant) and value.value is None:
+                continue
+            if isinstance(value, ast.Name) and value.id in params:
+                given.add(params[value.id])
+            else:
                 given.add(_constructed(self.src, value))
         return {
             name: next(iter(given)) if len(given) == 1 else None for name, given in seen.items()
@@ -159,30 +212,21 @@ class _Bindings:
         cached = self._locals.get(id(func))
         if cached is not None:
             return cached
-        args = func.args
-        params: _Bound = {
-            arg.arg: _annotated(self.src, arg.annotation)
-            for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
-        }
-        pairs: list[tuple[str, ast.expr | None]] = []
-        stack: list[ast.AST] = [] if isinstance(func, ast.Lambda) else list(func.body)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-                continue
+        params = self._params(func)
+        pairs: list[tuple[str, ast.expr | None, _Bound]] = []
+        for node in _own_nodes(func):
             if isinstance(node, ast.Assign | ast.AnnAssign):
                 pairs.extend(
-                    (target.id, node.value)
+                    (target.id, node.value, params)
                     for target in _targets(node)
                     if isinstance(target, ast.Name)
                 )
             elif isinstance(node, ast.With):
                 pairs.extend(
-                    (item.optional_vars.id, item.context_expr)
+                    (item.optional_vars.id, item.context_expr, params)
                     for item in node.items
                     if isinstance(item.optional_vars, ast.Name)
                 )
-            stack.extend(ast.iter_child_nodes(node))
         found = {**params, **self._settled(pairs)}
         self._locals[id(func)] = found
         return found

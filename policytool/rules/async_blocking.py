@@ -37,7 +37,8 @@ verb of a session a call gives (`requests.Session().get(...)`, huggingface_hub's
 `get_session().get(...)`), a request through a synchronous SDK client the module binds
 (`self.client.query(...)` where the class sets `self.client = boto3.client(...)`; a name
 bound to `OpenAI()`, `Anthropic()`, `httpx.Client()` (its HTTP verbs), `HfApi()`,
-`InferenceClient()`, or a parameter annotated as one, botocore's `BaseClient` too; only
+`InferenceClient()`, or a parameter annotated as one, botocore's `BaseClient` or a
+mypy-boto3 `...Client` too, and an attribute set from such a parameter; only
 when every binding of the name is such a client; not a boto3 call that makes no request,
 `get_paginator`, `exceptions`; not in a test, whose client talks to a mock transport),
 `urllib.request.urlopen`,
