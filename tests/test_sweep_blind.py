@@ -197,7 +197,9 @@ _G_FIGURES = {
 }
 _H_FIGURES = {
     ("async-blocking", "x-precision"): (
-        "0/1: lorax `map_pbase_model_id_to_s3`'s `requests.get`, which the gRPC aio "
+        "1/2 (0/1 before round AX read the `HfApi(...).model_info(...)` of the same "
+        "`async def DownloadAdapter`, a synchronous huggingface_hub request labelled ✗ after "
+        "the run): lorax `map_pbase_model_id_to_s3`'s `requests.get`, which the gRPC aio "
         "servicer's `async def DownloadAdapter` reaches per request through "
         "`download_adapter` in another module, labelled '-' as a plain helper (the labeller "
         "read only the `def` it sits in; set d's labeller reads a helper the loop reaches as ✗)"
@@ -294,7 +296,10 @@ _M_BLIND_RECALL = (
 )
 _N_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "13/18 blind, 13/17 post-run (12/17 and 12/16 before round AL read "
+        "14/19 blind, 14/18 post-run (13/18 and 13/17 before round AX read ao's "
+        "`add_compile_flags(..., extra_link_args: dict)` whose body calls "
+        "`extra_link_args.append(...)`, labelled ✗ after the run; "
+        "12/17 and 12/16 before round AL read "
         "`quantize_model_to_mxfp8(...) -> None` returning `model`, labelled ✗ after the "
         "run; a wrong return labelled blind at a multi-line signature's "
         "`def` line and reported on its `->` line since round AB; a `-> dict[...]` returning "
@@ -1053,7 +1058,8 @@ _ZZC_FIGURES = {
     ),
     ("async-blocking", "x-recall"): (
         "0/1: `async def async_wrapper` returning boto3's synchronous `client.converse("
-        "...)` (a client's method is not known to block)"
+        "...)` through its parameter `client: BaseClient` (⚠ since round AX reads a "
+        "synchronous SDK client's request: instructor's Bedrock wrapper is no serving path)"
     ),
 }
 _ZZD_FIGURES = {
@@ -1142,7 +1148,9 @@ _ZZH_FIGURES = {
 }
 _ZZI_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "6/13 (4/11 before round AL read `-> None` returning the async save request and "
+        "9/16 (6/13 before round AX read three NeMo performance scripts' `args: str` "
+        "read as the argparse namespace, `args.gpus_per_node`, labelled ✗ after the run; "
+        "4/11 before round AL read `-> None` returning the async save request and "
         "`-> NeMoMultimodalConversation` returning a `FailedConversion()`, both labelled "
         "blind at the `def` line and found at the `->` line of their multi-line signatures, "
         "labelled there after the run: the two `def`-line sites stay missed): "
@@ -1170,9 +1178,10 @@ _ZZJ_FIGURES = {
         "ping loop: no fail-fast name (⚠)"
     ),
     ("any-annotation", "x-recall"): (
-        "3/6: `_compute_f1_score -> str` returning a local bound to `0.0` or to a "
-        "computed ratio (one binding no literal: not judged), "
-        "and two example parameters typed `str` that receive a dict and a bool (no "
+        "4/6 (3/6 before round AX read `compile_options: str` whose body calls "
+        "`compile_options.items()`): `_compute_f1_score -> str` returning a local bound to "
+        "`0.0` or to a computed ratio (one binding no literal: not judged), "
+        "and an example parameter typed `str` that receives a bool (no "
         "literal returned or compared: not judged)"
     ),
 }
@@ -2016,11 +2025,11 @@ _ZZZN_SEALED = (
 )
 _ZZZN_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "1/5 (0/5 as sealed; round AM reads `await asyncio.gather(...)` as a list: "
-        "guardrails' `async_partial_validate -> Tuple[Any, dict]`): guardrails' local "
-        "`call_log: Call = safe_get(..., 0)` whose default is None (a local annotation, no "
-        "parameter or field), maxdiffusion's `inner_mask(...) -> bool` returning "
-        "`q_idx.new_ones(...)` (a tensor method's result is not read), `pipeline: "
+        "2/5 (1/5 before round AX read maxdiffusion's `q_idx: int` whose body calls "
+        "`q_idx.new_ones(...)`; 0/5 as sealed; round AM reads `await asyncio.gather(...)` "
+        "as a list: guardrails' `async_partial_validate -> Tuple[Any, dict]`): guardrails' "
+        "local `call_log: Call = safe_get(..., 0)` whose default is None (a local "
+        "annotation, no parameter or field), `pipeline: "
         "nnx.Module` given a plain `LTX2Pipeline` by its only caller (a caller's class is "
         "read for literals only) and `transformer_weight_name: str` given None from "
         '`lora_config.get("weight_name", [None] * n)` (no finding)'
@@ -2058,7 +2067,9 @@ _ZZZO_SEALED = (
 )
 _ZZZO_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "11/19 (10/19 before round AT read SWE-bench's `-> tuple[str, str]` returning "
+        "12/20 (11/19 before round AX read SWE-bench's `pull: dict` read only by attribute, "
+        "`pull.title`, labelled ✗ after the run; "
+        "10/19 before round AT read SWE-bench's `-> tuple[str, str]` returning "
         "`text, all_hints_text`, a list built by `list()`; 6/19 as sealed; round AN reads a "
         "generator annotated with a builtin and "
         "the calls returning one, and a callee's tuple display as a tuple: SWE-bench's "
@@ -2071,7 +2082,8 @@ _ZZZO_FIGURES = {
         "| None = None` later bound to a `StreamInfo(...)` (a local annotation)"
     ),
     ("any-annotation", "x-precision"): (
-        "11/17 (10/16 before round AT found a labelled ✗ more): SWE-bench's six implicit "
+        "12/18 (11/17 before round AX found a ✗ labelled after the run; 10/16 before "
+        "round AT found a labelled ✗ more): SWE-bench's six implicit "
         "Optionals (`subprocess_args: dict = None` twice, "
         "`save_path: str = None`, `repo: str = None`, whose bodies test None while every "
         "caller passes a value, and `env: dict = None` twice, only forwarded to "
@@ -2266,7 +2278,40 @@ _ZZZX_FIGURES = {
     ),
     ("async-blocking", "x-recall"): (
         "0/2: chainlit's boto3 DynamoDB `self.client.query(...)` in `async def` data-layer "
-        "methods (a synchronous SDK's HTTP, which the rule does not know as blocking)"
+        "methods (⚠ since round AX reads a synchronous SDK client's request: "
+        "`chainlit/data/` is no serving path)"
+    ),
+}
+_ZZZY_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 5236dfd (the clarifications "
+    "added after set zzzx), first recorded with 84fa7f3 (round AW's final code): ✗ recall "
+    "1 of 18, ✗ precision 1 of 1, ⚠ precision 44 of 44"
+)
+_ZZZY_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "2/8 (1/8 as sealed; round AX reads tritonparse's `entry: str` whose body calls "
+        "`entry.setdefault(...)`): dataset-viewer's three test fakes of `datasets` "
+        "dataclasses (`DatasetModule`, `BuilderConfigsParameters`, `BuilderConfig`; "
+        "`datasets` is pinned to a git commit, no wheel: not installed for the record, ⚠), a "
+        "test's `expected_pems: list[str]` given None by two parametrize rows (a judgement "
+        "call), `MediaColumn.open -> Union[io.BytesIO, nullcontext[None]]` whose "
+        "`# type: ignore`d branch returns datasets' `xopen` file, and "
+        "`_infer_file_extension`'s container items its caller's table does not hold (item "
+        "types are not read)"
+    ),
+    ("broad-except", "x-recall"): (
+        "0/7: OpenEnv's three copies of `_json_safe`, `except Exception: pass` around "
+        "`tolist()` and `item()` before a `str(value)` fallback, on the env servers' step "
+        "path (a conversion probe with a fallback: ⚠; labelled ✗ as a judgement call), and "
+        "the chat env's `_tokenize_conversation`, whose comment says the catch is the "
+        "fallback for tokenizers without a chat template (⚠)"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/3: dataset-viewer's `async with AsyncFileLock(...)` in the index builder the "
+        "/search and /filter routes of another module await, each commit editing a lock "
+        "statement that was there before (moved outward, then narrowed to one lock per "
+        "index file): an edited lock is not a new one, and the request path across modules "
+        "is not followed"
     ),
 }
 _ZZZV_SEALED = (
@@ -2529,6 +2574,7 @@ for _name, _cells, _when in (
     ("zzzv", _ZZZV_FIGURES, _ZZZV_SEALED),
     ("zzzw", _ZZZW_FIGURES, _ZZZW_SEALED),
     ("zzzx", _ZZZX_FIGURES, _ZZZX_SEALED),
+    ("zzzy", _ZZZY_FIGURES, _ZZZY_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
