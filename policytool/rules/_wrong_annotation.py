@@ -5150,6 +5150,27 @@ _NEWER_ATTRIBUTES = frozenset({"bit_count", "is_integer", "from_number"})
 _TYPE_TESTS = frozenset({"isinstance", "hasattr", "getattr", "type", "callable", "issubclass"})
 
 
+_DOTTED_RE = re.compile(rb"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _odd_attributes(src: SourceInfo) -> dict[str, frozenset[str]]:
+    """Name -> the attributes the file's text reads from it (``entry.setdefault``) that
+    some builtin lacks, found once a file. A name written with non-ASCII letters is not
+    matched: its parameter is then not judged (a missed ✗, never a wrong one)."""
+    cached = src.cache.get("odd_attributes")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[str, set[str]] = {}
+    for match in _DOTTED_RE.finditer(src.data):
+        attr = match.group(2).decode()
+        if attr in _NEWER_ATTRIBUTES or all(hasattr(i, attr) for i in _INSTANCES.values()):
+            continue
+        found.setdefault(match.group(1).decode(), set()).add(attr)
+    out = {name: frozenset(attrs) for name, attrs in found.items()}
+    src.cache["odd_attributes"] = out
+    return out
+
+
 def _missing_attribute(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
@@ -5167,6 +5188,14 @@ def _missing_attribute(
         and src.node_added(arg.annotation)
         and not _silenced(src, arg.annotation.lineno)
         and (kind := _builtin_of(src, arg.annotation)) in _INSTANCES
+    }
+    # Most parameters are never read by an attribute a builtin lacks: the file's text says
+    # so at once (:func:`_odd_attributes`), before any walk of the function.
+    odd = _odd_attributes(src)
+    annotated = {
+        name: (annotation, kind)
+        for name, (annotation, kind) in annotated.items()
+        if any(not hasattr(_INSTANCES[kind], attr) for attr in odd.get(name, ()))
     }
     if not annotated:
         return
