@@ -14,6 +14,7 @@ does; every SDK named here has an async twin (aioboto3, ``AsyncOpenAI``,
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -93,8 +94,10 @@ _ANNOTATIONS: dict[str, _Sdk] = {
 _OPTIONALS = frozenset({"typing.Optional", "typing.Union", "Optional", "Union"})
 # The mypy-boto3 / types-boto3 stub packages: each ``...Client`` class is a boto3 client.
 _BOTO3_STUBS = ("mypy_boto3_", "types_boto3_")
-# Bytes a module using one of these holds (most modules name none: nothing is indexed).
-_WORDS = (b"boto3", b"botocore", b"openai", b"anthropic", b"httpx", b"huggingface_hub")
+# A module binding one of these spells one of these words (most modules spell none:
+# then nothing is indexed). ``openai`` alone is not one: vLLM's serving modules import
+# ``vllm.entrypoints.openai`` and bind no client.
+_WORDS_RE = re.compile(rb"boto3|OpenAI|Anthropic|Client\b|HfApi")
 _SESSIONS = frozenset({"boto3.Session", "boto3.session.Session"})
 
 
@@ -250,7 +253,7 @@ def _mentions(src: SourceInfo) -> bool:
     """Whether the file names one of the SDKs at all (asked once a file)."""
     cached = src.cache.get("sync_client_words")
     if not isinstance(cached, bool):
-        cached = src.cache["sync_client_words"] = any(word in src.data for word in _WORDS)
+        cached = src.cache["sync_client_words"] = _WORDS_RE.search(src.data) is not None
     return cached
 
 
