@@ -95,9 +95,9 @@ _OPTIONALS = frozenset({"typing.Optional", "typing.Union", "Optional", "Union"})
 # The mypy-boto3 / types-boto3 stub packages: each ``...Client`` class is a boto3 client.
 _BOTO3_STUBS = ("mypy_boto3_", "types_boto3_")
 # A module binding one of these spells one of these words (most modules spell none:
-# then nothing is indexed). ``openai`` alone is not one: vLLM's serving modules import
-# ``vllm.entrypoints.openai`` and bind no client.
-_WORDS_RE = re.compile(rb"boto3|OpenAI|Anthropic|Client\b|HfApi")
+# then nothing is indexed). ``openai`` alone is not one, nor ``...Client`` (vLLM's
+# serving modules import ``vllm.entrypoints.openai`` and hold an ``EngineCoreClient``).
+_WORDS_RE = re.compile(rb"boto3|OpenAI\b|Anthropic|\bClient\b|HfApi|InferenceClient|BaseClient")
 _SESSIONS = frozenset({"boto3.Session", "boto3.session.Session"})
 
 
@@ -154,11 +154,15 @@ class _Bindings:
     the class makes ``self.client`` unknown)."""
 
     def __init__(self, src: SourceInfo) -> None:
-        """Read the module-level assignments and each module-level class's ``self.X =``
-        assignments (a constructor, or a parameter annotated as a client), once."""
+        """Read the module-level assignments once; a class's ``self.X =`` assignments (a
+        constructor, or a parameter annotated as a client) when first asked."""
         self.src = src
         self._param_cache: dict[int, _Bound] = {}
         self._locals: dict[int, _Bound] = {}
+        self._attrs: dict[str, _Bound] = {}
+        self._classes = {
+            stmt.name: stmt for stmt in src.tree.body if isinstance(stmt, ast.ClassDef)
+        }
         self.names = self._settled(
             (target.id, stmt.value, {})
             for stmt in src.tree.body
@@ -166,12 +170,18 @@ class _Bindings:
             for target in _targets(stmt)
             if isinstance(target, ast.Name)
         )
-        self.attrs: dict[str, _Bound] = {}
-        for stmt in src.tree.body:
-            if isinstance(stmt, ast.ClassDef):
-                self.attrs[stmt.name] = self._settled(
+
+    def attrs(self, cls: str) -> _Bound:
+        """The instance attributes module-level class ``cls`` binds, read once."""
+        cached = self._attrs.get(cls)
+        if cached is None:
+            klass = self._classes.get(cls)
+            cached = self._attrs[cls] = (
+                {}
+                if klass is None
+                else self._settled(
                     (target.attr, node.value, self._params(method))
-                    for method in ast.walk(stmt)
+                    for method in ast.walk(klass)
                     if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
                     for node in _own_nodes(method)
                     if isinstance(node, ast.Assign | ast.AnnAssign)
@@ -180,6 +190,8 @@ class _Bindings:
                     and isinstance(target.value, ast.Name)
                     and target.value.id == "self"
                 )
+            )
+        return cached
 
     def _params(self, func: FunctionNode) -> _Bound:
         """``func``'s parameters: the client each is annotated as, or None."""
@@ -274,7 +286,7 @@ def client_request(src: SourceInfo, call: ast.Call, ctx: Ctx, cls: str | None) -
     sdk: _Sdk | None = None
     if isinstance(root, ast.Attribute) and cls is not None:
         # ``self.client`` (the loop above stops at ``self.<attr>``).
-        sdk = _bindings(src).attrs.get(cls, {}).get(root.attr)
+        sdk = _bindings(src).attrs(cls).get(root.attr)
     elif isinstance(root, ast.Name):
         bindings = _bindings(src)
         for function in reversed(ctx.funcs):
