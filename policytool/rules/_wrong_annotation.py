@@ -5192,15 +5192,7 @@ def _missing_attribute(
     str``, given a trace dict; a ``dict`` that is a pandas row); a type checker reports
     the attribute. Not when the function rebinds the parameter, tests what it is
     (``isinstance``, ``hasattr``, ``getattr``, ``type``) or catches ``AttributeError``."""
-    params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-    annotated = {
-        arg.arg: (arg.annotation, kind)
-        for arg in params
-        if arg.annotation is not None
-        and src.node_added(arg.annotation)
-        and not _silenced(src, arg.annotation.lineno)
-        and (kind := _builtin_of(src, arg.annotation)) in _INSTANCES
-    }
+    annotated = _builtin_parameters(src, node, _INSTANCES)
     # Most parameters are never read by an attribute a builtin lacks: the function's text
     # says so (:func:`_text_attributes`) before any walk of it.
     annotated = {
@@ -5253,6 +5245,25 @@ def _missing_attribute(
         )
 
 
+def _builtin_parameters(
+    src: SourceInfo,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    kinds: Iterable[str],
+) -> dict[str, tuple[ast.expr, str]]:
+    """Name -> (annotation, builtin) of each parameter the change annotates as one of the
+    builtin ``kinds`` (``entry: str``, ``n: Dict[str, int]``), not silenced."""
+    params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    return {
+        arg.arg: (arg.annotation, kind)
+        for arg in params
+        if arg.annotation is not None
+        and src.node_added(arg.annotation)
+        and not _silenced(src, arg.annotation.lineno)
+        and (kind := _builtin_of(src, arg.annotation)) is not None
+        and kind in kinds
+    }
+
+
 # The builtin containers and scalars an ``isinstance`` branch may handle: disjoint from
 # each other but for the numeric tower (``int`` where ``float`` is annotated is PEP 484's
 # promotion, ``bool`` is an ``int``), which :data:`_ACCEPTS` already spells.
@@ -5278,15 +5289,7 @@ def _isinstance_handled(
     design (llama-cpp-python's JSON-schema ``visit(n: dict)``, called on every list and
     scalar of the schema). A branch that only raises is a guard the annotation agrees
     with; a parameter the function rebinds is not the value its callers passed."""
-    params = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-    annotated = {
-        arg.arg: (arg.annotation, kind)
-        for arg in params
-        if arg.annotation is not None
-        and src.node_added(arg.annotation)
-        and not _silenced(src, arg.annotation.lineno)
-        and (kind := _builtin_of(src, arg.annotation)) in _HANDLED_KINDS
-    }
+    annotated = _builtin_parameters(src, node, _HANDLED_KINDS)
     if not annotated:
         return
     shadowed = _types(src).rebound | set(src.aliases)
