@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from policytool.rules import _kwreads as kwreads
 from policytool.rules._pysource import (
     Ctx,
     FunctionNode,
@@ -137,17 +138,6 @@ def _annotated(src: SourceInfo, annotation: ast.expr | None) -> _Sdk | None:
     return _ANNOTATIONS.get(name)
 
 
-def _own_nodes(func: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of ``func``'s body, not inside a nested function or class."""
-    stack: list[ast.AST] = [] if isinstance(func, ast.Lambda) else list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))
-
-
 class _Bindings:
     """The module's names and instance attributes bound to a synchronous client, each
     only when every binding of it is one (``self.client = AsyncOpenAI()`` elsewhere in
@@ -183,7 +173,7 @@ class _Bindings:
                     (target.attr, node.value, self._params(method))
                     for method in ast.walk(klass)
                     if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef)
-                    for node in _own_nodes(method)
+                    for node in kwreads.body_nodes(method)
                     if isinstance(node, ast.Assign | ast.AnnAssign)
                     for target in _targets(node)
                     if isinstance(target, ast.Attribute)
@@ -229,7 +219,9 @@ class _Bindings:
             return cached
         params = self._params(func)
         pairs: list[tuple[str, ast.expr | None, _Bound]] = []
-        for node in _own_nodes(func):
+        # A lambda binds nothing but its parameters.
+        nodes = () if isinstance(func, ast.Lambda) else kwreads.body_nodes(func)
+        for node in nodes:
             if isinstance(node, ast.Assign | ast.AnnAssign):
                 pairs.extend(
                     (target.id, node.value, params)
