@@ -53,7 +53,11 @@ an `else`, reading it nowhere else: `outputs = None`, `if self.is_engine: output
 the name or an unconditional rebinding decide otherwise) or falls off its end (so does `-> T` of a
 class that cannot hold None, a CamelCase class imported from a package that is not
 installed too, `-> StateGraph` over a body that only stores the graph it builds: a `try`
-that returns whose `except` only logs or prints; a
+that returns whose `except` only logs or prints; a body that ends in a call, `with
+tarfile.open(p) as tar: tar.extractall(d)` under `-> str`, unless the callee may end the
+run: one named for it, `sys.exit`, `os.execv`, `parser.error`, `self.fail`, `abort(404)`,
+`_raise_unsupported`, `handle_exception`, or a function of the module that never returns,
+`raise` on every path or `-> NoReturn`; a
 loop whose `else` returns or raises and that no `break` leaves, or a `while True`
 without a `break`, does not fall off; nor does a last `if`/`elif` chain of
 `isinstance(p, ...)` tests, each returning, whose classes cover every member of the
@@ -594,8 +598,13 @@ def _breaks_out(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _terminates(body: list[ast.stmt]) -> bool:
-    """Whether control can never fall off the end of ``body`` (conservatively True)."""
+def _terminates(body: list[ast.stmt], no_return: frozenset[str] | None = None) -> bool:
+    """Whether control can never fall off the end of ``body`` (conservatively True).
+
+    A last call statement may be a NoReturn call (``sys.exit``, a raise helper): without
+    ``no_return`` (the names of the module's own functions that never return) any call
+    but a logging call or a ``print`` counts as one; with it, only a call of one of
+    those or of a callee named for ending the run (:func:`_may_not_return`)."""
     if not body:
         return False
     last = body[-1]
@@ -605,21 +614,23 @@ def _terminates(body: list[ast.stmt]) -> bool:
         # An ``elif`` chain is an ``If`` in each ``orelse``: followed by a loop, not by
         # recursion, so a 2,000-branch chain is read like a short one.
         while isinstance(last, ast.If) and len(last.orelse) == 1:
-            if not _terminates(last.body):
+            if not _terminates(last.body, no_return):
                 return False
             if not isinstance(last.orelse[0], ast.If):
-                return _terminates(last.orelse)
+                return _terminates(last.orelse, no_return)
             last = last.orelse[0]
-        return _terminates(last.body) and _terminates(last.orelse)
+        return _terminates(last.body, no_return) and _terminates(last.orelse, no_return)
     if isinstance(last, (ast.With, ast.AsyncWith)):
-        return _terminates(last.body)
+        return _terminates(last.body, no_return)
     if isinstance(last, TRY_NODES):
-        if _terminates(getattr(last, "finalbody", [])):
+        if _terminates(getattr(last, "finalbody", []), no_return):
             return True
         try_body: list[ast.stmt] = getattr(last, "body", [])
         orelse: list[ast.stmt] = getattr(last, "orelse", [])
         handlers: list[ast.ExceptHandler] = getattr(last, "handlers", [])
-        return _terminates(try_body + orelse) and all(_terminates(h.body) for h in handlers)
+        return _terminates(try_body + orelse, no_return) and all(
+            _terminates(h.body, no_return) for h in handlers
+        )
     if isinstance(last, (ast.For, ast.AsyncFor, ast.While)):
         # Without a ``break`` out of it, a loop ends only by running its ``else`` (a
         # retry ``for ... else: raise``), or never (``while True``).
@@ -630,16 +641,117 @@ def _terminates(body: list[ast.stmt]) -> bool:
             and isinstance(last.test, ast.Constant)
             and bool(last.test.value)
         )
-        return forever or _terminates(last.orelse)
+        return forever or _terminates(last.orelse, no_return)
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
-        # May be a NoReturn call (sys.exit, a raise helper): not provable; a logging
-        # call or a ``print`` returns.
-        return not _returning_call(last.value)
+        if _returning_call(last.value):
+            return False
+        return no_return is None or _may_not_return(last.value, no_return)
     if isinstance(last, ast.Match):
         return True  # exhaustiveness is not provable here
     return (
         isinstance(last, ast.Assert) and isinstance(last.test, ast.Constant) and not last.test.value
     )
+
+
+# The words of a callee that may end the run instead of returning: ``sys.exit``,
+# ``os._exit``, ``parser.error``, ``self.fail``, ``pytest.skip``, ``abort(404)``,
+# ``_raise_unsupported``, ``six.reraise``, ``handle_exception``, ``serve_forever``.
+_NO_RETURN_WORDS = frozenset(
+    {
+        "abort",
+        "bail",
+        "crash",
+        "deny",
+        "die",
+        "err",
+        "error",
+        "errors",
+        "exc",
+        "except",
+        "exception",
+        "exit",
+        "fail",
+        "failure",
+        "fatal",
+        "forever",
+        "halt",
+        "implemented",
+        "invalid",
+        "kill",
+        "panic",
+        "quit",
+        "raise",
+        "reject",
+        "reraise",
+        "shutdown",
+        "skip",
+        "stop",
+        "terminate",
+        "throw",
+        "unreachable",
+        "unsupported",
+        "usage",
+        "xfail",
+    }
+)
+_NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# ``os.execv`` and its siblings replace the process.
+_EXEC_RE = re.compile(r"^_*exec[lv]p?e?$")
+
+
+def _may_not_return(call: ast.Call, no_return: frozenset[str]) -> bool:
+    """Whether ``call`` may be a NoReturn call: its callee is one of the module's own
+    functions that never return (``no_return``), or is named for ending the run
+    (:data:`_NO_RETURN_WORDS`, ``os.execv``). ``tar.extractall(...)`` returns."""
+    func = call.func
+    name = (
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
+    )
+    if not name or name in no_return or _EXEC_RE.match(name):
+        return True
+    return any(word.lower() in _NO_RETURN_WORDS for word in _NAME_WORD_RE.findall(name))
+
+
+def _no_return_functions(src: SourceInfo) -> frozenset[str]:
+    """Names of the module's functions and methods (any depth) that never return: every
+    path of the body ends in ``raise`` or in such a call, or the return annotation is
+    ``NoReturn`` / ``Never``. A name also bound to a function that returns is left out
+    only when no binding of it ends the run."""
+    cached = src.cache.get("no_return_functions")
+    if isinstance(cached, frozenset):
+        return cached
+    defs = [n for n in ast.walk(src.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    names: set[str] = set()
+    for func in defs:
+        returns = func.returns
+        spelled = last_name(returns) if returns is not None else None
+        if spelled in ("NoReturn", "Never"):
+            names.add(func.name)
+    # A method whose body only raises is an interface's stub a subclass overrides; a
+    # module-level function that only raises is a raise helper.
+    module_level = {id(stmt) for stmt in src.tree.body}
+    # Raise helpers calling raise helpers: two passes reach ``_fail`` -> ``_raise``.
+    for _round in range(2):
+        for func in defs:
+            if func.name in names or (id(func) not in module_level and wrong.is_stub(func.body)):
+                continue
+            if _raises_only(func.body, frozenset(names)):
+                names.add(func.name)
+    out = frozenset(names)
+    src.cache["no_return_functions"] = out
+    return out
+
+
+def _raises_only(body: list[ast.stmt], no_return: frozenset[str]) -> bool:
+    """Whether ``body`` never returns: it holds no ``return`` of its own and every path
+    ends in ``raise`` or a call of a ``no_return`` function."""
+    if any(isinstance(n, ast.Return) for n in kwreads.statements(body, scopes=False)):
+        return False
+    return _terminates(body, no_return)
 
 
 # Logging methods: ``log.warning(...)`` returns (unlike ``parser.error``, which exits).
@@ -755,10 +867,11 @@ def _wrong_return(
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
+    ends = functools.partial(_terminates, no_return=_no_return_functions(src))
     if (
-        not _terminates(node.body)
+        not ends(node.body)
         and wrong.falls_off_newly(src, node, annotation_added)
-        and not wrong.exhaustive_dispatch(src, node, _terminates)
+        and not wrong.exhaustive_dispatch(src, node, ends)
         and (annotation_added or not _fell_off_before(src, node))
     ):
         yield finding(
@@ -786,9 +899,10 @@ def _class_falls_off(
     ):
         return
     annotation_added = src.node_added(node.returns)
-    if not wrong.falls_off_newly(src, node, annotation_added) or _terminates(node.body):
+    ends = functools.partial(_terminates, no_return=_no_return_functions(src))
+    if not wrong.falls_off_newly(src, node, annotation_added) or ends(node.body):
         return
-    if wrong.exhaustive_dispatch(src, node, _terminates):
+    if wrong.exhaustive_dispatch(src, node, ends):
         return  # falls off only with a parameter its own annotation excludes
     if _silenced_def(src, node) or _is_generator(node):
         return
@@ -827,7 +941,7 @@ def _fell_off_before(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionD
         and ast.dump(old.returns) == ast.dump(node.returns)
         and not wrong.is_stub(old.body)
         and not _is_generator(old)
-        and not _terminates(old.body)
+        and not _terminates(old.body, _no_return_functions(src))
     )
 
 
