@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from policytool.config import Config
+from policytool.core.globs import match_any
 from policytool.engine.findings import Finding
 from policytool.engine.registry import register
 from policytool.engine.source import SourceFile
@@ -84,7 +85,13 @@ in an `async def` or in a helper it calls; or a lock held across an
 function awaits (up to two levels: `generate` -> `_encode` -> the lock), or in any
 `async def` of a serving path's module or of an HTTP route (what it serializes is the
 requests it serves, as a blocking call there stalls them; not a coroutine the module
-only starts as a background task, `asyncio.create_task(self._refresh())`). ✗ too for a
+only starts as a background task, `asyncio.create_task(self._refresh())`). A
+module-level `async def` that an HTTP route of another module awaits directly is on the
+request path too, wherever its file sits (its blocking calls and the locks it holds
+across awaits): dstack's `@router.post(".../set_id")` awaiting
+`registry_services.set_service_id(...)` (the route's module imports the function, or its
+module: `import pkg.services.registry as registry_services`, `from pkg.services import
+registry`; not a route of a test module, nor an admin route). ✗ too for a
 `time.sleep` on the loop in any file but a test, on any path: `await asyncio.sleep(...)`
 is its exact non-blocking twin, so it is never a trade-off, only a stall of everything
 the loop runs (LitServe's batching loop, a service's retry back-off). Not under a
@@ -795,6 +802,90 @@ def _calls_through(
     )
 
 
+def route_elsewhere(src: SourceInfo, ctx: Ctx) -> tuple[str, str] | None:
+    """(module, route) when ``ctx``'s function is a module-level ``async def`` that an
+    HTTP route of another module of the work tree awaits directly: dstack's
+    ``@router.post(".../set_id") async def set_service_id(...)`` in ``routers/registry.py``
+    awaiting ``registry_services.set_service_id(...)`` of ``services/registry.py``. The
+    route's module names this one by an import (``import pkg.services.registry as
+    registry_services``, ``from pkg.services import registry``) or names the function
+    (``from pkg.services.registry import set_service_id``). Not for tests, nor a route a
+    test module defines; None when the work tree is too large to read
+    (:func:`_fail_fast.tree_calls`)."""
+    if src.is_test or len(ctx.funcs) != 1:
+        return None
+    func = ctx.funcs[0]
+    owner = _module(src).owner
+    # A module-level function: a method is reached through its instance, not by name.
+    if not isinstance(func, ast.AsyncFunctionDef) or id(func) not in owner or owner[id(func)]:
+        return None
+    key = f"route_elsewhere:{func.name}"
+    if key in src.cache:
+        found = src.cache[key]
+        return found if isinstance(found, tuple) else None
+    src.cache[key] = None
+    calls = tree.tree_calls(src.root, fakes.SKIP_DIRS)
+    if calls is None:
+        return None
+    home = tree.module_name(src.path)
+    for other in calls.naming(func.name, home) or []:
+        # A test's app routing to the function exercises it: no request path of the code.
+        if match_any(other.replace(".", "/") + ".py", src.config.test_paths):
+            continue
+        parsed = calls.parsed(other)
+        if parsed is None:
+            continue
+        functions = {
+            alias
+            for alias, real in _imported_from(parsed, other, home).items()
+            if real == func.name
+        }
+        modules = _module_aliases(parsed, other, home)
+        if not functions and not modules:
+            continue
+        for node in ast.walk(parsed):
+            if not is_route(node):
+                continue
+            assert isinstance(node, ast.AsyncFunctionDef)
+            for call, awaited in body_calls(node):
+                if awaited and _names_function(call, func.name, functions, modules):
+                    src.cache[key] = (other, node.name)
+                    return other, node.name
+    return None
+
+
+def _module_aliases(parsed: ast.Module, module: str, home: str) -> set[str]:
+    """The names ``module`` reads the module ``home`` by: ``import a.b.home as x`` (x),
+    ``from a.b import home [as x]`` (home or x), ``import a.b.home`` (``a.b.home``);
+    relative or absolute, a tree under ``src/`` importing without the prefix."""
+    package = module.rpartition(".")[0]
+
+    def is_home(dotted: str) -> bool:
+        return bool(dotted) and (dotted == home or home.endswith("." + dotted))
+
+    out: set[str] = set()
+    for node in ast.walk(parsed):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if is_home(alias.name):
+                    out.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            resolved = resolve_relative(package, node.level, node.module)
+            for alias in node.names:
+                if resolved and is_home(f"{resolved}.{alias.name}"):
+                    out.add(alias.asname or alias.name)
+    return out
+
+
+def _names_function(call: ast.Call, name: str, functions: set[str], modules: set[str]) -> bool:
+    """Whether ``call`` is ``f(...)`` of an imported alias of the function (``functions``)
+    or ``m.name(...)`` through a name of its module (``modules``)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in functions
+    return isinstance(func, ast.Attribute) and func.attr == name and unparse(func.value) in modules
+
+
 def async_blocking(src: SourceInfo) -> Iterator[Finding]:
     """Blocking calls and awaits under a lock, in ``async def`` code and in the sync
     functions of the module an ``async def`` calls directly.
@@ -846,6 +937,9 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             yield finding(src, node, "async-blocking", WARN, f"{where} blocks the event loop")
             continue
         serving = src.is_serving or (not src.is_test and is_route(ctx.innermost))
+        if not serving:
+            route = route_elsewhere(src, ctx)
+            serving = route is not None and names_match([route[1]], ADMIN) is None
         entry = is_entry(src, ctx.names()[-1])
         yield _blocking_finding(src, node, api, where, ctx.names(), serving, entry)
     yield from _helpers_on_loop(src)
@@ -906,6 +1000,12 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             request = names[-1]
             kind = "a serving path's coroutine" if src.is_serving else "an HTTP route"
             path = f"`{request}` ({kind})"
+        if request is None and not admin:
+            route = route_elsewhere(src, ctx)
+            if route is not None and names_match([route[1]], ADMIN) is None:
+                request = route[1]
+                route_module = route[0].removeprefix("src.")
+                path = f"`{route[1]}` (an HTTP route in `{route_module}` awaits `{names[-1]}`)"
         if only_waits and isinstance(await_node, ast.Await):
             # A condition's own wait releases the lock while it waits: nothing queues
             # behind it (⚠, an await in the critical section, never ✗).

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""``async-blocking``: a module-level ``async def`` that an HTTP route of another module
+awaits directly is on the request path, wherever its own file sits. dstack's gateway
+(set zzzz): ``@router.post(".../set_id") async def set_service_id`` in
+``routers/registry.py`` awaits ``registry_services.set_service_id(...)`` of
+``services/registry.py``, which holds the registry's ``asyncio.Lock`` across two awaits."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, found
+
+SERVICE = (
+    "import asyncio\n"
+    "import requests\n"
+    "\n"
+    "lock = asyncio.Lock()\n"
+    "\n\n"
+    "async def set_service_id(repo, name, run_id):\n"
+    "    async with lock:\n"
+    "        service = await repo.get_service(name)\n"
+    "        await repo.set_service(service, run_id)\n"
+    "\n\n"
+    "async def fetch_model(url):\n"
+    "    return requests.get(url, timeout=5).json()\n"
+)
+ROUTE_IMPORTS = {
+    "an aliased module import": (
+        "import pkg.gateway.services.registry as registry_services\n",
+        "registry_services.",
+    ),
+    "a from-import of the module": ("from pkg.gateway.services import registry\n", "registry."),
+    "a relative from-import of the module": ("from ..services import registry\n", "registry."),
+    "a from-import of the function": (
+        "from pkg.gateway.services.registry import set_service_id as set_id, fetch_model\n",
+        "",
+    ),
+}
+
+
+def _routes(
+    imports: str, prefix: str, decorator: str = '@router.post("/services/{name}/set_id")'
+) -> str:
+    """A FastAPI router module awaiting both service functions from its routes."""
+    call = f"{prefix}set_service_id" if prefix else "set_id"
+    return (
+        "from fastapi import APIRouter\n"
+        f"{imports}"
+        "\n"
+        "router = APIRouter()\n"
+        "\n\n"
+        f"{decorator}\n"
+        "async def set_service(name: str, run_id: str) -> dict:\n"
+        f"    await {call}(None, name, run_id)\n"
+        '    return {"ok": True}\n'
+        "\n\n"
+        '@router.get("/models")\n'
+        "async def models(url: str) -> dict:\n"
+        f"    return await {prefix}fetch_model(url)\n"
+    )
+
+
+@pytest.mark.parametrize("how", sorted(ROUTE_IMPORTS))
+def test_a_route_elsewhere_puts_the_lock_and_the_blocking_call_on_the_request_path(
+    feature: Repo, run: Run, how: str
+) -> None:
+    """The lock held across the repository's awaits and the ``requests.get`` are ✗: the
+    route's requests queue behind the lock and stall on the call. The message names the
+    route and its module."""
+    feature.write("pkg/gateway/__init__.py", "")
+    feature.write("pkg/gateway/services/__init__.py", "")
+    feature.write("pkg/gateway/services/registry.py", SERVICE)
+    feature.write("pkg/gateway/api/__init__.py", "")
+    feature.write("pkg/gateway/api/registry.py", _routes(*ROUTE_IMPORTS[how]))
+    rows = found(run, "async-blocking")
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("pkg/gateway/services/registry.py", 8, "error"),
+        ("pkg/gateway/services/registry.py", 14, "error"),
+    ]
+    assert (
+        "on request path `set_service` (an HTTP route in `pkg.gateway.api.registry` awaits "
+        "`set_service_id`)"
+    ) in rows[0][3]
+
+
+@pytest.mark.parametrize(
+    ("routes_path", "routes", "fetch", "why"),
+    [
+        (
+            "pkg/gateway/api/registry.py",
+            _routes(*ROUTE_IMPORTS["an aliased module import"], decorator="@router.command()"),
+            "error",
+            "no HTTP route: a CLI command awaits the function",
+        ),
+        (
+            "pkg/gateway/api/registry.py",
+            _routes(
+                *ROUTE_IMPORTS["an aliased module import"], decorator='@router.get("/health")'
+            ).replace("async def set_service(", "async def health_check("),
+            "error",
+            "the route is an admin one (health)",
+        ),
+        (
+            "pkg/gateway/api/registry.py",
+            _routes("from pkg.other import registry\n", "registry."),
+            "warning",
+            "the route awaits another module's function of the same name",
+        ),
+        (
+            "tests/test_registry_api.py",
+            _routes(*ROUTE_IMPORTS["an aliased module import"]),
+            "warning",
+            "the route is a test's app",
+        ),
+    ],
+)
+def test_no_route_elsewhere_leaves_the_findings_warnings(
+    feature: Repo, run: Run, routes_path: str, routes: str, fetch: str, why: str
+) -> None:
+    """Without a route of the code awaiting the function, the lock is ⚠ (where the
+    ``/models`` route of the code still awaits this ``fetch_model``, its ``requests.get``
+    stays ✗)."""
+    feature.write("pkg/gateway/services/registry.py", SERVICE)
+    feature.write("pkg/other.py", "async def set_service_id(repo, name, run_id):\n    pass\n")
+    feature.write(routes_path, routes)
+    rows = found(run, "async-blocking")
+    severities = {r[1]: r[2] for r in rows if r[0] == "pkg/gateway/services/registry.py"}
+    assert severities[8] == "warning", why
+    assert severities[14] == fetch, why
+
+
+def test_a_method_awaited_by_a_route_elsewhere_is_not_followed(feature: Repo, run: Run) -> None:
+    """A method is reached through an instance, not by its name: an HTTP route awaiting
+    ``registry.set_service_id(...)`` on an object is not read as awaiting the class's
+    method (⚠)."""
+    feature.write(
+        "pkg/gateway/services/registry.py",
+        "import asyncio\n"
+        "\n\n"
+        "class Registry:\n"
+        "    def __init__(self):\n"
+        "        self.lock = asyncio.Lock()\n"
+        "\n"
+        "    async def set_service_id(self, repo, name):\n"
+        "        async with self.lock:\n"
+        "            await repo.set_service(name)\n",
+    )
+    feature.write(
+        "pkg/gateway/api/registry.py",
+        "from fastapi import APIRouter\n"
+        "from pkg.gateway.services import registry\n"
+        "\n"
+        "router = APIRouter()\n"
+        "\n\n"
+        '@router.post("/set_id")\n'
+        "async def set_service(name: str) -> None:\n"
+        "    await registry.set_service_id(None, name)\n",
+    )
+    rows = found(run, "async-blocking")
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("pkg/gateway/services/registry.py", 9, "warning")
+    ]
