@@ -81,8 +81,7 @@ def test_a_route_elsewhere_puts_the_lock_and_the_blocking_call_on_the_request_pa
         ("pkg/gateway/services/registry.py", 14, "error"),
     ]
     assert (
-        "on request path `set_service` (an HTTP route in `pkg.gateway.api.registry` awaits "
-        "`set_service_id`)"
+        "on request path `set_service` (in `pkg.gateway.api.registry`, it awaits `set_service_id`)"
     ) in rows[0][3]
 
 
@@ -163,3 +162,83 @@ def test_a_method_awaited_by_a_route_elsewhere_is_not_followed(feature: Repo, ru
     assert [(r[0], r[1], r[2]) for r in rows] == [
         ("pkg/gateway/services/registry.py", 9, "warning")
     ]
+
+
+INDEX = """\
+from filelock import AsyncFileLock
+
+
+async def get_index(index_path, build):
+    if not await index_path.is_file():
+        async with AsyncFileLock("index.lock"):
+            await build(index_path)
+    return index_path
+"""
+# The lock moved outward: the old ``await index_path.is_file()`` is now held under it.
+INDEX_LOCK_OUTWARD = """\
+from filelock import AsyncFileLock
+
+
+async def get_index(index_path, build):
+    async with AsyncFileLock("index.lock", timeout=60):
+        if not await index_path.is_file():
+            await build(index_path)
+    return index_path
+"""
+# The same awaits under the same lock, only re-indented into a ``try``.
+INDEX_REINDENTED = """\
+from filelock import AsyncFileLock
+
+
+async def get_index(index_path, build):
+    if not await index_path.is_file():
+        try:
+            async with AsyncFileLock("index.lock"):
+                await build(index_path)
+        except TimeoutError:
+            return None
+    return index_path
+"""
+# dataset-viewer's search routes: an endpoint a factory builds, undecorated, in a module
+# of a serving path (``routes/``).
+SEARCH_ROUTES = """\
+from pkg.lib.duckdb import get_index
+
+
+def create_search_endpoint(build):
+    async def search_endpoint(request):
+        return await get_index(request.path, build)
+
+    return search_endpoint
+"""
+
+
+def _edit(feature: Repo, path: str, old: str, new: str) -> None:
+    """Commit ``old`` at ``path`` (with the search routes) on main, then ``new`` on a
+    branch off it."""
+    feature.write("pkg/routes/search.py", SEARCH_ROUTES)
+    feature.write(path, old)
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+    feature.write(path, new)
+    feature.commit("edit")
+
+
+def test_a_lock_moved_outward_over_an_old_await_holds_it_on_the_request_path(
+    feature: Repo, run: Run
+) -> None:
+    """dataset-viewer 5dabb5ab: the change moves ``async with AsyncFileLock(...)`` outward
+    over the old ``await index_path.is_file()``; the search endpoint of the serving
+    path's ``routes/search.py`` awaits the function: ✗ at the lock."""
+    _edit(feature, "pkg/lib/duckdb.py", INDEX, INDEX_LOCK_OUTWARD)
+    rows = found(run, "async-blocking")
+    assert [(r[0], r[1], r[2]) for r in rows] == [("pkg/lib/duckdb.py", 5, "error")]
+    assert "on request path `search_endpoint` (in `pkg.routes.search`" in rows[0][3]
+
+
+def test_awaits_only_reindented_under_the_same_lock_are_not_new(feature: Repo, run: Run) -> None:
+    """The change wraps the old lock in a ``try``: the await it holds was held before."""
+    _edit(feature, "pkg/lib/duckdb.py", INDEX, INDEX_REINDENTED)
+    assert found(run, "async-blocking") == []

@@ -19,6 +19,7 @@ from policytool.engine.source import SourceFile
 from policytool.formats.pyimports import resolve_relative
 from policytool.rules import _fail_fast as tree
 from policytool.rules import _fakes as fakes
+from policytool.rules import _kwreads as kwreads
 from policytool.rules._pyast import last_name
 from policytool.rules._pysource import (
     Ctx,
@@ -49,7 +50,11 @@ thread or process future, `open(...).read()`, `path.read_text()`/`read_bytes()`)
 while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` ...
 `release()`) when the change created the lock statement or the `await` (its first line
 is added; a keyword added inside an old `await` is not a new one; an old `with` of
-another object that the change wraps in a lock does not make the lock old). A generator
+another object that the change wraps in a lock does not make the lock old), or put an old
+`await` under an old lock (dataset-viewer moved its `async with AsyncFileLock(...)`
+outward over `await index_path.is_file()`: no `with` of that lock held an await of that
+text in the function's base version; an await only re-indented under the same lock was
+held before). A generator
 of the module that still holds a lock at its `yield` (an async context manager, a
 FastAPI dependency: llama-cpp-python's `get_llama_proxy` takes its model lock, then
 `yield proxy`) holds it across everything its caller awaits: the lock is reported held
@@ -86,10 +91,12 @@ function awaits (up to two levels: `generate` -> `_encode` -> the lock), or in a
 `async def` of a serving path's module or of an HTTP route (what it serializes is the
 requests it serves, as a blocking call there stalls them; not a coroutine the module
 only starts as a background task, `asyncio.create_task(self._refresh())`). A
-module-level `async def` that an HTTP route of another module awaits directly is on the
-request path too, wherever its file sits (its blocking calls and the locks it holds
-across awaits): dstack's `@router.post(".../set_id")` awaiting
-`registry_services.set_service_id(...)` (the route's module imports the function, or its
+module-level `async def` that an HTTP route of another module, or any coroutine of a
+serving path's module, awaits directly is on the request path too, wherever its file sits
+(its blocking calls and the locks it holds across awaits): dstack's
+`@router.post(".../set_id")` awaiting `registry_services.set_service_id(...)`,
+dataset-viewer's `routes/search.py` endpoint (built in a factory, undecorated) awaiting
+the index builder of `libapi/duckdb.py` (the caller's module imports the function, or its
 module: `import pkg.services.registry as registry_services`, `from pkg.services import
 registry`; not a route of a test module, nor an admin route). ✗ too for a
 `time.sleep` on the loop in any file but a test, on any path: `await asyncio.sleep(...)`
@@ -305,6 +312,42 @@ def _created(src: SourceInfo, node: ast.AST) -> bool:
         node.func if isinstance(node, ast.Call) else node
     )
     return bool(name) and name.encode() not in replaced
+
+
+def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bool:
+    """Whether the change puts the old ``await`` ``node`` under the old ``lock``: its line
+    is added, and in the base version of the function no ``with`` of a lock of that name
+    held an await of the same text (dataset-viewer moved its ``async with
+    AsyncFileLock(...)`` outward over ``await index_path.is_file()``). An await the change
+    only re-indents or edits under the same lock was held before: not moved."""
+    line = getattr(node, "lineno", None)
+    if not isinstance(node, ast.Await) or line is None or not src.overlaps(line, line):
+        return False
+    func = ctx.innermost
+    if not isinstance(func, ast.AsyncFunctionDef):
+        return False
+    base = src.base_function(func)
+    if base is None:
+        return False  # a new function: :func:`_created` reads its lines
+    name = _lock_name(lock)
+    held: set[str] = set()
+    for stmt in kwreads.body_nodes(base):
+        if isinstance(stmt, (ast.With, ast.AsyncWith)) and any(
+            _lock_name(item.context_expr) == name for item in stmt.items
+        ):
+            held.update(
+                unparse(sub.value)
+                for inner in stmt.body
+                for sub in ast.walk(inner)
+                if isinstance(sub, ast.Await)
+            )
+    return unparse(node.value) not in held
+
+
+def _lock_name(lock: ast.expr) -> str:
+    """The name a lock is taken by: ``AsyncFileLock`` for ``AsyncFileLock(path,
+    timeout=60)``, ``self._lock`` for ``self._lock``."""
+    return unparse(lock.func if isinstance(lock, ast.Call) else lock, 200)
 
 
 def _module_stem(path: str) -> str:
@@ -804,7 +847,8 @@ def _calls_through(
 
 def route_elsewhere(src: SourceInfo, ctx: Ctx) -> tuple[str, str] | None:
     """(module, route) when ``ctx``'s function is a module-level ``async def`` that an
-    HTTP route of another module of the work tree awaits directly: dstack's
+    HTTP route, or a coroutine of a serving path's module (``serving-paths``), of another
+    module of the work tree awaits directly: dstack's
     ``@router.post(".../set_id") async def set_service_id(...)`` in ``routers/registry.py``
     awaiting ``registry_services.set_service_id(...)`` of ``services/registry.py``. The
     route's module names this one by an import (``import pkg.services.registry as
@@ -843,10 +887,12 @@ def route_elsewhere(src: SourceInfo, ctx: Ctx) -> tuple[str, str] | None:
         modules = _module_aliases(parsed, other, home)
         if not functions and not modules:
             continue
+        # Every coroutine of a serving path's module serves requests (dataset-viewer's
+        # ``routes/search.py`` builds its endpoint in a factory, undecorated).
+        serving = match_any(other.replace(".", "/") + ".py", src.config.serving_paths)
         for node in ast.walk(parsed):
-            if not is_route(node):
+            if not isinstance(node, ast.AsyncFunctionDef) or not (serving or is_route(node)):
                 continue
-            assert isinstance(node, ast.AsyncFunctionDef)
             for call, awaited in body_calls(node):
                 if awaited and _names_function(call, func.name, functions, modules):
                     src.cache[key] = (other, node.name)
@@ -912,7 +958,7 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
                 waits = isinstance(node, ast.Await) and _waits_on(node, lock)
                 if known is not None and waits:
                     continue
-                if _created(src, node) or _created(src, lock):
+                if _created(src, node) or _created(src, lock) or _moved_under(src, ctx, lock, node):
                     sections[id(lock)] = (lock, ctx, node, waits)
             continue
         assert isinstance(node, ast.Call)
@@ -1005,7 +1051,7 @@ def async_blocking(src: SourceInfo) -> Iterator[Finding]:
             if route is not None and names_match([route[1]], ADMIN) is None:
                 request = route[1]
                 route_module = route[0].removeprefix("src.")
-                path = f"`{route[1]}` (an HTTP route in `{route_module}` awaits `{names[-1]}`)"
+                path = f"`{route[1]}` (in `{route_module}`, it awaits `{names[-1]}`)"
         if only_waits and isinstance(await_node, ast.Await):
             # A condition's own wait releases the lock while it waits: nothing queues
             # behind it (⚠, an await in the critical section, never ✗).
