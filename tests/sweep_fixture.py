@@ -655,6 +655,15 @@ def lines(run: Run, rule: str) -> list[tuple[int, str, str]]:
     return sorted((line, severity, message) for _, line, severity, message in found(run, rule))
 
 
+def land_on_main(feature: Repo) -> None:
+    """Make what the ``feature`` branch holds the base of the next change: commit it,
+    merge it into ``main`` and check out a new branch ``next`` off ``main``."""
+    feature.commit("old")
+    feature.git("checkout", "-q", "main")
+    feature.git("merge", "-q", "feature")
+    feature.git("checkout", "-q", "-b", "next")
+
+
 def errors(run: Run, rule: str) -> dict[int, str]:
     """Line -> message of each ✗ of ``rule``."""
     return {line: message for line, severity, message in lines(run, rule) if severity == "error"}

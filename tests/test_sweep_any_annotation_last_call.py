@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, errors
+from tests.sweep_fixture import Run, errors, land_on_main
 
 FALLS_OFF = """\
 import tarfile
@@ -90,10 +90,7 @@ def test_an_old_function_ending_in_a_call_is_not_the_change(feature: Repo, run: 
     """A function that already ended in that call before the change (an edit inside its
     body) keeps an old mismatch: not reported."""
     feature.write("pkg/archive.py", FALLS_OFF)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write(
         "pkg/archive.py",
         FALLS_OFF.replace("        tar.extractall(path=to_dir)", "        tar.extractall(to_dir)"),

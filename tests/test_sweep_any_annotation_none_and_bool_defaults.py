@@ -17,7 +17,7 @@ from policytool.rules._pysource import SourceInfo
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules._wrong_annotation import _types
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, errors
+from tests.sweep_fixture import Run, errors, land_on_main
 
 # -- any-annotation: a dotted class name that cannot hold None ---------------------------
 
@@ -155,10 +155,7 @@ def test_a_bool_default_under_int_says_annotate_bool(feature: Repo, run: Run) ->
 )
 def test_a_wrong_annotation_on_an_old_line_is_not_new(feature: Repo, run: Run, text: str) -> None:
     feature.write("pkg/old.py", text)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write("pkg/old.py", text + "\n\nX = 1\n")
     feature.commit("edit")
     assert errors(run, "any-annotation") == {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run
+from tests.sweep_fixture import Run, land_on_main
 
 
 def findings(run: Run, severity: str = "error") -> list[tuple[str, int, str]]:
@@ -104,10 +104,7 @@ def test_a_wrong_return_is_reported_at_the_added_def_line(feature: Repo, run: Ru
     # The change rewrites the ``def`` line (a new name) and adds the return; the old
     # ``-> list[int]`` line stays: the wrong annotation is on the def the change wrote.
     feature.write("pkg/old.py", "def pick(\n    flag: bool,\n) -> list[int]:\n    return [1]\n")
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write(
         "pkg/old.py",
         "def choose(\n    flag: bool,\n) -> list[int]:\n    if flag:\n        return (1, 2)\n"
@@ -121,10 +118,7 @@ def test_a_wrong_return_is_reported_at_the_added_def_line(feature: Repo, run: Ru
 
 def test_a_wrong_return_added_under_an_old_def_stays_at_its_line(feature: Repo, run: Run) -> None:
     feature.write("pkg/old.py", "def pick(flag: bool) -> list[int]:\n    return [1]\n")
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write(
         "pkg/old.py",
         "def pick(flag: bool) -> list[int]:\n    if flag:\n        return (1, 2)\n    return [1]\n",

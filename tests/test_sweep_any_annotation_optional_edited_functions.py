@@ -7,7 +7,7 @@ goes (the ``def`` when the change edits the signature)."""
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, errors
+from tests.sweep_fixture import Run, errors, land_on_main
 
 # A ``-> bool`` that already falls off its end (it only puts outputs on a queue).
 QUEUE = """\
@@ -50,10 +50,7 @@ def _edit(feature: Repo, path: str, old: str, new: str, renamed: str | None = No
     """Commit ``old`` at ``path`` on main, then ``new`` on a branch off it (at ``renamed``,
     moved there with ``git mv``, when given)."""
     feature.write(path, old)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     if renamed is not None:
         feature.git("mv", path, renamed)
     feature.write(renamed or path, new)

@@ -8,7 +8,7 @@ silently ignored; so is a parameter handed as is to a function of the module tha
 from __future__ import annotations
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, blocking
+from tests.sweep_fixture import Run, blocking, land_on_main
 
 EXPORTER = """\
 import torch
@@ -93,10 +93,7 @@ def test_old_parameter_not_reported(feature: Repo, run: Run) -> None:
     # Only a parameter whose annotation the change adds: the body's edit is no new
     # annotation.
     feature.write("pkg/old.py", OLD)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write("pkg/old.py", OLD.replace("return x + 1", "return x + 2"))
     feature.commit("edit")
     assert blocking(run, "any-annotation") == []

@@ -15,7 +15,7 @@ from policytool.rules._pysource import SourceInfo
 from policytool.rules._sweep_config import SweepConfig
 from policytool.rules._wrong_annotation import _types, annassign_findings
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found, messages, rows
+from tests.sweep_fixture import Run, found, land_on_main, messages, rows
 
 
 def wrong(run: Run) -> list[tuple[int, str]]:
@@ -110,10 +110,7 @@ def test_an_imported_class_is_resolved_in_the_repository(feature: Repo, run: Run
 
 def test_only_added_lines_count(feature: Repo, run: Run) -> None:
     feature.write("pkg/old.py", "def f(a: int = None) -> None:\n    pass\n")
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write("pkg/old.py", "def f(a: int = None) -> None:\n    pass\n\n\nX = 1\n")
     feature.commit("edit")
     assert wrong(run) == []
@@ -128,10 +125,7 @@ def test_an_edit_inside_an_old_fields_other_arguments_is_not_new(feature: Repo, 
         '        metadata={"help": "loads the checkoint"},\n    )\n'
     )
     feature.write("pkg/plugin.py", old)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write("pkg/plugin.py", old.replace("checkoint", "checkpoint"))
     feature.commit("typo")
     assert wrong(run) == []

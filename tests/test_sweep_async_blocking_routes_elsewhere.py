@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Repo
-from tests.sweep_fixture import Run, found
+from tests.sweep_fixture import Run, found, land_on_main
 
 SERVICE = (
     "import asyncio\n"
@@ -218,10 +218,7 @@ def _edit(feature: Repo, path: str, old: str, new: str) -> None:
     branch off it."""
     feature.write("pkg/routes/search.py", SEARCH_ROUTES)
     feature.write(path, old)
-    feature.commit("old")
-    feature.git("checkout", "-q", "main")
-    feature.git("merge", "-q", "feature")
-    feature.git("checkout", "-q", "-b", "next")
+    land_on_main(feature)
     feature.write(path, new)
     feature.commit("edit")
 

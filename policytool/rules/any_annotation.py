@@ -703,14 +703,7 @@ def _may_not_return(call: ast.Call, no_return: frozenset[str]) -> bool:
     """Whether ``call`` may be a NoReturn call: its callee is one of the module's own
     functions that never return (``no_return``), or is named for ending the run
     (:data:`_NO_RETURN_WORDS`, ``os.execv``). ``tar.extractall(...)`` returns."""
-    func = call.func
-    name = (
-        func.attr
-        if isinstance(func, ast.Attribute)
-        else func.id
-        if isinstance(func, ast.Name)
-        else ""
-    )
+    name = last_name(call.func)
     if not name or name in no_return or _EXEC_RE.match(name):
         return True
     return any(word.lower() in _NO_RETURN_WORDS for word in _NAME_WORD_RE.findall(name))
