@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import operator
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 
 from policytool.config import Config
 from policytool.engine.findings import Finding
@@ -598,7 +598,7 @@ def _breaks_out(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _terminates(body: list[ast.stmt], no_return: frozenset[str] | None = None) -> bool:
+def _terminates(body: list[ast.stmt], no_return: Container[str] | None = None) -> bool:
     """Whether control can never fall off the end of ``body`` (conservatively True).
 
     A last call statement may be a NoReturn call (``sys.exit``, a raise helper): without
@@ -699,14 +699,30 @@ _NAME_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _EXEC_RE = re.compile(r"^_*exec[lv]p?e?$")
 
 
-def _may_not_return(call: ast.Call, no_return: frozenset[str]) -> bool:
-    """Whether ``call`` may be a NoReturn call: its callee is one of the module's own
-    functions that never return (``no_return``), or is named for ending the run
-    (:data:`_NO_RETURN_WORDS`, ``os.execv``). ``tar.extractall(...)`` returns."""
+def _may_not_return(call: ast.Call, no_return: Container[str]) -> bool:
+    """Whether ``call`` may be a NoReturn call: its callee is named for ending the run
+    (:data:`_NO_RETURN_WORDS`, ``os.execv``) or is one of the module's own functions
+    that never return (``no_return``, asked last: :class:`_ModuleNoReturn` reads the
+    module then). ``tar.extractall(...)`` returns."""
     name = last_name(call.func)
-    if not name or name in no_return or _EXEC_RE.match(name):
+    if not name or _EXEC_RE.match(name):
         return True
-    return any(word.lower() in _NO_RETURN_WORDS for word in _NAME_WORD_RE.findall(name))
+    if any(word.lower() in _NO_RETURN_WORDS for word in _NAME_WORD_RE.findall(name)):
+        return True
+    return name in no_return
+
+
+class _ModuleNoReturn:
+    """The module's :func:`_no_return_functions`, read when first asked: most annotated
+    functions never end in a bare call, and their files are not walked for it."""
+
+    def __init__(self, src: SourceInfo) -> None:
+        """Wrap ``src``; nothing is read yet."""
+        self._src = src
+
+    def __contains__(self, name: object) -> bool:
+        """Whether ``name`` is a function of the module that never returns."""
+        return name in _no_return_functions(self._src)
 
 
 def _no_return_functions(src: SourceInfo) -> frozenset[str]:
@@ -860,7 +876,7 @@ def _wrong_return(
     yield from wrong.wrong_returns(src, node, declared or "None", contradictions, annotation_added)
     if declared is None:
         return
-    ends = functools.partial(_terminates, no_return=_no_return_functions(src))
+    ends = functools.partial(_terminates, no_return=_ModuleNoReturn(src))
     if (
         not ends(node.body)
         and wrong.falls_off_newly(src, node, annotation_added)
@@ -892,7 +908,7 @@ def _class_falls_off(
     ):
         return
     annotation_added = src.node_added(node.returns)
-    ends = functools.partial(_terminates, no_return=_no_return_functions(src))
+    ends = functools.partial(_terminates, no_return=_ModuleNoReturn(src))
     if not wrong.falls_off_newly(src, node, annotation_added) or ends(node.body):
         return
     if wrong.exhaustive_dispatch(src, node, ends):
@@ -934,7 +950,7 @@ def _fell_off_before(src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionD
         and ast.dump(old.returns) == ast.dump(node.returns)
         and not wrong.is_stub(old.body)
         and not _is_generator(old)
-        and not _terminates(old.body, _no_return_functions(src))
+        and not _terminates(old.body, _ModuleNoReturn(src))
     )
 
 
