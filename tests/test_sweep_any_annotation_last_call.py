@@ -68,6 +68,11 @@ ENDS_THE_RUN = {
         "def pick(x: int) -> int:\n    try:\n        return int(x)\n"
         "    except ValueError as e:\n        handle_exception(e)\n"
     ),
+    "typing's assert_never": (
+        "from typing import Literal, assert_never\n\n\n"
+        'def pick(x: Literal["a", "b"]) -> int:\n    if x == "a":\n        return 1\n'
+        '    if x == "b":\n        return 2\n    assert_never(x)\n'
+    ),
     "flask's abort": (
         "from flask import abort\n\n\ndef pick(x: int) -> int:\n    if x:\n        return x\n"
         "    abort(404)\n"

@@ -56,9 +56,8 @@ installed too, `-> StateGraph` over a body that only stores the graph it builds:
 that returns whose `except` only logs or prints; a body that ends in a call, `with
 tarfile.open(p) as tar: tar.extractall(d)` under `-> str`, unless the callee may end the
 run: one named for it, `sys.exit`, `os.execv`, `parser.error`, `self.fail`, `abort(404)`,
-`_raise_unsupported`, `handle_exception`, or a function of the module that never returns,
-`raise` on every path or `-> NoReturn`; a
-loop whose `else` returns or raises and that no `break` leaves, or a `while True`
+`assert_never`, `_raise_unsupported`, `handle_exception`, or a function of the module that
+never returns, `raise` on every path or `-> NoReturn`; a loop whose `else` returns or raises and that no `break` leaves, or a `while True`
 without a `break`, does not fall off; nor does a last `if`/`elif` chain of
 `isinstance(p, ...)` tests, each returning, whose classes cover every member of the
 parameter's own annotation, `prompt: str | list[dict]`: it falls through only with a
@@ -655,7 +654,8 @@ def _terminates(body: list[ast.stmt], no_return: Container[str] | None = None) -
 
 # The words of a callee that may end the run instead of returning: ``sys.exit``,
 # ``os._exit``, ``parser.error``, ``self.fail``, ``pytest.skip``, ``abort(404)``,
-# ``_raise_unsupported``, ``six.reraise``, ``handle_exception``, ``serve_forever``.
+# ``_raise_unsupported``, ``six.reraise``, ``handle_exception``, ``serve_forever``,
+# ``typing.assert_never`` (vLLM's encoding-format dispatch ends in it).
 _NO_RETURN_WORDS = frozenset(
     {
         "abort",
@@ -678,6 +678,7 @@ _NO_RETURN_WORDS = frozenset(
         "implemented",
         "invalid",
         "kill",
+        "never",
         "panic",
         "quit",
         "raise",
