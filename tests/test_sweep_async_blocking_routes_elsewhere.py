@@ -239,3 +239,39 @@ def test_awaits_only_reindented_under_the_same_lock_are_not_new(feature: Repo, r
     """The change wraps the old lock in a ``try``: the await it holds was held before."""
     _edit(feature, "pkg/lib/duckdb.py", INDEX, INDEX_REINDENTED)
     assert found(run, "async-blocking") == []
+
+
+# dstack's retry loop: the old sleep under the old lock, re-indented under an ``if`` and
+# given a named interval.
+RETRY = """\
+import asyncio
+
+
+async def delete_fleets(session, locker, ids):
+    async with locker.lock_ctx("fleets", ids):
+        for attempt in range(10):
+            await session.execute(ids)
+            await asyncio.sleep(0.5)
+"""
+RETRY_EDITED = """\
+import asyncio
+
+_INTERVAL = 0.5
+
+
+async def delete_fleets(session, locker, ids):
+    async with locker.lock_ctx("fleets", ids):
+        for attempt in range(10):
+            await session.execute(ids)
+            if attempt < 9:
+                await asyncio.sleep(_INTERVAL)
+"""
+
+
+def test_an_await_of_the_same_callee_under_the_same_lock_is_not_new(
+    feature: Repo, run: Run
+) -> None:
+    """dstack ded4a880: the old ``await asyncio.sleep(0.5)`` re-indented under an ``if``
+    with a named interval was held by the lock before: nothing reported."""
+    _edit(feature, "pkg/server/services/fleets.py", RETRY, RETRY_EDITED)
+    assert found(run, "async-blocking") == []

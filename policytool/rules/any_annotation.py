@@ -57,12 +57,13 @@ that returns whose `except` only logs or prints; a body that ends in a call, `wi
 tarfile.open(p) as tar: tar.extractall(d)` under `-> str`, unless the callee may end the
 run: one named for it, `sys.exit`, `os.execv`, `parser.error`, `self.fail`, `abort(404)`,
 `assert_never`, `_raise_unsupported`, `handle_exception`, or a function of the module that
-never returns, `raise` on every path or `-> NoReturn`; a loop whose `else` returns or raises and that no `break` leaves, or a `while True`
-without a `break`, does not fall off; nor does a last `if`/`elif` chain of
-`isinstance(p, ...)` tests, each returning, whose classes cover every member of the
-parameter's own annotation, `prompt: str | list[dict]`: it falls through only with a
-value the declared types exclude; consecutive `if` statements that each return read as
-one chain; nor do `if` chains comparing one name with members of one `Enum`, `if vlm ==
+never returns, `raise` on every path or `-> NoReturn`; a loop whose `else` returns or
+raises and that no `break` leaves, or a `while True` without a `break`, does not fall off;
+nor does a last `if`/`elif` chain of `isinstance(p, ...)` tests, each returning, whose
+classes cover every member of the parameter's own annotation, `prompt: str | list[dict]`:
+it falls through only with a value the declared types exclude; consecutive `if` statements
+that each return read as one chain; nor do `if` chains comparing one name with members of
+one `Enum`, `if vlm ==
 VLM.PALIGEMMA:` / `is` / `in (VLM.A, VLM.B)`, each returning, that cover every member of
 that enum, of this module or imported from one: only a value outside it falls through),
 `-> None` that returns a value (a literal, a display, a method's own `self`, a class it

@@ -53,8 +53,8 @@ is added; a keyword added inside an old `await` is not a new one; an old `with` 
 another object that the change wraps in a lock does not make the lock old), or put an old
 `await` under an old lock (dataset-viewer moved its `async with AsyncFileLock(...)`
 outward over `await index_path.is_file()`: no `with` of that lock held an await of that
-text in the function's base version; an await only re-indented under the same lock was
-held before). A generator
+callee in the function's base version; an await of the same callee only re-indented or
+given other arguments under the same lock was held before). A generator
 of the module that still holds a lock at its `yield` (an async context manager, a
 FastAPI dependency: llama-cpp-python's `get_llama_proxy` takes its model lock, then
 `yield proxy`) holds it across everything its caller awaits: the lock is reported held
@@ -318,8 +318,9 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
     """Whether the change puts the old ``await`` ``node`` under the old ``lock``: its line
     is added, and in the base version of the function no ``with`` of a lock of that name
     held an await of the same text (dataset-viewer moved its ``async with
-    AsyncFileLock(...)`` outward over ``await index_path.is_file()``). An await the change
-    only re-indents or edits under the same lock was held before: not moved."""
+    AsyncFileLock(...)`` outward over ``await index_path.is_file()``). An await of the same
+    callee under the same lock was held before (dstack re-indents its retry loop's ``await
+    asyncio.sleep(...)`` under an ``if`` and names the interval): not moved."""
     line = getattr(node, "lineno", None)
     if not isinstance(node, ast.Await) or line is None or not src.overlaps(line, line):
         return False
@@ -336,12 +337,20 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
             _lock_name(item.context_expr) == name for item in stmt.items
         ):
             held.update(
-                unparse(sub.value)
+                _awaited_callee(sub)
                 for inner in stmt.body
                 for sub in ast.walk(inner)
                 if isinstance(sub, ast.Await)
             )
-    return unparse(node.value) not in held
+    return _awaited_callee(node) not in held
+
+
+def _awaited_callee(node: ast.Await) -> str:
+    """What an ``await`` calls (``asyncio.sleep`` for ``await asyncio.sleep(0.5)``), or
+    its whole text when it awaits no call: an await whose arguments the change edits
+    (``asyncio.sleep(_LOCK_RETRY_INTERVAL)`` for ``asyncio.sleep(0.5)``) is the same."""
+    value = node.value
+    return unparse(value.func if isinstance(value, ast.Call) else value, 200)
 
 
 def _lock_name(lock: ast.expr) -> str:
