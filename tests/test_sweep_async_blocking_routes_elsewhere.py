@@ -275,3 +275,24 @@ def test_an_await_of_the_same_callee_under_the_same_lock_is_not_new(
     with a named interval was held by the lock before: nothing reported."""
     _edit(feature, "pkg/server/services/fleets.py", RETRY, RETRY_EDITED)
     assert found(run, "async-blocking") == []
+
+
+def test_an_await_whose_callee_the_change_renames_is_not_moved_under_the_lock(
+    feature: Repo, run: Run
+) -> None:
+    """forge 76dcc62e: ``await setup_metric_logger(mesh)`` under the provisioner's lock
+    becomes ``await get_or_create_metric_logger(mesh)``: an edit of an await the lock held
+    before, not an await moved under it."""
+    old = (
+        "async def stop(self, mesh):\n"
+        "    async with self._lock:\n"
+        "        logger = await setup_metric_logger(mesh)\n"
+        "        await mesh.stop()\n"
+    )
+    _edit(
+        feature,
+        "pkg/lib/provisioner.py",
+        old,
+        old.replace("setup_metric_logger", "get_or_create_metric_logger"),
+    )
+    assert found(run, "async-blocking") == []

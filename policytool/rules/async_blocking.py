@@ -52,9 +52,10 @@ while a lock is held (`with self._lock:`, `async with lock:`, `lock.acquire()` .
 is added; a keyword added inside an old `await` is not a new one; an old `with` of
 another object that the change wraps in a lock does not make the lock old), or put an old
 `await` under an old lock (dataset-viewer moved its `async with AsyncFileLock(...)`
-outward over `await index_path.is_file()`: no `with` of that lock held an await of that
-callee in the function's base version; an await of the same callee only re-indented or
-given other arguments under the same lock was held before). A generator
+outward over `await index_path.is_file()`: the function's base version awaited that
+callee, but under no `with` of that lock; an await of the same callee only re-indented or
+given other arguments under the same lock was held before, and one whose callee the
+change renames is an edit). A generator
 of the module that still holds a lock at its `yield` (an async context manager, a
 FastAPI dependency: llama-cpp-python's `get_llama_proxy` takes its model lock, then
 `yield proxy`) holds it across everything its caller awaits: the lock is reported held
@@ -320,7 +321,9 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
     held an await of the same text (dataset-viewer moved its ``async with
     AsyncFileLock(...)`` outward over ``await index_path.is_file()``). An await of the same
     callee under the same lock was held before (dstack re-indents its retry loop's ``await
-    asyncio.sleep(...)`` under an ``if`` and names the interval): not moved."""
+    asyncio.sleep(...)`` under an ``if`` and names the interval): not moved; nor is an
+    await whose callee the change renames (forge's ``setup_metric_logger`` turned
+    ``get_or_create_metric_logger`` under its provisioner's lock)."""
     line = getattr(node, "lineno", None)
     if not isinstance(node, ast.Await) or line is None or not src.overlaps(line, line):
         return False
@@ -331,8 +334,12 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
     if base is None:
         return False  # a new function: :func:`_created` reads its lines
     name = _lock_name(lock)
+    callee = _awaited_callee(node)
     held: set[str] = set()
+    awaited: set[str] = set()
     for stmt in kwreads.body_nodes(base):
+        if isinstance(stmt, ast.Await):
+            awaited.add(_awaited_callee(stmt))
         if isinstance(stmt, (ast.With, ast.AsyncWith)) and any(
             _lock_name(item.context_expr) == name for item in stmt.items
         ):
@@ -342,7 +349,9 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
                 for sub in ast.walk(inner)
                 if isinstance(sub, ast.Await)
             )
-    return _awaited_callee(node) not in held
+    # Awaited in the base version, but not under the lock: moved in. One the base never
+    # awaited replaced another await on its line (:func:`_created`): an edit, not a move.
+    return callee in awaited and callee not in held
 
 
 def _awaited_callee(node: ast.Await) -> str:
