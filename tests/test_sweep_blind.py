@@ -2129,18 +2129,20 @@ _ZZZP_SEALED = (
 )
 _ZZZP_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "5/15: ultravox's `_forward -> List[int]` returning a tensor slice, `_generate("
+        "6/15 (5/15 before round AY reads a body that ends in a call that returns: "
+        "data-juicer's `calc_minhash -> pa.Table`, ending in `ray.get(result_refs)`): "
+        "ultravox's `_forward -> List[int]` returning a tensor slice, `_generate("
         "inputs: torch.Tensor)` given a dict, three `gr.Chatbot` annotations over the chat "
         "history list, `chat_completion -> str` returning openai's Optional content and "
         "`eval_config: Optional[EvalConfig]` filled with `{}` by the change's defaults, "
-        "data-juicer's `calc_minhash -> pa.Table` that returns nothing (re-added by a move "
-        "in its file), its `self.ast_tree: ast.Expression = None` (a stdlib class the None "
+        "data-juicer's `self.ast_tree: ast.Expression = None` (a stdlib class the None "
         "reading does not resolve) and aider's `SimpleNamespace(status_code=403, ...)` "
         "passed as litellm's `PermissionDeniedError(response=...)`, a class litellm's "
         "package root does not re-export by name"
     ),
     ("any-annotation", "x-precision"): (
-        "6/20: data-juicer's fourteen `save_dir: str = None` that the operators' "
+        "7/21 (6/20 before round AY's `calc_minhash`): data-juicer's fourteen `save_dir: "
+        "str = None` that the operators' "
         "`__init__` only store and hand to `transfer_filename`, labelled '-' by the "
         "brief's reading 2 (the labellers split on a parameter only handed on: set zzu "
         "marks it ✗)"
@@ -2307,11 +2309,39 @@ _ZZZY_FIGURES = {
         "fallback for tokenizers without a chat template (⚠)"
     ),
     ("async-blocking", "x-recall"): (
-        "0/3: dataset-viewer's `async with AsyncFileLock(...)` in the index builder the "
-        "/search and /filter routes of another module await, each commit editing a lock "
-        "statement that was there before (moved outward, then narrowed to one lock per "
-        "index file): an edited lock is not a new one, and the request path across modules "
-        "is not followed"
+        "1/3 (0/3 as sealed; round AY reads an old await the change moves under an old "
+        "lock, and the coroutines of a serving path's module as request-path callers: "
+        "5dabb5ab moves the lock outward over `await index_path.is_file()`, and "
+        "`routes/search.py`'s endpoint awaits the builder): dataset-viewer's two commits "
+        "that only edit the lock statement around the awaits it held before (narrowed to "
+        "one lock per index file; re-indented into a `try` with a timeout): an edited lock "
+        "is not a new one"
+    ),
+}
+_ZZZZ_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of 5236dfd (the clarifications "
+    "added after set zzzx), first recorded with c843110 (round AX's final code): ✗ recall "
+    "9 of 27, ✗ precision 9 of 10, ⚠ precision 44 of 44"
+)
+_ZZZZ_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "10/21 (9/21 as sealed; round AY reads a body that ends in a call that returns: "
+        "RD-Agent's `extract_tar(...) -> str` over `tar.extractall(...)`): RD-Agent's "
+        "wrong annotations found by reading (`get_sort_key_without_decision -> "
+        "Tuple[bool, float]` returning a float local, `timedelta_to_str -> str` returning "
+        "its `timedelta | None` parameter after an `isinstance` branch, "
+        "`UserInstructions | None` given the UI's JSON list, `hypothesis_candidates: "
+        "list[str]` given hypothesis objects, `from trace import Trace` naming the "
+        "standard library's tracer, a `bool` field its own validator lets None through, a "
+        "float stored into `score: str | None`) and MONAI's (`config_file: str | None` "
+        "given dicts by test callers, `-> tuple[tuple]` over `ensure_tuple(centers)`)"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "0/3: MONAI's `_get_latest_bundle_version(..., **kwargs: Any)` reading only "
+        "`headers` (no fail-fast name: a version look-up the labeller read as the "
+        "bundle download path) and RD-Agent's two scheduler `__init__(..., *args, "
+        "**kwargs)` whose every sibling class leaves `**kwargs` unused (the family's "
+        "catch-all: ⚠)"
     ),
 }
 _ZZZV_SEALED = (
@@ -2575,10 +2605,19 @@ for _name, _cells, _when in (
     ("zzzw", _ZZZW_FIGURES, _ZZZW_SEALED),
     ("zzzx", _ZZZX_FIGURES, _ZZZX_SEALED),
     ("zzzy", _ZZZY_FIGURES, _ZZZY_SEALED),
+    ("zzzz", _ZZZZ_FIGURES, _ZZZZ_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
             KNOWN_GAPS[(_name, _reading, _rule, _metric)] = f"{_why} ({_when})"
+KNOWN_GAPS[("zzzz", "blind", "async-blocking", "x-recall")] = (
+    "1/3 blind, 1/1 post-run (0/3 as sealed; round AY reads a module-level `async def` "
+    "that a route of another module awaits as on the request path: dstack's gateway "
+    "registry lock in `set_service_id`): dstack's two retry sleeps of `delete_fleets`, "
+    "old awaits under the old fleet and instance locks that the change re-indents under "
+    "an `if` (the last attempt no longer sleeps), labelled ✗ blind, '-' after the run by "
+    f"the brief's clarification after set zzzz ({_ZZZZ_SEALED})"
+)
 for _metric, _figure in (("x-recall", "0/3"), ("x-precision", "0/3")):
     KNOWN_GAPS[("y", "blind", "kwargs-lookup", _metric)] = (
         f"{_figure}: outlines' three `__init__(self, **kwargs)` reading only `tokenizer` "
