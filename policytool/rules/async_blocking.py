@@ -317,8 +317,8 @@ def _created(src: SourceInfo, node: ast.AST) -> bool:
 
 def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bool:
     """Whether the change puts the old ``await`` ``node`` under the old ``lock``: its line
-    is added, and in the base version of the function no ``with`` of a lock of that name
-    held an await of the same text (dataset-viewer moved its ``async with
+    is added, and the base version of the function awaited the same callee, but under no
+    ``with`` of a lock of that name (dataset-viewer moved its ``async with
     AsyncFileLock(...)`` outward over ``await index_path.is_file()``). An await of the same
     callee under the same lock was held before (dstack re-indents its retry loop's ``await
     asyncio.sleep(...)`` under an ``if`` and names the interval): not moved; nor is an
