@@ -730,8 +730,8 @@ class _ModuleNoReturn:
 def _no_return_functions(src: SourceInfo) -> frozenset[str]:
     """Names of the module's functions and methods (any depth) that never return: every
     path of the body ends in ``raise`` or in such a call, or the return annotation is
-    ``NoReturn`` / ``Never``. A name also bound to a function that returns is left out
-    only when no binding of it ends the run."""
+    ``NoReturn`` / ``Never``. Read by name: a name any of whose definitions never
+    returns counts (a call of it may not return, so no fall-off is claimed)."""
     cached = src.cache.get("no_return_functions")
     if isinstance(cached, frozenset):
         return cached
@@ -750,14 +750,14 @@ def _no_return_functions(src: SourceInfo) -> frozenset[str]:
         for func in defs:
             if func.name in names or (id(func) not in module_level and wrong.is_stub(func.body)):
                 continue
-            if _raises_only(func.body, frozenset(names)):
+            if _never_returns(func.body, frozenset(names)):
                 names.add(func.name)
     out = frozenset(names)
     src.cache["no_return_functions"] = out
     return out
 
 
-def _raises_only(body: list[ast.stmt], no_return: frozenset[str]) -> bool:
+def _never_returns(body: list[ast.stmt], no_return: frozenset[str]) -> bool:
     """Whether ``body`` never returns: it holds no ``return`` of its own and every path
     ends in ``raise`` or a call of a ``no_return`` function."""
     if any(isinstance(n, ast.Return) for n in kwreads.statements(body, scopes=False)):

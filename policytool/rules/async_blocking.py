@@ -333,15 +333,30 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
     base = src.base_function(func)
     if base is None:
         return False  # a new function: :func:`_created` reads its lines
-    name = _lock_name(lock)
+    awaited, held = _base_awaits(src, base, _lock_name(lock))
     callee = _awaited_callee(node)
+    # Awaited in the base version, but not under the lock: moved in. One the base never
+    # awaited replaced another await on its line (:func:`_created`): an edit, not a move.
+    return callee in awaited and callee not in held
+
+
+def _base_awaits(
+    src: SourceInfo, base: ast.AsyncFunctionDef | ast.FunctionDef, lock: str
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The callees the base version of a function awaits, and those it awaits under a
+    ``with`` of the lock named ``lock``; read once per function and lock, not once per
+    await of the section."""
+    key = f"base_awaits:{id(base)}:{lock}"
+    cached = src.cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
     held: set[str] = set()
     awaited: set[str] = set()
     for stmt in kwreads.body_nodes(base):
         if isinstance(stmt, ast.Await):
             awaited.add(_awaited_callee(stmt))
         if isinstance(stmt, (ast.With, ast.AsyncWith)) and any(
-            _lock_name(item.context_expr) == name for item in stmt.items
+            _lock_name(item.context_expr) == lock for item in stmt.items
         ):
             held.update(
                 _awaited_callee(sub)
@@ -349,9 +364,9 @@ def _moved_under(src: SourceInfo, ctx: Ctx, lock: ast.expr, node: ast.AST) -> bo
                 for sub in ast.walk(inner)
                 if isinstance(sub, ast.Await)
             )
-    # Awaited in the base version, but not under the lock: moved in. One the base never
-    # awaited replaced another await on its line (:func:`_created`): an edit, not a move.
-    return callee in awaited and callee not in held
+    found = (frozenset(awaited), frozenset(held))
+    src.cache[key] = found
+    return found
 
 
 def _awaited_callee(node: ast.Await) -> str:
