@@ -464,6 +464,30 @@ def test_a_torch_module_constructor_absorbs_no_keys_of_a_base(feature: Repo, run
     assert all("`__init__(**kwargs)` never reads or passes the dict on" in r[3] for r in got)
 
 
+def test_a_torch_dataset_constructor_absorbs_no_keys_of_a_base(feature: Repo, run: Run) -> None:
+    """bionemo 112ad15d simple_codon_dataset.py:61: the new `SimpleCodonDataset(Dataset)
+    .__init__(..., **kwargs)` never reads the dict (labelled ✗). torch's `Dataset` and
+    `IterableDataset` define no `__init__`, so they hand a subclass no keys to absorb,
+    generic or not, torch installed or not. A base that cannot be found is still not
+    known (no finding)."""
+    heads = {
+        "pkg/codon.py": "from torch.utils.data import Dataset\n\nclass Codons(Dataset):\n",
+        "pkg/stream.py": (
+            "import torch.utils.data as tud\n\nclass Stream(tud.IterableDataset[int]):\n"
+        ),
+        "pkg/other.py": "from elsewhere import Dataset\n\nclass Other(Dataset):\n",
+    }
+    init = "    def __init__(self, size: int = 10, **kwargs):\n        self.size = size\n"
+    for path, head in heads.items():
+        feature.write(path, head + init)
+    got = rows(run)
+    assert sorted((p, line, sev) for p, line, sev, _m in got) == [
+        ("pkg/codon.py", 4, "error"),
+        ("pkg/stream.py", 4, "error"),
+    ]
+    assert all("`__init__(**kwargs)` never reads or passes the dict on" in r[3] for r in got)
+
+
 def test_a_placeholder_deleting_what_it_is_given_drops_nothing_by_accident(
     feature: Repo, run: Run
 ) -> None:

@@ -108,12 +108,13 @@ do nothing, a null object) and sets nothing on `self`
 a method overriding one of a base class (followed through a package's re-exports) that declares
 it with parameters: an interface's catch-all; a base method taking only `self` declares
 none, nor does torch's `nn.Module.__init__` (its `*args, **kwargs` raise on any
-argument), and neither do the abstract collections of `typing` and `collections.abc`
-(`class BaseNode(Iterator[T])`); or one of several implementations the change writes
-with the same unused `**kwargs`: a function of the same name in two modules (each backend's
-`load_checkpoint(..., **kwargs)`) or the `__init__` of two classes of one module (a family
-of strategy classes): the caller hands one dict to whichever it picks, so the dispatch
-fixes the signature); a `**kwargs` the change adds to an old signature and the body
+argument) or its `Dataset` and `IterableDataset` (no `__init__`), and neither do the
+abstract collections of `typing` and `collections.abc` (`class BaseNode(Iterator[T])`);
+or one of several implementations the change writes with the same unused `**kwargs`: a
+function of the same name in two modules (each backend's `load_checkpoint(...,
+**kwargs)`) or the `__init__` of two classes of one module (a family of strategy
+classes): the caller hands one dict to whichever it picks, so the dispatch fixes the
+signature); a `**kwargs` the change adds to an old signature and the body
 never uses gets its ✗ at the added `**kwargs` line; a filter down to the keys of the
 class built that the change adds to an older function, at the filter's line (naming the
 class: "keeps only the keys `builder_cls` takes"); when the function is older, a ✗ at
@@ -917,12 +918,24 @@ _NO_SIGNATURE_BASES = frozenset({"object", "ABC", "Protocol", "Generic", "NamedT
 # ``__init__(**kwargs)`` absorbs no keys of the base's callers (timm's
 # ``EvaBlockPostNorm``): its constructor declares no parameters worth matching.
 _TORCH_MODULES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+# torch's datasets define no ``__init__`` (``object``'s, which takes nothing): a dataset's
+# ``__init__(**kwargs)`` absorbs no keys of the base's callers (bionemo's
+# ``SimpleCodonDataset``), whether torch is installed where the sweep runs or not.
+_TORCH_DATASETS = frozenset(
+    {
+        f"torch.utils.data{module}.{name}"
+        for module in ("", ".dataset")
+        for name in ("Dataset", "IterableDataset")
+    }
+)
 
 
 def _no_signature_base(src: SourceInfo, func: kwreads.FunctionDef, base: ast.expr) -> bool:
     """Whether ``base`` declares no ``func`` of its own worth matching: a torch module's
-    constructor."""
-    return func.name == "__init__" and src.qualname(base) in _TORCH_MODULES
+    or dataset's constructor."""
+    if func.name != "__init__":
+        return False
+    return src.qualname(base) in _TORCH_MODULES | _TORCH_DATASETS
 
 
 # The abstract collections (``class BaseNode(Iterator[T])``): no method of theirs takes
