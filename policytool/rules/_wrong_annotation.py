@@ -47,6 +47,7 @@ from policytool.formats.pyimports import package_of_path, resolve_relative
 from policytool.rules import _ancestry as ancestry
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
+from policytool.rules import _parametrize as parametrize
 from policytool.rules._fail_fast import module_name, read_py_files
 from policytool.rules._pyast import last_name, parameter_defaults
 from policytool.rules._pysource import (
@@ -3099,6 +3100,53 @@ def caller_contradictions(
             yield found
 
 
+def parametrized_contradictions(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """Parameters of a test whose annotation, new in the change, one of its
+    ``@pytest.mark.parametrize`` rows contradicts: pytest calls the test with each row, so
+    a row is a call certainly made (nunchaku's ``lora_name: str`` given ``None`` by both
+    rows, the body branching on ``lora_name is None``). Read as a caller's argument is
+    (:func:`_contradicts`): a None only where the body expects one. One finding a
+    parameter, at its first contradicting row."""
+    if not any(parametrize.is_parametrize(d) for d in node.decorator_list):
+        return
+    arguments = node.args
+    defaults = {id(arg): default for arg, default in _defaults(node)}
+    checked = {
+        arg.arg: arg
+        for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+        if arg.annotation is not None
+        and src.node_added(arg.annotation)
+        and not _silenced(src, arg.annotation.lineno)
+    }
+    done: set[str] = set()
+    for name, value in parametrize.given(node):
+        arg = checked.get(name)
+        if arg is None or name in done:
+            continue
+        assert arg.annotation is not None
+        default = defaults.get(id(arg))
+        why = _contradicts(src, arg.annotation, value, default is not None and _is_none(default))
+        if why is None or (why == "None" and not _body_tests_none(src, node, name)):
+            continue
+        done.add(name)
+        declared = short(src, arg.annotation).strip("\"'")
+        fix = (
+            f"annotate `{name}: {declared} | None`"
+            if why == "None"
+            else "annotate what the rows pass or fix the row"
+        )
+        yield finding(
+            src,
+            arg.annotation,
+            RULE,
+            BLOCK,
+            f"`{name}: {declared}` of `{node.name}` is contradicted by its `parametrize` row "
+            f"at line {value.lineno}, which passes {why}; {fix}",
+        )
+
+
 def _super_inits(
     src: SourceInfo, owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> bool:
@@ -3899,6 +3947,9 @@ def function_findings(
             reported.add(found.line)
             yield found
     for contradicted in caller_contradictions(src, node):
+        if contradicted.line not in reported:
+            yield contradicted
+    for contradicted in parametrized_contradictions(src, node):
         if contradicted.line not in reported:
             yield contradicted
     yield from _string_compared(src, node)

@@ -22,6 +22,7 @@ from policytool.rules import _fake_hf, _fake_owner, _fake_packages, _fake_slots
 from policytool.rules import _fake_replaced as replaced
 from policytool.rules import _fakes as fakes
 from policytool.rules import _kwreads as kwreads
+from policytool.rules import _parametrize as parametrize
 from policytool.rules import _wrong_annotation as wrong
 from policytool.rules._pyast import last_name
 from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, union_items, unquoted
@@ -273,7 +274,11 @@ each defining a helper `_fetch` call each their own), nor where the calling func
 binds the name to a value itself (a test's `tokenizer` parameter is the value of the
 `tokenizer` fixture: `tokenizer([...])` calls that value); not a function defined twice at
 module level, a call with `*args`/`**kwargs`, or a parameter line that silences the
-checker. The message names the call and what it passes.
+checker. The message names the call and what it passes. A test's
+`@pytest.mark.parametrize` rows are calls pytest certainly makes, read the same way
+(nunchaku's `lora_name: str` given `None` by both rows, the body testing `lora_name is
+None`; `pytest.param(...)` rows read as their values; not `indirect` rows, which go to
+fixtures).
 A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
@@ -2171,19 +2176,13 @@ def _parametrized(call: ast.Call, parents: dict[int, ast.AST]) -> tuple[str, ast
     decorator = parents.get(id(parent))
     if (
         not isinstance(decorator, ast.Call)
-        or fakes._callee(decorator) != "parametrize"
+        or not parametrize.is_parametrize(decorator)
         or len(decorator.args) < 2
         or decorator.args[1] is not parent
     ):
         return None
-    names = decorator.args[0]
-    if isinstance(names, ast.Constant) and isinstance(names.value, str):
-        argnames = [n.strip() for n in names.value.split(",") if n.strip()]
-    elif isinstance(names, (ast.List, ast.Tuple)):
-        argnames = [
-            e.value for e in names.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
-        ]
-    else:
+    argnames = parametrize.argnames(decorator)
+    if argnames is None:
         return None
     if node is call and len(argnames) != 1:
         return None  # a bare value of several names: no one parameter

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the policytool project
+"""any-annotation ✗ for a test parameter its ``@pytest.mark.parametrize`` rows
+contradict: pytest calls the test once per row, so a row is a call certainly made.
+nunchaku b3f12860 (set zzy): ``lora_name: str`` given ``None`` by both rows, the body
+branching on ``lora_name is None``."""
+
+from __future__ import annotations
+
+from tests.conftest import Repo
+from tests.sweep_fixture import Run, errors, found
+
+CONTRADICTED = """\
+import pytest
+
+
+@pytest.mark.parametrize(
+    "lora_name, steps",
+    [
+        (None, 4),
+        pytest.param("anime", 8, id="lora"),
+    ],
+)
+def test_cache(lora_name: str, steps: int) -> None:
+    if lora_name is None:
+        assert steps
+    else:
+        assert lora_name
+
+
+@pytest.mark.parametrize("size", [1, "2"])
+def test_size(size: int) -> None:
+    assert size
+
+
+@pytest.mark.parametrize(("shape",), [((2, 3),), ((4, 5, 6),)])
+def test_shape(shape: tuple[int]) -> None:
+    assert shape
+"""
+
+
+def test_a_row_contradicting_the_annotation_is_a_wrong_annotation(feature: Repo, run: Run) -> None:
+    """None where the body tests for None (a ``pytest.param`` row read as its values),
+    a string for an ``int``, tuples of other than one item for ``tuple[int]``: ✗ at the
+    annotation, naming the row's line."""
+    feature.write("tests/test_cache.py", CONTRADICTED)
+    got = errors(run, "any-annotation")
+    assert sorted(got) == [11, 19, 24]
+    assert got[11] == (
+        "`lora_name: str` of `test_cache` is contradicted by its `parametrize` row at line 7, "
+        "which passes None; annotate `lora_name: str | None`"
+    )
+    assert "row at line 18, which passes a str" in got[19]
+    assert "passes a tuple of 2 items" in got[24]
+
+
+AGREEING = """\
+import pytest
+from pytest import mark
+
+
+@pytest.mark.parametrize("lora_name", [None, "anime"])
+def test_stored(lora_name: str) -> None:
+    assert run_with(lora_name)
+
+
+@mark.parametrize("name", ["a", "b"])
+def test_named(name: str | None, size: int = 2) -> None:
+    assert name
+
+
+@pytest.mark.parametrize("backend", [None, "cuda"], indirect=True)
+def test_fixture(backend: str) -> None:
+    assert backend
+
+
+@pytest.mark.parametrize("size", [1, 2.0])
+def test_number(size: int) -> None:
+    assert size
+
+
+@pytest.mark.parametrize("name", [None])  # type: ignore[list-item]
+def test_silenced(
+    name: str,  # type: ignore[assignment]
+) -> None:
+    if name is None:
+        return
+"""
+
+
+def test_rows_the_annotation_holds_or_that_do_not_reach_it_are_not_reported(
+    feature: Repo, run: Run
+) -> None:
+    """A None the body never tests (only handed on: the implicit Optional's '-'), rows the
+    annotation holds, ``indirect`` rows (they go to a fixture), a float for an ``int`` (a
+    number for a number) and a silenced annotation: no finding."""
+    feature.write("tests/test_agree.py", AGREEING)
+    assert [f for f in found(run, "any-annotation") if f[2] == "error"] == []
+
+
+def test_an_old_annotation_is_not_reported_for_a_new_row(repo: Repo, run: Run) -> None:
+    """The annotation predates the change; a row the change adds is judged with the old
+    annotation's other findings (not this change's)."""
+    repo.write("tests/test_cache.py", CONTRADICTED.replace("(None, 4),", '("base", 4),'))
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("tests/test_cache.py", CONTRADICTED)
+    assert 11 not in errors(run, "any-annotation")
