@@ -25,7 +25,14 @@ from policytool.rules import _kwreads as kwreads
 from policytool.rules import _parametrize as parametrize
 from policytool.rules import _wrong_annotation as wrong
 from policytool.rules._pyast import last_name
-from policytool.rules._pysource import TRY_NODES, SourceInfo, sweep_info, union_items, unquoted
+from policytool.rules._pysource import (
+    TRY_NODES,
+    SourceInfo,
+    sweep_info,
+    union_items,
+    unparse,
+    unquoted,
+)
 from policytool.rules._sweep import BLOCK, CONFIG_DOC, WARN, finding, short, sweep_rule
 
 DOC = f"""\
@@ -60,7 +67,10 @@ run: one named for it, `sys.exit`, `os.execv`, `parser.error`, `self.fail`, `abo
 `assert_never`, `_raise_unsupported`, `handle_exception`, or a function of the module that
 never returns, `raise` on every path or `-> NoReturn`; a loop whose `else` returns or
 raises and that no `break` leaves, or a `while True` without a `break`, does not fall off;
-nor does a last `if`/`elif` chain of `isinstance(p, ...)` tests, each returning, whose
+nor does a retry loop, `for attempt in range(retries):` over a `try` that returns whose
+handlers end the run, or do so on the last round (`if attempt + 1 == retries: raise`,
+`if attempt < retries - 1: sleep(...) else: raise`): it falls through only with zero
+retries; nor does a last `if`/`elif` chain of `isinstance(p, ...)` tests, each returning, whose
 classes cover every member of the parameter's own annotation, `prompt: str | list[dict]`:
 it falls through only with a value the declared types exclude; consecutive `if` statements
 that each return read as one chain; nor do `if` chains comparing one name with members of
@@ -587,12 +597,13 @@ def _never_none(src: SourceInfo, annotation: ast.expr) -> str | None:
     return short(src, annotation).strip("\"'") if name in _NEVER_NONE else None
 
 
-def _breaks_out(body: list[ast.stmt]) -> bool:
-    """Whether a ``break`` in ``body`` leaves *this* loop (not a nested loop or function)."""
+def _breaks_out(body: list[ast.stmt], jump: type[ast.stmt] = ast.Break) -> bool:
+    """Whether a ``break`` (or ``jump``: ``continue``) in ``body`` leaves *this* loop's
+    round (not a nested loop's or function's)."""
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Break):
+        if isinstance(node, jump):
             return True
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
             stack.extend(node.orelse)  # a break in a nested loop's else leaves this loop
@@ -601,6 +612,48 @@ def _breaks_out(body: list[ast.stmt]) -> bool:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _retries(loop: ast.stmt, no_return: Container[str] | None) -> bool:
+    """Whether ``loop`` is a retry loop that ends on its last round: ``for attempt in
+    range(retries):`` over a ``try`` that returns, each of whose handlers ends the run
+    or does so on the last round (an ``if`` testing the counter: ``if attempt + 1 ==
+    retries: raise``, ``if attempt < retries - 1: sleep(...) else: raise``). It falls off
+    only when it runs no round at all, a count of zero retries, which no caller passes
+    (lmms-eval's ``evaluate(...) -> Response``, MLServer's ``send_requests``)."""
+    if not (
+        isinstance(loop, (ast.For, ast.AsyncFor))
+        and isinstance(loop.target, ast.Name)
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and loop.iter.args
+    ):
+        return False
+    counter = loop.target.id
+    bound = unparse(loop.iter.args[-1], 200)
+    tries = [stmt for stmt in loop.body if isinstance(stmt, TRY_NODES)]
+    if len(tries) != 1:
+        return False
+    attempt = tries[0]
+    others = [stmt for stmt in loop.body if stmt is not attempt]
+    try_body: list[ast.stmt] = getattr(attempt, "body", [])
+    if _breaks_out([*others, *try_body], ast.Continue) or not _terminates(try_body, no_return):
+        return False
+    handlers: list[ast.ExceptHandler] = getattr(attempt, "handlers", [])
+
+    def last_round(stmt: ast.stmt) -> bool:
+        """An ``if`` on the counter against the bound, one of whose branches ends."""
+        return (
+            isinstance(stmt, ast.If)
+            and any(isinstance(n, ast.Name) and n.id == counter for n in ast.walk(stmt.test))
+            and any(unparse(n, 200) == bound for n in ast.walk(stmt.test))
+            and (_terminates(stmt.body, no_return) or _terminates(stmt.orelse, no_return))
+        )
+
+    return bool(handlers) and all(
+        _terminates(h.body, no_return) or any(last_round(stmt) for stmt in h.body) for h in handlers
+    )
 
 
 def _terminates(body: list[ast.stmt], no_return: Container[str] | None = None) -> bool:
@@ -646,7 +699,7 @@ def _terminates(body: list[ast.stmt], no_return: Container[str] | None = None) -
             and isinstance(last.test, ast.Constant)
             and bool(last.test.value)
         )
-        return forever or _terminates(last.orelse, no_return)
+        return forever or _terminates(last.orelse, no_return) or _retries(last, no_return)
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
         if _returning_call(last.value):
             return False
