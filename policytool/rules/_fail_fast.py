@@ -75,6 +75,18 @@ BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*cancel*", "*disconnect*
 # OpenTelemetry instrumentations under ``instrumentation/``, grain's ``profiler.py``
 # starting a profiler server in each worker): best effort by nature, a failure there
 # must never take down the code it observes (the brief's "telemetry" boundary).
+# A UI's server: its routes feed a display (feast's ``ui_server.py`` MLflow panels), best
+# effort by the brief's reading, not request handling whose client must hear of a failure.
+UI_PATHS = (
+    "**/ui/**",
+    "**/webui/**",
+    "**/dashboard/**",
+    "**/ui.py",
+    "**/*_ui.py",
+    "**/ui_*.py",
+    "**/webui.py",
+    "**/dashboard.py",
+)
 TELEMETRY_PATHS = (
     "**/telemetry/**",
     "**/*telemetry*.py",

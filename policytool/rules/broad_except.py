@@ -52,10 +52,12 @@ validation, weight loading (the `fail-fast` globs: `__init__`, `*setup*`,
 `*validate_args*`, `*build_config*`, `*load_checkpoint*`,
 `*load_state_dict*`, ...; also a function whose docstring begins "Initialize ...";
 not an "init" that is a package's `__init__.py`, spelt in the function's body:
-`get_init_imports`, `_find_torch_ext_init` read modules),
+`get_init_imports`, `_find_torch_ext_init` read modules; a function nested in one is on
+its path only when it calls it: not a route it registers or a callback it hands away),
 request handling (`*handle*request*`, `*add_request*`, `*process*request*`..., and an
-HTTP route: `@app.post("/tokenize")`) or connector setup (`connect`, `*connect_to*`,
-`*create_connector*`, `*handshake*`...; not a function named for an attempt,
+HTTP route: `@app.post("/tokenize")`; not a UI's route, in `ui/`, `dashboard/`,
+`ui_server.py`, `*_ui.py`...: a display is best effort) or connector setup (`connect`,
+`*connect_to*`, `*create_connector*`, `*handshake*`...; not a function named for an attempt,
 `maybe_init_submodules`, whatever its name or docstring says: best effort by its name);
 also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
@@ -575,8 +577,11 @@ def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | Non
     """The first enclosing function whose name matches a shared fail-fast glob, outermost
     first, except one whose "init" is a package's ``__init__.py`` (``get_init_imports``,
     ``_find_torch_ext_init``: its body spells the file's name): that reads modules, it
-    sets nothing up."""
-    for func in funcs:
+    sets nothing up. Not past a nested function that runs after its parent returned
+    (:func:`_runs_later`): feast's ``_setup_rest_mode`` sets routes up; the routes'
+    catches run on requests."""
+    later = [i for i in range(1, len(funcs)) if _runs_later(funcs[i - 1], funcs[i])]
+    for func in funcs[later[-1] if later else 0 :]:
         if isinstance(func, ast.Lambda):
             continue
         if names_match([func.name], src.config.fail_fast) is None:
@@ -589,6 +594,22 @@ def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | Non
         if not src.per_node("names_init_file", func, spells):
             return func.name
     return None
+
+
+def _runs_later(parent: FunctionNode, nested: FunctionNode) -> bool:
+    """Whether ``nested``, a function defined in ``parent``, runs after ``parent`` has
+    returned: an HTTP route it registers (``@app.get("/runs")``), or a ``def`` it never
+    calls by name (a callback handed away). A lambda is not told apart."""
+    if isinstance(nested, ast.Lambda) or isinstance(parent, ast.Lambda):
+        return False
+    if paths.route_handler(nested) is not None:
+        return True
+    return not any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == nested.name
+        for node in ast.walk(parent)
+    )
 
 
 def _spells_init_file(func: FunctionNode) -> bool:
@@ -1874,12 +1895,14 @@ class _Handler:
 
     @functools.cached_property
     def handling(self) -> str | None:
-        """Request handling or connector setup: by name, or an HTTP route."""
+        """Request handling or connector setup: by name, or an HTTP route (not of a UI,
+        :data:`_fail_fast.UI_PATHS`)."""
         if self.src.is_test or self.observes:
             return None
-        return names_match(self.names, paths.REQUEST_AND_CONNECTOR) or paths.route_handler(
-            self.function
-        )
+        route = paths.route_handler(self.function)
+        if route is not None and match_any(self.src.path, paths.UI_PATHS):
+            route = None  # a UI's display path: best effort
+        return names_match(self.names, paths.REQUEST_AND_CONNECTOR) or route
 
     @functools.cached_property
     def imports(self) -> bool:
