@@ -3107,8 +3107,10 @@ def parametrized_contradictions(
     ``@pytest.mark.parametrize`` rows contradicts: pytest calls the test with each row, so
     a row is a call certainly made (nunchaku's ``lora_name: str`` given ``None`` by both
     rows, the body branching on ``lora_name is None``). Read as a caller's argument is
-    (:func:`_contradicts`): a None only where the body expects one. One finding a
-    parameter, at its first contradicting row."""
+    (:func:`_contradicts`), but a None counts whatever the body does with it: a row is
+    written to run the test with that value (MLServer's ``inference_pool_gid: str``
+    given ``None`` to see the model go to the default pool). One finding a parameter, at
+    its first contradicting row."""
     if not any(parametrize.is_parametrize(d) for d in node.decorator_list):
         return
     arguments = node.args
@@ -3128,7 +3130,7 @@ def parametrized_contradictions(
         assert arg.annotation is not None
         default = defaults.get(id(arg))
         why = _contradicts(src, arg.annotation, value, default is not None and _is_none(default))
-        if why is None or (why == "None" and not _body_tests_none(src, node, name)):
+        if why is None:
             continue
         done.add(name)
         declared = short(src, arg.annotation).strip("\"'")

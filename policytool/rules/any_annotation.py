@@ -285,10 +285,10 @@ binds the name to a value itself (a test's `tokenizer` parameter is the value of
 `tokenizer` fixture: `tokenizer([...])` calls that value); not a function defined twice at
 module level, a call with `*args`/`**kwargs`, or a parameter line that silences the
 checker. The message names the call and what it passes. A test's
-`@pytest.mark.parametrize` rows are calls pytest certainly makes, read the same way
-(nunchaku's `lora_name: str` given `None` by both rows, the body testing `lora_name is
-None`; `pytest.param(...)` rows read as their values; not `indirect` rows, which go to
-fixtures).
+`@pytest.mark.parametrize` rows are calls pytest certainly makes, read the same way, a
+None whatever the body does with it: a row is written to run the test with its value
+(nunchaku's `lora_name: str` given `None` by both rows; `pytest.param(...)` rows read as
+their values; not `indirect` rows, which go to fixtures).
 A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
