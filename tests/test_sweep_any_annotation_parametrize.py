@@ -98,3 +98,55 @@ def test_an_old_annotation_is_not_reported_for_a_new_row(repo: Repo, run: Run) -
     repo.git("checkout", "-q", "-b", "feature")
     repo.write("tests/test_cache.py", CONTRADICTED)
     assert 11 not in errors(run, "any-annotation")
+
+
+FIXTURES = """\
+from collections.abc import AsyncGenerator, Iterator
+from typing import Generator
+
+import pytest
+
+
+@pytest.fixture
+def numbers() -> Iterator[int]:
+    return iter([1, 2])
+
+
+@pytest.fixture
+def stub_in_module() -> Iterator[str]:
+    yield "stub"
+
+
+async def test_unary(inference_service_stub: AsyncGenerator[Stub, None]) -> None:
+    await inference_service_stub.ModelInfer()
+
+
+def test_module(stub_in_module: "Iterator[str]", numbers: Iterator[int]) -> None:
+    assert next(numbers) and stub_in_module
+
+
+@pytest.mark.parametrize("rows", [iter([1])])
+def test_given(rows: Iterator[int], other: Generator[int, None, None]) -> None:
+    assert rows
+
+
+def helper(stream: Iterator[int]) -> None:
+    assert stream
+"""
+
+
+def test_a_test_parameter_annotated_as_its_fixture_generator(feature: Repo, run: Run) -> None:
+    """MLServer ce933463 (set zzzza) tests/grpc/test_interceptor.py:19: pytest hands a
+    test what its yield fixture yields, not the generator: ✗, also quoted, also with
+    the fixture in a conftest. Not a fixture of the module that returns an iterator, a
+    ``parametrize`` argument, or a plain helper's parameter."""
+    feature.write("tests/test_grpc.py", FIXTURES)
+    got = errors(run, "any-annotation")
+    assert sorted(got) == [17, 21, 26]
+    assert got[17] == (
+        "`inference_service_stub: AsyncGenerator[Stub, None]` of `test_unary`: pytest hands "
+        "it what the `inference_service_stub` fixture yields, not a generator; annotate "
+        "`inference_service_stub: Stub`"
+    )
+    assert "annotate `stub_in_module: str`" in got[21]
+    assert "annotate `other: int`" in got[26]

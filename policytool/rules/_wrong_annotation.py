@@ -3149,6 +3149,73 @@ def parametrized_contradictions(
         )
 
 
+# A generator's annotation: what a yield fixture's function returns, never what pytest
+# hands a test that asks for the fixture.
+_GENERATORS = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "collections.abc", "typing_extensions")
+    for name in ("Generator", "AsyncGenerator", "Iterator", "AsyncIterator")
+)
+
+
+def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` is decorated ``@pytest.fixture`` (called or not)."""
+    return any(
+        last_name(d.func if isinstance(d, ast.Call) else d) == "fixture"
+        for d in node.decorator_list
+    )
+
+
+def injected_generators(
+    src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
+) -> Iterator[Finding]:
+    """Parameters of a test (or of a fixture) the change annotates as a generator
+    (``inference_service_stub: AsyncGenerator[Stub, None]``): pytest hands a test the
+    value its fixture yields, the ``Stub``, never the generator (MLServer's gRPC tests
+    call ``inference_service_stub.ModelInfer(...)``). Not a parameter a ``parametrize``
+    row gives, nor one whose fixture this module defines without ``yield`` (a fixture
+    may return an iterator)."""
+    if not src.is_test or not (node.name.startswith("test") or _is_fixture(node)):
+        return
+    given = {
+        name
+        for d in node.decorator_list
+        if isinstance(d, ast.Call) and parametrize.is_parametrize(d)
+        for name in parametrize.argnames(d) or ()
+    }
+    index = _module_index(src)
+    for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+        annotation = unquoted(arg.annotation) if arg.annotation is not None else None
+        if (
+            arg.annotation is None
+            or not isinstance(annotation, ast.Subscript)
+            or src.qualname(annotation.value) not in _GENERATORS
+            or arg.arg in given
+            or arg.arg in ("self", "cls")
+            or not src.node_added(arg.annotation)
+            or _silenced(src, arg.annotation.lineno)
+        ):
+            continue
+        fixture = index.functions.get(arg.arg)
+        if fixture is not None and not any(
+            isinstance(n, (ast.Yield, ast.YieldFrom)) for n in kwreads.body_nodes(fixture)
+        ):
+            continue  # the module's own fixture returns what the annotation says
+        items = (
+            annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        )
+        value = unparse(items[0], 200)  # a quoted annotation's node has no place in the file
+        declared = short(src, arg.annotation).strip("\"'")
+        yield finding(
+            src,
+            arg.annotation,
+            RULE,
+            BLOCK,
+            f"`{arg.arg}: {declared}` of `{node.name}`: pytest hands it what the "
+            f"`{arg.arg}` fixture yields, not a generator; annotate `{arg.arg}: {value}`",
+        )
+
+
 def _super_inits(
     src: SourceInfo, owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> bool:
@@ -3951,7 +4018,7 @@ def function_findings(
     for contradicted in caller_contradictions(src, node):
         if contradicted.line not in reported:
             yield contradicted
-    for contradicted in parametrized_contradictions(src, node):
+    for contradicted in (*parametrized_contradictions(src, node), *injected_generators(src, node)):
         if contradicted.line not in reported:
             yield contradicted
     yield from _string_compared(src, node)

@@ -288,7 +288,10 @@ checker. The message names the call and what it passes. A test's
 `@pytest.mark.parametrize` rows are calls pytest certainly makes, read the same way, a
 None whatever the body does with it: a row is written to run the test with its value
 (nunchaku's `lora_name: str` given `None` by both rows; `pytest.param(...)` rows read as
-their values; not `indirect` rows, which go to fixtures).
+their values; not `indirect` rows, which go to fixtures). A test's (or a fixture's)
+parameter annotated as a generator, `stub: AsyncGenerator[Stub, None]`, is ✗: pytest hands
+it what the fixture yields, the `Stub` (not a `parametrize` argument, nor a fixture of
+the module that returns an iterator).
 A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
