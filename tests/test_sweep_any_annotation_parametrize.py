@@ -150,3 +150,46 @@ def test_a_test_parameter_annotated_as_its_fixture_generator(feature: Repo, run:
     )
     assert "annotate `stub_in_module: str`" in got[21]
     assert "annotate `other: int`" in got[26]
+
+
+PYTEST_FIXTURES = """\
+import pathlib
+
+import pytest
+
+
+@pytest.fixture
+def uri(tmp_path: str) -> str:
+    return tmp_path + "/model"
+
+
+def test_paths(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: dict) -> None:
+    assert tmp_path and monkeypatch and capsys
+
+
+@pytest.fixture
+def request() -> str:
+    return "mine"
+
+
+def test_own(request: str, caplog: "str | None") -> None:
+    assert request
+
+
+def helper(tmp_path: str) -> str:
+    return tmp_path
+"""
+
+
+def test_pytest_s_own_fixtures_annotated_as_a_builtin(feature: Repo, run: Run) -> None:
+    """MLServer 1e7bc4be (set zzzza) conftest.py:161 ``uri(tmp_path: str)``: pytest's
+    ``tmp_path`` is a ``pathlib.Path`` (✗), ``capsys: dict`` too. Not a fixture the module
+    defines itself, a union, or a plain helper's parameter."""
+    feature.write("tests/conftest.py", PYTEST_FIXTURES)
+    got = errors(run, "any-annotation")
+    assert sorted(got) == [7, 11]
+    assert got[7] == (
+        "`tmp_path: str`: pytest's `tmp_path` fixture is a `pathlib.Path`, not a str; "
+        "annotate `tmp_path: pathlib.Path`"
+    )
+    assert "`capsys: dict`: pytest's `capsys` fixture is a `pytest.CaptureFixture[str]`" in got[11]

@@ -3166,11 +3166,53 @@ def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     )
 
 
-def injected_generators(
+# pytest's own fixtures and the class of what each hands a test.
+_PYTEST_FIXTURES = {
+    "tmp_path": "pathlib.Path",
+    "tmp_path_factory": "pytest.TempPathFactory",
+    "monkeypatch": "pytest.MonkeyPatch",
+    "capsys": "pytest.CaptureFixture[str]",
+    "capfd": "pytest.CaptureFixture[str]",
+    "caplog": "pytest.LogCaptureFixture",
+    "request": "pytest.FixtureRequest",
+}
+
+
+def _builtin_fixture(
+    src: SourceInfo, index: _ModuleIndex, arg: ast.arg, given: set[str]
+) -> Finding | None:
+    """``tmp_path: str``: one of pytest's own fixtures annotated with a builtin its value
+    is not (MLServer's ``online_drift_detector_uri(tmp_path: str)``, a ``pathlib.Path``),
+    when the change writes the annotation and neither the module nor a ``parametrize``
+    row supplies that name."""
+    cls = _PYTEST_FIXTURES.get(arg.arg)
+    if (
+        cls is None
+        or arg.annotation is None
+        or arg.arg in given
+        or arg.arg in index.functions
+        or not src.node_added(arg.annotation)
+        or _silenced(src, arg.annotation.lineno)
+        or _builtin_of(src, arg.annotation) is None
+    ):
+        return None
+    declared = short(src, arg.annotation).strip("\"'")
+    return finding(
+        src,
+        arg.annotation,
+        RULE,
+        BLOCK,
+        f"`{arg.arg}: {declared}`: pytest's `{arg.arg}` fixture is a `{cls}`, not "
+        f"{_article(declared)} {declared}; annotate `{arg.arg}: {cls}`",
+    )
+
+
+def injected_fixture_values(
     src: SourceInfo, node: ast.FunctionDef | ast.AsyncFunctionDef
 ) -> Iterator[Finding]:
-    """Parameters of a test (or of a fixture) the change annotates as a generator
-    (``inference_service_stub: AsyncGenerator[Stub, None]``): pytest hands a test the
+    """Parameters of a test (or of a fixture) the change annotates as something pytest
+    never hands it: one of pytest's own fixtures as a builtin (:func:`_builtin_fixture`),
+    or a generator (``inference_service_stub: AsyncGenerator[Stub, None]``): pytest hands a test the
     value its fixture yields, the ``Stub``, never the generator (MLServer's gRPC tests
     call ``inference_service_stub.ModelInfer(...)``). Not a parameter a ``parametrize``
     row gives, nor one whose fixture this module defines without ``yield`` (a fixture
@@ -3185,6 +3227,10 @@ def injected_generators(
     }
     index = _module_index(src)
     for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+        builtin = _builtin_fixture(src, index, arg, given)
+        if builtin is not None:
+            yield builtin
+            continue
         annotation = unquoted(arg.annotation) if arg.annotation is not None else None
         if (
             arg.annotation is None
@@ -4018,7 +4064,10 @@ def function_findings(
     for contradicted in caller_contradictions(src, node):
         if contradicted.line not in reported:
             yield contradicted
-    for contradicted in (*parametrized_contradictions(src, node), *injected_generators(src, node)):
+    for contradicted in (
+        *parametrized_contradictions(src, node),
+        *injected_fixture_values(src, node),
+    ):
         if contradicted.line not in reported:
             yield contradicted
     yield from _string_compared(src, node)

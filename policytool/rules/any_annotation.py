@@ -291,7 +291,8 @@ None whatever the body does with it: a row is written to run the test with its v
 their values; not `indirect` rows, which go to fixtures). A test's (or a fixture's)
 parameter annotated as a generator, `stub: AsyncGenerator[Stub, None]`, is ✗: pytest hands
 it what the fixture yields, the `Stub` (not a `parametrize` argument, nor a fixture of
-the module that returns an iterator).
+the module that returns an iterator); so is one of pytest's own fixtures annotated as a
+builtin, `tmp_path: str` (a `pathlib.Path`), unless the module defines that fixture.
 A parameter
 the change annotates with a type that holds no string (`moe_router_dtype: torch.dtype |
 None`; not a union with `str`, a `Literal`, a class with bases such as a `str` enum, or an
