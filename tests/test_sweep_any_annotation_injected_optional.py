@@ -81,3 +81,42 @@ def test_an_optional_parameter_is_kept(feature: Repo, run: Run) -> None:
     )
     feature.commit("add")
     assert blocking(run, "any-annotation") == []
+
+
+REQUEST_PARAMS = """\
+from typing import List, Optional
+
+from fastapi import FastAPI, File, Form, Query, UploadFile
+
+app = FastAPI()
+
+
+@app.post("/v1/audio/transcriptions")
+async def transcribe(
+    file: UploadFile = File(...),
+    prompt: str = Form(None),
+    granularities: List[str] = Form(default=None),
+    language: Optional[str] = Form(None),
+    model: str = Form("paraformer"),
+    limit: int = Query(None),
+):
+    if prompt is not None or granularities is not None:
+        return {"prompt": prompt, "language": language, "limit": limit + 1}
+    return {"model": model, "limit": limit + 1}
+"""
+
+
+def test_a_request_parameter_defaulting_to_none(feature: Repo, run: Run) -> None:
+    """GenAIComps ba26ea3b (set zzzza) funasr_server.py:62: `prompt: str = Form(None)`,
+    which FastAPI fills with None when the form leaves it out, tested for None: the
+    implicit Optional of a `= None` default (✗), as the message writes it. Not an
+    `Optional`, a default that is a value, a required `File(...)`, nor a `Query(None)`
+    the body never tests (only dereferenced: a dead default)."""
+    feature.write("pkg/asr.py", REQUEST_PARAMS)
+    got = {line: message for _path, line, message in blocking(run, "any-annotation")}
+    assert sorted(got) == [11, 12]
+    assert got[11] == (
+        "`prompt: str = Form(None)` (line 11): `str` does not admit None; "
+        "annotate `prompt: str | None`"
+    )
+    assert "`granularities: List[str] = Form(default=None)`" in got[12]

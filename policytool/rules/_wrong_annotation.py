@@ -822,11 +822,22 @@ def _types(src: SourceInfo) -> _Types:
     return cached
 
 
+# FastAPI's request parameters: ``p: str = Form(None)`` gives ``p`` None when the request
+# leaves it out, as ``p: str = None`` would.
+_REQUEST_PARAMS = frozenset({"Form", "Query", "Body", "Header", "Cookie", "File"})
+
+
 def _is_none(value: ast.expr | None) -> bool:
     """``None`` as written (``field(default=None)`` too, and ``field(default_factory=None)``,
-    which leaves the field without a value)."""
+    which leaves the field without a value, and FastAPI's ``Form(None)`` /
+    ``Query(default=None)``)."""
     if isinstance(value, ast.Constant):
         return value.value is None
+    if isinstance(value, ast.Call) and last_name(value.func) in _REQUEST_PARAMS:
+        first = value.args[0] if value.args else None
+        if first is None:
+            first = next((k.value for k in value.keywords if k.arg == "default"), None)
+        return isinstance(first, ast.Constant) and first.value is None
     if isinstance(value, ast.Call) and not value.args:
         func = value.func
         name = last_name(func)
@@ -1126,13 +1137,15 @@ def _implicit_optional(
     if not certain and _types(src).admits_none(annotation) is not False:
         return None
     text = short(src, annotation).strip("\"'")
+    request_param = isinstance(default, ast.Call) and last_name(default.func) in _REQUEST_PARAMS
+    written = short(src, default) if request_param else "None"
     return finding(
         src,
         annotation,
         RULE,
         BLOCK,
-        f"`{target}: {text} = None` (line {default.lineno}): `{text}` does not admit None; "
-        f"annotate `{target}: {text} | None`",
+        f"`{target}: {text} = {written}` (line {default.lineno}): `{text}` does not admit "
+        f"None; annotate `{target}: {text} | None`",
     )
 
 

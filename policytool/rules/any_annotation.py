@@ -182,7 +182,9 @@ and the base version of the file has no function of that name in the same classe
 the same annotation, that could already fall off its end (a parameter added to a function
 that never returned on every path edits an old mismatch; a base that does not parse is no
 evidence). So is an implicit
-Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`) as an
+Optional, `x: T = None` (or `field(default=None)` / `field(default_factory=None)`, and
+FastAPI's `Form(None)` / `Query(default=None)` / `Body`, `Header`, `Cookie`, `File` for a
+parameter: the request leaving it out gives None) as an
 attribute or
 dataclass field where `T` cannot hold None and None can reach it (not when the class's
 `__post_init__` raises or asserts unless it is set, `if not isinstance(self.x, int):
