@@ -61,3 +61,41 @@ def test_a_ui_route_is_a_display_path(feature: Repo, run: Run) -> None:
     for path in ("pkg/ui_server.py", "pkg/ui/app.py"):
         got = by_marker(feature, path, run)
         assert got == {"route": "warning", "callback": "warning", "called": "error"}, path
+
+
+ROUTE_HELPER = """\
+from fastapi import APIRouter
+
+
+def _datasource_map(handler, project):
+    try:
+        views = handler.list_views(project)
+    except Exception:  # m:helper
+        return {}
+    return {v.name: v.source for v in views}
+
+
+def get_router(handler) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/saved_datasets/{name}")
+    def get_saved_dataset(name: str):
+        return {"name": name, "sources": _datasource_map(handler, name)}
+
+    return router
+"""
+
+
+def test_an_empty_answer_made_up_in_a_route_helper(feature: Repo, run: Run) -> None:
+    """feast 5d0f7d61 rest/saved_datasets.py:46: the private helper only the routes call
+    swallows the registry's failure into `{}`, which the client gets as "no sources"
+    (labelled ✗). Not in a UI's server (a display), nor when other code calls the helper
+    too (⚠)."""
+    feature.write("pkg/rest.py", ROUTE_HELPER)
+    feature.write("pkg/ui_server.py", ROUTE_HELPER)
+    feature.write(
+        "pkg/cli.py", ROUTE_HELPER + "\n\ndef main(h):\n    print(_datasource_map(h, 'p'))\n"
+    )
+    assert by_marker(feature, "pkg/rest.py", run) == {"helper": "error"}
+    assert by_marker(feature, "pkg/ui_server.py", run) == {"helper": "warning"}
+    assert by_marker(feature, "pkg/cli.py", run) == {"helper": "warning"}

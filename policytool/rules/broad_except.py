@@ -85,7 +85,9 @@ hears of (formatting the prompt by hand) is ✗; an error returned in the respon
 and so is a `try` built to end on its exception with nothing after it (a websocket's
 endless receive loop that a disconnect ends, a `finally:` that cleans up). A private
 helper that only routes call, whose catch passes (or logs) on to the fallback after the
-`try` (`_apply_chat_template`), is ✗ as in the route. In a request-path function (the
+`try` (`_apply_chat_template`), or that silently gives up (`return None`, a default, an
+empty display: feast's `except Exception: return {{}}` for a route's data-source map), is ✗
+as in the route (not a UI's). In a request-path function (the
 `request-path` globs), a handler that only logs and then ends the function
 (`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
 `try` is built to end that way, nor a catch guarding cleanup in a `finally:`, nor a
@@ -1159,6 +1161,16 @@ def _model_loaders(src: SourceInfo) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def _returns_empty(body: list[ast.stmt]) -> bool:
+    """A handler that only returns an empty display (``return {}``, ``return []``)."""
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Return)
+        and isinstance(body[0].value, (ast.Dict, ast.List, ast.Tuple, ast.Set))
+        and not (body[0].value.keys if isinstance(body[0].value, ast.Dict) else body[0].value.elts)
+    )
+
+
 def _route_helper_of(src: SourceInfo, names: list[str]) -> tuple[str, str] | None:
     """(helper, route) when the function the catch is in is a private helper only HTTP
     routes call (directly or through such helpers; computed once per file)."""
@@ -2020,6 +2032,13 @@ class _Handler:
             helper = _helper_of(src, self.names)
             if helper is not None:
                 return helper[0], f" (called only from `{helper[1]}`)"
+        if paths.gives_up(body, src.has_comment) or _returns_empty(body):
+            # A helper only HTTP routes call answers their clients: an empty answer made
+            # up there is the route's (feast's ``_build_feature_view_to_datasource_map``
+            # ``return {}``); not a UI's display.
+            routed = _route_helper_of(src, self.names)
+            if routed is not None and not match_any(src.path, paths.UI_PATHS):
+                return routed[0], f" (called only from request handling `{routed[1]}`)"
         if _swallows(body) and not self.complete and not self.optional_import:
             # A monkeypatch runs wherever the replaced code ran (a model's ``forward``);
             # its silent give-up changes that code for every caller, none of whom hears.
