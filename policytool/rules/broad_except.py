@@ -87,7 +87,11 @@ endless receive loop that a disconnect ends, a `finally:` that cleans up). A pri
 helper that only routes call, whose catch passes (or logs) on to the fallback after the
 `try` (`_apply_chat_template`), or that silently gives up (`return None`, a default, an
 empty display: feast's `except Exception: return {{}}` for a route's data-source map), is ✗
-as in the route (not a UI's). In a request-path function (the
+as in the route (not a UI's). A check that fails open is ✗ wherever it is: the `try`
+raises its own verdict (`raise ValueError("protected project")`), an earlier handler lets
+exactly that through (`except ValueError: raise`) and the broad one swallows the rest, so
+a failure to run the check lets what it guards go on (feast's `teardown()`); not a
+cancellation or an exit let through. In a request-path function (the
 `request-path` globs), a handler that only logs and then ends the function
 (`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
 `try` is built to end that way, nor a catch guarding cleanup in a `finally:`, nor a
@@ -2474,6 +2478,64 @@ def _patch_import_skipped(h: _Handler) -> Finding | None:
     )
 
 
+# Exceptions a handler re-raises so as not to swallow a cancellation or an exit: no
+# check's verdict.
+_CONTROL_FLOW = frozenset(
+    {
+        "CancelledError",
+        "KeyboardInterrupt",
+        "SystemExit",
+        "GeneratorExit",
+        "StopIteration",
+        "StopAsyncIteration",
+        "TimeoutError",
+    }
+)
+
+
+def _fails_open(h: _Handler) -> Finding | None:
+    """A check that fails open: the ``try`` raises its verdict itself (``raise
+    ValueError("... protected project")``), an earlier handler lets exactly that type
+    through (``except ValueError: raise``), and this one swallows everything else, so a
+    failure to reach the verdict (the registry down) lets the guarded operation go on
+    (feast's ``teardown`` and ``delete_project`` of a protected project). Not a
+    cancellation or an exit let through (``except CancelledError: raise``)."""
+    tried = h.tried
+    if tried is None or h.src.is_test or not _swallowed(h.node.body, h.src):
+        return None
+    handlers: list[ast.ExceptHandler] = getattr(tried, "handlers", [])
+    tried_body: list[ast.stmt] = getattr(tried, "body", [])
+    earlier = handlers[: handlers.index(h.node)] if h.node in handlers else []
+    let_through = {
+        last_name(t)
+        for handler in earlier
+        if handler.type is not None
+        and len(handler.body) == 1
+        and isinstance(handler.body[0], ast.Raise)
+        and handler.body[0].exc is None
+        for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])
+    } - _CONTROL_FLOW
+    if not let_through:
+        return None
+    verdicts = sorted(
+        {
+            last_name(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)
+            for stmt in tried_body
+            for node in ast.walk(stmt)
+            if isinstance(node, ast.Raise) and node.exc is not None
+        }
+        & let_through
+    )
+    if not verdicts:
+        return None
+    return h.report(
+        BLOCK,
+        f"`{h.clause}:` lets the check's own `{verdicts[0]}` through and swallows every "
+        "other error: a failure to run the check lets what it guards go on; let it raise "
+        "or catch the specific types",
+    )
+
+
 def _swallowed_on_fail_fast(h: _Handler) -> Finding | None:
     """The pattern's own ✗: ``pass``/``continue``/``return None`` (or a default assigned
     with no word) on a fail-fast path. Not a complete fallback (an optimisation, a failure
@@ -2534,6 +2596,7 @@ READINGS: tuple[Reading, ...] = (
     _error_used,
     _widened_silently,
     _patch_import_skipped,
+    _fails_open,
     _swallowed_on_fail_fast,
     _bare_on_fail_fast,
     _broad_catch,
