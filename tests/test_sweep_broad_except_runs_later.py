@@ -99,3 +99,36 @@ def test_an_empty_answer_made_up_in_a_route_helper(feature: Repo, run: Run) -> N
     assert by_marker(feature, "pkg/rest.py", run) == {"helper": "error"}
     assert by_marker(feature, "pkg/ui_server.py", run) == {"helper": "warning"}
     assert by_marker(feature, "pkg/cli.py", run) == {"helper": "warning"}
+
+
+MICROSERVICE = """\
+from comps import register_microservice
+
+
+@register_microservice(name="opea_service@asr", endpoint="/v1/asr", port=9099)
+def transcribe(request):
+    text = ""
+    try:
+        text = request.model.run(request.audio)
+    except Exception:  # m:route
+        pass
+    return {"asr_result": text}
+
+
+@register_microservice(name="opea_service@asr", endpoint="asr")
+def not_a_path(request):
+    text = ""
+    try:
+        text = request.model.run(request.audio)
+    except Exception:  # m:name
+        pass
+    return {"asr_result": text}
+"""
+
+
+def test_a_service_framework_s_endpoint_registration_is_a_route(feature: Repo, run: Run) -> None:
+    """GenAIComps registers its handlers with `@register_microservice(...,
+    endpoint="/v1/asr")`: a route whose silent swallow answers the client (✗). An
+    `endpoint` that is no URL path is no route (⚠)."""
+    feature.write("pkg/asr.py", MICROSERVICE)
+    assert by_marker(feature, "pkg/asr.py", run) == {"route": "error", "name": "warning"}

@@ -168,21 +168,28 @@ def optimisation_name(name: str) -> bool:
     return not OPTIMISATIONS.isdisjoint(words) or not _OPTIMISATION_PAIRS.isdisjoint(pairs)
 
 
+def _url_path(node: ast.expr | None) -> bool:
+    """Whether ``node`` is a string literal spelling a URL path (``"/v1/jobs"``)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value[:1] == "/"
+
+
 def route_handler(func: ast.AST | None) -> str | None:
     """The function's name when it is decorated as an HTTP route (``@app.post("/tokenize")``,
-    ``@router.get("/health")``: a path, so not ``@mock.patch("x")``), or None. Only the
-    function the code runs in: a generator defined inside a route runs later."""
+    ``@router.get("/health")``: a path, so not ``@mock.patch("x")``; or a service
+    framework's registration naming its endpoint, OPEA's ``@register_microservice(...,
+    endpoint="/v1/fine_tuning/jobs")``), or None. Only the function the code runs in: a
+    generator defined inside a route runs later."""
     if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for deco in func.decorator_list:
-            if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute)):
+            if not isinstance(deco, ast.Call):
                 continue
-            path = deco.args[0] if deco.args else None
             if (
-                deco.func.attr in _ROUTES
-                and isinstance(path, ast.Constant)
-                and isinstance(path.value, str)
-                and path.value.startswith("/")
+                isinstance(deco.func, ast.Attribute)
+                and deco.func.attr in _ROUTES
+                and _url_path(deco.args[0] if deco.args else None)
             ):
+                return func.name
+            if any(k.arg == "endpoint" and _url_path(k.value) for k in deco.keywords):
                 return func.name
     return None
 

@@ -55,7 +55,8 @@ not an "init" that is a package's `__init__.py`, spelt in the function's body:
 `get_init_imports`, `_find_torch_ext_init` read modules; a function nested in one is on
 its path only when it calls it: not a route it registers or a callback it hands away),
 request handling (`*handle*request*`, `*add_request*`, `*process*request*`..., and an
-HTTP route: `@app.post("/tokenize")`; not a UI's route, in `ui/`, `dashboard/`,
+HTTP route: `@app.post("/tokenize")`, `@register_microservice(endpoint="/v1/asr")`;
+not a UI's route, in `ui/`, `dashboard/`,
 `ui_server.py`, `*_ui.py`...: a display is best effort) or connector setup (`connect`,
 `*connect_to*`, `*create_connector*`, `*handshake*`...; not a function named for an attempt,
 `maybe_init_submodules`, whatever its name or docstring says: best effort by its name);
