@@ -63,7 +63,10 @@ not a UI's route, in `ui/`, `dashboard/`,
 also
 when it only logs the error (a warning, `e` in the message) and carries on there, as in
 `except Exception as e: logger.warning("Device setup failed: %s", e)` in
-`init_device`: the run goes on half set up. Not when what failed is an optimisation the
+`init_device`: the run goes on half set up (a cleanup `try` in the handler, `await
+client.disconnect()` logged on failure, is still going on). Not a catch nested in another
+handler, cleanup after the failure it handles (best effort). Not when what failed is an
+optimisation the
 code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
 slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
 "non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠, and so
@@ -334,15 +337,16 @@ def _logs_then_gives_up(body: list[ast.stmt]) -> bool:
 
 
 def _logs_and_carries_on(body: list[ast.stmt]) -> bool:
-    """Only logging calls, ``pass``/``continue``/an empty return, and fallback values
-    assigned from constants (``self.device = None``): the error is reported to a log and
-    the code goes on as if nothing failed."""
+    """Only logging calls, ``pass``/``continue``/an empty return, fallback values
+    assigned from constants (``self.device = None``) and best-effort cleanup (a ``try``
+    of calls whose handlers log or pass: ``await client.disconnect()``): the error is
+    reported to a log and the code goes on as if nothing failed."""
     logged = False
     for stmt in body:
         if _is_log_call(stmt):
             logged = True
             continue
-        if _swallows([stmt]):
+        if _swallows([stmt]) or _cleanup_try(stmt):
             continue
         if (
             isinstance(stmt, (ast.Assign, ast.AnnAssign))
@@ -352,6 +356,24 @@ def _logs_and_carries_on(body: list[ast.stmt]) -> bool:
             continue
         return False
     return logged
+
+
+def _cleanup_try(stmt: ast.stmt) -> bool:
+    """A ``try`` of bare calls (``await client.disconnect()``) whose handlers only log or
+    pass: cleanup after the failure being handled, best effort."""
+    return (
+        isinstance(stmt, ast.Try)
+        and not stmt.orelse
+        and not stmt.finalbody
+        and all(
+            isinstance(s, ast.Expr) and isinstance(s.value, (ast.Call, ast.Await))
+            for s in stmt.body
+        )
+        and all(
+            all(_is_log_call(s) or _swallows([s]) for s in handler.body)
+            for handler in stmt.handlers
+        )
+    )
 
 
 # Code a nested ``def``, ``class`` or ``lambda`` holds runs only when called, if ever.
@@ -1970,6 +1992,21 @@ class _Handler:
         )
 
     @functools.cached_property
+    def cleanup(self) -> bool:
+        """Whether the ``try`` sits in another handler of the function: cleanup after a
+        failure already being handled (a disconnect after a failed connect), best
+        effort (the brief's clarification after set zzzu)."""
+        tried, function = self.tried, self.function
+        if tried is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        return any(
+            isinstance(node, ast.ExceptHandler)
+            and node is not self.node
+            and any(sub is tried for stmt in node.body for sub in ast.walk(stmt))
+            for node in ast.walk(function)
+        )
+
+    @functools.cached_property
     def raises_later(self) -> bool:
         """Whether a ``raise`` further down ends the catch's chain of attempts."""
         return _raises_later(self.src, self.function, self.node)
@@ -2132,6 +2169,7 @@ def _logged_on_fail_fast(h: _Handler) -> Finding | None:
         not path
         or h.best_effort
         or h.complete
+        or h.cleanup
         or not _logs_and_carries_on(h.node.body)
         or _answers_false(h.function, h.node.body)
         or _answers_status(h.src, h.function, h.node.body)
@@ -2541,7 +2579,7 @@ def _swallowed_on_fail_fast(h: _Handler) -> Finding | None:
     """The pattern's own ✗: ``pass``/``continue``/``return None`` (or a default assigned
     with no word) on a fail-fast path. Not a complete fallback (an optimisation, a failure
     the code calls best-effort, working defaults set before the ``try``)."""
-    if not _swallowed(h.node.body, h.src) or h.best_effort or h.complete:
+    if not _swallowed(h.node.body, h.src) or h.best_effort or h.complete or h.cleanup:
         return None
     on = h.swallow_path
     if on is None or h.raises_later:
