@@ -358,6 +358,21 @@ def _logs_and_carries_on(body: list[ast.stmt]) -> bool:
     return logged
 
 
+def _tries_in_handlers(function: ast.AST) -> frozenset[int]:
+    """The ids of the ``try`` statements inside some ``except`` handler's body of
+    ``function``, in one walk (each handler asks; a walk per handler was quadratic in a
+    function a pull request writes)."""
+    found: set[int] = set()
+    stack: list[tuple[ast.AST, bool]] = [(function, False)]
+    while stack:
+        node, inside = stack.pop()
+        if inside and isinstance(node, TRY_NODES):
+            found.add(id(node))
+        inner = inside or isinstance(node, ast.ExceptHandler)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return frozenset(found)
+
+
 def _cleanup_try(stmt: ast.stmt) -> bool:
     """A ``try`` of bare calls (``await client.disconnect()``) whose handlers only log or
     pass: cleanup after the failure being handled, best effort."""
@@ -609,7 +624,7 @@ def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | Non
     sets nothing up. Not past a nested function that runs after its parent returned
     (:func:`_runs_later`): feast's ``_setup_rest_mode`` sets routes up; the routes'
     catches run on requests."""
-    later = [i for i in range(1, len(funcs)) if _runs_later(funcs[i - 1], funcs[i])]
+    later = [i for i in range(1, len(funcs)) if _runs_later(src, funcs[i - 1], funcs[i])]
     for func in funcs[later[-1] if later else 0 :]:
         if isinstance(func, ast.Lambda):
             continue
@@ -625,7 +640,7 @@ def _fail_fast_name(src: SourceInfo, funcs: Sequence[FunctionNode]) -> str | Non
     return None
 
 
-def _runs_later(parent: FunctionNode, nested: FunctionNode) -> bool:
+def _runs_later(src: SourceInfo, parent: FunctionNode, nested: FunctionNode) -> bool:
     """Whether ``nested``, a function defined in ``parent``, runs after ``parent`` has
     returned: an HTTP route it registers (``@app.get("/runs")``), or a ``def`` it never
     calls by name (a callback handed away). A lambda is not told apart."""
@@ -633,11 +648,15 @@ def _runs_later(parent: FunctionNode, nested: FunctionNode) -> bool:
         return False
     if paths.route_handler(nested) is not None:
         return True
-    return not any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == nested.name
-        for node in ast.walk(parent)
+    return nested.name not in src.per_node("called-names", parent, lambda: _called_names(parent))
+
+
+def _called_names(func: FunctionNode) -> frozenset[str]:
+    """The bare names ``func`` calls (``_load_views()``), nested scopes included."""
+    return frozenset(
+        node.func.id
+        for node in ast.walk(func)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     )
 
 
@@ -1999,11 +2018,8 @@ class _Handler:
         tried, function = self.tried, self.function
         if tried is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
-        return any(
-            isinstance(node, ast.ExceptHandler)
-            and node is not self.node
-            and any(sub is tried for stmt in node.body for sub in ast.walk(stmt))
-            for node in ast.walk(function)
+        return id(tried) in self.src.per_node(
+            "tries-in-handlers", function, lambda: _tries_in_handlers(function)
         )
 
     @functools.cached_property
