@@ -120,3 +120,47 @@ def test_a_request_parameter_defaulting_to_none(feature: Repo, run: Run) -> None
         "annotate `prompt: str | None`"
     )
     assert "`granularities: List[str] = Form(default=None)`" in got[12]
+
+
+FORWARDED = """\
+from typing import Optional
+
+from fastapi import FastAPI, Form
+
+app = FastAPI()
+
+
+async def _proxy(*, provider_id: str, raw: bytes) -> dict:
+    if provider_id is None:
+        return {}
+    return {"provider": provider_id.lower(), "size": len(raw)}
+
+
+async def _local(*, provider_id: str, raw: bytes) -> dict:
+    if provider_id is None:
+        return {}
+    return {"provider": provider_id.lower(), "size": len(raw)}
+
+
+@app.post("/v1/audio/transcriptions")
+async def transcribe(raw: bytes, provider_id: Optional[str] = Form(None)):
+    if isinstance(provider_id, str):
+        return await _proxy(provider_id=provider_id, raw=raw)
+    return {}
+
+
+@app.post("/v1/audio/local")
+async def transcribe_local(raw: bytes, provider_id: Optional[str] = Form(None)):
+    return await _local(provider_id=provider_id, raw=raw)
+"""
+
+
+def test_a_request_parameter_handed_on_after_an_isinstance_test(feature: Repo, run: Run) -> None:
+    """unsloth cb8e2062 routes/inference.py:12139: the route hands its `provider_id:
+    Optional[str] = Form(None)` on to `_external_stt_transcription(provider_id: str)` only
+    under `isinstance(provider_id, str)`: no None reaches it (a wrong ✗ once `Form(None)`
+    read as None). Handed on untested, it does (✗)."""
+    feature.write("pkg/stt.py", FORWARDED)
+    got = {line: message for _path, line, message in blocking(run, "any-annotation")}
+    assert sorted(got) == [14]
+    assert "`provider_id`, its own parameter defaulting to None" in got[14]

@@ -2601,8 +2601,18 @@ def _is_self_attr(attr: str) -> _Matcher:
 
 def _tests_for_none(nodes: Iterable[ast.AST], matches: _Matcher) -> bool:
     """Whether one of ``nodes`` tests a matching expression for None or for truth: compared
-    with None, an ``if``/``while``/conditional/``assert`` test, ``not x``, ``x or d``."""
+    with None, an ``if``/``while``/conditional/``assert`` test, ``not x``, ``x or d``, or
+    narrows it by class (``isinstance(x, str)``: unsloth's route hands ``provider_id`` on
+    only under that test)."""
     for sub in nodes:
+        if (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Name)
+            and sub.func.id == "isinstance"
+            and sub.args
+            and matches(sub.args[0])
+        ):
+            return True
         if isinstance(sub, ast.Compare):
             sides = [sub.left, *sub.comparators]
             if any(matches(e) for e in sides) and any(

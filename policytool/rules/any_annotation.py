@@ -265,11 +265,12 @@ string for `torch.device`, a number for a number, `60.0` for an `int`, or a disp
 listing candidates each of which the annotation holds: `RTNConfig(use_sym=[True, False])`
 builds a tuning grid); a
 tuple display of other than one item for `tuple[X]`; the calling function's own
-parameter defaulting to None, handed on as it came (never rebound or tested for None
-there), to a parameter the function expects None in (botorch's `super().__init__(model,
-posterior_transform)` from a subclass taking `posterior_transform: PosteriorTransform |
-None = None`, the base annotating `posterior_transform: PosteriorTransform` and testing
-`if posterior_transform is not None:`); for a call in no loop only what runs before it
+parameter defaulting to None, handed on as it came (never rebound, tested for None or
+narrowed by `isinstance` there), to a parameter the function expects None in (botorch's
+`super().__init__(model, posterior_transform)` from a subclass taking
+`posterior_transform: PosteriorTransform | None = None`, the base annotating
+`posterior_transform: PosteriorTransform` and testing `if posterior_transform is not
+None:`); for a call in no loop only what runs before it
 counts, the statements above the call's own and a guard in that statement, so the call's
 own assignment rebinding the name with its result hands the None in first (kornia's
 `mask = self.fix_mask(mask, reference_signal)` in `__init__(..., mask: torch.Tensor |
