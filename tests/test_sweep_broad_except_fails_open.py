@@ -80,3 +80,41 @@ def test_a_check_that_lets_its_verdict_through_and_swallows_the_rest(
         "logged": "warning",
         "no_verdict": "warning",
     }
+
+
+FALLBACKS = """\
+class Prompt:
+    def checkbox(self, choices):
+        try:
+            answer = self.ui.checkbox(choices).ask()
+            if answer is None:
+                raise AuthFlowError("Selection cancelled.")
+            return list(answer)
+        except AuthFlowError:
+            raise
+        except Exception:  # m:answers
+            pass
+        return self.numbered(choices)
+
+    def teardown(self):
+        try:
+            if self.registry.protected(self.project):
+                raise ValueError("protected")
+        except ValueError:
+            raise
+        except Exception:  # m:commented
+            # the registry may not exist yet on a first teardown: nothing to protect
+            pass
+        self.infra.destroy()
+"""
+
+
+def test_a_try_that_answers_or_a_commented_catch_is_a_fallback(feature: Repo, run: Run) -> None:
+    """deepeval 77c468ff (set zzk) flow.py:234: the `try` returns the selection, and the
+    broad catch degrades to the numbered prompt (labelled ⚠); a catch whose comment says
+    why the check may be skipped is a choice on the record: not the fail-open ✗."""
+    feature.write("pkg/prompt.py", FALLBACKS)
+    assert by_marker(feature, "pkg/prompt.py", run) == {
+        "answers": "warning",
+        "commented": "warning",
+    }

@@ -95,7 +95,8 @@ as in the route (not a UI's). A check that fails open is ✗ wherever it is: the
 raises its own verdict (`raise ValueError("protected project")`), an earlier handler lets
 exactly that through (`except ValueError: raise`) and the broad one swallows the rest, so
 a failure to run the check lets what it guards go on (feast's `teardown()`); not a
-cancellation or an exit let through. In a request-path function (the
+cancellation or an exit let through, a `try` that returns its answer (the catch falls back
+to another way), or a catch a comment explains. In a request-path function (the
 `request-path` globs), a handler that only logs and then ends the function
 (`_pd_process_generate`: the stream's consumer never gets a finish) is ✗; not when the
 `try` is built to end that way, nor a catch guarding cleanup in a `finally:`, nor a
@@ -2554,7 +2555,9 @@ def _fails_open(h: _Handler) -> Finding | None:
     through (``except ValueError: raise``), and this one swallows everything else, so a
     failure to reach the verdict (the registry down) lets the guarded operation go on
     (feast's ``teardown`` and ``delete_project`` of a protected project). Not a
-    cancellation or an exit let through (``except CancelledError: raise``)."""
+    cancellation or an exit let through (``except CancelledError: raise``), a ``try`` that
+    returns its answer (its catch falls back to another way: deepeval's prompt degrading
+    to a numbered one when the terminal fails), or a catch a comment explains."""
     tried = h.tried
     if tried is None or h.src.is_test or not _swallowed(h.node.body, h.src):
         return None
@@ -2581,8 +2584,10 @@ def _fails_open(h: _Handler) -> Finding | None:
         }
         & let_through
     )
-    if not verdicts:
+    if not verdicts or _commented(h.src, h.node):
         return None
+    if any(isinstance(node, ast.Return) for stmt in tried_body for node in ast.walk(stmt)):
+        return None  # the ``try`` answers (``return list(answer)``): its catch is a fallback
     return h.report(
         BLOCK,
         f"`{h.clause}:` lets the check's own `{verdicts[0]}` through and swallows every "
