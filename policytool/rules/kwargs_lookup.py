@@ -97,10 +97,9 @@ a `for` over its items whose one `if`/`elif` chain, with no final `else`, tests 
 KNOWN`, `k == "name"` or `hasattr(self, k)`: llama-models' `QuantizationArgs.__init__`),
 or handing it (or `dict(kwargs)`) to a function of the file that only reads keys it
 names (nv-ingest's `_assert_no_remote_endpoints(dict(kwargs), ...)`): forwarding it,
-storing it, iterating it or testing it for leftover keys. One ✗ for the function when
-the change writes its signature (also a parameter added over an old body that reads some
-keys), on the line declaring `**kwargs` (its reads ⚠; a dict named `_`, `**_`, names the
-keys as ignored on purpose: ⚠; also when
+storing it, iterating it or testing it for leftover keys. One ✗ for the
+function when the change writes its signature, on the line declaring `**kwargs` (its
+reads ⚠; a dict named `_`, `**_`, names the keys as ignored on purpose: ⚠; also when
 the body never reads the dict at all, unless it is a stub, a `(*args, **kwargs)`
 placeholder that uses neither (`del args, kwargs` is no use in a class whose methods all
 do nothing, a null object) and sets nothing on `self`
@@ -388,7 +387,8 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             dropped_on is not None
             and by_name is not None  # an alternate constructor's unused dict: its siblings'
             and not src.is_test
-            and not drop_read  # no new read: none, or only the old body's
+            and not drop_read
+            and not any(name == star for name, _key, _read in reads)
             and not kwreads.stub(func)
             and not _placeholder(func, _owner(src, func))
             and _own_signature(src, func)
@@ -398,9 +398,7 @@ def kwargs_lookup(src: SourceInfo) -> Iterator[KeyUse]:
             and (src.overlaps(func.lineno, func.lineno) or src.node_added(func.args.kwarg))
             and not _protocol_catch_all(src, func)
         ):
-            # A new ``**kwargs`` the body never uses, or a signature the change rewrites
-            # over an old body that reads some keys (GenAIComps' ``BaseAgent.__init__``
-            # given a parameter, still reading only ``custom_prompt``): all dropped.
+            # A new ``**kwargs`` the body never uses: all dropped.
             signature_drop = True
         filter_drop = (
             dropped_on is not None
