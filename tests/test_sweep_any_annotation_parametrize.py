@@ -193,3 +193,22 @@ def test_pytest_s_own_fixtures_annotated_as_a_builtin(feature: Repo, run: Run) -
         "annotate `tmp_path: pathlib.Path`"
     )
     assert "`capsys: dict`: pytest's `capsys` fixture is a `pytest.CaptureFixture[str]`" in got[11]
+
+
+def test_a_sequence_row_for_another_sequence_is_no_contradiction(feature: Repo, run: Run) -> None:
+    """prime-rl 5af45e43 (set u) `probs: list[float]` given `(0.5, 0.5)`, Gymnasium
+    d0b1cad9 (set zzzx) `spaces: "list[Space]"` given a tuple of spaces: one sequence for
+    another reads the same, no ✗ (a dict for a `list` still is one)."""
+    feature.write(
+        "tests/test_seq.py",
+        "import pytest\n\n\n"
+        '@pytest.mark.parametrize("probs", [(0.5, 0.5), pytest.param((0.1, 0.9))])\n'
+        "def test_probs(probs: list[float]) -> None:\n    assert probs\n\n\n"
+        '@pytest.mark.parametrize("shape", [[2, 3]])\n'
+        "def test_shape(shape: tuple[int, int]) -> None:\n    assert shape\n\n\n"
+        '@pytest.mark.parametrize("items", [{"a": 1}])\n'
+        "def test_items(items: list[str]) -> None:\n    assert items\n",
+    )
+    got = errors(run, "any-annotation")
+    assert sorted(got) == [15]
+    assert "which passes a dict" in got[15]

@@ -3130,7 +3130,8 @@ def parametrized_contradictions(
     ``@pytest.mark.parametrize`` rows contradicts: pytest calls the test with each row, so
     a row is a call certainly made (nunchaku's ``lora_name: str`` given ``None`` by both
     rows, the body branching on ``lora_name is None``). Read as a caller's argument is
-    (:func:`_contradicts`), but a None counts whatever the body does with it: a row is
+    (:func:`_contradicts`; not a tuple row for a ``list`` or the other way round, one
+    sequence for another), but a None counts whatever the body does with it: a row is
     written to run the test with that value (MLServer's ``inference_pool_gid: str``
     given ``None`` to see the model go to the default pool). One finding a parameter, at
     its first contradicting row."""
@@ -3155,6 +3156,8 @@ def parametrized_contradictions(
         why = _contradicts(src, arg.annotation, value, default is not None and _is_none(default))
         if why is None:
             continue
+        if why in ("a tuple", "a list") and _builtin_of(src, arg.annotation) in ("list", "tuple"):
+            continue  # one sequence for another (``probs: list[float]`` given ``(0.5, 0.5)``)
         done.add(name)
         declared = short(src, arg.annotation).strip("\"'")
         fix = (
