@@ -692,8 +692,9 @@ _ZJ_FIGURES = {
         "conversion script, whose comment says 'for logging purposes': ⚠"
     ),
     ("any-annotation", "x-precision"): (
-        "4/9: five implicit-Optional `NeoXArgs` fields, two always computed before a read, "
-        "three read nowhere at their commit, labelled '-'"
+        "10/15 (4/9 before round AZ read pytest's `tmp_path` annotated `str`: composer's six "
+        "test parameters, ✗ after the run): five implicit-Optional `NeoXArgs` fields, two "
+        "always computed before a read, three read nowhere at their commit, labelled '-'"
     ),
 }
 _ZK_FIGURES = {
@@ -778,7 +779,9 @@ _ZO_FIGURES = {
         "generator that prints the error and returns False to its caller, twice, labelled '-'"
     ),
     ("any-annotation", "x-recall"): (
-        "0/3: `-> None | List[tuple[str, str]]` returning `TritonLoraConfig` dataclasses, "
+        "1/4 (0/3 before round AZ read parametrize rows: triton's `error_message: str` given "
+        "None, ✗ after the run): `-> None | List[tuple[str, str]]` returning "
+        "`TritonLoraConfig` dataclasses, "
         "`-> TritonLoraConfig` returning None on one path, and mistral-common's `-> "
         "dict[str, list[dict[str, Any]]]` returning bools and floats: no finding (what a "
         "returned list or dict holds is not read; the `return None` was not judged)"
@@ -912,7 +915,9 @@ _ZTU_SEALED = (
 )
 _ZT_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "15/20 blind, 15/19 post-run (14/19 and 14/18 before round AH found "
+        "16/21 blind, 16/20 post-run (15/20 and 15/19 before round AZ read parametrize "
+        "rows: vllm-spyre's `available_blocks: int` given `[None]`, ✗ after the run; "
+        "14/19 and 14/18 before round AH found "
         "`sparse24_bitmask_compress`'s 3-tuple annotation over 2-tuple returns, ✗ after the "
         "run; 11/18 as sealed; a wrong return labelled blind at its "
         "`def` line, reported on its `->` line since round AB): the abstract "
@@ -965,7 +970,10 @@ _ZW_FIGURES = {
 }
 _ZX_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "0/1: `get_entry_point(name, default: Optional[T] = None) -> T` returning "
+        "1/2 blind, 2/3 post-run (0/1 before round AZ read parametrize rows: streaming's "
+        "`compression: str` given None twice, one ✗ after the run, the other on a line "
+        "labelled '-' blind for its `Any` and ✗ post-run): "
+        "`get_entry_point(name, default: Optional[T] = None) -> T` returning "
         "catalogue's `super().get_entry_point(name, default=default)`, None when no entry "
         "point matches (the base's return is not read)"
     ),
@@ -1473,9 +1481,10 @@ _ZZW_FIGURES = {
         "fill with 0-d tensors (three attributes and a `-> Optional[int]` returning them)"
     ),
     ("any-annotation", "x-precision"): (
-        "2/5: two lmms-eval `-> Response` methods that fall off their end only when "
-        "`num_retries <= 0` (default 5), and xDiT's `fp4_gemm_module_list: List[str] = None` "
-        "field that every path dereferences (settled reading 2), each labelled '-'"
+        "2/3 (2/5 before round AZ read a retry loop raising on its last round: lmms-eval's "
+        "two `-> Response` methods that fall off their end only when `num_retries <= 0`, "
+        "labelled '-', no longer ✗): xDiT's `fp4_gemm_module_list: List[str] = None` "
+        "field that every path dereferences (settled reading 2), labelled '-'"
     ),
     ("broad-except", "x-recall"): (
         "2/7: xDiT's bare `except: return False` in two package probes and `except: pass` in "
@@ -1562,7 +1571,8 @@ _ZZY_SEALED = (
 )
 _ZZY_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "19/27 (16/27 before round Z read the PIL module written as a type: nunchaku's two "
+        "20/27 (19/27 before round AZ read parametrize rows: nunchaku's `lora_name: str` "
+        "given None; 16/27 before round Z read the PIL module written as a type: nunchaku's two "
         "`-> tuple[Image, str]` found; round AS read a comprehension of `SampleRef` "
         "fakes): SpecForge fakes of its own pydantic config sections handed to untyped "
         "helpers or returned by a fake (`SimpleNamespace(model=..., training=...)` for "
@@ -1865,7 +1875,8 @@ _ZZZH_FIGURES = {
         "the rule reads as one (⚠)"
     ),
     ("any-annotation", "x-recall"): (
-        "3/4: aiter's `activation: int` of `opus_moe_stage1_a8w4_fwd`, whose callers pass "
+        "7/8 (3/4 before round AZ read pytest's `tmp_path` annotated `str`: earth2studio's "
+        "four, ✗ after the run): aiter's `activation: int` of `opus_moe_stage1_a8w4_fwd`, whose callers pass "
         "an `ActivationType` member (a pybind11 enum the package aliases as `int`) through "
         "a `functools.partial`: a caller's type the rule does not follow (no finding)"
     ),
@@ -1877,7 +1888,8 @@ _ZZZI_SEALED = (
 )
 _ZZZI_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "4/9 (1/9 before round AH read a fixed-length tuple return: whisper's 3-tuple "
+        "5/10 (4/9 before round AZ read parametrize rows: supervision's `expected_result: "
+        "list[str]` given None, ✗ after the run; 1/9 before round AH read a fixed-length tuple return: whisper's 3-tuple "
         "annotation over a 2-tuple return, supervision's 5-tuple over early 4-tuple "
         "returns, twice): optimum-executorch's three tokenizer annotations that their "
         "callers' classes contradict (`TokenizersBackend` or `PreTrainedTokenizer` where "
@@ -1937,7 +1949,8 @@ _ZZZK_FIGURES = {
         "download retry that logs and returns the path of a file never downloaded (⚠)"
     ),
     ("any-annotation", "x-recall"): (
-        "6/8 (5/8 before round AJ read a fixed-length tuple's None item: ComfyUI's "
+        "7/9 (6/8 before round AZ read pytest's `tmp_path` annotated `str`: logfire's, ✗ "
+        "after the run; 5/8 before round AJ read a fixed-length tuple's None item: ComfyUI's "
         "`forward -> Tuple[torch.Tensor, dict]` returning `z, None`): logfire's test "
         "`SimpleNamespace` standing in for mkdocs' `Page`, passed to a function the test "
         "loads from a file path with mkdocs stubbed (⚠), and `_validate_or_warn -> "
@@ -1945,7 +1958,8 @@ _ZZZK_FIGURES = {
         "(`: Any` ⚠)"
     ),
     ("any-annotation", "x-precision"): (
-        "6/7: ComfyUI's `timeout: int = None` that the body forwards to a function whose "
+        "7/8 (6/7 before round AZ found logfire's `tmp_path: str`): ComfyUI's `timeout: "
+        "int = None` that the body forwards to a function whose "
         "own parameter tests it, labelled '-' by the brief's reading 2 (forwarded only)"
     ),
     ("hot-copy", "w-precision"): (
@@ -1988,11 +2002,6 @@ _ZZZM_SEALED = (
     "precision 1/8, ⚠ precision 45/46"
 )
 _ZZZM_FIGURES = {
-    ("kwargs-lookup", "x-recall"): (
-        "0/1: bionemo's `SimpleCodonDataset.__init__(..., **kwargs)`, which never reads "
-        "them, built through a `Partial(dataset_class, ...)` config (no finding: the "
-        "dataset's construction is not read as an init path by name)"
-    ),
     ("any-annotation", "x-recall"): (
         "9/13 (7/13 before round AW read axlearn's two `SimpleNamespace` fakes bound to "
         "`ref_cfg` / `hf_encoder_cfg`, written in place of the `BertConfig(...)` the test "
@@ -2291,7 +2300,8 @@ _ZZZY_SEALED = (
 )
 _ZZZY_FIGURES = {
     ("any-annotation", "x-recall"): (
-        "2/8 (1/8 as sealed; round AX reads tritonparse's `entry: str` whose body calls "
+        "3/8 (2/8 before round AZ read parametrize rows: dataset-viewer's `expected_pems: "
+        "list[str]` given None; 1/8 as sealed; round AX reads tritonparse's `entry: str` whose body calls "
         "`entry.setdefault(...)`): dataset-viewer's three test fakes of `datasets` "
         "dataclasses (`DatasetModule`, `BuilderConfigsParameters`, `BuilderConfig`; "
         "`datasets` is pinned to a git commit, no wheel: not installed for the record, ⚠), a "
@@ -2342,6 +2352,60 @@ _ZZZZ_FIGURES = {
         "bundle download path) and RD-Agent's two scheduler `__init__(..., *args, "
         "**kwargs)` whose every sibling class leaves `**kwargs` unused (the family's "
         "catch-all: ⚠)"
+    ),
+}
+_ZZZZA_SEALED = (
+    "sealed: labelled blind from bench/sweep_brief.md as of df4f10c (the clarifications "
+    "added after set zzzz), first recorded with 9861080 (round AY's final code): ✗ recall "
+    "10 of 51, ✗ precision 10 of 18, ⚠ precision 41 of 42"
+)
+_ZZZZA_FIGURES = {
+    ("any-annotation", "x-recall"): (
+        "13/27 (5/27 as sealed; round AZ reads parametrize rows, a test parameter annotated "
+        "as its yield fixture's generator, `tmp_path: str` and FastAPI's `Form(None)`): "
+        "MLServer's gRPC interceptor typed for requests where responses pass (six lines), "
+        "`-> List[MLModel]` over `chain.from_iterable(...)  # type: ignore`, a test call "
+        "passing `True` to an old `ssl_verify_path: str`; GenAIComps' `-> bool | dict` / "
+        "`-> bool | list` stores returning id strings, the prompt template's "
+        "`con_history: List[...]` given an Optional field, the openGauss retriever's "
+        "`input: EmbedDoc` given the route's Union through its loader; feast's test "
+        "`SimpleNamespace` of `BaseFeatureServerConfig` and `MetricsConfig`"
+    ),
+    ("broad-except", "x-recall"): (
+        "7/18 (3/18 as sealed; round AZ reads a check that fails open, feast's protected "
+        "project `teardown`/`delete_project`, a helper only routes call giving up with "
+        "`return {}`, and a cleanup `try` inside a logging handler of "
+        "`_initialize_clients`): feast's lineage app's RBAC look-ups that fail open into "
+        "None, its registry server's start-up sync reading every error as 'no project'; "
+        "GenAIComps' store reads (`aget_document_by_id` logs and returns None), the MCP "
+        "manager's tool extraction reached from `create`, the finetuning handler's token "
+        "read, the paraformer's `transcribe`, the neo4j summary placeholder, the "
+        "openGauss health check leaving the config half set (each reached from a route "
+        "or a set-up in another module, or through a method of another class)"
+    ),
+    ("broad-except", "x-precision"): (
+        "7/8: feast's DynamoDB warm-up, `except Exception: logger.warning(...)` in `async "
+        "def initialize`, an opt-in latency optimisation after the client is built "
+        "(labelled ⚠)"
+    ),
+    ("kwargs-lookup", "x-recall"): (
+        "2/3: GenAIComps' `BaseAgent.__init__(self, args, tools_descriptions=None, "
+        "local_vars=None, **kwargs)`, a parameter added to a signature whose old body "
+        "reads only `custom_prompt` (the drop predates the change: no finding; a reading "
+        "of it tried in round AZ found two such signatures labelled '-' or unlabelled "
+        "and was backed out)"
+    ),
+    ("async-blocking", "x-recall"): (
+        "0/3: MLServer's `_worker_starting_lock` held across a gather of model loads "
+        "(⚠: the dispatcher's module is no serving path; the load request reaches it "
+        "through the model registry's methods), feast's PyJWKClient key fetch in a sync "
+        "helper an `async def` calls, and GenAIComps' `AsyncHtmlLoader.load()` reached "
+        "through two helpers of a dataprep route"
+    ),
+    ("async-blocking", "w-precision"): (
+        "1/2: GenAIComps' `requests.get` in `async def validate_svc`, a test's branch "
+        "moved into a file of its own and dedented (labelled '-' as a move; the sweep "
+        "reads moved code indented alike only)"
     ),
 }
 _ZZZV_SEALED = (
@@ -2606,6 +2670,7 @@ for _name, _cells, _when in (
     ("zzzx", _ZZZX_FIGURES, _ZZZX_SEALED),
     ("zzzy", _ZZZY_FIGURES, _ZZZY_SEALED),
     ("zzzz", _ZZZZ_FIGURES, _ZZZZ_SEALED),
+    ("zzzza", _ZZZZA_FIGURES, _ZZZZA_SEALED),
 ):
     for (_rule, _metric), _why in _cells.items():
         for _reading in ("blind", "post-run"):
@@ -2617,6 +2682,12 @@ KNOWN_GAPS[("zzzz", "blind", "async-blocking", "x-recall")] = (
     "old awaits under the old fleet and instance locks that the change re-indents under "
     "an `if` (the last attempt no longer sleeps), labelled ✗ blind, '-' after the run by "
     f"the brief's clarification after set zzzz ({_ZZZZ_SEALED})"
+)
+KNOWN_GAPS[("zx", "blind", "any-annotation", "x-precision")] = (
+    "1/2: streaming's `test_validate_checksum(local_remote_dir: Any, ..., compression: "
+    "str)`, whose `compression` a parametrize row gives None (✗ since round AZ), on a "
+    "line labelled '-' blind for its `Any` and ✗ post-run "
+    f"({_ZVWX_SEALED})"
 )
 for _metric, _figure in (("x-recall", "0/3"), ("x-precision", "0/3")):
     KNOWN_GAPS[("y", "blind", "kwargs-lookup", _metric)] = (
