@@ -71,10 +71,6 @@ WEIGHT_LOADING_MORE = ("*lora_state_dict*",)
 # Best effort by the pattern's own words (metrics, signal handlers) and by nature
 # (aborting a request, disconnecting): never ✗.
 BEST_EFFORT_MORE = ("*metric*", "*signal*", "*abort*", "*cancel*", "*disconnect*")
-# Telemetry, tracing and profiling modules (infinity's ``telemetry.py``, the
-# OpenTelemetry instrumentations under ``instrumentation/``, grain's ``profiler.py``
-# starting a profiler server in each worker): best effort by nature, a failure there
-# must never take down the code it observes (the brief's "telemetry" boundary).
 # A UI's server: its routes feed a display (feast's ``ui_server.py`` MLflow panels), best
 # effort by the brief's reading, not request handling whose client must hear of a failure.
 UI_PATHS = (
@@ -87,6 +83,10 @@ UI_PATHS = (
     "**/webui.py",
     "**/dashboard.py",
 )
+# Telemetry, tracing and profiling modules (infinity's ``telemetry.py``, the
+# OpenTelemetry instrumentations under ``instrumentation/``, grain's ``profiler.py``
+# starting a profiler server in each worker): best effort by nature, a failure there
+# must never take down the code it observes (the brief's "telemetry" boundary).
 TELEMETRY_PATHS = (
     "**/telemetry/**",
     "**/*telemetry*.py",

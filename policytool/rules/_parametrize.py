@@ -5,8 +5,8 @@
 pytest calls the decorated test once per row, so a row's values are what its parameters
 receive, as surely as a call's arguments. Read from the syntax only: the argument names
 as one comma-separated string or a list or tuple of strings, the rows as a list or tuple
-display (``pytest.param(...)`` read as its values); ``indirect`` rows go to fixtures, not to the
-test, and are not read.
+display (``pytest.param(...)`` read as its values); ``indirect`` rows go to fixtures, not
+to the test, and are not read.
 """
 
 from __future__ import annotations
