@@ -107,6 +107,10 @@ _OPTIMISATION_PAIRS = frozenset({("cuda", "graph"), ("cuda", "graphs"), ("warm",
 _BUILDS = frozenset({"load", "pretrained", "connect", "connector", "init", "initialize"})
 # A log message or comment that declares the failure harmless ("non-fatal", "best-effort").
 HARMLESS = re.compile(r"non[- ]?fatal|best[- ]effort", re.IGNORECASE)
+# A log message naming what failed as a warm-up or a CUDA graph ("Failed to warmup
+# DynamoDB connection pool"): an optimisation the code runs without. Not "compile" in a
+# message, which names grammars and kernels built for the work as often.
+OPTIMISATION_LOGGED = re.compile(r"warm[- ]?up|pre-?warm|cuda[- ]?graph", re.IGNORECASE)
 # Decorators that make a function an HTTP route (``@app.post("/tokenize")``): request
 # handling by the pattern's words.
 _ROUTES = frozenset({"get", "post", "put", "delete", "patch", "route", "api_route", "websocket"})

@@ -68,7 +68,8 @@ client.disconnect()` logged on failure, is still going on). Not a catch nested i
 handler, cleanup after the failure it handles (best effort). Not when what failed is an
 optimisation the
 code runs fine without (`torch.compile`, a CUDA graph, a compile warm-up, VAE
-slicing/tiling: the model runs eagerly) or the log or a comment calls the failure
+slicing/tiling: the model runs eagerly; a log naming a warm-up, "Failed to warmup
+DynamoDB connection pool") or the log or a comment calls the failure
 "non-fatal"/"best-effort": a complete fallback, logged as the pattern asks, is ⚠, and so
 is a silent one the comment introducing the `try` calls best-effort, or a `try` that
 only upgrades working defaults set before it (`self.head = "#"`, then `try:` a probe and
@@ -448,13 +449,17 @@ _DESCRIBES = frozenset({"str", "repr", "type", "format", "isinstance", "getattr"
 
 def _says_harmless(src: SourceInfo, handler: ast.ExceptHandler) -> bool:
     """Whether the handler's log message or a comment on its lines declares the failure
-    harmless ("non-fatal", "best-effort")."""
+    harmless ("non-fatal", "best-effort"), or the log names what failed as an
+    optimisation ("Failed to warmup DynamoDB connection pool": feast's opt-in warm-up in
+    ``initialize``, a complete fallback)."""
     for stmt in handler.body:
         if not _is_log_call(stmt):
             continue
         for node in ast.walk(stmt):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if paths.HARMLESS.search(node.value):
+                if paths.HARMLESS.search(node.value) or paths.OPTIMISATION_LOGGED.search(
+                    node.value
+                ):
                     return True
     end = handler.end_lineno or handler.lineno
     for line in range(handler.lineno, end + 1):
