@@ -2383,11 +2383,6 @@ _ZZZZA_FIGURES = {
         "openGauss health check leaving the config half set (each reached from a route "
         "or a set-up in another module, or through a method of another class)"
     ),
-    ("broad-except", "x-precision"): (
-        "7/8: feast's DynamoDB warm-up, `except Exception: logger.warning(...)` in `async "
-        "def initialize`, an opt-in latency optimisation after the client is built "
-        "(labelled ⚠)"
-    ),
     ("kwargs-lookup", "x-recall"): (
         "2/3: GenAIComps' `BaseAgent.__init__(self, args, tools_descriptions=None, "
         "local_vars=None, **kwargs)`, a parameter added to a signature whose old body "
