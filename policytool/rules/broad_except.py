@@ -1214,12 +1214,15 @@ def _model_loaders(src: SourceInfo) -> tuple[str, ...]:
 
 
 def _returns_empty(body: list[ast.stmt]) -> bool:
-    """A handler that only returns an empty display (``return {}``, ``return []``)."""
+    """A handler that only returns an empty container (``return {}``, ``return []``,
+    ``return dict()``): :func:`_is_empty_value` but a constant (``return False`` is a
+    probe's answer, ``return None`` :func:`_fail_fast.gives_up`'s)."""
     return (
         len(body) == 1
         and isinstance(body[0], ast.Return)
-        and isinstance(body[0].value, (ast.Dict, ast.List, ast.Tuple, ast.Set))
-        and not (body[0].value.keys if isinstance(body[0].value, ast.Dict) else body[0].value.elts)
+        and body[0].value is not None
+        and not isinstance(body[0].value, ast.Constant)
+        and _is_empty_value(body[0].value)
     )
 
 
@@ -2580,19 +2583,19 @@ def _fails_open(h: _Handler) -> Finding | None:
     } - _CONTROL_FLOW
     if not let_through:
         return None
+    nodes = [node for stmt in tried_body for node in ast.walk(stmt)]
+    if any(isinstance(node, ast.Return) for node in nodes):
+        return None  # the ``try`` answers (``return list(answer)``): its catch is a fallback
     verdicts = sorted(
         {
             last_name(node.exc.func if isinstance(node.exc, ast.Call) else node.exc)
-            for stmt in tried_body
-            for node in ast.walk(stmt)
+            for node in nodes
             if isinstance(node, ast.Raise) and node.exc is not None
         }
         & let_through
     )
     if not verdicts or _commented(h.src, h.node):
         return None
-    if any(isinstance(node, ast.Return) for stmt in tried_body for node in ast.walk(stmt)):
-        return None  # the ``try`` answers (``return list(answer)``): its catch is a fallback
     return h.report(
         BLOCK,
         f"`{h.clause}:` lets the check's own `{verdicts[0]}` through and swallows every "
